@@ -1,0 +1,32 @@
+import { dictionary } from "@zxcvbn-ts/language-common";
+import { invalid } from "../platform/errors";
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 256;
+
+const common = new Set<string>((dictionary["passwords-common"] as string[]).filter((p) => p.length >= PASSWORD_MIN));
+
+/** DESIGN.md §5: 8 to 256 characters, no composition rules, not a commonly used password. */
+export function checkNewPassword(password: string, field = "password"): void {
+  if (password.length < PASSWORD_MIN) throw invalid(field, `must be at least ${PASSWORD_MIN} characters`);
+  if (password.length > PASSWORD_MAX) throw invalid(field, `must be at most ${PASSWORD_MAX} characters`);
+  if (common.has(password.toLowerCase())) throw invalid(field, "is one of the most commonly used passwords; choose another");
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return Bun.password.hash(password, { algorithm: "argon2id" });
+}
+
+export function verifyPassword(password: string, hash: string): Promise<boolean> {
+  if (password.length > PASSWORD_MAX) return Promise.resolve(false);
+  return Bun.password.verify(password, hash);
+}
+
+// Verifying against this when the account does not exist keeps "unknown e-mail" as slow as
+// "wrong password", so timing does not reveal which accounts exist.
+let dummyHash: Promise<string> | null = null;
+export async function verifyAgainstNothing(password: string): Promise<false> {
+  dummyHash ??= hashPassword("cairn-timing-equaliser");
+  await Bun.password.verify(password.slice(0, PASSWORD_MAX), await dummyHash);
+  return false;
+}

@@ -1,0 +1,151 @@
+import { eq } from "drizzle-orm";
+import { Elysia, t } from "elysia";
+import type { Core } from "../core";
+import { clearedSessionCookie, sessionCookie } from "../http/cookies";
+import { callerOf } from "../http/request-state";
+import { isHttps, NoContent, noContent, problems } from "../http/schemas";
+import { AppError } from "../platform/errors";
+import { findUserWithRole, register, toAccount, updateDisplayName } from "../users/service";
+import { Account } from "../users/schemas";
+import { users } from "../users/tables";
+import { requireSession, requireUser } from "./caller";
+import { changePassword, login, reauthenticate } from "./service";
+import { createSession, deleteSession, deleteUserSessions, listSessions, revokeSessionByHandle } from "./sessions";
+
+const Session = t.Object(
+  {
+    id: t.String(),
+    createdAt: t.String(),
+    lastSeenAt: t.String(),
+    expiresAt: t.String(),
+    ip: t.Union([t.String(), t.Null()]),
+    userAgent: t.Union([t.String(), t.Null()]),
+    current: t.Boolean(),
+  },
+  { title: "Session" },
+);
+
+const sessionOnly = { tags: ["Auth"], security: [{ session: [] }] };
+
+export function authRoutes(core: Core) {
+  const secure = (r: Request) => isHttps(r, core.config.baseUrl);
+  const me = (userId: string) => {
+    const found = findUserWithRole(core, eq(users.id, userId));
+    if (!found) throw new AppError("unauthenticated");
+    return toAccount(found.user, found.role);
+  };
+
+  return new Elysia({ prefix: "/api/auth" })
+    .post(
+      "/register",
+      async ({ body, request, set }) => {
+        const caller = callerOf(request);
+        const { user, role } = await register(core, body);
+        const session = createSession(core, user.id, { ip: caller.ip, userAgent: request.headers.get("user-agent"), reauthAt: core.clock.now() });
+        set.status = 201;
+        set.headers["set-cookie"] = sessionCookie(session.value, secure(request));
+        return toAccount(user, role);
+      },
+      {
+        body: t.Object({
+          email: t.String({ maxLength: 320 }),
+          displayName: t.String({ maxLength: 200 }),
+          password: t.String({ maxLength: 1024 }),
+          inviteToken: t.Optional(t.String({ maxLength: 200 })),
+        }),
+        response: { 201: Account, ...problems(400, 403, 409, 415, 429) },
+        detail: { tags: ["Auth"], summary: "Create an account (the first one becomes the Owner) and sign in", security: [] },
+      },
+    )
+    .post(
+      "/login",
+      async ({ body, request, set }) => {
+        const caller = callerOf(request);
+        const { user, role, session } = await login(core, { email: body.email, password: body.password, ip: caller.ip, userAgent: request.headers.get("user-agent") });
+        set.headers["set-cookie"] = sessionCookie(session.value, secure(request));
+        return toAccount(user, role);
+      },
+      {
+        body: t.Object({ email: t.String({ maxLength: 320 }), password: t.String({ maxLength: 1024 }) }),
+        response: { 200: Account, ...problems(400, 401, 403, 415, 429) },
+        detail: { tags: ["Auth"], summary: "Sign in with e-mail and password; sets the session cookie", security: [] },
+      },
+    )
+    .post(
+      "/logout",
+      ({ request, set }) => {
+        const caller = callerOf(request);
+        if (caller.kind === "user") deleteSession(core, requireSession(caller).session.id);
+        set.headers["set-cookie"] = clearedSessionCookie(secure(request));
+        return noContent();
+      },
+      { response: { 204: NoContent, ...problems(403) }, detail: { ...sessionOnly, summary: "Sign out this browser session" } },
+    )
+    .get("/me", ({ request }) => me(requireUser(callerOf(request)).user.id), {
+      response: { 200: Account, ...problems(401) },
+      detail: { tags: ["Auth"], summary: "The signed-in account (answers a token too)" },
+    })
+    .put(
+      "/me",
+      ({ body, request }) => {
+        const caller = requireSession(callerOf(request));
+        updateDisplayName(core, caller.user.id, body.displayName);
+        return me(caller.user.id);
+      },
+      {
+        body: t.Object({ displayName: t.String({ maxLength: 200 }) }),
+        response: { 200: Account, ...problems(400, 401, 403) },
+        detail: { ...sessionOnly, summary: "Change your display name" },
+      },
+    )
+    .put(
+      "/me/password",
+      async ({ body, request, set }) => {
+        const caller = requireSession(callerOf(request));
+        const session = await changePassword(core, caller, body.currentPassword, body.newPassword);
+        set.headers["set-cookie"] = sessionCookie(session.value, secure(request));
+        return noContent();
+      },
+      {
+        body: t.Object({ currentPassword: t.String({ maxLength: 1024 }), newPassword: t.String({ maxLength: 1024 }) }),
+        response: { 204: NoContent, ...problems(400, 401, 403) },
+        detail: { ...sessionOnly, summary: "Change your password; signs out your other sessions" },
+      },
+    )
+    .get("/me/sessions", ({ request }) => {
+      const caller = requireSession(callerOf(request));
+      return listSessions(core, caller.user.id, caller.session.id);
+    }, { response: { 200: t.Array(Session), ...problems(401, 403) }, detail: { ...sessionOnly, summary: "Your signed-in sessions" } })
+    .delete(
+      "/me/sessions/others",
+      ({ request }) => {
+        const caller = requireSession(callerOf(request));
+        deleteUserSessions(core, caller.user.id, caller.session.id);
+        return noContent();
+      },
+      { response: { 204: NoContent, ...problems(401, 403) }, detail: { ...sessionOnly, summary: "Sign out every session but this one" } },
+    )
+    .delete(
+      "/me/sessions/:id",
+      ({ params, request }) => {
+        const caller = requireSession(callerOf(request));
+        revokeSessionByHandle(core, caller.user.id, params.id);
+        return noContent();
+      },
+      { params: t.Object({ id: t.String({ maxLength: 100 }) }), response: { 204: NoContent, ...problems(401, 403, 404) }, detail: { ...sessionOnly, summary: "Sign out one session" } },
+    )
+    .post(
+      "/reauth",
+      async ({ body, request, set }) => {
+        const caller = requireSession(callerOf(request));
+        const session = await reauthenticate(core, caller, body.password ?? "");
+        set.headers["set-cookie"] = sessionCookie(session.value, secure(request));
+        return noContent();
+      },
+      {
+        body: t.Object({ password: t.Optional(t.String({ maxLength: 1024 })), code: t.Optional(t.String({ maxLength: 20 })) }),
+        response: { 204: NoContent, ...problems(400, 401, 403) },
+        detail: { ...sessionOnly, summary: "Confirm your password; opens a five-minute window for destructive actions" },
+      },
+    );
+}

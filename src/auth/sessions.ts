@@ -1,0 +1,110 @@
+import { and, desc, eq, gt, ne } from "drizzle-orm";
+import type { Core } from "../core";
+import { iso } from "../platform/clock";
+import { newId, randomToken, sha256Hex } from "../platform/crypto";
+import { notFound } from "../platform/errors";
+import { roles, users } from "../users/tables";
+import type { RoleRow, SessionRow, UserRow } from "./caller";
+import { sessions } from "./tables";
+
+export const SESSION_COOKIE = "cairn_session";
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+export const SESSION_IDLE_MS = 14 * DAY;
+export const SESSION_ABSOLUTE_MS = 90 * DAY;
+export const REAUTH_WINDOW_MS = 5 * MINUTE;
+
+export interface NewSession {
+  /** The cookie value: shown to the browser once, stored only as its SHA-256. */
+  value: string;
+  row: SessionRow;
+}
+
+export function createSession(core: Core, userId: string, meta: { ip: string; userAgent: string | null; reauthAt?: number | null }): NewSession {
+  const value = randomToken(32);
+  const now = core.clock.now();
+  const row: SessionRow = {
+    id: sha256Hex(value),
+    handle: newId(),
+    userId,
+    createdAt: iso(now),
+    lastSeenAt: iso(now),
+    expiresAt: iso(now + SESSION_IDLE_MS),
+    absoluteExpiresAt: iso(now + SESSION_ABSOLUTE_MS),
+    reauthAt: meta.reauthAt != null ? iso(meta.reauthAt) : null,
+    ip: meta.ip,
+    userAgent: meta.userAgent?.slice(0, 300) ?? null,
+  };
+  core.tx(() => core.db.insert(sessions).values(row).run());
+  return { value, row };
+}
+
+/**
+ * Finds the live session for a cookie value. Sliding expiry is written at most once a minute
+ * per session, so reads do not turn every GET into a write.
+ */
+export function findSession(core: Core, value: string): { session: SessionRow; user: UserRow; role: RoleRow } | null {
+  const now = core.clock.now();
+  const found = core.db
+    .select({ session: sessions, user: users, role: roles })
+    .from(sessions)
+    .innerJoin(users, eq(sessions.userId, users.id))
+    .innerJoin(roles, eq(users.roleId, roles.id))
+    .where(and(eq(sessions.id, sha256Hex(value)), gt(sessions.expiresAt, iso(now)), gt(sessions.absoluteExpiresAt, iso(now))))
+    .get();
+  if (!found) return null;
+  if (now - Date.parse(found.session.lastSeenAt) > MINUTE) {
+    const expiresAt = iso(Math.min(now + SESSION_IDLE_MS, Date.parse(found.session.absoluteExpiresAt)));
+    core.tx(() => core.db.update(sessions).set({ lastSeenAt: iso(now), expiresAt }).where(eq(sessions.id, found.session.id)).run());
+    found.session = { ...found.session, lastSeenAt: iso(now), expiresAt };
+  }
+  return found;
+}
+
+export function deleteSession(core: Core, id: string): void {
+  core.tx(() => core.db.delete(sessions).where(eq(sessions.id, id)).run());
+}
+
+/** Sign-out everywhere else: keeps only the session with id keepId (or none). */
+export function deleteUserSessions(core: Core, userId: string, keepId: string | null): number {
+  return core.tx(() => {
+    const where = keepId ? and(eq(sessions.userId, userId), ne(sessions.id, keepId)) : eq(sessions.userId, userId);
+    return core.db.delete(sessions).where(where).run().changes;
+  });
+}
+
+export function listSessions(core: Core, userId: string, currentId: string) {
+  const now = iso(core.clock.now());
+  return core.db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now), gt(sessions.absoluteExpiresAt, now)))
+    .orderBy(desc(sessions.lastSeenAt))
+    .all()
+    .map((s) => ({ id: s.handle, createdAt: s.createdAt, lastSeenAt: s.lastSeenAt, expiresAt: s.expiresAt, ip: s.ip, userAgent: s.userAgent, current: s.id === currentId }));
+}
+
+export function revokeSessionByHandle(core: Core, userId: string, handle: string): void {
+  core.tx(() => {
+    const res = core.db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.handle, handle))).run();
+    if (res.changes === 0) throw notFound();
+  });
+}
+
+/**
+ * Replaces a session with a fresh id (after re-authentication or a password change), so a
+ * value stolen before the proof is worth nothing after it.
+ */
+export function rotateSession(core: Core, old: SessionRow, reauthAt: number | null): NewSession {
+  return core.tx(() => {
+    core.db.delete(sessions).where(eq(sessions.id, old.id)).run();
+    const next = createSession(core, old.userId, { ip: old.ip ?? "", userAgent: old.userAgent, reauthAt });
+    // Keep the original absolute lifetime: re-authenticating does not extend it past 90 days.
+    core.db.update(sessions).set({ createdAt: old.createdAt, absoluteExpiresAt: old.absoluteExpiresAt }).where(eq(sessions.id, next.row.id)).run();
+    return { value: next.value, row: { ...next.row, createdAt: old.createdAt, absoluteExpiresAt: old.absoluteExpiresAt } };
+  });
+}
+
+export function hasRecentReauth(core: Core, session: SessionRow): boolean {
+  return session.reauthAt !== null && core.clock.now() - Date.parse(session.reauthAt) <= REAUTH_WINDOW_MS;
+}

@@ -1,0 +1,65 @@
+import type { Database } from "bun:sqlite";
+import { migrations } from "./db/migrations.gen";
+import type { Clock } from "./platform/clock";
+import { systemClock } from "./platform/clock";
+import type { Config } from "./platform/config";
+import { prepareDataDir, type DataDir } from "./platform/datadir";
+import { migrate } from "./platform/db/migrate";
+import { openSqlite, toDrizzle, writeTransaction, type Db } from "./platform/db/open";
+import { createLogger, type Logger } from "./platform/log";
+import { VERSION } from "./version";
+
+/**
+ * The app core: everything a service needs, and nothing about HTTP. The server, the CLI, the
+ * scheduler and tests all build one of these and call the domain services with it.
+ */
+export interface Core {
+  config: Config;
+  data: DataDir;
+  sqlite: Database;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  version: string;
+  /** One write transaction (BEGIN IMMEDIATE); nested calls join the outer one. */
+  tx<T>(fn: () => T): T;
+  /** Functions run once at shutdown (timers, sockets). */
+  onClose(fn: () => void): void;
+  close(): void;
+}
+
+export interface OpenCoreOptions {
+  clock?: Clock;
+  log?: Logger;
+}
+
+export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
+  const clock = opts.clock ?? systemClock;
+  const log = opts.log ?? createLogger();
+  const data = prepareDataDir(config.dataDir);
+  const sqlite = openSqlite(data.dbPath);
+  const result = migrate(sqlite, migrations, data.backupsDir, clock.now());
+  if (result.applied.length) log.info("migrated", { applied: result.applied, snapshot: result.snapshot });
+  const closers: Array<() => void> = [];
+  let closed = false;
+  const core: Core = {
+    config,
+    data,
+    sqlite,
+    db: toDrizzle(sqlite),
+    clock,
+    log,
+    version: VERSION,
+    tx: (fn) => writeTransaction(sqlite, fn),
+    onClose: (fn) => closers.push(fn),
+    close() {
+      if (closed) return;
+      closed = true;
+      for (const fn of closers.reverse()) fn();
+      // Fold the WAL back into the main file so the data directory is one self-contained copy.
+      sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      sqlite.close();
+    },
+  };
+  return core;
+}

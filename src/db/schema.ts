@@ -1,0 +1,5 @@
+// Every table, for drizzle-kit (`bun run db:generate`). Each domain owns its tables.ts.
+export * from "../users/tables";
+export * from "../auth/tables";
+export * from "../tokens/tables";
+export * from "../settings/tables";

@@ -1,0 +1,65 @@
+import { Elysia } from "elysia";
+import { authRoutes } from "../auth/routes";
+import type { Core } from "../core";
+import { AppError } from "../platform/errors";
+import { systemRoutes } from "../system/routes";
+import { tokenRoutes } from "../tokens/routes";
+import { userRoutes } from "../users/routes";
+import { ensureBuiltInRoles } from "../users/service";
+import { docsRoutes } from "./docs";
+import { clientIp, parseJsonBody, runPipeline } from "./pipeline";
+import { fromValidation, problemResponse } from "./problem";
+import { logRequest } from "./request-log";
+import { stateOf } from "./request-state";
+import { HSTS, SECURITY_HEADERS } from "./security-headers";
+
+/** Every API route group, in one list (the OpenAPI test checks each is described). */
+export function apiRoutes(core: Core) {
+  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core)];
+}
+
+/**
+ * The HTTP application. Knows how requests become service calls and errors become problem
+ * documents; the rules themselves live in the domain services.
+ */
+export function createApp(core: Core) {
+  ensureBuiltInRoles(core);
+  const app = new Elysia()
+    .onRequest(({ request, set, server }) => {
+      Object.assign(set.headers, SECURITY_HEADERS);
+      if (request.url.startsWith("https:")) set.headers["strict-transport-security"] = HSTS;
+      runPipeline(core, request, clientIp(request, server));
+    })
+    .onParse(({ request, contentType }) => parseJsonBody(request, contentType))
+    .onError(({ code, error, request }) => {
+      const response = toErrorResponse(core, code, error, request);
+      const state = stateOf(request);
+      if (state) state.status = response.status;
+      else if (response.status >= 400) logRequest(core, request, response.status);
+      return response;
+    })
+    .onAfterResponse(({ request, set, responseValue }) => {
+      const state = stateOf(request);
+      if (!state) return;
+      const status = state.status ?? (responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200);
+      logRequest(core, request, status);
+    })
+    .use(docsRoutes(core));
+  for (const group of apiRoutes(core)) app.use(group);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;
+
+function toErrorResponse(core: Core, code: unknown, error: unknown, request: Request): Response {
+  if (error instanceof AppError) return problemResponse(error);
+  if (code === "VALIDATION") {
+    const v = error as { type?: string; all?: Array<{ path: string; message: string; value?: unknown; schema?: { error?: unknown } }> };
+    return problemResponse(fromValidation(v.type ?? "body", v.all ?? []));
+  }
+  if (code === "NOT_FOUND") return problemResponse(new AppError("not_found", { detail: `No endpoint ${new URL(request.url).pathname}` }));
+  if (code === "PARSE") return problemResponse(new AppError("validation_failed", { field: "body", detail: "body: is not valid JSON", errors: { body: ["is not valid JSON"] } }));
+  // Anything else is our bug: log it whole, answer nothing about it.
+  core.log.error("unhandled error", { path: new URL(request.url).pathname, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  return problemResponse(new AppError("internal_error"));
+}

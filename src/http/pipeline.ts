@@ -1,0 +1,92 @@
+import { anonymous, type Caller } from "../auth/caller";
+import { limiters } from "../auth/limits";
+import { findSession, SESSION_COOKIE } from "../auth/sessions";
+import type { Core } from "../core";
+import { AppError, invalid } from "../platform/errors";
+import { getSettings } from "../settings/service";
+import { authenticateToken } from "../tokens/service";
+import { readCookie } from "./cookies";
+import { setState } from "./request-state";
+
+export const SERVICE_NAME = "Cairn";
+export const MB = 1024 * 1024;
+/** SPEC.md §8: any request body other than uploads and imports. */
+export const DEFAULT_BODY_LIMIT = 100 * MB;
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The socket address; in-process tests (app.handle) have no socket. */
+export function clientIp(request: Request, server: { requestIP(r: Request): { address: string } | null } | null): string {
+  return server?.requestIP(request)?.address ?? "local";
+}
+
+function resolveCaller(core: Core, request: Request, ip: string): Caller {
+  const authz = request.headers.get("authorization");
+  if (authz !== null) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authz.trim());
+    const found = authenticateToken(core, match?.[1] ?? "");
+    return { kind: "user", ip, user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: null, token: found.token };
+  }
+  const cookie = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
+  if (cookie) {
+    const found = findSession(core, cookie);
+    if (found && found.user.status === 0) {
+      return { kind: "user", ip, user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: found.session, token: null };
+    }
+  }
+  return anonymous(ip);
+}
+
+/**
+ * Runs before routing, for every request:
+ * 1. refuse a declared body over the limit (413) before reading it;
+ * 2. resolve the caller: a bad bearer token is a 401, never anonymous;
+ * 3. rate-limit requests with no token and no session (429 + Retry-After);
+ * 4. a read-only token may only read (403 read_only_token);
+ * 5. a request that changes data without a token must send X-Requested-With: Cairn, so a
+ *    page on another site cannot make a signed-in browser act (403).
+ */
+export function runPipeline(core: Core, request: Request, ip: string): Caller {
+  const length = Number(request.headers.get("content-length") ?? 0);
+  if (length > DEFAULT_BODY_LIMIT) {
+    throw new AppError("payload_too_large", { detail: `Request bodies may be at most ${DEFAULT_BODY_LIMIT / MB} MB.`, extra: { limit: DEFAULT_BODY_LIMIT } });
+  }
+
+  const caller = resolveCaller(core, request, ip);
+  setState(request, { start: performance.now(), caller });
+
+  if (caller.kind === "anonymous") {
+    const hit = limiters(core).anonymous.hit(`anon:${ip}`, getSettings(core).anonymousRateLimitPerMinute);
+    if (!hit.ok) throw new AppError("rate_limited", { headers: { "Retry-After": String(hit.retryAfterSeconds) }, extra: { retryAfter: hit.retryAfterSeconds } });
+  }
+
+  if (!SAFE_METHODS.has(request.method)) {
+    if (caller.kind === "user" && caller.token) {
+      if (caller.token.readOnly) throw new AppError("read_only_token");
+    } else if (request.headers.get("x-requested-with") !== SERVICE_NAME) {
+      throw new AppError("csrf_header_missing");
+    }
+  }
+  return caller;
+}
+
+/**
+ * JSON bodies only (415 otherwise); an empty body is an empty object so that endpoints with
+ * only optional fields accept a bare POST. Uploads declare their own parser.
+ */
+export async function parseJsonBody(request: Request, contentType: string): Promise<unknown> {
+  const text = await request.text();
+  if (!contentType) {
+    if (text.trim() === "") return {};
+    throw new AppError("unsupported_media_type", { detail: "Send the body as JSON with Content-Type: application/json." });
+  }
+  if (!/^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(contentType)) {
+    throw new AppError("unsupported_media_type", { detail: `Content-Type ${contentType.split(";")[0]} is not accepted here; send JSON with Content-Type: application/json.` });
+  }
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalid("body", "is not valid JSON");
+  }
+}

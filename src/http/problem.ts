@@ -1,0 +1,53 @@
+import { AppError, ERROR_CODES, type ErrorCode } from "../platform/errors";
+import { SECURITY_HEADERS } from "./security-headers";
+
+/**
+ * The one place that turns errors into RFC 9457 problem documents (DESIGN.md §3).
+ */
+export function problemResponse(err: AppError): Response {
+  const body = err.extras.body
+    ? { ...err.extras.body, status: err.status, code: err.problemCode }
+    : {
+        status: err.status,
+        title: err.title,
+        code: err.problemCode,
+        ...(err.extras.detail ? { detail: err.extras.detail } : {}),
+        ...(err.extras.field ? { field: err.extras.field } : {}),
+        ...(err.extras.errors ? { errors: err.extras.errors } : {}),
+        ...err.extras.extra,
+      };
+  return new Response(JSON.stringify(body), {
+    status: err.status,
+    headers: { ...SECURITY_HEADERS, "content-type": "application/problem+json", ...err.extras.headers },
+  });
+}
+
+interface ValueErrorLike {
+  path: string;
+  message: string;
+  value?: unknown;
+  schema?: { error?: unknown; description?: string };
+}
+
+/** Elysia's validation error (422 by default) becomes our 400 naming each field. */
+export function fromValidation(where: string, all: ValueErrorLike[]): AppError {
+  const errors: Record<string, string[]> = {};
+  for (const e of all) {
+    const field = e.path.replace(/^\//, "").replace(/\//g, ".") || where;
+    const reason = e.value === undefined ? "is required" : typeof e.schema?.error === "string" ? e.schema.error : e.message.replace(/^Expected/, "must be").toLowerCase();
+    (errors[field] ??= []).includes(reason) || errors[field].push(reason);
+  }
+  const fields = Object.keys(errors);
+  const first = fields[0] ?? where;
+  return new AppError("validation_failed", {
+    field: first,
+    detail: fields.map((f) => `${f}: ${errors[f].join("; ")}`).join(". "),
+    errors,
+  });
+}
+
+export function problemFor(code: ErrorCode, detail?: string): Response {
+  return problemResponse(new AppError(code, detail ? { detail } : {}));
+}
+
+export const PROBLEM_CODES = Object.entries(ERROR_CODES).map(([code, v]) => ({ code, ...v }));

@@ -1,0 +1,29 @@
+import { t } from "elysia";
+import { SECURITY_HEADERS } from "./security-headers";
+
+/** RFC 9457 problem document, as every error answers (DESIGN.md §3). */
+export const Problem = t.Object(
+  {
+    status: t.Integer(),
+    title: t.String(),
+    code: t.Optional(t.String({ description: "Stable snake_case error code; see the catalogue in info.description" })),
+    detail: t.Optional(t.String()),
+    field: t.Optional(t.String({ description: "The request field at fault (400)" })),
+    errors: t.Optional(t.Record(t.String(), t.Array(t.String()))),
+  },
+  { additionalProperties: true, title: "Problem" },
+);
+
+/** The error answers most endpoints can give, for the OpenAPI description. */
+export const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, Problem]));
+
+export const NoContent = t.Void({ description: "No content" });
+
+export const Id = t.String({ minLength: 1, maxLength: 100, description: "UUIDv7" });
+
+export function noContent(): Response {
+  return new Response(null, { status: 204, headers: SECURITY_HEADERS });
+}
+
+export const isHttps = (request: Request, baseUrl: string | null) =>
+  request.url.startsWith("https:") || (baseUrl?.startsWith("https:") ?? false);

@@ -1,0 +1,53 @@
+/**
+ * Start-up settings: flags first, then environment variables, then defaults (DESIGN.md §1).
+ * Everything else is an instance setting stored in the database.
+ */
+export interface Config {
+  dataDir: string;
+  host: string;
+  port: number;
+  baseUrl: string | null;
+  /** Hosts or CIDRs that outbound requests may reach although private or loopback. */
+  outboundAllow: string[];
+}
+
+export class ConfigError extends Error {}
+
+const FLAGS = {
+  "--data": "CAIRN_DATA",
+  "--host": "CAIRN_HOST",
+  "--port": "CAIRN_PORT",
+  "--base-url": "CAIRN_BASE_URL",
+} as const;
+
+type Flag = keyof typeof FLAGS;
+
+export function parseFlags(argv: string[]): Partial<Record<Flag, string>> {
+  const out: Partial<Record<Flag, string>> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [name, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
+    if (!(name in FLAGS)) throw new ConfigError(`Unknown option ${name}. Try: cairn serve --data ./data --host 127.0.0.1 --port 3000`);
+    const value = inline ?? argv[++i];
+    if (value === undefined || value === "") throw new ConfigError(`Option ${name} needs a value`);
+    out[name as Flag] = value;
+  }
+  return out;
+}
+
+export function loadConfig(argv: string[], env: Record<string, string | undefined> = process.env): Config {
+  const flags = parseFlags(argv);
+  const pick = (flag: Flag, fallback: string | null) => flags[flag] ?? env[FLAGS[flag]] ?? fallback;
+  const portText = pick("--port", "3000")!;
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Port must be a whole number from 0 to 65535, not "${portText}"`);
+  const baseUrl = pick("--base-url", null);
+  if (baseUrl !== null && !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConfigError(`Base URL must start with http:// or https://, not "${baseUrl}"`);
+  return {
+    dataDir: pick("--data", "./data")!,
+    host: pick("--host", "127.0.0.1")!,
+    port,
+    baseUrl: baseUrl?.replace(/\/+$/, "") ?? null,
+    outboundAllow: (env.CAIRN_OUTBOUND_ALLOW ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+  };
+}

@@ -1,0 +1,56 @@
+import type { Database } from "bun:sqlite";
+import { join } from "node:path";
+
+export interface Migration {
+  /** The file's tag, e.g. "0000_foundation"; also its order. */
+  tag: string;
+  sql: string;
+}
+
+export class SchemaTooNewError extends Error {}
+
+/**
+ * Brings the database to the binary's schema.
+ * 1. Refuse a database that has migrations this binary does not know (a newer Cairn wrote
+ *    it): a silent downgrade would lose data.
+ * 2. If something is pending and the database already holds data, snapshot it first
+ *    (VACUUM INTO backups/) so a failed upgrade can be undone by hand.
+ * 3. Apply every pending migration in one transaction: all or nothing.
+ */
+export function migrate(sqlite: Database, migrations: Migration[], backupsDir: string | null, now: number): { applied: string[]; snapshot: string | null } {
+  sqlite.exec("CREATE TABLE IF NOT EXISTS __cairn_migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
+  const done = new Set(sqlite.query<{ tag: string }, []>("SELECT tag FROM __cairn_migrations").all().map((r) => r.tag));
+  const known = new Set(migrations.map((m) => m.tag));
+
+  const unknown = [...done].filter((t) => !known.has(t));
+  if (unknown.length > 0) {
+    throw new SchemaTooNewError(
+      `This database was written by a newer version of Cairn (it has migration ${unknown.sort().at(-1)}, which this binary does not know). ` +
+        `Run the newer cairn binary, or restore a backup made by this version.`,
+    );
+  }
+
+  const pending = migrations.filter((m) => !done.has(m.tag)).sort((a, b) => a.tag.localeCompare(b.tag));
+  if (pending.length === 0) return { applied: [], snapshot: null };
+
+  let snapshot: string | null = null;
+  if (done.size > 0 && backupsDir) {
+    snapshot = join(backupsDir, `pre-migration-${new Date(now).toISOString().replace(/[:.]/g, "-")}.db`);
+    sqlite.query("VACUUM INTO ?").run(snapshot);
+  }
+
+  sqlite.exec("BEGIN IMMEDIATE");
+  try {
+    for (const m of pending) {
+      for (const statement of m.sql.split("--> statement-breakpoint")) {
+        if (statement.trim()) sqlite.exec(statement);
+      }
+      sqlite.query("INSERT INTO __cairn_migrations (tag, applied_at) VALUES (?, ?)").run(m.tag, new Date(now).toISOString());
+    }
+    sqlite.exec("COMMIT");
+  } catch (err) {
+    sqlite.exec("ROLLBACK");
+    throw err;
+  }
+  return { applied: pending.map((m) => m.tag), snapshot };
+}

@@ -1,0 +1,70 @@
+/**
+ * The one error catalogue. Services throw these; src/http/problem.ts turns them into
+ * RFC 9457 problem documents. Codes are snake_case and stable (they are part of the API).
+ */
+export const ERROR_CODES = {
+  validation_failed: { status: 400, title: "The request is not valid" },
+  unauthenticated: { status: 401, title: "Sign in to continue" },
+  invalid_credentials: { status: 401, title: "Wrong e-mail or password" },
+  invalid_token: { status: 401, title: "The API token is wrong, revoked or expired" },
+  read_only_token: { status: 403, title: "This API token is read-only" },
+  token_not_allowed: { status: 403, title: "API tokens cannot use this endpoint; sign in with a browser session" },
+  reauth_required: { status: 403, title: "Confirm your password to continue" },
+  permission_required: { status: 403, title: "You do not have the right to do this" },
+  csrf_header_missing: { status: 403, title: "Session requests that change data must send X-Requested-With: Cairn" },
+  forbidden: { status: 403, title: "This action is not allowed" },
+  not_found: { status: 404, title: "Not found" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  key_taken: { status: 409, title: "That key is already taken" },
+  email_taken: { status: 409, title: "An account with that e-mail already exists" },
+  version_conflict: { status: 409, title: "The page changed since the version you started from" },
+  conflict: { status: 409, title: "Conflict" },
+  payload_too_large: { status: 413, title: "The request is too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported content type" },
+  rate_limited: { status: 429, title: "Too many requests" },
+  internal_error: { status: 500, title: "Something went wrong on the server" },
+  maintenance: { status: 503, title: "Cairn is temporarily read-only" },
+  service_unavailable: { status: 503, title: "A service this needs is not available" },
+  export_disabled: { status: 403, title: "This export is switched off for the space" },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ProblemExtras {
+  detail?: string;
+  field?: string;
+  errors?: Record<string, string[]>;
+  /** Extra members of the problem document (e.g. `permission`, `limit`). */
+  extra?: Record<string, unknown>;
+  /** Response headers to add (e.g. Retry-After). */
+  headers?: Record<string, string>;
+  /** Replace the whole body (the 409 page conflict answers the page itself). */
+  body?: Record<string, unknown>;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly problemCode: ErrorCode;
+  readonly title: string;
+  constructor(
+    problemCode: ErrorCode,
+    readonly extras: ProblemExtras = {},
+    title?: string,
+  ) {
+    const entry = ERROR_CODES[problemCode];
+    super(extras.detail ?? title ?? entry.title);
+    this.status = entry.status;
+    this.problemCode = problemCode;
+    this.title = title ?? entry.title;
+  }
+}
+
+/** A 400 that names the field and says why. */
+export function invalid(field: string, reason: string): AppError {
+  return new AppError("validation_failed", { field, detail: `${field}: ${reason}`, errors: { [field]: [reason] } });
+}
+
+export const notFound = (what = "Not found") => new AppError("not_found", {}, what);
+
+export const permissionRequired = (permission: string) =>
+  new AppError("permission_required", { extra: { permission }, detail: `This needs the right "${permission}".` });

@@ -1,0 +1,44 @@
+import type { Server } from "bun";
+import { openCore, type Core } from "./core";
+import { createApp } from "./http/app";
+import { MB } from "./http/pipeline";
+import type { Config } from "./platform/config";
+
+export interface RunningServer {
+  core: Core;
+  server: Server<unknown>;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Opens the data directory and serves the app; stop() is the clean shutdown. */
+export function startServer(config: Config): RunningServer {
+  const core = openCore(config);
+  const app = createApp(core);
+  const server = Bun.serve({
+    hostname: config.host,
+    port: config.port,
+    // Per-route limits are enforced in the pipeline; this is the hard ceiling (wiki packs).
+    maxRequestBodySize: 500 * MB,
+    fetch: (request, srv) => app.handle(request) as Promise<Response>,
+    error(err) {
+      core.log.error("server error", { error: err.message });
+      return new Response(JSON.stringify({ status: 500, title: "Something went wrong on the server", code: "internal_error" }), { status: 500, headers: { "content-type": "application/problem+json" } });
+    },
+  });
+  // Elysia reads the client address through the server it is attached to.
+  (app as unknown as { server: unknown }).server = server;
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
+  let stopping: Promise<void> | null = null;
+  return {
+    core,
+    server,
+    url,
+    stop() {
+      // 1. stop accepting connections and let in-flight requests finish;
+      // 2. then flush pending writes, checkpoint the WAL and close the database.
+      stopping ??= server.stop(false).then(() => core.close());
+      return stopping;
+    },
+  };
+}

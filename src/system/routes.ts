@@ -1,0 +1,64 @@
+import { Elysia, t } from "elysia";
+import type { Core } from "../core";
+import { callerOf } from "../http/request-state";
+import { problems } from "../http/schemas";
+import { getSettings } from "../settings/service";
+import { needsOwner } from "../users/service";
+
+const Health = t.Object(
+  { status: t.String({ description: '"ok", or "unavailable" with 503' }), database: t.String(), version: t.Optional(t.String({ description: "Only for a signed-in caller" })) },
+  { title: "Health" },
+);
+
+const Instance = t.Object(
+  {
+    name: t.String(),
+    version: t.String(),
+    needsOwner: t.Boolean({ description: "True until the first account (the Owner) is created" }),
+    allowPublicRegistration: t.Boolean(),
+    branding: t.Object({
+      brandName: t.String(),
+      accentLight: t.String(),
+      accentDark: t.String(),
+      logoUrl: t.Union([t.String(), t.Null()]),
+      logoDarkUrl: t.Union([t.String(), t.Null()]),
+      faviconUrl: t.Union([t.String(), t.Null()]),
+    }),
+  },
+  { title: "Instance" },
+);
+
+export function systemRoutes(core: Core) {
+  const probe = core.sqlite.query<{ ok: number }, []>("SELECT 1 AS ok");
+  return new Elysia({ prefix: "/api" })
+    .get(
+      "/health",
+      ({ request, set }) => {
+        let database = "ok";
+        try {
+          probe.get();
+        } catch {
+          database = "unavailable";
+        }
+        if (database !== "ok") set.status = 503;
+        const signedIn = callerOf(request).kind === "user";
+        return { status: database === "ok" ? "ok" : "unavailable", database, ...(signedIn ? { version: core.version } : {}) };
+      },
+      { response: { 200: Health, 503: Health, ...problems(401, 429) }, detail: { tags: ["System"], summary: "Liveness; probes the database", security: [] } },
+    )
+    .get(
+      "/instance",
+      () => {
+        const s = getSettings(core);
+        return {
+          name: s.instanceName,
+          version: core.version,
+          needsOwner: needsOwner(core),
+          allowPublicRegistration: s.allowPublicRegistration,
+          // Branding defaults; the branding admin arrives in a later issue.
+          branding: { brandName: s.instanceName, accentLight: "#2f6f5e", accentDark: "#7fc8b0", logoUrl: null, logoDarkUrl: null, faviconUrl: null },
+        };
+      },
+      { response: { 200: Instance, ...problems(401, 429) }, detail: { tags: ["System"], summary: "Public facts about this instance", security: [] } },
+    );
+}

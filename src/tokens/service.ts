@@ -1,0 +1,137 @@
+import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { hasRight } from "../access/rights";
+import type { RoleRow, UserCaller, UserRow } from "../auth/caller";
+import type { Core } from "../core";
+import { iso } from "../platform/clock";
+import { newId, randomToken, sha256Hex } from "../platform/crypto";
+import { AppError, invalid, notFound } from "../platform/errors";
+import { getSettings } from "../settings/service";
+import { USER_STATUS } from "../users/service";
+import { roles, users } from "../users/tables";
+import { apiTokens } from "./tables";
+import { usageTracker } from "./usage";
+
+export const TOKEN_PREFIX = "cct_";
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+export interface CreateTokenInput {
+  name: string;
+  readOnly?: boolean;
+  expiresInDays?: number | null;
+}
+
+function toToken(row: typeof apiTokens.$inferSelect) {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    readOnly: row.readOnly,
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    useCount: row.useCount,
+  };
+}
+
+/**
+ * POST /api/api-tokens. The value is `cct_` + 32 random bytes (base64url); only its SHA-256 is
+ * stored, so it is answered here once and never again.
+ */
+export function createToken(core: Core, caller: UserCaller, input: CreateTokenInput) {
+  if (!hasRight(caller, "tokens.use")) throw new AppError("permission_required", { extra: { permission: "tokens.use" } });
+  const name = input.name.trim();
+  if (!name) throw invalid("name", "must not be blank");
+  if (name.length > 100) throw invalid("name", "must be at most 100 characters");
+  const days = input.expiresInDays ?? null;
+  if (days !== null && (!Number.isInteger(days) || days < 1 || days > 3650)) throw invalid("expiresInDays", "must be a whole number of days from 1 to 3650, or null for no expiry");
+
+  return core.tx(() => {
+    const now = core.clock.now();
+    const limit = getSettings(core).tokenMintLimitPerHour;
+    const recent = core.db
+      .select({ n: sql<number>`count(*)` })
+      .from(apiTokens)
+      .where(and(eq(apiTokens.userId, caller.user.id), gt(apiTokens.createdAt, iso(now - HOUR))))
+      .get()!.n;
+    if (recent >= limit) {
+      const oldest = core.db
+        .select({ createdAt: apiTokens.createdAt })
+        .from(apiTokens)
+        .where(and(eq(apiTokens.userId, caller.user.id), gt(apiTokens.createdAt, iso(now - HOUR))))
+        .orderBy(apiTokens.createdAt)
+        .get()!;
+      const retry = Math.max(1, Math.ceil((Date.parse(oldest.createdAt) + HOUR - now) / 1000));
+      throw new AppError("rate_limited", { detail: `At most ${limit} tokens an hour may be created.`, headers: { "Retry-After": String(retry) }, extra: { retryAfter: retry } });
+    }
+    const value = TOKEN_PREFIX + randomToken(32);
+    const row = {
+      id: newId(),
+      userId: caller.user.id,
+      name,
+      tokenHash: sha256Hex(value),
+      prefix: value.slice(0, 12),
+      readOnly: input.readOnly ?? false,
+      expiresAt: days === null ? null : iso(now + days * DAY),
+      createdAt: iso(now),
+      lastUsedAt: null,
+      useCount: 0,
+      revokedAt: null,
+    };
+    core.db.insert(apiTokens).values(row).run();
+    return { ...toToken(row), token: value };
+  });
+}
+
+export function listTokens(core: Core, userId: string) {
+  usageTracker(core).flush();
+  return core.db
+    .select()
+    .from(apiTokens)
+    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+    .orderBy(desc(apiTokens.createdAt))
+    .all()
+    .map(toToken);
+}
+
+/** Revoking cannot be undone: the row stays (for the record) but never authenticates again. */
+export function revokeToken(core: Core, userId: string, id: string): void {
+  core.tx(() => {
+    const res = core.db
+      .update(apiTokens)
+      .set({ revokedAt: iso(core.clock.now()) })
+      .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+      .run();
+    if (res.changes === 0) throw notFound();
+  });
+}
+
+const invalidToken = () =>
+  new AppError("invalid_token", { headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' } });
+
+/**
+ * Resolves a bearer token to its owner (SPEC.md §5.3). Wrong, revoked, expired, a suspended
+ * owner, or an owner whose role lost `tokens.use`: all 401 invalid_token, never anonymous.
+ */
+export function authenticateToken(core: Core, value: string): { token: typeof apiTokens.$inferSelect; user: UserRow; role: RoleRow } {
+  if (!value.startsWith(TOKEN_PREFIX) || value.length > 200) throw invalidToken();
+  const found = core.db
+    .select({ token: apiTokens, user: users, role: roles })
+    .from(apiTokens)
+    .innerJoin(users, eq(apiTokens.userId, users.id))
+    .innerJoin(roles, eq(users.roleId, roles.id))
+    .where(eq(apiTokens.tokenHash, sha256Hex(value)))
+    .get();
+  const now = core.clock.now();
+  if (
+    !found ||
+    found.token.revokedAt !== null ||
+    (found.token.expiresAt !== null && Date.parse(found.token.expiresAt) <= now) ||
+    found.user.status !== USER_STATUS.Active ||
+    !found.role.permissions.includes("tokens.use")
+  ) {
+    throw invalidToken();
+  }
+  usageTracker(core).record(found.token.id, now);
+  return found;
+}

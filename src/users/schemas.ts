@@ -1,0 +1,42 @@
+import { t } from "elysia";
+
+export const Account = t.Object(
+  {
+    id: t.String(),
+    email: t.String(),
+    displayName: t.String(),
+    role: t.Integer({ description: "Role tier: 0 Member, 1 Admin, 2 Owner" }),
+    roleName: t.String(),
+    permissions: t.Array(t.String()),
+    status: t.Integer({ description: "0 Active, 1 Suspended" }),
+    totpEnabled: t.Boolean(),
+    createdAt: t.String({ format: "date-time" }),
+  },
+  { title: "Account" },
+);
+
+export const DirectoryEntry = t.Object({ id: t.String(), displayName: t.String(), email: t.String() }, { title: "DirectoryEntry" });
+
+export const Invite = t.Object(
+  {
+    id: t.String(),
+    email: t.Union([t.String(), t.Null()]),
+    expiresAt: t.String({ format: "date-time" }),
+    createdAt: t.String({ format: "date-time" }),
+    createdById: t.Union([t.String(), t.Null()]),
+  },
+  { title: "Invite" },
+);
+
+export const CreatedInvite = t.Composite(
+  [
+    Invite,
+    t.Object({
+      token: t.String({ description: "Shown once" }),
+      path: t.String({ description: "/register?invite=<token>" }),
+      emailSent: t.Boolean(),
+      emailStatus: t.Union([t.String(), t.Null()]),
+    }),
+  ],
+  { title: "CreatedInvite" },
+);

@@ -1,0 +1,121 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { BUILT_IN_ROLES, ROLE_ID } from "../access/rights";
+import type { RoleRow, UserRow } from "../auth/caller";
+import { checkNewPassword, hashPassword } from "../auth/password";
+import type { Core } from "../core";
+import { iso } from "../platform/clock";
+import { newId } from "../platform/crypto";
+import { AppError, invalid } from "../platform/errors";
+import { getSetting } from "../settings/service";
+import { consumeInvite, markInviteUsedBy } from "./invites";
+import { roles, users } from "./tables";
+
+export const USER_STATUS = { Active: 0, Suspended: 1 } as const;
+
+/** Creates the built-in roles on first start; later starts leave their (editable) rights alone. */
+export function ensureBuiltInRoles(core: Core): void {
+  core.tx(() => {
+    const now = iso(core.clock.now());
+    for (const r of BUILT_IN_ROLES) {
+      core.db
+        .insert(roles)
+        .values({ id: r.id, name: r.name, description: r.description, tier: r.tier, builtIn: true, permissions: [...r.permissions], createdAt: now })
+        .onConflictDoNothing()
+        .run();
+    }
+  });
+}
+
+export function normaliseEmail(email: string): string {
+  const e = email.trim().toLowerCase();
+  if (e.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e)) throw invalid("email", "must be an e-mail address such as ada@example.com");
+  return e;
+}
+
+export function normaliseDisplayName(name: string): string {
+  const n = name.trim().replace(/\s+/g, " ");
+  if (!n) throw invalid("displayName", "must not be blank");
+  if (n.length > 100) throw invalid("displayName", "must be at most 100 characters");
+  return n;
+}
+
+/** The account as GET /api/auth/me shows it (DESIGN.md §8). */
+export function toAccount(user: UserRow, role: RoleRow) {
+  return {
+    id: user.id,
+    email: user.email,
+    displayName: user.displayName,
+    role: role.tier,
+    roleName: role.name,
+    permissions: [...role.permissions].sort(),
+    status: user.status,
+    totpEnabled: user.totpEnabled,
+    createdAt: user.createdAt,
+  };
+}
+
+export type Account = ReturnType<typeof toAccount>;
+
+export function findUserWithRole(core: Core, where: ReturnType<typeof eq>) {
+  return core.db.select({ user: users, role: roles }).from(users).innerJoin(roles, eq(users.roleId, roles.id)).where(where).get();
+}
+
+export interface RegisterInput {
+  email: string;
+  displayName: string;
+  password: string;
+  inviteToken?: string;
+}
+
+/**
+ * Registration (DESIGN.md §5):
+ * 1. the first account on an empty instance becomes the Owner, no invite needed;
+ * 2. later ones need a valid invite unless allowPublicRegistration is on;
+ * 3. the invite is used up in the same transaction that creates the account.
+ */
+export async function register(core: Core, input: RegisterInput): Promise<{ user: UserRow; role: RoleRow }> {
+  const email = normaliseEmail(input.email);
+  const displayName = normaliseDisplayName(input.displayName);
+  checkNewPassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+
+  return core.tx(() => {
+    const now = iso(core.clock.now());
+    const userCount = core.db.select({ n: sql<number>`count(*)` }).from(users).get()!.n;
+    const id = newId();
+    let roleId: string = ROLE_ID.user;
+    let inviteId: string | null = null;
+    if (userCount === 0) {
+      roleId = ROLE_ID.owner;
+    } else if (input.inviteToken) {
+      ({ inviteId, roleId } = consumeInvite(core, input.inviteToken, email));
+    } else if (!getSetting(core, "allowPublicRegistration")) {
+      throw invalid("inviteToken", "is required: ask an administrator for an invite link");
+    }
+    if (core.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
+      throw new AppError("email_taken", { field: "email" });
+    }
+    core.db.insert(users).values({ id, email, displayName, passwordHash, roleId, createdAt: now, updatedAt: now }).run();
+    if (inviteId) markInviteUsedBy(core, inviteId, id);
+    return findUserWithRole(core, eq(users.id, id))!;
+  });
+}
+
+export function updateDisplayName(core: Core, userId: string, displayName: string): void {
+  const name = normaliseDisplayName(displayName);
+  core.tx(() => core.db.update(users).set({ displayName: name, updatedAt: iso(core.clock.now()) }).where(eq(users.id, userId)).run());
+}
+
+export function needsOwner(core: Core): boolean {
+  return !core.db.select({ id: users.id }).from(users).limit(1).get();
+}
+
+/** GET /api/users: the directory of active accounts. */
+export function listDirectory(core: Core) {
+  return core.db
+    .select({ id: users.id, displayName: users.displayName, email: users.email })
+    .from(users)
+    .where(and(eq(users.status, USER_STATUS.Active)))
+    .orderBy(asc(users.displayName), asc(users.email))
+    .all();
+}

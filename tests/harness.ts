@@ -1,0 +1,117 @@
+/**
+ * Test harness: a real app on a real SQLite file in a temporary data directory, driven
+ * in-process through app.handle (no mocks of our own layers). The clock is a ManualClock so
+ * expiry, lockout and rate-limit tests move time instead of sleeping.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openCore, type Core } from "../src/core";
+import { createApp, type App } from "../src/http/app";
+import { ManualClock } from "../src/platform/clock";
+import { loadConfig } from "../src/platform/config";
+import { silentLogger } from "../src/platform/log";
+
+export const BASE = "http://cairn.test";
+
+export interface TestEnv {
+  core: Core;
+  app: App;
+  clock: ManualClock;
+  dir: string;
+  close(): void;
+}
+
+export function makeEnv(opts: { dir?: string } = {}): TestEnv {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "cairn-test-"));
+  const clock = new ManualClock(Date.now());
+  const core = openCore(loadConfig(["--data", dir], {}), { clock, log: silentLogger });
+  const app = createApp(core);
+  return {
+    core,
+    app,
+    clock,
+    dir,
+    close() {
+      core.close();
+      if (!opts.dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Who {
+  /** Session cookie value, or a bearer token (cct_…). */
+  cookie?: string;
+  token?: string;
+}
+
+export interface CallOptions {
+  as?: Who;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Leave out X-Requested-With (to test the CSRF rule). */
+  noCsrfHeader?: boolean;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export async function call(env: TestEnv, method: string, path: string, opts: CallOptions = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.as?.cookie) headers.cookie = `cairn_session=${opts.as.cookie}`;
+  if (opts.as?.token) headers.authorization = `Bearer ${opts.as.token}`;
+  if (method !== "GET" && !opts.noCsrfHeader && !("x-requested-with" in headers)) headers["x-requested-with"] = "Cairn";
+  let body: BodyInit | undefined;
+  if (opts.body !== undefined) {
+    if (typeof opts.body === "string" || opts.body instanceof Uint8Array || opts.body instanceof FormData) body = opts.body as BodyInit;
+    else {
+      body = JSON.stringify(opts.body);
+      headers["content-type"] ??= "application/json";
+    }
+  }
+  const res = await env.app.handle(new Request(BASE + path, { method, headers, body }));
+  const text = await res.text();
+  let parsed: any = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+export function cookieFrom(answer: Answer): string {
+  const set = answer.headers.get("set-cookie") ?? "";
+  const m = /cairn_session=([^;]*)/.exec(set);
+  if (!m) throw new Error(`no session cookie in answer ${answer.status}: ${answer.text}`);
+  return m[1];
+}
+
+export const PASSWORD = "correct horse battery staple";
+
+/** Registers an account (the first becomes Owner) and answers its session. */
+export async function signUp(env: TestEnv, email: string, extra: { inviteToken?: string; displayName?: string } = {}) {
+  const res = await call(env, "POST", "/api/auth/register", {
+    body: { email, displayName: extra.displayName ?? email.split("@")[0], password: PASSWORD, inviteToken: extra.inviteToken },
+  });
+  if (res.status !== 201) throw new Error(`register ${email}: ${res.status} ${res.text}`);
+  return { id: res.body.id as string, cookie: cookieFrom(res), account: res.body };
+}
+
+/** An owner plus an invited member, each with a session. */
+export async function ownerAndMember(env: TestEnv) {
+  const owner = await signUp(env, "owner@example.com");
+  const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
+  const member = await signUp(env, "member@example.com", { inviteToken: invite.body.token });
+  return { owner, member };
+}
+
+export async function mintToken(env: TestEnv, who: Who, body: Record<string, unknown> = { name: "test" }): Promise<string> {
+  const res = await call(env, "POST", "/api/api-tokens", { as: who, body });
+  if (res.status !== 201) throw new Error(`mint token: ${res.status} ${res.text}`);
+  return res.body.token;
+}
