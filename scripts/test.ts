@@ -12,7 +12,7 @@ rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
 const report = join(reportDir, "junit.xml");
 
-const proc = Bun.spawn(["bun", "test", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)], {
+const proc = Bun.spawn(["bun", "test", "--timeout=30000", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)], {
   cwd: root,
   stdout: "inherit",
   stderr: "inherit",

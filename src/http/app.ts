@@ -52,6 +52,8 @@ export function createApp(core: Core) {
 export type App = ReturnType<typeof createApp>;
 
 function toErrorResponse(core: Core, code: unknown, error: unknown, request: Request): Response {
+  // Elysia wraps whatever the parse hook throws in a ParseError; ours is its cause.
+  if (code === "PARSE" && (error as Error).cause instanceof AppError) error = (error as Error).cause;
   if (error instanceof AppError) return problemResponse(error);
   if (code === "VALIDATION") {
     const v = error as { type?: string; all?: Array<{ path: string; message: string; value?: unknown; schema?: { error?: unknown } }> };
