@@ -1,0 +1,33 @@
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { prepareDataDir } from "./datadir";
+
+let dir: string;
+beforeEach(() => (dir = join(mkdtempSync(join(tmpdir(), "cairn-dd-")), "data")));
+afterEach(() => rmSync(join(dir, ".."), { recursive: true, force: true }));
+
+test("creates the layout and a 0600 secret.key that later starts reuse", () => {
+  const first = prepareDataDir(dir);
+  for (const sub of ["files", "backups", "tmp"]) expect(statSync(join(dir, sub)).isDirectory()).toBe(true);
+  expect(first.dbPath).toBe(join(dir, "cairn.db"));
+  expect(statSync(join(dir, "secret.key")).mode & 0o777).toBe(0o600);
+  expect(first.secretKey).toHaveLength(32);
+  const second = prepareDataDir(dir);
+  expect(Buffer.from(second.secretKey).equals(Buffer.from(first.secretKey))).toBe(true);
+});
+
+test("empties tmp/ at start", () => {
+  prepareDataDir(dir);
+  writeFileSync(join(dir, "tmp", "half-written.upload"), "x");
+  prepareDataDir(dir);
+  expect(existsSync(join(dir, "tmp", "half-written.upload"))).toBe(false);
+});
+
+test("a damaged secret.key is refused with advice", () => {
+  prepareDataDir(dir);
+  writeFileSync(join(dir, "secret.key"), "garbage");
+  expect(() => prepareDataDir(dir)).toThrow(/damaged/);
+  expect(readFileSync(join(dir, "secret.key"), "utf8")).toBe("garbage");
+});

@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { migrate, SchemaTooNewError } from "./migrate";
+import { openSqlite } from "./open";
+
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "cairn-mig-"))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const m1 = { tag: "0000_a", sql: "CREATE TABLE a (id INTEGER PRIMARY KEY);--> statement-breakpoint\nINSERT INTO a VALUES (1);" };
+const m2 = { tag: "0001_b", sql: "CREATE TABLE b (id INTEGER PRIMARY KEY);" };
+
+test("opens with the pragmas of DESIGN.md §2", () => {
+  const db = openSqlite(join(dir, "x.db"));
+  expect(db.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+  expect(db.query("PRAGMA synchronous").get()).toEqual({ synchronous: 2 });
+  expect(db.query("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
+  expect((db.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout).toBeGreaterThan(0);
+  db.close();
+});
+
+test("applies pending migrations once, snapshotting an existing database first", () => {
+  const db = openSqlite(join(dir, "x.db"));
+  expect(migrate(db, [m1], join(dir), 0)).toEqual({ applied: ["0000_a"], snapshot: null });
+  expect(migrate(db, [m1], join(dir), 0).applied).toEqual([]);
+  const second = migrate(db, [m1, m2], dir, Date.parse("2026-05-01T00:00:00Z"));
+  expect(second.applied).toEqual(["0001_b"]);
+  expect(second.snapshot).not.toBeNull();
+  expect(existsSync(second.snapshot!)).toBe(true);
+  db.close();
+});
+
+test("a failing migration leaves nothing behind (one transaction)", () => {
+  const db = openSqlite(join(dir, "x.db"));
+  const broken = { tag: "0001_broken", sql: "CREATE TABLE c (id INTEGER);--> statement-breakpoint\nTHIS IS NOT SQL;" };
+  expect(() => migrate(db, [m1, broken], null, 0)).toThrow();
+  expect(db.query("SELECT name FROM sqlite_master WHERE name IN ('a','c')").all()).toEqual([]);
+  expect(db.query("SELECT count(*) AS n FROM __cairn_migrations").get()).toEqual({ n: 0 });
+  db.close();
+});
+
+test("a database written by a newer Cairn is refused with a clear message", () => {
+  const db = openSqlite(join(dir, "x.db"));
+  migrate(db, [m1, m2], null, 0);
+  expect(() => migrate(db, [m1], null, 0)).toThrow(SchemaTooNewError);
+  expect(() => migrate(db, [m1], null, 0)).toThrow(/newer version of Cairn.*0001_b/);
+  db.close();
+});

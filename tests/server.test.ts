@@ -1,0 +1,69 @@
+/**
+ * The real executable path from source (`bun src/main.ts`): flags, data directory, a real
+ * port, clean shutdown on SIGTERM, and refusal of a database from a newer Cairn.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "cairn-srv-"))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function start(args: string[]) {
+  const proc = Bun.spawn(["bun", "src/main.ts", "serve", "--data", join(dir, "data"), "--port", "0", ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const reader = proc.stdout.getReader();
+  let out = "";
+  while (!/"msg":"listening"/.test(out)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server exited: ${out}${await new Response(proc.stderr).text()}`);
+    out += new TextDecoder().decode(value);
+  }
+  const url = JSON.parse(out.split("\n").find((l) => l.includes('"listening"'))!).url as string;
+  return { proc, url, reader };
+}
+
+test("serves on a real port, and SIGTERM finishes cleanly with the WAL folded back", async () => {
+  const { proc, url, reader } = await start([]);
+  const health = await fetch(`${url}/api/health`);
+  expect(health.status).toBe(200);
+  expect(await health.json()).toEqual({ status: "ok", database: "ok" });
+  const reg = await fetch(`${url}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+    body: JSON.stringify({ email: "o@example.com", displayName: "O", password: "correct horse battery staple" }),
+  });
+  expect(reg.status).toBe(201);
+  proc.kill("SIGTERM");
+  expect(await proc.exited).toBe(0);
+  reader.releaseLock();
+  const data = join(dir, "data");
+  for (const f of ["cairn.db", "secret.key", "files", "backups", "tmp"]) expect(existsSync(join(data, f))).toBe(true);
+  expect(!existsSync(join(data, "cairn.db-wal")) || statSync(join(data, "cairn.db-wal")).size === 0).toBe(true);
+  const db = new Database(join(data, "cairn.db"), { readonly: true });
+  expect(db.query("SELECT email FROM users").all()).toEqual([{ email: "o@example.com" }]);
+  db.close();
+});
+
+test("a database from a newer Cairn is refused at start with a clear message", async () => {
+  const first = await start([]);
+  first.proc.kill("SIGTERM");
+  await first.proc.exited;
+  const db = new Database(join(dir, "data", "cairn.db"));
+  db.query("INSERT INTO __cairn_migrations VALUES ('9999_from_the_future', '2030-01-01')").run();
+  db.close();
+  const proc = Bun.spawn(["bun", "src/main.ts", "serve", "--data", join(dir, "data"), "--port", "0"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  expect(await proc.exited).toBe(2);
+  expect(await new Response(proc.stderr).text()).toContain("newer version of Cairn");
+});
+
+test("cairn version prints the version; bad options exit 2 with help", async () => {
+  const v = Bun.spawnSync(["bun", "src/main.ts", "version"], { cwd: root });
+  expect(v.stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+/);
+  const bad = Bun.spawnSync(["bun", "src/main.ts", "serve", "--colour", "red"], { cwd: root });
+  expect(bad.exitCode).toBe(2);
+  expect(bad.stderr.toString()).toContain("Unknown option --colour");
+});
