@@ -3,10 +3,18 @@
  * cross-cutting ones in tests/) with a JUnit report, then prints the one line CI reads,
  * `N passed, N failed`, from the real counts, and exits non-zero on any failure.
  */
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
+
+// Browser tests drive Debian's Chromium (playwright-core never downloads a browser of its own).
+if (existsSync(join(root, "tests", "needs-chromium")) && !existsSync("/usr/bin/chromium")) {
+  console.log("Installing Debian's chromium for the browser tests (apt-get)…");
+  const apt = (args: string[]) => Bun.spawnSync(["apt-get", ...args], { stdout: "ignore", stderr: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  apt(["update", "-qq"]);
+  if (apt(["install", "-y", "-qq", "chromium"]).exitCode !== 0) console.log("Could not install chromium: the browser tests will fail. Install it with: apt-get install -y chromium");
+}
 const reportDir = join(root, ".bench", "test-report");
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
