@@ -1,0 +1,68 @@
+/**
+ * The one editor schema: the TipTap extensions that define which nodes and marks a page may
+ * hold (DESIGN §6). The web editor and the server both load this list, so the server can refuse
+ * anything the editor could not open.
+ *
+ * Everything imported here loads without a DOM (the server has none); the DOM is touched only
+ * when an editor view exists. Session behaviour is left to the editor, which adds it on top:
+ * undo (UndoRedo, or Collaboration's own history), Dropcursor, Gapcursor, TrailingNode,
+ * Placeholder, and the mention suggestion popup (`Mention.configure({ suggestion })`).
+ */
+import type { Extensions } from "@tiptap/core";
+import Code from "@tiptap/extension-code";
+import { Details, DetailsContent, DetailsSummary } from "@tiptap/extension-details";
+import Highlight from "@tiptap/extension-highlight";
+import Image from "@tiptap/extension-image";
+import { TaskItem, TaskList } from "@tiptap/extension-list";
+import Mention from "@tiptap/extension-mention";
+import Subscript from "@tiptap/extension-subscript";
+import Superscript from "@tiptap/extension-superscript";
+import { Table, TableCell, TableHeader, TableRow } from "@tiptap/extension-table";
+import StarterKit from "@tiptap/starter-kit";
+import { Attachment } from "./nodes/attachment";
+import { CommentMark } from "./nodes/comment";
+import { Panel } from "./nodes/panel";
+import { Deletion, Insertion } from "./nodes/tracked-change";
+
+/**
+ * TipTap's inline code excludes every other mark; ours excludes only the formatting marks, so
+ * code can still carry a link, a comment anchor or a tracked change.
+ */
+const InlineCode = Code.extend({
+  excludes: "bold italic underline strike highlight subscript superscript",
+});
+
+export const contentExtensions: Extensions = [
+  StarterKit.configure({
+    code: false,
+    undoRedo: false,
+    dropcursor: false,
+    gapcursor: false,
+    trailingNode: false,
+    link: { openOnClick: false, autolink: true, defaultProtocol: "https" },
+  }),
+  InlineCode,
+  TaskList,
+  // Nested task lists, like the other lists.
+  TaskItem.configure({ nested: true }),
+  Table.configure({ resizable: true }),
+  TableRow,
+  TableHeader,
+  TableCell,
+  // Images are blocks whose src points at an attachment or the web; never inline base64 blobs.
+  Image.configure({ inline: false, allowBase64: false }),
+  Attachment,
+  Panel,
+  // The "expand" of DESIGN §6: a titled, collapsible section. Whether it is open is the
+  // reader's choice, not part of the page, so it is not persisted.
+  Details.configure({ persist: false }),
+  DetailsSummary,
+  DetailsContent,
+  Mention.configure({ HTMLAttributes: { class: "mention" } }),
+  Highlight,
+  Subscript,
+  Superscript,
+  CommentMark,
+  Insertion,
+  Deletion,
+];

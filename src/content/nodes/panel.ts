@@ -1,0 +1,40 @@
+import { mergeAttributes, Node } from "@tiptap/core";
+
+/** The panel kinds of DESIGN §6; the server refuses any other `kind`. */
+export const PANEL_KINDS = ["info", "note", "warning", "success", "error"] as const;
+export type PanelKind = (typeof PANEL_KINDS)[number];
+
+export function isPanelKind(value: unknown): value is PanelKind {
+  return typeof value === "string" && (PANEL_KINDS as readonly string[]).includes(value);
+}
+
+/** A coloured call-out box around ordinary blocks. */
+export const Panel = Node.create({
+  name: "panel",
+  group: "block",
+  content: "block+",
+  // Pasting into a panel keeps the panel rather than replacing it.
+  defining: true,
+
+  addAttributes() {
+    return {
+      kind: {
+        default: "info",
+        // Pasted HTML may carry any data-kind; fall back rather than build a panel the server refuses.
+        parseHTML: (element) => {
+          const kind = element.getAttribute("data-kind");
+          return isPanelKind(kind) ? kind : "info";
+        },
+        renderHTML: (attributes) => ({ "data-kind": attributes.kind }),
+      },
+    };
+  },
+
+  parseHTML() {
+    return [{ tag: 'div[data-type="panel"]' }];
+  },
+
+  renderHTML({ HTMLAttributes }) {
+    return ["div", mergeAttributes({ "data-type": "panel", role: "note" }, HTMLAttributes), 0];
+  },
+});
