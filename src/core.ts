@@ -23,6 +23,8 @@ export interface Core {
   version: string;
   /** One write transaction (BEGIN IMMEDIATE); nested calls join the outer one. */
   tx<T>(fn: () => T): T;
+  /** Work run at the end of every write transaction, before COMMIT (e.g. search indexing). */
+  beforeCommit(fn: () => void): void;
   /** Functions run once at shutdown (timers, sockets). */
   onClose(fn: () => void): void;
   close(): void;
@@ -41,6 +43,7 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
   const result = migrate(sqlite, migrations, data.backupsDir, clock.now());
   if (result.applied.length) log.info("migrated", { applied: result.applied, snapshot: result.snapshot });
   const closers: Array<() => void> = [];
+  const commitHooks: Array<() => void> = [];
   let closed = false;
   const core: Core = {
     config,
@@ -50,7 +53,8 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
     clock,
     log,
     version: VERSION,
-    tx: (fn) => writeTransaction(sqlite, fn),
+    tx: (fn) => writeTransaction(sqlite, fn, commitHooks),
+    beforeCommit: (fn) => commitHooks.push(fn),
     onClose: (fn) => closers.push(fn),
     close() {
       if (closed) return;

@@ -24,13 +24,16 @@ export type Db = ReturnType<typeof toDrizzle>;
 /**
  * Runs fn inside BEGIN IMMEDIATE … COMMIT (every write transaction takes the write lock up
  * front, so two writers never deadlock on an upgrade). Nested calls join the outer one.
+ * beforeCommit hooks run last inside the transaction (derived data such as the search index
+ * is written atomically with the change that caused it).
  */
-export function writeTransaction<T>(sqlite: Database, fn: () => T): T {
+export function writeTransaction<T>(sqlite: Database, fn: () => T, beforeCommit: ReadonlyArray<() => void> = []): T {
   if (sqlite.inTransaction) return fn();
   sqlite.exec("BEGIN IMMEDIATE");
   try {
     const result = fn();
     if (result instanceof Promise) throw new Error("writeTransaction callbacks must be synchronous");
+    for (const hook of beforeCommit) hook();
     sqlite.exec("COMMIT");
     return result;
   } catch (err) {
