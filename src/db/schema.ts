@@ -3,3 +3,6 @@ export * from "../users/tables";
 export * from "../auth/tables";
 export * from "../tokens/tables";
 export * from "../settings/tables";
+export * from "../spaces/tables";
+export * from "../pages/tables";
+export * from "../events/tables";

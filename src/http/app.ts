@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { authRoutes } from "../auth/routes";
 import type { Core } from "../core";
 import { AppError } from "../platform/errors";
+import { spaceRoutes } from "../spaces/routes";
 import { systemRoutes } from "../system/routes";
 import { tokenRoutes } from "../tokens/routes";
 import { userRoutes } from "../users/routes";
@@ -15,7 +16,7 @@ import { HSTS, SECURITY_HEADERS } from "./security-headers";
 
 /** Every API route group, in one list (the OpenAPI test checks each is described). */
 export function apiRoutes(core: Core) {
-  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core)];
+  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core)];
 }
 
 /**

@@ -1,0 +1,145 @@
+/**
+ * The event outbox: how a change tells the rest of Cairn (notifications, webhooks, audit,
+ * collaboration…) that it happened.
+ *
+ * Writing: a service calls `recordEvent(core, …)` INSIDE the transaction of the change, so the
+ * event row commits or rolls back with it. A change that fails records nothing; a change that
+ * commits always has its rows.
+ *
+ * Reading: a consumer registers with `onEvents(core, name, handle)`. After a transaction that
+ * recorded events has finished, the dispatcher (a microtask, so it runs once the synchronous
+ * `core.tx()` has committed or rolled back) hands each consumer the rows after its cursor, in
+ * seq order, and moves the cursor forward in the same transaction as whatever the consumer
+ * wrote. Cursors live in `event_cursors`, so a consumer that was down (crash, restart) catches
+ * up on registration, and a consumer that throws is retried on the next dispatch: delivery is
+ * at least once, and exactly once for a consumer that only writes to the database.
+ *
+ * Consumers run synchronously inside their own transaction; anything slow or remote (sending a
+ * webhook) should queue a row here and do the network part afterwards.
+ */
+import { asc, eq, gt, sql } from "drizzle-orm";
+import type { Core } from "../core";
+import { iso } from "../platform/clock";
+import { newId } from "../platform/crypto";
+import { eventCursors, events } from "./tables";
+
+export const EVENT_TYPES = [
+  "page.created",
+  "page.updated",
+  "page.moved",
+  "page.trashed",
+  "page.restored",
+  "page.purged",
+  "space.created",
+  "space.updated",
+  "space.archived",
+  "space.unarchived",
+  "space.deleted",
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface NewEvent {
+  type: EventType;
+  targetType: "page" | "space";
+  targetId: string;
+  spaceId: string | null;
+  actorId: string | null;
+  data?: Record<string, unknown>;
+}
+
+export type EventRow = typeof events.$inferSelect;
+
+export type EventConsumer = (core: Core, batch: EventRow[]) => void;
+
+interface Registry {
+  consumers: Map<string, EventConsumer>;
+  scheduled: boolean;
+}
+
+const registries = new WeakMap<Core["sqlite"], Registry>();
+
+function registryOf(core: Core): Registry {
+  let r = registries.get(core.sqlite);
+  if (!r) registries.set(core.sqlite, (r = { consumers: new Map(), scheduled: false }));
+  return r;
+}
+
+/** Records one event. Must run inside the change's transaction (throws otherwise). */
+export function recordEvent(core: Core, event: NewEvent): void {
+  if (!core.sqlite.inTransaction) throw new Error(`recordEvent(${event.type}) must be called inside core.tx()`);
+  core.db
+    .insert(events)
+    .values({
+      id: newId(),
+      type: event.type,
+      targetType: event.targetType,
+      targetId: event.targetId,
+      spaceId: event.spaceId,
+      actorId: event.actorId,
+      data: event.data ?? {},
+      createdAt: iso(core.clock.now()),
+    })
+    .run();
+  scheduleDispatch(core);
+}
+
+/**
+ * Registers a named consumer. A name seen for the first time starts at the current end of the
+ * outbox (`from: "now"`, the default) or at its beginning (`from: "start"`); a known name
+ * resumes from its stored cursor. Answers a function that unregisters it.
+ */
+export function onEvents(core: Core, name: string, handle: EventConsumer, opts: { from?: "now" | "start" } = {}): () => void {
+  core.tx(() => {
+    const start = opts.from === "start" ? 0 : (core.db.select({ max: sql<number | null>`max(${events.seq})` }).from(events).get()?.max ?? 0);
+    core.db.insert(eventCursors).values({ consumer: name, seq: start, updatedAt: iso(core.clock.now()) }).onConflictDoNothing().run();
+  });
+  const registry = registryOf(core);
+  registry.consumers.set(name, handle);
+  scheduleDispatch(core);
+  return () => {
+    if (registry.consumers.get(name) === handle) registry.consumers.delete(name);
+  };
+}
+
+function scheduleDispatch(core: Core): void {
+  const registry = registryOf(core);
+  if (registry.scheduled || registry.consumers.size === 0) return;
+  registry.scheduled = true;
+  queueMicrotask(() => {
+    registry.scheduled = false;
+    dispatchEvents(core);
+  });
+}
+
+const BATCH = 500;
+
+/**
+ * Hands every consumer the committed rows after its cursor. Safe to call at any time (tests and
+ * a start-up catch-up call it directly); it never runs inside someone else's transaction.
+ */
+export function dispatchEvents(core: Core): void {
+  if (core.sqlite.inTransaction) {
+    // Called from inside a transaction (a nested flow): try again once it has ended.
+    setTimeout(() => dispatchEvents(core), 0);
+    return;
+  }
+  for (const [name, handle] of registryOf(core).consumers) {
+    try {
+      for (;;) {
+        const handled = core.tx(() => {
+          const cursor = core.db.select({ seq: eventCursors.seq }).from(eventCursors).where(eq(eventCursors.consumer, name)).get()?.seq ?? 0;
+          const batch = core.db.select().from(events).where(gt(events.seq, cursor)).orderBy(asc(events.seq)).limit(BATCH).all();
+          if (batch.length === 0) return 0;
+          handle(core, batch);
+          core.db.update(eventCursors).set({ seq: batch[batch.length - 1].seq, updatedAt: iso(core.clock.now()) }).where(eq(eventCursors.consumer, name)).run();
+          return batch.length;
+        });
+        if (handled < BATCH) break;
+      }
+    } catch (err) {
+      // The cursor did not move (the transaction rolled back): the rows come again next time.
+      core.log.error("event consumer failed", { consumer: name, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    }
+  }
+}

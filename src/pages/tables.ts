@@ -1,0 +1,69 @@
+import { index, integer, primaryKey, sqliteTable, text, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { spaces } from "../spaces/tables";
+import { users } from "../users/tables";
+
+/** Page status (DESIGN.md §4). The trash is not a status: it is `deletedAt`. */
+export const PAGE_STATUS = { Draft: 0, Published: 1 } as const;
+
+export const pages = sqliteTable(
+  "pages",
+  {
+    /**
+     * INTEGER PRIMARY KEY, i.e. a stable alias of SQLite's rowid (an implicit rowid may change
+     * on VACUUM). It exists for search: an external-content FTS5 table can say
+     * `content='pages', content_rowid='doc_id'` and index `title` and `plain_text`.
+     * Everything else addresses pages by `id`.
+     */
+    docId: integer("doc_id").primaryKey(),
+    id: text("id").notNull().unique(),
+    spaceId: text("space_id").notNull().references(() => spaces.id, { onDelete: "cascade" }),
+    /** Null at the top level of the space. */
+    parentId: text("parent_id").references((): AnySQLiteColumn => pages.id, { onDelete: "set null" }),
+    title: text("title").notNull(),
+    /** The current document, normalised by checkContentJson; versions hold the history. */
+    contentJson: text("content_json").notNull(),
+    /** The document's plain text, for search. */
+    plainText: text("plain_text").notNull().default(""),
+    currentVersion: integer("current_version").notNull(),
+    /** Order among siblings (ties broken by title). */
+    position: integer("position").notNull().default(0),
+    /** 0 Draft, 1 Published. */
+    status: integer("status").notNull(),
+    emoji: text("emoji"),
+    fullWidth: integer("full_width", { mode: "boolean" }).notNull().default(false),
+    createdById: text("created_by_id").references(() => users.id, { onDelete: "set null" }),
+    updatedById: text("updated_by_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    /** Set while in the trash. */
+    deletedAt: text("deleted_at"),
+    deletedById: text("deleted_by_id").references(() => users.id, { onDelete: "set null" }),
+    /**
+     * The page whose DELETE put this one in the trash: pages trashed together share it, so a
+     * restore or purge handles exactly that batch and never a sub-page trashed separately.
+     */
+    trashRootId: text("trash_root_id"),
+  },
+  (t) => [
+    index("pages_space_parent_position_idx").on(t.spaceId, t.parentId, t.position),
+    index("pages_parent_idx").on(t.parentId),
+    index("pages_trash_root_idx").on(t.trashRootId),
+  ],
+);
+
+export type PageRow = typeof pages.$inferSelect;
+
+/** Every version of every page; the newest equals the page row's content. */
+export const pageVersions = sqliteTable(
+  "page_versions",
+  {
+    pageId: text("page_id").notNull().references(() => pages.id, { onDelete: "cascade" }),
+    versionNumber: integer("version_number").notNull(),
+    title: text("title").notNull(),
+    contentJson: text("content_json").notNull(),
+    changeComment: text("change_comment"),
+    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.pageId, t.versionNumber] })],
+);

@@ -1,0 +1,87 @@
+import { eq, sql } from "drizzle-orm";
+import { requireAdminSpace } from "../access/spaces";
+import { requireUser, type Caller } from "../auth/caller";
+import { verifyPassword } from "../auth/password";
+import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
+import { AppError, invalid, notFound } from "../platform/errors";
+import { pages, pageVersions } from "../pages/tables";
+import { findSpaceById, findSpaceByKey } from "./service";
+import { spaces } from "./tables";
+
+export interface DeletionPreview {
+  key: string;
+  name: string;
+  /** Every page: published, drafts and the trash. */
+  pages: number;
+  drafts: number;
+  trashed: number;
+  versions: number;
+  /** Attachments do not exist yet: 0 until the attachments issue counts them here. */
+  attachments: number;
+  bytes: number;
+}
+
+/** GET /api/spaces/{key}/deletion-preview: what DELETE would remove. Space administrators only. */
+export function deletionPreview(core: Core, caller: Caller, key: string): DeletionPreview {
+  const space = requireAdminSpace(core, caller, findSpaceByKey(core, key));
+  const counts = core.db
+    .select({
+      pages: sql<number>`count(*)`,
+      drafts: sql<number>`coalesce(sum(${pages.status} = 0), 0)`,
+      trashed: sql<number>`coalesce(sum(${pages.deletedAt} is not null), 0)`,
+    })
+    .from(pages)
+    .where(eq(pages.spaceId, space.id))
+    .get()!;
+  const versions = core.db
+    .select({ n: sql<number>`count(*)` })
+    .from(pageVersions)
+    .innerJoin(pages, eq(pageVersions.pageId, pages.id))
+    .where(eq(pages.spaceId, space.id))
+    .get()!.n;
+  return { key: space.key, name: space.name, ...counts, versions, attachments: 0, bytes: 0 };
+}
+
+export interface DeleteSpaceInput {
+  confirmKey: string;
+  password?: string;
+  code?: string;
+}
+
+/**
+ * DELETE /api/spaces/{key}. The body's password is itself the re-authentication
+ * (DESIGN.md §5), so no separate window is needed; an API token can never give it.
+ * 1. refuse tokens (403 reauth_required) before looking at anything else;
+ * 2. the space must be visible (404) and administered by the caller (403);
+ * 3. confirmKey must name the space (400 on confirmKey);
+ * 4. the password must be the caller's (400 on password), checked before the transaction
+ *    because argon2 is slow and async;
+ * 5. in ONE transaction: re-read the space (it may be gone by now), record space.deleted,
+ *    delete the versions, the pages and the space. Tables added later hang off pages or spaces
+ *    with ON DELETE CASCADE, so they go in the same transaction.
+ */
+export async function deleteSpace(core: Core, caller: Caller, key: string, input: DeleteSpaceInput): Promise<void> {
+  // 1.
+  const user = requireUser(caller);
+  if (!user.session) throw new AppError("reauth_required", { detail: "API tokens cannot delete a space; do it from a browser session." });
+  // 2.
+  const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
+  // 3.
+  if (input.confirmKey.trim().toUpperCase() !== space.key) throw invalid("confirmKey", `must be the space key ${space.key}`);
+  // 4.
+  if (!input.password) {
+    throw invalid("password", input.code ? "is required: two-factor codes cannot confirm this yet" : "is required to delete a space");
+  }
+  if (!(await verifyPassword(input.password, user.user.passwordHash))) throw invalid("password", "is not correct");
+  // 5.
+  core.tx(() => {
+    const current = findSpaceById(core, space.id);
+    if (!current) throw notFound("Space not found");
+    recordEvent(core, { type: "space.deleted", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, data: { key: space.key, name: space.name } });
+    core.db.delete(pageVersions).where(sql`${pageVersions.pageId} in (select ${pages.id} from ${pages} where ${pages.spaceId} = ${space.id})`).run();
+    // Children before parents is not needed: parent_id is ON DELETE SET NULL within one statement.
+    core.db.delete(pages).where(eq(pages.spaceId, space.id)).run();
+    core.db.delete(spaces).where(eq(spaces.id, space.id)).run();
+  });
+}

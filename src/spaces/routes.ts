@@ -1,0 +1,76 @@
+import { Elysia, t } from "elysia";
+import type { Core } from "../core";
+import { callerOf } from "../http/request-state";
+import { NoContent, noContent, problems } from "../http/schemas";
+import { deleteSpace, deletionPreview } from "./deletion";
+import { CreateSpaceBody, DeleteSpaceBody, DeletionPreview, ExportsBody, KeyParams, Space, UpdateSpaceBody } from "./schemas";
+import { createSpace, getSpace, listSpaces, setArchived, setExports, updateSpace } from "./service";
+
+const detail = (summary: string) => ({ tags: ["Spaces"], summary });
+
+export function spaceRoutes(core: Core) {
+  return new Elysia({ prefix: "/api/spaces" })
+    .get("/", ({ query, request }) => listSpaces(core, callerOf(request), query.includeArchived ?? false), {
+      query: t.Object({ includeArchived: t.Optional(t.Boolean({ description: "Also list archived spaces" })) }),
+      response: { 200: t.Array(Space), ...problems(400) },
+      detail: detail("The spaces you can see, by name (archived ones only with includeArchived=true)"),
+    })
+    .post(
+      "/",
+      ({ body, request, set }) => {
+        const space = createSpace(core, callerOf(request), body);
+        set.status = 201;
+        return space;
+      },
+      {
+        body: CreateSpaceBody,
+        response: { 201: Space, ...problems(400, 401, 403, 409) },
+        detail: detail("Create a space (needs the right spaces.create); a key already in use is 409 key_taken"),
+      },
+    )
+    .get("/:key", ({ params, request }) => getSpace(core, callerOf(request), params.key), {
+      params: KeyParams,
+      response: { 200: Space, ...problems(404) },
+      detail: detail("One space"),
+    })
+    .put("/:key", ({ params, body, request }) => updateSpace(core, callerOf(request), params.key, body), {
+      params: KeyParams,
+      body: UpdateSpaceBody,
+      response: { 200: Space, ...problems(400, 401, 403, 404) },
+      detail: detail("Change a space's name, description, icon or tree style (fields not sent are kept)"),
+    })
+    .delete(
+      "/:key",
+      async ({ params, body, request }) => {
+        await deleteSpace(core, callerOf(request), params.key, body);
+        return noContent();
+      },
+      {
+        params: KeyParams,
+        body: DeleteSpaceBody,
+        response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+        detail: detail("Delete a space and everything in it; confirmKey and your password are required (tokens: 403 reauth_required)"),
+      },
+    )
+    .post("/:key/archive", ({ params, request }) => setArchived(core, callerOf(request), params.key, true), {
+      params: KeyParams,
+      response: { 200: Space, ...problems(401, 403, 404) },
+      detail: detail("Archive a space: it becomes read-only and leaves the space list"),
+    })
+    .post("/:key/unarchive", ({ params, request }) => setArchived(core, callerOf(request), params.key, false), {
+      params: KeyParams,
+      response: { 200: Space, ...problems(401, 403, 404) },
+      detail: detail("Bring an archived space back"),
+    })
+    .get("/:key/deletion-preview", ({ params, request }) => deletionPreview(core, callerOf(request), params.key), {
+      params: KeyParams,
+      response: { 200: DeletionPreview, ...problems(403, 404) },
+      detail: detail("What deleting the space would remove"),
+    })
+    .put("/:key/exports", ({ params, body, request }) => setExports(core, callerOf(request), params.key, body), {
+      params: KeyParams,
+      body: ExportsBody,
+      response: { 200: Space, ...problems(400, 401, 403, 404) },
+      detail: detail("Switch the space's export formats on or off (switches not sent are kept)"),
+    });
+}

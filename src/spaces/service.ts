@@ -1,0 +1,175 @@
+import { asc, eq, isNull } from "drizzle-orm";
+import { canCreateSpace, canReadSpace, requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
+import { requireUser, type Caller } from "../auth/caller";
+import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
+import { iso } from "../platform/clock";
+import { newId } from "../platform/crypto";
+import { AppError, invalid, permissionRequired } from "../platform/errors";
+import { spaces, type SpaceRow } from "./tables";
+
+export const SPACE_KEY_RULE = "must be 2 to 50 letters and digits, starting with a letter";
+const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9]{1,49}$/;
+
+/** Keys are compared and stored upper-case, so "docs" and "DOCS" are the same space. */
+export function normaliseKey(key: string): string {
+  const k = key.trim();
+  if (!KEY_PATTERN.test(k)) throw invalid("key", SPACE_KEY_RULE);
+  return k.toUpperCase();
+}
+
+/** The Space of DESIGN.md §8. */
+export function toSpace(row: SpaceRow) {
+  return {
+    id: row.id,
+    key: row.key,
+    name: row.name,
+    description: row.description,
+    isPublic: row.isPublic,
+    publicComments: row.publicComments,
+    archived: row.archivedAt !== null,
+    archivedAt: row.archivedAt,
+    iconKind: row.iconKind,
+    iconValue: row.iconValue,
+    iconColor: row.iconColor,
+    treeStyle: row.treeStyle,
+    exports: { markdown: row.exportMarkdown, html: row.exportHtml, pdf: row.exportPdf, site: row.exportSite, pack: row.exportPack },
+    homepageId: row.homepageId,
+    createdById: row.createdById,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export type Space = ReturnType<typeof toSpace>;
+
+export function findSpaceByKey(core: Core, key: string): SpaceRow | undefined {
+  // A malformed key cannot exist: answer "not found" rather than a 400 on a path segment.
+  if (!KEY_PATTERN.test(key)) return undefined;
+  return core.db.select().from(spaces).where(eq(spaces.key, key.toUpperCase())).get();
+}
+
+export function findSpaceById(core: Core, id: string): SpaceRow | undefined {
+  return core.db.select().from(spaces).where(eq(spaces.id, id)).get();
+}
+
+/** GET /api/spaces: visible spaces by name; archived ones only when asked for. */
+export function listSpaces(core: Core, caller: Caller, includeArchived: boolean): Space[] {
+  if (caller.kind !== "user") return [];
+  const rows = core.db
+    .select()
+    .from(spaces)
+    .where(includeArchived ? undefined : isNull(spaces.archivedAt))
+    .orderBy(asc(spaces.name), asc(spaces.key))
+    .all();
+  return rows.filter((r) => canReadSpace(core, caller, r)).map(toSpace);
+}
+
+export function getSpace(core: Core, caller: Caller, key: string): Space {
+  return toSpace(requireReadableSpace(core, caller, findSpaceByKey(core, key)));
+}
+
+function cleanName(name: string): string {
+  const n = name.trim().replace(/\s+/g, " ");
+  if (!n) throw invalid("name", "must not be blank");
+  if (n.length > 100) throw invalid("name", "must be at most 100 characters");
+  return n;
+}
+
+function cleanDescription(description: string): string {
+  const d = description.trim();
+  if (d.length > 2000) throw invalid("description", "must be at most 2000 characters");
+  return d;
+}
+
+export interface CreateSpaceInput {
+  key: string;
+  name: string;
+  description?: string;
+}
+
+/** POST /api/spaces: needs the right spaces.create; the key must be free (409 key_taken). */
+export function createSpace(core: Core, caller: Caller, input: CreateSpaceInput): Space {
+  const user = requireUser(caller);
+  if (!canCreateSpace(user)) throw permissionRequired("spaces.create");
+  const key = normaliseKey(input.key);
+  const name = cleanName(input.name);
+  const description = cleanDescription(input.description ?? "");
+  return core.tx(() => {
+    if (findSpaceByKey(core, key)) throw new AppError("key_taken", { field: "key", detail: `The key ${key} is already used by another space.` });
+    const now = iso(core.clock.now());
+    const id = newId();
+    core.db.insert(spaces).values({ id, key, name, description, createdById: user.user.id, createdAt: now, updatedAt: now }).run();
+    recordEvent(core, { type: "space.created", targetType: "space", targetId: id, spaceId: id, actorId: user.user.id, data: { key, name } });
+    return toSpace(findSpaceById(core, id)!);
+  });
+}
+
+export interface UpdateSpaceInput {
+  name?: string;
+  description?: string;
+  iconKind?: number;
+  iconValue?: string | null;
+  iconColor?: string | null;
+  treeStyle?: number;
+}
+
+/** PUT /api/spaces/{key}: changes only the fields sent. Space administrators only. */
+export function updateSpace(core: Core, caller: Caller, key: string, input: UpdateSpaceInput): Space {
+  const user = requireUser(caller);
+  const changes: Partial<SpaceRow> = {};
+  if (input.name !== undefined) changes.name = cleanName(input.name);
+  if (input.description !== undefined) changes.description = cleanDescription(input.description);
+  if (input.iconKind !== undefined) changes.iconKind = input.iconKind;
+  if (input.iconValue !== undefined) changes.iconValue = input.iconValue === null || input.iconValue.trim() === "" ? null : input.iconValue.trim();
+  if (input.iconColor !== undefined) {
+    if (input.iconColor !== null && !/^#[0-9a-fA-F]{6}$/.test(input.iconColor)) throw invalid("iconColor", "must be a colour such as #3366ff, or null");
+    changes.iconColor = input.iconColor?.toLowerCase() ?? null;
+  }
+  if (input.treeStyle !== undefined) changes.treeStyle = input.treeStyle;
+  return changeSpace(core, user, key, changes, { fields: Object.keys(changes) });
+}
+
+export interface ExportSwitches {
+  markdown?: boolean;
+  html?: boolean;
+  pdf?: boolean;
+  site?: boolean;
+  pack?: boolean;
+}
+
+/** PUT /api/spaces/{key}/exports: the switches sent; the others keep their value. */
+export function setExports(core: Core, caller: Caller, key: string, input: ExportSwitches): Space {
+  const user = requireUser(caller);
+  const changes: Partial<SpaceRow> = {};
+  if (input.markdown !== undefined) changes.exportMarkdown = input.markdown;
+  if (input.html !== undefined) changes.exportHtml = input.html;
+  if (input.pdf !== undefined) changes.exportPdf = input.pdf;
+  if (input.site !== undefined) changes.exportSite = input.site;
+  if (input.pack !== undefined) changes.exportPack = input.pack;
+  return changeSpace(core, user, key, changes, { exports: input });
+}
+
+/** Settings changes share this: admin only, refused while archived, one space.updated event. */
+function changeSpace(core: Core, caller: Caller & { kind: "user" }, key: string, changes: Partial<SpaceRow>, data: Record<string, unknown>): Space {
+  return core.tx(() => {
+    const space = requireAdminSpace(core, caller, findSpaceByKey(core, key));
+    if (space.archivedAt) throw spaceArchived();
+    core.db.update(spaces).set({ ...changes, updatedAt: iso(core.clock.now()) }).where(eq(spaces.id, space.id)).run();
+    recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: caller.user.id, data });
+    return toSpace(findSpaceById(core, space.id)!);
+  });
+}
+
+/** POST /archive and /unarchive. Asking for the state the space is already in changes nothing. */
+export function setArchived(core: Core, caller: Caller, key: string, archived: boolean): Space {
+  const user = requireUser(caller);
+  return core.tx(() => {
+    const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
+    if ((space.archivedAt !== null) === archived) return toSpace(space);
+    const now = iso(core.clock.now());
+    core.db.update(spaces).set({ archivedAt: archived ? now : null, updatedAt: now }).where(eq(spaces.id, space.id)).run();
+    recordEvent(core, { type: archived ? "space.archived" : "space.unarchived", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id });
+    return toSpace(findSpaceById(core, space.id)!);
+  });
+}
