@@ -11,9 +11,10 @@ import { invalid } from "../platform/errors";
 import { ATTR_RULES } from "./attrs";
 import { contentSchema } from "./schema";
 
-/** Levels of nodes below the doc (a list item in a list in a table cell is about 6). */
+/** Levels of nodes below the doc, text included (text in a list in a table cell is at level 7). */
 export const MAX_DEPTH = 40;
-export const MAX_NODES = 100_000;
+// A long page with a big table is a few thousand nodes; 2 MiB of JSON could otherwise hold ~100,000.
+export const MAX_NODES = 50_000;
 /** Marks on one node; bounds the pairwise combination check. */
 export const MAX_MARKS = 32;
 
@@ -29,6 +30,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function describe(value: unknown): string {
+  if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;

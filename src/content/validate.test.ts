@@ -1,22 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { AppError } from "../platform/errors";
 import { EMPTY_DOCUMENT_JSON, emptyDocument } from "./schema";
-import { docOf, everythingDocument, inline, para, text } from "./test-documents";
+import { docOf, everythingDocument, inline, para, rejection, text } from "./testing";
 import { checkContentJson } from "./validate";
-
-/** The reason of the 400, without the "contentJson: " prefix; fails the test on anything else. */
-export function rejection(input: unknown): string {
-  try {
-    checkContentJson(input);
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    const e = error as AppError;
-    expect(e.status).toBe(400);
-    expect(e.extras.field).toBe("contentJson");
-    return e.extras.errors!.contentJson[0];
-  }
-  throw new Error(`accepted: ${String(input).slice(0, 200)}`);
-}
 
 const reject = (doc: unknown) => rejection(JSON.stringify(doc));
 

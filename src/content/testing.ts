@@ -1,4 +1,7 @@
-/** Documents shared by the content tests (and handy for later API tests). */
+/** Documents and helpers shared by the content tests (and handy for later API tests). */
+import { expect } from "bun:test";
+import { AppError } from "../platform/errors";
+import { checkContentJson } from "./validate";
 
 const text = (t: string, marks?: unknown[]) => (marks ? { type: "text", text: t, marks } : { type: "text", text: t });
 const para = (...content: unknown[]) => (content.length ? { type: "paragraph", content } : { type: "paragraph" });
@@ -92,3 +95,17 @@ export function everythingDocument() {
 export const docOf = (...content: unknown[]) => ({ type: "doc", content });
 export const inline = (...content: unknown[]) => docOf(para(...content));
 export { para, text };
+
+/** The reason of the 400, without the "contentJson: " prefix; fails the test on anything else. */
+export function rejection(input: unknown): string {
+  try {
+    checkContentJson(input);
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    const e = error as AppError;
+    expect(e.status).toBe(400);
+    expect(e.extras.field).toBe("contentJson");
+    return e.extras.errors!.contentJson[0];
+  }
+  throw new Error(`accepted: ${String(input).slice(0, 200)}`);
+}
