@@ -8,17 +8,19 @@ import { AppError, invalid } from "../platform/errors";
 import { plainText } from "./plain-text";
 import { contentSchema } from "./schema";
 import { checkStructure } from "./structure";
+import { completeTables } from "./tables";
 
 export { plainText } from "./plain-text";
 export { EMPTY_DOCUMENT_JSON } from "./schema";
 export { MAX_DEPTH, MAX_NODES } from "./structure";
+export { MAX_TABLE_CELLS } from "./tables";
 
 /** 2 MiB of JSON text: a long page with tables is a few hundred KB; images are attachments. */
 export const MAX_CONTENT_BYTES = 2 * 1024 * 1024;
 
 /**
  * Checks a contentJson string from a request. Answers the normalised JSON to store (defaults
- * filled in, adjacent text with the same marks joined) and the plain text for search.
+ * filled in, adjacent text with the same marks joined, ragged tables completed) and the plain text for search.
  */
 export function checkContentJson(text: unknown): { json: string; text: string } {
   if (typeof text !== "string") {
@@ -44,5 +46,11 @@ export function checkContentJson(text: unknown): { json: string; text: string } 
     if (error instanceof AppError) throw error;
     throw invalid("contentJson", `the document does not fit the editor schema (${(error as Error).message})`);
   }
-  return { json: JSON.stringify(doc.toJSON()), text: plainText(doc) };
+  doc = completeTables(doc);
+  const json = JSON.stringify(doc.toJSON());
+  // Completing ragged tables adds cells, so the stored form is measured again.
+  if (Buffer.byteLength(json, "utf8") > MAX_CONTENT_BYTES) {
+    throw invalid("contentJson", `the document is too large once its tables are completed (at most ${MAX_CONTENT_BYTES} bytes)`);
+  }
+  return { json, text: plainText(doc) };
 }

@@ -33,7 +33,8 @@ function trackedChange(name: "insertion" | "deletion", tag: "ins" | "del") {
     },
 
     parseHTML() {
-      return [{ tag: `${tag}[data-change-id]` }];
+      // Above the default 50, so <del data-change-id> is ours and not Strike's plain <del>.
+      return [{ tag: `${tag}[data-change-id]`, priority: 60 }];
     },
 
     renderHTML({ HTMLAttributes }) {
