@@ -1,14 +1,39 @@
-import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+// The package's exports map does not list its browser build, so it is imported by path; the
+// `file` import embeds it in the compiled binary.
+import scalarJs from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
 import type { Core } from "../core";
+import { openApiDocument } from "./docs-openapi";
+import { docsPage, INIT_JS, initScript, SCALAR_JS, SPEC_URL } from "./docs-page";
+import { SECURITY_HEADERS } from "./security-headers";
 
-/** GET /api/openapi.json, generated from the routes' schemas. */
+const JS = "text/javascript; charset=utf-8";
+/** Asset URLs carry ?v=<version> (docs-page.ts), so a release never serves a stale copy. */
+const CACHE_FOR_GOOD = "public, max-age=31536000, immutable";
+// The routes that serve the description itself are left out of it.
+const hide = { detail: { hide: true } };
+
+/**
+ * GET /api/openapi.json and the interactive reference at GET /api/docs, both readable without
+ * an account. Nothing is fetched from another host: @elysiajs/openapi's own page loads Scalar
+ * from a CDN, so only its generator is used and the page is ours.
+ */
 export function docsRoutes(core: Core) {
-  return openapi({
-    path: "/api/docs",
-    specPath: "/api/openapi.json",
-    provider: null,
-    documentation: {
-      info: { title: "Cairn API", version: core.version },
-    },
-  });
+  // Scalar's bundle is 4 MB; gzip shrinks it to about a quarter, once, on first use.
+  let scalarGzip: Promise<Uint8Array<ArrayBuffer>> | null = null;
+
+  const plugin = new Elysia();
+  const description = openApiDocument(plugin, core.version);
+  const scalar = async ({ request }: { request: Request }) => {
+    const headers: Record<string, string> = { ...SECURITY_HEADERS, "content-type": JS, "cache-control": CACHE_FOR_GOOD, vary: "accept-encoding" };
+    if (!/\bgzip\b/.test(request.headers.get("accept-encoding") ?? "")) return new Response(Bun.file(scalarJs), { headers });
+    scalarGzip ??= Bun.file(scalarJs).bytes().then((bytes) => Bun.gzipSync(bytes) as Uint8Array<ArrayBuffer>);
+    return new Response(await scalarGzip, { headers: { ...headers, "content-encoding": "gzip" } });
+  };
+
+  return plugin
+    .get(SPEC_URL, description, hide)
+    .get("/api/docs", () => new Response(docsPage(core.version), { headers: { ...SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } }), hide)
+    .get(INIT_JS, () => new Response(initScript(), { headers: { ...SECURITY_HEADERS, "content-type": JS, "cache-control": CACHE_FOR_GOOD } }), hide)
+    .get(SCALAR_JS, scalar, hide);
 }
