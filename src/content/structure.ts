@@ -41,6 +41,19 @@ function quoted(name: string): string {
   return JSON.stringify(name.length > 60 ? name.slice(0, 60) + "…" : name);
 }
 
+/** Names other editors use for our types (snake_case ones are matched without this). */
+const ALIASES = new Map(Object.entries({
+  expand: "details", summary: "detailsSummary", hr: "horizontalRule", br: "hardBreak",
+  strong: "bold", em: "italic", strikethrough: "strike", mark: "highlight", ins: "insertion", del: "deletion",
+}));
+
+/** ` (did you mean "bulletList"?)` for "bullet_list", or nothing. */
+function suggestion(name: string, known: Record<string, unknown>): string {
+  const plain = name.toLowerCase().replace(/[_\s-]/g, "");
+  const match = Object.keys(known).find((k) => k.toLowerCase() === plain) ?? ALIASES.get(plain);
+  return match && Object.hasOwn(known, match) ? ` (did you mean ${quoted(match)}?)` : "";
+}
+
 /** Checks the document tree; throws invalid("contentJson", …) at the first problem. */
 export function checkStructure(json: unknown): void {
   if (!isObject(json) || json.type !== "doc") {
@@ -55,7 +68,7 @@ export function checkStructure(json: unknown): void {
 function nodeTypeOf(json: unknown, path: string): NodeType {
   if (!isObject(json)) fail(path, `expected a node object, got ${describe(json)}`);
   if (typeof json.type !== "string") fail(path, `a node needs a "type" string, got ${describe(json.type)}`);
-  if (!Object.hasOwn(contentSchema.nodes, json.type)) fail(path, `unknown node type ${quoted(json.type)}`);
+  if (!Object.hasOwn(contentSchema.nodes, json.type)) fail(path, `unknown node type ${quoted(json.type)}${suggestion(json.type, contentSchema.nodes)}`);
   return contentSchema.nodes[json.type];
 }
 
@@ -150,7 +163,7 @@ function checkMarks(marks: unknown, parent: NodeType | null, path: string): void
       if (!MARK_KEYS.has(key)) fail(markPath, `unknown key ${quoted(key)} (a mark has type and attrs)`);
     }
     if (typeof json.type !== "string") fail(markPath, `a mark needs a "type" string, got ${describe(json.type)}`);
-    if (!Object.hasOwn(contentSchema.marks, json.type)) fail(markPath, `unknown mark type ${quoted(json.type)}`);
+    if (!Object.hasOwn(contentSchema.marks, json.type)) fail(markPath, `unknown mark type ${quoted(json.type)}${suggestion(json.type, contentSchema.marks)}`);
     const type: MarkType = contentSchema.marks[json.type];
     if (!parent || !parent.allowsMarkType(type)) {
       fail(markPath, `mark ${quoted(type.name)} is not allowed ${parent ? `inside ${quoted(parent.name)}` : "on the document"}`);

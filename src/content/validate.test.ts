@@ -52,6 +52,9 @@ describe("checkContentJson refuses, naming where", () => {
   test.each<[string, unknown, string]>([
     ["unknown node", docOf(para(), para(text("a"), { type: "blink" })), 'content[1].content[1]: unknown node type "blink"'],
     ["unknown mark", inline(text("a", [{ type: "marquee" }])), 'content[0].content[0].marks[0]: unknown mark type "marquee"'],
+    ["snake_case node name", docOf({ type: "bullet_list" }), 'content[0]: unknown node type "bullet_list" (did you mean "bulletList"?)'],
+    ["another editor's node name", docOf({ type: "expand" }), 'unknown node type "expand" (did you mean "details"?)'],
+    ["another editor's mark name", inline(text("a", [{ type: "strong" }])), 'unknown mark type "strong" (did you mean "bold"?)'],
     ["text straight in the doc", docOf(text("hi")), 'content[0]: "text" is not allowed inside "doc"'],
     ["block inside a paragraph", docOf(para({ type: "heading", content: [text("h")] })), 'content[0].content[0]: "heading" is not allowed inside "paragraph"'],
     ["list item not starting with a paragraph", docOf({ type: "bulletList", content: [{ type: "listItem", content: [{ type: "heading" }] }] }),

@@ -20,7 +20,8 @@ export const MAX_CONTENT_BYTES = 2 * 1024 * 1024;
 
 /**
  * Checks a contentJson string from a request. Answers the normalised JSON to store (defaults
- * filled in, adjacent text with the same marks joined, ragged tables completed) and the plain text for search.
+ * filled in, adjacent text with the same marks joined, ragged tables completed) and the plain
+ * text for search.
  */
 export function checkContentJson(text: unknown): { json: string; text: string } {
   if (typeof text !== "string") {
@@ -42,11 +43,11 @@ export function checkContentJson(text: unknown): { json: string; text: string } 
     doc = contentSchema.nodeFromJSON(parsed);
     // Belt and braces: the structural walk checks the same rules with better messages.
     doc.check();
+    doc = completeTables(doc);
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw invalid("contentJson", `the document does not fit the editor schema (${(error as Error).message})`);
   }
-  doc = completeTables(doc);
   const json = JSON.stringify(doc.toJSON());
   // Completing ragged tables adds cells, so the stored form is measured again.
   if (Buffer.byteLength(json, "utf8") > MAX_CONTENT_BYTES) {
