@@ -1,5 +1,6 @@
 import type { Server } from "bun";
-import { openCore, type Core } from "./core";
+import type { Core } from "./core";
+import { openInstance } from "./instance";
 import { createApp } from "./http/app";
 import { MB } from "./http/pipeline";
 import type { Config } from "./platform/config";
@@ -13,7 +14,7 @@ export interface RunningServer {
 
 /** Opens the data directory and serves the app; stop() is the clean shutdown. */
 export function startServer(config: Config): RunningServer {
-  const core = openCore(config);
+  const core = openInstance(config);
   const app = createApp(core);
   const server = Bun.serve({
     hostname: config.host,

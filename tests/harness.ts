@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openCore, type Core } from "../src/core";
+import type { Core } from "../src/core";
+import { openInstance } from "../src/instance";
 import { createApp, type App } from "../src/http/app";
 import { ManualClock } from "../src/platform/clock";
 import { loadConfig } from "../src/platform/config";
@@ -25,7 +26,7 @@ export interface TestEnv {
 export function makeEnv(opts: { dir?: string } = {}): TestEnv {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "cairn-test-"));
   const clock = new ManualClock(Date.now());
-  const core = openCore(loadConfig(["--data", dir], {}), { clock, log: silentLogger });
+  const core = openInstance(loadConfig(["--data", dir], {}), { clock, log: silentLogger });
   const app = createApp(core);
   return {
     core,

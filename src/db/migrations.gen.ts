@@ -2,8 +2,12 @@
 import type { Migration } from "../platform/db/migrate";
 import m0 from "../../migrations/0000_foundation.sql" with { type: "text" };
 import m1 from "../../migrations/0001_spaces_pages.sql" with { type: "text" };
+import m2 from "../../migrations/0002_groups.sql" with { type: "text" };
+import m3 from "../../migrations/0003_search.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
   { tag: "0001_spaces_pages", sql: m1 },
+  { tag: "0002_groups", sql: m2 },
+  { tag: "0003_search", sql: m3 },
 ];

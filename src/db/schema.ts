@@ -6,3 +6,4 @@ export * from "../settings/tables";
 export * from "../spaces/tables";
 export * from "../pages/tables";
 export * from "../events/tables";
+export * from "../groups/tables";

@@ -1,12 +1,13 @@
 import { Elysia } from "elysia";
 import { authRoutes } from "../auth/routes";
 import type { Core } from "../core";
+import { groupRoutes } from "../groups/routes";
 import { AppError } from "../platform/errors";
+import { searchRoutes } from "../search/routes";
 import { spaceRoutes } from "../spaces/routes";
 import { systemRoutes } from "../system/routes";
 import { tokenRoutes } from "../tokens/routes";
 import { userRoutes } from "../users/routes";
-import { ensureBuiltInRoles } from "../users/service";
 import { docsRoutes } from "./docs";
 import { clientIp, parseJsonBody, runPipeline } from "./pipeline";
 import { fromValidation, problemResponse } from "./problem";
@@ -16,7 +17,7 @@ import { HSTS, SECURITY_HEADERS } from "./security-headers";
 
 /** Every API route group, in one list (the OpenAPI test checks each is described). */
 export function apiRoutes(core: Core) {
-  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core)];
+  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core), groupRoutes(core), searchRoutes(core)];
 }
 
 /**
@@ -24,7 +25,6 @@ export function apiRoutes(core: Core) {
  * documents; the rules themselves live in the domain services.
  */
 export function createApp(core: Core) {
-  ensureBuiltInRoles(core);
   const app = new Elysia()
     .onRequest(({ request, set, server }) => {
       Object.assign(set.headers, SECURITY_HEADERS);

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BASE } from "../../tests/harness";
-import { openCore, type Core } from "../core";
+import type { Core } from "../core";
+import { openInstance } from "../instance";
 import { ManualClock } from "../platform/clock";
 import { loadConfig } from "../platform/config";
 import { createLogger } from "../platform/log";
@@ -16,7 +17,7 @@ let app: ReturnType<typeof createApp>;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "cairn-log-"));
   lines = [];
-  core = openCore(loadConfig(["--data", dir], {}), { clock: new ManualClock(), log: createLogger((l) => lines.push(l)) });
+  core = openInstance(loadConfig(["--data", dir], {}), { clock: new ManualClock(), log: createLogger((l) => lines.push(l)) });
   app = createApp(core);
 });
 afterEach(() => {

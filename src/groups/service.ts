@@ -1,0 +1,150 @@
+import { and, asc, count, eq, gte, inArray } from "drizzle-orm";
+import { requireRight } from "../access/rights";
+import type { UserCaller } from "../auth/caller";
+import type { Core } from "../core";
+import { iso } from "../platform/clock";
+import { newId } from "../platform/crypto";
+import { AppError, invalid, notFound } from "../platform/errors";
+import { USER_STATUS } from "../users/service";
+import { roles, users } from "../users/tables";
+import { BUILT_IN_GROUPS, builtInGroup, builtInGroupIdsForTier } from "./builtin";
+import { groupMembers, groups } from "./tables";
+
+type GroupRow = typeof groups.$inferSelect;
+
+export function ensureBuiltInGroups(core: Core): void {
+  core.tx(() => {
+    const now = iso(core.clock.now());
+    for (const g of BUILT_IN_GROUPS) {
+      core.db.insert(groups).values({ id: g.id, name: g.name, nameKey: g.name.toLowerCase(), description: g.description, builtIn: true, createdAt: now, updatedAt: now }).onConflictDoNothing().run();
+    }
+  });
+}
+
+const builtInRefusal = () =>
+  new AppError("forbidden", { detail: "Built-in groups cannot be renamed, deleted or edited: their membership follows each account's role." });
+
+function activeUsersWithTier(core: Core, minTier: number) {
+  return core.db
+    .select({ id: users.id, displayName: users.displayName, email: users.email })
+    .from(users)
+    .innerJoin(roles, eq(users.roleId, roles.id))
+    .where(and(eq(users.status, USER_STATUS.Active), gte(roles.tier, minTier)))
+    .orderBy(asc(users.displayName))
+    .all();
+}
+
+function memberCount(core: Core, group: GroupRow): number {
+  const builtIn = builtInGroup(group.id);
+  if (builtIn) return activeUsersWithTier(core, builtIn.minTier).length;
+  return core.db.select({ n: count() }).from(groupMembers).where(eq(groupMembers.groupId, group.id)).get()!.n;
+}
+
+function toGroup(core: Core, row: GroupRow) {
+  return { id: row.id, name: row.name, description: row.description, builtIn: row.builtIn, memberCount: memberCount(core, row) };
+}
+
+function getRow(core: Core, id: string): GroupRow {
+  const row = core.db.select().from(groups).where(eq(groups.id, id)).get();
+  if (!row) throw notFound();
+  return row;
+}
+
+function checkName(name: string): string {
+  const n = name.trim().replace(/\s+/g, " ");
+  if (!n) throw invalid("name", "must not be blank");
+  if (n.length > 100) throw invalid("name", "must be at most 100 characters");
+  return n;
+}
+
+function checkDescription(description: string | undefined): string {
+  const d = (description ?? "").trim();
+  if (d.length > 1000) throw invalid("description", "must be at most 1000 characters");
+  return d;
+}
+
+function assertNameFree(core: Core, name: string, exceptId: string | null) {
+  const clash = core.db.select({ id: groups.id }).from(groups).where(eq(groups.nameKey, name.toLowerCase())).get();
+  if (clash && clash.id !== exceptId) throw new AppError("conflict", { field: "name", detail: `A group named "${name}" already exists.` });
+}
+
+export function listGroups(core: Core) {
+  return core.db.select().from(groups).orderBy(asc(groups.builtIn), asc(groups.nameKey)).all().map((g) => toGroup(core, g));
+}
+
+export function createGroup(core: Core, caller: UserCaller, input: { name: string; description?: string }) {
+  requireRight(caller, "groups.manage");
+  const name = checkName(input.name);
+  const description = checkDescription(input.description);
+  return core.tx(() => {
+    assertNameFree(core, name, null);
+    const now = iso(core.clock.now());
+    const row = { id: newId(), name, nameKey: name.toLowerCase(), description, builtIn: false, createdAt: now, updatedAt: now };
+    core.db.insert(groups).values(row).run();
+    return toGroup(core, row);
+  });
+}
+
+export function updateGroup(core: Core, caller: UserCaller, id: string, input: { name?: string; description?: string }) {
+  requireRight(caller, "groups.manage");
+  return core.tx(() => {
+    const row = getRow(core, id);
+    if (row.builtIn) throw builtInRefusal();
+    const name = input.name === undefined ? row.name : checkName(input.name);
+    const description = input.description === undefined ? row.description : checkDescription(input.description);
+    assertNameFree(core, name, id);
+    core.db.update(groups).set({ name, nameKey: name.toLowerCase(), description, updatedAt: iso(core.clock.now()) }).where(eq(groups.id, id)).run();
+    return toGroup(core, getRow(core, id));
+  });
+}
+
+export function deleteGroup(core: Core, caller: UserCaller, id: string): void {
+  requireRight(caller, "groups.manage");
+  core.tx(() => {
+    if (getRow(core, id).builtIn) throw builtInRefusal();
+    core.db.delete(groups).where(eq(groups.id, id)).run();
+  });
+}
+
+export function listMembers(core: Core, id: string) {
+  const row = getRow(core, id);
+  const builtIn = builtInGroup(row.id);
+  if (builtIn) return activeUsersWithTier(core, builtIn.minTier);
+  return core.db
+    .select({ id: users.id, displayName: users.displayName, email: users.email })
+    .from(groupMembers)
+    .innerJoin(users, eq(groupMembers.userId, users.id))
+    .where(eq(groupMembers.groupId, id))
+    .orderBy(asc(users.displayName))
+    .all();
+}
+
+export function addMember(core: Core, caller: UserCaller, id: string, userId: string): void {
+  requireRight(caller, "groups.manage");
+  core.tx(() => {
+    if (getRow(core, id).builtIn) throw builtInRefusal();
+    const user = core.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get();
+    if (!user) throw invalid("userId", "is not an account on this instance");
+    core.db.insert(groupMembers).values({ groupId: id, userId, addedAt: iso(core.clock.now()) }).onConflictDoNothing().run();
+  });
+}
+
+export function removeMember(core: Core, caller: UserCaller, id: string, userId: string): void {
+  requireRight(caller, "groups.manage");
+  core.tx(() => {
+    if (getRow(core, id).builtIn) throw builtInRefusal();
+    const res = core.db.delete(groupMembers).where(and(eq(groupMembers.groupId, id), eq(groupMembers.userId, userId))).run();
+    if (res.changes === 0) throw notFound();
+  });
+}
+
+/** Every group an account belongs to: the built-ins of its tier plus its custom groups. */
+export function groupIdsOf(core: Core, userId: string, tier: number): string[] {
+  const custom = core.db.select({ id: groupMembers.groupId }).from(groupMembers).where(eq(groupMembers.userId, userId)).all();
+  return [...builtInGroupIdsForTier(tier), ...custom.map((r) => r.id)];
+}
+
+export function groupsExist(core: Core, ids: string[]): boolean {
+  if (ids.length === 0) return true;
+  return core.db.select({ n: count() }).from(groups).where(inArray(groups.id, ids)).get()!.n === new Set(ids).size;
+}

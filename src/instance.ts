@@ -1,0 +1,18 @@
+import { openCore, type Core, type OpenCoreOptions } from "./core";
+import { ensureBuiltInGroups } from "./groups/service";
+import type { Config } from "./platform/config";
+import { installSearchIndexer } from "./search/indexer";
+import { ensureBuiltInRoles } from "./users/service";
+
+/**
+ * Opens a ready instance: the core (data directory, database, migrations) plus what every
+ * user of it needs, whether the HTTP server, the CLI or a test: built-in roles and groups, and
+ * the search indexer that runs inside every write transaction.
+ */
+export function openInstance(config: Config, opts: OpenCoreOptions = {}): Core {
+  const core = openCore(config, opts);
+  ensureBuiltInRoles(core);
+  ensureBuiltInGroups(core);
+  installSearchIndexer(core);
+  return core;
+}
