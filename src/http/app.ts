@@ -3,6 +3,7 @@ import { authRoutes } from "../auth/routes";
 import type { Core } from "../core";
 import { groupRoutes } from "../groups/routes";
 import { AppError } from "../platform/errors";
+import { pageRoutes } from "../pages/routes";
 import { searchRoutes } from "../search/routes";
 import { spaceRoutes } from "../spaces/routes";
 import { systemRoutes } from "../system/routes";
@@ -17,7 +18,7 @@ import { HSTS, SECURITY_HEADERS } from "./security-headers";
 
 /** Every API route group, in one list (the OpenAPI test checks each is described). */
 export function apiRoutes(core: Core) {
-  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core), groupRoutes(core), searchRoutes(core)];
+  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core), pageRoutes(core), groupRoutes(core), searchRoutes(core)];
 }
 
 /**

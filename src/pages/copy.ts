@@ -1,0 +1,69 @@
+import { inArray } from "drizzle-orm";
+import { inTrash, requireReadablePage } from "../access/pages";
+import { requireEditableSpace } from "../access/spaces";
+import { requireUser, type Caller } from "../auth/caller";
+import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
+import { AppError } from "../platform/errors";
+import { findSpaceById } from "../spaces/service";
+import { TITLE_MAX } from "./input";
+import { nextPosition, subtreeIds } from "./positions";
+import { findPage, insertPage, pageFor, resolveParent, type Page } from "./store";
+import { PAGE_STATUS, pages, type PageRow } from "./tables";
+
+export interface CopyInput {
+  /** Target space; absent: the source's space. */
+  spaceId?: string;
+  /** null: the top level; absent: beside the source when in its space, else the top level. */
+  parentPageId?: string | null;
+  includeChildren?: boolean;
+}
+
+/**
+ * POST /api/pages/{id}/copy. The source needs only to be readable; the target space and the
+ * target parent are authorised on their own. Each copy is a new published page with a fresh
+ * history (version 1) and its own page.created event. A copy landing beside its source is
+ * titled "Copy of …"; elsewhere it keeps the title. With includeChildren the published, live
+ * subtree is copied with its order (drafts and the trash stay behind).
+ */
+export function copyPage(core: Core, caller: Caller, id: string, input: CopyInput): Page {
+  const user = requireUser(caller);
+  return core.tx(() => {
+    const source = requireReadablePage(core, user, findPage(core, id));
+    if (source.page.deletedAt) throw inTrash();
+    if (source.page.status !== PAGE_STATUS.Published) throw new AppError("conflict", { detail: "Publish the draft before copying it." }, "Drafts cannot be copied");
+    const target = input.spaceId ? requireEditableSpace(core, user, findSpaceById(core, input.spaceId)) : requireEditableSpace(core, user, source.space);
+    let parentId: string | null;
+    if (input.parentPageId === undefined) parentId = target.id === source.space.id ? source.page.parentId : null;
+    else if (input.parentPageId === null) parentId = null;
+    else parentId = resolveParent(core, user, target.id, input.parentPageId).id;
+
+    // Read everything to copy before writing, so a copy into its own subtree cannot loop.
+    const ids = input.includeChildren ? subtreeIds(core, source.page.id, { kind: "published" }) : [source.page.id];
+    const rows = new Map<string, PageRow>();
+    for (let i = 0; i < ids.length; i += 500) {
+      for (const r of core.db.select().from(pages).where(inArray(pages.id, ids.slice(i, i + 500))).all()) rows.set(r.id, r);
+    }
+    const beside = target.id === source.space.id && parentId === source.page.parentId;
+    const newIds = new Map<string, string>();
+    for (const oldId of ids) {
+      const row = rows.get(oldId)!;
+      const isRoot = oldId === source.page.id;
+      const title = isRoot && beside ? `Copy of ${row.title}`.slice(0, TITLE_MAX) : row.title;
+      const copy = insertPage(core, user, {
+        spaceId: target.id,
+        parentId: isRoot ? parentId : newIds.get(row.parentId!)!,
+        title,
+        content: { json: row.contentJson, text: row.plainText },
+        status: PAGE_STATUS.Published,
+        position: isRoot ? nextPosition(core, target.id, parentId) : row.position,
+        emoji: row.emoji,
+        fullWidth: row.fullWidth,
+        comment: `Copied from “${row.title}” (version ${row.currentVersion})`,
+      });
+      newIds.set(oldId, copy.id);
+      recordEvent(core, { type: "page.created", targetType: "page", targetId: copy.id, spaceId: target.id, actorId: user.user.id, data: { title, parentPageId: copy.parentId, copiedFromId: oldId } });
+    }
+    return pageFor(core, user, newIds.get(source.page.id)!);
+  });
+}

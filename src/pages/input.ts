@@ -1,0 +1,50 @@
+/** Checks of page input that do not need the database; each failure is a 400 naming its field. */
+import { checkContentJson, EMPTY_DOCUMENT_JSON } from "../content/validate";
+import { invalid } from "../platform/errors";
+
+export const TITLE_MAX = 255;
+export const COMMENT_MAX = 500;
+
+/**
+ * DESIGN.md §6: titles are required, trimmed, at most 255 characters. A draft may stay
+ * untitled until it is published.
+ */
+export function cleanTitle(title: string, opts: { allowBlank?: boolean } = {}): string {
+  const t = title.trim();
+  if (!t && !opts.allowBlank) throw invalid("title", "must not be blank");
+  if (t.length > TITLE_MAX) throw invalid("title", `must be at most ${TITLE_MAX} characters`);
+  return t;
+}
+
+export function cleanComment(comment: string | null | undefined): string | null {
+  const c = comment?.trim() ?? "";
+  if (c.length > COMMENT_MAX) throw invalid("changeComment", `must be at most ${COMMENT_MAX} characters`);
+  return c || null;
+}
+
+export interface CheckedContent {
+  json: string;
+  text: string;
+}
+
+/** Every contentJson written goes through the editor schema (src/content). */
+export function checkContent(contentJson: unknown): CheckedContent {
+  return checkContentJson(contentJson);
+}
+
+export const EMPTY_CONTENT: CheckedContent = { json: EMPTY_DOCUMENT_JSON, text: "" };
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+const PICTOGRAPH = /\p{Extended_Pictographic}/u;
+const FLAG = /^\p{Regional_Indicator}{2}$/u;
+const KEYCAP = /^[0-9#*]\uFE0F?\u20E3$/u;
+
+/** One emoji (a single grapheme: flags, keycaps, skin tones and ZWJ sequences count as one) or null. */
+export function cleanEmoji(emoji: string | null): string | null {
+  if (emoji === null) return null;
+  const e = emoji.trim();
+  if (e === "") return null;
+  const parts = [...graphemes.segment(e)];
+  if (parts.length !== 1 || !(PICTOGRAPH.test(e) || FLAG.test(e) || KEYCAP.test(e))) throw invalid("emoji", "must be one emoji, or null to remove it");
+  return e;
+}

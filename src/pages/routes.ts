@@ -1,0 +1,73 @@
+import { Elysia, t } from "elysia";
+import type { Core } from "../core";
+import { callerOf } from "../http/request-state";
+import { problems } from "../http/schemas";
+import { lifecycleRoutes } from "./lifecycle-routes";
+import { CreatePageBody, EmojiBody, LayoutBody, Page, PageParams, UpdatePageBody, Version, VersionParams, VersionWithContent } from "./schemas";
+import { createPage, getPage, setPresentation, updatePage } from "./service";
+import { structureRoutes } from "./structure-routes";
+import { getVersion, listVersions, restoreVersion } from "./versions";
+
+export const pagesDetail = (summary: string) => ({ tags: ["Pages"], summary });
+
+/** Every /api/pages route: these (one page and its versions), structure and lifecycle. */
+export function pageRoutes(core: Core) {
+  return new Elysia({ prefix: "/api/pages" })
+    .use(structureRoutes(core))
+    .use(lifecycleRoutes(core))
+    .post(
+      "/",
+      ({ body, request, set }) => {
+        const page = createPage(core, callerOf(request), body);
+        set.status = 201;
+        return page;
+      },
+      {
+        body: CreatePageBody,
+        response: { 201: Page, ...problems(400, 401, 403, 404) },
+        detail: pagesDetail("Create a published page at the top level or under parentPageId (fires page.created)"),
+      },
+    )
+    .get("/:id", ({ params, request }) => getPage(core, callerOf(request), params.id), {
+      params: PageParams,
+      response: { 200: Page, ...problems(404) },
+      detail: pagesDetail("A page with its document"),
+    })
+    .put("/:id", ({ params, body, request }) => updatePage(core, callerOf(request), params.id, body), {
+      params: PageParams,
+      body: UpdatePageBody,
+      response: { 200: Page, ...problems(400, 401, 403, 404, 409) },
+      detail: {
+        ...pagesDetail("Update a page: adds version N+1; without contentJson only renames; a stale baseVersion is 409 with the current page"),
+        description:
+          "A baseVersion other than currentVersionNumber answers 409 `version_conflict` whose body is the current Page (all its fields, including contentJson and currentVersionNumber) with `status` (409) and `code` added; the page's own status is then in `pageStatus`.",
+      },
+    })
+    .put("/:id/emoji", ({ params, body, request }) => setPresentation(core, callerOf(request), params.id, { emoji: body.emoji }), {
+      params: PageParams,
+      body: EmojiBody,
+      response: { 200: Page, ...problems(400, 401, 403, 404, 409) },
+      detail: pagesDetail("Set the page's emoji (one emoji) or remove it (null)"),
+    })
+    .put("/:id/layout", ({ params, body, request }) => setPresentation(core, callerOf(request), params.id, { fullWidth: body.fullWidth }), {
+      params: PageParams,
+      body: LayoutBody,
+      response: { 200: Page, ...problems(400, 401, 403, 404, 409) },
+      detail: pagesDetail("Switch the page between normal and full width"),
+    })
+    .get("/:id/versions", ({ params, request }) => listVersions(core, callerOf(request), params.id), {
+      params: PageParams,
+      response: { 200: t.Array(Version), ...problems(404) },
+      detail: pagesDetail("The page's versions, newest first"),
+    })
+    .get("/:id/versions/:number", ({ params, request }) => getVersion(core, callerOf(request), params.id, params.number), {
+      params: VersionParams,
+      response: { 200: VersionWithContent, ...problems(400, 404) },
+      detail: pagesDetail("One version with its document"),
+    })
+    .post("/:id/versions/:number/restore", ({ params, request }) => restoreVersion(core, callerOf(request), params.id, params.number), {
+      params: VersionParams,
+      response: { 200: Page, ...problems(400, 401, 403, 404, 409) },
+      detail: pagesDetail("Make an old version current again, as a new version \"Restored from version N\""),
+    });
+}

@@ -1,0 +1,108 @@
+import { t } from "elysia";
+import { Id } from "../http/schemas";
+
+const Timestamp = t.String({ format: "date-time" });
+/** Generous in characters; checkContentJson enforces the real limit (2 MiB of UTF-8) with a clear reason. */
+const ContentJson = t.String({ maxLength: 4 * 1024 * 1024, description: "The page document as JSON text (a TipTap/ProseMirror doc)" });
+const Title = t.String({ maxLength: 1000, description: "Required, trimmed, at most 255 characters" });
+const ParentId = t.Nullable(Id, { description: "A page of the same space; null or absent: the top level" });
+
+export const Page = t.Object(
+  {
+    id: t.String(),
+    spaceId: t.String(),
+    parentPageId: t.Nullable(t.String()),
+    title: t.String(),
+    contentJson: t.String({ description: "The document as JSON text" }),
+    currentVersionNumber: t.Integer({ description: "Send it back as baseVersion for a safe update" }),
+    position: t.Integer({ description: "Order among siblings, from 0" }),
+    status: t.Integer({ description: "0 Draft, 1 Published" }),
+    emoji: t.Nullable(t.String()),
+    fullWidth: t.Boolean(),
+    createdById: t.Nullable(t.String()),
+    updatedById: t.Nullable(t.String()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    deletedAt: t.Nullable(Timestamp, { description: "Set while the page is in the trash" }),
+    canEdit: t.Boolean({ description: "Whether you may change this page" }),
+  },
+  { title: "Page" },
+);
+
+export const Version = t.Object(
+  {
+    versionNumber: t.Integer(),
+    title: t.String(),
+    changeComment: t.Nullable(t.String()),
+    authorId: t.Nullable(t.String()),
+    authorName: t.Nullable(t.String()),
+    createdAt: Timestamp,
+  },
+  { title: "Version" },
+);
+
+export const VersionWithContent = t.Object({ ...Version.properties, contentJson: t.String() }, { title: "VersionWithContent" });
+
+export const TreeNode = t.Recursive(
+  (Self) =>
+    t.Object({
+      id: t.String(),
+      title: t.String(),
+      emoji: t.Nullable(t.String()),
+      position: t.Integer(),
+      children: t.Array(Self),
+    }),
+  { $id: "TreeNode", title: "TreeNode" },
+);
+
+export const TrashEntry = t.Object(
+  {
+    id: t.String(),
+    spaceId: t.String(),
+    parentPageId: t.Nullable(t.String()),
+    title: t.String(),
+    emoji: t.Nullable(t.String()),
+    status: t.Integer(),
+    deletedAt: Timestamp,
+    deletedById: t.Nullable(t.String()),
+    deletedByName: t.Nullable(t.String()),
+    pageCount: t.Integer({ description: "Pages trashed with it, itself included" }),
+  },
+  { title: "TrashEntry" },
+);
+
+export const PageParams = t.Object({ id: Id });
+export const VersionParams = t.Object({ id: Id, number: t.Integer({ minimum: 1 }) });
+
+export const CreatePageBody = t.Object({
+  spaceId: Id,
+  parentPageId: t.Optional(ParentId),
+  title: Title,
+  contentJson: t.Optional(ContentJson),
+});
+
+export const UpdatePageBody = t.Object({
+  title: t.Optional(Title),
+  contentJson: t.Optional(ContentJson),
+  changeComment: t.Optional(t.Nullable(t.String({ maxLength: 2000 }))),
+  baseVersion: t.Optional(t.Integer({ minimum: 1, description: "The currentVersionNumber you started from; another value is 409" })),
+});
+
+export const MoveBody = t.Object({
+  parentPageId: t.Optional(t.Nullable(Id, { description: "null: the top level; absent: the same parent (or the top level of another space)" })),
+  index: t.Optional(t.Integer({ minimum: 0, description: "Position among the new siblings; absent or too large: last" })),
+  spaceId: t.Optional(Id),
+});
+
+export const CopyBody = t.Object({
+  spaceId: t.Optional(Id),
+  parentPageId: t.Optional(t.Nullable(Id, { description: "null: the top level; absent: beside the source (or the top level of another space)" })),
+  includeChildren: t.Optional(t.Boolean()),
+});
+
+export const EmojiBody = t.Object({ emoji: t.Nullable(t.String({ maxLength: 64, description: "One emoji; null removes it" })) });
+export const LayoutBody = t.Object({ fullWidth: t.Boolean() });
+export const PublishBody = t.Object({ title: Title, contentJson: t.Optional(ContentJson) });
+export const DraftBody = t.Object({ spaceId: Id, parentPageId: t.Optional(ParentId) });
+export const SpaceQuery = t.Object({ spaceId: Id });
+export const TrashQuery = t.Object({ spaceId: t.Optional(Id) });

@@ -1,0 +1,102 @@
+import { eq } from "drizzle-orm";
+import { canEditPage, requireEditablePage, requireReadablePage } from "../access/pages";
+import { requireEditableSpace } from "../access/spaces";
+import { requireUser, type Caller } from "../auth/caller";
+import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
+import { iso } from "../platform/clock";
+import { AppError, invalid } from "../platform/errors";
+import { findSpaceById } from "../spaces/service";
+import { checkContent, cleanComment, cleanEmoji, cleanTitle, EMPTY_CONTENT } from "./input";
+import { nextPosition } from "./positions";
+import { findPage, insertPage, pageFor, resolveParent, toPage, writeVersion, type Page } from "./store";
+import { PAGE_STATUS, pages, type PageRow } from "./tables";
+
+export interface CreatePageInput {
+  spaceId: string;
+  parentPageId?: string | null;
+  title: string;
+  contentJson?: string;
+}
+
+/** POST /api/pages: a published page at the end of its siblings; fires page.created. */
+export function createPage(core: Core, caller: Caller, input: CreatePageInput): Page {
+  const user = requireUser(caller);
+  const title = cleanTitle(input.title);
+  const content = input.contentJson === undefined ? EMPTY_CONTENT : checkContent(input.contentJson);
+  return core.tx(() => {
+    const space = requireEditableSpace(core, user, findSpaceById(core, input.spaceId));
+    const parentId = input.parentPageId ? resolveParent(core, user, space.id, input.parentPageId).id : null;
+    const page = insertPage(core, user, { spaceId: space.id, parentId, title, content, status: PAGE_STATUS.Published, position: nextPosition(core, space.id, parentId), comment: null });
+    recordEvent(core, { type: "page.created", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, data: { title, parentPageId: parentId } });
+    return pageFor(core, user, page.id);
+  });
+}
+
+/** GET /api/pages/{id}. A page in the trash is still readable (never editable). */
+export function getPage(core: Core, caller: Caller, id: string): Page {
+  const f = requireReadablePage(core, caller, findPage(core, id));
+  return toPage(f.page, canEditPage(core, caller, f.space, f.page));
+}
+
+export interface UpdatePageInput {
+  title?: string;
+  contentJson?: string;
+  changeComment?: string | null;
+  baseVersion?: number;
+}
+
+/**
+ * PUT /api/pages/{id}: version N+1. A baseVersion other than the current version is a
+ * 409 version_conflict whose body is the current page; no contentJson renames only.
+ */
+export function updatePage(core: Core, caller: Caller, id: string, input: UpdatePageInput): Page {
+  const user = requireUser(caller);
+  if (input.title === undefined && input.contentJson === undefined) throw invalid("title", "send a title, a contentJson or both");
+  const content = input.contentJson === undefined ? null : checkContent(input.contentJson);
+  const comment = cleanComment(input.changeComment);
+  return core.tx(() => {
+    const { page, space } = requireEditablePage(core, user, findPage(core, id));
+    if (input.baseVersion !== undefined && input.baseVersion !== page.currentVersion) {
+      // The body is the page itself; problemResponse overwrites `status` with 409, so the
+      // page's own status travels as pageStatus.
+      throw new AppError("version_conflict", { body: { ...toPage(page, canEditPage(core, user, space, page)), pageStatus: page.status } });
+    }
+    const draft = page.status === PAGE_STATUS.Draft;
+    const title = input.title === undefined ? page.title : cleanTitle(input.title, { allowBlank: draft });
+    const versionNumber = page.currentVersion + 1;
+    core.db
+      .update(pages)
+      .set({
+        title,
+        ...(content ? { contentJson: content.json, plainText: content.text } : {}),
+        currentVersion: versionNumber,
+        updatedById: user.user.id,
+        updatedAt: iso(core.clock.now()),
+      })
+      .where(eq(pages.id, page.id))
+      .run();
+    writeVersion(core, { pageId: page.id, versionNumber, title, contentJson: content?.json ?? page.contentJson, comment, authorId: user.user.id });
+    // Drafts are private: nobody is told about them until they are published.
+    if (!draft) {
+      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, data: { versionNumber, renamed: title !== page.title, contentChanged: content !== null } });
+    }
+    return pageFor(core, user, page.id);
+  });
+}
+
+/** PUT /emoji and /layout: presentation only, so no new version. */
+export function setPresentation(core: Core, caller: Caller, id: string, change: { emoji?: string | null; fullWidth?: boolean }): Page {
+  const user = requireUser(caller);
+  const set: Partial<PageRow> = {};
+  if (change.emoji !== undefined) set.emoji = cleanEmoji(change.emoji);
+  if (change.fullWidth !== undefined) set.fullWidth = change.fullWidth;
+  return core.tx(() => {
+    const { page, space } = requireEditablePage(core, user, findPage(core, id));
+    core.db.update(pages).set({ ...set, updatedById: user.user.id, updatedAt: iso(core.clock.now()) }).where(eq(pages.id, page.id)).run();
+    if (page.status === PAGE_STATUS.Published) {
+      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, data: { ...set } });
+    }
+    return pageFor(core, user, page.id);
+  });
+}

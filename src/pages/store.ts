@@ -1,0 +1,115 @@
+/** Page rows: reading, shaping and inserting them. Every pages module builds on this one. */
+import { eq } from "drizzle-orm";
+import { canEditPage, requireReadablePage, type PageInSpace } from "../access/pages";
+import type { Caller, UserCaller } from "../auth/caller";
+import type { Core } from "../core";
+import { iso } from "../platform/clock";
+import { newId } from "../platform/crypto";
+import { invalid } from "../platform/errors";
+import { spaces } from "../spaces/tables";
+import type { CheckedContent } from "./input";
+import { PAGE_STATUS, pages, pageVersions, type PageRow } from "./tables";
+
+/** The Page of DESIGN.md §8; canEdit is the caller's. */
+export function toPage(row: PageRow, canEdit: boolean) {
+  return {
+    id: row.id,
+    spaceId: row.spaceId,
+    parentPageId: row.parentId,
+    title: row.title,
+    contentJson: row.contentJson,
+    currentVersionNumber: row.currentVersion,
+    position: row.position,
+    status: row.status,
+    emoji: row.emoji,
+    fullWidth: row.fullWidth,
+    createdById: row.createdById,
+    updatedById: row.updatedById,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    deletedAt: row.deletedAt,
+    canEdit,
+  };
+}
+
+export type Page = ReturnType<typeof toPage>;
+
+/** A page with its space, in one query. */
+export function findPage(core: Core, id: string): PageInSpace | undefined {
+  return core.db.select({ page: pages, space: spaces }).from(pages).innerJoin(spaces, eq(pages.spaceId, spaces.id)).where(eq(pages.id, id)).get();
+}
+
+/** Re-reads a page and answers it as the caller sees it. */
+export function pageFor(core: Core, caller: Caller, id: string): Page {
+  const f = findPage(core, id)!;
+  return toPage(f.page, canEditPage(core, caller, f.space, f.page));
+}
+
+/**
+ * A parent named in a request (create, draft, move, copy): visible to the caller (404, like
+ * any id), in the target space, published and not in the trash (400 on the field otherwise).
+ */
+export function resolveParent(core: Core, caller: Caller, spaceId: string, parentPageId: string, field = "parentPageId"): PageRow {
+  const parent = requireReadablePage(core, caller, findPage(core, parentPageId)).page;
+  if (parent.spaceId !== spaceId) throw invalid(field, "must be a page in the same space");
+  if (parent.deletedAt) throw invalid(field, "is in the trash");
+  if (parent.status !== PAGE_STATUS.Published) throw invalid(field, "is a draft; publish it first");
+  return parent;
+}
+
+export interface NewPageRow {
+  spaceId: string;
+  parentId: string | null;
+  title: string;
+  content: CheckedContent;
+  status: number;
+  position: number;
+  emoji?: string | null;
+  fullWidth?: boolean;
+  comment: string | null;
+}
+
+/** Inserts a page and its version 1 (inside the caller's transaction). */
+export function insertPage(core: Core, caller: UserCaller, row: NewPageRow): PageRow {
+  const now = iso(core.clock.now());
+  const id = newId();
+  core.db
+    .insert(pages)
+    .values({
+      id,
+      spaceId: row.spaceId,
+      parentId: row.parentId,
+      title: row.title,
+      contentJson: row.content.json,
+      plainText: row.content.text,
+      currentVersion: 1,
+      position: row.position,
+      status: row.status,
+      emoji: row.emoji ?? null,
+      fullWidth: row.fullWidth ?? false,
+      createdById: caller.user.id,
+      updatedById: caller.user.id,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .run();
+  writeVersion(core, { pageId: id, versionNumber: 1, title: row.title, contentJson: row.content.json, comment: row.comment, authorId: caller.user.id });
+  return core.db.select().from(pages).where(eq(pages.id, id)).get()!;
+}
+
+export interface NewVersion {
+  pageId: string;
+  versionNumber: number;
+  title: string;
+  contentJson: string;
+  comment: string | null;
+  authorId: string | null;
+}
+
+export function writeVersion(core: Core, v: NewVersion): void {
+  core.db
+    .insert(pageVersions)
+    .values({ pageId: v.pageId, versionNumber: v.versionNumber, title: v.title, contentJson: v.contentJson, changeComment: v.comment, authorId: v.authorId, createdAt: iso(core.clock.now()) })
+    .run();
+}
+

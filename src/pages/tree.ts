@@ -1,0 +1,39 @@
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { requireReadableSpace } from "../access/spaces";
+import type { Caller } from "../auth/caller";
+import type { Core } from "../core";
+import { findSpaceById } from "../spaces/service";
+import { PAGE_STATUS, pages } from "./tables";
+
+export interface TreeNode {
+  id: string;
+  title: string;
+  emoji: string | null;
+  position: number;
+  children: TreeNode[];
+}
+
+/**
+ * GET /api/pages/tree: the published pages of a space, nested, each level ordered by position
+ * then title. ONE query fetches the rows already in order, then they are linked in memory;
+ * a page whose parent is not in the result (nothing today; restricted pages later) is left out
+ * together with its subtree, never promoted to the top.
+ */
+export function pageTree(core: Core, caller: Caller, spaceId: string): TreeNode[] {
+  const space = requireReadableSpace(core, caller, findSpaceById(core, spaceId));
+  const rows = core.db
+    .select({ id: pages.id, parentId: pages.parentId, title: pages.title, emoji: pages.emoji, position: pages.position })
+    .from(pages)
+    .where(and(eq(pages.spaceId, space.id), eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt)))
+    .orderBy(asc(pages.position), sql`${pages.title} collate nocase`, asc(pages.id))
+    .all();
+  const nodes = new Map<string, TreeNode>();
+  for (const r of rows) nodes.set(r.id, { id: r.id, title: r.title, emoji: r.emoji, position: r.position, children: [] });
+  const roots: TreeNode[] = [];
+  for (const r of rows) {
+    const node = nodes.get(r.id)!;
+    if (r.parentId === null) roots.push(node);
+    else nodes.get(r.parentId)?.children.push(node);
+  }
+  return roots;
+}

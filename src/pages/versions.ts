@@ -1,0 +1,72 @@
+import { and, desc, eq } from "drizzle-orm";
+import { requireEditablePage, requireReadablePage } from "../access/pages";
+import { requireUser, type Caller } from "../auth/caller";
+import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
+import { iso } from "../platform/clock";
+import { notFound } from "../platform/errors";
+import { users } from "../users/tables";
+import { checkContent } from "./input";
+import { findPage, pageFor, writeVersion, type Page } from "./store";
+import { PAGE_STATUS, pages, pageVersions } from "./tables";
+
+const versionColumns = {
+  versionNumber: pageVersions.versionNumber,
+  title: pageVersions.title,
+  changeComment: pageVersions.changeComment,
+  authorId: pageVersions.authorId,
+  authorName: users.displayName,
+  createdAt: pageVersions.createdAt,
+};
+
+/** GET /api/pages/{id}/versions: newest first, without the documents. */
+export function listVersions(core: Core, caller: Caller, pageId: string) {
+  const { page } = requireReadablePage(core, caller, findPage(core, pageId));
+  return core.db
+    .select(versionColumns)
+    .from(pageVersions)
+    .leftJoin(users, eq(pageVersions.authorId, users.id))
+    .where(eq(pageVersions.pageId, page.id))
+    .orderBy(desc(pageVersions.versionNumber))
+    .all();
+}
+
+/** GET /api/pages/{id}/versions/{number}: one version with its document. */
+export function getVersion(core: Core, caller: Caller, pageId: string, versionNumber: number) {
+  const { page } = requireReadablePage(core, caller, findPage(core, pageId));
+  const version = core.db
+    .select({ ...versionColumns, contentJson: pageVersions.contentJson })
+    .from(pageVersions)
+    .leftJoin(users, eq(pageVersions.authorId, users.id))
+    .where(and(eq(pageVersions.pageId, page.id), eq(pageVersions.versionNumber, versionNumber)))
+    .get();
+  if (!version) throw notFound("Version not found");
+  return version;
+}
+
+/**
+ * POST /api/pages/{id}/versions/{number}/restore: the old title and document become a new
+ * version "Restored from version N"; history is never rewritten.
+ */
+export function restoreVersion(core: Core, caller: Caller, pageId: string, versionNumber: number): Page {
+  const user = requireUser(caller);
+  // The old document goes through today's schema check (outside the write lock), so a restore
+  // can never store a page the editor cannot open.
+  const old = getVersion(core, user, pageId, versionNumber);
+  const content = checkContent(old.contentJson);
+  return core.tx(() => {
+    const { page, space } = requireEditablePage(core, user, findPage(core, pageId));
+    const next = page.currentVersion + 1;
+    const comment = `Restored from version ${versionNumber}`;
+    core.db
+      .update(pages)
+      .set({ title: old.title, contentJson: content.json, plainText: content.text, currentVersion: next, updatedById: user.user.id, updatedAt: iso(core.clock.now()) })
+      .where(eq(pages.id, page.id))
+      .run();
+    writeVersion(core, { pageId: page.id, versionNumber: next, title: old.title, contentJson: content.json, comment, authorId: user.user.id });
+    if (page.status === PAGE_STATUS.Published) {
+      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, data: { versionNumber: next, restoredFrom: versionNumber } });
+    }
+    return pageFor(core, user, page.id);
+  });
+}
