@@ -23,6 +23,7 @@ export async function treeOf(env: TestEnv, who: Who, spaceId: string) {
 export interface TreeNodeLike {
   id: string;
   title: string;
+  emoji: string | null;
   position: number;
   children: TreeNodeLike[];
 }
