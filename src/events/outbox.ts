@@ -52,8 +52,12 @@ export type EventRow = typeof events.$inferSelect;
 
 export type EventConsumer = (core: Core, batch: EventRow[]) => void;
 
+/** Runs inside the change's transaction, once per recorded event (audit entries, delivery rows). */
+export type EventRecorder = (core: Core, event: EventRow) => void;
+
 interface Registry {
   consumers: Map<string, EventConsumer>;
+  recorders: EventRecorder[];
   scheduled: boolean;
 }
 
@@ -61,14 +65,18 @@ const registries = new WeakMap<Core["sqlite"], Registry>();
 
 function registryOf(core: Core): Registry {
   let r = registries.get(core.sqlite);
-  if (!r) registries.set(core.sqlite, (r = { consumers: new Map(), scheduled: false }));
+  if (!r) registries.set(core.sqlite, (r = { consumers: new Map(), recorders: [], scheduled: false }));
   return r;
 }
 
-/** Records one event. Must run inside the change's transaction (throws otherwise). */
+/**
+ * Records one event. Must run inside the change's transaction (throws otherwise). The
+ * in-transaction recorders (onEventRecorded) see it at once, so what they write (an audit
+ * entry, webhook delivery rows) commits or rolls back with the change.
+ */
 export function recordEvent(core: Core, event: NewEvent): void {
   if (!core.sqlite.inTransaction) throw new Error(`recordEvent(${event.type}) must be called inside core.tx()`);
-  core.db
+  const row = core.db
     .insert(events)
     .values({
       id: newId(),
@@ -80,8 +88,15 @@ export function recordEvent(core: Core, event: NewEvent): void {
       data: event.data ?? {},
       createdAt: iso(core.clock.now()),
     })
-    .run();
+    .returning()
+    .get();
+  for (const recorder of registryOf(core).recorders) recorder(core, row);
   scheduleDispatch(core);
+}
+
+/** Registers a function run inside the transaction of every recorded event. */
+export function onEventRecorded(core: Core, recorder: EventRecorder): void {
+  registryOf(core).recorders.push(recorder);
 }
 
 /**
