@@ -15,7 +15,7 @@ import { AppError } from "../platform/errors";
 import { findSpaceById } from "../spaces/service";
 import { spaces } from "../spaces/tables";
 import { users } from "../users/tables";
-import { nextPosition, subtreeIds } from "./positions";
+import { nextPosition, renumberSiblings, subtreeIds } from "./positions";
 import { findPage, pageFor, type Page } from "./store";
 import { PAGE_STATUS, pages, pageVersions, type PageRow } from "./tables";
 
@@ -37,6 +37,7 @@ export function trashPage(core: Core, caller: Caller, id: string): void {
     for (const part of chunks(ids)) {
       core.db.update(pages).set({ deletedAt: now, deletedById: user.user.id, trashRootId: page.id }).where(inArray(pages.id, part)).run();
     }
+    renumberSiblings(core, space.id, page.parentId);
     if (page.status === PAGE_STATUS.Published) {
       recordEvent(core, { type: "page.trashed", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, data: { title: page.title, pageIds: ids } });
     }
