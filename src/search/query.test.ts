@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseQuery, toFragmentQuery, toWordQuery } from "./query";
+import { parseQuery, toExclusionQuery, toFragmentQuery, toWordQuery } from "./query";
 import { snippetFor } from "./snippet";
 
 describe("parseQuery → FTS5", () => {
@@ -19,7 +19,8 @@ describe("parseQuery → FTS5", () => {
     expect(toWordQuery(parseQuery(input))).toBe(expected);
   });
 
-  test("fragments need three characters", () => {
+  test("exclusions are one OR query; fragments need three characters", () => {
+    expect(toExclusionQuery(parseQuery("a -b -c"))).toBe('"b" OR "c"');
     expect(toFragmentQuery(parseQuery("onfig"))).toBe('"onfig"');
     expect(toFragmentQuery(parseQuery("on"))).toBeNull();
   });

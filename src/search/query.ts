@@ -58,12 +58,16 @@ export function toWordQuery(q: ParsedQuery): string | null {
   return q.not.length ? `(${positive})${q.not.map((t) => ` NOT ${ftsTerm(t)}`).join("")}` : positive;
 }
 
+/** Any excluded term, for leaving word-index matches of it out of the fragment results. */
+export function toExclusionQuery(q: ParsedQuery): string | null {
+  return q.not.length ? q.not.map(ftsTerm).join(" OR ") : null;
+}
+
 /**
  * The title-fragment query for the trigram index: every positive term of three or more
  * characters must appear somewhere in the title (e.g. "onfig" finds "Configuration").
  */
 export function toFragmentQuery(q: ParsedQuery): string | null {
   if (q.must.length === 0 || q.must.some((t) => [...t.text].length < 3)) return null;
-  const positive = q.must.map((t) => `"${t.text.replace(/"/g, '""')}"`).join(" AND ");
-  return q.not.length ? `(${positive})${q.not.map((t) => ` NOT "${t.text.replace(/"/g, '""')}"`).join("")}` : positive;
+  return q.must.map((t) => `"${t.text.replace(/"/g, '""')}"`).join(" AND ");
 }

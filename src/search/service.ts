@@ -1,12 +1,11 @@
-import { sql, type SQL } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import { visiblePageFilter } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { invalid } from "../platform/errors";
 import { spaces } from "../spaces/tables";
-import { eq } from "drizzle-orm";
-import { parseQuery, toFragmentQuery, toWordQuery } from "./query";
+import { parseQuery, toExclusionQuery, toFragmentQuery, toWordQuery } from "./query";
 import { snippetFor } from "./snippet";
 
 export const SEARCH_LIMIT = 50;
@@ -63,7 +62,10 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
   const fragment = hits.length < SEARCH_LIMIT ? toFragmentQuery(parsed) : null;
   if (fragment) {
     const seen = new Set(hits.map((h) => h.pageId));
-    for (const row of run(core, sql`search_titles`, fragment, scope, sql`length(pages.title)`, SEARCH_LIMIT + hits.length)) {
+    // Excluded words apply to the whole page, so they are checked in the word index.
+    const exclusion = toExclusionQuery(parsed);
+    const fragmentScope = exclusion ? sql`${scope} AND pages.doc_id NOT IN (SELECT rowid FROM search_words WHERE search_words MATCH ${exclusion})` : scope;
+    for (const row of run(core, sql`search_titles`, fragment, fragmentScope, sql`length(pages.title)`, SEARCH_LIMIT + hits.length)) {
       if (hits.length >= SEARCH_LIMIT) break;
       if (!seen.has(row.pageId)) hits.push(row);
     }

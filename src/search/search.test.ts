@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { call, makeEnv, mintToken, signUp, type TestEnv, type Who } from "../../tests/harness";
+
+let env: TestEnv;
+let owner: Who & { id: string };
+let spaceId: string;
+beforeEach(async () => {
+  env = makeEnv();
+  owner = await signUp(env, "owner@example.com");
+  spaceId = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "ENG", name: "Engineering", description: "" } })).body.id;
+});
+afterEach(() => env.close());
+
+const docWith = (...paragraphs: string[]) =>
+  JSON.stringify({ type: "doc", content: paragraphs.map((text) => ({ type: "paragraph", content: [{ type: "text", text }] })) });
+
+async function page(title: string, body: string, opts: { space?: string; parent?: string } = {}) {
+  const res = await call(env, "POST", "/api/pages", { as: owner, body: { spaceId: opts.space ?? spaceId, parentPageId: opts.parent, title, contentJson: docWith(body) } });
+  if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
+  return res.body.id as string;
+}
+
+const find = async (q: string, who: Who = owner, extra = "") => call(env, "GET", `/api/search?q=${encodeURIComponent(q)}${extra}`, { as: who });
+
+describe("GET /api/search", () => {
+  test("finds words, ranks titles above bodies, and returns the documented fields", async () => {
+    const inBody = await page("Weekly notes", "We rotate the backup keys every month.");
+    const inTitle = await page("Backup policy", "How long we keep things.");
+    const res = await find("backup");
+    expect(res.status).toBe(200);
+    expect(res.body.map((h: any) => h.pageId)).toEqual([inTitle, inBody]);
+    expect(res.body[1]).toEqual({ pageId: inBody, spaceId, spaceKey: "ENG", space: "Engineering", title: "Weekly notes", snippet: "We rotate the **backup** keys every month." });
+  });
+
+  test("stemming, diacritics, phrases, prefixes and exclusions", async () => {
+    const a = await page("Deploying", "The café deploys containers to the cluster nightly.");
+    const b = await page("Cluster notes", "Cluster maintenance window and container registry.");
+    expect((await find("deploy")).body.map((h: any) => h.pageId)).toEqual([a]);
+    expect((await find("cafe")).body.map((h: any) => h.pageId)).toEqual([a]);
+    expect((await find('"maintenance window"')).body.map((h: any) => h.pageId)).toEqual([b]);
+    expect((await find('"window maintenance"')).body).toEqual([]);
+    expect((await find("contain*")).body.map((h: any) => h.pageId).sort()).toEqual([a, b].sort());
+    expect((await find("cluster -registry")).body.map((h: any) => h.pageId)).toEqual([a]);
+  });
+
+  test("Chinese, Japanese and Korean text, including one- and two-character queries", async () => {
+    const zh = await page("系统管理员手册", "本手册介绍数据库管理和备份。");
+    const ja = await page("東京オフィス", "会議室の予約方法について説明します。");
+    const ko = await page("한국어 안내", "문서 관리 시스템 사용법");
+    expect((await find("管理")).body.map((h: any) => h.pageId)).toEqual([zh]);
+    expect((await find("管")).body.map((h: any) => h.pageId)).toEqual([zh]);
+    expect((await find("数据库管理")).body[0].snippet).toContain("**数据库管理**");
+    expect((await find("予約")).body.map((h: any) => h.pageId)).toEqual([ja]);
+    expect((await find("관리")).body.map((h: any) => h.pageId)).toEqual([ko]);
+  });
+
+  test("word fragments are found in titles", async () => {
+    const id = await page("Configuration reference", "Settings.");
+    expect((await find("onfigur")).body.map((h: any) => h.pageId)).toEqual([id]);
+  });
+
+  test.each(['"unterminated', "NEAR(", "a AND", "OR OR", "*", "-", "((()))", "'; DROP TABLE pages; --", "x".repeat(500), "\u0000", "^title:foo"])(
+    "hostile query %j never causes a 500",
+    async (q) => {
+      await page("Something", "Text.");
+      const res = await find(q);
+      expect([200, 400]).toContain(res.status);
+      if (res.status === 200) expect(Array.isArray(res.body)).toBe(true);
+    },
+  );
+
+  test.each([
+    ["", "q"],
+    ["   ", "q"],
+    ["x".repeat(501), "q"],
+  ])("bad q %j is a 400 naming the field", async (q, field) => {
+    const res = await find(q);
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe(field);
+  });
+
+  test("missing q is a 400", async () => {
+    const res = await call(env, "GET", "/api/search", { as: owner });
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe("q");
+  });
+
+  test("at most 50 results", async () => {
+    for (let i = 0; i < 55; i++) await page(`Runbook ${i}`, "incident response steps");
+    const res = await find("incident");
+    expect(res.body).toHaveLength(50);
+  });
+
+  test("drafts, trash and archived spaces are not found; edits and purges are followed", async () => {
+    const live = await page("Quokka facts", "The quokka is happy.");
+    const draft = (await call(env, "POST", "/api/pages/draft", { as: owner, body: { spaceId } })).body.id;
+    await call(env, "PUT", `/api/pages/${draft}`, { as: owner, body: { title: "Quokka draft", contentJson: docWith("quokka draft") } });
+    expect((await find("quokka")).body.map((h: any) => h.pageId)).toEqual([live]);
+
+    await call(env, "PUT", `/api/pages/${live}`, { as: owner, body: { title: "Wombat facts", contentJson: docWith("The wombat digs.") } });
+    expect((await find("quokka")).body).toEqual([]);
+    expect((await find("wombat")).body.map((h: any) => h.pageId)).toEqual([live]);
+
+    expect((await call(env, "DELETE", `/api/pages/${live}`, { as: owner })).status).toBe(204);
+    expect((await find("wombat")).body).toEqual([]);
+    expect((await call(env, "POST", `/api/pages/${live}/restore`, { as: owner })).status).toBe(200);
+    expect((await find("wombat")).body).toHaveLength(1);
+
+    expect((await call(env, "POST", "/api/spaces/ENG/archive", { as: owner })).status).toBe(200);
+    expect((await find("wombat")).body).toEqual([]);
+    expect((await call(env, "POST", "/api/spaces/ENG/unarchive", { as: owner })).status).toBe(200);
+
+    await call(env, "DELETE", `/api/pages/${live}`, { as: owner });
+    expect((await call(env, "DELETE", `/api/pages/${live}/purge`, { as: owner })).status).toBe(204);
+    expect(env.core.sqlite.query("SELECT count(*) AS n FROM search_words WHERE search_words MATCH 'wombat'").get()).toEqual({ n: 0 });
+  });
+
+  test("spaceId narrows the search; an unknown space is a 404", async () => {
+    const other = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "OPS", name: "Ops", description: "" } })).body.id;
+    const a = await page("Pager rota", "on call");
+    const b = await page("Pager duty", "on call", { space: other });
+    expect((await find("pager")).body).toHaveLength(2);
+    expect((await find("pager", owner, `&spaceId=${other}`)).body.map((h: any) => h.pageId)).toEqual([b]);
+    expect((await find("pager", owner, "&spaceId=01234567-0000-7000-8000-000000000000")).status).toBe(404);
+    void a;
+  });
+
+  test("anonymous callers find nothing; tokens, read-only included, search as their owner", async () => {
+    await page("Secret plans", "nothing to see");
+    const anon = await call(env, "GET", "/api/search?q=secret");
+    expect(anon.status === 401 || (anon.status === 200 && anon.body.length === 0)).toBe(true);
+    const ro = await mintToken(env, owner, { name: "ro", readOnly: true });
+    expect((await find("secret", { token: ro })).body).toHaveLength(1);
+  });
+
+  test("a failed write leaves the index untouched", async () => {
+    const id = await page("Stable title", "stable body");
+    const bad = await call(env, "PUT", `/api/pages/${id}`, { as: owner, body: { title: "Changed title", contentJson: '{"type":"doc","content":[{"type":"blink"}]}' } });
+    expect(bad.status).toBe(400);
+    expect((await find("stable")).body).toHaveLength(1);
+    expect((await find("changed")).body).toEqual([]);
+  });
+});
