@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, mintToken, ownerAndMember, PASSWORD, signUp, type TestEnv } from "../../tests/harness";
+import { doc, newPage } from "../pages/testing";
 import { eventsOf, newSpace } from "./testing";
 
 let env: TestEnv;
@@ -47,6 +48,27 @@ describe("DELETE /api/spaces/{key}", () => {
     expect(eventsOf(env, "space.deleted").map((e) => e.targetId)).toEqual([space.id]);
     // The key is free again.
     await newSpace(env, owner, "DOCS");
+  });
+
+  test("removes every page, draft, trashed page and version of the space, and nothing of other spaces", async () => {
+    const owner = await signUp(env, "owner@example.com");
+    const docs = await newSpace(env, owner, "DOCS");
+    const other = await newSpace(env, owner, "OTHER");
+    const parent = await newPage(env, owner, docs.id, "Parent", { contentJson: doc("one") });
+    await call(env, "PUT", `/api/pages/${parent.id}`, { as: owner, body: { contentJson: doc("two") } });
+    const child = await newPage(env, owner, docs.id, "Child", { parentPageId: parent.id });
+    await call(env, "DELETE", `/api/pages/${child.id}`, { as: owner });
+    await call(env, "POST", "/api/pages/draft", { as: owner, body: { spaceId: docs.id, parentPageId: parent.id } });
+    const kept = await newPage(env, owner, other.id, "Kept");
+
+    const preview = await call(env, "GET", "/api/spaces/DOCS/deletion-preview", { as: owner });
+    expect(preview.body).toEqual({ key: "DOCS", name: "DOCS", pages: 3, drafts: 1, trashed: 1, versions: 4, attachments: 0, bytes: 0 });
+
+    expect((await call(env, "DELETE", "/api/spaces/DOCS", { as: owner, body: { confirmKey: "DOCS", password: PASSWORD } })).status).toBe(204);
+    expect(count("pages")).toBe(1);
+    expect(count("page_versions")).toBe(1);
+    expect((await call(env, "GET", `/api/pages/${kept.id}`, { as: owner })).status).toBe(200);
+    expect((await call(env, "GET", `/api/pages/${parent.id}`, { as: owner })).status).toBe(404);
   });
 
   test("the deletion preview needs an administrator", async () => {
