@@ -35,25 +35,58 @@ export const EVENT_TYPES = [
   "space.archived",
   "space.unarchived",
   "space.deleted",
+  // Accounts, sessions, tokens, invites, groups and settings: recorded for the audit log
+  // (DESIGN.md §7). Webhook deliveries filter by type, so these send nothing.
+  "user.registered",
+  "user.login",
+  "user.login_failed",
+  "user.logout",
+  "user.updated",
+  "user.password_changed",
+  "session.revoked",
+  "token.created",
+  "token.revoked",
+  "invite.created",
+  "invite.deleted",
+  "group.created",
+  "group.updated",
+  "group.deleted",
+  "group.member_added",
+  "group.member_removed",
+  "settings.updated",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** What an event is about. A session's id is its public handle, a setting's its key. */
+export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook"] as const;
+
+export type TargetType = (typeof TARGET_TYPES)[number];
+
 export interface NewEvent {
   type: EventType;
-  targetType: "page" | "space";
+  targetType: TargetType;
   targetId: string;
   spaceId: string | null;
   actorId: string | null;
+  /**
+   * Never secrets: no passwords, token or invite values, cookies, hashes. The audit log copies
+   * it (and redacts keys that look secret, as a second line of defence).
+   */
   data?: Record<string, unknown>;
+  /** The caller's address (caller.ip), for the audit log; not stored in the outbox row. */
+  ip?: string | null;
 }
 
 export type EventRow = typeof events.$inferSelect;
 
 export type EventConsumer = (core: Core, batch: EventRow[]) => void;
 
-/** Runs inside the change's transaction, once per recorded event (audit entries, delivery rows). */
-export type EventRecorder = (core: Core, event: EventRow) => void;
+/**
+ * Runs inside the change's transaction, once per recorded event (audit entries, delivery rows).
+ * `input` is what the service passed, including what the outbox row does not keep (the ip).
+ */
+export type EventRecorder = (core: Core, event: EventRow, input: NewEvent) => void;
 
 interface Registry {
   consumers: Map<string, EventConsumer>;
@@ -90,7 +123,7 @@ export function recordEvent(core: Core, event: NewEvent): void {
     })
     .returning()
     .get();
-  for (const recorder of registryOf(core).recorders) recorder(core, row);
+  for (const recorder of registryOf(core).recorders) recorder(core, row, event);
   scheduleDispatch(core);
 }
 
