@@ -4,10 +4,14 @@ import m0 from "../../migrations/0000_foundation.sql" with { type: "text" };
 import m1 from "../../migrations/0001_spaces_pages.sql" with { type: "text" };
 import m2 from "../../migrations/0002_groups.sql" with { type: "text" };
 import m3 from "../../migrations/0003_search.sql" with { type: "text" };
+import m4 from "../../migrations/0004_audit_log.sql" with { type: "text" };
+import m5 from "../../migrations/0005_audit_append_only.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
   { tag: "0001_spaces_pages", sql: m1 },
   { tag: "0002_groups", sql: m2 },
   { tag: "0003_search", sql: m3 },
+  { tag: "0004_audit_log", sql: m4 },
+  { tag: "0005_audit_append_only", sql: m5 },
 ];

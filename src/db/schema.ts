@@ -7,3 +7,4 @@ export * from "../spaces/tables";
 export * from "../pages/tables";
 export * from "../events/tables";
 export * from "../groups/tables";
+export * from "../audit/tables";
