@@ -8,3 +8,4 @@ export * from "../pages/tables";
 export * from "../events/tables";
 export * from "../groups/tables";
 export * from "../audit/tables";
+export * from "../webhooks/tables";
