@@ -54,6 +54,11 @@ export const EVENT_TYPES = [
   "group.member_added",
   "group.member_removed",
   "settings.updated",
+  // Webhooks: created and deleted by space admins; disabled by Cairn after 20 failures in a
+  // row (the space admins are to be told: the notifications module reads this event).
+  "webhook.created",
+  "webhook.deleted",
+  "webhook.disabled",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
