@@ -1,4 +1,4 @@
-import { asc, eq, isNull } from "drizzle-orm";
+import { asc, eq, isNull, sql } from "drizzle-orm";
 import { canCreateSpace, canReadSpace, requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
 import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
@@ -43,14 +43,29 @@ export function toSpace(row: SpaceRow) {
 
 export type Space = ReturnType<typeof toSpace>;
 
+// Every page request reads its space: these two lookups are prepared once per database
+// (drizzle builds the SQL of an unprepared query on every call, ~5x slower).
+const lookups = new WeakMap<Core["sqlite"], ReturnType<typeof prepareLookups>>();
+function prepareLookups(core: Core) {
+  return {
+    byId: core.db.select().from(spaces).where(eq(spaces.id, sql.placeholder("id"))).prepare(),
+    byKey: core.db.select().from(spaces).where(eq(spaces.key, sql.placeholder("key"))).prepare(),
+  };
+}
+function spaceLookups(core: Core) {
+  let l = lookups.get(core.sqlite);
+  if (!l) lookups.set(core.sqlite, (l = prepareLookups(core)));
+  return l;
+}
+
 export function findSpaceByKey(core: Core, key: string): SpaceRow | undefined {
   // A malformed key cannot exist: answer "not found" rather than a 400 on a path segment.
   if (!KEY_PATTERN.test(key)) return undefined;
-  return core.db.select().from(spaces).where(eq(spaces.key, key.toUpperCase())).get();
+  return spaceLookups(core).byKey.get({ key: key.toUpperCase() });
 }
 
 export function findSpaceById(core: Core, id: string): SpaceRow | undefined {
-  return core.db.select().from(spaces).where(eq(spaces.id, id)).get();
+  return spaceLookups(core).byId.get({ id });
 }
 
 /** GET /api/spaces: visible spaces by name; archived ones only when asked for. */
