@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
+import { SECURITY_HEADERS } from "../http/security-headers";
 import { copyPage } from "./copy";
 import { movePage } from "./move";
 import { CopyBody, MoveBody, Page, PageParams, SpaceQuery, TreeNode } from "./schemas";
@@ -9,12 +10,17 @@ import { pageTree } from "./tree";
 
 const detail = (summary: string) => ({ tags: ["Pages"], summary });
 
+function jsonResponse(body: unknown): Response {
+  return new Response(JSON.stringify(body), { headers: { ...SECURITY_HEADERS, "content-type": "application/json" } });
+}
+
 /** Where pages sit: the tree, moving and copying. */
 export function structureRoutes(core: Core) {
   return new Elysia()
-    // Elysia infers a TypeBox Recursive's children as never[], hence the cast; the schema still
-    // checks the answer at run time and describes it in the OpenAPI document.
-    .get("/tree", ({ query, request }) => pageTree(core, callerOf(request), query.spaceId) as never, {
+    // The tree is answered as a ready Response: Elysia then skips checking it against the
+    // recursive schema, which cost more than building it (≈1 ms for 1,000 pages). The schema
+    // stays for the OpenAPI document; tree.test.ts checks the shape.
+    .get("/tree", ({ query, request }) => jsonResponse(pageTree(core, callerOf(request), query.spaceId)) as never, {
       query: SpaceQuery,
       response: { 200: t.Array(TreeNode), ...problems(400, 404) },
       detail: detail("The published pages of a space, nested, ordered by position then title"),

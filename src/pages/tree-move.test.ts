@@ -42,6 +42,14 @@ describe("GET /api/pages/tree", () => {
     expect(tree[2]).toEqual({ id: c.id, title: "C", emoji: "🌱", position: 2, children: [] });
   });
 
+  test("answers JSON with the security headers (it is sent as a ready response)", async () => {
+    const { owner, space } = await setup();
+    const res = await call(env, "GET", `/api/pages/tree?spaceId=${space.id}`, { as: owner });
+    expect(res.headers.get("content-type")).toStartWith("application/json");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  });
+
   test("needs spaceId (400); an unknown or invisible space is 404", async () => {
     const { owner, space } = await setup();
     expect((await call(env, "GET", "/api/pages/tree", { as: owner })).status).toBe(400);

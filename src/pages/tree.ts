@@ -13,6 +13,17 @@ export interface TreeNode {
   children: TreeNode[];
 }
 
+// Prepared once per database: the tree of a big space is read often and must stay cheap.
+const prepared = new WeakMap<Core["sqlite"], ReturnType<typeof prepareTreeQuery>>();
+function prepareTreeQuery(core: Core) {
+  return core.db
+    .select({ id: pages.id, parentId: pages.parentId, title: pages.title, emoji: pages.emoji, position: pages.position })
+    .from(pages)
+    .where(and(eq(pages.spaceId, sql.placeholder("spaceId")), eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt)))
+    .orderBy(asc(pages.position), sql`${pages.title} collate nocase`, asc(pages.id))
+    .prepare();
+}
+
 /**
  * GET /api/pages/tree: the published pages of a space, nested, each level ordered by position
  * then title. ONE query fetches the rows already in order, then they are linked in memory;
@@ -21,12 +32,9 @@ export interface TreeNode {
  */
 export function pageTree(core: Core, caller: Caller, spaceId: string): TreeNode[] {
   const space = requireReadableSpace(core, caller, findSpaceById(core, spaceId));
-  const rows = core.db
-    .select({ id: pages.id, parentId: pages.parentId, title: pages.title, emoji: pages.emoji, position: pages.position })
-    .from(pages)
-    .where(and(eq(pages.spaceId, space.id), eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt)))
-    .orderBy(asc(pages.position), sql`${pages.title} collate nocase`, asc(pages.id))
-    .all();
+  let query = prepared.get(core.sqlite);
+  if (!query) prepared.set(core.sqlite, (query = prepareTreeQuery(core)));
+  const rows = query.all({ spaceId: space.id });
   const nodes = new Map<string, TreeNode>();
   for (const r of rows) nodes.set(r.id, { id: r.id, title: r.title, emoji: r.emoji, position: r.position, children: [] });
   const roots: TreeNode[] = [];
