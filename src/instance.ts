@@ -1,8 +1,10 @@
+import { installAuditLog } from "./audit/service";
 import { openCore, type Core, type OpenCoreOptions } from "./core";
 import { ensureBuiltInGroups } from "./groups/service";
 import type { Config } from "./platform/config";
 import { installSearchIndexer } from "./search/indexer";
 import { ensureBuiltInRoles } from "./users/service";
+import { installWebhooks } from "./webhooks/sender";
 
 /**
  * Opens a ready instance: the core (data directory, database, migrations) plus what every
@@ -14,5 +16,7 @@ export function openInstance(config: Config, opts: OpenCoreOptions = {}): Core {
   ensureBuiltInRoles(core);
   ensureBuiltInGroups(core);
   installSearchIndexer(core);
+  installAuditLog(core);
+  installWebhooks(core);
   return core;
 }

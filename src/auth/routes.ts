@@ -10,7 +10,7 @@ import { Account } from "../users/schemas";
 import { users } from "../users/tables";
 import { requireSession, requireUser } from "./caller";
 import { changePassword, login, reauthenticate } from "./service";
-import { createSession, deleteSession, deleteUserSessions, listSessions, revokeSessionByHandle } from "./sessions";
+import { createSession, deleteSession, listSessions, revokeOtherSessions, revokeSessionByHandle } from "./sessions";
 
 const Session = t.Object(
   {
@@ -40,7 +40,7 @@ export function authRoutes(core: Core) {
       "/register",
       async ({ body, request, set }) => {
         const caller = callerOf(request);
-        const { user, role } = await register(core, body);
+        const { user, role } = await register(core, { ...body, ip: caller.ip });
         const session = createSession(core, user.id, { ip: caller.ip, userAgent: request.headers.get("user-agent"), reauthAt: core.clock.now() });
         set.status = 201;
         set.headers["set-cookie"] = sessionCookie(session.value, secure(request));
@@ -75,7 +75,7 @@ export function authRoutes(core: Core) {
       "/logout",
       ({ request, set }) => {
         const caller = callerOf(request);
-        if (caller.kind === "user") deleteSession(core, requireSession(caller).session.id);
+        if (caller.kind === "user") deleteSession(core, requireSession(caller));
         set.headers["set-cookie"] = clearedSessionCookie(secure(request));
         return noContent();
       },
@@ -89,7 +89,7 @@ export function authRoutes(core: Core) {
       "/me",
       ({ body, request }) => {
         const caller = requireSession(callerOf(request));
-        updateDisplayName(core, caller.user.id, body.displayName);
+        updateDisplayName(core, caller, body.displayName);
         return me(caller.user.id);
       },
       {
@@ -120,7 +120,7 @@ export function authRoutes(core: Core) {
       "/me/sessions/others",
       ({ request }) => {
         const caller = requireSession(callerOf(request));
-        deleteUserSessions(core, caller.user.id, caller.session.id);
+        revokeOtherSessions(core, caller);
         return noContent();
       },
       { response: { 204: NoContent, ...problems(401, 403) }, detail: { ...sessionOnly, summary: "Sign out every session but this one" } },
@@ -129,7 +129,7 @@ export function authRoutes(core: Core) {
       "/me/sessions/:id",
       ({ params, request }) => {
         const caller = requireSession(callerOf(request));
-        revokeSessionByHandle(core, caller.user.id, params.id);
+        revokeSessionByHandle(core, caller, params.id);
         return noContent();
       },
       { params: t.Object({ id: t.String({ maxLength: 100 }) }), response: { 204: NoContent, ...problems(401, 403, 404) }, detail: { ...sessionOnly, summary: "Sign out one session" } },

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError, invalid } from "../platform/errors";
 import { getSettings } from "../settings/service";
@@ -38,13 +39,16 @@ export async function login(core: Core, input: LoginInput) {
   const ok = await verifyPassword(input.password, found.user.passwordHash);
   if (isLocked(core, found.user)) throw new AppError("invalid_credentials");
   if (!ok) {
-    recordFailure(core, found.user);
+    recordFailure(core, found.user, input.ip);
     throw new AppError("invalid_credentials");
   }
   if (found.user.status !== USER_STATUS.Active) throw new AppError("forbidden", { detail: "This account is suspended. Ask an administrator to reactivate it." });
-  clearFailures(core, found.user);
-  const session = createSession(core, found.user.id, { ip: input.ip, userAgent: input.userAgent, reauthAt: core.clock.now() });
-  return { ...found, session };
+  return core.tx(() => {
+    clearFailures(core, found.user);
+    const session = createSession(core, found.user.id, { ip: input.ip, userAgent: input.userAgent, reauthAt: core.clock.now() });
+    recordEvent(core, { type: "user.login", targetType: "user", targetId: found.user.id, spaceId: null, actorId: found.user.id, ip: input.ip, data: { sessionId: session.row.handle } });
+    return { ...found, session };
+  });
 }
 
 /** DESIGN.md §5: destructive actions need a password or code proved in the last 5 minutes. */
@@ -71,7 +75,8 @@ export async function changePassword(core: Core, caller: UserCaller & { session:
   const hash = await hashPassword(newPassword);
   return core.tx(() => {
     core.db.update(users).set({ passwordHash: hash, updatedAt: iso(core.clock.now()) }).where(eq(users.id, caller.user.id)).run();
-    deleteUserSessions(core, caller.user.id, caller.session.id);
+    const signedOut = deleteUserSessions(core, caller.user.id, caller.session.id);
+    recordEvent(core, { type: "user.password_changed", targetType: "user", targetId: caller.user.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { otherSessionsSignedOut: signedOut } });
     return rotateSession(core, caller.session, core.clock.now());
   });
 }

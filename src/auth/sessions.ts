@@ -1,10 +1,11 @@
 import { and, desc, eq, gt, ne } from "drizzle-orm";
 import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
 import { notFound } from "../platform/errors";
 import { roles, users } from "../users/tables";
-import type { RoleRow, SessionRow, UserRow } from "./caller";
+import type { RoleRow, SessionRow, UserCaller, UserRow } from "./caller";
 import { sessions } from "./tables";
 
 export const SESSION_COOKIE = "cairn_session";
@@ -61,8 +62,12 @@ export function findSession(core: Core, value: string): { session: SessionRow; u
   return found;
 }
 
-export function deleteSession(core: Core, id: string): void {
-  core.tx(() => core.db.delete(sessions).where(eq(sessions.id, id)).run());
+/** Sign-out of the caller's own session (user.logout). */
+export function deleteSession(core: Core, caller: UserCaller & { session: SessionRow }): void {
+  core.tx(() => {
+    core.db.delete(sessions).where(eq(sessions.id, caller.session.id)).run();
+    recordEvent(core, { type: "user.logout", targetType: "user", targetId: caller.user.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { sessionId: caller.session.handle } });
+  });
 }
 
 /** Sign-out everywhere else: keeps only the session with id keepId (or none). */
@@ -84,11 +89,25 @@ export function listSessions(core: Core, userId: string, currentId: string) {
     .map((s) => ({ id: s.handle, createdAt: s.createdAt, lastSeenAt: s.lastSeenAt, expiresAt: s.expiresAt, ip: s.ip, userAgent: s.userAgent, current: s.id === currentId }));
 }
 
-export function revokeSessionByHandle(core: Core, userId: string, handle: string): void {
+/** DELETE /me/sessions/others: one session.revoked per session signed out. */
+export function revokeOtherSessions(core: Core, caller: UserCaller & { session: SessionRow }): void {
   core.tx(() => {
-    const res = core.db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.handle, handle))).run();
-    if (res.changes === 0) throw notFound();
+    const others = core.db.select({ handle: sessions.handle }).from(sessions).where(and(eq(sessions.userId, caller.user.id), ne(sessions.id, caller.session.id))).all();
+    deleteUserSessions(core, caller.user.id, caller.session.id);
+    for (const s of others) revoked(core, caller, s.handle);
   });
+}
+
+export function revokeSessionByHandle(core: Core, caller: UserCaller, handle: string): void {
+  core.tx(() => {
+    const res = core.db.delete(sessions).where(and(eq(sessions.userId, caller.user.id), eq(sessions.handle, handle))).run();
+    if (res.changes === 0) throw notFound();
+    revoked(core, caller, handle);
+  });
+}
+
+function revoked(core: Core, caller: UserCaller, handle: string): void {
+  recordEvent(core, { type: "session.revoked", targetType: "session", targetId: handle, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { userId: caller.user.id } });
 }
 
 /**

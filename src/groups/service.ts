@@ -2,6 +2,7 @@ import { and, asc, count, eq, gte, inArray } from "drizzle-orm";
 import { requireRight } from "../access/rights";
 import type { UserCaller } from "../auth/caller";
 import type { Core } from "../core";
+import { recordEvent, type EventType } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { AppError, invalid, notFound } from "../platform/errors";
@@ -68,6 +69,10 @@ function assertNameFree(core: Core, name: string, exceptId: string | null) {
   if (clash && clash.id !== exceptId) throw new AppError("conflict", { field: "name", detail: `A group named "${name}" already exists.` });
 }
 
+function groupEvent(core: Core, caller: UserCaller, type: EventType, groupId: string, data: Record<string, unknown>): void {
+  recordEvent(core, { type, targetType: "group", targetId: groupId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data });
+}
+
 export function listGroups(core: Core) {
   return core.db.select().from(groups).orderBy(asc(groups.builtIn), asc(groups.nameKey)).all().map((g) => toGroup(core, g));
 }
@@ -81,6 +86,7 @@ export function createGroup(core: Core, caller: UserCaller, input: { name: strin
     const now = iso(core.clock.now());
     const row = { id: newId(), name, nameKey: name.toLowerCase(), description, builtIn: false, createdAt: now, updatedAt: now };
     core.db.insert(groups).values(row).run();
+    groupEvent(core, caller, "group.created", row.id, { name, description });
     return toGroup(core, row);
   });
 }
@@ -94,6 +100,7 @@ export function updateGroup(core: Core, caller: UserCaller, id: string, input: {
     const description = input.description === undefined ? row.description : checkDescription(input.description);
     assertNameFree(core, name, id);
     core.db.update(groups).set({ name, nameKey: name.toLowerCase(), description, updatedAt: iso(core.clock.now()) }).where(eq(groups.id, id)).run();
+    groupEvent(core, caller, "group.updated", id, { name: { from: row.name, to: name }, description: { from: row.description, to: description } });
     return toGroup(core, getRow(core, id));
   });
 }
@@ -101,8 +108,10 @@ export function updateGroup(core: Core, caller: UserCaller, id: string, input: {
 export function deleteGroup(core: Core, caller: UserCaller, id: string): void {
   requireRight(caller, "groups.manage");
   core.tx(() => {
-    if (getRow(core, id).builtIn) throw builtInRefusal();
+    const row = getRow(core, id);
+    if (row.builtIn) throw builtInRefusal();
     core.db.delete(groups).where(eq(groups.id, id)).run();
+    groupEvent(core, caller, "group.deleted", id, { name: row.name });
   });
 }
 
@@ -125,7 +134,9 @@ export function addMember(core: Core, caller: UserCaller, id: string, userId: st
     if (getRow(core, id).builtIn) throw builtInRefusal();
     const user = core.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get();
     if (!user) throw invalid("userId", "is not an account on this instance");
-    core.db.insert(groupMembers).values({ groupId: id, userId, addedAt: iso(core.clock.now()) }).onConflictDoNothing().run();
+    const added = core.db.insert(groupMembers).values({ groupId: id, userId, addedAt: iso(core.clock.now()) }).onConflictDoNothing().returning({ userId: groupMembers.userId }).get();
+    // Adding someone already in the group is harmless and changes nothing, so records nothing.
+    if (added) groupEvent(core, caller, "group.member_added", id, { userId });
   });
 }
 
@@ -133,8 +144,9 @@ export function removeMember(core: Core, caller: UserCaller, id: string, userId:
   requireRight(caller, "groups.manage");
   core.tx(() => {
     if (getRow(core, id).builtIn) throw builtInRefusal();
-    const res = core.db.delete(groupMembers).where(and(eq(groupMembers.groupId, id), eq(groupMembers.userId, userId))).run();
-    if (res.changes === 0) throw notFound();
+    const gone = core.db.delete(groupMembers).where(and(eq(groupMembers.groupId, id), eq(groupMembers.userId, userId))).returning({ userId: groupMembers.userId }).get();
+    if (!gone) throw notFound();
+    groupEvent(core, caller, "group.member_removed", id, { userId });
   });
 }
 

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { settings } from "./tables";
 
@@ -39,19 +40,41 @@ export function getSetting<K extends SettingKey>(core: Core, key: K): Settings[K
   return getSettings(core)[key];
 }
 
-export function setSetting<K extends SettingKey>(core: Core, key: K, value: Settings[K]): void {
+/** Who changes a setting, for the audit log: an account and its address, or nobody (the CLI, tests). */
+export interface SettingActor {
+  actorId: string | null;
+  ip: string | null;
+}
+
+const SYSTEM: SettingActor = { actorId: null, ip: null };
+
+/**
+ * Every change records settings.updated with the key, the old and the new value. A setting that
+ * is a secret (none yet; SMTP passwords later) must record only that it changed.
+ */
+function settingChanged(core: Core, by: SettingActor, key: SettingKey, from: unknown, to: unknown): void {
+  recordEvent(core, { type: "settings.updated", targetType: "setting", targetId: key, spaceId: null, actorId: by.actorId, ip: by.ip, data: { key, from, to } });
+}
+
+export function setSetting<K extends SettingKey>(core: Core, key: K, value: Settings[K], by: SettingActor = SYSTEM): void {
   core.tx(() => {
     const now = iso(core.clock.now());
+    const from = getSetting(core, key);
     core.db
       .insert(settings)
       .values({ key, value, updatedAt: now })
       .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } })
       .run();
+    settingChanged(core, by, key, from, value);
   });
   cache.delete(core.sqlite);
 }
 
-export function deleteSetting(core: Core, key: SettingKey): void {
-  core.tx(() => core.db.delete(settings).where(eq(settings.key, key)).run());
+/** Back to the default. */
+export function deleteSetting(core: Core, key: SettingKey, by: SettingActor = SYSTEM): void {
+  core.tx(() => {
+    const from = getSetting(core, key);
+    if (core.db.delete(settings).where(eq(settings.key, key)).returning({ key: settings.key }).get()) settingChanged(core, by, key, from, SETTING_DEFAULTS[key]);
+  });
   cache.delete(core.sqlite);
 }

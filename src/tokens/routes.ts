@@ -47,7 +47,7 @@ export function tokenRoutes(core: Core) {
     .delete(
       "/:id",
       ({ params, request }) => {
-        revokeToken(core, requireSession(callerOf(request)).user.id, params.id);
+        revokeToken(core, requireSession(callerOf(request)), params.id);
         return noContent();
       },
       { params: t.Object({ id: Id }), response: { 204: NoContent, ...problems(401, 403, 404) }, detail: detail("Revoke an API token (cannot be undone)") },

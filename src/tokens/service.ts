@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { hasRight } from "../access/rights";
 import type { RoleRow, UserCaller, UserRow } from "../auth/caller";
 import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
 import { AppError, invalid, notFound } from "../platform/errors";
@@ -79,6 +80,7 @@ export function createToken(core: Core, caller: UserCaller, input: CreateTokenIn
       revokedAt: null,
     };
     core.db.insert(apiTokens).values(row).run();
+    recordEvent(core, { type: "token.created", targetType: "token", targetId: row.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { name, prefix: row.prefix, readOnly: row.readOnly, expiresAt: row.expiresAt } });
     return { ...toToken(row), token: value };
   });
 }
@@ -95,14 +97,16 @@ export function listTokens(core: Core, userId: string) {
 }
 
 /** Revoking cannot be undone: the row stays (for the record) but never authenticates again. */
-export function revokeToken(core: Core, userId: string, id: string): void {
+export function revokeToken(core: Core, caller: UserCaller, id: string): void {
   core.tx(() => {
-    const res = core.db
+    const revoked = core.db
       .update(apiTokens)
       .set({ revokedAt: iso(core.clock.now()) })
-      .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
-      .run();
-    if (res.changes === 0) throw notFound();
+      .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, caller.user.id), isNull(apiTokens.revokedAt)))
+      .returning({ name: apiTokens.name, prefix: apiTokens.prefix })
+      .get();
+    if (!revoked) throw notFound();
+    recordEvent(core, { type: "token.revoked", targetType: "token", targetId: id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { name: revoked.name, prefix: revoked.prefix } });
   });
 }
 

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { ROLE_ID } from "../access/rights";
 import type { UserCaller } from "../auth/caller";
 import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
 import { invalid, notFound } from "../platform/errors";
@@ -36,7 +37,10 @@ export function createInvite(core: Core, caller: UserCaller, input: CreateInvite
     expiresAt: iso(now + days * DAY),
     createdAt: iso(now),
   };
-  core.tx(() => core.db.insert(invites).values(row).run());
+  core.tx(() => {
+    core.db.insert(invites).values(row).run();
+    recordEvent(core, { type: "invite.created", targetType: "invite", targetId: row.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { email, roleId: row.roleId, expiresAt: row.expiresAt } });
+  });
   return {
     ...toInvite({ ...row, usedAt: null, usedById: null }),
     token,
@@ -58,10 +62,11 @@ export function listInvites(core: Core) {
     .map(toInvite);
 }
 
-export function deleteInvite(core: Core, id: string): void {
+export function deleteInvite(core: Core, caller: UserCaller, id: string): void {
   core.tx(() => {
-    const res = core.db.delete(invites).where(and(eq(invites.id, id), isNull(invites.usedAt))).run();
-    if (res.changes === 0) throw notFound();
+    const gone = core.db.delete(invites).where(and(eq(invites.id, id), isNull(invites.usedAt))).returning({ email: invites.email }).get();
+    if (!gone) throw notFound();
+    recordEvent(core, { type: "invite.deleted", targetType: "invite", targetId: id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { email: gone.email } });
   });
 }
 

@@ -49,8 +49,7 @@ export function userRoutes(core: Core) {
     .delete(
       "/admin/invites/:id",
       ({ params, request }) => {
-        inviter(request);
-        deleteInvite(core, params.id);
+        deleteInvite(core, inviter(request), params.id);
         return noContent();
       },
       { params: t.Object({ id: Id }), response: { 204: NoContent, ...problems(401, 403, 404) }, detail: { tags: ["Admin"], summary: "Withdraw an invite" } },

@@ -1,8 +1,9 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { BUILT_IN_ROLES, ROLE_ID } from "../access/rights";
-import type { RoleRow, UserRow } from "../auth/caller";
+import type { RoleRow, UserCaller, UserRow } from "../auth/caller";
 import { checkNewPassword, hashPassword } from "../auth/password";
 import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { AppError, invalid } from "../platform/errors";
@@ -65,6 +66,8 @@ export interface RegisterInput {
   displayName: string;
   password: string;
   inviteToken?: string;
+  /** The caller's address, for the audit log. */
+  ip?: string;
 }
 
 /**
@@ -97,13 +100,19 @@ export async function register(core: Core, input: RegisterInput): Promise<{ user
     }
     core.db.insert(users).values({ id, email, displayName, passwordHash, roleId, createdAt: now, updatedAt: now }).run();
     if (inviteId) markInviteUsedBy(core, inviteId, id);
-    return findUserWithRole(core, eq(users.id, id))!;
+    const created = findUserWithRole(core, eq(users.id, id))!;
+    recordEvent(core, { type: "user.registered", targetType: "user", targetId: id, spaceId: null, actorId: id, ip: input.ip ?? null, data: { email, displayName, roleId, roleName: created.role.name, inviteId } });
+    return created;
   });
 }
 
-export function updateDisplayName(core: Core, userId: string, displayName: string): void {
+export function updateDisplayName(core: Core, caller: UserCaller, displayName: string): void {
   const name = normaliseDisplayName(displayName);
-  core.tx(() => core.db.update(users).set({ displayName: name, updatedAt: iso(core.clock.now()) }).where(eq(users.id, userId)).run());
+  core.tx(() => {
+    const before = core.db.select({ displayName: users.displayName }).from(users).where(eq(users.id, caller.user.id)).get();
+    core.db.update(users).set({ displayName: name, updatedAt: iso(core.clock.now()) }).where(eq(users.id, caller.user.id)).run();
+    recordEvent(core, { type: "user.updated", targetType: "user", targetId: caller.user.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { displayName: { from: before?.displayName ?? null, to: name } } });
+  });
 }
 
 export function needsOwner(core: Core): boolean {

@@ -1,0 +1,51 @@
+import { Elysia, t } from "elysia";
+import type { Core } from "../core";
+import { callerOf } from "../http/request-state";
+import { problems } from "../http/schemas";
+import { AUDIT_TAKE_MAX, listAudit, verifyAudit } from "./service";
+
+const AuditEntry = t.Object(
+  {
+    id: t.String(),
+    sequence: t.Integer({ description: "Position in the chain: 1, 2, 3…" }),
+    action: t.String({ description: "What happened, e.g. page.created, user.login, token.revoked" }),
+    targetType: t.String({ description: "page, space, user, session, token, invite, group, setting or webhook" }),
+    targetId: t.String(),
+    spaceId: t.Union([t.String(), t.Null()]),
+    actorId: t.Union([t.String(), t.Null()]),
+    actorName: t.Union([t.String(), t.Null()], { description: "The actor's display name when it happened" }),
+    ip: t.Union([t.String(), t.Null()]),
+    details: t.Record(t.String(), t.Unknown()),
+    createdAt: t.String(),
+  },
+  { title: "AuditEntry" },
+);
+
+const VerifyResult = t.Object(
+  {
+    ok: t.Boolean(),
+    checked: t.Integer({ description: "Entries found sound before the first problem (all of them when ok)" }),
+    brokenAtSequence: t.Union([t.Integer(), t.Null()], { description: "The first entry at fault (a missing one's number when entries are missing)" }),
+    problem: t.Union([t.String(), t.Null()]),
+    lastSequence: t.Integer({ description: "The last sound entry; keep it with lastHash outside Cairn to detect a rewritten tail" }),
+    lastHash: t.String(),
+  },
+  { title: "AuditVerification" },
+);
+
+export function auditRoutes(core: Core) {
+  return new Elysia({ prefix: "/api" })
+    .get("/audit", ({ query, request }) => listAudit(core, callerOf(request), query), {
+      query: t.Object({
+        targetType: t.Optional(t.String({ maxLength: 50 })),
+        targetId: t.Optional(t.String({ maxLength: 200 })),
+        take: t.Optional(t.Integer({ minimum: 1, maximum: AUDIT_TAKE_MAX, error: `must be a whole number from 1 to ${AUDIT_TAKE_MAX}` })),
+      }),
+      response: { 200: t.Array(AuditEntry), ...problems(400, 401, 403) },
+      detail: { tags: ["Audit"], summary: `The most recent audit entries the caller may see, newest first (right audit.view; at most ${AUDIT_TAKE_MAX}, 50 by default)` },
+    })
+    .post("/admin/audit/verify", ({ request }) => verifyAudit(core, callerOf(request)), {
+      response: { 200: VerifyResult, ...problems(401, 403) },
+      detail: { tags: ["Admin"], summary: "Check the audit log's hash chain; reports the first broken link (right audit.view)" },
+    });
+}

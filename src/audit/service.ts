@@ -1,0 +1,162 @@
+/**
+ * The audit log (DESIGN.md §7): every recorded event becomes an entry in the same transaction
+ * (installAuditLog), read newest first by GET /api/audit and checked link by link by
+ * POST /api/admin/audit/verify.
+ */
+import { and, asc, desc, eq, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { canReadPage } from "../access/pages";
+import { requireRight } from "../access/rights";
+import { canReadSpace } from "../access/spaces";
+import { requireUser, type Caller } from "../auth/caller";
+import type { Core } from "../core";
+import { onEventRecorded, TARGET_TYPES } from "../events/outbox";
+import { pages, type PageRow } from "../pages/tables";
+import { invalid } from "../platform/errors";
+import { spaces, type SpaceRow } from "../spaces/tables";
+import { appendAudit, entryHash, GENESIS_HASH } from "./chain";
+import { auditLog, type AuditRow } from "./tables";
+
+/** Makes every recorded event append its audit entry, in the event's own transaction. */
+export function installAuditLog(core: Core): void {
+  onEventRecorded(core, (core, event, input) => {
+    appendAudit(core, {
+      // The entry shares the event's id, so the two can be matched.
+      id: event.id,
+      action: event.type,
+      targetType: event.targetType,
+      targetId: event.targetId,
+      spaceId: event.spaceId,
+      actorId: event.actorId,
+      ip: input.ip ?? null,
+      details: event.data,
+      createdAt: event.createdAt,
+    });
+  });
+}
+
+/** An entry as DESIGN.md §8 shows it. */
+export function toAuditEntry(row: AuditRow) {
+  return {
+    id: row.id,
+    sequence: row.sequence,
+    action: row.action,
+    targetType: row.targetType,
+    targetId: row.targetId,
+    spaceId: row.spaceId,
+    actorId: row.actorId,
+    actorName: row.actorName,
+    ip: row.ip,
+    details: JSON.parse(row.details) as Record<string, unknown>,
+    createdAt: row.createdAt,
+  };
+}
+
+export const AUDIT_TAKE_DEFAULT = 50;
+export const AUDIT_TAKE_MAX = 200;
+
+export interface AuditQuery {
+  targetType?: string;
+  targetId?: string;
+  take?: number;
+}
+
+/**
+ * GET /api/audit: the most recent entries the caller may see, newest first.
+ * Needs `audit.view`. Entries about a space or page the caller cannot read (access/*) are left
+ * out before counting `take`; entries about a space or page that no longer exists stay visible
+ * (who deleted it is exactly what the log is for).
+ */
+export function listAudit(core: Core, caller: Caller, query: AuditQuery) {
+  const user = requireUser(caller);
+  requireRight(user, "audit.view");
+  const take = query.take ?? AUDIT_TAKE_DEFAULT;
+  if (!Number.isInteger(take) || take < 1 || take > AUDIT_TAKE_MAX) throw invalid("take", `must be a whole number from 1 to ${AUDIT_TAKE_MAX}`);
+  if (query.targetType !== undefined && !(TARGET_TYPES as readonly string[]).includes(query.targetType)) throw invalid("targetType", `must be one of ${TARGET_TYPES.join(", ")}`);
+
+  const filters: SQL[] = [];
+  if (query.targetType !== undefined) filters.push(eq(auditLog.targetType, query.targetType));
+  if (query.targetId !== undefined) filters.push(eq(auditLog.targetId, query.targetId));
+
+  const out: ReturnType<typeof toAuditEntry>[] = [];
+  const chunk = Math.max(take, 100);
+  let before: number | null = null;
+  for (;;) {
+    const where = and(...filters, before === null ? undefined : lt(auditLog.sequence, before));
+    const rows = core.db.select().from(auditLog).where(where).orderBy(desc(auditLog.sequence)).limit(chunk).all();
+    const visible = visibleTo(core, caller, rows);
+    for (const row of rows) {
+      if (visible(row)) out.push(toAuditEntry(row));
+      if (out.length === take) return out;
+    }
+    if (rows.length < chunk) return out;
+    before = rows[rows.length - 1].sequence;
+  }
+}
+
+/**
+ * Loads the pages and spaces a batch names (two queries) and answers a visibility test: the
+ * entry's space, if it still exists, must be readable, and so must its page, if it still exists
+ * (in whatever space it lives now).
+ */
+function visibleTo(core: Core, caller: Caller, rows: AuditRow[]): (row: AuditRow) => boolean {
+  const pageIds = [...new Set(rows.flatMap((r) => (r.targetType === "page" ? [r.targetId] : [])))];
+  const pageById = new Map<string, PageRow>(pageIds.length ? core.db.select().from(pages).where(inArray(pages.id, pageIds)).all().map((p) => [p.id, p]) : []);
+  const spaceIds = [...new Set([...rows.flatMap((r) => (r.spaceId ? [r.spaceId] : [])), ...[...pageById.values()].map((p) => p.spaceId)])];
+  const spaceById = new Map<string, SpaceRow>(spaceIds.length ? core.db.select().from(spaces).where(inArray(spaces.id, spaceIds)).all().map((s) => [s.id, s]) : []);
+  return (row) => {
+    const space = row.spaceId ? spaceById.get(row.spaceId) : undefined;
+    if (space && !canReadSpace(core, caller, space)) return false;
+    const page = row.targetType === "page" ? pageById.get(row.targetId) : undefined;
+    const pageSpace = page ? spaceById.get(page.spaceId) : undefined;
+    if (page && pageSpace && !canReadPage(core, caller, pageSpace, page)) return false;
+    return true;
+  };
+}
+
+export interface VerifyResult {
+  ok: boolean;
+  /** Entries read and found sound before the first problem (all of them when ok). */
+  checked: number;
+  brokenAtSequence: number | null;
+  problem: string | null;
+  /** The last sound entry, to keep outside Cairn: a chain cannot show rows cut off its end or rewritten wholesale. */
+  lastSequence: number;
+  lastHash: string;
+}
+
+const VERIFY_BATCH = 1000;
+
+/**
+ * POST /api/admin/audit/verify: walks the chain in sequence order.
+ * 1. Each entry must have the next sequence number (a gap is a missing entry).
+ * 2. Its prevHash must be the previous entry's hash (else something before it was removed,
+ *    moved or rewritten).
+ * 3. Its hash must match its own contents (else it was altered).
+ * 4. After the last entry, SQLite's AUTOINCREMENT counter must not be higher (else entries
+ *    were cut off the end).
+ * Runs synchronously, so no write of this process interleaves with the walk.
+ */
+export function verifyAudit(core: Core, caller: Caller): VerifyResult {
+  requireRight(requireUser(caller), "audit.view");
+  let expected = 1;
+  let prevHash = GENESIS_HASH;
+  let checked = 0;
+  const broken = (sequence: number, problem: string): VerifyResult => ({ ok: false, checked, brokenAtSequence: sequence, problem, lastSequence: expected - 1, lastHash: prevHash });
+  for (;;) {
+    const rows = core.db.select().from(auditLog).where(gt(auditLog.sequence, expected - 1)).orderBy(asc(auditLog.sequence)).limit(VERIFY_BATCH).all();
+    for (const row of rows) {
+      if (row.sequence !== expected) return broken(expected, `Entry ${expected} is missing: entry ${row.sequence} comes next.`);
+      if (row.prevHash !== prevHash) {
+        return broken(row.sequence, expected === 1 ? "Entry 1 does not start the chain: it names a predecessor." : `Entry ${row.sequence} does not follow entry ${expected - 1}: an entry was removed, moved or rewritten.`);
+      }
+      if (entryHash(row.prevHash, row) !== row.hash) return broken(row.sequence, `Entry ${row.sequence} was altered: its hash does not match its contents.`);
+      prevHash = row.hash;
+      expected++;
+      checked++;
+    }
+    if (rows.length < VERIFY_BATCH) break;
+  }
+  const counter = core.db.get<[number] | undefined>(sql`SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'`)?.[0] ?? 0;
+  if (counter > expected - 1) return broken(expected, `Entries ${expected} to ${counter} are missing from the end of the log.`);
+  return { ok: true, checked, brokenAtSequence: null, problem: null, lastSequence: expected - 1, lastHash: prevHash };
+}
