@@ -78,7 +78,7 @@ export async function deleteSpace(core: Core, caller: Caller, key: string, input
   core.tx(() => {
     const current = findSpaceById(core, space.id);
     if (!current) throw notFound("Space not found");
-    recordEvent(core, { type: "space.deleted", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, data: { key: space.key, name: space.name } });
+    recordEvent(core, { type: "space.deleted", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { key: space.key, name: space.name } });
     core.db.delete(pageVersions).where(sql`${pageVersions.pageId} in (select ${pages.id} from ${pages} where ${pages.spaceId} = ${space.id})`).run();
     // Children before parents is not needed: parent_id is ON DELETE SET NULL within one statement.
     core.db.delete(pages).where(eq(pages.spaceId, space.id)).run();

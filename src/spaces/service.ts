@@ -115,7 +115,7 @@ export function createSpace(core: Core, caller: Caller, input: CreateSpaceInput)
     const now = iso(core.clock.now());
     const id = newId();
     core.db.insert(spaces).values({ id, key, name, description, createdById: user.user.id, createdAt: now, updatedAt: now }).run();
-    recordEvent(core, { type: "space.created", targetType: "space", targetId: id, spaceId: id, actorId: user.user.id, data: { key, name } });
+    recordEvent(core, { type: "space.created", targetType: "space", targetId: id, spaceId: id, actorId: user.user.id, ip: user.ip, data: { key, name } });
     return toSpace(findSpaceById(core, id)!);
   });
 }
@@ -171,7 +171,7 @@ function changeSpace(core: Core, caller: Caller & { kind: "user" }, key: string,
     const space = requireAdminSpace(core, caller, findSpaceByKey(core, key));
     if (space.archivedAt) throw spaceArchived();
     core.db.update(spaces).set({ ...changes, updatedAt: iso(core.clock.now()) }).where(eq(spaces.id, space.id)).run();
-    recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: caller.user.id, data });
+    recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: caller.user.id, ip: caller.ip, data });
     return toSpace(findSpaceById(core, space.id)!);
   });
 }
@@ -184,7 +184,7 @@ export function setArchived(core: Core, caller: Caller, key: string, archived: b
     if ((space.archivedAt !== null) === archived) return toSpace(space);
     const now = iso(core.clock.now());
     core.db.update(spaces).set({ archivedAt: archived ? now : null, updatedAt: now }).where(eq(spaces.id, space.id)).run();
-    recordEvent(core, { type: archived ? "space.archived" : "space.unarchived", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id });
+    recordEvent(core, { type: archived ? "space.archived" : "space.unarchived", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip });
     return toSpace(findSpaceById(core, space.id)!);
   });
 }
