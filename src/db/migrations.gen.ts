@@ -7,6 +7,7 @@ import m3 from "../../migrations/0003_search.sql" with { type: "text" };
 import m4 from "../../migrations/0004_audit_log.sql" with { type: "text" };
 import m5 from "../../migrations/0005_audit_append_only.sql" with { type: "text" };
 import m6 from "../../migrations/0006_webhooks.sql" with { type: "text" };
+import m7 from "../../migrations/0007_labels_comments_templates.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   { tag: "0004_audit_log", sql: m4 },
   { tag: "0005_audit_append_only", sql: m5 },
   { tag: "0006_webhooks", sql: m6 },
+  { tag: "0007_labels_comments_templates", sql: m7 },
 ];

@@ -9,3 +9,6 @@ export * from "../events/tables";
 export * from "../groups/tables";
 export * from "../audit/tables";
 export * from "../webhooks/tables";
+export * from "../labels/tables";
+export * from "../comments/tables";
+export * from "../templates/tables";
