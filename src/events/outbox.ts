@@ -30,6 +30,10 @@ export const EVENT_TYPES = [
   "page.trashed",
   "page.restored",
   "page.purged",
+  "label.added",
+  "label.removed",
+  "comment.created",
+  "comment.resolved",
   "space.created",
   "space.updated",
   "space.archived",
@@ -64,7 +68,7 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What an event is about. A session's id is its public handle, a setting's its key. */
-export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook"] as const;
+export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment"] as const;
 
 export type TargetType = (typeof TARGET_TYPES)[number];
 
