@@ -61,7 +61,12 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
       closed = true;
       for (const fn of closers.reverse()) fn();
       // Fold the WAL back into the main file so the data directory is one self-contained copy.
-      sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      // A statement still open somewhere makes this fail; the WAL is then folded at next start.
+      try {
+        sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      } catch (err) {
+        log.warn("WAL checkpoint at shutdown failed", { error: (err as Error).message });
+      }
       sqlite.close();
     },
   };

