@@ -23,10 +23,11 @@ export interface TestEnv {
   close(): void;
 }
 
-export function makeEnv(opts: { dir?: string } = {}): TestEnv {
+/** `env`: environment variables for the config (e.g. CAIRN_OUTBOUND_ALLOW). */
+export function makeEnv(opts: { dir?: string; env?: Record<string, string> } = {}): TestEnv {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "cairn-test-"));
   const clock = new ManualClock(Date.now());
-  const core = openInstance(loadConfig(["--data", dir], {}), { clock, log: silentLogger });
+  const core = openInstance(loadConfig(["--data", dir], opts.env ?? {}), { clock, log: silentLogger });
   const app = createApp(core);
   return {
     core,

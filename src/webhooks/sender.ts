@@ -1,0 +1,230 @@
+/**
+ * Sending: every delivery row that is due goes out through the outbound guard, signed
+ * (signer.ts), and each attempt is logged. Nothing here runs inside a change's transaction: the
+ * rows were queued there (queue.ts) and are acted on after the commit.
+ *
+ * When:
+ *   - right after the commit that queued them: the recorder schedules a kick (a microtask, so
+ *     it runs once the synchronous core.tx() has finished; after a rollback it finds nothing);
+ *   - on a 5-second timer, for retries that have come due;
+ *   - at start-up, for what a stop or a crash left behind (the rows are in the database).
+ * Runs never overlap (one chain per instance), so one process never sends a row twice at once.
+ *
+ * Retries: after a failed attempt the next waits 5 s, 30 s, 2 min, 10 min, then 1 h, 1 h, 1 h;
+ * the 8th failed attempt (about 3 h 13 min after the change) abandons the delivery. 20 failed
+ * attempts in a row for one webhook (across its deliveries) switch it off, abandon its
+ * waiting deliveries and record a webhook.disabled event for the space admins.
+ */
+import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
+import type { Core } from "../core";
+import { onEventRecorded, recordEvent } from "../events/outbox";
+import { iso } from "../platform/clock";
+import { newId } from "../platform/crypto";
+import { guardedFetch } from "../platform/outbound";
+import { queueDeliveries } from "./queue";
+import { deliveryHeaders } from "./signer";
+import { webhookAttempts, webhookDeliveries, webhooks, type DeliveryRow, type WebhookRow } from "./tables";
+
+/** The wait before attempt n+1 after attempt n failed. */
+export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 3_600_000, 3_600_000];
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+export const DISABLE_AFTER_FAILURES = 20;
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+export const SNIPPET_BYTES = 1024;
+/** Finished deliveries (and their attempts) are kept this long in the log. */
+export const KEEP_FINISHED_MS = 30 * 24 * 3_600_000;
+const TICK_MS = 5_000;
+const BATCH = 50;
+const MAX_BATCHES_PER_RUN = 10;
+const CONCURRENCY = 8;
+
+interface SenderState {
+  /** The run in progress (or the last one). */
+  current: Promise<void>;
+  /** A run queued behind it and not started yet: later callers share it. */
+  next: Promise<void> | null;
+  kickQueued: boolean;
+  closed: boolean;
+  lastPruneAt: number;
+}
+
+const states = new WeakMap<Core["sqlite"], SenderState>();
+
+function stateOf(core: Core): SenderState {
+  let s = states.get(core.sqlite);
+  if (!s) states.set(core.sqlite, (s = { current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity }));
+  return s;
+}
+
+/** Called once from openInstance: the recorder, the timer, and a catch-up run. */
+export function installWebhooks(core: Core): void {
+  const state = stateOf(core);
+  onEventRecorded(core, (c, event) => {
+    if (queueDeliveries(c, event) > 0) kick(core);
+  });
+  const timer = setInterval(() => void runDueDeliveries(core), TICK_MS);
+  timer.unref?.();
+  core.onClose(() => {
+    state.closed = true;
+    clearInterval(timer);
+  });
+  kick(core);
+}
+
+/** Sends what is due once the current synchronous work (the committing transaction) is done. */
+function kick(core: Core): void {
+  const state = stateOf(core);
+  if (state.kickQueued) return;
+  state.kickQueued = true;
+  queueMicrotask(() => {
+    state.kickQueued = false;
+    void runDueDeliveries(core);
+  });
+}
+
+/**
+ * Sends every delivery due now (nextAttemptAt ≤ the clock) and resolves when done; tests call
+ * it after moving the clock. Waits for a run in progress first, never overlaps one.
+ */
+export function runDueDeliveries(core: Core): Promise<void> {
+  const state = stateOf(core);
+  if (state.next) return state.next;
+  const next = state.current.then(async () => {
+    state.next = null;
+    try {
+      await sendDue(core, state);
+    } catch (err) {
+      if (!state.closed) core.log.error("webhook run failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    }
+  });
+  state.next = next;
+  state.current = next;
+  return next;
+}
+
+async function sendDue(core: Core, state: SenderState): Promise<void> {
+  if (state.closed) return;
+  prune(core, state);
+  const tried = new Set<string>();
+  for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !state.closed; batch++) {
+    const due = core.db
+      .select({ delivery: webhookDeliveries, hook: webhooks })
+      .from(webhookDeliveries)
+      .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+      .where(and(inArray(webhookDeliveries.status, ["pending", "failed"]), lte(webhookDeliveries.nextAttemptAt, iso(core.clock.now())), eq(webhooks.enabled, true)))
+      .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.id)
+      .limit(BATCH)
+      .all()
+      .filter((r) => !tried.has(r.delivery.id));
+    if (due.length === 0) return;
+    for (const r of due) tried.add(r.delivery.id);
+    for (let i = 0; i < due.length; i += CONCURRENCY) {
+      await Promise.all(due.slice(i, i + CONCURRENCY).map((r) => attempt(core, state, r.hook, r.delivery)));
+    }
+  }
+}
+
+interface Outcome {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  snippet: string | null;
+  durationMs: number;
+  startedAt: string;
+}
+
+async function attempt(core: Core, state: SenderState, hook: WebhookRow, delivery: DeliveryRow): Promise<void> {
+  const startedAtMs = core.clock.now();
+  const t0 = performance.now();
+  const outcome: Outcome = { ok: false, statusCode: null, error: null, snippet: null, durationMs: 0, startedAt: iso(startedAtMs) };
+  try {
+    const res = await guardedFetch(
+      hook.url,
+      { method: "POST", headers: deliveryHeaders(hook.secret, delivery.id, startedAtMs, delivery.payload), body: delivery.payload },
+      { allow: core.config.outboundAllow, timeoutMs: ATTEMPT_TIMEOUT_MS, maxBytes: SNIPPET_BYTES },
+    );
+    outcome.statusCode = res.status;
+    outcome.ok = res.status >= 200 && res.status < 300;
+    outcome.snippet = new TextDecoder().decode(res.body);
+    if (!outcome.ok) outcome.error = `answered HTTP ${res.status}`;
+  } catch (err) {
+    outcome.error = err instanceof Error ? err.message : String(err);
+  }
+  outcome.durationMs = Math.round(performance.now() - t0);
+  // Shut down meanwhile: the row stays due and is sent again after the restart.
+  if (state.closed) return;
+  recordOutcome(core, delivery.id, outcome);
+}
+
+/** One transaction: the attempt's log line, the delivery's state, the webhook's failure count. */
+function recordOutcome(core: Core, deliveryId: string, o: Outcome): void {
+  core.tx(() => {
+    // 1. The delivery may have gone meanwhile (webhook or space deleted): nothing to record.
+    const delivery = core.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
+    if (!delivery) return;
+    const n = delivery.attempts + 1;
+    const now = core.clock.now();
+    core.db
+      .insert(webhookAttempts)
+      .values({ id: newId(), deliveryId, attempt: n, startedAt: o.startedAt, statusCode: o.statusCode, error: o.error, durationMs: o.durationMs, responseSnippet: o.snippet })
+      .run();
+    const last = { attempts: n, lastStatusCode: o.statusCode, lastError: o.error, lastDurationMs: o.durationMs, lastResponseSnippet: o.snippet, updatedAt: iso(now) };
+    // 2. Success: done, and the webhook's failure run is over.
+    if (o.ok) {
+      core.db.update(webhookDeliveries).set({ ...last, status: "succeeded", nextAttemptAt: null }).where(eq(webhookDeliveries.id, deliveryId)).run();
+      core.db.update(webhooks).set({ consecutiveFailures: 0 }).where(eq(webhooks.id, delivery.webhookId)).run();
+      return;
+    }
+    // 3. Failure: retry later, or give up after the last attempt.
+    const giveUp = n >= MAX_ATTEMPTS;
+    core.db
+      .update(webhookDeliveries)
+      .set({ ...last, status: giveUp ? "abandoned" : "failed", nextAttemptAt: giveUp ? null : iso(now + RETRY_DELAYS_MS[n - 1]) })
+      .where(and(eq(webhookDeliveries.id, deliveryId), inArray(webhookDeliveries.status, ["pending", "failed"])))
+      .run();
+    // 4. Count the failure against the webhook; the 20th in a row switches it off.
+    const hook = core.db
+      .update(webhooks)
+      .set({ consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1` })
+      .where(eq(webhooks.id, delivery.webhookId))
+      .returning()
+      .get();
+    if (hook && hook.enabled && hook.consecutiveFailures >= DISABLE_AFTER_FAILURES) disableWebhook(core, hook, o.error);
+  });
+}
+
+/**
+ * Switches a failing webhook off. Its waiting deliveries are abandoned (they would only fail
+ * again), and a webhook.disabled event tells whoever informs the space admins: there is no
+ * notifications module yet; when it comes it reads this event from the outbox.
+ */
+function disableWebhook(core: Core, hook: WebhookRow, lastError: string | null): void {
+  const now = iso(core.clock.now());
+  core.db.update(webhooks).set({ enabled: false, disabledAt: now }).where(eq(webhooks.id, hook.id)).run();
+  core.db
+    .update(webhookDeliveries)
+    .set({ status: "abandoned", nextAttemptAt: null, updatedAt: now })
+    .where(and(eq(webhookDeliveries.webhookId, hook.id), inArray(webhookDeliveries.status, ["pending", "failed"])))
+    .run();
+  recordEvent(core, {
+    type: "webhook.disabled",
+    targetType: "webhook",
+    targetId: hook.id,
+    spaceId: hook.spaceId,
+    actorId: null,
+    data: { url: hook.url, consecutiveFailures: hook.consecutiveFailures, lastError },
+  });
+}
+
+/** Drops finished deliveries older than KEEP_FINISHED_MS, at most once an hour. */
+function prune(core: Core, state: SenderState): void {
+  const now = core.clock.now();
+  if (now - state.lastPruneAt < 3_600_000) return;
+  state.lastPruneAt = now;
+  core.tx(() => {
+    core.db
+      .delete(webhookDeliveries)
+      .where(and(inArray(webhookDeliveries.status, ["succeeded", "abandoned"]), lt(webhookDeliveries.updatedAt, iso(now - KEEP_FINISHED_MS))))
+      .run();
+  });
+}

@@ -1,0 +1,165 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { requireAdminSpace, spaceArchived } from "../access/spaces";
+import { requireUser, type Caller } from "../auth/caller";
+import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
+import { iso } from "../platform/clock";
+import { newId } from "../platform/crypto";
+import { invalid, notFound } from "../platform/errors";
+import { checkOutboundUrl } from "../platform/outbound";
+import { findSpaceByKey } from "../spaces/service";
+import { newWebhookSecret } from "./signer";
+import { webhookAttempts, webhookDeliveries, webhooks, type AttemptRow, type DeliveryRow, type WebhookRow } from "./tables";
+
+/** The event types a webhook can subscribe to (DESIGN.md §7); "*" means all of them. */
+export const WEBHOOK_EVENT_TYPES = [
+  "page.created",
+  "page.updated",
+  "page.moved",
+  "page.trashed",
+  "page.restored",
+  "page.purged",
+  "comment.created",
+  "comment.resolved",
+  "attachment.created",
+  "label.added",
+  "label.removed",
+  "space.updated",
+] as const;
+
+export const MAX_URL_LENGTH = 2048;
+/** The delivery log answers the most recent ones only. */
+export const DELIVERY_LIST_LIMIT = 200;
+
+/** The Webhook of DESIGN.md §8. The secret is never part of it (shown once, at creation). */
+export function toWebhook(row: WebhookRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    enabled: row.enabled,
+    consecutiveFailures: row.consecutiveFailures,
+    disabledAt: row.disabledAt,
+    createdById: row.createdById,
+    createdAt: row.createdAt,
+  };
+}
+
+export type Webhook = ReturnType<typeof toWebhook>;
+
+/** Syntax only: http(s), a host, no credentials (the list shows the URL to every space admin). */
+export function cleanUrl(raw: string): string {
+  const text = raw.trim();
+  if (!text) throw invalid("url", "must not be blank");
+  if (text.length > MAX_URL_LENGTH) throw invalid("url", `must be at most ${MAX_URL_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = checkOutboundUrl(text);
+  } catch (err) {
+    throw invalid("url", `must be an http or https URL with a host (${(err as Error).message.replace(/^bad URL: /, "")})`);
+  }
+  if (url.href.length > MAX_URL_LENGTH) throw invalid("url", `must be at most ${MAX_URL_LENGTH} characters`);
+  return url.href;
+}
+
+/** An array or a comma-separated string; known names only; "*" stands for all. */
+export function cleanEvents(input: string[] | string): string[] {
+  const names = (Array.isArray(input) ? input : input.split(",")).map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw invalid("events", `must name at least one event type, or "*" for all`);
+  const known = new Set<string>(WEBHOOK_EVENT_TYPES);
+  const unknown = names.filter((n) => n !== "*" && !known.has(n));
+  if (unknown.length) throw invalid("events", `unknown event type ${unknown.map((n) => JSON.stringify(n)).join(", ")}; known: ${WEBHOOK_EVENT_TYPES.join(", ")} or "*"`);
+  if (names.includes("*")) return ["*"];
+  return [...new Set(names)];
+}
+
+export function listWebhooks(core: Core, caller: Caller, key: string): Webhook[] {
+  const space = requireAdminSpace(core, requireUser(caller), findSpaceByKey(core, key));
+  return core.db.select().from(webhooks).where(eq(webhooks.spaceId, space.id)).orderBy(webhooks.createdAt, webhooks.id).all().map(toWebhook);
+}
+
+export interface CreateWebhookInput {
+  url: string;
+  events: string[] | string;
+}
+
+/** POST /api/spaces/{key}/webhooks: answers the webhook plus its secret, the only time it is shown. */
+export function createWebhook(core: Core, caller: Caller, key: string, input: CreateWebhookInput): Webhook & { secret: string } {
+  const user = requireUser(caller);
+  const url = cleanUrl(input.url);
+  const events = cleanEvents(input.events);
+  return core.tx(() => {
+    const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
+    if (space.archivedAt) throw spaceArchived();
+    const id = newId();
+    const secret = newWebhookSecret();
+    core.db.insert(webhooks).values({ id, spaceId: space.id, url, events, secret, createdById: user.user.id, createdAt: iso(core.clock.now()) }).run();
+    recordEvent(core, { type: "webhook.created", targetType: "webhook", targetId: id, spaceId: space.id, actorId: user.user.id, data: { url, events }, ip: user.ip });
+    const row = core.db.select().from(webhooks).where(eq(webhooks.id, id)).get()!;
+    return { ...toWebhook(row), secret };
+  });
+}
+
+/** The space's webhook with that id, or 404 (another space's webhook is as missing as none). */
+function requireWebhook(core: Core, spaceId: string, id: string): WebhookRow {
+  const row = core.db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.spaceId, spaceId))).get();
+  if (!row) throw notFound("Webhook not found");
+  return row;
+}
+
+/** DELETE: the webhook and its delivery log go; deliveries not yet sent are dropped with it. */
+export function deleteWebhook(core: Core, caller: Caller, key: string, id: string): void {
+  const user = requireUser(caller);
+  core.tx(() => {
+    const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
+    const hook = requireWebhook(core, space.id, id);
+    core.db.delete(webhooks).where(eq(webhooks.id, hook.id)).run();
+    recordEvent(core, { type: "webhook.deleted", targetType: "webhook", targetId: hook.id, spaceId: space.id, actorId: user.user.id, data: { url: hook.url }, ip: user.ip });
+  });
+}
+
+function toAttempt(row: AttemptRow) {
+  return { attempt: row.attempt, startedAt: row.startedAt, statusCode: row.statusCode, error: row.error, durationMs: row.durationMs, responseSnippet: row.responseSnippet };
+}
+
+function toDelivery(row: DeliveryRow, attempts: AttemptRow[]) {
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    eventType: row.eventType,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.nextAttemptAt,
+    lastStatusCode: row.lastStatusCode,
+    lastError: row.lastError,
+    lastDurationMs: row.lastDurationMs,
+    lastResponseSnippet: row.lastResponseSnippet,
+    payload: JSON.parse(row.payload) as unknown,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    log: attempts.map(toAttempt),
+  };
+}
+
+export type Delivery = ReturnType<typeof toDelivery>;
+
+/** GET …/webhooks/{id}/deliveries: newest first, at most 200, each with its attempts. */
+export function listDeliveries(core: Core, caller: Caller, key: string, id: string): Delivery[] {
+  const space = requireAdminSpace(core, requireUser(caller), findSpaceByKey(core, key));
+  const hook = requireWebhook(core, space.id, id);
+  const rows = core.db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.webhookId, hook.id))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(DELIVERY_LIST_LIMIT)
+    .all();
+  const attempts = new Map<string, AttemptRow[]>();
+  for (let i = 0; i < rows.length; i += 100) {
+    const ids = rows.slice(i, i + 100).map((r) => r.id);
+    for (const a of core.db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids)).orderBy(webhookAttempts.attempt).all()) {
+      (attempts.get(a.deliveryId) ?? attempts.set(a.deliveryId, []).get(a.deliveryId)!).push(a);
+    }
+  }
+  return rows.map((r) => toDelivery(r, attempts.get(r.id) ?? []));
+}

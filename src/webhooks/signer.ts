@@ -1,0 +1,34 @@
+/**
+ * Standard Webhooks signing (https://www.standardwebhooks.com): a `whsec_` secret whose
+ * base64 part is the HMAC key, and three headers on every delivery:
+ *   webhook-id         the delivery id (the same on every retry, so receivers can de-duplicate)
+ *   webhook-timestamp  the attempt's time, unix seconds (receivers refuse stale ones)
+ *   webhook-signature  "v1," + base64 HMAC-SHA256 of `${id}.${timestamp}.${body}`
+ */
+import { createHmac } from "node:crypto";
+import { randomBytes } from "../platform/crypto";
+import { VERSION } from "../version";
+
+const PREFIX = "whsec_";
+
+/** A new secret: whsec_ + base64 of 32 random bytes. */
+export function newWebhookSecret(): string {
+  return PREFIX + Buffer.from(randomBytes(32)).toString("base64");
+}
+
+export function signature(secret: string, id: string, timestampSeconds: number, body: string): string {
+  const key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, "base64");
+  return `v1,${createHmac("sha256", key).update(`${id}.${timestampSeconds}.${body}`).digest("base64")}`;
+}
+
+/** The headers of one delivery attempt made at `nowMs`. */
+export function deliveryHeaders(secret: string, id: string, nowMs: number, body: string): Record<string, string> {
+  const timestamp = Math.floor(nowMs / 1000);
+  return {
+    "content-type": "application/json",
+    "user-agent": `Cairn-Webhooks/${VERSION}`,
+    "webhook-id": id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signature(secret, id, timestamp, body),
+  };
+}
