@@ -4,6 +4,7 @@ import { requireEditableSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
+import { copyLabels } from "../labels/service";
 import { AppError } from "../platform/errors";
 import { findSpaceById } from "../spaces/service";
 import { TITLE_MAX } from "./input";
@@ -22,9 +23,10 @@ export interface CopyInput {
 /**
  * POST /api/pages/{id}/copy. The source needs only to be readable; the target space and the
  * target parent are authorised on their own. Each copy is a new published page with a fresh
- * history (version 1) and its own page.created event. A copy landing beside its source is
- * titled "Copy of …"; elsewhere it keeps the title. With includeChildren the published, live
- * subtree is copied with its order (drafts and the trash stay behind).
+ * history (version 1), its source's labels (not its comments) and its own page.created event.
+ * A copy landing beside its source is titled "Copy of …"; elsewhere it keeps the title. With
+ * includeChildren the published, live subtree is copied with its order (drafts and the trash
+ * stay behind).
  */
 export function copyPage(core: Core, caller: Caller, id: string, input: CopyInput): Page {
   const user = requireUser(caller);
@@ -62,6 +64,7 @@ export function copyPage(core: Core, caller: Caller, id: string, input: CopyInpu
         comment: `Copied from “${row.title}” (version ${row.currentVersion})`,
       });
       newIds.set(oldId, copy.id);
+      copyLabels(core, user, oldId, copy.id);
       recordEvent(core, { type: "page.created", targetType: "page", targetId: copy.id, spaceId: target.id, actorId: user.user.id, data: { title, parentPageId: copy.parentId, copiedFromId: oldId } });
     }
     return pageFor(core, user, newIds.get(source.page.id)!);

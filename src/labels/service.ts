@@ -1,0 +1,163 @@
+/**
+ * Labels: lower-case names shared by the whole wiki, put on pages by those who may edit them.
+ * Lists (GET /api/labels, a label's pages) only count and show pages the caller can see:
+ * published, not in the trash, visible (access/pages.ts) in a readable space (access/spaces.ts).
+ */
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { requireEditablePage, requireReadablePage, visiblePageFilter } from "../access/pages";
+import { canReadSpace } from "../access/spaces";
+import { requireUser, type Caller, type UserCaller } from "../auth/caller";
+import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
+import { iso } from "../platform/clock";
+import { newId } from "../platform/crypto";
+import { invalid, notFound } from "../platform/errors";
+import { findPage } from "../pages/store";
+import { PAGE_STATUS, pages, type PageRow } from "../pages/tables";
+import { findSpaceById } from "../spaces/service";
+import type { SpaceRow } from "../spaces/tables";
+import { labels, pageLabels } from "./tables";
+
+export const LABEL_NAME_RULE = "must be 1 to 50 characters: letters a-z, digits, '.', '_' or '-', starting with a letter or digit (no spaces)";
+/** Checked before lower-casing, so no non-ASCII letter can lower-case into ASCII (K → k). */
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,49}$/;
+
+/** Names are stored and compared lower-case: "Howto" and "howto" are one label. */
+export function normaliseLabelName(name: string): string {
+  if (!NAME_PATTERN.test(name)) throw invalid("name", LABEL_NAME_RULE);
+  return name.toLowerCase();
+}
+
+export interface Label {
+  id: string;
+  name: string;
+}
+
+export interface LabelWithCount extends Label {
+  pageCount: number;
+}
+
+/** A page carrying a label, as GET /api/labels/{name}/pages lists it. */
+export interface LabelledPage {
+  id: string;
+  spaceId: string;
+  spaceKey: string;
+  title: string;
+  emoji: string | null;
+  updatedAt: string;
+}
+
+/** Pages that count in label lists: published, live, visible to the caller. */
+const listedPages = (caller: Caller) => and(eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt), visiblePageFilter(caller));
+
+/** The spaces among `ids` that the caller may read (each looked up once). */
+function readableSpaces(core: Core, caller: Caller, ids: Iterable<string>): Map<string, SpaceRow> {
+  const out = new Map<string, SpaceRow>();
+  for (const id of new Set(ids)) {
+    const space = findSpaceById(core, id);
+    if (space && canReadSpace(core, caller, space)) out.set(id, space);
+  }
+  return out;
+}
+
+/** GET /api/labels: every label on at least one page the caller can see, by name, with how many. */
+export function listLabels(core: Core, caller: Caller): LabelWithCount[] {
+  const rows = core.db
+    .select({ id: labels.id, name: labels.name, spaceId: pages.spaceId, n: sql<number>`count(*)` })
+    .from(pageLabels)
+    .innerJoin(labels, eq(labels.id, pageLabels.labelId))
+    .innerJoin(pages, eq(pages.id, pageLabels.pageId))
+    .where(listedPages(caller))
+    .groupBy(labels.id, pages.spaceId)
+    .all();
+  const readable = readableSpaces(core, caller, rows.map((r) => r.spaceId));
+  const byId = new Map<string, LabelWithCount>();
+  for (const r of rows) {
+    if (!readable.has(r.spaceId)) continue;
+    const entry = byId.get(r.id) ?? { id: r.id, name: r.name, pageCount: 0 };
+    entry.pageCount += r.n;
+    byId.set(r.id, entry);
+  }
+  return [...byId.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** GET /api/labels/{name}/pages: the visible pages carrying it, by title. Unknown label: []. */
+export function labelPages(core: Core, caller: Caller, rawName: string): LabelledPage[] {
+  const name = normaliseLabelName(rawName);
+  const rows = core.db
+    .select({ id: pages.id, spaceId: pages.spaceId, title: pages.title, emoji: pages.emoji, updatedAt: pages.updatedAt })
+    .from(pageLabels)
+    .innerJoin(labels, eq(labels.id, pageLabels.labelId))
+    .innerJoin(pages, eq(pages.id, pageLabels.pageId))
+    .where(and(eq(labels.name, name), listedPages(caller)))
+    .orderBy(sql`${pages.title} collate nocase`, asc(pages.id))
+    .all();
+  const readable = readableSpaces(core, caller, rows.map((r) => r.spaceId));
+  return rows.filter((r) => readable.has(r.spaceId)).map((r) => ({ ...r, spaceKey: readable.get(r.spaceId)!.key }));
+}
+
+function labelsOfPage(core: Core, pageId: string): Label[] {
+  return core.db
+    .select({ id: labels.id, name: labels.name })
+    .from(pageLabels)
+    .innerJoin(labels, eq(labels.id, pageLabels.labelId))
+    .where(eq(pageLabels.pageId, pageId))
+    .orderBy(asc(labels.name))
+    .all();
+}
+
+/** GET /api/pages/{id}/labels: the page's labels by name (needs only to see the page). */
+export function pageLabelList(core: Core, caller: Caller, pageId: string): Label[] {
+  const { page } = requireReadablePage(core, caller, findPage(core, pageId));
+  return labelsOfPage(core, page.id);
+}
+
+function labelEvent(core: Core, caller: UserCaller, type: "label.added" | "label.removed", page: PageRow, label: Label): void {
+  // Drafts are private: nobody is told about them until they are published.
+  if (page.status !== PAGE_STATUS.Published) return;
+  recordEvent(core, { type, targetType: "page", targetId: page.id, spaceId: page.spaceId, actorId: caller.user.id, ip: caller.ip, data: { labelId: label.id, name: label.name, title: page.title } });
+}
+
+/**
+ * POST /api/pages/{id}/labels: needs Edit on the page. Answers the label and whether it was
+ * added now; adding one the page already has changes nothing and records nothing.
+ */
+export function addLabel(core: Core, caller: Caller, pageId: string, rawName: string): { label: Label; added: boolean } {
+  const user = requireUser(caller);
+  const name = normaliseLabelName(rawName);
+  return core.tx(() => {
+    const { page } = requireEditablePage(core, user, findPage(core, pageId));
+    const now = iso(core.clock.now());
+    core.db.insert(labels).values({ id: newId(), name, createdAt: now }).onConflictDoNothing().run();
+    const label = core.db.select({ id: labels.id, name: labels.name }).from(labels).where(eq(labels.name, name)).get()!;
+    const inserted = core.db
+      .insert(pageLabels)
+      .values({ pageId: page.id, labelId: label.id, addedById: user.user.id, addedAt: now })
+      .onConflictDoNothing()
+      .returning({ labelId: pageLabels.labelId })
+      .get();
+    if (inserted) labelEvent(core, user, "label.added", page, label);
+    return { label, added: Boolean(inserted) };
+  });
+}
+
+/** DELETE /api/pages/{id}/labels/{name}: needs Edit on the page; 404 when the page lacks it. */
+export function removeLabel(core: Core, caller: Caller, pageId: string, rawName: string): void {
+  const user = requireUser(caller);
+  const name = normaliseLabelName(rawName);
+  core.tx(() => {
+    const { page } = requireEditablePage(core, user, findPage(core, pageId));
+    const label = core.db.select({ id: labels.id, name: labels.name }).from(labels).where(eq(labels.name, name)).get();
+    const gone = label && core.db.delete(pageLabels).where(and(eq(pageLabels.pageId, page.id), eq(pageLabels.labelId, label.id))).returning({ labelId: pageLabels.labelId }).get();
+    if (!label || !gone) throw notFound(`This page has no label "${name}"`);
+    labelEvent(core, user, "label.removed", page, label);
+  });
+}
+
+/** A copied page carries its source's labels (inside the copy's transaction; no label events). */
+export function copyLabels(core: Core, caller: UserCaller, fromPageId: string, toPageId: string): void {
+  const now = iso(core.clock.now());
+  core.db.run(
+    sql`insert into ${pageLabels} (page_id, label_id, added_by_id, added_at) select ${toPageId}, label_id, ${caller.user.id}, ${now} from ${pageLabels} where page_id = ${fromPageId}`,
+  );
+}
