@@ -39,7 +39,8 @@ export function auditRoutes(core: Core) {
       query: t.Object({
         targetType: t.Optional(t.String({ maxLength: 50 })),
         targetId: t.Optional(t.String({ maxLength: 200 })),
-        take: t.Optional(t.Integer({ minimum: 1, maximum: AUDIT_TAKE_MAX, error: `must be a whole number from 1 to ${AUDIT_TAKE_MAX}` })),
+        // Bounds checked by the service: Elysia names the field "property" for a coerced number out of range.
+        take: t.Optional(t.Integer({ description: `1 to ${AUDIT_TAKE_MAX}; 50 when left out`, error: `must be a whole number from 1 to ${AUDIT_TAKE_MAX}` })),
       }),
       response: { 200: t.Array(AuditEntry), ...problems(400, 401, 403) },
       detail: { tags: ["Audit"], summary: `The most recent audit entries the caller may see, newest first (right audit.view; at most ${AUDIT_TAKE_MAX}, 50 by default)` },

@@ -1,0 +1,31 @@
+/** Test helpers for the audit log. */
+import { asc } from "drizzle-orm";
+import type { TestEnv } from "../../tests/harness";
+import { auditLog } from "./tables";
+
+/** Every audit row, oldest first. */
+export function auditRows(env: TestEnv) {
+  return env.core.db.select().from(auditLog).orderBy(asc(auditLog.sequence)).all();
+}
+
+/** The rows of one action, details parsed. */
+export function auditOf(env: TestEnv, action: string) {
+  return auditRows(env)
+    .filter((r) => r.action === action)
+    .map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, any> }));
+}
+
+/**
+ * Runs raw SQL against the log with the append-only triggers dropped, as someone editing the
+ * database file would; the triggers are put back afterwards.
+ */
+export function tamper(env: TestEnv, statements: string): void {
+  const db = env.core.sqlite;
+  const triggers = db.query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'").all();
+  db.exec("DROP TRIGGER audit_log_no_update; DROP TRIGGER audit_log_no_delete;");
+  try {
+    db.exec(statements);
+  } finally {
+    for (const t of triggers) db.exec(t.sql);
+  }
+}
