@@ -8,6 +8,7 @@ import m4 from "../../migrations/0004_audit_log.sql" with { type: "text" };
 import m5 from "../../migrations/0005_audit_append_only.sql" with { type: "text" };
 import m6 from "../../migrations/0006_webhooks.sql" with { type: "text" };
 import m7 from "../../migrations/0007_labels_comments_templates.sql" with { type: "text" };
+import m8 from "../../migrations/0008_attachments.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   { tag: "0005_audit_append_only", sql: m5 },
   { tag: "0006_webhooks", sql: m6 },
   { tag: "0007_labels_comments_templates", sql: m7 },
+  { tag: "0008_attachments", sql: m8 },
 ];

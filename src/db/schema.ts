@@ -12,3 +12,4 @@ export * from "../webhooks/tables";
 export * from "../labels/tables";
 export * from "../comments/tables";
 export * from "../templates/tables";
+export * from "../attachments/tables";
