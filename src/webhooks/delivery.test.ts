@@ -126,6 +126,19 @@ describe("what is queued", () => {
     expect(queued(other.id)).toEqual([]);
   });
 
+  test("a page moved to another space is told to the hooks of both spaces", async () => {
+    const e = env();
+    const { owner, space } = await ownerWithSpace(e);
+    const other = await newSpace(e, owner, "OTHER");
+    const from = await newWebhook(e, owner, "DOCS", "http://127.0.0.1:9/from", "page.moved");
+    const to = await newWebhook(e, owner, "OTHER", "http://127.0.0.1:9/to", "page.moved");
+    const page = await newPage(e, owner, space.id, "Travelling");
+    expect((await call(e, "PUT", `/api/pages/${page.id}/move`, { as: owner, body: { spaceId: other.id } })).status).toBe(200);
+    const moved = e.core.db.select().from(webhookDeliveries).all();
+    expect(moved.map((d) => d.webhookId).sort()).toEqual([from.id, to.id].sort());
+    expect(JSON.parse(moved[0].payload).data).toMatchObject({ pageId: page.id, spaceId: other.id, from: { spaceId: space.id } });
+  });
+
   test("a change that rolls back queues nothing", async () => {
     const e = env();
     const { owner, space } = await ownerWithSpace(e);

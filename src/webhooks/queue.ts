@@ -4,15 +4,21 @@
  * its type. So a change and its deliveries commit or roll back together; the sender
  * (sender.ts) only ever sends rows that committed.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Core } from "../core";
 import type { EventRow } from "../events/outbox";
 import { newId } from "../platform/crypto";
+import { perInstance } from "../platform/memo";
 import { spaces } from "../spaces/tables";
 import { WEBHOOK_EVENT_TYPES } from "./service";
-import { webhookDeliveries, webhooks } from "./tables";
+import { webhookDeliveries } from "./tables";
 
 const SENT_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
+
+/** Runs for every page and space event, so it is one prepared statement on the space index. */
+const enabledHooksOf = perInstance((sqlite: Core["sqlite"]) =>
+  sqlite.query<{ id: string; events: string }, [string]>("SELECT id, events FROM webhooks WHERE space_id = ? AND enabled = 1"),
+);
 
 /** The spaces whose webhooks hear this event: its own and, for a move between spaces, the old one. */
 function spacesOf(event: EventRow): string[] {
@@ -44,12 +50,12 @@ export function queueDeliveries(core: Core, event: EventRow): number {
   if (!SENT_TYPES.has(event.type)) return 0;
   const spaceIds = spacesOf(event);
   if (spaceIds.length === 0) return 0;
-  const hooks = core.db
-    .select({ id: webhooks.id, events: webhooks.events })
-    .from(webhooks)
-    .where(and(inArray(webhooks.spaceId, spaceIds), eq(webhooks.enabled, true)))
-    .all()
-    .filter((h) => h.events.includes("*") || h.events.includes(event.type));
+  const hooks = spaceIds
+    .flatMap((id) => enabledHooksOf(core.sqlite).all(id))
+    .filter((h) => {
+      const events = JSON.parse(h.events) as string[];
+      return events.includes("*") || events.includes(event.type);
+    });
   if (hooks.length === 0) return 0;
   const payload = payloadOf(core, event);
   // Due at once: the first attempt is made right after the commit (sender.ts).

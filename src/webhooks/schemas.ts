@@ -26,6 +26,7 @@ export const CreateWebhookBody = t.Object({
   url: t.String({ maxLength: MAX_URL_LENGTH, description: "http or https; private and loopback addresses are refused at delivery unless allowed by CAIRN_OUTBOUND_ALLOW" }),
   events: t.Union([t.Array(t.String({ maxLength: 100 }), { maxItems: 50 }), t.String({ maxLength: 2000 })], {
     description: `Event types as an array or a comma-separated string; "*" for all. Known: ${WEBHOOK_EVENT_TYPES.join(", ")}`,
+    error: "must be a list of event types or a comma-separated string",
   }),
 });
 

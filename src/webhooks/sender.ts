@@ -19,6 +19,7 @@ import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Core } from "../core";
 import { onEventRecorded, recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
+import { perInstance } from "../platform/memo";
 import { newId } from "../platform/crypto";
 import { guardedFetch } from "../platform/outbound";
 import { queueDeliveries } from "./queue";
@@ -48,17 +49,13 @@ interface SenderState {
   lastPruneAt: number;
 }
 
-const states = new WeakMap<Core["sqlite"], SenderState>();
-
-function stateOf(core: Core): SenderState {
-  let s = states.get(core.sqlite);
-  if (!s) states.set(core.sqlite, (s = { current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity }));
-  return s;
-}
+const stateOf = perInstance(
+  (_sqlite: Core["sqlite"]): SenderState => ({ current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity }),
+);
 
 /** Called once from openInstance: the recorder, the timer, and a catch-up run. */
 export function installWebhooks(core: Core): void {
-  const state = stateOf(core);
+  const state = stateOf(core.sqlite);
   onEventRecorded(core, (c, event) => {
     if (queueDeliveries(c, event) > 0) kick(core);
   });
@@ -73,7 +70,7 @@ export function installWebhooks(core: Core): void {
 
 /** Sends what is due once the current synchronous work (the committing transaction) is done. */
 function kick(core: Core): void {
-  const state = stateOf(core);
+  const state = stateOf(core.sqlite);
   if (state.kickQueued) return;
   state.kickQueued = true;
   queueMicrotask(() => {
@@ -87,7 +84,7 @@ function kick(core: Core): void {
  * it after moving the clock. Waits for a run in progress first, never overlaps one.
  */
 export function runDueDeliveries(core: Core): Promise<void> {
-  const state = stateOf(core);
+  const state = stateOf(core.sqlite);
   if (state.next) return state.next;
   const next = state.current.then(async () => {
     state.next = null;

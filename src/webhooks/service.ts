@@ -56,7 +56,8 @@ export function cleanUrl(raw: string): string {
   try {
     url = checkOutboundUrl(text);
   } catch (err) {
-    throw invalid("url", `must be an http or https URL with a host (${(err as Error).message.replace(/^bad URL: /, "")})`);
+    const reason = (err as Error).message.replace(/^bad URL: /, "");
+    throw invalid("url", reason === "not an absolute URL" ? "must be an absolute http or https URL, such as https://example.com/hooks" : reason);
   }
   if (url.href.length > MAX_URL_LENGTH) throw invalid("url", `must be at most ${MAX_URL_LENGTH} characters`);
   return url.href;
