@@ -63,12 +63,15 @@ export const EVENT_TYPES = [
   "webhook.created",
   "webhook.deleted",
   "webhook.disabled",
+  // Attachments: created is sent to webhooks (DESIGN.md §7); deleted is for the audit log.
+  "attachment.created",
+  "attachment.deleted",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What an event is about. A session's id is its public handle, a setting's its key. */
-export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment"] as const;
+export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment", "attachment"] as const;
 
 export type TargetType = (typeof TARGET_TYPES)[number];
 
