@@ -89,6 +89,15 @@ describe("tampering underneath is reported at the right entry", () => {
     });
   }
 
+  test("details edited into something that is not JSON are listed, not a 500", async () => {
+    seed(2);
+    tamper(env, "UPDATE audit_log SET details = 'not json' WHERE sequence = 2");
+    const list = await call(env, "GET", "/api/audit", { as: owner });
+    expect(list.status).toBe(200);
+    expect(list.body.find((e: any) => e.sequence === 2).details).toEqual({ unreadable: "not json" });
+    expect(await verify()).toMatchObject({ ok: false, brokenAtSequence: 2 });
+  });
+
   test("an entry altered and re-hashed breaks the link to the next one", async () => {
     seed(6);
     const row = auditRows(env)[3];

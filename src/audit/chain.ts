@@ -21,6 +21,7 @@
  */
 import { desc, eq, sql } from "drizzle-orm";
 import type { Core } from "../core";
+import { perInstance } from "../platform/memo";
 import { users } from "../users/tables";
 import { auditLog, type AuditRow } from "./tables";
 
@@ -87,8 +88,7 @@ export interface NewAuditEntry {
 // per database, since drizzle otherwise rebuilds their SQL on every call (measured here: about
 // 45 µs an entry prepared, several times that unprepared).
 const COLUMNS = ["sequence", "id", "action", "targetType", "targetId", "spaceId", "actorId", "actorName", "ip", "details", "createdAt", "prevHash", "hash"] as const;
-const statements = new WeakMap<Core["sqlite"], ReturnType<typeof prepare>>();
-function prepare(core: Core) {
+const statementsOf = perInstance((core: Core) => {
   const actorId = sql.placeholder("actorId");
   return {
     last: core.db
@@ -103,12 +103,7 @@ function prepare(core: Core) {
       .values(Object.fromEntries(COLUMNS.map((c) => [c, sql.placeholder(c)])) as never)
       .prepare(),
   };
-}
-function statementsOf(core: Core) {
-  let s = statements.get(core.sqlite);
-  if (!s) statements.set(core.sqlite, (s = prepare(core)));
-  return s;
-}
+});
 
 /** Appends one entry: one SELECT (the last entry and the actor's name), one INSERT. Must run inside the change's transaction. */
 export function appendAudit(core: Core, entry: NewAuditEntry): AuditRow {

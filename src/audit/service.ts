@@ -46,9 +46,20 @@ export function toAuditEntry(row: AuditRow) {
     actorId: row.actorId,
     actorName: row.actorName,
     ip: row.ip,
-    details: JSON.parse(row.details) as Record<string, unknown>,
+    details: parseDetails(row.details),
     createdAt: row.createdAt,
   };
+}
+
+/** Stored details are canonical JSON; a row edited into something else is shown, not a 500. */
+function parseDetails(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text);
+    if (value && typeof value === "object" && !Array.isArray(value)) return value;
+  } catch {
+    // fall through
+  }
+  return { unreadable: text.slice(0, 1000) };
 }
 
 export const AUDIT_TAKE_DEFAULT = 50;
