@@ -1,0 +1,125 @@
+/**
+ * `bun run bench` (about a minute) or `bun run bench -- --quick` (under a minute):
+ * builds dist/cairn (or takes --binary=PATH), then measures cold start, idle memory and the
+ * throughput of each scenario in scripts/bench/scenarios.ts against a bare Bun.serve baseline
+ * loaded the same way. Prints a table and writes .bench/results.json. Only 127.0.0.1; every
+ * child is killed on the way out.
+ */
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { build } from "./build";
+import { load, type LoadResult } from "./bench/load";
+import { freePort, HOST, killAll, rssMb, spawnLogged, stop, waitFor200 } from "./bench/procs";
+import { formatReport, writeResults, type BenchReport, type ScenarioRow } from "./bench/report";
+import { SCENARIOS, type BenchContext, type Scenario } from "./bench/scenarios";
+import { seedContext } from "./bench/seed";
+import { coldStarts, median, startCairn } from "./bench/server";
+
+const root = join(import.meta.dir, "..");
+const out = join(root, ".bench");
+const quick = process.argv.includes("--quick");
+// --binary=PATH benchmarks an existing build instead (e.g. to compare two commits).
+const givenArg = process.argv.find((a) => a.startsWith("--binary="))?.slice("--binary=".length);
+const givenBinary = givenArg ? resolve(givenArg) : undefined; // the binary runs from another cwd
+const plan = quick
+  ? { coldRuns: 5, warmupSec: 1, durationSec: 3, idleMs: 1_000, deadlineMs: 60_000 }
+  : { coldRuns: 5, warmupSec: 2, durationSec: 10, idleMs: 3_000, deadlineMs: 240_000 };
+
+function fail(message: string): never {
+  killAll();
+  console.error(`bench failed: ${message}`);
+  process.exit(1);
+}
+
+process.on("exit", killAll);
+process.on("SIGINT", () => fail("interrupted"));
+process.on("SIGTERM", () => fail("terminated"));
+setTimeout(() => fail(`did not finish within ${plan.deadlineMs / 1000} s`), plan.deadlineMs).unref();
+
+/** Logs go to files: the server writes a line per request, which would flood the terminal. */
+function logFile(name: string): string {
+  const path = join(out, name);
+  writeFileSync(path, "");
+  return path;
+}
+
+/** A bare Bun.serve in its own process: the yardstick the scenarios are compared with. */
+async function startBaseline() {
+  const port = await freePort();
+  const url = `http://${HOST}:${port}`;
+  const child = spawnLogged(["bun", join(import.meta.dir, "bench/baseline-server.ts"), String(port)], logFile("baseline.log"));
+  await waitFor200(url, child, 10_000);
+  return { child, url, load: () => load(url, child.pid, [{ method: "GET", path: "/" }], plan.durationSec, plan.warmupSec) };
+}
+
+/** Loads each scenario in turn against one seeded server; any non-2xx answer fails the run. */
+async function runScenarios(url: string, pid: number, ctx: BenchContext) {
+  const loads: Array<{ scenario: Scenario; r: LoadResult }> = [];
+  for (const scenario of SCENARIOS) {
+    await scenario.setup?.(ctx);
+    const r = await load(url, pid, scenario.requests(ctx), plan.durationSec, plan.warmupSec);
+    if (r.non2xx > 0 || r.errors > 0) fail(`${scenario.name}: ${r.non2xx} non-2xx answer(s) ${JSON.stringify(r.statuses)}, ${r.errors} error(s)`);
+    loads.push({ scenario, r });
+    console.log(`${scenario.name}: ${Math.round(r.rps)} rps`);
+  }
+  return loads;
+}
+
+async function main() {
+  mkdirSync(out, { recursive: true });
+  const { outfile, bytes } = givenBinary ? { outfile: givenBinary, bytes: statSync(givenBinary).size } : await build({ quiet: true });
+  const binaryMb = bytes / 1024 / 1024;
+  console.log(`${givenBinary ? "using" : "built"} ${outfile} (${binaryMb.toFixed(1)} MB); ${quick ? "quick run" : "full run"}, logs in .bench/`);
+  const loadBefore = loadavg()[0];
+
+  const coldStartRunsMs = await coldStarts(outfile, logFile("cold-start.log"), plan.coldRuns);
+  console.log(`cold start: ${coldStartRunsMs.map((ms) => ms.toFixed(1)).join(", ")} ms`);
+
+  // Loaded before and after the scenarios: on a shared machine the two differ, and how much
+  // says how far the ratios can be trusted.
+  const baseline = await startBaseline();
+  const baseBefore = await baseline.load();
+  console.log(`baseline: ${Math.round(baseBefore.rps)} rps`);
+
+  const serverLog = logFile("server.log");
+  const cairn = await startCairn(outfile, serverLog);
+  const ctx = await seedContext(cairn.url, quick);
+  // A few ordinary requests before the idle reading, so it is memory after real use.
+  for (const path of ["/api/health", "/api/auth/me", "/api/instance"]) await ctx.api("GET", path);
+  await Bun.sleep(plan.idleMs);
+  const idleRssMb = rssMb(cairn.child.pid);
+  console.log(`idle RSS: ${idleRssMb.toFixed(1)} MB`);
+
+  const loads = await runScenarios(cairn.url, cairn.child.pid, ctx);
+  const code = await cairn.stop();
+  if (code !== 0) fail(`cairn exited with ${code} after SIGTERM (see ${serverLog})`);
+
+  const baseAfter = await baseline.load();
+  console.log(`baseline again: ${Math.round(baseAfter.rps)} rps`);
+  await stop(baseline.child);
+
+  const baselineRps = (baseBefore.rps + baseAfter.rps) / 2;
+  const scenarios: ScenarioRow[] = loads.map(({ scenario, r }) => {
+    const figures = { rps: r.rps, p50Ms: r.p50Ms, p95Ms: r.p95Ms, p99Ms: r.p99Ms, ratioToBaseline: r.rps / baselineRps };
+    return { name: scenario.name, ...figures, cpuUsPerRequest: r.cpuUsPerRequest, target: scenario.target, met: scenario.met(figures) };
+  });
+  const report: BenchReport = {
+    baselineRps,
+    baselineRunsRps: [baseBefore.rps, baseAfter.rps],
+    baselineCpuUs: (baseBefore.cpuUsPerRequest + baseAfter.cpuUsPerRequest) / 2,
+    coldStartMs: median(coldStartRunsMs),
+    coldStartRunsMs,
+    idleRssMb,
+    binaryMb,
+    scenarios,
+    machineLoad: [loadBefore, loadavg()[0]],
+  };
+  writeResults(join(out, "results.json"), report);
+  console.log(`\n${formatReport(report).text}\nwritten .bench/results.json`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => fail(err instanceof Error ? (err.stack ?? err.message) : String(err)),
+);

@@ -1,0 +1,102 @@
+/**
+ * Child processes for the benchmark: every one is tracked so that a failure, Ctrl-C or the
+ * run's deadline kills them all, and every wait has a deadline so nothing hangs.
+ */
+import type { Subprocess } from "bun";
+import { closeSync, openSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+
+export const HOST = "127.0.0.1";
+const children = new Set<Subprocess>();
+
+export function killAll(): void {
+  for (const child of children) child.kill("SIGKILL");
+  children.clear();
+}
+
+/** Starts a process whose stdout and stderr append to `logPath` (the server logs every request). */
+export function spawnLogged(cmd: string[], logPath: string, cwd?: string): Subprocess {
+  const fd = openSync(logPath, "a");
+  try {
+    const child = Bun.spawn(cmd, { cwd, stdin: "ignore", stdout: fd, stderr: fd });
+    children.add(child);
+    child.exited.then(() => children.delete(child));
+    return child;
+  } finally {
+    // The child holds its own copy of the descriptor.
+    closeSync(fd);
+  }
+}
+
+/** Runs a process to completion and answers its stdout; throws on a non-zero exit or timeout. */
+export async function runCaptured(cmd: string[], timeoutMs: number, cwd?: string): Promise<string> {
+  const child = Bun.spawn(cmd, { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  children.add(child);
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  try {
+    const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    if (code !== 0) throw new Error(`${cmd.slice(0, 3).join(" ")} exited with ${code}${child.signalCode ? ` (${child.signalCode})` : ""}: ${err.trim().slice(-2000)}`);
+    return out;
+  } finally {
+    clearTimeout(timer);
+    children.delete(child);
+  }
+}
+
+/** Asks the kernel for a free port by binding port 0 and releasing it. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, HOST, () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `url` until it answers 200; throws if the process exits first or the deadline passes. */
+export async function waitFor200(url: string, child: Subprocess, timeoutMs: number, headers?: Record<string, string>): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`process exited (${child.exitCode ?? child.signalCode}) before ${url} answered`);
+    try {
+      const res = await fetch(url, { headers });
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+    } catch {
+      // Not listening yet: connection refused.
+    }
+    await Bun.sleep(1);
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+}
+
+/** SIGTERM, then SIGKILL if it has not exited in time; answers the exit code (null if killed). */
+export async function stop(child: Subprocess, graceMs = 5_000): Promise<number | null> {
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  await child.exited;
+  clearTimeout(timer);
+  return child.signalCode ? null : child.exitCode;
+}
+
+/** Resident memory of a running process in MB, from /proc (Linux). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]);
+  if (!Number.isFinite(kb)) throw new Error(`no VmRSS for pid ${pid}`);
+  return kb / 1024;
+}
+
+// USER_HZ: the unit of /proc/<pid>/stat times; 100 on every mainstream Linux build.
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) a process has used so far, in microseconds, from /proc (Linux). */
+export function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+  return (ticks / TICKS_PER_SECOND) * 1e6;
+}

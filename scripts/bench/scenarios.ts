@@ -1,0 +1,65 @@
+/**
+ * The load scenarios. To add one (pages, tree, search, writes…), append to SCENARIOS: seed what
+ * it needs in setup() through the public API (ctx.api), answer the request mix it loads, and
+ * say what figure it must reach. Scenarios run in order against one server, so a setup may
+ * reuse what an earlier one seeded (keep state in ctx.shared).
+ */
+
+/** One request in a scenario's mix; the loader cycles through the list on every connection. */
+export interface LoadRequest {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface BenchContext {
+  baseUrl: string;
+  /** Owner's API token (cct_…), read-write. */
+  token: string;
+  /** Owner's session cookie value. */
+  cookie: string;
+  quick: boolean;
+  /** Calls the API as the owner with the token; throws unless the answer is 2xx. */
+  api(method: string, path: string, body?: unknown): Promise<any>;
+  /** Headers that authenticate as the owner's token. */
+  auth(): Record<string, string>;
+  /** Whatever setups want to hand to later scenarios. */
+  shared: Record<string, unknown>;
+}
+
+export interface LoadFigures {
+  rps: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+}
+
+export interface Scenario {
+  name: string;
+  /** Shown beside the result, e.g. "≥ 40 % of baseline rps". */
+  target: string;
+  setup?(ctx: BenchContext): Promise<void>;
+  requests(ctx: BenchContext): LoadRequest[];
+  met(result: LoadFigures & { ratioToBaseline: number }): boolean;
+}
+
+const atLeastOfBaseline = (share: number) => ({
+  target: `≥ ${share * 100} % of baseline rps`,
+  met: (r: { ratioToBaseline: number }) => r.ratioToBaseline >= share,
+});
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: "GET /api/health (token)",
+    // The token keeps the load clear of the anonymous rate limit (300/min per address),
+    // which would otherwise turn most of the run into 429s.
+    ...atLeastOfBaseline(0.4),
+    requests: (ctx) => [{ method: "GET", path: "/api/health", headers: ctx.auth() }],
+  },
+  {
+    name: "GET /api/auth/me (token)",
+    ...atLeastOfBaseline(0.4),
+    requests: (ctx) => [{ method: "GET", path: "/api/auth/me", headers: ctx.auth() }],
+  },
+];
