@@ -8,7 +8,9 @@
  *     it runs once the synchronous core.tx() has finished; after a rollback it finds nothing);
  *   - on a 5-second timer, for retries that have come due;
  *   - at start-up, for what a stop or a crash left behind (the rows are in the database).
- * Runs never overlap (one chain per instance), so one process never sends a row twice at once.
+ * Runs never overlap (one chain per instance), so one process never sends a row twice at once;
+ * the price is that a new delivery waits for the run in progress (8 attempts at a time, each
+ * at most 10 s).
  *
  * Retries: after a failed attempt the next waits 5 s, 30 s, 2 min, 10 min, then 1 h, 1 h, 1 h;
  * the 8th failed attempt (about 3 h 13 min after the change) abandons the delivery. 20 failed
@@ -115,9 +117,21 @@ async function sendDue(core: Core, state: SenderState): Promise<void> {
       .filter((r) => !tried.has(r.delivery.id));
     if (due.length === 0) return;
     for (const r of due) tried.add(r.delivery.id);
-    for (let i = 0; i < due.length; i += CONCURRENCY) {
-      await Promise.all(due.slice(i, i + CONCURRENCY).map((r) => attempt(core, state, r.hook, r.delivery)));
-    }
+    // CONCURRENCY workers take the next row as soon as they are free: one slow receiver
+    // holds up one worker, not the whole batch.
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length && !state.closed) {
+        const r = due[next++];
+        try {
+          await attempt(core, state, r.hook, r.delivery);
+        } catch (err) {
+          // Recording failed (the row stays due and is tried again); go on with the others.
+          if (!state.closed) core.log.error("webhook attempt not recorded", { delivery: r.delivery.id, error: err instanceof Error ? err.message : String(err) });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker));
   }
 }
 
