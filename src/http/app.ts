@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { auditRoutes } from "../audit/routes";
 import { authRoutes } from "../auth/routes";
 import type { Core } from "../core";
 import { groupRoutes } from "../groups/routes";
@@ -9,6 +10,7 @@ import { spaceRoutes } from "../spaces/routes";
 import { systemRoutes } from "../system/routes";
 import { tokenRoutes } from "../tokens/routes";
 import { userRoutes } from "../users/routes";
+import { webhookRoutes } from "../webhooks/routes";
 import { docsRoutes } from "./docs";
 import { clientIp, parseJsonBody, runPipeline } from "./pipeline";
 import { fromValidation, problemResponse } from "./problem";
@@ -18,7 +20,7 @@ import { HSTS, SECURITY_HEADERS } from "./security-headers";
 
 /** Every API route group, in one list (the OpenAPI test checks each is described). */
 export function apiRoutes(core: Core) {
-  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core), pageRoutes(core), groupRoutes(core), searchRoutes(core)];
+  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core), pageRoutes(core), groupRoutes(core), searchRoutes(core), auditRoutes(core), webhookRoutes(core)];
 }
 
 /**
