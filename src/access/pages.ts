@@ -54,3 +54,26 @@ export function requireEditablePage(core: Core, caller: Caller, found: PageInSpa
 }
 
 export const inTrash = () => new AppError("conflict", { detail: "Restore it from the trash first." }, "This page is in the trash");
+
+/**
+ * Comments are seen by the page's readers; anonymous readers (public spaces, a later issue) see
+ * them only where the space turns publicComments on.
+ */
+export function canReadComments(core: Core, caller: Caller, space: SpaceRow, page: PageRow): boolean {
+  return canReadPage(core, caller, space, page) && (caller.kind === "user" || space.publicComments);
+}
+
+/** Writing comments (post, reply, resolve) needs View on the page; anonymous callers never write. */
+export function canComment(core: Core, caller: Caller, space: SpaceRow, page: PageRow): boolean {
+  return caller.kind === "user" && !caller.token?.readOnly && canReadPage(core, caller, space, page);
+}
+
+/** Comments visible (404), signed in (401), space not archived (403), may comment (403), not in the trash (409). */
+export function requireCommentablePage(core: Core, caller: Caller, found: PageInSpace | undefined): PageInSpace {
+  if (!found || !canReadComments(core, caller, found.space, found.page)) throw notFound("Page not found");
+  if (caller.kind !== "user") throw new AppError("unauthenticated");
+  if (found.space.archivedAt) throw spaceArchived();
+  if (!canComment(core, caller, found.space, found.page)) throw new AppError("forbidden", {}, "You may not comment on this page");
+  if (found.page.deletedAt) throw inTrash();
+  return found;
+}
