@@ -65,7 +65,7 @@ export function copyPage(core: Core, caller: Caller, id: string, input: CopyInpu
       });
       newIds.set(oldId, copy.id);
       copyLabels(core, user, oldId, copy.id);
-      recordEvent(core, { type: "page.created", targetType: "page", targetId: copy.id, spaceId: target.id, actorId: user.user.id, data: { title, parentPageId: copy.parentId, copiedFromId: oldId } });
+      recordEvent(core, { type: "page.created", targetType: "page", targetId: copy.id, spaceId: target.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: copy.parentId, copiedFromId: oldId } });
     }
     return pageFor(core, user, newIds.get(source.page.id)!);
   });

@@ -68,6 +68,7 @@ export function movePage(core: Core, caller: Caller, id: string, input: MoveInpu
       targetId: page.id,
       spaceId: target.id,
       actorId: user.user.id,
+      ip: user.ip,
       data: { from: { spaceId: space.id, parentPageId: page.parentId, position: page.position }, to: { spaceId: target.id, parentPageId: parentId, position: index }, pageCount: subtree.length },
     });
     return pageFor(core, user, page.id);

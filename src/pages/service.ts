@@ -28,7 +28,7 @@ export function createPage(core: Core, caller: Caller, input: CreatePageInput): 
     const space = requireEditableSpace(core, user, findSpaceById(core, input.spaceId));
     const parentId = input.parentPageId ? resolveParent(core, user, space.id, input.parentPageId).id : null;
     const page = insertPage(core, user, { spaceId: space.id, parentId, title, content, status: PAGE_STATUS.Published, position: nextPosition(core, space.id, parentId), comment: null });
-    recordEvent(core, { type: "page.created", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, data: { title, parentPageId: parentId } });
+    recordEvent(core, { type: "page.created", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: parentId } });
     return pageFor(core, user, page.id);
   });
 }
@@ -79,7 +79,7 @@ export function updatePage(core: Core, caller: Caller, id: string, input: Update
     writeVersion(core, { pageId: page.id, versionNumber, title, contentJson: content?.json ?? page.contentJson, comment, authorId: user.user.id });
     // Drafts are private: nobody is told about them until they are published.
     if (!draft) {
-      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, data: { versionNumber, renamed: title !== page.title, contentChanged: content !== null } });
+      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { versionNumber, renamed: title !== page.title, contentChanged: content !== null } });
     }
     return pageFor(core, user, page.id);
   });
@@ -95,7 +95,7 @@ export function setPresentation(core: Core, caller: Caller, id: string, change: 
     const { page, space } = requireEditablePage(core, user, findPage(core, id));
     core.db.update(pages).set({ ...set, updatedById: user.user.id, updatedAt: iso(core.clock.now()) }).where(eq(pages.id, page.id)).run();
     if (page.status === PAGE_STATUS.Published) {
-      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, data: { ...set } });
+      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { ...set } });
     }
     return pageFor(core, user, page.id);
   });

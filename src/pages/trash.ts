@@ -5,6 +5,7 @@
  */
 import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { requireEditablePage, requireReadablePage, visiblePageFilter } from "../access/pages";
+import { deleteUnusedBlobs, removeAttachmentsOfPages } from "../attachments/blob-refs";
 import { canReadSpace, requireEditableSpace, requireReadableSpace } from "../access/spaces";
 import { requireReauth } from "../auth/service";
 import { requireUser, type Caller } from "../auth/caller";
@@ -39,7 +40,7 @@ export function trashPage(core: Core, caller: Caller, id: string): void {
     }
     renumberSiblings(core, space.id, page.parentId);
     if (page.status === PAGE_STATUS.Published) {
-      recordEvent(core, { type: "page.trashed", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, data: { title: page.title, pageIds: ids } });
+      recordEvent(core, { type: "page.trashed", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { title: page.title, pageIds: ids } });
     }
   });
 }
@@ -101,7 +102,7 @@ export function restorePage(core: Core, caller: Caller, id: string): Page {
       .where(eq(pages.id, page.id))
       .run();
     if (page.status === PAGE_STATUS.Published) {
-      recordEvent(core, { type: "page.restored", targetType: "page", targetId: page.id, spaceId: page.spaceId, actorId: user.user.id, data: { title: page.title, parentPageId: parentId, pageIds: batch } });
+      recordEvent(core, { type: "page.restored", targetType: "page", targetId: page.id, spaceId: page.spaceId, actorId: user.user.id, ip: user.ip, data: { title: page.title, parentPageId: parentId, pageIds: batch } });
     }
     return pageFor(core, user, page.id);
   });
@@ -111,25 +112,31 @@ export function restorePage(core: Core, caller: Caller, id: string): Page {
  * DELETE /api/pages/{id}/purge, for good:
  * 1. needs a recent re-authentication (tokens: 403 reauth_required);
  * 2. the page must be visible (404), in the trash (409), in an editable space (403);
- * 3. in ONE transaction: record page.purged (not for a private draft), delete the versions, then the pages of the batch
- *    below it. Attachments and other page data (later issues) hang off pages with
- *    ON DELETE CASCADE and go with them; sub-pages trashed separately keep their own trash
- *    entry (their parent link is set to null, so a restore puts them at the top level).
+ * 3. in ONE transaction: record page.purged (not for a private draft), delete the attachment
+ *    rows (noting their blobs), the versions, then the pages of the batch below it. Other page
+ *    data hangs off pages with ON DELETE CASCADE and goes with them; sub-pages trashed
+ *    separately keep their own trash entry (their parent link is set to null, so a restore
+ *    puts them at the top level);
+ * 4. after COMMIT, delete the blobs nothing refers to any more (files are not transactional).
  */
 export function purgePage(core: Core, caller: Caller, id: string): void {
   // 1.
   const user = requireUser(caller);
   requireReauth(core, user);
-  core.tx(() => {
+  const blobs = core.tx(() => {
     // 2.
     const { page, batch } = trashedPage(core, user, id);
     // 3.
     if (page.status === PAGE_STATUS.Published) {
-      recordEvent(core, { type: "page.purged", targetType: "page", targetId: page.id, spaceId: page.spaceId, actorId: user.user.id, data: { title: page.title, pageIds: batch } });
+      recordEvent(core, { type: "page.purged", targetType: "page", targetId: page.id, spaceId: page.spaceId, actorId: user.user.id, ip: user.ip, data: { title: page.title, pageIds: batch } });
     }
+    const used = removeAttachmentsOfPages(core, batch);
     for (const part of chunks(batch)) {
       core.db.delete(pageVersions).where(inArray(pageVersions.pageId, part)).run();
       core.db.delete(pages).where(inArray(pages.id, part)).run();
     }
+    return used;
   });
+  // 4.
+  deleteUnusedBlobs(core, blobs);
 }

@@ -65,7 +65,7 @@ export function restoreVersion(core: Core, caller: Caller, pageId: string, versi
       .run();
     writeVersion(core, { pageId: page.id, versionNumber: next, title: old.title, contentJson: content.json, comment, authorId: user.user.id });
     if (page.status === PAGE_STATUS.Published) {
-      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, data: { versionNumber: next, restoredFrom: versionNumber } });
+      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { versionNumber: next, restoredFrom: versionNumber } });
     }
     return pageFor(core, user, page.id);
   });
