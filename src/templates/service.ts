@@ -1,0 +1,128 @@
+/**
+ * Page templates: of one space (Edit on the space to make or change them) or wiki-wide (see
+ * access/templates.ts). Their content passes the same editor schema check as page bodies.
+ */
+import { asc, eq, isNull, or, sql } from "drizzle-orm";
+import { canChangeWikiTemplate, canCreateWikiTemplate } from "../access/templates";
+import { requireEditableSpace, requireReadableSpace } from "../access/spaces";
+import { requireUser, type Caller, type UserCaller } from "../auth/caller";
+import { checkContentJson, EMPTY_DOCUMENT_JSON } from "../content/validate";
+import type { Core } from "../core";
+import { iso } from "../platform/clock";
+import { newId } from "../platform/crypto";
+import { AppError, invalid, notFound, permissionRequired } from "../platform/errors";
+import { findSpaceById } from "../spaces/service";
+import { templates, type TemplateRow } from "./tables";
+
+export const NAME_MAX = 100;
+export const DESCRIPTION_MAX = 1000;
+
+/** The Template of DESIGN.md §8 (plus updatedAt). */
+export function toTemplate(row: TemplateRow) {
+  return {
+    id: row.id,
+    spaceId: row.spaceId,
+    name: row.name,
+    description: row.description,
+    contentJson: row.contentJson,
+    createdById: row.createdById,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export type Template = ReturnType<typeof toTemplate>;
+
+function checkName(name: string): string {
+  const n = name.trim();
+  if (!n) throw invalid("name", "must not be blank");
+  if (n.length > NAME_MAX) throw invalid("name", `must be at most ${NAME_MAX} characters`);
+  return n;
+}
+
+function checkDescription(description: string | undefined): string {
+  const d = (description ?? "").trim();
+  if (d.length > DESCRIPTION_MAX) throw invalid("description", `must be at most ${DESCRIPTION_MAX} characters`);
+  return d;
+}
+
+/**
+ * GET /api/templates: without spaceId the wiki-wide templates; with it, those and the space's
+ * own (the space must be readable: 404 otherwise). By name.
+ */
+export function listTemplates(core: Core, caller: Caller, spaceId: string | undefined): Template[] {
+  requireUser(caller);
+  if (spaceId !== undefined) requireReadableSpace(core, caller, findSpaceById(core, spaceId));
+  return core.db
+    .select()
+    .from(templates)
+    .where(spaceId === undefined ? isNull(templates.spaceId) : or(isNull(templates.spaceId), eq(templates.spaceId, spaceId)))
+    .orderBy(sql`${templates.name} collate nocase`, asc(templates.id))
+    .all()
+    .map(toTemplate);
+}
+
+export interface NewTemplate {
+  spaceId?: string | null;
+  name: string;
+  description?: string;
+  contentJson?: string;
+}
+
+/** POST /api/templates: a space template (Edit on the space) or a wiki-wide one (spaces.create). */
+export function createTemplate(core: Core, caller: Caller, input: NewTemplate): Template {
+  const user = requireUser(caller);
+  const name = checkName(input.name);
+  const description = checkDescription(input.description);
+  const contentJson = input.contentJson === undefined ? EMPTY_DOCUMENT_JSON : checkContentJson(input.contentJson).json;
+  return core.tx(() => {
+    let spaceId: string | null = null;
+    if (input.spaceId) spaceId = requireEditableSpace(core, user, findSpaceById(core, input.spaceId)).id;
+    else if (!canCreateWikiTemplate(user)) throw permissionRequired("spaces.create");
+    const now = iso(core.clock.now());
+    const row = core.db
+      .insert(templates)
+      .values({ id: newId(), spaceId, name, description, contentJson, createdById: user.user.id, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    return toTemplate(row);
+  });
+}
+
+/** A template as the caller may change it: visible (404), then Edit on its space or author/administrator (403). */
+function changeableTemplate(core: Core, caller: UserCaller, id: string): TemplateRow {
+  const row = core.db.select().from(templates).where(eq(templates.id, id)).get();
+  if (!row) throw notFound("Template not found");
+  if (row.spaceId) requireEditableSpace(core, caller, findSpaceById(core, row.spaceId));
+  else if (!canChangeWikiTemplate(caller, row)) throw new AppError("forbidden", {}, "Only its author or an administrator may change a wiki-wide template");
+  return row;
+}
+
+export interface TemplateChange {
+  name?: string;
+  description?: string;
+  contentJson?: string;
+}
+
+/** PUT /api/templates/{id}: name, description and (beyond SPEC) contentJson; what is left out stays. */
+export function updateTemplate(core: Core, caller: Caller, id: string, input: TemplateChange): Template {
+  const user = requireUser(caller);
+  if (input.name === undefined && input.description === undefined && input.contentJson === undefined) throw invalid("name", "send a name, a description or a contentJson");
+  const set: Partial<TemplateRow> = {};
+  if (input.name !== undefined) set.name = checkName(input.name);
+  if (input.description !== undefined) set.description = checkDescription(input.description);
+  if (input.contentJson !== undefined) set.contentJson = checkContentJson(input.contentJson).json;
+  return core.tx(() => {
+    const row = changeableTemplate(core, user, id);
+    return toTemplate(core.db.update(templates).set({ ...set, updatedAt: iso(core.clock.now()) }).where(eq(templates.id, row.id)).returning().get()!);
+  });
+}
+
+/** DELETE /api/templates/{id}: the same rights as changing it; no re-authentication (DESIGN.md §5). */
+export function deleteTemplate(core: Core, caller: Caller, id: string): void {
+  const user = requireUser(caller);
+  core.tx(() => {
+    const row = changeableTemplate(core, user, id);
+    core.db.delete(templates).where(eq(templates.id, row.id)).run();
+  });
+}
