@@ -5,7 +5,7 @@ import { clearedSessionCookie, sessionCookie } from "../http/cookies";
 import { callerOf } from "../http/request-state";
 import { isHttps, NoContent, noContent, problems } from "../http/schemas";
 import { AppError } from "../platform/errors";
-import { findUserWithRole, register, toAccount, updateDisplayName } from "../users/service";
+import { findUserWithRoleById, register, toAccount, updateDisplayName } from "../users/service";
 import { Account } from "../users/schemas";
 import { users } from "../users/tables";
 import { requireSession, requireUser } from "./caller";
@@ -30,7 +30,7 @@ const sessionOnly = { tags: ["Auth"], security: [{ session: [] }] };
 export function authRoutes(core: Core) {
   const secure = (r: Request) => isHttps(r, core.config.baseUrl);
   const me = (userId: string) => {
-    const found = findUserWithRole(core, eq(users.id, userId));
+    const found = findUserWithRoleById(core, userId);
     if (!found) throw new AppError("unauthenticated");
     return toAccount(found.user, found.role);
   };
@@ -81,7 +81,11 @@ export function authRoutes(core: Core) {
       },
       { response: { 204: NoContent, ...problems(403) }, detail: { ...sessionOnly, summary: "Sign out this browser session" } },
     )
-    .get("/me", ({ request }) => me(requireUser(callerOf(request)).user.id), {
+    .get("/me", ({ request }) => {
+      // The pipeline has just read the account and its role: answer from them.
+      const caller = requireUser(callerOf(request));
+      return toAccount(caller.user, caller.role);
+    }, {
       response: { 200: Account, ...problems(401) },
       detail: { tags: ["Auth"], summary: "The signed-in account (answers a token too)" },
     })

@@ -4,7 +4,7 @@ import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError, invalid } from "../platform/errors";
 import { getSettings } from "../settings/service";
-import { findUserWithRole, USER_STATUS } from "../users/service";
+import { findUserWithRoleByEmail, USER_STATUS } from "../users/service";
 import { users } from "../users/tables";
 import type { SessionRow, UserCaller } from "./caller";
 import { limiters } from "./limits";
@@ -31,7 +31,7 @@ export async function login(core: Core, input: LoginInput) {
   const limit = limiters(core).login.hit(`login:${input.ip}`, getSettings(core).loginRateLimitPerMinute);
   if (!limit.ok) throw new AppError("rate_limited", { headers: { "Retry-After": String(limit.retryAfterSeconds) }, extra: { retryAfter: limit.retryAfterSeconds } });
 
-  const found = findUserWithRole(core, eq(users.email, input.email.trim().toLowerCase()));
+  const found = findUserWithRoleByEmail(core, input.email);
   if (!found) {
     await verifyAgainstNothing(input.password);
     throw new AppError("invalid_credentials");

@@ -1,8 +1,9 @@
-import { and, desc, eq, gt, ne } from "drizzle-orm";
+import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
+import { perInstance } from "../platform/memo";
 import { notFound } from "../platform/errors";
 import { roles, users } from "../users/tables";
 import type { RoleRow, SessionRow, UserCaller, UserRow } from "./caller";
@@ -40,19 +41,24 @@ export function createSession(core: Core, userId: string, meta: { ip: string; us
   return { value, row };
 }
 
+// Prepared once per instance: this runs on every browser request.
+const sessionLookup = perInstance((core: Core) =>
+  core.db
+    .select({ session: sessions, user: users, role: roles })
+    .from(sessions)
+    .innerJoin(users, eq(sessions.userId, users.id))
+    .innerJoin(roles, eq(users.roleId, roles.id))
+    .where(and(eq(sessions.id, sql.placeholder("id")), gt(sessions.expiresAt, sql.placeholder("now")), gt(sessions.absoluteExpiresAt, sql.placeholder("now"))))
+    .prepare(),
+);
+
 /**
  * Finds the live session for a cookie value. Sliding expiry is written at most once a minute
  * per session, so reads do not turn every GET into a write.
  */
 export function findSession(core: Core, value: string): { session: SessionRow; user: UserRow; role: RoleRow } | null {
   const now = core.clock.now();
-  const found = core.db
-    .select({ session: sessions, user: users, role: roles })
-    .from(sessions)
-    .innerJoin(users, eq(sessions.userId, users.id))
-    .innerJoin(roles, eq(users.roleId, roles.id))
-    .where(and(eq(sessions.id, sha256Hex(value)), gt(sessions.expiresAt, iso(now)), gt(sessions.absoluteExpiresAt, iso(now))))
-    .get();
+  const found = sessionLookup(core).get({ id: sha256Hex(value), now: iso(now) });
   if (!found) return null;
   if (now - Date.parse(found.session.lastSeenAt) > MINUTE) {
     const expiresAt = iso(Math.min(now + SESSION_IDLE_MS, Date.parse(found.session.absoluteExpiresAt)));
@@ -74,7 +80,7 @@ export function deleteSession(core: Core, caller: UserCaller & { session: Sessio
 export function deleteUserSessions(core: Core, userId: string, keepId: string | null): number {
   return core.tx(() => {
     const where = keepId ? and(eq(sessions.userId, userId), ne(sessions.id, keepId)) : eq(sessions.userId, userId);
-    return core.db.delete(sessions).where(where).run().changes;
+    return core.db.delete(sessions).where(where).returning({ id: sessions.id }).all().length;
   });
 }
 
@@ -100,8 +106,8 @@ export function revokeOtherSessions(core: Core, caller: UserCaller & { session: 
 
 export function revokeSessionByHandle(core: Core, caller: UserCaller, handle: string): void {
   core.tx(() => {
-    const res = core.db.delete(sessions).where(and(eq(sessions.userId, caller.user.id), eq(sessions.handle, handle))).run();
-    if (res.changes === 0) throw notFound();
+    const gone = core.db.delete(sessions).where(and(eq(sessions.userId, caller.user.id), eq(sessions.handle, handle))).returning({ id: sessions.id }).all();
+    if (gone.length === 0) throw notFound();
     revoked(core, caller, handle);
   });
 }

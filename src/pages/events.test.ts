@@ -1,12 +1,10 @@
 /** Page changes and the outbox: every change records its rows with it, a failed one nothing. */
-import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, signUp, type TestEnv } from "../../tests/harness";
 import type { UserCaller } from "../auth/caller";
 import { onEvents, type EventRow } from "../events/outbox";
 import { invalid } from "../platform/errors";
-import { findUserWithRole } from "../users/service";
-import { users } from "../users/tables";
+import { findUserWithRoleById } from "../users/service";
 import { createPage } from "./service";
 import { eventsOf, newPage, newSpace } from "./testing";
 
@@ -16,7 +14,7 @@ afterEach(() => env.close());
 
 /** The caller a token of this user would be (services never see HTTP). */
 function callerFor(userId: string): UserCaller {
-  const { user, role } = findUserWithRole(env.core, eq(users.id, userId))!;
+  const { user, role } = findUserWithRoleById(env.core, userId)!;
   return { kind: "user", ip: "local", user, role, permissions: new Set(role.permissions), session: null, token: null };
 }
 

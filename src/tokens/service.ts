@@ -5,6 +5,7 @@ import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
+import { perInstance } from "../platform/memo";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { getSettings } from "../settings/service";
 import { USER_STATUS } from "../users/service";
@@ -110,6 +111,17 @@ export function revokeToken(core: Core, caller: UserCaller, id: string): void {
   });
 }
 
+// Prepared once per instance: this runs on every token request.
+const tokenLookup = perInstance((core: Core) =>
+  core.db
+    .select({ token: apiTokens, user: users, role: roles })
+    .from(apiTokens)
+    .innerJoin(users, eq(apiTokens.userId, users.id))
+    .innerJoin(roles, eq(users.roleId, roles.id))
+    .where(eq(apiTokens.tokenHash, sql.placeholder("hash")))
+    .prepare(),
+);
+
 const invalidToken = () =>
   new AppError("invalid_token", { headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' } });
 
@@ -119,13 +131,7 @@ const invalidToken = () =>
  */
 export function authenticateToken(core: Core, value: string): { token: typeof apiTokens.$inferSelect; user: UserRow; role: RoleRow } {
   if (!value.startsWith(TOKEN_PREFIX) || value.length > 200) throw invalidToken();
-  const found = core.db
-    .select({ token: apiTokens, user: users, role: roles })
-    .from(apiTokens)
-    .innerJoin(users, eq(apiTokens.userId, users.id))
-    .innerJoin(roles, eq(users.roleId, roles.id))
-    .where(eq(apiTokens.tokenHash, sha256Hex(value)))
-    .get();
+  const found = tokenLookup(core).get({ hash: sha256Hex(value) });
   const now = core.clock.now();
   if (
     !found ||

@@ -6,6 +6,7 @@ import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
+import { perInstance } from "../platform/memo";
 import { AppError, invalid } from "../platform/errors";
 import { getSetting } from "../settings/service";
 import { consumeInvite, markInviteUsedBy } from "./invites";
@@ -57,8 +58,22 @@ export function toAccount(user: UserRow, role: RoleRow) {
 
 export type Account = ReturnType<typeof toAccount>;
 
-export function findUserWithRole(core: Core, where: ReturnType<typeof eq>) {
-  return core.db.select({ user: users, role: roles }).from(users).innerJoin(roles, eq(users.roleId, roles.id)).where(where).get();
+const userLookups = perInstance((core: Core) => {
+  const base = () => core.db.select({ user: users, role: roles }).from(users).innerJoin(roles, eq(users.roleId, roles.id));
+  return {
+    byId: base().where(eq(users.id, sql.placeholder("id"))).prepare(),
+    byEmail: base().where(eq(users.email, sql.placeholder("email"))).prepare(),
+  };
+});
+
+/** An account with its role, by id (prepared: runs on every sign-in and account read). */
+export function findUserWithRoleById(core: Core, id: string) {
+  return userLookups(core).byId.get({ id });
+}
+
+/** By e-mail as typed: trimmed and lower-cased, as stored. */
+export function findUserWithRoleByEmail(core: Core, email: string) {
+  return userLookups(core).byEmail.get({ email: email.trim().toLowerCase() });
 }
 
 export interface RegisterInput {
@@ -100,7 +115,7 @@ export async function register(core: Core, input: RegisterInput): Promise<{ user
     }
     core.db.insert(users).values({ id, email, displayName, passwordHash, roleId, createdAt: now, updatedAt: now }).run();
     if (inviteId) markInviteUsedBy(core, inviteId, id);
-    const created = findUserWithRole(core, eq(users.id, id))!;
+    const created = findUserWithRoleById(core, id)!;
     recordEvent(core, { type: "user.registered", targetType: "user", targetId: id, spaceId: null, actorId: id, ip: input.ip ?? null, data: { email, displayName, roleId, roleName: created.role.name, inviteId } });
     return created;
   });
