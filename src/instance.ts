@@ -1,3 +1,4 @@
+import { sweepOrphanBlobs } from "./attachments/blob-refs";
 import { installAuditLog } from "./audit/service";
 import { openCore, type Core, type OpenCoreOptions } from "./core";
 import { ensureBuiltInGroups } from "./groups/service";
@@ -18,5 +19,7 @@ export function openInstance(config: Config, opts: OpenCoreOptions = {}): Core {
   installSearchIndexer(core);
   installAuditLog(core);
   installWebhooks(core);
+  // Blobs left unreferenced by a crash (files/); safe beside uploads, whose blobs are leased.
+  void sweepOrphanBlobs(core);
   return core;
 }

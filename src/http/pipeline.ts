@@ -71,10 +71,21 @@ export function runPipeline(core: Core, request: Request, ip: string): Caller {
 }
 
 /**
+ * Routes that read their own body as a stream (uploads): the parser below leaves it unread,
+ * since Elysia runs the app's parse hook before any route's own and a route option cannot
+ * skip it. They check their content type themselves.
+ */
+const STREAMED_BODIES: ReadonlyArray<{ method: string; path: RegExp }> = [{ method: "POST", path: /^\/api\/pages\/[^/]+\/attachments\/?$/ }];
+
+/** What the body of a streamed route parses to: nothing (the route reads request.body). */
+export const UNREAD_BODY = Object.freeze({});
+
+/**
  * JSON bodies only (415 otherwise); an empty body is an empty object so that endpoints with
- * only optional fields accept a bare POST. Uploads declare their own parser.
+ * only optional fields accept a bare POST. Uploads read their own body (STREAMED_BODIES).
  */
 export async function parseJsonBody(request: Request, contentType: string): Promise<unknown> {
+  if (STREAMED_BODIES.some((r) => r.method === request.method && r.path.test(new URL(request.url).pathname))) return UNREAD_BODY;
   const text = await request.text();
   if (!contentType) {
     if (text.trim() === "") return {};

@@ -1,5 +1,6 @@
 import { inArray } from "drizzle-orm";
 import { inTrash, requireReadablePage } from "../access/pages";
+import { copyAttachments } from "../attachments/copy";
 import { requireEditableSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
@@ -23,7 +24,7 @@ export interface CopyInput {
 /**
  * POST /api/pages/{id}/copy. The source needs only to be readable; the target space and the
  * target parent are authorised on their own. Each copy is a new published page with a fresh
- * history (version 1), its source's labels (not its comments) and its own page.created event.
+ * history (version 1), its source's labels and attachments (not its comments) and its own page.created event.
  * A copy landing beside its source is titled "Copy of …"; elsewhere it keeps the title. With
  * includeChildren the published, live subtree is copied with its order (drafts and the trash
  * stay behind).
@@ -65,6 +66,7 @@ export function copyPage(core: Core, caller: Caller, id: string, input: CopyInpu
       });
       newIds.set(oldId, copy.id);
       copyLabels(core, user, oldId, copy.id);
+      copyAttachments(core, user, oldId, copy.id);
       recordEvent(core, { type: "page.created", targetType: "page", targetId: copy.id, spaceId: target.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: copy.parentId, copiedFromId: oldId } });
     }
     return pageFor(core, user, newIds.get(source.page.id)!);

@@ -1,5 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { requireAdminSpace } from "../access/spaces";
+import { deleteUnusedBlobs, removeAttachmentsOfSpace } from "../attachments/blob-refs";
+import { attachments } from "../attachments/tables";
 import { requireUser, type Caller } from "../auth/caller";
 import { verifyPassword } from "../auth/password";
 import type { Core } from "../core";
@@ -17,7 +19,7 @@ export interface DeletionPreview {
   drafts: number;
   trashed: number;
   versions: number;
-  /** Attachments do not exist yet: 0 until the attachments issue counts them here. */
+  /** Attachments of all those pages, and their total size in bytes (shared files counted each time). */
   attachments: number;
   bytes: number;
 }
@@ -40,7 +42,13 @@ export function deletionPreview(core: Core, caller: Caller, key: string): Deleti
     .innerJoin(pages, eq(pageVersions.pageId, pages.id))
     .where(eq(pages.spaceId, space.id))
     .get()!.n;
-  return { key: space.key, name: space.name, ...counts, versions, attachments: 0, bytes: 0 };
+  const files = core.db
+    .select({ n: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${attachments.size}), 0)` })
+    .from(attachments)
+    .innerJoin(pages, eq(attachments.pageId, pages.id))
+    .where(eq(pages.spaceId, space.id))
+    .get()!;
+  return { key: space.key, name: space.name, ...counts, versions, attachments: files.n, bytes: files.bytes };
 }
 
 export interface DeleteSpaceInput {
@@ -58,8 +66,10 @@ export interface DeleteSpaceInput {
  * 4. the password must be the caller's (400 on password), checked before the transaction
  *    because argon2 is slow and async;
  * 5. in ONE transaction: re-read the space (it may be gone by now), record space.deleted,
- *    delete the versions, the pages and the space. Tables added later hang off pages or spaces
- *    with ON DELETE CASCADE, so they go in the same transaction.
+ *    delete the attachment rows (noting their blobs), the versions, the pages and the space.
+ *    Tables added later hang off pages or spaces with ON DELETE CASCADE, so they go in the
+ *    same transaction;
+ * 6. after COMMIT, delete the blobs nothing refers to any more (files are not transactional).
  */
 export async function deleteSpace(core: Core, caller: Caller, key: string, input: DeleteSpaceInput): Promise<void> {
   // 1.
@@ -75,13 +85,17 @@ export async function deleteSpace(core: Core, caller: Caller, key: string, input
   }
   if (!(await verifyPassword(input.password, user.user.passwordHash))) throw invalid("password", "is not correct");
   // 5.
-  core.tx(() => {
+  const blobs = core.tx(() => {
     const current = findSpaceById(core, space.id);
     if (!current) throw notFound("Space not found");
     recordEvent(core, { type: "space.deleted", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { key: space.key, name: space.name } });
+    const used = removeAttachmentsOfSpace(core, space.id);
     core.db.delete(pageVersions).where(sql`${pageVersions.pageId} in (select ${pages.id} from ${pages} where ${pages.spaceId} = ${space.id})`).run();
     // Children before parents is not needed: parent_id is ON DELETE SET NULL within one statement.
     core.db.delete(pages).where(eq(pages.spaceId, space.id)).run();
     core.db.delete(spaces).where(eq(spaces.id, space.id)).run();
+    return used;
   });
+  // 6.
+  deleteUnusedBlobs(core, blobs);
 }

@@ -1,0 +1,78 @@
+/**
+ * When a blob may go. A blob is deleted only when nothing refers to it any more: rows are
+ * deleted inside a transaction, but files are not transactional, so
+ * 1. the transaction deletes the rows and notes the blobs they used (removeAttachmentsOf…);
+ * 2. after COMMIT, deleteUnusedBlobs deletes those that no row refers to now;
+ * 3. a crash between the two leaves unreferenced blobs, which the start-up sweep removes.
+ * A rolled-back transaction never reaches step 2, so its blobs stay.
+ */
+import { eq, inArray, sql } from "drizzle-orm";
+import type { Core } from "../core";
+import { blobStore } from "../platform/blobstore";
+import { pages } from "../pages/tables";
+import { attachments } from "./tables";
+
+/**
+ * Whether any row refers to the blob. The one place that knows every referrer: avatars, icons
+ * and logos (later issues) add their check here.
+ */
+export function blobInUse(core: Core, sha256: string): boolean {
+  return core.db.select({ one: sql`1` }).from(attachments).where(eq(attachments.sha256, sha256)).limit(1).get() !== undefined;
+}
+
+/** Inside the caller's transaction: deletes the attachments of these pages; answers their blobs. */
+export function removeAttachmentsOfPages(core: Core, pageIds: string[]): string[] {
+  const blobs = new Set<string>();
+  for (let i = 0; i < pageIds.length; i += 500) {
+    const part = pageIds.slice(i, i + 500);
+    for (const r of core.db.delete(attachments).where(inArray(attachments.pageId, part)).returning({ sha256: attachments.sha256 }).all()) blobs.add(r.sha256);
+  }
+  return [...blobs];
+}
+
+/** Inside the caller's transaction: deletes the attachments of every page of a space; answers their blobs. */
+export function removeAttachmentsOfSpace(core: Core, spaceId: string): string[] {
+  const rows = core.db
+    .delete(attachments)
+    .where(inArray(attachments.pageId, core.db.select({ id: pages.id }).from(pages).where(eq(pages.spaceId, spaceId))))
+    .returning({ sha256: attachments.sha256 })
+    .all();
+  return [...new Set(rows.map((r) => r.sha256))];
+}
+
+/**
+ * After COMMIT: deletes the blobs that nothing refers to any more. Called inside a transaction
+ * (a nested flow), it waits until that has ended, so an uncommitted deletion never frees a blob.
+ * The reference check and the store's delete run in one tick (see BlobStore.delete).
+ */
+export function deleteUnusedBlobs(core: Core, sha256s: readonly string[]): void {
+  if (sha256s.length === 0) return;
+  if (core.sqlite.inTransaction) {
+    setTimeout(() => deleteUnusedBlobs(core, sha256s), 0);
+    return;
+  }
+  const store = blobStore(core);
+  for (const sha256 of sha256s) {
+    if (blobInUse(core, sha256)) continue;
+    store.delete(sha256).catch((err) => core.log.error("blob delete failed", { sha256, error: err instanceof Error ? err.message : String(err) }));
+  }
+}
+
+/**
+ * At start-up: deletes every stored blob that nothing refers to (left by a crash between a
+ * COMMIT and its blob deletion, or between an upload's store and its row). Answers how many.
+ */
+export async function sweepOrphanBlobs(core: Core): Promise<number> {
+  const store = blobStore(core);
+  let deleted = 0;
+  try {
+    for await (const sha256 of store.list()) {
+      if (!blobInUse(core, sha256) && (await store.delete(sha256))) deleted++;
+    }
+  } catch (err) {
+    // Never fatal: what is left is swept at the next start.
+    core.log.error("blob sweep failed", { error: err instanceof Error ? err.message : String(err) });
+  }
+  if (deleted) core.log.info("removed unreferenced blobs", { count: deleted });
+  return deleted;
+}

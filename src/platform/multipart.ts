@@ -1,0 +1,229 @@
+/**
+ * A streaming reader of multipart/form-data bodies (RFC 7578) that finds ONE file part and hands
+ * its bytes on as they arrive, so an upload is never held in memory whole (request.formData()
+ * would buffer it). Other parts before it are skipped; whatever follows it is never read.
+ *
+ * Limits: the file part may hold at most `maxFileBytes` (checked before a byte past it is handed
+ * on), the whole body at most `maxFileBytes + OVERHEAD_BYTES`, a part's header block at most
+ * 16 KB. Breaking one throws MultipartError("too_large"); a body that is not well-formed
+ * throws MultipartError("malformed").
+ */
+
+/** Room for the multipart framing and small fields next to the file. */
+export const OVERHEAD_BYTES = 64 * 1024;
+const MAX_HEADER_BYTES = 16 * 1024;
+const CRLF = Buffer.from("\r\n");
+const HEADER_END = Buffer.from("\r\n\r\n");
+
+export class MultipartError extends Error {
+  constructor(
+    readonly kind: "too_large" | "malformed",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface FilePart {
+  /** From Content-Disposition (`filename*` preferred over `filename`); null when absent. */
+  filename: string | null;
+  /** What the client claimed in the part's Content-Type (not to be trusted). */
+  claimedType: string | null;
+  /** The part's bytes, in order. Read it to the end: only then is the part known complete. */
+  body: AsyncIterable<Uint8Array>;
+}
+
+/** The boundary of a multipart/form-data Content-Type, or null when it is not one. */
+export function multipartBoundary(contentType: string | null): string | null {
+  if (!contentType || !/^multipart\/form-data\s*(;|$)/i.test(contentType)) return null;
+  const boundary = headerParams(contentType).get("boundary");
+  // RFC 2046: 1 to 70 characters.
+  return boundary && boundary.length <= 70 ? boundary : null;
+}
+
+/**
+ * Reads `stream` up to the part named `field` and answers it (null when the body ends without
+ * one). Stops reading the stream when the part's body has been read or the reader gives up.
+ */
+export async function readFilePart(stream: ReadableStream<Uint8Array>, boundary: string, field: string, maxFileBytes: number): Promise<FilePart | null> {
+  const input = new ByteInput(stream.getReader(), maxFileBytes + OVERHEAD_BYTES);
+  const delimiter = Buffer.from(`\r\n--${boundary}`);
+  try {
+    // The first delimiter has no CRLF before it when there is no preamble: supply one.
+    input.buf = Buffer.from(CRLF);
+    await input.skipPast(delimiter);
+    for (;;) {
+      // After a delimiter: "--" ends the body; else optional blanks, CRLF, headers, CRLF CRLF.
+      await input.need(2);
+      if (input.buf[0] === 0x2d && input.buf[1] === 0x2d) return null;
+      const headers = parseHeaders(await input.readHeaderBlock());
+      const disposition = headers.get("content-disposition") ?? "";
+      const params = headerParams(disposition);
+      if (/^form-data\s*(;|$)/i.test(disposition) && params.get("name") === field) {
+        return {
+          filename: params.get("filename*") ?? params.get("filename") ?? null,
+          claimedType: headers.get("content-type") ?? null,
+          body: input.streamUntil(delimiter, maxFileBytes),
+        };
+      }
+      await input.skipPast(delimiter);
+    }
+  } catch (err) {
+    input.cancel();
+    throw err;
+  }
+}
+
+class ByteInput {
+  buf: Buffer = Buffer.alloc(0);
+  private total = 0;
+
+  constructor(
+    private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
+    private readonly maxTotal: number,
+  ) {}
+
+  /** Reads one more chunk; false at the end of the body. */
+  async fill(): Promise<boolean> {
+    const { done, value } = await this.reader.read();
+    if (done) return false;
+    this.total += value.byteLength;
+    if (this.total > this.maxTotal) throw new MultipartError("too_large", "the body is too large");
+    this.buf = this.buf.length ? Buffer.concat([this.buf, value]) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    return true;
+  }
+
+  async need(n: number): Promise<void> {
+    while (this.buf.length < n) if (!(await this.fill())) throw new MultipartError("malformed", "the body ended in the middle of the form");
+  }
+
+  /** Drops everything up to and including `delimiter`. */
+  async skipPast(delimiter: Buffer): Promise<void> {
+    for (;;) {
+      const at = this.buf.indexOf(delimiter);
+      if (at >= 0) {
+        this.buf = this.buf.subarray(at + delimiter.length);
+        return;
+      }
+      this.buf = this.buf.subarray(Math.max(0, this.buf.length - delimiter.length + 1));
+      if (!(await this.fill())) throw new MultipartError("malformed", "the body ended before its closing boundary");
+    }
+  }
+
+  /** The rest of the delimiter line (blanks, CRLF), then the header block up to CRLF CRLF. */
+  async readHeaderBlock(): Promise<string> {
+    for (;;) {
+      const lineEnd = this.buf.indexOf(CRLF);
+      if (lineEnd >= 0) {
+        if (this.buf.subarray(0, lineEnd).some((b) => b !== 0x20 && b !== 0x09)) throw new MultipartError("malformed", "a boundary line has text after it");
+        // Keep the CRLF: an empty header block is then CRLF CRLF at once.
+        this.buf = this.buf.subarray(lineEnd);
+        break;
+      }
+      if (this.buf.length > 1024) throw new MultipartError("malformed", "a boundary line is too long");
+      if (!(await this.fill())) throw new MultipartError("malformed", "the body ended in the middle of the form");
+    }
+    for (;;) {
+      const end = this.buf.indexOf(HEADER_END);
+      if (end >= 0) {
+        const block = this.buf.subarray(2, Math.max(2, end)).toString("utf8");
+        this.buf = this.buf.subarray(end + HEADER_END.length);
+        return block;
+      }
+      if (this.buf.length > MAX_HEADER_BYTES) throw new MultipartError("malformed", "a part's headers are too long");
+      if (!(await this.fill())) throw new MultipartError("malformed", "the body ended in a part's headers");
+    }
+  }
+
+  /**
+   * The bytes up to `delimiter`, as they arrive. All but the last delimiter-length bytes of what
+   * is buffered can be handed on at once: the delimiter cannot start before them.
+   */
+  async *streamUntil(delimiter: Buffer, max: number): AsyncIterable<Uint8Array> {
+    let count = 0;
+    const hand = (bytes: Buffer) => {
+      count += bytes.length;
+      if (count > max) throw new MultipartError("too_large", "the file is too large");
+      return bytes;
+    };
+    try {
+      for (;;) {
+        const at = this.buf.indexOf(delimiter);
+        if (at >= 0) {
+          const last = this.buf.subarray(0, at);
+          this.buf = this.buf.subarray(at + delimiter.length);
+          if (last.length) yield hand(last);
+          return;
+        }
+        const ready = this.buf.length - delimiter.length + 1;
+        if (ready > 0) {
+          const out = this.buf.subarray(0, ready);
+          this.buf = this.buf.subarray(ready);
+          yield hand(out);
+        }
+        if (!(await this.fill())) throw new MultipartError("malformed", "the body ended before the file's closing boundary");
+      }
+    } finally {
+      // Whatever follows the file is never needed.
+      this.cancel();
+    }
+  }
+
+  cancel(): void {
+    this.reader.cancel().catch(() => {});
+  }
+}
+
+function parseHeaders(block: string): Map<string, string> {
+  const headers = new Map<string, string>();
+  for (const line of block.split("\r\n")) {
+    if (!line) continue;
+    const colon = line.indexOf(":");
+    if (colon <= 0) throw new MultipartError("malformed", "a part has a header line without a name");
+    headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+  }
+  return headers;
+}
+
+/**
+ * The parameters of a header value such as `form-data; name="file"; filename="a.txt"` (names in
+ * lower case). Quoted strings may escape with a backslash; `name*=UTF-8''…` (RFC 8187) is
+ * decoded; one that does not decode is left out.
+ */
+export function headerParams(value: string): Map<string, string> {
+  const params = new Map<string, string>();
+  let i = value.indexOf(";");
+  if (i < 0) return params;
+  i++;
+  while (i < value.length) {
+    while (value[i] === " " || value[i] === "\t" || value[i] === ";") i++;
+    const eq = value.indexOf("=", i);
+    if (eq < 0) break;
+    const name = value.slice(i, eq).trim().toLowerCase();
+    i = eq + 1;
+    while (value[i] === " " || value[i] === "\t") i++;
+    let raw = "";
+    if (value[i] === '"') {
+      i++;
+      while (i < value.length && value[i] !== '"') {
+        if (value[i] === "\\" && i + 1 < value.length) i++;
+        raw += value[i++];
+      }
+      i++;
+    } else {
+      const end = value.indexOf(";", i);
+      raw = value.slice(i, end < 0 ? value.length : end).trim();
+      i = end < 0 ? value.length : end;
+    }
+    if (name.endsWith("*")) {
+      const m = /^([\w!#$%&+^`{}~-]*)'[^']*'(.*)$/.exec(raw);
+      if (!m || !/^utf-8$/i.test(m[1])) continue;
+      try {
+        params.set(name, decodeURIComponent(m[2]));
+      } catch {
+        // Not valid percent-encoded UTF-8: the plain parameter, if any, is used instead.
+      }
+    } else params.set(name, raw);
+  }
+  return params;
+}
