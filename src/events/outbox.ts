@@ -21,6 +21,7 @@ import { asc, eq, gt, sql } from "drizzle-orm";
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
+import { perInstance } from "../platform/memo";
 import { eventCursors, events } from "./tables";
 
 export const EVENT_TYPES = [
@@ -114,6 +115,24 @@ function registryOf(core: Core): Registry {
   return r;
 }
 
+// Prepared once per instance: every write of every domain records at least one event.
+const insertEvent = perInstance((core: Core) =>
+  core.db
+    .insert(events)
+    .values({
+      id: sql.placeholder("id"),
+      type: sql.placeholder("type"),
+      targetType: sql.placeholder("targetType"),
+      targetId: sql.placeholder("targetId"),
+      spaceId: sql.placeholder("spaceId"),
+      actorId: sql.placeholder("actorId"),
+      data: sql.placeholder("data"),
+      createdAt: sql.placeholder("createdAt"),
+    })
+    .returning()
+    .prepare(),
+);
+
 /**
  * Records one event. Must run inside the change's transaction (throws otherwise). The
  * in-transaction recorders (onEventRecorded) see it at once, so what they write (an audit
@@ -121,20 +140,16 @@ function registryOf(core: Core): Registry {
  */
 export function recordEvent(core: Core, event: NewEvent): void {
   if (!core.sqlite.inTransaction) throw new Error(`recordEvent(${event.type}) must be called inside core.tx()`);
-  const row = core.db
-    .insert(events)
-    .values({
-      id: newId(),
-      type: event.type,
-      targetType: event.targetType,
-      targetId: event.targetId,
-      spaceId: event.spaceId,
-      actorId: event.actorId,
-      data: event.data ?? {},
-      createdAt: iso(core.clock.now()),
-    })
-    .returning()
-    .get();
+  const row = insertEvent(core).get({
+    id: newId(),
+    type: event.type,
+    targetType: event.targetType,
+    targetId: event.targetId,
+    spaceId: event.spaceId,
+    actorId: event.actorId,
+    data: event.data ?? {},
+    createdAt: iso(core.clock.now()),
+  })!;
   for (const recorder of registryOf(core).recorders) recorder(core, row, event);
   scheduleDispatch(core);
 }

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
+import { perInstance } from "../platform/memo";
 import { apiTokens } from "./tables";
 
 /**
@@ -47,15 +48,8 @@ export class UsageTracker {
   }
 }
 
-const byCore = new WeakMap<Core, UsageTracker>();
-
-export function usageTracker(core: Core): UsageTracker {
-  let t = byCore.get(core);
-  if (!t) {
-    t = new UsageTracker(core);
-    const tracker = t;
-    core.onClose(() => tracker.stop());
-    byCore.set(core, t);
-  }
-  return t;
-}
+export const usageTracker = perInstance((core: Core) => {
+  const tracker = new UsageTracker(core);
+  core.onClose(() => tracker.stop());
+  return tracker;
+});
