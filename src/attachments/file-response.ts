@@ -3,7 +3,8 @@
  * and are read by everyone who may see it, so nothing in them may run in Cairn's origin:
  * - /download is always `Content-Disposition: attachment` (the browser saves it, never shows it);
  * - /view shows inline only the types of INLINE_TYPES (images, PDF, plain text); anything else
- *   (HTML, SVG, XML, scripts, unknown bytes) is answered exactly like /download;
+ *   (HTML, SVG, XML, unknown bytes) is answered exactly like /download, and so is text whose
+ *   name says it is web code (a script or markup that happened to sniff as plain text);
  * - always `X-Content-Type-Options: nosniff`, the sniffed type (never the client's claim), and
  *   `Content-Security-Policy: sandbox`, so even a file a browser did render gets a unique
  *   origin with no scripts.
@@ -16,9 +17,12 @@ import { contentTypeHeader, INLINE_TYPES } from "./sniff";
 /** Sandboxed, and nothing may be loaded from the file (styles inline: a browser's image view uses them). */
 export const FILE_CSP = "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'";
 
+/** Names of files a browser could run or render as a page; never shown inline, whatever their bytes. */
+const WEB_CODE = /\.(m?js|cjs|html?|xht(ml)?|shtml|svgz?|xml|xslt?|hta|swf|wasm)$/i;
+
 export function fileResponse(request: Request, file: { attachment: Attachment; sha256: string; blob: Blob }, mode: "download" | "view"): Response {
   const { attachment } = file;
-  const inline = mode === "view" && INLINE_TYPES.has(attachment.contentType);
+  const inline = mode === "view" && INLINE_TYPES.has(attachment.contentType) && !(attachment.contentType === "text/plain" && WEB_CODE.test(attachment.filename));
   const etag = `"${file.sha256}"`;
   const headers: Record<string, string> = {
     ...SECURITY_HEADERS,

@@ -6,7 +6,7 @@ import { call, type TestEnv, type Who } from "../../tests/harness";
 /** A multipart form with one file in the field `file` (or `field`). */
 export function form(bytes: Uint8Array | string, filename: string, claimedType = "application/octet-stream", field = "file"): FormData {
   const fd = new FormData();
-  fd.append(field, new File([bytes], filename, { type: claimedType }));
+  fd.append(field, new File([bytes as BlobPart], filename, { type: claimedType }));
   return fd;
 }
 

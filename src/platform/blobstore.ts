@@ -8,8 +8,7 @@
  * (attachments/blob-refs.ts); the store only keeps blobs that are being stored right now safe
  * from that decision (see BlobLease).
  */
-import { mkdirSync, readdirSync, rmSync, statSync, unlinkSync, existsSync, renameSync, openSync, fsyncSync, closeSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Core } from "../core";
 import { newId } from "./crypto";
@@ -71,21 +70,21 @@ export class FsBlobStore implements BlobStore {
     const tmp = join(this.tmpDir, `blob-${newId()}`);
     const hasher = new Bun.CryptoHasher("sha256");
     let size = 0;
-    const file = await open(tmp, "wx", 0o600);
     try {
-      // 1. stream into tmp/, hashing; each write is awaited, so a fast sender is held back
-      //    instead of being buffered in memory.
+      const fd = openSync(tmp, "wx", 0o600);
       try {
+        // 1. stream into tmp/, hashing. Plain synchronous writes of each chunk as it comes: no
+        //    copies or queues in between, and the next chunk is read only once this one is down.
         for await (const chunk of source) {
           hasher.update(chunk);
           size += chunk.byteLength;
           let written = 0;
-          while (written < chunk.byteLength) written += (await file.write(chunk, written)).bytesWritten;
+          while (written < chunk.byteLength) written += writeSync(fd, chunk, written);
         }
         // 2. on disk before it gets its name.
-        await file.sync();
+        fsyncSync(fd);
       } finally {
-        await file.close();
+        closeSync(fd);
       }
       // 3. move into place (the same bytes already there: nothing to do) and lease the hash, all
       //    in one tick, so no delete can come between the check and the lease.

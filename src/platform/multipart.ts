@@ -83,13 +83,20 @@ class ByteInput {
     private readonly maxTotal: number,
   ) {}
 
-  /** Reads one more chunk; false at the end of the body. */
-  async fill(): Promise<boolean> {
+  /** The next chunk of the body as it came (null at its end), counted against the limit. */
+  async read(): Promise<Buffer | null> {
     const { done, value } = await this.reader.read();
-    if (done) return false;
+    if (done) return null;
     this.total += value.byteLength;
     if (this.total > this.maxTotal) throw new MultipartError("too_large", "the body is too large");
-    this.buf = this.buf.length ? Buffer.concat([this.buf, value]) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  }
+
+  /** Appends one more chunk to what is buffered; false at the end of the body. */
+  async fill(): Promise<boolean> {
+    const next = await this.read();
+    if (!next) return false;
+    this.buf = this.buf.length ? Buffer.concat([this.buf, next]) : next;
     return true;
   }
 
@@ -136,10 +143,13 @@ class ByteInput {
   }
 
   /**
-   * The bytes up to `delimiter`, as they arrive. All but the last delimiter-length bytes of what
-   * is buffered can be handed on at once: the delimiter cannot start before them.
+   * The bytes up to `delimiter`, as they arrive, handed on without copying (an upload must not
+   * cost its size in garbage). All but the last delimiter-length bytes of what is buffered can
+   * go at once: the delimiter cannot start before them. That short tail is then checked
+   * against the start of the next chunk (the only place a delimiter can straddle).
    */
   async *streamUntil(delimiter: Buffer, max: number): AsyncIterable<Uint8Array> {
+    const keep = delimiter.length - 1;
     let count = 0;
     const hand = (bytes: Buffer) => {
       count += bytes.length;
@@ -155,13 +165,27 @@ class ByteInput {
           if (last.length) yield hand(last);
           return;
         }
-        const ready = this.buf.length - delimiter.length + 1;
-        if (ready > 0) {
-          const out = this.buf.subarray(0, ready);
-          this.buf = this.buf.subarray(ready);
-          yield hand(out);
+        if (this.buf.length > keep) {
+          const ready = this.buf.subarray(0, this.buf.length - keep);
+          this.buf = this.buf.subarray(this.buf.length - keep);
+          yield hand(ready);
         }
-        if (!(await this.fill())) throw new MultipartError("malformed", "the body ended before the file's closing boundary");
+        const next = await this.read();
+        if (!next) throw new MultipartError("malformed", "the body ended before the file's closing boundary");
+        const tail = this.buf;
+        if (tail.length === 0 || next.length < keep) {
+          this.buf = tail.length ? Buffer.concat([tail, next]) : next;
+          continue;
+        }
+        const seam = Buffer.concat([tail, next.subarray(0, keep)]).indexOf(delimiter);
+        if (seam >= 0) {
+          // The delimiter starts in the tail: the file ends there.
+          if (seam > 0) yield hand(tail.subarray(0, seam));
+          this.buf = next.subarray(seam + delimiter.length - tail.length);
+          return;
+        }
+        yield hand(tail);
+        this.buf = next;
       }
     } finally {
       // Whatever follows the file is never needed.
