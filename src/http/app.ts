@@ -1,13 +1,17 @@
 import { Elysia } from "elysia";
+import { attachmentRoutes } from "../attachments/routes";
 import { auditRoutes } from "../audit/routes";
+import { commentRoutes } from "../comments/routes";
 import { authRoutes } from "../auth/routes";
 import type { Core } from "../core";
 import { groupRoutes } from "../groups/routes";
+import { labelRoutes } from "../labels/routes";
 import { AppError } from "../platform/errors";
 import { pageRoutes } from "../pages/routes";
 import { searchRoutes } from "../search/routes";
 import { spaceRoutes } from "../spaces/routes";
 import { systemRoutes } from "../system/routes";
+import { templateRoutes } from "../templates/routes";
 import { tokenRoutes } from "../tokens/routes";
 import { userRoutes } from "../users/routes";
 import { webhookRoutes } from "../webhooks/routes";
@@ -20,7 +24,7 @@ import { HSTS, SECURITY_HEADERS } from "./security-headers";
 
 /** Every API route group, in one list (the OpenAPI test checks each is described). */
 export function apiRoutes(core: Core) {
-  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core), pageRoutes(core), groupRoutes(core), searchRoutes(core), auditRoutes(core), webhookRoutes(core)];
+  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core), pageRoutes(core), groupRoutes(core), searchRoutes(core), auditRoutes(core), webhookRoutes(core), labelRoutes(core), commentRoutes(core), attachmentRoutes(core), templateRoutes(core)];
 }
 
 /**
