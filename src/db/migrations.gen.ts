@@ -9,6 +9,7 @@ import m5 from "../../migrations/0005_audit_append_only.sql" with { type: "text"
 import m6 from "../../migrations/0006_webhooks.sql" with { type: "text" };
 import m7 from "../../migrations/0007_labels_comments_templates.sql" with { type: "text" };
 import m8 from "../../migrations/0008_attachments.sql" with { type: "text" };
+import m9 from "../../migrations/0009_watches_notifications.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   { tag: "0006_webhooks", sql: m6 },
   { tag: "0007_labels_comments_templates", sql: m7 },
   { tag: "0008_attachments", sql: m8 },
+  { tag: "0009_watches_notifications", sql: m9 },
 ];

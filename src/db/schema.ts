@@ -13,3 +13,5 @@ export * from "../labels/tables";
 export * from "../comments/tables";
 export * from "../templates/tables";
 export * from "../attachments/tables";
+export * from "../watches/tables";
+export * from "../notifications/tables";
