@@ -3,7 +3,7 @@ import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { NoContent, noContent, problems } from "../http/schemas";
 import { fileResponse } from "./file-response";
-import { Attachment, fileResponse as fileAnswer, IdParams, uploadRequestBody } from "./schemas";
+import { Attachment, FileBytes, IdParams, uploadRequestBody } from "./schemas";
 import { deleteAttachment, getAttachment, listAttachments, openAttachment, uploadAttachment } from "./service";
 
 const detail = (summary: string, extra: Record<string, unknown> = {}) => ({ tags: ["Attachments"], summary, ...extra });
@@ -47,15 +47,13 @@ export function attachmentRoutes(core: Core) {
     })
     .get("/api/attachments/:id/download", async ({ params, request }) => fileResponse(request, await openAttachment(core, callerOf(request), params.id), "download"), {
       params: IdParams,
-      response: { 200: t.Any(), ...problems(404) },
-      detail: detail("The file, always as a download (Content-Disposition: attachment)", { responses: { 200: fileAnswer("The file") } }),
+      response: { 200: FileBytes("The file"), ...problems(404) },
+      detail: detail("The file, always as a download (Content-Disposition: attachment)"),
     })
     .get("/api/attachments/:id/view", async ({ params, request }) => fileResponse(request, await openAttachment(core, callerOf(request), params.id), "view"), {
       params: IdParams,
-      response: { 200: t.Any(), ...problems(404) },
-      detail: detail("The file for showing in the browser: PNG, JPEG, GIF, WebP, PDF and plain text inline (sandboxed); anything else as a download", {
-        responses: { 200: fileAnswer("The file, inline for the safe types, else as a download") },
-      }),
+      response: { 200: FileBytes("The file, inline for the safe types, else as a download"), ...problems(404) },
+      detail: detail("The file for showing in the browser: PNG, JPEG, GIF, WebP, PDF and plain text inline (sandboxed); anything else as a download"),
     })
     .delete(
       "/api/attachments/:id",

@@ -30,12 +30,18 @@ export const uploadRequestBody = {
   },
 };
 
-/** A file answer (download or view), for the API description. */
-export const fileResponse = (description: string) => ({
-  description,
-  headers: {
-    "Content-Disposition": { schema: { type: "string" }, description: "attachment (or inline on /view for safe types); filename and filename* (RFC 6266)" },
-    "X-Content-Type-Options": { schema: { type: "string", const: "nosniff" } },
-  },
-  content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
-});
+/**
+ * A file answer (download or view), for the API description. The generator files a string
+ * schema under text/plain; the real Content-Type is the attachment's detected type.
+ */
+export const FileBytes = (description: string) =>
+  t.String({
+    format: "binary",
+    description: `${description}. Content-Type is the type detected at upload (text as UTF-8); always X-Content-Type-Options: nosniff and Content-Security-Policy: sandbox; ETag is the content's SHA-256 (If-None-Match answers 304).`,
+    headers: {
+      "Content-Disposition": t.String({ description: "attachment, or inline on /view for PNG, JPEG, GIF, WebP, PDF and plain text; filename (ASCII) and filename* (UTF-8, RFC 6266)" }),
+      "X-Content-Type-Options": t.Literal("nosniff"),
+      "Content-Security-Policy": t.String({ description: "starts with sandbox" }),
+      ETag: t.String(),
+    },
+  });

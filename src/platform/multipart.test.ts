@@ -1,0 +1,128 @@
+import { describe, expect, test } from "bun:test";
+import { headerParams, MultipartError, multipartBoundary, readFilePart } from "./multipart";
+
+const B = "XyZ-boundary";
+
+/** `body` delivered in chunks of the given sizes (cycled), like a network would. */
+function chunked(body: Uint8Array, sizes: number[]): ReadableStream<Uint8Array> {
+  let at = 0;
+  let i = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= body.length) return controller.close();
+      const n = sizes[i++ % sizes.length];
+      controller.enqueue(body.slice(at, at + n));
+      at += n;
+    },
+  });
+}
+
+function formBody(file: Uint8Array, opts: { before?: string; after?: string; filename?: string } = {}): Uint8Array {
+  return Buffer.concat([
+    Buffer.from(`${opts.before ?? ""}--${B}\r\nContent-Disposition: form-data; name="file"; filename="${opts.filename ?? "f.bin"}"\r\nContent-Type: image/png\r\n\r\n`),
+    file,
+    Buffer.from(`\r\n--${B}--\r\n${opts.after ?? ""}`),
+  ]);
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>, max = 1 << 20) {
+  const part = await readFilePart(stream, B, "file", max);
+  if (!part) return null;
+  const chunks: Uint8Array[] = [];
+  for await (const c of part.body) chunks.push(Uint8Array.from(c));
+  return { ...part, bytes: Buffer.concat(chunks) };
+}
+
+const tricky = [
+  ["empty", Buffer.alloc(0)],
+  ["plain", Buffer.from("hello world")],
+  ["almost a delimiter", Buffer.from(`a\r\n--${B.slice(0, -1)}b\r\n-\r\n--XyZ\r`)],
+  ["ends with CR", Buffer.from("line\r")],
+  ["binary", Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 256))],
+  ["delimiter text without CRLF", Buffer.from(`--${B}--${B}`)],
+] as const;
+
+describe("readFilePart", () => {
+  for (const [name, file] of tricky) {
+    test.each([[[1]], [[2, 3]], [[7]], [[B.length + 3]], [[64, 1, 5]], [[1 << 16]]])(`${name}: the same bytes in chunks of %p`, async (sizes) => {
+      const got = await readAll(chunked(formBody(file, { before: "preamble\r\n", after: "epilogue" }), sizes));
+      expect(got?.filename).toBe("f.bin");
+      expect(got?.claimedType).toBe("image/png");
+      expect(Buffer.compare(got!.bytes, file)).toBe(0);
+    });
+  }
+
+  test("skips other fields before the file and answers null when there is none", async () => {
+    const other = `--${B}\r\nContent-Disposition: form-data; name="title"\r\n\r\nhi\r\n`;
+    const body = Buffer.concat([Buffer.from(other), formBody(Buffer.from("data"))]);
+    expect((await readAll(chunked(body, [3])))?.bytes.toString()).toBe("data");
+    expect(await readAll(chunked(Buffer.from(`${other}--${B}--\r\n`), [5]))).toBeNull();
+  });
+
+  test("a part with no headers is skipped", async () => {
+    const body = Buffer.concat([Buffer.from(`--${B}\r\n\r\nanonymous\r\n`), formBody(Buffer.from("data"))]);
+    expect((await readAll(chunked(body, [4])))?.bytes.toString()).toBe("data");
+  });
+
+  test.each([
+    ["the file over the limit", formBody(Buffer.alloc(101)), "too_large"],
+    ["other fields over the limit", Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="x"\r\n\r\n${"x".repeat(70 * 1024)}\r\n--${B}--`), "too_large"],
+    ["no boundary at all", Buffer.from("just text"), "malformed"],
+    ["cut off in the headers", Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"`), "malformed"],
+    ["cut off in the file", Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc`), "malformed"],
+    ["headers past 16 KB", Buffer.from(`--${B}\r\nX-Big: ${"y".repeat(17 * 1024)}\r\n\r\n`), "malformed"],
+    ["text after a boundary", Buffer.from(`--${B}junk\r\n\r\n`), "malformed"],
+  ] as const)("%s: MultipartError %s", async (_name, body, kind) => {
+    const err = await readAll(chunked(body, [1000]), 100).catch((e) => e);
+    expect(err).toBeInstanceOf(MultipartError);
+    expect(err.kind).toBe(kind);
+  });
+
+  test("exactly the limit is allowed", async () => {
+    expect((await readAll(chunked(formBody(Buffer.alloc(100, 1)), [9]), 100))?.bytes.length).toBe(100);
+  });
+
+  test("stops reading the stream once the file has ended", async () => {
+    let pulls = 0;
+    const body = Buffer.concat([formBody(Buffer.from("small")), Buffer.alloc(1 << 20)]);
+    const inner = chunked(body, [1024]);
+    const reader = inner.getReader();
+    const counted = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        pulls++;
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+    });
+    expect((await readAll(counted))?.bytes.toString()).toBe("small");
+    expect(pulls).toBeLessThan(5);
+  });
+});
+
+describe("header parameters", () => {
+  test.each([
+    ["multipart/form-data; boundary=abc", "boundary", "abc"],
+    ['multipart/form-data; boundary="a b;c"', "boundary", "a b;c"],
+    ['form-data; name="file"; filename="a\\"b.txt"', "filename", 'a"b.txt'],
+    ["form-data; filename*=UTF-8''%E2%82%AC%20rates.txt", "filename*", "€ rates.txt"],
+    ["form-data; filename*=utf-8'en'x.txt", "filename*", "x.txt"],
+    ["form-data; filename*=ISO-8859-1''%A3.txt", "filename*", undefined],
+    ["form-data; filename*=UTF-8''%E2%82", "filename*", undefined],
+    ["form-data; NAME=File", "name", "File"],
+  ])("%s → %s", (value, name, expected) => {
+    expect(headerParams(value).get(name)).toBe(expected);
+  });
+
+  test.each([
+    ["multipart/form-data; boundary=abc", "abc"],
+    ["Multipart/Form-Data;boundary=abc", "abc"],
+    ["multipart/form-data", null],
+    ["multipart/mixed; boundary=abc", null],
+    ["text/plain; boundary=abc", null],
+    [`multipart/form-data; boundary=${"x".repeat(71)}`, null],
+    [null, null],
+  ])("boundary of %p", (contentType, expected) => {
+    expect(multipartBoundary(contentType)).toBe(expected);
+  });
+});
