@@ -118,6 +118,45 @@ describe("the 25 MB limit", () => {
     expect(state.pulled).toBeLessThan(MB);
   });
 
+  test("a connection that breaks mid-file is a 400 and leaves nothing", async () => {
+    const { owner, page } = await setup();
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ === 0) controller.enqueue(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`));
+        else if (sent < 20) controller.enqueue(Buffer.alloc(64 * 1024, 1));
+        else controller.error(new Error("connection reset"));
+      },
+    });
+    const res = await post(page.id, owner.cookie, body);
+    expect([res.status, (await res.json()).field]).toEqual([400, "body"]);
+    expect(filesUnder(env, "tmp")).toEqual([]);
+    expect(filesUnder(env, "files")).toEqual([]);
+  });
+
+  test("a page trashed while its upload streams: 409, and the new blob is removed again", async () => {
+    const { owner, page } = await setup();
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent++;
+        if (sent === 1) controller.enqueue(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`));
+        else if (sent < 10) controller.enqueue(Buffer.alloc(64 * 1024, sent));
+        else {
+          // Someone else trashes the page before the upload's transaction.
+          env.core.sqlite.run("update pages set deleted_at = ?, trash_root_id = id where id = ?", [new Date().toISOString(), page.id]);
+          controller.enqueue(Buffer.from(`\r\n--${BOUNDARY}--\r\n`));
+          controller.close();
+        }
+      },
+    });
+    const res = await post(page.id, owner.cookie, body);
+    expect(res.status).toBe(409);
+    expect(rows()).toBe(0);
+    expect(filesUnder(env, "files")).toEqual([]);
+    expect(filesUnder(env, "tmp")).toEqual([]);
+  });
+
   test("JSON routes still refuse other content types (415) and multipart bodies", async () => {
     const { owner } = await setup();
     const form = new FormData();

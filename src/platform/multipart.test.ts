@@ -72,7 +72,7 @@ describe("readFilePart", () => {
     ["cut off in the file", Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc`), "malformed"],
     ["headers past 16 KB", Buffer.from(`--${B}\r\nX-Big: ${"y".repeat(17 * 1024)}\r\n\r\n`), "malformed"],
     ["text after a boundary", Buffer.from(`--${B}junk\r\n\r\n`), "malformed"],
-  ] as const)("%s: MultipartError %s", async (_name, body, kind) => {
+  ] as const)("%s is a MultipartError", async (_name, body, kind) => {
     const err = await readAll(chunked(body, [1000]), 100).catch((e) => e);
     expect(err).toBeInstanceOf(MultipartError);
     expect(err.kind).toBe(kind);

@@ -85,7 +85,14 @@ class ByteInput {
 
   /** The next chunk of the body as it came (null at its end), counted against the limit. */
   async read(): Promise<Buffer | null> {
-    const { done, value } = await this.reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await this.reader.read();
+    } catch {
+      // The client went away or the connection broke: an incomplete body, not our failure.
+      throw new MultipartError("malformed", "the upload broke off");
+    }
+    const { done, value } = next;
     if (done) return null;
     this.total += value.byteLength;
     if (this.total > this.maxTotal) throw new MultipartError("too_large", "the body is too large");
