@@ -85,7 +85,7 @@ class ByteInput {
 
   /** The next chunk of the body as it came (null at its end), counted against the limit. */
   async read(): Promise<Buffer | null> {
-    let next: ReadableStreamReadResult<Uint8Array>;
+    let next: Awaited<ReturnType<typeof this.reader.read>>;
     try {
       next = await this.reader.read();
     } catch {
