@@ -32,6 +32,8 @@ describe("POST /api/pages/{id}/attachments", () => {
     expect(eventsOf(env, "attachment.created")).toMatchObject([{ targetType: "attachment", targetId: res.body.id, spaceId: space.id, actorId: owner.id, data: { pageId: page.id, filename: "notes.txt", contentType: "text/plain", size: 13 } }]);
     const download = await call(env, "GET", `/api/attachments/${res.body.id}/download`, { as: owner });
     expect(download.text).toBe("hello, world\n");
+    const audit = await call(env, "GET", "/api/audit?targetType=attachment", { as: owner });
+    expect(audit.body).toMatchObject([{ action: "attachment.created", targetId: res.body.id, actorId: owner.id, ip: "local", details: { filename: "notes.txt" } }]);
   });
 
   test("the same bytes twice are two attachments and one blob", async () => {
