@@ -10,6 +10,8 @@ import m6 from "../../migrations/0006_webhooks.sql" with { type: "text" };
 import m7 from "../../migrations/0007_labels_comments_templates.sql" with { type: "text" };
 import m8 from "../../migrations/0008_attachments.sql" with { type: "text" };
 import m9 from "../../migrations/0009_watches_notifications.sql" with { type: "text" };
+import m10 from "../../migrations/0010_access_grants_restrictions.sql" with { type: "text" };
+import m11 from "../../migrations/0011_access_principal_cleanup.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -22,4 +24,6 @@ export const migrations: Migration[] = [
   { tag: "0007_labels_comments_templates", sql: m7 },
   { tag: "0008_attachments", sql: m8 },
   { tag: "0009_watches_notifications", sql: m9 },
+  { tag: "0010_access_grants_restrictions", sql: m10 },
+  { tag: "0011_access_principal_cleanup", sql: m11 },
 ];
