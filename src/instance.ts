@@ -6,6 +6,7 @@ import type { Config } from "./platform/config";
 import { installSearchIndexer } from "./search/indexer";
 import { ensureBuiltInRoles } from "./users/service";
 import { installWebhooks } from "./webhooks/sender";
+import { installNotifications } from "./notifications/install";
 
 /**
  * Opens a ready instance: the core (data directory, database, migrations) plus what every
@@ -19,6 +20,7 @@ export function openInstance(config: Config, opts: OpenCoreOptions = {}): Core {
   installSearchIndexer(core);
   installAuditLog(core);
   installWebhooks(core);
+  installNotifications(core);
   // Blobs left unreferenced by a crash (files/); safe beside uploads, whose blobs are leased.
   void sweepOrphanBlobs(core);
   return core;

@@ -1,0 +1,180 @@
+/**
+ * Who is told what (SPEC.md §4, §6). One recorder inside the transaction of every event, so a
+ * change and its notifications commit or roll back together:
+ *
+ * - page.created (API, copy, draft published): the space's watchers;
+ * - page.updated that made a new version (content, title, restore; not emoji or layout): the
+ *   page's watchers; unread ones coalesce (one unread entry per user and page, moved to the top
+ *   with the latest editor and an `edits` count);
+ * - comment.created: the page's watchers and everyone who wrote in the thread;
+ * - a mention in a new comment, or one added to a page's content by a create, update or restore
+ *   (compared with the previous version), tells the person mentioned: "mention" replaces any
+ *   other entry that person would get for the same change;
+ * - webhook.disabled: the space's administrators.
+ *
+ * Nobody is told of their own action, suspended accounts are told nothing, and nobody is told
+ * of something they cannot see (access/*, asked per recipient). Creating or editing a page
+ * also watches it for its author (watches/service.ts).
+ *
+ * Kept cheap because it runs in every page write: a few prepared lookups, the access check per
+ * candidate in memory, and one INSERT … SELECT FROM json_each per kind of entry.
+ */
+import { canAdminSpace, canReadSpace } from "../access/spaces";
+import { canReadComments, canReadPage } from "../access/pages";
+import type { UserCaller } from "../auth/caller";
+import type { Core } from "../core";
+import { onEventRecorded, type EventRow } from "../events/outbox";
+import { findPage } from "../pages/store";
+import { newId } from "../platform/crypto";
+import { perInstance } from "../platform/memo";
+import { findSpaceById } from "../spaces/service";
+import type { SpaceRow } from "../spaces/tables";
+import type { PageRow } from "../pages/tables";
+import { pageWatcherIds, spaceWatcherIds, watchAutomatically } from "../watches/service";
+import { commentExcerpt, contentMentionIds } from "./mentions";
+import { everyone, peopleByIds } from "./people";
+import type { NotificationAction } from "./tables";
+
+/** Registers the recorder (openInstance). */
+export function installNotificationFanout(core: Core): void {
+  onEventRecorded(core, (c, event) => {
+    switch (event.type) {
+      case "page.created":
+        return pageCreated(c, event);
+      case "page.updated":
+        return pageUpdated(c, event);
+      case "comment.created":
+        return commentCreated(c, event);
+      case "webhook.disabled":
+        return webhookDisabled(c, event);
+    }
+  });
+}
+
+const statements = perInstance((sqlite: Core["sqlite"]) => {
+  const columns = "(id, user_id, action, target_type, target_id, space_id, page_id, actor_id, details, created_at)";
+  // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT.
+  const select = "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?, ?, ?, ?, ?, ?, ?, ? FROM json_each(?) WHERE true";
+  type Params = [string, string, string, string | null, string | null, string | null, string, string, string];
+  return {
+    insert: sqlite.query<never, Params>(`INSERT INTO notifications ${columns} ${select}`),
+    coalesce: sqlite.query<never, Params>(
+      `INSERT INTO notifications ${columns} ${select}
+       ON CONFLICT (user_id, page_id) WHERE action = 'page.updated' AND read_at IS NULL DO UPDATE SET
+         actor_id = excluded.actor_id,
+         created_at = excluded.created_at,
+         details = json_set(excluded.details, '$.edits', coalesce(json_extract(notifications.details, '$.edits'), 1) + 1)`,
+    ),
+    versionContent: sqlite.query<{ contentJson: string }, [string, number]>("SELECT content_json AS contentJson FROM page_versions WHERE page_id = ? AND version_number = ?"),
+    comment: sqlite.query<{ body: string; parentId: string | null }, [string]>("SELECT body, parent_id AS parentId FROM comments WHERE id = ?"),
+    threadAuthors: sqlite.query<{ authorId: string }, [string, string]>(
+      "SELECT DISTINCT author_id AS authorId FROM comments WHERE (id = ? OR parent_id = ?) AND author_id IS NOT NULL AND deleted_at IS NULL",
+    ),
+  };
+});
+
+interface Entry {
+  action: NotificationAction;
+  targetType: string;
+  targetId: string;
+  details: Record<string, unknown>;
+  /** Candidates before the checks; an earlier entry takes a person before a later one. */
+  userIds: Iterable<string>;
+}
+
+/**
+ * Writes the entries of one event: each person at most once (earlier entries first), never the
+ * actor, only active accounts that pass `canSee`.
+ */
+function deliver(core: Core, event: EventRow, place: { spaceId: string | null; pageId: string | null }, canSee: (person: UserCaller) => boolean, entries: Entry[]): void {
+  const taken = new Set<string>(event.actorId ? [event.actorId] : []);
+  const wanted = entries.map((e) => {
+    const ids: string[] = [];
+    for (const id of e.userIds) {
+      if (!taken.has(id)) {
+        taken.add(id);
+        ids.push(id);
+      }
+    }
+    return ids;
+  });
+  const people = peopleByIds(core, wanted.flat());
+  if (people.size === 0) return;
+  const s = statements(core.sqlite);
+  entries.forEach((e, i) => {
+    const rows = wanted[i].flatMap((id) => {
+      const person = people.get(id);
+      return person && canSee(person) ? [[newId(), id]] : [];
+    });
+    if (rows.length === 0) return;
+    const statement = e.action === "page.updated" ? s.coalesce : s.insert;
+    statement.run(e.action, e.targetType, e.targetId, place.spaceId, place.pageId, event.actorId, JSON.stringify(e.details), event.createdAt, JSON.stringify(rows));
+  });
+}
+
+const pageDetails = (page: PageRow, space: SpaceRow) => ({ pageTitle: page.title, spaceKey: space.key, spaceName: space.name });
+
+function pageCreated(core: Core, event: EventRow): void {
+  const found = findPage(core, event.targetId);
+  if (!found) return;
+  const { page, space } = found;
+  if (event.actorId) watchAutomatically(core, event.actorId, page.id);
+  const details = pageDetails(page, space);
+  deliver(core, event, { spaceId: space.id, pageId: page.id }, (p) => canReadPage(core, p, space, page), [
+    // A draft told nobody of its mentions, so on publication all of them are new.
+    { action: "mention", targetType: "page", targetId: page.id, details, userIds: contentMentionIds(page.contentJson) },
+    { action: "page.created", targetType: "page", targetId: page.id, details, userIds: spaceWatcherIds(core, space.id) },
+  ]);
+}
+
+function pageUpdated(core: Core, event: EventRow): void {
+  // Emoji and layout changes record page.updated without a new version: nobody is told.
+  const versionNumber = event.data.versionNumber;
+  if (typeof versionNumber !== "number") return;
+  const found = findPage(core, event.targetId);
+  if (!found) return;
+  const { page, space } = found;
+  if (event.actorId) watchAutomatically(core, event.actorId, page.id);
+  const details = { ...pageDetails(page, space), versionNumber };
+  deliver(core, event, { spaceId: space.id, pageId: page.id }, (p) => canReadPage(core, p, space, page), [
+    { action: "mention", targetType: "page", targetId: page.id, details, userIds: newMentions(core, page, versionNumber) },
+    { action: "page.updated", targetType: "page", targetId: page.id, details: { ...details, edits: 1 }, userIds: pageWatcherIds(core, page.id) },
+  ]);
+}
+
+/** Who the page's content mentions now and did not in the version before this one. */
+function newMentions(core: Core, page: PageRow, versionNumber: number): string[] {
+  const now = contentMentionIds(page.contentJson);
+  if (now.length === 0) return [];
+  const before = statements(core.sqlite).versionContent.get(page.id, versionNumber - 1);
+  const old = new Set(before ? contentMentionIds(before.contentJson) : []);
+  return now.filter((id) => !old.has(id));
+}
+
+function commentCreated(core: Core, event: EventRow): void {
+  const data = event.data as { pageId?: unknown; parentCommentId?: unknown; mentionedUserIds?: unknown };
+  const found = typeof data.pageId === "string" ? findPage(core, data.pageId) : undefined;
+  const comment = statements(core.sqlite).comment.get(event.targetId);
+  if (!found || !comment) return;
+  const { page, space } = found;
+  const threadId = comment.parentId ?? event.targetId;
+  const participants = comment.parentId ? statements(core.sqlite).threadAuthors.all(threadId, threadId).map((r) => r.authorId) : [];
+  const mentioned = Array.isArray(data.mentionedUserIds) ? data.mentionedUserIds.filter((id): id is string => typeof id === "string") : [];
+  const details = { ...pageDetails(page, space), pageId: page.id, commentId: event.targetId, threadId, reply: comment.parentId !== null, excerpt: commentExcerpt(comment.body) };
+  deliver(core, event, { spaceId: space.id, pageId: page.id }, (p) => canReadComments(core, p, space, page), [
+    { action: "mention", targetType: "comment", targetId: event.targetId, details, userIds: mentioned },
+    { action: "comment.created", targetType: "comment", targetId: event.targetId, details, userIds: [...participants, ...pageWatcherIds(core, page.id)] },
+  ]);
+}
+
+/** Rare (20 failures in a row), so it may look at every account to find the space's admins. */
+function webhookDisabled(core: Core, event: EventRow): void {
+  const space = event.spaceId ? findSpaceById(core, event.spaceId) : undefined;
+  if (!space) return;
+  const admins = everyone(core).filter((p) => canReadSpace(core, p, space) && canAdminSpace(core, p, space));
+  const { url, lastError, consecutiveFailures } = event.data as Record<string, unknown>;
+  const details = { spaceKey: space.key, spaceName: space.name, url, lastError, consecutiveFailures };
+  deliver(core, event, { spaceId: space.id, pageId: null }, () => true, [
+    { action: "webhook.disabled", targetType: "webhook", targetId: event.targetId, details, userIds: admins.map((p) => p.user.id) },
+  ]);
+}

@@ -1,0 +1,73 @@
+/**
+ * The notifications' timer (hourly, stopped at shutdown): API tokens about to expire
+ * (SPEC.md §5.2: "the owner is warned a week before expiry") and old read entries cleared.
+ * Tests call warnExpiringTokens / pruneReadNotifications directly after moving the clock.
+ */
+import type { Core } from "../core";
+import { iso } from "../platform/clock";
+import { newId } from "../platform/crypto";
+import { perInstance } from "../platform/memo";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** How long before its expiry a token's owner is warned. */
+export const TOKEN_WARNING_MS = 7 * DAY;
+/** Read entries older than this are deleted; unread ones stay until read. */
+export const KEEP_READ_MS = 90 * DAY;
+
+const statements = perInstance((sqlite: Core["sqlite"]) => ({
+  expiring: sqlite.query<{ id: string; userId: string; name: string; prefix: string; expiresAt: string; createdAt: string }, [string, string]>(
+    `SELECT t.id, t.user_id AS userId, t.name, t.prefix, t.expires_at AS expiresAt, t.created_at AS createdAt
+       FROM api_tokens t JOIN users u ON u.id = t.user_id
+      WHERE t.revoked_at IS NULL AND t.expires_at > ? AND t.expires_at <= ? AND u.status = 0
+        AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.action = 'token.expiring' AND n.target_id = t.id)`,
+  ),
+  // The unique index on token.expiring entries makes a second warning impossible, whatever runs twice.
+  warn: sqlite.query<never, [string, string, string, string, string]>(
+    `INSERT OR IGNORE INTO notifications (id, user_id, action, target_type, target_id, details, created_at)
+     VALUES (?, ?, 'token.expiring', 'token', ?, ?, ?)`,
+  ),
+  prune: sqlite.query<never, [string]>("DELETE FROM notifications WHERE read_at IS NOT NULL AND read_at < ?"),
+}));
+
+/**
+ * Warns the owner of every live token that expires within a week, once per token. A token that
+ * was made to last a week or less is not announced: its owner chose that date days ago at most.
+ * Answers how many warnings it wrote.
+ */
+export function warnExpiringTokens(core: Core): number {
+  const now = core.clock.now();
+  const s = statements(core.sqlite);
+  return core.tx(() => {
+    let written = 0;
+    for (const t of s.expiring.all(iso(now), iso(now + TOKEN_WARNING_MS))) {
+      if (Date.parse(t.expiresAt) - Date.parse(t.createdAt) <= TOKEN_WARNING_MS) continue;
+      const details = { name: t.name, prefix: t.prefix, expiresAt: t.expiresAt };
+      written += s.warn.run(newId(), t.userId, t.id, JSON.stringify(details), iso(now)).changes;
+    }
+    return written;
+  });
+}
+
+/** Deletes entries read more than KEEP_READ_MS ago; answers how many. */
+export function pruneReadNotifications(core: Core): number {
+  const cutoff = iso(core.clock.now() - KEEP_READ_MS);
+  return core.tx(() => statements(core.sqlite).prune.run(cutoff).changes);
+}
+
+function tick(core: Core): void {
+  try {
+    warnExpiringTokens(core);
+    pruneReadNotifications(core);
+  } catch (err) {
+    core.log.error("notifications timer failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  }
+}
+
+/** Runs once now (catching up after downtime) and then every hour until the core closes. */
+export function installNotificationSchedule(core: Core): void {
+  tick(core);
+  const timer = setInterval(() => tick(core), HOUR);
+  timer.unref?.();
+  core.onClose(() => clearInterval(timer));
+}
