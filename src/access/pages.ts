@@ -1,36 +1,85 @@
 /**
- * Who may see and change a page. The ONE place these rules live (see access/spaces.ts); page
- * restrictions (a later issue) go here.
+ * Who may see and change a page. The ONE place these rules live (with access/spaces.ts).
  *
- * For now: a page is visible to whoever may read its space, except drafts, which only their
- * creator sees. Editing needs the space to be editable and not archived, and the page not to be
- * in the trash.
+ * 1. The page's space must be readable (access/spaces.ts).
+ * 2. A draft is seen by its creator only (space admins included: a draft is private).
+ * 3. Restrictions are inherited down the tree, and every one above a page (and on it) must be
+ *    satisfied: a View restriction hides the page and its subtree from everyone it does not
+ *    name (directly or through a group); an Edit restriction lets only those it names edit.
+ *    Anonymous callers are named by nothing, so they never see below a View restriction.
+ * 4. Space admins are never shut out by restrictions.
+ * 5. Editing also needs Edit on the space, a caller who writes (not a read-only token), the
+ *    space not archived (403) and the page not in the trash (409).
+ *
+ * Single pages cost one prepared query for the restrictions above them (a recursive walk up
+ * the parents); lists use the SQL filters below, one statement for the whole list.
  */
-import { eq, or, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { AppError, notFound } from "../platform/errors";
+import { perInstance } from "../platform/memo";
 import { PAGE_STATUS, pages, type PageRow } from "../pages/tables";
 import type { SpaceRow } from "../spaces/tables";
-import { canEditSpace, canReadSpace, spaceArchived } from "./spaces";
+import { namesCaller, namesCallerRaw, principalParams } from "./principals";
+import { adminSpaceIds, readableSpaceIds, spaceArchived, spaceOperation } from "./spaces";
+import { OPERATION } from "./tables";
+
+export interface PageAccess {
+  read: boolean;
+  /** May change it, leaving aside archival and the trash (canEditPage adds those). */
+  edit: boolean;
+}
+
+const NONE: PageAccess = { read: false, edit: false };
+
+// For each restricted page at or above the page: its operation and whether a row names the caller.
+const restrictionsAbove = perInstance((db: Core["sqlite"]) =>
+  db.query<{ op: number; named: number }, { page: string; uid: string; builtins: string }>(`
+    WITH RECURSIVE up(id, parent_id) AS (
+      SELECT id, parent_id FROM pages WHERE id = $page
+      UNION SELECT p.id, p.parent_id FROM pages p JOIN up ON p.id = up.parent_id
+    )
+    SELECT r.operation AS op, max(${namesCallerRaw("r")}) AS named
+    FROM page_restrictions r JOIN up ON r.page_id = up.id
+    GROUP BY r.page_id, r.operation`),
+);
+
+/** Whether the caller passes the View and the Edit restrictions at and above the page. */
+export function restrictionsPassed(core: Core, caller: Caller, pageId: string): { view: boolean; edit: boolean } {
+  let view = true;
+  let edit = true;
+  for (const r of restrictionsAbove(core.sqlite).all({ page: pageId, ...principalParams(caller) })) {
+    if (r.named) continue;
+    if (r.op === OPERATION.View) view = false;
+    else edit = false;
+  }
+  return { view, edit };
+}
+
+/** Everything the caller may do with the page, worked out once. */
+export function pageAccess(core: Core, caller: Caller, space: SpaceRow, page: PageRow): PageAccess {
+  const op = spaceOperation(core, caller, space);
+  if (op < OPERATION.View) return NONE;
+  if (page.status === PAGE_STATUS.Draft && !(caller.kind === "user" && page.createdById === caller.user.id)) return NONE;
+  const writes = caller.kind === "user" && !caller.token?.readOnly;
+  if (op >= OPERATION.Admin) return { read: true, edit: writes };
+  const passed = restrictionsPassed(core, caller, page.id);
+  if (!passed.view) return NONE;
+  return { read: true, edit: writes && op >= OPERATION.Edit && passed.edit };
+}
 
 export function canReadPage(core: Core, caller: Caller, space: SpaceRow, page: PageRow): boolean {
-  if (!canReadSpace(core, caller, space)) return false;
-  if (page.status === PAGE_STATUS.Draft) return caller.kind === "user" && page.createdById === caller.user.id;
-  return true;
+  return pageAccess(core, caller, space, page).read;
 }
 
 export function canEditPage(core: Core, caller: Caller, space: SpaceRow, page: PageRow): boolean {
-  return canReadPage(core, caller, space, page) && canEditSpace(core, caller, space) && !space.archivedAt && !page.deletedAt;
+  return editableNow(pageAccess(core, caller, space, page), space, page);
 }
 
-/**
- * The SQL condition for lists (tree, trash, search): pages of readable spaces that the caller
- * may see. The space itself is checked by the caller of this function.
- */
-export function visiblePageFilter(caller: Caller): SQL {
-  if (caller.kind !== "user") return sql`0`;
-  return or(eq(pages.status, PAGE_STATUS.Published), eq(pages.createdById, caller.user.id))!;
+/** canEditPage from an access already worked out (GET page answers canEdit without asking twice). */
+export function editableNow(access: PageAccess, space: SpaceRow, page: PageRow): boolean {
+  return access.edit && !space.archivedAt && !page.deletedAt;
 }
 
 export interface PageInSpace {
@@ -44,20 +93,106 @@ export function requireReadablePage(core: Core, caller: Caller, found: PageInSpa
   return found;
 }
 
-/** Visible (404), space not archived (403), caller may edit (403), not in the trash (409). */
+/**
+ * Visible (404), signed in (401), space not archived (403), caller may edit (403); the trash
+ * is checked by the caller: requireEditablePage refuses it (409), restore and purge need it.
+ */
+export function requireChangeablePage(core: Core, caller: Caller, found: PageInSpace | undefined): PageInSpace {
+  if (!found) throw notFound("Page not found");
+  const access = pageAccess(core, caller, found.space, found.page);
+  if (!access.read) throw notFound("Page not found");
+  if (caller.kind !== "user") throw new AppError("unauthenticated");
+  if (found.space.archivedAt) throw spaceArchived();
+  if (!access.edit) throw new AppError("forbidden", {}, "You may not edit this page");
+  return found;
+}
+
+/** Visible (404), signed in (401), space not archived (403), caller may edit (403), not in the trash (409). */
 export function requireEditablePage(core: Core, caller: Caller, found: PageInSpace | undefined): PageInSpace {
-  const f = requireReadablePage(core, caller, found);
-  if (f.space.archivedAt) throw spaceArchived();
-  if (!canEditSpace(core, caller, f.space)) throw new AppError("forbidden", {}, "You may not edit this page");
+  const f = requireChangeablePage(core, caller, found);
   if (f.page.deletedAt) throw inTrash();
   return f;
 }
 
 export const inTrash = () => new AppError("conflict", { detail: "Restore it from the trash first." }, "This page is in the trash");
 
+/** Versions, restrictions and other page history need an account on top of seeing the page (401). */
+export function requireSignedInReader(core: Core, caller: Caller, found: PageInSpace | undefined): PageInSpace {
+  const f = requireReadablePage(core, caller, found);
+  if (caller.kind !== "user") throw new AppError("unauthenticated");
+  return f;
+}
+
 /**
- * Comments are seen by the page's readers; anonymous readers (public spaces, a later issue) see
- * them only where the space turns publicComments on.
+ * SQL: the ids of the pages the caller may not see because of a View restriction at or above
+ * them, in the spaces `spaceScope` names (or every readable space). One recursive statement
+ * down from the restricted pages the caller fails; space admins fail none in their spaces.
+ */
+export function hiddenPageIds(core: Core, caller: Caller, spaceScope?: string): SQL {
+  return hiddenUnder(caller, spaceScope === undefined ? sql`rp.space_id IN (${readableSpaceIds(core, caller)})` : sql`rp.space_id = ${spaceScope}`);
+}
+
+function hiddenUnder(caller: Caller, spaces: SQL): SQL {
+  return sql`WITH RECURSIVE hidden(id) AS (
+      SELECT r.page_id FROM page_restrictions r JOIN pages rp ON rp.id = r.page_id
+      WHERE r.operation = ${OPERATION.View} AND ${spaces} AND rp.space_id NOT IN (${adminSpaceIds(caller)})
+      GROUP BY r.page_id HAVING max(${namesCaller("r", principalParams(caller))}) = 0
+      UNION SELECT c.id FROM pages c JOIN hidden h ON c.parent_id = h.id
+    ) SELECT id FROM hidden`;
+}
+
+/**
+ * The View-restricted pages of one space that the caller fails (not their subtrees). The tree
+ * drops these and, with them, everything under them.
+ */
+export function hiddenRootIds(core: Core, caller: Caller, space: SpaceRow): string[] {
+  if (spaceOperation(core, caller, space) >= OPERATION.Admin) return [];
+  const p = principalParams(caller);
+  return core.db
+    .all<{ id: string }>(
+      sql`SELECT r.page_id AS id FROM page_restrictions r JOIN pages rp ON rp.id = r.page_id
+          WHERE r.operation = ${OPERATION.View} AND rp.space_id = ${space.id}
+          GROUP BY r.page_id HAVING max(${namesCaller("r", p)}) = 0`,
+    )
+    .map((r) => r.id);
+}
+
+/**
+ * The SQL condition for lists over `pages` (search, trash, labels…): the page is in a space
+ * the caller may read, is published or the caller's own draft, and no View restriction above
+ * it shuts the caller out. Published/live/trash conditions are the list's own to add.
+ */
+export function visiblePagesFilter(core: Core, caller: Caller): SQL {
+  const own = caller.kind === "user" ? sql` OR ${pages.createdById} = ${caller.user.id}` : sql``;
+  return sql`(${pages.spaceId} IN (${readableSpaceIds(core, caller)}) AND (${pages.status} = ${PAGE_STATUS.Published}${own}) AND ${pages.id} NOT IN (${hiddenPageIds(core, caller)}))`;
+}
+
+/**
+ * @deprecated Use visiblePagesFilter(core, caller): this one cannot read the instance settings,
+ * so it never shows public spaces. It still applies the space grants and the restrictions, so
+ * it never shows too much.
+ */
+export function visiblePageFilter(caller: Caller): SQL {
+  if (caller.kind !== "user") return sql`0`;
+  const readable = sql`SELECT g.space_id FROM space_grants g WHERE ${namesCaller("g", principalParams(caller))}`;
+  return sql`(${pages.spaceId} IN (${readable}) AND (${pages.status} = ${PAGE_STATUS.Published} OR ${pages.createdById} = ${caller.user.id}) AND ${pages.id} NOT IN (${hiddenUnder(caller, sql`rp.space_id IN (${readable})`)}))`;
+}
+
+/**
+ * Which of these pages (any spaces) the caller may read: one statement for the lot, for lists
+ * that hold page ids (audit entries, notifications…). Answers the readable ids.
+ */
+export function readablePageIds(core: Core, caller: Caller, ids: string[]): Set<string> {
+  if (ids.length === 0) return new Set();
+  const rows = core.db.all<{ id: string }>(
+    sql`SELECT ${pages.id} AS id FROM ${pages} WHERE ${pages.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${visiblePagesFilter(core, caller)}`,
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Comments are seen by the page's readers; anonymous readers of a public space see them only
+ * where the space turns publicComments on.
  */
 export function canReadComments(core: Core, caller: Caller, space: SpaceRow, page: PageRow): boolean {
   return canReadPage(core, caller, space, page) && (caller.kind === "user" || space.publicComments);

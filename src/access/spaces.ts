@@ -1,35 +1,83 @@
 /**
- * Who may do what with a space. The ONE place these rules live: services ask here and never
- * decide on their own, so the full rules (grants, groups, public spaces; a later issue) only
- * change this file.
+ * Who may do what with a space. The ONE place these rules live (with access/pages.ts):
+ * services ask here and never decide on their own. docs/permissions.md states them per endpoint.
  *
- * For now: a signed-in caller may read and edit every space; administering a space (settings,
- * archive, delete) needs to be its creator or hold `spaces.manage`; anonymous callers see
- * nothing. Archived spaces are read-only for everyone.
+ * A caller's operation on a space is the highest of the grants naming them, directly or through
+ * a group (0 View, 1 Edit, 2 Admin; a higher one implies the lower). A public space adds View for
+ * everyone, signed in or not, while the instance setting allowPublicSpaces is on and the space is
+ * not archived. Instance administrators and owners are NOT space administrators by their role:
+ * they see every space's metadata (GET /api/admin/spaces) and may give themselves an explicit,
+ * audited Admin grant (recover-access), never the content silently.
+ *
+ * Archived spaces are read-only for everyone (requireEditableSpace); a read-only token never
+ * edits (canEditSpace), though it reads whatever its owner may read, admin lists included.
  */
-import { hasRight } from "./rights";
+import { sql, type SQL } from "drizzle-orm";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { AppError, notFound } from "../platform/errors";
+import { perInstance } from "../platform/memo";
+import { getSettings } from "../settings/service";
 import type { SpaceRow } from "../spaces/tables";
+import { accessGeneration, namesCaller, namesCallerRaw, principalParams } from "./principals";
+import { hasRight } from "./rights";
+import { OPERATION } from "./tables";
+
+/** No access at all: below View. */
+export const NO_ACCESS = -1;
 
 export function canCreateSpace(caller: Caller): boolean {
   return hasRight(caller, "spaces.create");
 }
 
-export function canReadSpace(_core: Core, caller: Caller, _space: SpaceRow): boolean {
-  return caller.kind === "user";
+const grantQuery = perInstance((db: Core["sqlite"]) =>
+  db.query<{ op: number | null }, { space: string; uid: string; builtins: string }>(
+    `SELECT max(g.operation) AS op FROM space_grants g WHERE g.space_id = $space AND ${namesCallerRaw("g")}`,
+  ),
+);
+
+// Per request (the Caller object lives as long as its request): space id → operation from
+// grants, valid for one access generation.
+const memo = new WeakMap<Caller, { generation: number; ops: Map<string, number> }>();
+
+function grantedOperation(core: Core, caller: Caller, spaceId: string): number {
+  if (caller.kind !== "user") return NO_ACCESS;
+  const generation = accessGeneration(core);
+  let entry = memo.get(caller);
+  if (!entry || entry.generation !== generation) memo.set(caller, (entry = { generation, ops: new Map() }));
+  let op = entry.ops.get(spaceId);
+  if (op === undefined) {
+    op = grantQuery(core.sqlite).get({ space: spaceId, ...principalParams(caller) })?.op ?? NO_ACCESS;
+    entry.ops.set(spaceId, op);
+  }
+  return op;
 }
 
-/** May change pages in the space (ignores archival; see requireWritableSpace). */
+/** Public reading is on for this space right now. */
+export function isPubliclyReadable(core: Core, space: SpaceRow): boolean {
+  return space.isPublic && !space.archivedAt && getSettings(core).allowPublicSpaces;
+}
+
+/** The caller's operation on the space: NO_ACCESS, or 0 View, 1 Edit, 2 Admin. */
+export function spaceOperation(core: Core, caller: Caller, space: SpaceRow): number {
+  const granted = grantedOperation(core, caller, space.id);
+  return granted < OPERATION.View && isPubliclyReadable(core, space) ? OPERATION.View : granted;
+}
+
+const writes = (caller: Caller) => caller.kind === "user" && !caller.token?.readOnly;
+
+export function canReadSpace(core: Core, caller: Caller, space: SpaceRow): boolean {
+  return spaceOperation(core, caller, space) >= OPERATION.View;
+}
+
+/** May change pages in the space (ignores archival; see requireEditableSpace). */
 export function canEditSpace(core: Core, caller: Caller, space: SpaceRow): boolean {
-  if (caller.kind !== "user" || caller.token?.readOnly) return false;
-  return canReadSpace(core, caller, space);
+  return writes(caller) && spaceOperation(core, caller, space) >= OPERATION.Edit;
 }
 
+/** Holds Admin on the space (directly or through a group). Never given by an instance role. */
 export function canAdminSpace(core: Core, caller: Caller, space: SpaceRow): boolean {
-  if (!canEditSpace(core, caller, space) || caller.kind !== "user") return false;
-  return space.createdById === caller.user.id || hasRight(caller, "spaces.manage");
+  return caller.kind === "user" && spaceOperation(core, caller, space) >= OPERATION.Admin;
 }
 
 /** A space the caller may not see is exactly as missing as one that does not exist. */
@@ -42,17 +90,41 @@ export function spaceArchived(): AppError {
   return new AppError("forbidden", { detail: "Unarchive the space to change it." }, "This space is archived");
 }
 
-/** Readable (404), not archived (403), editable by the caller (403). */
+/** Readable (404), signed in (401), not archived (403), editable by the caller (403). */
 export function requireEditableSpace(core: Core, caller: Caller, space: SpaceRow | undefined): SpaceRow {
   const s = requireReadableSpace(core, caller, space);
+  if (caller.kind !== "user") throw new AppError("unauthenticated");
   if (s.archivedAt) throw spaceArchived();
   if (!canEditSpace(core, caller, s)) throw new AppError("forbidden", {}, "You may not edit this space");
   return s;
 }
 
-/** Readable (404), administered by the caller (403). Archival is the caller's to check. */
+/** Readable (404), signed in (401), administered by the caller (403). Archival is the caller's to check. */
 export function requireAdminSpace(core: Core, caller: Caller, space: SpaceRow | undefined): SpaceRow {
   const s = requireReadableSpace(core, caller, space);
+  if (caller.kind !== "user") throw new AppError("unauthenticated");
   if (!canAdminSpace(core, caller, s)) throw new AppError("forbidden", {}, "Only an administrator of this space may do this");
   return s;
+}
+
+/**
+ * SQL: the ids of the spaces the caller may read, for lists (`column IN (…)`). One
+ * sub-select, evaluated once per statement.
+ */
+export function readableSpaceIds(core: Core, caller: Caller): SQL {
+  const p = principalParams(caller);
+  const granted = caller.kind === "user" ? sql`SELECT g.space_id FROM space_grants g WHERE ${namesCaller("g", p)}` : sql`SELECT NULL WHERE 0`;
+  if (!getSettings(core).allowPublicSpaces) return granted;
+  return sql`${granted} UNION SELECT s.id FROM spaces s WHERE s.is_public = 1 AND s.archived_at IS NULL`;
+}
+
+/** SQL condition: `column` (a space id) is readable by the caller. */
+export function readableSpaceFilter(core: Core, caller: Caller, column: SQL | { getSQL(): SQL }): SQL {
+  return sql`${column} IN (${readableSpaceIds(core, caller)})`;
+}
+
+/** SQL: the ids of the spaces the caller administers (restrictions never shut them out). */
+export function adminSpaceIds(caller: Caller): SQL {
+  if (caller.kind !== "user") return sql`SELECT NULL WHERE 0`;
+  return sql`SELECT g.space_id FROM space_grants g WHERE g.operation = ${OPERATION.Admin} AND ${namesCaller("g", principalParams(caller))}`;
 }

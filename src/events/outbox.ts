@@ -67,6 +67,15 @@ export const EVENT_TYPES = [
   // Attachments: created is sent to webhooks (DESIGN.md §7); deleted is for the audit log.
   "attachment.created",
   "attachment.deleted",
+  // Access control (audit log): grants and restrictions changed, a space made public or
+  // private, an instance administrator giving themselves Admin on a space.
+  "space.permission_granted",
+  "space.permission_revoked",
+  "space.permissions_reset",
+  "space.access_recovered",
+  "space.visibility_changed",
+  "page.restriction_added",
+  "page.restriction_removed",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -4,7 +4,7 @@
  * published, not in the trash, visible (access/pages.ts) in a readable space (access/spaces.ts).
  */
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { requireEditablePage, requireReadablePage, visiblePageFilter } from "../access/pages";
+import { requireEditablePage, requireReadablePage, visiblePagesFilter } from "../access/pages";
 import { canReadSpace } from "../access/spaces";
 import { requireUser, type Caller, type UserCaller } from "../auth/caller";
 import type { Core } from "../core";
@@ -48,7 +48,7 @@ export interface LabelledPage {
 }
 
 /** Pages that count in label lists: published, live, visible to the caller. */
-const listedPages = (caller: Caller) => and(eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt), visiblePageFilter(caller));
+const listedPages = (core: Core, caller: Caller) => and(eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt), visiblePagesFilter(core, caller));
 
 /** The spaces among `ids` that the caller may read (each looked up once). */
 function readableSpaces(core: Core, caller: Caller, ids: Iterable<string>): Map<string, SpaceRow> {
@@ -67,7 +67,7 @@ export function listLabels(core: Core, caller: Caller): LabelWithCount[] {
     .from(pageLabels)
     .innerJoin(labels, eq(labels.id, pageLabels.labelId))
     .innerJoin(pages, eq(pages.id, pageLabels.pageId))
-    .where(listedPages(caller))
+    .where(listedPages(core, caller))
     .groupBy(labels.id, pages.spaceId)
     .all();
   const readable = readableSpaces(core, caller, rows.map((r) => r.spaceId));
@@ -89,7 +89,7 @@ export function labelPages(core: Core, caller: Caller, rawName: string): Labelle
     .from(pageLabels)
     .innerJoin(labels, eq(labels.id, pageLabels.labelId))
     .innerJoin(pages, eq(pages.id, pageLabels.pageId))
-    .where(and(eq(labels.name, name), listedPages(caller)))
+    .where(and(eq(labels.name, name), listedPages(core, caller)))
     .orderBy(sql`${pages.title} collate nocase`, asc(pages.id))
     .all();
   const readable = readableSpaces(core, caller, rows.map((r) => r.spaceId));

@@ -1,11 +1,12 @@
 import { inArray } from "drizzle-orm";
-import { inTrash, requireReadablePage } from "../access/pages";
+import { inTrash, readablePageIds, requireReadablePage } from "../access/pages";
 import { copyAttachments } from "../attachments/copy";
 import { requireEditableSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { copyLabels } from "../labels/service";
+import { copyRestrictions } from "../permissions/restrictions";
 import { AppError } from "../platform/errors";
 import { findSpaceById } from "../spaces/service";
 import { TITLE_MAX } from "./input";
@@ -27,7 +28,9 @@ export interface CopyInput {
  * history (version 1), its source's labels and attachments (not its comments) and its own page.created event.
  * A copy landing beside its source is titled "Copy of …"; elsewhere it keeps the title. With
  * includeChildren the published, live subtree is copied with its order (drafts and the trash
- * stay behind).
+ * stay behind, and so does whatever a View restriction hides from the caller). Each copy
+ * carries the restrictions set on its source page, so copying never opens up restricted
+ * content; restrictions inherited from above the copied page are the new place's.
  */
 export function copyPage(core: Core, caller: Caller, id: string, input: CopyInput): Page {
   const user = requireUser(caller);
@@ -42,7 +45,11 @@ export function copyPage(core: Core, caller: Caller, id: string, input: CopyInpu
     else parentId = resolveParent(core, user, target.id, input.parentPageId).id;
 
     // Read everything to copy before writing, so a copy into its own subtree cannot loop.
-    const ids = input.includeChildren ? subtreeIds(core, source.page.id, { kind: "published" }) : [source.page.id];
+    let ids = input.includeChildren ? subtreeIds(core, source.page.id, { kind: "published" }) : [source.page.id];
+    if (ids.length > 1) {
+      const readable = readablePageIds(core, user, ids);
+      ids = ids.filter((pageId) => readable.has(pageId));
+    }
     const rows = new Map<string, PageRow>();
     for (let i = 0; i < ids.length; i += 500) {
       for (const r of core.db.select().from(pages).where(inArray(pages.id, ids.slice(i, i + 500))).all()) rows.set(r.id, r);
@@ -67,6 +74,7 @@ export function copyPage(core: Core, caller: Caller, id: string, input: CopyInpu
       newIds.set(oldId, copy.id);
       copyLabels(core, user, oldId, copy.id);
       copyAttachments(core, user, oldId, copy.id);
+      copyRestrictions(core, user, oldId, copy.id);
       recordEvent(core, { type: "page.created", targetType: "page", targetId: copy.id, spaceId: target.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: copy.parentId, copiedFromId: oldId } });
     }
     return pageFor(core, user, newIds.get(source.page.id)!);

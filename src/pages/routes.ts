@@ -3,6 +3,7 @@ import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
 import { lifecycleRoutes } from "./lifecycle-routes";
+import { cachedPageAnswer } from "./page-cache";
 import { CreatePageBody, EmojiBody, LayoutBody, Page, PageParams, UpdatePageBody, Version, VersionParams, VersionWithContent } from "./schemas";
 import { createPage, getPage, setPresentation, updatePage } from "./service";
 import { structureRoutes } from "./structure-routes";
@@ -28,11 +29,22 @@ export function pageRoutes(core: Core) {
         detail: pagesDetail("Create a published page at the top level or under parentPageId (fires page.created)"),
       },
     )
-    .get("/:id", ({ params, request }) => getPage(core, callerOf(request), params.id), {
-      params: PageParams,
-      response: { 200: Page, ...problems(404) },
-      detail: pagesDetail("A page with its document"),
-    })
+    .get(
+      "/:id",
+      ({ params, request, set }) => {
+        const caller = callerOf(request);
+        const page = getPage(core, caller, params.id);
+        return cachedPageAnswer(request, caller, page, set.headers as Record<string, string>) ?? page;
+      },
+      {
+        params: PageParams,
+        response: { 200: Page, 304: t.Void({ description: "Not modified (anonymous readers sending If-None-Match)" }), ...problems(404) },
+        detail: {
+          ...pagesDetail("A page with its document"),
+          description: "Anonymous reads (public spaces) carry an ETag and `Cache-Control: public, no-cache`; If-None-Match answers 304 while the page is unchanged. Signed-in reads are `private, no-store`.",
+        },
+      },
+    )
     .put("/:id", ({ params, body, request }) => updatePage(core, callerOf(request), params.id, body), {
       params: PageParams,
       body: UpdatePageBody,

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
-import { canEditPage, requireEditablePage, requireReadablePage } from "../access/pages";
+import { canEditPage, editableNow, pageAccess, requireEditablePage } from "../access/pages";
 import { requireEditableSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
-import { AppError, invalid } from "../platform/errors";
+import { AppError, invalid, notFound } from "../platform/errors";
 import { findSpaceById } from "../spaces/service";
 import { checkContent, cleanComment, cleanEmoji, cleanTitle, EMPTY_CONTENT } from "./input";
 import { nextPosition } from "./positions";
@@ -33,10 +33,12 @@ export function createPage(core: Core, caller: Caller, input: CreatePageInput): 
   });
 }
 
-/** GET /api/pages/{id}. A page in the trash is still readable (never editable). */
+/** GET /api/pages/{id}. A page in the trash is still readable (never editable). Access is worked out once. */
 export function getPage(core: Core, caller: Caller, id: string): Page {
-  const f = requireReadablePage(core, caller, findPage(core, id));
-  return toPage(f.page, canEditPage(core, caller, f.space, f.page));
+  const f = findPage(core, id);
+  const access = f && pageAccess(core, caller, f.space, f.page);
+  if (!f || !access?.read) throw notFound("Page not found");
+  return toPage(f.page, editableNow(access, f.space, f.page));
 }
 
 export interface UpdatePageInput {

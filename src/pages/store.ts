@@ -1,11 +1,11 @@
 /** Page rows: reading, shaping and inserting them. Every pages module builds on this one. */
 import { eq, sql } from "drizzle-orm";
-import { canEditPage, requireReadablePage, type PageInSpace } from "../access/pages";
+import { canEditPage, pageAccess, requireReadablePage, type PageInSpace } from "../access/pages";
 import type { Caller, UserCaller } from "../auth/caller";
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
-import { invalid } from "../platform/errors";
+import { AppError, invalid } from "../platform/errors";
 import { findSpaceById } from "../spaces/service";
 import type { CheckedContent } from "./input";
 import { PAGE_STATUS, pages, pageVersions, type PageRow } from "./tables";
@@ -55,13 +55,16 @@ export function pageFor(core: Core, caller: Caller, id: string): Page {
 
 /**
  * A parent named in a request (create, draft, move, copy): visible to the caller (404, like
- * any id), in the target space, published and not in the trash (400 on the field otherwise).
+ * any id), in the target space, published and not in the trash (400 on the field otherwise),
+ * and editable by the caller (403): a new child falls under the parent's Edit restrictions, so
+ * someone they leave out may not add to that part of the tree.
  */
 export function resolveParent(core: Core, caller: Caller, spaceId: string, parentPageId: string, field = "parentPageId"): PageRow {
-  const parent = requireReadablePage(core, caller, findPage(core, parentPageId)).page;
+  const { page: parent, space } = requireReadablePage(core, caller, findPage(core, parentPageId));
   if (parent.spaceId !== spaceId) throw invalid(field, "must be a page in the same space");
   if (parent.deletedAt) throw invalid(field, "is in the trash");
   if (parent.status !== PAGE_STATUS.Published) throw invalid(field, "is a draft; publish it first");
+  if (!pageAccess(core, caller, space, parent).edit) throw new AppError("forbidden", { field, detail: `${field}: you may not edit that page, so you cannot add pages under it.` }, "You may not add pages here");
   return parent;
 }
 

@@ -4,9 +4,9 @@
  * below it, never a sub-page that was trashed on its own before.
  */
 import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { requireEditablePage, requireReadablePage, visiblePageFilter } from "../access/pages";
+import { requireChangeablePage, requireEditablePage, visiblePagesFilter } from "../access/pages";
 import { deleteUnusedBlobs, removeAttachmentsOfPages } from "../attachments/blob-refs";
-import { canReadSpace, requireEditableSpace, requireReadableSpace } from "../access/spaces";
+import { requireReadableSpace } from "../access/spaces";
 import { requireReauth } from "../auth/service";
 import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
@@ -14,7 +14,6 @@ import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError } from "../platform/errors";
 import { findSpaceById } from "../spaces/service";
-import { spaces } from "../spaces/tables";
 import { users } from "../users/tables";
 import { nextPosition, renumberSiblings, subtreeIds } from "./positions";
 import { findPage, pageFor, type Page } from "./store";
@@ -45,22 +44,19 @@ export function trashPage(core: Core, caller: Caller, id: string): void {
   });
 }
 
-/** GET /api/pages/trash: the roots of trashed batches the caller can see, newest first. */
+/** GET /api/pages/trash: the roots of trashed batches the caller can see (one query), newest first. */
 export function listTrash(core: Core, caller: Caller, spaceId: string | undefined) {
   if (spaceId !== undefined) requireReadableSpace(core, caller, findSpaceById(core, spaceId));
   if (caller.kind !== "user") return [];
   const batchSize = sql<number>`(select count(*) from pages b where b.trash_root_id = ${pages.id})`;
   const rows = core.db
-    .select({ page: pages, space: spaces, deletedByName: users.displayName, pageCount: batchSize })
+    .select({ page: pages, deletedByName: users.displayName, pageCount: batchSize })
     .from(pages)
-    .innerJoin(spaces, eq(pages.spaceId, spaces.id))
     .leftJoin(users, eq(pages.deletedById, users.id))
-    .where(and(isNotNull(pages.trashRootId), eq(pages.trashRootId, pages.id), spaceId ? eq(pages.spaceId, spaceId) : undefined, visiblePageFilter(caller)))
+    .where(and(isNotNull(pages.trashRootId), eq(pages.trashRootId, pages.id), spaceId ? eq(pages.spaceId, spaceId) : undefined, visiblePagesFilter(core, caller)))
     .orderBy(desc(pages.deletedAt), desc(pages.docId))
     .all();
-  return rows
-    .filter((r) => canReadSpace(core, caller, r.space))
-    .map(({ page, deletedByName, pageCount }) => ({
+  return rows.map(({ page, deletedByName, pageCount }) => ({
       id: page.id,
       spaceId: page.spaceId,
       parentPageId: page.parentId,
@@ -74,11 +70,10 @@ export function listTrash(core: Core, caller: Caller, spaceId: string | undefine
     }));
 }
 
-/** A trashed page as the caller may restore or purge it: visible, trashed, space editable. */
+/** A trashed page as the caller may restore or purge it: visible, trashed, editable by the caller. */
 function trashedPage(core: Core, caller: Caller, id: string): { page: PageRow; batch: string[] } {
-  const { page, space } = requireReadablePage(core, caller, findPage(core, id));
+  const { page } = requireChangeablePage(core, caller, findPage(core, id));
   if (!page.deletedAt || !page.trashRootId) throw notInTrash();
-  requireEditableSpace(core, caller, space);
   return { page, batch: subtreeIds(core, page.id, { kind: "trashBatch", rootId: page.trashRootId }) };
 }
 

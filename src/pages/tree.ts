@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { hiddenRootIds } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
@@ -27,19 +28,22 @@ function prepareTreeQuery(core: Core) {
 /**
  * GET /api/pages/tree: the published pages of a space, nested, each level ordered by position
  * then title. ONE query fetches the rows already in order, then they are linked in memory;
- * a page whose parent is not in the result (nothing today; restricted pages later) is left out
- * together with its subtree, never promoted to the top.
+ * the View-restricted pages the caller fails (one more query, access/pages.ts) are left out,
+ * and so is every page whose parent is not in the result: a hidden page takes its whole
+ * subtree with it, never promoting it to the top.
  */
 export function pageTree(core: Core, caller: Caller, spaceId: string): TreeNode[] {
   const space = requireReadableSpace(core, caller, findSpaceById(core, spaceId));
   let query = prepared.get(core.sqlite);
   if (!query) prepared.set(core.sqlite, (query = prepareTreeQuery(core)));
   const rows = query.all({ spaceId: space.id });
+  const hidden = new Set(hiddenRootIds(core, caller, space));
   const nodes = new Map<string, TreeNode>();
-  for (const r of rows) nodes.set(r.id, { id: r.id, title: r.title, emoji: r.emoji, position: r.position, children: [] });
+  for (const r of rows) if (!hidden.has(r.id)) nodes.set(r.id, { id: r.id, title: r.title, emoji: r.emoji, position: r.position, children: [] });
   const roots: TreeNode[] = [];
   for (const r of rows) {
-    const node = nodes.get(r.id)!;
+    const node = nodes.get(r.id);
+    if (!node) continue;
     if (r.parentId === null) roots.push(node);
     else nodes.get(r.parentId)?.children.push(node);
   }

@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { requireEditablePage, requireReadablePage } from "../access/pages";
+import { requireEditablePage, requireSignedInReader } from "../access/pages";
 import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
@@ -19,9 +19,12 @@ const versionColumns = {
   createdAt: pageVersions.createdAt,
 };
 
-/** GET /api/pages/{id}/versions: newest first, without the documents. */
+/**
+ * GET /api/pages/{id}/versions: newest first, without the documents. History needs an account
+ * (401 for anonymous readers of a public space: old versions may hold what was taken out).
+ */
 export function listVersions(core: Core, caller: Caller, pageId: string) {
-  const { page } = requireReadablePage(core, caller, findPage(core, pageId));
+  const { page } = requireSignedInReader(core, caller, findPage(core, pageId));
   return core.db
     .select(versionColumns)
     .from(pageVersions)
@@ -33,7 +36,7 @@ export function listVersions(core: Core, caller: Caller, pageId: string) {
 
 /** GET /api/pages/{id}/versions/{number}: one version with its document. */
 export function getVersion(core: Core, caller: Caller, pageId: string, versionNumber: number) {
-  const { page } = requireReadablePage(core, caller, findPage(core, pageId));
+  const { page } = requireSignedInReader(core, caller, findPage(core, pageId));
   const version = core.db
     .select({ ...versionColumns, contentJson: pageVersions.contentJson })
     .from(pageVersions)

@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from "drizzle-orm";
-import { visiblePageFilter } from "../access/pages";
+import { visiblePagesFilter } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
@@ -50,7 +50,7 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
       sql`pages.status = 1`,
       sql`pages.deleted_at IS NULL`,
       sql`spaces.archived_at IS NULL`,
-      visiblePageFilter(caller),
+      visiblePagesFilter(core, caller),
       ...(input.spaceId ? [sql`pages.space_id = ${input.spaceId}`] : []),
     ],
     sql` AND `,

@@ -1,10 +1,12 @@
-import { asc, eq, isNull, sql } from "drizzle-orm";
-import { canCreateSpace, canReadSpace, requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { canCreateSpace, readableSpaceFilter, requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
+import { OPERATION, PRINCIPAL, spaceGrants } from "../access/tables";
 import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
+import { GROUP_ID } from "../groups/builtin";
 import { AppError, invalid, permissionRequired } from "../platform/errors";
 import { spaces, type SpaceRow } from "./tables";
 
@@ -68,16 +70,15 @@ export function findSpaceById(core: Core, id: string): SpaceRow | undefined {
   return spaceLookups(core).byId.get({ id });
 }
 
-/** GET /api/spaces: visible spaces by name; archived ones only when asked for. */
+/** GET /api/spaces: visible spaces by name (one query); archived ones only when asked for. */
 export function listSpaces(core: Core, caller: Caller, includeArchived: boolean): Space[] {
-  if (caller.kind !== "user") return [];
-  const rows = core.db
+  return core.db
     .select()
     .from(spaces)
-    .where(includeArchived ? undefined : isNull(spaces.archivedAt))
+    .where(and(includeArchived ? undefined : isNull(spaces.archivedAt), readableSpaceFilter(core, caller, spaces.id)))
     .orderBy(asc(spaces.name), asc(spaces.key))
-    .all();
-  return rows.filter((r) => canReadSpace(core, caller, r)).map(toSpace);
+    .all()
+    .map(toSpace);
 }
 
 export function getSpace(core: Core, caller: Caller, key: string): Space {
@@ -103,7 +104,11 @@ export interface CreateSpaceInput {
   description?: string;
 }
 
-/** POST /api/spaces: needs the right spaces.create; the key must be free (409 key_taken). */
+/**
+ * POST /api/spaces: needs the right spaces.create; the key must be free (409 key_taken). The
+ * creator gets an explicit Admin grant and the built-in Everyone group Edit (DESIGN.md §5), so
+ * a new space is open to the team until an admin removes that grant.
+ */
 export function createSpace(core: Core, caller: Caller, input: CreateSpaceInput): Space {
   const user = requireUser(caller);
   if (!canCreateSpace(user)) throw permissionRequired("spaces.create");
@@ -115,6 +120,13 @@ export function createSpace(core: Core, caller: Caller, input: CreateSpaceInput)
     const now = iso(core.clock.now());
     const id = newId();
     core.db.insert(spaces).values({ id, key, name, description, createdById: user.user.id, createdAt: now, updatedAt: now }).run();
+    core.db
+      .insert(spaceGrants)
+      .values([
+        { id: newId(), spaceId: id, principalType: PRINCIPAL.User, principalId: user.user.id, operation: OPERATION.Admin, createdById: user.user.id, createdAt: now },
+        { id: newId(), spaceId: id, principalType: PRINCIPAL.Group, principalId: GROUP_ID.everyone, operation: OPERATION.Edit, createdById: user.user.id, createdAt: now },
+      ])
+      .run();
     recordEvent(core, { type: "space.created", targetType: "space", targetId: id, spaceId: id, actorId: user.user.id, ip: user.ip, data: { key, name } });
     return toSpace(findSpaceById(core, id)!);
   });

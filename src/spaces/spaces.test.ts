@@ -136,12 +136,14 @@ describe("PUT /api/spaces/{key}", () => {
     expect(res.body.field).toBe(field);
   });
 
-  test("only the creator or a holder of spaces.manage administers the space", async () => {
+  test("only a space admin administers the space: the creator, not the instance owner until recover-access", async () => {
     const { owner, member } = await ownerAndMember(env);
     await newSpace(env, member, "MINE");
     await newSpace(env, owner, "THEIRS");
     expect((await call(env, "PUT", "/api/spaces/THEIRS", { as: member, body: { name: "Taken" } })).status).toBe(403);
     expect((await call(env, "PUT", "/api/spaces/MINE", { as: member, body: { name: "Fine" } })).status).toBe(200);
+    expect((await call(env, "PUT", "/api/spaces/MINE", { as: owner, body: { name: "Admin" } })).status).toBe(403);
+    expect((await call(env, "POST", "/api/admin/spaces/MINE/recover-access", { as: owner })).status).toBe(200);
     expect((await call(env, "PUT", "/api/spaces/MINE", { as: owner, body: { name: "Admin" } })).status).toBe(200);
   });
 });

@@ -1,0 +1,94 @@
+/**
+ * The administration side of spaces: every space's metadata for instance administrators
+ * (never its content: they read pages only through a grant, see recover-access), and making a
+ * space public or private.
+ */
+import { asc, eq, sql } from "drizzle-orm";
+import { accessChanged } from "../access/principals";
+import { requireRight } from "../access/rights";
+import { OPERATION, spaceGrants } from "../access/tables";
+import { requireUser, type Caller } from "../auth/caller";
+import { requireReauth } from "../auth/service";
+import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
+import { iso } from "../platform/clock";
+import { invalid, notFound } from "../platform/errors";
+import { pages } from "../pages/tables";
+import { withPrincipalNames } from "../permissions/principals";
+import { findSpaceById, findSpaceByKey, toSpace, type Space } from "./service";
+import { spaces } from "./tables";
+
+export interface SpaceAdministrator {
+  principalType: number;
+  principalId: string;
+  principalName: string | null;
+}
+
+export type AdminSpace = Space & { pageCount: number; administrators: SpaceAdministrator[] };
+
+/** GET /api/admin/spaces: every space, archived included, by name (right spaces.manage). Four queries. */
+export function listAllSpaces(core: Core, caller: Caller): AdminSpace[] {
+  requireRight(requireUser(caller), "spaces.manage");
+  const rows = core.db.select().from(spaces).orderBy(asc(spaces.name), asc(spaces.key)).all();
+  const counts = new Map(
+    core.db
+      .select({ spaceId: pages.spaceId, n: sql<number>`count(*)` })
+      .from(pages)
+      .groupBy(pages.spaceId)
+      .all()
+      .map((r) => [r.spaceId, r.n]),
+  );
+  const admins = withPrincipalNames(
+    core,
+    core.db
+      .select({ spaceId: spaceGrants.spaceId, principalType: spaceGrants.principalType, principalId: spaceGrants.principalId })
+      .from(spaceGrants)
+      .where(eq(spaceGrants.operation, OPERATION.Admin))
+      .all(),
+  );
+  return rows.map((row) => ({
+    ...toSpace(row),
+    pageCount: counts.get(row.id) ?? 0,
+    administrators: admins.filter((a) => a.spaceId === row.id).map(({ principalType, principalId, principalName }) => ({ principalType, principalId, principalName })),
+  }));
+}
+
+export interface PublicInput {
+  isPublic?: boolean;
+  publicComments?: boolean;
+}
+
+/**
+ * PUT /api/admin/spaces/{key}/public (right spaces.publish):
+ * 1. needs a recent re-authentication (tokens: 403 reauth_required);
+ * 2. in ONE transaction: change the flags sent, record space.visibility_changed (audit log).
+ * A space may be made public while allowPublicSpaces is off: nobody reads it anonymously until
+ * the setting is turned on. Asking for the current state changes and records nothing.
+ */
+export function setPublic(core: Core, caller: Caller, key: string, input: PublicInput): Space {
+  const user = requireUser(caller);
+  requireRight(user, "spaces.publish");
+  if (input.isPublic === undefined && input.publicComments === undefined) throw invalid("isPublic", "send isPublic, publicComments or both");
+  // 1.
+  requireReauth(core, user);
+  // 2.
+  return core.tx(() => {
+    const space = findSpaceByKey(core, key);
+    if (!space) throw notFound("Space not found");
+    const isPublic = input.isPublic ?? space.isPublic;
+    const publicComments = input.publicComments ?? space.publicComments;
+    if (isPublic === space.isPublic && publicComments === space.publicComments) return toSpace(space);
+    core.db.update(spaces).set({ isPublic, publicComments, updatedAt: iso(core.clock.now()) }).where(eq(spaces.id, space.id)).run();
+    accessChanged(core);
+    recordEvent(core, {
+      type: "space.visibility_changed",
+      targetType: "space",
+      targetId: space.id,
+      spaceId: space.id,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { key: space.key, isPublic: { from: space.isPublic, to: isPublic }, publicComments: { from: space.publicComments, to: publicComments } },
+    });
+    return toSpace(findSpaceById(core, space.id)!);
+  });
+}
