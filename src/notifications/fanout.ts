@@ -19,7 +19,7 @@
  * Kept cheap because it runs in every page write: a few prepared lookups, the access check per
  * candidate in memory, and one INSERT … SELECT FROM json_each per kind of entry.
  */
-import { canAdminSpace, canReadSpace } from "../access/spaces";
+import { canAdminSpace } from "../access/spaces";
 import { canReadComments, canReadPage } from "../access/pages";
 import type { UserCaller } from "../auth/caller";
 import type { Core } from "../core";
@@ -82,11 +82,24 @@ interface Entry {
   userIds: Iterable<string>;
 }
 
+/** Who among these people may see what an event is about (ids). */
+type Readers = (people: UserCaller[]) => Set<string>;
+
+/**
+ * Asks the access module about each person. This is the fan-out's main cost (one or two small
+ * queries per person with grants and restrictions); a batched question from access/* (all
+ * candidates of one page at once) would plug in here.
+ */
+const each =
+  (canSee: (person: UserCaller) => boolean): Readers =>
+  (people) =>
+    new Set(people.filter(canSee).map((p) => p.user.id));
+
 /**
  * Writes the entries of one event: each person at most once (earlier entries first), never the
- * actor, only active accounts that pass `canSee`.
+ * actor, only active accounts that may see it.
  */
-function deliver(core: Core, event: EventRow, place: { spaceId: string | null; pageId: string | null }, canSee: (person: UserCaller) => boolean, entries: Entry[]): void {
+function deliver(core: Core, event: EventRow, place: { spaceId: string | null; pageId: string | null }, readers: Readers, entries: Entry[]): void {
   const taken = new Set<string>(event.actorId ? [event.actorId] : []);
   const wanted = entries.map((e) => {
     const ids: string[] = [];
@@ -100,12 +113,10 @@ function deliver(core: Core, event: EventRow, place: { spaceId: string | null; p
   });
   const people = peopleByIds(core, wanted.flat());
   if (people.size === 0) return;
+  const allowed = readers([...people.values()]);
   const s = statements(core.sqlite);
   entries.forEach((e, i) => {
-    const rows = wanted[i].flatMap((id) => {
-      const person = people.get(id);
-      return person && canSee(person) ? [[newId(), id]] : [];
-    });
+    const rows = wanted[i].flatMap((id) => (allowed.has(id) ? [[newId(), id]] : []));
     if (rows.length === 0) return;
     const statement = e.action === "page.updated" ? s.coalesce : s.insert;
     statement.run(e.action, e.targetType, e.targetId, place.spaceId, place.pageId, event.actorId, JSON.stringify(e.details), event.createdAt, JSON.stringify(rows));
@@ -120,7 +131,7 @@ function pageCreated(core: Core, event: EventRow): void {
   const { page, space } = found;
   if (event.actorId) watchAutomatically(core, event.actorId, page.id);
   const details = pageDetails(page, space);
-  deliver(core, event, { spaceId: space.id, pageId: page.id }, (p) => canReadPage(core, p, space, page), [
+  deliver(core, event, { spaceId: space.id, pageId: page.id }, each((p) => canReadPage(core, p, space, page)), [
     // A draft told nobody of its mentions, so on publication all of them are new.
     { action: "mention", targetType: "page", targetId: page.id, details, userIds: contentMentionIds(page.contentJson) },
     { action: "page.created", targetType: "page", targetId: page.id, details, userIds: spaceWatcherIds(core, space.id) },
@@ -136,7 +147,7 @@ function pageUpdated(core: Core, event: EventRow): void {
   const { page, space } = found;
   if (event.actorId) watchAutomatically(core, event.actorId, page.id);
   const details = { ...pageDetails(page, space), versionNumber };
-  deliver(core, event, { spaceId: space.id, pageId: page.id }, (p) => canReadPage(core, p, space, page), [
+  deliver(core, event, { spaceId: space.id, pageId: page.id }, each((p) => canReadPage(core, p, space, page)), [
     { action: "mention", targetType: "page", targetId: page.id, details, userIds: newMentions(core, page, versionNumber) },
     { action: "page.updated", targetType: "page", targetId: page.id, details: { ...details, edits: 1 }, userIds: pageWatcherIds(core, page.id) },
   ]);
@@ -161,7 +172,7 @@ function commentCreated(core: Core, event: EventRow): void {
   const participants = comment.parentId ? statements(core.sqlite).threadAuthors.all(threadId, threadId).map((r) => r.authorId) : [];
   const mentioned = Array.isArray(data.mentionedUserIds) ? data.mentionedUserIds.filter((id): id is string => typeof id === "string") : [];
   const details = { ...pageDetails(page, space), pageId: page.id, commentId: event.targetId, threadId, reply: comment.parentId !== null, excerpt: commentExcerpt(comment.body) };
-  deliver(core, event, { spaceId: space.id, pageId: page.id }, (p) => canReadComments(core, p, space, page), [
+  deliver(core, event, { spaceId: space.id, pageId: page.id }, each((p) => canReadComments(core, p, space, page)), [
     { action: "mention", targetType: "comment", targetId: event.targetId, details, userIds: mentioned },
     { action: "comment.created", targetType: "comment", targetId: event.targetId, details, userIds: [...participants, ...pageWatcherIds(core, page.id)] },
   ]);
@@ -171,10 +182,11 @@ function commentCreated(core: Core, event: EventRow): void {
 function webhookDisabled(core: Core, event: EventRow): void {
   const space = event.spaceId ? findSpaceById(core, event.spaceId) : undefined;
   if (!space) return;
-  const admins = everyone(core).filter((p) => canReadSpace(core, p, space) && canAdminSpace(core, p, space));
+  const admins = everyone(core).filter((p) => canAdminSpace(core, p, space));
   const { url, lastError, consecutiveFailures } = event.data as Record<string, unknown>;
   const details = { spaceKey: space.key, spaceName: space.name, url, lastError, consecutiveFailures };
-  deliver(core, event, { spaceId: space.id, pageId: null }, () => true, [
+  // The candidates are already its administrators.
+  deliver(core, event, { spaceId: space.id, pageId: null }, each(() => true), [
     { action: "webhook.disabled", targetType: "webhook", targetId: event.targetId, details, userIds: admins.map((p) => p.user.id) },
   ]);
 }
