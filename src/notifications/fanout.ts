@@ -65,6 +65,7 @@ const statements = perInstance((sqlite: Core["sqlite"]) => {
          created_at = excluded.created_at,
          details = json_set(excluded.details, '$.edits', coalesce(json_extract(notifications.details, '$.edits'), 1) + 1)`,
     ),
+    unreadUpdates: sqlite.query<{ userId: string }, [string]>("SELECT user_id AS userId FROM notifications WHERE page_id = ? AND action = 'page.updated' AND read_at IS NULL"),
     versionContent: sqlite.query<{ contentJson: string }, [string, number]>("SELECT content_json AS contentJson FROM page_versions WHERE page_id = ? AND version_number = ?"),
     comment: sqlite.query<{ body: string; parentId: string | null }, [string]>("SELECT body, parent_id AS parentId FROM comments WHERE id = ?"),
     threadAuthors: sqlite.query<{ authorId: string }, [string, string]>(
@@ -80,6 +81,14 @@ interface Entry {
   details: Record<string, unknown>;
   /** Candidates before the checks; an earlier entry takes a person before a later one. */
   userIds: Iterable<string>;
+  /**
+   * Candidates whose unread entry this one only refreshes (page.updated coalescing): they are
+   * not asked about again. What the refreshed entry says (who edited, the title, how many
+   * edits) is in the page's history, readable by whoever can see the page when the entry is
+   * listed, and the list checks exactly that. So rapid edits cost one statement, not a
+   * round of access checks per edit.
+   */
+  refresh?: Set<string>;
 }
 
 /** Who among these people may see what an event is about (ids). */
@@ -111,12 +120,12 @@ function deliver(core: Core, event: EventRow, place: { spaceId: string | null; p
     }
     return ids;
   });
-  const people = peopleByIds(core, wanted.flat());
-  if (people.size === 0) return;
-  const allowed = readers([...people.values()]);
+  const toAsk = entries.flatMap((e, i) => (e.refresh ? wanted[i].filter((id) => !e.refresh!.has(id)) : wanted[i]));
+  const people = peopleByIds(core, toAsk);
+  const allowed = people.size ? readers([...people.values()]) : new Set<string>();
   const s = statements(core.sqlite);
   entries.forEach((e, i) => {
-    const rows = wanted[i].flatMap((id) => (allowed.has(id) ? [[newId(), id]] : []));
+    const rows = wanted[i].flatMap((id) => (allowed.has(id) || e.refresh?.has(id) ? [[newId(), id]] : []));
     if (rows.length === 0) return;
     const statement = e.action === "page.updated" ? s.coalesce : s.insert;
     statement.run(e.action, e.targetType, e.targetId, place.spaceId, place.pageId, event.actorId, JSON.stringify(e.details), event.createdAt, JSON.stringify(rows));
@@ -149,7 +158,14 @@ function pageUpdated(core: Core, event: EventRow): void {
   const details = { ...pageDetails(page, space), versionNumber };
   deliver(core, event, { spaceId: space.id, pageId: page.id }, each((p) => canReadPage(core, p, space, page)), [
     { action: "mention", targetType: "page", targetId: page.id, details, userIds: newMentions(core, page, versionNumber) },
-    { action: "page.updated", targetType: "page", targetId: page.id, details: { ...details, edits: 1 }, userIds: pageWatcherIds(core, page.id) },
+    {
+      action: "page.updated",
+      targetType: "page",
+      targetId: page.id,
+      details: { ...details, edits: 1 },
+      userIds: pageWatcherIds(core, page.id),
+      refresh: new Set(statements(core.sqlite).unreadUpdates.all(page.id).map((r) => r.userId)),
+    },
   ]);
 }
 
