@@ -3,15 +3,24 @@
  * run's deadline kills them all, and every wait has a deadline so nothing hangs.
  */
 import type { Subprocess } from "bun";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 
 export const HOST = "127.0.0.1";
 const children = new Set<Subprocess>();
+const tempDirs = new Set<string>();
 
+/** A directory to delete when the run ends, however it ends. */
+export function removeAtExit(dir: string): void {
+  tempDirs.add(dir);
+}
+
+/** Kills every child still running and removes the temporary directories. */
 export function killAll(): void {
   for (const child of children) child.kill("SIGKILL");
   children.clear();
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  tempDirs.clear();
 }
 
 /** Starts a process whose stdout and stderr append to `logPath` (the server logs every request). */

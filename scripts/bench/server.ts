@@ -6,7 +6,7 @@ import type { Subprocess } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, HOST, spawnLogged, stop, waitFor200 } from "./procs";
+import { freePort, HOST, removeAtExit, spawnLogged, stop, waitFor200 } from "./procs";
 
 const START_TIMEOUT_MS = 10_000;
 
@@ -20,6 +20,7 @@ export interface RunningCairn {
 /** Spawns the binary and answers once the port is open (or the start timed out). */
 async function spawnCairn(binary: string, logPath: string): Promise<RunningCairn & { startedAt: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), "cairn-bench-"));
+  removeAtExit(dataDir);
   const port = await freePort();
   const startedAt = performance.now();
   const child = spawnLogged([binary, "serve", "--data", dataDir, "--host", HOST, "--port", String(port)], logPath, tmpdir());
