@@ -1,0 +1,256 @@
+/**
+ * The access matrix: every route that takes a space or a page, called by every kind of caller,
+ * each with the status the rules of docs/permissions.md give. Built once (tests/access-fixtures.ts);
+ * rows that change or destroy what they touch get a fresh target of their own.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { GROUP_ID } from "../src/groups/builtin";
+import { buildWorld, CALLERS, deleteSpaceBody, freshMaker, type CallerName, type World } from "./access-fixtures";
+import { call, makeEnv, type TestEnv, type Who } from "./harness";
+
+let env: TestEnv;
+let w: World;
+let fresh: ReturnType<typeof freshMaker>;
+beforeAll(async () => {
+  env = makeEnv();
+  w = await buildWorld(env);
+  fresh = freshMaker(env, w);
+});
+afterAll(() => env.close());
+
+interface Ctx {
+  name: CallerName;
+  who: Who;
+}
+type Lazy<T> = (c: Ctx) => T | Promise<T>;
+
+interface Row {
+  /** The route as the app registers it, e.g. "PUT /api/pages/:id". */
+  route: string;
+  target: string;
+  /** Expected status per caller, in CALLERS order; "ok" is the route's success status. */
+  expect: string;
+  ok: number;
+  path: Lazy<string>;
+  body?: Lazy<unknown>;
+}
+
+// Caller order: anonymous readOnly everyone viewer editor groupMember spaceAdmin instanceAdmin owner shutOut limited
+const P = {
+  anyone: "ok ok ok ok ok ok ok ok ok ok ok",
+  signedIn: "401 ok ok ok ok ok ok ok ok ok ok",
+  read: "404 ok ok ok ok ok ok ok ok ok ok",
+  readSignedIn: "401 ok ok ok ok ok ok ok ok ok ok",
+  comment: "401 403 ok ok ok ok ok ok ok ok ok",
+  edit: "401 403 403 403 ok ok ok 403 403 ok ok",
+  // Routes that look the page up before asking for an account: anonymous callers who cannot see it get 404.
+  editVisibleFirst: "404 403 403 403 ok ok ok 403 403 ok ok",
+  admin: "401 403 403 403 403 403 ok 403 403 403 403",
+  adminRead: "404 ok 403 403 403 403 ok 403 403 403 403",
+  adminReadSignedIn: "401 ok 403 403 403 403 ok 403 403 403 403",
+  hiddenRead: "404 ok 404 ok ok ok ok 404 404 404 ok",
+  hiddenEdit: "401 403 404 403 ok ok ok 404 404 404 ok",
+  guardedEdit: "401 403 403 403 ok ok ok 403 403 ok 403",
+  privRead: "404 ok 404 404 ok 404 ok 404 404 404 404",
+  privEdit: "401 403 404 404 ok 404 ok 404 404 404 404",
+  privAdmin: "401 403 404 404 403 404 ok 404 404 404 404",
+  editorsDraft: "401 403 404 404 ok 404 404 404 404 404 404",
+  author: "401 403 403 403 ok 403 403 403 403 403 403",
+  authorOrAdmin: "401 403 403 403 ok 403 ok 403 403 403 403",
+  instanceRight: "401 403 403 403 403 403 403 ok ok 403 403",
+  createSpace: "401 403 ok ok ok ok ok ok ok ok ok",
+};
+
+let seq = 0;
+const uniq = () => `${Date.now().toString(36)}${++seq}`;
+const file = () => {
+  const fd = new FormData();
+  fd.append("file", new File(["matrix"], "m.txt", { type: "text/plain" }));
+  return fd;
+};
+
+function rows(route: string, target: string, expect: string, ok: number, path: Lazy<string>, body?: Lazy<unknown>): Row {
+  return { route, target, expect, ok, path, body };
+}
+
+const ROWS: Row[] = [
+  // Spaces
+  rows("GET /api/spaces", "list", P.anyone, 200, () => "/api/spaces"),
+  rows("POST /api/spaces", "new", P.createSpace, 201, () => "/api/spaces", () => ({ key: `S${uniq()}`, name: "New" })),
+  rows("GET /api/spaces/:key", "MAIN", P.read, 200, () => "/api/spaces/MAIN"),
+  rows("GET /api/spaces/:key", "PRIV", P.privRead, 200, () => "/api/spaces/PRIV"),
+  rows("PUT /api/spaces/:key", "MAIN", P.admin, 200, () => "/api/spaces/MAIN", () => ({ description: "Main space" })),
+  rows("PUT /api/spaces/:key", "PRIV", P.privAdmin, 200, () => "/api/spaces/PRIV", () => ({ description: "Private" })),
+  rows("DELETE /api/spaces/:key", "fresh", P.admin, 204, async () => `/api/spaces/${(ctxKey = await fresh.space())}`, () => deleteSpaceBody(ctxKey)),
+  rows("POST /api/spaces/:key/archive", "fresh", P.admin, 200, async () => `/api/spaces/${await fresh.space()}/archive`),
+  rows("POST /api/spaces/:key/unarchive", "fresh", P.admin, 200, async () => `/api/spaces/${await fresh.space()}/unarchive`),
+  rows("GET /api/spaces/:key/deletion-preview", "MAIN", P.adminRead, 200, () => "/api/spaces/MAIN/deletion-preview"),
+  rows("PUT /api/spaces/:key/exports", "MAIN", P.admin, 200, () => "/api/spaces/MAIN/exports", () => ({ pdf: true })),
+  rows("GET /api/spaces/:key/permissions", "MAIN", P.adminRead, 200, () => "/api/spaces/MAIN/permissions"),
+  rows("GET /api/spaces/:key/permissions", "PRIV", "404 ok 404 404 403 404 ok 404 404 404 404", 200, () => "/api/spaces/PRIV/permissions"),
+  rows("POST /api/spaces/:key/permissions", "fresh", P.admin, 201, async () => `/api/spaces/${await fresh.space()}/permissions`, () => ({ principalType: 0, principalId: w.ids.owner, operation: 0 })),
+  rows("DELETE /api/spaces/:key/permissions", "fresh", P.admin, 204, async () => `/api/spaces/${await fresh.space()}/permissions`),
+  rows("DELETE /api/spaces/:key/permissions/:id", "fresh", P.admin, 204, async () => {
+    const key = await fresh.space();
+    return `/api/spaces/${key}/permissions/${await fresh.grantId(key)}`;
+  }),
+  rows("GET /api/spaces/:key/watch", "MAIN", P.readSignedIn, 200, () => "/api/spaces/MAIN/watch"),
+  rows("POST /api/spaces/:key/watch", "MAIN", P.comment, 200, () => "/api/spaces/MAIN/watch"),
+  rows("DELETE /api/spaces/:key/watch", "MAIN", P.comment, 200, () => "/api/spaces/MAIN/watch"),
+  rows("GET /api/spaces/:key/watch", "PRIV", "401 ok 404 404 ok 404 ok 404 404 404 404", 200, () => "/api/spaces/PRIV/watch"),
+  rows("GET /api/spaces/:key/webhooks", "MAIN", P.adminReadSignedIn, 200, () => "/api/spaces/MAIN/webhooks"),
+  rows("POST /api/spaces/:key/webhooks", "fresh", P.admin, 201, async () => `/api/spaces/${await fresh.space()}/webhooks`, () => ({ url: "https://hooks.example.com/m", events: ["page.created"] })),
+  rows("DELETE /api/spaces/:key/webhooks/:id", "fresh", P.admin, 204, async () => {
+    const key = await fresh.space();
+    return `/api/spaces/${key}/webhooks/${await fresh.webhook(key)}`;
+  }),
+  rows("GET /api/spaces/:key/webhooks/:id/deliveries", "fresh", P.adminReadSignedIn, 200, async () => {
+    const key = await fresh.space();
+    return `/api/spaces/${key}/webhooks/${await fresh.webhook(key)}/deliveries`;
+  }),
+  // Administration of spaces
+  rows("GET /api/admin/spaces", "all", P.instanceRight, 200, () => "/api/admin/spaces"),
+  rows("PUT /api/admin/spaces/:key/public", "fresh", P.instanceRight, 200, async () => `/api/admin/spaces/${await fresh.space()}/public`, () => ({ isPublic: true })),
+  rows("POST /api/admin/spaces/:key/recover-access", "fresh", P.instanceRight, 200, async () => `/api/admin/spaces/${await fresh.space()}/recover-access`),
+  // Pages
+  rows("POST /api/pages", "MAIN", P.edit, 201, () => "/api/pages", () => ({ spaceId: w.main.id, title: "Made" })),
+  rows("POST /api/pages", "PRIV", P.privEdit, 201, () => "/api/pages", () => ({ spaceId: w.priv.id, title: "Made" })),
+  rows("POST /api/pages", "under HIDDEN", "401 403 403 403 ok ok ok 403 403 404 ok", 201, () => "/api/pages", () => ({ spaceId: w.main.id, parentPageId: w.hidden, title: "Made" })),
+  rows("POST /api/pages", "under GUARDED", P.guardedEdit, 201, () => "/api/pages", () => ({ spaceId: w.main.id, parentPageId: w.guarded, title: "Made" })),
+  rows("POST /api/pages/draft", "MAIN", P.edit, 201, () => "/api/pages/draft", () => ({ spaceId: w.main.id })),
+  rows("GET /api/pages/tree", "MAIN", P.read, 200, () => `/api/pages/tree?spaceId=${w.main.id}`),
+  rows("GET /api/pages/tree", "PRIV", P.privRead, 200, () => `/api/pages/tree?spaceId=${w.priv.id}`),
+  rows("GET /api/pages/trash", "MAIN", P.read, 200, () => `/api/pages/trash?spaceId=${w.main.id}`),
+  rows("GET /api/pages/trash", "PRIV", P.privRead, 200, () => `/api/pages/trash?spaceId=${w.priv.id}`),
+  rows("GET /api/pages/:id", "plain", P.read, 200, () => `/api/pages/${w.page}`),
+  rows("GET /api/pages/:id", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}`),
+  rows("GET /api/pages/:id", "under HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hiddenChild}`),
+  rows("GET /api/pages/:id", "PRIV", P.privRead, 200, () => `/api/pages/${w.privPage}`),
+  rows("GET /api/pages/:id", "editor's draft", "404 404 404 404 ok 404 404 404 404 404 404", 200, async () => `/api/pages/${await fresh.draft(w.who.editor)}`),
+  rows("PUT /api/pages/:id", "plain", P.edit, 200, () => `/api/pages/${w.page}`, () => ({ title: "Plain page" })),
+  rows("PUT /api/pages/:id", "under HIDDEN", P.hiddenEdit, 200, () => `/api/pages/${w.hiddenChild}`, () => ({ title: "Xylophone under hidden" })),
+  rows("PUT /api/pages/:id", "under GUARDED", P.guardedEdit, 200, () => `/api/pages/${w.guardedChild}`, () => ({ title: "Guarded child" })),
+  rows("PUT /api/pages/:id", "PRIV", P.privEdit, 200, () => `/api/pages/${w.privPage}`, () => ({ title: "Private page" })),
+  rows("DELETE /api/pages/:id", "fresh", P.edit, 204, async () => `/api/pages/${await fresh.page()}`),
+  rows("DELETE /api/pages/:id", "fresh under HIDDEN", P.hiddenEdit, 204, async () => `/api/pages/${await fresh.page(w.hidden)}`),
+  rows("DELETE /api/pages/:id", "fresh under GUARDED", P.guardedEdit, 204, async () => `/api/pages/${await fresh.page(w.guarded)}`),
+  rows("PUT /api/pages/:id/emoji", "plain", P.edit, 200, () => `/api/pages/${w.page}/emoji`, () => ({ emoji: "📘" })),
+  rows("PUT /api/pages/:id/emoji", "GUARDED", P.guardedEdit, 200, () => `/api/pages/${w.guarded}/emoji`, () => ({ emoji: "🔒" })),
+  rows("PUT /api/pages/:id/layout", "plain", P.edit, 200, () => `/api/pages/${w.page}/layout`, () => ({ fullWidth: true })),
+  rows("PUT /api/pages/:id/move", "fresh", P.edit, 200, async () => `/api/pages/${await fresh.page()}/move`, () => ({ index: 0 })),
+  rows("PUT /api/pages/:id/move", "fresh under GUARDED", P.guardedEdit, 200, async () => `/api/pages/${await fresh.page(w.guarded)}/move`, () => ({ index: 0 })),
+  rows("POST /api/pages/:id/copy", "plain", P.edit, 201, () => `/api/pages/${w.page}/copy`, () => ({})),
+  rows("POST /api/pages/:id/copy", "HIDDEN", P.hiddenEdit, 201, () => `/api/pages/${w.hidden}/copy`, () => ({ parentPageId: null })),
+  rows("POST /api/pages/:id/publish", "editor's draft", P.editorsDraft, 200, async () => `/api/pages/${await fresh.draft(w.who.editor)}/publish`, () => ({ title: "Published" })),
+  rows("DELETE /api/pages/:id/draft", "editor's draft", P.editorsDraft, 204, async () => `/api/pages/${await fresh.draft(w.who.editor)}/draft`),
+  rows("POST /api/pages/:id/restore", "fresh trashed", P.edit, 200, async () => `/api/pages/${await fresh.trashed()}/restore`),
+  rows("POST /api/pages/:id/restore", "trashed under GUARDED", P.guardedEdit, 200, async () => `/api/pages/${await fresh.trashed(w.guarded)}/restore`),
+  rows("DELETE /api/pages/:id/purge", "fresh trashed", P.edit, 204, async () => `/api/pages/${await fresh.trashed()}/purge`),
+  rows("GET /api/pages/:id/versions", "plain", P.read, 200, () => `/api/pages/${w.page}/versions`),
+  rows("GET /api/pages/:id/versions", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/versions`),
+  rows("GET /api/pages/:id/versions/:number", "plain", P.read, 200, () => `/api/pages/${w.page}/versions/1`),
+  rows("POST /api/pages/:id/versions/:number/restore", "plain", P.edit, 200, () => `/api/pages/${w.page}/versions/1/restore`),
+  rows("POST /api/pages/:id/versions/:number/restore", "GUARDED", P.guardedEdit, 200, () => `/api/pages/${w.guarded}/versions/1/restore`),
+  rows("GET /api/pages/:id/restrictions", "plain", P.read, 200, () => `/api/pages/${w.page}/restrictions`),
+  rows("GET /api/pages/:id/restrictions", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/restrictions`),
+  rows("POST /api/pages/:id/restrictions", "fresh", P.edit, 201, async () => `/api/pages/${await fresh.page()}/restrictions`, () => ({ principalType: 1, principalId: GROUP_ID.everyone, operation: 0 })),
+  rows("POST /api/pages/:id/restrictions", "fresh under GUARDED", P.guardedEdit, 201, async () => `/api/pages/${await fresh.page(w.guarded)}/restrictions`, () => ({ principalType: 1, principalId: GROUP_ID.everyone, operation: 0 })),
+  rows("DELETE /api/pages/:id/restrictions", "fresh", P.edit, 204, async () => {
+    const id = await fresh.page();
+    await fresh.restriction(id);
+    return `/api/pages/${id}/restrictions`;
+  }),
+  rows("DELETE /api/pages/:id/restrictions/:restrictionId", "fresh", P.edit, 204, async () => {
+    const id = await fresh.page();
+    return `/api/pages/${id}/restrictions/${await fresh.restriction(id)}`;
+  }),
+  rows("GET /api/pages/:id/watch", "plain", P.readSignedIn, 200, () => `/api/pages/${w.page}/watch`),
+  rows("GET /api/pages/:id/watch", "HIDDEN", "401 ok 404 ok ok ok ok 404 404 404 ok", 200, () => `/api/pages/${w.hidden}/watch`),
+  rows("POST /api/pages/:id/watch", "plain", P.comment, 200, () => `/api/pages/${w.page}/watch`),
+  rows("DELETE /api/pages/:id/watch", "plain", P.comment, 200, () => `/api/pages/${w.page}/watch`),
+  // Labels
+  rows("GET /api/labels", "all", P.anyone, 200, () => "/api/labels"),
+  rows("GET /api/labels/:name/pages", "secretlabel", P.anyone, 200, () => "/api/labels/secretlabel/pages"),
+  rows("GET /api/pages/:id/labels", "plain", P.read, 200, () => `/api/pages/${w.page}/labels`),
+  rows("GET /api/pages/:id/labels", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/labels`),
+  rows("POST /api/pages/:id/labels", "plain", P.edit, 201, () => `/api/pages/${w.page}/labels`, () => ({ name: `l${uniq()}` })),
+  rows("POST /api/pages/:id/labels", "GUARDED", P.guardedEdit, 201, () => `/api/pages/${w.guarded}/labels`, () => ({ name: `l${uniq()}` })),
+  rows("DELETE /api/pages/:id/labels/:name", "fresh", P.edit, 204, async () => `/api/pages/${w.page}/labels/${await fresh.label()}`),
+  // Comments
+  rows("GET /api/pages/:id/comments", "plain", P.read, 200, () => `/api/pages/${w.page}/comments`),
+  rows("GET /api/pages/:id/comments", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/comments`),
+  rows("POST /api/pages/:id/comments", "plain", P.comment, 201, () => `/api/pages/${w.page}/comments`, () => ({ body: "hello" })),
+  rows("POST /api/pages/:id/comments", "HIDDEN", "401 403 404 ok ok ok ok 404 404 404 ok", 201, () => `/api/pages/${w.hidden}/comments`, () => ({ body: "hello" })),
+  rows("PUT /api/comments/:id", "editor's", P.author, 200, () => `/api/comments/${w.comment}`, () => ({ body: "editor says" })),
+  rows("DELETE /api/comments/:id", "fresh editor's", P.authorOrAdmin, 204, async () => `/api/comments/${await fresh.comment(w.who.editor)}`),
+  rows("DELETE /api/comments/:id", "editor's under HIDDEN", "401 403 404 403 ok 403 ok 404 404 404 403", 204, async () => `/api/comments/${await fresh.comment(w.who.editor, w.hidden)}`),
+  rows("POST /api/comments/:id/resolve", "editor's", P.comment, 200, () => `/api/comments/${w.comment}/resolve`),
+  rows("POST /api/comments/:id/reopen", "editor's", P.comment, 200, () => `/api/comments/${w.comment}/reopen`),
+  // Attachments
+  rows("GET /api/pages/:id/attachments", "plain", P.read, 200, () => `/api/pages/${w.page}/attachments`),
+  rows("GET /api/pages/:id/attachments", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/attachments`),
+  rows("POST /api/pages/:id/attachments", "plain", P.editVisibleFirst, 201, () => `/api/pages/${w.page}/attachments`, file),
+  rows("POST /api/pages/:id/attachments", "GUARDED", "404 403 403 403 ok ok ok 403 403 ok 403", 201, () => `/api/pages/${w.guarded}/attachments`, file),
+  rows("GET /api/attachments/:id", "on plain", P.read, 200, () => `/api/attachments/${w.attachment}`),
+  rows("GET /api/attachments/:id", "under HIDDEN", P.hiddenRead, 200, async () => `/api/attachments/${await fresh.attachment(w.hiddenChild)}`),
+  rows("GET /api/attachments/:id/download", "on plain", P.read, 200, () => `/api/attachments/${w.attachment}/download`),
+  rows("GET /api/attachments/:id/view", "on plain", P.read, 200, () => `/api/attachments/${w.attachment}/view`),
+  rows("DELETE /api/attachments/:id", "fresh", P.editVisibleFirst, 204, async () => `/api/attachments/${await fresh.attachment()}`),
+  rows("DELETE /api/attachments/:id", "fresh on GUARDED", "404 403 403 403 ok ok ok 403 403 ok 403", 204, async () => `/api/attachments/${await fresh.attachment(w.guarded)}`),
+  // Search
+  rows("GET /api/search", "everywhere", P.anyone, 200, () => "/api/search?q=page"),
+  rows("GET /api/search", "MAIN", P.read, 200, () => `/api/search?q=page&spaceId=${w.main.id}`),
+  rows("GET /api/search", "PRIV", P.privRead, 200, () => `/api/search?q=page&spaceId=${w.priv.id}`),
+  // Templates
+  rows("GET /api/templates", "MAIN", P.readSignedIn, 200, () => `/api/templates?spaceId=${w.main.id}`),
+  rows("GET /api/templates", "PRIV", "401 ok 404 404 ok 404 ok 404 404 404 404", 200, () => `/api/templates?spaceId=${w.priv.id}`),
+  rows("POST /api/templates", "MAIN", P.edit, 201, () => "/api/templates", () => ({ spaceId: w.main.id, name: `T${uniq()}` })),
+  rows("PUT /api/templates/:id", "MAIN", P.edit, 200, () => `/api/templates/${w.template}`, () => ({ description: "d" })),
+  rows("DELETE /api/templates/:id", "fresh", P.edit, 204, async () => `/api/templates/${await fresh.template()}`),
+];
+let ctxKey = "";
+
+const cases = ROWS.flatMap((row) =>
+  row.expect.split(" ").map((token, i) => ({ row, caller: CALLERS[i], status: token === "ok" ? row.ok : Number(token) })),
+);
+
+describe("the access matrix", () => {
+  test("every profile names a status for each caller", () => {
+    for (const row of ROWS) expect(row.expect.split(" ")).toHaveLength(CALLERS.length);
+  });
+
+  test.each(cases.map((c) => [`${c.row.route} [${c.row.target}] as ${c.caller} → ${c.status}`, c] as const))("%s", async (_name, { row, caller, status }) => {
+    const ctx: Ctx = { name: caller, who: w.who[caller] };
+    const path = await row.path(ctx);
+    const body = row.body ? await row.body(ctx) : undefined;
+    const method = row.route.split(" ")[0];
+    const res = await call(env, method, path, { as: ctx.who, body });
+    if (res.status !== status) throw new Error(`${method} ${path} as ${caller}: expected ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
+    if (caller === "readOnly" && method !== "GET") expect(res.body.code).toBe("read_only_token");
+  });
+});
+
+/** The app's routes as METHOD /path with {params}, without a trailing slash. */
+export function appRoutes(e: TestEnv): string[] {
+  return [...new Set(e.app.routes.map((r) => `${r.method} ${r.path.replace(/\/$/, "").replace(/:(\w+)/g, "{$1}")}`))].sort();
+}
+
+const TAKES_SPACE_OR_PAGE = /^\w+ \/api\/(spaces|pages|admin\/spaces|search|labels|comments|attachments|templates)(\/|$)/;
+
+describe("coverage", () => {
+  test("every route that takes a space or a page is in the matrix", () => {
+    const covered = new Set(ROWS.map((r) => r.route.replace(/:(\w+)/g, "{$1}")));
+    const missing = appRoutes(env).filter((r) => TAKES_SPACE_OR_PAGE.test(r) && !covered.has(r));
+    expect(missing).toEqual([]);
+  });
+
+  test("docs/permissions.md lists every route the app registers, and no other", () => {
+    const text = readFileSync(join(import.meta.dir, "..", "docs", "permissions.md"), "utf8");
+    const documented = [...text.matchAll(/^\| (GET|POST|PUT|DELETE|PATCH) \| (\/api\/[^ |]+) \|/gm)].map((m) => `${m[1]} ${m[2]}`);
+    const routes = appRoutes(env);
+    expect(routes.filter((r) => !documented.includes(r))).toEqual([]);
+    expect(documented.filter((d) => !routes.includes(d))).toEqual([]);
+  });
+});
