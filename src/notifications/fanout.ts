@@ -16,8 +16,10 @@
  * of something they cannot see (access/*, asked per recipient). Creating or editing a page
  * also watches it for its author (watches/service.ts).
  *
- * Kept cheap because it runs in every page write: a few prepared lookups, the access check per
- * candidate in memory, and one INSERT … SELECT FROM json_each per kind of entry.
+ * It runs in every page write, so: a few prepared lookups, one statement for the candidates'
+ * accounts, one INSERT … SELECT FROM json_each per kind of entry. The access module is asked
+ * per new recipient (its cost dominates a fan-out: a grant lookup and a restriction walk per
+ * person); an unread update entry that is only refreshed is not asked about again (see Entry).
  */
 import { canAdminSpace } from "../access/spaces";
 import { canReadComments, canReadPage } from "../access/pages";
