@@ -70,7 +70,7 @@ export async function reauthenticate(core: Core, caller: UserCaller & { session:
  */
 export async function changePassword(core: Core, caller: UserCaller & { session: SessionRow }, currentPassword: string, newPassword: string): Promise<NewSession> {
   if (!(await verifyPassword(currentPassword, caller.user.passwordHash))) throw invalid("currentPassword", "is not correct");
-  checkNewPassword(newPassword, "newPassword");
+  await checkNewPassword(newPassword, "newPassword");
   if (newPassword === currentPassword) throw invalid("newPassword", "must differ from the current password");
   const hash = await hashPassword(newPassword);
   return core.tx(() => {

@@ -25,7 +25,7 @@ function resolveCaller(core: Core, request: Request, ip: string): Caller {
   if (authz !== null) {
     const match = /^Bearer\s+(\S+)$/i.exec(authz.trim());
     const found = authenticateToken(core, match?.[1] ?? "");
-    return { kind: "user", ip, user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: null, token: found.token };
+    return { kind: "user", ip, user: found.user, role: found.role, permissions: found.permissions, session: null, token: found.token };
   }
   const cookie = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
   if (cookie) {

@@ -8,7 +8,25 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
-export function createLogger(write: (line: string) => void = (l) => process.stdout.write(l + "\n")): Logger {
+/**
+ * Lines are gathered and written once per turn of the event loop: under load one write carries
+ * many request lines, instead of one system call each.
+ */
+export function stdoutWriter(): (line: string) => void {
+  let pending = "";
+  const flush = () => {
+    const out = pending;
+    pending = "";
+    process.stdout.write(out);
+  };
+  process.on("exit", () => pending && process.stdout.write(pending));
+  return (line) => {
+    if (!pending) setImmediate(flush);
+    pending += line + "\n";
+  };
+}
+
+export function createLogger(write: (line: string) => void = stdoutWriter()): Logger {
   const emit = (level: string) => (msg: string, fields: Record<string, unknown> = {}) =>
     write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }));
   return { info: emit("info"), warn: emit("warn"), error: emit("error") };

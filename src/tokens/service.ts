@@ -122,6 +122,39 @@ const tokenLookup = perInstance((core: Core) =>
     .prepare(),
 );
 
+/**
+ * Resolved tokens, kept until the database changes in any way (a write on this connection
+ * moves total_changes(); another process's commit moves data_version). Revocation, suspension
+ * and role changes are writes, so they take effect on the very next request; expiry is
+ * checked on every request against the clock.
+ */
+const tokenCache = perInstance((core: Core) => ({
+  stamp: "",
+  entries: new Map<string, TokenLookup>(),
+  changes: core.sqlite.query<{ n: number }, []>("SELECT total_changes() AS n"),
+  version: core.sqlite.query<{ data_version: number }, []>("PRAGMA data_version"),
+}));
+
+type TokenLookup = { token: typeof apiTokens.$inferSelect; user: UserRow; role: RoleRow; permissions: Set<string> };
+
+function cachedTokenLookup(core: Core, hash: string): TokenLookup | undefined {
+  const cache = tokenCache(core);
+  const stamp = `${cache.changes.get()!.n}:${cache.version.get()!.data_version}`;
+  if (stamp !== cache.stamp) {
+    cache.entries.clear();
+    cache.stamp = stamp;
+  }
+  let found = cache.entries.get(hash);
+  if (!found) {
+    const row = tokenLookup(core).get({ hash });
+    if (!row) return undefined;
+    found = { ...row, permissions: new Set(row.role.permissions) };
+    if (cache.entries.size >= 10_000) cache.entries.clear();
+    cache.entries.set(hash, found);
+  }
+  return found;
+}
+
 const invalidToken = () =>
   new AppError("invalid_token", { headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' } });
 
@@ -129,16 +162,16 @@ const invalidToken = () =>
  * Resolves a bearer token to its owner (SPEC.md §5.3). Wrong, revoked, expired, a suspended
  * owner, or an owner whose role lost `tokens.use`: all 401 invalid_token, never anonymous.
  */
-export function authenticateToken(core: Core, value: string): { token: typeof apiTokens.$inferSelect; user: UserRow; role: RoleRow } {
+export function authenticateToken(core: Core, value: string): TokenLookup {
   if (!value.startsWith(TOKEN_PREFIX) || value.length > 200) throw invalidToken();
-  const found = tokenLookup(core).get({ hash: sha256Hex(value) });
+  const found = cachedTokenLookup(core, sha256Hex(value));
   const now = core.clock.now();
   if (
     !found ||
     found.token.revokedAt !== null ||
     (found.token.expiresAt !== null && Date.parse(found.token.expiresAt) <= now) ||
     found.user.status !== USER_STATUS.Active ||
-    !found.role.permissions.includes("tokens.use")
+    !found.permissions.has("tokens.use")
   ) {
     throw invalidToken();
   }

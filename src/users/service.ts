@@ -94,7 +94,7 @@ export interface RegisterInput {
 export async function register(core: Core, input: RegisterInput): Promise<{ user: UserRow; role: RoleRow }> {
   const email = normaliseEmail(input.email);
   const displayName = normaliseDisplayName(input.displayName);
-  checkNewPassword(input.password);
+  await checkNewPassword(input.password);
   const passwordHash = await hashPassword(input.password);
 
   return core.tx(() => {
