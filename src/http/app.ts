@@ -8,13 +8,17 @@ import { groupRoutes } from "../groups/routes";
 import { labelRoutes } from "../labels/routes";
 import { AppError } from "../platform/errors";
 import { pageRoutes } from "../pages/routes";
+import { permissionRoutes } from "../permissions/routes";
 import { searchRoutes } from "../search/routes";
+import { adminSpaceRoutes } from "../spaces/admin-routes";
 import { spaceRoutes } from "../spaces/routes";
 import { systemRoutes } from "../system/routes";
 import { templateRoutes } from "../templates/routes";
 import { tokenRoutes } from "../tokens/routes";
 import { userRoutes } from "../users/routes";
 import { webhookRoutes } from "../webhooks/routes";
+import { notificationRoutes } from "../notifications/routes";
+import { watchRoutes } from "../watches/routes";
 import { docsRoutes } from "./docs";
 import { clientIp, parseJsonBody, runPipeline } from "./pipeline";
 import { fromValidation, problemResponse } from "./problem";
@@ -24,7 +28,7 @@ import { HSTS, SECURITY_HEADERS } from "./security-headers";
 
 /** Every API route group, in one list (the OpenAPI test checks each is described). */
 export function apiRoutes(core: Core) {
-  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core), pageRoutes(core), groupRoutes(core), searchRoutes(core), auditRoutes(core), webhookRoutes(core), labelRoutes(core), commentRoutes(core), attachmentRoutes(core), templateRoutes(core)];
+  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core), pageRoutes(core), groupRoutes(core), searchRoutes(core), auditRoutes(core), webhookRoutes(core), labelRoutes(core), commentRoutes(core), attachmentRoutes(core), templateRoutes(core), permissionRoutes(core), adminSpaceRoutes(core), watchRoutes(core), notificationRoutes(core)];
 }
 
 /**
