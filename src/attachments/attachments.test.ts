@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeEnv, mintToken, ownerAndMember, PASSWORD, type TestEnv } from "../../tests/harness";
-import { eventsOf, newPage, newSpace } from "../pages/testing";
+import { call, makeEnv, mintToken, PASSWORD, type TestEnv } from "../../tests/harness";
+import { eventsOf, newPage, newSpace, ownerMemberAndPage } from "../pages/testing";
 import { sha256Hex } from "../platform/crypto";
 import { filesUnder, form, PNG, upload, uploaded } from "./testing";
 
@@ -8,12 +8,7 @@ let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
-async function setup() {
-  const { owner, member } = await ownerAndMember(env);
-  const space = await newSpace(env, owner, "DOCS");
-  const page = await newPage(env, owner, space.id, "Page");
-  return { owner, member, space, page };
-}
+const setup = () => ownerMemberAndPage(env, "Page");
 
 const blobPath = (bytes: Uint8Array | string) => {
   const sha = sha256Hex(typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes);

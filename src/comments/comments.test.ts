@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeEnv, mintToken, ownerAndMember, type TestEnv } from "../../tests/harness";
-import { eventsOf, newPage, newSpace } from "../pages/testing";
+import { call, makeEnv, mintToken, type TestEnv } from "../../tests/harness";
+import { eventsOf, newPage, ownerMemberAndPage } from "../pages/testing";
 import { mentionedIds } from "./mentions";
 import { comment, commentRows, commentsOf } from "./testing";
 
@@ -8,12 +8,7 @@ let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
-async function setup() {
-  const { owner, member } = await ownerAndMember(env);
-  const space = await newSpace(env, owner, "DOCS");
-  const page = await newPage(env, owner, space.id, "Guide");
-  return { owner, member, space, page };
-}
+const setup = () => ownerMemberAndPage(env);
 
 const post = (who: object, pageId: string, body: unknown) => call(env, "POST", `/api/pages/${pageId}/comments`, { as: who, body });
 

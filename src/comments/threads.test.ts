@@ -1,18 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, mintToken, ownerAndMember, type TestEnv } from "../../tests/harness";
-import { eventsOf, newPage, newSpace } from "../pages/testing";
+import { eventsOf, newPage, newSpace, ownerMemberAndPage } from "../pages/testing";
 import { comment, commentRows, commentsOf, invited } from "./testing";
 
 let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
-async function setup() {
-  const { owner, member } = await ownerAndMember(env);
-  const space = await newSpace(env, owner, "DOCS");
-  const page = await newPage(env, owner, space.id, "Guide");
-  return { owner, member, space, page };
-}
+const setup = () => ownerMemberAndPage(env);
 
 describe("threads", () => {
   test("the list gives threads in creation order, each followed by its replies", async () => {

@@ -1,17 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeEnv, mintToken, ownerAndMember, type TestEnv, type Who } from "../../tests/harness";
-import { eventsOf, newPage, newSpace } from "../pages/testing";
+import { call, makeEnv, mintToken, type TestEnv, type Who } from "../../tests/harness";
+import { eventsOf, newPage, ownerMemberAndPage } from "../pages/testing";
 
 let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
-async function setup() {
-  const { owner, member } = await ownerAndMember(env);
-  const space = await newSpace(env, owner, "DOCS");
-  const page = await newPage(env, owner, space.id, "Guide");
-  return { owner, member, space, page };
-}
+const setup = () => ownerMemberAndPage(env);
 
 const add = (who: Who, pageId: string, name: unknown) => call(env, "POST", `/api/pages/${pageId}/labels`, { as: who, body: { name } });
 const labelsOf = async (who: Who, pageId: string) => (await call(env, "GET", `/api/pages/${pageId}/labels`, { as: who })).body.map((l: { name: string }) => l.name);

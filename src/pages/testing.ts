@@ -1,5 +1,6 @@
 /** Test helpers for pages. */
-import { call, type TestEnv, type Who } from "../../tests/harness";
+import { call, ownerAndMember, type TestEnv, type Who } from "../../tests/harness";
+import { newSpace } from "../spaces/testing";
 export { eventsOf } from "../events/testing";
 export { newSpace } from "../spaces/testing";
 
@@ -31,4 +32,12 @@ export interface TreeNodeLike {
 /** The tree as nested titles, e.g. ["A", ["A1", "A2"], "B"] → easy to compare. */
 export function titles(nodes: TreeNodeLike[]): unknown[] {
   return nodes.flatMap((n) => (n.children.length ? [n.title, titles(n.children)] : [n.title]));
+}
+
+/** The common fixture: an owner, an invited member, the space DOCS and one page in it. */
+export async function ownerMemberAndPage(env: TestEnv, title = "Guide") {
+  const { owner, member } = await ownerAndMember(env);
+  const space = await newSpace(env, owner, "DOCS");
+  const page = await newPage(env, owner, space.id, title);
+  return { owner, member, space, page };
 }

@@ -1,18 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeEnv, mintToken, ownerAndMember, type TestEnv } from "../../tests/harness";
-import { doc, newPage, newSpace } from "../pages/testing";
+import { call, makeEnv, mintToken, type TestEnv } from "../../tests/harness";
+import { doc, ownerMemberAndPage } from "../pages/testing";
 import { watch } from "../notifications/testing";
 
 let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
-async function setup() {
-  const { owner, member } = await ownerAndMember(env);
-  const space = await newSpace(env, owner, "DOCS");
-  const page = await newPage(env, owner, space.id, "Guide");
-  return { owner, member, space, page };
-}
+const setup = () => ownerMemberAndPage(env);
 
 const state = async (who: object, path: string) => {
   const res = await call(env, "GET", `${path}/watch`, { as: who });
