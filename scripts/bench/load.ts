@@ -2,6 +2,8 @@
  * Runs one load: the Node loader (loader.mjs, autocannon) in its own process, so that the
  * generator and the server under test are separate processes as in production.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cpuMicros, runCaptured } from "./procs";
 import type { LoadFigures, LoadRequest } from "./scenarios";
@@ -23,9 +25,22 @@ export interface LoadResult extends LoadFigures {
 
 export async function load(url: string, serverPid: number, requests: LoadRequest[], durationSec: number, warmupSec: number): Promise<LoadResult> {
   const spec = { url, connections: CONNECTIONS, durationSec, warmupSec, requests };
+  // A mix with large bodies (PUTs of whole pages) exceeds what one argument may hold (128 KB
+  // on Linux): the loader then reads the spec from a file, named as @path.
+  let arg = JSON.stringify(spec);
+  const specDir = arg.length > 64 * 1024 ? mkdtempSync(join(tmpdir(), "cairn-load-")) : null;
+  if (specDir) {
+    writeFileSync(join(specDir, "spec.json"), arg);
+    arg = `@${join(specDir, "spec.json")}`;
+  }
   const cpuBefore = cpuMicros(serverPid);
-  // Bounded: the loader stops itself after warm-up + duration; the margin covers Node's start.
-  const out = await runCaptured(["node", LOADER, JSON.stringify(spec)], (durationSec + warmupSec + 30) * 1000);
+  let out: string;
+  try {
+    // Bounded: the loader stops itself after warm-up + duration; the margin covers Node's start.
+    out = await runCaptured(["node", LOADER, arg], (durationSec + warmupSec + 30) * 1000);
+  } finally {
+    if (specDir) rmSync(specDir, { recursive: true, force: true });
+  }
   const cpu = cpuMicros(serverPid) - cpuBefore;
   const result = JSON.parse(out) as LoadResult & { responses: number };
   if (result.ok === 0) throw new Error(`no 2xx answer from ${url}: ${JSON.stringify(result.statuses)}, ${result.errors} error(s)`);

@@ -5,11 +5,14 @@
 //   "warmupSec":1,"requests":[{"method":"GET","path":"/x","headers":{},"body":"..."}]}'
 // Prints one JSON object: {rps, p50Ms, p95Ms, p99Ms, ok, non2xx, errors, statuses, responses}
 // where `responses` also counts the warm-up (for CPU time per request on the server).
+import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
 const MAX_SAMPLES = 20_000_000; // bounds memory: ~160 MB of float64 at most
 
-const spec = JSON.parse(process.argv[2]);
+// "@path": the spec is in that file (a mix too large for one argument).
+const arg = process.argv[2];
+const spec = JSON.parse(arg.startsWith("@") ? readFileSync(arg.slice(1), "utf8") : arg);
 
 function fire(durationSec, onResponse) {
   return new Promise((resolve, reject) => {

@@ -27,7 +27,9 @@ export function killAll(): void {
 export function spawnLogged(cmd: string[], logPath: string, cwd?: string): Subprocess {
   const fd = openSync(logPath, "a");
   try {
-    const child = Bun.spawn(cmd, { cwd, stdin: "ignore", stdout: fd, stderr: fd });
+    // env: Bun.spawn's default is the environment at start-up, without later process.env changes
+    // (bench.ts sets CAIRN_OUTBOUND_ALLOW for the server).
+    const child = Bun.spawn(cmd, { cwd, env: { ...process.env }, stdin: "ignore", stdout: fd, stderr: fd });
     children.add(child);
     child.exited.then(() => children.delete(child));
     return child;

@@ -4,6 +4,8 @@
  * say what figure it must reach. Scenarios run in order against one server, so a setup may
  * reuse what an earlier one seeded (keep state in ctx.shared).
  */
+import { CONTENT_SCENARIOS } from "./content-scenarios";
+import { SIDE_EFFECT_SCENARIOS } from "./side-effect-scenarios";
 
 /** One request in a scenario's mix; the loader cycles through the list on every connection. */
 export interface LoadRequest {
@@ -35,13 +37,18 @@ export interface LoadFigures {
   p99Ms: number;
 }
 
+/** Figures a scenario's after() adds (deliveries counted, latency one request at a time…). */
+export type ExtraFigures = Record<string, number | string | boolean>;
+
 export interface Scenario {
   name: string;
   /** Shown beside the result, e.g. "≥ 40 % of baseline rps". */
   target: string;
   setup?(ctx: BenchContext): Promise<void>;
   requests(ctx: BenchContext): LoadRequest[];
-  met(result: LoadFigures & { ratioToBaseline: number }): boolean;
+  /** Runs once the load is over; what it answers goes beside the figures in the results. */
+  after?(ctx: BenchContext, result: LoadFigures): Promise<ExtraFigures>;
+  met(result: LoadFigures & { ratioToBaseline: number; extra?: ExtraFigures }): boolean;
 }
 
 const atLeastOfBaseline = (share: number) => ({
@@ -49,7 +56,7 @@ const atLeastOfBaseline = (share: number) => ({
   met: (r: { ratioToBaseline: number }) => r.ratioToBaseline >= share,
 });
 
-export const SCENARIOS: Scenario[] = [
+const FOUNDATION_SCENARIOS: Scenario[] = [
   {
     name: "GET /api/health (token)",
     // The token keeps the load clear of the anonymous rate limit (300/min per address),
@@ -63,3 +70,7 @@ export const SCENARIOS: Scenario[] = [
     requests: (ctx) => [{ method: "GET", path: "/api/auth/me", headers: ctx.auth() }],
   },
 ];
+
+// Pages, tree, search and writes (content issue), then writes with watchers and webhooks
+// (side-effects issue, which compares itself with the plain PUT before it).
+export const SCENARIOS: Scenario[] = [...FOUNDATION_SCENARIOS, ...CONTENT_SCENARIOS, ...SIDE_EFFECT_SCENARIOS];

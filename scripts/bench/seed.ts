@@ -4,7 +4,7 @@
  */
 import type { BenchContext } from "./scenarios";
 
-const OWNER = { email: "bench-owner@example.com", displayName: "Bench Owner", password: "bench horse battery staple" };
+export const OWNER = { email: "bench-owner@example.com", displayName: "Bench Owner", password: "bench horse battery staple" };
 const TIMEOUT_MS = 15_000;
 
 async function expectOk(res: Response, what: string): Promise<any> {
@@ -13,11 +13,12 @@ async function expectOk(res: Response, what: string): Promise<any> {
   return text ? JSON.parse(text) : null;
 }
 
-export async function seedContext(baseUrl: string, quick: boolean): Promise<BenchContext> {
-  const registered = await fetch(`${baseUrl}/api/auth/register`, {
+/** `ownerExists`: the data directory was seeded beforehand (seed-pages.ts), so sign in instead. */
+export async function seedContext(baseUrl: string, quick: boolean, ownerExists = false): Promise<BenchContext> {
+  const registered = await fetch(`${baseUrl}/api/auth/${ownerExists ? "login" : "register"}`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
-    body: JSON.stringify(OWNER),
+    body: JSON.stringify(ownerExists ? { email: OWNER.email, password: OWNER.password } : OWNER),
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
   const cookie = /cairn_session=([^;]*)/.exec(registered.headers.get("set-cookie") ?? "")?.[1];

@@ -18,8 +18,8 @@ export interface RunningCairn {
 }
 
 /** Spawns the binary and answers once the port is open (or the start timed out). */
-async function spawnCairn(binary: string, logPath: string): Promise<RunningCairn & { startedAt: number }> {
-  const dataDir = mkdtempSync(join(tmpdir(), "cairn-bench-"));
+async function spawnCairn(binary: string, logPath: string, givenDataDir?: string): Promise<RunningCairn & { startedAt: number }> {
+  const dataDir = givenDataDir ?? mkdtempSync(join(tmpdir(), "cairn-bench-"));
   removeAtExit(dataDir);
   const port = await freePort();
   const startedAt = performance.now();
@@ -36,8 +36,8 @@ async function spawnCairn(binary: string, logPath: string): Promise<RunningCairn
   };
 }
 
-async function startCairnTimed(binary: string, logPath: string) {
-  const cairn = await spawnCairn(binary, logPath);
+async function startCairnTimed(binary: string, logPath: string, dataDir?: string) {
+  const cairn = await spawnCairn(binary, logPath, dataDir);
   try {
     await waitFor200(`${cairn.url}/api/health`, cairn.child, START_TIMEOUT_MS);
   } catch (err) {
@@ -47,7 +47,8 @@ async function startCairnTimed(binary: string, logPath: string) {
   return { ...cairn, readyAt: performance.now() };
 }
 
-export const startCairn = (binary: string, logPath: string): Promise<RunningCairn> => startCairnTimed(binary, logPath);
+/** `dataDir`: a directory seeded beforehand (seed-pages.ts); removed by stop() all the same. */
+export const startCairn = (binary: string, logPath: string, dataDir?: string): Promise<RunningCairn> => startCairnTimed(binary, logPath, dataDir);
 
 /**
  * Time from exec to the first 200 from GET /api/health, on a fresh data directory (so it
