@@ -101,6 +101,7 @@ function read(name: string, target: string, met: Met, requests: (ctx: BenchConte
     target,
     met,
     requests,
+    timeoutsAreMisses: true,
     after: async (ctx) => ({ p95At1Ms: await serialP95(ctx, requests(ctx)) }),
   };
 }

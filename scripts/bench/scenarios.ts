@@ -49,6 +49,11 @@ export interface Scenario {
   /** Runs once the load is over; what it answers goes beside the figures in the results. */
   after?(ctx: BenchContext, result: LoadFigures): Promise<ExtraFigures>;
   met(result: LoadFigures & { ratioToBaseline: number; extra?: ExtraFigures }): boolean;
+  /**
+   * Requests that time out (10 s) make the scenario MISSED instead of failing the whole run
+   * (searching 100,000 pages can be that slow under 32 connections). Non-2xx still fail it.
+   */
+  timeoutsAreMisses?: boolean;
 }
 
 const atLeastOfBaseline = (share: number) => ({
