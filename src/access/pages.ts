@@ -22,6 +22,7 @@ import { perInstance } from "../platform/memo";
 import { PAGE_STATUS, pages, type PageRow } from "../pages/tables";
 import type { SpaceRow } from "../spaces/tables";
 import { namesCaller, namesCallerRaw, principalParams } from "./principals";
+import { notHiddenFilter } from "./hidden-cache";
 import { adminSpaceIds, readableSpaceIds, spaceArchived, spaceOperation } from "./spaces";
 import { OPERATION } from "./tables";
 
@@ -134,7 +135,7 @@ export function hiddenPageIds(core: Core, caller: Caller, spaceScope?: string): 
 
 function hiddenUnder(caller: Caller, spaces: SQL): SQL {
   return sql`WITH RECURSIVE hidden(id) AS (
-      SELECT r.page_id FROM page_restrictions r JOIN pages rp ON rp.id = r.page_id
+      SELECT r.page_id FROM page_restrictions r CROSS JOIN pages rp ON rp.id = r.page_id
       WHERE r.operation = ${OPERATION.View} AND ${spaces} AND rp.space_id NOT IN (${adminSpaceIds(caller)})
       GROUP BY r.page_id HAVING max(${namesCaller("r", principalParams(caller))}) = 0
       UNION SELECT c.id FROM pages c JOIN hidden h ON c.parent_id = h.id
@@ -150,7 +151,7 @@ export function hiddenRootIds(core: Core, caller: Caller, space: SpaceRow): stri
   const p = principalParams(caller);
   return core.db
     .all<{ id: string }>(
-      sql`SELECT r.page_id AS id FROM page_restrictions r JOIN pages rp ON rp.id = r.page_id
+      sql`SELECT r.page_id AS id FROM page_restrictions r CROSS JOIN pages rp ON rp.id = r.page_id
           WHERE r.operation = ${OPERATION.View} AND rp.space_id = ${space.id}
           GROUP BY r.page_id HAVING max(${namesCaller("r", p)}) = 0`,
     )
@@ -164,7 +165,7 @@ export function hiddenRootIds(core: Core, caller: Caller, space: SpaceRow): stri
  */
 export function visiblePagesFilter(core: Core, caller: Caller): SQL {
   const own = caller.kind === "user" ? sql` OR ${pages.createdById} = ${caller.user.id}` : sql``;
-  return sql`(${pages.spaceId} IN (${readableSpaceIds(core, caller)}) AND (${pages.status} = ${PAGE_STATUS.Published}${own}) AND ${pages.id} NOT IN (${hiddenPageIds(core, caller)}))`;
+  return sql`(${pages.spaceId} IN (${readableSpaceIds(core, caller)}) AND (${pages.status} = ${PAGE_STATUS.Published}${own}) AND ${notHiddenFilter(core, caller, pages.id)})`;
 }
 
 /**
