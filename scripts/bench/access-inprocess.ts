@@ -8,8 +8,8 @@ import { seedRestrictedSpace, type Api } from "./access-seed";
 
 const quick = process.argv.includes("--quick");
 /** Words on about one page in sixteen (the seed's vocabulary), and words on every page. */
-export const SELECTIVE = ["alpha", "budget", "garden", "lantern meadow", "orchard", "kettle"];
-export const BROAD = ["meeting", "report plan"];
+export const SELECTIVE = ["alpha", "island", "garden", "lantern meadow", "orchard", "kettle"];
+export const BROAD = ["zephyr", "quorum tally"];
 const env = makeEnv();
 try {
   const owner = await signUp(env, "owner@example.com");

@@ -31,11 +31,12 @@ async function inParallel<T>(items: T[], width: number, job: (item: T) => Promis
   );
 }
 
-const WORDS = ["alpha", "budget", "cairn", "delta", "engine", "forest", "garden", "harbour", "island", "jungle", "kettle", "lantern", "meadow", "needle", "orchard", "pepper"];
+// None of these is in the content benchmark's sample vocabulary, so searches measure this space.
+const WORDS = ["alpha", "island", "cairn", "delta", "engine", "forest", "garden", "harbour", "island", "jungle", "kettle", "lantern", "meadow", "needle", "orchard", "pepper"];
 const body = (i: number) =>
   JSON.stringify({
     type: "doc",
-    content: [{ type: "paragraph", content: [{ type: "text", text: `Page ${i} about ${WORDS[i % WORDS.length]} and ${WORDS[(i * 7) % WORDS.length]}, common words for search: report meeting plan.` }] }],
+    content: [{ type: "paragraph", content: [{ type: "text", text: `Page ${i} about ${WORDS[i % WORDS.length]} and ${WORDS[(i * 7) % WORDS.length]}, words on every page: zephyr quorum tally.` }] }],
   });
 
 export async function seedRestrictedSpace(api: Api, opts: { key: string; sections: number; leaves: number; restrictions: number; ownerId: string; readerId: string }): Promise<RestrictedSpace> {

@@ -4,6 +4,7 @@
  * say what figure it must reach. Scenarios run in order against one server, so a setup may
  * reuse what an earlier one seeded (keep state in ctx.shared).
  */
+import { ACCESS_SCENARIOS } from "./access-scenarios";
 import { CONTENT_SCENARIOS } from "./content-scenarios";
 import { SIDE_EFFECT_SCENARIOS } from "./side-effect-scenarios";
 
@@ -77,5 +78,6 @@ const FOUNDATION_SCENARIOS: Scenario[] = [
 ];
 
 // Pages, tree, search and writes (content issue), then writes with watchers and webhooks
-// (side-effects issue, which compares itself with the plain PUT before it).
-export const SCENARIOS: Scenario[] = [...FOUNDATION_SCENARIOS, ...CONTENT_SCENARIOS, ...SIDE_EFFECT_SCENARIOS];
+// (side-effects issue, which compares itself with the plain PUT before it), then reading a
+// space full of restrictions (access issue).
+export const SCENARIOS: Scenario[] = [...FOUNDATION_SCENARIOS, ...CONTENT_SCENARIOS, ...SIDE_EFFECT_SCENARIOS, ...ACCESS_SCENARIOS];
