@@ -5,7 +5,7 @@ import type { Caller } from "../auth/caller";
 export const RIGHTS = {
   "tokens.use": "Create and use API tokens",
   "spaces.create": "Create spaces",
-  "spaces.manage": "See and manage every space's settings",
+  "spaces.manage": "See every space's metadata and give yourself Admin on a space (recover access, audited)",
   "spaces.publish": "Make spaces public or private",
   "pages.delete_any": "Delete any page",
   "users.manage": "Manage accounts",
