@@ -62,7 +62,7 @@ async function runScenarios(url: string, pid: number, ctx: BenchContext) {
   const loads: Array<{ scenario: Scenario; r: LoadResult; extra: ExtraFigures }> = [];
   for (const scenario of SCENARIOS) {
     await scenario.setup?.(ctx);
-    const r = await load(url, pid, scenario.requests(ctx), plan.durationSec, plan.warmupSec);
+    const r = await load(url, pid, scenario.requests(ctx), plan.durationSec, plan.warmupSec, { timeoutsAreMisses: scenario.timeoutsAreMisses });
     const missedOnly = scenario.timeoutsAreMisses && r.non2xx === 0;
     if (r.non2xx > 0 || (r.errors > 0 && !missedOnly)) fail(`${scenario.name}: ${r.non2xx} non-2xx answer(s) ${JSON.stringify(r.statuses)}, ${r.errors} error(s)`);
     const extra = (await scenario.after?.(ctx, r)) ?? {};

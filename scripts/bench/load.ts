@@ -23,7 +23,14 @@ export interface LoadResult extends LoadFigures {
   cpuUsPerRequest: number;
 }
 
-export async function load(url: string, serverPid: number, requests: LoadRequest[], durationSec: number, warmupSec: number): Promise<LoadResult> {
+/** loader.mjs gives up on a request after this long (autocannon's `timeout: 10`). */
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+/**
+ * `timeoutsAreMisses`: when every request timed out (and none was refused), answer the figures
+ * anyway, with the latencies at REQUEST_TIMEOUT_MS (a lower bound), instead of throwing.
+ */
+export async function load(url: string, serverPid: number, requests: LoadRequest[], durationSec: number, warmupSec: number, opts: { timeoutsAreMisses?: boolean } = {}): Promise<LoadResult> {
   const spec = { url, connections: CONNECTIONS, durationSec, warmupSec, requests };
   // A mix with large bodies (PUTs of whole pages) exceeds what one argument may hold (128 KB
   // on Linux): the loader then reads the spec from a file, named as @path.
@@ -43,6 +50,10 @@ export async function load(url: string, serverPid: number, requests: LoadRequest
   }
   const cpu = cpuMicros(serverPid) - cpuBefore;
   const result = JSON.parse(out) as LoadResult & { responses: number };
+  if (result.ok === 0 && opts.timeoutsAreMisses && result.non2xx === 0 && result.errors > 0) {
+    const floor = REQUEST_TIMEOUT_MS;
+    return { ...result, p50Ms: floor, p95Ms: floor, p99Ms: floor, cpuUsPerRequest: result.responses ? cpu / result.responses : Number.NaN };
+  }
   if (result.ok === 0) throw new Error(`no 2xx answer from ${url}: ${JSON.stringify(result.statuses)}, ${result.errors} error(s)`);
   return { ...result, cpuUsPerRequest: cpu / result.responses };
 }
