@@ -7,10 +7,9 @@
  * (this connection only, gone at close), one slot per principal set (account, tier, whether
  * public spaces are on), and thrown away as soon as anything is written:
  *
- * - the stamp is SQLite's total_changes() (every row this connection has inserted, updated or
- *   deleted, by any code path, triggers included) with PRAGMA data_version (commits by any other
- *   connection). Any difference empties the table, so a cached answer can never outlive a change
- *   to pages, grants, restrictions, groups or settings;
+ * - the stamp is writeStamp (principals.ts): SQLite's total_changes() with PRAGMA data_version.
+ *   Any difference empties the table, so a cached answer can never outlive a change to pages,
+ *   grants, restrictions, groups or settings, whoever made it;
  * - inside a write transaction nothing is cached or trusted: the live statement is used, so a
  *   transaction sees its own uncommitted changes and a rollback cannot leave a wrong slot behind.
  */
@@ -20,7 +19,7 @@ import type { Core } from "../core";
 import { perInstance } from "../platform/memo";
 import { getSettings } from "../settings/service";
 import { hiddenPageIds } from "./pages";
-import { principalParams } from "./principals";
+import { principalParams, writeStamp } from "./principals";
 
 /** Slots kept at most; past it the table starts again (each slot is one principal set's hidden pages). */
 const MAX_SLOTS = 256;
@@ -28,18 +27,12 @@ const MAX_SLOTS = 256;
 const cache = perInstance((db: Core["sqlite"]) => {
   db.run("CREATE TEMP TABLE IF NOT EXISTS access_hidden (slot INTEGER NOT NULL, page_id TEXT NOT NULL, PRIMARY KEY (slot, page_id)) WITHOUT ROWID");
   return {
-    stampQuery: db.query<{ t: number; v: number }, []>("SELECT total_changes() AS t, data_version AS v FROM pragma_data_version"),
     clear: db.query("DELETE FROM temp.access_hidden"),
     stamp: "",
     slots: new Map<string, number>(),
     next: 0,
   };
 });
-
-function stampOf(c: ReturnType<typeof cache>): string {
-  const s = c.stampQuery.get()!;
-  return `${s.t}:${s.v}`;
-}
 
 /**
  * SQL condition: the page whose id is `pageId` (a column) is not hidden from the caller by a
@@ -48,7 +41,7 @@ function stampOf(c: ReturnType<typeof cache>): string {
 export function notHiddenFilter(core: Core, caller: Caller, pageId: SQL | { getSQL(): SQL }): SQL {
   if (core.sqlite.inTransaction) return sql`${pageId} NOT IN (${hiddenPageIds(core, caller)})`;
   const c = cache(core.sqlite);
-  if (stampOf(c) !== c.stamp || c.slots.size >= MAX_SLOTS) {
+  if (writeStamp(core) !== c.stamp || c.slots.size >= MAX_SLOTS) {
     if (c.slots.size > 0) c.clear.run();
     c.slots.clear();
     c.next = 0;
@@ -62,6 +55,6 @@ export function notHiddenFilter(core: Core, caller: Caller, pageId: SQL | { getS
     c.slots.set(key, slot);
   }
   // Our own writes to the temp table moved total_changes(): what we wrote is the current state.
-  c.stamp = stampOf(c);
+  c.stamp = writeStamp(core);
   return sql`NOT EXISTS (SELECT 1 FROM temp.access_hidden ah WHERE ah.slot = ${slot} AND ah.page_id = ${pageId})`;
 }

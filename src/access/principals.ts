@@ -43,16 +43,14 @@ export function namesCaller(alias: string, p: PrincipalParams): SQL {
 }
 
 /**
- * A counter per instance, moved on by every write to grants, restrictions or a space's public
- * flags: the per-request memo of a caller's space operations (access/spaces.ts) is only trusted
- * while it is unchanged, so a request that changes access and then reads sees the change.
+ * Where this connection's data stands: SQLite's total_changes() (every row inserted, updated or
+ * deleted through this connection, by any code path, triggers included) with PRAGMA
+ * data_version (commits by other connections). Any write anywhere changes it, so a value worked
+ * out from the database and kept with its stamp is current exactly while the stamp is equal.
  */
-const generations = perInstance((_db: Core["sqlite"]) => ({ value: 0 }));
+const stampQuery = perInstance((db: Core["sqlite"]) => db.query<{ t: number; v: number }, []>("SELECT total_changes() AS t, data_version AS v FROM pragma_data_version"));
 
-export function accessGeneration(core: Core): number {
-  return generations(core.sqlite).value;
-}
-
-export function accessChanged(core: Core): void {
-  generations(core.sqlite).value++;
+export function writeStamp(core: Core): string {
+  const s = stampQuery(core.sqlite).get()!;
+  return `${s.t}:${s.v}`;
 }

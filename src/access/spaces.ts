@@ -19,7 +19,7 @@ import { AppError, notFound } from "../platform/errors";
 import { perInstance } from "../platform/memo";
 import { getSettings } from "../settings/service";
 import type { SpaceRow } from "../spaces/tables";
-import { accessGeneration, namesCaller, namesCallerRaw, principalParams } from "./principals";
+import { namesCaller, namesCallerRaw, principalParams, writeStamp } from "./principals";
 import { hasRight } from "./rights";
 import { OPERATION } from "./tables";
 
@@ -36,15 +36,18 @@ const grantQuery = perInstance((db: Core["sqlite"]) =>
   ),
 );
 
-// Per request (the Caller object lives as long as its request): space id → operation from
-// grants, valid for one access generation.
-const memo = new WeakMap<Caller, { generation: number; ops: Map<string, number> }>();
+// Per caller object (one per request): space id → operation from grants, trusted only while
+// nothing has been written since (writeStamp), so a request that changes grants or groups and
+// then asks again gets the new answer. Nothing is kept from inside a write transaction: a
+// rollback would leave an answer about data that never was.
+const memo = new WeakMap<Caller, { stamp: string; ops: Map<string, number> }>();
 
 function grantedOperation(core: Core, caller: Caller, spaceId: string): number {
   if (caller.kind !== "user") return NO_ACCESS;
-  const generation = accessGeneration(core);
+  if (core.sqlite.inTransaction) return grantQuery(core.sqlite).get({ space: spaceId, ...principalParams(caller) })?.op ?? NO_ACCESS;
+  const stamp = writeStamp(core);
   let entry = memo.get(caller);
-  if (!entry || entry.generation !== generation) memo.set(caller, (entry = { generation, ops: new Map() }));
+  if (!entry || entry.stamp !== stamp) memo.set(caller, (entry = { stamp, ops: new Map() }));
   let op = entry.ops.get(spaceId);
   if (op === undefined) {
     op = grantQuery(core.sqlite).get({ space: spaceId, ...principalParams(caller) })?.op ?? NO_ACCESS;

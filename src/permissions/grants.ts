@@ -4,7 +4,6 @@
  * recover-access, which leaves an explicit grant and an audit entry behind.
  */
 import { and, count, eq } from "drizzle-orm";
-import { accessChanged } from "../access/principals";
 import { requireRight } from "../access/rights";
 import { requireAdminSpace } from "../access/spaces";
 import { OPERATION, PRINCIPAL, spaceGrants, type GrantRow } from "../access/tables";
@@ -63,7 +62,6 @@ function grantEvent(core: Core, caller: UserCaller, type: EventType, space: Spac
  */
 function upsertGrant(core: Core, caller: UserCaller, space: SpaceRow, ref: PrincipalRef, operation: number): { row: GrantRow; before: number | null } {
   const existing = findGrant(core, space.id, ref);
-  accessChanged(core);
   if (existing) {
     if (existing.operation !== operation) core.db.update(spaceGrants).set({ operation }).where(eq(spaceGrants.id, existing.id)).run();
     return { row: { ...existing, operation }, before: existing.operation };
@@ -113,7 +111,6 @@ export function revokeGrant(core: Core, caller: Caller, key: string, id: string)
     }
     const [named] = withPrincipalNames(core, [row]);
     core.db.delete(spaceGrants).where(eq(spaceGrants.id, row.id)).run();
-    accessChanged(core);
     grantEvent(core, user, "space.permission_revoked", space, { principalType: row.principalType, principalId: row.principalId, principalName: named.principalName, operation: row.operation });
   });
 }

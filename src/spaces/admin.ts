@@ -4,7 +4,6 @@
  * space public or private.
  */
 import { asc, eq, sql } from "drizzle-orm";
-import { accessChanged } from "../access/principals";
 import { requireRight } from "../access/rights";
 import { OPERATION, spaceGrants } from "../access/tables";
 import { requireUser, type Caller } from "../auth/caller";
@@ -79,7 +78,6 @@ export function setPublic(core: Core, caller: Caller, key: string, input: Public
     const publicComments = input.publicComments ?? space.publicComments;
     if (isPublic === space.isPublic && publicComments === space.publicComments) return toSpace(space);
     core.db.update(spaces).set({ isPublic, publicComments, updatedAt: iso(core.clock.now()) }).where(eq(spaces.id, space.id)).run();
-    accessChanged(core);
     recordEvent(core, {
       type: "space.visibility_changed",
       targetType: "space",

@@ -1,0 +1,44 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { makeEnv, ownerAndMember, type TestEnv } from "../../tests/harness";
+import type { UserCaller } from "../auth/caller";
+import { GROUP_ID } from "../groups/builtin";
+import { newSpace } from "../pages/testing";
+import { putGrant } from "../permissions/grants";
+import { findSpaceByKey } from "../spaces/service";
+import { findUserWithRoleByEmail } from "../users/service";
+import { canEditSpace, canReadSpace } from "./spaces";
+
+let env: TestEnv;
+beforeEach(() => {
+  env = makeEnv();
+});
+afterEach(() => env.close());
+
+function callerFor(email: string): UserCaller {
+  const found = findUserWithRoleByEmail(env.core, email)!;
+  return { kind: "user", ip: "local", user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: null, token: null };
+}
+
+describe("a caller kept across changes (the per-caller memo of space operations)", () => {
+  test("sees grants added through the services, removed underneath, and never a rolled-back one", async () => {
+    const who = await ownerAndMember(env);
+    await newSpace(env, who.owner, "DOCS");
+    const owner = callerFor("owner@example.com");
+    const member = callerFor("member@example.com");
+    const space = () => findSpaceByKey(env.core, "DOCS")!;
+    env.core.sqlite.run("DELETE FROM space_grants WHERE principal_id = ?", [GROUP_ID.everyone]);
+    expect(canReadSpace(env.core, member, space())).toBe(false);
+    putGrant(env.core, owner, "DOCS", { principalType: 0, principalId: member.user.id, operation: 1 });
+    expect(canEditSpace(env.core, member, space())).toBe(true);
+    env.core.sqlite.run("DELETE FROM space_grants WHERE principal_id = ?", [member.user.id]);
+    expect(canReadSpace(env.core, member, space())).toBe(false);
+    expect(() =>
+      env.core.tx(() => {
+        putGrant(env.core, owner, "DOCS", { principalType: 0, principalId: member.user.id, operation: 0 });
+        expect(canReadSpace(env.core, member, space())).toBe(true);
+        throw new Error("roll back");
+      }),
+    ).toThrow("roll back");
+    expect(canReadSpace(env.core, member, space())).toBe(false);
+  });
+});
