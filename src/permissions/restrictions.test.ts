@@ -125,6 +125,15 @@ describe("POST/GET/DELETE /api/pages/{id}/restrictions", () => {
     expect(eventsOf(env, "page.restriction_removed")).toHaveLength(2);
   });
 
+  test("DELETE with operation lifts only that operation's restriction; a bad operation is 400", async () => {
+    const { member, a } = await setup();
+    await restrict(member, a.id, 0, member.id);
+    await restrict(member, a.id, 1, member.id);
+    expect((await call(env, "DELETE", `/api/pages/${a.id}/restrictions?operation=0`, { as: member })).status).toBe(204);
+    expect((await call(env, "GET", `/api/pages/${a.id}/restrictions`, { as: member })).body.map((r: any) => r.operation)).toEqual([1]);
+    expect((await call(env, "DELETE", `/api/pages/${a.id}/restrictions?operation=2`, { as: member })).status).toBe(400);
+  });
+
   test("a deleted group leaves the page restricted to space admins, never open", async () => {
     const { owner, member, third, a } = await setup();
     const group = (await call(env, "POST", "/api/groups", { as: owner, body: { name: "Few" } })).body;
