@@ -1,8 +1,9 @@
 /**
- * `bun run bench` (about a minute) or `bun run bench -- --quick` (under a minute):
- * builds dist/cairn (or takes --binary=PATH), then measures cold start, idle memory and the
- * throughput of each scenario in scripts/bench/scenarios.ts against a bare Bun.serve baseline
- * loaded the same way. Prints a table and writes .bench/results.json. Only 127.0.0.1; every
+ * `bun run bench` (about 8 minutes on 2 cores, 3 of them seeding 100,000 pages) or
+ * `bun run bench -- --quick` (about 2 minutes, 10,000 pages): builds dist/cairn (or takes
+ * --binary=PATH), then measures cold start, idle memory and the throughput of each scenario in
+ * scripts/bench/scenarios.ts against a bare Bun.serve baseline loaded the same way; the server
+ * runs on a data directory seeded beforehand through the service layer (bench/content-run.ts). Prints a table and writes .bench/results.json. Only 127.0.0.1; every
  * child is killed on the way out.
  */
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
