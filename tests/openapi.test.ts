@@ -16,11 +16,11 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 /**
- * The routes that serve the description and the reference page are hidden from the document on
- * purpose (docs.ts): they are how the API is read, not part of it. HEAD and OPTIONS answers are
- * derived from the other routes, not described on their own.
+ * The routes that serve the description and the reference page, and the root's redirect to it,
+ * are hidden from the document on purpose (docs.ts): they are how the API is read, not part of
+ * it. HEAD and OPTIONS answers are derived from the other routes, not described on their own.
  */
-const NOT_DESCRIBED = new Set(["GET /api/openapi.json", "GET /api/docs", "GET /api/docs/init.js", "GET /api/docs/scalar.js"]);
+const NOT_DESCRIBED = new Set(["GET /", "GET /api/openapi.json", "GET /api/docs", "GET /api/docs/init.js", "GET /api/docs/scalar.js"]);
 
 function describedRoutes() {
   return env.app.routes
@@ -101,6 +101,15 @@ describe("GET /api/openapi.json", () => {
     const used = new Set(operations().flatMap((op) => op.tags ?? []));
     expect([...used].filter((t) => !declared.has(t))).toEqual([]);
     expect(declared.has("Auth")).toBe(true);
+  });
+});
+
+describe("GET /", () => {
+  test("redirects to the reference (302) anonymously, with the security headers", async () => {
+    const res = await env.app.handle(new Request("http://localhost/"));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/api/docs");
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(res.headers.get(name)).toBe(value);
   });
 });
 
