@@ -20,10 +20,6 @@ export const pages = sqliteTable(
     /** Null at the top level of the space. */
     parentId: text("parent_id").references((): AnySQLiteColumn => pages.id, { onDelete: "set null" }),
     title: text("title").notNull(),
-    /** The current document, normalised by checkContentJson; versions hold the history. */
-    contentJson: text("content_json").notNull(),
-    /** The document's plain text, for search. */
-    plainText: text("plain_text").notNull().default(""),
     currentVersion: integer("current_version").notNull(),
     /** Order among siblings (ties broken by title). */
     position: integer("position").notNull().default(0),
@@ -43,6 +39,12 @@ export const pages = sqliteTable(
      * restore or purge handles exactly that batch and never a sub-page trashed separately.
      */
     trashRootId: text("trash_root_id"),
+    // The large columns come last (migration 0012): a column stored after them would be read
+    // through their overflow pages.
+    /** The current document, normalised by checkContentJson; versions hold the history. */
+    contentJson: text("content_json").notNull(),
+    /** The document's plain text, for search. */
+    plainText: text("plain_text").notNull().default(""),
   },
   (t) => [
     index("pages_space_parent_position_idx").on(t.spaceId, t.parentId, t.position),
@@ -60,10 +62,10 @@ export const pageVersions = sqliteTable(
     pageId: text("page_id").notNull().references(() => pages.id, { onDelete: "cascade" }),
     versionNumber: integer("version_number").notNull(),
     title: text("title").notNull(),
-    contentJson: text("content_json").notNull(),
     changeComment: text("change_comment"),
     authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: text("created_at").notNull(),
+    contentJson: text("content_json").notNull(),
   },
   (t) => [primaryKey({ columns: [t.pageId, t.versionNumber] })],
 );

@@ -15,7 +15,11 @@ export class SchemaTooNewError extends Error {}
  *    it): a silent downgrade would lose data.
  * 2. If something is pending and the database already holds data, snapshot it first
  *    (VACUUM INTO backups/) so a failed upgrade can be undone by hand.
- * 3. Apply every pending migration in one transaction: all or nothing.
+ * 3. Apply every pending migration in one transaction: all or nothing. Foreign keys are off
+ *    meanwhile (the pragma cannot change inside a transaction), so a migration may rebuild a
+ *    table the SQLite way (create, copy, drop, rename) without the drop cascading to the rows
+ *    that refer to it; every key is checked before COMMIT instead, and any dangling one
+ *    rolls the whole upgrade back.
  */
 export function migrate(sqlite: Database, migrations: Migration[], backupsDir: string | null, now: number): { applied: string[]; snapshot: string | null } {
   sqlite.exec("CREATE TABLE IF NOT EXISTS __cairn_migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
@@ -39,6 +43,8 @@ export function migrate(sqlite: Database, migrations: Migration[], backupsDir: s
     sqlite.query("VACUUM INTO ?").run(snapshot);
   }
 
+  const foreignKeys = sqlite.query<{ foreign_keys: number }, []>("PRAGMA foreign_keys").get()?.foreign_keys === 1;
+  sqlite.exec("PRAGMA foreign_keys = OFF");
   sqlite.exec("BEGIN IMMEDIATE");
   try {
     for (const m of pending) {
@@ -47,10 +53,14 @@ export function migrate(sqlite: Database, migrations: Migration[], backupsDir: s
       }
       sqlite.query("INSERT INTO __cairn_migrations (tag, applied_at) VALUES (?, ?)").run(m.tag, new Date(now).toISOString());
     }
+    const dangling = sqlite.query<{ table: string; parent: string }, []>("PRAGMA foreign_key_check").all();
+    if (dangling.length > 0) throw new Error(`migration left ${dangling.length} dangling reference(s), first: ${dangling[0].table} → ${dangling[0].parent}`);
     sqlite.exec("COMMIT");
   } catch (err) {
     sqlite.exec("ROLLBACK");
     throw err;
+  } finally {
+    if (foreignKeys) sqlite.exec("PRAGMA foreign_keys = ON");
   }
   return { applied: pending.map((m) => m.tag), snapshot };
 }
