@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeEnv, signUp, type TestEnv } from "../../tests/harness";
+import { call, makeEnv, ownerAndMember, signUp, type TestEnv } from "../../tests/harness";
 import { doc, eventsOf, newPage, newSpace, titles, treeOf } from "./testing";
 
 let env: TestEnv;
@@ -89,4 +89,19 @@ describe("POST /api/pages/{id}/copy", () => {
     expect((await copy(owner, a.id, {})).status).toBe(403);
     expect((await copy(owner, a.id, { spaceId: other.id })).status).toBe(201);
   });
+});
+
+test("a copy beside its source still needs Edit on the source's parent (an Edit restriction there leaves the caller out)", async () => {
+  const { owner, member } = await ownerAndMember(env);
+  const space = await newSpace(env, owner, "DOCS");
+  const parent = await newPage(env, owner, space.id, "Parent");
+  const child = await newPage(env, owner, space.id, "Child", { parentPageId: parent.id });
+  const restrict = await call(env, "POST", `/api/pages/${parent.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 1 } });
+  expect(restrict.status).toBe(201);
+  const refused = await copy(member, child.id, {});
+  expect(refused.status).toBe(403);
+  expect(refused.body.field).toBe("parentPageId");
+  expect(titles(await treeOf(env, owner, space.id))).not.toContain("Copy of Child");
+  // At the top level, where the member may edit, the same copy is fine.
+  expect((await copy(member, child.id, { parentPageId: null })).status).toBe(201);
 });

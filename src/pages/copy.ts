@@ -39,10 +39,10 @@ export function copyPage(core: Core, caller: Caller, id: string, input: CopyInpu
     if (source.page.deletedAt) throw inTrash();
     if (source.page.status !== PAGE_STATUS.Published) throw new AppError("conflict", { detail: "Publish the draft before copying it." }, "Drafts cannot be copied");
     const target = input.spaceId ? requireEditableSpace(core, user, findSpaceById(core, input.spaceId)) : requireEditableSpace(core, user, source.space);
-    let parentId: string | null;
-    if (input.parentPageId === undefined) parentId = target.id === source.space.id ? source.page.parentId : null;
-    else if (input.parentPageId === null) parentId = null;
-    else parentId = resolveParent(core, user, target.id, input.parentPageId).id;
+    // The parent is authorised even when the caller did not name it (a copy beside its source
+    // lands under the source's parent, whose Edit restrictions may leave the caller out).
+    const wanted = input.parentPageId === undefined ? (target.id === source.space.id ? source.page.parentId : null) : input.parentPageId;
+    const parentId = wanted === null ? null : resolveParent(core, user, target.id, wanted, "parentPageId").id;
 
     // Read everything to copy before writing, so a copy into its own subtree cannot loop.
     let ids = input.includeChildren ? subtreeIds(core, source.page.id, { kind: "published" }) : [source.page.id];
