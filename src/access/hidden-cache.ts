@@ -7,7 +7,7 @@
  * (this connection only, gone at close), one slot per principal set (account, tier, whether
  * public spaces are on), and thrown away as soon as anything is written:
  *
- * - the stamp is writeStamp (principals.ts): SQLite's total_changes() with PRAGMA data_version.
+ * - the stamp is writeStamp (platform/db/write-stamp.ts): SQLite's total_changes() with PRAGMA data_version.
  *   Any difference empties the table, so a cached answer can never outlive a change to pages,
  *   grants, restrictions, groups or settings, whoever made it;
  * - inside a write transaction nothing is cached or trusted: the live statement is used, so a
@@ -16,10 +16,11 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
+import { writeStamp } from "../platform/db/write-stamp";
 import { perInstance } from "../platform/memo";
 import { getSettings } from "../settings/service";
 import { hiddenPageIds } from "./pages";
-import { principalParams, writeStamp } from "./principals";
+import { principalParams } from "./principals";
 
 /** Slots kept at most; past it the table starts again (each slot is one principal set's hidden pages). */
 const MAX_SLOTS = 256;
@@ -41,7 +42,7 @@ const cache = perInstance((db: Core["sqlite"]) => {
 export function notHiddenFilter(core: Core, caller: Caller, pageId: SQL | { getSQL(): SQL }): SQL {
   if (core.sqlite.inTransaction) return sql`${pageId} NOT IN (${hiddenPageIds(core, caller)})`;
   const c = cache(core.sqlite);
-  if (writeStamp(core) !== c.stamp || c.slots.size >= MAX_SLOTS) {
+  if (writeStamp(core.sqlite) !== c.stamp || c.slots.size >= MAX_SLOTS) {
     if (c.slots.size > 0) c.clear.run();
     c.slots.clear();
     c.next = 0;
@@ -55,6 +56,6 @@ export function notHiddenFilter(core: Core, caller: Caller, pageId: SQL | { getS
     c.slots.set(key, slot);
   }
   // Our own writes to the temp table moved total_changes(): what we wrote is the current state.
-  c.stamp = writeStamp(core);
+  c.stamp = writeStamp(core.sqlite);
   return sql`NOT EXISTS (SELECT 1 FROM temp.access_hidden ah WHERE ah.slot = ${slot} AND ah.page_id = ${pageId})`;
 }

@@ -169,17 +169,6 @@ export function visiblePagesFilter(core: Core, caller: Caller): SQL {
 }
 
 /**
- * @deprecated Use visiblePagesFilter(core, caller): this one cannot read the instance settings,
- * so it never shows public spaces. It still applies the space grants and the restrictions, so
- * it never shows too much.
- */
-export function visiblePageFilter(caller: Caller): SQL {
-  if (caller.kind !== "user") return sql`0`;
-  const readable = sql`SELECT g.space_id FROM space_grants g WHERE ${namesCaller("g", principalParams(caller))}`;
-  return sql`(${pages.spaceId} IN (${readable}) AND (${pages.status} = ${PAGE_STATUS.Published} OR ${pages.createdById} = ${caller.user.id}) AND ${pages.id} NOT IN (${hiddenUnder(caller, sql`rp.space_id IN (${readable})`)}))`;
-}
-
-/**
  * Which of these pages (any spaces) the caller may read: one statement for the lot, for lists
  * that hold page ids (audit entries, notifications…). Answers the readable ids.
  */

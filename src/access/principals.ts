@@ -8,7 +8,6 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { builtInGroupIdsForTier } from "../groups/builtin";
-import { perInstance } from "../platform/memo";
 
 /** The parameters every principal test binds. An anonymous caller matches nobody. */
 export interface PrincipalParams {
@@ -40,17 +39,4 @@ export function namesCallerRaw(alias: string): string {
 export function namesCaller(alias: string, p: PrincipalParams): SQL {
   const a = sql.raw(alias);
   return sql`((${a}.principal_type = 0 AND ${a}.principal_id = ${p.uid}) OR (${a}.principal_type = 1 AND (${a}.principal_id IN (SELECT value FROM json_each(${p.builtins})) OR ${a}.principal_id IN (SELECT group_id FROM group_members WHERE user_id = ${p.uid}))))`;
-}
-
-/**
- * Where this connection's data stands: SQLite's total_changes() (every row inserted, updated or
- * deleted through this connection, by any code path, triggers included) with PRAGMA
- * data_version (commits by other connections). Any write anywhere changes it, so a value worked
- * out from the database and kept with its stamp is current exactly while the stamp is equal.
- */
-const stampQuery = perInstance((db: Core["sqlite"]) => db.query<{ t: number; v: number }, []>("SELECT total_changes() AS t, data_version AS v FROM pragma_data_version"));
-
-export function writeStamp(core: Core): string {
-  const s = stampQuery(core.sqlite).get()!;
-  return `${s.t}:${s.v}`;
 }

@@ -15,11 +15,12 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
+import { writeStamp } from "../platform/db/write-stamp";
 import { AppError, notFound } from "../platform/errors";
 import { perInstance } from "../platform/memo";
 import { getSettings } from "../settings/service";
 import type { SpaceRow } from "../spaces/tables";
-import { namesCaller, namesCallerRaw, principalParams, writeStamp } from "./principals";
+import { namesCaller, namesCallerRaw, principalParams } from "./principals";
 import { hasRight } from "./rights";
 import { OPERATION } from "./tables";
 
@@ -45,7 +46,7 @@ const memo = new WeakMap<Caller, { stamp: string; ops: Map<string, number> }>();
 function grantedOperation(core: Core, caller: Caller, spaceId: string): number {
   if (caller.kind !== "user") return NO_ACCESS;
   if (core.sqlite.inTransaction) return grantQuery(core.sqlite).get({ space: spaceId, ...principalParams(caller) })?.op ?? NO_ACCESS;
-  const stamp = writeStamp(core);
+  const stamp = writeStamp(core.sqlite);
   let entry = memo.get(caller);
   if (!entry || entry.stamp !== stamp) memo.set(caller, (entry = { stamp, ops: new Map() }));
   let op = entry.ops.get(spaceId);

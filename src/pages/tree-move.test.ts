@@ -1,4 +1,6 @@
+import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { call, makeEnv, signUp, type TestEnv } from "../../tests/harness";
 import { eventsOf, newPage, newSpace, titles, treeOf } from "./testing";
 
@@ -22,6 +24,31 @@ async function setup() {
 const move = (who: { cookie: string }, id: string, body: object) => call(env, "PUT", `/api/pages/${id}/move`, { as: who, body });
 
 describe("GET /api/pages/tree", () => {
+  test("a tree kept between requests is never answered after a change, whoever made it", async () => {
+    const { owner, space, b } = await setup();
+    expect(titles(await treeOf(env, owner, space.id))).toEqual(["A", ["A1", "A2", ["A2a"]], "B", "C"]);
+    await call(env, "PUT", `/api/pages/${b.id}`, { as: owner, body: { title: "B renamed" } });
+    expect(titles(await treeOf(env, owner, space.id))).toEqual(["A", ["A1", "A2", ["A2a"]], "B renamed", "C"]);
+    // Another process writing the same database file (the CLI, a restore) is seen too.
+    const other = new Database(join(env.dir, "cairn.db"));
+    other.run("PRAGMA busy_timeout = 5000");
+    other.run("UPDATE pages SET title = 'C from elsewhere' WHERE title = 'C'");
+    other.close();
+    expect(titles(await treeOf(env, owner, space.id))).toEqual(["A", ["A1", "A2", ["A2a"]], "B renamed", "C from elsewhere"]);
+  });
+
+  test("callers shut out of different pages never share a kept tree", async () => {
+    const { owner, space, a, b } = await setup();
+    const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
+    const member = await signUp(env, "member@example.com", { inviteToken: invite.body.token });
+    await call(env, "POST", `/api/pages/${a.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } });
+    await call(env, "POST", `/api/pages/${b.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: member.id, operation: 0 } });
+    for (let round = 0; round < 2; round++) {
+      expect(titles(await treeOf(env, member, space.id))).toEqual(["B", "C"]);
+      expect(titles(await treeOf(env, owner, space.id))).toEqual(["A", ["A1", "A2", ["A2a"]], "B", "C"]);
+    }
+  });
+
   test("nests published pages, each level by position", async () => {
     const { owner, space } = await setup();
     expect(titles(await treeOf(env, owner, space.id))).toEqual(["A", ["A1", "A2", ["A2a"]], "B", "C"]);

@@ -3,6 +3,8 @@ import { hiddenRootIds } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
+import { keptUntilWrite } from "../platform/db/write-stamp";
+import { perInstance } from "../platform/memo";
 import { findSpaceById } from "../spaces/service";
 import { PAGE_STATUS, pages } from "./tables";
 
@@ -15,7 +17,7 @@ export interface TreeNode {
 }
 
 // Prepared once per database: the tree of a big space is read often and must stay cheap.
-const prepared = new WeakMap<Core["sqlite"], ReturnType<typeof prepareTreeQuery>>();
+const treeQuery = perInstance(prepareTreeQuery);
 function prepareTreeQuery(core: Core) {
   return core.db
     .select({ id: pages.id, parentId: pages.parentId, title: pages.title, emoji: pages.emoji, position: pages.position })
@@ -26,18 +28,13 @@ function prepareTreeQuery(core: Core) {
 }
 
 /**
- * GET /api/pages/tree: the published pages of a space, nested, each level ordered by position
- * then title. ONE query fetches the rows already in order, then they are linked in memory;
- * the View-restricted pages the caller fails (one more query, access/pages.ts) are left out,
- * and so is every page whose parent is not in the result: a hidden page takes its whole
- * subtree with it, never promoting it to the top.
+ * The published pages of a space, nested, each level ordered by position then title. ONE query
+ * fetches the rows already in order, then they are linked in memory; the View-restricted pages
+ * in `hidden` are left out, and so is every page whose parent is not in the result: a hidden
+ * page takes its whole subtree with it, never promoting it to the top.
  */
-export function pageTree(core: Core, caller: Caller, spaceId: string): TreeNode[] {
-  const space = requireReadableSpace(core, caller, findSpaceById(core, spaceId));
-  let query = prepared.get(core.sqlite);
-  if (!query) prepared.set(core.sqlite, (query = prepareTreeQuery(core)));
-  const rows = query.all({ spaceId: space.id });
-  const hidden = new Set(hiddenRootIds(core, caller, space));
+function buildTree(core: Core, spaceId: string, hidden: ReadonlySet<string>): TreeNode[] {
+  const rows = treeQuery(core).all({ spaceId });
   const nodes = new Map<string, TreeNode>();
   for (const r of rows) if (!hidden.has(r.id)) nodes.set(r.id, { id: r.id, title: r.title, emoji: r.emoji, position: r.position, children: [] });
   const roots: TreeNode[] = [];
@@ -48,4 +45,18 @@ export function pageTree(core: Core, caller: Caller, spaceId: string): TreeNode[
     else nodes.get(r.parentId)?.children.push(node);
   }
   return roots;
+}
+
+/**
+ * Trees already answered, as JSON text, until the next write (platform/db/write-stamp.ts). A
+ * tree depends only on the space's rows and on which restricted pages the caller fails, so
+ * callers failing the same ones share an entry (most callers fail none).
+ */
+const keptTrees = keptUntilWrite(8 * 1024 * 1024);
+
+/** GET /api/pages/tree, as the JSON text of TreeNode[] (the route sends it as it is). */
+export function pageTreeJson(core: Core, caller: Caller, spaceId: string): string {
+  const space = requireReadableSpace(core, caller, findSpaceById(core, spaceId));
+  const hidden = hiddenRootIds(core, caller, space).sort();
+  return keptTrees(core.sqlite, `${space.id}|${hidden.join(",")}`, () => JSON.stringify(buildTree(core, space.id, new Set(hidden))));
 }

@@ -2,7 +2,8 @@ import { Elysia, t } from "elysia";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
-import { MAX_QUERY_LENGTH, search } from "./service";
+import { readyJson } from "../http/security-headers";
+import { MAX_QUERY_LENGTH, searchJson } from "./service";
 
 const SearchHit = t.Object(
   {
@@ -17,7 +18,7 @@ const SearchHit = t.Object(
 );
 
 export function searchRoutes(core: Core) {
-  return new Elysia({ prefix: "/api" }).get("/search", ({ query, request }) => search(core, callerOf(request), query), {
+  return new Elysia({ prefix: "/api" }).get("/search", ({ query, request }) => readyJson(searchJson(core, callerOf(request), query)), {
     query: t.Object({
       q: t.String({ maxLength: MAX_QUERY_LENGTH * 4, description: 'Words; "quoted phrases", prefix* and -excluded words work' }),
       spaceId: t.Optional(t.String({ maxLength: 100 })),

@@ -1,5 +1,10 @@
+import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeEnv, mintToken, signUp, type TestEnv, type Who } from "../../tests/harness";
+import { join } from "node:path";
+import { call, makeEnv, mintToken, PASSWORD, signUp, type TestEnv, type Who } from "../../tests/harness";
+import type { UserCaller } from "../auth/caller";
+import { createPage } from "../pages/service";
+import { findUserWithRoleById } from "../users/service";
 
 let env: TestEnv;
 let owner: Who & { id: string };
@@ -139,5 +144,57 @@ describe("GET /api/search", () => {
     expect(bad.status).toBe(400);
     expect((await find("stable")).body).toHaveLength(1);
     expect((await find("changed")).body).toEqual([]);
+  });
+});
+
+describe("GET /api/search over more matches than are ranked", () => {
+  /** `count` pages with these title and body, written through the service in one transaction (fast). */
+  function manyPages(space: string, count: number, title: (i: number) => string, body: string) {
+    const found = findUserWithRoleById(env.core, owner.id)!;
+    const caller: UserCaller = { kind: "user", ip: "local", user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: null, token: null };
+    env.core.tx(() => {
+      for (let i = 0; i < count; i++) createPage(env.core, caller, { spaceId: space, title: title(i), contentJson: docWith(body) });
+    });
+  }
+
+  test("a page titled for the query comes first even when more newer pages mention it than are ranked", async () => {
+    const titled = await page("Backup policy", "How long we keep things.");
+    manyPages(spaceId, 1_100, (i) => `Note ${i}`, "the backup ran again tonight");
+    const res = await find("backup");
+    expect(res.body).toHaveLength(50);
+    expect(res.body[0].pageId).toBe(titled);
+  });
+
+  test("the caller's scope applies before the bound: newer matches the caller cannot read never crowd out one it can", async () => {
+    const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
+    const member = await signUp(env, "member@example.com", { inviteToken: invite.body.token });
+    const visible = await page("Weekly notes", "the turbine was inspected");
+    const closed = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "HR", name: "HR", description: "" } })).body.id;
+    await call(env, "DELETE", "/api/spaces/HR/permissions", { as: owner, body: { password: PASSWORD } });
+    const grants = (await call(env, "GET", "/api/spaces/HR/permissions", { as: owner })).body;
+    expect(grants.some((g: any) => g.principalType === 1)).toBe(false);
+    manyPages(closed, 1_100, (i) => `Turbine ${i}`, "turbine turbine turbine");
+    expect((await find("turbine", member)).body.map((h: any) => h.pageId)).toEqual([visible]);
+    expect((await find("turbine")).body).toHaveLength(50);
+  });
+});
+
+describe("GET /api/search answers kept between requests", () => {
+  test("are never given to a caller who sees other pages, nor after a change by any process", async () => {
+    const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
+    const member = await signUp(env, "member@example.com", { inviteToken: invite.body.token });
+    const open = await page("Gazebo plans", "the gazebo roof");
+    const hr = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "HR", name: "HR", description: "" } })).body.id;
+    await call(env, "DELETE", "/api/spaces/HR/permissions", { as: owner, body: { password: PASSWORD } });
+    const closed = await page("Gazebo budget", "the gazebo costs", { space: hr });
+    for (let round = 0; round < 2; round++) {
+      expect((await find("gazebo", member)).body.map((h: any) => h.pageId)).toEqual([open]);
+      expect((await find("gazebo")).body.map((h: any) => h.pageId).sort()).toEqual([open, closed].sort());
+    }
+    const other = new Database(join(env.dir, "cairn.db"));
+    other.run("PRAGMA busy_timeout = 5000");
+    other.run("UPDATE spaces SET archived_at = '2026-01-01T00:00:00.000Z' WHERE key = 'HR'");
+    other.close();
+    expect((await find("gazebo")).body.map((h: any) => h.pageId)).toEqual([open]);
   });
 });

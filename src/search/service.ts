@@ -1,17 +1,27 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { visiblePagesFilter } from "../access/pages";
+import { principalParams } from "../access/principals";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
+import { keptUntilWrite } from "../platform/db/write-stamp";
 import { invalid } from "../platform/errors";
 import { spaces } from "../spaces/tables";
-import { parseQuery, toExclusionQuery, toFragmentQuery, toWordQuery } from "./query";
+import { parseQuery, toExclusionQuery, toFragmentQuery, toTitleWordQuery, toWordQuery, type ParsedQuery } from "./query";
 import { snippetFor } from "./snippet";
 
 export const SEARCH_LIMIT = 50;
 export const MAX_QUERY_LENGTH = 500;
 /** Titles weigh ten times the body in the ranking (bm25 column weights). */
 const TITLE_WEIGHT = 10;
+/**
+ * How many matches are ranked at most: the most recently created pages that match, and as many
+ * whose title matches. Ranking reads each match's column sizes, so a word found on 90,000 pages
+ * cost 150 ms ranked in full; bounded, a query costs a few milliseconds however common its
+ * words, and a query matching fewer pages than this is ranked exactly as before.
+ */
+const RECENT_CANDIDATES = 1000;
+const TITLE_CANDIDATES = 500;
 
 export interface SearchHit {
   pageId: string;
@@ -56,9 +66,7 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
     sql` AND `,
   );
 
-  const hits: Row[] = [];
-  const word = toWordQuery(parsed);
-  if (word) hits.push(...run(core, sql`search_words`, word, scope, sql`bm25(search_words, ${TITLE_WEIGHT}, 1)`, SEARCH_LIMIT));
+  const hits: Row[] = wordHits(core, parsed, scope);
   const fragment = hits.length < SEARCH_LIMIT ? toFragmentQuery(parsed) : null;
   if (fragment) {
     const seen = new Set(hits.map((h) => h.pageId));
@@ -80,9 +88,62 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
   }));
 }
 
-function run(core: Core, index: SQL, match: string, scope: SQL, order: SQL, limit: number): Row[] {
+/**
+ * The best word matches: the RECENT_CANDIDATES newest matching pages and the TITLE_CANDIDATES
+ * newest whose title matches (a page named for the query is never crowded out by pages that
+ * merely mention it), each within the caller's scope, ranked together by bm25. A title-only
+ * score is the title part of the full one, so such a page ranks no higher than it should.
+ * Only the 50 answered read their text (for the snippet).
+ */
+function wordHits(core: Core, parsed: ParsedQuery, scope: SQL): Row[] {
+  const all = toWordQuery(parsed);
+  const titles = toTitleWordQuery(parsed);
+  if (!all || !titles) return [];
+  const candidates = (match: string, limit: number) => sql`
+    SELECT doc_id, score FROM (
+      SELECT search_words.rowid AS doc_id, bm25(search_words, ${TITLE_WEIGHT}, 1) AS score
+      FROM search_words JOIN pages ON pages.doc_id = search_words.rowid JOIN spaces ON spaces.id = pages.space_id
+      WHERE search_words MATCH ${match} AND ${scope}
+      ORDER BY search_words.rowid DESC LIMIT ${limit})`;
+  return guarded(core, () =>
+    core.db.all<Row>(sql`
+      WITH best AS (
+        SELECT doc_id, min(score) AS score FROM (${candidates(all, RECENT_CANDIDATES)} UNION ALL ${candidates(titles, TITLE_CANDIDATES)})
+        GROUP BY doc_id ORDER BY score LIMIT ${SEARCH_LIMIT})
+      SELECT pages.id AS pageId, pages.space_id AS spaceId, spaces.key AS spaceKey, spaces.name AS spaceName,
+             pages.title AS title, pages.plain_text AS text
+      FROM best JOIN pages ON pages.doc_id = best.doc_id JOIN spaces ON spaces.id = pages.space_id
+      ORDER BY best.score`),
+  );
+}
+
+/** Every term is quoted, so FTS5 should accept any query; if it still refuses one, the person gets "no results", never a 500. */
+function guarded(core: Core, query: () => Row[]): Row[] {
   try {
-    return core.db.all<Row>(sql`
+    return query();
+  } catch (err) {
+    core.log.warn("search query refused by FTS5", { error: (err as Error).message });
+    return [];
+  }
+}
+
+/**
+ * Answers already given, as JSON text, until the next write (platform/db/write-stamp.ts): the
+ * same words asked again by someone who sees the same pages (the same account; anonymous
+ * callers share one) cost a look-up. Any change to pages, grants or settings empties it.
+ */
+const keptAnswers = keptUntilWrite(4 * 1024 * 1024);
+
+/** GET /api/search as JSON text (the route sends it as it is). */
+export function searchJson(core: Core, caller: Caller, input: { q: string; spaceId?: string }): string {
+  const p = principalParams(caller);
+  const key = JSON.stringify([p.uid, p.builtins, input.spaceId ?? null, input.q]);
+  return keptAnswers(core.sqlite, key, () => JSON.stringify(search(core, caller, input)));
+}
+
+function run(core: Core, index: SQL, match: string, scope: SQL, order: SQL, limit: number): Row[] {
+  return guarded(core, () =>
+    core.db.all<Row>(sql`
       SELECT pages.id AS pageId, pages.space_id AS spaceId, spaces.key AS spaceKey, spaces.name AS spaceName,
              pages.title AS title, pages.plain_text AS text
       FROM ${index}
@@ -90,11 +151,6 @@ function run(core: Core, index: SQL, match: string, scope: SQL, order: SQL, limi
       JOIN spaces ON spaces.id = pages.space_id
       WHERE ${index} MATCH ${match} AND ${scope}
       ORDER BY ${order}
-      LIMIT ${limit}`);
-  } catch (err) {
-    // Every term is quoted, so this should not happen; if FTS5 still refuses the query, the
-    // person gets "no results", never a 500.
-    core.log.warn("search query refused by FTS5", { error: (err as Error).message });
-    return [];
-  }
+      LIMIT ${limit}`),
+  );
 }
