@@ -19,7 +19,7 @@ import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { AppError, notFound } from "../platform/errors";
 import { perInstance } from "../platform/memo";
-import { PAGE_STATUS, pages, type PageRow } from "../pages/tables";
+import { PAGE_STATUS, pages, type PageMeta, type PageRow } from "../pages/tables";
 import type { SpaceRow } from "../spaces/tables";
 import { namesCaller, namesCallerRaw, principalParams } from "./principals";
 import { notHiddenFilter } from "./hidden-cache";
@@ -59,7 +59,7 @@ export function restrictionsPassed(core: Core, caller: Caller, pageId: string): 
 }
 
 /** Everything the caller may do with the page, worked out once. */
-export function pageAccess(core: Core, caller: Caller, space: SpaceRow, page: PageRow): PageAccess {
+export function pageAccess(core: Core, caller: Caller, space: SpaceRow, page: PageMeta): PageAccess {
   const op = spaceOperation(core, caller, space);
   if (op < OPERATION.View) return NONE;
   if (page.status === PAGE_STATUS.Draft && !(caller.kind === "user" && page.createdById === caller.user.id)) return NONE;
@@ -70,7 +70,7 @@ export function pageAccess(core: Core, caller: Caller, space: SpaceRow, page: Pa
   return { read: true, edit: writes && op >= OPERATION.Edit && passed.edit };
 }
 
-export function canReadPage(core: Core, caller: Caller, space: SpaceRow, page: PageRow): boolean {
+export function canReadPage(core: Core, caller: Caller, space: SpaceRow, page: PageMeta): boolean {
   return pageAccess(core, caller, space, page).read;
 }
 
@@ -79,7 +79,7 @@ export function canEditPage(core: Core, caller: Caller, space: SpaceRow, page: P
 }
 
 /** canEditPage from an access already worked out (GET page answers canEdit without asking twice). */
-export function editableNow(access: PageAccess, space: SpaceRow, page: PageRow): boolean {
+export function editableNow(access: PageAccess, space: SpaceRow, page: PageMeta): boolean {
   return access.edit && !space.archivedAt && !page.deletedAt;
 }
 

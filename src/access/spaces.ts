@@ -37,22 +37,28 @@ const grantQuery = perInstance((db: Core["sqlite"]) =>
   ),
 );
 
-// Per caller object (one per request): space id → operation from grants, trusted only while
-// nothing has been written since (writeStamp), so a request that changes grants or groups and
-// then asks again gets the new answer. Nothing is kept from inside a write transaction: a
-// rollback would leave an answer about data that never was.
-const memo = new WeakMap<Caller, { stamp: string; ops: Map<string, number> }>();
+// Kept between requests: (account, built-in groups, space) → operation from grants, trusted
+// only while nothing has been written since (writeStamp), so a request that changes grants or
+// groups and then asks again gets the new answer. Nothing is kept from inside a write
+// transaction: a rollback would leave an answer about data that never was.
+const MAX_KEPT = 10_000;
+const kept = perInstance((_db: Core["sqlite"]) => ({ stamp: "", ops: new Map<string, number>() }));
 
 function grantedOperation(core: Core, caller: Caller, spaceId: string): number {
   if (caller.kind !== "user") return NO_ACCESS;
-  if (core.sqlite.inTransaction) return grantQuery(core.sqlite).get({ space: spaceId, ...principalParams(caller) })?.op ?? NO_ACCESS;
+  const params = principalParams(caller);
+  if (core.sqlite.inTransaction) return grantQuery(core.sqlite).get({ space: spaceId, ...params })?.op ?? NO_ACCESS;
+  const memo = kept(core.sqlite);
   const stamp = writeStamp(core.sqlite);
-  let entry = memo.get(caller);
-  if (!entry || entry.stamp !== stamp) memo.set(caller, (entry = { stamp, ops: new Map() }));
-  let op = entry.ops.get(spaceId);
+  if (memo.stamp !== stamp || memo.ops.size >= MAX_KEPT) {
+    memo.ops.clear();
+    memo.stamp = stamp;
+  }
+  const key = `${params.uid}|${params.builtins}|${spaceId}`;
+  let op = memo.ops.get(key);
   if (op === undefined) {
-    op = grantQuery(core.sqlite).get({ space: spaceId, ...principalParams(caller) })?.op ?? NO_ACCESS;
-    entry.ops.set(spaceId, op);
+    op = grantQuery(core.sqlite).get({ space: spaceId, ...params })?.op ?? NO_ACCESS;
+    memo.ops.set(key, op);
   }
   return op;
 }

@@ -19,6 +19,6 @@ export const HSTS = "max-age=31536000; includeSubDomains";
  * framework neither serialises nor checks it against the route's schema again (the schema
  * stays for the OpenAPI document). Typed `never` so a route may answer it in place of its body.
  */
-export function readyJson(json: string): never {
-  return new Response(json, { headers: { ...SECURITY_HEADERS, "content-type": "application/json" } }) as never;
+export function readyJson(json: string, headers: Record<string, string> = {}): never {
+  return new Response(json, { headers: { ...SECURITY_HEADERS, ...headers, "content-type": "application/json" } }) as never;
 }

@@ -7,10 +7,10 @@
  */
 import type { Caller } from "../auth/caller";
 import { SECURITY_HEADERS } from "../http/security-headers";
-import type { Page } from "./store";
+import type { PageMeta } from "./tables";
 
-export function pageEtag(page: Page): string {
-  return `"${page.id}.${page.currentVersionNumber}.${Date.parse(page.updatedAt)}"`;
+export function pageEtag(page: Pick<PageMeta, "id" | "currentVersion" | "updatedAt">): string {
+  return `"${page.id}.${page.currentVersion}.${Date.parse(page.updatedAt)}"`;
 }
 
 function matches(header: string | null, etag: string): boolean {
@@ -22,7 +22,7 @@ function matches(header: string | null, etag: string): boolean {
 }
 
 /** Headers for the answer, and a 304 Response when the anonymous caller's copy is current. */
-export function cachedPageAnswer(request: Request, caller: Caller, page: Page, headers: Record<string, string | number>): Response | null {
+export function cachedPageAnswer(request: Request, caller: Caller, page: PageMeta, headers: Record<string, string | number>): Response | null {
   headers.vary = "Authorization, Cookie";
   if (caller.kind === "user") {
     headers["cache-control"] = "private, no-store";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeEnv, mintToken, ownerAndMember, signUp, type TestEnv } from "../../tests/harness";
+import { call, makeEnv, mintToken, ownerAndMember, PASSWORD, signUp, type TestEnv } from "../../tests/harness";
 import { EMPTY_DOCUMENT_JSON } from "../content/schema";
 import { doc, eventsOf, newPage, newSpace } from "./testing";
 
@@ -113,6 +113,23 @@ describe("GET /api/pages/{id}", () => {
     expect((await call(env, "GET", `/api/pages/${page.id}`, { as: { token: ro } })).body.canEdit).toBe(false);
     await call(env, "POST", "/api/spaces/DOCS/archive", { as: owner });
     expect((await call(env, "GET", `/api/pages/${page.id}`, { as: owner })).body.canEdit).toBe(false);
+  });
+
+  test("answers kept between requests follow every change and each caller's canEdit", async () => {
+    const { owner, member } = await ownerAndMember(env);
+    const space = await newSpace(env, owner, "DOCS");
+    const page = await newPage(env, owner, space.id, "P", { contentJson: doc("first") });
+    const ro = await mintToken(env, owner, { name: "ro", readOnly: true });
+    for (let round = 0; round < 2; round++) {
+      expect((await call(env, "GET", `/api/pages/${page.id}`, { as: owner })).body.canEdit).toBe(true);
+      expect((await call(env, "GET", `/api/pages/${page.id}`, { as: { token: ro } })).body.canEdit).toBe(false);
+    }
+    await call(env, "PUT", `/api/pages/${page.id}`, { as: member, body: { contentJson: doc("second") } });
+    const after = (await call(env, "GET", `/api/pages/${page.id}`, { as: owner })).body;
+    expect([after.contentJson, after.currentVersionNumber]).toEqual([doc("second"), 2]);
+    // A grant taken away shows at once: the member no longer sees the page at all.
+    await call(env, "DELETE", "/api/spaces/DOCS/permissions", { as: owner, body: { password: PASSWORD } });
+    expect((await call(env, "GET", `/api/pages/${page.id}`, { as: member })).status).toBe(404);
   });
 });
 

@@ -2,10 +2,11 @@ import { Elysia, t } from "elysia";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
+import { readyJson } from "../http/security-headers";
 import { lifecycleRoutes } from "./lifecycle-routes";
 import { cachedPageAnswer } from "./page-cache";
 import { CreatePageBody, EmojiBody, LayoutBody, Page, PageParams, UpdatePageBody, Version, VersionParams, VersionWithContent } from "./schemas";
-import { createPage, getPage, setPresentation, updatePage } from "./service";
+import { createPage, getPageJson, setPresentation, updatePage } from "./service";
 import { structureRoutes } from "./structure-routes";
 import { getVersion, listVersions, restoreVersion } from "./versions";
 
@@ -33,8 +34,9 @@ export function pageRoutes(core: Core) {
       "/:id",
       ({ params, request, set }) => {
         const caller = callerOf(request);
-        const page = getPage(core, caller, params.id);
-        return cachedPageAnswer(request, caller, page, set.headers as Record<string, string>) ?? page;
+        const { json, page } = getPageJson(core, caller, params.id);
+        const headers = set.headers as Record<string, string>;
+        return cachedPageAnswer(request, caller, page, headers) ?? readyJson(json, headers);
       },
       {
         params: PageParams,

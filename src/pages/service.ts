@@ -5,12 +5,13 @@ import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
+import { keptUntilWrite } from "../platform/db/write-stamp";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { findSpaceById } from "../spaces/service";
 import { checkContent, cleanComment, cleanEmoji, cleanTitle, EMPTY_CONTENT } from "./input";
 import { nextPosition } from "./positions";
-import { findPage, insertPage, pageFor, resolveParent, toPage, writeVersion, type Page } from "./store";
-import { PAGE_STATUS, pages, type PageRow } from "./tables";
+import { findPage, findPageMeta, insertPage, pageFor, resolveParent, toPage, writeVersion, type Page } from "./store";
+import { PAGE_STATUS, pages, type PageMeta, type PageRow } from "./tables";
 
 export interface CreatePageInput {
   spaceId: string;
@@ -33,12 +34,24 @@ export function createPage(core: Core, caller: Caller, input: CreatePageInput): 
   });
 }
 
-/** GET /api/pages/{id}. A page in the trash is still readable (never editable). Access is worked out once. */
-export function getPage(core: Core, caller: Caller, id: string): Page {
-  const f = findPage(core, id);
+/**
+ * Pages already answered, as JSON text, until the next write (platform/db/write-stamp.ts),
+ * by page and canEdit: the only part of the answer that depends on the caller.
+ */
+const keptPages = keptUntilWrite(8 * 1024 * 1024);
+
+/**
+ * GET /api/pages/{id}, as JSON text and the row it came from (for the ETag). Access is worked
+ * out once, on the row without its document; a page in the trash is still readable (never
+ * editable).
+ */
+export function getPageJson(core: Core, caller: Caller, id: string): { json: string; page: PageMeta } {
+  const f = findPageMeta(core, id);
   const access = f && pageAccess(core, caller, f.space, f.page);
   if (!f || !access?.read) throw notFound("Page not found");
-  return toPage(f.page, editableNow(access, f.space, f.page));
+  const canEdit = editableNow(access, f.space, f.page);
+  const json = keptPages(core.sqlite, `${id}|${canEdit}`, () => JSON.stringify(toPage(findPage(core, id)!.page, canEdit)));
+  return { json, page: f.page };
 }
 
 export interface UpdatePageInput {

@@ -1,5 +1,5 @@
 /** Page rows: reading, shaping and inserting them. Every pages module builds on this one. */
-import { eq, sql } from "drizzle-orm";
+import { eq, getTableColumns, sql } from "drizzle-orm";
 import { canEditPage, pageAccess, requireReadablePage, type PageInSpace } from "../access/pages";
 import type { Caller, UserCaller } from "../auth/caller";
 import type { Core } from "../core";
@@ -8,7 +8,9 @@ import { newId } from "../platform/crypto";
 import { AppError, invalid } from "../platform/errors";
 import { findSpaceById } from "../spaces/service";
 import type { CheckedContent } from "./input";
-import { PAGE_STATUS, pages, pageVersions, type PageRow } from "./tables";
+import { perInstance } from "../platform/memo";
+import type { SpaceRow } from "../spaces/tables";
+import { PAGE_STATUS, pages, pageVersions, type PageMeta, type PageRow } from "./tables";
 
 /** The Page of DESIGN.md §8; canEdit is the caller's. */
 export function toPage(row: PageRow, canEdit: boolean) {
@@ -34,15 +36,23 @@ export function toPage(row: PageRow, canEdit: boolean) {
 
 export type Page = ReturnType<typeof toPage>;
 
-// GET /api/pages/{id} is the hottest read: its lookup is prepared once per database.
-const lookups = new WeakMap<Core["sqlite"], ReturnType<typeof preparePageLookup>>();
-const preparePageLookup = (core: Core) => core.db.select().from(pages).where(eq(pages.id, sql.placeholder("id"))).prepare();
+// Page look-ups are the hottest reads: prepared once per database.
+const pageLookup = perInstance((core: Core) => core.db.select().from(pages).where(eq(pages.id, sql.placeholder("id"))).prepare());
+const metaLookup = perInstance((core: Core) => {
+  const { contentJson: _document, plainText: _text, ...meta } = getTableColumns(pages);
+  return core.db.select(meta).from(pages).where(eq(pages.id, sql.placeholder("id"))).prepare();
+});
 
 /** A page with its space (two prepared lookups: cheaper than drizzle's mapping of a join). */
 export function findPage(core: Core, id: string): PageInSpace | undefined {
-  let byId = lookups.get(core.sqlite);
-  if (!byId) lookups.set(core.sqlite, (byId = preparePageLookup(core)));
-  const page = byId.get({ id });
+  const page = pageLookup(core).get({ id });
+  const space = page && findSpaceById(core, page.spaceId);
+  return page && space ? { page, space } : undefined;
+}
+
+/** The same without the document and its text (tens of kilobytes): enough to decide access. */
+export function findPageMeta(core: Core, id: string): { page: PageMeta; space: SpaceRow } | undefined {
+  const page = metaLookup(core).get({ id });
   const space = page && findSpaceById(core, page.spaceId);
   return page && space ? { page, space } : undefined;
 }

@@ -54,6 +54,8 @@ export const pages = sqliteTable(
 );
 
 export type PageRow = typeof pages.$inferSelect;
+/** A page row without its document and text: all that access rules and lists need. */
+export type PageMeta = Omit<PageRow, "contentJson" | "plainText">;
 
 /** Every version of every page; the newest equals the page row's content. */
 export const pageVersions = sqliteTable(
