@@ -19,7 +19,7 @@ function callerFor(email: string): UserCaller {
   return { kind: "user", ip: "local", user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: null, token: null };
 }
 
-describe("a caller kept across changes (the per-caller memo of space operations)", () => {
+describe("callers across changes (the memo of space operations, kept between requests and inside transactions)", () => {
   test("sees grants added through the services, removed underneath, and never a rolled-back one", async () => {
     const who = await ownerAndMember(env);
     await newSpace(env, who.owner, "DOCS");

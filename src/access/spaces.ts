@@ -38,16 +38,15 @@ const grantQuery = perInstance((db: Core["sqlite"]) =>
 );
 
 // Kept between requests: (account, built-in groups, space) → operation from grants, trusted
-// only while nothing has been written since (writeStamp), so a request that changes grants or
-// groups and then asks again gets the new answer. Nothing is kept from inside a write
-// transaction: a rollback would leave an answer about data that never was.
+// only while nothing has changed since (writeStamp, which also moves on every write inside a
+// transaction and on every rollback), so a request that changes grants or groups and then asks
+// again gets the new answer, and a rolled-back change leaves no answer behind.
 const MAX_KEPT = 10_000;
 const kept = perInstance((_db: Core["sqlite"]) => ({ stamp: "", ops: new Map<string, number>() }));
 
 function grantedOperation(core: Core, caller: Caller, spaceId: string): number {
   if (caller.kind !== "user") return NO_ACCESS;
   const params = principalParams(caller);
-  if (core.sqlite.inTransaction) return grantQuery(core.sqlite).get({ space: spaceId, ...params })?.op ?? NO_ACCESS;
   const memo = kept(core.sqlite);
   const stamp = writeStamp(core.sqlite);
   if (memo.stamp !== stamp || memo.ops.size >= MAX_KEPT) {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { call, makeEnv, mintToken, PASSWORD, signUp, type TestEnv, type Who } from "../../tests/harness";
 import type { UserCaller } from "../auth/caller";
 import { createPage } from "../pages/service";
+import { catchUpSearchIndex } from "./indexer";
 import { findUserWithRoleById } from "../users/service";
 
 let env: TestEnv;
@@ -117,7 +118,20 @@ describe("GET /api/search", () => {
 
     await call(env, "DELETE", `/api/pages/${live}`, { as: owner });
     expect((await call(env, "DELETE", `/api/pages/${live}/purge`, { as: owner })).status).toBe(204);
+    catchUpSearchIndex(env.core);
     expect(env.core.sqlite.query("SELECT count(*) AS n FROM search_words WHERE search_words MATCH 'wombat'").get()).toEqual({ n: 0 });
+  });
+
+  test("the index catches up on its own shortly after a write, and every search sees every committed change at once", async () => {
+    const indexed = () => env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words WHERE search_words MATCH 'narwhal'").get()!.n;
+    const id = await page("Narwhal notes", "the narwhal tusk");
+    expect(indexed()).toBe(0); // noted in search_dirty with the change, indexed a moment later
+    await Bun.sleep(150);
+    expect(indexed()).toBe(1);
+    expect(env.core.sqlite.query("SELECT count(*) AS n FROM search_dirty").get()).toEqual({ n: 0 });
+    await call(env, "PUT", `/api/pages/${id}`, { as: owner, body: { title: "Walrus notes", contentJson: docWith("the walrus") } });
+    expect((await find("walrus")).body.map((h: any) => h.pageId)).toEqual([id]);
+    expect((await find("narwhal")).body).toEqual([]);
   });
 
   test("spaceId narrows the search; an unknown space is a 404", async () => {

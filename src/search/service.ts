@@ -7,6 +7,7 @@ import type { Core } from "../core";
 import { keptUntilWrite } from "../platform/db/write-stamp";
 import { invalid } from "../platform/errors";
 import { spaces } from "../spaces/tables";
+import { catchUpSearchIndex } from "./indexer";
 import { parseQuery, toExclusionQuery, toFragmentQuery, toTitleWordQuery, toWordQuery, type ParsedQuery } from "./query";
 import { snippetFor } from "./snippet";
 
@@ -54,6 +55,7 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
   if (input.spaceId) {
     requireReadableSpace(core, caller, core.db.select().from(spaces).where(eq(spaces.id, input.spaceId)).get());
   }
+  catchUpSearchIndex(core);
   const parsed = parseQuery(q);
   const scope = sql.join(
     [

@@ -1,5 +1,6 @@
 import { Database } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
+import { noteRollback } from "./write-stamp";
 
 /**
  * Opens the SQLite file with the pragmas of DESIGN.md §2. busy_timeout is set first so that
@@ -37,7 +38,10 @@ export function writeTransaction<T>(sqlite: Database, fn: () => T, beforeCommit:
     sqlite.exec("COMMIT");
     return result;
   } catch (err) {
-    if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+    if (sqlite.inTransaction) {
+      sqlite.exec("ROLLBACK");
+      noteRollback(sqlite);
+    }
     throw err;
   }
 }

@@ -8,15 +8,24 @@ import { perInstance } from "../memo";
 
 const stampQuery = perInstance((db: Database) => db.query<{ t: number; v: number }, []>("SELECT total_changes() AS t, data_version AS v FROM pragma_data_version"));
 
+/** Rolled-back transactions per connection (writeTransaction counts them). */
+const rollbacks = new WeakMap<Database, number>();
+
+/** A rollback undoes rows without moving total_changes(): it must move the stamp itself. */
+export function noteRollback(db: Database): void {
+  rollbacks.set(db, (rollbacks.get(db) ?? 0) + 1);
+}
+
 /**
  * Where this connection's data stands: SQLite's total_changes() (every row inserted, updated or
- * deleted through this connection, by any code path, triggers included) with PRAGMA
- * data_version (commits by other connections). Any write anywhere changes it, so a value worked
- * out from the database and kept with its stamp is current exactly while the stamp is equal.
+ * deleted through this connection, by any code path, triggers included), PRAGMA data_version
+ * (commits by other connections) and the rollbacks. Any change anywhere moves it, so a value
+ * worked out from the database and kept with its stamp is current exactly while the stamp is
+ * equal, inside a transaction too (its own writes move total_changes; undoing them, the count).
  */
 export function writeStamp(db: Database): string {
   const s = stampQuery(db).get()!;
-  return `${s.t}:${s.v}`;
+  return `${s.t}:${s.v}:${rollbacks.get(db) ?? 0}`;
 }
 
 /**
