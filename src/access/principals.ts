@@ -6,7 +6,6 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Caller } from "../auth/caller";
-import type { Core } from "../core";
 import { builtInGroupIdsForTier } from "../groups/builtin";
 
 /** The parameters every principal test binds. An anonymous caller matches nobody. */

@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import type { Core } from "../core";
 import { clearedSessionCookie, sessionCookie } from "../http/cookies";
@@ -7,7 +6,6 @@ import { isHttps, NoContent, noContent, problems } from "../http/schemas";
 import { AppError } from "../platform/errors";
 import { findUserWithRoleById, register, toAccount, updateDisplayName } from "../users/service";
 import { Account } from "../users/schemas";
-import { users } from "../users/tables";
 import { requireSession, requireUser } from "./caller";
 import { changePassword, login, reauthenticate } from "./service";
 import { createSession, deleteSession, listSessions, revokeOtherSessions, revokeSessionByHandle } from "./sessions";

@@ -10,7 +10,7 @@ import { AppError, invalid, notFound } from "../platform/errors";
 import { findSpaceById } from "../spaces/service";
 import { checkContent, cleanComment, cleanEmoji, cleanTitle, EMPTY_CONTENT } from "./input";
 import { nextPosition } from "./positions";
-import { findPage, findPageMeta, insertPage, pageFor, resolveParent, toPage, writeVersion, type Page } from "./store";
+import { findPage, findPageMeta, insertPage, pageFor, resolveParent, toPage, writeNextVersion, type Page } from "./store";
 import { PAGE_STATUS, pages, type PageMeta, type PageRow } from "./tables";
 
 export interface CreatePageInput {
@@ -79,24 +79,14 @@ export function updatePage(core: Core, caller: Caller, id: string, input: Update
     }
     const draft = page.status === PAGE_STATUS.Draft;
     const title = input.title === undefined ? page.title : cleanTitle(input.title, { allowBlank: draft });
-    const versionNumber = page.currentVersion + 1;
-    core.db
-      .update(pages)
-      .set({
-        title,
-        ...(content ? { contentJson: content.json, plainText: content.text } : {}),
-        currentVersion: versionNumber,
-        updatedById: user.user.id,
-        updatedAt: iso(core.clock.now()),
-      })
-      .where(eq(pages.id, page.id))
-      .run();
-    writeVersion(core, { pageId: page.id, versionNumber, title, contentJson: content?.json ?? page.contentJson, comment, authorId: user.user.id });
+    const updated = writeNextVersion(core, page, { title, content, comment, authorId: user.user.id });
+    const versionNumber = updated.currentVersion;
     // Drafts are private: nobody is told about them until they are published.
     if (!draft) {
       recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { versionNumber, renamed: title !== page.title, contentChanged: content !== null } });
     }
-    return pageFor(core, user, page.id);
+    // requireEditablePage passed and a new version changes no access: the caller may still edit.
+    return toPage(updated, true);
   });
 }
 

@@ -127,10 +127,57 @@ export interface NewVersion {
   authorId: string | null;
 }
 
-export function writeVersion(core: Core, v: NewVersion): void {
+const insertVersion = perInstance((core: Core) =>
   core.db
     .insert(pageVersions)
-    .values({ pageId: v.pageId, versionNumber: v.versionNumber, title: v.title, contentJson: v.contentJson, changeComment: v.comment, authorId: v.authorId, createdAt: iso(core.clock.now()) })
-    .run();
+    .values({
+      pageId: sql.placeholder("pageId"),
+      versionNumber: sql.placeholder("versionNumber"),
+      title: sql.placeholder("title"),
+      contentJson: sql.placeholder("contentJson"),
+      changeComment: sql.placeholder("comment"),
+      authorId: sql.placeholder("authorId"),
+      createdAt: sql.placeholder("createdAt"),
+    })
+    .prepare(),
+);
+
+export function writeVersion(core: Core, v: NewVersion): void {
+  insertVersion(core).run({ ...v, createdAt: iso(core.clock.now()) });
+}
+
+// update().set() takes placeholders only wrapped in sql``.
+const updateContent = perInstance((core: Core) =>
+  core.db
+    .update(pages)
+    .set({
+      title: sql`${sql.placeholder("title")}`,
+      contentJson: sql`${sql.placeholder("contentJson")}`,
+      plainText: sql`${sql.placeholder("plainText")}`,
+      currentVersion: sql`${sql.placeholder("currentVersion")}`,
+      updatedById: sql`${sql.placeholder("updatedById")}`,
+      updatedAt: sql`${sql.placeholder("updatedAt")}`,
+    })
+    .where(eq(pages.id, sql.placeholder("id")))
+    .prepare(),
+);
+
+/**
+ * Version N+1 of a page: its row and its version row (inside the caller's transaction, with
+ * prepared statements: this is every edit's path). Answers the row as it now is.
+ */
+export function writeNextVersion(core: Core, page: PageRow, change: { title: string; content: CheckedContent | null; comment: string | null; authorId: string }): PageRow {
+  const updated: PageRow = {
+    ...page,
+    title: change.title,
+    contentJson: change.content?.json ?? page.contentJson,
+    plainText: change.content?.text ?? page.plainText,
+    currentVersion: page.currentVersion + 1,
+    updatedById: change.authorId,
+    updatedAt: iso(core.clock.now()),
+  };
+  updateContent(core).run(updated);
+  writeVersion(core, { pageId: page.id, versionNumber: updated.currentVersion, title: updated.title, contentJson: updated.contentJson, comment: change.comment, authorId: change.authorId });
+  return updated;
 }
 

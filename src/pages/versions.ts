@@ -3,12 +3,11 @@ import { requireEditablePage, requireSignedInReader } from "../access/pages";
 import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
-import { iso } from "../platform/clock";
 import { notFound } from "../platform/errors";
 import { users } from "../users/tables";
 import { checkContent } from "./input";
-import { findPage, pageFor, writeVersion, type Page } from "./store";
-import { PAGE_STATUS, pages, pageVersions } from "./tables";
+import { findPage, toPage, writeNextVersion, type Page } from "./store";
+import { PAGE_STATUS, pageVersions } from "./tables";
 
 const versionColumns = {
   versionNumber: pageVersions.versionNumber,
@@ -59,17 +58,10 @@ export function restoreVersion(core: Core, caller: Caller, pageId: string, versi
   const content = checkContent(old.contentJson);
   return core.tx(() => {
     const { page, space } = requireEditablePage(core, user, findPage(core, pageId));
-    const next = page.currentVersion + 1;
-    const comment = `Restored from version ${versionNumber}`;
-    core.db
-      .update(pages)
-      .set({ title: old.title, contentJson: content.json, plainText: content.text, currentVersion: next, updatedById: user.user.id, updatedAt: iso(core.clock.now()) })
-      .where(eq(pages.id, page.id))
-      .run();
-    writeVersion(core, { pageId: page.id, versionNumber: next, title: old.title, contentJson: content.json, comment, authorId: user.user.id });
+    const updated = writeNextVersion(core, page, { title: old.title, content, comment: `Restored from version ${versionNumber}`, authorId: user.user.id });
     if (page.status === PAGE_STATUS.Published) {
-      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { versionNumber: next, restoredFrom: versionNumber } });
+      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { versionNumber: updated.currentVersion, restoredFrom: versionNumber } });
     }
-    return pageFor(core, user, page.id);
+    return toPage(updated, true);
   });
 }
