@@ -49,10 +49,13 @@ interface SenderState {
   kickQueued: boolean;
   closed: boolean;
   lastPruneAt: number;
+  /** Attempts made and not yet recorded (see recordOutcomes). */
+  outcomes: Array<{ deliveryId: string; outcome: Outcome }>;
+  flushQueued: boolean;
 }
 
 const stateOf = perInstance(
-  (_sqlite: Core["sqlite"]): SenderState => ({ current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity }),
+  (_sqlite: Core["sqlite"]): SenderState => ({ current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity, outcomes: [], flushQueued: false }),
 );
 
 /** Called once from openInstance: the recorder, the timer, and a catch-up run. */
@@ -66,6 +69,7 @@ export function installWebhooks(core: Core): void {
   core.onClose(() => {
     state.closed = true;
     clearInterval(timer);
+    recordOutcomes(core, state);
   });
   kick(core);
 }
@@ -123,15 +127,12 @@ async function sendDue(core: Core, state: SenderState): Promise<void> {
     const worker = async () => {
       while (next < due.length && !state.closed) {
         const r = due[next++];
-        try {
-          await attempt(core, state, r.hook, r.delivery);
-        } catch (err) {
-          // Recording failed (the row stays due and is tried again); go on with the others.
-          if (!state.closed) core.log.error("webhook attempt not recorded", { delivery: r.delivery.id, error: err instanceof Error ? err.message : String(err) });
-        }
+        await attempt(core, state, r.hook, r.delivery);
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker));
+    // The next batch reads the rows' states: everything attempted so far is recorded first.
+    recordOutcomes(core, state);
   }
 }
 
@@ -164,50 +165,73 @@ async function attempt(core: Core, state: SenderState, hook: WebhookRow, deliver
   outcome.durationMs = Math.round(performance.now() - t0);
   // Shut down meanwhile: the row stays due and is sent again after the restart.
   if (state.closed) return;
-  recordOutcome(core, delivery.id, outcome);
+  state.outcomes.push({ deliveryId: delivery.id, outcome });
+  if (!state.flushQueued) {
+    state.flushQueued = true;
+    setImmediate(() => recordOutcomes(core, state));
+  }
 }
 
-/** One transaction: the attempt's log line, the delivery's state, the webhook's failure count. */
+/**
+ * Records the attempts made since the last time, in ONE transaction: the attempts that finish
+ * together (8 at a time, and each change usually has several webhooks) share a commit instead
+ * of paying one each, which cost more than the change that caused them. A crash before this
+ * runs loses only the log lines: the rows are still due, and are sent again (Standard Webhooks
+ * receivers de-duplicate by webhook-id).
+ */
+function recordOutcomes(core: Core, state: SenderState): void {
+  state.flushQueued = false;
+  const done = state.outcomes.splice(0);
+  if (done.length === 0) return;
+  try {
+    core.tx(() => {
+      for (const { deliveryId, outcome } of done) recordOutcome(core, deliveryId, outcome);
+    });
+  } catch (err) {
+    // Nothing recorded: the rows stay due and are tried again.
+    core.log.error("webhook attempts not recorded", { deliveries: done.length, error: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+/** The attempt's log line, the delivery's state, the webhook's failure count (inside recordOutcomes' transaction). */
 function recordOutcome(core: Core, deliveryId: string, o: Outcome): void {
-  core.tx(() => {
-    // 1. The delivery may have gone meanwhile (webhook or space deleted): nothing to record.
-    const delivery = core.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
-    if (!delivery) return;
-    const n = delivery.attempts + 1;
-    const now = core.clock.now();
-    core.db
-      .insert(webhookAttempts)
-      .values({ id: newId(), deliveryId, attempt: n, startedAt: o.startedAt, statusCode: o.statusCode, error: o.error, durationMs: o.durationMs, responseSnippet: o.snippet })
-      .run();
-    const last = { attempts: n, lastStatusCode: o.statusCode, lastError: o.error, lastDurationMs: o.durationMs, lastResponseSnippet: o.snippet, updatedAt: iso(now) };
-    // 2. Success: done, and the webhook's failure run is over.
-    if (o.ok) {
-      core.db.update(webhookDeliveries).set({ ...last, status: "succeeded", nextAttemptAt: null }).where(eq(webhookDeliveries.id, deliveryId)).run();
-      core.db.update(webhooks).set({ consecutiveFailures: 0 }).where(eq(webhooks.id, delivery.webhookId)).run();
-      return;
-    }
-    // 3. Failure: retry later, or give up after the last attempt.
-    const giveUp = n >= MAX_ATTEMPTS;
-    core.db
-      .update(webhookDeliveries)
-      .set({ ...last, status: giveUp ? "abandoned" : "failed", nextAttemptAt: giveUp ? null : iso(now + RETRY_DELAYS_MS[n - 1]) })
-      .where(and(eq(webhookDeliveries.id, deliveryId), inArray(webhookDeliveries.status, ["pending", "failed"])))
-      .run();
-    // 4. Count the failure against the webhook; the 20th in a row switches it off.
-    const hook = core.db
-      .update(webhooks)
-      .set({ consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1` })
-      .where(eq(webhooks.id, delivery.webhookId))
-      .returning()
-      .get();
-    if (hook && hook.enabled && hook.consecutiveFailures >= DISABLE_AFTER_FAILURES) disableWebhook(core, hook, o.error);
-  });
+  // 1. The delivery may have gone meanwhile (webhook or space deleted): nothing to record.
+  const delivery = core.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
+  if (!delivery) return;
+  const n = delivery.attempts + 1;
+  const now = core.clock.now();
+  core.db
+    .insert(webhookAttempts)
+    .values({ id: newId(), deliveryId, attempt: n, startedAt: o.startedAt, statusCode: o.statusCode, error: o.error, durationMs: o.durationMs, responseSnippet: o.snippet })
+    .run();
+  const last = { attempts: n, lastStatusCode: o.statusCode, lastError: o.error, lastDurationMs: o.durationMs, lastResponseSnippet: o.snippet, updatedAt: iso(now) };
+  // 2. Success: done, and the webhook's failure run is over.
+  if (o.ok) {
+    core.db.update(webhookDeliveries).set({ ...last, status: "succeeded", nextAttemptAt: null }).where(eq(webhookDeliveries.id, deliveryId)).run();
+    core.db.update(webhooks).set({ consecutiveFailures: 0 }).where(eq(webhooks.id, delivery.webhookId)).run();
+    return;
+  }
+  // 3. Failure: retry later, or give up after the last attempt.
+  const giveUp = n >= MAX_ATTEMPTS;
+  core.db
+    .update(webhookDeliveries)
+    .set({ ...last, status: giveUp ? "abandoned" : "failed", nextAttemptAt: giveUp ? null : iso(now + RETRY_DELAYS_MS[n - 1]) })
+    .where(and(eq(webhookDeliveries.id, deliveryId), inArray(webhookDeliveries.status, ["pending", "failed"])))
+    .run();
+  // 4. Count the failure against the webhook; the 20th in a row switches it off.
+  const hook = core.db
+    .update(webhooks)
+    .set({ consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1` })
+    .where(eq(webhooks.id, delivery.webhookId))
+    .returning()
+    .get();
+  if (hook && hook.enabled && hook.consecutiveFailures >= DISABLE_AFTER_FAILURES) disableWebhook(core, hook, o.error);
 }
 
 /**
  * Switches a failing webhook off. Its waiting deliveries are abandoned (they would only fail
- * again), and a webhook.disabled event tells whoever informs the space admins: there is no
- * notifications module yet; when it comes it reads this event from the outbox.
+ * again), and a webhook.disabled event is recorded, from which the notifications module tells
+ * the space admins.
  */
 function disableWebhook(core: Core, hook: WebhookRow, lastError: string | null): void {
   const now = iso(core.clock.now());
