@@ -17,8 +17,14 @@ export const HSTS = "max-age=31536000; includeSubDomains";
 /**
  * A 200 whose body is JSON text made earlier (kept between requests): sent as it is, so the
  * framework neither serialises nor checks it against the route's schema again (the schema
- * stays for the OpenAPI document). Typed `never` so a route may answer it in place of its body.
+ * stays for the OpenAPI document). It carries the headers gathered so far (the security
+ * headers set for every request, and the route's own), which are then cleared: with headers
+ * left to merge, Elysia would copy the response into a new one around a stream of its body.
+ * Typed `never` so a route may answer it in place of its body.
  */
-export function readyJson(json: string, headers: Record<string, string> = {}): never {
-  return new Response(json, { headers: { ...SECURITY_HEADERS, ...headers, "content-type": "application/json" } }) as never;
+export function readyJson(json: string, set: { headers: unknown }): never {
+  const gathered = set.headers as Record<string, string>;
+  const headers = { ...gathered, "content-type": "application/json" };
+  for (const name of Object.keys(gathered)) delete gathered[name];
+  return new Response(json, { headers }) as never;
 }

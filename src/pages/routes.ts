@@ -36,7 +36,7 @@ export function pageRoutes(core: Core) {
         const caller = callerOf(request);
         const { json, page } = getPageJson(core, caller, params.id);
         const headers = set.headers as Record<string, string>;
-        return cachedPageAnswer(request, caller, page, headers) ?? readyJson(json, headers);
+        return cachedPageAnswer(request, caller, page, headers) ?? readyJson(json, set);
       },
       {
         params: PageParams,

@@ -15,7 +15,7 @@ export function structureRoutes(core: Core) {
   return new Elysia()
     // Ready JSON text, kept between requests (tree.ts); checking it against the recursive
     // schema cost more than building it (≈1 ms for 1,000 pages). Tree tests check the shape.
-    .get("/tree", ({ query, request }) => readyJson(pageTreeJson(core, callerOf(request), query.spaceId)), {
+    .get("/tree", ({ query, request, set }) => readyJson(pageTreeJson(core, callerOf(request), query.spaceId), set), {
       query: SpaceQuery,
       response: { 200: t.Array(TreeNode), ...problems(400, 404) },
       detail: detail("The published pages of a space, nested, ordered by position then title"),

@@ -18,7 +18,7 @@ const SearchHit = t.Object(
 );
 
 export function searchRoutes(core: Core) {
-  return new Elysia({ prefix: "/api" }).get("/search", ({ query, request }) => readyJson(searchJson(core, callerOf(request), query)), {
+  return new Elysia({ prefix: "/api" }).get("/search", ({ query, request, set }) => readyJson(searchJson(core, callerOf(request), query), set), {
     query: t.Object({
       q: t.String({ maxLength: MAX_QUERY_LENGTH * 4, description: 'Words; "quoted phrases", prefix* and -excluded words work' }),
       spaceId: t.Optional(t.String({ maxLength: 100 })),

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { hasRight } from "../access/rights";
 import type { RoleRow, UserCaller, UserRow } from "../auth/caller";
 import type { Core } from "../core";
+import { writeStamp } from "../platform/db/write-stamp";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
@@ -123,23 +124,18 @@ const tokenLookup = perInstance((core: Core) =>
 );
 
 /**
- * Resolved tokens, kept until the database changes in any way (a write on this connection
- * moves total_changes(); another process's commit moves data_version). Revocation, suspension
- * and role changes are writes, so they take effect on the very next request; expiry is
- * checked on every request against the clock.
+ * Resolved tokens, kept until the database changes in any way (writeStamp: a write on this
+ * connection, a rollback, another process's commit). Revocation, suspension and role changes
+ * are writes, so they take effect on the very next request; expiry is checked on every
+ * request against the clock.
  */
-const tokenCache = perInstance((core: Core) => ({
-  stamp: "",
-  entries: new Map<string, TokenLookup>(),
-  changes: core.sqlite.query<{ n: number }, []>("SELECT total_changes() AS n"),
-  version: core.sqlite.query<{ data_version: number }, []>("PRAGMA data_version"),
-}));
+const tokenCache = perInstance((_core: Core) => ({ stamp: "", entries: new Map<string, TokenLookup>() }));
 
 type TokenLookup = { token: typeof apiTokens.$inferSelect; user: UserRow; role: RoleRow; permissions: Set<string> };
 
 function cachedTokenLookup(core: Core, hash: string): TokenLookup | undefined {
   const cache = tokenCache(core);
-  const stamp = `${cache.changes.get()!.n}:${cache.version.get()!.data_version}`;
+  const stamp = writeStamp(core.sqlite);
   if (stamp !== cache.stamp) {
     cache.entries.clear();
     cache.stamp = stamp;

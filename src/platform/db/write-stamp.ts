@@ -6,7 +6,24 @@
 import type { Database } from "bun:sqlite";
 import { perInstance } from "../memo";
 
-const stampQuery = perInstance((db: Database) => db.query<{ t: number; v: number }, []>("SELECT total_changes() AS t, data_version AS v FROM pragma_data_version"));
+const changesQuery = perInstance((db: Database) => db.query<{ t: number }, []>("SELECT total_changes() AS t"));
+const versionQuery = perInstance((db: Database) => db.query<{ data_version: number }, []>("PRAGMA data_version"));
+const versionRead = perInstance((_db: Database) => ({ value: 0, fresh: false }));
+
+/**
+ * PRAGMA data_version, read at most once per synchronous run (it costs 2 µs, and one request
+ * asks several caches): a commit by another process lands between two statements, and within
+ * one run of our code it is seen at the next run, microseconds later, as a changed stamp.
+ */
+function dataVersion(db: Database): number {
+  const read = versionRead(db);
+  if (!read.fresh) {
+    read.value = versionQuery(db).get()!.data_version;
+    read.fresh = true;
+    queueMicrotask(() => (read.fresh = false));
+  }
+  return read.value;
+}
 
 /** Rolled-back transactions per connection (writeTransaction counts them). */
 const rollbacks = new WeakMap<Database, number>();
@@ -24,8 +41,7 @@ export function noteRollback(db: Database): void {
  * equal, inside a transaction too (its own writes move total_changes; undoing them, the count).
  */
 export function writeStamp(db: Database): string {
-  const s = stampQuery(db).get()!;
-  return `${s.t}:${s.v}:${rollbacks.get(db) ?? 0}`;
+  return `${changesQuery(db).get()!.t}:${dataVersion(db)}:${rollbacks.get(db) ?? 0}`;
 }
 
 /**
