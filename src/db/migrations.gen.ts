@@ -13,6 +13,7 @@ import m9 from "../../migrations/0009_watches_notifications.sql" with { type: "t
 import m10 from "../../migrations/0010_access_grants_restrictions.sql" with { type: "text" };
 import m11 from "../../migrations/0011_access_principal_cleanup.sql" with { type: "text" };
 import m12 from "../../migrations/0012_large_columns_last.sql" with { type: "text" };
+import m13 from "../../migrations/0013_webhook_due_order.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   { tag: "0010_access_grants_restrictions", sql: m10 },
   { tag: "0011_access_principal_cleanup", sql: m11 },
   { tag: "0012_large_columns_last", sql: m12 },
+  { tag: "0013_webhook_due_order", sql: m13 },
 ];

@@ -5,6 +5,7 @@
  */
 import { and, asc, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { Core } from "../core";
+import { perInstance } from "../platform/memo";
 import { PAGE_STATUS, pages } from "./tables";
 
 function siblingsWhere(spaceId: string, parentId: string | null): SQL {
@@ -16,10 +17,17 @@ function siblingsWhere(spaceId: string, parentId: string | null): SQL {
   )!;
 }
 
+// Every page created asks this: prepared once per database (`IS` matches a null parent too).
+const lastPosition = perInstance((db: Core["sqlite"]) =>
+  db.query<{ max: number | null }, { space: string; parent: string | null }>(
+    `SELECT max(position) AS max FROM pages WHERE space_id = $space AND parent_id IS $parent AND status = ${PAGE_STATUS.Published} AND deleted_at IS NULL`,
+  ),
+);
+
 /** The position after the last sibling: where new, restored and published pages go. */
 export function nextPosition(core: Core, spaceId: string, parentId: string | null): number {
-  const row = core.db.select({ max: sql<number | null>`max(${pages.position})` }).from(pages).where(siblingsWhere(spaceId, parentId)).get();
-  return row?.max === null || row?.max === undefined ? 0 : row.max + 1;
+  const max = lastPosition(core.sqlite).get({ space: spaceId, parent: parentId })?.max;
+  return max === null || max === undefined ? 0 : max + 1;
 }
 
 /**

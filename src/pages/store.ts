@@ -90,32 +90,41 @@ export interface NewPageRow {
   comment: string | null;
 }
 
-/** Inserts a page and its version 1 (inside the caller's transaction). */
+// Every column of a new row, bound by name: the insert is prepared once per database.
+const insertRow = perInstance((core: Core) => {
+  const { docId: _assigned, ...columns } = getTableColumns(pages);
+  return core.db
+    .insert(pages)
+    .values(Object.fromEntries(Object.keys(columns).map((name) => [name, sql.placeholder(name)])) as never)
+    .prepare();
+});
+
+/** Inserts a page and its version 1 (inside the caller's transaction); answers the row as written. */
 export function insertPage(core: Core, caller: UserCaller, row: NewPageRow): PageRow {
   const now = iso(core.clock.now());
-  const id = newId();
-  core.db
-    .insert(pages)
-    .values({
-      id,
-      spaceId: row.spaceId,
-      parentId: row.parentId,
-      title: row.title,
-      contentJson: row.content.json,
-      plainText: row.content.text,
-      currentVersion: 1,
-      position: row.position,
-      status: row.status,
-      emoji: row.emoji ?? null,
-      fullWidth: row.fullWidth ?? false,
-      createdById: caller.user.id,
-      updatedById: caller.user.id,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .run();
-  writeVersion(core, { pageId: id, versionNumber: 1, title: row.title, contentJson: row.content.json, comment: row.comment, authorId: caller.user.id });
-  return core.db.select().from(pages).where(eq(pages.id, id)).get()!;
+  const page: Omit<PageRow, "docId"> = {
+    id: newId(),
+    spaceId: row.spaceId,
+    parentId: row.parentId,
+    title: row.title,
+    currentVersion: 1,
+    position: row.position,
+    status: row.status,
+    emoji: row.emoji ?? null,
+    fullWidth: row.fullWidth ?? false,
+    createdById: caller.user.id,
+    updatedById: caller.user.id,
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
+    deletedById: null,
+    trashRootId: null,
+    contentJson: row.content.json,
+    plainText: row.content.text,
+  };
+  const { lastInsertRowid } = insertRow(core).run({ ...page, fullWidth: page.fullWidth ? 1 : 0 }) as unknown as { lastInsertRowid: number | bigint };
+  writeVersion(core, { pageId: page.id, versionNumber: 1, title: row.title, contentJson: row.content.json, comment: row.comment, authorId: caller.user.id });
+  return { ...page, docId: Number(lastInsertRowid) };
 }
 
 export interface NewVersion {

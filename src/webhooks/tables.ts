@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { spaces } from "../spaces/tables";
 import { users } from "../users/tables";
@@ -59,7 +60,11 @@ export const webhookDeliveries = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt), index("webhook_deliveries_hook_idx").on(t.webhookId, t.createdAt)],
+  (t) => [
+    // Waiting deliveries in sending order (migration 0013): a batch reads them without sorting.
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt, t.id).where(sql`${t.nextAttemptAt} IS NOT NULL`),
+    index("webhook_deliveries_hook_idx").on(t.webhookId, t.createdAt),
+  ],
 );
 
 export type DeliveryStatus = "pending" | "failed" | "succeeded" | "abandoned";
