@@ -4,6 +4,7 @@ import { openInstance } from "./instance";
 import { createApp } from "./http/app";
 import { MB } from "./http/pipeline";
 import type { Config } from "./platform/config";
+import { collectWhenIdle } from "./platform/idle-gc";
 
 export interface RunningServer {
   core: Core;
@@ -16,12 +17,17 @@ export interface RunningServer {
 export function startServer(config: Config): RunningServer {
   const core = openInstance(config);
   const app = createApp(core);
+  const idle = collectWhenIdle();
+  core.onClose(idle.stop);
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
     // Per-route limits are enforced in the pipeline; this is the hard ceiling (wiki packs).
     maxRequestBodySize: 500 * MB,
-    fetch: (request, srv) => app.handle(request) as Promise<Response>,
+    fetch: (request) => {
+      idle.touch();
+      return app.handle(request) as Promise<Response>;
+    },
     error(err) {
       core.log.error("server error", { error: err.message });
       return new Response(JSON.stringify({ status: 500, title: "Something went wrong on the server", code: "internal_error" }), { status: 500, headers: { "content-type": "application/problem+json" } });

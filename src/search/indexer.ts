@@ -61,13 +61,16 @@ export function catchUpSearchIndex(core: Core): void {
 export function installSearchIndexer(core: Core): void {
   const state = indexer(core);
   // Runs inside every write transaction, just before COMMIT: only arms the timer.
+  let closed = false;
   core.beforeCommit(() => {
+    if (closed) return; // the catch-up at shutdown commits too: nothing may run after it
     state.timer ??= setTimeout(() => {
       state.timer = null;
       state.catchUp();
     }, CATCH_UP_DELAY_MS);
   });
   core.onClose(() => {
+    closed = true;
     if (state.timer) clearTimeout(state.timer);
     state.catchUp();
   });
