@@ -17,6 +17,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
+import { memoUntilWrite } from "../platform/db/write-stamp";
 import { AppError, notFound } from "../platform/errors";
 import { perInstance } from "../platform/memo";
 import { PAGE_STATUS, pages, type PageMeta, type PageRow } from "../pages/tables";
@@ -46,16 +47,22 @@ const restrictionsAbove = perInstance((db: Core["sqlite"]) =>
     GROUP BY r.page_id, r.operation`),
 );
 
+// (account, built-in groups, page) → restrictions passed, until anything changes.
+const keptPassed = memoUntilWrite<{ view: boolean; edit: boolean }>(20_000);
+
 /** Whether the caller passes the View and the Edit restrictions at and above the page. */
 export function restrictionsPassed(core: Core, caller: Caller, pageId: string): { view: boolean; edit: boolean } {
-  let view = true;
-  let edit = true;
-  for (const r of restrictionsAbove(core.sqlite).all({ page: pageId, ...principalParams(caller) })) {
-    if (r.named) continue;
-    if (r.op === OPERATION.View) view = false;
-    else edit = false;
-  }
-  return { view, edit };
+  const params = principalParams(caller);
+  return keptPassed(core.sqlite, `${params.uid}|${params.builtins}|${pageId}`, () => {
+    let view = true;
+    let edit = true;
+    for (const r of restrictionsAbove(core.sqlite).all({ page: pageId, ...params })) {
+      if (r.named) continue;
+      if (r.op === OPERATION.View) view = false;
+      else edit = false;
+    }
+    return { view, edit };
+  });
 }
 
 /** Everything the caller may do with the page, worked out once. */

@@ -2,10 +2,11 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { makeEnv, ownerAndMember, type TestEnv } from "../../tests/harness";
 import type { UserCaller } from "../auth/caller";
 import { GROUP_ID } from "../groups/builtin";
-import { newSpace } from "../pages/testing";
+import { newPage, newSpace } from "../pages/testing";
 import { putGrant } from "../permissions/grants";
 import { findSpaceByKey } from "../spaces/service";
 import { findUserWithRoleByEmail } from "../users/service";
+import { restrictionsPassed } from "./pages";
 import { canEditSpace, canReadSpace } from "./spaces";
 
 let env: TestEnv;
@@ -40,5 +41,28 @@ describe("callers across changes (the memo of space operations, kept between req
       }),
     ).toThrow("roll back");
     expect(canReadSpace(env.core, member, space())).toBe(false);
+  });
+});
+
+describe("restrictions passed, kept until anything changes", () => {
+  test("follow restrictions added, removed underneath and rolled back", async () => {
+    const who = await ownerAndMember(env);
+    const space = await newSpace(env, who.owner, "DOCS");
+    const page = await newPage(env, who.owner, space.id, "P");
+    const member = callerFor("member@example.com");
+    const restrict = () => env.core.sqlite.run("INSERT INTO page_restrictions (id, page_id, principal_type, principal_id, operation, created_at) VALUES ('r1', ?, 0, ?, 0, '2026-01-01')", [page.id, who.owner.id]);
+    expect(restrictionsPassed(env.core, member, page.id).view).toBe(true);
+    expect(() =>
+      env.core.tx(() => {
+        restrict();
+        expect(restrictionsPassed(env.core, member, page.id).view).toBe(false);
+        throw new Error("roll back");
+      }),
+    ).toThrow("roll back");
+    expect(restrictionsPassed(env.core, member, page.id).view).toBe(true);
+    restrict();
+    expect(restrictionsPassed(env.core, member, page.id)).toEqual({ view: false, edit: true });
+    env.core.sqlite.run("DELETE FROM page_restrictions");
+    expect(restrictionsPassed(env.core, member, page.id).view).toBe(true);
   });
 });

@@ -15,7 +15,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
-import { writeStamp } from "../platform/db/write-stamp";
+import { memoUntilWrite } from "../platform/db/write-stamp";
 import { AppError, notFound } from "../platform/errors";
 import { perInstance } from "../platform/memo";
 import { getSettings } from "../settings/service";
@@ -37,29 +37,15 @@ const grantQuery = perInstance((db: Core["sqlite"]) =>
   ),
 );
 
-// Kept between requests: (account, built-in groups, space) → operation from grants, trusted
-// only while nothing has changed since (writeStamp, which also moves on every write inside a
-// transaction and on every rollback), so a request that changes grants or groups and then asks
+// Kept between requests: (account, built-in groups, space) → operation from grants, until
+// anything changes (memoUntilWrite), so a request that changes grants or groups and then asks
 // again gets the new answer, and a rolled-back change leaves no answer behind.
-const MAX_KEPT = 10_000;
-const kept = perInstance((_db: Core["sqlite"]) => ({ stamp: "", ops: new Map<string, number>() }));
+const keptOperations = memoUntilWrite<number>(10_000);
 
 function grantedOperation(core: Core, caller: Caller, spaceId: string): number {
   if (caller.kind !== "user") return NO_ACCESS;
   const params = principalParams(caller);
-  const memo = kept(core.sqlite);
-  const stamp = writeStamp(core.sqlite);
-  if (memo.stamp !== stamp || memo.ops.size >= MAX_KEPT) {
-    memo.ops.clear();
-    memo.stamp = stamp;
-  }
-  const key = `${params.uid}|${params.builtins}|${spaceId}`;
-  let op = memo.ops.get(key);
-  if (op === undefined) {
-    op = grantQuery(core.sqlite).get({ space: spaceId, ...params })?.op ?? NO_ACCESS;
-    memo.ops.set(key, op);
-  }
-  return op;
+  return keptOperations(core.sqlite, `${params.uid}|${params.builtins}|${spaceId}`, () => grantQuery(core.sqlite).get({ space: spaceId, ...params })?.op ?? NO_ACCESS);
 }
 
 /** Public reading is on for this space right now. */

@@ -74,3 +74,26 @@ export function keptUntilWrite(maxChars: number): (db: Database, key: string, bu
     return text;
   };
 }
+
+/**
+ * Values worked out from the database, by key, per database, forgotten whenever the write
+ * stamp moves (and all at once past `maxEntries`). Trusted inside transactions too: their own
+ * writes move the stamp, and so does a rollback.
+ */
+export function memoUntilWrite<V>(maxEntries: number): (db: Database, key: string, compute: () => V) => V {
+  const state = perInstance((_db: Database) => ({ stamp: "", values: new Map<string, V>() }));
+  return (db, key, compute) => {
+    const s = state(db);
+    const stamp = writeStamp(db);
+    if (stamp !== s.stamp || s.values.size >= maxEntries) {
+      s.values.clear();
+      s.stamp = stamp;
+    }
+    let value = s.values.get(key);
+    if (value === undefined) {
+      value = compute();
+      s.values.set(key, value);
+    }
+    return value;
+  };
+}
