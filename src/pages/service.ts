@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import { canEditPage, editableNow, pageAccess, requireEditablePage } from "../access/pages";
+import { principalParams } from "../access/principals";
 import { requireEditableSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
-import { keptUntilWrite } from "../platform/db/write-stamp";
+import { keptUntilWrite, memoUntilWrite } from "../platform/db/write-stamp";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { findSpaceById } from "../spaces/service";
 import { checkContent, cleanComment, cleanEmoji, cleanTitle, EMPTY_CONTENT } from "./input";
@@ -40,19 +41,27 @@ export function createPage(core: Core, caller: Caller, input: CreatePageInput): 
  * by page and canEdit: the only part of the answer that depends on the caller.
  */
 const keptPages = keptUntilWrite(8 * 1024 * 1024);
+/**
+ * Who may read which page, and edit it, until anything changes: by the caller's principals
+ * (account and built-in groups), whether its token is read-only, and the page.
+ */
+const keptReads = memoUntilWrite<{ page: PageMeta; canEdit: boolean } | null>(20_000);
 
 /**
  * GET /api/pages/{id}, as JSON text and the row it came from (for the ETag). Access is worked
- * out once, on the row without its document; a page in the trash is still readable (never
- * editable).
+ * out on the row without its document; a page in the trash is still readable (never editable).
  */
 export function getPageJson(core: Core, caller: Caller, id: string): { json: string; page: PageMeta } {
-  const f = findPageMeta(core, id);
-  const access = f && pageAccess(core, caller, f.space, f.page);
-  if (!f || !access?.read) throw notFound("Page not found");
-  const canEdit = editableNow(access, f.space, f.page);
-  const json = keptPages(core.sqlite, `${id}|${canEdit}`, () => JSON.stringify(toPage(findPage(core, id)!.page, canEdit)));
-  return { json, page: f.page };
+  const p = principalParams(caller);
+  const readOnly = caller.kind === "user" && caller.token?.readOnly === true;
+  const read = keptReads(core.sqlite, `${p.uid}|${p.builtins}|${readOnly}|${id}`, () => {
+    const f = findPageMeta(core, id);
+    const access = f && pageAccess(core, caller, f.space, f.page);
+    return f && access?.read ? { page: f.page, canEdit: editableNow(access, f.space, f.page) } : null;
+  });
+  if (!read) throw notFound("Page not found");
+  const json = keptPages(core.sqlite, `${id}|${read.canEdit}`, () => JSON.stringify(toPage(findPage(core, id)!.page, read.canEdit)));
+  return { json, page: read.page };
 }
 
 export interface UpdatePageInput {
