@@ -161,6 +161,17 @@ describe("GET /api/search", () => {
   });
 });
 
+/** A second account, and a space HR only the owner may read (its Everyone grant removed). */
+async function memberAndClosedSpace() {
+  const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
+  const member = await signUp(env, "member@example.com", { inviteToken: invite.body.token });
+  const closed = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "HR", name: "HR", description: "" } })).body.id as string;
+  await call(env, "DELETE", "/api/spaces/HR/permissions", { as: owner, body: { password: PASSWORD } });
+  const grants = (await call(env, "GET", "/api/spaces/HR/permissions", { as: owner })).body;
+  expect(grants.some((g: any) => g.principalType === 1)).toBe(false);
+  return { member, closed };
+}
+
 describe("GET /api/search over more matches than are ranked", () => {
   /** `count` pages with these title and body, written through the service in one transaction (fast). */
   function manyPages(space: string, count: number, title: (i: number) => string, body: string) {
@@ -180,13 +191,8 @@ describe("GET /api/search over more matches than are ranked", () => {
   });
 
   test("the caller's scope applies before the bound: newer matches the caller cannot read never crowd out one it can", async () => {
-    const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
-    const member = await signUp(env, "member@example.com", { inviteToken: invite.body.token });
+    const { member, closed } = await memberAndClosedSpace();
     const visible = await page("Weekly notes", "the turbine was inspected");
-    const closed = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "HR", name: "HR", description: "" } })).body.id;
-    await call(env, "DELETE", "/api/spaces/HR/permissions", { as: owner, body: { password: PASSWORD } });
-    const grants = (await call(env, "GET", "/api/spaces/HR/permissions", { as: owner })).body;
-    expect(grants.some((g: any) => g.principalType === 1)).toBe(false);
     manyPages(closed, 1_100, (i) => `Turbine ${i}`, "turbine turbine turbine");
     expect((await find("turbine", member)).body.map((h: any) => h.pageId)).toEqual([visible]);
     expect((await find("turbine")).body).toHaveLength(50);
@@ -195,11 +201,8 @@ describe("GET /api/search over more matches than are ranked", () => {
 
 describe("GET /api/search answers kept between requests", () => {
   test("are never given to a caller who sees other pages, nor after a change by any process", async () => {
-    const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
-    const member = await signUp(env, "member@example.com", { inviteToken: invite.body.token });
+    const { member, closed: hr } = await memberAndClosedSpace();
     const open = await page("Gazebo plans", "the gazebo roof");
-    const hr = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "HR", name: "HR", description: "" } })).body.id;
-    await call(env, "DELETE", "/api/spaces/HR/permissions", { as: owner, body: { password: PASSWORD } });
     const closed = await page("Gazebo budget", "the gazebo costs", { space: hr });
     for (let round = 0; round < 2; round++) {
       expect((await find("gazebo", member)).body.map((h: any) => h.pageId)).toEqual([open]);
