@@ -1,5 +1,5 @@
 /**
- * `bun run bench` (about 8 minutes on 2 cores, 3 of them seeding 100,000 pages) or
+ * `bun run bench` (about 5 minutes on 2 cores, 1 of them seeding 100,000 pages) or
  * `bun run bench -- --quick` (about 2 minutes, 10,000 pages): builds dist/cairn (or takes
  * --binary=PATH), then measures cold start, idle memory and the throughput of each scenario in
  * scripts/bench/scenarios.ts against a bare Bun.serve baseline loaded the same way; the server
@@ -25,7 +25,7 @@ const quick = process.argv.includes("--quick");
 // --binary=PATH benchmarks an existing build instead (e.g. to compare two commits).
 const givenArg = process.argv.find((a) => a.startsWith("--binary="))?.slice("--binary=".length);
 const givenBinary = givenArg ? resolve(givenArg) : undefined; // the binary runs from another cwd
-// The deadlines include seeding the content pages (10,000 quick, ~20 s; 100,000 full, ~3 min
+// The deadlines include seeding the content pages (10,000 quick, ~20 s; 100,000 full, ~1 min
 // on 2 cores) and the content and side-effect scenarios after the foundation's.
 const plan = quick
   ? { coldRuns: 5, warmupSec: 1, durationSec: 3, idleMs: 1_000, deadlineMs: 180_000 }
