@@ -131,6 +131,23 @@ const searches = (kind: "one" | "two") => (ctx: BenchContext): LoadRequest[] => 
   return queries[kind].map((q) => ({ method: "GET", path: `/api/search?q=${encodeURIComponent(q)}`, headers: ctx.auth() }));
 };
 
+/**
+ * The same queries as never asked before: the server keeps answers until the next write, keyed
+ * by the query as sent, so each request here carries its words with a different number of
+ * trailing spaces (which search ignores) and is worked out afresh. Reported beside the load's
+ * figures, which after the first round are mostly kept answers.
+ */
+const firstTimeSearches = (kind: "one" | "two") => (ctx: BenchContext): LoadRequest[] => {
+  const base = searches(kind)(ctx);
+  return Array.from({ length: SERIAL_SAMPLES }, (_, i) => ({ ...base[i % base.length], path: `${base[i % base.length].path}${"%20".repeat(i + 1)}` }));
+};
+
+/** A search scenario: its one-at-a-time latency after the load, both as loaded and first-time. */
+function search(name: string, kind: "one" | "two"): Scenario {
+  const scenario = read(name, "p95 < 20 ms", (r) => r.p95Ms < 20, searches(kind));
+  return { ...scenario, after: async (ctx, r) => ({ ...(await scenario.after!(ctx, r)), p95FirstTimeAt1Ms: await serialP95(ctx, firstTimeSearches(kind)(ctx)) }) };
+}
+
 export const CONTENT_SCENARIOS: Scenario[] = [
   read("GET /api/pages/{id} (token)", "≥ 30 % of baseline rps, p99 < 10 ms", (r) => r.ratioToBaseline >= 0.3 && r.p99Ms < 10, getPages),
   {
@@ -144,6 +161,6 @@ export const CONTENT_SCENARIOS: Scenario[] = [
   read("GET /api/pages/tree (1,000 pages)", "p95 < 15 ms", (r) => r.p95Ms < 15, (ctx) => [
     { method: "GET", path: `/api/pages/tree?spaceId=${preSeedOf(ctx).tree.id}`, headers: ctx.auth() },
   ]),
-  read("GET /api/search (all pages), one word", "p95 < 20 ms", (r) => r.p95Ms < 20, searches("one")),
-  read("GET /api/search (all pages), two words", "p95 < 20 ms", (r) => r.p95Ms < 20, searches("two")),
+  search("GET /api/search (all pages), one word", "one"),
+  search("GET /api/search (all pages), two words", "two"),
 ];
