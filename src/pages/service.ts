@@ -31,7 +31,8 @@ export function createPage(core: Core, caller: Caller, input: CreatePageInput): 
     const parentId = input.parentPageId ? resolveParent(core, user, space.id, input.parentPageId).id : null;
     const page = insertPage(core, user, { spaceId: space.id, parentId, title, content, status: PAGE_STATUS.Published, position: nextPosition(core, space.id, parentId), comment: null });
     recordEvent(core, { type: "page.created", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: parentId } });
-    // The caller may edit the space and the parent (and so everything above it): and the page.
+    // The caller may edit the space and the parent (so passes every Edit restriction above it),
+    // so they may edit the new page too, which has no restrictions of its own.
     return toPage(page, true);
   });
 }
