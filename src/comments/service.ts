@@ -114,7 +114,7 @@ export interface NewComment {
 }
 
 /** Events only for published pages: drafts are private until published. */
-function commentEvent(core: Core, caller: UserCaller, type: "comment.created" | "comment.resolved", page: PageRow, row: CommentRow, data: Record<string, unknown>) {
+function commentEvent(core: Core, caller: UserCaller, type: "comment.created" | "comment.updated" | "comment.resolved", page: PageRow, row: CommentRow, data: Record<string, unknown>) {
   if (page.status !== PAGE_STATUS.Published) return;
   recordEvent(core, { type, targetType: "comment", targetId: row.id, spaceId: page.spaceId, actorId: caller.user.id, ip: caller.ip, data: { pageId: page.id, pageTitle: page.title, ...data } });
 }
@@ -165,12 +165,15 @@ export function updateComment(core: Core, caller: Caller, id: string, input: { b
   const user = requireUser(caller);
   const body = checkBody(input.body);
   return core.tx(() => {
-    const { row } = writableComment(core, user, id);
+    const { row, page } = writableComment(core, user, id);
     if (row.deletedAt) throw alreadyDeleted();
     if (row.authorId !== user.user.id) throw new AppError("forbidden", {}, "Only its author may edit a comment");
     core.db.update(comments).set({ body, updatedAt: iso(core.clock.now()) }).where(eq(comments.id, row.id)).run();
     const before = new Set(mentionedIds(row.body));
-    return { comment: readComment(core, row.id), mentionedUserIds: existingUsers(core, mentionedIds(body).filter((m) => !before.has(m))) };
+    const mentionedUserIds = existingUsers(core, mentionedIds(body).filter((m) => !before.has(m)));
+    // Recorded for the audit log, and so that people mentioned for the first time are told.
+    commentEvent(core, user, "comment.updated", page, row, { mentionedUserIds });
+    return { comment: readComment(core, row.id), mentionedUserIds };
   });
 }
 

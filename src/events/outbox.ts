@@ -34,6 +34,7 @@ export const EVENT_TYPES = [
   "label.added",
   "label.removed",
   "comment.created",
+  "comment.updated",
   "comment.resolved",
   "space.created",
   "space.updated",

@@ -155,6 +155,23 @@ describe("a comment", () => {
     expect(await inbox(env, carol)).toMatchObject([expected]);
     expect(await inbox(env, member)).toEqual([]);
   });
+
+  test("editing a comment tells only the people it mentions for the first time, and nobody else", async () => {
+    const { owner, member, carol, space } = await setup();
+    const page = await newPage(env, owner, space.id, "Guide");
+    await watch(env, carol, `/api/pages/${page.id}`);
+    const c = (await post(member, page.id, { body: `Ping @[Owner](${owner.id})` })).body;
+    expect(await actionsOf(env, owner)).toEqual(["mention comment"]);
+    expect(await actionsOf(env, carol)).toEqual(["comment.created comment"]);
+    const edited = await call(env, "PUT", `/api/comments/${c.id}`, { as: member, body: { body: `Ping @[Owner](${owner.id}) and @[Carol](${carol.id})` } });
+    expect(edited.status).toBe(200);
+    expect(await actionsOf(env, owner)).toEqual(["mention comment"]);
+    expect(await inbox(env, carol)).toMatchObject([{ action: "mention", targetType: "comment", targetId: c.id, actorId: member.id }, { action: "comment.created" }]);
+    // An edit that mentions nobody new tells nobody.
+    await call(env, "PUT", `/api/comments/${c.id}`, { as: member, body: { body: `Ping @[Carol](${carol.id})` } });
+    expect(await actionsOf(env, carol)).toEqual(["mention comment", "comment.created comment"]);
+    expect(await actionsOf(env, owner)).toEqual(["mention comment"]);
+  });
 });
 
 describe("mentions in page content", () => {

@@ -7,9 +7,9 @@
  *   page's watchers; unread ones coalesce (one unread entry per user and page, moved to the top
  *   with the latest editor and an `edits` count);
  * - comment.created: the page's watchers and everyone who wrote in the thread;
- * - a mention in a new comment, or one added to a page's content by a create, update or restore
- *   (compared with the previous version), tells the person mentioned: "mention" replaces any
- *   other entry that person would get for the same change;
+ * - a mention in a new comment or added by a comment's edit, or one added to a page's content
+ *   by a create, update or restore (compared with the previous version), tells the person
+ *   mentioned: "mention" replaces any other entry that person would get for the same change;
  * - webhook.disabled: the space's administrators.
  *
  * Nobody is told of their own action, suspended accounts are told nothing, and nobody is told
@@ -46,7 +46,8 @@ export function installNotificationFanout(core: Core): void {
       case "page.updated":
         return pageUpdated(c, event);
       case "comment.created":
-        return commentCreated(c, event);
+      case "comment.updated":
+        return commentWritten(c, event);
       case "webhook.disabled":
         return webhookDisabled(c, event);
     }
@@ -180,7 +181,8 @@ function newMentions(core: Core, page: PageRow, versionNumber: number): string[]
   return now.filter((id) => !old.has(id));
 }
 
-function commentCreated(core: Core, event: EventRow): void {
+/** A new comment tells the thread, the page's watchers and whoever it mentions; an edit only those it mentions for the first time. */
+function commentWritten(core: Core, event: EventRow): void {
   const data = event.data as { pageId?: unknown; parentCommentId?: unknown; mentionedUserIds?: unknown };
   const found = typeof data.pageId === "string" ? findPage(core, data.pageId) : undefined;
   const comment = statements(core.sqlite).comment.get(event.targetId);
@@ -190,8 +192,9 @@ function commentCreated(core: Core, event: EventRow): void {
   const participants = comment.parentId ? statements(core.sqlite).threadAuthors.all(threadId, threadId).map((r) => r.authorId) : [];
   const mentioned = Array.isArray(data.mentionedUserIds) ? data.mentionedUserIds.filter((id): id is string => typeof id === "string") : [];
   const details = { ...pageDetails(page, space), pageId: page.id, commentId: event.targetId, threadId, reply: comment.parentId !== null, excerpt: commentExcerpt(comment.body) };
-  deliver(core, event, { spaceId: space.id, pageId: page.id }, each((p) => canReadComments(core, p, space, page)), [
-    { action: "mention", targetType: "comment", targetId: event.targetId, details, userIds: mentioned },
+  const mention: Entry = { action: "mention", targetType: "comment", targetId: event.targetId, details, userIds: mentioned };
+  deliver(core, event, { spaceId: space.id, pageId: page.id }, each((p) => canReadComments(core, p, space, page)), event.type === "comment.updated" ? [mention] : [
+    mention,
     { action: "comment.created", targetType: "comment", targetId: event.targetId, details, userIds: [...participants, ...pageWatcherIds(core, page.id)] },
   ]);
 }
