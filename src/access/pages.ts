@@ -17,7 +17,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
-import { memoUntilWrite } from "../platform/db/write-stamp";
+import { keptUntilWrite } from "../platform/db/write-stamp";
 import { AppError, notFound } from "../platform/errors";
 import { perInstance } from "../platform/memo";
 import { PAGE_STATUS, pages, type PageMeta, type PageRow } from "../pages/tables";
@@ -48,7 +48,7 @@ const restrictionsAbove = perInstance((db: Core["sqlite"]) =>
 );
 
 // (account, built-in groups, page) → restrictions passed, until anything changes.
-const keptPassed = memoUntilWrite<{ view: boolean; edit: boolean }>(20_000);
+const keptPassed = keptUntilWrite<{ view: boolean; edit: boolean }>(20_000);
 
 /** Whether the caller passes the View and the Edit restrictions at and above the page. */
 export function restrictionsPassed(core: Core, caller: Caller, pageId: string): { view: boolean; edit: boolean } {

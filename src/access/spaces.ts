@@ -15,7 +15,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
-import { memoUntilWrite } from "../platform/db/write-stamp";
+import { keptUntilWrite } from "../platform/db/write-stamp";
 import { AppError, notFound } from "../platform/errors";
 import { perInstance } from "../platform/memo";
 import { getSettings } from "../settings/service";
@@ -38,9 +38,9 @@ const grantQuery = perInstance((db: Core["sqlite"]) =>
 );
 
 // Kept between requests: (account, built-in groups, space) → operation from grants, until
-// anything changes (memoUntilWrite), so a request that changes grants or groups and then asks
+// anything changes (keptUntilWrite), so a request that changes grants or groups and then asks
 // again gets the new answer, and a rolled-back change leaves no answer behind.
-const keptOperations = memoUntilWrite<number>(10_000);
+const keptOperations = keptUntilWrite<number>(10_000);
 
 function grantedOperation(core: Core, caller: Caller, spaceId: string): number {
   if (caller.kind !== "user") return NO_ACCESS;

@@ -6,7 +6,7 @@ import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
-import { keptUntilWrite, memoUntilWrite } from "../platform/db/write-stamp";
+import { keptTextsUntilWrite, keptUntilWrite } from "../platform/db/write-stamp";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { findSpaceById } from "../spaces/service";
 import { checkContent, cleanComment, cleanEmoji, cleanTitle, EMPTY_CONTENT } from "./input";
@@ -41,12 +41,12 @@ export function createPage(core: Core, caller: Caller, input: CreatePageInput): 
  * Pages already answered, as JSON text, until the next write (platform/db/write-stamp.ts),
  * by page and canEdit: the only part of the answer that depends on the caller.
  */
-const keptPages = keptUntilWrite(8 * 1024 * 1024);
+const keptPages = keptTextsUntilWrite(8 * 1024 * 1024);
 /**
  * Who may read which page, and edit it, until anything changes: by the caller's principals
  * (account and built-in groups), whether its token is read-only, and the page.
  */
-const keptReads = memoUntilWrite<{ page: PageMeta; canEdit: boolean } | null>(20_000);
+const keptReads = keptUntilWrite<{ page: PageMeta; canEdit: boolean } | null>(20_000);
 
 /**
  * GET /api/pages/{id}, as JSON text and the row it came from (for the ETag). Access is worked

@@ -3,7 +3,7 @@ import { hiddenRootIds } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
-import { keptUntilWrite } from "../platform/db/write-stamp";
+import { keptTextsUntilWrite } from "../platform/db/write-stamp";
 import { perInstance } from "../platform/memo";
 import { findSpaceById } from "../spaces/service";
 import { PAGE_STATUS, pages } from "./tables";
@@ -52,7 +52,7 @@ function buildTree(core: Core, spaceId: string, hidden: ReadonlySet<string>): Tr
  * tree depends only on the space's rows and on which restricted pages the caller fails, so
  * callers failing the same ones share an entry (most callers fail none).
  */
-const keptTrees = keptUntilWrite(8 * 1024 * 1024);
+const keptTrees = keptTextsUntilWrite(8 * 1024 * 1024);
 
 /** GET /api/pages/tree, as the JSON text of TreeNode[] (the route sends it as it is). */
 export function pageTreeJson(core: Core, caller: Caller, spaceId: string): string {

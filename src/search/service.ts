@@ -4,7 +4,7 @@ import { principalParams } from "../access/principals";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
-import { keptUntilWrite } from "../platform/db/write-stamp";
+import { keptTextsUntilWrite } from "../platform/db/write-stamp";
 import { invalid } from "../platform/errors";
 import { spaces } from "../spaces/tables";
 import { catchUpSearchIndex } from "./indexer";
@@ -134,7 +134,7 @@ function guarded(core: Core, query: () => Row[]): Row[] {
  * same words asked again by someone who sees the same pages (the same account; anonymous
  * callers share one) cost a look-up. Any change to pages, grants or settings empties it.
  */
-const keptAnswers = keptUntilWrite(4 * 1024 * 1024);
+const keptAnswers = keptTextsUntilWrite(4 * 1024 * 1024);
 
 /** GET /api/search as JSON text (the route sends it as it is). */
 export function searchJson(core: Core, caller: Caller, input: { q: string; spaceId?: string }): string {

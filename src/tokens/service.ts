@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { hasRight } from "../access/rights";
 import type { RoleRow, UserCaller, UserRow } from "../auth/caller";
 import type { Core } from "../core";
-import { writeStamp } from "../platform/db/write-stamp";
+import { keptUntilWrite } from "../platform/db/write-stamp";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
@@ -124,31 +124,20 @@ const tokenLookup = perInstance((core: Core) =>
 );
 
 /**
- * Resolved tokens, kept until the database changes in any way (writeStamp: a write on this
- * connection, a rollback, another process's commit). Revocation, suspension and role changes
- * are writes, so they take effect on the very next request; expiry is checked on every
- * request against the clock.
+ * Resolved tokens (null: no such token), kept until the database changes in any way
+ * (keptUntilWrite: a write on this connection, a rollback, another process's commit).
+ * Revocation, suspension and role changes are writes, so they take effect on the very next
+ * request; expiry is checked on every request against the clock.
  */
-const tokenCache = perInstance((_core: Core) => ({ stamp: "", entries: new Map<string, TokenLookup>() }));
+const keptTokens = keptUntilWrite<TokenLookup | null>(10_000);
 
 type TokenLookup = { token: typeof apiTokens.$inferSelect; user: UserRow; role: RoleRow; permissions: Set<string> };
 
-function cachedTokenLookup(core: Core, hash: string): TokenLookup | undefined {
-  const cache = tokenCache(core);
-  const stamp = writeStamp(core.sqlite);
-  if (stamp !== cache.stamp) {
-    cache.entries.clear();
-    cache.stamp = stamp;
-  }
-  let found = cache.entries.get(hash);
-  if (!found) {
+function cachedTokenLookup(core: Core, hash: string): TokenLookup | null {
+  return keptTokens(core.sqlite, hash, () => {
     const row = tokenLookup(core).get({ hash });
-    if (!row) return undefined;
-    found = { ...row, permissions: new Set(row.role.permissions) };
-    if (cache.entries.size >= 10_000) cache.entries.clear();
-    cache.entries.set(hash, found);
-  }
-  return found;
+    return row ? { ...row, permissions: new Set(row.role.permissions) } : null;
+  });
 }
 
 const invalidToken = () =>

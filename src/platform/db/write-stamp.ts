@@ -45,55 +45,42 @@ export function writeStamp(db: Database): string {
 }
 
 /**
- * A cache of texts by key, per database, emptied whenever the write stamp moves and when it
- * would hold more than `maxChars`. Inside a write transaction nothing is kept or trusted: the
- * transaction sees its own uncommitted rows and may still roll back.
- */
-export function keptUntilWrite(maxChars: number): (db: Database, key: string, build: () => string) => string {
-  const state = perInstance((_db: Database) => ({ stamp: "", chars: 0, texts: new Map<string, string>() }));
-  return (db, key, build) => {
-    if (db.inTransaction) return build();
-    const s = state(db);
-    if (writeStamp(db) !== s.stamp) {
-      s.texts.clear();
-      s.chars = 0;
-    }
-    let text = s.texts.get(key);
-    if (text === undefined) {
-      text = build();
-      // Building may write to this connection's own temp caches (access/hidden-cache.ts), which
-      // moves the stamp without changing any data: the stamp after building is the current one.
-      s.stamp = writeStamp(db);
-      if (s.chars + text.length > maxChars) {
-        s.texts.clear();
-        s.chars = 0;
-      }
-      s.texts.set(key, text);
-      s.chars += text.length;
-    }
-    return text;
-  };
-}
-
-/**
  * Values worked out from the database, by key, per database, forgotten whenever the write
- * stamp moves (and all at once past `maxEntries`). Trusted inside transactions too: their own
+ * stamp moves, and all at once when they would weigh more than `limit` (each weighs 1 unless
+ * `weigh` says otherwise, e.g. a text's length). Trusted inside transactions too: their own
  * writes move the stamp, and so does a rollback.
  */
-export function memoUntilWrite<V>(maxEntries: number): (db: Database, key: string, compute: () => V) => V {
-  const state = perInstance((_db: Database) => ({ stamp: "", values: new Map<string, V>() }));
+export function keptUntilWrite<V>(limit: number, weigh: (value: V) => number = () => 1): (db: Database, key: string, compute: () => V) => V {
+  const state = perInstance((_db: Database) => ({ stamp: "", weight: 0, values: new Map<string, V>() }));
+  const forget = (s: { weight: number; values: Map<string, V> }) => {
+    s.values.clear();
+    s.weight = 0;
+  };
   return (db, key, compute) => {
     const s = state(db);
     const stamp = writeStamp(db);
-    if (stamp !== s.stamp || s.values.size >= maxEntries) {
-      s.values.clear();
+    if (stamp !== s.stamp) {
+      forget(s);
       s.stamp = stamp;
     }
     let value = s.values.get(key);
     if (value === undefined) {
       value = compute();
+      // Working it out may have written (a temp cache of access/hidden-cache.ts, the search
+      // index catching up): then only this value is known to be current.
+      const after = writeStamp(db);
+      if (after !== s.stamp) {
+        forget(s);
+        s.stamp = after;
+      }
+      const weight = weigh(value);
+      if (s.weight + weight > limit) forget(s);
       s.values.set(key, value);
+      s.weight += weight;
     }
     return value;
   };
 }
+
+/** keptUntilWrite for JSON texts, bounded by their total length. */
+export const keptTextsUntilWrite = (maxChars: number) => keptUntilWrite<string>(maxChars, (text) => text.length);
