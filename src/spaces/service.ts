@@ -3,6 +3,7 @@ import { canCreateSpace, readableSpaceFilter, requireAdminSpace, requireReadable
 import { OPERATION, PRINCIPAL, spaceGrants } from "../access/tables";
 import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
+import { perInstance } from "../platform/memo";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
@@ -47,18 +48,10 @@ export type Space = ReturnType<typeof toSpace>;
 
 // Every page request reads its space: these two lookups are prepared once per database
 // (drizzle builds the SQL of an unprepared query on every call, ~5x slower).
-const lookups = new WeakMap<Core["sqlite"], ReturnType<typeof prepareLookups>>();
-function prepareLookups(core: Core) {
-  return {
-    byId: core.db.select().from(spaces).where(eq(spaces.id, sql.placeholder("id"))).prepare(),
-    byKey: core.db.select().from(spaces).where(eq(spaces.key, sql.placeholder("key"))).prepare(),
-  };
-}
-function spaceLookups(core: Core) {
-  let l = lookups.get(core.sqlite);
-  if (!l) lookups.set(core.sqlite, (l = prepareLookups(core)));
-  return l;
-}
+const spaceLookups = perInstance((core: Core) => ({
+  byId: core.db.select().from(spaces).where(eq(spaces.id, sql.placeholder("id"))).prepare(),
+  byKey: core.db.select().from(spaces).where(eq(spaces.key, sql.placeholder("key"))).prepare(),
+}));
 
 export function findSpaceByKey(core: Core, key: string): SpaceRow | undefined {
   // A malformed key cannot exist: answer "not found" rather than a 400 on a path segment.
