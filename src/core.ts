@@ -5,7 +5,8 @@ import { systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
 import { prepareDataDir, type DataDir } from "./platform/datadir";
 import { migrate } from "./platform/db/migrate";
-import { openSqlite, toDrizzle, writeTransaction, type Db } from "./platform/db/open";
+import { openSqlite, toDrizzle, type Db } from "./platform/db/open";
+import { createTransactions, type Transactions } from "./platform/db/transactions";
 import { createLogger, type Logger } from "./platform/log";
 import { VERSION } from "./version";
 
@@ -23,6 +24,12 @@ export interface Core {
   version: string;
   /** One write transaction (BEGIN IMMEDIATE); nested calls join the outer one. */
   tx<T>(fn: () => T): T;
+  /** Inside a tx() callback. */
+  inTx(): boolean;
+  /** Work that acts outside the database on what was written: runs once it is committed. */
+  afterCommit(fn: () => void): void;
+  /** Group commit's state (platform/db/transactions.ts): the HTTP layer answers once durable. */
+  commits: Pick<Transactions, "pending" | "durable" | "failures" | "flush">;
   /** Work run at the end of every write transaction, before COMMIT (e.g. search indexing). */
   beforeCommit(fn: () => void): void;
   /** Functions run once at shutdown (timers, sockets). */
@@ -33,6 +40,8 @@ export interface Core {
 export interface OpenCoreOptions {
   clock?: Clock;
   log?: Logger;
+  /** Group the commits of one turn of the event loop (the server); off: each commits at once. */
+  groupCommits?: boolean;
 }
 
 export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
@@ -45,6 +54,11 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
   const closers: Array<() => void> = [];
   const commitHooks: Array<() => void> = [];
   let closed = false;
+  const transactions = createTransactions(sqlite, {
+    grouped: opts.groupCommits ?? false,
+    beforeCommit: commitHooks,
+    onError: (what, err) => log.error(what, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+  });
   const core: Core = {
     config,
     data,
@@ -53,13 +67,18 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
     clock,
     log,
     version: VERSION,
-    tx: (fn) => writeTransaction(sqlite, fn, commitHooks),
+    tx: transactions.tx,
+    inTx: transactions.inTx,
+    afterCommit: transactions.afterCommit,
+    commits: transactions,
     beforeCommit: (fn) => commitHooks.push(fn),
     onClose: (fn) => closers.push(fn),
     close() {
       if (closed) return;
       closed = true;
+      transactions.flush();
       for (const fn of closers.reverse()) fn();
+      transactions.flush();
       // Fold the WAL back into the main file so the data directory is one self-contained copy.
       // A statement still open somewhere makes this fail; the WAL is then folded at next start.
       try {

@@ -1,7 +1,7 @@
 import type { Server } from "bun";
 import type { Core } from "./core";
 import { openInstance } from "./instance";
-import { createApp } from "./http/app";
+import { createApp, durableHandler } from "./http/app";
 import { MB } from "./http/pipeline";
 import type { Config } from "./platform/config";
 import { collectWhenIdle } from "./platform/idle-gc";
@@ -15,8 +15,9 @@ export interface RunningServer {
 
 /** Opens the data directory and serves the app; stop() is the clean shutdown. */
 export function startServer(config: Config): RunningServer {
-  const core = openInstance(config);
+  const core = openInstance(config, { groupCommits: true });
   const app = createApp(core);
+  const handle = durableHandler(core, app);
   const idle = collectWhenIdle();
   core.onClose(idle.stop);
   const server = Bun.serve({
@@ -26,7 +27,7 @@ export function startServer(config: Config): RunningServer {
     maxRequestBodySize: 500 * MB,
     fetch: (request) => {
       idle.touch();
-      return app.handle(request) as Promise<Response>;
+      return handle(request);
     },
     error(err) {
       core.log.error("server error", { error: err.message });

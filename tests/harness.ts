@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Core } from "../src/core";
 import { openInstance } from "../src/instance";
-import { createApp, type App } from "../src/http/app";
+import { createApp, durableHandler, type App } from "../src/http/app";
 import { ManualClock } from "../src/platform/clock";
 import { loadConfig } from "../src/platform/config";
 import { silentLogger } from "../src/platform/log";
@@ -18,6 +18,8 @@ export const BASE = "http://cairn.test";
 export interface TestEnv {
   core: Core;
   app: App;
+  /** The server's handler (answers once durable); call() goes through it. */
+  handle(request: Request): Promise<Response>;
   clock: ManualClock;
   dir: string;
   close(): void;
@@ -27,11 +29,13 @@ export interface TestEnv {
 export function makeEnv(opts: { dir?: string; env?: Record<string, string> } = {}): TestEnv {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "cairn-test-"));
   const clock = new ManualClock(Date.now());
-  const core = openInstance(loadConfig(["--data", dir], opts.env ?? {}), { clock, log: silentLogger });
+  // Commits grouped as in the server, so every test runs through group commit.
+  const core = openInstance(loadConfig(["--data", dir], opts.env ?? {}), { clock, log: silentLogger, groupCommits: true });
   const app = createApp(core);
   return {
     core,
     app,
+    handle: durableHandler(core, app),
     clock,
     dir,
     close() {
@@ -75,7 +79,7 @@ export async function call(env: TestEnv, method: string, path: string, opts: Cal
       headers["content-type"] ??= "application/json";
     }
   }
-  const res = await env.app.handle(new Request(BASE + path, { method, headers, body }));
+  const res = await env.handle(new Request(BASE + path, { method, headers, body }));
   const text = await res.text();
   let parsed: any = null;
   try {

@@ -41,21 +41,19 @@ export function removeAttachmentsOfSpace(core: Core, spaceId: string): string[] 
 }
 
 /**
- * After COMMIT: deletes the blobs that nothing refers to any more. Called inside a transaction
- * (a nested flow), it waits until that has ended, so an uncommitted deletion never frees a blob.
+ * After COMMIT: deletes the blobs that nothing refers to any more. It waits until the deletion
+ * of their rows is committed (core.afterCommit), so an uncommitted deletion never frees a blob.
  * The reference check and the store's delete run in one tick (see BlobStore.delete).
  */
 export function deleteUnusedBlobs(core: Core, sha256s: readonly string[]): void {
   if (sha256s.length === 0) return;
-  if (core.sqlite.inTransaction) {
-    setTimeout(() => deleteUnusedBlobs(core, sha256s), 0);
-    return;
-  }
-  const store = blobStore(core);
-  for (const sha256 of sha256s) {
-    if (blobInUse(core, sha256)) continue;
-    store.delete(sha256).catch((err) => core.log.error("blob delete failed", { sha256, error: err instanceof Error ? err.message : String(err) }));
-  }
+  core.afterCommit(() => {
+    const store = blobStore(core);
+    for (const sha256 of sha256s) {
+      if (blobInUse(core, sha256)) continue;
+      store.delete(sha256).catch((err) => core.log.error("blob delete failed", { sha256, error: err instanceof Error ? err.message : String(err) }));
+    }
+  });
 }
 
 /**

@@ -62,7 +62,7 @@ function post(pageId: string, cookie: string, body: BodyInit, headers: Record<st
     // @ts-expect-error: Bun needs no duplex, other runtimes do
     duplex: "half",
   });
-  return env.app.handle(request);
+  return env.handle(request);
 }
 
 describe("the 25 MB limit", () => {

@@ -7,8 +7,7 @@
  * commits always has its rows.
  *
  * Reading: a consumer registers with `onEvents(core, name, handle)`. After a transaction that
- * recorded events has finished, the dispatcher (a microtask, so it runs once the synchronous
- * `core.tx()` has committed or rolled back) hands each consumer the rows after its cursor, in
+ * recorded events has committed (core.afterCommit), the dispatcher hands each consumer the rows after its cursor, in
  * seq order, and moves the cursor forward in the same transaction as whatever the consumer
  * wrote. Cursors live in `event_cursors`, so a consumer that was down (crash, restart) catches
  * up on registration, and a consumer that throws is retried on the next dispatch: delivery is
@@ -149,7 +148,7 @@ const insertEvent = perInstance((core: Core) =>
  * entry, webhook delivery rows) commits or rolls back with the change.
  */
 export function recordEvent(core: Core, event: NewEvent): void {
-  if (!core.sqlite.inTransaction) throw new Error(`recordEvent(${event.type}) must be called inside core.tx()`);
+  if (!core.inTx()) throw new Error(`recordEvent(${event.type}) must be called inside core.tx()`);
   const row = insertEvent(core).get({
     id: newId(),
     type: event.type,
@@ -189,11 +188,14 @@ export function onEvents(core: Core, name: string, handle: EventConsumer, opts: 
 
 function scheduleDispatch(core: Core): void {
   const registry = registryOf(core);
-  if (registry.scheduled || registry.consumers.size === 0) return;
-  registry.scheduled = true;
-  queueMicrotask(() => {
-    registry.scheduled = false;
-    dispatchEvents(core);
+  if (registry.consumers.size === 0) return;
+  core.afterCommit(() => {
+    if (registry.scheduled) return;
+    registry.scheduled = true;
+    queueMicrotask(() => {
+      registry.scheduled = false;
+      dispatchEvents(core);
+    });
   });
 }
 
@@ -204,9 +206,9 @@ const BATCH = 500;
  * a start-up catch-up call it directly); it never runs inside someone else's transaction.
  */
 export function dispatchEvents(core: Core): void {
-  if (core.sqlite.inTransaction) {
-    // Called from inside a transaction (a nested flow): try again once it has ended.
-    setTimeout(() => dispatchEvents(core), 0);
+  if (core.inTx()) {
+    // Called from inside a transaction (a nested flow): again once it has committed.
+    core.afterCommit(() => dispatchEvents(core));
     return;
   }
   for (const [name, handle] of registryOf(core).consumers) {

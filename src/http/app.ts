@@ -63,6 +63,22 @@ export function createApp(core: Core) {
 
 export type App = ReturnType<typeof createApp>;
 
+/**
+ * The server's request handler: the app's answer, sent once what the request wrote (or read
+ * from writes not yet committed) is durable. Group commit (platform/db/transactions.ts) holds
+ * a turn's writes in one transaction; if its COMMIT fails, every answer that waited on it
+ * becomes a 503 rather than a success that was never saved.
+ */
+export function durableHandler(core: Core, app: App): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const failures = core.commits.failures();
+    const response = await app.handle(request);
+    if (core.commits.pending()) await core.commits.durable();
+    if (core.commits.failures() === failures) return response;
+    return problemResponse(new AppError("service_unavailable", { detail: "The change could not be saved: the database refused to commit it. Try again; if it keeps failing, check the server's free disk space and its log." }));
+  };
+}
+
 function toErrorResponse(core: Core, code: unknown, error: unknown, request: Request): Response {
   // Elysia wraps whatever the parse hook throws in a ParseError; ours is its cause.
   if (code === "PARSE" && (error as Error).cause instanceof AppError) error = (error as Error).cause;

@@ -4,8 +4,8 @@
  * rows were queued there (queue.ts) and are acted on after the commit.
  *
  * When:
- *   - right after the commit that queued them: the recorder schedules a kick (a microtask, so
- *     it runs once the synchronous core.tx() has finished; after a rollback it finds nothing);
+ *   - right after the commit that queued them: the recorder schedules a kick (core.afterCommit:
+ *     never before the rows are durable, never after a rollback);
  *   - on a 5-second timer, for retries that have come due;
  *   - at start-up, for what a stop or a crash left behind (the rows are in the database).
  * Runs never overlap (one chain per instance), so one process never sends a row twice at once;
@@ -77,11 +77,13 @@ export function installWebhooks(core: Core): void {
 /** Sends what is due once the current synchronous work (the committing transaction) is done. */
 function kick(core: Core): void {
   const state = stateOf(core.sqlite);
-  if (state.kickQueued) return;
-  state.kickQueued = true;
-  queueMicrotask(() => {
-    state.kickQueued = false;
-    void runDueDeliveries(core);
+  core.afterCommit(() => {
+    if (state.kickQueued) return;
+    state.kickQueued = true;
+    queueMicrotask(() => {
+      state.kickQueued = false;
+      void runDueDeliveries(core);
+    });
   });
 }
 
@@ -110,6 +112,9 @@ async function sendDue(core: Core, state: SenderState): Promise<void> {
   prune(core, state);
   const tried = new Set<string>();
   for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !state.closed; batch++) {
+    // Only committed rows go out: a group of writes still open (the timer fired mid-burst) may
+    // hold deliveries that could yet be lost.
+    while (core.commits.pending()) await core.commits.durable();
     const due = core.db
       .select({ delivery: webhookDeliveries, hook: webhooks })
       .from(webhookDeliveries)

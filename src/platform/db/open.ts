@@ -1,6 +1,5 @@
 import { Database } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { noteRollback } from "./write-stamp";
 
 /**
  * Opens the SQLite file with the pragmas of DESIGN.md §2. busy_timeout is set first so that
@@ -21,27 +20,3 @@ export function toDrizzle(sqlite: Database) {
 }
 
 export type Db = ReturnType<typeof toDrizzle>;
-
-/**
- * Runs fn inside BEGIN IMMEDIATE … COMMIT (every write transaction takes the write lock up
- * front, so two writers never deadlock on an upgrade). Nested calls join the outer one.
- * beforeCommit hooks run last inside the transaction (derived data such as the search index
- * is written atomically with the change that caused it).
- */
-export function writeTransaction<T>(sqlite: Database, fn: () => T, beforeCommit: ReadonlyArray<() => void> = []): T {
-  if (sqlite.inTransaction) return fn();
-  sqlite.exec("BEGIN IMMEDIATE");
-  try {
-    const result = fn();
-    if (result instanceof Promise) throw new Error("writeTransaction callbacks must be synchronous");
-    for (const hook of beforeCommit) hook();
-    sqlite.exec("COMMIT");
-    return result;
-  } catch (err) {
-    if (sqlite.inTransaction) {
-      sqlite.exec("ROLLBACK");
-      noteRollback(sqlite);
-    }
-    throw err;
-  }
-}

@@ -25,7 +25,7 @@ function dataVersion(db: Database): number {
   return read.value;
 }
 
-/** Rolled-back transactions per connection (writeTransaction counts them). */
+/** Rolled-back transactions per connection (the transactions module counts them). */
 const rollbacks = new WeakMap<Database, number>();
 
 /** A rollback undoes rows without moving total_changes(): it must move the stamp itself. */

@@ -1,0 +1,168 @@
+/**
+ * Write transactions, and group commit.
+ *
+ * Every write runs in `tx(fn)`: BEGIN IMMEDIATE (the write lock up front, so two writers never
+ * deadlock on an upgrade), fn, the beforeCommit hooks, COMMIT. Nested calls join the outer one.
+ *
+ * With synchronous=FULL (DESIGN.md §2) a COMMIT waits for the disk (an fsync, ~0.5 ms here):
+ * half of what a page edit costs. The server therefore groups commits: the first write of a
+ * turn of the event loop opens a transaction, each write runs in a SAVEPOINT of it (a failing
+ * one rolls back alone), and the group commits once, when the turn's I/O has been handled
+ * (setImmediate). Nothing is acknowledged before it is durable: the HTTP layer waits for
+ * `durable()` before it answers, and work that acts outside the database (sending webhooks,
+ * deleting blobs) runs through `afterCommit`. The CLI, the scheduler alone and most tests
+ * commit each transaction at once (grouping off); the semantics are the same, only the
+ * moment of COMMIT moves.
+ */
+import type { Database } from "bun:sqlite";
+import { noteRollback } from "./write-stamp";
+
+export interface Transactions {
+  tx<T>(fn: () => T): T;
+  /** Inside a tx() callback (not merely while a group is open). */
+  inTx(): boolean;
+  /**
+   * Runs fn once what has been written so far is committed: at the end of the current tx() (or
+   * of its group), at once when nothing is waiting. Dropped if that transaction rolls back.
+   */
+  afterCommit(fn: () => void): void;
+  /** True while a group holds writes that are not committed yet. */
+  pending(): boolean;
+  /** Settles once the open group (if any) has committed or failed. */
+  durable(): Promise<void>;
+  /** How many groups failed to commit (their writes were all lost). */
+  failures(): number;
+  /** Commits the open group now (shutdown, or before work that needs no open transaction). */
+  flush(): void;
+}
+
+interface Group {
+  after: Array<() => void>;
+  settled: Promise<void>;
+  settle: () => void;
+}
+
+export function createTransactions(sqlite: Database, opts: { grouped: boolean; beforeCommit: ReadonlyArray<() => void>; onError: (what: string, err: unknown) => void }): Transactions {
+  let depth = 0;
+  let group: Group | null = null;
+  let failed = 0;
+  // afterCommit work registered by the tx() in progress; joins its group (or runs) if it succeeds.
+  let memberAfter: Array<() => void> = [];
+
+  const runAll = (fns: Array<() => void>) => {
+    for (const fn of fns) {
+      try {
+        fn();
+      } catch (err) {
+        opts.onError("after-commit work failed", err);
+      }
+    }
+  };
+
+  const rollback = (what: string) => {
+    if (sqlite.inTransaction) sqlite.exec(what);
+    noteRollback(sqlite);
+  };
+
+  function openGroup(): Group {
+    sqlite.exec("BEGIN IMMEDIATE");
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    const g: Group = { after: [], settled, settle };
+    setImmediate(commitGroup);
+    return g;
+  }
+
+  function commitGroup(): void {
+    const g = group;
+    if (!g || depth > 0) return;
+    group = null;
+    try {
+      sqlite.exec("COMMIT");
+    } catch (err) {
+      // 1. the disk refused (full, I/O error): every member's writes are lost together;
+      // 2. count it, so every request that waited on this group answers an error;
+      // 3. drop the after-commit work, which would act on rows that do not exist.
+      rollback("ROLLBACK");
+      failed++;
+      opts.onError("group commit failed", err);
+      g.settle();
+      return;
+    }
+    g.settle();
+    runAll(g.after);
+  }
+
+  function checkSync<T>(result: T): T {
+    if (result instanceof Promise) throw new Error("tx() callbacks must be synchronous");
+    return result;
+  }
+
+  function immediate<T>(fn: () => T): T {
+    sqlite.exec("BEGIN IMMEDIATE");
+    depth++;
+    try {
+      const result = checkSync(fn());
+      for (const hook of opts.beforeCommit) hook();
+      sqlite.exec("COMMIT");
+      return result;
+    } catch (err) {
+      memberAfter = [];
+      rollback("ROLLBACK");
+      throw err;
+    } finally {
+      depth--;
+      const after = memberAfter;
+      memberAfter = [];
+      runAll(after);
+    }
+  }
+
+  function member<T>(fn: () => T): T {
+    group ??= openGroup();
+    sqlite.exec("SAVEPOINT member");
+    depth++;
+    try {
+      const result = checkSync(fn());
+      for (const hook of opts.beforeCommit) hook();
+      sqlite.exec("RELEASE member");
+      group.after.push(...memberAfter);
+      return result;
+    } catch (err) {
+      if (sqlite.inTransaction) {
+        // Only this member's writes are undone; the rest of the group stands.
+        sqlite.exec("ROLLBACK TO member");
+        sqlite.exec("RELEASE member");
+        noteRollback(sqlite);
+      } else {
+        // SQLite itself rolled the whole transaction back (disk full, I/O error).
+        const g = group;
+        group = null;
+        failed++;
+        noteRollback(sqlite);
+        g?.settle();
+      }
+      throw err;
+    } finally {
+      depth--;
+      memberAfter = [];
+    }
+  }
+
+  return {
+    tx: (fn) => (depth > 0 ? fn() : opts.grouped ? member(fn) : immediate(fn)),
+    inTx: () => depth > 0,
+    afterCommit(fn) {
+      if (depth > 0) memberAfter.push(fn);
+      else if (group) group.after.push(fn);
+      else fn();
+    },
+    pending: () => group !== null,
+    durable: () => group?.settled ?? Promise.resolve(),
+    failures: () => failed,
+    flush() {
+      if (depth > 0) throw new Error("flush() inside a transaction");
+      commitGroup();
+    },
+  };
+}
