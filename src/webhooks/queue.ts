@@ -4,21 +4,22 @@
  * its type. So a change and its deliveries commit or roll back together; the sender
  * (sender.ts) only ever sends rows that committed.
  */
-import { eq } from "drizzle-orm";
 import type { Core } from "../core";
 import type { EventRow } from "../events/outbox";
 import { newId } from "../platform/crypto";
 import { perInstance } from "../platform/memo";
-import { spaces } from "../spaces/tables";
 import { WEBHOOK_EVENT_TYPES } from "./service";
-import { webhookDeliveries } from "./tables";
 
 const SENT_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
 
-/** Runs for every page and space event, so it is one prepared statement on the space index. */
-const enabledHooksOf = perInstance((sqlite: Core["sqlite"]) =>
-  sqlite.query<{ id: string; events: string }, [string]>("SELECT id, events FROM webhooks WHERE space_id = ? AND enabled = 1"),
-);
+/** Run for every page and space event (and per webhook), so prepared once per instance. */
+const statements = perInstance((sqlite: Core["sqlite"]) => ({
+  enabledHooksOf: sqlite.query<{ id: string; events: string }, [string]>("SELECT id, events FROM webhooks WHERE space_id = ? AND enabled = 1"),
+  spaceKey: sqlite.query<{ key: string }, [string]>("SELECT key FROM spaces WHERE id = ?"),
+  insert: sqlite.query<never, Record<string, string>>(
+    "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload, status, next_attempt_at, created_at, updated_at) VALUES ($id, $webhookId, $eventId, $eventType, $payload, 'pending', $now, $now, $now)",
+  ),
+}));
 
 /** The spaces whose webhooks hear this event: its own and, for a move between spaces, the old one. */
 function spacesOf(event: EventRow): string[] {
@@ -33,7 +34,7 @@ function spacesOf(event: EventRow): string[] {
  * (pageId, spaceId…), the space's key, the actor and the event's own details.
  */
 export function payloadOf(core: Core, event: EventRow): string {
-  const space = event.spaceId ? core.db.select({ key: spaces.key }).from(spaces).where(eq(spaces.id, event.spaceId)).get() : undefined;
+  const space = event.spaceId ? statements(core.sqlite).spaceKey.get(event.spaceId) : null;
   const data = {
     eventId: event.id,
     [`${event.targetType}Id`]: event.targetId,
@@ -51,7 +52,7 @@ export function queueDeliveries(core: Core, event: EventRow): number {
   const spaceIds = spacesOf(event);
   if (spaceIds.length === 0) return 0;
   const hooks = spaceIds
-    .flatMap((id) => enabledHooksOf(core.sqlite).all(id))
+    .flatMap((id) => statements(core.sqlite).enabledHooksOf.all(id))
     .filter((h) => {
       const events = JSON.parse(h.events) as string[];
       return events.includes("*") || events.includes(event.type);
@@ -60,9 +61,6 @@ export function queueDeliveries(core: Core, event: EventRow): number {
   const payload = payloadOf(core, event);
   // Due at once: the first attempt is made right after the commit (sender.ts).
   const now = event.createdAt;
-  core.db
-    .insert(webhookDeliveries)
-    .values(hooks.map((h) => ({ id: newId(), webhookId: h.id, eventId: event.id, eventType: event.type, payload, status: "pending" as const, nextAttemptAt: now, createdAt: now, updatedAt: now })))
-    .run();
+  for (const h of hooks) statements(core.sqlite).insert.run({ id: newId(), webhookId: h.id, eventId: event.id, eventType: event.type, payload, now });
   return hooks.length;
 }

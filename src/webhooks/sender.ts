@@ -17,7 +17,7 @@
  * attempts in a row for one webhook (across its deliveries) switch it off, abandon its
  * waiting deliveries and record a webhook.disabled event for the space admins.
  */
-import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, lte } from "drizzle-orm";
 import type { Core } from "../core";
 import { onEventRecorded, recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
@@ -26,7 +26,7 @@ import { newId } from "../platform/crypto";
 import { guardedFetch } from "../platform/outbound";
 import { queueDeliveries } from "./queue";
 import { deliveryHeaders } from "./signer";
-import { webhookAttempts, webhookDeliveries, webhooks, type DeliveryRow, type WebhookRow } from "./tables";
+import { webhookDeliveries, webhooks, type DeliveryRow, type WebhookRow } from "./tables";
 
 /** The wait before attempt n+1 after attempt n failed. */
 export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 3_600_000, 3_600_000];
@@ -201,39 +201,49 @@ function recordOutcomes(core: Core, state: SenderState): void {
   }
 }
 
+/**
+ * Every attempt runs these (several per change), so they are prepared once per instance. The
+ * delivery's look-up reads two columns, never its payload.
+ */
+const outcomeStatements = perInstance((sqlite: Core["sqlite"]) => ({
+  delivery: sqlite.query<{ attempts: number; webhookId: string }, [string]>("SELECT attempts, webhook_id AS webhookId FROM webhook_deliveries WHERE id = ?"),
+  attempt: sqlite.query<never, Record<string, string | number | null>>(
+    "INSERT INTO webhook_attempts (id, delivery_id, attempt, started_at, status_code, error, duration_ms, response_snippet) VALUES ($id, $deliveryId, $attempt, $startedAt, $statusCode, $error, $durationMs, $snippet)",
+  ),
+  // A failure moves on only a delivery still waiting (one abandoned meanwhile stays abandoned);
+  // a success is recorded whatever happened meanwhile: the receiver has it.
+  settle: sqlite.query<never, Record<string, string | number | null>>(
+    "UPDATE webhook_deliveries SET attempts = $attempts, last_status_code = $statusCode, last_error = $error, last_duration_ms = $durationMs, last_response_snippet = $snippet, updated_at = $updatedAt, status = $status, next_attempt_at = $nextAttemptAt WHERE id = $id AND ($status = 'succeeded' OR status IN ('pending', 'failed'))",
+  ),
+  succeeded: sqlite.query<never, [string]>("UPDATE webhooks SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0"),
+  failed: sqlite.query<{ consecutiveFailures: number; enabled: number }, [string]>(
+    "UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ? RETURNING consecutive_failures AS consecutiveFailures, enabled",
+  ),
+}));
+
 /** The attempt's log line, the delivery's state, the webhook's failure count (inside recordOutcomes' transaction). */
 function recordOutcome(core: Core, deliveryId: string, o: Outcome): void {
+  const q = outcomeStatements(core.sqlite);
   // 1. The delivery may have gone meanwhile (webhook or space deleted): nothing to record.
-  const delivery = core.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
+  const delivery = q.delivery.get(deliveryId);
   if (!delivery) return;
   const n = delivery.attempts + 1;
   const now = core.clock.now();
-  core.db
-    .insert(webhookAttempts)
-    .values({ id: newId(), deliveryId, attempt: n, startedAt: o.startedAt, statusCode: o.statusCode, error: o.error, durationMs: o.durationMs, responseSnippet: o.snippet })
-    .run();
-  const last = { attempts: n, lastStatusCode: o.statusCode, lastError: o.error, lastDurationMs: o.durationMs, lastResponseSnippet: o.snippet, updatedAt: iso(now) };
+  const line = { statusCode: o.statusCode, error: o.error, durationMs: o.durationMs, snippet: o.snippet };
+  q.attempt.run({ id: newId(), deliveryId, attempt: n, startedAt: o.startedAt, ...line });
   // 2. Success: done, and the webhook's failure run is over.
+  // 3. Failure: retry later, or give up after the last attempt.
+  const giveUp = !o.ok && n >= MAX_ATTEMPTS;
+  const status = o.ok ? "succeeded" : giveUp ? "abandoned" : "failed";
+  const nextAttemptAt = o.ok || giveUp ? null : iso(now + RETRY_DELAYS_MS[n - 1]);
+  q.settle.run({ id: deliveryId, attempts: n, ...line, updatedAt: iso(now), status, nextAttemptAt });
   if (o.ok) {
-    core.db.update(webhookDeliveries).set({ ...last, status: "succeeded", nextAttemptAt: null }).where(eq(webhookDeliveries.id, deliveryId)).run();
-    core.db.update(webhooks).set({ consecutiveFailures: 0 }).where(eq(webhooks.id, delivery.webhookId)).run();
+    q.succeeded.run(delivery.webhookId);
     return;
   }
-  // 3. Failure: retry later, or give up after the last attempt.
-  const giveUp = n >= MAX_ATTEMPTS;
-  core.db
-    .update(webhookDeliveries)
-    .set({ ...last, status: giveUp ? "abandoned" : "failed", nextAttemptAt: giveUp ? null : iso(now + RETRY_DELAYS_MS[n - 1]) })
-    .where(and(eq(webhookDeliveries.id, deliveryId), inArray(webhookDeliveries.status, ["pending", "failed"])))
-    .run();
   // 4. Count the failure against the webhook; the 20th in a row switches it off.
-  const hook = core.db
-    .update(webhooks)
-    .set({ consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1` })
-    .where(eq(webhooks.id, delivery.webhookId))
-    .returning()
-    .get();
-  if (hook && hook.enabled && hook.consecutiveFailures >= DISABLE_AFTER_FAILURES) disableWebhook(core, hook, o.error);
+  const hook = q.failed.get(delivery.webhookId);
+  if (hook && hook.enabled && hook.consecutiveFailures >= DISABLE_AFTER_FAILURES) disableWebhook(core, core.db.select().from(webhooks).where(eq(webhooks.id, delivery.webhookId)).get()!, o.error);
 }
 
 /**
