@@ -17,12 +17,12 @@ import { AppError, invalid, notFound } from "../platform/errors";
 import { MultipartError, multipartBoundary, OVERHEAD_BYTES, readFilePart } from "../platform/multipart";
 import { deleteUnusedBlobs } from "./blob-refs";
 import { cleanFilename } from "./filenames";
+import { uploadedBytes } from "../platform/upload-memory";
 import { ContentSniffer } from "./sniff";
 import { attachments, type AttachmentRow } from "./tables";
 
 /** SPEC.md §8: 25 MB. */
 export const ATTACHMENT_MAX_BYTES = 25 * 1024 * 1024;
-const GC_EVERY = 4 * 1024 * 1024;
 /** The multipart field that carries the file. */
 export const FILE_FIELD = "file";
 
@@ -115,14 +115,10 @@ async function storeFilePart(core: Core, body: ReadableStream<Uint8Array> | null
     const part = await readFilePart(body, boundary, FILE_FIELD, ATTACHMENT_MAX_BYTES);
     if (!part) throw missing();
     const sniffer = new ContentSniffer();
-    let streamed = 0;
     const lease = await blobStore(core).put(
       tap(part.body, (chunk) => {
         sniffer.update(chunk);
-        // Each chunk of a request body is a new buffer, dropped once on disk. In a large heap
-        // the collector lets many megabytes of them pile up before it runs: a young-generation
-        // collection every 4 MB (well under a millisecond) keeps an upload's memory flat.
-        if (((streamed += chunk.byteLength) & (GC_EVERY - 1)) < chunk.byteLength) Bun.gc(false);
+        uploadedBytes(chunk.byteLength);
       }),
     );
     return { lease, filename: cleanFilename(part.filename), contentType: sniffer.result() };
