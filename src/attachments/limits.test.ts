@@ -26,7 +26,8 @@ async function setup() {
 function streamedForm(size: number) {
   const head = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
-  const chunk = Buffer.alloc(256 * 1024, 0x61);
+  // A fresh buffer per chunk, as a network body arrives (the upload frees each once past it).
+  const chunk = () => Buffer.alloc(256 * 1024, 0x61);
   const state = { pulled: 0 };
   let sent = 0;
   let stage = 0;
@@ -37,7 +38,7 @@ function streamedForm(size: number) {
         out = head;
         stage = 1;
       } else if (stage === 1) {
-        out = chunk.subarray(0, Math.min(chunk.length, size - sent));
+        out = chunk().subarray(0, Math.min(256 * 1024, size - sent));
         sent += out.length;
         if (sent >= size) stage = 2;
       } else if (stage === 2) {

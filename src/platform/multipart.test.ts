@@ -3,15 +3,20 @@ import { headerParams, MultipartError, multipartBoundary, readFilePart } from ".
 
 const B = "XyZ-boundary";
 
-/** `body` delivered in chunks of the given sizes (cycled), like a network would. */
-function chunked(body: Uint8Array, sizes: number[]): ReadableStream<Uint8Array> {
+/**
+ * `body` delivered in chunks of the given sizes (cycled), like a network would: views of one
+ * buffer, or (`sent`) each a fresh copy, as a request body arrives, listed in `sent`.
+ */
+function chunked(body: Uint8Array, sizes: number[], sent?: Uint8Array[]): ReadableStream<Uint8Array> {
   let at = 0;
   let i = 0;
   return new ReadableStream({
     pull(controller) {
       if (at >= body.length) return controller.close();
       const n = sizes[i++ % sizes.length];
-      controller.enqueue(body.slice(at, at + n));
+      const chunk = sent ? new Uint8Array(body.subarray(at, at + n)) : body.subarray(at, at + n);
+      sent?.push(chunk);
+      controller.enqueue(chunk);
       at += n;
     },
   });
@@ -25,8 +30,8 @@ function formBody(file: Uint8Array, opts: { before?: string; after?: string; fil
   ]);
 }
 
-async function readAll(stream: ReadableStream<Uint8Array>, max = 1 << 20) {
-  const part = await readFilePart(stream, B, "file", max);
+async function readAll(stream: ReadableStream<Uint8Array>, max = 1 << 20, freeChunks = false) {
+  const part = await readFilePart(stream, B, "file", max, { freeChunks });
   if (!part) return null;
   const chunks: Uint8Array[] = [];
   for await (const c of part.body) chunks.push(Uint8Array.from(c));
@@ -51,6 +56,38 @@ describe("readFilePart", () => {
       expect(Buffer.compare(got!.bytes, file)).toBe(0);
     });
   }
+
+  describe("freeChunks: each chunk's memory is freed once the parser is past it", () => {
+    for (const [name, file] of tricky) {
+      test.each([[[1]], [[2, 3]], [[B.length + 3]], [[64, 1, 5]]])(`${name}: the same bytes in fresh chunks of %p`, async (sizes) => {
+        const got = await readAll(chunked(formBody(file, { before: "preamble\r\n" }), sizes, []), 1 << 20, true);
+        expect(Buffer.compare(got!.bytes, file)).toBe(0);
+      });
+    }
+
+    test("chunks two reads back are detached; the last ones and views of shared buffers are not", async () => {
+      const file = Buffer.from(Array.from({ length: 10_000 }, (_, i) => i % 251));
+      const sent: Uint8Array[] = [];
+      const got = await readAll(chunked(formBody(file), [1000], sent), 1 << 20, true);
+      expect(Buffer.compare(got!.bytes, file)).toBe(0);
+      const freed = sent.map((c) => c.byteLength === 0);
+      expect(freed.slice(0, -3).every(Boolean)).toBe(true);
+      expect(freed.slice(-2)).toEqual([false, false]);
+      const views: Uint8Array[] = [];
+      const body = chunked(formBody(file), [1000]);
+      const reader = body.getReader();
+      const seen = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { done, value } = await reader.read();
+          if (done) return controller.close();
+          views.push(value);
+          controller.enqueue(value);
+        },
+      });
+      expect(Buffer.compare((await readAll(seen, 1 << 20, true))!.bytes, file)).toBe(0);
+      expect(views.every((v) => v.byteLength > 0)).toBe(true);
+    });
+  });
 
   test("skips other fields before the file and answers null when there is none", async () => {
     const other = `--${B}\r\nContent-Disposition: form-data; name="title"\r\n\r\nhi\r\n`;

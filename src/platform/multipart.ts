@@ -44,9 +44,14 @@ export function multipartBoundary(contentType: string | null): string | null {
 /**
  * Reads `stream` up to the part named `field` and answers it (null when the body ends without
  * one). Stops reading the stream when the part's body has been read or the reader gives up.
+ *
+ * `freeChunks`: the stream hands over fresh buffers that nobody else holds (a request body), and
+ * each piece of the file is used before the next is asked for (written, hashed). Each chunk's
+ * memory is then freed as soon as the parser is past it (two chunks later) instead of waiting
+ * for the collector, which lets megabytes of them pile up during an upload.
  */
-export async function readFilePart(stream: ReadableStream<Uint8Array>, boundary: string, field: string, maxFileBytes: number): Promise<FilePart | null> {
-  const input = new ByteInput(stream.getReader(), maxFileBytes + OVERHEAD_BYTES);
+export async function readFilePart(stream: ReadableStream<Uint8Array>, boundary: string, field: string, maxFileBytes: number, opts: { freeChunks?: boolean } = {}): Promise<FilePart | null> {
+  const input = new ByteInput(stream.getReader(), maxFileBytes + OVERHEAD_BYTES, opts.freeChunks ?? false);
   const delimiter = Buffer.from(`\r\n--${boundary}`);
   try {
     // The first delimiter has no CRLF before it when there is no preamble: supply one.
@@ -74,14 +79,26 @@ export async function readFilePart(stream: ReadableStream<Uint8Array>, boundary:
   }
 }
 
+/** Chunks still referenced: this.buf (or a piece handed on) reaches back at most one chunk. */
+const CHUNKS_IN_USE = 2;
+
 class ByteInput {
   buf: Buffer = Buffer.alloc(0);
   private total = 0;
+  private readonly held: ArrayBuffer[] = [];
 
   constructor(
     private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
     private readonly maxTotal: number,
+    private readonly freeChunks: boolean,
   ) {}
+
+  /** Frees the chunk read CHUNKS_IN_USE reads ago (transfer(0) detaches it and releases its memory at once). */
+  private hold(chunk: Uint8Array): void {
+    if (!this.freeChunks || chunk.byteOffset !== 0 || chunk.byteLength !== chunk.buffer.byteLength) return;
+    this.held.push(chunk.buffer as ArrayBuffer);
+    if (this.held.length > CHUNKS_IN_USE) (this.held.shift() as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
+  }
 
   /** The next chunk of the body as it came (null at its end), counted against the limit. */
   async read(): Promise<Buffer | null> {
@@ -96,6 +113,7 @@ class ByteInput {
     if (done) return null;
     this.total += value.byteLength;
     if (this.total > this.maxTotal) throw new MultipartError("too_large", "the body is too large");
+    this.hold(value);
     return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   }
 

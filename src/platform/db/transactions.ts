@@ -59,8 +59,8 @@ export function createTransactions(sqlite: Database, opts: { grouped: boolean; b
     }
   };
 
-  const rollback = (what: string) => {
-    if (sqlite.inTransaction) sqlite.exec(what);
+  const rollback = () => {
+    if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
     noteRollback(sqlite);
   };
 
@@ -83,7 +83,7 @@ export function createTransactions(sqlite: Database, opts: { grouped: boolean; b
       // 1. the disk refused (full, I/O error): every member's writes are lost together;
       // 2. count it, so every request that waited on this group answers an error;
       // 3. drop the after-commit work, which would act on rows that do not exist.
-      rollback("ROLLBACK");
+      rollback();
       failed++;
       opts.onError("group commit failed", err);
       g.settle();
@@ -108,7 +108,7 @@ export function createTransactions(sqlite: Database, opts: { grouped: boolean; b
       return result;
     } catch (err) {
       memberAfter = [];
-      rollback("ROLLBACK");
+      rollback();
       throw err;
     } finally {
       depth--;
