@@ -17,7 +17,7 @@ import { contentFigures, seedContent } from "./bench/content-run";
 import { SCENARIOS, type BenchContext, type ExtraFigures, type Scenario } from "./bench/scenarios";
 import { seedContext } from "./bench/seed";
 import { coldStarts, median, startCairn } from "./bench/server";
-import { measureUpload } from "./bench/upload";
+import { measureUploads } from "./bench/upload";
 
 const root = join(import.meta.dir, "..");
 const out = join(root, ".bench");
@@ -105,8 +105,9 @@ async function main() {
   await Bun.sleep(plan.idleMs);
   const idleRssMb = rssMb(cairn.child.pid);
   console.log(`idle RSS: ${idleRssMb.toFixed(1)} MB`);
-  const upload = await measureUpload(ctx, cairn.child.pid, content.pre.big.pageIds[0]);
-  console.log(`upload ${upload.uploadMb} MB: RSS ${upload.rssBeforeMb.toFixed(1)} MB, peak +${upload.uploadRssGrowthMb.toFixed(1)} MB, 1 s after +${upload.uploadRssAfterGrowthMb.toFixed(1)} MB`);
+  const upload = await measureUploads(ctx, cairn.child.pid, content.pre.big.pageIds, { url: baseline.url, pid: baseline.child.pid });
+  for (const r of upload.runs) console.log(`upload ${r.uploadMb} MB: RSS ${r.rssBeforeMb.toFixed(1)} MB, peak +${r.uploadRssGrowthMb.toFixed(1)} MB, 1 s after +${r.uploadRssAfterGrowthMb.toFixed(1)} MB`);
+  console.log(`upload to bare Bun.serve: peak +${upload.bareBunGrowthMb.toFixed(1)} MB`);
 
   const loads = await runScenarios(cairn.url, cairn.child.pid, ctx);
   const code = await cairn.stop();

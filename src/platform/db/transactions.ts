@@ -93,8 +93,12 @@ export function createTransactions(sqlite: Database, opts: { grouped: boolean; b
     runAll(g.after);
   }
 
-  function checkSync<T>(result: T): T {
+  /** fn, the beforeCommit hooks, then `end`: COMMIT, or the RELEASE of a member's savepoint. */
+  function run<T>(fn: () => T, end: string): T {
+    const result = fn();
     if (result instanceof Promise) throw new Error("tx() callbacks must be synchronous");
+    for (const hook of opts.beforeCommit) hook();
+    sqlite.exec(end);
     return result;
   }
 
@@ -102,10 +106,7 @@ export function createTransactions(sqlite: Database, opts: { grouped: boolean; b
     sqlite.exec("BEGIN IMMEDIATE");
     depth++;
     try {
-      const result = checkSync(fn());
-      for (const hook of opts.beforeCommit) hook();
-      sqlite.exec("COMMIT");
-      return result;
+      return run(fn, "COMMIT");
     } catch (err) {
       memberAfter = [];
       rollback();
@@ -123,9 +124,7 @@ export function createTransactions(sqlite: Database, opts: { grouped: boolean; b
     sqlite.exec("SAVEPOINT member");
     depth++;
     try {
-      const result = checkSync(fn());
-      for (const hook of opts.beforeCommit) hook();
-      sqlite.exec("RELEASE member");
+      const result = run(fn, "RELEASE member");
       group.after.push(...memberAfter);
       return result;
     } catch (err) {
