@@ -20,7 +20,7 @@ import { webhookRoutes } from "../webhooks/routes";
 import { notificationRoutes } from "../notifications/routes";
 import { watchRoutes } from "../watches/routes";
 import { docsRoutes } from "./docs";
-import { clientIp, parseJsonBody, runPipeline } from "./pipeline";
+import { clientIp, isStreamedBody, parseJsonBody, runPipeline } from "./pipeline";
 import { fromValidation, problemResponse } from "./problem";
 import { logRequest } from "./request-log";
 import { stateOf } from "./request-state";
@@ -58,6 +58,11 @@ export function createApp(core: Core) {
     })
     .use(docsRoutes(core));
   for (const group of apiRoutes(core)) app.use(group);
+  // Elysia composes a route's handler at its first request, and meanwhile Bun reads a body
+  // ahead with no backpressure: the first 20 MB upload after start took ~7 MB more memory
+  // than the next ones. The streamed routes are composed now (all routes would add ~150 ms
+  // to the start and ~20 MB of memory).
+  for (const route of app.routes) if (isStreamedBody(route.method, route.path)) route.compile();
   return app;
 }
 

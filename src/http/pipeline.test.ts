@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, mintToken, signUp, type TestEnv } from "../../tests/harness";
 import { setSetting } from "../settings/service";
+import { isStreamedBody } from "./pipeline";
 
 let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
@@ -162,5 +163,16 @@ describe("account lockout", () => {
     expect((await login("correct horse battery staple")).status).toBe(401);
     env.clock.advance(10_000);
     expect((await login("correct horse battery staple")).status).toBe(200);
+  });
+});
+
+describe("streamed bodies", () => {
+  test("the upload route is the streamed one, and it is composed when the app is made (its first body is read at once)", () => {
+    const streamed = env.app.routes.filter((r) => isStreamedBody(r.method, r.path));
+    expect(streamed.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/pages/:id/attachments"]);
+    // A route not composed yet holds Elysia's lazy stand-in, which composes at the first call.
+    const lazy = (r: { composed: unknown }) => String(r.composed).includes("compile()");
+    expect(streamed.filter(lazy)).toEqual([]);
+    expect(env.app.routes.filter(lazy).length).toBeGreaterThan(100);
   });
 });

@@ -77,6 +77,11 @@ export function runPipeline(core: Core, request: Request, ip: string): Caller {
  */
 const STREAMED_BODIES: ReadonlyArray<{ method: string; path: RegExp }> = [{ method: "POST", path: /^\/api\/pages\/[^/]+\/attachments\/?$/ }];
 
+/** Whether a request (method and URL path, or a route's path pattern) has a streamed body. */
+export function isStreamedBody(method: string, path: string): boolean {
+  return STREAMED_BODIES.some((r) => r.method === method && r.path.test(path));
+}
+
 /** What the body of a streamed route parses to: nothing (the route reads request.body). */
 export const UNREAD_BODY = Object.freeze({});
 
@@ -85,7 +90,7 @@ export const UNREAD_BODY = Object.freeze({});
  * only optional fields accept a bare POST. Uploads read their own body (STREAMED_BODIES).
  */
 export async function parseJsonBody(request: Request, contentType: string): Promise<unknown> {
-  if (STREAMED_BODIES.some((r) => r.method === request.method && r.path.test(new URL(request.url).pathname))) return UNREAD_BODY;
+  if (isStreamedBody(request.method, new URL(request.url).pathname)) return UNREAD_BODY;
   const text = await request.text();
   if (!contentType) {
     if (text.trim() === "") return {};
