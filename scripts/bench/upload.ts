@@ -4,10 +4,10 @@
  * streamed from the bench process, chunk by chunk as the connection takes it, so neither side
  * needs the whole file in memory; RSS is sampled every 5 ms during the upload.
  *
- * Three uploads in a row, judged by the median: the first after start reads anywhere from +4
- * to +12 MB from one run to the next, and a bare Bun.serve that only reads the body and frees
- * each chunk shows the same first-time growth (~8 MB), so it is the runtime's, not the
- * upload's. The bare server's figure is measured too and printed beside ours.
+ * Three uploads in a row to different pages, judged by the median, so one reading disturbed by
+ * something else in the process (a collection, the allocator returning memory) decides
+ * nothing; all three are printed. The same upload to the baseline server (a bare Bun.serve
+ * that reads the body and frees each chunk) is printed beside them: the runtime's own share.
  */
 import { rssMb } from "./procs";
 import type { BenchContext } from "./scenarios";

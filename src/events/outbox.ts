@@ -7,11 +7,12 @@
  * commits always has its rows.
  *
  * Reading: a consumer registers with `onEvents(core, name, handle)`. After a transaction that
- * recorded events has committed (core.afterCommit), the dispatcher hands each consumer the rows after its cursor, in
- * seq order, and moves the cursor forward in the same transaction as whatever the consumer
- * wrote. Cursors live in `event_cursors`, so a consumer that was down (crash, restart) catches
- * up on registration, and a consumer that throws is retried on the next dispatch: delivery is
- * at least once, and exactly once for a consumer that only writes to the database.
+ * recorded events has committed (core.afterCommit), the dispatcher hands each consumer the
+ * rows after its cursor, in seq order, and moves the cursor forward in the same transaction as
+ * whatever the consumer wrote. Cursors live in `event_cursors`, so a consumer that was down
+ * (crash, restart) catches up on registration, and a consumer that throws is retried on the
+ * next dispatch: delivery is at least once, and exactly once for a consumer that only writes to
+ * the database.
  *
  * Consumers run synchronously inside their own transaction; anything slow or remote (sending a
  * webhook) should queue a row here and do the network part afterwards.

@@ -10,9 +10,9 @@
  * one rolls back alone), and the group commits once, when the turn's I/O has been handled
  * (setImmediate). Nothing is acknowledged before it is durable: the HTTP layer waits for
  * `durable()` before it answers, and work that acts outside the database (sending webhooks,
- * deleting blobs) runs through `afterCommit`. The CLI, the scheduler alone and most tests
- * commit each transaction at once (grouping off); the semantics are the same, only the
- * moment of COMMIT moves.
+ * deleting blobs) runs through `afterCommit`. The server and the test harness group; the CLI
+ * and other direct users of the core commit each transaction at once (grouping off). The
+ * semantics are the same, only the moment of COMMIT moves.
  */
 import type { Database } from "bun:sqlite";
 import { noteRollback } from "./write-stamp";
@@ -75,7 +75,7 @@ export function createTransactions(sqlite: Database, opts: { grouped: boolean; b
 
   function commitGroup(): void {
     const g = group;
-    if (!g || depth > 0) return;
+    if (!g) return;
     group = null;
     try {
       sqlite.exec("COMMIT");
