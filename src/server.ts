@@ -2,7 +2,8 @@ import type { Server } from "bun";
 import type { Core } from "./core";
 import { openInstance } from "./instance";
 import { createApp, durableHandler } from "./http/app";
-import { MB } from "./http/pipeline";
+import { MB } from "./http/body";
+import { problemFor } from "./http/problem";
 import type { Config } from "./platform/config";
 import { collectWhenIdle } from "./platform/idle-gc";
 
@@ -25,13 +26,15 @@ export function startServer(config: Config): RunningServer {
     port: config.port,
     // Per-route limits are enforced in the pipeline; this is the hard ceiling (wiki packs).
     maxRequestBodySize: 500 * MB,
-    fetch: (request) => {
+    fetch: (request, bun) => {
       idle.touch();
-      return handle(request);
+      return handle(request, bun.requestIP(request)?.address ?? null);
     },
+    // Whatever escapes the handler still answers a problem document with the security headers.
+    // (Bun answers requests it cannot parse at all, 400/431/505, before any of our code runs.)
     error(err) {
-      core.log.error("server error", { error: err.message });
-      return new Response(JSON.stringify({ status: 500, title: "Something went wrong on the server", code: "internal_error" }), { status: 500, headers: { "content-type": "application/problem+json" } });
+      core.log.error("server error", { error: err.stack ?? err.message });
+      return problemFor("internal_error");
     },
   });
   // Elysia reads the client address through the server it is attached to.

@@ -8,23 +8,13 @@ import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const root = join(import.meta.dir, "..");
+import { ROOT as root, startServerProcess } from "./server-process";
+
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "cairn-srv-"))));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function start(args: string[]) {
-  const proc = Bun.spawn(["bun", "src/main.ts", "serve", "--data", join(dir, "data"), "--port", "0", ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
-  const reader = proc.stdout.getReader();
-  let out = "";
-  while (!/"msg":"listening"/.test(out)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited: ${out}${await new Response(proc.stderr).text()}`);
-    out += new TextDecoder().decode(value);
-  }
-  const url = JSON.parse(out.split("\n").find((l) => l.includes('"listening"'))!).url as string;
-  return { proc, url, reader };
-}
+const start = (args: string[]) => startServerProcess(join(dir, "data"), args);
 
 test("serves on a real port, and SIGTERM finishes cleanly with the WAL folded back", async () => {
   const { proc, url, reader } = await start([]);

@@ -20,7 +20,9 @@ import { webhookRoutes } from "../webhooks/routes";
 import { notificationRoutes } from "../notifications/routes";
 import { watchRoutes } from "../watches/routes";
 import { docsRoutes } from "./docs";
-import { clientIp, isStreamedBody, parseJsonBody, runPipeline } from "./pipeline";
+import { clientOf, identifyClient } from "./client";
+import { pathOf, withSafeUrl } from "./entry";
+import { isStreamedBody, parseJsonBody, runPipeline } from "./pipeline";
 import { fromValidation, problemResponse } from "./problem";
 import { logRequest } from "./request-log";
 import { stateOf } from "./request-state";
@@ -37,10 +39,11 @@ export function apiRoutes(core: Core) {
  */
 export function createApp(core: Core) {
   const app = new Elysia()
-    .onRequest(({ request, set, server }) => {
+    .onRequest(({ request, set }) => {
       Object.assign(set.headers, SECURITY_HEADERS);
-      if (request.url.startsWith("https:")) set.headers["strict-transport-security"] = HSTS;
-      runPipeline(core, request, clientIp(request, server));
+      const client = clientOf(request);
+      if (client.https) set.headers["strict-transport-security"] = HSTS;
+      runPipeline(core, request, client.ip);
     })
     .onParse(({ request, contentType }) => parseJsonBody(request, contentType))
     .onError(({ code, error, request }) => {
@@ -54,7 +57,8 @@ export function createApp(core: Core) {
       const state = stateOf(request);
       if (!state) return;
       const status = state.status ?? (responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200);
-      logRequest(core, request, status);
+      // After the answer has left, nothing may throw: there is no one left to answer to.
+      contain(core, "request log", () => logRequest(core, request, status));
     })
     .use(docsRoutes(core));
   for (const group of apiRoutes(core)) app.use(group);
@@ -68,20 +72,45 @@ export function createApp(core: Core) {
 
 export type App = ReturnType<typeof createApp>;
 
+/** The server's entry: a request and the address of the socket it came on (none in-process). */
+export type RequestHandler = (request: Request, socketIp?: string | null) => Promise<Response>;
+
 /**
- * The server's request handler: the app's answer, sent once what the request wrote (or read
- * from writes not yet committed) is durable. Group commit (platform/db/transactions.ts) holds
- * a turn's writes in one transaction; if its COMMIT fails, every answer that waited on it
- * becomes a 503 rather than a success that was never saved.
+ * The server's request handler. The request is first made safe to route (entry.ts) and its
+ * client identified (client.ts); HEAD is answered as GET without the body. The app's answer
+ * is sent once what the request wrote (or read from writes not yet committed) is durable.
+ * Group commit (platform/db/transactions.ts) holds a turn's writes in one transaction; if its
+ * COMMIT fails, every answer that waited on it becomes a 503 rather than a success that was
+ * never saved.
  */
-export function durableHandler(core: Core, app: App): (request: Request) => Promise<Response> {
-  return async (request) => {
+export function durableHandler(core: Core, app: App): RequestHandler {
+  return async (incoming, socketIp = null) => {
+    let request = withSafeUrl(incoming);
+    const head = request.method === "HEAD";
+    if (head) request = new Request(request.url, { method: "GET", headers: request.headers });
+    identifyClient(request, socketIp, core.config.trustedProxies);
     const failures = core.commits.failures();
     const response = await app.handle(request);
     if (core.commits.pending()) await core.commits.durable();
-    if (core.commits.failures() === failures) return response;
-    return problemResponse(new AppError("service_unavailable", { detail: "The change could not be saved: the database refused to commit it. Try again; if it keeps failing, check the server's free disk space and its log." }));
+    if (core.commits.failures() !== failures) {
+      return problemResponse(new AppError("service_unavailable", { detail: "The change could not be saved: the database refused to commit it. Try again; if it keeps failing, check the server's free disk space and its log." }));
+    }
+    return head ? withoutBody(response) : response;
   };
+}
+
+function withoutBody(response: Response): Response {
+  response.body?.cancel().catch(() => {});
+  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** Runs work nobody waits on (after the answer, timers): an error is logged, never thrown. */
+export function contain(core: Core, what: string, fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    core.log.error(`${what} failed`, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  }
 }
 
 function toErrorResponse(core: Core, code: unknown, error: unknown, request: Request): Response {
@@ -92,9 +121,9 @@ function toErrorResponse(core: Core, code: unknown, error: unknown, request: Req
     const v = error as { type?: string; all?: Array<{ path: string; message: string; value?: unknown; schema?: { error?: unknown } }> };
     return problemResponse(fromValidation(v.type ?? "body", v.all ?? []));
   }
-  if (code === "NOT_FOUND") return problemResponse(new AppError("not_found", { detail: `No endpoint ${new URL(request.url).pathname}` }));
+  if (code === "NOT_FOUND") return problemResponse(new AppError("not_found", { detail: `No endpoint ${pathOf(request).slice(0, 200)}` }));
   if (code === "PARSE") return problemResponse(new AppError("validation_failed", { field: "body", detail: "body: is not valid JSON", errors: { body: ["is not valid JSON"] } }));
   // Anything else is our bug: log it whole, answer nothing about it.
-  core.log.error("unhandled error", { path: new URL(request.url).pathname, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  core.log.error("unhandled error", { path: pathOf(request), error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return problemResponse(new AppError("internal_error"));
 }

@@ -1,10 +1,19 @@
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from "../auth/sessions";
 
+/** A cookie's value; one that cannot be read (bad percent-encoding) is as good as absent. */
 export function readCookie(header: string | null, name: string): string | null {
   if (!header) return null;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      const raw = part.slice(eq + 1).trim();
+      if (!raw.includes("%")) return raw;
+      try {
+        return decodeURIComponent(raw);
+      } catch {
+        return null;
+      }
+    }
   }
   return null;
 }

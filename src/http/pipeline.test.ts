@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeEnv, mintToken, signUp, type TestEnv } from "../../tests/harness";
+import { BASE, call, makeEnv, mintToken, signUp, type TestEnv } from "../../tests/harness";
 import { setSetting } from "../settings/service";
+import { KB, MAX_BODY_DEPTH, MB } from "./body";
 import { isStreamedBody } from "./pipeline";
 
 let env: TestEnv;
@@ -30,10 +31,38 @@ describe("errors are problem documents", () => {
     expect(res.body).toMatchObject({ code: "validation_failed", field: "body" });
   });
 
-  test("a body over 100 MB is refused with 413 naming the limit, before it is read", async () => {
-    const res = await call(env, "POST", "/api/auth/login", { body: "{}", headers: { "content-type": "application/json", "content-length": String(100 * 1024 * 1024 + 1) } });
+  test.each([
+    ["/api/auth/login", 16 * KB],
+    ["/api/pages", 8 * MB],
+    ["/api/spaces", 1 * MB],
+  ])("a body declared over %s's limit is refused with 413 naming it, before it is read", async (path, limit) => {
+    const res = await call(env, "POST", path, { body: "{}", headers: { "content-type": "application/json", "content-length": String(limit + 1) } });
     expect(res.status).toBe(413);
-    expect(res.body).toMatchObject({ code: "payload_too_large", limit: 104857600 });
+    expect(res.body).toMatchObject({ code: "payload_too_large", limit });
+  });
+
+  test("a body that declares no length is cut off at the route's limit (413) while it streams", async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 4096;
+        controller.enqueue(new Uint8Array(4096).fill(0x20));
+      },
+    });
+    const res = await env.handle(new Request(`${BASE}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn" }, body: endless }));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: "payload_too_large", limit: 16 * KB });
+    expect(pulled).toBeLessThan(64 * KB);
+  });
+
+  test.each([
+    ["arrays", "[".repeat(5000) + "]".repeat(5000)],
+    ["objects", '{"a":'.repeat(2000) + "1" + "}".repeat(2000)],
+    ["a field", `{"email":${"[".repeat(40)}${"]".repeat(40)},"password":"x"}`],
+  ])("deeply nested %s are a 400 naming the body, not a stack overflow", async (_what, body) => {
+    const res = await call(env, "POST", "/api/auth/login", { body, headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: "validation_failed", field: "body", detail: `body: is nested more than ${MAX_BODY_DEPTH} levels deep` });
   });
 
   test("several invalid fields are all named", async () => {

@@ -5,20 +5,14 @@ import type { Core } from "../core";
 import { AppError, invalid } from "../platform/errors";
 import { getSettings } from "../settings/service";
 import { authenticateToken } from "../tokens/service";
+import { bodyLimitFor, checkDepth, readBodyText, tooLarge } from "./body";
 import { readCookie } from "./cookies";
+import { pathOf } from "./entry";
 import { setState } from "./request-state";
 
 export const SERVICE_NAME = "Cairn";
-export const MB = 1024 * 1024;
-/** SPEC.md §8: any request body other than uploads and imports. */
-export const DEFAULT_BODY_LIMIT = 100 * MB;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/** The socket address; in-process tests (app.handle) have no socket. */
-export function clientIp(request: Request, server: { requestIP(r: Request): { address: string } | null } | null): string {
-  return server?.requestIP(request)?.address ?? "local";
-}
 
 function resolveCaller(core: Core, request: Request, ip: string): Caller {
   const authz = request.headers.get("authorization");
@@ -39,7 +33,7 @@ function resolveCaller(core: Core, request: Request, ip: string): Caller {
 
 /**
  * Runs before routing, for every request:
- * 1. refuse a declared body over the limit (413) before reading it;
+ * 1. refuse a declared body over the route's limit (413) before reading it;
  * 2. resolve the caller: a bad bearer token is a 401, never anonymous;
  * 3. rate-limit requests with no token and no session (429 + Retry-After);
  * 4. a read-only token may only read (403 read_only_token);
@@ -48,8 +42,10 @@ function resolveCaller(core: Core, request: Request, ip: string): Caller {
  */
 export function runPipeline(core: Core, request: Request, ip: string): Caller {
   const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > DEFAULT_BODY_LIMIT) {
-    throw new AppError("payload_too_large", { detail: `Request bodies may be at most ${DEFAULT_BODY_LIMIT / MB} MB.`, extra: { limit: DEFAULT_BODY_LIMIT } });
+  if (length > 0) {
+    const path = pathOf(request);
+    const limit = bodyLimitFor(path);
+    if (length > limit.limit && !isStreamedBody(request.method, path)) throw tooLarge(limit);
   }
 
   const caller = resolveCaller(core, request, ip);
@@ -88,10 +84,12 @@ export const UNREAD_BODY = Object.freeze({});
 /**
  * JSON bodies only (415 otherwise); an empty body is an empty object so that endpoints with
  * only optional fields accept a bare POST. Uploads read their own body (STREAMED_BODIES).
+ * Read within the route's limit, and no deeper than any of our bodies can be.
  */
 export async function parseJsonBody(request: Request, contentType: string): Promise<unknown> {
-  if (isStreamedBody(request.method, new URL(request.url).pathname)) return UNREAD_BODY;
-  const text = await request.text();
+  const path = pathOf(request);
+  if (isStreamedBody(request.method, path)) return UNREAD_BODY;
+  const text = await readBodyText(request, bodyLimitFor(path));
   if (!contentType) {
     if (text.trim() === "") return {};
     throw new AppError("unsupported_media_type", { detail: "Send the body as JSON with Content-Type: application/json." });
@@ -100,9 +98,12 @@ export async function parseJsonBody(request: Request, contentType: string): Prom
     throw new AppError("unsupported_media_type", { detail: `Content-Type ${contentType.split(";")[0]} is not accepted here; send JSON with Content-Type: application/json.` });
   }
   if (text.trim() === "") return {};
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw invalid("body", "is not valid JSON");
   }
+  checkDepth(body);
+  return body;
 }

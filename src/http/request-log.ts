@@ -1,4 +1,5 @@
 import type { Core } from "../core";
+import { pathOf } from "./entry";
 import { stateOf } from "./request-state";
 
 /**
@@ -10,7 +11,7 @@ export function logRequest(core: Core, request: Request, status: number): void {
   const caller = state?.caller;
   core.log.info("request", {
     method: request.method,
-    path: new URL(request.url).pathname,
+    path: pathOf(request),
     status,
     durationMs: state ? Math.round((performance.now() - state.start) * 100) / 100 : null,
     callerId: caller?.kind === "user" ? caller.user.id : null,

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { clientOf } from "./client";
 import { SECURITY_HEADERS } from "./security-headers";
 
 /** RFC 9457 problem document, as every error answers (DESIGN.md §3). */
@@ -25,5 +26,5 @@ export function noContent(): Response {
   return new Response(null, { status: 204, headers: SECURITY_HEADERS });
 }
 
-export const isHttps = (request: Request, baseUrl: string | null) =>
-  request.url.startsWith("https:") || (baseUrl?.startsWith("https:") ?? false);
+/** Whether the client reached us over HTTPS (directly or through a trusted proxy), or the public address is HTTPS. */
+export const isHttps = (request: Request, baseUrl: string | null) => clientOf(request).https || (baseUrl?.startsWith("https:") ?? false);

@@ -1,3 +1,5 @@
+import { parseCidr, type Cidr } from "./ip-ranges";
+
 /**
  * Start-up settings: flags first, then environment variables, then defaults (DESIGN.md §1).
  * Everything else is an instance setting stored in the database.
@@ -9,6 +11,12 @@ export interface Config {
   baseUrl: string | null;
   /** Hosts or CIDRs that outbound requests may reach although private or loopback. */
   outboundAllow: string[];
+  /**
+   * Reverse proxies (addresses or CIDRs) whose X-Forwarded-For and X-Forwarded-Proto are
+   * believed. A start-up setting, not an instance one: it belongs to how the machine is set up,
+   * and an administrator who got it wrong in the UI could not undo it from behind the proxy.
+   */
+  trustedProxies: Cidr[];
 }
 
 export class ConfigError extends Error {}
@@ -18,6 +26,7 @@ const FLAGS = {
   "--host": "CAIRN_HOST",
   "--port": "CAIRN_PORT",
   "--base-url": "CAIRN_BASE_URL",
+  "--trusted-proxies": "CAIRN_TRUSTED_PROXIES",
 } as const;
 
 type Flag = keyof typeof FLAGS;
@@ -29,7 +38,7 @@ export function parseFlags(argv: string[]): Partial<Record<Flag, string>> {
     const [name, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
     if (!(name in FLAGS)) throw new ConfigError(`Unknown option ${name}. Try: cairn serve --data ./data --host 127.0.0.1 --port 3000`);
     const value = inline ?? argv[++i];
-    if (value === undefined || value === "") throw new ConfigError(`Option ${name} needs a value`);
+    if (value === undefined || value === "" || (inline === undefined && value.startsWith("--"))) throw new ConfigError(`Option ${name} needs a value`);
     out[name as Flag] = value;
   }
   return out;
@@ -48,6 +57,17 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     host: pick("--host", "127.0.0.1")!,
     port,
     baseUrl: baseUrl?.replace(/\/+$/, "") ?? null,
-    outboundAllow: (env.CAIRN_OUTBOUND_ALLOW ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    outboundAllow: list(env.CAIRN_OUTBOUND_ALLOW),
+    trustedProxies: list(pick("--trusted-proxies", null)).map((entry) => {
+      const net = parseCidr(entry);
+      if (!net) throw new ConfigError(`Trusted proxies must be IP addresses or CIDRs (such as 127.0.0.1 or 10.0.0.0/8), not "${entry}"`);
+      return net;
+    }),
   };
 }
+
+const list = (text: string | null | undefined) =>
+  (text ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);

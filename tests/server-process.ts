@@ -1,0 +1,38 @@
+/**
+ * A real Cairn process from source (`bun src/main.ts serve`) on a free port, for tests that
+ * need the whole executable path: sockets, signals, the process surviving what it is sent.
+ */
+import { join } from "node:path";
+
+export const ROOT = join(import.meta.dir, "..");
+
+export interface ServerProcess {
+  proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  url: string;
+  port: number;
+  reader: ReadableStreamDefaultReader<Uint8Array>;
+  /** Everything the process printed so far, once the stream is drained. */
+  output(): Promise<string>;
+}
+
+export async function startServerProcess(dataDir: string, args: string[] = [], env: Record<string, string> = {}): Promise<ServerProcess> {
+  const proc = Bun.spawn(["bun", "src/main.ts", "serve", "--data", dataDir, "--port", "0", ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+  const reader = proc.stdout.getReader();
+  let out = "";
+  while (!/"msg":"listening"/.test(out)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server exited: ${out}${await new Response(proc.stderr).text()}`);
+    out += new TextDecoder().decode(value);
+  }
+  const url = JSON.parse(out.split("\n").find((l) => l.includes('"listening"'))!).url as string;
+  let drained: Promise<string> | null = null;
+  const output = () =>
+    (drained ??= (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return out;
+        out += new TextDecoder().decode(value);
+      }
+    })());
+  return { proc, url, port: Number(new URL(url).port), reader, output };
+}
