@@ -1,54 +1,72 @@
 #!/usr/bin/env bun
-import { ConfigError, loadConfig } from "./platform/config";
-import { SchemaTooNewError } from "./platform/db/migrate";
+import { loadConfig, type Config } from "./platform/config";
 import { startServer } from "./server";
+import { explainStartupError } from "./startup-errors";
 import { VERSION } from "./version";
 
 const USAGE = `Cairn ${VERSION}: a self-hosted wiki in one executable.
 
 Usage:
-  cairn [serve] [--data DIR] [--host HOST] [--port PORT] [--base-url URL]
-  cairn version
+  cairn [serve] [--data DIR] [--host HOST] [--port PORT] [--base-url URL] [--debug]
+  cairn version     (also --version, -v)
+  cairn help        (also --help, -h)
 
 Options (each also read from its environment variable):
-  --data DIR        data directory (CAIRN_DATA, default ./data)
-  --host HOST       address to listen on (CAIRN_HOST, default 127.0.0.1; 0.0.0.0 exposes it)
-  --port PORT       port (CAIRN_PORT, default 3000)
-  --base-url URL    public address used in e-mail links (CAIRN_BASE_URL, default from the request)
-  CAIRN_OUTBOUND_ALLOW  hosts or CIDRs outbound requests may reach although private
+  --data DIR              data directory (CAIRN_DATA, default ./data)
+  --host HOST             address to listen on (CAIRN_HOST, default 127.0.0.1; 0.0.0.0 exposes it)
+  --port PORT             port (CAIRN_PORT, default 3000)
+  --base-url URL          public address used in e-mail links (CAIRN_BASE_URL, default from the request)
+  --trusted-proxies LIST  reverse proxies (addresses or CIDRs, comma-separated) whose
+                          X-Forwarded-For and X-Forwarded-Proto are believed (CAIRN_TRUSTED_PROXIES)
+  --debug                 print the whole error, stack trace included, when the start fails
+  CAIRN_OUTBOUND_ALLOW    hosts or CIDRs outbound requests may reach although private
 `;
 
-function main(argv: string[]) {
-  const [command, ...rest] = argv[0]?.startsWith("-") || argv.length === 0 ? ["serve", ...argv] : argv;
-  if (command === "version" || command === "--version") {
-    console.log(VERSION);
-    return;
-  }
-  if (command === "help" || command === "--help" || command === "-h") {
-    console.log(USAGE);
-    return;
-  }
+const VERSION_WORDS = new Set(["version", "--version", "-v"]);
+const HELP_WORDS = new Set(["help", "--help", "-h"]);
+
+async function main(argv: string[]) {
+  const debug = argv.includes("--debug");
+  const args = argv.filter((a) => a !== "--debug");
+  if (args.some((a) => VERSION_WORDS.has(a)) && !args.some((a) => HELP_WORDS.has(a))) return console.log(VERSION);
+  if (args.some((a) => HELP_WORDS.has(a))) return console.log(USAGE);
+  const [command, ...rest] = args[0]?.startsWith("-") || args.length === 0 ? ["serve", ...args] : args;
   if (command !== "serve") {
-    console.error(`Unknown command "${command}".\n\n${USAGE}`);
+    console.error(`cairn: unknown command "${command}".\n\n${USAGE}`);
     process.exit(2);
   }
+  let config: Config | null = null;
   try {
-    const config = loadConfig(rest);
-    const running = startServer(config);
-    running.core.log.info("listening", { url: running.url, data: running.core.data.root, version: VERSION });
-    const shutdown = (signal: string) => {
-      running.core.log.info("shutting down", { signal });
-      running.stop().then(() => process.exit(0));
-    };
-    process.on("SIGINT", () => shutdown("SIGINT"));
-    process.on("SIGTERM", () => shutdown("SIGTERM"));
+    config = loadConfig(rest);
+    await checkPortFree(config);
+    serve(config);
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof SchemaTooNewError) {
-      console.error(`cairn: ${err.message}`);
-      process.exit(2);
-    }
-    throw err;
+    console.error(`cairn: ${explainStartupError(err, config ?? { dataDir: "./data", host: "127.0.0.1", port: 3000 })}`);
+    if (debug) console.error(err);
+    process.exit(2);
   }
 }
 
-main(process.argv.slice(2));
+/** A port already taken is found before the data directory is created or migrated. */
+async function checkPortFree(config: Config): Promise<void> {
+  if (config.port === 0) return;
+  const probe = Bun.listen({ hostname: config.host, port: config.port, socket: { data() {} } });
+  probe.stop(true);
+}
+
+function serve(config: Config) {
+  const running = startServer(config);
+  const log = running.core.log;
+  log.info("listening", { url: running.url, data: running.core.data.root, version: VERSION });
+  // Nothing a request or a background job does may end the process: log it and go on.
+  process.on("uncaughtException", (err) => log.error("uncaught error", { error: err.stack ?? err.message }));
+  process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) }));
+  const shutdown = (signal: string) => {
+    log.info("shutting down", { signal });
+    running.stop().then(() => process.exit(0));
+  };
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+void main(process.argv.slice(2));

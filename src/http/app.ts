@@ -113,6 +113,11 @@ export function contain(core: Core, what: string, fn: () => void): void {
   }
 }
 
+/** A full or failing disk is the server's condition, not a bug: the same 503 as a refused COMMIT. */
+const DISK_CODES = new Set(["ENOSPC", "EDQUOT", "EROFS", "EIO", "SQLITE_FULL", "SQLITE_IOERR"]);
+const isDiskFailure = (error: unknown) => DISK_CODES.has(String((error as { code?: unknown })?.code ?? "").replace(/^(SQLITE_[A-Z]+)_[A-Z_]+$/, "$1"));
+const DISK_FULL = new AppError("service_unavailable", { detail: "The server could not write to its disk (full or failing), so nothing was saved. Try again later; an administrator should free space on the server and check its log." });
+
 function toErrorResponse(core: Core, code: unknown, error: unknown, request: Request): Response {
   // Elysia wraps whatever the parse hook throws in a ParseError; ours is its cause.
   if (code === "PARSE" && (error as Error).cause instanceof AppError) error = (error as Error).cause;
@@ -123,6 +128,10 @@ function toErrorResponse(core: Core, code: unknown, error: unknown, request: Req
   }
   if (code === "NOT_FOUND") return problemResponse(new AppError("not_found", { detail: `No endpoint ${pathOf(request).slice(0, 200)}` }));
   if (code === "PARSE") return problemResponse(new AppError("validation_failed", { field: "body", detail: "body: is not valid JSON", errors: { body: ["is not valid JSON"] } }));
+  if (isDiskFailure(error)) {
+    core.log.error("disk failure", { path: pathOf(request), error: (error as Error).message });
+    return problemResponse(DISK_FULL);
+  }
   // Anything else is our bug: log it whole, answer nothing about it.
   core.log.error("unhandled error", { path: pathOf(request), error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return problemResponse(new AppError("internal_error"));

@@ -57,7 +57,8 @@ export function migrate(sqlite: Database, migrations: Migration[], backupsDir: s
     if (dangling.length > 0) throw new Error(`migration left ${dangling.length} dangling reference(s), first: ${dangling[0].table} → ${dangling[0].parent}`);
     sqlite.exec("COMMIT");
   } catch (err) {
-    sqlite.exec("ROLLBACK");
+    // SQLite has already rolled back after some failures (a full disk): the cause is what matters.
+    if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
     throw err;
   } finally {
     if (foreignKeys) sqlite.exec("PRAGMA foreign_keys = ON");
