@@ -4,7 +4,7 @@
  * tmpfs made for the test (root only; skipped where mounting is not allowed).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BASE, call, makeEnv, signUp, type TestEnv } from "../../tests/harness";
