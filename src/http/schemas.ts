@@ -1,3 +1,4 @@
+import { Type, type IntegerOptions } from "@sinclair/typebox";
 import { t } from "elysia";
 import { clientOf } from "./client";
 import { SECURITY_HEADERS } from "./security-headers";
@@ -28,3 +29,10 @@ export function noContent(): Response {
 
 /** Whether the client reached us over HTTPS (directly or through a trusted proxy), or the public address is HTTPS. */
 export const isHttps = (request: Request, baseUrl: string | null) => clientOf(request).https || (baseUrl?.startsWith("https:") ?? false);
+
+/**
+ * A whole number in a JSON body: a JSON number only. Elysia's t.Integer also takes digit
+ * strings ("3"), which is right for query strings and paths but let `{"operation": "3"}` past
+ * its enum check in a body. Queries and paths keep t.Integer.
+ */
+export const Int = (options?: IntegerOptions) => Type.Integer(options);

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Id } from "../http/schemas";
+import { Id, Int } from "../http/schemas";
 
 const Timestamp = t.String({ format: "date-time" });
 /** Generous in characters; checkContentJson enforces the real limit (2 MiB of UTF-8) with a clear reason. */
@@ -85,12 +85,12 @@ export const UpdatePageBody = t.Object({
   title: t.Optional(Title),
   contentJson: t.Optional(ContentJson),
   changeComment: t.Optional(t.Nullable(t.String({ maxLength: 2000 }))),
-  baseVersion: t.Optional(t.Integer({ minimum: 1, description: "The currentVersionNumber you started from; another value is 409" })),
+  baseVersion: t.Optional(Int({ minimum: 1, description: "The currentVersionNumber you started from; another value is 409" })),
 });
 
 export const MoveBody = t.Object({
   parentPageId: t.Optional(t.Nullable(Id, { description: "null: the top level; absent: the same parent (or the top level of another space)" })),
-  index: t.Optional(t.Integer({ minimum: 0, description: "Position among the new siblings; absent or too large: last" })),
+  index: t.Optional(Int({ minimum: 0, description: "Position among the new siblings; absent or too large: last" })),
   spaceId: t.Optional(Id),
 });
 

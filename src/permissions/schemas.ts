@@ -1,8 +1,8 @@
 import { t } from "elysia";
-import { Id } from "../http/schemas";
+import { Id, Int } from "../http/schemas";
 
 const Timestamp = t.String({ format: "date-time" });
-const PrincipalType = t.Integer({ minimum: 0, maximum: 1, description: "0 User, 1 Group" });
+const PrincipalType = Int({ minimum: 0, maximum: 1, description: "0 User, 1 Group" });
 const PrincipalId = t.String({ minLength: 1, maxLength: 100, description: "An account id (type 0) or a group id (type 1)" });
 
 export const Grant = t.Object(
@@ -20,7 +20,7 @@ export const Grant = t.Object(
 export const GrantBody = t.Object({
   principalType: PrincipalType,
   principalId: PrincipalId,
-  operation: t.Integer({ minimum: 0, maximum: 2, description: "0 View, 1 Edit, 2 Admin" }),
+  operation: Int({ minimum: 0, maximum: 2, description: "0 View, 1 Edit, 2 Admin" }),
 });
 
 export const Restriction = t.Object(
@@ -40,7 +40,7 @@ export const Restriction = t.Object(
 export const RestrictionBody = t.Object({
   principalType: PrincipalType,
   principalId: PrincipalId,
-  operation: t.Integer({ minimum: 0, maximum: 1, description: "0 View (hides the page and its subtree from everyone not named), 1 Edit (only those named edit)" }),
+  operation: Int({ minimum: 0, maximum: 1, description: "0 View (hides the page and its subtree from everyone not named), 1 Edit (only those named edit)" }),
 });
 
 export const GrantParams = t.Object({ key: t.String({ minLength: 1, maxLength: 100 }), id: Id });

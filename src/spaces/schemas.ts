@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { Int } from "../http/schemas";
 
 const Timestamp = t.String({ format: "date-time" });
 
@@ -55,10 +56,10 @@ export const CreateSpaceBody = t.Object({
 export const UpdateSpaceBody = t.Object({
   name: t.Optional(t.String({ maxLength: 500 })),
   description: t.Optional(t.String({ maxLength: 5000 })),
-  iconKind: t.Optional(t.Integer({ minimum: 0, maximum: 2, description: "0 Generated, 1 Emoji, 2 Image" })),
+  iconKind: t.Optional(Int({ minimum: 0, maximum: 2, description: "0 Generated, 1 Emoji, 2 Image" })),
   iconValue: t.Optional(t.Nullable(t.String({ maxLength: 200 }))),
   iconColor: t.Optional(t.Nullable(t.String({ maxLength: 20, description: "#rrggbb" }))),
-  treeStyle: t.Optional(t.Integer({ minimum: 0, maximum: 2, description: "0 Plain, 1 Numbered, 2 Bulleted" })),
+  treeStyle: t.Optional(Int({ minimum: 0, maximum: 2, description: "0 Plain, 1 Numbered, 2 Bulleted" })),
 });
 
 export const ExportsBody = t.Partial(ExportSwitches);

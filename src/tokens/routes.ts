@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { requireSession } from "../auth/caller";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
-import { Id, NoContent, noContent, problems } from "../http/schemas";
+import { Id, Int, NoContent, noContent, problems } from "../http/schemas";
 import { createToken, listTokens, revokeToken } from "./service";
 
 const ApiToken = t.Object(
@@ -38,7 +38,7 @@ export function tokenRoutes(core: Core) {
         body: t.Object({
           name: t.String({ maxLength: 200 }),
           readOnly: t.Optional(t.Boolean()),
-          expiresInDays: t.Optional(t.Union([t.Integer(), t.Null()])),
+          expiresInDays: t.Optional(t.Union([Int(), t.Null()])),
         }),
         response: { 201: t.Composite([ApiToken, t.Object({ token: t.String({ description: "The value, shown once" })})]), ...problems(400, 401, 403, 429) },
         detail: detail("Create an API token; the value is answered once"),

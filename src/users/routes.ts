@@ -3,7 +3,7 @@ import { requireRight } from "../access/rights";
 import { requireUser } from "../auth/caller";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
-import { Id, NoContent, noContent, problems } from "../http/schemas";
+import { Id, Int, NoContent, noContent, problems } from "../http/schemas";
 import { createInvite, deleteInvite, listInvites } from "./invites";
 import { CreatedInvite, DirectoryEntry, Invite } from "./schemas";
 import { listDirectory, normaliseEmail } from "./service";
@@ -38,7 +38,7 @@ export function userRoutes(core: Core) {
       {
         body: t.Object({
           email: t.Optional(t.Union([t.String({ maxLength: 320 }), t.Null()])),
-          expiresInDays: t.Optional(t.Integer()),
+          expiresInDays: t.Optional(Int()),
           sendEmail: t.Optional(t.Boolean()),
           message: t.Optional(t.String({ maxLength: 5000 })),
         }),
