@@ -65,6 +65,21 @@ describe("errors are problem documents", () => {
     expect(res.body).toMatchObject({ code: "validation_failed", field: "body", detail: `body: is nested more than ${MAX_BODY_DEPTH} levels deep` });
   });
 
+  test("a problem document quotes nothing long that the client sent", async () => {
+    const huge = "x".repeat(15_000);
+    const cases = [
+      await call(env, "POST", "/api/auth/login", { body: { email: huge, password: huge } }),
+      await call(env, "POST", "/api/auth/login", { body: "{}", headers: { "content-type": `text/${huge}` } }),
+      await call(env, "GET", `/api/${huge}`),
+      await call(env, "POST", "/api/auth/login", { body: { [huge]: 1, email: "a@b.c", password: "p" } }),
+    ];
+    for (const res of cases) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.text.length).toBeLessThan(3000);
+    }
+  });
+
   test("several invalid fields are all named", async () => {
     const res = await call(env, "POST", "/api/auth/register", { body: { email: 1, displayName: 2, password: 3 } });
     expect(res.status).toBe(400);

@@ -95,7 +95,7 @@ export async function parseJsonBody(request: Request, contentType: string): Prom
     throw new AppError("unsupported_media_type", { detail: "Send the body as JSON with Content-Type: application/json." });
   }
   if (!/^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(contentType)) {
-    throw new AppError("unsupported_media_type", { detail: `Content-Type ${contentType.split(";")[0]} is not accepted here; send JSON with Content-Type: application/json.` });
+    throw new AppError("unsupported_media_type", { detail: `Content-Type ${contentType.split(";")[0].slice(0, 100)} is not accepted here; send JSON with Content-Type: application/json.` });
   }
   if (text.trim() === "") return {};
   let body: unknown;

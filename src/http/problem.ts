@@ -11,15 +11,32 @@ export function problemResponse(err: AppError): Response {
         status: err.status,
         title: err.title,
         code: err.problemCode,
-        ...(err.extras.detail ? { detail: err.extras.detail } : {}),
-        ...(err.extras.field ? { field: err.extras.field } : {}),
-        ...(err.extras.errors ? { errors: err.extras.errors } : {}),
+        ...(err.extras.detail ? { detail: short(err.extras.detail, MAX_DETAIL) } : {}),
+        ...(err.extras.field ? { field: short(err.extras.field, MAX_FIELD) } : {}),
+        ...(err.extras.errors ? { errors: shortErrors(err.extras.errors) } : {}),
         ...err.extras.extra,
       };
   return new Response(JSON.stringify(body), {
     status: err.status,
     headers: { ...SECURITY_HEADERS, "content-type": "application/problem+json", ...err.extras.headers },
   });
+}
+
+/**
+ * A problem document never carries more than a short piece of anything a client sent: a
+ * message that quoted a 95 MB value would cost its size again, in memory and on the wire.
+ */
+const MAX_DETAIL = 2000;
+const MAX_FIELD = 200;
+const MAX_FIELDS = 50;
+const short = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+function shortErrors(errors: Record<string, string[]>): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(errors)
+      .slice(0, MAX_FIELDS)
+      .map(([field, reasons]) => [short(field, MAX_FIELD), reasons.slice(0, 5).map((r) => short(r, MAX_FIELD))]),
+  );
 }
 
 interface ValueErrorLike {
