@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Core } from "../src/core";
 import { openInstance } from "../src/instance";
-import { createApp, durableHandler, type App } from "../src/http/app";
+import { createApp, durableHandler, type App, type RequestHandler } from "../src/http/app";
 import { ManualClock } from "../src/platform/clock";
 import { loadConfig } from "../src/platform/config";
 import { silentLogger } from "../src/platform/log";
@@ -19,7 +19,7 @@ export interface TestEnv {
   core: Core;
   app: App;
   /** The server's handler (answers once durable); call() goes through it. */
-  handle(request: Request): Promise<Response>;
+  handle: RequestHandler;
   clock: ManualClock;
   dir: string;
   close(): void;

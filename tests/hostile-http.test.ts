@@ -62,7 +62,10 @@ describe("bodies are read within the route's limit, whether or not they declare 
   test("a 300 MB chunked sign-in is refused with 413 after a few KB, and memory stays put", async () => {
     const before = await rssMb(server.proc.pid);
     const head = `POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nX-Requested-With: Cairn\r\n`;
-    const res = await chunkedFlood(server.port, head, 300 * 1024 * 1024);
+    // The server answers and closes with our unread bytes still queued, so the kernel may reset
+    // the connection before the answer is read: try up to three times to read it.
+    let res = await chunkedFlood(server.port, head, 300 * 1024 * 1024);
+    for (let i = 0; i < 2 && res.status === 0; i++) res = await chunkedFlood(server.port, head, 300 * 1024 * 1024);
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toMatchObject({ code: "payload_too_large", limit: 16384 });
     expect(res.sent).toBeLessThan(300 * 1024 * 1024);

@@ -22,6 +22,8 @@ import { watchRoutes } from "../watches/routes";
 import { docsRoutes } from "./docs";
 import { clientOf, identifyClient } from "./client";
 import { pathOf, withSafeUrl } from "./entry";
+import { methodsByPath, type MethodsOf } from "./allowed-methods";
+import { checkKnownFields, knownFields, type KnownFields } from "./known-fields";
 import { isStreamedBody, parseJsonBody, runPipeline } from "./pipeline";
 import { fromValidation, problemResponse } from "./problem";
 import { logRequest } from "./request-log";
@@ -38,6 +40,8 @@ export function apiRoutes(core: Core) {
  * documents; the rules themselves live in the domain services.
  */
 export function createApp(core: Core) {
+  let known: KnownFields = new Map();
+  let methodsOf: MethodsOf = () => [];
   const app = new Elysia()
     .onRequest(({ request, set }) => {
       Object.assign(set.headers, SECURITY_HEADERS);
@@ -46,8 +50,9 @@ export function createApp(core: Core) {
       runPipeline(core, request, client.ip);
     })
     .onParse(({ request, contentType }) => parseJsonBody(request, contentType))
+    .onTransform(({ request, route, body }) => checkKnownFields(known, request.method, route, body))
     .onError(({ code, error, request }) => {
-      const response = toErrorResponse(core, code, error, request);
+      const response = toErrorResponse(core, code, error, request, methodsOf);
       const state = stateOf(request);
       if (state) state.status = response.status;
       else if (response.status >= 400) logRequest(core, request, response.status);
@@ -62,6 +67,8 @@ export function createApp(core: Core) {
     })
     .use(docsRoutes(core));
   for (const group of apiRoutes(core)) app.use(group);
+  known = knownFields(app.routes);
+  methodsOf = methodsByPath(app.routes);
   // Elysia composes a route's handler at its first request, and meanwhile Bun reads a body
   // ahead with no backpressure: the first 20 MB upload after start took ~7 MB more memory
   // than the next ones. The streamed routes are composed now (all routes would add ~150 ms
@@ -118,7 +125,7 @@ const DISK_CODES = new Set(["ENOSPC", "EDQUOT", "EROFS", "EIO", "SQLITE_FULL", "
 const isDiskFailure = (error: unknown) => DISK_CODES.has(String((error as { code?: unknown })?.code ?? "").replace(/^(SQLITE_[A-Z]+)_[A-Z_]+$/, "$1"));
 const DISK_FULL = new AppError("service_unavailable", { detail: "The server could not write to its disk (full or failing), so nothing was saved. Try again later; an administrator should free space on the server and check its log." });
 
-function toErrorResponse(core: Core, code: unknown, error: unknown, request: Request): Response {
+function toErrorResponse(core: Core, code: unknown, error: unknown, request: Request, methodsOf: MethodsOf): Response {
   // Elysia wraps whatever the parse hook throws in a ParseError; ours is its cause.
   if (code === "PARSE" && (error as Error).cause instanceof AppError) error = (error as Error).cause;
   if (error instanceof AppError) return problemResponse(error);
@@ -126,7 +133,12 @@ function toErrorResponse(core: Core, code: unknown, error: unknown, request: Req
     const v = error as { type?: string; all?: Array<{ path: string; message: string; value?: unknown; schema?: { error?: unknown } }> };
     return problemResponse(fromValidation(v.type ?? "body", v.all ?? []));
   }
-  if (code === "NOT_FOUND") return problemResponse(new AppError("not_found", { detail: `No endpoint ${pathOf(request).slice(0, 200)}` }));
+  if (code === "NOT_FOUND") {
+    const path = pathOf(request);
+    const allow = methodsOf(path);
+    if (allow.length) return problemResponse(new AppError("method_not_allowed", { detail: `${path.slice(0, 200)} answers ${allow.join(", ")}, not ${request.method.slice(0, 20)}.`, headers: { Allow: allow.join(", ") } }));
+    return problemResponse(new AppError("not_found", { detail: `No endpoint ${path.slice(0, 200)}` }));
+  }
   if (code === "PARSE") return problemResponse(new AppError("validation_failed", { field: "body", detail: "body: is not valid JSON", errors: { body: ["is not valid JSON"] } }));
   if (isDiskFailure(error)) {
     core.log.error("disk failure", { path: pathOf(request), error: (error as Error).message });

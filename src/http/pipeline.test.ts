@@ -220,3 +220,20 @@ describe("streamed bodies", () => {
     expect(env.app.routes.filter(lazy).length).toBeGreaterThan(100);
   });
 });
+
+describe("a wrong method on an existing path", () => {
+  test.each([
+    ["DELETE", "/api/health", "GET, HEAD"],
+    ["GET", "/api/auth/login", "POST"],
+    ["PATCH", "/api/pages/0190aaaa-0000-7000-8000-000000000000", "DELETE, GET, HEAD, PUT"],
+  ])("%s %s is a 405 with Allow: %s", async (method, path, allow) => {
+    const res = await call(env, method, path);
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe(allow);
+    expect(res.body).toMatchObject({ code: "method_not_allowed" });
+  });
+
+  test("a path nobody answers is still a 404", async () => {
+    expect((await call(env, "DELETE", "/api/nothing/here")).status).toBe(404);
+  });
+});
