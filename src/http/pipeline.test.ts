@@ -237,3 +237,18 @@ describe("a wrong method on an existing path", () => {
     expect((await call(env, "DELETE", "/api/nothing/here")).status).toBe(404);
   });
 });
+
+describe("validation messages say what is allowed", () => {
+  test.each([
+    ["GET", "/api/pages/0190aaaa-0000-7000-8000-000000000000/versions/abc", undefined, "number", "must be a whole number of at least 1"],
+    ["GET", "/api/notifications?unreadOnly=yes", undefined, "unreadOnly", "must be true or false"],
+    ["POST", "/api/auth/login", { email: "a@b.c", password: 5 }, "password", "must be text of at most 1024 characters"],
+    ["POST", "/api/admin/invites", { email: 5 }, "email", "must be text of at most 320 characters or null"],
+  ])("%s %s", async (method, path, body, field, reason) => {
+    const owner = await signUp(env, "owner@example.com");
+    const res = await call(env, method, path, { as: owner, body });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[field]).toEqual([reason]);
+    expect(res.text).not.toContain("union value");
+  });
+});

@@ -1,4 +1,5 @@
 import { AppError, ERROR_CODES, type ErrorCode } from "../platform/errors";
+import { allowedBy } from "./schema-words";
 import { SECURITY_HEADERS } from "./security-headers";
 
 /**
@@ -46,12 +47,19 @@ interface ValueErrorLike {
   schema?: { error?: unknown; description?: string };
 }
 
+/** Why a value was refused, as what the field allows where the schema says it. */
+function reasonFor(e: ValueErrorLike): string {
+  if (e.value === undefined) return "is required";
+  if (typeof e.schema?.error === "string") return e.schema.error;
+  return allowedBy(e.schema as Parameters<typeof allowedBy>[0]) ?? e.message.replace(/^Expected/, "must be").toLowerCase();
+}
+
 /** Elysia's validation error (422 by default) becomes our 400 naming each field. */
 export function fromValidation(where: string, all: ValueErrorLike[]): AppError {
   const errors: Record<string, string[]> = {};
   for (const e of all) {
     const field = e.path.replace(/^\//, "").replace(/\//g, ".") || where;
-    const reason = e.value === undefined ? "is required" : typeof e.schema?.error === "string" ? e.schema.error : e.message.replace(/^Expected/, "must be").toLowerCase();
+    const reason = reasonFor(e);
     (errors[field] ??= []).includes(reason) || errors[field].push(reason);
   }
   const fields = Object.keys(errors);
