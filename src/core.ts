@@ -1,9 +1,10 @@
 import type { Database } from "bun:sqlite";
+import { chmodSync, existsSync } from "node:fs";
 import { migrations } from "./db/migrations.gen";
 import type { Clock } from "./platform/clock";
 import { systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
-import { prepareDataDir, type DataDir } from "./platform/datadir";
+import { PRIVATE_FILE, prepareDataDir, type DataDir } from "./platform/datadir";
 import { migrate } from "./platform/db/migrate";
 import { openSqlite, toDrizzle, type Db } from "./platform/db/open";
 import { createTransactions, type Transactions } from "./platform/db/transactions";
@@ -48,7 +49,13 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? createLogger();
   const data = prepareDataDir(config.dataDir);
+  const fresh = !existsSync(data.dbPath);
   const sqlite = openSqlite(data.dbPath);
+  // SQLite creates the file by the umask (often 0644); its -wal and -shm copy its mode.
+  if (fresh) chmodSync(data.dbPath, PRIVATE_FILE);
+  if (data.exposed.length) {
+    log.warn("the data directory can be read by other accounts on this machine", { paths: data.exposed, fix: `chmod -R go-rwx ${data.root}` });
+  }
   const result = migrate(sqlite, migrations, data.backupsDir, clock.now());
   if (result.applied.length) log.info("migrated", { applied: result.applied, snapshot: result.snapshot });
   const closers: Array<() => void> = [];

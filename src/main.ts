@@ -55,6 +55,8 @@ async function checkPortFree(config: Config): Promise<void> {
 }
 
 function serve(config: Config) {
+  // Whatever Cairn writes (backups, uploads, SQLite's files) is for this account only.
+  process.umask(0o077);
   const running = startServer(config);
   const log = running.core.log;
   log.info("listening", { url: running.url, data: running.core.data.root, version: VERSION });

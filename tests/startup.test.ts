@@ -4,10 +4,10 @@
  * prints it). Read-only and full disks are small tmpfs mounts made for the test (root only).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT } from "./server-process";
+import { ROOT, startServerProcess } from "./server-process";
 
 let dir: string;
 const mounts: string[] = [];
@@ -91,5 +91,25 @@ describe("start-up failures are one line and exit 2", () => {
     const debug = cairn(["serve", "--data", join(at, "data"), "--port", "0", "--debug"]);
     expect(debug.code).toBe(2);
     expect(debug.err).toContain("SQLITE_FULL");
+  });
+});
+
+describe("the data directory is private", () => {
+  test("created 0700 with cairn.db and secret.key 0600; an exposed one is warned about at start", async () => {
+    const data = join(dir, "private");
+    const first = await startServerProcess(data);
+    first.proc.kill("SIGTERM");
+    await first.proc.exited;
+    expect(statSync(data).mode & 0o777).toBe(0o700);
+    for (const f of ["cairn.db", "secret.key"]) expect(statSync(join(data, f)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(data, "files")).mode & 0o777).toBe(0o700);
+    expect(await first.output()).not.toContain("can be read by other accounts");
+    chmodSync(data, 0o755);
+    const second = await startServerProcess(data);
+    second.proc.kill("SIGTERM");
+    await second.proc.exited;
+    const log = await second.output();
+    expect(log).toContain("can be read by other accounts");
+    expect(log).toContain(`chmod -R go-rwx ${data}`);
   });
 });

@@ -93,7 +93,7 @@ export class FsBlobStore implements BlobStore {
       let created = false;
       if (existsSync(target)) rmSync(tmp, { force: true });
       else {
-        mkdirSync(join(this.filesDir, sha256.slice(0, 2)), { recursive: true });
+        mkdirSync(join(this.filesDir, sha256.slice(0, 2)), { recursive: true, mode: 0o700 });
         renameSync(tmp, target);
         syncDir(join(this.filesDir, sha256.slice(0, 2)));
         created = true;

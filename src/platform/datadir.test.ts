@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { prepareDataDir } from "./datadir";
@@ -30,4 +30,18 @@ test("a damaged secret.key is refused with advice", () => {
   writeFileSync(join(dir, "secret.key"), "garbage");
   expect(() => prepareDataDir(dir)).toThrow(/damaged/);
   expect(readFileSync(join(dir, "secret.key"), "utf8")).toBe("garbage");
+});
+
+test("a new data directory is private: folders 0700, and nothing exposed to report", () => {
+  const data = prepareDataDir(dir);
+  for (const d of [dir, join(dir, "files"), join(dir, "backups"), join(dir, "tmp")]) expect(statSync(d).mode & 0o777).toBe(0o700);
+  expect(data.exposed).toEqual([]);
+});
+
+test("an existing directory that others can read is reported, not changed", () => {
+  mkdirSync(dir, { mode: 0o755 });
+  chmodSync(dir, 0o755);
+  const data = prepareDataDir(dir);
+  expect(data.exposed).toEqual([dir]);
+  expect(statSync(dir).mode & 0o777).toBe(0o755);
 });

@@ -1,3 +1,4 @@
+import { chmodSync } from "node:fs";
 import type { Database } from "bun:sqlite";
 import { join } from "node:path";
 
@@ -41,6 +42,7 @@ export function migrate(sqlite: Database, migrations: Migration[], backupsDir: s
   if (done.size > 0 && backupsDir) {
     snapshot = join(backupsDir, `pre-migration-${new Date(now).toISOString().replace(/[:.]/g, "-")}.db`);
     sqlite.query("VACUUM INTO ?").run(snapshot);
+    chmodSync(snapshot, 0o600); // a copy of every page and password hash
   }
 
   const foreignKeys = sqlite.query<{ foreign_keys: number }, []>("PRAGMA foreign_keys").get()?.foreign_keys === 1;
