@@ -46,6 +46,16 @@ describe("GET /api/openapi.json", () => {
     expect(doc.info).toMatchObject({ title: "Cairn API", version: env.core.version });
   });
 
+  test("every $ref resolves inside the document (the recursive TreeNode included)", () => {
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThan(10);
+    const broken = [...new Set(refs)].filter((ref) => !ref.startsWith("#/components/schemas/") || !doc.components.schemas[ref.slice("#/components/schemas/".length)]);
+    expect(broken).toEqual([]);
+    const tree = doc.paths["/api/pages/tree"].get.responses["200"].content["application/json"].schema;
+    expect(tree.items).toEqual({ $ref: "#/components/schemas/TreeNode" });
+    expect(doc.components.schemas.TreeNode.properties.children.items).toEqual({ $ref: "#/components/schemas/TreeNode" });
+  });
+
   test("describes every route the app registers, with its schemas", () => {
     const routes = describedRoutes();
     expect(routes.length).toBeGreaterThan(10);

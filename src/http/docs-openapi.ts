@@ -140,6 +140,21 @@ function withoutTrailingSlash(paths: Json): Json {
   return out;
 }
 
+/**
+ * A recursive schema (t.Recursive: the page tree's TreeNode) is written inline with an `$id`,
+ * and refers to itself by that bare name, which no reader can resolve ("invalid reference:
+ * TreeNode"). Each such schema moves to components.schemas and every use becomes a $ref there.
+ */
+function hoistNamedSchemas(node: unknown, named: Json): unknown {
+  if (Array.isArray(node)) return node.map((n) => hoistNamedSchemas(n, named));
+  if (!node || typeof node !== "object") return node;
+  const { $id, ...rest } = node as Json;
+  const walked = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && !v.startsWith("#") ? `#/components/schemas/${v}` : hoistNamedSchemas(v, named)]));
+  if (typeof $id !== "string" || !/^[A-Za-z][\w.-]*$/.test($id)) return walked;
+  named[$id] = walked;
+  return { $ref: `#/components/schemas/${$id}` };
+}
+
 /** Tags in the order the operations first use them, described where we know them. */
 function tagsOf(paths: Json): Json[] {
   const names = new Set<string>();
@@ -154,7 +169,8 @@ function tagsOf(paths: Json): Json[] {
  */
 function buildOpenApiDocument(app: AnyElysia, version: string): Json {
   const generated = plainNumbers(toOpenAPISchema(jsonParsedView(app), { staticFile: false }, undefined, undefined, "3.1.2")) as Json;
-  const paths = withoutTrailingSlash(generated.paths);
+  const named: Json = {};
+  const paths = hoistNamedSchemas(withoutTrailingSlash(generated.paths), named) as Json;
   let problem: Json | undefined;
   for (const item of Object.values<Json>(paths)) {
     for (const op of Object.values<Json>(item)) problem = finishOperation(op) ?? problem;
@@ -166,7 +182,7 @@ function buildOpenApiDocument(app: AnyElysia, version: string): Json {
     security: [{ bearer: [] }, { session: [] }],
     paths,
     components: {
-      schemas: { ...generated.components.schemas, ...(problem ? { Problem: problem } : {}) },
+      schemas: { ...generated.components.schemas, ...named, ...(problem ? { Problem: problem } : {}) },
       securitySchemes: SECURITY_SCHEMES,
     },
   };

@@ -3,7 +3,7 @@ import { requireSession } from "../auth/caller";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { Id, Int, NoContent, noContent, problems } from "../http/schemas";
-import { createToken, listTokens, revokeToken } from "./service";
+import { createToken, listTokens, revokeToken, TOKEN_MAX_DAYS } from "./service";
 
 const ApiToken = t.Object(
   {
@@ -38,7 +38,7 @@ export function tokenRoutes(core: Core) {
         body: t.Object({
           name: t.String({ maxLength: 200 }),
           readOnly: t.Optional(t.Boolean()),
-          expiresInDays: t.Optional(t.Union([Int(), t.Null()])),
+          expiresInDays: t.Optional(t.Union([Int({ minimum: 1, maximum: TOKEN_MAX_DAYS }), t.Null()], { description: `Days until the token expires, 1 to ${TOKEN_MAX_DAYS}. Left out or null: the token never expires (revoke it when no longer needed).` })),
         }),
         response: { 201: t.Composite([ApiToken, t.Object({ token: t.String({ description: "The value, shown once" })})]), ...problems(400, 401, 403, 429) },
         detail: detail("Create an API token; the value is answered once"),

@@ -14,6 +14,9 @@ import { roles, users } from "../users/tables";
 import { apiTokens } from "./tables";
 import { usageTracker } from "./usage";
 
+/** The longest a token may be made to last; left out or null, it never expires. */
+export const TOKEN_MAX_DAYS = 3650;
+
 export const TOKEN_PREFIX = "cct_";
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -47,7 +50,7 @@ export function createToken(core: Core, caller: UserCaller, input: CreateTokenIn
   if (!name) throw invalid("name", "must not be blank");
   if (name.length > 100) throw invalid("name", "must be at most 100 characters");
   const days = input.expiresInDays ?? null;
-  if (days !== null && (!Number.isInteger(days) || days < 1 || days > 3650)) throw invalid("expiresInDays", "must be a whole number of days from 1 to 3650, or null for no expiry");
+  if (days !== null && (!Number.isInteger(days) || days < 1 || days > TOKEN_MAX_DAYS)) throw invalid("expiresInDays", `must be a whole number of days from 1 to ${TOKEN_MAX_DAYS}, or null for no expiry`);
 
   return core.tx(() => {
     const now = core.clock.now();

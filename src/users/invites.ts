@@ -8,6 +8,9 @@ import { newId, randomToken, sha256Hex } from "../platform/crypto";
 import { invalid, notFound } from "../platform/errors";
 import { invites } from "./tables";
 
+export const INVITE_DEFAULT_DAYS = 7;
+export const INVITE_MAX_DAYS = 90;
+
 const DAY = 86_400_000;
 
 export interface CreateInviteInput {
@@ -22,8 +25,8 @@ function toInvite(row: typeof invites.$inferSelect) {
 }
 
 export function createInvite(core: Core, caller: UserCaller, input: CreateInviteInput, normaliseEmail: (e: string) => string) {
-  const days = input.expiresInDays ?? 7;
-  if (!Number.isInteger(days) || days < 1 || days > 90) throw invalid("expiresInDays", "must be a whole number of days from 1 to 90");
+  const days = input.expiresInDays ?? INVITE_DEFAULT_DAYS;
+  if (!Number.isInteger(days) || days < 1 || days > INVITE_MAX_DAYS) throw invalid("expiresInDays", `must be a whole number of days from 1 to ${INVITE_MAX_DAYS}`);
   const email = input.email ? normaliseEmail(input.email) : null;
   if (input.message && input.message.length > 2000) throw invalid("message", "must be at most 2000 characters");
   const token = randomToken(32);

@@ -4,7 +4,7 @@ import { requireUser } from "../auth/caller";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { Id, Int, NoContent, noContent, problems } from "../http/schemas";
-import { createInvite, deleteInvite, listInvites } from "./invites";
+import { createInvite, deleteInvite, INVITE_DEFAULT_DAYS, INVITE_MAX_DAYS, listInvites } from "./invites";
 import { CreatedInvite, DirectoryEntry, Invite } from "./schemas";
 import { listDirectory, normaliseEmail } from "./service";
 
@@ -38,7 +38,7 @@ export function userRoutes(core: Core) {
       {
         body: t.Object({
           email: t.Optional(t.Union([t.String({ maxLength: 320 }), t.Null()])),
-          expiresInDays: t.Optional(Int()),
+          expiresInDays: t.Optional(Int({ minimum: 1, maximum: INVITE_MAX_DAYS, description: `Days until the invite expires, 1 to ${INVITE_MAX_DAYS}; ${INVITE_DEFAULT_DAYS} when left out` })),
           sendEmail: t.Optional(t.Boolean()),
           message: t.Optional(t.String({ maxLength: 5000 })),
         }),

@@ -5,7 +5,7 @@ export const Account = t.Object(
     id: t.String(),
     email: t.String(),
     displayName: t.String(),
-    role: t.Integer({ description: "Role tier: 0 Member, 1 Admin, 2 Owner" }),
+    role: t.Integer({ description: "Role tier: 0 Member (the built-in role \"User\"), 1 Admin (\"Administrator\"), 2 Owner; roleName is the role's own name" }),
     roleName: t.String(),
     permissions: t.Array(t.String()),
     status: t.Integer({ description: "0 Active, 1 Suspended" }),
