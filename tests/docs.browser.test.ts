@@ -41,6 +41,10 @@ test(
     page.on("pageerror", (e) => errors.push(e.message));
 
     await page.goto(`${server.url}/api/docs`);
+    // The introduction shows a worked curl example, not an empty "Client Libraries" card.
+    await page.getByText("A first call.").first().waitFor({ state: "visible", timeout: 10_000 });
+    await expect(page.locator("pre", { hasText: "$WIKI/api/auth/me" }).first().isVisible()).resolves.toBe(true);
+    expect(await page.locator(".scalar-reference-intro-clients").evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).length)).toBe(0);
     // Scalar opens the first tag only; open Auth from the sidebar as a reader would.
     await page.getByText("Auth", { exact: true }).first().click({ timeout: 10_000 });
     await page.getByText("Sign in with e-mail and password").first().waitFor({ state: "visible", timeout: 5_000 });

@@ -22,8 +22,11 @@ const SCALAR_CONFIG = {
   showDeveloperTools: "never",
   hideClientButton: true,
   // "Powered by Scalar" links out of an instance that otherwise never does; error codes in the
-  // catalogue table (info.description) read better unbroken.
-  customCss: "a[href='https://www.scalar.com'] { display: none !important; } .introduction-description :is(td, th):not(:last-child) { white-space: nowrap; }",
+  // catalogue table (info.description) read better unbroken. The introduction's "Client
+  // Libraries" card shows only a language picker with no example under it; the introduction
+  // text carries a worked curl example instead, and each operation keeps its own samples.
+  customCss:
+    "a[href='https://www.scalar.com'] { display: none !important; } .introduction-description :is(td, th):not(:last-child) { white-space: nowrap; } .scalar-reference-intro-clients { display: none !important; }",
 };
 
 export const initScript = (): string =>
