@@ -35,6 +35,8 @@ export interface World {
   comment: string;
   attachment: string;
   template: string;
+  /** A wiki-wide template (no space), made by the owner. */
+  wideTemplate: string;
 }
 
 async function ok(res: Promise<{ status: number; text: string; body: any }>, what: string) {
@@ -99,6 +101,7 @@ export async function buildWorld(env: TestEnv): Promise<World> {
   fd.append("file", new File(["hello"], "a.txt", { type: "text/plain" }));
   const attachment = await ok(call(env, "POST", `/api/pages/${plain}/attachments`, { as, body: fd }), "attachment");
   const template = await ok(call(env, "POST", "/api/templates", { as, body: { spaceId: main.id, name: "Main template" } }), "template");
+  const wideTemplate = await ok(call(env, "POST", "/api/templates", { as: owner, body: { name: "Wiki-wide template" } }), "wiki-wide template");
 
   return {
     who: { anonymous: {}, readOnly, everyone, viewer, editor, groupMember, spaceAdmin, instanceAdmin, owner, shutOut, limited },
@@ -116,6 +119,7 @@ export async function buildWorld(env: TestEnv): Promise<World> {
     comment: comment.id,
     attachment: attachment.id,
     template: template.id,
+    wideTemplate: wideTemplate.id,
   };
 }
 
@@ -125,12 +129,13 @@ export function freshMaker(env: TestEnv, world: World) {
   let n = 0;
   const made = async (res: Promise<{ status: number; text: string; body: any }>, what: string) => ok(res, what);
   return {
-    async page(parent?: string): Promise<string> {
-      return (await made(call(env, "POST", "/api/pages", { as, body: { spaceId: world.main.id, title: `Fresh ${++n}`, parentPageId: parent } }), "fresh page")).id;
+    /** A page of MAIN, created by `by` (the space admin unless said). */
+    async page(parent?: string, by: Who = as): Promise<string> {
+      return (await made(call(env, "POST", "/api/pages", { as: by, body: { spaceId: world.main.id, title: `Fresh ${++n}`, parentPageId: parent } }), "fresh page")).id;
     },
-    async trashed(parent?: string): Promise<string> {
-      const id = await this.page(parent);
-      await made(call(env, "DELETE", `/api/pages/${id}`, { as }), "trash");
+    async trashed(parent?: string, by: Who = as): Promise<string> {
+      const id = await this.page(parent, by);
+      await made(call(env, "DELETE", `/api/pages/${id}`, { as: by }), "trash");
       return id;
     },
     async draft(by: Who): Promise<string> {
@@ -173,6 +178,10 @@ export function freshMaker(env: TestEnv, world: World) {
     },
     async template(): Promise<string> {
       return (await made(call(env, "POST", "/api/templates", { as, body: { spaceId: world.main.id, name: `T${++n}` } }), "template")).id;
+    },
+    /** A wiki-wide template, made by the owner (only administrators make them). */
+    async wideTemplate(): Promise<string> {
+      return (await made(call(env, "POST", "/api/templates", { as: world.who.owner, body: { name: `W${++n}` } }), "wiki-wide template")).id;
     },
     async label(pageId = world.page): Promise<string> {
       const name = `fresh${++n}`;

@@ -59,7 +59,11 @@ const P = {
   editorsDraft: "401 403 404 404 ok 404 404 404 404 404 404",
   author: "401 403 403 403 ok 403 403 403 403 403 403",
   authorOrAdmin: "401 403 403 403 ok 403 ok 403 403 403 403",
+  // Edit on the page, or the viewer who wrote it.
+  editOrViewerAuthor: "401 403 403 ok ok ok ok 403 403 ok ok",
   instanceRight: "401 403 403 403 403 403 403 ok ok 403 403",
+  // A role of the Admin or Owner tier (no right names it): the same callers as instanceRight here.
+  adminTier: "401 403 403 403 403 403 403 ok ok 403 403",
   createSpace: "401 403 ok ok ok ok ok ok ok ok ok",
 };
 
@@ -147,7 +151,10 @@ const ROWS: Row[] = [
   rows("DELETE /api/pages/:id/draft", "editor's draft", P.editorsDraft, 204, async () => `/api/pages/${await fresh.draft(w.who.editor)}/draft`),
   rows("POST /api/pages/:id/restore", "fresh trashed", P.edit, 200, async () => `/api/pages/${await fresh.trashed()}/restore`),
   rows("POST /api/pages/:id/restore", "trashed under GUARDED", P.guardedEdit, 200, async () => `/api/pages/${await fresh.trashed(w.guarded)}/restore`),
-  rows("DELETE /api/pages/:id/purge", "fresh trashed", P.edit, 204, async () => `/api/pages/${await fresh.trashed()}/purge`),
+  // Purging another's page needs Admin on the space or pages.delete_any; one's own, Edit. The
+  // instance admin and owner hold the right but only View on MAIN: the right opens no space.
+  rows("DELETE /api/pages/:id/purge", "fresh trashed (space admin's)", P.admin, 204, async () => `/api/pages/${await fresh.trashed()}/purge`),
+  rows("DELETE /api/pages/:id/purge", "fresh trashed (editor's)", P.authorOrAdmin, 204, async () => `/api/pages/${await fresh.trashed(undefined, w.who.editor)}/purge`),
   rows("GET /api/pages/:id/versions", "plain", P.read, 200, () => `/api/pages/${w.page}/versions`),
   rows("GET /api/pages/:id/versions", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/versions`),
   rows("GET /api/pages/:id/versions/:number", "plain", P.read, 200, () => `/api/pages/${w.page}/versions/1`),
@@ -186,8 +193,13 @@ const ROWS: Row[] = [
   rows("PUT /api/comments/:id", "editor's", P.author, 200, () => `/api/comments/${w.comment}`, () => ({ body: "editor says" })),
   rows("DELETE /api/comments/:id", "fresh editor's", P.authorOrAdmin, 204, async () => `/api/comments/${await fresh.comment(w.who.editor)}`),
   rows("DELETE /api/comments/:id", "editor's under HIDDEN", "401 403 404 403 ok 403 ok 404 404 404 403", 204, async () => `/api/comments/${await fresh.comment(w.who.editor, w.hidden)}`),
-  rows("POST /api/comments/:id/resolve", "editor's", P.comment, 200, () => `/api/comments/${w.comment}/resolve`),
-  rows("POST /api/comments/:id/reopen", "editor's", P.comment, 200, () => `/api/comments/${w.comment}/reopen`),
+  // Resolving and reopening need Edit on the page, or being the thread's author.
+  rows("POST /api/comments/:id/resolve", "editor's", P.edit, 200, () => `/api/comments/${w.comment}/resolve`),
+  rows("POST /api/comments/:id/reopen", "editor's", P.edit, 200, () => `/api/comments/${w.comment}/reopen`),
+  rows("POST /api/comments/:id/resolve", "viewer's", P.editOrViewerAuthor, 200, async () => `/api/comments/${await fresh.comment(w.who.viewer)}/resolve`),
+  rows("POST /api/comments/:id/reopen", "viewer's", P.editOrViewerAuthor, 200, async () => `/api/comments/${await fresh.comment(w.who.viewer)}/reopen`),
+  rows("POST /api/comments/:id/resolve", "editor's on GUARDED", P.guardedEdit, 200, async () => `/api/comments/${await fresh.comment(w.who.editor, w.guarded)}/resolve`),
+  rows("POST /api/comments/:id/reopen", "editor's on GUARDED", P.guardedEdit, 200, async () => `/api/comments/${await fresh.comment(w.who.editor, w.guarded)}/reopen`),
   // Attachments
   rows("GET /api/pages/:id/attachments", "plain", P.read, 200, () => `/api/pages/${w.page}/attachments`),
   rows("GET /api/pages/:id/attachments", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/attachments`),
@@ -209,6 +221,10 @@ const ROWS: Row[] = [
   rows("POST /api/templates", "MAIN", P.edit, 201, () => "/api/templates", () => ({ spaceId: w.main.id, name: `T${uniq()}` })),
   rows("PUT /api/templates/:id", "MAIN", P.edit, 200, () => `/api/templates/${w.template}`, () => ({ description: "d" })),
   rows("DELETE /api/templates/:id", "fresh", P.edit, 204, async () => `/api/templates/${await fresh.template()}`),
+  // Wiki-wide templates: instance administrators (Admin or Owner tier) only, whatever the spaces.
+  rows("POST /api/templates", "wiki-wide", P.adminTier, 201, () => "/api/templates", () => ({ name: `W${uniq()}` })),
+  rows("PUT /api/templates/:id", "wiki-wide", P.adminTier, 200, () => `/api/templates/${w.wideTemplate}`, () => ({ description: "d" })),
+  rows("DELETE /api/templates/:id", "fresh wiki-wide", P.adminTier, 204, async () => `/api/templates/${await fresh.wideTemplate()}`),
 ];
 let ctxKey = "";
 

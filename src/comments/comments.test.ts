@@ -58,6 +58,11 @@ describe("POST /api/pages/{id}/comments", () => {
     ["a body that is not text", { body: ["x"] }, "body"],
     ["no body", {}, "body"],
     ["a control character", { body: "bell\u0007" }, "body"],
+    ["ESC", { body: "\u001B]0;title\u0007" }, "body"],
+    ["a C1 control", { body: "csi\u009B2J" }, "body"],
+    ["a right-to-left override", { body: "txt.\u202Eexe" }, "body"],
+    ["an isolate", { body: "a\u2067b" }, "body"],
+    ["a lone surrogate", { body: "half \uDE00" }, "body"],
     ["anchorJson that is not JSON", { body: "x", anchorJson: "{from: 1" }, "anchorJson"],
     ["anchorJson that is an array", { body: "x", anchorJson: "[1, 2]" }, "anchorJson"],
     ["anchorJson that is JSON null", { body: "x", anchorJson: "null" }, "anchorJson"],
@@ -72,6 +77,11 @@ describe("POST /api/pages/{id}/comments", () => {
     expect(res.body.field).toBe(field);
     expect(commentRows(env)).toBe(0);
     expect(eventsOf(env, "comment.created")).toHaveLength(0);
+  });
+
+  test("tabs and line feeds are fine in a body; a lone CR is a line break", async () => {
+    const { owner, page } = await setup();
+    expect((await post(owner, page.id, { body: "one\r\ttwo\nthree" })).body.body).toBe("one\n\ttwo\nthree");
   });
 
   test("10,000 characters are fine, counted as characters (an emoji is one)", async () => {

@@ -50,11 +50,11 @@ export function commentRoutes(core: Core) {
     .post("/api/comments/:id/resolve", ({ params, request }) => resolveComment(core, callerOf(request), params.id), {
       params: CommentParams,
       response: { 200: Comment, ...problems(400, 401, 403, 404, 409) },
-      detail: detail("Resolve a thread (its first comment); records who and when; fires comment.resolved"),
+      detail: detail("Resolve a thread (its first comment): its author or an editor of the page; records who and when; fires comment.resolved"),
     })
     .post("/api/comments/:id/reopen", ({ params, request }) => reopenComment(core, callerOf(request), params.id), {
       params: CommentParams,
       response: { 200: Comment, ...problems(400, 401, 403, 404, 409) },
-      detail: detail("Reopen a resolved thread"),
+      detail: detail("Reopen a resolved thread: its author or an editor of the page"),
     });
 }

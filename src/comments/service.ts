@@ -1,10 +1,11 @@
 /**
  * Comments on pages (DESIGN.md §8): whole-page or inline (anchorJson), one level of replies, edit
- * by the author, delete by the author or a space admin, resolve and reopen a thread. Who may see
- * and write comments is decided in access/pages.ts (canReadComments, requireCommentablePage).
+ * by the author, delete by the author or a space admin, resolve and reopen a thread (its author
+ * or an editor of the page). Who may see and write comments is decided in access/pages.ts
+ * (canReadComments, requireCommentablePage, canEditPage).
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { canReadComments, requireCommentablePage } from "../access/pages";
+import { canEditPage, canReadComments, requireCommentablePage } from "../access/pages";
 import { canAdminSpace } from "../access/spaces";
 import { requireUser, type Caller, type UserCaller } from "../auth/caller";
 import type { Core } from "../core";
@@ -12,8 +13,10 @@ import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { AppError, invalid, notFound } from "../platform/errors";
+import { multiLine } from "../platform/text";
 import { findPage } from "../pages/store";
 import { PAGE_STATUS, type PageRow } from "../pages/tables";
+import type { SpaceRow } from "../spaces/tables";
 import { users } from "../users/tables";
 import { mentionedIds } from "./mentions";
 import { comments, type CommentRow } from "./tables";
@@ -49,16 +52,13 @@ export interface CommentWrite {
   mentionedUserIds: string[];
 }
 
-// Control characters other than tab and line feed have no place in plain text.
-const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/;
-
+/** Plain text: tab and line feed are the only controls allowed (platform/text.ts). */
 export function checkBody(body: unknown): string {
   if (typeof body !== "string") throw invalid("body", "must be text");
-  const text = body.replace(/\r\n?/g, "\n").trim();
+  const text = multiLine("body", body).trim();
   if (!text) throw invalid("body", "must not be blank");
   const chars = [...text].length;
   if (chars > MAX_BODY_CHARS) throw invalid("body", `must be at most ${MAX_BODY_CHARS} characters (got ${chars})`);
-  if (CONTROL.test(text)) throw invalid("body", "must be plain text without control characters");
   return text;
 }
 
@@ -211,12 +211,26 @@ function threadOnly(row: CommentRow): void {
   if (row.parentId) throw invalid("id", "is a reply; resolve or reopen the first comment of its thread");
 }
 
-/** POST /api/comments/{id}/resolve: whoever may comment; records who and when (once). */
+/**
+ * Resolving and reopening close and open a discussion for everyone, so they need more than the
+ * View that commenting needs: Edit on the page, or being the one who started the thread
+ * (DESIGN.md §5). Someone with View alone could otherwise hide others' open questions.
+ */
+function requireThreadKeeper(core: Core, caller: UserCaller, thread: { row: CommentRow; page: PageRow; space: SpaceRow }): void {
+  if (thread.row.authorId === caller.user.id) return;
+  if (!canEditPage(core, caller, thread.space, thread.page)) {
+    throw new AppError("forbidden", {}, "Only the thread's author or someone who may edit the page may resolve or reopen it");
+  }
+}
+
+/** POST /api/comments/{id}/resolve: the thread's author or an editor of the page; records who and when (once). */
 export function resolveComment(core: Core, caller: Caller, id: string): Comment {
   const user = requireUser(caller);
   return core.tx(() => {
-    const { row, page } = writableComment(core, user, id);
+    const found = writableComment(core, user, id);
+    const { row, page } = found;
     threadOnly(row);
+    requireThreadKeeper(core, user, found);
     if (!row.resolvedAt) {
       core.db.update(comments).set({ resolvedAt: iso(core.clock.now()), resolvedById: user.user.id }).where(eq(comments.id, row.id)).run();
       commentEvent(core, user, "comment.resolved", page, row, {});
@@ -225,12 +239,14 @@ export function resolveComment(core: Core, caller: Caller, id: string): Comment 
   });
 }
 
-/** POST /api/comments/{id}/reopen: whoever may comment; clears who and when. */
+/** POST /api/comments/{id}/reopen: the same people as resolving; clears who and when. */
 export function reopenComment(core: Core, caller: Caller, id: string): Comment {
   const user = requireUser(caller);
   return core.tx(() => {
-    const { row } = writableComment(core, user, id);
+    const found = writableComment(core, user, id);
+    const { row } = found;
     threadOnly(row);
+    requireThreadKeeper(core, user, found);
     if (row.resolvedAt) core.db.update(comments).set({ resolvedAt: null, resolvedById: null }).where(eq(comments.id, row.id)).run();
     return readComment(core, row.id);
   });

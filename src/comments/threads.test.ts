@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeEnv, mintToken, ownerAndMember, type TestEnv } from "../../tests/harness";
+import { call, makeEnv, mintToken, ownerAndMember, type TestEnv, type Who } from "../../tests/harness";
+import { GROUP_ID } from "../groups/builtin";
 import { eventsOf, newPage, newSpace, ownerMemberAndPage } from "../pages/testing";
 import { comment, commentRows, commentsOf, invited } from "./testing";
 
@@ -138,6 +139,33 @@ describe("resolve and reopen", () => {
     expect(reopened.body).toMatchObject({ resolvedAt: null, resolvedById: null });
     expect((await call(env, "POST", `/api/comments/${thread.id}/reopen`, { as: owner })).status).toBe(200);
     expect((await commentsOf(env, owner, page.id))[0].resolvedAt).toBeNull();
+  });
+
+  test("need Edit on the page or authorship of the thread: a View-only reader resolves and reopens only their own threads", async () => {
+    const { owner, member, page } = await setup();
+    const editor = await invited(env, owner, "editor@example.com");
+    // Everyone drops to View; the editor keeps Edit through a grant of their own.
+    await call(env, "POST", "/api/spaces/DOCS/permissions", { as: owner, body: { principalType: 1, principalId: GROUP_ID.everyone, operation: 0 } });
+    await call(env, "POST", "/api/spaces/DOCS/permissions", { as: owner, body: { principalType: 0, principalId: editor.id, operation: 1 } });
+    const theirs = await comment(env, owner, page.id, { body: "owner's question" });
+    const own = await comment(env, member, page.id, { body: "member's question" });
+    const act = (who: Who, action: string, id: string) => call(env, "POST", `/api/comments/${id}/${action}`, { as: who });
+
+    expect(await act(member, "resolve", theirs.id)).toMatchObject({ status: 403, body: { code: "forbidden" } });
+    expect((await act(editor, "resolve", theirs.id)).status).toBe(200);
+    expect((await act(member, "reopen", theirs.id)).status).toBe(403);
+    expect((await commentsOf(env, owner, page.id)).find((c) => c.id === theirs.id)!.resolvedById).toBe(editor.id);
+    expect((await act(member, "resolve", own.id)).body).toMatchObject({ resolvedById: member.id });
+    expect((await act(member, "reopen", own.id)).body).toMatchObject({ resolvedAt: null });
+    expect(eventsOf(env, "comment.resolved").map((e) => e.actorId)).toEqual([editor.id, member.id]);
+  });
+
+  test("an Edit restriction on the page counts: an editor of the space it leaves out may not resolve others' threads", async () => {
+    const { owner, member, page } = await setup();
+    await call(env, "POST", `/api/pages/${page.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 1 } });
+    const thread = await comment(env, owner, page.id, { body: "t" });
+    expect((await call(env, "POST", `/api/comments/${thread.id}/resolve`, { as: member })).status).toBe(403);
+    expect((await call(env, "POST", `/api/comments/${thread.id}/resolve`, { as: owner })).status).toBe(200);
   });
 
   test("replies cannot be resolved or reopened on their own (400 on id); a read-only token 403", async () => {

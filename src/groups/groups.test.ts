@@ -90,6 +90,34 @@ describe("custom groups", () => {
     expect(res.body.field).toBe(field);
   });
 
+  // The name is one line, the description several (platform/text.ts); both as created and as changed.
+  test.each([
+    ["name", "a tab", "Ops\tteam"],
+    ["name", "a line feed", "Ops\n"],
+    ["name", "ESC", "\u001B[1mOps"],
+    ["name", "a C1 control", "Ops\u0080"],
+    ["name", "a right-to-left embedding", "\u202BOps"],
+    ["name", "a lone surrogate", "Ops \uDC00"],
+    ["description", "NUL", "a\u0000b"],
+    ["description", "a bell", "a\u0007b"],
+    ["description", "a pop-directional isolate", "a\u2069b"],
+  ])("refuses a %s with %s, on create and on change (400 on the field)", async (field, _why, text) => {
+    const { owner } = await ownerAndMember(env);
+    const created = await call(env, "POST", "/api/groups", { as: owner, body: { name: "New", [field]: text } });
+    expect(created).toMatchObject({ status: 400, body: { field } });
+    const ops = (await call(env, "POST", "/api/groups", { as: owner, body: { name: "Ops" } })).body;
+    const changed = await call(env, "PUT", `/api/groups/${ops.id}`, { as: owner, body: { [field]: text } });
+    expect(changed).toMatchObject({ status: 400, body: { field } });
+    expect(changed.body.detail).toContain("must not contain control characters");
+    const custom = (await call(env, "GET", "/api/groups", { as: owner })).body.filter((g: { builtIn: boolean }) => !g.builtIn);
+    expect(custom).toMatchObject([{ name: "Ops", description: "" }]);
+  });
+
+  test("a description keeps its lines and tabs (CR LF becomes LF)", async () => {
+    const { owner } = await ownerAndMember(env);
+    expect((await call(env, "POST", "/api/groups", { as: owner, body: { name: "Ops", description: "One\r\n\tTwo" } })).body.description).toBe("One\n\tTwo");
+  });
+
   test("unknown group and unknown user", async () => {
     const { owner } = await ownerAndMember(env);
     const id = (await call(env, "POST", "/api/groups", { as: owner, body: { name: "Ops" } })).body.id;

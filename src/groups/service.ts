@@ -6,6 +6,7 @@ import { recordEvent, type EventType } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { AppError, invalid, notFound } from "../platform/errors";
+import { multiLine, singleLine } from "../platform/text";
 import { USER_STATUS } from "../users/service";
 import { roles, users } from "../users/tables";
 import { BUILT_IN_GROUPS, builtInGroup, builtInGroupIdsForTier } from "./builtin";
@@ -51,15 +52,17 @@ function getRow(core: Core, id: string): GroupRow {
   return row;
 }
 
+/** One line: control characters are refused as sent (platform/text.ts), then spaces collapse. */
 function checkName(name: string): string {
-  const n = name.trim().replace(/\s+/g, " ");
+  const n = singleLine("name", name).trim().replace(/\s+/g, " ");
   if (!n) throw invalid("name", "must not be blank");
   if (n.length > 100) throw invalid("name", "must be at most 100 characters");
   return n;
 }
 
+/** Several lines of prose: tab and line feed are the only controls allowed. */
 function checkDescription(description: string | undefined): string {
-  const d = (description ?? "").trim();
+  const d = multiLine("description", description ?? "").trim();
   if (d.length > 1000) throw invalid("description", "must be at most 1000 characters");
   return d;
 }

@@ -1,16 +1,17 @@
 /** Checks of page input that do not need the database; each failure is a 400 naming its field. */
 import { checkContentJson, EMPTY_DOCUMENT_JSON } from "../content/validate";
 import { invalid } from "../platform/errors";
+import { singleLine } from "../platform/text";
 
 export const TITLE_MAX = 255;
 export const COMMENT_MAX = 500;
 
 /**
- * DESIGN.md §6: titles are required, trimmed, at most 255 characters. A draft may stay
- * untitled until it is published.
+ * DESIGN.md §6: titles are required, trimmed, at most 255 characters, one line without control
+ * characters (platform/text.ts). A draft may stay untitled until it is published.
  */
 export function cleanTitle(title: string, opts: { allowBlank?: boolean } = {}): string {
-  const t = title.trim();
+  const t = singleLine("title", title).trim();
   if (!t && !opts.allowBlank) throw invalid("title", "must not be blank");
   if (t.length > TITLE_MAX) throw invalid("title", `must be at most ${TITLE_MAX} characters`);
   return t;

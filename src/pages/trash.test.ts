@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { call, cookieFrom, makeEnv, mintToken, ownerAndMember, PASSWORD, signUp, type TestEnv } from "../../tests/harness";
+import { call, cookieFrom, makeEnv, mintToken, ownerAndMember, PASSWORD, signUp, type TestEnv, type Who } from "../../tests/harness";
+import { ROLE_ID } from "../access/rights";
+import { GROUP_ID } from "../groups/builtin";
 import { eventsOf, newPage, newSpace, titles, treeOf } from "./testing";
 
 let env: TestEnv;
@@ -119,5 +121,57 @@ describe("DELETE /api/pages/{id}/purge", () => {
     const { owner, b } = await setup();
     expect((await call(env, "DELETE", `/api/pages/${b.id}/purge`, { as: owner })).status).toBe(409);
     expect((await call(env, "DELETE", "/api/pages/0190-missing/purge", { as: owner })).status).toBe(404);
+  });
+});
+
+describe("DELETE /api/pages/{id}/purge: whose pages", () => {
+  const purge = (who: Who, id: string) => call(env, "DELETE", `/api/pages/${id}/purge`, { as: who });
+  const trash = (who: Who, id: string) => call(env, "DELETE", `/api/pages/${id}`, { as: who });
+  const exists = (id: string) => count("SELECT count(*) AS n FROM pages WHERE id = ?", id) === 1;
+
+  test("Edit purges only the caller's own pages; anyone else's needs Admin on the space", async () => {
+    const { owner, member } = await ownerAndMember(env);
+    const space = await newSpace(env, owner, "DOCS"); // the owner is its admin; the member edits through Everyone
+    const mine = await newPage(env, member, space.id, "Mine");
+    const theirs = await newPage(env, owner, space.id, "Theirs");
+    for (const p of [mine, theirs]) await trash(member, p.id);
+    expect((await purge(member, mine.id)).status).toBe(204);
+    expect(await purge(member, theirs.id)).toMatchObject({ status: 403, body: { code: "forbidden" } });
+    expect(exists(theirs.id)).toBe(true);
+    expect(eventsOf(env, "page.purged").map((e) => e.targetId)).toEqual([mine.id]);
+    // Its space's admin may.
+    expect((await purge(owner, theirs.id)).status).toBe(204);
+  });
+
+  test("the whole batch counts: one's own page with someone else's sub-page in it needs Admin", async () => {
+    const { owner, member } = await ownerAndMember(env);
+    const space = await newSpace(env, owner, "DOCS");
+    const mine = await newPage(env, member, space.id, "Mine");
+    const child = await newPage(env, owner, space.id, "Owner's child", { parentPageId: mine.id });
+    await trash(member, mine.id);
+    expect((await purge(member, mine.id)).status).toBe(403);
+    expect([exists(mine.id), exists(child.id)]).toEqual([true, true]);
+  });
+
+  test("a space admin without pages.delete_any purges others' pages in their space", async () => {
+    const { owner, member } = await ownerAndMember(env);
+    const space = await newSpace(env, member, "TEAM");
+    const page = await newPage(env, owner, space.id, "The owner's");
+    await trash(owner, page.id);
+    expect((await purge(member, page.id)).status).toBe(204);
+  });
+
+  test("the right pages.delete_any purges others' pages where its holder may edit, and opens no space", async () => {
+    const { owner, member } = await ownerAndMember(env);
+    const space = await newSpace(env, owner, "DOCS");
+    const a = await newPage(env, owner, space.id, "A");
+    const b = await newPage(env, owner, space.id, "B");
+    for (const p of [a, b]) await trash(owner, p.id);
+    env.core.sqlite.query("UPDATE roles SET permissions = ? WHERE id = ?").run(JSON.stringify(["tokens.use", "spaces.create", "pages.delete_any"]), ROLE_ID.user);
+    expect((await purge(member, a.id)).status).toBe(204);
+    // Down to View on the space: the right does not stand in for Edit.
+    await call(env, "POST", "/api/spaces/DOCS/permissions", { as: owner, body: { principalType: 1, principalId: GROUP_ID.everyone, operation: 0 } });
+    expect((await purge(member, b.id)).status).toBe(403);
+    expect(exists(b.id)).toBe(true);
   });
 });

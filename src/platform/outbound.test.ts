@@ -195,6 +195,15 @@ describe("guardedFetch", () => {
     expect(err.kind).toBe("too_many_redirects");
   });
 
+  test("followRedirects: false answers the redirect itself, Location included, and goes no further", async () => {
+    const before = seen.length;
+    const res = await guardedFetch(`${base}/hop`, { method: "POST", body: "once" }, opts(["127.0.0.1"], { followRedirects: false }));
+    expect(res.status).toBe(307);
+    expect(res.headers.get("location")).toBe("/done");
+    expect(res.url).toBe(`${base}/hop`);
+    expect(seen.slice(before).map((s) => s.path)).toEqual(["/hop"]);
+  });
+
   test("at most maxBytes of the answer are read", async () => {
     const res = await guardedFetch(`${base}/big`, {}, opts(["127.0.0.1"], { maxBytes: 1024 }));
     expect(res.body.byteLength).toBe(1024);

@@ -32,6 +32,12 @@ export interface OutboundOptions {
   /** Read at most this many bytes of the answer's body (the rest is dropped unread). */
   maxBytes: number;
   maxRedirects?: number;
+  /**
+   * false: a redirect is answered as it came (status and Location), not followed. For callers
+   * whose request must reach the URL itself: a webhook's POST would otherwise arrive as a
+   * bodiless GET after a 301/302. Default true.
+   */
+  followRedirects?: boolean;
   /** Resolves a host name to its addresses (tests); default: the system resolver, all answers. */
   resolve?: (host: string) => Promise<string[]>;
 }
@@ -176,7 +182,7 @@ export async function guardedFetch(rawUrl: string | URL, init: OutboundRequest, 
       throw new OutboundError("network", `could not connect to ${url.host} (${ip}): ${(err as Error).message}`);
     }
     const location = res.headers.get("location");
-    if (!REDIRECTS.has(res.status) || !location) {
+    if (!REDIRECTS.has(res.status) || !location || opts.followRedirects === false) {
       try {
         const { body: bytes, truncated } = await readCapped(res, opts.maxBytes);
         return { status: res.status, headers: res.headers, url: url.href, address: ip, body: bytes, truncated };

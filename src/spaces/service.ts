@@ -9,6 +9,7 @@ import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { GROUP_ID } from "../groups/builtin";
 import { AppError, invalid, permissionRequired } from "../platform/errors";
+import { multiLine, singleLine } from "../platform/text";
 import { spaces, type SpaceRow } from "./tables";
 
 export const SPACE_KEY_RULE = "must be 2 to 50 letters and digits, starting with a letter";
@@ -78,15 +79,17 @@ export function getSpace(core: Core, caller: Caller, key: string): Space {
   return toSpace(requireReadableSpace(core, caller, findSpaceByKey(core, key)));
 }
 
+/** One line: control characters are refused as sent (platform/text.ts), then spaces collapse. */
 function cleanName(name: string): string {
-  const n = name.trim().replace(/\s+/g, " ");
+  const n = singleLine("name", name).trim().replace(/\s+/g, " ");
   if (!n) throw invalid("name", "must not be blank");
   if (n.length > 100) throw invalid("name", "must be at most 100 characters");
   return n;
 }
 
+/** Several lines of prose: tab and line feed are the only controls allowed. */
 function cleanDescription(description: string): string {
-  const d = description.trim();
+  const d = multiLine("description", description).trim();
   if (d.length > 2000) throw invalid("description", "must be at most 2000 characters");
   return d;
 }

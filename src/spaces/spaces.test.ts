@@ -136,6 +136,35 @@ describe("PUT /api/spaces/{key}", () => {
     expect(res.body.field).toBe(field);
   });
 
+  // The name is one line, the description several (platform/text.ts); both as created and as changed.
+  test.each([
+    ["name", "a tab", "Tab\there"],
+    ["name", "a line feed", "Two\nlines"],
+    ["name", "NUL", "Nul\u0000"],
+    ["name", "ESC", "\u001B[31mRed"],
+    ["name", "a right-to-left override", "Docs\u202E"],
+    ["name", "a lone surrogate", "Half \uD83D"],
+    ["description", "DEL", "a\u007Fb"],
+    ["description", "a C1 control", "a\u0085b"],
+    ["description", "a first-strong isolate", "a\u2068b"],
+    ["description", "a vertical tab", "a\u000Bb"],
+  ])("refuses a %s with %s, on create and on change (400 on the field)", async (field, _why, text) => {
+    const owner = await signUp(env, "owner@example.com");
+    await newSpace(env, owner, "DOCS");
+    const created = await call(env, "POST", "/api/spaces", { as: owner, body: { key: "MORE", name: "More", [field]: text } });
+    expect(created).toMatchObject({ status: 400, body: { field } });
+    const changed = await call(env, "PUT", "/api/spaces/DOCS", { as: owner, body: { [field]: text } });
+    expect(changed).toMatchObject({ status: 400, body: { field } });
+    expect(changed.body.detail).toContain("must not contain control characters");
+    expect((await call(env, "GET", "/api/spaces", { as: owner })).body.map((s: { key: string }) => s.key)).toEqual(["DOCS"]);
+  });
+
+  test("a description keeps its lines and tabs (CR LF becomes LF)", async () => {
+    const owner = await signUp(env, "owner@example.com");
+    await newSpace(env, owner, "DOCS");
+    expect((await call(env, "PUT", "/api/spaces/DOCS", { as: owner, body: { description: "One\r\n\tTwo" } })).body.description).toBe("One\n\tTwo");
+  });
+
   test("only a space admin administers the space: the creator, not the instance owner until recover-access", async () => {
     const { owner, member } = await ownerAndMember(env);
     await newSpace(env, member, "MINE");

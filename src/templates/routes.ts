@@ -24,14 +24,14 @@ export function templateRoutes(core: Core) {
       {
         body: CreateTemplateBody,
         response: { 201: Template, ...problems(400, 401, 403, 404) },
-        detail: detail("Create a space template (Edit on the space) or a wiki-wide one (right spaces.create)"),
+        detail: detail("Create a space template (Edit on the space) or a wiki-wide one (administrators only)"),
       },
     )
     .put("/:id", ({ params, body, request }) => updateTemplate(core, callerOf(request), params.id, body), {
       params: TemplateParams,
       body: UpdateTemplateBody,
       response: { 200: Template, ...problems(400, 401, 403, 404) },
-      detail: detail("Change a template's name, description or content (space templates: Edit on the space; wiki-wide: its author or an administrator)"),
+      detail: detail("Change a template's name, description or content (space templates: Edit on the space; wiki-wide: administrators only)"),
     })
     .delete(
       "/:id",

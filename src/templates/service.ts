@@ -1,16 +1,18 @@
 /**
- * Page templates: of one space (Edit on the space to make or change them) or wiki-wide (see
- * access/templates.ts). Their content passes the same editor schema check as page bodies.
+ * Page templates: of one space (Edit on the space to make or change them) or wiki-wide
+ * (instance administrators only, requireWikiTemplateAdmin). Their content passes the same
+ * editor schema check as page bodies.
  */
 import { asc, eq, isNull, or, sql } from "drizzle-orm";
-import { canChangeWikiTemplate, canCreateWikiTemplate } from "../access/templates";
+import { TIER } from "../access/rights";
 import { requireEditableSpace, requireReadableSpace } from "../access/spaces";
 import { requireUser, type Caller, type UserCaller } from "../auth/caller";
 import { checkContentJson, EMPTY_DOCUMENT_JSON } from "../content/validate";
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
-import { AppError, invalid, notFound, permissionRequired } from "../platform/errors";
+import { AppError, invalid, notFound } from "../platform/errors";
+import { multiLine, singleLine } from "../platform/text";
 import { findSpaceById } from "../spaces/service";
 import { templates, type TemplateRow } from "./tables";
 
@@ -33,15 +35,17 @@ export function toTemplate(row: TemplateRow) {
 
 export type Template = ReturnType<typeof toTemplate>;
 
+/** One line without control characters (platform/text.ts), as sent. */
 function checkName(name: string): string {
-  const n = name.trim();
+  const n = singleLine("name", name).trim();
   if (!n) throw invalid("name", "must not be blank");
   if (n.length > NAME_MAX) throw invalid("name", `must be at most ${NAME_MAX} characters`);
   return n;
 }
 
+/** Several lines: tab and line feed are the only controls allowed. */
 function checkDescription(description: string | undefined): string {
-  const d = (description ?? "").trim();
+  const d = multiLine("description", description ?? "").trim();
   if (d.length > DESCRIPTION_MAX) throw invalid("description", `must be at most ${DESCRIPTION_MAX} characters`);
   return d;
 }
@@ -69,7 +73,19 @@ export interface NewTemplate {
   contentJson?: string;
 }
 
-/** POST /api/templates: a space template (Edit on the space) or a wiki-wide one (spaces.create). */
+/**
+ * Wiki-wide templates are offered in every space to everyone, so making, changing and deleting
+ * them is for instance administrators: a role of the Admin or Owner tier (docs/decisions.md,
+ * DESIGN.md §5). Being a template's author gives no say of its own: a member who wrote one
+ * before this rule, or an administrator since demoted, is refused like any other member.
+ */
+function requireWikiTemplateAdmin(caller: UserCaller): void {
+  // The pipeline refuses read-only tokens before any write route; this keeps direct calls honest too.
+  if (caller.token?.readOnly) throw new AppError("read_only_token");
+  if (caller.role.tier < TIER.Admin) throw new AppError("forbidden", {}, "Only administrators may make, change or delete wiki-wide templates");
+}
+
+/** POST /api/templates: a space template (Edit on the space) or a wiki-wide one (administrators). */
 export function createTemplate(core: Core, caller: Caller, input: NewTemplate): Template {
   const user = requireUser(caller);
   const name = checkName(input.name);
@@ -78,7 +94,7 @@ export function createTemplate(core: Core, caller: Caller, input: NewTemplate): 
   return core.tx(() => {
     let spaceId: string | null = null;
     if (input.spaceId) spaceId = requireEditableSpace(core, user, findSpaceById(core, input.spaceId)).id;
-    else if (!canCreateWikiTemplate(user)) throw permissionRequired("spaces.create");
+    else requireWikiTemplateAdmin(user);
     const now = iso(core.clock.now());
     const row = core.db
       .insert(templates)
@@ -89,12 +105,12 @@ export function createTemplate(core: Core, caller: Caller, input: NewTemplate): 
   });
 }
 
-/** A template as the caller may change it: visible (404), then Edit on its space or author/administrator (403). */
+/** A template as the caller may change it: visible (404), then Edit on its space or an administrator (403). */
 function changeableTemplate(core: Core, caller: UserCaller, id: string): TemplateRow {
   const row = core.db.select().from(templates).where(eq(templates.id, id)).get();
   if (!row) throw notFound("Template not found");
   if (row.spaceId) requireEditableSpace(core, caller, findSpaceById(core, row.spaceId));
-  else if (!canChangeWikiTemplate(caller, row)) throw new AppError("forbidden", {}, "Only its author or an administrator may change a wiki-wide template");
+  else requireWikiTemplateAdmin(caller);
   return row;
 }
 

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, mintToken, ownerAndMember, PASSWORD, type TestEnv, type Who } from "../../tests/harness";
 import { ROLE_ID } from "../access/rights";
-import { invited } from "../comments/testing";
 import { EMPTY_DOCUMENT_JSON } from "../content/schema";
 import { doc, newSpace } from "../pages/testing";
 
@@ -22,7 +21,7 @@ const rows = () => (env.core.sqlite.query("SELECT count(*) AS n FROM templates")
 describe("POST /api/templates and GET /api/templates", () => {
   test("a wiki-wide template (no spaceId) and a space template; the list without spaceId shows the wiki-wide ones, with it both", async () => {
     const { owner, member, space } = await setup();
-    const wide = await create(member, { name: "  Meeting notes ", description: "Agenda and actions" });
+    const wide = await create(owner, { name: "  Meeting notes ", description: "Agenda and actions" });
     expect(wide.status).toBe(201);
     expect(wide.body).toEqual({
       id: expect.any(String),
@@ -30,7 +29,7 @@ describe("POST /api/templates and GET /api/templates", () => {
       name: "Meeting notes",
       description: "Agenda and actions",
       contentJson: EMPTY_DOCUMENT_JSON,
-      createdById: member.id,
+      createdById: owner.id,
       createdAt: expect.any(String),
       updatedAt: wide.body.createdAt,
     });
@@ -51,6 +50,13 @@ describe("POST /api/templates and GET /api/templates", () => {
     ["contentJson with an unknown node", { name: "T", contentJson: JSON.stringify({ type: "doc", content: [{ type: "marquee" }] }) }, "contentJson"],
     ["contentJson that is an object, not text", { name: "T", contentJson: { type: "doc" } }, "contentJson"],
     ["no name", { description: "x" }, "name"],
+    ["a name with a line feed", { name: "Two\nlines" }, "name"],
+    ["a name with ESC", { name: "\u001B[31mRed" }, "name"],
+    ["a name with a right-to-left override", { name: "gnp.\u202Eexe" }, "name"],
+    ["a name with a lone surrogate", { name: "Half \uD83D" }, "name"],
+    ["a description with NUL", { name: "T", description: "a\u0000b" }, "description"],
+    ["a description with a C1 control", { name: "T", description: "a\u0085b" }, "description"],
+    ["a description with a left-to-right isolate", { name: "T", description: "a\u2066b" }, "description"],
   ])("refuses %s: 400 on the field, nothing stored", async (_why, body, field) => {
     const { owner, space } = await setup();
     for (const spaceId of [undefined, space.id]) {
@@ -64,6 +70,11 @@ describe("POST /api/templates and GET /api/templates", () => {
   test("100 characters of name and 1,000 of description are fine", async () => {
     const { owner } = await setup();
     expect((await create(owner, { name: "n".repeat(100), description: "d".repeat(1000) })).status).toBe(201);
+  });
+
+  test("a description may hold several lines and tabs (CR LF becomes LF)", async () => {
+    const { owner } = await setup();
+    expect((await create(owner, { name: "Lines", description: "One\r\n\tTwo" })).body.description).toBe("One\n\tTwo");
   });
 
   test("an unknown space is 404 for POST and GET; an archived space 403; anonymous 401; a read-only token reads only", async () => {
@@ -81,31 +92,42 @@ describe("POST /api/templates and GET /api/templates", () => {
     expect(rows()).toBe(1);
   });
 
-  test("wiki-wide templates need spaces.create; space templates only Edit on the space", async () => {
-    const { member, space } = await setup();
-    env.core.sqlite.query("UPDATE roles SET permissions = ? WHERE id = ?").run(JSON.stringify(["tokens.use"]), ROLE_ID.user);
+  test("wiki-wide templates are made by administrators only (spaces.create is not enough); space templates need Edit on the space", async () => {
+    const { owner, member, space } = await setup();
+    // The member's role holds spaces.create by default: still refused.
     const refused = await create(member, { name: "Wide" });
-    expect(refused).toMatchObject({ status: 403, body: { code: "permission_required", permission: "spaces.create" } });
+    expect(refused).toMatchObject({ status: 403, body: { code: "forbidden" } });
     expect((await create(member, { spaceId: space.id, name: "Local" })).status).toBe(201);
-    expect(rows()).toBe(1);
+    expect((await create(owner, { name: "By the owner" })).status).toBe(201);
+    env.core.sqlite.query("UPDATE users SET role_id = ? WHERE id = ?").run(ROLE_ID.admin, member.id);
+    expect((await create(member, { name: "By an administrator" })).status).toBe(201);
+    expect(rows()).toBe(3);
   });
 });
 
 describe("PUT and DELETE /api/templates/{id}", () => {
-  test("a wiki-wide template is changed by its author or an administrator, not by other members", async () => {
+  test("a wiki-wide template is changed and deleted by administrators only, not by members", async () => {
     const { owner, member } = await setup();
-    const third = await invited(env, owner, "third@example.com");
-    const wide = (await create(member, { name: "Wide" })).body;
+    const wide = (await create(owner, { name: "Wide" })).body;
     env.clock.advance(1000);
     const put = (who: Who, body: object) => call(env, "PUT", `/api/templates/${wide.id}`, { as: who, body });
-    expect((await put(third, { name: "Mine now" })).status).toBe(403);
-    expect((await call(env, "DELETE", `/api/templates/${wide.id}`, { as: third })).status).toBe(403);
-    const byAuthor = await put(member, { description: "Better", contentJson: doc("Body") });
-    expect(byAuthor.body).toMatchObject({ name: "Wide", description: "Better", contentJson: doc("Body") });
-    expect(byAuthor.body.updatedAt > byAuthor.body.createdAt).toBe(true);
-    expect((await put(owner, { name: "Renamed by an admin" })).body.name).toBe("Renamed by an admin");
+    expect(await put(member, { name: "Mine now" })).toMatchObject({ status: 403, body: { code: "forbidden" } });
+    expect((await call(env, "DELETE", `/api/templates/${wide.id}`, { as: member })).status).toBe(403);
+    const byAdmin = await put(owner, { description: "Better", contentJson: doc("Body") });
+    expect(byAdmin.body).toMatchObject({ name: "Wide", description: "Better", contentJson: doc("Body") });
+    expect(byAdmin.body.updatedAt > byAdmin.body.createdAt).toBe(true);
     expect((await call(env, "DELETE", `/api/templates/${wide.id}`, { as: owner })).status).toBe(204);
     expect(rows()).toBe(0);
+  });
+
+  test("its author gains nothing by it: a member's wiki-wide template (made before the rule, or by an administrator since demoted) is the administrators' to change", async () => {
+    const { owner, member } = await setup();
+    env.core.sqlite.query("UPDATE users SET role_id = ? WHERE id = ?").run(ROLE_ID.admin, member.id);
+    const wide = (await create(member, { name: "Wide" })).body;
+    env.core.sqlite.query("UPDATE users SET role_id = ? WHERE id = ?").run(ROLE_ID.user, member.id);
+    expect((await call(env, "PUT", `/api/templates/${wide.id}`, { as: member, body: { name: "Still mine?" } })).status).toBe(403);
+    expect((await call(env, "DELETE", `/api/templates/${wide.id}`, { as: member })).status).toBe(403);
+    expect((await call(env, "PUT", `/api/templates/${wide.id}`, { as: owner, body: { name: "Kept" } })).body.name).toBe("Kept");
   });
 
   test("an administrator-tier role may change others' wiki-wide templates", async () => {
@@ -133,6 +155,8 @@ describe("PUT and DELETE /api/templates/{id}", () => {
     ["a blank name", { name: " " }, "name"],
     ["a long description", { description: "d".repeat(1001) }, "description"],
     ["bad contentJson", { contentJson: "[]" }, "contentJson"],
+    ["a name with a tab", { name: "a\tb" }, "name"],
+    ["a description with DEL", { description: "a\u007Fb" }, "description"],
   ])("refuses %s: 400 on the field, nothing changed", async (_why, body, field) => {
     const { owner } = await setup();
     const wide = (await create(owner, { name: "Wide" })).body;

@@ -8,6 +8,7 @@ import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { perInstance } from "../platform/memo";
 import { AppError, invalid } from "../platform/errors";
+import { singleLine } from "../platform/text";
 import { getSetting } from "../settings/service";
 import { consumeInvite, markInviteUsedBy } from "./invites";
 import { roles, users } from "./tables";
@@ -34,8 +35,12 @@ export function normaliseEmail(email: string): string {
   return e;
 }
 
+/**
+ * Registration, invite acceptance (registration with an invite) and profile changes all pass
+ * here: one line without control characters as sent (platform/text.ts), then spaces collapse.
+ */
 export function normaliseDisplayName(name: string): string {
-  const n = name.trim().replace(/\s+/g, " ");
+  const n = singleLine("displayName", name).trim().replace(/\s+/g, " ");
   if (!n) throw invalid("displayName", "must not be blank");
   if (n.length > 100) throw invalid("displayName", "must be at most 100 characters");
   return n;

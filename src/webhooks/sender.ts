@@ -161,12 +161,15 @@ async function attempt(core: Core, state: SenderState, hook: WebhookRow, deliver
     const res = await guardedFetch(
       hook.url,
       { method: "POST", headers: deliveryHeaders(hook.secret, delivery.id, startedAtMs, delivery.payload), body: delivery.payload },
-      { allow: core.config.outboundAllow, timeoutMs: ATTEMPT_TIMEOUT_MS, maxBytes: SNIPPET_BYTES },
+      // Redirects are not followed: after a 301/302 the payload would arrive as a bodiless GET
+      // (or not at all) while the attempt counted as delivered. A 3xx is a failed attempt that
+      // names where it pointed, so the admin can fix the URL; the usual retries apply.
+      { allow: core.config.outboundAllow, timeoutMs: ATTEMPT_TIMEOUT_MS, maxBytes: SNIPPET_BYTES, followRedirects: false },
     );
     outcome.statusCode = res.status;
     outcome.ok = res.status >= 200 && res.status < 300;
     outcome.snippet = new TextDecoder().decode(res.body);
-    if (!outcome.ok) outcome.error = `answered HTTP ${res.status}`;
+    if (!outcome.ok) outcome.error = failureText(res.status, res.headers.get("location"));
   } catch (err) {
     outcome.error = err instanceof Error ? err.message : String(err);
   }
@@ -178,6 +181,15 @@ async function attempt(core: Core, state: SenderState, hook: WebhookRow, deliver
     state.flushQueued = true;
     setImmediate(() => recordOutcomes(core, state));
   }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** Why a non-2xx answer failed; a redirect names its Location (cut short: it is the receiver's text). */
+function failureText(status: number, location: string | null): string {
+  if (!REDIRECTS.has(status)) return `answered HTTP ${status}`;
+  const where = location ? `to ${location.slice(0, 500)}` : "without a Location";
+  return `answered HTTP ${status}, a redirect ${where}; webhook deliveries do not follow redirects (use the final URL)`;
 }
 
 /**
