@@ -198,6 +198,25 @@ describe("sessions", () => {
     expect((await call(env, "GET", "/api/auth/me", { as: owner })).status).toBe(401);
   });
 
+  test("the cookie lasts as long as its session can: 90 days from sign-in, and no longer after a new id", async () => {
+    const DAY = 86_400_000;
+    const maxAge = (a: { headers: Headers }) => Number(/Max-Age=(\d+)/.exec(a.headers.get("set-cookie") ?? "")?.[1]);
+    const login = await call(env, "POST", "/api/auth/register", { body: { email: "owner@example.com", displayName: "O", password: PASSWORD } });
+    expect(maxAge(login)).toBe(90 * 86_400);
+    let session = { cookie: cookieFrom(login) };
+    // Used every ten days, so the 14-day idle expiry never ends it.
+    for (let day = 10; day <= 30; day += 10) {
+      env.clock.advance(10 * DAY);
+      expect((await call(env, "GET", "/api/auth/me", { as: session })).status).toBe(200);
+    }
+    const reauth = await call(env, "POST", "/api/auth/reauth", { as: session, body: { password: PASSWORD } });
+    expect(maxAge(reauth)).toBe(60 * 86_400);
+    session = { cookie: cookieFrom(reauth) };
+    env.clock.advance(10 * DAY);
+    const changed = await call(env, "PUT", "/api/auth/me/password", { as: session, body: { currentPassword: PASSWORD, newPassword: "a brand new secret" } });
+    expect(maxAge(changed)).toBe(50 * 86_400);
+  });
+
   test("a session ends after 90 days however much it is used", async () => {
     const owner = await signUp(env, "owner@example.com");
     for (let day = 0; day < 89; day += 10) {

@@ -1,51 +1,222 @@
-import { eq } from "drizzle-orm";
+import { and, count, eq, gt, isNull, lt, or, sum } from "drizzle-orm";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
-import { getSettings } from "../settings/service";
+import { AppError } from "../platform/errors";
+import { formatIp, parseIp, unmapV4 } from "../platform/ip-ranges";
+import { getSettings, type Settings } from "../settings/service";
 import { users } from "../users/tables";
 import type { UserRow } from "./caller";
+import { noteFailure } from "./notices";
+import { signInFailures } from "./tables";
 
 /**
- * Per-account lockout (SPEC.md §8): after lockoutThreshold failures the account is locked for
- * lockoutBaseSeconds, doubling with each further lock up to lockoutMaxSeconds. A success
- * clears it all. A locked account answers exactly like a wrong password.
+ * Lockout (docs/decisions.md, "Lockout"). Wrong passwords lock one account for one client address:
+ * lockoutThreshold of them lock it for lockoutBaseSeconds, doubling with each further lock up
+ * to lockoutMaxSeconds, so nobody can lock an account for everyone from one address. Only a
+ * spread-out attack (lockoutAccountFailures from lockoutAccountAddresses addresses within
+ * lockoutAccountWindowSeconds) locks the account for every address (users.lockedUntil, same
+ * arithmetic). A success from an address clears that address's history.
+ *
+ * A locked sign-in is told so when the password is right. The wrong-password answer does not
+ * change, but the lock still checks at most lockoutThreshold more passwords: after that every
+ * password gets the wrong-password answer until the lock ends, or the "it is locked" answer
+ * would turn the lock into an oracle with no limit.
  */
-export function isLocked(core: Core, user: UserRow): boolean {
-  return user.lockedUntil !== null && Date.parse(user.lockedUntil) > core.clock.now();
+export type LockScope = "address" | "account";
+
+export interface Lock {
+  scope: LockScope;
+  until: number;
+  /** Wrong passwords the lock still checks (then it stops looking at passwords). */
+  checksLeft: number;
+}
+
+/** How the password was given, for the audit log. */
+export type Via = "sign_in" | "reauth" | "password_change";
+
+/** An address's history is dropped a day after its last failure (also bounds the table). */
+const FORGET_AFTER_MS = 86_400_000;
+
+/**
+ * One client address for limits and locks: IPv4 (also mapped into IPv6), or an IPv6 address's
+ * /64, since one subscriber usually holds a whole /64 and could pick a fresh address per guess.
+ */
+export function addressKey(ip: string): string {
+  const bytes = parseIp(ip);
+  if (!bytes) return ip;
+  const v4 = bytes.length === 4 ? bytes : unmapV4(bytes);
+  if (v4) return formatIp(v4);
+  const prefix = new Uint8Array(16);
+  prefix.set(bytes.subarray(0, 8));
+  return `${formatIp(prefix)}/64`;
 }
 
 export function lockDurationSeconds(lockNumber: number, base: number, max: number): number {
   return Math.min(base * 2 ** Math.max(0, lockNumber - 1), max);
 }
 
-/** Counts a wrong password and records it (user.login_failed) for the audit log. */
-export function recordFailure(core: Core, user: UserRow, ip: string): void {
+type PairRow = typeof signInFailures.$inferSelect;
+
+const pairOf = (core: Core, userId: string, address: string): PairRow | undefined =>
+  core.db.select().from(signInFailures).where(and(eq(signInFailures.userId, userId), eq(signInFailures.address, address))).get();
+
+const freshUser = (core: Core, userId: string): UserRow | undefined => core.db.select().from(users).where(eq(users.id, userId)).get();
+
+function lockOf(now: number, s: Settings, user: UserRow, pair: PairRow | undefined): Lock | null {
+  // users.failedLogins counts the wrong passwords checked since the account-wide lock began.
+  if (user.lockedUntil && Date.parse(user.lockedUntil) > now) return { scope: "account", until: Date.parse(user.lockedUntil), checksLeft: Math.max(0, s.lockoutThreshold - user.failedLogins) };
+  if (pair?.lockedUntil && Date.parse(pair.lockedUntil) > now) return { scope: "address", until: Date.parse(pair.lockedUntil), checksLeft: Math.max(0, s.lockoutThreshold - pair.checkedWhileLocked) };
+  return null;
+}
+
+/** The lock on this account for this address now, if any (the account-wide one first). */
+export function currentLock(core: Core, userId: string, ip: string): Lock | null {
+  const user = freshUser(core, userId);
+  return user ? lockOf(core.clock.now(), getSettings(core), user, pairOf(core, userId, addressKey(ip))) : null;
+}
+
+const secondsLeft = (core: Core, lock: Lock) => Math.max(1, Math.ceil((lock.until - core.clock.now()) / 1000));
+const inWords = (s: number) => (s < 120 ? `${s} second${s === 1 ? "" : "s"}` : `${Math.ceil(s / 60)} minutes`);
+
+/** What a person who knows the password is told while it is locked. */
+export function lockSentence(core: Core, lock: Lock): string {
+  const what = lock.scope === "account" ? "This account is locked after too many wrong passwords from several addresses" : "This account is locked for sign-ins from your address after too many wrong passwords";
+  return `${what}; try again in ${inWords(secondsLeft(core, lock))}.`;
+}
+
+/** 429 rate_limited with Retry-After: the catalogue's code for "wait, then try again". */
+export function lockedError(core: Core, lock: Lock): AppError {
+  const seconds = secondsLeft(core, lock);
+  return new AppError("rate_limited", { detail: lockSentence(core, lock), headers: { "Retry-After": String(seconds) }, extra: { retryAfter: seconds, lockedUntil: iso(lock.until), lockScope: lock.scope } });
+}
+
+function failedEvent(core: Core, userId: string, ip: string, via: Via, data: Record<string, unknown>): void {
+  const session = via !== "sign_in";
+  recordEvent(core, { type: "user.login_failed", targetType: "user", targetId: userId, spaceId: null, actorId: session ? userId : null, ip, data: { ...data, ...(session ? { via } : {}) } });
+}
+
+const scopeData = (lock: Lock) => (lock.scope === "account" ? { everyAddress: true } : {});
+
+/** The right password refused because of a lock (someone who knows it is kept out): audited. */
+export function recordLockedAttempt(core: Core, userId: string, ip: string, lock: Lock): void {
+  core.tx(() => failedEvent(core, userId, ip, "sign_in", { reason: "locked", lockedForSeconds: secondsLeft(core, lock), ...scopeData(lock) }));
+}
+
+export interface Failure {
+  /** The lock that applies to this address after the failure. */
+  lock: Lock | null;
+  /** Whether this failure started it. */
+  lockedNow: boolean;
+}
+
+/**
+ * Counts a wrong password. During a lock it uses up one of the lock's checks instead of
+ * counting towards the next lock. Every one counts towards the notice at the next sign-in and,
+ * outside an account-wide lock, with the other addresses' recent failures towards that lock.
+ * Audited (user.login_failed) for sign-in; for a session's re-authentication or password
+ * change only when it locks, since a refused change otherwise leaves no audit entry.
+ */
+export function recordFailure(core: Core, userId: string, ip: string, via: Via): Failure {
   const s = getSettings(core);
-  core.tx(() => {
-    const fresh = core.db.select().from(users).where(eq(users.id, user.id)).get();
-    if (!fresh || isLocked(core, fresh)) return;
-    const failed = fresh.failedLogins + 1;
-    const failedEvent = (data: Record<string, unknown>) =>
-      recordEvent(core, { type: "user.login_failed", targetType: "user", targetId: user.id, spaceId: null, actorId: null, ip, data: { reason: "wrong_password", ...data } });
-    if (failed < s.lockoutThreshold) {
-      core.db.update(users).set({ failedLogins: failed }).where(eq(users.id, user.id)).run();
-      failedEvent({ locked: false });
-      return;
+  const now = core.clock.now();
+  const address = addressKey(ip);
+  return core.tx(() => {
+    forgetOld(core, userId, now);
+    const user = freshUser(core, userId);
+    if (!user) return { lock: null, lockedNow: false };
+    noteFailure(core, userId, ip);
+    const audit = (data: Record<string, unknown>, lockedNow = false) => {
+      if (via === "sign_in" || lockedNow) failedEvent(core, userId, ip, via, { reason: "wrong_password", ...data });
+    };
+
+    const existing = lockOf(now, s, user, pairOf(core, userId, address));
+    core.db.update(users).set({ failedLogins: user.failedLogins + 1 }).where(eq(users.id, userId)).run();
+    if (existing?.scope === "account") {
+      audit({ locked: true, lockedForSeconds: secondsLeft(core, existing), duringLock: true, everyAddress: true });
+      return { lock: { ...existing, checksLeft: existing.checksLeft - 1 }, lockedNow: false };
     }
-    const lockouts = fresh.lockouts + 1;
-    const seconds = lockDurationSeconds(lockouts, s.lockoutBaseSeconds, s.lockoutMaxSeconds);
-    core.db
-      .update(users)
-      .set({ failedLogins: 0, lockouts, lockedUntil: iso(core.clock.now() + seconds * 1000) })
-      .where(eq(users.id, user.id))
-      .run();
-    failedEvent({ locked: true, lockedForSeconds: seconds });
-    core.log.warn("account locked", { userId: user.id, seconds });
+    const addressLock = countForAddress(core, s, userId, address, existing !== null, now);
+    const accountLock = maybeLockAccount(core, s, user, now);
+    if (accountLock) {
+      audit({ locked: true, lockedForSeconds: secondsLeft(core, accountLock.lock), everyAddress: true, addresses: accountLock.addresses }, true);
+      core.log.warn("account locked for every address", { userId, addresses: accountLock.addresses });
+      return { lock: accountLock.lock, lockedNow: true };
+    }
+    if (existing) {
+      audit({ locked: true, lockedForSeconds: secondsLeft(core, existing), duringLock: true });
+      return { lock: { ...existing, checksLeft: existing.checksLeft - 1 }, lockedNow: false };
+    }
+    if (!addressLock) {
+      audit({ locked: false });
+      return { lock: null, lockedNow: false };
+    }
+    audit({ locked: true, lockedForSeconds: secondsLeft(core, addressLock) }, true);
+    core.log.warn("account locked for one address", { userId, address });
+    return { lock: addressLock, lockedNow: true };
   });
 }
 
-export function clearFailures(core: Core, user: UserRow): void {
-  if (user.failedLogins === 0 && user.lockouts === 0 && user.lockedUntil === null) return;
-  core.tx(() => core.db.update(users).set({ failedLogins: 0, lockouts: 0, lockedUntil: null }).where(eq(users.id, user.id)).run());
+/**
+ * This address's share: its recent count, and outside its lock the count towards the next
+ * one (lockoutThreshold of them lock it); during its lock, one of the lock's checks.
+ */
+function countForAddress(core: Core, s: Settings, userId: string, address: string, locked: boolean, now: number): Lock | null {
+  const pair = pairOf(core, userId, address);
+  const newWindow = !pair || now - Date.parse(pair.recentSince) >= s.lockoutAccountWindowSeconds * 1000;
+  const row = {
+    failures: (pair?.failures ?? 0) + (locked ? 0 : 1),
+    lockouts: pair?.lockouts ?? 0,
+    lockedUntil: pair?.lockedUntil ?? null,
+    checkedWhileLocked: (pair?.checkedWhileLocked ?? 0) + (locked ? 1 : 0),
+    recent: newWindow ? 1 : pair.recent + 1,
+    recentSince: newWindow ? iso(now) : pair.recentSince,
+    lastFailureAt: iso(now),
+  };
+  let lock: Lock | null = null;
+  if (row.failures >= s.lockoutThreshold) {
+    // The count starts again after each lock; the number of locks doubles the next one.
+    row.lockouts++;
+    const until = now + lockDurationSeconds(row.lockouts, s.lockoutBaseSeconds, s.lockoutMaxSeconds) * 1000;
+    Object.assign(row, { failures: 0, checkedWhileLocked: 0, lockedUntil: iso(until) });
+    lock = { scope: "address", until, checksLeft: s.lockoutThreshold };
+  }
+  core.db.insert(signInFailures).values({ userId, address, ...row }).onConflictDoUpdate({ target: [signInFailures.userId, signInFailures.address], set: row }).run();
+  return lock;
+}
+
+/** The account-wide lock, on evidence of a spread-out attack only. */
+function maybeLockAccount(core: Core, s: Settings, user: UserRow, now: number): { lock: Lock; addresses: number } | null {
+  const since = iso(now - s.lockoutAccountWindowSeconds * 1000);
+  const recent = core.db
+    .select({ failures: sum(signInFailures.recent).mapWith(Number), addresses: count() })
+    .from(signInFailures)
+    .where(and(eq(signInFailures.userId, user.id), gt(signInFailures.recentSince, since), gt(signInFailures.recent, 0)))
+    .get();
+  if (!recent || recent.failures < s.lockoutAccountFailures || recent.addresses < s.lockoutAccountAddresses) return null;
+  const lockouts = user.lockouts + 1;
+  const until = now + lockDurationSeconds(lockouts, s.lockoutBaseSeconds, s.lockoutMaxSeconds) * 1000;
+  core.db.update(users).set({ lockouts, lockedUntil: iso(until), failedLogins: 0 }).where(eq(users.id, user.id)).run();
+  // The evidence has been acted on: counting starts again, as it does after an address's lock.
+  core.db.update(signInFailures).set({ recent: 0 }).where(eq(signInFailures.userId, user.id)).run();
+  return { lock: { scope: "account", until, checksLeft: s.lockoutThreshold }, addresses: recent.addresses };
+}
+
+function forgetOld(core: Core, userId: string, now: number): void {
+  core.db
+    .delete(signInFailures)
+    .where(and(eq(signInFailures.userId, userId), lt(signInFailures.lastFailureAt, iso(now - FORGET_AFTER_MS)), or(isNull(signInFailures.lockedUntil), lt(signInFailures.lockedUntil, iso(now)))))
+    .run();
+}
+
+/** The password was right: this address's history goes, and the account-wide counters. */
+export function clearFailures(core: Core, userId: string, ip: string): void {
+  const address = addressKey(ip);
+  const user = freshUser(core, userId);
+  const dirty = (user && (user.failedLogins !== 0 || user.lockouts !== 0 || user.lockedUntil !== null)) || pairOf(core, userId, address);
+  if (!dirty) return;
+  core.tx(() => {
+    core.db.delete(signInFailures).where(and(eq(signInFailures.userId, userId), eq(signInFailures.address, address))).run();
+    core.db.update(users).set({ failedLogins: 0, lockouts: 0, lockedUntil: null }).where(eq(users.id, userId)).run();
+  });
 }

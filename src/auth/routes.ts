@@ -8,7 +8,7 @@ import { findUserWithRoleById, register, toAccount, updateDisplayName } from "..
 import { Account } from "../users/schemas";
 import { requireSession, requireUser } from "./caller";
 import { changePassword, login, reauthenticate } from "./service";
-import { createSession, deleteSession, listSessions, revokeOtherSessions, revokeSessionByHandle } from "./sessions";
+import { cookieLifetimeSeconds, createSession, deleteSession, listSessions, revokeOtherSessions, revokeSessionByHandle, type NewSession } from "./sessions";
 
 const Session = t.Object(
   {
@@ -23,10 +23,44 @@ const Session = t.Object(
   { title: "Session" },
 );
 
+const FailedSignIns = t.Object(
+  {
+    count: t.Integer({ description: "Wrong passwords given for this account (sign-in, re-authentication, password change)" }),
+    addresses: t.Array(t.String(), { description: "The client addresses they came from, newest first (at most 10)" }),
+    lastAt: t.String({ format: "date-time" }),
+  },
+  { title: "FailedSignIns" },
+);
+
+const SignedIn = t.Composite(
+  [Account, t.Object({ failedSignInsSinceLast: t.Union([FailedSignIns, t.Null()], { description: "Wrong passwords since this account's previous sign-in; told once, then cleared" }) })],
+  { title: "SignedIn" },
+);
+
+const LOGIN_DESCRIPTION = [
+  "A wrong password and an unknown e-mail give the same 401.",
+  "429 `rate_limited` (with `Retry-After`) when the client's address has had `loginRateLimitPerMinute` wrong passwords this minute, or when the password is right but the account is locked for this address (or, after wrong passwords from many addresses, for every address); the detail says which and for how long.",
+].join(" ");
+
+const SESSION_PASSWORD_DESCRIPTION =
+  "Wrong passwords count with sign-in failures for this account and address: 429 `rate_limited` while the account is locked or the address is over its limit; the wrong password that locks the account ends this session (401, cookie cleared).";
+
 const sessionOnly = { tags: ["Auth"], security: [{ session: [] }] };
+
+/** A 401 from an account endpoint means the session is over: the browser should forget it. */
+async function forgetOn401<T>(secure: boolean, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof AppError) || err.status !== 401) throw err;
+    throw new AppError(err.problemCode, { ...err.extras, headers: { ...err.extras.headers, "set-cookie": clearedSessionCookie(secure) } }, err.title);
+  }
+}
 
 export function authRoutes(core: Core) {
   const secure = (r: Request) => isHttps(r, core.config.baseUrl);
+  // A session given a new id by re-authentication keeps its original end; its cookie ends with it.
+  const cookieFor = (session: NewSession, r: Request) => sessionCookie(session.value, secure(r), cookieLifetimeSeconds(core, session.row));
   const me = (userId: string) => {
     const found = findUserWithRoleById(core, userId);
     if (!found) throw new AppError("unauthenticated");
@@ -41,7 +75,7 @@ export function authRoutes(core: Core) {
         const { user, role } = await register(core, { ...body, ip: caller.ip });
         const session = createSession(core, user.id, { ip: caller.ip, userAgent: request.headers.get("user-agent"), reauthAt: core.clock.now() });
         set.status = 201;
-        set.headers["set-cookie"] = sessionCookie(session.value, secure(request));
+        set.headers["set-cookie"] = cookieFor(session, request);
         return toAccount(user, role);
       },
       {
@@ -59,14 +93,14 @@ export function authRoutes(core: Core) {
       "/login",
       async ({ body, request, set }) => {
         const caller = callerOf(request);
-        const { user, role, session } = await login(core, { email: body.email, password: body.password, ip: caller.ip, userAgent: request.headers.get("user-agent") });
-        set.headers["set-cookie"] = sessionCookie(session.value, secure(request));
-        return toAccount(user, role);
+        const { user, role, session, failedSignInsSinceLast } = await login(core, { email: body.email, password: body.password, ip: caller.ip, userAgent: request.headers.get("user-agent") });
+        set.headers["set-cookie"] = cookieFor(session, request);
+        return { ...toAccount(user, role), failedSignInsSinceLast };
       },
       {
         body: t.Object({ email: t.String({ maxLength: 320 }), password: t.String({ maxLength: 1024 }) }),
-        response: { 200: Account, ...problems(400, 401, 403, 415, 429) },
-        detail: { tags: ["Auth"], summary: "Sign in with e-mail and password; sets the session cookie", security: [] },
+        response: { 200: SignedIn, ...problems(400, 401, 403, 415, 429) },
+        detail: { tags: ["Auth"], summary: "Sign in with e-mail and password; sets the session cookie", description: LOGIN_DESCRIPTION, security: [] },
       },
     )
     .post(
@@ -102,16 +136,17 @@ export function authRoutes(core: Core) {
     )
     .put(
       "/me/password",
-      async ({ body, request, set }) => {
-        const caller = requireSession(callerOf(request));
-        const session = await changePassword(core, caller, body.currentPassword, body.newPassword);
-        set.headers["set-cookie"] = sessionCookie(session.value, secure(request));
-        return noContent();
-      },
+      ({ body, request, set }) =>
+        forgetOn401(secure(request), async () => {
+          const caller = requireSession(callerOf(request));
+          const session = await changePassword(core, caller, body.currentPassword, body.newPassword);
+          set.headers["set-cookie"] = cookieFor(session, request);
+          return noContent();
+        }),
       {
         body: t.Object({ currentPassword: t.String({ maxLength: 1024 }), newPassword: t.String({ maxLength: 1024 }) }),
-        response: { 204: NoContent, ...problems(400, 401, 403) },
-        detail: { ...sessionOnly, summary: "Change your password; signs out your other sessions" },
+        response: { 204: NoContent, ...problems(400, 401, 403, 429) },
+        detail: { ...sessionOnly, summary: "Change your password; signs out your other sessions", description: SESSION_PASSWORD_DESCRIPTION },
       },
     )
     .get("/me/sessions", ({ request }) => {
@@ -138,16 +173,17 @@ export function authRoutes(core: Core) {
     )
     .post(
       "/reauth",
-      async ({ body, request, set }) => {
-        const caller = requireSession(callerOf(request));
-        const session = await reauthenticate(core, caller, body.password ?? "");
-        set.headers["set-cookie"] = sessionCookie(session.value, secure(request));
-        return noContent();
-      },
+      ({ body, request, set }) =>
+        forgetOn401(secure(request), async () => {
+          const caller = requireSession(callerOf(request));
+          const session = await reauthenticate(core, caller, body.password ?? "");
+          set.headers["set-cookie"] = cookieFor(session, request);
+          return noContent();
+        }),
       {
         body: t.Object({ password: t.Optional(t.String({ maxLength: 1024 })), code: t.Optional(t.String({ maxLength: 20 })) }),
-        response: { 204: NoContent, ...problems(400, 401, 403) },
-        detail: { ...sessionOnly, summary: "Confirm your password; opens a five-minute window for destructive actions" },
+        response: { 204: NoContent, ...problems(400, 401, 403, 429) },
+        detail: { ...sessionOnly, summary: "Confirm your password; opens a five-minute window for destructive actions", description: SESSION_PASSWORD_DESCRIPTION },
       },
     );
 }

@@ -130,6 +130,25 @@ export function rotateSession(core: Core, old: SessionRow, reauthAt: number | nu
   });
 }
 
+/**
+ * How long the browser keeps the cookie (Max-Age): until the session's absolute expiry, the
+ * longest the session can live if it is used. The 14-day idle expiry is the server's to
+ * enforce: sliding does not send the cookie again (it is written on no ordinary response), so a
+ * shorter Max-Age would drop sessions that are in use. A session that got a new id keeps its
+ * original end, and so does its cookie.
+ */
+export function cookieLifetimeSeconds(core: Core, row: SessionRow): number {
+  return Math.max(0, Math.floor((Date.parse(row.absoluteExpiresAt) - core.clock.now()) / 1000));
+}
+
+/** Cairn ends a session it no longer trusts (too many wrong passwords in it): session.revoked, by nobody. */
+export function endSession(core: Core, caller: UserCaller & { session: SessionRow }, reason: string): void {
+  core.tx(() => {
+    core.db.delete(sessions).where(eq(sessions.id, caller.session.id)).run();
+    recordEvent(core, { type: "session.revoked", targetType: "session", targetId: caller.session.handle, spaceId: null, actorId: null, ip: caller.ip, data: { userId: caller.user.id, reason } });
+  });
+}
+
 export function hasRecentReauth(core: Core, session: SessionRow): boolean {
   return session.reauthAt !== null && core.clock.now() - Date.parse(session.reauthAt) <= REAUTH_WINDOW_MS;
 }

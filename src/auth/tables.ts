@@ -1,4 +1,4 @@
-import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "../users/tables";
 
 /** Browser sessions. The id is the SHA-256 of the cookie value; the value itself is never stored. */
@@ -21,3 +21,40 @@ export const sessions = sqliteTable(
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
+
+/**
+ * Wrong passwords for one account from one client address (an IPv6 address counts by its /64):
+ * that address's own lock for that account, and its share of the recent failures that show a
+ * spread-out attack and lock the account for everyone (users.lockedUntil). Forgotten a day
+ * after its last failure, or at a success from that address.
+ */
+export const signInFailures = sqliteTable(
+  "sign_in_failures",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    /** Wrong passwords since this address's last lock (lockoutThreshold of them lock it). */
+    failures: integer("failures").notNull().default(0),
+    /** Locks since the last success from this address: each one doubles the next. */
+    lockouts: integer("lockouts").notNull().default(0),
+    lockedUntil: text("locked_until"),
+    /** Wrong passwords still checked during the current lock (at most lockoutThreshold). */
+    checkedWhileLocked: integer("checked_while_locked").notNull().default(0),
+    /** Failures since recentSince, for the account-wide lock (lockoutAccountWindowSeconds). */
+    recent: integer("recent").notNull().default(0),
+    recentSince: text("recent_since").notNull(),
+    lastFailureAt: text("last_failure_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.address] })],
+);
+
+/** Wrong passwords since the account's last sign-in, told once at the next one. */
+export const signInNotices = sqliteTable("sign_in_notices", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  count: integer("count").notNull(),
+  /** The client addresses they came from, newest first, at most ten. */
+  addresses: text("addresses", { mode: "json" }).$type<string[]>().notNull(),
+  lastAt: text("last_at").notNull(),
+});

@@ -14,6 +14,7 @@ import m10 from "../../migrations/0010_access_grants_restrictions.sql" with { ty
 import m11 from "../../migrations/0011_access_principal_cleanup.sql" with { type: "text" };
 import m12 from "../../migrations/0012_large_columns_last.sql" with { type: "text" };
 import m13 from "../../migrations/0013_webhook_due_order.sql" with { type: "text" };
+import m14 from "../../migrations/0014_sign_in_failures.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   { tag: "0011_access_principal_cleanup", sql: m11 },
   { tag: "0012_large_columns_last", sql: m12 },
   { tag: "0013_webhook_due_order", sql: m13 },
+  { tag: "0014_sign_in_failures", sql: m14 },
 ];

@@ -18,9 +18,12 @@ export function readCookie(header: string | null, name: string): string | null {
   return null;
 }
 
-/** HttpOnly, SameSite=Lax; Secure when the request arrived over HTTPS. */
-export function sessionCookie(value: string, secure: boolean): string {
-  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_ABSOLUTE_MS / 1000}${secure ? "; Secure" : ""}`;
+/**
+ * HttpOnly, SameSite=Lax; Secure when the request arrived over HTTPS. Max-Age is what is left
+ * of the session's absolute lifetime (a session given a new id keeps its original end).
+ */
+export function sessionCookie(value: string, secure: boolean, maxAgeSeconds = SESSION_ABSOLUTE_MS / 1000): string {
+  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? "; Secure" : ""}`;
 }
 
 export function clearedSessionCookie(secure: boolean): string {

@@ -170,17 +170,18 @@ describe("rate limits", () => {
 describe("account lockout", () => {
   const login = (password: string) => call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password } });
 
-  test("locks after the threshold for base seconds, doubling up to the maximum, answering like a wrong password", async () => {
+  test("locks after the threshold for base seconds, doubling up to the maximum; the right password is told so", async () => {
     await signUp(env, "owner@example.com");
     setSetting(env.core, "loginRateLimitPerMinute", 1000);
     const wrongBody = (await login("wrong password")).text;
     for (let i = 0; i < 4; i++) await login("wrong password");
-    // Locked: even the right password gets the wrong-password answer.
+    // Locked: a wrong password's answer does not change; the right one is told about the lock.
+    expect((await login("wrong password")).text).toBe(wrongBody);
     const locked = await login("correct horse battery staple");
-    expect(locked.status).toBe(401);
-    expect(locked.text).toBe(wrongBody);
+    expect(locked.status).toBe(429);
+    expect(locked.body.code).toBe("rate_limited");
     env.clock.advance(59_000);
-    expect((await login("correct horse battery staple")).status).toBe(401);
+    expect((await login("correct horse battery staple")).status).toBe(429);
 
     // Second lock: 120 s; third: 240 s; … capped at 900 s.
     const expected = [60, 120, 240, 480, 900, 900];
@@ -188,7 +189,7 @@ describe("account lockout", () => {
       env.clock.advance(expected[lock - 1] * 1000);
       for (let i = 0; i < 5; i++) await login("wrong password");
       env.clock.advance(expected[lock] * 1000 - 1000);
-      expect((await login("correct horse battery staple")).status).toBe(401);
+      expect((await login("correct horse battery staple")).status).toBe(429);
     }
     env.clock.advance(1000);
     expect((await login("correct horse battery staple")).status).toBe(200);
@@ -204,7 +205,7 @@ describe("account lockout", () => {
     setSetting(env.core, "lockoutBaseSeconds", 10);
     await login("wrong password");
     await login("wrong password");
-    expect((await login("correct horse battery staple")).status).toBe(401);
+    expect((await login("correct horse battery staple")).status).toBe(429);
     env.clock.advance(10_000);
     expect((await login("correct horse battery staple")).status).toBe(200);
   });

@@ -15,6 +15,11 @@ export const SETTING_DEFAULTS = {
   lockoutThreshold: 5,
   lockoutBaseSeconds: 60,
   lockoutMaxSeconds: 900,
+  // The account-wide lock (every address): at least this many wrong passwords from at least
+  // this many addresses within the window. One address only ever locks itself out.
+  lockoutAccountFailures: 20,
+  lockoutAccountAddresses: 3,
+  lockoutAccountWindowSeconds: 3600,
 };
 
 export type Settings = typeof SETTING_DEFAULTS;
