@@ -1,8 +1,12 @@
+import { withHeaders } from "@elysiajs/openapi";
 import { Elysia, t } from "elysia";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
-import { problems } from "../http/schemas";
-import { AUDIT_TAKE_MAX, listAudit, verifyAudit } from "./service";
+import { Int, problems } from "../http/schemas";
+import { AUDIT_BEFORE_RULE, AUDIT_TAKE_MAX, listAudit, verifyAudit } from "./service";
+
+/** Where GET /api/audit puts the `before` of the next page. */
+export const NEXT_BEFORE_HEADER = "X-Next-Before";
 
 const AuditEntry = t.Object(
   {
@@ -35,16 +39,36 @@ const VerifyResult = t.Object(
 
 export function auditRoutes(core: Core) {
   return new Elysia({ prefix: "/api" })
-    .get("/audit", ({ query, request }) => listAudit(core, callerOf(request), query), {
-      query: t.Object({
-        targetType: t.Optional(t.String({ maxLength: 50 })),
-        targetId: t.Optional(t.String({ maxLength: 200 })),
-        // Bounds checked by the service: Elysia names the field "property" for a coerced number out of range.
-        take: t.Optional(t.Integer({ description: `1 to ${AUDIT_TAKE_MAX}; 50 when left out`, error: `must be a whole number from 1 to ${AUDIT_TAKE_MAX}` })),
-      }),
-      response: { 200: t.Array(AuditEntry), ...problems(400, 401, 403) },
-      detail: { tags: ["Audit"], summary: `The most recent audit entries the caller may see, newest first (right audit.view; at most ${AUDIT_TAKE_MAX}, 50 by default)` },
-    })
+    .get(
+      "/audit",
+      ({ query, request, set }) => {
+        const { entries, nextBefore } = listAudit(core, callerOf(request), query);
+        // The answer stays a bare array (SPEC.md; existing clients read it so), so the cursor
+        // travels in a header.
+        if (nextBefore !== null) set.headers[NEXT_BEFORE_HEADER] = String(nextBefore);
+        return entries;
+      },
+      {
+        query: t.Object({
+          targetType: t.Optional(t.String({ maxLength: 50 })),
+          targetId: t.Optional(t.String({ maxLength: 200 })),
+          // Bounds checked by the service: Elysia names the field "property" for a coerced number out of range.
+          take: t.Optional(t.Integer({ description: `1 to ${AUDIT_TAKE_MAX}; 50 when left out`, error: `must be a whole number from 1 to ${AUDIT_TAKE_MAX}` })),
+          before: t.Optional(t.Integer({ description: `Only entries with a smaller sequence: the ${NEXT_BEFORE_HEADER} of the previous page`, error: AUDIT_BEFORE_RULE })),
+        }),
+        response: {
+          200: withHeaders(t.Array(AuditEntry), {
+            [NEXT_BEFORE_HEADER]: Int({ minimum: 1, description: "Send it as `before` for the next, older page; absent on the last page" }),
+          }),
+          ...problems(400, 401, 403),
+        },
+        detail: {
+          tags: ["Audit"],
+          summary: `The most recent audit entries the caller may see, newest first (right audit.view; at most ${AUDIT_TAKE_MAX}, 50 by default)`,
+          description: `Pages back with \`before\`: while the answer carries the header \`${NEXT_BEFORE_HEADER}\`, ask again with \`before\` set to it (and the same filters and \`take\`) for the next, older page. Every entry comes exactly once, whatever is written meanwhile. No header: nothing older is left.`,
+        },
+      },
+    )
     .post("/admin/audit/verify", ({ request }) => verifyAudit(core, callerOf(request)), {
       response: { 200: VerifyResult, ...problems(401, 403) },
       detail: { tags: ["Admin"], summary: "Check the audit log's hash chain; reports the first broken link (right audit.view)" },

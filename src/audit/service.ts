@@ -64,42 +64,58 @@ function parseDetails(text: string): Record<string, unknown> {
 
 export const AUDIT_TAKE_DEFAULT = 50;
 export const AUDIT_TAKE_MAX = 200;
+export const AUDIT_BEFORE_RULE = "must be a whole number of at least 1: the sequence of the oldest entry already read";
 
 export interface AuditQuery {
   targetType?: string;
   targetId?: string;
   take?: number;
+  /** Only entries with a smaller sequence: the previous page's nextBefore. */
+  before?: number;
+}
+
+export interface AuditPage {
+  entries: ReturnType<typeof toAuditEntry>[];
+  /** The `before` that reads the next (older) page, or null when no entry the caller may see is left. */
+  nextBefore: number | null;
 }
 
 /**
- * GET /api/audit: the most recent entries the caller may see, newest first.
+ * GET /api/audit: the most recent entries the caller may see, newest first, from `before` down.
  * Needs `audit.view`. Entries about a space or page the caller cannot read (access/*) are left
  * out before counting `take`; entries about a space or page that no longer exists stay visible
  * (who deleted it is exactly what the log is for).
+ * Sequences only grow and entries are never changed, so a sequence is a stable cursor: entries
+ * written while someone pages land above the first page, never between two later ones.
  */
-export function listAudit(core: Core, caller: Caller, query: AuditQuery) {
+export function listAudit(core: Core, caller: Caller, query: AuditQuery): AuditPage {
   const user = requireUser(caller);
   requireRight(user, "audit.view");
   const take = query.take ?? AUDIT_TAKE_DEFAULT;
   if (!Number.isInteger(take) || take < 1 || take > AUDIT_TAKE_MAX) throw invalid("take", `must be a whole number from 1 to ${AUDIT_TAKE_MAX}`);
+  // Safe integers only: 1e20 is "whole" to JavaScript but not a sequence SQLite could hold.
+  if (query.before !== undefined && !(Number.isSafeInteger(query.before) && query.before >= 1)) throw invalid("before", AUDIT_BEFORE_RULE);
   if (query.targetType !== undefined && !(TARGET_TYPES as readonly string[]).includes(query.targetType)) throw invalid("targetType", `must be one of ${TARGET_TYPES.join(", ")}`);
 
   const filters: SQL[] = [];
   if (query.targetType !== undefined) filters.push(eq(auditLog.targetType, query.targetType));
   if (query.targetId !== undefined) filters.push(eq(auditLog.targetId, query.targetId));
 
+  // One entry more than asked for, found the same way: it tells whether a next page exists, so
+  // a client stops on a missing nextBefore instead of fetching an empty page.
+  const wanted = take + 1;
   const out: ReturnType<typeof toAuditEntry>[] = [];
-  const chunk = Math.max(take, 100);
-  let before: number | null = null;
+  const chunk = Math.max(wanted, 100);
+  let before = query.before ?? null;
   for (;;) {
     const where = and(...filters, before === null ? undefined : lt(auditLog.sequence, before));
     const rows = core.db.select().from(auditLog).where(where).orderBy(desc(auditLog.sequence)).limit(chunk).all();
     const visible = visibleTo(core, caller, rows);
     for (const row of rows) {
       if (visible(row)) out.push(toAuditEntry(row));
-      if (out.length === take) return out;
+      if (out.length === wanted) return { entries: out.slice(0, take), nextBefore: out[take - 1].sequence };
     }
-    if (rows.length < chunk) return out;
+    if (rows.length < chunk) return { entries: out, nextBefore: null };
     before = rows[rows.length - 1].sequence;
   }
 }

@@ -1,7 +1,8 @@
 import { t } from "elysia";
 import { Id } from "../http/schemas";
+import { LABEL_NAME_MAX } from "./names";
 
-export const Label = t.Object({ id: t.String(), name: t.String({ description: "Lower-case" }) }, { title: "Label" });
+export const Label = t.Object({ id: t.String(), name: t.String({ description: "As stored: NFKC, lower-case" }) }, { title: "Label" });
 
 export const LabelWithCount = t.Object(
   { ...Label.properties, pageCount: t.Integer({ description: "Pages carrying it that you can see (published, not in the trash)" }) },
@@ -20,8 +21,11 @@ export const LabelledPage = t.Object(
   { title: "LabelledPage" },
 );
 
-/** Generous: the service names the rule (`^[a-z0-9][a-z0-9._-]{0,49}$` after lower-casing). */
-const Name = t.String({ maxLength: 1000, description: "1–50 characters: a–z, 0–9, '.', '_', '-', starting with a letter or digit; stored lower-case; no spaces" });
+/** Generous: the rule is checked on the folded name, and names.ts answers it with the field. */
+const Name = t.String({
+  maxLength: 1000,
+  description: `1–${LABEL_NAME_MAX} characters after folding: letters and digits of any script, '.', '_', '-', starting with a letter or digit; no spaces, symbols or emoji. Stored NFKC and lower-case (ΟΔΟΣ, Οδος and οδοσ are οδος; İ is i; ß stays ß)`,
+});
 
 export const LabelBody = t.Object({ name: Name });
 export const LabelNameParams = t.Object({ name: Name });

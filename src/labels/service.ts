@@ -1,5 +1,5 @@
 /**
- * Labels: lower-case names shared by the whole wiki, put on pages by those who may edit them.
+ * Labels: folded names (names.ts) shared by the whole wiki, put on pages by those who may edit them.
  * Lists (GET /api/labels, a label's pages) only count and show pages the caller can see:
  * published, not in the trash, visible (access/pages.ts) in a readable space (access/spaces.ts).
  */
@@ -11,22 +11,13 @@ import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
-import { invalid, notFound } from "../platform/errors";
+import { notFound } from "../platform/errors";
 import { findPage } from "../pages/store";
 import { PAGE_STATUS, pages, type PageRow } from "../pages/tables";
 import { findSpaceById } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
+import { normaliseLabelName } from "./names";
 import { labels, pageLabels } from "./tables";
-
-export const LABEL_NAME_RULE = "must be 1 to 50 characters: letters a-z, digits, '.', '_' or '-', starting with a letter or digit (no spaces)";
-/** Checked before lower-casing, so no non-ASCII letter can lower-case into ASCII (K → k). */
-const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,49}$/;
-
-/** Names are stored and compared lower-case: "Howto" and "howto" are one label. */
-export function normaliseLabelName(name: string): string {
-  if (!NAME_PATTERN.test(name)) throw invalid("name", LABEL_NAME_RULE);
-  return name.toLowerCase();
-}
 
 export interface Label {
   id: string;
@@ -69,6 +60,9 @@ export function listLabels(core: Core, caller: Caller): LabelWithCount[] {
     .innerJoin(pages, eq(pages.id, pageLabels.pageId))
     .where(listedPages(core, caller))
     .groupBy(labels.id, pages.spaceId)
+    // SQLite's binary order is code point order, as in a page's own list; a JS sort would
+    // compare UTF-16 units and put 𠀀 (U+20000) before 﨎 (U+FA0E).
+    .orderBy(asc(labels.name))
     .all();
   const readable = readableSpaces(core, caller, rows.map((r) => r.spaceId));
   const byId = new Map<string, LabelWithCount>();
@@ -78,7 +72,8 @@ export function listLabels(core: Core, caller: Caller): LabelWithCount[] {
     entry.pageCount += r.n;
     byId.set(r.id, entry);
   }
-  return [...byId.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // A Map keeps the order in which names were first met: the query's.
+  return [...byId.values()];
 }
 
 /** GET /api/labels/{name}/pages: the visible pages carrying it, by title. Unknown label: []. */

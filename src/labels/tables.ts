@@ -8,7 +8,7 @@ import { users } from "../users/tables";
  */
 export const labels = sqliteTable("labels", {
   id: text("id").primaryKey(),
-  /** Lower-case, `^[a-z0-9][a-z0-9._-]{0,49}$`; unique. */
+  /** Folded (NFKC, lower-case) and checked by names.ts; unique. Compared byte for byte. */
   name: text("name").notNull().unique(),
   createdAt: text("created_at").notNull(),
 });
