@@ -10,12 +10,14 @@
  * 4. Space admins are never shut out by restrictions.
  * 5. Editing also needs Edit on the space, a caller who writes (not a read-only token), the
  *    space not archived (403) and the page not in the trash (409).
+ * 6. Purging others' pages needs Admin on the space or pages.delete_any (requirePurgeable).
+ * Comment threads: access/comments.ts.
  *
  * Single pages cost one prepared query for the restrictions above them (a recursive walk up
  * the parents); lists use the SQL filters below, one statement for the whole list.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { Caller } from "../auth/caller";
+import type { Caller, UserCaller } from "../auth/caller";
 import type { Core } from "../core";
 import { keptUntilWrite } from "../platform/db/write-stamp";
 import { AppError, notFound } from "../platform/errors";
@@ -24,7 +26,8 @@ import { PAGE_STATUS, pages, type PageMeta, type PageRow } from "../pages/tables
 import type { SpaceRow } from "../spaces/tables";
 import { namesCaller, namesCallerRaw, principalParams } from "./principals";
 import { notHiddenFilter } from "./hidden-cache";
-import { adminSpaceIds, readableSpaceIds, spaceArchived, spaceOperation } from "./spaces";
+import { hasRight } from "./rights";
+import { adminSpaceIds, canAdminSpace, readableSpaceIds, spaceArchived, spaceOperation } from "./spaces";
 import { OPERATION } from "./tables";
 
 export interface PageAccess {
@@ -129,6 +132,25 @@ export function requireSignedInReader(core: Core, caller: Caller, found: PageInS
   const f = requireReadablePage(core, caller, found);
   if (caller.kind !== "user") throw new AppError("unauthenticated");
   return f;
+}
+
+/**
+ * Purging cannot be undone, so Edit (which only moves pages to and from the trash) is enough
+ * only for pages the caller created: every page of the batch, since purging the root takes
+ * them all. Anyone else's page (or one whose creator's account is gone) needs Admin on the
+ * space or the instance right pages.delete_any (DESIGN.md §5). The right does not open a
+ * space: its holder still needs Edit on the page, like everyone (instance roles are not
+ * space roles), which the caller checks first (requireChangeablePage).
+ */
+export function requirePurgeable(core: Core, caller: UserCaller, space: SpaceRow, batch: string[]): void {
+  if (canAdminSpace(core, caller, space) || hasRight(caller, "pages.delete_any")) return;
+  // One statement whatever the batch's size (json_each: no limit on bound variables).
+  const others = core.db.get<{ id: string } | undefined>(
+    sql`SELECT ${pages.id} AS id FROM ${pages} WHERE ${pages.id} IN (SELECT value FROM json_each(${JSON.stringify(batch)})) AND ${pages.createdById} IS NOT ${caller.user.id} LIMIT 1`,
+  );
+  if (others) {
+    throw new AppError("forbidden", { detail: "Pages created by others are purged by a space administrator or someone with the right pages.delete_any; you may restore them." }, "You may not purge pages others created");
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { Id } from "../http/schemas";
+import { MAX_ANCHOR_BYTES, MAX_BODY_CHARS } from "./service";
 
 const Timestamp = t.String({ format: "date-time" });
 
@@ -21,14 +22,22 @@ export const Comment = t.Object(
   { title: "Comment" },
 );
 
-/** Generous in UTF-16 units; the service counts the real limit (10,000 characters) and says so. */
-const Body = t.String({ maxLength: 100_000, description: "Plain text, 1–10,000 characters; mention someone with @[Name](userId)" });
+/**
+ * The service counts characters as code points (an emoji is one) and maxLength counts UTF-16
+ * units (an emoji is two), so the schema allows twice the rule's number: never less than the
+ * rule, and the service refuses the rest, saying how many characters it counted.
+ */
+const Body = t.String({
+  maxLength: 2 * MAX_BODY_CHARS,
+  description: `Plain text, 1 to ${MAX_BODY_CHARS} characters (Unicode code points, after trimming; the schema's maxLength counts UTF-16 units, two for an emoji); mention someone with @[Name](userId)`,
+});
 
 export const NewCommentBody = t.Object({
   body: Body,
   parentCommentId: t.Optional(t.Nullable(Id, { description: "Reply to this thread (a top-level comment of the same page)" })),
   anchorJson: t.Optional(
-    t.Nullable(t.String({ maxLength: 100_000, description: "Inline comment: a JSON object recording the passage (at most 10,000 bytes), stored and returned as sent; not for replies" })),
+    // Bytes of UTF-8 are never fewer than UTF-16 units, so the rule's number bounds both.
+    t.Nullable(t.String({ maxLength: MAX_ANCHOR_BYTES, description: `Inline comment: a JSON object recording the passage (at most ${MAX_ANCHOR_BYTES} bytes of UTF-8), stored and returned as sent; not for replies` })),
   ),
 });
 

@@ -2,11 +2,12 @@
  * Comments on pages (DESIGN.md §8): whole-page or inline (anchorJson), one level of replies, edit
  * by the author, delete by the author or a space admin, resolve and reopen a thread (its author
  * or an editor of the page). Who may see and write comments is decided in access/pages.ts
- * (canReadComments, requireCommentablePage, canEditPage).
+ * (canReadComments, requireCommentablePage), who may edit, delete, resolve and reopen them in
+ * access/comments.ts.
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { canEditPage, canReadComments, requireCommentablePage } from "../access/pages";
-import { canAdminSpace } from "../access/spaces";
+import { requireCommentAuthor, requireCommentRemover, requireThreadKeeper } from "../access/comments";
+import { canReadComments, requireCommentablePage } from "../access/pages";
 import { requireUser, type Caller, type UserCaller } from "../auth/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
@@ -16,7 +17,6 @@ import { AppError, invalid, notFound } from "../platform/errors";
 import { multiLine } from "../platform/text";
 import { findPage } from "../pages/store";
 import { PAGE_STATUS, type PageRow } from "../pages/tables";
-import type { SpaceRow } from "../spaces/tables";
 import { users } from "../users/tables";
 import { mentionedIds } from "./mentions";
 import { comments, type CommentRow } from "./tables";
@@ -167,7 +167,7 @@ export function updateComment(core: Core, caller: Caller, id: string, input: { b
   return core.tx(() => {
     const { row, page } = writableComment(core, user, id);
     if (row.deletedAt) throw alreadyDeleted();
-    if (row.authorId !== user.user.id) throw new AppError("forbidden", {}, "Only its author may edit a comment");
+    requireCommentAuthor(user, row);
     core.db.update(comments).set({ body, updatedAt: iso(core.clock.now()) }).where(eq(comments.id, row.id)).run();
     const before = new Set(mentionedIds(row.body));
     const mentionedUserIds = existingUsers(core, mentionedIds(body).filter((m) => !before.has(m)));
@@ -189,9 +189,7 @@ export function deleteComment(core: Core, caller: Caller, id: string): void {
   const user = requireUser(caller);
   core.tx(() => {
     const { row, space } = writableComment(core, user, id);
-    if (row.authorId !== user.user.id && !canAdminSpace(core, user, space)) {
-      throw new AppError("forbidden", {}, "Only its author or an administrator of the space may delete a comment");
-    }
+    requireCommentRemover(core, user, row, space);
     if (row.deletedAt) return;
     const replies = core.db.select({ n: sql<number>`count(*)` }).from(comments).where(eq(comments.parentId, row.id)).get()!.n;
     // 1.
@@ -209,18 +207,6 @@ export function deleteComment(core: Core, caller: Caller, id: string): void {
 
 function threadOnly(row: CommentRow): void {
   if (row.parentId) throw invalid("id", "is a reply; resolve or reopen the first comment of its thread");
-}
-
-/**
- * Resolving and reopening close and open a discussion for everyone, so they need more than the
- * View that commenting needs: Edit on the page, or being the one who started the thread
- * (DESIGN.md §5). Someone with View alone could otherwise hide others' open questions.
- */
-function requireThreadKeeper(core: Core, caller: UserCaller, thread: { row: CommentRow; page: PageRow; space: SpaceRow }): void {
-  if (thread.row.authorId === caller.user.id) return;
-  if (!canEditPage(core, caller, thread.space, thread.page)) {
-    throw new AppError("forbidden", {}, "Only the thread's author or someone who may edit the page may resolve or reopen it");
-  }
 }
 
 /** POST /api/comments/{id}/resolve: the thread's author or an editor of the page; records who and when (once). */

@@ -8,14 +8,14 @@ import { recordEvent } from "../events/outbox";
 import { copyLabels } from "../labels/service";
 import { copyRestrictions } from "../permissions/restrictions";
 import { AppError } from "../platform/errors";
-import { findSpaceById } from "../spaces/service";
+import { findSpaceByIdOrKey } from "../spaces/service";
 import { TITLE_MAX } from "./input";
 import { nextPosition, subtreeIds } from "./positions";
 import { findPage, insertPage, pageFor, resolveParent, type Page } from "./store";
 import { PAGE_STATUS, pages, type PageRow } from "./tables";
 
 export interface CopyInput {
-  /** Target space; absent: the source's space. */
+  /** Target space (id or key); absent: the source's space. */
   spaceId?: string;
   /** null: the top level; absent: beside the source when in its space, else the top level. */
   parentPageId?: string | null;
@@ -38,7 +38,7 @@ export function copyPage(core: Core, caller: Caller, id: string, input: CopyInpu
     const source = requireReadablePage(core, user, findPage(core, id));
     if (source.page.deletedAt) throw inTrash();
     if (source.page.status !== PAGE_STATUS.Published) throw new AppError("conflict", { detail: "Publish the draft before copying it." }, "Drafts cannot be copied");
-    const target = input.spaceId ? requireEditableSpace(core, user, findSpaceById(core, input.spaceId)) : requireEditableSpace(core, user, source.space);
+    const target = input.spaceId ? requireEditableSpace(core, user, findSpaceByIdOrKey(core, input.spaceId)) : requireEditableSpace(core, user, source.space);
     // The parent is authorised even when the caller did not name it (a copy beside its source
     // lands under the source's parent, whose Edit restrictions may leave the caller out).
     const wanted = input.parentPageId === undefined ? (target.id === source.space.id ? source.page.parentId : null) : input.parentPageId;

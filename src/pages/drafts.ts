@@ -11,7 +11,7 @@ import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError } from "../platform/errors";
-import { findSpaceById } from "../spaces/service";
+import { findSpaceByIdOrKey } from "../spaces/service";
 import { checkContent, cleanTitle, EMPTY_CONTENT } from "./input";
 import { nextPosition } from "./positions";
 import { findPage, insertPage, pageFor, resolveParent, writeVersion, type Page } from "./store";
@@ -23,7 +23,7 @@ const notADraft = () => new AppError("conflict", { detail: "This page is already
 export function createDraft(core: Core, caller: Caller, input: { spaceId: string; parentPageId?: string | null }): Page {
   const user = requireUser(caller);
   return core.tx(() => {
-    const space = requireEditableSpace(core, user, findSpaceById(core, input.spaceId));
+    const space = requireEditableSpace(core, user, findSpaceByIdOrKey(core, input.spaceId));
     const parentId = input.parentPageId ? resolveParent(core, user, space.id, input.parentPageId).id : null;
     const page = insertPage(core, user, { spaceId: space.id, parentId, title: "", content: EMPTY_CONTENT, status: PAGE_STATUS.Draft, position: 0, comment: null });
     return pageFor(core, user, page.id);

@@ -6,7 +6,7 @@ import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError, invalid } from "../platform/errors";
-import { findSpaceById } from "../spaces/service";
+import { findSpaceByIdOrKey } from "../spaces/service";
 import { placeAmongSiblings, renumberSiblings, subtreeIds } from "./positions";
 import { findPage, pageFor, resolveParent, type Page } from "./store";
 import { PAGE_STATUS, pages } from "./tables";
@@ -16,7 +16,7 @@ export interface MoveInput {
   parentPageId?: string | null;
   /** Among the new siblings, 0 first; absent or past the end: last. */
   index?: number;
-  /** Another space: the whole subtree goes there. */
+  /** Another space (id or key): the whole subtree goes there. */
   spaceId?: string;
 }
 
@@ -39,7 +39,8 @@ export function movePage(core: Core, caller: Caller, id: string, input: MoveInpu
     const { page, space } = requireEditablePage(core, user, findPage(core, id));
     if (page.status !== PAGE_STATUS.Published) throw new AppError("conflict", { detail: "Publish the draft before moving it." }, "Drafts cannot be moved");
     // 2.
-    const target = input.spaceId && input.spaceId !== space.id ? requireEditableSpace(core, user, findSpaceById(core, input.spaceId)) : space;
+    const named = input.spaceId === undefined ? space : findSpaceByIdOrKey(core, input.spaceId);
+    const target = named?.id === space.id ? space : requireEditableSpace(core, user, named);
     const crossSpace = target.id !== space.id;
     // 3.
     let parentId: string | null;

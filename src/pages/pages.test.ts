@@ -145,15 +145,7 @@ describe("PUT /api/pages/{id}", () => {
     expect(eventsOf(env, "page.updated")).toHaveLength(1);
   });
 
-  test("a stale baseVersion is 409 version_conflict whose body is the current page; nothing changes", async () => {
-    const { owner, space } = await setup();
-    const page = await newPage(env, owner, space.id, "P", { contentJson: doc("one") });
-    await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { contentJson: doc("two"), baseVersion: 1 } });
-    const stale = await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { contentJson: doc("three"), baseVersion: 1 } });
-    expect(stale.status).toBe(409);
-    expect(stale.body).toMatchObject({ status: 409, code: "version_conflict", id: page.id, title: "P", currentVersionNumber: 2, contentJson: doc("two"), pageStatus: 1, canEdit: true });
-    expect((await call(env, "GET", `/api/pages/${page.id}`, { as: owner })).body.currentVersionNumber).toBe(2);
-  });
+  // The 409 version_conflict has its own file: conflict.test.ts.
 
   test("without baseVersion the update is applied whatever the version", async () => {
     const { owner, space } = await setup();

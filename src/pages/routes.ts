@@ -54,7 +54,10 @@ export function pageRoutes(core: Core) {
       detail: {
         ...pagesDetail("Update a page: adds version N+1; without contentJson only renames; a stale baseVersion is 409 with the current page"),
         description:
-          "A baseVersion other than currentVersionNumber answers 409 `version_conflict` whose body is the current Page (all its fields, including contentJson and currentVersionNumber) with `status` (409) and `code` added; the page's own status is then in `pageStatus`.",
+          "A title and document equal to the current version's change nothing: the answer is 200 with the page as it is, and no version, event or webhook is added (a changeComment alone is not a change).\n\n" +
+          "A baseVersion other than currentVersionNumber answers 409 `version_conflict`, a problem document: `title` is the problem's, `code` is `version_conflict`, `detail` says what to do " +
+          "(reload, merge your changes, send them again with the current version as baseVersion), and `current` is the current Page (all its fields, including title, contentJson and currentVersionNumber). " +
+          "For existing clients the page's other fields are also at the top level, except `title` (the problem's; the page's is `current.title`) and `status` (409; the page's is `pageStatus`).",
       },
     })
     .put("/:id/emoji", ({ params, body, request }) => setPresentation(core, callerOf(request), params.id, { emoji: body.emoji }), {

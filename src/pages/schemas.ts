@@ -1,10 +1,18 @@
 import { t } from "elysia";
+import { MAX_CONTENT_BYTES } from "../content/validate";
 import { Id, Int } from "../http/schemas";
+import { SpaceRef } from "../spaces/schemas";
+import { COMMENT_MAX, TITLE_MAX } from "./input";
 
 const Timestamp = t.String({ format: "date-time" });
-/** Generous in characters; checkContentJson enforces the real limit (2 MiB of UTF-8) with a clear reason. */
-const ContentJson = t.String({ maxLength: 4 * 1024 * 1024, description: "The page document as JSON text (a TipTap/ProseMirror doc)" });
-const Title = t.String({ maxLength: 1000, description: "Required, trimmed, at most 255 characters" });
+/**
+ * checkContentJson's limit is bytes of UTF-8; a text within it has at most as many UTF-16 units
+ * (what maxLength counts), so the same number refuses nothing valid. Larger multi-byte text is
+ * refused by checkContentJson, which says so in bytes.
+ */
+const ContentJson = t.String({ maxLength: MAX_CONTENT_BYTES, description: `The page document as JSON text (a TipTap/ProseMirror doc), at most ${MAX_CONTENT_BYTES / 1024 / 1024} MiB, ${MAX_CONTENT_BYTES} bytes, of UTF-8` });
+/** The limit is cleanTitle's (input.ts), counted as sent; the service refuses blank titles and control characters. */
+const Title = (use: string) => t.String({ maxLength: TITLE_MAX, description: `${use}; one line, trimmed, at most ${TITLE_MAX} characters` });
 const ParentId = t.Nullable(Id, { description: "A page of the same space; null or absent: the top level" });
 
 export const Page = t.Object(
@@ -75,34 +83,34 @@ export const PageParams = t.Object({ id: Id });
 export const VersionParams = t.Object({ id: Id, number: t.Integer({ minimum: 1 }) });
 
 export const CreatePageBody = t.Object({
-  spaceId: Id,
+  spaceId: SpaceRef,
   parentPageId: t.Optional(ParentId),
-  title: Title,
+  title: Title("Required"),
   contentJson: t.Optional(ContentJson),
 });
 
 export const UpdatePageBody = t.Object({
-  title: t.Optional(Title),
+  title: t.Optional(Title("Optional: absent keeps the title; a draft's may be blank")),
   contentJson: t.Optional(ContentJson),
-  changeComment: t.Optional(t.Nullable(t.String({ maxLength: 2000 }))),
+  changeComment: t.Optional(t.Nullable(t.String({ maxLength: COMMENT_MAX, description: `What changed, at most ${COMMENT_MAX} characters` }))),
   baseVersion: t.Optional(Int({ minimum: 1, description: "The currentVersionNumber you started from; another value is 409" })),
 });
 
 export const MoveBody = t.Object({
   parentPageId: t.Optional(t.Nullable(Id, { description: "null: the top level; absent: the same parent (or the top level of another space)" })),
   index: t.Optional(Int({ minimum: 0, description: "Position among the new siblings; absent or too large: last" })),
-  spaceId: t.Optional(Id),
+  spaceId: t.Optional(SpaceRef),
 });
 
 export const CopyBody = t.Object({
-  spaceId: t.Optional(Id),
+  spaceId: t.Optional(SpaceRef),
   parentPageId: t.Optional(t.Nullable(Id, { description: "null: the top level; absent: beside the source (or the top level of another space)" })),
   includeChildren: t.Optional(t.Boolean()),
 });
 
 export const EmojiBody = t.Object({ emoji: t.Nullable(t.String({ maxLength: 64, description: "One emoji; null removes it" })) });
 export const LayoutBody = t.Object({ fullWidth: t.Boolean() });
-export const PublishBody = t.Object({ title: Title, contentJson: t.Optional(ContentJson) });
-export const DraftBody = t.Object({ spaceId: Id, parentPageId: t.Optional(ParentId) });
-export const SpaceQuery = t.Object({ spaceId: Id });
-export const TrashQuery = t.Object({ spaceId: t.Optional(Id) });
+export const PublishBody = t.Object({ title: Title("Required"), contentJson: t.Optional(ContentJson) });
+export const DraftBody = t.Object({ spaceId: SpaceRef, parentPageId: t.Optional(ParentId) });
+export const SpaceQuery = t.Object({ spaceId: SpaceRef });
+export const TrashQuery = t.Object({ spaceId: t.Optional(SpaceRef) });

@@ -7,8 +7,9 @@ import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { keptTextsUntilWrite, keptUntilWrite } from "../platform/db/write-stamp";
-import { AppError, invalid, notFound } from "../platform/errors";
-import { findSpaceById } from "../spaces/service";
+import { invalid, notFound } from "../platform/errors";
+import { findSpaceByIdOrKey } from "../spaces/service";
+import { versionConflict } from "./conflict";
 import { checkContent, cleanComment, cleanEmoji, cleanTitle, EMPTY_CONTENT } from "./input";
 import { nextPosition } from "./positions";
 import { findPage, findPageMeta, insertPage, pageFor, resolveParent, toPage, writeNextVersion, type Page } from "./store";
@@ -27,7 +28,7 @@ export function createPage(core: Core, caller: Caller, input: CreatePageInput): 
   const title = cleanTitle(input.title);
   const content = input.contentJson === undefined ? EMPTY_CONTENT : checkContent(input.contentJson);
   return core.tx(() => {
-    const space = requireEditableSpace(core, user, findSpaceById(core, input.spaceId));
+    const space = requireEditableSpace(core, user, findSpaceByIdOrKey(core, input.spaceId));
     const parentId = input.parentPageId ? resolveParent(core, user, space.id, input.parentPageId).id : null;
     const page = insertPage(core, user, { spaceId: space.id, parentId, title, content, status: PAGE_STATUS.Published, position: nextPosition(core, space.id, parentId), comment: null });
     recordEvent(core, { type: "page.created", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: parentId } });
@@ -74,7 +75,9 @@ export interface UpdatePageInput {
 
 /**
  * PUT /api/pages/{id}: version N+1. A baseVersion other than the current version is a
- * 409 version_conflict whose body is the current page; no contentJson renames only.
+ * 409 version_conflict carrying the current page (conflict.ts); no contentJson renames only.
+ * A title and document equal to the current version's change nothing (#13): no version, no
+ * event, so autosaves and retried requests do not pile up empty versions and notifications.
  */
 export function updatePage(core: Core, caller: Caller, id: string, input: UpdatePageInput): Page {
   const user = requireUser(caller);
@@ -83,18 +86,19 @@ export function updatePage(core: Core, caller: Caller, id: string, input: Update
   const comment = cleanComment(input.changeComment);
   return core.tx(() => {
     const { page, space } = requireEditablePage(core, user, findPage(core, id));
-    if (input.baseVersion !== undefined && input.baseVersion !== page.currentVersion) {
-      // The body is the page itself; problemResponse overwrites `status` with 409, so the
-      // page's own status travels as pageStatus.
-      throw new AppError("version_conflict", { body: { ...toPage(page, canEditPage(core, user, space, page)), pageStatus: page.status } });
-    }
+    // A stale base is refused before anything else, like a failed precondition.
+    if (input.baseVersion !== undefined && input.baseVersion !== page.currentVersion) throw versionConflict(toPage(page, canEditPage(core, user, space, page)), input.baseVersion);
     const draft = page.status === PAGE_STATUS.Draft;
     const title = input.title === undefined ? page.title : cleanTitle(input.title, { allowBlank: draft });
-    const updated = writeNextVersion(core, page, { title, content, comment, authorId: user.user.id });
+    // Both are normalised (checkContent), so equal documents compare equal as text.
+    const changed = content !== null && content.json !== page.contentJson ? content : null;
+    // Nothing to record: a changeComment alone describes no change. The caller may edit (above).
+    if (title === page.title && changed === null) return toPage(page, true);
+    const updated = writeNextVersion(core, page, { title, content: changed, comment, authorId: user.user.id });
     const versionNumber = updated.currentVersion;
     // Drafts are private: nobody is told about them until they are published.
     if (!draft) {
-      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { versionNumber, renamed: title !== page.title, contentChanged: content !== null } });
+      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { versionNumber, renamed: title !== page.title, contentChanged: changed !== null } });
     }
     // requireEditablePage passed and a new version changes no access: the caller may still edit.
     return toPage(updated, true);

@@ -4,17 +4,16 @@
  * below it, never a sub-page that was trashed on its own before.
  */
 import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { requireChangeablePage, requireEditablePage, visiblePagesFilter } from "../access/pages";
+import { requireChangeablePage, requireEditablePage, requirePurgeable, visiblePagesFilter } from "../access/pages";
 import { deleteUnusedBlobs, removeAttachmentsOfPages } from "../attachments/blob-refs";
-import { hasRight } from "../access/rights";
-import { canAdminSpace, requireReadableSpace } from "../access/spaces";
+import { requireReadableSpace } from "../access/spaces";
 import { requireReauth } from "../auth/service";
-import { requireUser, type Caller, type UserCaller } from "../auth/caller";
+import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError } from "../platform/errors";
-import { findSpaceById } from "../spaces/service";
+import { findSpaceByIdOrKey } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
 import { users } from "../users/tables";
 import { nextPosition, renumberSiblings, subtreeIds } from "./positions";
@@ -46,9 +45,9 @@ export function trashPage(core: Core, caller: Caller, id: string): void {
   });
 }
 
-/** GET /api/pages/trash: the roots of trashed batches the caller can see (one query), newest first. */
-export function listTrash(core: Core, caller: Caller, spaceId: string | undefined) {
-  if (spaceId !== undefined) requireReadableSpace(core, caller, findSpaceById(core, spaceId));
+/** GET /api/pages/trash: the roots of trashed batches the caller can see (one query), newest first; spaceId is an id or key. */
+export function listTrash(core: Core, caller: Caller, spaceRef: string | undefined) {
+  const spaceId = spaceRef === undefined ? undefined : requireReadableSpace(core, caller, findSpaceByIdOrKey(core, spaceRef)).id;
   if (caller.kind !== "user") return [];
   const batchSize = sql<number>`(select count(*) from pages b where b.trash_root_id = ${pages.id})`;
   const rows = core.db
@@ -77,25 +76,6 @@ function trashedPage(core: Core, caller: Caller, id: string): { page: PageRow; s
   const { page, space } = requireChangeablePage(core, caller, findPage(core, id));
   if (!page.deletedAt || !page.trashRootId) throw notInTrash();
   return { page, space, batch: subtreeIds(core, page.id, { kind: "trashBatch", rootId: page.trashRootId }) };
-}
-
-/**
- * Purging cannot be undone, so Edit (which only moves pages to and from the trash) is enough
- * only for pages the caller created: every page of the batch, since purging the root takes
- * them all. Anyone else's page (or one whose creator's account is gone) needs Admin on the
- * space or the instance right pages.delete_any (DESIGN.md §5). The right does not open a
- * space: its holder still needs Edit on the page, like everyone (instance roles are not
- * space roles).
- */
-function requirePurgeable(core: Core, caller: UserCaller, space: SpaceRow, batch: string[]): void {
-  if (canAdminSpace(core, caller, space) || hasRight(caller, "pages.delete_any")) return;
-  // One statement whatever the batch's size (json_each: no limit on bound variables).
-  const others = core.db.get<{ id: string } | undefined>(
-    sql`SELECT ${pages.id} AS id FROM ${pages} WHERE ${pages.id} IN (SELECT value FROM json_each(${JSON.stringify(batch)})) AND ${pages.createdById} IS NOT ${caller.user.id} LIMIT 1`,
-  );
-  if (others) {
-    throw new AppError("forbidden", { detail: "Pages created by others are purged by a space administrator or someone with the right pages.delete_any; you may restore them." }, "You may not purge pages others created");
-  }
 }
 
 /**
@@ -129,7 +109,7 @@ export function restorePage(core: Core, caller: Caller, id: string): Page {
  * 1. needs a recent re-authentication (tokens: 403 reauth_required);
  * 2. the page must be visible (404), in the trash (409), in an editable space (403), and every
  *    page of the batch the caller's own unless they are a space admin or hold pages.delete_any
- *    (403, requirePurgeable);
+ *    (403, requirePurgeable in access/pages.ts);
  * 3. in ONE transaction: record page.purged (not for a private draft), delete the attachment
  *    rows (noting their blobs), the versions, then the pages of the batch below it. Other page
  *    data hangs off pages with ON DELETE CASCADE and goes with them; sub-pages trashed

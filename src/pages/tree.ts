@@ -5,7 +5,7 @@ import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { keptTextsUntilWrite } from "../platform/db/write-stamp";
 import { perInstance } from "../platform/memo";
-import { findSpaceById } from "../spaces/service";
+import { findSpaceByIdOrKey } from "../spaces/service";
 import { PAGE_STATUS, pages } from "./tables";
 
 export interface TreeNode {
@@ -54,9 +54,9 @@ function buildTree(core: Core, spaceId: string, hidden: ReadonlySet<string>): Tr
  */
 const keptTrees = keptTextsUntilWrite(8 * 1024 * 1024);
 
-/** GET /api/pages/tree, as the JSON text of TreeNode[] (the route sends it as it is). */
+/** GET /api/pages/tree (spaceId: the id or key), as the JSON text of TreeNode[] (the route sends it as it is). */
 export function pageTreeJson(core: Core, caller: Caller, spaceId: string): string {
-  const space = requireReadableSpace(core, caller, findSpaceById(core, spaceId));
+  const space = requireReadableSpace(core, caller, findSpaceByIdOrKey(core, spaceId));
   const hidden = hiddenRootIds(core, caller, space).sort();
   return keptTrees(core.sqlite, `${space.id}|${hidden.join(",")}`, () => JSON.stringify(buildTree(core, space.id, new Set(hidden))));
 }

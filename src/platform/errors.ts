@@ -38,7 +38,7 @@ export interface ProblemExtras {
   extra?: Record<string, unknown>;
   /** Response headers to add (e.g. Retry-After). */
   headers?: Record<string, string>;
-  /** Replace the whole body (the 409 page conflict answers the page itself). */
+  /** Replace the whole body; problemResponse adds status and code (the 409 page conflict: a problem that also carries the page, src/pages/conflict.ts). */
   body?: Record<string, unknown>;
 }
 

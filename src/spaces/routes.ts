@@ -3,7 +3,7 @@ import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { NoContent, noContent, problems } from "../http/schemas";
 import { deleteSpace, deletionPreview } from "./deletion";
-import { CreateSpaceBody, DeleteSpaceBody, DeletionPreview, ExportsBody, KeyParams, Space, UpdateSpaceBody } from "./schemas";
+import { CreatedSpace, CreateSpaceBody, DeleteSpaceBody, DeletionPreview, ExportsBody, KeyParams, Space, UpdateSpaceBody } from "./schemas";
 import { createSpace, getSpace, listSpaces, setArchived, setExports, updateSpace } from "./service";
 
 const detail = (summary: string) => ({ tags: ["Spaces"], summary });
@@ -24,8 +24,13 @@ export function spaceRoutes(core: Core) {
       },
       {
         body: CreateSpaceBody,
-        response: { 201: Space, ...problems(400, 401, 403, 409) },
-        detail: detail("Create a space (needs the right spaces.create); a key already in use is 409 key_taken"),
+        response: { 201: CreatedSpace, ...problems(400, 401, 403, 409) },
+        detail: {
+          ...detail("Create a space (needs the right spaces.create); a key already in use is 409 key_taken"),
+          description:
+            "A new space is open to everyone signed in: you get Admin and the built-in Everyone group gets Edit, so every account can view and edit it. " +
+            "The answer says so in `access` (`everyone`: 1, with a `summary`). To make it private, remove the Everyone grant (`GET /api/spaces/{key}/permissions`, then `DELETE /api/spaces/{key}/permissions/{id}`).",
+        },
       },
     )
     .get("/:key", ({ params, request }) => getSpace(core, callerOf(request), params.key), {

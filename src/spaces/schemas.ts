@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { Int } from "../http/schemas";
+import { DESCRIPTION_MAX, KEY_MAX, NAME_MAX, SPACE_KEY_RULE } from "./service";
 
 const Timestamp = t.String({ format: "date-time" });
 
@@ -11,7 +12,7 @@ export const ExportSwitches = t.Object(
 export const Space = t.Object(
   {
     id: t.String(),
-    key: t.String({ description: "2 to 50 letters and digits, upper-case" }),
+    key: t.String({ description: `2 to ${KEY_MAX} letters and digits, upper-case` }),
     name: t.String(),
     description: t.String(),
     isPublic: t.Boolean(),
@@ -31,6 +32,21 @@ export const Space = t.Object(
   { title: "Space" },
 );
 
+/** POST /api/spaces answers the space and who can see it (service.ts, newSpaceAccess). */
+export const CreatedSpace = t.Object(
+  {
+    ...Space.properties,
+    access: t.Object(
+      {
+        everyone: t.Nullable(t.Integer({ description: "What the built-in Everyone group (every signed-in account) may do: 0 View, 1 Edit, 2 Admin; null: nothing (a private space)" })),
+        summary: t.String({ description: "Who can see and change the space, in a sentence, and where to change it" }),
+      },
+      { description: "Who can see the new space: Everyone gets Edit by default" },
+    ),
+  },
+  { title: "CreatedSpace" },
+);
+
 export const DeletionPreview = t.Object(
   {
     key: t.String(),
@@ -47,15 +63,26 @@ export const DeletionPreview = t.Object(
 
 export const KeyParams = t.Object({ key: t.String({ minLength: 1, maxLength: 100, description: "Space key (any case)" }) });
 
+/**
+ * A space named in a query or body (`spaceId`): its id, or its key in any case, as in
+ * /api/spaces/{key} (findSpaceByIdOrKey). Answers always carry the id.
+ */
+export const SpaceRef = t.String({ minLength: 1, maxLength: 100, description: "The space's id, or its key (any case)" });
+
+// Limits are the service's constants (one number per rule), counted as sent; the service
+// then refuses what the schema cannot see (a blank value, control characters).
+const Name = (required: string) => t.String({ maxLength: NAME_MAX, description: `${required}one line, trimmed, at most ${NAME_MAX} characters` });
+const Description = t.String({ maxLength: DESCRIPTION_MAX, description: `Several lines, trimmed, at most ${DESCRIPTION_MAX} characters` });
+
 export const CreateSpaceBody = t.Object({
-  key: t.String({ maxLength: 100, description: "2 to 50 letters and digits, starting with a letter; stored upper-case" }),
-  name: t.String({ maxLength: 500 }),
-  description: t.Optional(t.String({ maxLength: 5000 })),
+  key: t.String({ maxLength: KEY_MAX, description: `${SPACE_KEY_RULE}; stored upper-case` }),
+  name: Name("Required: "),
+  description: t.Optional(Description),
 });
 
 export const UpdateSpaceBody = t.Object({
-  name: t.Optional(t.String({ maxLength: 500 })),
-  description: t.Optional(t.String({ maxLength: 5000 })),
+  name: t.Optional(Name("A new name: ")),
+  description: t.Optional(Description),
   iconKind: t.Optional(Int({ minimum: 0, maximum: 2, description: "0 Generated, 1 Emoji, 2 Image" })),
   iconValue: t.Optional(t.Nullable(t.String({ maxLength: 200 }))),
   iconColor: t.Optional(t.Nullable(t.String({ maxLength: 20, description: "#rrggbb" }))),

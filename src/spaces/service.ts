@@ -12,13 +12,17 @@ import { AppError, invalid, permissionRequired } from "../platform/errors";
 import { multiLine, singleLine } from "../platform/text";
 import { spaces, type SpaceRow } from "./tables";
 
-export const SPACE_KEY_RULE = "must be 2 to 50 letters and digits, starting with a letter";
-const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9]{1,49}$/;
+export const KEY_MAX = 50;
+export const SPACE_KEY_RULE = `2 to ${KEY_MAX} letters and digits, starting with a letter`;
+const KEY_PATTERN = new RegExp(`^[A-Za-z][A-Za-z0-9]{1,${KEY_MAX - 1}}$`);
+/** Name and description limits, also the schemas' (schemas.ts). */
+export const NAME_MAX = 100;
+export const DESCRIPTION_MAX = 2000;
 
 /** Keys are compared and stored upper-case, so "docs" and "DOCS" are the same space. */
 export function normaliseKey(key: string): string {
   const k = key.trim();
-  if (!KEY_PATTERN.test(k)) throw invalid("key", SPACE_KEY_RULE);
+  if (!KEY_PATTERN.test(k)) throw invalid("key", `must be ${SPACE_KEY_RULE}`);
   return k.toUpperCase();
 }
 
@@ -64,6 +68,15 @@ export function findSpaceById(core: Core, id: string): SpaceRow | undefined {
   return spaceLookups(core).byId.get({ id });
 }
 
+/**
+ * A space named by a request (`spaceId` in a query or body): its id, or its key in any case,
+ * as in /api/spaces/{key}. The two cannot be confused: ids are UUIDs (with hyphens), keys
+ * letters and digits only. Every route that takes a space goes through here.
+ */
+export function findSpaceByIdOrKey(core: Core, idOrKey: string): SpaceRow | undefined {
+  return findSpaceById(core, idOrKey) ?? findSpaceByKey(core, idOrKey);
+}
+
 /** GET /api/spaces: visible spaces by name (one query); archived ones only when asked for. */
 export function listSpaces(core: Core, caller: Caller, includeArchived: boolean): Space[] {
   return core.db
@@ -83,14 +96,14 @@ export function getSpace(core: Core, caller: Caller, key: string): Space {
 function cleanName(name: string): string {
   const n = singleLine("name", name).trim().replace(/\s+/g, " ");
   if (!n) throw invalid("name", "must not be blank");
-  if (n.length > 100) throw invalid("name", "must be at most 100 characters");
+  if (n.length > NAME_MAX) throw invalid("name", `must be at most ${NAME_MAX} characters`);
   return n;
 }
 
 /** Several lines of prose: tab and line feed are the only controls allowed. */
 function cleanDescription(description: string): string {
   const d = multiLine("description", description).trim();
-  if (d.length > 2000) throw invalid("description", "must be at most 2000 characters");
+  if (d.length > DESCRIPTION_MAX) throw invalid("description", `must be at most ${DESCRIPTION_MAX} characters`);
   return d;
 }
 
@@ -100,12 +113,23 @@ export interface CreateSpaceInput {
   description?: string;
 }
 
+/** Who can see a new space, for its creator (#17): the defaults are open, and nothing else says so. */
+export function newSpaceAccess(key: string) {
+  return {
+    everyone: OPERATION.Edit as number | null,
+    summary:
+      `Everyone signed in can view and edit ${key}: the built-in Everyone group has Edit, and you have Admin. ` +
+      `To choose who can see it, change the space's permissions (GET /api/spaces/${key}/permissions); removing the Everyone grant makes it private.`,
+  };
+}
+
 /**
  * POST /api/spaces: needs the right spaces.create; the key must be free (409 key_taken). The
  * creator gets an explicit Admin grant and the built-in Everyone group Edit (DESIGN.md §5), so
- * a new space is open to the team until an admin removes that grant.
+ * a new space is open to the team until an admin removes that grant. The answer says so
+ * (`access`), since a creator may well expect a new space to be theirs alone.
  */
-export function createSpace(core: Core, caller: Caller, input: CreateSpaceInput): Space {
+export function createSpace(core: Core, caller: Caller, input: CreateSpaceInput): Space & { access: ReturnType<typeof newSpaceAccess> } {
   const user = requireUser(caller);
   if (!canCreateSpace(user)) throw permissionRequired("spaces.create");
   const key = normaliseKey(input.key);
@@ -124,7 +148,7 @@ export function createSpace(core: Core, caller: Caller, input: CreateSpaceInput)
       ])
       .run();
     recordEvent(core, { type: "space.created", targetType: "space", targetId: id, spaceId: id, actorId: user.user.id, ip: user.ip, data: { key, name } });
-    return toSpace(findSpaceById(core, id)!);
+    return { ...toSpace(findSpaceById(core, id)!), access: newSpaceAccess(key) };
   });
 }
 

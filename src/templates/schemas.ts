@@ -1,5 +1,8 @@
 import { t } from "elysia";
+import { MAX_CONTENT_BYTES } from "../content/validate";
 import { Id } from "../http/schemas";
+import { SpaceRef } from "../spaces/schemas";
+import { DESCRIPTION_MAX, NAME_MAX } from "./service";
 
 const Timestamp = t.String({ format: "date-time" });
 
@@ -17,18 +20,19 @@ export const Template = t.Object(
   { title: "Template" },
 );
 
-// Generous limits: the service names the real ones (100 and 1,000 characters; 2 MiB of content).
-const Name = t.String({ maxLength: 1000, description: "Required, trimmed, at most 100 characters" });
-const Description = t.String({ maxLength: 10_000, description: "At most 1,000 characters" });
-const ContentJson = t.String({ maxLength: 4 * 1024 * 1024, description: "A document as JSON text, checked like a page body; absent: an empty document" });
+// The service's limits (one number per rule), counted as sent; the service refuses blank names
+// and control characters. Content: checkContentJson's bytes, as for pages (pages/schemas.ts).
+const Name = (use: string) => t.String({ maxLength: NAME_MAX, description: `${use}; one line, trimmed, at most ${NAME_MAX} characters` });
+const Description = t.String({ maxLength: DESCRIPTION_MAX, description: `Several lines, trimmed, at most ${DESCRIPTION_MAX} characters` });
+const ContentJson = t.String({ maxLength: MAX_CONTENT_BYTES, description: `A document as JSON text, checked like a page body (at most ${MAX_CONTENT_BYTES / 1024 / 1024} MiB, ${MAX_CONTENT_BYTES} bytes, of UTF-8); absent: an empty document` });
 
 export const CreateTemplateBody = t.Object({
-  spaceId: t.Optional(t.Nullable(Id, { description: "The space; null or absent: a wiki-wide template" })),
-  name: Name,
+  spaceId: t.Optional(t.Nullable(SpaceRef, { description: "The space (its id or key); null or absent: a wiki-wide template" })),
+  name: Name("Required"),
   description: t.Optional(Description),
   contentJson: t.Optional(ContentJson),
 });
 
-export const UpdateTemplateBody = t.Object({ name: t.Optional(Name), description: t.Optional(Description), contentJson: t.Optional(ContentJson) });
-export const TemplateQuery = t.Object({ spaceId: t.Optional(Id) });
+export const UpdateTemplateBody = t.Object({ name: t.Optional(Name("Optional: absent keeps the name")), description: t.Optional(Description), contentJson: t.Optional(ContentJson) });
+export const TemplateQuery = t.Object({ spaceId: t.Optional(SpaceRef) });
 export const TemplateParams = t.Object({ id: Id });

@@ -1,19 +1,19 @@
 /**
  * Page templates: of one space (Edit on the space to make or change them) or wiki-wide
- * (instance administrators only, requireWikiTemplateAdmin). Their content passes the same
- * editor schema check as page bodies.
+ * (instance administrators only: access/templates.ts). Their content passes the same editor
+ * schema check as page bodies. A space is named by its id or its key.
  */
 import { asc, eq, isNull, or, sql } from "drizzle-orm";
-import { TIER } from "../access/rights";
+import { requireWikiTemplateManager } from "../access/templates";
 import { requireEditableSpace, requireReadableSpace } from "../access/spaces";
 import { requireUser, type Caller, type UserCaller } from "../auth/caller";
 import { checkContentJson, EMPTY_DOCUMENT_JSON } from "../content/validate";
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
-import { AppError, invalid, notFound } from "../platform/errors";
+import { invalid, notFound } from "../platform/errors";
 import { multiLine, singleLine } from "../platform/text";
-import { findSpaceById } from "../spaces/service";
+import { findSpaceById, findSpaceByIdOrKey } from "../spaces/service";
 import { templates, type TemplateRow } from "./tables";
 
 export const NAME_MAX = 100;
@@ -51,12 +51,12 @@ function checkDescription(description: string | undefined): string {
 }
 
 /**
- * GET /api/templates: without spaceId the wiki-wide templates; with it, those and the space's
- * own (the space must be readable: 404 otherwise). By name.
+ * GET /api/templates: without spaceId the wiki-wide templates; with it (an id or key), those
+ * and the space's own (the space must be readable: 404 otherwise). By name.
  */
-export function listTemplates(core: Core, caller: Caller, spaceId: string | undefined): Template[] {
+export function listTemplates(core: Core, caller: Caller, spaceRef: string | undefined): Template[] {
   requireUser(caller);
-  if (spaceId !== undefined) requireReadableSpace(core, caller, findSpaceById(core, spaceId));
+  const spaceId = spaceRef === undefined ? undefined : requireReadableSpace(core, caller, findSpaceByIdOrKey(core, spaceRef)).id;
   return core.db
     .select()
     .from(templates)
@@ -73,18 +73,6 @@ export interface NewTemplate {
   contentJson?: string;
 }
 
-/**
- * Wiki-wide templates are offered in every space to everyone, so making, changing and deleting
- * them is for instance administrators: a role of the Admin or Owner tier (docs/decisions.md,
- * DESIGN.md §5). Being a template's author gives no say of its own: a member who wrote one
- * before this rule, or an administrator since demoted, is refused like any other member.
- */
-function requireWikiTemplateAdmin(caller: UserCaller): void {
-  // The pipeline refuses read-only tokens before any write route; this keeps direct calls honest too.
-  if (caller.token?.readOnly) throw new AppError("read_only_token");
-  if (caller.role.tier < TIER.Admin) throw new AppError("forbidden", {}, "Only administrators may make, change or delete wiki-wide templates");
-}
-
 /** POST /api/templates: a space template (Edit on the space) or a wiki-wide one (administrators). */
 export function createTemplate(core: Core, caller: Caller, input: NewTemplate): Template {
   const user = requireUser(caller);
@@ -93,8 +81,8 @@ export function createTemplate(core: Core, caller: Caller, input: NewTemplate): 
   const contentJson = input.contentJson === undefined ? EMPTY_DOCUMENT_JSON : checkContentJson(input.contentJson).json;
   return core.tx(() => {
     let spaceId: string | null = null;
-    if (input.spaceId) spaceId = requireEditableSpace(core, user, findSpaceById(core, input.spaceId)).id;
-    else requireWikiTemplateAdmin(user);
+    if (input.spaceId) spaceId = requireEditableSpace(core, user, findSpaceByIdOrKey(core, input.spaceId)).id;
+    else requireWikiTemplateManager(user);
     const now = iso(core.clock.now());
     const row = core.db
       .insert(templates)
@@ -110,7 +98,7 @@ function changeableTemplate(core: Core, caller: UserCaller, id: string): Templat
   const row = core.db.select().from(templates).where(eq(templates.id, id)).get();
   if (!row) throw notFound("Template not found");
   if (row.spaceId) requireEditableSpace(core, caller, findSpaceById(core, row.spaceId));
-  else requireWikiTemplateAdmin(caller);
+  else requireWikiTemplateManager(caller);
   return row;
 }
 
