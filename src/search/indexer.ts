@@ -1,6 +1,7 @@
 import type { Core } from "../core";
 import { perInstance } from "../platform/memo";
 import { segmentCjk } from "./segment";
+import { noteIndexed } from "./vocabulary";
 
 /** Pages re-indexed per transaction when catching up (a bulk import marks thousands). */
 const BATCH = 500;
@@ -37,6 +38,7 @@ const indexer = perInstance((core: Core) => {
         dropWords.run(row.docId);
         dropTitle.run(row.docId);
         done.run(row.docId);
+        noteIndexed(core, row.docId);
         if (row.title === null) continue; // the page is gone (purged or its space deleted)
         addWords.run(row.docId, segmentCjk(row.title), segmentCjk(row.text ?? ""));
         addTitle.run(row.docId, row.title);

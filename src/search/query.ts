@@ -8,6 +8,8 @@ import { segmentCjk } from "./segment";
 export interface Term {
   kind: "word" | "prefix" | "phrase";
   text: string;
+  /** Words accepted in its place (near spellings, fuzzy.ts): the term matches any of them. */
+  alternatives?: string[];
 }
 
 export interface ParsedQuery {
@@ -48,6 +50,7 @@ function quote(text: string): string {
 }
 
 function ftsTerm(term: Term): string {
+  if (term.alternatives?.length) return `(${[term.text, ...term.alternatives].map(quote).join(" OR ")})`;
   return term.kind === "prefix" ? `${quote(term.text)}*` : quote(term.text);
 }
 

@@ -7,6 +7,7 @@ import type { Core } from "../core";
 import { keptTextsUntilWrite } from "../platform/db/write-stamp";
 import { invalid } from "../platform/errors";
 import { spaces } from "../spaces/tables";
+import { fuzzyQuery, wordsWithStems } from "./fuzzy";
 import { catchUpSearchIndex } from "./indexer";
 import { parseQuery, toExclusionQuery, toFragmentQuery, toTitleWordQuery, toWordQuery, type ParsedQuery } from "./query";
 import { snippetFor } from "./snippet";
@@ -23,6 +24,8 @@ const TITLE_WEIGHT = 10;
  */
 const RECENT_CANDIDATES = 1000;
 const TITLE_CANDIDATES = 500;
+/** Fewer results than this, and near spellings of the words are tried too (fuzzy.ts). */
+const FUZZY_BELOW = 5;
 
 export interface SearchHit {
   pageId: string;
@@ -46,7 +49,8 @@ interface Row {
  * GET /api/search. Only published, live pages of active spaces that the caller may read are
  * considered, and that filter is part of the query, so it applies before the limit of 50.
  * Word matches come first, best first; when they are fewer than 50, titles containing the typed
- * fragments (the trigram index) fill the rest.
+ * fragments (the trigram index) fill the rest; when all these are fewer than FUZZY_BELOW, pages
+ * with near spellings of the words follow.
  */
 export function search(core: Core, caller: Caller, input: { q: string; spaceId?: string }): SearchHit[] {
   const q = input.q.trim();
@@ -80,13 +84,23 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
       if (!seen.has(row.pageId)) hits.push(row);
     }
   }
-  return hits.map((h) => ({
+  // Near spellings ("biling" → billing) rank below every match of the words as typed, and go
+  // through the same ranking and the same scope: only the words looked for differ.
+  const exact = hits.length;
+  let fuzzyWords = new Set<string>();
+  const fuzzy = exact < FUZZY_BELOW ? fuzzyQuery(core, parsed) : null;
+  if (fuzzy) {
+    const seen = new Set(hits.map((h) => h.pageId));
+    for (const row of wordHits(core, fuzzy.query, scope)) if (hits.length < SEARCH_LIMIT && !seen.has(row.pageId)) hits.push(row);
+    fuzzyWords = wordsWithStems(hits.slice(exact).map((h) => h.text), fuzzy.stems);
+  }
+  return hits.map((h, i) => ({
     pageId: h.pageId,
     spaceId: h.spaceId,
     spaceKey: h.spaceKey,
     space: h.spaceName,
     title: h.title,
-    snippet: snippetFor(h.text, parsed.must),
+    snippet: snippetFor(h.text, parsed.must, i >= exact ? fuzzyWords : []),
   }));
 }
 
