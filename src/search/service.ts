@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { visiblePagesFilter } from "../access/pages";
 import { principalParams } from "../access/principals";
 import { requireReadableSpace } from "../access/spaces";
@@ -6,7 +6,7 @@ import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { keptTextsUntilWrite } from "../platform/db/write-stamp";
 import { invalid } from "../platform/errors";
-import { spaces } from "../spaces/tables";
+import { findSpaceByIdOrKey } from "../spaces/service";
 import { fuzzyQuery, wordsWithStems } from "./fuzzy";
 import { catchUpSearchIndex } from "./indexer";
 import { parseQuery, toExclusionQuery, toFragmentQuery, toTitleWordQuery, toWordQuery, type ParsedQuery } from "./query";
@@ -56,9 +56,8 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
   const q = input.q.trim();
   if (!q) throw invalid("q", "must not be empty");
   if (q.length > MAX_QUERY_LENGTH) throw invalid("q", `must be at most ${MAX_QUERY_LENGTH} characters`);
-  if (input.spaceId) {
-    requireReadableSpace(core, caller, core.db.select().from(spaces).where(eq(spaces.id, input.spaceId)).get());
-  }
+  // A space named by id or key (as everywhere a spaceId is taken), then always by its id.
+  const spaceId = input.spaceId ? requireReadableSpace(core, caller, findSpaceByIdOrKey(core, input.spaceId)).id : null;
   catchUpSearchIndex(core);
   const parsed = parseQuery(q);
   const scope = sql.join(
@@ -67,7 +66,7 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
       sql`pages.deleted_at IS NULL`,
       sql`spaces.archived_at IS NULL`,
       visiblePagesFilter(core, caller),
-      ...(input.spaceId ? [sql`pages.space_id = ${input.spaceId}`] : []),
+      ...(spaceId ? [sql`pages.space_id = ${spaceId}`] : []),
     ],
     sql` AND `,
   );
