@@ -19,6 +19,9 @@ import { seedContext } from "./bench/seed";
 import { coldStarts, median, startCairn } from "./bench/server";
 import { measureUploads } from "./bench/upload";
 
+// `bun run bench -- --fuzz` runs only the long fuzz (bench/fuzz.ts), not the benchmark.
+if (process.argv.includes("--fuzz")) process.exit(await (await import("./bench/fuzz")).runFuzz(process.argv));
+
 const root = join(import.meta.dir, "..");
 const out = join(root, ".bench");
 const quick = process.argv.includes("--quick");
