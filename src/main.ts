@@ -1,4 +1,7 @@
 #!/usr/bin/env bun
+import { readSecretLine } from "./cli/read-secret";
+import { commandLogger, runCommand, type Command } from "./cli/run";
+import { RESET_PASSWORD_USAGE, resetPasswordCommand } from "./commands/reset-password";
 import { loadConfig, type Config } from "./platform/config";
 import { startServer } from "./server";
 import { explainStartupError } from "./startup-errors";
@@ -8,6 +11,9 @@ const USAGE = `Cairn ${VERSION}: a self-hosted wiki in one executable.
 
 Usage:
   cairn [serve] [--data DIR] [--host HOST] [--port PORT] [--base-url URL] [--debug]
+  ${RESET_PASSWORD_USAGE}
+                    set a forgotten password, read from standard input (one line); ends the
+                    account's sessions and clears its sign-in lockout; the server may be running
   cairn version     (also --version, -v)
   cairn help        (also --help, -h)
 
@@ -22,6 +28,11 @@ Options (each also read from its environment variable):
   CAIRN_OUTBOUND_ALLOW    hosts or CIDRs outbound requests may reach although private
 `;
 
+/** Commands other than serve: each works on an existing data directory and prints one line. */
+const COMMANDS: Record<string, Command> = {
+  "reset-password": (argv) => resetPasswordCommand(argv, { env: process.env, log: commandLogger(), readSecret: readSecretLine }),
+};
+
 const VERSION_WORDS = new Set(["version", "--version", "-v"]);
 const HELP_WORDS = new Set(["help", "--help", "-h"]);
 
@@ -31,6 +42,7 @@ async function main(argv: string[]) {
   if (args.some((a) => VERSION_WORDS.has(a)) && !args.some((a) => HELP_WORDS.has(a))) return console.log(VERSION);
   if (args.some((a) => HELP_WORDS.has(a))) return console.log(USAGE);
   const [command, ...rest] = args[0]?.startsWith("-") || args.length === 0 ? ["serve", ...args] : args;
+  if (Object.hasOwn(COMMANDS, command)) return runCommand(COMMANDS[command], rest, debug);
   if (command !== "serve") {
     console.error(`cairn: unknown command "${command}".\n\n${USAGE}`);
     process.exit(2);

@@ -118,6 +118,9 @@ const ROWS: Row[] = [
   rows("GET /api/admin/spaces", "all", P.instanceRight, 200, () => "/api/admin/spaces"),
   rows("PUT /api/admin/spaces/:key/public", "fresh", P.instanceRight, 200, async () => `/api/admin/spaces/${await fresh.space()}/public`, () => ({ isPublic: true })),
   rows("POST /api/admin/spaces/:key/recover-access", "fresh", P.instanceRight, 200, async () => `/api/admin/spaces/${await fresh.space()}/recover-access`),
+  // Instance settings (right settings.manage). The PUT sends the name as it is: no other row changes.
+  rows("GET /api/admin/settings", "all", P.instanceRight, 200, () => "/api/admin/settings"),
+  rows("PUT /api/admin/settings", "instanceName", P.instanceRight, 200, () => "/api/admin/settings", () => ({ instanceName: "Cairn" })),
   // Pages
   rows("POST /api/pages", "MAIN", P.edit, 201, () => "/api/pages", () => ({ spaceId: w.main.id, title: "Made" })),
   rows("POST /api/pages", "PRIV", P.privEdit, 201, () => "/api/pages", () => ({ spaceId: w.priv.id, title: "Made" })),

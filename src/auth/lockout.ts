@@ -220,3 +220,18 @@ export function clearFailures(core: Core, userId: string, ip: string): void {
     core.db.update(users).set({ failedLogins: 0, lockouts: 0, lockedUntil: null }).where(eq(users.id, userId)).run();
   });
 }
+
+/**
+ * Every address's history and the account-wide lock go (a password reset by whoever runs the
+ * server: the guesses were against a password that no longer exists). Answers whether there
+ * was anything to clear. The notice of wrong passwords stays: the owner is still told.
+ */
+export function clearAllFailures(core: Core, userId: string): boolean {
+  return core.tx(() => {
+    const pairs = core.db.delete(signInFailures).where(eq(signInFailures.userId, userId)).returning({ address: signInFailures.address }).all().length;
+    const user = freshUser(core, userId);
+    const locked = user !== undefined && (user.failedLogins !== 0 || user.lockouts !== 0 || user.lockedUntil !== null);
+    if (locked) core.db.update(users).set({ failedLogins: 0, lockouts: 0, lockedUntil: null }).where(eq(users.id, userId)).run();
+    return pairs > 0 || locked;
+  });
+}

@@ -1,3 +1,4 @@
+import { withHeaders } from "@elysiajs/openapi";
 import { Elysia, t } from "elysia";
 import type { Core } from "../core";
 import { clearedSessionCookie, sessionCookie } from "../http/cookies";
@@ -37,13 +38,28 @@ const SignedIn = t.Composite(
   { title: "SignedIn" },
 );
 
+/**
+ * Scripts that replay a cookie file (`curl -b jar`) break on a new session id unless they save
+ * it too: said where clients look, on each endpoint that issues one.
+ */
+const NEW_COOKIE_REPLACES =
+  "**Issues a new session cookie** (`Set-Cookie: cairn_session=…`) and the cookie sent with this request stops working at once: the next call with it gets 401. A client that keeps cookies in a file must save the new one (`curl -c jar -b jar`, not only `-b jar`).";
+
 const LOGIN_DESCRIPTION = [
+  "**Issues a new session cookie** (`Set-Cookie: cairn_session=…`) at every sign-in: save it (`curl -c jar`). A cookie from an earlier sign-in is not reused, and it keeps working until it expires or is signed out.",
   "A wrong password and an unknown e-mail give the same 401.",
   "429 `rate_limited` (with `Retry-After`) when the client's address has had `loginRateLimitPerMinute` wrong passwords this minute, or when the password is right but the account is locked for this address (or, after wrong passwords from many addresses, for every address); the detail says which and for how long.",
 ].join(" ");
 
-const SESSION_PASSWORD_DESCRIPTION =
+const SESSION_PASSWORD_RULES =
   "Wrong passwords count with sign-in failures for this account and address: 429 `rate_limited` while the account is locked or the address is over its limit; the wrong password that locks the account ends this session (401, cookie cleared).";
+
+const REAUTH_DESCRIPTION = `${NEW_COOKIE_REPLACES} ${SESSION_PASSWORD_RULES}`;
+const PASSWORD_CHANGE_DESCRIPTION = `${NEW_COOKIE_REPLACES} Every other session of the account is signed out. ${SESSION_PASSWORD_RULES}`;
+
+const cookieHeader = (more: string) => ({ "Set-Cookie": t.String({ description: `The new session cookie (\`cairn_session\`, HttpOnly, SameSite=Lax): save it${more}` }) });
+const NewCookie = cookieHeader("");
+const ReplacingCookie = cookieHeader("; the cookie sent with the request no longer works");
 
 const sessionOnly = { tags: ["Auth"], security: [{ session: [] }] };
 
@@ -85,7 +101,7 @@ export function authRoutes(core: Core) {
           password: t.String({ maxLength: 1024 }),
           inviteToken: t.Optional(t.String({ maxLength: 200 })),
         }),
-        response: { 201: Account, ...problems(400, 403, 409, 415, 429) },
+        response: { 201: withHeaders(Account, NewCookie), ...problems(400, 403, 409, 415, 429) },
         detail: { tags: ["Auth"], summary: "Create an account (the first one becomes the Owner) and sign in", security: [] },
       },
     )
@@ -99,8 +115,8 @@ export function authRoutes(core: Core) {
       },
       {
         body: t.Object({ email: t.String({ maxLength: 320 }), password: t.String({ maxLength: 1024 }) }),
-        response: { 200: SignedIn, ...problems(400, 401, 403, 415, 429) },
-        detail: { tags: ["Auth"], summary: "Sign in with e-mail and password; sets the session cookie", description: LOGIN_DESCRIPTION, security: [] },
+        response: { 200: withHeaders(SignedIn, NewCookie), ...problems(400, 401, 403, 415, 429) },
+        detail: { tags: ["Auth"], summary: "Sign in with e-mail and password; sets a new session cookie", description: LOGIN_DESCRIPTION, security: [] },
       },
     )
     .post(
@@ -145,8 +161,8 @@ export function authRoutes(core: Core) {
         }),
       {
         body: t.Object({ currentPassword: t.String({ maxLength: 1024 }), newPassword: t.String({ maxLength: 1024 }) }),
-        response: { 204: NoContent, ...problems(400, 401, 403, 429) },
-        detail: { ...sessionOnly, summary: "Change your password; signs out your other sessions", description: SESSION_PASSWORD_DESCRIPTION },
+        response: { 204: withHeaders(NoContent, ReplacingCookie), ...problems(400, 401, 403, 429) },
+        detail: { ...sessionOnly, summary: "Change your password; signs out your other sessions and gives this one a new cookie", description: PASSWORD_CHANGE_DESCRIPTION },
       },
     )
     .get("/me/sessions", ({ request }) => {
@@ -182,8 +198,8 @@ export function authRoutes(core: Core) {
         }),
       {
         body: t.Object({ password: t.Optional(t.String({ maxLength: 1024 })), code: t.Optional(t.String({ maxLength: 20 })) }),
-        response: { 204: NoContent, ...problems(400, 401, 403, 429) },
-        detail: { ...sessionOnly, summary: "Confirm your password; opens a five-minute window for destructive actions", description: SESSION_PASSWORD_DESCRIPTION },
+        response: { 204: withHeaders(NoContent, ReplacingCookie), ...problems(400, 401, 403, 429) },
+        detail: { ...sessionOnly, summary: "Confirm your password; opens a five-minute window for destructive actions and gives the session a new cookie", description: REAUTH_DESCRIPTION },
       },
     );
 }

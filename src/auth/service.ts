@@ -6,9 +6,9 @@ import { AppError, invalid } from "../platform/errors";
 import { getSettings } from "../settings/service";
 import { findUserWithRoleByEmail, USER_STATUS } from "../users/service";
 import { users } from "../users/tables";
-import type { SessionRow, UserCaller } from "./caller";
+import type { SessionRow, UserCaller, UserRow } from "./caller";
 import { limiters } from "./limits";
-import { addressKey, clearFailures, currentLock, lockedError, lockSentence, recordFailure, recordLockedAttempt, type Via } from "./lockout";
+import { addressKey, clearAllFailures, clearFailures, currentLock, lockedError, lockSentence, recordFailure, recordLockedAttempt, type Via } from "./lockout";
 import { takeNotice } from "./notices";
 import { checkNewPassword, hashPassword, verifyAgainstNothing, verifyPassword } from "./password";
 import { createSession, deleteUserSessions, endSession, hasRecentReauth, rotateSession, type NewSession } from "./sessions";
@@ -30,7 +30,7 @@ function refuseBusyAddress(core: Core, ip: string): void {
   throw new AppError("rate_limited", { detail: `Too many wrong passwords from your address; try again in ${wait} seconds.`, headers: { "Retry-After": String(wait) }, extra: { retryAfter: wait } });
 }
 
-const failedFrom = (core: Core, ip: string) => limiters(core).passwordFailures.fail(addressKey(ip));
+const failedFrom = (core: Core, ip: string) => void limiters(core).passwordFailures.count(addressKey(ip));
 
 /**
  * Sign-in:
@@ -131,5 +131,34 @@ export async function changePassword(core: Core, caller: SessionCaller, currentP
     const signedOut = deleteUserSessions(core, caller.user.id, caller.session.id);
     recordEvent(core, { type: "user.password_changed", targetType: "user", targetId: caller.user.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { otherSessionsSignedOut: signedOut } });
     return rotateSession(core, caller.session, core.clock.now());
+  });
+}
+
+/** Where a password was reset from, for the audit log (only the command line so far). */
+export type ResetVia = "cli";
+
+export interface PasswordReset {
+  sessionsSignedOut: number;
+  /** Whether a lock or counted wrong passwords were cleared. */
+  lockoutCleared: boolean;
+}
+
+/**
+ * `cairn reset-password`: a new password set by whoever runs the server, for an owner who has
+ * forgotten theirs, so there is no old password and no session to prove anything with. The
+ * same strength rules as registration. Every session of the account ends (whoever still holds
+ * one is not known to be the owner), the lockout is cleared for every address, and
+ * user.password_reset is recorded by nobody (no account acted). API tokens stay: a forgotten
+ * password is no sign that one leaked, and the owner can revoke them once signed in.
+ */
+export async function resetPassword(core: Core, user: UserRow, newPassword: string, via: ResetVia): Promise<PasswordReset> {
+  await checkNewPassword(newPassword, "password");
+  const hash = await hashPassword(newPassword);
+  return core.tx(() => {
+    core.db.update(users).set({ passwordHash: hash, updatedAt: iso(core.clock.now()) }).where(eq(users.id, user.id)).run();
+    const sessionsSignedOut = deleteUserSessions(core, user.id, null);
+    const lockoutCleared = clearAllFailures(core, user.id);
+    recordEvent(core, { type: "user.password_reset", targetType: "user", targetId: user.id, spaceId: null, actorId: null, ip: null, data: { via, sessionsSignedOut, lockoutCleared } });
+    return { sessionsSignedOut, lockoutCleared };
   });
 }

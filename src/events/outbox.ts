@@ -49,6 +49,8 @@ export const EVENT_TYPES = [
   "user.logout",
   "user.updated",
   "user.password_changed",
+  // Set by whoever runs the server (cairn reset-password), not by the account: actor null.
+  "user.password_reset",
   "session.revoked",
   "token.created",
   "token.revoked",

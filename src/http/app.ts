@@ -10,6 +10,7 @@ import { AppError } from "../platform/errors";
 import { pageRoutes } from "../pages/routes";
 import { permissionRoutes } from "../permissions/routes";
 import { searchRoutes } from "../search/routes";
+import { settingsRoutes } from "../settings/routes";
 import { adminSpaceRoutes } from "../spaces/admin-routes";
 import { spaceRoutes } from "../spaces/routes";
 import { systemRoutes } from "../system/routes";
@@ -32,7 +33,7 @@ import { HSTS, SECURITY_HEADERS } from "./security-headers";
 
 /** Every API route group, in one list (the OpenAPI test checks each is described). */
 export function apiRoutes(core: Core) {
-  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core), pageRoutes(core), groupRoutes(core), searchRoutes(core), auditRoutes(core), webhookRoutes(core), labelRoutes(core), commentRoutes(core), attachmentRoutes(core), templateRoutes(core), permissionRoutes(core), adminSpaceRoutes(core), watchRoutes(core), notificationRoutes(core)];
+  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core), pageRoutes(core), groupRoutes(core), searchRoutes(core), auditRoutes(core), webhookRoutes(core), labelRoutes(core), commentRoutes(core), attachmentRoutes(core), templateRoutes(core), permissionRoutes(core), adminSpaceRoutes(core), settingsRoutes(core), watchRoutes(core), notificationRoutes(core)];
 }
 
 /**

@@ -1,44 +1,30 @@
 import { eq } from "drizzle-orm";
+import { requireRight } from "../access/rights";
+import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
+import { AppError } from "../platform/errors";
+import { keptUntilWrite } from "../platform/db/write-stamp";
+import { SETTING_DEFAULTS, type SettingKey, type Settings } from "./defaults";
+import { checkSettings, keepsRule } from "./rules";
 import { settings } from "./tables";
 
-/** Instance settings with their defaults (SPEC.md §8, DESIGN.md §5). */
-export const SETTING_DEFAULTS = {
-  instanceName: "Cairn",
-  allowPublicRegistration: false,
-  allowPublicSpaces: false,
-  anonymousRateLimitPerMinute: 300,
-  loginRateLimitPerMinute: 10,
-  tokenMintLimitPerHour: 20,
-  lockoutThreshold: 5,
-  lockoutBaseSeconds: 60,
-  lockoutMaxSeconds: 900,
-  // The account-wide lock (every address): at least this many wrong passwords from at least
-  // this many addresses within the window. One address only ever locks itself out.
-  lockoutAccountFailures: 20,
-  lockoutAccountAddresses: 3,
-  lockoutAccountWindowSeconds: 3600,
-};
+export { SETTING_DEFAULTS, type SettingKey, type Settings } from "./defaults";
 
-export type Settings = typeof SETTING_DEFAULTS;
-export type SettingKey = keyof Settings;
-
-// Read on every anonymous request (rate limit), so kept in memory per database and
-// refreshed on every write through setSetting.
-const cache = new WeakMap<Core["sqlite"], Settings>();
+// Read on every anonymous request (rate limit), so kept until the next write: one made here,
+// a rolled-back one, or one by another process (cairn commands beside a running server).
+const kept = keptUntilWrite<Settings>(1);
 
 export function getSettings(core: Core): Settings {
-  let current = cache.get(core.sqlite);
-  if (!current) {
-    current = { ...SETTING_DEFAULTS };
+  return kept(core.sqlite, "settings", () => {
+    const current: Settings = { ...SETTING_DEFAULTS };
     for (const row of core.db.select().from(settings).all()) {
-      if (row.key in SETTING_DEFAULTS) (current as Record<string, unknown>)[row.key] = row.value;
+      // A value that breaks its rule (edited by hand) is not used: the default stands.
+      if (Object.hasOwn(SETTING_DEFAULTS, row.key) && keepsRule(row.key as SettingKey, row.value)) (current as Record<string, unknown>)[row.key] = row.value;
     }
-    cache.set(core.sqlite, current);
-  }
-  return current;
+    return current;
+  });
 }
 
 export function getSetting<K extends SettingKey>(core: Core, key: K): Settings[K] {
@@ -72,7 +58,6 @@ export function setSetting<K extends SettingKey>(core: Core, key: K, value: Sett
       .run();
     settingChanged(core, by, key, from, value);
   });
-  cache.delete(core.sqlite);
 }
 
 /** Back to the default. */
@@ -81,5 +66,34 @@ export function deleteSetting(core: Core, key: SettingKey, by: SettingActor = SY
     const from = getSetting(core, key);
     if (core.db.delete(settings).where(eq(settings.key, key)).returning({ key: settings.key }).get()) settingChanged(core, by, key, from, SETTING_DEFAULTS[key]);
   });
-  cache.delete(core.sqlite);
+}
+
+/** GET /api/admin/settings: every setting as it is now, defaults included (right settings.manage). */
+export function readSettings(core: Core, caller: Caller): Settings {
+  requireRight(requireUser(caller), "settings.manage");
+  return getSettings(core);
+}
+
+/**
+ * PUT /api/admin/settings (right settings.manage):
+ * 1. at least one setting, each checked against its rule and the whole as it would be (rules.ts);
+ *    one refused value changes nothing;
+ * 2. in ONE transaction, each value that differs is stored with its settings.updated entry
+ *    (who, from, to); a value sent as it already is records nothing.
+ */
+export function updateSettings(core: Core, caller: Caller, input: Record<string, unknown>): Settings {
+  const user = requireUser(caller);
+  requireRight(user, "settings.manage");
+  // 1.
+  if (Object.keys(input).length === 0) throw new AppError("validation_failed", { detail: `Send at least one setting: ${Object.keys(SETTING_DEFAULTS).join(", ")}.` });
+  const current = getSettings(core);
+  const next = checkSettings(current, input);
+  // 2.
+  core.tx(() => {
+    // In the settings' own order, whatever the body's: the audit log reads the same each time.
+    for (const key of Object.keys(SETTING_DEFAULTS) as SettingKey[]) {
+      if (Object.hasOwn(input, key) && next[key] !== current[key]) setSetting(core, key, next[key], { actorId: user.user.id, ip: user.ip });
+    }
+  });
+  return getSettings(core);
 }

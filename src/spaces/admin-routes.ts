@@ -4,6 +4,7 @@ import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
 import { recoverAccess } from "../permissions/grants";
 import { Grant } from "../permissions/schemas";
+import { PublicWarning, withPublicWarning } from "../settings/public-spaces";
 import { listAllSpaces, setPublic } from "./admin";
 import { KeyParams, Space } from "./schemas";
 
@@ -28,10 +29,11 @@ export function adminSpaceRoutes(core: Core) {
       response: { 200: t.Array(AdminSpace), ...problems(401, 403) },
       detail: detail("Every space's metadata, archived ones included, never its content (right spaces.manage)"),
     })
-    .put("/:key/public", ({ params, body, request }) => setPublic(core, callerOf(request), params.key, body), {
+    // The change is made and answered 200 even while allowPublicSpaces is off; `warning` says so.
+    .put("/:key/public", ({ params, body, request }) => withPublicWarning(core, setPublic(core, callerOf(request), params.key, body)), {
       params: KeyParams,
       body: t.Object({ isPublic: t.Optional(t.Boolean()), publicComments: t.Optional(t.Boolean({ description: "Anonymous readers see the comments too" })) }),
-      response: { 200: Space, ...problems(400, 401, 403, 404) },
+      response: { 200: t.Object({ ...Space.properties, warning: PublicWarning }, { title: "PublishedSpace" }), ...problems(400, 401, 403, 404) },
       detail: detail("Make a space public or private, with or without its comments (right spaces.publish; needs a recent password confirmation, tokens: 403 reauth_required)"),
     })
     .post("/:key/recover-access", ({ params, request }) => recoverAccess(core, callerOf(request), params.key), {
