@@ -34,9 +34,15 @@ function spread(ids: string[], count: number): string[] {
 }
 
 /** A PUT body: a fresh title and a fresh 500-word document, so every request is a real new version. */
+/**
+ * A whole-page update. "{{n}}" (in the title and a last paragraph) becomes a new number on every
+ * request (loader.mjs), so each one is a real change: an update equal to the current version
+ * writes nothing, and the load's connections cycle through the same list.
+ */
 export function putRequest(ctx: BenchContext, pageId: string, seed: number): LoadRequest {
   const doc = sampleDocument(seed, 500);
-  const title = `${doc.content[0]?.content?.[0]?.text ?? "Page"} v${seed}`;
+  doc.content.push({ type: "paragraph", content: [{ type: "text", text: "Edit {{n}}" }] });
+  const title = `${doc.content[0]?.content?.[0]?.text ?? "Page"} v${seed} e{{n}}`;
   return {
     method: "PUT",
     path: `/api/pages/${pageId}`,

@@ -14,10 +14,18 @@ const MAX_SAMPLES = 20_000_000; // bounds memory: ~160 MB of float64 at most
 const arg = process.argv[2];
 const spec = JSON.parse(arg.startsWith("@") ? readFileSync(arg.slice(1), "utf8") : arg);
 
+// A body holding "{{n}}" gets a new number in its place on every request (all connections
+// count together), so that repeated writes each change something: the server writes nothing
+// for an update that equals the current version.
+let counter = 0;
+const requests = spec.requests.map((r) =>
+  typeof r.body === "string" && r.body.includes("{{n}}") ? { ...r, setupRequest: (req) => ({ ...req, body: r.body.replaceAll("{{n}}", String(++counter)) }) } : r,
+);
+
 function fire(durationSec, onResponse) {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
-      { url: spec.url, connections: spec.connections, duration: durationSec, requests: spec.requests, timeout: 10 },
+      { url: spec.url, connections: spec.connections, duration: durationSec, requests, timeout: 10 },
       (err, result) => (err ? reject(err) : resolve(result)),
     );
     // autocannon's own histogram keeps whole milliseconds; sub-millisecond answers need the
