@@ -136,6 +136,12 @@ const ROWS: Row[] = [
   rows("GET /api/pages/:id", "under HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hiddenChild}`),
   rows("GET /api/pages/:id", "PRIV", P.privRead, 200, () => `/api/pages/${w.privPage}`),
   rows("GET /api/pages/:id", "editor's draft", "404 404 404 404 ok 404 404 404 404 404 404", 200, async () => `/api/pages/${await fresh.draft(w.who.editor)}`),
+  // The Markdown of a page is read exactly as the page is.
+  rows("GET /api/pages/:id/markdown", "plain", P.read, 200, () => `/api/pages/${w.page}/markdown`),
+  rows("GET /api/pages/:id/markdown", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/markdown`),
+  rows("GET /api/pages/:id/markdown", "under HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hiddenChild}/markdown`),
+  rows("GET /api/pages/:id/markdown", "PRIV", P.privRead, 200, () => `/api/pages/${w.privPage}/markdown`),
+  rows("GET /api/pages/:id/markdown", "editor's draft", "404 404 404 404 ok 404 404 404 404 404 404", 200, async () => `/api/pages/${await fresh.draft(w.who.editor)}/markdown`),
   rows("PUT /api/pages/:id", "plain", P.edit, 200, () => `/api/pages/${w.page}`, () => ({ title: "Plain page" })),
   rows("PUT /api/pages/:id", "under HIDDEN", P.hiddenEdit, 200, () => `/api/pages/${w.hiddenChild}`, () => ({ title: "Xylophone under hidden" })),
   rows("PUT /api/pages/:id", "under GUARDED", P.guardedEdit, 200, () => `/api/pages/${w.guardedChild}`, () => ({ title: "Guarded child" })),

@@ -6,9 +6,10 @@
  * Everything imported here loads without a DOM (the server has none); the DOM is touched only
  * when an editor view exists. Session behaviour is left to the editor, which adds it on top:
  * undo (UndoRedo, or Collaboration's own history), Dropcursor, Gapcursor, TrailingNode,
- * Placeholder, and the mention suggestion popup (`Mention.configure({ suggestion })`).
+ * Placeholder, and the mention suggestion popup (`.configure({ suggestion })` on the mention
+ * extension of this list, which keeps its Markdown tokenizer).
  */
-import type { Extensions } from "@tiptap/core";
+import { getExtensionField, type Extensions, type MarkdownTokenizer } from "@tiptap/core";
 import Code from "@tiptap/extension-code";
 import { Details, DetailsContent, DetailsSummary } from "@tiptap/extension-details";
 import Highlight from "@tiptap/extension-highlight";
@@ -22,6 +23,7 @@ import StarterKit from "@tiptap/starter-kit";
 import { Attachment } from "./nodes/attachment";
 import { CommentMark } from "./nodes/comment";
 import { Panel } from "./nodes/panel";
+import { MarkdownSafeParagraph } from "./nodes/paragraph";
 import { Deletion, Insertion } from "./nodes/tracked-change";
 
 /**
@@ -32,15 +34,37 @@ const InlineCode = Code.extend({
   excludes: "bold italic underline strike highlight subscript superscript",
 });
 
+/**
+ * A mention is `[@ id="…" label="…"]` in Markdown. TipTap's tokenizer looks for it with an
+ * unanchored pattern at every step of a paragraph (20 KB of "[@ [@ [@" took two minutes);
+ * this one finds the start with indexOf and gives the shortcode at most 1,000
+ * characters (an id and a label are at most 200 each), so it costs no more than its length.
+ */
+const mentionTokenizer = getExtensionField<MarkdownTokenizer>(Mention, "markdownTokenizer")!;
+const MentionNode = Mention.extend({
+  markdownTokenizer: {
+    ...mentionTokenizer,
+    start: (src: string) => src.indexOf("[@"),
+    tokenize(src, tokens, lexer) {
+      const end = src.startsWith("[@") ? src.slice(0, 1001).indexOf("]") : -1;
+      if (end < 0) return undefined;
+      return mentionTokenizer.tokenize(src.slice(0, end + 1), tokens, lexer);
+    },
+  },
+});
+
 export const contentExtensions: Extensions = [
   StarterKit.configure({
     code: false,
+    // MarkdownSafeParagraph instead (same node, Markdown written so it reads back the same).
+    paragraph: false,
     undoRedo: false,
     dropcursor: false,
     gapcursor: false,
     trailingNode: false,
     link: { openOnClick: false, autolink: true, defaultProtocol: "https" },
   }),
+  MarkdownSafeParagraph,
   InlineCode,
   TaskList,
   // Nested task lists, like the other lists.
@@ -58,7 +82,7 @@ export const contentExtensions: Extensions = [
   Details.configure({ persist: false }),
   DetailsSummary,
   DetailsContent,
-  Mention.configure({ HTMLAttributes: { class: "mention" } }),
+  MentionNode.configure({ HTMLAttributes: { class: "mention" } }),
   Highlight,
   Subscript,
   Superscript,

@@ -12,7 +12,7 @@ import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
-import { checkContent, cleanTitle, EMPTY_CONTENT } from "./input";
+import { cleanTitle, contentOf, EMPTY_CONTENT } from "./input";
 import { nextPosition } from "./positions";
 import { findPage, insertPage, pageFor, resolveParent, writeVersion, type Page } from "./store";
 import { PAGE_STATUS, pages } from "./tables";
@@ -35,10 +35,10 @@ export function createDraft(core: Core, caller: Caller, input: { spaceId: string
  * document, when sent) at the end of its siblings. If its parent has meanwhile gone (trashed,
  * purged, moved to another space) it lands at the top level.
  */
-export function publishDraft(core: Core, caller: Caller, id: string, input: { title: string; contentJson?: string }): Page {
+export function publishDraft(core: Core, caller: Caller, id: string, input: { title: string; contentJson?: string; contentMarkdown?: string }): Page {
   const user = requireUser(caller);
   const title = cleanTitle(input.title);
-  const content = input.contentJson === undefined ? null : checkContent(input.contentJson);
+  const content = contentOf(input);
   return core.tx(() => {
     const { page, space } = requireEditablePage(core, user, findPage(core, id));
     if (page.status !== PAGE_STATUS.Draft) throw notADraft();

@@ -1,4 +1,5 @@
 /** Checks of page input that do not need the database; each failure is a 400 naming its field. */
+import { checkContentMarkdown } from "../content/markdown";
 import { checkContentJson, EMPTY_DOCUMENT_JSON } from "../content/validate";
 import { invalid } from "../platform/errors";
 import { singleLine } from "../platform/text";
@@ -31,6 +32,16 @@ export interface CheckedContent {
 /** Every contentJson written goes through the editor schema (src/content). */
 export function checkContent(contentJson: unknown): CheckedContent {
   return checkContentJson(contentJson);
+}
+
+/**
+ * The document a body sends, as contentJson or as contentMarkdown (converted with the same
+ * schema and then checked exactly like contentJson), or null when it sends neither.
+ */
+export function contentOf(input: { contentJson?: unknown; contentMarkdown?: unknown }): CheckedContent | null {
+  if (input.contentMarkdown === undefined) return input.contentJson === undefined ? null : checkContentJson(input.contentJson);
+  if (input.contentJson !== undefined) throw invalid("contentMarkdown", "send the document either as contentJson or as contentMarkdown, not both");
+  return checkContentMarkdown(input.contentMarkdown);
 }
 
 export const EMPTY_CONTENT: CheckedContent = { json: EMPTY_DOCUMENT_JSON, text: "" };

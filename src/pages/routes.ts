@@ -4,6 +4,7 @@ import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
 import { readyJson } from "../http/security-headers";
 import { lifecycleRoutes } from "./lifecycle-routes";
+import { markdownRoutes } from "./markdown-routes";
 import { cachedPageAnswer } from "./page-cache";
 import { CreatePageBody, EmojiBody, LayoutBody, Page, PageParams, UpdatePageBody, Version, VersionParams, VersionWithContent } from "./schemas";
 import { createPage, getPageJson, setPresentation, updatePage } from "./service";
@@ -17,6 +18,7 @@ export function pageRoutes(core: Core) {
   return new Elysia({ prefix: "/api/pages" })
     .use(structureRoutes(core))
     .use(lifecycleRoutes(core))
+    .use(markdownRoutes(core))
     .post(
       "/",
       ({ body, request, set }) => {
@@ -52,7 +54,7 @@ export function pageRoutes(core: Core) {
       body: UpdatePageBody,
       response: { 200: Page, ...problems(400, 401, 403, 404, 409) },
       detail: {
-        ...pagesDetail("Update a page: adds version N+1; without contentJson only renames; a stale baseVersion is 409 with the current page"),
+        ...pagesDetail("Update a page: adds version N+1; without contentJson or contentMarkdown only renames; a stale baseVersion is 409 with the current page"),
         description:
           "A title and document equal to the current version's change nothing: the answer is 200 with the page as it is, and no version, event or webhook is added (a changeComment alone is not a change).\n\n" +
           "A baseVersion other than currentVersionNumber answers 409 `version_conflict`, a problem document: `title` is the problem's, `code` is `version_conflict`, `detail` says what to do " +

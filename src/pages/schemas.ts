@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { MAX_MARKDOWN_BYTES } from "../content/markdown";
 import { MAX_CONTENT_BYTES } from "../content/validate";
 import { Id, Int } from "../http/schemas";
 import { SpaceRef } from "../spaces/schemas";
@@ -11,6 +12,17 @@ const Timestamp = t.String({ format: "date-time" });
  * refused by checkContentJson, which says so in bytes.
  */
 const ContentJson = t.String({ maxLength: MAX_CONTENT_BYTES, description: `The page document as JSON text (a TipTap/ProseMirror doc), at most ${MAX_CONTENT_BYTES / 1024 / 1024} MiB, ${MAX_CONTENT_BYTES} bytes, of UTF-8` });
+/** The same reasoning as ContentJson's: checkContentMarkdown counts the real limit in bytes. */
+const ContentMarkdown = t.String({
+  maxLength: MAX_MARKDOWN_BYTES,
+  description:
+    `The page document as Markdown instead of contentJson (send one of them; both is a 400), at most ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB, ${MAX_MARKDOWN_BYTES} bytes, of UTF-8. ` +
+    "CommonMark with GFM tables, task lists and ~~strikethrough~~, plus ++underline++, ==highlight==, mentions `[@ id=\"…\" label=\"…\"]`, " +
+    "panels `:::panel {kind=\"warning\"}` … `:::`, expands `:::details` / `:::detailsSummary` / `:::detailsContent` and attachments `:::attachment {attachmentId=\"…\" filename=\"…\"} :::`. " +
+    "It is converted with the editor's schema and then checked exactly like contentJson (a 400 on contentMarkdown says why). Raw HTML is kept as the literal text typed. " +
+    "GET /api/pages/{id}/markdown gives a page in the same form.",
+  examples: ["# Release 2.4\n\n- [x] Search finds **fragments**\n- [ ] Export to [PDF](https://example.com/pdf)\n\n:::panel {kind=\"warning\"}\n\nDeploy after 18:00.\n\n:::\n"],
+});
 /** The limit is cleanTitle's (input.ts), counted as sent; the service refuses blank titles and control characters. */
 const Title = (use: string) => t.String({ maxLength: TITLE_MAX, description: `${use}; one line, trimmed, at most ${TITLE_MAX} characters` });
 const ParentId = t.Nullable(Id, { description: "A page of the same space; null or absent: the top level" });
@@ -87,11 +99,13 @@ export const CreatePageBody = t.Object({
   parentPageId: t.Optional(ParentId),
   title: Title("Required"),
   contentJson: t.Optional(ContentJson),
+  contentMarkdown: t.Optional(ContentMarkdown),
 });
 
 export const UpdatePageBody = t.Object({
   title: t.Optional(Title("Optional: absent keeps the title; a draft's may be blank")),
   contentJson: t.Optional(ContentJson),
+  contentMarkdown: t.Optional(ContentMarkdown),
   changeComment: t.Optional(t.Nullable(t.String({ maxLength: COMMENT_MAX, description: `What changed, at most ${COMMENT_MAX} characters` }))),
   baseVersion: t.Optional(Int({ minimum: 1, description: "The currentVersionNumber you started from; another value is 409" })),
 });
@@ -110,7 +124,7 @@ export const CopyBody = t.Object({
 
 export const EmojiBody = t.Object({ emoji: t.Nullable(t.String({ maxLength: 64, description: "One emoji; null removes it" })) });
 export const LayoutBody = t.Object({ fullWidth: t.Boolean() });
-export const PublishBody = t.Object({ title: Title("Required"), contentJson: t.Optional(ContentJson) });
+export const PublishBody = t.Object({ title: Title("Required"), contentJson: t.Optional(ContentJson), contentMarkdown: t.Optional(ContentMarkdown) });
 export const DraftBody = t.Object({ spaceId: SpaceRef, parentPageId: t.Optional(ParentId) });
 export const SpaceQuery = t.Object({ spaceId: SpaceRef });
 export const TrashQuery = t.Object({ spaceId: t.Optional(SpaceRef) });

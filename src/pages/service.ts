@@ -10,7 +10,7 @@ import { keptTextsUntilWrite, keptUntilWrite } from "../platform/db/write-stamp"
 import { invalid, notFound } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import { versionConflict } from "./conflict";
-import { checkContent, cleanComment, cleanEmoji, cleanTitle, EMPTY_CONTENT } from "./input";
+import { cleanComment, cleanEmoji, cleanTitle, contentOf, EMPTY_CONTENT } from "./input";
 import { nextPosition } from "./positions";
 import { findPage, findPageMeta, insertPage, pageFor, resolveParent, toPage, writeNextVersion, type Page } from "./store";
 import { PAGE_STATUS, pages, type PageMeta, type PageRow } from "./tables";
@@ -20,13 +20,15 @@ export interface CreatePageInput {
   parentPageId?: string | null;
   title: string;
   contentJson?: string;
+  /** The document as Markdown instead (exclusive with contentJson). */
+  contentMarkdown?: string;
 }
 
 /** POST /api/pages: a published page at the end of its siblings; fires page.created. */
 export function createPage(core: Core, caller: Caller, input: CreatePageInput): Page {
   const user = requireUser(caller);
   const title = cleanTitle(input.title);
-  const content = input.contentJson === undefined ? EMPTY_CONTENT : checkContent(input.contentJson);
+  const content = contentOf(input) ?? EMPTY_CONTENT;
   return core.tx(() => {
     const space = requireEditableSpace(core, user, findSpaceByIdOrKey(core, input.spaceId));
     const parentId = input.parentPageId ? resolveParent(core, user, space.id, input.parentPageId).id : null;
@@ -69,6 +71,8 @@ export function getPageJson(core: Core, caller: Caller, id: string): { json: str
 export interface UpdatePageInput {
   title?: string;
   contentJson?: string;
+  /** The document as Markdown instead (exclusive with contentJson). */
+  contentMarkdown?: string;
   changeComment?: string | null;
   baseVersion?: number;
 }
@@ -81,8 +85,10 @@ export interface UpdatePageInput {
  */
 export function updatePage(core: Core, caller: Caller, id: string, input: UpdatePageInput): Page {
   const user = requireUser(caller);
-  if (input.title === undefined && input.contentJson === undefined) throw invalid("title", "send a title, a contentJson or both");
-  const content = input.contentJson === undefined ? null : checkContent(input.contentJson);
+  if (input.title === undefined && input.contentJson === undefined && input.contentMarkdown === undefined) {
+    throw invalid("title", "send a title, a document (contentJson or contentMarkdown) or both");
+  }
+  const content = contentOf(input);
   const comment = cleanComment(input.changeComment);
   return core.tx(() => {
     const { page, space } = requireEditablePage(core, user, findPage(core, id));

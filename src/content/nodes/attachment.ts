@@ -1,9 +1,35 @@
-import { mergeAttributes, Node } from "@tiptap/core";
+import { createAtomBlockMarkdownSpec, mergeAttributes, Node } from "@tiptap/core";
+
+const MARKDOWN_ATTRS = ["attachmentId", "filename", "size", "contentType"];
+
+/**
+ * `key="value"` pairs for the Markdown form. Pandoc attributes have no escapes, and the
+ * tokenizer ends them at the first `}`, so `%`, `"` and `}` (which a filename may hold) are
+ * written as %25, %22 and %7D.
+ */
+function writeAttrs(attrs: Record<string, unknown>): string {
+  return Object.entries(attrs)
+    .filter(([, value]) => value !== null && value !== undefined)
+    .map(([key, value]) => `${key}="${String(value).replace(/[%"}]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase())}"`)
+    .join(" ");
+}
+
+function readAttrs(text: string): Record<string, unknown> {
+  const attrs: Record<string, unknown> = {};
+  for (const [, key, raw] of text.matchAll(/(\w+)="([^"]*)"/g)) {
+    if (!MARKDOWN_ATTRS.includes(key)) continue;
+    const value = raw.replace(/%(25|22|7D)/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    // The size is a number in the document; anything else is left for the validator to refuse.
+    attrs[key] = key === "size" && /^\d{1,15}$/.test(value) ? Number(value) : value;
+  }
+  return attrs;
+}
 
 /**
  * A file attached to the page, shown as a block (name, size, download). The file itself lives
  * in attachment storage; the node only points at it by id and repeats what the reader sees, so
- * a page renders (and exports) without a lookup per attachment.
+ * a page renders (and exports) without a lookup per attachment. In Markdown it is a one-line
+ * fenced atom, `:::attachment {attachmentId="…" filename="…" size="…" contentType="…"} :::`.
  */
 export const Attachment = Node.create({
   name: "attachment",
@@ -50,4 +76,11 @@ export const Attachment = Node.create({
   renderText({ node }) {
     return String(node.attrs.filename ?? "");
   },
+
+  ...createAtomBlockMarkdownSpec({
+    nodeName: "attachment",
+    allowedAttributes: MARKDOWN_ATTRS,
+    parseAttributes: readAttrs,
+    serializeAttributes: writeAttrs,
+  }),
 });

@@ -1,4 +1,4 @@
-import { mergeAttributes, Node } from "@tiptap/core";
+import { createBlockMarkdownSpec, mergeAttributes, Node, parseAttributes } from "@tiptap/core";
 
 /** The panel kinds of DESIGN §6; the server refuses any other `kind`. */
 export const PANEL_KINDS = ["info", "note", "warning", "success", "error"] as const;
@@ -8,7 +8,10 @@ export function isPanelKind(value: unknown): value is PanelKind {
   return typeof value === "string" && (PANEL_KINDS as readonly string[]).includes(value);
 }
 
-/** A coloured call-out box around ordinary blocks. */
+/**
+ * A coloured call-out box around ordinary blocks. In Markdown it is a fenced section, as the
+ * expand (details) is: `:::panel {kind="warning"}`, its blocks, then `:::` on a line of its own.
+ */
 export const Panel = Node.create({
   name: "panel",
   group: "block",
@@ -37,4 +40,14 @@ export const Panel = Node.create({
   renderHTML({ HTMLAttributes }) {
     return ["div", mergeAttributes({ "data-type": "panel", role: "note" }, HTMLAttributes), 0];
   },
+
+  ...createBlockMarkdownSpec({
+    nodeName: "panel",
+    allowedAttributes: ["kind"],
+    // Only `kind` is a panel's; other Pandoc attributes ({.class #id}) are dropped, not refused.
+    parseAttributes: (text) => {
+      const { kind } = parseAttributes(text);
+      return kind === undefined ? {} : { kind };
+    },
+  }),
 });
