@@ -58,20 +58,40 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
   }
   const result = migrate(sqlite, migrations, data.backupsDir, clock.now());
   if (result.applied.length) log.info("migrated", { applied: result.applied, snapshot: result.snapshot });
+  return assembleCore({ config, data, sqlite, clock, log, groupCommits: opts.groupCommits ?? false, checkpointAtClose: true });
+}
+
+export interface CoreParts {
+  config: Config;
+  data: DataDir;
+  sqlite: Database;
+  clock: Clock;
+  log: Logger;
+  groupCommits: boolean;
+  /**
+   * Fold the WAL back into cairn.db at close (the server, so the data directory is one
+   * self-contained copy). A command beside a running server leaves that to the server.
+   */
+  checkpointAtClose: boolean;
+}
+
+/** The core around an opened database: transactions, hooks and a clean close. */
+export function assembleCore(parts: CoreParts): Core {
+  const { sqlite, log } = parts;
   const closers: Array<() => void> = [];
   const commitHooks: Array<() => void> = [];
   let closed = false;
   const transactions = createTransactions(sqlite, {
-    grouped: opts.groupCommits ?? false,
+    grouped: parts.groupCommits,
     beforeCommit: commitHooks,
     onError: (what, err) => log.error(what, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
   });
-  const core: Core = {
-    config,
-    data,
+  return {
+    config: parts.config,
+    data: parts.data,
     sqlite,
     db: toDrizzle(sqlite),
-    clock,
+    clock: parts.clock,
     log,
     version: VERSION,
     tx: transactions.tx,
@@ -86,15 +106,15 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
       transactions.flush();
       for (const fn of closers.reverse()) fn();
       transactions.flush();
-      // Fold the WAL back into the main file so the data directory is one self-contained copy.
-      // A statement still open somewhere makes this fail; the WAL is then folded at next start.
-      try {
-        sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-      } catch (err) {
-        log.warn("WAL checkpoint at shutdown failed", { error: (err as Error).message });
+      // A statement still open somewhere makes the checkpoint fail; the WAL is then folded at next start.
+      if (parts.checkpointAtClose) {
+        try {
+          sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+        } catch (err) {
+          log.warn("WAL checkpoint at shutdown failed", { error: (err as Error).message });
+        }
       }
       sqlite.close();
     },
   };
-  return core;
 }

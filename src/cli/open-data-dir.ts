@@ -17,12 +17,11 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Database } from "bun:sqlite";
 import { installAuditLog } from "../audit/service";
-import type { Core } from "../core";
+import { assembleCore, type Core } from "../core";
 import { migrations } from "../db/migrations.gen";
 import { systemClock } from "../platform/clock";
 import type { DataDir } from "../platform/datadir";
-import { openSqlite, toDrizzle } from "../platform/db/open";
-import { createTransactions } from "../platform/db/transactions";
+import { openSqlite } from "../platform/db/open";
 import type { Logger } from "../platform/log";
 import { VERSION } from "../version";
 import { CommandError } from "./command-error";
@@ -76,38 +75,17 @@ function readSecretKey(root: string): Uint8Array {
  * belong to the server.
  */
 function assemble(sqlite: Database, data: DataDir, log: Logger): Core {
-  const closers: Array<() => void> = [];
-  const commitHooks: Array<() => void> = [];
-  const transactions = createTransactions(sqlite, {
-    grouped: false,
-    beforeCommit: commitHooks,
-    onError: (what, err) => log.error(what, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
-  });
-  let closed = false;
-  const core: Core = {
+  const core = assembleCore({
     config: { dataDir: data.root, host: "127.0.0.1", port: 0, baseUrl: null, outboundAllow: [], trustedProxies: [] },
     data,
     sqlite,
-    db: toDrizzle(sqlite),
     clock: systemClock,
     log,
-    version: VERSION,
-    tx: transactions.tx,
-    inTx: transactions.inTx,
-    afterCommit: transactions.afterCommit,
-    commits: transactions,
-    beforeCommit: (fn) => commitHooks.push(fn),
-    onClose: (fn) => closers.push(fn),
-    close() {
-      if (closed) return;
-      closed = true;
-      transactions.flush();
-      for (const fn of closers.reverse()) fn();
-      // No checkpoint here: a running server folds the WAL itself, and a stopped one's is
-      // folded by SQLite when this, the last connection, closes.
-      sqlite.close();
-    },
-  };
+    groupCommits: false,
+    // A running server folds the WAL itself, and a stopped one's is folded by SQLite when this,
+    // the last connection, closes.
+    checkpointAtClose: false,
+  });
   installAuditLog(core);
   return core;
 }
