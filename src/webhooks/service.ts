@@ -2,7 +2,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { requireAdminSpace, spaceArchived } from "../access/spaces";
 import { requireUser, type Caller } from "../auth/caller";
 import type { Core } from "../core";
-import { recordEvent } from "../events/outbox";
+import { recordEvent, type EventType } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { invalid, notFound } from "../platform/errors";
@@ -25,7 +25,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "label.added",
   "label.removed",
   "space.updated",
-] as const;
+] as const satisfies readonly EventType[]; // each one an event the outbox records (typo: a type error)
 
 export const MAX_URL_LENGTH = 2048;
 /** The delivery log answers the most recent ones only. */
