@@ -12,8 +12,12 @@ import { createApp, durableHandler, type App, type RequestHandler } from "../src
 import { ManualClock } from "../src/platform/clock";
 import { loadConfig } from "../src/platform/config";
 import { silentLogger } from "../src/platform/log";
+import { hashPasswordsCheaplyForTests } from "../src/auth/password";
 
 export const BASE = "http://cairn.test";
+
+// Accounts made in-process hash at argon2id's least cost (src/auth/password.ts says why).
+hashPasswordsCheaplyForTests();
 
 export interface TestEnv {
   core: Core;
