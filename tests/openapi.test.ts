@@ -56,6 +56,17 @@ describe("GET /api/openapi.json", () => {
     expect(doc.components.schemas.TreeNode.properties.children.items).toEqual({ $ref: "#/components/schemas/TreeNode" });
   });
 
+  test("every request body states the limit the server enforces, with its 413", () => {
+    const sizes = { "/api/auth/login": 16 * 1024, "/api/pages/{id}": 8 * 1024 * 1024, "/api/groups": 1024 * 1024 } as Record<string, number>;
+    for (const [path, limit] of Object.entries(sizes)) {
+      const op = doc.paths[path].post ?? doc.paths[path].put;
+      expect(op.requestBody["x-body-limit"]).toBe(limit);
+      expect(op.responses["413"].content["application/problem+json"].schema.$ref).toBe("#/components/schemas/Problem");
+    }
+    const withBody = operations().filter((op) => op.requestBody);
+    expect(withBody.filter((op) => op.requestBody["x-body-limit"] === undefined && !/multipart/.test(JSON.stringify(op.requestBody.content)))).toEqual([]);
+  });
+
   test("describes every route the app registers, with its schemas", () => {
     const routes = describedRoutes();
     expect(routes.length).toBeGreaterThan(10);

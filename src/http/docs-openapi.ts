@@ -2,7 +2,8 @@ import { toOpenAPISchema } from "@elysiajs/openapi";
 import type { AnyElysia, InternalRoute } from "elysia";
 import { SESSION_COOKIE } from "../auth/sessions";
 import { ERROR_CODES } from "../platform/errors";
-import { SERVICE_NAME } from "./pipeline";
+import { bodyLimitFor } from "./body";
+import { isStreamedBody, SERVICE_NAME } from "./pipeline";
 
 // The document is plain JSON; typing every OpenAPI object would add nothing the validator test
 // does not already check.
@@ -138,6 +139,20 @@ function finishOperation(op: Json): Json | undefined {
 }
 
 /**
+ * The body limit the pipeline enforces for this path (src/http/body.ts, the one table), shown
+ * where clients look: `x-body-limit` in bytes, a sentence on the request body, and the 413.
+ * Uploads state their own limit in their description.
+ */
+function describeBodyLimit(op: Json, method: string, path: string): void {
+  if (!op.requestBody || isStreamedBody(method, path)) return;
+  const { limit, why } = bodyLimitFor(path);
+  op.requestBody["x-body-limit"] = limit;
+  op.requestBody.description = `${why} A larger body is refused with 413 \`payload_too_large\` (\`limit\` in bytes) as soon as it passes the limit, whether or not it declares its length.`;
+  op.responses ??= {};
+  op.responses["413"] ??= { description: STATUS_MEANING["413"], content: { "application/problem+json": { schema: PROBLEM_REF } } };
+}
+
+/**
  * A group's index route (`.get("/")` under a prefix) is registered with a trailing slash; Elysia
  * answers both spellings (strictPath is off), and the spec writes paths without it.
  */
@@ -182,8 +197,11 @@ function buildOpenApiDocument(app: AnyElysia, version: string): Json {
   const named: Json = {};
   const paths = hoistNamedSchemas(withoutTrailingSlash(generated.paths), named) as Json;
   let problem: Json | undefined;
-  for (const item of Object.values<Json>(paths)) {
-    for (const op of Object.values<Json>(item)) problem = finishOperation(op) ?? problem;
+  for (const [path, item] of Object.entries<Json>(paths)) {
+    for (const [method, op] of Object.entries<Json>(item)) {
+      problem = finishOperation(op) ?? problem;
+      describeBodyLimit(op, method.toUpperCase(), path);
+    }
   }
   return {
     openapi: "3.1.2",
