@@ -2,15 +2,19 @@ import { describe, expect, test } from "bun:test";
 import { getSchema } from "@tiptap/core";
 import { ATTR_RULES } from "./attrs";
 import { contentExtensions } from "./extensions";
+import { sampleDocument } from "./sample";
 import { contentSchema } from "./schema";
 
 const types = () => [...Object.values(contentSchema.nodes), ...Object.values(contentSchema.marks)];
 
 describe("the content schema", () => {
-  test("builds without a DOM, as on the server", () => {
+  test("builds from the extension list without a DOM, as on the server, and holds real documents", () => {
     expect(typeof document).toBe("undefined");
     expect(typeof window).toBe("undefined");
-    expect(Object.keys(getSchema(contentExtensions).nodes)).toEqual(Object.keys(contentSchema.nodes));
+    const built = getSchema(contentExtensions);
+    for (const seed of [1, 2, 3]) expect(() => built.nodeFromJSON(sampleDocument(seed, 300)).check()).not.toThrow();
+    // A document the schema cannot hold is refused by the same build.
+    expect(() => built.nodeFromJSON({ type: "doc", content: [{ type: "text", text: "bare text at the top" }] }).check()).toThrow();
   });
 
   test("has the blocks and marks of DESIGN §6", () => {
