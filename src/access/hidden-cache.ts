@@ -19,7 +19,7 @@ import type { Core } from "../core";
 import { writeStamp } from "../platform/db/write-stamp";
 import { perInstance } from "../platform/memo";
 import { getSettings } from "../settings/service";
-import { hiddenPageIds } from "./pages";
+import { hiddenPageIds } from "./hidden";
 import { principalParams } from "./principals";
 
 /** Slots kept at most; past it the table starts again (each slot is one principal set's hidden pages). */

@@ -27,7 +27,7 @@ import type { SpaceRow } from "../spaces/tables";
 import { namesCaller, namesCallerRaw, principalParams } from "./principals";
 import { notHiddenFilter } from "./hidden-cache";
 import { hasRight } from "./rights";
-import { adminSpaceIds, canAdminSpace, readableSpaceIds, spaceArchived, spaceOperation } from "./spaces";
+import { canAdminSpace, readableSpaceIds, spaceArchived, spaceOperation } from "./spaces";
 import { OPERATION } from "./tables";
 
 export interface PageAccess {
@@ -151,24 +151,6 @@ export function requirePurgeable(core: Core, caller: UserCaller, space: SpaceRow
   if (others) {
     throw new AppError("forbidden", { detail: "Pages created by others are purged by a space administrator or someone with the right pages.delete_any; you may restore them." }, "You may not purge pages others created");
   }
-}
-
-/**
- * SQL: the ids of the pages the caller may not see because of a View restriction at or above
- * them, in the spaces `spaceScope` names (or every readable space). One recursive statement
- * down from the restricted pages the caller fails; space admins fail none in their spaces.
- */
-export function hiddenPageIds(core: Core, caller: Caller, spaceScope?: string): SQL {
-  return hiddenUnder(caller, spaceScope === undefined ? sql`rp.space_id IN (${readableSpaceIds(core, caller)})` : sql`rp.space_id = ${spaceScope}`);
-}
-
-function hiddenUnder(caller: Caller, spaces: SQL): SQL {
-  return sql`WITH RECURSIVE hidden(id) AS (
-      SELECT r.page_id FROM page_restrictions r CROSS JOIN pages rp ON rp.id = r.page_id
-      WHERE r.operation = ${OPERATION.View} AND ${spaces} AND rp.space_id NOT IN (${adminSpaceIds(caller)})
-      GROUP BY r.page_id HAVING max(${namesCaller("r", principalParams(caller))}) = 0
-      UNION SELECT c.id FROM pages c JOIN hidden h ON c.parent_id = h.id
-    ) SELECT id FROM hidden`;
 }
 
 /**
