@@ -10,7 +10,6 @@
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import type { Core } from "../core";
 import { newId } from "./crypto";
 
 export interface BlobLease {
@@ -165,16 +164,21 @@ function syncDir(dir: string): void {
   }
 }
 
-const stores = new WeakMap<Core, BlobStore>();
+/** What the store needs of an instance (the core has it; the platform imports no core). */
+export interface BlobHost {
+  data: { filesDir: string; tmpDir: string };
+}
+
+const stores = new WeakMap<BlobHost, BlobStore>();
 
 /** The instance's blob store: the files/ folder of its data directory unless replaced. */
-export function blobStore(core: Core): BlobStore {
+export function blobStore(core: BlobHost): BlobStore {
   let store = stores.get(core);
   if (!store) stores.set(core, (store = new FsBlobStore(core.data.filesDir, core.data.tmpDir)));
   return store;
 }
 
 /** Replaces the instance's blob store (S3 later; tests). */
-export function useBlobStore(core: Core, store: BlobStore): void {
+export function useBlobStore(core: BlobHost, store: BlobStore): void {
   stores.set(core, store);
 }
