@@ -1,8 +1,10 @@
 /**
  * HTTP written by hand over a TCP socket, for what fetch() will not send: an empty or
- * malformed Host header, HTTP/1.0, a chunked body that never ends.
+ * malformed Host header, HTTP/1.0, a chunked body that never ends. The fuzzer's client
+ * (tests/fuzz/client.ts) does the writing and reading.
  */
 import { connect } from "node:net";
+import { complete, parse, send } from "./fuzz/client";
 
 export interface RawAnswer {
   status: number;
@@ -10,41 +12,10 @@ export interface RawAnswer {
   body: string;
 }
 
-export function parseAnswer(text: string): RawAnswer {
-  const end = text.indexOf("\r\n\r\n");
-  const head = end < 0 ? text : text.slice(0, end);
-  const raw = end < 0 ? "" : text.slice(end + 4);
-  return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0), head, body: /transfer-encoding: chunked/i.test(head) ? unchunk(raw) : raw };
-}
-
-function unchunk(raw: string): string {
-  let out = "";
-  let at = 0;
-  for (;;) {
-    const line = raw.indexOf("\r\n", at);
-    const size = line < 0 ? 0 : parseInt(raw.slice(at, line), 16);
-    if (!size) return out;
-    out += raw.slice(line + 2, line + 2 + size);
-    at = line + 2 + size + 2;
-  }
-}
-
-/** Sends `request` (latin1) and reads until the server closes or `timeoutMs` passes. */
-export function rawRequest(port: number, request: string, timeoutMs = 3000): Promise<RawAnswer> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    let text = "";
-    const done = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(parseAnswer(text));
-    };
-    const timer = setTimeout(done, timeoutMs);
-    socket.on("data", (d) => (text += d.toString("latin1")));
-    socket.on("close", done);
-    socket.on("error", done);
-    socket.write(request, "latin1");
-  });
+/** Sends `request` (latin1) and reads until the answer is complete, the server closes or `timeoutMs` passes. */
+export async function rawRequest(port: number, request: string, timeoutMs = 3000): Promise<RawAnswer> {
+  const { status, head, body } = await send(port, Buffer.from(request, "latin1"), { timeoutMs });
+  return { status, head, body };
 }
 
 /**
@@ -55,7 +26,7 @@ export function chunkedFlood(port: number, head: string, totalBytes: number, chu
   return new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1");
     const piece = Buffer.alloc(chunk, "a");
-    let text = "";
+    const received: Buffer[] = [];
     let sent = 0;
     let finished = false;
     const done = () => {
@@ -63,12 +34,13 @@ export function chunkedFlood(port: number, head: string, totalBytes: number, chu
       finished = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ ...parseAnswer(text), sent });
+      resolve({ ...parse(Buffer.concat(received)), sent });
     };
     const timer = setTimeout(done, 30_000);
-    socket.on("data", (d) => {
-      text += d.toString("latin1");
-      if (complete(text)) done();
+    socket.on("data", (d: Buffer) => {
+      received.push(d);
+      const all = Buffer.concat(received);
+      if (complete(all, all.length)) done();
     });
     socket.on("close", done);
     socket.on("error", done);
@@ -81,13 +53,6 @@ export function chunkedFlood(port: number, head: string, totalBytes: number, chu
     };
     socket.write(`${head}Transfer-Encoding: chunked\r\n\r\n`, "latin1", pump);
   });
-}
-
-/** Whether a whole answer with a Content-Length is in. */
-function complete(text: string): boolean {
-  const { head, body } = parseAnswer(text);
-  const length = /content-length: (\d+)/i.exec(head);
-  return length !== null && text.includes("\r\n\r\n") && Buffer.byteLength(body, "latin1") >= Number(length[1]);
 }
 
 /** Resident memory of a process, in MB (Linux). */

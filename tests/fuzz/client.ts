@@ -90,7 +90,8 @@ function withoutInterim(bytes: Buffer): Buffer {
   return bytes;
 }
 
-function parse(all: Buffer): Omit<Answer, "error" | "timedOut"> {
+/** Status line, head and body of what came back (interim answers skipped, chunked bodies joined). */
+export function parse(all: Buffer): Omit<Answer, "error" | "timedOut"> {
   const bytes = withoutInterim(all);
   const end = bytes.indexOf("\r\n\r\n");
   const head = (end < 0 ? bytes : bytes.subarray(0, end)).toString("latin1");
@@ -112,7 +113,7 @@ function unchunk(raw: Buffer): Buffer {
 }
 
 /** Whether the whole answer is in, so a server that keeps the connection open is not waited on. */
-function complete(all: Buffer, total: number): boolean {
+export function complete(all: Buffer, total: number): boolean {
   const bytes = withoutInterim(all);
   total -= all.length - bytes.length;
   const end = bytes.indexOf("\r\n\r\n");
