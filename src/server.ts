@@ -37,8 +37,6 @@ export function startServer(config: Config): RunningServer {
       return problemFor("internal_error");
     },
   });
-  // Elysia reads the client address through the server it is attached to.
-  (app as unknown as { server: unknown }).server = server;
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
   let stopping: Promise<void> | null = null;
   return {

@@ -1,5 +1,6 @@
 import { ConfigError } from "./platform/config";
 import { SchemaTooNewError } from "./platform/db/migrate";
+import { errorCode } from "./platform/errors";
 
 /**
  * One line a person can act on for each way a start can fail: what happened and what to do.
@@ -7,10 +8,9 @@ import { SchemaTooNewError } from "./platform/db/migrate";
  */
 export function explainStartupError(err: unknown, where: { dataDir: string; host: string; port: number }): string {
   if (err instanceof ConfigError || err instanceof SchemaTooNewError) return err.message;
-  const e = err as { code?: string; errno?: number; message?: string; path?: string };
+  const e = err as { message?: string; path?: string };
   const dir = where.dataDir;
-  // SQLite's extended codes (SQLITE_IOERR_WRITE) share their primary code's meaning.
-  switch (e.code?.replace(/^(SQLITE_[A-Z]+)_[A-Z_]+$/, "$1")) {
+  switch (errorCode(err)) {
     case "EADDRINUSE":
       return `Port ${where.port} on ${where.host} is already in use by another program. Stop it, or start Cairn with another --port.`;
     case "EADDRNOTAVAIL":

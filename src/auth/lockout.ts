@@ -209,15 +209,18 @@ function forgetOld(core: Core, userId: string, now: number): void {
     .run();
 }
 
+/** Whether the account-wide counters hold anything (users.failedLogins, lockouts, lockedUntil). */
+const accountCounted = (user: UserRow | undefined) => user !== undefined && (user.failedLogins !== 0 || user.lockouts !== 0 || user.lockedUntil !== null);
+
+const resetAccountCounters = (core: Core, userId: string) => core.db.update(users).set({ failedLogins: 0, lockouts: 0, lockedUntil: null }).where(eq(users.id, userId)).run();
+
 /** The password was right: this address's history goes, and the account-wide counters. */
 export function clearFailures(core: Core, userId: string, ip: string): void {
   const address = addressKey(ip);
-  const user = freshUser(core, userId);
-  const dirty = (user && (user.failedLogins !== 0 || user.lockouts !== 0 || user.lockedUntil !== null)) || pairOf(core, userId, address);
-  if (!dirty) return;
+  if (!accountCounted(freshUser(core, userId)) && !pairOf(core, userId, address)) return;
   core.tx(() => {
     core.db.delete(signInFailures).where(and(eq(signInFailures.userId, userId), eq(signInFailures.address, address))).run();
-    core.db.update(users).set({ failedLogins: 0, lockouts: 0, lockedUntil: null }).where(eq(users.id, userId)).run();
+    resetAccountCounters(core, userId);
   });
 }
 
@@ -229,9 +232,8 @@ export function clearFailures(core: Core, userId: string, ip: string): void {
 export function clearAllFailures(core: Core, userId: string): boolean {
   return core.tx(() => {
     const pairs = core.db.delete(signInFailures).where(eq(signInFailures.userId, userId)).returning({ address: signInFailures.address }).all().length;
-    const user = freshUser(core, userId);
-    const locked = user !== undefined && (user.failedLogins !== 0 || user.lockouts !== 0 || user.lockedUntil !== null);
-    if (locked) core.db.update(users).set({ failedLogins: 0, lockouts: 0, lockedUntil: null }).where(eq(users.id, userId)).run();
-    return pairs > 0 || locked;
+    const counted = accountCounted(freshUser(core, userId));
+    if (counted) resetAccountCounters(core, userId);
+    return pairs > 0 || counted;
   });
 }

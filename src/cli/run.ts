@@ -1,4 +1,5 @@
 import { createLogger, type Logger } from "../platform/log";
+import { errorCode } from "../platform/errors";
 import { CommandError } from "./command-error";
 
 /** A command: its arguments in, the one line to print on success out (CommandError otherwise). */
@@ -24,7 +25,7 @@ export async function runCommand(command: Command, argv: string[], debug: boolea
 
 function explain(err: unknown): string {
   if (err instanceof CommandError) return err.message;
-  const e = err as { code?: string; message?: string };
-  if (e.code?.startsWith("SQLITE_BUSY")) return "The database stayed locked for 5 seconds (a long write by the running server?). Nothing was changed; try again.";
+  const e = err as { message?: string };
+  if (errorCode(err) === "SQLITE_BUSY") return "The database stayed locked for 5 seconds (a long write by the running server?). Nothing was changed; try again.";
   return `The command failed: ${e.message ?? String(err)}. Nothing was changed; run it again with --debug for the details.`;
 }

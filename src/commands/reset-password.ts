@@ -14,9 +14,9 @@
  * password read here already gets the owner in.
  */
 import { resetPassword } from "../auth/service";
-import { parseArgs } from "../cli/args";
 import { CommandError } from "../cli/command-error";
 import { openExistingDataDir } from "../cli/open-data-dir";
+import { parseArgv } from "../platform/argv";
 import { AppError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import { findUserWithRoleByEmail, USER_STATUS } from "../users/service";
@@ -32,7 +32,7 @@ export interface CommandIo {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export async function resetPasswordCommand(argv: string[], io: CommandIo): Promise<string> {
-  const args = parseArgs(argv, ["--data"], RESET_PASSWORD_USAGE);
+  const args = parseArgv(argv, ["--data"], ({ kind, name }) => new CommandError(`${kind === "unknown_option" ? `Unknown option ${name}` : `Option ${name} needs a value`}. Usage: ${RESET_PASSWORD_USAGE}`));
   if (args.positional.length !== 1) throw new CommandError(`Give the account's e-mail address. Usage: ${RESET_PASSWORD_USAGE}`);
   const [email] = args.positional;
   // 1.

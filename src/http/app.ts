@@ -6,7 +6,7 @@ import { authRoutes } from "../auth/routes";
 import type { Core } from "../core";
 import { groupRoutes } from "../groups/routes";
 import { labelRoutes } from "../labels/routes";
-import { AppError } from "../platform/errors";
+import { AppError, errorCode } from "../platform/errors";
 import { pageRoutes } from "../pages/routes";
 import { permissionRoutes } from "../permissions/routes";
 import { searchRoutes } from "../search/routes";
@@ -113,7 +113,7 @@ function withoutBody(response: Response): Response {
 }
 
 /** Runs work nobody waits on (after the answer, timers): an error is logged, never thrown. */
-export function contain(core: Core, what: string, fn: () => void): void {
+function contain(core: Core, what: string, fn: () => void): void {
   try {
     fn();
   } catch (err) {
@@ -123,7 +123,7 @@ export function contain(core: Core, what: string, fn: () => void): void {
 
 /** A full or failing disk is the server's condition, not a bug: the same 503 as a refused COMMIT. */
 const DISK_CODES = new Set(["ENOSPC", "EDQUOT", "EROFS", "EIO", "SQLITE_FULL", "SQLITE_IOERR"]);
-const isDiskFailure = (error: unknown) => DISK_CODES.has(String((error as { code?: unknown })?.code ?? "").replace(/^(SQLITE_[A-Z]+)_[A-Z_]+$/, "$1"));
+const isDiskFailure = (error: unknown) => DISK_CODES.has(errorCode(error));
 const DISK_FULL = new AppError("service_unavailable", { detail: "The server could not write to its disk (full or failing), so nothing was saved. Try again later; an administrator should free space on the server and check its log." });
 
 function toErrorResponse(core: Core, code: unknown, error: unknown, request: Request, methodsOf: MethodsOf): Response {

@@ -1,3 +1,4 @@
+import { parseArgv, type ArgvProblem } from "./argv";
 import { parseCidr, type Cidr } from "./ip-ranges";
 
 /**
@@ -31,17 +32,13 @@ const FLAGS = {
 
 type Flag = keyof typeof FLAGS;
 
+const configError = ({ kind, name }: ArgvProblem) =>
+  new ConfigError(kind === "unknown_option" ? `Unknown option ${name}. Try: cairn serve --data ./data --host 127.0.0.1 --port 3000` : `Option ${name} needs a value`);
+
 export function parseFlags(argv: string[]): Partial<Record<Flag, string>> {
-  const out: Partial<Record<Flag, string>> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [name, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
-    if (!(name in FLAGS)) throw new ConfigError(`Unknown option ${name}. Try: cairn serve --data ./data --host 127.0.0.1 --port 3000`);
-    const value = inline ?? argv[++i];
-    if (value === undefined || value === "" || (inline === undefined && value.startsWith("--"))) throw new ConfigError(`Option ${name} needs a value`);
-    out[name as Flag] = value;
-  }
-  return out;
+  const { positional, values } = parseArgv(argv, Object.keys(FLAGS), configError);
+  if (positional.length) throw configError({ kind: "unknown_option", name: positional[0] });
+  return values as Partial<Record<Flag, string>>;
 }
 
 export function loadConfig(argv: string[], env: Record<string, string | undefined> = process.env): Config {

@@ -68,3 +68,9 @@ export const notFound = (what = "Not found") => new AppError("not_found", {}, wh
 
 export const permissionRequired = (permission: string) =>
   new AppError("permission_required", { extra: { permission }, detail: `This needs the right "${permission}".` });
+
+/** An error's code ("ENOSPC", "SQLITE_FULL"…), SQLite's extended codes as their primary one (SQLITE_IOERR_WRITE: SQLITE_IOERR). */
+export function errorCode(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code.replace(/^(SQLITE_[A-Z]+)_[A-Z_]+$/, "$1") : "";
+}

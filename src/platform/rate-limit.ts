@@ -14,10 +14,9 @@ export class RateLimiter {
   ) {}
 
   hit(key: string, limit: number): { ok: true } | { ok: false; retryAfterSeconds: number } {
-    const now = this.clock.now();
     const w = this.count(key);
     if (w.count <= limit) return { ok: true };
-    return { ok: false, retryAfterSeconds: this.secondsLeft(w, now) };
+    return { ok: false, retryAfterSeconds: this.secondsLeft(w, this.clock.now()) };
   }
 
   /** Seconds until key may go on, when it already has `limit` in this window; null if it may now. */
