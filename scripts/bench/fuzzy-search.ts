@@ -1,5 +1,5 @@
 /**
- * `bun src/search/fuzzy-bench.ts [words] [pages]`: what a search for a mistyped word costs on a
+ * `bun scripts/bench/fuzzy-search.ts [words] [pages]`: what a search for a mistyped word costs on a
  * vocabulary of about `words` distinct words (default 50,000) spread over `pages` pages
  * (default 5,000, 120 words each), in-process through the service (no HTTP). Prints the first
  * search that reads the vocabulary, then one- and two-edit searches each asked for the first
@@ -7,13 +7,13 @@
  * a write (the written page's words are added, not the whole vocabulary read again).
  */
 import { makeEnv, signUp } from "../../tests/harness";
-import type { UserCaller } from "../auth/caller";
-import { createPage } from "../pages/service";
-import { createSpace } from "../spaces/service";
-import { findUserWithRoleById } from "../users/service";
-import { catchUpSearchIndex } from "./indexer";
-import { search } from "./service";
-import { vocabulary } from "./vocabulary";
+import type { UserCaller } from "../../src/auth/caller";
+import { createPage } from "../../src/pages/service";
+import { createSpace } from "../../src/spaces/service";
+import { findUserWithRoleById } from "../../src/users/service";
+import { catchUpSearchIndex } from "../../src/search/indexer";
+import { search } from "../../src/search/service";
+import { vocabulary } from "../../src/search/vocabulary";
 
 const wordCount = Number(process.argv[2] ?? 50_000);
 const pageCount = Number(process.argv[3] ?? 5_000);
