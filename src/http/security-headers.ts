@@ -23,8 +23,13 @@ export const HSTS = "max-age=31536000; includeSubDomains";
  * Typed `never` so a route may answer it in place of its body.
  */
 export function readyJson(json: string, set: { headers: unknown }): never {
+  return readyAnswer(json, "application/json", set);
+}
+
+/** readyJson for any text answer (a page's Markdown). */
+export function readyAnswer(text: string, contentType: string, set: { headers: unknown }): never {
   const gathered = set.headers as Record<string, string>;
-  const headers = { ...gathered, "content-type": "application/json" };
+  const headers = { ...gathered, "content-type": contentType };
   for (const name of Object.keys(gathered)) delete gathered[name];
-  return new Response(json, { headers }) as never;
+  return new Response(text, { headers }) as never;
 }

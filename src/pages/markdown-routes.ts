@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { LOSSY_IN_MARKDOWN } from "../content/markdown";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
+import { readyAnswer } from "../http/security-headers";
 import { getPageMarkdown } from "./markdown";
 import { cachedPageAnswer } from "./page-cache";
 import { PageParams } from "./schemas";
@@ -19,14 +20,9 @@ export function markdownRoutes(core: Core) {
     ({ params, request, set }) => {
       const caller = callerOf(request);
       const { markdown, page } = getPageMarkdown(core, caller, params.id);
-      const gathered = set.headers as Record<string, string>;
-      const notModified = cachedPageAnswer(request, caller, page, gathered);
+      const notModified = cachedPageAnswer(request, caller, page, set.headers as Record<string, string>);
       if (notModified) return notModified;
-      // As readyJson does: the gathered headers go on the Response and are cleared, so the
-      // framework sends it as it is.
-      const headers = { ...gathered, "content-type": "text/markdown; charset=utf-8" };
-      for (const name of Object.keys(gathered)) delete gathered[name];
-      return new Response(markdown, { headers });
+      return readyAnswer(markdown, "text/markdown; charset=utf-8", set);
     },
     {
       params: PageParams,

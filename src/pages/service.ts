@@ -96,7 +96,7 @@ export function updatePage(core: Core, caller: Caller, id: string, input: Update
     if (input.baseVersion !== undefined && input.baseVersion !== page.currentVersion) throw versionConflict(toPage(page, canEditPage(core, user, space, page)), input.baseVersion);
     const draft = page.status === PAGE_STATUS.Draft;
     const title = input.title === undefined ? page.title : cleanTitle(input.title, { allowBlank: draft });
-    // Both are normalised (checkContent), so equal documents compare equal as text.
+    // Both are normalised (contentOf checks through the schema), so equal documents compare equal as text.
     const changed = content !== null && content.json !== page.contentJson ? content : null;
     // Nothing to record: a changeComment alone describes no change. The caller may edit (above).
     if (title === page.title && changed === null) return toPage(page, true);
