@@ -3,6 +3,7 @@ import { AppError } from "../platform/errors";
 import { MAX_MARKS } from "./structure";
 import { docOf, everythingDocument, inline, para, rejection, text } from "./testing";
 import { checkContentJson, MAX_CONTENT_BYTES, MAX_DEPTH, MAX_NODES } from "./validate";
+import { rng } from "../../tests/fuzz/random";
 
 const nestedQuotes = (levels: number) => {
   let node: unknown = para(text("deep"));
@@ -85,16 +86,8 @@ describe("hostile input", () => {
   });
 });
 
-/** Mulberry32, so a failing fuzz case can be replayed from its seed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Mulberry32 (the fuzzer's), so a failing case can be replayed from its seed. */
+const random = (seed: number) => rng(seed).next;
 
 const KEYS = ["type", "attrs", "content", "marks", "text", "__proto__", "constructor", "level", "href", "kind", "src", "colspan", "commentId", "id"];
 const WORDS = ["doc", "paragraph", "text", "heading", "table", "tableRow", "listItem", "bold", "code", "link", "blink", "javascript:alert(1)", "", "管理"];

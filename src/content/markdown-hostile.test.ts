@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { AppError } from "../platform/errors";
 import { checkContentMarkdown, contentToMarkdown, MAX_MARKDOWN_BYTES } from "./markdown";
 import { MAX_INLINE_NESTING, MAX_INLINE_RUN, MAX_MARKDOWN_BLOCKS, MAX_MARKDOWN_NESTING, markdownTimeBudget } from "./markdown-lexer";
+import { rng } from "../../tests/fuzz/random";
 
 /** Stored (the document JSON) or refused (the 400's reason); anything else fails the test. */
 function outcome(markdown: string): { json?: string; reason?: string } {
@@ -122,16 +123,8 @@ describe("hostile Markdown", () => {
   });
 });
 
-/** Mulberry32, so a failing case can be replayed from its seed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Mulberry32 (the fuzzer's), so a failing case can be replayed from its seed. */
+const random = (seed: number) => rng(seed).next;
 
 const PIECES = [
   "# ", "## ", "- ", "* ", "1. ", "- [ ] ", "- [x] ", "> ", "```", "```js", "~~~", "---", "***", "| a | b |", "| - | - |", "\n", "\n\n", "  \n",
