@@ -3,18 +3,13 @@ import { call, makeEnv, mintToken, ownerAndMember, signUp, type TestEnv } from "
 import { ROLE_ID } from "../access/rights";
 import { recordEvent } from "../events/outbox";
 import { newPage, newSpace } from "../pages/testing";
-import { auditRows } from "./testing";
+import { auditRows, seedEntries } from "./testing";
 
 let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
-/** n more entries, one transaction each. */
-function seed(n: number, targetId = (i: number) => `g${i}`) {
-  for (let i = 0; i < n; i++) {
-    env.core.tx(() => recordEvent(env.core, { type: "group.updated", targetType: "group", targetId: targetId(i), spaceId: null, actorId: null, ip: null, data: { i } }));
-  }
-}
+const seed = (n: number, targetId?: (i: number) => string) => seedEntries(env, n, targetId);
 
 const giveUsersAuditView = () =>
   env.core.sqlite.query("UPDATE roles SET permissions = json_insert(permissions, '$[#]', 'audit.view') WHERE id = ?").run(ROLE_ID.user);

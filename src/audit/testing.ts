@@ -1,6 +1,7 @@
 /** Test helpers for the audit log. */
 import { asc } from "drizzle-orm";
 import type { TestEnv } from "../../tests/harness";
+import { recordEvent } from "../events/outbox";
 import { auditLog } from "./tables";
 
 /** Every audit row, oldest first. */
@@ -27,5 +28,12 @@ export function tamper(env: TestEnv, statements: string): void {
     db.exec(statements);
   } finally {
     for (const t of triggers) db.exec(t.sql);
+  }
+}
+
+/** n more entries (group.updated), one transaction each. */
+export function seedEntries(env: TestEnv, n: number, targetId = (i: number) => `g${i}`): void {
+  for (let i = 0; i < n; i++) {
+    env.core.tx(() => recordEvent(env.core, { type: "group.updated", targetType: "group", targetId: targetId(i), spaceId: null, actorId: null, ip: null, data: { i } }));
   }
 }
