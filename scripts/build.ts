@@ -4,8 +4,9 @@
  * STACK.md "Building the single binary"; each is there for a measured reason (cold start,
  * bundle mode, no stray .env), so change them only with new measurements.
  */
-import { statSync } from "node:fs";
+import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { bundleUi } from "../src/http/ui-bundle";
 
 const root = join(import.meta.dir, "..");
 
@@ -25,13 +26,41 @@ async function run(cmd: string[], quiet: boolean): Promise<void> {
   if (code !== 0) throw new Error(`${cmd.join(" ")} exited with ${code}`);
 }
 
+/**
+ * The web UI, bundled into dist/web/, and the binary's entry (dist/entry.ts): it registers each
+ * UI file, embedded with a `file` import, before src/main.ts runs, so the compiled server
+ * serves them without bundling anything at run time.
+ */
+async function writeUiEntry(): Promise<string> {
+  const webDir = join(root, "dist", "web");
+  rmSync(webDir, { recursive: true, force: true });
+  mkdirSync(webDir, { recursive: true });
+  const { files } = await bundleUi();
+  const imports: string[] = [];
+  const entries: string[] = [];
+  let i = 0;
+  for (const [name, blob] of files) {
+    writeFileSync(join(webDir, name), new Uint8Array(await blob.arrayBuffer()));
+    imports.push(`import f${i} from "./web/${name}" with { type: "file" };`);
+    entries.push(`  ${JSON.stringify(name)}: f${i},`);
+    i++;
+  }
+  const header = "// Written by scripts/build.ts. Do not edit.";
+  writeFileSync(join(root, "dist", "web-embed.ts"), `${header}\n${imports.join("\n")}\nimport { embedUi } from "../src/http/ui";\nembedUi({\n${entries.join("\n")}\n});\n`);
+  // Imports run in order: the UI is registered before the server starts.
+  const entry = join(root, "dist", "entry.ts");
+  writeFileSync(entry, `${header}\nimport "./web-embed";\nimport "../src/main";\n`);
+  return entry;
+}
+
 export async function build(opts: { target?: string; quiet?: boolean } = {}): Promise<BuildResult> {
   const quiet = opts.quiet ?? false;
   // Regenerate so the binary embeds exactly the migrations in migrations/.
   await run(["bun", "scripts/gen-migrations.ts"], quiet);
+  const entry = await writeUiEntry();
   const outfile = outfileFor(opts.target);
   const args = [
-    "bun", "build", "src/main.ts",
+    "bun", "build", entry,
     "--compile", "--minify", "--bytecode", "--format=esm",
     "--define", 'process.env.NODE_ENV="production"',
     "--no-compile-autoload-dotenv",

@@ -129,6 +129,8 @@ const ROWS: Row[] = [
   rows("POST /api/pages/draft", "MAIN", P.edit, 201, () => "/api/pages/draft", () => ({ spaceId: w.main.id })),
   rows("GET /api/pages/tree", "MAIN", P.read, 200, () => `/api/pages/tree?spaceId=${w.main.id}`),
   rows("GET /api/pages/tree", "PRIV", P.privRead, 200, () => `/api/pages/tree?spaceId=${w.priv.id}`),
+  rows("GET /api/pages/recent", "MAIN", P.read, 200, () => `/api/pages/recent?spaceId=${w.main.id}`),
+  rows("GET /api/pages/recent", "PRIV", P.privRead, 200, () => `/api/pages/recent?spaceId=${w.priv.id}`),
   rows("GET /api/pages/trash", "MAIN", P.read, 200, () => `/api/pages/trash?spaceId=${w.main.id}`),
   rows("GET /api/pages/trash", "PRIV", P.privRead, 200, () => `/api/pages/trash?spaceId=${w.priv.id}`),
   rows("GET /api/pages/:id", "plain", P.read, 200, () => `/api/pages/${w.page}`),

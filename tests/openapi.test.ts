@@ -125,15 +125,6 @@ describe("GET /api/openapi.json", () => {
   });
 });
 
-describe("GET /", () => {
-  test("redirects to the reference (302) anonymously, with the security headers", async () => {
-    const res = await env.app.handle(new Request("http://localhost/"));
-    expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe("/api/docs");
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(res.headers.get(name)).toBe(value);
-  });
-});
-
 describe("GET /api/docs", () => {
   test("answers HTML anonymously, with the security headers and only same-origin scripts", async () => {
     const res = await call(env, "GET", "/api/docs");

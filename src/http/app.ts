@@ -21,6 +21,7 @@ import { webhookRoutes } from "../webhooks/routes";
 import { notificationRoutes } from "../notifications/routes";
 import { watchRoutes } from "../watches/routes";
 import { docsRoutes } from "./docs";
+import { isUiPath, uiResponse } from "./ui";
 import { clientOf, identifyClient } from "./client";
 import { pathOf, withSafeUrl } from "./entry";
 import { methodsByPath, type MethodsOf } from "./allowed-methods";
@@ -53,6 +54,8 @@ export function createApp(core: Core) {
     .onParse(({ request, contentType }) => parseJsonBody(request, contentType))
     .onTransform(({ request, route, body }) => checkKnownFields(known, request.method, route, body))
     .onError(({ code, error, request }) => {
+      // The web UI's own paths (/s/DOCS/p/…, /login) are no route here: the app answers them.
+      if (code === "NOT_FOUND" && request.method === "GET" && isUiPath(pathOf(request))) return uiAnswer(core, request);
       const response = toErrorResponse(core, code, error, request, methodsOf);
       const state = stateOf(request);
       if (state) state.status = response.status;
@@ -110,6 +113,19 @@ export function durableHandler(core: Core, app: App): RequestHandler {
 function withoutBody(response: Response): Response {
   response.body?.cancel().catch(() => {});
   return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** The UI's page or file for a GET no API route took; a missing asset is a 404 problem. */
+async function uiAnswer(core: Core, request: Request): Promise<Response> {
+  const path = pathOf(request);
+  try {
+    const response = await uiResponse(path, request.headers.get("accept-encoding"));
+    if (response) return response;
+  } catch (err) {
+    core.log.error("web UI unavailable", { error: err instanceof Error ? err.message : String(err) });
+    return problemResponse(new AppError("service_unavailable", { detail: "The web UI could not be built: see the server's log. The API still answers." }));
+  }
+  return problemResponse(new AppError("not_found", { detail: `No file ${path.slice(0, 200)}` }));
 }
 
 /** Runs work nobody waits on (after the answer, timers): an error is logged, never thrown. */

@@ -10,12 +10,12 @@ import { SECURITY_HEADERS } from "./security-headers";
 const JS = "text/javascript; charset=utf-8";
 /** Asset URLs carry ?v=<version> (docs-page.ts), so a release never serves a stale copy. */
 const CACHE_FOR_GOOD = "public, max-age=31536000, immutable";
-// The routes that serve the description itself (and the root's redirect to it) are left out of it.
+// The routes that serve the description itself are left out of it.
 const hide = { detail: { hide: true } };
 
 /**
  * GET /api/openapi.json and the interactive reference at GET /api/docs, both readable without
- * an account; GET / redirects to the reference until the web UI exists. Nothing is fetched from
+ * an account. Nothing is fetched from
  * another host: @elysiajs/openapi's own page loads Scalar from a CDN, so only its generator is
  * used and the page is ours.
  */
@@ -33,7 +33,6 @@ export function docsRoutes(core: Core) {
   };
 
   return plugin
-    .get("/", () => new Response(null, { status: 302, headers: { ...SECURITY_HEADERS, location: "/api/docs" } }), hide)
     .get(SPEC_URL, description, hide)
     .get("/api/docs", () => new Response(docsPage(core.version), { headers: { ...SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } }), hide)
     .get(INIT_JS, () => new Response(initScript(), { headers: { ...SECURITY_HEADERS, "content-type": JS, "cache-control": CACHE_FOR_GOOD } }), hide)

@@ -4,6 +4,7 @@ import { MAX_CONTENT_BYTES } from "../content/validate";
 import { Id, Int } from "../http/schemas";
 import { SpaceRef } from "../spaces/schemas";
 import { COMMENT_MAX, TITLE_MAX } from "./input";
+import { RECENT_DEFAULT, RECENT_MAX } from "./recent";
 
 const Timestamp = t.String({ format: "date-time" });
 /**
@@ -127,4 +128,22 @@ export const LayoutBody = t.Object({ fullWidth: t.Boolean() });
 export const PublishBody = t.Object({ title: Title("Required"), contentJson: t.Optional(ContentJson), contentMarkdown: t.Optional(ContentMarkdown) });
 export const DraftBody = t.Object({ spaceId: SpaceRef, parentPageId: t.Optional(ParentId) });
 export const SpaceQuery = t.Object({ spaceId: SpaceRef });
+export const RecentQuery = t.Object({
+  spaceId: SpaceRef,
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: RECENT_MAX, description: `How many, 1 to ${RECENT_MAX}; default ${RECENT_DEFAULT}` })),
+});
+
+export const RecentPage = t.Object(
+  {
+    id: t.String(),
+    title: t.String(),
+    emoji: t.Nullable(t.String()),
+    parentPageId: t.Nullable(t.String()),
+    updatedAt: Timestamp,
+    updatedById: t.Nullable(t.String()),
+    updatedByName: t.Nullable(t.String()),
+  },
+  { title: "RecentPage" },
+);
+
 export const TrashQuery = t.Object({ spaceId: t.Optional(SpaceRef) });

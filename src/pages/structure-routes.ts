@@ -5,7 +5,8 @@ import { problems } from "../http/schemas";
 import { readyJson } from "../http/security-headers";
 import { copyPage } from "./copy";
 import { movePage } from "./move";
-import { CopyBody, MoveBody, Page, PageParams, SpaceQuery, TreeNode } from "./schemas";
+import { listRecentPages } from "./recent";
+import { CopyBody, MoveBody, Page, PageParams, RecentPage, RecentQuery, SpaceQuery, TreeNode } from "./schemas";
 import { pageTreeJson } from "./tree";
 
 const detail = (summary: string) => ({ tags: ["Pages"], summary });
@@ -19,6 +20,11 @@ export function structureRoutes(core: Core) {
       query: SpaceQuery,
       response: { 200: t.Array(TreeNode), ...problems(400, 404) },
       detail: detail("The published pages of a space, nested, ordered by position then title"),
+    })
+    .get("/recent", ({ query, request }) => listRecentPages(core, callerOf(request), query.spaceId, query.limit), {
+      query: RecentQuery,
+      response: { 200: t.Array(RecentPage), ...problems(400, 404) },
+      detail: detail("A space's recently updated pages, newest first, with who changed each last"),
     })
     .put("/:id/move", ({ params, body, request }) => movePage(core, callerOf(request), params.id, body), {
       params: PageParams,

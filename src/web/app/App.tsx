@@ -1,0 +1,89 @@
+/**
+ * The routes. Every screen is a client of the public API; paths are the ones people share:
+ * /s/KEY (a space), /s/KEY/p/<id>-<slug> (a page), …/edit, …/history, /search?q=.
+ */
+import { useEffect } from "react";
+import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
+import { Toaster } from "sonner";
+import { onUnauthorized } from "../api/client";
+import { queryClient } from "../api/query-client";
+import { keys } from "../api/keys";
+import { SetupScreen } from "../features/auth/SetupScreen";
+import { SignInScreen } from "../features/auth/SignInScreen";
+import { RegisterScreen } from "../features/auth/RegisterScreen";
+import { HomeScreen } from "../features/spaces/HomeScreen";
+import { SpaceRoutes } from "../features/spaces/SpaceRoutes";
+import { SearchScreen } from "../features/search";
+import { useScrollRestoration } from "../lib/scroll";
+import { NotFound } from "./NotFound";
+import { Shell } from "./Shell";
+import { useInstance, useMe } from "./session";
+import { Loading } from "./Loading";
+
+export function App() {
+  const [location, navigate] = useLocation();
+  const instance = useInstance();
+  const me = useMe();
+  useScrollRestoration();
+
+  // A session that ends mid-visit: back to sign-in, then to where the person was.
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        queryClient.setQueryData(keys.me, null);
+        const here = window.location.pathname + window.location.search;
+        if (!here.startsWith("/login")) navigate(`/login?redirect=${encodeURIComponent(here)}`, { replace: true });
+      }),
+    [navigate],
+  );
+
+  if (instance.isPending || me.isPending) return <Loading />;
+  if (instance.data?.needsOwner && location !== "/setup") return <Redirect to="/setup" replace />;
+
+  return (
+    <>
+      <Switch>
+        <Route path="/setup">{instance.data?.needsOwner ? <SetupScreen /> : <Redirect to="/" replace />}</Route>
+        <Route path="/login">
+          <SignInScreen />
+        </Route>
+        <Route path="/register">
+          <RegisterScreen />
+        </Route>
+        <Route path="/s/:key/*?">{(params) => <SpaceRoutes spaceKey={decodeURIComponent(params.key)} />}</Route>
+        <Route path="/">
+          <SignedIn>
+            <Shell>
+              <HomeScreen />
+            </Shell>
+          </SignedIn>
+        </Route>
+        <Route path="/search">
+          <SignedIn>
+            <Shell>
+              <SearchScreen />
+            </Shell>
+          </SignedIn>
+        </Route>
+        <Route>
+          <Shell>
+            <NotFound />
+          </Shell>
+        </Route>
+      </Switch>
+      <Toaster position="bottom-right" closeButton />
+    </>
+  );
+}
+
+/** Screens for people signed in; anyone else signs in first and comes back. */
+export function SignedIn({ children }: { children: React.ReactNode }) {
+  const me = useMe();
+  const [location] = useLocation();
+  const search = useSearch();
+  if (me.isPending) return <Loading />;
+  if (!me.data) return <Redirect to={`/login?redirect=${encodeURIComponent(location + (search ? `?${search}` : ""))}`} replace />;
+  return <>{children}</>;
+}
+
+

@@ -1,0 +1,77 @@
+/**
+ * The frame of every signed-in screen: the top bar (home, breadcrumbs, search, account), the
+ * left sidebar when a space is open (a drawer below 900 px) and the main column.
+ */
+import * as Radix from "@radix-ui/react-dialog";
+import { useEffect, useState, type ReactNode } from "react";
+import { Link, useLocation } from "wouter";
+import { SearchLauncher } from "../features/search";
+import { IconButton } from "../ui/Button";
+import { MenuIcon } from "../ui/icons";
+import { AccountMenu } from "./AccountMenu";
+import { useInstance } from "./session";
+import "./shell.css";
+
+export interface ShellProps {
+  children: ReactNode;
+  /** The space's sidebar (switcher, tree, trash); absent on screens outside a space. */
+  sidebar?: ReactNode;
+  breadcrumbs?: ReactNode;
+  /** Limit search to this space by default. */
+  spaceId?: string;
+}
+
+export function Shell({ children, sidebar, breadcrumbs, spaceId }: ShellProps) {
+  const instance = useInstance();
+  const [drawer, setDrawer] = useState(false);
+  const [location] = useLocation();
+  // A choice in the drawer (a page, another space) closes it.
+  useEffect(() => setDrawer(false), [location]);
+
+  return (
+    <div className={`shell${sidebar ? " shell-with-sidebar" : ""}`}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      {sidebar ? (
+        <aside className="sidebar" aria-label="Space navigation">
+          {sidebar}
+        </aside>
+      ) : null}
+      {sidebar ? (
+        <Radix.Root open={drawer} onOpenChange={setDrawer}>
+          <Radix.Portal>
+            <Radix.Overlay className="drawer-overlay" />
+            <Radix.Content className="drawer" aria-describedby={undefined}>
+              <Radix.Title className="visually-hidden">Space navigation</Radix.Title>
+              {sidebar}
+            </Radix.Content>
+          </Radix.Portal>
+        </Radix.Root>
+      ) : null}
+      <div className="shell-body">
+        <header className="topbar">
+          {sidebar ? (
+            <IconButton label="Open navigation" className="drawer-button" onClick={() => setDrawer(true)}>
+              <MenuIcon />
+            </IconButton>
+          ) : null}
+          <Link href="/" className="brand" aria-label={`${instance.data?.name ?? "Cairn"}: your spaces`}>
+            <span className="brand-mark" aria-hidden="true">
+              ◆
+            </span>
+            <span className="brand-name">{instance.data?.name ?? "Cairn"}</span>
+          </Link>
+          <nav className="breadcrumbs" aria-label="Breadcrumbs">
+            {breadcrumbs}
+          </nav>
+          <div className="topbar-actions">
+            <SearchLauncher spaceId={spaceId} />
+            <AccountMenu />
+          </div>
+        </header>
+        {children}
+      </div>
+    </div>
+  );
+}

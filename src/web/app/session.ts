@@ -1,0 +1,38 @@
+/**
+ * Who is signed in, from GET /api/auth/me (null when nobody is), and the instance's public
+ * facts. Both are cached for the whole visit; sign-in and sign-out refresh them.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { api, ApiError, data } from "../api/client";
+import { keys } from "../api/keys";
+import type { Instance, Me } from "../api/types";
+
+export function useMe() {
+  return useQuery({
+    queryKey: keys.me,
+    queryFn: async (): Promise<Me | null> => {
+      try {
+        return await data(api.GET("/api/auth/me"));
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) return null;
+        throw err;
+      }
+    },
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useInstance() {
+  return useQuery({ queryKey: keys.instance, queryFn: (): Promise<Instance> => data(api.GET("/api/instance")), staleTime: 5 * 60_000 });
+}
+
+/** Where to go after signing in: the path the person was on, never another host. */
+export function safeRedirect(target: string | null): string {
+  return target && target.startsWith("/") && !target.startsWith("//") ? target : "/";
+}
+
+/** After signing in or registering: who is signed in now, read again (not from the cache). */
+export async function refreshSession(queryClient: import("@tanstack/react-query").QueryClient): Promise<void> {
+  queryClient.setQueryData(keys.me, await data(api.GET("/api/auth/me")));
+  await queryClient.invalidateQueries({ queryKey: keys.instance });
+}

@@ -1,0 +1,45 @@
+import { useState } from "react";
+import { useLocation } from "wouter";
+import { api, data } from "../../api/client";
+import { queryClient } from "../../api/query-client";
+import { refreshSession } from "../../app/session";
+import { Button } from "../../ui/Button";
+import { FormError, TextField } from "../../ui/Field";
+import { useAuthForm } from "./useAuthForm";
+
+/** Name, e-mail and password; POST /api/auth/register (with an invite when there is one). */
+export function RegisterForm({ inviteToken, submitLabel, then = "/" }: { inviteToken?: string; submitLabel: string; then?: string }) {
+  const [, navigate] = useLocation();
+  const [displayName, setName] = useState("");
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const form = useAuthForm();
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    void form.run(async () => {
+      await data(api.POST("/api/auth/register", { body: { email, displayName, password, ...(inviteToken ? { inviteToken } : {}) } }));
+      await refreshSession(queryClient);
+      navigate(then, { replace: true });
+    });
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <TextField label="Your name" autoComplete="name" required value={displayName} onChange={(e) => setName(e.target.value)} error={form.fieldError("displayName")} autoFocus />
+      <TextField label="E-mail" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={form.fieldError("email")} />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={form.fieldError("password")}
+        hint="At least 8 characters. A few unrelated words are easy to remember and hard to guess."
+      />
+      <FormError error={form.formError} />
+      <Button type="submit" variant="primary" busy={form.busy}>
+        {submitLabel}
+      </Button>
+    </form>
+  );
+}

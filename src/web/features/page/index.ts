@@ -1,0 +1,2 @@
+export { PageScreen } from "./PageScreen";
+export { NewPageButton } from "./NewPageButton";

@@ -1,0 +1,2 @@
+export { SearchLauncher } from "./SearchLauncher";
+export { SearchScreen } from "./SearchScreen";

@@ -1,0 +1,80 @@
+import { useState } from "react";
+import { Link } from "wouter";
+import type { SpaceSummary } from "../../api/types";
+import { Loading } from "../../app/Loading";
+import { pagePath } from "../../lib/slug";
+import { timeAgo } from "../../lib/time";
+import { Button } from "../../ui/Button";
+import { EmptyState } from "../../ui/EmptyState";
+import { Plus } from "../../ui/icons";
+import { CreateSpaceDialog } from "./CreateSpaceDialog";
+import { useRecentPages, useSpaces } from "./queries";
+import { SpaceIcon } from "./SpaceIcon";
+import "./spaces.css";
+
+/** The spaces the person can see, each with its recently updated pages. */
+export function HomeScreen() {
+  const spaces = useSpaces();
+  const [creating, setCreating] = useState(false);
+  const create = (
+    <Button variant="primary" onClick={() => setCreating(true)}>
+      <Plus size={16} aria-hidden="true" /> Create space
+    </Button>
+  );
+  return (
+    <main id="main" className="main-column" style={{ maxWidth: "1100px" }}>
+      <div className="home-head">
+        <h1>Spaces</h1>
+        {spaces.data?.length ? create : null}
+      </div>
+      {spaces.isPending ? (
+        <Loading />
+      ) : spaces.error ? (
+        <p className="form-error" role="alert">
+          Your spaces could not be loaded: {spaces.error.message}. Reload the page to try again.
+        </p>
+      ) : spaces.data.length === 0 ? (
+        <EmptyState title="Create your first space" action={create}>
+          A space holds the pages of one team, project or topic. Start with one; you can add more at any time.
+        </EmptyState>
+      ) : (
+        <ul className="space-grid">
+          {spaces.data.map((space) => (
+            <SpaceCard key={space.id} space={space} />
+          ))}
+        </ul>
+      )}
+      <CreateSpaceDialog open={creating} onOpenChange={setCreating} />
+    </main>
+  );
+}
+
+function SpaceCard({ space }: { space: SpaceSummary }) {
+  const recent = useRecentPages(space.id, 3);
+  return (
+    <li className="space-card">
+      <div className="space-card-head">
+        <SpaceIcon space={space} size={32} />
+        <Link href={`/s/${space.key}`}>{space.name}</Link>
+        {space.isPublic ? <span className="space-badge">Public</span> : null}
+        {space.archived ? <span className="space-badge">Archived</span> : null}
+      </div>
+      {space.description ? <p className="space-desc">{space.description}</p> : null}
+      {recent.data?.length ? (
+        <ul className="recent-list" aria-label={`Recently updated in ${space.name}`}>
+          {recent.data.map((p) => (
+            <li key={p.id}>
+              <Link href={pagePath(space.key, p.id, p.title)}>
+                {p.emoji ? `${p.emoji} ` : ""}
+                {p.title || "Untitled"}
+              </Link>
+              <span className="when">{timeAgo(p.updatedAt)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : recent.data ? (
+        <p className="space-desc">No pages yet.</p>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,59 @@
+import { Link, useLocation } from "wouter";
+import type { Space } from "../../api/types";
+import { useMe } from "../../app/session";
+import { ChevronDown, Trash2 } from "../../ui/icons";
+import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../../ui/Menu";
+import { PageTree } from "../tree";
+import { useSpaces } from "./queries";
+import { SpaceIcon } from "./SpaceIcon";
+
+/** The space switcher, the page tree and the quiet links below it. */
+export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPageId?: string }) {
+  const me = useMe();
+  const spaces = useSpaces(!!me.data);
+  const [location, navigate] = useLocation();
+  return (
+    <>
+      <div className="sidebar-head">
+        {me.data ? (
+          <Menu
+            align="start"
+            label="Switch space"
+            trigger={
+              <button type="button" className="space-switcher">
+                <SpaceIcon space={space} />
+                <span className="name">{space.name}</span>
+                <span className="visually-hidden">: switch space</span>
+                <ChevronDown size={16} aria-hidden="true" />
+              </button>
+            }
+          >
+            <MenuLabel>Spaces</MenuLabel>
+            {(spaces.data ?? []).map((s) => (
+              <MenuItem key={s.id} icon={<SpaceIcon space={s} size={18} />} onSelect={() => navigate(`/s/${s.key}`)}>
+                {s.name}
+              </MenuItem>
+            ))}
+            <MenuSeparator />
+            <MenuItem onSelect={() => navigate("/")}>All spaces</MenuItem>
+          </Menu>
+        ) : (
+          <div className="space-switcher">
+            <SpaceIcon space={space} />
+            <span className="name">{space.name}</span>
+          </div>
+        )}
+      </div>
+      <nav className="sidebar-tree" aria-label={`Pages of ${space.name}`}>
+        <PageTree space={space} currentPageId={currentPageId} />
+      </nav>
+      {me.data ? (
+        <div className="sidebar-foot">
+          <Link href={`/s/${space.key}/trash`} className="sidebar-link" aria-current={location === `/s/${space.key}/trash` ? "page" : undefined}>
+            <Trash2 aria-hidden="true" /> Trash
+          </Link>
+        </div>
+      ) : null}
+    </>
+  );
+}

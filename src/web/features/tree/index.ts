@@ -1,0 +1,2 @@
+export { PageTree } from "./PageTree";
+export { useTree, ancestorsOf } from "./queries";

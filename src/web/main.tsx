@@ -1,0 +1,22 @@
+/**
+ * The web UI's entry. The theme is set on <html> before anything renders (no inline script is
+ * allowed), then the app mounts with its providers.
+ */
+import { QueryClientProvider } from "@tanstack/react-query";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { queryClient } from "./api/query-client";
+import { App } from "./app/App";
+import { applyTheme, storedTheme } from "./lib/theme";
+import "./ui/tokens.css";
+import "./ui/base.css";
+
+applyTheme(storedTheme());
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <App />
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,177 @@
+/**
+ * Browser tests of the web UI: the built binary (dist/cairn, built once per test run) on a
+ * free port with a fresh data directory, driven by Debian's Chromium through playwright-core.
+ * One browser for the whole run; each test file opens its own contexts. Every context fails
+ * the test on any request to another host, and on any error the page throws.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { build } from "../../scripts/build";
+
+export const ROOT = join(import.meta.dir, "..", "..");
+export const SCREENSHOTS = join(ROOT, ".bench", "screenshots");
+export const PASSWORD = "correct horse battery staple";
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+
+let binary: Promise<string> | null = null;
+/** dist/cairn, built from this checkout once per run (about a second). */
+export function builtBinary(): Promise<string> {
+  binary ??= build({ quiet: true }).then((r) => r.outfile);
+  return binary;
+}
+
+let browserPromise: Promise<Browser> | null = null;
+export function sharedBrowser(): Promise<Browser> {
+  browserPromise ??= chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  return browserPromise;
+}
+
+// A failed test must not leave a server behind (it would hold the runner's output open).
+const running = new Set<Bun.Subprocess>();
+process.on("exit", () => {
+  for (const proc of running) proc.kill("SIGKILL");
+});
+
+export interface RunningCairn {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** The built binary serving a fresh data directory on a free port. */
+export async function startCairn(args: string[] = []): Promise<RunningCairn> {
+  const bin = await builtBinary();
+  const dataDir = mkdtempSync(join(tmpdir(), "cairn-e2e-"));
+  const proc = Bun.spawn([bin, "serve", "--data", dataDir, "--port", "0", ...args], { stdout: "pipe", stderr: "ignore" });
+  running.add(proc);
+  const reader = proc.stdout.getReader();
+  let out = "";
+  while (!/"msg":"listening"/.test(out)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`cairn exited before listening: ${out}`);
+    out += new TextDecoder().decode(value);
+  }
+  // Keep draining its log so the process never blocks on a full pipe.
+  void (async () => {
+    for (;;) if ((await reader.read()).done) return;
+  })();
+  const url = JSON.parse(out.split("\n").find((l) => l.includes('"listening"'))!).url as string;
+  return {
+    url,
+    dataDir,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+      running.delete(proc);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ContextOptions {
+  width?: 375 | 1280;
+  theme?: "light" | "dark";
+  storageState?: Awaited<ReturnType<BrowserContext["storageState"]>>;
+}
+
+export interface Visit {
+  context: BrowserContext;
+  page: Page;
+  /** Requests that tried to leave the server (each was refused). */
+  foreign: string[];
+  /** Errors thrown in the page. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** A new browser context on Cairn: requests to any other host are refused and recorded. */
+export async function visit(cairn: RunningCairn, opts: ContextOptions = {}): Promise<Visit> {
+  const browser = await sharedBrowser();
+  const width = opts.width ?? 1280;
+  const context = await browser.newContext({
+    viewport: { width, height: 900 },
+    colorScheme: opts.theme ?? "light",
+    reducedMotion: "reduce",
+    baseURL: cairn.url,
+    storageState: opts.storageState,
+  });
+  const origin = new URL(cairn.url).origin;
+  const foreign: string[] = [];
+  const errors: string[] = [];
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
+    foreign.push(url);
+    return route.abort("blockedbyclient");
+  });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => errors.push(e.message));
+  return { context, page, foreign, errors, close: () => context.close() };
+}
+
+/** POST/PUT as the browser's session would (the CSRF header included). */
+export async function apiCall(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const res = await fetch(path, { method, headers: { "content-type": "application/json", "x-requested-with": "Cairn" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+    { method, path, body },
+  );
+}
+
+/** Registers the owner through the API (first account) and leaves the page signed in. */
+export async function createOwner(page: Page, email = "owner@example.com", displayName = "Olive Owner"): Promise<void> {
+  await page.goto("/api/health");
+  const res = await apiCall(page, "POST", "/api/auth/register", { email, displayName, password: PASSWORD });
+  if (res.status !== 201 && res.status !== 200) throw new Error(`register: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+export async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto("/api/health");
+  const res = await apiCall(page, "POST", "/api/auth/login", { email, password });
+  if (res.status !== 200) throw new Error(`login: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+const AXE_SOURCE = readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
+
+export interface AxeViolation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * axe-core's WCAG 2.x A/AA rules on the page as it is now (overlays included). Evaluated
+ * through the DevTools protocol, which the page's CSP does not govern. Answers the serious
+ * and critical violations.
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => {
+    const axe = (window as any).axe;
+    const r = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
+    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n: any) => n.target.join(" ")) }));
+  });
+  return (result as AxeViolation[]).filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/** Saves a screenshot to .bench/screenshots/<name>-<theme>-<width>.png (git-ignored). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  const dark = await page.evaluate(() => document.documentElement.getAttribute("data-theme") === "dark" || (!document.documentElement.getAttribute("data-theme") && matchMedia("(prefers-color-scheme: dark)").matches));
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}-${dark ? "dark" : "light"}-${width}.png`), animations: "disabled", fullPage: false });
+}
+
+/** The four looks every screen is checked in. */
+export const LOOKS: Array<{ width: 375 | 1280; theme: "light" | "dark" }> = [
+  { width: 1280, theme: "light" },
+  { width: 1280, theme: "dark" },
+  { width: 375, theme: "light" },
+  { width: 375, theme: "dark" },
+];
