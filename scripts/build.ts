@@ -5,7 +5,7 @@
  * bundle mode, no stray .env), so change them only with new measurements.
  */
 import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { bundleUi } from "../src/http/ui-bundle";
 
 const root = join(import.meta.dir, "..");
@@ -16,8 +16,8 @@ export interface BuildResult {
 }
 
 /** Output name for a target: the host build is plain dist/cairn. */
-export function outfileFor(target?: string): string {
-  return join(root, "dist", target ? `cairn-${target.replace(/^bun-/, "")}` : "cairn");
+export function outfileFor(target?: string, distDir = join(root, "dist")): string {
+  return join(distDir, target ? `cairn-${target.replace(/^bun-/, "")}` : "cairn");
 }
 
 async function run(cmd: string[], quiet: boolean): Promise<void> {
@@ -31,8 +31,8 @@ async function run(cmd: string[], quiet: boolean): Promise<void> {
  * UI file, embedded with a `file` import, before src/main.ts runs, so the compiled server
  * serves them without bundling anything at run time.
  */
-async function writeUiEntry(): Promise<string> {
-  const webDir = join(root, "dist", "web");
+async function writeUiEntry(distDir: string): Promise<string> {
+  const webDir = join(distDir, "web");
   rmSync(webDir, { recursive: true, force: true });
   mkdirSync(webDir, { recursive: true });
   const { files } = await bundleUi();
@@ -46,19 +46,22 @@ async function writeUiEntry(): Promise<string> {
     i++;
   }
   const header = "// Written by scripts/build.ts. Do not edit.";
-  writeFileSync(join(root, "dist", "web-embed.ts"), `${header}\n${imports.join("\n")}\nimport { embedUi } from "../src/http/ui";\nembedUi({\n${entries.join("\n")}\n});\n`);
+  const src = relative(distDir, join(root, "src"));
+  writeFileSync(join(distDir, "web-embed.ts"), `${header}\n${imports.join("\n")}\nimport { embedUi } from "${src}/http/ui";\nembedUi({\n${entries.join("\n")}\n});\n`);
   // Imports run in order: the UI is registered before the server starts.
-  const entry = join(root, "dist", "entry.ts");
-  writeFileSync(entry, `${header}\nimport "./web-embed";\nimport "../src/main";\n`);
+  const entry = join(distDir, "entry.ts");
+  writeFileSync(entry, `${header}\nimport "./web-embed";\nimport "${src}/main";\n`);
   return entry;
 }
 
-export async function build(opts: { target?: string; quiet?: boolean } = {}): Promise<BuildResult> {
+/** `distDir`: where to write (dist/ by default; the browser tests build into their own). */
+export async function build(opts: { target?: string; quiet?: boolean; distDir?: string } = {}): Promise<BuildResult> {
   const quiet = opts.quiet ?? false;
+  const distDir = opts.distDir ?? join(root, "dist");
   // Regenerate so the binary embeds exactly the migrations in migrations/.
   await run(["bun", "scripts/gen-migrations.ts"], quiet);
-  const entry = await writeUiEntry();
-  const outfile = outfileFor(opts.target);
+  const entry = await writeUiEntry(distDir);
+  const outfile = outfileFor(opts.target, distDir);
   const args = [
     "bun", "build", entry,
     "--compile", "--minify", "--bytecode", "--format=esm",

@@ -16,9 +16,16 @@ export const PASSWORD = "correct horse battery staple";
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 let binary: Promise<string> | null = null;
-/** dist/cairn, built from this checkout once per run (about a second). */
+/**
+ * The binary, built from this checkout once per run (about two seconds) into dist/e2e-<pid>/,
+ * so runs side by side never overwrite each other's build.
+ */
 export function builtBinary(): Promise<string> {
-  binary ??= build({ quiet: true }).then((r) => r.outfile);
+  if (!binary) {
+    const distDir = join(ROOT, "dist", `e2e-${process.pid}`);
+    process.on("exit", () => rmSync(distDir, { recursive: true, force: true }));
+    binary = build({ quiet: true, distDir }).then((r) => r.outfile);
+  }
   return binary;
 }
 

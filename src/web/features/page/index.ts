@@ -1,2 +1,3 @@
 export { PageScreen } from "./PageScreen";
 export { NewPageButton } from "./NewPageButton";
+export { NewPageScreen } from "./NewPageScreen";

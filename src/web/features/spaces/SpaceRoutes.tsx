@@ -12,7 +12,7 @@ import { NotFound } from "../../app/NotFound";
 import { Shell } from "../../app/Shell";
 import { useMe } from "../../app/session";
 import { HistoryScreen } from "../history";
-import { PageScreen } from "../page";
+import { NewPageScreen, PageScreen } from "../page";
 import { TrashScreen } from "../trash";
 import { idFromSegment } from "../../lib/slug";
 import { Breadcrumbs } from "./Breadcrumbs";
@@ -49,6 +49,9 @@ function SpaceFrame({ space }: { space: Space }) {
         <Switch>
           <Route path="/s/:key">
             <SpaceHome space={space} />
+          </Route>
+          <Route path="/s/:key/new">
+            <NewPageScreen space={space} />
           </Route>
           <Route path="/s/:key/trash">
             <TrashScreen space={space} />
