@@ -8,6 +8,7 @@ import { visiblePagesFilter } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../auth/caller";
 import type { Core } from "../core";
+import { invalid } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import { users } from "../users/tables";
 import { PAGE_STATUS, pages } from "./tables";
@@ -16,6 +17,8 @@ export const RECENT_DEFAULT = 10;
 export const RECENT_MAX = 50;
 
 export function listRecentPages(core: Core, caller: Caller, spaceRef: string, limit = RECENT_DEFAULT) {
+  // Checked here, not by the query schema: its bound errors would not name the parameter.
+  if (!Number.isInteger(limit) || limit < 1 || limit > RECENT_MAX) throw invalid("limit", `must be a whole number from 1 to ${RECENT_MAX}`);
   const space = requireReadableSpace(core, caller, findSpaceByIdOrKey(core, spaceRef));
   return core.db
     .select({ id: pages.id, title: pages.title, emoji: pages.emoji, parentPageId: pages.parentId, updatedAt: pages.updatedAt, updatedById: pages.updatedById, updatedByName: users.displayName })

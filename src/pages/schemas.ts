@@ -130,7 +130,7 @@ export const DraftBody = t.Object({ spaceId: SpaceRef, parentPageId: t.Optional(
 export const SpaceQuery = t.Object({ spaceId: SpaceRef });
 export const RecentQuery = t.Object({
   spaceId: SpaceRef,
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: RECENT_MAX, description: `How many, 1 to ${RECENT_MAX}; default ${RECENT_DEFAULT}` })),
+  limit: t.Optional(t.Integer({ description: `How many, 1 to ${RECENT_MAX}; default ${RECENT_DEFAULT}`, error: `must be a whole number from 1 to ${RECENT_MAX}` })),
 });
 
 export const RecentPage = t.Object(
