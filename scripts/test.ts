@@ -9,11 +9,14 @@ import { join } from "node:path";
 const root = join(import.meta.dir, "..");
 
 // Browser tests drive Debian's Chromium (playwright-core never downloads a browser of its own).
-if (existsSync(join(root, "tests", "needs-chromium")) && !existsSync("/usr/bin/chromium")) {
+// The colour-emoji font only makes the screenshots show emoji (page and space icons) as a
+// person's desktop would; no test depends on it.
+const EMOJI_FONT = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
+if (existsSync(join(root, "tests", "needs-chromium")) && (!existsSync("/usr/bin/chromium") || !existsSync(EMOJI_FONT))) {
   console.log("Installing Debian's chromium for the browser tests (apt-get)…");
   const apt = (args: string[]) => Bun.spawnSync(["apt-get", ...args], { stdout: "ignore", stderr: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
   apt(["update", "-qq"]);
-  if (apt(["install", "-y", "-qq", "chromium"]).exitCode !== 0) console.log("Could not install chromium: the browser tests will fail. Install it with: apt-get install -y chromium");
+  if (apt(["install", "-y", "-qq", "chromium", "fonts-noto-color-emoji"]).exitCode !== 0) console.log("Could not install chromium: the browser tests will fail. Install it with: apt-get install -y chromium");
 }
 const reportDir = join(root, ".bench", "test-report");
 rmSync(reportDir, { recursive: true, force: true });

@@ -104,6 +104,9 @@ export async function visit(cairn: RunningCairn, opts: ContextOptions = {}): Pro
     baseURL: cairn.url,
     storageState: opts.storageState,
   });
+  // A step that cannot happen fails in 10 s with its own message, well before the test's
+  // timeout (which would kill the shared browser for every test after it).
+  context.setDefaultTimeout(10_000);
   const origin = new URL(cairn.url).origin;
   const foreign: string[] = [];
   const errors: string[] = [];

@@ -1,0 +1,214 @@
+/**
+ * The first minutes of a new instance in the browser: create the owner, sign out and in (with
+ * the errors a person meets), join from an invite link, a session that ends mid-visit, the
+ * home screen and creating a space. Every screen is checked with axe and photographed in the
+ * four looks.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { apiCall, axeViolations, LOOKS, PASSWORD, screenshot, startCairn, visit, type RunningCairn, type Visit } from "./harness";
+
+let cairn: RunningCairn;
+let owner: Visit;
+
+beforeAll(async () => {
+  cairn = await startCairn();
+  owner = await visit(cairn);
+});
+afterAll(async () => {
+  await owner?.close();
+  await cairn?.stop();
+});
+
+async function fillRegister(page: Page, name: string, email: string, password = PASSWORD) {
+  await page.getByLabel("Your name").fill(name);
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+}
+
+async function expectNoAxeViolations(page: Page) {
+  expect(await axeViolations(page)).toEqual([]);
+}
+
+describe("a new instance in the browser", () => {
+  test("the first visit asks for the owner; afterwards that screen never shows again", async () => {
+    const { page } = owner;
+    await page.goto("/");
+    await page.waitForURL(/\/setup$/);
+    await page.getByRole("heading", { name: "Welcome to Cairn" }).waitFor();
+    await expectNoAxeViolations(page);
+    // A short password is refused next to its field, in the server's words.
+    await fillRegister(page, "Olive Owner", "owner@example.com", "short");
+    await page.getByRole("button", { name: "Create the owner account" }).click();
+    await page.getByText("must be at least 8 characters").waitFor();
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Create the owner account" }).click();
+    await page.getByRole("heading", { name: "Create your first space" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/");
+    await expectNoAxeViolations(page);
+    await page.goto("/setup");
+    await page.waitForURL((url) => url.pathname === "/");
+    const instance = await apiCall(page, "GET", "/api/instance");
+    expect(instance.body.needsOwner).toBe(false);
+    // Every sign-in of this file comes from one address: lift the per-minute limit (not the lockout).
+    expect((await apiCall(page, "PUT", "/api/admin/settings", { loginRateLimitPerMinute: 1000 })).status).toBe(200);
+  }, 30_000);
+
+  test("creating a space suggests its key from the name, keeps an edited key and opens the space", async () => {
+    const { page } = owner;
+    await page.goto("/");
+    await page.getByRole("button", { name: "Create space" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create a space" });
+    await dialog.getByLabel("Name").fill("Engineering Handbook");
+    expect(await dialog.getByLabel("Key").inputValue()).toBe("EH");
+    await dialog.getByLabel("Key").fill("eng");
+    expect(await dialog.getByLabel("Key").inputValue()).toBe("ENG");
+    await dialog.getByLabel("Description").fill("How we build, ship and run things.");
+    await dialog.getByRole("button", { name: "Icon 🛠️" }).click();
+    await expectNoAxeViolations(page);
+    await dialog.getByRole("button", { name: "Create space" }).click();
+    await page.waitForURL(/\/s\/ENG$/);
+    await page.getByRole("heading", { name: "This space has no pages yet" }).waitFor();
+    const space = await apiCall(page, "GET", "/api/spaces/ENG");
+    expect(space.body).toMatchObject({ key: "ENG", name: "Engineering Handbook", description: "How we build, ship and run things.", iconKind: 1, iconValue: "🛠️" });
+    // A taken key is refused in the dialog, next to the key.
+    await page.goto("/");
+    await page.getByRole("link", { name: "Engineering Handbook" }).waitFor();
+    await page.getByRole("button", { name: "Create space" }).click();
+    await page.getByRole("dialog").getByLabel("Name").fill("Engine");
+    await page.getByRole("dialog").getByLabel("Key").fill("ENG");
+    await page.getByRole("dialog").getByRole("button", { name: "Create space" }).click();
+    await page.getByRole("dialog").getByText("The key ENG is already used by another space.").waitFor();
+    await page.keyboard.press("Escape");
+  }, 30_000);
+
+  test("signing out, a wrong password, then signing in again", async () => {
+    const { page } = owner;
+    await page.goto("/");
+    await page.getByRole("button", { name: /^Account/ }).click();
+    await page.getByRole("menuitem", { name: "Sign out" }).click();
+    await page.waitForURL(/\/login$/);
+    await page.getByLabel("E-mail").fill("owner@example.com");
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").getByText("Wrong e-mail or password").waitFor();
+    await expectNoAxeViolations(page);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("link", { name: "Engineering Handbook" }).waitFor();
+  }, 30_000);
+
+  test("a session that ends mid-visit sends the person to sign in, then back to where they were", async () => {
+    const { page, context } = owner;
+    await page.goto("/s/ENG");
+    await page.getByRole("heading", { name: "This space has no pages yet" }).waitFor();
+    await context.clearCookies();
+    // The next request the app makes answers 401: the app asks to sign in, remembering the place.
+    await page.goto("/s/ENG/trash");
+    await page.waitForURL(/\/login\?redirect=/);
+    expect(decodeURIComponent(new URL(page.url()).search)).toContain("/s/ENG/trash");
+    await page.getByLabel("E-mail").fill("owner@example.com");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/s\/ENG\/trash$/);
+  }, 30_000);
+
+  test("an invite link lets a new person create an account and land on the spaces", async () => {
+    const invite = await apiCall(owner.page, "POST", "/api/admin/invites", { email: "nia@example.com", expiresInDays: 7, sendEmail: false });
+    expect(invite.status).toBe(201);
+    const guest = await visit(cairn, { width: 375 });
+    try {
+      const { page } = guest;
+      await page.goto(`/register?invite=${encodeURIComponent(invite.body.token)}`);
+      await page.getByRole("heading", { name: "Create your account" }).waitFor();
+      await expectNoAxeViolations(page);
+      await fillRegister(page, "Nia Newcomer", "nia@example.com");
+      await page.getByRole("button", { name: "Create account" }).click();
+      await page.getByRole("link", { name: "Engineering Handbook" }).waitFor();
+      const me = await apiCall(page, "GET", "/api/auth/me");
+      expect(me.body).toMatchObject({ email: "nia@example.com", displayName: "Nia Newcomer" });
+      // Without an invite (and registration closed) the page says how to get one.
+      await page.context().clearCookies();
+      await page.goto("/register");
+      await page.getByRole("heading", { name: "Invite needed" }).waitFor();
+      expect(guest.foreign).toEqual([]);
+      expect(guest.errors).toEqual([]);
+    } finally {
+      await guest.close();
+    }
+  }, 30_000);
+
+  test("too many wrong passwords: the lock and the time left are said in plain words", async () => {
+    const other = await visit(cairn);
+    try {
+      const { page } = other;
+      await page.goto("/login");
+      for (let i = 0; i < 5; i++) await apiCall(page, "POST", "/api/auth/login", { email: "owner@example.com", password: `wrong ${i}` });
+      await page.getByLabel("E-mail").fill("owner@example.com");
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("alert").getByText(/locked/i).waitFor();
+      const alert = await page.getByRole("alert").textContent();
+      expect(alert).toMatch(/locked/i);
+      expect(alert).toMatch(/try again in \d+ (seconds|minutes?)/i);
+    } finally {
+      await other.close();
+    }
+  }, 30_000);
+
+  test("nothing was loaded from another host and the page threw nothing", () => {
+    expect(owner.foreign).toEqual([]);
+    expect(owner.errors).toEqual([]);
+  }, 30_000);
+});
+
+describe("screenshots of the first screens, in light and dark, at 1280 and 375 px", () => {
+  test("setup, sign-in, home, create space and an empty space", async () => {
+    const fresh = await startCairn();
+    try {
+      for (const look of LOOKS) {
+        const v = await visit(fresh, look);
+        const { page } = v;
+        await page.goto("/setup");
+        await page.getByRole("heading", { name: "Welcome to Cairn" }).waitFor();
+        await screenshot(page, "01-setup");
+        await v.close();
+      }
+    } finally {
+      await fresh.stop();
+    }
+    for (const look of LOOKS) {
+      const v = await visit(cairn, look);
+      const { page } = v;
+      {
+        await page.goto("/login");
+        await page.getByLabel("E-mail").fill("someone@example.com");
+        await page.getByLabel("Password").fill("wrong password");
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.getByRole("alert").waitFor();
+        await screenshot(page, "02-sign-in-error");
+        expect(await axeViolations(page)).toEqual([]);
+        await v.close();
+      }
+    }
+    for (const look of LOOKS) {
+      const v = await visit(cairn, { ...look, storageState: await owner.context.storageState() });
+      const { page } = v;
+      await page.goto("/");
+      await page.getByRole("link", { name: "Engineering Handbook" }).waitFor();
+      await screenshot(page, "03-home");
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "Create space" }).click();
+      await page.getByRole("dialog").getByLabel("Name").fill("Product Roadmap");
+      await screenshot(page, "04-create-space");
+      expect(await axeViolations(page)).toEqual([]);
+      await page.keyboard.press("Escape");
+      await page.goto("/s/ENG");
+      await page.getByRole("heading", { name: "This space has no pages yet" }).waitFor();
+      await screenshot(page, "05-space-empty");
+      expect(await axeViolations(page)).toEqual([]);
+      expect(v.foreign).toEqual([]);
+      await v.close();
+    }
+  }, 120_000);
+});
