@@ -18,6 +18,7 @@ import { SCENARIOS, type BenchContext, type ExtraFigures, type Scenario } from "
 import { seedContext } from "./bench/seed";
 import { coldStarts, median, startCairn } from "./bench/server";
 import { measureUploads } from "./bench/upload";
+import { measureWeb } from "./bench/web";
 
 // `bun run bench -- --fuzz` runs only the long fuzz (bench/fuzz.ts), not the benchmark.
 if (process.argv.includes("--fuzz")) process.exit(await (await import("./bench/fuzz")).runFuzz(process.argv));
@@ -103,6 +104,9 @@ async function main() {
   const cairn = await startCairn(outfile, serverLog, content.dataDir);
   const ctx = await seedContext(cairn.url, quick, true);
   ctx.shared.preSeed = content.pre;
+  // The web UI in Chromium first: the idle reading below is then of a server that has served it.
+  const web = await measureWeb(ctx);
+  for (const f of web.figures) console.log(`${f.figure}: ${f.value}`);
   // A few ordinary requests before the idle reading, so it is memory after real use.
   for (const path of ["/api/health", "/api/auth/me", "/api/instance"]) await ctx.api("GET", path);
   await Bun.sleep(plan.idleMs);
@@ -135,8 +139,10 @@ async function main() {
     binaryMb,
     scenarios,
     machineLoad: [loadBefore, loadavg()[0]],
-    ...contentFigures(content.pre, upload),
   };
+  const contentPart = contentFigures(content.pre, upload);
+  report.figures = [...contentPart.figures, ...web.figures];
+  report.extras = { ...contentPart.extras, ...web.extras };
   writeResults(join(out, "results.json"), report);
   console.log(`\n${formatReport(report).text}\nwritten .bench/results.json; ${((performance.now() - startedAt) / 1000).toFixed(1)} s in all, ${content.pre.seedSeconds.toFixed(1)} s of it seeding BIG`);
 }

@@ -3,6 +3,7 @@ import { readSecretLine } from "./cli/read-secret";
 import { commandLogger, runCommand, type Command } from "./cli/run";
 import { RESET_PASSWORD_USAGE, resetPasswordCommand } from "./commands/reset-password";
 import { loadConfig, type Config } from "./platform/config";
+import { warmUi } from "./http/ui";
 import { startServer } from "./server";
 import { explainStartupError } from "./startup-errors";
 import { VERSION } from "./version";
@@ -72,6 +73,9 @@ function serve(config: Config) {
   const running = startServer(config);
   const log = running.core.log;
   log.info("listening", { url: running.url, data: running.core.data.root, version: VERSION });
+  // The web UI's files are made ready (compressed; bundled, when run from source) a moment
+  // after start, so neither the first API answer nor the first page view waits for it.
+  setTimeout(() => warmUi((err) => log.error("web UI unavailable", { error: err instanceof Error ? err.message : String(err) })), 500).unref();
   // Nothing a request or a background job does may end the process: log it and go on.
   process.on("uncaughtException", (err) => log.error("uncaught error", { error: err.stack ?? err.message }));
   process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) }));
