@@ -1,0 +1,22 @@
+/**
+ * A page's document in the reading view: TipTap JSON to React elements with TipTap's static
+ * renderer (about 1 KB), not a read-only editor (150 KB more to download before a page shows).
+ * Node types it does not know show their content; unknown marks, their text.
+ */
+import { renderJSONContentToReactElement } from "@tiptap/static-renderer/json/react";
+import { memo, type ReactNode } from "react";
+import type { DocJson } from "../../../api/client";
+import { markMapping } from "./marks";
+import { nodeMapping } from "./nodes";
+import "./prose.css";
+
+const render = renderJSONContentToReactElement({
+  nodeMapping: nodeMapping as never,
+  markMapping: markMapping as never,
+  unhandledNode: ((p: { children?: ReactNode }) => <>{p.children}</>) as never,
+  unhandledMark: ((p: { children?: ReactNode }) => <>{p.children}</>) as never,
+});
+
+export const DocumentView = memo(function DocumentView({ doc, className }: { doc: DocJson; className?: string }) {
+  return <div className={`prose${className ? ` ${className}` : ""}`}>{render({ content: doc as never })}</div>;
+});

@@ -1,0 +1,54 @@
+/**
+ * The reading renderer against the editor schema: every node and mark the server accepts has
+ * a drawing here, a document reads the same words as the server's plain text of it, and a
+ * stored URL with a forbidden scheme never becomes a link or an image.
+ */
+import { describe, expect, test } from "bun:test";
+import { getSchema } from "@tiptap/core";
+import { renderToStaticMarkup } from "react-dom/server";
+import { contentExtensions } from "../../../../content/extensions";
+import { everythingDocument, inline, text } from "../../../../content/testing";
+import { plainText } from "../../../../content/plain-text";
+import type { DocJson } from "../../../api/client";
+import { DocumentView } from "./DocumentView";
+import { markMapping } from "./marks";
+import { nodeMapping } from "./nodes";
+
+(globalThis as { window?: unknown }).window ??= { location: { origin: "http://cairn.test" } };
+const schema = getSchema(contentExtensions);
+const html = (doc: unknown) => renderToStaticMarkup(<DocumentView doc={doc as DocJson} />);
+
+describe("the reading renderer", () => {
+  test("draws every node and mark of the editor schema", () => {
+    expect(Object.keys(schema.nodes).filter((n) => !(n in nodeMapping))).toEqual([]);
+    expect(Object.keys(schema.marks).filter((m) => !(m in markMapping))).toEqual([]);
+  });
+
+  test("reads the same words as the server's plain text of a document with every block", () => {
+    const doc = everythingDocument();
+    const out = html(doc);
+    // Compared without whitespace: blocks are separated differently, the words are the same.
+    const bare = (s: string) => s.replace(/\s+/g, "");
+    // An image's words are its alt text, as in the server's plain text.
+    const rendered = out.replace(/<img[^>]*alt="([^"]*)"[^>]*>/g, "$1").replace(/<[^>]+>/g, "").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#x27;/g, "'");
+    expect(bare(rendered)).toBe(bare(plainText(schema.nodeFromJSON(doc))));
+    for (const tag of ["<table", "<blockquote", "<pre", 'data-type="panel"', "<details", 'data-type="taskList"', "<hr", "<mark", "<code"]) expect(out).toContain(tag);
+  });
+
+  test("keeps the text of a link or image whose URL has a forbidden scheme, never the URL", () => {
+    const link = (href: string) => inline(text("click", [{ type: "link", attrs: { href } }]));
+    expect(html(link("javascript:alert(1)"))).not.toContain("<a");
+    expect(html(link(" JaVaScRiPt:alert(1)"))).not.toContain("<a");
+    expect(html(link("data:text/html,x"))).not.toContain("<a");
+    expect(html(link("https://example.com/"))).toContain('<a href="https://example.com/" target="_blank" rel="noopener noreferrer nofollow">click</a>');
+    expect(html(link("/s/ENG/p/1"))).toContain('<a href="/s/ENG/p/1">click</a>');
+    const image = (src: string) => ({ type: "doc", content: [{ type: "image", attrs: { src, alt: "x" } }] });
+    expect(html(image("javascript:alert(1)"))).not.toContain("<img");
+    expect(html(image("/api/attachments/a/view"))).toContain('<img src="/api/attachments/a/view" alt="x"');
+  });
+
+  test("an unknown node or mark shows its content instead of failing", () => {
+    const out = html({ type: "doc", content: [{ type: "futureBlock", content: [{ type: "text", text: "still here", marks: [{ type: "futureMark" }] }] }] });
+    expect(out).toContain("still here");
+  });
+});
