@@ -1,5 +1,65 @@
-// TEMPORARY scaffold, replaced by the page feature (template chooser, then a draft in the editor).
-import type { Space } from "../../api/types";
-export function NewPageScreen(_: { space: Space }) {
-  return <main id="main" className="main-column"><h1>New page</h1></main>;
+/**
+ * A new page starts here: a blank page or one of the templates (the space's own and the
+ * wiki-wide ones). Choosing makes a draft, visible only to its author until published, and
+ * opens it in the editor.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useLocation, useSearch } from "wouter";
+import { api, ApiError, data } from "../../api/client";
+import { keys } from "../../api/keys";
+import type { Space, Template } from "../../api/types";
+import { pagePath } from "../../lib/slug";
+import { FileText, LayoutTemplate } from "../../ui/icons";
+import "./new-page.css";
+
+export function NewPageScreen({ space }: { space: Space }) {
+  const parent = new URLSearchParams(useSearch()).get("parent") ?? undefined;
+  const [, navigate] = useLocation();
+  const templates = useQuery({ queryKey: keys.templates(space.id), queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })) });
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const start = async (template: Template | null) => {
+    setBusy(template?.id ?? "blank");
+    setError(null);
+    try {
+      let page = await data(api.POST("/api/pages/draft", { body: { spaceId: space.id, ...(parent ? { parentPageId: parent } : {}) } }));
+      if (template) page = await data(api.PUT("/api/pages/{id}", { params: { path: { id: page.id } }, body: { contentJson: template.contentJson, baseVersion: page.currentVersionNumber } }));
+      navigate(`${pagePath(space.key, page.id)}/edit`, { replace: true });
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : "The page could not be created. Check your connection and try again.");
+      setBusy(null);
+    }
+  };
+
+  return (
+    <main id="main" className="main-column new-page">
+      <h1>New page</h1>
+      <p className="muted">Start from a blank page or a template. It stays a draft, seen only by you, until you publish it.</p>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <ul className="template-grid">
+        <li>
+          <button type="button" className="template-card" onClick={() => void start(null)} disabled={!!busy} aria-busy={busy === "blank" || undefined}>
+            <FileText aria-hidden="true" />
+            <span className="template-name">Blank page</span>
+            <span className="template-desc">Start writing; type / for blocks.</span>
+          </button>
+        </li>
+        {(templates.data ?? []).map((t) => (
+          <li key={t.id}>
+            <button type="button" className="template-card" onClick={() => void start(t)} disabled={!!busy} aria-busy={busy === t.id || undefined}>
+              <LayoutTemplate aria-hidden="true" />
+              <span className="template-name">{t.name}</span>
+              <span className="template-desc">{t.description || (t.spaceId ? `A template of ${space.name}` : "A template for every space")}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </main>
+  );
 }

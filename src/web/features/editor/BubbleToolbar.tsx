@@ -1,0 +1,79 @@
+/**
+ * The toolbar on a text selection: marks and a link. Its state comes from useEditorState, so
+ * typing elsewhere does not re-render it.
+ */
+import type { Editor } from "@tiptap/core";
+import { useEditorState } from "@tiptap/react";
+import { BubbleMenu } from "@tiptap/react/menus";
+import { useState } from "react";
+import { safeHref } from "../page/render/safe-url";
+
+const MARKS: Array<[string, string, string]> = [
+  ["bold", "B", "Bold (Ctrl+B)"],
+  ["italic", "I", "Italic (Ctrl+I)"],
+  ["underline", "U", "Underline (Ctrl+U)"],
+  ["strike", "S", "Strikethrough"],
+  ["code", "</>", "Inline code"],
+  ["highlight", "H", "Highlight"],
+];
+
+export function BubbleToolbar({ editor }: { editor: Editor }) {
+  const active = useEditorState({ editor, selector: ({ editor: e }) => Object.fromEntries([...MARKS.map(([m]) => [m, e.isActive(m)]), ["link", e.isActive("link")]]) as Record<string, boolean> });
+  const [linking, setLinking] = useState(false);
+  const [href, setHref] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const applyLink = () => {
+    const url = href.trim();
+    if (!url) editor.chain().focus().unsetLink().run();
+    else if (!safeHref(url)) return setError("Use a web address (https://…), mailto: or a path on this wiki.");
+    else editor.chain().focus().extendMarkRange("link").setLink({ href: url }).run();
+    setLinking(false);
+    setError(null);
+  };
+  return (
+    <BubbleMenu editor={editor} shouldShow={({ editor: e, from, to }) => from !== to && !e.isActive("codeBlock") && !e.isActive("image")} options={{ placement: "top" }}>
+      <div className="bubble-toolbar" role="toolbar" aria-label="Text formatting">
+        {linking ? (
+          <form
+            className="link-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              applyLink();
+            }}
+          >
+            <input className="input" aria-label="Link address" placeholder="https://…" value={href} autoFocus onChange={(e) => setHref(e.target.value)} onKeyDown={(e) => e.key === "Escape" && setLinking(false)} />
+            <button type="submit" className="tb-button">
+              Apply
+            </button>
+            {error ? (
+              <span className="link-error" role="alert">
+                {error}
+              </span>
+            ) : null}
+          </form>
+        ) : (
+          <>
+            {MARKS.map(([mark, glyph, label]) => (
+              <button key={mark} type="button" className={`tb-button tb-${mark}`} aria-label={label} title={label} aria-pressed={active[mark]} onClick={() => editor.chain().focus().toggleMark(mark).run()}>
+                {glyph}
+              </button>
+            ))}
+            <button
+              type="button"
+              className="tb-button"
+              aria-pressed={active.link}
+              aria-label="Link"
+              title="Link"
+              onClick={() => {
+                setHref((editor.getAttributes("link").href as string | undefined) ?? "");
+                setLinking(true);
+              }}
+            >
+              Link
+            </button>
+          </>
+        )}
+      </div>
+    </BubbleMenu>
+  );
+}

@@ -1,0 +1,37 @@
+/** A page's emoji: a small grid of common ones in a popover (no emoji database to download). */
+import * as Popover from "@radix-ui/react-popover";
+import { Smile } from "../../ui/icons";
+
+const EMOJI = "📄 📘 📗 📕 📝 📌 📎 📊 📈 🗂️ 🗓️ 🧭 🚀 🛠️ ⚙️ 🔧 🧪 🧩 💡 🎯 ✅ ⚠️ ❗ ❓ 🔒 🔑 🌱 🌍 🏠 🏗️ 👋 🤝 🎉 ⭐ 🔥 💬 📣 🐛 🧹 📦".split(" ");
+
+export function EmojiPicker({ value, onChange }: { value: string | null; onChange(emoji: string | null): void }) {
+  return (
+    <Popover.Root>
+      <Popover.Trigger asChild>
+        <button type="button" className="emoji-trigger" aria-label={value ? `Page emoji ${value}: change` : "Add an emoji"}>
+          {value ?? <Smile size={20} aria-hidden="true" />}
+        </button>
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content className="emoji-popover" sideOffset={6} align="start" aria-label="Choose an emoji">
+          <div className="emoji-grid">
+            {EMOJI.map((e) => (
+              <Popover.Close asChild key={e}>
+                <button type="button" className="emoji-cell" aria-label={e} onClick={() => onChange(e)}>
+                  {e}
+                </button>
+              </Popover.Close>
+            ))}
+          </div>
+          {value ? (
+            <Popover.Close asChild>
+              <button type="button" className="btn btn-ghost btn-sm" onClick={() => onChange(null)}>
+                Remove emoji
+              </button>
+            </Popover.Close>
+          ) : null}
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+}

@@ -1,0 +1,28 @@
+/** Row, column and header tools, shown while the caret is in a table. */
+import type { Editor } from "@tiptap/core";
+import { BubbleMenu } from "@tiptap/react/menus";
+
+const TOOLS: Array<[string, (e: Editor) => boolean]> = [
+  ["Row above", (e) => e.chain().focus().addRowBefore().run()],
+  ["Row below", (e) => e.chain().focus().addRowAfter().run()],
+  ["Column left", (e) => e.chain().focus().addColumnBefore().run()],
+  ["Column right", (e) => e.chain().focus().addColumnAfter().run()],
+  ["Delete row", (e) => e.chain().focus().deleteRow().run()],
+  ["Delete column", (e) => e.chain().focus().deleteColumn().run()],
+  ["Header row", (e) => e.chain().focus().toggleHeaderRow().run()],
+  ["Delete table", (e) => e.chain().focus().deleteTable().run()],
+];
+
+export function TableToolbar({ editor }: { editor: Editor }) {
+  return (
+    <BubbleMenu editor={editor} pluginKey="tableToolbar" shouldShow={({ editor: e, from, to }) => from === to && e.isActive("table")} options={{ placement: "top-start" }}>
+      <div className="bubble-toolbar" role="toolbar" aria-label="Table">
+        {TOOLS.map(([label, run]) => (
+          <button key={label} type="button" className="tb-button tb-text" onClick={() => run(editor)}>
+            {label}
+          </button>
+        ))}
+      </div>
+    </BubbleMenu>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * The editor's extensions: the server's own schema (src/content/extensions.ts, so whatever the
+ * editor writes the server accepts) with code blocks coloured by lowlight, plus what only an
+ * editing session needs: undo, drop and gap cursors, a trailing paragraph, the placeholder,
+ * pasted and dropped files, the "/" block menu and "@" mentions.
+ */
+import { Extension, type AnyExtension, type Editor, type Range } from "@tiptap/core";
+import CodeBlockLowlight from "@tiptap/extension-code-block-lowlight";
+import FileHandler from "@tiptap/extension-file-handler";
+import { Dropcursor, Gapcursor, Placeholder, TrailingNode, UndoRedo } from "@tiptap/extensions";
+import Suggestion from "@tiptap/suggestion";
+import { createElement } from "react";
+import { contentExtensions } from "../../../content/extensions";
+import { api, data } from "../../api/client";
+import { keys } from "../../api/keys";
+import { queryClient } from "../../api/query-client";
+import type { User } from "../../api/types";
+import { blockItems, filterBlocks, type BlockItem } from "./blocks";
+import { lowlight } from "./lowlight";
+import { suggestionPopup } from "./suggestion-popup";
+import { SuggestionList } from "./SuggestionList";
+
+export interface SessionHooks {
+  /** Files pasted or dropped (images are uploaded and inserted at `pos`). */
+  onFiles(editor: Editor, files: File[], pos?: number): void;
+  /** The "/" menu's Image item: open a file picker. */
+  pickImage(): void;
+}
+
+const blockRow = (item: BlockItem) =>
+  createElement("span", { className: "suggestion-row" }, createElement("span", { className: "suggestion-title" }, item.title), createElement("span", { className: "suggestion-hint" }, item.hint));
+
+function slashCommand(hooks: SessionHooks) {
+  return Extension.create({
+    name: "slashCommand",
+    addProseMirrorPlugins() {
+      return [
+        Suggestion<BlockItem>({
+          editor: this.editor,
+          char: "/",
+          startOfLine: false,
+          allowSpaces: false,
+          items: ({ query }) => filterBlocks(blockItems(hooks.pickImage), query),
+          command: ({ editor, range, props }) => props.run(editor, range as Range),
+          render: suggestionPopup(SuggestionList as never, (p) => ({
+            items: p.items,
+            label: "Insert a block",
+            empty: "No block matches",
+            render: blockRow,
+            pick: (item: BlockItem) => p.command(item),
+          })),
+        }),
+      ];
+    },
+  });
+}
+
+const users = () => queryClient.fetchQuery({ queryKey: keys.users, queryFn: () => data(api.GET("/api/users")), staleTime: 60_000 });
+
+function withMentions(ext: AnyExtension): AnyExtension {
+  if (ext.name !== "mention") return ext;
+  return ext.configure({
+    suggestion: {
+      char: "@",
+      items: async ({ query }: { query: string }) => {
+        const q = query.toLowerCase();
+        return ((await users()) as User[]).filter((u) => u.displayName.toLowerCase().includes(q) || u.email.toLowerCase().startsWith(q)).slice(0, 8);
+      },
+      render: suggestionPopup(SuggestionList as never, (p) => ({
+        items: p.items,
+        label: "Mention someone",
+        empty: "Nobody by that name",
+        render: (u: User) => createElement("span", { className: "suggestion-row" }, createElement("span", { className: "suggestion-title" }, u.displayName), createElement("span", { className: "suggestion-hint" }, u.email)),
+        pick: (u: User) => p.command({ id: u.id, label: u.displayName }),
+      })),
+    },
+  });
+}
+
+export function editorExtensions(hooks: SessionHooks): AnyExtension[] {
+  const schema = contentExtensions.map((ext) => (ext.name === "starterKit" ? ext.configure({ codeBlock: false }) : withMentions(ext)));
+  return [
+    ...schema,
+    CodeBlockLowlight.configure({ lowlight, defaultLanguage: null }),
+    UndoRedo,
+    Dropcursor.configure({ color: "var(--accent)", width: 2 }),
+    Gapcursor,
+    TrailingNode,
+    Placeholder.configure({ placeholder: "Type / for blocks, @ to mention someone, or just start writing" }),
+    FileHandler.configure({
+      onPaste: (editor, files) => hooks.onFiles(editor, files),
+      onDrop: (editor, files, pos) => hooks.onFiles(editor, files, pos),
+    }),
+    slashCommand(hooks),
+  ];
+}

@@ -1,0 +1,122 @@
+import { useEffect, useState } from "react";
+import { Link, useLocation } from "wouter";
+import { api, data } from "../../api/client";
+import { keys } from "../../api/keys";
+import { queryClient } from "../../api/query-client";
+import type { Page, Space } from "../../api/types";
+import { pagePath } from "../../lib/slug";
+import { fullDate, timeAgo } from "../../lib/time";
+import { Button, IconButton } from "../../ui/Button";
+import { ConfirmDialog } from "../../ui/Dialog";
+import { Copy, Ellipsis, History, Maximize2, Minimize2, Pencil, Trash2 } from "../../ui/icons";
+import { Menu, MenuItem, MenuSeparator } from "../../ui/Menu";
+import { toast } from "../../ui/toast";
+import { preloadEditor } from "./editor-chunk";
+import { pageChanged, usePageLabels, useVersions } from "./queries";
+
+/** True when a key press is typing (a field, the editor), not a shortcut. */
+export function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+}
+
+/** The reading view's header: title, who changed it last, labels, and what can be done. */
+export function PageHeader({ page, space, busy }: { page: Page; space: Space; busy?: boolean }) {
+  const [, navigate] = useLocation();
+  const versions = useVersions(page.id);
+  const labels = usePageLabels(page.id);
+  const [trashing, setTrashing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const path = pagePath(space.key, page.id, page.title);
+  const edit = () => navigate(`${path}/edit`);
+
+  useEffect(() => {
+    if (!page.canEdit) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "e" && !e.ctrlKey && !e.metaKey && !e.altKey && !isTyping(e.target) && !document.querySelector("[role=dialog]")) {
+        e.preventDefault();
+        edit();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  const toggleWidth = async () => {
+    const updated = await data(api.PUT("/api/pages/{id}/layout", { params: { path: { id: page.id } }, body: { fullWidth: !page.fullWidth } }));
+    queryClient.setQueryData(keys.page(page.id), updated);
+  };
+  const trash = async () => {
+    try {
+      await api.DELETE("/api/pages/{id}", { params: { path: { id: page.id } } });
+      pageChanged(page);
+      queryClient.removeQueries({ queryKey: keys.page(page.id) });
+      toast.success(`“${page.title}” moved to the trash`);
+      navigate(`/s/${space.key}`);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const latest = versions.data?.[0];
+  return (
+    <header className="page-head">
+      <div className="page-actions">
+        {page.canEdit ? (
+          <Button size="sm" variant="secondary" onClick={edit} onPointerEnter={preloadEditor} onFocus={preloadEditor} busy={busy} aria-keyshortcuts="E" title="Edit (E)">
+            <Pencil size={15} aria-hidden="true" /> Edit
+          </Button>
+        ) : null}
+        <Link className="btn btn-ghost btn-sm" href={`${path}/history`}>
+          <History size={15} aria-hidden="true" /> History
+        </Link>
+        <Menu trigger={<IconButton label="More actions">{<Ellipsis />}</IconButton>} label="Page actions">
+          <MenuItem icon={<Copy />} onSelect={() => void navigator.clipboard?.writeText(window.location.origin + path).then(() => toast.success("Link copied"))}>
+            Copy link
+          </MenuItem>
+          {page.canEdit ? (
+            <>
+              <MenuItem icon={page.fullWidth ? <Minimize2 /> : <Maximize2 />} onSelect={() => void toggleWidth()}>
+                {page.fullWidth ? "Readable width" : "Full width"}
+              </MenuItem>
+              <MenuSeparator />
+              <MenuItem icon={<Trash2 />} danger onSelect={() => setTrashing(true)}>
+                Move to trash
+              </MenuItem>
+            </>
+          ) : null}
+        </Menu>
+      </div>
+      <h1 className="page-title">
+        {page.emoji ? <span className="page-emoji">{page.emoji}</span> : null}
+        {page.title || "Untitled"}
+      </h1>
+      <p className="page-meta">
+        {latest ? (
+          <>
+            Updated by {latest.authorName ?? "someone"} · version {page.currentVersionNumber} · <time dateTime={page.updatedAt} title={fullDate(page.updatedAt)}>{timeAgo(page.updatedAt)}</time>
+          </>
+        ) : (
+          <>Version {page.currentVersionNumber}</>
+        )}
+      </p>
+      {labels.data?.length ? (
+        <ul className="page-labels" aria-label="Labels">
+          {labels.data.map((l) => (
+            <li key={l.id} className="label-chip">
+              {l.name}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <ConfirmDialog
+        open={trashing}
+        onOpenChange={setTrashing}
+        title="Move this page to the trash?"
+        description={`“${page.title || "Untitled"}” and every page below it go to the space's trash. You can restore them from there.`}
+        confirmLabel="Move to trash"
+        error={error}
+        onConfirm={() => void trash()}
+      />
+    </header>
+  );
+}
