@@ -15,6 +15,7 @@ import { ConfirmDialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { pageChanged } from "../page/queries";
 import { BubbleToolbar } from "./BubbleToolbar";
+import { CodeBlockToolbar } from "./CodeBlockToolbar";
 import { ConflictDialog } from "./ConflictDialog";
 import { EditHeader } from "./EditHeader";
 import { editorExtensions } from "./extensions";
@@ -157,6 +158,7 @@ export default function EditSession({ page, space }: { page: Page; space: Space 
       <EditorContent editor={editor} />
       <BubbleToolbar editor={editor} />
       <TableToolbar editor={editor} />
+      <CodeBlockToolbar editor={editor} />
       <input
         ref={fileInput}
         type="file"

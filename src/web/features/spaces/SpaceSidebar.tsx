@@ -44,7 +44,7 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
           </div>
         )}
       </div>
-      <nav className="sidebar-tree" aria-label={`Pages of ${space.name}`}>
+      <nav className="sidebar-tree" aria-label="Pages">
         <PageTree space={space} currentPageId={currentPageId} />
       </nav>
       {me.data ? (

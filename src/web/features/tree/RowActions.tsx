@@ -1,0 +1,113 @@
+/**
+ * What can be done to one page of the tree: a menu (also opened from the keyboard with
+ * Shift+F10 or the context-menu key on the row), and the dialogs it leads to.
+ */
+import * as Radix from "@radix-ui/react-dropdown-menu";
+import { useState } from "react";
+import { useLocation } from "wouter";
+import { api, ApiError, data } from "../../api/client";
+import { keys } from "../../api/keys";
+import { queryClient } from "../../api/query-client";
+import type { Space, TreeNode } from "../../api/types";
+import { pagePath } from "../../lib/slug";
+import { Button } from "../../ui/Button";
+import { ConfirmDialog, Dialog, DialogActions } from "../../ui/Dialog";
+import { Copy, Ellipsis, FilePlus, FolderInput, Trash2 } from "../../ui/icons";
+import { toast } from "../../ui/toast";
+import { descendantIds } from "./model";
+import { MoveDialog } from "./MoveDialog";
+
+type Open = null | "move" | "copy" | "trash";
+
+export function RowActions({ space, node, menuOpen, onMenuOpen }: { space: Space; node: TreeNode; menuOpen: boolean; onMenuOpen(open: boolean): void }) {
+  const [, navigate] = useLocation();
+  const [dialog, setDialog] = useState<Open>(null);
+  const [withChildren, setWithChildren] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const below = descendantIds(node).length;
+  const title = node.title || "Untitled";
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.tree(space.id) });
+
+  const trash = async () => {
+    try {
+      await data(api.DELETE("/api/pages/{id}", { params: { path: { id: node.id } } }));
+      refresh();
+      void queryClient.invalidateQueries({ queryKey: keys.recent(space.id) });
+      setDialog(null);
+      toast.success(`“${title}” moved to the trash`);
+      if (window.location.pathname.includes(node.id)) navigate(`/s/${space.key}`);
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : String(err));
+    }
+  };
+  const copy = async () => {
+    try {
+      const made = await data(api.POST("/api/pages/{id}/copy", { params: { path: { id: node.id } }, body: { includeChildren: withChildren } }));
+      refresh();
+      setDialog(null);
+      toast.success(`Copied as “${made.title}”`);
+      navigate(pagePath(space.key, made.id, made.title));
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : String(err));
+    }
+  };
+  return (
+    <>
+      <Radix.Root open={menuOpen} onOpenChange={onMenuOpen} modal={false}>
+        <Radix.Trigger asChild>
+          <button type="button" className="tree-action" tabIndex={-1} aria-hidden="true" title="More actions">
+            <Ellipsis size={15} />
+          </button>
+        </Radix.Trigger>
+        <Radix.Portal>
+          <Radix.Content className="menu" align="start" sideOffset={4} aria-label={`Actions for ${title}`}>
+            <Radix.Item className="menu-item" onSelect={() => navigate(`/s/${space.key}/new?parent=${node.id}`)}>
+              <span className="menu-icon"><FilePlus /></span>New page inside
+            </Radix.Item>
+            <Radix.Item className="menu-item" onSelect={() => (setError(null), setDialog("copy"))}>
+              <span className="menu-icon"><Copy /></span>Copy…
+            </Radix.Item>
+            <Radix.Item className="menu-item" onSelect={() => setDialog("move")}>
+              <span className="menu-icon"><FolderInput /></span>Move to…
+            </Radix.Item>
+            <Radix.Separator className="menu-separator" />
+            <Radix.Item className="menu-item menu-item-danger" onSelect={() => (setError(null), setDialog("trash"))}>
+              <span className="menu-icon"><Trash2 /></span>Move to trash
+            </Radix.Item>
+          </Radix.Content>
+        </Radix.Portal>
+      </Radix.Root>
+      {dialog === "move" ? <MoveDialog space={space} node={node} onClose={() => setDialog(null)} /> : null}
+      <Dialog open={dialog === "copy"} onOpenChange={(o) => !o && setDialog(null)} title={`Copy “${title}”`} description="The copy starts a fresh history, next to the original.">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void copy();
+          }}
+        >
+          {below ? (
+            <label className="check-row">
+              <input type="checkbox" checked={withChildren} onChange={(e) => setWithChildren(e.target.checked)} /> Also copy the {below} page{below === 1 ? "" : "s"} below it
+            </label>
+          ) : null}
+          {error ? <p className="form-error" role="alert">{error}</p> : null}
+          <DialogActions>
+            <Button onClick={() => setDialog(null)}>Cancel</Button>
+            <Button type="submit" variant="primary">
+              Copy
+            </Button>
+          </DialogActions>
+        </form>
+      </Dialog>
+      <ConfirmDialog
+        open={dialog === "trash"}
+        onOpenChange={(o) => !o && setDialog(null)}
+        title="Move to the trash?"
+        description={`“${title}”${below ? ` and the ${below} page${below === 1 ? "" : "s"} below it` : ""} will go to the space's trash. You can restore ${below ? "them" : "it"} from there.`}
+        confirmLabel="Move to trash"
+        error={error}
+        onConfirm={() => void trash()}
+      />
+    </>
+  );
+}
