@@ -4,6 +4,7 @@ import { api, data } from "../../api/client";
 import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
 import type { Page, Space } from "../../api/types";
+import { isTyping } from "../../lib/keyboard";
 import { pagePath } from "../../lib/slug";
 import { fullDate, timeAgo } from "../../lib/time";
 import { Button, IconButton } from "../../ui/Button";
@@ -13,12 +14,6 @@ import { Menu, MenuItem, MenuSeparator } from "../../ui/Menu";
 import { toast } from "../../ui/toast";
 import { preloadEditor } from "./editor-chunk";
 import { pageChanged, usePageLabels, useVersions } from "./queries";
-
-/** True when a key press is typing (a field, the editor), not a shortcut. */
-export function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
-}
 
 /** The reading view's header: title, who changed it last, labels, and what can be done. */
 export function PageHeader({ page, space, busy }: { page: Page; space: Space; busy?: boolean }) {
