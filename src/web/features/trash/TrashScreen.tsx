@@ -1,5 +1,118 @@
-// TEMPORARY scaffold, replaced by the trash feature.
-import type { Space } from "../../api/types";
-export function TrashScreen(_: { space: Space }) {
-  return <main id="main" className="main-column"><h1>Trash</h1></main>;
+/**
+ * A space's trash: what was deleted (each with the pages that went with it), restored in one
+ * click, or deleted for good after the person confirms with their password.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link, useLocation } from "wouter";
+import { api, ApiError, data } from "../../api/client";
+import { keys } from "../../api/keys";
+import { queryClient } from "../../api/query-client";
+import type { Space, TrashEntry } from "../../api/types";
+import { Loading } from "../../app/Loading";
+import { pagePath } from "../../lib/slug";
+import { fullDate, timeAgo } from "../../lib/time";
+import { Button } from "../../ui/Button";
+import { ConfirmDialog } from "../../ui/Dialog";
+import { EmptyState } from "../../ui/EmptyState";
+import { TextField } from "../../ui/Field";
+import { toast } from "../../ui/toast";
+import "./trash.css";
+
+export function TrashScreen({ space }: { space: Space }) {
+  const trash = useQuery({ queryKey: keys.trash(space.id), queryFn: () => data(api.GET("/api/pages/trash", { params: { query: { spaceId: space.id } } })) });
+  const [purging, setPurging] = useState<TrashEntry | null>(null);
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [, navigate] = useLocation();
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: keys.trash(space.id) });
+    void queryClient.invalidateQueries({ queryKey: keys.tree(space.id) });
+    void queryClient.invalidateQueries({ queryKey: keys.recent(space.id) });
+  };
+  const restore = async (entry: TrashEntry) => {
+    try {
+      const page = await data(api.POST("/api/pages/{id}/restore", { params: { path: { id: entry.id } } }));
+      refresh();
+      toast.success(`“${page.title}” is back`, { action: { label: "Open", onClick: () => navigate(pagePath(space.key, page.id, page.title)) } });
+    } catch (err) {
+      toast.error(`“${entry.title}” could not be restored: ${(err as Error).message}`);
+    }
+  };
+  const purge = async () => {
+    if (!purging) return;
+    setBusy(true);
+    setError(null);
+    const call = () => api.DELETE("/api/pages/{id}/purge", { params: { path: { id: purging.id } } });
+    try {
+      // Deleting for good asks for the password each time (a recent confirmation).
+      await data(api.POST("/api/auth/reauth", { body: { password } }));
+      await call();
+      refresh();
+      toast.success(`“${purging.title}” was deleted for good`);
+      setPurging(null);
+      setPassword("");
+    } catch (err) {
+      setError(err instanceof ApiError && err.code === "invalid_credentials" ? "That password is not right. Type your account's password to confirm." : (err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const entries = trash.data ?? [];
+  return (
+    <main id="main" className="main-column trash">
+      <h1>Trash</h1>
+      <p className="muted">Pages deleted from {space.name}. Restore one to put it back where it was, with the pages deleted with it.</p>
+      {trash.isPending ? (
+        <Loading />
+      ) : entries.length === 0 ? (
+        <EmptyState title="The trash is empty">When a page is moved to the trash it waits here, with its history, until someone restores it or deletes it for good.</EmptyState>
+      ) : (
+        <ul className="trash-list">
+          {entries.map((e) => (
+            <li key={e.id}>
+              <div className="trash-text">
+                <span className="trash-title">
+                  {e.emoji ? `${e.emoji} ` : ""}
+                  {e.title || "Untitled"}
+                </span>
+                <span className="muted trash-meta">
+                  Deleted by {e.deletedByName ?? "someone"} <time title={fullDate(e.deletedAt)}>{timeAgo(e.deletedAt)}</time>
+                  {e.pageCount > 1 ? ` · with ${e.pageCount - 1} page${e.pageCount === 2 ? "" : "s"} below it` : ""}
+                </span>
+              </div>
+              <div className="trash-actions">
+                <Button size="sm" onClick={() => void restore(e)} aria-label={`Restore ${e.title || "Untitled"}`}>
+                  Restore
+                </Button>
+                <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setPurging(e))} aria-label={`Delete ${e.title || "Untitled"} for good`}>
+                  Delete for good
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={!!purging}
+        onOpenChange={(o) => !o && setPurging(null)}
+        title="Delete for good?"
+        description={
+          purging
+            ? `“${purging.title || "Untitled"}”${purging.pageCount > 1 ? ` and the ${purging.pageCount - 1} page${purging.pageCount === 2 ? "" : "s"} below it` : ""} will be deleted for good, with their history and attachments. This cannot be undone.`
+            : ""
+        }
+        confirmLabel="Delete for good"
+        busy={busy}
+        error={error}
+        onConfirm={() => void purge()}
+      >
+        <TextField label="Your password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus />
+      </ConfirmDialog>
+      <p className="trash-foot">
+        <Link href={`/s/${space.key}`}>Back to {space.name}</Link>
+      </p>
+    </main>
+  );
 }
