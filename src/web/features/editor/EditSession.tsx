@@ -124,7 +124,11 @@ export default function EditSession({ page, space }: { page: Page; space: Space 
           setTitle(t);
           setDirty(true);
         }}
-        onEnterFromTitle={() => editor.commands.focus("start")}
+        onEnterFromTitle={() => {
+          // TipTap's focus waits a frame; keys typed meanwhile would land in the title.
+          editor.view.dom.focus();
+          editor.commands.focus("start");
+        }}
         isDraft={isDraft}
         comment={comment}
         onComment={setComment}

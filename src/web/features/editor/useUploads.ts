@@ -20,6 +20,8 @@ export function useUploads(pageId: string) {
   const patch = (id: number, change: Partial<UploadState>) => setUploads((all) => all.map((u) => (u.id === id ? { ...u, ...change } : u)));
   const start = useCallback(
     (editor: Editor, files: File[], pos?: number) => {
+      // Where the files were put: the caret now, not wherever it is when the upload ends.
+      const at = pos ?? editor.state.selection.to;
       for (const file of files) {
         const id = nextId++;
         setUploads((all) => [...all, { id, name: file.name, progress: 0, error: null }]);
@@ -28,7 +30,6 @@ export function useUploads(pageId: string) {
             const node = att.contentType.startsWith("image/")
               ? { type: "image", attrs: { src: `/api/attachments/${att.id}/view`, alt: att.filename } }
               : { type: "attachment", attrs: { attachmentId: att.id, filename: att.filename, size: att.size, contentType: att.contentType } };
-            const at = pos ?? editor.state.selection.to;
             editor.chain().focus().insertContentAt(Math.min(at, editor.state.doc.content.size), node).run();
             setUploads((all) => all.filter((u) => u.id !== id));
           },

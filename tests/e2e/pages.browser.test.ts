@@ -1,0 +1,221 @@
+/**
+ * Writing pages in the browser: a new page with every block of DESIGN §6 (through the "/" menu,
+ * Markdown shortcuts, the toolbars, an uploaded image and a mention), publishing, editing again
+ * with E and Ctrl-Enter, a conflict between two people resolved without losing either text, a
+ * page from a template, and unsaved edits surviving a reload.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { axeViolations, visit, type Visit } from "./harness";
+import { api, caretToEnd, docJson, newPage, newSpace, nodeTypes, ownerWorld, para, slash, storedDoc, type World } from "./fixtures";
+
+// A 1×1 PNG.
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkaPhfDwAEhgGAnqWqaAAAAABJRU5ErkJggg==", "base64");
+
+let world: World;
+let space: { id: string; key: string };
+let v: Visit;
+
+beforeAll(async () => {
+  world = await ownerWorld();
+  v = world.owner;
+  space = await newSpace(v.page, "ENG", "Engineering");
+});
+afterAll(async () => world?.close());
+
+describe("writing a page", () => {
+  test("a new page with every kind of block, published and read back", async () => {
+    const { page } = v;
+    await page.goto("/s/ENG");
+    await page.getByRole("link", { name: "Create the first page" }).click();
+    await page.getByRole("button", { name: /Blank page/ }).click();
+    await page.waitForURL(/\/edit$/);
+    await page.getByLabel("Title").fill("Release process");
+    await page.keyboard.press("Enter");
+    const kb = page.keyboard;
+    // Markdown shortcuts.
+    await kb.type("## Before the release");
+    await kb.press("Enter");
+    await kb.type("- check the changelog");
+    await kb.press("Enter");
+    await kb.press("Enter");
+    await kb.type("[] tag the build");
+    await kb.press("Enter");
+    await kb.press("Enter");
+    await kb.type("> Ship small, ship often.");
+    await kb.press("Enter");
+    await kb.press("Enter");
+    // The "/" menu.
+    await slash(page, "num", "Numbered list");
+    await kb.type("first step");
+    await kb.press("Enter");
+    await kb.press("Enter");
+    await slash(page, "code", "Code block");
+    await kb.type("bun run build");
+    await page.getByLabel("Code language").selectOption("bash");
+    await page.locator(".ProseMirror pre").click();
+    await kb.press("End");
+    await kb.press("Enter");
+    await kb.press("Enter");
+    await kb.press("Enter");
+    await slash(page, "warn", "Warning panel");
+    await kb.type("Never deploy on Friday.");
+    await caretToEnd(page);
+    await slash(page, "expand", "Expand");
+    await kb.type("Rollback steps");
+    await caretToEnd(page);
+    await slash(page, "divider", "Divider");
+    await slash(page, "table", "Table");
+    await kb.type("Owner");
+    await page.getByRole("button", { name: "Row below" }).click();
+    await page.getByRole("button", { name: "Column right" }).click();
+    await caretToEnd(page);
+    // An image through the "/" menu's file picker, uploaded with progress.
+    const chooser = page.waitForEvent("filechooser");
+    await slash(page, "image", "Image");
+    await (await chooser).setFiles({ name: "diagram.png", mimeType: "image/png", buffer: PNG });
+    await page.locator(".ProseMirror img[src^='/api/attachments/']").waitFor();
+    await caretToEnd(page);
+    // A link from the selection toolbar, and a mention.
+    await kb.type("Read the wiki");
+    await kb.press("Shift+Home");
+    await page.getByRole("toolbar", { name: "Text formatting" }).getByRole("button", { name: "Link", exact: true }).click();
+    await page.getByLabel("Link address").fill("https://example.com/wiki");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.locator(".ProseMirror a[href='https://example.com/wiki']").waitFor();
+    await caretToEnd(page);
+    await kb.press("Enter");
+    await kb.type("Ask @Oli");
+    await page.getByRole("option", { name: /Olive Owner/ }).click();
+    await page.getByRole("button", { name: "Publish" }).click();
+    await page.waitForURL(/\/p\/[^/]+$/);
+    await page.getByRole("heading", { level: 1, name: "Release process" }).waitFor();
+
+    const id = /\/p\/([0-9a-f-]{36})/.exec(page.url())![1];
+    const stored = await storedDoc(page, id);
+    const types = nodeTypes(stored.doc);
+    for (const t of ["heading", "bulletList", "taskList", "taskItem", "blockquote", "orderedList", "codeBlock", "panel", "details", "detailsSummary", "horizontalRule", "table", "tableHeader", "tableCell", "image", "mention", "mark:link"]) expect([t, types.has(t)]).toEqual([t, true]);
+    expect(stored.text).toContain('"language":"bash"');
+    // The table grew by a row and a column: 4 rows of 4 cells.
+    const table = stored.doc.content.find((b: { type: string }) => b.type === "table");
+    expect(table.content.length).toBe(4);
+    expect(table.content[0].content.length).toBe(4);
+    // The reading view draws them.
+    const main = page.locator("main");
+    for (const sel of ["h2", "ul[data-type=taskList]", "blockquote", "ol", "pre code.language-bash", "div[data-kind=warning]", "details", "hr", "table", "img[alt='diagram.png']", "a[href='https://example.com/wiki']", ".mention"]) expect([sel, await main.locator(sel).count()]).not.toEqual([sel, 0]);
+    expect(v.errors).toEqual([]);
+  }, 60_000);
+
+  test("E edits in place; Ctrl-Enter saves a new version with its change comment; Cancel asks only after a change", async () => {
+    const { page } = v;
+    const p = await newPage(page, space.id, "Onboarding", { text: "Welcome aboard." });
+    await page.goto(`/s/ENG/p/${p.id}`);
+    await page.getByText("Welcome aboard.").waitFor();
+    await page.locator("body").press("e");
+    await page.waitForURL(/\/edit$/);
+    // Cancel with nothing changed leaves at once.
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.waitForURL((u) => !u.pathname.endsWith("/edit"));
+    await page.locator("body").press("e");
+    await page.locator(".ProseMirror").click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type(" Ask in #help.");
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("dialog", { name: "Discard your changes?" }).waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByLabel("What changed (optional)").fill("Where to ask");
+    await page.locator(".ProseMirror").press("Control+Enter");
+    await page.waitForURL((u) => !u.pathname.endsWith("/edit"));
+    await page.getByText("Welcome aboard. Ask in #help.").waitFor();
+    const versions = await api(page, "GET", `/api/pages/${p.id}/versions`);
+    expect(versions[0]).toMatchObject({ versionNumber: 2, changeComment: "Where to ask" });
+    await page.locator(".page-meta").getByText(/version 2/).waitFor();
+  }, 30_000);
+
+  test("two people save the same version: the second sees both, keeps theirs on top, and nothing is lost", async () => {
+    const p = await newPage(v.page, space.id, "Shared notes", { text: "Start." });
+    const other = await visit(world.cairn, { storageState: world.storage });
+    try {
+      for (const page of [v.page, other.page]) {
+        await page.goto(`/s/ENG/p/${p.id}/edit`);
+        await page.locator(".ProseMirror").click();
+        await page.keyboard.press("Control+End");
+      }
+      await v.page.keyboard.type(" Alice's line.");
+      await v.page.getByRole("button", { name: "Update" }).click();
+      await v.page.waitForURL((u) => !u.pathname.endsWith("/edit"));
+      await other.page.keyboard.type(" Bob's line.");
+      await other.page.getByRole("button", { name: "Update" }).click();
+      const dialog = other.page.getByRole("dialog", { name: /Someone else saved this page/ });
+      await dialog.waitFor();
+      await dialog.getByText("Alice's line.").waitFor();
+      await dialog.getByText("Bob's line.").waitFor();
+      expect(await axeViolations(other.page)).toEqual([]);
+      await dialog.getByRole("button", { name: /Keep mine/ }).click();
+      await other.page.waitForURL((u) => !u.pathname.endsWith("/edit"));
+      const now = await storedDoc(v.page, p.id);
+      expect(now.text).toContain("Bob's line.");
+      expect(now.version).toBe(3);
+      const v2 = await api(v.page, "GET", `/api/pages/${p.id}/versions/2`);
+      expect(v2.contentJson).toContain("Alice's line.");
+    } finally {
+      await other.close();
+    }
+  }, 30_000);
+
+  test("copying a block of theirs into mine keeps both texts in the saved page", async () => {
+    const p = await newPage(v.page, space.id, "Merge me", { text: "Line one." });
+    const other = await visit(world.cairn, { storageState: world.storage });
+    try {
+      await other.page.goto(`/s/ENG/p/${p.id}/edit`);
+      await other.page.locator(".ProseMirror").click();
+      await api(v.page, "PUT", `/api/pages/${p.id}`, { contentJson: docJson(para("Line one."), para("Their new paragraph.")), baseVersion: 1 });
+      await other.page.keyboard.press("Control+End");
+      await other.page.keyboard.press("Enter");
+      await other.page.keyboard.type("My new paragraph.");
+      await other.page.keyboard.press("Control+Enter");
+      const dialog = other.page.getByRole("dialog", { name: /Someone else saved/ });
+      await dialog.getByRole("button", { name: "Copy into mine" }).click();
+      await dialog.getByRole("button", { name: /Keep mine/ }).click();
+      await other.page.waitForURL((u) => !u.pathname.endsWith("/edit"));
+      const now = await storedDoc(v.page, p.id);
+      expect(now.text).toContain("Their new paragraph.");
+      expect(now.text).toContain("My new paragraph.");
+    } finally {
+      await other.close();
+    }
+  }, 30_000);
+
+  test("a template makes a new page, a draft until published", async () => {
+    const { page } = v;
+    await api(page, "POST", "/api/templates", { spaceId: space.id, name: "Meeting notes", description: "Agenda, notes, actions", contentJson: docJson({ type: "heading", attrs: { level: 2 }, content: [{ type: "text", text: "Agenda" }] }, { type: "paragraph" }) });
+    await page.goto("/s/ENG/new");
+    await page.getByRole("button", { name: /Meeting notes/ }).click();
+    await page.waitForURL(/\/edit$/);
+    await page.locator(".ProseMirror h2", { hasText: "Agenda" }).waitFor();
+    await page.getByText("Draft · only you can see it").waitFor();
+    await page.getByLabel("Title").fill("Weekly sync");
+    await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByRole("heading", { level: 1, name: "Weekly sync" }).waitFor();
+    await page.locator("main h2", { hasText: "Agenda" }).waitFor();
+  }, 30_000);
+
+  test("unsaved edits survive a reload, and can be thrown away", async () => {
+    const { page } = v;
+    const p = await newPage(page, space.id, "Scratch", { text: "Saved text." });
+    await page.goto(`/s/ENG/p/${p.id}/edit`);
+    await page.locator(".ProseMirror").click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type(" Unsaved words.");
+    await page.waitForTimeout(600);
+    await page.reload();
+    await page.getByRole("status").getByText(/Restored your unsaved changes/).waitFor();
+    await page.locator(".ProseMirror", { hasText: "Unsaved words." }).waitFor();
+    await page.getByRole("button", { name: "Discard them" }).click();
+    expect(await page.locator(".ProseMirror").textContent()).toBe("Saved text.");
+  }, 30_000);
+
+  test("no request left the server", () => {
+    expect(v.foreign).toEqual([]);
+    expect(v.errors).toEqual([]);
+  });
+});
