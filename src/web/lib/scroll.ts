@@ -9,6 +9,9 @@ const KEY = "cairn.scroll";
 const positions: Record<string, number> = JSON.parse(sessionStorage.getItem(KEY) ?? "{}");
 // Between a Back and the restore, scroll events come from the old screen being swapped out.
 let restoring = false;
+// Registered when this module loads, before the router's own listener: React may render the
+// new screen in a microtask right after the router's listener, and it must know it is a Back.
+window.addEventListener("popstate", () => (restoring = true));
 
 function entryKey(): string {
   const state = (history.state ?? {}) as { key?: string };
@@ -20,16 +23,13 @@ export function useScrollRestoration(): void {
   const [location] = useLocation();
   useEffect(() => {
     history.scrollRestoration = "manual";
-    const onPop = () => (restoring = true);
     const onScroll = () => {
       if (!restoring) positions[entryKey()] = window.scrollY;
     };
     const persist = () => sessionStorage.setItem(KEY, JSON.stringify(positions));
-    window.addEventListener("popstate", onPop);
     window.addEventListener("scroll", onScroll, { passive: true });
     window.addEventListener("pagehide", persist);
     return () => {
-      window.removeEventListener("popstate", onPop);
       window.removeEventListener("scroll", onScroll);
       window.removeEventListener("pagehide", persist);
     };

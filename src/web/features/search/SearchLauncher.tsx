@@ -23,7 +23,7 @@ export function SearchLauncher({ spaceId }: { spaceId?: string }) {
   if (!me.data) return null;
   return (
     <>
-      <button type="button" className="search-launcher" onClick={() => setOpen(true)} aria-keyshortcuts="Control+K /" aria-label="Search (Ctrl+K)">
+      <button type="button" className="search-launcher" onClick={() => setOpen(true)} aria-keyshortcuts="Control+K /" title="Search (Ctrl+K or /)">
         <Search size={16} aria-hidden="true" />
         <span className="search-launcher-text">Search…</span>
         <kbd aria-hidden="true">Ctrl K</kbd>
