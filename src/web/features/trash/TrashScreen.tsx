@@ -54,7 +54,7 @@ export function TrashScreen({ space }: { space: Space }) {
       setPurging(null);
       setPassword("");
     } catch (err) {
-      setError(err instanceof ApiError && err.code === "invalid_credentials" ? "That password is not right. Type your account's password to confirm." : (err as Error).message);
+      setError(err instanceof ApiError && (err.code === "invalid_credentials" || err.field === "password") ? "That password is not right. Type your account's password to confirm." : (err as Error).message);
     } finally {
       setBusy(false);
     }
@@ -83,10 +83,10 @@ export function TrashScreen({ space }: { space: Space }) {
                 </span>
               </div>
               <div className="trash-actions">
-                <Button size="sm" onClick={() => void restore(e)} aria-label={`Restore ${e.title || "Untitled"}`}>
+                <Button size="sm" onClick={() => void restore(e)} aria-label={`Restore: ${e.title || "Untitled"}`}>
                   Restore
                 </Button>
-                <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setPurging(e))} aria-label={`Delete ${e.title || "Untitled"} for good`}>
+                <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setPurging(e))} aria-label={`Delete for good: ${e.title || "Untitled"}`}>
                   Delete for good
                 </Button>
               </div>
