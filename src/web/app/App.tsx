@@ -30,6 +30,8 @@ export function App() {
   useEffect(
     () =>
       onUnauthorized(() => {
+        // Only a session that ended sends to sign-in; a visitor of a public space never had one.
+        if (!queryClient.getQueryData(keys.me)) return;
         queryClient.setQueryData(keys.me, null);
         const here = window.location.pathname + window.location.search;
         if (!here.startsWith("/login")) navigate(`/login?redirect=${encodeURIComponent(here)}`, { replace: true });

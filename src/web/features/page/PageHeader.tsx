@@ -13,12 +13,15 @@ import { Copy, Ellipsis, History, Maximize2, Minimize2, Pencil, Trash2 } from ".
 import { Menu, MenuItem, MenuSeparator } from "../../ui/Menu";
 import { toast } from "../../ui/toast";
 import { preloadEditor } from "./editor-chunk";
+import { useMe } from "../../app/session";
 import { pageChanged, usePageLabels, useVersions } from "./queries";
 
 /** The reading view's header: title, who changed it last, labels, and what can be done. */
 export function PageHeader({ page, space, busy }: { page: Page; space: Space; busy?: boolean }) {
   const [, navigate] = useLocation();
-  const versions = useVersions(page.id);
+  const me = useMe();
+  // History is for people signed in (the API answers visitors of a public space 401).
+  const versions = useVersions(page.id, !!me.data);
   const labels = usePageLabels(page.id);
   const [trashing, setTrashing] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -61,9 +64,11 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
             <Pencil size={15} aria-hidden="true" /> Edit
           </Button>
         ) : null}
-        <Link className="btn btn-ghost btn-sm" href={`${path}/history`}>
-          <History size={15} aria-hidden="true" /> History
-        </Link>
+        {me.data ? (
+          <Link className="btn btn-ghost btn-sm" href={`${path}/history`}>
+            <History size={15} aria-hidden="true" /> History
+          </Link>
+        ) : null}
         <Menu trigger={<IconButton label="More actions">{<Ellipsis />}</IconButton>} label="Page actions">
           <MenuItem icon={<Copy />} onSelect={() => void navigator.clipboard?.writeText(window.location.origin + path).then(() => toast.success("Link copied"))}>
             Copy link
@@ -91,7 +96,9 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
             Updated by {latest.authorName ?? "someone"} · version {page.currentVersionNumber} · <time dateTime={page.updatedAt} title={fullDate(page.updatedAt)}>{timeAgo(page.updatedAt)}</time>
           </>
         ) : (
-          <>Version {page.currentVersionNumber}</>
+          <>
+            Version {page.currentVersionNumber} · updated <time dateTime={page.updatedAt} title={fullDate(page.updatedAt)}>{timeAgo(page.updatedAt)}</time>
+          </>
         )}
       </p>
       {labels.data?.length ? (
