@@ -35,7 +35,8 @@ function SuggestionListInner<T>({ items, label, empty, render, pick }: Suggestio
     },
   }));
   return (
-    <div className="suggestions" role="listbox" aria-label={label} id={`${id}-list`} aria-activedescendant={items.length ? `${id}-${active}` : undefined}>
+    // Reachable by Tab too (it scrolls), though the editor keeps the focus while one types.
+    <div className="suggestions" role="listbox" tabIndex={0} aria-label={label} id={`${id}-list`} aria-activedescendant={items.length ? `${id}-${active}` : undefined}>
       {items.length === 0 ? <div className="suggestion-empty">{empty}</div> : null}
       {items.map((item, i) => (
         <div

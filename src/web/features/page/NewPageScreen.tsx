@@ -11,12 +11,15 @@ import { keys } from "../../api/keys";
 import type { Space, Template } from "../../api/types";
 import { pagePath } from "../../lib/slug";
 import { FileText, LayoutTemplate } from "../../ui/icons";
+import { ancestorsOf, useTree } from "../tree/queries";
 import "./new-page.css";
 
 export function NewPageScreen({ space }: { space: Space }) {
   const parent = new URLSearchParams(useSearch()).get("parent") ?? undefined;
   const [, navigate] = useLocation();
   const templates = useQuery({ queryKey: keys.templates(space.id), queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })) });
+  const tree = useTree(space.id);
+  const parentTitle = parent ? ancestorsOf(tree.data, parent).at(-1)?.title : undefined;
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -36,7 +39,10 @@ export function NewPageScreen({ space }: { space: Space }) {
   return (
     <main id="main" className="main-column new-page">
       <h1>New page</h1>
-      <p className="muted">Start from a blank page or a template. It stays a draft, seen only by you, until you publish it.</p>
+      <p className="muted">
+        {parentTitle ? `Inside “${parentTitle}”, in ${space.name}. ` : `At the top of ${space.name}. `}
+        Start from a blank page or a template. It stays a draft, seen only by you, until you publish it.
+      </p>
       {error ? (
         <p className="form-error" role="alert">
           {error}
