@@ -45,9 +45,18 @@ describe("the Host header never decides routing, logging or the process's life",
     await alive();
   });
 
+  test("/zz/api/health with Host \"x\" is the web UI's page, not the health route", async () => {
+    const res = await rawRequest(server.port, `GET /zz/api/health HTTP/1.0\r\nHost: x\r\n\r\n`);
+    expect(res.status).toBe(200);
+    expect(res.head.toLowerCase()).toContain("content-type: text/html");
+    expect(res.body).toContain('<div id="root">');
+    await alive();
+  });
+
   test.each([
-    ["/zz/api/health", "x"],
-    ["/nothing/here", ""],
+    ["/zz/api/health.json", "x"],
+    ["/nothing/here.txt", ""],
+    ["/api/zz/health", "ab"],
     ["/api/nope", "a b"],
   ])("%s with Host %j is a JSON 404, not a 500 and not another route", async (path, host) => {
     const res = await rawRequest(server.port, `GET ${path} HTTP/1.0\r\nHost: ${host}\r\n\r\n`);
