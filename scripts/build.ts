@@ -39,11 +39,20 @@ async function writeUiEntry(distDir: string): Promise<string> {
   const imports: string[] = [];
   const entries: string[] = [];
   let i = 0;
-  for (const [name, blob] of files) {
-    writeFileSync(join(webDir, name), new Uint8Array(await blob.arrayBuffer()));
+  const embed = (name: string) => {
     imports.push(`import f${i} from "./web/${name}" with { type: "file" };`);
     entries.push(`  ${JSON.stringify(name)}: f${i},`);
     i++;
+  };
+  for (const [name, blob] of files) {
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    writeFileSync(join(webDir, name), bytes);
+    embed(name);
+    // Text is also embedded gzipped, so the server never compresses (or holds) it at run time.
+    if (/\.(js|css|html|svg|json)$/.test(name)) {
+      writeFileSync(join(webDir, `${name}.gz`), Bun.gzipSync(bytes, { level: 9 }));
+      embed(`${name}.gz`);
+    }
   }
   const header = "// Written by scripts/build.ts. Do not edit.";
   const src = relative(distDir, join(root, "src"));

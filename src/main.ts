@@ -73,8 +73,8 @@ function serve(config: Config) {
   const running = startServer(config);
   const log = running.core.log;
   log.info("listening", { url: running.url, data: running.core.data.root, version: VERSION });
-  // The web UI's files are made ready (compressed; bundled, when run from source) a moment
-  // after start, so neither the first API answer nor the first page view waits for it.
+  // From source, the web UI is bundled a moment after start, so neither the first API answer
+  // nor the first page view waits for it (the binary carries it built and compressed).
   setTimeout(() => warmUi((err) => log.error("web UI unavailable", { error: err instanceof Error ? err.message : String(err) })), 500).unref();
   // Nothing a request or a background job does may end the process: log it and go on.
   process.on("uncaughtException", (err) => log.error("uncaught error", { error: err.stack ?? err.message }));

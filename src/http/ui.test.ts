@@ -4,8 +4,12 @@
  * cached for good, and 404s that stay 404s for the API and for missing files.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { call, makeEnv, type TestEnv } from "../../tests/harness";
 import { SECURITY_HEADERS } from "./security-headers";
+import { embedUi } from "./ui";
 
 let env: TestEnv;
 beforeAll(() => {
@@ -71,5 +75,29 @@ describe("the web UI", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(await res.text()).toBe("");
+  });
+});
+
+describe("the web UI embedded in the binary", () => {
+  test("files are served as the build embedded them: the gzipped copy when accepted, never compressed again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cairn-ui-"));
+    const js = "console.log('embedded');".repeat(20);
+    const gz = Bun.gzipSync(new TextEncoder().encode(js), { level: 9 });
+    writeFileSync(join(dir, "index.html"), '<div id="root"></div><script type="module" src="/assets/app-1.js"></script>');
+    writeFileSync(join(dir, "app-1.js"), js);
+    writeFileSync(join(dir, "app-1.js.gz"), gz);
+    embedUi({ "index.html": join(dir, "index.html"), "app-1.js": join(dir, "app-1.js"), "app-1.js.gz": join(dir, "app-1.js.gz") });
+    try {
+      expect((await call(env, "GET", "/s/X/p/y")).text).toContain("/assets/app-1.js");
+      expect((await call(env, "GET", "/assets/app-1.js")).text).toBe(js);
+      const zipped = await env.handle(new Request("http://cairn.test/assets/app-1.js", { headers: { "accept-encoding": "gzip" } }));
+      expect(zipped.headers.get("content-encoding")).toBe("gzip");
+      expect(new Uint8Array(await zipped.arrayBuffer())).toEqual(new Uint8Array(gz));
+      // The .gz copy is not a file of its own.
+      expect((await call(env, "GET", "/assets/app-1.js.gz")).status).toBe(404);
+    } finally {
+      embedUi(null);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

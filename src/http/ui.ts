@@ -10,17 +10,18 @@ import { ASSET_PREFIX } from "./ui-bundle";
 import { SECURITY_HEADERS } from "./security-headers";
 
 interface Asset {
-  bytes: Uint8Array<ArrayBuffer>;
+  body: Blob;
   type: string;
-  gzip: Uint8Array<ArrayBuffer> | null;
+  gzip: Blob | null;
 }
 
 let embedded: Record<string, string> | null = null;
 let loading: Promise<Map<string, Asset>> | null = null;
 
-/** Called by the compiled binary's entry with `name → embedded file path`. */
-export function embedUi(files: Record<string, string>): void {
+/** Called by the compiled binary's entry with `name → embedded file path` (null: from source again). */
+export function embedUi(files: Record<string, string> | null): void {
   embedded = files;
+  loading = null;
 }
 
 const TYPES: Record<string, string> = {
@@ -33,20 +34,35 @@ const TYPES: Record<string, string> = {
   json: "application/json",
 };
 
-async function load(): Promise<Map<string, Asset>> {
-  const blobs = new Map<string, Blob>();
-  if (embedded) for (const [name, path] of Object.entries(embedded)) blobs.set(name, Bun.file(path));
-  else for (const [name, blob] of (await (await import("./ui-bundle")).bundleUi()).files) blobs.set(name, blob);
+const typeOf = (name: string) => TYPES[name.slice(name.lastIndexOf(".") + 1)] ?? "application/octet-stream";
+
+/**
+ * The binary's files are served straight from the executable, each text file also as the
+ * gzipped copy the build embedded beside it: nothing is read into memory or compressed here.
+ */
+function embeddedAssets(files: Record<string, string>): Map<string, Asset> {
   const assets = new Map<string, Asset>();
-  for (const [name, blob] of blobs) {
-    const bytes = new Uint8Array(await blob.arrayBuffer());
-    const ext = name.slice(name.lastIndexOf(".") + 1);
-    const type = TYPES[ext] ?? "application/octet-stream";
-    // Text compresses to a quarter or less; compressed once, here, not per request.
-    const gzip = /^(text|image\/svg|application\/json)/.test(type) ? (Bun.gzipSync(bytes) as Uint8Array<ArrayBuffer>) : null;
-    assets.set(name, { bytes, type, gzip });
+  for (const [name, path] of Object.entries(files)) {
+    if (name.endsWith(".gz")) continue;
+    const gz = files[`${name}.gz`];
+    assets.set(name, { body: Bun.file(path), type: typeOf(name), gzip: gz ? Bun.file(gz) : null });
   }
   return assets;
+}
+
+/** From source: bundled in memory, text compressed once. */
+async function bundledAssets(): Promise<Map<string, Asset>> {
+  const assets = new Map<string, Asset>();
+  for (const [name, blob] of (await (await import("./ui-bundle")).bundleUi()).files) {
+    const type = typeOf(name);
+    const text = /^(text|image\/svg|application\/json)/.test(type);
+    assets.set(name, { body: blob, type, gzip: text ? new Blob([Bun.gzipSync(new Uint8Array(await blob.arrayBuffer()))]) : null });
+  }
+  return assets;
+}
+
+async function load(): Promise<Map<string, Asset>> {
+  return embedded ? embeddedAssets(embedded) : bundledAssets();
 }
 
 /** The UI's files, loaded (or bundled) once per process. A failed bundle is retried next time. */
@@ -58,9 +74,9 @@ export function uiAssets(): Promise<Map<string, Asset>> {
   return loading;
 }
 
-/** Starts loading in the background (the server does at start, so the first visit is quick). */
+/** From source, bundles in the background (the server does at start, so the first visit is quick). */
 export function warmUi(onError: (err: unknown) => void): void {
-  uiAssets().catch(onError);
+  if (!embedded) uiAssets().catch(onError);
 }
 
 /** Whether a GET of this path is the UI's: not the API, and either an asset or an app path. */
@@ -85,5 +101,5 @@ export async function uiResponse(path: string, acceptEncoding: string | null): P
     vary: "accept-encoding",
   };
   if (asset.gzip && /\bgzip\b/.test(acceptEncoding ?? "")) return new Response(asset.gzip, { headers: { ...headers, "content-encoding": "gzip" } });
-  return new Response(asset.bytes, { headers });
+  return new Response(asset.body, { headers });
 }

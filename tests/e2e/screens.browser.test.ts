@@ -12,6 +12,7 @@ import { api, docJson, newPage, newSpace, ownerWorld, para, type World } from ".
 let world: World;
 let pageId: string;
 let historyId: string;
+let welcomeId: string;
 
 beforeAll(async () => {
   world = await ownerWorld();
@@ -26,6 +27,25 @@ beforeAll(async () => {
   await api(page, "POST", `/api/pages/${pageId}/labels`, { name: "process" });
   historyId = (await newPage(page, space.id, "Deploy checklist", { text: "Deploy on Friday afternoon after lunch." })).id;
   await api(page, "PUT", `/api/pages/${historyId}`, { contentJson: docJson(para("Deploy on Monday morning after standup."), para("Tell the on-call person.")), changeComment: "Safer day", baseVersion: 1 });
+  const h = (level: number, text: string) => ({ type: "heading", attrs: { level }, content: [{ type: "text", text }] });
+  const item = (text: string, checked?: boolean) =>
+    checked === undefined ? { type: "listItem", content: [para(text)] } : { type: "taskItem", attrs: { checked }, content: [para(text)] };
+  welcomeId = (
+    await api(page, "POST", "/api/pages", {
+      spaceId: space.id,
+      title: "Welcome to the team",
+      contentJson: docJson(
+        para("This handbook is where we write down how we work: how to ship, how to review and how to help each other. Anyone can edit it; every change is kept in its history."),
+        h(2, "Your first week"),
+        { type: "taskList", content: [item("Get your laptop and accounts", true), item("Read the release process", true), item("Pair on a small change"), item("Ship it")] },
+        { type: "panel", attrs: { kind: "info" }, content: [para("Stuck? Ask in the team chat. There are no silly questions in your first month.")] },
+        h(2, "How we ship"),
+        { type: "orderedList", attrs: { start: 1 }, content: [item("Open a small pull request"), item("Get one review"), item("Merge and deploy before 16:00")] },
+        { type: "codeBlock", attrs: { language: "bash" }, content: [{ type: "text", text: "bun run test && bun run build" }] },
+      ),
+    })
+  ).id;
+  await api(page, "PUT", `/api/pages/${welcomeId}/emoji`, { emoji: "👋" });
   const trashed = await newPage(page, space.id, "Old roadmap");
   await api(page, "DELETE", `/api/pages/${trashed.id}`);
 });
@@ -41,6 +61,11 @@ describe("every screen in four looks", () => {
         expect([name, await axeViolations(page)]).toEqual([name, []]);
       };
       try {
+        if (look.width === 1280 && look.theme === "light") {
+          await page.goto(`/s/HB/p/${welcomeId}`);
+          await page.getByRole("heading", { level: 1, name: "Welcome to the team" }).waitFor();
+          await screenshot(page, "00-readme");
+        }
         await page.goto(`/s/HB/p/${pageId}`);
         await page.getByRole("heading", { level: 1, name: "Release process" }).waitFor();
         await check("10-page-reading");
