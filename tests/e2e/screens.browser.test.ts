@@ -79,6 +79,30 @@ describe("every screen in four looks", () => {
         await page.getByRole("listbox", { name: "Insert a block" }).waitFor();
         await check("12-editor-slash-menu");
         await page.keyboard.press("Escape");
+        // Someone else saves meanwhile: the conflict view.
+        const now = await api(page, "GET", `/api/pages/${historyId}`);
+        await page.goto(`/s/HB/p/${historyId}/edit`);
+        await page.locator(".ProseMirror").click();
+        await page.keyboard.press("Control+End");
+        await page.keyboard.type(" My addition.");
+        await api(page, "PUT", `/api/pages/${historyId}`, { contentJson: docJson(para("Deploy on Monday morning after standup."), para("Their addition.")), baseVersion: now.currentVersionNumber });
+        await page.getByRole("button", { name: "Update" }).click();
+        await page.getByRole("dialog", { name: /Someone else saved/ }).waitFor();
+        await check("20-conflict");
+        await page.getByRole("button", { name: "Take theirs" }).click();
+        await page.getByRole("button", { name: "Cancel" }).click();
+        await page.getByRole("button", { name: "Discard changes" }).click().catch(() => {});
+        // The tree's row menu and the move dialog.
+        await page.goto(`/s/HB/p/${pageId}`);
+        if (look.width === 375) await page.getByRole("button", { name: "Open navigation" }).click();
+        await page.getByRole("treeitem", { name: "Team rituals" }).focus();
+        await page.keyboard.press("Shift+F10");
+        await page.getByRole("menuitem", { name: "Move to…" }).waitFor();
+        await check("21-tree-menu");
+        await page.getByRole("menuitem", { name: "Move to…" }).click();
+        await page.getByRole("dialog", { name: "Move “Team rituals”" }).waitFor();
+        await check("22-move-dialog");
+        await page.keyboard.press("Escape");
         await page.goto("/s/HB/new");
         await page.getByRole("button", { name: /Blank page/ }).waitFor();
         await check("13-new-page");
