@@ -37,7 +37,7 @@ beforeAll(async () => {
       contentJson: docJson(
         para("This handbook is where we write down how we work: how to ship, how to review and how to help each other. Anyone can edit it; every change is kept in its history."),
         h(2, "Your first week"),
-        { type: "taskList", content: [item("Get your laptop and accounts", true), item("Read the release process", true), item("Pair on a small change"), item("Ship it")] },
+        { type: "taskList", content: [item("Get your laptop and accounts", true), item("Read the release process", true), item("Pair on a small change", false), item("Ship it", false)] },
         { type: "panel", attrs: { kind: "info" }, content: [para("Stuck? Ask in the team chat. There are no silly questions in your first month.")] },
         h(2, "How we ship"),
         { type: "orderedList", attrs: { start: 1 }, content: [item("Open a small pull request"), item("Get one review"), item("Merge and deploy before 16:00")] },
@@ -85,7 +85,7 @@ describe("every screen in four looks", () => {
         await page.locator(".ProseMirror").click();
         await page.keyboard.press("Control+End");
         await page.keyboard.type(" My addition.");
-        await api(page, "PUT", `/api/pages/${historyId}`, { contentJson: docJson(para("Deploy on Monday morning after standup."), para("Their addition.")), baseVersion: now.currentVersionNumber });
+        await api(page, "PUT", `/api/pages/${historyId}`, { contentJson: docJson(para("Deploy on Monday morning after standup."), para(`Their addition, ${look.theme} at ${look.width}.`)), baseVersion: now.currentVersionNumber });
         await page.getByRole("button", { name: "Update" }).click();
         await page.getByRole("dialog", { name: /Someone else saved/ }).waitFor();
         await check("20-conflict");
