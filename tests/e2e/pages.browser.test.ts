@@ -214,6 +214,28 @@ describe("writing a page", () => {
     expect(await page.locator(".ProseMirror").textContent()).toBe("Saved text.");
   }, 30_000);
 
+  test("pasting from another editor keeps its structure", async () => {
+    const { page } = v;
+    const p = await newPage(page, space.id, "Pasted", { text: "Intro." });
+    await page.goto(`/s/ENG/p/${p.id}/edit`);
+    await page.locator(".ProseMirror").click();
+    await caretToEnd(page);
+    await page.keyboard.press("Enter");
+    // The real clipboard, as another editor's copy fills it, then Ctrl+V.
+    await v.context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.evaluate(async () => {
+      const html = '<h2>From the other wiki</h2><ul><li>one</li><li>two</li></ul><table><tr><th>Name</th><th>Role</th></tr><tr><td>Ana</td><td>Lead</td></tr></table><p>See <a href="https://example.com/x">the source</a> and <strong>bold</strong> text.</p>';
+      await navigator.clipboard.write([new ClipboardItem({ "text/html": new Blob([html], { type: "text/html" }), "text/plain": new Blob(["From the other wiki"], { type: "text/plain" }) })]);
+    });
+    await page.keyboard.press("Control+v");
+    await page.locator(".ProseMirror h2", { hasText: "From the other wiki" }).waitFor();
+    await page.keyboard.press("Control+Enter");
+    await page.waitForURL((u) => !u.pathname.endsWith("/edit"));
+    const stored = await storedDoc(page, p.id);
+    const types = nodeTypes(stored.doc);
+    for (const t of ["heading", "bulletList", "table", "tableHeader", "mark:link", "mark:bold"]) expect([t, types.has(t)]).toEqual([t, true]);
+  }, 30_000);
+
   test("no request left the server", () => {
     expect(v.foreign).toEqual([]);
     expect(v.errors).toEqual([]);

@@ -49,7 +49,7 @@ describe("the page tree", () => {
     await page.keyboard.press("ArrowRight");
     await item("Install").waitFor();
     await page.keyboard.press("ArrowDown");
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("Install");
+    await page.waitForFunction(() => document.activeElement?.textContent?.includes("Install"));
     expect(await item("Install").getAttribute("aria-level")).toBe("2");
     expect(await item("Install").getAttribute("aria-posinset")).toBe("1");
     expect(await item("Install").getAttribute("aria-setsize")).toBe("2");
@@ -116,6 +116,17 @@ describe("the page tree", () => {
     expect(await tree(other.id)).toEqual(["Upgrade"]);
   }, 30_000);
 
+  test("the row menu sets a page's emoji", async () => {
+    const { page } = v;
+    await page.goto("/s/OPS");
+    await item("Runbooks").focus();
+    await page.keyboard.press("Shift+F10");
+    await page.getByRole("menuitem", { name: "Emoji…" }).click();
+    await page.getByRole("dialog", { name: "Emoji for “Runbooks”" }).getByRole("button", { name: "🚀" }).click();
+    await page.waitForFunction(async (id) => (await fetch(`/api/pages/${id}`).then((r) => r.json())).emoji === "🚀", ids.Runbooks);
+    await item("Runbooks").locator(".tree-icon", { hasText: "🚀" }).waitFor();
+  }, 30_000);
+
   test("Alt+Shift+↑ moves a page up among its siblings", async () => {
     const { page } = v;
     await page.goto("/s/OPS");
@@ -159,7 +170,7 @@ describe("the page tree", () => {
     await item("Page 0000").focus();
     await page.keyboard.press("End");
     await item("Page 1499").waitFor();
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("Page 1499");
+    await page.waitForFunction(() => document.activeElement?.textContent?.includes("Page 1499"));
   }, 60_000);
 
   test("no request left the server", () => {

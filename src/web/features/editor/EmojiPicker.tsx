@@ -1,8 +1,7 @@
 /** A page's emoji: a small grid of common ones in a popover (no emoji database to download). */
 import * as Popover from "@radix-ui/react-popover";
+import { EmojiGrid } from "../../ui/EmojiGrid";
 import { Smile } from "../../ui/icons";
-
-const EMOJI = "📄 📘 📗 📕 📝 📌 📎 📊 📈 🗂️ 🗓️ 🧭 🚀 🛠️ ⚙️ 🔧 🧪 🧩 💡 🎯 ✅ ⚠️ ❗ ❓ 🔒 🔑 🌱 🌍 🏠 🏗️ 👋 🤝 🎉 ⭐ 🔥 💬 📣 🐛 🧹 📦".split(" ");
 
 export function EmojiPicker({ value, onChange }: { value: string | null; onChange(emoji: string | null): void }) {
   return (
@@ -14,15 +13,7 @@ export function EmojiPicker({ value, onChange }: { value: string | null; onChang
       </Popover.Trigger>
       <Popover.Portal>
         <Popover.Content className="emoji-popover" sideOffset={6} align="start" aria-label="Choose an emoji">
-          <div className="emoji-grid">
-            {EMOJI.map((e) => (
-              <Popover.Close asChild key={e}>
-                <button type="button" className="emoji-cell" aria-label={e} onClick={() => onChange(e)}>
-                  {e}
-                </button>
-              </Popover.Close>
-            ))}
-          </div>
+          <EmojiGrid onPick={onChange} wrap={(button) => <Popover.Close asChild>{button}</Popover.Close>} />
           {value ? (
             <Popover.Close asChild>
               <button type="button" className="btn btn-ghost btn-sm" onClick={() => onChange(null)}>

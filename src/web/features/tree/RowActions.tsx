@@ -12,12 +12,13 @@ import type { Space, TreeNode } from "../../api/types";
 import { pagePath } from "../../lib/slug";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog, Dialog, DialogActions } from "../../ui/Dialog";
-import { Copy, Ellipsis, FilePlus, FolderInput, Trash2 } from "../../ui/icons";
+import { EmojiGrid } from "../../ui/EmojiGrid";
+import { Copy, Ellipsis, FilePlus, FolderInput, Smile, Trash2 } from "../../ui/icons";
 import { toast } from "../../ui/toast";
 import { descendantIds } from "./model";
 import { MoveDialog } from "./MoveDialog";
 
-type Open = null | "move" | "copy" | "trash";
+type Open = null | "move" | "copy" | "trash" | "emoji";
 
 export function RowActions({ space, node, menuOpen, onMenuOpen }: { space: Space; node: TreeNode; menuOpen: boolean; onMenuOpen(open: boolean): void }) {
   const [, navigate] = useLocation();
@@ -36,6 +37,16 @@ export function RowActions({ space, node, menuOpen, onMenuOpen }: { space: Space
       setDialog(null);
       toast.success(`“${title}” moved to the trash`);
       if (window.location.pathname.includes(node.id)) navigate(`/s/${space.key}`);
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : String(err));
+    }
+  };
+  const setEmoji = async (emoji: string | null) => {
+    try {
+      await data(api.PUT("/api/pages/{id}/emoji", { params: { path: { id: node.id } }, body: { emoji } }));
+      refresh();
+      void queryClient.invalidateQueries({ queryKey: keys.page(node.id) });
+      setDialog(null);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : String(err));
     }
@@ -70,6 +81,9 @@ export function RowActions({ space, node, menuOpen, onMenuOpen }: { space: Space
             <Radix.Item className="menu-item" onSelect={() => setDialog("move")}>
               <span className="menu-icon"><FolderInput /></span>Move to…
             </Radix.Item>
+            <Radix.Item className="menu-item" onSelect={() => setDialog("emoji")}>
+              <span className="menu-icon"><Smile /></span>Emoji…
+            </Radix.Item>
             <Radix.Separator className="menu-separator" />
             <Radix.Item className="menu-item menu-item-danger" onSelect={() => (setError(null), setDialog("trash"))}>
               <span className="menu-icon"><Trash2 /></span>Move to trash
@@ -78,6 +92,14 @@ export function RowActions({ space, node, menuOpen, onMenuOpen }: { space: Space
         </Radix.Portal>
       </Radix.Root>
       {dialog === "move" ? <MoveDialog space={space} node={node} onClose={() => setDialog(null)} /> : null}
+      <Dialog open={dialog === "emoji"} onOpenChange={(o) => !o && setDialog(null)} title={`Emoji for “${title}”`} description="Shown before its title in the tree and on the page.">
+        <EmojiGrid onPick={(e) => void setEmoji(e)} />
+        {error ? <p className="form-error" role="alert">{error}</p> : null}
+        <DialogActions>
+          {node.emoji ? <Button onClick={() => void setEmoji(null)}>Remove emoji</Button> : null}
+          <Button onClick={() => setDialog(null)}>Cancel</Button>
+        </DialogActions>
+      </Dialog>
       <Dialog open={dialog === "copy"} onOpenChange={(o) => !o && setDialog(null)} title={`Copy “${title}”`} description="The copy starts a fresh history, next to the original.">
         <form
           onSubmit={(e) => {
