@@ -8,28 +8,25 @@ interface FieldProps {
   error?: string | null;
 }
 
-export function TextField({ label, hint, error, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+/** The label, the control (given the props that tie it to them) and the hint or error. */
+function Field({ label, hint, error, control }: FieldProps & { control(props: { id: string; className: string; "aria-invalid"?: true; "aria-describedby"?: string }): ReactNode }) {
   const id = useId();
   const note = `${id}-note`;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} className="input" aria-invalid={error ? true : undefined} aria-describedby={error || hint ? note : undefined} {...input} />
+      {control({ id, className: "input", "aria-invalid": error ? true : undefined, "aria-describedby": error || hint ? note : undefined })}
       {error ? <p id={note} className="field-error" role="alert">{error}</p> : hint ? <p id={note} className="field-hint">{hint}</p> : null}
     </div>
   );
 }
 
+export function TextField({ label, hint, error, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  return <Field label={label} hint={hint} error={error} control={(tie) => <input {...tie} {...input} />} />;
+}
+
 export function TextAreaField({ label, hint, error, ...input }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId();
-  const note = `${id}-note`;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea id={id} className="input" aria-invalid={error ? true : undefined} aria-describedby={error || hint ? note : undefined} {...input} />
-      {error ? <p id={note} className="field-error" role="alert">{error}</p> : hint ? <p id={note} className="field-hint">{hint}</p> : null}
-    </div>
-  );
+  return <Field label={label} hint={hint} error={error} control={(tie) => <textarea {...tie} {...input} />} />;
 }
 
 /** An error about the whole form (not one field), shown above its buttons. */

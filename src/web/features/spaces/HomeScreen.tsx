@@ -2,13 +2,12 @@ import { useState } from "react";
 import { Link } from "wouter";
 import type { SpaceSummary } from "../../api/types";
 import { Loading } from "../../app/Loading";
-import { pagePath } from "../../lib/slug";
-import { timeAgo } from "../../lib/time";
 import { Button } from "../../ui/Button";
 import { EmptyState } from "../../ui/EmptyState";
 import { Plus } from "../../ui/icons";
 import { CreateSpaceDialog } from "./CreateSpaceDialog";
 import { useRecentPages, useSpaces } from "./queries";
+import { RecentList } from "./RecentList";
 import { SpaceIcon } from "./SpaceIcon";
 import "./spaces.css";
 
@@ -61,17 +60,7 @@ function SpaceCard({ space }: { space: SpaceSummary }) {
       </div>
       {space.description ? <p className="space-desc">{space.description}</p> : null}
       {recent.data?.length ? (
-        <ul className="recent-list" aria-label={`Recently updated in ${space.name}`}>
-          {recent.data.map((p) => (
-            <li key={p.id}>
-              <Link href={pagePath(space.key, p.id, p.title)}>
-                {p.emoji ? `${p.emoji} ` : ""}
-                {p.title || "Untitled"}
-              </Link>
-              <span className="when">{timeAgo(p.updatedAt)}</span>
-            </li>
-          ))}
-        </ul>
+        <RecentList spaceKey={space.key} pages={recent.data} label={`Recently updated in ${space.name}`} />
       ) : recent.data ? (
         <p className="space-desc">No pages yet.</p>
       ) : null}

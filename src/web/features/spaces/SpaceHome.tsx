@@ -1,11 +1,9 @@
-import { Link } from "wouter";
 import type { Space } from "../../api/types";
 import { Loading } from "../../app/Loading";
-import { pagePath } from "../../lib/slug";
-import { timeAgo } from "../../lib/time";
 import { EmptyState } from "../../ui/EmptyState";
 import { NewPageButton, PageScreen } from "../page";
 import { useRecentPages } from "./queries";
+import { RecentList } from "./RecentList";
 import { SpaceIcon } from "./SpaceIcon";
 
 /** A space's front: its homepage when it has one, else its recently updated pages. */
@@ -27,20 +25,7 @@ export function SpaceHome({ space }: { space: Space }) {
             <h2 style={{ margin: 0 }}>Recently updated</h2>
             <NewPageButton space={space} />
           </div>
-          <ul className="recent-list" style={{ fontSize: "1rem" }}>
-            {recent.data.map((p) => (
-              <li key={p.id}>
-                <Link href={pagePath(space.key, p.id, p.title)}>
-                  {p.emoji ? `${p.emoji} ` : ""}
-                  {p.title || "Untitled"}
-                </Link>
-                <span className="when">
-                  {p.updatedByName ? `${p.updatedByName} · ` : ""}
-                  {timeAgo(p.updatedAt)}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <RecentList spaceKey={space.key} pages={recent.data} label="Recently updated pages" withAuthor large />
         </section>
       ) : (
         <section>
