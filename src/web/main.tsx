@@ -7,11 +7,11 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { queryClient } from "./api/query-client";
 import { App } from "./app/App";
-import { applyTheme, storedTheme } from "./lib/theme";
+import { startTheme } from "./lib/theme";
 import "./ui/tokens.css";
 import "./ui/base.css";
 
-applyTheme(storedTheme());
+startTheme();
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

@@ -138,6 +138,26 @@ describe("a new instance in the browser", () => {
     }
   }, 30_000);
 
+  test("the theme follows the system, and the account menu pins light or dark", async () => {
+    const { page } = owner;
+    await page.goto("/");
+    // Read a frame later: with reduced motion every change still "transitions" for 0.01 ms.
+    const bg = () => page.evaluate(() => new Promise<string>((r) => setTimeout(() => r(getComputedStyle(document.body).backgroundColor), 50)));
+    const light = await bg();
+    await page.getByRole("button", { name: /^Account/ }).click();
+    await page.getByRole("menuitem", { name: "Dark theme" }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+    expect(await bg()).not.toBe(light);
+    await page.reload();
+    await page.getByRole("link", { name: "Engineering Handbook" }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+    await page.getByRole("button", { name: /^Account/ }).click();
+    await page.getByRole("menuitem", { name: "System theme" }).click();
+    // This browser's system is light.
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
+    expect(await bg()).toBe(light);
+  }, 30_000);
+
   test("too many wrong passwords: the lock and the time left are said in plain words", async () => {
     const other = await visit(cairn);
     try {

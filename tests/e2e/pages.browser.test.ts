@@ -128,6 +128,8 @@ describe("writing a page", () => {
     await page.getByText("Welcome aboard. Ask in #help.").waitFor();
     const versions = await api(page, "GET", `/api/pages/${p.id}/versions`);
     expect(versions[0]).toMatchObject({ versionNumber: 2, changeComment: "Where to ask" });
+    // The save key saved; it did not also type a line break.
+    expect((await storedDoc(page, p.id)).text).not.toContain("hardBreak");
     await page.locator(".page-meta").getByText(/version 2/).waitFor();
   }, 30_000);
 
@@ -234,6 +236,66 @@ describe("writing a page", () => {
     const stored = await storedDoc(page, p.id);
     const types = nodeTypes(stored.doc);
     for (const t of ["heading", "bulletList", "table", "tableHeader", "mark:link", "mark:bold"]) expect([t, types.has(t)]).toEqual([t, true]);
+  }, 30_000);
+
+  test("labels, emoji and full width from the page's header; an image pasted from the clipboard uploads", async () => {
+    const { page } = v;
+    const p = await newPage(page, space.id, "Dressed up", { text: "Body." });
+    await api(page, "POST", `/api/pages/${p.id}/labels`, { name: "existing" });
+    await page.goto(`/s/ENG/p/${p.id}/edit`);
+    await page.getByLabel("Add a label").fill("runbook");
+    await page.getByLabel("Add a label").press("Enter");
+    await page.getByRole("button", { name: "Remove label runbook" }).waitFor();
+    await page.getByLabel("Add a label").fill("two words");
+    await page.getByLabel("Add a label").press("Enter");
+    await page.getByRole("alert").filter({ hasText: /space/i }).waitFor();
+    await page.getByRole("button", { name: "Remove label existing" }).click();
+    await page.getByRole("button", { name: "Remove label existing" }).waitFor({ state: "detached" });
+    await page.getByRole("button", { name: "Add an emoji" }).click();
+    await page.getByRole("button", { name: "🧭" }).click();
+    await page.getByRole("button", { name: /Page emoji 🧭/ }).waitFor();
+    // An image on the clipboard (a screenshot, say) pasted into the page is uploaded.
+    await v.context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.locator(".ProseMirror").click();
+    await caretToEnd(page);
+    await page.evaluate(async () => {
+      const canvas = document.createElement("canvas");
+      canvas.width = 40;
+      canvas.height = 30;
+      canvas.getContext("2d")!.fillRect(0, 0, 20, 15);
+      const png = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), "image/png"));
+      await navigator.clipboard.write([new ClipboardItem({ "image/png": png })]);
+    });
+    await page.keyboard.press("Control+v");
+    await page.locator(".ProseMirror img[src^='/api/attachments/']").waitFor();
+    await page.keyboard.press("Control+Enter");
+    await page.waitForURL((u) => !u.pathname.endsWith("/edit"));
+    expect((await api(page, "GET", `/api/pages/${p.id}/labels`)).map((l: { name: string }) => l.name)).toEqual(["runbook"]);
+    expect((await storedDoc(page, p.id)).text).toContain("/api/attachments/");
+    await page.locator("main h1 .page-emoji", { hasText: "🧭" }).waitFor();
+    // Full width from the page's menu.
+    await page.getByRole("button", { name: "More actions" }).click();
+    await page.getByRole("menuitem", { name: "Full width" }).click();
+    await page.locator("main.full-width").waitFor();
+    expect((await api(page, "GET", `/api/pages/${p.id}`)).fullWidth).toBe(true);
+  }, 30_000);
+
+  test("a new page saved as a draft stays a draft, seen only by its author, until published", async () => {
+    const { page } = v;
+    await page.goto("/s/ENG/new");
+    await page.getByRole("button", { name: /Blank page/ }).click();
+    await page.waitForURL(/\/edit$/);
+    await page.getByLabel("Title").fill("Half-baked idea");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Not ready yet.");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByText("Draft saved").waitFor();
+    const id = /\/p\/([0-9a-f-]{36})/.exec(page.url())![1];
+    expect((await api(page, "GET", `/api/pages/${id}`)).status).toBe(0);
+    // Reopened later, it resumes in the editor where it was left.
+    await page.goto(`/s/ENG/p/${id}`);
+    await page.locator(".ProseMirror", { hasText: "Not ready yet." }).waitFor();
+    await page.getByText("Draft · only you can see it").waitFor();
   }, 30_000);
 
   test("no request left the server", () => {

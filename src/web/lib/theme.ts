@@ -1,28 +1,31 @@
 /**
- * The theme: the system's unless the person picked one (kept in localStorage). Set on <html>
- * by the entry module before the first render; no inline script is allowed by the CSP.
+ * The theme: the system's unless the person picked one (kept in localStorage). It is always
+ * written on <html> as data-theme="light" or "dark" (the tokens key off it), by the entry module
+ * before the first render (the CSP allows no inline script), and follows the system's setting
+ * as it changes while the choice is "system".
  */
 export type ThemeChoice = "system" | "light" | "dark";
 const KEY = "cairn.theme";
+const systemDark = () => matchMedia("(prefers-color-scheme: dark)");
 
 export function storedTheme(): ThemeChoice {
   const v = localStorage.getItem(KEY);
   return v === "light" || v === "dark" ? v : "system";
 }
 
-export function applyTheme(choice: ThemeChoice): void {
-  if (choice === "system") {
-    document.documentElement.removeAttribute("data-theme");
-    localStorage.removeItem(KEY);
-  } else {
-    document.documentElement.setAttribute("data-theme", choice);
-    localStorage.setItem(KEY, choice);
-  }
+function paint(choice: ThemeChoice): void {
+  const theme = choice === "system" ? (systemDark().matches ? "dark" : "light") : choice;
+  document.documentElement.setAttribute("data-theme", theme);
 }
 
-/** The theme in effect now (the system's when none was picked). */
-export function effectiveTheme(): "light" | "dark" {
-  const choice = storedTheme();
-  if (choice !== "system") return choice;
-  return matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+export function applyTheme(choice: ThemeChoice): void {
+  if (choice === "system") localStorage.removeItem(KEY);
+  else localStorage.setItem(KEY, choice);
+  paint(choice);
+}
+
+/** Sets the theme now and keeps following the system while nothing else was chosen. */
+export function startTheme(): void {
+  paint(storedTheme());
+  systemDark().addEventListener("change", () => paint(storedTheme()));
 }

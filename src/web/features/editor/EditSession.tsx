@@ -42,13 +42,15 @@ export default function EditSession({ page, space }: { page: Page; space: Space 
   const [leaving, setLeaving] = useState(false);
   const [notice, setNotice] = useState(restored ? `Restored your unsaved changes from ${timeAgo(restored.savedAt)}.` : null);
   const fileInput = useRef<HTMLInputElement>(null);
+  // The editor's extensions are made once; its save key calls the latest save.
+  const primaryRef = useRef<() => void>(() => {});
   const uploads = useUploads(page.id);
   const readPath = pagePath(space.key, page.id, title || page.title);
   const state = useRef({ title, base });
   state.current = { title, base };
 
   const editor = useEditor({
-    extensions: editorExtensions({ onFiles: (e, files, pos) => uploads.start(e, files, pos), pickImage: () => fileInput.current?.click() }),
+    extensions: editorExtensions({ onFiles: (e, files, pos) => uploads.start(e, files, pos), pickImage: () => fileInput.current?.click(), save: () => primaryRef.current() }),
     content: (restored?.doc ?? parseDoc(page.contentJson)) as object,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
@@ -93,6 +95,7 @@ export default function EditSession({ page, space }: { page: Page; space: Space 
   };
 
   const primary = () => void save({ publish: isDraft });
+  primaryRef.current = primary;
   const cancel = () => (dirty ? setLeaving(true) : leave());
   const leave = () => {
     dropLocalCopy(page.id);
@@ -106,7 +109,8 @@ export default function EditSession({ page, space }: { page: Page; space: Space 
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !conflict) {
+      // In the editor the key is its own (saveShortcut); elsewhere (title, comment) it is here.
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !conflict && !e.defaultPrevented) {
         e.preventDefault();
         primary();
       }

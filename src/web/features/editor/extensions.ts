@@ -25,6 +25,22 @@ export interface SessionHooks {
   onFiles(editor: Editor, files: File[], pos?: number): void;
   /** The "/" menu's Image item: open a file picker. */
   pickImage(): void;
+  /** Ctrl/⌘-Enter: save (or publish). */
+  save(): void;
+}
+
+/** Ctrl/⌘-Enter saves; without this, StarterKit's hard break would take the key first. */
+function saveShortcut(hooks: SessionHooks) {
+  return Extension.create({
+    name: "saveShortcut",
+    priority: 1000,
+    addKeyboardShortcuts: () => ({
+      "Mod-Enter": () => {
+        hooks.save();
+        return true;
+      },
+    }),
+  });
 }
 
 const blockRow = (item: BlockItem) =>
@@ -92,5 +108,6 @@ export function editorExtensions(hooks: SessionHooks): AnyExtension[] {
       onDrop: (editor, files, pos) => hooks.onFiles(editor, files, pos),
     }),
     slashCommand(hooks),
+    saveShortcut(hooks),
   ];
 }
