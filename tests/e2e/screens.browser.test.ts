@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { everythingDocument } from "../../src/content/testing";
 import { axeViolations, LOOKS, screenshot, visit } from "./harness";
-import { api, docJson, newPage, newSpace, ownerWorld, para, type World } from "./fixtures";
+import { api, caretToEnd, docJson, newPage, newSpace, ownerWorld, para, type World } from "./fixtures";
 
 let world: World;
 let pageId: string;
@@ -73,7 +73,7 @@ describe("every screen in four looks", () => {
         await screenshot(page, "11-page-reading-blocks");
         await page.goto(`/s/HB/p/${pageId}/edit`);
         await page.locator(".ProseMirror").waitFor();
-        await page.locator(".ProseMirror").press("Control+End");
+        await caretToEnd(page);
         await page.keyboard.press("Enter");
         await page.keyboard.type("/");
         await page.getByRole("listbox", { name: "Insert a block" }).waitFor();

@@ -42,12 +42,14 @@ export function EditHeader(p: EditHeaderProps) {
     void queryClient.invalidateQueries({ queryKey: keys.tree(p.page.spaceId) });
   };
   const titleError = p.error?.field === "title" ? p.error.message : null;
+  const addEmoji = p.page.emoji ? null : <EmojiPicker value={null} onChange={(e) => void setEmoji(e)} />;
   return (
     <header className="page-head">
       <div className="page-actions edit-actions">
         {p.isDraft ? (
           <>
             <span className="draft-badge">Draft · only you can see it</span>
+            {addEmoji}
             <Button size="sm" variant="ghost" onClick={p.onDiscardDraft}>
               Discard draft
             </Button>
@@ -60,6 +62,7 @@ export function EditHeader(p: EditHeaderProps) {
           </>
         ) : (
           <>
+            {addEmoji}
             <input className="input comment-input" aria-label="What changed (optional)" placeholder="What changed? (optional)" value={p.comment} onChange={(e) => p.onComment(e.target.value)} maxLength={500} />
             <Button size="sm" onClick={p.onCancel}>
               Cancel
@@ -76,7 +79,7 @@ export function EditHeader(p: EditHeaderProps) {
         </p>
       ) : null}
       <div className="title-row">
-        <EmojiPicker value={p.page.emoji} onChange={(e) => void setEmoji(e)} />
+        {p.page.emoji ? <EmojiPicker value={p.page.emoji} onChange={(e) => void setEmoji(e)} /> : null}
         <textarea
           ref={titleRef}
           className="page-title title-input"

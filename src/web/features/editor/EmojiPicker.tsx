@@ -3,13 +3,23 @@ import * as Popover from "@radix-ui/react-popover";
 import { EmojiGrid } from "../../ui/EmojiGrid";
 import { Smile } from "../../ui/icons";
 
+/**
+ * With an emoji, the trigger is the emoji itself where the title shows it; without one, a small
+ * "Add emoji" button among the actions, so the title does not move when editing starts.
+ */
 export function EmojiPicker({ value, onChange }: { value: string | null; onChange(emoji: string | null): void }) {
   return (
     <Popover.Root>
       <Popover.Trigger asChild>
-        <button type="button" className="emoji-trigger" aria-label={value ? `Page emoji ${value}: change` : "Add an emoji"}>
-          {value ?? <Smile size={20} aria-hidden="true" />}
-        </button>
+        {value ? (
+          <button type="button" className="emoji-trigger" aria-label={`Page emoji ${value}: change`}>
+            {value}
+          </button>
+        ) : (
+          <button type="button" className="btn btn-ghost btn-sm emoji-add" aria-label="Add an emoji">
+            <Smile size={15} aria-hidden="true" /> Emoji
+          </button>
+        )}
       </Popover.Trigger>
       <Popover.Portal>
         <Popover.Content className="emoji-popover" sideOffset={6} align="start" aria-label="Choose an emoji">
