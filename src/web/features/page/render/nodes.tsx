@@ -29,6 +29,22 @@ function Cell({ tag: Tag, ...p }: NodeProps & { tag: "td" | "th" }) {
   );
 }
 
+/**
+ * A table whose columns all have widths is as wide as they add up to, as in the editor
+ * (TipTap's table view); otherwise it fills the column.
+ */
+function tableWidth(table: NodeProps["node"]): React.CSSProperties | undefined {
+  const firstRow = (table.content?.[0] ?? {}) as NodeProps["node"];
+  let total = 0;
+  for (const cell of (firstRow.content ?? []) as Array<NodeProps["node"]>) {
+    const widths = cell.attrs?.colwidth;
+    const span = num(cell.attrs?.colspan) ?? 1;
+    if (!Array.isArray(widths) || widths.length < span || widths.some((w) => typeof w !== "number" || !w)) return undefined;
+    total += (widths as number[]).reduce((a, b) => a + b, 0);
+  }
+  return total ? { width: `${total}px` } : undefined;
+}
+
 export const nodeMapping: Record<string, (p: NodeProps) => ReactNode> = {
   doc: (p) => <>{p.children}</>,
   text: (p) => <>{p.node.text}</>,
@@ -66,7 +82,7 @@ export const nodeMapping: Record<string, (p: NodeProps) => ReactNode> = {
   hardBreak: () => <br />,
   table: (p) => (
     <div className="tableWrapper" role="region" aria-label="Table" tabIndex={0}>
-      <table>
+      <table style={tableWidth(p.node)}>
         <tbody>{p.children}</tbody>
       </table>
     </div>
