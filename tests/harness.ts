@@ -3,7 +3,7 @@
  * in-process through app.handle (no mocks of our own layers). The clock is a ManualClock so
  * expiry, lockout and rate-limit tests move time instead of sleeping.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Core } from "../src/core";
@@ -29,9 +29,27 @@ export interface TestEnv {
   close(): void;
 }
 
+/**
+ * A data directory migrated once per test run; each fresh environment starts from a copy of it
+ * (as PocketBase's tests do) instead of running every migration again (~20 ms each time).
+ */
+let template: string | null = null;
+function migratedTemplate(): string {
+  if (template) return template;
+  const dir = mkdtempSync(join(tmpdir(), "cairn-template-"));
+  openInstance(loadConfig(["--data", dir], {}), { log: silentLogger }).close();
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  template = dir;
+  return dir;
+}
+
 /** `env`: environment variables for the config (e.g. CAIRN_OUTBOUND_ALLOW). */
 export function makeEnv(opts: { dir?: string; env?: Record<string, string> } = {}): TestEnv {
-  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "cairn-test-"));
+  let dir = opts.dir;
+  if (!dir) {
+    dir = mkdtempSync(join(tmpdir(), "cairn-test-"));
+    cpSync(migratedTemplate(), dir, { recursive: true });
+  }
   const clock = new ManualClock(Date.now());
   // Commits grouped as in the server, so every test runs through group commit.
   const core = openInstance(loadConfig(["--data", dir], opts.env ?? {}), { clock, log: silentLogger, groupCommits: true });
