@@ -89,6 +89,7 @@ describe("writing a page", () => {
     await page.getByRole("button", { name: "Publish" }).click();
     await page.waitForURL(/\/p\/[^/]+$/);
     await page.getByRole("heading", { level: 1, name: "Release process" }).waitFor();
+    expect(await page.title()).toBe("Release process · Engineering · Cairn");
 
     const id = /\/p\/([0-9a-f-]{36})/.exec(page.url())![1];
     const stored = await storedDoc(page, id);

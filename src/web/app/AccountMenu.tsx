@@ -4,7 +4,7 @@ import { api } from "../api/client";
 import { queryClient } from "../api/query-client";
 import { applyTheme, storedTheme, type ThemeChoice } from "../lib/theme";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../ui/Menu";
-import { Check, LogOut, Monitor, Moon, Sun } from "../ui/icons";
+import { BookOpen, Check, LogOut, Monitor, Moon, Sun } from "../ui/icons";
 import { useMe } from "./session";
 
 const THEMES: Array<[ThemeChoice, string, typeof Sun]> = [
@@ -68,6 +68,9 @@ export function AccountMenu() {
         </MenuItem>
       ))}
       <MenuSeparator />
+      <MenuItem icon={<BookOpen />} onSelect={() => window.location.assign("/api/docs")}>
+        API reference
+      </MenuItem>
       <MenuItem icon={<LogOut />} onSelect={signOut}>
         Sign out
       </MenuItem>

@@ -1,10 +1,12 @@
 import type { ReactNode } from "react";
 import { useInstance } from "../../app/session";
 import "./auth.css";
+import { useTitle } from "../../lib/title";
 
 /** The centred card of the screens before one is signed in. */
 export function AuthLayout({ title, intro, children }: { title: string; intro?: ReactNode; children: ReactNode }) {
   const instance = useInstance();
+  useTitle(title);
   return (
     <main id="main" className="auth-page">
       <div className="auth-card">

@@ -20,6 +20,7 @@ import { DocumentView } from "../page/render/DocumentView";
 import { Comparison } from "./Comparison";
 import { compareDocs } from "./text-diff";
 import "./history.css";
+import { useTitle } from "../../lib/title";
 
 const useVersion = (id: string, n: number | undefined) =>
   useQuery({ queryKey: keys.version(id, n ?? 0), queryFn: () => data(api.GET("/api/pages/{id}/versions/{number}", { params: { path: { id, number: n! } } })), enabled: !!n, staleTime: Infinity });
@@ -27,6 +28,7 @@ const useVersion = (id: string, n: number | undefined) =>
 export default function HistoryScreen({ space, pageId, versionNumber }: { space: Space; pageId: string; versionNumber?: number }) {
   const page = usePage(pageId);
   const versions = useVersions(pageId);
+  useTitle(page.data ? `History of ${page.data.title || "Untitled"}` : null, space.name);
   const [, navigate] = useLocation();
   const newest = versions.data?.[0]?.versionNumber;
   const shown = versionNumber ?? newest;

@@ -13,10 +13,12 @@ import { pagePath } from "../../lib/slug";
 import { FileText, LayoutTemplate } from "../../ui/icons";
 import { ancestorsOf, useTree } from "../tree/queries";
 import "./new-page.css";
+import { useTitle } from "../../lib/title";
 
 export function NewPageScreen({ space }: { space: Space }) {
   const parent = new URLSearchParams(useSearch()).get("parent") ?? undefined;
   const [, navigate] = useLocation();
+  useTitle("New page", space.name);
   const templates = useQuery({ queryKey: keys.templates(space.id), queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })) });
   const tree = useTree(space.id);
   const parentTitle = parent ? ancestorsOf(tree.data, parent).at(-1)?.title : undefined;

@@ -15,10 +15,12 @@ import { DocumentView } from "./render/DocumentView";
 import { PageHeader } from "./PageHeader";
 import { usePage } from "./queries";
 import "./page.css";
+import { useTitle } from "../../lib/title";
 
 
 export function PageScreen({ space, pageId, mode }: { space: Space; pageId: string; mode: "read" | "edit" }) {
   const page = usePage(pageId);
+  useTitle(page.data?.title || (page.data ? "Untitled" : null), space.name);
   const [location, navigate] = useLocation();
   const canonical = page.data ? pagePath(space.key, page.data.id, page.data.title) : null;
   // The slug is cosmetic: an old or missing one is replaced by the page's own.

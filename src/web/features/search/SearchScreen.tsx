@@ -6,6 +6,7 @@ import { useSpaces } from "../spaces/queries";
 import { useSearchHits } from "./queries";
 import { Snippet } from "./Snippet";
 import "./search.css";
+import { useTitle } from "../../lib/title";
 
 export function SearchScreen() {
   const params = new URLSearchParams(useSearch());
@@ -14,6 +15,7 @@ export function SearchScreen() {
   const space = params.get("space") ?? "";
   const spaces = useSpaces();
   const hits = useSearchHits(q, space || null);
+  useTitle(q ? `Search: ${q}` : "Search");
   const update = (next: { q?: string; space?: string }) => {
     const p = new URLSearchParams({ q: next.q ?? q, ...((next.space ?? space) ? { space: next.space ?? space } : {}) });
     navigate(`/search?${p.toString()}`, { replace: true });

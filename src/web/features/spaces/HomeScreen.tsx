@@ -10,10 +10,12 @@ import { useRecentPages, useSpaces } from "./queries";
 import { RecentList } from "./RecentList";
 import { SpaceIcon } from "./SpaceIcon";
 import "./spaces.css";
+import { useTitle } from "../../lib/title";
 
 /** The spaces the person can see, each with its recently updated pages. */
 export function HomeScreen() {
   const spaces = useSpaces();
+  useTitle("Spaces");
   const [creating, setCreating] = useState(false);
   const create = (
     <Button variant="primary" onClick={() => setCreating(true)}>

@@ -5,10 +5,12 @@ import { NewPageButton, PageScreen } from "../page";
 import { useRecentPages } from "./queries";
 import { RecentList } from "./RecentList";
 import { SpaceIcon } from "./SpaceIcon";
+import { useTitle } from "../../lib/title";
 
 /** A space's front: its homepage when it has one, else its recently updated pages. */
 export function SpaceHome({ space }: { space: Space }) {
   const recent = useRecentPages(space.id, 15);
+  useTitle(space.name);
   if (space.homepageId) return <PageScreen space={space} pageId={space.homepageId} mode="read" />;
   return (
     <main id="main" className="main-column space-home">

@@ -18,9 +18,11 @@ import { EmptyState } from "../../ui/EmptyState";
 import { TextField } from "../../ui/Field";
 import { toast } from "../../ui/toast";
 import "./trash.css";
+import { useTitle } from "../../lib/title";
 
 export function TrashScreen({ space }: { space: Space }) {
   const trash = useQuery({ queryKey: keys.trash(space.id), queryFn: () => data(api.GET("/api/pages/trash", { params: { query: { spaceId: space.id } } })) });
+  useTitle("Trash", space.name);
   const [purging, setPurging] = useState<TrashEntry | null>(null);
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
