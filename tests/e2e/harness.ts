@@ -4,7 +4,7 @@
  * One browser for the whole run; each test file opens its own contexts. Every context fails
  * the test on any request to another host, and on any error the page throws.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
@@ -22,11 +22,27 @@ let binary: Promise<string> | null = null;
  */
 export function builtBinary(): Promise<string> {
   if (!binary) {
+    removeStaleBuilds();
     const distDir = join(ROOT, "dist", `e2e-${process.pid}`);
     process.on("exit", () => rmSync(distDir, { recursive: true, force: true }));
     binary = build({ quiet: true, distDir }).then((r) => r.outfile);
   }
   return binary;
+}
+
+/** Builds of runs that have ended (bun does not always run exit handlers) are removed. */
+function removeStaleBuilds(): void {
+  const dist = join(ROOT, "dist");
+  if (!existsSync(dist)) return;
+  for (const name of readdirSync(dist)) {
+    const pid = Number(/^e2e-(\d+)$/.exec(name)?.[1]);
+    if (!pid || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      rmSync(join(dist, name), { recursive: true, force: true });
+    }
+  }
 }
 
 let browserPromise: Promise<Browser> | null = null;
