@@ -1,12 +1,50 @@
 /**
- * Import rules checked in CI (tests/architecture.test.ts). What holds today: no cycles, the
- * platform knows nothing of the domains above it, and the web UI is a client of the API (it
- * shares only the editor schema and pure URL rules of src/content with the server) whose
- * reading bundle carries no TipTap. Upward imports between domains (issue 13's layer order)
- * are not enforced yet.
+ * Import rules checked in CI (tests/architecture.test.ts), written down in docs/architecture.md:
+ *
+ * - no cycles anywhere in src/;
+ * - the server's layers (LAYERS below, bottom first): a module imports only its own layer and
+ *   the layers below it. Every domain's tables.ts is the schema, one layer under the services
+ *   (tables name each other's keys, as Outline's models do); routes.ts, *-routes.ts and
+ *   schemas.ts are each domain's HTTP face and sit in the top layer with src/http;
+ * - the web UI is a client of the API (it shares only the editor schema and pure URL rules of
+ *   src/content with the server) whose reading bundle carries no TipTap.
  */
+const LAYERS = [
+  ["platform"],
+  ["db"], // with every domain's tables.ts: the schema
+  ["core", "version", "startup-errors"],
+  ["content", "identity", "events"],
+  ["settings"],
+  ["access", "users"],
+  ["tokens", "groups", "auth"],
+  ["spaces"],
+  ["pages"],
+  ["attachments", "labels", "comments", "watches", "templates", "permissions"],
+  ["notifications", "webhooks", "audit", "search"],
+  ["commands"],
+  ["http", "system", "instance", "server", "cli", "main"],
+];
+const EDGE = "(/routes\\.ts|-routes\\.ts|/schemas\\.ts)$";
+const TABLES = "^src/[^/]+/tables\\.ts$";
+const under = (names) => `^src/(${names.join("|")})(/|\\.ts$)`;
+const layerRules = LAYERS.slice(0, -1).map((names, i) => ({
+  name: `layer-${names.join("-")}`,
+  severity: "error",
+  comment: `${names.join(", ")} import only their own layer and those below (docs/architecture.md)`,
+  from: { path: under(names), pathNot: `(${EDGE}|${TABLES})` },
+  to: { path: `(${under(LAYERS.slice(i + 1).flat())}|${EDGE})`, pathNot: TABLES },
+}));
+
 module.exports = {
   forbidden: [
+    ...layerRules,
+    {
+      name: "schema-is-only-tables",
+      severity: "error",
+      comment: "a tables.ts names other tables and platform helpers, nothing that runs above it",
+      from: { path: TABLES },
+      to: { path: "^src/", pathNot: `(${TABLES}|^src/platform/)` },
+    },
     { name: "no-cycles", severity: "error", from: {}, to: { circular: true } },
     { name: "platform-below-domains", severity: "error", comment: "src/platform is framework-free foundations: it imports no domain", from: { path: "^src/platform/" }, to: { path: "^src/", pathNot: "^src/platform/" } },
     {

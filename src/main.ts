@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 import { readSecretLine } from "./cli/read-secret";
 import { commandLogger, runCommand, type Command } from "./cli/run";
-import { RESET_PASSWORD_USAGE, resetPasswordCommand } from "./commands/reset-password";
+import { RESET_PASSWORD_USAGE, resetPasswordCommand } from "./cli/reset-password";
 import { loadConfig, type Config } from "./platform/config";
 import { warmUi } from "./http/ui";
 import { startServer } from "./server";

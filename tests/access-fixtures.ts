@@ -10,8 +10,8 @@
  * Spaces: MAIN (Everyone View plus the grants above), PRIV (only spaceAdmin Admin and editor
  * Edit), and fresh copies of MAIN for rows that change or destroy what they touch.
  */
-import { GROUP_ID } from "../src/groups/builtin";
-import { ROLE_ID } from "../src/access/rights";
+import { GROUP_ID } from "../src/identity/builtin-groups";
+import { ROLE_ID } from "../src/identity/rights";
 import { call, mintToken, PASSWORD, signUp, type TestEnv, type Who } from "./harness";
 
 export const CALLERS = ["anonymous", "readOnly", "everyone", "viewer", "editor", "groupMember", "spaceAdmin", "instanceAdmin", "owner", "shutOut", "limited"] as const;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { GROUP_ID } from "../src/groups/builtin";
+import { GROUP_ID } from "../src/identity/builtin-groups";
 import { buildWorld, CALLERS, deleteSpaceBody, freshMaker, type CallerName, type World } from "./access-fixtures";
 import { call, makeEnv, type TestEnv, type Who } from "./harness";
 

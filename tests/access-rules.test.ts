@@ -10,8 +10,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { canManageWikiTemplates, requireWikiTemplateManager } from "../src/access/templates";
 import * as templateRules from "../src/access/templates";
-import { ROLE_ID } from "../src/access/rights";
-import { anonymous, type UserCaller } from "../src/auth/caller";
+import { ROLE_ID } from "../src/identity/rights";
+import { anonymous, type UserCaller } from "../src/identity/caller";
 import { findUserWithRoleById } from "../src/users/service";
 import { makeEnv, ownerAndMember, type TestEnv } from "./harness";
 

@@ -12,7 +12,7 @@ import { createApp, durableHandler, type App, type RequestHandler } from "../src
 import { ManualClock } from "../src/platform/clock";
 import { loadConfig } from "../src/platform/config";
 import { silentLogger } from "../src/platform/log";
-import { hashPasswordsCheaplyForTests } from "../src/auth/password";
+import { hashPasswordsCheaplyForTests } from "../src/identity/password";
 
 export const BASE = "http://cairn.test";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { SECURITY_HEADERS } from "../src/http/security-headers";
+import { SECURITY_HEADERS } from "../src/platform/security-headers";
 import { ERROR_CODES } from "../src/platform/errors";
 import { BASE, call, makeEnv, type TestEnv } from "./harness";
 

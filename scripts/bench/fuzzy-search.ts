@@ -7,7 +7,7 @@
  * a write (the written page's words are added, not the whole vocabulary read again).
  */
 import { makeEnv, signUp } from "../../tests/harness";
-import type { UserCaller } from "../../src/auth/caller";
+import type { UserCaller } from "../../src/identity/caller";
 import { createPage } from "../../src/pages/service";
 import { createSpace } from "../../src/spaces/service";
 import { findUserWithRoleById } from "../../src/users/service";

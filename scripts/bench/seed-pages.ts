@@ -11,7 +11,7 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { UserCaller } from "../../src/auth/caller";
+import type { UserCaller } from "../../src/identity/caller";
 import type { Core } from "../../src/core";
 import { openInstance } from "../../src/instance";
 import { createPage } from "../../src/pages/service";

@@ -10,7 +10,7 @@
  *   included), or being the one who started the thread (DESIGN.md §5). Someone with View alone
  *   could otherwise hide others' open questions.
  */
-import type { UserCaller } from "../auth/caller";
+import type { UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { AppError } from "../platform/errors";
 import type { PageRow } from "../pages/tables";

@@ -14,7 +14,7 @@
  *   transaction sees its own uncommitted changes and a rollback cannot leave a wrong slot behind.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { Caller } from "../auth/caller";
+import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { writeStamp } from "../platform/db/write-stamp";
 import { perInstance } from "../platform/memo";

@@ -3,11 +3,11 @@
  * that the cache of these ids (hidden-cache.ts), which pages.ts reads, does not import it back.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { Caller } from "../auth/caller";
+import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { namesCaller, principalParams } from "./principals";
 import { adminSpaceIds, readableSpaceIds } from "./spaces";
-import { OPERATION } from "./tables";
+import { OPERATION } from "../permissions/tables";
 
 /**
  * SQL: the ids of the pages the caller may not see because of a View restriction at or above

@@ -17,7 +17,7 @@
  * the parents); lists use the SQL filters below, one statement for the whole list.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { Caller, UserCaller } from "../auth/caller";
+import type { Caller, UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { keptUntilWrite } from "../platform/db/write-stamp";
 import { AppError, notFound } from "../platform/errors";
@@ -26,9 +26,9 @@ import { PAGE_STATUS, pages, type PageMeta, type PageRow } from "../pages/tables
 import type { SpaceRow } from "../spaces/tables";
 import { namesCaller, namesCallerRaw, principalParams } from "./principals";
 import { notHiddenFilter } from "./hidden-cache";
-import { hasRight } from "./rights";
+import { hasRight } from "../identity/rights";
 import { canAdminSpace, readableSpaceIds, spaceArchived, spaceOperation } from "./spaces";
-import { OPERATION } from "./tables";
+import { OPERATION } from "../permissions/tables";
 
 export interface PageAccess {
   read: boolean;

@@ -5,8 +5,8 @@
  * custom group membership is a sub-select SQLite evaluates once per statement.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { Caller } from "../auth/caller";
-import { builtInGroupIdsForTier } from "../groups/builtin";
+import type { Caller } from "../identity/caller";
+import { builtInGroupIdsForTier } from "../identity/builtin-groups";
 
 /** The parameters every principal test binds. An anonymous caller matches nobody. */
 export interface PrincipalParams {

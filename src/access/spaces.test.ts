@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { makeEnv, ownerAndMember, type TestEnv } from "../../tests/harness";
-import type { UserCaller } from "../auth/caller";
-import { GROUP_ID } from "../groups/builtin";
+import type { UserCaller } from "../identity/caller";
+import { GROUP_ID } from "../identity/builtin-groups";
 import { newPage, newSpace } from "../pages/testing";
 import { putGrant } from "../permissions/grants";
 import { findSpaceByKey } from "../spaces/service";

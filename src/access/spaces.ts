@@ -13,7 +13,7 @@
  * edits (canEditSpace), though it reads whatever its owner may read, admin lists included.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { Caller } from "../auth/caller";
+import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { keptUntilWrite } from "../platform/db/write-stamp";
 import { AppError, notFound } from "../platform/errors";
@@ -21,8 +21,8 @@ import { perInstance } from "../platform/memo";
 import { getSettings } from "../settings/service";
 import type { SpaceRow } from "../spaces/tables";
 import { namesCaller, namesCallerRaw, principalParams } from "./principals";
-import { hasRight } from "./rights";
-import { OPERATION } from "./tables";
+import { hasRight } from "../identity/rights";
+import { OPERATION } from "../permissions/tables";
 
 /** No access at all: below View. */
 export const NO_ACCESS = -1;

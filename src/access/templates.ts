@@ -8,9 +8,9 @@
  * template's author gives no say of its own: a member who wrote one before this rule, or an
  * administrator since demoted, is refused like any other member.
  */
-import type { Caller } from "../auth/caller";
+import type { Caller } from "../identity/caller";
 import { AppError } from "../platform/errors";
-import { TIER } from "./rights";
+import { TIER } from "../identity/rights";
 
 export function canManageWikiTemplates(caller: Caller): boolean {
   return caller.kind === "user" && !caller.token?.readOnly && caller.role.tier >= TIER.Admin;

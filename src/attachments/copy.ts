@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { UserCaller } from "../auth/caller";
+import type { UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { pages, pageVersions } from "../pages/tables";
 import { iso } from "../platform/clock";

@@ -9,7 +9,7 @@
  *   `Content-Security-Policy: sandbox`, so even a file a browser did render gets a unique
  *   origin with no scripts.
  */
-import { SECURITY_HEADERS } from "../http/security-headers";
+import { SECURITY_HEADERS } from "../platform/security-headers";
 import { contentDisposition } from "./filenames";
 import type { Attachment } from "./service";
 import { contentTypeHeader, INLINE_TYPES } from "./sniff";

@@ -5,7 +5,7 @@
  */
 import { asc, eq } from "drizzle-orm";
 import { canReadPage, requireEditablePage, requireReadablePage } from "../access/pages";
-import { requireUser, type Caller, type UserCaller } from "../auth/caller";
+import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { PAGE_STATUS } from "../pages/tables";

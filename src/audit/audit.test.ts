@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, mintToken, ownerAndMember, signUp, type TestEnv } from "../../tests/harness";
-import { ROLE_ID } from "../access/rights";
+import { ROLE_ID } from "../identity/rights";
 import { recordEvent } from "../events/outbox";
 import { newPage, newSpace } from "../pages/testing";
 import { auditRows, seedEntries } from "./testing";

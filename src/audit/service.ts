@@ -5,9 +5,9 @@
  */
 import { and, asc, desc, eq, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { canReadPage } from "../access/pages";
-import { requireRight } from "../access/rights";
+import { requireRight } from "../identity/rights";
 import { canReadSpace } from "../access/spaces";
-import { requireUser, type Caller } from "../auth/caller";
+import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { onEventRecorded, TARGET_TYPES } from "../events/outbox";
 import { pages, type PageRow } from "../pages/tables";

@@ -6,7 +6,7 @@ import { AppError } from "../platform/errors";
 import { formatIp, parseIp, unmapV4 } from "../platform/ip-ranges";
 import { getSettings, type Settings } from "../settings/service";
 import { users } from "../users/tables";
-import type { UserRow } from "./caller";
+import type { UserRow } from "../identity/caller";
 import { noteFailure } from "./notices";
 import { signInFailures } from "./tables";
 

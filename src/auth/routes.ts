@@ -7,7 +7,7 @@ import { isHttps, NoContent, noContent, problems } from "../http/schemas";
 import { AppError } from "../platform/errors";
 import { findUserWithRoleById, register, toAccount, updateDisplayName } from "../users/service";
 import { Account } from "../users/schemas";
-import { requireSession, requireUser } from "./caller";
+import { requireSession, requireUser } from "../identity/caller";
 import { changePassword, login, reauthenticate } from "./service";
 import { cookieLifetimeSeconds, createSession, deleteSession, listSessions, revokeOtherSessions, revokeSessionByHandle, type NewSession } from "./sessions";
 

@@ -6,11 +6,11 @@ import { AppError, invalid } from "../platform/errors";
 import { getSettings } from "../settings/service";
 import { findUserWithRoleByEmail, USER_STATUS } from "../users/service";
 import { users } from "../users/tables";
-import type { SessionRow, UserCaller, UserRow } from "./caller";
+import type { SessionRow, UserCaller, UserRow } from "../identity/caller";
 import { limiters } from "./limits";
 import { addressKey, clearAllFailures, clearFailures, currentLock, lockedError, lockSentence, recordFailure, recordLockedAttempt, type Via } from "./lockout";
 import { takeNotice } from "./notices";
-import { checkNewPassword, hashPassword, verifyAgainstNothing, verifyPassword } from "./password";
+import { checkNewPassword, hashPassword, verifyAgainstNothing, verifyPassword } from "../identity/password";
 import { createSession, deleteUserSessions, endSession, hasRecentReauth, rotateSession, type NewSession } from "./sessions";
 
 export interface LoginInput {

@@ -6,7 +6,7 @@ import { newId, randomToken, sha256Hex } from "../platform/crypto";
 import { perInstance } from "../platform/memo";
 import { notFound } from "../platform/errors";
 import { roles, users } from "../users/tables";
-import type { RoleRow, SessionRow, UserCaller, UserRow } from "./caller";
+import type { RoleRow, SessionRow, UserCaller, UserRow } from "../identity/caller";
 import { sessions } from "./tables";
 
 export const SESSION_COOKIE = "cairn_session";

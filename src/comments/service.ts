@@ -8,7 +8,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { requireCommentAuthor, requireCommentRemover, requireThreadKeeper } from "../access/comments";
 import { canReadComments, requireCommentablePage } from "../access/pages";
-import { requireUser, type Caller, type UserCaller } from "../auth/caller";
+import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, mintToken, ownerAndMember, type TestEnv, type Who } from "../../tests/harness";
-import { GROUP_ID } from "../groups/builtin";
+import { GROUP_ID } from "../identity/builtin-groups";
 import { eventsOf, newPage, newSpace, ownerMemberAndPage } from "../pages/testing";
 import { comment, commentRows, commentsOf, invited } from "./testing";
 

@@ -15,4 +15,4 @@ export * from "../templates/tables";
 export * from "../attachments/tables";
 export * from "../watches/tables";
 export * from "../notifications/tables";
-export * from "../access/tables";
+export * from "../permissions/tables";

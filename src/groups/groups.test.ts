@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, mintToken, ownerAndMember, type TestEnv } from "../../tests/harness";
-import { GROUP_ID } from "./builtin";
+import { GROUP_ID } from "../identity/builtin-groups";
 
 let env: TestEnv;
 beforeEach(() => (env = makeEnv()));

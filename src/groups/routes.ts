@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { requireUser } from "../auth/caller";
+import { requireUser } from "../identity/caller";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { Id, NoContent, noContent, problems } from "../http/schemas";

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gte, inArray } from "drizzle-orm";
-import { requireRight } from "../access/rights";
-import type { UserCaller } from "../auth/caller";
+import { requireRight } from "../identity/rights";
+import type { UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent, type EventType } from "../events/outbox";
 import { iso } from "../platform/clock";
@@ -9,7 +9,7 @@ import { AppError, invalid, notFound } from "../platform/errors";
 import { multiLine, singleLine } from "../platform/text";
 import { USER_STATUS } from "../users/service";
 import { roles, users } from "../users/tables";
-import { BUILT_IN_GROUPS, builtInGroup, builtInGroupIdsForTier } from "./builtin";
+import { BUILT_IN_GROUPS, builtInGroup, builtInGroupIdsForTier } from "../identity/builtin-groups";
 import { groupMembers, groups } from "./tables";
 
 type GroupRow = typeof groups.$inferSelect;

@@ -30,7 +30,7 @@ import { isStreamedBody, parseJsonBody, runPipeline } from "./pipeline";
 import { fromValidation, problemResponse } from "./problem";
 import { logRequest } from "./request-log";
 import { stateOf } from "./request-state";
-import { HSTS, SECURITY_HEADERS } from "./security-headers";
+import { HSTS, SECURITY_HEADERS } from "../platform/security-headers";
 
 /** Every API route group, in one list (the OpenAPI test checks each is described). */
 export function apiRoutes(core: Core) {

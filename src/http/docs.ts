@@ -5,7 +5,7 @@ import scalarJs from "../../node_modules/@scalar/api-reference/dist/browser/stan
 import type { Core } from "../core";
 import { openApiDocument } from "./docs-openapi";
 import { docsPage, INIT_JS, initScript, SCALAR_JS, SPEC_URL } from "./docs-page";
-import { SECURITY_HEADERS } from "./security-headers";
+import { SECURITY_HEADERS } from "../platform/security-headers";
 
 const JS = "text/javascript; charset=utf-8";
 /** Asset URLs carry ?v=<version> (docs-page.ts), so a release never serves a stale copy. */

@@ -1,4 +1,4 @@
-import { anonymous, type Caller } from "../auth/caller";
+import { anonymous, type Caller } from "../identity/caller";
 import { limiters } from "../auth/limits";
 import { findSession, SESSION_COOKIE } from "../auth/sessions";
 import type { Core } from "../core";

@@ -1,6 +1,6 @@
 import { AppError, ERROR_CODES, type ErrorCode } from "../platform/errors";
 import { allowedBy } from "./schema-words";
-import { SECURITY_HEADERS } from "./security-headers";
+import { SECURITY_HEADERS } from "../platform/security-headers";
 
 /**
  * The one place that turns errors into RFC 9457 problem documents (DESIGN.md §3).

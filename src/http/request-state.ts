@@ -1,4 +1,4 @@
-import type { Caller } from "../auth/caller";
+import type { Caller } from "../identity/caller";
 
 /** What the pipeline learns about a request, for the handlers and the request log. */
 export interface RequestState {

@@ -1,7 +1,7 @@
 import { Type, type IntegerOptions } from "@sinclair/typebox";
 import { t } from "elysia";
 import { clientOf } from "./client";
-import { SECURITY_HEADERS } from "./security-headers";
+import { SECURITY_HEADERS } from "../platform/security-headers";
 
 /** RFC 9457 problem document, as every error answers (DESIGN.md §3). */
 export const Problem = t.Object(

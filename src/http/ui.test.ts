@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, makeEnv, type TestEnv } from "../../tests/harness";
-import { SECURITY_HEADERS } from "./security-headers";
+import { SECURITY_HEADERS } from "../platform/security-headers";
 import { embedUi } from "./ui";
 
 let env: TestEnv;

@@ -7,7 +7,7 @@
  * before the server starts); from source, the UI is bundled in memory on first use.
  */
 import { ASSET_PREFIX } from "./ui-bundle";
-import { SECURITY_HEADERS } from "./security-headers";
+import { SECURITY_HEADERS } from "../platform/security-headers";
 
 interface Asset {
   body: Blob;

@@ -6,7 +6,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { requireEditablePage, requireReadablePage, visiblePagesFilter } from "../access/pages";
 import { canReadSpace } from "../access/spaces";
-import { requireUser, type Caller, type UserCaller } from "../auth/caller";
+import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, ownerAndMember, type TestEnv, type Who } from "../../tests/harness";
 import { invited } from "../comments/testing";
-import { GROUP_ID } from "../groups/builtin";
+import { GROUP_ID } from "../identity/builtin-groups";
 import { doc, newPage, newSpace } from "../pages/testing";
 import { runDueDeliveries } from "../webhooks/sender";
 import { newWebhook } from "../webhooks/testing";

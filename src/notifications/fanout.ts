@@ -23,7 +23,7 @@
  */
 import { canAdminSpace } from "../access/spaces";
 import { canReadComments, canReadPage } from "../access/pages";
-import type { UserCaller } from "../auth/caller";
+import type { UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { onEventRecorded, type EventRow } from "../events/outbox";
 import { findPage } from "../pages/store";

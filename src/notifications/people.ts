@@ -5,7 +5,7 @@
  * may see or be told about).
  */
 import { getTableColumns, type Column } from "drizzle-orm";
-import type { RoleRow, UserCaller, UserRow } from "../auth/caller";
+import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
 import type { Core } from "../core";
 import { perInstance } from "../platform/memo";
 import { USER_STATUS } from "../users/service";

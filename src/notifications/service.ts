@@ -9,7 +9,7 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { canReadComments, canReadPage } from "../access/pages";
 import { canAdminSpace, canReadSpace } from "../access/spaces";
-import { requireUser, type Caller, type UserCaller } from "../auth/caller";
+import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { pages, type PageRow } from "../pages/tables";
 import { iso } from "../platform/clock";

@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import { requireEditablePage } from "../access/pages";
 import { requireEditableSpace } from "../access/spaces";
-import { requireUser, type Caller } from "../auth/caller";
+import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";

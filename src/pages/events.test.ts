@@ -1,7 +1,7 @@
 /** Page changes and the outbox: every change records its rows with it, a failed one nothing. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, signUp, type TestEnv } from "../../tests/harness";
-import type { UserCaller } from "../auth/caller";
+import type { UserCaller } from "../identity/caller";
 import { onEvents, type EventRow } from "../events/outbox";
 import { invalid } from "../platform/errors";
 import { findUserWithRoleById } from "../users/service";

@@ -4,7 +4,8 @@ import { callerOf } from "../http/request-state";
 import { NoContent, noContent, problems } from "../http/schemas";
 import { createDraft, discardDraft, publishDraft } from "./drafts";
 import { DraftBody, Page, PageParams, PublishBody, TrashEntry, TrashQuery } from "./schemas";
-import { listTrash, purgePage, restorePage, trashPage } from "./trash";
+import { purgePage } from "../commands/purge-page";
+import { listTrash, restorePage, trashPage } from "./trash";
 
 const detail = (summary: string) => ({ tags: ["Pages"], summary });
 

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { LOSSY_IN_MARKDOWN } from "../content/markdown";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
-import { readyAnswer } from "../http/security-headers";
+import { readyAnswer } from "../platform/security-headers";
 import { getPageMarkdown } from "./markdown";
 import { cachedPageAnswer } from "./page-cache";
 import { PageParams } from "./schemas";

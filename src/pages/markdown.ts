@@ -3,7 +3,7 @@
  * page: the same access check and the same 404, through getPageJson. The conversion is kept
  * until the next write, like the page's JSON, so repeated reads of a big page cost nothing.
  */
-import type { Caller } from "../auth/caller";
+import type { Caller } from "../identity/caller";
 import { contentToMarkdown } from "../content/markdown";
 import type { Core } from "../core";
 import { keptTextsUntilWrite } from "../platform/db/write-stamp";

@@ -5,8 +5,8 @@
  * made private stops answering at once). Signed-in reads carry what only that caller may see
  * (canEdit, drafts, restricted pages): private and never stored.
  */
-import type { Caller } from "../auth/caller";
-import { SECURITY_HEADERS } from "../http/security-headers";
+import type { Caller } from "../identity/caller";
+import { SECURITY_HEADERS } from "../platform/security-headers";
 import type { PageMeta } from "./tables";
 
 export function pageEtag(page: Pick<PageMeta, "id" | "currentVersion" | "updatedAt">): string {

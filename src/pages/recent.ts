@@ -6,7 +6,7 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { visiblePagesFilter } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
-import type { Caller } from "../auth/caller";
+import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { invalid } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";

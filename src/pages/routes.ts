@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
-import { readyJson } from "../http/security-headers";
+import { readyJson } from "../platform/security-headers";
 import { lifecycleRoutes } from "./lifecycle-routes";
 import { markdownRoutes } from "./markdown-routes";
 import { cachedPageAnswer } from "./page-cache";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { canEditPage, editableNow, pageAccess, requireEditablePage } from "../access/pages";
 import { principalParams } from "../access/principals";
 import { requireEditableSpace } from "../access/spaces";
-import { requireUser, type Caller } from "../auth/caller";
+import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";

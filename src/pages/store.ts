@@ -1,7 +1,7 @@
 /** Page rows: reading, shaping and inserting them. Every pages module builds on this one. */
 import { eq, getTableColumns, sql } from "drizzle-orm";
 import { canEditPage, pageAccess, requireReadablePage, type PageInSpace } from "../access/pages";
-import type { Caller, UserCaller } from "../auth/caller";
+import type { Caller, UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, cookieFrom, makeEnv, mintToken, ownerAndMember, PASSWORD, signUp, type TestEnv, type Who } from "../../tests/harness";
-import { ROLE_ID } from "../access/rights";
-import { GROUP_ID } from "../groups/builtin";
+import { ROLE_ID } from "../identity/rights";
+import { GROUP_ID } from "../identity/builtin-groups";
 import { eventsOf, newPage, newSpace, titles, treeOf } from "./testing";
 
 let env: TestEnv;

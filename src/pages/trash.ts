@@ -4,11 +4,9 @@
  * below it, never a sub-page that was trashed on its own before.
  */
 import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { requireChangeablePage, requireEditablePage, requirePurgeable, visiblePagesFilter } from "../access/pages";
-import { deleteUnusedBlobs, removeAttachmentsOfPages } from "../attachments/blob-refs";
+import { requireChangeablePage, requireEditablePage, visiblePagesFilter } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
-import { requireReauth } from "../auth/service";
-import { requireUser, type Caller } from "../auth/caller";
+import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
@@ -18,11 +16,11 @@ import type { SpaceRow } from "../spaces/tables";
 import { users } from "../users/tables";
 import { nextPosition, renumberSiblings, subtreeIds } from "./positions";
 import { findPage, pageFor, type Page } from "./store";
-import { PAGE_STATUS, pages, pageVersions, type PageRow } from "./tables";
+import { PAGE_STATUS, pages, type PageRow } from "./tables";
 
 const notInTrash = () => new AppError("conflict", { detail: "Move it to the trash first." }, "This page is not in the trash");
 
-function chunks<T>(items: T[], size = 500): T[][] {
+export function chunks<T>(items: T[], size = 500): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
@@ -72,7 +70,8 @@ export function listTrash(core: Core, caller: Caller, spaceRef: string | undefin
 }
 
 /** A trashed page as the caller may restore or purge it: visible, trashed, editable by the caller. */
-function trashedPage(core: Core, caller: Caller, id: string): { page: PageRow; space: SpaceRow; batch: string[] } {
+/** A page in the trash the caller may change, with the part of its batch at and below it. */
+export function trashedPage(core: Core, caller: Caller, id: string): { page: PageRow; space: SpaceRow; batch: string[] } {
   const { page, space } = requireChangeablePage(core, caller, findPage(core, id));
   if (!page.deletedAt || !page.trashRootId) throw notInTrash();
   return { page, space, batch: subtreeIds(core, page.id, { kind: "trashBatch", rootId: page.trashRootId }) };
@@ -102,40 +101,4 @@ export function restorePage(core: Core, caller: Caller, id: string): Page {
     }
     return pageFor(core, user, page.id);
   });
-}
-
-/**
- * DELETE /api/pages/{id}/purge, for good:
- * 1. needs a recent re-authentication (tokens: 403 reauth_required);
- * 2. the page must be visible (404), in the trash (409), in an editable space (403), and every
- *    page of the batch the caller's own unless they are a space admin or hold pages.delete_any
- *    (403, requirePurgeable in access/pages.ts);
- * 3. in ONE transaction: record page.purged (not for a private draft), delete the attachment
- *    rows (noting their blobs), the versions, then the pages of the batch below it. Other page
- *    data hangs off pages with ON DELETE CASCADE and goes with them; sub-pages trashed
- *    separately keep their own trash entry (their parent link is set to null, so a restore
- *    puts them at the top level);
- * 4. after COMMIT, delete the blobs nothing refers to any more (files are not transactional).
- */
-export function purgePage(core: Core, caller: Caller, id: string): void {
-  // 1.
-  const user = requireUser(caller);
-  requireReauth(core, user);
-  const blobs = core.tx(() => {
-    // 2.
-    const { page, space, batch } = trashedPage(core, user, id);
-    requirePurgeable(core, user, space, batch);
-    // 3.
-    if (page.status === PAGE_STATUS.Published) {
-      recordEvent(core, { type: "page.purged", targetType: "page", targetId: page.id, spaceId: page.spaceId, actorId: user.user.id, ip: user.ip, data: { title: page.title, pageIds: batch } });
-    }
-    const used = removeAttachmentsOfPages(core, batch);
-    for (const part of chunks(batch)) {
-      core.db.delete(pageVersions).where(inArray(pageVersions.pageId, part)).run();
-      core.db.delete(pages).where(inArray(pages.id, part)).run();
-    }
-    return used;
-  });
-  // 4.
-  deleteUnusedBlobs(core, blobs);
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { hiddenRootIds } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
-import type { Caller } from "../auth/caller";
+import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { keptTextsUntilWrite } from "../platform/db/write-stamp";
 import { perInstance } from "../platform/memo";

@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { requireEditablePage, requireSignedInReader } from "../access/pages";
-import { requireUser, type Caller } from "../auth/caller";
+import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { notFound } from "../platform/errors";

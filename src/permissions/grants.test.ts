@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, mintToken, ownerAndMember, signUp, type TestEnv, makeEnv } from "../../tests/harness";
 import { invited } from "../comments/testing";
-import { GROUP_ID } from "../groups/builtin";
+import { GROUP_ID } from "../identity/builtin-groups";
 import { eventsOf, newPage, newSpace } from "../pages/testing";
 
 let env: TestEnv;

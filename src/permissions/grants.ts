@@ -4,10 +4,10 @@
  * recover-access, which leaves an explicit grant and an audit entry behind.
  */
 import { and, count, eq } from "drizzle-orm";
-import { requireRight } from "../access/rights";
+import { requireRight } from "../identity/rights";
 import { requireAdminSpace } from "../access/spaces";
-import { OPERATION, PRINCIPAL, spaceGrants, type GrantRow } from "../access/tables";
-import { requireUser, type Caller, type UserCaller } from "../auth/caller";
+import { OPERATION, PRINCIPAL, spaceGrants, type GrantRow } from "./tables";
+import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import { requireReauth } from "../auth/service";
 import type { Core } from "../core";
 import { recordEvent, type EventType } from "../events/outbox";

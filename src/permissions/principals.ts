@@ -1,6 +1,6 @@
 /** The people grants and restrictions name: checking they exist, and their names for lists. */
 import { eq, inArray } from "drizzle-orm";
-import { PRINCIPAL } from "../access/tables";
+import { PRINCIPAL } from "./tables";
 import type { Core } from "../core";
 import { groups } from "../groups/tables";
 import { invalid } from "../platform/errors";

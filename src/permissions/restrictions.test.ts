@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, ownerAndMember, type TestEnv, type Who } from "../../tests/harness";
 import { invited } from "../comments/testing";
-import { GROUP_ID } from "../groups/builtin";
+import { GROUP_ID } from "../identity/builtin-groups";
 import { eventsOf, newPage, newSpace, titles, treeOf } from "../pages/testing";
 
 let env: TestEnv;

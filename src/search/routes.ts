@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
-import { readyJson } from "../http/security-headers";
+import { readyJson } from "../platform/security-headers";
 import { MAX_QUERY_LENGTH, searchJson } from "./service";
 
 const SearchHit = t.Object(

@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { call, makeEnv, mintToken, PASSWORD, signUp, type TestEnv, type Who } from "../../tests/harness";
-import type { UserCaller } from "../auth/caller";
+import type { UserCaller } from "../identity/caller";
 import { createPage } from "../pages/service";
 import { catchUpSearchIndex } from "./indexer";
 import { findUserWithRoleById } from "../users/service";

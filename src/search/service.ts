@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { visiblePagesFilter } from "../access/pages";
 import { principalParams } from "../access/principals";
 import { requireReadableSpace } from "../access/spaces";
-import type { Caller } from "../auth/caller";
+import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { keptTextsUntilWrite } from "../platform/db/write-stamp";
 import { invalid } from "../platform/errors";

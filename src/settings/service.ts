@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { requireRight } from "../access/rights";
-import { requireUser, type Caller } from "../auth/caller";
+import { requireRight } from "../identity/rights";
+import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";

@@ -5,7 +5,7 @@ import { problems } from "../http/schemas";
 import { recoverAccess } from "../permissions/grants";
 import { Grant } from "../permissions/schemas";
 import { PublicWarning, withPublicWarning } from "../settings/public-spaces";
-import { listAllSpaces, setPublic } from "./admin";
+import { listAllSpaces, setPublic } from "../permissions/space-admins";
 import { KeyParams, Space } from "./schemas";
 
 const detail = (summary: string) => ({ tags: ["Admin"], summary });

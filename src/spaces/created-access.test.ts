@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, ownerAndMember, type TestEnv } from "../../tests/harness";
-import { OPERATION } from "../access/tables";
+import { OPERATION } from "../permissions/tables";
 
 let env: TestEnv;
 beforeEach(() => (env = makeEnv()));

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { NoContent, noContent, problems } from "../http/schemas";
-import { deleteSpace, deletionPreview } from "./deletion";
+import { deleteSpace, deletionPreview } from "../commands/delete-space";
 import { CreatedSpace, CreateSpaceBody, DeleteSpaceBody, DeletionPreview, ExportsBody, KeyParams, Space, UpdateSpaceBody } from "./schemas";
 import { createSpace, getSpace, listSpaces, setArchived, setExports, updateSpace } from "./service";
 

@@ -1,13 +1,13 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { canCreateSpace, readableSpaceFilter, requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
-import { OPERATION, PRINCIPAL, spaceGrants } from "../access/tables";
-import { requireUser, type Caller } from "../auth/caller";
+import { OPERATION, PRINCIPAL, spaceGrants } from "../permissions/tables";
+import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { perInstance } from "../platform/memo";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
-import { GROUP_ID } from "../groups/builtin";
+import { GROUP_ID } from "../identity/builtin-groups";
 import { AppError, invalid, permissionRequired } from "../platform/errors";
 import { multiLine, singleLine } from "../platform/text";
 import { spaces, type SpaceRow } from "./tables";

@@ -6,7 +6,7 @@
 import { asc, eq, isNull, or, sql } from "drizzle-orm";
 import { requireWikiTemplateManager } from "../access/templates";
 import { requireEditableSpace, requireReadableSpace } from "../access/spaces";
-import { requireUser, type Caller, type UserCaller } from "../auth/caller";
+import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import { checkContentJson, EMPTY_DOCUMENT_JSON } from "../content/validate";
 import type { Core } from "../core";
 import { iso } from "../platform/clock";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, mintToken, ownerAndMember, PASSWORD, type TestEnv, type Who } from "../../tests/harness";
-import { ROLE_ID } from "../access/rights";
+import { ROLE_ID } from "../identity/rights";
 import { EMPTY_DOCUMENT_JSON } from "../content/schema";
 import { doc, newSpace } from "../pages/testing";
 

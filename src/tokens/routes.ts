@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { requireSession } from "../auth/caller";
+import { requireSession } from "../identity/caller";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { Id, Int, NoContent, noContent, problems } from "../http/schemas";

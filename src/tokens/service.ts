@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
-import { hasRight } from "../access/rights";
-import type { RoleRow, UserCaller, UserRow } from "../auth/caller";
+import { hasRight } from "../identity/rights";
+import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
 import type { Core } from "../core";
 import { keptUntilWrite } from "../platform/db/write-stamp";
 import { recordEvent } from "../events/outbox";

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
-import { ROLE_ID } from "../access/rights";
-import type { UserCaller } from "../auth/caller";
+import { ROLE_ID } from "../identity/rights";
+import type { UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
-import { requireRight } from "../access/rights";
-import { requireUser } from "../auth/caller";
+import { requireRight } from "../identity/rights";
+import { requireUser } from "../identity/caller";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { Id, Int, NoContent, noContent, problems } from "../http/schemas";

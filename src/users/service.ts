@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { BUILT_IN_ROLES, ROLE_ID } from "../access/rights";
-import type { RoleRow, UserCaller, UserRow } from "../auth/caller";
-import { checkNewPassword, hashPassword } from "../auth/password";
+import { BUILT_IN_ROLES, ROLE_ID } from "../identity/rights";
+import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
+import { checkNewPassword, hashPassword } from "../identity/password";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";

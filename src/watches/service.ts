@@ -13,7 +13,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { requireReadablePage } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
-import { requireUser, type Caller } from "../auth/caller";
+import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { findPage } from "../pages/store";
 import { iso } from "../platform/clock";

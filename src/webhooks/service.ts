@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { requireAdminSpace, spaceArchived } from "../access/spaces";
-import { requireUser, type Caller } from "../auth/caller";
+import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent, type EventType } from "../events/outbox";
 import { iso } from "../platform/clock";

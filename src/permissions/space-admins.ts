@@ -4,18 +4,18 @@
  * space public or private.
  */
 import { asc, eq, sql } from "drizzle-orm";
-import { requireRight } from "../access/rights";
-import { OPERATION, spaceGrants } from "../access/tables";
-import { requireUser, type Caller } from "../auth/caller";
+import { requireRight } from "../identity/rights";
+import { OPERATION, spaceGrants } from "./tables";
+import { requireUser, type Caller } from "../identity/caller";
 import { requireReauth } from "../auth/service";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { invalid, notFound } from "../platform/errors";
 import { pages } from "../pages/tables";
-import { withPrincipalNames } from "../permissions/principals";
-import { findSpaceById, findSpaceByKey, toSpace, type Space } from "./service";
-import { spaces } from "./tables";
+import { withPrincipalNames } from "./principals";
+import { findSpaceById, findSpaceByKey, toSpace, type Space } from "../spaces/service";
+import { spaces } from "../spaces/tables";
 
 export interface SpaceAdministrator {
   principalType: number;

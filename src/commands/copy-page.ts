@@ -2,17 +2,17 @@ import { inArray } from "drizzle-orm";
 import { inTrash, readablePageIds, requireReadablePage } from "../access/pages";
 import { copyAttachments } from "../attachments/copy";
 import { requireEditableSpace } from "../access/spaces";
-import { requireUser, type Caller } from "../auth/caller";
+import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { copyLabels } from "../labels/service";
 import { copyRestrictions } from "../permissions/restrictions";
 import { AppError } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
-import { TITLE_MAX } from "./input";
-import { nextPosition, subtreeIds } from "./positions";
-import { findPage, insertPage, pageFor, resolveParent, type Page } from "./store";
-import { PAGE_STATUS, pages, type PageRow } from "./tables";
+import { TITLE_MAX } from "../pages/input";
+import { nextPosition, subtreeIds } from "../pages/positions";
+import { findPage, insertPage, pageFor, resolveParent, type Page } from "../pages/store";
+import { PAGE_STATUS, pages, type PageRow } from "../pages/tables";
 
 export interface CopyInput {
   /** Target space (id or key); absent: the source's space. */

@@ -2,14 +2,14 @@ import { eq, sql } from "drizzle-orm";
 import { requireAdminSpace } from "../access/spaces";
 import { deleteUnusedBlobs, removeAttachmentsOfSpace } from "../attachments/blob-refs";
 import { attachments } from "../attachments/tables";
-import { requireUser, type Caller } from "../auth/caller";
-import { verifyPassword } from "../auth/password";
+import { requireUser, type Caller } from "../identity/caller";
+import { verifyPassword } from "../identity/password";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { pages, pageVersions } from "../pages/tables";
-import { findSpaceById, findSpaceByKey } from "./service";
-import { spaces } from "./tables";
+import { findSpaceById, findSpaceByKey } from "../spaces/service";
+import { spaces } from "../spaces/tables";
 
 export interface DeletionPreview {
   key: string;

@@ -1,7 +1,7 @@
 import { AppError } from "../platform/errors";
 import type { apiTokens } from "../tokens/tables";
 import type { roles, users } from "../users/tables";
-import type { sessions } from "./tables";
+import type { sessions } from "../auth/tables";
 
 export type UserRow = typeof users.$inferSelect;
 export type RoleRow = typeof roles.$inferSelect;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, mintToken, ownerAndMember, PASSWORD, signUp, type TestEnv } from "../../tests/harness";
 import { doc, newPage } from "../pages/testing";
-import { eventsOf, newSpace } from "./testing";
+import { eventsOf, newSpace } from "../spaces/testing";
 
 let env: TestEnv;
 beforeEach(() => (env = makeEnv()));

@@ -1,5 +1,5 @@
 import { permissionRequired } from "../platform/errors";
-import type { Caller } from "../auth/caller";
+import type { Caller } from "./caller";
 
 /** Every instance right, with what it lets a role do (DESIGN.md §5). */
 export const RIGHTS = {

@@ -1,4 +1,4 @@
-import { TIER } from "../access/rights";
+import { TIER } from "./rights";
 
 /** Built-in groups: fixed ids, membership by role tier (DESIGN.md §5). */
 export const BUILT_IN_GROUPS = [

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, ownerAndMember, signUp, type TestEnv } from "../../tests/harness";
-import { doc, eventsOf, newPage, newSpace, titles, treeOf } from "./testing";
+import { doc, eventsOf, newPage, newSpace, titles, treeOf } from "../pages/testing";
 
 let env: TestEnv;
 beforeEach(() => (env = makeEnv()));

@@ -14,8 +14,8 @@
  * password read here already gets the owner in.
  */
 import { resetPassword } from "../auth/service";
-import { CommandError } from "../cli/command-error";
-import { openExistingDataDir } from "../cli/open-data-dir";
+import { CommandError } from "./command-error";
+import { openExistingDataDir } from "./open-data-dir";
 import { parseArgv } from "../platform/argv";
 import { AppError } from "../platform/errors";
 import type { Logger } from "../platform/log";
