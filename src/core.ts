@@ -6,6 +6,7 @@ import { systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
 import { PRIVATE_FILE, prepareDataDir, type DataDir } from "./platform/datadir";
 import { migrate } from "./platform/db/migrate";
+import { sqliteChangeStamp, type ChangeStamp } from "./platform/db/change-stamp";
 import { openSqlite, toDrizzle, type Db } from "./platform/db/open";
 import { createTransactions, type Transactions } from "./platform/db/transactions";
 import { createLogger, type Logger } from "./platform/log";
@@ -33,6 +34,15 @@ export interface Core {
   commits: Pick<Transactions, "pending" | "durable" | "failures" | "flush">;
   /** Work run at the end of every write transaction, before COMMIT (e.g. search indexing). */
   beforeCommit(fn: () => void): void;
+  /** Where the data stands: kept answers are current while it is equal (platform/db/change-stamp.ts). */
+  stamp: ChangeStamp;
+  /**
+   * A write that is not the change a caller asked for, all through this one path: made while
+   * answering a read (session sliding, token use) or by background bookkeeping (delivery
+   * outcomes, job rows). No kept answer reads what it writes, so the stamp stays; a later
+   * backend whose reads run on a replica would send these to the primary here.
+   */
+  bookkeeping<T>(fn: () => T): T;
   /** Functions run once at shutdown (timers, sockets). */
   onClose(fn: () => void): void;
   close(): void;
@@ -81,6 +91,7 @@ export function assembleCore(parts: CoreParts): Core {
   const closers: Array<() => void> = [];
   const commitHooks: Array<() => void> = [];
   let closed = false;
+  const stamp = sqliteChangeStamp(sqlite);
   const transactions = createTransactions(sqlite, {
     grouped: parts.groupCommits,
     beforeCommit: commitHooks,
@@ -99,6 +110,8 @@ export function assembleCore(parts: CoreParts): Core {
     afterCommit: transactions.afterCommit,
     commits: transactions,
     beforeCommit: (fn) => commitHooks.push(fn),
+    stamp,
+    bookkeeping: (fn) => stamp.bookkeeping(() => transactions.tx(fn)),
     onClose: (fn) => closers.push(fn),
     close() {
       if (closed) return;

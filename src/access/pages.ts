@@ -19,7 +19,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Caller, UserCaller } from "../identity/caller";
 import type { Core } from "../core";
-import { keptUntilWrite } from "../platform/db/write-stamp";
+import { keptUntilWrite } from "../platform/db/kept-answers";
 import { AppError, notFound } from "../platform/errors";
 import { perInstance } from "../platform/memo";
 import { PAGE_STATUS, pages, type PageMeta, type PageRow } from "../pages/tables";
@@ -29,6 +29,7 @@ import { notHiddenFilter } from "./hidden-cache";
 import { hasRight } from "../identity/rights";
 import { canAdminSpace, readableSpaceIds, spaceArchived, spaceOperation } from "./spaces";
 import { OPERATION } from "../permissions/tables";
+import { listOf } from "../platform/db/lists";
 
 export interface PageAccess {
   read: boolean;
@@ -51,12 +52,12 @@ const restrictionsAbove = perInstance((db: Core["sqlite"]) =>
 );
 
 // (account, built-in groups, page) → restrictions passed, until anything changes.
-const keptPassed = keptUntilWrite<{ view: boolean; edit: boolean }>(20_000);
+const keptPassed = keptUntilWrite<{ view: boolean; edit: boolean }>("page-access", 20_000);
 
 /** Whether the caller passes the View and the Edit restrictions at and above the page. */
 export function restrictionsPassed(core: Core, caller: Caller, pageId: string): { view: boolean; edit: boolean } {
   const params = principalParams(caller);
-  return keptPassed(core.sqlite, `${params.uid}|${params.builtins}|${pageId}`, () => {
+  return keptPassed(core.stamp, `${params.uid}|${params.builtins}|${pageId}`, () => {
     let view = true;
     let edit = true;
     for (const r of restrictionsAbove(core.sqlite).all({ page: pageId, ...params })) {
@@ -146,7 +147,7 @@ export function requirePurgeable(core: Core, caller: UserCaller, space: SpaceRow
   if (canAdminSpace(core, caller, space) || hasRight(caller, "pages.delete_any")) return;
   // One statement whatever the batch's size (json_each: no limit on bound variables).
   const others = core.db.get<{ id: string } | undefined>(
-    sql`SELECT ${pages.id} AS id FROM ${pages} WHERE ${pages.id} IN (SELECT value FROM json_each(${JSON.stringify(batch)})) AND ${pages.createdById} IS NOT ${caller.user.id} LIMIT 1`,
+    sql`SELECT ${pages.id} AS id FROM ${pages} WHERE ${pages.id} IN (${listOf(batch)}) AND ${pages.createdById} IS NOT ${caller.user.id} LIMIT 1`,
   );
   if (others) {
     throw new AppError("forbidden", { detail: "Pages created by others are purged by a space administrator or someone with the right pages.delete_any; you may restore them." }, "You may not purge pages others created");
@@ -186,7 +187,7 @@ export function visiblePagesFilter(core: Core, caller: Caller): SQL {
 export function readablePageIds(core: Core, caller: Caller, ids: string[]): Set<string> {
   if (ids.length === 0) return new Set();
   const rows = core.db.all<{ id: string }>(
-    sql`SELECT ${pages.id} AS id FROM ${pages} WHERE ${pages.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${visiblePagesFilter(core, caller)}`,
+    sql`SELECT ${pages.id} AS id FROM ${pages} WHERE ${pages.id} IN (${listOf(ids)}) AND ${visiblePagesFilter(core, caller)}`,
   );
   return new Set(rows.map((r) => r.id));
 }

@@ -7,6 +7,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Caller } from "../identity/caller";
 import { builtInGroupIdsForTier } from "../identity/builtin-groups";
+import { listOfJson, listParam } from "../platform/db/lists";
 
 /** The parameters every principal test binds. An anonymous caller matches nobody. */
 export interface PrincipalParams {
@@ -31,11 +32,11 @@ export function principalParams(caller: Caller): PrincipalParams {
  * `alias` is a table alias written by this module, never input.
  */
 export function namesCallerRaw(alias: string): string {
-  return `((${alias}.principal_type = 0 AND ${alias}.principal_id = $uid) OR (${alias}.principal_type = 1 AND (${alias}.principal_id IN (SELECT value FROM json_each($builtins)) OR ${alias}.principal_id IN (SELECT group_id FROM group_members WHERE user_id = $uid))))`;
+  return `((${alias}.principal_type = 0 AND ${alias}.principal_id = $uid) OR (${alias}.principal_type = 1 AND (${alias}.principal_id IN (${listParam("$builtins")}) OR ${alias}.principal_id IN (SELECT group_id FROM group_members WHERE user_id = $uid))))`;
 }
 
 /** The same test as a drizzle fragment with the caller's values bound. */
 export function namesCaller(alias: string, p: PrincipalParams): SQL {
   const a = sql.raw(alias);
-  return sql`((${a}.principal_type = 0 AND ${a}.principal_id = ${p.uid}) OR (${a}.principal_type = 1 AND (${a}.principal_id IN (SELECT value FROM json_each(${p.builtins})) OR ${a}.principal_id IN (SELECT group_id FROM group_members WHERE user_id = ${p.uid}))))`;
+  return sql`((${a}.principal_type = 0 AND ${a}.principal_id = ${p.uid}) OR (${a}.principal_type = 1 AND (${a}.principal_id IN (${listOfJson(p.builtins)}) OR ${a}.principal_id IN (SELECT group_id FROM group_members WHERE user_id = ${p.uid}))))`;
 }

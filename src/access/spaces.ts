@@ -15,7 +15,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
-import { keptUntilWrite } from "../platform/db/write-stamp";
+import { keptUntilWrite } from "../platform/db/kept-answers";
 import { AppError, notFound } from "../platform/errors";
 import { perInstance } from "../platform/memo";
 import { getSettings } from "../settings/service";
@@ -40,12 +40,12 @@ const grantQuery = perInstance((db: Core["sqlite"]) =>
 // Kept between requests: (account, built-in groups, space) → operation from grants, until
 // anything changes (keptUntilWrite), so a request that changes grants or groups and then asks
 // again gets the new answer, and a rolled-back change leaves no answer behind.
-const keptOperations = keptUntilWrite<number>(10_000);
+const keptOperations = keptUntilWrite<number>("space-access", 10_000);
 
 function grantedOperation(core: Core, caller: Caller, spaceId: string): number {
   if (caller.kind !== "user") return NO_ACCESS;
   const params = principalParams(caller);
-  return keptOperations(core.sqlite, `${params.uid}|${params.builtins}|${spaceId}`, () => grantQuery(core.sqlite).get({ space: spaceId, ...params })?.op ?? NO_ACCESS);
+  return keptOperations(core.stamp, `${params.uid}|${params.builtins}|${spaceId}`, () => grantQuery(core.sqlite).get({ space: spaceId, ...params })?.op ?? NO_ACCESS);
 }
 
 /** Public reading is on for this space right now. */

@@ -62,7 +62,7 @@ export function findSession(core: Core, value: string): { session: SessionRow; u
   if (!found) return null;
   if (now - Date.parse(found.session.lastSeenAt) > MINUTE) {
     const expiresAt = iso(Math.min(now + SESSION_IDLE_MS, Date.parse(found.session.absoluteExpiresAt)));
-    core.tx(() => core.db.update(sessions).set({ lastSeenAt: iso(now), expiresAt }).where(eq(sessions.id, found.session.id)).run());
+    core.bookkeeping(() => core.db.update(sessions).set({ lastSeenAt: iso(now), expiresAt }).where(eq(sessions.id, found.session.id)).run());
     found.session = { ...found.session, lastSeenAt: iso(now), expiresAt };
   }
   return found;

@@ -10,7 +10,7 @@
  *
  * Beside a running server: SQLite in WAL mode lets both processes write; BEGIN IMMEDIATE
  * serialises the writes (busy_timeout waits out the server's group commit), so the audit chain
- * and the outbox's order hold; and the server's caches notice the commit (write-stamp.ts reads
+ * and the outbox's order hold; and the server's caches notice the commit (change-stamp.ts reads
  * PRAGMA data_version).
  */
 import { existsSync, readFileSync, statSync } from "node:fs";

@@ -10,6 +10,7 @@ import type { Core } from "../core";
 import { perInstance } from "../platform/memo";
 import { USER_STATUS } from "../users/service";
 import { roles, users } from "../users/tables";
+import { listParam } from "../platform/db/lists";
 
 export function personOf(user: UserRow, role: RoleRow, permissions = new Set(role.permissions)): UserCaller {
   return { kind: "user", ip: "", user, role, permissions, session: null, token: null };
@@ -39,7 +40,7 @@ const lookups = perInstance((sqlite: Core["sqlite"]) => {
   const u = reader<UserRow>(getTableColumns(users), "u");
   const r = reader<RoleRow>(getTableColumns(roles), "r");
   const from = `SELECT ${u.select}, ${r.select} FROM users u JOIN roles r ON r.id = u.role_id WHERE u.status = ${USER_STATUS.Active}`;
-  const byIds = sqlite.query<Record<string, unknown>, [string]>(`${from} AND u.id IN (SELECT value FROM json_each(?))`);
+  const byIds = sqlite.query<Record<string, unknown>, [string]>(`${from} AND u.id IN (${listParam("?")})`);
   const everyone = sqlite.query<Record<string, unknown>, []>(from);
   const toPeople = (rows: Array<Record<string, unknown>>): UserCaller[] => {
     // People of one role share its row and its set of rights.

@@ -38,7 +38,7 @@ const statements = perInstance((sqlite: Core["sqlite"]) => ({
 export function warnExpiringTokens(core: Core): number {
   const now = core.clock.now();
   const s = statements(core.sqlite);
-  return core.tx(() => {
+  return core.bookkeeping(() => {
     let written = 0;
     for (const t of s.expiring.all(iso(now), iso(now + TOKEN_WARNING_MS))) {
       if (Date.parse(t.expiresAt) - Date.parse(t.createdAt) <= TOKEN_WARNING_MS) continue;
@@ -52,7 +52,7 @@ export function warnExpiringTokens(core: Core): number {
 /** Deletes entries read more than KEEP_READ_MS ago; answers how many. */
 export function pruneReadNotifications(core: Core): number {
   const cutoff = iso(core.clock.now() - KEEP_READ_MS);
-  return core.tx(() => statements(core.sqlite).prune.run(cutoff).changes);
+  return core.bookkeeping(() => statements(core.sqlite).prune.run(cutoff).changes);
 }
 
 function tick(core: Core): void {

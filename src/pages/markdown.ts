@@ -6,14 +6,14 @@
 import type { Caller } from "../identity/caller";
 import { contentToMarkdown } from "../content/markdown";
 import type { Core } from "../core";
-import { keptTextsUntilWrite } from "../platform/db/write-stamp";
+import { keptTextsUntilWrite } from "../platform/db/kept-answers";
 import { getPageJson } from "./service";
 import type { PageMeta } from "./tables";
 
-const keptMarkdown = keptTextsUntilWrite(8 * 1024 * 1024);
+const keptMarkdown = keptTextsUntilWrite("markdown", 8 * 1024 * 1024);
 
 export function getPageMarkdown(core: Core, caller: Caller, id: string): { markdown: string; page: PageMeta } {
   const { json, page } = getPageJson(core, caller, id);
-  const markdown = keptMarkdown(core.sqlite, `${page.id}|${page.currentVersion}`, () => contentToMarkdown((JSON.parse(json) as { contentJson: string }).contentJson));
+  const markdown = keptMarkdown(core.stamp, `${page.id}|${page.currentVersion}`, () => contentToMarkdown((JSON.parse(json) as { contentJson: string }).contentJson));
   return { markdown, page };
 }

@@ -6,7 +6,7 @@ import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
-import { keptTextsUntilWrite, keptUntilWrite } from "../platform/db/write-stamp";
+import { keptTextsUntilWrite, keptUntilWrite } from "../platform/db/kept-answers";
 import { invalid, notFound } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import { versionConflict } from "./conflict";
@@ -41,15 +41,15 @@ export function createPage(core: Core, caller: Caller, input: CreatePageInput): 
 }
 
 /**
- * Pages already answered, as JSON text, until the next write (platform/db/write-stamp.ts),
+ * Pages already answered, as JSON text, until the next write (platform/db/kept-answers.ts),
  * by page and canEdit: the only part of the answer that depends on the caller.
  */
-const keptPages = keptTextsUntilWrite(8 * 1024 * 1024);
+const keptPages = keptTextsUntilWrite("pages", 8 * 1024 * 1024);
 /**
  * Who may read which page, and edit it, until anything changes: by the caller's principals
  * (account and built-in groups), whether its token is read-only, and the page.
  */
-const keptReads = keptUntilWrite<{ page: PageMeta; canEdit: boolean } | null>(20_000);
+const keptReads = keptUntilWrite<{ page: PageMeta; canEdit: boolean } | null>("page-reads", 20_000);
 
 /**
  * GET /api/pages/{id}, as JSON text and the row it came from (for the ETag). Access is worked
@@ -58,13 +58,13 @@ const keptReads = keptUntilWrite<{ page: PageMeta; canEdit: boolean } | null>(20
 export function getPageJson(core: Core, caller: Caller, id: string): { json: string; page: PageMeta } {
   const p = principalParams(caller);
   const readOnly = caller.kind === "user" && caller.token?.readOnly === true;
-  const read = keptReads(core.sqlite, `${p.uid}|${p.builtins}|${readOnly}|${id}`, () => {
+  const read = keptReads(core.stamp, `${p.uid}|${p.builtins}|${readOnly}|${id}`, () => {
     const f = findPageMeta(core, id);
     const access = f && pageAccess(core, caller, f.space, f.page);
     return f && access?.read ? { page: f.page, canEdit: editableNow(access, f.space, f.page) } : null;
   });
   if (!read) throw notFound("Page not found");
-  const json = keptPages(core.sqlite, `${id}|${read.canEdit}`, () => JSON.stringify(toPage(findPage(core, id)!.page, read.canEdit)));
+  const json = keptPages(core.stamp, `${id}|${read.canEdit}`, () => JSON.stringify(toPage(findPage(core, id)!.page, read.canEdit)));
   return { json, page: read.page };
 }
 

@@ -3,7 +3,7 @@ import { hiddenRootIds } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
-import { keptTextsUntilWrite } from "../platform/db/write-stamp";
+import { keptTextsUntilWrite } from "../platform/db/kept-answers";
 import { perInstance } from "../platform/memo";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import { PAGE_STATUS, pages } from "./tables";
@@ -48,15 +48,15 @@ function buildTree(core: Core, spaceId: string, hidden: ReadonlySet<string>): Tr
 }
 
 /**
- * Trees already answered, as JSON text, until the next write (platform/db/write-stamp.ts). A
+ * Trees already answered, as JSON text, until the next write (platform/db/kept-answers.ts). A
  * tree depends only on the space's rows and on which restricted pages the caller fails, so
  * callers failing the same ones share an entry (most callers fail none).
  */
-const keptTrees = keptTextsUntilWrite(8 * 1024 * 1024);
+const keptTrees = keptTextsUntilWrite("trees", 8 * 1024 * 1024);
 
 /** GET /api/pages/tree (spaceId: the id or key), as the JSON text of TreeNode[] (the route sends it as it is). */
 export function pageTreeJson(core: Core, caller: Caller, spaceId: string): string {
   const space = requireReadableSpace(core, caller, findSpaceByIdOrKey(core, spaceId));
   const hidden = hiddenRootIds(core, caller, space).sort();
-  return keptTrees(core.sqlite, `${space.id}|${hidden.join(",")}`, () => JSON.stringify(buildTree(core, space.id, new Set(hidden))));
+  return keptTrees(core.stamp, `${space.id}|${hidden.join(",")}`, () => JSON.stringify(buildTree(core, space.id, new Set(hidden))));
 }

@@ -4,7 +4,7 @@ import { principalParams } from "../access/principals";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
-import { keptTextsUntilWrite } from "../platform/db/write-stamp";
+import { keptTextsUntilWrite } from "../platform/db/kept-answers";
 import { invalid } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import { fuzzyQuery, wordsWithStems } from "./fuzzy";
@@ -143,17 +143,17 @@ function guarded(core: Core, query: () => Row[]): Row[] {
 }
 
 /**
- * Answers already given, as JSON text, until the next write (platform/db/write-stamp.ts): the
+ * Answers already given, as JSON text, until the next write (platform/db/kept-answers.ts): the
  * same words asked again by someone who sees the same pages (the same account; anonymous
  * callers share one) cost a look-up. Any change to pages, grants or settings empties it.
  */
-const keptAnswers = keptTextsUntilWrite(4 * 1024 * 1024);
+const keptAnswers = keptTextsUntilWrite("search", 4 * 1024 * 1024);
 
 /** GET /api/search as JSON text (the route sends it as it is). */
 export function searchJson(core: Core, caller: Caller, input: { q: string; spaceId?: string }): string {
   const p = principalParams(caller);
   const key = JSON.stringify([p.uid, p.builtins, input.spaceId ?? null, input.q]);
-  return keptAnswers(core.sqlite, key, () => JSON.stringify(search(core, caller, input)));
+  return keptAnswers(core.stamp, key, () => JSON.stringify(search(core, caller, input)));
 }
 
 function run(core: Core, index: SQL, match: string, scope: SQL, order: SQL, limit: number): Row[] {

@@ -5,7 +5,7 @@ import { Database } from "bun:sqlite";
  * tokenizer run on a private in-memory SQLite. The index holds porter stems ("billing" →
  * "bill"), and FTS5's porter has quirks a copy in TypeScript could drift from. A separate
  * connection, because writing even to a temp table of the main one moves its write stamp and
- * would drop every answer kept until the next write (platform/db/write-stamp.ts). About 0.8 µs
+ * would drop every answer kept until the next write (platform/db/change-stamp.ts). About 0.8 µs
  * per word.
  */
 const TOKENIZER = "porter unicode61 remove_diacritics 2"; // as search_words in migrations/0003_search.sql

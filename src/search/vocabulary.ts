@@ -2,6 +2,7 @@ import type { Core } from "../core";
 import { perInstance } from "../platform/memo";
 import { hasCjk } from "./segment";
 import { stemEach } from "./stemmer";
+import { listParam } from "../platform/db/lists";
 
 /**
  * The word index's vocabulary (its porter stems), in memory, for finding words near a
@@ -48,7 +49,7 @@ const statements = perInstance((core: Core) => {
     all: core.sqlite.query<{ term: string; doc: number }, []>("SELECT term, doc FROM temp.search_vocab"),
     version: core.sqlite.query<{ data_version: number }, []>("PRAGMA data_version"),
     pages: core.sqlite.query<{ title: string; text: string }, [string]>(
-      "SELECT title, coalesce(plain_text, '') AS text FROM pages WHERE doc_id IN (SELECT value FROM json_each(?))",
+      `SELECT title, coalesce(plain_text, '') AS text FROM pages WHERE doc_id IN (${listParam("?")})`,
     ),
   };
 });

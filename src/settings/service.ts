@@ -5,7 +5,7 @@ import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError } from "../platform/errors";
-import { keptUntilWrite } from "../platform/db/write-stamp";
+import { keptUntilWrite } from "../platform/db/kept-answers";
 import { SETTING_DEFAULTS, type SettingKey, type Settings } from "./defaults";
 import { checkSettings, keepsRule } from "./rules";
 import { settings } from "./tables";
@@ -14,10 +14,10 @@ export { SETTING_DEFAULTS, type SettingKey, type Settings } from "./defaults";
 
 // Read on every anonymous request (rate limit), so kept until the next write: one made here,
 // a rolled-back one, or one by another process (cairn commands beside a running server).
-const kept = keptUntilWrite<Settings>(1);
+const kept = keptUntilWrite<Settings>("settings", 1);
 
 export function getSettings(core: Core): Settings {
-  return kept(core.sqlite, "settings", () => {
+  return kept(core.stamp, "settings", () => {
     const current: Settings = { ...SETTING_DEFAULTS };
     for (const row of core.db.select().from(settings).all()) {
       // A value that breaks its rule (edited by hand) is not used: the default stands.

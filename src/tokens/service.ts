@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { hasRight } from "../identity/rights";
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
 import type { Core } from "../core";
-import { keptUntilWrite } from "../platform/db/write-stamp";
+import { keptUntilWrite } from "../platform/db/kept-answers";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
@@ -132,12 +132,12 @@ const tokenLookup = perInstance((core: Core) =>
  * Revocation, suspension and role changes are writes, so they take effect on the very next
  * request; expiry is checked on every request against the clock.
  */
-const keptTokens = keptUntilWrite<TokenLookup | null>(10_000);
+const keptTokens = keptUntilWrite<TokenLookup | null>("tokens", 10_000);
 
 type TokenLookup = { token: typeof apiTokens.$inferSelect; user: UserRow; role: RoleRow; permissions: Set<string> };
 
 function cachedTokenLookup(core: Core, hash: string): TokenLookup | null {
-  return keptTokens(core.sqlite, hash, () => {
+  return keptTokens(core.stamp, hash, () => {
     const row = tokenLookup(core).get({ hash });
     return row ? { ...row, permissions: new Set(row.role.permissions) } : null;
   });

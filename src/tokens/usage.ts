@@ -30,7 +30,7 @@ export class UsageTracker {
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
-    this.core.tx(() => {
+    this.core.bookkeeping(() => {
       for (const [id, p] of batch) {
         this.core.db
           .update(apiTokens)

@@ -204,7 +204,7 @@ function recordOutcomes(core: Core, state: SenderState): void {
   const done = state.outcomes.splice(0);
   if (done.length === 0) return;
   try {
-    core.tx(() => {
+    core.bookkeeping(() => {
       for (const { deliveryId, outcome } of done) recordOutcome(core, deliveryId, outcome);
     });
   } catch (err) {
@@ -286,7 +286,7 @@ function prune(core: Core, state: SenderState): void {
   const now = core.clock.now();
   if (now - state.lastPruneAt < 3_600_000) return;
   state.lastPruneAt = now;
-  core.tx(() => {
+  core.bookkeeping(() => {
     core.db
       .delete(webhookDeliveries)
       .where(and(inArray(webhookDeliveries.status, ["succeeded", "abandoned"]), lt(webhookDeliveries.updatedAt, iso(now - KEEP_FINISHED_MS))))

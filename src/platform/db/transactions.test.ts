@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqlite } from "./open";
 import { createTransactions } from "./transactions";
-import { writeStamp } from "./write-stamp";
+import { writeStamp } from "./change-stamp";
 
 let dir = "";
 const opened: Database[] = [];

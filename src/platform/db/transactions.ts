@@ -15,7 +15,7 @@
  * semantics are the same, only the moment of COMMIT moves.
  */
 import type { Database } from "bun:sqlite";
-import { noteRollback } from "./write-stamp";
+import { noteRollback } from "./change-stamp";
 
 export interface Transactions {
   tx<T>(fn: () => T): T;

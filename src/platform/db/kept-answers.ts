@@ -1,0 +1,70 @@
+/**
+ * Answers worked out from the database and kept until the data they read changes (the
+ * ChangeStamp moves). Reads far outnumber writes in a wiki, so the costly ones (a big space's
+ * tree, a search) are kept as their JSON text and answered again while nothing has changed.
+ * Each cache counts its hits and misses (keptAnswerStats) so the bench can say how often
+ * they answer under mixed traffic.
+ */
+import { perInstance } from "../memo";
+import type { ChangeStamp } from "./change-stamp";
+
+export interface KeptStats {
+  hits: number;
+  misses: number;
+  /** Times the whole cache was emptied because the stamp moved. */
+  dropped: number;
+}
+
+const stats = new Map<string, KeptStats>();
+
+/** Hits and misses of every kept-answer cache since the process started, by name. */
+export function keptAnswerStats(): Record<string, KeptStats> {
+  return Object.fromEntries([...stats].map(([name, s]) => [name, { ...s }]));
+}
+
+/**
+ * Values by key, per stamp (one per database), forgotten whenever the stamp moves, and all at
+ * once when they would weigh more than `limit` (each weighs 1 unless `weigh` says otherwise,
+ * e.g. a text's length). Trusted inside transactions too: their own writes move the stamp, and
+ * so does a rollback.
+ */
+export function keptUntilWrite<V>(name: string, limit: number, weigh: (value: V) => number = () => 1): (stamp: ChangeStamp, key: string, compute: () => V) => V {
+  const counts: KeptStats = { hits: 0, misses: 0, dropped: 0 };
+  stats.set(name, counts);
+  const state = perInstance((_stamp: ChangeStamp) => ({ stamp: "", weight: 0, values: new Map<string, V>() }));
+  const forget = (s: { weight: number; values: Map<string, V> }) => {
+    if (s.values.size > 0) counts.dropped++;
+    s.values.clear();
+    s.weight = 0;
+  };
+  return (changeStamp, key, compute) => {
+    const s = state(changeStamp);
+    const stamp = changeStamp.current();
+    if (stamp !== s.stamp) {
+      forget(s);
+      s.stamp = stamp;
+    }
+    let value = s.values.get(key);
+    if (value !== undefined) {
+      counts.hits++;
+      return value;
+    }
+    counts.misses++;
+    value = compute();
+    // Working it out may have written (the search index catching up): then only this value is
+    // known to be current.
+    const after = changeStamp.current();
+    if (after !== s.stamp) {
+      forget(s);
+      s.stamp = after;
+    }
+    const weight = weigh(value);
+    if (s.weight + weight > limit) forget(s);
+    s.values.set(key, value);
+    s.weight += weight;
+    return value;
+  };
+}
+
+/** keptUntilWrite for JSON texts, bounded by their total length. */
+export const keptTextsUntilWrite = (name: string, maxChars: number) => keptUntilWrite<string>(name, maxChars, (text) => text.length);
