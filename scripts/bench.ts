@@ -19,6 +19,7 @@ import { seedContext } from "./bench/seed";
 import { coldStarts, median, startCairn } from "./bench/server";
 import { measureUploads } from "./bench/upload";
 import { measureWeb } from "./bench/web";
+import { measureKeptAnswers } from "./bench/kept-answers";
 
 // `bun run bench -- --fuzz` runs only the long fuzz (bench/fuzz.ts), not the benchmark.
 if (process.argv.includes("--fuzz")) process.exit(await (await import("./bench/fuzz")).runFuzz(process.argv));
@@ -125,6 +126,13 @@ async function main() {
   const loads = await runScenarios(cairn.url, cairn.child.pid, ctx);
   const code = await cairn.stop();
   if (code !== 0) fail(`cairn exited with ${code} after SIGTERM (see ${serverLog})`);
+
+  // Kept answers under mixed traffic, on an instance of their own (counts from its shutdown log).
+  const kept = await measureKeptAnswers(outfile, logFile("kept-answers.log"), quick);
+  const keptSummary = `${(kept.hitRate.all * 100).toFixed(1)} % (${kept.reads} reads, ${kept.writes} writes, ${kept.deliveries} webhook deliveries in ${kept.seconds} s; trees ${kept.hitRate.trees}, pages ${kept.hitRate.pages}, search ${kept.hitRate.search})`;
+  console.log(`kept answers hit rate: ${keptSummary}`);
+  web.figures.push({ figure: "kept answers hit rate under mixed traffic (tokens in use, webhooks delivering)", value: keptSummary, target: "", met: null });
+  web.extras.keptAnswers = kept;
 
   const baseAfter = await baseline.load();
   console.log(`baseline again: ${Math.round(baseAfter.rps)} rps`);

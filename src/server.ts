@@ -6,6 +6,7 @@ import { MB } from "./http/body";
 import { problemFor } from "./http/problem";
 import type { Config } from "./platform/config";
 import { collectWhenIdle } from "./platform/idle-gc";
+import { keptAnswerStats } from "./platform/db/kept-answers";
 
 export interface RunningServer {
   core: Core;
@@ -46,7 +47,11 @@ export function startServer(config: Config): RunningServer {
     stop() {
       // 1. stop accepting connections and let in-flight requests finish;
       // 2. then flush pending writes, checkpoint the WAL and close the database.
-      stopping ??= server.stop(false).then(() => core.close());
+      stopping ??= server.stop(false).then(() => {
+        // How often the kept answers answered, for whoever tunes them (and the bench).
+        core.log.info("kept answers", { caches: keptAnswerStats() });
+        core.close();
+      });
       return stopping;
     },
   };
