@@ -9,6 +9,7 @@ import { migrate } from "./platform/db/migrate";
 import { sqliteChangeStamp, type ChangeStamp } from "./platform/db/change-stamp";
 import { openSqlite, toDrizzle, type Db } from "./platform/db/open";
 import { createTransactions, type Transactions } from "./platform/db/transactions";
+import { createJobs, type Jobs } from "./platform/jobs/runner";
 import { createLogger, type Logger } from "./platform/log";
 import { VERSION } from "./version";
 
@@ -43,6 +44,8 @@ export interface Core {
    * backend whose reads run on a replica would send these to the primary here.
    */
   bookkeeping<T>(fn: () => T): T;
+  /** Background work that survives restarts (platform/jobs/runner.ts); its worker runs in the server only. */
+  jobs: Jobs;
   /** Functions run once at shutdown (timers, sockets). */
   onClose(fn: () => void): void;
   close(): void;
@@ -97,7 +100,7 @@ export function assembleCore(parts: CoreParts): Core {
     beforeCommit: commitHooks,
     onError: (what, err) => log.error(what, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
   });
-  return {
+  const core: Core = {
     config: parts.config,
     data: parts.data,
     sqlite,
@@ -129,5 +132,9 @@ export function assembleCore(parts: CoreParts): Core {
       }
       sqlite.close();
     },
+    jobs: null as unknown as Jobs,
   };
+  core.jobs = createJobs(core);
+  closers.push(() => core.jobs.stop());
+  return core;
 }

@@ -7,6 +7,7 @@ import { problemFor } from "./http/problem";
 import type { Config } from "./platform/config";
 import { collectWhenIdle } from "./platform/idle-gc";
 import { keptAnswerStats } from "./platform/db/kept-answers";
+import { catchUpNotifications } from "./notifications/schedule";
 
 export interface RunningServer {
   core: Core;
@@ -18,6 +19,9 @@ export interface RunningServer {
 /** Opens the data directory and serves the app; stop() is the clean shutdown. */
 export function startServer(config: Config): RunningServer {
   const core = openInstance(config, { groupCommits: true });
+  // Background jobs run here, in the server, never in a command opened beside it.
+  catchUpNotifications(core);
+  core.jobs.start();
   const app = createApp(core);
   const handle = durableHandler(core, app);
   const idle = collectWhenIdle();

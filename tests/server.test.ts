@@ -35,6 +35,8 @@ test("serves on a real port, and SIGTERM finishes cleanly with the WAL folded ba
   expect(!existsSync(join(data, "cairn.db-wal")) || statSync(join(data, "cairn.db-wal")).size === 0).toBe(true);
   const db = new Database(join(data, "cairn.db"), { readonly: true });
   expect(db.query("SELECT email FROM users").all()).toEqual([{ email: "o@example.com" }]);
+  // The server's jobs worker ran the notifications' upkeep once at start (src/platform/jobs).
+  expect(db.query("SELECT kind, state, attempts FROM jobs").all()).toEqual([{ kind: "notifications.upkeep", state: "succeeded", attempts: 1 }]);
   db.close();
 });
 

@@ -15,6 +15,7 @@ import m11 from "../../migrations/0011_access_principal_cleanup.sql" with { type
 import m12 from "../../migrations/0012_large_columns_last.sql" with { type: "text" };
 import m13 from "../../migrations/0013_webhook_due_order.sql" with { type: "text" };
 import m14 from "../../migrations/0014_sign_in_failures.sql" with { type: "text" };
+import m15 from "../../migrations/0015_jobs.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   { tag: "0012_large_columns_last", sql: m12 },
   { tag: "0013_webhook_due_order", sql: m13 },
   { tag: "0014_sign_in_failures", sql: m14 },
+  { tag: "0015_jobs", sql: m15 },
 ];

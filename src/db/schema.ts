@@ -16,3 +16,4 @@ export * from "../attachments/tables";
 export * from "../watches/tables";
 export * from "../notifications/tables";
 export * from "../permissions/tables";
+export * from "../platform/jobs/tables";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, signUp, type TestEnv, type Who } from "../../tests/harness";
 import { newSpace } from "../pages/testing";
-import { KEEP_READ_MS, pruneReadNotifications, warnExpiringTokens } from "./schedule";
+import { catchUpNotifications, KEEP_READ_MS, pruneReadNotifications, warnExpiringTokens } from "./schedule";
 import { inbox, unread, watch } from "./testing";
 
 let env: TestEnv;
@@ -105,5 +105,22 @@ describe("clearing old entries", () => {
     env.clock.advance(2000);
     expect(pruneReadNotifications(env.core)).toBe(1);
     expect((await inbox(env, me)).map((n) => n.details.pageTitle)).toEqual(["Recent", "Kept unread"]);
+  });
+});
+
+describe("the upkeep runs as a job", () => {
+  test("once at the server's start, then at each hour of the jobs module's schedule", async () => {
+    const owner = await signUp(env, "owner@example.com");
+    const me = await reader(owner);
+    await mint(owner, "CI deploy", 30);
+    await mint(owner, "Nightly", 32);
+    env.clock.advance(23 * DAY + 1000);
+    catchUpNotifications(env.core);
+    await env.core.jobs.runDue();
+    expect((await inbox(env, me)).map((n: { action: string }) => n.action)).toEqual(["token.expiring"]);
+    // The second token comes due between two runs: the next hour's run warns about it.
+    env.clock.advance(2 * DAY);
+    await env.core.jobs.runDue(); // the schedule fires: the hour has passed
+    expect((await inbox(env, me)).map((n: { action: string }) => n.action)).toEqual(["token.expiring", "token.expiring"]);
   });
 });

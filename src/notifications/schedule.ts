@@ -1,7 +1,8 @@
 /**
- * The notifications' timer (hourly, stopped at shutdown): API tokens about to expire
- * (SPEC.md §5.2: "the owner is warned a week before expiry") and old read entries cleared.
- * Tests call warnExpiringTokens / pruneReadNotifications directly after moving the clock.
+ * The notifications' upkeep, a job on the hourly schedule of the jobs module (and once at each
+ * start, catching up after downtime): API tokens about to expire (SPEC.md §5.2: "the owner is
+ * warned a week before expiry") and old read entries cleared. Tests call warnExpiringTokens /
+ * pruneReadNotifications directly after moving the clock.
  */
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
@@ -55,19 +56,21 @@ export function pruneReadNotifications(core: Core): number {
   return core.bookkeeping(() => statements(core.sqlite).prune.run(cutoff).changes);
 }
 
-function tick(core: Core): void {
-  try {
-    warnExpiringTokens(core);
-    pruneReadNotifications(core);
-  } catch (err) {
-    core.log.error("notifications timer failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-  }
+const UPKEEP = "notifications.upkeep";
+
+/** Called once from openInstance: the job and its hourly schedule (run by the server's worker). */
+export function installNotificationSchedule(core: Core): void {
+  core.jobs.define(UPKEEP, {
+    maxAttempts: 3,
+    run() {
+      warnExpiringTokens(core);
+      pruneReadNotifications(core);
+    },
+  });
+  core.jobs.schedule(UPKEEP, "0 * * * *", UPKEEP);
 }
 
-/** Runs once now (catching up after downtime) and then every hour until the core closes. */
-export function installNotificationSchedule(core: Core): void {
-  tick(core);
-  const timer = setInterval(() => tick(core), HOUR);
-  timer.unref?.();
-  core.onClose(() => clearInterval(timer));
+/** The server runs the upkeep once at start, catching up on the hours it was down. */
+export function catchUpNotifications(core: Core): void {
+  core.jobs.enqueue(UPKEEP, null, { key: `schedule:${UPKEEP}` });
 }
