@@ -10,6 +10,8 @@ import { Account } from "../users/schemas";
 import { requireSession, requireUser } from "../identity/caller";
 import { changePassword, login, reauthenticate } from "./service";
 import { cookieLifetimeSeconds, createSession, deleteSession, listSessions, revokeOtherSessions, revokeSessionByHandle, type NewSession } from "./sessions";
+import { DISPLAY_NAME_MAX } from "../users/service";
+import { PASSWORD_MAX } from "../identity/password";
 
 const Session = t.Object(
   {
@@ -97,8 +99,8 @@ export function authRoutes(core: Core) {
       {
         body: t.Object({
           email: t.String({ maxLength: 320 }),
-          displayName: t.String({ maxLength: 200 }),
-          password: t.String({ maxLength: 1024 }),
+          displayName: t.String({ maxLength: DISPLAY_NAME_MAX }),
+          password: t.String({ maxLength: PASSWORD_MAX }),
           inviteToken: t.Optional(t.String({ maxLength: 200 })),
         }),
         response: { 201: withHeaders(Account, NewCookie), ...problems(400, 403, 409, 415, 429) },
@@ -145,7 +147,7 @@ export function authRoutes(core: Core) {
         return me(caller.user.id);
       },
       {
-        body: t.Object({ displayName: t.String({ maxLength: 200 }) }),
+        body: t.Object({ displayName: t.String({ maxLength: DISPLAY_NAME_MAX }) }),
         response: { 200: Account, ...problems(400, 401, 403) },
         detail: { ...sessionOnly, summary: "Change your display name" },
       },
@@ -160,7 +162,7 @@ export function authRoutes(core: Core) {
           return noContent();
         }),
       {
-        body: t.Object({ currentPassword: t.String({ maxLength: 1024 }), newPassword: t.String({ maxLength: 1024 }) }),
+        body: t.Object({ currentPassword: t.String({ maxLength: 1024 }), newPassword: t.String({ maxLength: PASSWORD_MAX }) }),
         response: { 204: withHeaders(NoContent, ReplacingCookie), ...problems(400, 401, 403, 429) },
         detail: { ...sessionOnly, summary: "Change your password; signs out your other sessions and gives this one a new cookie", description: PASSWORD_CHANGE_DESCRIPTION },
       },

@@ -4,13 +4,13 @@ import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { Id, NoContent, noContent, problems } from "../http/schemas";
 import { DirectoryEntry } from "../users/schemas";
-import { addMember, createGroup, deleteGroup, listGroups, listMembers, removeMember, updateGroup } from "./service";
+import { addMember, createGroup, deleteGroup, GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, listGroups, listMembers, removeMember, updateGroup } from "./service";
 
 const Group = t.Object(
   { id: t.String(), name: t.String(), description: t.String(), builtIn: t.Boolean(), memberCount: t.Integer() },
   { title: "Group" },
 );
-const GroupInput = t.Object({ name: t.String({ maxLength: 500 }), description: t.Optional(t.String({ maxLength: 5000 })) });
+const GroupInput = t.Object({ name: t.String({ maxLength: GROUP_NAME_MAX }), description: t.Optional(t.String({ maxLength: GROUP_DESCRIPTION_MAX })) });
 const detail = (summary: string) => ({ tags: ["Groups"], summary });
 const user = (request: Request) => requireUser(callerOf(request));
 

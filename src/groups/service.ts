@@ -52,18 +52,21 @@ function getRow(core: Core, id: string): GroupRow {
   return row;
 }
 
+export const GROUP_NAME_MAX = 100;
+export const GROUP_DESCRIPTION_MAX = 1000;
+
 /** One line: control characters are refused as sent (platform/text.ts), then spaces collapse. */
 function checkName(name: string): string {
   const n = singleLine("name", name).trim().replace(/\s+/g, " ");
   if (!n) throw invalid("name", "must not be blank");
-  if (n.length > 100) throw invalid("name", "must be at most 100 characters");
+  if (n.length > GROUP_NAME_MAX) throw invalid("name", `must be at most ${GROUP_NAME_MAX} characters`);
   return n;
 }
 
 /** Several lines of prose: tab and line feed are the only controls allowed. */
 function checkDescription(description: string | undefined): string {
   const d = multiLine("description", description ?? "").trim();
-  if (d.length > 1000) throw invalid("description", "must be at most 1000 characters");
+  if (d.length > GROUP_DESCRIPTION_MAX) throw invalid("description", `must be at most ${GROUP_DESCRIPTION_MAX} characters`);
   return d;
 }
 

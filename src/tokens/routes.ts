@@ -3,7 +3,7 @@ import { requireSession } from "../identity/caller";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { Id, Int, NoContent, noContent, problems } from "../http/schemas";
-import { createToken, listTokens, revokeToken, TOKEN_MAX_DAYS } from "./service";
+import { createToken, listTokens, revokeToken, TOKEN_MAX_DAYS, TOKEN_NAME_MAX } from "./service";
 
 const ApiToken = t.Object(
   {
@@ -36,7 +36,7 @@ export function tokenRoutes(core: Core) {
       },
       {
         body: t.Object({
-          name: t.String({ maxLength: 200 }),
+          name: t.String({ maxLength: TOKEN_NAME_MAX }),
           readOnly: t.Optional(t.Boolean()),
           expiresInDays: t.Optional(t.Union([Int({ minimum: 1, maximum: TOKEN_MAX_DAYS }), t.Null()], { description: `Days until the token expires, 1 to ${TOKEN_MAX_DAYS}. Left out or null: the token never expires (revoke it when no longer needed).` })),
         }),

@@ -16,6 +16,8 @@ import { usageTracker } from "./usage";
 
 /** The longest a token may be made to last; left out or null, it never expires. */
 export const TOKEN_MAX_DAYS = 3650;
+/** The longest token name. */
+export const TOKEN_NAME_MAX = 100;
 
 export const TOKEN_PREFIX = "cct_";
 const DAY = 86_400_000;
@@ -48,7 +50,7 @@ export function createToken(core: Core, caller: UserCaller, input: CreateTokenIn
   if (!hasRight(caller, "tokens.use")) throw new AppError("permission_required", { extra: { permission: "tokens.use" } });
   const name = input.name.trim();
   if (!name) throw invalid("name", "must not be blank");
-  if (name.length > 100) throw invalid("name", "must be at most 100 characters");
+  if (name.length > TOKEN_NAME_MAX) throw invalid("name", `must be at most ${TOKEN_NAME_MAX} characters`);
   const days = input.expiresInDays ?? null;
   if (days !== null && (!Number.isInteger(days) || days < 1 || days > TOKEN_MAX_DAYS)) throw invalid("expiresInDays", `must be a whole number of days from 1 to ${TOKEN_MAX_DAYS}, or null for no expiry`);
 

@@ -10,6 +10,8 @@ import { invites } from "./tables";
 
 export const INVITE_DEFAULT_DAYS = 7;
 export const INVITE_MAX_DAYS = 90;
+/** The longest personal message an invite carries. */
+export const INVITE_MESSAGE_MAX = 2000;
 
 const DAY = 86_400_000;
 
@@ -28,7 +30,7 @@ export function createInvite(core: Core, caller: UserCaller, input: CreateInvite
   const days = input.expiresInDays ?? INVITE_DEFAULT_DAYS;
   if (!Number.isInteger(days) || days < 1 || days > INVITE_MAX_DAYS) throw invalid("expiresInDays", `must be a whole number of days from 1 to ${INVITE_MAX_DAYS}`);
   const email = input.email ? normaliseEmail(input.email) : null;
-  if (input.message && input.message.length > 2000) throw invalid("message", "must be at most 2000 characters");
+  if (input.message && input.message.length > INVITE_MESSAGE_MAX) throw invalid("message", `must be at most ${INVITE_MESSAGE_MAX} characters`);
   const token = randomToken(32);
   const now = core.clock.now();
   const row = {

@@ -4,7 +4,7 @@ import { requireUser } from "../identity/caller";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { Id, Int, NoContent, noContent, problems } from "../http/schemas";
-import { createInvite, deleteInvite, INVITE_DEFAULT_DAYS, INVITE_MAX_DAYS, listInvites } from "./invites";
+import { createInvite, deleteInvite, INVITE_DEFAULT_DAYS, INVITE_MAX_DAYS, INVITE_MESSAGE_MAX, listInvites } from "./invites";
 import { CreatedInvite, DirectoryEntry, Invite } from "./schemas";
 import { listDirectory, normaliseEmail } from "./service";
 
@@ -40,7 +40,7 @@ export function userRoutes(core: Core) {
           email: t.Optional(t.Union([t.String({ maxLength: 320 }), t.Null()])),
           expiresInDays: t.Optional(Int({ minimum: 1, maximum: INVITE_MAX_DAYS, description: `Days until the invite expires, 1 to ${INVITE_MAX_DAYS}; ${INVITE_DEFAULT_DAYS} when left out` })),
           sendEmail: t.Optional(t.Boolean()),
-          message: t.Optional(t.String({ maxLength: 5000 })),
+          message: t.Optional(t.String({ maxLength: INVITE_MESSAGE_MAX })),
         }),
         response: { 201: CreatedInvite, ...problems(400, 401, 403) },
         detail: { tags: ["Admin"], summary: "Invite someone; answers the single-use register link" },

@@ -39,10 +39,13 @@ export function normaliseEmail(email: string): string {
  * Registration, invite acceptance (registration with an invite) and profile changes all pass
  * here: one line without control characters as sent (platform/text.ts), then spaces collapse.
  */
+/** The longest display name, after spaces collapse (the route schema advertises it too). */
+export const DISPLAY_NAME_MAX = 100;
+
 export function normaliseDisplayName(name: string): string {
   const n = singleLine("displayName", name).trim().replace(/\s+/g, " ");
   if (!n) throw invalid("displayName", "must not be blank");
-  if (n.length > 100) throw invalid("displayName", "must be at most 100 characters");
+  if (n.length > DISPLAY_NAME_MAX) throw invalid("displayName", `must be at most ${DISPLAY_NAME_MAX} characters`);
   return n;
 }
 
