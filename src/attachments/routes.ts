@@ -1,16 +1,17 @@
 import { Elysia, t } from "elysia";
 import type { Core } from "../core";
+import { bodyLimit, MB } from "../http/body";
 import { callerOf } from "../http/request-state";
 import { NoContent, noContent, problems } from "../http/schemas";
 import { fileResponse } from "./file-response";
 import { Attachment, FileBytes, IdParams, uploadRequestBody } from "./schemas";
-import { deleteAttachment, getAttachment, listAttachments, openAttachment, uploadAttachment } from "./service";
+import { ATTACHMENT_MAX_BYTES, deleteAttachment, getAttachment, listAttachments, openAttachment, uploadAttachment } from "./service";
 
 const detail = (summary: string, extra: Record<string, unknown> = {}) => ({ tags: ["Attachments"], summary, ...extra });
 
 /**
  * /api/pages/{id}/attachments and /api/attachments/{id} (the page routes name their parameter
- * `id`). The upload reads its own body as a stream: http/pipeline.ts lists it in STREAMED_BODIES.
+ * `id`). The upload reads its own body as a stream, counting the file's bytes against its limit.
  */
 export function attachmentRoutes(core: Core) {
   return new Elysia()
@@ -32,6 +33,7 @@ export function attachmentRoutes(core: Core) {
           description:
             "Needs Edit on the page. The content type is detected from the file's bytes; the filename is cleaned. A file over 25 MB is refused with 413 `payload_too_large` (`limit`: 26214400) while it streams.",
           requestBody: uploadRequestBody,
+          ...bodyLimit(ATTACHMENT_MAX_BYTES, `Attachments may be at most ${ATTACHMENT_MAX_BYTES / MB} MB.`, { streamed: true }),
         }),
       },
     )

@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import type { Core } from "../core";
 import { clearedSessionCookie, sessionCookie } from "../http/cookies";
 import { callerOf } from "../http/request-state";
+import { bodyLimit, KB } from "../http/body";
 import { isHttps, NoContent, noContent, problems } from "../http/schemas";
 import { AppError } from "../platform/errors";
 import { findUserWithRoleById, register, toAccount, updateDisplayName } from "../users/service";
@@ -65,6 +66,9 @@ const ReplacingCookie = cookieHeader("; the cookie sent with the request no long
 
 const sessionOnly = { tags: ["Auth"], security: [{ session: [] }] };
 
+/** Every account request is a few fields; more is refused before it is read. */
+const ACCOUNT_BODY = bodyLimit(16 * KB, "Account requests may be at most 16 KB.");
+
 /** A 401 from an account endpoint means the session is over: the browser should forget it. */
 async function forgetOn401<T>(secure: boolean, run: () => Promise<T>): Promise<T> {
   try {
@@ -104,7 +108,7 @@ export function authRoutes(core: Core) {
           inviteToken: t.Optional(t.String({ maxLength: 200 })),
         }),
         response: { 201: withHeaders(Account, NewCookie), ...problems(400, 403, 409, 415, 429) },
-        detail: { tags: ["Auth"], summary: "Create an account (the first one becomes the Owner) and sign in", security: [] },
+        detail: { tags: ["Auth"], summary: "Create an account (the first one becomes the Owner) and sign in", security: [], ...ACCOUNT_BODY },
       },
     )
     .post(
@@ -118,7 +122,7 @@ export function authRoutes(core: Core) {
       {
         body: t.Object({ email: t.String({ maxLength: 320 }), password: t.String({ maxLength: 1024 }) }),
         response: { 200: withHeaders(SignedIn, NewCookie), ...problems(400, 401, 403, 415, 429) },
-        detail: { tags: ["Auth"], summary: "Sign in with e-mail and password; sets a new session cookie", description: LOGIN_DESCRIPTION, security: [] },
+        detail: { tags: ["Auth"], summary: "Sign in with e-mail and password; sets a new session cookie", description: LOGIN_DESCRIPTION, security: [], ...ACCOUNT_BODY },
       },
     )
     .post(
@@ -129,7 +133,7 @@ export function authRoutes(core: Core) {
         set.headers["set-cookie"] = clearedSessionCookie(secure(request));
         return noContent();
       },
-      { response: { 204: NoContent, ...problems(403) }, detail: { ...sessionOnly, summary: "Sign out this browser session" } },
+      { response: { 204: NoContent, ...problems(403) }, detail: { ...sessionOnly, summary: "Sign out this browser session", ...ACCOUNT_BODY } },
     )
     .get("/me", ({ request }) => {
       // The pipeline has just read the account and its role: answer from them.
@@ -149,7 +153,7 @@ export function authRoutes(core: Core) {
       {
         body: t.Object({ displayName: t.String({ maxLength: DISPLAY_NAME_MAX }) }),
         response: { 200: Account, ...problems(400, 401, 403) },
-        detail: { ...sessionOnly, summary: "Change your display name" },
+        detail: { ...sessionOnly, summary: "Change your display name", ...ACCOUNT_BODY },
       },
     )
     .put(
@@ -164,7 +168,7 @@ export function authRoutes(core: Core) {
       {
         body: t.Object({ currentPassword: t.String({ maxLength: 1024 }), newPassword: t.String({ maxLength: PASSWORD_MAX }) }),
         response: { 204: withHeaders(NoContent, ReplacingCookie), ...problems(400, 401, 403, 429) },
-        detail: { ...sessionOnly, summary: "Change your password; signs out your other sessions and gives this one a new cookie", description: PASSWORD_CHANGE_DESCRIPTION },
+        detail: { ...sessionOnly, summary: "Change your password; signs out your other sessions and gives this one a new cookie", description: PASSWORD_CHANGE_DESCRIPTION, ...ACCOUNT_BODY },
       },
     )
     .get("/me/sessions", ({ request }) => {
@@ -178,7 +182,7 @@ export function authRoutes(core: Core) {
         revokeOtherSessions(core, caller);
         return noContent();
       },
-      { response: { 204: NoContent, ...problems(401, 403) }, detail: { ...sessionOnly, summary: "Sign out every session but this one" } },
+      { response: { 204: NoContent, ...problems(401, 403) }, detail: { ...sessionOnly, summary: "Sign out every session but this one", ...ACCOUNT_BODY } },
     )
     .delete(
       "/me/sessions/:id",
@@ -187,7 +191,7 @@ export function authRoutes(core: Core) {
         revokeSessionByHandle(core, caller, params.id);
         return noContent();
       },
-      { params: t.Object({ id: t.String({ maxLength: 100 }) }), response: { 204: NoContent, ...problems(401, 403, 404) }, detail: { ...sessionOnly, summary: "Sign out one session" } },
+      { params: t.Object({ id: t.String({ maxLength: 100 }) }), response: { 204: NoContent, ...problems(401, 403, 404) }, detail: { ...sessionOnly, summary: "Sign out one session", ...ACCOUNT_BODY } },
     )
     .post(
       "/reauth",
@@ -201,7 +205,7 @@ export function authRoutes(core: Core) {
       {
         body: t.Object({ password: t.Optional(t.String({ maxLength: 1024 })), code: t.Optional(t.String({ maxLength: 20 })) }),
         response: { 204: withHeaders(NoContent, ReplacingCookie), ...problems(400, 401, 403, 429) },
-        detail: { ...sessionOnly, summary: "Confirm your password; opens a five-minute window for destructive actions and gives the session a new cookie", description: REAUTH_DESCRIPTION },
+        detail: { ...sessionOnly, summary: "Confirm your password; opens a five-minute window for destructive actions and gives the session a new cookie", description: REAUTH_DESCRIPTION, ...ACCOUNT_BODY },
       },
     );
 }

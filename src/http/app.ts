@@ -26,7 +26,8 @@ import { clientOf, identifyClient } from "./client";
 import { pathOf, withSafeUrl } from "./entry";
 import { methodsByPath, type MethodsOf } from "./allowed-methods";
 import { checkKnownFields, knownFields, type KnownFields } from "./known-fields";
-import { isStreamedBody, parseJsonBody, runPipeline } from "./pipeline";
+import { bodyLimits, isStreamedRoute, type BodyLimits } from "./body-limits";
+import { parseJsonBody, runPipeline } from "./pipeline";
 import { fromValidation, problemResponse } from "./problem";
 import { logRequest } from "./request-log";
 import { stateOf } from "./request-state";
@@ -44,14 +45,15 @@ export function apiRoutes(core: Core) {
 export function createApp(core: Core) {
   let known: KnownFields = new Map();
   let methodsOf: MethodsOf = () => [];
+  let limits: BodyLimits = bodyLimits([]);
   const app = new Elysia()
     .onRequest(({ request, set }) => {
       Object.assign(set.headers, SECURITY_HEADERS);
       const client = clientOf(request);
       if (client.https) set.headers["strict-transport-security"] = HSTS;
-      runPipeline(core, request, client.ip);
+      runPipeline(core, request, client.ip, limits);
     })
-    .onParse(({ request, contentType }) => parseJsonBody(request, contentType))
+    .onParse(({ request, contentType, route }) => parseJsonBody(request, contentType, limits.ofRoute(request.method, route)))
     .onTransform(({ request, route, body }) => checkKnownFields(known, request.method, route, body))
     .onError(({ code, error, request }) => {
       // The web UI's own paths (/s/DOCS/p/…, /login) are no route here: the app answers them.
@@ -73,11 +75,12 @@ export function createApp(core: Core) {
   for (const group of apiRoutes(core)) app.use(group);
   known = knownFields(app.routes);
   methodsOf = methodsByPath(app.routes);
+  limits = bodyLimits(app.routes);
   // Elysia composes a route's handler at its first request, and meanwhile Bun reads a body
   // ahead with no backpressure: the first 20 MB upload after start took ~7 MB more memory
   // than the next ones. The streamed routes are composed now (all routes would add ~150 ms
   // to the start and ~20 MB of memory).
-  for (const route of app.routes) if (isStreamedBody(route.method, route.path)) route.compile();
+  for (const route of app.routes) if (isStreamedRoute(route)) route.compile();
   return app;
 }
 

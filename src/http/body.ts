@@ -1,28 +1,47 @@
+import { MAX_CONTENT_BYTES } from "../content/validate";
 import { AppError, invalid } from "../platform/errors";
 
 export const KB = 1024;
 export const MB = 1024 * KB;
 
 /**
- * The largest body each route reads, enforced while it streams in (a chunked body declares no
- * length) and up front when Content-Length says more. The first match wins. Sign-in and the
- * other account forms need a few KB; page content may be 2 MB of document (MAX_CONTENT_BYTES),
- * sent as a JSON string inside the JSON body, so escaping can nearly double it. Uploads
- * (pipeline.ts STREAMED_BODIES) count their own bytes against ATTACHMENT_MAX_BYTES.
+ * The largest body a route reads, enforced while it streams in (a chunked body declares no
+ * length) and up front when Content-Length says more; a 413 `payload_too_large` names it.
+ * `streamed`: the route reads request.body itself (uploads) and counts its own bytes against
+ * `limit`, so the JSON parser leaves the body unread and Content-Length is the route's to judge
+ * (a multipart envelope is a little larger than the file it carries).
  */
-const LIMITS: ReadonlyArray<{ path: RegExp; limit: number; why: string }> = [
-  { path: /^\/api\/auth\//, limit: 16 * KB, why: "Account requests may be at most 16 KB." },
-  { path: /^\/api\/(pages|templates)(\/|$)/, limit: 8 * MB, why: "Page and template bodies may be at most 8 MB (a document of at most 2 MB)." },
-];
-const DEFAULT = { limit: 1 * MB, why: "Request bodies may be at most 1 MB." };
-
 export interface BodyLimit {
   limit: number;
   why: string;
+  streamed?: boolean;
 }
 
-export function bodyLimitFor(path: string): BodyLimit {
-  return LIMITS.find((l) => l.path.test(path)) ?? DEFAULT;
+/** Where a route keeps its declaration: an OpenAPI extension of its `detail` (docs-openapi.ts finishes it). */
+export const BODY_LIMIT_KEY = "x-body-limit";
+
+/**
+ * A route's body limit, declared where the route is: spread into its `detail`,
+ * `detail: { ...detail("Sign in"), ...bodyLimit(16 * KB, "Account requests may be at most 16 KB.") }`.
+ * A route that declares none takes DEFAULT_BODY_LIMIT.
+ */
+export function bodyLimit(limit: number, why: string, options: { streamed?: boolean } = {}): { [BODY_LIMIT_KEY]: BodyLimit } {
+  return { [BODY_LIMIT_KEY]: { limit, why, ...(options.streamed ? { streamed: true } : {}) } };
+}
+
+export const DEFAULT_BODY_LIMIT: BodyLimit = { limit: 1 * MB, why: "Request bodies may be at most 1 MB." };
+
+/**
+ * Routes that carry a page document (pages, drafts being published, templates): the document
+ * may be MAX_CONTENT_BYTES (2 MB), sent as a JSON string inside the JSON body, so escaping can
+ * nearly double it; four times leaves room for a Markdown alternative and the other fields.
+ */
+export const DOCUMENT_BODY = bodyLimit(4 * MAX_CONTENT_BYTES, `Bodies that carry a document may be at most ${(4 * MAX_CONTENT_BYTES) / MB} MB (a document of at most ${MAX_CONTENT_BYTES / MB} MB, escaped as a JSON string).`);
+
+/** A route's own declaration, or null. */
+export function declaredBodyLimit(route: { hooks?: unknown }): BodyLimit | null {
+  const detail = (route.hooks as { detail?: Record<string, unknown> } | undefined)?.detail;
+  return (detail?.[BODY_LIMIT_KEY] as BodyLimit | undefined) ?? null;
 }
 
 export function tooLarge({ limit, why }: BodyLimit): AppError {

@@ -2,8 +2,8 @@ import { toOpenAPISchema } from "@elysiajs/openapi";
 import type { AnyElysia, InternalRoute } from "elysia";
 import { SESSION_COOKIE } from "../auth/sessions";
 import { ERROR_CODES } from "../platform/errors";
-import { bodyLimitFor } from "./body";
-import { isStreamedBody, SERVICE_NAME } from "./pipeline";
+import { BODY_LIMIT_KEY, type BodyLimit, DEFAULT_BODY_LIMIT } from "./body";
+import { SERVICE_NAME } from "./pipeline";
 
 // The document is plain JSON; typing every OpenAPI object would add nothing the validator test
 // does not already check.
@@ -139,15 +139,21 @@ function finishOperation(op: Json): Json | undefined {
 }
 
 /**
- * The body limit the pipeline enforces for this path (src/http/body.ts, the one table), shown
- * where clients look: `x-body-limit` in bytes, a sentence on the request body, and the 413.
- * Uploads state their own limit in their description.
+ * The body limit the route declares (body.ts bodyLimit, copied from its detail into the
+ * operation by the generator) or the default, the one the server enforces, shown where clients
+ * look: `x-body-limit` in bytes and a sentence on the request body, and the 413 among the
+ * answers. The declaration itself leaves the operation.
  */
-function describeBodyLimit(op: Json, method: string, path: string): void {
-  if (!op.requestBody || isStreamedBody(method, path)) return;
-  const { limit, why } = bodyLimitFor(path);
-  op.requestBody["x-body-limit"] = limit;
-  op.requestBody.description = `${why} A larger body is refused with 413 \`payload_too_large\` (\`limit\` in bytes) as soon as it passes the limit, whether or not it declares its length.`;
+function describeBodyLimit(op: Json): void {
+  const declared = op[BODY_LIMIT_KEY] as BodyLimit | undefined;
+  delete op[BODY_LIMIT_KEY];
+  if (!op.requestBody) return;
+  const { limit, why, streamed } = declared ?? DEFAULT_BODY_LIMIT;
+  const refused = streamed
+    ? "The body is read as it arrives: a larger file is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not the body declares its length (the multipart framing around the file may add a few KB)."
+    : "A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length.";
+  // A route's own requestBody (uploads) is a shared object: the document gets its own copy.
+  op.requestBody = { ...op.requestBody, [BODY_LIMIT_KEY]: limit, description: `${why} ${refused}` };
   op.responses ??= {};
   op.responses["413"] ??= { description: STATUS_MEANING["413"], content: { "application/problem+json": { schema: PROBLEM_REF } } };
 }
@@ -197,10 +203,10 @@ function buildOpenApiDocument(app: AnyElysia, version: string): Json {
   const named: Json = {};
   const paths = hoistNamedSchemas(withoutTrailingSlash(generated.paths), named) as Json;
   let problem: Json | undefined;
-  for (const [path, item] of Object.entries<Json>(paths)) {
-    for (const [method, op] of Object.entries<Json>(item)) {
+  for (const item of Object.values<Json>(paths)) {
+    for (const op of Object.values<Json>(item)) {
       problem = finishOperation(op) ?? problem;
-      describeBodyLimit(op, method.toUpperCase(), path);
+      describeBodyLimit(op);
     }
   }
   return {

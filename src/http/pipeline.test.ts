@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { BASE, call, makeEnv, mintToken, signUp, type TestEnv } from "../../tests/harness";
 import { setSetting } from "../settings/service";
 import { KB, MAX_BODY_DEPTH, MB } from "./body";
-import { isStreamedBody } from "./pipeline";
+import { isStreamedRoute } from "./body-limits";
 
 let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
@@ -213,7 +213,7 @@ describe("account lockout", () => {
 
 describe("streamed bodies", () => {
   test("the upload route is the streamed one, and it is composed when the app is made (its first body is read at once)", () => {
-    const streamed = env.app.routes.filter((r) => isStreamedBody(r.method, r.path));
+    const streamed = env.app.routes.filter(isStreamedRoute);
     expect(streamed.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/pages/:id/attachments"]);
     // A route not composed yet holds Elysia's lazy stand-in, which composes at the first call.
     const lazy = (r: { composed: unknown }) => String(r.composed).includes("compile()");

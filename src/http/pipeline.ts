@@ -5,7 +5,8 @@ import type { Core } from "../core";
 import { AppError, invalid } from "../platform/errors";
 import { getSettings } from "../settings/service";
 import { authenticateToken } from "../tokens/service";
-import { bodyLimitFor, checkDepth, readBodyText, tooLarge } from "./body";
+import { type BodyLimit, checkDepth, readBodyText, tooLarge } from "./body";
+import type { BodyLimits } from "./body-limits";
 import { readCookie } from "./cookies";
 import { pathOf } from "./entry";
 import { setState } from "./request-state";
@@ -33,19 +34,18 @@ function resolveCaller(core: Core, request: Request, ip: string): Caller {
 
 /**
  * Runs before routing, for every request:
- * 1. refuse a declared body over the route's limit (413) before reading it;
+ * 1. refuse a declared body over the limit of the route it is for (413) before reading it;
  * 2. resolve the caller: a bad bearer token is a 401, never anonymous;
  * 3. rate-limit requests with no token and no session (429 + Retry-After);
  * 4. a read-only token may only read (403 read_only_token);
  * 5. a request that changes data without a token must send X-Requested-With: Cairn, so a
  *    page on another site cannot make a signed-in browser act (403).
  */
-export function runPipeline(core: Core, request: Request, ip: string): Caller {
+export function runPipeline(core: Core, request: Request, ip: string, limits: BodyLimits): Caller {
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > 0) {
-    const path = pathOf(request);
-    const limit = bodyLimitFor(path);
-    if (length > limit.limit && !isStreamedBody(request.method, path)) throw tooLarge(limit);
+    const limit = limits.ofRequest(request.method, pathOf(request));
+    if (limit && length > limit.limit) throw tooLarge(limit);
   }
 
   const caller = resolveCaller(core, request, ip);
@@ -66,30 +66,19 @@ export function runPipeline(core: Core, request: Request, ip: string): Caller {
   return caller;
 }
 
-/**
- * Routes that read their own body as a stream (uploads): the parser below leaves it unread,
- * since Elysia runs the app's parse hook before any route's own and a route option cannot
- * skip it. They check their content type themselves.
- */
-const STREAMED_BODIES: ReadonlyArray<{ method: string; path: RegExp }> = [{ method: "POST", path: /^\/api\/pages\/[^/]+\/attachments\/?$/ }];
-
-/** Whether a request (method and URL path, or a route's path pattern) has a streamed body. */
-export function isStreamedBody(method: string, path: string): boolean {
-  return STREAMED_BODIES.some((r) => r.method === method && r.path.test(path));
-}
-
 /** What the body of a streamed route parses to: nothing (the route reads request.body). */
 export const UNREAD_BODY = Object.freeze({});
 
 /**
  * JSON bodies only (415 otherwise); an empty body is an empty object so that endpoints with
- * only optional fields accept a bare POST. Uploads read their own body (STREAMED_BODIES).
- * Read within the route's limit, and no deeper than any of our bodies can be.
+ * only optional fields accept a bare POST. Read within the matched route's limit, and no
+ * deeper than any of our bodies can be. A streamed route (uploads) reads its own body: it is
+ * left unread, since Elysia runs the app's parse hook before any route's own and a route
+ * option cannot skip it; such routes check their content type themselves.
  */
-export async function parseJsonBody(request: Request, contentType: string): Promise<unknown> {
-  const path = pathOf(request);
-  if (isStreamedBody(request.method, path)) return UNREAD_BODY;
-  const text = await readBodyText(request, bodyLimitFor(path));
+export async function parseJsonBody(request: Request, contentType: string, limit: BodyLimit): Promise<unknown> {
+  if (limit.streamed) return UNREAD_BODY;
+  const text = await readBodyText(request, limit);
   if (!contentType) {
     if (text.trim() === "") return {};
     throw new AppError("unsupported_media_type", { detail: "Send the body as JSON with Content-Type: application/json." });

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { Core } from "../core";
+import { DOCUMENT_BODY } from "../http/body";
 import { callerOf } from "../http/request-state";
 import { NoContent, noContent, problems } from "../http/schemas";
 import { createDraft, discardDraft, publishDraft } from "./drafts";
@@ -29,7 +30,7 @@ export function lifecycleRoutes(core: Core) {
       params: PageParams,
       body: PublishBody,
       response: { 200: Page, ...problems(400, 401, 403, 404, 409) },
-      detail: detail("Publish a draft with its title and document (fires page.created)"),
+      detail: { ...detail("Publish a draft with its title and document (fires page.created)"), ...DOCUMENT_BODY },
     })
     .delete(
       "/:id/draft",

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { Core } from "../core";
+import { DOCUMENT_BODY } from "../http/body";
 import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
 import { readyJson } from "../platform/security-headers";
@@ -29,7 +30,7 @@ export function pageRoutes(core: Core) {
       {
         body: CreatePageBody,
         response: { 201: Page, ...problems(400, 401, 403, 404) },
-        detail: pagesDetail("Create a published page at the top level or under parentPageId (fires page.created)"),
+        detail: { ...pagesDetail("Create a published page at the top level or under parentPageId (fires page.created)"), ...DOCUMENT_BODY },
       },
     )
     .get(
@@ -55,6 +56,7 @@ export function pageRoutes(core: Core) {
       response: { 200: Page, ...problems(400, 401, 403, 404, 409) },
       detail: {
         ...pagesDetail("Update a page: adds version N+1; without contentJson or contentMarkdown only renames; a stale baseVersion is 409 with the current page"),
+        ...DOCUMENT_BODY,
         description:
           "A title and document equal to the current version's change nothing: the answer is 200 with the page as it is, and no version, event or webhook is added (a changeComment alone is not a change).\n\n" +
           "A baseVersion other than currentVersionNumber answers 409 `version_conflict`, a problem document: `title` is the problem's, `code` is `version_conflict`, `detail` says what to do " +

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { Core } from "../core";
+import { DOCUMENT_BODY } from "../http/body";
 import { callerOf } from "../http/request-state";
 import { NoContent, noContent, problems } from "../http/schemas";
 import { CreateTemplateBody, Template, TemplateParams, TemplateQuery, UpdateTemplateBody } from "./schemas";
@@ -24,14 +25,14 @@ export function templateRoutes(core: Core) {
       {
         body: CreateTemplateBody,
         response: { 201: Template, ...problems(400, 401, 403, 404) },
-        detail: detail("Create a space template (Edit on the space) or a wiki-wide one (administrators only)"),
+        detail: { ...detail("Create a space template (Edit on the space) or a wiki-wide one (administrators only)"), ...DOCUMENT_BODY },
       },
     )
     .put("/:id", ({ params, body, request }) => updateTemplate(core, callerOf(request), params.id, body), {
       params: TemplateParams,
       body: UpdateTemplateBody,
       response: { 200: Template, ...problems(400, 401, 403, 404) },
-      detail: detail("Change a template's name, description or content (space templates: Edit on the space; wiki-wide: administrators only)"),
+      detail: { ...detail("Change a template's name, description or content (space templates: Edit on the space; wiki-wide: administrators only)"), ...DOCUMENT_BODY },
     })
     .delete(
       "/:id",
