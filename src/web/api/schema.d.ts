@@ -3403,7 +3403,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Page and template bodies may be at most 8 MB (a document of at most 2 MB). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
         requestBody?: {
             content: {
                 "application/json": {
@@ -3519,7 +3519,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Page and template bodies may be at most 8 MB (a document of at most 2 MB). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
         requestBody?: {
             content: {
                 "application/json": {
@@ -3632,7 +3632,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Page and template bodies may be at most 8 MB (a document of at most 2 MB). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
         requestBody: {
             content: {
                 "application/json": {
@@ -3737,7 +3737,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Page and template bodies may be at most 8 MB (a document of at most 2 MB). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        /** @description Bodies that carry a document may be at most 8 MB (a document of at most 2 MB, escaped as a JSON string). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
         requestBody: {
             content: {
                 "application/json": {
@@ -4040,7 +4040,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Page and template bodies may be at most 8 MB (a document of at most 2 MB). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        /** @description Bodies that carry a document may be at most 8 MB (a document of at most 2 MB, escaped as a JSON string). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
         requestBody?: {
             content: {
                 "application/json": {
@@ -4418,7 +4418,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Page and template bodies may be at most 8 MB (a document of at most 2 MB). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        /** @description Bodies that carry a document may be at most 8 MB (a document of at most 2 MB, escaped as a JSON string). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
         requestBody: {
             content: {
                 "application/json": {
@@ -4541,7 +4541,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Page and template bodies may be at most 8 MB (a document of at most 2 MB). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
         requestBody: {
             content: {
                 "application/json": {
@@ -4653,7 +4653,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Page and template bodies may be at most 8 MB (a document of at most 2 MB). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
         requestBody: {
             content: {
                 "application/json": {
@@ -5937,7 +5937,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Page and template bodies may be at most 8 MB (a document of at most 2 MB). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
         requestBody: {
             content: {
                 "application/json": {
@@ -6155,7 +6155,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Page and template bodies may be at most 8 MB (a document of at most 2 MB). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
         requestBody: {
             content: {
                 "application/json": {
@@ -6640,6 +6640,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Attachments may be at most 25 MB. The body is read as it arrives: a larger file is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not the body declares its length (the multipart framing around the file may add a few KB). */
         requestBody: {
             content: {
                 "multipart/form-data": {
@@ -6967,7 +6968,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Page and template bodies may be at most 8 MB (a document of at most 2 MB). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        /** @description Bodies that carry a document may be at most 8 MB (a document of at most 2 MB, escaped as a JSON string). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
         requestBody: {
             content: {
                 "application/json": {
@@ -7061,7 +7062,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Page and template bodies may be at most 8 MB (a document of at most 2 MB). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        /** @description Bodies that carry a document may be at most 8 MB (a document of at most 2 MB, escaped as a JSON string). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
         requestBody?: {
             content: {
                 "application/json": {
@@ -7529,7 +7530,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Page and template bodies may be at most 8 MB (a document of at most 2 MB). A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
         requestBody: {
             content: {
                 "application/json": {
