@@ -2,7 +2,7 @@
  * The page header while editing: the same place and size as when reading (nothing jumps), with
  * the title editable, the emoji and labels changeable at once, and the save buttons.
  */
-import { useLayoutEffect, useRef } from "react";
+import { useLayoutEffect, useRef, type ReactNode } from "react";
 import { api, data } from "../../api/client";
 import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
@@ -25,6 +25,10 @@ export interface EditHeaderProps {
   onSaveDraft(): void;
   onCancel(): void;
   onDiscardDraft(): void;
+  /** Live editing: who is here and the connection, at the start of the actions row. */
+  status?: ReactNode;
+  /** "Cancel" alone; "Close" when the edits stay in a shared room. */
+  cancelLabel?: string;
 }
 
 export function EditHeader(p: EditHeaderProps) {
@@ -62,10 +66,11 @@ export function EditHeader(p: EditHeaderProps) {
           </>
         ) : (
           <>
+            {p.status}
             {addEmoji}
             <input className="input comment-input" aria-label="What changed (optional)" placeholder="What changed? (optional)" value={p.comment} onChange={(e) => p.onComment(e.target.value)} maxLength={500} />
             <Button size="sm" onClick={p.onCancel}>
-              Cancel
+              {p.cancelLabel ?? "Cancel"}
             </Button>
             <Button size="sm" variant="primary" onClick={p.onPrimary} busy={p.saving} aria-keyshortcuts="Control+Enter" title="Update (Ctrl+Enter)">
               Update

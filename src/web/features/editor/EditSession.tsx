@@ -1,205 +1,60 @@
 /**
  * Editing a page in place: the title, emoji and labels above, the editor below, with the
- * page's own typography. Update (Ctrl/⌘-Enter) saves a new version from the version the edit
- * started at; a draft is saved or published instead. Unsaved edits are kept in the browser
- * until saved, and a save that meets someone else's opens the conflict view.
+ * page's own typography. Together with whoever else has the page open when live editing is on
+ * and the room answers (CollabSession); otherwise alone, over HTTP (SoloSession). Until the
+ * choice is made (a token, then the room's first sync or the copy kept on this device), the
+ * page stays drawn as it was read, so nothing jumps.
  */
-import { EditorContent, useEditor } from "@tiptap/react";
-import { useEffect, useMemo, useRef, useState } from "react";
-import { useLocation } from "wouter";
-import { api, ApiError, data, parseDoc, type DocJson } from "../../api/client";
+import { useEffect, useState, type ReactNode } from "react";
 import type { Page, Space } from "../../api/types";
-import { pagePath } from "../../lib/slug";
-import { timeAgo } from "../../lib/time";
-import { ConfirmDialog } from "../../ui/Dialog";
-import { toast } from "../../ui/toast";
-import { pageChanged } from "../page/queries";
-import { BubbleToolbar } from "./BubbleToolbar";
-import { CodeBlockToolbar } from "./CodeBlockToolbar";
-import { ConflictDialog } from "./ConflictDialog";
-import { EditHeader } from "./EditHeader";
-import { editorExtensions } from "./extensions";
-import { dropLocalCopy, readLocalCopy, writeLocalCopy } from "./local-copy";
-import { TableToolbar } from "./TableToolbar";
-import { UploadList } from "./UploadList";
-import { useUploads } from "./useUploads";
+import { useMe } from "../../app/session";
+import { colorFor } from "../../ui/Avatar";
+import { CollabRoom, fetchCollabToken } from "./collab-provider";
+import { CollabSession } from "./CollabSession";
+import { SoloSession } from "./SoloSession";
 import "./editor.css";
+import "./collab.css";
 
-export default function EditSession({ page, space }: { page: Page; space: Space }) {
-  const [, navigate] = useLocation();
-  const isDraft = page.status === 0;
-  const restored = useMemo(() => {
-    const local = readLocalCopy(page.id);
-    return local && (JSON.stringify(local.doc) !== page.contentJson || local.title !== page.title) ? local : null;
-  }, [page.id]); // once per page: the restore offer is made when the editor opens
-  const [title, setTitle] = useState(restored?.title ?? page.title);
-  const [base, setBase] = useState(restored?.base ?? page.currentVersionNumber);
-  const [dirty, setDirty] = useState(!!restored);
-  const [comment, setComment] = useState("");
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
-  const [conflict, setConflict] = useState<Page | null>(null);
-  const [leaving, setLeaving] = useState(false);
-  const [notice, setNotice] = useState(restored ? `Restored your unsaved changes from ${timeAgo(restored.savedAt)}.` : null);
-  const fileInput = useRef<HTMLInputElement>(null);
-  // The editor's extensions are made once; its save key calls the latest save.
-  const primaryRef = useRef<() => void>(() => {});
-  const uploads = useUploads(page.id);
-  const readPath = pagePath(space.key, page.id, title || page.title);
-  const state = useRef({ title, base });
-  state.current = { title, base };
+/** How long the first connection may take before editing goes on alone. */
+const FIRST_SYNC_MS = 6000;
 
-  const editor = useEditor({
-    extensions: editorExtensions({ onFiles: (e, files, pos) => uploads.start(e, files, pos), pickImage: () => fileInput.current?.click(), save: () => primaryRef.current() }),
-    content: (restored?.doc ?? parseDoc(page.contentJson)) as object,
-    immediatelyRender: true,
-    shouldRerenderOnTransaction: false,
-    editorProps: { attributes: { class: "prose page-editor", "aria-label": "Page content" } },
-    onUpdate: () => setDirty(true),
-  });
+type Mode = { kind: "deciding" } | { kind: "solo"; why: string | null } | { kind: "collab"; room: CollabRoom };
 
-  // Kept in the browser a moment after each change, so a reload or a crash loses nothing.
+function useSessionMode(page: Page): Mode {
+  const me = useMe().data;
+  const [mode, setMode] = useState<Mode>({ kind: "deciding" });
+  const live = page.status !== 0; // a draft is its author's alone
   useEffect(() => {
-    if (!dirty) return;
-    const timer = setTimeout(() => writeLocalCopy(page.id, { title: state.current.title, doc: editor.getJSON() as DocJson, base: state.current.base, savedAt: new Date().toISOString() }), 300);
-    return () => clearTimeout(timer);
-  });
-
-  const save = async (opts: { publish?: boolean; base?: number } = {}) => {
-    setSaving(true);
-    setError(null);
-    const contentJson = JSON.stringify(editor.getJSON());
-    const params = { path: { id: page.id } };
-    try {
-      const saved =
-        isDraft && opts.publish
-          ? await data(api.POST("/api/pages/{id}/publish", { params, body: { title: title.trim(), contentJson } }))
-          : await data(api.PUT("/api/pages/{id}", { params, body: { ...(title.trim() || isDraft ? { title } : {}), contentJson, ...(comment.trim() ? { changeComment: comment.trim() } : {}), baseVersion: opts.base ?? base } }));
-      dropLocalCopy(page.id);
-      setDirty(false);
-      setConflict(null);
-      pageChanged(saved);
-      if (isDraft && !opts.publish) {
-        setBase(saved.currentVersionNumber);
-        toast.success("Draft saved. Only you can see it until you publish it.");
-      } else {
-        toast.success(isDraft ? "Published" : `Saved: version ${saved.currentVersionNumber}`);
-        navigate(pagePath(space.key, saved.id, saved.title));
-      }
-    } catch (err) {
-      if (err instanceof ApiError && err.code === "version_conflict") setConflict(err.body.current as Page);
-      else setError({ field: err instanceof ApiError ? err.field : undefined, message: err instanceof Error ? err.message : String(err) });
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const primary = () => void save({ publish: isDraft });
-  primaryRef.current = primary;
-  const cancel = () => (dirty ? setLeaving(true) : leave());
-  const leave = () => {
-    dropLocalCopy(page.id);
-    navigate(isDraft ? `/s/${space.key}` : readPath);
-  };
-  const discardDraft = async () => {
-    await api.DELETE("/api/pages/{id}/draft", { params: { path: { id: page.id } } });
-    dropLocalCopy(page.id);
-    navigate(`/s/${space.key}`);
-  };
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      // In the editor the key is its own (saveShortcut); elsewhere (title, comment) it is here.
-      if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !conflict && !e.defaultPrevented) {
-        e.preventDefault();
-        primary();
-      }
+    if (!live) return setMode({ kind: "solo", why: null });
+    if (!me) return;
+    let room: CollabRoom | null = null;
+    let cancelled = false;
+    void (async () => {
+      const token = await fetchCollabToken(page.id).catch(() => null);
+      if (cancelled) return;
+      if (!token?.enabled) return setMode({ kind: "solo", why: token ? null : "Live editing is out of reach: you are editing alone, and Update saves as usual." });
+      room = new CollabRoom(page.id, token, { id: me.id, name: me.displayName, color: colorFor(me.id) });
+      await room.open();
+      const ready = await room.ready(FIRST_SYNC_MS);
+      if (cancelled) return;
+      if (ready) return setMode({ kind: "collab", room });
+      const why = room.getSnapshot().closedReason ?? "Live editing could not connect: you are editing alone, and Update saves as usual.";
+      room.destroy();
+      room = null;
+      setMode({ kind: "solo", why });
+    })();
+    return () => {
+      cancelled = true;
+      room?.destroy();
     };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  });
+  }, [page.id, live, me?.id]);
+  return mode;
+}
 
-  return (
-    <div className="edit-session">
-      <EditHeader
-        page={page}
-        title={title}
-        onTitle={(t) => {
-          setTitle(t);
-          setDirty(true);
-        }}
-        onEnterFromTitle={() => {
-          // TipTap's focus waits a frame; keys typed meanwhile would land in the title.
-          editor.view.dom.focus();
-          editor.commands.focus("start");
-        }}
-        isDraft={isDraft}
-        comment={comment}
-        onComment={setComment}
-        saving={saving}
-        error={error}
-        onPrimary={primary}
-        onSaveDraft={() => void save()}
-        onCancel={cancel}
-        onDiscardDraft={() => void discardDraft()}
-      />
-      {notice ? (
-        <p className="edit-notice" role="status">
-          {notice}{" "}
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => {
-              dropLocalCopy(page.id);
-              editor.commands.setContent(parseDoc(page.contentJson) as object);
-              setTitle(page.title);
-              setBase(page.currentVersionNumber);
-              setDirty(false);
-              setNotice(null);
-            }}
-          >
-            Discard them
-          </button>
-        </p>
-      ) : null}
-      <UploadList uploads={uploads.uploads} onDismiss={uploads.dismiss} />
-      <EditorContent editor={editor} />
-      <BubbleToolbar editor={editor} />
-      <TableToolbar editor={editor} />
-      <CodeBlockToolbar editor={editor} />
-      <input
-        ref={fileInput}
-        type="file"
-        accept="image/*"
-        hidden
-        aria-hidden="true"
-        tabIndex={-1}
-        onChange={(e) => {
-          uploads.start(editor, Array.from(e.target.files ?? []));
-          e.target.value = "";
-        }}
-      />
-      {conflict ? (
-        <ConflictDialog
-          editor={editor}
-          theirs={conflict}
-          busy={saving}
-          onClose={() => setConflict(null)}
-          choice={{
-            keepMine: () => {
-              setBase(conflict.currentVersionNumber);
-              void save({ base: conflict.currentVersionNumber, publish: isDraft });
-            },
-            takeTheirs: () => {
-              editor.commands.setContent(parseDoc(conflict.contentJson) as object);
-              setTitle(conflict.title);
-              setBase(conflict.currentVersionNumber);
-              setConflict(null);
-            },
-          }}
-        />
-      ) : null}
-      <ConfirmDialog open={leaving} onOpenChange={setLeaving} title="Discard your changes?" description="The changes you made since the last save will be lost." confirmLabel="Discard changes" onConfirm={leave} />
-    </div>
-  );
+/** `reading`: the page as read, shown while the session starts (the route's own view). */
+export default function EditSession({ page, space, reading }: { page: Page; space: Space; reading: ReactNode }) {
+  const mode = useSessionMode(page);
+  if (mode.kind === "collab") return <CollabSession key="collab" page={page} space={space} room={mode.room} />;
+  if (mode.kind === "solo") return <SoloSession key="solo" page={page} space={space} why={mode.why} />;
+  return reading;
 }

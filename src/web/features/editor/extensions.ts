@@ -5,6 +5,9 @@
  * pasted and dropped files, the "/" block menu and "@" mentions.
  */
 import { Extension, type AnyExtension, type Editor, type Range } from "@tiptap/core";
+import Collaboration, { isChangeOrigin } from "@tiptap/extension-collaboration";
+import CollaborationCaret from "@tiptap/extension-collaboration-caret";
+import { Plugin } from "@tiptap/pm/state";
 import CodeBlockLowlight from "@tiptap/extension-code-block-lowlight";
 import FileHandler from "@tiptap/extension-file-handler";
 import { Dropcursor, Gapcursor, Placeholder, TrailingNode, UndoRedo } from "@tiptap/extensions";
@@ -19,6 +22,7 @@ import { blockItems, filterBlocks, type BlockItem } from "./blocks";
 import { lowlight } from "./lowlight";
 import { suggestionPopup } from "./suggestion-popup";
 import { SuggestionList } from "./SuggestionList";
+import type { CollabRoom } from "./collab-provider";
 
 export interface SessionHooks {
   /** Files pasted or dropped (images are uploaded and inserted at `pos`). */
@@ -93,15 +97,43 @@ function withMentions(ext: AnyExtension): AnyExtension {
   });
 }
 
-export function editorExtensions(hooks: SessionHooks): AnyExtension[] {
+/**
+ * The trailing paragraph, added only for this person's own changes: were every editor to add it
+ * when a remote change arrives, the room would get one paragraph per person.
+ */
+const LocalTrailingNode = TrailingNode.extend({
+  addProseMirrorPlugins() {
+    return (this.parent?.() ?? []).map(
+      (plugin) =>
+        new Plugin({
+          ...plugin.spec,
+          appendTransaction: (trs, oldState, newState) => (trs.some((tr) => isChangeOrigin(tr)) ? null : plugin.spec.appendTransaction?.(trs, oldState, newState)),
+        }),
+    );
+  },
+});
+
+/**
+ * Solo: TipTap's own undo. Collaborative: the document is the room's Yjs fragment, undo is
+ * Yjs's (each person undoes only their own typing) and everyone's caret is drawn.
+ */
+function historyAndSync(room: CollabRoom | undefined): AnyExtension[] {
+  if (!room) return [UndoRedo, TrailingNode];
+  return [
+    Collaboration.configure({ document: room.doc, field: "default", provider: room.provider }),
+    CollaborationCaret.configure({ provider: room.provider, user: room.user }),
+    LocalTrailingNode,
+  ];
+}
+
+export function editorExtensions(hooks: SessionHooks, room?: CollabRoom): AnyExtension[] {
   const schema = contentExtensions.map((ext) => (ext.name === "starterKit" ? ext.configure({ codeBlock: false }) : withMentions(ext)));
   return [
     ...schema,
     CodeBlockLowlight.configure({ lowlight, defaultLanguage: null }),
-    UndoRedo,
+    ...historyAndSync(room),
     Dropcursor.configure({ color: "var(--accent)", width: 2 }),
     Gapcursor,
-    TrailingNode,
     Placeholder.configure({ placeholder: "Type / for blocks, @ to mention someone, or just start writing" }),
     FileHandler.configure({
       onPaste: (editor, files) => hooks.onFiles(editor, files),

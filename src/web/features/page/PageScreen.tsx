@@ -39,7 +39,7 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
     <main id="main" className={`main-column page${p.fullWidth ? " full-width" : ""}`}>
       {editing ? (
         <Suspense fallback={<ReadingFallback page={p} space={space} />}>
-          <EditSession key={p.id} page={p} space={space} />
+          <EditSession key={p.id} page={p} space={space} reading={<ReadingFallback page={p} space={space} />} />
         </Suspense>
       ) : (
         <>

@@ -1,0 +1,147 @@
+/**
+ * Editing a page together: the document is the room's (everyone's typing merges live, each
+ * person's caret is drawn, undo is per person), kept on this device too so no edit is lost to
+ * a dropped connection. Update publishes the room's state as the next version; the title,
+ * emoji and labels keep their HTTP path. Changes from outside arrive as tracked changes.
+ */
+import { useEditor } from "@tiptap/react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useLocation } from "wouter";
+import { api, ApiError, data } from "../../api/client";
+import type { Page, Space } from "../../api/types";
+import { pagePath } from "../../lib/slug";
+import { Button } from "../../ui/Button";
+import { ConfirmDialog, Dialog, DialogActions } from "../../ui/Dialog";
+import { toast } from "../../ui/toast";
+import { pageChanged } from "../page/queries";
+import type { CollabRoom } from "./collab-provider";
+import { CollabNotice, CollabStatus } from "./CollabStatus";
+import { EditHeader } from "./EditHeader";
+import { EditorSurface, primaryKeyHandler } from "./EditorSurface";
+import { editorExtensions } from "./extensions";
+import { ChangePopover, TrackedChangesBar, usePendingChanges } from "./TrackedChangesBar";
+import { settle } from "./tracked";
+import { useUploads } from "./useUploads";
+
+type Body = { title?: string; baseVersion: number; changeComment?: string; contentFrom?: "room"; contentJson?: string };
+
+export function CollabSession({ page, space, room }: { page: Page; space: Space; room: CollabRoom }) {
+  const [, navigate] = useLocation();
+  const state = useSyncExternalStore(room.subscribe, room.getSnapshot);
+  const [title, setTitle] = useState(page.title);
+  const [comment, setComment] = useState("");
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
+  const [asking, setAsking] = useState<"leave" | "publish" | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const primaryRef = useRef<() => void>(() => {});
+  const uploads = useUploads(page.id);
+  const base = state.version ?? page.currentVersionNumber;
+
+  const editor = useEditor({
+    extensions: editorExtensions({ onFiles: (e, files, pos) => uploads.start(e, files, pos), pickImage: () => fileInput.current?.click(), save: () => primaryRef.current() }, room),
+    immediatelyRender: true,
+    shouldRerenderOnTransaction: false,
+    editorProps: { attributes: { class: "prose page-editor", "aria-label": "Page content" } },
+  });
+  const changes = usePendingChanges(editor);
+
+  // Closing the tab with edits the server may not have asks first (they stay on this device).
+  useEffect(() => {
+    if (!state.pending) return;
+    const onLeave = (e: BeforeUnloadEvent) => e.preventDefault();
+    addEventListener("beforeunload", onLeave);
+    return () => removeEventListener("beforeunload", onLeave);
+  }, [state.pending]);
+
+  const publish = async () => {
+    setSaving(true);
+    setError(null);
+    const params = { path: { id: page.id } };
+    const body: Body = { ...(title.trim() ? { title } : {}), baseVersion: base, ...(comment.trim() ? { changeComment: comment.trim() } : {}) };
+    const put = (b: Body) => data(api.PUT("/api/pages/{id}", { params, body: b as never }));
+    try {
+      let saved: Page;
+      try {
+        await room.flush();
+        saved = await put({ ...body, contentFrom: "room" });
+      } catch (err) {
+        // The server has no room open for this page (we are offline from it): send ours.
+        if (!(err instanceof ApiError && err.code === "room_not_open")) throw err;
+        saved = await put({ ...body, contentJson: JSON.stringify(editor.getJSON()) });
+      }
+      pageChanged(saved);
+      toast.success(`Saved: version ${saved.currentVersionNumber}`);
+      navigate(pagePath(space.key, saved.id, saved.title));
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "version_conflict") {
+        const current = (err.body.current as Page | undefined)?.currentVersionNumber ?? err.body.currentVersionNumber;
+        setError({ message: `Version ${String(current ?? "")} was published meanwhile; its changes reach this page as tracked changes. Review them, then Update again.` });
+      } else setError({ field: err instanceof ApiError ? err.field : undefined, message: err instanceof Error ? err.message : String(err) });
+    } finally {
+      setSaving(false);
+    }
+  };
+  const primary = () => (changes.length > 0 ? setAsking("publish") : void publish());
+  primaryRef.current = primary;
+  const leave = () => navigate(pagePath(space.key, page.id, title || page.title));
+
+  useEffect(() => {
+    const onKey = primaryKeyHandler(primary, asking !== null);
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  });
+
+  return (
+    <div className="edit-session collab-session">
+      <EditHeader
+        page={page}
+        title={title}
+        onTitle={setTitle}
+        onEnterFromTitle={() => {
+          editor.view.dom.focus();
+          editor.commands.focus("start");
+        }}
+        isDraft={false}
+        comment={comment}
+        onComment={setComment}
+        saving={saving}
+        error={error}
+        onPrimary={primary}
+        onSaveDraft={() => undefined}
+        onCancel={() => (state.pending ? setAsking("leave") : leave())}
+        onDiscardDraft={() => undefined}
+        cancelLabel="Close"
+        status={<CollabStatus state={state} me={room.user} />}
+      />
+      <CollabNotice state={state} onReconnect={() => void room.reconnect()} />
+      <TrackedChangesBar editor={editor} changes={changes} />
+      <EditorSurface editor={editor} uploads={uploads} fileInput={fileInput} />
+      <ChangePopover editor={editor} />
+      <ConfirmDialog
+        open={asking === "leave"}
+        onOpenChange={(open) => setAsking(open ? "leave" : null)}
+        title="Leave before your changes reach the server?"
+        description="Your latest changes are kept on this device and will be merged the next time you open this page with a connection."
+        confirmLabel="Leave"
+        onConfirm={leave}
+      />
+      <Dialog open={asking === "publish"} onOpenChange={(open) => setAsking(open ? "publish" : null)} title="Changes from outside are waiting" description={`${changes.length} change${changes.length === 1 ? " has" : "s have"} not been accepted or rejected yet. Publishing accepts them.`}>
+        <DialogActions>
+          <Button onClick={() => setAsking(null)}>Review</Button>
+          <Button
+            variant="primary"
+            busy={saving}
+            onClick={() => {
+              settle(editor, true);
+              setAsking(null);
+              void publish();
+            }}
+          >
+            Accept all and publish
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * What both kinds of session draw below the header: uploads in progress, the editor with its
+ * toolbars, and the hidden file picker of the "/" menu's Image item.
+ */
+import type { Editor } from "@tiptap/core";
+import { EditorContent } from "@tiptap/react";
+import type { RefObject } from "react";
+import { BubbleToolbar } from "./BubbleToolbar";
+import { CodeBlockToolbar } from "./CodeBlockToolbar";
+import { TableToolbar } from "./TableToolbar";
+import { UploadList } from "./UploadList";
+import type { useUploads } from "./useUploads";
+
+export function EditorSurface({ editor, uploads, fileInput }: { editor: Editor; uploads: ReturnType<typeof useUploads>; fileInput: RefObject<HTMLInputElement | null> }) {
+  return (
+    <>
+      <UploadList uploads={uploads.uploads} onDismiss={uploads.dismiss} />
+      <EditorContent editor={editor} />
+      <BubbleToolbar editor={editor} />
+      <TableToolbar editor={editor} />
+      <CodeBlockToolbar editor={editor} />
+      <input
+        ref={fileInput}
+        type="file"
+        accept="image/*"
+        hidden
+        aria-hidden="true"
+        tabIndex={-1}
+        onChange={(e) => {
+          uploads.start(editor, Array.from(e.target.files ?? []));
+          e.target.value = "";
+        }}
+      />
+    </>
+  );
+}
+
+/** Ctrl/⌘-Enter outside the editor (title, change comment) runs the session's primary action. */
+export function primaryKeyHandler(run: () => void, blocked: boolean) {
+  return (e: KeyboardEvent) => {
+    // In the editor the key is its own (saveShortcut); elsewhere it is here.
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !blocked && !e.defaultPrevented) {
+      e.preventDefault();
+      run();
+    }
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * Editing one page together in two browsers (two accounts): each sees the other in the page,
+ * both type in the same paragraph at once and end with the same text; one goes offline, keeps
+ * typing, comes back and both converge; Update publishes and the other sees the new version;
+ * a change through the API arrives as tracked changes that Accept all takes in.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { apiCall, axeViolations, PASSWORD, screenshot, visit, type Visit } from "./harness";
+import { api, docJson, newPage, newSpace, ownerWorld, para, storedDoc, type World } from "./fixtures";
+
+let world: World;
+let olive: Visit;
+let bea: Visit;
+let pageId: string;
+let editPath: string;
+
+/** The editor's text, as the editor itself has it. */
+const text = (page: Page) => page.evaluate(() => (document.querySelector(".ProseMirror") as unknown as { editor: { getText(): string } }).editor.getText());
+
+/** Puts the caret at the start or the end of the first paragraph, through the editor. */
+async function caretInFirstParagraph(page: Page, where: "start" | "end"): Promise<void> {
+  await page.evaluate((where) => {
+    const editor = (document.querySelector(".ProseMirror") as unknown as { editor: any }).editor;
+    const first = editor.state.doc.firstChild;
+    editor.chain().focus().setTextSelection(where === "start" ? 1 : first.nodeSize - 1).run();
+  }, where);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** Waits until both editors hold the same text, and answers it. */
+async function converged(a: Page, b: Page, timeoutMs = 10_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const [ta, tb] = await Promise.all([text(a), text(b)]);
+    if (ta === tb) return ta;
+    if (Date.now() > until) throw new Error(`editors differ:\n${ta}\n---\n${tb}`);
+    await Bun.sleep(100);
+  }
+}
+
+const seeStatus = (page: Page, words: string, timeout = 10_000) => page.locator(".collab-connection", { hasText: words }).waitFor({ timeout });
+
+async function openEditor(v: Visit, peerName: string): Promise<void> {
+  await v.page.goto(editPath);
+  await v.page.locator(".ProseMirror").waitFor();
+  await v.page.getByRole("img", { name: peerName }).waitFor();
+}
+
+beforeAll(async () => {
+  world = await ownerWorld();
+  olive = world.owner;
+  const space = await newSpace(olive.page, "ENG", "Engineering");
+  const page = await newPage(olive.page, space.id, "Team notes", { text: "We meet on Tuesdays." });
+  pageId = page.id;
+  editPath = `/s/ENG/p/${pageId}/edit`;
+  const invite = await api(olive.page, "POST", "/api/admin/invites", { email: "bea@example.com", expiresInDays: 7, sendEmail: false });
+  bea = await visit(world.cairn);
+  await bea.page.goto("/api/health");
+  const reg = await apiCall(bea.page, "POST", "/api/auth/register", { email: "bea@example.com", displayName: "Bea Builder", password: PASSWORD, inviteToken: invite.token });
+  if (reg.status > 299) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`);
+});
+afterAll(async () => {
+  await bea?.close();
+  await world?.close();
+});
+
+describe("editing a page together", () => {
+  test("both see each other, type in the same paragraph at once and end with the same text", async () => {
+    await openEditor(olive, "Bea Builder");
+    await openEditor(bea, "Olive Owner");
+    await seeStatus(olive.page, "Connected · 2 people");
+    await seeStatus(bea.page, "version 1");
+    await caretInFirstParagraph(olive.page, "start");
+    await caretInFirstParagraph(bea.page, "end");
+    await Promise.all([olive.page.keyboard.type("Olive writes first. ", { delay: 15 }), bea.page.keyboard.type(" Bea adds more.", { delay: 15 })]);
+    const both = await converged(olive.page, bea.page);
+    expect(both).toContain("Olive writes first. We meet on Tuesdays. Bea adds more.");
+    // Each sees the other's caret with their name.
+    await olive.page.locator(".collaboration-carets__label", { hasText: "Bea Builder" }).waitFor();
+    for (const v of [olive, bea]) expect(await axeViolations(v.page)).toEqual([]);
+    await screenshot(bea.page, "collab-two-people");
+  }, 60_000);
+
+  test("one goes offline, keeps typing, comes back, and both converge", async () => {
+    await bea.context.setOffline(true);
+    await seeStatus(bea.page, "Offline");
+    await bea.page.getByText("your changes are kept on this device").waitFor();
+    await caretInFirstParagraph(bea.page, "end");
+    await bea.page.keyboard.type(" Typed on the train.");
+    await caretInFirstParagraph(olive.page, "start");
+    await olive.page.keyboard.type("Meanwhile online. ");
+    await Bun.sleep(500);
+    expect(await text(olive.page)).not.toContain("train");
+    await screenshot(bea.page, "collab-offline");
+    // Leaving now asks first: the server has not got these edits.
+    await bea.page.getByRole("button", { name: "Close" }).click();
+    await bea.page.getByRole("dialog", { name: /Leave before your changes reach the server/ }).waitFor();
+    await bea.page.getByRole("button", { name: "Cancel" }).click();
+    await bea.context.setOffline(false);
+    await seeStatus(bea.page, "Connected · 2 people", 15_000);
+    const both = await converged(olive.page, bea.page);
+    expect(both).toContain("Meanwhile online.");
+    expect(both).toContain("Typed on the train.");
+  }, 60_000);
+
+  test("Update publishes the room's text and the other sees the new version", async () => {
+    const before = await text(bea.page);
+    await olive.page.getByLabel("What changed (optional)").fill("Notes from both");
+    await olive.page.getByRole("button", { name: "Update" }).click();
+    await olive.page.waitForURL((u) => !u.pathname.endsWith("/edit"));
+    await seeStatus(bea.page, "version 2");
+    const stored = await storedDoc(olive.page, pageId);
+    expect(stored.version).toBe(2);
+    expect(stored.text).toContain("Typed on the train.");
+    expect(before).toContain("Olive writes first.");
+  }, 60_000);
+
+  test("a change through the API arrives as tracked changes, and Accept all takes it in", async () => {
+    const current = await storedDoc(olive.page, pageId);
+    await api(olive.page, "PUT", `/api/pages/${pageId}`, { contentJson: docJson(para("We meet on Thursdays."), para("A line from a script.")), baseVersion: current.version });
+    const bar = bea.page.getByRole("region", { name: "Changes from outside" });
+    await bar.waitFor();
+    await bar.getByText("from outside").waitFor();
+    await bea.page.locator(".ProseMirror ins[data-change-id]").first().waitFor();
+    expect(await axeViolations(bea.page)).toEqual([]);
+    await screenshot(bea.page, "collab-tracked-changes");
+    await bar.getByRole("button", { name: "Accept all" }).click();
+    await bar.waitFor({ state: "detached" });
+    const after = await text(bea.page);
+    expect(after).toContain("We meet on Thursdays.");
+    expect(after).toContain("A line from a script.");
+    expect(after).not.toContain("Tuesdays");
+    for (const v of [olive, bea]) {
+      expect(v.foreign).toEqual([]);
+      expect(v.errors).toEqual([]);
+    }
+  }, 60_000);
+});
+
+describe("the looks", () => {
+  test("two people editing, in dark and at 375 px", async () => {
+    const storage = world.storage;
+    for (const look of [
+      { width: 1280 as const, theme: "dark" as const },
+      { width: 375 as const, theme: "light" as const },
+      { width: 375 as const, theme: "dark" as const },
+    ]) {
+      const v = await visit(world.cairn, { ...look, storageState: storage });
+      try {
+        await v.page.goto(editPath);
+        await v.page.locator(".ProseMirror").waitFor();
+        await seeStatus(v.page, "Connected");
+        expect(await axeViolations(v.page)).toEqual([]);
+        await screenshot(v.page, "collab-editing");
+      } finally {
+        await v.close();
+      }
+    }
+  }, 60_000);
+});
