@@ -34,7 +34,7 @@ export const DEFAULT_BODY_LIMIT: BodyLimit = { limit: 1 * MB, why: "Request bodi
 /**
  * Routes that carry a page document (pages, drafts being published, templates): the document
  * may be MAX_CONTENT_BYTES (2 MB), sent as a JSON string inside the JSON body, so escaping can
- * nearly double it; four times leaves room for a Markdown alternative and the other fields.
+ * nearly double it; four times leaves room to spare for the other fields.
  */
 export const DOCUMENT_BODY = bodyLimit(4 * MAX_CONTENT_BYTES, `Bodies that carry a document may be at most ${(4 * MAX_CONTENT_BYTES) / MB} MB (a document of at most ${MAX_CONTENT_BYTES / MB} MB, escaped as a JSON string).`);
 
