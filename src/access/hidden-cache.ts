@@ -1,7 +1,7 @@
 /**
  * The pages a caller may not see because of View restrictions, kept between requests.
  *
- * Working them out walks down from every restricted page the caller fails (hiddenPageIds, about
+ * Working them out walks down from every restricted page the caller fails (queries.ts hiddenPageIds, about
  * 2 µs per hidden page): a few milliseconds in a space of 10,000 pages, paid by every list and
  * twice per search. Reads far outnumber writes in a wiki, so the ids are kept in memory, one
  * entry per principal set (account, tier, whether public spaces are on), until the change stamp
@@ -9,13 +9,12 @@
  * settings, whoever made it, drops them. Inside a write transaction the live statement is used,
  * so a transaction sees its own uncommitted changes.
  */
-import { sql, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { keptUntilWrite } from "../platform/db/kept-answers";
-import { listOf } from "../platform/db/lists";
 import { getSettings } from "../settings/service";
-import { hiddenPageIds } from "./hidden";
+import { hiddenPageIdList, notAmong, notHiddenLive } from "./queries";
 import { principalParams } from "./principals";
 
 /** Ids kept at most, over every principal set; past it the cache starts again. */
@@ -28,9 +27,9 @@ const keptHidden = keptUntilWrite<string[]>("hidden-pages", MAX_IDS, (ids) => id
  * View restriction (see hiddenPageIds). Nothing to test when nothing is hidden, the usual case.
  */
 export function notHiddenFilter(core: Core, caller: Caller, pageId: SQL | { getSQL(): SQL }): SQL {
-  if (core.inTx()) return sql`${pageId} NOT IN (${hiddenPageIds(core, caller)})`;
+  if (core.inTx()) return notHiddenLive(core, caller, pageId);
   const p = principalParams(caller);
   const key = `${p.uid}|${p.builtins}|${getSettings(core).allowPublicSpaces}`;
-  const ids = keptHidden(core.stamp, key, () => core.db.all<{ id: string }>(hiddenPageIds(core, caller)).map((r) => r.id));
-  return ids.length === 0 ? sql`1` : sql`${pageId} NOT IN (${listOf(ids)})`;
+  const ids = keptHidden(core.stamp, key, () => hiddenPageIdList(core, caller));
+  return notAmong(pageId, ids);
 }

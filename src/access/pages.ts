@@ -16,20 +16,19 @@
  * Single pages cost one prepared query for the restrictions above them (a recursive walk up
  * the parents); lists use the SQL filters below, one statement for the whole list.
  */
-import { sql, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { Caller, UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { keptUntilWrite } from "../platform/db/kept-answers";
 import { AppError, notFound } from "../platform/errors";
-import { perInstance } from "../platform/memo";
 import { PAGE_STATUS, pages, type PageMeta, type PageRow } from "../pages/tables";
 import type { SpaceRow } from "../spaces/tables";
-import { namesCaller, namesCallerRaw, principalParams } from "./principals";
+import { principalParams } from "./principals";
+import { anyCreatedByOthers, failedViewRestrictions, pageIdsWhere, restrictionsAboveOf, visiblePagesWhere } from "./queries";
 import { notHiddenFilter } from "./hidden-cache";
 import { hasRight } from "../identity/rights";
-import { canAdminSpace, readableSpaceIds, spaceArchived, spaceOperation } from "./spaces";
+import { canAdminSpace, spaceArchived, spaceOperation } from "./spaces";
 import { OPERATION } from "../permissions/tables";
-import { listOf } from "../platform/db/lists";
 
 export interface PageAccess {
   read: boolean;
@@ -38,18 +37,6 @@ export interface PageAccess {
 }
 
 const NONE: PageAccess = { read: false, edit: false };
-
-// For each restricted page at or above the page: its operation and whether a row names the caller.
-const restrictionsAbove = perInstance((db: Core["sqlite"]) =>
-  db.query<{ op: number; named: number }, { page: string; uid: string; builtins: string }>(`
-    WITH RECURSIVE up(id, parent_id) AS (
-      SELECT id, parent_id FROM pages WHERE id = $page
-      UNION SELECT p.id, p.parent_id FROM pages p JOIN up ON p.id = up.parent_id
-    )
-    SELECT r.operation AS op, max(${namesCallerRaw("r")}) AS named
-    FROM page_restrictions r JOIN up ON r.page_id = up.id
-    GROUP BY r.page_id, r.operation`),
-);
 
 // (account, built-in groups, page) → restrictions passed, until anything changes.
 const keptPassed = keptUntilWrite<{ view: boolean; edit: boolean }>("page-access", 20_000);
@@ -60,7 +47,7 @@ export function restrictionsPassed(core: Core, caller: Caller, pageId: string): 
   return keptPassed(core.stamp, `${params.uid}|${params.builtins}|${pageId}`, () => {
     let view = true;
     let edit = true;
-    for (const r of restrictionsAbove(core.sqlite).all({ page: pageId, ...params })) {
+    for (const r of restrictionsAboveOf(core, pageId, params)) {
       if (r.named) continue;
       if (r.op === OPERATION.View) view = false;
       else edit = false;
@@ -145,11 +132,7 @@ export function requireSignedInReader(core: Core, caller: Caller, found: PageInS
  */
 export function requirePurgeable(core: Core, caller: UserCaller, space: SpaceRow, batch: string[]): void {
   if (canAdminSpace(core, caller, space) || hasRight(caller, "pages.delete_any")) return;
-  // One statement whatever the batch's size (json_each: no limit on bound variables).
-  const others = core.db.get<{ id: string } | undefined>(
-    sql`SELECT ${pages.id} AS id FROM ${pages} WHERE ${pages.id} IN (${listOf(batch)}) AND ${pages.createdById} IS NOT ${caller.user.id} LIMIT 1`,
-  );
-  if (others) {
+  if (anyCreatedByOthers(core, batch, caller.user.id)) {
     throw new AppError("forbidden", { detail: "Pages created by others are purged by a space administrator or someone with the right pages.delete_any; you may restore them." }, "You may not purge pages others created");
   }
 }
@@ -160,14 +143,7 @@ export function requirePurgeable(core: Core, caller: UserCaller, space: SpaceRow
  */
 export function hiddenRootIds(core: Core, caller: Caller, space: SpaceRow): string[] {
   if (spaceOperation(core, caller, space) >= OPERATION.Admin) return [];
-  const p = principalParams(caller);
-  return core.db
-    .all<{ id: string }>(
-      sql`SELECT r.page_id AS id FROM page_restrictions r CROSS JOIN pages rp ON rp.id = r.page_id
-          WHERE r.operation = ${OPERATION.View} AND rp.space_id = ${space.id}
-          GROUP BY r.page_id HAVING max(${namesCaller("r", p)}) = 0`,
-    )
-    .map((r) => r.id);
+  return failedViewRestrictions(core, space.id, principalParams(caller));
 }
 
 /**
@@ -176,8 +152,7 @@ export function hiddenRootIds(core: Core, caller: Caller, space: SpaceRow): stri
  * it shuts the caller out. Published/live/trash conditions are the list's own to add.
  */
 export function visiblePagesFilter(core: Core, caller: Caller): SQL {
-  const own = caller.kind === "user" ? sql` OR ${pages.createdById} = ${caller.user.id}` : sql``;
-  return sql`(${pages.spaceId} IN (${readableSpaceIds(core, caller)}) AND (${pages.status} = ${PAGE_STATUS.Published}${own}) AND ${notHiddenFilter(core, caller, pages.id)})`;
+  return visiblePagesWhere(core, caller, notHiddenFilter(core, caller, pages.id));
 }
 
 /**
@@ -186,10 +161,7 @@ export function visiblePagesFilter(core: Core, caller: Caller): SQL {
  */
 export function readablePageIds(core: Core, caller: Caller, ids: string[]): Set<string> {
   if (ids.length === 0) return new Set();
-  const rows = core.db.all<{ id: string }>(
-    sql`SELECT ${pages.id} AS id FROM ${pages} WHERE ${pages.id} IN (${listOf(ids)}) AND ${visiblePagesFilter(core, caller)}`,
-  );
-  return new Set(rows.map((r) => r.id));
+  return new Set(pageIdsWhere(core, ids, visiblePagesFilter(core, caller)));
 }
 
 /**

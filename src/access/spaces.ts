@@ -12,15 +12,14 @@
  * Archived spaces are read-only for everyone (requireEditableSpace); a read-only token never
  * edits (canEditSpace), though it reads whatever its owner may read, admin lists included.
  */
-import { sql, type SQL } from "drizzle-orm";
 import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { keptUntilWrite } from "../platform/db/kept-answers";
 import { AppError, notFound } from "../platform/errors";
-import { perInstance } from "../platform/memo";
 import { getSettings } from "../settings/service";
 import type { SpaceRow } from "../spaces/tables";
-import { namesCaller, namesCallerRaw, principalParams } from "./principals";
+import { principalParams } from "./principals";
+import { highestGrant } from "./queries";
 import { hasRight } from "../identity/rights";
 import { OPERATION } from "../permissions/tables";
 
@@ -31,12 +30,6 @@ export function canCreateSpace(caller: Caller): boolean {
   return hasRight(caller, "spaces.create");
 }
 
-const grantQuery = perInstance((db: Core["sqlite"]) =>
-  db.query<{ op: number | null }, { space: string; uid: string; builtins: string }>(
-    `SELECT max(g.operation) AS op FROM space_grants g WHERE g.space_id = $space AND ${namesCallerRaw("g")}`,
-  ),
-);
-
 // Kept between requests: (account, built-in groups, space) → operation from grants, until
 // anything changes (keptUntilWrite), so a request that changes grants or groups and then asks
 // again gets the new answer, and a rolled-back change leaves no answer behind.
@@ -45,7 +38,7 @@ const keptOperations = keptUntilWrite<number>("space-access", 10_000);
 function grantedOperation(core: Core, caller: Caller, spaceId: string): number {
   if (caller.kind !== "user") return NO_ACCESS;
   const params = principalParams(caller);
-  return keptOperations(core.stamp, `${params.uid}|${params.builtins}|${spaceId}`, () => grantQuery(core.sqlite).get({ space: spaceId, ...params })?.op ?? NO_ACCESS);
+  return keptOperations(core.stamp, `${params.uid}|${params.builtins}|${spaceId}`, () => highestGrant(core, spaceId, params) ?? NO_ACCESS);
 }
 
 /** Public reading is on for this space right now. */
@@ -102,24 +95,5 @@ export function requireAdminSpace(core: Core, caller: Caller, space: SpaceRow | 
   return s;
 }
 
-/**
- * SQL: the ids of the spaces the caller may read, for lists (`column IN (…)`). One
- * sub-select, evaluated once per statement.
- */
-export function readableSpaceIds(core: Core, caller: Caller): SQL {
-  const p = principalParams(caller);
-  const granted = caller.kind === "user" ? sql`SELECT g.space_id FROM space_grants g WHERE ${namesCaller("g", p)}` : sql`SELECT NULL WHERE 0`;
-  if (!getSettings(core).allowPublicSpaces) return granted;
-  return sql`${granted} UNION SELECT s.id FROM spaces s WHERE s.is_public = 1 AND s.archived_at IS NULL`;
-}
-
-/** SQL condition: `column` (a space id) is readable by the caller. */
-export function readableSpaceFilter(core: Core, caller: Caller, column: SQL | { getSQL(): SQL }): SQL {
-  return sql`${column} IN (${readableSpaceIds(core, caller)})`;
-}
-
-/** SQL: the ids of the spaces the caller administers (restrictions never shut them out). */
-export function adminSpaceIds(caller: Caller): SQL {
-  if (caller.kind !== "user") return sql`SELECT NULL WHERE 0`;
-  return sql`SELECT g.space_id FROM space_grants g WHERE g.operation = ${OPERATION.Admin} AND ${namesCaller("g", principalParams(caller))}`;
-}
+/** SQL condition for lists: `column` (a space id) is readable by the caller (queries.ts). */
+export { readableSpaceFilter } from "./queries";

@@ -10,7 +10,8 @@ import { copyRestrictions } from "../permissions/restrictions";
 import { AppError } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import { TITLE_MAX } from "../pages/input";
-import { nextPosition, subtreeIds } from "../pages/positions";
+import { nextPosition } from "../pages/positions";
+import { subtreeIds } from "../pages/queries";
 import { findPage, insertPage, pageFor, resolveParent, type Page } from "../pages/store";
 import { PAGE_STATUS, pages, type PageRow } from "../pages/tables";
 

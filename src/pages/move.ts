@@ -7,7 +7,8 @@ import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError, invalid } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
-import { placeAmongSiblings, renumberSiblings, subtreeIds } from "./positions";
+import { placeAmongSiblings, renumberSiblings } from "./positions";
+import { subtreeIds } from "./queries";
 import { findPage, pageFor, resolveParent, type Page } from "./store";
 import { PAGE_STATUS, pages } from "./tables";
 

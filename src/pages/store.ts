@@ -9,6 +9,7 @@ import { AppError, invalid } from "../platform/errors";
 import { findSpaceById } from "../spaces/service";
 import type { CheckedContent } from "./input";
 import { perInstance } from "../platform/memo";
+import { updateContent } from "./queries";
 import type { SpaceRow } from "../spaces/tables";
 import { PAGE_STATUS, pages, pageVersions, type PageMeta, type PageRow } from "./tables";
 
@@ -154,22 +155,6 @@ const insertVersion = perInstance((core: Core) =>
 export function writeVersion(core: Core, v: NewVersion): void {
   insertVersion(core).run({ ...v, createdAt: iso(core.clock.now()) });
 }
-
-// update().set() takes placeholders only wrapped in sql``.
-const updateContent = perInstance((core: Core) =>
-  core.db
-    .update(pages)
-    .set({
-      title: sql`${sql.placeholder("title")}`,
-      contentJson: sql`${sql.placeholder("contentJson")}`,
-      plainText: sql`${sql.placeholder("plainText")}`,
-      currentVersion: sql`${sql.placeholder("currentVersion")}`,
-      updatedById: sql`${sql.placeholder("updatedById")}`,
-      updatedAt: sql`${sql.placeholder("updatedAt")}`,
-    })
-    .where(eq(pages.id, sql.placeholder("id")))
-    .prepare(),
-);
 
 /**
  * Version N+1 of a page: its row and its version row (inside the caller's transaction, with

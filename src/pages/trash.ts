@@ -3,7 +3,7 @@
  * trashRootId = the page's id); restore and purge handle a page and the part of its batch
  * below it, never a sub-page that was trashed on its own before.
  */
-import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import { requireChangeablePage, requireEditablePage, visiblePagesFilter } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../identity/caller";
@@ -14,7 +14,8 @@ import { AppError } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
 import { users } from "../users/tables";
-import { nextPosition, renumberSiblings, subtreeIds } from "./positions";
+import { nextPosition, renumberSiblings } from "./positions";
+import { subtreeIds, trashBatchSize } from "./queries";
 import { findPage, pageFor, type Page } from "./store";
 import { PAGE_STATUS, pages, type PageRow } from "./tables";
 
@@ -47,9 +48,8 @@ export function trashPage(core: Core, caller: Caller, id: string): void {
 export function listTrash(core: Core, caller: Caller, spaceRef: string | undefined) {
   const spaceId = spaceRef === undefined ? undefined : requireReadableSpace(core, caller, findSpaceByIdOrKey(core, spaceRef)).id;
   if (caller.kind !== "user") return [];
-  const batchSize = sql<number>`(select count(*) from pages b where b.trash_root_id = ${pages.id})`;
   const rows = core.db
-    .select({ page: pages, deletedByName: users.displayName, pageCount: batchSize })
+    .select({ page: pages, deletedByName: users.displayName, pageCount: trashBatchSize() })
     .from(pages)
     .leftJoin(users, eq(pages.deletedById, users.id))
     .where(and(isNotNull(pages.trashRootId), eq(pages.trashRootId, pages.id), spaceId ? eq(pages.spaceId, spaceId) : undefined, visiblePagesFilter(core, caller)))

@@ -6,6 +6,7 @@ import type { Core } from "../core";
 import { keptTextsUntilWrite } from "../platform/db/kept-answers";
 import { perInstance } from "../platform/memo";
 import { findSpaceByIdOrKey } from "../spaces/service";
+import { byTitle } from "./queries";
 import { PAGE_STATUS, pages } from "./tables";
 
 export interface TreeNode {
@@ -23,7 +24,7 @@ function prepareTreeQuery(core: Core) {
     .select({ id: pages.id, parentId: pages.parentId, title: pages.title, emoji: pages.emoji, position: pages.position })
     .from(pages)
     .where(and(eq(pages.spaceId, sql.placeholder("spaceId")), eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt)))
-    .orderBy(asc(pages.position), sql`${pages.title} collate nocase`, asc(pages.id))
+    .orderBy(asc(pages.position), byTitle(), asc(pages.id))
     .prepare();
 }
 

@@ -5,9 +5,9 @@
  * themselves out by accident, and a restriction only ever narrows who may do something (naming
  * someone never gives them more than their space grant).
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { requireEditablePage, requireSignedInReader } from "../access/pages";
-import { namesCaller, principalParams } from "../access/principals";
+import { principalParams } from "../access/principals";
 import { canAdminSpace } from "../access/spaces";
 import { pageRestrictions, type RestrictionRow } from "./tables";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
@@ -20,6 +20,7 @@ import { findPage } from "../pages/store";
 import type { PageRow } from "../pages/tables";
 import type { SpaceRow } from "../spaces/tables";
 import { requireExistingPrincipal, withPrincipalNames, type PrincipalRef } from "./principals";
+import { restrictionsUpFrom, restrictionTally } from "./queries";
 
 /** The restriction of DESIGN.md §8, plus where it is set: on this page, or inherited from above. */
 export interface Restriction {
@@ -56,23 +57,13 @@ function toRestrictions(core: Core, pageId: string, rows: RestrictionRow[]): Res
  */
 export function listRestrictions(core: Core, caller: Caller, pageId: string): Restriction[] {
   const { page } = requireSignedInReader(core, caller, findPage(core, pageId));
-  const rows = core.db.all<RestrictionRow & { depth: number }>(sql`
-    WITH RECURSIVE up(id, parent_id, depth) AS (
-      SELECT id, parent_id, 0 FROM pages WHERE id = ${page.id}
-      UNION SELECT p.id, p.parent_id, up.depth + 1 FROM pages p JOIN up ON p.id = up.parent_id
-    )
-    SELECT r.id, r.page_id AS pageId, r.operation, r.principal_type AS principalType, r.principal_id AS principalId,
-           r.created_by_id AS createdById, r.created_at AS createdAt, up.depth
-    FROM page_restrictions r JOIN up ON r.page_id = up.id
-    ORDER BY up.depth, r.operation, r.created_at, r.id`);
+  const rows = restrictionsUpFrom(core, page.id);
   return toRestrictions(core, page.id, rows);
 }
 
 /** Whether the rows of (page, operation) are none, or name the caller. */
 function leavesCallerIn(core: Core, caller: UserCaller, pageId: string, operation: number): boolean {
-  const [row] = core.db.all<{ n: number; named: number | null }>(
-    sql`SELECT count(*) AS n, max(${namesCaller("r", principalParams(caller))}) AS named FROM page_restrictions r WHERE r.page_id = ${pageId} AND r.operation = ${operation}`,
-  );
+  const row = restrictionTally(core, pageId, operation, principalParams(caller));
   return row.n === 0 || row.named === 1;
 }
 

@@ -3,7 +3,7 @@
  * (never its content: they read pages only through a grant, see recover-access), and making a
  * space public or private.
  */
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, count, eq } from "drizzle-orm";
 import { requireRight } from "../identity/rights";
 import { OPERATION, spaceGrants } from "./tables";
 import { requireUser, type Caller } from "../identity/caller";
@@ -31,7 +31,7 @@ export function listAllSpaces(core: Core, caller: Caller): AdminSpace[] {
   const rows = core.db.select().from(spaces).orderBy(asc(spaces.name), asc(spaces.key)).all();
   const counts = new Map(
     core.db
-      .select({ spaceId: pages.spaceId, n: sql<number>`count(*)` })
+      .select({ spaceId: pages.spaceId, n: count() })
       .from(pages)
       .groupBy(pages.spaceId)
       .all()

@@ -1,0 +1,79 @@
+/**
+ * The hand-written SQL of pages: the one file a second backend rewrites for this domain
+ * (docs/architecture.md, "Seams"). Query-builder calls stay beside the rules that use them.
+ */
+import { eq, sql, type SQL } from "drizzle-orm";
+import type { Core } from "../core";
+import { perInstance } from "../platform/memo";
+import { PAGE_STATUS, pages } from "./tables";
+
+/** ORDER BY term: titles as readers sort them, case aside (after position, before id). */
+export function byTitle(): SQL {
+  return sql`${pages.title} collate nocase`;
+}
+
+// Every page created asks this: prepared once per database (`IS` matches a null parent too).
+const lastPosition = perInstance((db: Core["sqlite"]) =>
+  db.query<{ max: number | null }, { space: string; parent: string | null }>(
+    `SELECT max(position) AS max FROM pages WHERE space_id = $space AND parent_id IS $parent AND status = ${PAGE_STATUS.Published} AND deleted_at IS NULL`,
+  ),
+);
+
+/** The highest position among the published, live children of (space, parent); null when none. */
+export function lastSiblingPosition(core: Core, spaceId: string, parentId: string | null): number | null | undefined {
+  return lastPosition(core.sqlite).get({ space: spaceId, parent: parentId })?.max;
+}
+
+export type SubtreeScope =
+  /** Every descendant, whatever its state (moving a subtree to another space). */
+  | { kind: "all" }
+  /** Descendants not in the trash (what DELETE puts in the trash). */
+  | { kind: "live" }
+  /** Published, live descendants (what a copy with children copies). */
+  | { kind: "published" }
+  /** Descendants trashed in the same batch (what restore and purge handle). */
+  | { kind: "trashBatch"; rootId: string };
+
+/**
+ * The ids of a page and its descendants in the given scope, parents before children, in ONE
+ * recursive query. The scope applies at every level, so a page outside it hides its subtree.
+ */
+export function subtreeIds(core: Core, pageId: string, scope: SubtreeScope): string[] {
+  const filter =
+    scope.kind === "all"
+      ? sql`1`
+      : scope.kind === "live"
+        ? sql`p.deleted_at is null`
+        : scope.kind === "published"
+          ? sql`p.deleted_at is null and p.status = ${PAGE_STATUS.Published}`
+          : sql`p.trash_root_id = ${scope.rootId}`;
+  const rows = core.db.all<{ id: string }>(sql`
+    with recursive sub(id, depth) as (
+      select ${pageId}, 0
+      union all
+      select p.id, sub.depth + 1 from pages p join sub on p.parent_id = sub.id where ${filter}
+    )
+    select id from sub order by depth`);
+  return rows.map((r) => r.id);
+}
+
+/** Column for a trash list: how many pages went to the trash with this one (its batch). */
+export function trashBatchSize(): SQL<number> {
+  return sql<number>`(select count(*) from pages b where b.trash_root_id = ${pages.id})`;
+}
+
+// update().set() takes placeholders only wrapped in sql``. Every edit's path: prepared once.
+export const updateContent = perInstance((core: Core) =>
+  core.db
+    .update(pages)
+    .set({
+      title: sql`${sql.placeholder("title")}`,
+      contentJson: sql`${sql.placeholder("contentJson")}`,
+      plainText: sql`${sql.placeholder("plainText")}`,
+      currentVersion: sql`${sql.placeholder("currentVersion")}`,
+      updatedById: sql`${sql.placeholder("updatedById")}`,
+      updatedAt: sql`${sql.placeholder("updatedAt")}`,
+    })
+    .where(eq(pages.id, sql.placeholder("id")))
+    .prepare(),
+);
