@@ -41,10 +41,9 @@ async function converged(a: Page, b: Page, timeoutMs = 10_000): Promise<string> 
 
 const seeStatus = (page: Page, words: string, timeout = 10_000) => page.locator(".collab-connection", { hasText: words }).waitFor({ timeout });
 
-async function openEditor(v: Visit, peerName: string): Promise<void> {
+async function openEditor(v: Visit): Promise<void> {
   await v.page.goto(editPath);
   await v.page.locator(".ProseMirror").waitFor();
-  await v.page.getByRole("img", { name: peerName }).waitFor();
 }
 
 beforeAll(async () => {
@@ -67,8 +66,11 @@ afterAll(async () => {
 
 describe("editing a page together", () => {
   test("both see each other, type in the same paragraph at once and end with the same text", async () => {
-    await openEditor(olive, "Bea Builder");
-    await openEditor(bea, "Olive Owner");
+    await openEditor(olive);
+    await openEditor(bea);
+    // Each sees the other among the avatars at the top.
+    await olive.page.getByRole("img", { name: "Bea Builder", exact: true }).waitFor();
+    await bea.page.getByRole("img", { name: "Olive Owner", exact: true }).waitFor();
     await seeStatus(olive.page, "Connected · 2 people");
     await seeStatus(bea.page, "version 1");
     await caretInFirstParagraph(olive.page, "start");

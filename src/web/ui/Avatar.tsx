@@ -22,9 +22,10 @@ export function initials(name: string): string {
   return (first + last).toUpperCase();
 }
 
-export function Avatar({ name, color, size = 28 }: { name: string; color: string; size?: number }) {
+/** `label`: what the circle says to a screen reader and in its tooltip (the name by default). */
+export function Avatar({ name, color, label = name, size = 28 }: { name: string; color: string; label?: string; size?: number }) {
   return (
-    <span className="avatar" role="img" aria-label={name} title={name} style={{ background: color, width: size, height: size, fontSize: size * 0.4 }}>
+    <span className="person-avatar" role="img" aria-label={label} title={label} style={{ background: color, width: size, height: size, fontSize: size * 0.4 }}>
       <span aria-hidden="true">{initials(name)}</span>
     </span>
   );

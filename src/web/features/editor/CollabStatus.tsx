@@ -12,7 +12,7 @@ export function PresenceAvatars({ me, peers }: { me: { name: string; color: stri
   return (
     <ul className="presence" aria-label={`In this page: you${peers.map((p) => `, ${p.name}`).join("")}`}>
       <li>
-        <Avatar name={`${me.name} (you)`} color={me.color} />
+        <Avatar name={me.name} label={`${me.name} (you)`} color={me.color} />
       </li>
       {shown.map((p) => (
         <li key={p.id}>

@@ -83,6 +83,8 @@ export class CollabRoom {
       this.onConnection();
     });
     this.provider.on("closed", (event: { code: number; reason: string }) => void this.onClosed(event));
+    // The server refuses the upgrade of an expired token (no 4401 then): renew it before retrying.
+    this.provider.on("connection-close", () => void this.renewIfStale());
     this.provider.awareness.on("change", () => this.set({ peers: this.readPeers() }));
     const meta = this.doc.getMap("cairn");
     meta.observe(() => this.set({ version: readVersion(meta) }));
@@ -278,6 +280,20 @@ export class CollabRoom {
           .catch(() => this.scheduleRenewal()),
       Math.max(5_000, life * 0.8),
     );
+  }
+
+  private async renewIfStale(): Promise<void> {
+    if (this.destroyed || Date.parse(this.token.expiresAt) - Date.now() > 60_000 || Date.now() - this.lastTokenRetry < 10_000) return;
+    this.lastTokenRetry = Date.now();
+    try {
+      await this.renewToken();
+    } catch (err) {
+      // No longer allowed to edit (403) or the page is gone (404): stop trying, say why.
+      if (err instanceof ApiError && (err.status === 403 || err.status === 404)) {
+        this.provider.disconnect();
+        this.set({ connection: "closed", closeCode: 4400 + (err.status - 400), closedReason: closeSentence(4400 + (err.status - 400)) });
+      }
+    }
   }
 
   private async renewToken(): Promise<void> {
