@@ -8,6 +8,10 @@ import type { Config } from "./platform/config";
 import { collectWhenIdle } from "./platform/idle-gc";
 import { keptAnswerStats } from "./platform/db/kept-answers";
 import { catchUpNotifications } from "./notifications/schedule";
+import { isCollabPath } from "./collab/socket";
+import { upgradeCollab } from "./collab/socket-routes";
+import { startCollab, type CollabOptions } from "./collab/start";
+import type { Logger } from "./platform/log";
 
 export interface RunningServer {
   core: Core;
@@ -17,8 +21,14 @@ export interface RunningServer {
 }
 
 /** Opens the data directory and serves the app; stop() is the clean shutdown. */
-export function startServer(config: Config): RunningServer {
-  const core = openInstance(config, { groupCommits: true });
+export interface ServerOptions {
+  log?: Logger;
+  /** Collaboration's timings and flood limits (tests shorten them). */
+  collab?: CollabOptions;
+}
+
+export function startServer(config: Config, opts: ServerOptions = {}): RunningServer {
+  const core = openInstance(config, { groupCommits: true, log: opts.log });
   // Background jobs run here, in the server, never in a command opened beside it.
   catchUpNotifications(core);
   core.jobs.start();
@@ -26,6 +36,8 @@ export function startServer(config: Config): RunningServer {
   const handle = durableHandler(core, app);
   const idle = collectWhenIdle();
   core.onClose(idle.stop);
+  // Real-time collaboration: its WebSocket runs on Bun's own handler, beside the HTTP pipeline.
+  const collab = startCollab(core, opts.collab);
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
@@ -33,8 +45,10 @@ export function startServer(config: Config): RunningServer {
     maxRequestBodySize: 500 * MB,
     fetch: (request, bun) => {
       idle.touch();
+      if (isCollabPath(new URL(request.url).pathname)) return upgradeCollab(collab, request, bun);
       return handle(request, bun.requestIP(request)?.address ?? null);
     },
+    websocket: collab.websocket as Bun.WebSocketHandler<unknown>,
     // Whatever escapes the handler still answers a problem document with the security headers.
     // (Bun answers requests it cannot parse at all, 400/431/505, before any of our code runs.)
     error(err) {
@@ -51,6 +65,8 @@ export function startServer(config: Config): RunningServer {
     stop() {
       // 1. stop accepting connections and let in-flight requests finish;
       // 2. then flush pending writes, checkpoint the WAL and close the database.
+      // Editors are told to reconnect (1012) and every room is saved before the database closes.
+      collab.stop();
       stopping ??= server.stop(false).then(() => {
         // How often the kept answers answered, for whoever tunes them (and the bench).
         core.log.info("kept answers", { caches: keptAnswerStats() });

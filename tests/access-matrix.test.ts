@@ -171,6 +171,9 @@ const ROWS: Row[] = [
   rows("GET /api/pages/:id/versions/:number", "plain", P.read, 200, () => `/api/pages/${w.page}/versions/1`),
   rows("POST /api/pages/:id/versions/:number/restore", "plain", P.edit, 200, () => `/api/pages/${w.page}/versions/1/restore`),
   rows("POST /api/pages/:id/versions/:number/restore", "GUARDED", P.guardedEdit, 200, () => `/api/pages/${w.guarded}/versions/1/restore`),
+  // Collaboration tokens: only for those who may edit; looked up before asking for an account.
+  rows("GET /api/pages/:id/collab-token", "plain", P.editVisibleFirst, 200, () => `/api/pages/${w.page}/collab-token`),
+  rows("GET /api/pages/:id/collab-token", "under HIDDEN", "404 403 404 403 ok ok ok 404 404 404 ok", 200, () => `/api/pages/${w.hiddenChild}/collab-token`),
   rows("GET /api/pages/:id/restrictions", "plain", P.read, 200, () => `/api/pages/${w.page}/restrictions`),
   rows("GET /api/pages/:id/restrictions", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/restrictions`),
   rows("POST /api/pages/:id/restrictions", "fresh", P.edit, 201, async () => `/api/pages/${await fresh.page()}/restrictions`, () => ({ principalType: 1, principalId: GROUP_ID.everyone, operation: 0 })),

@@ -16,6 +16,7 @@ import m12 from "../../migrations/0012_large_columns_last.sql" with { type: "tex
 import m13 from "../../migrations/0013_webhook_due_order.sql" with { type: "text" };
 import m14 from "../../migrations/0014_sign_in_failures.sql" with { type: "text" };
 import m15 from "../../migrations/0015_jobs.sql" with { type: "text" };
+import m16 from "../../migrations/0016_worried_moira_mactaggert.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -34,4 +35,5 @@ export const migrations: Migration[] = [
   { tag: "0013_webhook_due_order", sql: m13 },
   { tag: "0014_sign_in_failures", sql: m14 },
   { tag: "0015_jobs", sql: m15 },
+  { tag: "0016_worried_moira_mactaggert", sql: m16 },
 ];

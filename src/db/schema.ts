@@ -17,3 +17,4 @@ export * from "../watches/tables";
 export * from "../notifications/tables";
 export * from "../permissions/tables";
 export * from "../platform/jobs/tables";
+export * from "../collab/tables";

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { attachmentRoutes } from "../attachments/routes";
 import { auditRoutes } from "../audit/routes";
 import { commentRoutes } from "../comments/routes";
+import { collabRoutes } from "../collab/routes";
 import { authRoutes } from "../auth/routes";
 import type { Core } from "../core";
 import { groupRoutes } from "../groups/routes";
@@ -35,7 +36,7 @@ import { HSTS, SECURITY_HEADERS } from "../platform/security-headers";
 
 /** Every API route group, in one list (the OpenAPI test checks each is described). */
 export function apiRoutes(core: Core) {
-  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core), pageRoutes(core), groupRoutes(core), searchRoutes(core), auditRoutes(core), webhookRoutes(core), labelRoutes(core), commentRoutes(core), attachmentRoutes(core), templateRoutes(core), permissionRoutes(core), adminSpaceRoutes(core), settingsRoutes(core), watchRoutes(core), notificationRoutes(core)];
+  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core), pageRoutes(core), groupRoutes(core), searchRoutes(core), auditRoutes(core), webhookRoutes(core), labelRoutes(core), commentRoutes(core), attachmentRoutes(core), templateRoutes(core), permissionRoutes(core), adminSpaceRoutes(core), settingsRoutes(core), watchRoutes(core), notificationRoutes(core), collabRoutes(core)];
 }
 
 /**

@@ -1,0 +1,37 @@
+/** The stored working copies (collab_documents): one Yjs update per page. */
+import type { Core } from "../core";
+import { iso } from "../platform/clock";
+import { perInstance } from "../platform/memo";
+
+export interface StoredDocument {
+  state: Uint8Array;
+  version: number;
+}
+
+const statements = perInstance((sqlite: Core["sqlite"]) => ({
+  load: sqlite.query<{ state: Uint8Array; version: number }, [string]>("SELECT state, version FROM collab_documents WHERE page_id = ?"),
+  save: sqlite.query<unknown, [string, Uint8Array, number, string]>(
+    `INSERT INTO collab_documents (page_id, state, version, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (page_id) DO UPDATE SET state = excluded.state, version = excluded.version, updated_at = excluded.updated_at`,
+  ),
+}));
+
+export function loadDocument(core: Core, pageId: string): StoredDocument | undefined {
+  const row = statements(core.sqlite).load.get(pageId);
+  return row ? { state: new Uint8Array(row.state), version: row.version } : undefined;
+}
+
+/**
+ * Saving a working copy is bookkeeping (core.bookkeeping): no page, search or access answer
+ * reads it, so it must not make the kept answers stale every two seconds of typing. The page
+ * may have been purged meanwhile (the foreign key refuses the row): then there is nothing to keep.
+ */
+export function saveDocument(core: Core, pageId: string, doc: StoredDocument): boolean {
+  try {
+    core.bookkeeping(() => statements(core.sqlite).save.run(pageId, doc.state, doc.version, iso(core.clock.now())));
+    return true;
+  } catch (err) {
+    if (String((err as Error).message).includes("FOREIGN KEY")) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Where rooms live. Today one process holds them all (InProcessRoomHost); a deployment with
+ * several processes would give each page's room one owner and have the others forward a
+ * connection's messages to it. Everything outside this file reaches rooms only through this
+ * interface: a connection joins with connect(), and server-side edits (publishing, changes
+ * from outside) run on the owner's loaded room through withLoadedRoom().
+ */
+import { Room, type Peer } from "./room";
+
+export interface RoomConnection {
+  /** One message from the peer (throws on a malformed one). */
+  receive(message: Uint8Array): void;
+  leave(): void;
+}
+
+export interface RoomHost {
+  /** Joins a peer to the page's room, loading (or seeding) the room first if needed. */
+  connect(pageId: string, peer: Peer): RoomConnection;
+  /** Runs fn on the page's room if it is loaded; undefined otherwise (nobody has it open). */
+  withLoadedRoom<T>(pageId: string, fn: (room: Room) => T): T | undefined;
+  /** Every connected peer, with its page (rights re-checks). */
+  peers(): Array<{ pageId: string; peer: Peer }>;
+  /** Saves every room with unsaved changes now. */
+  flush(): void;
+  /** Closes every connection with `code` (clients reconnect after 1012), saves and unloads every room. */
+  close(code: number, reason: string): void;
+  stats(): { rooms: number; peers: number };
+}
+
+export interface RoomStorage {
+  /** A page's room, from its stored working copy or seeded from its current version. */
+  load(pageId: string, changed: () => void): Room;
+  save(room: Room): void;
+}
+
+export interface HostTiming {
+  /** Changes are saved at most this long after they arrive while people type. */
+  saveDelayMs: number;
+  /** A room nobody is in is unloaded from memory after this long. */
+  idleMs: number;
+}
+
+export const DEFAULT_TIMING: HostTiming = { saveDelayMs: 2_000, idleMs: 30_000 };
+
+interface Loaded {
+  room: Room;
+  dirty: boolean;
+  saveTimer: Timer | null;
+  unloadTimer: Timer | null;
+}
+
+export class InProcessRoomHost implements RoomHost {
+  private readonly rooms = new Map<string, Loaded>();
+
+  constructor(
+    private readonly storage: RoomStorage,
+    private readonly timing: HostTiming = DEFAULT_TIMING,
+    private readonly onError: (what: string, err: unknown) => void = () => {},
+  ) {}
+
+  connect(pageId: string, peer: Peer): RoomConnection {
+    const loaded = this.load(pageId);
+    if (loaded.unloadTimer) clearTimeout(loaded.unloadTimer);
+    loaded.unloadTimer = null;
+    loaded.room.join(peer);
+    return {
+      receive: (message) => loaded.room.receive(peer, message),
+      leave: () => {
+        loaded.room.leave(peer);
+        if (loaded.room.peers.size > 0) return;
+        // The last one out: saved at once, unloaded once it has stayed empty for a while.
+        this.save(loaded);
+        loaded.unloadTimer = setTimeout(() => this.unload(pageId, loaded), this.timing.idleMs);
+        loaded.unloadTimer.unref();
+      },
+    };
+  }
+
+  withLoadedRoom<T>(pageId: string, fn: (room: Room) => T): T | undefined {
+    const loaded = this.rooms.get(pageId);
+    return loaded ? fn(loaded.room) : undefined;
+  }
+
+  peers(): Array<{ pageId: string; peer: Peer }> {
+    const out: Array<{ pageId: string; peer: Peer }> = [];
+    for (const [pageId, { room }] of this.rooms) for (const peer of room.peers.keys()) out.push({ pageId, peer });
+    return out;
+  }
+
+  flush(): void {
+    for (const loaded of this.rooms.values()) this.save(loaded);
+  }
+
+  close(code: number, reason: string): void {
+    for (const [pageId, loaded] of [...this.rooms]) {
+      for (const peer of [...loaded.room.peers.keys()]) {
+        loaded.room.leave(peer);
+        peer.close(code, reason);
+      }
+      this.unload(pageId, loaded, true);
+    }
+  }
+
+  stats() {
+    let peers = 0;
+    for (const { room } of this.rooms.values()) peers += room.peers.size;
+    return { rooms: this.rooms.size, peers };
+  }
+
+  private load(pageId: string): Loaded {
+    let loaded = this.rooms.get(pageId);
+    if (loaded) return loaded;
+    const entry: Loaded = { room: null as unknown as Room, dirty: false, saveTimer: null, unloadTimer: null };
+    entry.room = this.storage.load(pageId, () => this.changed(entry));
+    this.rooms.set(pageId, (loaded = entry));
+    // A room seeded or brought up to date is stored at once: its Yjs identity must outlive a crash.
+    this.save(loaded);
+    return loaded;
+  }
+
+  private changed(loaded: Loaded): void {
+    loaded.dirty = true;
+    // At most one save per delay however fast people type (not pushed back by each keystroke).
+    if (loaded.saveTimer || !loaded.room) return;
+    loaded.saveTimer = setTimeout(() => this.save(loaded), this.timing.saveDelayMs);
+    loaded.saveTimer.unref();
+  }
+
+  private save(loaded: Loaded): void {
+    if (loaded.saveTimer) clearTimeout(loaded.saveTimer);
+    loaded.saveTimer = null;
+    if (!loaded.dirty) return;
+    try {
+      this.storage.save(loaded.room);
+      loaded.dirty = false;
+    } catch (err) {
+      // Kept dirty: the next change, the last leave or the shutdown tries again.
+      this.onError("saving a collaborative document failed", err);
+    }
+  }
+
+  private unload(pageId: string, loaded: Loaded, closing = false): void {
+    if (loaded.unloadTimer) clearTimeout(loaded.unloadTimer);
+    loaded.unloadTimer = null;
+    if (loaded.room.peers.size > 0 || this.rooms.get(pageId) !== loaded) return;
+    this.save(loaded);
+    if (loaded.dirty && !closing) {
+      // Not saved (the disk refused): kept in memory, tried again later.
+      loaded.unloadTimer = setTimeout(() => this.unload(pageId, loaded), this.timing.idleMs);
+      loaded.unloadTimer.unref();
+      return;
+    }
+    this.rooms.delete(pageId);
+    loaded.room.destroy();
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Real-time collaboration (issue 14): tokens for the editor, and how a page's room is loaded,
+ * saved and kept in step with the page's published versions. The WebSocket side is socket.ts;
+ * start.ts wires both into the server.
+ */
+import type { JSONContent } from "@tiptap/core";
+import { and, eq } from "drizzle-orm";
+import * as Y from "yjs";
+import { requireEditablePage } from "../access/pages";
+import { checkContentJson } from "../content/validate";
+import type { Core } from "../core";
+import type { Caller } from "../identity/caller";
+import { iso } from "../platform/clock";
+import { findPage } from "../pages/store";
+import { pageVersions } from "../pages/tables";
+import { replaceRoomContent, roomContent, seedFragment } from "./content";
+import { loadDocument, saveDocument } from "./documents";
+import { Room, SERVER_ORIGIN } from "./room";
+import type { RoomHost, RoomStorage } from "./room-host";
+import { signCollabToken, TOKEN_LIFETIME_MS } from "./token";
+
+export const COLLAB_URL = "/api/collab";
+
+export interface CollabToken {
+  token: string;
+  documentName: string;
+  url: string;
+  expiresAt: string;
+  enabled: boolean;
+}
+
+/** GET /api/pages/{id}/collab-token: only for callers who may edit the page now. */
+export function issueCollabToken(core: Core, caller: Caller, pageId: string): CollabToken {
+  const { page } = requireEditablePage(core, caller, findPage(core, pageId));
+  const userId = caller.kind === "user" ? caller.user.id : "";
+  const expiresAt = core.clock.now() + TOKEN_LIFETIME_MS;
+  return {
+    token: signCollabToken(core.data.secretKey, { userId, pageId: page.id, expiresAt }),
+    documentName: page.id,
+    url: COLLAB_URL,
+    expiresAt: iso(expiresAt),
+    enabled: true,
+  };
+}
+
+/** Rooms loaded from and saved to collab_documents. */
+export function roomStorage(core: Core, external: ExternalChange): RoomStorage {
+  return {
+    load(pageId, changed) {
+      const found = findPage(core, pageId);
+      if (!found) throw new Error(`page ${pageId} not found`);
+      const room = new Room(pageId, new Y.Doc(), changed);
+      const stored = loadDocument(core, pageId);
+      if (!stored) {
+        seedFragment(room.doc, room.fragment, JSON.parse(found.page.contentJson) as JSONContent);
+        room.setVersion(found.page.currentVersion);
+        return room;
+      }
+      Y.applyUpdate(room.doc, stored.state, SERVER_ORIGIN);
+      if (room.version < found.page.currentVersion) catchUp(core, room, found.page.contentJson, found.page.currentVersion, found.page.updatedById, external);
+      return room;
+    },
+    save(room) {
+      saveDocument(core, room.pageId, { state: Y.encodeStateAsUpdate(room.doc), version: room.version });
+    },
+  };
+}
+
+/** How a change from outside reaches a working copy that holds edits of its own (tracked changes). */
+export type ExternalChange = (room: Room, incoming: JSONContent, version: number, authorId: string | null) => void;
+
+/**
+ * The page got new versions while nobody had it open. A working copy that still equals the
+ * version it was last brought to holds nothing unpublished: it simply becomes the current
+ * version. One with unpublished edits gets the news as tracked changes, like an open room.
+ * Either way the Yjs document is changed, never replaced: a client that kept its copy offline
+ * (y-indexeddb) merges into it instead of doubling the page.
+ */
+function catchUp(core: Core, room: Room, contentJson: string, version: number, authorId: string | null, external: ExternalChange): void {
+  const base = core.db
+    .select({ contentJson: pageVersions.contentJson })
+    .from(pageVersions)
+    .where(and(eq(pageVersions.pageId, room.pageId), eq(pageVersions.versionNumber, room.version)))
+    .get();
+  const incoming = JSON.parse(contentJson) as JSONContent;
+  if (base && sameDocument(roomContent(room), base.contentJson)) {
+    replaceRoomContent(room, incoming);
+    room.setVersion(version);
+  } else {
+    external(room, incoming, version, authorId);
+  }
+}
+
+/** Equal once both are put in the stored form (the schema's defaults, joined text). */
+export function sameDocument(content: JSONContent, storedJson: string): boolean {
+  try {
+    return checkContentJson(JSON.stringify(content)).json === storedJson;
+  } catch {
+    return false;
+  }
+}
+
+/** The host of one instance's rooms, once the server has started collaboration (start.ts). */
+const hosts = new WeakMap<Core["sqlite"], RoomHost>();
+
+export function setRoomHost(core: Core, host: RoomHost | null): void {
+  if (host) hosts.set(core.sqlite, host);
+  else hosts.delete(core.sqlite);
+}
+
+export function roomHostOf(core: Core): RoomHost | undefined {
+  return hosts.get(core.sqlite);
+}

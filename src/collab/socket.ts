@@ -1,0 +1,162 @@
+/**
+ * The collaboration WebSocket, on Bun's own `websocket` handler beside the HTTP pipeline:
+ * `/api/collab/<pageId>?token=…` (y-websocket appends the room to the server URL). The token is
+ * checked before the upgrade, so a bad one never opens a socket; rights are checked again
+ * whenever they may have changed (start.ts), and the socket closes at the token's expiry.
+ */
+import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import type { Core } from "../core";
+import { CLOSE, roomRefusal, type Refusal } from "./access";
+import type { Peer } from "./room";
+import type { RoomConnection, RoomHost } from "./room-host";
+import { COLLAB_URL } from "./service";
+import { verifyCollabToken } from "./token";
+
+/** A sync or awareness message is small; a whole page sent at once stays well under this. */
+export const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
+/** What Bun itself buffers at most before it drops a connection (1009). */
+const HARD_PAYLOAD_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * Per connection, a token bucket for messages and one for bytes. Typing fast with carets moving
+ * is some tens of messages a second; a pasted page is one big message. Over budget, the
+ * connection alone is closed (4429); the room and its other people carry on.
+ */
+export interface FloodLimits {
+  messagesPerSecond: number;
+  messageBurst: number;
+  bytesPerSecond: number;
+  byteBurst: number;
+}
+
+export const DEFAULT_FLOOD: FloodLimits = { messagesPerSecond: 100, messageBurst: 400, bytesPerSecond: 1024 * 1024, byteBurst: 8 * 1024 * 1024 };
+
+interface SocketData {
+  pageId: string;
+  userId: string;
+  expiresAt: number;
+  peer: Peer | null;
+  connection: RoomConnection | null;
+  expiry: Timer | null;
+  messages: number;
+  bytes: number;
+  refilledAt: number;
+}
+
+export type Accepted = { upgraded: true } | { upgraded: false; refusal: Refusal } | { upgraded: false; notWebSocket: true };
+
+export interface CollabSocket {
+  /** A request to /api/collab/…: upgraded, or why not (the edge answers the HTTP error). */
+  accept(request: Request, server: Server<SocketData>): Accepted;
+  websocket: WebSocketHandler<SocketData>;
+  /** Closes the connections whose account may no longer edit their page (optionally only some pages). */
+  recheck(only?: (pageId: string) => boolean): void;
+}
+
+export const isCollabPath = (path: string) => path === COLLAB_URL || path.startsWith(`${COLLAB_URL}/`);
+
+export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DEFAULT_FLOOD): CollabSocket {
+  const now = () => core.clock.now();
+
+  function closeWith(ws: ServerWebSocket<SocketData>, refusal: { code: number; reason: string }) {
+    leave(ws);
+    ws.close(refusal.code, refusal.reason);
+  }
+
+  function leave(ws: ServerWebSocket<SocketData>) {
+    const d = ws.data;
+    if (d.expiry) clearTimeout(d.expiry);
+    d.expiry = null;
+    const connection = d.connection;
+    d.connection = null;
+    connection?.leave();
+  }
+
+  /** Refills the buckets for the time gone by; false when this message is over budget. */
+  function withinBudget(d: SocketData, size: number): boolean {
+    const t = performance.now();
+    const seconds = (t - d.refilledAt) / 1000;
+    d.refilledAt = t;
+    d.messages = Math.min(flood.messageBurst, d.messages + seconds * flood.messagesPerSecond) - 1;
+    d.bytes = Math.min(flood.byteBurst, d.bytes + seconds * flood.bytesPerSecond) - size;
+    return d.messages >= 0 && d.bytes >= 0;
+  }
+
+  const websocket: WebSocketHandler<SocketData> = {
+    maxPayloadLength: HARD_PAYLOAD_LIMIT,
+    // A slow reader is dropped rather than buffered without end; y-websocket reconnects it.
+    backpressureLimit: 8 * 1024 * 1024,
+    closeOnBackpressureLimit: true,
+    perMessageDeflate: false,
+    // Bun pings idle sockets; y-websocket also hears the awareness renewals every 15 s.
+    idleTimeout: 120,
+    sendPings: true,
+    open(ws) {
+      const d = ws.data;
+      const peer: Peer = {
+        userId: d.userId,
+        send: (message) => {
+          ws.sendBinary(message);
+        },
+        close: (code, reason) => closeWith(ws, { code, reason }),
+      };
+      d.peer = peer;
+      try {
+        d.connection = host.connect(d.pageId, peer);
+      } catch (err) {
+        core.log.error("opening a collaboration room failed", { pageId: d.pageId, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        ws.close(1011, "The page could not be opened for editing. Try again later.");
+        return;
+      }
+      d.expiry = setTimeout(() => closeWith(ws, CLOSE.expired), Math.max(0, d.expiresAt - now()));
+    },
+    message(ws, message) {
+      const d = ws.data;
+      if (!d.connection) return;
+      const bytes = typeof message === "string" ? Buffer.from(message) : message;
+      if (bytes.byteLength > MAX_MESSAGE_BYTES) return closeWith(ws, { code: 4413, reason: "A change was too large to send. Reload the page to keep editing." });
+      if (!withinBudget(d, bytes.byteLength)) return closeWith(ws, CLOSE.flooding);
+      try {
+        d.connection.receive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      } catch {
+        closeWith(ws, { code: 4400, reason: "The editor sent a message the server could not read. Reload the page." });
+      }
+    },
+    close(ws) {
+      leave(ws);
+    },
+  };
+
+  return {
+    accept(request, server) {
+      const url = new URL(request.url);
+      const pageId = decodeURIComponent(url.pathname.slice(COLLAB_URL.length + 1));
+      const token = url.searchParams.get("token") ?? "";
+      if (!pageId || pageId.includes("/")) return { upgraded: false, refusal: CLOSE.gone };
+      const check = verifyCollabToken(core.data.secretKey, token, pageId, now());
+      if (!check.ok) return { upgraded: false, refusal: CLOSE.expired };
+      const refusal = roomRefusal(core, check.claims.userId, pageId);
+      if (refusal) return { upgraded: false, refusal };
+      const data: SocketData = {
+        pageId,
+        userId: check.claims.userId,
+        expiresAt: check.claims.expiresAt,
+        peer: null,
+        connection: null,
+        expiry: null,
+        messages: flood.messageBurst,
+        bytes: flood.byteBurst,
+        refilledAt: performance.now(),
+      };
+      return server.upgrade(request, { data }) ? { upgraded: true } : { upgraded: false, notWebSocket: true };
+    },
+    websocket,
+    recheck(only) {
+      for (const { pageId, peer } of host.peers()) {
+        if (only && !only(pageId)) continue;
+        const refusal = roomRefusal(core, peer.userId, pageId);
+        if (refusal) peer.close(refusal.code, refusal.reason);
+      }
+    },
+  };
+}
