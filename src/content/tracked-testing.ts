@@ -1,0 +1,90 @@
+/**
+ * Random edits of a page, as someone editing through the API would make them, for the property
+ * tests of tracked changes. Only what the schema can mark is edited (no code block text, no
+ * attributes, no text block emptied), so accept all / reject all must give back either side exactly.
+ */
+import type { SampleNode } from "./sample";
+
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ["alpha", "beta", "release", "the", "管理", "plan", "x", "deploy", "review", "mountain"];
+
+/** Arrays of sibling blocks (the doc's, a list's, a list item's) and the text nodes of text blocks. */
+function parts(doc: SampleNode) {
+  const blockLists: SampleNode[][] = [];
+  const texts: SampleNode[] = [];
+  const walk = (node: SampleNode) => {
+    if (node.type === "codeBlock") return;
+    if (node.type === "text") texts.push(node);
+    else if (node.content && !["paragraph", "heading"].includes(node.type)) blockLists.push(node.content);
+    node.content?.forEach(walk);
+  };
+  walk(doc);
+  return { blockLists, texts };
+}
+
+/** Blocks the schema cannot mark (code, atoms) are left where they are. */
+const fixed = (node: SampleNode) => ["codeBlock", "image", "attachment", "horizontalRule"].includes(node.type) || JSON.stringify(node).includes('"codeBlock"');
+
+export function randomEdits<T extends SampleNode>(doc: T, seed: number, count: number): T {
+  const out = structuredClone(doc);
+  const rnd = random(seed);
+  const pick = <U>(list: readonly U[]): U => list[Math.floor(rnd() * list.length)];
+  const word = () => pick(WORDS);
+  for (let n = 0; n < count; n++) {
+    const { blockLists, texts } = parts(out);
+    const node = pick(texts);
+    const words = node.text!.split(" ");
+    const at = Math.floor(rnd() * words.length);
+    const list = pick(blockLists);
+    const index = Math.floor(rnd() * list.length);
+    const movable = list.length > 1 && !fixed(list[index]);
+    switch (Math.floor(rnd() * 8)) {
+      case 0: // replace a word
+        words[at] = word();
+        node.text = words.join(" ");
+        break;
+      case 1: // add words
+        words.splice(at, 0, word(), ...(rnd() < 0.5 ? [word()] : []));
+        node.text = words.join(" ");
+        break;
+      case 2: // delete a word, keeping some text
+        if (words.length > 1) words.splice(at, 1);
+        node.text = words.join(" ") || "x";
+        break;
+      case 3: // delete a block (a list keeps one item)
+        if (movable) list.splice(index, 1);
+        break;
+      case 4: // add a paragraph
+        if (list === out.content || list[0]?.type === "paragraph") {
+          list.splice(Math.floor(rnd() * (list.length + 1)), 0, { type: "paragraph", content: [{ type: "text", text: `${word()} ${word()} ${word()}` }] });
+        }
+        break;
+      case 5: // make a word bold (code excludes bold)
+        if (!node.marks?.some((m) => m.type === "code")) node.marks = [...(node.marks ?? []), { type: "bold" }];
+        break;
+      case 6: { // move a block
+        if (movable) {
+          const [moved] = list.splice(index, 1);
+          const to = Math.floor(rnd() * (list.length + 1));
+          // A list item's first block must stay a paragraph.
+          if (to > 0 || moved.type === "paragraph" || list !== out.content) list.splice(to, 0, moved);
+          else list.splice(1, 0, moved);
+        }
+        break;
+      }
+      default: // duplicate a block
+        if (!fixed(list[index])) list.splice(index, 0, structuredClone(list[index]));
+    }
+  }
+  return out;
+}
