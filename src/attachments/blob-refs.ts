@@ -6,10 +6,11 @@
  * 3. a crash between the two leaves unreferenced blobs, which the start-up sweep removes.
  * A rolled-back transaction never reaches step 2, so its blobs stay.
  */
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Core } from "../core";
 import { blobStore } from "../platform/blobstore";
 import { pages } from "../pages/tables";
+import { attachmentUsesBlob } from "./queries";
 import { attachments } from "./tables";
 
 /**
@@ -17,7 +18,7 @@ import { attachments } from "./tables";
  * and logos (later issues) add their check here.
  */
 export function blobInUse(core: Core, sha256: string): boolean {
-  return core.db.select({ one: sql`1` }).from(attachments).where(eq(attachments.sha256, sha256)).limit(1).get() !== undefined;
+  return attachmentUsesBlob(core, sha256);
 }
 
 /** Inside the caller's transaction: deletes the attachments of these pages; answers their blobs. */

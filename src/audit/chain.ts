@@ -19,11 +19,9 @@
  * one INSERT, inside the caller's transaction; writers are serialised (BEGIN IMMEDIATE, one
  * process), so two entries can never claim the same predecessor.
  */
-import { desc, eq, sql } from "drizzle-orm";
 import type { Core } from "../core";
-import { perInstance } from "../platform/memo";
-import { users } from "../users/tables";
-import { auditLog, type AuditRow } from "./tables";
+import { appendStatements } from "./queries";
+import type { AuditRow } from "./tables";
 
 export const GENESIS_HASH = "0".repeat(64);
 
@@ -84,30 +82,9 @@ export interface NewAuditEntry {
   createdAt: string;
 }
 
-// Appending runs inside every change (each page save): the three statements are prepared once
-// per database, since drizzle otherwise rebuilds their SQL on every call (measured here: about
-// 45 µs an entry prepared, several times that unprepared).
-const COLUMNS = ["sequence", "id", "action", "targetType", "targetId", "spaceId", "actorId", "actorName", "ip", "details", "createdAt", "prevHash", "hash"] as const;
-const statementsOf = perInstance((core: Core) => {
-  const actorId = sql.placeholder("actorId");
-  return {
-    last: core.db
-      .select({ sequence: auditLog.sequence, hash: auditLog.hash, actorName: sql<string | null>`(SELECT ${users.displayName} FROM ${users} WHERE ${users.id} = ${actorId})` })
-      .from(auditLog)
-      .orderBy(desc(auditLog.sequence))
-      .limit(1)
-      .prepare(),
-    name: core.db.select({ name: users.displayName }).from(users).where(eq(users.id, actorId)).prepare(),
-    insert: core.db
-      .insert(auditLog)
-      .values(Object.fromEntries(COLUMNS.map((c) => [c, sql.placeholder(c)])) as never)
-      .prepare(),
-  };
-});
-
 /** Appends one entry: one SELECT (the last entry and the actor's name), one INSERT. Must run inside the change's transaction. */
 export function appendAudit(core: Core, entry: NewAuditEntry): AuditRow {
-  const st = statementsOf(core);
+  const st = appendStatements(core);
   const last = st.last.get({ actorId: entry.actorId });
   // Only the very first entry finds no row; the name then needs its own lookup.
   const actorName = last ? last.actorName : entry.actorId ? (st.name.get({ actorId: entry.actorId })?.name ?? null) : null;

@@ -3,7 +3,7 @@
  * (installAuditLog), read newest first by GET /api/audit and checked link by link by
  * POST /api/admin/audit/verify.
  */
-import { and, asc, desc, eq, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
 import { canReadPage } from "../access/pages";
 import { requireRight } from "../identity/rights";
 import { canReadSpace } from "../access/spaces";
@@ -14,6 +14,7 @@ import { pages, type PageRow } from "../pages/tables";
 import { invalid } from "../platform/errors";
 import { spaces, type SpaceRow } from "../spaces/tables";
 import { appendAudit, entryHash, GENESIS_HASH } from "./chain";
+import { highestSequenceIssued } from "./queries";
 import { auditLog, type AuditRow } from "./tables";
 
 /** Makes every recorded event append its audit entry, in the event's own transaction. */
@@ -183,7 +184,7 @@ export function verifyAudit(core: Core, caller: Caller): VerifyResult {
     }
     if (rows.length < VERIFY_BATCH) break;
   }
-  const counter = core.db.get<[number] | undefined>(sql`SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'`)?.[0] ?? 0;
+  const counter = highestSequenceIssued(core);
   if (counter > expected - 1) return broken(expected, `Entries ${expected} to ${counter} are missing from the end of the log.`);
   return { ok: true, checked, brokenAtSequence: null, problem: null, lastSequence: expected - 1, lastHash: prevHash };
 }

@@ -25,6 +25,7 @@ import { openSqlite } from "../platform/db/open";
 import type { Logger } from "../platform/log";
 import { VERSION } from "../version";
 import { CommandError } from "./command-error";
+import { appliedMigrationTags } from "./queries";
 
 export function openExistingDataDir(dir: string, log: Logger): Core {
   const root = resolve(dir);
@@ -54,9 +55,8 @@ export function openExistingDataDir(dir: string, log: Logger): Core {
 
 /** The schema must be exactly this binary's: neither older (not migrated yet) nor newer. */
 function checkSchema(sqlite: Database, dbPath: string): void {
-  const table = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__cairn_migrations'").get();
-  if (!table) throw new CommandError(`${dbPath} is not a Cairn database (it has no migrations table). Nothing was changed.`);
-  const done = new Set(sqlite.query<{ tag: string }, []>("SELECT tag FROM __cairn_migrations").all().map((r) => r.tag));
+  const done = appliedMigrationTags(sqlite);
+  if (!done) throw new CommandError(`${dbPath} is not a Cairn database (it has no migrations table). Nothing was changed.`);
   const known = new Set(migrations.map((m) => m.tag));
   if ([...done].some((t) => !known.has(t))) throw new CommandError(`This database was written by a newer version of Cairn than ${VERSION}: run the command with that version's binary. Nothing was changed.`);
   if ([...known].some((t) => !done.has(t))) throw new CommandError(`This database has not been upgraded to Cairn ${VERSION} yet: start \`cairn serve\` with this binary once (it upgrades the database), then run the command again. Nothing was changed.`);

@@ -1,15 +1,15 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { requireAdminSpace } from "../access/spaces";
 import { deleteUnusedBlobs, removeAttachmentsOfSpace } from "../attachments/blob-refs";
-import { attachments } from "../attachments/tables";
 import { requireUser, type Caller } from "../identity/caller";
 import { verifyPassword } from "../identity/password";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { AppError, invalid, notFound } from "../platform/errors";
-import { pages, pageVersions } from "../pages/tables";
+import { pages } from "../pages/tables";
 import { findSpaceById, findSpaceByKey } from "../spaces/service";
 import { spaces } from "../spaces/tables";
+import { deleteVersionsOfSpace, spaceContentCounts } from "./queries";
 
 export interface DeletionPreview {
   key: string;
@@ -27,27 +27,7 @@ export interface DeletionPreview {
 /** GET /api/spaces/{key}/deletion-preview: what DELETE would remove. Space administrators only. */
 export function deletionPreview(core: Core, caller: Caller, key: string): DeletionPreview {
   const space = requireAdminSpace(core, caller, findSpaceByKey(core, key));
-  const counts = core.db
-    .select({
-      pages: sql<number>`count(*)`,
-      drafts: sql<number>`coalesce(sum(${pages.status} = 0), 0)`,
-      trashed: sql<number>`coalesce(sum(${pages.deletedAt} is not null), 0)`,
-    })
-    .from(pages)
-    .where(eq(pages.spaceId, space.id))
-    .get()!;
-  const versions = core.db
-    .select({ n: sql<number>`count(*)` })
-    .from(pageVersions)
-    .innerJoin(pages, eq(pageVersions.pageId, pages.id))
-    .where(eq(pages.spaceId, space.id))
-    .get()!.n;
-  const files = core.db
-    .select({ n: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${attachments.size}), 0)` })
-    .from(attachments)
-    .innerJoin(pages, eq(attachments.pageId, pages.id))
-    .where(eq(pages.spaceId, space.id))
-    .get()!;
+  const { counts, versions, files } = spaceContentCounts(core, space.id);
   return { key: space.key, name: space.name, ...counts, versions, attachments: files.n, bytes: files.bytes };
 }
 
@@ -90,7 +70,7 @@ export async function deleteSpace(core: Core, caller: Caller, key: string, input
     if (!current) throw notFound("Space not found");
     recordEvent(core, { type: "space.deleted", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { key: space.key, name: space.name } });
     const used = removeAttachmentsOfSpace(core, space.id);
-    core.db.delete(pageVersions).where(sql`${pageVersions.pageId} in (select ${pages.id} from ${pages} where ${pages.spaceId} = ${space.id})`).run();
+    deleteVersionsOfSpace(core, space.id);
     // Children before parents is not needed: parent_id is ON DELETE SET NULL within one statement.
     core.db.delete(pages).where(eq(pages.spaceId, space.id)).run();
     core.db.delete(spaces).where(eq(spaces.id, space.id)).run();

@@ -5,7 +5,7 @@
  * (canReadComments, requireCommentablePage), who may edit, delete, resolve and reopen them in
  * access/comments.ts.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { requireCommentAuthor, requireCommentRemover, requireThreadKeeper } from "../access/comments";
 import { canReadComments, requireCommentablePage } from "../access/pages";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
@@ -19,6 +19,7 @@ import { findPage } from "../pages/store";
 import { PAGE_STATUS, type PageRow } from "../pages/tables";
 import { users } from "../users/tables";
 import { mentionedIds } from "./mentions";
+import { deleteEmptiedParent } from "./queries";
 import { comments, type CommentRow } from "./tables";
 
 /** Characters are Unicode code points (an emoji is one). */
@@ -191,7 +192,7 @@ export function deleteComment(core: Core, caller: Caller, id: string): void {
     const { row, space } = writableComment(core, user, id);
     requireCommentRemover(core, user, row, space);
     if (row.deletedAt) return;
-    const replies = core.db.select({ n: sql<number>`count(*)` }).from(comments).where(eq(comments.parentId, row.id)).get()!.n;
+    const replies = core.db.select({ n: count() }).from(comments).where(eq(comments.parentId, row.id)).get()!.n;
     // 1.
     if (replies > 0) {
       core.db.update(comments).set({ body: "", authorId: null, deletedAt: iso(core.clock.now()), updatedAt: iso(core.clock.now()) }).where(eq(comments.id, row.id)).run();
@@ -200,7 +201,7 @@ export function deleteComment(core: Core, caller: Caller, id: string): void {
     // 2.
     core.db.delete(comments).where(eq(comments.id, row.id)).run();
     if (row.parentId) {
-      core.db.run(sql`delete from ${comments} where id = ${row.parentId} and deleted_at is not null and not exists (select 1 from ${comments} r where r.parent_id = ${row.parentId})`);
+      deleteEmptiedParent(core, row.parentId);
     }
   });
 }

@@ -17,7 +17,7 @@
  * Consumers run synchronously inside their own transaction; anything slow or remote (sending a
  * webhook) should queue a row here and do the network part afterwards.
  */
-import { asc, eq, gt, sql } from "drizzle-orm";
+import { asc, eq, gt, max, sql } from "drizzle-orm";
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
@@ -178,7 +178,7 @@ export function onEventRecorded(core: Core, recorder: EventRecorder): void {
  */
 export function onEvents(core: Core, name: string, handle: EventConsumer, opts: { from?: "now" | "start" } = {}): () => void {
   core.tx(() => {
-    const start = opts.from === "start" ? 0 : (core.db.select({ max: sql<number | null>`max(${events.seq})` }).from(events).get()?.max ?? 0);
+    const start = opts.from === "start" ? 0 : (core.db.select({ max: max(events.seq) }).from(events).get()?.max ?? 0);
     core.db.insert(eventCursors).values({ consumer: name, seq: start, updatedAt: iso(core.clock.now()) }).onConflictDoNothing().run();
   });
   const registry = registryOf(core);

@@ -3,7 +3,7 @@
  * Lists (GET /api/labels, a label's pages) only count and show pages the caller can see:
  * published, not in the trash, visible (access/pages.ts) in a readable space (access/spaces.ts).
  */
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNull } from "drizzle-orm";
 import { requireEditablePage, requireReadablePage, visiblePagesFilter } from "../access/pages";
 import { canReadSpace } from "../access/spaces";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
@@ -17,6 +17,8 @@ import { PAGE_STATUS, pages, type PageRow } from "../pages/tables";
 import { findSpaceById } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
 import { normaliseLabelName } from "./names";
+import { byTitle } from "../pages/queries";
+import { copyPageLabels } from "./queries";
 import { labels, pageLabels } from "./tables";
 
 export interface Label {
@@ -54,7 +56,7 @@ function readableSpaces(core: Core, caller: Caller, ids: Iterable<string>): Map<
 /** GET /api/labels: every label on at least one page the caller can see, by name, with how many. */
 export function listLabels(core: Core, caller: Caller): LabelWithCount[] {
   const rows = core.db
-    .select({ id: labels.id, name: labels.name, spaceId: pages.spaceId, n: sql<number>`count(*)` })
+    .select({ id: labels.id, name: labels.name, spaceId: pages.spaceId, n: count() })
     .from(pageLabels)
     .innerJoin(labels, eq(labels.id, pageLabels.labelId))
     .innerJoin(pages, eq(pages.id, pageLabels.pageId))
@@ -85,7 +87,7 @@ export function labelPages(core: Core, caller: Caller, rawName: string): Labelle
     .innerJoin(labels, eq(labels.id, pageLabels.labelId))
     .innerJoin(pages, eq(pages.id, pageLabels.pageId))
     .where(and(eq(labels.name, name), listedPages(core, caller)))
-    .orderBy(sql`${pages.title} collate nocase`, asc(pages.id))
+    .orderBy(byTitle(), asc(pages.id))
     .all();
   const readable = readableSpaces(core, caller, rows.map((r) => r.spaceId));
   return rows.filter((r) => readable.has(r.spaceId)).map((r) => ({ ...r, spaceKey: readable.get(r.spaceId)!.key }));
@@ -152,7 +154,5 @@ export function removeLabel(core: Core, caller: Caller, pageId: string, rawName:
 /** A copied page carries its source's labels (inside the copy's transaction; no label events). */
 export function copyLabels(core: Core, caller: UserCaller, fromPageId: string, toPageId: string): void {
   const now = iso(core.clock.now());
-  core.db.run(
-    sql`insert into ${pageLabels} (page_id, label_id, added_by_id, added_at) select ${toPageId}, label_id, ${caller.user.id}, ${now} from ${pageLabels} where page_id = ${fromPageId}`,
-  );
+  copyPageLabels(core, fromPageId, toPageId, caller.user.id, now);
 }

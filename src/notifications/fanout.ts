@@ -28,13 +28,13 @@ import type { Core } from "../core";
 import { onEventRecorded, type EventRow } from "../events/outbox";
 import { findPage } from "../pages/store";
 import { newId } from "../platform/crypto";
-import { perInstance } from "../platform/memo";
 import { findSpaceById } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
 import type { PageRow } from "../pages/tables";
 import { pageWatcherIds, spaceWatcherIds, watchAutomatically } from "../watches/service";
 import { commentExcerpt, contentMentionIds } from "./mentions";
 import { everyone, peopleByIds } from "./people";
+import { fanoutStatements as statements } from "./queries";
 import type { NotificationAction } from "./tables";
 
 /** Registers the recorder (openInstance). */
@@ -53,29 +53,6 @@ export function installNotificationFanout(core: Core): void {
     }
   });
 }
-
-const statements = perInstance((sqlite: Core["sqlite"]) => {
-  const columns = "(id, user_id, action, target_type, target_id, space_id, page_id, actor_id, details, created_at)";
-  // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT.
-  const select = "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?, ?, ?, ?, ?, ?, ?, ? FROM json_each(?) WHERE true";
-  type Params = [string, string, string, string | null, string | null, string | null, string, string, string];
-  return {
-    insert: sqlite.query<never, Params>(`INSERT INTO notifications ${columns} ${select}`),
-    coalesce: sqlite.query<never, Params>(
-      `INSERT INTO notifications ${columns} ${select}
-       ON CONFLICT (user_id, page_id) WHERE action = 'page.updated' AND read_at IS NULL DO UPDATE SET
-         actor_id = excluded.actor_id,
-         created_at = excluded.created_at,
-         details = json_set(excluded.details, '$.edits', coalesce(json_extract(notifications.details, '$.edits'), 1) + 1)`,
-    ),
-    unreadUpdates: sqlite.query<{ userId: string }, [string]>("SELECT user_id AS userId FROM notifications WHERE page_id = ? AND action = 'page.updated' AND read_at IS NULL"),
-    versionContent: sqlite.query<{ contentJson: string }, [string, number]>("SELECT content_json AS contentJson FROM page_versions WHERE page_id = ? AND version_number = ?"),
-    comment: sqlite.query<{ body: string; parentId: string | null }, [string]>("SELECT body, parent_id AS parentId FROM comments WHERE id = ?"),
-    threadAuthors: sqlite.query<{ authorId: string }, [string, string]>(
-      "SELECT DISTINCT author_id AS authorId FROM comments WHERE (id = ? OR parent_id = ?) AND author_id IS NOT NULL AND deleted_at IS NULL",
-    ),
-  };
-});
 
 interface Entry {
   action: NotificationAction;

@@ -7,7 +7,7 @@
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
-import { perInstance } from "../platform/memo";
+import { upkeepStatements as statements } from "./queries";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -15,21 +15,6 @@ const DAY = 24 * HOUR;
 export const TOKEN_WARNING_MS = 7 * DAY;
 /** Read entries older than this are deleted; unread ones stay until read. */
 export const KEEP_READ_MS = 90 * DAY;
-
-const statements = perInstance((sqlite: Core["sqlite"]) => ({
-  expiring: sqlite.query<{ id: string; userId: string; name: string; prefix: string; expiresAt: string; createdAt: string }, [string, string]>(
-    `SELECT t.id, t.user_id AS userId, t.name, t.prefix, t.expires_at AS expiresAt, t.created_at AS createdAt
-       FROM api_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.revoked_at IS NULL AND t.expires_at > ? AND t.expires_at <= ? AND u.status = 0
-        AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.action = 'token.expiring' AND n.target_id = t.id)`,
-  ),
-  // The unique index on token.expiring entries makes a second warning impossible, whatever runs twice.
-  warn: sqlite.query<never, [string, string, string, string, string]>(
-    `INSERT OR IGNORE INTO notifications (id, user_id, action, target_type, target_id, details, created_at)
-     VALUES (?, ?, 'token.expiring', 'token', ?, ?, ?)`,
-  ),
-  prune: sqlite.query<never, [string]>("DELETE FROM notifications WHERE read_at IS NOT NULL AND read_at < ?"),
-}));
 
 /**
  * Warns the owner of every live token that expires within a week, once per token. A token that

@@ -6,7 +6,7 @@
  * out of the list and the count, and marking it read answers 404 as for any unknown id. The
  * checks are the access module's, with the pages and spaces of a batch loaded once.
  */
-import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
 import { canReadComments, canReadPage } from "../access/pages";
 import { canAdminSpace, canReadSpace } from "../access/spaces";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
@@ -17,6 +17,7 @@ import { invalid, notFound } from "../platform/errors";
 import { spaces, type SpaceRow } from "../spaces/tables";
 import { users } from "../users/tables";
 import { personOf } from "./people";
+import { commentStillThere } from "./queries";
 import { notifications, type NotificationRow } from "./tables";
 
 export const NOTIFICATIONS_TAKE_DEFAULT = 50;
@@ -43,9 +44,6 @@ export type Notification = ReturnType<typeof toNotification>;
 
 /** Where an entry points, which is all its visibility depends on. */
 type Place = Pick<NotificationRow, "targetType" | "spaceId" | "pageId">;
-
-/** A comment entry whose comment has since been deleted tells of something no longer there. */
-const commentStillThere = sql`(${notifications.targetType} <> 'comment' OR EXISTS (SELECT 1 FROM comments c WHERE c.id = ${notifications.targetId} AND c.deleted_at IS NULL))`;
 
 /**
  * Loads the pages and spaces the entries name (two queries) and answers a visibility test, for
@@ -122,7 +120,7 @@ export function unreadCount(core: Core, caller: Caller): { count: number } {
   const user = requireUser(caller);
   // Unread entries grouped by where they point, so each page and space is checked once.
   const groups = core.db
-    .select({ targetType: notifications.targetType, spaceId: notifications.spaceId, pageId: notifications.pageId, n: sql<number>`count(*)` })
+    .select({ targetType: notifications.targetType, spaceId: notifications.spaceId, pageId: notifications.pageId, n: count() })
     .from(notifications)
     .where(and(eq(notifications.userId, user.user.id), isNull(notifications.readAt), commentStillThere))
     .groupBy(notifications.targetType, notifications.spaceId, notifications.pageId)

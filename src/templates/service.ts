@@ -3,7 +3,7 @@
  * (instance administrators only: access/templates.ts). Their content passes the same editor
  * schema check as page bodies. A space is named by its id or its key.
  */
-import { asc, eq, isNull, or, sql } from "drizzle-orm";
+import { asc, eq, isNull, or } from "drizzle-orm";
 import { requireWikiTemplateManager } from "../access/templates";
 import { requireEditableSpace, requireReadableSpace } from "../access/spaces";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
@@ -14,6 +14,7 @@ import { newId } from "../platform/crypto";
 import { invalid, notFound } from "../platform/errors";
 import { multiLine, singleLine } from "../platform/text";
 import { findSpaceById, findSpaceByIdOrKey } from "../spaces/service";
+import { byName } from "./queries";
 import { templates, type TemplateRow } from "./tables";
 
 export const NAME_MAX = 100;
@@ -61,7 +62,7 @@ export function listTemplates(core: Core, caller: Caller, spaceRef: string | und
     .select()
     .from(templates)
     .where(spaceId === undefined ? isNull(templates.spaceId) : or(isNull(templates.spaceId), eq(templates.spaceId, spaceId)))
-    .orderBy(sql`${templates.name} collate nocase`, asc(templates.id))
+    .orderBy(byName(), asc(templates.id))
     .all()
     .map(toTemplate);
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { hasRight } from "../identity/rights";
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
 import type { Core } from "../core";
@@ -58,7 +58,7 @@ export function createToken(core: Core, caller: UserCaller, input: CreateTokenIn
     const now = core.clock.now();
     const limit = getSettings(core).tokenMintLimitPerHour;
     const recent = core.db
-      .select({ n: sql<number>`count(*)` })
+      .select({ n: count() })
       .from(apiTokens)
       .where(and(eq(apiTokens.userId, caller.user.id), gt(apiTokens.createdAt, iso(now - HOUR))))
       .get()!.n;

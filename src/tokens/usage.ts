@@ -1,7 +1,8 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
+import { useCountPlus } from "./queries";
 import { apiTokens } from "./tables";
 
 /**
@@ -34,7 +35,7 @@ export class UsageTracker {
       for (const [id, p] of batch) {
         this.core.db
           .update(apiTokens)
-          .set({ useCount: sql`${apiTokens.useCount} + ${p.count}`, lastUsedAt: iso(p.last) })
+          .set({ useCount: useCountPlus(p.count), lastUsedAt: iso(p.last) })
           .where(eq(apiTokens.id, id))
           .run();
       }

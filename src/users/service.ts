@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import { BUILT_IN_ROLES, ROLE_ID } from "../identity/rights";
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
 import { checkNewPassword, hashPassword } from "../identity/password";
@@ -107,7 +107,7 @@ export async function register(core: Core, input: RegisterInput): Promise<{ user
 
   return core.tx(() => {
     const now = iso(core.clock.now());
-    const userCount = core.db.select({ n: sql<number>`count(*)` }).from(users).get()!.n;
+    const userCount = core.db.select({ n: count() }).from(users).get()!.n;
     const id = newId();
     let roleId: string = ROLE_ID.user;
     let inviteId: string | null = null;

@@ -10,16 +10,18 @@
  * Unwatching is remembered (`unwatchedAt`), so a later edit by the same person does not put the
  * watch back; only POST …/watch does.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { requireReadablePage } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { findPage } from "../pages/store";
 import { iso } from "../platform/clock";
-import { perInstance } from "../platform/memo";
 import { findSpaceByKey } from "../spaces/service";
+import { keepFirstUnwatch, watchingPage, watchingSpace } from "./queries";
 import { pageWatches, spaceWatches } from "./tables";
+
+export { pageWatcherIds, spaceWatcherIds, watchAutomatically } from "./queries";
 
 export interface WatchState {
   watching: boolean;
@@ -34,20 +36,6 @@ function readableSpace(core: Core, caller: Caller, key: string) {
   const user = requireUser(caller);
   return { user, space: requireReadableSpace(core, user, findSpaceByKey(core, key)) };
 }
-
-const watchingPage = (core: Core, userId: string, pageId: string) =>
-  core.db
-    .select({ one: sql`1` })
-    .from(pageWatches)
-    .where(and(eq(pageWatches.pageId, pageId), eq(pageWatches.userId, userId), isNull(pageWatches.unwatchedAt)))
-    .get() !== undefined;
-
-const watchingSpace = (core: Core, userId: string, spaceId: string) =>
-  core.db
-    .select({ one: sql`1` })
-    .from(spaceWatches)
-    .where(and(eq(spaceWatches.spaceId, spaceId), eq(spaceWatches.userId, userId)))
-    .get() !== undefined;
 
 /** GET /api/pages/{id}/watch. */
 export function pageWatchState(core: Core, caller: Caller, pageId: string): WatchState {
@@ -65,7 +53,7 @@ export function setPageWatch(core: Core, caller: Caller, pageId: string, watch: 
       .insert(pageWatches)
       .values({ pageId: page.id, userId: user.user.id, createdAt: now, unwatchedAt })
       // Unwatching twice keeps the first time.
-      .onConflictDoUpdate({ target: [pageWatches.pageId, pageWatches.userId], set: { unwatchedAt: watch ? null : sql`coalesce(${pageWatches.unwatchedAt}, ${now})` } })
+      .onConflictDoUpdate({ target: [pageWatches.pageId, pageWatches.userId], set: { unwatchedAt: watch ? null : keepFirstUnwatch(now) } })
       .run();
     return { watching: watch };
   });
@@ -85,29 +73,4 @@ export function setSpaceWatch(core: Core, caller: Caller, key: string, watch: bo
     else core.db.delete(spaceWatches).where(and(eq(spaceWatches.spaceId, space.id), eq(spaceWatches.userId, user.user.id))).run();
     return { watching: watch };
   });
-}
-
-// Run inside every page create and update: prepared once per instance.
-const statements = perInstance((sqlite: Core["sqlite"]) => ({
-  autoWatch: sqlite.query<never, [string, string, string]>("INSERT INTO page_watches (page_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
-  pageWatchers: sqlite.query<{ userId: string }, [string]>("SELECT user_id AS userId FROM page_watches WHERE page_id = ? AND unwatched_at IS NULL"),
-  spaceWatchers: sqlite.query<{ userId: string }, [string]>("SELECT user_id AS userId FROM space_watches WHERE space_id = ?"),
-}));
-
-/**
- * The creator or editor of a page watches it from now on, unless they once chose to stop.
- * Runs inside the change's transaction.
- */
-export function watchAutomatically(core: Core, userId: string, pageId: string): void {
-  statements(core.sqlite).autoWatch.run(pageId, userId, iso(core.clock.now()));
-}
-
-/** The ids of the users watching a page (before any access check). */
-export function pageWatcherIds(core: Core, pageId: string): string[] {
-  return statements(core.sqlite).pageWatchers.all(pageId).map((r) => r.userId);
-}
-
-/** The ids of the users watching a space (before any access check). */
-export function spaceWatcherIds(core: Core, spaceId: string): string[] {
-  return statements(core.sqlite).spaceWatchers.all(spaceId).map((r) => r.userId);
 }

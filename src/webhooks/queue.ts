@@ -7,19 +7,10 @@
 import type { Core } from "../core";
 import type { EventRow } from "../events/outbox";
 import { newId } from "../platform/crypto";
-import { perInstance } from "../platform/memo";
+import { queueStatements as statements } from "./queries";
 import { WEBHOOK_EVENT_TYPES } from "./service";
 
 const SENT_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
-
-/** Run for every page and space event (and per webhook), so prepared once per instance. */
-const statements = perInstance((sqlite: Core["sqlite"]) => ({
-  enabledHooksOf: sqlite.query<{ id: string; events: string }, [string]>("SELECT id, events FROM webhooks WHERE space_id = ? AND enabled = 1"),
-  spaceKey: sqlite.query<{ key: string }, [string]>("SELECT key FROM spaces WHERE id = ?"),
-  insert: sqlite.query<never, Record<string, string>>(
-    "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload, status, next_attempt_at, created_at, updated_at) VALUES ($id, $webhookId, $eventId, $eventType, $payload, 'pending', $now, $now, $now)",
-  ),
-}));
 
 /** The spaces whose webhooks hear this event: its own and, for a move between spaces, the old one. */
 function spacesOf(event: EventRow): string[] {

@@ -24,6 +24,7 @@ import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
 import { newId } from "../platform/crypto";
 import { guardedFetch } from "../platform/outbound";
+import { outcomeStatements } from "./queries";
 import { queueDeliveries } from "./queue";
 import { deliveryHeaders } from "./signer";
 import { webhookDeliveries, webhooks, type DeliveryRow, type WebhookRow } from "./tables";
@@ -212,26 +213,6 @@ function recordOutcomes(core: Core, state: SenderState): void {
     core.log.error("webhook attempts not recorded", { deliveries: done.length, error: err instanceof Error ? err.message : String(err) });
   }
 }
-
-/**
- * Every attempt runs these (several per change), so they are prepared once per instance. The
- * delivery's look-up reads two columns, never its payload.
- */
-const outcomeStatements = perInstance((sqlite: Core["sqlite"]) => ({
-  delivery: sqlite.query<{ attempts: number; webhookId: string }, [string]>("SELECT attempts, webhook_id AS webhookId FROM webhook_deliveries WHERE id = ?"),
-  attempt: sqlite.query<never, Record<string, string | number | null>>(
-    "INSERT INTO webhook_attempts (id, delivery_id, attempt, started_at, status_code, error, duration_ms, response_snippet) VALUES ($id, $deliveryId, $attempt, $startedAt, $statusCode, $error, $durationMs, $snippet)",
-  ),
-  // A failure moves on only a delivery still waiting (one abandoned meanwhile stays abandoned);
-  // a success is recorded whatever happened meanwhile: the receiver has it.
-  settle: sqlite.query<never, Record<string, string | number | null>>(
-    "UPDATE webhook_deliveries SET attempts = $attempts, last_status_code = $statusCode, last_error = $error, last_duration_ms = $durationMs, last_response_snippet = $snippet, updated_at = $updatedAt, status = $status, next_attempt_at = $nextAttemptAt WHERE id = $id AND ($status = 'succeeded' OR status IN ('pending', 'failed'))",
-  ),
-  succeeded: sqlite.query<never, [string]>("UPDATE webhooks SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0"),
-  failed: sqlite.query<{ consecutiveFailures: number; enabled: number }, [string]>(
-    "UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ? RETURNING consecutive_failures AS consecutiveFailures, enabled",
-  ),
-}));
 
 /** The attempt's log line, the delivery's state, the webhook's failure count (inside recordOutcomes' transaction). */
 function recordOutcome(core: Core, deliveryId: string, o: Outcome): void {

@@ -1,0 +1,101 @@
+/**
+ * The hand-written SQL of notifications: the one file a second backend rewrites for this
+ * domain (docs/architecture.md, "Seams"). Each statement is prepared once per instance.
+ */
+import { getTableColumns, sql, type Column } from "drizzle-orm";
+import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
+import type { Core } from "../core";
+import { listParam } from "../platform/db/lists";
+import { perInstance } from "../platform/memo";
+import { USER_STATUS } from "../users/service";
+import { roles, users } from "../users/tables";
+import { notifications } from "./tables";
+
+/** A comment entry whose comment has since been deleted tells of something no longer there. */
+export const commentStillThere = sql`(${notifications.targetType} <> 'comment' OR EXISTS (SELECT 1 FROM comments c WHERE c.id = ${notifications.targetId} AND c.deleted_at IS NULL))`;
+
+/** The fan-out's statements: it runs in every page write, so they are prepared once per instance. */
+export const fanoutStatements = perInstance((sqlite: Core["sqlite"]) => {
+  const columns = "(id, user_id, action, target_type, target_id, space_id, page_id, actor_id, details, created_at)";
+  // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT.
+  const select = "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?, ?, ?, ?, ?, ?, ?, ? FROM json_each(?) WHERE true";
+  type Params = [string, string, string, string | null, string | null, string | null, string, string, string];
+  return {
+    insert: sqlite.query<never, Params>(`INSERT INTO notifications ${columns} ${select}`),
+    coalesce: sqlite.query<never, Params>(
+      `INSERT INTO notifications ${columns} ${select}
+       ON CONFLICT (user_id, page_id) WHERE action = 'page.updated' AND read_at IS NULL DO UPDATE SET
+         actor_id = excluded.actor_id,
+         created_at = excluded.created_at,
+         details = json_set(excluded.details, '$.edits', coalesce(json_extract(notifications.details, '$.edits'), 1) + 1)`,
+    ),
+    unreadUpdates: sqlite.query<{ userId: string }, [string]>("SELECT user_id AS userId FROM notifications WHERE page_id = ? AND action = 'page.updated' AND read_at IS NULL"),
+    versionContent: sqlite.query<{ contentJson: string }, [string, number]>("SELECT content_json AS contentJson FROM page_versions WHERE page_id = ? AND version_number = ?"),
+    comment: sqlite.query<{ body: string; parentId: string | null }, [string]>("SELECT body, parent_id AS parentId FROM comments WHERE id = ?"),
+    threadAuthors: sqlite.query<{ authorId: string }, [string, string]>(
+      "SELECT DISTINCT author_id AS authorId FROM comments WHERE (id = ? OR parent_id = ?) AND author_id IS NOT NULL AND deleted_at IS NULL",
+    ),
+  };
+});
+
+/** The hourly upkeep's statements (schedule.ts). */
+export const upkeepStatements = perInstance((sqlite: Core["sqlite"]) => ({
+  expiring: sqlite.query<{ id: string; userId: string; name: string; prefix: string; expiresAt: string; createdAt: string }, [string, string]>(
+    `SELECT t.id, t.user_id AS userId, t.name, t.prefix, t.expires_at AS expiresAt, t.created_at AS createdAt
+       FROM api_tokens t JOIN users u ON u.id = t.user_id
+      WHERE t.revoked_at IS NULL AND t.expires_at > ? AND t.expires_at <= ? AND u.status = 0
+        AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.action = 'token.expiring' AND n.target_id = t.id)`,
+  ),
+  // The unique index on token.expiring entries makes a second warning impossible, whatever runs twice.
+  warn: sqlite.query<never, [string, string, string, string, string]>(
+    `INSERT OR IGNORE INTO notifications (id, user_id, action, target_type, target_id, details, created_at)
+     VALUES (?, ?, 'token.expiring', 'token', ?, ?, ?)`,
+  ),
+  prune: sqlite.query<never, [string]>("DELETE FROM notifications WHERE read_at IS NOT NULL AND read_at < ?"),
+}));
+
+/**
+ * Runs in every page write for every watcher, so it is one raw prepared statement (drizzle's
+ * row mapping of a join cost five times the query). The column lists come from the tables, so
+ * a new column is picked up here too, read through the column's own driver mapping.
+ */
+function reader<T>(table: Record<string, Column>, alias: string) {
+  const columns = Object.entries(table);
+  return {
+    select: columns.map(([key, c]) => `${alias}."${c.name}" AS "${alias}_${key}"`).join(", "),
+    read(row: Record<string, unknown>): T {
+      const out: Record<string, unknown> = {};
+      for (const [key, c] of columns) {
+        const value = row[`${alias}_${key}`];
+        out[key] = value === null ? null : c.mapFromDriverValue(value);
+      }
+      return out as T;
+    },
+  };
+}
+
+/**
+ * The active accounts with their roles, each row made into a person by `make` (people.ts).
+ * People of one role share its row and its set of rights.
+ */
+export const activeAccounts = perInstance((sqlite: Core["sqlite"]) => {
+  const u = reader<UserRow>(getTableColumns(users), "u");
+  const r = reader<RoleRow>(getTableColumns(roles), "r");
+  const from = `SELECT ${u.select}, ${r.select} FROM users u JOIN roles r ON r.id = u.role_id WHERE u.status = ${USER_STATUS.Active}`;
+  const byIds = sqlite.query<Record<string, unknown>, [string]>(`${from} AND u.id IN (${listParam("?")})`);
+  const everyone = sqlite.query<Record<string, unknown>, []>(from);
+  type Make = (user: UserRow, role: RoleRow, permissions: Set<string>) => UserCaller;
+  const toPeople = (rows: Array<Record<string, unknown>>, make: Make): UserCaller[] => {
+    const byRole = new Map<string, { role: RoleRow; permissions: Set<string> }>();
+    return rows.map((row) => {
+      let shared = byRole.get(row.r_id as string);
+      if (!shared) {
+        const role = r.read(row);
+        byRole.set(role.id, (shared = { role, permissions: new Set(role.permissions) }));
+      }
+      return make(u.read(row), shared.role, shared.permissions);
+    });
+  };
+  return { byIds: (ids: string[], make: Make) => toPeople(byIds.all(JSON.stringify(ids)), make), everyone: (make: Make) => toPeople(everyone.all(), make) };
+});
+

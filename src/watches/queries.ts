@@ -1,0 +1,53 @@
+/**
+ * The hand-written SQL of watches: the one file a second backend rewrites for this domain
+ * (docs/architecture.md, "Seams").
+ */
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import type { Core } from "../core";
+import { iso } from "../platform/clock";
+import { perInstance } from "../platform/memo";
+import { pageWatches, spaceWatches } from "./tables";
+
+export const watchingPage = (core: Core, userId: string, pageId: string) =>
+  core.db
+    .select({ one: sql`1` })
+    .from(pageWatches)
+    .where(and(eq(pageWatches.pageId, pageId), eq(pageWatches.userId, userId), isNull(pageWatches.unwatchedAt)))
+    .get() !== undefined;
+
+export const watchingSpace = (core: Core, userId: string, spaceId: string) =>
+  core.db
+    .select({ one: sql`1` })
+    .from(spaceWatches)
+    .where(and(eq(spaceWatches.spaceId, spaceId), eq(spaceWatches.userId, userId)))
+    .get() !== undefined;
+
+/** The new unwatchedAt when unwatching a page again: the first time stays. */
+export function keepFirstUnwatch(now: string): SQL {
+  return sql`coalesce(${pageWatches.unwatchedAt}, ${now})`;
+}
+
+// Run inside every page create and update: prepared once per instance.
+const statements = perInstance((sqlite: Core["sqlite"]) => ({
+  autoWatch: sqlite.query<never, [string, string, string]>("INSERT INTO page_watches (page_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
+  pageWatchers: sqlite.query<{ userId: string }, [string]>("SELECT user_id AS userId FROM page_watches WHERE page_id = ? AND unwatched_at IS NULL"),
+  spaceWatchers: sqlite.query<{ userId: string }, [string]>("SELECT user_id AS userId FROM space_watches WHERE space_id = ?"),
+}));
+
+/**
+ * The creator or editor of a page watches it from now on, unless they once chose to stop.
+ * Runs inside the change's transaction.
+ */
+export function watchAutomatically(core: Core, userId: string, pageId: string): void {
+  statements(core.sqlite).autoWatch.run(pageId, userId, iso(core.clock.now()));
+}
+
+/** The ids of the users watching a page (before any access check). */
+export function pageWatcherIds(core: Core, pageId: string): string[] {
+  return statements(core.sqlite).pageWatchers.all(pageId).map((r) => r.userId);
+}
+
+/** The ids of the users watching a space (before any access check). */
+export function spaceWatcherIds(core: Core, spaceId: string): string[] {
+  return statements(core.sqlite).spaceWatchers.all(spaceId).map((r) => r.userId);
+}
