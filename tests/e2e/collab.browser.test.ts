@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { apiCall, axeViolations, PASSWORD, screenshot, visit, type Visit } from "./harness";
+import { apiCall, axeViolations, LOOKS, PASSWORD, screenshot, visit, type Visit } from "./harness";
 import { api, docJson, newPage, newSpace, ownerWorld, para, storedDoc, type World } from "./fixtures";
 
 let world: World;
@@ -82,6 +82,13 @@ describe("editing a page together", () => {
     await olive.page.locator(".collaboration-carets__label", { hasText: "Bea Builder" }).waitFor();
     for (const v of [olive, bea]) expect(await axeViolations(v.page)).toEqual([]);
     await screenshot(bea.page, "collab-two-people");
+    // Undo is per person: Olive's undo takes back her words, never Bea's.
+    await olive.page.keyboard.press("Control+z");
+    const undone = await converged(olive.page, bea.page);
+    expect(undone).not.toContain("Olive writes first.");
+    expect(undone).toContain("We meet on Tuesdays. Bea adds more.");
+    await olive.page.keyboard.press("Control+Shift+z");
+    expect(await converged(olive.page, bea.page)).toContain("Olive writes first. We meet on Tuesdays. Bea adds more.");
   }, 60_000);
 
   test("one goes offline, keeps typing, comes back, and both converge", async () => {
@@ -140,19 +147,39 @@ describe("editing a page together", () => {
   }, 60_000);
 });
 
+describe("without the live connection", () => {
+  test("a socket that cannot connect leaves the editor working alone over HTTP", async () => {
+    const v = await visit(world.cairn, { storageState: world.storage });
+    try {
+      const other = await newPage(olive.page, (await api(olive.page, "GET", "/api/spaces/ENG")).id, "Solo notes", { text: "Alone here." });
+      await v.context.routeWebSocket(/\/api\/collab\//, (ws) => ws.close());
+      await v.page.goto(`/s/ENG/p/${other.id}/edit`);
+      await v.page.getByText("Live editing could not connect").waitFor({ timeout: 15_000 });
+      await v.page.locator(".ProseMirror").click();
+      await v.page.keyboard.press("Control+End");
+      await v.page.keyboard.type(" Saved anyway.");
+      await v.page.getByRole("button", { name: "Update" }).click();
+      await v.page.waitForURL((u) => !u.pathname.endsWith("/edit"));
+      expect((await storedDoc(olive.page, other.id)).text).toContain("Alone here. Saved anyway.");
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  }, 60_000);
+});
+
 describe("the looks", () => {
-  test("two people editing, in dark and at 375 px", async () => {
-    const storage = world.storage;
-    for (const look of [
-      { width: 1280 as const, theme: "dark" as const },
-      { width: 375 as const, theme: "light" as const },
-      { width: 375 as const, theme: "dark" as const },
-    ]) {
-      const v = await visit(world.cairn, { ...look, storageState: storage });
+  test("two people editing with changes from outside pending, in four looks", async () => {
+    const current = await storedDoc(olive.page, pageId);
+    await api(olive.page, "PUT", `/api/pages/${pageId}`, { contentJson: docJson(para("We meet on Thursdays at ten."), para("A line from a script.")), baseVersion: current.version });
+    await bea.page.getByRole("region", { name: "Changes from outside" }).waitFor();
+    for (const look of LOOKS) {
+      const v = await visit(world.cairn, { ...look, storageState: world.storage });
       try {
         await v.page.goto(editPath);
         await v.page.locator(".ProseMirror").waitFor();
-        await seeStatus(v.page, "Connected");
+        await seeStatus(v.page, "Connected · 2 people");
+        await v.page.getByRole("region", { name: "Changes from outside" }).waitFor();
         expect(await axeViolations(v.page)).toEqual([]);
         await screenshot(v.page, "collab-editing");
       } finally {

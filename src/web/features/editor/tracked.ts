@@ -6,6 +6,7 @@
  */
 import type { Editor } from "@tiptap/core";
 import type { Node as PmNode } from "@tiptap/pm/model";
+import { resolveChanges } from "../../../content/tracked-resolve";
 
 export interface TrackedChange {
   id: string;
@@ -17,12 +18,10 @@ export interface TrackedChange {
   deleted: string;
 }
 
-const KINDS = ["insertion", "deletion"] as const;
-
 export function listChanges(doc: PmNode): TrackedChange[] {
   const byId = new Map<string, TrackedChange>();
   doc.descendants((node, pos) => {
-    if (!node.isText) return;
+    if (!node.isInline) return;
     for (const mark of node.marks) {
       const kind = mark.type.name;
       if (kind !== "insertion" && kind !== "deletion") continue;
@@ -32,8 +31,9 @@ export function listChanges(doc: PmNode): TrackedChange[] {
       const last = change.ranges[change.ranges.length - 1];
       if (last && last.kind === kind && last.to === pos) last.to = pos + node.nodeSize;
       else change.ranges.push({ from: pos, to: pos + node.nodeSize, kind });
-      if (kind === "insertion") change.inserted += node.text;
-      else change.deleted += node.text;
+      const text = node.text ?? (node.type.name === "mention" ? `@${node.attrs.label ?? ""}` : " ");
+      if (kind === "insertion") change.inserted += text;
+      else change.deleted += text;
     }
   });
   return [...byId.values()];
@@ -46,7 +46,10 @@ export function changeAt(changes: TrackedChange[], pos: number): TrackedChange |
 
 type Commands = Record<string, ((...args: unknown[]) => boolean) | undefined>;
 
-/** Settles one change (or all): the schema's own commands when it has them. */
+/**
+ * Settles one change (or all) as one edit of the open document (the schema's own commands when
+ * it has them), so in a live room only the changed text moves and nobody's caret jumps.
+ */
 export function settle(editor: Editor, accept: boolean, change?: TrackedChange): void {
   const own = editor.commands as unknown as Commands;
   const name = change ? (accept ? "acceptChange" : "rejectChange") : accept ? "acceptAllChanges" : "rejectAllChanges";
@@ -54,14 +57,6 @@ export function settle(editor: Editor, accept: boolean, change?: TrackedChange):
     own[name]!(...(change ? [change.id] : []));
     return;
   }
-  const changes = change ? [change] : listChanges(editor.state.doc);
   const tr = editor.state.tr;
-  // From the end, so earlier positions stay valid.
-  const ranges = changes.flatMap((c) => c.ranges).sort((a, b) => b.from - a.from);
-  for (const r of ranges) {
-    const dropText = (r.kind === "deletion") === accept;
-    if (dropText) tr.delete(r.from, r.to);
-    else for (const kind of KINDS) tr.removeMark(r.from, r.to, editor.schema.marks[kind]);
-  }
-  if (tr.docChanged) editor.view.dispatch(tr);
+  if (resolveChanges(tr, accept ? "accept" : "reject", change ? new Set([change.id]) : null)) editor.view.dispatch(tr);
 }
