@@ -2,7 +2,8 @@
  * The import rules of .dependency-cruiser.cjs (written down in docs/architecture.md), checked on
  * every run: no import cycles anywhere in src/; the server's layers import only downwards;
  * src/platform imports no domain; the web UI imports no server code but the editor schema, and
- * keeps TipTap, the editor and history out of its reading bundle.
+ * keeps TipTap, the editor and history out of its reading bundle. Beside them, a source scan:
+ * raw SQL stays in each domain's queries.ts.
  */
 import { expect, test } from "bun:test";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -58,3 +59,49 @@ test("the layer rules refuse an upward import, a cycle and a schema reaching up"
     rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);
+
+// Raw SQL (drizzle's sql`…` and sql.raw, statement text handed to query/prepare/run/exec, the
+// driver under $client) lives in each domain's queries.ts, the one file a second backend
+// rewrites per domain (docs/architecture.md, "Seams"); tables.ts keeps its DDL. Drizzle's query
+// builder is portable and stays where it is used. dependency-cruiser sees modules, not the
+// names imported from them (`sql` and `eq` both come from drizzle-orm), so this reads the text.
+const RAW_SQL = [/\bsql(<.*?>)?`/, /\bsql\.raw\(/, /\.(query|prepare|run|exec)(<.*?>)?\(\s*["'`]/, /\$client\b/];
+const SQL_MAY_LIVE = [
+  /\/(queries|tables)\.ts$/,
+  /\.test\.tsx?$|\/testing\.ts$/,
+  /^src\/(platform|db|web)\//, // the platform's own SQL; the schema; the browser
+  /^src\/(search|collab)\//, // not moved yet: search's index (SearchIndex, issue 13) and the collaboration store are their owners' to gather
+  /^src\/core\.ts$/, // the WAL checkpoint at close, the platform's
+  /^src\/system\/routes\.ts$/, // the health probe's SELECT 1
+];
+
+function rawSqlOutsideQueries(files: Record<string, string>): string[] {
+  const found: string[] = [];
+  for (const [path, text] of Object.entries(files)) {
+    if (SQL_MAY_LIVE.some((allowed) => allowed.test(path))) continue;
+    for (const pattern of RAW_SQL) {
+      const m = pattern.exec(text);
+      if (m) found.push(`${path}:${text.slice(0, m.index).split("\n").length}: ${m[0]}`);
+    }
+  }
+  return found;
+}
+
+test("raw SQL lives in each domain's queries.ts", async () => {
+  const files: Record<string, string> = {};
+  for await (const path of new Bun.Glob("src/**/*.ts").scan({ cwd: root })) files[path] = await Bun.file(join(root, path)).text();
+  expect(rawSqlOutsideQueries(files)).toEqual([]);
+});
+
+test("the raw-SQL rule finds SQL outside queries.ts and leaves queries.ts, tables.ts and the builder alone", () => {
+  const found = rawSqlOutsideQueries({
+    "src/labels/service.ts": 'const n = core.db.select({ n: count() }).from(labels).where(eq(labels.id, id)).get();\nconst q = sql<number>`count(*)`;\n',
+    "src/watches/service.ts": "const a = 1;\nconst s = sqlite.query<{ id: string }, [string]>(\n  \"SELECT id FROM page_watches WHERE page_id = ?\",\n);\n",
+    "src/access/pages.ts": "const a = sql.raw(alias);\n",
+    "src/users/service.ts": "core.db.$client.exec(text);\n",
+    "src/labels/queries.ts": "export const byName = () => sql`${labels.name} collate nocase`;\n",
+    "src/notifications/tables.ts": "uniqueIndex(\"x\").on(t.userId).where(sql`read_at IS NULL`),\n",
+    "src/pages/store.ts": 'const look = core.db.select().from(pages).where(eq(pages.id, sql.placeholder("id"))).prepare();\n',
+  });
+  expect(found).toEqual(["src/labels/service.ts:2: sql<number>`", 'src/watches/service.ts:2: .query<{ id: string }, [string]>(\n  "', "src/access/pages.ts:1: sql.raw(", "src/users/service.ts:1: $client"]);
+});
