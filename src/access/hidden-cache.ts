@@ -1,9 +1,9 @@
 /**
  * The pages a caller may not see because of View restrictions, kept between requests.
  *
- * Working them out walks down from every restricted page the caller fails (queries.ts hiddenPageIds, about
- * 2 µs per hidden page): a few milliseconds in a space of 10,000 pages, paid by every list and
- * twice per search. Reads far outnumber writes in a wiki, so the ids are kept in memory, one
+ * Working them out walks down from every restricted page the caller fails (hiddenPageIds in
+ * queries.ts, about 2 µs per hidden page): a few milliseconds in a space of 10,000 pages, paid by
+ * every list and twice per search. Reads far outnumber writes in a wiki, so the ids are kept in memory, one
  * entry per principal set (account, tier, whether public spaces are on), until the change stamp
  * moves (platform/db/kept-answers.ts): any change to pages, grants, restrictions, groups or
  * settings, whoever made it, drops them. Inside a write transaction the live statement is used,

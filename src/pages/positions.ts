@@ -1,7 +1,7 @@
 /**
- * Where pages sit among their siblings (subtrees: queries.ts). Positions are 0-based among the published,
- * live pages with the same space and parent; ties (and gaps) are harmless because every
- * listing orders by position, then title.
+ * Where pages sit among their siblings (subtrees: subtreeIds in queries.ts). Positions are
+ * 0-based among the published, live pages with the same space and parent; ties (and gaps) are
+ * harmless because every listing orders by position, then title.
  */
 import { and, asc, eq, isNull, ne, type SQL } from "drizzle-orm";
 import type { Core } from "../core";

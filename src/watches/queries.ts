@@ -8,6 +8,7 @@ import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
 import { pageWatches, spaceWatches } from "./tables";
 
+/** Whether the user watches the page now (a watch not since unwatched). */
 export const watchingPage = (core: Core, userId: string, pageId: string) =>
   core.db
     .select({ one: sql`1` })
@@ -15,6 +16,7 @@ export const watchingPage = (core: Core, userId: string, pageId: string) =>
     .where(and(eq(pageWatches.pageId, pageId), eq(pageWatches.userId, userId), isNull(pageWatches.unwatchedAt)))
     .get() !== undefined;
 
+/** Whether the user watches the space. */
 export const watchingSpace = (core: Core, userId: string, spaceId: string) =>
   core.db
     .select({ one: sql`1` })

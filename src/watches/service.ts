@@ -21,6 +21,7 @@ import { findSpaceByKey } from "../spaces/service";
 import { keepFirstUnwatch, watchingPage, watchingSpace } from "./queries";
 import { pageWatches, spaceWatches } from "./tables";
 
+// The automatic watch and the watcher lists the fan-out reads (notifications/fanout.ts).
 export { pageWatcherIds, spaceWatcherIds, watchAutomatically } from "./queries";
 
 export interface WatchState {
