@@ -83,11 +83,16 @@ describe("editing a page together", () => {
     for (const v of [olive, bea]) expect(await axeViolations(v.page)).toEqual([]);
     await screenshot(bea.page, "collab-two-people");
     // Undo is per person: Olive's undo takes back her words, never Bea's.
-    await olive.page.keyboard.press("Control+z");
+    let undos = 0;
+    while ((await text(olive.page)).includes("Olive") && undos < 40) {
+      await olive.page.keyboard.press("Control+z");
+      undos++;
+      expect(await text(olive.page)).toContain("We meet on Tuesdays. Bea adds more.");
+    }
     const undone = await converged(olive.page, bea.page);
-    expect(undone).not.toContain("Olive writes first.");
+    expect(undone).not.toContain("Olive");
     expect(undone).toContain("We meet on Tuesdays. Bea adds more.");
-    await olive.page.keyboard.press("Control+Shift+z");
+    for (let i = 0; i < undos; i++) await olive.page.keyboard.press("Control+Shift+z");
     expect(await converged(olive.page, bea.page)).toContain("Olive writes first. We meet on Tuesdays. Bea adds more.");
   }, 60_000);
 

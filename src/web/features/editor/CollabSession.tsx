@@ -8,6 +8,8 @@ import { useEditor } from "@tiptap/react";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useLocation } from "wouter";
 import { api, ApiError, data } from "../../api/client";
+import { keys } from "../../api/keys";
+import { queryClient } from "../../api/query-client";
 import type { Page, Space } from "../../api/types";
 import { pagePath } from "../../lib/slug";
 import { Button } from "../../ui/Button";
@@ -29,6 +31,8 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
   const [, navigate] = useLocation();
   const state = useSyncExternalStore(room.subscribe, room.getSnapshot);
   const [title, setTitle] = useState(page.title);
+  // Only a title this person changed is sent: another's renaming must not be undone by Update.
+  const [titleTouched, setTitleTouched] = useState(false);
   const [comment, setComment] = useState("");
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<{ field?: string; message: string } | null>(null);
@@ -46,6 +50,22 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
   });
   const changes = usePendingChanges(editor);
 
+  // Someone published (or a change came from outside): the page as read is no longer current.
+  useEffect(() => {
+    if (state.version == null || state.version === page.currentVersionNumber) return;
+    void queryClient.invalidateQueries({ queryKey: keys.page(page.id) });
+    void queryClient.invalidateQueries({ queryKey: keys.versions(page.id) });
+  }, [state.version, page.id, page.currentVersionNumber]);
+  useEffect(() => {
+    if (!titleTouched) setTitle(page.title);
+  }, [page.title, titleTouched]);
+  // The server closed the room for good (rights lost, page gone, space archived): stop typing
+  // into a copy nobody will receive.
+  const refused = state.connection === "closed" && state.closeCode !== 4429;
+  useEffect(() => {
+    editor.setEditable(!refused);
+  }, [editor, refused]);
+
   // Closing the tab with edits the server may not have asks first (they stay on this device).
   useEffect(() => {
     if (!state.pending) return;
@@ -58,7 +78,7 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
     setSaving(true);
     setError(null);
     const params = { path: { id: page.id } };
-    const body: Body = { ...(title.trim() ? { title } : {}), baseVersion: base, ...(comment.trim() ? { changeComment: comment.trim() } : {}) };
+    const body: Body = { ...(titleTouched && title.trim() ? { title } : {}), baseVersion: base, ...(comment.trim() ? { changeComment: comment.trim() } : {}) };
     const put = (b: Body) => data(api.PUT("/api/pages/{id}", { params, body: b as never }));
     try {
       let saved: Page;
@@ -97,7 +117,10 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
       <EditHeader
         page={page}
         title={title}
-        onTitle={setTitle}
+        onTitle={(t) => {
+          setTitle(t);
+          setTitleTouched(true);
+        }}
         onEnterFromTitle={() => {
           editor.view.dom.focus();
           editor.commands.focus("start");

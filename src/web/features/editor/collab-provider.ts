@@ -11,14 +11,9 @@ import { messageYjsSyncStep2, writeSyncStep1 } from "y-protocols/sync";
 import { WebsocketProvider } from "y-websocket";
 import * as Y from "yjs";
 import { ApiError } from "../../api/client";
+import { closeSentence, fetchCollabToken, type CollabToken } from "./collab-token";
 
-export interface CollabToken {
-  token: string;
-  documentName: string;
-  url: string;
-  expiresAt: string;
-  enabled: boolean;
-}
+export { fetchCollabToken, type CollabToken };
 
 export interface Peer {
   clientId: number;
@@ -40,16 +35,6 @@ export interface RoomState {
   version: number | null;
   /** Local edits the server may not have yet (made offline, or still being sent). */
   pending: boolean;
-}
-
-/** The collab token, or an ApiError; the path is not in the generated client yet. */
-export async function fetchCollabToken(pageId: string): Promise<CollabToken> {
-  const res = await fetch(`/api/pages/${encodeURIComponent(pageId)}/collab-token`, { credentials: "same-origin" });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-    throw new ApiError(res.status, String(body.code ?? "error"), String(body.title ?? res.statusText), body.detail as string | undefined, undefined, body);
-  }
-  return (await res.json()) as CollabToken;
 }
 
 const wsUrl = (url: string) => new URL(url, location.origin).href.replace(/^http/, "ws");
@@ -308,21 +293,4 @@ export class CollabRoom {
 function readVersion(meta: Y.Map<unknown>): number | null {
   const v = meta.get("version");
   return typeof v === "number" ? v : null;
-}
-
-function closeSentence(code: number): string {
-  switch (code) {
-    case 4401:
-      return "Your editing session expired. Reload the page to go on.";
-    case 4403:
-      return "You can no longer edit this page.";
-    case 4404:
-      return "This page was moved to the trash or hidden.";
-    case 4423:
-      return "This space was archived: its pages are read-only.";
-    case 4429:
-      return "Too many changes too fast: live editing paused.";
-    default:
-      return "The live editing connection closed.";
-  }
 }
