@@ -81,18 +81,16 @@ function mapInline(node: PMNode, map: (inline: PMNode) => PMNode | null): PMNode
   return node.copy(Fragment.fromArray(content));
 }
 
-const hasMark = (node: PMNode, name: string) => node.marks.some((m) => m.type.name === name);
-
 /**
- * A working-copy block the incoming version no longer has: its text marked deleted (text still
- * pending as an earlier insertion simply goes). Dropped if nothing in it can carry the mark.
+ * A working-copy block the incoming version no longer has: as it would be with its pending
+ * changes rejected (text still pending as an earlier insertion simply goes), all its text marked
+ * deleted. Dropped if nothing in it can carry the mark.
  */
 export function deletedBlock(node: PMNode, hunk: Hunk): PMNode | null {
-  const marked = mapInline(node, (inline) => {
-    if (hasMark(inline, "deletion")) return inline;
-    if (hasMark(inline, "insertion")) return null;
-    return inline.mark(hunk.mark("deletion").addToSet(inline.marks));
-  });
+  if (whollyGone(node, "reject", null)) return null;
+  const tr = new Transform(node);
+  resolveChanges(tr, "reject");
+  const marked = mapInline(tr.doc, (inline) => inline.mark(hunk.mark("deletion").addToSet(inline.marks)));
   return whollyGone(marked, "accept", null) ? marked : null;
 }
 

@@ -110,3 +110,14 @@ export function resolveChanges(tr: Transform, how: Resolution, filter: ChangeFil
   for (const [from, to] of merged.reverse()) tr.delete(from, to);
   return out.unmarks.length > 0 || merged.length > 0;
 }
+
+/** Whether the document holds any of the selected changes (what resolving would act on). */
+export function holdsChanges(doc: PMNode, filter: ChangeFilter = null): boolean {
+  let found = false;
+  doc.descendants((node) => {
+    if (node.marks.some((m) => isTrackedMark(m) && selected(m, filter))) found = true;
+    return !found;
+  });
+  return found;
+}
+

@@ -4,6 +4,7 @@
  * attributes, no text block emptied), so accept all / reject all must give back either side exactly.
  */
 import type { SampleNode } from "./sample";
+import { contentSchema } from "./schema";
 
 function random(seed: number): () => number {
   let a = seed >>> 0;
@@ -25,7 +26,8 @@ function parts(doc: SampleNode) {
   const walk = (node: SampleNode) => {
     if (node.type === "codeBlock") return;
     if (node.type === "text") texts.push(node);
-    else if (node.content && !["paragraph", "heading"].includes(node.type)) blockLists.push(node.content);
+    // Tables and details have a fixed shape: their rows, cells and parts are not moved about.
+    else if (node.content && !["paragraph", "heading", "detailsSummary", "details", "table", "tableRow"].includes(node.type)) blockLists.push(node.content);
     node.content?.forEach(walk);
   };
   walk(doc);
@@ -36,55 +38,62 @@ function parts(doc: SampleNode) {
 const fixed = (node: SampleNode) => ["codeBlock", "image", "attachment", "horizontalRule"].includes(node.type) || JSON.stringify(node).includes('"codeBlock"');
 
 export function randomEdits<T extends SampleNode>(doc: T, seed: number, count: number): T {
-  const out = structuredClone(doc);
+  let out = structuredClone(doc);
   const rnd = random(seed);
-  const pick = <U>(list: readonly U[]): U => list[Math.floor(rnd() * list.length)];
-  const word = () => pick(WORDS);
   for (let n = 0; n < count; n++) {
-    const { blockLists, texts } = parts(out);
-    const node = pick(texts);
-    const words = node.text!.split(" ");
-    const at = Math.floor(rnd() * words.length);
-    const list = pick(blockLists);
-    const index = Math.floor(rnd() * list.length);
-    const movable = list.length > 1 && !fixed(list[index]);
-    switch (Math.floor(rnd() * 8)) {
-      case 0: // replace a word
-        words[at] = word();
-        node.text = words.join(" ");
-        break;
-      case 1: // add words
-        words.splice(at, 0, word(), ...(rnd() < 0.5 ? [word()] : []));
-        node.text = words.join(" ");
-        break;
-      case 2: // delete a word, keeping some text
-        if (words.length > 1) words.splice(at, 1);
-        node.text = words.join(" ") || "x";
-        break;
-      case 3: // delete a block (a list keeps one item)
-        if (movable) list.splice(index, 1);
-        break;
-      case 4: // add a paragraph
-        if (list === out.content || list[0]?.type === "paragraph") {
-          list.splice(Math.floor(rnd() * (list.length + 1)), 0, { type: "paragraph", content: [{ type: "text", text: `${word()} ${word()} ${word()}` }] });
-        }
-        break;
-      case 5: // make a word bold (code excludes bold)
-        if (!node.marks?.some((m) => m.type === "code")) node.marks = [...(node.marks ?? []), { type: "bold" }];
-        break;
-      case 6: { // move a block
-        if (movable) {
-          const [moved] = list.splice(index, 1);
-          const to = Math.floor(rnd() * (list.length + 1));
-          // A list item's first block must stay a paragraph.
-          if (to > 0 || moved.type === "paragraph" || list !== out.content) list.splice(to, 0, moved);
-          else list.splice(1, 0, moved);
-        }
-        break;
-      }
-      default: // duplicate a block
-        if (!fixed(list[index])) list.splice(index, 0, structuredClone(list[index]));
+    const before = structuredClone(out);
+    edit(out, rnd);
+    // An edit that breaks the schema (a list item must start with a paragraph) is taken back.
+    try {
+      contentSchema.nodeFromJSON(out).check();
+    } catch {
+      out = before;
     }
   }
   return out;
+}
+
+function edit(out: SampleNode, rnd: () => number): void {
+  const pick = <U>(list: readonly U[]): U => list[Math.floor(rnd() * list.length)];
+  const word = () => pick(WORDS);
+  const { blockLists, texts } = parts(out);
+  const node = pick(texts);
+  const words = node.text!.split(" ");
+  const at = Math.floor(rnd() * words.length);
+  const list = pick(blockLists);
+  const index = Math.floor(rnd() * list.length);
+  const movable = list.length > 1 && !fixed(list[index]);
+  switch (Math.floor(rnd() * 8)) {
+    case 0: // replace a word
+      words[at] = word();
+      node.text = words.join(" ");
+      break;
+    case 1: // add words
+      words.splice(at, 0, word(), ...(rnd() < 0.5 ? [word()] : []));
+      node.text = words.join(" ");
+      break;
+    case 2: // delete a word, keeping some text
+      if (words.length > 1) words.splice(at, 1);
+      node.text = words.join(" ") || "x";
+      break;
+    case 3: // delete a block (a list keeps one item)
+      if (movable) list.splice(index, 1);
+      break;
+    case 4: // add a paragraph
+      list.splice(Math.floor(rnd() * (list.length + 1)), 0, { type: "paragraph", content: [{ type: "text", text: `${word()} ${word()} ${word()}` }] });
+      break;
+    case 5: // make a word bold (code excludes bold)
+      if (!node.marks?.some((m) => m.type === "code" || m.type === "bold")) node.marks = [...(node.marks ?? []), { type: "bold" }];
+      break;
+    case 6: { // move a block
+      if (movable) {
+        const [moved] = list.splice(index, 1);
+        const to = Math.floor(rnd() * (list.length + 1));
+        list.splice(to, 0, moved);
+      }
+      break;
+    }
+    default: // duplicate a block
+      if (!fixed(list[index])) list.splice(index, 0, structuredClone(list[index]));
+  }
 }
