@@ -57,7 +57,7 @@ export function roomStorage(core: Core, external: ExternalChange): RoomStorage {
         return room;
       }
       Y.applyUpdate(room.doc, stored.state, SERVER_ORIGIN);
-      if (room.version < found.page.currentVersion) catchUp(core, room, found.page.contentJson, found.page.currentVersion, found.page.updatedById, external);
+      catchUp(core, room, external);
       return room;
     },
     save(room) {
@@ -66,17 +66,21 @@ export function roomStorage(core: Core, external: ExternalChange): RoomStorage {
   };
 }
 
-/** How a change from outside reaches a working copy that holds edits of its own (tracked changes). */
-export type ExternalChange = (room: Room, incoming: JSONContent, version: number, authorId: string | null) => void;
+/** How a change from outside reaches a working copy that holds edits of its own (external.ts). */
+export type ExternalChange = (room: Room, incoming: { content: JSONContent; version: number; authorId: string | null; at: number }) => void;
 
 /**
- * The page got new versions while nobody had it open. A working copy that still equals the
+ * The page got new versions while nobody had it open (its room stored, or loaded with nobody
+ * in it). A working copy that still equals the
  * version it was last brought to holds nothing unpublished: it simply becomes the current
  * version. One with unpublished edits gets the news as tracked changes, like an open room.
  * Either way the Yjs document is changed, never replaced: a client that kept its copy offline
  * (y-indexeddb) merges into it instead of doubling the page.
  */
-function catchUp(core: Core, room: Room, contentJson: string, version: number, authorId: string | null, external: ExternalChange): void {
+export function catchUp(core: Core, room: Room, external: ExternalChange): void {
+  const found = findPage(core, room.pageId);
+  if (!found || found.page.currentVersion <= room.version) return;
+  const { contentJson, currentVersion: version, updatedById: authorId } = found.page;
   const base = core.db
     .select({ contentJson: pageVersions.contentJson })
     .from(pageVersions)
@@ -87,7 +91,7 @@ function catchUp(core: Core, room: Room, contentJson: string, version: number, a
     replaceRoomContent(room, incoming);
     room.setVersion(version);
   } else {
-    external(room, incoming, version, authorId);
+    external(room, { content: incoming, version, authorId, at: core.clock.now() });
   }
 }
 

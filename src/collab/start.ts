@@ -11,7 +11,7 @@ import { onEventRecorded, type EventRow } from "../events/outbox";
 import { findPage, findPageMeta } from "../pages/store";
 import { applyExternalChange } from "./external";
 import { DEFAULT_TIMING, InProcessRoomHost, type HostTiming, type RoomHost } from "./room-host";
-import { roomStorage, setRoomHost } from "./service";
+import { catchUp, roomStorage, setRoomHost } from "./service";
 import { collabSocket, type CollabSocket, type FloodLimits } from "./socket";
 
 export interface Collab extends CollabSocket {
@@ -63,9 +63,12 @@ export function startCollab(core: Core, opts: CollabOptions = {}): Collab {
     for (const pageId of pages) {
       try {
         host.withLoadedRoom(pageId, (room) => {
+          // Nobody in it: as for a stored room, an untouched working copy simply follows.
+          if (room.peers.size === 0) return catchUp(core, room, applyExternalChange);
           const found = findPage(core, pageId);
           if (!found || found.page.currentVersion <= room.version) return;
-          applyExternalChange(room, JSON.parse(found.page.contentJson) as JSONContent, found.page.currentVersion, found.page.updatedById);
+          const content = JSON.parse(found.page.contentJson) as JSONContent;
+          applyExternalChange(room, { content, version: found.page.currentVersion, authorId: found.page.updatedById, at: core.clock.now() });
         });
       } catch (err) {
         onError("bringing a collaborative document up to date failed", err);

@@ -34,7 +34,13 @@ export interface CollabEnv {
 }
 
 export async function startCollabEnv(dir = mkdtempSync(join(tmpdir(), "cairn-collab-"))): Promise<CollabEnv> {
-  const start = () => startServer(loadConfig(["--data", dir, "--host", "127.0.0.1", "--port", "0"], {}), { log: silentLogger });
+  // A restart comes back on the same port, so clients reconnect as they would to the binary.
+  let port = 0;
+  const start = () => {
+    const server = startServer(loadConfig(["--data", dir, "--host", "127.0.0.1", "--port", String(port)], {}), { log: silentLogger });
+    port = server.server.port ?? 0;
+    return server;
+  };
   const env: CollabEnv = {
     server: start(),
     dir,

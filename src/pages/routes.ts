@@ -10,6 +10,7 @@ import { cachedPageAnswer } from "./page-cache";
 import { CreatePageBody, EmojiBody, LayoutBody, Page, PageParams, UpdatePageBody, Version, VersionParams, VersionWithContent } from "./schemas";
 import { createPage, getPageJson, setPresentation, updatePage } from "./service";
 import { structureRoutes } from "./structure-routes";
+import { publishRoom } from "../commands/publish-room";
 import { getVersion, listVersions, restoreVersion } from "./versions";
 
 export const pagesDetail = (summary: string) => ({ tags: ["Pages"], summary });
@@ -50,7 +51,7 @@ export function pageRoutes(core: Core) {
         },
       },
     )
-    .put("/:id", ({ params, body, request }) => updatePage(core, callerOf(request), params.id, body), {
+    .put("/:id", ({ params, body, request }) => (body.contentFrom === undefined ? updatePage(core, callerOf(request), params.id, body) : publishRoom(core, callerOf(request), params.id, { ...body, contentFrom: body.contentFrom })), {
       params: PageParams,
       body: UpdatePageBody,
       response: { 200: Page, ...problems(400, 401, 403, 404, 409) },

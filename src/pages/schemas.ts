@@ -107,6 +107,12 @@ export const UpdatePageBody = t.Object({
   title: t.Optional(Title("Optional: absent keeps the title; a draft's may be blank")),
   contentJson: t.Optional(ContentJson),
   contentMarkdown: t.Optional(ContentMarkdown),
+  contentFrom: t.Optional(
+    t.Literal("room", {
+      description:
+        'Publish the page\'s shared editing room as this version: the server takes the room\'s document (tracked changes accepted). Exclusive with contentJson and contentMarkdown; 409 `room_not_open` when nobody has the page open',
+    }),
+  ),
   changeComment: t.Optional(t.Nullable(t.String({ maxLength: COMMENT_MAX, description: `What changed, at most ${COMMENT_MAX} characters` }))),
   baseVersion: t.Optional(Int({ minimum: 1, description: "The currentVersionNumber you started from; another value is 409" })),
 });

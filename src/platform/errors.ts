@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   key_taken: { status: 409, title: "That key is already taken" },
   email_taken: { status: 409, title: "An account with that e-mail already exists" },
   version_conflict: { status: 409, title: "The page changed since the version you started from" },
+  room_not_open: { status: 409, title: "This page is not open in a shared editing room" },
   conflict: { status: 409, title: "Conflict" },
   payload_too_large: { status: 413, title: "The request is too large" },
   unsupported_media_type: { status: 415, title: "Unsupported content type" },

@@ -1395,6 +1395,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pages/{id}/collab-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A short-lived token to open the page in a shared editing room
+         * @description Only for callers who may edit the page (404 if they may not see it, 403 if they may only read it, 409 in the trash). The token lives 10 minutes and is bound to the account and the page. Connect a y-websocket `WebsocketProvider` to `ws(s)://<host>/api/collab` with room `documentName` and the query parameter `token`; the document is the Yjs XML fragment `default`, and the map `cairn` holds `version`, the page's current version number. The server closes the socket with 4401 when the token expires, 4403 when the account may no longer edit, 4404 when the page is trashed or hidden, 4423 when the space is archived and 4429 when the client sends too much too fast; fetch a new token before expiresAt and reconnect.
+         */
+        get: operations["getApiPagesByIdCollab-token"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4062,6 +4082,11 @@ export interface operations {
                      *     :::
                      */
                     contentMarkdown?: string;
+                    /**
+                     * @description Publish the page's shared editing room as this version: the server takes the room's document (tracked changes accepted). Exclusive with contentJson and contentMarkdown; 409 `room_not_open` when nobody has the page open
+                     * @constant
+                     */
+                    contentFrom?: "room";
                     /** @description What changed, at most 500 characters */
                     changeComment?: ((string | null) | null) | null;
                     /** @description The currentVersionNumber you started from; another value is 409 */
@@ -8662,6 +8687,78 @@ export interface operations {
             };
             /** @description Does not exist, or the caller may not know that it exists */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "getApiPagesByIdCollab-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A short-lived token to edit the page together with others */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Pass as the `token` query parameter of the WebSocket; bound to your account and this page */
+                        token: string;
+                        /** @description The room: the page id */
+                        documentName: string;
+                        /** @description Where the y-websocket WebsocketProvider connects: ws(s)://<host><url>/<documentName>?token=… */
+                        url: string;
+                        /**
+                         * Format: date-time
+                         * @description When the token (and a connection made with it) ends: fetch a new one before and reconnect
+                         */
+                        expiresAt: string;
+                        /** @description false when collaboration is switched off: edit without a room */
+                        enabled: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
