@@ -35,18 +35,18 @@ describe("the review commands of the editor", () => {
   test("acceptAllChanges and rejectAllChanges give the incoming and the working page", () => {
     const a = open(reviewed);
     expect(a.commands.acceptAllChanges()).toBe(true);
-    expect(a.getJSON()).toEqual(acceptAll(incoming));
+    expect<JSONContent>(a.getJSON()).toEqual(acceptAll(incoming));
     const b = open(reviewed);
     expect(b.commands.rejectAllChanges()).toBe(true);
-    expect(b.getJSON()).toEqual(rejectAll(working));
+    expect<JSONContent>(b.getJSON()).toEqual(rejectAll(working));
   });
 
   test("acceptChange and rejectChange act on one change, as the JSON functions do", () => {
     for (const id of ids) {
       expect(open(reviewed).commands.acceptChange(id)).toBe(true);
-      expect(editor!.getJSON()).toEqual(acceptChange(reviewed, id));
+      expect<JSONContent>(editor!.getJSON()).toEqual(acceptChange(reviewed, id));
       expect(open(reviewed).commands.rejectChange(id)).toBe(true);
-      expect(editor!.getJSON()).toEqual(rejectChange(reviewed, id));
+      expect<JSONContent>(editor!.getJSON()).toEqual(rejectChange(reviewed, id));
     }
   });
 
@@ -56,14 +56,14 @@ describe("the review commands of the editor", () => {
     expect(listChanges(e.getJSON())).toEqual([]);
     let expected = reviewed;
     ids.forEach((id, n) => (expected = n % 2 ? rejectChange(expected, id) : acceptChange(expected, id)));
-    expect(e.getJSON()).toEqual(expected);
+    expect<JSONContent>(e.getJSON()).toEqual(expected);
   });
 
   test("a command with nothing to act on answers false and changes nothing; can() asks without acting", () => {
     const e = open(reviewed);
     expect(e.can().acceptChange("no-such-change")).toBe(false);
     expect(e.can().acceptChange(ids[0])).toBe(true);
-    expect(e.getJSON()).toEqual(reviewed);
+    expect<JSONContent>(e.getJSON()).toEqual(reviewed);
     expect(e.commands.rejectChange("no-such-change")).toBe(false);
     e.commands.acceptAllChanges();
     expect(e.can().rejectAllChanges()).toBe(false);
@@ -73,7 +73,7 @@ describe("the review commands of the editor", () => {
   test("commands chain into one transaction", () => {
     const e = open(reviewed);
     expect(e.chain().acceptChange(ids[0]).rejectChange(ids[1]).run()).toBe(true);
-    expect(e.getJSON()).toEqual(rejectChange(acceptChange(reviewed, ids[0]), ids[1]));
+    expect<JSONContent>(e.getJSON()).toEqual(rejectChange(acceptChange(reviewed, ids[0]), ids[1]));
   });
 });
 
