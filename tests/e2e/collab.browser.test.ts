@@ -176,7 +176,7 @@ describe("without the live connection", () => {
 describe("the looks", () => {
   test("two people editing with changes from outside pending, in four looks", async () => {
     const current = await storedDoc(olive.page, pageId);
-    await api(olive.page, "PUT", `/api/pages/${pageId}`, { contentJson: docJson(para("We meet on Thursdays at ten."), para("A line from a script.")), baseVersion: current.version });
+    await api(olive.page, "PUT", `/api/pages/${pageId}`, { contentJson: docJson(para("We meet on Thursdays at ten."), para("Bring your own questions.")), baseVersion: current.version });
     await bea.page.getByRole("region", { name: "Changes from outside" }).waitFor();
     for (const look of LOOKS) {
       const v = await visit(world.cairn, { ...look, storageState: world.storage });
@@ -187,9 +187,21 @@ describe("the looks", () => {
         await v.page.getByRole("region", { name: "Changes from outside" }).waitFor();
         expect(await axeViolations(v.page)).toEqual([]);
         await screenshot(v.page, "collab-editing");
+        // The list of changes, to settle one at a time from the keyboard.
+        await v.page.getByRole("button", { name: "Review" }).click();
+        await v.page.getByRole("button", { name: /^Accept: / }).first().waitFor();
+        expect(await axeViolations(v.page)).toEqual([]);
+        await screenshot(v.page, "collab-review");
       } finally {
         await v.close();
       }
     }
-  }, 60_000);
+    // One change accepted from the list: only its text moves.
+    const list = bea.page.getByRole("region", { name: "Changes from outside" });
+    await list.getByRole("button", { name: "Review" }).click();
+    await list.getByRole("button", { name: /^Accept: Added “ at ten”/ }).click();
+    await bea.page.waitForFunction(() => !document.querySelector(".ProseMirror ins[data-change-id]")?.textContent?.includes("at ten"));
+    expect(await text(bea.page)).toContain("Thursdays at ten.");
+    expect(await bea.page.locator(".ProseMirror ins[data-change-id], .ProseMirror del[data-change-id]").count()).toBeGreaterThan(0);
+  }, 90_000);
 });
