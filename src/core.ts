@@ -7,7 +7,7 @@ import type { Config } from "./platform/config";
 import { PRIVATE_FILE, prepareDataDir, type DataDir } from "./platform/datadir";
 import { migrate } from "./platform/db/migrate";
 import { sqliteChangeStamp, type ChangeStamp } from "./platform/db/change-stamp";
-import { openSqlite, toDrizzle, type Db } from "./platform/db/open";
+import { checkpointWal, openSqlite, toDrizzle, type Db } from "./platform/db/open";
 import { createTransactions, type Transactions } from "./platform/db/transactions";
 import { createJobs, type Jobs } from "./platform/jobs/runner";
 import { createLogger, type Logger } from "./platform/log";
@@ -125,7 +125,7 @@ export function assembleCore(parts: CoreParts): Core {
       // A statement still open somewhere makes the checkpoint fail; the WAL is then folded at next start.
       if (parts.checkpointAtClose) {
         try {
-          sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+          checkpointWal(sqlite);
         } catch (err) {
           log.warn("WAL checkpoint at shutdown failed", { error: (err as Error).message });
         }

@@ -71,8 +71,6 @@ const SQL_MAY_LIVE = [
   /\.test\.tsx?$|\/testing\.ts$/,
   /^src\/(platform|db|web)\//, // the platform's own SQL; the schema; the browser
   /^src\/(search|collab)\//, // not moved yet: search's index (SearchIndex, issue 13) and the collaboration store are their owners' to gather
-  /^src\/core\.ts$/, // the WAL checkpoint at close, the platform's
-  /^src\/system\/routes\.ts$/, // the health probe's SELECT 1
 ];
 
 function rawSqlOutsideQueries(files: Record<string, string>): string[] {

@@ -4,6 +4,7 @@ import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
 import { getSettings } from "../settings/service";
 import { needsOwner } from "../users/service";
+import { databaseProbe } from "../platform/db/open";
 
 const Health = t.Object(
   { status: t.String({ description: '"ok", or "unavailable" with 503' }), database: t.String(), version: t.Optional(t.String({ description: "Only for a signed-in caller" })) },
@@ -29,14 +30,14 @@ const Instance = t.Object(
 );
 
 export function systemRoutes(core: Core) {
-  const probe = core.sqlite.query<{ ok: number }, []>("SELECT 1 AS ok");
+  const databaseAnswers = databaseProbe(core.sqlite);
   return new Elysia({ prefix: "/api" })
     .get(
       "/health",
       ({ request, set }) => {
         let database = "ok";
         try {
-          probe.get();
+          if (!databaseAnswers()) database = "unavailable";
         } catch {
           database = "unavailable";
         }

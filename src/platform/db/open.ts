@@ -20,3 +20,14 @@ export function toDrizzle(sqlite: Database) {
 }
 
 export type Db = ReturnType<typeof toDrizzle>;
+
+/** Folds the write-ahead log back into the database file and empties it (a clean stop). */
+export function checkpointWal(sqlite: Database): void {
+  sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+/** A statement that answers when the database does: the health check's probe. */
+export function databaseProbe(sqlite: Database): () => boolean {
+  const probe = sqlite.query<{ ok: number }, []>("SELECT 1 AS ok");
+  return () => probe.get()?.ok === 1;
+}
