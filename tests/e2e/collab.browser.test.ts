@@ -107,6 +107,9 @@ describe("editing a page together", () => {
     await Bun.sleep(500);
     expect(await text(olive.page)).not.toContain("train");
     await screenshot(bea.page, "collab-offline");
+    // Update publishes the room's state, which does not have these words yet: it says so.
+    await bea.page.getByRole("button", { name: "Update" }).click();
+    await bea.page.getByRole("alert").filter({ hasText: "Update needs the connection" }).waitFor();
     // Leaving now asks first: the server has not got these edits.
     await bea.page.getByRole("button", { name: "Close" }).click();
     await bea.page.getByRole("dialog", { name: /Leave before your changes reach the server/ }).waitFor();
@@ -116,6 +119,22 @@ describe("editing a page together", () => {
     const both = await converged(olive.page, bea.page);
     expect(both).toContain("Meanwhile online.");
     expect(both).toContain("Typed on the train.");
+  }, 60_000);
+
+  test("edits made offline survive a closed tab and merge when the page is opened again", async () => {
+    await bea.context.setOffline(true);
+    await seeStatus(bea.page, "Offline");
+    await caretInFirstParagraph(bea.page, "end");
+    await bea.page.keyboard.type(" Kept on the device.");
+    await Bun.sleep(300); // y-indexeddb writes each update at once; let the write finish
+    await bea.page.close();
+    await bea.context.setOffline(false);
+    const page = await bea.context.newPage();
+    page.on("pageerror", (e) => bea.errors.push(e.message));
+    bea = { ...bea, page };
+    await openEditor(bea);
+    await seeStatus(bea.page, "Connected · 2 people");
+    expect(await converged(olive.page, bea.page)).toContain("Typed on the train. Kept on the device.");
   }, 60_000);
 
   test("Update publishes the room's text and the other sees the new version", async () => {
@@ -199,9 +218,22 @@ describe("the looks", () => {
     // One change accepted from the list: only its text moves.
     const list = bea.page.getByRole("region", { name: "Changes from outside" });
     await list.getByRole("button", { name: "Review" }).click();
-    await list.getByRole("button", { name: /^Accept: Added “ at ten”/ }).click();
+    await list.getByRole("button", { name: /^Accept: Added “at ten”/ }).click();
     await bea.page.waitForFunction(() => !document.querySelector(".ProseMirror ins[data-change-id]")?.textContent?.includes("at ten"));
     expect(await text(bea.page)).toContain("Thursdays at ten.");
     expect(await bea.page.locator(".ProseMirror ins[data-change-id], .ProseMirror del[data-change-id]").count()).toBeGreaterThan(0);
+    // Publishing with changes pending asks first; "Accept all and publish" takes them all in.
+    const before = await storedDoc(olive.page, pageId);
+    await caretInFirstParagraph(bea.page, "end");
+    await bea.page.keyboard.type(" See you there.");
+    await bea.page.getByRole("button", { name: "Update" }).click();
+    const ask = bea.page.getByRole("dialog", { name: "Changes from outside are waiting" });
+    await ask.getByRole("button", { name: "Accept all and publish" }).click();
+    await bea.page.waitForURL((u) => !u.pathname.endsWith("/edit"));
+    const after = await storedDoc(olive.page, pageId);
+    expect(after.version).toBe(before.version + 1);
+    expect(after.text).toContain("Bring your own questions.");
+    expect(after.text).toContain("See you there.");
+    expect(after.text).not.toContain("A line from a script");
   }, 90_000);
 });

@@ -75,6 +75,11 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
   }, [state.pending]);
 
   const publish = async () => {
+    // Update publishes the room's state, which lacks what this device has not delivered yet.
+    if (state.connection !== "connected") {
+      setError({ message: "Update needs the connection: what you typed has not reached the others yet. It is kept on this device; try again when the connection is back." });
+      return;
+    }
     setSaving(true);
     setError(null);
     const params = { path: { id: page.id } };

@@ -26,7 +26,10 @@ export function usePendingChanges(editor: Editor): TrackedChange[] {
   return useMemo(() => listChanges(doc), [doc]);
 }
 
-const snippet = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
+const snippet = (raw: string) => {
+  const text = raw.trim() || raw;
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+};
 
 function describe(c: TrackedChange): string {
   if (c.inserted && c.deleted) return `“${snippet(c.deleted)}” → “${snippet(c.inserted)}”`;
