@@ -42,7 +42,7 @@ export function trackChanges(working: JSONContent, incoming: JSONContent, meta: 
   // Tracked marks in the incoming version are not reviewable changes of its author: its accepted
   // text is the new truth.
   const target = resolved(load(incoming), "accept", null);
-  const merged = mergeNode(load(working), target, { schema: contentSchema, meta, count: 0 });
+  const merged = mergeNode(load(working), target, { schema: contentSchema, meta, count: 0 }, true);
   return (merged ?? target).toJSON();
 }
 

@@ -44,8 +44,34 @@ export class Hunk {
 const SIMILAR = 0.34;
 /** Above this many candidate pairs in one gap, blocks are not paired (a rewrite, not an edit). */
 const MAX_PAIRINGS = 250_000;
-/** Children aligned by position: their parents' content has a fixed shape. */
+/**
+ * Children aligned by position: their parents' content has a fixed shape. A table's rows are
+ * aligned like blocks when every row of both tables spans the same columns (rows added or
+ * removed, then, keep the table rectangular); otherwise the table must keep its shape.
+ */
 const POSITIONAL = new Set(["table", "tableRow", "details"]);
+
+/** The table's column count if every row spans exactly that many columns and no cell spans rows. */
+function plainWidth(table: PMNode): number | null {
+  let width: number | null = null;
+  let plain = true;
+  table.forEach((row) => {
+    let columns = 0;
+    row.forEach((cell) => {
+      columns += Number(cell.attrs.colspan ?? 1);
+      if (Number(cell.attrs.rowspan ?? 1) !== 1) plain = false;
+    });
+    if (width !== null && columns !== width) plain = false;
+    width = columns;
+  });
+  return plain ? width : null;
+}
+
+function positional(w: PMNode, i: PMNode): boolean {
+  if (i.type.name !== "table") return POSITIONAL.has(i.type.name);
+  const width = plainWidth(i);
+  return width === null || plainWidth(w) !== width;
+}
 
 export function acceptedView(node: PMNode): PMNode | null {
   if (whollyGone(node, "accept", null)) return null;
@@ -192,6 +218,13 @@ function writeGap(ws: WorkingItem[], is: PMNode[], ctx: DiffContext, out: PMNode
 }
 
 function mergeChildren(w: PMNode, i: PMNode, ctx: DiffContext): PMNode[] {
+  // A lone text block on both sides (a table cell's, a one-line page's) is one block edited, even
+  // when one side is empty: the parent cannot be left without it, so accepting or rejecting
+  // empties it rather than removing it.
+  if (w.childCount === 1 && i.childCount === 1 && w.firstChild!.type === i.firstChild!.type && i.firstChild!.isTextblock) {
+    const merged = mergeNode(w.firstChild!, i.firstChild!, ctx, true);
+    if (merged && !whollyGone(w.firstChild!, "accept", null)) return [merged];
+  }
   const items: WorkingItem[] = [];
   const liveKeys: string[] = [];
   w.forEach((node) => {
@@ -233,7 +266,16 @@ function mergeChildren(w: PMNode, i: PMNode, ctx: DiffContext): PMNode[] {
  * The tracked merge of two blocks of the same type, with the incoming block's attributes; null
  * when they cannot be shown as one block (the caller shows a removed and an added one instead).
  */
-export function mergeNode(w: PMNode, i: PMNode, ctx: DiffContext): PMNode | null {
+export function mergeNode(w: PMNode, i: PMNode, ctx: DiffContext, kept = false): PMNode | null {
+  const merged = mergeSame(w, i, ctx);
+  // A block whose text all goes on accepting (or on rejecting) is taken for a removed block and
+  // goes too; unless its parent keeps it (`kept`: a lone child, a details part, a table cell), an
+  // edited block that ends up like that is shown as a removed block and an added one instead.
+  if (!merged || kept) return merged;
+  return whollyGone(merged, "accept", null) || whollyGone(merged, "reject", null) ? null : merged;
+}
+
+function mergeSame(w: PMNode, i: PMNode, ctx: DiffContext): PMNode | null {
   if (w.type !== i.type) return null;
   if (i.isLeaf) return i;
   if (i.inlineContent) {
@@ -241,13 +283,13 @@ export function mergeNode(w: PMNode, i: PMNode, ctx: DiffContext): PMNode | null
     return i.type.create(i.attrs, tokenDiff(w, i, () => new Hunk(ctx)), i.marks);
   }
   let children: PMNode[];
-  if (POSITIONAL.has(i.type.name)) {
+  if (positional(w, i)) {
     if (w.childCount !== i.childCount) return null;
     children = [];
     for (let n = 0; n < i.childCount; n++) {
       const [a, b] = [w.child(n), i.child(n)];
       if (a.attrs.colspan !== b.attrs.colspan || a.attrs.rowspan !== b.attrs.rowspan) return null;
-      const merged = mergeNode(a, b, ctx);
+      const merged = mergeNode(a, b, ctx, i.type.name !== "table");
       if (!merged) return null;
       children.push(merged);
     }

@@ -7,7 +7,8 @@
  * Accepting a change drops its deletion-marked content and the insertion mark from its inserted
  * content; rejecting does the reverse. A block whose text is all going away goes with it (a
  * whole paragraph or list item that was deleted leaves no empty husk), unless its parent would
- * then be invalid (a details summary, the last block of a cell), in which case it stays, emptied.
+ * then be invalid (a details summary, the last block of a cell), in which case it stays, emptied;
+ * so does a table cell (a row goes whole or not at all).
  */
 import { Fragment, type Mark, type MarkType, type Node as PMNode } from "@tiptap/pm/model";
 import type { Transform } from "@tiptap/pm/transform";
@@ -83,8 +84,9 @@ function plan(node: PMNode, start: number, how: Resolution, filter: ChangeFilter
     goes.push(gone);
     if (!gone) kept.push(child);
   });
-  // Dropping whole blocks must leave the parent valid (a details keeps its summary, a doc a block).
-  const dropWhole = goes.some(Boolean) && node.type.validContent(Fragment.fromArray(kept));
+  // Dropping whole blocks must leave the parent valid (a details keeps its summary, a doc a
+  // block), and a table row keeps its cells, emptied: a row goes whole or not at all.
+  const dropWhole = goes.some(Boolean) && node.type.spec.tableRole !== "row" && node.type.validContent(Fragment.fromArray(kept));
   node.forEach((child, offset, index) => {
     const from = start + offset;
     if (goes[index] && dropWhole) out.deletes.push([from, from + child.nodeSize]);

@@ -37,12 +37,17 @@ function parts(doc: SampleNode) {
 /** Blocks the schema cannot mark (code, atoms) are left where they are. */
 const fixed = (node: SampleNode) => ["codeBlock", "image", "attachment", "horizontalRule"].includes(node.type) || JSON.stringify(node).includes('"codeBlock"');
 
-export function randomEdits<T extends SampleNode>(doc: T, seed: number, count: number): T {
-  let out = structuredClone(doc);
+/**
+ * `count` random edits of a copy of `doc`. With `untracked`, some edit what the schema cannot
+ * mark: code, atoms, attributes, emptied text blocks.
+ */
+export function randomEdits<T extends object>(doc: T, seed: number, count: number, opts: { untracked?: boolean } = {}): T {
+  let out = structuredClone(doc) as SampleNode;
   const rnd = random(seed);
   for (let n = 0; n < count; n++) {
     const before = structuredClone(out);
-    edit(out, rnd);
+    if (opts.untracked && rnd() < 0.4) untrackedEdit(out, rnd);
+    else edit(out, rnd);
     // An edit that breaks the schema (a list item must start with a paragraph) is taken back.
     try {
       contentSchema.nodeFromJSON(out).check();
@@ -50,7 +55,7 @@ export function randomEdits<T extends SampleNode>(doc: T, seed: number, count: n
       out = before;
     }
   }
-  return out;
+  return out as T;
 }
 
 function edit(out: SampleNode, rnd: () => number): void {
@@ -95,5 +100,43 @@ function edit(out: SampleNode, rnd: () => number): void {
     }
     default: // duplicate a block
       if (!fixed(list[index])) list.splice(index, 0, structuredClone(list[index]));
+  }
+}
+
+function untrackedEdit(out: SampleNode, rnd: () => number): void {
+  const nodes: SampleNode[] = [];
+  const lists: SampleNode[][] = [];
+  const walk = (node: SampleNode) => {
+    nodes.push(node);
+    if (node.content && !["paragraph", "heading", "codeBlock", "detailsSummary", "details", "table", "tableRow"].includes(node.type)) lists.push(node.content);
+    node.content?.forEach(walk);
+  };
+  walk(out);
+  const pick = <U>(list: readonly U[]): U => list[Math.floor(rnd() * list.length)];
+  const of = (type: string) => nodes.filter((n) => n.type === type);
+  const list = pick(lists);
+  switch (Math.floor(rnd() * 6)) {
+    case 0: // a heading's level
+      for (const h of of("heading").slice(0, 1)) h.attrs = { level: 1 + Math.floor(rnd() * 6) };
+      break;
+    case 1: // code
+      for (const c of of("codeBlock").slice(0, 1)) c.content = [{ type: "text", text: `changed(${Math.floor(rnd() * 100)})` }];
+      break;
+    case 2: // remove any block, code and atoms included
+      if (list.length > 1) list.splice(Math.floor(rnd() * list.length), 1);
+      break;
+    case 3: // add an atom
+      list.splice(Math.floor(rnd() * (list.length + 1)), 0, pick<SampleNode>([
+        { type: "horizontalRule" },
+        { type: "image", attrs: { src: "https://example.com/a.png" } },
+        { type: "codeBlock", attrs: { language: "sql" }, content: [{ type: "text", text: "select 1" }] },
+      ]));
+      break;
+    case 4: // empty a paragraph
+      delete pick(of("paragraph")).content;
+      break;
+    default: // a task ticked, a list renumbered
+      for (const t of of("taskItem")) t.attrs = { checked: rnd() < 0.5 };
+      for (const o of of("orderedList")) o.attrs = { start: Math.floor(rnd() * 9), type: null };
   }
 }
