@@ -1,8 +1,9 @@
 import type { Core } from "../core";
 import { wordsNear } from "./distance";
+import { searchIndex } from "./indexer";
 import type { ParsedQuery, Term } from "./query";
+import type { SearchIndex } from "./search-index";
 import { fold, hasCjk } from "./segment";
-import { stemEach } from "./stemmer";
 import { vocabulary } from "./vocabulary";
 
 /**
@@ -60,7 +61,9 @@ function nearWords(core: Core, typed: string): Candidate[] {
   const word = fold(typed);
   const edits = allowedEdits(word);
   if (edits === 0 || !/^\p{L}+$/u.test(word) || hasCjk(word)) return []; // CJK is matched by character
-  const vocab = vocabulary(core);
+  const index = searchIndex(core);
+  const stemEach = (words: readonly string[]) => index.termsOf(words);
+  const vocab = vocabulary(core, index);
   const found = new Map<string, Candidate>();
   const [own] = stemEach([word]);
 
@@ -117,7 +120,7 @@ export function oneEditFrom(word: string, letters: readonly string[]): string[] 
  * actually matched, for the snippet's highlight). Only words sharing a stem's beginning are
  * stemmed: porter changes endings only, at most a stem's last letter ("fly" → "fli").
  */
-export function wordsWithStems(texts: readonly string[], stems: ReadonlySet<string>): Set<string> {
+export function wordsWithStems(index: SearchIndex, texts: readonly string[], stems: ReadonlySet<string>): Set<string> {
   const start = (w: string) => w.slice(0, Math.min(3, w.length - 1));
   const starts = new Set([...stems].map(start));
   const seen = new Set<string>();
@@ -125,6 +128,6 @@ export function wordsWithStems(texts: readonly string[], stems: ReadonlySet<stri
     for (const [w] of fold(text).matchAll(/\p{L}+/gu)) if (starts.has(w.slice(0, 3)) || starts.has(w.slice(0, 2))) seen.add(w);
   }
   const words = [...seen];
-  const theirStems = stemEach(words);
+  const theirStems = index.termsOf(words);
   return new Set(words.filter((_, i) => stems.has(theirStems[i]!)));
 }

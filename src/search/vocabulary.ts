@@ -1,13 +1,11 @@
 import type { Core } from "../core";
 import { perInstance } from "../platform/memo";
+import type { SearchIndex } from "./search-index";
 import { hasCjk } from "./segment";
-import { stemEach } from "./stemmer";
-import { listParam } from "../platform/db/lists";
 
 /**
  * The word index's vocabulary (its porter stems), in memory, for finding words near a
- * mistyped one. Read from an fts5vocab table over search_words, created in the connection's
- * temp schema (no migration: it stores nothing, it is a view of the index).
+ * mistyped one, read from the index (SearchIndex.allTerms).
  *
  * Reading it whole walks every posting of the index (about 1.1 s for 100,000 pages of 500
  * words, 0.1 s for 5,000 pages holding 46,000 stems), so it is read once, by the first search
@@ -17,7 +15,7 @@ import { listParam } from "../platform/db/lists";
  * left the index stay until the next full read; they cost nothing but a wasted alternative,
  * since every candidate is looked up in the index again. It is read whole again when very many
  * pages were noted, or when another connection committed (PRAGMA data_version): what that one
- * wrote is not known here.
+ * wrote is not known here (SearchIndex.outsideVersion).
  */
 
 /** Only words are corrected: letters only, not shorter than the shortest correctable stem. */
@@ -43,17 +41,6 @@ interface State {
 
 const state = perInstance((_core: Core): State => ({ loaded: false, version: 0, noted: new Set(), seen: new Set(), docs: new Map(), sorted: [] }));
 
-const statements = perInstance((core: Core) => {
-  core.sqlite.run("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, search_words, row)");
-  return {
-    all: core.sqlite.query<{ term: string; doc: number }, []>("SELECT term, doc FROM temp.search_vocab"),
-    version: core.sqlite.query<{ data_version: number }, []>("PRAGMA data_version"),
-    pages: core.sqlite.query<{ title: string; text: string }, [string]>(
-      `SELECT title, coalesce(plain_text, '') AS text FROM pages WHERE doc_id IN (${listParam("?")})`,
-    ),
-  };
-});
-
 /** Called by the indexer for every page it (re)wrote; free until the vocabulary was first read. */
 export function noteIndexed(core: Core, docId: number): void {
   const s = state(core);
@@ -61,13 +48,12 @@ export function noteIndexed(core: Core, docId: number): void {
 }
 
 /** The vocabulary as it stands after every committed change (the search caught the index up first). */
-export function vocabulary(core: Core): { docs: ReadonlyMap<string, number>; sorted: readonly string[] } {
+export function vocabulary(core: Core, index: SearchIndex): { docs: ReadonlyMap<string, number>; sorted: readonly string[] } {
   const s = state(core);
-  const st = statements(core);
-  const version = st.version.get()!.data_version;
+  const version = index.outsideVersion();
   if (!s.loaded || version !== s.version || s.noted.size > REREAD_AFTER) {
     s.docs = new Map();
-    for (const row of st.all.all()) if (ELIGIBLE.test(row.term)) s.docs.set(row.term, row.doc);
+    for (const row of index.allTerms()) if (ELIGIBLE.test(row.term)) s.docs.set(row.term, row.doc);
     s.sorted = [...s.docs.keys()].sort();
     s.noted.clear();
     s.seen.clear();
@@ -78,7 +64,7 @@ export function vocabulary(core: Core): { docs: ReadonlyMap<string, number>; sor
     const ids = [...s.noted];
     s.noted.clear();
     for (let i = 0; i < ids.length; i += 500) {
-      for (const page of st.pages.all(JSON.stringify(ids.slice(i, i + 500)))) {
+      for (const page of index.pageTexts(ids.slice(i, i + 500))) {
         for (const [token] of `${page.title} ${page.text}`.matchAll(TOKEN)) {
           const word = token.toLowerCase();
           // CJK runs are indexed a character at a time (segment.ts): no word to correct there.
@@ -88,7 +74,7 @@ export function vocabulary(core: Core): { docs: ReadonlyMap<string, number>; sor
     }
     const words = [...fresh];
     const added: string[] = [];
-    stemEach(words).forEach((term, i) => {
+    index.termsOf(words).forEach((term, i) => {
       s.seen.add(words[i]);
       if (term === null || s.docs.has(term) || !ELIGIBLE.test(term)) return;
       s.docs.set(term, 1);

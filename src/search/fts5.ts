@@ -1,0 +1,231 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Core } from "../core";
+import { listOf, listParam } from "../platform/db/lists";
+import { toExclusionQuery, toFragmentQuery, toTitleWordQuery, toWordQuery, type ParsedQuery } from "./query";
+import type { SearchIndex, SearchIndexHooks, SearchRow } from "./search-index";
+import { segmentCjk } from "./segment";
+import { stemEach, termsInOrder } from "./stemmer";
+
+/**
+ * The search index in SQLite FTS5 (migration 'search'): search_words, a porter word index of
+ * title and body; search_titles, a trigram index of titles (fragments such as "onfig"); and
+ * search_dirty, the pages noted by triggers on `pages` in the transaction of each change. Both
+ * indexes are contentless: texts are read from pages. Every SQL statement of search is here.
+ */
+
+/** Titles weigh ten times the body in the ranking (bm25 column weights). */
+const TITLE_WEIGHT = 10;
+/**
+ * How many matches are ranked at most: the newest that match (in the caller's scope), and as
+ * many whose title holds every word. bm25 reads each match's column sizes, so a word found on
+ * 90,000 pages cost 150 ms ranked in full; bounded, a query matching fewer pages than this is
+ * ranked exactly.
+ */
+const RECENT_CANDIDATES = 1000;
+const TITLE_CANDIDATES = 500;
+/** Pages re-indexed per transaction when catching up (a bulk import marks thousands). */
+const BATCH = 500;
+
+export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchIndex {
+  const s = core.sqlite;
+  const pending = s.query<{ one: number }, []>("SELECT 1 AS one FROM search_dirty LIMIT 1");
+  const dirty = s.query<{ docId: number; title: string | null; text: string | null }, [number]>(
+    "SELECT d.doc_id AS docId, p.title AS title, p.plain_text AS text FROM search_dirty d LEFT JOIN pages p ON p.doc_id = d.doc_id LIMIT ?",
+  );
+  const mark = s.query<never, [string]>(`INSERT OR IGNORE INTO search_dirty (doc_id) ${listParam("?")}`);
+  const dropWords = s.query("DELETE FROM search_words WHERE rowid = ?");
+  const dropTitle = s.query("DELETE FROM search_titles WHERE rowid = ?");
+  const addWords = s.query("INSERT INTO search_words (rowid, title, body) VALUES (?, ?, ?)");
+  const addTitle = s.query("INSERT INTO search_titles (rowid, title) VALUES (?, ?)");
+  const done = s.query("DELETE FROM search_dirty WHERE doc_id = ?");
+  let vocab: ReturnType<typeof vocabularyStatements> | null = null;
+
+  /** Re-indexes up to BATCH noted pages; answers whether any were left after them. */
+  const indexBatch = (): boolean =>
+    core.tx(() => {
+      const rows = dirty.all(BATCH);
+      for (const row of rows) {
+        dropWords.run(row.docId);
+        dropTitle.run(row.docId);
+        done.run(row.docId);
+        hooks.indexed(row.docId);
+        if (row.title === null) continue; // the page is gone (purged or its space deleted)
+        addWords.run(row.docId, segmentCjk(row.title), segmentCjk(row.text ?? ""));
+        addTitle.run(row.docId, row.title);
+      }
+      return rows.length === BATCH;
+    });
+
+  return {
+    markDirty(docIds) {
+      if (docIds.length) mark.run(JSON.stringify(docIds));
+    },
+    catchUp() {
+      if (pending.get() === null) return;
+      while (indexBatch()) {}
+    },
+    words: (query, scope, limit) => wordMatches(core, query, scope, limit),
+    titleFragments(query, scope, limit) {
+      const fragment = toFragmentQuery(query);
+      if (!fragment) return [];
+      // Excluded words apply to the whole page, so they are checked in the word index.
+      const exclusion = toExclusionQuery(query);
+      const where = exclusion ? sql`${scope} AND pages.doc_id NOT IN (SELECT rowid FROM search_words WHERE search_words MATCH ${exclusion})` : scope;
+      return guarded(core, () =>
+        core.db.all<SearchRow>(sql`
+          SELECT ${HIT_COLUMNS} FROM search_titles
+          JOIN pages ON pages.doc_id = search_titles.rowid JOIN spaces ON spaces.id = pages.space_id
+          WHERE search_titles MATCH ${fragment} AND ${where}
+          ORDER BY length(pages.title) LIMIT ${limit}`),
+      );
+    },
+    termsOf: stemEach,
+    allTerms: () => (vocab ??= vocabularyStatements(core)).all.all(),
+    pageTexts: (docIds) => (vocab ??= vocabularyStatements(core)).pages.all(JSON.stringify(docIds)),
+    outsideVersion: () => (vocab ??= vocabularyStatements(core)).version.get()!.data_version,
+  };
+}
+
+const HIT_COLUMNS = sql.raw(
+  "pages.id AS pageId, pages.space_id AS spaceId, spaces.key AS spaceKey, spaces.name AS spaceName, pages.title AS title, pages.plain_text AS text",
+);
+
+/**
+ * The vocabulary (vocabulary.ts) reads an fts5vocab table over search_words, created in the
+ * connection's temp schema (no migration: it stores nothing, it is a view of the index).
+ */
+function vocabularyStatements(core: Core) {
+  core.sqlite.run("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, search_words, row)");
+  return {
+    all: core.sqlite.query<{ term: string; doc: number }, []>("SELECT term, doc FROM temp.search_vocab"),
+    version: core.sqlite.query<{ data_version: number }, []>("PRAGMA data_version"),
+    pages: core.sqlite.query<{ title: string; text: string }, [string]>(`SELECT title, coalesce(plain_text, '') AS text FROM pages WHERE doc_id IN (${listParam("?")})`),
+  };
+}
+
+/**
+ * The best word matches, best first:
+ *   1. pages whose title holds every word (the TITLE_CANDIDATES newest in scope), ranked by
+ *      bm25's formula over their titles (rankTitleMatches);
+ *   2. then, if fewer than `limit`, the RECENT_CANDIDATES newest matches in scope ranked by bm25,
+ *      titles weighing TITLE_WEIGHT times the body.
+ * Before, both were ranked together, title matches by bm25 over titles alone, and they came
+ * first all the same: a word's weight (its rarity) among titles is higher than among pages,
+ * and one occurrence in a title counts as ten. Ranked apart, a query whose words are in 50
+ * titles needs no bm25 at all, which counts, for each word, every page holding it before it
+ * ranks any (a whole posting list: about 3 ms for a word on 90,000 pages).
+ */
+function wordMatches(core: Core, query: ParsedQuery, scope: SQL, limit: number): SearchRow[] {
+  const all = toWordQuery(query);
+  const titles = toTitleWordQuery(query);
+  if (!all || !titles) return [];
+  return guarded(core, () => {
+    const titled = rankTitleMatches(
+      core,
+      query,
+      core.db.all<{ docId: number; title: string; sz: Uint8Array | null }>(sql`
+        SELECT search_words.rowid AS docId, pages.title AS title, d.sz AS sz
+        FROM search_words JOIN pages ON pages.doc_id = search_words.rowid JOIN spaces ON spaces.id = pages.space_id
+        LEFT JOIN search_words_docsize d ON d.id = search_words.rowid
+        WHERE search_words MATCH ${titles} AND ${scope}
+        ORDER BY search_words.rowid DESC LIMIT ${TITLE_CANDIDATES}`),
+    );
+    const ids = titled.slice(0, limit).map((r) => r.docId);
+    if (ids.length < limit) {
+      const inTitles = new Set(titled.map((r) => r.docId));
+      const ranked = core.db.all<{ docId: number }>(sql`
+        SELECT doc_id AS docId FROM (
+          SELECT search_words.rowid AS doc_id, bm25(search_words, ${TITLE_WEIGHT}, 1) AS score
+          FROM search_words JOIN pages ON pages.doc_id = search_words.rowid JOIN spaces ON spaces.id = pages.space_id
+          WHERE search_words MATCH ${all} AND ${scope}
+          ORDER BY search_words.rowid DESC LIMIT ${RECENT_CANDIDATES})
+        ORDER BY score LIMIT ${limit + inTitles.size}`);
+      for (const r of ranked) if (ids.length < limit && !inTitles.has(r.docId)) ids.push(r.docId);
+    }
+    return hitsInOrder(core, ids);
+  });
+}
+
+/** The pages of these doc ids, with what a hit shows, in the order given (only these read their text). */
+function hitsInOrder(core: Core, ids: number[]): SearchRow[] {
+  if (ids.length === 0) return [];
+  const rows = core.db.all<SearchRow & { docId: number }>(sql`
+    SELECT pages.doc_id AS docId, ${HIT_COLUMNS}
+    FROM pages JOIN spaces ON spaces.id = pages.space_id WHERE pages.doc_id IN (${listOf(ids)})`);
+  const byId = new Map(rows.map(({ docId, ...row }) => [docId, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** bm25's constants in FTS5 (fts5_aux.c). */
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * Title matches, best first, by bm25's formula over the title column: each word's occurrences
+ * in the title (counted with the index's own tokenizer) times TITLE_WEIGHT, against the page's
+ * length in tokens (FTS5's docsize record) over the average. Every word weighs the same (bm25
+ * would weigh each by its rarity among titles, which costs a count of them all), so only pages
+ * whose titles repeat one word more than another can come in another order than bm25's.
+ */
+function rankTitleMatches(core: Core, query: ParsedQuery, rows: Array<{ docId: number; title: string; sz: Uint8Array | null }>): Array<{ docId: number }> {
+  if (rows.length === 0) return [];
+  const avg = averageTokens(core);
+  const texts = query.must.map((t) => [t.text, ...(t.alternatives ?? [])]);
+  const tokens = termsInOrder([...texts.flat(), ...rows.map((r) => r.title)].map(segmentCjk));
+  let at = 0;
+  const terms = query.must.map((t, i) => ({ prefix: t.kind === "prefix", forms: texts[i].map(() => tokens[at++]).filter((f) => f.length > 0) }));
+  const scored = rows.map((row, r) => {
+    const title = tokens[at + r];
+    const length = varints(row.sz).reduce((a, b) => a + b, 0);
+    let score = 0;
+    for (const term of terms) {
+      const tf = term.forms.reduce((n, form) => n + occurrences(title, form, term.prefix), 0);
+      const f = TITLE_WEIGHT * tf;
+      score += (f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / avg));
+    }
+    return { docId: row.docId, score };
+  });
+  return scored.sort((a, b) => b.score - a.score || a.docId - b.docId);
+}
+
+/** How often the token sequence `form` is in `tokens` (its last token a prefix, for prefix*). */
+function occurrences(tokens: readonly string[], form: readonly string[], prefix: boolean): number {
+  let n = 0;
+  for (let i = 0; i + form.length <= tokens.length; i++) {
+    let k = 0;
+    while (k < form.length && (tokens[i + k] === form[k] || (prefix && k === form.length - 1 && tokens[i + k].startsWith(form[k])))) k++;
+    if (k === form.length) n++;
+  }
+  return n;
+}
+
+/** Average tokens per page, from FTS5's averages record (rows, then tokens per column). */
+function averageTokens(core: Core): number {
+  const block = core.sqlite.query<{ block: Uint8Array }, []>("SELECT block FROM search_words_data WHERE id = 1").get()?.block ?? null;
+  const [rows = 0, ...columns] = varints(block);
+  return rows > 0 ? columns.reduce((a, b) => a + b, 0) / rows || 1 : 1;
+}
+
+/** SQLite varints, as FTS5 writes its size records (7 bits a byte, high bit: more follow). */
+function varints(bytes: Uint8Array | null): number[] {
+  const out: number[] = [];
+  let value = 0;
+  for (const byte of bytes ?? []) {
+    value = value * 128 + (byte & 0x7f);
+    if (byte < 0x80) {
+      out.push(value);
+      value = 0;
+    }
+  }
+  return out;
+}
+
+/** Every term is quoted, so FTS5 should accept any query; if it still refuses one, the person gets "no results", never a 500. */
+function guarded(core: Core, query: () => SearchRow[]): SearchRow[] {
+  try {
+    return query();
+  } catch (err) {
+    core.log.warn("search query refused by FTS5", { error: (err as Error).message });
+    return [];
+  }
+}

@@ -1,0 +1,51 @@
+import type { SQL } from "drizzle-orm";
+import type { ParsedQuery } from "./query";
+
+/**
+ * The search index, as the rest of search sees it (issue 13 §7): pages are marked dirty inside
+ * the transaction that changes them, caught up in batches shortly after (indexer.ts), and
+ * queried within a caller's scope. FTS5 (fts5.ts) is the one implementation; a PostgreSQL one
+ * (tsvector, pg_trgm) would replace that file and nothing else.
+ *
+ * A scope is an SQL condition over `pages` and `spaces` (the page's space): the index applies
+ * it inside its query, before any limit, so a caller's unreadable pages never take the place
+ * of readable ones.
+ */
+export interface SearchIndex {
+  /**
+   * Notes pages (by doc id) whose title or text changed, in the caller's transaction. Every
+   * write to `pages` is noted already by the database itself (triggers, migration 'search'),
+   * in the same transaction; this is for anything else that wants pages indexed again.
+   */
+  markDirty(docIds: readonly number[]): void;
+  /** Indexes every page noted dirty (in batches); cheap when none is. */
+  catchUp(): void;
+  /** The best matches of the words within the scope, best first (titles weigh more than bodies). */
+  words(query: ParsedQuery, scope: SQL, limit: number): SearchRow[];
+  /** Pages whose title holds every typed fragment (3 characters or more), shortest title first. */
+  titleFragments(query: ParsedQuery, scope: SQL, limit: number): SearchRow[];
+  /** The index's terms of these words, as it would index them (null: not one term). */
+  termsOf(words: readonly string[]): (string | null)[];
+  /** Every term of the index with the number of pages holding it (for near spellings). */
+  allTerms(): Array<{ term: string; doc: number }>;
+  /** The titles and texts of these pages (for adding the terms of pages indexed since allTerms). */
+  pageTexts(docIds: readonly number[]): Array<{ title: string; text: string }>;
+  /** Changes when another process may have written the index (what it wrote is not known here). */
+  outsideVersion(): number;
+}
+
+/** A page found, with what a hit shows. */
+export interface SearchRow {
+  pageId: string;
+  spaceId: string;
+  spaceKey: string;
+  spaceName: string;
+  title: string;
+  text: string;
+}
+
+/** What the index tells whoever keeps something derived from it (vocabulary.ts). */
+export interface SearchIndexHooks {
+  /** A page was (re)written in the index, or removed from it. */
+  indexed(docId: number): void;
+}
