@@ -119,6 +119,23 @@ describe("trackChanges on blocks", () => {
   });
 });
 
+describe("a page rewritten entirely", () => {
+  test("still accepts and rejects exactly, opens in the editor, and numbers its changes in document order", () => {
+    // Without code blocks, whose text cannot be marked, nor heading levels, which follow the incoming page.
+    const prose = (seed: number) => {
+      const doc = sampleDocument(seed, 600);
+      const blocks = doc.content.filter((block) => block.type !== "codeBlock");
+      return { ...doc, content: blocks.map((b) => (b.type === "heading" ? { ...b, attrs: { level: 2 } } : b)) };
+    };
+    const w = prose(3);
+    const i = prose(4);
+    const result = expectRoundTrips(w, i);
+    const numbers = [...new Set(listChanges(result).map((c) => Number(c.id.split(".")[1])))];
+    expect(numbers.length).toBeGreaterThan(10);
+    expect(numbers).toEqual(numbers.map((_, n) => n + 1));
+  });
+});
+
 describe("accepting and rejecting", () => {
   const w = inline(text("one two three four five"));
   const i = inline(text("one 2 three four 5"));
@@ -132,6 +149,20 @@ describe("accepting and rejecting", () => {
     expect(acceptChange(result, ids[0])).toEqual(norm(inline(text("one 2 three four "), text("five", [del(2)]), text("5", [ins(2)]))));
     expect(rejectChange(result, ids[0])).toEqual(norm(inline(text("one two three four "), text("five", [del(2)]), text("5", [ins(2)]))));
     expect(acceptChange(result, "no-such-id")).toEqual(result);
+  });
+
+  test("listChanges reports each change once per kind, with who and when; hasTrackedChanges sees them", () => {
+    const doc = everythingDocument() as JSONContent;
+    expect(hasTrackedChanges(doc)).toBe(true);
+    expect(listChanges(doc)).toEqual([
+      { id: "ch-1", kind: "insertion", text: "added", authorId: "u-2", createdAt: "2025-03-01T10:00:00Z" },
+      { id: "ch-1", kind: "deletion", text: "removed", authorId: "u-2", createdAt: "2025-03-01T10:00:00Z" },
+    ]);
+    expect(hasTrackedChanges(acceptAll(doc))).toBe(false);
+    expect(hasTrackedChanges(rejectAll(doc))).toBe(false);
+    const flat = (d: JSONContent) => JSON.stringify(d);
+    expect(flat(acceptAll(doc))).toContain('"text":" added see "');
+    expect(flat(rejectAll(doc))).toContain('"text":" removed see "');
   });
 
   test("a document without changes is left as it is; stripTrackedChanges is acceptAll", () => {

@@ -15,7 +15,7 @@ import type { JSONContent } from "@tiptap/core";
 import type { Node as PMNode } from "@tiptap/pm/model";
 import { Transform } from "@tiptap/pm/transform";
 import { contentSchema } from "./schema";
-import { type ChangeMeta, mergeNode } from "./tracked-diff";
+import { type ChangeMeta, mergeNode, numberHunks } from "./tracked-diff";
 import { type ChangeFilter, type Resolution, resolveChanges } from "./tracked-resolve";
 
 export type { ChangeMeta } from "./tracked-diff";
@@ -43,7 +43,7 @@ export function trackChanges(working: JSONContent, incoming: JSONContent, meta: 
   // text is the new truth.
   const target = resolved(load(incoming), "accept", null);
   const merged = mergeNode(load(working), target, { schema: contentSchema, meta, count: 0 }, true);
-  return (merged ?? target).toJSON();
+  return merged ? numberHunks(merged.toJSON(), meta) : target.toJSON();
 }
 
 export function acceptAll(doc: JSONContent): JSONContent {

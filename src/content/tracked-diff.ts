@@ -10,10 +10,11 @@
  * the incoming document: block atoms (images, attachments, rules), code block text, empty text
  * blocks, and attribute changes (a heading level, a code language, a checked task).
  */
+import type { JSONContent } from "@tiptap/core";
 import { diffArrays } from "diff";
 import { Fragment, type Mark, type Node as PMNode, type Schema } from "@tiptap/pm/model";
 import { Transform } from "@tiptap/pm/transform";
-import { tokenDiff } from "./tracked-tokens";
+import { tokenDiff, wordSet } from "./tracked-tokens";
 import { isTrackedMark, resolveChanges, whollyGone } from "./tracked-resolve";
 
 export interface ChangeMeta {
@@ -29,19 +30,43 @@ export interface DiffContext {
   count: number;
 }
 
-/** A run of adjacent changes shares one id, taken only once something is marked with it. */
+/**
+ * A run of adjacent changes shares one id, taken only once something is marked with it. Ids are
+ * handed out as hunks are built, which is not quite document order (a block pair is merged before
+ * the removed blocks ahead of it are written), so they are temporary: see numberHunks.
+ */
 export class Hunk {
   private id?: string;
   constructor(private ctx: DiffContext) {}
   mark(name: "insertion" | "deletion"): Mark {
-    this.id ??= `${this.ctx.meta.id}.${++this.ctx.count}`;
+    this.id ??= `${TEMPORARY}${++this.ctx.count}`;
     const { authorId, createdAt } = this.ctx.meta;
     return this.ctx.schema.marks[name].create({ id: this.id, authorId, createdAt });
   }
 }
 
+const TEMPORARY = "\u0000hunk-";
+
+/** Gives the hunks of a trackChanges result their ids, `<meta.id>.<n>`, n counting in document order. */
+export function numberHunks(json: JSONContent, meta: ChangeMeta): JSONContent {
+  const ids = new Map<string, string>();
+  const walk = (node: JSONContent) => {
+    for (const mark of node.marks ?? []) {
+      const id = mark.attrs?.id;
+      if (typeof id !== "string" || !id.startsWith(TEMPORARY)) continue;
+      if (!ids.has(id)) ids.set(id, `${meta.id}.${ids.size + 1}`);
+      mark.attrs!.id = ids.get(id);
+    }
+    node.content?.forEach(walk);
+  };
+  walk(json);
+  return json;
+}
+
 /** Pairs of dissimilar blocks are shown as a removed block and an added one instead. */
 const SIMILAR = 0.34;
+/** Text blocks sharing fewer words than this are shown as all old text replaced by all new. */
+const REWORDED = 0.25;
 /** Above this many candidate pairs in one gap, blocks are not paired (a rewrite, not an edit). */
 const MAX_PAIRINGS = 250_000;
 /**
@@ -128,7 +153,7 @@ export function insertedBlock(node: PMNode, hunk: Hunk): PMNode {
 const key = (node: PMNode) => JSON.stringify(node.toJSON());
 
 function words(node: PMNode): Set<string> {
-  return new Set(node.textBetween(0, node.content.size, " ", " ").toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean));
+  return wordSet(node.textBetween(0, node.content.size, " ", " "));
 }
 
 function similarity(a: Set<string>, b: Set<string>): number {
@@ -280,7 +305,9 @@ function mergeSame(w: PMNode, i: PMNode, ctx: DiffContext): PMNode | null {
   if (i.isLeaf) return i;
   if (i.inlineContent) {
     if (!canTrack(i)) return i;
-    return i.type.create(i.attrs, tokenDiff(w, i, () => new Hunk(ctx)), i.marks);
+    // Word by word, two unrelated sentences would match on "the" and "of" and read as confetti.
+    const whole = similarity(words(acceptedView(w) ?? w), words(i)) < REWORDED;
+    return i.type.create(i.attrs, tokenDiff(w, i, () => new Hunk(ctx), whole), i.marks);
   }
   let children: PMNode[];
   if (positional(w, i)) {

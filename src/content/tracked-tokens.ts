@@ -20,7 +20,14 @@ interface Token {
   pending: boolean;
 }
 
-const TOKEN = /\s+|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}_]+|./gsu;
+/** A word: letters and digits, or one Chinese/Japanese character. */
+const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}_]+/u;
+const TOKEN = new RegExp(`\\s+|${WORD.source}|.`, "gsu");
+
+/** The distinct words of a text, lower-cased (for how alike two blocks are). */
+export function wordSet(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(new RegExp(WORD.source, "gu")) ?? []);
+}
 
 function tokens(block: PMNode): Token[] {
   const out: Token[] = [];
@@ -42,7 +49,7 @@ function tokens(block: PMNode): Token[] {
 
 type Op = { kind: "same" | "removed"; w: Token; i?: Token } | { kind: "added"; i: Token } | { kind: "old"; w: Token };
 
-function diffTokens(ws: Token[], is: Token[]): Op[] {
+function diffTokens(ws: Token[], is: Token[], whole: boolean): Op[] {
   const ops: Op[] = [];
   let wAt = 0;
   let iAt = 0;
@@ -51,7 +58,10 @@ function diffTokens(ws: Token[], is: Token[]): Op[] {
     return ws[wAt++];
   };
   const live = ws.filter((t) => !t.gone);
-  for (const part of diffArrays(live.map((t) => t.key), is.map((t) => t.key))) {
+  const parts = whole
+    ? [{ removed: true, added: false, count: live.length }, { removed: false, added: true, count: is.length }]
+    : diffArrays(live.map((t) => t.key), is.map((t) => t.key));
+  for (const part of parts) {
     for (let n = 0; n < part.count; n++) {
       if (part.added) ops.push({ kind: "added", i: is[iAt++] });
       else if (part.removed) ops.push({ kind: "removed", w: nextLive() });
@@ -86,9 +96,9 @@ function joinAcrossSpaces(ops: Op[]): Op[] {
   return out;
 }
 
-/** The merged content of a working and an incoming text block, the changes marked. */
-export function tokenDiff(w: PMNode, i: PMNode, newHunk: () => { mark(name: "insertion" | "deletion"): Mark }): Fragment {
-  const ops = joinAcrossSpaces(diffTokens(tokens(w), tokens(i)));
+/** The merged content of a working and an incoming text block, the changes marked; `whole`: all replaced. */
+export function tokenDiff(w: PMNode, i: PMNode, newHunk: () => { mark(name: "insertion" | "deletion"): Mark }, whole = false): Fragment {
+  const ops = joinAcrossSpaces(diffTokens(tokens(w), tokens(i), whole));
   const out: PMNode[] = [];
   for (let n = 0; n < ops.length; ) {
     if (ops[n].kind === "same") {
