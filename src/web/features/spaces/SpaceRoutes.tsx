@@ -14,6 +14,7 @@ import { useMe } from "../../app/session";
 import { HistoryScreen } from "../history";
 import { NewPageScreen, PageScreen } from "../page";
 import { TrashScreen } from "../trash";
+import { SpaceSettingsScreen } from "../space-settings";
 import { idFromSegment } from "../../lib/slug";
 import { Breadcrumbs } from "./Breadcrumbs";
 import { useSpace } from "./queries";
@@ -56,6 +57,7 @@ function SpaceFrame({ space }: { space: Space }) {
           <Route path="/s/:key/trash">
             <TrashScreen space={space} />
           </Route>
+          <Route path="/s/:key/settings/:section?">{(p) => <SpaceSettingsScreen space={space} section={p.section} />}</Route>
           <Route path="/s/:key/p/:seg/history/:n?">{(p) => <HistoryScreen space={space} pageId={idFromSegment(p.seg)} versionNumber={p.n ? Number(p.n) : undefined} />}</Route>
           <Route path="/s/:key/p/:seg/edit">{(p) => <PageScreen key={idFromSegment(p.seg)} space={space} pageId={idFromSegment(p.seg)} mode="edit" />}</Route>
           <Route path="/s/:key/p/:seg">{(p) => <PageScreen key={idFromSegment(p.seg)} space={space} pageId={idFromSegment(p.seg)} mode="read" />}</Route>

@@ -1,8 +1,9 @@
 import { Link, useLocation } from "wouter";
 import type { Space } from "../../api/types";
 import { useMe } from "../../app/session";
-import { ChevronDown, Trash2 } from "../../ui/icons";
+import { ChevronDown, Settings, Trash2 } from "../../ui/icons";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../../ui/Menu";
+import { useAdministers } from "../space-settings";
 import { PageTree } from "../tree";
 import { useSpaces } from "./queries";
 import { SpaceIcon } from "./SpaceIcon";
@@ -12,6 +13,7 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
   const me = useMe();
   const spaces = useSpaces(!!me.data);
   const [location, navigate] = useLocation();
+  const administers = useAdministers(space.key, !!me.data);
   return (
     <>
       <div className="sidebar-head">
@@ -52,6 +54,11 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
           <Link href={`/s/${space.key}/trash`} className="sidebar-link" aria-current={location === `/s/${space.key}/trash` ? "page" : undefined}>
             <Trash2 aria-hidden="true" /> Trash
           </Link>
+          {administers ? (
+            <Link href={`/s/${space.key}/settings`} className="sidebar-link" aria-current={location.startsWith(`/s/${space.key}/settings`) ? "page" : undefined}>
+              <Settings aria-hidden="true" /> Settings
+            </Link>
+          ) : null}
         </div>
       ) : null}
     </>

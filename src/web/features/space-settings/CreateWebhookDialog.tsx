@@ -1,0 +1,114 @@
+/** A new webhook: its address and events; then its signing secret, shown this once. */
+import { useState, type FormEvent } from "react";
+import { api, data } from "../../api/client";
+import { queryClient } from "../../api/query-client";
+import type { Space } from "../../api/types";
+import { Button } from "../../ui/Button";
+import { Dialog, DialogActions } from "../../ui/Dialog";
+import { FormError, TextField } from "../../ui/Field";
+import { Copy } from "../../ui/icons";
+import { toast } from "../../ui/toast";
+import { problemText, settingsKeys } from "./queries";
+
+// The event types the server sends (src/webhooks/service.ts WEBHOOK_EVENT_TYPES; the API names
+// them in the events field's description, not as an enum the client could read).
+const EVENTS: Array<[string, string]> = [
+  ["page.created", "A page is published"],
+  ["page.updated", "A page is updated"],
+  ["page.moved", "A page is moved"],
+  ["page.trashed", "A page is moved to the trash"],
+  ["page.restored", "A page is restored"],
+  ["page.purged", "A page is deleted for good"],
+  ["comment.created", "A comment is written"],
+  ["comment.resolved", "A comment is resolved"],
+  ["attachment.created", "A file is attached"],
+  ["label.added", "A label is added"],
+  ["label.removed", "A label is removed"],
+  ["space.updated", "The space's settings change"],
+];
+
+export function CreateWebhookDialog({ space, onClose }: { space: Space; onClose(): void }) {
+  const [url, setUrl] = useState("");
+  const [all, setAll] = useState(true);
+  const [events, setEvents] = useState<Set<string>>(new Set(["page.created", "page.updated"]));
+  const [error, setError] = useState<{ field?: string; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!/^https?:\/\/\S+$/i.test(url.trim())) return setError({ field: "url", text: "Give the full address, starting with https:// (or http://)." });
+    if (!all && events.size === 0) return setError({ field: "events", text: "Pick at least one event, or send every event." });
+    setBusy(true);
+    setError(null);
+    try {
+      const hook = await data(api.POST("/api/spaces/{key}/webhooks", { params: { path: { key: space.key } }, body: { url: url.trim(), events: all ? ["*"] : [...events] } }));
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.webhooks(space.key) });
+      toast.success("The webhook was added");
+      setSecret(hook.secret);
+    } catch (err) {
+      setError({ field: (err as { field?: string }).field, text: problemText(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const copy = async () => {
+    if (!secret) return;
+    try {
+      await navigator.clipboard.writeText(secret);
+      toast.success("Secret copied");
+    } catch {
+      toast.error("Could not copy: select the secret and copy it by hand.");
+    }
+  };
+  if (secret) {
+    return (
+      <Dialog open onOpenChange={(o) => !o && onClose()} title="Keep the signing secret" description="It is shown only now. The receiver uses it to check that each request came from this wiki (Standard Webhooks signatures).">
+        <div className="secret-row">
+          <input className="input secret" readOnly value={secret} aria-label="Signing secret" onFocus={(e) => e.target.select()} />
+          <Button onClick={() => void copy()}>
+            <Copy size={16} aria-hidden="true" /> Copy
+          </Button>
+        </div>
+        <DialogActions>
+          <Button variant="primary" onClick={onClose}>
+            Done
+          </Button>
+        </DialogActions>
+      </Dialog>
+    );
+  }
+  const toggle = (id: string, on: boolean) => setEvents((s) => (on ? new Set([...s, id]) : new Set([...s].filter((x) => x !== id))));
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()} title="New webhook" description={`Cairn will POST a JSON event to this address when something happens in ${space.name}.`} wide>
+      <form onSubmit={(e) => void create(e)}>
+        <TextField label="Address (URL)" type="url" inputMode="url" placeholder="https://example.com/hooks/cairn" value={url} onChange={(e) => setUrl(e.target.value)} autoFocus error={error?.field === "url" ? error.text : null} />
+        <fieldset className="settings-fieldset">
+          <legend>Events</legend>
+          <label className="check">
+            <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> Every event, including kinds added later
+          </label>
+          {!all ? (
+            <div className="event-grid">
+              {EVENTS.map(([id, label]) => (
+                <label key={id} className="check">
+                  <input type="checkbox" checked={events.has(id)} onChange={(e) => toggle(id, e.target.checked)} />
+                  <span>
+                    {label} <code>{id}</code>
+                  </span>
+                </label>
+              ))}
+            </div>
+          ) : null}
+          {error?.field === "events" ? <p className="field-error" role="alert">{error.text}</p> : null}
+        </fieldset>
+        <FormError error={error && error.field !== "url" && error.field !== "events" ? error.text : null} />
+        <DialogActions>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" busy={busy}>
+            Add the webhook
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,173 @@
+/**
+ * The space's templates: listed, created from scratch or from one of the space's pages,
+ * renamed (and their content replaced by a page's), deleted. New pages start from them
+ * (New page › a template). Wiki-wide templates are listed but changed by administrators
+ * elsewhere.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Link } from "wouter";
+import { api, data } from "../../api/client";
+import { keys } from "../../api/keys";
+import { queryClient } from "../../api/query-client";
+import type { Space, Template, TreeNode } from "../../api/types";
+import { fullDate, timeAgo } from "../../lib/time";
+import { Button } from "../../ui/Button";
+import { ConfirmDialog, Dialog, DialogActions } from "../../ui/Dialog";
+import { EmptyState } from "../../ui/EmptyState";
+import { FormError, TextAreaField, TextField } from "../../ui/Field";
+import { LayoutTemplate, Plus } from "../../ui/icons";
+import { toast } from "../../ui/toast";
+import { useTree } from "../tree";
+import { problemText } from "./queries";
+
+const EMPTY_DOC = JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] });
+type Editing = { template: Template | null };
+
+export function TemplatesSection({ space }: { space: Space }) {
+  const templates = useQuery({ queryKey: keys.templates(space.id), queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })) });
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [deleting, setDeleting] = useState<Template | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const own = (templates.data ?? []).filter((t) => t.spaceId === space.id);
+  const wide = (templates.data ?? []).filter((t) => t.spaceId === null);
+  const remove = async () => {
+    if (!deleting) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.DELETE("/api/templates/{id}", { params: { path: { id: deleting.id } } });
+      await queryClient.invalidateQueries({ queryKey: keys.templates(space.id) });
+      toast.success(`The template “${deleting.name}” was deleted`);
+      setDeleting(null);
+    } catch (err) {
+      setError(problemText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="settings-card" aria-labelledby="templates-title">
+      <div className="settings-card-head">
+        <h2 id="templates-title">Templates</h2>
+        <Button variant="primary" onClick={() => setEditing({ template: null })}>
+          <Plus size={16} aria-hidden="true" /> New template
+        </Button>
+      </div>
+      <p className="muted">
+        A new page in {space.name} can start from one of these (<Link href={`/s/${space.key}/new`}>New page</Link>).
+      </p>
+      {templates.isPending ? null : own.length === 0 ? (
+        <EmptyState title="No templates in this space yet">Make one for what your team writes again and again (meeting notes, a how-to, a decision record), from scratch or from a page that already has the right shape.</EmptyState>
+      ) : (
+        <ul className="settings-list">
+          {own.map((t) => (
+            <li key={t.id}>
+              <LayoutTemplate aria-hidden="true" className="settings-list-icon" />
+              <span className="settings-list-text">
+                <span className="settings-list-name">{t.name}</span>
+                <span className="muted settings-list-meta">
+                  {t.description ? `${t.description} · ` : ""}changed <time title={fullDate(t.updatedAt)}>{timeAgo(t.updatedAt)}</time>
+                </span>
+              </span>
+              <span className="settings-list-actions">
+                <Button size="sm" onClick={() => setEditing({ template: t })} aria-label={`Edit the template ${t.name}`}>
+                  Edit
+                </Button>
+                <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setDeleting(t))} aria-label={`Delete the template ${t.name}`}>
+                  Delete
+                </Button>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {wide.length ? (
+        <p className="muted settings-note">
+          Also offered: {wide.length} template{wide.length === 1 ? "" : "s"} for every space ({wide.map((t) => t.name).join(", ")}).
+        </p>
+      ) : null}
+      {editing ? <TemplateDialog space={space} template={editing.template} onClose={() => setEditing(null)} /> : null}
+      <ConfirmDialog
+        open={!!deleting}
+        onOpenChange={(o) => !o && setDeleting(null)}
+        title="Delete the template?"
+        description={deleting ? `“${deleting.name}” will no longer be offered for new pages. Pages already made from it keep their content.` : ""}
+        confirmLabel="Delete the template"
+        busy={busy}
+        error={error}
+        onConfirm={() => void remove()}
+      />
+    </section>
+  );
+}
+
+function flatPages(nodes: TreeNode[], depth = 0, into: Array<{ node: TreeNode; depth: number }> = []) {
+  for (const node of nodes) {
+    into.push({ node, depth });
+    flatPages(node.children, depth + 1, into);
+  }
+  return into;
+}
+
+function TemplateDialog({ space, template, onClose }: { space: Space; template: Template | null; onClose(): void }) {
+  const [name, setName] = useState(template?.name ?? "");
+  const [description, setDescription] = useState(template?.description ?? "");
+  const [fromPage, setFromPage] = useState("");
+  const [error, setError] = useState<{ field?: string; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const tree = useTree(space.id);
+  const pages = flatPages(tree.data ?? []);
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!name.trim()) return setError({ field: "name", text: "A template needs a name: it is what people pick from." });
+    setBusy(true);
+    setError(null);
+    try {
+      let contentJson: string | undefined;
+      if (fromPage) contentJson = (await data(api.GET("/api/pages/{id}", { params: { path: { id: fromPage } } }))).contentJson;
+      if (template) {
+        await data(api.PUT("/api/templates/{id}", { params: { path: { id: template.id } }, body: { name, description, ...(contentJson ? { contentJson } : {}) } }));
+      } else {
+        await data(api.POST("/api/templates", { body: { spaceId: space.id, name, description, contentJson: contentJson ?? EMPTY_DOC } }));
+      }
+      await queryClient.invalidateQueries({ queryKey: keys.templates(space.id) });
+      toast.success(template ? `The template “${name.trim()}” was saved` : `The template “${name.trim()}” was created`);
+      onClose();
+    } catch (err) {
+      setError({ field: (err as { field?: string }).field, text: problemText(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()} title={template ? `Edit the template ${template.name}` : "New template"} description="People pick a template by its name and description when they start a page.">
+      <form onSubmit={(e) => void save(e)}>
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoFocus error={error?.field === "name" ? error.text : null} />
+        <TextAreaField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} rows={2} error={error?.field === "description" ? error.text : null} />
+        <div className="field">
+          <label htmlFor="template-from-page">{template ? "Content" : "Start from"}</label>
+          <select id="template-from-page" className="input" value={fromPage} onChange={(e) => setFromPage(e.target.value)} aria-describedby="template-from-page-hint">
+            <option value="">{template ? "Keep the template's content" : "A blank page (from scratch)"}</option>
+            {pages.map(({ node, depth }) => (
+              <option key={node.id} value={node.id}>
+                {`${"\u00a0\u00a0".repeat(depth)}${template ? "Replace with: " : "The page: "}${node.title || "Untitled"}`}
+              </option>
+            ))}
+          </select>
+          <p id="template-from-page-hint" className="field-hint">
+            {fromPage ? "The page's current content is copied; later changes to the page do not reach the template." : "To shape a template's content, write it as a page, then pick that page here."}
+          </p>
+        </div>
+        <FormError error={error && error.field !== "name" && error.field !== "description" ? error.text : null} />
+        <DialogActions>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" busy={busy}>
+            {template ? "Save the template" : "Create the template"}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * The space's webhooks: listed with their health, created (URL and events; the signing secret
+ * is shown once, with a copy button), each with its delivery log (status, answer, time taken),
+ * deleted after an in-page confirmation.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { api, data } from "../../api/client";
+import { queryClient } from "../../api/query-client";
+import type { Space } from "../../api/types";
+import { Button } from "../../ui/Button";
+import { ConfirmDialog } from "../../ui/Dialog";
+import { EmptyState } from "../../ui/EmptyState";
+import { ChevronDown, ChevronRight, Plus } from "../../ui/icons";
+import { toast } from "../../ui/toast";
+import { CreateWebhookDialog } from "./CreateWebhookDialog";
+import { DeliveryLog } from "./DeliveryLog";
+import { problemText, settingsKeys, type Webhook } from "./queries";
+
+export function WebhooksSection({ space }: { space: Space }) {
+  const hooks = useQuery({ queryKey: settingsKeys.webhooks(space.key), queryFn: () => data(api.GET("/api/spaces/{key}/webhooks", { params: { path: { key: space.key } } })) });
+  const [creating, setCreating] = useState(false);
+  const [open, setOpen] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Webhook | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const remove = async () => {
+    if (!deleting) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.DELETE("/api/spaces/{key}/webhooks/{id}", { params: { path: { key: space.key, id: deleting.id } } });
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.webhooks(space.key) });
+      toast.success("The webhook was deleted");
+      setDeleting(null);
+    } catch (err) {
+      setError(problemText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const list = hooks.data ?? [];
+  return (
+    <section className="settings-card" aria-labelledby="webhooks-title">
+      <div className="settings-card-head">
+        <h2 id="webhooks-title">Webhooks</h2>
+        <Button variant="primary" onClick={() => setCreating(true)}>
+          <Plus size={16} aria-hidden="true" /> New webhook
+        </Button>
+      </div>
+      <p className="muted">Cairn tells another service when something happens in {space.name}: it sends a signed POST to the address you give, and retries when it fails.</p>
+      {hooks.isPending ? null : list.length === 0 ? (
+        <EmptyState title="No webhooks yet">Add one to post new and changed pages to a chat room, a build or your own service. Each request is signed with the webhook's secret so the receiver can check it came from here.</EmptyState>
+      ) : (
+        <ul className="settings-list webhook-list">
+          {list.map((h) => (
+            <li key={h.id} className="webhook">
+              <div className="webhook-row">
+                <button type="button" className="webhook-toggle" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
+                  {open === h.id ? <ChevronDown size={16} aria-hidden="true" /> : <ChevronRight size={16} aria-hidden="true" />}
+                  <span className="settings-list-text">
+                    <span className="settings-list-name webhook-url">{h.url}</span>
+                    <span className="muted settings-list-meta">
+                      {h.events.includes("*") ? "Every event" : h.events.join(", ")}
+                      <span className="visually-hidden">; delivery log</span>
+                    </span>
+                  </span>
+                </button>
+                <span className={`status-pill ${h.enabled ? (h.consecutiveFailures ? "status-warn" : "status-ok") : "status-off"}`}>
+                  {h.enabled ? (h.consecutiveFailures ? `${h.consecutiveFailures} failed in a row` : "Active") : "Switched off"}
+                </span>
+                <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setDeleting(h))} aria-label={`Delete the webhook to ${h.url}`}>
+                  Delete
+                </Button>
+              </div>
+              {!h.enabled ? <p className="field-hint webhook-off">Switched off after 20 failed attempts in a row. Delete it and add it again once the receiver answers.</p> : null}
+              {open === h.id ? <DeliveryLog space={space} hook={h} /> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {creating ? <CreateWebhookDialog space={space} onClose={() => setCreating(false)} /> : null}
+      <ConfirmDialog
+        open={!!deleting}
+        onOpenChange={(o) => !o && setDeleting(null)}
+        title="Delete the webhook?"
+        description={deleting ? `Nothing more is sent to ${deleting.url}, and its delivery log is deleted.` : ""}
+        confirmLabel="Delete the webhook"
+        busy={busy}
+        error={error}
+        onConfirm={() => void remove()}
+      />
+    </section>
+  );
+}
