@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Core } from "../core";
 import { listOf, listParam } from "../platform/db/lists";
 import { toExclusionQuery, toFragmentQuery, toTitleWordQuery, toWordQuery, type ParsedQuery } from "./query";
-import type { SearchIndex, SearchIndexHooks, SearchRow } from "./search-index";
+import type { SearchIndex, SearchIndexHooks, SearchRow, SearchScope } from "./search-index";
 import { segmentCjk } from "./segment";
 import { stemEach, termsInOrder } from "./stemmer";
 
@@ -64,8 +64,9 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
       if (pending.get() === null) return;
       while (indexBatch()) {}
     },
-    words: (query, scope, limit) => wordMatches(core, query, scope, limit),
-    titleFragments(query, scope, limit) {
+    words: (query, scope, limit) => wordMatches(core, query, scopeSql(scope), limit),
+    titleFragments(query, given, limit) {
+      const scope = scopeSql(given);
       const fragment = toFragmentQuery(query);
       if (!fragment) return [];
       // Excluded words apply to the whole page, so they are checked in the word index.
@@ -84,6 +85,13 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
     pageTexts: (docIds) => (vocab ??= vocabularyStatements(core)).pages.all(JSON.stringify(docIds)),
     outsideVersion: () => (vocab ??= vocabularyStatements(core)).version.get()!.data_version,
   };
+}
+
+/** Published, live pages of active spaces that the caller may read (in the one space asked for). */
+function scopeSql(scope: SearchScope): SQL {
+  const conditions = [sql`pages.status = 1`, sql`pages.deleted_at IS NULL`, sql`spaces.archived_at IS NULL`, scope.readable];
+  if (scope.spaceId) conditions.push(sql`pages.space_id = ${scope.spaceId}`);
+  return sql.join(conditions, sql` AND `);
 }
 
 const HIT_COLUMNS = sql.raw(

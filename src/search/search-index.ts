@@ -7,9 +7,9 @@ import type { ParsedQuery } from "./query";
  * queried within a caller's scope. FTS5 (fts5.ts) is the one implementation; a PostgreSQL one
  * (tsvector, pg_trgm) would replace that file and nothing else.
  *
- * A scope is an SQL condition over `pages` and `spaces` (the page's space): the index applies
- * it inside its query, before any limit, so a caller's unreadable pages never take the place
- * of readable ones.
+ * Only published, live pages of active spaces are found, and of those the ones in the caller's
+ * scope: the index applies it inside its query, before any limit, so a caller's unreadable
+ * pages never take the place of readable ones.
  */
 export interface SearchIndex {
   /**
@@ -21,9 +21,9 @@ export interface SearchIndex {
   /** Indexes every page noted dirty (in batches); cheap when none is. */
   catchUp(): void;
   /** The best matches of the words within the scope, best first (titles weigh more than bodies). */
-  words(query: ParsedQuery, scope: SQL, limit: number): SearchRow[];
+  words(query: ParsedQuery, scope: SearchScope, limit: number): SearchRow[];
   /** Pages whose title holds every typed fragment (3 characters or more), shortest title first. */
-  titleFragments(query: ParsedQuery, scope: SQL, limit: number): SearchRow[];
+  titleFragments(query: ParsedQuery, scope: SearchScope, limit: number): SearchRow[];
   /** The index's terms of these words, as it would index them (null: not one term). */
   termsOf(words: readonly string[]): (string | null)[];
   /** Every term of the index with the number of pages holding it (for near spellings). */
@@ -32,6 +32,14 @@ export interface SearchIndex {
   pageTexts(docIds: readonly number[]): Array<{ title: string; text: string }>;
   /** Changes when another process may have written the index (what it wrote is not known here). */
   outsideVersion(): number;
+}
+
+/** Whose pages a search looks through. */
+export interface SearchScope {
+  /** The pages the caller may read: an SQL condition over `pages` (access/pages.ts, visiblePagesFilter). */
+  readable: SQL;
+  /** One space only (its id), or every space. */
+  spaceId: string | null;
 }
 
 /** A page found, with what a hit shows. */

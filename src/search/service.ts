@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { visiblePagesFilter } from "../access/pages";
 import { principalParams } from "../access/principals";
 import { requireReadableSpace } from "../access/spaces";
@@ -43,16 +42,7 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
   const index = searchIndex(core);
   index.catchUp();
   const parsed = parseQuery(q);
-  const scope = sql.join(
-    [
-      sql`pages.status = 1`,
-      sql`pages.deleted_at IS NULL`,
-      sql`spaces.archived_at IS NULL`,
-      visiblePagesFilter(core, caller),
-      ...(spaceId ? [sql`pages.space_id = ${spaceId}`] : []),
-    ],
-    sql` AND `,
-  );
+  const scope = { readable: visiblePagesFilter(core, caller), spaceId };
 
   const hits: SearchRow[] = index.words(parsed, scope, SEARCH_LIMIT);
   if (hits.length < SEARCH_LIMIT) {
