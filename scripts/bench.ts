@@ -20,6 +20,7 @@ import { coldStarts, median, startCairn } from "./bench/server";
 import { measureUploads } from "./bench/upload";
 import { measureWeb } from "./bench/web";
 import { measureKeptAnswers } from "./bench/kept-answers";
+import { firstTimeFigures, measureFirstTimeSearch } from "./bench/search-100k";
 
 // `bun run bench -- --fuzz` runs only the long fuzz (bench/fuzz.ts), not the benchmark.
 if (process.argv.includes("--fuzz")) process.exit(await (await import("./bench/fuzz")).runFuzz(process.argv));
@@ -124,6 +125,10 @@ async function main() {
   console.log(`upload to bare Bun.serve: peak +${upload.bareBunGrowthMb.toFixed(1)} MB`);
 
   const loads = await runScenarios(cairn.url, cairn.child.pid, ctx);
+  // First-time searches (issue 13 §6): distinct queries, one at a time, so no kept answer answers.
+  const firstTime = await measureFirstTimeSearch(cairn.url, ctx.auth());
+  for (const f of firstTimeFigures(firstTime, content.pre.big.pageIds.length)) (console.log(`${f.figure}: ${f.value}`), web.figures.push(f));
+  web.extras.firstTimeSearch = firstTime;
   const code = await cairn.stop();
   if (code !== 0) fail(`cairn exited with ${code} after SIGTERM (see ${serverLog})`);
 
