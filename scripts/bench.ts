@@ -21,6 +21,7 @@ import { measureUploads } from "./bench/upload";
 import { measureWeb } from "./bench/web";
 import { measureKeptAnswers } from "./bench/kept-answers";
 import { firstTimeFigures, measureFirstTimeSearch } from "./bench/search-100k";
+import { measureCollab } from "./bench/collab";
 
 // `bun run bench -- --fuzz` runs only the long fuzz (bench/fuzz.ts), not the benchmark.
 if (process.argv.includes("--fuzz")) process.exit(await (await import("./bench/fuzz")).runFuzz(process.argv));
@@ -138,6 +139,13 @@ async function main() {
   console.log(`kept answers hit rate: ${keptSummary}`);
   web.figures.push({ figure: "kept answers hit rate under mixed traffic (tokens in use, webhooks delivering)", value: keptSummary, target: "", met: null });
   web.extras.keptAnswers = kept;
+
+  // Real-time collaboration (bench/collab.ts), full runs only: its own instance, about a minute.
+  if (!quick) {
+    const collab = await measureCollab(outfile, logFile("collab.log"));
+    web.figures.push(...collab.figures);
+    Object.assign(web.extras, collab.extras);
+  }
 
   const baseAfter = await baseline.load();
   console.log(`baseline again: ${Math.round(baseAfter.rps)} rps`);

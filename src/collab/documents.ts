@@ -22,16 +22,20 @@ export function loadDocument(core: Core, pageId: string): StoredDocument | undef
 }
 
 /**
- * Saving a working copy is bookkeeping (core.bookkeeping): no page, search or access answer
- * reads it, so it must not make the kept answers stale every two seconds of typing. The page
- * may have been purged meanwhile (the foreign key refuses the row): then there is nothing to keep.
+ * Saving working copies is bookkeeping (core.bookkeeping): no page, search or access answer
+ * reads them, so they must not make the kept answers stale every two seconds of typing. A page
+ * purged meanwhile has nothing left to keep: the foreign key refuses its row, the others stand.
  */
-export function saveDocument(core: Core, pageId: string, doc: StoredDocument): boolean {
-  try {
-    core.bookkeeping(() => statements(core.sqlite).save.run(pageId, doc.state, doc.version, iso(core.clock.now())));
-    return true;
-  } catch (err) {
-    if (String((err as Error).message).includes("FOREIGN KEY")) return false;
-    throw err;
-  }
+export function saveDocuments(core: Core, docs: Array<StoredDocument & { pageId: string }>): void {
+  const at = iso(core.clock.now());
+  core.bookkeeping(() => {
+    for (const doc of docs) {
+      try {
+        // A failed statement (the constraint) is undone alone; the transaction goes on.
+        statements(core.sqlite).save.run(doc.pageId, doc.state, doc.version, at);
+      } catch (err) {
+        if (!String((err as Error).message).includes("FOREIGN KEY")) throw err;
+      }
+    }
+  });
 }

@@ -30,7 +30,8 @@ export interface RoomHost {
 export interface RoomStorage {
   /** A page's room, from its stored working copy or seeded from its current version. */
   load(pageId: string, changed: () => void): Room;
-  save(room: Room): void;
+  /** Saves these rooms' working copies, all in one transaction. */
+  save(rooms: Room[]): void;
 }
 
 export interface HostTiming {
@@ -43,14 +44,17 @@ export interface HostTiming {
 export const DEFAULT_TIMING: HostTiming = { saveDelayMs: 2_000, idleMs: 30_000 };
 
 interface Loaded {
+  pageId: string;
   room: Room;
   dirty: boolean;
-  saveTimer: Timer | null;
   unloadTimer: Timer | null;
 }
 
 export class InProcessRoomHost implements RoomHost {
   private readonly rooms = new Map<string, Loaded>();
+  /** Rooms changed since their last save, and the one timer that saves them together. */
+  private readonly dirty = new Set<Loaded>();
+  private saveTimer: Timer | null = null;
 
   constructor(
     private readonly storage: RoomStorage,
@@ -69,7 +73,7 @@ export class InProcessRoomHost implements RoomHost {
         loaded.room.leave(peer);
         if (loaded.room.peers.size > 0) return;
         // The last one out: saved at once, unloaded once it has stayed empty for a while.
-        this.save(loaded);
+        this.save([loaded]);
         loaded.unloadTimer = setTimeout(() => this.unload(pageId, loaded), this.timing.idleMs);
         loaded.unloadTimer.unref();
       },
@@ -88,7 +92,7 @@ export class InProcessRoomHost implements RoomHost {
   }
 
   flush(): void {
-    for (const loaded of this.rooms.values()) this.save(loaded);
+    this.save([...this.dirty]);
   }
 
   close(code: number, reason: string): void {
@@ -110,40 +114,59 @@ export class InProcessRoomHost implements RoomHost {
   private load(pageId: string): Loaded {
     let loaded = this.rooms.get(pageId);
     if (loaded) return loaded;
-    const entry: Loaded = { room: null as unknown as Room, dirty: false, saveTimer: null, unloadTimer: null };
+    const entry: Loaded = { pageId, room: null as unknown as Room, dirty: false, unloadTimer: null };
     entry.room = this.storage.load(pageId, () => this.changed(entry));
     this.rooms.set(pageId, (loaded = entry));
     // A room seeded or brought up to date is stored at once: its Yjs identity must outlive a crash.
-    this.save(loaded);
+    this.save([loaded]);
     return loaded;
   }
 
   private changed(loaded: Loaded): void {
     loaded.dirty = true;
-    // At most one save per delay however fast people type (not pushed back by each keystroke).
-    if (loaded.saveTimer || !loaded.room) return;
-    loaded.saveTimer = setTimeout(() => this.save(loaded), this.timing.saveDelayMs);
-    loaded.saveTimer.unref();
+    this.dirty.add(loaded);
+    this.scheduleSave();
   }
 
-  private save(loaded: Loaded): void {
-    if (loaded.saveTimer) clearTimeout(loaded.saveTimer);
-    loaded.saveTimer = null;
-    if (!loaded.dirty) return;
-    try {
-      this.storage.save(loaded.room);
-      loaded.dirty = false;
-    } catch (err) {
-      // Kept dirty: the next change, the last leave or the shutdown tries again.
-      this.onError("saving a collaborative document failed", err);
+  /**
+   * At most one save per delay however fast people type (not pushed back by each keystroke),
+   * for every room changed meanwhile together: one commit, not one per room.
+   */
+  private scheduleSave(): void {
+    if (this.saveTimer || this.dirty.size === 0) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      this.flush();
+    }, this.timing.saveDelayMs);
+    this.saveTimer.unref();
+  }
+
+  private save(which: Loaded[]): void {
+    const rooms = which.filter((l) => l.dirty);
+    if (rooms.length > 0) {
+      try {
+        this.storage.save(rooms.map((l) => l.room));
+        for (const l of rooms) {
+          l.dirty = false;
+          this.dirty.delete(l);
+        }
+      } catch (err) {
+        // Kept dirty: tried again after the delay, at the last leave or at shutdown.
+        this.onError("saving a collaborative document failed", err);
+      }
     }
+    if (this.dirty.size === 0 && this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = null;
+    }
+    this.scheduleSave();
   }
 
   private unload(pageId: string, loaded: Loaded, closing = false): void {
     if (loaded.unloadTimer) clearTimeout(loaded.unloadTimer);
     loaded.unloadTimer = null;
     if (loaded.room.peers.size > 0 || this.rooms.get(pageId) !== loaded) return;
-    this.save(loaded);
+    this.save([loaded]);
     if (loaded.dirty && !closing) {
       // Not saved (the disk refused): kept in memory, tried again later.
       loaded.unloadTimer = setTimeout(() => this.unload(pageId, loaded), this.timing.idleMs);
@@ -151,6 +174,7 @@ export class InProcessRoomHost implements RoomHost {
       return;
     }
     this.rooms.delete(pageId);
+    this.dirty.delete(loaded);
     loaded.room.destroy();
   }
 }

@@ -43,7 +43,7 @@ export class Room {
     this.awareness = new awarenessProtocol.Awareness(doc);
     // The server is no participant: it has no caret of its own.
     this.awareness.setLocalState(null);
-    doc.on("update", this.onUpdate);
+    doc.on("afterTransaction", this.onTransaction);
     this.awareness.on("update", this.onAwareness);
   }
 
@@ -77,11 +77,22 @@ export class Room {
     if (type === MESSAGE_SYNC) {
       const reply = encoding.createEncoder();
       encoding.writeVarUint(reply, MESSAGE_SYNC);
-      syncProtocol.readSyncMessage(decoder, reply, this.doc, peer);
+      const syncType = syncProtocol.readSyncMessage(decoder, reply, this.doc, peer);
       // Step 1 is answered with step 2; steps 2 and updates need no answer.
       if (encoding.length(reply) > 1) peer.send(encoding.toUint8Array(reply));
+      // A change goes on to the others as it came (Yjs updates are idempotent): re-encoding it
+      // from the transaction would cost the server as much again. An empty one (2 bytes of
+      // update, a client with nothing new) goes nowhere.
+      if (syncType !== syncProtocol.messageYjsSyncStep1 && message.length > 5) {
+        const update = syncType === syncProtocol.messageYjsUpdate ? message : Uint8Array.from(message);
+        update[1] = syncProtocol.messageYjsUpdate;
+        this.broadcast(update, peer);
+      }
     } else if (type === MESSAGE_AWARENESS) {
       awarenessProtocol.applyAwarenessUpdate(this.awareness, decoding.readVarUint8Array(decoder), peer);
+      // Forwarded as it came; back to the sender too only when it is alone (y-websocket
+      // reconnects after 30 s without hearing anything, and the renewal every 15 s is that).
+      this.broadcast(message, this.peers.size === 1 ? null : peer);
     } else if (type === MESSAGE_QUERY_AWARENESS) {
       peer.send(awarenessMessage(this.awareness, [...this.awareness.getStates().keys()]));
     }
@@ -97,35 +108,48 @@ export class Room {
   }
 
   destroy(): void {
-    this.doc.off("update", this.onUpdate);
+    this.doc.off("afterTransaction", this.onTransaction);
     this.awareness.off("update", this.onAwareness);
     this.awareness.destroy();
     this.doc.destroy();
   }
 
-  private readonly onUpdate = (update: Uint8Array, origin: unknown) => {
-    const encoder = encoding.createEncoder();
-    encoding.writeVarUint(encoder, MESSAGE_SYNC);
-    syncProtocol.writeUpdate(encoder, update);
-    const message = encoding.toUint8Array(encoder);
-    // The sender has it already.
-    for (const peer of this.peers.keys()) if (peer !== origin) peer.send(message);
+  /** Sends a message to every peer but one (null: to all). */
+  private broadcast(message: Uint8Array, except: Peer | null): void {
+    for (const peer of this.peers.keys()) if (peer !== except) peer.send(message);
+  }
+
+  private readonly onTransaction = (tr: Y.Transaction) => {
+    if (tr.deleteSet.clients.size === 0 && sameState(tr.beforeState, tr.afterState)) return;
+    // A peer's change was forwarded by receive(); the server's own (seeding, tracked changes,
+    // the version number) is encoded here, from the state before it.
+    if (!this.peers.has(tr.origin as Peer)) {
+      const encoder = encoding.createEncoder();
+      encoding.writeVarUint(encoder, MESSAGE_SYNC);
+      syncProtocol.writeUpdate(encoder, Y.encodeStateAsUpdate(this.doc, Y.encodeStateVector(tr.beforeState)));
+      this.broadcast(encoding.toUint8Array(encoder), null);
+    }
     this.changed();
   };
 
   private readonly onAwareness = ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
     const ids = origin ? this.peers.get(origin as Peer) : undefined;
     if (ids) {
+      // A peer's update was forwarded by receive(); only whose carets it holds is noted here.
       for (const id of added) ids.add(id);
       for (const id of removed) ids.delete(id);
+      return;
     }
+    // The server's own: carets of a peer that left, or that timed out.
     const changedIds = [...added, ...updated, ...removed];
-    if (changedIds.length === 0) return;
-    // To everyone, the sender too: y-websocket reconnects after 30 s without a message, and a
-    // lone editor's own renewed awareness (every 15 s) is what it hears back.
-    const message = awarenessMessage(this.awareness, changedIds);
-    for (const peer of this.peers.keys()) peer.send(message);
+    if (changedIds.length > 0) this.broadcast(awarenessMessage(this.awareness, changedIds), null);
   };
+}
+
+function sameState(a: Map<number, number>, b: Map<number, number>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [client, clock] of a) if (b.get(client) !== clock) return false;
+  return true;
 }
 
 function awarenessMessage(awareness: awarenessProtocol.Awareness, ids: number[]): Uint8Array {

@@ -14,7 +14,7 @@ import { iso } from "../platform/clock";
 import { findPage } from "../pages/store";
 import { pageVersions } from "../pages/tables";
 import { replaceRoomContent, roomContent, seedFragment } from "./content";
-import { loadDocument, saveDocument } from "./documents";
+import { loadDocument, saveDocuments } from "./documents";
 import { Room, SERVER_ORIGIN } from "./room";
 import type { RoomHost, RoomStorage } from "./room-host";
 import { signCollabToken, TOKEN_LIFETIME_MS } from "./token";
@@ -60,8 +60,12 @@ export function roomStorage(core: Core, external: ExternalChange): RoomStorage {
       catchUp(core, room, external);
       return room;
     },
-    save(room) {
-      saveDocument(core, room.pageId, { state: Y.encodeStateAsUpdate(room.doc), version: room.version });
+    save(rooms) {
+      // One transaction (one commit) for every room due.
+      saveDocuments(
+        core,
+        rooms.map((room) => ({ pageId: room.pageId, state: Y.encodeStateAsUpdate(room.doc), version: room.version })),
+      );
     },
   };
 }
