@@ -63,11 +63,14 @@ export interface RunningCairn {
   stop(): Promise<void>;
 }
 
-/** The built binary serving a fresh data directory on a free port. */
-export async function startCairn(args: string[] = []): Promise<RunningCairn> {
+/**
+ * The built binary serving a fresh data directory on a free port. `env` adds variables to its
+ * environment (Bun.spawn does not see changes made to process.env while the tests run).
+ */
+export async function startCairn(args: string[] = [], env?: Record<string, string>): Promise<RunningCairn> {
   const bin = await builtBinary();
   const dataDir = mkdtempSync(join(tmpdir(), "cairn-e2e-"));
-  const proc = Bun.spawn([bin, "serve", "--data", dataDir, "--port", "0", ...args], { stdout: "pipe", stderr: "ignore" });
+  const proc = Bun.spawn([bin, "serve", "--data", dataDir, "--port", "0", ...args], { stdout: "pipe", stderr: "ignore", env: env ? { ...process.env, ...env } : undefined });
   running.add(proc);
   const reader = proc.stdout.getReader();
   let out = "";

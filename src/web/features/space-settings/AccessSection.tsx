@@ -115,8 +115,10 @@ export function AccessSection({ space, grants }: { space: Space; grants: Grant[]
               return (
                 <li key={g.id}>
                   <span className="access-name">
-                    {name}
-                    {g.principalType === 0 && g.principalId === me?.id ? <span className="muted"> (you)</span> : null}
+                    <span>
+                      {name}
+                      {g.principalType === 0 && g.principalId === me?.id ? <span className="muted"> (you)</span> : null}
+                    </span>
                     <span className="access-kind muted">{g.principalType === 1 ? "Group" : "Person"}</span>
                   </span>
                   <select className="input access-select" aria-label={`What ${name} may do`} value={g.operation} disabled={busy !== null} onChange={(e) => void grant(g, Number(e.target.value), name)}>

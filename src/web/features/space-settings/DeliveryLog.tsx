@@ -13,8 +13,8 @@ export function DeliveryLog({ space, hook }: { space: Space; hook: Webhook }) {
   const log = useQuery({
     queryKey: settingsKeys.deliveries(space.key, hook.id),
     queryFn: () => data(api.GET("/api/spaces/{key}/webhooks/{id}/deliveries", { params: { path: { key: space.key, id: hook.id } } })),
-    // While something is on its way, look again every few seconds.
-    refetchInterval: (q) => (q.state.data?.some((d) => d.status === "pending" || d.status === "failed") ? 3000 : false),
+    // While nothing has been sent yet or something is on its way, look again every few seconds.
+    refetchInterval: (q) => (!q.state.data?.length || q.state.data.some((d) => d.status === "pending" || d.status === "failed") ? 3000 : false),
   });
   const rows = log.data ?? [];
   return (
@@ -49,7 +49,7 @@ export function DeliveryLog({ space, hook }: { space: Space; hook: Webhook }) {
                     <span className={`status-pill ${PILL[d.status]}`}>{STATUS[d.status]}</span>
                     {d.attempts > 1 ? <span className="muted"> · {d.attempts} attempts</span> : null}
                   </td>
-                  <td title={d.lastResponseSnippet ?? undefined}>{d.lastStatusCode ?? (d.lastError ? <span className="delivery-error">{d.lastError}</span> : "—")}</td>
+                  <td className="delivery-answer" title={d.lastResponseSnippet ?? undefined}>{d.lastStatusCode ?? (d.lastError ? <span className="delivery-error">{d.lastError}</span> : "—")}</td>
                   <td>{d.lastDurationMs === null ? "—" : `${d.lastDurationMs} ms`}</td>
                   <td>
                     <time title={fullDate(d.createdAt)}>{timeAgo(d.createdAt)}</time>

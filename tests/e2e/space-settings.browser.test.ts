@@ -1,0 +1,170 @@
+/**
+ * A space's settings in the browser: the name and icon changed; the space made private in one
+ * action (a second account no longer sees it), then one person added back by name; a webhook
+ * to a local receiver with its delivery in the log; a template made from scratch, given a
+ * page's content and used for a new page. Every section in the four looks, with axe.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { apiCall, axeViolations, createOwner, LOOKS, PASSWORD, screenshot, startCairn, visit, type RunningCairn, type Visit } from "./harness";
+import { api, newPage, newSpace, storedDoc } from "./fixtures";
+
+let cairn: RunningCairn;
+let v: Visit;
+let bea: Visit;
+let space: { id: string; key: string };
+const received: Array<{ signature: string | null; body: any }> = [];
+const receiver = Bun.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  async fetch(req) {
+    received.push({ signature: req.headers.get("webhook-signature"), body: await req.json().catch(() => null) });
+    return new Response("thanks", { status: 200 });
+  },
+});
+
+beforeAll(async () => {
+  // The webhook's receiver listens on loopback, which outbound requests reach only when the
+  // administrator allows it.
+  cairn = await startCairn([], { CAIRN_OUTBOUND_ALLOW: "127.0.0.1" });
+  v = await visit(cairn);
+  await createOwner(v.page);
+  await api(v.page, "PUT", "/api/admin/settings", { loginRateLimitPerMinute: 1000 });
+  space = await newSpace(v.page, "ENG", "Engineering");
+  await newPage(v.page, space.id, "Welcome");
+  // A second account, which sees the space through the Everyone group.
+  const invite = await api(v.page, "POST", "/api/admin/invites", { email: "bea@example.com", expiresInDays: 7, sendEmail: false });
+  bea = await visit(cairn);
+  await bea.page.goto("/api/health");
+  const reg = await apiCall(bea.page, "POST", "/api/auth/register", { email: "bea@example.com", displayName: "Bea Builder", password: PASSWORD, inviteToken: invite.token });
+  if (reg.status > 299) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`);
+}, 60_000);
+afterAll(async () => {
+  await bea?.close();
+  await v?.close();
+  await cairn?.stop();
+  receiver.stop(true);
+});
+
+const keysSeenBy = async (who: Visit) => ((await api(who.page, "GET", "/api/spaces")) as Array<{ key: string }>).map((s) => s.key);
+
+describe("space settings", () => {
+  test("the name and the icon change from General", async () => {
+    const { page } = v;
+    await page.goto("/s/ENG");
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("heading", { name: "Settings of Engineering" }).waitFor();
+    await page.getByLabel("Name", { exact: true }).fill("Engineering team");
+    await page.getByRole("button", { name: "🚀" }).click();
+    expect(await page.getByRole("button", { name: "🚀" }).getAttribute("aria-pressed")).toBe("true");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByText("Saved", { exact: true }).waitFor();
+    const stored = await api(page, "GET", "/api/spaces/ENG");
+    expect([stored.name, stored.iconKind, stored.iconValue]).toEqual(["Engineering team", 1, "🚀"]);
+    // The sidebar's switcher follows at once.
+    await page.getByRole("button", { name: /^Engineering team.*switch space/ }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    // An export switch is saved at once.
+    await page.getByRole("switch", { name: /^PDF/ }).click();
+    await page.getByText("PDF export off").waitFor();
+    expect((await api(page, "GET", "/api/spaces/ENG")).exports.pdf).toBe(false);
+  }, 30_000);
+
+  test("Make private takes the space from everyone else in one action; a person added by name sees it again", async () => {
+    expect(await keysSeenBy(bea)).toContain("ENG");
+    // Bea edits but does not administer: no Settings link for her.
+    await bea.page.goto("/s/ENG");
+    await bea.page.getByRole("treeitem", { name: "Welcome" }).waitFor();
+    expect(await bea.page.getByRole("link", { name: "Settings" }).count()).toBe(0);
+
+    const { page } = v;
+    await page.goto("/s/ENG/settings/access");
+    await page.getByText("Every account of this wiki can edit Engineering team.").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Make private" }).click();
+    await page.getByText("Engineering team is private now").waitFor();
+    await page.getByText("Engineering team is private: only the people and groups below can see it.").waitFor();
+    expect(await keysSeenBy(bea)).not.toContain("ENG");
+    await bea.page.goto("/s/ENG");
+    await bea.page.getByRole("heading", { name: "This space does not exist" }).waitFor();
+
+    // Bea, found by name, gets View.
+    await page.getByRole("searchbox", { name: "Find a person or group" }).fill("bea");
+    await page.getByRole("button", { name: "Add with View" }).click();
+    await page.getByText("Bea Builder can view the space").waitFor();
+    await page.getByRole("combobox", { name: "What Bea Builder may do" }).waitFor();
+    expect(await keysSeenBy(bea)).toContain("ENG");
+  }, 30_000);
+
+  test("a webhook to a local receiver shows its delivery in the log", async () => {
+    const { page } = v;
+    await page.goto("/s/ENG/settings/webhooks");
+    await page.getByRole("heading", { name: "No webhooks yet" }).waitFor();
+    await page.getByRole("button", { name: "New webhook" }).click();
+    const dialog = page.getByRole("dialog", { name: "New webhook" });
+    await dialog.getByLabel("Address (URL)").fill(`http://127.0.0.1:${receiver.port}/hook`);
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByRole("button", { name: "Add the webhook" }).click();
+    const secretDialog = page.getByRole("dialog", { name: "Keep the signing secret" });
+    expect(await secretDialog.getByLabel("Signing secret").inputValue()).toMatch(/^whsec_/);
+    await secretDialog.getByRole("button", { name: "Done" }).click();
+    // Something happens in the space: the description changes (space.updated).
+    await api(page, "PUT", "/api/spaces/ENG", { description: "Where the engineers write things down." });
+    await page.getByRole("button", { name: /127\.0\.0\.1.*delivery log/ }).click();
+    await page.getByRole("region", { name: "Deliveries" }).getByText("Delivered").waitFor({ timeout: 15_000 });
+    const row = page.getByRole("region", { name: "Deliveries" }).getByRole("row").nth(1);
+    expect(await row.textContent()).toMatch(/space\.updated.*Delivered.*200.*\d+ ms/);
+    expect(received.map((r) => r.body?.type)).toContain("space.updated");
+    expect(received[0]!.signature).toMatch(/^v1,/);
+    expect(await axeViolations(page)).toEqual([]);
+  }, 40_000);
+
+  test("a template made from scratch, given a page's content, starts a new page", async () => {
+    const { page } = v;
+    await newPage(page, space.id, "Agenda", { text: "Decisions, then actions, then questions." });
+    await page.goto("/s/ENG/settings/templates");
+    await page.getByRole("heading", { name: "No templates in this space yet" }).waitFor();
+    await page.getByRole("button", { name: "New template" }).click();
+    let dialog = page.getByRole("dialog", { name: "New template" });
+    await dialog.getByLabel("Name").fill("Meeting notes");
+    await dialog.getByLabel("Description").fill("For the weekly meeting");
+    expect(await dialog.getByLabel("Start from").inputValue()).toBe("");
+    await dialog.getByRole("button", { name: "Create the template" }).click();
+    await page.getByText("The template “Meeting notes” was created").waitFor();
+    await page.getByText("For the weekly meeting · changed").waitFor();
+    // Its content: the Agenda page's.
+    await page.getByRole("button", { name: "Edit the template Meeting notes" }).click();
+    dialog = page.getByRole("dialog", { name: "Edit the template Meeting notes" });
+    await dialog.getByLabel("Content").selectOption({ label: "Replace with: Agenda" });
+    await dialog.getByRole("button", { name: "Save the template" }).click();
+    await page.getByText("The template “Meeting notes” was saved").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    // A new page from it.
+    await page.goto("/s/ENG/new");
+    await page.getByRole("button", { name: /Meeting notes/ }).click();
+    await page.waitForURL(/\/edit$/);
+    const id = /\/p\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    expect((await storedDoc(page, id)).text).toContain("Decisions, then actions, then questions.");
+  }, 30_000);
+
+  test("every section in the four looks, with no serious axe violation", async () => {
+    for (const look of LOOKS) {
+      const s = await visit(cairn, { ...look, storageState: await v.context.storageState() });
+      try {
+        for (const section of ["general", "access", "templates", "webhooks"]) {
+          await s.page.goto(`/s/ENG/settings/${section}`);
+          await s.page.getByRole("heading", { name: "Settings of Engineering team" }).waitFor();
+          if (section === "webhooks") await s.page.getByRole("button", { name: /127\.0\.0\.1.*delivery log/ }).click();
+          if (section === "webhooks") await s.page.getByRole("region", { name: "Deliveries" }).waitFor();
+          if (section === "access") await s.page.getByRole("combobox", { name: "What Bea Builder may do" }).waitFor();
+          if (section === "templates") await s.page.getByText("Meeting notes").waitFor();
+          await screenshot(s.page, `space-settings-${section}`);
+          expect({ section, look, violations: await axeViolations(s.page) }).toEqual({ section, look, violations: [] });
+        }
+        expect(s.errors).toEqual([]);
+        expect(s.foreign).toEqual([]);
+      } finally {
+        await s.close();
+      }
+    }
+  }, 120_000);
+});
