@@ -2,6 +2,7 @@ import type { Server } from "bun";
 import type { Core } from "./core";
 import { openInstance } from "./instance";
 import { createApp, durableHandler } from "./http/app";
+import { pathOf } from "./http/entry";
 import { MB } from "./http/body";
 import { problemFor } from "./http/problem";
 import type { Config } from "./platform/config";
@@ -45,7 +46,7 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
     maxRequestBodySize: 500 * MB,
     fetch: (request, bun) => {
       idle.touch();
-      if (isCollabPath(new URL(request.url).pathname)) return upgradeCollab(collab, request, bun);
+      if (isCollabPath(pathOf(request))) return upgradeCollab(collab, request, bun);
       return handle(request, bun.requestIP(request)?.address ?? null);
     },
     websocket: collab.websocket as Bun.WebSocketHandler<unknown>,

@@ -129,7 +129,9 @@ export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DE
 
   return {
     accept(request, server) {
-      const url = new URL(request.url);
+      // A request with a Host the HTTP entry would rebuild must not throw here either.
+      const url = URL.parse(request.url, "http://localhost");
+      if (!url) return { upgraded: false, refusal: CLOSE.gone };
       const pageId = decodeURIComponent(url.pathname.slice(COLLAB_URL.length + 1));
       const token = url.searchParams.get("token") ?? "";
       if (!pageId || pageId.includes("/")) return { upgraded: false, refusal: CLOSE.gone };
