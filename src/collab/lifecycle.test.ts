@@ -130,6 +130,17 @@ describe("changes from outside", () => {
     expect(acceptAll(docOf(a))).toEqual(paragraphs("One"));
   });
 
+  test("a draft saved through the API reaches its room too (drafts record no event)", async () => {
+    const draft = (await env.api("POST", "/api/pages/draft", owner, { spaceId })).body.id as string;
+    await env.api("PUT", `/api/pages/${draft}`, owner, { contentJson: JSON.stringify(paragraphs("Draft one")) });
+    const a = await open(owner, draft);
+    expect(a.text()).toBe("Draft one");
+    const version = a.doc.getMap("cairn").get("version") as number;
+    await env.api("PUT", `/api/pages/${draft}`, owner, { contentJson: JSON.stringify(paragraphs("Draft two")) });
+    await until(() => a.doc.getMap("cairn").get("version") === version + 1, 3000, "draft version");
+    expect(acceptAll(docOf(a))).toEqual(paragraphs("Draft two"));
+  });
+
   test("a page changed while nobody had it open: an untouched working copy simply follows", async () => {
     const pageId = await makePage(env, owner, spaceId, "Old");
     (await open(owner, pageId)).destroy();

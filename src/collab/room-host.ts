@@ -18,6 +18,8 @@ export interface RoomHost {
   connect(pageId: string, peer: Peer): RoomConnection;
   /** Runs fn on the page's room if it is loaded; undefined otherwise (nobody has it open). */
   withLoadedRoom<T>(pageId: string, fn: (room: Room) => T): T | undefined;
+  /** The pages whose rooms are loaded here. */
+  loadedPageIds(): string[];
   /** Every connected peer, with its page (rights re-checks). */
   peers(): Array<{ pageId: string; peer: Peer }>;
   /** Saves every room with unsaved changes now. */
@@ -83,6 +85,10 @@ export class InProcessRoomHost implements RoomHost {
   withLoadedRoom<T>(pageId: string, fn: (room: Room) => T): T | undefined {
     const loaded = this.rooms.get(pageId);
     return loaded ? fn(loaded.room) : undefined;
+  }
+
+  loadedPageIds(): string[] {
+    return [...this.rooms.keys()];
   }
 
   peers(): Array<{ pageId: string; peer: Peer }> {

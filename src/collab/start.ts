@@ -1,9 +1,9 @@
 /**
  * Collaboration in the server: the room host, the WebSocket, and what makes a room follow the
- * rest of Cairn. After each commit that recorded a relevant event (so the change is committed
- * first): a page's new version reaches its loaded room (external.ts), and connections whose
- * account may no longer edit their page are closed. A sweep re-checks every connection each
- * minute too, for rights that change without an event of their own.
+ * rest of Cairn, always after the commit (the change is committed first): a page's new version
+ * reaches its loaded room (external.ts), and connections whose account may no longer edit
+ * their page are closed. A sweep re-checks every connection each minute too, for rights that
+ * change without an event of their own.
  */
 import type { JSONContent } from "@tiptap/core";
 import type { Core } from "../core";
@@ -37,8 +37,6 @@ const RIGHTS_EVENTS = new Set([
   "group.member_removed",
   "group.deleted",
 ]);
-/** Events that may carry a new version of a page's document. */
-const CONTENT_EVENTS = new Set(["page.updated", "page.created"]);
 
 export interface CollabOptions {
   timing?: HostTiming;
@@ -51,22 +49,20 @@ export function startCollab(core: Core, opts: CollabOptions = {}): Collab {
   setRoomHost(core, host);
   const socket = collabSocket(core, host, opts.flood);
 
-  const changedPages = new Set<string>();
-  const recheckSpaces = new Set<string | null>();
-  // Filled inside transactions, worked off after their commit (a rolled-back one only adds a
-  // harmless re-check to the next).
-  const afterCommit = () => {
-    const pages = [...changedPages];
-    const spaces = new Set(recheckSpaces);
-    changedPages.clear();
-    recheckSpaces.clear();
-    for (const pageId of pages) {
+  // New versions: after every commit while rooms are loaded, one statement compares their
+  // versions with the pages'. That sees every way a document changes (the API, a restore, a
+  // draft saved or published, an import) without each having to announce it.
+  const versions = core.sqlite.query<{ id: string; version: number }, [string]>("SELECT id, current_version AS version FROM pages WHERE id IN (SELECT value FROM json_each(?))");
+  const followVersions = () => {
+    const loaded = host.loadedPageIds();
+    if (loaded.length === 0) return;
+    for (const { id, version } of versions.all(JSON.stringify(loaded))) {
       try {
-        host.withLoadedRoom(pageId, (room) => {
+        host.withLoadedRoom(id, (room) => {
+          if (version <= room.version) return;
           // Nobody in it: as for a stored room, an untouched working copy simply follows.
           if (room.peers.size === 0) return catchUp(core, room, applyExternalChange);
-          const found = findPage(core, pageId);
-          if (!found || found.page.currentVersion <= room.version) return;
+          const found = findPage(core, id)!;
           const content = JSON.parse(found.page.contentJson) as JSONContent;
           applyExternalChange(room, { content, version: found.page.currentVersion, authorId: found.page.updatedById, at: core.clock.now() });
         });
@@ -74,25 +70,31 @@ export function startCollab(core: Core, opts: CollabOptions = {}): Collab {
         onError("bringing a collaborative document up to date failed", err);
       }
     }
-    if (spaces.size > 0) {
-      const all = spaces.has(null);
-      socket.recheck(all ? undefined : (pageId) => {
-        const found = findPageMeta(core, pageId);
-        return !found || spaces.has(found.space.id);
-      });
-    }
+  };
+  core.beforeCommit(() => {
+    if (host.loadedPageIds().length > 0) core.afterCommit(followVersions);
+  });
+
+  // Rights: after a commit that recorded an event that may take them away, the connections of
+  // that space (or of every space) are checked again.
+  const recheckSpaces = new Set<string | null>();
+  const recheck = () => {
+    if (recheckSpaces.size === 0) return;
+    const spaces = new Set(recheckSpaces);
+    recheckSpaces.clear();
+    socket.recheck(
+      spaces.has(null)
+        ? undefined
+        : (pageId) => {
+            const found = findPageMeta(core, pageId);
+            return !found || spaces.has(found.space.id);
+          },
+    );
   };
   onEventRecorded(core, (c, event: EventRow) => {
-    const content = CONTENT_EVENTS.has(event.type) && event.targetType === "page";
-    const rights = RIGHTS_EVENTS.has(event.type);
-    if (!content && !rights) return;
-    if (host.stats().peers === 0 && !content) return;
-    if (content) {
-      if (host.withLoadedRoom(event.targetId, () => true) === undefined) return;
-      changedPages.add(event.targetId);
-    }
-    if (rights) recheckSpaces.add(event.type.startsWith("user.") || event.type.startsWith("group.") ? null : event.spaceId);
-    c.afterCommit(afterCommit);
+    if (!RIGHTS_EVENTS.has(event.type) || host.stats().peers === 0) return;
+    recheckSpaces.add(event.type.startsWith("user.") || event.type.startsWith("group.") ? null : event.spaceId);
+    c.afterCommit(recheck);
   });
 
   const sweep = setInterval(() => socket.recheck(), 60_000);
