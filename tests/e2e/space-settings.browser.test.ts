@@ -146,6 +146,30 @@ describe("space settings", () => {
     expect((await storedDoc(page, id)).text).toContain("Decisions, then actions, then questions.");
   }, 30_000);
 
+  test("deleting a space asks for its key and the password, naming what goes", async () => {
+    const { page } = v;
+    const tmp = await newSpace(page, "TMP", "Scratch space");
+    await newPage(page, tmp.id, "Throwaway");
+    await page.goto("/s/TMP/settings");
+    await page.getByRole("button", { name: "Delete Scratch space…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete Scratch space?" });
+    await dialog.getByText(/^1 page \(0 drafts, 0 in the trash\), 1 version/).waitFor();
+    await dialog.getByLabel("Type the key, TMP, to confirm").fill("TM");
+    await dialog.getByLabel("Your password").fill(PASSWORD);
+    await dialog.getByRole("button", { name: "Delete the space for good" }).click();
+    await dialog.getByText("Type the space's key, TMP, to confirm.").waitFor();
+    await dialog.getByLabel("Type the key, TMP, to confirm").fill("tmp");
+    await dialog.getByLabel("Your password").fill("not my password");
+    await dialog.getByRole("button", { name: "Delete the space for good" }).click();
+    await dialog.getByText("That password is not right").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByLabel("Your password").fill(PASSWORD);
+    await dialog.getByRole("button", { name: "Delete the space for good" }).click();
+    await page.getByText("Scratch space was deleted").waitFor();
+    await page.waitForURL((u) => u.pathname === "/");
+    expect(await keysSeenBy(v)).not.toContain("TMP");
+  }, 30_000);
+
   test("every section in the four looks, with no serious axe violation", async () => {
     for (const look of LOOKS) {
       const s = await visit(cairn, { ...look, storageState: await v.context.storageState() });
@@ -158,6 +182,12 @@ describe("space settings", () => {
           if (section === "access") await s.page.getByRole("combobox", { name: "What Bea Builder may do" }).waitFor();
           if (section === "templates") await s.page.getByText("Meeting notes").waitFor();
           await screenshot(s.page, `space-settings-${section}`);
+          if (section === "general") {
+            await s.page.getByRole("heading", { name: "Delete the space" }).scrollIntoViewIfNeeded();
+            await screenshot(s.page, "space-settings-general-end");
+            await s.page.getByRole("heading", { name: "Exports" }).scrollIntoViewIfNeeded();
+            await screenshot(s.page, "space-settings-general-middle");
+          }
           expect({ section, look, violations: await axeViolations(s.page) }).toEqual({ section, look, violations: [] });
         }
         expect(s.errors).toEqual([]);

@@ -64,11 +64,11 @@ export function WebhooksSection({ space }: { space: Space }) {
                       {h.events.includes("*") ? "Every event" : h.events.join(", ")}
                       <span className="visually-hidden">; delivery log</span>
                     </span>
+                    <span className={`status-pill ${h.enabled ? (h.consecutiveFailures ? "status-warn" : "status-ok") : "status-off"}`}>
+                      {h.enabled ? (h.consecutiveFailures ? `${h.consecutiveFailures} failed in a row` : "Active") : "Switched off"}
+                    </span>
                   </span>
                 </button>
-                <span className={`status-pill ${h.enabled ? (h.consecutiveFailures ? "status-warn" : "status-ok") : "status-off"}`}>
-                  {h.enabled ? (h.consecutiveFailures ? `${h.consecutiveFailures} failed in a row` : "Active") : "Switched off"}
-                </span>
                 <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setDeleting(h))} aria-label={`Delete the webhook to ${h.url}`}>
                   Delete
                 </Button>
