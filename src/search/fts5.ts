@@ -4,7 +4,8 @@ import { listOf, listParam } from "../platform/db/lists";
 import { toExclusionQuery, toFragmentQuery, toTitleWordQuery, toWordQuery, type ParsedQuery } from "./query";
 import type { SearchIndex, SearchIndexHooks, SearchRow, SearchScope } from "./search-index";
 import { segmentCjk } from "./segment";
-import { stemEach, termsInOrder } from "./stemmer";
+import { titleMatches, TITLE_WEIGHT } from "./fts5-titles";
+import { stemEach } from "./stemmer";
 
 /**
  * The search index in SQLite FTS5 (migration 'search'): search_words, a porter word index of
@@ -13,8 +14,6 @@ import { stemEach, termsInOrder } from "./stemmer";
  * indexes are contentless: texts are read from pages. Every SQL statement of search is here.
  */
 
-/** Titles weigh ten times the body in the ranking (bm25 column weights). */
-const TITLE_WEIGHT = 10;
 /**
  * How many matches are ranked at most: the newest that match (in the caller's scope), and as
  * many whose title holds every word. bm25 reads each match's column sizes, so a word found on
@@ -23,6 +22,8 @@ const TITLE_WEIGHT = 10;
  */
 const RECENT_CANDIDATES = 1000;
 const TITLE_CANDIDATES = 500;
+/** Ranked matches checked against the caller's scope at a time. */
+const SCOPE_ROUND = 100;
 /** Pages re-indexed per transaction when catching up (a bulk import marks thousands). */
 const BATCH = 500;
 
@@ -128,30 +129,56 @@ function wordMatches(core: Core, query: ParsedQuery, scope: SQL, limit: number):
   const titles = toTitleWordQuery(query);
   if (!all || !titles) return [];
   return guarded(core, () => {
-    const titled = rankTitleMatches(
-      core,
-      query,
-      core.db.all<{ docId: number; title: string; sz: Uint8Array | null }>(sql`
-        SELECT search_words.rowid AS docId, pages.title AS title, d.sz AS sz
-        FROM search_words JOIN pages ON pages.doc_id = search_words.rowid JOIN spaces ON spaces.id = pages.space_id
-        LEFT JOIN search_words_docsize d ON d.id = search_words.rowid
-        WHERE search_words MATCH ${titles} AND ${scope}
-        ORDER BY search_words.rowid DESC LIMIT ${TITLE_CANDIDATES}`),
-    );
+    const titled = titleMatches(core, query, titles, scope, TITLE_CANDIDATES);
     const ids = titled.slice(0, limit).map((r) => r.docId);
-    if (ids.length < limit) {
-      const inTitles = new Set(titled.map((r) => r.docId));
-      const ranked = core.db.all<{ docId: number }>(sql`
-        SELECT doc_id AS docId FROM (
-          SELECT search_words.rowid AS doc_id, bm25(search_words, ${TITLE_WEIGHT}, 1) AS score
-          FROM search_words JOIN pages ON pages.doc_id = search_words.rowid JOIN spaces ON spaces.id = pages.space_id
-          WHERE search_words MATCH ${all} AND ${scope}
-          ORDER BY search_words.rowid DESC LIMIT ${RECENT_CANDIDATES})
-        ORDER BY score LIMIT ${limit + inTitles.size}`);
-      for (const r of ranked) if (ids.length < limit && !inTitles.has(r.docId)) ids.push(r.docId);
-    }
+    if (ids.length < limit) ids.push(...bodyMatches(core, all, scope, limit - ids.length, new Set(titled.map((r) => r.docId))));
     return hitsInOrder(core, ids);
   });
+}
+
+/**
+ * The best `wanted` matches by bm25 that are not among `skip`, among the RECENT_CANDIDATES newest
+ * matches in the caller's scope. Ranked first without the scope (reading each page's row for
+ * it costs more than bm25), then checked in order of rank, SCOPE_ROUND at a time: when the
+ * newest matches are all in scope, as for most callers, that is the same. When too few of them
+ * are, the newest in scope are ranked instead, so pages the caller cannot read never take the
+ * place of pages it can (the scope applies before the limit).
+ */
+function bodyMatches(core: Core, all: string, scope: SQL, wanted: number, skip: ReadonlySet<number>): number[] {
+  const ranked = core.db
+    .all<{ docId: number }>(sql`
+      SELECT doc_id AS docId FROM (
+        SELECT rowid AS doc_id, bm25(search_words, ${TITLE_WEIGHT}, 1) AS score FROM search_words
+        WHERE search_words MATCH ${all} ORDER BY rowid DESC LIMIT ${RECENT_CANDIDATES})
+      ORDER BY score`)
+    .map((r) => r.docId)
+    .filter((id) => !skip.has(id));
+  const out: number[] = [];
+  let outOfScope = 0;
+  for (let i = 0; i < ranked.length && out.length < wanted; i += SCOPE_ROUND) {
+    const round = ranked.slice(i, i + SCOPE_ROUND);
+    const inScope = new Set(
+      core.db
+        .all<{ docId: number }>(sql`
+          SELECT pages.doc_id AS docId FROM pages JOIN spaces ON spaces.id = pages.space_id
+          WHERE pages.doc_id IN (${listOf(round)}) AND ${scope}`)
+        .map((r) => r.docId),
+    );
+    outOfScope += round.length - inScope.size;
+    for (const id of round) if (inScope.has(id) && out.length < wanted) out.push(id);
+  }
+  if (out.length >= wanted || outOfScope === 0) return out;
+  return core.db
+    .all<{ docId: number }>(sql`
+      SELECT doc_id AS docId FROM (
+        SELECT search_words.rowid AS doc_id, bm25(search_words, ${TITLE_WEIGHT}, 1) AS score
+        FROM search_words JOIN pages ON pages.doc_id = search_words.rowid JOIN spaces ON spaces.id = pages.space_id
+        WHERE search_words MATCH ${all} AND ${scope}
+        ORDER BY search_words.rowid DESC LIMIT ${RECENT_CANDIDATES})
+      ORDER BY score LIMIT ${wanted + skip.size}`)
+    .map((r) => r.docId)
+    .filter((id) => !skip.has(id))
+    .slice(0, wanted);
 }
 
 /** The pages of these doc ids, with what a hit shows, in the order given (only these read their text). */
@@ -162,70 +189,6 @@ function hitsInOrder(core: Core, ids: number[]): SearchRow[] {
     FROM pages JOIN spaces ON spaces.id = pages.space_id WHERE pages.doc_id IN (${listOf(ids)})`);
   const byId = new Map(rows.map(({ docId, ...row }) => [docId, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-/** bm25's constants in FTS5 (fts5_aux.c). */
-const K1 = 1.2;
-const B = 0.75;
-
-/**
- * Title matches, best first, by bm25's formula over the title column: each word's occurrences
- * in the title (counted with the index's own tokenizer) times TITLE_WEIGHT, against the page's
- * length in tokens (FTS5's docsize record) over the average. Every word weighs the same (bm25
- * would weigh each by its rarity among titles, which costs a count of them all), so only pages
- * whose titles repeat one word more than another can come in another order than bm25's.
- */
-function rankTitleMatches(core: Core, query: ParsedQuery, rows: Array<{ docId: number; title: string; sz: Uint8Array | null }>): Array<{ docId: number }> {
-  if (rows.length === 0) return [];
-  const avg = averageTokens(core);
-  const texts = query.must.map((t) => [t.text, ...(t.alternatives ?? [])]);
-  const tokens = termsInOrder([...texts.flat(), ...rows.map((r) => r.title)].map(segmentCjk));
-  let at = 0;
-  const terms = query.must.map((t, i) => ({ prefix: t.kind === "prefix", forms: texts[i].map(() => tokens[at++]).filter((f) => f.length > 0) }));
-  const scored = rows.map((row, r) => {
-    const title = tokens[at + r];
-    const length = varints(row.sz).reduce((a, b) => a + b, 0);
-    let score = 0;
-    for (const term of terms) {
-      const tf = term.forms.reduce((n, form) => n + occurrences(title, form, term.prefix), 0);
-      const f = TITLE_WEIGHT * tf;
-      score += (f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / avg));
-    }
-    return { docId: row.docId, score };
-  });
-  return scored.sort((a, b) => b.score - a.score || a.docId - b.docId);
-}
-
-/** How often the token sequence `form` is in `tokens` (its last token a prefix, for prefix*). */
-function occurrences(tokens: readonly string[], form: readonly string[], prefix: boolean): number {
-  let n = 0;
-  for (let i = 0; i + form.length <= tokens.length; i++) {
-    let k = 0;
-    while (k < form.length && (tokens[i + k] === form[k] || (prefix && k === form.length - 1 && tokens[i + k].startsWith(form[k])))) k++;
-    if (k === form.length) n++;
-  }
-  return n;
-}
-
-/** Average tokens per page, from FTS5's averages record (rows, then tokens per column). */
-function averageTokens(core: Core): number {
-  const block = core.sqlite.query<{ block: Uint8Array }, []>("SELECT block FROM search_words_data WHERE id = 1").get()?.block ?? null;
-  const [rows = 0, ...columns] = varints(block);
-  return rows > 0 ? columns.reduce((a, b) => a + b, 0) / rows || 1 : 1;
-}
-
-/** SQLite varints, as FTS5 writes its size records (7 bits a byte, high bit: more follow). */
-function varints(bytes: Uint8Array | null): number[] {
-  const out: number[] = [];
-  let value = 0;
-  for (const byte of bytes ?? []) {
-    value = value * 128 + (byte & 0x7f);
-    if (byte < 0x80) {
-      out.push(value);
-      value = 0;
-    }
-  }
-  return out;
 }
 
 /** Every term is quoted, so FTS5 should accept any query; if it still refuses one, the person gets "no results", never a 500. */
