@@ -98,6 +98,8 @@ describe("tokens", () => {
     expect(await upgradeStatus(`/api/collab/${pageId}?token=${expired}`)).toBe(401);
     expect(await upgradeStatus(`/api/collab/${other}?token=${good}`)).toBe(401);
     expect(await upgradeStatus(`/api/collab/${pageId}`)).toBe(401);
+    // A room name that is not one: no page.
+    expect(await upgradeStatus(`/api/collab/%E0%A4%A?token=${good}`)).toBe(404);
     // And no stock client ever syncs with one.
     const c = await connect(env, editor, pageId, { token: forged });
     clients.push(c);

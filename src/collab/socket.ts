@@ -132,7 +132,12 @@ export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DE
       // A request with a Host the HTTP entry would rebuild must not throw here either.
       const url = URL.parse(request.url, "http://localhost");
       if (!url) return { upgraded: false, refusal: CLOSE.gone };
-      const pageId = decodeURIComponent(url.pathname.slice(COLLAB_URL.length + 1));
+      let pageId = "";
+      try {
+        pageId = decodeURIComponent(url.pathname.slice(COLLAB_URL.length + 1));
+      } catch {
+        // Not percent-encoded properly: no such page.
+      }
       const token = url.searchParams.get("token") ?? "";
       if (!pageId || pageId.includes("/")) return { upgraded: false, refusal: CLOSE.gone };
       const check = verifyCollabToken(core.data.secretKey, token, pageId, now());
