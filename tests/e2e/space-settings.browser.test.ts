@@ -102,10 +102,14 @@ describe("space settings", () => {
     await page.getByRole("button", { name: "New webhook" }).click();
     const dialog = page.getByRole("dialog", { name: "New webhook" });
     await dialog.getByLabel("Address (URL)").fill(`http://127.0.0.1:${receiver.port}/hook`);
+    await dialog.getByLabel("Every event, including kinds added later").uncheck();
+    await screenshot(page, "space-settings-webhook-new");
     expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByLabel("Every event, including kinds added later").check();
     await dialog.getByRole("button", { name: "Add the webhook" }).click();
     const secretDialog = page.getByRole("dialog", { name: "Keep the signing secret" });
     expect(await secretDialog.getByLabel("Signing secret").inputValue()).toMatch(/^whsec_/);
+    await screenshot(page, "space-settings-webhook-secret");
     await secretDialog.getByRole("button", { name: "Done" }).click();
     // Something happens in the space: the description changes (space.updated).
     await api(page, "PUT", "/api/spaces/ENG", { description: "Where the engineers write things down." });
@@ -135,6 +139,7 @@ describe("space settings", () => {
     await page.getByRole("button", { name: "Edit the template Meeting notes" }).click();
     dialog = page.getByRole("dialog", { name: "Edit the template Meeting notes" });
     await dialog.getByLabel("Content").selectOption({ label: "Replace with: Agenda" });
+    await screenshot(page, "space-settings-template-edit");
     await dialog.getByRole("button", { name: "Save the template" }).click();
     await page.getByText("The template “Meeting notes” was saved").waitFor();
     expect(await axeViolations(page)).toEqual([]);
