@@ -12,6 +12,7 @@
  *    other client (p50, p99; each edit carries its send time, so any process can measure it).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { WebsocketProvider } from "y-websocket";
 import * as Y from "yjs";
@@ -140,10 +141,14 @@ export async function measureCollab(binary: string, logPath: string, opts: { sec
     // The measured window starts once every worker has connected and warmed up.
     await Bun.sleep(3_000 + 2_000);
     const cpuBefore = cpuMicros(pid);
+    const clientCpuBefore = workers.reduce((n, w) => n + cpuMicros(w.pid), 0);
+    const loadBefore = loadavg()[0];
     const startedAt = performance.now();
     const outputs = workers.map((w) => new Response(w.stdout).text());
     await Bun.sleep(seconds * 1000);
     const cpuAfter = cpuMicros(pid);
+    const clientCores = (workers.reduce((n, w) => n + cpuMicros(w.pid), 0) - clientCpuBefore) / 1e6 / ((performance.now() - startedAt) / 1000);
+    const machineLoad = [loadBefore, loadavg()[0]];
     const elapsed = (performance.now() - startedAt) / 1000;
     const reports = await Promise.all(outputs.map(async (o) => JSON.parse(await o) as WorkerReport));
     const cores = (cpuAfter - cpuBefore) / 1e6 / elapsed;
@@ -153,7 +158,7 @@ export async function measureCollab(binary: string, logPath: string, opts: { sec
     const p50 = percentile(latencies, 50);
     const p99 = percentile(latencies, 99);
     const expected = edits * 3;
-    log(`load: ${edits} edits (${(edits / seconds).toFixed(0)}/s), ${latencies.length}/${expected} arrivals measured, converged ${converged}; server CPU ${cores.toFixed(3)} cores; edit→arrival p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
+    log(`load: ${edits} edits (${(edits / seconds).toFixed(0)}/s), ${latencies.length}/${expected} arrivals measured, converged ${converged}; server CPU ${cores.toFixed(3)} cores, clients ${clientCores.toFixed(2)} cores, machine load ${machineLoad.map((l) => l.toFixed(1)).join(" → ")} on ${cpus().length} cores; edit→arrival p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
 
     const t = COLLAB_TARGETS;
     const figures: FigureRow[] = [
@@ -162,7 +167,7 @@ export async function measureCollab(binary: string, logPath: string, opts: { sec
       { figure: "collaboration: memory of one idle loaded room", value: `${roomKb.toFixed(1)} KB`, target: `< ${t.idleRoomKb} KB`, met: roomKb < t.idleRoomKb },
       { figure: "collaboration: 500 idle connections", value: `${connectionsMb.toFixed(1)} MB`, target: `< ${t.idleConnectionsMb} MB`, met: connectionsMb < t.idleConnectionsMb },
     ];
-    return { figures, extras: { collab: { cores, p50Ms: p50, p99Ms: p99, edits, arrivals: latencies.length, expectedArrivals: expected, converged, roomKb, connectionsMb } } };
+    return { figures, extras: { collab: { cores, clientCores, machineLoad, p50Ms: p50, p99Ms: p99, edits, arrivals: latencies.length, expectedArrivals: expected, converged, roomKb, connectionsMb } } };
   } finally {
     await cairn.stop();
   }
