@@ -150,7 +150,7 @@ function bodyMatches(core: Core, all: string, scope: SQL, wanted: number, skip: 
       SELECT doc_id AS docId FROM (
         SELECT rowid AS doc_id, bm25(search_words, ${TITLE_WEIGHT}, 1) AS score FROM search_words
         WHERE search_words MATCH ${all} ORDER BY rowid DESC LIMIT ${RECENT_CANDIDATES})
-      ORDER BY score`)
+      ORDER BY score, doc_id`)
     .map((r) => r.docId)
     .filter((id) => !skip.has(id));
   const out: number[] = [];
@@ -175,7 +175,7 @@ function bodyMatches(core: Core, all: string, scope: SQL, wanted: number, skip: 
         FROM search_words JOIN pages ON pages.doc_id = search_words.rowid JOIN spaces ON spaces.id = pages.space_id
         WHERE search_words MATCH ${all} AND ${scope}
         ORDER BY search_words.rowid DESC LIMIT ${RECENT_CANDIDATES})
-      ORDER BY score LIMIT ${wanted + skip.size}`)
+      ORDER BY score, doc_id LIMIT ${wanted + skip.size}`)
     .map((r) => r.docId)
     .filter((id) => !skip.has(id))
     .slice(0, wanted);
