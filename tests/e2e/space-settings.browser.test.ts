@@ -67,6 +67,16 @@ describe("space settings", () => {
     await page.getByRole("switch", { name: /^PDF/ }).click();
     await page.getByText("PDF export off").waitFor();
     expect((await api(page, "GET", "/api/spaces/ENG")).exports.pdf).toBe(false);
+    // Public reading: on, then off again (comments follow only while it is on).
+    const publicSwitch = page.getByRole("switch", { name: /^Anyone can read this space/ });
+    await publicSwitch.focus();
+    await page.keyboard.press("Space");
+    await page.getByText("The space is public").waitFor();
+    expect((await api(page, "GET", "/api/spaces/ENG")).isPublic).toBe(true);
+    expect(await page.getByRole("switch", { name: /^Visitors see the comments/ }).isEnabled()).toBe(true);
+    await publicSwitch.click();
+    await page.getByText("The space is no longer public").waitFor();
+    expect((await api(page, "GET", "/api/spaces/ENG")).isPublic).toBe(false);
   }, 30_000);
 
   test("Make private takes the space from everyone else in one action; a person added by name sees it again", async () => {
