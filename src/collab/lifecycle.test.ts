@@ -174,6 +174,17 @@ describe("closing connections", () => {
     expect(keeps.provider.wsconnected).toBe(true);
   });
 
+  test("a suspended account is closed out (4403), by the sweep when no event says so", async () => {
+    const suspended = await env.signUp("suspended@example.com", owner);
+    await makeSpace(env, owner, "SUSP", [[suspended.id, 1]]);
+    const space = (await env.api("GET", "/api/spaces/SUSP", owner)).body.id;
+    const pageId = await makePage(env, owner, space, "Suspend");
+    const a = await open(suspended, pageId);
+    // No API suspends an account yet: the status is set as an administrator's tool would.
+    env.server.core.sqlite.query("UPDATE users SET status = 1 WHERE id = ?").run(suspended.id);
+    await closedWith(a, 4403);
+  });
+
   test("a trashed page closes its room (4404)", async () => {
     const pageId = await makePage(env, owner, spaceId, "Trash me");
     const a = await open(editor, pageId);

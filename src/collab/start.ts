@@ -41,6 +41,8 @@ const RIGHTS_EVENTS = new Set([
 export interface CollabOptions {
   timing?: HostTiming;
   flood?: FloodLimits;
+  /** How often every connection's rights are checked again (tests shorten it). */
+  sweepMs?: number;
 }
 
 export function startCollab(core: Core, opts: CollabOptions = {}): Collab {
@@ -97,7 +99,7 @@ export function startCollab(core: Core, opts: CollabOptions = {}): Collab {
     c.afterCommit(recheck);
   });
 
-  const sweep = setInterval(() => socket.recheck(), 60_000);
+  const sweep = setInterval(() => socket.recheck(), opts.sweepMs ?? 60_000);
   sweep.unref();
   let stopped = false;
   const stop = () => {

@@ -37,7 +37,7 @@ export async function startCollabEnv(dir = mkdtempSync(join(tmpdir(), "cairn-col
   // A restart comes back on the same port, so clients reconnect as they would to the binary.
   let port = 0;
   const start = () => {
-    const server = startServer(loadConfig(["--data", dir, "--host", "127.0.0.1", "--port", String(port)], {}), { log: silentLogger });
+    const server = startServer(loadConfig(["--data", dir, "--host", "127.0.0.1", "--port", String(port)], {}), { log: silentLogger, collab: { sweepMs: 200 } });
     port = server.server.port ?? 0;
     return server;
   };
