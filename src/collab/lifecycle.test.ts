@@ -216,4 +216,14 @@ describe("closing connections", () => {
     await until(() => b.text() === "Flood still", 3000, "the others carry on");
     expect(a.provider.wsconnected && b.provider.wsconnected).toBe(true);
   });
+
+  test("a message over the size cap closes that connection (4413)", async () => {
+    const pageId = await makePage(env, owner, spaceId, "Big");
+    const token = (await env.api("GET", `/api/pages/${pageId}/collab-token`, owner)).body.token;
+    const ws = new WebSocket(`${env.wsUrl}/${pageId}?token=${token}`);
+    const closed = new Promise<CloseEvent>((resolve) => (ws.onclose = resolve));
+    await new Promise((resolve) => (ws.onopen = resolve));
+    ws.send(new Uint8Array(3 * 1024 * 1024).fill(1));
+    expect((await closed).code).toBe(4413);
+  });
 });
