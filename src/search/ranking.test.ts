@@ -54,6 +54,16 @@ describe("ranking word matches", () => {
     expect(await ids("gearbox")).toEqual([twice, short, long, bodyOnly]);
   });
 
+  test("title matches by stem, whatever the ending (found through the trigram index), and not titles that only look alike", async () => {
+    const body = await page("Weekly notes", "the policy and the server, we hope");
+    const policies = await page("Policies", "x");
+    const hoping = await page("Hoping for rain", "x");
+    const observer = await page("Observer rota", "x");
+    expect(await ids("policy")).toEqual([policies, body]);
+    expect(await ids("hope")).toEqual([hoping, body]);
+    expect(await ids("server")).toEqual([body, observer]); // "observer": a title fragment, after the word matches
+  });
+
   test("two words: a page holding both in its title comes before pages holding one there", async () => {
     const both = await page("Backup restore guide", "see the runbook, it is long and it says many things about many other things");
     const one = await page("Backup schedule", "we restore monthly");
@@ -93,6 +103,17 @@ describe("the caller's scope applies before the limit", () => {
     const body = await page("Garden", "the gazebo roof");
     expect(await ids("gazebo", member)).toEqual([...mine, body]);
     expect(await ids("gazebo")).toHaveLength(50);
+  });
+
+  test("body matches ranked first but unreadable leave the caller's next best ones, 50 of them", async () => {
+    const { member, closed } = await memberAndClosedSpace();
+    manyPages(spaceId, 60, (i) => `Note ${i}`, "the kestrel flew over the hill and the valley today");
+    manyPages(closed, 40, (i) => `Memo ${i}`, "kestrel kestrel kestrel"); // newer, and ranked above every readable one
+    const found = await ids("kestrel", member);
+    expect(found).toHaveLength(50);
+    const readable = new Set(env.core.sqlite.query<{ id: string }, [string]>("SELECT id FROM pages WHERE space_id = ?").all(spaceId).map((r) => r.id));
+    expect(found.every((id: string) => readable.has(id))).toBe(true);
+    expect((await ids("kestrel")).slice(0, 40).every((id: string) => !readable.has(id))).toBe(true); // the owner sees them first
   });
 
   test("drafts and pages in the trash are not title matches", async () => {
