@@ -77,3 +77,28 @@ describe("the in-process room host", () => {
     expect(host.stats()).toEqual({ rooms: 0, peers: 0 });
   });
 });
+
+describe("carets", () => {
+  test("a caret not renewed for 30 s is dropped, and the others are told", async () => {
+    const { encodeAwarenessUpdate, Awareness } = await import("y-protocols/awareness");
+    const encoding = await import("lib0/encoding");
+    const room = new Room("p", new Y.Doc(), () => {});
+    const p = peer();
+    room.join(p);
+    const client = new Awareness(new Y.Doc());
+    client.setLocalStateField("user", { name: "Ann" });
+    const e = encoding.createEncoder();
+    encoding.writeVarUint(e, 1);
+    encoding.writeVarUint8Array(e, encodeAwarenessUpdate(client, [client.clientID]));
+    room.receive(p, encoding.toUint8Array(e));
+    expect(room.awareness.getStates().has(client.clientID)).toBe(true);
+    const sent = p.sent;
+    room.expireAwareness(Date.now() + 10_000);
+    expect(room.awareness.getStates().has(client.clientID)).toBe(true);
+    room.expireAwareness(Date.now() + 31_000);
+    expect(room.awareness.getStates().has(client.clientID)).toBe(false);
+    expect(p.sent).toBe(sent + 1);
+    client.destroy();
+    room.destroy();
+  });
+});

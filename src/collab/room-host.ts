@@ -58,11 +58,20 @@ export class InProcessRoomHost implements RoomHost {
   private readonly dirty = new Set<Loaded>();
   private saveTimer: Timer | null = null;
 
+  /** One timer for the carets of every room (Room.expireAwareness). */
+  private readonly awarenessSweep: Timer;
+
   constructor(
     private readonly storage: RoomStorage,
     private readonly timing: HostTiming = DEFAULT_TIMING,
     private readonly onError: (what: string, err: unknown) => void = () => {},
-  ) {}
+  ) {
+    this.awarenessSweep = setInterval(() => {
+      const now = Date.now();
+      for (const { room } of this.rooms.values()) if (room.peers.size > 0) room.expireAwareness(now);
+    }, 5_000);
+    this.awarenessSweep.unref();
+  }
 
   connect(pageId: string, peer: Peer): RoomConnection {
     const loaded = this.load(pageId);
@@ -102,6 +111,7 @@ export class InProcessRoomHost implements RoomHost {
   }
 
   close(code: number, reason: string): void {
+    clearInterval(this.awarenessSweep);
     for (const [pageId, loaded] of [...this.rooms]) {
       for (const peer of [...loaded.room.peers.keys()]) {
         loaded.room.leave(peer);

@@ -23,6 +23,12 @@ export const META_MAP = "cairn";
 export interface Peer {
   readonly userId: string;
   send(message: Uint8Array): void;
+  /**
+   * Sends to every other peer of its room in one call, when the transport fans out natively
+   * (Bun's publish: one call instead of one per peer, and a socket's messages of one turn of
+   * the event loop go out in one write). A room's peers then all share that transport.
+   */
+  sendToOthers?(message: Uint8Array): void;
   close(code: number, reason: string): void;
 }
 
@@ -33,6 +39,7 @@ export class Room {
   readonly awareness: awarenessProtocol.Awareness;
   /** Each peer with the awareness client ids it announced (removed when it leaves). */
   readonly peers = new Map<Peer, Set<number>>();
+  private readonly meta: Y.Map<unknown>;
 
   constructor(
     readonly pageId: string,
@@ -41,18 +48,20 @@ export class Room {
     private readonly changed: () => void,
   ) {
     this.awareness = new awarenessProtocol.Awareness(doc);
+    clearInterval((this.awareness as unknown as { _checkInterval: Timer })._checkInterval);
     // The server is no participant: it has no caret of its own.
     this.awareness.setLocalState(null);
+    this.meta = doc.getMap(META_MAP);
     doc.on("afterTransaction", this.onTransaction);
     this.awareness.on("update", this.onAwareness);
   }
 
   get version(): number {
-    return (this.doc.getMap(META_MAP).get("version") as number | undefined) ?? 0;
+    return (this.meta.get("version") as number | undefined) ?? 0;
   }
 
   setVersion(version: number): void {
-    if (this.version !== version) this.doc.transact(() => this.doc.getMap(META_MAP).set("version", version), SERVER_ORIGIN);
+    if (this.version !== version) this.doc.transact(() => this.meta.set("version", version), SERVER_ORIGIN);
   }
 
   get fragment(): Y.XmlFragment {
@@ -116,7 +125,26 @@ export class Room {
 
   /** Sends a message to every peer but one (null: to all). */
   private broadcast(message: Uint8Array, except: Peer | null): void {
+    const via = except ?? this.peers.keys().next().value;
+    if (via?.sendToOthers) {
+      via.sendToOthers(message);
+      if (!except) via.send(message);
+      return;
+    }
     for (const peer of this.peers.keys()) if (peer !== except) peer.send(message);
+  }
+
+  /**
+   * Drops the carets of peers silent for 30 s (a client renews its own every 15 s). The host
+   * runs this for all its rooms from one timer, rather than one timer per room as y-protocols
+   * would (an idle room then costs no wake-ups).
+   */
+  expireAwareness(nowMs: number): void {
+    const stale: number[] = [];
+    for (const [clientId, meta] of this.awareness.meta) {
+      if (this.awareness.states.has(clientId) && nowMs - meta.lastUpdated >= awarenessProtocol.outdatedTimeout) stale.push(clientId);
+    }
+    if (stale.length > 0) awarenessProtocol.removeAwarenessStates(this.awareness, stale, "timeout");
   }
 
   private readonly onTransaction = (tr: Y.Transaction) => {

@@ -98,9 +98,14 @@ export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DE
         send: (message) => {
           ws.sendBinary(message);
         },
+        sendToOthers: (message) => {
+          ws.publishBinary(d.pageId, message);
+        },
         close: (code, reason) => closeWith(ws, { code, reason }),
       };
       d.peer = peer;
+      // The room's topic: Bun fans a message out to its other sockets natively.
+      ws.subscribe(d.pageId);
       try {
         d.connection = host.connect(d.pageId, peer);
       } catch (err) {
