@@ -18,8 +18,13 @@ let v: Visit;
 beforeAll(async () => {
   world = await ownerWorld();
   v = world.owner;
+  // These tests write alone, over HTTP (save, conflict, local copy): the live room is kept out
+  // of reach, as behind a proxy without WebSockets. Editing together: collab.browser.test.ts.
+  await editAlone(v);
   space = await newSpace(v.page, "ENG", "Engineering");
 });
+
+const editAlone = (visit: Visit) => visit.context.routeWebSocket(/\/api\/collab\//, (ws) => ws.close());
 afterAll(async () => world?.close());
 
 describe("writing a page", () => {
@@ -137,6 +142,7 @@ describe("writing a page", () => {
   test("two people save the same version: the second sees both, keeps theirs on top, and nothing is lost", async () => {
     const p = await newPage(v.page, space.id, "Shared notes", { text: "Start." });
     const other = await visit(world.cairn, { storageState: world.storage });
+    await editAlone(other);
     try {
       for (const page of [v.page, other.page]) {
         await page.goto(`/s/ENG/p/${p.id}/edit`);
@@ -168,6 +174,7 @@ describe("writing a page", () => {
   test("copying a block of theirs into mine keeps both texts in the saved page", async () => {
     const p = await newPage(v.page, space.id, "Merge me", { text: "Line one." });
     const other = await visit(world.cairn, { storageState: world.storage });
+    await editAlone(other);
     try {
       await other.page.goto(`/s/ENG/p/${p.id}/edit`);
       await other.page.locator(".ProseMirror").click();

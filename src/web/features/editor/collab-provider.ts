@@ -100,11 +100,15 @@ export class CollabRoom {
       const done = (ok: boolean) => {
         clearTimeout(timer);
         this.provider.off("sync", onSync);
+        this.provider.off("connection-close", onRefused);
         unsubscribe();
         resolve(ok);
       };
       const onSync = (synced: boolean) => synced && done(true);
       const unsubscribe = this.subscribe(() => this.state.connection === "closed" && done(false));
+      // Refused outright (a proxy without WebSockets, the upgrade denied): no need to wait it out.
+      const onRefused = () => this.provider.wsUnsuccessfulReconnects >= 3 && !this.provider.synced && done(this.hasContent());
+      this.provider.on("connection-close", onRefused);
       const timer = setTimeout(() => done(this.hasContent()), timeoutMs);
       this.provider.on("sync", onSync);
     });
