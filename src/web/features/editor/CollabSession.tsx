@@ -10,7 +10,7 @@ import { useLocation } from "wouter";
 import { api, ApiError, data } from "../../api/client";
 import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
-import type { Page, Space } from "../../api/types";
+import type { BodyOf, Page, Space } from "../../api/types";
 import { pagePath } from "../../lib/slug";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog, Dialog, DialogActions } from "../../ui/Dialog";
@@ -25,7 +25,7 @@ import { ChangePopover, TrackedChangesBar, usePendingChanges } from "./TrackedCh
 import { settle } from "./tracked";
 import { useUploads } from "./useUploads";
 
-type Body = { title?: string; baseVersion: number; changeComment?: string; contentFrom?: "room"; contentJson?: string };
+type Body = BodyOf<"/api/pages/{id}", "put">;
 
 export function CollabSession({ page, space, room }: { page: Page; space: Space; room: CollabRoom }) {
   const [, navigate] = useLocation();
@@ -84,7 +84,7 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
     setError(null);
     const params = { path: { id: page.id } };
     const body: Body = { ...(titleTouched && title.trim() ? { title } : {}), baseVersion: base, ...(comment.trim() ? { changeComment: comment.trim() } : {}) };
-    const put = (b: Body) => data(api.PUT("/api/pages/{id}", { params, body: b as never }));
+    const put = (b: Body) => data(api.PUT("/api/pages/{id}", { params, body: b }));
     try {
       let saved: Page;
       try {

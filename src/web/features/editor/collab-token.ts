@@ -2,24 +2,14 @@
  * The short-lived token that opens a page's live room (GET /api/pages/{id}/collab-token), and
  * what each of the room's close codes means in words.
  */
-import { ApiError } from "../../api/client";
+import { api, data } from "../../api/client";
+import type { AnswerOf } from "../../api/types";
 
-export interface CollabToken {
-  token: string;
-  documentName: string;
-  url: string;
-  expiresAt: string;
-  enabled: boolean;
-}
+export type CollabToken = AnswerOf<"/api/pages/{id}/collab-token", "get">;
 
-/** The collab token, or an ApiError (fetched directly: a plain GET with the session cookie). */
-export async function fetchCollabToken(pageId: string): Promise<CollabToken> {
-  const res = await fetch(`/api/pages/${encodeURIComponent(pageId)}/collab-token`, { credentials: "same-origin" });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-    throw new ApiError(res.status, String(body.code ?? "error"), String(body.title ?? res.statusText), body.detail as string | undefined, undefined, body);
-  }
-  return (await res.json()) as CollabToken;
+/** The collab token (an ApiError when the caller may not edit the page). */
+export function fetchCollabToken(pageId: string): Promise<CollabToken> {
+  return data(api.GET("/api/pages/{id}/collab-token", { params: { path: { id: pageId } } }));
 }
 
 export function closeSentence(code: number): string {
