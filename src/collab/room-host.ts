@@ -45,6 +45,9 @@ export interface HostTiming {
 
 export const DEFAULT_TIMING: HostTiming = { saveDelayMs: 2_000, idleMs: 30_000 };
 
+/** Rooms saved per turn of the event loop (and per commit) when many are due at once. */
+const SAVE_SLICE = 4;
+
 interface Loaded {
   pageId: string;
   room: Room;
@@ -145,16 +148,31 @@ export class InProcessRoomHost implements RoomHost {
   }
 
   /**
-   * At most one save per delay however fast people type (not pushed back by each keystroke),
-   * for every room changed meanwhile together: one commit, not one per room.
+   * At most one save per delay however fast people type (not pushed back by each keystroke).
+   * The rooms due are then saved a few per turn of the event loop: encoding and writing fifty
+   * working copies at once held the loop for tens of milliseconds, which everyone's next
+   * keystroke waited for.
    */
   private scheduleSave(): void {
-    if (this.saveTimer || this.dirty.size === 0) return;
+    if (this.saveTimer || this.saving || this.dirty.size === 0) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = null;
-      this.flush();
+      this.saveInSlices([...this.dirty]);
     }, this.timing.saveDelayMs);
     this.saveTimer.unref();
+  }
+
+  private saving = false;
+
+  private saveInSlices(due: Loaded[]): void {
+    this.saving = true;
+    this.save(due.slice(0, SAVE_SLICE));
+    if (due.length > SAVE_SLICE) {
+      setImmediate(() => this.saveInSlices(due.slice(SAVE_SLICE)));
+      return;
+    }
+    this.saving = false;
+    this.scheduleSave();
   }
 
   private save(which: Loaded[]): void {
