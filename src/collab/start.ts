@@ -55,7 +55,12 @@ export function startCollab(core: Core, opts: CollabOptions = {}): Collab {
   // versions with the pages'. That sees every way a document changes (the API, a restore, a
   // draft saved or published, an import) without each having to announce it.
   const versions = core.sqlite.query<{ id: string; version: number }, [string]>("SELECT id, current_version AS version FROM pages WHERE id IN (SELECT value FROM json_each(?))");
+  let seenStamp = "";
   const followVersions = () => {
+    // Only bookkeeping committed (working copies saved, sessions slid): no page changed.
+    const stamp = core.stamp.current();
+    if (stamp === seenStamp) return;
+    seenStamp = stamp;
     const loaded = host.loadedPageIds();
     if (loaded.length === 0) return;
     for (const { id, version } of versions.all(JSON.stringify(loaded))) {
