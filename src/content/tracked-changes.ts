@@ -15,10 +15,11 @@ import type { JSONContent } from "@tiptap/core";
 import type { Node as PMNode } from "@tiptap/pm/model";
 import { Transform } from "@tiptap/pm/transform";
 import { contentSchema } from "./schema";
-import { type ChangeMeta, mergeNode, numberHunks } from "./tracked-diff";
+import { mergeNode } from "./tracked-diff";
+import { type ChangeMeta, numberHunks } from "./tracked-hunks";
 import { type ChangeFilter, type Resolution, resolveChanges } from "./tracked-resolve";
 
-export type { ChangeMeta } from "./tracked-diff";
+export type { ChangeMeta } from "./tracked-hunks";
 
 export interface TrackedChange {
   id: string;

@@ -5,63 +5,17 @@
  * (identical ones by an LCS, then similar ones of the same type pairwise), and only the text of a
  * matched pair of text blocks is diffed word by word, formatting included.
  *
- * Each hunk (a run of adjacent deletions and insertions) gets its own id, `<meta.id>.<n>`, so a
+ * Each hunk (a run of adjacent deletions and insertions) gets its own id (tracked-hunks.ts), so a
  * reader can accept or reject it alone. What the schema cannot mark is not tracked and follows
  * the incoming document: block atoms (images, attachments, rules), code block text, empty text
  * blocks, and attribute changes (a heading level, a code language, a checked task).
  */
-import type { JSONContent } from "@tiptap/core";
 import { diffArrays } from "diff";
-import { Fragment, type Mark, type Node as PMNode, type Schema } from "@tiptap/pm/model";
+import { Fragment, type Node as PMNode } from "@tiptap/pm/model";
 import { Transform } from "@tiptap/pm/transform";
+import { type DiffContext, Hunk } from "./tracked-hunks";
 import { tokenDiff, wordSet } from "./tracked-tokens";
 import { isTrackedMark, resolveChanges, whollyGone } from "./tracked-resolve";
-
-export interface ChangeMeta {
-  id: string;
-  authorId: string | null;
-  createdAt: string;
-}
-
-/** Ids are handed out in document order as hunks are written. */
-export interface DiffContext {
-  schema: Schema;
-  meta: ChangeMeta;
-  count: number;
-}
-
-/**
- * A run of adjacent changes shares one id, taken only once something is marked with it. Ids are
- * handed out as hunks are built, which is not quite document order (a block pair is merged before
- * the removed blocks ahead of it are written), so they are temporary: see numberHunks.
- */
-export class Hunk {
-  private id?: string;
-  constructor(private ctx: DiffContext) {}
-  mark(name: "insertion" | "deletion"): Mark {
-    this.id ??= `${TEMPORARY}${++this.ctx.count}`;
-    const { authorId, createdAt } = this.ctx.meta;
-    return this.ctx.schema.marks[name].create({ id: this.id, authorId, createdAt });
-  }
-}
-
-const TEMPORARY = "\u0000hunk-";
-
-/** Gives the hunks of a trackChanges result their ids, `<meta.id>.<n>`, n counting in document order. */
-export function numberHunks(json: JSONContent, meta: ChangeMeta): JSONContent {
-  const ids = new Map<string, string>();
-  const walk = (node: JSONContent) => {
-    for (const mark of node.marks ?? []) {
-      const id = mark.attrs?.id;
-      if (typeof id !== "string" || !id.startsWith(TEMPORARY)) continue;
-      if (!ids.has(id)) ids.set(id, `${meta.id}.${ids.size + 1}`);
-      mark.attrs!.id = ids.get(id);
-    }
-    node.content?.forEach(walk);
-  };
-  walk(json);
-  return json;
-}
 
 /** Pairs of dissimilar blocks are shown as a removed block and an added one instead. */
 const SIMILAR = 0.34;
@@ -246,9 +200,10 @@ function mergeChildren(w: PMNode, i: PMNode, ctx: DiffContext): PMNode[] {
   // A lone text block on both sides (a table cell's, a one-line page's) is one block edited, even
   // when one side is empty: the parent cannot be left without it, so accepting or rejecting
   // empties it rather than removing it.
-  if (w.childCount === 1 && i.childCount === 1 && w.firstChild!.type === i.firstChild!.type && i.firstChild!.isTextblock) {
-    const merged = mergeNode(w.firstChild!, i.firstChild!, ctx, true);
-    if (merged && !whollyGone(w.firstChild!, "accept", null)) return [merged];
+  const [lone, loneIncoming] = [w.firstChild!, i.firstChild!];
+  if (w.childCount === 1 && i.childCount === 1 && lone.type === loneIncoming.type && lone.isTextblock && !whollyGone(lone, "accept", null)) {
+    const merged = mergeNode(lone, loneIncoming, ctx, true);
+    if (merged) return [merged];
   }
   const items: WorkingItem[] = [];
   const liveKeys: string[] = [];
