@@ -91,12 +91,12 @@ describe("carets", () => {
     encoding.writeVarUint(e, 1);
     encoding.writeVarUint8Array(e, encodeAwarenessUpdate(client, [client.clientID]));
     room.receive(p, encoding.toUint8Array(e));
-    expect(room.awareness.getStates().has(client.clientID)).toBe(true);
+    expect(room.carets.has(client.clientID)).toBe(true);
     const sent = p.sent;
     room.expireAwareness(Date.now() + 10_000);
-    expect(room.awareness.getStates().has(client.clientID)).toBe(true);
+    expect(room.carets.has(client.clientID)).toBe(true);
     room.expireAwareness(Date.now() + 31_000);
-    expect(room.awareness.getStates().has(client.clientID)).toBe(false);
+    expect(room.carets.has(client.clientID)).toBe(false);
     expect(p.sent).toBe(sent + 1);
     client.destroy();
     room.destroy();

@@ -6,9 +6,9 @@
  */
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
-import * as awarenessProtocol from "y-protocols/awareness";
 import * as syncProtocol from "y-protocols/sync";
 import * as Y from "yjs";
+import { Carets } from "./carets";
 
 const MESSAGE_SYNC = 0;
 const MESSAGE_AWARENESS = 1;
@@ -36,7 +36,7 @@ export interface Peer {
 export const SERVER_ORIGIN = Symbol("cairn-server");
 
 export class Room {
-  readonly awareness: awarenessProtocol.Awareness;
+  readonly carets = new Carets();
   /** Each peer with the awareness client ids it announced (removed when it leaves). */
   readonly peers = new Map<Peer, Set<number>>();
   private readonly meta: Y.Map<unknown>;
@@ -47,13 +47,8 @@ export class Room {
     /** Called after every change to the document, from a peer or from the server. */
     private readonly changed: () => void,
   ) {
-    this.awareness = new awarenessProtocol.Awareness(doc);
-    clearInterval((this.awareness as unknown as { _checkInterval: Timer })._checkInterval);
-    // The server is no participant: it has no caret of its own.
-    this.awareness.setLocalState(null);
     this.meta = doc.getMap(META_MAP);
     doc.on("afterTransaction", this.onTransaction);
-    this.awareness.on("update", this.onAwareness);
   }
 
   get version(): number {
@@ -75,8 +70,8 @@ export class Room {
     encoding.writeVarUint(sync, MESSAGE_SYNC);
     syncProtocol.writeSyncStep1(sync, this.doc);
     peer.send(encoding.toUint8Array(sync));
-    const states = this.awareness.getStates();
-    if (states.size > 0) peer.send(awarenessMessage(this.awareness, [...states.keys()]));
+    const everyone = this.carets.snapshot();
+    if (everyone) peer.send(awarenessMessage(everyone));
   }
 
   /** One message from a peer; throws on a malformed one (the socket closes that peer). */
@@ -98,12 +93,18 @@ export class Room {
         this.broadcast(update, peer);
       }
     } else if (type === MESSAGE_AWARENESS) {
-      awarenessProtocol.applyAwarenessUpdate(this.awareness, decoding.readVarUint8Array(decoder), peer);
+      const { present, gone } = this.carets.apply(decoding.readVarUint8Array(decoder), Date.now());
+      const ids = this.peers.get(peer);
+      if (ids) {
+        for (const id of present) ids.add(id);
+        for (const id of gone) ids.delete(id);
+      }
       // Forwarded as it came; back to the sender too only when it is alone (y-websocket
       // reconnects after 30 s without hearing anything, and the renewal every 15 s is that).
       this.broadcast(message, this.peers.size === 1 ? null : peer);
     } else if (type === MESSAGE_QUERY_AWARENESS) {
-      peer.send(awarenessMessage(this.awareness, [...this.awareness.getStates().keys()]));
+      const everyone = this.carets.snapshot();
+      if (everyone) peer.send(awarenessMessage(everyone));
     }
     // Anything else (auth, unknown types) is ignored, as y-websocket's own server does.
   }
@@ -113,13 +114,12 @@ export class Room {
     if (!ids) return;
     this.peers.delete(peer);
     // Its carets go at once rather than after the 30 s awareness time-out.
-    if (ids.size > 0) awarenessProtocol.removeAwarenessStates(this.awareness, [...ids], null);
+    const update = this.carets.remove(ids, Date.now());
+    if (update) this.broadcast(awarenessMessage(update), null);
   }
 
   destroy(): void {
     this.doc.off("afterTransaction", this.onTransaction);
-    this.awareness.off("update", this.onAwareness);
-    this.awareness.destroy();
     this.doc.destroy();
   }
 
@@ -140,11 +140,11 @@ export class Room {
    * would (an idle room then costs no wake-ups).
    */
   expireAwareness(nowMs: number): void {
-    const stale: number[] = [];
-    for (const [clientId, meta] of this.awareness.meta) {
-      if (this.awareness.states.has(clientId) && nowMs - meta.lastUpdated >= awarenessProtocol.outdatedTimeout) stale.push(clientId);
-    }
-    if (stale.length > 0) awarenessProtocol.removeAwarenessStates(this.awareness, stale, "timeout");
+    const stale = this.carets.stale(nowMs);
+    if (stale.length === 0) return;
+    for (const ids of this.peers.values()) for (const id of stale) ids.delete(id);
+    const update = this.carets.remove(stale, nowMs);
+    if (update) this.broadcast(awarenessMessage(update), null);
   }
 
   private readonly onTransaction = (tr: Y.Transaction) => {
@@ -159,19 +159,6 @@ export class Room {
     }
     this.changed();
   };
-
-  private readonly onAwareness = ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
-    const ids = origin ? this.peers.get(origin as Peer) : undefined;
-    if (ids) {
-      // A peer's update was forwarded by receive(); only whose carets it holds is noted here.
-      for (const id of added) ids.add(id);
-      for (const id of removed) ids.delete(id);
-      return;
-    }
-    // The server's own: carets of a peer that left, or that timed out.
-    const changedIds = [...added, ...updated, ...removed];
-    if (changedIds.length > 0) this.broadcast(awarenessMessage(this.awareness, changedIds), null);
-  };
 }
 
 function sameState(a: Map<number, number>, b: Map<number, number>): boolean {
@@ -180,9 +167,9 @@ function sameState(a: Map<number, number>, b: Map<number, number>): boolean {
   return true;
 }
 
-function awarenessMessage(awareness: awarenessProtocol.Awareness, ids: number[]): Uint8Array {
+function awarenessMessage(update: Uint8Array): Uint8Array {
   const encoder = encoding.createEncoder();
   encoding.writeVarUint(encoder, MESSAGE_AWARENESS);
-  encoding.writeVarUint8Array(encoder, awarenessProtocol.encodeAwarenessUpdate(awareness, ids));
+  encoding.writeVarUint8Array(encoder, update);
   return encoding.toUint8Array(encoder);
 }
