@@ -1,12 +1,12 @@
 /**
  * A space's settings in the browser: the name and icon changed; the space made private in one
  * action (a second account no longer sees it), then one person added back by name; a webhook
- * to a local receiver with its delivery in the log; a template made from scratch, given a
- * page's content and used for a new page. Every section in the four looks, with axe.
+ * to a local receiver with its delivery in the log; a template made from scratch, written in the
+ * editor and used for a new page, another made from a page. Every section in the four looks, with axe.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { apiCall, axeViolations, createOwner, LOOKS, PASSWORD, screenshot, startCairn, visit, type RunningCairn, type Visit } from "./harness";
-import { api, newPage, newSpace, storedDoc } from "./fixtures";
+import { api, newPage, newSpace, slash, storedDoc } from "./fixtures";
 
 let cairn: RunningCairn;
 let v: Visit;
@@ -132,8 +132,9 @@ describe("space settings", () => {
     expect(await axeViolations(page)).toEqual([]);
   }, 40_000);
 
-  test("a template made from scratch, given a page's content, starts a new page", async () => {
+  test("a template made from scratch is written in the editor and starts a new page; another comes from a page", async () => {
     const { page } = v;
+    const kb = page.keyboard;
     await newPage(page, space.id, "Agenda", { text: "Decisions, then actions, then questions." });
     await page.goto("/s/ENG/settings/templates");
     await page.getByRole("heading", { name: "No templates in this space yet" }).waitFor();
@@ -142,24 +143,98 @@ describe("space settings", () => {
     await dialog.getByLabel("Name").fill("Meeting notes");
     await dialog.getByLabel("Description").fill("For the weekly meeting");
     expect(await dialog.getByLabel("Start from").inputValue()).toBe("");
-    await dialog.getByRole("button", { name: "Create the template" }).click();
-    await page.getByText("The template “Meeting notes” was created").waitFor();
-    await page.getByText("For the weekly meeting · changed").waitFor();
-    // Its content: the Agenda page's.
-    await page.getByRole("button", { name: "Edit the template Meeting notes" }).click();
-    dialog = page.getByRole("dialog", { name: "Edit the template Meeting notes" });
-    await dialog.getByLabel("Content").selectOption({ label: "Replace with: Agenda" });
-    await screenshot(page, "space-settings-template-edit");
-    await dialog.getByRole("button", { name: "Save the template" }).click();
-    await page.getByText("The template “Meeting notes” was saved").waitFor();
+    // From scratch: the editor opens next.
+    await dialog.getByRole("button", { name: "Create and write its content" }).click();
+    await page.waitForURL(/\/s\/ENG\/settings\/templates\/[0-9a-f-]{36}$/);
+    const templateId = /templates\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+    await page.getByRole("heading", { level: 1, name: "Meeting notes" }).waitFor();
+    const editor = page.getByRole("textbox", { name: "Template content" });
+    await editor.click();
+    // A heading by its Markdown shortcut, a task list from the "/" menu.
+    await kb.type("## Decisions");
+    await kb.press("Enter");
+    await slash(page, "task", "Task list");
+    await kb.type("Write the minutes");
+    await kb.press("Enter");
+    await kb.type("Send them round");
+    // Nowhere to upload to: the "/" menu offers no Image.
+    await kb.type(" /imag");
+    await page.getByText("No block matches").waitFor();
+    await kb.press("Escape");
+    for (let i = 0; i < 6; i++) await kb.press("Backspace");
+    await page.locator(".ProseMirror h2", { hasText: "Decisions" }).waitFor();
+    await page.locator(".ProseMirror ul[data-type='taskList'] li").nth(1).waitFor();
+    await screenshot(page, "space-settings-template-editor-typed");
     expect(await axeViolations(page)).toEqual([]);
-    // A new page from it.
+    // Ctrl-Enter saves and goes back to the list.
+    await kb.press("Control+Enter");
+    await page.getByText("The template “Meeting notes” was saved").waitFor();
+    await page.waitForURL((u) => u.pathname === "/s/ENG/settings/templates");
+    await page.getByText("For the weekly meeting · changed").waitFor();
+    const stored = ((await api(page, "GET", `/api/templates?spaceId=${space.id}`)) as Array<{ id: string; contentJson: string }>).find((t) => t.id === templateId)!;
+    const doc = JSON.parse(stored.contentJson);
+    expect(doc.content[0]).toMatchObject({ type: "heading", attrs: { level: 2 }, content: [{ text: "Decisions" }] });
+    expect(JSON.stringify(doc.content[1])).toMatch(/"taskList".*"Write the minutes".*"Send them round"/);
+    expect(stored.contentJson).not.toContain("/imag");
+
+    // Cancel asks only once something changed; discarding keeps the saved content.
+    await page.getByRole("link", { name: "Edit the content of Meeting notes" }).click();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.waitForURL((u) => u.pathname === "/s/ENG/settings/templates");
+    await page.getByRole("link", { name: "Edit the content of Meeting notes" }).click();
+    await page.locator(".ProseMirror h2", { hasText: "Decisions" }).click();
+    await kb.type(" and owners");
+    await page.getByRole("button", { name: "Cancel" }).click();
+    const discard = page.getByRole("dialog", { name: "Discard your changes?" });
+    await discard.getByText("The changes you made to the content of “Meeting notes” will be lost.").waitFor();
+    await discard.getByRole("button", { name: "Discard changes" }).click();
+    await page.waitForURL((u) => u.pathname === "/s/ENG/settings/templates");
+
+    // A new page from it holds what was written.
     await page.goto("/s/ENG/new");
     await page.getByRole("button", { name: /Meeting notes/ }).click();
     await page.waitForURL(/\/edit$/);
     const id = /\/p\/([0-9a-f-]{36})/.exec(page.url())![1]!;
-    expect((await storedDoc(page, id)).text).toContain("Decisions, then actions, then questions.");
-  }, 30_000);
+    const made = await storedDoc(page, id);
+    expect(made.doc.content[0]).toMatchObject({ type: "heading", content: [{ text: "Decisions" }] });
+    expect(made.text).toContain("taskItem");
+    expect(made.text).toContain("Send them round");
+    expect(made.text).not.toContain("and owners");
+
+    // Another template, from a page: its content is the page's.
+    await page.goto("/s/ENG/settings/templates");
+    await page.getByRole("button", { name: "New template" }).click();
+    dialog = page.getByRole("dialog", { name: "New template" });
+    await dialog.getByLabel("Name").fill("Agenda copy");
+    await dialog.getByLabel("Start from").selectOption({ label: "The page: Agenda" });
+    await screenshot(page, "space-settings-template-from-page");
+    await dialog.getByRole("button", { name: "Create the template" }).click();
+    await page.getByText("The template “Agenda copy” was created").waitFor();
+    const copy = ((await api(page, "GET", `/api/templates?spaceId=${space.id}`)) as Array<{ name: string; contentJson: string }>).find((t) => t.name === "Agenda copy")!;
+    expect(copy.contentJson).toContain("Decisions, then actions, then questions.");
+
+    // The template editor in the four looks, with the "/" menu open, axe clean.
+    for (const look of LOOKS) {
+      const s = await visit(cairn, { ...look, storageState: await v.context.storageState() });
+      try {
+        await s.page.goto(`/s/ENG/settings/templates/${templateId}`);
+        await s.page.locator(".ProseMirror h2", { hasText: "Decisions" }).waitFor();
+        await screenshot(s.page, "space-settings-template-editor");
+        expect({ look, violations: await axeViolations(s.page) }).toEqual({ look, violations: [] });
+        await s.page.locator(".ProseMirror li", { hasText: "Send them round" }).click();
+        await s.page.keyboard.press("End");
+        await s.page.keyboard.press("Enter");
+        await s.page.keyboard.press("Enter");
+        await s.page.keyboard.type("/");
+        await s.page.getByRole("option", { name: /^Heading 1/ }).waitFor();
+        await screenshot(s.page, "space-settings-template-editor-menu");
+        expect(s.errors).toEqual([]);
+        expect(s.foreign).toEqual([]);
+      } finally {
+        await s.close();
+      }
+    }
+  }, 120_000);
 
   test("deleting a space asks for its key and the password, naming what goes", async () => {
     const { page } = v;

@@ -21,8 +21,9 @@ const panel = (kind: string, title: string): BlockItem => ({
   run: (e, r) => chain(e, r).insertContent({ type: "panel", attrs: { kind }, content: [{ type: "paragraph" }] }).run(),
 });
 
-export function blockItems(pickImage: () => void): BlockItem[] {
-  return [
+/** Without `pickImage` (nowhere to upload to, as in a template) the menu offers no Image. */
+export function blockItems(pickImage?: () => void): BlockItem[] {
+  const items: BlockItem[] = [
     { id: "text", title: "Text", hint: "Plain paragraph", keywords: "paragraph text", run: (e, r) => chain(e, r).setParagraph().run() },
     { id: "h1", title: "Heading 1", hint: "Big section heading", keywords: "heading title h1 #", run: (e, r) => chain(e, r).setHeading({ level: 1 }).run() },
     { id: "h2", title: "Heading 2", hint: "Medium heading", keywords: "heading subtitle h2 ##", run: (e, r) => chain(e, r).setHeading({ level: 2 }).run() },
@@ -47,11 +48,12 @@ export function blockItems(pickImage: () => void): BlockItem[] {
       keywords: "image picture photo upload",
       run: (e, r) => {
         chain(e, r).run();
-        pickImage();
+        pickImage?.();
       },
     },
     { id: "mention", title: "Mention", hint: "Tell someone about this page", keywords: "mention person @", run: (e, r) => chain(e, r).insertContent("@").run() },
   ];
+  return pickImage ? items : items.filter((i) => i.id !== "image");
 }
 
 export function filterBlocks(items: BlockItem[], query: string): BlockItem[] {

@@ -27,8 +27,8 @@ import type { CollabRoom } from "./collab-provider";
 export interface SessionHooks {
   /** Files pasted or dropped (images are uploaded and inserted at `pos`). */
   onFiles(editor: Editor, files: File[], pos?: number): void;
-  /** The "/" menu's Image item: open a file picker. */
-  pickImage(): void;
+  /** The "/" menu's Image item: open a file picker (absent: no Image item, nowhere to upload). */
+  pickImage?(): void;
   /** Ctrl/⌘-Enter: save (or publish). */
   save(): void;
 }
@@ -60,7 +60,7 @@ function slashCommand(hooks: SessionHooks) {
           char: "/",
           startOfLine: false,
           allowSpaces: false,
-          items: ({ query }) => filterBlocks(blockItems(hooks.pickImage), query),
+          items: ({ query }) => filterBlocks(blockItems(hooks.pickImage?.bind(hooks)), query),
           command: ({ editor, range, props }) => props.run(editor, range as Range),
           render: suggestionPopup(SuggestionList as never, (p) => ({
             items: p.items,

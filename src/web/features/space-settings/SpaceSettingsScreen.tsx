@@ -11,6 +11,7 @@ import { EmptyState } from "../../ui/EmptyState";
 import { AccessSection } from "./AccessSection";
 import { GeneralSection } from "./GeneralSection";
 import { useGrants } from "./queries";
+import { TemplateEditorScreen } from "./TemplateEditorScreen";
 import { TemplatesSection } from "./TemplatesSection";
 import { WebhooksSection } from "./WebhooksSection";
 import "./settings.css";
@@ -23,7 +24,8 @@ const SECTIONS = [
 ] as const;
 type SectionId = (typeof SECTIONS)[number]["id"];
 
-export default function SpaceSettingsScreen({ space, section }: { space: Space; section?: string }) {
+/** `templateId`: a template's content, open in the editor (full width, without the sections). */
+export default function SpaceSettingsScreen({ space, section, templateId }: { space: Space; section?: string; templateId?: string }) {
   const me = useMe();
   const grants = useGrants(space.key, !!me.data);
   const current = (SECTIONS.find((s) => s.id === section)?.id ?? "general") as SectionId;
@@ -37,6 +39,7 @@ export default function SpaceSettingsScreen({ space, section }: { space: Space; 
       </main>
     );
   }
+  if (templateId) return <TemplateEditorScreen space={space} templateId={templateId} />;
   return (
     <main id="main" className="main-column full-width settings">
       <h1 className="settings-title">Settings of {space.name}</h1>

@@ -1,12 +1,13 @@
 /**
- * The space's templates: listed, created from scratch or from one of the space's pages,
- * renamed (and their content replaced by a page's), deleted. New pages start from them
+ * The space's templates: listed, created from scratch (then written in the editor) or from one
+ * of the space's pages, their content edited in the editor (TemplateEditorScreen), renamed
+ * (and their content replaced by a page's), deleted. New pages start from them
  * (New page › a template). Wiki-wide templates are listed but changed by administrators
  * elsewhere.
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { Link } from "wouter";
+import { Link, useLocation } from "wouter";
 import { api, data } from "../../api/client";
 import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
@@ -72,8 +73,11 @@ export function TemplatesSection({ space }: { space: Space }) {
                 </span>
               </span>
               <span className="settings-list-actions">
-                <Button size="sm" onClick={() => setEditing({ template: t })} aria-label={`Edit the template ${t.name}`}>
-                  Edit
+                <Link className="btn btn-secondary btn-sm" href={`/s/${space.key}/settings/templates/${t.id}`} aria-label={`Edit the content of ${t.name}`}>
+                  Edit content
+                </Link>
+                <Button size="sm" onClick={() => setEditing({ template: t })} aria-label={`Rename the template ${t.name}`}>
+                  Rename
                 </Button>
                 <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setDeleting(t))} aria-label={`Delete the template ${t.name}`}>
                   Delete
@@ -112,6 +116,7 @@ function flatPages(nodes: TreeNode[], depth = 0, into: Array<{ node: TreeNode; d
 }
 
 function TemplateDialog({ space, template, onClose }: { space: Space; template: Template | null; onClose(): void }) {
+  const [, navigate] = useLocation();
   const [name, setName] = useState(template?.name ?? "");
   const [description, setDescription] = useState(template?.description ?? "");
   const [fromPage, setFromPage] = useState("");
@@ -126,14 +131,17 @@ function TemplateDialog({ space, template, onClose }: { space: Space; template: 
     setError(null);
     try {
       let contentJson: string | undefined;
+      let created: Template | null = null;
       if (fromPage) contentJson = (await data(api.GET("/api/pages/{id}", { params: { path: { id: fromPage } } }))).contentJson;
       if (template) {
         await data(api.PUT("/api/templates/{id}", { params: { path: { id: template.id } }, body: { name, description, ...(contentJson ? { contentJson } : {}) } }));
       } else {
-        await data(api.POST("/api/templates", { body: { spaceId: space.id, name, description, contentJson: contentJson ?? EMPTY_DOC } }));
+        created = await data(api.POST("/api/templates", { body: { spaceId: space.id, name, description, contentJson: contentJson ?? EMPTY_DOC } }));
       }
       await queryClient.invalidateQueries({ queryKey: keys.templates(space.id) });
-      toast.success(template ? `The template “${name.trim()}” was saved` : `The template “${name.trim()}” was created`);
+      // From scratch: straight on to writing its content (the list above now holds it).
+      if (created && !contentJson) navigate(`/s/${space.key}/settings/templates/${created.id}`);
+      toast.success(template ? `The template “${name.trim()}” was saved` : contentJson ? `The template “${name.trim()}” was created` : `The template “${name.trim()}” was created: now write what new pages start with`);
       onClose();
     } catch (err) {
       setError({ field: (err as { field?: string }).field, text: problemText(err) });
@@ -142,7 +150,7 @@ function TemplateDialog({ space, template, onClose }: { space: Space; template: 
     }
   };
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title={template ? `Edit the template ${template.name}` : "New template"} description="People pick a template by its name and description when they start a page.">
+    <Dialog open onOpenChange={(o) => !o && onClose()} title={template ? `Rename the template ${template.name}` : "New template"} description="People pick a template by its name and description when they start a page.">
       <form onSubmit={(e) => void save(e)}>
         <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoFocus error={error?.field === "name" ? error.text : null} />
         <TextAreaField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} rows={2} error={error?.field === "description" ? error.text : null} />
@@ -157,14 +165,14 @@ function TemplateDialog({ space, template, onClose }: { space: Space; template: 
             ))}
           </select>
           <p id="template-from-page-hint" className="field-hint">
-            {fromPage ? "The page's current content is copied; later changes to the page do not reach the template." : "To shape a template's content, write it as a page, then pick that page here."}
+            {fromPage ? "The page's current content is copied; later changes to the page do not reach the template." : template ? "To write the content itself, use Edit content in the list." : "The editor opens next, to write what new pages start with."}
           </p>
         </div>
         <FormError error={error && error.field !== "name" && error.field !== "description" ? error.text : null} />
         <DialogActions>
           <Button onClick={onClose}>Cancel</Button>
           <Button type="submit" variant="primary" busy={busy}>
-            {template ? "Save the template" : "Create the template"}
+            {template ? "Save the template" : fromPage ? "Create the template" : "Create and write its content"}
           </Button>
         </DialogActions>
       </form>

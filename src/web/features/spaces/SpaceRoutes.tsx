@@ -57,6 +57,7 @@ function SpaceFrame({ space }: { space: Space }) {
           <Route path="/s/:key/trash">
             <TrashScreen space={space} />
           </Route>
+          <Route path="/s/:key/settings/templates/:templateId">{(p) => <SpaceSettingsScreen space={space} section="templates" templateId={p.templateId} />}</Route>
           <Route path="/s/:key/settings/:section?">{(p) => <SpaceSettingsScreen space={space} section={p.section} />}</Route>
           <Route path="/s/:key/p/:seg/history/:n?">{(p) => <HistoryScreen space={space} pageId={idFromSegment(p.seg)} versionNumber={p.n ? Number(p.n) : undefined} />}</Route>
           <Route path="/s/:key/p/:seg/edit">{(p) => <PageScreen key={idFromSegment(p.seg)} space={space} pageId={idFromSegment(p.seg)} mode="edit" />}</Route>
