@@ -71,7 +71,6 @@ const SQL_MAY_LIVE = [
   /\.test\.tsx?$|\/testing\.ts$/,
   /^src\/(platform|db|web)\//, // the platform's own SQL; the schema; the browser
   /^src\/search\/(fts5|fts5-titles|stemmer)\.ts$/, // the FTS5 implementation of SearchIndex: the search domain's queries
-  /^src\/collab\//, // TEMPORARY while collaboration is being written
 ];
 
 function rawSqlOutsideQueries(files: Record<string, string>): string[] {

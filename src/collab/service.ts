@@ -14,7 +14,7 @@ import { iso } from "../platform/clock";
 import { findPage } from "../pages/store";
 import { pageVersions } from "../pages/tables";
 import { replaceRoomContent, roomContent, seedFragment } from "./content";
-import { loadDocument, saveDocuments } from "./documents";
+import { loadDocument, saveDocuments } from "./queries";
 import { Room, SERVER_ORIGIN } from "./room";
 import type { RoomHost, RoomStorage } from "./room-host";
 import { signCollabToken, TOKEN_LIFETIME_MS } from "./token";

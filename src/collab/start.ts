@@ -11,6 +11,7 @@ import { onEventRecorded, type EventRow } from "../events/outbox";
 import { findPage, findPageMeta } from "../pages/store";
 import { applyExternalChange } from "./external";
 import { DEFAULT_TIMING, InProcessRoomHost, type HostTiming, type RoomHost } from "./room-host";
+import { pageVersions } from "./queries";
 import { catchUp, roomStorage, setRoomHost } from "./service";
 import { collabSocket, type CollabSocket, type FloodLimits } from "./socket";
 
@@ -54,7 +55,6 @@ export function startCollab(core: Core, opts: CollabOptions = {}): Collab {
   // New versions: after every commit while rooms are loaded, one statement compares their
   // versions with the pages'. That sees every way a document changes (the API, a restore, a
   // draft saved or published, an import) without each having to announce it.
-  const versions = core.sqlite.query<{ id: string; version: number }, [string]>("SELECT id, current_version AS version FROM pages WHERE id IN (SELECT value FROM json_each(?))");
   let seenStamp = "";
   const followVersions = () => {
     // Only bookkeeping committed (working copies saved, sessions slid): no page changed.
@@ -63,7 +63,7 @@ export function startCollab(core: Core, opts: CollabOptions = {}): Collab {
     seenStamp = stamp;
     const loaded = host.loadedPageIds();
     if (loaded.length === 0) return;
-    for (const { id, version } of versions.all(JSON.stringify(loaded))) {
+    for (const { id, version } of pageVersions(core, loaded)) {
       try {
         host.withLoadedRoom(id, (room) => {
           if (version <= room.version) return;

@@ -1,4 +1,4 @@
-/** The stored working copies (collab_documents): one Yjs update per page. */
+/** Collaboration's SQL: the stored working copies (collab_documents, one Yjs update per page) and the versions of the pages whose rooms are loaded. */
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
@@ -10,6 +10,7 @@ export interface StoredDocument {
 
 const statements = perInstance((sqlite: Core["sqlite"]) => ({
   load: sqlite.query<{ state: Uint8Array; version: number }, [string]>("SELECT state, version FROM collab_documents WHERE page_id = ?"),
+  versions: sqlite.query<{ id: string; version: number }, [string]>("SELECT id, current_version AS version FROM pages WHERE id IN (SELECT value FROM json_each(?))"),
   save: sqlite.query<unknown, [string, Uint8Array, number, string]>(
     `INSERT INTO collab_documents (page_id, state, version, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (page_id) DO UPDATE SET state = excluded.state, version = excluded.version, updated_at = excluded.updated_at`,
@@ -38,4 +39,9 @@ export function saveDocuments(core: Core, docs: Array<StoredDocument & { pageId:
       }
     }
   });
+}
+
+/** The current version of each of these pages (one statement whatever their number). */
+export function pageVersions(core: Core, pageIds: string[]): Array<{ id: string; version: number }> {
+  return statements(core.sqlite).versions.all(JSON.stringify(pageIds));
 }
