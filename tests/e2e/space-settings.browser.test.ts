@@ -148,7 +148,7 @@ describe("space settings", () => {
     await page.waitForURL(/\/s\/ENG\/settings\/templates\/[0-9a-f-]{36}$/);
     const templateId = /templates\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
     await page.getByRole("heading", { level: 1, name: "Meeting notes" }).waitFor();
-    const editor = page.getByRole("textbox", { name: "Template content" });
+    const editor = page.getByLabel("Template content");
     await editor.click();
     // A heading by its Markdown shortcut, a task list from the "/" menu.
     await kb.type("## Decisions");
@@ -213,10 +213,13 @@ describe("space settings", () => {
     const copy = ((await api(page, "GET", `/api/templates?spaceId=${space.id}`)) as Array<{ name: string; contentJson: string }>).find((t) => t.name === "Agenda copy")!;
     expect(copy.contentJson).toContain("Decisions, then actions, then questions.");
 
-    // The template editor in the four looks, with the "/" menu open, axe clean.
+    // The list and the template editor in the four looks, with the "/" menu open, axe clean.
     for (const look of LOOKS) {
       const s = await visit(cairn, { ...look, storageState: await v.context.storageState() });
       try {
+        await s.page.goto("/s/ENG/settings/templates");
+        await s.page.getByRole("link", { name: "Edit the content of Agenda copy" }).waitFor();
+        await screenshot(s.page, "space-settings-template-list");
         await s.page.goto(`/s/ENG/settings/templates/${templateId}`);
         await s.page.locator(".ProseMirror h2", { hasText: "Decisions" }).waitFor();
         await screenshot(s.page, "space-settings-template-editor");

@@ -76,8 +76,8 @@ export function TemplatesSection({ space }: { space: Space }) {
                 <Link className="btn btn-secondary btn-sm" href={`/s/${space.key}/settings/templates/${t.id}`} aria-label={`Edit the content of ${t.name}`}>
                   Edit content
                 </Link>
-                <Button size="sm" onClick={() => setEditing({ template: t })} aria-label={`Rename the template ${t.name}`}>
-                  Rename
+                <Button size="sm" onClick={() => setEditing({ template: t })} aria-label={`Edit the details of ${t.name}`}>
+                  Edit details
                 </Button>
                 <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setDeleting(t))} aria-label={`Delete the template ${t.name}`}>
                   Delete
@@ -150,7 +150,7 @@ function TemplateDialog({ space, template, onClose }: { space: Space; template: 
     }
   };
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title={template ? `Rename the template ${template.name}` : "New template"} description="People pick a template by its name and description when they start a page.">
+    <Dialog open onOpenChange={(o) => !o && onClose()} title={template ? `Details of the template ${template.name}` : "New template"} description="People pick a template by its name and description when they start a page.">
       <form onSubmit={(e) => void save(e)}>
         <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoFocus error={error?.field === "name" ? error.text : null} />
         <TextAreaField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} rows={2} error={error?.field === "description" ? error.text : null} />
