@@ -6,6 +6,8 @@ import { applyTheme, storedTheme, type ThemeChoice } from "../lib/theme";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../ui/Menu";
 import { BookOpen, Check, LogOut, Monitor, Moon, Sun } from "../ui/icons";
 import { useMe } from "./session";
+import { ScrollText, UserRound, Users } from "../features/account/icons";
+import { seesPeople } from "../features/people";
 
 const THEMES: Array<[ThemeChoice, string, typeof Sun]> = [
   ["system", "System theme", Monitor],
@@ -54,6 +56,20 @@ export function AccountMenu() {
         <br />
         {me.data.email}
       </MenuLabel>
+      <MenuSeparator />
+      <MenuItem icon={<UserRound />} onSelect={() => navigate("/settings/profile")}>
+        Your account
+      </MenuItem>
+      {seesPeople(me.data.permissions) ? (
+        <MenuItem icon={<Users />} onSelect={() => navigate("/people")}>
+          People
+        </MenuItem>
+      ) : null}
+      {me.data.permissions.includes("audit.view") ? (
+        <MenuItem icon={<ScrollText />} onSelect={() => navigate("/audit")}>
+          Audit log
+        </MenuItem>
+      ) : null}
       <MenuSeparator />
       {THEMES.map(([choice, label, Icon]) => (
         <MenuItem

@@ -2,7 +2,7 @@
  * The routes. Every screen is a client of the public API; paths are the ones people share:
  * /s/KEY (a space), /s/KEY/p/<id>-<slug> (a page), …/edit, …/history, /search?q=.
  */
-import { useEffect } from "react";
+import { Suspense, useEffect } from "react";
 import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
 import { Toaster } from "sonner";
 import { onUnauthorized } from "../api/client";
@@ -14,6 +14,10 @@ import { RegisterScreen } from "../features/auth/RegisterScreen";
 import { HomeScreen } from "../features/spaces/HomeScreen";
 import { SpaceRoutes } from "../features/spaces/SpaceRoutes";
 import { SearchScreen } from "../features/search";
+import { NotificationsScreen } from "../features/notifications";
+import { AccountScreen } from "../features/account";
+import { PeopleScreen } from "../features/people";
+import { AuditScreen } from "../features/audit";
 import { useScrollRestoration } from "../lib/scroll";
 import { NotFound } from "./NotFound";
 import { Shell } from "./Shell";
@@ -67,6 +71,30 @@ export function App() {
             </Shell>
           </SignedIn>
         </Route>
+        <Route path="/notifications">
+          <SignedInScreen>
+            <NotificationsScreen />
+          </SignedInScreen>
+        </Route>
+        <Route path="/settings/:section?">
+          {(params) => (
+            <SignedInScreen>
+              <AccountScreen section={params.section} />
+            </SignedInScreen>
+          )}
+        </Route>
+        <Route path="/people/:section?">
+          {(params) => (
+            <SignedInScreen>
+              <PeopleScreen section={params.section} />
+            </SignedInScreen>
+          )}
+        </Route>
+        <Route path="/audit">
+          <SignedInScreen>
+            <AuditScreen />
+          </SignedInScreen>
+        </Route>
         <Route>
           <Shell>
             <NotFound />
@@ -88,4 +116,13 @@ export function SignedIn({ children }: { children: React.ReactNode }) {
   return <>{children}</>;
 }
 
-
+/** A lazily loaded screen for people signed in, in the shell. */
+function SignedInScreen({ children }: { children: React.ReactNode }) {
+  return (
+    <SignedIn>
+      <Shell>
+        <Suspense fallback={<Loading />}>{children}</Suspense>
+      </Shell>
+    </SignedIn>
+  );
+}

@@ -6,10 +6,11 @@ import * as Radix from "@radix-ui/react-dialog";
 import { useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { SearchLauncher } from "../features/search";
+import { NotificationBell } from "../features/notifications";
 import { IconButton } from "../ui/Button";
 import { MenuIcon } from "../ui/icons";
 import { AccountMenu } from "./AccountMenu";
-import { useInstance } from "./session";
+import { useInstance, useMe } from "./session";
 import "./shell.css";
 
 export interface ShellProps {
@@ -23,6 +24,7 @@ export interface ShellProps {
 
 export function Shell({ children, sidebar, breadcrumbs, spaceId }: ShellProps) {
   const instance = useInstance();
+  const me = useMe();
   const [drawer, setDrawer] = useState(false);
   const [location] = useLocation();
   // A choice in the drawer (a page, another space) closes it.
@@ -67,6 +69,7 @@ export function Shell({ children, sidebar, breadcrumbs, spaceId }: ShellProps) {
           </nav>
           <div className="topbar-actions">
             <SearchLauncher spaceId={spaceId} />
+            {me.data ? <NotificationBell /> : null}
             <AccountMenu />
           </div>
         </header>

@@ -14,6 +14,7 @@ import { Menu, MenuItem, MenuSeparator } from "../../ui/Menu";
 import { toast } from "../../ui/toast";
 import { preloadEditor } from "./editor-chunk";
 import { useMe } from "../../app/session";
+import { WatchButton } from "../notifications";
 import { pageChanged, usePageLabels, useVersions } from "./queries";
 
 /** The reading view's header: title, who changed it last, labels, and what can be done. */
@@ -69,6 +70,7 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
             <History size={15} aria-hidden="true" /> History
           </Link>
         ) : null}
+        {me.data ? <WatchButton kind="page" id={page.id} name={page.title || "Untitled"} /> : null}
         <Menu trigger={<IconButton label="More actions">{<Ellipsis />}</IconButton>} label="Page actions">
           <MenuItem icon={<Copy />} onSelect={() => void navigator.clipboard?.writeText(window.location.origin + path).then(() => toast.success("Link copied"))}>
             Copy link

@@ -6,10 +6,13 @@ import { useRecentPages } from "./queries";
 import { RecentList } from "./RecentList";
 import { SpaceIcon } from "./SpaceIcon";
 import { useTitle } from "../../lib/title";
+import { useMe } from "../../app/session";
+import { WatchButton } from "../notifications";
 
 /** A space's front: its homepage when it has one, else its recently updated pages. */
 export function SpaceHome({ space }: { space: Space }) {
   const recent = useRecentPages(space.id, 15);
+  const me = useMe();
   useTitle(space.name);
   if (space.homepageId) return <PageScreen space={space} pageId={space.homepageId} mode="read" />;
   return (
@@ -17,6 +20,7 @@ export function SpaceHome({ space }: { space: Space }) {
       <div className="space-home-head">
         <SpaceIcon space={space} size={40} />
         <h1>{space.name}</h1>
+        {me.data ? <WatchButton kind="space" id={space.key} name={space.name} /> : null}
       </div>
       {space.description ? <p className="muted">{space.description}</p> : null}
       {recent.isPending ? (

@@ -1,0 +1,3 @@
+import { lazy } from "react";
+// The account screen loads only when opened.
+export const AccountScreen = lazy(() => import("./AccountScreen"));

@@ -1,0 +1,30 @@
+/** Watch / Stop watching a page or a space: told of its changes in the notifications. */
+import { useState } from "react";
+import { Button } from "../../ui/Button";
+import { toast } from "../../ui/toast";
+import { Eye, EyeOff } from "./icons";
+import { setWatch, useWatch } from "./queries";
+
+export function WatchButton({ kind, id, name }: { kind: "page" | "space"; id: string; name: string }) {
+  const watch = useWatch(kind, id, true);
+  const [busy, setBusy] = useState(false);
+  if (watch.data === undefined) return null;
+  const watching = watch.data;
+  const toggle = async () => {
+    setBusy(true);
+    try {
+      const now = await setWatch(kind, id, !watching);
+      toast.success(now ? `You will be told of changes to “${name}”` : `You no longer watch “${name}”`);
+    } catch (err) {
+      toast.error(`Could not change watching: ${(err as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const hint = kind === "page" ? "Be told when this page is edited or commented on" : "Be told when a page is created in this space";
+  return (
+    <Button size="sm" variant="ghost" onClick={() => void toggle()} busy={busy} aria-pressed={watching} title={watching ? "Stop watching" : hint}>
+      {watching ? <EyeOff size={15} aria-hidden="true" /> : <Eye size={15} aria-hidden="true" />} {watching ? "Watching" : "Watch"}
+    </Button>
+  );
+}

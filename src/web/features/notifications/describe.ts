@@ -1,0 +1,22 @@
+/** A notification in plain words: who did what, and where it leads. */
+import { pagePath } from "../../lib/slug";
+import type { Notification } from "./queries";
+
+const str = (v: unknown): string | null => (typeof v === "string" && v ? v : null);
+
+export function describe(n: Notification): { who: string; what: string; where: string | null; href: string | null; excerpt: string | null } {
+  const who = n.actorName ?? "Cairn";
+  const title = str(n.details.pageTitle) ?? "a page";
+  const spaceKey = str(n.details.spaceKey);
+  const what =
+    n.action === "page.created" ? "created" :
+    n.action === "page.updated" ? (Number(n.details.edits) > 1 ? `made ${Number(n.details.edits)} edits to` : "edited") :
+    n.action === "comment.created" ? "commented on" :
+    n.action === "mention" ? "mentioned you on" :
+    n.action === "webhook.disabled" ? "switched off a webhook that kept failing in" :
+    n.action === "token.expiring" ? "says an API token of yours expires soon:" :
+    n.action;
+  const where = n.action === "token.expiring" ? str(n.details.tokenName) ?? str(n.details.name) : n.pageId ? title : spaceKey;
+  const href = n.pageId && spaceKey ? pagePath(spaceKey, n.pageId, str(n.details.pageTitle) ?? undefined) : n.action === "token.expiring" ? "/settings/tokens" : spaceKey ? `/s/${encodeURIComponent(spaceKey)}` : null;
+  return { who, what, where, href, excerpt: str(n.details.excerpt) };
+}

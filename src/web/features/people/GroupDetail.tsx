@@ -1,0 +1,136 @@
+/** One custom group opened: rename it, add and remove members, delete it. */
+import { useState } from "react";
+import { api, ApiError, data } from "../../api/client";
+import { queryClient } from "../../api/query-client";
+import { Loading } from "../../app/Loading";
+import { Button } from "../../ui/Button";
+import { ConfirmDialog } from "../../ui/Dialog";
+import { FormError, TextField } from "../../ui/Field";
+import { toast } from "../../ui/toast";
+import type { Group } from "./GroupsSection";
+import { peopleKeys, useDirectory, useMembers } from "./queries";
+
+export function GroupDetail({ group, canManage, onDeleted }: { group: Group; canManage: boolean; onDeleted(): void }) {
+  const members = useMembers(group.id);
+  const people = useDirectory();
+  const [name, setName] = useState(group.name);
+  const [adding, setAdding] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: peopleKeys.members(group.id) }), queryClient.invalidateQueries({ queryKey: peopleKeys.groups })]);
+  const run = async (what: string, action: () => Promise<unknown>, done: string) => {
+    setBusy(what);
+    setError(null);
+    try {
+      await action();
+      toast.success(done);
+      await refresh();
+      return true;
+    } catch (err) {
+      const e = err as ApiError;
+      setError(e.status === 409 ? "A group has that name already. Choose another." : e.message);
+      return false;
+    } finally {
+      setBusy(null);
+    }
+  };
+  const memberIds = new Set((members.data ?? []).map((m) => m.id));
+  const candidates = (people.data ?? []).filter((p) => !memberIds.has(p.id));
+  return (
+    <div className="group-detail" style={{ padding: "var(--space-3) 0 var(--space-2)", display: "flex", flexDirection: "column", gap: "var(--space-3)" }}>
+      {canManage ? (
+        <form
+          className="pane-row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run("rename", () => data(api.PUT("/api/groups/{id}", { params: { path: { id: group.id } }, body: { name } })), `Renamed to “${name.trim()}”`);
+          }}
+        >
+          <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
+          <Button type="submit" busy={busy === "rename"} disabled={name.trim() === group.name || !name.trim()}>
+            Rename
+          </Button>
+        </form>
+      ) : null}
+      {canManage ? (
+        <form
+          className="pane-row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const who = candidates.find((p) => p.id === adding);
+            if (!who) return setError("Choose someone to add.");
+            void run("add", () => api.POST("/api/groups/{id}/members", { params: { path: { id: group.id } }, body: { userId: who.id } }), `${who.displayName} added to ${group.name}`).then((ok) => ok && setAdding(""));
+          }}
+        >
+          <div className="field">
+            <label htmlFor={`add-${group.id}`}>Add a member</label>
+            <select id={`add-${group.id}`} className="input" value={adding} onChange={(e) => setAdding(e.target.value)}>
+              <option value="">{candidates.length ? "Choose a person…" : "Everyone is a member already"}</option>
+              {candidates.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.displayName} ({p.email})
+                </option>
+              ))}
+            </select>
+          </div>
+          <Button type="submit" busy={busy === "add"} disabled={!adding}>
+            Add
+          </Button>
+        </form>
+      ) : null}
+      <FormError error={error} />
+      {members.isPending ? (
+        <Loading />
+      ) : members.data?.length ? (
+        <ul className="pane-list" aria-label={`Members of ${group.name}`} style={{ margin: 0 }}>
+          {members.data.map((m) => (
+            <li key={m.id}>
+              <div className="pane-list-text">
+                <span>{m.displayName}</span>
+                <span className="pane-list-meta">{m.email}</span>
+              </div>
+              {canManage ? (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  busy={busy === m.id}
+                  aria-label={`Remove ${m.displayName} from ${group.name}`}
+                  onClick={() => void run(m.id, () => api.DELETE("/api/groups/{id}/members/{userId}", { params: { path: { id: group.id, userId: m.id } } }), `${m.displayName} removed from ${group.name}`)}
+                >
+                  Remove
+                </Button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted" style={{ margin: 0 }}>No members yet.{canManage ? " Add the people of this group above." : ""}</p>
+      )}
+      {canManage ? (
+        <div>
+          <Button size="sm" variant="danger" onClick={() => setDeleting(true)}>
+            Delete group
+          </Button>
+        </div>
+      ) : null}
+      <ConfirmDialog
+        open={deleting}
+        onOpenChange={setDeleting}
+        title={`Delete “${group.name}”?`}
+        description={`Its ${group.memberCount} ${group.memberCount === 1 ? "member loses" : "members lose"} the access given to the group in every space; their accounts stay. This cannot be undone.`}
+        confirmLabel="Delete group"
+        busy={busy === "delete"}
+        error={error}
+        onConfirm={() =>
+          void run("delete", () => api.DELETE("/api/groups/{id}", { params: { path: { id: group.id } } }), `Group “${group.name}” deleted`).then((ok) => {
+            if (ok) {
+              setDeleting(false);
+              onDeleted();
+            }
+          })
+        }
+      />
+    </div>
+  );
+}

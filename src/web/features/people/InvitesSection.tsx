@@ -1,0 +1,146 @@
+/** Invite by e-mail (the register link shown once, with a copy button); pending invites, withdrawn. */
+import { useState } from "react";
+import { api, ApiError, data } from "../../api/client";
+import { queryClient } from "../../api/query-client";
+import type { AnswerOf } from "../../api/types";
+import { Loading } from "../../app/Loading";
+import { fullDate, timeAgo } from "../../lib/time";
+import { Button } from "../../ui/Button";
+import { ConfirmDialog } from "../../ui/Dialog";
+import { FormError, TextField } from "../../ui/Field";
+import { toast } from "../../ui/toast";
+import { Card, copyText } from "../account/SectionsFrame";
+import { peopleKeys, useInvites } from "./queries";
+
+type Invite = AnswerOf<"/api/admin/invites", "get">[number];
+
+export function InvitesSection() {
+  const invites = useInvites();
+  const [withdrawing, setWithdrawing] = useState<Invite | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const withdraw = async () => {
+    if (!withdrawing) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.DELETE("/api/admin/invites/{id}", { params: { path: { id: withdrawing.id } } });
+      toast.success(`The invite${withdrawing.email ? ` for ${withdrawing.email}` : ""} was withdrawn`);
+      setWithdrawing(null);
+      await queryClient.invalidateQueries({ queryKey: peopleKeys.invites });
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <NewInvite />
+      <Card id="pending-title" title="Pending invites" intro="Links sent but not used yet. A link works once, until it expires.">
+        {invites.isPending ? (
+          <Loading />
+        ) : invites.isError ? (
+          <p className="form-error" role="alert">The invites could not be loaded: {invites.error.message}</p>
+        ) : invites.data.length ? (
+          <ul className="pane-list" aria-label="Pending invites">
+            {invites.data.map((i) => (
+              <li key={i.id}>
+                <div className="pane-list-text">
+                  <span className="pane-list-name">{i.email ?? "Anyone with the link"}</span>
+                  <span className="pane-list-meta">
+                    sent <time dateTime={i.createdAt} title={fullDate(i.createdAt)}>{timeAgo(i.createdAt)}</time> · expires <time dateTime={i.expiresAt}>{fullDate(i.expiresAt)}</time>
+                  </span>
+                </div>
+                <Button size="sm" onClick={() => setWithdrawing(i)} aria-label={`Withdraw the invite for ${i.email ?? "anyone with the link"}`}>
+                  Withdraw
+                </Button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted" style={{ margin: 0 }}>No invites are waiting. New ones appear here until they are used.</p>
+        )}
+      </Card>
+      <ConfirmDialog
+        open={withdrawing !== null}
+        onOpenChange={(o) => {
+          if (!o) setWithdrawing(null);
+          setError(null);
+        }}
+        title="Withdraw this invite?"
+        description={`The link sent${withdrawing?.email ? ` to ${withdrawing.email}` : ""} stops working at once. You can invite them again later.`}
+        confirmLabel="Withdraw invite"
+        busy={busy}
+        error={error}
+        onConfirm={() => void withdraw()}
+      />
+    </>
+  );
+}
+
+function NewInvite() {
+  const [email, setEmail] = useState("");
+  const [days, setDays] = useState("7");
+  const [error, setError] = useState<{ email?: string; form?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const [link, setLink] = useState<{ url: string; email: string | null; emailSent: boolean } | null>(null);
+  const invite = async () => {
+    setBusy(true);
+    setError({});
+    try {
+      const answer = await data(api.POST("/api/admin/invites", { body: { email: email.trim() || null, expiresInDays: Number(days), sendEmail: !!email.trim() } }));
+      setLink({ url: window.location.origin + answer.path, email: answer.email, emailSent: answer.emailSent });
+      setEmail("");
+      toast.success(answer.email ? `${answer.email} is invited` : "Invite link made");
+      await queryClient.invalidateQueries({ queryKey: peopleKeys.invites });
+    } catch (err) {
+      const e = err as ApiError;
+      setError(e.field === "email" ? { email: e.message } : { form: e.message });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card id="invite-title" title="Invite someone" intro="They get a link to register; it works once. Send it yourself if the wiki does not send e-mail.">
+      {link ? (
+        <div className="pane-secret" role="status">
+          <p>
+            <strong>The invite link{link.email ? ` for ${link.email}` : ""}</strong>
+            {link.emailSent ? " was e-mailed to them. You can also pass it on yourself:" : ": copy it now and send it to them; it is shown only this once."}
+          </p>
+          <code aria-label="Invite link">{link.url}</code>
+          <Button size="sm" variant="primary" onClick={() => void copyText(link.url, "Invite link")}>
+            Copy link
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => setLink(null)}>
+            Done
+          </Button>
+        </div>
+      ) : null}
+      <form
+        className="pane-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void invite();
+        }}
+      >
+        <TextField label="E-mail" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={error.email} placeholder="name@example.com" hint="Leave empty for a link anyone can use once." autoComplete="off" />
+        <div className="field">
+          <label htmlFor="invite-days">The link works for</label>
+          <select id="invite-days" className="input pane-select" value={days} onChange={(e) => setDays(e.target.value)}>
+            <option value="1">1 day</option>
+            <option value="7">7 days</option>
+            <option value="30">30 days</option>
+          </select>
+        </div>
+        <FormError error={error.form} />
+        <div className="form-actions">
+          <Button type="submit" variant="primary" busy={busy}>
+            Make invite link
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

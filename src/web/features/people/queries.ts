@@ -1,0 +1,15 @@
+/** People, invites and groups through the typed client. */
+import { useQuery } from "@tanstack/react-query";
+import { api, data } from "../../api/client";
+import { keys } from "../../api/keys";
+
+export const peopleKeys = {
+  invites: ["people", "invites"] as const,
+  groups: ["people", "groups"] as const,
+  members: (id: string) => ["people", "groups", id, "members"] as const,
+};
+
+export const useDirectory = () => useQuery({ queryKey: keys.users, queryFn: () => data(api.GET("/api/users")) });
+export const useInvites = () => useQuery({ queryKey: peopleKeys.invites, queryFn: () => data(api.GET("/api/admin/invites")) });
+export const useGroups = () => useQuery({ queryKey: peopleKeys.groups, queryFn: () => data(api.GET("/api/groups")) });
+export const useMembers = (id: string) => useQuery({ queryKey: peopleKeys.members(id), queryFn: () => data(api.GET("/api/groups/{id}/members", { params: { path: { id } } })) });
