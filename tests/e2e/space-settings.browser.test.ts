@@ -148,8 +148,15 @@ describe("space settings", () => {
     await page.waitForURL(/\/s\/ENG\/settings\/templates\/[0-9a-f-]{36}$/);
     const templateId = /templates\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
     await page.getByRole("heading", { level: 1, name: "Meeting notes" }).waitFor();
-    const editor = page.getByLabel("Template content");
-    await editor.click();
+    // A blank template: the caret is already in the editor.
+    await page.locator(".ProseMirror:focus").waitFor();
+    // A file pasted has nowhere to go: it is refused in plain words.
+    await page.evaluate(() => {
+      const files = new DataTransfer();
+      files.items.add(new File(["png"], "diagram.png", { type: "image/png" }));
+      document.querySelector(".ProseMirror")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: files, bubbles: true, cancelable: true }));
+    });
+    await page.getByText("Files cannot be added to a template: it has no page to attach them to.", { exact: false }).waitFor();
     // A heading by its Markdown shortcut, a task list from the "/" menu.
     await kb.type("## Decisions");
     await kb.press("Enter");

@@ -24,13 +24,15 @@ export interface DocumentEditorProps {
   label: string;
   /** Ctrl/⌘-Enter in the editor. */
   onSave?(): void;
+  /** Put the caret in the editor when it opens (a blank document: nothing else to do first). */
+  autoFocus?: boolean;
 }
 
 export const NO_UPLOADS = "Files cannot be added to a template: it has no page to attach them to. Put the file on a page made from the template, or link to a picture on the web.";
 
 const noUploads = { uploads: [], start: () => void toast.error(NO_UPLOADS), dismiss: () => {} };
 
-export default function DocumentEditor({ doc, onChange, label, onSave }: DocumentEditorProps) {
+export default function DocumentEditor({ doc, onChange, label, onSave, autoFocus }: DocumentEditorProps) {
   // The extensions are made once; their hooks call the latest props.
   const latest = useRef({ onChange, onSave });
   latest.current = { onChange, onSave };
@@ -38,6 +40,7 @@ export default function DocumentEditor({ doc, onChange, label, onSave }: Documen
   const editor = useEditor({
     extensions: editorExtensions({ onFiles: () => noUploads.start(), save: () => latest.current.onSave?.() }),
     content: doc as object,
+    autofocus: autoFocus ? "end" : false,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
     editorProps: { attributes: { class: "prose page-editor document-editor", "aria-label": label } },

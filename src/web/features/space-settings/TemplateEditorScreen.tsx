@@ -112,6 +112,7 @@ function TemplateEditor({ space, template, back }: { space: Space; template: Tem
         <DocumentEditor
           doc={initial}
           label="Template content"
+          autoFocus={!JSON.stringify(initial).includes('"text"')}
           onChange={(next) => {
             doc.current = next;
             setDirty(true);
