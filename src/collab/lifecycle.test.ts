@@ -120,6 +120,15 @@ describe("changes from outside", () => {
     expect(listChanges(docOf(a))).toEqual([]);
   });
 
+  test("a document sent with tracked changes is stored with them accepted", async () => {
+    const pageId = await makePage(env, owner, spaceId, "Plain");
+    const mark = (type: string) => ({ type, attrs: { id: "c1", authorId: null, createdAt: null } });
+    const marked = { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Kept " }, { type: "text", text: "added", marks: [mark("insertion")] }, { type: "text", text: "removed", marks: [mark("deletion")] }] }] };
+    const res = await env.api("PUT", `/api/pages/${pageId}`, owner, { contentJson: JSON.stringify(marked) });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.contentJson)).toEqual(paragraphs("Kept added"));
+  });
+
   test("a version restore reaches the open room too", async () => {
     const pageId = await makePage(env, owner, spaceId, "One");
     await env.api("PUT", `/api/pages/${pageId}`, owner, { contentJson: JSON.stringify(paragraphs("Two")) });

@@ -1,5 +1,6 @@
 /** Checks of page input that do not need the database; each failure is a 400 naming its field. */
 import { checkContentMarkdown } from "../content/markdown";
+import { acceptAll } from "../content/tracked-changes";
 import { checkContentJson, EMPTY_DOCUMENT_JSON } from "../content/validate";
 import { invalid } from "../platform/errors";
 import { singleLine } from "../platform/text";
@@ -39,9 +40,18 @@ export function checkContent(contentJson: unknown): CheckedContent {
  * schema and then checked exactly like contentJson), or null when it sends neither.
  */
 export function contentOf(input: { contentJson?: unknown; contentMarkdown?: unknown }): CheckedContent | null {
-  if (input.contentMarkdown === undefined) return input.contentJson === undefined ? null : checkContentJson(input.contentJson);
+  if (input.contentMarkdown === undefined) return input.contentJson === undefined ? null : withoutTrackedChanges(checkContentJson(input.contentJson));
   if (input.contentJson !== undefined) throw invalid("contentMarkdown", "send the document either as contentJson or as contentMarkdown, not both");
   return checkContentMarkdown(input.contentMarkdown);
+}
+
+/**
+ * A version never holds tracked changes (issue 14): a document sent with some (an editor's
+ * copy with changes still pending) is stored with them accepted, as "Accept all" would.
+ */
+function withoutTrackedChanges(content: CheckedContent): CheckedContent {
+  if (!content.json.includes('"type":"insertion"') && !content.json.includes('"type":"deletion"')) return content;
+  return checkContentJson(JSON.stringify(acceptAll(JSON.parse(content.json))));
 }
 
 export const EMPTY_CONTENT: CheckedContent = { json: EMPTY_DOCUMENT_JSON, text: "" };
