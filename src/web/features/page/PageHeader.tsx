@@ -16,6 +16,7 @@ import { preloadEditor } from "./editor-chunk";
 import { useMe } from "../../app/session";
 import { WatchButton } from "../notifications";
 import { pageChanged, usePageLabels, useVersions } from "./queries";
+import { PanelButtons } from "../page-panel";
 
 /** The reading view's header: title, who changed it last, labels, and what can be done. */
 export function PageHeader({ page, space, busy }: { page: Page; space: Space; busy?: boolean }) {
@@ -71,6 +72,7 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
           </Link>
         ) : null}
         {me.data ? <WatchButton kind="page" id={page.id} name={page.title || "Untitled"} /> : null}
+        <PanelButtons signedIn={!!me.data} />
         <Menu trigger={<IconButton label="More actions">{<Ellipsis />}</IconButton>} label="Page actions">
           <MenuItem icon={<Copy />} onSelect={() => void navigator.clipboard?.writeText(window.location.origin + path).then(() => toast.success("Link copied"))}>
             Copy link

@@ -3,7 +3,7 @@
  * in place. Reading draws the document with the static renderer; the editor (TipTap, a lazy
  * chunk) loads on the first Edit, or sooner when the pointer or focus reaches the button.
  */
-import { Suspense, useEffect } from "react";
+import { Suspense, useCallback, useEffect, useState } from "react";
 import { useLocation } from "wouter";
 import { ApiError, parseDoc } from "../../api/client";
 import type { Space } from "../../api/types";
@@ -16,12 +16,22 @@ import { PageHeader } from "./PageHeader";
 import { usePage } from "./queries";
 import "./page.css";
 import { useTitle } from "../../lib/title";
+import { PagePanel, SelectionComment, useCommentHighlights, usePanel } from "../page-panel";
+import type { TextAnchor } from "../page-panel/anchors";
 
 
 export function PageScreen({ space, pageId, mode }: { space: Space; pageId: string; mode: "read" | "edit" }) {
   const page = usePage(pageId);
   useTitle(page.data?.title || (page.data ? "Untitled" : null), space.name);
   const [location, navigate] = useLocation();
+  // The right-hand panel (comments, attachments, details, restrictions) and the passages
+  // of inline comments highlighted in the reading view.
+  const panel = usePanel();
+  const [reading, setReading] = useState<HTMLElement | null>(null);
+  const [draftAnchor, setDraftAnchor] = useState<TextAnchor | null>(null);
+  const openPanel = panel.open;
+  const openThread = useCallback((id: string) => openPanel("comments", id), [openPanel]);
+  const found = useCommentHighlights(pageId, reading, panel.commentId, openThread, !!page.data && page.data.status !== 0);
   const canonical = page.data ? pagePath(space.key, page.data.id, page.data.title) : null;
   // The slug is cosmetic: an old or missing one is replaced by the page's own.
   useEffect(() => {
@@ -36,7 +46,7 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
   if (p.spaceId !== space.id) return <NotFound />;
   const editing = (mode === "edit" || p.status === 0) && p.canEdit;
   return (
-    <main id="main" className={`main-column page${p.fullWidth ? " full-width" : ""}`}>
+    <main id="main" className={`main-column page${p.fullWidth ? " full-width" : ""}${panel.panel && !editing ? " with-panel" : ""}`}>
       {editing ? (
         <Suspense fallback={<ReadingFallback page={p} space={space} />}>
           <EditSession key={p.id} page={p} space={space} reading={<ReadingFallback page={p} space={space} />} />
@@ -44,7 +54,21 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
       ) : (
         <>
           <PageHeader page={p} space={space} />
-          <DocumentView doc={parseDoc(p.contentJson)} />
+          <div ref={setReading}>
+            <DocumentView doc={parseDoc(p.contentJson)} />
+          </div>
+          <SelectionComment
+            root={reading}
+            onComment={(anchor) => {
+              setDraftAnchor(anchor);
+              openPanel("comments");
+            }}
+          />
+          {panel.panel ? (
+            <Suspense fallback={null}>
+              <PagePanel page={p} space={space} state={panel} draftAnchor={draftAnchor} onDraftDone={() => setDraftAnchor(null)} found={found} />
+            </Suspense>
+          ) : null}
         </>
       )}
     </main>

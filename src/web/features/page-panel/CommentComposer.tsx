@@ -1,0 +1,58 @@
+/** A text box and its button, for a new comment, a reply or an edit; errors show beneath it. */
+import { useState } from "react";
+import { Button } from "../../ui/Button";
+import { FormError } from "../../ui/Field";
+import { MentionInput } from "./MentionInput";
+
+export interface ComposerProps {
+  id: string;
+  label: string;
+  submitLabel: string;
+  initial?: string;
+  quote?: string;
+  autoFocus?: boolean;
+  onSubmit(body: string): Promise<unknown>;
+  onCancel?(): void;
+}
+
+export function CommentComposer({ id, label, submitLabel, initial = "", quote, autoFocus, onSubmit, onCancel }: ComposerProps) {
+  const [body, setBody] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async () => {
+    if (!body.trim()) return setError("Write something first.");
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit(body.trim());
+      setBody("");
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form
+      className="comment-composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      {quote ? <blockquote className="comment-quote">{quote}</blockquote> : null}
+      <MentionInput id={id} label={label} placeholder={`${label}… (@ to mention someone)`} value={body} onChange={setBody} onSubmit={() => void submit()} rows={3} autoFocus={autoFocus} />
+      <FormError error={error} />
+      <div className="comment-composer-actions">
+        {onCancel ? (
+          <Button type="button" size="sm" variant="ghost" onClick={onCancel}>
+            Cancel
+          </Button>
+        ) : null}
+        <Button type="submit" size="sm" variant="primary" busy={busy}>
+          {submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * Draws the open inline comments' passages in the reading view with the CSS Custom Highlight
+ * API: no element is added to the document React drew, so nothing fights its rendering. A click
+ * inside a passage opens its thread. Browsers without the API still list every comment.
+ */
+import { useEffect, useState } from "react";
+import "./highlights.css";
+import { locate, parseAnchor } from "./anchors";
+import { useComments } from "./queries";
+
+/** TypeScript's DOM library types the registry without its Map methods. */
+const registry = () => CSS.highlights as unknown as Map<string, Highlight>;
+const supported = () => typeof CSS !== "undefined" && "highlights" in CSS && typeof Highlight !== "undefined";
+
+/** Comment ids whose passage was found in the page as drawn now. */
+export function useCommentHighlights(pageId: string, root: HTMLElement | null, activeId: string | null, onOpen: (id: string) => void, enabled: boolean): Set<string> | null {
+  const comments = useComments(pageId, enabled);
+  const [found, setFound] = useState<Set<string> | null>(null);
+  useEffect(() => {
+    if (!root || !comments.data) return;
+    const ranges = new Map<string, Range>();
+    for (const c of comments.data) {
+      if (c.parentCommentId) continue;
+      const anchor = parseAnchor(c.anchorJson);
+      const range = anchor && locate(root, anchor, c.id);
+      if (range) ranges.set(c.id, range);
+    }
+    setFound(new Set(ranges.keys()));
+    if (!supported()) return;
+    const open = [...ranges].filter(([id]) => !comments.data.find((c) => c.id === id)?.resolvedAt);
+    registry().set("cairn-comment", new Highlight(...open.filter(([id]) => id !== activeId).map(([, r]) => r)));
+    const active = activeId ? ranges.get(activeId) : undefined;
+    registry().set("cairn-comment-active", new Highlight(...(active ? [active] : [])));
+    const onClick = (e: MouseEvent) => {
+      if (window.getSelection()?.toString()) return;
+      const at = document.caretRangeFromPoint?.(e.clientX, e.clientY);
+      if (!at) return;
+      const hit = open.find(([, r]) => r.isPointInRange(at.startContainer, at.startOffset));
+      if (hit) onOpen(hit[0]);
+    };
+    root.addEventListener("click", onClick);
+    return () => {
+      root.removeEventListener("click", onClick);
+      registry().delete("cairn-comment");
+      registry().delete("cairn-comment-active");
+    };
+  }, [root, comments.data, activeId, onOpen]);
+  return found;
+}
