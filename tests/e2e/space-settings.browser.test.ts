@@ -185,10 +185,10 @@ describe("space settings", () => {
     expect(stored.contentJson).not.toContain("/imag");
 
     // Cancel asks only once something changed; discarding keeps the saved content.
-    await page.getByRole("link", { name: "Edit the content of Meeting notes" }).click();
+    await page.getByRole("link", { name: "Edit content of Meeting notes" }).click();
     await page.getByRole("button", { name: "Cancel" }).click();
     await page.waitForURL((u) => u.pathname === "/s/ENG/settings/templates");
-    await page.getByRole("link", { name: "Edit the content of Meeting notes" }).click();
+    await page.getByRole("link", { name: "Edit content of Meeting notes" }).click();
     await page.locator(".ProseMirror h2", { hasText: "Decisions" }).click();
     await kb.type(" and owners");
     await page.getByRole("button", { name: "Cancel" }).click();
@@ -225,8 +225,9 @@ describe("space settings", () => {
       const s = await visit(cairn, { ...look, storageState: await v.context.storageState() });
       try {
         await s.page.goto("/s/ENG/settings/templates");
-        await s.page.getByRole("link", { name: "Edit the content of Agenda copy" }).waitFor();
+        await s.page.getByRole("link", { name: "Edit content of Agenda copy" }).waitFor();
         await screenshot(s.page, "space-settings-template-list");
+        expect({ look, list: await axeViolations(s.page) }).toEqual({ look, list: [] });
         await s.page.goto(`/s/ENG/settings/templates/${templateId}`);
         await s.page.locator(".ProseMirror h2", { hasText: "Decisions" }).waitFor();
         await screenshot(s.page, "space-settings-template-editor");

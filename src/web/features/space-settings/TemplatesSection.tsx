@@ -73,10 +73,10 @@ export function TemplatesSection({ space }: { space: Space }) {
                 </span>
               </span>
               <span className="settings-list-actions">
-                <Link className="btn btn-secondary btn-sm" href={`/s/${space.key}/settings/templates/${t.id}`} aria-label={`Edit the content of ${t.name}`}>
+                <Link className="btn btn-secondary btn-sm" href={`/s/${space.key}/settings/templates/${t.id}`} aria-label={`Edit content of ${t.name}`}>
                   Edit content
                 </Link>
-                <Button size="sm" onClick={() => setEditing({ template: t })} aria-label={`Edit the details of ${t.name}`}>
+                <Button size="sm" onClick={() => setEditing({ template: t })} aria-label={`Edit details of ${t.name}`}>
                   Edit details
                 </Button>
                 <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setDeleting(t))} aria-label={`Delete the template ${t.name}`}>
