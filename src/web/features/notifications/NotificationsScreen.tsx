@@ -85,6 +85,7 @@ function Entry({ n }: { n: Notification }) {
           {n.readAt ? null : <span className="visually-hidden">Unread: </span>}
           {d.who} {d.what}{" "}
           {d.where ? d.href ? <Link href={d.href} onClick={read}>{d.where}</Link> : <strong>{d.where}</strong> : null}
+          {d.space ? <span className="muted"> in {d.space}</span> : null}
         </p>
         {d.excerpt ? <p className="notif-excerpt">“{d.excerpt}”</p> : null}
         <time className="notif-when" dateTime={n.createdAt} title={fullDate(n.createdAt)}>

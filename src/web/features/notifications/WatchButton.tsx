@@ -2,7 +2,8 @@
 import { useState } from "react";
 import { Button } from "../../ui/Button";
 import { toast } from "../../ui/toast";
-import { Eye, EyeOff } from "./icons";
+import { Eye } from "./icons";
+import "./notifications.css";
 import { setWatch, useWatch } from "./queries";
 
 export function WatchButton({ kind, id, name }: { kind: "page" | "space"; id: string; name: string }) {
@@ -23,8 +24,8 @@ export function WatchButton({ kind, id, name }: { kind: "page" | "space"; id: st
   };
   const hint = kind === "page" ? "Be told when this page is edited or commented on" : "Be told when a page is created in this space";
   return (
-    <Button size="sm" variant="ghost" onClick={() => void toggle()} busy={busy} aria-pressed={watching} title={watching ? "Stop watching" : hint}>
-      {watching ? <EyeOff size={15} aria-hidden="true" /> : <Eye size={15} aria-hidden="true" />} {watching ? "Watching" : "Watch"}
+    <Button size="sm" variant="ghost" className="watch-button" onClick={() => void toggle()} busy={busy} aria-pressed={watching} title={watching ? "Stop watching" : hint}>
+      <Eye size={15} aria-hidden="true" /> <span className="watch-label">{watching ? "Watching" : "Watch"}</span>
     </Button>
   );
 }

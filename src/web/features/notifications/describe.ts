@@ -4,7 +4,7 @@ import type { Notification } from "./queries";
 
 const str = (v: unknown): string | null => (typeof v === "string" && v ? v : null);
 
-export function describe(n: Notification): { who: string; what: string; where: string | null; href: string | null; excerpt: string | null } {
+export function describe(n: Notification): { who: string; what: string; where: string | null; href: string | null; excerpt: string | null; space: string | null } {
   const who = n.actorName ?? "Cairn";
   const title = str(n.details.pageTitle) ?? "a page";
   const spaceKey = str(n.details.spaceKey);
@@ -18,5 +18,5 @@ export function describe(n: Notification): { who: string; what: string; where: s
     n.action;
   const where = n.action === "token.expiring" ? str(n.details.tokenName) ?? str(n.details.name) : n.pageId ? title : spaceKey;
   const href = n.pageId && spaceKey ? pagePath(spaceKey, n.pageId, str(n.details.pageTitle) ?? undefined) : n.action === "token.expiring" ? "/settings/tokens" : spaceKey ? `/s/${encodeURIComponent(spaceKey)}` : null;
-  return { who, what, where, href, excerpt: str(n.details.excerpt) };
+  return { who, what, where, href, excerpt: str(n.details.excerpt), space: n.pageId ? str(n.details.spaceName) : null };
 }

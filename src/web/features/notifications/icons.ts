@@ -1,2 +1,2 @@
 // The icons of watching and notifications, from lucide (tree-shaken: only these are bundled).
-export { Bell, Eye, EyeOff, CheckCheck } from "lucide-react";
+export { Bell, Eye, CheckCheck } from "lucide-react";
