@@ -110,6 +110,19 @@ const ROWS: Row[] = [
     const key = await fresh.space();
     return `/api/spaces/${key}/webhooks/${await fresh.webhook(key)}`;
   }),
+  rows("PUT /api/spaces/:key/webhooks/:id", "fresh", P.admin, 200, async () => {
+    const key = await fresh.space();
+    return `/api/spaces/${key}/webhooks/${await fresh.webhook(key)}`;
+  }, () => ({ enabled: false })),
+  rows("POST /api/spaces/:key/webhooks/:id/deliveries/:deliveryId/redeliver", "fresh", P.admin, 201, async () => {
+    const key = await fresh.space();
+    const made = await call(env, "POST", `/api/spaces/${key}/webhooks`, { as: w.who.spaceAdmin, body: { url: "https://hooks.example.com/r", events: ["space.updated"] } });
+    const hook = made.body.id;
+    // A change of the space queues a delivery to the hook (whether it arrives does not matter here).
+    await call(env, "PUT", `/api/spaces/${key}`, { as: w.who.spaceAdmin, body: { description: uniq() } });
+    const [delivery] = (await call(env, "GET", `/api/spaces/${key}/webhooks/${hook}/deliveries`, { as: w.who.spaceAdmin })).body;
+    return `/api/spaces/${key}/webhooks/${hook}/deliveries/${delivery.id}/redeliver`;
+  }),
   rows("GET /api/spaces/:key/webhooks/:id/deliveries", "fresh", P.adminReadSignedIn, 200, async () => {
     const key = await fresh.space();
     return `/api/spaces/${key}/webhooks/${await fresh.webhook(key)}/deliveries`;

@@ -67,6 +67,9 @@ export const EVENT_TYPES = [
   "webhook.created",
   "webhook.deleted",
   "webhook.disabled",
+  // Switched off or on by a space admin ({url, enabled}), and a delivery sent again by one.
+  "webhook.updated",
+  "webhook.redelivered",
   // Attachments: created is sent to webhooks (DESIGN.md §7); deleted is for the audit log.
   "attachment.created",
   "attachment.deleted",

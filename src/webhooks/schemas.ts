@@ -8,7 +8,7 @@ export const Webhook = t.Object(
     id: t.String(),
     url: t.String(),
     events: t.Array(t.String(), { description: `Event types, or ["*"] for all: ${WEBHOOK_EVENT_TYPES.join(", ")}` }),
-    enabled: t.Boolean({ description: "False once switched off after 20 failed attempts in a row" }),
+    enabled: t.Boolean({ description: "False once switched off, by an admin or by Cairn after 20 failed attempts in a row" }),
     consecutiveFailures: t.Integer({ description: "Failed attempts in a row; a success resets it" }),
     disabledAt: t.Nullable(Timestamp),
     createdById: t.Nullable(t.String()),
@@ -34,6 +34,27 @@ export const WebhookParams = t.Object({
   key: t.String({ minLength: 1, maxLength: 100, description: "Space key (any case)" }),
   id: t.String({ minLength: 1, maxLength: 100, description: "Webhook id" }),
 });
+
+export const DeliveryParams = t.Object({
+  key: t.String({ minLength: 1, maxLength: 100, description: "Space key (any case)" }),
+  id: t.String({ minLength: 1, maxLength: 100, description: "Webhook id" }),
+  deliveryId: t.String({ minLength: 1, maxLength: 100, description: "Delivery id (one of this webhook's)" }),
+});
+
+export const UpdateWebhookBody = t.Object({
+  enabled: t.Boolean({
+    description: "false switches the webhook off (its waiting deliveries are abandoned); true switches it on again and resets its failure count",
+    error: "must be true or false",
+  }),
+});
+
+export const WebhookEvent = t.Object(
+  {
+    type: t.UnionEnum(WEBHOOK_EVENT_TYPES, { description: "The name to subscribe to" }),
+    description: t.String({ description: "What happened, in plain words" }),
+  },
+  { title: "WebhookEvent" },
+);
 
 const Attempt = t.Object(
   {

@@ -26,6 +26,7 @@ import { newId } from "../platform/crypto";
 import { guardedFetch } from "../platform/outbound";
 import { outcomeStatements } from "./queries";
 import { queueDeliveries } from "./queue";
+import { abandonWaiting } from "./service";
 import { deliveryHeaders } from "./signer";
 import { webhookDeliveries, webhooks, type DeliveryRow, type WebhookRow } from "./tables";
 
@@ -75,8 +76,11 @@ export function installWebhooks(core: Core): void {
   kick(core);
 }
 
-/** Sends what is due once the current synchronous work (the committing transaction) is done. */
-function kick(core: Core): void {
+/**
+ * Sends what is due once the current synchronous work (the committing transaction) is done;
+ * also for deliveries queued by hand (redeliver.ts), which go out at once like first attempts.
+ */
+export function kick(core: Core): void {
   const state = stateOf(core.sqlite);
   core.afterCommit(() => {
     if (state.kickQueued) return;
@@ -247,11 +251,7 @@ function recordOutcome(core: Core, deliveryId: string, o: Outcome): void {
 function disableWebhook(core: Core, hook: WebhookRow, lastError: string | null): void {
   const now = iso(core.clock.now());
   core.db.update(webhooks).set({ enabled: false, disabledAt: now }).where(eq(webhooks.id, hook.id)).run();
-  core.db
-    .update(webhookDeliveries)
-    .set({ status: "abandoned", nextAttemptAt: null, updatedAt: now })
-    .where(and(eq(webhookDeliveries.webhookId, hook.id), inArray(webhookDeliveries.status, ["pending", "failed"])))
-    .run();
+  abandonWaiting(core, hook.id, now);
   recordEvent(core, {
     type: "webhook.disabled",
     targetType: "webhook",

@@ -11,21 +11,27 @@ import { findSpaceByKey } from "../spaces/service";
 import { newWebhookSecret } from "./signer";
 import { webhookAttempts, webhookDeliveries, webhooks, type AttemptRow, type DeliveryRow, type WebhookRow } from "./tables";
 
-/** The event types a webhook can subscribe to (DESIGN.md §7); "*" means all of them. */
-export const WEBHOOK_EVENT_TYPES = [
-  "page.created",
-  "page.updated",
-  "page.moved",
-  "page.trashed",
-  "page.restored",
-  "page.purged",
-  "comment.created",
-  "comment.resolved",
-  "attachment.created",
-  "label.added",
-  "label.removed",
-  "space.updated",
-] as const satisfies readonly EventType[]; // each one an event the outbox records (typo: a type error)
+/**
+ * The event types a webhook can subscribe to (DESIGN.md §7), with what each means in plain
+ * words (GET /api/webhooks/events: the web UI lists them from there); "*" means all of them.
+ */
+export const WEBHOOK_EVENTS = [
+  { type: "page.created", description: "A page is published" },
+  { type: "page.updated", description: "A page is updated" },
+  { type: "page.moved", description: "A page is moved" },
+  { type: "page.trashed", description: "A page is moved to the trash" },
+  { type: "page.restored", description: "A page is restored" },
+  { type: "page.purged", description: "A page is deleted for good" },
+  { type: "comment.created", description: "A comment is written" },
+  { type: "comment.resolved", description: "A comment is resolved" },
+  { type: "attachment.created", description: "A file is attached" },
+  { type: "label.added", description: "A label is added" },
+  { type: "label.removed", description: "A label is removed" },
+  { type: "space.updated", description: "The space's settings change" },
+] as const satisfies ReadonlyArray<{ type: EventType; description: string }>; // each one an event the outbox records (typo: a type error)
+
+export const WEBHOOK_EVENT_TYPES = WEBHOOK_EVENTS.map((e) => e.type) as [WebhookEventType, ...WebhookEventType[]];
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number]["type"];
 
 export const MAX_URL_LENGTH = 2048;
 /** The delivery log answers the most recent ones only. */
@@ -102,7 +108,7 @@ export function createWebhook(core: Core, caller: Caller, key: string, input: Cr
 }
 
 /** The space's webhook with that id, or 404 (another space's webhook is as missing as none). */
-function requireWebhook(core: Core, spaceId: string, id: string): WebhookRow {
+export function requireWebhook(core: Core, spaceId: string, id: string): WebhookRow {
   const row = core.db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.spaceId, spaceId))).get();
   if (!row) throw notFound("Webhook not found");
   return row;
@@ -119,11 +125,45 @@ export function deleteWebhook(core: Core, caller: Caller, key: string, id: strin
   });
 }
 
+/** Waiting deliveries of a hook switched off are abandoned: nothing sends them while it is off. */
+export function abandonWaiting(core: Core, hookId: string, now: string): void {
+  core.db
+    .update(webhookDeliveries)
+    .set({ status: "abandoned", nextAttemptAt: null, updatedAt: now })
+    .where(and(eq(webhookDeliveries.webhookId, hookId), inArray(webhookDeliveries.status, ["pending", "failed"])))
+    .run();
+}
+
+/**
+ * PUT …/webhooks/{id} {enabled}: an admin switches a hook off (its waiting deliveries are
+ * abandoned, as when Cairn switches it off) or on again (its failure count starts from zero,
+ * so one more failure does not switch it straight back off). The same state again changes
+ * nothing and records nothing.
+ */
+export function setWebhookEnabled(core: Core, caller: Caller, key: string, id: string, input: { enabled: unknown }): Webhook {
+  const user = requireUser(caller);
+  if (typeof input.enabled !== "boolean") throw invalid("enabled", "must be true or false");
+  const enabled = input.enabled;
+  return core.tx(() => {
+    const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
+    const hook = requireWebhook(core, space.id, id);
+    if (hook.enabled === enabled) return toWebhook(hook);
+    const now = iso(core.clock.now());
+    if (enabled) core.db.update(webhooks).set({ enabled: true, consecutiveFailures: 0, disabledAt: null }).where(eq(webhooks.id, hook.id)).run();
+    else {
+      core.db.update(webhooks).set({ enabled: false, disabledAt: now }).where(eq(webhooks.id, hook.id)).run();
+      abandonWaiting(core, hook.id, now);
+    }
+    recordEvent(core, { type: "webhook.updated", targetType: "webhook", targetId: hook.id, spaceId: space.id, actorId: user.user.id, data: { url: hook.url, enabled }, ip: user.ip });
+    return toWebhook(core.db.select().from(webhooks).where(eq(webhooks.id, hook.id)).get()!);
+  });
+}
+
 function toAttempt(row: AttemptRow) {
   return { attempt: row.attempt, startedAt: row.startedAt, statusCode: row.statusCode, error: row.error, durationMs: row.durationMs, responseSnippet: row.responseSnippet };
 }
 
-function toDelivery(row: DeliveryRow, attempts: AttemptRow[]) {
+export function toDelivery(row: DeliveryRow, attempts: AttemptRow[]) {
   return {
     id: row.id,
     eventId: row.eventId,

@@ -52,6 +52,7 @@ export async function deliveriesOf(env: TestEnv, who: Who, key: string, hookId: 
   if (res.status !== 200) throw new Error(`deliveries: ${res.status} ${res.text}`);
   return res.body as Array<{
     id: string;
+    eventId: string;
     eventType: string;
     status: string;
     attempts: number;

@@ -845,6 +845,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The event types a webhook can subscribe to ("*" in a webhook's events means all of them) */
+        get: operations["getApiWebhooksEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/spaces/{key}/webhooks": {
         parameters: {
             query?: never;
@@ -871,7 +888,8 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /** Switch a webhook off or on again (switching on resets its failure count) */
+        put: operations["putApiSpacesByKeyWebhooksById"];
         post?: never;
         /** Delete a webhook and its delivery log */
         delete: operations["deleteApiSpacesByKeyWebhooksById"];
@@ -891,6 +909,23 @@ export interface paths {
         get: operations["getApiSpacesByKeyWebhooksByIdDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/spaces/{key}/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again: a new delivery of the same event and payload, sent at once (409 while the webhook is switched off) */
+        post: operations["postApiSpacesByKeyWebhooksByIdDeliveriesByDeliveryIdRedeliver"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5568,6 +5603,35 @@ export interface operations {
             };
         };
     };
+    getApiWebhooksEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The name to subscribe to
+                         * @default page.created
+                         * @enum {string}
+                         */
+                        type: "page.created" | "page.updated" | "page.moved" | "page.trashed" | "page.restored" | "page.purged" | "comment.created" | "comment.resolved" | "attachment.created" | "label.added" | "label.removed" | "space.updated";
+                        /** @description What happened, in plain words */
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
     getApiSpacesByKeyWebhooks: {
         parameters: {
             query?: never;
@@ -5590,7 +5654,7 @@ export interface operations {
                         url: string;
                         /** @description Event types, or ["*"] for all: page.created, page.updated, page.moved, page.trashed, page.restored, page.purged, comment.created, comment.resolved, attachment.created, label.added, label.removed, space.updated */
                         events: string[];
-                        /** @description False once switched off after 20 failed attempts in a row */
+                        /** @description False once switched off, by an admin or by Cairn after 20 failed attempts in a row */
                         enabled: boolean;
                         /** @description Failed attempts in a row; a success resets it */
                         consecutiveFailures: number;
@@ -5663,7 +5727,7 @@ export interface operations {
                         url: string;
                         /** @description Event types, or ["*"] for all: page.created, page.updated, page.moved, page.trashed, page.restored, page.purged, comment.created, comment.resolved, attachment.created, label.added, label.removed, space.updated */
                         events: string[];
-                        /** @description False once switched off after 20 failed attempts in a row */
+                        /** @description False once switched off, by an admin or by Cairn after 20 failed attempts in a row */
                         enabled: boolean;
                         /** @description Failed attempts in a row; a success resets it */
                         consecutiveFailures: number;
@@ -5674,6 +5738,96 @@ export interface operations {
                         createdAt: string;
                         /** @description whsec_… signing secret (Standard Webhooks); shown only in this answer */
                         secret: string;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiSpacesByKeyWebhooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description false switches the webhook off (its waiting deliveries are abandoned); true switches it on again and resets its failure count */
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        /** @description Event types, or ["*"] for all: page.created, page.updated, page.moved, page.trashed, page.restored, page.purged, comment.created, comment.resolved, attachment.created, label.added, label.removed, space.updated */
+                        events: string[];
+                        /** @description False once switched off, by an admin or by Cairn after 20 failed attempts in a row */
+                        enabled: boolean;
+                        /** @description Failed attempts in a row; a success resets it */
+                        consecutiveFailures: number;
+                        /** Format: date-time */
+                        disabledAt: ((string | null) | null) | null;
+                        createdById: ((string | null) | null) | null;
+                        /** Format: date-time */
+                        createdAt: string;
                     };
                 };
             };
@@ -5844,6 +5998,97 @@ export interface operations {
             };
             /** @description Does not exist, or the caller may not know that it exists */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiSpacesByKeyWebhooksByIdDeliveriesByDeliveryIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Also the webhook-id header, the same on every retry */
+                        id: string;
+                        eventId: string;
+                        eventType: string;
+                        /** @enum {string} */
+                        status: "pending" | "failed" | "succeeded" | "abandoned";
+                        attempts: number;
+                        /** Format: date-time */
+                        nextAttemptAt: ((string | null) | null) | null;
+                        lastStatusCode: (number | null) | null;
+                        lastError: ((string | null) | null) | null;
+                        lastDurationMs: (number | null) | null;
+                        lastResponseSnippet: ((string | null) | null) | null;
+                        /** @description The body sent: {type, timestamp, data} */
+                        payload: unknown;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        log: {
+                            /** @description 1 for the first attempt */
+                            attempt: number;
+                            /** Format: date-time */
+                            startedAt: string;
+                            statusCode: (number | null) | null;
+                            error: ((string | null) | null) | null;
+                            durationMs: number;
+                            /** @description The first 1 KB of the answer */
+                            responseSnippet: ((string | null) | null) | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
