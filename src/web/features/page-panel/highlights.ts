@@ -18,19 +18,26 @@ export function useCommentHighlights(pageId: string, root: HTMLElement | null, a
   const [found, setFound] = useState<Set<string> | null>(null);
   useEffect(() => {
     if (!root || !comments.data) return;
-    const ranges = new Map<string, Range>();
-    for (const c of comments.data) {
-      if (c.parentCommentId) continue;
-      const anchor = parseAnchor(c.anchorJson);
-      const range = anchor && locate(root, anchor, c.id);
-      if (range) ranges.set(c.id, range);
-    }
-    setFound(new Set(ranges.keys()));
-    if (!supported()) return;
-    const open = [...ranges].filter(([id]) => !comments.data.find((c) => c.id === id)?.resolvedAt);
-    registry().set("cairn-comment", new Highlight(...open.filter(([id]) => id !== activeId).map(([, r]) => r)));
-    const active = activeId ? ranges.get(activeId) : undefined;
-    registry().set("cairn-comment-active", new Highlight(...(active ? [active] : [])));
+    const all = comments.data;
+    let open: Array<[string, Range]> = [];
+    // Drawn again whenever React redraws the page's text (a range on replaced nodes shows nothing).
+    const draw = () => {
+      const ranges = new Map<string, Range>();
+      for (const c of all) {
+        const anchor = c.parentCommentId ? null : parseAnchor(c.anchorJson);
+        const range = anchor && locate(root, anchor, c.id);
+        if (range) ranges.set(c.id, range);
+      }
+      setFound((before) => (before && before.size === ranges.size && [...ranges.keys()].every((id) => before.has(id)) ? before : new Set(ranges.keys())));
+      open = [...ranges].filter(([id]) => !all.find((c) => c.id === id)?.resolvedAt);
+      if (!supported()) return;
+      registry().set("cairn-comment", new Highlight(...open.filter(([id]) => id !== activeId).map(([, r]) => r)));
+      const active = activeId ? open.find(([id]) => id === activeId)?.[1] : undefined;
+      registry().set("cairn-comment-active", new Highlight(...(active ? [active] : [])));
+    };
+    draw();
+    const observer = new MutationObserver(draw);
+    observer.observe(root, { childList: true, subtree: true, characterData: true });
     const onClick = (e: MouseEvent) => {
       if (window.getSelection()?.toString()) return;
       const at = document.caretRangeFromPoint?.(e.clientX, e.clientY);
@@ -40,7 +47,9 @@ export function useCommentHighlights(pageId: string, root: HTMLElement | null, a
     };
     root.addEventListener("click", onClick);
     return () => {
+      observer.disconnect();
       root.removeEventListener("click", onClick);
+      if (!supported()) return;
       registry().delete("cairn-comment");
       registry().delete("cairn-comment-active");
     };

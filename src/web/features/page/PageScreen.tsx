@@ -3,7 +3,7 @@
  * in place. Reading draws the document with the static renderer; the editor (TipTap, a lazy
  * chunk) loads on the first Edit, or sooner when the pointer or focus reaches the button.
  */
-import { Suspense, useCallback, useEffect, useState } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { useLocation } from "wouter";
 import { ApiError, parseDoc } from "../../api/client";
 import type { Space } from "../../api/types";
@@ -31,13 +31,17 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
   const [draftAnchor, setDraftAnchor] = useState<TextAnchor | null>(null);
   const openPanel = panel.open;
   const openThread = useCallback((id: string) => openPanel("comments", id), [openPanel]);
+  // One document object per version: a new one each render would redraw the whole page.
+  const contentJson = page.data?.contentJson;
+  const doc = useMemo(() => (contentJson === undefined ? null : parseDoc(contentJson)), [contentJson]);
   const found = useCommentHighlights(pageId, reading, panel.commentId, openThread, !!page.data && page.data.status !== 0);
   const canonical = page.data ? pagePath(space.key, page.data.id, page.data.title) : null;
   // The slug is cosmetic: an old or missing one is replaced by the page's own.
   useEffect(() => {
     if (!canonical || page.data?.spaceId !== space.id) return;
     const wanted = mode === "edit" ? `${canonical}/edit` : canonical;
-    if (location !== wanted && !location.startsWith(`${canonical}/history`)) navigate(wanted, { replace: true });
+    // The query (?panel=comments&comment=ID) survives the correction.
+    if (location !== wanted && !location.startsWith(`${canonical}/history`)) navigate(wanted + window.location.search, { replace: true });
   }, [canonical, mode, location, navigate, page.data?.spaceId, space.id]);
 
   if (page.isPending) return <Loading />;
@@ -55,7 +59,7 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
         <>
           <PageHeader page={p} space={space} />
           <div ref={setReading}>
-            <DocumentView doc={parseDoc(p.contentJson)} />
+            <DocumentView doc={doc ?? parseDoc(p.contentJson)} />
           </div>
           <SelectionComment
             root={reading}
