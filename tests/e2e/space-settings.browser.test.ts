@@ -130,7 +130,39 @@ describe("space settings", () => {
     expect(received.map((r) => r.body?.type)).toContain("space.updated");
     expect(received[0]!.signature).toMatch(/^v1,/);
     expect(await axeViolations(page)).toEqual([]);
-  }, 40_000);
+
+    // Redeliver, by keyboard: a second delivery of the same event, in the log and at the receiver.
+    const log = page.getByRole("region", { name: "Deliveries" });
+    const redeliver = log.getByRole("button", { name: /^Redeliver the space\.updated event/ });
+    await redeliver.focus();
+    await page.keyboard.press("Enter");
+    await page.getByText("The space.updated event is being sent again").waitFor();
+    await log.getByText("Delivered").nth(1).waitFor({ timeout: 15_000 });
+    expect(await log.getByRole("row").count()).toBe(3);
+    const sent = () => received.filter((r) => r.body?.type === "space.updated");
+    for (let i = 0; i < 50 && sent().length < 2; i++) await Bun.sleep(100);
+    expect(sent().length).toBe(2);
+    expect(sent()[1]!.body).toEqual(sent()[0]!.body);
+    await screenshot(page, "space-settings-webhook-redelivered");
+
+    // Switched off by keyboard: marked off, with what that means; nothing can be sent again.
+    const onOff = page.getByRole("switch", { name: `Send events to http://127.0.0.1:${receiver.port}/hook` });
+    await onOff.focus();
+    await page.keyboard.press("Space");
+    await page.getByText("The webhook is off: nothing is sent until it is switched on").waitFor();
+    await page.getByText("Switched off: nothing is sent, and events in the meantime are not kept.").waitFor();
+    expect(await onOff.isChecked()).toBe(false);
+    expect(await redeliver.first().isDisabled()).toBe(true);
+    const [hook] = (await api(page, "GET", "/api/spaces/ENG/webhooks")) as Array<{ enabled: boolean }>;
+    expect(hook!.enabled).toBe(false);
+    await screenshot(page, "space-settings-webhook-off");
+    expect(await axeViolations(page)).toEqual([]);
+    // And on again.
+    await onOff.focus();
+    await page.keyboard.press("Space");
+    await page.getByText("The webhook is on: new events are sent again").waitFor();
+    expect(await onOff.isChecked()).toBe(true);
+  }, 60_000);
 
   test("a template made from scratch is written in the editor and starts a new page; another comes from a page", async () => {
     const { page } = v;

@@ -8,24 +8,7 @@ import { Dialog, DialogActions } from "../../ui/Dialog";
 import { FormError, TextField } from "../../ui/Field";
 import { Copy } from "../../ui/icons";
 import { toast } from "../../ui/toast";
-import { problemText, settingsKeys } from "./queries";
-
-// The event types the server sends (src/webhooks/service.ts WEBHOOK_EVENT_TYPES; the API names
-// them in the events field's description, not as an enum the client could read).
-const EVENTS: Array<[string, string]> = [
-  ["page.created", "A page is published"],
-  ["page.updated", "A page is updated"],
-  ["page.moved", "A page is moved"],
-  ["page.trashed", "A page is moved to the trash"],
-  ["page.restored", "A page is restored"],
-  ["page.purged", "A page is deleted for good"],
-  ["comment.created", "A comment is written"],
-  ["comment.resolved", "A comment is resolved"],
-  ["attachment.created", "A file is attached"],
-  ["label.added", "A label is added"],
-  ["label.removed", "A label is removed"],
-  ["space.updated", "The space's settings change"],
-];
+import { problemText, settingsKeys, useWebhookEvents } from "./queries";
 
 export function CreateWebhookDialog({ space, onClose }: { space: Space; onClose(): void }) {
   const [url, setUrl] = useState("");
@@ -34,6 +17,7 @@ export function CreateWebhookDialog({ space, onClose }: { space: Space; onClose(
   const [error, setError] = useState<{ field?: string; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
+  const catalogue = useWebhookEvents();
   const create = async (e: FormEvent) => {
     e.preventDefault();
     if (!/^https?:\/\/\S+$/i.test(url.trim())) return setError({ field: "url", text: "Give the full address, starting with https:// (or http://)." });
@@ -88,16 +72,22 @@ export function CreateWebhookDialog({ space, onClose }: { space: Space; onClose(
             <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> Every event, including kinds added later
           </label>
           {!all ? (
-            <div className="event-grid">
-              {EVENTS.map(([id, label]) => (
-                <label key={id} className="check">
-                  <input type="checkbox" checked={events.has(id)} onChange={(e) => toggle(id, e.target.checked)} />
-                  <span>
-                    {label} <code>{id}</code>
-                  </span>
-                </label>
-              ))}
-            </div>
+            catalogue.isError ? (
+              <p className="field-error" role="alert">
+                The list of events could not be loaded. Send every event, or close this and try again.
+              </p>
+            ) : (
+              <div className="event-grid" aria-busy={catalogue.isPending || undefined}>
+                {(catalogue.data ?? []).map(({ type, description }) => (
+                  <label key={type} className="check">
+                    <input type="checkbox" checked={events.has(type)} onChange={(e) => toggle(type, e.target.checked)} />
+                    <span>
+                      {description} <code>{type}</code>
+                    </span>
+                  </label>
+                ))}
+              </div>
+            )
           ) : null}
           {error?.field === "events" ? <p className="field-error" role="alert">{error.text}</p> : null}
         </fieldset>

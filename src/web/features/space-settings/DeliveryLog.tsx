@@ -1,10 +1,17 @@
-/** A webhook's deliveries, newest first: the event, how it went, the answer and the time taken. */
+/**
+ * A webhook's deliveries, newest first: the event, how it went, the answer and the time taken;
+ * each can be sent again (a new delivery of the same payload, which appears at the top).
+ */
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { api, data } from "../../api/client";
+import { queryClient } from "../../api/query-client";
 import type { Space } from "../../api/types";
 import { fullDate, timeAgo } from "../../lib/time";
 import { Button } from "../../ui/Button";
-import { settingsKeys, type Delivery, type Webhook } from "./queries";
+import { FormError } from "../../ui/Field";
+import { toast } from "../../ui/toast";
+import { problemText, settingsKeys, type Delivery, type Webhook } from "./queries";
 
 const STATUS: Record<Delivery["status"], string> = { pending: "Waiting", failed: "Failed, will retry", succeeded: "Delivered", abandoned: "Given up" };
 const PILL: Record<Delivery["status"], string> = { pending: "status-off", failed: "status-warn", succeeded: "status-ok", abandoned: "status-bad" };
@@ -17,6 +24,21 @@ export function DeliveryLog({ space, hook }: { space: Space; hook: Webhook }) {
     refetchInterval: (q) => (!q.state.data?.length || q.state.data.some((d) => d.status === "pending" || d.status === "failed") ? 3000 : false),
   });
   const rows = log.data ?? [];
+  const [sending, setSending] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const redeliver = async (d: Delivery) => {
+    setSending(d.id);
+    setError(null);
+    try {
+      await data(api.POST("/api/spaces/{key}/webhooks/{id}/deliveries/{deliveryId}/redeliver", { params: { path: { key: space.key, id: hook.id, deliveryId: d.id } } }));
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.deliveries(space.key, hook.id) });
+      toast.success(`The ${d.eventType} event is being sent again: the new delivery is at the top`);
+    } catch (err) {
+      setError(problemText(err));
+    } finally {
+      setSending(null);
+    }
+  };
   return (
     <div className="delivery-log">
       <div className="delivery-head">
@@ -25,6 +47,8 @@ export function DeliveryLog({ space, hook }: { space: Space; hook: Webhook }) {
           Refresh
         </Button>
       </div>
+      {!hook.enabled && rows.length ? <p className="field-hint">Switch the webhook on to send deliveries again.</p> : null}
+      <FormError error={error} />
       {log.isPending ? null : rows.length === 0 ? (
         <p className="muted">Nothing sent yet. The next event in {space.name} of the kinds chosen shows up here.</p>
       ) : (
@@ -37,6 +61,9 @@ export function DeliveryLog({ space, hook }: { space: Space; hook: Webhook }) {
                 <th scope="col">Answer</th>
                 <th scope="col">Time</th>
                 <th scope="col">When</th>
+                <th scope="col">
+                  <span className="visually-hidden">Send again</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -53,6 +80,11 @@ export function DeliveryLog({ space, hook }: { space: Space; hook: Webhook }) {
                   <td>{d.lastDurationMs === null ? "—" : `${d.lastDurationMs} ms`}</td>
                   <td>
                     <time title={fullDate(d.createdAt)}>{timeAgo(d.createdAt)}</time>
+                  </td>
+                  <td className="delivery-action">
+                    <Button size="sm" variant="ghost" disabled={!hook.enabled} busy={sending === d.id} onClick={() => void redeliver(d)} aria-label={`Redeliver the ${d.eventType} event of ${fullDate(d.createdAt)}`}>
+                      Redeliver
+                    </Button>
                   </td>
                 </tr>
               ))}

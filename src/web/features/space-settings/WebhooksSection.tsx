@@ -1,7 +1,7 @@
 /**
  * The space's webhooks: listed with their health, created (URL and events; the signing secret
- * is shown once, with a copy button), each with its delivery log (status, answer, time taken),
- * deleted after an in-page confirmation.
+ * is shown once, with a copy button), switched off and on, each with its delivery log (status,
+ * answer, time taken, send again), deleted after an in-page confirmation.
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -17,6 +17,14 @@ import { CreateWebhookDialog } from "./CreateWebhookDialog";
 import { DeliveryLog } from "./DeliveryLog";
 import { problemText, settingsKeys, type Webhook } from "./queries";
 
+/** Why a webhook is off, and what switching it on does. */
+function offHint(h: Webhook): string {
+  const byCairn = h.consecutiveFailures >= 20;
+  return byCairn
+    ? `Switched off by Cairn after ${h.consecutiveFailures} failed attempts in a row. Switch it on again once the receiver answers; events in the meantime were not kept.`
+    : "Switched off: nothing is sent, and events in the meantime are not kept. Switch it on to send new events again.";
+}
+
 export function WebhooksSection({ space }: { space: Space }) {
   const hooks = useQuery({ queryKey: settingsKeys.webhooks(space.key), queryFn: () => data(api.GET("/api/spaces/{key}/webhooks", { params: { path: { key: space.key } } })) });
   const [creating, setCreating] = useState(false);
@@ -24,12 +32,27 @@ export function WebhooksSection({ space }: { space: Space }) {
   const [deleting, setDeleting] = useState<Webhook | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [switching, setSwitching] = useState<string | null>(null);
+  const [switchError, setSwitchError] = useState<{ id: string; text: string } | null>(null);
+  const setEnabled = async (hook: Webhook, enabled: boolean) => {
+    setSwitching(hook.id);
+    setSwitchError(null);
+    try {
+      const updated = await data(api.PUT("/api/spaces/{key}/webhooks/{id}", { params: { path: { key: space.key, id: hook.id } }, body: { enabled } }));
+      queryClient.setQueryData<Webhook[]>(settingsKeys.webhooks(space.key), (list) => list?.map((h) => (h.id === updated.id ? updated : h)));
+      toast.success(enabled ? "The webhook is on: new events are sent again" : "The webhook is off: nothing is sent until it is switched on");
+    } catch (err) {
+      setSwitchError({ id: hook.id, text: problemText(err) });
+    } finally {
+      setSwitching(null);
+    }
+  };
   const remove = async () => {
     if (!deleting) return;
     setBusy(true);
     setError(null);
     try {
-      await api.DELETE("/api/spaces/{key}/webhooks/{id}", { params: { path: { key: space.key, id: deleting.id } } });
+      await data(api.DELETE("/api/spaces/{key}/webhooks/{id}", { params: { path: { key: space.key, id: deleting.id } } }));
       await queryClient.invalidateQueries({ queryKey: settingsKeys.webhooks(space.key) });
       toast.success("The webhook was deleted");
       setDeleting(null);
@@ -69,11 +92,28 @@ export function WebhooksSection({ space }: { space: Space }) {
                     </span>
                   </span>
                 </button>
+                <label className="webhook-switch">
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    className="switch"
+                    checked={h.enabled}
+                    disabled={switching === h.id}
+                    onChange={(e) => void setEnabled(h, e.target.checked)}
+                    aria-label={`Send events to ${h.url}`}
+                  />
+                  <span aria-hidden="true">{h.enabled ? "On" : "Off"}</span>
+                </label>
                 <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setDeleting(h))} aria-label={`Delete the webhook to ${h.url}`}>
                   Delete
                 </Button>
               </div>
-              {!h.enabled ? <p className="field-hint webhook-off">Switched off after 20 failed attempts in a row. Delete it and add it again once the receiver answers.</p> : null}
+              {switchError?.id === h.id ? (
+                <p className="field-error webhook-off" role="alert">
+                  {switchError.text}
+                </p>
+              ) : null}
+              {!h.enabled ? <p className="field-hint webhook-off">{offHint(h)}</p> : null}
               {open === h.id ? <DeliveryLog space={space} hook={h} /> : null}
             </li>
           ))}

@@ -12,13 +12,20 @@ export type Grant = AnswerOf<"/api/spaces/{key}/permissions", "get">[number];
 export type Group = AnswerOf<"/api/groups", "get">[number];
 export type Webhook = AnswerOf<"/api/spaces/{key}/webhooks", "get">[number];
 export type Delivery = AnswerOf<"/api/spaces/{key}/webhooks/{id}/deliveries", "get">[number];
+export type WebhookEvent = AnswerOf<"/api/webhooks/events", "get">[number];
 
 export const settingsKeys = {
   grants: (key: string) => ["space", key, "grants"] as const,
   groups: ["groups"] as const,
   webhooks: (key: string) => ["space", key, "webhooks"] as const,
   deliveries: (key: string, id: string) => ["space", key, "webhooks", id] as const,
+  webhookEvents: ["webhook-events"] as const,
 };
+
+/** The event types a webhook can subscribe to, with their plain words (the server's catalogue). */
+export function useWebhookEvents() {
+  return useQuery({ queryKey: settingsKeys.webhookEvents, queryFn: () => data(api.GET("/api/webhooks/events")), staleTime: Infinity });
+}
 
 export const OPERATIONS = ["View", "Edit", "Admin"] as const;
 
