@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from "react";
 import { Link } from "wouter";
+import { toast } from "../../ui/toast";
 import "./panes.css";
 
 export function SectionsFrame({ title, base, sections, current, children }: { title: string; base: string; sections: ReadonlyArray<{ id: string; label: string }>; current: string; children: ReactNode }) {
@@ -40,7 +41,6 @@ export function Card({ id, title, intro, action, children, danger }: { id: strin
 
 /** Copies a value, saying so in a toast. */
 export async function copyText(value: string, what: string): Promise<void> {
-  const { toast } = await import("../../ui/toast");
   try {
     await navigator.clipboard.writeText(value);
     toast.success(`${what} copied`);

@@ -51,7 +51,7 @@ export function SessionsSection() {
       intro="Each browser you signed in from. Sign out one you do not recognise, or every one but this."
       action={
         others.length ? (
-          <Button size="sm" variant="danger" onClick={() => setEnding("others")}>
+          <Button size="sm" onClick={() => setEnding("others")}>
             Sign out all others
           </Button>
         ) : null
@@ -63,7 +63,7 @@ export function SessionsSection() {
         <p className="form-error" role="alert">The sessions could not be loaded: {sessions.error.message}</p>
       ) : (
         <ul className="pane-list" aria-label="Sessions">
-          {sessions.data.map((s) => (
+          {[...sessions.data].sort((a, b) => Number(b.current) - Number(a.current)).map((s) => (
             <li key={s.id}>
               <div className="pane-list-text">
                 <span className="pane-list-name">

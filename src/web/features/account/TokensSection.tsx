@@ -71,7 +71,7 @@ export function TokensSection({ canUse }: { canUse: boolean }) {
                     {t.expiresAt ? <>expires <time dateTime={t.expiresAt}>{fullDate(t.expiresAt)}</time></> : "never expires"}
                   </span>
                 </div>
-                <Button size="sm" variant="danger" onClick={() => setRevoking(t)} aria-label={`Revoke ${t.name}`}>
+                <Button size="sm" onClick={() => setRevoking(t)} aria-label={`Revoke ${t.name}`}>
                   Revoke
                 </Button>
               </li>

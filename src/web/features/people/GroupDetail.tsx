@@ -7,7 +7,7 @@ import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { FormError, TextField } from "../../ui/Field";
 import { toast } from "../../ui/toast";
-import type { Group } from "./GroupsSection";
+import type { Group } from "./queries";
 import { peopleKeys, useDirectory, useMembers } from "./queries";
 
 export function GroupDetail({ group, canManage, onDeleted }: { group: Group; canManage: boolean; onDeleted(): void }) {

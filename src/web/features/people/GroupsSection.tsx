@@ -5,7 +5,7 @@
 import { useState } from "react";
 import { api, ApiError, data } from "../../api/client";
 import { queryClient } from "../../api/query-client";
-import type { AnswerOf } from "../../api/types";
+
 import { Loading } from "../../app/Loading";
 import { Button } from "../../ui/Button";
 import { FormError, TextField } from "../../ui/Field";
@@ -14,7 +14,6 @@ import { Card } from "../account/SectionsFrame";
 import { GroupDetail } from "./GroupDetail";
 import { peopleKeys, useGroups } from "./queries";
 
-export type Group = AnswerOf<"/api/groups", "get">[number];
 
 export function GroupsSection({ canManage }: { canManage: boolean }) {
   const groups = useGroups();

@@ -5,7 +5,7 @@
 import { useMe } from "../../app/session";
 import { useTitle } from "../../lib/title";
 import { EmptyState } from "../../ui/EmptyState";
-import { seesPeople } from "./index";
+import { seesPeople } from "./rights";
 import { SectionsFrame } from "../account/SectionsFrame";
 import { GroupsSection } from "./GroupsSection";
 import { InvitesSection } from "./InvitesSection";

@@ -1,6 +1,4 @@
 import { lazy } from "react";
 // The people screen loads only when opened.
 export const PeopleScreen = lazy(() => import("./PeopleScreen"));
-
-/** Whether the people screen is for this account (the account menu links to it then). */
-export const seesPeople = (permissions: readonly string[]) => permissions.includes("users.invite") || permissions.includes("groups.manage");
+export { seesPeople } from "./rights";

@@ -2,6 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, data } from "../../api/client";
 import { keys } from "../../api/keys";
+import type { AnswerOf } from "../../api/types";
 
 export const peopleKeys = {
   invites: ["people", "invites"] as const,
@@ -13,3 +14,5 @@ export const useDirectory = () => useQuery({ queryKey: keys.users, queryFn: () =
 export const useInvites = () => useQuery({ queryKey: peopleKeys.invites, queryFn: () => data(api.GET("/api/admin/invites")) });
 export const useGroups = () => useQuery({ queryKey: peopleKeys.groups, queryFn: () => data(api.GET("/api/groups")) });
 export const useMembers = (id: string) => useQuery({ queryKey: peopleKeys.members(id), queryFn: () => data(api.GET("/api/groups/{id}/members", { params: { path: { id } } })) });
+
+export type Group = AnswerOf<"/api/groups", "get">[number];
