@@ -16,7 +16,7 @@ export function describe(n: Notification): { who: string; what: string; where: s
     n.action === "webhook.disabled" ? "switched off a webhook that kept failing in" :
     n.action === "token.expiring" ? "says an API token of yours expires soon:" :
     n.action;
-  const where = n.action === "token.expiring" ? str(n.details.tokenName) ?? str(n.details.name) : n.pageId ? title : spaceKey;
-  const href = n.pageId && spaceKey ? pagePath(spaceKey, n.pageId, str(n.details.pageTitle) ?? undefined) : n.action === "token.expiring" ? "/settings/tokens" : spaceKey ? `/s/${encodeURIComponent(spaceKey)}` : null;
+  const where = n.action === "token.expiring" ? str(n.details.name) : n.pageId ? title : str(n.details.spaceName) ?? spaceKey;
+  const href = n.pageId && spaceKey ? pagePath(spaceKey, n.pageId, str(n.details.pageTitle) ?? undefined) : n.action === "token.expiring" ? "/settings/tokens" : n.action === "webhook.disabled" && spaceKey ? `/s/${encodeURIComponent(spaceKey)}/settings/webhooks` : spaceKey ? `/s/${encodeURIComponent(spaceKey)}` : null;
   return { who, what, where, href, excerpt: str(n.details.excerpt), space: n.pageId ? str(n.details.spaceName) : null };
 }

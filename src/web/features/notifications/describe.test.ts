@@ -1,0 +1,21 @@
+import { describe as group, expect, test } from "bun:test";
+import { describe } from "./describe";
+import type { Notification } from "./queries";
+
+const base: Notification = { id: "n1", action: "page.updated", targetType: "page", targetId: "p1", spaceId: "s1", pageId: "11111111-1111-4111-8111-111111111111", actorId: "u1", actorName: "Olive Owner", details: { pageTitle: "Road map", spaceKey: "ENG", spaceName: "Engineering", edits: 1 }, createdAt: "2026-01-01T00:00:00Z", readAt: null };
+
+group("a notification in plain words", () => {
+  test("an edit names who, the page (linked) and its space", () => {
+    expect(describe(base)).toEqual({ who: "Olive Owner", what: "edited", where: "Road map", href: "/s/ENG/p/11111111-1111-4111-8111-111111111111-road-map", excerpt: null, space: "Engineering" });
+  });
+  test("edits folded together are counted", () => {
+    expect(describe({ ...base, details: { ...base.details, edits: 3 } }).what).toBe("made 3 edits to");
+  });
+  test("a comment carries its excerpt", () => {
+    expect(describe({ ...base, action: "comment.created", details: { ...base.details, excerpt: "Looks good" } })).toMatchObject({ what: "commented on", excerpt: "Looks good" });
+  });
+  test("what Cairn did leads to where it can be fixed", () => {
+    expect(describe({ ...base, action: "token.expiring", pageId: null, spaceId: null, actorName: null, details: { name: "CI deploy" } })).toMatchObject({ who: "Cairn", where: "CI deploy", href: "/settings/tokens" });
+    expect(describe({ ...base, action: "webhook.disabled", pageId: null, actorName: null, details: { spaceKey: "ENG", spaceName: "Engineering" } })).toMatchObject({ where: "Engineering", href: "/s/ENG/settings/webhooks" });
+  });
+});
