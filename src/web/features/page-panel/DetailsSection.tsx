@@ -63,7 +63,7 @@ export function DetailsSection({ page, space }: { page: Page; space: Space }) {
       </label>
       <div className="copy-link">
         <input id="page-link" className="input" readOnly value={link} onFocus={(e) => e.target.select()} />
-        <Button size="sm" variant="secondary" onClick={() => void navigator.clipboard?.writeText(link).then(() => toast.success("Link copied"))}>
+        <Button variant="secondary" onClick={() => void navigator.clipboard?.writeText(link).then(() => toast.success("Link copied"))}>
           <Copy size={14} aria-hidden="true" /> Copy
         </Button>
       </div>

@@ -2,6 +2,7 @@
 import { IconButton } from "../../ui/Button";
 import { Info, Lock, MessageSquare, Paperclip } from "../../ui/icons";
 import { usePanel, type PanelKind } from "./usePanel";
+import "./highlights.css";
 
 const BUTTONS: Array<{ kind: PanelKind; label: string; icon: typeof Info }> = [
   { kind: "comments", label: "Comments", icon: MessageSquare },
@@ -15,7 +16,7 @@ export function PanelButtons({ signedIn }: { signedIn: boolean }) {
   return (
     <>
       {BUTTONS.filter((b) => signedIn || b.kind === "comments" || b.kind === "details").map(({ kind, label, icon: Icon }) => (
-        <IconButton key={kind} label={label} title={label} aria-pressed={panel === kind} aria-controls={panel === kind ? "page-panel" : undefined} onClick={() => open(panel === kind ? null : kind)}>
+        <IconButton key={kind} className={kind === "details" || kind === "restrictions" ? "panel-button-extra" : undefined} label={label} title={label} aria-pressed={panel === kind} aria-controls={panel === kind ? "page-panel" : undefined} onClick={() => open(panel === kind ? null : kind)}>
           <Icon size={16} aria-hidden="true" />
         </IconButton>
       ))}

@@ -9,14 +9,14 @@ import { pagePath } from "../../lib/slug";
 import { fullDate, timeAgo } from "../../lib/time";
 import { Button, IconButton } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/Dialog";
-import { Copy, Ellipsis, History, Maximize2, Minimize2, Pencil, Trash2 } from "../../ui/icons";
+import { Copy, Ellipsis, History, Info, Lock, Maximize2, Minimize2, Pencil, Trash2 } from "../../ui/icons";
 import { Menu, MenuItem, MenuSeparator } from "../../ui/Menu";
 import { toast } from "../../ui/toast";
 import { preloadEditor } from "./editor-chunk";
 import { useMe } from "../../app/session";
 import { WatchButton } from "../notifications";
 import { pageChanged, usePageLabels, useVersions } from "./queries";
-import { PanelButtons } from "../page-panel";
+import { PanelButtons, usePanel } from "../page-panel";
 
 /** The reading view's header: title, who changed it last, labels, and what can be done. */
 export function PageHeader({ page, space, busy }: { page: Page; space: Space; busy?: boolean }) {
@@ -29,6 +29,7 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
   const [error, setError] = useState<string | null>(null);
   const path = pagePath(space.key, page.id, page.title);
   const edit = () => navigate(`${path}/edit`);
+  const openPanel = usePanel().open;
 
   useEffect(() => {
     if (!page.canEdit) return;
@@ -77,6 +78,14 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
           <MenuItem icon={<Copy />} onSelect={() => void navigator.clipboard?.writeText(window.location.origin + path).then(() => toast.success("Link copied"))}>
             Copy link
           </MenuItem>
+          <MenuItem icon={<Info />} onSelect={() => openPanel("details")}>
+            Page details
+          </MenuItem>
+          {me.data ? (
+            <MenuItem icon={<Lock />} onSelect={() => openPanel("restrictions")}>
+              Restrictions
+            </MenuItem>
+          ) : null}
           {page.canEdit ? (
             <>
               <MenuItem icon={page.fullWidth ? <Minimize2 /> : <Maximize2 />} onSelect={() => void toggleWidth()}>
