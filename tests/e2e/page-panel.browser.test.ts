@@ -165,6 +165,8 @@ describe("around a page", () => {
   test("each section in the four looks", async () => {
     // An open inline comment, so the comments section shows a live thread.
     await api(v.page, "POST", `/api/pages/${doc.id}/comments`, { body: "Which board meeting?", anchorJson: JSON.stringify({ quote: "board meets", prefix: "before the ", suffix: "." }) });
+    // And one whose passage is no longer in the page: listed, and said to be detached.
+    await api(v.page, "POST", `/api/pages/${doc.id}/comments`, { body: "Was this moved?", anchorJson: JSON.stringify({ quote: "the old forecast", prefix: "", suffix: "" }) });
     for (const look of LOOKS) {
       const s = await visit(cairn, { ...look, storageState: await v.context.storageState() });
       try {
@@ -172,6 +174,7 @@ describe("around a page", () => {
           await s.page.goto(`/s/ENG/p/${doc.id}?panel=${section}`);
           await s.page.locator("#page-panel h2").waitFor();
           if (section === "comments") await s.page.getByText("Which board meeting?").waitFor();
+          if (section === "comments") await s.page.locator(".thread", { hasText: "Was this moved?" }).getByText("detached: this passage was edited away").waitFor();
           if (section === "attachments") await s.page.getByRole("link", { name: "minutes.txt" }).waitFor();
           if (section === "details") await s.page.getByText("You watch this page").waitFor();
           if (section === "restrictions") await s.page.getByText(/^Only Olive Owner can see/).waitFor();
