@@ -144,13 +144,13 @@ describe("account", () => {
         await page.goto("/api/health");
         await api(page, "POST", "/api/api-tokens", { name: `Backup ${look.theme} ${look.width}`, readOnly: true, expiresInDays: 90 });
         for (const [path, name, ready] of [
-          ["/settings/profile", "account-profile", "Display name"],
-          ["/settings/password", "account-password", "Current password"],
-          ["/settings/sessions", "account-sessions", "This device"],
-          ["/settings/tokens", "account-tokens", "Your tokens"],
+          ["/settings/profile", "account-profile", "main input[autocomplete='name']"],
+          ["/settings/password", "account-password", "main input[autocomplete='current-password']"],
+          ["/settings/sessions", "account-sessions", "main ul[aria-label='Sessions'] li"],
+          ["/settings/tokens", "account-tokens", "main ul[aria-label='API tokens'] li"],
         ] as const) {
           await page.goto(path);
-          await page.getByText(ready).first().waitFor();
+          await page.locator(ready).first().waitFor();
           await screenshot(page, name);
           expect(await axeViolations(page)).toEqual([]);
         }

@@ -211,13 +211,13 @@ describe("people", () => {
         await api(page, "POST", "/api/admin/invites", { email: `someone-${look.theme}-${look.width}@example.com`, sendEmail: false });
         await api(page, "POST", "/api/groups", { name: `Team ${look.theme} ${look.width}` }).catch(() => {});
         for (const [path, name, ready] of [
-          ["/people/people", "people-list", "Olive Owner"],
-          ["/people/invites", "people-invites", "Pending invites"],
-          ["/people/groups", "people-groups", "Create a group"],
-          ["/notifications", "notifications", "Notifications"],
+          ["/people/people", "people-list", "main ul[aria-label='People'] li"],
+          ["/people/invites", "people-invites", "main ul[aria-label='Pending invites'] li"],
+          ["/people/groups", "people-groups", "main ul[aria-label='Groups'] li"],
+          ["/notifications", "notifications", "main .notif-list li, main .empty-state"],
         ] as const) {
           await page.goto(path);
-          await page.getByText(ready).first().waitFor();
+          await page.locator(ready).first().waitFor();
           await screenshot(page, name);
           await axeClean(page);
         }
