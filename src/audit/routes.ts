@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { Int, problems } from "../http/schemas";
-import { AUDIT_BEFORE_RULE, AUDIT_TAKE_MAX, listAudit, verifyAudit } from "./service";
+import { AUDIT_ACTION_RULE, AUDIT_BEFORE_RULE, AUDIT_TAKE_MAX, AUDIT_TIME_RULE, listAudit, verifyAudit } from "./service";
 
 /** Where GET /api/audit puts the `before` of the next page. */
 export const NEXT_BEFORE_HEADER = "X-Next-Before";
@@ -52,6 +52,12 @@ export function auditRoutes(core: Core) {
         query: t.Object({
           targetType: t.Optional(t.String({ maxLength: 50 })),
           targetId: t.Optional(t.String({ maxLength: 200 })),
+          actorId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Only entries by this user (a user id, as GET /api/users gives it)" })),
+          action: t.Optional(
+            t.String({ minLength: 1, maxLength: 100, description: "An exact action (page.updated), or a prefix ending in a dot (page.) for every action of that kind", error: AUDIT_ACTION_RULE }),
+          ),
+          from: t.Optional(t.String({ maxLength: 40, description: "Only entries written at or after this ISO 8601 instant (with Z or an offset), or from the start of this date (UTC)", error: AUDIT_TIME_RULE })),
+          to: t.Optional(t.String({ maxLength: 40, description: "Only entries written at or before this ISO 8601 instant, or up to the end of this date (UTC): to=2026-03-01 includes all of 1 March", error: AUDIT_TIME_RULE })),
           // Bounds checked by the service: Elysia names the field "property" for a coerced number out of range.
           take: t.Optional(t.Integer({ description: `1 to ${AUDIT_TAKE_MAX}; 50 when left out`, error: `must be a whole number from 1 to ${AUDIT_TAKE_MAX}` })),
           before: t.Optional(t.Integer({ description: `Only entries with a smaller sequence: the ${NEXT_BEFORE_HEADER} of the previous page`, error: AUDIT_BEFORE_RULE })),

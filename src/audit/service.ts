@@ -3,13 +3,13 @@
  * (installAuditLog), read newest first by GET /api/audit and checked link by link by
  * POST /api/admin/audit/verify.
  */
-import { and, asc, desc, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, type SQL } from "drizzle-orm";
 import { canReadPage } from "../access/pages";
 import { requireRight } from "../identity/rights";
 import { canReadSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
-import { onEventRecorded, TARGET_TYPES } from "../events/outbox";
+import { EVENT_TYPES, onEventRecorded, TARGET_TYPES } from "../events/outbox";
 import { pages, type PageRow } from "../pages/tables";
 import { invalid } from "../platform/errors";
 import { spaces, type SpaceRow } from "../spaces/tables";
@@ -67,9 +67,20 @@ export const AUDIT_TAKE_DEFAULT = 50;
 export const AUDIT_TAKE_MAX = 200;
 export const AUDIT_BEFORE_RULE = "must be a whole number of at least 1: the sequence of the oldest entry already read";
 
+export const AUDIT_ACTION_RULE = "must be an action such as page.updated, or a prefix ending in a dot such as page.";
+export const AUDIT_TIME_RULE = "must be an ISO 8601 date (2026-03-01) or date and time (2026-03-01T12:00:00Z)";
+
 export interface AuditQuery {
   targetType?: string;
   targetId?: string;
+  /** Only entries by this user (an id; an unknown one matches nothing). */
+  actorId?: string;
+  /** An exact action ("page.updated"), or a prefix ending in a dot ("page.") for all of a kind. */
+  action?: string;
+  /** From this instant on; a bare date means from its start (UTC). */
+  from?: string;
+  /** Up to this instant; a bare date includes the whole of that day (UTC). */
+  to?: string;
   take?: number;
   /** Only entries with a smaller sequence: the previous page's nextBefore. */
   before?: number;
@@ -101,6 +112,14 @@ export function listAudit(core: Core, caller: Caller, query: AuditQuery): AuditP
   const filters: SQL[] = [];
   if (query.targetType !== undefined) filters.push(eq(auditLog.targetType, query.targetType));
   if (query.targetId !== undefined) filters.push(eq(auditLog.targetId, query.targetId));
+  if (query.actorId !== undefined) filters.push(eq(auditLog.actorId, query.actorId));
+  if (query.action !== undefined) filters.push(actionFilter(query.action));
+  const from = query.from === undefined ? undefined : instant("from", query.from, "start");
+  const to = query.to === undefined ? undefined : instant("to", query.to, "end");
+  if (from !== undefined && to !== undefined && from > to) throw invalid("to", "must not be before from");
+  // createdAt is stored as toISOString() text, so comparing the same form compares instants.
+  if (from !== undefined) filters.push(gte(auditLog.createdAt, from));
+  if (to !== undefined) filters.push(lte(auditLog.createdAt, to));
 
   // One entry more than asked for, found the same way: it tells whether a next page exists, so
   // a client stops on a missing nextBefore instead of fetching an empty page.
@@ -119,6 +138,38 @@ export function listAudit(core: Core, caller: Caller, query: AuditQuery): AuditP
     if (rows.length < chunk) return { entries: out, nextBefore: null };
     before = rows[rows.length - 1].sequence;
   }
+}
+
+/**
+ * `action=page.updated` matches that action; `action=page.` every action starting so. Either
+ * must name a known event type (or the start of one), so a typo is a 400, not an empty list.
+ * The prefix is a range ("page." ≤ action < "page/", "/" following "." in every collation),
+ * not LIKE, whose "_" would be a wildcard.
+ */
+function actionFilter(action: string): SQL {
+  if (action.endsWith(".")) {
+    if (action.length < 2 || !EVENT_TYPES.some((t) => t.startsWith(action))) throw invalid("action", AUDIT_ACTION_RULE);
+    return and(gte(auditLog.action, action), lt(auditLog.action, action.slice(0, -1) + "/"))!;
+  }
+  if (!(EVENT_TYPES as readonly string[]).includes(action)) throw invalid("action", AUDIT_ACTION_RULE);
+  return eq(auditLog.action, action);
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A `from` or `to` as the stored form (toISOString). A bare date is a UTC day: `from` its first
+ * millisecond, `to` its last, so `to=2026-03-01` includes all of 1 March. A date and time needs
+ * its zone (Z or ±hh:mm): a server's local time would make the answer depend on where it runs.
+ */
+function instant(field: "from" | "to", value: string, edge: "start" | "end"): string {
+  const dateOnly = DATE_ONLY.test(value);
+  if (!dateOnly && !DATE_TIME.test(value)) throw invalid(field, AUDIT_TIME_RULE);
+  const ms = Date.parse(dateOnly ? `${value}T00:00:00.000Z` : value);
+  // Date.parse rolls 2026-02-30 over to March; a date must come back as itself.
+  if (Number.isNaN(ms) || (dateOnly && new Date(ms).toISOString().slice(0, 10) !== value)) throw invalid(field, AUDIT_TIME_RULE);
+  return new Date(dateOnly && edge === "end" ? ms + 86_400_000 - 1 : ms).toISOString();
 }
 
 /**
