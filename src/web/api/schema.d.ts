@@ -5489,6 +5489,10 @@ export interface operations {
             query?: {
                 targetType?: string;
                 targetId?: string;
+                actorId?: string;
+                action?: string;
+                from?: string;
+                to?: string;
                 take?: number;
                 before?: number;
             };
