@@ -14,7 +14,7 @@ import { iso } from "../platform/clock";
 import { invalid, notFound } from "../platform/errors";
 import { pages } from "../pages/tables";
 import { withPrincipalNames } from "./principals";
-import { findSpaceById, findSpaceByKey, toSpace, type Space } from "../spaces/service";
+import { findSpaceById, findSpaceByKey, spaceFor, toSpace, type Space, type SpaceMetadata } from "../spaces/service";
 import { spaces } from "../spaces/tables";
 
 export interface SpaceAdministrator {
@@ -23,7 +23,7 @@ export interface SpaceAdministrator {
   principalName: string | null;
 }
 
-export type AdminSpace = Space & { pageCount: number; administrators: SpaceAdministrator[] };
+export type AdminSpace = SpaceMetadata & { pageCount: number; administrators: SpaceAdministrator[] };
 
 /** GET /api/admin/spaces: every space, archived included, by name (right spaces.manage). Four queries. */
 export function listAllSpaces(core: Core, caller: Caller): AdminSpace[] {
@@ -76,7 +76,7 @@ export function setPublic(core: Core, caller: Caller, key: string, input: Public
     if (!space) throw notFound("Space not found");
     const isPublic = input.isPublic ?? space.isPublic;
     const publicComments = input.publicComments ?? space.publicComments;
-    if (isPublic === space.isPublic && publicComments === space.publicComments) return toSpace(space);
+    if (isPublic === space.isPublic && publicComments === space.publicComments) return spaceFor(core, user, space);
     core.db.update(spaces).set({ isPublic, publicComments, updatedAt: iso(core.clock.now()) }).where(eq(spaces.id, space.id)).run();
     recordEvent(core, {
       type: "space.visibility_changed",
@@ -87,6 +87,6 @@ export function setPublic(core: Core, caller: Caller, key: string, input: Public
       ip: user.ip,
       data: { key: space.key, isPublic: { from: space.isPublic, to: isPublic }, publicComments: { from: space.publicComments, to: publicComments } },
     });
-    return toSpace(findSpaceById(core, space.id)!);
+    return spaceFor(core, user, findSpaceById(core, space.id)!);
   });
 }

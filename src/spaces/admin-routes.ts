@@ -6,13 +6,13 @@ import { recoverAccess } from "../permissions/grants";
 import { Grant } from "../permissions/schemas";
 import { PublicWarning, withPublicWarning } from "../settings/public-spaces";
 import { listAllSpaces, setPublic } from "../permissions/space-admins";
-import { KeyParams, Space } from "./schemas";
+import { KeyParams, Space, SpaceMetadata } from "./schemas";
 
 const detail = (summary: string) => ({ tags: ["Admin"], summary });
 
 const AdminSpace = t.Object(
   {
-    ...Space.properties,
+    ...SpaceMetadata.properties,
     pageCount: t.Integer({ description: "Every page: published, drafts and the trash" }),
     administrators: t.Array(
       t.Object({ principalType: t.Integer({ description: "0 User, 1 Group" }), principalId: t.String(), principalName: t.Nullable(t.String()) }),

@@ -9,7 +9,7 @@ export const ExportSwitches = t.Object(
   { title: "ExportSwitches" },
 );
 
-export const Space = t.Object(
+export const SpaceMetadata = t.Object(
   {
     id: t.String(),
     key: t.String({ description: `2 to ${KEY_MAX} letters and digits, upper-case` }),
@@ -28,6 +28,16 @@ export const Space = t.Object(
     createdById: t.Nullable(t.String()),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+  },
+  { title: "SpaceMetadata" },
+);
+
+/** The Space answered to a caller: its fields and what that caller may do in it (service.ts, spaceCapabilities). */
+export const Space = t.Object(
+  {
+    ...SpaceMetadata.properties,
+    canEdit: t.Boolean({ description: "You may create and edit pages in this space now (false while it is archived, and for anonymous readers)" }),
+    canAdmin: t.Boolean({ description: "You administer this space: its settings, permissions, webhooks and templates" }),
   },
   { title: "Space" },
 );

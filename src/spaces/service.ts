@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { canCreateSpace, readableSpaceFilter, requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
+import { canAdminSpace, canCreateSpace, canEditSpace, readableSpaceFilter, requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
 import { OPERATION, PRINCIPAL, spaceGrants } from "../permissions/tables";
 import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
@@ -49,7 +49,24 @@ export function toSpace(row: SpaceRow) {
   };
 }
 
-export type Space = ReturnType<typeof toSpace>;
+/** The space's own fields, the same for every caller (the instance admin's list uses these). */
+export type SpaceMetadata = ReturnType<typeof toSpace>;
+
+/**
+ * What the caller may do in the space, so clients need not probe admin-only endpoints. Decided
+ * by access/spaces.ts; pages cannot be changed in an archived space, as for a page's canEdit.
+ * Never kept (kept-answers): the grants it reads are cached there, per caller, until a write.
+ */
+export function spaceCapabilities(core: Core, caller: Caller, row: SpaceRow) {
+  return { canEdit: canEditSpace(core, caller, row) && !row.archivedAt, canAdmin: canAdminSpace(core, caller, row) };
+}
+
+/** The Space the API answers: its fields and what the caller may do in it. */
+export function spaceFor(core: Core, caller: Caller, row: SpaceRow) {
+  return { ...toSpace(row), ...spaceCapabilities(core, caller, row) };
+}
+
+export type Space = ReturnType<typeof spaceFor>;
 
 // Every page request reads its space: these two lookups are prepared once per database
 // (drizzle builds the SQL of an unprepared query on every call, ~5x slower).
@@ -85,11 +102,11 @@ export function listSpaces(core: Core, caller: Caller, includeArchived: boolean)
     .where(and(includeArchived ? undefined : isNull(spaces.archivedAt), readableSpaceFilter(core, caller, spaces.id)))
     .orderBy(asc(spaces.name), asc(spaces.key))
     .all()
-    .map(toSpace);
+    .map((row) => spaceFor(core, caller, row));
 }
 
 export function getSpace(core: Core, caller: Caller, key: string): Space {
-  return toSpace(requireReadableSpace(core, caller, findSpaceByKey(core, key)));
+  return spaceFor(core, caller, requireReadableSpace(core, caller, findSpaceByKey(core, key)));
 }
 
 /** One line: control characters are refused as sent (platform/text.ts), then spaces collapse. */
@@ -148,7 +165,7 @@ export function createSpace(core: Core, caller: Caller, input: CreateSpaceInput)
       ])
       .run();
     recordEvent(core, { type: "space.created", targetType: "space", targetId: id, spaceId: id, actorId: user.user.id, ip: user.ip, data: { key, name } });
-    return { ...toSpace(findSpaceById(core, id)!), access: newSpaceAccess(key) };
+    return { ...spaceFor(core, caller, findSpaceById(core, id)!), access: newSpaceAccess(key) };
   });
 }
 
@@ -204,7 +221,7 @@ function changeSpace(core: Core, caller: Caller & { kind: "user" }, key: string,
     if (space.archivedAt) throw spaceArchived();
     core.db.update(spaces).set({ ...changes, updatedAt: iso(core.clock.now()) }).where(eq(spaces.id, space.id)).run();
     recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: caller.user.id, ip: caller.ip, data });
-    return toSpace(findSpaceById(core, space.id)!);
+    return spaceFor(core, caller, findSpaceById(core, space.id)!);
   });
 }
 
@@ -213,10 +230,10 @@ export function setArchived(core: Core, caller: Caller, key: string, archived: b
   const user = requireUser(caller);
   return core.tx(() => {
     const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
-    if ((space.archivedAt !== null) === archived) return toSpace(space);
+    if ((space.archivedAt !== null) === archived) return spaceFor(core, user, space);
     const now = iso(core.clock.now());
     core.db.update(spaces).set({ archivedAt: archived ? now : null, updatedAt: now }).where(eq(spaces.id, space.id)).run();
     recordEvent(core, { type: archived ? "space.archived" : "space.unarchived", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip });
-    return toSpace(findSpaceById(core, space.id)!);
+    return spaceFor(core, user, findSpaceById(core, space.id)!);
   });
 }

@@ -2658,6 +2658,10 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description You may create and edit pages in this space now (false while it is archived, and for anonymous readers) */
+                        canEdit: boolean;
+                        /** @description You administer this space: its settings, permissions, webhooks and templates */
+                        canAdmin: boolean;
                     }[];
                 };
             };
@@ -2730,6 +2734,10 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description You may create and edit pages in this space now (false while it is archived, and for anonymous readers) */
+                        canEdit: boolean;
+                        /** @description You administer this space: its settings, permissions, webhooks and templates */
+                        canAdmin: boolean;
                         /** @description Who can see the new space: Everyone gets Edit by default */
                         access: {
                             everyone: (number | null) | null;
@@ -2834,6 +2842,10 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description You may create and edit pages in this space now (false while it is archived, and for anonymous readers) */
+                        canEdit: boolean;
+                        /** @description You administer this space: its settings, permissions, webhooks and templates */
+                        canAdmin: boolean;
                     };
                 };
             };
@@ -2913,6 +2925,10 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description You may create and edit pages in this space now (false while it is archived, and for anonymous readers) */
+                        canEdit: boolean;
+                        /** @description You administer this space: its settings, permissions, webhooks and templates */
+                        canAdmin: boolean;
                     };
                 };
             };
@@ -3087,6 +3103,10 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description You may create and edit pages in this space now (false while it is archived, and for anonymous readers) */
+                        canEdit: boolean;
+                        /** @description You administer this space: its settings, permissions, webhooks and templates */
+                        canAdmin: boolean;
                     };
                 };
             };
@@ -3167,6 +3187,10 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description You may create and edit pages in this space now (false while it is archived, and for anonymous readers) */
+                        canEdit: boolean;
+                        /** @description You administer this space: its settings, permissions, webhooks and templates */
+                        canAdmin: boolean;
                     };
                 };
             };
@@ -3309,6 +3333,10 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description You may create and edit pages in this space now (false while it is archived, and for anonymous readers) */
+                        canEdit: boolean;
+                        /** @description You administer this space: its settings, permissions, webhooks and templates */
+                        canAdmin: boolean;
                     };
                 };
             };
@@ -8190,6 +8218,10 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description You may create and edit pages in this space now (false while it is archived, and for anonymous readers) */
+                        canEdit: boolean;
+                        /** @description You administer this space: its settings, permissions, webhooks and templates */
+                        canAdmin: boolean;
                         /** @description Present when the space is marked public but anonymous visitors still cannot read it, saying why (the instance setting allowPublicSpaces is off, or the space is archived) */
                         warning?: string;
                     };
@@ -8496,6 +8528,8 @@ export interface operations {
                     "application/json": {
                         /** @description Whether you now watch it */
                         watching: boolean;
+                        /** @description How many accounts watch this page directly (you included, if you do). People who watch only its space are not counted: they hear of new pages, not of this page's edits and comments */
+                        watcherCount: number;
                     };
                 };
             };
