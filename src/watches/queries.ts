@@ -16,6 +16,17 @@ export const watchingPage = (core: Core, userId: string, pageId: string) =>
     .where(and(eq(pageWatches.pageId, pageId), eq(pageWatches.userId, userId), isNull(pageWatches.unwatchedAt)))
     .get() !== undefined;
 
+/**
+ * How many accounts watch the page directly now (a watch not since unwatched). Space watchers
+ * are not counted: they hear only of new pages, not of this page's edits and comments.
+ */
+export const pageWatcherCount = (core: Core, pageId: string) =>
+  core.db
+    .select({ n: sql<number>`count(*)` })
+    .from(pageWatches)
+    .where(and(eq(pageWatches.pageId, pageId), isNull(pageWatches.unwatchedAt)))
+    .get()?.n ?? 0;
+
 /** Whether the user watches the space. */
 export const watchingSpace = (core: Core, userId: string, spaceId: string) =>
   core.db

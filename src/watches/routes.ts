@@ -9,6 +9,17 @@ const detail = (summary: string) => ({ tags: ["Watches"], summary });
 
 export const WatchState = t.Object({ watching: t.Boolean({ description: "Whether you now watch it" }) }, { title: "WatchState" });
 
+export const PageWatchState = t.Object(
+  {
+    watching: t.Boolean({ description: "Whether you now watch it" }),
+    watcherCount: t.Integer({
+      minimum: 0,
+      description: "How many accounts watch this page directly (you included, if you do). People who watch only its space are not counted: they hear of new pages, not of this page's edits and comments",
+    }),
+  },
+  { title: "PageWatchState" },
+);
+
 const PageParams = t.Object({ id: Id });
 
 /**
@@ -19,7 +30,7 @@ export function watchRoutes(core: Core) {
   return new Elysia()
     .get("/api/pages/:id/watch", ({ params, request }) => pageWatchState(core, callerOf(request), params.id), {
       params: PageParams,
-      response: { 200: WatchState, ...problems(401, 404) },
+      response: { 200: PageWatchState, ...problems(401, 404) },
       detail: detail("Whether you watch a page (told of its updates and comments)"),
     })
     .post("/api/pages/:id/watch", ({ params, request }) => setPageWatch(core, callerOf(request), params.id, true), {

@@ -18,7 +18,7 @@ import type { Core } from "../core";
 import { findPage } from "../pages/store";
 import { iso } from "../platform/clock";
 import { findSpaceByKey } from "../spaces/service";
-import { keepFirstUnwatch, watchingPage, watchingSpace } from "./queries";
+import { keepFirstUnwatch, pageWatcherCount, watchingPage, watchingSpace } from "./queries";
 import { pageWatches, spaceWatches } from "./tables";
 
 // The automatic watch and the watcher lists the fan-out reads (notifications/fanout.ts).
@@ -26,6 +26,11 @@ export { pageWatcherIds, spaceWatcherIds, watchAutomatically } from "./queries";
 
 export interface WatchState {
   watching: boolean;
+}
+
+/** A page's watch state also says how many people watch it (the page panel shows it). */
+export interface PageWatchState extends WatchState {
+  watcherCount: number;
 }
 
 function readablePage(core: Core, caller: Caller, pageId: string) {
@@ -39,9 +44,9 @@ function readableSpace(core: Core, caller: Caller, key: string) {
 }
 
 /** GET /api/pages/{id}/watch. */
-export function pageWatchState(core: Core, caller: Caller, pageId: string): WatchState {
+export function pageWatchState(core: Core, caller: Caller, pageId: string): PageWatchState {
   const { user, page } = readablePage(core, caller, pageId);
-  return { watching: watchingPage(core, user.user.id, page.id) };
+  return { watching: watchingPage(core, user.user.id, page.id), watcherCount: pageWatcherCount(core, page.id) };
 }
 
 /** POST (watch: true) and DELETE (watch: false) /api/pages/{id}/watch. */

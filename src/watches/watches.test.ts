@@ -90,6 +90,38 @@ describe("page watches", () => {
   });
 });
 
+describe("how many watch a page", () => {
+  const count = async (who: object, pageId: string) => {
+    const res = await call(env, "GET", `/api/pages/${pageId}/watch`, { as: who });
+    expect(res.status).toBe(200);
+    return res.body.watcherCount as number;
+  };
+
+  test("watcherCount counts the accounts watching the page directly; it goes up and down, and space watchers do not count", async () => {
+    const { owner, member, page } = await setup();
+    expect((await call(env, "GET", `/api/pages/${page.id}/watch`, { as: member })).body).toEqual({ watching: false, watcherCount: 1 });
+    await watch(env, member, `/api/pages/${page.id}`);
+    expect(await count(owner, page.id)).toBe(2);
+    await watch(env, member, `/api/pages/${page.id}`); // idempotent: still two
+    expect(await count(member, page.id)).toBe(2);
+    await watch(env, owner, `/api/pages/${page.id}`, "DELETE");
+    expect(await count(member, page.id)).toBe(1);
+    await watch(env, member, "/api/spaces/DOCS");
+    await watch(env, member, `/api/pages/${page.id}`, "DELETE");
+    expect(await count(owner, page.id)).toBe(0);
+  });
+
+  test("the count is answered only to those who may read the page (404 otherwise, 401 anonymously)", async () => {
+    const { owner, member, space } = await setup();
+    const draft = (await call(env, "POST", "/api/pages/draft", { as: owner, body: { spaceId: space.id } })).body;
+    expect(await count(owner, draft.id)).toBe(0); // a new draft is watched once it is saved or published
+    const res = await call(env, "GET", `/api/pages/${draft.id}/watch`, { as: member });
+    expect(res.status).toBe(404);
+    expect(res.body.watcherCount).toBeUndefined();
+    expect((await call(env, "GET", `/api/pages/${draft.id}/watch`)).status).toBe(401);
+  });
+});
+
 describe("who may watch", () => {
   test.each([
     ["page id", "/api/pages/0190a6c8-0000-7000-8000-00000000dead"],
@@ -113,7 +145,7 @@ describe("who may watch", () => {
     const ro = await mintToken(env, member, { name: "ro", readOnly: true });
     const full = await mintToken(env, member, { name: "full" });
     for (const path of [`/api/pages/${page.id}`, "/api/spaces/DOCS"]) {
-      expect((await call(env, "GET", `${path}/watch`, { as: { token: ro } })).body).toEqual({ watching: false });
+      expect((await call(env, "GET", `${path}/watch`, { as: { token: ro } })).body.watching).toBe(false);
       for (const method of ["POST", "DELETE"]) {
         const res = await call(env, method, `${path}/watch`, { as: { token: ro } });
         expect(res.status).toBe(403);

@@ -3,3 +3,4 @@ import { lazy } from "react";
 export const NotificationsScreen = lazy(() => import("./NotificationsScreen"));
 export { NotificationBell } from "./NotificationBell";
 export { WatchButton } from "./WatchButton";
+export { setWatch } from "./queries";

@@ -66,5 +66,7 @@ export async function setWatch(kind: "page" | "space", id: string, watching: boo
       ? await data(watching ? api.POST("/api/pages/{id}/watch", { params: { path: { id } } }) : api.DELETE("/api/pages/{id}/watch", { params: { path: { id } } }))
       : await data(watching ? api.POST("/api/spaces/{key}/watch", { params: { path: { key: id } } }) : api.DELETE("/api/spaces/{key}/watch", { params: { path: { key: id } } }));
   queryClient.setQueryData(notificationKeys.watch(kind, id), answer.watching);
+  // The page panel's details read the same state with its watcher count: fetch it afresh.
+  if (kind === "page") void queryClient.invalidateQueries({ queryKey: ["page", id, "watch"], exact: true });
   return answer.watching;
 }

@@ -1,6 +1,5 @@
 /** Page details: who made and last changed it and when, versions, labels, watching, its link. */
-import { api, data } from "../../api/client";
-import { queryClient } from "../../api/query-client";
+import { useState } from "react";
 import type { Page, Space } from "../../api/types";
 import { useMe } from "../../app/session";
 import { pagePath } from "../../lib/slug";
@@ -8,8 +7,15 @@ import { fullDate, timeAgo } from "../../lib/time";
 import { Button } from "../../ui/Button";
 import { Copy } from "../../ui/icons";
 import { toast } from "../../ui/toast";
+import { setWatch } from "../notifications";
 import { usePageLabels } from "../page/queries";
-import { panelKeys, useUsers, useWatch } from "./queries";
+import { useUsers, useWatch } from "./queries";
+
+/** "Watched by 3 people": direct watchers only (the API does not count the space's watchers). */
+export function watchedBy(count: number): string {
+  if (count === 0) return "Nobody watches this page yet";
+  return `Watched by ${count} ${count === 1 ? "person" : "people"}`;
+}
 
 export function DetailsSection({ page, space }: { page: Page; space: Space }) {
   const me = useMe();
@@ -23,11 +29,18 @@ export function DetailsSection({ page, space }: { page: Page; space: Space }) {
       {timeAgo(iso)}
     </time>
   );
+  const [busy, setBusy] = useState(false);
   const toggleWatch = async () => {
     const watching = watch.data?.watching;
-    await data(watching ? api.DELETE("/api/pages/{id}/watch", { params: { path: { id: page.id } } }) : api.POST("/api/pages/{id}/watch", { params: { path: { id: page.id } } }));
-    await queryClient.invalidateQueries({ queryKey: panelKeys.watch(page.id) });
-    toast.success(watching ? "You no longer watch this page" : "You watch this page: you will be told of its changes and comments");
+    setBusy(true);
+    try {
+      await setWatch("page", page.id, !watching);
+      toast.success(watching ? "You no longer watch this page" : "You watch this page: you will be told of its changes and comments");
+    } catch (err) {
+      toast.error(`Could not change watching: ${(err as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <div className="details">
@@ -48,12 +61,19 @@ export function DetailsSection({ page, space }: { page: Page; space: Space }) {
           <>
             <dt>Watching</dt>
             <dd>
-              {watch.data ? (watch.data.watching ? "You watch this page" : "You do not watch this page") : "…"}{" "}
               {watch.data ? (
-                <Button size="sm" variant="ghost" onClick={() => void toggleWatch()}>
-                  {watch.data.watching ? "Stop watching" : "Watch"}
-                </Button>
-              ) : null}
+                <>
+                  <span className="details-watchers">{watchedBy(watch.data.watcherCount)}</span>
+                  <span className="details-watch-row">
+                    <span>{watch.data.watching ? "You watch this page" : "You do not watch this page"}</span>
+                    <Button size="sm" variant="ghost" onClick={() => void toggleWatch()} busy={busy} aria-pressed={watch.data.watching}>
+                      {watch.data.watching ? "Stop watching" : "Watch"}
+                    </Button>
+                  </span>
+                </>
+              ) : (
+                "…"
+              )}
             </dd>
           </>
         ) : null}
