@@ -6,7 +6,11 @@ import { Eye } from "./icons";
 import "./notifications.css";
 import { setWatch, useWatch } from "./queries";
 
-export function WatchButton({ kind, id, name }: { kind: "page" | "space"; id: string; name: string }) {
+/**
+ * `look="link"` is the quiet form of the space sidebar's footer links ("Watch space"): the space
+ * home may show a page instead of its own Watch button, so the sidebar carries one too.
+ */
+export function WatchButton({ kind, id, name, look = "button" }: { kind: "page" | "space"; id: string; name: string; look?: "button" | "link" }) {
   const watch = useWatch(kind, id, true);
   const [busy, setBusy] = useState(false);
   if (watch.data === undefined) return null;
@@ -23,6 +27,13 @@ export function WatchButton({ kind, id, name }: { kind: "page" | "space"; id: st
     }
   };
   const hint = kind === "page" ? "Be told when this page is edited or commented on" : "Be told when a page is created in this space";
+  if (look === "link") {
+    return (
+      <button type="button" className="sidebar-link watch-link" onClick={() => void toggle()} disabled={busy} aria-pressed={watching} title={watching ? "Stop watching" : hint}>
+        <Eye aria-hidden="true" /> {watching ? `Watching ${kind}` : `Watch ${kind}`}
+      </button>
+    );
+  }
   return (
     <Button size="sm" variant="ghost" className="watch-button" onClick={() => void toggle()} busy={busy} aria-pressed={watching} title={watching ? "Stop watching" : hint}>
       <Eye size={15} aria-hidden="true" /> <span className="watch-label">{watching ? "Watching" : "Watch"}</span>

@@ -3,7 +3,7 @@ import type { Space } from "../../api/types";
 import { useMe } from "../../app/session";
 import { ChevronDown, Settings, Trash2 } from "../../ui/icons";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../../ui/Menu";
-import { useAdministers } from "../space-settings";
+import { WatchButton } from "../notifications";
 import { PageTree } from "../tree";
 import { useSpaces } from "./queries";
 import { SpaceIcon } from "./SpaceIcon";
@@ -13,7 +13,7 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
   const me = useMe();
   const spaces = useSpaces(!!me.data);
   const [location, navigate] = useLocation();
-  const administers = useAdministers(space.key, !!me.data);
+  const administers = space.canAdmin;
   return (
     <>
       <div className="sidebar-head">
@@ -51,6 +51,7 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
       </nav>
       {me.data ? (
         <div className="sidebar-foot">
+          <WatchButton kind="space" id={space.key} name={space.name} look="link" />
           <Link href={`/s/${space.key}/trash`} className="sidebar-link" aria-current={location === `/s/${space.key}/trash` ? "page" : undefined}>
             <Trash2 aria-hidden="true" /> Trash
           </Link>
