@@ -146,3 +146,9 @@ describe("GET /api/audit filters", () => {
     for (const name of ["actorId", "action", "from", "to"]) expect(op.parameters.find((p: { name: string }) => p.name === name)).toMatchObject({ in: "query", required: false });
   });
 });
+
+test("the audit screen's action picker lists exactly the server's event types", async () => {
+  const { EVENT_TYPES } = await import("../events/outbox");
+  const { AUDIT_ACTIONS } = await import("../web/features/audit/actions");
+  expect(Object.values(AUDIT_ACTIONS).flat().sort()).toEqual([...EVENT_TYPES].sort());
+});

@@ -1,12 +1,13 @@
 /**
  * The audit log (/audit), for those with the right audit.view: the entries newest first, paged
- * with the API's cursor (X-Next-Before); filtered by what they are about (asked of the server),
- * and by who and when (among the entries loaded: the API filters by target only); and "Verify
- * the chain". Loaded lazily, when first opened.
+ * with the API's cursor (X-Next-Before); filtered by the server by what they are about, who did
+ * it, which action and when, so a filter reaches entries of any age; and "Verify the chain".
+ * Loaded lazily, when first opened.
  */
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api } from "../../api/client";
+import { api, data } from "../../api/client";
+import { keys } from "../../api/keys";
 import type { AnswerOf } from "../../api/types";
 import { Loading } from "../../app/Loading";
 import { useMe } from "../../app/session";
@@ -16,11 +17,15 @@ import { Button } from "../../ui/Button";
 import { EmptyState } from "../../ui/EmptyState";
 import { TextField } from "../../ui/Field";
 import { Card } from "../account/SectionsFrame";
+import { AUDIT_ACTIONS } from "./actions";
 import { VerifyChain } from "./VerifyChain";
 
 type Entry = AnswerOf<"/api/audit", "get">[number];
 const TARGETS = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment", "attachment"] as const;
 const PAGE_SIZE = 50;
+
+/** A date picked in the browser, as the instant its local day starts or ends (the API takes instants). */
+const dayEdge = (date: string, edge: "start" | "end") => new Date(`${date}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}`).toISOString();
 
 export default function AuditScreen() {
   useTitle("Audit log");
@@ -28,14 +33,24 @@ export default function AuditScreen() {
   const allowed = !!me.data?.permissions.includes("audit.view");
   const [target, setTarget] = useState("");
   const [who, setWho] = useState("");
+  const [action, setAction] = useState("");
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
+  const people = useQuery({ queryKey: keys.users, queryFn: () => data(api.GET("/api/users")), staleTime: 60_000, enabled: allowed });
+  const filters = {
+    ...(target ? { targetType: target } : {}),
+    ...(who ? { actorId: who } : {}),
+    ...(action ? { action } : {}),
+    ...(from ? { from: dayEdge(from, "start") } : {}),
+    ...(to ? { to: dayEdge(to, "end") } : {}),
+  };
   const log = useInfiniteQuery({
-    queryKey: ["audit", target],
+    queryKey: ["audit", filters],
     enabled: allowed,
     initialPageParam: undefined as number | undefined,
     queryFn: async ({ pageParam }) => {
-      const { data, response } = await api.GET("/api/audit", { params: { query: { take: PAGE_SIZE, ...(target ? { targetType: target } : {}), ...(pageParam ? { before: pageParam } : {}) } } });
+      const { data, error, response } = await api.GET("/api/audit", { params: { query: { take: PAGE_SIZE, ...filters, ...(pageParam ? { before: pageParam } : {}) } } });
+      if (error) throw new Error((error as { detail?: string }).detail ?? `HTTP ${response.status}`);
       const next = response.headers.get("X-Next-Before");
       return { entries: data ?? [], next: next ? Number(next) : undefined };
     },
@@ -49,12 +64,9 @@ export default function AuditScreen() {
       </main>
     );
   }
-  const loaded = log.data?.pages.flatMap((p) => p.entries) ?? [];
-  const w = who.trim().toLowerCase();
-  const shown = loaded.filter(
-    (e) => (!w || (e.actorName ?? "cairn").toLowerCase().includes(w) || e.action.includes(w)) && (!from || e.createdAt.slice(0, 10) >= from) && (!to || e.createdAt.slice(0, 10) <= to),
-  );
-  const filtered = !!(w || from || to);
+  const shown = log.data?.pages.flatMap((p) => p.entries) ?? [];
+  const filtered = Object.keys(filters).length > 0;
+  const users = [...(people.data ?? [])].sort((a, b) => a.displayName.localeCompare(b.displayName));
   return (
     <main id="main" className="main-column full-width panes">
       <h1 className="panes-title">Audit log</h1>
@@ -73,9 +85,35 @@ export default function AuditScreen() {
               ))}
             </select>
           </div>
-          <TextField label="Who or what" type="search" value={who} onChange={(e) => setWho(e.target.value)} placeholder="A name or an action" />
-          <TextField label="From" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-          <TextField label="To" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+          <div className="field">
+            <label htmlFor="audit-who">Who</label>
+            <select id="audit-who" className="input" value={who} onChange={(e) => setWho(e.target.value)}>
+              <option value="">Anyone</option>
+              {users.map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.displayName}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="audit-action">What</label>
+            <select id="audit-action" className="input" value={action} onChange={(e) => setAction(e.target.value)}>
+              <option value="">Any action</option>
+              {Object.entries(AUDIT_ACTIONS).map(([kind, actions]) => (
+                <optgroup key={kind} label={kind[0]!.toUpperCase() + kind.slice(1)}>
+                  <option value={`${kind}.`}>All {kind} actions</option>
+                  {actions.map((a) => (
+                    <option key={a} value={a}>
+                      {a}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+          </div>
+          <TextField label="From" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
+          <TextField label="To" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
         </form>
         {log.isPending ? (
           <Loading />
@@ -102,11 +140,11 @@ export default function AuditScreen() {
             </table>
           </div>
         ) : (
-          <p className="muted">{filtered || target ? "No entry matches these filters. Clear a filter or load older entries." : "Nothing is logged yet."}</p>
+          <p className="muted">{filtered ? "No entry matches these filters." : "Nothing is logged yet."}</p>
         )}
         <p className="muted audit-count" aria-live="polite">
-          {filtered ? `${shown.length} of the ${loaded.length} entries loaded match.` : `${loaded.length} entries loaded.`}
-          {log.hasNextPage ? "" : loaded.length ? " That is all of them." : ""}
+          {shown.length ? `${shown.length} ${filtered ? "matching " : ""}${shown.length === 1 ? "entry" : "entries"} shown.` : ""}
+          {log.hasNextPage ? "" : shown.length ? " That is all of them." : ""}
         </p>
         {log.hasNextPage ? (
           <Button onClick={() => void log.fetchNextPage()} busy={log.isFetchingNextPage}>

@@ -1,0 +1,21 @@
+/**
+ * The actions the audit log records, by kind, for the screen's "What" picker: the server's
+ * event catalogue (src/events/outbox.ts EVENT_TYPES), which the web cannot import. A test in
+ * src/audit/filters.test.ts fails when the two differ.
+ */
+export const AUDIT_ACTIONS = {
+  page: ["page.created", "page.updated", "page.moved", "page.trashed", "page.restored", "page.purged", "page.restriction_added", "page.restriction_removed"],
+  label: ["label.added", "label.removed"],
+  comment: ["comment.created", "comment.updated", "comment.resolved"],
+  space: ["space.created", "space.updated", "space.archived", "space.unarchived", "space.deleted", "space.permission_granted", "space.permission_revoked", "space.permissions_reset", "space.access_recovered", "space.visibility_changed"],
+  user: ["user.registered", "user.login", "user.login_failed", "user.logout", "user.updated", "user.password_changed", "user.password_reset"],
+  session: ["session.revoked"],
+  token: ["token.created", "token.revoked"],
+  invite: ["invite.created", "invite.deleted"],
+  group: ["group.created", "group.updated", "group.deleted", "group.member_added", "group.member_removed"],
+  settings: ["settings.updated"],
+  webhook: ["webhook.created", "webhook.deleted", "webhook.disabled", "webhook.updated", "webhook.redelivered"],
+  attachment: ["attachment.created", "attachment.deleted"],
+} as const;
+
+export type AuditKind = keyof typeof AUDIT_ACTIONS;
