@@ -5,6 +5,7 @@
  */
 import { useMemo, useState } from "react";
 import { api, data } from "../../api/client";
+import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
 import type { Space } from "../../api/types";
 import { useMe } from "../../app/session";
@@ -12,7 +13,7 @@ import { Button } from "../../ui/Button";
 import { FormError } from "../../ui/Field";
 import { Lock, Globe, X } from "../../ui/icons";
 import { toast } from "../../ui/toast";
-import { OPERATIONS, problemText, settingsKeys, useGroups, useUsers, type Grant } from "./queries";
+import { OPERATIONS, problemText, useGroups, useUsers, type Grant } from "./queries";
 import { useReauth } from "./reauth";
 
 interface Principal {
@@ -32,7 +33,8 @@ export function AccessSection({ space, grants }: { space: Space; grants: Grant[]
   const everyoneGroup = groups.data?.find((g) => g.builtIn && g.name === "Everyone");
   const everyone = grants.find((g) => g.principalType === 1 && g.principalId === everyoneGroup?.id);
   const others = grants.filter((g) => g !== everyone);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: settingsKeys.grants(space.key) });
+  // The space (its key prefixes the grants') is asked again too: its canEdit and canAdmin follow the grants.
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.space(space.key) }), queryClient.invalidateQueries({ queryKey: keys.spaces })]);
 
   const run = async (id: string, action: () => Promise<unknown>, done: string) => {
     setBusy(id);

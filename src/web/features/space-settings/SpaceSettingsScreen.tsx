@@ -5,7 +5,6 @@
 import { Link } from "wouter";
 import type { Space } from "../../api/types";
 import { Loading } from "../../app/Loading";
-import { useMe } from "../../app/session";
 import { useTitle } from "../../lib/title";
 import { EmptyState } from "../../ui/EmptyState";
 import { AccessSection } from "./AccessSection";
@@ -26,13 +25,13 @@ type SectionId = (typeof SECTIONS)[number]["id"];
 
 /** `templateId`: a template's content, open in the editor (full width, without the sections). */
 export default function SpaceSettingsScreen({ space, section, templateId }: { space: Space; section?: string; templateId?: string }) {
-  const me = useMe();
-  const grants = useGrants(space.key, !!me.data);
+  // The space says whether the person administers it: only then are its grants asked for.
+  const grants = useGrants(space.key, space.canAdmin);
   const current = (SECTIONS.find((s) => s.id === section)?.id ?? "general") as SectionId;
   const label = SECTIONS.find((s) => s.id === current)!.label;
   useTitle(`${label} · Settings`, space.name);
-  if (grants.isPending) return <Loading />;
-  if (!grants.data) {
+  if (space.canAdmin && grants.isPending) return <Loading />;
+  if (!space.canAdmin || !grants.data) {
     return (
       <main id="main" className="main-column">
         <EmptyState title="Only the space's administrators can change its settings">Ask someone who administers {space.name} to give you Admin on it, or to make the change for you.</EmptyState>

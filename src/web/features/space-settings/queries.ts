@@ -1,6 +1,6 @@
 /**
- * The data of a space's settings: its grants (which also tell whether the person administers
- * the space: only administrators may read them), the groups, the accounts, templates, webhooks.
+ * The data of a space's settings: its grants (asked for only when the space says the person
+ * administers it, `space.canAdmin`), the groups, the accounts, templates, webhooks.
  */
 import { useQuery } from "@tanstack/react-query";
 import { api, ApiError, data } from "../../api/client";
@@ -34,15 +34,9 @@ export function useGrants(spaceKey: string, enabled = true) {
     queryKey: settingsKeys.grants(spaceKey),
     queryFn: () => data(api.GET("/api/spaces/{key}/permissions", { params: { path: { key: spaceKey } } })),
     enabled,
-    // A 403 is an answer (this person does not administer the space), not a failure to retry.
+    // A 403 (the person lost Admin since the space was read) is an answer, not a failure to retry.
     retry: false,
   });
-}
-
-/** Whether the person signed in administers the space (its grants are readable to them). */
-export function useAdministers(spaceKey: string, signedIn: boolean): boolean {
-  const grants = useGrants(spaceKey, signedIn);
-  return !!grants.data;
 }
 
 export function useGroups() {
