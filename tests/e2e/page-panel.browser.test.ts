@@ -188,4 +188,40 @@ describe("around a page", () => {
       }
     }
   }, 120_000);
+
+  test("a passage selected in the editor is commented on from its toolbar, the panel beside the editor", async () => {
+    const { page } = v;
+    const minutes = await newPage(page, space.id, "Minutes", { text: "We agreed to move the launch to March after the review." });
+    await page.goto(`/s/ENG/p/${minutes.id}/edit`);
+    const editor = page.locator(".ProseMirror[contenteditable=true]");
+    await editor.getByText("move the launch").waitFor();
+    await page.evaluate((w) => {
+      const root = document.querySelector(".ProseMirror[contenteditable=true]")!;
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const at = (n as Text).data.indexOf(w);
+        if (at < 0) continue;
+        const r = document.createRange();
+        r.setStart(n, at);
+        r.setEnd(n, at + w.length);
+        getSelection()!.removeAllRanges();
+        getSelection()!.addRange(r);
+        return;
+      }
+      throw new Error(`not found: ${w}`);
+    }, "the launch");
+    await page.locator(".bubble-toolbar").getByRole("button", { name: "Comment" }).click();
+    const box = page.getByRole("combobox", { name: "Comment on the selected passage" });
+    await box.waitFor();
+    expect(await page.locator(".comment-composer .comment-quote").textContent()).toBe("the launch");
+    await editor.waitFor(); // still editing, the panel beside it
+    await screenshot(page, "page-panel-comment-while-editing");
+    await box.fill("Which review?");
+    await page.locator(".comment-composer").getByRole("button", { name: "Comment" }).click();
+    await page.getByText("Comment posted").waitFor();
+    const [thread] = await api(page, "GET", `/api/pages/${minutes.id}/comments`);
+    expect(JSON.parse(thread.anchorJson)).toEqual({ quote: "the launch", prefix: "We agreed to move ", suffix: " to March after the revi" });
+    expect(await page.locator(".thread", { hasText: "Which review?" }).getByText("detached").count()).toBe(0);
+    expect({ violations: await axeViolations(page) }).toEqual({ violations: [] });
+  }, 60_000);
 });

@@ -5,8 +5,10 @@
 import type { Editor } from "@tiptap/core";
 import { useEditorState } from "@tiptap/react";
 import { BubbleMenu } from "@tiptap/react/menus";
-import { useState } from "react";
+import { useContext, useState } from "react";
 import { safeHref } from "../page/render/safe-url";
+import type { TextAnchor } from "../page-panel/anchors";
+import { CommentOnSelection } from "../page-panel/comment-on-selection";
 
 const MARKS: Array<[string, string, string]> = [
   ["bold", "B", "Bold (Ctrl+B)"],
@@ -17,7 +19,23 @@ const MARKS: Array<[string, string, string]> = [
   ["highlight", "H", "Highlight"],
 ];
 
+/** Characters of context either side of a quote (as the reading view's anchors keep). */
+const CONTEXT = 24;
+
+/**
+ * The selection as a text quote. The text is joined without separators between blocks, as the
+ * reading view's text nodes are, so the comment is found again there.
+ */
+function anchorOfEditorSelection(editor: Editor): TextAnchor | null {
+  const { from, to } = editor.state.selection;
+  const doc = editor.state.doc;
+  const quote = doc.textBetween(from, to);
+  if (!quote.trim()) return null;
+  return { quote: quote.slice(0, 2000), prefix: doc.textBetween(0, from).slice(-CONTEXT), suffix: doc.textBetween(to, doc.content.size).slice(0, CONTEXT) };
+}
+
 export function BubbleToolbar({ editor }: { editor: Editor }) {
+  const commentOn = useContext(CommentOnSelection);
   const active = useEditorState({ editor, selector: ({ editor: e }) => Object.fromEntries([...MARKS.map(([m]) => [m, e.isActive(m)]), ["link", e.isActive("link")]]) as Record<string, boolean> });
   const [linking, setLinking] = useState(false);
   const [href, setHref] = useState("");
@@ -71,6 +89,19 @@ export function BubbleToolbar({ editor }: { editor: Editor }) {
             >
               Link
             </button>
+            {commentOn ? (
+              <button
+                type="button"
+                className="tb-button"
+                title="Comment on this passage"
+                onClick={() => {
+                  const anchor = anchorOfEditorSelection(editor);
+                  if (anchor) commentOn(anchor);
+                }}
+              >
+                Comment
+              </button>
+            ) : null}
           </>
         )}
       </div>

@@ -22,7 +22,9 @@ export default function PagePanel(props: PagePanelProps) {
   const panel = state.panel;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape" && !document.querySelector("[role=dialog], [role=menu]")) state.open(null);
+      // Escape inside the editor (a suggestion list, the link form) is the editor's own.
+      const inEditor = e.target instanceof Element && e.target.closest(".ProseMirror, .bubble-toolbar");
+      if (e.key === "Escape" && !inEditor && !document.querySelector("[role=dialog], [role=menu]")) state.open(null);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

@@ -18,6 +18,7 @@ import "./page.css";
 import { useTitle } from "../../lib/title";
 import { PagePanel, SelectionComment, useCommentHighlights, usePanel } from "../page-panel";
 import type { TextAnchor } from "../page-panel/anchors";
+import { CommentOnSelection } from "../page-panel/comment-on-selection";
 
 
 export function PageScreen({ space, pageId, mode }: { space: Space; pageId: string; mode: "read" | "edit" }) {
@@ -31,6 +32,13 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
   const [draftAnchor, setDraftAnchor] = useState<TextAnchor | null>(null);
   const openPanel = panel.open;
   const openThread = useCallback((id: string) => openPanel("comments", id), [openPanel]);
+  const commentOn = useCallback(
+    (anchor: TextAnchor) => {
+      setDraftAnchor(anchor);
+      openPanel("comments");
+    },
+    [openPanel],
+  );
   // One document object per version: a new one each render would redraw the whole page.
   const contentJson = page.data?.contentJson;
   const doc = useMemo(() => (contentJson === undefined ? null : parseDoc(contentJson)), [contentJson]);
@@ -50,11 +58,19 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
   if (p.spaceId !== space.id) return <NotFound />;
   const editing = (mode === "edit" || p.status === 0) && p.canEdit;
   return (
-    <main id="main" className={`main-column page${p.fullWidth ? " full-width" : ""}${panel.panel && !editing ? " with-panel" : ""}`}>
+    <main id="main" className={`main-column page${p.fullWidth ? " full-width" : ""}${panel.panel ? " with-panel" : ""}`}>
       {editing ? (
-        <Suspense fallback={<ReadingFallback page={p} space={space} />}>
-          <EditSession key={p.id} page={p} space={space} reading={<ReadingFallback page={p} space={space} />} />
-        </Suspense>
+        <CommentOnSelection.Provider value={commentOn}>
+          <Suspense fallback={<ReadingFallback page={p} space={space} />}>
+            <EditSession key={p.id} page={p} space={space} reading={<ReadingFallback page={p} space={space} />} />
+          </Suspense>
+          {/* The panel stays beside the editor; the toolbar's Comment opens it with the passage as the draft. */}
+          {panel.panel ? (
+            <Suspense fallback={null}>
+              <PagePanel page={p} space={space} state={panel} draftAnchor={draftAnchor} onDraftDone={() => setDraftAnchor(null)} found={null} />
+            </Suspense>
+          ) : null}
+        </CommentOnSelection.Provider>
       ) : (
         <>
           <PageHeader page={p} space={space} />
