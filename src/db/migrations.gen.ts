@@ -16,7 +16,8 @@ import m12 from "../../migrations/0012_large_columns_last.sql" with { type: "tex
 import m13 from "../../migrations/0013_webhook_due_order.sql" with { type: "text" };
 import m14 from "../../migrations/0014_sign_in_failures.sql" with { type: "text" };
 import m15 from "../../migrations/0015_jobs.sql" with { type: "text" };
-import m16 from "../../migrations/0016_worried_moira_mactaggert.sql" with { type: "text" };
+import m16 from "../../migrations/0016_collab_documents.sql" with { type: "text" };
+import m17 from "../../migrations/0017_audit_filter_indexes.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -35,5 +36,6 @@ export const migrations: Migration[] = [
   { tag: "0013_webhook_due_order", sql: m13 },
   { tag: "0014_sign_in_failures", sql: m14 },
   { tag: "0015_jobs", sql: m15 },
-  { tag: "0016_worried_moira_mactaggert", sql: m16 },
+  { tag: "0016_collab_documents", sql: m16 },
+  { tag: "0017_audit_filter_indexes", sql: m17 },
 ];
