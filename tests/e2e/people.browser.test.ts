@@ -121,7 +121,7 @@ describe("people", () => {
     await page.getByRole("heading", { name: "Roadmap", level: 1 }).waitFor();
     await page.getByRole("button", { name: "Notifications" }).or(page.getByRole("link", { name: "Notifications" })).first().waitFor();
     await page.getByRole("button", { name: "Watch", exact: true }).click();
-    await page.getByRole("button", { name: "Watching" }).waitFor();
+    await page.getByRole("button", { name: "Watching", exact: true }).waitFor();
     expect((await api(page, "GET", `/api/pages/${roadmap.id}/watch`)).watching).toBe(true);
     await axeClean(page);
 
@@ -151,7 +151,7 @@ describe("people", () => {
     expect(after.every((n: { spaceId: string | null }) => n.spaceId !== ops.id)).toBe(true);
 
     // Stop watching: the toggle goes back.
-    await page.getByRole("button", { name: "Watching" }).click();
+    await page.getByRole("button", { name: "Watching", exact: true }).click();
     await page.getByRole("button", { name: "Watch", exact: true }).waitFor();
     expect((await api(page, "GET", `/api/pages/${roadmap.id}/watch`)).watching).toBe(false);
   }, 40_000);
@@ -174,7 +174,8 @@ describe("people", () => {
     }
     await page.goto("/s/ENG");
     await page.getByRole("button", { name: "Watch", exact: true }).click();
-    await page.getByRole("button", { name: "Watching" }).waitFor();
+    await page.getByRole("button", { name: "Watching", exact: true }).waitFor();
+    await page.getByRole("button", { name: "Watching space", pressed: true }).waitFor(); // the sidebar's toggle follows
     expect((await api(page, "GET", "/api/spaces/ENG/watch")).watching).toBe(true);
   }, 30_000);
 
@@ -229,7 +230,7 @@ describe("people", () => {
         await axeClean(page);
         await page.goto(`/s/ENG/p/${roadmap.id}`);
         await page.getByRole("heading", { name: "Roadmap", level: 1 }).waitFor();
-        await page.getByRole("button", { name: /^Watch/ }).waitFor();
+        await page.getByRole("button", { name: /^Watch(ing)?$/ }).waitFor();
         await screenshot(page, "page-watch");
         expect(v.foreign).toEqual([]);
         expect(v.errors).toEqual([]);
