@@ -255,7 +255,13 @@ async function runWorker(plan: WorkerPlan): Promise<WorkerReport> {
   measuring = false;
   for (const t of starts) clearTimeout(t);
   for (const t of intervals) clearInterval(t);
-  await Bun.sleep(1_000);
+  // Let what is still on its way arrive before the documents are compared: wait until no
+  // update has come for a second (at most 15 s), so a loaded machine's backlog is not taken
+  // for a failure to converge.
+  let lastUpdate = performance.now();
+  for (const c of clients) c.doc.on("update", () => (lastUpdate = performance.now()));
+  const drainDeadline = performance.now() + 15_000;
+  while (performance.now() - lastUpdate < 1_000 && performance.now() < drainDeadline) await Bun.sleep(100);
   const docs: Record<string, string> = {};
   for (const c of clients) docs[c.pageId] = c.doc.getXmlFragment("default").toString();
   close(clients);
