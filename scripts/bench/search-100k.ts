@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { sampleDocument, type SampleNode } from "../../src/content/sample";
+import { sampleDocument, seededRandom, type SampleNode } from "../../src/content/sample";
 import type { FigureRow } from "./report";
 
 /** The target for what a person types, asked for the first time. */
@@ -39,17 +39,6 @@ function wordsOf(node: SampleNode, out: Set<string>): void {
   for (const child of node.content ?? []) wordsOf(child, out);
 }
 
-/** Mulberry32, so every run asks the same queries. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Words of the corpus (read from its own first 400 documents), of 4 letters or more (what
@@ -65,7 +54,7 @@ export function firstTimeQueries(count: number, seed = 13): { one: string[]; two
     wordsOf(sampleDocument(s, 500), seen);
     for (const w of seen) df.set(w, (df.get(w) ?? 0) + 1);
   }
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const shuffle = <T>(list: T[]) => {
     for (let i = list.length - 1; i > 0; i--) {
       const j = Math.floor(rnd() * (i + 1));

@@ -68,6 +68,11 @@ export function canAdminSpace(core: Core, caller: Caller, space: SpaceRow): bool
   return caller.kind === "user" && spaceOperation(core, caller, space) >= OPERATION.Admin;
 }
 
+/** What the caller may do in the space, as the API tells the UI: edit pages now (not while archived), administer it. */
+export function spaceCapabilities(core: Core, caller: Caller, space: SpaceRow): { canEdit: boolean; canAdmin: boolean } {
+  return { canEdit: canEditSpace(core, caller, space) && !space.archivedAt, canAdmin: canAdminSpace(core, caller, space) };
+}
+
 /** A space the caller may not see is exactly as missing as one that does not exist. */
 export function requireReadableSpace(core: Core, caller: Caller, space: SpaceRow | undefined): SpaceRow {
   if (!space || !canReadSpace(core, caller, space)) throw notFound("Space not found");

@@ -33,7 +33,7 @@ const SYLLABLES = "ka ri to mo ne sa lu vi den tor bel quin ar os ex fal gro hem
 const LANGUAGES = ["typescript", "python", "sql", "bash", "go"];
 
 /** Mulberry32: tiny, fast, and the same sequence on every platform. */
-function random(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -46,7 +46,7 @@ function random(seed: number): () => number {
 
 /** About 4,000 invented words, the same for every seed (a shared vocabulary across pages). */
 const RARE: string[] = (() => {
-  const rnd = random(20250101);
+  const rnd = seededRandom(20250101);
   const syllables = SYLLABLES.split(" ");
   const words = new Set<string>();
   while (words.size < 4000) {
@@ -57,7 +57,7 @@ const RARE: string[] = (() => {
 })();
 
 export function sampleDocument(seed: number, words = 500): SampleNode & { type: "doc"; content: SampleNode[] } {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)];
   let left = words;
 

@@ -3,19 +3,9 @@
  * tests of tracked changes. Only what the schema can mark is edited (no code block text, no
  * attributes, no text block emptied), so accept all / reject all must give back either side exactly.
  */
-import type { SampleNode } from "./sample";
+import { seededRandom, type SampleNode } from "./sample";
 import { contentSchema } from "./schema";
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ["alpha", "beta", "release", "the", "管理", "plan", "x", "deploy", "review", "mountain"];
 
@@ -43,7 +33,7 @@ const fixed = (node: SampleNode) => ["codeBlock", "image", "attachment", "horizo
  */
 export function randomEdits<T extends object>(doc: T, seed: number, count: number, opts: { untracked?: boolean } = {}): T {
   let out = structuredClone(doc) as SampleNode;
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   for (let n = 0; n < count; n++) {
     const before = structuredClone(out);
     if (opts.untracked && rnd() < 0.4) untrackedEdit(out, rnd);

@@ -32,7 +32,7 @@ export const SpaceMetadata = t.Object(
   { title: "SpaceMetadata" },
 );
 
-/** The Space answered to a caller: its fields and what that caller may do in it (service.ts, spaceCapabilities). */
+/** The Space answered to a caller: its fields and what that caller may do in it (access/spaces.ts, spaceCapabilities). */
 export const Space = t.Object(
   {
     ...SpaceMetadata.properties,

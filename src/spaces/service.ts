@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { canAdminSpace, canCreateSpace, canEditSpace, readableSpaceFilter, requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
+import { canCreateSpace, readableSpaceFilter, spaceCapabilities, requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
 import { OPERATION, PRINCIPAL, spaceGrants } from "../permissions/tables";
 import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
@@ -57,10 +57,6 @@ export type SpaceMetadata = ReturnType<typeof toSpace>;
  * by access/spaces.ts; pages cannot be changed in an archived space, as for a page's canEdit.
  * Never kept (kept-answers): the grants it reads are cached there, per caller, until a write.
  */
-export function spaceCapabilities(core: Core, caller: Caller, row: SpaceRow) {
-  return { canEdit: canEditSpace(core, caller, row) && !row.archivedAt, canAdmin: canAdminSpace(core, caller, row) };
-}
-
 /** The Space the API answers: its fields and what the caller may do in it. */
 export function spaceFor(core: Core, caller: Caller, row: SpaceRow) {
   return { ...toSpace(row), ...spaceCapabilities(core, caller, row) };
