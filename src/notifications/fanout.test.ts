@@ -118,7 +118,7 @@ describe("a page updated", () => {
     const page = await newPage(env, owner, space.id, "Guide");
     expect((await edit(member, page.id, { contentJson: doc("x"), baseVersion: 7 })).status).toBe(409);
     expect(rowCount()).toBe(0);
-    expect((await call(env, "GET", `/api/pages/${page.id}/watch`, { as: member })).body).toEqual({ watching: false });
+    expect((await call(env, "GET", `/api/pages/${page.id}/watch`, { as: member })).body).toEqual({ watching: false, watcherCount: 1 });
   });
 });
 
