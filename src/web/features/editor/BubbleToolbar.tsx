@@ -96,7 +96,10 @@ export function BubbleToolbar({ editor }: { editor: Editor }) {
                 title="Comment on this passage"
                 onClick={() => {
                   const anchor = anchorOfEditorSelection(editor);
-                  if (anchor) commentOn(anchor);
+                  if (!anchor) return;
+                  // The passage now lives in the comment's draft: the selection (and this toolbar) goes.
+                  editor.commands.setTextSelection(editor.state.selection.to);
+                  commentOn(anchor);
                 }}
               >
                 Comment
