@@ -1,42 +1,17 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
-import { call, makeEnv, signUp, type TestEnv } from "../../tests/harness";
+import { call, makeEnv, signUp } from "../../tests/harness";
 import { recordEvent } from "../events/outbox";
 import { newPage } from "../pages/testing";
 import { eventsOf, newSpace } from "../spaces/testing";
 import { DISABLE_AFTER_FAILURES, MAX_ATTEMPTS, RETRY_DELAYS_MS, runDueDeliveries } from "./sender";
 import { webhookAttempts, webhookDeliveries } from "./tables";
-import { deliveriesOf, newWebhook, startReceiver } from "./testing";
+import { ALLOW_LOOPBACK, deliveriesOf, newWebhook, webhookTestKit } from "./testing";
 
-const ALLOW_LOOPBACK = { CAIRN_OUTBOUND_ALLOW: "127.0.0.1" };
-
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const fn of cleanups.splice(0).reverse()) fn();
-});
-
-function env(opts: Parameters<typeof makeEnv>[0] = {}): TestEnv {
-  const e = makeEnv(opts);
-  cleanups.push(() => e.close());
-  return e;
-}
-
-function receiver(answer?: Parameters<typeof startReceiver>[0]) {
-  const r = startReceiver(answer);
-  cleanups.push(r.stop);
-  return r;
-}
-
-async function ownerWithSpace(e: TestEnv) {
-  const owner = await signUp(e, "owner@example.com");
-  const space = await newSpace(e, owner, "DOCS");
-  return { owner, space };
-}
-
-const rename = (e: TestEnv, who: { cookie: string }, name: string) => call(e, "PUT", "/api/spaces/DOCS", { as: who, body: { name } });
+const { cleanup, env, receiver, ownerWithSpace, rename } = webhookTestKit();
 
 describe("the outbound guard at delivery", () => {
   test("a webhook at a loopback address is refused while nothing allows it; the log says why", async () => {
@@ -260,7 +235,7 @@ describe("retries", () => {
 
   test("deliveries left waiting survive a restart and go out once allowed", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cairn-webhooks-"));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    cleanup(() => rmSync(dir, { recursive: true, force: true }));
     const r = receiver();
     // 1. First run: loopback not allowed, the attempt is refused and a retry is scheduled.
     const first = makeEnv({ dir });

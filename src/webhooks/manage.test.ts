@@ -1,39 +1,14 @@
 /** Switching webhooks off and on, sending a delivery again, and the event catalogue. */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Webhook as Verifier } from "standardwebhooks";
-import { call, makeEnv, ownerAndMember, signUp, type TestEnv } from "../../tests/harness";
+import { call, ownerAndMember } from "../../tests/harness";
 import { eventsOf, newSpace } from "../spaces/testing";
 import { DISABLE_AFTER_FAILURES, runDueDeliveries } from "./sender";
 import { WEBHOOK_EVENT_TYPES } from "./service";
 import { webhookAttempts } from "./tables";
-import { deliveriesOf, newWebhook, startReceiver } from "./testing";
+import { ALLOW_LOOPBACK, deliveriesOf, newWebhook, webhookTestKit } from "./testing";
 
-const ALLOW_LOOPBACK = { CAIRN_OUTBOUND_ALLOW: "127.0.0.1" };
-
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const fn of cleanups.splice(0).reverse()) fn();
-});
-
-function env(opts: Parameters<typeof makeEnv>[0] = {}): TestEnv {
-  const e = makeEnv(opts);
-  cleanups.push(() => e.close());
-  return e;
-}
-
-function receiver(answer?: Parameters<typeof startReceiver>[0]) {
-  const r = startReceiver(answer);
-  cleanups.push(r.stop);
-  return r;
-}
-
-async function ownerWithSpace(e: TestEnv) {
-  const owner = await signUp(e, "owner@example.com");
-  const space = await newSpace(e, owner, "DOCS");
-  return { owner, space };
-}
-
-const rename = (e: TestEnv, who: { cookie: string }, name: string) => call(e, "PUT", "/api/spaces/DOCS", { as: who, body: { name } });
+const { env, receiver, ownerWithSpace, rename } = webhookTestKit();
 const within = (p: Promise<void>, ms: number, what: string) => Promise.race([p, Bun.sleep(ms).then(() => Promise.reject(new Error(what)))]);
 
 describe("GET /api/webhooks/events", () => {

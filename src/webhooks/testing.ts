@@ -1,5 +1,7 @@
 /** Test helpers for webhooks: a real receiver on a loopback port, and the delivery log. */
-import { call, type TestEnv, type Who } from "../../tests/harness";
+import { afterEach } from "bun:test";
+import { call, makeEnv, signUp, type TestEnv, type Who } from "../../tests/harness";
+import { newSpace } from "../spaces/testing";
 
 export interface Received {
   headers: Record<string, string>;
@@ -63,4 +65,38 @@ export async function deliveriesOf(env: TestEnv, who: Who, key: string, hookId: 
     payload: { type: string; timestamp: string; data: Record<string, unknown> };
     log: Array<{ attempt: number; statusCode: number | null; error: string | null; durationMs: number; responseSnippet: string | null }>;
   }>;
+}
+
+/** Outbound requests to the test's own receivers on loopback are allowed. */
+export const ALLOW_LOOPBACK = { CAIRN_OUTBOUND_ALLOW: "127.0.0.1" };
+
+/**
+ * A webhook test file's set-up: environments and receivers closed after each test, an owner with
+ * the space DOCS, and a rename of it (which records space.updated, so a delivery).
+ */
+export function webhookTestKit() {
+  const cleanups: Array<() => void> = [];
+  afterEach(() => {
+    for (const fn of cleanups.splice(0).reverse()) fn();
+  });
+  return {
+    /** Runs `fn` after the test, with the kit's own clean-ups. */
+    cleanup: (fn: () => void) => void cleanups.push(fn),
+    env(opts: Parameters<typeof makeEnv>[0] = {}): TestEnv {
+      const e = makeEnv(opts);
+      cleanups.push(() => e.close());
+      return e;
+    },
+    receiver(answer?: Parameters<typeof startReceiver>[0]) {
+      const r = startReceiver(answer);
+      cleanups.push(r.stop);
+      return r;
+    },
+    async ownerWithSpace(e: TestEnv) {
+      const owner = await signUp(e, "owner@example.com");
+      const space = await newSpace(e, owner, "DOCS");
+      return { owner, space };
+    },
+    rename: (e: TestEnv, who: { cookie: string }, name: string) => call(e, "PUT", "/api/spaces/DOCS", { as: who, body: { name } }),
+  };
 }
