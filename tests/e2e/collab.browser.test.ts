@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { apiCall, axeViolations, LOOKS, PASSWORD, screenshot, visit, type Visit } from "./harness";
-import { api, docJson, newPage, newSpace, ownerWorld, para, storedDoc, type World } from "./fixtures";
+import { axeViolations, LOOKS, screenshot, visit, type Visit } from "./harness";
+import { api, invitedPerson, docJson, newPage, newSpace, ownerWorld, para, storedDoc, type World } from "./fixtures";
 
 let world: World;
 let olive: Visit;
@@ -53,11 +53,7 @@ beforeAll(async () => {
   const page = await newPage(olive.page, space.id, "Team notes", { text: "We meet on Tuesdays." });
   pageId = page.id;
   editPath = `/s/ENG/p/${pageId}/edit`;
-  const invite = await api(olive.page, "POST", "/api/admin/invites", { email: "bea@example.com", expiresInDays: 7, sendEmail: false });
-  bea = await visit(world.cairn);
-  await bea.page.goto("/api/health");
-  const reg = await apiCall(bea.page, "POST", "/api/auth/register", { email: "bea@example.com", displayName: "Bea Builder", password: PASSWORD, inviteToken: invite.token });
-  if (reg.status > 299) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`);
+  bea = await invitedPerson(world.cairn, olive.page);
 });
 afterAll(async () => {
   await bea?.close();

@@ -3,7 +3,7 @@
  * made through the API (fast), and small page objects for the editor.
  */
 import type { Page } from "playwright-core";
-import { apiCall, createOwner, startCairn, visit, type RunningCairn, type Visit } from "./harness";
+import { apiCall, createOwner, PASSWORD, startCairn, visit, type RunningCairn, type Visit } from "./harness";
 
 export interface World {
   cairn: RunningCairn;
@@ -75,4 +75,14 @@ export async function slash(page: Page, query: string, title: string): Promise<v
 export async function caretToEnd(page: Page): Promise<void> {
   await page.evaluate(() => (document.querySelector(".ProseMirror") as unknown as { editor: { commands: { focus(at: string): void } } }).editor.commands.focus("end"));
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** A second person, invited by the owner (through the API) and signed in in a context of their own. */
+export async function invitedPerson(cairn: RunningCairn, owner: Page, email = "bea@example.com", displayName = "Bea Builder"): Promise<Visit> {
+  const invite = await api(owner, "POST", "/api/admin/invites", { email, expiresInDays: 7, sendEmail: false });
+  const person = await visit(cairn);
+  await person.page.goto("/api/health");
+  const reg = await apiCall(person.page, "POST", "/api/auth/register", { email, displayName, password: PASSWORD, inviteToken: invite.token });
+  if (reg.status > 299) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`);
+  return person;
 }

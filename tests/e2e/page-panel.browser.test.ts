@@ -8,8 +8,8 @@ import { mkdtempSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { apiCall, axeViolations, createOwner, LOOKS, PASSWORD, screenshot, startCairn, visit, type RunningCairn, type Visit } from "./harness";
-import { api, newPage, newSpace } from "./fixtures";
+import { apiCall, axeViolations, createOwner, LOOKS, screenshot, startCairn, visit, type RunningCairn, type Visit } from "./harness";
+import { api, invitedPerson, newPage, newSpace } from "./fixtures";
 
 let cairn: RunningCairn;
 let v: Visit;
@@ -25,11 +25,7 @@ beforeAll(async () => {
   await api(v.page, "PUT", "/api/admin/settings", { loginRateLimitPerMinute: 1000 });
   space = await newSpace(v.page, "ENG", "Engineering");
   doc = await newPage(v.page, space.id, "Budget", { text: TEXT });
-  const invite = await api(v.page, "POST", "/api/admin/invites", { email: "bea@example.com", expiresInDays: 7, sendEmail: false });
-  bea = await visit(cairn);
-  await bea.page.goto("/api/health");
-  const reg = await apiCall(bea.page, "POST", "/api/auth/register", { email: "bea@example.com", displayName: "Bea Builder", password: PASSWORD, inviteToken: invite.token });
-  if (reg.status > 299) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`);
+  bea = await invitedPerson(cairn, v.page);
 }, 60_000);
 afterAll(async () => {
   await bea?.close();

@@ -5,8 +5,8 @@
  * editor and used for a new page, another made from a page. Every section in the four looks, with axe.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { apiCall, axeViolations, createOwner, LOOKS, PASSWORD, screenshot, startCairn, visit, type RunningCairn, type Visit } from "./harness";
-import { api, newPage, newSpace, slash, storedDoc } from "./fixtures";
+import { axeViolations, createOwner, LOOKS, PASSWORD, screenshot, startCairn, visit, type RunningCairn, type Visit } from "./harness";
+import { api, invitedPerson, newPage, newSpace, slash, storedDoc } from "./fixtures";
 
 let cairn: RunningCairn;
 let v: Visit;
@@ -32,11 +32,7 @@ beforeAll(async () => {
   space = await newSpace(v.page, "ENG", "Engineering");
   await newPage(v.page, space.id, "Welcome");
   // A second account, which sees the space through the Everyone group.
-  const invite = await api(v.page, "POST", "/api/admin/invites", { email: "bea@example.com", expiresInDays: 7, sendEmail: false });
-  bea = await visit(cairn);
-  await bea.page.goto("/api/health");
-  const reg = await apiCall(bea.page, "POST", "/api/auth/register", { email: "bea@example.com", displayName: "Bea Builder", password: PASSWORD, inviteToken: invite.token });
-  if (reg.status > 299) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`);
+  bea = await invitedPerson(cairn, v.page);
 }, 60_000);
 afterAll(async () => {
   await bea?.close();
