@@ -50,7 +50,7 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
       if (!row) return;
       setFocusedId(row.node.id);
       virtual.scrollToIndex(rows.indexOf(row), { align: "auto" });
-      requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`[data-id="${row.node.id}"]`)?.focus());
+      focusWhenDrawn(scrollRef, row.node.id);
     },
     [rows, virtual],
   );
@@ -61,7 +61,7 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
     const index = place.index + delta;
     if (index < 0 || index >= place.siblings.length) return;
     movePage({ id: row.node.id, title: row.node.title, fromSpaceId: space.id, toSpaceId: space.id, parentId: place.parentId, index, announce: `${row.node.title} moved ${delta < 0 ? "up" : "down"}, now ${index + 1} of ${place.siblings.length}` });
-    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`[data-id="${row.node.id}"]`)?.focus());
+    focusWhenDrawn(scrollRef, row.node.id);
   };
 
   const onKeyDown = (e: React.KeyboardEvent) => {
@@ -163,4 +163,17 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
       </div>
     </div>
   );
+}
+
+/**
+ * Focuses a row once the virtual list has drawn it: after a jump far down (End, typeahead) the
+ * row appears only when the list has re-rendered, which on a busy machine takes more than one
+ * frame, and a single try would leave the focus nowhere.
+ */
+function focusWhenDrawn(list: { current: HTMLElement | null }, id: string, framesLeft = 30): void {
+  requestAnimationFrame(() => {
+    const row = list.current?.querySelector<HTMLElement>(`[data-id="${id}"]`);
+    if (row) row.focus();
+    else if (framesLeft > 0) focusWhenDrawn(list, id, framesLeft - 1);
+  });
 }
