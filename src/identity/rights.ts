@@ -19,6 +19,7 @@ export const RIGHTS = {
   "branding.manage": "Change branding",
   "backups.manage": "Run and configure backups",
   "backups.restore": "Restore backups",
+  "dashboard.view": "See the admin dashboard, instance health, version and Tailscale status",
 } as const;
 
 export type Right = keyof typeof RIGHTS;
