@@ -36,7 +36,30 @@ import { HSTS, SECURITY_HEADERS } from "../platform/security-headers";
 
 /** Every API route group, in one list (the OpenAPI test checks each is described). */
 export function apiRoutes(core: Core) {
-  return [systemRoutes(core), authRoutes(core), tokenRoutes(core), userRoutes(core), spaceRoutes(core), pageRoutes(core), groupRoutes(core), searchRoutes(core), auditRoutes(core), webhookRoutes(core), labelRoutes(core), commentRoutes(core), attachmentRoutes(core), templateRoutes(core), permissionRoutes(core), adminSpaceRoutes(core), settingsRoutes(core), watchRoutes(core), notificationRoutes(core), collabRoutes(core)];
+  // prettier-ignore
+  return [
+    systemRoutes(core),
+    authRoutes(core),
+    tokenRoutes(core),
+    userRoutes(core),
+    spaceRoutes(core),
+    pageRoutes(core),
+    groupRoutes(core),
+    searchRoutes(core),
+    auditRoutes(core),
+    webhookRoutes(core),
+    labelRoutes(core),
+    commentRoutes(core),
+    attachmentRoutes(core),
+    templateRoutes(core),
+    permissionRoutes(core),
+    adminSpaceRoutes(core),
+    settingsRoutes(core),
+    watchRoutes(core),
+    notificationRoutes(core),
+    collabRoutes(core),
+    // issue 16 (administration): one line per area below
+  ];
 }
 
 /**
