@@ -18,6 +18,9 @@ import m14 from "../../migrations/0014_sign_in_failures.sql" with { type: "text"
 import m15 from "../../migrations/0015_jobs.sql" with { type: "text" };
 import m16 from "../../migrations/0016_collab_documents.sql" with { type: "text" };
 import m17 from "../../migrations/0017_audit_filter_indexes.sql" with { type: "text" };
+import m18 from "../../migrations/0018_branding.sql" with { type: "text" };
+import m19 from "../../migrations/0019_security_alerts_blocks.sql" with { type: "text" };
+import m20 from "../../migrations/0020_setup_wizard.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -38,4 +41,7 @@ export const migrations: Migration[] = [
   { tag: "0015_jobs", sql: m15 },
   { tag: "0016_collab_documents", sql: m16 },
   { tag: "0017_audit_filter_indexes", sql: m17 },
+  { tag: "0018_branding", sql: m18 },
+  { tag: "0019_security_alerts_blocks", sql: m19 },
+  { tag: "0020_setup_wizard", sql: m20 },
 ];

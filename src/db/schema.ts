@@ -18,3 +18,6 @@ export * from "../notifications/tables";
 export * from "../permissions/tables";
 export * from "../platform/jobs/tables";
 export * from "../collab/tables";
+export * from "../branding/tables";
+export * from "../security/tables";
+export * from "../setup/tables";
