@@ -50,4 +50,9 @@ export interface AdminRow {
   body?(c: MatrixCtx): unknown | Promise<unknown>;
   /** Label when one route has several rows. */
   note?: string;
+  /**
+   * Its success changes the world for every later row (transfer-ownership, completing the
+   * wizard): the runner gives each caller of this row a world of its own.
+   */
+  breaksWorld?: boolean;
 }

@@ -119,8 +119,8 @@ describe("account", () => {
     const { page } = owner;
     await page.goto("/");
     await page.getByRole("button", { name: /^Account/ }).click();
-    await page.getByRole("menuitem", { name: "Audit log" }).click();
-    await page.getByRole("heading", { name: "Audit log", level: 1 }).waitFor();
+    await page.getByRole("menuitem", { name: "Administration" }).click();
+    await page.getByRole("navigation", { name: "Administration sections" }).getByRole("link", { name: "Audit log" }).click();
     const table = page.getByRole("region", { name: "Audit entries" });
     await table.getByText("token.created").waitFor();
     await page.getByLabel("About").selectOption("space");
@@ -169,7 +169,7 @@ describe("account", () => {
           await screenshot(page, name);
           expect(await axeViolations(page)).toEqual([]);
         }
-        await page.goto("/audit");
+        await page.goto("/admin/audit");
         await page.getByRole("region", { name: "Audit entries" }).waitFor();
         await page.getByRole("button", { name: "Verify the chain" }).click();
         await page.getByText("The chain is intact.").waitFor();

@@ -6,8 +6,8 @@ import { applyTheme, storedTheme, type ThemeChoice } from "../lib/theme";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../ui/Menu";
 import { BookOpen, Check, LogOut, Monitor, Moon, Sun } from "../ui/icons";
 import { useMe } from "./session";
-import { ScrollText, UserRound, Users } from "../features/account/icons";
-import { seesPeople } from "../features/people";
+import { Settings2, UserRound } from "../features/account/icons";
+import { seesAdmin } from "../features/admin";
 
 const THEMES: Array<[ThemeChoice, string, typeof Sun]> = [
   ["system", "System theme", Monitor],
@@ -60,14 +60,9 @@ export function AccountMenu() {
       <MenuItem icon={<UserRound />} onSelect={() => navigate("/settings/profile")}>
         Your account
       </MenuItem>
-      {seesPeople(me.data.permissions) ? (
-        <MenuItem icon={<Users />} onSelect={() => navigate("/people")}>
-          People
-        </MenuItem>
-      ) : null}
-      {me.data.permissions.includes("audit.view") ? (
-        <MenuItem icon={<ScrollText />} onSelect={() => navigate("/audit")}>
-          Audit log
+      {seesAdmin(me.data.permissions) ? (
+        <MenuItem icon={<Settings2 />} onSelect={() => navigate("/admin")}>
+          Administration
         </MenuItem>
       ) : null}
       <MenuSeparator />

@@ -16,8 +16,7 @@ import { SpaceRoutes } from "../features/spaces/SpaceRoutes";
 import { SearchScreen } from "../features/search";
 import { NotificationsScreen } from "../features/notifications";
 import { AccountScreen } from "../features/account";
-import { PeopleScreen } from "../features/people";
-import { AuditScreen } from "../features/audit";
+import { AdminScreen } from "../features/admin";
 import { useScrollRestoration } from "../lib/scroll";
 import { NotFound } from "./NotFound";
 import { Shell } from "./Shell";
@@ -83,17 +82,17 @@ export function App() {
             </SignedInScreen>
           )}
         </Route>
-        <Route path="/people/:section?">
+        <Route path="/admin/:section?">
           {(params) => (
             <SignedInScreen>
-              <PeopleScreen section={params.section} />
+              <AdminScreen section={params.section} />
             </SignedInScreen>
           )}
         </Route>
+        {/* Where people and the audit log were before the admin area gathered them. */}
+        <Route path="/people/:section?">{(params) => <Redirect to={`/admin/${params.section ?? "people"}`} replace />}</Route>
         <Route path="/audit">
-          <SignedInScreen>
-            <AuditScreen />
-          </SignedInScreen>
+          <Redirect to="/admin/audit" replace />
         </Route>
         <Route>
           <Shell>

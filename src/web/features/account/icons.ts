@@ -1,2 +1,2 @@
-// The account menu's links to the account, people and audit screens, from lucide (tree-shaken).
-export { UserRound, Users, ScrollText } from "lucide-react";
+// The account menu's links to the account screen and the admin area, from lucide (tree-shaken).
+export { UserRound, Settings2 } from "lucide-react";

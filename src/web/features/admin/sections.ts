@@ -3,7 +3,7 @@
  * seen only by accounts whose role holds its right, and its code loads when first opened.
  * A section module's default export is the section component (no props).
  */
-import type { ComponentType } from "react";
+import { createElement, type ComponentType } from "react";
 
 export interface AdminSection {
   id: string;
@@ -16,4 +16,18 @@ export interface AdminSection {
 export const ADMIN_SECTIONS: AdminSection[] = [
   // one line per section; keep the order: dashboard, people, invites, groups, roles, settings,
   // branding, security, tokens, audit, about
+  { id: "invites", label: "Invites", right: "users.invite", load: () => import("../people/InvitesSection").then((m) => ({ default: m.InvitesSection })) },
+  { id: "groups", label: "Groups", right: "groups.manage", load: () => import("../people/GroupsSection").then((m) => ({ default: () => createElement(m.GroupsSection, { canManage: true }) })) },
+  { id: "audit", label: "Audit log", right: "audit.view", load: () => import("../audit/AuditSection").then((m) => ({ default: m.AuditSection })) },
 ];
+
+const ORDER = ["dashboard", "people", "invites", "groups", "roles", "settings", "branding", "security", "tokens", "audit", "about"];
+
+/** The sections an account with these rights sees, in the list's order. */
+export function visibleSections(permissions: readonly string[]): AdminSection[] {
+  return ADMIN_SECTIONS.filter((s) => permissions.includes(s.right)).sort((a, b) => rank(a.id) - rank(b.id));
+}
+const rank = (id: string) => (ORDER.indexOf(id) + 1 || ORDER.length + 1);
+
+/** Whether the account menu offers the admin area. */
+export const seesAdmin = (permissions: readonly string[]) => visibleSections(permissions).length > 0;

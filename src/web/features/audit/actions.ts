@@ -8,7 +8,7 @@ export const AUDIT_ACTIONS = {
   label: ["label.added", "label.removed"],
   comment: ["comment.created", "comment.updated", "comment.resolved"],
   space: ["space.created", "space.updated", "space.archived", "space.unarchived", "space.deleted", "space.permission_granted", "space.permission_revoked", "space.permissions_reset", "space.access_recovered", "space.visibility_changed"],
-  user: ["user.registered", "user.login", "user.login_failed", "user.logout", "user.updated", "user.password_changed", "user.password_reset"],
+  user: ["user.registered", "user.login", "user.login_failed", "user.logout", "user.updated", "user.password_changed", "user.password_reset", "user.role_changed", "user.suspended", "user.reactivated", "user.password_reset_link", "user.sessions_revoked", "user.tokens_revoked", "user.unlocked", "user.two_factor_disabled", "user.ownership_transferred"],
   session: ["session.revoked"],
   token: ["token.created", "token.revoked"],
   invite: ["invite.created", "invite.deleted"],
@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = {
   settings: ["settings.updated"],
   webhook: ["webhook.created", "webhook.deleted", "webhook.disabled", "webhook.updated", "webhook.redelivered"],
   attachment: ["attachment.created", "attachment.deleted"],
+  security: ["security.block_added", "security.block_removed", "security.alert_raised", "security.alert_acknowledged", "security.alert_resolved"],
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_ACTIONS;

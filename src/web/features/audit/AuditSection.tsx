@@ -1,5 +1,5 @@
 /**
- * The audit log (/audit), for those with the right audit.view: the entries newest first, paged
+ * The audit log (the admin area's section /admin/audit), for those with the right audit.view: the entries newest first, paged
  * with the API's cursor (X-Next-Before); filtered by the server by what they are about, who did
  * it, which action and when, so a filter reaches entries of any age; and "Verify the chain".
  * Loaded lazily, when first opened.
@@ -12,7 +12,6 @@ import type { AnswerOf } from "../../api/types";
 import { Loading } from "../../app/Loading";
 import { useMe } from "../../app/session";
 import { fullDate } from "../../lib/time";
-import { useTitle } from "../../lib/title";
 import { Button } from "../../ui/Button";
 import { EmptyState } from "../../ui/EmptyState";
 import { TextField } from "../../ui/Field";
@@ -27,8 +26,7 @@ const PAGE_SIZE = 50;
 /** A date picked in the browser, as the instant its local day starts or ends (the API takes instants). */
 const dayEdge = (date: string, edge: "start" | "end") => new Date(`${date}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}`).toISOString();
 
-export default function AuditScreen() {
-  useTitle("Audit log");
+export function AuditSection() {
   const me = useMe();
   const allowed = !!me.data?.permissions.includes("audit.view");
   const [target, setTarget] = useState("");
@@ -58,19 +56,13 @@ export default function AuditScreen() {
   });
   if (!me.data) return null;
   if (!allowed) {
-    return (
-      <main id="main" className="main-column">
-        <EmptyState title="Only those allowed read the audit log">Your role does not include reading the audit log. Ask an administrator if you need to know who changed something.</EmptyState>
-      </main>
-    );
+    return <EmptyState title="Only those allowed read the audit log">Your role does not include reading the audit log. Ask an administrator if you need to know who changed something.</EmptyState>;
   }
   const shown = log.data?.pages.flatMap((p) => p.entries) ?? [];
   const filtered = Object.keys(filters).length > 0;
   const users = [...(people.data ?? [])].sort((a, b) => a.displayName.localeCompare(b.displayName));
   return (
-    <main id="main" className="main-column full-width panes">
-      <h1 className="panes-title">Audit log</h1>
-      <div className="panes-body audit-body">
+    <div className="audit-body panes-body">
       <VerifyChain />
       <Card id="audit-entries" title="Entries" intro="Everything done on this wiki that matters for security, newest first. Entries about spaces and pages you cannot see are left out.">
         <form className="pane-row audit-filters" role="search" aria-label="Filter the entries" onSubmit={(e) => e.preventDefault()}>
@@ -152,8 +144,7 @@ export default function AuditScreen() {
           </Button>
         ) : null}
       </Card>
-      </div>
-    </main>
+    </div>
   );
 }
 
