@@ -58,3 +58,22 @@ export const signInNotices = sqliteTable("sign_in_notices", {
   addresses: text("addresses", { mode: "json" }).$type<string[]>().notNull(),
   lastAt: text("last_at").notNull(),
 });
+
+/**
+ * One-time password reset links an administrator makes for an account (POST
+ * /api/admin/users/{id}/reset-password), used at POST /api/auth/recover/token. Only the
+ * SHA-256 of the link's token is kept; a new link replaces the account's unused ones.
+ */
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdById: text("created_by_id").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("password_resets_user_idx").on(t.userId)],
+);

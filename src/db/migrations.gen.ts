@@ -21,6 +21,7 @@ import m17 from "../../migrations/0017_audit_filter_indexes.sql" with { type: "t
 import m18 from "../../migrations/0018_branding.sql" with { type: "text" };
 import m19 from "../../migrations/0019_security_alerts_blocks.sql" with { type: "text" };
 import m20 from "../../migrations/0020_setup_wizard.sql" with { type: "text" };
+import m21 from "../../migrations/0021_password_resets.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -44,4 +45,5 @@ export const migrations: Migration[] = [
   { tag: "0018_branding", sql: m18 },
   { tag: "0019_security_alerts_blocks", sql: m19 },
   { tag: "0020_setup_wizard", sql: m20 },
+  { tag: "0021_password_resets", sql: m21 },
 ];
