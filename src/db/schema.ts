@@ -21,3 +21,4 @@ export * from "../collab/tables";
 export * from "../branding/tables";
 export * from "../security/tables";
 export * from "../setup/tables";
+export * from "../roles/tables";

@@ -9,6 +9,12 @@ export const roles = sqliteTable("roles", {
   builtIn: integer("built_in", { mode: "boolean" }).notNull().default(false),
   /** JSON array of right keys, e.g. ["tokens.use","spaces.create"]. */
   permissions: text("permissions", { mode: "json" }).$type<string[]>().notNull(),
+  /**
+   * Built-in roles: every right their defaults have ever offered them (src/roles/built-in.ts).
+   * A right added to the defaults in a later release is granted once at start-up; one the
+   * administrator removed stays removed. Null for custom roles and rows older than this column.
+   */
+  offered: text("offered", { mode: "json" }).$type<string[]>(),
   createdAt: text("created_at").notNull(),
 });
 
