@@ -4,6 +4,7 @@ import { openCore, type Core, type OpenCoreOptions } from "./core";
 import { ensureBuiltInGroups } from "./groups/service";
 import type { Config } from "./platform/config";
 import { installSearchIndexer } from "./search/indexer";
+import { installSecurityDetectors } from "./security/detectors";
 import { ensureBuiltInRoles } from "./users/service";
 import { installWebhooks } from "./webhooks/sender";
 import { installNotifications } from "./notifications/install";
@@ -21,6 +22,7 @@ export function openInstance(config: Config, opts: OpenCoreOptions = {}): Core {
   installAuditLog(core);
   installWebhooks(core);
   installNotifications(core);
+  installSecurityDetectors(core);
   // Blobs left unreferenced by a crash (files/); safe beside uploads, whose blobs are leased.
   void sweepOrphanBlobs(core);
   return core;

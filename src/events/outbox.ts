@@ -82,12 +82,19 @@ export const EVENT_TYPES = [
   "space.visibility_changed",
   "page.restriction_added",
   "page.restriction_removed",
+  // Security administration (src/security): address blocks added and removed by an
+  // administrator; alerts raised by a detector (actor null) and acknowledged or resolved.
+  "security.block_added",
+  "security.block_removed",
+  "security.alert_raised",
+  "security.alert_acknowledged",
+  "security.alert_resolved",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What an event is about. A session's id is its public handle, a setting's its key. */
-export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment", "attachment"] as const;
+export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment", "attachment", "security_block", "security_alert"] as const;
 
 export type TargetType = (typeof TARGET_TYPES)[number];
 

@@ -11,6 +11,8 @@ import { AppError, errorCode } from "../platform/errors";
 import { pageRoutes } from "../pages/routes";
 import { permissionRoutes } from "../permissions/routes";
 import { searchRoutes } from "../search/routes";
+import { refuseBlockedAddress } from "../security/blocks";
+import { securityRoutes } from "../security/routes";
 import { settingsRoutes } from "../settings/routes";
 import { adminSpaceRoutes } from "../spaces/admin-routes";
 import { spaceRoutes } from "../spaces/routes";
@@ -59,6 +61,7 @@ export function apiRoutes(core: Core) {
     notificationRoutes(core),
     collabRoutes(core),
     // issue 16 (administration): one line per area below
+    securityRoutes(core),
   ];
 }
 
@@ -75,6 +78,8 @@ export function createApp(core: Core) {
       Object.assign(set.headers, SECURITY_HEADERS);
       const client = clientOf(request);
       if (client.https) set.headers["strict-transport-security"] = HSTS;
+      // A blocked address is refused before anything else is looked at (security/blocks.ts).
+      refuseBlockedAddress(core, client.ip);
       runPipeline(core, request, client.ip, limits);
     })
     .onParse(({ request, contentType, route }) => parseJsonBody(request, contentType, limits.ofRoute(request.method, route)))

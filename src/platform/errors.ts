@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   permission_required: { status: 403, title: "You do not have the right to do this" },
   csrf_header_missing: { status: 403, title: "Session requests that change data must send X-Requested-With: Cairn" },
   forbidden: { status: 403, title: "This action is not allowed" },
+  address_blocked: { status: 403, title: "Requests from your address are blocked on this server" },
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   key_taken: { status: 409, title: "That key is already taken" },

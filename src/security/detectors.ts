@@ -1,0 +1,171 @@
+/**
+ * The security detectors. They run after commit, as a consumer of the event outbox (never on a
+ * request's own path): a batch of committed events names the subjects worth a look (the address
+ * and account of each failed sign-in, the actor of each deletion, grant or new token), and each
+ * subject's window is counted from the audit log, where those entries were written in the
+ * change's own transaction (an index range: queries.ts). A subject over its threshold raises an
+ * alert, or bumps the one already open about it (alerts.ts).
+ *
+ * A window starts no earlier than the last time an administrator resolved that subject's alert:
+ * resolving says "dealt with what was seen so far", so the same failures do not raise it again.
+ */
+import type { Core } from "../core";
+import { onEvents, type EventRow } from "../events/outbox";
+import { GROUP_ID } from "../identity/builtin-groups";
+import { iso } from "../platform/clock";
+import { lastResolvedAt, raiseAlert } from "./alerts";
+import { ROLE_ACTIONS } from "./kinds";
+import { entriesByIds, entriesSince, firstSequenceSince } from "./queries";
+import { users } from "../users/tables";
+import { inArray } from "drizzle-orm";
+
+/** Thresholds and windows (GET /api/admin/security/limits shows them). */
+export const DETECTORS = {
+  brute_force_address: { windowMinutes: 15, failures: 10, accounts: 3, severity: 2, description: "Many wrong passwords for several accounts from one address" },
+  brute_force_account: { windowMinutes: 15, failures: 10, addresses: 3, severity: 2, description: "Many wrong passwords for one account from several addresses" },
+  mass_deletion: { windowMinutes: 10, pages: 25, spaces: 3, severity: 2, description: "One account moving many pages to the trash, purging them, or deleting spaces" },
+  permission_expansion: { windowMinutes: 10, changes: 10, severity: 1, description: "One account giving many grants or role promotions, or a space opened to Everyone or made public" },
+  token_burst: { windowMinutes: 10, tokens: 10, severity: 1, description: "One account creating many API tokens" },
+} as const;
+
+export type DetectorName = keyof typeof DETECTORS;
+
+const DELETIONS = ["page.trashed", "page.purged", "space.deleted"];
+const EXPANSIONS = ["space.permission_granted", "space.access_recovered", ...ROLE_ACTIONS];
+
+/** Registers the detectors on the outbox (openInstance). */
+export function installSecurityDetectors(core: Core): void {
+  onEvents(core, "security-detectors", detect);
+}
+
+const parse = (text: string): Record<string, unknown> => {
+  try {
+    return JSON.parse(text) ?? {};
+  } catch {
+    return {};
+  }
+};
+
+/** One batch of committed events (inside the consumer's transaction). */
+function detect(core: Core, batch: EventRow[]): void {
+  const w = new Windows(core);
+  const failed = entriesByIds(
+    core,
+    batch.filter((e) => e.type === "user.login_failed").map((e) => e.id),
+  );
+  for (const ip of new Set(failed.flatMap((f) => (f.ip ? [f.ip] : [])))) bruteForceFromAddress(core, w, ip);
+  for (const userId of new Set(failed.map((f) => f.targetId))) bruteForceOnAccount(core, w, userId);
+  const actorsOf = (types: string[]) => new Set(batch.flatMap((e) => (types.includes(e.type) && e.actorId ? [e.actorId] : [])));
+  for (const actor of actorsOf(DELETIONS)) massDeletion(core, w, actor);
+  for (const actor of actorsOf(EXPANSIONS)) permissionExpansion(core, w, actor);
+  for (const actor of actorsOf(["token.created"])) tokenBurst(core, w, actor);
+  for (const e of batch) spaceOpened(core, e);
+}
+
+/** Where each subject's window starts in the audit log (one bisection per distinct instant). */
+class Windows {
+  private seqs = new Map<string, number>();
+  constructor(private core: Core) {}
+  from(detector: DetectorName, subject: string): number {
+    const start = iso(this.core.clock.now() - DETECTORS[detector].windowMinutes * 60_000);
+    const resolved = lastResolvedAt(this.core, detector, subject);
+    // Entries of the very millisecond it was resolved were seen by whoever resolved it.
+    const since = resolved && resolved >= start ? iso(Date.parse(resolved) + 1) : start;
+    let seq = this.seqs.get(since);
+    if (seq === undefined) this.seqs.set(since, (seq = firstSequenceSince(this.core, since)));
+    return seq;
+  }
+}
+
+const emailsOf = (core: Core, ids: string[]) =>
+  new Map(ids.length ? core.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ids)).all().map((u) => [u.id, u.email]) : []);
+
+const nameOf = (core: Core, id: string) => emailsOf(core, [id]).get(id) ?? "a deleted account";
+
+function bruteForceFromAddress(core: Core, w: Windows, ip: string): void {
+  const d = DETECTORS.brute_force_address;
+  const subject = `address:${ip}`;
+  const rows = entriesSince(core, ["user.login_failed"], w.from("brute_force_address", subject), { ip });
+  const accounts = [...new Set(rows.map((r) => r.targetId))];
+  if (rows.length < d.failures || accounts.length < d.accounts) return;
+  const emails = [...emailsOf(core, accounts.slice(0, 20)).values()];
+  raiseAlert(core, "brute_force_address", subject, d.severity, `${rows.length} wrong passwords for ${accounts.length} accounts from ${ip} within ${d.windowMinutes} minutes`, {
+    address: ip,
+    failures: rows.length,
+    accounts: accounts.length,
+    accountEmails: emails,
+    windowMinutes: d.windowMinutes,
+  });
+}
+
+function bruteForceOnAccount(core: Core, w: Windows, userId: string): void {
+  const d = DETECTORS.brute_force_account;
+  const subject = `user:${userId}`;
+  const rows = entriesSince(core, ["user.login_failed"], w.from("brute_force_account", subject), { targetId: userId });
+  const addresses = [...new Set(rows.flatMap((r) => (r.ip ? [r.ip] : [])))];
+  if (rows.length < d.failures || addresses.length < d.addresses) return;
+  raiseAlert(core, "brute_force_account", subject, d.severity, `${rows.length} wrong passwords for ${nameOf(core, userId)} from ${addresses.length} addresses within ${d.windowMinutes} minutes`, {
+    userId,
+    failures: rows.length,
+    addresses: addresses.slice(0, 20),
+    addressCount: addresses.length,
+    windowMinutes: d.windowMinutes,
+  });
+}
+
+function massDeletion(core: Core, w: Windows, actorId: string): void {
+  const d = DETECTORS.mass_deletion;
+  const subject = `user:${actorId}`;
+  const rows = entriesSince(core, DELETIONS, w.from("mass_deletion", subject), { actorId });
+  const pages = new Set<string>();
+  let spaces = 0;
+  for (const r of rows) {
+    if (r.action === "space.deleted") spaces++;
+    else {
+      const ids = parse(r.details).pageIds;
+      for (const id of Array.isArray(ids) ? ids : [r.targetId]) pages.add(String(id));
+    }
+  }
+  if (pages.size < d.pages && spaces < d.spaces) return;
+  const what = [pages.size ? `${pages.size} pages trashed or purged` : "", spaces ? `${spaces} spaces deleted` : ""].filter(Boolean).join(" and ");
+  raiseAlert(core, "mass_deletion", subject, d.severity, `${nameOf(core, actorId)}: ${what} within ${d.windowMinutes} minutes`, { actorId, pages: pages.size, spaces, windowMinutes: d.windowMinutes });
+}
+
+/** A grant that gives more than before (a new grant, or a higher operation); every role change, every access recovery. */
+function expands(action: string, details: Record<string, unknown>): boolean {
+  if (action !== "space.permission_granted") return true;
+  return details.from === null || details.from === undefined || Number(details.operation) > Number(details.from);
+}
+
+function permissionExpansion(core: Core, w: Windows, actorId: string): void {
+  const d = DETECTORS.permission_expansion;
+  const subject = `user:${actorId}`;
+  const rows = entriesSince(core, EXPANSIONS, w.from("permission_expansion", subject), { actorId }).filter((r) => expands(r.action, parse(r.details)));
+  if (rows.length < d.changes) return;
+  raiseAlert(core, "permission_expansion", subject, d.severity, `${nameOf(core, actorId)} widened access ${rows.length} times within ${d.windowMinutes} minutes (grants, role changes)`, {
+    actorId,
+    changes: rows.length,
+    windowMinutes: d.windowMinutes,
+  });
+}
+
+/** A space opened to the built-in Everyone group, or made public: raised at once, one alert per space. */
+function spaceOpened(core: Core, e: EventRow): void {
+  const data = e.data ?? {};
+  const toEveryone = e.type === "space.permission_granted" && data.principalId === GROUP_ID.everyone && expands(e.type, data);
+  const isPublic = data.isPublic as { from?: unknown; to?: unknown } | undefined;
+  const madePublic = e.type === "space.visibility_changed" && isPublic?.to === true && isPublic?.from === false;
+  if (!toEveryone && !madePublic) return;
+  const key = String(data.key ?? e.targetId);
+  const who = e.actorId ? nameOf(core, e.actorId) : "Someone";
+  const summary = madePublic ? `${who} made space ${key} public: anyone can read it without signing in` : `${who} opened space ${key} to Everyone`;
+  raiseAlert(core, "permission_expansion", `space:${e.targetId}`, DETECTORS.permission_expansion.severity, summary, { spaceId: e.targetId, key, actorId: e.actorId, madePublic, toEveryone });
+}
+
+function tokenBurst(core: Core, w: Windows, actorId: string): void {
+  const d = DETECTORS.token_burst;
+  const subject = `user:${actorId}`;
+  const rows = entriesSince(core, ["token.created"], w.from("token_burst", subject), { actorId });
+  if (rows.length < d.tokens) return;
+  raiseAlert(core, "token_burst", subject, d.severity, `${nameOf(core, actorId)} created ${rows.length} API tokens within ${d.windowMinutes} minutes`, { actorId, tokens: rows.length, windowMinutes: d.windowMinutes });
+}
