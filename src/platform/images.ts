@@ -1,0 +1,129 @@
+/**
+ * Uploaded pictures (avatars, space icons, logos): checked, decoded, shrunk and re-encoded, so
+ * what Cairn stores and serves is pixels it produced itself. Re-encoding is what strips every
+ * piece of metadata the upload carried (EXIF with the camera's GPS position, XMP, comments,
+ * ICC profiles) and anything smuggled after the image data.
+ *
+ *   const out = await processImage(bytes, { accept: ["png", "jpeg", "webp"], maxBytes: 5 << 20,
+ *     resize: { fit: "cover", width: 256, height: 256 }, output: "webp" });
+ *
+ * Refusals are problems from the catalogue: 413 over `maxBytes`; 415 for anything that is not
+ * one of `accept` by its bytes (SVG included: the branding domain sanitises SVG itself), for
+ * animations, and for a declared size over `maxPixels` (checked from the header, before any
+ * decoding); 400 when the bytes claim a format but cannot be decoded.
+ *
+ * Decoding runs one image at a time (a queue), so a burst of uploads holds one decoded photo in
+ * memory, not one each. The codecs are in image-codecs.ts, the resampler in image-resize.ts.
+ */
+import { AppError, invalid } from "./errors";
+import { decodePixels, encodePixels } from "./image-codecs";
+import { type RasterFormat, sniffImage } from "./image-header";
+import { type ResizeRule, resize } from "./image-resize";
+
+export type { RasterFormat } from "./image-header";
+export type { ResizeRule } from "./image-resize";
+
+/**
+ * The default pixel cap: 40 megapixels (a 7,700 × 5,200 photo). A decoded image takes 4 bytes a
+ * pixel, so this bounds one decode to about 160 MB.
+ */
+export const DEFAULT_MAX_PIXELS = 40_000_000;
+/** Neither side may exceed this (a 1 × 40,000,000 strip is no picture). */
+export const MAX_SIDE = 20_000;
+
+export interface ImageRules {
+  /** The formats accepted as input. */
+  accept: readonly RasterFormat[];
+  maxBytes: number;
+  maxPixels?: number;
+  resize: ResizeRule;
+  output: "png" | "webp";
+  /** WebP only: lossless keeps logos crisp; lossy (the default) keeps photos small. */
+  lossless?: boolean;
+  quality?: number;
+  /** The request field named in refusals ("file" unless told). */
+  field?: string;
+}
+
+export interface ProcessedImage {
+  bytes: Uint8Array;
+  format: "png" | "webp";
+  contentType: "image/png" | "image/webp";
+  width: number;
+  height: number;
+  /** What came in, for the record (e.g. "jpeg"). */
+  sourceFormat: RasterFormat;
+}
+
+const LABEL: Record<RasterFormat, string> = { png: "PNG", jpeg: "JPEG", webp: "WebP" };
+
+function listOf(formats: readonly RasterFormat[]): string {
+  const names = formats.map((f) => LABEL[f]);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names[0]!;
+}
+
+/** Checks `bytes` against the rules without decoding: the format and declared size. */
+export function checkImage(bytes: Uint8Array, rules: Pick<ImageRules, "accept" | "maxBytes" | "maxPixels" | "field">): { format: RasterFormat; width: number; height: number } {
+  const field = rules.field ?? "file";
+  const wanted = `Upload a ${listOf(rules.accept)} image.`;
+  if (bytes.byteLength > rules.maxBytes) {
+    throw new AppError("payload_too_large", { field, detail: `The image is larger than ${formatBytes(rules.maxBytes)}.`, extra: { limit: rules.maxBytes } });
+  }
+  if (bytes.byteLength === 0) throw invalid(field, "the file is empty");
+  const sniffed = sniffImage(bytes);
+  const refuse = (detail: string) => new AppError("unsupported_media_type", { field, detail });
+  if (sniffed.kind === "other") throw refuse(`${sniffed.name} images are not accepted here. ${wanted}`);
+  if (sniffed.kind === "unknown") throw refuse(`This file is not an image Cairn can read. ${wanted}`);
+  if (!rules.accept.includes(sniffed.format)) throw refuse(`${LABEL[sniffed.format]} images are not accepted here. ${wanted}`);
+  if (sniffed.kind === "broken") throw invalid(field, `the ${LABEL[sniffed.format]} image is damaged or incomplete`);
+  if (sniffed.animated) throw refuse("Animated images are not accepted. Upload a still image.");
+  const maxPixels = rules.maxPixels ?? DEFAULT_MAX_PIXELS;
+  if (sniffed.width > MAX_SIDE || sniffed.height > MAX_SIDE || sniffed.width * sniffed.height > maxPixels) {
+    throw new AppError("unsupported_media_type", {
+      field,
+      detail: `The image is ${sniffed.width} × ${sniffed.height} pixels; the most accepted is ${Math.round(maxPixels / 1e6)} megapixels and ${MAX_SIDE} pixels a side.`,
+      extra: { maxPixels, maxSide: MAX_SIDE },
+    });
+  }
+  return { format: sniffed.format, width: sniffed.width, height: sniffed.height };
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Checks, decodes, resizes and re-encodes one uploaded image (see the file's comment). */
+export async function processImage(bytes: Uint8Array, rules: ImageRules): Promise<ProcessedImage> {
+  const header = checkImage(bytes, rules);
+  const run = queue.then(() => convert(bytes, header, rules));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+async function convert(bytes: Uint8Array, header: { format: RasterFormat; width: number; height: number }, rules: ImageRules): Promise<ProcessedImage> {
+  let pixels;
+  try {
+    pixels = await decodePixels(header.format, bytes);
+  } catch {
+    throw invalid(rules.field ?? "file", `the ${LABEL[header.format]} image is damaged or incomplete`);
+  }
+  // The decoder's answer, not the header's, is what we trust from here (they can differ: a JPEG
+  // turned by its EXIF orientation swaps width and height).
+  if (pixels.width * pixels.height > (rules.maxPixels ?? DEFAULT_MAX_PIXELS) * 1.01) {
+    throw new AppError("unsupported_media_type", { field: rules.field ?? "file", detail: "The image is larger than its header says." });
+  }
+  const small = resize(pixels, rules.resize);
+  pixels = undefined; // let the full-size decode go before encoding
+  const out = await encodePixels(rules.output, small, { lossless: rules.lossless, quality: rules.quality });
+  return {
+    bytes: out,
+    format: rules.output,
+    contentType: rules.output === "png" ? "image/png" : "image/webp",
+    width: small.width,
+    height: small.height,
+    sourceFormat: header.format,
+  };
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1 << 20) return `${Math.round((n / (1 << 20)) * 10) / 10} MB`;
+  return `${Math.round(n / 1024)} KB`;
+}
