@@ -21,6 +21,7 @@ const LAYERS = [
   ["pages"],
   ["attachments", "labels", "comments", "watches", "templates", "permissions"],
   ["notifications", "webhooks", "audit", "search", "collab", "security"],
+  ["setup"],
   ["commands"],
   ["http", "system", "instance", "server", "cli", "main"],
 ];

@@ -89,12 +89,15 @@ export const EVENT_TYPES = [
   "security.alert_raised",
   "security.alert_acknowledged",
   "security.alert_resolved",
+  // The first-run wizard (src/setup): a step marked done or skipped by the owner, and its completion.
+  "setup.step_recorded",
+  "setup.completed",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What an event is about. A session's id is its public handle, a setting's its key. */
-export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment", "attachment", "security_block", "security_alert"] as const;
+export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment", "attachment", "security_block", "security_alert", "setup"] as const;
 
 export type TargetType = (typeof TARGET_TYPES)[number];
 

@@ -14,6 +14,7 @@ import { searchRoutes } from "../search/routes";
 import { refuseBlockedAddress } from "../security/blocks";
 import { securityRoutes } from "../security/routes";
 import { settingsRoutes } from "../settings/routes";
+import { setupRoutes } from "../setup/routes";
 import { adminSpaceRoutes } from "../spaces/admin-routes";
 import { spaceRoutes } from "../spaces/routes";
 import { systemRoutes } from "../system/routes";
@@ -61,6 +62,7 @@ export function apiRoutes(core: Core) {
     notificationRoutes(core),
     collabRoutes(core),
     // issue 16 (administration): one line per area below
+    setupRoutes(core),
     securityRoutes(core),
   ];
 }

@@ -1,0 +1,149 @@
+/**
+ * The first-run wizard's steps, in order, and what the server sees as evidence that each one
+ * happened. The wizard's choices are made through the APIs that own them (settings, spaces,
+ * invites); a step only records progress, so its evidence is read from where those APIs write.
+ */
+import { eq } from "drizzle-orm";
+import type { Core } from "../core";
+import type { UserCaller } from "../identity/caller";
+import { getSettings } from "../settings/service";
+import { settings } from "../settings/tables";
+import { SETTING_DEFAULTS } from "../settings/defaults";
+import { spaces } from "../spaces/tables";
+
+export const STEP_KEYS = ["welcome", "account", "instance", "registration", "permissions", "backups", "email", "two-factor", "first-space", "done"] as const;
+export type StepKey = (typeof STEP_KEYS)[number];
+
+export const isStepKey = (key: string): key is StepKey => (STEP_KEYS as readonly string[]).includes(key);
+
+export interface Evidence {
+  present: boolean;
+  /** What the server sees, or what is missing, in plain words. */
+  detail: string;
+}
+
+/** What the step reads to decide; `recorded` is whether the step itself was marked done. */
+interface EvidenceInput {
+  core: Core;
+  owner: UserCaller;
+  recorded: boolean;
+}
+
+export interface StepDef {
+  key: StepKey;
+  title: string;
+  /** Whether POST /api/setup/steps/{key} takes skipped: true. */
+  skippable: boolean;
+  /** False while the feature the step sets up is not built: it can only be skipped. */
+  available: boolean;
+  evidence(input: EvidenceInput): Evidence;
+  /** What the step saw when marked done (kept with its row; shown back to the owner). */
+  choice?(core: Core): Record<string, unknown>;
+}
+
+const present = (detail: string): Evidence => ({ present: true, detail });
+const missing = (detail: string): Evidence => ({ present: false, detail });
+
+/**
+ * Settings another area is adding (e-mail) are read by name, so the wizard works before and
+ * after they exist: a setting not in the catalogue is simply absent.
+ */
+function looseSetting(core: Core, key: string): unknown {
+  return (getSettings(core) as Record<string, unknown>)[key];
+}
+
+export const STEPS: StepDef[] = [
+  { key: "welcome", title: "Welcome", skippable: false, available: true, evidence: () => present("Nothing to check: the welcome screen only explains what follows.") },
+  {
+    key: "account",
+    title: "Your account",
+    skippable: false,
+    available: true,
+    evidence: ({ owner }) =>
+      owner.user.displayName.trim() && owner.user.passwordHash
+        ? present(`The owner account "${owner.user.displayName}" has a display name and a password.`)
+        : missing("The owner account needs a display name and a password."),
+  },
+  {
+    key: "instance",
+    title: "Name this wiki",
+    skippable: true,
+    available: true,
+    evidence: ({ core }) => {
+      // "Set" means stored by PUT /api/admin/settings (which stores only a changed value).
+      const stored = core.db.select({ key: settings.key }).from(settings).where(eq(settings.key, "instanceName")).get();
+      const name = getSettings(core).instanceName;
+      return stored || name !== SETTING_DEFAULTS.instanceName
+        ? present(`The instance is named "${name}".`)
+        : missing(`The instance name is still the default ("${SETTING_DEFAULTS.instanceName}"): set instanceName with PUT /api/admin/settings, or skip the step to keep it.`);
+    },
+  },
+  {
+    key: "registration",
+    title: "Who can join",
+    skippable: true,
+    available: true,
+    evidence: ({ core, recorded }) => {
+      const open = getSettings(core).allowPublicRegistration;
+      return recorded
+        ? present(`Recorded: ${open ? "anyone may register" : "people join by invite only"}.`)
+        : missing("No choice recorded: choose invite-only or open registration (allowPublicRegistration), then mark this step done.");
+    },
+    choice: (core) => ({ allowPublicRegistration: getSettings(core).allowPublicRegistration }),
+  },
+  {
+    key: "permissions",
+    title: "Default access",
+    skippable: true,
+    available: true,
+    evidence: ({ core, recorded }) => {
+      const open = getSettings(core).allowPublicSpaces;
+      return recorded
+        ? present(`Recorded: new spaces are open to everyone signed in; public spaces are ${open ? "allowed" : "not allowed"}.`)
+        : missing("No choice recorded: confirm the default access of new spaces and whether spaces may be public (allowPublicSpaces), then mark this step done.");
+    },
+    choice: (core) => ({ allowPublicSpaces: getSettings(core).allowPublicSpaces }),
+  },
+  {
+    key: "backups",
+    title: "Backups",
+    skippable: true,
+    // Scheduled backups come with their own issue; until then there is no policy to find.
+    available: false,
+    evidence: () => missing("Scheduled backups are not built yet, so no backup policy can exist: skip this step for now."),
+  },
+  {
+    key: "email",
+    title: "E-mail",
+    skippable: true,
+    available: true,
+    evidence: ({ core }) => {
+      const host = looseSetting(core, "smtpHost");
+      const enabled = looseSetting(core, "emailEnabled") === true;
+      if (enabled && typeof host === "string" && host.trim()) return present(`E-mail is on, through ${host}.`);
+      return missing("E-mail needs an SMTP host (smtpHost) and emailEnabled on in the instance settings; or skip this step.");
+    },
+  },
+  {
+    key: "two-factor",
+    title: "Two-factor sign-in",
+    skippable: true,
+    // Two-factor sign-in comes with the account security issue.
+    available: false,
+    evidence: ({ owner }) =>
+      owner.user.totpEnabled ? present("The owner signs in with two-factor.") : missing("Two-factor sign-in is not available yet, so the owner cannot have it on: skip this step for now."),
+  },
+  {
+    key: "first-space",
+    title: "Your first space",
+    skippable: true,
+    available: true,
+    evidence: ({ core }) => {
+      const space = core.db.select({ key: spaces.key, name: spaces.name }).from(spaces).limit(1).get();
+      return space ? present(`A space exists: "${space.name}" (${space.key}).`) : missing("No space exists yet: create one with POST /api/spaces, or skip this step.");
+    },
+  },
+  { key: "done", title: "Done", skippable: false, available: true, evidence: () => present("Nothing to check: the last screen shows where to go next.") },
+];
+
+export const stepOf = (key: StepKey): StepDef => STEPS.find((s) => s.key === key)!;
