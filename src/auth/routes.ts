@@ -10,6 +10,7 @@ import { findUserWithRoleById, register, toAccount, updateDisplayName } from "..
 import { Account } from "../users/schemas";
 import { requireSession, requireUser } from "../identity/caller";
 import { changePassword, login, reauthenticate } from "./service";
+import { useResetLink } from "./recover";
 import { cookieLifetimeSeconds, createSession, deleteSession, listSessions, revokeOtherSessions, revokeSessionByHandle, type NewSession } from "./sessions";
 import { DISPLAY_NAME_MAX } from "../users/service";
 import { PASSWORD_MAX } from "../identity/password";
@@ -192,6 +193,24 @@ export function authRoutes(core: Core) {
         return noContent();
       },
       { params: t.Object({ id: t.String({ maxLength: 100 }) }), response: { 204: NoContent, ...problems(401, 403, 404) }, detail: { ...sessionOnly, summary: "Sign out one session", ...ACCOUNT_BODY } },
+    )
+    .post(
+      "/recover/token",
+      async ({ body, request }) => {
+        await useResetLink(core, { token: body.token, newPassword: body.newPassword, ip: callerOf(request).ip });
+        return noContent();
+      },
+      {
+        body: t.Object({ token: t.String({ maxLength: 200, description: "The token of a reset link an administrator made (POST /api/admin/users/{userId}/reset-password)" }), newPassword: t.String({ maxLength: PASSWORD_MAX }) }),
+        response: { 204: NoContent, ...problems(400, 415, 429) },
+        detail: {
+          tags: ["Auth"],
+          summary: "Set a new password with a one-time reset link",
+          description: "Ends every session of the account and lifts its sign-in locks; sign in afterwards. An unknown, used or expired link is 400 on `token`; a password the rules refuse is 400 on `newPassword`.",
+          security: [],
+          ...ACCOUNT_BODY,
+        },
+      },
     )
     .post(
       "/reauth",

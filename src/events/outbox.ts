@@ -51,6 +51,17 @@ export const EVENT_TYPES = [
   "user.password_changed",
   // Set by whoever runs the server (cairn reset-password), not by the account: actor null.
   "user.password_reset",
+  // Account administration (src/users/admin-users.ts): by an account holding users.manage, or
+  // (ownership) by the owner. password_reset_link: a one-time reset link was made (never its value).
+  "user.role_changed",
+  "user.suspended",
+  "user.reactivated",
+  "user.password_reset_link",
+  "user.sessions_revoked",
+  "user.tokens_revoked",
+  "user.unlocked",
+  "user.two_factor_disabled",
+  "user.ownership_transferred",
   "session.revoked",
   "token.created",
   "token.revoked",

@@ -21,6 +21,7 @@ import { systemRoutes } from "../system/routes";
 import { templateRoutes } from "../templates/routes";
 import { tokenRoutes } from "../tokens/routes";
 import { userRoutes } from "../users/routes";
+import { adminUserRoutes } from "../users/admin-routes";
 import { webhookRoutes } from "../webhooks/routes";
 import { notificationRoutes } from "../notifications/routes";
 import { watchRoutes } from "../watches/routes";
@@ -62,6 +63,7 @@ export function apiRoutes(core: Core) {
     notificationRoutes(core),
     collabRoutes(core),
     // issue 16 (administration): one line per area below
+    adminUserRoutes(core),
     setupRoutes(core),
     securityRoutes(core),
   ];

@@ -1,0 +1,53 @@
+/**
+ * The sign-in side of administering an account (right users.manage): ending its sessions,
+ * lifting its sign-in locks, switching off its two-factor. Each passes the same rules as the
+ * rest of account administration (targetOf in src/users/admin-users.ts: never the owner, never
+ * a higher tier) and is audited in its own transaction.
+ */
+import { eq } from "drizzle-orm";
+import type { UserCaller } from "../identity/caller";
+import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
+import { iso } from "../platform/clock";
+import { AppError } from "../platform/errors";
+import { targetOf } from "../users/admin-users";
+import { users } from "../users/tables";
+import { clearAllFailures } from "./lockout";
+import { deleteUserSessions } from "./sessions";
+
+/** POST /api/admin/users/{id}/revoke-sessions: signs the account out everywhere. */
+export function revokeAllSessions(core: Core, caller: UserCaller, userId: string): number {
+  return core.tx(() => {
+    targetOf(core, caller, userId);
+    const count = deleteUserSessions(core, userId, null);
+    recordEvent(core, { type: "user.sessions_revoked", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { count } });
+    return count;
+  });
+}
+
+/**
+ * POST /api/admin/users/{id}/unlock: the lock for every address and each address's lock and
+ * count go, as when the password is reset. The notice of wrong passwords stays, so the person
+ * is still told at their next sign-in.
+ */
+export function unlockAccount(core: Core, caller: UserCaller, userId: string): void {
+  core.tx(() => {
+    targetOf(core, caller, userId);
+    const cleared = clearAllFailures(core, userId);
+    recordEvent(core, { type: "user.unlocked", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { cleared } });
+  });
+}
+
+/**
+ * POST /api/admin/users/{id}/disable-two-factor (re-authentication checked by the route), for
+ * someone who lost their authenticator. Two-factor sign-in itself arrives with the account
+ * security issue: until then no account has it on, and the answer says so (409 two_factor_off).
+ */
+export function disableTwoFactor(core: Core, caller: UserCaller, userId: string): void {
+  core.tx(() => {
+    const target = targetOf(core, caller, userId);
+    if (!target.user.totpEnabled) throw new AppError("two_factor_off", { detail: `${target.user.displayName} does not use two-factor sign-in: there is nothing to switch off.` });
+    core.db.update(users).set({ totpEnabled: false, updatedAt: iso(core.clock.now()) }).where(eq(users.id, userId)).run();
+    recordEvent(core, { type: "user.two_factor_disabled", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: {} });
+  });
+}
