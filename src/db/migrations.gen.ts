@@ -23,6 +23,7 @@ import m19 from "../../migrations/0019_security_alerts_blocks.sql" with { type: 
 import m20 from "../../migrations/0020_setup_wizard.sql" with { type: "text" };
 import m21 from "../../migrations/0021_password_resets.sql" with { type: "text" };
 import m22 from "../../migrations/0022_role_offers_and_reviews.sql" with { type: "text" };
+import m23 from "../../migrations/0023_avatars_and_space_icons.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -48,4 +49,5 @@ export const migrations: Migration[] = [
   { tag: "0020_setup_wizard", sql: m20 },
   { tag: "0021_password_resets", sql: m21 },
   { tag: "0022_role_offers_and_reviews", sql: m22 },
+  { tag: "0023_avatars_and_space_icons", sql: m23 },
 ];

@@ -22,3 +22,4 @@ export * from "../branding/tables";
 export * from "../security/tables";
 export * from "../setup/tables";
 export * from "../roles/tables";
+export * from "../media/tables";

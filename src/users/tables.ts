@@ -35,6 +35,10 @@ export const users = sqliteTable(
     /** How many times the account was locked since its last successful sign-in. */
     lockouts: integer("lockouts").notNull().default(0),
     lockedUntil: text("locked_until"),
+    /** The uploaded avatar's blob (media/service.ts); null: the generated one (initials). */
+    avatarSha256: text("avatar_sha256"),
+    /** Which generated avatar (colour) is shown when none is uploaded: 0…AVATAR_VARIANTS-1. */
+    avatarVariant: integer("avatar_variant").notNull().default(0),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
