@@ -16,7 +16,7 @@ const LAYERS = [
   ["content", "identity", "events"],
   ["settings"],
   ["access", "users"],
-  ["tokens", "groups", "auth"],
+  ["tokens", "groups", "auth", "roles"],
   ["spaces"],
   ["pages"],
   ["attachments", "labels", "comments", "watches", "templates", "permissions"],

@@ -6,6 +6,7 @@ import type { Config } from "./platform/config";
 import { installSearchIndexer } from "./search/indexer";
 import { installSecurityDetectors } from "./security/detectors";
 import { ensureBuiltInRoles } from "./users/service";
+import { reconcileBuiltInRoles } from "./roles/built-in";
 import { installWebhooks } from "./webhooks/sender";
 import { installNotifications } from "./notifications/install";
 
@@ -20,6 +21,8 @@ export function openInstance(config: Config, opts: OpenCoreOptions = {}): Core {
   ensureBuiltInGroups(core);
   installSearchIndexer(core);
   installAuditLog(core);
+  // After the audit log is installed: a right granted by a new release is audited.
+  reconcileBuiltInRoles(core);
   installWebhooks(core);
   installNotifications(core);
   installSecurityDetectors(core);

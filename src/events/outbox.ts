@@ -73,6 +73,15 @@ export const EVENT_TYPES = [
   "group.member_added",
   "group.member_removed",
   "settings.updated",
+  // Roles (src/roles): custom roles made, renamed, deleted; rights changed (by an account, or
+  // by Cairn at start-up when a release adds a default right: actor null); a built-in role
+  // put back to its defaults; the rights matrix marked reviewed.
+  "role.created",
+  "role.updated",
+  "role.deleted",
+  "role.permissions_changed",
+  "role.reset",
+  "roles.reviewed",
   // Webhooks: created and deleted by space admins; disabled by Cairn after 20 failures in a
   // row (the space admins are to be told: the notifications module reads this event).
   "webhook.created",
@@ -108,7 +117,7 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What an event is about. A session's id is its public handle, a setting's its key. */
-export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment", "attachment", "security_block", "security_alert", "setup"] as const;
+export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment", "attachment", "security_block", "security_alert", "setup", "role"] as const;
 
 export type TargetType = (typeof TARGET_TYPES)[number];
 

@@ -14,6 +14,7 @@ import { searchRoutes } from "../search/routes";
 import { refuseBlockedAddress } from "../security/blocks";
 import { securityRoutes } from "../security/routes";
 import { settingsRoutes } from "../settings/routes";
+import { roleRoutes } from "../roles/routes";
 import { setupRoutes } from "../setup/routes";
 import { adminSpaceRoutes } from "../spaces/admin-routes";
 import { spaceRoutes } from "../spaces/routes";
@@ -63,6 +64,7 @@ export function apiRoutes(core: Core) {
     notificationRoutes(core),
     collabRoutes(core),
     // issue 16 (administration): one line per area below
+    roleRoutes(core),
     adminUserRoutes(core),
     setupRoutes(core),
     securityRoutes(core),

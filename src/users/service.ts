@@ -22,7 +22,7 @@ export function ensureBuiltInRoles(core: Core): void {
     for (const r of BUILT_IN_ROLES) {
       core.db
         .insert(roles)
-        .values({ id: r.id, name: r.name, description: r.description, tier: r.tier, builtIn: true, permissions: [...r.permissions], createdAt: now })
+        .values({ id: r.id, name: r.name, description: r.description, tier: r.tier, builtIn: true, permissions: [...r.permissions], offered: [...r.permissions], createdAt: now })
         .onConflictDoNothing()
         .run();
     }

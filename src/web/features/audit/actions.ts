@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = {
   invite: ["invite.created", "invite.deleted"],
   group: ["group.created", "group.updated", "group.deleted", "group.member_added", "group.member_removed"],
   settings: ["settings.updated"],
+  role: ["role.created", "role.updated", "role.deleted", "role.permissions_changed", "role.reset", "roles.reviewed"],
   setup: ["setup.step_recorded", "setup.completed"],
   webhook: ["webhook.created", "webhook.deleted", "webhook.disabled", "webhook.updated", "webhook.redelivered"],
   attachment: ["attachment.created", "attachment.deleted"],
