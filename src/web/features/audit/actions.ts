@@ -19,7 +19,6 @@ export const AUDIT_ACTIONS = {
   webhook: ["webhook.created", "webhook.deleted", "webhook.disabled", "webhook.updated", "webhook.redelivered"],
   attachment: ["attachment.created", "attachment.deleted"],
   security: ["security.block_added", "security.block_removed", "security.alert_raised", "security.alert_acknowledged", "security.alert_resolved"],
-  security: ["security.block_added", "security.block_removed", "security.alert_raised", "security.alert_acknowledged", "security.alert_resolved"],
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_ACTIONS;
