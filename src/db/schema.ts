@@ -23,3 +23,4 @@ export * from "../security/tables";
 export * from "../setup/tables";
 export * from "../roles/tables";
 export * from "../media/tables";
+export * from "../dashboard/tables";

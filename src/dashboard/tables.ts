@@ -1,0 +1,19 @@
+import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * Page views, one row per page and UTC day (dashboard/page-views.ts counts them in memory and
+ * adds each minute's counts here in one transaction: never a write per read).
+ *
+ * No foreign key to pages: a purged page's views stay in the day's total (they were views);
+ * the top pages join `pages`, so only pages that still exist are named.
+ */
+export const pageViewsDaily = sqliteTable(
+  "page_views_daily",
+  {
+    /** YYYY-MM-DD, UTC. */
+    day: text("day").notNull(),
+    pageId: text("page_id").notNull(),
+    views: integer("views").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.pageId] })],
+);
