@@ -7,6 +7,7 @@ import { authRoutes } from "../auth/routes";
 import type { Core } from "../core";
 import { groupRoutes } from "../groups/routes";
 import { labelRoutes } from "../labels/routes";
+import { mediaRoutes } from "../media/routes";
 import { AppError, errorCode } from "../platform/errors";
 import { pageRoutes } from "../pages/routes";
 import { permissionRoutes } from "../permissions/routes";
@@ -68,6 +69,7 @@ export function apiRoutes(core: Core) {
     adminUserRoutes(core),
     setupRoutes(core),
     securityRoutes(core),
+    mediaRoutes(core),
   ];
 }
 

@@ -1,5 +1,9 @@
 import { t } from "elysia";
 
+/** The uploaded avatar's address (users/avatars.ts), or null: draw the generated one. */
+const AvatarUrl = t.Union([t.String(), t.Null()], { description: "The uploaded avatar, /api/media/avatars/{id}?v=<hash> (a new address for each new picture); null: none uploaded, show the initials on colour avatarVariant" });
+const AvatarVariant = t.Integer({ description: "The generated avatar's colour, 0–7 (PUT /api/media/avatars/me/variant)" });
+
 export const Account = t.Object(
   {
     id: t.String(),
@@ -10,12 +14,14 @@ export const Account = t.Object(
     permissions: t.Array(t.String()),
     status: t.Integer({ description: "0 Active, 1 Suspended" }),
     totpEnabled: t.Boolean(),
+    avatarUrl: AvatarUrl,
+    avatarVariant: AvatarVariant,
     createdAt: t.String({ format: "date-time" }),
   },
   { title: "Account" },
 );
 
-export const DirectoryEntry = t.Object({ id: t.String(), displayName: t.String(), email: t.String() }, { title: "DirectoryEntry" });
+export const DirectoryEntry = t.Object({ id: t.String(), displayName: t.String(), email: t.String(), avatarUrl: AvatarUrl, avatarVariant: AvatarVariant }, { title: "DirectoryEntry" });
 
 export const Invite = t.Object(
   {

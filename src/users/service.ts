@@ -10,6 +10,7 @@ import { perInstance } from "../platform/memo";
 import { AppError, invalid } from "../platform/errors";
 import { singleLine } from "../platform/text";
 import { getSetting } from "../settings/service";
+import { avatarUrl } from "./avatars";
 import { consumeInvite, markInviteUsedBy } from "./invites";
 import { roles, users } from "./tables";
 
@@ -60,6 +61,8 @@ export function toAccount(user: UserRow, role: RoleRow) {
     permissions: [...role.permissions].sort(),
     status: user.status,
     totpEnabled: user.totpEnabled,
+    avatarUrl: avatarUrl(user),
+    avatarVariant: user.avatarVariant,
     createdAt: user.createdAt,
   };
 }
@@ -145,9 +148,10 @@ export function needsOwner(core: Core): boolean {
 /** GET /api/users: the directory of active accounts. */
 export function listDirectory(core: Core) {
   return core.db
-    .select({ id: users.id, displayName: users.displayName, email: users.email })
+    .select({ id: users.id, displayName: users.displayName, email: users.email, avatarSha256: users.avatarSha256, avatarVariant: users.avatarVariant })
     .from(users)
     .where(and(eq(users.status, USER_STATUS.Active)))
     .orderBy(asc(users.displayName), asc(users.email))
-    .all();
+    .all()
+    .map(({ avatarSha256, ...entry }) => ({ ...entry, avatarUrl: avatarUrl({ id: entry.id, avatarSha256 }) }));
 }

@@ -12,7 +12,7 @@ describe("GET /api/users", () => {
     const res = await call(env, "GET", "/api/users", { as: member });
     expect(res.status).toBe(200);
     expect(res.body.map((u: any) => u.email).sort()).toEqual(["member@example.com", "owner@example.com"]);
-    expect(Object.keys(res.body[0]).sort()).toEqual(["displayName", "email", "id"]);
+    expect(Object.keys(res.body[0]).sort()).toEqual(["avatarUrl", "avatarVariant", "displayName", "email", "id"]);
     env.core.sqlite.query("UPDATE users SET status = 1 WHERE id = ?").run(member.id);
     const after = await call(env, "GET", "/api/users", { as: owner });
     expect(after.body.map((u: any) => u.email)).toEqual(["owner@example.com"]);

@@ -1,0 +1,168 @@
+/**
+ * Avatars and space icons (SPEC.md "Blocks, embeds, media"). Every picture is decoded and
+ * re-encoded by platform/images.ts before it is stored (EXIF locations and other metadata never
+ * reach the store), shrunk to the largest size the UI shows at 2× (avatars 256 px, icons 128 px,
+ * cover-cropped to a square) and kept as WebP in the blob store under its SHA-256.
+ *
+ * - Avatars: anyone signed in may see anyone's (they appear wherever people do); only the
+ *   account itself changes its own, from a browser session. Without an upload the account has
+ *   no image (GET is 404) and the UI draws the initials on the chosen generated colour.
+ * - Space icons: read by whoever may see the space (else 404); changed by the space's
+ *   administrators while it is not archived. An upload also switches the space's iconKind to
+ *   2 Image, with iconValue the icon's address; removing it returns to 0 Generated.
+ */
+import { eq } from "drizzle-orm";
+import { deleteUnusedBlobs } from "../attachments/blob-refs";
+import { requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
+import type { Core } from "../core";
+import { recordEvent } from "../events/outbox";
+import { type Caller, requireSession, requireUser } from "../identity/caller";
+import { blobStore } from "../platform/blobstore";
+import { iso } from "../platform/clock";
+import { invalid, notFound } from "../platform/errors";
+import type { ImageRules } from "../platform/images";
+import { findSpaceById, findSpaceByKey, spaceFor, type Space } from "../spaces/service";
+import { spaces } from "../spaces/tables";
+import { AVATAR_VARIANTS } from "../users/avatars";
+import { findUserWithRoleById, toAccount, type Account } from "../users/service";
+import { users } from "../users/tables";
+import { spaceIcons } from "./tables";
+import { type IncomingUpload, readImage, storeImage } from "./upload";
+
+const MB = 1024 * 1024;
+/** A phone photo straight from the camera fits; the stored avatar is a few KB. */
+export const AVATAR_MAX_BYTES = 10 * MB;
+export const ICON_MAX_BYTES = 10 * MB;
+const ACCEPT = ["png", "jpeg", "webp"] as const;
+
+const AVATAR_RULES: Omit<ImageRules, "field"> = { accept: ACCEPT, maxBytes: AVATAR_MAX_BYTES, resize: { fit: "cover", width: 256, height: 256 }, output: "webp", quality: 82 };
+const ICON_RULES: Omit<ImageRules, "field"> = { accept: ACCEPT, maxBytes: ICON_MAX_BYTES, resize: { fit: "cover", width: 128, height: 128 }, output: "webp", quality: 88 };
+
+/** What GET answers: the bytes and what the response headers need. */
+export interface StoredImage {
+  sha256: string;
+  contentType: string;
+  blob: Blob;
+}
+
+async function openBlob(core: Core, sha256: string, contentType: string): Promise<StoredImage> {
+  const blob = await blobStore(core).open(sha256);
+  if (!blob) throw notFound("Image not found");
+  return { sha256, contentType, blob };
+}
+
+// ---------------------------------------------------------------- avatars
+
+/** GET /api/media/avatars/{userId}: signed in (401); 404 when the account has no uploaded avatar. */
+export async function openAvatar(core: Core, caller: Caller, userId: string): Promise<StoredImage> {
+  requireUser(caller);
+  const row = core.db.select({ sha256: users.avatarSha256 }).from(users).where(eq(users.id, userId)).get();
+  if (!row?.sha256) throw notFound("No avatar uploaded");
+  return openBlob(core, row.sha256, "image/webp");
+}
+
+/** PUT /api/media/avatars/me: the caller's own avatar, from a browser session. Answers the account. */
+export async function uploadAvatar(core: Core, caller: Caller, upload: IncomingUpload): Promise<Account> {
+  const me = requireSession(caller);
+  const image = await readImage(upload, AVATAR_RULES);
+  return storeImage(core, image, (sha256, size) =>
+    core.tx(() => {
+      const before = setAvatar(core, me.user.id, sha256);
+      recordEvent(core, { type: "user.updated", targetType: "user", targetId: me.user.id, spaceId: null, actorId: me.user.id, ip: me.ip, data: { avatar: { from: before, to: sha256 }, size } });
+      return account(core, me.user.id);
+    }),
+  );
+}
+
+/** DELETE /api/media/avatars/me: back to the generated avatar. Answers the account. */
+export function removeAvatar(core: Core, caller: Caller): Account {
+  const me = requireSession(caller);
+  return core.tx(() => {
+    const before = setAvatar(core, me.user.id, null);
+    if (before) recordEvent(core, { type: "user.updated", targetType: "user", targetId: me.user.id, spaceId: null, actorId: me.user.id, ip: me.ip, data: { avatar: { from: before, to: null } } });
+    return account(core, me.user.id);
+  });
+}
+
+/** PUT /api/media/avatars/me/variant: which generated avatar (colour) to show without an upload. */
+export function setAvatarVariant(core: Core, caller: Caller, variant: number): Account {
+  const me = requireSession(caller);
+  if (!Number.isInteger(variant) || variant < 0 || variant >= AVATAR_VARIANTS) throw invalid("variant", `must be a whole number from 0 to ${AVATAR_VARIANTS - 1}`);
+  return core.tx(() => {
+    const before = core.db.select({ variant: users.avatarVariant }).from(users).where(eq(users.id, me.user.id)).get()?.variant ?? 0;
+    if (before !== variant) {
+      core.db.update(users).set({ avatarVariant: variant, updatedAt: iso(core.clock.now()) }).where(eq(users.id, me.user.id)).run();
+      recordEvent(core, { type: "user.updated", targetType: "user", targetId: me.user.id, spaceId: null, actorId: me.user.id, ip: me.ip, data: { avatarVariant: { from: before, to: variant } } });
+    }
+    return account(core, me.user.id);
+  });
+}
+
+/** Inside a transaction: points the account at a new avatar blob (or none); the old one may go. */
+function setAvatar(core: Core, userId: string, sha256: string | null): string | null {
+  const before = core.db.select({ sha256: users.avatarSha256 }).from(users).where(eq(users.id, userId)).get()?.sha256 ?? null;
+  if (before === sha256) return before;
+  core.db.update(users).set({ avatarSha256: sha256, updatedAt: iso(core.clock.now()) }).where(eq(users.id, userId)).run();
+  if (before) deleteUnusedBlobs(core, [before]);
+  return before;
+}
+
+function account(core: Core, userId: string): Account {
+  const found = findUserWithRoleById(core, userId)!;
+  return toAccount(found.user, found.role);
+}
+
+// ---------------------------------------------------------------- space icons
+
+export function spaceIconUrl(key: string, sha256: string): string {
+  return `/api/media/space-icons/${key}?v=${sha256.slice(0, 16)}`;
+}
+
+/** GET /api/media/space-icons/{key}: 404 when the caller may not see the space or it has no uploaded icon. */
+export async function openSpaceIcon(core: Core, caller: Caller, key: string): Promise<StoredImage> {
+  const space = requireReadableSpace(core, caller, findSpaceByKey(core, key));
+  const row = core.db.select().from(spaceIcons).where(eq(spaceIcons.spaceId, space.id)).get();
+  if (!row) throw notFound("This space has no uploaded icon");
+  return openBlob(core, row.sha256, row.contentType);
+}
+
+/** PUT /api/media/space-icons/{key}: space administrators, not while archived. Answers the space. */
+export async function uploadSpaceIcon(core: Core, caller: Caller, key: string, upload: IncomingUpload): Promise<Space> {
+  const user = requireUser(caller);
+  // Checked before the body is read, and again in the transaction (the space may change meanwhile).
+  const first = requireAdminSpace(core, user, findSpaceByKey(core, key));
+  if (first.archivedAt) throw spaceArchived();
+  const image = await readImage(upload, ICON_RULES);
+  return storeImage(core, image, (sha256, size) =>
+    core.tx(() => {
+      const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
+      if (space.archivedAt) throw spaceArchived();
+      const now = iso(core.clock.now());
+      const before = core.db.select({ sha256: spaceIcons.sha256 }).from(spaceIcons).where(eq(spaceIcons.spaceId, space.id)).get()?.sha256 ?? null;
+      core.db
+        .insert(spaceIcons)
+        .values({ spaceId: space.id, sha256, contentType: image.contentType, size, updatedAt: now, updatedById: user.user.id })
+        .onConflictDoUpdate({ target: spaceIcons.spaceId, set: { sha256, contentType: image.contentType, size, updatedAt: now, updatedById: user.user.id } })
+        .run();
+      core.db.update(spaces).set({ iconKind: 2, iconValue: spaceIconUrl(space.key, sha256), updatedAt: now }).where(eq(spaces.id, space.id)).run();
+      if (before && before !== sha256) deleteUnusedBlobs(core, [before]);
+      recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { icon: { from: before, to: sha256 } } });
+      return spaceFor(core, user, findSpaceById(core, space.id)!);
+    }),
+  );
+}
+
+/** DELETE /api/media/space-icons/{key}: the uploaded icon goes; a space showing it returns to the generated icon. */
+export function removeSpaceIcon(core: Core, caller: Caller, key: string): Space {
+  const user = requireUser(caller);
+  return core.tx(() => {
+    const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
+    if (space.archivedAt) throw spaceArchived();
+    const gone = core.db.delete(spaceIcons).where(eq(spaceIcons.spaceId, space.id)).returning({ sha256: spaceIcons.sha256 }).get();
+    if (!gone) return spaceFor(core, user, space);
+    if (space.iconKind === 2) core.db.update(spaces).set({ iconKind: 0, iconValue: null, updatedAt: iso(core.clock.now()) }).where(eq(spaces.id, space.id)).run();
+    deleteUnusedBlobs(core, [gone.sha256]);
+    recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { icon: { from: gone.sha256, to: null } } });
+    return spaceFor(core, user, findSpaceById(core, space.id)!);
+  });
+}
