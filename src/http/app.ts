@@ -15,6 +15,7 @@ import { searchRoutes } from "../search/routes";
 import { refuseBlockedAddress } from "../security/blocks";
 import { securityRoutes } from "../security/routes";
 import { settingsRoutes } from "../settings/routes";
+import { trustedProxiesOf } from "../settings/service";
 import { roleRoutes } from "../roles/routes";
 import { setupRoutes } from "../setup/routes";
 import { adminSpaceRoutes } from "../spaces/admin-routes";
@@ -139,7 +140,7 @@ export function durableHandler(core: Core, app: App): RequestHandler {
     let request = withSafeUrl(incoming);
     const head = request.method === "HEAD";
     if (head) request = new Request(request.url, { method: "GET", headers: request.headers });
-    identifyClient(request, socketIp, core.config.trustedProxies);
+    identifyClient(request, socketIp, trustedProxiesOf(core));
     const failures = core.commits.failures();
     const response = await app.handle(request);
     if (core.commits.pending()) await core.commits.durable();

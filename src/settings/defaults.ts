@@ -1,6 +1,7 @@
-/** Instance settings with their defaults (SPEC.md §8, DESIGN.md §5). */
+/** Instance settings with their defaults (SPEC.md §8, DESIGN.md §5). An empty string means "not set". */
 export const SETTING_DEFAULTS = {
   instanceName: "Cairn",
+  baseUrl: "",
   allowPublicRegistration: false,
   allowPublicSpaces: false,
   anonymousRateLimitPerMinute: 300,
@@ -14,6 +15,27 @@ export const SETTING_DEFAULTS = {
   lockoutAccountFailures: 20,
   lockoutAccountAddresses: 3,
   lockoutAccountWindowSeconds: 3600,
+  trustedProxies: [] as string[],
+  requireTotpForAdmins: false,
+  // E-mail and single sign-on: stored and validated here; sending and signing in arrive with
+  // the account security issue.
+  emailEnabled: false,
+  smtpProvider: "smtp" as "smtp" | "microsoft" | "google",
+  smtpHost: "",
+  smtpPort: 587,
+  smtpTls: "starttls" as "starttls" | "tls" | "none",
+  smtpUsername: "",
+  smtpPassword: "",
+  smtpFromAddress: "",
+  microsoftClientId: "",
+  microsoftClientSecret: "",
+  microsoftTenant: "common",
+  googleClientId: "",
+  googleClientSecret: "",
+  // Images and embeds.
+  restrictImageHosts: false,
+  imageAllowlist: [] as string[],
+  embedAllowlist: [] as string[],
 };
 
 export type Settings = typeof SETTING_DEFAULTS;
