@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { PNG } from "../src/attachments/testing";
 import { GROUP_ID } from "../src/identity/builtin-groups";
 import { buildWorld, CALLERS, deleteSpaceBody, freshMaker, type CallerName, type World } from "./access-fixtures";
 import { call, makeEnv, type TestEnv, type Who } from "./harness";
@@ -74,6 +75,26 @@ const file = () => {
   fd.append("file", new File(["matrix"], "m.txt", { type: "text/plain" }));
   return fd;
 };
+
+/** A small picture for the space-icon rows. */
+const picture = () => {
+  const fd = new FormData();
+  fd.append("file", new File([PNG], "icon.png", { type: "image/png" }));
+  return fd;
+};
+/** The space (key) with an icon uploaded by its administrator, once. */
+const iconsMade = new Map<string, Promise<string>>();
+function withIcon(key: string): Promise<string> {
+  let made = iconsMade.get(key);
+  if (!made) {
+    made = call(env, "PUT", `/api/media/space-icons/${key}`, { as: w.who.spaceAdmin, body: picture() }).then((res) => {
+      if (res.status !== 200) throw new Error(`icon for ${key}: ${res.status} ${res.text}`);
+      return key;
+    });
+    iconsMade.set(key, made);
+  }
+  return made;
+}
 
 function rows(route: string, target: string, expect: string, ok: number, path: Lazy<string>, body?: Lazy<unknown>): Row {
   return { route, target, expect, ok, path, body };
@@ -238,6 +259,12 @@ const ROWS: Row[] = [
   rows("GET /api/attachments/:id/view", "on plain", P.read, 200, () => `/api/attachments/${w.attachment}/view`),
   rows("DELETE /api/attachments/:id", "fresh", P.editVisibleFirst, 204, async () => `/api/attachments/${await fresh.attachment()}`),
   rows("DELETE /api/attachments/:id", "fresh on GUARDED", "404 403 403 403 ok ok ok 403 403 ok 403", 204, async () => `/api/attachments/${await fresh.attachment(w.guarded)}`),
+  // Space icons (/api/media/space-icons): read with the space, changed by its administrators.
+  rows("GET /api/media/space-icons/:key", "MAIN", P.read, 200, async () => `/api/media/space-icons/${await withIcon("MAIN")}`),
+  rows("GET /api/media/space-icons/:key", "PRIV", P.privRead, 200, async () => `/api/media/space-icons/${await withIcon("PRIV")}`),
+  rows("PUT /api/media/space-icons/:key", "fresh", P.admin, 200, async () => `/api/media/space-icons/${await fresh.space()}`, picture),
+  rows("PUT /api/media/space-icons/:key", "PRIV", P.privAdmin, 200, () => "/api/media/space-icons/PRIV", picture),
+  rows("DELETE /api/media/space-icons/:key", "fresh", P.admin, 204, async () => `/api/media/space-icons/${await withIcon(await fresh.space())}`),
   // Search
   rows("GET /api/search", "everywhere", P.anyone, 200, () => "/api/search?q=page"),
   rows("GET /api/search", "MAIN", P.read, 200, () => `/api/search?q=page&spaceId=${w.main.id}`),
