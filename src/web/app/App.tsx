@@ -11,6 +11,7 @@ import { keys } from "../api/keys";
 import { SetupScreen } from "../features/auth/SetupScreen";
 import { SignInScreen } from "../features/auth/SignInScreen";
 import { RegisterScreen } from "../features/auth/RegisterScreen";
+import { ResetPasswordScreen } from "../features/auth/ResetPasswordScreen";
 import { HomeScreen } from "../features/spaces/HomeScreen";
 import { SpaceRoutes } from "../features/spaces/SpaceRoutes";
 import { SearchScreen } from "../features/search";
@@ -54,6 +55,9 @@ export function App() {
         </Route>
         <Route path="/register">
           <RegisterScreen />
+        </Route>
+        <Route path="/reset-password">
+          <ResetPasswordScreen />
         </Route>
         <Route path="/s/:key/*?">{(params) => <SpaceRoutes spaceKey={decodeURIComponent(params.key)} />}</Route>
         <Route path="/">

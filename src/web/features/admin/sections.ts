@@ -16,6 +16,7 @@ export interface AdminSection {
 export const ADMIN_SECTIONS: AdminSection[] = [
   // one line per section; keep the order: dashboard, people, invites, groups, roles, settings,
   // branding, security, tokens, audit, about
+  { id: "people", label: "People", right: "users.manage", load: () => import("./people/PeopleSection") },
   { id: "invites", label: "Invites", right: "users.invite", load: () => import("../people/InvitesSection").then((m) => ({ default: m.InvitesSection })) },
   { id: "groups", label: "Groups", right: "groups.manage", load: () => import("../people/GroupsSection").then((m) => ({ default: () => createElement(m.GroupsSection, { canManage: true }) })) },
   { id: "audit", label: "Audit log", right: "audit.view", load: () => import("../audit/AuditSection").then((m) => ({ default: m.AuditSection })) },
