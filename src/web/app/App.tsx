@@ -9,6 +9,7 @@ import { onUnauthorized } from "../api/client";
 import { queryClient } from "../api/query-client";
 import { keys } from "../api/keys";
 import { SetupScreen } from "../features/auth/SetupScreen";
+import { SetupWizard } from "../features/setup";
 import { SignInScreen } from "../features/auth/SignInScreen";
 import { RegisterScreen } from "../features/auth/RegisterScreen";
 import { ResetPasswordScreen } from "../features/auth/ResetPasswordScreen";
@@ -50,6 +51,15 @@ export function App() {
     <>
       <Switch>
         <Route path="/setup">{instance.data?.needsOwner ? <SetupScreen /> : <Redirect to="/" replace />}</Route>
+        <Route path="/welcome/:step?">
+          {(params) => (
+            <SignedIn>
+              <Suspense fallback={<Loading />}>
+                <SetupWizard step={params.step} />
+              </Suspense>
+            </SignedIn>
+          )}
+        </Route>
         <Route path="/login">
           <SignInScreen />
         </Route>

@@ -11,6 +11,7 @@ import { RecentList } from "./RecentList";
 import { SpaceIcon } from "./SpaceIcon";
 import "./spaces.css";
 import { useTitle } from "../../lib/title";
+import { SetupBanner } from "../setup";
 
 /** The spaces the person can see, each with its recently updated pages. */
 export function HomeScreen() {
@@ -28,6 +29,7 @@ export function HomeScreen() {
         <h1>Spaces</h1>
         {spaces.data?.length ? create : null}
       </div>
+      <SetupBanner />
       {spaces.isPending ? (
         <Loading />
       ) : spaces.error ? (
