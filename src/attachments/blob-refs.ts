@@ -12,6 +12,7 @@ import { blobStore } from "../platform/blobstore";
 import { pages } from "../pages/tables";
 import { attachmentUsesBlob } from "./queries";
 import { attachments } from "./tables";
+import { brandingFiles } from "../branding/tables";
 import { spaceIcons } from "../media/tables";
 import { users } from "../users/tables";
 
@@ -20,13 +21,16 @@ import { users } from "../users/tables";
  * and logos (later issues) add their check here.
  */
 export function blobInUse(core: Core, sha256: string): boolean {
-  return attachmentUsesBlob(core, sha256) || mediaUsesBlob(core, sha256);
+  return attachmentUsesBlob(core, sha256) || brandingUsesBlob(core, sha256) || mediaUsesBlob(core, sha256);
 }
 
 /** Avatars (users.avatar_sha256) and space icons (media/tables.ts). */
 const mediaUsesBlob = (core: Core, sha256: string) =>
   core.db.select({ id: users.id }).from(users).where(eq(users.avatarSha256, sha256)).limit(1).get() !== undefined ||
   core.db.select({ id: spaceIcons.spaceId }).from(spaceIcons).where(eq(spaceIcons.sha256, sha256)).limit(1).get() !== undefined;
+
+/** The branding's logos and favicon (branding/tables.ts; the branding domain sits above this one). */
+const brandingUsesBlob = (core: Core, sha256: string) => core.db.select({ slot: brandingFiles.slot }).from(brandingFiles).where(eq(brandingFiles.sha256, sha256)).limit(1).get() !== undefined;
 
 /** Inside the caller's transaction: deletes the attachments of these pages; answers their blobs. */
 export function removeAttachmentsOfPages(core: Core, pageIds: string[]): string[] {

@@ -102,6 +102,12 @@ export const EVENT_TYPES = [
   "space.visibility_changed",
   "page.restriction_added",
   "page.restriction_removed",
+  // Branding (src/branding): fields changed ({changes: {field: {from, to}}}), a logo or favicon
+  // put or taken away ({slot, sha256, contentType}), everything back to Cairn's own.
+  "branding.updated",
+  "branding.file_uploaded",
+  "branding.file_removed",
+  "branding.reset",
   // Security administration (src/security): address blocks added and removed by an
   // administrator; alerts raised by a detector (actor null) and acknowledged or resolved.
   "security.block_added",
@@ -117,7 +123,7 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What an event is about. A session's id is its public handle, a setting's its key. */
-export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment", "attachment", "security_block", "security_alert", "setup", "role"] as const;
+export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment", "attachment", "security_block", "security_alert", "setup", "role", "branding"] as const;
 
 export type TargetType = (typeof TARGET_TYPES)[number];
 

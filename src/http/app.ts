@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { attachmentRoutes } from "../attachments/routes";
 import { auditRoutes } from "../audit/routes";
+import { brandingRoutes } from "../branding/routes";
 import { commentRoutes } from "../comments/routes";
 import { collabRoutes } from "../collab/routes";
 import { authRoutes } from "../auth/routes";
@@ -66,6 +67,7 @@ export function apiRoutes(core: Core) {
     notificationRoutes(core),
     collabRoutes(core),
     // issue 16 (administration): one line per area below
+    brandingRoutes(core),
     roleRoutes(core),
     adminUserRoutes(core),
     setupRoutes(core),

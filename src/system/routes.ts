@@ -3,6 +3,8 @@ import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
 import { getSettings } from "../settings/service";
+import { publicBranding } from "../branding/service";
+import { PublicBranding } from "../branding/schemas";
 import { needsOwner } from "../users/service";
 import { databaseProbe } from "../platform/db/open";
 
@@ -17,14 +19,7 @@ const Instance = t.Object(
     version: t.String(),
     needsOwner: t.Boolean({ description: "True until the first account (the Owner) is created" }),
     allowPublicRegistration: t.Boolean(),
-    branding: t.Object({
-      brandName: t.String(),
-      accentLight: t.String(),
-      accentDark: t.String(),
-      logoUrl: t.Union([t.String(), t.Null()]),
-      logoDarkUrl: t.Union([t.String(), t.Null()]),
-      faviconUrl: t.Union([t.String(), t.Null()]),
-    }),
+    branding: PublicBranding,
   },
   { title: "Instance" },
 );
@@ -56,8 +51,7 @@ export function systemRoutes(core: Core) {
           version: core.version,
           needsOwner: needsOwner(core),
           allowPublicRegistration: s.allowPublicRegistration,
-          // Branding defaults; the branding admin arrives in a later issue.
-          branding: { brandName: s.instanceName, accentLight: "#2f6f5e", accentDark: "#7fc8b0", logoUrl: null, logoDarkUrl: null, faviconUrl: null },
+          branding: publicBranding(core),
         };
       },
       { response: { 200: Instance, ...problems(401, 429) }, detail: { tags: ["System"], summary: "Public facts about this instance", security: [] } },

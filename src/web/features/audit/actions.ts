@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = {
   setup: ["setup.step_recorded", "setup.completed"],
   webhook: ["webhook.created", "webhook.deleted", "webhook.disabled", "webhook.updated", "webhook.redelivered"],
   attachment: ["attachment.created", "attachment.deleted"],
+  branding: ["branding.updated", "branding.file_uploaded", "branding.file_removed", "branding.reset"],
   security: ["security.block_added", "security.block_removed", "security.alert_raised", "security.alert_acknowledged", "security.alert_resolved"],
 } as const;
 
