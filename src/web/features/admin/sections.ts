@@ -20,6 +20,8 @@ export const ADMIN_SECTIONS: AdminSection[] = [
   { id: "invites", label: "Invites", right: "users.invite", load: () => import("../people/InvitesSection").then((m) => ({ default: m.InvitesSection })) },
   { id: "groups", label: "Groups", right: "groups.manage", load: () => import("../people/GroupsSection").then((m) => ({ default: () => createElement(m.GroupsSection, { canManage: true }) })) },
   { id: "audit", label: "Audit log", right: "audit.view", load: () => import("../audit/AuditSection").then((m) => ({ default: m.AuditSection })) },
+  { id: "roles", label: "Roles", right: "roles.manage", load: () => import("./roles/RolesSection") },
+  { id: "settings", label: "Settings", right: "settings.manage", load: () => import("./settings/SettingsSection") },
 ];
 
 const ORDER = ["dashboard", "people", "invites", "groups", "roles", "settings", "branding", "security", "tokens", "audit", "about"];

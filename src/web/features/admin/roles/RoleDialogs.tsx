@@ -1,0 +1,200 @@
+/** Creating, renaming, deleting and resetting a role: one dialog each, errors shown where the person acted. */
+import { useState } from "react";
+import { api, ApiError, data } from "../../../api/client";
+import { Button } from "../../../ui/Button";
+import { ConfirmDialog, Dialog, DialogActions } from "../../../ui/Dialog";
+import { FormError, TextField } from "../../../ui/Field";
+import { toast } from "../../../ui/toast";
+import { useReauth } from "../../space-settings/reauth";
+import { plural, refreshRoles, TIER_NAMES, type Role } from "./queries";
+
+export type RoleAction = { kind: "create" } | { kind: "rename"; role: Role } | { kind: "delete"; role: Role } | { kind: "reset"; role: Role };
+
+const fieldOf = (err: unknown) => (err instanceof ApiError ? err.field : undefined);
+
+export function RoleActionDialog({ action, roles, viewerTier, onClose }: { action: RoleAction | null; roles: Role[]; viewerTier: number; onClose(): void }) {
+  if (!action) return null;
+  if (action.kind === "create") return <CreateRole roles={roles} viewerTier={viewerTier} onClose={onClose} />;
+  if (action.kind === "rename") return <RenameRole role={action.role} onClose={onClose} />;
+  if (action.kind === "delete") return <DeleteRole role={action.role} onClose={onClose} />;
+  return <ResetRole role={action.role} onClose={onClose} />;
+}
+
+function CreateRole({ roles, viewerTier, onClose }: { roles: Role[]; viewerTier: number; onClose(): void }) {
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const [tier, setTier] = useState(0);
+  const [copyFrom, setCopyFrom] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
+  const submit = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const role = await data(api.POST("/api/admin/roles", { body: { name, description, tier, ...(copyFrom ? { copyFrom } : {}) } }));
+      toast.success(`Role “${role.name}” created`);
+      await refreshRoles();
+      onClose();
+    } catch (err) {
+      setError({ field: fieldOf(err), message: (err as Error).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const at = (f: string) => (error?.field === f ? error.message : null);
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()} title="New role" description="A role is a set of instance rights. Give it to people in People; tick its rights in the matrix.">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={50} required autoFocus error={at("name")} hint="Up to 50 characters; not the name of another role." />
+        <TextField label="Description (optional)" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={300} error={at("description")} />
+        <div className="field">
+          <label htmlFor="role-tier">Tier</label>
+          <select id="role-tier" className="input" value={tier} onChange={(e) => setTier(Number(e.target.value))}>
+            <option value={0}>Member: an ordinary account with extra rights</option>
+            <option value={1} disabled={viewerTier < 1}>
+              Admin: counts as an administrator (groups, last-administrator rule)
+            </option>
+          </select>
+          <p className="field-hint">{at("tier") ?? "A custom role cannot be of the Owner tier; the tier cannot change later."}</p>
+        </div>
+        <div className="field">
+          <label htmlFor="role-copy">Start with the rights of</label>
+          <select id="role-copy" className="input" value={copyFrom} onChange={(e) => setCopyFrom(e.target.value)}>
+            <option value="">No rights (tick them in the matrix)</option>
+            {roles.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.name} ({plural(r.permissions.length, "right")})
+              </option>
+            ))}
+          </select>
+          {at("copyFrom") ? <p className="field-error" role="alert">{at("copyFrom")}</p> : null}
+        </div>
+        <FormError error={error && !["name", "description", "tier", "copyFrom"].includes(error.field ?? "") ? error.message : null} />
+        <DialogActions>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" busy={busy}>
+            Create role
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+function RenameRole({ role, onClose }: { role: Role; onClose(): void }) {
+  const [name, setName] = useState(role.name);
+  const [description, setDescription] = useState(role.description);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
+  const submit = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await data(api.PUT("/api/admin/roles/{roleId}", { params: { path: { roleId: role.id } }, body: role.builtIn ? { description } : { name, description } }));
+      toast.success("Role saved");
+      await refreshRoles();
+      onClose();
+    } catch (err) {
+      setError({ field: fieldOf(err), message: (err as Error).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()} title={role.builtIn ? `Describe ${role.name}` : `Rename ${role.name}`} description={role.builtIn ? "Built-in roles keep their names; their description can change." : undefined}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        {role.builtIn ? null : <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={50} required autoFocus error={error?.field === "name" ? error.message : null} />}
+        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={300} autoFocus={role.builtIn} error={error?.field === "description" ? error.message : null} />
+        <FormError error={error && error.field !== "name" && error.field !== "description" ? error.message : null} />
+        <DialogActions>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" busy={busy}>
+            Save
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+function DeleteRole({ role, onClose }: { role: Role; onClose(): void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api.DELETE("/api/admin/roles/{roleId}", { params: { path: { roleId: role.id } } });
+      toast.success(`Role “${role.name}” deleted`);
+      await refreshRoles();
+      onClose();
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title={`Delete the role ${role.name}?`}
+      description={`The role “${role.name}” and its ${plural(role.permissions.length, "right")} go for good. Nobody holds it now; used or expired invites that named it are removed with it.`}
+      confirmLabel={`Delete ${role.name}`}
+      busy={busy}
+      error={error}
+      onConfirm={() => void confirm()}
+    />
+  );
+}
+
+function ResetRole({ role, onClose }: { role: Role; onClose(): void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const { guarded, dialog } = useReauth();
+  const added = (role.defaults ?? []).filter((r) => !role.permissions.includes(r));
+  const removed = role.permissions.filter((r) => !(role.defaults ?? []).includes(r));
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await guarded(() => data(api.POST("/api/admin/roles/{roleId}/reset", { params: { path: { roleId: role.id } } })));
+      toast.success(`${role.name} is back to its default rights`);
+      await refreshRoles();
+      onClose();
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <ConfirmDialog
+        open
+        onOpenChange={(o) => !o && onClose()}
+        title={`Reset ${role.name} to its defaults?`}
+        description={
+          added.length || removed.length
+            ? `${role.name} (${TIER_NAMES[role.tier]}) goes back to Cairn's default rights: ${removed.length ? `it loses ${removed.join(", ")}` : ""}${removed.length && added.length ? "; " : ""}${added.length ? `it gets ${added.join(", ")}` : ""}. ${plural(role.accounts, "person", "people")} hold it.`
+            : `${role.name} already holds exactly its default rights; resetting changes nothing.`
+        }
+        confirmLabel={`Reset ${role.name}`}
+        busy={busy}
+        error={error}
+        onConfirm={() => void confirm()}
+      />
+      {dialog}
+    </>
+  );
+}
