@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import { attachmentRoutes } from "../attachments/routes";
 import { auditRoutes } from "../audit/routes";
-import { brandingRoutes } from "../branding/routes";
 import { commentRoutes } from "../comments/routes";
+import { dashboardRoutes } from "../dashboard/routes";
 import { collabRoutes } from "../collab/routes";
 import { authRoutes } from "../auth/routes";
 import type { Core } from "../core";
@@ -24,6 +24,7 @@ import { spaceRoutes } from "../spaces/routes";
 import { systemRoutes } from "../system/routes";
 import { templateRoutes } from "../templates/routes";
 import { tokenRoutes } from "../tokens/routes";
+import { adminTokenRoutes } from "../tokens/admin-routes";
 import { userRoutes } from "../users/routes";
 import { adminUserRoutes } from "../users/admin-routes";
 import { webhookRoutes } from "../webhooks/routes";
@@ -67,7 +68,8 @@ export function apiRoutes(core: Core) {
     notificationRoutes(core),
     collabRoutes(core),
     // issue 16 (administration): one line per area below
-    brandingRoutes(core),
+    dashboardRoutes(core),
+    adminTokenRoutes(core),
     roleRoutes(core),
     adminUserRoutes(core),
     setupRoutes(core),

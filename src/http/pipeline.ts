@@ -5,6 +5,7 @@ import type { Core } from "../core";
 import { AppError, invalid } from "../platform/errors";
 import { getSettings } from "../settings/service";
 import { authenticateToken } from "../tokens/service";
+import { tokenActivity } from "../tokens/admin-activity";
 import { type BodyLimit, checkDepth, readBodyText, tooLarge } from "./body";
 import type { BodyLimits } from "./body-limits";
 import { readCookie } from "./cookies";
@@ -20,6 +21,7 @@ function resolveCaller(core: Core, request: Request, ip: string): Caller {
   if (authz !== null) {
     const match = /^Bearer\s+(\S+)$/i.exec(authz.trim());
     const found = authenticateToken(core, match?.[1] ?? "");
+    tokenActivity(core).record(found.token.id, ip);
     return { kind: "user", ip, user: found.user, role: found.role, permissions: found.permissions, session: null, token: found.token };
   }
   const cookie = readCookie(request.headers.get("cookie"), SESSION_COOKIE);

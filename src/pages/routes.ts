@@ -11,6 +11,7 @@ import { CreatePageBody, EmojiBody, LayoutBody, Page, PageParams, UpdatePageBody
 import { createPage, getPageJson, setPresentation, updatePage } from "./service";
 import { structureRoutes } from "./structure-routes";
 import { publishRoom } from "../commands/publish-room";
+import { pageViews } from "../dashboard/page-views";
 import { getVersion, listVersions, restoreVersion } from "./versions";
 
 export const pagesDetail = (summary: string) => ({ tags: ["Pages"], summary });
@@ -39,6 +40,7 @@ export function pageRoutes(core: Core) {
       ({ params, request, set }) => {
         const caller = callerOf(request);
         const { json, page } = getPageJson(core, caller, params.id);
+        pageViews(core).read(caller, page, request.headers.get("user-agent"));
         const headers = set.headers as Record<string, string>;
         return cachedPageAnswer(request, caller, page, headers) ?? readyJson(json, set);
       },

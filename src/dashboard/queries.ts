@@ -1,0 +1,75 @@
+/**
+ * The hand-written SQL of the dashboard: the one file a second backend rewrites for this
+ * domain (docs/architecture.md, "Seams"). Every statement is an aggregate over an index or a
+ * small table; none reads a page's document.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "../platform/db/open";
+import { pageViewsDaily } from "./tables";
+
+/** Adds a minute's counts to the day's row (one statement per page and day, in one transaction). */
+export function addPageViews(db: Db, day: string, pageId: string, views: number): void {
+  db.insert(pageViewsDaily)
+    .values({ day, pageId, views })
+    .onConflictDoUpdate({ target: [pageViewsDaily.day, pageViewsDaily.pageId], set: { views: sql`${pageViewsDaily.views} + ${views}` } })
+    .run();
+}
+
+/** The one row of an aggregate (drizzle's get() answers a raw row as an array; all() names the columns). */
+const one = (db: Db, query: SQL) => db.all<Record<string, number>>(query)[0];
+
+/** Accounts by status, and invites still usable. */
+export function peopleCounts(db: Db, now: string) {
+  return one(
+    db,
+    sql`SELECT
+      (SELECT count(*) FROM users WHERE status = 0) AS active,
+      (SELECT count(*) FROM users WHERE status = 1) AS suspended,
+      (SELECT count(*) FROM invites WHERE used_at IS NULL AND expires_at > ${now}) AS invited`,
+  ) as { active: number; suspended: number; invited: number };
+}
+
+/**
+ * What the instance holds. Pages: published and out of the trash (drafts and the trash are
+ * counted apart); attachments: rows and their bytes (a file attached twice counts twice here,
+ * once in the file store).
+ */
+export function contentCounts(db: Db) {
+  return one(
+    db,
+    sql`SELECT
+      (SELECT count(*) FROM spaces) AS spaces,
+      (SELECT count(*) FROM pages WHERE status = 1 AND deleted_at IS NULL) AS pages,
+      (SELECT count(*) FROM pages WHERE status = 0 AND deleted_at IS NULL) AS drafts,
+      (SELECT count(*) FROM pages WHERE deleted_at IS NOT NULL) AS trashed,
+      (SELECT count(*) FROM page_versions) AS versions,
+      (SELECT count(*) FROM attachments) AS attachments,
+      (SELECT coalesce(sum(size), 0) FROM attachments) AS attachment_bytes`,
+  ) as { spaces: number; pages: number; drafts: number; trashed: number; versions: number; attachments: number; attachment_bytes: number };
+}
+
+/** Views per day from `since` (a YYYY-MM-DD day), days without a row left out. */
+export function viewsPerDay(db: Db, since: string): Array<{ day: string; views: number }> {
+  return db.all(sql`SELECT day, sum(views) AS views FROM page_views_daily WHERE day >= ${since} GROUP BY day ORDER BY day`);
+}
+
+/**
+ * The most read pages since `since` that still exist (out of the trash), most views first;
+ * `take` candidates, so the caller can leave out the ones the admin may not read.
+ */
+export function topPageCandidates(db: Db, since: string, take: number): Array<{ pageId: string; views: number }> {
+  return db.all(sql`
+    SELECT v.page_id AS pageId, sum(v.views) AS views
+    FROM page_views_daily v JOIN pages p ON p.id = v.page_id AND p.deleted_at IS NULL AND p.status = 1
+    WHERE v.day >= ${since}
+    GROUP BY v.page_id ORDER BY views DESC, v.page_id LIMIT ${take}`);
+}
+
+/** Who saved the most versions since `since` (an ISO instant); accounts deleted since are left out. */
+export function topEditors(db: Db, since: string, take: number): Array<{ userId: string; displayName: string; versions: number }> {
+  return db.all(sql`
+    SELECT u.id AS userId, u.display_name AS displayName, count(*) AS versions
+    FROM page_versions v JOIN users u ON u.id = v.author_id
+    WHERE v.created_at >= ${since}
+    GROUP BY u.id ORDER BY versions DESC, u.display_name LIMIT ${take}`);
+}

@@ -1,0 +1,75 @@
+import type { Core } from "../core";
+import { iso } from "../platform/clock";
+import { perInstance } from "../platform/memo";
+import { addTokenDay } from "./queries";
+
+/** How often the day counts in memory are written: a crash loses at most this much activity. */
+export const ACTIVITY_FLUSH_MS = 60_000;
+
+interface Pending {
+  tokenId: string;
+  day: string;
+  requests: number;
+  last: number;
+  lastIp: string;
+}
+
+/**
+ * What the admin's token activity shows: requests per token and UTC day, with the day's last
+ * use and the address it came from (only the last one: the activity is a count, not a log of
+ * requests). Counted in memory where the pipeline accepts a token and added to api_token_days
+ * about once a minute, at shutdown and before the activity is read, in one transaction: never a
+ * write per request. A crash loses at most the last minute.
+ */
+export class TokenActivity {
+  private pending = new Map<string, Pending>();
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(private core: Core) {}
+
+  record(tokenId: string, ip: string): void {
+    const now = this.core.clock.now();
+    const day = iso(now).slice(0, 10);
+    const key = `${tokenId}|${day}`;
+    const p = this.pending.get(key);
+    if (p) {
+      p.requests++;
+      if (now >= p.last) {
+        p.last = now;
+        p.lastIp = ip;
+      }
+    } else {
+      this.pending.set(key, { tokenId, day, requests: 1, last: now, lastIp: ip });
+    }
+    this.timer ??= setInterval(() => this.flush(), ACTIVITY_FLUSH_MS);
+  }
+
+  flush(): void {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    this.core.bookkeeping(() => {
+      for (const p of batch) {
+        try {
+          addTokenDay(this.core.db, { tokenId: p.tokenId, day: p.day, requests: p.requests, lastUsedAt: iso(p.last), lastIp: p.lastIp });
+        } catch (err) {
+          // A token deleted since (its owner's account removed): its counts go with it; a failed
+          // statement does not undo the others of the transaction.
+          if (!String((err as Error).message).includes("FOREIGN KEY")) throw err;
+        }
+      }
+    });
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.flush();
+  }
+}
+
+export const tokenActivity = perInstance((core: Core) => {
+  const activity = new TokenActivity(core);
+  core.onClose(() => activity.stop());
+  return activity;
+});
