@@ -60,7 +60,8 @@ describe("administering people", () => {
     const { page } = world.owner;
     await openPeople(page);
     const ownerRow = page.getByRole("row").filter({ hasText: "owner@example.com" });
-    await ownerRow.getByText("You are the owner").waitFor();
+    await ownerRow.getByText("No actions: owner").waitFor();
+    await page.getByText("You are the owner: nobody can change your account here.").waitFor();
     expect(await ownerRow.getByRole("button").count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
   }, 30_000);
@@ -86,7 +87,8 @@ describe("administering people", () => {
     await bea.page.getByRole("navigation", { name: "Administration sections" }).getByRole("link", { name: "People" }).waitFor();
     await bea.page.goto("/admin/people");
     // Bea sees the owner's row without actions, and her own without Suspend.
-    await bea.page.getByRole("row").filter({ hasText: "owner@example.com" }).getByText("nobody can change their account").waitFor();
+    await bea.page.getByRole("row").filter({ hasText: "owner@example.com" }).getByText("No actions: owner").waitFor();
+    await bea.page.getByText("Nobody can change the owner's account here; only the owner can hand ownership on.").waitFor();
     await bea.page.getByRole("button", { name: "Actions for Bea Builder" }).click();
     await bea.page.getByRole("menuitem", { name: "Change role…" }).waitFor();
     expect(await bea.page.getByRole("menuitem", { name: "Suspend…" }).count()).toBe(0);

@@ -10,7 +10,7 @@ import { ConfirmDialog } from "../../ui/Dialog";
 import { FormError, TextField } from "../../ui/Field";
 import { toast } from "../../ui/toast";
 import { Card, copyText } from "../account/SectionsFrame";
-import { peopleKeys, useInvites } from "./queries";
+import { peopleKeys, useInviteEmailStatus, useInvites } from "./queries";
 
 type Invite = AnswerOf<"/api/admin/invites", "get">[number];
 
@@ -85,6 +85,8 @@ function NewInvite() {
   const [error, setError] = useState<{ email?: string; form?: string }>({});
   const [busy, setBusy] = useState(false);
   const [link, setLink] = useState<{ url: string; email: string | null; emailSent: boolean } | null>(null);
+  // Whether invites can be e-mailed (not until e-mail sending exists), so the card can say so.
+  const emailStatus = useInviteEmailStatus();
   const invite = async () => {
     setBusy(true);
     setError({});
@@ -102,7 +104,7 @@ function NewInvite() {
     }
   };
   return (
-    <Card id="invite-title" title="Invite someone" intro="They get a link to register; it works once. Send it yourself if the wiki does not send e-mail.">
+    <Card id="invite-title" title="Invite someone" intro={`They get a link to register; it works once.${emailStatus.data && !emailStatus.data.enabled ? ` ${emailStatus.data.reason ?? "Invites cannot be e-mailed yet: give each link to the person yourself."}` : ""}`}>
       {link ? (
         <div className="pane-secret" role="status">
           <p>

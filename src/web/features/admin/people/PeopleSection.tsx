@@ -88,6 +88,11 @@ export default function PeopleSection() {
               </table>
             </div>
           )}
+          <p id="people-owner-note" className="muted people-owner-note">
+            {myTier >= 2
+              ? "You are the owner: nobody can change your account here. To hand ownership to someone, choose Make owner in their actions; you then become an Administrator."
+              : "Nobody can change the owner's account here; only the owner can hand ownership on."}
+          </p>
         </>
       )}
       <PersonActionDialog action={action} onClose={() => setAction(null)} myPermissions={me.data.permissions} myTier={myTier} />
@@ -121,7 +126,7 @@ function PersonRow({ person: p, isMe, myTier, iAmOwner, onAction, onNotice }: { 
           <span className="muted">Not yet</span>
         )}
       </td>
-      <td data-label="Sign-in">
+      <td data-label="Sign-in" className="people-signin">
         {locked ? (
           <span className="pane-bad">
             Locked until{" "}
@@ -138,7 +143,9 @@ function PersonRow({ person: p, isMe, myTier, iAmOwner, onAction, onNotice }: { 
       </td>
       <td className="people-actions">
         {p.isOwner ? (
-          <span className="muted people-why">{isMe ? "You are the owner. To hand it on, choose Make owner in someone's actions." : "The owner: nobody can change their account here."}</span>
+          <span className="muted people-why" aria-describedby="people-owner-note">
+            No actions: owner
+          </span>
         ) : p.role > myTier ? (
           <span className="muted people-why">Above your role's tier</span>
         ) : (

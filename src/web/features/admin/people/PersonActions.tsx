@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import { ApiError } from "../../../api/client";
 import { queryClient } from "../../../api/query-client";
 import { refreshSession } from "../../../app/session";
-import { ChevronDown } from "../../../ui/icons";
+import { Ellipsis } from "../../../ui/icons";
 import { Button } from "../../../ui/Button";
 import { ConfirmDialog, Dialog, DialogActions } from "../../../ui/Dialog";
 import { FormError } from "../../../ui/Field";
@@ -36,8 +36,9 @@ export function PersonMenu({ person: p, isMe, iAmOwner, onAction, onNotice }: { 
     <Menu
       label={`Actions for ${p.displayName}`}
       trigger={
-        <Button size="sm" aria-label={`Actions for ${p.displayName}`}>
-          Actions <ChevronDown aria-hidden="true" className="people-chevron" />
+        <Button size="sm" variant="ghost" className="people-actions-button" aria-label={`Actions for ${p.displayName}`} title={`Actions for ${p.displayName}`}>
+          <Ellipsis aria-hidden="true" />
+          <span className="people-actions-text">Actions</span>
         </Button>
       }
     >
