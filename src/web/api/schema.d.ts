@@ -1473,81 +1473,19 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/roles": {
+    "/api/admin/dashboard": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Every role with its rights and how many accounts hold it, the rights catalogue (each right with its area and description) and the last review (right roles.manage) */
-        get: operations["getApiAdminRoles"];
+        /**
+         * The instance at a glance: people, content, page views, top pages and editors, storage and health (right dashboard.view)
+         * @description Page views are counted in memory and added to daily rows every minute and before this answer: never a write per read. A view is a successful read of a published page by a signed-in person or an anonymous reader of a public space; tokens, crawlers and the same reader again within ten minutes are not counted.
+         */
+        get: operations["getApiAdminDashboard"];
         put?: never;
-        /**
-         * Create a custom role (Member or Admin tier), empty or copying another role's rights
-         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them). A name already taken (any case) is 409.
-         */
-        post: operations["postApiAdminRoles"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/roles/review": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Record that the rights matrix was reviewed: who and when (audited as roles.reviewed) */
-        post: operations["postApiAdminRolesReview"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/roles/{roleId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Rename a role or change its description (a built-in role keeps its name)
-         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them).
-         */
-        put: operations["putApiAdminRolesByRoleId"];
-        post?: never;
-        /**
-         * Delete a custom role
-         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them). Built-in roles cannot be deleted (409). While accounts hold the role, or pending invites would give it, 409 says how many (`accounts` / `invites`). Used and expired invites naming it are deleted with it.
-         */
-        delete: operations["deleteApiAdminRolesByRoleId"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/roles/{roleId}/permissions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Set the whole list of rights a role holds (re-authentication)
-         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them). The Owner role's reserved rights can never be removed (400). Takes effect on each holder's next request, tokens included. Audited as role.permissions_changed with the rights added and removed.
-         */
-        put: operations["putApiAdminRolesByRoleIdPermissions"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1555,7 +1493,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/roles/{roleId}/reset": {
+    "/api/admin/api-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every API token with its owner, revoked and expired ones included, newest first (right tokens.manage) */
+        get: operations["getApiAdminApi-tokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/api-tokens/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One token's requests per day and the address of its last use (right tokens.manage; counted per day, up to a minute behind) */
+        get: operations["getApiAdminApi-tokensActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/api-tokens/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per day: tokens created, tokens revoked and requests made with tokens (right tokens.manage) */
+        get: operations["getApiAdminApi-tokensSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/api-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke anyone's token at once (right tokens.manage; the owner's tokens only by the owner: 403 owner_protected); recorded in the audit log */
+        delete: operations["deleteApiAdminApi-tokensById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The branding, defaults included (right branding.manage) */
+        get: operations["getApiAdminBranding"];
+        /**
+         * Change the branding; answers all of it
+         * @description Send only the fields to change; one refused value changes nothing. Accent colours must reach WCAG AA where they are used (see accent-preview); a colour that does not is refused with 400 naming the field and carrying `suggestion`. The changed fields are recorded in one `branding.updated` audit entry (old and new values). Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.
+         */
+        put: operations["putApiAdminBranding"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/branding/accent-preview": {
         parameters: {
             query?: never;
             header?: never;
@@ -1565,10 +1592,182 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Put a built-in role back to its default rights (re-authentication); a custom role is 409
-         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them).
+         * Check accent colours for contrast (WCAG AA) and suggest the nearest that passes; changes nothing
+         * @description For each colour sent: its contrast ratio against what it meets in its theme (the page background and surface it is written on, the label written on it in primary buttons), whether each reaches AA (4.5:1), and a suggested colour of the same hue that passes. Right branding.manage; no re-authentication.
          */
-        post: operations["postApiAdminRolesByRoleIdReset"];
+        post: operations["postApiAdminBrandingAccent-preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/branding/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every branding field and image back to Cairn's own; answers the branding
+         * @description Recorded as `branding.reset`. Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.
+         */
+        post: operations["postApiAdminBrandingReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/branding/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the logo (multipart/form-data, field `file`: PNG, WebP or SVG, at most 2 MB)
+         * @description PNG and WebP are decoded and encoded again (metadata and anything after the image data dropped; shrunk to fit 1200 × 400, as lossless WebP). SVG is rewritten from an allow-list: scripts, event handlers, foreignObject, styles, embedded images and links outside the image are removed (listed in `removed`); an SVG that does not parse, or declares a DOCTYPE or entities, is refused (400). Anything else is 415; over 2 MB, 413. Recorded as `branding.file_uploaded`. Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.
+         */
+        put: operations["putApiAdminBrandingLogo"];
+        post?: never;
+        /**
+         * Remove the logo (204 also when there was none)
+         * @description Recorded as `branding.file_removed`. Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.
+         */
+        delete: operations["deleteApiAdminBrandingLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/branding/logo-dark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the logo for the dark theme (multipart/form-data, field `file`: PNG, WebP or SVG, at most 2 MB)
+         * @description PNG and WebP are decoded and encoded again (metadata and anything after the image data dropped; shrunk to fit 1200 × 400, as lossless WebP). SVG is rewritten from an allow-list: scripts, event handlers, foreignObject, styles, embedded images and links outside the image are removed (listed in `removed`); an SVG that does not parse, or declares a DOCTYPE or entities, is refused (400). Anything else is 415; over 2 MB, 413. Recorded as `branding.file_uploaded`. Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.
+         */
+        put: operations["putApiAdminBrandingLogo-dark"];
+        post?: never;
+        /**
+         * Remove the logo for the dark theme (204 also when there was none)
+         * @description Recorded as `branding.file_removed`. Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.
+         */
+        delete: operations["deleteApiAdminBrandingLogo-dark"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/branding/favicon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the favicon (multipart/form-data, field `file`: PNG, WebP or SVG, at most 2 MB)
+         * @description PNG and WebP are decoded and encoded again (metadata and anything after the image data dropped; shrunk to fit 256 × 256, as PNG). SVG is rewritten from an allow-list: scripts, event handlers, foreignObject, styles, embedded images and links outside the image are removed (listed in `removed`); an SVG that does not parse, or declares a DOCTYPE or entities, is refused (400). Anything else is 415; over 2 MB, 413. Recorded as `branding.file_uploaded`. Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.
+         */
+        put: operations["putApiAdminBrandingFavicon"];
+        post?: never;
+        /**
+         * Remove the favicon (204 also when there was none)
+         * @description Recorded as `branding.file_removed`. Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.
+         */
+        delete: operations["deleteApiAdminBrandingFavicon"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/branding/{slot}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A branding image (logo, logo-dark, favicon), for anyone
+         * @description With `v` equal to the hash in the url from GET /api/instance the answer may be cached for a year (the url changes with the image); without it, caches must ask again (ETag).
+         */
+        get: operations["getApiBrandingBySlot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The first-run wizard: its steps in order, each with its state and the evidence the server sees
+         * @description Only the owner (others: 403 permission_required; anonymous: 401).
+         */
+        get: operations["getApiSetup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/steps/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a wizard step done or skipped
+         * @description Only the owner (others: 403 permission_required; anonymous: 401). The step only records progress: its choices are made through the APIs that own them (PUT /api/admin/settings, POST /api/spaces, POST /api/admin/invites). Done checks the step's evidence (409 `conflict` naming what is missing, with `step`); skipping welcome, account or done is 400; an unknown step 404; after completion every change is 409.
+         */
+        post: operations["postApiSetupStepsByKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete the wizard
+         * @description Only the owner (others: 403 permission_required; anonymous: 401). Checks the evidence of every step not skipped, in order; the first without answers 409 `conflict` naming it (`step`). Otherwise records the completion (audit: setup.completed). A second call is 409.
+         */
+        post: operations["postApiSetupComplete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1763,66 +1962,6 @@ export interface paths {
         get: operations["getApiAdminInvitesEmail"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/setup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The first-run wizard: its steps in order, each with its state and the evidence the server sees
-         * @description Only the owner (others: 403 permission_required; anonymous: 401).
-         */
-        get: operations["getApiSetup"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/setup/steps/{key}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Mark a wizard step done or skipped
-         * @description Only the owner (others: 403 permission_required; anonymous: 401). The step only records progress: its choices are made through the APIs that own them (PUT /api/admin/settings, POST /api/spaces, POST /api/admin/invites). Done checks the step's evidence (409 `conflict` naming what is missing, with `step`); skipping welcome, account or done is 400; an unknown step 404; after completion every change is 409.
-         */
-        post: operations["postApiSetupStepsByKey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/setup/complete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Complete the wizard
-         * @description Only the owner (others: 403 permission_required; anonymous: 401). Checks the evidence of every step not skipped, in order; the first without answers 409 `conflict` naming it (`step`). Otherwise records the completion (audit: setup.completed). A second call is 409.
-         */
-        post: operations["postApiSetupComplete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2049,6 +2188,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every role with its rights and how many accounts hold it, the rights catalogue (each right with its area and description) and the last review (right roles.manage) */
+        get: operations["getApiAdminRoles"];
+        put?: never;
+        /**
+         * Create a custom role (Member or Admin tier), empty or copying another role's rights
+         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them). A name already taken (any case) is 409.
+         */
+        post: operations["postApiAdminRoles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/roles/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record that the rights matrix was reviewed: who and when (audited as roles.reviewed) */
+        post: operations["postApiAdminRolesReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/roles/{roleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename a role or change its description (a built-in role keeps its name)
+         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them).
+         */
+        put: operations["putApiAdminRolesByRoleId"];
+        post?: never;
+        /**
+         * Delete a custom role
+         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them). Built-in roles cannot be deleted (409). While accounts hold the role, or pending invites would give it, 409 says how many (`accounts` / `invites`). Used and expired invites naming it are deleted with it.
+         */
+        delete: operations["deleteApiAdminRolesByRoleId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/roles/{roleId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the whole list of rights a role holds (re-authentication)
+         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them). The Owner role's reserved rights can never be removed (400). Takes effect on each holder's next request, tokens included. Audited as role.permissions_changed with the rights added and removed.
+         */
+        put: operations["putApiAdminRolesByRoleIdPermissions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/roles/{roleId}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a built-in role back to its default rights (re-authentication); a custom role is 409
+         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them).
+         */
+        post: operations["postApiAdminRolesByRoleIdReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2165,13 +2406,24 @@ export interface operations {
                         /** @description True until the first account (the Owner) is created */
                         needsOwner: boolean;
                         allowPublicRegistration: boolean;
+                        /** PublicBranding */
                         branding: {
+                            /** @description The brand name, or the instance name when none is set */
                             brandName: string;
+                            /** @enum {string} */
+                            display: "name" | "logo" | "logo-and-name";
+                            /** @enum {string} */
+                            signInArrangement: "centered" | "split";
+                            /** @enum {string} */
+                            themePolicy: "user" | "light" | "dark";
+                            /** @description The accent in use in the light theme (Cairn's own unless accentPolicy is custom), #rrggbb */
                             accentLight: string;
+                            /** @description The accent in use in the dark theme, #rrggbb */
                             accentDark: string;
-                            logoUrl: string | null;
-                            logoDarkUrl: string | null;
-                            faviconUrl: string | null;
+                            /** @description /api/branding/logo?v=<hash>; changes with the image */
+                            logoUrl: ((string | null) | null) | null;
+                            logoDarkUrl: ((string | null) | null) | null;
+                            faviconUrl: ((string | null) | null) | null;
                         };
                     };
                 };
@@ -9851,9 +10103,11 @@ export interface operations {
             };
         };
     };
-    getApiAdminRoles: {
+    getApiAdminDashboard: {
         parameters: {
-            query?: never;
+            query?: {
+                rangeDays?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9867,107 +10121,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Built-in roles first (User, Administrator, Owner), then custom roles by name */
-                        roles: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            /** @description 0 Member, 1 Admin, 2 Owner */
-                            tier: number;
-                            /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
-                            builtIn: boolean;
-                            /** @description The rights the role holds, in catalogue order */
-                            permissions: string[];
-                            /** @description How many accounts (any status) hold the role */
-                            accounts: number;
-                            /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
-                            reserved: string[];
-                            /** @description A built-in role's default rights (what reset gives back); null for a custom role */
-                            defaults: ((string[] | null) | null) | null;
-                        }[];
-                        /** @description The areas rights are grouped by, in the matrix's order: people, roles, settings, branding, security, tokens, dashboard, spaces, content, backups, audit */
-                        areas: string[];
-                        /** @description The rights catalogue */
-                        rights: {
-                            key: string;
-                            area: string;
-                            description: string;
-                        }[];
-                        /** @description When the matrix was last marked reviewed */
-                        reviewedAt: ((string | null) | null) | null;
-                        /** @description Who marked it (null if never, or the account is gone) */
-                        reviewedBy: (({
-                            id: string;
-                            displayName: string;
-                        } | null) | null) | null;
-                    };
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    postApiAdminRoles: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description One line, 1 to 50 characters once spaces collapse; unique, whatever the case */
-                    name: string;
-                    /** @description One line, at most 300 characters */
-                    description?: string;
-                    /** @description 0 Member or 1 Admin (a custom role cannot be of the Owner tier, nor above the caller's own) */
-                    tier: number;
-                    /** @description A role id whose rights the new role starts with (otherwise none) */
-                    copyFrom?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description 0 Member, 1 Admin, 2 Owner */
-                        tier: number;
-                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
-                        builtIn: boolean;
-                        /** @description The rights the role holds, in catalogue order */
-                        permissions: string[];
-                        /** @description How many accounts (any status) hold the role */
-                        accounts: number;
-                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
-                        reserved: string[];
-                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
-                        defaults: ((string[] | null) | null) | null;
+                        rangeDays: number;
+                        /** Format: date-time */
+                        generatedAt: string;
+                        people: {
+                            /** @description Active accounts */
+                            active: number;
+                            /** @description Invites not yet used and not expired */
+                            invited: number;
+                            /** @description Suspended accounts */
+                            suspended: number;
+                        };
+                        content: {
+                            /** @description Spaces, archived ones included */
+                            spaces: number;
+                            /** @description Published pages out of the trash */
+                            pages: number;
+                            /** @description Drafts out of the trash */
+                            drafts: number;
+                            /** @description Pages in the trash */
+                            trashed: number;
+                            /** @description Saved versions of every page */
+                            versions: number;
+                            /** @description Attachments */
+                            attachments: number;
+                            /** @description Their sizes summed (a file attached twice counts twice; the file store keeps it once) (bytes) */
+                            attachmentBytes: number;
+                        };
+                        usage: {
+                            /** @description Every day of the range, oldest first; days without views are 0 */
+                            viewsPerDay: {
+                                /** @description YYYY-MM-DD (UTC) */
+                                day: string;
+                                views: number;
+                            }[];
+                            /** @description Views over the range */
+                            totalViews: number;
+                            /** @description The ten most read pages of the range that still exist and the caller may read */
+                            topPages: {
+                                pageId: string;
+                                title: string;
+                                spaceKey: string;
+                                spaceName: string;
+                                views: number;
+                            }[];
+                            /** @description The ten people who saved the most versions in the range */
+                            topEditors: {
+                                userId: string;
+                                displayName: string;
+                                /** @description Versions saved in the range */
+                                versions: number;
+                            }[];
+                        };
+                        storage: {
+                            /** @description The database file with its write-ahead log (bytes) */
+                            databaseBytes: number;
+                            /** @description The file store: attachments, avatars, branding and icons (bytes) */
+                            filesBytes: number;
+                            /** @description The backups folder (the snapshots taken before migrations until backups exist) (bytes) */
+                            backupsBytes: number;
+                            /**
+                             * Format: date-time
+                             * @description When the two folders were last walked (at most five minutes ago)
+                             */
+                            measuredAt: string;
+                        };
+                        health: {
+                            /** @description The last backup; always null until backups exist (a later issue) */
+                            lastBackupAt: null;
+                            diskFreeBytes: (number | null) | null;
+                            diskTotalBytes: (number | null) | null;
+                            version: string;
+                            /** @description Seconds since the server started */
+                            uptimeSeconds: number;
+                        };
                     };
                 };
             };
@@ -9998,27 +10225,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
         };
     };
-    postApiAdminRolesReview: {
+    "getApiAdminApi-tokens": {
         parameters: {
             query?: never;
             header?: never;
@@ -10034,12 +10243,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        reviewedAt: string;
-                        reviewedBy: {
+                        id: string;
+                        name: string;
+                        /** @description The first characters of the value, to recognise it */
+                        prefix: string;
+                        readOnly: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        expiresAt: ((string | null) | null) | null;
+                        /** Format: date-time */
+                        lastUsedAt: ((string | null) | null) | null;
+                        useCount: number;
+                        /** Format: date-time */
+                        revokedAt: ((string | null) | null) | null;
+                        /** @enum {string} */
+                        state: "active" | "expired" | "revoked";
+                        owner: {
                             id: string;
                             displayName: string;
+                            email: string;
                         };
-                    };
+                    }[];
                 };
             };
             /** @description Not signed in, or the API token is wrong, revoked or expired */
@@ -10062,26 +10287,17 @@ export interface operations {
             };
         };
     };
-    putApiAdminRolesByRoleId: {
+    "getApiAdminApi-tokensActivity": {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                roleId: string;
+            query: {
+                tokenId: string;
+                take?: number;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
-        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /** @description One line, 1 to 50 characters once spaces collapse; unique, whatever the case */
-                    name?: string;
-                    /** @description One line, at most 300 characters */
-                    description?: string;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description OK */
             200: {
@@ -10090,21 +10306,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description 0 Member, 1 Admin, 2 Owner */
-                        tier: number;
-                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
-                        builtIn: boolean;
-                        /** @description The rights the role holds, in catalogue order */
-                        permissions: string[];
-                        /** @description How many accounts (any status) hold the role */
-                        accounts: number;
-                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
-                        reserved: string[];
-                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
-                        defaults: ((string[] | null) | null) | null;
+                        /** AdminApiToken */
+                        token: {
+                            id: string;
+                            name: string;
+                            /** @description The first characters of the value, to recognise it */
+                            prefix: string;
+                            readOnly: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            expiresAt: ((string | null) | null) | null;
+                            /** Format: date-time */
+                            lastUsedAt: ((string | null) | null) | null;
+                            useCount: number;
+                            /** Format: date-time */
+                            revokedAt: ((string | null) | null) | null;
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                            owner: {
+                                id: string;
+                                displayName: string;
+                                email: string;
+                            };
+                        };
+                        /**
+                         * Format: date-time
+                         * @description The last request counted per day (null: never used since counting began)
+                         */
+                        lastUsedAt: ((string | null) | null) | null;
+                        /** @description The address that last request came from */
+                        lastIp: ((string | null) | null) | null;
+                        /** @description Every day of the range, oldest first */
+                        days: {
+                            /** @description YYYY-MM-DD (UTC) */
+                            day: string;
+                            requests: number;
+                        }[];
+                        totalRequests: number;
                     };
                 };
             };
@@ -10144,8 +10383,348 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict with the current state */
-            409: {
+        };
+    };
+    "getApiAdminApi-tokensSummary": {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every day of the range, oldest first */
+                        days: {
+                            /** @description YYYY-MM-DD (UTC) */
+                            day: string;
+                            created: number;
+                            revoked: number;
+                            /** @description Requests made with any token */
+                            requests: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            revoked: number;
+                            requests: number;
+                        };
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "deleteApiAdminApi-tokensById": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAdminBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        brandName: ((string | null) | null) | null;
+                        /** @enum {string} */
+                        display: "name" | "logo" | "logo-and-name";
+                        /** @enum {string} */
+                        signInArrangement: "centered" | "split";
+                        /** @enum {string} */
+                        themePolicy: "user" | "light" | "dark";
+                        /** @enum {string} */
+                        accentPolicy: "default" | "custom";
+                        accentName: ((string | null) | null) | null;
+                        /** @description #rrggbb (kept while accentPolicy is default, and used again when it becomes custom) */
+                        accentLight: string;
+                        /** @description #rrggbb */
+                        accentDark: string;
+                        /** @description The instance's name: the brand name while brandName is null */
+                        instanceName: string;
+                        /** BrandingFile */
+                        logo: (({
+                            /** @description Where the image is served (anonymously): /api/branding/{slot}?v=<hash of its bytes> */
+                            url: string;
+                            /** @description image/png, image/webp or image/svg+xml */
+                            contentType: string;
+                            /** @description Bytes, as stored (after re-encoding or sanitising) */
+                            size: number;
+                            width: (number | null) | null;
+                            height: (number | null) | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        } | null) | null) | null;
+                        /** BrandingFile */
+                        logoDark: (({
+                            /** @description Where the image is served (anonymously): /api/branding/{slot}?v=<hash of its bytes> */
+                            url: string;
+                            /** @description image/png, image/webp or image/svg+xml */
+                            contentType: string;
+                            /** @description Bytes, as stored (after re-encoding or sanitising) */
+                            size: number;
+                            width: (number | null) | null;
+                            height: (number | null) | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        } | null) | null) | null;
+                        /** BrandingFile */
+                        favicon: (({
+                            /** @description Where the image is served (anonymously): /api/branding/{slot}?v=<hash of its bytes> */
+                            url: string;
+                            /** @description image/png, image/webp or image/svg+xml */
+                            contentType: string;
+                            /** @description Bytes, as stored (after re-encoding or sanitising) */
+                            size: number;
+                            width: (number | null) | null;
+                            height: (number | null) | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        } | null) | null) | null;
+                        /**
+                         * Format: date-time
+                         * @description Null until an administrator changed anything
+                         */
+                        updatedAt: ((string | null) | null) | null;
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiAdminBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The name shown in the top bar, the sign-in screen and the window title: one line, at most 60 characters, surrounding spaces dropped. Null (or blank) uses the instance name (settings.instanceName) */
+                    brandName?: ((string | null) | null) | null;
+                    /** @enum {string} */
+                    display?: "name" | "logo" | "logo-and-name";
+                    /** @enum {string} */
+                    signInArrangement?: "centered" | "split";
+                    /** @enum {string} */
+                    themePolicy?: "user" | "light" | "dark";
+                    /** @enum {string} */
+                    accentPolicy?: "default" | "custom";
+                    /** @description A name for the custom accent ("Acme green"), for the people who manage branding: at most 40 characters; null clears it */
+                    accentName?: ((string | null) | null) | null;
+                    /** @description The accent in the light theme, #rrggbb. Must reach WCAG AA (4.5:1) against white, the light surface (#f7f7f8) and white button labels; a colour that does not is refused with 400 and `suggestion` */
+                    accentLight?: string;
+                    /** @description The accent in the dark theme, #rrggbb. Must reach WCAG AA (4.5:1) against the dark background (#16181b), the dark surface (#1d2024) and the dark button label (#0f1a16); refused with 400 and `suggestion` otherwise */
+                    accentDark?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        brandName: ((string | null) | null) | null;
+                        /** @enum {string} */
+                        display: "name" | "logo" | "logo-and-name";
+                        /** @enum {string} */
+                        signInArrangement: "centered" | "split";
+                        /** @enum {string} */
+                        themePolicy: "user" | "light" | "dark";
+                        /** @enum {string} */
+                        accentPolicy: "default" | "custom";
+                        accentName: ((string | null) | null) | null;
+                        /** @description #rrggbb (kept while accentPolicy is default, and used again when it becomes custom) */
+                        accentLight: string;
+                        /** @description #rrggbb */
+                        accentDark: string;
+                        /** @description The instance's name: the brand name while brandName is null */
+                        instanceName: string;
+                        /** BrandingFile */
+                        logo: (({
+                            /** @description Where the image is served (anonymously): /api/branding/{slot}?v=<hash of its bytes> */
+                            url: string;
+                            /** @description image/png, image/webp or image/svg+xml */
+                            contentType: string;
+                            /** @description Bytes, as stored (after re-encoding or sanitising) */
+                            size: number;
+                            width: (number | null) | null;
+                            height: (number | null) | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        } | null) | null) | null;
+                        /** BrandingFile */
+                        logoDark: (({
+                            /** @description Where the image is served (anonymously): /api/branding/{slot}?v=<hash of its bytes> */
+                            url: string;
+                            /** @description image/png, image/webp or image/svg+xml */
+                            contentType: string;
+                            /** @description Bytes, as stored (after re-encoding or sanitising) */
+                            size: number;
+                            width: (number | null) | null;
+                            height: (number | null) | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        } | null) | null) | null;
+                        /** BrandingFile */
+                        favicon: (({
+                            /** @description Where the image is served (anonymously): /api/branding/{slot}?v=<hash of its bytes> */
+                            url: string;
+                            /** @description image/png, image/webp or image/svg+xml */
+                            contentType: string;
+                            /** @description Bytes, as stored (after re-encoding or sanitising) */
+                            size: number;
+                            width: (number | null) | null;
+                            height: (number | null) | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        } | null) | null) | null;
+                        /**
+                         * Format: date-time
+                         * @description Null until an administrator changed anything
+                         */
+                        updatedAt: ((string | null) | null) | null;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10164,13 +10743,300 @@ export interface operations {
             };
         };
     };
-    deleteApiAdminRolesByRoleId: {
+    "postApiAdminBrandingAccent-preview": {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                roleId: string;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description A light-theme accent, #rrggbb or #rgb */
+                    light?: string;
+                    /** @description A dark-theme accent */
+                    dark?: string;
+                };
             };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        light: (({
+                            /** @description The colour checked, as #rrggbb */
+                            colour: string;
+                            checks: {
+                                /** @description "page background", "surface" or "button label" */
+                                against: string;
+                                /** @description What the accent meets there, #rrggbb */
+                                colour: string;
+                                /** @description WCAG 2 contrast ratio, rounded down to two decimals */
+                                ratio: number;
+                                /** @description At least 4.5:1 */
+                                passesAA: boolean;
+                            }[];
+                            passesAA: boolean;
+                            /** @description The colour itself when it passes, else the nearest colour of the same hue and saturation that does (darker in light, lighter in dark) */
+                            suggestion: string;
+                        } | null) | null) | null;
+                        dark: (({
+                            /** @description The colour checked, as #rrggbb */
+                            colour: string;
+                            checks: {
+                                /** @description "page background", "surface" or "button label" */
+                                against: string;
+                                /** @description What the accent meets there, #rrggbb */
+                                colour: string;
+                                /** @description WCAG 2 contrast ratio, rounded down to two decimals */
+                                ratio: number;
+                                /** @description At least 4.5:1 */
+                                passesAA: boolean;
+                            }[];
+                            passesAA: boolean;
+                            /** @description The colour itself when it passes, else the nearest colour of the same hue and saturation that does (darker in light, lighter in dark) */
+                            suggestion: string;
+                        } | null) | null) | null;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminBrandingReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        brandName: ((string | null) | null) | null;
+                        /** @enum {string} */
+                        display: "name" | "logo" | "logo-and-name";
+                        /** @enum {string} */
+                        signInArrangement: "centered" | "split";
+                        /** @enum {string} */
+                        themePolicy: "user" | "light" | "dark";
+                        /** @enum {string} */
+                        accentPolicy: "default" | "custom";
+                        accentName: ((string | null) | null) | null;
+                        /** @description #rrggbb (kept while accentPolicy is default, and used again when it becomes custom) */
+                        accentLight: string;
+                        /** @description #rrggbb */
+                        accentDark: string;
+                        /** @description The instance's name: the brand name while brandName is null */
+                        instanceName: string;
+                        /** BrandingFile */
+                        logo: (({
+                            /** @description Where the image is served (anonymously): /api/branding/{slot}?v=<hash of its bytes> */
+                            url: string;
+                            /** @description image/png, image/webp or image/svg+xml */
+                            contentType: string;
+                            /** @description Bytes, as stored (after re-encoding or sanitising) */
+                            size: number;
+                            width: (number | null) | null;
+                            height: (number | null) | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        } | null) | null) | null;
+                        /** BrandingFile */
+                        logoDark: (({
+                            /** @description Where the image is served (anonymously): /api/branding/{slot}?v=<hash of its bytes> */
+                            url: string;
+                            /** @description image/png, image/webp or image/svg+xml */
+                            contentType: string;
+                            /** @description Bytes, as stored (after re-encoding or sanitising) */
+                            size: number;
+                            width: (number | null) | null;
+                            height: (number | null) | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        } | null) | null) | null;
+                        /** BrandingFile */
+                        favicon: (({
+                            /** @description Where the image is served (anonymously): /api/branding/{slot}?v=<hash of its bytes> */
+                            url: string;
+                            /** @description image/png, image/webp or image/svg+xml */
+                            contentType: string;
+                            /** @description Bytes, as stored (after re-encoding or sanitising) */
+                            size: number;
+                            width: (number | null) | null;
+                            height: (number | null) | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        } | null) | null) | null;
+                        /**
+                         * Format: date-time
+                         * @description Null until an administrator changed anything
+                         */
+                        updatedAt: ((string | null) | null) | null;
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiAdminBrandingLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Logos and favicons may be at most 2 MB. The body is read as it arrives: a larger file is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not the body declares its length (the multipart framing around the file may add a few KB). */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description A PNG, WebP or SVG image, at most 2 MB
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Where the image is served (anonymously): /api/branding/{slot}?v=<hash of its bytes> */
+                        url: string;
+                        /** @description image/png, image/webp or image/svg+xml */
+                        contentType: string;
+                        /** @description Bytes, as stored (after re-encoding or sanitising) */
+                        size: number;
+                        width: (number | null) | null;
+                        height: (number | null) | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description What the SVG sanitiser took out (scripts, event handlers, links outside the image…); empty for PNG and WebP */
+                        removed: string[];
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiAdminBrandingLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -10200,41 +11066,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Does not exist, or the caller may not know that it exists */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
         };
     };
-    putApiAdminRolesByRoleIdPermissions: {
+    "putApiAdminBrandingLogo-dark": {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                roleId: string;
-            };
+            path?: never;
             cookie?: never;
         };
-        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        /** @description Logos and favicons may be at most 2 MB. The body is read as it arrives: a larger file is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not the body declares its length (the multipart framing around the file may add a few KB). */
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The whole list of rights the role is to hold; unknown keys are a 400 naming them */
-                    permissions: string[];
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description A PNG, WebP or SVG image, at most 2 MB
+                     */
+                    file: string;
                 };
             };
         };
@@ -10246,21 +11095,397 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description 0 Member, 1 Admin, 2 Owner */
-                        tier: number;
-                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
-                        builtIn: boolean;
-                        /** @description The rights the role holds, in catalogue order */
-                        permissions: string[];
-                        /** @description How many accounts (any status) hold the role */
-                        accounts: number;
-                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
-                        reserved: string[];
-                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
-                        defaults: ((string[] | null) | null) | null;
+                        /** @description Where the image is served (anonymously): /api/branding/{slot}?v=<hash of its bytes> */
+                        url: string;
+                        /** @description image/png, image/webp or image/svg+xml */
+                        contentType: string;
+                        /** @description Bytes, as stored (after re-encoding or sanitising) */
+                        size: number;
+                        width: (number | null) | null;
+                        height: (number | null) | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description What the SVG sanitiser took out (scripts, event handlers, links outside the image…); empty for PNG and WebP */
+                        removed: string[];
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "deleteApiAdminBrandingLogo-dark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiAdminBrandingFavicon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Logos and favicons may be at most 2 MB. The body is read as it arrives: a larger file is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not the body declares its length (the multipart framing around the file may add a few KB). */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description A PNG, WebP or SVG image, at most 2 MB
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Where the image is served (anonymously): /api/branding/{slot}?v=<hash of its bytes> */
+                        url: string;
+                        /** @description image/png, image/webp or image/svg+xml */
+                        contentType: string;
+                        /** @description Bytes, as stored (after re-encoding or sanitising) */
+                        size: number;
+                        width: (number | null) | null;
+                        height: (number | null) | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description What the SVG sanitiser took out (scripts, event handlers, links outside the image…); empty for PNG and WebP */
+                        removed: string[];
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiAdminBrandingFavicon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiBrandingBySlot: {
+        parameters: {
+            query?: {
+                v?: string;
+            };
+            header?: never;
+            path: {
+                slot: "logo" | "logo-dark" | "favicon";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image: image/png, image/webp or image/svg+xml (sanitised; served with Content-Security-Policy: sandbox and X-Content-Type-Options: nosniff) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        completed: boolean;
+                        completedAt: ((string | null) | null) | null;
+                        /**
+                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                         * @default welcome
+                         * @enum {string|null|null}
+                         */
+                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
+                        /** @description In the wizard's order */
+                        steps: {
+                            /**
+                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                             * @default welcome
+                             * @enum {string}
+                             */
+                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
+                            title: string;
+                            /** @enum {string} */
+                            state: "pending" | "done" | "skipped";
+                            /** @description welcome, account and done cannot be skipped */
+                            skippable: boolean;
+                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
+                            available: boolean;
+                            /** @description What marking the step done (or completing the wizard) checks */
+                            evidence: {
+                                present: boolean;
+                                /** @description What the server sees, or what is missing, in plain words */
+                                detail: string;
+                            };
+                            /** @description What the step recorded when marked done (registration: allowPublicRegistration; permissions: allowPublicSpaces) */
+                            choice: (({
+                                [key: string]: unknown;
+                            } | null) | null) | null;
+                            updatedAt: ((string | null) | null) | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiSetupStepsByKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: skip the step (only a skippable one); false: mark it done (its evidence must be there) */
+                    skipped: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        completed: boolean;
+                        completedAt: ((string | null) | null) | null;
+                        /**
+                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                         * @default welcome
+                         * @enum {string|null|null}
+                         */
+                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
+                        /** @description In the wizard's order */
+                        steps: {
+                            /**
+                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                             * @default welcome
+                             * @enum {string}
+                             */
+                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
+                            title: string;
+                            /** @enum {string} */
+                            state: "pending" | "done" | "skipped";
+                            /** @description welcome, account and done cannot be skipped */
+                            skippable: boolean;
+                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
+                            available: boolean;
+                            /** @description What marking the step done (or completing the wizard) checks */
+                            evidence: {
+                                present: boolean;
+                                /** @description What the server sees, or what is missing, in plain words */
+                                detail: string;
+                            };
+                            /** @description What the step recorded when marked done (registration: allowPublicRegistration; permissions: allowPublicSpaces) */
+                            choice: (({
+                                [key: string]: unknown;
+                            } | null) | null) | null;
+                            updatedAt: ((string | null) | null) | null;
+                        }[];
                     };
                 };
             };
@@ -10300,6 +11525,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The request is too large */
             413: {
                 headers: {
@@ -10311,13 +11545,11 @@ export interface operations {
             };
         };
     };
-    postApiAdminRolesByRoleIdReset: {
+    postApiSetupComplete: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                roleId: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -10329,21 +11561,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description 0 Member, 1 Admin, 2 Owner */
-                        tier: number;
-                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
-                        builtIn: boolean;
-                        /** @description The rights the role holds, in catalogue order */
-                        permissions: string[];
-                        /** @description How many accounts (any status) hold the role */
-                        accounts: number;
-                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
-                        reserved: string[];
-                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
-                        defaults: ((string[] | null) | null) | null;
+                        completed: boolean;
+                        completedAt: ((string | null) | null) | null;
+                        /**
+                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                         * @default welcome
+                         * @enum {string|null|null}
+                         */
+                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
+                        /** @description In the wizard's order */
+                        steps: {
+                            /**
+                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                             * @default welcome
+                             * @enum {string}
+                             */
+                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
+                            title: string;
+                            /** @enum {string} */
+                            state: "pending" | "done" | "skipped";
+                            /** @description welcome, account and done cannot be skipped */
+                            skippable: boolean;
+                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
+                            available: boolean;
+                            /** @description What marking the step done (or completing the wizard) checks */
+                            evidence: {
+                                present: boolean;
+                                /** @description What the server sees, or what is missing, in plain words */
+                                detail: string;
+                            };
+                            /** @description What the step recorded when marked done (registration: allowPublicRegistration; permissions: allowPublicSpaces) */
+                            choice: (({
+                                [key: string]: unknown;
+                            } | null) | null) | null;
+                            updatedAt: ((string | null) | null) | null;
+                        }[];
                     };
                 };
             };
@@ -10358,15 +11610,6 @@ export interface operations {
             };
             /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Does not exist, or the caller may not know that it exists */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11078,283 +12321,6 @@ export interface operations {
             };
             /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getApiSetup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        completed: boolean;
-                        completedAt: ((string | null) | null) | null;
-                        /**
-                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
-                         * @default welcome
-                         * @enum {string|null|null}
-                         */
-                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
-                        /** @description In the wizard's order */
-                        steps: {
-                            /**
-                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
-                             * @default welcome
-                             * @enum {string}
-                             */
-                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
-                            title: string;
-                            /** @enum {string} */
-                            state: "pending" | "done" | "skipped";
-                            /** @description welcome, account and done cannot be skipped */
-                            skippable: boolean;
-                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
-                            available: boolean;
-                            /** @description What marking the step done (or completing the wizard) checks */
-                            evidence: {
-                                present: boolean;
-                                /** @description What the server sees, or what is missing, in plain words */
-                                detail: string;
-                            };
-                            /** @description What the step recorded when marked done (registration: allowPublicRegistration; permissions: allowPublicSpaces) */
-                            choice: (({
-                                [key: string]: unknown;
-                            } | null) | null) | null;
-                            updatedAt: ((string | null) | null) | null;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    postApiSetupStepsByKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                key: string;
-            };
-            cookie?: never;
-        };
-        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description true: skip the step (only a skippable one); false: mark it done (its evidence must be there) */
-                    skipped: boolean;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        completed: boolean;
-                        completedAt: ((string | null) | null) | null;
-                        /**
-                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
-                         * @default welcome
-                         * @enum {string|null|null}
-                         */
-                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
-                        /** @description In the wizard's order */
-                        steps: {
-                            /**
-                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
-                             * @default welcome
-                             * @enum {string}
-                             */
-                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
-                            title: string;
-                            /** @enum {string} */
-                            state: "pending" | "done" | "skipped";
-                            /** @description welcome, account and done cannot be skipped */
-                            skippable: boolean;
-                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
-                            available: boolean;
-                            /** @description What marking the step done (or completing the wizard) checks */
-                            evidence: {
-                                present: boolean;
-                                /** @description What the server sees, or what is missing, in plain words */
-                                detail: string;
-                            };
-                            /** @description What the step recorded when marked done (registration: allowPublicRegistration; permissions: allowPublicSpaces) */
-                            choice: (({
-                                [key: string]: unknown;
-                            } | null) | null) | null;
-                            updatedAt: ((string | null) | null) | null;
-                        }[];
-                    };
-                };
-            };
-            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Does not exist, or the caller may not know that it exists */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    postApiSetupComplete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        completed: boolean;
-                        completedAt: ((string | null) | null) | null;
-                        /**
-                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
-                         * @default welcome
-                         * @enum {string|null|null}
-                         */
-                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
-                        /** @description In the wizard's order */
-                        steps: {
-                            /**
-                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
-                             * @default welcome
-                             * @enum {string}
-                             */
-                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
-                            title: string;
-                            /** @enum {string} */
-                            state: "pending" | "done" | "skipped";
-                            /** @description welcome, account and done cannot be skipped */
-                            skippable: boolean;
-                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
-                            available: boolean;
-                            /** @description What marking the step done (or completing the wizard) checks */
-                            evidence: {
-                                present: boolean;
-                                /** @description What the server sees, or what is missing, in plain words */
-                                detail: string;
-                            };
-                            /** @description What the step recorded when marked done (registration: allowPublicRegistration; permissions: allowPublicSpaces) */
-                            choice: (({
-                                [key: string]: unknown;
-                            } | null) | null) | null;
-                            updatedAt: ((string | null) | null) | null;
-                        }[];
-                    };
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12503,6 +13469,540 @@ export interface operations {
             };
             /** @description Does not exist, or the caller may not know that it exists */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAdminRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Built-in roles first (User, Administrator, Owner), then custom roles by name */
+                        roles: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            /** @description 0 Member, 1 Admin, 2 Owner */
+                            tier: number;
+                            /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
+                            builtIn: boolean;
+                            /** @description The rights the role holds, in catalogue order */
+                            permissions: string[];
+                            /** @description How many accounts (any status) hold the role */
+                            accounts: number;
+                            /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
+                            reserved: string[];
+                            /** @description A built-in role's default rights (what reset gives back); null for a custom role */
+                            defaults: ((string[] | null) | null) | null;
+                        }[];
+                        /** @description The areas rights are grouped by, in the matrix's order: people, roles, settings, branding, security, tokens, dashboard, spaces, content, backups, audit */
+                        areas: string[];
+                        /** @description The rights catalogue */
+                        rights: {
+                            key: string;
+                            area: string;
+                            description: string;
+                        }[];
+                        /** @description When the matrix was last marked reviewed */
+                        reviewedAt: ((string | null) | null) | null;
+                        /** @description Who marked it (null if never, or the account is gone) */
+                        reviewedBy: (({
+                            id: string;
+                            displayName: string;
+                        } | null) | null) | null;
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One line, 1 to 50 characters once spaces collapse; unique, whatever the case */
+                    name: string;
+                    /** @description One line, at most 300 characters */
+                    description?: string;
+                    /** @description 0 Member or 1 Admin (a custom role cannot be of the Owner tier, nor above the caller's own) */
+                    tier: number;
+                    /** @description A role id whose rights the new role starts with (otherwise none) */
+                    copyFrom?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        /** @description 0 Member, 1 Admin, 2 Owner */
+                        tier: number;
+                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
+                        builtIn: boolean;
+                        /** @description The rights the role holds, in catalogue order */
+                        permissions: string[];
+                        /** @description How many accounts (any status) hold the role */
+                        accounts: number;
+                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
+                        reserved: string[];
+                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
+                        defaults: ((string[] | null) | null) | null;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminRolesReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        reviewedAt: string;
+                        reviewedBy: {
+                            id: string;
+                            displayName: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiAdminRolesByRoleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roleId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description One line, 1 to 50 characters once spaces collapse; unique, whatever the case */
+                    name?: string;
+                    /** @description One line, at most 300 characters */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        /** @description 0 Member, 1 Admin, 2 Owner */
+                        tier: number;
+                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
+                        builtIn: boolean;
+                        /** @description The rights the role holds, in catalogue order */
+                        permissions: string[];
+                        /** @description How many accounts (any status) hold the role */
+                        accounts: number;
+                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
+                        reserved: string[];
+                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
+                        defaults: ((string[] | null) | null) | null;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiAdminRolesByRoleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiAdminRolesByRoleIdPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roleId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The whole list of rights the role is to hold; unknown keys are a 400 naming them */
+                    permissions: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        /** @description 0 Member, 1 Admin, 2 Owner */
+                        tier: number;
+                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
+                        builtIn: boolean;
+                        /** @description The rights the role holds, in catalogue order */
+                        permissions: string[];
+                        /** @description How many accounts (any status) hold the role */
+                        accounts: number;
+                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
+                        reserved: string[];
+                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
+                        defaults: ((string[] | null) | null) | null;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminRolesByRoleIdReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        /** @description 0 Member, 1 Admin, 2 Owner */
+                        tier: number;
+                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
+                        builtIn: boolean;
+                        /** @description The rights the role holds, in catalogue order */
+                        permissions: string[];
+                        /** @description How many accounts (any status) hold the role */
+                        accounts: number;
+                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
+                        reserved: string[];
+                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
+                        defaults: ((string[] | null) | null) | null;
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
