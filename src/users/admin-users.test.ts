@@ -178,6 +178,18 @@ describe("PUT /api/admin/users/{id}/status", () => {
     expect(auditOf(env, "user.reactivated")).toMatchObject([{ actorId: owner.id, targetId: member.id }]);
   });
 
+  test("a suspended account's session and token are refused even if they were left behind", async () => {
+    const { owner, member } = await team();
+    const token = await mintToken(env, member);
+    await put(owner, `/api/admin/users/${member.id}/status`, { status: 1 });
+    // A session made after the suspension (as a restore or a race could leave one): the caller resolution refuses it.
+    const leftover = createSession(env.core, member.id, { ip: "local", userAgent: null, reauthAt: env.clock.now() }).value;
+    expect((await call(env, "GET", "/api/auth/me", { as: { cookie: leftover } })).status).toBe(401);
+    expect((await call(env, "GET", "/api/users", { as: { cookie: leftover } })).status).toBe(401);
+    expect((await call(env, "GET", "/api/spaces", { as: { token } })).body).toMatchObject({ status: 401, code: "invalid_token" });
+    expect((await call(env, "POST", "/api/api-tokens", { as: { cookie: leftover }, body: { name: "again" } })).status).toBe(401);
+  });
+
   test("you cannot suspend yourself", async () => {
     const { admin } = await team();
     expect((await put(admin, `/api/admin/users/${admin.id}/status`, { status: 1 })).body).toMatchObject({ status: 403, code: "own_account" });
