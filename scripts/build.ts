@@ -7,6 +7,7 @@
 import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { bundleUi } from "../src/http/ui-bundle";
+import { writeAboutEmbed } from "./about-embed";
 
 const root = join(import.meta.dir, "..");
 
@@ -35,7 +36,9 @@ async function writeUiEntry(distDir: string): Promise<string> {
   const webDir = join(distDir, "web");
   rmSync(webDir, { recursive: true, force: true });
   mkdirSync(webDir, { recursive: true });
-  const { files } = await bundleUi();
+  const { files, metafile } = await bundleUi();
+  // About: the packages in the server and UI bundles, with their licences (scripts/about-embed.ts).
+  await writeAboutEmbed(distDir, metafile);
   const imports: string[] = [];
   const entries: string[] = [];
   let i = 0;
@@ -59,7 +62,7 @@ async function writeUiEntry(distDir: string): Promise<string> {
   writeFileSync(join(distDir, "web-embed.ts"), `${header}\n${imports.join("\n")}\nimport { embedUi } from "${src}/http/ui";\nembedUi({\n${entries.join("\n")}\n});\n`);
   // Imports run in order: the UI is registered before the server starts.
   const entry = join(distDir, "entry.ts");
-  writeFileSync(entry, `${header}\nimport "./web-embed";\nimport "${src}/main";\n`);
+  writeFileSync(entry, `${header}\nimport "./web-embed";\nimport "./about-embed";\nimport "${src}/main";\n`);
   return entry;
 }
 

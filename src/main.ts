@@ -27,6 +27,7 @@ Options (each also read from its environment variable):
                           X-Forwarded-For and X-Forwarded-Proto are believed (CAIRN_TRUSTED_PROXIES)
   --debug                 print the whole error, stack trace included, when the start fails
   CAIRN_OUTBOUND_ALLOW    hosts or CIDRs outbound requests may reach although private
+  CAIRN_RELEASE_FEED      the releases feed (Atom or RSS) About checks for updates; "off" to stop
 `;
 
 /** Commands other than serve: each works on an existing data directory and prints one line. */

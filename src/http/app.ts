@@ -22,6 +22,7 @@ import { setupRoutes } from "../setup/routes";
 import { adminSpaceRoutes } from "../spaces/admin-routes";
 import { spaceRoutes } from "../spaces/routes";
 import { systemRoutes } from "../system/routes";
+import { systemAdminRoutes } from "../system/admin-routes";
 import { templateRoutes } from "../templates/routes";
 import { tokenRoutes } from "../tokens/routes";
 import { adminTokenRoutes } from "../tokens/admin-routes";
@@ -75,6 +76,7 @@ export function apiRoutes(core: Core) {
     setupRoutes(core),
     securityRoutes(core),
     mediaRoutes(core),
+    systemAdminRoutes(core),
   ];
 }
 

@@ -115,7 +115,7 @@ describe("avatars", () => {
     const { member } = await ownerAndMember(env);
     expect((await call(env, "PUT", "/api/media/avatars/me", { as: member, body: "x", headers: { "content-type": "image/png" } })).status).toBe(415);
     const other = new FormData();
-    other.append("picture", new File([await pngPicture(10, 10)], "a.png"));
+    other.append("picture", new File([(await pngPicture(10, 10)) as Uint8Array<ArrayBuffer>], "a.png"));
     const missing = await call(env, "PUT", "/api/media/avatars/me", { as: member, body: other });
     expect([missing.status, missing.body.field]).toEqual([400, "file"]);
     const big = new Uint8Array(10 * 1024 * 1024 + 1);

@@ -18,6 +18,12 @@ export interface Config {
    * and an administrator who got it wrong in the UI could not undo it from behind the proxy.
    */
   trustedProxies: Cidr[];
+  /**
+   * CAIRN_RELEASE_FEED: the Atom or RSS feed of Cairn's releases that About's "check for
+   * updates" reads (system/about.ts); "off" (or unset while there is no default) switches the
+   * check off. Undefined: the default.
+   */
+  releaseFeed?: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -55,6 +61,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     port,
     baseUrl: baseUrl?.replace(/\/+$/, "") ?? null,
     outboundAllow: list(env.CAIRN_OUTBOUND_ALLOW),
+    releaseFeed: env.CAIRN_RELEASE_FEED === undefined ? undefined : env.CAIRN_RELEASE_FEED.trim() === "off" ? null : env.CAIRN_RELEASE_FEED.trim(),
     trustedProxies: list(pick("--trusted-proxies", null)).map((entry) => {
       const net = parseCidr(entry);
       if (!net) throw new ConfigError(`Trusted proxies must be IP addresses or CIDRs (such as 127.0.0.1 or 10.0.0.0/8), not "${entry}"`);
