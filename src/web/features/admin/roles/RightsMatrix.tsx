@@ -80,9 +80,8 @@ export function RightsMatrix({ answer, viewer }: { answer: RolesAnswer; viewer: 
               {roles.map((role) => (
                 <th scope="col" key={role.id} className="roles-matrix-role">
                   <span className="roles-matrix-name">{role.name}</span>
-                  <span className="roles-matrix-meta">
-                    {TIER_NAMES[role.tier]} · {plural(role.accounts, "person", "people")}
-                  </span>
+                  <span className="roles-matrix-meta">{TIER_NAMES[role.tier]}</span>
+                  <span className="roles-matrix-meta">{plural(role.accounts, "person", "people")}</span>
                   {draft[role.id] && !sameSet(draft[role.id]!, role.permissions) ? <span className="roles-matrix-changed">changed</span> : null}
                 </th>
               ))}
