@@ -27,8 +27,8 @@ async function atStep(page: Page, key: string, heading: string): Promise<void> {
   await page.getByRole("heading", { level: 1, name: heading }).waitFor();
 }
 
-/** The one way on from a step whose feature is not built yet (the e-mail step has fields once its settings exist). */
-const skip = (page: Page) => page.getByRole("button", { name: /^Skip( for now)?$/ }).first().click();
+/** The one way on from a step whose feature is not built yet. */
+const skip = (page: Page) => page.getByRole("button", { name: "Skip for now" }).click();
 
 describe("the setup wizard", () => {
   test("from an empty instance to the first space; a reload does not bring the wizard back", async () => {
@@ -90,7 +90,11 @@ describe("the setup wizard", () => {
 
       await atStep(page, "email", "E-mail");
       await axeClean(page, "email");
-      await skip(page);
+      // The mail server is kept for later; the step counts as skipped until e-mail is switched on.
+      await page.getByLabel("Mail server (SMTP host)").fill("smtp.example.com");
+      await page.getByLabel("Send as (from address)").fill("wiki@example.com");
+      await screenshot(page, "setup-email");
+      await page.getByRole("button", { name: "Save and continue" }).click();
 
       await atStep(page, "two-factor", "Two-factor sign-in");
       await axeClean(page, "two-factor");
@@ -132,6 +136,9 @@ describe("the setup wizard", () => {
         await screenshot(v.page, "setup-done");
         await v.close();
       }
+
+      const settings = await apiCall(page, "GET", "/api/admin/settings");
+      expect(settings.body).toMatchObject({ instanceName: "Acme Wiki", smtpHost: "smtp.example.com", smtpFromAddress: "wiki@example.com", emailEnabled: false });
 
       await page.getByRole("link", { name: "Open Engineering" }).click();
       await page.waitForURL((url) => url.pathname === "/s/ENG");

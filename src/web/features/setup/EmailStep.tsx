@@ -1,7 +1,7 @@
 /**
  * E-mail: Cairn does not send mail yet, so the SMTP settings are only stored for later (when the
- * server has them: the settings area adds them). The step is recorded done when e-mail is on with
- * a host, otherwise skipped.
+ * server has them). E-mail is not switched on here (nothing could send it yet): the step is
+ * recorded done only when an administrator already turned it on with a host, otherwise skipped.
  */
 import { useState } from "react";
 import { ApiError } from "../../api/client";
@@ -50,7 +50,6 @@ function SmtpForm({ settings }: { settings: LooseSettings }) {
   const onContinue = async () => {
     const wanted: Record<string, unknown> = { smtpHost: host.trim(), smtpPort: Number(port), smtpUsername: username.trim(), smtpFromAddress: from.trim() };
     if (password) wanted.smtpPassword = password;
-    if (host.trim()) wanted.emailEnabled = true;
     await saveSettings(settings, wanted);
     try {
       await wizard.advance(false);

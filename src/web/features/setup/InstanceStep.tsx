@@ -20,10 +20,10 @@ function InstanceForm({ settings }: { settings: LooseSettings }) {
   const wizard = useWizard();
   const form = useAuthForm();
   const [name, setName] = useState(settings.instanceName);
-  const hasBaseUrl = typeof settings.baseUrl === "string" || settings.baseUrl === null;
-  const [baseUrl, setBaseUrl] = useState(typeof settings.baseUrl === "string" ? settings.baseUrl : "");
+  const hasBaseUrl = typeof settings.baseUrl === "string";
+  const [baseUrl, setBaseUrl] = useState(hasBaseUrl ? (settings.baseUrl as string) : "");
   const onContinue = async () => {
-    await saveSettings(settings, { instanceName: name.trim(), ...(hasBaseUrl ? { baseUrl: baseUrl.trim() || null } : {}) });
+    await saveSettings(settings, { instanceName: name.trim(), ...(hasBaseUrl ? { baseUrl: baseUrl.trim() } : {}) });
     await queryClient.invalidateQueries({ queryKey: keys.instance });
     try {
       await wizard.advance(false);
