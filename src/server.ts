@@ -3,6 +3,8 @@ import type { Core } from "./core";
 import { openInstance } from "./instance";
 import { createApp, durableHandler } from "./http/app";
 import { pathOf } from "./http/entry";
+import { identifyClient } from "./http/client";
+import { blockCovering } from "./security/blocks";
 import { MB } from "./http/body";
 import { problemFor } from "./http/problem";
 import type { Config } from "./platform/config";
@@ -46,8 +48,13 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
     maxRequestBodySize: 500 * MB,
     fetch: (request, bun) => {
       idle.touch();
-      if (isCollabPath(pathOf(request))) return upgradeCollab(collab, request, bun);
-      return handle(request, bun.requestIP(request)?.address ?? null);
+      const socketIp = bun.requestIP(request)?.address ?? null;
+      if (isCollabPath(pathOf(request))) {
+        // A blocked address opens no editing socket either (the app refuses it everything else).
+        if (blockCovering(core, identifyClient(request, socketIp, config.trustedProxies).ip)) return problemFor("address_blocked");
+        return upgradeCollab(collab, request, bun);
+      }
+      return handle(request, socketIp);
     },
     websocket: collab.websocket as Bun.WebSocketHandler<unknown>,
     // Whatever escapes the handler still answers a problem document with the security headers.

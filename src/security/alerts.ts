@@ -20,10 +20,14 @@ export const ALERT_NOTE_MAX = 1000;
 export const ALERTS_TAKE_MAX = 200;
 
 /**
- * Raises an alert about a subject, or bumps the one not yet resolved (inside the caller's
- * transaction). A new alert records security.alert_raised (no actor: Cairn raised it).
+ * Raises an alert about a subject, or bumps the one not yet resolved (in its own transaction,
+ * or the caller's). A new alert records security.alert_raised (no actor: Cairn raised it).
  */
 export function raiseAlert(core: Core, detector: string, subject: string, severity: number, summary: string, details: Record<string, unknown>): void {
+  core.tx(() => upsertAlert(core, detector, subject, severity, summary, details));
+}
+
+function upsertAlert(core: Core, detector: string, subject: string, severity: number, summary: string, details: Record<string, unknown>): void {
   const now = iso(core.clock.now());
   const open = core.db
     .select()

@@ -1,23 +1,28 @@
 /**
- * The security detectors. They run after commit, as a consumer of the event outbox (never on a
- * request's own path): a batch of committed events names the subjects worth a look (the address
- * and account of each failed sign-in, the actor of each deletion, grant or new token), and each
- * subject's window is counted from the audit log, where those entries were written in the
- * change's own transaction (an index range: queries.ts). A subject over its threshold raises an
- * alert, or bumps the one already open about it (alerts.ts).
+ * The security detectors. They run after commit, never inside a request's transaction: the
+ * outbox's in-transaction hook notes the events worth a look (failed sign-ins, deletions,
+ * grants and role changes, new tokens) with an after-commit callback, which is dropped if the
+ * change rolls back; once committed, each subject (the address and account of a failed
+ * sign-in, the actor of a deletion, grant or new token) has its window counted from the audit
+ * log, where those entries were written in the change's own transaction (an index range:
+ * queries.ts). A subject over its threshold raises an alert, or bumps the one already open
+ * about it (alerts.ts). Other events cost a set lookup; nothing is written unless an alert is.
  *
  * A window starts no earlier than the last time an administrator resolved that subject's alert:
  * resolving says "dealt with what was seen so far", so the same failures do not raise it again.
+ * Work noted but not yet run when the process stops is lost: the next event of the same
+ * subject counts the whole window again from the audit log, so at most a late alert.
  */
+import { inArray } from "drizzle-orm";
 import type { Core } from "../core";
-import { onEvents, type EventRow } from "../events/outbox";
+import { onEventRecorded } from "../events/outbox";
 import { GROUP_ID } from "../identity/builtin-groups";
 import { iso } from "../platform/clock";
+import { perInstance } from "../platform/memo";
+import { users } from "../users/tables";
 import { lastResolvedAt, raiseAlert } from "./alerts";
 import { ROLE_ACTIONS } from "./kinds";
-import { entriesByIds, entriesSince, firstSequenceSince } from "./queries";
-import { users } from "../users/tables";
-import { inArray } from "drizzle-orm";
+import { entriesSince, firstSequenceSince } from "./queries";
 
 /** Thresholds and windows (GET /api/admin/security/limits shows them). */
 export const DETECTORS = {
@@ -33,9 +38,41 @@ export type DetectorName = keyof typeof DETECTORS;
 const DELETIONS = ["page.trashed", "page.purged", "space.deleted"];
 const EXPANSIONS = ["space.permission_granted", "space.access_recovered", ...ROLE_ACTIONS];
 
+/** What the detectors need of a committed event. */
+interface Seen {
+  type: string;
+  targetId: string;
+  actorId: string | null;
+  data: Record<string, unknown>;
+  ip: string | null;
+}
+
+const WATCHED = new Set(["user.login_failed", "token.created", "space.visibility_changed", ...DELETIONS, ...EXPANSIONS]);
+
+const queues = perInstance((_core: Core) => ({ seen: [] as Seen[], scheduled: false }));
+
 /** Registers the detectors on the outbox (openInstance). */
 export function installSecurityDetectors(core: Core): void {
-  onEvents(core, "security-detectors", detect);
+  onEventRecorded(core, (core, event, input) => {
+    if (!WATCHED.has(event.type)) return;
+    const seen: Seen = { type: event.type, targetId: event.targetId, actorId: event.actorId, data: event.data ?? {}, ip: input.ip ?? null };
+    core.afterCommit(() => {
+      const q = queues(core);
+      q.seen.push(seen);
+      if (q.scheduled) return;
+      q.scheduled = true;
+      queueMicrotask(() => {
+        const batch = q.seen;
+        q.seen = [];
+        q.scheduled = false;
+        try {
+          detect(core, batch);
+        } catch (err) {
+          core.log.error("security detectors failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        }
+      });
+    });
+  });
 }
 
 const parse = (text: string): Record<string, unknown> => {
@@ -46,16 +83,13 @@ const parse = (text: string): Record<string, unknown> => {
   }
 };
 
-/** One batch of committed events (inside the consumer's transaction). */
-function detect(core: Core, batch: EventRow[]): void {
+/** One batch of committed events. Reads outside any transaction; an alert is written in its own. */
+function detect(core: Core, batch: Seen[]): void {
   const w = new Windows(core);
-  const failed = entriesByIds(
-    core,
-    batch.filter((e) => e.type === "user.login_failed").map((e) => e.id),
-  );
+  const failed = batch.filter((e) => e.type === "user.login_failed");
+  const actorsOf = (types: string[]) => new Set(batch.flatMap((e) => (types.includes(e.type) && e.actorId ? [e.actorId] : [])));
   for (const ip of new Set(failed.flatMap((f) => (f.ip ? [f.ip] : [])))) bruteForceFromAddress(core, w, ip);
   for (const userId of new Set(failed.map((f) => f.targetId))) bruteForceOnAccount(core, w, userId);
-  const actorsOf = (types: string[]) => new Set(batch.flatMap((e) => (types.includes(e.type) && e.actorId ? [e.actorId] : [])));
   for (const actor of actorsOf(DELETIONS)) massDeletion(core, w, actor);
   for (const actor of actorsOf(EXPANSIONS)) permissionExpansion(core, w, actor);
   for (const actor of actorsOf(["token.created"])) tokenBurst(core, w, actor);
@@ -150,8 +184,8 @@ function permissionExpansion(core: Core, w: Windows, actorId: string): void {
 }
 
 /** A space opened to the built-in Everyone group, or made public: raised at once, one alert per space. */
-function spaceOpened(core: Core, e: EventRow): void {
-  const data = e.data ?? {};
+function spaceOpened(core: Core, e: Seen): void {
+  const data = e.data;
   const toEveryone = e.type === "space.permission_granted" && data.principalId === GROUP_ID.everyone && expands(e.type, data);
   const isPublic = data.isPublic as { from?: unknown; to?: unknown } | undefined;
   const madePublic = e.type === "space.visibility_changed" && isPublic?.to === true && isPublic?.from === false;

@@ -118,13 +118,3 @@ export function entriesSince(core: Core, actions: readonly string[], from: numbe
 export function countSince(core: Core, action: string, from: number): number {
   return core.db.get<[number]>(sql`SELECT count(*) FROM ${auditLog} WHERE ${auditLog.action} = ${action} AND ${auditLog.sequence} >= ${from}`)[0];
 }
-
-/** The audit entries of these event ids (the outbox row does not keep the address; the entry does). */
-export function entriesByIds(core: Core, ids: string[]) {
-  if (ids.length === 0) return [];
-  return core.db
-    .select({ id: auditLog.id, action: auditLog.action, targetId: auditLog.targetId, actorId: auditLog.actorId, ip: auditLog.ip, details: auditLog.details })
-    .from(auditLog)
-    .where(sql`${auditLog.id} IN (${listOf(ids)})`)
-    .all();
-}
