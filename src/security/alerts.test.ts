@@ -171,6 +171,18 @@ describe("other detectors", () => {
     expect(alert).toMatchObject({ detector: "permission_expansion", subject: `user:${owner.id}`, severity: 1 });
   });
 
+  test("permission expansion: role promotions count, demotions do not", async () => {
+    const people = [];
+    for (let i = 0; i < 10; i++) people.push(await signUp(env, `p${i}@example.com`, { inviteToken: (await call(env, "POST", "/api/admin/invites", { as: owner, body: {} })).body.token }));
+    const role = (id: string, tier: number) => call(env, "PUT", `/api/admin/users/${id}/role`, { as: owner, body: { role: tier } });
+    for (const p of people.slice(0, 5)) expect((await role(p.id, 1)).status).toBe(200);
+    for (const p of people.slice(0, 5)) expect((await role(p.id, 0)).status).toBe(200);
+    expect(await alerts()).toEqual([]);
+    for (const p of people.slice(5)) expect((await role(p.id, 1)).status).toBe(200);
+    const [alert] = await alerts();
+    expect(alert).toMatchObject({ detector: "permission_expansion", subject: `user:${owner.id}`, details: { changes: 10 } });
+  });
+
   test("token-minting burst: ten tokens in ten minutes", async () => {
     for (let i = 0; i < 9; i++) await mintToken(env, member, { name: `t${i}` });
     expect(await alerts()).toEqual([]);

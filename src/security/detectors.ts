@@ -165,10 +165,27 @@ function massDeletion(core: Core, w: Windows, actorId: string): void {
   raiseAlert(core, "mass_deletion", subject, d.severity, `${nameOf(core, actorId)}: ${what} within ${d.windowMinutes} minutes`, { actorId, pages: pages.size, spaces, windowMinutes: d.windowMinutes });
 }
 
-/** A grant that gives more than before (a new grant, or a higher operation); every role change, every access recovery. */
+/**
+ * Whether a change widens access: a new grant or a higher operation; a promotion to a higher
+ * tier; rights added to a role; an ownership transfer; an administrator giving themselves
+ * access to a space. Removals, demotions and renames do not count.
+ */
 function expands(action: string, details: Record<string, unknown>): boolean {
-  if (action !== "space.permission_granted") return true;
-  return details.from === null || details.from === undefined || Number(details.operation) > Number(details.from);
+  const tier = (side: unknown) => Number((side as { tier?: unknown } | undefined)?.tier ?? 0);
+  switch (action) {
+    case "space.permission_granted":
+      return details.from === null || details.from === undefined || Number(details.operation) > Number(details.from);
+    case "user.role_changed":
+      return tier(details.to) > tier(details.from);
+    case "role.permissions_changed":
+    case "role.reset":
+      return Array.isArray(details.added) && details.added.length > 0;
+    case "space.access_recovered":
+    case "user.ownership_transferred":
+      return true;
+    default:
+      return false;
+  }
 }
 
 function permissionExpansion(core: Core, w: Windows, actorId: string): void {
