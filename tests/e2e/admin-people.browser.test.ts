@@ -75,6 +75,7 @@ describe("administering people", () => {
     const dialog = page.getByRole("dialog", { name: "Change Bea Builder's role" });
     await dialog.getByLabel("Role").selectOption({ label: "Administrator" });
     expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "admin-people-role");
     await dialog.getByRole("button", { name: "Save role" }).click();
     await confirmPasswordIfAsked(page, "Bea Builder is now Administrator");
     await page.getByRole("row").filter({ hasText: "bea@example.com" }).getByRole("cell", { name: "Administrator" }).waitFor();
@@ -132,6 +133,7 @@ describe("administering people", () => {
     expect(link).toContain("/reset-password?token=");
     await dialog.getByText("not set up").waitFor();
     expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "admin-people-link");
     await dialog.getByRole("button", { name: "Done" }).click();
 
     const stranger = await visit(world.cairn);
@@ -154,6 +156,33 @@ describe("administering people", () => {
       await stranger.close();
     }
   }, 40_000);
+
+  test("past eight people a search box finds them by name, e-mail, role or status", async () => {
+    const joiner = await visit(world.cairn);
+    try {
+      await joiner.page.goto("/api/health");
+      for (const name of ["Dana Diaz", "Eli Evans", "Fay Fox", "Gus Gray", "Hal Hunt", "Ivy Ito"]) {
+        const email = `${name.split(" ")[0]!.toLowerCase()}@example.com`;
+        const invite = await apiCall(world.owner.page, "POST", "/api/admin/invites", { email, expiresInDays: 7 });
+        expect((await apiCall(joiner.page, "POST", "/api/auth/register", { email, displayName: name, password: PASSWORD, inviteToken: invite.body.token })).status).toBe(201);
+      }
+    } finally {
+      await joiner.close();
+    }
+    const { page } = world.owner;
+    await openPeople(page);
+    const search = page.getByLabel("Find a person");
+    await search.fill("fox");
+    await page.getByRole("row").filter({ hasText: "Fay Fox" }).waitFor();
+    expect(await page.getByRole("row").count()).toBe(2); // the header and Fay
+    await search.fill("administrator");
+    await page.getByRole("row").filter({ hasText: "Bea Builder" }).waitFor();
+    expect(await page.getByRole("row").count()).toBe(2);
+    await search.fill("nobody-like-this");
+    await page.getByText("Nobody matches").waitFor();
+    await search.fill("");
+    await page.getByRole("row").filter({ hasText: "Ivy Ito" }).waitFor();
+  }, 30_000);
 
   for (const look of LOOKS) {
     test(`the People section in ${look.theme} at ${look.width} px`, async () => {
