@@ -81,7 +81,7 @@ export const CARDS: CardDef[] = [
         label: "Provider",
         kind: "choice",
         choices: [
-          ["smtp", "An SMTP server (user name and password)"],
+          ["smtp", "SMTP server (password)"],
           ["microsoft", "Microsoft 365 (OAuth)"],
           ["google", "Google Workspace (OAuth)"],
         ],
