@@ -23,7 +23,7 @@ afterEach(() => env.close());
 
 const form = (bytes: Uint8Array | string, name = "logo.png", type = "image/png") => {
   const f = new FormData();
-  f.append("file", new File([bytes], name, { type }));
+  f.append("file", new File([bytes as BlobPart], name, { type }));
   return f;
 };
 const upload = (slot: string, body: FormData | string, as: Who = owner, headers?: Record<string, string>) => call(env, "PUT", `/api/admin/branding/${slot}`, { as, body, headers });
@@ -127,7 +127,7 @@ describe("refused", () => {
     const json = await call(env, "PUT", "/api/admin/branding/logo", { as: owner, body: { file: "x" } });
     expect(json.status).toBe(415);
     const other = new FormData();
-    other.append("image", new File([await pngPicture(8, 8)], "a.png"));
+    other.append("image", new File([(await pngPicture(8, 8)) as BlobPart], "a.png"));
     const res = await upload("logo", other);
     expect([res.status, res.body.field]).toEqual([400, "file"]);
   });
