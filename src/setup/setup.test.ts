@@ -80,6 +80,16 @@ describe("POST /api/setup/steps/{key}", () => {
     expect(stepOf(res.body, "instance").state).toBe("done");
   });
 
+  test("e-mail is done once it is switched on with a mail server", async () => {
+    expect((await step("email", { skipped: false })).status).toBe(409);
+    await call(env, "PUT", "/api/admin/settings", { as: owner, body: { smtpHost: "smtp.example.com", smtpFromAddress: "wiki@example.com" } });
+    expect((await step("email", { skipped: false })).body.detail).toContain("emailEnabled");
+    await call(env, "PUT", "/api/admin/settings", { as: owner, body: { emailEnabled: true } });
+    const res = await step("email", { skipped: false });
+    expect(res.status).toBe(200);
+    expect(stepOf(res.body, "email").evidence).toEqual({ present: true, detail: "E-mail is on, through smtp.example.com." });
+  });
+
   test("registration and permissions record the setting as it is when marked done", async () => {
     await call(env, "PUT", "/api/admin/settings", { as: owner, body: { allowPublicRegistration: true } });
     let res = await step("registration", { skipped: false });

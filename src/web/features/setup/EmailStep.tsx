@@ -1,6 +1,6 @@
 /**
- * E-mail: Cairn does not send mail yet, so the SMTP settings are only stored for later (when the
- * server has them). E-mail is not switched on here (nothing could send it yet): the step is
+ * E-mail: Cairn does not send mail yet, so the SMTP settings are only stored for later (a server
+ * without them gets the explanation and a skip). E-mail is not switched on here (nothing could send it yet): the step is
  * recorded done only when an administrator already turned it on with a host, otherwise skipped.
  */
 import { useState } from "react";

@@ -1,4 +1,4 @@
-/** The wiki's name (and public address, when the server has that setting), through PUT /api/admin/settings. */
+/** The wiki's name and public address (baseUrl), through PUT /api/admin/settings. */
 import { useState } from "react";
 import { ApiError } from "../../api/client";
 import { keys } from "../../api/keys";

@@ -28,8 +28,8 @@ export async function completeSetup(): Promise<SetupState> {
 }
 
 /**
- * The instance settings as the settings API answers them. Read loosely: fields another area is
- * adding (baseUrl, the SMTP ones) are shown when the server has them.
+ * The instance settings as the settings API answers them, read as a record: the wizard saves
+ * a handful of keys by name (saveSettings sends only those that changed).
  */
 export type LooseSettings = Record<string, unknown> & { instanceName: string; allowPublicRegistration: boolean; allowPublicSpaces: boolean };
 
