@@ -136,6 +136,7 @@ describe("security", () => {
         await screenshot(v.page, "admin-security");
         // The whole section, for reviewing what lies below the fold.
         await v.page.screenshot({ path: join(SCREENSHOTS, `admin-security-full-${look.theme}-${look.width}.png`), fullPage: true, animations: "disabled" });
+        await v.page.getByRole("region", { name: "Events", exact: true }).screenshot({ path: join(SCREENSHOTS, `admin-security-events-${look.theme}-${look.width}.png`), animations: "disabled" });
         expect(v.errors).toEqual([]);
         expect(v.foreign).toEqual([]);
       } finally {

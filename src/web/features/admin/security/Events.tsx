@@ -71,12 +71,12 @@ export function EventsCard() {
         <p className="form-error" role="alert">The events could not be loaded: {events.error.message}</p>
       ) : shown.length ? (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Security events">
-          <table className="pane-table">
+          <table className="pane-table sec-events">
             <thead>
               <tr>
-                <th scope="col">When</th>
-                <th scope="col">Severity</th>
                 <th scope="col">What</th>
+                <th scope="col">Severity</th>
+                <th scope="col">When</th>
                 <th scope="col">About</th>
                 <th scope="col">Who</th>
                 <th scope="col">From</th>
@@ -85,14 +85,14 @@ export function EventsCard() {
             <tbody>
               {shown.map((e) => (
                 <tr key={e.id}>
-                  <td className="nowrap">
-                    <When at={e.createdAt} />
+                  <td>
+                    {describe(e)} <code className="muted">{e.action}</code>
                   </td>
                   <td>
                     <Severity level={e.severity} />
                   </td>
-                  <td>
-                    {describe(e)} <code className="muted">{e.action}</code>
+                  <td className="nowrap">
+                    <When at={e.createdAt} />
                   </td>
                   <td>{about(e)}</td>
                   <td>{e.actorName ?? (e.actorId ? "—" : e.kind === "sign_in_failure" || e.kind === "lockout" ? "Anonymous" : "Cairn")}</td>

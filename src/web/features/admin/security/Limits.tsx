@@ -28,6 +28,7 @@ export function LimitsCard() {
   const limits = useLimits();
   const me = useMe();
   const canUnlock = !!me.data?.permissions.includes("users.manage");
+  const canChange = !!me.data?.permissions.includes("settings.manage");
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<{ userId: string; message: string } | null>(null);
   const unlock = async (userId: string, email: string) => {
@@ -49,7 +50,14 @@ export function LimitsCard() {
       title="Limits and lockouts"
       intro={
         <>
-          How much an address or account may try before Cairn slows it down. Change these figures in <Link href="/admin/settings">Settings</Link>.
+          How much an address or account may try before Cairn slows it down.{" "}
+          {canChange ? (
+            <>
+              Change these figures in <Link href="/admin/settings">Settings</Link>.
+            </>
+          ) : (
+            "An administrator who may change settings can change these figures."
+          )}
         </>
       }
     >
