@@ -14,6 +14,8 @@ export const AdminUser = t.Object(
     id: t.String(),
     email: t.String(),
     displayName: t.String(),
+    avatarUrl: t.Union([t.String(), t.Null()], { description: "The uploaded picture (GET /api/media/avatars/{userId}); null: the generated avatar, initials on colour avatarVariant" }),
+    avatarVariant: t.Integer({ description: "Which generated avatar: 0 automatic (from the id), 1-7 a chosen colour" }),
     role: t.Integer({ description: "Role tier: 0 Member, 1 Admin, 2 Owner" }),
     roleId: t.String(),
     roleName: t.String(),

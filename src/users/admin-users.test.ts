@@ -57,7 +57,7 @@ describe("GET /api/admin/users", () => {
     expect(m).toMatchObject({ id: member.id, role: 0, roleName: "User", status: 1 });
     expect(typeof o.lastSeenAt).toBe("string");
     expect(Object.keys(o).sort()).toEqual(
-      ["createdAt", "displayName", "email", "failedSignIns", "id", "isOwner", "lastSeenAt", "lockScope", "lockedUntil", "recoveryCodesLeft", "role", "roleId", "roleName", "status", "twoFactorEnabled"].sort(),
+      ["avatarUrl", "avatarVariant", "createdAt", "displayName", "email", "failedSignIns", "id", "isOwner", "lastSeenAt", "lockScope", "lockedUntil", "recoveryCodesLeft", "role", "roleId", "roleName", "status", "twoFactorEnabled"].sort(),
     );
   });
 

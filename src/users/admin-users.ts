@@ -21,6 +21,7 @@ import { iso } from "../platform/clock";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { sessions } from "../auth/tables";
 import { apiTokens } from "../tokens/tables";
+import { avatarUrl } from "./avatars";
 import { adminAccountRows } from "./queries";
 import { findUserWithRoleById, USER_STATUS } from "./service";
 import { roles, users } from "./tables";
@@ -54,6 +55,8 @@ export function listAccounts(core: Core) {
       id: r.id,
       email: r.email,
       displayName: r.displayName,
+      avatarUrl: avatarUrl({ id: r.id, avatarSha256: r.avatarSha256 }),
+      avatarVariant: r.avatarVariant,
       role: r.tier,
       roleId: r.roleId,
       roleName: r.roleName,

@@ -16,6 +16,8 @@ export interface AdminAccountRow {
   failedLogins: number;
   lockedUntil: string | null;
   createdAt: string;
+  avatarSha256: string | null;
+  avatarVariant: number;
   /** The latest use of any of its sessions still stored. */
   sessionSeenAt: string | null;
   /** The latest use of any of its API tokens (as last flushed by the usage tracker). */
@@ -30,7 +32,7 @@ export function adminAccountRows(core: Core): AdminAccountRow[] {
     .query(
       `SELECT u.id, u.email, u.display_name AS displayName, u.role_id AS roleId, r.name AS roleName, r.tier,
               u.status, u.totp_enabled AS totpEnabled, u.failed_logins AS failedLogins, u.locked_until AS lockedUntil,
-              u.created_at AS createdAt,
+              u.created_at AS createdAt, u.avatar_sha256 AS avatarSha256, u.avatar_variant AS avatarVariant,
               (SELECT max(s.last_seen_at) FROM sessions s WHERE s.user_id = u.id) AS sessionSeenAt,
               (SELECT max(t.last_used_at) FROM api_tokens t WHERE t.user_id = u.id) AS tokenUsedAt,
               (SELECT max(f.locked_until) FROM sign_in_failures f WHERE f.user_id = u.id) AS addressLockedUntil

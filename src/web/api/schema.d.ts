@@ -1632,7 +1632,7 @@ export interface paths {
         get?: never;
         /**
          * Upload the logo (multipart/form-data, field `file`: PNG, WebP or SVG, at most 2 MB)
-         * @description PNG and WebP are decoded and encoded again (metadata and anything after the image data dropped; shrunk to fit 1200 × 400, as lossless WebP). SVG is rewritten from an allow-list: scripts, event handlers, foreignObject, styles, embedded images and links outside the image are removed (listed in `removed`); an SVG that does not parse, or declares a DOCTYPE or entities, is refused (400). Anything else is 415; over 2 MB, 413. Recorded as `branding.file_uploaded`. Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.
+         * @description PNG and WebP are decoded and encoded again (metadata and anything after the image data dropped; shrunk to fit 1200 × 400, stored as PNG). SVG is rewritten from an allow-list: scripts, event handlers, foreignObject, styles, embedded images and links outside the image are removed (listed in `removed`); an SVG that does not parse, or declares a DOCTYPE or entities, is refused (400). Anything else is 415; over 2 MB, 413. Recorded as `branding.file_uploaded`. Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.
          */
         put: operations["putApiAdminBrandingLogo"];
         post?: never;
@@ -1656,7 +1656,7 @@ export interface paths {
         get?: never;
         /**
          * Upload the logo for the dark theme (multipart/form-data, field `file`: PNG, WebP or SVG, at most 2 MB)
-         * @description PNG and WebP are decoded and encoded again (metadata and anything after the image data dropped; shrunk to fit 1200 × 400, as lossless WebP). SVG is rewritten from an allow-list: scripts, event handlers, foreignObject, styles, embedded images and links outside the image are removed (listed in `removed`); an SVG that does not parse, or declares a DOCTYPE or entities, is refused (400). Anything else is 415; over 2 MB, 413. Recorded as `branding.file_uploaded`. Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.
+         * @description PNG and WebP are decoded and encoded again (metadata and anything after the image data dropped; shrunk to fit 1200 × 400, stored as PNG). SVG is rewritten from an allow-list: scripts, event handlers, foreignObject, styles, embedded images and links outside the image are removed (listed in `removed`); an SVG that does not parse, or declares a DOCTYPE or entities, is refused (400). Anything else is 415; over 2 MB, 413. Recorded as `branding.file_uploaded`. Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.
          */
         put: operations["putApiAdminBrandingLogo-dark"];
         post?: never;
@@ -1680,7 +1680,7 @@ export interface paths {
         get?: never;
         /**
          * Upload the favicon (multipart/form-data, field `file`: PNG, WebP or SVG, at most 2 MB)
-         * @description PNG and WebP are decoded and encoded again (metadata and anything after the image data dropped; shrunk to fit 256 × 256, as PNG). SVG is rewritten from an allow-list: scripts, event handlers, foreignObject, styles, embedded images and links outside the image are removed (listed in `removed`); an SVG that does not parse, or declares a DOCTYPE or entities, is refused (400). Anything else is 415; over 2 MB, 413. Recorded as `branding.file_uploaded`. Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.
+         * @description PNG and WebP are decoded and encoded again (metadata and anything after the image data dropped; shrunk to fit 256 × 256, stored as PNG). SVG is rewritten from an allow-list: scripts, event handlers, foreignObject, styles, embedded images and links outside the image are removed (listed in `removed`); an SVG that does not parse, or declares a DOCTYPE or entities, is refused (400). Anything else is 415; over 2 MB, 413. Recorded as `branding.file_uploaded`. Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.
          */
         put: operations["putApiAdminBrandingFavicon"];
         post?: never;
@@ -2188,6 +2188,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/about": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Version, build date, runtime and the third-party packages shipped, with their licences (right dashboard.view) */
+        get: operations["getApiAdminAbout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/about/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Third-party notices: the licence texts of the packages shipped (right dashboard.view) */
+        get: operations["getApiAdminAboutNotices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/about/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check for a newer release in the release feed (right dashboard.view); offline or unreachable is a 200 that says so
+         * @description Reads the feed named by CAIRN_RELEASE_FEED (Atom or RSS; at most 5 s, through the outbound guard: private addresses only with CAIRN_OUTBOUND_ALLOW). Never fails: status offline, unavailable or not_configured with a plain message.
+         */
+        post: operations["postApiAdminAboutCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tailscale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tailscale status of this server, from `tailscale status --json` (right dashboard.view); configured: false with a reason when the CLI is missing, not running or not logged in */
+        get: operations["getApiAdminTailscale"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/roles": {
         parameters: {
             query?: never;
@@ -2487,7 +2558,7 @@ export interface operations {
                         totpEnabled: boolean;
                         /** @description The uploaded avatar, /api/media/avatars/{id}?v=<hash> (a new address for each new picture); null: none uploaded, show the initials on colour avatarVariant */
                         avatarUrl: string | null;
-                        /** @description The generated avatar's colour, 0–7 (PUT /api/media/avatars/me/variant) */
+                        /** @description The generated avatar's colour: 0 automatic (from the account id), 1–7 a chosen colour (PUT /api/media/avatars/me/variant) */
                         avatarVariant: number;
                         /** Format: date-time */
                         createdAt: string;
@@ -2587,7 +2658,7 @@ export interface operations {
                         totpEnabled: boolean;
                         /** @description The uploaded avatar, /api/media/avatars/{id}?v=<hash> (a new address for each new picture); null: none uploaded, show the initials on colour avatarVariant */
                         avatarUrl: string | null;
-                        /** @description The generated avatar's colour, 0–7 (PUT /api/media/avatars/me/variant) */
+                        /** @description The generated avatar's colour: 0 automatic (from the account id), 1–7 a chosen colour (PUT /api/media/avatars/me/variant) */
                         avatarVariant: number;
                         /** Format: date-time */
                         createdAt: string;
@@ -2717,7 +2788,7 @@ export interface operations {
                         totpEnabled: boolean;
                         /** @description The uploaded avatar, /api/media/avatars/{id}?v=<hash> (a new address for each new picture); null: none uploaded, show the initials on colour avatarVariant */
                         avatarUrl: string | null;
-                        /** @description The generated avatar's colour, 0–7 (PUT /api/media/avatars/me/variant) */
+                        /** @description The generated avatar's colour: 0 automatic (from the account id), 1–7 a chosen colour (PUT /api/media/avatars/me/variant) */
                         avatarVariant: number;
                         /** Format: date-time */
                         createdAt: string;
@@ -2770,7 +2841,7 @@ export interface operations {
                         totpEnabled: boolean;
                         /** @description The uploaded avatar, /api/media/avatars/{id}?v=<hash> (a new address for each new picture); null: none uploaded, show the initials on colour avatarVariant */
                         avatarUrl: string | null;
-                        /** @description The generated avatar's colour, 0–7 (PUT /api/media/avatars/me/variant) */
+                        /** @description The generated avatar's colour: 0 automatic (from the account id), 1–7 a chosen colour (PUT /api/media/avatars/me/variant) */
                         avatarVariant: number;
                         /** Format: date-time */
                         createdAt: string;
@@ -3354,7 +3425,7 @@ export interface operations {
                         email: string;
                         /** @description The uploaded avatar, /api/media/avatars/{id}?v=<hash> (a new address for each new picture); null: none uploaded, show the initials on colour avatarVariant */
                         avatarUrl: string | null;
-                        /** @description The generated avatar's colour, 0–7 (PUT /api/media/avatars/me/variant) */
+                        /** @description The generated avatar's colour: 0 automatic (from the account id), 1–7 a chosen colour (PUT /api/media/avatars/me/variant) */
                         avatarVariant: number;
                     }[];
                 };
@@ -6236,7 +6307,7 @@ export interface operations {
                         email: string;
                         /** @description The uploaded avatar, /api/media/avatars/{id}?v=<hash> (a new address for each new picture); null: none uploaded, show the initials on colour avatarVariant */
                         avatarUrl: string | null;
-                        /** @description The generated avatar's colour, 0–7 (PUT /api/media/avatars/me/variant) */
+                        /** @description The generated avatar's colour: 0 automatic (from the account id), 1–7 a chosen colour (PUT /api/media/avatars/me/variant) */
                         avatarVariant: number;
                     }[];
                 };
@@ -10187,8 +10258,11 @@ export interface operations {
                             measuredAt: string;
                         };
                         health: {
-                            /** @description The last backup; always null until backups exist (a later issue) */
-                            lastBackupAt: null;
+                            /**
+                             * Format: date-time
+                             * @description When the last backup finished; null until backups exist (a later issue)
+                             */
+                            lastBackupAt: ((string | null) | null) | null;
                             diskFreeBytes: (number | null) | null;
                             diskTotalBytes: (number | null) | null;
                             version: string;
@@ -11647,6 +11721,10 @@ export interface operations {
                         id: string;
                         email: string;
                         displayName: string;
+                        /** @description The uploaded picture (GET /api/media/avatars/{userId}); null: the generated avatar, initials on colour avatarVariant */
+                        avatarUrl: string | null;
+                        /** @description Which generated avatar: 0 automatic (from the id), 1-7 a chosen colour */
+                        avatarVariant: number;
                         /** @description Role tier: 0 Member, 1 Admin, 2 Owner */
                         role: number;
                         roleId: string;
@@ -11728,6 +11806,10 @@ export interface operations {
                         id: string;
                         email: string;
                         displayName: string;
+                        /** @description The uploaded picture (GET /api/media/avatars/{userId}); null: the generated avatar, initials on colour avatarVariant */
+                        avatarUrl: string | null;
+                        /** @description Which generated avatar: 0 automatic (from the id), 1-7 a chosen colour */
+                        avatarVariant: number;
                         /** @description Role tier: 0 Member, 1 Admin, 2 Owner */
                         role: number;
                         roleId: string;
@@ -11843,6 +11925,10 @@ export interface operations {
                         id: string;
                         email: string;
                         displayName: string;
+                        /** @description The uploaded picture (GET /api/media/avatars/{userId}); null: the generated avatar, initials on colour avatarVariant */
+                        avatarUrl: string | null;
+                        /** @description Which generated avatar: 0 automatic (from the id), 1-7 a chosen colour */
+                        avatarVariant: number;
                         /** @description Role tier: 0 Member, 1 Admin, 2 Owner */
                         role: number;
                         roleId: string;
@@ -12219,6 +12305,10 @@ export interface operations {
                         id: string;
                         email: string;
                         displayName: string;
+                        /** @description The uploaded picture (GET /api/media/avatars/{userId}); null: the generated avatar, initials on colour avatarVariant */
+                        avatarUrl: string | null;
+                        /** @description Which generated avatar: 0 automatic (from the id), 1-7 a chosen colour */
+                        avatarVariant: number;
                         /** @description Role tier: 0 Member, 1 Admin, 2 Owner */
                         role: number;
                         roleId: string;
@@ -13104,7 +13194,7 @@ export interface operations {
                         totpEnabled: boolean;
                         /** @description The uploaded avatar, /api/media/avatars/{id}?v=<hash> (a new address for each new picture); null: none uploaded, show the initials on colour avatarVariant */
                         avatarUrl: string | null;
-                        /** @description The generated avatar's colour, 0–7 (PUT /api/media/avatars/me/variant) */
+                        /** @description The generated avatar's colour: 0 automatic (from the account id), 1–7 a chosen colour (PUT /api/media/avatars/me/variant) */
                         avatarVariant: number;
                         /** Format: date-time */
                         createdAt: string;
@@ -13205,7 +13295,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The generated avatar's colour, 0–7 */
+                    /** @description The generated avatar's colour: 0 automatic (from the account id), 1–7 a chosen colour */
                     variant: number;
                 };
             };
@@ -13230,7 +13320,7 @@ export interface operations {
                         totpEnabled: boolean;
                         /** @description The uploaded avatar, /api/media/avatars/{id}?v=<hash> (a new address for each new picture); null: none uploaded, show the initials on colour avatarVariant */
                         avatarUrl: string | null;
-                        /** @description The generated avatar's colour, 0–7 (PUT /api/media/avatars/me/variant) */
+                        /** @description The generated avatar's colour: 0 automatic (from the account id), 1–7 a chosen colour (PUT /api/media/avatars/me/variant) */
                         avatarVariant: number;
                         /** Format: date-time */
                         createdAt: string;
@@ -13469,6 +13559,216 @@ export interface operations {
             };
             /** @description Does not exist, or the caller may not know that it exists */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAdminAbout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        version: string;
+                        /**
+                         * Format: date-time
+                         * @description When the binary was built; null when running from source
+                         */
+                        builtAt: string | null;
+                        runtime: {
+                            bun: string;
+                            platform: string;
+                            arch: string;
+                        };
+                        uptimeSeconds: number;
+                        /** @enum {string} */
+                        dependenciesFrom: "build" | "node_modules";
+                        dependencies: {
+                            name: string;
+                            version: string;
+                            /** @description SPDX expression from the package ("MIT", "(MIT OR CC0-1.0)"), or "UNKNOWN" */
+                            license: string;
+                            url: string | null;
+                        }[];
+                        /** @description The feed the update check reads (CAIRN_RELEASE_FEED); null: checking is off */
+                        releaseFeed: string | null;
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAdminAboutNotices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The licence texts of every package listed in About, as plain text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminAboutCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "up_to_date" | "update_available" | "offline" | "unavailable" | "not_configured";
+                        current: string;
+                        latest: {
+                            version: string;
+                            url: string | null;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                        } | null;
+                        feedUrl: string | null;
+                        /** Format: date-time */
+                        checkedAt: string;
+                        /** @description One plain sentence for the person who asked */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAdminTailscale: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Logged in to a tailnet */
+                        configured: boolean;
+                        online: boolean;
+                        address: string | null;
+                        addresses: string[];
+                        hostName: string | null;
+                        dnsName: string | null;
+                        tailnet: string | null;
+                        /** Format: date-time */
+                        keyExpiry: string | null;
+                        /** @description Tailscale's own state: NoState, NeedsLogin, NeedsMachineAuth, Stopped, Starting, Running */
+                        backendState: string | null;
+                        version: string | null;
+                        /** @description Why it is not configured or not online, in plain words */
+                        reason: string | null;
+                        /** Format: date-time */
+                        checkedAt: string;
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,6 +7,7 @@ import { useMemo, useState } from "react";
 import { useMe } from "../../../app/session";
 import { Loading } from "../../../app/Loading";
 import { fullDate, timeAgo } from "../../../lib/time";
+import { Avatar, colorFor } from "../../../ui/Avatar";
 import { Card } from "../../account/SectionsFrame";
 import { PersonActionDialog, PersonMenu, type PersonAction } from "./PersonActions";
 import { usePeople, type Person } from "./queries";
@@ -105,11 +106,16 @@ function PersonRow({ person: p, isMe, myTier, iAmOwner, onAction, onNotice }: { 
   return (
     <tr className={p.status === 1 ? "people-suspended" : undefined}>
       <td data-label="Person">
-        <span className="people-name">
-          {p.displayName}
-          {isMe ? <span className="pane-tag">You</span> : null}
-        </span>
-        <span className="people-email">{p.email}</span>
+        <div className="people-person">
+          <Avatar name={p.displayName} color={colorFor(p.id)} size={32} />
+          <div className="people-who">
+            <span className="people-name">
+              {p.displayName}
+              {isMe ? <span className="pane-tag">You</span> : null}
+            </span>
+            <span className="people-email">{p.email}</span>
+          </div>
+        </div>
       </td>
       <td data-label="Role">
         {p.roleName}
