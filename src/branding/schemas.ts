@@ -14,7 +14,7 @@ const Colour = (description: string) => t.String({ pattern: "^#([0-9a-fA-F]{3}|[
 const FIELDS = {
   brandName: t.Nullable(t.String({ maxLength: 200, description: `The name shown in the top bar, the sign-in screen and the window title: one line, at most ${BRAND_NAME_MAX} characters, surrounding spaces dropped. Null (or blank) uses the instance name (settings.instanceName)` })),
   display: DisplaySchema('"name": the name with Cairn\'s mark; "logo": the logo alone (its alternative text is the name); "logo-and-name": both. Without a logo for the theme, the name shows'),
-  signInArrangement: ArrangementSchema('"centered": one card in the middle; "split": a panel in the accent colour with the logo and name beside the form (stacked on narrow screens)'),
+  signInArrangement: ArrangementSchema('"centered": one card in the middle; "split": the logo and name in a panel tinted with the accent, beside the form (above it on narrow screens)'),
   themePolicy: ThemePolicySchema('"user": the system\'s theme, and each person may switch; "light" or "dark": everyone sees that theme and the switch is hidden'),
   accentPolicy: AccentPolicySchema('"default": Cairn\'s own accent; "custom": accentLight and accentDark'),
   accentName: t.Nullable(t.String({ maxLength: 200, description: `A name for the custom accent ("Acme green"), for the people who manage branding: at most ${ACCENT_NAME_MAX} characters; null clears it` })),

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { api } from "../api/client";
 import { queryClient } from "../api/query-client";
-import { applyTheme, storedTheme, type ThemeChoice } from "../lib/theme";
+import { applyTheme, storedTheme, themeIsForced, type ThemeChoice } from "../lib/theme";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../ui/Menu";
 import { BookOpen, Check, LogOut, Monitor, Moon, Sun } from "../ui/icons";
 import { useMe } from "./session";
@@ -65,8 +65,9 @@ export function AccountMenu() {
           Administration
         </MenuItem>
       ) : null}
-      <MenuSeparator />
-      {THEMES.map(([choice, label, Icon]) => (
+      {/* No switch while branding fixes the theme for everyone. */}
+      {themeIsForced() ? null : <MenuSeparator />}
+      {(themeIsForced() ? [] : THEMES).map(([choice, label, Icon]) => (
         <MenuItem
           key={choice}
           icon={theme === choice ? <Check /> : <Icon />}

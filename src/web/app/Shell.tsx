@@ -10,6 +10,7 @@ import { NotificationBell } from "../features/notifications";
 import { IconButton } from "../ui/Button";
 import { MenuIcon } from "../ui/icons";
 import { AccountMenu } from "./AccountMenu";
+import { Brand } from "./Brand";
 import { useInstance, useMe } from "./session";
 import "./shell.css";
 
@@ -58,11 +59,8 @@ export function Shell({ children, sidebar, breadcrumbs, spaceId }: ShellProps) {
               <MenuIcon />
             </IconButton>
           ) : null}
-          <Link href="/" className="brand" aria-label={`${instance.data?.name ?? "Cairn"}: your spaces`}>
-            <span className="brand-mark" aria-hidden="true">
-              ◆
-            </span>
-            <span className="brand-name">{instance.data?.name ?? "Cairn"}</span>
+          <Link href="/" className="brand" aria-label={`${instance.data?.branding.brandName ?? "Cairn"}: your spaces`}>
+            <Brand branding={instance.data?.branding} />
           </Link>
           <nav className="breadcrumbs" aria-label="Breadcrumbs">
             {breadcrumbs}

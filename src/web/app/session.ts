@@ -6,6 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { api, ApiError, data } from "../api/client";
 import { keys } from "../api/keys";
 import type { Instance, Me } from "../api/types";
+import { applyBranding } from "../lib/branding";
 
 export function useMe() {
   return useQuery({
@@ -23,7 +24,14 @@ export function useMe() {
 }
 
 export function useInstance() {
-  return useQuery({ queryKey: keys.instance, queryFn: (): Promise<Instance> => data(api.GET("/api/instance")), staleTime: 5 * 60_000 });
+  return useQuery({ queryKey: keys.instance, queryFn: fetchInstance, staleTime: 5 * 60_000 });
+}
+
+/** The instance's facts; its branding is applied as they arrive, before any screen shows them. */
+async function fetchInstance(): Promise<Instance> {
+  const instance = await data(api.GET("/api/instance"));
+  applyBranding(instance.branding);
+  return instance;
 }
 
 /** Where to go after signing in: the path the person was on, never another host. */

@@ -13,8 +13,19 @@ export function storedTheme(): ThemeChoice {
   return v === "light" || v === "dark" ? v : "system";
 }
 
+/** The instance's theme policy (branding): the theme everyone gets, or null for each person's choice. */
+let forced: "light" | "dark" | null = null;
+
+export function setThemePolicy(theme: "light" | "dark" | null): void {
+  forced = theme;
+  paint(storedTheme());
+}
+
+/** Whether branding fixes the theme for everyone (the account menu then offers no switch). */
+export const themeIsForced = () => forced !== null;
+
 function paint(choice: ThemeChoice): void {
-  const theme = choice === "system" ? (systemDark().matches ? "dark" : "light") : choice;
+  const theme = forced ?? (choice === "system" ? (systemDark().matches ? "dark" : "light") : choice);
   document.documentElement.setAttribute("data-theme", theme);
 }
 

@@ -22,6 +22,7 @@ export const ADMIN_SECTIONS: AdminSection[] = [
   { id: "audit", label: "Audit log", right: "audit.view", load: () => import("../audit/AuditSection").then((m) => ({ default: m.AuditSection })) },
   { id: "roles", label: "Roles", right: "roles.manage", load: () => import("./roles/RolesSection") },
   { id: "settings", label: "Settings", right: "settings.manage", load: () => import("./settings/SettingsSection") },
+  { id: "branding", label: "Branding", right: "branding.manage", load: () => import("./branding/BrandingSection") },
   { id: "security", label: "Security", right: "security.manage", load: () => import("./security/SecuritySection") },
 ];
 
