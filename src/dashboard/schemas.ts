@@ -40,7 +40,7 @@ export const Dashboard = t.Object(
       measuredAt: t.String({ format: "date-time", description: "When the two folders were last walked (at most five minutes ago)" }),
     }),
     health: t.Object({
-      lastBackupAt: t.Null({ description: "The last backup; always null until backups exist (a later issue)" }),
+      lastBackupAt: t.Nullable(t.String({ format: "date-time", description: "When the last backup finished; null until backups exist (a later issue)" })),
       diskFreeBytes: t.Nullable(Bytes("Free space where the data directory is, for this account; null when unknown")),
       diskTotalBytes: t.Nullable(Bytes("Size of that file system")),
       version: t.String(),

@@ -61,7 +61,7 @@ export function getDashboard(core: Core, caller: Caller, rangeDays: number = DEF
     },
     health: {
       // Backups come with their own issue: until then there is never a last backup.
-      lastBackupAt: null,
+      lastBackupAt: null as string | null,
       diskFreeBytes: disk?.freeBytes ?? null,
       diskTotalBytes: disk?.totalBytes ?? null,
       version: core.version,

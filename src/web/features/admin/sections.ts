@@ -16,6 +16,8 @@ export interface AdminSection {
 export const ADMIN_SECTIONS: AdminSection[] = [
   // one line per section; keep the order: dashboard, people, invites, groups, roles, settings,
   // branding, security, tokens, audit, about
+  { id: "dashboard", label: "Dashboard", right: "dashboard.view", load: () => import("./dashboard/DashboardSection") },
+  { id: "tokens", label: "API tokens", right: "tokens.manage", load: () => import("./tokens/TokensSection") },
   { id: "people", label: "People", right: "users.manage", load: () => import("./people/PeopleSection") },
   { id: "invites", label: "Invites", right: "users.invite", load: () => import("../people/InvitesSection").then((m) => ({ default: m.InvitesSection })) },
   { id: "groups", label: "Groups", right: "groups.manage", load: () => import("../people/GroupsSection").then((m) => ({ default: () => createElement(m.GroupsSection, { canManage: true }) })) },
