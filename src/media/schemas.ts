@@ -5,7 +5,7 @@ import { AVATAR_VARIANTS } from "../users/avatars";
 export const UserIdParams = t.Object({ userId: Id });
 
 export const VariantBody = t.Object({
-  variant: Int({ minimum: 0, maximum: AVATAR_VARIANTS - 1, description: `The generated avatar's colour, 0–${AVATAR_VARIANTS - 1}` }),
+  variant: Int({ minimum: 0, maximum: AVATAR_VARIANTS - 1, description: `The generated avatar's colour: 0 automatic (from the account id), 1–${AVATAR_VARIANTS - 1} a chosen colour` }),
 });
 
 /** The multipart body of an image upload, for the API description (the route reads it as a stream). */

@@ -5,7 +5,10 @@
  * generated avatar: the initials on colour `avatarVariant`.
  */
 
-/** How many generated avatars (colours) there are: variants 0…AVATAR_VARIANTS-1. */
+/**
+ * How many generated avatars there are: 0 is automatic (the colour follows from the account id,
+ * as the web UI's palette picks it), 1…AVATAR_VARIANTS-1 are colours the person chose.
+ */
 export const AVATAR_VARIANTS = 8;
 
 export function avatarUrl(user: { id: string; avatarSha256: string | null }): string | null {

@@ -2,7 +2,7 @@ import { t } from "elysia";
 
 /** The uploaded avatar's address (users/avatars.ts), or null: draw the generated one. */
 const AvatarUrl = t.Union([t.String(), t.Null()], { description: "The uploaded avatar, /api/media/avatars/{id}?v=<hash> (a new address for each new picture); null: none uploaded, show the initials on colour avatarVariant" });
-const AvatarVariant = t.Integer({ description: "The generated avatar's colour, 0–7 (PUT /api/media/avatars/me/variant)" });
+const AvatarVariant = t.Integer({ description: "The generated avatar's colour: 0 automatic (from the account id), 1–7 a chosen colour (PUT /api/media/avatars/me/variant)" });
 
 export const Account = t.Object(
   {

@@ -44,8 +44,8 @@ export function AccountMenu() {
       label="Account"
       trigger={
         <button type="button" className="avatar-button" title={`Account: ${me.data.displayName}`}>
-          <span className="avatar" aria-hidden="true">
-            {initials || "?"}
+          <span className="avatar" aria-hidden="true" style={me.data.avatarUrl ? { overflow: "hidden" } : undefined}>
+            {me.data.avatarUrl ? <img src={me.data.avatarUrl} alt="" width={32} height={32} style={{ width: "100%", height: "100%", objectFit: "cover" }} /> : initials || "?"}
           </span>
           <span className="visually-hidden">Account: {me.data.displayName}</span>
         </button>

@@ -4,6 +4,7 @@
  */
 import { useMe } from "../../app/session";
 import { useTitle } from "../../lib/title";
+import { AvatarCard } from "./AvatarCard";
 import { PasswordSection, ProfileSection } from "./ProfileSection";
 import { SectionsFrame } from "./SectionsFrame";
 import { SessionsSection } from "./SessionsSection";
@@ -24,6 +25,7 @@ export default function AccountScreen({ section }: { section?: string }) {
   return (
     <SectionsFrame title="Your account" base="/settings" sections={SECTIONS} current={current.id}>
       {current.id === "profile" ? <ProfileSection me={me.data} /> : null}
+      {current.id === "profile" ? <AvatarCard me={me.data} /> : null}
       {current.id === "password" ? <PasswordSection /> : null}
       {current.id === "sessions" ? <SessionsSection /> : null}
       {current.id === "tokens" ? <TokensSection canUse={me.data.permissions.includes("tokens.use")} /> : null}

@@ -26,6 +26,7 @@ export const ADMIN_SECTIONS: AdminSection[] = [
   { id: "settings", label: "Settings", right: "settings.manage", load: () => import("./settings/SettingsSection") },
   { id: "branding", label: "Branding", right: "branding.manage", load: () => import("./branding/BrandingSection") },
   { id: "security", label: "Security", right: "security.manage", load: () => import("./security/SecuritySection") },
+  { id: "about", label: "About", right: "dashboard.view", load: () => import("./about/AboutSection") },
 ];
 
 const ORDER = ["dashboard", "people", "invites", "groups", "roles", "settings", "branding", "security", "tokens", "audit", "about"];

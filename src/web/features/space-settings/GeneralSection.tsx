@@ -12,6 +12,7 @@ import { FormError, TextAreaField, TextField } from "../../ui/Field";
 import { toast } from "../../ui/toast";
 import { SpaceIcon } from "../spaces/SpaceIcon";
 import { DeleteSpace } from "./DeleteSpace";
+import { SpaceIconUpload } from "./SpaceIconUpload";
 import { problemText, spaceChanged } from "./queries";
 import { useReauth } from "./reauth";
 import { Switch } from "./Switch";
@@ -45,6 +46,7 @@ function Identity({ space }: { space: Space }) {
   const [name, setName] = useState(space.name);
   const [description, setDescription] = useState(space.description);
   const [emoji, setEmoji] = useState<string | null>(space.iconKind === 1 ? space.iconValue : null);
+  const [image, setImage] = useState<string | null>(space.iconKind === 2 ? space.iconValue : null);
   const [treeStyle, setTreeStyle] = useState(space.treeStyle);
   const [error, setError] = useState<{ field?: string; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -54,7 +56,7 @@ function Identity({ space }: { space: Space }) {
     setBusy(true);
     setError(null);
     try {
-      const body = { name, description, treeStyle, ...(emoji ? { iconKind: 1, iconValue: emoji } : { iconKind: 0, iconValue: null }) };
+      const body = { name, description, treeStyle, ...(emoji ? { iconKind: 1, iconValue: emoji } : image ? { iconKind: 2, iconValue: image } : { iconKind: 0, iconValue: null }) };
       spaceChanged(await data(api.PUT("/api/spaces/{key}", { params: { path: { key: space.key } }, body })));
       toast.success("Saved");
     } catch (err) {
@@ -72,14 +74,15 @@ function Identity({ space }: { space: Space }) {
         <fieldset className="settings-fieldset">
           <legend>Icon</legend>
           <div className="icon-row">
-            <SpaceIcon space={{ key: space.key, name: name || space.name, iconKind: emoji ? 1 : 0, iconValue: emoji }} size={40} />
-            <span className="muted">{emoji ? `The emoji ${emoji}` : "The first letter of the name, on a colour of its own"}</span>
-            {emoji ? (
-              <Button size="sm" variant="ghost" onClick={() => setEmoji(null)}>
+            <SpaceIcon space={{ key: space.key, name: name || space.name, iconKind: emoji ? 1 : image ? 2 : 0, iconValue: emoji ?? image }} size={40} />
+            <span className="muted">{emoji ? `The emoji ${emoji}` : image ? "Your uploaded image" : "The first letter of the name, on a colour of its own"}</span>
+            {emoji || image ? (
+              <Button size="sm" variant="ghost" onClick={() => (setEmoji(null), setImage(null))}>
                 Use the letter
               </Button>
             ) : null}
           </div>
+          <SpaceIconUpload space={space} onUploaded={(url) => (setImage(url), setEmoji(null))} onRemoved={() => setImage(null)} />
           <EmojiGrid
             onPick={setEmoji}
             wrap={(button, e) => cloneElement(button as React.ReactElement<{ "aria-pressed"?: boolean }>, { "aria-pressed": e === emoji })}

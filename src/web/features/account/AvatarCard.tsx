@@ -1,0 +1,119 @@
+/**
+ * Your picture: upload one (PNG, JPEG or WebP; the server crops it to a square and removes its
+ * metadata), remove it, or choose the colour of the initials shown when there is none.
+ */
+import { useRef, useState } from "react";
+import { api, data } from "../../api/client";
+import { keys } from "../../api/keys";
+import { queryClient } from "../../api/query-client";
+import type { Me } from "../../api/types";
+import { Avatar, avatarColor, CHOSEN_COLORS, colorFor, initials } from "../../ui/Avatar";
+import { Button } from "../../ui/Button";
+import { FormError } from "../../ui/Field";
+import { toast } from "../../ui/toast";
+import { Card } from "./SectionsFrame";
+import { IMAGE_ACCEPT, putImage } from "./upload-image";
+import "./avatar-card.css";
+
+const MAX_MB = 10;
+
+export function AvatarCard({ me }: { me: Me }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState<"upload" | "remove" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const saved = (account: Partial<Me>) => queryClient.setQueryData(keys.me, (old: Me | null | undefined) => (old ? { ...old, ...account } : old));
+
+  const upload = async (file: File) => {
+    setError(null);
+    if (file.size > MAX_MB * 1024 * 1024) return setError(`That picture is larger than ${MAX_MB} MB. Choose a smaller one.`);
+    setBusy("upload");
+    try {
+      saved(await putImage<Me>("/api/media/avatars/me", file));
+      toast.success("Picture saved");
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(null);
+      if (input.current) input.current.value = "";
+    }
+  };
+  const remove = async () => {
+    setBusy("remove");
+    setError(null);
+    try {
+      await api.DELETE("/api/media/avatars/me");
+      saved({ avatarUrl: null });
+      setConfirming(false);
+      toast.success("Picture removed; your initials show instead");
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+  const choose = async (variant: number) => {
+    setError(null);
+    const before = me.avatarVariant;
+    saved({ avatarVariant: variant });
+    try {
+      saved(await data(api.PUT("/api/media/avatars/me/variant", { body: { variant } })));
+    } catch (err) {
+      saved({ avatarVariant: before });
+      setError((err as Error).message);
+    }
+  };
+
+  return (
+    <Card id="profile-picture" title="Picture" intro="Shown beside your name wherever people appear. Without a picture, your initials show on the colour you choose.">
+      <div className="avatar-card">
+        <Avatar name={me.displayName} label={`Your picture: ${me.displayName}`} color={avatarColor(me.id, me.avatarVariant)} src={me.avatarUrl} size={88} />
+        <div className="avatar-card-actions">
+          <input ref={input} type="file" accept={IMAGE_ACCEPT} className="visually-hidden" tabIndex={-1} aria-hidden="true" onChange={(e) => e.target.files?.[0] && void upload(e.target.files[0])} />
+          <div className="avatar-card-buttons">
+            <Button variant="primary" busy={busy === "upload"} onClick={() => input.current?.click()}>
+              {busy === "upload" ? "Uploading…" : me.avatarUrl ? "Upload a new picture" : "Upload a picture"}
+            </Button>
+            {me.avatarUrl && !confirming ? (
+              <Button variant="ghost" onClick={() => setConfirming(true)}>
+                Remove picture
+              </Button>
+            ) : null}
+          </div>
+          <p className="muted avatar-card-hint">PNG, JPEG or WebP, up to {MAX_MB} MB. It is cropped to a square; its location and other details are removed.</p>
+          {confirming ? (
+            <div className="avatar-card-confirm" role="group" aria-label="Remove your picture">
+              <p>Remove your picture? Your initials will show instead.</p>
+              <Button variant="danger" size="sm" busy={busy === "remove"} onClick={() => void remove()}>
+                Remove picture
+              </Button>
+              <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>
+                Keep it
+              </Button>
+            </div>
+          ) : null}
+          <FormError error={error} />
+        </div>
+      </div>
+      <fieldset className="avatar-colours">
+        <legend>Colour of your initials</legend>
+        <p className="muted avatar-colours-hint" id="avatar-colours-hint">
+          The first is picked for you from your account; choose any other to make it yours. It shows whenever there is no picture.
+        </p>
+        {[0, ...CHOSEN_COLORS.map((_, i) => i + 1)].map((variant) => {
+          const colour = variant === 0 ? colorFor(me.id) : CHOSEN_COLORS[variant - 1]!;
+          const name = variant === 0 ? "Automatic" : `Colour ${variant}`;
+          return (
+            <label key={variant} className="avatar-colour" title={name}>
+              <input type="radio" name="avatar-variant" value={variant} checked={me.avatarVariant === variant} onChange={() => void choose(variant)} />
+              <span className="avatar-colour-swatch" style={{ background: colour }} aria-hidden="true">
+                {initials(me.displayName)}
+              </span>
+              <span className="visually-hidden">{name}</span>
+            </label>
+          );
+        })}
+      </fieldset>
+    </Card>
+  );
+}
