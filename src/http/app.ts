@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { attachmentRoutes } from "../attachments/routes";
 import { auditRoutes } from "../audit/routes";
+import { brandingRoutes } from "../branding/routes";
 import { commentRoutes } from "../comments/routes";
 import { dashboardRoutes } from "../dashboard/routes";
 import { collabRoutes } from "../collab/routes";
@@ -69,6 +70,7 @@ export function apiRoutes(core: Core) {
     notificationRoutes(core),
     collabRoutes(core),
     // issue 16 (administration): one line per area below
+    brandingRoutes(core),
     dashboardRoutes(core),
     adminTokenRoutes(core),
     roleRoutes(core),
