@@ -2,7 +2,8 @@
  * Branding in the browser: the owner names the wiki, picks an accent (a too-pale one is caught
  * and the suggested colour used), uploads a logo and saves; the page takes the new look at once,
  * without a reload. A visitor who is not signed in then sees the name, the logo and the accent
- * on the sign-in screen. The section and the branded sign-in screen in the four looks, with axe.
+ * on the sign-in screen. The section and the branded sign-in screen in the four looks, with axe;
+ * reset, confirmed in the page.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
@@ -128,4 +129,20 @@ describe("branding", () => {
       }
     }
   }, 180_000);
+
+  test("reset asks in the page, naming what goes, then puts Cairn's own look back at once", async () => {
+    const { page } = world.owner;
+    await openBranding(page);
+    await page.getByRole("button", { name: "Reset branding…" }).click();
+    await page.getByText("This removes the brand name, the custom colours, the logo,", { exact: false }).waitFor();
+    await page.getByRole("button", { name: "Keep the branding" }).click();
+    expect(await api(page, "GET", "/api/admin/branding")).toMatchObject({ brandName: "Acme Wiki" });
+    await page.getByRole("button", { name: "Reset branding…" }).click();
+    await page.getByRole("button", { name: "Reset everything" }).click();
+    await page.getByText("Branding reset to Cairn's own").waitFor();
+    await page.getByRole("link", { name: "Cairn: your spaces" }).waitFor();
+    expect(await page.getByLabel("Brand name").inputValue()).toBe("");
+    expect(await background(page, ".bf-save .btn-primary")).toBe(rgb("#2f6f5e"));
+    expect(await api(page, "GET", "/api/admin/branding")).toMatchObject({ brandName: null, logo: null, accentPolicy: "default", signInArrangement: "centered" });
+  }, 30_000);
 });
