@@ -30,7 +30,7 @@ export default function DashboardSection() {
         action={<RangeSwitch value={range} onChange={setRange} busy={dashboard.isFetching} />}
       >
         {d.usage.totalViews ? (
-          <DayBars days={d.usage.viewsPerDay.map((v) => ({ day: v.day, value: v.views }))} label={`Page views, last ${d.rangeDays} days`} unit="views" />
+          <DayBars days={d.usage.viewsPerDay.map((v) => ({ day: v.day, value: v.views }))} label={`Page views, last ${d.rangeDays} days`} unit="view" />
         ) : (
           <p className="dash-empty">
             No page has been read in the last {d.rangeDays} days yet. Views are counted from now on as people open pages; share a space with your team to get them reading.
@@ -63,39 +63,41 @@ function Glance({ d }: { d: Dashboard }) {
   const diskLow = health.diskFreeBytes !== null && health.diskTotalBytes !== null && health.diskFreeBytes < health.diskTotalBytes * 0.1;
   return (
     <section aria-label="The instance at a glance" className="dash-cards">
-      <Stat title="People" value={plural(people.active, "active account")}>
-        <Row k="Invited, not yet joined" v={people.invited} />
+      <Stat title="People" value={people.active.toLocaleString("en")} caption={people.active === 1 ? "active account" : "active accounts"}>
+        <Row k="Invited" v={people.invited} />
         <Row k="Suspended" v={people.suspended} />
       </Stat>
-      <Stat title="Content" value={plural(content.pages, "page")}>
+      <Stat title="Content" value={content.pages.toLocaleString("en")} caption={content.pages === 1 ? "published page" : "published pages"}>
         <Row k="Spaces" v={content.spaces} />
-        <Row k="Versions saved" v={content.versions.toLocaleString("en")} />
-        <Row k="Drafts · in the trash" v={`${content.drafts} · ${content.trashed}`} />
+        <Row k="Versions" v={content.versions.toLocaleString("en")} />
+        <Row k="Drafts" v={content.drafts.toLocaleString("en")} />
+        <Row k="In the trash" v={content.trashed.toLocaleString("en")} />
         <Row k="Attachments" v={`${content.attachments.toLocaleString("en")} (${formatBytes(content.attachmentBytes)})`} />
       </Stat>
-      <Stat title="Storage" value={formatBytes(stored)} note={`measured ${timeAgo(storage.measuredAt)}`}>
+      <Stat title="Storage" value={formatBytes(stored)} caption={`in all, measured ${timeAgo(storage.measuredAt)}`}>
         <Row k="Database" v={formatBytes(storage.databaseBytes)} />
         <Row k="Files" v={formatBytes(storage.filesBytes)} />
         <Row k="Backups" v={formatBytes(storage.backupsBytes)} />
       </Stat>
-      <Stat title="Health" value={health.diskFreeBytes === null ? "Disk free unknown" : `${formatBytes(health.diskFreeBytes)} free`} bad={diskLow}>
-        <Row k="Last backup" v={health.lastBackupAt ? <time dateTime={health.lastBackupAt}>{fullDate(health.lastBackupAt)}</time> : "None yet"} />
+      <Stat title="Health" value={health.diskFreeBytes === null ? "Unknown" : formatBytes(health.diskFreeBytes)} caption={diskLow ? "free on disk: running low" : "free on disk"} bad={diskLow}>
+        <Row k="Last backup" v={health.lastBackupAt ? <time dateTime={health.lastBackupAt}>{fullDate(health.lastBackupAt)}</time> : "Not yet"} />
         <Row k="Version" v={health.version} />
-        <Row k="Running for" v={formatUptime(health.uptimeSeconds)} />
+        <Row k="Up for" v={formatUptime(health.uptimeSeconds)} />
       </Stat>
     </section>
   );
 }
 
-function Stat({ title, value, note, bad, children }: { title: string; value: string; note?: string; bad?: boolean; children: React.ReactNode }) {
+function Stat({ title, value, caption, bad, children }: { title: string; value: string; caption: string; bad?: boolean; children: React.ReactNode }) {
   const id = `dash-${title.toLowerCase()}`;
   return (
     <section className={`dash-stat${bad ? " dash-stat-bad" : ""}`} aria-labelledby={id}>
       <h2 id={id} className="dash-stat-title">
         {title}
       </h2>
-      <p className="dash-stat-value">{value}</p>
-      {note ? <p className="dash-stat-note">{note}</p> : null}
+      <p className="dash-stat-value">
+        {value} <span className="dash-stat-note">{caption}</span>
+      </p>
       <dl className="dash-stat-rows">{children}</dl>
     </section>
   );

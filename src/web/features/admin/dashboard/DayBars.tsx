@@ -3,18 +3,19 @@
  * to a section that needs bars, three labels and a table, and the web UI keeps a byte budget.
  * The numbers are also a visually hidden table, so a screen reader reads every day.
  */
-import { shortDay } from "./format";
+import { plural, shortDay } from "./format";
 
 const HEIGHT = 140;
 const WIDTH = 600;
 
+/** `unit` is singular ("view"); the sentences say "1 view", "3 views". */
 export function DayBars({ days, label, unit }: { days: ReadonlyArray<{ day: string; value: number }>; label: string; unit: string }) {
   const max = Math.max(1, ...days.map((d) => d.value));
   const slot = WIDTH / days.length;
   const gap = days.length > 40 ? 1 : 2;
   const total = days.reduce((sum, d) => sum + d.value, 0);
   const busiest = days.reduce((best, d) => (d.value > best.value ? d : best), days[0]!);
-  const summary = `${label}: ${total.toLocaleString("en")} ${unit} in ${days.length} days${total ? `, most on ${shortDay(busiest.day)} (${busiest.value.toLocaleString("en")})` : ""}.`;
+  const summary = `${label}: ${plural(total, unit)} in ${days.length} days${total ? `, most on ${shortDay(busiest.day)} (${busiest.value.toLocaleString("en")})` : ""}.`;
   const ticks = [days[0]!, days[Math.floor((days.length - 1) / 2)]!, days[days.length - 1]!];
   return (
     <figure className="dash-chart">
@@ -29,7 +30,7 @@ export function DayBars({ days, label, unit }: { days: ReadonlyArray<{ day: stri
             const h = d.value ? Math.max(2, (d.value / max) * (HEIGHT - 4)) : 0;
             return (
               <rect key={d.day} x={i * slot + gap / 2} y={HEIGHT - h} width={Math.max(1, slot - gap)} height={h} className="dash-chart-bar">
-                <title>{`${shortDay(d.day)}: ${d.value.toLocaleString("en")} ${unit}`}</title>
+                <title>{`${shortDay(d.day)}: ${plural(d.value, unit)}`}</title>
               </rect>
             );
           })}
@@ -45,7 +46,7 @@ export function DayBars({ days, label, unit }: { days: ReadonlyArray<{ day: stri
         <thead>
           <tr>
             <th scope="col">Day</th>
-            <th scope="col">{unit}</th>
+            <th scope="col">{`${unit[0]!.toUpperCase()}${unit.slice(1)}s`}</th>
           </tr>
         </thead>
         <tbody>

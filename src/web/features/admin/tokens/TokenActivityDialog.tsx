@@ -35,7 +35,7 @@ export function TokenActivityDialog({ token, onClose }: { token: AdminToken | nu
             </div>
           </dl>
           {activity.data.totalRequests ? (
-            <DayBars days={activity.data.days.map((d) => ({ day: d.day, value: d.requests }))} label={`Requests with ${activity.data.token.name}, last 30 days`} unit="requests" />
+            <DayBars days={activity.data.days.map((d) => ({ day: d.day, value: d.requests }))} label={`Requests with ${activity.data.token.name}, last 30 days`} unit="request" />
           ) : (
             <p className="dash-empty">This token made no request in the last 30 days. If nobody needs it any more, revoke it.</p>
           )}

@@ -44,7 +44,7 @@ function SummaryCard() {
             {plural(summary.data.totals.requests, "request")} · {plural(summary.data.totals.created, "token")} created · {summary.data.totals.revoked.toLocaleString("en")} revoked
           </p>
           {summary.data.totals.requests ? (
-            <DayBars days={summary.data.days.map((d) => ({ day: d.day, value: d.requests }))} label={`Requests made with tokens, last ${SUMMARY_DAYS} days`} unit="requests" />
+            <DayBars days={summary.data.days.map((d) => ({ day: d.day, value: d.requests }))} label={`Requests made with tokens, last ${SUMMARY_DAYS} days`} unit="request" />
           ) : (
             <p className="dash-empty">No script or tool used a token in the last {SUMMARY_DAYS} days.</p>
           )}
@@ -83,14 +83,12 @@ function TokensCard() {
       id="tokens-all"
       title="Every API token"
       intro="Tokens let scripts and tools act as the person who made them. Revoke one that leaked or that nobody uses: it stops working at once."
-      action={
-        all.length && (hidden || showAll) ? (
-          <label className="tok-toggle">
-            <input type="checkbox" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} /> Show revoked and expired
-          </label>
-        ) : null
-      }
     >
+      {all.length && (hidden || showAll) ? (
+        <label className="tok-toggle">
+          <input type="checkbox" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} /> Show revoked and expired ({plural(all.filter((t) => t.state !== "active").length, "token")})
+        </label>
+      ) : null}
       {tokens.isPending ? (
         <Loading />
       ) : tokens.isError ? (
