@@ -21,6 +21,7 @@ import { Comparison } from "./Comparison";
 import { compareDocs } from "./text-diff";
 import "./history.css";
 import { useTitle } from "../../lib/title";
+import { PersonAvatar } from "../people/PersonAvatar";
 
 const useVersion = (id: string, n: number | undefined) =>
   useQuery({ queryKey: keys.version(id, n ?? 0), queryFn: () => data(api.GET("/api/pages/{id}/versions/{number}", { params: { path: { id, number: n! } } })), enabled: !!n, staleTime: Infinity });
@@ -71,7 +72,7 @@ export default function HistoryScreen({ space, pageId, versionNumber }: { space:
                     {v.versionNumber === newest ? <span className="badge">Current</span> : null}
                   </span>
                   <span className="version-meta">
-                    {v.authorName ?? "Someone"} · <time title={fullDate(v.createdAt)}>{timeAgo(v.createdAt)}</time>
+                    {v.authorId ? <PersonAvatar id={v.authorId} name={v.authorName ?? "Someone"} size={18} /> : null} {v.authorName ?? "Someone"} · <time title={fullDate(v.createdAt)}>{timeAgo(v.createdAt)}</time>
                   </span>
                   {v.changeComment ? <span className="version-comment">{v.changeComment}</span> : null}
                 </Link>

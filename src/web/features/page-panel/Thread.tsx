@@ -12,6 +12,7 @@ import { parseAnchor } from "./anchors";
 import { CommentComposer } from "./CommentComposer";
 import { CommentBody } from "./MentionInput";
 import { panelKeys, type Comment } from "./queries";
+import { PersonAvatar } from "../people/PersonAvatar";
 
 interface ThreadProps {
   page: Page;
@@ -113,6 +114,7 @@ function OneComment({ page, c }: { page: Page; c: Comment }) {
   return (
     <article className="comment" aria-label={`Comment by ${c.authorName ?? "someone"}`}>
       <header className="comment-head">
+        {c.authorId ? <PersonAvatar id={c.authorId} name={c.authorName ?? "Someone"} size={22} /> : null}
         <strong>{c.authorName ?? "Someone"}</strong>
         <time dateTime={c.createdAt} title={fullDate(c.createdAt)}>
           {timeAgo(c.createdAt)}
