@@ -8,6 +8,7 @@ import { newId } from "../platform/crypto";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { multiLine, singleLine } from "../platform/text";
 import { USER_STATUS } from "../users/service";
+import { withAvatarUrl } from "../users/avatars";
 import { roles, users } from "../users/tables";
 import { BUILT_IN_GROUPS, builtInGroup, builtInGroupIdsForTier } from "../identity/builtin-groups";
 import { groupMembers, groups } from "./tables";
@@ -28,12 +29,13 @@ const builtInRefusal = () =>
 
 function activeUsersWithTier(core: Core, minTier: number) {
   return core.db
-    .select({ id: users.id, displayName: users.displayName, email: users.email })
+    .select({ id: users.id, displayName: users.displayName, email: users.email, avatarSha256: users.avatarSha256, avatarVariant: users.avatarVariant })
     .from(users)
     .innerJoin(roles, eq(users.roleId, roles.id))
     .where(and(eq(users.status, USER_STATUS.Active), gte(roles.tier, minTier)))
     .orderBy(asc(users.displayName))
-    .all();
+    .all()
+    .map(withAvatarUrl);
 }
 
 function memberCount(core: Core, group: GroupRow): number {
@@ -126,12 +128,13 @@ export function listMembers(core: Core, id: string) {
   const builtIn = builtInGroup(row.id);
   if (builtIn) return activeUsersWithTier(core, builtIn.minTier);
   return core.db
-    .select({ id: users.id, displayName: users.displayName, email: users.email })
+    .select({ id: users.id, displayName: users.displayName, email: users.email, avatarSha256: users.avatarSha256, avatarVariant: users.avatarVariant })
     .from(groupMembers)
     .innerJoin(users, eq(groupMembers.userId, users.id))
     .where(eq(groupMembers.groupId, id))
     .orderBy(asc(users.displayName))
-    .all();
+    .all()
+    .map(withAvatarUrl);
 }
 
 export function addMember(core: Core, caller: UserCaller, id: string, userId: string): void {

@@ -14,3 +14,8 @@ export const AVATAR_VARIANTS = 8;
 export function avatarUrl(user: { id: string; avatarSha256: string | null }): string | null {
   return user.avatarSha256 ? `/api/media/avatars/${user.id}?v=${user.avatarSha256.slice(0, 16)}` : null;
 }
+
+/** A row with the avatar's blob → the same row with its avatarUrl instead (DirectoryEntry's shape). */
+export function withAvatarUrl<T extends { id: string; avatarSha256: string | null }>({ avatarSha256, ...rest }: T): Omit<T, "avatarSha256"> & { avatarUrl: string | null } {
+  return { ...rest, avatarUrl: avatarUrl({ id: rest.id, avatarSha256 }) };
+}

@@ -10,7 +10,7 @@ import { perInstance } from "../platform/memo";
 import { AppError, invalid } from "../platform/errors";
 import { singleLine } from "../platform/text";
 import { getSetting } from "../settings/service";
-import { avatarUrl } from "./avatars";
+import { avatarUrl, withAvatarUrl } from "./avatars";
 import { consumeInvite, markInviteUsedBy } from "./invites";
 import { roles, users } from "./tables";
 
@@ -153,5 +153,5 @@ export function listDirectory(core: Core) {
     .where(and(eq(users.status, USER_STATUS.Active)))
     .orderBy(asc(users.displayName), asc(users.email))
     .all()
-    .map(({ avatarSha256, ...entry }) => ({ ...entry, avatarUrl: avatarUrl({ id: entry.id, avatarSha256 }) }));
+    .map(withAvatarUrl);
 }
