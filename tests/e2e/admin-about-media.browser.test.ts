@@ -73,6 +73,8 @@ describe("avatars and icons", () => {
     await page.getByText("Picture removed; your initials show instead").waitFor();
     expect(await api(page, "GET", "/api/auth/me")).toMatchObject({ avatarUrl: null, avatarVariant: 3 });
     expect(await page.getByRole("button", { name: /^Account/ }).locator("img").count()).toBe(0);
+    // The initials in the account menu take the chosen colour (colour 3: #1d6b3a).
+    expect(await page.getByRole("button", { name: /^Account/ }).locator(".avatar").evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(29, 107, 58)");
     expect(await axeViolations(page)).toEqual([]);
     expect(owner.errors).toEqual([]);
     expect(owner.foreign).toEqual([]);

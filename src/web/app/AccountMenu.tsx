@@ -8,6 +8,7 @@ import { BookOpen, Check, LogOut, Monitor, Moon, Sun } from "../ui/icons";
 import { useMe } from "./session";
 import { Settings2, UserRound } from "../features/account/icons";
 import { seesAdmin } from "../features/admin";
+import { avatarColor } from "../ui/Avatar";
 
 const THEMES: Array<[ThemeChoice, string, typeof Sun]> = [
   ["system", "System theme", Monitor],
@@ -44,7 +45,7 @@ export function AccountMenu() {
       label="Account"
       trigger={
         <button type="button" className="avatar-button" title={`Account: ${me.data.displayName}`}>
-          <span className="avatar" aria-hidden="true" style={me.data.avatarUrl ? { overflow: "hidden" } : undefined}>
+          <span className="avatar" aria-hidden="true" style={me.data.avatarUrl ? { overflow: "hidden" } : { background: avatarColor(me.data.id, me.data.avatarVariant), color: "#fff" }}>
             {me.data.avatarUrl ? <img src={me.data.avatarUrl} alt="" width={32} height={32} style={{ width: "100%", height: "100%", objectFit: "cover" }} /> : initials || "?"}
           </span>
           <span className="visually-hidden">Account: {me.data.displayName}</span>
