@@ -14,14 +14,14 @@ export interface AdminSection {
 }
 
 export const ADMIN_SECTIONS: AdminSection[] = [
-  // one line per section; keep the order: dashboard, people, invites, groups, roles, settings,
-  // branding, security, tokens, audit, about
+  // one line per section; the list shows them in ORDER below
   { id: "dashboard", label: "Dashboard", right: "dashboard.view", load: () => import("./dashboard/DashboardSection") },
   { id: "tokens", label: "API tokens", right: "tokens.manage", load: () => import("./tokens/TokensSection") },
   { id: "people", label: "People", right: "users.manage", load: () => import("./people/PeopleSection") },
   { id: "invites", label: "Invites", right: "users.invite", load: () => import("../people/InvitesSection").then((m) => ({ default: m.InvitesSection })) },
   { id: "groups", label: "Groups", right: "groups.manage", load: () => import("../people/GroupsSection").then((m) => ({ default: () => createElement(m.GroupsSection, { canManage: true }) })) },
   { id: "audit", label: "Audit log", right: "audit.view", load: () => import("../audit/AuditSection").then((m) => ({ default: m.AuditSection })) },
+  { id: "spaces", label: "Spaces", right: "spaces.manage", load: () => import("./spaces/SpacesSection") },
   { id: "roles", label: "Roles", right: "roles.manage", load: () => import("./roles/RolesSection") },
   { id: "settings", label: "Settings", right: "settings.manage", load: () => import("./settings/SettingsSection") },
   { id: "branding", label: "Branding", right: "branding.manage", load: () => import("./branding/BrandingSection") },
@@ -29,7 +29,7 @@ export const ADMIN_SECTIONS: AdminSection[] = [
   { id: "about", label: "About", right: "dashboard.view", load: () => import("./about/AboutSection") },
 ];
 
-const ORDER = ["dashboard", "people", "invites", "groups", "roles", "settings", "branding", "security", "tokens", "audit", "about"];
+const ORDER = ["dashboard", "people", "invites", "groups", "spaces", "roles", "settings", "branding", "security", "tokens", "audit", "about"];
 
 /** The sections an account with these rights sees, in the list's order. */
 export function visibleSections(permissions: readonly string[]): AdminSection[] {
