@@ -2,7 +2,6 @@
  * Your picture: upload one (PNG, JPEG or WebP; the server crops it to a square and removes its
  * metadata), remove it, or choose the colour of the initials shown when there is none.
  */
-import { useRef, useState } from "react";
 import { api, data } from "../../api/client";
 import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
@@ -10,48 +9,24 @@ import type { Me } from "../../api/types";
 import { Avatar, avatarColor, CHOSEN_COLORS, colorFor, initials } from "../../ui/Avatar";
 import { Button } from "../../ui/Button";
 import { FormError } from "../../ui/Field";
-import { toast } from "../../ui/toast";
 import { Card } from "./SectionsFrame";
-import { IMAGE_ACCEPT, putImage } from "./upload-image";
+import { IMAGE_ACCEPT, useImageSlot } from "./upload-image";
 import "./avatar-card.css";
 
 const MAX_MB = 10;
 
 export function AvatarCard({ me }: { me: Me }) {
-  const input = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState<"upload" | "remove" | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
   const saved = (account: Partial<Me>) => queryClient.setQueryData(keys.me, (old: Me | null | undefined) => (old ? { ...old, ...account } : old));
-
-  const upload = async (file: File) => {
-    setError(null);
-    if (file.size > MAX_MB * 1024 * 1024) return setError(`That picture is larger than ${MAX_MB} MB. Choose a smaller one.`);
-    setBusy("upload");
-    try {
-      saved(await putImage<Me>("/api/media/avatars/me", file));
-      toast.success("Picture saved");
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(null);
-      if (input.current) input.current.value = "";
-    }
-  };
-  const remove = async () => {
-    setBusy("remove");
-    setError(null);
-    try {
-      await api.DELETE("/api/media/avatars/me");
+  const { input, busy, error, setError, confirming, setConfirming, upload, remove } = useImageSlot<Me>({
+    path: "/api/media/avatars/me",
+    maxMb: MAX_MB,
+    words: { noun: "picture", saved: "Picture saved", removed: "Picture removed; your initials show instead" },
+    onSaved: saved,
+    remove: async () => {
+      await data(api.DELETE("/api/media/avatars/me"));
       saved({ avatarUrl: null });
-      setConfirming(false);
-      toast.success("Picture removed; your initials show instead");
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(null);
-    }
-  };
+    },
+  });
   const choose = async (variant: number) => {
     setError(null);
     const before = me.avatarVariant;

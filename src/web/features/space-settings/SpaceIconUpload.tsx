@@ -3,56 +3,32 @@
  * a square, shrinks it and removes its metadata, then shows it at once), or remove the uploaded
  * one. The rest of the icon (emoji, letter) is chosen in the form around it.
  */
-import { useRef, useState } from "react";
-import { api } from "../../api/client";
+import { api, data } from "../../api/client";
 import type { Space } from "../../api/types";
 import { Button } from "../../ui/Button";
 import { FormError } from "../../ui/Field";
-import { toast } from "../../ui/toast";
-import { IMAGE_ACCEPT, putImage } from "../account/upload-image";
+import { IMAGE_ACCEPT, useImageSlot } from "../account/upload-image";
 import { problemText, spaceChanged } from "./queries";
 
 const MAX_MB = 10;
 
 export function SpaceIconUpload({ space, onUploaded, onRemoved }: { space: Space; onUploaded(url: string): void; onRemoved(): void }) {
-  const input = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState<"upload" | "remove" | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const hasImage = space.iconKind === 2;
-  const path = `/api/media/space-icons/${encodeURIComponent(space.key)}`;
-
-  const upload = async (file: File) => {
-    setError(null);
-    if (file.size > MAX_MB * 1024 * 1024) return setError(`That image is larger than ${MAX_MB} MB. Choose a smaller one.`);
-    setBusy("upload");
-    try {
-      const updated = await putImage<Space>(path, file);
+  const { input, busy, error, confirming, setConfirming, upload, remove } = useImageSlot<Space>({
+    path: `/api/media/space-icons/${encodeURIComponent(space.key)}`,
+    maxMb: MAX_MB,
+    words: { noun: "image", saved: "Icon saved", removed: "Image removed; the space shows its letter" },
+    errorText: problemText,
+    onSaved: (updated) => {
       spaceChanged(updated);
       if (updated.iconValue) onUploaded(updated.iconValue);
-      toast.success("Icon saved");
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(null);
-      if (input.current) input.current.value = "";
-    }
-  };
-  const remove = async () => {
-    setBusy("remove");
-    setError(null);
-    try {
-      await api.DELETE("/api/media/space-icons/{key}", { params: { path: { key: space.key } } });
+    },
+    remove: async () => {
+      await data(api.DELETE("/api/media/space-icons/{key}", { params: { path: { key: space.key } } }));
       spaceChanged({ ...space, iconKind: 0, iconValue: null });
       onRemoved();
-      setConfirming(false);
-      toast.success("Image removed; the space shows its letter");
-    } catch (err) {
-      setError(problemText(err));
-    } finally {
-      setBusy(null);
-    }
-  };
+    },
+  });
 
   return (
     <div className="icon-upload">
