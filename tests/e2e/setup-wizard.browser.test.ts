@@ -154,7 +154,8 @@ describe("the setup wizard", () => {
       await page.waitForURL((url) => url.pathname === "/");
       await page.getByRole("link", { name: "Engineering" }).first().waitFor();
       expect(await page.getByText("Finish setting up Cairn").count()).toBe(0);
-      expect(await page.title()).toContain("Cairn");
+      // The tab names the wiki by its new name (branding falls back to the instance name).
+      expect(await page.title()).toContain("Acme Wiki");
       expect(owner.errors).toEqual([]);
       expect(owner.foreign).toEqual([]);
     } finally {

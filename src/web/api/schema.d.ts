@@ -1473,94 +1473,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/dashboard": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The instance at a glance: people, content, page views, top pages and editors, storage and health (right dashboard.view)
-         * @description Page views are counted in memory and added to daily rows every minute and before this answer: never a write per read. A view is a successful read of a published page by a signed-in person or an anonymous reader of a public space; tokens, crawlers and the same reader again within ten minutes are not counted.
-         */
-        get: operations["getApiAdminDashboard"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/api-tokens": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Every API token with its owner, revoked and expired ones included, newest first (right tokens.manage) */
-        get: operations["getApiAdminApi-tokens"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/api-tokens/activity": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One token's requests per day and the address of its last use (right tokens.manage; counted per day, up to a minute behind) */
-        get: operations["getApiAdminApi-tokensActivity"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/api-tokens/summary": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Per day: tokens created, tokens revoked and requests made with tokens (right tokens.manage) */
-        get: operations["getApiAdminApi-tokensSummary"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/api-tokens/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Revoke anyone's token at once (right tokens.manage; the owner's tokens only by the owner: 403 owner_protected); recorded in the audit log */
-        delete: operations["deleteApiAdminApi-tokensById"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/admin/branding": {
         parameters: {
             query?: never;
@@ -1714,7 +1626,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/setup": {
+    "/api/admin/dashboard": {
         parameters: {
             query?: never;
             header?: never;
@@ -1722,10 +1634,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The first-run wizard: its steps in order, each with its state and the evidence the server sees
-         * @description Only the owner (others: 403 permission_required; anonymous: 401).
+         * The instance at a glance: people, content, page views, top pages and editors, storage and health (right dashboard.view)
+         * @description Page views are counted in memory and added to daily rows every minute and before this answer: never a write per read. A view is a successful read of a published page by a signed-in person or an anonymous reader of a public space; tokens, crawlers and the same reader again within ten minutes are not counted.
          */
-        get: operations["getApiSetup"];
+        get: operations["getApiAdminDashboard"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1734,27 +1646,157 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/setup/steps/{key}": {
+    "/api/admin/api-tokens": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Every API token with its owner, revoked and expired ones included, newest first (right tokens.manage) */
+        get: operations["getApiAdminApi-tokens"];
         put?: never;
-        /**
-         * Mark a wizard step done or skipped
-         * @description Only the owner (others: 403 permission_required; anonymous: 401). The step only records progress: its choices are made through the APIs that own them (PUT /api/admin/settings, POST /api/spaces, POST /api/admin/invites). Done checks the step's evidence (409 `conflict` naming what is missing, with `step`); skipping welcome, account or done is 400; an unknown step 404; after completion every change is 409.
-         */
-        post: operations["postApiSetupStepsByKey"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/setup/complete": {
+    "/api/admin/api-tokens/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One token's requests per day and the address of its last use (right tokens.manage; counted per day, up to a minute behind) */
+        get: operations["getApiAdminApi-tokensActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/api-tokens/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per day: tokens created, tokens revoked and requests made with tokens (right tokens.manage) */
+        get: operations["getApiAdminApi-tokensSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/api-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke anyone's token at once (right tokens.manage; the owner's tokens only by the owner: 403 owner_protected); recorded in the audit log */
+        delete: operations["deleteApiAdminApi-tokensById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every role with its rights and how many accounts hold it, the rights catalogue (each right with its area and description) and the last review (right roles.manage) */
+        get: operations["getApiAdminRoles"];
+        put?: never;
+        /**
+         * Create a custom role (Member or Admin tier), empty or copying another role's rights
+         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them). A name already taken (any case) is 409.
+         */
+        post: operations["postApiAdminRoles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/roles/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record that the rights matrix was reviewed: who and when (audited as roles.reviewed) */
+        post: operations["postApiAdminRolesReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/roles/{roleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename a role or change its description (a built-in role keeps its name)
+         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them).
+         */
+        put: operations["putApiAdminRolesByRoleId"];
+        post?: never;
+        /**
+         * Delete a custom role
+         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them). Built-in roles cannot be deleted (409). While accounts hold the role, or pending invites would give it, 409 says how many (`accounts` / `invites`). Used and expired invites naming it are deleted with it.
+         */
+        delete: operations["deleteApiAdminRolesByRoleId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/roles/{roleId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the whole list of rights a role holds (re-authentication)
+         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them). The Owner role's reserved rights can never be removed (400). Takes effect on each holder's next request, tokens included. Audited as role.permissions_changed with the rights added and removed.
+         */
+        put: operations["putApiAdminRolesByRoleIdPermissions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/roles/{roleId}/reset": {
         parameters: {
             query?: never;
             header?: never;
@@ -1764,10 +1806,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Complete the wizard
-         * @description Only the owner (others: 403 permission_required; anonymous: 401). Checks the evidence of every step not skipped, in order; the first without answers 409 `conflict` naming it (`step`). Otherwise records the completion (audit: setup.completed). A second call is 409.
+         * Put a built-in role back to its default rights (re-authentication); a custom role is 409
+         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them).
          */
-        post: operations["postApiSetupComplete"];
+        post: operations["postApiAdminRolesByRoleIdReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1962,6 +2004,66 @@ export interface paths {
         get: operations["getApiAdminInvitesEmail"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The first-run wizard: its steps in order, each with its state and the evidence the server sees
+         * @description Only the owner (others: 403 permission_required; anonymous: 401).
+         */
+        get: operations["getApiSetup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/steps/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a wizard step done or skipped
+         * @description Only the owner (others: 403 permission_required; anonymous: 401). The step only records progress: its choices are made through the APIs that own them (PUT /api/admin/settings, POST /api/spaces, POST /api/admin/invites). Done checks the step's evidence (409 `conflict` naming what is missing, with `step`); skipping welcome, account or done is 400; an unknown step 404; after completion every change is 409.
+         */
+        post: operations["postApiSetupStepsByKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete the wizard
+         * @description Only the owner (others: 403 permission_required; anonymous: 401). Checks the evidence of every step not skipped, in order; the first without answers 409 `conflict` naming it (`step`). Otherwise records the completion (audit: setup.completed). A second call is 409.
+         */
+        post: operations["postApiSetupComplete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2253,108 +2355,6 @@ export interface paths {
         get: operations["getApiAdminTailscale"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/roles": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Every role with its rights and how many accounts hold it, the rights catalogue (each right with its area and description) and the last review (right roles.manage) */
-        get: operations["getApiAdminRoles"];
-        put?: never;
-        /**
-         * Create a custom role (Member or Admin tier), empty or copying another role's rights
-         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them). A name already taken (any case) is 409.
-         */
-        post: operations["postApiAdminRoles"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/roles/review": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Record that the rights matrix was reviewed: who and when (audited as roles.reviewed) */
-        post: operations["postApiAdminRolesReview"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/roles/{roleId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Rename a role or change its description (a built-in role keeps its name)
-         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them).
-         */
-        put: operations["putApiAdminRolesByRoleId"];
-        post?: never;
-        /**
-         * Delete a custom role
-         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them). Built-in roles cannot be deleted (409). While accounts hold the role, or pending invites would give it, 409 says how many (`accounts` / `invites`). Used and expired invites naming it are deleted with it.
-         */
-        delete: operations["deleteApiAdminRolesByRoleId"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/roles/{roleId}/permissions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Set the whole list of rights a role holds (re-authentication)
-         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them). The Owner role's reserved rights can never be removed (400). Takes effect on each holder's next request, tokens included. Audited as role.permissions_changed with the rights added and removed.
-         */
-        put: operations["putApiAdminRolesByRoleIdPermissions"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/roles/{roleId}/reset": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Put a built-in role back to its default rights (re-authentication); a custom role is 409
-         * @description Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them).
-         */
-        post: operations["postApiAdminRolesByRoleIdReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10174,411 +10174,6 @@ export interface operations {
             };
         };
     };
-    getApiAdminDashboard: {
-        parameters: {
-            query?: {
-                rangeDays?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        rangeDays: number;
-                        /** Format: date-time */
-                        generatedAt: string;
-                        people: {
-                            /** @description Active accounts */
-                            active: number;
-                            /** @description Invites not yet used and not expired */
-                            invited: number;
-                            /** @description Suspended accounts */
-                            suspended: number;
-                        };
-                        content: {
-                            /** @description Spaces, archived ones included */
-                            spaces: number;
-                            /** @description Published pages out of the trash */
-                            pages: number;
-                            /** @description Drafts out of the trash */
-                            drafts: number;
-                            /** @description Pages in the trash */
-                            trashed: number;
-                            /** @description Saved versions of every page */
-                            versions: number;
-                            /** @description Attachments */
-                            attachments: number;
-                            /** @description Their sizes summed (a file attached twice counts twice; the file store keeps it once) (bytes) */
-                            attachmentBytes: number;
-                        };
-                        usage: {
-                            /** @description Every day of the range, oldest first; days without views are 0 */
-                            viewsPerDay: {
-                                /** @description YYYY-MM-DD (UTC) */
-                                day: string;
-                                views: number;
-                            }[];
-                            /** @description Views over the range */
-                            totalViews: number;
-                            /** @description The ten most read pages of the range that still exist and the caller may read */
-                            topPages: {
-                                pageId: string;
-                                title: string;
-                                spaceKey: string;
-                                spaceName: string;
-                                views: number;
-                            }[];
-                            /** @description The ten people who saved the most versions in the range */
-                            topEditors: {
-                                userId: string;
-                                displayName: string;
-                                /** @description Versions saved in the range */
-                                versions: number;
-                            }[];
-                        };
-                        storage: {
-                            /** @description The database file with its write-ahead log (bytes) */
-                            databaseBytes: number;
-                            /** @description The file store: attachments, avatars, branding and icons (bytes) */
-                            filesBytes: number;
-                            /** @description The backups folder (the snapshots taken before migrations until backups exist) (bytes) */
-                            backupsBytes: number;
-                            /**
-                             * Format: date-time
-                             * @description When the two folders were last walked (at most five minutes ago)
-                             */
-                            measuredAt: string;
-                        };
-                        health: {
-                            /**
-                             * Format: date-time
-                             * @description When the last backup finished; null until backups exist (a later issue)
-                             */
-                            lastBackupAt: ((string | null) | null) | null;
-                            diskFreeBytes: (number | null) | null;
-                            diskTotalBytes: (number | null) | null;
-                            version: string;
-                            /** @description Seconds since the server started */
-                            uptimeSeconds: number;
-                        };
-                    };
-                };
-            };
-            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    "getApiAdminApi-tokens": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @description The first characters of the value, to recognise it */
-                        prefix: string;
-                        readOnly: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        expiresAt: ((string | null) | null) | null;
-                        /** Format: date-time */
-                        lastUsedAt: ((string | null) | null) | null;
-                        useCount: number;
-                        /** Format: date-time */
-                        revokedAt: ((string | null) | null) | null;
-                        /** @enum {string} */
-                        state: "active" | "expired" | "revoked";
-                        owner: {
-                            id: string;
-                            displayName: string;
-                            email: string;
-                        };
-                    }[];
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    "getApiAdminApi-tokensActivity": {
-        parameters: {
-            query: {
-                tokenId: string;
-                take?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** AdminApiToken */
-                        token: {
-                            id: string;
-                            name: string;
-                            /** @description The first characters of the value, to recognise it */
-                            prefix: string;
-                            readOnly: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            expiresAt: ((string | null) | null) | null;
-                            /** Format: date-time */
-                            lastUsedAt: ((string | null) | null) | null;
-                            useCount: number;
-                            /** Format: date-time */
-                            revokedAt: ((string | null) | null) | null;
-                            /** @enum {string} */
-                            state: "active" | "expired" | "revoked";
-                            owner: {
-                                id: string;
-                                displayName: string;
-                                email: string;
-                            };
-                        };
-                        /**
-                         * Format: date-time
-                         * @description The last request counted per day (null: never used since counting began)
-                         */
-                        lastUsedAt: ((string | null) | null) | null;
-                        /** @description The address that last request came from */
-                        lastIp: ((string | null) | null) | null;
-                        /** @description Every day of the range, oldest first */
-                        days: {
-                            /** @description YYYY-MM-DD (UTC) */
-                            day: string;
-                            requests: number;
-                        }[];
-                        totalRequests: number;
-                    };
-                };
-            };
-            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Does not exist, or the caller may not know that it exists */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    "getApiAdminApi-tokensSummary": {
-        parameters: {
-            query?: {
-                days?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Every day of the range, oldest first */
-                        days: {
-                            /** @description YYYY-MM-DD (UTC) */
-                            day: string;
-                            created: number;
-                            revoked: number;
-                            /** @description Requests made with any token */
-                            requests: number;
-                        }[];
-                        totals: {
-                            created: number;
-                            revoked: number;
-                            requests: number;
-                        };
-                    };
-                };
-            };
-            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    "deleteApiAdminApi-tokensById": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Does not exist, or the caller may not know that it exists */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     getApiAdminBranding: {
         parameters: {
             query?: never;
@@ -11425,7 +11020,134 @@ export interface operations {
             };
         };
     };
-    getApiSetup: {
+    getApiAdminDashboard: {
+        parameters: {
+            query?: {
+                rangeDays?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rangeDays: number;
+                        /** Format: date-time */
+                        generatedAt: string;
+                        people: {
+                            /** @description Active accounts */
+                            active: number;
+                            /** @description Invites not yet used and not expired */
+                            invited: number;
+                            /** @description Suspended accounts */
+                            suspended: number;
+                        };
+                        content: {
+                            /** @description Spaces, archived ones included */
+                            spaces: number;
+                            /** @description Published pages out of the trash */
+                            pages: number;
+                            /** @description Drafts out of the trash */
+                            drafts: number;
+                            /** @description Pages in the trash */
+                            trashed: number;
+                            /** @description Saved versions of every page */
+                            versions: number;
+                            /** @description Attachments */
+                            attachments: number;
+                            /** @description Their sizes summed (a file attached twice counts twice; the file store keeps it once) (bytes) */
+                            attachmentBytes: number;
+                        };
+                        usage: {
+                            /** @description Every day of the range, oldest first; days without views are 0 */
+                            viewsPerDay: {
+                                /** @description YYYY-MM-DD (UTC) */
+                                day: string;
+                                views: number;
+                            }[];
+                            /** @description Views over the range */
+                            totalViews: number;
+                            /** @description The ten most read pages of the range that still exist and the caller may read */
+                            topPages: {
+                                pageId: string;
+                                title: string;
+                                spaceKey: string;
+                                spaceName: string;
+                                views: number;
+                            }[];
+                            /** @description The ten people who saved the most versions in the range */
+                            topEditors: {
+                                userId: string;
+                                displayName: string;
+                                /** @description Versions saved in the range */
+                                versions: number;
+                            }[];
+                        };
+                        storage: {
+                            /** @description The database file with its write-ahead log (bytes) */
+                            databaseBytes: number;
+                            /** @description The file store: attachments, avatars, branding and icons (bytes) */
+                            filesBytes: number;
+                            /** @description The backups folder (the snapshots taken before migrations until backups exist) (bytes) */
+                            backupsBytes: number;
+                            /**
+                             * Format: date-time
+                             * @description When the two folders were last walked (at most five minutes ago)
+                             */
+                            measuredAt: string;
+                        };
+                        health: {
+                            /**
+                             * Format: date-time
+                             * @description When the last backup finished; null until backups exist (a later issue)
+                             */
+                            lastBackupAt: ((string | null) | null) | null;
+                            diskFreeBytes: (number | null) | null;
+                            diskTotalBytes: (number | null) | null;
+                            version: string;
+                            /** @description Seconds since the server started */
+                            uptimeSeconds: number;
+                        };
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "getApiAdminApi-tokens": {
         parameters: {
             query?: never;
             header?: never;
@@ -11441,41 +11163,317 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        completed: boolean;
-                        completedAt: ((string | null) | null) | null;
-                        /**
-                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
-                         * @default welcome
-                         * @enum {string|null|null}
-                         */
-                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
-                        /** @description In the wizard's order */
-                        steps: {
-                            /**
-                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
-                             * @default welcome
-                             * @enum {string}
-                             */
-                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
-                            title: string;
+                        id: string;
+                        name: string;
+                        /** @description The first characters of the value, to recognise it */
+                        prefix: string;
+                        readOnly: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        expiresAt: ((string | null) | null) | null;
+                        /** Format: date-time */
+                        lastUsedAt: ((string | null) | null) | null;
+                        useCount: number;
+                        /** Format: date-time */
+                        revokedAt: ((string | null) | null) | null;
+                        /** @enum {string} */
+                        state: "active" | "expired" | "revoked";
+                        owner: {
+                            id: string;
+                            displayName: string;
+                            email: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "getApiAdminApi-tokensActivity": {
+        parameters: {
+            query: {
+                tokenId: string;
+                take?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** AdminApiToken */
+                        token: {
+                            id: string;
+                            name: string;
+                            /** @description The first characters of the value, to recognise it */
+                            prefix: string;
+                            readOnly: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            expiresAt: ((string | null) | null) | null;
+                            /** Format: date-time */
+                            lastUsedAt: ((string | null) | null) | null;
+                            useCount: number;
+                            /** Format: date-time */
+                            revokedAt: ((string | null) | null) | null;
                             /** @enum {string} */
-                            state: "pending" | "done" | "skipped";
-                            /** @description welcome, account and done cannot be skipped */
-                            skippable: boolean;
-                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
-                            available: boolean;
-                            /** @description What marking the step done (or completing the wizard) checks */
-                            evidence: {
-                                present: boolean;
-                                /** @description What the server sees, or what is missing, in plain words */
-                                detail: string;
+                            state: "active" | "expired" | "revoked";
+                            owner: {
+                                id: string;
+                                displayName: string;
+                                email: string;
                             };
-                            /** @description What the step recorded when marked done (registration: allowPublicRegistration; permissions: allowPublicSpaces) */
-                            choice: (({
-                                [key: string]: unknown;
-                            } | null) | null) | null;
-                            updatedAt: ((string | null) | null) | null;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description The last request counted per day (null: never used since counting began)
+                         */
+                        lastUsedAt: ((string | null) | null) | null;
+                        /** @description The address that last request came from */
+                        lastIp: ((string | null) | null) | null;
+                        /** @description Every day of the range, oldest first */
+                        days: {
+                            /** @description YYYY-MM-DD (UTC) */
+                            day: string;
+                            requests: number;
                         }[];
+                        totalRequests: number;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "getApiAdminApi-tokensSummary": {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every day of the range, oldest first */
+                        days: {
+                            /** @description YYYY-MM-DD (UTC) */
+                            day: string;
+                            created: number;
+                            revoked: number;
+                            /** @description Requests made with any token */
+                            requests: number;
+                        }[];
+                        totals: {
+                            created: number;
+                            revoked: number;
+                            requests: number;
+                        };
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "deleteApiAdminApi-tokensById": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAdminRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Built-in roles first (User, Administrator, Owner), then custom roles by name */
+                        roles: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            /** @description 0 Member, 1 Admin, 2 Owner */
+                            tier: number;
+                            /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
+                            builtIn: boolean;
+                            /** @description The rights the role holds, in catalogue order */
+                            permissions: string[];
+                            /** @description How many accounts (any status) hold the role */
+                            accounts: number;
+                            /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
+                            reserved: string[];
+                            /** @description A built-in role's default rights (what reset gives back); null for a custom role */
+                            defaults: ((string[] | null) | null) | null;
+                        }[];
+                        /** @description The areas rights are grouped by, in the matrix's order: people, roles, settings, branding, security, tokens, dashboard, spaces, content, backups, audit */
+                        areas: string[];
+                        /** @description The rights catalogue */
+                        rights: {
+                            key: string;
+                            area: string;
+                            description: string;
+                        }[];
+                        /** @description When the matrix was last marked reviewed */
+                        reviewedAt: ((string | null) | null) | null;
+                        /** @description Who marked it (null if never, or the account is gone) */
+                        reviewedBy: (({
+                            id: string;
+                            displayName: string;
+                        } | null) | null) | null;
                     };
                 };
             };
@@ -11499,21 +11497,162 @@ export interface operations {
             };
         };
     };
-    postApiSetupStepsByKey: {
+    postApiAdminRoles: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                key: string;
-            };
+            path?: never;
             cookie?: never;
         };
         /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description true: skip the step (only a skippable one); false: mark it done (its evidence must be there) */
-                    skipped: boolean;
+                    /** @description One line, 1 to 50 characters once spaces collapse; unique, whatever the case */
+                    name: string;
+                    /** @description One line, at most 300 characters */
+                    description?: string;
+                    /** @description 0 Member or 1 Admin (a custom role cannot be of the Owner tier, nor above the caller's own) */
+                    tier: number;
+                    /** @description A role id whose rights the new role starts with (otherwise none) */
+                    copyFrom?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        /** @description 0 Member, 1 Admin, 2 Owner */
+                        tier: number;
+                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
+                        builtIn: boolean;
+                        /** @description The rights the role holds, in catalogue order */
+                        permissions: string[];
+                        /** @description How many accounts (any status) hold the role */
+                        accounts: number;
+                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
+                        reserved: string[];
+                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
+                        defaults: ((string[] | null) | null) | null;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminRolesReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        reviewedAt: string;
+                        reviewedBy: {
+                            id: string;
+                            displayName: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiAdminRolesByRoleId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roleId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description One line, 1 to 50 characters once spaces collapse; unique, whatever the case */
+                    name?: string;
+                    /** @description One line, at most 300 characters */
+                    description?: string;
                 };
             };
         };
@@ -11525,41 +11664,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        completed: boolean;
-                        completedAt: ((string | null) | null) | null;
-                        /**
-                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
-                         * @default welcome
-                         * @enum {string|null|null}
-                         */
-                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
-                        /** @description In the wizard's order */
-                        steps: {
-                            /**
-                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
-                             * @default welcome
-                             * @enum {string}
-                             */
-                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
-                            title: string;
-                            /** @enum {string} */
-                            state: "pending" | "done" | "skipped";
-                            /** @description welcome, account and done cannot be skipped */
-                            skippable: boolean;
-                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
-                            available: boolean;
-                            /** @description What marking the step done (or completing the wizard) checks */
-                            evidence: {
-                                present: boolean;
-                                /** @description What the server sees, or what is missing, in plain words */
-                                detail: string;
-                            };
-                            /** @description What the step recorded when marked done (registration: allowPublicRegistration; permissions: allowPublicSpaces) */
-                            choice: (({
-                                [key: string]: unknown;
-                            } | null) | null) | null;
-                            updatedAt: ((string | null) | null) | null;
-                        }[];
+                        id: string;
+                        name: string;
+                        description: string;
+                        /** @description 0 Member, 1 Admin, 2 Owner */
+                        tier: number;
+                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
+                        builtIn: boolean;
+                        /** @description The rights the role holds, in catalogue order */
+                        permissions: string[];
+                        /** @description How many accounts (any status) hold the role */
+                        accounts: number;
+                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
+                        reserved: string[];
+                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
+                        defaults: ((string[] | null) | null) | null;
                     };
                 };
             };
@@ -11619,11 +11738,160 @@ export interface operations {
             };
         };
     };
-    postApiSetupComplete: {
+    deleteApiAdminRolesByRoleId: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                roleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiAdminRolesByRoleIdPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roleId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The whole list of rights the role is to hold; unknown keys are a 400 naming them */
+                    permissions: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        /** @description 0 Member, 1 Admin, 2 Owner */
+                        tier: number;
+                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
+                        builtIn: boolean;
+                        /** @description The rights the role holds, in catalogue order */
+                        permissions: string[];
+                        /** @description How many accounts (any status) hold the role */
+                        accounts: number;
+                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
+                        reserved: string[];
+                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
+                        defaults: ((string[] | null) | null) | null;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminRolesByRoleIdReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roleId: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -11635,41 +11903,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        completed: boolean;
-                        completedAt: ((string | null) | null) | null;
-                        /**
-                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
-                         * @default welcome
-                         * @enum {string|null|null}
-                         */
-                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
-                        /** @description In the wizard's order */
-                        steps: {
-                            /**
-                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
-                             * @default welcome
-                             * @enum {string}
-                             */
-                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
-                            title: string;
-                            /** @enum {string} */
-                            state: "pending" | "done" | "skipped";
-                            /** @description welcome, account and done cannot be skipped */
-                            skippable: boolean;
-                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
-                            available: boolean;
-                            /** @description What marking the step done (or completing the wizard) checks */
-                            evidence: {
-                                present: boolean;
-                                /** @description What the server sees, or what is missing, in plain words */
-                                detail: string;
-                            };
-                            /** @description What the step recorded when marked done (registration: allowPublicRegistration; permissions: allowPublicSpaces) */
-                            choice: (({
-                                [key: string]: unknown;
-                            } | null) | null) | null;
-                            updatedAt: ((string | null) | null) | null;
-                        }[];
+                        id: string;
+                        name: string;
+                        description: string;
+                        /** @description 0 Member, 1 Admin, 2 Owner */
+                        tier: number;
+                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
+                        builtIn: boolean;
+                        /** @description The rights the role holds, in catalogue order */
+                        permissions: string[];
+                        /** @description How many accounts (any status) hold the role */
+                        accounts: number;
+                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
+                        reserved: string[];
+                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
+                        defaults: ((string[] | null) | null) | null;
                     };
                 };
             };
@@ -11684,6 +11932,15 @@ export interface operations {
             };
             /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12411,6 +12668,283 @@ export interface operations {
             };
             /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        completed: boolean;
+                        completedAt: ((string | null) | null) | null;
+                        /**
+                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                         * @default welcome
+                         * @enum {string|null|null}
+                         */
+                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
+                        /** @description In the wizard's order */
+                        steps: {
+                            /**
+                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                             * @default welcome
+                             * @enum {string}
+                             */
+                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
+                            title: string;
+                            /** @enum {string} */
+                            state: "pending" | "done" | "skipped";
+                            /** @description welcome, account and done cannot be skipped */
+                            skippable: boolean;
+                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
+                            available: boolean;
+                            /** @description What marking the step done (or completing the wizard) checks */
+                            evidence: {
+                                present: boolean;
+                                /** @description What the server sees, or what is missing, in plain words */
+                                detail: string;
+                            };
+                            /** @description What the step recorded when marked done (registration: allowPublicRegistration; permissions: allowPublicSpaces) */
+                            choice: (({
+                                [key: string]: unknown;
+                            } | null) | null) | null;
+                            updatedAt: ((string | null) | null) | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiSetupStepsByKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: skip the step (only a skippable one); false: mark it done (its evidence must be there) */
+                    skipped: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        completed: boolean;
+                        completedAt: ((string | null) | null) | null;
+                        /**
+                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                         * @default welcome
+                         * @enum {string|null|null}
+                         */
+                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
+                        /** @description In the wizard's order */
+                        steps: {
+                            /**
+                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                             * @default welcome
+                             * @enum {string}
+                             */
+                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
+                            title: string;
+                            /** @enum {string} */
+                            state: "pending" | "done" | "skipped";
+                            /** @description welcome, account and done cannot be skipped */
+                            skippable: boolean;
+                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
+                            available: boolean;
+                            /** @description What marking the step done (or completing the wizard) checks */
+                            evidence: {
+                                present: boolean;
+                                /** @description What the server sees, or what is missing, in plain words */
+                                detail: string;
+                            };
+                            /** @description What the step recorded when marked done (registration: allowPublicRegistration; permissions: allowPublicSpaces) */
+                            choice: (({
+                                [key: string]: unknown;
+                            } | null) | null) | null;
+                            updatedAt: ((string | null) | null) | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiSetupComplete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        completed: boolean;
+                        completedAt: ((string | null) | null) | null;
+                        /**
+                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                         * @default welcome
+                         * @enum {string|null|null}
+                         */
+                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
+                        /** @description In the wizard's order */
+                        steps: {
+                            /**
+                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                             * @default welcome
+                             * @enum {string}
+                             */
+                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
+                            title: string;
+                            /** @enum {string} */
+                            state: "pending" | "done" | "skipped";
+                            /** @description welcome, account and done cannot be skipped */
+                            skippable: boolean;
+                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
+                            available: boolean;
+                            /** @description What marking the step done (or completing the wizard) checks */
+                            evidence: {
+                                present: boolean;
+                                /** @description What the server sees, or what is missing, in plain words */
+                                detail: string;
+                            };
+                            /** @description What the step recorded when marked done (registration: allowPublicRegistration; permissions: allowPublicSpaces) */
+                            choice: (({
+                                [key: string]: unknown;
+                            } | null) | null) | null;
+                            updatedAt: ((string | null) | null) | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13769,540 +14303,6 @@ export interface operations {
             };
             /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getApiAdminRoles: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Built-in roles first (User, Administrator, Owner), then custom roles by name */
-                        roles: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            /** @description 0 Member, 1 Admin, 2 Owner */
-                            tier: number;
-                            /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
-                            builtIn: boolean;
-                            /** @description The rights the role holds, in catalogue order */
-                            permissions: string[];
-                            /** @description How many accounts (any status) hold the role */
-                            accounts: number;
-                            /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
-                            reserved: string[];
-                            /** @description A built-in role's default rights (what reset gives back); null for a custom role */
-                            defaults: ((string[] | null) | null) | null;
-                        }[];
-                        /** @description The areas rights are grouped by, in the matrix's order: people, roles, settings, branding, security, tokens, dashboard, spaces, content, backups, audit */
-                        areas: string[];
-                        /** @description The rights catalogue */
-                        rights: {
-                            key: string;
-                            area: string;
-                            description: string;
-                        }[];
-                        /** @description When the matrix was last marked reviewed */
-                        reviewedAt: ((string | null) | null) | null;
-                        /** @description Who marked it (null if never, or the account is gone) */
-                        reviewedBy: (({
-                            id: string;
-                            displayName: string;
-                        } | null) | null) | null;
-                    };
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    postApiAdminRoles: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description One line, 1 to 50 characters once spaces collapse; unique, whatever the case */
-                    name: string;
-                    /** @description One line, at most 300 characters */
-                    description?: string;
-                    /** @description 0 Member or 1 Admin (a custom role cannot be of the Owner tier, nor above the caller's own) */
-                    tier: number;
-                    /** @description A role id whose rights the new role starts with (otherwise none) */
-                    copyFrom?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description 0 Member, 1 Admin, 2 Owner */
-                        tier: number;
-                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
-                        builtIn: boolean;
-                        /** @description The rights the role holds, in catalogue order */
-                        permissions: string[];
-                        /** @description How many accounts (any status) hold the role */
-                        accounts: number;
-                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
-                        reserved: string[];
-                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
-                        defaults: ((string[] | null) | null) | null;
-                    };
-                };
-            };
-            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    postApiAdminRolesReview: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        reviewedAt: string;
-                        reviewedBy: {
-                            id: string;
-                            displayName: string;
-                        };
-                    };
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    putApiAdminRolesByRoleId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                roleId: string;
-            };
-            cookie?: never;
-        };
-        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /** @description One line, 1 to 50 characters once spaces collapse; unique, whatever the case */
-                    name?: string;
-                    /** @description One line, at most 300 characters */
-                    description?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description 0 Member, 1 Admin, 2 Owner */
-                        tier: number;
-                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
-                        builtIn: boolean;
-                        /** @description The rights the role holds, in catalogue order */
-                        permissions: string[];
-                        /** @description How many accounts (any status) hold the role */
-                        accounts: number;
-                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
-                        reserved: string[];
-                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
-                        defaults: ((string[] | null) | null) | null;
-                    };
-                };
-            };
-            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Does not exist, or the caller may not know that it exists */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    deleteApiAdminRolesByRoleId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                roleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Does not exist, or the caller may not know that it exists */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    putApiAdminRolesByRoleIdPermissions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                roleId: string;
-            };
-            cookie?: never;
-        };
-        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description The whole list of rights the role is to hold; unknown keys are a 400 naming them */
-                    permissions: string[];
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description 0 Member, 1 Admin, 2 Owner */
-                        tier: number;
-                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
-                        builtIn: boolean;
-                        /** @description The rights the role holds, in catalogue order */
-                        permissions: string[];
-                        /** @description How many accounts (any status) hold the role */
-                        accounts: number;
-                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
-                        reserved: string[];
-                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
-                        defaults: ((string[] | null) | null) | null;
-                    };
-                };
-            };
-            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Does not exist, or the caller may not know that it exists */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    postApiAdminRolesByRoleIdReset: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                roleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        description: string;
-                        /** @description 0 Member, 1 Admin, 2 Owner */
-                        tier: number;
-                        /** @description User, Administrator and Owner: cannot be deleted or renamed; can be reset to their defaults */
-                        builtIn: boolean;
-                        /** @description The rights the role holds, in catalogue order */
-                        permissions: string[];
-                        /** @description How many accounts (any status) hold the role */
-                        accounts: number;
-                        /** @description Rights that can never be removed from this role (the Owner's: roles.manage, users.manage, security.manage, audit.view, backups.restore); empty for others */
-                        reserved: string[];
-                        /** @description A built-in role's default rights (what reset gives back); null for a custom role */
-                        defaults: ((string[] | null) | null) | null;
-                    };
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Does not exist, or the caller may not know that it exists */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
