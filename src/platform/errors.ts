@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   owner_protected: { status: 403, title: "Nobody can change the owner's account; only the owner can hand ownership on" },
   owner_only: { status: 403, title: "Only the owner can do this" },
   higher_tier: { status: 403, title: "That account or role is of a higher tier than your own" },
+  higher_rights: { status: 403, title: "That account or role holds rights your own does not" },
   own_account: { status: 403, title: "You cannot do this to your own account" },
   address_blocked: { status: 403, title: "Requests from your address are blocked on this server" },
   not_found: { status: 404, title: "Not found" },

@@ -138,6 +138,24 @@ describe("PUT /api/admin/users/{id}/role", () => {
     expect((await put(clerk, `/api/admin/users/${admin.id}/status`, { status: 1 })).body).toMatchObject({ status: 403, code: "higher_tier" });
     expect((await post(clerk, `/api/admin/users/${admin.id}/reset-password`)).body).toMatchObject({ status: 403, code: "higher_tier" });
   });
+
+  test("an Admin-tier role holding users.manage reaches no account, and gives no role, holding rights it lacks", async () => {
+    const { owner, admin, member } = await team();
+    const helpdesk = await invitee(owner, "Helpdesk", customRole("Helpdesk", 1, ["users.manage"]));
+    const keeper = await invitee(owner, "Keeper", customRole("Keepers", 1, ["backups.restore"]));
+    // A member holds only what every User holds: within reach.
+    expect((await post(helpdesk, `/api/admin/users/${member.id}/reset-password`)).status).toBe(201);
+    for (const target of [admin.id, keeper.id]) {
+      const res = await post(helpdesk, `/api/admin/users/${target}/reset-password`);
+      expect(res.body).toMatchObject({ status: 403, code: "higher_rights" });
+      expect((await put(helpdesk, `/api/admin/users/${target}/status`, { status: 1 })).body).toMatchObject({ status: 403, code: "higher_rights" });
+    }
+    expect((await post(helpdesk, `/api/admin/users/${keeper.id}/reset-password`)).body.rights).toEqual(["backups.restore"]);
+    // Nor may it hand a member the Administrator role, which holds rights it lacks.
+    expect((await put(helpdesk, `/api/admin/users/${member.id}/role`, { role: 1 })).body).toMatchObject({ status: 403, code: "higher_rights" });
+    // The owner reaches everyone below the owner.
+    expect((await post(owner, `/api/admin/users/${keeper.id}/reset-password`)).status).toBe(201);
+  });
 });
 
 describe("nobody acts on the owner", () => {

@@ -8,13 +8,17 @@
  * 2. nobody acts on an account of a higher tier than their own role's, nor gives a role of a
  *    higher tier (403 higher_tier): a Member-tier role holding users.manage manages members,
  *    not administrators, so it cannot reset an administrator's password or promote itself;
- * 3. the last active administrator (Admin or Owner tier) is never suspended or demoted
+ * 3. below the owner, nobody acts on an account whose role holds a right theirs does not, nor
+ *    gives such a role (403 higher_rights), the rights every User holds by default aside: so an
+ *    Admin-tier holder of users.manage cannot reset the password of, or take over, an account
+ *    whose custom role holds backups.restore when theirs does not;
+ * 4. the last active administrator (Admin or Owner tier) is never suspended or demoted
  *    (409 last_administrator).
  * The routes check the right and, for role changes and the transfer, re-authentication.
  */
 import { and, eq, gte, isNull, ne } from "drizzle-orm";
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
-import { ROLE_ID, TIER } from "../identity/rights";
+import { BUILT_IN_ROLES, ROLE_ID, TIER } from "../identity/rights";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
@@ -41,7 +45,17 @@ export function targetOf(core: Core, caller: UserCaller, userId: string): Target
   if (found.role.tier > caller.role.tier) {
     throw new AppError("higher_tier", { detail: `${found.user.displayName}'s role (${found.role.name}) is of a higher tier than yours (${caller.role.name}).` });
   }
+  refuseWiderRights(caller, found.role, `${found.user.displayName}'s role (${found.role.name})`);
   return found;
+}
+
+const BASELINE: ReadonlySet<string> = new Set(BUILT_IN_ROLES[0].permissions);
+
+/** Rule 3: a role holding rights the caller lacks (beyond every User's) is out of their reach. */
+function refuseWiderRights(caller: UserCaller, role: RoleRow, what: string): void {
+  if (caller.role.tier >= TIER.Owner) return;
+  const beyond = role.permissions.filter((r) => !BASELINE.has(r) && !caller.permissions.has(r)).sort();
+  if (beyond.length) throw new AppError("higher_rights", { detail: `${what} holds rights yours does not: ${beyond.join(", ")}.`, extra: { rights: beyond } });
 }
 
 /** GET /api/admin/users: every account, owner first, then by name. */
@@ -123,6 +137,7 @@ export function changeRole(core: Core, caller: UserCaller, userId: string, input
     const target = targetOf(core, caller, userId);
     const next = roleNamed(core, input);
     if (next.tier > caller.role.tier) throw new AppError("higher_tier", { detail: `The role ${next.name} is of a higher tier than yours (${caller.role.name}).` });
+    refuseWiderRights(caller, next, `The role ${next.name}`);
     if (next.id === target.role.id) return;
     if (next.tier < TIER.Admin) refuseLastAdministrator(core, target, "demoting them");
     core.db.update(users).set({ roleId: next.id, updatedAt: iso(core.clock.now()) }).where(eq(users.id, userId)).run();
