@@ -41,7 +41,7 @@ describe("every space", () => {
     await page.getByRole("button", { name: "Give me Admin", exact: true }).click();
     await page.getByText("You administer Bea's notebook now").waitFor();
     await row.getByText(/administered by .*Olive Owner/).waitFor();
-    await row.getByRole("link", { name: "Settings of Bea's notebook" }).click();
+    await row.getByRole("link", { name: "Space settings: Bea's notebook" }).click();
     await page.waitForURL(/\/s\/SECRET\/settings/);
     expect((await page.evaluate(async () => (await fetch("/api/spaces/SECRET")).status))).toBe(200);
     const audit = await api(page, "GET", "/api/audit?targetType=space&take=20");

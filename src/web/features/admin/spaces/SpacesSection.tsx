@@ -130,7 +130,7 @@ function SpaceRow({ space, canPublish, administersIt, onTogglePublic, onRecover 
           </Button>
         ) : null}
         {administersIt ? (
-          <Link className="btn btn-secondary btn-sm" href={`/s/${encodeURIComponent(space.key)}/settings`} aria-label={`Settings of ${space.name}`}>
+          <Link className="btn btn-secondary btn-sm" href={`/s/${encodeURIComponent(space.key)}/settings`} aria-label={`Space settings: ${space.name}`}>
             Space settings
           </Link>
         ) : (
