@@ -53,6 +53,8 @@ describe("account", () => {
       await list.getByRole("button", { name: /^Sign out/ }).click();
       await page.getByRole("dialog", { name: "Sign out this session?" }).getByRole("button", { name: "Sign out" }).click();
       await page.getByText(/was signed out$/).waitFor();
+      // The toast can come a moment before the list is fetched again.
+      await list.locator("li").nth(1).waitFor({ state: "detached" });
       expect(await list.locator("li").count()).toBe(1);
       expect(await other.page.evaluate(async () => (await fetch("/api/auth/me")).status)).toBe(401);
     } finally {
