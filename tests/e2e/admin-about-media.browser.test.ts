@@ -67,7 +67,10 @@ describe("avatars and icons", () => {
     expect(files[0]!.includes("Exif")).toBe(false);
 
     // A colour for the initials, then the picture removed (with its confirmation).
-    await page.getByRole("radio", { name: "Colour 3" }).check();
+    const variantSaved = page.waitForResponse((r) => r.url().endsWith("/api/media/avatars/me/variant"));
+    await page.getByRole("radio", { name: "Colour 3" }).click();
+    expect((await variantSaved).status()).toBe(200);
+    await page.waitForFunction(() => (document.querySelector('input[name="avatar-variant"][value="3"]') as HTMLInputElement | null)?.checked === true);
     await page.getByRole("button", { name: "Remove picture" }).click();
     await page.getByRole("group", { name: "Remove your picture" }).getByRole("button", { name: "Remove picture" }).click();
     await page.getByText("Picture removed; your initials show instead").waitFor();

@@ -30,6 +30,8 @@ export function AvatarCard({ me }: { me: Me }) {
   const choose = async (variant: number) => {
     setError(null);
     const before = me.avatarVariant;
+    // A fetch of the account already under way would answer the old colour over the chosen one.
+    void queryClient.cancelQueries({ queryKey: keys.me });
     saved({ avatarVariant: variant });
     try {
       saved(await data(api.PUT("/api/media/avatars/me/variant", { body: { variant } })));
