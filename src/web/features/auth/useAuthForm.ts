@@ -19,5 +19,7 @@ export function useAuthForm() {
   /** The message for one field, when the API named it. */
   const fieldError = (field: string) => (error?.field === field ? error.message : null);
   const formError = error && !error.field ? error.message : null;
-  return { busy, error, run, fieldError, formError };
+  /** Forget the last error (a dialog closed and opened again starts clean). */
+  const clear = () => setError(null);
+  return { busy, error, run, fieldError, formError, clear };
 }

@@ -1,14 +1,12 @@
 /** The first space (POST /api/spaces), and the last screen: where to go next. */
-import { useState } from "react";
 import { Link } from "wouter";
 import { api, data } from "../../api/client";
 import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
 import { useInstance } from "../../app/session";
-import { keyFromName } from "../../lib/slug";
-import { TextAreaField, TextField } from "../../ui/Field";
 import { useAuthForm } from "../auth/useAuthForm";
 import { useSpaces } from "../spaces/queries";
+import { SpaceFields, useSpaceDraft } from "../spaces/SpaceFields";
 import { StepForm, useWizard } from "./wizard";
 
 /** How the last screen names a skipped step. */
@@ -29,11 +27,7 @@ export function FirstSpaceStep() {
   const wizard = useWizard();
   const form = useAuthForm();
   const spaces = useSpaces();
-  const [name, setName] = useState("");
-  const [key, setKey] = useState("");
-  const [keyEdited, setKeyEdited] = useState(false);
-  const [description, setDescription] = useState("");
-  const shownKey = keyEdited ? key : keyFromName(name);
+  const draft = useSpaceDraft();
   const existing = spaces.data?.find((s) => s.key === madeHere) ?? spaces.data?.[0];
   const intro = <p>A space holds the pages of one team, project or topic, with its own page tree and permissions. Start with one; add more whenever you like.</p>;
   if (existing) {
@@ -47,7 +41,7 @@ export function FirstSpaceStep() {
     );
   }
   const onContinue = async () => {
-    const space = await data(api.POST("/api/spaces", { body: { key: shownKey, name, description } }));
+    const space = await data(api.POST("/api/spaces", { body: { key: draft.key, name: draft.name, description: draft.description } }));
     madeHere = space.key;
     try {
       await wizard.advance(false);
@@ -58,22 +52,7 @@ export function FirstSpaceStep() {
   };
   return (
     <StepForm form={form} onContinue={onContinue} continueLabel="Create space" intro={intro}>
-      <div className="setup-grid setup-grid-key">
-        <TextField label="Space name" required value={name} onChange={(e) => setName(e.target.value)} error={form.fieldError("name")} autoFocus placeholder="Engineering" />
-        <TextField
-          label="Key"
-          required
-          value={shownKey}
-          onChange={(e) => {
-            setKeyEdited(true);
-            setKey(e.target.value.toUpperCase());
-          }}
-          error={form.fieldError("key")}
-          hint="In links: /s/KEY"
-          spellCheck={false}
-        />
-      </div>
-      <TextAreaField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} error={form.fieldError("description")} placeholder="What this space is for (optional)" rows={2} />
+      <SpaceFields draft={draft} fieldError={form.fieldError} nameLabel="Space name" rowClassName="setup-grid setup-grid-key" />
     </StepForm>
   );
 }

@@ -3,37 +3,30 @@ import { useLocation } from "wouter";
 import { api, data } from "../../api/client";
 import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
-import { keyFromName } from "../../lib/slug";
 import { Button } from "../../ui/Button";
 import { Dialog, DialogActions } from "../../ui/Dialog";
-import { FormError, TextAreaField, TextField } from "../../ui/Field";
+import { FormError } from "../../ui/Field";
 import { toast } from "../../ui/toast";
 import { useAuthForm } from "../auth/useAuthForm";
+import { SpaceFields, useSpaceDraft } from "./SpaceFields";
 
 const EMOJI = ["📘", "🚀", "🛠️", "📋", "💡", "🎯", "🏠", "🧪", "📣", "🗂️", "🌱", "🔒"];
 
 /** Name, key (suggested from the name until edited), description and an emoji icon. */
 export function CreateSpaceDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
   const [, navigate] = useLocation();
-  const [name, setName] = useState("");
-  const [key, setKey] = useState("");
-  const [keyEdited, setKeyEdited] = useState(false);
-  const [description, setDescription] = useState("");
+  const draft = useSpaceDraft();
   const [emoji, setEmoji] = useState<string | null>(null);
   const form = useAuthForm();
-  const shownKey = keyEdited ? key : keyFromName(name);
 
   const reset = () => {
-    setName("");
-    setKey("");
-    setKeyEdited(false);
-    setDescription("");
+    draft.reset();
     setEmoji(null);
   };
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     void form.run(async () => {
-      const space = await data(api.POST("/api/spaces", { body: { key: shownKey, name, description } }));
+      const space = await data(api.POST("/api/spaces", { body: { key: draft.key, name: draft.name, description: draft.description } }));
       if (emoji) await data(api.PUT("/api/spaces/{key}", { params: { path: { key: space.key } }, body: { iconKind: 1, iconValue: emoji } }));
       await queryClient.invalidateQueries({ queryKey: keys.spaces });
       toast.success(`Space “${space.name}” created`);
@@ -45,22 +38,7 @@ export function CreateSpaceDialog({ open, onOpenChange }: { open: boolean; onOpe
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Create a space" description="Everyone signed in can read and edit a new space; you can make it private in its permissions.">
       <form onSubmit={submit} noValidate>
-        <div className="key-row">
-          <TextField label="Name" required value={name} onChange={(e) => setName(e.target.value)} error={form.fieldError("name")} autoFocus placeholder="Engineering" />
-          <TextField
-            label="Key"
-            required
-            value={shownKey}
-            onChange={(e) => {
-              setKeyEdited(true);
-              setKey(e.target.value.toUpperCase());
-            }}
-            error={form.fieldError("key")}
-            hint="In links: /s/KEY"
-            spellCheck={false}
-          />
-        </div>
-        <TextAreaField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} error={form.fieldError("description")} placeholder="What this space is for (optional)" rows={2} />
+        <SpaceFields draft={draft} fieldError={form.fieldError} rowClassName="key-row" />
         <fieldset className="emoji-row">
           <legend>Icon</legend>
           {EMOJI.map((e) => (

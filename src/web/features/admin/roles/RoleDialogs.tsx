@@ -5,6 +5,7 @@ import { Button } from "../../../ui/Button";
 import { ConfirmDialog, Dialog, DialogActions } from "../../../ui/Dialog";
 import { FormError, TextField } from "../../../ui/Field";
 import { toast } from "../../../ui/toast";
+import { useAuthForm } from "../../auth/useAuthForm";
 import { useReauth } from "../../space-settings/reauth";
 import { plural, refreshRoles, TIER_NAMES, type Role } from "./queries";
 
@@ -128,22 +129,14 @@ function RenameRole({ role, onClose }: { role: Role; onClose(): void }) {
 }
 
 function DeleteRole({ role, onClose }: { role: Role; onClose(): void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api.DELETE("/api/admin/roles/{roleId}", { params: { path: { roleId: role.id } } });
+  const action = useAuthForm();
+  const confirm = () =>
+    action.run(async () => {
+      await data(api.DELETE("/api/admin/roles/{roleId}", { params: { path: { roleId: role.id } } }));
       toast.success(`Role “${role.name}” deleted`);
       await refreshRoles();
       onClose();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <ConfirmDialog
       open
@@ -151,33 +144,25 @@ function DeleteRole({ role, onClose }: { role: Role; onClose(): void }) {
       title={`Delete the role ${role.name}?`}
       description={`The role “${role.name}” and its ${plural(role.permissions.length, "right")} go for good. Nobody holds it now; used or expired invites that named it are removed with it.`}
       confirmLabel={`Delete ${role.name}`}
-      busy={busy}
-      error={error}
+      busy={action.busy}
+      error={action.error?.message ?? null}
       onConfirm={() => void confirm()}
     />
   );
 }
 
 function ResetRole({ role, onClose }: { role: Role; onClose(): void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const action = useAuthForm();
   const { guarded, dialog } = useReauth();
   const added = (role.defaults ?? []).filter((r) => !role.permissions.includes(r));
   const removed = role.permissions.filter((r) => !(role.defaults ?? []).includes(r));
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const confirm = () =>
+    action.run(async () => {
       await guarded(() => data(api.POST("/api/admin/roles/{roleId}/reset", { params: { path: { roleId: role.id } } })));
       toast.success(`${role.name} is back to its default rights`);
       await refreshRoles();
       onClose();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <>
       <ConfirmDialog
@@ -190,8 +175,8 @@ function ResetRole({ role, onClose }: { role: Role; onClose(): void }) {
             : `${role.name} already holds exactly its default rights; resetting changes nothing.`
         }
         confirmLabel={`Reset ${role.name}`}
-        busy={busy}
-        error={error}
+        busy={action.busy}
+        error={action.error?.message ?? null}
         onConfirm={() => void confirm()}
       />
       {dialog}

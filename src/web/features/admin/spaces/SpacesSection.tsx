@@ -13,6 +13,7 @@ import { ConfirmDialog } from "../../../ui/Dialog";
 import { EmptyState } from "../../../ui/EmptyState";
 import { toast } from "../../../ui/toast";
 import { Card } from "../../account/SectionsFrame";
+import { useAuthForm } from "../../auth/useAuthForm";
 import { useReauth } from "../../space-settings/reauth";
 import { SpaceIcon } from "../../spaces/SpaceIcon";
 import { recoverAccess, setPublic, useAllSpaces, type AdminSpace } from "./queries";
@@ -23,8 +24,7 @@ export default function SpacesSection() {
   const me = useMe();
   const canPublish = !!me.data?.permissions.includes("spaces.publish");
   const [recovering, setRecovering] = useState<AdminSpace | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const action = useAuthForm();
   const reauth = useReauth();
 
   const togglePublic = async (space: AdminSpace) => {
@@ -37,20 +37,12 @@ export default function SpacesSection() {
     }
   };
 
-  const recover = async () => {
-    if (!recovering) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await recoverAccess(recovering.key);
-      toast.success(`You administer ${recovering.name} now`);
+  const recover = (space: AdminSpace) =>
+    action.run(async () => {
+      await recoverAccess(space.key);
+      toast.success(`You administer ${space.name} now`);
       setRecovering(null);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <Card
@@ -84,13 +76,13 @@ export default function SpacesSection() {
       )}
       <ConfirmDialog
         open={recovering !== null}
-        onOpenChange={(open) => !open && (setRecovering(null), setError(null))}
+        onOpenChange={(open) => !open && (setRecovering(null), action.clear())}
         title={`Give yourself Admin on ${recovering?.name ?? ""}?`}
         description="You get an explicit Admin grant on the space: you can then read it and change its settings and access. The audit log records that you did."
         confirmLabel="Give me Admin"
-        busy={busy}
-        error={error}
-        onConfirm={() => void recover()}
+        busy={action.busy}
+        error={action.error?.message ?? null}
+        onConfirm={() => recovering && void recover(recovering)}
       />
       {reauth.dialog}
     </Card>
