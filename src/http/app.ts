@@ -69,7 +69,6 @@ export function apiRoutes(core: Core) {
     watchRoutes(core),
     notificationRoutes(core),
     collabRoutes(core),
-    // issue 16 (administration): one line per area below
     brandingRoutes(core),
     dashboardRoutes(core),
     adminTokenRoutes(core),
