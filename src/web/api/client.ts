@@ -31,6 +31,9 @@ export function onUnauthorized(listener: (error: ApiError) => void): () => void 
   return () => listeners.delete(listener);
 }
 
+/** What a write answered 503 `maintenance` (a backup being restored) tells the person. */
+export const MAINTENANCE = "The wiki is read-only for a few minutes while an administrator restores a backup. Nothing was saved: try again in a moment.";
+
 const csrf: Middleware = {
   onRequest({ request }) {
     if (request.method !== "GET" && request.method !== "HEAD") request.headers.set("X-Requested-With", "Cairn");
@@ -39,7 +42,10 @@ const csrf: Middleware = {
   async onResponse({ response, request }) {
     if (response.ok) return response;
     const body = (await response.clone().json().catch(() => ({}))) as Record<string, unknown>;
-    const error = new ApiError(response.status, String(body.code ?? "error"), String(body.title ?? response.statusText), body.detail as string | undefined, body.field as string | undefined, body);
+    const code = String(body.code ?? "error");
+    // A restore makes the whole wiki read-only for a while: every write says so the same way.
+    const detail = code === "maintenance" ? MAINTENANCE : (body.detail as string | undefined);
+    const error = new ApiError(response.status, code, String(body.title ?? response.statusText), detail, body.field as string | undefined, body);
     // /api/auth/me answering 401 is how the app learns nobody is signed in; not an expiry.
     if (response.status === 401 && !new URL(request.url).pathname.startsWith("/api/auth/")) for (const l of listeners) l(error);
     throw error;
