@@ -118,12 +118,17 @@ export const EVENT_TYPES = [
   // The first-run wizard (src/setup): a step marked done or skipped by the owner, and its completion.
   "setup.step_recorded",
   "setup.completed",
+  // Backups (src/backups): one taken (by hand, on the schedule, before a migration: actor null
+  // unless a person ran it), one removed (by retention or by hand), the policy changed.
+  "backup.created",
+  "backup.removed",
+  "backup.policy_changed",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What an event is about. A session's id is its public handle, a setting's its key. */
-export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment", "attachment", "security_block", "security_alert", "setup", "role", "branding"] as const;
+export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment", "attachment", "security_block", "security_alert", "setup", "role", "branding", "backup"] as const;
 
 export type TargetType = (typeof TARGET_TYPES)[number];
 

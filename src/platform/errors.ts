@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   maintenance: { status: 503, title: "Cairn is temporarily read-only" },
   service_unavailable: { status: 503, title: "A service this needs is not available" },
   export_disabled: { status: 403, title: "This export is switched off for the space" },
+  backup_not_found: { status: 404, title: "There is no backup with that label" },
+  backup_running: { status: 409, title: "A backup is already being taken" },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
