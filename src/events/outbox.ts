@@ -123,6 +123,10 @@ export const EVENT_TYPES = [
   "backup.created",
   "backup.removed",
   "backup.policy_changed",
+  // Backup targets (src/backups/targets-*): a slot set, changed or removed ({slot, action,
+  // fields}; never a credential), and backups copied off the machine ({slot, counts, bytes}).
+  "backup.target_changed",
+  "backup.copied",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   export_disabled: { status: 403, title: "This export is switched off for the space" },
   backup_not_found: { status: 404, title: "There is no backup with that label" },
   backup_running: { status: 409, title: "A backup is already being taken" },
+  copy_running: { status: 409, title: "Backups are already being copied to that target" },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -119,6 +119,17 @@ async function checkedAddress(url: URL, opts: OutboundOptions, signal: AbortSign
   return addresses[0];
 }
 
+/**
+ * For a client that makes its own connections (Bun's S3 client for backup targets): checks
+ * the URL's shape and every address its host resolves to now, as guardedFetch does before each
+ * hop, and answers the address checked. The client resolves the name again when it connects,
+ * so this does not pin the address as guardedFetch does; it refuses what is configured.
+ */
+export async function checkOutboundHost(raw: string | URL, opts: Pick<OutboundOptions, "allow" | "timeoutMs" | "resolve">): Promise<string> {
+  const url = checkOutboundUrl(raw);
+  return formatIp(await checkedAddress(url, { ...opts, maxBytes: 0 }, AbortSignal.timeout(opts.timeoutMs)));
+}
+
 async function readCapped(res: Response, maxBytes: number): Promise<{ body: Uint8Array; truncated: boolean }> {
   if (!res.body) return { body: new Uint8Array(), truncated: false };
   const reader = res.body.getReader();
