@@ -56,6 +56,11 @@ export interface OpenCoreOptions {
   log?: Logger;
   /** Group the commits of one turn of the event loop (the server); off: each commits at once. */
   groupCommits?: boolean;
+  /**
+   * Backs up a database that holds data before migrations change it (the backups domain's
+   * pre-migration backup, given by openInstance); answers what it wrote. None: no backup.
+   */
+  backUpBeforeMigrating?: (sqlite: Database, data: DataDir, now: number) => string;
 }
 
 export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
@@ -69,7 +74,8 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
   if (data.exposed.length) {
     log.warn("the data directory can be read by other accounts on this machine", { paths: data.exposed, fix: `chmod -R go-rwx ${data.root}` });
   }
-  const result = migrate(sqlite, migrations, data.backupsDir, clock.now());
+  const backUp = opts.backUpBeforeMigrating;
+  const result = migrate(sqlite, migrations, backUp ? () => backUp(sqlite, data, clock.now()) : null, clock.now());
   if (result.applied.length) log.info("migrated", { applied: result.applied, snapshot: result.snapshot });
   return assembleCore({ config, data, sqlite, clock, log, groupCommits: opts.groupCommits ?? false, checkpointAtClose: true });
 }

@@ -1,5 +1,6 @@
 import { sweepOrphanBlobs } from "./attachments/blob-refs";
 import { installAuditLog } from "./audit/service";
+import { takePreMigrationBackup } from "./backups/pre-migration";
 import { openCore, type Core, type OpenCoreOptions } from "./core";
 import { ensureBuiltInGroups } from "./groups/service";
 import type { Config } from "./platform/config";
@@ -16,7 +17,7 @@ import { installNotifications } from "./notifications/install";
  * the search indexer that runs inside every write transaction.
  */
 export function openInstance(config: Config, opts: OpenCoreOptions = {}): Core {
-  const core = openCore(config, opts);
+  const core = openCore(config, { backUpBeforeMigrating: takePreMigrationBackup, ...opts });
   ensureBuiltInRoles(core);
   ensureBuiltInGroups(core);
   installSearchIndexer(core);

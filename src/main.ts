@@ -2,6 +2,7 @@
 import { readSecretLine } from "./cli/read-secret";
 import { commandLogger, runCommand, type Command } from "./cli/run";
 import { RESET_PASSWORD_USAGE, resetPasswordCommand } from "./cli/reset-password";
+import { BACKUP_USAGE, backupCommand } from "./cli/backup";
 import { loadConfig, type Config } from "./platform/config";
 import { warmUi } from "./http/ui";
 import { startServer } from "./server";
@@ -15,6 +16,9 @@ Usage:
   ${RESET_PASSWORD_USAGE}
                     set a forgotten password, read from standard input (one line); ends the
                     account's sessions and clears its sign-in lockout; the server may be running
+  ${BACKUP_USAGE}
+                    take a backup of the data directory (a stopped server's, or beside a
+                    running one), with progress on standard error; "list" lists them
   cairn version     (also --version, -v)
   cairn help        (also --help, -h)
 
@@ -33,6 +37,7 @@ Options (each also read from its environment variable):
 /** Commands other than serve: each works on an existing data directory and prints one line. */
 const COMMANDS: Record<string, Command> = {
   "reset-password": (argv) => resetPasswordCommand(argv, { env: process.env, log: commandLogger(), readSecret: readSecretLine }),
+  backup: (argv) => backupCommand(argv, { env: process.env, log: commandLogger(), progress: (line) => process.stderr.write(`${line}\n`) }),
 };
 
 const VERSION_WORDS = new Set(["version", "--version", "-v"]);

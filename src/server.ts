@@ -1,6 +1,7 @@
 import type { Server } from "bun";
 import type { Core } from "./core";
 import { openInstance } from "./instance";
+import { startBackups } from "./backups/service";
 import { createApp, durableHandler } from "./http/app";
 import { pathOf } from "./http/entry";
 import { identifyClient } from "./http/client";
@@ -35,6 +36,8 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
   // Background jobs run here, in the server, never in a command opened beside it.
   catchUpNotifications(core);
   core.jobs.start();
+  // Half-written backups of a process that died are removed; the backup schedule is armed.
+  startBackups(core);
   const app = createApp(core);
   const handle = durableHandler(core, app);
   const idle = collectWhenIdle();

@@ -4,11 +4,14 @@
  * 1. the transaction deletes the rows and notes the blobs they used (removeAttachmentsOf…);
  * 2. after COMMIT, deleteUnusedBlobs deletes those that no row refers to now;
  * 3. a crash between the two leaves unreferenced blobs, which the start-up sweep removes.
+ * A blob a retained backup names (its manifest's files) stays either way: a restore brings its
+ * rows back (platform/backup/pins.ts). It goes once no retained backup names it.
  * A rolled-back transaction never reaches step 2, so its blobs stay.
  */
 import { eq, inArray } from "drizzle-orm";
 import type { Core } from "../core";
 import { blobStore } from "../platform/blobstore";
+import { blobPinnedByBackups } from "../platform/backup/pins";
 import { pages } from "../pages/tables";
 import { attachmentUsesBlob } from "./queries";
 import { attachments } from "./tables";
@@ -62,7 +65,7 @@ export function deleteUnusedBlobs(core: Core, sha256s: readonly string[]): void 
   core.afterCommit(() => {
     const store = blobStore(core);
     for (const sha256 of sha256s) {
-      if (blobInUse(core, sha256)) continue;
+      if (blobInUse(core, sha256) || blobPinnedByBackups(core.data.backupsDir, sha256)) continue;
       store.delete(sha256).catch((err) => core.log.error("blob delete failed", { sha256, error: err instanceof Error ? err.message : String(err) }));
     }
   });
@@ -77,7 +80,7 @@ export async function sweepOrphanBlobs(core: Core): Promise<number> {
   let deleted = 0;
   try {
     for await (const sha256 of store.list()) {
-      if (!blobInUse(core, sha256) && (await store.delete(sha256))) deleted++;
+      if (!blobInUse(core, sha256) && !blobPinnedByBackups(core.data.backupsDir, sha256) && (await store.delete(sha256))) deleted++;
     }
   } catch (err) {
     // Never fatal: what is left is swept at the next start.

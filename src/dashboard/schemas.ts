@@ -36,11 +36,11 @@ export const Dashboard = t.Object(
     storage: t.Object({
       databaseBytes: Bytes("The database file with its write-ahead log"),
       filesBytes: Bytes("The file store: attachments, avatars, branding and icons"),
-      backupsBytes: Bytes("The backups folder (the snapshots taken before migrations until backups exist)"),
+      backupsBytes: Bytes("The backups folder (backups and their manifests; the WAL archive)"),
       measuredAt: t.String({ format: "date-time", description: "When the two folders were last walked (at most five minutes ago)" }),
     }),
     health: t.Object({
-      lastBackupAt: t.Nullable(t.String({ format: "date-time", description: "When the last backup finished; null until backups exist (a later issue)" })),
+      lastBackupAt: t.Nullable(t.String({ format: "date-time", description: "When the newest backup not removed was taken; null when there is none" })),
       diskFreeBytes: t.Nullable(Bytes("Free space where the data directory is, for this account; null when unknown")),
       diskTotalBytes: t.Nullable(Bytes("Size of that file system")),
       version: t.String(),

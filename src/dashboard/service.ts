@@ -1,3 +1,4 @@
+import { lastBackupAt } from "../backups/store";
 import type { Core } from "../core";
 import { canReadPage } from "../access/pages";
 import { requireUser, type Caller } from "../identity/caller";
@@ -60,8 +61,7 @@ export function getDashboard(core: Core, caller: Caller, rangeDays: number = DEF
       measuredAt: iso(walked.measuredAt),
     },
     health: {
-      // Backups come with their own issue: until then there is never a last backup.
-      lastBackupAt: null as string | null,
+      lastBackupAt: lastBackupAt(core),
       diskFreeBytes: disk?.freeBytes ?? null,
       diskTotalBytes: disk?.totalBytes ?? null,
       version: core.version,

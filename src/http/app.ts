@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { attachmentRoutes } from "../attachments/routes";
 import { auditRoutes } from "../audit/routes";
+import { backupRoutes } from "../backups/routes";
 import { brandingRoutes } from "../branding/routes";
 import { commentRoutes } from "../comments/routes";
 import { dashboardRoutes } from "../dashboard/routes";
@@ -78,6 +79,7 @@ export function apiRoutes(core: Core) {
     securityRoutes(core),
     mediaRoutes(core),
     systemAdminRoutes(core),
+    backupRoutes(core),
   ];
 }
 

@@ -23,11 +23,18 @@ test("opens with the pragmas of DESIGN.md §2", () => {
 
 test("applies pending migrations once, snapshotting an existing database first", () => {
   const db = openSqlite(join(dir, "x.db"));
-  expect(migrate(db, [m1], join(dir), 0)).toEqual({ applied: ["0000_a"], snapshot: null });
-  expect(migrate(db, [m1], join(dir), 0).applied).toEqual([]);
-  const second = migrate(db, [m1, m2], dir, Date.parse("2026-05-01T00:00:00Z"));
+  // The backup (the backups domain's pre-migration one) is taken before anything is applied.
+  const backUp = () => {
+    const path = join(dir, "before.db");
+    expect(db.query("SELECT count(*) AS n FROM sqlite_master WHERE name = 'b'").get()).toEqual({ n: 0 });
+    db.query("VACUUM INTO ?").run(path);
+    return path;
+  };
+  expect(migrate(db, [m1], backUp, 0)).toEqual({ applied: ["0000_a"], snapshot: null });
+  expect(migrate(db, [m1], backUp, 0).applied).toEqual([]);
+  const second = migrate(db, [m1, m2], backUp, Date.parse("2026-05-01T00:00:00Z"));
   expect(second.applied).toEqual(["0001_b"]);
-  expect(second.snapshot).not.toBeNull();
+  expect(second.snapshot).toBe(join(dir, "before.db"));
   expect(existsSync(second.snapshot!)).toBe(true);
   db.close();
 });

@@ -1,6 +1,4 @@
-import { chmodSync } from "node:fs";
 import type { Database } from "bun:sqlite";
-import { join } from "node:path";
 
 export interface Migration {
   /** The file's tag, e.g. "0000_foundation"; also its order. */
@@ -14,15 +12,16 @@ export class SchemaTooNewError extends Error {}
  * Brings the database to the binary's schema.
  * 1. Refuse a database that has migrations this binary does not know (a newer Cairn wrote
  *    it): a silent downgrade would lose data.
- * 2. If something is pending and the database already holds data, snapshot it first
- *    (VACUUM INTO backups/) so a failed upgrade can be undone by hand.
+ * 2. If something is pending and the database already holds data, back it up first
+ *    (`backUp`: the backups domain's pre-migration backup, given by whoever opens the
+ *    instance) so a failed upgrade can be undone; it answers what it wrote (a label).
  * 3. Apply every pending migration in one transaction: all or nothing. Foreign keys are off
  *    meanwhile (the pragma cannot change inside a transaction), so a migration may rebuild a
  *    table the SQLite way (create, copy, drop, rename) without the drop cascading to the rows
  *    that refer to it; every key is checked before COMMIT instead, and any dangling one
  *    rolls the whole upgrade back.
  */
-export function migrate(sqlite: Database, migrations: Migration[], backupsDir: string | null, now: number): { applied: string[]; snapshot: string | null } {
+export function migrate(sqlite: Database, migrations: Migration[], backUp: (() => string) | null, now: number): { applied: string[]; snapshot: string | null } {
   sqlite.exec("CREATE TABLE IF NOT EXISTS __cairn_migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
   const done = new Set(sqlite.query<{ tag: string }, []>("SELECT tag FROM __cairn_migrations").all().map((r) => r.tag));
   const known = new Set(migrations.map((m) => m.tag));
@@ -38,12 +37,7 @@ export function migrate(sqlite: Database, migrations: Migration[], backupsDir: s
   const pending = migrations.filter((m) => !done.has(m.tag)).sort((a, b) => a.tag.localeCompare(b.tag));
   if (pending.length === 0) return { applied: [], snapshot: null };
 
-  let snapshot: string | null = null;
-  if (done.size > 0 && backupsDir) {
-    snapshot = join(backupsDir, `pre-migration-${new Date(now).toISOString().replace(/[:.]/g, "-")}.db`);
-    sqlite.query("VACUUM INTO ?").run(snapshot);
-    chmodSync(snapshot, 0o600); // a copy of every page and password hash
-  }
+  const snapshot = done.size > 0 && backUp ? backUp() : null;
 
   const foreignKeys = sqlite.query<{ foreign_keys: number }, []>("PRAGMA foreign_keys").get()?.foreign_keys === 1;
   sqlite.exec("PRAGMA foreign_keys = OFF");
