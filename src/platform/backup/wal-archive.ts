@@ -1,0 +1,319 @@
+/**
+ * The WAL archive (issue 17 §4, Litestream's design inside the process): every committed frame
+ * SQLite appends to cairn.db-wal is copied into wal/<generation>/ segments, with the time of each
+ * commit, before anything can restart the log over it. Cairn owns checkpointing (autocheckpoint
+ * off on every connection): a PASSIVE one after ~1000 frames, TRUNCATE at close, both with
+ * busy_timeout 0 (a reader such as Litestream makes them try later, never stalls a writer).
+ *
+ * Continuity. An archive is only worth anything if it holds every commit in order: an epoch
+ * (one WAL header) is followed by the next only when nothing was lost between them, so
+ * - a restart of the log seen while we hold the write lock (observe("locked") right after
+ *   BEGIN IMMEDIATE, then our own write restarted it) or after our own TRUNCATE loses nothing;
+ * - a restart by another process loses nothing if our last archived frame is still intact in
+ *   the file (then the old epoch's remaining frames are still readable after it), as Litestream
+ *   checks ("wal overwritten by another process");
+ * - otherwise, and at a start that does not find the database and the log exactly as the last
+ *   clean close left them (kill -9, a file changed while we were down), a NEW GENERATION begins:
+ *   a point-in-time restore never crosses one (it needs a base taken in the same generation).
+ *
+ * What is fsynced when: segment frames and their commit lines are written at every observe (so
+ * a process crash loses nothing the OS has), and fsynced when a segment closes: flush() (before
+ * a backup's manifest), every checkpoint (before the log can be restarted over the frames), a
+ * new epoch, 16 MB, and close. state.json is written atomically at start (running) and at a
+ * clean close (where the archive stands and the database file's identity).
+ */
+import type { Database } from "bun:sqlite";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import type { WalArchive, WalPosition } from "./types";
+import { FRAME_HEADER_SIZE, frameOffset, frameSize, parseWalHeader, saltHex, scanFrames, WAL_HEADER_SIZE, type Checksum, type WalHeader } from "./wal-format";
+import { listSegments, sealSegment, SegmentWriter, writeJsonDurably } from "./wal-segments";
+
+export interface OpenWalArchiveOptions {
+  sqlite: Database;
+  dbPath: string;
+  /** backups/wal */
+  dir: string;
+  now?: () => number;
+  /** Frames after which a PASSIVE checkpoint is tried. */
+  checkpointFrames?: number;
+  onNewGeneration?: (generation: string, reason: string) => void;
+  onError?: (what: string, err: unknown) => void;
+}
+
+interface DbIdentity {
+  size: string;
+  mtimeNs: string;
+  ino: string;
+}
+
+export interface ArchiveState {
+  generation: string;
+  clean: { db: DbIdentity; epoch: number; header: WalHeader | null; frame: number; checksum: Checksum; committedAt: number } | null;
+}
+
+const SEGMENT_MAX_BYTES = 16 << 20;
+const CHECKPOINT_RETRY_MS = 1000;
+
+export function openWalArchive(opts: OpenWalArchiveOptions): WalArchive {
+  return new Archive(opts);
+}
+
+export function readArchiveState(dir: string): ArchiveState | null {
+  try {
+    return JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as ArchiveState;
+  } catch {
+    return null;
+  }
+}
+
+class Archive implements WalArchive {
+  readonly dir: string;
+  private readonly walPath: string;
+  private readonly now: () => number;
+  private generation = "";
+  private genDir = "";
+  private fd: number | null = null;
+  private hdr: WalHeader | null = null;
+  private epoch = -1;
+  private frame = 0;
+  private checksum: Checksum = [0, 0];
+  private committedAt = 0;
+  /** The log is empty because of us (a new generation, our TRUNCATE): the next header is the next epoch. */
+  private pending = true;
+  private locked = false;
+  private seen: { size: bigint; mtimeNs: bigint } | null = null;
+  private seg: SegmentWriter | null = null;
+  private sinceCheckpoint = 0;
+  private suspended = 0;
+  private lastTry = 0;
+  private scheduled = false;
+  private broken: string | null = null;
+  private closed = false;
+
+  constructor(private readonly opts: OpenWalArchiveOptions) {
+    this.dir = opts.dir;
+    this.walPath = `${opts.dbPath}-wal`;
+    this.now = opts.now ?? Date.now;
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const state = readArchiveState(this.dir);
+    if (state && existsSync(join(this.dir, state.generation))) {
+      const genDir = join(this.dir, state.generation);
+      for (const seg of listSegments(genDir)) if (!seg.closed) sealSegment(genDir, seg);
+    }
+    const reason = this.continueFrom(state);
+    if (reason) this.newGeneration(reason);
+    else writeJsonDurably(join(this.dir, "state.json"), { generation: this.generation, clean: null } satisfies ArchiveState);
+    this.observe();
+  }
+
+  /** Null when the last clean close left the database and the log exactly as they are now; else why not. */
+  private continueFrom(state: ArchiveState | null): string | null {
+    if (!state) return "the archive's first start";
+    if (!state.clean) return "the last run did not stop cleanly";
+    const genDir = join(this.dir, state.generation);
+    if (!existsSync(genDir)) return "the generation's folder is missing";
+    const c = state.clean;
+    const db = dbIdentity(this.opts.dbPath);
+    if (!db || db.size !== c.db.size || db.mtimeNs !== c.db.mtimeNs || db.ino !== c.db.ino) return "the database file changed while Cairn was stopped";
+    Object.assign(this, { generation: state.generation, genDir, epoch: c.epoch, hdr: c.header, frame: c.frame, checksum: c.checksum, committedAt: c.committedAt });
+    const st = this.statWal();
+    const now = st.size >= WAL_HEADER_SIZE ? parseWalHeader(this.readAt(0, WAL_HEADER_SIZE)) : null;
+    if (!now) return (this.pending = true), null;
+    if (c.header && saltHex(now) === saltHex(c.header) && (c.frame === 0 || this.lastFrameIntact(Number(st.size)))) return (this.pending = false), null;
+    return "the log changed while Cairn was stopped";
+  }
+
+  private newGeneration(reason: string): void {
+    this.seg?.close();
+    this.seg = null;
+    const at = this.now();
+    const previous = this.generation || null;
+    this.generation = `${new Date(at).toISOString().replace(/[-:.]/g, "")}-${randomBytes(3).toString("hex")}`;
+    this.genDir = join(this.dir, this.generation);
+    mkdirSync(this.genDir, { recursive: true, mode: 0o700 });
+    writeJsonDurably(join(this.genDir, "generation.json"), { generation: this.generation, startedAt: new Date(at).toISOString(), reason, previous });
+    writeJsonDurably(join(this.dir, "state.json"), { generation: this.generation, clean: null } satisfies ArchiveState);
+    Object.assign(this, { hdr: null, epoch: -1, frame: 0, checksum: [0, 0], committedAt: at, pending: true, seen: null, broken: null });
+    this.opts.onNewGeneration?.(this.generation, reason);
+  }
+
+  observe(moment: "locked" | "released" = "released"): void {
+    if (this.closed) return;
+    // What changed before this call is judged without the flag: the lock is ours only from now.
+    this.observeNow();
+    if (moment === "locked") this.locked = true;
+    else {
+      this.locked = false;
+      this.maybeCheckpoint();
+    }
+  }
+
+  /** Copies what is new; never checkpoints (it runs inside checkpoint() and close()). */
+  private observeNow(): void {
+    try {
+      if (this.broken) this.newGeneration(this.broken);
+      const st = this.statWal();
+      if (!this.seen || st.size !== this.seen.size || st.mtimeNs !== this.seen.mtimeNs) {
+        this.catchUp(Number(st.size));
+        this.seen = st;
+      }
+    } catch (err) {
+      // A failed copy (disk full): commits go on; the archive starts afresh at the next observe.
+      this.broken = `the archive could not be written (${(err as Error).message})`;
+      this.opts.onError?.("WAL archive failed", err);
+    }
+  }
+
+  private catchUp(size: number): void {
+    const now = size >= WAL_HEADER_SIZE ? parseWalHeader(this.readAt(0, WAL_HEADER_SIZE)) : null;
+    if (!now) {
+      // An empty log. Ours (TRUNCATE, a new generation) or emptied by someone after every frame we saw?
+      if (!this.pending && !this.locked && this.frame > 0) this.newGeneration("the log was emptied by another process");
+      return;
+    }
+    if (this.hdr && !this.pending && saltHex(now) === saltHex(this.hdr)) return this.readFrames(size);
+    if (!this.pending && !this.locked && this.hdr) {
+      if (this.lastFrameIntact(size)) this.readFrames(size);
+      else this.newGeneration("the log was restarted by another process before its last frames were archived");
+    }
+    this.startEpoch(now);
+    this.readFrames(size);
+  }
+
+  /** Our last archived frame is still in the file, unchanged: nothing of its epoch was overwritten. */
+  private lastFrameIntact(size: number): boolean {
+    if (!this.hdr || this.frame === 0) return false;
+    const off = frameOffset(this.hdr.pageSize, this.frame);
+    if (off + frameSize(this.hdr.pageSize) > size) return false;
+    const h = new DataView(this.readAt(off, FRAME_HEADER_SIZE).buffer);
+    return h.getUint32(8) === this.hdr.salt1 && h.getUint32(12) === this.hdr.salt2 && h.getUint32(16) === this.checksum[0] && h.getUint32(20) === this.checksum[1];
+  }
+
+  private startEpoch(header: WalHeader): void {
+    this.seg?.close();
+    this.seg = null;
+    Object.assign(this, { epoch: this.epoch + 1, hdr: header, frame: 0, checksum: header.checksum, pending: false });
+  }
+
+  /** Archives the committed frames after our last one (in the current epoch's header). */
+  private readFrames(size: number): void {
+    const hdr = this.hdr!;
+    const fsize = frameSize(hdr.pageSize);
+    const from = frameOffset(hdr.pageSize, this.frame + 1);
+    const whole = Math.floor((size - from) / fsize);
+    if (whole <= 0) return;
+    const buf = this.readAt(from, whole * fsize);
+    const run = scanFrames(buf, hdr, this.checksum);
+    if (run.frames === 0) return;
+    const at = this.now();
+    if (!this.seg || this.seg.header.epoch !== this.epoch) {
+      this.seg?.close();
+      const { salt1, salt2, pageSize, bigEndian } = hdr;
+      this.seg = new SegmentWriter(this.genDir, { epoch: this.epoch, salt: saltHex(hdr), salt1, salt2, pageSize, bigEndian, first: this.frame + 1, start: this.checksum });
+    }
+    this.seg.append(buf.subarray(0, run.frames * fsize), run.commits.map((c) => ({ frame: this.frame + c.index, at, dbSize: c.dbSize })));
+    Object.assign(this, { frame: this.frame + run.frames, checksum: run.checksum, committedAt: at });
+    this.sinceCheckpoint += run.frames;
+    if (this.seg.bytes >= SEGMENT_MAX_BYTES) this.flush();
+  }
+
+  position(): WalPosition {
+    return { generation: this.generation, epoch: Math.max(0, this.epoch), salt: this.hdr ? saltHex(this.hdr) : "", frame: this.frame, committedAt: this.committedAt };
+  }
+
+  private maybeCheckpoint(): void {
+    if (this.scheduled || this.sinceCheckpoint < (this.opts.checkpointFrames ?? 1000) || this.now() - this.lastTry < CHECKPOINT_RETRY_MS) return;
+    this.scheduled = true;
+    const timer = setTimeout(() => {
+      this.scheduled = false;
+      this.lastTry = this.now();
+      try {
+        this.checkpoint("passive");
+      } catch (err) {
+        this.opts.onError?.("WAL checkpoint failed", err);
+      }
+    }, 0);
+    timer.unref?.();
+  }
+
+  checkpoint(mode: "passive" | "truncate"): boolean {
+    const { sqlite } = this.opts;
+    if (this.closed || this.suspended > 0 || sqlite.inTransaction) return false;
+    this.observeNow();
+    this.flush();
+    const before = sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()?.timeout ?? 5000;
+    sqlite.exec("PRAGMA busy_timeout = 0");
+    let row: { busy: number; log: number; checkpointed: number } | null;
+    try {
+      row = sqlite.query<{ busy: number; log: number; checkpointed: number }, []>(`PRAGMA wal_checkpoint(${mode === "truncate" ? "TRUNCATE" : "PASSIVE"})`).get();
+    } catch (err) {
+      if (/busy|locked/i.test((err as Error).message)) return false;
+      throw err;
+    } finally {
+      sqlite.exec(`PRAGMA busy_timeout = ${before}`);
+    }
+    if (!row || row.busy) return false;
+    if (mode === "truncate") (this.pending = true), (this.seen = null);
+    if (mode === "truncate" || row.log === row.checkpointed) this.sinceCheckpoint = 0;
+    return true;
+  }
+
+  suspendCheckpoints(): () => void {
+    this.suspended++;
+    let released = false;
+    return () => {
+      if (!released) (released = true), this.suspended--;
+    };
+  }
+
+  flush(): void {
+    this.seg?.close();
+    this.seg = null;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.observeNow();
+    this.closed = true;
+    this.flush();
+    const db = dbIdentity(this.opts.dbPath);
+    const clean = this.broken || !db ? null : { db, epoch: this.epoch, header: this.hdr, frame: this.frame, checksum: this.checksum, committedAt: this.committedAt };
+    writeJsonDurably(join(this.dir, "state.json"), { generation: this.generation, clean } satisfies ArchiveState);
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+
+  private statWal(): { size: bigint; mtimeNs: bigint } {
+    if (this.fd === null) {
+      try {
+        this.fd = openSync(this.walPath, "r");
+      } catch {
+        return { size: 0n, mtimeNs: 0n };
+      }
+    }
+    const st = fstatSync(this.fd, { bigint: true });
+    return { size: st.size, mtimeNs: st.mtimeNs };
+  }
+
+  private readAt(offset: number, length: number): Uint8Array {
+    const buf = new Uint8Array(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(this.fd!, buf, got, length - got, offset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === length ? buf : buf.subarray(0, got);
+  }
+}
+
+function dbIdentity(dbPath: string): DbIdentity | null {
+  try {
+    const st = statSync(dbPath, { bigint: true });
+    return { size: String(st.size), mtimeNs: String(st.mtimeNs), ino: String(st.ino) };
+  } catch {
+    return null;
+  }
+}
