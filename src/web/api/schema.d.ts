@@ -2361,6 +2361,207 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Backups, newest first, with the policy, the schedule and its next run, the last backup, a backup running now and the point-in-time coverage (right backups.manage)
+         * @description A backup is a page-exact copy of the database in backups/<label>/ with a manifest (counts, schema, the audit chain's head, the files it needs). Files are shared with the live file store and kept while a backup names them.
+         */
+        get: operations["getApiAdminBackups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a backup now (kind manual): 202 with its job; 409 backup_running while one is being taken (right backups.manage)
+         * @description Writers keep going while it copies. Retention runs after it (manual backups themselves are kept until removed by hand). Follow the job at GET /api/admin/backups/jobs/{id}.
+         */
+        post: operations["postApiAdminBackupsRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A backup, restore or copy job: its phase and progress, then its outcome (right backups.manage)
+         * @description Jobs are kept in memory (not in the database a restore replaces) for a day; after a restart, or for an unknown id, 404.
+         */
+        get: operations["getApiAdminBackupsJobsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set retention (and the schedule) (right backups.manage)
+         * @description A backup goes only when it is outside both limits: not among the newest keepCount scheduled backups, and older than keepDays. Manual, pre-migration and safety backups are kept until removed by hand. `schedule` is an extension. Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can). Audited (backup.policy_changed).
+         */
+        put: operations["putApiAdminBackupsPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/policy/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a policy would remove now, exactly; nothing is removed (right backups.manage) */
+        post: operations["postApiAdminBackupsPolicyPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/{label}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a backup by hand, of any kind (right backups.manage)
+         * @description Extension (not in SPEC.md): how manual, pre-migration and safety backups go. Its copy is deleted; its manifest stays (listed with includeRemoved). Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can). Audited (backup.removed).
+         */
+        delete: operations["deleteApiAdminBackupsByLabel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/targets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The two target slots, directory and s3 (null when not set), with their last test and copy (right backups.manage)
+         * @description Credentials are never answered: the S3 slot says `secretAccessKeySet: true`. Extension: SPEC.md lists the targets' test and copy; configuring them (GET, PUT, DELETE) is Cairn's addition.
+         */
+        get: operations["getApiAdminBackupsTargets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/targets/{slot}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a slot: directory {path}, or s3 {endpoint, region, bucket, prefix, pathStyle, accessKeyId, secretAccessKey} (right backups.manage)
+         * @description Every field is checked; the first wrong one is a 400 naming it (a field of the other slot too). The path must be absolute and outside the data directory; the endpoint an http(s) URL without a path (a private or loopback address is refused when tested or copied to unless CAIRN_OUTBOUND_ALLOW allows it). The secret is sealed with the instance key (data/secret.key) in backups/state/targets.json; leave it out to keep the stored one, except when the endpoint or the access key ID changes. Recorded as `backup.target_changed` (the names of the fields that changed, never a value of a credential). Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can): a target receives a whole copy of the wiki. Extension: SPEC.md lists the targets' test and copy; configuring them (GET, PUT, DELETE) is Cairn's addition.
+         */
+        put: operations["putApiAdminBackupsTargetsBySlot"];
+        post?: never;
+        /**
+         * Forget a slot (204 also when it was not set; what was copied there stays there) (right backups.manage)
+         * @description 409 `copy_running` while a copy to it runs. Recorded as `backup.target_changed`. Extension: SPEC.md lists the targets' test and copy; configuring them (GET, PUT, DELETE) is Cairn's addition.
+         */
+        delete: operations["deleteApiAdminBackupsTargetsBySlot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/targets/{slot}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a slot: write a probe, find it in a listing, read it back, delete it (right backups.manage)
+         * @description Answers 200 whatever the target does: `ok`, the steps run, and in `error` what failed and what to fix in plain words (an unreachable endpoint, a missing bucket, a wrong key, a folder that is not mounted or not writable, an address the outbound guard refuses). Each step has 15 s. 404 when the slot is not set.
+         */
+        post: operations["postApiAdminBackupsTargetsBySlotTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/targets/{slot}/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy every retained backup and the files it needs to a slot: 202 with its job (right backups.manage)
+         * @description Incremental by hash: the target keeps an index (cairn-index.json) of what it holds, and what it already has at the same SHA-256 and size is skipped. Resumable: each object lands whole, and a copy stopped half-way (cancelled, failed, the server stopped) continues where it stopped next time. On the target: backups/<label>/cairn.db, backups/<label>/manifest.json (written after the rest: a manifest there means a complete backup) and files/ab/cdef…; nothing is deleted there. Progress in bytes at GET /api/admin/backups/jobs/{id}; a failure's `error.message` says what to fix. Recorded as `backup.copied`. 404 when the slot is not set; 409 `copy_running` while a copy to it runs.
+         */
+        post: operations["postApiAdminBackupsTargetsBySlotCopy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -11095,7 +11296,7 @@ export interface operations {
                             databaseBytes: number;
                             /** @description The file store: attachments, avatars, branding and icons (bytes) */
                             filesBytes: number;
-                            /** @description The backups folder (the snapshots taken before migrations until backups exist) (bytes) */
+                            /** @description The backups folder (backups and their manifests; the WAL archive) (bytes) */
                             backupsBytes: number;
                             /**
                              * Format: date-time
@@ -11106,7 +11307,7 @@ export interface operations {
                         health: {
                             /**
                              * Format: date-time
-                             * @description When the last backup finished; null until backups exist (a later issue)
+                             * @description When the newest backup not removed was taken; null when there is none
                              */
                             lastBackupAt: ((string | null) | null) | null;
                             diskFreeBytes: (number | null) | null;
@@ -14303,6 +14504,1137 @@ export interface operations {
             };
             /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAdminBackups: {
+        parameters: {
+            query?: {
+                includeRemoved?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first */
+                        backups: {
+                            /** @constant */
+                            format: 1;
+                            /** @description The backup's label: its UTC time, e.g. 2026-11-24T03-00-00Z (-2, -3… when two fall in one second) */
+                            label: string;
+                            /** @enum {string} */
+                            kind: "scheduled" | "manual" | "pre-migration" | "safety" | "automatic";
+                            /**
+                             * Format: date-time
+                             * @description When it was taken
+                             */
+                            createdAt: string;
+                            /** @description The Cairn version that took it */
+                            appVersion: string;
+                            /** @description Size of the database copy */
+                            bytes: number;
+                            /** @description SHA-256 of the database copy */
+                            sha256: string;
+                            /** @description The last migration the copy has */
+                            schemaVersion: string;
+                            counts: {
+                                pages: number;
+                                versions: number;
+                                attachments: number;
+                                comments: number;
+                                users: number;
+                            };
+                            /** @description The audit chain's last entry in the copy */
+                            auditHead: {
+                                sequence: number;
+                                hash: string;
+                            } | null;
+                            /** @description Files of the file store the copy refers to (shared with the live store, never copied; kept while this backup is) */
+                            fileCount: number;
+                            /**
+                             * WalPosition
+                             * @description Where the write-ahead log stood at the copy: the base of point-in-time restore
+                             */
+                            wal: {
+                                generation: string;
+                                epoch: number;
+                                salt: string;
+                                frame: number;
+                                /** @description ms since the epoch: the last commit the copy holds */
+                                committedAt: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When its copy was removed (listed only with includeRemoved)
+                             */
+                            removedAt: string | null;
+                            /** @enum {string|null} */
+                            removedReason: "retention" | "by_hand" | "discarded" | null;
+                        }[];
+                        /** BackupPolicy */
+                        policy: {
+                            /** @description Retention on: after each backup, scheduled backups outside both limits are removed. Off: nothing is removed automatically */
+                            enabled: boolean;
+                            /** @description The newest this many scheduled backups are kept (1–1000) */
+                            keepCount: number;
+                            /** @description Scheduled backups younger than this many days are kept (0–3650) */
+                            keepDays: number;
+                            /** @description Extension (not in SPEC.md): when scheduled backups are taken, a 5-field cron expression in the server's local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged */
+                            schedule: string | null;
+                        };
+                        schedule: {
+                            cron: string | null;
+                            /** @description The server's time zone, in which the cron is read */
+                            timeZone: string;
+                            /**
+                             * Format: date-time
+                             * @description When the next scheduled backup runs; null: none scheduled
+                             */
+                            nextRunAt: string | null;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description When the newest backup not removed was taken
+                         */
+                        lastBackupAt: string | null;
+                        /** BackupJob */
+                        running: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "backup" | "restore" | "restore-test" | "undo" | "copy";
+                            /** @enum {string} */
+                            state: "running" | "succeeded" | "failed" | "cancelled";
+                            /** @description What it is doing now, e.g. copying, retention, done */
+                            phase: string;
+                            progress: {
+                                done: number;
+                                total: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When it started
+                             */
+                            startedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When it finished
+                             */
+                            finishedAt: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description What it produced once succeeded (a backup job: {backup, removed}) */
+                            result: unknown;
+                        } | null;
+                        /** @description The spans of time a restore can reach any second of (the WAL archive's continuous coverage); empty when none */
+                        pointInTime: {
+                            generation: string;
+                            /** @description ms */
+                            from: number;
+                            /** @description ms */
+                            to: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminBackupsRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** BackupJob */
+                        job: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "backup" | "restore" | "restore-test" | "undo" | "copy";
+                            /** @enum {string} */
+                            state: "running" | "succeeded" | "failed" | "cancelled";
+                            /** @description What it is doing now, e.g. copying, retention, done */
+                            phase: string;
+                            progress: {
+                                done: number;
+                                total: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When it started
+                             */
+                            startedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When it finished
+                             */
+                            finishedAt: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description What it produced once succeeded (a backup job: {backup, removed}) */
+                            result: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAdminBackupsJobsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "backup" | "restore" | "restore-test" | "undo" | "copy";
+                        /** @enum {string} */
+                        state: "running" | "succeeded" | "failed" | "cancelled";
+                        /** @description What it is doing now, e.g. copying, retention, done */
+                        phase: string;
+                        progress: {
+                            done: number;
+                            total: number;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description When it started
+                         */
+                        startedAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it finished
+                         */
+                        finishedAt: string | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        } | null;
+                        /** @description What it produced once succeeded (a backup job: {backup, removed}) */
+                        result: unknown;
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiAdminBackupsPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Retention on: after each backup, scheduled backups outside both limits are removed. Off: nothing is removed automatically */
+                    enabled: boolean;
+                    /** @description The newest this many scheduled backups are kept (1–1000) */
+                    keepCount: number;
+                    /** @description Scheduled backups younger than this many days are kept (0–3650) */
+                    keepDays: number;
+                    /** @description Extension (not in SPEC.md): when scheduled backups are taken, a 5-field cron expression in the server's local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged */
+                    schedule?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Retention on: after each backup, scheduled backups outside both limits are removed. Off: nothing is removed automatically */
+                        enabled: boolean;
+                        /** @description The newest this many scheduled backups are kept (1–1000) */
+                        keepCount: number;
+                        /** @description Scheduled backups younger than this many days are kept (0–3650) */
+                        keepDays: number;
+                        /** @description Extension (not in SPEC.md): when scheduled backups are taken, a 5-field cron expression in the server's local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged */
+                        schedule: string | null;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminBackupsPolicyPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Retention on: after each backup, scheduled backups outside both limits are removed. Off: nothing is removed automatically */
+                    enabled: boolean;
+                    /** @description The newest this many scheduled backups are kept (1–1000) */
+                    keepCount: number;
+                    /** @description Scheduled backups younger than this many days are kept (0–3650) */
+                    keepDays: number;
+                    /** @description Extension (not in SPEC.md): when scheduled backups are taken, a 5-field cron expression in the server's local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged */
+                    schedule?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Exactly what this policy would remove now, newest first */
+                        remove: {
+                            /** @constant */
+                            format: 1;
+                            /** @description The backup's label: its UTC time, e.g. 2026-11-24T03-00-00Z (-2, -3… when two fall in one second) */
+                            label: string;
+                            /** @enum {string} */
+                            kind: "scheduled" | "manual" | "pre-migration" | "safety" | "automatic";
+                            /**
+                             * Format: date-time
+                             * @description When it was taken
+                             */
+                            createdAt: string;
+                            /** @description The Cairn version that took it */
+                            appVersion: string;
+                            /** @description Size of the database copy */
+                            bytes: number;
+                            /** @description SHA-256 of the database copy */
+                            sha256: string;
+                            /** @description The last migration the copy has */
+                            schemaVersion: string;
+                            counts: {
+                                pages: number;
+                                versions: number;
+                                attachments: number;
+                                comments: number;
+                                users: number;
+                            };
+                            /** @description The audit chain's last entry in the copy */
+                            auditHead: {
+                                sequence: number;
+                                hash: string;
+                            } | null;
+                            /** @description Files of the file store the copy refers to (shared with the live store, never copied; kept while this backup is) */
+                            fileCount: number;
+                            /**
+                             * WalPosition
+                             * @description Where the write-ahead log stood at the copy: the base of point-in-time restore
+                             */
+                            wal: {
+                                generation: string;
+                                epoch: number;
+                                salt: string;
+                                frame: number;
+                                /** @description ms since the epoch: the last commit the copy holds */
+                                committedAt: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When its copy was removed (listed only with includeRemoved)
+                             */
+                            removedAt: string | null;
+                            /** @enum {string|null} */
+                            removedReason: "retention" | "by_hand" | "discarded" | null;
+                        }[];
+                        /** @description Backups that would stay */
+                        keep: number;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiAdminBackupsByLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                label: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAdminBackupsTargets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** BackupDirectoryTarget */
+                        directory: {
+                            /** @constant */
+                            slot: "directory";
+                            /** @description Absolute path of the folder the copies go to */
+                            path: string;
+                            /**
+                             * Format: date-time
+                             * @description When the slot was last set
+                             */
+                            updatedAt: string;
+                            /** BackupTargetRun */
+                            lastTest: {
+                                /**
+                                 * Format: date-time
+                                 * @description When it ran
+                                 */
+                                at: string;
+                                ok: boolean;
+                                /** @description Plain words on what to fix (a copy that succeeded may still name files missing here) */
+                                error: string | null;
+                                /** @description A copy's counts: backups, copied, skipped, bytes, missingFiles */
+                                summary?: {
+                                    [key: string]: number;
+                                };
+                            } | null;
+                            /** BackupTargetRun */
+                            lastCopy: {
+                                /**
+                                 * Format: date-time
+                                 * @description When it ran
+                                 */
+                                at: string;
+                                ok: boolean;
+                                /** @description Plain words on what to fix (a copy that succeeded may still name files missing here) */
+                                error: string | null;
+                                /** @description A copy's counts: backups, copied, skipped, bytes, missingFiles */
+                                summary?: {
+                                    [key: string]: number;
+                                };
+                            } | null;
+                        } | null;
+                        /** BackupS3Target */
+                        s3: {
+                            /** @constant */
+                            slot: "s3";
+                            /** @description The service's URL (scheme, host, port) */
+                            endpoint: string;
+                            region: string;
+                            bucket: string;
+                            /** @description Where in the bucket the copies go ("" for its root) */
+                            prefix: string;
+                            /** @description true: https://host/bucket/key; false: https://bucket.host/key */
+                            pathStyle: boolean;
+                            accessKeyId: string;
+                            /**
+                             * @description The secret is stored (sealed with the instance key) and never answered
+                             * @constant
+                             */
+                            secretAccessKeySet: true;
+                            /**
+                             * Format: date-time
+                             * @description When the slot was last set
+                             */
+                            updatedAt: string;
+                            /** BackupTargetRun */
+                            lastTest: {
+                                /**
+                                 * Format: date-time
+                                 * @description When it ran
+                                 */
+                                at: string;
+                                ok: boolean;
+                                /** @description Plain words on what to fix (a copy that succeeded may still name files missing here) */
+                                error: string | null;
+                                /** @description A copy's counts: backups, copied, skipped, bytes, missingFiles */
+                                summary?: {
+                                    [key: string]: number;
+                                };
+                            } | null;
+                            /** BackupTargetRun */
+                            lastCopy: {
+                                /**
+                                 * Format: date-time
+                                 * @description When it ran
+                                 */
+                                at: string;
+                                ok: boolean;
+                                /** @description Plain words on what to fix (a copy that succeeded may still name files missing here) */
+                                error: string | null;
+                                /** @description A copy's counts: backups, copied, skipped, bytes, missingFiles */
+                                summary?: {
+                                    [key: string]: number;
+                                };
+                            } | null;
+                        } | null;
+                        /** @description The copy job running now for each slot that has one (see GET /api/admin/backups/jobs/{id}) */
+                        copying: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiAdminBackupsTargetsBySlot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slot: "directory" | "s3";
+            };
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description directory: the absolute path of a folder outside the data directory (an external disk or network mount) */
+                    path?: string;
+                    /** @description s3: the service's http(s) URL without a path, e.g. https://s3.eu-central-1.amazonaws.com or http://nas.lan:3900 */
+                    endpoint?: string;
+                    /** @description s3: the region, e.g. "us-east-1" ("auto" for Cloudflare R2; Garage: its s3_region) */
+                    region?: string;
+                    /** @description s3: the bucket's name (it must exist) */
+                    bucket?: string;
+                    /** @description s3: folder in the bucket for the copies, e.g. "cairn" (default: the root) */
+                    prefix?: string;
+                    /** @description s3: address the bucket in the path (default true: MinIO, Garage, Ceph…); false: as a host name (virtual-hosted) */
+                    pathStyle?: boolean;
+                    /** @description s3: the access key ID */
+                    accessKeyId?: string;
+                    /** @description s3: the secret access key. Leave it out to keep the stored one (not when the endpoint or the access key ID changes) */
+                    secretAccessKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** BackupDirectoryTarget */
+                        directory: {
+                            /** @constant */
+                            slot: "directory";
+                            /** @description Absolute path of the folder the copies go to */
+                            path: string;
+                            /**
+                             * Format: date-time
+                             * @description When the slot was last set
+                             */
+                            updatedAt: string;
+                            /** BackupTargetRun */
+                            lastTest: {
+                                /**
+                                 * Format: date-time
+                                 * @description When it ran
+                                 */
+                                at: string;
+                                ok: boolean;
+                                /** @description Plain words on what to fix (a copy that succeeded may still name files missing here) */
+                                error: string | null;
+                                /** @description A copy's counts: backups, copied, skipped, bytes, missingFiles */
+                                summary?: {
+                                    [key: string]: number;
+                                };
+                            } | null;
+                            /** BackupTargetRun */
+                            lastCopy: {
+                                /**
+                                 * Format: date-time
+                                 * @description When it ran
+                                 */
+                                at: string;
+                                ok: boolean;
+                                /** @description Plain words on what to fix (a copy that succeeded may still name files missing here) */
+                                error: string | null;
+                                /** @description A copy's counts: backups, copied, skipped, bytes, missingFiles */
+                                summary?: {
+                                    [key: string]: number;
+                                };
+                            } | null;
+                        } | null;
+                        /** BackupS3Target */
+                        s3: {
+                            /** @constant */
+                            slot: "s3";
+                            /** @description The service's URL (scheme, host, port) */
+                            endpoint: string;
+                            region: string;
+                            bucket: string;
+                            /** @description Where in the bucket the copies go ("" for its root) */
+                            prefix: string;
+                            /** @description true: https://host/bucket/key; false: https://bucket.host/key */
+                            pathStyle: boolean;
+                            accessKeyId: string;
+                            /**
+                             * @description The secret is stored (sealed with the instance key) and never answered
+                             * @constant
+                             */
+                            secretAccessKeySet: true;
+                            /**
+                             * Format: date-time
+                             * @description When the slot was last set
+                             */
+                            updatedAt: string;
+                            /** BackupTargetRun */
+                            lastTest: {
+                                /**
+                                 * Format: date-time
+                                 * @description When it ran
+                                 */
+                                at: string;
+                                ok: boolean;
+                                /** @description Plain words on what to fix (a copy that succeeded may still name files missing here) */
+                                error: string | null;
+                                /** @description A copy's counts: backups, copied, skipped, bytes, missingFiles */
+                                summary?: {
+                                    [key: string]: number;
+                                };
+                            } | null;
+                            /** BackupTargetRun */
+                            lastCopy: {
+                                /**
+                                 * Format: date-time
+                                 * @description When it ran
+                                 */
+                                at: string;
+                                ok: boolean;
+                                /** @description Plain words on what to fix (a copy that succeeded may still name files missing here) */
+                                error: string | null;
+                                /** @description A copy's counts: backups, copied, skipped, bytes, missingFiles */
+                                summary?: {
+                                    [key: string]: number;
+                                };
+                            } | null;
+                        } | null;
+                        /** @description The copy job running now for each slot that has one (see GET /api/admin/backups/jobs/{id}) */
+                        copying: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteApiAdminBackupsTargetsBySlot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slot: "directory" | "s3";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminBackupsTargetsBySlotTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slot: "directory" | "s3";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        /** @description The steps run, in order; the first that failed is the last */
+                        steps: {
+                            /** @enum {string} */
+                            step: "connect" | "write" | "list" | "read back" | "delete";
+                            ok: boolean;
+                            /** @description How long the step took */
+                            ms: number;
+                        }[];
+                        /** @description What failed and what to fix, in plain words */
+                        error: string | null;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminBackupsTargetsBySlotCopy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slot: "directory" | "s3";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** BackupJob */
+                        job: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "backup" | "restore" | "restore-test" | "undo" | "copy";
+                            /** @enum {string} */
+                            state: "running" | "succeeded" | "failed" | "cancelled";
+                            /** @description What it is doing now, e.g. copying, retention, done */
+                            phase: string;
+                            progress: {
+                                done: number;
+                                total: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When it started
+                             */
+                            startedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When it finished
+                             */
+                            finishedAt: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description What it produced once succeeded (a backup job: {backup, removed}) */
+                            result: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
