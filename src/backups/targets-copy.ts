@@ -8,9 +8,10 @@
  *
  * Incremental: the index records each object's SHA-256 and size as it lands; an object whose
  * index entry matches and which the target still holds at that size is skipped. Resumable:
- * every object is written whole (target-storage.ts), the index is saved at least every second
- * and once more however the copy ends (done, failed, cancelled), so a copy stopped half-way
- * continues with what is missing; after a crash at most the last second's objects go again.
+ * every object is written whole (target-storage.ts), the index is saved after every large
+ * object and about once a second otherwise (less often when saving it takes long), and once more
+ * however the copy ends (done, failed, cancelled), so a copy stopped half-way
+ * continues with what is missing; after a crash only the objects since the last save go again.
  * A backup's manifest goes after its database and files: a manifest on the target means its
  * backup is complete there. Nothing is deleted from the target (an off-site copy outlives the
  * local one on purpose).
@@ -111,10 +112,14 @@ export async function copyBackups(storage: TargetStorage, backups: BackupSource[
   let done = 0;
   let dirty = false;
   let flushedAt = Date.now();
+  let flushEvery = FLUSH_EVERY_MS;
   const flush = async () => {
+    const started = Date.now();
     await storage.putBytes(INDEX_KEY, new TextEncoder().encode(JSON.stringify(index)));
     dirty = false;
     flushedAt = Date.now();
+    // A large index on a slow target: saving it takes at most a twentieth of the copy's time.
+    flushEvery = Math.max(FLUSH_EVERY_MS, 20 * (flushedAt - started));
   };
   job.report("copying", 0, total);
   try {
@@ -138,7 +143,7 @@ export async function copyBackups(storage: TargetStorage, backups: BackupSource[
       index.objects[o.key] = { sha256: o.sha256, size: o.size };
       dirty = true;
       job.report("copying", done, total);
-      if (o.size >= LARGE || Date.now() - flushedAt >= FLUSH_EVERY_MS) await flush();
+      if (o.size >= LARGE || Date.now() - flushedAt >= flushEvery) await flush();
     }
   } finally {
     // However the copy ends, the target's index says what landed, so the next copy resumes.

@@ -2,6 +2,8 @@ import { Elysia } from "elysia";
 import { attachmentRoutes } from "../attachments/routes";
 import { auditRoutes } from "../audit/routes";
 import { backupRoutes } from "../backups/routes";
+import { backupTargetRoutes } from "../backups/targets-routes";
+import { restoreRoutes } from "../backups/restore-routes";
 import { brandingRoutes } from "../branding/routes";
 import { commentRoutes } from "../comments/routes";
 import { dashboardRoutes } from "../dashboard/routes";
@@ -80,6 +82,8 @@ export function apiRoutes(core: Core) {
     mediaRoutes(core),
     systemAdminRoutes(core),
     backupRoutes(core),
+    backupTargetRoutes(core),
+    restoreRoutes(core),
   ];
 }
 
