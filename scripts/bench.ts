@@ -22,6 +22,7 @@ import { measureWeb } from "./bench/web";
 import { measureKeptAnswers } from "./bench/kept-answers";
 import { firstTimeFigures, measureFirstTimeSearch } from "./bench/search-100k";
 import { measureCollab } from "./bench/collab";
+import { measureBackupStall } from "./bench/backup-stall";
 
 // `bun run bench -- --fuzz` runs only the long fuzz (bench/fuzz.ts), not the benchmark.
 if (process.argv.includes("--fuzz")) process.exit(await (await import("./bench/fuzz")).runFuzz(process.argv));
@@ -145,6 +146,14 @@ async function main() {
     const collab = await measureCollab(outfile, logFile("collab.log"));
     web.figures.push(...collab.figures);
     Object.assign(web.extras, collab.extras);
+  }
+
+  // Writer stall while backing up 1 GB (bench/backup-stall.ts), full runs only: its own instance, 2–3 minutes.
+  if (!quick) {
+    const backup = await measureBackupStall(outfile, logFile("backup-stall.log"));
+    for (const f of backup.figures) console.log(`${f.figure}: ${f.value}`);
+    web.figures.push(...backup.figures);
+    Object.assign(web.extras, backup.extras);
   }
 
   const baseAfter = await baseline.load();

@@ -1,0 +1,235 @@
+/**
+ * Writer stall while backing up a 1 GB database (issue 17 §1, "Done when"), against the built
+ * binary: `bun scripts/bench/backup-stall.ts [--binary=PATH] [--gb=N] [--trace]`, and part of
+ * `bun run bench`'s full run. About 2–3 minutes.
+ *
+ * 1. A data directory made by the binary itself (its migrations), with an owner, a space, the
+ *    pages the writers update and 40 pages whose history is seeded straight into SQLite, in big
+ *    transactions, with the server stopped: ~130,000 versions of ~8 KB ProseMirror JSON, 1 GB.
+ * 2. The binary serves it; a writer process (this file, --writer) updates pages over HTTP in 4
+ *    loops without pause and records each write's start and latency.
+ * 3. Three windows: writers alone (the baseline); POST /api/admin/backups/run until its job ends
+ *    (Cairn's page-exact copy); and, for the decision the issue asks for, `VACUUM INTO` of the
+ *    same database from a second connection (in this process, another than the writers').
+ *    VACUUM INTO cannot be a base for point-in-time restore (its page layout differs from the
+ *    live file's, so archived WAL frames cannot be replayed onto it): measured for comparison.
+ * 4. Per window: the writes' max and p99 latency (a write counts in a window it overlaps).
+ */
+import { Database } from "bun:sqlite";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { build } from "../build";
+import { freePort, HOST, killAll, removeAtExit, spawnLogged, stop, waitFor200 } from "./procs";
+import type { FigureRow } from "./report";
+
+const PASSWORD = "correct horse battery staple";
+const STALL_TARGET_MS = 50;
+const WRITER_LOOPS = 4;
+const now = () => performance.timeOrigin + performance.now();
+
+interface Sample {
+  at: number;
+  ms: number;
+}
+interface WriterPlan {
+  url: string;
+  cookie: string;
+  pageIds: string[];
+}
+
+async function api(url: string, cookie: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(url + path, {
+    method,
+    headers: { cookie: `cairn_session=${cookie}`, "x-requested-with": "Cairn", ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** A ProseMirror document of about `bytes`, different for each `n` (so nothing is shared). */
+function docJson(n: number, bytes: number): string {
+  const words = ["backup", "restore", "cairn", "wiki", "page", "version", "history", "garden", "server", "snapshot", "frame", "commit", "writer", "reader"];
+  const content: unknown[] = [];
+  let size = 0;
+  for (let p = 0; size < bytes; p++) {
+    let text = `${n}.${p} `;
+    for (let w = 0; w < 40; w++) text += `${words[(n * 7 + p * 13 + w * 3) % words.length]} `;
+    content.push({ type: "paragraph", content: [{ type: "text", text }] });
+    size += text.length + 60;
+  }
+  return JSON.stringify({ type: "doc", content });
+}
+
+/** 1: the binary migrates a fresh directory; pages made over HTTP; history seeded into SQLite. */
+async function prepare(binary: string, logPath: string, gb: number, log: (line: string) => void) {
+  const dataDir = mkdtempSync(join(tmpdir(), "cairn-bench-backup-"));
+  removeAtExit(dataDir);
+  const port = await freePort();
+  const url = `http://${HOST}:${port}`;
+  let child = spawnLogged([binary, "serve", "--data", dataDir, "--host", HOST, "--port", String(port)], logPath, tmpdir());
+  await waitFor200(`${url}/api/health`, child, 10_000);
+  const reg = await fetch(`${url}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+    body: JSON.stringify({ email: "bench@example.com", displayName: "Bench", password: PASSWORD }),
+  });
+  const cookie = /cairn_session=([^;]*)/.exec(reg.headers.get("set-cookie") ?? "")?.[1];
+  if (!cookie) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+  const owner = (await reg.json()).id as string;
+  const space = await api(url, cookie, "POST", "/api/spaces", { key: "BAK", name: "Backups bench" });
+  const page = (title: string) => api(url, cookie, "POST", "/api/pages", { spaceId: space.id, title, contentMarkdown: `# ${title}\n\nThe first version.` });
+  const writerPages: string[] = [];
+  for (let i = 0; i < 8; i++) writerPages.push((await page(`Written ${i}`)).id);
+  const historyPages: string[] = [];
+  for (let i = 0; i < 40; i++) historyPages.push((await page(`History ${i}`)).id);
+  if ((await stop(child)) !== 0) throw new Error(`cairn exited badly after seeding pages (see ${logPath})`);
+
+  const started = performance.now();
+  const dbPath = join(dataDir, "cairn.db");
+  const db = new Database(dbPath);
+  db.exec("PRAGMA synchronous = OFF");
+  const insert = db.prepare("INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, author_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  const target = gb * 1024 ** 3;
+  const rowBytes = 8_000;
+  const rows = Math.ceil(target / (rowBytes + 150));
+  const perPage = Math.ceil(rows / historyPages.length);
+  const day = Date.parse("2025-01-01T00:00:00Z");
+  for (const [pi, pageId] of historyPages.entries()) {
+    db.transaction(() => {
+      for (let v = 2; v < perPage + 2; v++) insert.run(pageId, v, `History ${pi}`, docJson(pi * perPage + v, rowBytes), v % 5 ? null : "edited", owner, new Date(day + v * 60_000).toISOString());
+    })();
+    db.query("UPDATE pages SET current_version = ? WHERE id = ?").run(perPage + 1, pageId);
+  }
+  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  db.close();
+  const bytes = statSync(dbPath).size;
+  log(`seeded ${rows} versions, ${(bytes / 1024 ** 3).toFixed(2)} GB, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  child = spawnLogged([binary, "serve", "--data", dataDir, "--host", HOST, "--port", String(port)], logPath, tmpdir());
+  await waitFor200(`${url}/api/health`, child, 60_000);
+  const login = await fetch(`${url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn" }, body: JSON.stringify({ email: "bench@example.com", password: PASSWORD }) });
+  const session = /cairn_session=([^;]*)/.exec(login.headers.get("set-cookie") ?? "")?.[1];
+  if (!session) throw new Error(`login: ${login.status} ${await login.text()}`);
+  return { dataDir, dbPath, bytes, url, child, cookie: session, writerPages };
+}
+
+/** The writer process: loops of page updates until SIGTERM, then prints its samples. */
+async function runWriter(plan: WriterPlan): Promise<void> {
+  const samples: Sample[] = [];
+  let stopping = false;
+  process.on("SIGTERM", () => (stopping = true));
+  let n = 0;
+  const loop = async (pageId: string) => {
+    while (!stopping) {
+      const at = now();
+      await api(plan.url, plan.cookie, "PUT", `/api/pages/${pageId}`, { contentMarkdown: `# Written\n\nEdit ${++n} at ${at}.` });
+      samples.push({ at, ms: now() - at });
+    }
+  };
+  await Promise.all(plan.pageIds.slice(0, WRITER_LOOPS).map(loop));
+  await Bun.write(Bun.stdout, JSON.stringify(samples));
+}
+
+function window(samples: Sample[], from: number, to: number) {
+  const inside = samples.filter((s) => s.at < to && s.at + s.ms > from).map((s) => s.ms).sort((a, b) => a - b);
+  const p99 = inside.length ? inside[Math.min(inside.length - 1, Math.floor(inside.length * 0.99))] : 0;
+  return { writes: inside.length, maxMs: Math.round((inside.at(-1) ?? 0) * 10) / 10, p99Ms: Math.round(p99 * 10) / 10 };
+}
+
+export async function measureBackupStall(binary: string, logPath: string, opts: { gb?: number; baselineSec?: number; trace?: boolean; log?: (line: string) => void } = {}) {
+  const log = opts.log ?? console.log;
+  const gb = opts.gb ?? 1;
+  const env = await prepare(binary, logPath, gb, log);
+  const writer = Bun.spawn(["bun", import.meta.path, "--writer"], { stdin: new Blob([JSON.stringify({ url: env.url, cookie: env.cookie, pageIds: env.writerPages } satisfies WriterPlan)]), stdout: "pipe", stderr: "inherit" });
+  try {
+    await Bun.sleep(2_000); // warm-up
+    const baseFrom = now();
+    await Bun.sleep((opts.baselineSec ?? 10) * 1000);
+    const baseTo = now();
+
+    const backupFrom = now();
+    const run = await api(env.url, env.cookie, "POST", "/api/admin/backups/run");
+    let job = run.job;
+    while (job.state === "running") {
+      await Bun.sleep(100);
+      job = await api(env.url, env.cookie, "GET", `/api/admin/backups/jobs/${job.id}`);
+    }
+    const backupTo = now();
+    if (job.state !== "succeeded") throw new Error(`backup job ${job.state}: ${JSON.stringify(job.error)}`);
+    log(`backup ${job.result.backup.label}: ${((backupTo - backupFrom) / 1000).toFixed(1)} s`);
+    await Bun.sleep(2_000);
+
+    // VACUUM INTO from a second connection (this process; the writers are in theirs).
+    const vacuumPath = join(env.dataDir, "vacuum-into.db");
+    const second = new Database(env.dbPath);
+    second.exec("PRAGMA busy_timeout = 5000");
+    const vacuumFrom = now();
+    second.query("VACUUM INTO ?").run(vacuumPath);
+    const vacuumTo = now();
+    second.close();
+    const vacuumBytes = statSync(vacuumPath).size;
+    rmSync(vacuumPath, { force: true });
+    log(`VACUUM INTO: ${((vacuumTo - vacuumFrom) / 1000).toFixed(1)} s`);
+    await Bun.sleep(1_000);
+
+    writer.kill("SIGTERM");
+    const samples = JSON.parse(await new Response(writer.stdout).text()) as Sample[];
+    // --trace: when the slow writes happened, relative to the backup's start (where does it stall?).
+    if (opts.trace) for (const sm of samples.filter((x) => x.ms > STALL_TARGET_MS)) log(`slow write at +${((sm.at - backupFrom) / 1000).toFixed(2)} s: ${sm.ms.toFixed(0)} ms`);
+    const base = window(samples, baseFrom, baseTo);
+    const during = window(samples, backupFrom, backupTo);
+    const vacuum = window(samples, vacuumFrom, vacuumTo);
+    const backupSec = (backupTo - backupFrom) / 1000;
+    const gbText = `${(env.bytes / 1024 ** 3).toFixed(2)} GB`;
+    // On a shared machine the writers' own latency moves with the load: reported beside the figures.
+    const load = loadavg()[0].toFixed(1);
+    const figures: FigureRow[] = [
+      {
+        figure: `writer stall while backing up a ${gbText} database (page-exact copy; ${WRITER_LOOPS} writers updating pages over HTTP)`,
+        value: `max ${during.maxMs} ms, p99 ${during.p99Ms} ms over ${during.writes} writes (without a backup: max ${base.maxMs} ms, p99 ${base.p99Ms} ms)`,
+        target: `max ≤ ${STALL_TARGET_MS} ms`,
+        met: during.maxMs <= STALL_TARGET_MS,
+      },
+      { figure: `backup of ${gbText}: duration and size`, value: `${backupSec.toFixed(1)} s, ${(job.result.backup.bytes / 1024 ** 3).toFixed(2)} GB (machine load ${load})`, target: "", met: null },
+      {
+        figure: "for comparison: VACUUM INTO of the same database from a second connection (not a point-in-time base)",
+        value: `writers max ${vacuum.maxMs} ms, p99 ${vacuum.p99Ms} ms over ${vacuum.writes} writes; ${((vacuumTo - vacuumFrom) / 1000).toFixed(1)} s, ${(vacuumBytes / 1024 ** 3).toFixed(2)} GB`,
+        target: "",
+        met: null,
+      },
+    ];
+    const extras = { backupStall: { databaseBytes: env.bytes, load: Number(load), baseline: base, backup: { ...during, seconds: backupSec, bytes: job.result.backup.bytes }, vacuumInto: { ...vacuum, seconds: (vacuumTo - vacuumFrom) / 1000, bytes: vacuumBytes } } };
+    return { figures, extras };
+  } finally {
+    writer.kill("SIGKILL");
+    await stop(env.child);
+    rmSync(env.dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main && process.argv.includes("--writer")) {
+  await runWriter(JSON.parse(await new Response(Bun.stdin.stream()).text()) as WriterPlan);
+  process.exit(0);
+} else if (import.meta.main) {
+  const root = join(import.meta.dir, "..", "..");
+  const out = join(root, ".bench");
+  mkdirSync(out, { recursive: true });
+  const givenArg = process.argv.find((a) => a.startsWith("--binary="))?.slice("--binary=".length);
+  const given = givenArg ? resolve(givenArg) : undefined; // the binary runs from another cwd
+  const gb = Number(process.argv.find((a) => a.startsWith("--gb="))?.slice("--gb=".length) ?? 1);
+  const logPath = join(out, "backup-stall.log");
+  writeFileSync(logPath, "");
+  try {
+    const binary = given ?? (await build({ quiet: true, distDir: join(out, "backup-dist") })).outfile;
+    const result = await measureBackupStall(binary, logPath, { gb, trace: process.argv.includes("--trace") });
+    for (const f of result.figures) console.log(`${f.met === null ? "      " : f.met ? "MET   " : "MISSED"} ${f.figure}: ${f.value}${f.target ? ` (target ${f.target})` : ""}`);
+    console.log(JSON.stringify(result.extras));
+    process.exit(result.figures.every((f) => f.met !== false) ? 0 : 1);
+  } catch (err) {
+    console.error(err);
+    killAll();
+    process.exit(1);
+  }
+}
