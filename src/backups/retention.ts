@@ -7,6 +7,7 @@
 import type { Core } from "../core";
 import { deleteUnusedBlobs } from "../attachments/blob-refs";
 import { recordEvent } from "../events/outbox";
+import { pruneArchive } from "../platform/backup/replay";
 import { KEPT_BY_HAND, type BackupManifest } from "./manifest";
 import { readPolicy, type BackupPolicy } from "./policy";
 import { archiveOf, listManifests, markRemoved } from "./store";
@@ -57,7 +58,7 @@ export function pruneWalArchive(core: Core): void {
   const archive = archiveOf(core);
   if (!archive) return;
   try {
-    void keep;
+    pruneArchive(archive.dir, keep);
   } catch (err) {
     core.log.error("WAL archive prune failed", { error: err instanceof Error ? err.message : String(err) });
   }

@@ -12,6 +12,7 @@ import { recordEvent } from "../events/outbox";
 import { requireUser, type Caller } from "../identity/caller";
 import { requireRight } from "../identity/rights";
 import { holdBlobDeletes } from "../platform/backup/pins";
+import { coverage } from "../platform/backup/replay";
 import { snapshotDatabase } from "../platform/backup/snapshot";
 import { iso } from "../platform/clock";
 import { PRIVATE_FILE } from "../platform/datadir";
@@ -121,7 +122,7 @@ export function listBackups(core: Core, caller: Caller, opts: { includeRemoved?:
     lastBackupAt: lastBackupAt(core),
     running: runningJob(core, "backup"),
     // The spans a restore can reach any second of (platform/backup/replay.ts).
-    pointInTime: [] as Array<{ generation: string; from: number; to: number }>,
+    pointInTime: coverage(join(core.data.backupsDir, "wal")),
   };
 }
 
