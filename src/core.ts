@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { chmodSync, existsSync } from "node:fs";
+import { join } from "node:path";
 import { migrations } from "./db/migrations.gen";
 import type { Clock } from "./platform/clock";
 import { systemClock } from "./platform/clock";
@@ -11,6 +12,8 @@ import { checkpointWal, openSqlite, toDrizzle, type Db } from "./platform/db/ope
 import { createTransactions, type Transactions } from "./platform/db/transactions";
 import { createJobs, type Jobs } from "./platform/jobs/runner";
 import { createLogger, type Logger } from "./platform/log";
+import type { WalArchive } from "./platform/backup/types";
+import { openWalArchive } from "./platform/backup/wal-archive";
 import { VERSION } from "./version";
 
 /**
@@ -46,6 +49,8 @@ export interface Core {
   bookkeeping<T>(fn: () => T): T;
   /** Background work that survives restarts (platform/jobs/runner.ts); its worker runs in the server only. */
   jobs: Jobs;
+  /** The WAL archive (platform/backup/wal-archive.ts) when this core keeps one (the server); else null. */
+  wal: WalArchive | null;
   /** Functions run once at shutdown (timers, sockets). */
   onClose(fn: () => void): void;
   close(): void;
@@ -56,6 +61,11 @@ export interface OpenCoreOptions {
   log?: Logger;
   /** Group the commits of one turn of the event loop (the server); off: each commits at once. */
   groupCommits?: boolean;
+  /**
+   * Keep the WAL archive in backups/wal (point-in-time restore): the server does; a test core
+   * opts in. Without it SQLite checkpoints by itself, as it does by default.
+   */
+  archiveWal?: boolean;
   /**
    * Backs up a database that holds data before migrations change it (the backups domain's
    * pre-migration backup, given by openInstance); answers what it wrote. None: no backup.
@@ -76,8 +86,24 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
   }
   const backUp = opts.backUpBeforeMigrating;
   const result = migrate(sqlite, migrations, backUp ? () => backUp(sqlite, data, clock.now()) : null, clock.now());
+  // After the migrations (a full disk is SQLite's to report): an upgrade's frames are in the log
+  // the archive then finds, so it begins a new generation there.
+  const wal = opts.archiveWal ? openArchive(sqlite, data, clock, log) : null;
+  // No archive to protect: nobody in this process checkpoints, so SQLite's own does.
+  if (!wal) sqlite.exec("PRAGMA wal_autocheckpoint = 1000");
   if (result.applied.length) log.info("migrated", { applied: result.applied, snapshot: result.snapshot });
-  return assembleCore({ config, data, sqlite, clock, log, groupCommits: opts.groupCommits ?? false, checkpointAtClose: true });
+  return assembleCore({ config, data, sqlite, clock, log, groupCommits: opts.groupCommits ?? false, checkpointAtClose: true, wal });
+}
+
+function openArchive(sqlite: Database, data: DataDir, clock: Clock, log: Logger): WalArchive {
+  return openWalArchive({
+    sqlite,
+    dbPath: data.dbPath,
+    dir: join(data.backupsDir, "wal"),
+    now: () => clock.now(),
+    onNewGeneration: (generation, reason) => log.info("WAL archive: a new generation begins", { generation, reason }),
+    onError: (what, err) => log.error(what, { error: err instanceof Error ? err.message : String(err) }),
+  });
 }
 
 export interface CoreParts {
@@ -92,6 +118,8 @@ export interface CoreParts {
    * self-contained copy). A command beside a running server leaves that to the server.
    */
   checkpointAtClose: boolean;
+  /** The WAL archive, observed by every write transaction and checkpointing at close. */
+  wal?: WalArchive | null;
 }
 
 /** The core around an opened database: transactions, hooks and a clean close. */
@@ -104,6 +132,7 @@ export function assembleCore(parts: CoreParts): Core {
   const transactions = createTransactions(sqlite, {
     grouped: parts.groupCommits,
     beforeCommit: commitHooks,
+    observe: parts.wal ? (moment) => parts.wal!.observe(moment) : undefined,
     onError: (what, err) => log.error(what, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
   });
   const core: Core = {
@@ -121,6 +150,7 @@ export function assembleCore(parts: CoreParts): Core {
     beforeCommit: (fn) => commitHooks.push(fn),
     stamp,
     bookkeeping: (fn) => stamp.bookkeeping(() => transactions.tx(fn)),
+    wal: parts.wal ?? null,
     onClose: (fn) => closers.push(fn),
     close() {
       if (closed) return;
@@ -129,14 +159,18 @@ export function assembleCore(parts: CoreParts): Core {
       for (const fn of closers.reverse()) fn();
       transactions.flush();
       // A statement still open somewhere makes the checkpoint fail; the WAL is then folded at next start.
-      if (parts.checkpointAtClose) {
+      // With the archive: observe, fsync, then its TRUNCATE (busy: the next start continues the log).
+      if (parts.wal || parts.checkpointAtClose) {
         try {
-          checkpointWal(sqlite);
+          if (parts.wal) parts.wal.checkpoint("truncate");
+          else checkpointWal(sqlite);
         } catch (err) {
           log.warn("WAL checkpoint at shutdown failed", { error: (err as Error).message });
         }
       }
       sqlite.close();
+      // After the database closed: the archive notes the file as this close left it.
+      parts.wal?.close();
     },
     jobs: null as unknown as Jobs,
   };

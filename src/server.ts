@@ -32,7 +32,7 @@ export interface ServerOptions {
 }
 
 export function startServer(config: Config, opts: ServerOptions = {}): RunningServer {
-  const core = openInstance(config, { groupCommits: true, log: opts.log });
+  const core = openInstance(config, { groupCommits: true, log: opts.log, archiveWal: true });
   // Background jobs run here, in the server, never in a command opened beside it.
   catchUpNotifications(core);
   core.jobs.start();

@@ -12,6 +12,9 @@ export function openSqlite(path: string): Database {
   sqlite.exec("PRAGMA synchronous = FULL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA temp_store = MEMORY");
+  // Cairn owns checkpointing (platform/backup/wal-archive.ts): a checkpoint lets the next write
+  // restart the log over frames, so none may run before the archive has copied them.
+  sqlite.exec("PRAGMA wal_autocheckpoint = 0");
   return sqlite;
 }
 

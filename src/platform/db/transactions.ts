@@ -42,7 +42,19 @@ interface Group {
   settle: () => void;
 }
 
-export function createTransactions(sqlite: Database, opts: { grouped: boolean; beforeCommit: ReadonlyArray<() => void>; onError: (what: string, err: unknown) => void }): Transactions {
+export interface TransactionOptions {
+  grouped: boolean;
+  beforeCommit: ReadonlyArray<() => void>;
+  onError: (what: string, err: unknown) => void;
+  /**
+   * The WAL archive's observer (platform/backup/wal-archive.ts): "locked" right after BEGIN
+   * IMMEDIATE (frames another process wrote are copied before our write could restart the log),
+   * "released" right after every COMMIT or ROLLBACK that ends the write lock.
+   */
+  observe?: (moment: "locked" | "released") => void;
+}
+
+export function createTransactions(sqlite: Database, opts: TransactionOptions): Transactions {
   let depth = 0;
   let group: Group | null = null;
   let failed = 0;
@@ -59,13 +71,17 @@ export function createTransactions(sqlite: Database, opts: { grouped: boolean; b
     }
   };
 
+  const observe = opts.observe ?? (() => {});
+
   const rollback = () => {
     if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
     noteRollback(sqlite);
+    observe("released");
   };
 
   function openGroup(): Group {
     sqlite.exec("BEGIN IMMEDIATE");
+    observe("locked");
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
     const g: Group = { after: [], settled, settle };
@@ -79,6 +95,7 @@ export function createTransactions(sqlite: Database, opts: { grouped: boolean; b
     group = null;
     try {
       sqlite.exec("COMMIT");
+      observe("released");
     } catch (err) {
       // 1. the disk refused (full, I/O error): every member's writes are lost together;
       // 2. count it, so every request that waited on this group answers an error;
@@ -104,9 +121,12 @@ export function createTransactions(sqlite: Database, opts: { grouped: boolean; b
 
   function immediate<T>(fn: () => T): T {
     sqlite.exec("BEGIN IMMEDIATE");
+    observe("locked");
     depth++;
     try {
-      return run(fn, "COMMIT");
+      const result = run(fn, "COMMIT");
+      observe("released");
+      return result;
     } catch (err) {
       memberAfter = [];
       rollback();
@@ -139,6 +159,7 @@ export function createTransactions(sqlite: Database, opts: { grouped: boolean; b
         group = null;
         failed++;
         noteRollback(sqlite);
+        observe("released");
         g?.settle();
       }
       throw err;
