@@ -4,13 +4,13 @@
  * server on loopback, real folders), copies as jobs that skip what the target already holds.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { S3Client } from "bun";
 import { createSession } from "../auth/sessions";
 import { call, makeEnv, signUp, type Answer, type TestEnv, type Who } from "../../tests/harness";
 import { ALLOW_LOOPBACK } from "../webhooks/testing";
-import { settled } from "./jobs";
+import { cancelJob, getJob, settled } from "./jobs";
 import type { BackupManifest } from "./manifest";
 import { targetsPath } from "./targets-store";
 import { randomData, S3_KEY, startS3, tempFolder, writeTestBackup, type TestS3 } from "./targets-testing";
@@ -244,6 +244,47 @@ describe("copying to a slot", () => {
     expect((await api("GET", PATH)).body.directory).toBeNull();
     const removed = env.core.sqlite.query("SELECT data FROM events WHERE type = 'backup.target_changed' ORDER BY rowid DESC LIMIT 1").get() as { data: string };
     expect(JSON.parse(removed.data)).toEqual({ slot: "directory", action: "removed", fields: [] });
+  });
+});
+
+describe("a copy cancelled half-way", () => {
+  test("ends cancelled with nothing half-written on the target, and the next copy continues where it stopped", async () => {
+    const other = makeEnv();
+    try {
+      const admin = await signUp(other, "owner@example.com");
+      const big = await writeTestBackup(other.core, "2026-11-23T03-00-00Z", { dbBytes: randomData(32 * 1024 * 1024), files: [randomData(4000), randomData(5000)] });
+      const dir = folder();
+      expect((await call(other, "PUT", `${PATH}/directory`, { as: admin, body: { path: dir } })).status).toBe(200);
+      const started = await call(other, "POST", `${PATH}/directory/copy`, { as: admin });
+      expect(started.status).toBe(202);
+      const id = started.body.job.id as string;
+      // Once the database is being written (the two files, first, have landed), stop the job.
+      for (let i = 0; i < 5000; i++) {
+        const progress = getJob(other.core, id)?.progress;
+        if (progress && progress.done > 1024 * 1024) break;
+        await Bun.sleep(1);
+      }
+      const midway = getJob(other.core, id)!;
+      expect(midway.state).toBe("running");
+      expect(midway.progress!.done).toBeLessThan(midway.progress!.total);
+      expect((await call(other, "POST", `${PATH}/directory/copy`, { as: admin })).body.code).toBe("copy_running");
+      expect(cancelJob(other.core, id)).toBe(true);
+      const cancelled = await settled(other.core, id);
+      expect(cancelled!.state).toBe("cancelled");
+      expect((await call(other, "GET", PATH, { as: admin })).body.directory.lastCopy).toMatchObject({ ok: false, error: expect.stringContaining("continues where it stopped") });
+      const folderOf = join(dir, "backups", big.label);
+      expect(existsSync(join(folderOf, "cairn.db"))).toBe(false);
+      expect(existsSync(join(folderOf, "manifest.json"))).toBe(false);
+
+      const again = await call(other, "POST", `${PATH}/directory/copy`, { as: admin });
+      const done = await settled(other.core, again.body.job.id);
+      expect(done!.state).toBe("succeeded");
+      expect(done!.result).toMatchObject({ copied: 2, skipped: 2 });
+      expect(new Bun.CryptoHasher("sha256").update(readFileSync(join(folderOf, "cairn.db"))).digest("hex")).toBe(big.sha256);
+      expect(readdirSync(folderOf).sort()).toEqual(["cairn.db", "manifest.json"]);
+    } finally {
+      other.close();
+    }
   });
 });
 
