@@ -204,8 +204,17 @@ class Archive implements WalArchive {
     const from = frameOffset(hdr.pageSize, this.frame + 1);
     const whole = Math.floor((size - from) / fsize);
     if (whole <= 0) return;
-    const buf = this.readAt(from, whole * fsize);
-    const run = scanFrames(buf, hdr, this.checksum);
+    // The file often goes on past the log's end (an older epoch's frames): read a few frames, and
+    // more only while the chain goes on, so a commit costs a small read, not the file's tail.
+    let n = Math.min(whole, 8);
+    let buf: Uint8Array;
+    let run: ReturnType<typeof scanFrames>;
+    for (;;) {
+      buf = this.readAt(from, n * fsize);
+      run = scanFrames(buf, hdr, this.checksum);
+      if (run.valid < n || n === whole) break;
+      n = Math.min(whole, n * 4);
+    }
     if (run.frames === 0) return;
     const at = this.now();
     if (!this.seg || this.seg.header.epoch !== this.epoch) {

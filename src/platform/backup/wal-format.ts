@@ -37,7 +37,22 @@ export function saltHex(h: { salt1: number; salt2: number }): string {
  * SQLite's walChecksumBytes: over 32-bit words taken two at a time,
  * s0 += x0 + s1; s1 += x1 + s0 (mod 2^32), starting from the previous checksum.
  */
+const NATIVE_LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 export function walChecksum(bigEndian: boolean, bytes: Uint8Array, start: Checksum): [number, number] {
+  if (bigEndian !== !NATIVE_LITTLE || bytes.byteOffset % 4 !== 0) return walChecksumPortable(bigEndian, bytes, start);
+  // The common case (the log's byte order is this machine's): whole words, no per-word decoding.
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
+  let s0 = start[0];
+  let s1 = start[1];
+  for (let i = 0; i < words.length; i += 2) {
+    s0 = (s0 + words[i] + s1) >>> 0;
+    s1 = (s1 + words[i + 1] + s0) >>> 0;
+  }
+  return [s0, s1];
+}
+
+function walChecksumPortable(bigEndian: boolean, bytes: Uint8Array, start: Checksum): [number, number] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const little = !bigEndian;
   let s0 = start[0];
@@ -101,6 +116,8 @@ export interface ScannedRun {
   commits: Array<{ index: number; dbSize: number }>;
   /** The cumulative checksum after the last commit (where the next frame's chain starts). */
   checksum: Checksum;
+  /** Frames that follow the chain, committed or not (less than the buffer holds: the chain ended in it). */
+  valid: number;
 }
 
 /**
@@ -114,9 +131,11 @@ export function scanFrames(buf: Uint8Array, header: Pick<WalHeader, "bigEndian" 
   let prev: Checksum = start;
   let committed: Checksum = start;
   let frames = 0;
+  let valid = 0;
   for (let i = 0; (i + 1) * size <= buf.byteLength; i++) {
     const info = checkFrame(buf.subarray(i * size, (i + 1) * size), header, prev);
     if (!info) break;
+    valid = i + 1;
     prev = info.checksum;
     if (info.dbSize !== 0) {
       commits.push({ index: i + 1, dbSize: info.dbSize });
@@ -124,7 +143,7 @@ export function scanFrames(buf: Uint8Array, header: Pick<WalHeader, "bigEndian" 
       frames = i + 1;
     }
   }
-  return { frames, commits, checksum: committed };
+  return { frames, commits, checksum: committed, valid };
 }
 
 /** The page number a frame (header included) carries. */
