@@ -5,9 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqlite } from "../db/open";
 import { snapshotDatabase } from "./snapshot";
+import { abandoned, digestOf, openArchivedDb } from "./testing";
 
 const dirs: string[] = [];
 afterEach(() => {
+  for (const db of abandoned.splice(0)) db.close();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -121,4 +123,41 @@ describe("snapshotDatabase", () => {
     copy.close();
     sqlite.close();
   }, 60_000);
+
+  test("with the archive: the copy is exactly the data at the position it reports, while a writer runs and the archive checkpoints", async () => {
+    const dir = scratch();
+    const clock = { now: Date.now() };
+    const db = openArchivedDb(dir, clock, 40);
+    db.write((s) => s.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)"));
+    const states = new Map<string, string>();
+    const note = () => {
+      const p = db.archive.position();
+      states.set(`${p.epoch}/${p.frame}`, digestOf(db.sqlite));
+    };
+    let stop = false;
+    const writer = (async () => {
+      for (let i = 0; !stop; i++) {
+        clock.now += 1;
+        db.write((s) => s.query("INSERT INTO t (v) VALUES (?)").run(`${i} ${"v".repeat(i % 3 === 0 ? 5000 : 100)}`));
+        note();
+        await Bun.sleep(i % 5 === 0 ? 1 : 0);
+      }
+    })();
+    const results = [];
+    for (let k = 0; k < 4; k++) {
+      await Bun.sleep(40);
+      results.push(await snapshotDatabase({ sqlite: db.sqlite, dbPath: db.dbPath, archive: db.archive, dest: join(dir, `copy-${k}.db`) }));
+    }
+    stop = true;
+    await writer;
+    for (const [k, result] of results.entries()) {
+      const p = result.position!;
+      const copy = new Database(join(dir, `copy-${k}.db`), { readonly: true });
+      expect(copy.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check).toBe("ok");
+      expect(digestOf(copy)).toBe(states.get(`${p.epoch}/${p.frame}`)!);
+      copy.close();
+    }
+    expect(results.at(-1)!.position!.epoch).toBeGreaterThan(0);
+    db.close();
+  });
 });
