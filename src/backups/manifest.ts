@@ -3,9 +3,11 @@
  * lives on disk beside the copy, never in the database: a restore replaces the database and
  * must not make the instance forget newer backups.
  */
-import { Database } from "bun:sqlite";
 import type { WalPosition } from "../platform/backup/types";
-import { describeCopyQueries } from "./queries";
+import type { BackupCounts } from "./queries";
+
+// What a copy holds is read by queries.ts (describeCopy); re-exported for the domain's callers.
+export { describeCopy, type BackupCounts, type CopyContents } from "./queries";
 
 export const BACKUP_KINDS = ["scheduled", "manual", "pre-migration", "safety", "automatic"] as const;
 export type BackupKind = (typeof BACKUP_KINDS)[number];
@@ -17,14 +19,6 @@ export const KEPT_BY_HAND: readonly BackupKind[] = ["manual", "pre-migration", "
 export type { WalPosition };
 
 export type RemovedReason = "retention" | "by_hand" | "discarded";
-
-export interface BackupCounts {
-  pages: number;
-  versions: number;
-  attachments: number;
-  comments: number;
-  users: number;
-}
 
 export interface BackupManifest {
   format: 1;
@@ -45,22 +39,6 @@ export interface BackupManifest {
   removedReason: RemovedReason | null;
 }
 
-/** What the copy holds, read from the copy itself (read-only), so it says what a restore would bring back. */
-export interface CopyContents {
-  schemaVersion: string;
-  counts: BackupCounts;
-  auditHead: { sequence: number; hash: string } | null;
-  files: string[];
-}
-
-export function describeCopy(dbPath: string): CopyContents {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    return describeCopyQueries(db);
-  } finally {
-    db.close();
-  }
-}
 
 /** A manifest read from disk, or null when it is not one (a foreign file, a half-written one from another tool). */
 export function parseManifest(text: string): BackupManifest | null {

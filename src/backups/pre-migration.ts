@@ -15,7 +15,8 @@ import { join } from "node:path";
 import { iso } from "../platform/clock";
 import { PRIVATE_FILE, type DataDir } from "../platform/datadir";
 import { VERSION } from "../version";
-import { describeCopy, type BackupManifest } from "./manifest";
+import type { BackupManifest } from "./manifest";
+import { describeCopy, foldWal, vacuumInto } from "./queries";
 import { completePartial, freeLabel, fsyncPath, startPartial } from "./store";
 
 /** SHA-256 of a file, read in 1 MiB chunks (the whole database never sits in memory). */
@@ -41,13 +42,12 @@ export function takePreMigrationBackup(sqlite: Database, data: DataDir, now: num
   const partial = startPartial(data.backupsDir, label);
   const dest = join(partial, "cairn.db");
   try {
-    const folded = sqlite.query<{ busy: number; log: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
-    if (folded && folded.busy === 0 && folded.log <= 0) {
+    if (foldWal(sqlite)) {
       copyFileSync(data.dbPath, dest);
     } else {
       // Another process holds the database open (a command beside it): a consistent copy through
       // SQLite then, whose page layout differs (it cannot be a point-in-time base; it has none anyway).
-      sqlite.query("VACUUM INTO ?").run(dest);
+      vacuumInto(sqlite, dest);
     }
     chmodSync(dest, PRIVATE_FILE); // a copy of every page and password hash
     fsyncPath(dest);

@@ -3,8 +3,23 @@
  * the copy's own read-only connection. Each statement tolerates an older schema (a
  * pre-migration copy may predate a table or column): what is missing counts 0.
  */
-import type { Database } from "bun:sqlite";
-import type { BackupCounts, CopyContents } from "./manifest";
+import { Database } from "bun:sqlite";
+
+export interface BackupCounts {
+  pages: number;
+  versions: number;
+  attachments: number;
+  comments: number;
+  users: number;
+}
+
+/** What a copy holds, read from the copy itself, so it says what a restore would bring back. */
+export interface CopyContents {
+  schemaVersion: string;
+  counts: BackupCounts;
+  auditHead: { sequence: number; hash: string } | null;
+  files: string[];
+}
 
 const COUNTS: Record<keyof BackupCounts, string> = {
   pages: "SELECT count(*) AS n FROM pages",
@@ -30,7 +45,17 @@ function tryAll<T>(db: Database, sql: string): T[] {
   }
 }
 
-export function describeCopyQueries(db: Database): CopyContents {
+/** What a copy holds (its counts, audit head, files, schema), read on a read-only connection of its own. */
+export function describeCopy(dbPath: string): CopyContents {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return describeOpenCopy(db);
+  } finally {
+    db.close();
+  }
+}
+
+function describeOpenCopy(db: Database): CopyContents {
   const counts = {} as BackupCounts;
   for (const [key, sql] of Object.entries(COUNTS) as Array<[keyof BackupCounts, string]>) counts[key] = tryAll<{ n: number }>(db, sql)[0]?.n ?? 0;
   const head = tryAll<{ sequence: number; hash: string }>(db, "SELECT sequence, hash FROM audit_log ORDER BY sequence DESC LIMIT 1")[0] ?? null;
@@ -38,4 +63,15 @@ export function describeCopyQueries(db: Database): CopyContents {
   for (const sql of BLOB_REFERENCES) for (const r of tryAll<{ sha256: string | null }>(db, sql)) if (r.sha256) files.add(r.sha256);
   const tag = tryAll<{ tag: string }>(db, "SELECT tag FROM __cairn_migrations ORDER BY tag DESC LIMIT 1")[0]?.tag ?? "";
   return { schemaVersion: tag, counts, auditHead: head ? { sequence: head.sequence, hash: head.hash } : null, files: [...files].sort() };
+}
+
+/** Folds the WAL into the database file; whether it all went (nobody else held it open). */
+export function foldWal(sqlite: Database): boolean {
+  const folded = sqlite.query<{ busy: number; log: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
+  return !!folded && folded.busy === 0 && folded.log <= 0;
+}
+
+/** A consistent copy through SQLite (another page layout than the file's). */
+export function vacuumInto(sqlite: Database, dest: string): void {
+  sqlite.query("VACUUM INTO ?").run(dest);
 }
