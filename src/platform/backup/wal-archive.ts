@@ -250,6 +250,9 @@ class Archive implements WalArchive {
   checkpoint(mode: "passive" | "truncate"): boolean {
     const { sqlite } = this.opts;
     if (this.closed || this.suspended > 0 || sqlite.inTransaction) return false;
+    // data_version moves when another connection commits: read before observing, so a commit
+    // that slips in before the TRUNCATE (its frames then gone unseen) cannot go unnoticed.
+    const version = dataVersion(sqlite);
     this.observeNow();
     this.flush();
     const before = sqlite.query<{ timeout: number }, []>("PRAGMA busy_timeout").get()?.timeout ?? 5000;
@@ -264,7 +267,11 @@ class Archive implements WalArchive {
       sqlite.exec(`PRAGMA busy_timeout = ${before}`);
     }
     if (!row || row.busy) return false;
-    if (mode === "truncate") (this.pending = true), (this.seen = null);
+    if (mode === "truncate") {
+      this.seen = null;
+      if (dataVersion(sqlite) !== version) this.newGeneration("another process committed while the log was being truncated");
+      this.pending = true;
+    }
     if (mode === "truncate" || row.log === row.checkpointed) this.sinceCheckpoint = 0;
     return true;
   }
@@ -325,4 +332,8 @@ function dbIdentity(dbPath: string): DbIdentity | null {
   } catch {
     return null;
   }
+}
+
+function dataVersion(sqlite: Database): number {
+  return sqlite.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version ?? 0;
 }
