@@ -21,7 +21,7 @@ import { s3Storage, explainS3 } from "./target-s3";
 import type { TargetStorage } from "./target-storage";
 import { copyBackups, type BackupSource, type CopySummary } from "./targets-copy";
 import { checkTargetInput, type TargetInput } from "./targets-rules";
-import { accessKeyIdOf, openS3, readTargets, recordRun, seal, updateTargets, writeTargets, type LastRun, type Slot, type StoredDirectory, type StoredS3 } from "./targets-store";
+import { accessKeyIdOf, openS3, readTargets, recordRun, seal, UNREADABLE_CREDENTIALS, updateTargets, writeTargets, type LastRun, type Slot, type StoredDirectory, type StoredS3 } from "./targets-store";
 import { backupDbPath, listManifests } from "./store";
 
 const PROBE_STEP_MS = 15_000;
@@ -38,8 +38,9 @@ export interface DirectoryView extends Omit<StoredDirectory, never> {
 }
 export interface S3View extends Omit<StoredS3, "accessKeyIdSealed" | "secretAccessKeySealed"> {
   slot: "s3";
-  accessKeyId: string;
-  secretAccessKeySet: true;
+  /** null when the stored credentials do not open with this instance's key (enter them again). */
+  accessKeyId: string | null;
+  secretAccessKeySet: boolean;
 }
 export interface TargetsView {
   directory: DirectoryView | null;
@@ -50,7 +51,8 @@ export interface TargetsView {
 
 function viewS3(core: Core, s: StoredS3): S3View {
   const { accessKeyIdSealed: _a, secretAccessKeySealed: _s, ...rest } = s;
-  return { slot: "s3", ...rest, accessKeyId: accessKeyIdOf(core, s), secretAccessKeySet: true };
+  const accessKeyId = accessKeyIdOf(core, s);
+  return { slot: "s3", ...rest, accessKeyId, secretAccessKeySet: accessKeyId !== null };
 }
 
 export function listTargets(core: Core, caller: Caller): TargetsView {
@@ -68,7 +70,9 @@ export function setTarget(core: Core, caller: Caller, slot: Slot, input: TargetI
   const user = manager(caller);
   requireReauth(core, user);
   const before = readTargets(core);
-  const checked = checkTargetInput(core, slot, input, before.s3 && { endpoint: before.s3.endpoint, accessKeyId: accessKeyIdOf(core, before.s3) });
+  const previousKey = before.s3 && accessKeyIdOf(core, before.s3);
+  // Credentials that no longer open are as good as none: the secret must be sent again.
+  const checked = checkTargetInput(core, slot, input, before.s3 && previousKey !== null ? { endpoint: before.s3.endpoint, accessKeyId: previousKey } : null);
   const now = iso(core.clock.now());
   const keep = { lastTest: null, lastCopy: null };
   let changed: string[];
@@ -125,6 +129,7 @@ async function storageOf(core: Core, slot: Slot): Promise<{ storage: TargetStora
     return { storage: directoryStorage(file.directory.path) };
   }
   if (!file.s3) throw notFound("No S3 bucket is set as a backup target");
+  if (accessKeyIdOf(core, file.s3) === null) return { error: UNREADABLE_CREDENTIALS };
   const target = openS3(core, file.s3);
   try {
     return { storage: await s3Storage(target, { allow: core.config.outboundAllow, timeoutMs: GUARD_MS }) };

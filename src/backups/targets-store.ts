@@ -8,7 +8,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, wr
 import { join } from "node:path";
 import type { Core } from "../core";
 import { PRIVATE_DIR, PRIVATE_FILE } from "../platform/datadir";
-import { openSecret, sealSecret } from "../platform/secret-box";
+import { openSecret, sealSecret, SecretBoxError } from "../platform/secret-box";
 
 export const SLOTS = ["directory", "s3"] as const;
 export type Slot = (typeof SLOTS)[number];
@@ -105,9 +105,21 @@ export function openS3(core: Core, stored: StoredS3): S3Target {
   return { ...rest, accessKeyId: openSecret(core.data.secretKey, PURPOSE, accessKeyIdSealed), secretAccessKey: openSecret(core.data.secretKey, PURPOSE, secretAccessKeySealed) };
 }
 
-export function accessKeyIdOf(core: Core, stored: StoredS3): string {
-  return openSecret(core.data.secretKey, PURPOSE, stored.accessKeyIdSealed);
+/**
+ * The stored access key ID, or null when the sealed credentials do not open with this
+ * instance's key (secret.key replaced, or targets.json brought from another instance): they
+ * must then be entered again.
+ */
+export function accessKeyIdOf(core: Core, stored: StoredS3): string | null {
+  try {
+    return openSecret(core.data.secretKey, PURPOSE, stored.accessKeyIdSealed);
+  } catch (err) {
+    if (err instanceof SecretBoxError) return null;
+    throw err;
+  }
 }
+
+export const UNREADABLE_CREDENTIALS = "The stored S3 credentials do not open with this server's key (data/secret.key was replaced, or the settings came from another server). Enter the access key ID and the secret again.";
 
 /** Records a test's or a copy's outcome on a slot still configured (a slot removed meanwhile stays removed). */
 export function recordRun(core: Core, slot: Slot, what: "lastTest" | "lastCopy", run: LastRun): void {

@@ -4,11 +4,12 @@
  * server on loopback, real folders), copies as jobs that skip what the target already holds.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { S3Client } from "bun";
 import { createSession } from "../auth/sessions";
 import { call, makeEnv, signUp, type Answer, type TestEnv, type Who } from "../../tests/harness";
+import { sealSecret } from "../platform/secret-box";
 import { ALLOW_LOOPBACK } from "../webhooks/testing";
 import { cancelJob, getJob, settled } from "./jobs";
 import type { BackupManifest } from "./manifest";
@@ -91,6 +92,24 @@ describe("configuring the slots", () => {
     expect(JSON.parse(rows[0]!.data)).toEqual({ slot: "s3", action: "added", fields: ["endpoint", "region", "bucket", "prefix", "pathStyle", "accessKeyId", "secretAccessKey"] });
     expect(JSON.parse(rows[1]!.data)).toEqual({ slot: "s3", action: "changed", fields: [] });
     for (const r of rows) expect(r.data).not.toContain(SECRET);
+  });
+
+  test("credentials sealed under another instance key are shown as unset and must be entered again", async () => {
+    expect((await api("PUT", `${PATH}/s3`, s3Body())).status).toBe(200);
+    const file = JSON.parse(readFileSync(targetsPath(env.core), "utf8"));
+    const foreign = crypto.getRandomValues(new Uint8Array(32));
+    file.s3.accessKeyIdSealed = sealSecret(foreign, "backup-target", "S3RVER");
+    file.s3.secretAccessKeySealed = sealSecret(foreign, "backup-target", SECRET);
+    writeFileSync(targetsPath(env.core), JSON.stringify(file));
+    const shown = await api("GET", PATH);
+    expect(shown.status).toBe(200);
+    expect(shown.body.s3).toMatchObject({ accessKeyId: null, secretAccessKeySet: false, bucket: "cairn" });
+    const probe = await api("POST", `${PATH}/s3/test`);
+    expect(probe.body).toMatchObject({ ok: false, steps: [{ step: "connect", ok: false }] });
+    expect(probe.body.error).toContain("Enter the access key ID and the secret again");
+    const { secretAccessKey: _s, ...noSecret } = s3Body();
+    expect((await api("PUT", `${PATH}/s3`, noSecret)).body.field).toBe("secretAccessKey");
+    expect((await api("PUT", `${PATH}/s3`, s3Body())).body.s3).toMatchObject({ accessKeyId: "S3RVER", secretAccessKeySet: true });
   });
 
   const bad: Array<[string, "directory" | "s3", Record<string, unknown>, string]> = [
