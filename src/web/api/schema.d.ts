@@ -2562,6 +2562,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/backups/{label}/restore-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a restore of this backup (at a point in time) would lose, and the disk space it needs (right backups.manage)
+         * @description Counts the pages, versions, comments, attachments and accounts the live data has that the restored data lacks. The restored copy is made in tmp/ and kept a few minutes, so a restore-test or restore that follows reuses it. 409 `not_covered` when `at` is outside what this backup and the archived log after it reach.
+         */
+        get: operations["getApiAdminBackupsByLabelRestore-preview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/{label}/restore-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore into a scratch copy and check it; nothing is replaced (right backups.manage)
+         * @description The job's result reports each check: PRAGMA integrity_check, migrations to this version's schema, PRAGMA foreign_key_check, the audit chain, and every referenced file present in the file store with its SHA-256. The checks run in a child process, so the server keeps answering. `at` (query, an extension of the body-less SPEC row) tests a point in time.
+         */
+        post: operations["postApiAdminBackupsByLabelRestore-test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/{label}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore this backup (at a point in time): the current data is replaced, a safety copy kept for undo (right backups.restore, a session)
+         * @description Steps: a safety backup of the current data, the restored copy and its checks (as restore-test), then the swap inside the running process (one SQLite transaction: a crash leaves the old data or the new, never a mix). Follow it at GET /api/admin/backups/jobs/{id}. While the data is replaced every request that writes answers 503 `maintenance` with Retry-After; reads keep working; collaborative editing rooms close and reopen on the restored data. Confirmed in the body: `confirmLabel` typed exactly (400 `confirm_mismatch` naming it) and your `password` (400 naming it when wrong; wrong passwords count toward the sign-in lockout). API tokens are refused (403 `token_not_allowed`). 409 `restore_running` while another restore or undo runs. Audited (backup.restored, naming the replaced audit chain's head).
+         */
+        post: operations["postApiAdminBackupsByLabelRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/restore/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo the last restore: its safety copy put back exactly (right backups.restore, a session)
+         * @description What was written since the restore goes with it. Follow it at GET /api/admin/backups/jobs/{id}. While the data is replaced every request that writes answers 503 `maintenance` with Retry-After; reads keep working; collaborative editing rooms close and reopen on the restored data. Confirmed in the body: `confirmLabel` typed exactly (400 `confirm_mismatch` naming it) and your `password` (400 naming it when wrong; wrong passwords count toward the sign-in lockout). API tokens are refused (403 `token_not_allowed`). (confirmLabel "UNDO"). 409 `nothing_kept` when no safety copy is kept. Audited (backup.restore_undone).
+         */
+        post: operations["postApiAdminBackupsRestoreUndo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/restore/discard-kept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the safety copy the last restore kept (no undo after this) (right backups.restore, a session)
+         * @description The safety backup is marked removed ("discarded"). Confirmed in the body: `confirmLabel` typed exactly (400 `confirm_mismatch` naming it) and your `password` (400 naming it when wrong; wrong passwords count toward the sign-in lockout). API tokens are refused (403 `token_not_allowed`). (confirmLabel "REMOVE"). Audited (backup.restore_discarded).
+         */
+        post: operations["postApiAdminBackupsRestoreDiscard-kept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backups/restore/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a restore that has not begun replacing the data (right backups.restore, a session)
+         * @description Stays open while writes are refused for the restore. 409 `restore_swapped` once the swap has begun (undo instead); 409 `conflict` when no restore is under way. The job ends cancelled; nothing was replaced.
+         */
+        post: operations["postApiAdminBackupsRestoreCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -14650,6 +14770,31 @@ export interface operations {
                             /** @description ms */
                             to: number;
                         }[];
+                        /**
+                         * RestoreSummary
+                         * @description A restore or undo under way, and the copy kept for undo
+                         */
+                        restore: {
+                            running: {
+                                jobId: string | null;
+                                /** @enum {string} */
+                                kind: "restore" | "undo";
+                                /** @description The backup being put in (for an undo, the safety copy) */
+                                label: string;
+                                /** @description preparing, checking, swapping, finishing */
+                                phase: string;
+                                /** Format: date-time */
+                                startedAt: string;
+                            } | null;
+                            /** @description What POST /restore/undo would put back; null once undone or discarded */
+                            kept: {
+                                /** @description The safety backup of the data the last restore replaced */
+                                safetyLabel: string;
+                                restoredLabel: string;
+                                /** Format: date-time */
+                                restoredAt: string;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -15170,12 +15315,10 @@ export interface operations {
                             prefix: string;
                             /** @description true: https://host/bucket/key; false: https://bucket.host/key */
                             pathStyle: boolean;
-                            accessKeyId: string;
-                            /**
-                             * @description The secret is stored (sealed with the instance key) and never answered
-                             * @constant
-                             */
-                            secretAccessKeySet: true;
+                            /** @description null when the stored credentials do not open with this server's key (secret.key replaced): enter them again */
+                            accessKeyId: string | null;
+                            /** @description The secret is stored (sealed with the instance key) and never answered; false when it no longer opens */
+                            secretAccessKeySet: boolean;
                             /**
                              * Format: date-time
                              * @description When the slot was last set
@@ -15333,12 +15476,10 @@ export interface operations {
                             prefix: string;
                             /** @description true: https://host/bucket/key; false: https://bucket.host/key */
                             pathStyle: boolean;
-                            accessKeyId: string;
-                            /**
-                             * @description The secret is stored (sealed with the instance key) and never answered
-                             * @constant
-                             */
-                            secretAccessKeySet: true;
+                            /** @description null when the stored credentials do not open with this server's key (secret.key replaced): enter them again */
+                            accessKeyId: string | null;
+                            /** @description The secret is stored (sealed with the instance key) and never answered; false when it no longer opens */
+                            secretAccessKeySet: boolean;
                             /**
                              * Format: date-time
                              * @description When the slot was last set
@@ -15626,6 +15767,602 @@ export interface operations {
             };
             /** @description Does not exist, or the caller may not know that it exists */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "getApiAdminBackupsByLabelRestore-preview": {
+        parameters: {
+            query?: {
+                at?: string;
+            };
+            header?: never;
+            path: {
+                label: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        label: string;
+                        /** Format: date-time */
+                        at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description The last commit replayed (point in time); null without at
+                         */
+                        lastCommitAt: string | null;
+                        backup: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            kind: string;
+                            counts: {
+                                pages: number;
+                                versions: number;
+                                attachments: number;
+                                comments: number;
+                                users: number;
+                            };
+                        };
+                        /** @description What the live data has that the restored data lacks: it would be gone after the restore (the safety copy keeps it until discarded) */
+                        lost: {
+                            pages: number;
+                            versions: number;
+                            comments: number;
+                            /** @description Attachments */
+                            files: number;
+                            /** @description Accounts created since */
+                            people: number;
+                        };
+                        disk: {
+                            restoredBytes: number;
+                            /** @description The safety copy of the current database */
+                            safetyBytes: number;
+                            /** @description Safety copy + restored copy + the write-ahead log of the swap */
+                            neededBytes: number;
+                            freeBytes: number | null;
+                            enough: boolean | null;
+                        };
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "postApiAdminBackupsByLabelRestore-test": {
+        parameters: {
+            query?: {
+                at?: string;
+            };
+            header?: never;
+            path: {
+                label: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** BackupJob */
+                        job: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "backup" | "restore" | "restore-test" | "undo" | "copy";
+                            /** @enum {string} */
+                            state: "running" | "succeeded" | "failed" | "cancelled";
+                            /** @description What it is doing now, e.g. copying, retention, done */
+                            phase: string;
+                            progress: {
+                                done: number;
+                                total: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When it started
+                             */
+                            startedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When it finished
+                             */
+                            finishedAt: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description What it produced once succeeded (a backup job: {backup, removed}) */
+                            result: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminBackupsByLabelRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                label: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The backup's label, typed exactly */
+                    confirmLabel: string;
+                    /** @description Your password, confirmed in this request (sessions only; API tokens are refused) */
+                    password: string;
+                    /** @description A two-factor code. Two-factor sign-in does not exist yet: sent, it is refused with 409 two_factor_off */
+                    code?: string;
+                    /** @description Point in time: an ISO 8601 date and time with its zone (2026-11-24T14:03:00Z) or ms since the epoch. The state as of the last transaction committed at or before it. Absent: the backup as it was taken */
+                    at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** BackupJob */
+                        job: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "backup" | "restore" | "restore-test" | "undo" | "copy";
+                            /** @enum {string} */
+                            state: "running" | "succeeded" | "failed" | "cancelled";
+                            /** @description What it is doing now, e.g. copying, retention, done */
+                            phase: string;
+                            progress: {
+                                done: number;
+                                total: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When it started
+                             */
+                            startedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When it finished
+                             */
+                            finishedAt: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description What it produced once succeeded (a backup job: {backup, removed}) */
+                            result: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminBackupsRestoreUndo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description "UNDO", typed exactly */
+                    confirmLabel: string;
+                    /** @description Your password, confirmed in this request (sessions only; API tokens are refused) */
+                    password: string;
+                    /** @description A two-factor code. Two-factor sign-in does not exist yet: sent, it is refused with 409 two_factor_off */
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** BackupJob */
+                        job: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "backup" | "restore" | "restore-test" | "undo" | "copy";
+                            /** @enum {string} */
+                            state: "running" | "succeeded" | "failed" | "cancelled";
+                            /** @description What it is doing now, e.g. copying, retention, done */
+                            phase: string;
+                            progress: {
+                                done: number;
+                                total: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When it started
+                             */
+                            startedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When it finished
+                             */
+                            finishedAt: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description What it produced once succeeded (a backup job: {backup, removed}) */
+                            result: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "postApiAdminBackupsRestoreDiscard-kept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description "REMOVE", typed exactly */
+                    confirmLabel: string;
+                    /** @description Your password, confirmed in this request (sessions only; API tokens are refused) */
+                    password: string;
+                    /** @description A two-factor code. Two-factor sign-in does not exist yet: sent, it is refused with 409 two_factor_off */
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The safety backup removed */
+                        label: string;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiAdminBackupsRestoreCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** BackupJob */
+                        job: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "backup" | "restore" | "restore-test" | "undo" | "copy";
+                            /** @enum {string} */
+                            state: "running" | "succeeded" | "failed" | "cancelled";
+                            /** @description What it is doing now, e.g. copying, retention, done */
+                            phase: string;
+                            progress: {
+                                done: number;
+                                total: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When it started
+                             */
+                            startedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When it finished
+                             */
+                            finishedAt: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description What it produced once succeeded (a backup job: {backup, removed}) */
+                            result: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
