@@ -29,7 +29,12 @@ function digest(db: Database): string {
 
 async function readAll(stream: ReadableStream<Uint8Array>, into: string[]): Promise<void> {
   const decoder = new TextDecoder();
-  for await (const chunk of stream) into.push(decoder.decode(chunk));
+  const reader = stream.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    into.push(decoder.decode(value));
+  }
 }
 
 describe("Litestream beside Cairn's WAL archive", () => {

@@ -45,7 +45,10 @@ test("kill -9 mid-write: the next start seals the segment and begins a new gener
   const lines: string[] = [];
   const decoder = new TextDecoder();
   let buffered = "";
-  for await (const chunk of proc.stdout) {
+  const reader = proc.stdout.getReader();
+  for (;;) {
+    const { value: chunk, done } = await reader.read();
+    if (done) break;
     buffered += decoder.decode(chunk);
     const parts = buffered.split("\n");
     buffered = parts.pop()!;
