@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { classifyIp, formatIp, ipAllowed, hostAllowed, parseAllowList, parseCidr, parseIp } from "./ip-ranges";
-import { guardedFetch, OutboundError, type OutboundOptions } from "./outbound";
+import { checkOutboundHost, guardedFetch, OutboundError, type OutboundOptions } from "./outbound";
 
 const classify = (ip: string) => {
   const bytes = parseIp(ip);
@@ -223,5 +223,22 @@ describe("guardedFetch", () => {
     closed.stop(true);
     const err = await refusal(`http://127.0.0.1:${port}/`, opts(["127.0.0.1"]));
     expect(err.kind).toBe("network");
+  });
+});
+
+describe("checkOutboundHost (a client that connects by itself: backup targets' S3)", () => {
+  const resolve = (answers: Record<string, string[]>) => async (host: string) => answers[host] ?? [];
+  test("refuses a private or loopback address, or a host resolving to one, unless allowed; answers the address checked", async () => {
+    const opts = { allow: [] as string[], timeoutMs: 2000, resolve: resolve({ "nas.lan": ["192.168.1.20"], "s3.example.com": ["93.184.216.34"] }) };
+    await expect(checkOutboundHost("http://127.0.0.1:9000", opts)).rejects.toMatchObject({ kind: "refused" });
+    await expect(checkOutboundHost("http://nas.lan:3900", opts)).rejects.toThrow(/private address 192\.168\.1\.20 \(nas\.lan\)/);
+    expect(await checkOutboundHost("https://s3.example.com", opts)).toBe("93.184.216.34");
+    expect(await checkOutboundHost("http://nas.lan:3900", { ...opts, allow: ["nas.lan"] })).toBe("192.168.1.20");
+    expect(await checkOutboundHost("http://127.0.0.1:9000", { ...opts, allow: ["127.0.0.1"] })).toBe("127.0.0.1");
+  });
+  test("the URL's shape first: http(s) only, no credentials in it", async () => {
+    const opts = { allow: [], timeoutMs: 2000 };
+    await expect(checkOutboundHost("ftp://s3.example.com", opts)).rejects.toMatchObject({ kind: "bad_url" });
+    await expect(checkOutboundHost("https://me:pw@s3.example.com", opts)).rejects.toMatchObject({ kind: "bad_url" });
   });
 });
