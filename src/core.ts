@@ -14,6 +14,8 @@ import { createJobs, type Jobs } from "./platform/jobs/runner";
 import { createLogger, type Logger } from "./platform/log";
 import type { WalArchive } from "./platform/backup/types";
 import { openWalArchive } from "./platform/backup/wal-archive";
+import { createMaintenance, type Maintenance } from "./platform/maintenance";
+import { AppError } from "./platform/errors";
 import { VERSION } from "./version";
 
 /**
@@ -49,6 +51,10 @@ export interface Core {
   bookkeeping<T>(fn: () => T): T;
   /** Background work that survives restarts (platform/jobs/runner.ts); its worker runs in the server only. */
   jobs: Jobs;
+  /** Maintenance mode (platform/maintenance.ts): on while a restore replaces the data. */
+  maintenance: Maintenance;
+  /** In-memory state that must start again from the data after a restore replaced it. */
+  onDataReplaced(fn: () => void): void;
   /** The WAL archive (platform/backup/wal-archive.ts) when this core keeps one (the server); else null. */
   wal: WalArchive | null;
   /** Functions run once at shutdown (timers, sockets). */
@@ -129,6 +135,7 @@ export function assembleCore(parts: CoreParts): Core {
   const commitHooks: Array<() => void> = [];
   let closed = false;
   const stamp = sqliteChangeStamp(sqlite);
+  const maintenance = createMaintenance();
   const transactions = createTransactions(sqlite, {
     grouped: parts.groupCommits,
     beforeCommit: commitHooks,
@@ -143,13 +150,21 @@ export function assembleCore(parts: CoreParts): Core {
     clock: parts.clock,
     log,
     version: VERSION,
-    tx: transactions.tx,
+    // In maintenance a write is refused before it could wait on the restore's lock (which
+    // would hold the event loop for busy_timeout) or be lost under the restored rows.
+    tx: (fn) => {
+      if (!transactions.inTx() && maintenance.writesHeld()) throw maintenanceRefusal(maintenance);
+      return transactions.tx(fn);
+    },
     inTx: transactions.inTx,
     afterCommit: transactions.afterCommit,
     commits: transactions,
     beforeCommit: (fn) => commitHooks.push(fn),
     stamp,
-    bookkeeping: (fn) => stamp.bookkeeping(() => transactions.tx(fn)),
+    // Skipped in maintenance (nothing reads its answer then: the jobs worker is paused).
+    bookkeeping: (fn) => (maintenance.active() && !transactions.inTx() ? (undefined as never) : stamp.bookkeeping(() => transactions.tx(fn))),
+    maintenance,
+    onDataReplaced: (fn) => maintenance.onDataReplaced(fn),
     wal: parts.wal ?? null,
     onClose: (fn) => closers.push(fn),
     close() {
@@ -174,7 +189,13 @@ export function assembleCore(parts: CoreParts): Core {
     },
     jobs: null as unknown as Jobs,
   };
-  core.jobs = createJobs(core);
+  core.jobs = createJobs({ ...core, paused: () => maintenance.active() });
   closers.push(() => core.jobs.stop());
   return core;
+}
+
+/** The 503 every write meets while the data is being replaced. */
+export function maintenanceRefusal(maintenance: Maintenance): AppError {
+  const retry = String(maintenance.state()?.retryAfterSeconds ?? 60);
+  return new AppError("maintenance", { headers: { "Retry-After": retry }, extra: { retryAfter: Number(retry) }, detail: "A restore is replacing the data; nothing was saved. Try again in a few minutes." });
 }

@@ -2,6 +2,7 @@ import { sweepOrphanBlobs } from "./attachments/blob-refs";
 import { installAuditLog } from "./audit/service";
 import { takePreMigrationBackup } from "./backups/pre-migration";
 import { openCore, type Core, type OpenCoreOptions } from "./core";
+import { recoverInterruptedRestore } from "./backups/restore-service";
 import { ensureBuiltInGroups } from "./groups/service";
 import type { Config } from "./platform/config";
 import { installSearchIndexer } from "./search/indexer";
@@ -27,6 +28,9 @@ export function openInstance(config: Config, opts: OpenCoreOptions = {}): Core {
   installWebhooks(core);
   installNotifications(core);
   installSecurityDetectors(core);
+  // A restore the last process died in: the data is the old or the new (never a mix); one
+  // that had replaced it is finished now (its audit event, the kept safety copy).
+  recoverInterruptedRestore(core);
   // Blobs left unreferenced by a crash (files/); safe beside uploads, whose blobs are leased.
   void sweepOrphanBlobs(core);
   return core;

@@ -2,6 +2,7 @@
 import { readSecretLine } from "./cli/read-secret";
 import { commandLogger, runCommand, type Command } from "./cli/run";
 import { RESET_PASSWORD_USAGE, resetPasswordCommand } from "./cli/reset-password";
+import { CHILD_COMMAND, restoreChildCommand } from "./backups/restore-child";
 import { BACKUP_USAGE, backupCommand } from "./cli/backup";
 import { loadConfig, type Config } from "./platform/config";
 import { warmUi } from "./http/ui";
@@ -38,6 +39,8 @@ Options (each also read from its environment variable):
 const COMMANDS: Record<string, Command> = {
   "reset-password": (argv) => resetPasswordCommand(argv, { env: process.env, log: commandLogger(), readSecret: readSecretLine }),
   backup: (argv) => backupCommand(argv, { env: process.env, log: commandLogger(), progress: (line) => process.stderr.write(`${line}\n`) }),
+  // Hidden: a restore's heavy reads, run by the server in a child process (backups/restore-child.ts).
+  [CHILD_COMMAND]: restoreChildCommand,
 };
 
 const VERSION_WORDS = new Set(["version", "--version", "-v"]);

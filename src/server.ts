@@ -1,5 +1,5 @@
 import type { Server } from "bun";
-import type { Core } from "./core";
+import { maintenanceRefusal, type Core } from "./core";
 import { openInstance } from "./instance";
 import { startBackups } from "./backups/service";
 import { createApp, durableHandler } from "./http/app";
@@ -7,7 +7,7 @@ import { pathOf } from "./http/entry";
 import { identifyClient } from "./http/client";
 import { blockCovering } from "./security/blocks";
 import { MB } from "./http/body";
-import { problemFor } from "./http/problem";
+import { problemFor, problemResponse } from "./http/problem";
 import type { Config } from "./platform/config";
 import { collectWhenIdle } from "./platform/idle-gc";
 import { keptAnswerStats } from "./platform/db/kept-answers";
@@ -55,6 +55,8 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
       if (isCollabPath(pathOf(request))) {
         // A blocked address opens no editing socket either (the app refuses it everything else).
         if (blockCovering(core, identifyClient(request, socketIp, config.trustedProxies).ip)) return problemFor("address_blocked");
+        // No editing while a restore replaces the data (rooms were closed when it began).
+        if (core.maintenance.active()) return problemResponse(maintenanceRefusal(core.maintenance));
         return upgradeCollab(collab, request, bun);
       }
       return handle(request, socketIp);

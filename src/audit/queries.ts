@@ -30,6 +30,6 @@ export const appendStatements = perInstance((core: Core) => {
 });
 
 /** The highest sequence the log ever handed out (SQLite's AUTOINCREMENT counter), 0 for none. */
-export function highestSequenceIssued(core: Core): number {
+export function highestSequenceIssued(core: Pick<Core, "db">): number {
   return core.db.get<[number] | undefined>(sql`SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'`)?.[0] ?? 0;
 }

@@ -111,6 +111,14 @@ async function provePassword(core: Core, caller: SessionCaller, password: string
   throw invalid(field, "is not correct");
 }
 
+/**
+ * A password asked for in the request itself (a restore, its undo): proved under the sign-in
+ * rules like any other, the session left as it is. `caller` must be a session (requireSession).
+ */
+export async function confirmPassword(core: Core, caller: SessionCaller, password: string, field = "password"): Promise<void> {
+  await provePassword(core, caller, password, field, "reauth");
+}
+
 /** POST /api/auth/reauth: proves the password and starts a fresh session id with a new window. */
 export async function reauthenticate(core: Core, caller: SessionCaller, password: string): Promise<NewSession> {
   await provePassword(core, caller, password, "password", "reauth");

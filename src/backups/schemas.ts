@@ -1,5 +1,6 @@
 /** The HTTP shapes of /api/admin/backups (tag "Backups"). */
 import { t } from "elysia";
+import { RestoreSummary } from "./restore-schemas";
 import { POLICY_LIMITS } from "./policy";
 
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
@@ -90,6 +91,7 @@ export const BackupList = t.Object(
     pointInTime: t.Array(t.Object({ generation: t.String(), from: t.Integer({ description: "ms" }), to: t.Integer({ description: "ms" }) }), {
       description: "The spans of time a restore can reach any second of (the WAL archive's continuous coverage); empty when none",
     }),
+    restore: RestoreSummary,
   },
   { title: "BackupList" },
 );

@@ -17,13 +17,14 @@ import { snapshotDatabase } from "../platform/backup/snapshot";
 import { iso } from "../platform/clock";
 import { PRIVATE_FILE } from "../platform/datadir";
 import { AppError } from "../platform/errors";
+import { restoreSummary } from "./restore-state";
 import { getJob, runningJob, startJob, type BackupJobView } from "./jobs";
 import type { BackupKind, BackupManifest } from "./manifest";
 import { describeCopy } from "./queries";
 import { checkPolicy, readPolicy, writePolicy, type BackupPolicy } from "./policy";
 import { applyRetention, previewRetention, pruneWalArchive } from "./retention";
 import { installBackupSchedule, nextScheduledRun, rescheduleBackups } from "./schedule";
-import { archiveOf, completePartial, freeLabel, lastBackupAt, listManifests, markRemoved, readManifest, removePartials, startPartial } from "./store";
+import { completePartial, freeLabel, lastBackupAt, listManifests, markRemoved, readManifest, removePartials, startPartial } from "./store";
 
 export interface BackupActor {
   actorId: string | null;
@@ -52,13 +53,13 @@ export async function takeBackup(core: Core, kind: BackupKind, opts: TakeBackupO
   let manifest: BackupManifest;
   try {
     const dest = join(partial, "cairn.db");
-    const snap = await snapshotDatabase({ sqlite: core.sqlite, dbPath: core.data.dbPath, archive: archiveOf(core), dest, onProgress: opts.onProgress, signal: opts.signal });
+    const snap = await snapshotDatabase({ sqlite: core.sqlite, dbPath: core.data.dbPath, archive: core.wal, dest, onProgress: opts.onProgress, signal: opts.signal });
     chmodSync(dest, PRIVATE_FILE);
     const contents = describeCopy(dest);
     for (const extra of ["cairn.db-wal", "cairn.db-shm"]) rmSync(join(partial, extra), { force: true });
     opts.signal?.throwIfAborted();
     // The archive's frames up to the copy's position are on disk before the manifest says the copy is a base.
-    archiveOf(core)?.flush();
+    core.wal?.flush();
     manifest = { format: 1, label, kind, createdAt: iso(now), appVersion: core.version, bytes: snap.bytes, sha256: snap.sha256, ...contents, wal: snap.position, removedAt: null, removedReason: null };
     completePartial(backupsDir, partial, manifest);
   } catch (err) {
@@ -124,6 +125,8 @@ export function listBackups(core: Core, caller: Caller, opts: { includeRemoved?:
     running: runningJob(core, "backup"),
     // The spans a restore can reach any second of (platform/backup/replay.ts).
     pointInTime: coverage(join(core.data.backupsDir, "wal")),
+    // A restore under way, and the safety copy an undo would put back (restore-state.ts).
+    restore: restoreSummary(core),
   };
 }
 

@@ -26,6 +26,8 @@ export interface RoomHost {
   flush(): void;
   /** Closes every connection with `code` (clients reconnect after 1012), saves and unloads every room. */
   close(code: number, reason: string): void;
+  /** As close(), but the host goes on (a restore: rooms load again from the restored data). */
+  closeRooms(code: number, reason: string): void;
   stats(): { rooms: number; peers: number };
 }
 
@@ -115,6 +117,10 @@ export class InProcessRoomHost implements RoomHost {
 
   close(code: number, reason: string): void {
     clearInterval(this.awarenessSweep);
+    this.closeRooms(code, reason);
+  }
+
+  closeRooms(code: number, reason: string): void {
     for (const [pageId, loaded] of [...this.rooms]) {
       for (const peer of [...loaded.room.peers.keys()]) {
         loaded.room.leave(peer);

@@ -104,6 +104,11 @@ export function startCollab(core: Core, opts: CollabOptions = {}): Collab {
     c.afterCommit(recheck);
   });
 
+  // A restore: every room is saved and closed before the data is replaced (editors reconnect
+  // once it is over and load the restored pages); none stays loaded over the new data.
+  core.maintenance.onEnter(() => host.closeRooms(1012, "Cairn is restoring a backup."));
+  core.onDataReplaced(() => host.closeRooms(1012, "Cairn restored a backup."));
+
   const sweep = setInterval(() => socket.recheck(), opts.sweepMs ?? 60_000);
   sweep.unref();
   let stopped = false;

@@ -86,6 +86,11 @@ export class PageViewCounter {
     }
   }
 
+  forgetAll(): void {
+    this.pending.clear();
+    this.recent.clear();
+  }
+
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
@@ -97,5 +102,7 @@ export class PageViewCounter {
 export const pageViews = perInstance((core: Core) => {
   const counter = new PageViewCounter(core);
   core.onClose(() => counter.stop());
+  // After a restore the counted views belong to pages of the replaced data: dropped.
+  core.onDataReplaced(() => counter.forgetAll());
   return counter;
 });

@@ -127,6 +127,11 @@ export const EVENT_TYPES = [
   // fields}; never a credential), and backups copied off the machine ({slot, counts, bytes}).
   "backup.target_changed",
   "backup.copied",
+  // Restores (src/backups/restore-*): the data replaced by a backup ({label, at, safetyLabel,
+  // replacedHead: the audit chain's head before}), put back by undo, the kept copy discarded.
+  "backup.restored",
+  "backup.restore_undone",
+  "backup.restore_discarded",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

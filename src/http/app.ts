@@ -3,6 +3,7 @@ import { attachmentRoutes } from "../attachments/routes";
 import { auditRoutes } from "../audit/routes";
 import { backupRoutes } from "../backups/routes";
 import { backupTargetRoutes } from "../backups/targets-routes";
+import { restoreRoutes } from "../backups/restore-routes";
 import { brandingRoutes } from "../branding/routes";
 import { commentRoutes } from "../comments/routes";
 import { dashboardRoutes } from "../dashboard/routes";
@@ -82,6 +83,7 @@ export function apiRoutes(core: Core) {
     systemAdminRoutes(core),
     backupRoutes(core),
     backupTargetRoutes(core),
+    restoreRoutes(core),
   ];
 }
 

@@ -1,7 +1,7 @@
 import { anonymous, type Caller } from "../identity/caller";
 import { limiters } from "../auth/limits";
 import { findSession, SESSION_COOKIE } from "../auth/sessions";
-import type { Core } from "../core";
+import { maintenanceRefusal, type Core } from "../core";
 import { AppError, invalid } from "../platform/errors";
 import { getSettings } from "../settings/service";
 import { authenticateToken } from "../tokens/service";
@@ -15,6 +15,8 @@ import { setState } from "./request-state";
 export const SERVICE_NAME = "Cairn";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Writes that stay open in maintenance: stopping the restore that turned it on. */
+const MAINTENANCE_OPEN = new Set(["/api/admin/backups/restore/cancel"]);
 
 function resolveCaller(core: Core, request: Request, ip: string): Caller {
   const authz = request.headers.get("authorization");
@@ -41,7 +43,8 @@ function resolveCaller(core: Core, request: Request, ip: string): Caller {
  * 3. rate-limit requests with no token and no session (429 + Retry-After);
  * 4. a read-only token may only read (403 read_only_token);
  * 5. a request that changes data without a token must send X-Requested-With: Cairn, so a
- *    page on another site cannot make a signed-in browser act (403).
+ *    page on another site cannot make a signed-in browser act (403);
+ * 6. in maintenance (a restore under way) a request that changes data answers 503.
  */
 export function runPipeline(core: Core, request: Request, ip: string, limits: BodyLimits): Caller {
   const length = Number(request.headers.get("content-length") ?? 0);
@@ -64,6 +67,9 @@ export function runPipeline(core: Core, request: Request, ip: string, limits: Bo
     } else if (request.headers.get("x-requested-with") !== SERVICE_NAME) {
       throw new AppError("csrf_header_missing");
     }
+    // A restore is replacing the data: writes wait (503 + Retry-After), reads go on. Its own
+    // cancel stays open.
+    if (core.maintenance.active() && !MAINTENANCE_OPEN.has(pathOf(request))) throw maintenanceRefusal(core.maintenance);
   }
   return caller;
 }

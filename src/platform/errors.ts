@@ -38,6 +38,13 @@ export const ERROR_CODES = {
   export_disabled: { status: 403, title: "This export is switched off for the space" },
   backup_not_found: { status: 404, title: "There is no backup with that label" },
   backup_running: { status: 409, title: "A backup is already being taken" },
+  restore_running: { status: 409, title: "A restore is under way" },
+  restore_swapped: { status: 409, title: "The restore has already replaced the data; it can be undone, no longer cancelled" },
+  nothing_kept: { status: 409, title: "No replaced data is kept from a restore" },
+  confirm_mismatch: { status: 400, title: "The confirmation does not match what it must be" },
+  not_covered: { status: 409, title: "That time is not covered by this backup and the archived log after it" },
+  restore_checks_failed: { status: 409, title: "The restored copy failed its checks; nothing was replaced" },
+  insufficient_storage: { status: 507, title: "Not enough free disk space for this" },
   copy_running: { status: 409, title: "Backups are already being copied to that target" },
 } as const;
 

@@ -25,6 +25,12 @@ const RECENT_CANDIDATES = 1000;
 const TITLE_CANDIDATES = 500;
 /** Ranked matches checked against the caller's scope at a time. */
 const SCOPE_ROUND = 100;
+/**
+ * Every page marked for indexing: run by a restore in its swap's transaction, after it emptied
+ * the FTS5 tables (their shadow tables cannot be copied: platform/db/replace-data.ts).
+ */
+export const MARK_EVERY_PAGE = "INSERT OR IGNORE INTO search_dirty (doc_id) SELECT doc_id FROM pages";
+
 /** Pages re-indexed per transaction when catching up (a bulk import marks thousands). */
 const BATCH = 500;
 

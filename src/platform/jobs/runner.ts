@@ -27,6 +27,8 @@ export interface JobHost {
   bookkeeping<T>(fn: () => T): T;
   afterCommit(fn: () => void): void;
   inTx(): boolean;
+  /** True while no job may start (maintenance: a restore is replacing the data). */
+  paused?(): boolean;
 }
 
 export interface JobContext<P> {
@@ -171,7 +173,7 @@ export function createJobs(host: JobHost): Jobs {
   }
 
   async function runDue(): Promise<void> {
-    if (stopped) return;
+    if (stopped || host.paused?.()) return;
     const now = host.clock.now();
     fireSchedules(now);
     const claimed = claimDue(now).map((row) => {

@@ -20,7 +20,7 @@ export const AUDIT_ACTIONS = {
   attachment: ["attachment.created", "attachment.deleted"],
   branding: ["branding.updated", "branding.file_uploaded", "branding.file_removed", "branding.reset"],
   security: ["security.block_added", "security.block_removed", "security.alert_raised", "security.alert_acknowledged", "security.alert_resolved"],
-  backup: ["backup.created", "backup.removed", "backup.policy_changed", "backup.target_changed", "backup.copied"],
+  backup: ["backup.created", "backup.removed", "backup.policy_changed", "backup.target_changed", "backup.copied", "backup.restored", "backup.restore_undone", "backup.restore_discarded"],
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_ACTIONS;
