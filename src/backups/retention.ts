@@ -10,7 +10,7 @@ import { recordEvent } from "../events/outbox";
 import { pruneArchive } from "../platform/backup/replay";
 import { KEPT_BY_HAND, type BackupManifest } from "./manifest";
 import { readPolicy, type BackupPolicy } from "./policy";
-import { archiveOf, listManifests, markRemoved } from "./store";
+import { listManifests, markRemoved } from "./store";
 
 const DAY_MS = 86_400_000;
 
@@ -55,7 +55,7 @@ export function applyRetention(core: Core): BackupManifest[] {
  */
 export function pruneWalArchive(core: Core): void {
   const keep = listManifests(core).flatMap((m) => (m.wal ? [m.wal] : []));
-  const archive = archiveOf(core);
+  const archive = core.wal;
   if (!archive) return;
   try {
     pruneArchive(archive.dir, keep);

@@ -8,7 +8,6 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, rea
 import { join } from "node:path";
 import type { Core } from "../core";
 import { PRIVATE_DIR, PRIVATE_FILE } from "../platform/datadir";
-import type { WalArchive } from "../platform/backup/types";
 import { iso } from "../platform/clock";
 import { labelFor, LABEL_PATTERN, parseManifest, type BackupManifest, type RemovedReason } from "./manifest";
 
@@ -128,4 +127,4 @@ export function lastBackupAt(core: Core): string | null {
 }
 
 /** The live WAL archive (core.wal, when the core archives the log), or null. */
-export const archiveOf = (core: Core): WalArchive | null => (core as Core & { wal?: WalArchive | null }).wal ?? null;
+export const archiveOf = (core: Core) => core.wal;
