@@ -39,6 +39,7 @@ export interface SnapshotResult {
 
 const CHUNK_PAGES_BYTES = 1 << 20;
 const LOCK_PATIENCE_MS = 60_000;
+const SYNC_EVERY_CHUNKS = 8;
 
 interface Pin {
   position: WalPosition | null;
@@ -209,6 +210,9 @@ async function copyWithOverlay(dbPath: string, dest: string, overlay: Overlay, o
       }
       hash.update(view);
       await out.write(view, 0, len, at);
+      // Written back as we go (off the event loop): a large backlog of dirty pages makes a
+      // writer's COMMIT fsync wait behind it.
+      if ((at / chunk) % SYNC_EVERY_CHUNKS === SYNC_EVERY_CHUNKS - 1) await out.datasync();
       opts.onProgress?.(at + len, total);
     }
     await out.sync();
