@@ -69,6 +69,8 @@ export function listTargets(core: Core, caller: Caller): TargetsView {
 export function setTarget(core: Core, caller: Caller, slot: Slot, input: TargetInput): TargetsView {
   const user = manager(caller);
   requireReauth(core, user);
+  // A copy under way goes on to the place it started with; its outcome must not land on another.
+  if (runningCopies(core)[slot]) throw new AppError("copy_running", { detail: "Backups are being copied to this target; wait for the copy to finish, then change it." });
   const before = readTargets(core);
   const previousKey = before.s3 && accessKeyIdOf(core, before.s3);
   // Credentials that no longer open are as good as none: the secret must be sent again.

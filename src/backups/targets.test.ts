@@ -287,6 +287,8 @@ describe("a copy cancelled half-way", () => {
       expect(midway.state).toBe("running");
       expect(midway.progress!.done).toBeLessThan(midway.progress!.total);
       expect((await call(other, "POST", `${PATH}/directory/copy`, { as: admin })).body.code).toBe("copy_running");
+      expect((await call(other, "PUT", `${PATH}/directory`, { as: admin, body: { path: folder() } })).body.code).toBe("copy_running");
+      expect((await call(other, "DELETE", `${PATH}/directory`, { as: admin })).body.code).toBe("copy_running");
       expect(cancelJob(other.core, id)).toBe(true);
       const cancelled = await settled(other.core, id);
       expect(cancelled!.state).toBe("cancelled");

@@ -2508,7 +2508,7 @@ export interface paths {
         get?: never;
         /**
          * Set a slot: directory {path}, or s3 {endpoint, region, bucket, prefix, pathStyle, accessKeyId, secretAccessKey} (right backups.manage)
-         * @description Every field is checked; the first wrong one is a 400 naming it (a field of the other slot too). The path must be absolute and outside the data directory; the endpoint an http(s) URL without a path (a private or loopback address is refused when tested or copied to unless CAIRN_OUTBOUND_ALLOW allows it). The secret is sealed with the instance key (data/secret.key) in backups/state/targets.json; leave it out to keep the stored one, except when the endpoint or the access key ID changes. Recorded as `backup.target_changed` (the names of the fields that changed, never a value of a credential). Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can): a target receives a whole copy of the wiki. Extension: SPEC.md lists the targets' test and copy; configuring them (GET, PUT, DELETE) is Cairn's addition.
+         * @description Every field is checked; the first wrong one is a 400 naming it (a field of the other slot too). The path must be absolute and outside the data directory; the endpoint an http(s) URL without a path (a private or loopback address is refused when tested or copied to unless CAIRN_OUTBOUND_ALLOW allows it). The secret is sealed with the instance key (data/secret.key) in backups/state/targets.json; leave it out to keep the stored one, except when the endpoint or the access key ID changes. 409 `copy_running` while a copy to the slot runs. Recorded as `backup.target_changed` (the names of the fields that changed, never a value of a credential). Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can): a target receives a whole copy of the wiki. Extension: SPEC.md lists the targets' test and copy; configuring them (GET, PUT, DELETE) is Cairn's addition.
          */
         put: operations["putApiAdminBackupsTargetsBySlot"];
         post?: never;
@@ -15543,6 +15543,15 @@ export interface operations {
             };
             /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
