@@ -13,10 +13,11 @@
  *    same database from a second connection (in this process, another than the writers').
  *    VACUUM INTO cannot be a base for point-in-time restore (its page layout differs from the
  *    live file's, so archived WAL frames cannot be replayed onto it): measured for comparison.
- * 4. Per window: the writes' max and p99 latency (a write counts in a window it overlaps).
+ * 4. Per window: the writes' max and p99 latency (a write counts in a window it overlaps), and
+ *    when the slowest ones began (which phase of the backup they fall in).
  */
 import { Database } from "bun:sqlite";
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { build } from "../build";
@@ -132,10 +133,15 @@ async function runWriter(plan: WriterPlan): Promise<void> {
   await Bun.write(Bun.stdout, JSON.stringify(samples));
 }
 
+const tenth = (n: number) => Math.round(n * 10) / 10;
+
+/** The writes overlapping [from, to): how many, max, p99, and when the five slowest began (s after `from`). */
 function window(samples: Sample[], from: number, to: number) {
-  const inside = samples.filter((s) => s.at < to && s.at + s.ms > from).map((s) => s.ms).sort((a, b) => a - b);
+  const overlapping = samples.filter((s) => s.at < to && s.at + s.ms > from);
+  const inside = overlapping.map((s) => s.ms).sort((a, b) => a - b);
   const p99 = inside.length ? inside[Math.min(inside.length - 1, Math.floor(inside.length * 0.99))] : 0;
-  return { writes: inside.length, maxMs: Math.round((inside.at(-1) ?? 0) * 10) / 10, p99Ms: Math.round(p99 * 10) / 10 };
+  const slowest = [...overlapping].sort((a, b) => b.ms - a.ms).slice(0, 5).map((s) => ({ atS: tenth((s.at - from) / 1000), ms: tenth(s.ms) }));
+  return { writes: inside.length, maxMs: tenth(inside.at(-1) ?? 0), p99Ms: tenth(p99), slowest };
 }
 
 export async function measureBackupStall(binary: string, logPath: string, opts: { gb?: number; baselineSec?: number; trace?: boolean; log?: (line: string) => void } = {}) {
@@ -144,7 +150,8 @@ export async function measureBackupStall(binary: string, logPath: string, opts: 
   const env = await prepare(binary, logPath, gb, log);
   const writer = Bun.spawn(["bun", import.meta.path, "--writer"], { stdin: new Blob([JSON.stringify({ url: env.url, cookie: env.cookie, pageIds: env.writerPages } satisfies WriterPlan)]), stdout: "pipe", stderr: "inherit" });
   try {
-    await Bun.sleep(2_000); // warm-up
+    // Warm-up: the first seconds after a start on 1 GB are slower (a cold page cache), not the backup's doing.
+    await Bun.sleep(8_000);
     const baseFrom = now();
     await Bun.sleep((opts.baselineSec ?? 10) * 1000);
     const baseTo = now();
@@ -158,7 +165,10 @@ export async function measureBackupStall(binary: string, logPath: string, opts: 
     }
     const backupTo = now();
     if (job.state !== "succeeded") throw new Error(`backup job ${job.state}: ${JSON.stringify(job.error)}`);
-    log(`backup ${job.result.backup.label}: ${((backupTo - backupFrom) / 1000).toFixed(1)} s`);
+    // The server's own account of the backup's phases (copyMs, describeMs, completeMs).
+    const taken = readFileSync(logPath, "utf8").split("\n").filter((l) => l.includes('"backup taken"')).at(-1);
+    const phases = taken ? (JSON.parse(taken) as Record<string, unknown>) : null;
+    log(`backup ${job.result.backup.label}: ${((backupTo - backupFrom) / 1000).toFixed(1)} s ${phases ? JSON.stringify({ copyMs: phases.copyMs, describeMs: phases.describeMs, completeMs: phases.completeMs }) : ""}`);
     await Bun.sleep(2_000);
 
     // VACUUM INTO from a second connection (this process; the writers are in theirs).
@@ -200,7 +210,7 @@ export async function measureBackupStall(binary: string, logPath: string, opts: 
         met: null,
       },
     ];
-    const extras = { backupStall: { databaseBytes: env.bytes, load: Number(load), baseline: base, backup: { ...during, seconds: backupSec, bytes: job.result.backup.bytes }, vacuumInto: { ...vacuum, seconds: (vacuumTo - vacuumFrom) / 1000, bytes: vacuumBytes } } };
+    const extras = { backupStall: { databaseBytes: env.bytes, load: Number(load), baseline: base, backup: { ...during, seconds: backupSec, bytes: job.result.backup.bytes, phases }, vacuumInto: { ...vacuum, seconds: (vacuumTo - vacuumFrom) / 1000, bytes: vacuumBytes } } };
     return { figures, extras };
   } finally {
     writer.kill("SIGKILL");
