@@ -11,7 +11,7 @@ import { open } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { NotCoveredError, type WalPosition } from "./types";
-import { readArchiveState } from "./wal-archive";
+import { readArchiveState } from "./wal-state";
 import { segmentLast } from "./wal-coverage";
 import { FRAME_HEADER_SIZE, frameSize, scanFrames } from "./wal-format";
 import { listSegments, type SegmentCommit, type SegmentInfo } from "./wal-segments";

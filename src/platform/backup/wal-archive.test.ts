@@ -4,7 +4,7 @@ import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { abandoned, openArchivedDb, scratchDir } from "./testing";
 import { listSegments } from "./wal-segments";
-import { readArchiveState } from "./wal-archive";
+import { readArchiveState } from "./wal-state";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -23,12 +23,15 @@
  * clean close (where the archive stands and the database file's identity).
  */
 import type { Database } from "bun:sqlite";
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { WalArchive, WalPosition } from "./types";
 import { FRAME_HEADER_SIZE, frameOffset, frameSize, parseWalHeader, saltHex, scanFrames, WAL_HEADER_SIZE, type Checksum, type WalHeader } from "./wal-format";
 import { listSegments, sealSegment, SegmentWriter, writeJsonDurably } from "./wal-segments";
+import { dataVersion, dbIdentity, readArchiveState, type ArchiveState } from "./wal-state";
+
+export { readArchiveState } from "./wal-state";
 
 export interface OpenWalArchiveOptions {
   sqlite: Database;
@@ -42,30 +45,11 @@ export interface OpenWalArchiveOptions {
   onError?: (what: string, err: unknown) => void;
 }
 
-interface DbIdentity {
-  size: string;
-  mtimeNs: string;
-  ino: string;
-}
-
-export interface ArchiveState {
-  generation: string;
-  clean: { db: DbIdentity; epoch: number; header: WalHeader | null; frame: number; checksum: Checksum; committedAt: number } | null;
-}
-
 const SEGMENT_MAX_BYTES = 16 << 20;
 const CHECKPOINT_RETRY_MS = 1000;
 
 export function openWalArchive(opts: OpenWalArchiveOptions): WalArchive {
   return new Archive(opts);
-}
-
-export function readArchiveState(dir: string): ArchiveState | null {
-  try {
-    return JSON.parse(readFileSync(join(dir, "state.json"), "utf8")) as ArchiveState;
-  } catch {
-    return null;
-  }
 }
 
 class Archive implements WalArchive {
@@ -323,17 +307,4 @@ class Archive implements WalArchive {
     }
     return got === length ? buf : buf.subarray(0, got);
   }
-}
-
-function dbIdentity(dbPath: string): DbIdentity | null {
-  try {
-    const st = statSync(dbPath, { bigint: true });
-    return { size: String(st.size), mtimeNs: String(st.mtimeNs), ino: String(st.ino) };
-  } catch {
-    return null;
-  }
-}
-
-function dataVersion(sqlite: Database): number {
-  return sqlite.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version ?? 0;
 }

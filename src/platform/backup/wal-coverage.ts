@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { WalPosition } from "./types";
-import { readArchiveState } from "./wal-archive";
+import { readArchiveState } from "./wal-state";
 import { listSegments, type SegmentInfo } from "./wal-segments";
 
 /** The last frame a segment holds that a restore may use (its last commit). */
