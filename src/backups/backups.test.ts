@@ -55,6 +55,8 @@ describe("run → job → listed", () => {
     expect(listed.status).toBe(200);
     expect(listed.body.backups.map((b: { label: string }) => b.label)).toEqual([label]);
     expect(listed.body.lastBackupAt).toBe(listed.body.backups[0].createdAt);
+    // The dashboard's health says it too.
+    expect((await call(env, "GET", "/api/admin/dashboard", { as: owner })).body.health.lastBackupAt).toBe(listed.body.backups[0].createdAt);
     expect(listed.body.policy).toEqual({ enabled: true, keepCount: 7, keepDays: 30, schedule: "0 3 * * *" });
     expect(listed.body.schedule.nextRunAt).toEqual(expect.any(String));
     expect(listed.body.running).toBeNull();
@@ -145,6 +147,13 @@ describe("the policy", () => {
     expect(listed.body.schedule.nextRunAt).toBeNull();
     expect(JSON.parse(readFileSync(join(env.dir, "backups", "state", "policy.json"), "utf8"))).toEqual({ ...ok, schedule: null });
     expect(env.core.sqlite.query("SELECT count(*) AS n FROM audit_log WHERE action = 'backup.policy_changed'").get()).toEqual({ n: 3 });
+    // The server's schedule follows the policy at once (armed by startBackups).
+    startBackups(env.core);
+    expect((await list(owner)).body.schedule.nextRunAt).toBeNull();
+    await put(owner, { ...ok, schedule: "15 4 * * *" });
+    const next = new Date((await list(owner)).body.schedule.nextRunAt);
+    expect([next.getHours(), next.getMinutes()]).toEqual([4, 15]);
+    expect(next.getTime() - Date.now()).toBeLessThanOrEqual(DAY);
     env.clock.advance(10 * 60_000);
     expect((await put(owner, ok)).body.code).toBe("reauth_required");
   });
