@@ -18,8 +18,8 @@ Usage:
                     set a forgotten password, read from standard input (one line); ends the
                     account's sessions and clears its sign-in lockout; the server may be running
   ${BACKUP_USAGE}
-                    take a backup of the data directory (a stopped server's, or beside a
-                    running one), with progress on standard error; "list" lists them
+                    take a backup of a stopped server's data directory, with progress on
+                    standard error ("list" lists them); a running server takes its own
   cairn version     (also --version, -v)
   cairn help        (also --help, -h)
 

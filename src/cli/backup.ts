@@ -1,9 +1,11 @@
 /**
  * `cairn backup [--data DIR]`: takes a backup (kind manual) of the data directory, what a
  * person does over SSH before touching a server; `cairn backup list [--data DIR]` lists them.
- * Meant for a stopped server; beside a running one it works too (the copy is read under a read
- * transaction, as the server's own are). Progress goes to standard error, the one line to
- * standard output. Retention runs after it, as after any backup.
+ * Meant for a stopped server. Beside a running one the copy is still consistent (it is read under
+ * a read transaction), but this process keeps no WAL archive: it folds the log first, so the
+ * server's archive begins a new generation and point-in-time restore cannot reach across that
+ * moment. With the server running, POST /api/admin/backups/run (or the admin screen) is the way.
+ * Progress goes to standard error, the one line to standard output. Retention runs after it.
  */
 import { applyRetention } from "../backups/retention";
 import { takeBackup } from "../backups/service";
