@@ -3,6 +3,7 @@ import { readSecretLine } from "./cli/read-secret";
 import { commandLogger, runCommand, type Command } from "./cli/run";
 import { RESET_PASSWORD_USAGE, resetPasswordCommand } from "./cli/reset-password";
 import { CHILD_COMMAND, restoreChildCommand } from "./backups/restore-child";
+import { RESTORE_USAGE, restoreCommand } from "./cli/restore";
 import { BACKUP_USAGE, backupCommand } from "./cli/backup";
 import { loadConfig, type Config } from "./platform/config";
 import { warmUi } from "./http/ui";
@@ -20,6 +21,9 @@ Usage:
   ${BACKUP_USAGE}
                     take a backup of a stopped server's data directory, with progress on
                     standard error ("list" lists them); a running server takes its own
+  ${RESTORE_USAGE}
+                    restore a backup (at a moment, with --at) with the server stopped: a safety
+                    backup first, then the data replaced; "undo" puts the replaced data back
   cairn version     (also --version, -v)
   cairn help        (also --help, -h)
 
@@ -39,6 +43,7 @@ Options (each also read from its environment variable):
 const COMMANDS: Record<string, Command> = {
   "reset-password": (argv) => resetPasswordCommand(argv, { env: process.env, log: commandLogger(), readSecret: readSecretLine }),
   backup: (argv) => backupCommand(argv, { env: process.env, log: commandLogger(), progress: (line) => process.stderr.write(`${line}\n`) }),
+  restore: (argv) => restoreCommand(argv, { env: process.env, log: commandLogger(), progress: (line) => process.stderr.write(`${line}\n`) }),
   // Hidden: a restore's heavy reads, run by the server in a child process (backups/restore-child.ts).
   [CHILD_COMMAND]: restoreChildCommand,
 };

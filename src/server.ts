@@ -10,6 +10,7 @@ import { MB } from "./http/body";
 import { problemFor, problemResponse } from "./http/problem";
 import type { Config } from "./platform/config";
 import { collectWhenIdle } from "./platform/idle-gc";
+import { writePidFile } from "./platform/pidfile";
 import { keptAnswerStats } from "./platform/db/kept-answers";
 import { catchUpNotifications } from "./notifications/schedule";
 import { isCollabPath } from "./collab/socket";
@@ -69,6 +70,8 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
       return problemFor("internal_error");
     },
   });
+  // Tells `cairn restore` a server has this data directory (platform/pidfile.ts).
+  core.onClose(writePidFile(core.data.root));
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
   let stopping: Promise<void> | null = null;
   return {
