@@ -26,10 +26,11 @@ export const ADMIN_SECTIONS: AdminSection[] = [
   { id: "settings", label: "Settings", right: "settings.manage", load: () => import("./settings/SettingsSection") },
   { id: "branding", label: "Branding", right: "branding.manage", load: () => import("./branding/BrandingSection") },
   { id: "security", label: "Security", right: "security.manage", load: () => import("./security/SecuritySection") },
+  { id: "backups", label: "Backups", right: "backups.manage", load: () => import("./backups/BackupsSection") },
   { id: "about", label: "About", right: "dashboard.view", load: () => import("./about/AboutSection") },
 ];
 
-const ORDER = ["dashboard", "people", "invites", "groups", "spaces", "roles", "settings", "branding", "security", "tokens", "audit", "about"];
+const ORDER = ["dashboard", "people", "invites", "groups", "spaces", "roles", "settings", "branding", "security", "backups", "tokens", "audit", "about"];
 
 /** The sections an account with these rights sees, in the list's order. */
 export function visibleSections(permissions: readonly string[]): AdminSection[] {

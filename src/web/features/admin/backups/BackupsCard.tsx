@@ -1,0 +1,149 @@
+/**
+ * The backups taken so far, newest first, with "Back up now" and its progress. Removed ones
+ * (retention, by hand) stay listed behind a toggle, without their data.
+ */
+import { useCallback, useState } from "react";
+import { Loading } from "../../../app/Loading";
+import { ApiError } from "../../../api/client";
+import { Button } from "../../../ui/Button";
+import { ConfirmDialog } from "../../../ui/Dialog";
+import { EmptyState } from "../../../ui/EmptyState";
+import { FormError } from "../../../ui/Field";
+import { toast } from "../../../ui/toast";
+import { Card } from "../../account/SectionsFrame";
+import { useAuthForm } from "../../auth/useAuthForm";
+import { useReauth } from "../../space-settings/reauth";
+import { backupTime, countsText, formatBytes, KIND_LABEL } from "./format";
+import { JobProgress } from "./JobProgress";
+import { refreshBackups, removeBackup, runBackup, type Backup, type BackupList, type Job } from "./queries";
+
+const REMOVED: Record<string, string> = { retention: "by the retention policy", by_hand: "by hand", discarded: "discarded" };
+
+export function BackupsCard({ list, includeRemoved, onIncludeRemoved, readOnly, onRestore }: { list: { isPending: boolean; isError: boolean; error: Error | null; data?: BackupList }; includeRemoved: boolean; onIncludeRemoved(on: boolean): void; readOnly: boolean; onRestore(b: Backup): void }) {
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [starting, setStarting] = useState(false);
+  const [removing, setRemoving] = useState<Backup | null>(null);
+  const removal = useAuthForm();
+  const reauth = useReauth();
+  const remove = (b: Backup) =>
+    removal.run(async () => {
+      try {
+        await reauth.guarded(() => removeBackup(b.label));
+      } catch (err) {
+        if (err instanceof ApiError && err.code === "reauth_cancelled") return;
+        throw err;
+      }
+      toast.success(`The backup of ${backupTime(b.createdAt)} was removed`);
+      setRemoving(null);
+    });
+  const start = async () => {
+    setStarting(true);
+    setError(null);
+    try {
+      setJobId((await runBackup()).id);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setStarting(false);
+    }
+  };
+  const ended = useCallback((job: Job) => {
+    setJobId(null);
+    void refreshBackups();
+    if (job.state === "succeeded") toast.success("Backup taken");
+    else setError(job.error?.message ?? `The backup ${job.state === "cancelled" ? "was cancelled" : "failed"}.`);
+  }, []);
+  const backups = list.data?.backups ?? [];
+  return (
+    <Card
+      id="backups-list"
+      title="Backups"
+      intro="Copies of the whole wiki: pages, versions, comments, people and settings. Files are kept once and shared between backups. Restore one to go back to the moment it was taken, or to any second since."
+      action={
+        <Button variant="primary" busy={starting || jobId !== null || !!list.data?.running} disabled={readOnly} onClick={() => void start()}>
+          Back up now
+        </Button>
+      }
+    >
+      {jobId ?? list.data?.running?.id ? <JobProgress id={(jobId ?? list.data?.running?.id)!} label="Backing up" onEnd={ended} /> : null}
+      <FormError error={error} />
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <p className="form-error" role="alert">The backups could not be loaded: {list.error?.message}</p>
+      ) : (
+        <>
+          <Coverage list={list.data!} />
+          <label className="pane-check">
+            <input type="checkbox" checked={includeRemoved} onChange={(e) => onIncludeRemoved(e.target.checked)} />
+            Show removed backups
+          </label>
+          {backups.length === 0 ? (
+            <EmptyState title="No backup yet">Take the first one with “Back up now”. After that, Cairn backs itself up on the schedule below, and keeps what the retention policy says.</EmptyState>
+          ) : (
+            <ul className="pane-list" aria-label="Backups">
+              {backups.map((b) => (
+                <BackupRow key={b.label} backup={b} readOnly={readOnly} onRestore={() => onRestore(b)} onRemove={() => (removal.clear(), setRemoving(b))} />
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(o) => !o && setRemoving(null)}
+        title={removing ? `Remove the backup of ${backupTime(removing.createdAt)}?` : "Remove the backup?"}
+        description={removing ? `Its copy of the database (${formatBytes(removing.bytes)}) is deleted for good: you can no longer restore it, nor a moment that only it reaches. Files no other backup needs go too. It stays listed as removed.` : ""}
+        confirmLabel="Remove the backup"
+        busy={removal.busy}
+        error={removal.error?.message ?? null}
+        onConfirm={() => removing && void remove(removing)}
+      />
+      {reauth.dialog}
+    </Card>
+  );
+}
+
+function Coverage({ list }: { list: BackupList }) {
+  const spans = list.pointInTime;
+  if (!spans.length) return null;
+  const from = Math.min(...spans.map((s) => s.from));
+  const to = Math.max(...spans.map((s) => s.to));
+  return (
+    <p className="bk-coverage">
+      You can restore to any second from <time dateTime={new Date(from).toISOString()}>{backupTime(from)}</time> to <time dateTime={new Date(to).toISOString()}>{backupTime(to)}</time>
+      {spans.length > 1 ? ` (with ${spans.length - 1} ${spans.length === 2 ? "gap" : "gaps"})` : ""}.
+    </p>
+  );
+}
+
+function BackupRow({ backup: b, readOnly, onRestore, onRemove }: { backup: Backup; readOnly: boolean; onRestore(): void; onRemove(): void }) {
+  const when = backupTime(b.createdAt);
+  return (
+    <li className={b.removedAt ? "bk-removed" : undefined}>
+      <div className="pane-list-text">
+        <span className="pane-list-name">
+          <time dateTime={b.createdAt}>{when}</time>
+          <span className="pane-tag">{KIND_LABEL[b.kind] ?? b.kind}</span>
+          {b.removedAt ? <span className="pane-tag bk-tag-removed">Removed</span> : null}
+        </span>
+        <span className="pane-list-meta">
+          {b.removedAt ? `Removed ${REMOVED[b.removedReason ?? ""] ?? ""} on ${backupTime(b.removedAt)} · held ` : `${formatBytes(b.bytes)} · `}
+          {countsText(b.counts)}
+        </span>
+        <span className="pane-list-meta bk-label">{b.label}</span>
+      </div>
+      {b.removedAt ? null : (
+        <div className="pane-list-actions">
+          <Button size="sm" onClick={onRestore} disabled={readOnly} aria-label={`Restore… the backup of ${when}`}>
+            Restore…
+          </Button>
+          <Button size="sm" variant="ghost" onClick={onRemove} disabled={readOnly} aria-label={`Remove… the backup of ${when}`}>
+            Remove…
+          </Button>
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,154 @@
+/**
+ * Restoring one backup: choose the moment (as it was taken, or any second after it that the
+ * change log covers), see what would be lost, test the backup, then restore with the label typed
+ * exactly and the password. The restore itself is followed by the section (RestoreStatus).
+ */
+import { useCallback, useState } from "react";
+import { ApiError } from "../../../api/client";
+import { Button } from "../../../ui/Button";
+import { Dialog, DialogActions } from "../../../ui/Dialog";
+import { FormError, TextField } from "../../../ui/Field";
+import { backupTime, toLocalInput } from "./format";
+import { JobProgress } from "./JobProgress";
+import { LossSummary, TestReport } from "./RestoreParts";
+import { startRestore, testRestore, useRestorePreview, type Backup, type Job } from "./queries";
+
+interface Props {
+  backup: Backup | null;
+  /** The last second the change log covers after this backup (ms), when it covers any. */
+  coveredTo: number | null;
+  canRestore: boolean;
+  onClose(): void;
+  onStarted(job: Job): void;
+}
+
+export function RestoreDialog({ backup, coveredTo, canRestore, onClose, onStarted }: Props) {
+  return (
+    <Dialog open={backup !== null} onOpenChange={(o) => !o && onClose()} title={backup ? `Restore the backup of ${backupTime(backup.createdAt)}?` : "Restore"} description="Nothing changes until you confirm the restore at the end. The data it replaces is kept, so the restore can be undone." wide>
+      {backup ? <RestoreSteps key={backup.label} backup={backup} coveredTo={coveredTo} canRestore={canRestore} onClose={onClose} onStarted={onStarted} /> : null}
+    </Dialog>
+  );
+}
+
+function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omit<Props, "backup"> & { backup: Backup }) {
+  const taken = new Date(backup.createdAt).getTime();
+  const later = coveredTo !== null && coveredTo > taken + 1000;
+  const [mode, setMode] = useState<"taken" | "at">("taken");
+  const [atLocal, setAtLocal] = useState(() => toLocalInput(coveredTo ?? taken));
+  const at = mode === "at" && atLocal ? new Date(atLocal).toISOString() : null;
+  const preview = useRestorePreview(backup.label, at);
+  const [testJob, setTestJob] = useState<string | null>(null);
+  const [report, setReport] = useState<Job | null>(null);
+  const [testError, setTestError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [typed, setTyped] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const test = async () => {
+    setReport(null);
+    setTestError(null);
+    try {
+      setTestJob((await testRestore(backup.label, at)).id);
+    } catch (err) {
+      setTestError((err as Error).message);
+    }
+  };
+  const tested = useCallback((job: Job) => {
+    setTestJob(null);
+    setReport(job);
+  }, []);
+
+  const restore = async () => {
+    if (typed !== backup.label) return setError({ field: "confirmLabel", message: `Type the backup's label exactly: ${backup.label}` });
+    if (!password) return setError({ field: "password", message: "Type your password to confirm." });
+    setBusy(true);
+    setError(null);
+    try {
+      const job = await startRestore(backup.label, { confirmLabel: typed, password, ...(at ? { at } : {}) });
+      onStarted(job);
+      onClose();
+    } catch (err) {
+      const e = err as ApiError;
+      const wrongPassword = e instanceof ApiError && (e.code === "invalid_credentials" || e.field === "password");
+      setError({ field: wrongPassword ? "password" : e.field, message: wrongPassword ? "That password is not right. Type your account's password." : e.message });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="bk-restore">
+      <fieldset className="bk-when">
+        <legend>Restore to</legend>
+        <label className="pane-check">
+          <input type="radio" name="restore-when" checked={mode === "taken"} onChange={() => (setMode("taken"), setReport(null))} />
+          The moment it was taken, {backupTime(backup.createdAt)}
+        </label>
+        <label className="pane-check">
+          <input type="radio" name="restore-when" checked={mode === "at"} disabled={!later} onChange={() => (setMode("at"), setReport(null))} />
+          {later ? "A later moment, to the second" : "A later moment (nothing was recorded after this backup yet)"}
+        </label>
+        {mode === "at" && later ? (
+          <TextField
+            label="Moment to restore to"
+            type="datetime-local"
+            step={1}
+            min={toLocalInput(taken)}
+            max={toLocalInput(coveredTo!)}
+            value={atLocal}
+            onChange={(e) => (setAtLocal(e.target.value), setReport(null))}
+            hint={`Any second from ${backupTime(taken)} to ${backupTime(coveredTo!)}, in your time zone.`}
+            error={preview.isError ? preview.error.message : null}
+          />
+        ) : null}
+      </fieldset>
+
+      <h3 className="bk-subhead">What would be lost</h3>
+      {preview.isPending ? <p className="muted">Working out what would change…</p> : preview.isError ? (mode === "at" ? null : <FormError error={preview.error.message} />) : <LossSummary preview={preview.data} />}
+
+      <h3 className="bk-subhead">Test it first</h3>
+      <p className="muted bk-note">Restores it{at ? " to the moment chosen" : ""} into a scratch copy and checks it: the database, its upgrade to this version, the audit log, every file it needs. Nothing on the wiki changes.</p>
+      {testJob ? <JobProgress id={testJob} label="Testing the backup" onEnd={tested} /> : null}
+      <FormError error={testError} />
+      {report ? <TestReport job={report} /> : null}
+
+      {confirming ? (
+        <form
+          className="bk-confirm"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void restore();
+          }}
+        >
+          <p className="bk-warning">
+            While the restore runs, the wiki is read-only for everyone. A safety backup of the current data is taken first, and the data it replaces is kept so you can undo the restore.
+          </p>
+          <TextField label={`Type the label, ${backup.label}, to confirm`} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} autoFocus error={error?.field === "confirmLabel" ? error.message : null} />
+          <TextField label="Your password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={error?.field === "password" ? error.message : null} />
+          <FormError error={error && error.field !== "confirmLabel" && error.field !== "password" ? error.message : null} />
+          <DialogActions>
+            <Button onClick={() => setConfirming(false)}>Back</Button>
+            <Button type="submit" variant="danger" busy={busy}>
+              Restore this backup
+            </Button>
+          </DialogActions>
+        </form>
+      ) : (
+        <DialogActions>
+          <Button onClick={onClose}>Close</Button>
+          <Button onClick={() => void test()} busy={testJob !== null}>
+            Test this backup
+          </Button>
+          {canRestore ? (
+            <Button variant="danger" disabled={preview.isError} onClick={() => (setError(null), setConfirming(true))}>
+              Restore…
+            </Button>
+          ) : null}
+        </DialogActions>
+      )}
+      {canRestore ? null : <p className="muted bk-note">Restoring needs the right to restore backups, which only the owner holds unless a role was given it.</p>}
+    </div>
+  );
+}

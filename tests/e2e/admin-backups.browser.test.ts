@@ -1,0 +1,136 @@
+/**
+ * Backups in the browser (/admin/backups), end to end against the built binary: the owner backs
+ * up now and sees it listed; changes the retention with its preview; restores a backup after a
+ * change and sees the change gone, then undoes the restore and sees it back; sets up a directory
+ * target (a temp dir), tests it and copies to it. The section in the four looks, with axe.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { api, newPage, newSpace, ownerWorld, type World } from "./fixtures";
+import { apiCall, axeViolations, LOOKS, PASSWORD, screenshot, SCREENSHOTS, visit } from "./harness";
+
+let world: World;
+let spaceId: string;
+const targetDir = mkdtempSync(join(tmpdir(), "cairn-e2e-target-"));
+
+beforeAll(async () => {
+  world = await ownerWorld();
+  spaceId = (await newSpace(world.owner.page, "HOME", "Home lab")).id;
+  await newPage(world.owner.page, spaceId, "Router settings", { text: "The router lives in the hall cupboard." });
+}, 60_000);
+afterAll(async () => {
+  await world?.close();
+  rmSync(targetDir, { recursive: true, force: true });
+});
+
+async function openBackups(page: Page): Promise<void> {
+  await page.goto("/admin/backups");
+  await page.getByRole("heading", { name: "Backups", level: 2 }).waitFor();
+}
+const backupList = (page: Page) => page.getByRole("list", { name: "Backups" });
+const status = async (page: Page, path: string) => (await apiCall(page, "GET", path)).status;
+
+describe("backups", () => {
+  test("Back up now shows its progress, and the backup is listed with its kind, size and counts", async () => {
+    const { page } = world.owner;
+    await openBackups(page);
+    await page.getByText("No backup yet").waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Back up now" }).click();
+    await page.getByText("Backup taken").waitFor();
+    const row = backupList(page).getByRole("listitem").first();
+    await row.getByText("Taken by hand").waitFor();
+    const text = (await row.textContent()) ?? "";
+    expect(text).toContain("1 page");
+    expect(text).toMatch(/\d+(\.\d)? (KB|MB)/);
+    expect(await backupList(page).getByRole("listitem").count()).toBe(1);
+  }, 40_000);
+
+  test("retention: the form says what the new policy would remove before it is saved", async () => {
+    const { page } = world.owner;
+    await openBackups(page);
+    const card = page.getByRole("region", { name: "Schedule and retention" });
+    await card.getByLabel("Keep this many").fill("2");
+    // Backups taken by hand are never removed by retention: the preview says nothing goes.
+    await card.getByText("Saving this removes no backup now.").waitFor();
+    await card.getByRole("button", { name: "Save the policy" }).click();
+    await page.getByText("Policy saved").waitFor();
+    const listed = await api(page, "GET", "/api/admin/backups");
+    expect(listed.policy.keepCount).toBe(2);
+    expect(listed.backups.length).toBe(1);
+  }, 40_000);
+
+  test("restoring a backup takes a change made since away; undoing the restore brings it back", async () => {
+    const { page } = world.owner;
+    const later = await newPage(page, spaceId, "Printer notes", { text: "Written after the backup." });
+    expect(await status(page, `/api/pages/${later.id}`)).toBe(200);
+
+    await openBackups(page);
+    const row = backupList(page).getByRole("listitem").first();
+    await row.getByRole("button", { name: /^Restore…/ }).click();
+    const dialog = page.getByRole("dialog", { name: /Restore the backup of/ });
+    await dialog.getByRole("list", { name: "What would be lost" }).getByText("1 page").waitFor();
+    expect(await dialog.textContent()).toContain("free disk space");
+
+    await dialog.getByRole("button", { name: "Test this backup" }).click();
+    await dialog.getByText("This backup restores correctly.").waitFor({ timeout: 30_000 });
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "admin-backups-restore");
+
+    await dialog.getByRole("button", { name: "Restore…" }).click();
+    const label = (await api(page, "GET", "/api/admin/backups")).backups[0].label as string;
+    await dialog.getByLabel(`Type the label, ${label}, to confirm`).fill(label.slice(0, -1));
+    await dialog.getByLabel("Your password").fill(PASSWORD);
+    await dialog.getByRole("button", { name: "Restore this backup" }).click();
+    await dialog.getByText(`Type the backup's label exactly: ${label}`).waitFor();
+    await dialog.getByLabel(`Type the label, ${label}, to confirm`).fill(label);
+    await dialog.getByRole("button", { name: "Restore this backup" }).click();
+    await page.getByText("Backup restored").waitFor({ timeout: 30_000 });
+    expect(await status(page, `/api/pages/${later.id}`)).toBe(404);
+
+    const after = page.getByRole("region", { name: "The last restore" });
+    await after.getByRole("button", { name: "Undo restore…" }).click();
+    const undo = page.getByRole("dialog", { name: "Undo the restore?" });
+    await undo.getByLabel("Type UNDO to confirm").fill("UNDO");
+    await undo.getByLabel("Your password").fill(PASSWORD);
+    await undo.getByRole("button", { name: "Undo the restore" }).click();
+    await page.getByText("The restore was undone").waitFor({ timeout: 30_000 });
+    expect(await status(page, `/api/pages/${later.id}`)).toBe(200);
+  }, 90_000);
+
+  test("a directory target is tested, then copied to", async () => {
+    const { page } = world.owner;
+    await openBackups(page);
+    const card = page.getByRole("region", { name: "A directory" });
+    await card.getByLabel("Folder on this server").fill(targetDir);
+    await card.getByRole("button", { name: "Save" }).click();
+    await page.getByText("A directory saved").waitFor();
+    await card.getByRole("button", { name: "Test a directory" }).click();
+    await card.getByText("The target works").waitFor();
+    expect(await card.getByRole("list", { name: "Test steps" }).getByRole("listitem").count()).toBeGreaterThan(1);
+    await card.getByRole("button", { name: "Copy now to a directory" }).click();
+    await card.getByText(/\d+ backups? (is|are) on the target/).waitFor({ timeout: 30_000 });
+    expect(readdirSync(targetDir).length).toBeGreaterThan(0);
+  }, 60_000);
+
+  test("the section in the four looks, with axe", async () => {
+    for (const look of LOOKS) {
+      const v = await visit(world.cairn, { ...look, storageState: await world.owner.context.storageState() });
+      try {
+        await openBackups(v.page);
+        await backupList(v.page).getByRole("listitem").first().waitFor();
+        await v.page.getByRole("region", { name: "Copies off this machine" }).getByLabel("Folder on this server").waitFor();
+        expect(await axeViolations(v.page)).toEqual([]);
+        await screenshot(v.page, "admin-backups");
+        await v.page.screenshot({ path: join(SCREENSHOTS, `admin-backups-full-${look.theme}-${look.width}.png`), fullPage: true, animations: "disabled" });
+        expect(v.errors).toEqual([]);
+        expect(v.foreign).toEqual([]);
+      } finally {
+        await v.close();
+      }
+    }
+  }, 90_000);
+});
