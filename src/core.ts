@@ -8,7 +8,7 @@ import type { Config } from "./platform/config";
 import { PRIVATE_FILE, prepareDataDir, type DataDir } from "./platform/datadir";
 import { migrate } from "./platform/db/migrate";
 import { sqliteChangeStamp, type ChangeStamp } from "./platform/db/change-stamp";
-import { checkpointWal, openSqlite, toDrizzle, type Db } from "./platform/db/open";
+import { checkpointWal, letSqliteCheckpoint, openSqlite, toDrizzle, type Db } from "./platform/db/open";
 import { createTransactions, type Transactions } from "./platform/db/transactions";
 import { createJobs, type Jobs } from "./platform/jobs/runner";
 import { createLogger, type Logger } from "./platform/log";
@@ -96,7 +96,7 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
   // the archive then finds, so it begins a new generation there.
   const wal = opts.archiveWal ? openArchive(sqlite, data, clock, log) : null;
   // No archive to protect: nobody in this process checkpoints, so SQLite's own does.
-  if (!wal) sqlite.exec("PRAGMA wal_autocheckpoint = 1000");
+  if (!wal) letSqliteCheckpoint(sqlite);
   if (result.applied.length) log.info("migrated", { applied: result.applied, snapshot: result.snapshot });
   return assembleCore({ config, data, sqlite, clock, log, groupCommits: opts.groupCommits ?? false, checkpointAtClose: true, wal });
 }

@@ -24,6 +24,11 @@ export function toDrizzle(sqlite: Database) {
 
 export type Db = ReturnType<typeof toDrizzle>;
 
+/** A core with no WAL archive (tests): SQLite checkpoints by itself again, as by default. */
+export function letSqliteCheckpoint(sqlite: Database): void {
+  sqlite.exec("PRAGMA wal_autocheckpoint = 1000");
+}
+
 /** Folds the write-ahead log back into the database file and empties it (a clean stop). */
 export function checkpointWal(sqlite: Database): void {
   sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
