@@ -164,3 +164,36 @@ describe("group commit", () => {
     expect([seen(), txs.pending()]).toEqual([["a"], false]);
   });
 });
+
+describe("the WAL archive's observer", () => {
+  function observed(grouped: boolean) {
+    dir = mkdtempSync(join(tmpdir(), "cairn-tx-"));
+    const db = openSqlite(join(dir, "t.db"));
+    db.run("CREATE TABLE t (v TEXT NOT NULL)");
+    opened.push(db);
+    const moments: string[] = [];
+    const txs = createTransactions(db, { grouped, beforeCommit: [], onError: () => {}, observe: (m) => moments.push(`${m}${db.inTransaction ? " in tx" : ""}`) });
+    return { db, txs, moments };
+  }
+
+  test("one commit per transaction: locked right after BEGIN IMMEDIATE, released after COMMIT, and after a ROLLBACK", () => {
+    const { db, txs, moments } = observed(false);
+    txs.tx(() => db.run("INSERT INTO t VALUES ('a')"));
+    expect(() =>
+      txs.tx(() => {
+        db.run("INSERT INTO t VALUES ('b')");
+        throw new Error("no");
+      }),
+    ).toThrow("no");
+    expect(moments).toEqual(["locked in tx", "released", "locked in tx", "released"]);
+  });
+
+  test("grouped: one locked when the group opens, one released when it commits", async () => {
+    const { db, txs, moments } = observed(true);
+    txs.tx(() => db.run("INSERT INTO t VALUES ('a')"));
+    txs.tx(() => db.run("INSERT INTO t VALUES ('b')"));
+    expect(moments).toEqual(["locked in tx"]);
+    await txs.durable();
+    expect(moments).toEqual(["locked in tx", "released"]);
+  });
+});
