@@ -116,6 +116,53 @@ describe("backups", () => {
     expect(readdirSync(targetDir).length).toBeGreaterThan(0);
   }, 60_000);
 
+  test("a restore to a moment between two changes keeps the first and not the second; the kept copy is removed after", async () => {
+    const { page } = world.owner;
+    const first = await newPage(page, spaceId, "NAS disks", { text: "Two mirrored 8 TB disks." });
+    // The moment: the start of the next whole second after the first change, a second before the next.
+    const moment = Math.ceil((Date.now() + 50) / 1000) * 1000;
+    await Bun.sleep(moment + 1100 - Date.now());
+    const second = await newPage(page, spaceId, "Camera passwords", { text: "Written after the moment." });
+
+    await openBackups(page);
+    await backupList(page).getByRole("listitem").filter({ hasText: "Taken by hand" }).getByRole("button", { name: /^Restore…/ }).click();
+    const dialog = page.getByRole("dialog", { name: /Restore the backup of/ });
+    await dialog.getByLabel("A later moment, to the second").check();
+    const local = await page.evaluate((ms) => {
+      const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
+      return d.toISOString().slice(0, 19);
+    }, moment);
+    await dialog.getByLabel("Moment to restore to").fill(local);
+    // Only the second change is made after the moment.
+    await dialog.getByRole("list", { name: "What would be lost" }).getByText("1 page").waitFor();
+    await dialog.getByRole("button", { name: "Restore…" }).click();
+    const label = (await api(page, "GET", "/api/admin/backups")).backups.find((b: { kind: string }) => b.kind === "manual").label as string;
+    await dialog.getByLabel(`Type the label, ${label}, to confirm`).fill(label);
+    await dialog.getByLabel("Your password").fill(PASSWORD);
+    await dialog.getByRole("button", { name: "Restore this backup" }).click();
+    await page.getByText("Backup restored").waitFor({ timeout: 30_000 });
+    expect(await status(page, `/api/pages/${first.id}`)).toBe(200);
+    expect(await status(page, `/api/pages/${second.id}`)).toBe(404);
+
+    const after = page.getByRole("region", { name: "The last restore" });
+    await after.getByRole("button", { name: "Remove the kept copy…" }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await after.screenshot({ path: join(SCREENSHOTS, "admin-backups-kept-light-1280.png"), animations: "disabled" });
+    await after.getByRole("button", { name: "Remove the kept copy…" }).click();
+    const remove = page.getByRole("dialog", { name: "Remove the kept copy?" });
+    expect(await remove.textContent()).toContain("can no longer be undone");
+    await remove.getByLabel("Type REMOVE to confirm").fill("remove");
+    await remove.getByLabel("Your password").fill(PASSWORD);
+    await remove.getByRole("button", { name: "Remove it for good" }).click();
+    await remove.getByText("Type REMOVE in capitals to confirm.").waitFor();
+    await remove.getByLabel("Type REMOVE to confirm").fill("REMOVE");
+    await remove.getByRole("button", { name: "Remove it for good" }).click();
+    await page.getByText("The kept copy was removed").waitFor();
+    await after.waitFor({ state: "detached" });
+    await page.getByLabel("Show removed backups").check();
+    await backupList(page).getByRole("listitem").filter({ hasText: "Removed as a restore's kept copy" }).first().waitFor();
+  }, 90_000);
+
   test("the section in the four looks, with axe", async () => {
     for (const look of LOOKS) {
       const v = await visit(world.cairn, { ...look, storageState: await world.owner.context.storageState() });

@@ -17,7 +17,7 @@ import { backupTime, countsText, formatBytes, KIND_LABEL } from "./format";
 import { JobProgress } from "./JobProgress";
 import { refreshBackups, removeBackup, runBackup, type Backup, type BackupList, type Job } from "./queries";
 
-const REMOVED: Record<string, string> = { retention: "by the retention policy", by_hand: "by hand", discarded: "discarded" };
+const REMOVED: Record<string, string> = { retention: "Removed by the retention policy", by_hand: "Removed by hand", discarded: "Removed as a restore's kept copy" };
 
 export function BackupsCard({ list, includeRemoved, onIncludeRemoved, readOnly, onRestore }: { list: { isPending: boolean; isError: boolean; error: Error | null; data?: BackupList }; includeRemoved: boolean; onIncludeRemoved(on: boolean): void; readOnly: boolean; onRestore(b: Backup): void }) {
   const [jobId, setJobId] = useState<string | null>(null);
@@ -129,7 +129,7 @@ function BackupRow({ backup: b, readOnly, onRestore, onRemove }: { backup: Backu
           {b.removedAt ? <span className="pane-tag bk-tag-removed">Removed</span> : null}
         </span>
         <span className="pane-list-meta">
-          {b.removedAt ? `Removed ${REMOVED[b.removedReason ?? ""] ?? ""} on ${backupTime(b.removedAt)} · held ` : `${formatBytes(b.bytes)} · `}
+          {b.removedAt ? `${REMOVED[b.removedReason ?? ""] ?? "Removed"} on ${backupTime(b.removedAt)} · held ` : `${formatBytes(b.bytes)} · `}
           {countsText(b.counts)}
         </span>
         <span className="pane-list-meta bk-label">{b.label}</span>
