@@ -184,7 +184,11 @@ async function readOverlay(walPath: string, pin: Pin): Promise<Overlay> {
 
 async function copyWithOverlay(dbPath: string, dest: string, overlay: Overlay, opts: SnapshotOptions): Promise<{ bytes: number; sha256: string }> {
   const src = await open(dbPath, "r");
-  const out = await open(dest, "wx", 0o600);
+  // The destination may fail to open (its folder removed under an aborted backup): src is closed then too.
+  const out = await open(dest, "wx", 0o600).catch(async (err) => {
+    await src.close();
+    throw err;
+  });
   const hash = createHash("sha256");
   try {
     const fileSize = (await src.stat()).size;
