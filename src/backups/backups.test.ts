@@ -9,7 +9,7 @@ import { newPage, newSpace } from "../pages/testing";
 import { settled } from "./jobs";
 import type { BackupManifest } from "./manifest";
 import { describeCopy } from "./queries";
-import { startBackupJob, startBackups } from "./service";
+import { describeBackupCopy, startBackupJob, startBackups } from "./service";
 import { listManifests, readManifest } from "./store";
 import { runBackupNow, sha256File } from "./testing";
 
@@ -72,6 +72,8 @@ describe("run → job → listed", () => {
     expect(m.files).toEqual([sha]);
     expect(m.schemaVersion).toBe((env.core.sqlite.query("SELECT max(tag) AS t FROM __cairn_migrations").get() as { t: string }).t);
     expect(describeCopy(copy)).toEqual({ schemaVersion: m.schemaVersion, counts: m.counts, auditHead: m.auditHead, files: m.files });
+    // A large copy is described in a child process of the executable: the same answer.
+    expect(await describeBackupCopy(copy, m.bytes, undefined, 0)).toEqual(describeCopy(copy));
     // The copy is a database that opens and checks.
     expect(env.core.sqlite.query(`SELECT 1`).get()).toBeTruthy();
     const audited = env.core.sqlite.query("SELECT action, target_id AS targetId, actor_id AS actorId FROM audit_log WHERE action LIKE 'backup.%'").all();

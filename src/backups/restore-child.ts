@@ -8,6 +8,7 @@
  */
 import { resolve } from "node:path";
 import { rowsOnlyInMain, withAttached } from "../platform/db/compare";
+import { describeCopy } from "./queries";
 import { checkCopy } from "./restore-test";
 
 /** The hidden command's name (src/main.ts). */
@@ -54,10 +55,12 @@ export async function runInChild<T>(args: string[], signal?: AbortSignal): Promi
   }
 }
 
-/** The hidden command: `check COPY FILES_DIR` or `preview LIVE COPY`; prints one JSON line. */
+/** The hidden command: `check COPY FILES_DIR`, `preview LIVE COPY` or `describe COPY`; prints one JSON line. */
 export async function restoreChildCommand(argv: string[]): Promise<string> {
   const [mode, a, b] = argv;
   if (mode === "check" && a && b) return JSON.stringify(await checkCopy(a, b, Date.now()));
   if (mode === "preview" && a && b) return JSON.stringify(countLosses(a, b));
-  throw new Error(`usage: cairn ${CHILD_COMMAND} check COPY FILES_DIR | preview LIVE COPY`);
+  // A new backup's manifest (backups/service.ts): counts, audit head, files of a large copy.
+  if (mode === "describe" && a) return JSON.stringify(describeCopy(a));
+  throw new Error(`usage: cairn ${CHILD_COMMAND} check COPY FILES_DIR | preview LIVE COPY | describe COPY`);
 }
