@@ -173,6 +173,11 @@ describe("backups", () => {
         expect(await axeViolations(v.page)).toEqual([]);
         await screenshot(v.page, "admin-backups");
         await v.page.screenshot({ path: join(SCREENSHOTS, `admin-backups-full-${look.theme}-${look.width}.png`), fullPage: true, animations: "disabled" });
+        // The restore dialog, with what would be lost worked out.
+        await backupList(v.page).getByRole("listitem").filter({ hasText: "Taken by hand" }).getByRole("button", { name: /^Restore…/ }).click();
+        await v.page.getByRole("dialog").getByText(/free disk space/).waitFor({ timeout: 20_000 });
+        expect(await axeViolations(v.page)).toEqual([]);
+        await screenshot(v.page, "admin-backups-restore-dialog");
         expect(v.errors).toEqual([]);
         expect(v.foreign).toEqual([]);
       } finally {

@@ -3,7 +3,7 @@
  * change log covers), see what would be lost, test the backup, then restore with the label typed
  * exactly and the password. The restore itself is followed by the section (RestoreStatus).
  */
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { ApiError } from "../../../api/client";
 import { Button } from "../../../ui/Button";
 import { Dialog, DialogActions } from "../../../ui/Dialog";
@@ -35,7 +35,13 @@ function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omi
   const later = coveredTo !== null && coveredTo > taken + 1000;
   const [mode, setMode] = useState<"taken" | "at">("taken");
   const [atLocal, setAtLocal] = useState(() => toLocalInput(coveredTo ?? taken));
-  const at = mode === "at" && atLocal ? new Date(atLocal).toISOString() : null;
+  const chosen = mode === "at" && atLocal && !Number.isNaN(new Date(atLocal).getTime()) ? new Date(atLocal).toISOString() : null;
+  // Each preview replays the log into a scratch copy: worked out once typing pauses, not per key.
+  const [at, setAt] = useState(chosen);
+  useEffect(() => {
+    const timer = setTimeout(() => setAt(chosen), 400);
+    return () => clearTimeout(timer);
+  }, [chosen]);
   const preview = useRestorePreview(backup.label, at);
   const [testJob, setTestJob] = useState<string | null>(null);
   const [report, setReport] = useState<Job | null>(null);
@@ -50,7 +56,7 @@ function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omi
     setReport(null);
     setTestError(null);
     try {
-      setTestJob((await testRestore(backup.label, at)).id);
+      setTestJob((await testRestore(backup.label, chosen)).id);
     } catch (err) {
       setTestError((err as Error).message);
     }
@@ -66,7 +72,7 @@ function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omi
     setBusy(true);
     setError(null);
     try {
-      const job = await startRestore(backup.label, { confirmLabel: typed, password, ...(at ? { at } : {}) });
+      const job = await startRestore(backup.label, { confirmLabel: typed, password, ...(chosen ? { at: chosen } : {}) });
       onStarted(job);
       onClose();
     } catch (err) {
@@ -109,7 +115,7 @@ function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omi
       {preview.isPending ? <p className="muted">Working out what would change…</p> : preview.isError ? (mode === "at" ? null : <FormError error={preview.error.message} />) : <LossSummary preview={preview.data} />}
 
       <h3 className="bk-subhead">Test it first</h3>
-      <p className="muted bk-note">Restores it{at ? " to the moment chosen" : ""} into a scratch copy and checks it: the database, its upgrade to this version, the audit log, every file it needs. Nothing on the wiki changes.</p>
+      <p className="muted bk-note">Restores it{chosen ? " to the moment chosen" : ""} into a scratch copy and checks it: the database, its upgrade to this version, the audit log, every file it needs. Nothing on the wiki changes.</p>
       {testJob ? <JobProgress id={testJob} label="Testing the backup" onEnd={tested} /> : null}
       <FormError error={testError} />
       {report ? <TestReport job={report} /> : null}
@@ -142,7 +148,7 @@ function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omi
             Test this backup
           </Button>
           {canRestore ? (
-            <Button variant="danger" disabled={preview.isError} onClick={() => (setError(null), setConfirming(true))}>
+            <Button variant="danger" disabled={preview.isError || at !== chosen} onClick={() => (setError(null), setConfirming(true))}>
               Restore…
             </Button>
           ) : null}

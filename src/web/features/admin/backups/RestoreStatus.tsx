@@ -23,10 +23,14 @@ export function RestoreStatus({ restore, jobId, canRestore, onJob }: { restore: 
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const running = jobId ?? restore?.running?.jobId ?? null;
+  // An undo started here is known before the list says so.
+  const [undoing, setUndoing] = useState(false);
+  const isUndo = undoing || restore?.running?.kind === "undo";
 
   const ended = useCallback(
     (job: Job) => {
       onJob(null);
+      setUndoing(false);
       // The data under every screen changed: everything is read again.
       void queryClient.invalidateQueries();
       if (job.state === "succeeded") toast.success(job.kind === "undo" ? "The restore was undone" : "Backup restored");
@@ -44,7 +48,10 @@ export function RestoreStatus({ restore, jobId, canRestore, onJob }: { restore: 
     setBusy(true);
     setError(null);
     try {
-      if (ask === "undo") onJob((await undoRestore({ confirmLabel: word, password })).id);
+      if (ask === "undo") {
+        onJob((await undoRestore({ confirmLabel: word, password })).id);
+        setUndoing(true);
+      }
       else {
         await discardKept({ confirmLabel: word, password });
         toast.success("The kept copy was removed");
@@ -66,13 +73,13 @@ export function RestoreStatus({ restore, jobId, canRestore, onJob }: { restore: 
   const kept = restore?.kept ?? null;
 
   return (
-    <Card id="backups-restore" title={running ? (restore?.running?.kind === "undo" ? "Undoing the restore" : "Restoring") : "The last restore"} danger={!!running}>
+    <Card id="backups-restore" title={running ? (isUndo ? "Undoing the restore" : "Restoring") : "The last restore"} danger={!!running}>
       {running ? (
         <>
           <p className="bk-warning" role="status">
             The wiki is read-only while the backup is restored: everyone can read, nobody can change anything. It takes a few minutes at most.
           </p>
-          <JobProgress id={running} label={restore?.running?.kind === "undo" ? "Undoing the restore" : "Restoring"} onEnd={ended} />
+          <JobProgress id={running} label={isUndo ? "Undoing the restore" : "Restoring"} onEnd={ended} />
           {canRestore ? (
             <Button onClick={() => void cancel()}>Cancel the restore</Button>
           ) : null}
