@@ -55,7 +55,7 @@ describe("backups", () => {
     const card = page.getByRole("region", { name: "Schedule and retention" });
     await card.getByLabel("Keep this many").fill("2");
     // Backups taken by hand are never removed by retention: the preview says nothing goes.
-    await card.getByText("Saving this removes no backup now.").waitFor();
+    await card.getByText("With this policy, no backup would be removed now.").waitFor();
     await card.getByRole("button", { name: "Save the policy" }).click();
     await page.getByText("Policy saved").waitFor();
     const listed = await api(page, "GET", "/api/admin/backups");

@@ -13,7 +13,7 @@ import { toast } from "../../../ui/toast";
 import { Card } from "../../account/SectionsFrame";
 import { useAuthForm } from "../../auth/useAuthForm";
 import { useReauth } from "../../space-settings/reauth";
-import { backupTime, countsText, formatBytes, KIND_LABEL } from "./format";
+import { backupTime, countsText, formatBytes, KIND_LABEL, plural } from "./format";
 import { JobProgress } from "./JobProgress";
 import { refreshBackups, removeBackup, runBackup, type Backup, type BackupList, type Job } from "./queries";
 
@@ -51,7 +51,8 @@ export function BackupsCard({ list, includeRemoved, onIncludeRemoved, readOnly, 
   const ended = useCallback((job: Job) => {
     setJobId(null);
     void refreshBackups();
-    if (job.state === "succeeded") toast.success("Backup taken");
+    const removed = (job.result as { removed?: string[] } | null)?.removed ?? [];
+    if (job.state === "succeeded") toast.success(removed.length ? `Backup taken; ${plural(removed.length, "old backup")} removed by the retention policy` : "Backup taken");
     else setError(job.error?.message ?? `The backup ${job.state === "cancelled" ? "was cancelled" : "failed"}.`);
   }, []);
   const backups = list.data?.backups ?? [];

@@ -1,7 +1,8 @@
 /**
  * The schedule and the retention policy. Before anything is saved, the card says exactly which
- * backups the new policy would remove (POST policy/preview, which removes nothing); taken by
- * hand, before an update and safety copies are never removed by it.
+ * backups the new policy would remove (POST policy/preview, which removes nothing; retention
+ * itself runs after each backup); taken by hand, before an update and safety copies are never
+ * removed by it.
  */
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
@@ -59,7 +60,7 @@ export function PolicyCard({ policy, schedule, readOnly }: { policy: Policy; sch
     setError(null);
     try {
       await reauth.guarded(() => savePolicy(toPolicy(draft, policy)));
-      toast.success(removes.length ? `Policy saved; ${plural(removes.length, "backup")} removed` : "Policy saved");
+      toast.success("Policy saved");
     } catch (err) {
       if (!(err instanceof ApiError && err.code === "reauth_cancelled")) setError({ field: (err as { field?: string }).field, message: (err as Error).message });
     } finally {
@@ -100,7 +101,7 @@ export function PolicyCard({ policy, schedule, readOnly }: { policy: Policy; sch
               <FormError error={preview.error.message} />
             ) : removes.length ? (
               <>
-                <p className="bk-loss-lead">Saving this removes {plural(removes.length, "backup")} now:</p>
+                <p className="bk-loss-lead">With this policy, the next backup removes {plural(removes.length, "backup")}:</p>
                 <ul aria-label="Backups this policy would remove">
                   {removes.map((b) => (
                     <li key={b.label}>
@@ -110,7 +111,7 @@ export function PolicyCard({ policy, schedule, readOnly }: { policy: Policy; sch
                 </ul>
               </>
             ) : (
-              <p>Saving this removes no backup now.</p>
+              <p>With this policy, no backup would be removed now.</p>
             )}
           </div>
         ) : null}
@@ -121,8 +122,8 @@ export function PolicyCard({ policy, schedule, readOnly }: { policy: Policy; sch
               Discard
             </Button>
           ) : null}
-          <Button type="submit" variant={removes.length ? "danger" : "primary"} busy={busy} disabled={!changed || readOnly}>
-            {removes.length ? `Save and remove ${plural(removes.length, "backup")}` : "Save the policy"}
+          <Button type="submit" variant="primary" busy={busy} disabled={!changed || readOnly}>
+            Save the policy
           </Button>
         </div>
       </form>

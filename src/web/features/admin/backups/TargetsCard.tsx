@@ -65,7 +65,7 @@ function S3Target({ target, copying, readOnly }: { target: S3; copying: string |
           <TextField label="Folder in the bucket (optional)" value={f.prefix} onChange={set("prefix")} placeholder="cairn/" disabled={disabled} spellCheck={false} error={fieldError("prefix")} />
           <div className="pane-row">
             <TextField label="Access key ID" value={f.accessKeyId} onChange={set("accessKeyId")} autoComplete="off" disabled={disabled} spellCheck={false} error={fieldError("accessKeyId")} />
-            <TextField label="Secret access key" type="password" value={f.secretAccessKey} onChange={set("secretAccessKey")} autoComplete="new-password" disabled={disabled} placeholder={target ? "Stored: type to replace" : ""} hint={target ? "Stored encrypted, never shown again" : "Stored encrypted with this wiki's key"} error={fieldError("secretAccessKey")} />
+            <TextField label="Secret access key" type="password" value={f.secretAccessKey} onChange={set("secretAccessKey")} autoComplete="new-password" disabled={disabled} placeholder={target?.secretAccessKeySet ? "Stored: type to replace" : ""} hint={target?.secretAccessKeySet ? "Stored encrypted, never shown again" : target ? "The stored one no longer opens with this server's key: type it again" : "Stored encrypted with this wiki's key"} error={fieldError("secretAccessKey")} />
           </div>
           <label className="pane-check">
             <input type="checkbox" checked={pathStyle} disabled={disabled} onChange={(e) => setPathStyle(e.target.checked)} />
