@@ -28,6 +28,9 @@ const timers = perInstance((_core: Core) => ({ timer: null as ReturnType<typeof 
 
 /** Brings the index up to date with every committed change (and the open transaction's own). */
 export function catchUpSearchIndex(core: Core): void {
+  // A restore is swapping the data in (no write may start): the search reads the index as it
+  // stands; the swap marks every page, and the catch-up after it indexes them.
+  if (core.maintenance.writesHeld()) return;
   searchIndex(core).catchUp();
 }
 
@@ -40,6 +43,8 @@ export function installSearchIndexer(core: Core): void {
     if (closed) return; // the catch-up at shutdown commits too: nothing may run after it
     state.timer ??= setTimeout(() => {
       state.timer = null;
+      // During a restore's swap: the write that ends it (its audit event) arms this again.
+      if (core.maintenance.writesHeld()) return;
       index.catchUp();
     }, CATCH_UP_DELAY_MS);
   });

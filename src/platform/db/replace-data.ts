@@ -22,7 +22,8 @@
  * - a marker row is written in `marker.table` (which the copy does not replace) in the same
  *   transaction: after a crash, its presence says the swap committed.
  */
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import { open } from "node:fs/promises";
 import { openSqlite } from "./open";
 
 export interface ReplaceOptions {
@@ -34,8 +35,8 @@ export interface ReplaceOptions {
   keep?: string[];
   /** Statements run after the rows are in, before COMMIT (e.g. mark every page for the search index). */
   alsoRun?: string[];
-  /** Rows per statement (default 2000). */
-  chunkRows?: number;
+  /** Milliseconds one statement should take at most (default 20): the rows per statement adapt to it. */
+  sliceMs?: number;
   onProgress?: (done: number, total: number) => void;
   /** Answers between chunks (default setImmediate): reads and timers run there. */
   pause?: () => Promise<void>;
@@ -77,7 +78,8 @@ export function markerCommitted(sqlite: Database, table: string, id: string): bo
 
 export async function replaceData(dbPath: string, opts: ReplaceOptions): Promise<ReplaceResult> {
   const started = performance.now();
-  const chunk = opts.chunkRows ?? 2000;
+  // Each table starts small again: bytes per row differ by a thousand times between tables.
+  const slice = () => new Slicer(opts.sliceMs ?? 20);
   const pause = opts.pause ?? nextTurn;
   const db = openSqlite(dbPath);
   // Cairn owns checkpointing (the WAL archive); this connection never folds the log itself.
@@ -100,12 +102,12 @@ export async function replaceData(dbPath: string, opts: ReplaceOptions): Promise
     db.exec("BEGIN IMMEDIATE");
     db.exec(`CREATE TABLE IF NOT EXISTS ${quote(opts.marker.table)} (id TEXT PRIMARY KEY, swapped_at TEXT NOT NULL)`);
     for (const t of triggers) db.exec(`DROP TRIGGER main.${quote(t.name)}`);
-    for (const t of tables) db.exec(`DELETE FROM main.${quote(t.name)}`);
+    for (const t of tables) await emptyTable(db, t, slice(), pause);
     for (const name of virtual) db.exec(`INSERT INTO main.${quote(name)} (${quote(name)}) VALUES ('delete-all')`);
     let done = 0;
     for (const t of tables) {
       const from = copy.get(t.name);
-      if (from) rows += await copyTable(db, t, from, chunk, pause);
+      if (from) rows += await copyTable(db, t, from, slice(), pause);
       tablesDone++;
       opts.onProgress?.(++done, total);
     }
@@ -117,6 +119,9 @@ export async function replaceData(dbPath: string, opts: ReplaceOptions): Promise
     for (const statement of opts.alsoRun ?? []) db.exec(statement);
     for (const t of triggers) db.exec(t.sql);
     db.query(`INSERT INTO ${quote(opts.marker.table)} (id, swapped_at) VALUES (?, ?)`).run(opts.marker.id, opts.marker.at);
+    // The frames written so far reach the disk off the event loop (the thread pool), so the
+    // COMMIT's own fsync, which runs on it, finds little left to write.
+    await syncFile(`${dbPath}-wal`);
     db.exec("COMMIT");
     opts.onProgress?.(total, total);
   } catch (err) {
@@ -129,8 +134,43 @@ export async function replaceData(dbPath: string, opts: ReplaceOptions): Promise
   return { tables: tablesDone, rows, ms: Math.round(performance.now() - started) };
 }
 
-/** One table's rows, in rowid ranges of `chunk` (WITHOUT ROWID tables, small FTS5 ones here, at once). */
-async function copyTable(db: Database, live: TableInfo, from: TableInfo, chunk: number, pause: () => Promise<void>): Promise<number> {
+/**
+ * Rows per statement, adapted so that one statement takes about `ms`: a table of 40 KB page
+ * versions and one of two-column links differ by a thousand times in bytes per row.
+ */
+class Slicer {
+  rows = 64;
+  constructor(private readonly ms: number) {}
+  /** Runs fn(rows) and adapts the next size to how long it took. */
+  run<T>(fn: (rows: number) => T): T {
+    const started = performance.now();
+    const result = fn(this.rows);
+    const took = Math.max(0.1, performance.now() - started);
+    this.rows = Math.max(1, Math.min(50_000, Math.round(this.rows * Math.min(4, this.ms / took))));
+    return result;
+  }
+}
+
+async function syncFile(path: string): Promise<void> {
+  const fh = await open(path, "r+").catch(() => null);
+  if (!fh) return;
+  try {
+    await fh.datasync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Deletes a table's rows a slice at a time (WITHOUT ROWID tables, small here, at once). */
+async function emptyTable(db: Database, t: TableInfo, slice: Slicer, pause: () => Promise<void>): Promise<void> {
+  const name = quote(t.name);
+  if (t.withoutRowid) return void db.exec(`DELETE FROM main.${name}`);
+  const remove = db.query<never, [number]>(`DELETE FROM main.${name} WHERE rowid IN (SELECT rowid FROM main.${name} ORDER BY rowid LIMIT ?)`);
+  while (slice.run((rows) => remove.run(rows).changes) > 0) await pause();
+}
+
+/** One table's rows, in rowid ranges sized by the slicer (WITHOUT ROWID tables, small FTS5 ones here, at once). */
+async function copyTable(db: Database, live: TableInfo, from: TableInfo, slice: Slicer, pause: () => Promise<void>): Promise<number> {
   const columns = live.columns.filter((c) => from.columns.includes(c)).map(quote).join(", ");
   const name = quote(live.name);
   if (live.withoutRowid) {
@@ -138,14 +178,17 @@ async function copyTable(db: Database, live: TableInfo, from: TableInfo, chunk: 
   }
   // The rowid is copied too: an FTS5 index or a page's doc id names rows by it.
   const insert = db.query(`INSERT INTO main.${name} (rowid, ${columns}) SELECT rowid, ${columns} FROM restored.${name} WHERE rowid > ?1 AND rowid <= ?2`);
-  const chunkEnd = db.query<{ r: number }, [number]>(`SELECT rowid AS r FROM restored.${name} WHERE rowid > ?1 ORDER BY rowid LIMIT 1 OFFSET ${chunk - 1}`);
+  const chunkEnd = db.query<{ r: number }, [number, number]>(`SELECT rowid AS r FROM restored.${name} WHERE rowid > ?1 ORDER BY rowid LIMIT 1 OFFSET ?2`);
   const last = db.query<{ r: number | null }, []>(`SELECT max(rowid) AS r FROM restored.${name}`).get()?.r ?? null;
   if (last === null) return 0;
   let after = Number.MIN_SAFE_INTEGER;
   let rows = 0;
   for (;;) {
-    const end = chunkEnd.get(after)?.r ?? last;
-    rows += insert.run(after, end).changes;
+    const end = slice.run((n) => {
+      const to = chunkEnd.get(after, n - 1)?.r ?? last;
+      rows += insert.run(after, to).changes;
+      return to;
+    });
     if (end >= last) return rows;
     after = end;
     await pause();
