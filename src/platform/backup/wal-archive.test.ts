@@ -131,4 +131,39 @@ describe("the WAL archive", () => {
     expect(db.archive.checkpoint("truncate")).toBe(true);
     db.close();
   });
+
+  test("two restarts by another process between our looks: a new generation, even with our last frame intact", () => {
+    const { db } = setup();
+    db.write((s) => s.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"));
+    for (let i = 0; i < 10; i++) db.write((s) => s.query("INSERT INTO t (v) VALUES (?)").run("x".repeat(3000)));
+    const generation = db.archive.position().generation;
+    const other = new Database(db.dbPath);
+    other.exec("PRAGMA wal_autocheckpoint = 0");
+    for (let round = 0; round < 2; round++) {
+      other.exec("PRAGMA wal_checkpoint(PASSIVE)");
+      other.query("INSERT INTO t (v) VALUES ('theirs')").run();
+    }
+    db.write((s) => s.query("INSERT INTO t (v) VALUES ('ours')").run());
+    expect(db.archive.position().generation).not.toBe(generation);
+    other.close();
+    db.close();
+  });
+
+  test("after our TRUNCATE(s) the next header continues the generation, whoever writes it", () => {
+    const { db } = setup();
+    db.write((s) => s.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"));
+    const generation = db.archive.position().generation;
+    expect(db.archive.checkpoint("truncate")).toBe(true);
+    expect(db.archive.checkpoint("truncate")).toBe(true);
+    db.write((s) => s.query("INSERT INTO t (v) VALUES ('ours')").run());
+    expect(db.archive.position()).toMatchObject({ generation, epoch: 1, frame: 1 });
+    expect(db.archive.checkpoint("truncate")).toBe(true);
+    const other = new Database(db.dbPath);
+    other.exec("PRAGMA wal_autocheckpoint = 0");
+    other.query("INSERT INTO t (v) VALUES ('theirs')").run();
+    db.write((s) => s.query("INSERT INTO t (v) VALUES ('ours again')").run());
+    expect(db.archive.position()).toMatchObject({ generation, epoch: 2, frame: 2 });
+    other.close();
+    db.close();
+  });
 });

@@ -64,8 +64,13 @@ class Archive implements WalArchive {
   private frame = 0;
   private checksum: Checksum = [0, 0];
   private committedAt = 0;
-  /** The log is empty because of us (a new generation, our TRUNCATE): the next header is the next epoch. */
-  private pending = true;
+  /**
+   * The log was emptied on our watch, so the next header begins the next epoch: "any" header (a
+   * new generation, a clean start), or after our TRUNCATE(s), one that no restart followed:
+   * SQLite adds 1 to salt-1 and to the checkpoint sequence at each restart (and each TRUNCATE),
+   * and a connection that finds the log empty may write a fresh header (sequence 0).
+   */
+  private pending: "any" | { truncates: number } | null = "any";
   private locked = false;
   private seen: { size: bigint; mtimeNs: bigint } | null = null;
   private seg: SegmentWriter | null = null;
@@ -104,8 +109,8 @@ class Archive implements WalArchive {
     Object.assign(this, { generation: state.generation, genDir, epoch: c.epoch, hdr: c.header, frame: c.frame, checksum: c.checksum, committedAt: c.committedAt });
     const st = this.statWal();
     const now = st.size >= WAL_HEADER_SIZE ? parseWalHeader(this.readAt(0, WAL_HEADER_SIZE)) : null;
-    if (!now) return (this.pending = true), null;
-    if (c.header && saltHex(now) === saltHex(c.header) && (c.frame === 0 || this.lastFrameIntact(Number(st.size)))) return (this.pending = false), null;
+    if (!now) return (this.pending = "any"), null;
+    if (c.header && saltHex(now) === saltHex(c.header) && (c.frame === 0 || this.lastFrameIntact(Number(st.size)))) return (this.pending = null), null;
     return "the log changed while Cairn was stopped";
   }
 
@@ -119,7 +124,7 @@ class Archive implements WalArchive {
     mkdirSync(this.genDir, { recursive: true, mode: 0o700 });
     writeJsonDurably(join(this.genDir, "generation.json"), { generation: this.generation, startedAt: new Date(at).toISOString(), reason, previous });
     writeJsonDurably(join(this.dir, "state.json"), { generation: this.generation, clean: null } satisfies ArchiveState);
-    Object.assign(this, { hdr: null, epoch: -1, frame: 0, checksum: [0, 0], committedAt: at, pending: true, seen: null, broken: null });
+    Object.assign(this, { hdr: null, epoch: -1, frame: 0, checksum: [0, 0], committedAt: at, pending: "any", seen: null, broken: null });
     this.opts.onNewGeneration?.(this.generation, reason);
   }
 
@@ -158,8 +163,12 @@ class Archive implements WalArchive {
       return;
     }
     if (this.hdr && !this.pending && saltHex(now) === saltHex(this.hdr)) return this.readFrames(size);
-    if (!this.pending && !this.locked && this.hdr) {
-      if (this.lastFrameIntact(size)) this.readFrames(size);
+    if (this.pending && this.pending !== "any" && this.hdr && now.checkpointSeq !== 0 && !restartsBetween(this.hdr, now, this.pending.truncates)) {
+      this.newGeneration("the log was restarted again after our TRUNCATE before its frames were archived");
+    } else if (!this.pending && !this.locked && this.hdr) {
+      // Someone else restarted the log. Nothing is lost if it was one restart and our last frame
+      // is still intact (the old epoch's remaining frames then follow it in the file).
+      if (restartsBetween(this.hdr, now, 1) && this.lastFrameIntact(size)) this.readFrames(size);
       else this.newGeneration("the log was restarted by another process before its last frames were archived");
     }
     this.startEpoch(now);
@@ -178,7 +187,7 @@ class Archive implements WalArchive {
   private startEpoch(header: WalHeader): void {
     this.seg?.close();
     this.seg = null;
-    Object.assign(this, { epoch: this.epoch + 1, hdr: header, frame: 0, checksum: header.checksum, pending: false });
+    Object.assign(this, { epoch: this.epoch + 1, hdr: header, frame: 0, checksum: header.checksum, pending: null });
   }
 
   /** Archives the committed frames after our last one (in the current epoch's header). */
@@ -254,7 +263,7 @@ class Archive implements WalArchive {
     if (mode === "truncate") {
       this.seen = null;
       if (dataVersion(sqlite) !== version) this.newGeneration("another process committed while the log was being truncated");
-      this.pending = true;
+      else if (this.pending !== "any") this.pending = { truncates: (this.pending?.truncates ?? 0) + 1 };
     }
     if (mode === "truncate" || row.log === row.checkpointed) this.sinceCheckpoint = 0;
     return true;
@@ -307,4 +316,9 @@ class Archive implements WalArchive {
     }
     return got === length ? buf : buf.subarray(0, got);
   }
+}
+
+/** `now` is the header SQLite writes `n` restarts after `before`, and no more. */
+function restartsBetween(before: WalHeader, now: WalHeader, n: number): boolean {
+  return now.salt1 === (before.salt1 + n) >>> 0 && now.checkpointSeq === (before.checkpointSeq + n) >>> 0;
 }
