@@ -88,6 +88,13 @@ describe("backups", () => {
     await dialog.getByText(`Type the backup's label exactly: ${label}`).waitFor();
     await dialog.getByLabel(`Type the label, ${label}, to confirm`).fill(label);
     await dialog.getByRole("button", { name: "Restore this backup" }).click();
+    // While it runs (a safety backup, the copy's checks, the swap: seconds), the screen says the
+    // wiki is read-only, and it is: a write is refused with 503 maintenance.
+    await page.getByRole("region", { name: "Restoring" }).getByText("The wiki is read-only while the backup is restored").waitFor();
+    const refused = await apiCall(page, "POST", "/api/pages", { spaceId, title: "During the restore" });
+    expect([refused.status, refused.body.code]).toEqual([503, "maintenance"]);
+    // For review only (the restore may end first).
+    await page.getByRole("region", { name: "Restoring" }).screenshot({ path: join(SCREENSHOTS, "admin-backups-restoring-light-1280.png"), animations: "disabled", timeout: 1000 }).catch(() => undefined);
     await page.getByText("Backup restored").waitFor({ timeout: 30_000 });
     expect(await status(page, `/api/pages/${later.id}`)).toBe(404);
 

@@ -34,7 +34,8 @@ export function RestoreStatus({ restore, jobId, canRestore, onJob }: { restore: 
       // The data under every screen changed: everything is read again.
       void queryClient.invalidateQueries();
       if (job.state === "succeeded") toast.success(job.kind === "undo" ? "The restore was undone" : "Backup restored");
-      else setError(job.error?.message ?? (job.state === "cancelled" ? "The restore was cancelled: nothing changed." : "The restore failed: nothing changed."));
+      else if (job.state === "cancelled") toast.success(`The ${job.kind === "undo" ? "undo" : "restore"} was cancelled: nothing changed`);
+      else setError(`The ${job.kind === "undo" ? "undo" : "restore"} failed, and nothing was changed: ${job.error?.message ?? "no reason was given"}`);
     },
     [onJob],
   );
