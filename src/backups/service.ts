@@ -144,10 +144,20 @@ export function listBackups(core: Core, caller: Caller, opts: { includeRemoved?:
     lastBackupAt: lastBackupAt(core),
     running: runningJob(core, "backup"),
     // The spans a restore can reach any second of (platform/backup/replay.ts).
-    pointInTime: coverage(join(core.data.backupsDir, "wal")),
+    pointInTime: pointInTime(core),
     // A restore under way, and the safety copy an undo would put back (restore-state.ts).
     restore: restoreSummary(core),
   };
+}
+
+/** The archive's coverage; an archive that cannot be read covers nothing (logged), and the list still answers. */
+function pointInTime(core: Core): Array<{ generation: string; from: number; to: number }> {
+  try {
+    return coverage(join(core.data.backupsDir, "wal"));
+  } catch (err) {
+    core.log.error("WAL archive unreadable", { error: err instanceof Error ? err.message : String(err) });
+    return [];
+  }
 }
 
 export function setPolicy(core: Core, caller: Caller, input: BackupPolicy | (Omit<BackupPolicy, "schedule"> & { schedule?: string | null })) {
