@@ -54,17 +54,17 @@ export function restoreRoutes(core: Core) {
       {
         params,
         body: RestoreBody,
-        response: { 202: JobAnswer, ...problems(400, 401, 403, 404, 409) },
+        response: { 202: JobAnswer, ...problems(400, 401, 403, 404, 409, 507) },
         detail: {
           tags,
           summary: `Restore this backup (at a point in time): the current data is replaced, a safety copy kept for undo ${restore}`,
-          description: `Steps: a safety backup of the current data, the restored copy and its checks (as restore-test), then the swap inside the running process (one SQLite transaction: a crash leaves the old data or the new, never a mix). ${WAIT} ${CONFIRM} 409 \`restore_running\` while another restore or undo runs. Audited (backup.restored, naming the replaced audit chain's head).`,
+          description: `Steps: a safety backup of the current data, the restored copy and its checks (as restore-test), then the swap inside the running process (one SQLite transaction: a crash leaves the old data or the new, never a mix). ${WAIT} ${CONFIRM} 409 \`restore_running\` while another restore or undo runs; 507 \`insufficient_storage\` when the safety copy, the restored copy and the swap's log would not fit. Audited (backup.restored, naming the replaced audit chain's head).`,
         },
       },
     )
     .post("/restore/undo", async ({ request, body, set }) => ((set.status = 202), { job: await undoFor(core, callerOf(request), body) }), {
       body: ConfirmBody("UNDO"),
-      response: { 202: JobAnswer, ...problems(400, 401, 403, 404, 409) },
+      response: { 202: JobAnswer, ...problems(400, 401, 403, 404, 409, 507) },
       detail: {
         tags,
         summary: `Undo the last restore: its safety copy put back exactly ${restore}`,

@@ -24,6 +24,7 @@ import { AppError } from "../platform/errors";
 import { startJob, cancelJob, getJob, type BackupJobView, type JobHandle } from "./jobs";
 import { discardCopy, keepCopy, restoredCopy, restorableManifest, type RestoredCopy } from "./restore-copy";
 import { runInChild } from "./restore-child";
+import { diskNeeds } from "./restore-preview";
 import { isUnderWay, MARKER_TABLE, readRestoreFile, updateRun, writeRestoreFile, type RestoreRun } from "./restore-state";
 import { swapInCopy } from "./restore-swap";
 import type { CheckReport } from "./restore-test";
@@ -47,6 +48,14 @@ export function currentRestore(core: Core): RestoreRun | null {
 function refuseIfRunning(core: Core): void {
   const run = currentRestore(core);
   if (run) throw new AppError("restore_running", { extra: { jobId: run.jobId }, detail: `A ${run.kind} is under way (job ${run.jobId}); wait for it to finish.` });
+}
+
+/** 507 insufficient_storage when the safety copy, the restored copy and the swap's log would not fit. */
+function refuseWithoutSpace(core: Core, restoredBytes: number): void {
+  const disk = diskNeeds(core, restoredBytes);
+  if (disk.enough === false) {
+    throw new AppError("insufficient_storage", { extra: { disk }, detail: `The restore needs about ${Math.ceil(disk.neededBytes / 1e6)} MB free where the data directory is; ${Math.floor((disk.freeBytes ?? 0) / 1e6)} MB are. Nothing was changed.` });
+  }
 }
 
 /** Runs the checks on a copy (in a child process), unless they passed on this very file. */
@@ -75,7 +84,7 @@ export function startRestoreTest(core: Core, label: string, at: number | null): 
 /** Starts a restore (the caller's rights and password are checked by the caller of this). */
 export function startRestore(core: Core, label: string, at: number | null, by: RestoreActor): BackupJobView {
   refuseIfRunning(core);
-  restorableManifest(core, label);
+  refuseWithoutSpace(core, restorableManifest(core, label).bytes);
   return startSwapJob(core, { kind: "restore", label, at, by });
 }
 
@@ -84,7 +93,7 @@ export function startUndo(core: Core, by: RestoreActor): BackupJobView {
   refuseIfRunning(core);
   const kept = readRestoreFile(core).kept;
   if (!kept) throw new AppError("nothing_kept", { detail: "No restore has left a safety copy to put back (it was undone or discarded)." });
-  restorableManifest(core, kept.safetyLabel);
+  refuseWithoutSpace(core, restorableManifest(core, kept.safetyLabel).bytes);
   return startSwapJob(core, { kind: "undo", label: kept.safetyLabel, at: null, by });
 }
 

@@ -2613,7 +2613,7 @@ export interface paths {
         put?: never;
         /**
          * Restore this backup (at a point in time): the current data is replaced, a safety copy kept for undo (right backups.restore, a session)
-         * @description Steps: a safety backup of the current data, the restored copy and its checks (as restore-test), then the swap inside the running process (one SQLite transaction: a crash leaves the old data or the new, never a mix). Follow it at GET /api/admin/backups/jobs/{id}. While the data is replaced every request that writes answers 503 `maintenance` with Retry-After; reads keep working; collaborative editing rooms close and reopen on the restored data. Confirmed in the body: `confirmLabel` typed exactly (400 `confirm_mismatch` naming it) and your `password` (400 naming it when wrong; wrong passwords count toward the sign-in lockout). API tokens are refused (403 `token_not_allowed`). 409 `restore_running` while another restore or undo runs. Audited (backup.restored, naming the replaced audit chain's head).
+         * @description Steps: a safety backup of the current data, the restored copy and its checks (as restore-test), then the swap inside the running process (one SQLite transaction: a crash leaves the old data or the new, never a mix). Follow it at GET /api/admin/backups/jobs/{id}. While the data is replaced every request that writes answers 503 `maintenance` with Retry-After; reads keep working; collaborative editing rooms close and reopen on the restored data. Confirmed in the body: `confirmLabel` typed exactly (400 `confirm_mismatch` naming it) and your `password` (400 naming it when wrong; wrong passwords count toward the sign-in lockout). API tokens are refused (403 `token_not_allowed`). 409 `restore_running` while another restore or undo runs; 507 `insufficient_storage` when the safety copy, the restored copy and the swap's log would not fit. Audited (backup.restored, naming the replaced audit chain's head).
          */
         post: operations["postApiAdminBackupsByLabelRestore"];
         delete?: never;
@@ -16113,6 +16113,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem document */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     postApiAdminBackupsRestoreUndo: {
@@ -16223,6 +16232,15 @@ export interface operations {
             };
             /** @description The request is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem document */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
