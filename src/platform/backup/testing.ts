@@ -34,11 +34,11 @@ export interface ArchivedDb {
   crash(): void;
 }
 
-export function openArchivedDb(dir: string, clock: { now: number }, checkpointFrames = 1000): ArchivedDb {
+export function openArchivedDb(dir: string, clock: { now: number }, checkpointFrames = 1000, pollMs = 0): ArchivedDb {
   const dbPath = join(dir, "cairn.db");
   const archiveDir = join(dir, "backups", "wal");
   const sqlite = openSqlite(dbPath);
-  const archive = openWalArchive({ sqlite, dbPath, dir: archiveDir, now: () => clock.now, checkpointFrames });
+  const archive = openWalArchive({ sqlite, dbPath, dir: archiveDir, now: () => clock.now, checkpointFrames, pollMs });
   return {
     dbPath,
     archiveDir,

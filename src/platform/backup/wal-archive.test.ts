@@ -166,4 +166,27 @@ describe("the WAL archive", () => {
     other.close();
     db.close();
   });
+
+  test("looking at the log between our writes follows another process's restarts one at a time (Litestream's checkpoints on an idle server)", async () => {
+    const dir = scratchDir("wal-poll");
+    dirs.push(dir);
+    const db = openArchivedDb(dir, { now: Date.now() }, 1000, 20);
+    db.write((s) => s.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"));
+    for (let i = 0; i < 10; i++) db.write((s) => s.query("INSERT INTO t (v) VALUES (?)").run("x".repeat(3000)));
+    const generation = db.archive.position().generation;
+    const other = new Database(db.dbPath);
+    other.exec("PRAGMA wal_autocheckpoint = 0");
+    for (let round = 0; round < 4; round++) {
+      // Their writes, seen by a look; then their checkpoint and the small write that restarts the log.
+      for (let i = 0; i < 4; i++) other.query("INSERT INTO t (v) VALUES (?)").run("y".repeat(3000));
+      await Bun.sleep(80);
+      other.exec("PRAGMA wal_checkpoint(PASSIVE)");
+      other.query("INSERT INTO t (v) VALUES ('theirs')").run();
+      await Bun.sleep(80);
+    }
+    db.write((s) => s.query("INSERT INTO t (v) VALUES ('ours')").run());
+    expect(db.archive.position()).toMatchObject({ generation, epoch: 4 });
+    other.close();
+    db.close();
+  });
 });

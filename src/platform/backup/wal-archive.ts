@@ -41,6 +41,12 @@ export interface OpenWalArchiveOptions {
   now?: () => number;
   /** Frames after which a PASSIVE checkpoint is tried. */
   checkpointFrames?: number;
+  /**
+   * How often the log is looked at between our own writes (0: never), so what other processes
+   * write (Litestream's own checkpoints and the write after each, which restarts the log) is
+   * followed one restart at a time rather than found several restarts later.
+   */
+  pollMs?: number;
   onNewGeneration?: (generation: string, reason: string) => void;
   onError?: (what: string, err: unknown) => void;
 }
@@ -80,6 +86,7 @@ class Archive implements WalArchive {
   private scheduled = false;
   private broken: string | null = null;
   private closed = false;
+  private poll: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly opts: OpenWalArchiveOptions) {
     this.dir = opts.dir;
@@ -95,6 +102,16 @@ class Archive implements WalArchive {
     if (reason) this.newGeneration(reason);
     else writeJsonDurably(join(this.dir, "state.json"), { generation: this.generation, clean: null } satisfies ArchiveState);
     this.observe();
+    if (opts.pollMs !== 0) {
+      // Reading without the lock is safe: salts and cumulative checksums reject a frame being
+      // written or overwritten. It changes nothing about who holds the lock.
+      this.poll = setInterval(() => {
+        if (this.closed) return;
+        this.observeNow();
+        this.maybeCheckpoint();
+      }, opts.pollMs ?? 1000);
+      this.poll.unref?.();
+    }
   }
 
   /** Null when the last clean close left the database and the log exactly as they are now; else why not. */
@@ -286,6 +303,7 @@ class Archive implements WalArchive {
     if (this.closed) return;
     this.observeNow();
     this.closed = true;
+    if (this.poll) clearInterval(this.poll);
     this.flush();
     const db = dbIdentity(this.opts.dbPath);
     const clean = this.broken || !db ? null : { db, epoch: this.epoch, header: this.hdr, frame: this.frame, checksum: this.checksum, committedAt: this.committedAt };
