@@ -34,7 +34,8 @@ export function onUnauthorized(listener: (error: ApiError) => void): () => void 
 /** What a write answered 503 `maintenance` (a backup being restored) tells the person. */
 export const MAINTENANCE = "The wiki is read-only for a few minutes while an administrator restores a backup. Nothing was saved: try again in a moment.";
 
-const csrf: Middleware = {
+/** The CSRF header on every change, and every problem answer turned into an ApiError (exported for its test). */
+export const csrf: Middleware = {
   onRequest({ request }) {
     if (request.method !== "GET" && request.method !== "HEAD") request.headers.set("X-Requested-With", "Cairn");
     return request;
