@@ -187,6 +187,8 @@ describe("backups", () => {
         expect(await axeViolations(v.page)).toEqual([]);
         await screenshot(v.page, "admin-backups");
         await v.page.screenshot({ path: join(SCREENSHOTS, `admin-backups-full-${look.theme}-${look.width}.png`), fullPage: true, animations: "disabled" });
+        // The cards below the fold, for review.
+        for (const [name, region] of [["policy", "Schedule and retention"], ["targets", "Copies off this machine"]] as const) await v.page.getByRole("region", { name: region }).screenshot({ path: join(SCREENSHOTS, `admin-backups-${name}-${look.theme}-${look.width}.png`), animations: "disabled" });
         // The restore dialog, with what would be lost worked out.
         await backupList(v.page).getByRole("listitem").filter({ hasText: "Taken by hand" }).getByRole("button", { name: /^Restore…/ }).click();
         await v.page.getByRole("dialog").getByText(/free disk space/).waitFor({ timeout: 20_000 });
