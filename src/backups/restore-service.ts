@@ -202,7 +202,9 @@ export function finishSwap(core: Core, run: RestoreRun): { restoredHead: { seque
   core.maintenance.dataReplaced((err) => core.log.error("restarting in-memory state after a restore failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
   const restoredHead = auditHead(core);
   const type = run.kind === "restore" ? "backup.restored" : "backup.restore_undone";
-  const data = { label: run.label, at: run.at === null ? null : iso(run.at), safetyLabel: run.safetyLabel, replacedHead: run.replacedHead, restoredHead };
+  // The heads as {sequence, digest}: the audit log redacts keys ending in "hash" (audit/chain.ts).
+  const head = (h: { sequence: number; hash: string } | null) => h && { sequence: h.sequence, digest: h.hash };
+  const data = { label: run.label, at: run.at === null ? null : iso(run.at), safetyLabel: run.safetyLabel, replacedHead: head(run.replacedHead), restoredHead: head(restoredHead) };
   core.tx(() => recordEvent(core, { type, targetType: "backup", targetId: run.label, spaceId: null, actorId: run.actorId, ip: run.ip, data }));
   const kept = run.kind === "restore" && run.safetyLabel ? { safetyLabel: run.safetyLabel, restoredLabel: run.label, restoredAt: iso(core.clock.now()) } : null;
   const file = readRestoreFile(core);

@@ -79,7 +79,7 @@ describe("restore", () => {
 
     const job = await restoreAndWait(env, owner, backup);
     expect({ state: job.state, error: job.error }).toEqual({ state: "succeeded", error: null });
-    const result = job.result as { safetyLabel: string; replacedHead: { sequence: number } };
+    const result = job.result as { safetyLabel: string; replacedHead: { sequence: number; hash: string } };
     expect(result.replacedHead.sequence).toBeGreaterThanOrEqual(headBefore.sequence);
 
     env.core.commits.flush();
@@ -90,7 +90,7 @@ describe("restore", () => {
     const last = audit.at(-1)!;
     expect(last.action).toBe("backup.restored");
     expect(JSON.parse(last.details)).toMatchObject({ label: backup, safetyLabel: result.safetyLabel });
-    expect(JSON.parse(last.details).replacedHead.sequence).toBe(result.replacedHead.sequence);
+    expect(JSON.parse(last.details).replacedHead).toEqual({ sequence: result.replacedHead.sequence, digest: result.replacedHead.hash });
     const verify = await call(env, "POST", "/api/admin/audit/verify", { as: owner });
     expect(verify.body.ok).toBe(true);
 
