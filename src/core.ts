@@ -189,7 +189,8 @@ export function assembleCore(parts: CoreParts): Core {
     },
     jobs: null as unknown as Jobs,
   };
-  core.jobs = createJobs({ ...core, paused: () => maintenance.active() });
+  // The worker takes no job in maintenance (a restore is replacing the rows it would claim).
+  core.jobs = createJobs(Object.assign(Object.create(core) as Core, { paused: () => maintenance.active() }));
   closers.push(() => core.jobs.stop());
   return core;
 }
