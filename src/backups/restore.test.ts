@@ -9,7 +9,7 @@ import { uploaded } from "../attachments/testing";
 import { comment } from "../comments/testing";
 import { newPage, ownerMemberAndPage } from "../pages/testing";
 import { settled } from "./jobs";
-import { readRestoreFile } from "./restore-state";
+import { readRestoreFile, writeRestoreFile } from "./restore-state";
 import { runBackupNow } from "./testing";
 
 /** Every table's rows in rowid order (WITHOUT ROWID ones by their key), the restore's marker table left out. */
@@ -164,6 +164,31 @@ describe("restore", () => {
     expect([discard.status, discard.body.label]).toEqual([200, safety]);
     const list = await call(env, "GET", "/api/admin/backups?includeRemoved=true", { as: owner });
     expect(list.body.backups.find((b: { label: string }) => b.label === safety).removedReason).toBe("discarded");
+  });
+});
+
+describe("cancel", () => {
+  test("stops a restore before its swap (open while writes are refused); once swapping, 409 restore_swapped", async () => {
+    const { owner, space } = await fixture();
+    const backup = (await runBackupNow(env, owner)).result.backup.label;
+    await newPage(env, owner, space.id, "Stays: the restore is cancelled");
+    env.core.commits.flush();
+    const before = dumpTables(env.core.sqlite, [...GROWING, "sessions"]);
+    const started = await call(env, "POST", `/api/admin/backups/${backup}/restore`, { as: owner, body: { confirmLabel: backup, password: PASSWORD } });
+    await Promise.resolve();
+    const cancel = await call(env, "POST", "/api/admin/backups/restore/cancel", { as: owner });
+    expect([cancel.status, cancel.body.job.id]).toEqual([200, started.body.job.id]);
+    const job = await settled(env.core, started.body.job.id);
+    expect(job?.state).toBe("cancelled");
+    expect(readRestoreFile(env.core).current?.phase).toBe("cancelled");
+    expect(env.core.maintenance.active()).toBe(false);
+    env.core.commits.flush();
+    expect(dumpTables(env.core.sqlite, [...GROWING, "sessions"])).toEqual(before);
+
+    const file = readRestoreFile(env.core);
+    writeRestoreFile(env.core, { ...file, current: { ...file.current!, phase: "swapping", finishedAt: null } });
+    const late = await call(env, "POST", "/api/admin/backups/restore/cancel", { as: owner });
+    expect([late.status, late.body.code]).toEqual([409, "restore_swapped"]);
   });
 });
 
