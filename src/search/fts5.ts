@@ -48,10 +48,10 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
   const done = s.query("DELETE FROM search_dirty WHERE doc_id = ?");
   let vocab: ReturnType<typeof vocabularyStatements> | null = null;
 
-  /** Re-indexes up to BATCH noted pages; answers whether any were left after them. */
-  const indexBatch = (): boolean =>
+  /** Re-indexes up to `size` noted pages; answers whether any were left after them. */
+  const indexBatch = (size: number): boolean =>
     core.tx(() => {
-      const rows = dirty.all(BATCH);
+      const rows = dirty.all(size);
       for (const row of rows) {
         dropWords.run(row.docId);
         dropTitle.run(row.docId);
@@ -61,16 +61,19 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
         addWords.run(row.docId, segmentCjk(row.title), segmentCjk(row.text ?? ""));
         addTitle.run(row.docId, row.title);
       }
-      return rows.length === BATCH;
+      return rows.length === size;
     });
 
   return {
     markDirty(docIds) {
       if (docIds.length) mark.run(JSON.stringify(docIds));
     },
-    catchUp() {
-      if (pending.get() === null) return;
-      while (indexBatch()) {}
+    catchUp(maxPages = Number.POSITIVE_INFINITY) {
+      if (pending.get() === null) return true;
+      for (let left = maxPages; left > 0; left -= BATCH) {
+        if (!indexBatch(Math.min(BATCH, left))) return true;
+      }
+      return pending.get() === null;
     },
     words: (query, scope, limit) => wordMatches(core, query, scopeSql(scope), limit),
     titleFragments(query, given, limit) {

@@ -18,40 +18,65 @@ export const searchIndex = perInstance(
  * SQLite, triggers on `pages`), so a change and its mark commit or roll back together. The
  * index itself is written shortly after, many pages per transaction: FTS5 writes a new index
  * segment (and merges) at every commit that touched it, about half a millisecond whatever the
- * size, which per page write cost more than everything else in it. Nothing can be missed or
- * seen late:
+ * size, which per page write cost more than everything else in it. Nothing is missed:
  *   1. every search catches up first (catchUpSearchIndex), so it sees every committed change;
  *   2. a timer catches up CATCH_UP_DELAY_MS after any write transaction, and at shutdown;
  *   3. at start, whatever a crash left marked is indexed.
+ * A backlog larger than a search may index (a restore marks every page, a bulk import thousands)
+ * is drained in the background, DRAIN_STEP pages a turn, so no request waits seconds behind
+ * it; until it is drained, a search may miss pages not yet re-indexed.
  */
-const timers = perInstance((_core: Core) => ({ timer: null as ReturnType<typeof setTimeout> | null }));
+const timers = perInstance((_core: Core) => ({ timer: null as ReturnType<typeof setTimeout> | null, draining: false, closed: false }));
+
+/** Pages a search indexes before it answers; more are left to the drain. */
+const SEARCH_CATCH_UP_PAGES = 500;
+/** Pages indexed per turn of the event loop while draining a backlog (~10-30 ms). */
+const DRAIN_STEP = 100;
 
 /** Brings the index up to date with every committed change (and the open transaction's own). */
 export function catchUpSearchIndex(core: Core): void {
   // A restore is swapping the data in (no write may start): the search reads the index as it
   // stands; the swap marks every page, and the catch-up after it indexes them.
   if (core.maintenance.writesHeld()) return;
-  searchIndex(core).catchUp();
+  if (!searchIndex(core).catchUp(SEARCH_CATCH_UP_PAGES)) drain(core);
+}
+
+/** Indexes the backlog a step at a time, yielding between steps, until none is left. */
+function drain(core: Core): void {
+  const state = timers(core);
+  if (state.draining || state.closed) return;
+  state.draining = true;
+  const step = () => {
+    if (state.closed) return;
+    if (core.maintenance.writesHeld()) return void setTimeout(step, CATCH_UP_DELAY_MS);
+    try {
+      if (!searchIndex(core).catchUp(DRAIN_STEP)) return void setImmediate(step);
+    } catch (err) {
+      core.log.warn("search index catch-up failed; retried after the next write", { error: (err as Error).message });
+    }
+    state.draining = false;
+  };
+  setImmediate(step);
 }
 
 export function installSearchIndexer(core: Core): void {
   const state = timers(core);
   const index = searchIndex(core);
   // Runs inside every write transaction, just before COMMIT: only arms the timer.
-  let closed = false;
   core.beforeCommit(() => {
-    if (closed) return; // the catch-up at shutdown commits too: nothing may run after it
+    if (state.closed) return; // the catch-up at shutdown commits too: nothing may run after it
     state.timer ??= setTimeout(() => {
       state.timer = null;
       // During a restore's swap: the write that ends it (its audit event) arms this again.
       if (core.maintenance.writesHeld()) return;
-      index.catchUp();
+      if (!index.catchUp(DRAIN_STEP)) drain(core);
     }, CATCH_UP_DELAY_MS);
   });
   core.onClose(() => {
-    closed = true;
+    state.closed = true;
     if (state.timer) clearTimeout(state.timer);
-    index.catchUp();
+    // A large backlog stays marked (it is durable) and is indexed after the next start.
+    index.catchUp(SEARCH_CATCH_UP_PAGES);
   });
-  index.catchUp();
+  if (!index.catchUp(SEARCH_CATCH_UP_PAGES)) drain(core);
 }

@@ -18,8 +18,11 @@ export interface SearchIndex {
    * in the same transaction; this is for anything else that wants pages indexed again.
    */
   markDirty(docIds: readonly number[]): void;
-  /** Indexes every page noted dirty (in batches); cheap when none is. */
-  catchUp(): void;
+  /**
+   * Indexes the pages noted dirty (in batches), at most `maxPages` of them; answers whether none
+   * is left. Cheap when none is.
+   */
+  catchUp(maxPages?: number): boolean;
   /** The best matches of the words within the scope, best first (titles weigh more than bodies). */
   words(query: ParsedQuery, scope: SearchScope, limit: number): SearchRow[];
   /** Pages whose title holds every typed fragment (3 characters or more), shortest title first. */

@@ -7,7 +7,7 @@ import { keptTextsUntilWrite } from "../platform/db/kept-answers";
 import { invalid } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import { fuzzyQuery, wordsWithStems } from "./fuzzy";
-import { searchIndex } from "./indexer";
+import { catchUpSearchIndex, searchIndex } from "./indexer";
 import { parseQuery } from "./query";
 import type { SearchRow } from "./search-index";
 import { snippetFor } from "./snippet";
@@ -40,7 +40,7 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
   // A space named by id or key (as everywhere a spaceId is taken), then always by its id.
   const spaceId = input.spaceId ? requireReadableSpace(core, caller, findSpaceByIdOrKey(core, input.spaceId)).id : null;
   const index = searchIndex(core);
-  index.catchUp();
+  catchUpSearchIndex(core);
   const parsed = parseQuery(q);
   const scope = { readable: visiblePagesFilter(core, caller), spaceId };
 
