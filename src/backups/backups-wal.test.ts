@@ -12,7 +12,10 @@ import { ManualClock } from "../platform/clock";
 import { loadConfig } from "../platform/config";
 import { silentLogger } from "../platform/log";
 import { newPage, newSpace } from "../pages/testing";
-import { readManifest } from "./store";
+import { keepGenerationCovered } from "./generation-base";
+import { DEFAULT_POLICY, writePolicy } from "./policy";
+import { startBackupJob } from "./service";
+import { listManifests, readManifest } from "./store";
 import { runBackupNow } from "./testing";
 
 let env: TestEnv;
@@ -57,4 +60,23 @@ test("each backup records the archive's position; the list shows the coverage; t
 
   const second = readManifest(env.core, (await runBackupNow(env, owner)).result.backup.label)!;
   expect(second.wal!.frame + second.wal!.epoch * 1e9).toBeGreaterThan(first.wal!.frame + first.wal!.epoch * 1e9);
+});
+
+test("a WAL generation without a backup gets an automatic one (point in time needs a base), once; not while backups are unused", async () => {
+  const waitForBackups = async (n: number) => {
+    for (let i = 0; i < 300 && listManifests(env.core).length < n; i++) await Bun.sleep(10);
+    return listManifests(env.core);
+  };
+  writePolicy(env.core, { ...DEFAULT_POLICY, schedule: null });
+  keepGenerationCovered(env.core, () => startBackupJob(env.core, "automatic"));
+  await Bun.sleep(50);
+  expect(listManifests(env.core)).toEqual([]); // no schedule and no backup: backups are not in use
+
+  writePolicy(env.core, DEFAULT_POLICY);
+  keepGenerationCovered(env.core, () => startBackupJob(env.core, "automatic"));
+  const [taken] = await waitForBackups(1);
+  expect([taken.kind, taken.wal?.generation]).toEqual(["automatic", env.core.wal!.position().generation]);
+  keepGenerationCovered(env.core, () => startBackupJob(env.core, "automatic"));
+  await Bun.sleep(100);
+  expect(listManifests(env.core).length).toBe(1); // the generation has its base now
 });

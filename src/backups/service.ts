@@ -17,6 +17,7 @@ import { snapshotDatabase } from "../platform/backup/snapshot";
 import { iso } from "../platform/clock";
 import { PRIVATE_FILE } from "../platform/datadir";
 import { AppError } from "../platform/errors";
+import { keepGenerationCovered } from "./generation-base";
 import { restoreSummary } from "./restore-state";
 import { getJob, runningJob, startJob, type BackupJobView } from "./jobs";
 import type { BackupKind, BackupManifest } from "./manifest";
@@ -202,4 +203,5 @@ export function startBackups(core: Core): void {
   const removed = removePartials(core.data.backupsDir);
   if (removed.length) core.log.info("removed half-written backups", { folders: removed });
   installBackupSchedule(core, () => startBackupJob(core, "scheduled"));
+  keepGenerationCovered(core, () => startBackupJob(core, "automatic"));
 }
