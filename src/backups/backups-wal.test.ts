@@ -1,7 +1,7 @@
 /** Backups on a core that keeps the WAL archive (as the server's does): positions, coverage, pruning. */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, signUp, type TestEnv } from "../../tests/harness";
@@ -13,7 +13,6 @@ import { loadConfig } from "../platform/config";
 import { silentLogger } from "../platform/log";
 import { newPage, newSpace } from "../pages/testing";
 import { keepGenerationCovered } from "./generation-base";
-import { DEFAULT_POLICY, writePolicy } from "./policy";
 import { startBackupJob } from "./service";
 import { listManifests, readManifest } from "./store";
 import { runBackupNow } from "./testing";
@@ -62,21 +61,25 @@ test("each backup records the archive's position; the list shows the coverage; t
   expect(second.wal!.frame + second.wal!.epoch * 1e9).toBeGreaterThan(first.wal!.frame + first.wal!.epoch * 1e9);
 });
 
-test("a WAL generation without a backup gets an automatic one (point in time needs a base), once; not while backups are unused", async () => {
+test("a WAL generation without a backup gets an automatic one (point in time needs a base), once; not before backups are used", async () => {
   const waitForBackups = async (n: number) => {
     for (let i = 0; i < 300 && listManifests(env.core).length < n; i++) await Bun.sleep(10);
     return listManifests(env.core);
   };
-  writePolicy(env.core, { ...DEFAULT_POLICY, schedule: null });
-  keepGenerationCovered(env.core, () => startBackupJob(env.core, "automatic"));
+  const owner = await signUp(env, "owner@example.com");
+  const keep = () => keepGenerationCovered(env.core, () => startBackupJob(env.core, "automatic"));
+  keep();
   await Bun.sleep(50);
-  expect(listManifests(env.core)).toEqual([]); // no schedule and no backup: backups are not in use
+  expect(listManifests(env.core)).toEqual([]); // no backup yet: nothing to reach back to, none taken unasked
 
-  writePolicy(env.core, DEFAULT_POLICY);
-  keepGenerationCovered(env.core, () => startBackupJob(env.core, "automatic"));
-  const [taken] = await waitForBackups(1);
+  // A backup of an earlier generation (as after an upgrade or an unclean stop): the current one has no base.
+  const first = readManifest(env.core, (await runBackupNow(env, owner)).result.backup.label)!;
+  const other = { ...first, wal: { ...first.wal!, generation: "0000000000000000" } };
+  writeFileSync(join(env.dir, "backups", first.label, "manifest.json"), JSON.stringify(other));
+  keep();
+  const taken = (await waitForBackups(2)).find((m) => m.label !== first.label)!;
   expect([taken.kind, taken.wal?.generation]).toEqual(["automatic", env.core.wal!.position().generation]);
-  keepGenerationCovered(env.core, () => startBackupJob(env.core, "automatic"));
+  keep();
   await Bun.sleep(100);
-  expect(listManifests(env.core).length).toBe(1); // the generation has its base now
+  expect(listManifests(env.core).length).toBe(2); // the generation has its base now
 });

@@ -1,6 +1,5 @@
 import type { Core } from "../core";
 import { runningJob } from "./jobs";
-import { readPolicy } from "./policy";
 import { listManifests } from "./store";
 
 /** How often the archive's generation is compared with the backups' (a few file reads). */
@@ -11,8 +10,10 @@ const CHECK_EVERY_MS = 60_000;
  * generation begins whenever continuity is lost (an upgrade, an unclean stop, another process
  * folding the log): until a backup is taken in it, no moment after its start can be restored.
  * So, as Litestream takes a snapshot at each new generation, an `automatic` backup is taken as
- * soon as the current generation has none (at start and then every minute), when backups are in
- * use at all: a schedule is set or some backup is kept. Retention treats it like a scheduled one.
+ * soon as the current generation has none (at start and then every minute), once backups are in
+ * use: some backup is kept. Before the first backup there is no moment to go back to anyway
+ * (restores reach back to the oldest backup), and a new instance gets no backup it did not ask
+ * for. Retention treats it like a scheduled one.
  */
 export function keepGenerationCovered(core: Core, start: () => void): void {
   const wal = core.wal;
@@ -21,8 +22,7 @@ export function keepGenerationCovered(core: Core, start: () => void): void {
     if (core.maintenance.active() || runningJob(core, "backup")) return;
     const generation = wal.position().generation;
     const kept = listManifests(core);
-    if (kept.some((m) => m.wal?.generation === generation)) return;
-    if (readPolicy(core).schedule === null && kept.length === 0) return;
+    if (kept.length === 0 || kept.some((m) => m.wal?.generation === generation)) return;
     try {
       start();
     } catch (err) {
