@@ -43,8 +43,11 @@ function migratedTemplate(): string {
   return dir;
 }
 
-/** `env`: environment variables for the config (e.g. CAIRN_OUTBOUND_ALLOW). */
-export function makeEnv(opts: { dir?: string; env?: Record<string, string> } = {}): TestEnv {
+/**
+ * `env`: environment variables for the config (e.g. CAIRN_OUTBOUND_ALLOW); `archiveWal`: keep
+ * the WAL archive as the server does (backups' point in time).
+ */
+export function makeEnv(opts: { dir?: string; env?: Record<string, string>; archiveWal?: boolean } = {}): TestEnv {
   let dir = opts.dir;
   if (!dir) {
     dir = mkdtempSync(join(tmpdir(), "cairn-test-"));
@@ -52,7 +55,7 @@ export function makeEnv(opts: { dir?: string; env?: Record<string, string> } = {
   }
   const clock = new ManualClock(Date.now());
   // Commits grouped as in the server, so every test runs through group commit.
-  const core = openInstance(loadConfig(["--data", dir], opts.env ?? {}), { clock, log: silentLogger, groupCommits: true });
+  const core = openInstance(loadConfig(["--data", dir], opts.env ?? {}), { clock, log: silentLogger, groupCommits: true, archiveWal: opts.archiveWal });
   const app = createApp(core);
   return {
     core,

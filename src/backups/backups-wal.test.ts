@@ -1,16 +1,10 @@
 /** Backups on a core that keeps the WAL archive (as the server's does): positions, coverage, pruning. */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { call, signUp, type TestEnv } from "../../tests/harness";
-import { createApp, durableHandler } from "../http/app";
-import { openInstance } from "../instance";
+import { call, makeEnv, signUp, type TestEnv } from "../../tests/harness";
 import { restoreToTime } from "../platform/backup/replay";
-import { ManualClock } from "../platform/clock";
-import { loadConfig } from "../platform/config";
-import { silentLogger } from "../platform/log";
 import { newPage, newSpace } from "../pages/testing";
 import { keepGenerationCovered } from "./generation-base";
 import { startBackupJob } from "./service";
@@ -18,13 +12,7 @@ import { listManifests, readManifest } from "./store";
 import { runBackupNow } from "./testing";
 
 let env: TestEnv;
-beforeEach(() => {
-  const dir = mkdtempSync(join(tmpdir(), "cairn-backup-wal-"));
-  const clock = new ManualClock(Date.now());
-  const core = openInstance(loadConfig(["--data", dir], {}), { clock, log: silentLogger, groupCommits: true, archiveWal: true });
-  const app = createApp(core);
-  env = { core, app, handle: durableHandler(core, app), clock, dir, close: () => (core.close(), rmSync(dir, { recursive: true, force: true })) };
-});
+beforeEach(() => (env = makeEnv({ archiveWal: true })));
 afterEach(() => env.close());
 
 const titles = (path: string) => {

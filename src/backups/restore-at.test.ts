@@ -4,41 +4,12 @@
  * 409 not_covered naming `at`.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { call, makeEnv, PASSWORD, type TestEnv } from "../../tests/harness";
-import { createApp, durableHandler } from "../http/app";
-import { openInstance } from "../instance";
-import { ManualClock } from "../platform/clock";
-import { loadConfig } from "../platform/config";
-import { silentLogger } from "../platform/log";
 import { newPage, ownerMemberAndPage } from "../pages/testing";
 import { settled } from "./jobs";
 import { runBackupNow } from "./testing";
 
-/** The harness's environment, with the WAL archive on (as the server runs). */
-function archivingEnv(): TestEnv {
-  const template = makeEnv();
-  const dir = mkdtempSync(join(tmpdir(), "cairn-pitr-"));
-  template.core.close();
-  cpSync(template.dir, dir, { recursive: true });
-  rmSync(template.dir, { recursive: true, force: true });
-  const clock = new ManualClock(Date.now());
-  const core = openInstance(loadConfig(["--data", dir], {}), { clock, log: silentLogger, groupCommits: true, archiveWal: true });
-  const app = createApp(core);
-  return {
-    core,
-    app,
-    handle: durableHandler(core, app),
-    clock,
-    dir,
-    close() {
-      core.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+const archivingEnv = (): TestEnv => makeEnv({ archiveWal: true });
 
 let env: TestEnv;
 beforeEach(() => (env = archivingEnv()));
