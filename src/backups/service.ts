@@ -66,7 +66,7 @@ export async function takeBackup(core: Core, kind: BackupKind, opts: TakeBackupO
     for (const extra of ["cairn.db-wal", "cairn.db-shm"]) rmSync(join(partial, extra), { force: true });
     opts.signal?.throwIfAborted();
     // The archive's frames up to the copy's position are on disk before the manifest says the copy is a base.
-    core.wal?.flush();
+    await core.wal?.flushInBackground();
     manifest = { format: 1, label, kind, createdAt: iso(now), appVersion: core.version, bytes: snap.bytes, sha256: snap.sha256, ...contents, wal: snap.position, removedAt: null, removedReason: null };
     const completeFrom = performance.now();
     completePartial(backupsDir, partial, manifest);

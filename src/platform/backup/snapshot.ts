@@ -8,7 +8,9 @@
  *    its position is exactly the state a reader opened now sees; pin such a reader on a second
  *    connection; let the lock go (the lock is held for well under a millisecond of work).
  * 2. The pinned reader keeps every checkpoint (anybody's) from copying frames past its point into
- *    the file, and keeps the log from restarting while it reads frames, so: read the epoch's
+ *    the file, and keeps the log from restarting while it reads frames. So checkpoints go on
+ *    during the copy (they are not suspended): they can only copy frames up to the pin, which the
+ *    overlay writes over whatever the copy read of those pages, torn or not. Then: read the epoch's
  *    frames up to that point (validated), copy the file in 1 MB chunks with async I/O (the event
  *    loop runs between them), and write the latest frame of each page over it. The result is the
  *    database at that commit, whatever a checkpoint did to the file meanwhile (it can only have
@@ -20,7 +22,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import type { WalArchive, WalPosition } from "./types";
-import { dbPageSize, frameSize, parseWalHeader, saltHex, scanFrames, WAL_HEADER_SIZE, type WalHeader } from "./wal-format";
+import { checkFrame, dbPageSize, FRAME_HEADER_SIZE, frameSize, parseWalHeader, saltHex, scanFrames, WAL_HEADER_SIZE, type Checksum, type WalHeader } from "./wal-format";
 
 export interface SnapshotOptions {
   sqlite: Database;
@@ -53,7 +55,6 @@ export async function snapshotDatabase(opts: SnapshotOptions): Promise<SnapshotR
   const walPath = `${dbPath}-wal`;
   if (!archive) foldLogIfAlone(opts.sqlite);
   const reader = new Database(dbPath, { strict: true });
-  const resume = archive?.suspendCheckpoints() ?? (() => {});
   try {
     reader.exec("PRAGMA wal_autocheckpoint = 0");
     const pin = await pinReader(dbPath, reader, archive, walPath, opts.signal);
@@ -63,7 +64,6 @@ export async function snapshotDatabase(opts: SnapshotOptions): Promise<SnapshotR
   } finally {
     if (reader.inTransaction) reader.exec("ROLLBACK");
     reader.close();
-    resume();
   }
 }
 
@@ -151,35 +151,46 @@ interface Overlay {
  * The latest image of each page in frames 1..n of the pinned epoch. If they no longer validate,
  * the reader was pinned on the file alone (everything checkpointed: SQLite then lets the log
  * restart, but lets no checkpoint touch the file), so the file is the state: no overlay.
+ * Read and checksummed 1 MB at a time with the file read awaited in between: a log of tens of
+ * thousands of frames once held the event loop for hundreds of milliseconds here.
  */
 async function readOverlay(walPath: string, pin: Pin): Promise<Overlay> {
   const none: Overlay = { pages: new Map(), dbPages: null, pageSize: null };
-  if (!pin.header || pin.frames === 0) return none;
-  const size = frameSize(pin.header.pageSize);
+  const hdr = pin.header;
+  if (!hdr || pin.frames === 0) return none;
+  const size = frameSize(hdr.pageSize);
+  const perChunk = Math.max(1, Math.floor(CHUNK_PAGES_BYTES / size));
+  const pages = new Map<number, Uint8Array>();
+  let prev: Checksum = hdr.checksum;
+  let dbPages = 0;
+  let lastIsCommit = false;
   const fh = await open(walPath, "r");
-  let body: Uint8Array;
   try {
     const head = new Uint8Array(WAL_HEADER_SIZE);
     await fh.read(head, 0, WAL_HEADER_SIZE, 0);
     const now = parseWalHeader(head);
-    if (!now || saltHex(now) !== saltHex(pin.header)) return none;
-    body = new Uint8Array(pin.frames * size);
-    for (let at = 0; at < body.byteLength; ) {
-      const { bytesRead } = await fh.read(body, at, Math.min(CHUNK_PAGES_BYTES, body.byteLength - at), WAL_HEADER_SIZE + at);
-      if (bytesRead === 0) return none;
-      at += bytesRead;
+    if (!now || saltHex(now) !== saltHex(hdr)) return none;
+    for (let first = 0; first < pin.frames; first += perChunk) {
+      const n = Math.min(perChunk, pin.frames - first);
+      // A chunk of its own (not a view of a reused buffer): the map keeps its pages.
+      const buf = new Uint8Array(n * size);
+      const { bytesRead } = await fh.read(buf, 0, buf.byteLength, WAL_HEADER_SIZE + first * size);
+      if (bytesRead < buf.byteLength) return none;
+      for (let i = 0; i < n; i++) {
+        const frame = buf.subarray(i * size, (i + 1) * size);
+        const info = checkFrame(frame, hdr, prev);
+        if (!info) return none;
+        prev = info.checksum;
+        lastIsCommit = info.dbSize !== 0;
+        if (lastIsCommit) dbPages = info.dbSize;
+        pages.set(info.pgno, frame.subarray(FRAME_HEADER_SIZE));
+      }
     }
   } finally {
     await fh.close();
   }
-  const run = scanFrames(body, pin.header, pin.header.checksum);
-  if (run.frames !== pin.frames) return none;
-  const pages = new Map<number, Uint8Array>();
-  for (let i = 0; i < pin.frames; i++) {
-    const frame = body.subarray(i * size, (i + 1) * size);
-    pages.set(new DataView(frame.buffer, frame.byteOffset, 4).getUint32(0), frame.subarray(24));
-  }
-  return { pages, dbPages: run.commits.at(-1)!.dbSize, pageSize: pin.header.pageSize };
+  // Frame n is the pinned commit: the database's size after it is the copy's size.
+  return lastIsCommit ? { pages, dbPages, pageSize: hdr.pageSize } : none;
 }
 
 async function copyWithOverlay(dbPath: string, dest: string, overlay: Overlay, opts: SnapshotOptions): Promise<{ bytes: number; sha256: string }> {

@@ -33,6 +33,8 @@ export interface WalArchive {
   suspendCheckpoints(): () => void;
   /** Closes the open segment: its frames and commit times are on disk (fsynced). */
   flush(): void;
+  /** flush() with the fsyncs off the event loop. */
+  flushInBackground(): Promise<void>;
   /** After the database closed: records where the archive stands so the next start may continue it. */
   close(): void;
 }

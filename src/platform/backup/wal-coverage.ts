@@ -1,7 +1,9 @@
 /**
  * What the WAL archive covers, and pruning what no retained backup needs.
  */
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { WalPosition } from "./types";
 import { readArchiveState } from "./wal-state";
@@ -15,7 +17,7 @@ export function segmentLast(seg: SegmentInfo): number {
 export function generationsOf(archiveDir: string): string[] {
   if (!existsSync(archiveDir)) return [];
   return readdirSync(archiveDir)
-    .filter((n) => statSync(join(archiveDir, n)).isDirectory())
+    .filter((n) => n !== TRASH && statSync(join(archiveDir, n)).isDirectory())
     .sort();
 }
 
@@ -42,14 +44,60 @@ export function coverage(archiveDir: string): Array<{ generation: string; from: 
  * and in the others the closed segments wholly before the earliest position kept. The current
  * generation keeps its latest epoch (a backup being taken now stands in it). Pass the position
  * of a backup being written in `keep` too.
+ *
+ * What goes is renamed into wal/.trash/ at once and deleted there in the background: unlinking
+ * a hundred segments of up to 16 MB held the event loop ~200 ms at the end of a backup.
  */
 export function pruneArchive(archiveDir: string, keep: WalPosition[]): void {
+  let trashed = false;
+  const trash = (path: string) => {
+    if (!existsSync(path)) return;
+    mkdirSync(join(archiveDir, TRASH), { recursive: true, mode: 0o700 });
+    renameSync(path, join(archiveDir, TRASH, `${Date.now()}-${randomBytes(4).toString("hex")}`));
+    trashed = true;
+  };
+  try {
+    pruneInto(archiveDir, keep, trash);
+  } finally {
+    if (trashed) void emptyTrash(archiveDir);
+  }
+}
+
+const TRASH = ".trash";
+const emptying = new Map<string, Promise<void>>();
+
+/** Deletes what pruning set aside, one entry at a time, off the event loop. */
+function emptyTrash(archiveDir: string): Promise<void> {
+  const running = emptying.get(archiveDir);
+  if (running) return running;
+  const work = (async () => {
+    try {
+      const dir = join(archiveDir, TRASH);
+      for (;;) {
+        let names: string[];
+        try {
+          names = readdirSync(dir);
+        } catch {
+          return;
+        }
+        if (names.length === 0) return;
+        for (const name of names) await rm(join(dir, name), { recursive: true, force: true }).catch(() => {});
+      }
+    } finally {
+      emptying.delete(archiveDir);
+    }
+  })();
+  emptying.set(archiveDir, work);
+  return work;
+}
+
+function pruneInto(archiveDir: string, keep: WalPosition[], trash: (path: string) => void): void {
   const current = readArchiveState(archiveDir)?.generation ?? null;
   for (const generation of generationsOf(archiveDir)) {
     const genDir = join(archiveDir, generation);
     const kept = keep.filter((p) => p.generation === generation).sort((a, b) => a.epoch - b.epoch || a.frame - b.frame);
     if (kept.length === 0 && generation !== current) {
-      rmSync(genDir, { recursive: true, force: true });
+      trash(genDir);
       continue;
     }
     const segments = listSegments(genDir);
@@ -59,8 +107,8 @@ export function pruneArchive(archiveDir: string, keep: WalPosition[]): void {
       if (!seg.closed) continue;
       const before = seg.epoch < first.epoch || (seg.epoch === first.epoch && segmentLast(seg) <= first.frame);
       if (!before) continue;
-      rmSync(join(genDir, `${seg.name}.frames`), { force: true });
-      rmSync(join(genDir, `${seg.name}.idx`), { force: true });
+      trash(join(genDir, `${seg.name}.frames`));
+      trash(join(genDir, `${seg.name}.idx`));
     }
   }
 }
