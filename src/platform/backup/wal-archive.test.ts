@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { createTransactions } from "../db/transactions";
 import { abandoned, openArchivedDb, scratchDir } from "./testing";
 import { listSegments } from "./wal-segments";
 import { readArchiveState } from "./wal-state";
@@ -187,6 +188,30 @@ describe("the WAL archive", () => {
     db.write((s) => s.query("INSERT INTO t (v) VALUES ('ours')").run());
     expect(db.archive.position()).toMatchObject({ generation, epoch: 4 });
     other.close();
+    db.close();
+  });
+  test("under steady grouped writers the log is checkpointed (on its thread, then a small tail between our writes) and restarts, staying small; every commit archived", async () => {
+    const dir = scratchDir("wal-steady");
+    dirs.push(dir);
+    const db = openArchivedDb(dir, { now: Date.now() }, 100);
+    // The server's group commit: a transaction open across most of each turn of the event loop.
+    const txs = createTransactions(db.sqlite, { grouped: true, beforeCommit: [], onError: (what, err) => console.error(what, err), observe: (m) => db.archive.observe(m) });
+    txs.tx(() => db.sqlite.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"));
+    await txs.durable();
+    const generation = db.archive.position().generation;
+    let largestLog = 0;
+    const writes = 600;
+    for (let i = 0; i < writes; i++) {
+      txs.tx(() => db.sqlite.query("INSERT INTO t (v) VALUES (?)").run("x".repeat(3000)));
+      await txs.durable();
+      largestLog = Math.max(largestLog, statSync(`${db.dbPath}-wal`).size);
+    }
+    const pos = db.archive.position();
+    expect(pos.generation).toBe(generation);
+    // Without restarts the log would hold ~600 frames (2.4 MB) by now.
+    expect(pos.epoch).toBeGreaterThanOrEqual(3);
+    expect(largestLog).toBeLessThan(400 * 4120);
+    expect(commitsOf(db.archiveDir, generation)).toHaveLength(writes + 1);
     db.close();
   });
 });

@@ -289,7 +289,7 @@ class Archive implements WalArchive {
     if (!this.tailDue && this.now() - this.lastTry < CHECKPOINT_RETRY_MS) return;
     const worker = this.tailDue ? null : this.checkpointer();
     if (worker) {
-      if (worker.request()) this.lastTry = this.now();
+      worker.request();
       return;
     }
     this.scheduled = true;
@@ -320,8 +320,8 @@ class Archive implements WalArchive {
 
   private workerDone(r: CheckpointResult): void {
     if (this.closed) return;
-    this.lastTry = this.now();
     if (!r.busy && r.log >= 0 && r.log - r.checkpointed <= TAIL_FRAMES) this.tailDue = true;
+    else this.lastTry = this.now();
   }
 
   /**
