@@ -25,6 +25,7 @@ export function AvatarCard({ me }: { me: Me }) {
     remove: async () => {
       await data(api.DELETE("/api/media/avatars/me"));
       saved({ avatarUrl: null });
+      void queryClient.invalidateQueries({ queryKey: keys.me }); // (as after a colour: no stale fetch answers last)
     },
   });
   const choose = async (variant: number) => {
@@ -35,6 +36,9 @@ export function AvatarCard({ me }: { me: Me }) {
     saved({ avatarVariant: variant });
     try {
       saved(await data(api.PUT("/api/media/avatars/me/variant", { body: { variant } })));
+      // A fetch started between the cancel above and the save would still answer the old
+      // colour: refetching now cancels it and reads what the server holds since.
+      void queryClient.invalidateQueries({ queryKey: keys.me });
     } catch (err) {
       saved({ avatarVariant: before });
       setError((err as Error).message);
