@@ -26,6 +26,8 @@ export interface Checkpointer {
   /** Starts a checkpoint unless one is running; false when one was already running. */
   request(): boolean;
   running(): boolean;
+  /** Blocks (at most `ms`) until a running checkpoint ends: a TRUNCATE at close must not find it busy. */
+  waitIdle(ms: number): void;
   close(): void;
 }
 
@@ -33,7 +35,7 @@ const WORKER_SOURCE = `
 import { Database } from "bun:sqlite";
 let db = null;
 self.onmessage = (event) => {
-  const { dbPath } = event.data;
+  const { dbPath, running } = event.data;
   try {
     if (!db) {
       db = new Database(dbPath, { strict: true });
@@ -46,6 +48,9 @@ self.onmessage = (event) => {
   } catch (err) {
     const message = String(err && err.message || err);
     postMessage({ busy: true, log: -1, checkpointed: -1, error: /busy|locked/i.test(message) ? null : message });
+  } finally {
+    Atomics.store(running, 0, 0);
+    Atomics.notify(running, 0);
   }
 };
 `;
@@ -65,6 +70,8 @@ export function startCheckpointer(dbPath: string, onResult: (r: CheckpointResult
   (worker as unknown as { unref?: () => void }).unref?.();
   let busy = false;
   let closed = false;
+  // Set by us when a checkpoint is asked for, cleared by the thread when it ends (waitIdle).
+  const running = new Int32Array(new SharedArrayBuffer(4));
   worker.onmessage = (event: MessageEvent<CheckpointResult & { error?: string | null }>) => {
     busy = false;
     if (closed) return;
@@ -79,10 +86,14 @@ export function startCheckpointer(dbPath: string, onResult: (r: CheckpointResult
     request() {
       if (busy || closed) return false;
       busy = true;
-      worker.postMessage({ dbPath });
+      Atomics.store(running, 0, 1);
+      worker.postMessage({ dbPath, running });
       return true;
     },
     running: () => busy,
+    waitIdle(ms) {
+      if (busy) Atomics.wait(running, 0, 1, ms);
+    },
     close() {
       if (closed) return;
       closed = true;

@@ -334,6 +334,8 @@ class Archive implements WalArchive {
     if (this.closed || this.suspended > 0 || sqlite.inTransaction) return false;
     // data_version moves when another connection commits: read before observing, so a commit
     // that slips in before the TRUNCATE (its frames then gone unseen) cannot go unnoticed.
+    // The thread's checkpoint would make this one busy (at close: the log left unfolded).
+    if (mode === "truncate") this.worker?.waitIdle(5000);
     const version = dataVersion(sqlite);
     this.observeNow();
     if (opts.flush !== false || mode === "truncate") this.flush();
