@@ -2,8 +2,8 @@
  * The WAL archive (issue 17 §4, Litestream's design inside the process): every committed frame
  * SQLite appends to cairn.db-wal is copied into wal/<generation>/ segments, with the time of each
  * commit, before anything can restart the log over it. Cairn owns checkpointing (autocheckpoint
- * off on every connection): a PASSIVE one after ~1000 frames, TRUNCATE at close, both with
- * busy_timeout 0 (a reader such as Litestream makes them try later, never stalls a writer).
+ * off on every connection): a PASSIVE one after ~1000 frames (on a thread of its own, then a
+ * small tail here: see maybeCheckpoint), TRUNCATE at close, both with busy_timeout 0 (a reader such as Litestream makes them try later, never stalls a writer).
  *
  * Continuity. An archive is only worth anything if it holds every commit in order: an epoch
  * (one WAL header) is followed by the next only when nothing was lost between them, so
@@ -59,6 +59,8 @@ const SEGMENT_MAX_BYTES = 16 << 20;
 const CHECKPOINT_RETRY_MS = 250;
 /** What the main connection's own checkpoint may have left to copy (after the worker's). */
 const TAIL_FRAMES = 256;
+const FOREIGN_WRITER_MS = 60_000;
+const FOREIGN_CHECKPOINT_MS = 1000;
 
 export function openWalArchive(opts: OpenWalArchiveOptions): WalArchive {
   return new Archive(opts);
@@ -97,6 +99,9 @@ class Archive implements WalArchive {
   private worker: Checkpointer | null | undefined;
   /** The worker copied (nearly) everything: the next moment between our writes finishes the job. */
   private tailDue = false;
+  /** When frames another process wrote (Litestream, a CLI) were last seen; 0: never. */
+  private foreignAt = 0;
+  private started = false;
   /** Segments being closed in the background. */
   private readonly closing = new Set<Promise<void>>();
 
@@ -114,6 +119,7 @@ class Archive implements WalArchive {
     if (reason) this.newGeneration(reason);
     else writeJsonDurably(join(this.dir, "state.json"), { generation: this.generation, clean: null } satisfies ArchiveState);
     this.observe();
+    this.started = true;
     if (opts.pollMs !== 0) {
       // Reading without the lock is safe: salts and cumulative checksums reject a frame being
       // written or overwritten. It changes nothing about who holds the lock.
@@ -245,6 +251,8 @@ class Archive implements WalArchive {
     }
     this.seg.append(buf.subarray(0, run.frames * fsize), run.commits.map((c) => ({ frame: this.frame + c.index, at, dbSize: c.dbSize })));
     Object.assign(this, { frame: this.frame + run.frames, checksum: run.checksum, committedAt: at });
+    // Not under our write lock (and not what the log held at start): another process's commits.
+    if (!this.locked && this.started) this.foreignAt = at;
     this.sinceCheckpoint += run.frames;
     if (this.seg.bytes >= SEGMENT_MAX_BYTES) this.closeSegmentSoon();
   }
@@ -286,6 +294,7 @@ class Archive implements WalArchive {
    */
   private maybeCheckpoint(): void {
     if (this.scheduled || this.closed || this.suspended > 0 || this.sinceCheckpoint < (this.opts.checkpointFrames ?? 1000)) return;
+    if (this.foreignWriter()) return this.checkpointBesideAnotherWriter();
     if (!this.tailDue && this.now() - this.lastTry < CHECKPOINT_RETRY_MS) return;
     const worker = this.tailDue ? null : this.checkpointer();
     if (worker) {
@@ -305,6 +314,31 @@ class Archive implements WalArchive {
         this.opts.onError?.("WAL checkpoint failed", err);
       }
     });
+  }
+
+  /**
+   * Another process writes this database (Litestream restarting the log after its own
+   * checkpoints, a CLI): every checkpoint that completes lets its next write restart the log, so
+   * they stay rare and right after a look at the log (at most one a second, from a timer, as
+   * before the thread), or two restarts between our looks cost a generation.
+   */
+  private foreignWriter(): boolean {
+    return this.foreignAt > 0 && this.now() - this.foreignAt < FOREIGN_WRITER_MS;
+  }
+
+  private checkpointBesideAnotherWriter(): void {
+    if (this.now() - this.lastTry < FOREIGN_CHECKPOINT_MS) return;
+    this.scheduled = true;
+    const timer = setTimeout(() => {
+      this.scheduled = false;
+      this.lastTry = this.now();
+      try {
+        this.checkpoint("passive");
+      } catch (err) {
+        this.opts.onError?.("WAL checkpoint failed", err);
+      }
+    }, 0);
+    timer.unref?.();
   }
 
   private checkpointer(): Checkpointer | null {
@@ -362,6 +396,9 @@ class Archive implements WalArchive {
 
   suspendCheckpoints(): () => void {
     this.suspended++;
+    // One already asked of the thread could otherwise still complete, and a write on another
+    // connection (a restore's swap) then restart the log as if another process had.
+    this.worker?.waitIdle(5000);
     let released = false;
     return () => {
       if (!released) (released = true), this.suspended--;
@@ -419,7 +456,13 @@ class Archive implements WalArchive {
   }
 }
 
-/** `now` is the header SQLite writes `n` restarts after `before`, and no more. */
+/**
+ * `now` is the header SQLite writes `n` restarts after `before`, and no more. Salt-1 alone counts
+ * them: each restart adds 1 to it in the shared wal-index header. The checkpoint sequence does
+ * not: each connection writes its own counter (seen: our header at sequence 1, Litestream's
+ * next one at 4, one restart apart), so it told restarts apart only while one connection did
+ * them all.
+ */
 function restartsBetween(before: WalHeader, now: WalHeader, n: number): boolean {
-  return now.salt1 === (before.salt1 + n) >>> 0 && now.checkpointSeq === (before.checkpointSeq + n) >>> 0;
+  return now.salt1 === (before.salt1 + n) >>> 0;
 }
