@@ -2,8 +2,9 @@
  * The WAL archive (issue 17 §4, Litestream's design inside the process): every committed frame
  * SQLite appends to cairn.db-wal is copied into wal/<generation>/ segments, with the time of each
  * commit, before anything can restart the log over it. Cairn owns checkpointing (autocheckpoint
- * off on every connection): a PASSIVE one after ~1000 frames (on a thread of its own, then a
- * small tail here: see maybeCheckpoint), TRUNCATE at close, both with busy_timeout 0 (a reader such as Litestream makes them try later, never stalls a writer).
+ * off on every connection): a PASSIVE one after ~1000 frames (when and where: wal-checkpoints.ts),
+ * TRUNCATE at close, both with busy_timeout 0 (a reader such as Litestream makes them try later,
+ * never stalls a writer).
  *
  * Continuity. An archive is only worth anything if it holds every commit in order: an epoch
  * (one WAL header) is followed by the next only when nothing was lost between them, so
@@ -22,8 +23,8 @@
  * a TRUNCATE or a caller's checkpoint, and at close; off it (issue 17: writers never wait
  * > 50 ms) at a new epoch, at 16 MB, and before the restart our own checkpoints allow (so a
  * power cut, not a crash, could lose the last frames of an epoch: the unclean start that
- * follows begins a new generation anyway). state.json is written atomically at start (running) and at a
- * clean close (where the archive stands and the database file's identity).
+ * follows begins a new generation anyway). state.json is written atomically at start (running)
+ * and at a clean close (where the archive stands and the database file's identity).
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
@@ -32,7 +33,7 @@ import { join } from "node:path";
 import type { WalArchive, WalPosition } from "./types";
 import { FRAME_HEADER_SIZE, frameOffset, frameSize, parseWalHeader, saltHex, scanFrames, WAL_HEADER_SIZE, type Checksum, type WalHeader } from "./wal-format";
 import { closeSegmentInBackground, listSegments, sealSegment, SegmentWriter, writeJsonDurably } from "./wal-segments";
-import { startCheckpointer, type Checkpointer, type CheckpointResult } from "./checkpointer";
+import { CheckpointSchedule } from "./wal-checkpoints";
 import { dataVersion, dbIdentity, readArchiveState, type ArchiveState } from "./wal-state";
 
 export { readArchiveState } from "./wal-state";
@@ -56,11 +57,6 @@ export interface OpenWalArchiveOptions {
 }
 
 const SEGMENT_MAX_BYTES = 16 << 20;
-const CHECKPOINT_RETRY_MS = 250;
-/** What the main connection's own checkpoint may have left to copy (after the worker's). */
-const TAIL_FRAMES = 256;
-const FOREIGN_WRITER_MS = 60_000;
-const FOREIGN_CHECKPOINT_MS = 1000;
 
 export function openWalArchive(opts: OpenWalArchiveOptions): WalArchive {
   return new Archive(opts);
@@ -88,19 +84,11 @@ class Archive implements WalArchive {
   private locked = false;
   private seen: { size: bigint; mtimeNs: bigint } | null = null;
   private seg: SegmentWriter | null = null;
-  private sinceCheckpoint = 0;
   private suspended = 0;
-  private lastTry = 0;
-  private scheduled = false;
   private broken: string | null = null;
   private closed = false;
   private poll: ReturnType<typeof setInterval> | null = null;
-  /** The checkpointing thread: undefined until first needed, null where none could start. */
-  private worker: Checkpointer | null | undefined;
-  /** The worker copied (nearly) everything: the next moment between our writes finishes the job. */
-  private tailDue = false;
-  /** When frames another process wrote (Litestream, a CLI) were last seen; 0: never. */
-  private foreignAt = 0;
+  private readonly checkpoints: CheckpointSchedule;
   private started = false;
   /** Segments being closed in the background. */
   private readonly closing = new Set<Promise<void>>();
@@ -109,6 +97,15 @@ class Archive implements WalArchive {
     this.dir = opts.dir;
     this.walPath = `${opts.dbPath}-wal`;
     this.now = opts.now ?? Date.now;
+    this.checkpoints = new CheckpointSchedule({
+      dbPath: opts.dbPath,
+      frames: opts.checkpointFrames ?? 1000,
+      now: this.now,
+      held: () => this.closed || this.suspended > 0,
+      inTransaction: () => opts.sqlite.inTransaction,
+      checkpoint: (mode, o) => this.checkpoint(mode, o),
+      onError: (what, err) => opts.onError?.(what, err),
+    });
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const state = readArchiveState(this.dir);
     if (state && existsSync(join(this.dir, state.generation))) {
@@ -126,7 +123,7 @@ class Archive implements WalArchive {
       this.poll = setInterval(() => {
         if (this.closed) return;
         this.observeNow();
-        this.maybeCheckpoint();
+        this.checkpoints.maybe();
       }, opts.pollMs ?? 1000);
       this.poll.unref?.();
     }
@@ -170,7 +167,7 @@ class Archive implements WalArchive {
     if (moment === "locked") this.locked = true;
     else {
       this.locked = false;
-      this.maybeCheckpoint();
+      this.checkpoints.maybe();
     }
   }
 
@@ -252,8 +249,7 @@ class Archive implements WalArchive {
     this.seg.append(buf.subarray(0, run.frames * fsize), run.commits.map((c) => ({ frame: this.frame + c.index, at, dbSize: c.dbSize })));
     Object.assign(this, { frame: this.frame + run.frames, checksum: run.checksum, committedAt: at });
     // Not under our write lock (and not what the log held at start): another process's commits.
-    if (!this.locked && this.started) this.foreignAt = at;
-    this.sinceCheckpoint += run.frames;
+    this.checkpoints.noteFrames(run.frames, !this.locked && this.started);
     if (this.seg.bytes >= SEGMENT_MAX_BYTES) this.closeSegmentSoon();
   }
 
@@ -280,85 +276,6 @@ class Archive implements WalArchive {
   }
 
   /**
-   * Checkpoints, in two steps, never from a timer on this connection: under steady writers the
-   * server's group commit holds a transaction open at almost every timer, so a timer found the
-   * log busy every time and it grew without end (~6 MB/s under four writers).
-   * 1. The bulk: a PASSIVE checkpoint on the checkpointing thread (checkpointer.ts), copying
-   *    and fsyncing off the event loop, however many frames a backup's pin held back.
-   * 2. The tail, once the thread left at most TAIL_FRAMES: right after one of our commits (a
-   *    microtask: the log is at rest, the committing group has answered), a PASSIVE checkpoint
-   *    on this connection copies the few frames written meanwhile. Every frame is then in the
-   *    file, so our next write restarts the log from its beginning: it stays a few MB.
-   * A busy or partial checkpoint (a reader holds frames back) is tried again after
-   * CHECKPOINT_RETRY_MS, not at every commit.
-   */
-  private maybeCheckpoint(): void {
-    if (this.scheduled || this.closed || this.suspended > 0 || this.sinceCheckpoint < (this.opts.checkpointFrames ?? 1000)) return;
-    if (this.foreignWriter()) return this.checkpointBesideAnotherWriter();
-    if (!this.tailDue && this.now() - this.lastTry < CHECKPOINT_RETRY_MS) return;
-    const worker = this.tailDue ? null : this.checkpointer();
-    if (worker) {
-      worker.request();
-      return;
-    }
-    this.scheduled = true;
-    queueMicrotask(() => {
-      this.scheduled = false;
-      // A write began in between: the next commit tries again.
-      if (this.closed || this.opts.sqlite.inTransaction) return;
-      this.tailDue = false;
-      try {
-        if (!this.checkpoint("passive", { flush: false }) || this.sinceCheckpoint > 0) this.lastTry = this.now();
-      } catch (err) {
-        this.lastTry = this.now();
-        this.opts.onError?.("WAL checkpoint failed", err);
-      }
-    });
-  }
-
-  /**
-   * Another process writes this database (Litestream restarting the log after its own
-   * checkpoints, a CLI): every checkpoint that completes lets its next write restart the log, so
-   * they stay rare and right after a look at the log (at most one a second, from a timer, as
-   * before the thread), or two restarts between our looks cost a generation.
-   */
-  private foreignWriter(): boolean {
-    return this.foreignAt > 0 && this.now() - this.foreignAt < FOREIGN_WRITER_MS;
-  }
-
-  private checkpointBesideAnotherWriter(): void {
-    if (this.now() - this.lastTry < FOREIGN_CHECKPOINT_MS) return;
-    this.scheduled = true;
-    const timer = setTimeout(() => {
-      this.scheduled = false;
-      this.lastTry = this.now();
-      try {
-        this.checkpoint("passive");
-      } catch (err) {
-        this.opts.onError?.("WAL checkpoint failed", err);
-      }
-    }, 0);
-    timer.unref?.();
-  }
-
-  private checkpointer(): Checkpointer | null {
-    if (this.worker === undefined) {
-      this.worker = startCheckpointer(
-        this.opts.dbPath,
-        (r) => this.workerDone(r),
-        (err) => this.opts.onError?.("WAL checkpoint (thread) failed", err),
-      );
-    }
-    return this.worker;
-  }
-
-  private workerDone(r: CheckpointResult): void {
-    if (this.closed) return;
-    if (!r.busy && r.log >= 0 && r.log - r.checkpointed <= TAIL_FRAMES) this.tailDue = true;
-    else this.lastTry = this.now();
-  }
-
-  /**
    * flush: false (the tail step) leaves the open segment's fsync to its close in the background:
    * its frames are written (a process crash loses nothing), only a power cut could lose them
    * (and the unclean start that follows begins a new generation).
@@ -369,7 +286,7 @@ class Archive implements WalArchive {
     // data_version moves when another connection commits: read before observing, so a commit
     // that slips in before the TRUNCATE (its frames then gone unseen) cannot go unnoticed.
     // The thread's checkpoint would make this one busy (at close: the log left unfolded).
-    if (mode === "truncate") this.worker?.waitIdle(5000);
+    if (mode === "truncate") this.checkpoints.waitIdle(5000);
     const version = dataVersion(sqlite);
     this.observeNow();
     if (opts.flush !== false || mode === "truncate") this.flush();
@@ -390,7 +307,7 @@ class Archive implements WalArchive {
       if (dataVersion(sqlite) !== version) this.newGeneration("another process committed while the log was being truncated");
       else if (this.pending !== "any") this.pending = { truncates: (this.pending?.truncates ?? 0) + 1 };
     }
-    if (mode === "truncate" || row.log === row.checkpointed) this.sinceCheckpoint = 0;
+    if (mode === "truncate" || row.log === row.checkpointed) this.checkpoints.sinceCheckpoint = 0;
     return true;
   }
 
@@ -398,7 +315,7 @@ class Archive implements WalArchive {
     this.suspended++;
     // One already asked of the thread could otherwise still complete, and a write on another
     // connection (a restore's swap) then restart the log as if another process had.
-    this.worker?.waitIdle(5000);
+    this.checkpoints.waitIdle(5000);
     let released = false;
     return () => {
       if (!released) (released = true), this.suspended--;
@@ -423,7 +340,7 @@ class Archive implements WalArchive {
     this.observeNow();
     this.closed = true;
     if (this.poll) clearInterval(this.poll);
-    this.worker?.close();
+    this.checkpoints.close();
     this.flush();
     const db = dbIdentity(this.opts.dbPath);
     const clean = this.broken || !db ? null : { db, epoch: this.epoch, header: this.hdr, frame: this.frame, checksum: this.checksum, committedAt: this.committedAt };
