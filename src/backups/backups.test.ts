@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,7 +76,12 @@ describe("run → job → listed", () => {
     // A large copy is described in a child process of the executable: the same answer.
     expect(await describeBackupCopy(copy, m.bytes, undefined, 0)).toEqual(describeCopy(copy));
     // The copy is a database that opens and checks.
-    expect(env.core.sqlite.query(`SELECT 1`).get()).toBeTruthy();
+    const opened = new Database(copy, { readonly: true });
+    try {
+      expect(opened.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check).toBe("ok");
+    } finally {
+      opened.close();
+    }
     const audited = env.core.sqlite.query("SELECT action, target_id AS targetId, actor_id AS actorId FROM audit_log WHERE action LIKE 'backup.%'").all();
     expect(audited).toEqual([{ action: "backup.created", targetId: label, actorId: expect.any(String) }]);
   });
