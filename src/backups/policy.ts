@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Core } from "../core";
 import { PRIVATE_DIR } from "../platform/datadir";
 import { invalid } from "../platform/errors";
-import { writeFileDurably } from "./store";
+import { writeFileDurably } from "../platform/durable-file";
 
 export interface BackupPolicy {
   /** Retention on: backups outside both limits are removed after each backup. Off: nothing is removed automatically. */

@@ -17,7 +17,8 @@ import { PRIVATE_FILE, type DataDir } from "../platform/datadir";
 import { VERSION } from "../version";
 import type { BackupManifest } from "./manifest";
 import { describeCopy, foldWal, vacuumInto } from "./queries";
-import { completePartial, freeLabel, fsyncPath, startPartial } from "./store";
+import { fsyncPath } from "../platform/durable-file";
+import { completePartial, freeLabel, startPartial } from "./store";
 
 /** SHA-256 of a file, read in 1 MiB chunks (the whole database never sits in memory). */
 export function sha256OfFile(path: string): string {

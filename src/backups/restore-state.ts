@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Core } from "../core";
 import { PRIVATE_DIR } from "../platform/datadir";
-import { writeFileDurably } from "./store";
+import { writeFileDurably } from "../platform/durable-file";
 
 /** The table the swap leaves alone and marks (created by the swap itself). */
 export const MARKER_TABLE = "__cairn_restores";

@@ -4,10 +4,11 @@
  * the dot always holds a whole backup; a .partial- folder left by a crash is never listed and
  * is removed at the next start (removePartials).
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Core } from "../core";
-import { PRIVATE_DIR, PRIVATE_FILE } from "../platform/datadir";
+import { PRIVATE_DIR } from "../platform/datadir";
+import { fsyncPath, writeFileDurably } from "../platform/durable-file";
 import { iso } from "../platform/clock";
 import { labelFor, LABEL_PATTERN, parseManifest, type BackupManifest, type RemovedReason } from "./manifest";
 
@@ -16,16 +17,6 @@ const RESERVED = new Set(["wal", "state"]);
 
 export const backupDir = (backupsDir: string, label: string) => join(backupsDir, label);
 export const backupDbPath = (core: Core, label: string) => join(core.data.backupsDir, label, "cairn.db");
-
-/** fsync a file or a folder (a folder's entry list: what makes a rename durable). */
-export function fsyncPath(path: string): void {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** A label not taken yet (its folder, finished or partial): the time, then -2, -3… */
 export function freeLabel(backupsDir: string, time: number): string {
@@ -42,15 +33,6 @@ export function startPartial(backupsDir: string, label: string): string {
   const dir = join(backupsDir, PARTIAL_PREFIX + label);
   mkdirSync(dir, { mode: PRIVATE_DIR });
   return dir;
-}
-
-/** Writes a file whole and durably: a temporary name, fsync, rename, fsync of the folder. */
-export function writeFileDurably(path: string, text: string): void {
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, text, { mode: PRIVATE_FILE });
-  fsyncPath(tmp);
-  renameSync(tmp, path);
-  fsyncPath(join(path, ".."));
 }
 
 /** The manifest goes last; then the folder takes its real name. Answers the backup's folder. */

@@ -4,10 +4,11 @@
  * S3 credentials are sealed with the instance key (platform/secret-box.ts); they are opened only
  * to make a connection and never leave this module's callers in an answer.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Core } from "../core";
-import { PRIVATE_DIR, PRIVATE_FILE } from "../platform/datadir";
+import { PRIVATE_DIR } from "../platform/datadir";
+import { writeFileDurably } from "../platform/durable-file";
 import { openSecret, sealSecret, SecretBoxError } from "../platform/secret-box";
 
 export const SLOTS = ["directory", "s3"] as const;
@@ -75,19 +76,11 @@ export function readTargets(core: Core): TargetsFile {
   return { format: 1, directory: value.directory ?? null, s3: value.s3 ?? null };
 }
 
-/** Whole and durable: a temporary name, fsync, rename (synchronous, so two changes never interleave). */
+/** Whole and durable (synchronous, so two changes never interleave). */
 export function writeTargets(core: Core, file: TargetsFile): void {
   const path = targetsPath(core);
   mkdirSync(join(path, ".."), { recursive: true, mode: PRIVATE_DIR });
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: PRIVATE_FILE });
-  const fd = openSync(tmp, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
+  writeFileDurably(path, `${JSON.stringify(file, null, 2)}\n`);
 }
 
 export function updateTargets(core: Core, change: (file: TargetsFile) => void): TargetsFile {

@@ -12,6 +12,7 @@
  * A segment's frames are appended before its commit lines, so a crash leaves at worst frames
  * with no commit line: they are cut off when the segment is closed at the next start.
  */
+import { fsyncPath, writeFileDurably } from "../durable-file";
 import { closeSync, fdatasync, fsync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, truncateSync, writeFileSync, writeSync } from "node:fs";
 import { createHash, type Hash } from "node:crypto";
 import { join } from "node:path";
@@ -132,28 +133,8 @@ export function closeSegmentInBackground(seg: SegmentWriter, onError: (err: unkn
   step(() => seg.closeWith((fd, then) => fsync(fd, (err) => (err ? onError(err) : step(then))), onDone));
 }
 
-export function fsyncDir(dir: string): void {
-  const fd = openSync(dir, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Writes a small JSON file whole or not at all (temp file, fsync, rename, fsync the folder). */
-export function writeJsonDurably(path: string, value: unknown): void {
-  const tmp = `${path}.tmp`;
-  const fd = openSync(tmp, "w", 0o600);
-  try {
-    writeSync(fd, JSON.stringify(value, null, 2) + "\n");
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
-  fsyncDir(join(path, ".."));
-}
+export const writeJsonDurably = (path: string, value: unknown): void => writeFileDurably(path, JSON.stringify(value, null, 2) + "\n");
 
 /** A generation's segments in order (epoch, first frame); an index whose header is torn is skipped. */
 export function listSegments(genDir: string): SegmentInfo[] {
@@ -212,7 +193,7 @@ export function sealSegment(genDir: string, seg: SegmentInfo): void {
   fsyncSync(fd);
   closeSync(fd);
   renameSync(tmp, idxPath);
-  fsyncDir(genDir);
+  fsyncPath(genDir);
 }
 
 function headerOf(seg: SegmentInfo): SegmentHeader {
