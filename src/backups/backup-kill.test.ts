@@ -3,13 +3,13 @@
  * the live data is intact, no half backup is listed, and the next start removes the folder.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeEnv, PASSWORD, signUp } from "../../tests/harness";
 import { startServerProcess } from "../../tests/server-process";
 import { newPage, newSpace } from "../pages/testing";
+import { fingerprintDb } from "./testing";
 import { listManifestsIn } from "./store";
 
 let dir: string;
@@ -19,19 +19,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const ROWS = 3_000;
 const ROW_BYTES = 50_000; // ~150 MB of versions: the copy takes long enough to be caught
 
-/** What the live data says about itself: the rows and a digest of their content. */
-function fingerprint(path: string) {
-  const db = new Database(path, { readonly: true });
-  try {
-    return {
-      integrity: db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check,
-      versions: db.query("SELECT count(*) AS n, sum(length(content_json)) AS bytes, max(version_number) AS last FROM page_versions").get(),
-      audit: db.query("SELECT count(*) AS n, max(sequence) AS head FROM audit_log").get(),
-    };
-  } finally {
-    db.close();
-  }
-}
+const fingerprint = (path: string) => fingerprintDb(path, { audit: "SELECT count(*) AS n, max(sequence) AS head FROM audit_log" });
 
 test("kill -9 during a backup leaves the live data intact and no half backup listed; the next start removes it", async () => {
   // 1. A data directory with an owner, a page and many large versions.

@@ -4,13 +4,13 @@
  * start finishes or fails the restore accordingly, with maintenance off.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, makeEnv, PASSWORD, signUp } from "../../tests/harness";
 import { startServerProcess } from "../../tests/server-process";
 import { newPage, newSpace } from "../pages/testing";
+import { fingerprintDb } from "./testing";
 import { takeBackup } from "./service";
 
 let dir: string;
@@ -20,18 +20,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const ROWS = 3_000;
 const ROW_BYTES = 40_000; // ~120 MB of versions: the swap takes long enough to be caught
 
-function fingerprint(path: string) {
-  const db = new Database(path, { readonly: true });
-  try {
-    return {
-      integrity: db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check,
-      versions: db.query("SELECT count(*) AS n, sum(length(content_json)) AS bytes, max(version_number) AS last FROM page_versions").get(),
-      pages: db.query("SELECT count(*) AS n, group_concat(title) AS titles FROM (SELECT title FROM pages ORDER BY title)").get(),
-    };
-  } finally {
-    db.close();
-  }
-}
+const fingerprint = (path: string) => fingerprintDb(path, { pages: "SELECT count(*) AS n, group_concat(title) AS titles FROM (SELECT title FROM pages ORDER BY title)" });
 
 const phase = () => {
   try {
