@@ -20,7 +20,7 @@ const LAYERS = [
   ["spaces"],
   ["pages"],
   ["attachments", "labels", "comments", "watches", "templates", "permissions"],
-  ["notifications", "webhooks", "audit", "search", "collab", "security", "branding", "media", "dashboard", "backups"],
+  ["notifications", "webhooks", "audit", "search", "collab", "security", "branding", "media", "dashboard", "backups", "exports", "imports"],
   ["setup"],
   ["commands"],
   ["http", "system", "instance", "server", "cli", "main"],
