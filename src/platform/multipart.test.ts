@@ -164,3 +164,17 @@ describe("header parameters", () => {
     expect(multipartBoundary(contentType)).toBe(expected);
   });
 });
+
+describe("readFilePart: small text fields before the file (fields)", () => {
+  const field = (name: string, value: string) => `--${B}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  test.each([[[1]], [[3, 5]], [[1 << 16]]])("are handed back, in chunks of %p; the file is read as before", async (sizes) => {
+    const fields = new Map<string, string>();
+    const body = formBody(Buffer.from("zip bytes"), { before: field("key", "DOCS") + field("name", "Équipe docs") + field("long", "x".repeat(5000)) });
+    const part = await readFilePart(chunked(body, sizes), B, "file", 1 << 20, { fields });
+    const chunks: Uint8Array[] = [];
+    for await (const c of part!.body) chunks.push(Uint8Array.from(c));
+    expect(Buffer.concat(chunks).toString()).toBe("zip bytes");
+    // A field over MAX_FIELD_BYTES is skipped, not kept.
+    expect([...fields]).toEqual([["key", "DOCS"], ["name", "Équipe docs"]]);
+  });
+});

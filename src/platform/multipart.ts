@@ -1,7 +1,8 @@
 /**
  * A streaming reader of multipart/form-data bodies (RFC 7578) that finds ONE file part and hands
  * its bytes on as they arrive, so an upload is never held in memory whole (request.formData()
- * would buffer it). Other parts before it are skipped; whatever follows it is never read.
+ * would buffer it). Other parts before it are skipped (or, asked for, handed back when small
+ * text fields); whatever follows it is never read.
  *
  * Limits: the file part may hold at most `maxFileBytes` (checked before a byte past it is handed
  * on), the whole body at most `maxFileBytes + OVERHEAD_BYTES`, a part's header block at most
@@ -50,7 +51,7 @@ export function multipartBoundary(contentType: string | null): string | null {
  * memory is then freed as soon as the parser is past it (two chunks later) instead of waiting
  * for the collector, which lets megabytes of them pile up during an upload.
  */
-export async function readFilePart(stream: ReadableStream<Uint8Array>, boundary: string, field: string, maxFileBytes: number, opts: { freeChunks?: boolean } = {}): Promise<FilePart | null> {
+export async function readFilePart(stream: ReadableStream<Uint8Array>, boundary: string, field: string, maxFileBytes: number, opts: { freeChunks?: boolean; fields?: Map<string, string> } = {}): Promise<FilePart | null> {
   const input = new ByteInput(stream.getReader(), maxFileBytes + OVERHEAD_BYTES, opts.freeChunks ?? false);
   const delimiter = Buffer.from(`\r\n--${boundary}`);
   try {
@@ -71,6 +72,13 @@ export async function readFilePart(stream: ReadableStream<Uint8Array>, boundary:
           body: input.streamUntil(delimiter, maxFileBytes),
         };
       }
+      // `fields`: small text parts before the file (a form's other inputs) are handed back.
+      const name = params.get("name");
+      if (opts.fields && name !== undefined && !params.has("filename") && !params.has("filename*")) {
+        const value = await input.readSmallUntil(delimiter, MAX_FIELD_BYTES);
+        if (value !== null) opts.fields.set(name, value.toString("utf8"));
+        continue;
+      }
       await input.skipPast(delimiter);
     }
   } catch (err) {
@@ -78,6 +86,9 @@ export async function readFilePart(stream: ReadableStream<Uint8Array>, boundary:
     throw err;
   }
 }
+
+/** A text field handed back (`fields`) is at most this long; a longer one is skipped. */
+export const MAX_FIELD_BYTES = 4 * 1024;
 
 /** Chunks still referenced: this.buf (or a piece handed on) reaches back at most one chunk. */
 const CHUNKS_IN_USE = 2;
@@ -138,6 +149,23 @@ class ByteInput {
         return;
       }
       this.buf = this.buf.subarray(Math.max(0, this.buf.length - delimiter.length + 1));
+      if (!(await this.fill())) throw new MultipartError("malformed", "the body ended before its closing boundary");
+    }
+  }
+
+  /** The bytes up to `delimiter` (a copy), or null, skipping them, when there are more than `max`. */
+  async readSmallUntil(delimiter: Buffer, max: number): Promise<Buffer | null> {
+    for (;;) {
+      const at = this.buf.indexOf(delimiter);
+      if (at >= 0) {
+        const value = at <= max ? Buffer.from(this.buf.subarray(0, at)) : null;
+        this.buf = this.buf.subarray(at + delimiter.length);
+        return value;
+      }
+      if (this.buf.length > max + delimiter.length) {
+        await this.skipPast(delimiter);
+        return null;
+      }
       if (!(await this.fill())) throw new MultipartError("malformed", "the body ended before its closing boundary");
     }
   }
