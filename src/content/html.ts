@@ -1,0 +1,235 @@
+/**
+ * A stored document as HTML, for files that leave the server (the HTML and PDF page exports,
+ * the static site). It draws the same elements, classes and attributes as the reading view's
+ * React mapping (src/web/features/page/render/nodes.tsx and marks.tsx), so reading.css gives an
+ * export the reading view's look; html.test.ts compares the two on a document with every block.
+ * A string renderer, not React: the server imports nothing of the web. Every text and attribute
+ * is escaped, no script is ever written, and a URL with a scheme outside urls.ts's lists keeps
+ * its text but loses its link (or, for an image, is dropped), as in the reading view.
+ * Node types it does not know show their content; unknown marks, their text.
+ */
+import { IMAGE_SCHEMES, LINK_SCHEMES } from "./urls";
+
+export interface HtmlOptions {
+  /** Rewrites a link's href (the site: relative paths). Default: as stored. Checked again after. */
+  pageHref?: (href: string) => string;
+  /** Rewrites an image's src (the site: files in the zip; the HTML export: data: URLs). */
+  imageSrc?: (src: string) => string;
+  /** Where an attachment block links. Default: /api/attachments/<id>/download. */
+  attachmentHref?: (attachmentId: string, filename: string) => string;
+  /** A mention's name (without the @). Default: its stored label, else its id. */
+  mentionName?: (id: string, label: string | null) => string;
+}
+
+interface Json {
+  type?: unknown;
+  attrs?: Record<string, unknown>;
+  content?: unknown;
+  text?: unknown;
+  marks?: unknown;
+}
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
+/** Text and attribute values, escaped as React escapes them. */
+export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+
+function allowed(url: unknown, schemes: readonly string[]): string | undefined {
+  if (typeof url !== "string" || url.trim() === "" || /[\u0000-\u001f\u007f]/.test(url)) return undefined;
+  const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  return scheme === undefined || schemes.includes(scheme) ? url : undefined;
+}
+/** An href a reader may follow, or undefined (`javascript:`, `data:`, `vbscript:`…). */
+export const safeLink = (url: unknown) => allowed(url, LINK_SCHEMES);
+/** An image source: the web or our own relative URLs; `data:` only when we made it (imageSrc). */
+const safeImage = (url: unknown) => allowed(url, IMAGE_SCHEMES);
+
+/** ` name="value"` for each defined attribute, in order. */
+function attrs(list: Record<string, string | number | boolean | undefined>): string {
+  let out = "";
+  for (const [name, value] of Object.entries(list)) {
+    if (value === undefined || value === false) continue;
+    out += value === true ? ` ${name}=""` : ` ${name}="${escapeHtml(String(value))}"`;
+  }
+  return out;
+}
+
+const SVG_OPEN = (size: number, classes: string) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="${classes}" aria-hidden="true">`;
+/** lucide's icons as the reading view draws them (FileText; the five panel kinds). */
+const FILE_ICON =
+  SVG_OPEN(16, "lucide lucide-file-text") +
+  '<path d="M6 22a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h8a2.4 2.4 0 0 1 1.704.706l3.588 3.588A2.4 2.4 0 0 1 20 8v12a2 2 0 0 1-2 2z"></path><path d="M14 2v5a1 1 0 0 0 1 1h5"></path><path d="M10 9H8"></path><path d="M16 13H8"></path><path d="M16 17H8"></path></svg>';
+const PANELS = {
+  info: { name: "Info", icon: SVG_OPEN(18, "lucide lucide-info panel-icon") + '<circle cx="12" cy="12" r="10"></circle><path d="M12 16v-4"></path><path d="M12 8h.01"></path></svg>' },
+  note: {
+    name: "Note",
+    icon: SVG_OPEN(18, "lucide lucide-lightbulb panel-icon") + '<path d="M15 14c.2-1 .7-1.7 1.5-2.5 1-.9 1.5-2.2 1.5-3.5A6 6 0 0 0 6 8c0 1 .2 2.2 1.5 3.5.7.7 1.3 1.5 1.5 2.5"></path><path d="M9 18h6"></path><path d="M10 22h4"></path></svg>',
+  },
+  warning: {
+    name: "Warning",
+    icon: SVG_OPEN(18, "lucide lucide-triangle-exclamation-point lucide-alert-triangle lucide-triangle-alert panel-icon") + '<path d="m21.73 18-8-14a2 2 0 0 0-3.48 0l-8 14A2 2 0 0 0 4 21h16a2 2 0 0 0 1.73-3"></path><path d="M12 9v4"></path><path d="M12 17h.01"></path></svg>',
+  },
+  success: { name: "Success", icon: SVG_OPEN(18, "lucide lucide-circle-check lucide-check-circle-2 panel-icon") + '<circle cx="12" cy="12" r="10"></circle><path d="m16 9-5.5 5.5L8 12"></path></svg>' },
+  error: {
+    name: "Error",
+    icon: SVG_OPEN(18, "lucide lucide-circle-exclamation-point lucide-alert-circle lucide-circle-alert panel-icon") + '<circle cx="12" cy="12" r="10"></circle><line x1="12" x2="12" y1="8" y2="12"></line><line x1="12" x2="12.01" y1="16" y2="16"></line></svg>',
+  },
+} as const;
+
+/** The document as the reading view draws it (without the `.prose` wrapper: see readingHtml). */
+export function documentHtml(doc: unknown, opts: HtmlOptions = {}): string {
+  return node(doc as Json, opts);
+}
+
+function children(n: Json, opts: HtmlOptions): string {
+  return Array.isArray(n.content) ? n.content.map((c) => node(c as Json, opts)).join("") : "";
+}
+
+function node(n: Json, opts: HtmlOptions): string {
+  if (!n || typeof n !== "object") return "";
+  const html = nodeHtml(n, opts);
+  // The first mark is innermost, as TipTap's static renderer wraps them.
+  return Array.isArray(n.marks) ? n.marks.reduce<string>((inner, m) => mark(m as Json, inner, opts), html) : html;
+}
+
+function nodeHtml(n: Json, opts: HtmlOptions): string {
+  const a = n.attrs ?? {};
+  const inner = () => children(n, opts);
+  switch (n.type) {
+    case "text":
+      return escapeHtml(String(n.text ?? ""));
+    case "paragraph":
+      return `<p>${inner()}</p>`;
+    case "heading": {
+      const level = Math.min(6, Math.max(1, num(a.level) ?? 1));
+      return `<h${level}>${inner()}</h${level}>`;
+    }
+    case "blockquote":
+      return `<blockquote>${inner()}</blockquote>`;
+    case "bulletList":
+      return `<ul>${inner()}</ul>`;
+    case "orderedList":
+      return `<ol start="${num(a.start) ?? 1}">${inner()}</ol>`;
+    case "listItem":
+      return `<li>${inner()}</li>`;
+    case "taskList":
+      return `<ul data-type="taskList">${inner()}</ul>`;
+    case "taskItem": {
+      const checked = a.checked === true;
+      const box = `<input${attrs({ type: "checkbox", disabled: true, "aria-label": checked ? "Done" : "Not done", readonly: true, checked })}/>`;
+      return `<li data-type="taskItem" data-checked="${checked}"><label>${box}</label><div>${inner()}</div></li>`;
+    }
+    case "codeBlock": {
+      const language = str(a.language) ?? "";
+      return `<pre${attrs({ "data-language": language || undefined })}><code${attrs({ class: language ? `language-${language}` : undefined })}>${inner()}</code></pre>`;
+    }
+    case "horizontalRule":
+      return "<hr/>";
+    case "hardBreak":
+      return "<br/>";
+    case "table": {
+      const width = tableWidth(n);
+      return `<div class="tableWrapper" role="region" aria-label="Table" tabindex="0"><table${attrs({ style: width ? `width:${width}px` : undefined })}><tbody>${inner()}</tbody></table></div>`;
+    }
+    case "tableRow":
+      return `<tr>${inner()}</tr>`;
+    case "tableHeader":
+    case "tableCell":
+      return cell(n.type === "tableHeader" ? "th" : "td", a, inner());
+    case "image": {
+      const stored = safeImage(a.src);
+      if (!stored) return "";
+      const src = opts.imageSrc ? opts.imageSrc(stored) : stored;
+      return `<img${attrs({ src, alt: str(a.alt) ?? "", title: str(a.title), width: num(a.width), height: num(a.height), loading: "lazy" })}/>`;
+    }
+    case "attachment": {
+      const id = str(a.attachmentId) ?? "";
+      const name = String(a.filename ?? "") || "Attachment";
+      const href = id ? (opts.attachmentHref ? opts.attachmentHref(id, name) : `/api/attachments/${encodeURIComponent(id)}/download`) : "";
+      const link = href ? `<a href="${escapeHtml(href)}">${escapeHtml(name)}</a>` : `<span>${escapeHtml(name)}</span>`;
+      return `<div data-type="attachment">${FILE_ICON}${link}</div>`;
+    }
+    case "panel": {
+      const kind = (String(a.kind) in PANELS ? a.kind : "info") as keyof typeof PANELS;
+      return `<div data-type="panel" data-kind="${kind}" role="note" aria-label="${PANELS[kind].name}">${PANELS[kind].icon}<div class="panel-body">${inner()}</div></div>`;
+    }
+    case "details":
+      return `<details data-type="details"${a.open === true ? ' open=""' : ""}>${inner()}</details>`;
+    case "detailsSummary":
+      return `<summary>${inner()}</summary>`;
+    case "detailsContent":
+      return `<div data-type="detailsContent">${inner()}</div>`;
+    case "mention": {
+      const id = String(a.id ?? "");
+      const label = a.label == null ? null : String(a.label);
+      const name = opts.mentionName ? opts.mentionName(id, label) : String(a.label ?? a.id ?? "");
+      return `<span class="mention" data-type="mention" data-id="${escapeHtml(id)}">@${escapeHtml(name)}</span>`;
+    }
+    default:
+      // doc, and any node type this renderer does not know: its content.
+      return inner();
+  }
+}
+
+function cell(tag: "td" | "th", a: Record<string, unknown>, inner: string): string {
+  const widths = Array.isArray(a.colwidth) ? (a.colwidth as unknown[]) : null;
+  const align = a.align === "center" || a.align === "right" || a.align === "left" ? a.align : undefined;
+  const style = [widths?.[0] ? `width:${String(widths[0])}px` : "", align ? `text-align:${align}` : ""].filter(Boolean).join(";");
+  return `<${tag}${attrs({ colspan: num(a.colspan) ?? 1, rowspan: num(a.rowspan) ?? 1, style: style || undefined })}>${inner}</${tag}>`;
+}
+
+/** As wide as its columns add up to when all have widths (as in the editor); else undefined. */
+function tableWidth(table: Json): number | undefined {
+  const firstRow = (Array.isArray(table.content) ? table.content[0] : undefined) as Json | undefined;
+  let total = 0;
+  for (const c of (Array.isArray(firstRow?.content) ? firstRow.content : []) as Json[]) {
+    const widths = c?.attrs?.colwidth;
+    const span = num(c?.attrs?.colspan) ?? 1;
+    if (!Array.isArray(widths) || widths.length < span || widths.some((w) => typeof w !== "number" || !w)) return undefined;
+    total += (widths as number[]).reduce((x, y) => x + y, 0);
+  }
+  return total || undefined;
+}
+
+function mark(m: Json, inner: string, opts: HtmlOptions): string {
+  const a = m?.attrs ?? {};
+  switch (m?.type) {
+    case "bold":
+      return `<strong>${inner}</strong>`;
+    case "italic":
+      return `<em>${inner}</em>`;
+    case "underline":
+      return `<u>${inner}</u>`;
+    case "strike":
+      return `<s>${inner}</s>`;
+    case "code":
+      return `<code>${inner}</code>`;
+    case "highlight":
+      return `<mark>${inner}</mark>`;
+    case "subscript":
+      return `<sub>${inner}</sub>`;
+    case "superscript":
+      return `<sup>${inner}</sup>`;
+    case "link": {
+      const stored = safeLink(a.href);
+      // A rewritten href is checked again: a rewrite must not smuggle a scheme in either.
+      const href = stored && (opts.pageHref ? safeLink(opts.pageHref(stored)) : stored);
+      // A refused URL keeps its text, not its link.
+      if (!href) return inner;
+      return /^\s*https?:\/\//i.test(href)
+        ? `<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer nofollow">${inner}</a>`
+        : `<a href="${escapeHtml(href)}">${inner}</a>`;
+    }
+    case "comment":
+      return `<span class="comment-anchor" data-comment-id="${escapeHtml(String(a.commentId ?? ""))}">${inner}</span>`;
+    case "insertion":
+      return `<ins>${inner}</ins>`;
+    case "deletion":
+      return `<del>${inner}</del>`;
+    default:
+      return inner;
+  }
+}
