@@ -46,6 +46,8 @@ export const ERROR_CODES = {
   restore_checks_failed: { status: 409, title: "The restored copy failed its checks; nothing was replaced" },
   insufficient_storage: { status: 507, title: "Not enough free disk space for this" },
   copy_running: { status: 409, title: "Backups are already being copied to that target" },
+  import_refused: { status: 400, title: "The file cannot be imported" },
+  progress_in_use: { status: 409, title: "That progress id is already following work that is running" },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
