@@ -4,6 +4,7 @@ import { auditRoutes } from "../audit/routes";
 import { backupRoutes } from "../backups/routes";
 import { backupTargetRoutes } from "../backups/targets-routes";
 import { restoreRoutes } from "../backups/restore-routes";
+import { progressRoutes } from "../exports/progress-routes";
 import { brandingRoutes } from "../branding/routes";
 import { commentRoutes } from "../comments/routes";
 import { dashboardRoutes } from "../dashboard/routes";
@@ -84,6 +85,7 @@ export function apiRoutes(core: Core) {
     backupRoutes(core),
     backupTargetRoutes(core),
     restoreRoutes(core),
+    progressRoutes(core),
   ];
 }
 

@@ -2682,6 +2682,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/export-progress/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How far an export or import started with `?progress=<id>` has got
+         * @description Exports (`GET /api/spaces/{key}/export/pack`, `…/export/site`) and imports (`POST /api/spaces/import`) take `?progress=<id>`, an id the client chooses (8 to 64 letters, digits, `-` or `_`; 400 naming `progress` otherwise; 409 `progress_in_use` while the caller's own work under that id still runs), so it can poll here while the response streams. Only the user who started the work sees it: anybody else, an anonymous caller, or an unknown id gets 404. Kept 10 minutes after the work ends (done or failed), in memory (a restart forgets it).
+         */
+        get: operations["getApiExport-progressById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -16399,6 +16419,50 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "getApiExport-progressById": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Progress of an export or import */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description What the work is doing now, e.g. `pages`, `blobs`, `writing` (the phases are the export's or import's own) */
+                        phase: string;
+                        /** @description How far it is, 0 to 100; 100 only once done without error */
+                        percent: number;
+                        /** @description True once the work has ended, with or without error */
+                        done: boolean;
+                        /** @description Why the work stopped, when it failed */
+                        error: {
+                            code: string;
+                            message: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
