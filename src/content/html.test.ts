@@ -8,6 +8,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { DocumentView } from "../web/features/page/render/DocumentView";
 import { documentHtml } from "./html";
+import { readingStyles } from "./reading-styles";
 import { docOf, everythingDocument, inline, para, text } from "./testing";
 
 (globalThis as { window?: unknown }).window ??= { location: { origin: "http://cairn.test" } };
@@ -78,5 +79,17 @@ describe("documentHtml", () => {
     expect(out).toContain(`src="data:image/png;base64,${btoa("/api/attachments/a1/view")}"`);
     expect(out).toContain('<a href="files/a2/f.pdf">f.pdf</a>');
     expect(out).toContain(">@Name of u1</span>");
+  });
+});
+
+describe("readingStyles", () => {
+  test("carries the reading tokens light and dark (dark by the system's preference) and loads nothing from elsewhere", () => {
+    const css = readingStyles();
+    expect(css).toContain(".prose div[data-kind=\"warning\"]");
+    expect(css).toContain("--panel-warning-bg: #fff5e0;");
+    const dark = css.slice(css.indexOf("@media (prefers-color-scheme: dark)"));
+    expect(dark).toContain("--bg: #16181b;");
+    expect(css).not.toContain('data-theme="dark"');
+    expect(css).not.toMatch(/@import|url\(/);
   });
 });

@@ -8,6 +8,7 @@ import { createRoot } from "react-dom/client";
 import { queryClient } from "./api/query-client";
 import { App } from "./app/App";
 import { startTheme } from "./lib/theme";
+import "../content/reading-theme.css";
 import "./ui/tokens.css";
 import "./ui/base.css";
 

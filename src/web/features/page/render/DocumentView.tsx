@@ -8,7 +8,7 @@ import { memo, type ReactNode } from "react";
 import type { DocJson } from "../../../api/client";
 import { markMapping } from "./marks";
 import { nodeMapping } from "./nodes";
-import "./prose.css";
+import "../../../../content/reading.css";
 
 const render = renderJSONContentToReactElement({
   nodeMapping: nodeMapping as never,

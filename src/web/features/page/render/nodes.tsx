@@ -1,7 +1,7 @@
 /**
  * How each node of the page schema (src/content/extensions.ts) is drawn in the reading view.
  * The elements and attributes mirror what TipTap's editor draws for the same node, so one
- * stylesheet (prose.css) gives both the same look: switching to Edit moves nothing.
+ * stylesheet (src/content/reading.css) gives both the same look: switching to Edit moves nothing.
  */
 import type { ReactNode } from "react";
 import { CircleAlert, FileText, Info, Lightbulb, CircleCheck, TriangleAlert } from "../../../ui/icons";
