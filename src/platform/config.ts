@@ -24,6 +24,11 @@ export interface Config {
    * check off. Undefined: the default.
    */
   releaseFeed?: string | null;
+  /**
+   * CAIRN_CHROMIUM: the Chromium (or Chrome) executable that prints PDF exports
+   * (exports/pdf.ts); /usr/bin/chromium when unset. Missing, PDF exports answer 503.
+   */
+  chromium?: string;
 }
 
 export class ConfigError extends Error {}
@@ -61,6 +66,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     port,
     baseUrl: baseUrl?.replace(/\/+$/, "") ?? null,
     outboundAllow: list(env.CAIRN_OUTBOUND_ALLOW),
+    chromium: env.CAIRN_CHROMIUM?.trim() || "/usr/bin/chromium",
     releaseFeed: env.CAIRN_RELEASE_FEED === undefined ? undefined : env.CAIRN_RELEASE_FEED.trim() === "off" ? null : env.CAIRN_RELEASE_FEED.trim(),
     trustedProxies: list(pick("--trusted-proxies", null)).map((entry) => {
       const net = parseCidr(entry);

@@ -48,6 +48,7 @@ export const ERROR_CODES = {
   copy_running: { status: 409, title: "Backups are already being copied to that target" },
   import_refused: { status: 400, title: "The file cannot be imported" },
   progress_in_use: { status: 409, title: "That progress id is already following work that is running" },
+  export_unavailable: { status: 503, title: "This export needs a program the server does not have" },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
