@@ -113,6 +113,8 @@ const ROWS: Row[] = [
   rows("POST /api/spaces/:key/unarchive", "fresh", P.admin, 200, async () => `/api/spaces/${await fresh.space()}/unarchive`),
   rows("GET /api/spaces/:key/deletion-preview", "MAIN", P.adminRead, 200, () => "/api/spaces/MAIN/deletion-preview"),
   rows("PUT /api/spaces/:key/exports", "MAIN", P.admin, 200, () => "/api/spaces/MAIN/exports", () => ({ pdf: true })),
+  rows("GET /api/spaces/:key/export/site", "MAIN", P.read, 200, () => "/api/spaces/MAIN/export/site"),
+  rows("GET /api/spaces/:key/export/site", "PRIV", P.privRead, 200, () => "/api/spaces/PRIV/export/site"),
   rows("GET /api/spaces/:key/permissions", "MAIN", P.adminRead, 200, () => "/api/spaces/MAIN/permissions"),
   rows("GET /api/spaces/:key/permissions", "PRIV", "404 ok 404 404 403 404 ok 404 404 404 404", 200, () => "/api/spaces/PRIV/permissions"),
   rows("POST /api/spaces/:key/permissions", "fresh", P.admin, 201, async () => `/api/spaces/${await fresh.space()}/permissions`, () => ({ principalType: 0, principalId: w.ids.owner, operation: 0 })),

@@ -5,6 +5,7 @@ import { backupRoutes } from "../backups/routes";
 import { backupTargetRoutes } from "../backups/targets-routes";
 import { restoreRoutes } from "../backups/restore-routes";
 import { progressRoutes } from "../exports/progress-routes";
+import { siteExportRoutes } from "../exports/site-routes";
 import { brandingRoutes } from "../branding/routes";
 import { commentRoutes } from "../comments/routes";
 import { dashboardRoutes } from "../dashboard/routes";
@@ -86,6 +87,7 @@ export function apiRoutes(core: Core) {
     backupTargetRoutes(core),
     restoreRoutes(core),
     progressRoutes(core),
+    siteExportRoutes(core),
   ];
 }
 

@@ -1,0 +1,84 @@
+/**
+ * Links and files inside the static site's pages, rewritten for reading from disk:
+ * - a link to an exported page (`/s/KEY/p/<id>-slug`, or the same on the instance's base URL)
+ *   becomes the relative path of its `index.html` (the fragment kept); `/s/KEY` the front page;
+ * - an image or attachment of an exported page (`/api/attachments/<id>/view|download`) becomes
+ *   its file in `_files/`;
+ * - anything else of the instance (a page left out of the export, another space, an attachment of
+ *   a page left out) points at the instance when its base URL is configured (CAIRN_BASE_URL),
+ *   where a reader with access can follow it; without one it loses its link (the text stays) and
+ *   an image is not shown, so nothing from the export points at a path that is not there;
+ * - links and images on the web stay as they are.
+ */
+import type { HtmlOptions } from "../content/html";
+import { hrefTo, rootPrefix } from "./site-paths";
+
+export interface SiteLinks {
+  spaceKey: string;
+  /** The instance's public URL without a trailing slash, or null. */
+  baseUrl: string | null;
+  /** Exported page id → its folder ("guides/install/"). */
+  pageDirs: Map<string, string>;
+  /** Exported attachment id → its file in the zip ("_files/<sha256>/<name>"). */
+  files: Map<string, string>;
+}
+
+const PAGE = /^\/s\/([^/?#]+)\/p\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:-[^/?#]*)?\/?(?:\?[^#]*)?(#.*)?$/i;
+const SPACE = /^\/s\/([^/?#]+)\/?(?:[?#].*)?$/;
+const ATTACHMENT = /^\/api\/attachments\/([^/?#]+)\/(?:view|download)\/?(?:[?#].*)?$/;
+
+/** The path part of a link to this instance ("/s/…"), or null for anything else. */
+function instancePath(url: string, baseUrl: string | null): string | null {
+  const u = url.trim();
+  if (u.startsWith("/") && !u.startsWith("//")) return u;
+  if (baseUrl && u.toLowerCase().startsWith(baseUrl.toLowerCase() + "/")) return u.slice(baseUrl.length);
+  return null;
+}
+
+const decode = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/** The file for an attachment URL of the instance, relative to a page at `depth`; null when it is not one. */
+function attachmentFile(links: SiteLinks, path: string, depth: number): string | null | undefined {
+  const m = ATTACHMENT.exec(path);
+  if (!m) return undefined;
+  const file = links.files.get(decode(m[1]!));
+  return file ? rootPrefix(depth) + encodeFile(file) : null;
+}
+
+const encodeFile = (file: string) => file.split("/").map(encodeURIComponent).join("/");
+
+/** documentHtml's options for a page at `depth` folders below the root. */
+export function siteHtmlOptions(links: SiteLinks, depth: number): HtmlOptions {
+  const elsewhere = (path: string) => (links.baseUrl ? links.baseUrl + path : "");
+  return {
+    pageHref(href) {
+      const path = instancePath(href, links.baseUrl);
+      if (path === null) return href;
+      const page = PAGE.exec(path);
+      if (page) {
+        const dir = decode(page[1]!).toUpperCase() === links.spaceKey ? links.pageDirs.get(page[2]!.toLowerCase()) : undefined;
+        return dir !== undefined ? hrefTo(depth, dir) + (page[3] ?? "") : elsewhere(path);
+      }
+      const space = SPACE.exec(path);
+      if (space && decode(space[1]!).toUpperCase() === links.spaceKey) return `${rootPrefix(depth)}index.html`;
+      const file = attachmentFile(links, path, depth);
+      if (file) return file;
+      return elsewhere(path);
+    },
+    imageSrc(src) {
+      const path = instancePath(src, links.baseUrl);
+      if (path === null) return src;
+      return attachmentFile(links, path, depth) || elsewhere(path);
+    },
+    attachmentHref(id) {
+      const file = links.files.get(id);
+      return file ? rootPrefix(depth) + encodeFile(file) : "";
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { Elysia, t } from "elysia";
+import type { Core } from "../core";
+import { contentDisposition } from "../attachments/filenames";
+import { callerOf } from "../http/request-state";
+import { problems } from "../http/schemas";
+import { exportSite } from "./site-service";
+
+const SiteQuery = t.Object({
+  audience: t.Optional(
+    t.Union([t.Literal("anonymous"), t.Literal("me")], {
+      description: "Whose view of the space: `me` (default, what you may read) or `anonymous` (what an anonymous reader of the public space sees; 400 naming `audience` when the space is not public)",
+    }),
+  ),
+  progress: t.Optional(t.String({ maxLength: 64, description: "An id of your choosing (8 to 64 letters, digits, - or _) to follow the export at GET /api/export-progress/{id}" })),
+});
+
+const Zip = t.String({
+  format: "binary",
+  description: "The site as a zip (`application/zip`), streamed; Content-Disposition names it `<KEY>-site.zip`",
+  headers: { "Content-Disposition": t.String({ description: "attachment; filename=\"<KEY>-site.zip\"" }) },
+});
+
+/** GET /api/spaces/{key}/export/site: the space as a static website (site-service.ts). */
+export function siteExportRoutes(core: Core) {
+  return new Elysia().get(
+    "/api/spaces/:key/export/site",
+    ({ params, query, request }) => {
+      const site = exportSite(core, callerOf(request), params.key, query);
+      return new Response(site.stream, {
+        headers: {
+          "content-type": "application/zip",
+          "content-disposition": contentDisposition("attachment", site.filename),
+          "cache-control": "no-store",
+          "x-content-type-options": "nosniff",
+        },
+      });
+    },
+    {
+      params: t.Object({ key: t.String({ maxLength: 50 }) }),
+      query: SiteQuery,
+      response: { 200: Zip, ...problems(400, 403, 404, 409) },
+      detail: {
+        tags: ["Export and import"],
+        summary: "The space as a static website: a zip of HTML pages to open from disk or serve anywhere (View on the space; switch `site`)",
+        description:
+          "An `index.html` per page in folders named after the titles and mirroring the tree, the space's front page at the root, relative links (links between pages inside the content too), the sidebar tree on every page, attachments and images as files under `_files/`, the app's reading styles in light and dark (following the system), and a client-side search over a prebuilt index; nothing is loaded from another host. Links to pages that are not in the export point at this instance when its base URL is configured, else keep their text only. Holds exactly what the audience may read: published pages, without View-restricted pages and their subtrees (and their attachments) for those they shut out. 404 when you cannot read the space; 403 `export_disabled` when the space's `site` switch is off; 400 naming `audience` for `anonymous` on a space that is not public. Streamed, so memory stays flat however large the space; `progress` follows it.",
+      },
+    },
+  );
+}

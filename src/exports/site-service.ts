@@ -1,0 +1,135 @@
+/**
+ * GET /api/spaces/{key}/export/site: the space as a static website in a zip, to open from disk
+ * or put on any web server. What is in it is what its audience may read, decided once at the
+ * start by the access rules (pages/tree.ts's tree for that caller: published pages, View
+ * restrictions taking their subtrees): `me` (the caller) or `anonymous` (an anonymous reader of
+ * the public space). Attachments come only from the pages exported.
+ *
+ * Layout: `index.html` (the space's front page), `<folders mirroring the tree>/index.html`,
+ * `_files/<sha256>/<filename>` (each file once), `_site/style.css`, `_site/site.js` (tree and
+ * search), `_site/tree.js`, `_site/search-index.js` (site-search.ts). Streamed: one page's
+ * document is read, drawn and handed to the zip at a time (site-source.ts), so memory stays
+ * flat whatever the size of the space; entries come in a fixed order, so the same content gives
+ * the same bytes.
+ */
+import { anonymous, callerId, type Caller } from "../identity/caller";
+import type { Core } from "../core";
+import { documentHtml } from "../content/html";
+import { readingStyles } from "../content/reading-styles";
+import { isPubliclyReadable, requireReadableSpace } from "../access/spaces";
+import { pageTreeJson } from "../pages/tree";
+import { findSpaceByKey } from "../spaces/service";
+import { AppError, invalid } from "../platform/errors";
+import { blobStore } from "../platform/blobstore";
+import { startProgress, type Progress } from "../platform/progress";
+import { zipStream, type ZipSink } from "../platform/zip/write";
+import siteCss from "./site.css" with { type: "text" };
+import siteClient from "./site-client.js" with { type: "text" };
+import { frontDocument, pageDocument, treeScript, type SiteSpace } from "./site-layout";
+import { siteHtmlOptions, type SiteLinks } from "./site-links";
+import { fileName, planSite, type SitePage, type TreeInput } from "./site-paths";
+import { SearchIndexBuilder } from "./site-search";
+import { attachmentsOfSpace, labelsOfSpace, pageForSite } from "./site-source";
+
+export type SiteAudience = "anonymous" | "me";
+
+export interface SiteExport {
+  filename: string;
+  stream: ReadableStream<Uint8Array>;
+}
+
+const NOT_PUBLIC = "the space is not public: an anonymous reader sees nothing";
+/** Kept as they are in the zip: compressing them again gains nothing. */
+const COMPRESSED = /^(image\/(png|jpeg|gif|webp|avif)|video\/|audio\/|application\/(zip|gzip|pdf|x-7z-compressed|x-rar-compressed|x-bzip2|x-xz|zstd))/;
+/** Hand the event loop back to other requests this often while a big space is drawn. */
+const YIELD_EVERY_MS = 20;
+
+/** Checks what the caller asked for and answers the zip's stream (work starts as it is read). */
+export function exportSite(core: Core, caller: Caller, key: string, opts: { audience?: SiteAudience; progress?: string } = {}): SiteExport {
+  const space = requireReadableSpace(core, caller, findSpaceByKey(core, key));
+  if (!space.exportSite) throw new AppError("export_disabled", { detail: "A space administrator can switch the static site export on in the space's settings." });
+  const audience = opts.audience ?? "me";
+  if (audience === "anonymous" && !isPubliclyReadable(core, space)) throw invalid("audience", NOT_PUBLIC);
+  const reader: Caller = audience === "anonymous" ? anonymous(caller.ip) : caller;
+  const progress = startProgress(opts.progress, callerId(caller), { pages: 70, files: 25, index: 5 });
+
+  const pages = planSite(JSON.parse(pageTreeJson(core, reader, space.id)) as TreeInput[]);
+  const exported = new Set(pages.map((p) => p.id));
+  const attachments = attachmentsOfSpace(core, space.id).filter((a) => exported.has(a.pageId));
+  const links: SiteLinks = { spaceKey: space.key, baseUrl: core.config.baseUrl, pageDirs: new Map(pages.map((p) => [p.id, p.dir])), files: new Map() };
+  const files = new Map<string, { path: string; contentType: string }>();
+  for (const a of attachments) {
+    let file = files.get(a.sha256);
+    if (!file) files.set(a.sha256, (file = { path: `_files/${a.sha256}/${fileName(a.filename)}`, contentType: a.contentType }));
+    links.files.set(a.id, file.path);
+  }
+  const labels = labelsOfSpace(core, space.id);
+  const siteSpace: SiteSpace = { key: space.key, name: space.name, description: space.description, iconKind: space.iconKind, iconValue: space.iconValue };
+
+  const fill = async (zip: ZipSink) => {
+    const tops = pages.filter((p) => p.parent < 0).map((p) => p.index);
+    const search = new SearchIndexBuilder();
+    let lastChange = space.updatedAt;
+    await zip.add("_site/style.css", `${readingStyles()}\n${siteCss as unknown as string}`);
+    await zip.add("_site/site.js", siteClient);
+    await zip.add("_site/tree.js", treeScript(pages));
+    progress.phase("pages", pages.length);
+    let pausedAt = performance.now();
+    for (const page of pages) {
+      const row = pageForSite(core, page.id);
+      // A page deleted while the export runs is still in the tree already written: it is kept, empty.
+      const body = row ? documentHtml(JSON.parse(row.contentJson), siteHtmlOptions(links, page.depth)) : "";
+      if (row && row.updatedAt > lastChange) lastChange = row.updatedAt;
+      search.add(page.index, page.title, row?.plainText ?? "");
+      const html = pageDocument(siteSpace, pages, tops, page, { html: body, updatedAt: row?.updatedAt ?? "", fullWidth: row?.fullWidth ?? false, labels: labels.get(page.id) ?? [] });
+      await zip.add(`${page.dir}index.html`, html);
+      progress.step();
+      if (performance.now() - pausedAt > YIELD_EVERY_MS) {
+        await new Promise((r) => setTimeout(r, 0));
+        pausedAt = performance.now();
+      }
+    }
+    await zip.add("index.html", frontDocument(siteSpace, pages, tops, lastChange));
+    progress.phase("files", files.size);
+    const store = blobStore(core);
+    for (const [sha256, file] of files) {
+      const blob = await store.open(sha256);
+      // A file missing from the store (damaged data) is left out; its links then lead nowhere.
+      if (blob) await zip.add(file.path, blob, { store: COMPRESSED.test(file.contentType) });
+      progress.step();
+    }
+    progress.phase("index", 1);
+    await zip.add("_site/search-index.js", search.script());
+    progress.step();
+  };
+  return { filename: `${space.key}-site.zip`, stream: withProgress(zipStream(fill), progress, core) };
+}
+
+/** The zip's stream, reporting done once the client has read it all, or the failure. */
+function withProgress(stream: ReadableStream<Uint8Array>, progress: Progress, core: Core): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            progress.done();
+            controller.close();
+          } else controller.enqueue(value);
+        } catch (err) {
+          core.log.error("site export failed", { err: String(err) });
+          progress.fail("internal_error", "The export stopped on an error.");
+          controller.error(err);
+        }
+      },
+      cancel(reason) {
+        progress.fail("cancelled", "The download was cancelled.");
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+export type { SitePage };
