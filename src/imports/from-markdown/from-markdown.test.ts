@@ -1,0 +1,174 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { seededRandom } from "../../content/sample";
+import { checkContentJson } from "../../content/validate";
+import { fromMarkdownZip } from ".";
+import { content, hrefs, nodes, openTestZip, pageTitled, PNG, removeTestZips, textOf } from "./testing";
+
+afterAll(removeTestZips);
+
+/** Text that does not compress (a long run of one letter would be refused as a zip bomb). */
+function noise(length: number): string {
+  const rnd = seededRandom(7);
+  return Array.from({ length }, () => "abcdefghijklmnopqrstuvwxyz \n"[Math.floor(rnd() * 28)]).join("");
+}
+
+describe("a Markdown zip", () => {
+  test("folders become the tree, ordered by name with numbers compared as numbers; titles from front matter, a first heading or the name", async () => {
+    const space = await fromMarkdownZip(
+      await openTestZip({
+        "handbook/README.md": "# Welcome\n\nStart here.\n",
+        "handbook/10 Deploy.md": "Deploying.\n",
+        "handbook/2 Setup.md": "---\ntitle: Setting up\ntags: [onboarding, \"#ops\"]\ncreated: 2024-03-01\n---\n# Setting up\n\nInstall it.\n",
+        "handbook/Guides.md": "The guides.\n",
+        "handbook/Guides/Writing.md": "# Writing well\n\nShort sentences.\n",
+        "handbook/Guides/Style/index.md": "# Style\n\nThe house style.\n",
+        "handbook/Guides/Style/Tone.md": "Friendly.\n",
+        "handbook/Reference/API.md": "Endpoints.\n",
+        "handbook/Meeting notes 0123456789abcdef0123456789abcdef.md": "Notes.\n",
+      }),
+    );
+    expect(space.format).toBe("markdown");
+    // The one folder around everything is the archive's wrapper: its name is the space's.
+    expect(space.space.name).toBe("handbook");
+    const tree = space.pages.map((p) => [p.title, p.parent && space.pages.find((q) => q.ref === p.parent)!.title, p.position]);
+    expect(tree).toEqual([
+      ["Setting up", null, 0],
+      ["Deploy", null, 1],
+      ["Guides", null, 2],
+      ["Style", "Guides", 0],
+      ["Tone", "Style", 0],
+      ["Writing well", "Guides", 1],
+      ["Meeting notes", null, 3],
+      ["Welcome", null, 4],
+      ["Reference", null, 5],
+      ["API", "Reference", 0],
+    ].map(([title, parent, position]) => [title === "Deploy" ? "10 Deploy" : title, parent, position]));
+    // README is the home page; its first heading became the title and left the body.
+    expect(space.homepage).toBe(pageTitled(space, "Welcome").ref);
+    expect(textOf(content(pageTitled(space, "Welcome")))).toBe("Start here.");
+    const setup = pageTitled(space, "Setting up");
+    expect(setup.labels).toEqual(["onboarding", "ops"]);
+    expect(setup.createdAt).toBe("2024-03-01T00:00:00.000Z");
+    expect(textOf(content(setup))).toBe("Install it.");
+    // A folder with no page of its own is an empty page holding its children.
+    expect(content(pageTitled(space, "Reference")).content).toEqual([{ type: "paragraph" }]);
+    expect(space.mapped).toContainEqual(expect.objectContaining({ what: "folders without a page of their own", count: 1 }));
+    // Parents come before their children.
+    const seen = new Set<string>();
+    for (const page of space.pages) {
+      if (page.parent) expect(seen.has(page.parent)).toBe(true);
+      seen.add(page.ref);
+    }
+    // Every body is a document the editor can open.
+    for (const page of space.pages) expect(() => checkContentJson(JSON.stringify(content(page)))).not.toThrow();
+  });
+
+  test("relative links (URL-encoded, with anchors and ../, with or without .md) and [[wikilinks]] point at the pages", async () => {
+    const space = await fromMarkdownZip(
+      await openTestZip({
+        "Home.md": "See [the setup](Guides/Set%20up.md#install), [deploy](Guides/Deploy) and [[Set up|setting up]], [[Guides/Deploy#Rollback]] and [[Nowhere]]. Also [out](https://example.com/x) and [top](#top).\n",
+        "Guides/Set up.md": "Back [home](../Home.md). Missing [gone](../gone.md).\n",
+        "Guides/Deploy.md": "`[[not a link]]` stays code. ![[Set up]]\n",
+      }),
+    );
+    const home = pageTitled(space, "Home");
+    const setUp = pageTitled(space, "Set up");
+    const deploy = pageTitled(space, "Deploy");
+    expect(hrefs(content(home))).toEqual([`cairn-page:${setUp.ref}#install`, `cairn-page:${deploy.ref}`, `cairn-page:${setUp.ref}`, `cairn-page:${deploy.ref}`, "https://example.com/x", "#top"]);
+    expect(textOf(content(home))).toContain("setting up");
+    expect(textOf(content(home))).toContain("Nowhere");
+    expect(hrefs(content(setUp))).toEqual([`cairn-page:${home.ref}`]);
+    expect(textOf(content(setUp))).toContain("gone");
+    // An embedded note becomes a link; wikilink brackets inside code stay as typed.
+    expect(hrefs(content(deploy))).toEqual([`cairn-page:${setUp.ref}`]);
+    expect(textOf(content(deploy))).toContain("[[not a link]]");
+    expect(space.skipped.map((s) => s.path)).toEqual(expect.arrayContaining(["Home.md", "Guides/Set up.md"]));
+    expect(space.skipped.find((s) => s.path === "Guides/Set up.md")!.reason).toContain("../gone.md");
+    expect(space.mapped).toContainEqual(expect.objectContaining({ what: "embedded notes", count: 1 }));
+  });
+
+  test("images and files become attachments with their bytes; a paragraph that is only a file link is an attachment block", async () => {
+    const pdf = new TextEncoder().encode("%PDF-1.4 test");
+    const zip = await openTestZip({
+      "Notes/Trip.md": "![The view](../images/view%201.png)\n\n[report.pdf](files/report.pdf)\n\nRead [the report](files/report.pdf) first. ![[view 1.png]]\n\n![gone](missing.png)\n",
+      "Notes/files/report.pdf": pdf,
+      "Notes/loose.txt": "nobody links here",
+      "images/view 1.png": PNG,
+      "images/unused.png": PNG,
+      "Notes.md": "The notes.\n",
+    });
+    const space = await fromMarkdownZip(zip);
+    const trip = pageTitled(space, "Trip");
+    const doc = content(trip);
+    // The image and the PDF are attached once each, however often the page uses them.
+    expect(trip.attachments.map((a) => [a.filename, a.contentType, a.blob])).toEqual([
+      ["view 1.png", "image/png", "images/view 1.png"],
+      ["report.pdf", "application/pdf", "Notes/files/report.pdf"],
+    ]);
+    const [image, report] = trip.attachments;
+    const types = doc.content!.map((n) => n.type);
+    expect(types).toEqual(["image", "attachment", "paragraph", "image", "paragraph"]);
+    expect(doc.content![0].attrs).toMatchObject({ src: `cairn-attachment:${image.ref}`, alt: "The view" });
+    expect(doc.content![1].attrs).toMatchObject({ attachmentId: report.ref, filename: "report.pdf", size: pdf.length });
+    expect(hrefs(doc)).toEqual([`cairn-attachment:${report.ref}`]);
+    expect(doc.content![3].attrs).toMatchObject({ src: `cairn-attachment:${image.ref}` });
+    // An image that is not in the zip keeps its description as text.
+    expect(textOf(doc.content![4])).toBe("gone");
+    // The bytes are there to read.
+    expect(await space.blobs.get(report.blob)!.read()).toEqual(pdf);
+    // A file nothing links to goes with its folder's page, or is left out when its folder is no page.
+    const notes = pageTitled(space, "Notes");
+    expect(notes.attachments.map((a) => a.filename)).toEqual(["loose.txt"]);
+    expect(space.skipped).toContainEqual(expect.objectContaining({ path: "images/unused.png" }));
+  });
+
+  test("callouts become panels (GitHub's five and Obsidian's kinds), with their title in bold", async () => {
+    const space = await fromMarkdownZip(
+      await openTestZip({
+        "Callouts.md": [
+          "> [!NOTE]\n> Useful information.",
+          "> [!TIP] Pro tip\n> Do this.",
+          "> [!IMPORTANT]\n> Key.",
+          "> [!WARNING]\n> Careful.",
+          "> [!CAUTION]\n> Danger.",
+          "> [!bug]- Known issue\n> Folded.\n>\n> - a list inside",
+          "> [!quote]\n> Just a quote.",
+          "> A plain quote.",
+        ].join("\n\n"),
+      }),
+    );
+    const doc = content(space.pages[0]);
+    const top = doc.content!;
+    expect(top.map((n) => n.type)).toEqual(["panel", "panel", "panel", "panel", "panel", "panel", "blockquote", "blockquote"]);
+    expect(top.slice(0, 6).map((n) => n.attrs!.kind)).toEqual(["info", "success", "note", "warning", "error", "error"]);
+    expect(textOf(top[0])).toBe("Useful information.");
+    expect(top[1].content![0].content![0]).toMatchObject({ text: "Pro tip", marks: [{ type: "bold" }] });
+    expect(textOf(top[1].content![1])).toBe("Do this.");
+    expect(top[5].content!.map((n) => n.type)).toEqual(["paragraph", "paragraph", "bulletList"]);
+    expect(textOf(top[6])).toBe("Just a quote.");
+    expect(space.mapped).toContainEqual(expect.objectContaining({ what: "folding callouts" }));
+    expect(() => checkContentJson(JSON.stringify(doc))).not.toThrow();
+  });
+
+  test("what is not content is skipped with a reason; a body the parser refuses leaves an empty page", async () => {
+    const space = await fromMarkdownZip(
+      await openTestZip({
+        "wiki/Home.md": "Home.\n",
+        "wiki/_Sidebar.md": "* [[Home]]\n",
+        "wiki/.obsidian/app.json": "{}",
+        "wiki/.obsidian/workspace.json": "{}",
+        "wiki/Huge.md": noise(1024 * 1024 + 10),
+        "wiki/Notion.md": "<aside>\n💡 A Notion callout\n</aside>\n",
+      }),
+    );
+    expect(space.pages.map((p) => p.title)).toEqual(["Home", "Huge", "Notion"]);
+    expect(space.skipped).toContainEqual({ path: "wiki/.obsidian", reason: expect.stringContaining("hidden") });
+    expect(space.skipped.filter((s) => s.path.includes(".obsidian"))).toHaveLength(1);
+    expect(space.skipped).toContainEqual({ path: "wiki/_Sidebar.md", reason: expect.stringContaining("navigation") });
+    expect(space.skipped).toContainEqual({ path: "wiki/Huge.md", reason: expect.stringContaining("the page is empty") });
+    expect(content(pageTitled(space, "Huge")).content).toEqual([{ type: "paragraph" }]);
+    const notion = content(pageTitled(space, "Notion"));
+    expect(notion.content![0]).toMatchObject({ type: "panel", attrs: { kind: "info" } });
+    expect(nodes(notion).some((n) => n.text?.includes("<aside>"))).toBe(false);
+  });
+});
