@@ -32,6 +32,10 @@ export async function siteFixture(env: TestEnv) {
   const hidden = await uploaded(env, owner, secretChild.id, "top secret bytes", "secret.txt", "text/plain");
   await update(env, owner, install.id, docOf(
     para(text("Read "), link("the Linux steps", `/s/DOCS/p/${deep.id}-linux-setup#steps`), text(" first.")),
+    { type: "panel", attrs: { kind: "info" }, content: [para(text("You need an account with "), text("Edit", [{ type: "bold" }]), text(" rights."))] },
+    { type: "heading", attrs: { level: 2 }, content: [text("Requirements")] },
+    { type: "bulletList", content: ["A 64-bit system", "500 MB of disk"].map((t) => ({ type: "listItem", content: [para(text(t))] })) },
+    { type: "codeBlock", attrs: { language: "bash" }, content: [text("curl -fsSL https://example.com/install.sh | sh")] },
     { type: "image", attrs: { src: `/api/attachments/${picture.id}/view`, alt: "pixel" } },
     { type: "attachment", attrs: { attachmentId: sheet.id, filename: sheet.filename, size: sheet.size, contentType: sheet.contentType } },
     para(link("the plans", `/s/DOCS/p/${secret.id}-secret-plans`), text(" and "), link("the web", "https://example.com/x"), text(" and "), link("home", "/s/DOCS")),
