@@ -17,6 +17,7 @@ import { useMe } from "../../app/session";
 import { WatchButton } from "../notifications";
 import { pageChanged, usePageLabels, useVersions } from "./queries";
 import { PanelButtons, usePanel } from "../page-panel";
+import { PageExportItems } from "../export-import";
 
 /** The reading view's header: title, who changed it last, labels, and what can be done. */
 export function PageHeader({ page, space, busy }: { page: Page; space: Space; busy?: boolean }) {
@@ -86,6 +87,7 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
               Restrictions
             </MenuItem>
           ) : null}
+          <PageExportItems page={page} space={space} separatorAfter={page.canEdit} />
           {page.canEdit ? (
             <>
               <MenuItem icon={page.fullWidth ? <Minimize2 /> : <Maximize2 />} onSelect={() => void toggleWidth()}>

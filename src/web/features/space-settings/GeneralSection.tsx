@@ -3,6 +3,7 @@
  * saved at once (public reading, exports), archiving, and deleting the space.
  */
 import { cloneElement, useState, type FormEvent } from "react";
+import { Link } from "wouter";
 import { api, data } from "../../api/client";
 import type { Space } from "../../api/types";
 import { useMe } from "../../app/session";
@@ -158,7 +159,9 @@ function Exports({ space }: { space: Space }) {
   return (
     <section className="settings-card" aria-labelledby="general-exports">
       <h2 id="general-exports">Exports</h2>
-      <p className="muted">The formats people may download this space's pages in.</p>
+      <p className="muted">
+        The formats people may download this space's pages in. To download the whole space now, go to <Link href={`/s/${space.key}/settings/export`}>Export</Link>.
+      </p>
       {EXPORTS.map((x) => (
         <Switch key={x.id} label={x.label} hint={x.hint} checked={space.exports[x.id]} onChange={(v) => void set(x.id, v, x.label)} />
       ))}

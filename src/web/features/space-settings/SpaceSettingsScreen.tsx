@@ -1,7 +1,8 @@
 /**
  * A space's settings, for those who administer it: a left list of sections (General, Access,
- * Templates, Webhooks), each its own small screen. Loaded lazily, when first opened.
+ * Templates, Webhooks, Export), each its own small screen. Loaded lazily, when first opened.
  */
+import { Suspense } from "react";
 import { Link } from "wouter";
 import type { Space } from "../../api/types";
 import { Loading } from "../../app/Loading";
@@ -13,6 +14,7 @@ import { useGrants } from "./queries";
 import { TemplateEditorScreen } from "./TemplateEditorScreen";
 import { TemplatesSection } from "./TemplatesSection";
 import { WebhooksSection } from "./WebhooksSection";
+import { SpaceExportSection } from "../export-import";
 import "./settings.css";
 
 const SECTIONS = [
@@ -20,6 +22,7 @@ const SECTIONS = [
   { id: "access", label: "Access" },
   { id: "templates", label: "Templates" },
   { id: "webhooks", label: "Webhooks" },
+  { id: "export", label: "Export" },
 ] as const;
 type SectionId = (typeof SECTIONS)[number]["id"];
 
@@ -55,6 +58,11 @@ export default function SpaceSettingsScreen({ space, section, templateId }: { sp
           {current === "access" ? <AccessSection space={space} grants={grants.data} /> : null}
           {current === "templates" ? <TemplatesSection space={space} /> : null}
           {current === "webhooks" ? <WebhooksSection space={space} /> : null}
+          {current === "export" ? (
+            <Suspense fallback={<Loading />}>
+              <SpaceExportSection space={space} />
+            </Suspense>
+          ) : null}
         </div>
       </div>
     </main>

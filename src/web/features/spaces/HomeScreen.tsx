@@ -12,6 +12,7 @@ import { SpaceIcon } from "./SpaceIcon";
 import "./spaces.css";
 import { useTitle } from "../../lib/title";
 import { SetupBanner } from "../setup";
+import { ImportSpaceButton } from "../export-import";
 
 /** The spaces the person can see, each with its recently updated pages. */
 export function HomeScreen() {
@@ -27,7 +28,12 @@ export function HomeScreen() {
     <main id="main" className="main-column" style={{ maxWidth: "1100px" }}>
       <div className="home-head">
         <h1>Spaces</h1>
-        {spaces.data?.length ? create : null}
+        {spaces.data?.length ? (
+          <div style={{ display: "flex", gap: "var(--space-2)", flexWrap: "wrap" }}>
+            <ImportSpaceButton />
+            {create}
+          </div>
+        ) : null}
       </div>
       <SetupBanner />
       {spaces.isPending ? (
@@ -37,8 +43,16 @@ export function HomeScreen() {
           Your spaces could not be loaded: {spaces.error.message}. Reload the page to try again.
         </p>
       ) : spaces.data.length === 0 ? (
-        <EmptyState title="Create your first space" action={create}>
-          A space holds the pages of one team, project or topic. Start with one; you can add more at any time.
+        <EmptyState
+          title="Create your first space"
+          action={
+            <div style={{ display: "flex", gap: "var(--space-2)", flexWrap: "wrap", justifyContent: "center" }}>
+              {create}
+              <ImportSpaceButton />
+            </div>
+          }
+        >
+          A space holds the pages of one team, project or topic. Start with one, or import one from another Cairn, Markdown files or Confluence; you can add more at any time.
         </EmptyState>
       ) : (
         <ul className="space-grid">

@@ -1,0 +1,44 @@
+/**
+ * Following long work the server reports at GET /api/export-progress/{id}: polled every
+ * `POLL_MS` until it is done. Pure fetch (not React), so an export keeps being followed while
+ * the person moves around the app, and a screen shows it again when they come back.
+ */
+export interface ProgressView {
+  id: string;
+  phase: string;
+  percent: number;
+  done: boolean;
+  error: { code: string; message: string } | null;
+}
+
+export const POLL_MS = 600;
+
+/** The latest progress, or null while the server has none under that id (not started yet, or not ours). */
+export async function readProgress(id: string): Promise<ProgressView | null> {
+  const response = await fetch(`/api/export-progress/${encodeURIComponent(id)}`, { credentials: "same-origin" });
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(`progress answered ${response.status}`);
+  return (await response.json()) as ProgressView;
+}
+
+/** The phases the exports and imports report, in words (an unknown one is shown as sent, tidied). */
+const PHASES: Record<string, string> = {
+  starting: "Starting",
+  upload: "Uploading",
+  reading: "Reading the file",
+  checking: "Checking the file",
+  pages: "Pages",
+  versions: "Versions",
+  comments: "Comments",
+  attachments: "Attachments",
+  blobs: "Files",
+  files: "Files",
+  templates: "Templates",
+  search: "Search index",
+  tree: "Sidebar tree",
+  writing: "Writing",
+  finishing: "Finishing",
+};
+export const phaseText = (phase: string) => PHASES[phase] ?? phase.charAt(0).toUpperCase() + phase.slice(1).replace(/[-_]/g, " ");
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
