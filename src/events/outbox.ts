@@ -41,6 +41,8 @@ export const EVENT_TYPES = [
   "space.archived",
   "space.unarchived",
   "space.deleted",
+  // A space made from an imported archive (src/imports): {key, name, counts}; one event for all its rows.
+  "space.imported",
   // Accounts, sessions, tokens, invites, groups and settings: recorded for the audit log
   // (DESIGN.md §7). Webhook deliveries filter by type, so these send nothing.
   "user.registered",

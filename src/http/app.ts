@@ -5,6 +5,7 @@ import { backupRoutes } from "../backups/routes";
 import { backupTargetRoutes } from "../backups/targets-routes";
 import { restoreRoutes } from "../backups/restore-routes";
 import { progressRoutes } from "../exports/progress-routes";
+import { importRoutes } from "../imports/routes";
 import { siteExportRoutes } from "../exports/site-routes";
 import { brandingRoutes } from "../branding/routes";
 import { commentRoutes } from "../comments/routes";
@@ -87,6 +88,7 @@ export function apiRoutes(core: Core) {
     backupTargetRoutes(core),
     restoreRoutes(core),
     progressRoutes(core),
+    importRoutes(core),
     siteExportRoutes(core),
   ];
 }

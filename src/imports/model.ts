@@ -18,6 +18,8 @@ import type { JSONContent } from "@tiptap/core";
 export interface BlobSource {
   size: number;
   read(): Promise<Uint8Array>;
+  /** The bytes in slices (a zip entry has it): streamed into the blob store when present. */
+  chunks?(): AsyncIterable<Uint8Array>;
 }
 
 export type ImportFormat = "cairn-pack" | "markdown" | "confluence";

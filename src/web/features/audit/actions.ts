@@ -7,7 +7,7 @@ export const AUDIT_ACTIONS = {
   page: ["page.created", "page.updated", "page.moved", "page.trashed", "page.restored", "page.purged", "page.restriction_added", "page.restriction_removed"],
   label: ["label.added", "label.removed"],
   comment: ["comment.created", "comment.updated", "comment.resolved"],
-  space: ["space.created", "space.updated", "space.archived", "space.unarchived", "space.deleted", "space.permission_granted", "space.permission_revoked", "space.permissions_reset", "space.access_recovered", "space.visibility_changed"],
+  space: ["space.created", "space.updated", "space.archived", "space.unarchived", "space.deleted", "space.imported", "space.permission_granted", "space.permission_revoked", "space.permissions_reset", "space.access_recovered", "space.visibility_changed"],
   user: ["user.registered", "user.login", "user.login_failed", "user.logout", "user.updated", "user.password_changed", "user.password_reset", "user.role_changed", "user.suspended", "user.reactivated", "user.password_reset_link", "user.sessions_revoked", "user.tokens_revoked", "user.unlocked", "user.two_factor_disabled", "user.ownership_transferred"],
   session: ["session.revoked"],
   token: ["token.created", "token.revoked"],

@@ -1,0 +1,271 @@
+/**
+ * Every row an import will write, built and checked BEFORE anything is written: fresh ids,
+ * references rewritten (links.ts), every version and template through the editor schema
+ * (checkContentJson). Anything that cannot come in refuses the whole import here (400
+ * import_refused naming the page's path), so write-space.ts only inserts.
+ */
+import { inArray } from "drizzle-orm";
+import type { Core } from "../core";
+import { cleanFilename } from "../attachments/filenames";
+import { checkAnchor, checkBody } from "../comments/service";
+import { checkContentJson } from "../content/validate";
+import { normaliseLabelName } from "../labels/names";
+import { cleanEmoji, COMMENT_MAX, TITLE_MAX } from "../pages/input";
+import { PAGE_STATUS } from "../pages/tables";
+import { iso } from "../platform/clock";
+import { newId } from "../platform/crypto";
+import { AppError } from "../platform/errors";
+import { users } from "../users/tables";
+import { newTally, rewriteCommentBody, rewriteContent, type ImportedPerson, type RefTargets } from "./links";
+import type { ImportedPage, ImportedSpace } from "./model";
+import { importRefused } from "./refused";
+import type { attachments } from "../attachments/tables";
+import type { comments } from "../comments/tables";
+import type { pages, pageVersions } from "../pages/tables";
+import type { templates } from "../templates/tables";
+
+export interface ImportCounts {
+  pages: number;
+  versions: number;
+  comments: number;
+  attachments: number;
+  labels: number;
+  templates: number;
+}
+
+export interface ImportPlan {
+  spaceId: string;
+  key: string;
+  name: string;
+  description: string;
+  settings: { iconKind: number; iconValue: string | null; iconColor: string | null; treeStyle: number; publicComments: boolean; exports: Record<string, boolean> };
+  homepageId: string | null;
+  pages: (typeof pages.$inferInsert)[];
+  versions: (typeof pageVersions.$inferInsert)[];
+  comments: (typeof comments.$inferInsert)[];
+  /** sha256, size and content type come from the blob store (write-space.ts storeBlobs). */
+  attachments: (Omit<typeof attachments.$inferInsert, "sha256" | "size" | "contentType"> & { blob: string })[];
+  /** Folded label names per page id; label rows are found or made in the transaction. */
+  labels: { pageId: string; name: string }[];
+  templates: (typeof templates.$inferInsert)[];
+  counts: ImportCounts;
+  mapped: ImportedSpace["mapped"];
+  skipped: ImportedSpace["skipped"];
+}
+
+export interface PlanOptions {
+  key: string;
+  name: string;
+  ownerId: string;
+  now: number;
+  /** Called after each page is checked (progress). */
+  onPage?: () => void;
+}
+
+/** An imported time when it is one, else `fallback`, as the ISO text every row stores. */
+function when(value: string | null | undefined, fallback: string): string {
+  if (!value) return fallback;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? iso(ms) : fallback;
+}
+
+/** Titles are tidied rather than refused: other wikis allow what Cairn's titles do not. */
+function tidyTitle(title: string): string {
+  const t = title.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").replace(/\s+/g, " ").trim();
+  return [...t].slice(0, TITLE_MAX).join("").trim() || "Untitled";
+}
+
+/** A check of another domain (a 400 on one field) turned into a refusal naming where. */
+function refusedAt<T>(where: string, check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    if (err instanceof AppError && err.problemCode === "validation_failed") throw importRefused(err.message.replace(/^contentJson: /, ""), where);
+    throw err;
+  }
+}
+
+/** Authors matched to accounts by e-mail (case-insensitive); the rest stay names. */
+function matchAuthors(core: Core, imported: ImportedSpace): Map<string, ImportedPerson> {
+  const emails = [...new Set(imported.authors.map((a) => a.email?.trim().toLowerCase()).filter((e): e is string => !!e))];
+  const byEmail = new Map<string, string>();
+  for (let i = 0; i < emails.length; i += 500) {
+    for (const u of core.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails.slice(i, i + 500))).all()) byEmail.set(u.email, u.id);
+  }
+  const people = new Map<string, ImportedPerson>();
+  for (const a of imported.authors) people.set(a.ref, { id: (a.email && byEmail.get(a.email.trim().toLowerCase())) || null, name: a.name });
+  return people;
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function planImport(core: Core, imported: ImportedSpace, opts: PlanOptions): Promise<ImportPlan> {
+  const now = iso(opts.now);
+  const people = matchAuthors(core, imported);
+  const userOf = (ref: string | null) => (ref ? (people.get(ref)?.id ?? null) : null);
+  const pageIds = new Map<string, string>();
+  const attachmentIds = new Map<string, string>();
+  const commentIds = new Map<string, string>();
+  // Ids first, so links and marks may point forwards.
+  for (const p of imported.pages) {
+    if (pageIds.has(p.ref)) throw importRefused(`a second page with the id ${p.ref}`, p.sourcePath);
+    pageIds.set(p.ref, newId());
+    for (const a of p.attachments) attachmentIds.set(a.ref, newId());
+    for (const c of p.comments) commentIds.set(c.ref, newId());
+  }
+  const targets: RefTargets = {
+    key: opts.key,
+    pages: pageIds,
+    attachments: attachmentIds,
+    comments: commentIds,
+    authors: people,
+    oldKey: imported.format === "cairn-pack" ? (imported.space.key ?? null) : null,
+  };
+  const tally = newTally();
+  const plan: ImportPlan = {
+    spaceId: newId(),
+    key: opts.key,
+    name: opts.name,
+    description: (imported.space.description ?? "").trim().slice(0, 2000),
+    settings: settingsOf(imported.space.settings),
+    homepageId: imported.homepage ? (pageIds.get(imported.homepage) ?? null) : null,
+    pages: [],
+    versions: [],
+    comments: [],
+    attachments: [],
+    labels: [],
+    templates: [],
+    counts: { pages: 0, versions: 0, comments: 0, attachments: 0, labels: 0, templates: 0 },
+    mapped: [...imported.mapped],
+    skipped: [...imported.skipped],
+  };
+  const placed = new Set<string>();
+  const labelNames = new Set<string>();
+  for (const [i, p] of imported.pages.entries()) {
+    const where = p.sourcePath ?? `page ${i + 1} (${p.title})`;
+    if (p.parent !== null && !placed.has(p.parent)) throw importRefused(`its parent ${p.parent} is not a page that comes before it`, where);
+    placed.add(p.ref);
+    planPage(plan, p, where, { id: pageIds.get(p.ref)!, parentId: p.parent ? pageIds.get(p.parent)! : null, now, userOf, targets, tally, labelNames });
+    opts.onPage?.();
+    // Checking thousands of documents takes seconds: let progress and other requests through.
+    if (i % 50 === 49) await yieldToLoop();
+  }
+  for (const t of imported.templates) {
+    const where = `template "${t.name}"`;
+    const content = refusedAt(where, () => checkContentJson(JSON.stringify(rewriteContent(t.content, targets, tally))));
+    const name = tidyTitle(t.name).slice(0, 100);
+    const createdAt = when(t.createdAt, now);
+    plan.templates.push({ id: newId(), spaceId: plan.spaceId, name, description: t.description.trim().slice(0, 1000), contentJson: content.json, createdById: userOf(t.createdBy), createdAt, updatedAt: when(t.updatedAt, createdAt) });
+  }
+  plan.counts = { pages: plan.pages.length, versions: plan.versions.length, comments: plan.comments.length, attachments: plan.attachments.length, labels: labelNames.size, templates: plan.templates.length };
+  const unmatched = imported.authors.filter((a) => !people.get(a.ref)?.id).length;
+  if (unmatched) plan.mapped.push({ what: "authors without an account here", count: unmatched, reason: "no account has their e-mail: their pages and comments show no author, and mentions of them are plain text with their name" });
+  if (tally.deadLinks) plan.mapped.push({ what: "links to pages or files not in the import", count: tally.deadLinks, reason: "kept as plain text" });
+  if (tally.unknownAttachments) plan.mapped.push({ what: "images and files not in the import", count: tally.unknownAttachments, reason: "images left out, file blocks kept without their file" });
+  return plan;
+}
+
+interface PageContext {
+  id: string;
+  parentId: string | null;
+  now: string;
+  userOf: (ref: string | null) => string | null;
+  targets: RefTargets;
+  tally: ReturnType<typeof newTally>;
+  labelNames: Set<string>;
+}
+
+function planPage(plan: ImportPlan, p: ImportedPage, where: string, c: PageContext): void {
+  if (!p.versions.length) throw importRefused("the page has no version", where);
+  const createdAt = when(p.createdAt, c.now);
+  let current = { json: "", text: "" };
+  for (const [n, v] of p.versions.entries()) {
+    current = refusedAt(`${where}, version ${n + 1}`, () => checkContentJson(JSON.stringify(rewriteContent(v.content, c.targets, c.tally))));
+    const comment = v.changeComment?.trim().slice(0, COMMENT_MAX) || null;
+    plan.versions.push({ pageId: c.id, versionNumber: n + 1, title: tidyTitle(v.title), changeComment: comment, authorId: c.userOf(v.author), createdAt: when(v.createdAt, createdAt), contentJson: current.json });
+  }
+  const title = tidyTitle(p.title);
+  let emoji: string | null = null;
+  try {
+    emoji = cleanEmoji(p.emoji);
+  } catch {
+    // Not one emoji: the page simply has none.
+  }
+  plan.pages.push({
+    id: c.id,
+    spaceId: plan.spaceId,
+    parentId: c.parentId,
+    title,
+    currentVersion: p.versions.length,
+    position: Number.isSafeInteger(p.position) ? p.position : 0,
+    status: PAGE_STATUS.Published,
+    emoji,
+    fullWidth: p.fullWidth === true,
+    createdById: c.userOf(p.createdBy),
+    updatedById: c.userOf(p.updatedBy),
+    createdAt,
+    updatedAt: when(p.updatedAt, createdAt),
+    contentJson: current.json,
+    plainText: current.text,
+  });
+  for (const raw of new Set(p.labels)) {
+    let name: string;
+    try {
+      name = normaliseLabelName(raw);
+    } catch {
+      plan.skipped.push({ path: where, reason: `the label "${raw}" is not a valid label name` });
+      continue;
+    }
+    c.labelNames.add(name);
+    plan.labels.push({ pageId: c.id, name });
+  }
+  for (const a of p.attachments) {
+    if (!c.targets.attachments.has(a.ref)) continue;
+    plan.attachments.push({ id: c.targets.attachments.get(a.ref)!, pageId: c.id, filename: cleanFilename(a.filename), blob: a.blob, uploadedById: c.userOf(a.uploadedBy), createdAt: when(a.createdAt, createdAt) });
+  }
+  const own = new Map(p.comments.map((cm) => [cm.ref, cm]));
+  for (const cm of p.comments) {
+    const body = rewriteCommentBody(cm.body, c.targets, c.tally);
+    if (!body.trim()) {
+      plan.skipped.push({ path: where, reason: "an empty comment" });
+      continue;
+    }
+    const at = `${where}, comment ${cm.ref}`;
+    // One level of replies: a reply to a reply (or to a comment not here) hangs off the thread's top.
+    let parent = cm.parent ? own.get(cm.parent) : undefined;
+    for (let hops = 0; parent?.parent && hops < p.comments.length; hops++) parent = own.get(parent.parent);
+    if (parent?.parent) parent = undefined; // a loop of replies: this one starts a thread
+    const commentAt = when(cm.createdAt, createdAt);
+    plan.comments.push({
+      id: c.targets.comments.get(cm.ref)!,
+      pageId: c.id,
+      parentId: parent && parent !== cm ? c.targets.comments.get(parent.ref)! : null,
+      body: refusedAt(at, () => checkBody(body)),
+      anchorJson: refusedAt(at, () => checkAnchor(cm.anchor === null || cm.anchor === undefined ? null : JSON.stringify(cm.anchor))),
+      authorId: c.userOf(cm.author),
+      createdAt: commentAt,
+      updatedAt: when(cm.updatedAt, commentAt),
+      resolvedAt: cm.resolvedAt ? when(cm.resolvedAt, commentAt) : null,
+      resolvedById: c.userOf(cm.resolvedBy),
+    });
+  }
+}
+
+function settingsOf(s: ImportedSpace["space"]["settings"] = {}): ImportPlan["settings"] {
+  let iconValue: string | null = null;
+  try {
+    // An emoji icon comes along; an uploaded image (kind 2) names a file the pack does not carry.
+    if (s.iconKind === 1) iconValue = cleanEmoji(s.iconValue ?? null);
+  } catch {
+    iconValue = null;
+  }
+  const exports = Object.fromEntries(Object.entries(s.exports ?? {}).filter(([k, v]) => ["markdown", "html", "pdf", "site", "pack"].includes(k) && typeof v === "boolean")) as Record<string, boolean>;
+  return {
+    iconKind: iconValue ? 1 : 0,
+    iconValue,
+    iconColor: typeof s.iconColor === "string" && /^#[0-9a-fA-F]{6}$/.test(s.iconColor) ? s.iconColor.toLowerCase() : null,
+    treeStyle: s.treeStyle === 1 || s.treeStyle === 2 ? s.treeStyle : 0,
+    publicComments: s.publicComments === true,
+    exports,
+  };
+}

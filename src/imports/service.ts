@@ -1,0 +1,169 @@
+/**
+ * POST /api/spaces/import: an uploaded archive becomes a new space. In order:
+ *   1. the caller may create spaces; the progress id and a key sent up front are checked before
+ *      a byte of the file is read;
+ *   2. the file streams to a temporary file in the data directory (never into memory), at most
+ *      IMPORT_MAX_BYTES (413 while it streams);
+ *   3. the zip is opened without trust (platform/zip/read.ts: every limit checked before
+ *      inflating) and converted into an ImportedSpace (detect.ts);
+ *   4. everything is checked and every row built (plan.ts): a refusal here writes nothing;
+ *   5. the files go into the blob store, then every row in one transaction (write-space.ts).
+ * Progress phases: upload, reading, checking, writing.
+ */
+import { closeSync, openSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { Core } from "../core";
+import { canCreateSpace } from "../access/spaces";
+import { requireUser, type Caller } from "../identity/caller";
+import { newId } from "../platform/crypto";
+import { AppError, invalid, permissionRequired } from "../platform/errors";
+import { MultipartError, multipartBoundary, OVERHEAD_BYTES, readFilePart } from "../platform/multipart";
+import { startProgress, type Progress } from "../platform/progress";
+import { openZip, ZipRefused, type OpenedZip } from "../platform/zip/read";
+import { findSpaceByKey, NAME_MAX, normaliseKey, spaceFor, type Space } from "../spaces/service";
+import { convert, detectFormat } from "./detect";
+import type { ImportedSpace, ImportFormat } from "./model";
+import { planImport, type ImportCounts } from "./plan";
+import { importRefused } from "./refused";
+import { releaseBlobs, storeBlobs, writePlan } from "./write-space";
+
+const MB = 1024 * 1024;
+export const IMPORT_MAX_BYTES = 500 * MB;
+export const IMPORT_LIMIT_WHY = `Imported archives may be at most ${IMPORT_MAX_BYTES / MB} MB.`;
+const FILE_FIELD = "file";
+/** Shares of the percentage: storing the upload and checking every document take the longest. */
+const WEIGHTS = { upload: 25, reading: 15, checking: 40, writing: 20 };
+
+export interface ImportRequest {
+  contentType: string | null;
+  contentLength: string | null;
+  body: ReadableStream<Uint8Array> | null;
+  /** `key`, `name` and `progress` from the query (`key`, `name` may also be form fields before the file). */
+  query: { key?: string; name?: string; progress?: string };
+}
+
+export interface ImportResult {
+  space: Space;
+  counts: ImportCounts;
+  format: ImportFormat;
+  mapped: ImportedSpace["mapped"];
+  skipped: ImportedSpace["skipped"];
+}
+
+const tooLargeError = () => new AppError("payload_too_large", { detail: IMPORT_LIMIT_WHY, extra: { limit: IMPORT_MAX_BYTES } });
+
+function keyTaken(key: string): AppError {
+  return new AppError("key_taken", { field: "key", detail: `The key ${key} is already used by another space.` });
+}
+
+/** The key to use, checked (400 on `key`) and free (409 key_taken). */
+function freeKey(core: Core, key: string): string {
+  const k = normaliseKey(key);
+  if (findSpaceByKey(core, k)) throw keyTaken(k);
+  return k;
+}
+
+/** One line, at most NAME_MAX characters; a name from an archive is tidied, a name sent must be right. */
+function spaceName(sent: string | undefined, fromArchive: string): string {
+  if (sent !== undefined) {
+    const n = sent.trim().replace(/\s+/g, " ");
+    if (!n) throw invalid("name", "must not be blank");
+    if (/[\u0000-\u001f\u007f]/.test(n)) throw invalid("name", "must be one line without control characters");
+    if (n.length > NAME_MAX) throw invalid("name", `must be at most ${NAME_MAX} characters`);
+    return n;
+  }
+  const n = fromArchive.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim().replace(/\s+/g, " ").slice(0, NAME_MAX).trim();
+  return n || "Imported space";
+}
+
+export async function importSpace(core: Core, caller: Caller, request: ImportRequest): Promise<ImportResult> {
+  const user = requireUser(caller);
+  if (!canCreateSpace(user)) throw permissionRequired("spaces.create");
+  if (request.query.key !== undefined) freeKey(core, request.query.key);
+  const boundary = multipartBoundary(request.contentType);
+  if (!boundary) throw new AppError("unsupported_media_type", { detail: `Send the archive as multipart/form-data in the field "${FILE_FIELD}".` });
+  if (Number(request.contentLength ?? 0) > IMPORT_MAX_BYTES + OVERHEAD_BYTES) throw tooLargeError();
+  const progress = startProgress(request.query.progress, user.user.id, WEIGHTS);
+  const file = join(core.data.tmpDir, `import-${newId()}.zip`);
+  try {
+    const fields = await receive(request, boundary, file, progress, (key) => freeKey(core, key));
+    const key = request.query.key ?? fields.get("key");
+    if (key !== undefined) freeKey(core, key);
+    const sentName = request.query.name ?? fields.get("name");
+
+    const zip = await opened(file);
+    const format = await detectFormat(zip).catch(refusedZip);
+    progress.phase("reading", zip.entries.length);
+    const imported = await convert(zip, format, () => progress.step()).catch(refusedZip);
+    if (key === undefined && !imported.space.key) throw invalid("key", "is required: send the new space's key (the archive names none)");
+    const finalKey = freeKey(core, key ?? imported.space.key!);
+
+    progress.phase("checking", imported.pages.length);
+    const plan = await planImport(core, imported, { key: finalKey, name: spaceName(sentName, imported.space.name), ownerId: user.user.id, now: core.clock.now(), onPage: () => progress.step() });
+
+    progress.phase("writing", new Set(plan.attachments.map((a) => a.blob)).size + 1);
+    const stored = await storeBlobs(core, plan, imported.blobs, () => progress.step()).catch(refusedZip);
+    let committed = false;
+    try {
+      const row = writePlan(core, plan, stored, { id: user.user.id, ip: user.ip });
+      committed = true;
+      progress.done();
+      return { space: spaceFor(core, caller, row), counts: plan.counts, format, mapped: plan.mapped, skipped: plan.skipped };
+    } finally {
+      releaseBlobs(core, stored, committed);
+    }
+  } catch (err) {
+    progress.fail(err instanceof AppError ? err.problemCode : "internal_error", err instanceof Error ? err.message : String(err));
+    throw err;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+/** A refusal of the zip reader (an entry read late, while converting) as the 400 it is. */
+function refusedZip(err: unknown): never {
+  if (err instanceof ZipRefused) throw importRefused(err.reason, err.path);
+  throw err;
+}
+
+async function opened(file: string): Promise<OpenedZip> {
+  try {
+    return await openZip(file);
+  } catch (err) {
+    refusedZip(err);
+  }
+}
+
+/** Streams the file part to `file`; answers the small fields sent before it. */
+async function receive(request: ImportRequest, boundary: string, file: string, progress: Progress, checkKey: (key: string) => void): Promise<Map<string, string>> {
+  const missing = () => invalid(FILE_FIELD, `is required: send the archive as the multipart field "${FILE_FIELD}"`);
+  if (!request.body) throw missing();
+  const fields = new Map<string, string>();
+  try {
+    const part = await readFilePart(request.body, boundary, FILE_FIELD, IMPORT_MAX_BYTES, { freeChunks: true, fields });
+    if (!part) throw missing();
+    // The key sent before the file is checked before the file is read.
+    const key = request.query.key ?? fields.get("key");
+    if (key !== undefined) checkKey(key);
+    progress.phase("upload", Math.max(1, Math.ceil(Number(request.contentLength ?? 0) / MB)));
+    const fd = openSync(file, "wx", 0o600);
+    try {
+      let sinceStep = 0;
+      for await (const chunk of part.body) {
+        let written = 0;
+        while (written < chunk.byteLength) written += writeSync(fd, chunk, written);
+        sinceStep += chunk.byteLength;
+        if (sinceStep >= MB) {
+          progress.step(Math.floor(sinceStep / MB));
+          sinceStep %= MB;
+        }
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return fields;
+  } catch (err) {
+    if (err instanceof MultipartError) throw err.kind === "too_large" ? tooLargeError() : invalid("body", `is not a valid multipart form: ${err.message}`);
+    throw err;
+  }
+}

@@ -1,0 +1,138 @@
+/** Test helpers for imports: uploads, packs taken apart and put back, hand-built hostile zips. */
+import { deflateRawSync } from "node:zlib";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { call, type TestEnv, type Who } from "../../tests/harness";
+import { filesUnder } from "../attachments/testing";
+import { openZip } from "../platform/zip/read";
+import { zipBytes } from "../platform/zip/write";
+
+/** POST /api/spaces/import with the archive; `key`/`name` as form fields before the file unless `inQuery`. */
+export function importZip(env: TestEnv, who: Who, bytes: Uint8Array, opts: { key?: string; name?: string; progress?: string; inQuery?: boolean; filename?: string } = {}) {
+  const form = new FormData();
+  const query = new URLSearchParams();
+  for (const field of ["key", "name"] as const) {
+    const value = opts[field];
+    if (value === undefined) continue;
+    if (opts.inQuery) query.set(field, value);
+    else form.append(field, value);
+  }
+  if (opts.progress) query.set("progress", opts.progress);
+  form.append("file", new File([bytes as BlobPart], opts.filename ?? "archive.zip", { type: "application/zip" }));
+  const q = query.size ? `?${query}` : "";
+  return call(env, "POST", `/api/spaces/import${q}`, { as: who, body: form });
+}
+
+/** GET the space's wiki pack. */
+export async function packOf(env: TestEnv, who: Who, key: string): Promise<Uint8Array> {
+  const res = await env.handle(
+    new Request(`http://cairn.test/api/spaces/${key}/export/pack`, { headers: who.cookie ? { cookie: `cairn_session=${who.cookie}` } : { authorization: `Bearer ${who.token}` } }),
+  );
+  if (res.status !== 200) throw new Error(`pack of ${key}: ${res.status} ${await res.text()}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+/** Every file of a zip, by path, in order. */
+export async function unzip(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
+  const dir = mkdtempSync(join(tmpdir(), "cairn-unzip-"));
+  try {
+    const file = join(dir, "a.zip");
+    await Bun.write(file, bytes);
+    const zip = await openZip(file);
+    const out = new Map<string, Uint8Array>();
+    for (const e of zip.entries) out.set(e.path, await e.read());
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A zip of these files, in order. */
+export function zipOf(files: Map<string, Uint8Array | string> | [string, Uint8Array | string][]): Promise<Uint8Array> {
+  return zipBytes(async (zip) => {
+    for (const [path, data] of files) await zip.add(path, data);
+  });
+}
+
+/** The pack with some files changed (a function answering the new text or bytes; undefined keeps it). */
+export async function editPack(pack: Uint8Array, edit: (path: string, text: () => string) => string | Uint8Array | undefined | null): Promise<Uint8Array> {
+  const files = await unzip(pack);
+  const out: [string, Uint8Array | string][] = [];
+  for (const [path, bytes] of files) {
+    const changed = edit(path, () => new TextDecoder().decode(bytes));
+    if (changed === null) continue;
+    out.push([path, changed ?? bytes]);
+  }
+  return zipOf(out);
+}
+
+/** How many rows of what an import writes, and the stored files: compared before and after a refusal. */
+export function footprint(env: TestEnv) {
+  const count = (table: string) => (env.core.sqlite.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  return {
+    rows: Object.fromEntries(["spaces", "space_grants", "pages", "page_versions", "comments", "attachments", "labels", "page_labels", "templates"].map((t) => [t, count(t)])),
+    files: filesUnder(env, "files"),
+    tmp: filesUnder(env, "tmp"),
+  };
+}
+
+export interface RawEntry {
+  name: string;
+  data?: Uint8Array;
+  deflate?: boolean;
+  flags?: number;
+  /** Upper byte 3: made on Unix, so `external` holds the file mode. */
+  madeBy?: number;
+  external?: number;
+  /** Declared uncompressed size (default: the truth). */
+  size?: number;
+}
+
+/** A zip built byte by byte, so it can lie and carry what no honest writer would. */
+export function rawZip(entries: RawEntry[]): Uint8Array {
+  const parts: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const data = e.data ?? new Uint8Array(0);
+    const body = e.deflate ? deflateRawSync(data) : Buffer.from(data);
+    const name = Buffer.from(e.name);
+    const crc = Bun.hash.crc32(data);
+    const size = e.size ?? data.length;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(e.flags ?? 0x800, 6);
+    local.writeUInt16LE(e.deflate ? 8 : 0, 8);
+    local.writeUInt32LE(0x00210000, 10);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const cd = Buffer.alloc(46);
+    cd.writeUInt32LE(0x02014b50, 0);
+    cd.writeUInt16LE(e.madeBy ?? 20, 4);
+    cd.writeUInt16LE(20, 6);
+    cd.writeUInt16LE(e.flags ?? 0x800, 8);
+    cd.writeUInt16LE(e.deflate ? 8 : 0, 10);
+    cd.writeUInt32LE(0x00210000, 12);
+    cd.writeUInt32LE(crc, 16);
+    cd.writeUInt32LE(body.length, 20);
+    cd.writeUInt32LE(size, 24);
+    cd.writeUInt16LE(name.length, 28);
+    cd.writeUInt32LE((e.external ?? 0) >>> 0, 38);
+    cd.writeUInt32LE(offset, 42);
+    parts.push(local, name, body);
+    central.push(cd, name);
+    offset += local.length + name.length + body.length;
+  }
+  const cdLength = central.reduce((n, b) => n + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cdLength, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...parts, ...central, end]));
+}

@@ -1,0 +1,166 @@
+/**
+ * The one writer of every import. The files go into the blob store first (content-addressed:
+ * an import refused after that leaves only blobs nothing refers to, which are deleted at once
+ * and which the start-up sweep would collect anyway); then every row of the plan (plan.ts)
+ * in ONE transaction, all or nothing. The rows are built beforehand, so the transaction only
+ * inserts.
+ */
+import { inArray } from "drizzle-orm";
+import type { Core } from "../core";
+import { attachments } from "../attachments/tables";
+import { deleteUnusedBlobs } from "../attachments/blob-refs";
+import { ContentSniffer } from "../attachments/sniff";
+import { comments } from "../comments/tables";
+import { recordEvent } from "../events/outbox";
+import { labels, pageLabels } from "../labels/tables";
+import { pages, pageVersions } from "../pages/tables";
+import { OPERATION, PRINCIPAL, spaceGrants } from "../permissions/tables";
+import { blobStore, type BlobLease } from "../platform/blobstore";
+import { iso } from "../platform/clock";
+import { newId } from "../platform/crypto";
+import { AppError } from "../platform/errors";
+import { findSpaceByKey } from "../spaces/service";
+import { spaces, type SpaceRow } from "../spaces/tables";
+import { templates } from "../templates/tables";
+import type { BlobSource } from "./model";
+import type { ImportPlan } from "./plan";
+import { importRefused } from "./refused";
+
+export interface StoredBlob {
+  sha256: string;
+  size: number;
+  contentType: string;
+}
+
+/** What storeBlobs put, to be released (and, when the import fails, deleted). */
+export interface StoredBlobs {
+  byKey: Map<string, StoredBlob>;
+  leases: BlobLease[];
+}
+
+/** Each blob the plan's attachments use, once, streamed into the store with its type sniffed. */
+export async function storeBlobs(core: Core, plan: ImportPlan, blobs: Map<string, BlobSource>, onBlob: () => void = () => {}): Promise<StoredBlobs> {
+  const stored: StoredBlobs = { byKey: new Map(), leases: [] };
+  const store = blobStore(core);
+  try {
+    for (const a of plan.attachments) {
+      if (stored.byKey.has(a.blob)) continue;
+      const source = blobs.get(a.blob);
+      if (!source) throw importRefused(`the file of the attachment "${a.filename}" is missing from the archive`, a.blob);
+      const sniffer = new ContentSniffer();
+      const lease = await store.put(sniffed(source, sniffer));
+      stored.leases.push(lease);
+      stored.byKey.set(a.blob, { sha256: lease.sha256, size: lease.size, contentType: sniffer.result() });
+      onBlob();
+    }
+    return stored;
+  } catch (err) {
+    releaseBlobs(core, stored, false);
+    throw err;
+  }
+}
+
+async function* sniffed(source: BlobSource, sniffer: ContentSniffer): AsyncIterable<Uint8Array> {
+  if (source.chunks) {
+    for await (const chunk of source.chunks()) {
+      sniffer.update(chunk);
+      yield chunk;
+    }
+    return;
+  }
+  const bytes = await source.read();
+  sniffer.update(bytes);
+  yield bytes;
+}
+
+/** Lets the store delete the blobs again once nothing refers to them; a failed import deletes the new ones. */
+export function releaseBlobs(core: Core, stored: StoredBlobs, committed: boolean): void {
+  for (const lease of stored.leases) lease.release();
+  if (!committed) deleteUnusedBlobs(core, stored.leases.filter((l) => l.created).map((l) => l.sha256));
+}
+
+/** Rows per INSERT: well under SQLite's bound-parameter limit for the widest table. */
+const BATCH = 200;
+
+function insertAll<T>(rows: T[], insert: (batch: T[]) => void): void {
+  for (let i = 0; i < rows.length; i += BATCH) insert(rows.slice(i, i + BATCH));
+}
+
+/**
+ * Every row, in one transaction. The key is checked again inside it (409 key_taken): another
+ * import or POST /api/spaces may have taken it while the files were stored.
+ */
+export function writePlan(core: Core, plan: ImportPlan, stored: StoredBlobs, actor: { id: string; ip: string | null }): SpaceRow {
+  const now = iso(core.clock.now());
+  return core.tx(() => {
+    if (findSpaceByKey(core, plan.key)) throw new AppError("key_taken", { field: "key", detail: `The key ${plan.key} is already used by another space.` });
+    const s = plan.settings;
+    core.db
+      .insert(spaces)
+      .values({
+        id: plan.spaceId,
+        key: plan.key,
+        name: plan.name,
+        description: plan.description,
+        iconKind: s.iconKind,
+        iconValue: s.iconValue,
+        iconColor: s.iconColor,
+        treeStyle: s.treeStyle,
+        publicComments: s.publicComments,
+        exportMarkdown: s.exports.markdown ?? true,
+        exportHtml: s.exports.html ?? true,
+        exportPdf: s.exports.pdf ?? true,
+        exportSite: s.exports.site ?? true,
+        exportPack: s.exports.pack ?? true,
+        homepageId: plan.homepageId,
+        createdById: actor.id,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run();
+    // The importer is the space's administrator, and nobody else has a grant: private until shared.
+    core.db.insert(spaceGrants).values({ id: newId(), spaceId: plan.spaceId, principalType: PRINCIPAL.User, principalId: actor.id, operation: OPERATION.Admin, createdById: actor.id, createdAt: now }).run();
+    insertAll(plan.pages, (batch) => core.db.insert(pages).values(batch).run());
+    insertAll(plan.versions, (batch) => core.db.insert(pageVersions).values(batch).run());
+    insertAll(plan.attachments, (batch) =>
+      core.db
+        .insert(attachments)
+        .values(batch.map(({ blob, ...a }) => ({ ...a, ...stored.byKey.get(blob)! })))
+        .run(),
+    );
+    // Top comments before replies (a reply's parent must exist).
+    insertAll(
+      plan.comments.filter((c) => !c.parentId),
+      (batch) => core.db.insert(comments).values(batch).run(),
+    );
+    insertAll(
+      plan.comments.filter((c) => c.parentId),
+      (batch) => core.db.insert(comments).values(batch).run(),
+    );
+    writeLabels(core, plan, actor.id, now);
+    insertAll(plan.templates, (batch) => core.db.insert(templates).values(batch).run());
+    recordEvent(core, {
+      type: "space.imported",
+      targetType: "space",
+      targetId: plan.spaceId,
+      spaceId: plan.spaceId,
+      actorId: actor.id,
+      ip: actor.ip,
+      data: { key: plan.key, name: plan.name, counts: plan.counts },
+    });
+    return core.db.select().from(spaces).where(inArray(spaces.id, [plan.spaceId])).get()!;
+  });
+}
+
+/** Labels are the wiki's, by name: the existing ones are used, missing ones made. */
+function writeLabels(core: Core, plan: ImportPlan, actorId: string, now: string): void {
+  const names = [...new Set(plan.labels.map((l) => l.name))];
+  const ids = new Map<string, string>();
+  for (let i = 0; i < names.length; i += 500) {
+    for (const l of core.db.select({ id: labels.id, name: labels.name }).from(labels).where(inArray(labels.name, names.slice(i, i + 500))).all()) ids.set(l.name, l.id);
+  }
+  const missing = names.filter((n) => !ids.has(n)).map((name) => ({ id: newId(), name, createdAt: now }));
+  for (const l of missing) ids.set(l.name, l.id);
+  insertAll(missing, (batch) => core.db.insert(labels).values(batch).run());
+  insertAll(plan.labels, (batch) => core.db.insert(pageLabels).values(batch.map((l) => ({ pageId: l.pageId, labelId: ids.get(l.name)!, addedById: actorId, addedAt: now }))).run());
+}
