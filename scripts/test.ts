@@ -10,13 +10,14 @@ const root = join(import.meta.dir, "..");
 
 // Browser tests drive Debian's Chromium (playwright-core never downloads a browser of its own).
 // The colour-emoji font only makes the screenshots show emoji (page and space icons) as a
-// person's desktop would; no test depends on it.
+// person's desktop would; no test depends on it. poppler-utils' pdftoppm turns the PDF export
+// into a PNG to check it is not blank (src/exports/page-export.test.ts).
 const EMOJI_FONT = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
-if (existsSync(join(root, "tests", "needs-chromium")) && (!existsSync("/usr/bin/chromium") || !existsSync(EMOJI_FONT))) {
+if (existsSync(join(root, "tests", "needs-chromium")) && (!existsSync("/usr/bin/chromium") || !existsSync(EMOJI_FONT) || !existsSync("/usr/bin/pdftoppm"))) {
   console.log("Installing Debian's chromium for the browser tests (apt-get)…");
   const apt = (args: string[]) => Bun.spawnSync(["apt-get", ...args], { stdout: "ignore", stderr: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
   apt(["update", "-qq"]);
-  if (apt(["install", "-y", "-qq", "chromium", "fonts-noto-color-emoji"]).exitCode !== 0) console.log("Could not install chromium: the browser tests will fail. Install it with: apt-get install -y chromium");
+  if (apt(["install", "-y", "-qq", "chromium", "fonts-noto-color-emoji", "poppler-utils"]).exitCode !== 0) console.log("Could not install chromium: the browser tests will fail. Install it with: apt-get install -y chromium poppler-utils");
 }
 const reportDir = join(root, ".bench", "test-report");
 rmSync(reportDir, { recursive: true, force: true });

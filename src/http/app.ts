@@ -4,6 +4,7 @@ import { auditRoutes } from "../audit/routes";
 import { backupRoutes } from "../backups/routes";
 import { backupTargetRoutes } from "../backups/targets-routes";
 import { restoreRoutes } from "../backups/restore-routes";
+import { pageExportRoutes } from "../exports/page-routes";
 import { progressRoutes } from "../exports/progress-routes";
 import { importRoutes } from "../imports/routes";
 import { siteExportRoutes } from "../exports/site-routes";
@@ -88,6 +89,7 @@ export function apiRoutes(core: Core) {
     backupTargetRoutes(core),
     restoreRoutes(core),
     progressRoutes(core),
+    pageExportRoutes(core),
     importRoutes(core),
     siteExportRoutes(core),
   ];

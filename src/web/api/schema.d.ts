@@ -2722,6 +2722,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/spaces/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import an archive as a new space: a Cairn pack, a zip of Markdown files or a Confluence HTML export (multipart, field `file`, at most 500 MB)
+         * @description Needs the right to create spaces. The new space gets the `key` sent (a pack's own key when none is sent; 409 `key_taken` when it is in use), fresh ids, links between its pages rewritten, authors matched to accounts by e-mail (the others kept as names), and you as its administrator; it is private (no grant for Everyone) until you share it. All or nothing: the archive is checked whole before anything is written, and refused with 400 `import_refused` (field `file`, the reason and the path at fault in `detail`) for paths outside the archive, links, encrypted entries, too many entries, too large or too compressed contents, a page the editor could not open, a pack of a newer format, or a file that is not a zip of a known kind. 413 `payload_too_large` over 500 MB, while it streams. Follow a long import with `?progress=<id>` at GET /api/export-progress/{id} (phases upload, reading, checking, writing). Recorded as one `space.imported` event.
+         */
+        post: operations["postApiSpacesImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/spaces/{key}/export/site": {
         parameters: {
             query?: never;
@@ -16584,6 +16604,164 @@ export interface operations {
             };
             /** @description Temporarily unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiSpacesImport: {
+        parameters: {
+            query?: {
+                key?: string;
+                name?: string;
+                progress?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Imported archives may be at most 500 MB. The body is read as it arrives: a larger file is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not the body declares its length (the multipart framing around the file may add a few KB). */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description The new space's key (send it before `file`) */
+                    key?: string;
+                    /** @description The new space's name (send it before `file`) */
+                    name?: string;
+                    /**
+                     * Format: binary
+                     * @description The archive (zip), at most 500 MB (524288000 bytes)
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Space */
+                        space: {
+                            id: string;
+                            /** @description 2 to 50 letters and digits, upper-case */
+                            key: string;
+                            name: string;
+                            description: string;
+                            isPublic: boolean;
+                            publicComments: boolean;
+                            archived: boolean;
+                            /** Format: date-time */
+                            archivedAt: ((string | null) | null) | null;
+                            /** @description 0 Generated, 1 Emoji, 2 Image */
+                            iconKind: number;
+                            iconValue: ((string | null) | null) | null;
+                            iconColor: ((string | null) | null) | null;
+                            /** @description 0 Plain, 1 Numbered, 2 Bulleted */
+                            treeStyle: number;
+                            /** ExportSwitches */
+                            exports: {
+                                markdown: boolean;
+                                html: boolean;
+                                pdf: boolean;
+                                site: boolean;
+                                pack: boolean;
+                            };
+                            homepageId: ((string | null) | null) | null;
+                            createdById: ((string | null) | null) | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description You may create and edit pages in this space now (false while it is archived, and for anonymous readers) */
+                            canEdit: boolean;
+                            /** @description You administer this space: its settings, permissions, webhooks and templates */
+                            canAdmin: boolean;
+                        };
+                        counts: {
+                            /** @description Pages made */
+                            pages: number;
+                            /** @description Versions of those pages */
+                            versions: number;
+                            /** @description Comments */
+                            comments: number;
+                            /** @description Attachments */
+                            attachments: number;
+                            /** @description Distinct labels on the pages */
+                            labels: number;
+                            /** @description Templates of the space */
+                            templates: number;
+                        };
+                        /** @enum {string} */
+                        format: "cairn-pack" | "markdown" | "confluence";
+                        /** @description What had no exact equivalent and came in as something close */
+                        mapped: {
+                            what: string;
+                            count: number;
+                            reason: string;
+                        }[];
+                        /** @description What was left out, and why */
+                        skipped: {
+                            path: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
