@@ -4,7 +4,7 @@ import { auditRoutes } from "../audit/routes";
 import { backupRoutes } from "../backups/routes";
 import { backupTargetRoutes } from "../backups/targets-routes";
 import { restoreRoutes } from "../backups/restore-routes";
-import { pageExportRoutes } from "../exports/page-routes";
+import { packExportRoutes } from "../exports/pack-routes";
 import { progressRoutes } from "../exports/progress-routes";
 import { importRoutes } from "../imports/routes";
 import { siteExportRoutes } from "../exports/site-routes";
@@ -89,7 +89,7 @@ export function apiRoutes(core: Core) {
     backupTargetRoutes(core),
     restoreRoutes(core),
     progressRoutes(core),
-    pageExportRoutes(core),
+    packExportRoutes(core),
     importRoutes(core),
     siteExportRoutes(core),
   ];
