@@ -4,6 +4,7 @@ import { auditRoutes } from "../audit/routes";
 import { backupRoutes } from "../backups/routes";
 import { backupTargetRoutes } from "../backups/targets-routes";
 import { restoreRoutes } from "../backups/restore-routes";
+import { pageExportRoutes } from "../exports/page-routes";
 import { packExportRoutes } from "../exports/pack-routes";
 import { progressRoutes } from "../exports/progress-routes";
 import { importRoutes } from "../imports/routes";
@@ -90,6 +91,7 @@ export function apiRoutes(core: Core) {
     restoreRoutes(core),
     progressRoutes(core),
     packExportRoutes(core),
+    pageExportRoutes(core),
     importRoutes(core),
     siteExportRoutes(core),
   ];
