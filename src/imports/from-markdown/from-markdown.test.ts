@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { seededRandom } from "../../content/sample";
-import { checkContentJson } from "../../content/validate";
 import { fromMarkdownZip } from ".";
-import { content, hrefs, nodes, openTestZip, pageTitled, PNG, removeTestZips, textOf } from "./testing";
+import { checkAsWritten, content, hrefs, nodes, openTestZip, pageTitled, PNG, removeTestZips, textOf } from "./testing";
 
 afterAll(removeTestZips);
 
@@ -60,7 +59,7 @@ describe("a Markdown zip", () => {
       seen.add(page.ref);
     }
     // Every body is a document the editor can open.
-    for (const page of space.pages) expect(() => checkContentJson(JSON.stringify(content(page)))).not.toThrow();
+    for (const page of space.pages) expect(() => checkAsWritten(space, page)).not.toThrow();
   });
 
   test("relative links (URL-encoded, with anchors and ../, with or without .md) and [[wikilinks]] point at the pages", async () => {
@@ -85,6 +84,7 @@ describe("a Markdown zip", () => {
     expect(space.skipped.map((s) => s.path)).toEqual(expect.arrayContaining(["Home.md", "Guides/Set up.md"]));
     expect(space.skipped.find((s) => s.path === "Guides/Set up.md")!.reason).toContain("../gone.md");
     expect(space.mapped).toContainEqual(expect.objectContaining({ what: "embedded notes", count: 1 }));
+    for (const page of space.pages) expect(() => checkAsWritten(space, page)).not.toThrow();
   });
 
   test("images and files become attachments with their bytes; a paragraph that is only a file link is an attachment block", async () => {
@@ -120,6 +120,7 @@ describe("a Markdown zip", () => {
     const notes = pageTitled(space, "Notes");
     expect(notes.attachments.map((a) => a.filename)).toEqual(["loose.txt"]);
     expect(space.skipped).toContainEqual(expect.objectContaining({ path: "images/unused.png" }));
+    for (const page of space.pages) expect(() => checkAsWritten(space, page)).not.toThrow();
   });
 
   test("callouts become panels (GitHub's five and Obsidian's kinds), with their title in bold", async () => {
@@ -147,7 +148,7 @@ describe("a Markdown zip", () => {
     expect(top[5].content!.map((n) => n.type)).toEqual(["paragraph", "paragraph", "bulletList"]);
     expect(textOf(top[6])).toBe("Just a quote.");
     expect(space.mapped).toContainEqual(expect.objectContaining({ what: "folding callouts" }));
-    expect(() => checkContentJson(JSON.stringify(doc))).not.toThrow();
+    expect(() => checkAsWritten(space, space.pages[0])).not.toThrow();
   });
 
   test("what is not content is skipped with a reason; a body the parser refuses leaves an empty page", async () => {

@@ -7,7 +7,9 @@ import { zipSync } from "fflate";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { checkContentJson } from "../../content/validate";
 import { openZip, type OpenedZip } from "../../platform/zip/read";
+import { newTally, rewriteContent, type RefTargets } from "../links";
 import type { ImportedPage, ImportedSpace } from "../model";
 
 let dir: string | null = null;
@@ -51,4 +53,21 @@ export function hrefs(doc: JSONContent): string[] {
 
 export function textOf(node: JSONContent): string {
   return node.text ?? (node.content ?? []).map(textOf).join(node.type === "doc" ? "\n" : "");
+}
+
+/**
+ * Checks a page's content as the writer does: refs rewritten to new ids (links.ts), then the
+ * editor schema's check (throws when the editor could not open it).
+ */
+export function checkAsWritten(space: ImportedSpace, page: ImportedPage): void {
+  const id = (ref: string) => `00000000-0000-4000-8000-${ref.replace(/\W/g, "").padStart(12, "0").slice(-12)}`;
+  const targets: RefTargets = {
+    key: "TEST",
+    pages: new Map(space.pages.map((p) => [p.ref, id(p.ref)])),
+    attachments: new Map(space.pages.flatMap((p) => p.attachments.map((a) => [a.ref, id(a.ref)] as const))),
+    comments: new Map(),
+    authors: new Map(space.authors.map((a) => [a.ref, { id: null, name: a.name }])),
+    oldKey: null,
+  };
+  checkContentJson(JSON.stringify(rewriteContent(content(page), targets, newTally())));
 }
