@@ -55,9 +55,17 @@ export async function exportPage(core: Core, caller: Caller, id: string, format:
   if (format === "markdown") {
     return { body: pageToMarkdown(page.title, page.doc, { baseUrl, mentionName }), contentType: file.contentType, filename };
   }
-  const html = pageHtmlFile({ ...page, baseUrl, mentionName, inlined: await inlineImages(core, caller, page.doc) });
+  // Paper cannot be clicked: a PDF prints every expand open.
+  const doc = format === "pdf" ? withExpandsOpen(page.doc) : page.doc;
+  const html = pageHtmlFile({ ...page, doc, baseUrl, mentionName, inlined: await inlineImages(core, caller, doc) });
   if (format === "html") return { body: html, contentType: file.contentType, filename };
   return { body: await pdfPrinter(core).print(html), contentType: file.contentType, filename };
+}
+
+function withExpandsOpen(node: JSONContent): JSONContent {
+  const content = node.content?.map(withExpandsOpen);
+  const open = node.type === "details" ? { attrs: { ...node.attrs, open: true } } : {};
+  return { ...node, ...open, ...(content ? { content } : {}) };
 }
 
 /**

@@ -24,7 +24,7 @@ body { margin: 0; color: var(--text); background: var(--bg); font-family: var(--
 main { max-width: 46rem; margin: 0 auto; padding: 40px 24px 64px; }
 main.full-width { max-width: none; }
 h1.page-title { font-size: 2rem; line-height: 1.25; margin: 0 0 24px; font-weight: 700; letter-spacing: -0.015em; overflow-wrap: anywhere; }
-@media print { main { padding: 0; max-width: none; } .prose pre, .prose .tableWrapper { overflow: visible; white-space: pre-wrap; } .prose details > :not(summary) { display: block; } }
+@media print { main { padding: 0; max-width: none; } .prose pre, .prose .tableWrapper { overflow: visible; white-space: pre-wrap; } }
 `;
 
 export interface HtmlFileInput {

@@ -1,0 +1,51 @@
+/**
+ * The PDF printer against the real Chromium: prints queue two at a time and all finish, a
+ * print loads nothing from the network (a URL a page's author chose is never fetched by the
+ * server), and a closed printer refuses with 503.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { PdfPrinter } from "./pdf";
+
+const HAS_CHROMIUM = existsSync("/usr/bin/chromium");
+const printer = new PdfPrinter("/usr/bin/chromium");
+afterAll(() => printer.close());
+
+const isPdf = (bytes: Uint8Array) => new TextDecoder().decode(bytes.slice(0, 5)) === "%PDF-";
+
+describe.if(HAS_CHROMIUM)("PdfPrinter", () => {
+  test("five prints at once all finish (two at a time, one shared browser)", async () => {
+    const pdfs = await Promise.all([1, 2, 3, 4, 5].map((n) => printer.print(`<!doctype html><h1>Print ${n}</h1>`)));
+    for (const pdf of pdfs) expect(isPdf(pdf)).toBe(true);
+  }, 60_000);
+
+  test("a print requests nothing: images, styles, frames and scripts of other hosts are never fetched", async () => {
+    let hits = 0;
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => (hits++, new Response("x")) });
+    try {
+      const url = `http://127.0.0.1:${server.port}`;
+      const pdf = await printer.print(
+        `<!doctype html><link rel="stylesheet" href="${url}/a.css"><img src="${url}/b.png"><iframe src="${url}/c"></iframe><script src="${url}/d.js"></script><p style="background:url(${url}/e.png)">x</p>`,
+      );
+      expect(isPdf(pdf)).toBe(true);
+      expect(hits).toBe(0);
+    } finally {
+      server.stop(true);
+    }
+  }, 60_000);
+});
+
+describe("PdfPrinter without Chromium", () => {
+  test("503 export_unavailable naming the path and how to install Chromium", async () => {
+    const missing = new PdfPrinter("/nonexistent/chromium");
+    const error = await missing.print("<p>x</p>").catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503, problemCode: "export_unavailable" });
+    expect(String((error as Error).message)).toContain("apt-get install -y chromium");
+  });
+
+  test("a printer closed at shutdown refuses", async () => {
+    const closed = new PdfPrinter("/usr/bin/chromium");
+    await closed.close();
+    expect(await closed.print("<p>x</p>").catch((e: { problemCode?: string }) => e.problemCode)).toBe("export_unavailable");
+  });
+});
