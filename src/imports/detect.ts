@@ -5,6 +5,7 @@
  */
 import type { OpenedZip } from "../platform/zip/read";
 import type { ImportedSpace, ImportFormat } from "./model";
+import { fromConfluenceZip } from "./from-confluence";
 import { fromMarkdownZip } from "./from-markdown";
 import { isPack, readPack } from "./pack-read";
 import { importRefused } from "./refused";
@@ -25,5 +26,5 @@ export async function detectFormat(zip: OpenedZip): Promise<ImportFormat> {
 export async function convert(zip: OpenedZip, format: ImportFormat, onPage: () => void): Promise<ImportedSpace> {
   if (format === "cairn-pack") return readPack(zip, onPage);
   if (format === "markdown") return fromMarkdownZip(zip);
-  throw importRefused("Confluence imports are not yet supported");
+  return fromConfluenceZip(zip);
 }

@@ -136,3 +136,50 @@ export function rawZip(entries: RawEntry[]): Uint8Array {
   end.writeUInt32LE(offset, 16);
   return new Uint8Array(Buffer.concat([...parts, ...central, end]));
 }
+
+/** A paragraph document with one text. */
+export const paragraphDoc = (text: string) => ({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text }] }] });
+
+export interface HandPage {
+  id: string;
+  parent?: string | null;
+  title?: string;
+  content?: unknown;
+  attachments?: { id: string; filename: string; sha256: string }[];
+}
+
+/** A wiki pack written by hand (format 1 as exports/pack-*.ts writes it), `edit` changing any file. */
+export function handPack(pages: HandPage[], opts: { version?: number; key?: string; blobs?: Record<string, Uint8Array>; extra?: [string, string][] } = {}): Promise<Uint8Array> {
+  const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
+  const files: [string, Uint8Array | string][] = [
+    ["manifest.json", json({ format: "cairn-pack", version: opts.version ?? 1, counts: { pages: pages.length } })],
+    ["space.json", json({ key: opts.key ?? "HAND", name: "Hand made", description: "", isPublic: false, publicComments: false, iconKind: 0, iconValue: null, iconColor: null, treeStyle: 0, exports: {}, homepage: pages[0]?.id ?? null, createdAt: "2025-01-01T00:00:00.000Z", updatedAt: "2025-01-01T00:00:00.000Z" })],
+    ["authors.json", json([{ ref: "a1", name: "Ann Author", email: "ann@example.com" }])],
+  ];
+  pages.forEach((p, i) =>
+    files.push([
+      `pages/${String(i).padStart(5, "0")}.json`,
+      json({
+        id: p.id,
+        parent: p.parent ?? null,
+        position: i,
+        title: p.title ?? `Page ${i}`,
+        emoji: null,
+        fullWidth: false,
+        createdBy: "a1",
+        updatedBy: "a1",
+        createdAt: "2025-01-02T00:00:00.000Z",
+        updatedAt: "2025-01-02T00:00:00.000Z",
+        labels: [],
+        versions: [{ number: 1, title: p.title ?? `Page ${i}`, changeComment: null, author: "a1", createdAt: "2025-01-02T00:00:00.000Z", content: p.content ?? paragraphDoc(`Text of page ${i}`) }],
+        comments: [],
+        attachments: (p.attachments ?? []).map((a) => ({ ...a, contentType: "application/octet-stream", size: 0, uploadedBy: "a1", createdAt: "2025-01-02T00:00:00.000Z" })),
+      }),
+    ]),
+  );
+  for (const [sha, bytes] of Object.entries(opts.blobs ?? {})) files.push([`blobs/${sha}`, bytes]);
+  files.push(["templates.json", json([])], ...(opts.extra ?? []));
+  return zipOf(files);
+}
+
+export const sha256Of = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");

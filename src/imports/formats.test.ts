@@ -1,0 +1,76 @@
+/**
+ * The other archives through the route: a zip of Markdown files and a Confluence HTML export
+ * are detected, converted (from-markdown/, from-confluence/) and written as packs are.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { call, makeEnv, ownerAndMember, type TestEnv, type Who } from "../../tests/harness";
+import { PNG } from "../attachments/testing";
+import { confluenceExport } from "./from-confluence/testing";
+import { importZip, zipOf } from "./testing";
+
+let env: TestEnv;
+let owner: Who & { id: string };
+beforeAll(async () => {
+  env = makeEnv();
+  ({ owner } = await ownerAndMember(env));
+});
+afterAll(() => env.close());
+
+async function pageTitled(key: string, title: string) {
+  const row = env.core.sqlite.query("SELECT p.id, p.parent_id AS parentId, p.content_json AS content FROM pages p JOIN spaces s ON s.id = p.space_id WHERE s.key = ? AND p.title = ?").get(key, title) as { id: string; parentId: string | null; content: string };
+  expect(row).toBeTruthy();
+  return row;
+}
+
+test("a zip of Markdown files: folders give the tree, relative links and images point at the new rows", async () => {
+  const zip = await zipOf([
+    ["Guides/Setup.md", "---\ntitle: Setting up\n---\nSee [the overview](../Overview.md) and ![diagram](img/diagram.png).\n"],
+    ["Guides/img/diagram.png", PNG],
+    ["Overview.md", "# Overview\n\nRead [[Setup]] first.\n\n> [!NOTE]\n> Panels come along.\n"],
+  ]);
+  const res = await importZip(env, owner, zip, { key: "NOTES", name: "Notes" });
+  expect(res.status).toBe(201);
+  expect(res.body.format).toBe("markdown");
+  expect(res.body.space).toMatchObject({ key: "NOTES", name: "Notes", canAdmin: true });
+  expect(res.body.counts).toMatchObject({ pages: 3, attachments: 1 });
+  const setup = await pageTitled("NOTES", "Setting up");
+  const guides = await pageTitled("NOTES", "Guides");
+  const overview = await pageTitled("NOTES", "Overview");
+  expect(setup.parentId).toBe(guides.id);
+  expect(setup.content).toContain(`"href":"/s/NOTES/p/${overview.id}"`);
+  const attachment = (await call(env, "GET", `/api/pages/${setup.id}/attachments`, { as: owner })).body[0];
+  expect(attachment).toMatchObject({ filename: "diagram.png", contentType: "image/png" });
+  expect(setup.content).toContain(`"src":"/api/attachments/${attachment.id}/view"`);
+  expect(overview.content).toContain(`"href":"/s/NOTES/p/${setup.id}"`);
+  expect(overview.content).toContain('"type":"panel"');
+});
+
+test("a Confluence HTML export: its tree from the breadcrumbs, its panels, its attachments", async () => {
+  const files = confluenceExport(
+    "Engineering",
+    "ENG",
+    [
+      { file: "Home_1.html", title: "Home", ancestors: [], body: '<p>Welcome. See <a href="Setup_2.html">Setup</a>.</p>' },
+      {
+        file: "Setup_2.html",
+        title: "Setup",
+        ancestors: ["Home_1.html"],
+        body: '<div class="confluence-information-macro confluence-information-macro-warning"><div class="confluence-information-macro-body"><p>Careful.</p></div></div><p><img class="confluence-embedded-image" src="attachments/2/10.png"></p>',
+        attachments: [{ path: "attachments/2/10.png", name: "screen.png", type: "image/png" }],
+      },
+    ],
+    { "attachments/2/10.png": PNG },
+  );
+  const res = await importZip(env, owner, await zipOf(Object.entries(files)), { key: "ENG" });
+  expect(res.status).toBe(201);
+  expect(res.body.format).toBe("confluence");
+  const home = await pageTitled("ENG", "Home");
+  const setup = await pageTitled("ENG", "Setup");
+  expect(setup.parentId).toBe(home.id);
+  expect(home.content).toContain(`"href":"/s/ENG/p/${setup.id}"`);
+  // Confluence's "warning" macro is its red one: an error panel here.
+  expect(setup.content).toContain('"kind":"error"');
+  const attachment = (await call(env, "GET", `/api/pages/${setup.id}/attachments`, { as: owner })).body[0];
+  expect(attachment.filename).toBe("screen.png");
+  expect(setup.content).toContain(`/api/attachments/${attachment.id}/view`);
+});
