@@ -46,7 +46,7 @@ export function pageExportRoutes(core: Core) {
         description:
           "**markdown**: the title as `# `, then the document in the Markdown of `GET /api/pages/{id}/markdown` (GFM tables, task lists, fenced code with its language, panels `:::panel {kind=\"…\"}`, expands `:::details`), except that mentions are the person's name (`@Alice Chen`), attachments a link line to their download, and relative links and images absolute. " +
           "**html**: one file that looks like the reading view in light and dark (following the reader's system): its styles inlined, the page's images (PNG, JPEG, GIF, WebP you may open) inlined up to 2 MB each and 20 MB in all, the rest linked; no script, and a Content-Security-Policy that loads nothing else. " +
-          "**pdf**: that HTML printed on A4 by Chromium on the server (at most two at once, 30 s each; it loads nothing from the network); 503 `export_unavailable` when the server has no Chromium (install it with `apt-get install -y chromium`, or set CAIRN_CHROMIUM). " +
+          "**pdf**: that HTML printed on A4 by Chromium on the server (two at once and twenty waiting, beyond that 503 `service_unavailable` with Retry-After; 30 s each; it loads nothing from the network); 503 `export_unavailable` when the server has no Chromium (install it with `apt-get install -y chromium`, or set CAIRN_CHROMIUM). " +
           "Links unsafe to follow (`javascript:`, `data:`…) keep their text only. 404 when you cannot read the page (the same as a page that does not exist); 403 `export_disabled` when the space's switch for the format is off; 400 naming `format` for another format.",
       },
     },

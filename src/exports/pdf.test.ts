@@ -1,5 +1,6 @@
 /**
- * The PDF printer against the real Chromium: prints queue two at a time and all finish, a
+ * The PDF printer against the real Chromium: prints queue two at a time and all finish (up to
+ * a limit), a
  * print loads nothing from the network (a URL a page's author chose is never fetched by the
  * server), and a closed printer refuses with 503.
  */
@@ -17,6 +18,15 @@ describe.if(HAS_CHROMIUM)("PdfPrinter", () => {
   test("five prints at once all finish (two at a time, one shared browser)", async () => {
     const pdfs = await Promise.all([1, 2, 3, 4, 5].map((n) => printer.print(`<!doctype html><h1>Print ${n}</h1>`)));
     for (const pdf of pdfs) expect(isPdf(pdf)).toBe(true);
+  }, 60_000);
+
+  test("past two printing and the waiting limit (20; 2 here), a print is refused at once with 503 and Retry-After", async () => {
+    const small = new PdfPrinter("/usr/bin/chromium", 2);
+    const results = await Promise.allSettled(Array.from({ length: 5 }, (_, n) => small.print(`<p>${n}</p>`))).finally(() => small.close());
+    const refused = results.filter((r) => r.status === "rejected");
+    expect(refused).toHaveLength(1);
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ status: 503, problemCode: "service_unavailable", extras: { headers: { "retry-after": "30" } } });
+    expect(results.filter((r) => r.status === "fulfilled" && isPdf(r.value))).toHaveLength(4);
   }, 60_000);
 
   test("a print requests nothing: images, styles, frames and scripts of other hosts are never fetched", async () => {

@@ -1,9 +1,9 @@
 /**
  * PDFs printed by Chromium through playwright-core (STACK.md). One browser per instance,
  * launched on the first print and closed when idle (5 minutes) or at shutdown; at most two
- * prints at once (others wait their turn); each print has 30 seconds. A print loads nothing:
- * JavaScript is off and every request is refused (the HTML carries its images as data: URLs,
- * and the server must never fetch a URL a page's author chose). No Chromium: 503
+ * prints at once (up to 20 more wait their turn; beyond that 503); each print has 30 seconds.
+ * A print loads nothing: JavaScript is off and every request is refused (the HTML carries its
+ * images as data: URLs, and the server must never fetch a URL a page's author chose). No Chromium: 503
  * `export_unavailable` naming what to install. playwright-core is loaded on first use, so a
  * server that never prints never loads it; the build marks its optional chromium-bidi as
  * external (scripts/build.ts), which a Chromium launch never needs.
@@ -15,6 +15,8 @@ import { AppError } from "../platform/errors";
 
 export const DEFAULT_CHROMIUM = "/usr/bin/chromium";
 const MAX_PRINTS = 2;
+/** Prints waiting for a turn; past this a print is refused at once (503) rather than queued for minutes. */
+const MAX_WAITING = 20;
 const PRINT_TIMEOUT_MS = 30_000;
 const IDLE_CLOSE_MS = 5 * 60_000;
 /** STACK.md's flags: nothing of Chromium's own background traffic. */
@@ -33,7 +35,11 @@ export class PdfPrinter {
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
 
-  constructor(private readonly executable: string) {}
+  /** `maxWaiting`: prints that may wait for a turn (tests lower it). */
+  constructor(
+    private readonly executable: string,
+    private readonly maxWaiting = MAX_WAITING,
+  ) {}
 
   /** The HTML as an A4 PDF (backgrounds printed, light colours). */
   async print(html: string): Promise<Uint8Array<ArrayBuffer>> {
@@ -91,6 +97,9 @@ export class PdfPrinter {
     if (this.running < MAX_PRINTS) {
       this.running++;
       return;
+    }
+    if (this.waiting.length >= this.maxWaiting) {
+      throw new AppError("service_unavailable", { detail: "Too many PDFs are being printed right now; try again in a minute.", headers: { "retry-after": "30" } });
     }
     // release() hands its place straight to the next waiter.
     await new Promise<void>((resolve) => this.waiting.push(resolve));

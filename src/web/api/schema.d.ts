@@ -2702,6 +2702,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/spaces/{key}/export/pack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The space as a wiki pack: a lossless, deterministic zip another Cairn imports as a new space (View on the space, signed in; switch `pack`)
+         * @description Format 1 (`manifest.json` says `cairn-pack`, version 1, and the counts): `space.json` (name, description, settings, the home page), `pages/<NNNNN>.json` one per page in tree order (depth first by position) with its parent, position, title, emoji, labels, every version's document, its comments with their anchors (a deleted thread's placeholder is kept while it has replies) and its attachments (name, type, size, SHA-256), `blobs/<sha256>` each file once (already-compressed files stored as they are), `templates.json` (the space's own templates) and `authors.json` (name and e-mail only: no ids, passwords, roles or rights; user ids inside documents and comment bodies are written `author:<ref>`; a deleted account is null). Holds exactly what you may read: published pages, without View-restricted pages you fail and their subtrees; trashed pages, drafts, deleted comments, working copies and permissions stay out. The same content gives the same bytes. 404 when you cannot read the space; 401 when not signed in (it holds history and authors' e-mails); 403 `export_disabled` when the space's `pack` switch is off. Streamed, so memory stays flat however large the space; `progress` follows it.
+         */
+        get: operations["getApiSpacesByKeyExportPack"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pages/{id}/export": {
         parameters: {
             query?: never;
@@ -2711,7 +2731,7 @@ export interface paths {
         };
         /**
          * A page as a file: Markdown, self-contained HTML, or PDF (View on the page; the space's switch for the format)
-         * @description **markdown**: the title as `# `, then the document in the Markdown of `GET /api/pages/{id}/markdown` (GFM tables, task lists, fenced code with its language, panels `:::panel {kind="…"}`, expands `:::details`), except that mentions are the person's name (`@Alice Chen`), attachments a link line to their download, and relative links and images absolute. **html**: one file that looks like the reading view in light and dark (following the reader's system): its styles inlined, the page's images (PNG, JPEG, GIF, WebP you may open) inlined up to 2 MB each and 20 MB in all, the rest linked; no script, and a Content-Security-Policy that loads nothing else. **pdf**: that HTML printed on A4 by Chromium on the server (at most two at once, 30 s each; it loads nothing from the network); 503 `export_unavailable` when the server has no Chromium (install it with `apt-get install -y chromium`, or set CAIRN_CHROMIUM). Links unsafe to follow (`javascript:`, `data:`…) keep their text only. 404 when you cannot read the page (the same as a page that does not exist); 403 `export_disabled` when the space's switch for the format is off; 400 naming `format` for another format.
+         * @description **markdown**: the title as `# `, then the document in the Markdown of `GET /api/pages/{id}/markdown` (GFM tables, task lists, fenced code with its language, panels `:::panel {kind="…"}`, expands `:::details`), except that mentions are the person's name (`@Alice Chen`), attachments a link line to their download, and relative links and images absolute. **html**: one file that looks like the reading view in light and dark (following the reader's system): its styles inlined, the page's images (PNG, JPEG, GIF, WebP you may open) inlined up to 2 MB each and 20 MB in all, the rest linked; no script, and a Content-Security-Policy that loads nothing else. **pdf**: that HTML printed on A4 by Chromium on the server (two at once and twenty waiting, beyond that 503 `service_unavailable` with Retry-After; 30 s each; it loads nothing from the network); 503 `export_unavailable` when the server has no Chromium (install it with `apt-get install -y chromium`, or set CAIRN_CHROMIUM). Links unsafe to follow (`javascript:`, `data:`…) keep their text only. 404 when you cannot read the page (the same as a page that does not exist); 403 `export_disabled` when the space's switch for the format is off; 400 naming `format` for another format.
          */
         get: operations["getApiPagesByIdExport"];
         put?: never;
@@ -2754,26 +2774,6 @@ export interface paths {
          * @description An `index.html` per page in folders named after the titles and mirroring the tree, the space's front page at the root, relative links (links between pages inside the content too), the sidebar tree on every page, attachments and images as files under `_files/`, the app's reading styles in light and dark (following the system), and a client-side search over a prebuilt index; nothing is loaded from another host. Links to pages that are not in the export point at this instance when its base URL is configured, else keep their text only. Holds exactly what the audience may read: published pages, without View-restricted pages and their subtrees (and their attachments) for those they shut out. 404 when you cannot read the space; 403 `export_disabled` when the space's `site` switch is off; 400 naming `audience` for `anonymous` on a space that is not public. Streamed, so memory stays flat however large the space; `progress` follows it.
          */
         get: operations["getApiSpacesByKeyExportSite"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/spaces/{key}/export/pack": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The space as a wiki pack: a lossless, deterministic zip another Cairn imports as a new space (View on the space, signed in; switch `pack`)
-         * @description Format 1 (`manifest.json` says `cairn-pack`, version 1, and the counts): `space.json` (name, description, settings, the home page), `pages/<NNNNN>.json` one per page in tree order (depth first by position) with its parent, position, title, emoji, labels, every version's document, its comments with their anchors (a deleted thread's placeholder is kept while it has replies) and its attachments (name, type, size, SHA-256), `blobs/<sha256>` each file once (already-compressed files stored as they are), `templates.json` (the space's own templates) and `authors.json` (name and e-mail only: no ids, passwords, roles or rights; user ids inside documents and comment bodies are written `author:<ref>`; a deleted account is null). Holds exactly what you may read: published pages, without View-restricted pages you fail and their subtrees; trashed pages, drafts, deleted comments, working copies and permissions stay out. The same content gives the same bytes. 404 when you cannot read the space; 401 when not signed in (it holds history and authors' e-mails); 403 `export_disabled` when the space's `pack` switch is off. Streamed, so memory stays flat however large the space; `progress` follows it.
-         */
-        get: operations["getApiSpacesByKeyExportPack"];
         put?: never;
         post?: never;
         delete?: never;
@@ -16552,6 +16552,76 @@ export interface operations {
             };
         };
     };
+    getApiSpacesByKeyExportPack: {
+        parameters: {
+            query?: {
+                progress?: string;
+            };
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wiki pack as a zip (`application/zip`), streamed; Content-Disposition names it `<KEY>-pack.zip` */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getApiPagesByIdExport: {
         parameters: {
             query: {
@@ -16797,76 +16867,6 @@ export interface operations {
             };
             /** @description Something in the request is wrong; `field` and `errors` name the field and why */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Does not exist, or the caller may not know that it exists */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getApiSpacesByKeyExportPack: {
-        parameters: {
-            query?: {
-                progress?: string;
-            };
-            header?: never;
-            path: {
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The wiki pack as a zip (`application/zip`), streamed; Content-Disposition names it `<KEY>-pack.zip` */
-            200: {
-                headers: {
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": string;
-                };
-            };
-            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not signed in, or the API token is wrong, revoked or expired */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };
