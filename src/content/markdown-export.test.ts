@@ -3,11 +3,15 @@
  * product's private forms (mentions, attachment blocks, relative URLs) turned into plain ones,
  * unsafe schemes neutralised, and the structure coming back through the Markdown import.
  */
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import type { JSONContent } from "@tiptap/core";
 import { checkContentMarkdown } from "./markdown";
 import { forReaders, pageToMarkdown } from "./markdown-export";
+import { fromMarkdownZip } from "../imports/from-markdown";
+import { openTestZip, removeTestZips } from "../imports/from-markdown/testing";
 import { docOf, everythingDocument, inline, para, text } from "./testing";
+
+afterAll(removeTestZips);
 
 const BASE = "https://wiki.example.com";
 const exported = (doc: unknown, title = "Release plan") => pageToMarkdown(title, doc as JSONContent, { baseUrl: BASE });
@@ -19,7 +23,8 @@ function shape(node: JSONContent): unknown {
     node.type === "heading" ? `:${a.level}` : node.type === "taskItem" ? `:${a.checked}` : node.type === "codeBlock" ? `:${a.language}` : node.type === "panel" ? `:${a.kind}` : node.type === "orderedList" ? `:${a.start}` : "";
   if (node.type === "text") return "text";
   // Runs of text are one "text" (marks split text nodes differently on the way back).
-  const kids = node.content?.map(shape).filter((s, i, all) => !(s === "text" && all[i - 1] === "text"));
+  // An empty content list is no content (a leaf written either way).
+  const kids = node.content?.length ? node.content.map(shape).filter((s, i, all) => !(s === "text" && all[i - 1] === "text")) : undefined;
   return kids ? { [`${node.type}${extra}`]: kids } : `${node.type}${extra}`;
 }
 const marksOf = (node: JSONContent): string[] => [...new Set([...(node.marks ?? []).map((m) => m.type), ...(node.content ?? []).flatMap(marksOf)])].sort();
@@ -75,6 +80,16 @@ describe("pageToMarkdown", () => {
     const paragraph = (d: JSONContent) => d.content!.find((n) => n.type === "paragraph")!;
     expect(marksOf(paragraph(back))).toEqual(["bold", "code", "highlight", "italic", "link", "strike", "underline"]);
     expect(JSON.stringify(back)).toContain('"text":"Owner: @Alice Chen with "');
+  });
+
+  test("comes back through the Markdown-zip import as the same page: its title from the heading, the same structure", async () => {
+    const doc = everythingDocument() as JSONContent;
+    const space = await fromMarkdownZip(await openTestZip({ "Release plan.md": exported(doc) }));
+    expect(space.pages.map((p) => p.title)).toEqual(["Release plan"]);
+    const back = space.pages[0].versions.at(-1)!.content as JSONContent;
+    const withoutTables = (d: JSONContent) => ({ ...d, content: d.content!.filter((n) => n.type !== "table") });
+    expect(shape(withoutTables(back))).toEqual(shape(withoutTables(forReaders(doc, { baseUrl: BASE }))));
+    expect(space.skipped).toEqual([]);
   });
 
   test("neutralises unsafe link schemes and images, keeping their words", () => {
