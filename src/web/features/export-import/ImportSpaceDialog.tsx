@@ -119,7 +119,7 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
             error={fieldError("key")}
             disabled={busy}
             spellCheck={false}
-            maxLength={10}
+            maxLength={50}
           />
         </div>
         {stage ? <StageView stage={stage} /> : null}

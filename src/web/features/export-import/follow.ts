@@ -26,7 +26,7 @@ const PHASES: Record<string, string> = {
   starting: "Starting",
   upload: "Uploading",
   reading: "Reading the file",
-  checking: "Checking the file",
+  checking: "Checking the pages",
   pages: "Pages",
   versions: "Versions",
   comments: "Comments",

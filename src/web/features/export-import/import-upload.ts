@@ -3,16 +3,12 @@
  * the bytes are sent, the server's own progress (`?progress=<id>`) is followed until it answers.
  */
 import { ApiError } from "../../api/client";
+import type { AnswerOf } from "../../api/types";
 import { newProgressId } from "./download";
 import { POLL_MS, readProgress, sleep } from "./follow";
 
-export interface ImportAnswer {
-  space: { id: string; key: string; name: string };
-  counts: { pages: number; versions: number; comments: number; attachments: number; labels: number; templates: number };
-  format: "cairn-pack" | "markdown" | "confluence";
-  mapped: Array<{ what: string; count: number; reason: string }>;
-  skipped: Array<{ path: string; reason: string }>;
-}
+/** What the server answers: the new space, counts, the format found, what was mapped or skipped. */
+export type ImportAnswer = AnswerOf<"/api/spaces/import", "post">;
 
 export type ImportStage = { stage: "upload"; fraction: number } | { stage: "server"; phase: string; percent: number };
 
