@@ -23,6 +23,7 @@ import { measureKeptAnswers } from "./bench/kept-answers";
 import { firstTimeFigures, measureFirstTimeSearch } from "./bench/search-100k";
 import { measureCollab } from "./bench/collab";
 import { measureBackupStall } from "./bench/backup-stall";
+import { measureExportImport } from "./bench/export-import";
 
 // `bun run bench -- --fuzz` runs only the long fuzz (bench/fuzz.ts), not the benchmark.
 if (process.argv.includes("--fuzz")) process.exit(await (await import("./bench/fuzz")).runFuzz(process.argv));
@@ -154,6 +155,14 @@ async function main() {
     for (const f of backup.figures) console.log(`${f.figure}: ${f.value}`);
     web.figures.push(...backup.figures);
     Object.assign(web.extras, backup.extras);
+  }
+
+  // Export and import of a 10,000-page space (bench/export-import.ts), full runs only: its own instance, 1–2 minutes.
+  if (!quick) {
+    const exportImport = await measureExportImport(outfile, logFile("export-import.log"));
+    for (const f of exportImport.figures) console.log(`${f.figure}: ${f.value}`);
+    web.figures.push(...exportImport.figures);
+    Object.assign(web.extras, exportImport.extras);
   }
 
   const baseAfter = await baseline.load();

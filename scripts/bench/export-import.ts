@@ -1,0 +1,258 @@
+/**
+ * Export and import of a 10,000-page space (issue 18 "Speed"), against the built binary:
+ * `bun scripts/bench/export-import.ts [--binary=PATH] [--pages=N]`, and part of `bun run bench`'s
+ * full run. About 1–2 minutes.
+ *
+ * 1. A data directory seeded through the service layer (seed-pages.ts: every page validated,
+ *    indexed, audited), then over HTTP once the binary serves it: a second version on every
+ *    10th page, a comment on every 20th, a 64 KB file on every 50th.
+ * 2. GET /api/spaces/EXP/export/pack and then …/export/site?audience=me, each read to a file
+ *    as it streams: time to the last byte, and the server's resident memory (VmRSS sampled
+ *    every 50 ms) above what it was just before.
+ * 3. POST /api/spaces/import of that pack under a new key: time to the 201, and how long the
+ *    server's event loop is held meanwhile, from a GET /api/health sent every 20 ms (the
+ *    slowest answer; a probe waits at most until the server answers it).
+ *
+ * Flattered by caches: the seeding has just written every page, so the database and the blobs
+ * are in the OS page cache for the exports (a cold start on a big instance reads them from
+ * disk); the site export follows the pack export, whose reads warmed SQLite's own cache too.
+ */
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { openInstance } from "../../src/instance";
+import { loadConfig } from "../../src/platform/config";
+import { silentLogger } from "../../src/platform/log";
+import { createSpace } from "../../src/spaces/service";
+import { register } from "../../src/users/service";
+import { build } from "../build";
+import { killAll, removeAtExit, rssMb } from "./procs";
+import type { FigureRow } from "./report";
+import { OWNER } from "./seed";
+import { ownerCaller, seedSpacePages } from "./seed-pages";
+import { startCairn } from "./server";
+
+const TARGETS = { packSeconds: 20, siteSeconds: 40, rssGrowthMb: 100, importSeconds: 30 };
+const KEY = "EXP";
+const tenth = (n: number) => Math.round(n * 10) / 10;
+
+interface Session {
+  url: string;
+  cookie: string;
+}
+
+async function call(s: Session, method: string, path: string, body?: BodyInit, headers: Record<string, string> = {}): Promise<any> {
+  const res = await fetch(s.url + path, { method, body, headers: { cookie: `cairn_session=${s.cookie}`, "x-requested-with": "Cairn", ...headers } });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
+  return text ? JSON.parse(text) : null;
+}
+
+const json = (value: unknown) => ({ body: JSON.stringify(value), headers: { "content-type": "application/json" } });
+
+/** Runs `work` on every item, `width` at a time. */
+async function inParallel<T>(items: T[], width: number, work: (item: T, i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      await work(items[i], i);
+    }
+  }));
+}
+
+/** 1: pages through the service layer (the server stopped), then versions, comments and files over HTTP. */
+async function seed(dataDir: string, pages: number, log: (line: string) => void): Promise<string[]> {
+  const started = performance.now();
+  const core = openInstance(loadConfig(["--data", dataDir], {}), { log: silentLogger });
+  try {
+    const { user } = await register(core, { ...OWNER, ip: "127.0.0.1" });
+    const owner = ownerCaller(core, user.id);
+    const space = createSpace(core, owner, { key: KEY, name: "Export bench" });
+    const { ids } = await seedSpacePages(core, owner, space.id, pages, { roots: 100, fanout: 10, seedBase: 5_000_000 });
+    log(`seeded ${pages} pages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return ids;
+  } finally {
+    core.close();
+  }
+}
+
+async function seedOverHttp(s: Session, ids: string[], log: (line: string) => void): Promise<{ versions: number; comments: number; files: number }> {
+  const started = performance.now();
+  const versioned = ids.filter((_, i) => i % 10 === 0);
+  await inParallel(versioned, 4, (id, i) => call(s, "PUT", `/api/pages/${id}`, ...spread(json({ contentMarkdown: `# Revised ${i}\n\nA second version, with **more** to say about page ${i}.\n\n- one\n- two\n`, changeComment: "revised" }))));
+  const commented = ids.filter((_, i) => i % 20 === 0);
+  await inParallel(commented, 4, (id, i) => call(s, "POST", `/api/pages/${id}/comments`, ...spread(json({ body: `A comment on page ${i}.` }))));
+  const withFiles = ids.filter((_, i) => i % 50 === 0);
+  await inParallel(withFiles, 4, (id, i) => {
+    const bytes = new Uint8Array(64 * 1024);
+    crypto.getRandomValues(bytes);
+    const form = new FormData();
+    form.append("file", new Blob([bytes], { type: "application/octet-stream" }), `data-${i}.bin`);
+    return call(s, "POST", `/api/pages/${id}/attachments`, form);
+  });
+  log(`added ${versioned.length} versions, ${commented.length} comments, ${withFiles.length} files over HTTP in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { versions: versioned.length, comments: commented.length, files: withFiles.length };
+}
+
+function spread(init: { body: string; headers: Record<string, string> }): [string, Record<string, string>] {
+  return [init.body, init.headers];
+}
+
+/** Samples the server's VmRSS every 50 ms until stopped; answers the peak. */
+function rssSampler(pid: number) {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssMb(pid));
+    } catch {
+      // The process ended: the caller hears of it from its request.
+    }
+  }, 50);
+  return { stop: () => (clearInterval(timer), peak) };
+}
+
+/** 2: an export read to `file` as it streams. */
+async function measureExport(s: Session, pid: number, path: string, file: string) {
+  await Bun.sleep(1_000); // let the previous step's garbage settle
+  Bun.gc(true);
+  const before = rssMb(pid);
+  const sampler = rssSampler(pid);
+  const started = performance.now();
+  const res = await fetch(s.url + path, { headers: { cookie: `cairn_session=${s.cookie}`, "x-requested-with": "Cairn" } });
+  if (res.status !== 200 || !res.body) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
+  const sink = Bun.file(file).writer();
+  let bytes = 0;
+  const reader = res.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    bytes += read.value.byteLength;
+    sink.write(read.value);
+  }
+  await sink.end();
+  const seconds = (performance.now() - started) / 1000;
+  const peak = sampler.stop();
+  return { seconds: tenth(seconds), mb: tenth(bytes / 1024 / 1024), rssBeforeMb: tenth(before), rssPeakMb: tenth(peak), rssGrowthMb: tenth(peak - before) };
+}
+
+/** 3: the pack imported under a new key, with the event loop probed meanwhile. */
+async function measureImport(s: Session, pid: number, pack: string) {
+  await Bun.sleep(1_000);
+  const before = rssMb(pid);
+  const sampler = rssSampler(pid);
+  const probes: number[] = [];
+  let importing = true;
+  const probe = (async () => {
+    while (importing) {
+      const at = performance.now();
+      await (await fetch(`${s.url}/api/health`)).arrayBuffer();
+      probes.push(performance.now() - at);
+      await Bun.sleep(Math.max(0, 20 - (performance.now() - at)));
+    }
+  })();
+  const started = performance.now();
+  const form = new FormData();
+  form.append("key", "IMP");
+  form.append("file", Bun.file(pack), `${KEY}-pack.zip`);
+  let answer: any;
+  try {
+    answer = await call(s, "POST", "/api/spaces/import", form);
+  } finally {
+    importing = false;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await probe;
+  const peak = sampler.stop();
+  const sorted = [...probes].sort((a, b) => a - b);
+  const p99 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
+  return {
+    seconds: tenth(seconds),
+    counts: answer.counts as Record<string, number>,
+    probes: probes.length,
+    heldMaxMs: tenth(sorted.at(-1) ?? 0),
+    probeP99Ms: tenth(p99),
+    probesOver100Ms: probes.filter((ms) => ms > 100).length,
+    rssGrowthMb: tenth(peak - before),
+  };
+}
+
+export async function measureExportImport(binary: string, logPath: string, opts: { pages?: number; log?: (line: string) => void } = {}) {
+  const log = opts.log ?? console.log;
+  const pages = opts.pages ?? 10_000;
+  const dataDir = mkdtempSync(join(tmpdir(), "cairn-bench-export-"));
+  removeAtExit(dataDir);
+  const work = mkdtempSync(join(tmpdir(), "cairn-bench-export-files-"));
+  removeAtExit(work);
+  const ids = await seed(dataDir, pages, log);
+  const cairn = await startCairn(binary, logPath, dataDir);
+  try {
+    const login = await fetch(`${cairn.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+      body: JSON.stringify({ email: OWNER.email, password: OWNER.password }),
+    });
+    const cookie = /cairn_session=([^;]*)/.exec(login.headers.get("set-cookie") ?? "")?.[1];
+    if (!cookie) throw new Error(`login: ${login.status} ${await login.text()}`);
+    const s: Session = { url: cairn.url, cookie };
+    const extra = await seedOverHttp(s, ids, log);
+    const pid = cairn.child.pid;
+
+    const packFile = join(work, `${KEY}-pack.zip`);
+    const pack = await measureExport(s, pid, `/api/spaces/${KEY}/export/pack`, packFile);
+    log(`pack export: ${JSON.stringify(pack)}`);
+    const site = await measureExport(s, pid, `/api/spaces/${KEY}/export/site?audience=me`, join(work, `${KEY}-site.zip`));
+    log(`site export: ${JSON.stringify(site)}`);
+    const imported = await measureImport(s, pid, packFile);
+    log(`import: ${JSON.stringify(imported)}`);
+
+    const load = loadavg()[0].toFixed(1);
+    const space = `a ${pages.toLocaleString("en")}-page space (+${extra.versions} versions, ${extra.comments} comments, ${extra.files} files)`;
+    const figures: FigureRow[] = [
+      {
+        figure: `wiki pack export of ${space}`,
+        value: `${pack.seconds} s, ${pack.mb} MB; server RSS +${pack.rssGrowthMb} MB (from ${pack.rssBeforeMb} MB)`,
+        target: `< ${TARGETS.packSeconds} s, RSS growth < ${TARGETS.rssGrowthMb} MB`,
+        met: pack.seconds < TARGETS.packSeconds && pack.rssGrowthMb < TARGETS.rssGrowthMb,
+      },
+      {
+        figure: `static site export of the same space`,
+        value: `${site.seconds} s, ${site.mb} MB; server RSS +${site.rssGrowthMb} MB (from ${site.rssBeforeMb} MB)`,
+        target: `< ${TARGETS.siteSeconds} s, RSS growth < ${TARGETS.rssGrowthMb} MB`,
+        met: site.seconds < TARGETS.siteSeconds && site.rssGrowthMb < TARGETS.rssGrowthMb,
+      },
+      {
+        figure: `import of that pack as a new space`,
+        value: `${imported.seconds} s (${imported.counts.pages} pages, ${imported.counts.versions} versions); event loop held up to ${imported.heldMaxMs} ms (GET /api/health every 20 ms: p99 ${imported.probeP99Ms} ms, ${imported.probesOver100Ms} of ${imported.probes} over 100 ms); RSS +${imported.rssGrowthMb} MB (machine load ${load})`,
+        target: `< ${TARGETS.importSeconds} s`,
+        met: imported.seconds < TARGETS.importSeconds,
+      },
+    ];
+    return { figures, extras: { exportImport: { pages, ...extra, pack, site, import: imported, load: Number(load) } } };
+  } finally {
+    await cairn.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const root = join(import.meta.dir, "..", "..");
+  const out = join(root, ".bench");
+  mkdirSync(out, { recursive: true });
+  const givenArg = process.argv.find((a) => a.startsWith("--binary="))?.slice("--binary=".length);
+  const given = givenArg ? resolve(givenArg) : undefined; // the binary runs from another cwd
+  const pages = Number(process.argv.find((a) => a.startsWith("--pages="))?.slice("--pages=".length) ?? 10_000);
+  const logPath = join(out, "export-import.log");
+  writeFileSync(logPath, "");
+  try {
+    const binary = given ?? (await build({ quiet: true, distDir: join(out, "export-dist") })).outfile;
+    console.log(`binary ${binary} (${(statSync(binary).size / 1024 / 1024).toFixed(1)} MB)`);
+    const result = await measureExportImport(binary, logPath, { pages });
+    for (const f of result.figures) console.log(`${f.met === null ? "      " : f.met ? "MET   " : "MISSED"} ${f.figure}: ${f.value}${f.target ? ` (target ${f.target})` : ""}`);
+    console.log(JSON.stringify(result.extras));
+    killAll();
+    process.exit(result.figures.every((f) => f.met !== false) ? 0 : 1);
+  } catch (err) {
+    console.error(err);
+    killAll();
+    process.exit(1);
+  }
+}
