@@ -100,7 +100,7 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
   const fieldError = (field: string) => (error && fieldOf(error) === field ? messageOf(error) : null);
   const formError = error && !fieldOf(error) ? messageOf(error) : null;
   return (
-    <Dialog open={open} onOpenChange={close} title="Import a space" description="A .zip file becomes a new private space, owned by you.">
+    <Dialog open={open} onOpenChange={close} title="Import a space" description="A .zip file becomes a new private space, owned by you. It can be:">
       <form onSubmit={(e) => void submit(e)} noValidate>
         <ul className="import-kinds">
           <li>a Cairn wiki pack (Export › Wiki pack in another Cairn's space settings)</li>
@@ -161,7 +161,7 @@ function FileField({ file, onChoose, error, disabled }: { file: File | null; onC
         </p>
       ) : file ? (
         <p id={note} className="field-hint">
-          {file.name}, {sizeText(file.size)}
+          {sizeText(file.size)}, ready to import
         </p>
       ) : null}
     </div>

@@ -20,8 +20,8 @@ export default function SpaceExportSection({ space }: { space: Space }) {
       <section className="settings-card" aria-labelledby="export-site">
         <h2 id="export-site">Static site</h2>
         <p className="muted">
-          Every page as a web page in one .zip file: unzip it and open <code>index.html</code> in any browser, straight from disk or on any web server. It has the sidebar tree, images and
-          attachments, and a search box. Nothing needs Cairn to run.
+          Every page as a web page, in one .zip file. Unzip it and open <code>index.html</code> in any browser, from disk or on any web server: the sidebar tree, images,
+          attachments and a search box come with it.
         </p>
         {space.exports.site ? <SiteExport space={space} /> : <SwitchedOff what="The static site" general={general} />}
       </section>
@@ -55,7 +55,7 @@ function SiteExport({ space }: { space: Space }) {
     <>
       <fieldset className="settings-fieldset">
         <legend>Pages to include</legend>
-        <div className="choice-row">
+        <div className="choice-row export-choices">
           {choices.map((c) => (
             <label key={c.value} className={`choice${c.disabled ? " choice-disabled" : ""}`}>
               <input type="radio" name={`site-audience-${space.key}`} value={c.value} checked={audience === c.value} disabled={c.disabled} onChange={() => setAudience(c.value)} />

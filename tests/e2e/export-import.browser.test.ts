@@ -1,0 +1,188 @@
+/**
+ * Export and import in the browser, as a person does it: a page downloaded as Markdown from its
+ * ⋯ menu (formats switched off are not offered); the space's wiki pack downloaded from its
+ * settings over a slow connection, with the server's progress shown while it streams; that pack
+ * imported from the home screen (its key already taken: said next to the field; then under a
+ * new key), the upload's and the server's progress shown, the summary of what came in, and the
+ * new space opened with its pages. axe on the menu, the settings section and the dialog;
+ * screenshots in the four looks.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { axeViolations, createOwner, LOOKS, screenshot, startCairn, visit, type RunningCairn, type Visit } from "./harness";
+import { api, newPage, newSpace } from "./fixtures";
+
+let cairn: RunningCairn;
+let v: Visit;
+let welcome: { id: string };
+let packPath = "";
+const progressSeen: Array<{ phase: string; percent: number; done: boolean }> = [];
+// Big enough (random, so incompressible) that a throttled download takes seconds, not a blink.
+const ATTACHMENT_MB = 12;
+
+beforeAll(async () => {
+  cairn = await startCairn();
+  v = await visit(cairn);
+  await createOwner(v.page);
+  await api(v.page, "PUT", "/api/admin/settings", { loginRateLimitPerMinute: 1000 });
+  const space = await newSpace(v.page, "DOCS", "Documentation");
+  welcome = await newPage(v.page, space.id, "Welcome", { text: "Hello from the export test." });
+  await newPage(v.page, space.id, "Setup guide", { parentPageId: welcome.id, text: "Install it, then run it." });
+  await uploadRandom(v.page, welcome.id, "dataset.bin", ATTACHMENT_MB * 1024 * 1024);
+  v.page.on("response", async (r) => {
+    if (r.url().includes("/api/export-progress/") && r.status() === 200) progressSeen.push(await r.json().catch(() => null));
+  });
+}, 60_000);
+afterAll(async () => {
+  await v?.close();
+  await cairn?.stop();
+});
+
+/** An attachment of random bytes, made and uploaded inside the page (nothing large crosses the protocol). */
+async function uploadRandom(page: Page, pageId: string, name: string, size: number) {
+  const status = await page.evaluate(
+    async ({ pageId, name, size }) => {
+      const bytes = new Uint8Array(size);
+      for (let at = 0; at < size; at += 65536) crypto.getRandomValues(bytes.subarray(at, Math.min(size, at + 65536)));
+      const form = new FormData();
+      form.append("file", new File([bytes], name, { type: "application/octet-stream" }));
+      const res = await fetch(`/api/pages/${pageId}/attachments`, { method: "POST", body: form, headers: { "x-requested-with": "Cairn" } });
+      return res.status;
+    },
+    { pageId, name, size },
+  );
+  if (status !== 201) throw new Error(`upload: ${status}`);
+}
+
+async function throttle(page: Page, kbPerSecond: { down?: number; up?: number }) {
+  const cdp = await page.context().newCDPSession(page);
+  const rate = (kb?: number) => (kb ? kb * 1024 : -1);
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: rate(kbPerSecond.down), uploadThroughput: rate(kbPerSecond.up) });
+  return () => cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+}
+
+describe("export and import", () => {
+  test("a page downloads as Markdown from its menu; a format switched off is not offered", async () => {
+    const { page } = v;
+    await page.goto(`/s/DOCS/p/${welcome.id}`);
+    await page.getByRole("heading", { name: "Welcome", level: 1 }).waitFor();
+    await page.getByRole("button", { name: "More actions" }).click();
+    const items = page.getByRole("menuitem", { name: /^Export as/ });
+    await page.getByRole("menuitem", { name: "Export as Markdown" }).waitFor();
+    expect(await items.allTextContents()).toEqual(["Export as Markdown", "Export as HTML", "Export as PDF"]);
+    expect(await axeViolations(page)).toEqual([]);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Export as Markdown" }).click()]);
+    expect(download.suggestedFilename()).toBe("Welcome.md");
+    const markdown = readFileSync((await download.path())!, "utf8");
+    expect(markdown).toContain("# Welcome");
+    expect(markdown).toContain("Hello from the export test.");
+    await page.getByText("Markdown file downloaded").waitFor();
+
+    await api(page, "PUT", "/api/spaces/DOCS/exports", { pdf: false });
+    await page.reload();
+    await page.getByRole("button", { name: "More actions" }).click();
+    await page.getByRole("menuitem", { name: "Export as Markdown" }).waitFor();
+    expect(await items.allTextContents()).toEqual(["Export as Markdown", "Export as HTML"]);
+    await page.keyboard.press("Escape");
+    await api(page, "PUT", "/api/spaces/DOCS/exports", { pdf: true });
+    expect(v.errors).toEqual([]);
+  }, 60_000);
+
+  test("the wiki pack downloads from space settings, its progress shown while it streams", async () => {
+    const { page } = v;
+    await page.goto("/s/DOCS/settings/general");
+    await page.getByRole("link", { name: "Export", exact: true }).first().click();
+    await page.getByRole("heading", { name: "Wiki pack" }).waitFor();
+    // A private space: the static site offers only what the exporter can see.
+    expect(await page.getByRole("radio", { name: /What anyone may see/ }).isDisabled()).toBe(true);
+    expect(await page.getByRole("radio", { name: /What I can see/ }).isChecked()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+
+    const restore = await throttle(page, { down: 2048 });
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the wiki pack" }).click()]);
+    expect(download.suggestedFilename()).toBe("DOCS-pack.zip");
+    await page.getByRole("progressbar", { name: "Building the wiki pack" }).waitFor();
+    await page.getByRole("status").filter({ hasText: /Building the wiki pack: .* \(\d+%\)/ }).waitFor();
+    await screenshot(page, "export-import-pack-running");
+    // Saved under its own name, as a browser does (the file chooser later suggests the key from it).
+    packPath = join(mkdtempSync(join(tmpdir(), "cairn-pack-")), download.suggestedFilename());
+    await download.saveAs(packPath);
+    await restore();
+    await page.getByText("The wiki pack is ready: your browser has saved it in its downloads.").waitFor({ timeout: 20_000 });
+    // The server's own progress was read while the zip streamed, and ended done.
+    expect(progressSeen.some((p) => !p.done)).toBe(true);
+    expect(progressSeen.at(-1)).toMatchObject({ done: true, percent: 100 });
+    const pack = readFileSync(packPath);
+    expect(pack.length).toBeGreaterThan(ATTACHMENT_MB * 1024 * 1024);
+    expect(pack.subarray(0, 4).toString("latin1")).toBe("PK\u0003\u0004");
+    expect(v.errors).toEqual([]);
+  }, 60_000);
+
+  test("the pack imports from the home screen under a new key, with progress and a summary; the new space opens", async () => {
+    const { page } = v;
+    await page.goto("/");
+    await page.getByRole("heading", { name: "Spaces" }).waitFor();
+    await page.getByRole("button", { name: "Import" }).click();
+    const dialog = page.getByRole("dialog", { name: "Import a space" });
+    await dialog.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByLabel(/^File/).setInputFiles(packPath);
+    // The key is suggested from the pack's name: DOCS, which is taken here.
+    expect(await dialog.getByLabel("Key").inputValue()).toBe("DOCS");
+    await dialog.getByRole("button", { name: "Import" }).click();
+    await dialog.getByRole("alert").filter({ hasText: "Another space already has this key. Choose another one." }).waitFor({ timeout: 20_000 });
+    expect(await dialog.getByLabel("Key").getAttribute("aria-invalid")).toBe("true");
+    await screenshot(page, "export-import-key-taken");
+
+    await dialog.getByLabel("Key").fill("copy");
+    expect(await dialog.getByLabel("Key").inputValue()).toBe("COPY");
+    const restore = await throttle(page, { up: 4096 });
+    await dialog.getByRole("button", { name: "Import" }).click();
+    await dialog.getByRole("progressbar", { name: "Uploading the file" }).waitFor();
+    await screenshot(page, "export-import-uploading");
+    const summary = page.getByRole("dialog", { name: "“Documentation” is imported" });
+    await summary.waitFor({ timeout: 30_000 });
+    await restore();
+    const counts = summary.getByRole("list", { name: "What came in" });
+    await counts.waitFor();
+    expect(await counts.locator("li").allInnerTexts()).toContain("2\npages");
+    expect(await counts.locator("li").allInnerTexts()).toContain("1\nattachment");
+    await summary.getByText(/as the private space COPY/).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "export-import-summary");
+
+    await summary.getByRole("button", { name: "Open Documentation" }).click();
+    await page.waitForURL(/\/s\/COPY/);
+    await page.getByRole("treeitem", { name: /Welcome/ }).first().waitFor();
+    const imported = await api(page, "GET", "/api/spaces/COPY");
+    expect(imported.name).toBe("Documentation");
+    expect(imported.isPublic).toBe(false);
+    expect(v.errors).toEqual([]);
+    expect(v.foreign).toEqual([]);
+  }, 90_000);
+
+  test("the settings section and the import dialog in the four looks", async () => {
+    for (const look of LOOKS) {
+      const s = await visit(cairn, { ...look, storageState: await v.context.storageState() });
+      try {
+        await s.page.goto("/s/DOCS/settings/export");
+        await s.page.getByRole("heading", { name: "Static site" }).waitFor();
+        await screenshot(s.page, "export-import-settings");
+        expect({ look, settings: await axeViolations(s.page) }).toEqual({ look, settings: [] });
+        await s.page.goto("/");
+        await s.page.getByRole("button", { name: "Import" }).click();
+        await s.page.getByRole("dialog", { name: "Import a space" }).waitFor();
+        await s.page.getByRole("dialog").getByLabel(/^File/).setInputFiles(packPath);
+        await screenshot(s.page, "export-import-dialog");
+        expect({ look, dialog: await axeViolations(s.page) }).toEqual({ look, dialog: [] });
+        expect(s.errors).toEqual([]);
+        expect(s.foreign).toEqual([]);
+      } finally {
+        await s.close();
+      }
+    }
+  }, 90_000);
+});
