@@ -9,9 +9,10 @@
  * 2. GET /api/spaces/EXP/export/pack and then …/export/site?audience=me, each read to a file
  *    as it streams: time to the last byte, and the server's resident memory (VmRSS sampled
  *    every 50 ms) above what it was just before.
+ *    The pack export runs twice: the second shows what the first's growth kept for good.
  * 3. POST /api/spaces/import of that pack under a new key: time to the 201, and how long the
- *    server's event loop is held meanwhile, from a GET /api/health sent every 20 ms (the
- *    slowest answer; a probe waits at most until the server answers it).
+ *    server's event loop is held meanwhile, from a small GET sent every 20 ms (the slowest
+ *    answer): the import's own progress, so each hold is put down to the phase that ran.
  *
  * Flattered by caches: the seeding has just written every page, so the database and the blobs
  * are in the OS page cache for the exports (a cold start on a big instance reads them from
@@ -140,22 +141,33 @@ async function measureImport(s: Session, pid: number, pack: string) {
   const before = rssMb(pid);
   const sampler = rssSampler(pid);
   const probes: number[] = [];
+  // Each phase of the import (its progress), with when it began and its slowest probe.
+  const phases: { phase: string; atS: number; slowestMs: number }[] = [];
+  const progressId = `bench-import-${Date.now()}`;
   let importing = true;
+  const started = performance.now();
   const probe = (async () => {
     while (importing) {
       const at = performance.now();
-      await (await fetch(`${s.url}/api/health`)).arrayBuffer();
-      probes.push(performance.now() - at);
-      await Bun.sleep(Math.max(0, 20 - (performance.now() - at)));
+      // The progress of the import itself: a small authenticated GET that also says which phase runs.
+      const res = await fetch(`${s.url}/api/export-progress/${progressId}`, { headers: { cookie: `cairn_session=${s.cookie}` } });
+      const view = res.status === 200 ? ((await res.json()) as { phase: string }) : (await res.arrayBuffer(), null);
+      const ms = performance.now() - at;
+      probes.push(ms);
+      const phase = view?.phase ?? "(not started)";
+      if (phases.at(-1)?.phase !== phase) phases.push({ phase, atS: tenth((at - started) / 1000), slowestMs: 0 });
+      // A probe that waited counts towards the phase that was running when it was sent.
+      const current = phases.at(-1)!;
+      current.slowestMs = Math.max(current.slowestMs, tenth(ms));
+      await Bun.sleep(Math.max(0, 20 - ms));
     }
   })();
-  const started = performance.now();
   const form = new FormData();
   form.append("key", "IMP");
   form.append("file", Bun.file(pack), `${KEY}-pack.zip`);
   let answer: any;
   try {
-    answer = await call(s, "POST", "/api/spaces/import", form);
+    answer = await call(s, "POST", `/api/spaces/import?progress=${progressId}`, form);
   } finally {
     importing = false;
   }
@@ -171,6 +183,7 @@ async function measureImport(s: Session, pid: number, pack: string) {
     heldMaxMs: tenth(sorted.at(-1) ?? 0),
     probeP99Ms: tenth(p99),
     probesOver100Ms: probes.filter((ms) => ms > 100).length,
+    phases,
     rssGrowthMb: tenth(peak - before),
   };
 }
@@ -199,6 +212,9 @@ export async function measureExportImport(binary: string, logPath: string, opts:
     const packFile = join(work, `${KEY}-pack.zip`);
     const pack = await measureExport(s, pid, `/api/spaces/${KEY}/export/pack`, packFile);
     log(`pack export: ${JSON.stringify(pack)}`);
+    // Again: what the first export's growth kept (code loaded, statements prepared) shows here as less.
+    const packAgain = await measureExport(s, pid, `/api/spaces/${KEY}/export/pack`, join(work, "again.zip"));
+    log(`pack export again: ${JSON.stringify(packAgain)}`);
     const site = await measureExport(s, pid, `/api/spaces/${KEY}/export/site?audience=me`, join(work, `${KEY}-site.zip`));
     log(`site export: ${JSON.stringify(site)}`);
     const imported = await measureImport(s, pid, packFile);
@@ -209,7 +225,7 @@ export async function measureExportImport(binary: string, logPath: string, opts:
     const figures: FigureRow[] = [
       {
         figure: `wiki pack export of ${space}`,
-        value: `${pack.seconds} s, ${pack.mb} MB; server RSS +${pack.rssGrowthMb} MB (from ${pack.rssBeforeMb} MB)`,
+        value: `${pack.seconds} s, ${pack.mb} MB; server RSS +${pack.rssGrowthMb} MB (from ${pack.rssBeforeMb} MB); a second export ${packAgain.seconds} s, RSS +${packAgain.rssGrowthMb} MB`,
         target: `< ${TARGETS.packSeconds} s, RSS growth < ${TARGETS.rssGrowthMb} MB`,
         met: pack.seconds < TARGETS.packSeconds && pack.rssGrowthMb < TARGETS.rssGrowthMb,
       },
@@ -221,12 +237,12 @@ export async function measureExportImport(binary: string, logPath: string, opts:
       },
       {
         figure: `import of that pack as a new space`,
-        value: `${imported.seconds} s (${imported.counts.pages} pages, ${imported.counts.versions} versions); event loop held up to ${imported.heldMaxMs} ms (GET /api/health every 20 ms: p99 ${imported.probeP99Ms} ms, ${imported.probesOver100Ms} of ${imported.probes} over 100 ms); RSS +${imported.rssGrowthMb} MB (machine load ${load})`,
+        value: `${imported.seconds} s (${imported.counts.pages} pages, ${imported.counts.versions} versions); event loop held up to ${imported.heldMaxMs} ms (a GET every 20 ms: p99 ${imported.probeP99Ms} ms, ${imported.probesOver100Ms} of ${imported.probes} over 100 ms; by phase ${imported.phases.map((p) => `${p.phase} from ${p.atS} s, slowest ${p.slowestMs} ms`).join("; ")}); RSS +${imported.rssGrowthMb} MB (machine load ${load})`,
         target: `< ${TARGETS.importSeconds} s`,
         met: imported.seconds < TARGETS.importSeconds,
       },
     ];
-    return { figures, extras: { exportImport: { pages, ...extra, pack, site, import: imported, load: Number(load) } } };
+    return { figures, extras: { exportImport: { pages, ...extra, pack, packAgain, site, import: imported, load: Number(load) } } };
   } finally {
     await cairn.stop();
     rmSync(work, { recursive: true, force: true });
