@@ -5,6 +5,7 @@ import { readProgress } from "../platform/progress";
 import { PNG } from "../attachments/testing";
 import { DEEP_WORD, SECRET_WORD, siteExport, siteFixture } from "./site-testing";
 import { fileName, folderName, planSite } from "./site-paths";
+import { SearchIndexBuilder, WORDS_PER_PAGE } from "./site-search";
 
 let env: TestEnv;
 beforeEach(() => {
@@ -171,5 +172,32 @@ describe("site paths", () => {
       ["notes-2/", 1, -1],
     ]);
     expect(plan[0]!.children).toEqual([1, 2]);
+  });
+});
+
+describe("the search index", () => {
+  /** What site-client.js gets: the words and, per word, its pages decoded from base-36 deltas. */
+  function load(builder: SearchIndexBuilder): Map<string, number[]> {
+    const window: { CAIRN_SEARCH?: { v: number; words: string[]; postings: string[] } } = {};
+    new Function("window", new TextDecoder().decode(builder.script()))(window);
+    const index = window.CAIRN_SEARCH!;
+    expect(index.v).toBe(1);
+    expect([...index.words].sort()).toEqual(index.words);
+    return new Map(index.words.map((w, i) => [w, index.postings[i]!.split(",").reduce<number[]>((out, d) => [...out, (out.at(-1) ?? 0) + parseInt(d, 36)], [])]));
+  }
+
+  test("each word once, sorted, with its pages; titles' words; accents and case folded; a bounded number per page", () => {
+    const b = new SearchIndexBuilder();
+    b.add(0, "Café plans", "The deploy runs nightly.");
+    b.add(1, "Other", "deploy DEPLOY déploy 管理 設定");
+    const many = Array.from({ length: WORDS_PER_PAGE + 50 }, (_, i) => `w${i}`).join(" ");
+    b.add(40, "Long", many);
+    const index = load(b);
+    expect(index.get("cafe")).toEqual([0]);
+    expect(index.get("deploy")).toEqual([0, 1]);
+    expect(index.get("管理")).toEqual([1]);
+    expect(index.get("long")).toEqual([40]);
+    expect(index.get(`w${WORDS_PER_PAGE - 1}`)).toEqual([40]);
+    expect(index.has(`w${WORDS_PER_PAGE}`)).toBe(false);
   });
 });
