@@ -91,6 +91,27 @@ describe("export and import", () => {
     expect(v.errors).toEqual([]);
   }, 60_000);
 
+  test("without Chromium on the server, Export as PDF says so in plain words and saves nothing", async () => {
+    const bare = await startCairn([], { CAIRN_CHROMIUM: "/nonexistent/chromium" });
+    const b = await visit(bare);
+    try {
+      await createOwner(b.page);
+      const space = await newSpace(b.page, "NOPDF", "No PDF here");
+      const p = await newPage(b.page, space.id, "Printable");
+      await b.page.goto(`/s/NOPDF/p/${p.id}`);
+      await b.page.getByRole("button", { name: "More actions" }).click();
+      let downloads = 0;
+      b.page.on("download", () => downloads++);
+      await b.page.getByRole("menuitem", { name: "Export as PDF" }).click();
+      await b.page.getByText(/^The PDF file was not made\. PDF files are printed by Chromium on the server, and this server has none installed\./).waitFor();
+      expect(downloads).toBe(0);
+      expect(b.errors).toEqual([]);
+    } finally {
+      await b.close();
+      await bare.stop();
+    }
+  }, 60_000);
+
   test("the wiki pack downloads from space settings, its progress shown while it streams", async () => {
     const { page } = v;
     await page.goto("/s/DOCS/settings/general");
@@ -118,6 +139,24 @@ describe("export and import", () => {
     const pack = readFileSync(packPath);
     expect(pack.length).toBeGreaterThan(ATTACHMENT_MB * 1024 * 1024);
     expect(pack.subarray(0, 4).toString("latin1")).toBe("PK\u0003\u0004");
+    expect(v.errors).toEqual([]);
+  }, 60_000);
+
+  test("the static site downloads too; an export switched off is explained with the way to switch it on", async () => {
+    const { page } = v;
+    await page.goto("/s/DOCS/settings/export");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the static site" }).click()]);
+    expect(download.suggestedFilename()).toBe("DOCS-site.zip");
+    expect(readFileSync((await download.path())!).subarray(0, 2).toString("latin1")).toBe("PK");
+    await page.getByText("The static site is ready: your browser has saved it in its downloads.").waitFor({ timeout: 20_000 });
+
+    await api(page, "PUT", "/api/spaces/DOCS/exports", { site: false });
+    await page.reload();
+    await page.getByText("The static site export is switched off for this space.").waitFor();
+    expect(await page.getByRole("button", { name: "Download the static site" }).count()).toBe(0);
+    await page.getByRole("link", { name: "Switch it on under General › Exports" }).click();
+    await page.getByRole("switch", { name: /^Static site/ }).waitFor();
+    await api(page, "PUT", "/api/spaces/DOCS/exports", { site: true });
     expect(v.errors).toEqual([]);
   }, 60_000);
 
