@@ -13,7 +13,6 @@ import { ContentSniffer } from "../attachments/sniff";
 import { comments } from "../comments/tables";
 import { recordEvent } from "../events/outbox";
 import { labels, pageLabels } from "../labels/tables";
-import { pages, pageVersions } from "../pages/tables";
 import { OPERATION, PRINCIPAL, spaceGrants } from "../permissions/tables";
 import { blobStore, type BlobLease } from "../platform/blobstore";
 import { iso } from "../platform/clock";
@@ -24,6 +23,7 @@ import { spaces, type SpaceRow } from "../spaces/tables";
 import { templates } from "../templates/tables";
 import type { BlobSource } from "./model";
 import type { ImportPlan } from "./plan";
+import { insertPagesAndVersions } from "./queries";
 import { importRefused } from "./refused";
 
 export interface StoredBlob {
@@ -120,8 +120,7 @@ export function writePlan(core: Core, plan: ImportPlan, stored: StoredBlobs, act
       .run();
     // The importer is the space's administrator, and nobody else has a grant: private until shared.
     core.db.insert(spaceGrants).values({ id: newId(), spaceId: plan.spaceId, principalType: PRINCIPAL.User, principalId: actor.id, operation: OPERATION.Admin, createdById: actor.id, createdAt: now }).run();
-    insertAll(plan.pages, (batch) => core.db.insert(pages).values(batch).run());
-    insertAll(plan.versions, (batch) => core.db.insert(pageVersions).values(batch).run());
+    insertPagesAndVersions(core, plan.pages, plan.versions);
     insertAll(plan.attachments, (batch) =>
       core.db
         .insert(attachments)
