@@ -22,6 +22,7 @@ export async function siteFixture(env: TestEnv) {
     parentPageId: install.id,
     contentJson: docOf({ type: "heading", attrs: { level: 2 }, content: [text("Steps")] }, para(text(`Run the ${DEEP_WORD} installer.`))),
   });
+  const unicode = await newPage(env, owner, space.id, "Résumé 管理", { parentPageId: deep.id });
   const secret = await newPage(env, owner, space.id, "Secret plans", { contentJson: docOf(para(text(`The ${SECRET_WORD} is behind the door.`))) });
   const secretChild = await newPage(env, owner, space.id, "Secret child", { parentPageId: secret.id });
   const notesA = await newPage(env, owner, space.id, "Notes", { parentPageId: start.id });
@@ -45,7 +46,7 @@ export async function siteFixture(env: TestEnv) {
   // Only the owner (a space admin, never shut out anyway) may see the secret branch.
   const restricted = await call(env, "POST", `/api/pages/${secret.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } });
   if (restricted.status !== 201 && restricted.status !== 200) throw new Error(`restrict: ${restricted.status} ${restricted.text}`);
-  return { owner, member, space, start, install, deep, secret, secretChild, notesA, notesB, picture, sheet, hidden };
+  return { owner, member, space, start, install, deep, unicode, secret, secretChild, notesA, notesB, picture, sheet, hidden };
 }
 
 async function update(env: TestEnv, who: Who, id: string, contentJson: string) {

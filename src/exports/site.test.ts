@@ -39,6 +39,7 @@ describe("the static site export", () => {
       "getting-started/index.html",
       "getting-started/install/index.html",
       "getting-started/install/linux-setup/index.html",
+      "getting-started/install/linux-setup/resume-管理/index.html",
       "getting-started/notes/index.html",
       "getting-started/notes-2/index.html",
       "secret-plans/index.html",

@@ -74,6 +74,12 @@ describe("the static site, opened from disk", () => {
     const current = page.getByRole("navigation", { name: "Pages" }).locator('[aria-current="page"]');
     expect(await current.textContent()).toBe("Linux setup");
     expect(await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Notes" }).count()).toBe(2);
+    // A folder named in other letters than ASCII opens as well.
+    await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Résumé 管理" }).click();
+    await page.getByRole("heading", { level: 1, name: "Résumé 管理" }).waitFor();
+    expect(decodeURIComponent(page.url())).toBe(decodeURIComponent(url("getting-started/install/linux-setup/resume-管理/index.html")));
+    await page.goBack();
+    await page.getByRole("heading", { level: 1, name: "Linux setup" }).waitFor();
     auditing = true;
     expect(await axeViolations(page)).toEqual([]);
     auditing = false;
