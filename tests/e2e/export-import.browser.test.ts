@@ -168,6 +168,13 @@ describe("export and import", () => {
     const dialog = page.getByRole("dialog", { name: "Import a space" });
     await dialog.waitFor();
     expect(await axeViolations(page)).toEqual([]);
+    // Not a zip at all: refused, said next to the file, nothing made.
+    await dialog.getByLabel(/^File/).setInputFiles({ name: "notes.zip", mimeType: "application/zip", buffer: Buffer.from("just some text, not an archive") });
+    expect(await dialog.getByLabel("Key").inputValue()).toBe("NOTES");
+    await dialog.getByRole("button", { name: "Import" }).click();
+    await dialog.getByRole("alert").filter({ hasText: /^This file cannot be imported: / }).waitFor();
+    expect(await dialog.getByLabel(/^File/).getAttribute("aria-invalid")).toBe("true");
+    expect((await api(page, "GET", "/api/spaces")).map((x: { key: string }) => x.key)).toEqual(["DOCS"]);
     await dialog.getByLabel(/^File/).setInputFiles(packPath);
     // The key is suggested from the pack's name: DOCS, which is taken here.
     expect(await dialog.getByLabel("Key").inputValue()).toBe("DOCS");
