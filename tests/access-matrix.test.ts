@@ -4,6 +4,7 @@
  * rows that change or destroy what they touch get a fresh target of their own.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { strToU8, zipSync } from "fflate";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PNG } from "../src/attachments/testing";
@@ -76,6 +77,14 @@ const file = () => {
   return fd;
 };
 
+/** An import's form: the new space's key and a zip of one Markdown page. */
+const markdownZip = (key: string) => {
+  const fd = new FormData();
+  fd.append("key", key);
+  fd.append("file", new File([zipSync({ "Home.md": strToU8("# Home\n") })], "notes.zip", { type: "application/zip" }));
+  return fd;
+};
+
 /** A small picture for the space-icon rows. */
 const picture = () => {
   const fd = new FormData();
@@ -104,6 +113,7 @@ const ROWS: Row[] = [
   // Spaces
   rows("GET /api/spaces", "list", P.anyone, 200, () => "/api/spaces"),
   rows("POST /api/spaces", "new", P.createSpace, 201, () => "/api/spaces", () => ({ key: `S${uniq()}`, name: "New" })),
+  rows("POST /api/spaces/import", "new", P.createSpace, 201, () => "/api/spaces/import", () => markdownZip(`I${uniq()}`)),
   rows("GET /api/spaces/:key", "MAIN", P.read, 200, () => "/api/spaces/MAIN"),
   rows("GET /api/spaces/:key", "PRIV", P.privRead, 200, () => "/api/spaces/PRIV"),
   rows("PUT /api/spaces/:key", "MAIN", P.admin, 200, () => "/api/spaces/MAIN", () => ({ description: "Main space" })),
