@@ -28,15 +28,21 @@ export interface SitePage {
 }
 
 const NAME_MAX = 48;
+/**
+ * Folders deeper down get shorter names so a path stays under ~200 characters (Windows refuses
+ * paths past 260 with the folder it is unpacked into), never shorter than SHORTEST.
+ */
+const DIR_BUDGET = 200;
+const SHORTEST = 8;
 // Names Windows will not create as files or folders, whatever the extension.
 const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/;
 
 /**
  * A folder name from a title: letters and digits of any script, lower case, accents dropped, runs of
- * anything else as one "-", at most 48 characters (deep trees must stay under Windows' path
- * limits). Never starts with "_", so the site's own `_site/` and `_files/` cannot be taken.
+ * anything else as one "-", at most `max` characters (48; fewer deep down, see DIR_BUDGET).
+ * Never starts with "_", so the site's own `_site/` and `_files/` cannot be taken.
  */
-export function folderName(title: string): string {
+export function folderName(title: string, max = NAME_MAX): string {
   const slug = Array.from(
     title
       .normalize("NFKD")
@@ -45,7 +51,7 @@ export function folderName(title: string): string {
       .replace(/[^\p{L}\p{N}]+/gu, "-")
       .replace(/^-+|-+$/g, ""),
   )
-    .slice(0, NAME_MAX)
+    .slice(0, max)
     .join("")
     .replace(/-+$/, "")
     .normalize("NFC");
@@ -59,7 +65,7 @@ export function planSite(roots: TreeInput[]): SitePage[] {
   const visit = (nodes: TreeInput[], parent: SitePage | null) => {
     const taken = new Set<string>();
     for (const node of nodes) {
-      const base = folderName(node.title);
+      const base = folderName(node.title, Math.max(SHORTEST, Math.min(NAME_MAX, DIR_BUDGET - (parent?.dir.length ?? 0) - 4)));
       let name = base;
       for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
       taken.add(name);

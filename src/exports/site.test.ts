@@ -174,6 +174,16 @@ describe("site paths", () => {
     ]);
     expect(plan[0]!.children).toEqual([1, 2]);
   });
+
+  test("deep down, names get shorter (8 letters at least) so paths stay near 200 characters", () => {
+    let node = { id: "0", title: "A rather long title for a page in a deep tree", emoji: null, children: [] as any[] };
+    const root = node;
+    for (let i = 1; i < 12; i++) node.children.push((node = { id: String(i), title: node.title, emoji: null, children: [] }));
+    const plan = planSite([root]);
+    expect(plan[0]!.dir).toBe("a-rather-long-title-for-a-page-in-a-deep-tree/");
+    expect(plan.map((p) => p.dir.split("/").at(-2)!.length)).toEqual([45, 45, 45, 45, 12, 8, 8, 8, 8, 8, 8, 8]);
+    expect(plan[4]!.dir.length).toBeLessThanOrEqual(200);
+  });
 });
 
 describe("the search index", () => {
