@@ -1,9 +1,9 @@
 /**
- * What the wiki pack reads from the other domains' tables: one page at a time (its row, its
- * versions, comments, attachments and labels), so memory holds one page's history however large
- * the space; statements prepared once per database. Every list comes in the pack's order.
+ * What the wiki pack reads from the other domains' tables: a batch of pages at a time (their
+ * rows, versions, comments, attachments and labels: five statements per batch, not per page),
+ * so memory holds a few pages' history however large the space. Lists come in the pack's order.
  */
-import { and, asc, eq, isNull, or, isNotNull, sql, exists } from "drizzle-orm";
+import { and, asc, count, eq, exists, inArray, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Core } from "../core";
 import { attachments } from "../attachments/tables";
@@ -14,12 +14,12 @@ import { templates } from "../templates/tables";
 import { users } from "../users/tables";
 import { perInstance } from "../platform/memo";
 
-const id = sql.placeholder("id");
 const replies = alias(comments, "replies");
 
-const statements = perInstance((core: Core) => ({
-  page: core.db
+function pageRows(core: Core, ids: string[]) {
+  return core.db
     .select({
+      id: pages.id,
       position: pages.position,
       title: pages.title,
       emoji: pages.emoji,
@@ -30,10 +30,14 @@ const statements = perInstance((core: Core) => ({
       updatedAt: pages.updatedAt,
     })
     .from(pages)
-    .where(eq(pages.id, id))
-    .prepare(),
-  versions: core.db
+    .where(inArray(pages.id, ids))
+    .all();
+}
+
+function versionRows(core: Core, ids: string[]) {
+  return core.db
     .select({
+      pageId: pageVersions.pageId,
       number: pageVersions.versionNumber,
       title: pageVersions.title,
       changeComment: pageVersions.changeComment,
@@ -42,14 +46,24 @@ const statements = perInstance((core: Core) => ({
       contentJson: pageVersions.contentJson,
     })
     .from(pageVersions)
-    .where(eq(pageVersions.pageId, id))
-    .orderBy(asc(pageVersions.versionNumber))
-    .prepare(),
-  // Deleted comments stay out, except a thread's deleted top comment that still has live
-  // replies: the app keeps it as a placeholder (its body emptied), and so does the pack, so the
-  // replies keep their thread.
-  comments: core.db
+    .where(inArray(pageVersions.pageId, ids))
+    .orderBy(asc(pageVersions.pageId), asc(pageVersions.versionNumber))
+    .all();
+}
+
+/**
+ * Deleted comments stay out, except a thread's deleted top comment that still has live replies:
+ * the app keeps it as a placeholder (its body emptied), and so does the pack, so the replies
+ * keep their thread.
+ */
+function commentRows(core: Core, ids: string[]) {
+  const liveReply = core.db
+    .select({ id: replies.id })
+    .from(replies)
+    .where(and(eq(replies.parentId, comments.id), isNull(replies.deletedAt)));
+  return core.db
     .select({
+      pageId: comments.pageId,
       id: comments.id,
       parentId: comments.parentId,
       body: comments.body,
@@ -61,19 +75,15 @@ const statements = perInstance((core: Core) => ({
       resolvedById: comments.resolvedById,
     })
     .from(comments)
-    .where(
-      and(
-        eq(comments.pageId, id),
-        or(
-          isNull(comments.deletedAt),
-          and(isNull(comments.parentId), exists(core.db.select({ id: replies.id }).from(replies).where(and(eq(replies.parentId, comments.id), isNull(replies.deletedAt))))),
-        ),
-      ),
-    )
+    .where(and(inArray(comments.pageId, ids), or(isNull(comments.deletedAt), and(isNull(comments.parentId), exists(liveReply)))))
     .orderBy(asc(comments.createdAt), asc(comments.id))
-    .prepare(),
-  attachments: core.db
+    .all();
+}
+
+function attachmentRows(core: Core, ids: string[]) {
+  return core.db
     .select({
+      pageId: attachments.pageId,
       id: attachments.id,
       filename: attachments.filename,
       contentType: attachments.contentType,
@@ -83,18 +93,77 @@ const statements = perInstance((core: Core) => ({
       createdAt: attachments.createdAt,
     })
     .from(attachments)
-    .where(eq(attachments.pageId, id))
+    .where(inArray(attachments.pageId, ids))
     .orderBy(asc(attachments.createdAt), asc(attachments.id))
-    .prepare(),
-  labels: core.db
-    .select({ name: labels.name })
+    .all();
+}
+
+function labelRows(core: Core, ids: string[]) {
+  return core.db
+    .select({ pageId: pageLabels.pageId, name: labels.name })
     .from(pageLabels)
     .innerJoin(labels, eq(labels.id, pageLabels.labelId))
-    .where(eq(pageLabels.pageId, id))
+    .where(inArray(pageLabels.pageId, ids))
     .orderBy(asc(labels.name))
+    .all();
+}
+
+/** How many versions each page of `ids` has (to size the batches: a version can be large). */
+export function versionCounts(core: Core, ids: string[]): Map<string, number> {
+  const rows = core.db.select({ pageId: pageVersions.pageId, n: count() }).from(pageVersions).where(inArray(pageVersions.pageId, ids)).groupBy(pageVersions.pageId).all();
+  return new Map(rows.map((r) => [r.pageId, r.n]));
+}
+
+function byPage<R extends { pageId: string }>(rows: R[]): Map<string, R[]> {
+  const out = new Map<string, R[]>();
+  for (const r of rows) {
+    const list = out.get(r.pageId);
+    if (list) list.push(r);
+    else out.set(r.pageId, [r]);
+  }
+  return out;
+}
+
+export type PackPage = NonNullable<ReturnType<ReturnType<typeof pagesForPack>["get"]>>;
+
+/**
+ * The pages of `ids` (a batch: SQLite takes up to 32,766 parameters, callers send a few
+ * hundred) with everything the pack keeps of them; a page gone meanwhile is absent.
+ */
+export function pagesForPack(core: Core, ids: string[]) {
+  const versions = byPage(versionRows(core, ids));
+  const notes = byPage(commentRows(core, ids));
+  const files = byPage(attachmentRows(core, ids));
+  const names = byPage(labelRows(core, ids));
+  const out = new Map<string, { page: ReturnType<typeof pageRows>[number]; versions: ReturnType<typeof versionRows>; comments: ReturnType<typeof commentRows>; attachments: ReturnType<typeof attachmentRows>; labels: string[] }>();
+  for (const page of pageRows(core, ids)) {
+    out.set(page.id, {
+      page,
+      versions: versions.get(page.id) ?? [],
+      comments: notes.get(page.id) ?? [],
+      attachments: files.get(page.id) ?? [],
+      labels: (names.get(page.id) ?? []).map((l) => l.name),
+    });
+  }
+  return out;
+}
+
+const userQuery = perInstance((core: Core) =>
+  core.db
+    .select({ name: users.displayName, email: users.email })
+    .from(users)
+    .where(eq(users.id, sql.placeholder("id")))
     .prepare(),
-  user: core.db.select({ name: users.displayName, email: users.email }).from(users).where(eq(users.id, id)).prepare(),
-  templates: core.db
+);
+
+/** An account's name and e-mail (nothing else leaves); undefined for a deleted account. */
+export function personForPack(core: Core, userId: string) {
+  return userQuery(core).get({ id: userId });
+}
+
+/** The space's own templates (not the wiki-wide ones), oldest first. */
+export function templatesForPack(core: Core, spaceId: string) {
+  return core.db
     .select({
       id: templates.id,
       name: templates.name,
@@ -105,33 +174,7 @@ const statements = perInstance((core: Core) => ({
       updatedAt: templates.updatedAt,
     })
     .from(templates)
-    .where(and(isNotNull(templates.spaceId), eq(templates.spaceId, id)))
+    .where(eq(templates.spaceId, spaceId))
     .orderBy(asc(templates.createdAt), asc(templates.id))
-    .prepare(),
-}));
-
-export type PackPageRow = NonNullable<ReturnType<ReturnType<typeof statements>["page"]["get"]>>;
-
-/** One page's row and everything the pack keeps of it; undefined once the page is gone. */
-export function pageForPack(core: Core, pageId: string) {
-  const s = statements(core);
-  const page = s.page.get({ id: pageId });
-  if (!page) return undefined;
-  return {
-    page,
-    versions: s.versions.all({ id: pageId }),
-    comments: s.comments.all({ id: pageId }),
-    attachments: s.attachments.all({ id: pageId }),
-    labels: s.labels.all({ id: pageId }).map((l) => l.name),
-  };
-}
-
-/** An account's name and e-mail (nothing else leaves); undefined for a deleted account. */
-export function personForPack(core: Core, userId: string) {
-  return statements(core).user.get({ id: userId });
-}
-
-/** The space's own templates (not the wiki-wide ones), oldest first. */
-export function templatesForPack(core: Core, spaceId: string) {
-  return statements(core).templates.all({ id: spaceId });
+    .all();
 }
