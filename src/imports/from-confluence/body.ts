@@ -17,6 +17,7 @@
 import type { JSONContent } from "@tiptap/core";
 import { fitToSchema } from "../../content/markdown-fit";
 import { ATTACHMENT_REF } from "../model";
+import { bold, codeBlock, containerContent, textBlock, textNode, type Mark } from "./blocks";
 import { attr, childElements, classes, find, hasClass, isElement, rawText, textContent, type HtmlElement, type HtmlNode } from "./dom";
 
 export interface BodyContext {
@@ -29,7 +30,6 @@ export interface BodyContext {
   mapped(what: string, reason: string): void;
 }
 
-type Mark = NonNullable<JSONContent["marks"]>[number];
 
 const PANEL_KINDS: Record<string, string> = { information: "info", info: "info", note: "warning", warning: "error", tip: "success" };
 const EMOTICONS: Record<string, string> = {
@@ -73,10 +73,6 @@ function node(n: HtmlNode, marks: Mark[], ctx: BodyContext): JSONContent[] {
     return text ? [textNode(text, marks)] : [];
   }
   return isElement(n) ? element(n, marks, ctx) : [];
-}
-
-function textNode(text: string, marks: Mark[]): JSONContent {
-  return marks.length ? { type: "text", text, marks: [...marks] } : { type: "text", text };
 }
 
 function element(el: HtmlElement, marks: Mark[], ctx: BodyContext): JSONContent[] {
@@ -147,69 +143,6 @@ function element(el: HtmlElement, marks: Mark[], ctx: BodyContext): JSONContent[
   }
 }
 
-/** A text block's inline content, split around blocks (images, nested lists) sitting inside it. */
-function textBlock(shell: JSONContent, content: JSONContent[]): JSONContent[] {
-  const out: JSONContent[] = [];
-  let run: JSONContent[] = [];
-  const flush = () => {
-    const inline = trimInline(run);
-    if (inline.length) out.push({ ...shell, content: inline });
-    run = [];
-  };
-  for (const child of content) {
-    if (isInline(child)) run.push(child);
-    else {
-      flush();
-      out.push(child);
-    }
-  }
-  flush();
-  return out;
-}
-
-const isInline = (n: JSONContent) => n.type === "text" || n.type === "hardBreak" || n.type === "mention";
-
-/** White space at the edges and doubled between nodes removed; a text block of nothing but white space and breaks is empty. */
-function trimInline(nodes: JSONContent[]): JSONContent[] {
-  const out: JSONContent[] = [];
-  for (const n of nodes) {
-    if (n.type !== "text") {
-      out.push(n);
-      continue;
-    }
-    const prev = out.at(-1);
-    let text = n.text!;
-    if (!prev || prev.type === "hardBreak" || (prev.type === "text" && prev.text!.endsWith(" "))) text = text.replace(/^ +/, "");
-    if (text) out.push({ ...n, text });
-  }
-  while (out.length && (out.at(-1)!.type === "hardBreak" || (out.at(-1)!.type === "text" && !out.at(-1)!.text!.trim()))) out.pop();
-  const last = out.at(-1);
-  if (last?.type === "text") out[out.length - 1] = { ...last, text: last.text!.replace(/ +$/, "") };
-  const meaningful = out.some((n) => n.type !== "hardBreak" && (n.type !== "text" || n.text!.replace(/\u00a0/g, "").trim()));
-  return meaningful ? out : [];
-}
-
-/** Content of a node that holds blocks: runs of loose inline content become paragraphs. */
-function containerContent(nodes: JSONContent[]): JSONContent[] {
-  const out: JSONContent[] = [];
-  let run: JSONContent[] = [];
-  const flush = () => {
-    out.push(...textBlock({ type: "paragraph" }, run));
-    run = [];
-  };
-  for (const child of nodes) {
-    if (isInline(child)) run.push(child);
-    else {
-      flush();
-      out.push(child);
-    }
-  }
-  flush();
-  return out;
-}
-
-const bold = (nodes: JSONContent[]) => nodes.map((n) => (n.type === "text" ? { ...n, marks: [...(n.marks ?? []), { type: "bold" }] } : n));
-
 function informationMacro(el: HtmlElement, ctx: BodyContext): JSONContent {
   const kindClass = classes(el).map((c) => /^confluence-information-macro-(information|note|warning|tip)$/.exec(c)?.[1]).find(Boolean);
   const kind = PANEL_KINDS[kindClass ?? attr(el, "data-macro-name") ?? "information"] ?? "info";
@@ -246,16 +179,6 @@ function codeMacro(el: HtmlElement, ctx: BodyContext): JSONContent[] {
   const out = header ? textBlock({ type: "paragraph" }, bold(children(header, [], ctx))) : [];
   out.push(codeBlock(pre ? rawText(pre) : textContent(el), pre ? attr(pre, "data-syntaxhighlighter-params") : null));
   return out;
-}
-
-/** Confluence's brush names that differ from the usual language names. */
-const BRUSHES: Record<string, string> = { js: "javascript", py: "python", ps: "powershell", shell: "bash", sh: "bash", text: "", none: "", plain: "" };
-
-function codeBlock(code: string, params: string | null): JSONContent {
-  const brush = /(?:^|;)\s*brush:\s*([\w#+.-]+)/i.exec(params ?? "")?.[1]?.toLowerCase() ?? "";
-  const language = (BRUSHES[brush] ?? brush) || null;
-  const text = code.replace(/\r\n?/g, "\n").replace(/\n$/, "");
-  return { type: "codeBlock", attrs: { language }, content: text ? [{ type: "text", text }] : [] };
 }
 
 function list(el: HtmlElement, ctx: BodyContext): JSONContent {

@@ -21,8 +21,9 @@ import type { JSONContent } from "@tiptap/core";
 import { KEY_MAX } from "../../spaces/service";
 import { ATTACHMENT_REF, PAGE_REF, type ImportedAttachment, type ImportedAuthor, type ImportedPage, type ImportedSpace } from "../model";
 import { importRefused } from "../refused";
-import { baseName, contentTypeOf, decodePath, folderOf, isHiddenPath, isRelativeAddress, MappedTally, naturalOrder, refCounter, resolvePath, splitAddress, type OpenedZip, type ZipFile } from "../from-markdown/files";
+import { baseName, contentTypeOf, decodePath, folderOf, isHiddenPath, isRelativeAddress, MappedTally, refCounter, resolvePath, splitAddress, type OpenedZip, type ZipFile } from "../from-markdown/files";
 import { bodyDocument, type BodyContext } from "./body";
+import { placePages } from "./tree";
 import { attr, byId, find, findAll, hasClass, parseHtml, textContent } from "./dom";
 
 interface PageMeta {
@@ -115,37 +116,10 @@ export async function fromConfluenceZip(zip: OpenedZip): Promise<ImportedSpace> 
     meta.title = meta.title.slice(0, 255);
   }
 
-  // The tree: each page under its last breadcrumb that is a page here; loops cut.
   const byName = new Map(metas.map((m) => [m.name, m]));
   const byConfluenceId = new Map(metas.filter((m) => m.confluenceId).map((m) => [m.confluenceId!, m]));
-  const parentOf = new Map<PageMeta, PageMeta | null>();
-  for (const meta of metas) {
-    const parent = [...meta.ancestors].reverse().map((h) => byName.get(h)).find((m) => m && m !== meta) ?? null;
-    parentOf.set(meta, parent);
-  }
-  for (const meta of metas) {
-    const seen = new Set<PageMeta>([meta]);
-    for (let p = parentOf.get(meta); p; p = parentOf.get(p)) {
-      if (seen.has(p)) {
-        parentOf.set(meta, null);
-        tally.add("breadcrumbs that loop", "the page was placed at the top of the space");
-        break;
-      }
-      seen.add(p);
-    }
-  }
-  const childrenOf = new Map<PageMeta | null, PageMeta[]>();
-  for (const meta of metas) childrenOf.set(parentOf.get(meta)!, [...(childrenOf.get(parentOf.get(meta)!) ?? []), meta]);
-  const rank = (m: PageMeta) => order.get(m.name) ?? Number.MAX_SAFE_INTEGER;
-  const ordered: { meta: PageMeta; position: number }[] = [];
-  const visit = (parent: PageMeta | null) => {
-    const kids = (childrenOf.get(parent) ?? []).sort((a, b) => rank(a) - rank(b) || naturalOrder(a.title, b.title));
-    kids.forEach((meta, position) => {
-      ordered.push({ meta, position });
-      visit(meta);
-    });
-  };
-  visit(null);
+  const ordered = placePages(metas, order, () => tally.add("breadcrumbs that loop", "the page was placed at the top of the space"));
+  const parentOf = new Map(ordered.map((o) => [o.item, o.parent]));
 
   // Authors named in bylines.
   const authors: ImportedAuthor[] = [];
@@ -165,16 +139,23 @@ export async function fromConfluenceZip(zip: OpenedZip): Promise<ImportedSpace> 
   // Files: attachments by path under the base.
   const files = new Map<string, ZipFile>();
   for (const e of zip.entries) if (inBase(e.path) && !isHiddenPath(e.path)) files.set(relative(e.path), e);
+  // attachments/<pageId>/…: each page's own files.
+  const ownFiles = new Map<string, string[]>();
+  for (const path of files.keys()) {
+    const pageId = /^attachments\/(\d+)\/[^/]+$/.exec(path)?.[1];
+    if (pageId) (ownFiles.get(pageId) ?? ownFiles.set(pageId, []).get(pageId)!).push(path);
+  }
   const attachmentNames = new Map<string, string>();
   for (const meta of metas) for (const [path, name] of meta.attachmentNames) if (!attachmentNames.has(path)) attachmentNames.set(path, name);
   const blobs = new Map<string, ZipFile>();
   const used = new Set<string>();
   const attachmentRef = refCounter("f");
-  const homepage = (childrenOf.get(null) ?? []).length === 1 ? childrenOf.get(null)![0].ref : null;
+  const roots = ordered.filter((o) => o.parent === null);
+  const homepage = roots.length === 1 ? roots[0].item.ref : null;
 
   // Second pass: bodies.
   const pages: ImportedPage[] = [];
-  for (const { meta, position } of ordered) {
+  for (const { item: meta, position } of ordered) {
     const attachments: ImportedAttachment[] = [];
     const attached = new Map<string, ImportedAttachment>();
     const attach = (path: string): ImportedAttachment => {
@@ -232,7 +213,7 @@ export async function fromConfluenceZip(zip: OpenedZip): Promise<ImportedSpace> 
       content = { type: "doc", content: [{ type: "paragraph" }] };
     }
     // The page's own files, whether its body shows them or not.
-    if (meta.confluenceId) for (const path of files.keys()) if (path.startsWith(`attachments/${meta.confluenceId}/`)) attach(path);
+    for (const path of meta.confluenceId ? (ownFiles.get(meta.confluenceId) ?? []) : []) attach(path);
     pages.push({
       ref: meta.ref,
       parent: parentOf.get(meta)?.ref ?? null,

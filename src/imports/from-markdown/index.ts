@@ -67,7 +67,10 @@ export async function fromMarkdownZip(zip: OpenedZip): Promise<ImportedSpace> {
   // Addresses of pages: their Markdown file, and a folder that is a page.
   const pageAt = new Map<string, string>();
   const byName = new Map<string, string[]>(); // lower-case name without extension → paths (for [[wikilinks]])
-  const addName = (name: string, path: string) => byName.set(name.toLowerCase(), [...(byName.get(name.toLowerCase()) ?? []), path]);
+  const addName = (name: string, path: string) => {
+    const key = name.toLowerCase();
+    (byName.get(key) ?? byName.set(key, []).get(key)!).push(path);
+  };
   for (const page of plan) {
     if (page.file) pageAt.set(logical(page.file), page.ref);
     if (page.folder !== null) pageAt.set(page.folder, page.ref);
