@@ -8,7 +8,7 @@ import { call, makeEnv, ownerAndMember, signUp, type TestEnv } from "../../tests
 import { PNG, uploaded } from "../attachments/testing";
 import { everythingDocument } from "../content/testing";
 import { newPage, newSpace } from "../pages/testing";
-import { importZip, packOf, unzip } from "./testing";
+import { handPack, importZip, packOf, unzip } from "./testing";
 
 let env: TestEnv;
 beforeEach(() => {
@@ -204,5 +204,24 @@ describe("a pack imported", () => {
     const view = await call(env, "GET", "/api/export-progress/import-12345", { as: owner });
     expect(view.body).toMatchObject({ done: true, percent: 100, error: null });
     expect((await call(env, "GET", "/api/export-progress/import-12345", { as: member })).status).toBe(404);
+  });
+
+  test("progress: readable while a large import runs, in its phases", async () => {
+    const { owner } = await ownerAndMember(env);
+    const pack = await handPack(Array.from({ length: 400 }, (_, i) => ({ id: `p${i}`, parent: i ? "p0" : null })));
+    const running = importZip(env, owner, pack, { key: "BIG", progress: "big-import-1" });
+    const seen: { phase: string; percent: number; done: boolean }[] = [];
+    for (let i = 0; i < 2000 && !seen.at(-1)?.done; i++) {
+      const view = await call(env, "GET", "/api/export-progress/big-import-1", { as: owner });
+      if (view.status === 200) seen.push(view.body);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    expect((await running).status).toBe(201);
+    const during = seen.filter((v) => !v.done);
+    expect(during.length).toBeGreaterThan(0);
+    expect(during.some((v) => v.phase === "checking" && v.percent > 0 && v.percent < 100)).toBe(true);
+    // The percentage only goes up.
+    expect(seen.map((v) => v.percent)).toEqual(seen.map((v) => v.percent).sort((a, b) => a - b));
+    expect(seen.at(-1)).toMatchObject({ done: true, percent: 100 });
   });
 });
