@@ -174,6 +174,7 @@ describe("export and import", () => {
     await dialog.getByRole("button", { name: "Import" }).click();
     await dialog.getByRole("alert").filter({ hasText: /^This file cannot be imported: / }).waitFor();
     expect(await dialog.getByLabel(/^File/).getAttribute("aria-invalid")).toBe("true");
+    await screenshot(page, "export-import-refused");
     expect((await api(page, "GET", "/api/spaces")).map((x: { key: string }) => x.key)).toEqual(["DOCS"]);
     await dialog.getByLabel(/^File/).setInputFiles(packPath);
     // The key is suggested from the pack's name: DOCS, which is taken here.

@@ -3,13 +3,9 @@
  * `POLL_MS` until it is done. Pure fetch (not React), so an export keeps being followed while
  * the person moves around the app, and a screen shows it again when they come back.
  */
-export interface ProgressView {
-  id: string;
-  phase: string;
-  percent: number;
-  done: boolean;
-  error: { code: string; message: string } | null;
-}
+import type { AnswerOf } from "../../api/types";
+
+export type ProgressView = AnswerOf<"/api/export-progress/{id}", "get">;
 
 export const POLL_MS = 600;
 
@@ -24,20 +20,16 @@ export async function readProgress(id: string): Promise<ProgressView | null> {
 /** The phases the exports and imports report, in words (an unknown one is shown as sent, tidied). */
 const PHASES: Record<string, string> = {
   starting: "Starting",
-  upload: "Uploading",
+  // Exports (pack: pages, files, finish; site: pages, files, index)
+  pages: "Pages",
+  files: "Files",
+  finish: "Finishing",
+  index: "Search index",
+  // Imports: upload, reading, checking, writing
+  upload: "Receiving the file",
   reading: "Reading the file",
   checking: "Checking the pages",
-  pages: "Pages",
-  versions: "Versions",
-  comments: "Comments",
-  attachments: "Attachments",
-  blobs: "Files",
-  files: "Files",
-  templates: "Templates",
-  search: "Search index",
-  tree: "Sidebar tree",
-  writing: "Writing",
-  finishing: "Finishing",
+  writing: "Writing the space",
 };
 export const phaseText = (phase: string) => PHASES[phase] ?? phase.charAt(0).toUpperCase() + phase.slice(1).replace(/[-_]/g, " ");
 
