@@ -125,6 +125,23 @@ describe("the static site export", () => {
     expect(fromAnonymous.bytes).toEqual(anon.bytes);
   });
 
+  test("published pages only: drafts (even one's own) and the trash stay out; an empty space still opens", async () => {
+    const f = await siteFixture(env);
+    const draft = await call(env, "POST", "/api/pages/draft", { as: f.owner, body: { spaceId: f.space.id } });
+    expect(draft.status).toBe(201);
+    expect((await call(env, "DELETE", `/api/pages/${f.notesB.id}`, { as: f.owner })).status).toBe(204);
+    const site = await siteExport(env, f.owner, "DOCS");
+    expect(site.files.has("getting-started/notes-2/index.html")).toBe(false);
+    expect(site.files.has("getting-started/notes/index.html")).toBe(true);
+    expect(allText(site.files)).not.toContain(draft.body.id);
+    expect(site.textOf("_site/tree.js").match(/"Notes"/g)).toHaveLength(1);
+
+    expect((await call(env, "POST", "/api/spaces", { as: f.owner, body: { key: "EMPTY", name: "Nothing yet" } })).status).toBe(201);
+    const empty = await siteExport(env, f.owner, "EMPTY");
+    expect([...empty.files.keys()]).toEqual(["_site/style.css", "_site/site.js", "_site/tree.js", "index.html", "_site/search-index.js"]);
+    expect(empty.textOf("index.html")).toContain("This space has no pages.");
+  });
+
   test("the same content gives the same bytes", async () => {
     const f = await siteFixture(env);
     const a = await siteExport(env, f.owner, "DOCS");
