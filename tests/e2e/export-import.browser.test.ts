@@ -142,7 +142,7 @@ describe("export and import", () => {
     expect(v.errors).toEqual([]);
   }, 60_000);
 
-  test("the static site downloads too; an export switched off is explained with the way to switch it on", async () => {
+  test("the static site downloads too; an export switched off meanwhile is refused in words; one switched off is explained with the way to switch it on", async () => {
     const { page } = v;
     await page.goto("/s/DOCS/settings/export");
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the static site" }).click()]);
@@ -150,7 +150,11 @@ describe("export and import", () => {
     expect(readFileSync((await download.path())!).subarray(0, 2).toString("latin1")).toBe("PK");
     await page.getByText("The static site is ready: your browser has saved it in its downloads.").waitFor({ timeout: 20_000 });
 
+    // Switched off by someone else while this screen was open: the refusal comes back in words.
     await api(page, "PUT", "/api/spaces/DOCS/exports", { site: false });
+    await page.getByRole("button", { name: "Dismiss" }).click();
+    await page.getByRole("button", { name: "Download the static site" }).click();
+    await page.getByRole("alert").filter({ hasText: "The static site was not made. This export is switched off for the space. Switch it on under General › Exports, then try again." }).waitFor({ timeout: 15_000 });
     await page.reload();
     await page.getByText("The static site export is switched off for this space.").waitFor();
     expect(await page.getByRole("button", { name: "Download the static site" }).count()).toBe(0);
