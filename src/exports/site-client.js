@@ -20,6 +20,8 @@
   var WORD = /[\p{L}\p{N}]+/gu;
   var MAX_WORD = 32;
   var MAX_RESULTS = 50;
+  var FILE_ICON =
+    '<svg width="15" height="15" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M6 22a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h8a2.4 2.4 0 0 1 1.704.706l3.588 3.588A2.4 2.4 0 0 1 20 8v12a2 2 0 0 1-2 2z"/><path d="M14 2v5a1 1 0 0 0 1 1h5"/><path d="M10 9H8"/><path d="M16 13H8"/><path d="M16 17H8"/></svg>';
 
   function norm(s) {
     return s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
@@ -70,7 +72,11 @@
     }
     var link = el("a", "tree-item");
     link.href = href(i);
-    if (pages[i][1]) link.appendChild(el("span", "tree-icon", pages[i][1]));
+    var icon = el("span", "tree-icon", pages[i][1] || null);
+    icon.setAttribute("aria-hidden", "true");
+    // Lucide's file-text, as the app's tree draws a page without an emoji.
+    if (!pages[i][1]) icon.innerHTML = FILE_ICON;
+    link.appendChild(icon);
     link.appendChild(el("span", "tree-title", pages[i][0]));
     if (i === current) link.setAttribute("aria-current", "page");
     line.appendChild(toggle);
