@@ -75,7 +75,28 @@ function node(n: HtmlNode, marks: Mark[], ctx: BodyContext): JSONContent[] {
   return isElement(n) ? element(n, marks, ctx) : [];
 }
 
+/**
+ * Elements nested deeper than this keep only their text: the walk is recursive, and no page
+ * Confluence draws nests a hundredth as deep (the schema itself allows 40 levels).
+ */
+const MAX_ELEMENT_DEPTH = 500;
+let depth = 0;
+
 function element(el: HtmlElement, marks: Mark[], ctx: BodyContext): JSONContent[] {
+  if (depth >= MAX_ELEMENT_DEPTH) {
+    ctx.mapped("markup nested too deeply", `kept as its text (more than ${MAX_ELEMENT_DEPTH} elements deep)`);
+    const text = textContent(el);
+    return text ? [textNode(text, marks)] : [];
+  }
+  depth++;
+  try {
+    return convertElement(el, marks, ctx);
+  } finally {
+    depth--;
+  }
+}
+
+function convertElement(el: HtmlElement, marks: Mark[], ctx: BodyContext): JSONContent[] {
   const tag = el.tagName;
   const cls = classes(el);
   if (DROPPED.has(tag)) return [];

@@ -65,9 +65,15 @@ export function textContent(node: HtmlNode): string {
   return rawText(node).replace(/\s+/g, " ").trim();
 }
 
-/** The text exactly as written (for code). */
-export function rawText(node: HtmlNode): string {
-  if (node.nodeName === "#text") return (node as DefaultTreeAdapterTypes.TextNode).value;
-  if (isElement(node) && node.tagName === "br") return "\n";
-  return "childNodes" in node ? (node.childNodes as HtmlNode[]).map(rawText).join("") : "";
+/** The text exactly as written (for code); without recursion, however deep the markup. */
+export function rawText(root: HtmlNode): string {
+  const parts: string[] = [];
+  const stack: HtmlNode[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.nodeName === "#text") parts.push((node as DefaultTreeAdapterTypes.TextNode).value);
+    else if (isElement(node) && node.tagName === "br") parts.push("\n");
+    else if ("childNodes" in node) for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i]);
+  }
+  return parts.join("");
 }

@@ -179,4 +179,16 @@ describe("a Confluence space export", () => {
     expect(space.pages).toHaveLength(2);
     await expect(fromConfluenceZip(await openTestZip({ "x/page.html": "<p>hi</p>" }))).rejects.toThrow("no index.html");
   });
+
+  test("markup nested too deeply to walk keeps its text, counted in mapped", async () => {
+    const deep = `${"<div>".repeat(30_000)}<p>deep</p>${"</div>".repeat(30_000)}`;
+    const pages: FixturePage[] = [{ file: "Deep_1.html", title: "Deep", ancestors: [], body: deep }, { file: "Fine_2.html", title: "Fine", ancestors: [], body: "<p>fine</p>" }];
+    const space = await fromConfluenceZip(await openTestZip(confluenceExport("Nest", "NEST", pages)));
+    expect(space.pages.map((p) => p.title)).toEqual(["Deep", "Fine"]);
+    expect(textOf(content(pageTitled(space, "Fine")))).toBe("fine");
+    expect(textOf(content(pageTitled(space, "Deep")))).toBe("deep");
+    expect(space.mapped).toContainEqual(expect.objectContaining({ what: "markup nested too deeply", count: 1 }));
+    for (const page of space.pages) expect(() => checkAsWritten(space, page)).not.toThrow();
+  });
 });
+

@@ -172,4 +172,12 @@ describe("a Markdown zip", () => {
     expect(notion.content![0]).toMatchObject({ type: "panel", attrs: { kind: "info" } });
     expect(nodes(notion).some((n) => n.text?.includes("<aside>"))).toBe(false);
   });
+
+  test("folders nested thousands deep are read without exhausting the stack", async () => {
+    const deep = `${Array.from({ length: 3000 }, (_, i) => `d${i}`).join("/")}/Bottom.md`;
+    const space = await fromMarkdownZip(await openTestZip({ [deep]: "The bottom.\n", "Top.md": "Top.\n" }));
+    expect(space.pages).toHaveLength(3002);
+    expect(space.pages.at(-1)!.title).toBe("Top");
+    expect(space.pages.find((p) => p.title === "Bottom")!.parent).toBe(space.pages.find((p) => p.title === "d2999")!.ref);
+  });
 });

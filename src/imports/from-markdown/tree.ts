@@ -75,30 +75,39 @@ export function planTree(files: ZipFile[], logical: (file: ZipFile) => string, n
     }
   }
 
-  const pages: PlannedPage[] = [];
-  const visit = (dir: string, parent: string | null) => {
+  const sortedChildren = (dir: string) => {
     const entry = folder(dir);
     const children: { name: string; file?: string; folder?: string }[] = [
       ...entry.files.filter((f) => !usedAsBody.has(f)).map((f) => ({ name: baseName(f).replace(/\.[^.]+$/, ""), file: f })),
       ...[...entry.subfolders].map((f) => ({ name: baseName(f), folder: f })),
     ];
-    children.sort((a, b) => naturalOrder(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    children.forEach((child, position) => {
-      const ref = nextRef();
-      const bodyPath = child.folder !== undefined ? bodyOf.get(child.folder) : child.file;
-      pages.push({
-        ref,
-        parent,
-        position,
-        nameTitle: titleFromName(child.name),
-        file: bodyPath ? markdown.get(bodyPath)! : null,
-        sourcePath: bodyPath ?? `${child.folder}/`,
-        folder: child.folder ?? null,
-      });
-      if (child.folder !== undefined) visit(child.folder, ref);
-    });
+    return children.sort((a, b) => naturalOrder(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   };
-  visit("", null);
+
+  // Depth first without recursion: a zip path may nest folders thousands deep.
+  const pages: PlannedPage[] = [];
+  const stack = [{ parent: null as string | null, children: sortedChildren(""), next: 0 }];
+  while (stack.length) {
+    const frame = stack.at(-1)!;
+    if (frame.next === frame.children.length) {
+      stack.pop();
+      continue;
+    }
+    const position = frame.next++;
+    const child = frame.children[position];
+    const ref = nextRef();
+    const bodyPath = child.folder !== undefined ? bodyOf.get(child.folder) : child.file;
+    pages.push({
+      ref,
+      parent: frame.parent,
+      position,
+      nameTitle: titleFromName(child.name),
+      file: bodyPath ? markdown.get(bodyPath)! : null,
+      sourcePath: bodyPath ?? `${child.folder}/`,
+      folder: child.folder ?? null,
+    });
+    if (child.folder !== undefined) stack.push({ parent: ref, children: sortedChildren(child.folder), next: 0 });
+  }
   return pages;
 }
 
