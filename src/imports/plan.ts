@@ -11,17 +11,17 @@ import { checkAnchor, checkBody } from "../comments/service";
 import { checkContentJson } from "../content/validate";
 import { normaliseLabelName } from "../labels/names";
 import { cleanEmoji, COMMENT_MAX, TITLE_MAX } from "../pages/input";
-import { PAGE_STATUS } from "../pages/tables";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { AppError } from "../platform/errors";
+import { DESCRIPTION_MAX } from "../spaces/service";
 import { users } from "../users/tables";
 import { newTally, rewriteCommentBody, rewriteContent, type ImportedPerson, type RefTargets } from "./links";
 import type { ImportedPage, ImportedSpace } from "./model";
 import { importRefused } from "./refused";
 import type { attachments } from "../attachments/tables";
 import type { comments } from "../comments/tables";
-import type { pages, pageVersions } from "../pages/tables";
+import { PAGE_STATUS, type pages, type pageVersions } from "../pages/tables";
 import type { templates } from "../templates/tables";
 
 export interface ImportCounts {
@@ -126,7 +126,8 @@ export async function planImport(core: Core, imported: ImportedSpace, opts: Plan
     spaceId: newId(),
     key: opts.key,
     name: opts.name,
-    description: (imported.space.description ?? "").trim().slice(0, 2000),
+    // Several lines of prose, as the spaces service allows: tab and line feed are the only controls kept.
+    description: (imported.space.description ?? "").replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "").trim().slice(0, DESCRIPTION_MAX),
     settings: settingsOf(imported.space.settings),
     homepageId: imported.homepage ? (pageIds.get(imported.homepage) ?? null) : null,
     pages: [],
@@ -155,7 +156,7 @@ export async function planImport(core: Core, imported: ImportedSpace, opts: Plan
     const content = refusedAt(where, () => checkContentJson(JSON.stringify(rewriteContent(t.content, targets, tally))));
     const name = tidyTitle(t.name).slice(0, 100);
     const createdAt = when(t.createdAt, now);
-    plan.templates.push({ id: newId(), spaceId: plan.spaceId, name, description: t.description.trim().slice(0, 1000), contentJson: content.json, createdById: userOf(t.createdBy), createdAt, updatedAt: when(t.updatedAt, createdAt) });
+    plan.templates.push({ id: newId(), spaceId: plan.spaceId, name, description: t.description.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "").trim().slice(0, 1000), contentJson: content.json, createdById: userOf(t.createdBy), createdAt, updatedAt: when(t.updatedAt, createdAt) });
   }
   plan.counts = { pages: plan.pages.length, versions: plan.versions.length, comments: plan.comments.length, attachments: plan.attachments.length, labels: labelNames.size, templates: plan.templates.length };
   const unmatched = imported.authors.filter((a) => !people.get(a.ref)?.id).length;
