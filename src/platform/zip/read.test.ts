@@ -33,7 +33,7 @@ function hostileZip(entries: Hostile[], declaredCount?: number): Uint8Array {
     const name = typeof e.name === "string" ? enc.encode(e.name) : e.name;
     const data = e.data ?? new Uint8Array(0);
     // The runtime's zlib: building 150 MB bombs with fflate would be slow under load.
-    const body = e.deflate ? Bun.deflateSync(data) : data;
+    const body = e.deflate ? Bun.deflateSync(data as Uint8Array<ArrayBuffer>) : data;
     const method = e.method ?? (e.deflate ? 8 : 0);
     const fields = (v: DataView, at: number) => {
       v.setUint16(at, e.flags ?? 0, true);
@@ -90,6 +90,18 @@ async function openAndRead(file: string): Promise<void> {
 const text = (s: string) => enc.encode(s);
 const ok = { name: "fine.txt", data: text("fine") };
 const zeros = (size: number) => new Uint8Array(size);
+/** Bytes that do not compress (xorshift32), so their entry is over 1 MB compressed. */
+function noise(size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let x = 2463534242;
+  for (let i = 0; i < size; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
 
 const refusals: [string, () => Uint8Array, RegExp][] = [
   ["zip-slip (..)", () => hostileZip([ok, { name: "../../etc/cron.d/evil", data: text("x") }]), /leaves the archive/],
@@ -112,6 +124,10 @@ const refusals: [string, () => Uint8Array, RegExp][] = [
   ["ratio bomb (20 MB of zeros)", () => hostileZip([{ name: "bomb.txt", data: zeros(20 * MB), deflate: true }]), /compression ratio is too high/],
   ["lying size: inflates past the declared size", () => hostileZip([{ name: "liar.txt", data: zeros(50 * MB), deflate: true, size: 1000 }]), /inflates past its declared size/],
   ["lying size: shorter than declared", () => hostileZip([{ name: "short.txt", data: text("short"), deflate: true, size: 100 }]), /shorter than its declared size/],
+  // Over 1 MB compressed, an entry is inflated in steps (fflate) rather than in one go (zlib): both refuse alike.
+  ["lying size, inflated in steps: past the declared size", () => hostileZip([{ name: "liar.bin", data: noise(4 * MB), deflate: true, size: 2 * MB }]), /inflates past its declared size/],
+  ["lying size, inflated in steps: shorter than declared", () => hostileZip([{ name: "short.bin", data: noise(2 * MB), deflate: true, size: 3 * MB }]), /shorter than its declared size/],
+  ["damaged data, inflated in steps", () => hostileZip([{ name: "d.bin", data: noise(3 * MB), method: 8, size: 3 * MB }]), /compressed data is damaged/],
   ["stored entry whose sizes disagree", () => hostileZip([{ name: "s.txt", data: text("abc"), size: 10 }]), /sizes disagree/],
   ["wrong checksum", () => hostileZip([{ name: "c.txt", data: text("abc"), crc: 1234 }]), /checksum/],
   ["unsupported compression method (bzip2)", () => hostileZip([{ name: "b.txt", data: text("abc"), method: 12 }]), /compression method 12/],
