@@ -191,6 +191,14 @@ describe("export and import", () => {
     await dialog.getByLabel("Key").fill("copy");
     expect(await dialog.getByLabel("Key").inputValue()).toBe("COPY");
     const restore = await throttle(page, { up: 4096 });
+    // An upload under way survives Escape; "Cancel upload" stops it, and nothing is made.
+    await dialog.getByRole("button", { name: "Import" }).click();
+    await dialog.getByRole("progressbar", { name: "Uploading the file" }).waitFor();
+    await page.keyboard.press("Escape");
+    await dialog.getByRole("button", { name: "Cancel upload" }).click();
+    await dialog.getByRole("alert").filter({ hasText: "The upload was cancelled; nothing was imported." }).waitFor();
+    expect((await api(page, "GET", "/api/spaces")).map((x: { key: string }) => x.key)).toEqual(["DOCS"]);
+
     await dialog.getByRole("button", { name: "Import" }).click();
     await dialog.getByRole("progressbar", { name: "Uploading the file" }).waitFor();
     await screenshot(page, "export-import-uploading");

@@ -41,11 +41,13 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
   };
   const close = (next: boolean) => {
     if (next) return onOpenChange(true);
-    if (stage?.stage === "server") return; // the server is writing the space: it ends by itself in a moment
-    abort.current?.abort();
+    // While the file uploads or the server writes the space, Escape, the ✕ and a click outside do
+    // nothing: a long upload is not lost by a slip. "Cancel upload" stops it on purpose.
+    if (stage) return;
     onOpenChange(false);
     reset();
   };
+  const cancelUpload = () => abort.current?.abort();
   const choose = (chosen: File | null) => {
     setFile(chosen);
     setError(null);
@@ -69,7 +71,7 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
       toast.success(`“${result.space.name}” imported`);
     } catch (err) {
       const problem = err instanceof ApiError ? err : new ApiError(0, "network", "", "Something went wrong. Try again.", undefined, {});
-      if (problem.code !== "aborted") setError(problem);
+      setError(problem); // a cancelled upload says so too: nothing was imported
     } finally {
       abort.current = null;
       setStage(null);
@@ -126,7 +128,7 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
         <FormError error={formError} />
         <DialogActions>
           {stage?.stage === "server" ? null : (
-            <Button onClick={() => close(false)}>{stage ? "Cancel upload" : "Cancel"}</Button>
+            <Button onClick={() => (stage ? cancelUpload() : close(false))}>{stage ? "Cancel upload" : "Cancel"}</Button>
           )}
           <Button type="submit" variant="primary" busy={busy}>
             Import
