@@ -110,8 +110,14 @@ export async function planImport(core: Core, imported: ImportedSpace, opts: Plan
   for (const p of imported.pages) {
     if (pageIds.has(p.ref)) throw importRefused(`a second page with the id ${p.ref}`, p.sourcePath);
     pageIds.set(p.ref, newId());
-    for (const a of p.attachments) attachmentIds.set(a.ref, newId());
-    for (const c of p.comments) commentIds.set(c.ref, newId());
+    for (const a of p.attachments) {
+      if (attachmentIds.has(a.ref)) throw importRefused(`a second attachment with the id ${a.ref}`, p.sourcePath);
+      attachmentIds.set(a.ref, newId());
+    }
+    for (const c of p.comments) {
+      if (commentIds.has(c.ref)) throw importRefused(`a second comment with the id ${c.ref}`, p.sourcePath);
+      commentIds.set(c.ref, newId());
+    }
   }
   const targets: RefTargets = {
     key: opts.key,
@@ -209,14 +215,16 @@ function planPage(plan: ImportPlan, p: ImportedPage, where: string, c: PageConte
     contentJson: current.json,
     plainText: current.text,
   });
-  for (const raw of new Set(p.labels)) {
-    let name: string;
+  const names = new Set<string>();
+  for (const raw of p.labels) {
     try {
-      name = normaliseLabelName(raw);
+      // Two spellings of one label ("Ops", "ops") are one label.
+      names.add(normaliseLabelName(raw));
     } catch {
       plan.skipped.push({ path: where, reason: `the label "${raw}" is not a valid label name` });
-      continue;
     }
+  }
+  for (const name of names) {
     c.labelNames.add(name);
     plan.labels.push({ pageId: c.id, name });
   }

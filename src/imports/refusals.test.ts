@@ -85,6 +85,19 @@ describe("packs Cairn cannot take", () => {
     await expectRefused(await handPack(pages, { blobs: { [sha256Of(present)]: present } }), /gone\.txt.*missing/);
   });
 
+  test("two attachments with one id (in two pages) are refused, not a failed insert", async () => {
+    const bytes = new TextEncoder().encode("twice");
+    const attachment = { id: "same", filename: "a.txt", sha256: sha256Of(bytes) };
+    await expectRefused(await handPack([{ id: "p0", attachments: [attachment] }, { id: "p1", attachments: [attachment] }], { blobs: { [sha256Of(bytes)]: bytes } }), /pages\/00001\.json: a second attachment with the id same/);
+  });
+
+  test("labels: two spellings of one are one label, a name that cannot be a label is listed in skipped", async () => {
+    const res = await importZip(env, owner, await handPack([{ id: "p0", labels: ["Ops", "ops", "two words"] }]), { key: "LABELS" });
+    expect(res.status).toBe(201);
+    expect(res.body.counts.labels).toBe(1);
+    expect(res.body.skipped).toEqual([{ path: "pages/00000.json", reason: 'the label "two words" is not a valid label name' }]);
+  });
+
   test("a link to a page that is not in the pack stays readable text; a good pack goes in", async () => {
     const content = { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "see", marks: [{ type: "link", attrs: { href: "cairn-page:nowhere" } }] }] }] };
     const res = await importZip(env, owner, await handPack([{ id: "p0", content }, { id: "p1", parent: "p0", content: paragraphDoc("child") }]), { key: "GOOD" });

@@ -146,6 +146,7 @@ export interface HandPage {
   title?: string;
   content?: unknown;
   attachments?: { id: string; filename: string; sha256: string }[];
+  labels?: string[];
 }
 
 /** A wiki pack written by hand (format 1 as exports/pack-*.ts writes it), `edit` changing any file. */
@@ -170,7 +171,7 @@ export function handPack(pages: HandPage[], opts: { version?: number; key?: stri
         updatedBy: "a1",
         createdAt: "2025-01-02T00:00:00.000Z",
         updatedAt: "2025-01-02T00:00:00.000Z",
-        labels: [],
+        labels: p.labels ?? [],
         versions: [{ number: 1, title: p.title ?? `Page ${i}`, changeComment: null, author: "a1", createdAt: "2025-01-02T00:00:00.000Z", content: p.content ?? paragraphDoc(`Text of page ${i}`) }],
         comments: [],
         attachments: (p.attachments ?? []).map((a) => ({ ...a, contentType: "application/octet-stream", size: 0, uploadedBy: "a1", createdAt: "2025-01-02T00:00:00.000Z" })),
