@@ -2,6 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { unzipSync } from "fflate";
+import { centralDirectory } from "./format";
 import { openZip } from "./read";
 import { type ZipSink, ZipCancelled, zipBytes, zipStream } from "./write";
 
@@ -37,6 +39,28 @@ describe("zipStream", () => {
     expect(await zip.get("blobs/from-file")!.read()).toEqual(noisy(150_000));
     expect(await zip.get("blobs/from-file-stored")!.read()).toEqual(noisy(70_000));
     expect(await zip.get("empty.txt")!.text()).toBe("");
+  });
+
+  test("another reader (fflate's unzip) reads the archive the same", async () => {
+    const files = unzipSync(await zipBytes(sample));
+    expect(Object.keys(files)).toEqual(["manifest.json", "pages/00001.json", "blobs/stored", "blobs/from-file", "blobs/from-file-stored", "empty.txt"]);
+    expect(files["blobs/from-file"]).toEqual(noisy(150_000));
+    expect(new TextDecoder().decode(files["manifest.json"])).toBe('{"format":"cairn-pack"}\n');
+  });
+
+  test("an entry that starts past 4 GB has its offset in a ZIP64 extra field, and the end records switch to ZIP64", () => {
+    const name = new TextEncoder().encode("late.bin");
+    const start = 5_000_000_123;
+    const out = centralDirectory([{ name, method: 0, crc: 1, compressed: 10, size: 10, offset: 4_999_999_999, descriptor: false }], start);
+    const v = new DataView(out.buffer);
+    expect(v.getUint16(6, true)).toBe(45); // version needed: ZIP64
+    expect(v.getUint32(42, true)).toBe(0xffffffff);
+    expect(v.getUint16(30, true)).toBe(12);
+    expect([v.getUint16(54, true), v.getUint16(56, true), Number(v.getBigUint64(58, true))]).toEqual([1, 8, 4_999_999_999]);
+    const end64 = 46 + name.length + 12;
+    expect(v.getUint32(end64, true)).toBe(0x06064b50);
+    expect(Number(v.getBigUint64(end64 + 48, true))).toBe(start);
+    expect(v.getUint32(out.length - 22 + 16, true)).toBe(0xffffffff);
   });
 
   test("every entry is dated 1980-01-01 00:00, flagged UTF-8, with no extra field; stored entries are not deflated", async () => {
