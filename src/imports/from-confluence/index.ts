@@ -43,6 +43,8 @@ interface PageMeta {
 }
 
 const MAX_SKIPPED_PER_REASON = 50;
+/** A page's HTML larger than this is not read (a stored page is at most 2 MB of JSON). */
+const MAX_PAGE_BYTES = 16 * 1024 * 1024;
 
 export async function fromConfluenceZip(zip: OpenedZip): Promise<ImportedSpace> {
   const index = zip.entries
@@ -63,7 +65,7 @@ export async function fromConfluenceZip(zip: OpenedZip): Promise<ImportedSpace> 
   };
 
   // The overview: the space's name and its pages in tree order.
-  const overview = parseHtml(await index.text());
+  const overview = parseHtml(index.size > MAX_PAGE_BYTES ? "" : await index.text());
   const order = new Map<string, number>();
   for (const a of findAll(find(overview, byId("main-content")) ?? overview, (el) => el.tagName === "a")) {
     const href = attr(a, "href");
@@ -77,7 +79,7 @@ export async function fromConfluenceZip(zip: OpenedZip): Promise<ImportedSpace> 
   for (const file of zip.entries) {
     const rel = relative(file.path);
     if (!inBase(file.path) || rel.includes("/") || !/\.html?$/i.test(rel) || file === index) continue;
-    const html = parseHtml(await file.text());
+    const html = parseHtml(file.size > MAX_PAGE_BYTES ? "" : await file.text());
     const breadcrumbs = find(html, byId("breadcrumb-section")) ?? find(html, byId("breadcrumbs"));
     const crumbs = breadcrumbs ? findAll(breadcrumbs, (el) => el.tagName === "a") : [];
     const home = crumbs.find((a) => attr(a, "href")?.toLowerCase() === "index.html");
@@ -202,6 +204,7 @@ export async function fromConfluenceZip(zip: OpenedZip): Promise<ImportedSpace> 
     };
     let content: JSONContent;
     try {
+      if (meta.file.size > MAX_PAGE_BYTES) throw new Error(`the page's HTML is ${(meta.file.size / 1024 / 1024).toFixed(1)} MB, more than a page holds`);
       const html = parseHtml(await meta.file.text());
       const main = find(html, byId("main-content"));
       if (!main) skip(meta.file.path, "the page has no #main-content: its body is empty");

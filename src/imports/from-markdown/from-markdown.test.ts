@@ -159,10 +159,13 @@ describe("a Markdown zip", () => {
         "wiki/.obsidian/app.json": "{}",
         "wiki/.obsidian/workspace.json": "{}",
         "wiki/Huge.md": noise(1024 * 1024 + 10),
+        "wiki/Huger.md": noise(2 * 1024 * 1024 + 10),
         "wiki/Notion.md": "<aside>\n💡 A Notion callout\n</aside>\n",
       }),
     );
-    expect(space.pages.map((p) => p.title)).toEqual(["Home", "Huge", "Notion"]);
+    expect(space.pages.map((p) => p.title)).toEqual(["Home", "Huge", "Huger", "Notion"]);
+    // Too large to hold: not even read.
+    expect(space.skipped).toContainEqual({ path: "wiki/Huger.md", reason: expect.stringContaining("more than a page holds") });
     expect(space.skipped).toContainEqual({ path: "wiki/.obsidian", reason: expect.stringContaining("hidden") });
     expect(space.skipped.filter((s) => s.path.includes(".obsidian"))).toHaveLength(1);
     expect(space.skipped).toContainEqual({ path: "wiki/_Sidebar.md", reason: expect.stringContaining("navigation") });

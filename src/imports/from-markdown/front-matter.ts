@@ -12,6 +12,7 @@ export interface FrontMatter {
   updatedAt: string | undefined;
 }
 
+const MAX_FRONT_MATTER = 64 * 1024;
 const BLOCK = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 
 export function splitFrontMatter(markdown: string): { body: string; meta: FrontMatter } {
@@ -19,6 +20,8 @@ export function splitFrontMatter(markdown: string): { body: string; meta: FrontM
   const match = BLOCK.exec(markdown);
   if (!match) return { body: markdown.replace(/^\uFEFF/, ""), meta };
   const body = markdown.slice(match[0].length);
+  // Metadata is a few lines; a block larger than this is not front matter worth parsing.
+  if (match[1].length > MAX_FRONT_MATTER) return { body, meta };
   let data: unknown;
   try {
     data = Bun.YAML.parse(match[1]);

@@ -18,7 +18,7 @@
  *   page empty, with the reason in `skipped`.
  */
 import type { JSONContent } from "@tiptap/core";
-import { checkContentMarkdown } from "../../content/markdown";
+import { checkContentMarkdown, MAX_MARKDOWN_BYTES } from "../../content/markdown";
 import { EMPTY_DOCUMENT_JSON } from "../../content/schema";
 import type { ImportedAttachment, ImportedPage, ImportedSpace } from "../model";
 import { baseName, contentTypeOf, folderOf, isHiddenPath, MappedTally, refCounter, type OpenedZip, type ZipFile } from "./files";
@@ -30,6 +30,8 @@ const NAVIGATION_FILES = /^_(sidebar|footer|header)\.(md|markdown)$/i;
 const HOME_FILES = ["index", "readme", "home"];
 /** Each kind of skipped entry is listed at most this often; then one line says how many more. */
 const MAX_SKIPPED_PER_REASON = 50;
+/** A file larger than this is not read: its body could not be stored (front matter aside). */
+const MAX_FILE_BYTES = 2 * MAX_MARKDOWN_BYTES;
 
 export async function fromMarkdownZip(zip: OpenedZip): Promise<ImportedSpace> {
   const skipped: ImportedSpace["skipped"] = [];
@@ -166,7 +168,9 @@ async function convertPage(planned: PlannedPage, ctx: RewriteContext, attachment
   let createdAt: string | undefined;
   let updatedAt: string | undefined;
   let content = JSON.parse(EMPTY_DOCUMENT_JSON) as JSONContent;
-  if (planned.file) {
+  if (planned.file && planned.file.size > MAX_FILE_BYTES) {
+    ctx.skip(`the file is ${(planned.file.size / 1024 / 1024).toFixed(1)} MB, more than a page holds (${MAX_MARKDOWN_BYTES / 1024 / 1024} MB of Markdown); the page is empty`);
+  } else if (planned.file) {
     const { body, meta } = splitFrontMatter(await planned.file.text());
     labels = meta.labels;
     createdAt = meta.createdAt;
