@@ -23,9 +23,9 @@ const SYMLINK_MODE = (0o120777 << 16) >>> 0;
 /** Lets the blob store's deletions (started after a refusal) finish. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
-async function expectRefused(bytes: Uint8Array, reason: RegExp, opts: { key?: string } = {}) {
+async function expectRefused(bytes: Uint8Array, reason: RegExp, opts: { key?: string; progress?: string } = {}) {
   const before = footprint(env);
-  const res = await importZip(env, owner, bytes, { key: opts.key ?? "NEWSPACE" });
+  const res = await importZip(env, owner, bytes, { key: opts.key ?? "NEWSPACE", progress: opts.progress });
   expect(res.status).toBe(400);
   expect(res.body.code).toBe("import_refused");
   expect(res.body.field).toBe("file");
@@ -72,8 +72,10 @@ describe("packs Cairn cannot take", () => {
     await expectRefused(await handPack([{ id: "p0", title: 42 as unknown as string }]), /pages\/00000\.json: (versions\[0\]\.)?title must be a string/);
   });
 
-  test("a page whose parent does not come before it", async () => {
-    await expectRefused(await handPack([{ id: "p0", parent: "p1" }, { id: "p1" }]), /pages\/00000\.json: its parent p1/);
+  test("a page whose parent does not come before it; the refusal is what its progress ends with", async () => {
+    await expectRefused(await handPack([{ id: "p0", parent: "p1" }, { id: "p1" }]), /pages\/00000\.json: its parent p1/, { progress: "refused-import-1" });
+    const view = await call(env, "GET", "/api/export-progress/refused-import-1", { as: owner });
+    expect(view.body).toMatchObject({ done: true, error: { code: "import_refused", message: expect.stringContaining("its parent p1") } });
   });
 
   test("a file missing from the pack, after another was stored: the stored one is deleted again", async () => {
