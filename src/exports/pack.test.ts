@@ -285,4 +285,13 @@ describe("GET /api/spaces/{key}/export/pack", () => {
     expect(seen.body).toMatchObject({ id: "pack-test-1", percent: 100, done: true, error: null });
     expect((await call(env, "GET", "/api/export-progress/pack-test-1", { as: member })).status).toBe(404);
   });
+
+  test("a download abandoned half-way stops the export, and its progress says so", async () => {
+    const res = await env.handle(new Request(`${BASE}/api/spaces/DOCS/export/pack?progress=pack-test-2`, { headers: { cookie: `cairn_session=${owner.cookie}` } }));
+    const reader = res.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    await reader.cancel();
+    const seen = await call(env, "GET", "/api/export-progress/pack-test-2", { as: owner });
+    expect(seen.body).toMatchObject({ done: true, error: { code: "cancelled" } });
+  });
 });
