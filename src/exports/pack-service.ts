@@ -112,7 +112,7 @@ class Compact {
  */
 export async function writePack(core: Core, caller: Caller, space: SpaceRow, zip: ZipSink, progress: Progress = NO_PROGRESS): Promise<void> {
   const order = treeOrder(core, caller, space);
-  const exported = new Set(order.map((p) => p.id));
+  const written = new Set<string>();
   const authors = new PackAuthors(core);
   const store = blobStore(core);
   const blobs = new Map<string, string>(); // sha256 → content type of its first use
@@ -126,7 +126,8 @@ export async function writePack(core: Core, caller: Caller, space: SpaceRow, zip
     for (const { id, parent, index } of batch) {
       const rows = found.get(id);
       progress.step();
-      if (!rows) continue; // deleted while the export ran
+      // Purged while the export ran: left out with its subtree, as the tree leaves out a hidden page.
+      if (!rows || (parent !== null && !written.has(parent))) continue;
       const file = await pageFile(rows, parent, authors, async (a) => {
         // A file missing from the store (damaged data) is left out rather than named and absent.
         if (blobs.has(a.sha256)) return true;
@@ -135,6 +136,7 @@ export async function writePack(core: Core, caller: Caller, space: SpaceRow, zip
         return true;
       });
       await zip.add(`pages/${String(index + 1).padStart(5, "0")}.json`, json(file));
+      written.add(id);
       counts.pages++;
       counts.versions += file.versions.length;
       counts.comments += file.comments.length;
@@ -170,7 +172,7 @@ export async function writePack(core: Core, caller: Caller, space: SpaceRow, zip
   }));
   await zip.add("templates.json", json(templates));
   await zip.add("authors.json", json(authors.list));
-  await zip.add("space.json", json(spaceFile(space, exported)));
+  await zip.add("space.json", json(spaceFile(space, written)));
   Object.assign(counts, { labels: labelNames.size, templates: templates.length, authors: authors.list.length });
   await zip.add("manifest.json", json({ format: PACK_FORMAT, version: PACK_VERSION, counts }));
   progress.step();
