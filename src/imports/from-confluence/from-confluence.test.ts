@@ -79,7 +79,9 @@ const FILES = {
 
 describe("a Confluence space export", () => {
   test("the breadcrumbs give the tree, the overview its order; titles lose the space's name; bylines give authors and dates", async () => {
-    const space = await fromConfluenceZip(await openTestZip(confluenceExport("Engineering", "ENG", PAGES, FILES)));
+    let converted = 0;
+    const space = await fromConfluenceZip(await openTestZip(confluenceExport("Engineering", "ENG", PAGES, FILES)), () => converted++);
+    expect(converted).toBe(PAGES.length);
     expect(space.format).toBe("confluence");
     expect(space.space).toEqual({ name: "Engineering", key: "ENG" });
     const titleOf = (ref: string | null) => (ref ? space.pages.find((p) => p.ref === ref)!.title : null);

@@ -46,7 +46,8 @@ const MAX_SKIPPED_PER_REASON = 50;
 /** A page's HTML larger than this is not read (a stored page is at most 2 MB of JSON). */
 const MAX_PAGE_BYTES = 16 * 1024 * 1024;
 
-export async function fromConfluenceZip(zip: OpenedZip): Promise<ImportedSpace> {
+/** `onPage`: called as each page's body is converted (an import's progress). */
+export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () => {}): Promise<ImportedSpace> {
   const index = zip.entries
     .filter((e) => baseName(e.path).toLowerCase() === "index.html" && !isHiddenPath(e.path))
     .sort((a, b) => a.path.length - b.path.length)[0];
@@ -234,6 +235,7 @@ export async function fromConfluenceZip(zip: OpenedZip): Promise<ImportedSpace> 
       attachments,
       sourcePath: meta.file.path,
     });
+    onPage();
   }
 
   for (const [path, file] of files) {

@@ -13,6 +13,7 @@ function noise(length: number): string {
 
 describe("a Markdown zip", () => {
   test("folders become the tree, ordered by name with numbers compared as numbers; titles from front matter, a first heading or the name", async () => {
+    let converted = 0;
     const space = await fromMarkdownZip(
       await openTestZip({
         "handbook/README.md": "# Welcome\n\nStart here.\n",
@@ -25,7 +26,10 @@ describe("a Markdown zip", () => {
         "handbook/Reference/API.md": "Endpoints.\n",
         "handbook/Meeting notes 0123456789abcdef0123456789abcdef.md": "Notes.\n",
       }),
+      () => converted++,
     );
+    // Progress: one step per page.
+    expect(converted).toBe(space.pages.length);
     expect(space.format).toBe("markdown");
     // The one folder around everything is the archive's wrapper: its name is the space's.
     expect(space.space.name).toBe("handbook");

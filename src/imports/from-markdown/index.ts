@@ -33,7 +33,8 @@ const MAX_SKIPPED_PER_REASON = 50;
 /** A file larger than this is not read: its body could not be stored (front matter aside). */
 const MAX_FILE_BYTES = 2 * MAX_MARKDOWN_BYTES;
 
-export async function fromMarkdownZip(zip: OpenedZip): Promise<ImportedSpace> {
+/** `onPage`: called as each page is converted (an import's progress). */
+export async function fromMarkdownZip(zip: OpenedZip, onPage: () => void = () => {}): Promise<ImportedSpace> {
   const skipped: ImportedSpace["skipped"] = [];
   const tally = new MappedTally();
   const hiddenTops = new Set<string>();
@@ -126,6 +127,7 @@ export async function fromMarkdownZip(zip: OpenedZip): Promise<ImportedSpace> {
       skip,
     };
     pages.push(await convertPage(planned, ctx, attachments));
+    onPage();
   }
   for (const [kind, n] of skipCount) {
     if (n > MAX_SKIPPED_PER_REASON) skipped.push({ path: "", reason: `${n - MAX_SKIPPED_PER_REASON} more like "${kind}"` });
