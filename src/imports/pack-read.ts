@@ -15,6 +15,9 @@ export const PACK_VERSION = 1;
 const PAGE_FILE = /^pages\/(\d{5,})\.json$/;
 const BLOB_FILE = /^blobs\/([0-9a-f]{64})$/;
 const READ_AHEAD = 32;
+const UTF8 = new TextEncoder();
+const UTF8_TEXT = new TextDecoder();
+const GC_EVERY_PAGES = 1_024;
 
 export function isPack(zip: OpenedZip): boolean {
   return zip.get("manifest.json") !== undefined;
@@ -54,6 +57,16 @@ class Fields {
   doc(f: string): JSONContent {
     const v = this.o[f];
     return isObj(v) ? (v as JSONContent) : this.bad(f, "a document object");
+  }
+  /**
+   * A document kept as its JSON text and parsed again only when the plan reads it: parsed, the
+   * documents of every page were held at once until the import was written.
+   */
+  lazyDoc(f: string): () => JSONContent {
+    // UTF-8 bytes, not a string: a document with one character outside Latin-1 would be held
+    // as UTF-16, twice the size.
+    const bytes = UTF8.encode(JSON.stringify(this.doc(f)));
+    return () => JSON.parse(UTF8_TEXT.decode(bytes)) as JSONContent;
   }
   list(f: string): Fields[] {
     const v = this.o[f] ?? [];
@@ -153,19 +166,28 @@ export async function readPack(zip: OpenedZip, onPage: () => void = () => {}): P
       imported.pages.push(readPage(page));
       onPage();
     }
+    // Each page file's parsed object is garbage once read (its documents are kept as text):
+    // collected now and then, not when JavaScriptCore next needs room (~100 MB per 3,000 pages).
+    if (i % GC_EVERY_PAGES < READ_AHEAD) Bun.gc(true);
   }
   return imported;
 }
 
 function readPage(f: Fields): ImportedPage {
-  const versions = f.list("versions").map((v): ImportedVersion & { number: number } => ({
-    number: v.int("number"),
-    title: v.str("title"),
-    changeComment: v.strOr("changeComment"),
-    author: v.strOr("author"),
-    createdAt: v.optStr("createdAt"),
-    content: v.doc("content"),
-  }));
+  const versions = f.list("versions").map((v): ImportedVersion & { number: number } => {
+    const parse = v.lazyDoc("content");
+    return {
+      number: v.int("number"),
+      title: v.str("title"),
+      changeComment: v.strOr("changeComment"),
+      author: v.strOr("author"),
+      createdAt: v.optStr("createdAt"),
+      // A getter, not a value: the parsed document exists only while the plan rewrites it.
+      get content() {
+        return parse();
+      },
+    };
+  });
   versions.sort((a, b) => a.number - b.number);
   return {
     ref: f.str("id"),
