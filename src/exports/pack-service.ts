@@ -25,6 +25,7 @@ import { NO_PROGRESS, startProgress, type Progress } from "../platform/progress"
 import { zipStream, type ZipSink } from "../platform/zip/write";
 import { PackAuthors, bodyWithAuthorRefs, withAuthorRefs } from "./pack-authors";
 import { pagesForPack, templatesForPack, versionCounts, type PackPage } from "./pack-source";
+import { reportingProgress } from "./streamed-export";
 
 export const PACK_FORMAT = "cairn-pack";
 export const PACK_VERSION = 1;
@@ -58,7 +59,7 @@ export function exportPack(core: Core, caller: Caller, key: string, opts: { prog
   if (!space.exportPack) throw new AppError("export_disabled", { detail: "A space administrator can switch the wiki pack export on in the space's settings." });
   const progress = startProgress(opts.progress, callerId(caller), { pages: 85, files: 14, finish: 1 });
   const stream = zipStream((zip) => writePack(core, caller, space, zip, progress));
-  return { filename: `${space.key}-pack.zip`, stream: reportingDone(stream, progress, core) };
+  return { filename: `${space.key}-pack.zip`, stream: reportingProgress(stream, progress, core, "pack export") };
 }
 
 /** The pages of the tree as `caller` sees it, depth first, each with its parent. */
@@ -267,31 +268,4 @@ function spaceFile(space: SpaceRow, exported: ReadonlySet<string>) {
     createdAt: space.createdAt,
     updatedAt: space.updatedAt,
   };
-}
-
-/** The zip's stream, reporting done once the client has read it all, or the failure. */
-function reportingDone(stream: ReadableStream<Uint8Array>, progress: Progress, core: Core): ReadableStream<Uint8Array> {
-  const reader = stream.getReader();
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) {
-            progress.done();
-            controller.close();
-          } else controller.enqueue(value);
-        } catch (err) {
-          core.log.error("pack export failed", { err: String(err) });
-          progress.fail("internal_error", "The export stopped on an error.");
-          controller.error(err);
-        }
-      },
-      cancel(reason) {
-        progress.fail("cancelled", "The download was cancelled.");
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
 }

@@ -21,7 +21,7 @@ import { pageTreeJson } from "../pages/tree";
 import { findSpaceByKey } from "../spaces/service";
 import { AppError, invalid } from "../platform/errors";
 import { blobStore } from "../platform/blobstore";
-import { startProgress, type Progress } from "../platform/progress";
+import { startProgress } from "../platform/progress";
 import { zipStream, type ZipSink } from "../platform/zip/write";
 import siteCss from "./site.css" with { type: "text" };
 import siteClient from "./site-client.js" with { type: "text" };
@@ -30,6 +30,7 @@ import { siteHtmlOptions, type SiteLinks } from "./site-links";
 import { fileName, planSite, type SitePage, type TreeInput } from "./site-paths";
 import { SearchIndexBuilder } from "./site-search";
 import { attachmentsOfSpace, labelsOfSpace, pageForSite } from "./site-source";
+import { reportingProgress } from "./streamed-export";
 
 export type SiteAudience = "anonymous" | "me";
 
@@ -111,34 +112,7 @@ export function exportSite(core: Core, caller: Caller, key: string, opts: { audi
     await zip.add("_site/search-index.js", new Blob([search.script()]));
     progress.step();
   };
-  return { filename: `${space.key}-site.zip`, stream: withProgress(zipStream(fill), progress, core) };
-}
-
-/** The zip's stream, reporting done once the client has read it all, or the failure. */
-function withProgress(stream: ReadableStream<Uint8Array>, progress: Progress, core: Core): ReadableStream<Uint8Array> {
-  const reader = stream.getReader();
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) {
-            progress.done();
-            controller.close();
-          } else controller.enqueue(value);
-        } catch (err) {
-          core.log.error("site export failed", { err: String(err) });
-          progress.fail("internal_error", "The export stopped on an error.");
-          controller.error(err);
-        }
-      },
-      cancel(reason) {
-        progress.fail("cancelled", "The download was cancelled.");
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
+  return { filename: `${space.key}-site.zip`, stream: reportingProgress(zipStream(fill), progress, core, "site export") };
 }
 
 export type { SitePage };
