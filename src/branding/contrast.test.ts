@@ -33,9 +33,10 @@ describe("contrast ratio (WCAG 2.1)", () => {
   });
 });
 
-test("the companions are the web UI's tokens (src/web/ui/tokens.css), theme by theme", () => {
-  const css = readFileSync(join(import.meta.dir, "../web/ui/tokens.css"), "utf8");
-  const block = (selector: string) => css.slice(css.indexOf(selector), css.indexOf("}", css.indexOf(selector)));
+test("the companions are the web UI's tokens (src/web/ui/tokens.css and the reading ones in src/content/reading-theme.css), theme by theme", () => {
+  const css = ["../content/reading-theme.css", "../web/ui/tokens.css"].map((f) => readFileSync(join(import.meta.dir, f), "utf8")).join("\n");
+  // Every block of the theme's selector, in both files.
+  const block = (selector: string) => css.split(selector).slice(1).map((rest) => rest.slice(0, rest.indexOf("}"))).join("\n");
   const token = (text: string, name: string) => new RegExp(`--${name}:\\s*(#[0-9a-f]{6})`, "i").exec(text)?.[1]?.toLowerCase();
   for (const [theme, selector] of [["light", ':root, :root[data-theme="light"]'], ["dark", ':root[data-theme="dark"]']] as const) {
     const b = block(selector);

@@ -216,6 +216,7 @@ describe("streamed bodies", () => {
     const streamed = env.app.routes.filter(isStreamedRoute);
     expect(streamed.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
       "POST /api/pages/:id/attachments",
+      "POST /api/spaces/import",
       "PUT /api/admin/branding/favicon",
       "PUT /api/admin/branding/logo",
       "PUT /api/admin/branding/logo-dark",

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from "./config";
 
 describe("loadConfig", () => {
   test("defaults", () => {
-    expect(loadConfig([], {})).toEqual({ dataDir: "./data", host: "127.0.0.1", port: 3000, baseUrl: null, outboundAllow: [], trustedProxies: [] });
+    expect(loadConfig([], {})).toEqual({ dataDir: "./data", host: "127.0.0.1", port: 3000, baseUrl: null, outboundAllow: [], trustedProxies: [], chromium: "/usr/bin/chromium" });
   });
 
   test("trusted proxies: addresses and CIDRs, from the flag or CAIRN_TRUSTED_PROXIES", () => {
@@ -14,7 +14,7 @@ describe("loadConfig", () => {
 
   test("flags beat environment variables, which beat defaults", () => {
     const env = { CAIRN_DATA: "/env/data", CAIRN_HOST: "0.0.0.0", CAIRN_PORT: "4000", CAIRN_BASE_URL: "https://wiki.example.com/", CAIRN_OUTBOUND_ALLOW: "10.0.0.0/8, hooks.local" };
-    expect(loadConfig([], env)).toEqual({ dataDir: "/env/data", host: "0.0.0.0", port: 4000, baseUrl: "https://wiki.example.com", outboundAllow: ["10.0.0.0/8", "hooks.local"], trustedProxies: [] });
+    expect(loadConfig([], env)).toEqual({ dataDir: "/env/data", host: "0.0.0.0", port: 4000, baseUrl: "https://wiki.example.com", outboundAllow: ["10.0.0.0/8", "hooks.local"], trustedProxies: [], chromium: "/usr/bin/chromium" });
     const flags = loadConfig(["--data", "/flag/data", "--port=5000", "--host", "::1", "--base-url", "http://x.test"], env);
     expect(flags).toMatchObject({ dataDir: "/flag/data", port: 5000, host: "::1", baseUrl: "http://x.test" });
   });
