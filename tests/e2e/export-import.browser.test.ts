@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { axeViolations, createOwner, LOOKS, screenshot, startCairn, visit, type RunningCairn, type Visit } from "./harness";
-import { api, newPage, newSpace } from "./fixtures";
+import { api, invitedPerson, newPage, newSpace } from "./fixtures";
 
 let cairn: RunningCairn;
 let v: Visit;
@@ -222,6 +222,29 @@ describe("export and import", () => {
     expect(v.errors).toEqual([]);
     expect(v.foreign).toEqual([]);
   }, 90_000);
+
+  test("someone who does not administer the space finds Export in its sidebar and downloads the wiki pack", async () => {
+    const bea = await invitedPerson(cairn, v.page);
+    try {
+      const { page } = bea;
+      await page.goto("/s/DOCS");
+      expect(await page.getByRole("link", { name: "Settings", exact: true }).count()).toBe(0);
+      await page.getByRole("link", { name: "Export", exact: true }).click();
+      await page.getByRole("heading", { name: "Export Documentation", level: 1 }).waitFor();
+      // The switches are for administrators: no link to them here.
+      expect(await page.getByRole("link", { name: /General › Exports/ }).count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, "export-import-reader");
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the wiki pack" }).click()]);
+      expect(download.suggestedFilename()).toBe("DOCS-pack.zip");
+      expect(readFileSync((await download.path())!).subarray(0, 2).toString("latin1")).toBe("PK");
+      await page.getByText("The wiki pack is ready: your browser has saved it in its downloads.").waitFor({ timeout: 20_000 });
+      expect(bea.errors).toEqual([]);
+      expect(bea.foreign).toEqual([]);
+    } finally {
+      await bea.close();
+    }
+  }, 60_000);
 
   test("the settings section and the import dialog in the four looks", async () => {
     for (const look of LOOKS) {

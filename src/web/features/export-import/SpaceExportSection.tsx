@@ -1,7 +1,8 @@
 /**
- * Space settings › Export: the whole space as a static site or as a wiki pack, each a download
- * with its progress shown while the server builds it. Which formats are allowed is set under
- * General › Exports; a format switched off is explained here with the way to switch it on.
+ * Space settings › Export (and /s/KEY/export for readers): the whole space as a static site or as
+ * a wiki pack, each a download with its progress shown while the server builds it. Which formats
+ * are allowed is set under General › Exports; a format switched off is explained here, with the
+ * way to switch it on for those who administer the space.
  */
 import { useState, useSyncExternalStore } from "react";
 import { Link } from "wouter";
@@ -14,7 +15,8 @@ import { exportRun, forget, startExport, subscribe, type Audience, type ExportKi
 import "./export-import.css";
 
 export default function SpaceExportSection({ space }: { space: Space }) {
-  const general = `/s/${space.key}/settings/general`;
+  // Only administrators can open the switches; others are told who can.
+  const general = space.canAdmin ? `/s/${space.key}/settings/general` : null;
   return (
     <>
       <section className="settings-card" aria-labelledby="export-site">
@@ -34,7 +36,13 @@ export default function SpaceExportSection({ space }: { space: Space }) {
         {space.exports.pack ? <Runner space={space} kind="pack" audience="me" label="Download the wiki pack" /> : <SwitchedOff what="The wiki pack" general={general} />}
       </section>
       <p className="muted export-note">
-        A single page can be downloaded as Markdown, HTML or PDF from its ⋯ menu. Which formats are offered is set under <Link href={general}>General › Exports</Link>.
+        A single page can be downloaded as Markdown, HTML or PDF from its ⋯ menu.
+        {general ? (
+          <>
+            {" "}
+            Which formats are offered is set under <Link href={general}>General › Exports</Link>.
+          </>
+        ) : null}
       </p>
     </>
   );
@@ -72,10 +80,11 @@ function SiteExport({ space }: { space: Space }) {
   );
 }
 
-function SwitchedOff({ what, general }: { what: string; general: string }) {
+function SwitchedOff({ what, general }: { what: string; general: string | null }) {
   return (
     <p className="export-off">
-      {what} export is switched off for this space. <Link href={general}>Switch it on under General › Exports</Link>.
+      {what} export is switched off for this space.{" "}
+      {general ? <Link href={general}>Switch it on under General › Exports</Link> : "Someone who administers the space can switch it on"}.
     </p>
   );
 }

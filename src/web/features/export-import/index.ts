@@ -5,3 +5,4 @@ import { lazy } from "react";
 export { PageExportItems } from "./PageExportItems";
 export { ImportSpaceButton } from "./ImportSpaceButton";
 export const SpaceExportSection = lazy(() => import("./SpaceExportSection"));
+export const SpaceExportScreen = lazy(() => import("./SpaceExportScreen"));

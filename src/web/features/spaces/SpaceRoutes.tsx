@@ -15,6 +15,7 @@ import { HistoryScreen } from "../history";
 import { NewPageScreen, PageScreen } from "../page";
 import { TrashScreen } from "../trash";
 import { SpaceSettingsScreen } from "../space-settings";
+import { SpaceExportScreen } from "../export-import";
 import { idFromSegment } from "../../lib/slug";
 import { Breadcrumbs } from "./Breadcrumbs";
 import { useSpace } from "./queries";
@@ -56,6 +57,9 @@ function SpaceFrame({ space }: { space: Space }) {
           </Route>
           <Route path="/s/:key/trash">
             <TrashScreen space={space} />
+          </Route>
+          <Route path="/s/:key/export">
+            <SpaceExportScreen space={space} />
           </Route>
           <Route path="/s/:key/settings/templates/:templateId">{(p) => <SpaceSettingsScreen space={space} section="templates" templateId={p.templateId} />}</Route>
           <Route path="/s/:key/settings/:section?">{(p) => <SpaceSettingsScreen space={space} section={p.section} />}</Route>

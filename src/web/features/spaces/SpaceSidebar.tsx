@@ -1,7 +1,7 @@
 import { Link, useLocation } from "wouter";
 import type { Space } from "../../api/types";
 import { useMe } from "../../app/session";
-import { ChevronDown, Settings, Trash2 } from "../../ui/icons";
+import { ChevronDown, Download, Settings, Trash2 } from "../../ui/icons";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../../ui/Menu";
 import { WatchButton } from "../notifications";
 import { PageTree } from "../tree";
@@ -55,6 +55,12 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
           <Link href={`/s/${space.key}/trash`} className="sidebar-link" aria-current={location === `/s/${space.key}/trash` ? "page" : undefined}>
             <Trash2 aria-hidden="true" /> Trash
           </Link>
+          {/* Administrators find the exports in Settings › Export. */}
+          {!administers && (space.exports.site || space.exports.pack) ? (
+            <Link href={`/s/${space.key}/export`} className="sidebar-link" aria-current={location === `/s/${space.key}/export` ? "page" : undefined}>
+              <Download aria-hidden="true" /> Export
+            </Link>
+          ) : null}
           {administers ? (
             <Link href={`/s/${space.key}/settings`} className="sidebar-link" aria-current={location.startsWith(`/s/${space.key}/settings`) ? "page" : undefined}>
               <Settings aria-hidden="true" /> Settings
