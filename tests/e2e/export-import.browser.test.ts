@@ -233,18 +233,37 @@ describe("export and import", () => {
       await page.getByRole("heading", { name: "Export Documentation", level: 1 }).waitFor();
       // The switches are for administrators: no link to them here.
       expect(await page.getByRole("link", { name: /General › Exports/ }).count()).toBe(0);
-      expect(await axeViolations(page)).toEqual([]);
-      await screenshot(page, "export-import-reader");
       const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the wiki pack" }).click()]);
       expect(download.suggestedFilename()).toBe("DOCS-pack.zip");
       expect(readFileSync((await download.path())!).subarray(0, 2).toString("latin1")).toBe("PK");
       await page.getByText("The wiki pack is ready: your browser has saved it in its downloads.").waitFor({ timeout: 20_000 });
       expect(bea.errors).toEqual([]);
       expect(bea.foreign).toEqual([]);
+
+      // The reader's export screen and a page's menu with its export entries, in the four looks.
+      for (const look of LOOKS) {
+        const s = await visit(cairn, { ...look, storageState: await bea.context.storageState() });
+        try {
+          await s.page.goto("/s/DOCS/export");
+          await s.page.getByRole("heading", { name: "Export Documentation", level: 1 }).waitFor();
+          await screenshot(s.page, "export-import-reader");
+          expect({ look, reader: await axeViolations(s.page) }).toEqual({ look, reader: [] });
+          await s.page.goto(`/s/DOCS/p/${welcome.id}`);
+          await s.page.getByRole("heading", { name: "Welcome", level: 1 }).waitFor();
+          await s.page.getByRole("button", { name: "More actions" }).click();
+          await s.page.getByRole("menuitem", { name: "Export as PDF" }).waitFor();
+          await screenshot(s.page, "export-import-page-menu");
+          expect({ look, menu: await axeViolations(s.page) }).toEqual({ look, menu: [] });
+          expect(s.errors).toEqual([]);
+          expect(s.foreign).toEqual([]);
+        } finally {
+          await s.close();
+        }
+      }
     } finally {
       await bea.close();
     }
-  }, 60_000);
+  }, 90_000);
 
   test("the settings section and the import dialog in the four looks", async () => {
     for (const look of LOOKS) {
