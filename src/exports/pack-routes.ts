@@ -1,12 +1,12 @@
 import { Elysia, t } from "elysia";
 import type { Core } from "../core";
-import { contentDisposition } from "../attachments/filenames";
 import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
+import { ProgressParam, zipDownload } from "./schemas";
 import { exportPack } from "./pack-service";
 
 const PackQuery = t.Object({
-  progress: t.Optional(t.String({ maxLength: 64, description: "An id of your choosing (8 to 64 letters, digits, - or _) to follow the export at GET /api/export-progress/{id}" })),
+  progress: ProgressParam,
 });
 
 const Zip = t.String({
@@ -19,17 +19,7 @@ const Zip = t.String({
 export function packExportRoutes(core: Core) {
   return new Elysia().get(
     "/api/spaces/:key/export/pack",
-    ({ params, query, request }) => {
-      const pack = exportPack(core, callerOf(request), params.key, query);
-      return new Response(pack.stream, {
-        headers: {
-          "content-type": "application/zip",
-          "content-disposition": contentDisposition("attachment", pack.filename),
-          "cache-control": "no-store",
-          "x-content-type-options": "nosniff",
-        },
-      });
-    },
+    ({ params, query, request }) => zipDownload(exportPack(core, callerOf(request), params.key, query)),
     {
       params: t.Object({ key: t.String({ maxLength: 50 }) }),
       query: PackQuery,

@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
 import type { Core } from "../core";
-import { contentDisposition } from "../attachments/filenames";
 import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
+import { ProgressParam, zipDownload } from "./schemas";
 import { exportSite } from "./site-service";
 
 const SiteQuery = t.Object({
@@ -11,7 +11,7 @@ const SiteQuery = t.Object({
       description: "Whose view of the space: `me` (default, what you may read) or `anonymous` (what an anonymous reader of the public space sees; 400 naming `audience` when the space is not public)",
     }),
   ),
-  progress: t.Optional(t.String({ maxLength: 64, description: "An id of your choosing (8 to 64 letters, digits, - or _) to follow the export at GET /api/export-progress/{id}" })),
+  progress: ProgressParam,
 });
 
 const Zip = t.String({
@@ -24,17 +24,7 @@ const Zip = t.String({
 export function siteExportRoutes(core: Core) {
   return new Elysia().get(
     "/api/spaces/:key/export/site",
-    ({ params, query, request }) => {
-      const site = exportSite(core, callerOf(request), params.key, query);
-      return new Response(site.stream, {
-        headers: {
-          "content-type": "application/zip",
-          "content-disposition": contentDisposition("attachment", site.filename),
-          "cache-control": "no-store",
-          "x-content-type-options": "nosniff",
-        },
-      });
-    },
+    ({ params, query, request }) => zipDownload(exportSite(core, callerOf(request), params.key, query)),
     {
       params: t.Object({ key: t.String({ maxLength: 50 }) }),
       query: SiteQuery,
