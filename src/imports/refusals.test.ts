@@ -68,7 +68,7 @@ describe("packs Cairn cannot take", () => {
   });
 
   test("a page whose JSON is broken, or whose fields are wrong, is named", async () => {
-    await expectRefused(await handPack([{ id: "p0" }], { extra: [] }).then(async () => zipOf([["manifest.json", '{"format":"cairn-pack","version":1}'], ["space.json", "{nope"]])), /space\.json: is not valid JSON/);
+    await expectRefused(await zipOf([["manifest.json", '{"format":"cairn-pack","version":1}'], ["space.json", "{nope"]]), /space\.json: is not valid JSON/);
     await expectRefused(await handPack([{ id: "p0", title: 42 as unknown as string }]), /pages\/00000\.json: (versions\[0\]\.)?title must be a string/);
   });
 
