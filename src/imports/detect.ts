@@ -25,6 +25,6 @@ export async function detectFormat(zip: OpenedZip): Promise<ImportFormat> {
 /** `onPage`: called as pages are read (progress). */
 export async function convert(zip: OpenedZip, format: ImportFormat, onPage: () => void): Promise<ImportedSpace> {
   if (format === "cairn-pack") return readPack(zip, onPage);
-  if (format === "markdown") return fromMarkdownZip(zip);
-  return fromConfluenceZip(zip);
+  if (format === "markdown") return fromMarkdownZip(zip, onPage);
+  return fromConfluenceZip(zip, onPage);
 }
