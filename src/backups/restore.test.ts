@@ -36,7 +36,7 @@ export function dumpFile(path: string, skip: string[] = []): Record<string, unkn
  * The search index is rebuilt from the pages (FTS5's shadow tables cannot be copied under Bun's
  * defensive SQLite): searching is checked instead.
  */
-const SEARCH = ["search_dirty", ...["words", "titles"].flatMap((t) => ["data", "idx", "docsize", "config"].map((s) => `search_${t}_${s}`))];
+const SEARCH = ["search_dirty", "search_backfill", ...["words", "titles", "title_words", "recent"].flatMap((t) => ["data", "idx", "docsize", "config"].map((s) => `search_${t}_${s}`))];
 const GROWING = ["audit_log", "events", "sqlite_sequence", ...SEARCH];
 
 export async function restoreAndWait(env: TestEnv, who: Who, label: string, body: Record<string, unknown> = {}) {

@@ -29,6 +29,12 @@ export interface Config {
    * (exports/pdf.ts); /usr/bin/chromium when unset. Missing, PDF exports answer 503.
    */
   chromium?: string;
+  /**
+   * CAIRN_SEARCH_RECENT_PAGES: how many of the newest pages the recent word index holds
+   * (search/fts5-recent.ts), where search ranks the newest matches of common words. Undefined:
+   * the default (10,000).
+   */
+  searchRecentPages?: number;
 }
 
 export class ConfigError extends Error {}
@@ -67,6 +73,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     baseUrl: baseUrl?.replace(/\/+$/, "") ?? null,
     outboundAllow: list(env.CAIRN_OUTBOUND_ALLOW),
     chromium: env.CAIRN_CHROMIUM?.trim() || "/usr/bin/chromium",
+    ...recentPages(env.CAIRN_SEARCH_RECENT_PAGES),
     releaseFeed: env.CAIRN_RELEASE_FEED === undefined ? undefined : env.CAIRN_RELEASE_FEED.trim() === "off" ? null : env.CAIRN_RELEASE_FEED.trim(),
     trustedProxies: list(pick("--trusted-proxies", null)).map((entry) => {
       const net = parseCidr(entry);
@@ -74,6 +81,13 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
       return net;
     }),
   };
+}
+
+function recentPages(text: string | undefined): { searchRecentPages?: number } {
+  if (text === undefined || text.trim() === "") return {};
+  const n = Number(text.trim());
+  if (!Number.isInteger(n) || n < 1 || n > 10_000_000) throw new ConfigError(`CAIRN_SEARCH_RECENT_PAGES must be a whole number from 1 to 10000000, not "${text}"`);
+  return { searchRecentPages: n };
 }
 
 const list = (text: string | null | undefined) =>

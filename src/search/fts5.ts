@@ -1,30 +1,29 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Core } from "../core";
 import { listOf, listParam } from "../platform/db/lists";
-import { toExclusionQuery, toFragmentQuery, toTitleWordQuery, toWordQuery, type ParsedQuery } from "./query";
+import { toExclusionQuery, toFragmentQuery, toWordQuery, type ParsedQuery } from "./query";
 import type { SearchIndex, SearchIndexHooks, SearchRow, SearchScope } from "./search-index";
 import { segmentCjk } from "./segment";
-import { titleMatches, TITLE_WEIGHT } from "./fts5-titles";
+import { bodyMatches } from "./fts5-body";
+import { recentIndex } from "./fts5-recent";
+import { titleMatches } from "./fts5-titles";
 import { stemEach } from "./stemmer";
 
 /**
- * The search index in SQLite FTS5 (migration 'search'): search_words, a porter word index of
- * title and body; search_titles, a trigram index of titles (fragments such as "onfig"); and
- * search_dirty, the pages noted by triggers on `pages` in the transaction of each change. Both
- * indexes are contentless: texts are read from pages. Every SQL statement of search is here,
- * in fts5-titles.ts (title matches) or in stemmer.ts (FTS5's tokenizer on a private database).
+ * The search index in SQLite FTS5 (migrations 'search' and 'search_indexes'): search_words, a
+ * porter word index of title and body; search_titles, a trigram index of titles (fragments
+ * such as "onfig"); search_title_words, a porter word index of titles alone (fts5-titles.ts);
+ * search_recent, the word index of the newest pages only (fts5-recent.ts); search_dirty, the
+ * pages noted by triggers on `pages` in the transaction of each change; and search_backfill,
+ * pages to write into the indexes added after them (migration 'search_indexes'). The
+ * indexes are contentless: texts are read from pages. Every SQL statement of search is here or
+ * in the fts5-*.ts beside it (title matches, body matches, the recent index, FTS5's records),
+ * or in stemmer.ts (FTS5's tokenizer on a private database).
  */
 
-/**
- * How many matches are ranked at most: the newest that match (in the caller's scope), and the
- * newest whose title holds every word. bm25 reads each match's column sizes, so a word found on
- * 90,000 pages cost 150 ms ranked in full; bounded, a query matching fewer pages than this is
- * ranked exactly.
- */
-const RECENT_CANDIDATES = 1000;
+/** Title matches ranked at most: the newest whose title holds every word. */
 const TITLE_CANDIDATES = 500;
-/** Ranked matches checked against the caller's scope at a time. */
-const SCOPE_ROUND = 100;
+
 /**
  * Every page marked for indexing: run by a restore in its swap's transaction, after it emptied
  * the FTS5 tables (their shadow tables cannot be copied: platform/db/replace-data.ts).
@@ -36,30 +35,54 @@ const BATCH = 500;
 
 export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchIndex {
   const s = core.sqlite;
-  const pending = s.query<{ one: number }, []>("SELECT 1 AS one FROM search_dirty LIMIT 1");
-  const dirty = s.query<{ docId: number; title: string | null; text: string | null }, [number]>(
+  const pending = s.query<{ one: number }, []>("SELECT 1 AS one FROM search_dirty UNION ALL SELECT 1 FROM search_backfill LIMIT 1");
+  type Noted = { docId: number; title: string | null; text: string | null };
+  const dirty = s.query<Noted, [number]>(
     "SELECT d.doc_id AS docId, p.title AS title, p.plain_text AS text FROM search_dirty d LEFT JOIN pages p ON p.doc_id = d.doc_id LIMIT ?",
+  );
+  // Newest first; the text only where the recent index takes it.
+  const backfill = s.query<Noted, [number, number]>(
+    "SELECT d.doc_id AS docId, p.title AS title, CASE WHEN d.doc_id > ?1 THEN p.plain_text END AS text FROM search_backfill d LEFT JOIN pages p ON p.doc_id = d.doc_id ORDER BY d.doc_id DESC LIMIT ?2",
   );
   const mark = s.query<never, [string]>(`INSERT OR IGNORE INTO search_dirty (doc_id) ${listParam("?")}`);
   const dropWords = s.query("DELETE FROM search_words WHERE rowid = ?");
   const dropTitle = s.query("DELETE FROM search_titles WHERE rowid = ?");
+  const dropTitleWords = s.query("DELETE FROM search_title_words WHERE rowid = ?");
   const addWords = s.query("INSERT INTO search_words (rowid, title, body) VALUES (?, ?, ?)");
   const addTitle = s.query("INSERT INTO search_titles (rowid, title) VALUES (?, ?)");
-  const done = s.query("DELETE FROM search_dirty WHERE doc_id = ?");
+  const addTitleWords = s.query("INSERT INTO search_title_words (rowid, title) VALUES (?, ?)");
+  const doneDirty = s.query("DELETE FROM search_dirty WHERE doc_id = ?");
+  const doneBackfill = s.query("DELETE FROM search_backfill WHERE doc_id = ?");
+  const recent = recentIndex(core);
   let vocab: ReturnType<typeof vocabularyStatements> | null = null;
 
-  /** Re-indexes up to `size` noted pages; answers whether any were left after them. */
-  const indexBatch = (size: number): boolean =>
+  /**
+   * (Re-)indexes up to `size` noted pages in one transaction; answers whether any were left
+   * after them. `every`: pages from search_dirty, into every index; else pages from
+   * search_backfill, into the indexes added after them (the recent index and title words).
+   */
+  const indexBatch = (size: number, every: boolean): boolean =>
     core.tx(() => {
-      const rows = dirty.all(size);
+      const floor = recent.advance();
+      const rows = every ? dirty.all(size) : backfill.all(floor, size);
       for (const row of rows) {
-        dropWords.run(row.docId);
-        dropTitle.run(row.docId);
-        done.run(row.docId);
-        hooks.indexed(row.docId);
+        if (every) {
+          dropWords.run(row.docId);
+          dropTitle.run(row.docId);
+          doneDirty.run(row.docId);
+          hooks.indexed(row.docId);
+        } else doneBackfill.run(row.docId);
+        dropTitleWords.run(row.docId);
+        recent.drop(row.docId);
         if (row.title === null) continue; // the page is gone (purged or its space deleted)
-        addWords.run(row.docId, segmentCjk(row.title), segmentCjk(row.text ?? ""));
-        addTitle.run(row.docId, row.title);
+        const title = segmentCjk(row.title);
+        const text = segmentCjk(row.text ?? "");
+        if (every) {
+          addWords.run(row.docId, title, text);
+          addTitle.run(row.docId, row.title);
+        }
+        addTitleWords.run(row.docId, title);
+        recent.add(row.docId, floor, title, text);
       }
       return rows.length === size;
     });
@@ -71,7 +94,9 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
     catchUp(maxPages = Number.POSITIVE_INFINITY) {
       if (pending.get() === null) return true;
       for (let left = maxPages; left > 0; left -= BATCH) {
-        if (!indexBatch(Math.min(BATCH, left))) return true;
+        const size = Math.min(BATCH, left);
+        // Pages changed first, then those for the indexes added after them.
+        if (!indexBatch(size, true) && !indexBatch(size, false)) return true;
       }
       return pending.get() === null;
     },
@@ -124,73 +149,26 @@ function vocabularyStatements(core: Core) {
 
 /**
  * The best word matches, best first:
- *   1. pages whose title holds every word (the TITLE_CANDIDATES newest in scope), ranked by
- *      bm25's formula over their titles (fts5-titles.ts);
- *   2. then, if fewer than `limit`, the RECENT_CANDIDATES newest matches in scope ranked by bm25,
- *      titles weighing TITLE_WEIGHT times the body (bodyMatches).
- * Until issue 13 both were ranked together in SQL, title matches by bm25 over titles alone,
- * and they came first all the same: a word's weight (its rarity) among titles is higher than
- * among pages, and one occurrence in a title counts as ten. Ranked apart, the answers are the
- * same (the same 50 in the same order for 600 first-time queries at 100,000 pages), and a
- * query whose words are in 50 titles needs no bm25 at all, which counts, for each word, every
- * page holding it before it ranks any (a whole posting list: about 3 ms for a word on 90,000
- * pages).
+ *   1. pages whose title holds every word (the TITLE_CANDIDATES newest), ranked by bm25 over
+ *      titles alone (fts5-titles.ts);
+ *   2. then, if fewer than `limit`, the newest matches ranked by bm25, titles weighing more than
+ *      the body (fts5-body.ts).
+ * Until issue 13 both were ranked together in SQL, title matches by bm25 over titles alone, and
+ * they came first all the same: a word's weight (its rarity) among titles is higher than among
+ * pages, and one occurrence in a title counts as ten. Ranked apart, a query whose words are in
+ * 50 titles needs no bm25 over bodies at all, which counts, for each word, every page holding
+ * it before it ranks any (a whole posting list: about 3 ms for a word on 90,000 pages).
  */
 function wordMatches(core: Core, query: ParsedQuery, scope: SQL, limit: number): SearchRow[] {
   const all = toWordQuery(query);
-  const titles = toTitleWordQuery(query);
-  if (!all || !titles) return [];
+  const words = toWordQuery({ must: query.must, not: [] });
+  if (!all || !words) return [];
   return guarded(core, () => {
-    const titled = titleMatches(core, query, titles, scope, TITLE_CANDIDATES);
-    const ids = titled.slice(0, limit).map((r) => r.docId);
-    if (ids.length < limit) ids.push(...bodyMatches(core, all, scope, limit - ids.length, new Set(titled.map((r) => r.docId))));
+    const titled = titleMatches(core, words, toExclusionQuery(query), scope, TITLE_CANDIDATES, limit);
+    const ids = titled.ids;
+    if (ids.length < limit) ids.push(...bodyMatches(core, query, all, scope, limit - ids.length, titled.found));
     return hitsInOrder(core, ids);
   });
-}
-
-/**
- * The best `wanted` matches by bm25 that are not among `skip`, among the RECENT_CANDIDATES newest
- * matches in the caller's scope. Ranked first without the scope (reading each page's row for
- * it costs more than bm25), then checked in order of rank, SCOPE_ROUND at a time: when the
- * newest matches are all in scope, as for most callers, that is the same. When too few of them
- * are, the newest in scope are ranked instead, so pages the caller cannot read never take the
- * place of pages it can (the scope applies before the limit).
- */
-function bodyMatches(core: Core, all: string, scope: SQL, wanted: number, skip: ReadonlySet<number>): number[] {
-  const ranked = core.db
-    .all<{ docId: number }>(sql`
-      SELECT doc_id AS docId FROM (
-        SELECT rowid AS doc_id, bm25(search_words, ${TITLE_WEIGHT}, 1) AS score FROM search_words
-        WHERE search_words MATCH ${all} ORDER BY rowid DESC LIMIT ${RECENT_CANDIDATES})
-      ORDER BY score, doc_id`)
-    .map((r) => r.docId)
-    .filter((id) => !skip.has(id));
-  const out: number[] = [];
-  let outOfScope = 0;
-  for (let i = 0; i < ranked.length && out.length < wanted; i += SCOPE_ROUND) {
-    const round = ranked.slice(i, i + SCOPE_ROUND);
-    const inScope = new Set(
-      core.db
-        .all<{ docId: number }>(sql`
-          SELECT pages.doc_id AS docId FROM pages JOIN spaces ON spaces.id = pages.space_id
-          WHERE pages.doc_id IN (${listOf(round)}) AND ${scope}`)
-        .map((r) => r.docId),
-    );
-    outOfScope += round.length - inScope.size;
-    for (const id of round) if (inScope.has(id) && out.length < wanted) out.push(id);
-  }
-  if (out.length >= wanted || outOfScope === 0) return out;
-  return core.db
-    .all<{ docId: number }>(sql`
-      SELECT doc_id AS docId FROM (
-        SELECT search_words.rowid AS doc_id, bm25(search_words, ${TITLE_WEIGHT}, 1) AS score
-        FROM search_words JOIN pages ON pages.doc_id = search_words.rowid JOIN spaces ON spaces.id = pages.space_id
-        WHERE search_words MATCH ${all} AND ${scope}
-        ORDER BY search_words.rowid DESC LIMIT ${RECENT_CANDIDATES})
-      ORDER BY score, doc_id LIMIT ${wanted + skip.size}`)
-    .map((r) => r.docId)
-    .filter((id) => !skip.has(id))
-    .slice(0, wanted);
 }
 
 /** The pages of these doc ids, with what a hit shows, in the order given (only these read their text). */

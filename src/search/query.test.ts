@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseQuery, toExclusionQuery, toFragmentQuery, toTitleWordQuery, toWordQuery } from "./query";
+import { parseQuery, toExclusionQuery, toFragmentQuery, toWordQuery } from "./query";
 
 describe("parseQuery → FTS5", () => {
   test.each([
@@ -28,6 +28,5 @@ describe("parseQuery → FTS5", () => {
     const q = parseQuery("biling report -draft");
     q.must[0].alternatives = ["billing", "filing"];
     expect(toWordQuery(q)).toBe('(("biling" OR "billing" OR "filing") AND "report") NOT "draft"');
-    expect(toTitleWordQuery(q)).toBe('({title} : (("biling" OR "billing" OR "filing") AND "report")) NOT "draft"');
   });
 });

@@ -61,13 +61,6 @@ export function toWordQuery(q: ParsedQuery): string | null {
   return q.not.length ? `(${positive})${q.not.map((t) => ` NOT ${ftsTerm(t)}`).join("")}` : positive;
 }
 
-/** The word-index query on titles alone (the title column filter), excluded words on the whole page. */
-export function toTitleWordQuery(q: ParsedQuery): string | null {
-  if (q.must.length === 0) return null;
-  const positive = `{title} : (${q.must.map(ftsTerm).join(" AND ")})`;
-  return q.not.length ? `(${positive})${q.not.map((t) => ` NOT ${ftsTerm(t)}`).join("")}` : positive;
-}
-
 /** Any excluded term, for leaving word-index matches of it out of the fragment results. */
 export function toExclusionQuery(q: ParsedQuery): string | null {
   return q.not.length ? q.not.map(ftsTerm).join(" OR ") : null;

@@ -132,7 +132,7 @@ describe("SearchIndex", () => {
     const id = await page("Birds", "the heron waits"); // not in the title: the fragment search would find it
     catchUpSearchIndex(env.core);
     const docId = env.core.sqlite.query<{ doc_id: number }, [string]>("SELECT doc_id FROM pages WHERE id = ?").get(id)!.doc_id;
-    env.core.sqlite.run("DELETE FROM search_words WHERE rowid = ?", [docId]);
+    for (const index of ["search_words", "search_recent"]) env.core.sqlite.run(`DELETE FROM ${index} WHERE rowid = ?`, [docId]);
     expect(await ids("heron")).toEqual([]);
     searchIndex(env.core).markDirty([docId]);
     expect(await ids("heron")).toEqual([id]); // every search catches up first

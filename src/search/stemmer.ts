@@ -20,7 +20,6 @@ const probe = (() => {
       db,
       insert: db.query<never, [number, string]>("INSERT INTO probe (rowid, t) VALUES (?, ?)"),
       tokens: db.query<{ term: string; offset: number }, []>("SELECT term, offset FROM probe_tokens"),
-      byText: db.query<{ doc: number; term: string }, []>("SELECT doc, term FROM probe_tokens ORDER BY doc, offset"),
       clear: db.query("DELETE FROM probe"),
     };
   }
@@ -48,19 +47,6 @@ export function stemEach(words: readonly string[]): (string | null)[] {
   p.db.transaction(() => {
     p.insert.run(1, kept.join(" "));
     for (const t of p.tokens.all()) out[at[t.offset]] = t.term;
-    p.clear.run();
-  })();
-  return out;
-}
-
-/** The index's terms of each text, in order (what FTS5 would hold for it, one list per text). */
-export function termsInOrder(texts: readonly string[]): string[][] {
-  const out = texts.map((): string[] => []);
-  if (texts.length === 0) return out;
-  const p = probe();
-  p.db.transaction(() => {
-    texts.forEach((text, i) => p.insert.run(i + 1, text));
-    for (const t of p.byText.all()) out[t.doc - 1].push(t.term);
     p.clear.run();
   })();
   return out;

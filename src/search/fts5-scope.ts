@@ -1,0 +1,32 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Core } from "../core";
+import { listOf } from "../platform/db/lists";
+
+/** Ranked matches checked against the caller's scope at a time. */
+const SCOPE_ROUND = 100;
+
+/**
+ * The first `wanted` of these ranked pages (doc ids, best first) that are in the caller's
+ * scope, checked SCOPE_ROUND at a time, and whether any checked were not. Matches are ranked
+ * without the scope (reading each page's row for it costs more than ranking), then checked in
+ * order of rank: when they are all in scope, as for most callers, that is the same as ranking
+ * in scope. When some are not and too few are left, the caller ranks within the scope instead,
+ * so that pages the caller cannot read never take the place of pages it can.
+ */
+export function firstInScope(core: Core, ranked: readonly number[], scope: SQL, wanted: number): { ids: number[]; outOfScope: boolean } {
+  const ids: number[] = [];
+  let outOfScope = false;
+  for (let i = 0; i < ranked.length && ids.length < wanted; i += SCOPE_ROUND) {
+    const round = ranked.slice(i, i + SCOPE_ROUND);
+    const inScope = new Set(
+      core.db
+        .all<{ docId: number }>(sql`
+          SELECT pages.doc_id AS docId FROM pages JOIN spaces ON spaces.id = pages.space_id
+          WHERE pages.doc_id IN (${listOf(round)}) AND ${scope}`)
+        .map((r) => r.docId),
+    );
+    if (inScope.size < round.length) outOfScope = true;
+    for (const id of round) if (inScope.has(id) && ids.length < wanted) ids.push(id);
+  }
+  return { ids, outOfScope };
+}
