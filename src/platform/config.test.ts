@@ -19,6 +19,12 @@ describe("loadConfig", () => {
     expect(flags).toMatchObject({ dataDir: "/flag/data", port: 5000, host: "::1", baseUrl: "http://x.test" });
   });
 
+  test("CAIRN_SEARCH_RECENT_PAGES: a whole number of pages, or the default", () => {
+    expect(loadConfig([], { CAIRN_SEARCH_RECENT_PAGES: "2500" }).searchRecentPages).toBe(2500);
+    expect(loadConfig([], { CAIRN_SEARCH_RECENT_PAGES: " " }).searchRecentPages).toBeUndefined();
+    for (const bad of ["0", "-3", "1.5", "many", "10000001"]) expect(() => loadConfig([], { CAIRN_SEARCH_RECENT_PAGES: bad })).toThrow(/CAIRN_SEARCH_RECENT_PAGES must be a whole number/);
+  });
+
   test.each([
     [["--port", "abc"], /Port/],
     [["--port", "70000"], /Port/],

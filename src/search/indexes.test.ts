@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { call, makeEnv, signUp, type TestEnv, type Who } from "../../tests/harness";
+import type { UserCaller } from "../identity/caller";
+import { createPage } from "../pages/service";
+import { findUserWithRoleById } from "../users/service";
+import { catchUpSearchIndex, searchIndex } from "./indexer";
+
+// The indexes added for first-time search (issue 13 §6): search_recent, the newest pages only
+// (fts5-recent.ts), where body matches are ranked when they are all there; search_title_words,
+// titles alone (fts5-titles.ts); and search_backfill, which fills both for pages indexed before
+// they existed. Ranking answers must be bm25's over the whole word index.
+
+let env: TestEnv;
+let owner: Who & { id: string };
+let spaceId: string;
+afterEach(() => env.close());
+
+async function start(recentPages: number) {
+  env = makeEnv({ env: { CAIRN_SEARCH_RECENT_PAGES: String(recentPages) } });
+  owner = await signUp(env, "owner@example.com");
+  spaceId = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "ENG", name: "Engineering", description: "" } })).body.id;
+}
+
+const docWith = (text: string) => JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text }] }] });
+
+/** Pages written through the service in one transaction (fast); answers their ids in order. */
+function manyPages(count: number, title: (i: number) => string, body: (i: number) => string): string[] {
+  const found = findUserWithRoleById(env.core, owner.id)!;
+  const caller: UserCaller = { kind: "user", ip: "local", user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: null, token: null };
+  const ids: string[] = [];
+  env.core.tx(() => {
+    for (let i = 0; i < count; i++) ids.push(createPage(env.core, caller, { spaceId, title: title(i), contentJson: docWith(body(i)) }).id);
+  });
+  searchIndex(env.core).catchUp(); // all of them (a search catches up 500, the rest drains in the background)
+  return ids;
+}
+
+const ids = async (q: string) => (await call(env, "GET", `/api/search?q=${encodeURIComponent(q)}`, { as: owner })).body.map((h: any) => h.pageId);
+const docIds = (sqlText: string) => env.core.sqlite.query<{ id: number }, []>(sqlText).all().map((r) => r.id);
+const floor = () => env.core.sqlite.query<{ floor: number }, []>("SELECT floor FROM search_recent_floor").get()!.floor;
+
+/** bm25's order over the whole word index (what search answered before these indexes), as page ids. */
+function bm25Order(match: string): string[] {
+  return env.core.sqlite
+    .query<{ id: string }, [string]>(
+      `SELECT p.id AS id FROM (SELECT rowid AS doc, bm25(search_words, 10, 1) AS score FROM search_words WHERE search_words MATCH ? ORDER BY rowid DESC LIMIT 1000)
+       JOIN pages p ON p.doc_id = doc ORDER BY score, doc`,
+    )
+    .all(match)
+    .map((r) => r.id);
+}
+
+describe("the recent index", () => {
+  test("holds the newest pages only; its floor never moves down, so a purged newest page leaves no gap", async () => {
+    await start(5);
+    manyPages(8, (i) => `Note ${i}`, () => "x");
+    const all = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
+    expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(all.slice(-5));
+    expect(floor()).toBe(all.at(-1)! - 5);
+
+    const newest = env.core.sqlite.query<{ id: string }, []>("SELECT id FROM pages ORDER BY doc_id DESC LIMIT 1").get()!.id;
+    await call(env, "DELETE", `/api/pages/${newest}`, { as: owner });
+    expect((await call(env, "DELETE", `/api/pages/${newest}/purge`, { as: owner })).status).toBe(204);
+    catchUpSearchIndex(env.core);
+    expect(floor()).toBe(all.at(-1)! - 5);
+    expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(all.slice(-5, -1));
+
+    manyPages(3, (i) => `Later ${i}`, () => "x");
+    const now = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
+    expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(now.slice(-5));
+  });
+
+  test("a page edited below the floor stays out of it; one edited above is written again", async () => {
+    await start(3);
+    const pages = manyPages(5, (i) => `Note ${i}`, () => "plain");
+    const edit = async (id: string, text: string) => {
+      const version = (await call(env, "GET", `/api/pages/${id}`, { as: owner })).body.version;
+      const res = await call(env, "PUT", `/api/pages/${id}`, { as: owner, body: { title: "Edited", contentJson: docWith(text), baseVersion: version } });
+      expect(res.status).toBe(200);
+    };
+    await edit(pages[0], "heron");
+    await edit(pages[4], "kestrel");
+    catchUpSearchIndex(env.core);
+    const recent = (word: string) => docIds(`SELECT rowid AS id FROM search_recent WHERE search_recent MATCH '${word}'`);
+    expect(recent("heron")).toEqual([]);
+    expect(recent("kestrel")).toHaveLength(1);
+    expect(await ids("heron")).toEqual([pages[0]]); // found in the word index all the same
+  });
+});
+
+describe("body matches ranked with the recent index give bm25's order over every page", () => {
+  // Bodies of one length (8 words), so that only how often a word is there tells pages apart.
+  const body = (i: number) => {
+    const words = [...Array(1 + (i % 3)).fill("alpha"), ...(i % 10 === 0 ? Array(1 + ((i / 10) % 3)).fill("osprey") : [])];
+    return [...words, ...Array(8 - words.length).fill("filler")].join(" ");
+  };
+
+  test("newest matches all in the recent index: ranked there", async () => {
+    await start(1000);
+    manyPages(1100, (i) => `Note ${i}`, body);
+    const found = await ids("alpha");
+    expect(found).toHaveLength(50);
+    expect(found).toEqual(bm25Order('"alpha"').slice(0, 50));
+    // Ranked there indeed: the best page, written into the recent index alone with the word
+    // once, is no longer first.
+    const best = env.core.sqlite.query<{ doc: number }, [string]>("SELECT doc_id AS doc FROM pages WHERE id = ?").get(found[0])!.doc;
+    env.core.sqlite.run("DELETE FROM search_recent WHERE rowid = ?", [best]);
+    env.core.sqlite.run("INSERT INTO search_recent (rowid, title, body) VALUES (?, 'Note x', 'alpha filler filler filler filler filler filler filler')", [best]);
+    expect((await ids("alpha ")).slice(0, 49)).toEqual(found.slice(1));
+  });
+
+  test("newest matches older than the recent index: a word on half its pages or more is left out of the ranking, with the same answer", async () => {
+    await start(1000);
+    manyPages(1100, (i) => `Note ${i}`, body);
+    // "osprey" is on one page in ten (110 pages), "alpha" on every page: the newest 1,000
+    // matches reach below the recent index, whose pages say alpha weighs nothing.
+    const found = await ids("alpha osprey");
+    expect(found).toHaveLength(50);
+    expect(found).toEqual(bm25Order('"alpha" AND "osprey"').slice(0, 50));
+  });
+});
+
+describe("title words", () => {
+  test("titles are found by their words' stems and ranked by bm25 over titles, before body matches", async () => {
+    await start(10_000);
+    const [policies, policyShort, hoping, body, lookalike] = manyPages(
+      5,
+      (i) => ["Policies and procedures", "Policy", "Hoping for rain", "Weekly notes", "Observer rota"][i],
+      (i) => (i === 3 ? "the policy and the server, we hope" : "x"),
+    );
+    expect(await ids("policy")).toEqual([policyShort, policies, body]);
+    expect(await ids("hope")).toEqual([hoping, body]);
+    expect((await ids("server"))[0]).toBe(body);
+    expect(await ids("server")).toContain(lookalike); // a title fragment, after the word matches
+  });
+
+  test("pages indexed before the added indexes existed are written into them from search_backfill, newest first, and nothing else is re-indexed", async () => {
+    await start(10_000);
+    const pages = manyPages(3, (i) => `Gazebo ${i}`, () => "plain");
+    const wordsBefore = env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words_data").get()!.n;
+    // As the migration leaves a wiki: the two indexes empty, every page noted.
+    for (const t of ["search_title_words", "search_recent"]) env.core.sqlite.run(`INSERT INTO ${t} (${t}) VALUES ('delete-all')`);
+    env.core.sqlite.run("INSERT INTO search_backfill (doc_id) SELECT doc_id FROM pages");
+    expect(await ids("gazebo")).toEqual(pages); // the search caught up first (equal titles: the older first, as bm25 ties go)
+    expect(env.core.sqlite.query("SELECT * FROM search_backfill").all()).toEqual([]);
+    expect(docIds("SELECT id FROM search_title_words_docsize ORDER BY id")).toHaveLength(3);
+    expect(env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words_data").get()!.n).toBe(wordsBefore);
+  });
+});
