@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Core } from "../core";
 import { listOf } from "../platform/db/lists";
+import { allPrepared } from "../platform/db/prepared";
 
 /** Ranked matches checked against the caller's scope at a time. */
 const SCOPE_ROUND = 100;
@@ -19,11 +20,10 @@ export function firstInScope(core: Core, ranked: readonly number[], scope: SQL, 
   for (let i = 0; i < ranked.length && ids.length < wanted; i += SCOPE_ROUND) {
     const round = ranked.slice(i, i + SCOPE_ROUND);
     const inScope = new Set(
-      core.db
-        .all<{ docId: number }>(sql`
-          SELECT pages.doc_id AS docId FROM pages JOIN spaces ON spaces.id = pages.space_id
-          WHERE pages.doc_id IN (${listOf(round)}) AND ${scope}`)
-        .map((r) => r.docId),
+      allPrepared<{ docId: number }>(
+        core.sqlite,
+        sql`SELECT pages.doc_id AS docId FROM pages JOIN spaces ON spaces.id = pages.space_id WHERE pages.doc_id IN (${listOf(round)}) AND ${scope}`,
+      ).map((r) => r.docId),
     );
     if (inScope.size < round.length) outOfScope = true;
     for (const id of round) if (inScope.has(id) && ids.length < wanted) ids.push(id);

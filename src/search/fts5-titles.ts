@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Core } from "../core";
+import { allPrepared } from "../platform/db/prepared";
 import { firstInScope } from "./fts5-scope";
 
 /**
@@ -31,13 +32,14 @@ export interface TitleMatches {
  */
 export function titleMatches(core: Core, words: string, exclusion: string | null, scope: SQL, max: number, wanted: number): TitleMatches {
   const excluded = exclusion ? sql`AND search_title_words.rowid NOT IN (SELECT rowid FROM search_words WHERE search_words MATCH ${exclusion})` : sql``;
-  const ranked = core.db
-    .all<{ id: number }>(sql`
+  const ranked = allPrepared<{ id: number }>(
+    core.sqlite,
+    sql`
       SELECT id FROM (
         SELECT rowid AS id, bm25(search_title_words) AS score FROM search_title_words
         WHERE search_title_words MATCH ${words} ${excluded} ORDER BY rowid DESC LIMIT ${max})
-      ORDER BY score, id`)
-    .map((r) => r.id);
+      ORDER BY score, id`,
+  ).map((r) => r.id);
   const found = new Set(ranked);
   const first = firstInScope(core, ranked, scope, wanted);
   if (first.ids.length >= wanted || !first.outOfScope) return { ids: first.ids, found };

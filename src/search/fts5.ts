@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Core } from "../core";
 import { listOf, listParam } from "../platform/db/lists";
+import { allPrepared } from "../platform/db/prepared";
 import { toExclusionQuery, toFragmentQuery, toWordQuery, type ParsedQuery } from "./query";
 import type { SearchIndex, SearchIndexHooks, SearchRow, SearchScope } from "./search-index";
 import { segmentCjk } from "./segment";
@@ -174,7 +175,7 @@ function wordMatches(core: Core, query: ParsedQuery, scope: SQL, limit: number):
 /** The pages of these doc ids, with what a hit shows, in the order given (only these read their text). */
 function hitsInOrder(core: Core, ids: number[]): SearchRow[] {
   if (ids.length === 0) return [];
-  const rows = core.db.all<SearchRow & { docId: number }>(sql`
+  const rows = allPrepared<SearchRow & { docId: number }>(core.sqlite, sql`
     SELECT pages.doc_id AS docId, ${HIT_COLUMNS}
     FROM pages JOIN spaces ON spaces.id = pages.space_id WHERE pages.doc_id IN (${listOf(ids)})`);
   const byId = new Map(rows.map(({ docId, ...row }) => [docId, row]));

@@ -88,28 +88,52 @@ function nextMatch(re: RegExp, folded: string, from: number): Range | null {
 
 const hasText = (s: string) => /\S/.test(s);
 
+/** How much of a long text is folded first (the first match is usually early); four times more each time it is not enough. */
+const FOLD_FIRST = 2048;
+const MARGIN = 1024;
+
+/**
+ * The first match and the matches starting up to AFTER past it, found in the text folded
+ * (foldInPlace) only as far as they need: folding a whole page for every hit cost more than the
+ * rest of its snippet. A part is enough when no match in it runs into its end (a word cut
+ * there could match short) and the matches looked for start MARGIN before it (a query is at
+ * most 500 characters, so no match that starts before that could be cut off unseen).
+ */
+function passageMatches(text: string, re: RegExp, foldFirst: number): Range[] {
+  for (let n = foldFirst; ; n *= 4) {
+    const whole = n >= text.length;
+    const folded = foldInPlace(whole ? text : text.slice(0, n));
+    const first = nextMatch(re, folded, 0);
+    if (!first) {
+      if (whole) return [];
+      continue;
+    }
+    const ranges = [first];
+    const to = Math.max(first[1], first[0] + AFTER);
+    for (let m = nextMatch(re, folded, first[1]); m && m[0] < to; m = nextMatch(re, folded, m[1])) ranges.push(m);
+    if (whole || (ranges[ranges.length - 1][1] < n && to + MARGIN < n)) return ranges;
+  }
+}
+
 /**
  * The passage of the page's text where the query matched, with the matching words in `**`.
  * Built here rather than by FTS5, because the index holds CJK text split into characters.
  * Cut only between words and never inside a match, so every `**` has its partner. The text's
  * own asterisks are shown as "∗" (U+2217), so that every `*` in a snippet is part of a marker:
  * "**bold**" pasted into a page would otherwise read as markers, or half of one. Only the
- * matches up to the passage's end are looked for (a common word is on every line).
+ * matches up to the passage's end are looked for (a common word is on every line). `foldFirst`:
+ * how much of the text is folded first (passageMatches; tests fold it whole to compare).
  */
-export function snippetFor(text: string, terms: readonly Term[], words: Iterable<string> = []): string {
+export function snippetFor(text: string, terms: readonly Term[], words: Iterable<string> = [], foldFirst = FOLD_FIRST): string {
   const re = matcher(terms, words);
-  const folded = re ? foldInPlace(text) : text;
-  const first = re ? nextMatch(re, folded, 0) : null;
+  const ranges = re ? passageMatches(text, re, foldFirst) : [];
   let start = 0;
   let end: number;
-  const ranges: Range[] = [];
-  if (!first) {
+  if (ranges.length === 0) {
     end = text.length <= BEFORE + AFTER ? text.length : endAt(text, BEFORE + AFTER, 0, []);
   } else {
-    ranges.push(first);
-    const [a, b] = first;
+    const [a, b] = ranges[0];
     const to = Math.max(b, a + AFTER);
-    for (let m = nextMatch(re!, folded, b); m && m[0] < to; m = nextMatch(re!, folded, m[1])) ranges.push(m);
     if (a - BEFORE > 0) start = startAt(text, a - BEFORE, a);
     end = to >= text.length ? text.length : endAt(text, to, b, ranges);
   }
