@@ -88,31 +88,22 @@ function nextMatch(re: RegExp, folded: string, from: number): Range | null {
 
 const hasText = (s: string) => /\S/.test(s);
 
-/** How much of a long text is folded first (the first match is usually early); four times more each time it is not enough. */
-const FOLD_FIRST = 2048;
-const MARGIN = 1024;
+/** Characters that fold() changes other than by case (Latin letters with diacritics). */
+const FOLDED_AWAY = /[\u00c0-\u024f\u1e00-\u1eff]/;
 
 /**
- * The first match and the matches starting up to AFTER past it, found in the text folded
- * (foldInPlace) only as far as they need: folding a whole page for every hit cost more than the
- * rest of its snippet. A part is enough when no match in it runs into its end (a word cut
- * there could match short) and the matches looked for start MARGIN before it (a query is at
- * most 500 characters, so no match that starts before that could be cut off unseen).
+ * The first match and the matches starting up to AFTER past it. The matcher ignores case, so
+ * only a text with letters that fold() strips of diacritics is folded (foldInPlace) first:
+ * folding every hit's whole page cost more than the rest of its snippet.
  */
-function passageMatches(text: string, re: RegExp, foldFirst: number): Range[] {
-  for (let n = foldFirst; ; n *= 4) {
-    const whole = n >= text.length;
-    const folded = foldInPlace(whole ? text : text.slice(0, n));
-    const first = nextMatch(re, folded, 0);
-    if (!first) {
-      if (whole) return [];
-      continue;
-    }
-    const ranges = [first];
-    const to = Math.max(first[1], first[0] + AFTER);
-    for (let m = nextMatch(re, folded, first[1]); m && m[0] < to; m = nextMatch(re, folded, m[1])) ranges.push(m);
-    if (whole || (ranges[ranges.length - 1][1] < n && to + MARGIN < n)) return ranges;
-  }
+function passageMatches(text: string, re: RegExp): Range[] {
+  const folded = FOLDED_AWAY.test(text) ? foldInPlace(text) : text;
+  const first = nextMatch(re, folded, 0);
+  if (!first) return [];
+  const ranges = [first];
+  const to = Math.max(first[1], first[0] + AFTER);
+  for (let m = nextMatch(re, folded, first[1]); m && m[0] < to; m = nextMatch(re, folded, m[1])) ranges.push(m);
+  return ranges;
 }
 
 /**
@@ -121,12 +112,11 @@ function passageMatches(text: string, re: RegExp, foldFirst: number): Range[] {
  * Cut only between words and never inside a match, so every `**` has its partner. The text's
  * own asterisks are shown as "∗" (U+2217), so that every `*` in a snippet is part of a marker:
  * "**bold**" pasted into a page would otherwise read as markers, or half of one. Only the
- * matches up to the passage's end are looked for (a common word is on every line). `foldFirst`:
- * how much of the text is folded first (passageMatches; tests fold it whole to compare).
+ * matches up to the passage's end are looked for (a common word is on every line).
  */
-export function snippetFor(text: string, terms: readonly Term[], words: Iterable<string> = [], foldFirst = FOLD_FIRST): string {
+export function snippetFor(text: string, terms: readonly Term[], words: Iterable<string> = []): string {
   const re = matcher(terms, words);
-  const ranges = re ? passageMatches(text, re, foldFirst) : [];
+  const ranges = re ? passageMatches(text, re) : [];
   let start = 0;
   let end: number;
   if (ranges.length === 0) {
