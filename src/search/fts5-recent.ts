@@ -51,7 +51,10 @@ export const recentIndex = perInstance((core: Core): RecentIndex => {
     advance() {
       const before = stored.get()?.floor ?? null;
       const top = newest.get()!.id;
-      const floor = before === null ? top : Math.max(before, top - window);
+      // Moved in steps of half a window at least: pages taken out one batch at a time left
+      // delete markers in the oldest segments, which FTS5 rewrote again and again, and that
+      // cost more than writing the pages in (seeding 20,000 pages: +44 % against +12 %).
+      const floor = before === null ? top : top - window - before >= window / 2 ? top - window : before;
       if (floor !== before) {
         setFloor.run(floor);
         for (const { id } of passed.all(floor)) drop.run(id);

@@ -51,7 +51,7 @@ function bm25Order(match: string): string[] {
 }
 
 describe("the recent index", () => {
-  test("holds the newest pages only; its floor never moves down, so a purged newest page leaves no gap", async () => {
+  test("holds the newest pages only (and every one of them); its floor never moves down, so a purged newest page leaves no gap", async () => {
     await start(5);
     manyPages(8, (i) => `Note ${i}`, () => "x");
     const all = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
@@ -65,8 +65,14 @@ describe("the recent index", () => {
     expect(floor()).toBe(all.at(-1)! - 5);
     expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(all.slice(-5, -1));
 
-    manyPages(3, (i) => `Later ${i}`, () => "x");
-    const now = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
+    // The floor moves half a window at a time at least (fewer, larger removals): two pages
+    // more leave it where it was (the purge made room for one), four move it to the newest five.
+    manyPages(2, (i) => `Later ${i}`, () => "x");
+    let now = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
+    expect(floor()).toBe(all.at(-1)! - 5);
+    expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(now.filter((id) => id > floor()));
+    manyPages(2, (i) => `Latest ${i}`, () => "x");
+    now = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
     expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(now.slice(-5));
   });
 
