@@ -69,7 +69,7 @@ test("hostile headers over a raw socket: never a 5xx, never the process's end", 
 test("the process stays alive, within memory, and logs no error of its own", async () => {
   const health = await engine.health();
   const settled = await target.settledRssMb(SETTLED_RSS_MB, 10_000);
-  console.log(`fuzz: max RSS ${target.maxRssMb.toFixed(0)} MB, ${settled.toFixed(0)} MB once quiet`);
+  console.log(`fuzz: max RSS ${target.maxRssMb.toFixed(0)} MB, ${settled.toFixed(0)} MB once quiet, ${target.startRssMb.toFixed(0)} MB at start`);
   expect(target.maxRssMb).toBeGreaterThan(0); // it was measured at all
   const problems = [
     ...(target.alive() && health.status === 200 ? [] : [`at the end the process ${target.alive() ? `answered GET /api/health with ${health.status || "nothing"}` : `had exited (${target.exitDescription()})`}`]),
