@@ -3,7 +3,6 @@ import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
 import { ProgressParam, zipDownload } from "./schemas";
-import { exportPack } from "./pack-service";
 
 const PackQuery = t.Object({
   progress: ProgressParam,
@@ -19,7 +18,8 @@ const Zip = t.String({
 export function packExportRoutes(core: Core) {
   return new Elysia().get(
     "/api/spaces/:key/export/pack",
-    ({ params, query, request }) => zipDownload(exportPack(core, callerOf(request), params.key, query)),
+    // The exporter (zip writer and all) is loaded at the first export, not at every start (decisions: "Export and import").
+    async ({ params, query, request }) => zipDownload((await import("./pack-service")).exportPack(core, callerOf(request), params.key, query)),
     {
       params: t.Object({ key: t.String({ maxLength: 50 }) }),
       query: PackQuery,

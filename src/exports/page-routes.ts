@@ -5,7 +5,6 @@ import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
 import { PageParams } from "../pages/schemas";
 import { SECURITY_HEADERS } from "../platform/security-headers";
-import { exportPage } from "./page-export";
 
 const PageExportQuery = t.Object({
   format: t.Union([t.Literal("markdown"), t.Literal("html"), t.Literal("pdf")], {
@@ -24,6 +23,8 @@ export function pageExportRoutes(core: Core) {
   return new Elysia().get(
     "/api/pages/:id/export",
     async ({ params, query, request }) => {
+      // Loaded at the first export, not at every start (decisions: "Export and import").
+      const { exportPage } = await import("./page-export");
       const file = await exportPage(core, callerOf(request), params.id, query.format, baseUrlOf(core, request));
       return new Response(file.body, {
         headers: { ...FILE_HEADERS, "content-type": file.contentType, "content-disposition": contentDisposition("attachment", file.filename) },

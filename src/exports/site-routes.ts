@@ -3,7 +3,6 @@ import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
 import { ProgressParam, zipDownload } from "./schemas";
-import { exportSite } from "./site-service";
 
 const SiteQuery = t.Object({
   audience: t.Optional(
@@ -24,7 +23,8 @@ const Zip = t.String({
 export function siteExportRoutes(core: Core) {
   return new Elysia().get(
     "/api/spaces/:key/export/site",
-    ({ params, query, request }) => zipDownload(exportSite(core, callerOf(request), params.key, query)),
+    // Loaded at the first export, not at every start (decisions: "Export and import").
+    async ({ params, query, request }) => zipDownload((await import("./site-service")).exportSite(core, callerOf(request), params.key, query)),
     {
       params: t.Object({ key: t.String({ maxLength: 50 }) }),
       query: SiteQuery,

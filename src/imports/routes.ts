@@ -4,13 +4,15 @@ import { bodyLimit } from "../http/body";
 import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
 import { ImportAnswer, ImportQuery, importRequestBody } from "./schemas";
-import { IMPORT_LIMIT_WHY, IMPORT_MAX_BYTES, importSpace } from "./service";
+import { IMPORT_LIMIT_WHY, IMPORT_MAX_BYTES } from "./limits";
 
 /** POST /api/spaces/import: the upload is read as a stream by the service, never buffered. */
 export function importRoutes(core: Core) {
   return new Elysia().post(
     "/api/spaces/import",
     async ({ request, query, set }) => {
+      // The importer (zip reader, converters, parse5) is loaded at the first import, not at every start.
+      const { importSpace } = await import("./service");
       const answer = await importSpace(core, callerOf(request), {
         contentType: request.headers.get("content-type"),
         contentLength: request.headers.get("content-length"),

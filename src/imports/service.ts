@@ -19,6 +19,7 @@ import { newId } from "../platform/crypto";
 import { AppError, invalid, permissionRequired } from "../platform/errors";
 import { MultipartError, multipartBoundary, OVERHEAD_BYTES, readFilePart } from "../platform/multipart";
 import { startProgress, type Progress } from "../platform/progress";
+import { IMPORT_LIMIT_WHY, IMPORT_MAX_BYTES } from "./limits";
 import { openZip, ZipRefused, type OpenedZip } from "../platform/zip/read";
 import { findSpaceByKey, NAME_MAX, normaliseKey, spaceFor, type Space } from "../spaces/service";
 import { convert, detectFormat } from "./detect";
@@ -28,8 +29,6 @@ import { importRefused } from "./refused";
 import { releaseBlobs, storeBlobs, writePlan } from "./write-space";
 
 const MB = 1024 * 1024;
-export const IMPORT_MAX_BYTES = 500 * MB;
-export const IMPORT_LIMIT_WHY = `Imported archives may be at most ${IMPORT_MAX_BYTES / MB} MB.`;
 const FILE_FIELD = "file";
 /** Shares of the percentage: storing the upload and checking every document take the longest. */
 const WEIGHTS = { upload: 25, reading: 15, checking: 40, writing: 20 };
