@@ -37,6 +37,7 @@ const BATCH = 500;
 export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchIndex {
   const s = core.sqlite;
   const pending = s.query<{ one: number }, []>("SELECT 1 AS one FROM search_dirty UNION ALL SELECT 1 FROM search_backfill LIMIT 1");
+  const dirtyLeft = s.query<{ one: number }, []>("SELECT 1 AS one FROM search_dirty LIMIT 1");
   type Noted = { docId: number; title: string | null; text: string | null };
   const dirty = s.query<Noted, [number]>(
     "SELECT d.doc_id AS docId, p.title AS title, p.plain_text AS text FROM search_dirty d LEFT JOIN pages p ON p.doc_id = d.doc_id LIMIT ?",
@@ -58,11 +59,11 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
   let vocab: ReturnType<typeof vocabularyStatements> | null = null;
 
   /**
-   * (Re-)indexes up to `size` noted pages in one transaction; answers whether any were left
-   * after them. `every`: pages from search_dirty, into every index; else pages from
-   * search_backfill, into the indexes added after them (the recent index and title words).
+   * (Re-)indexes up to `size` noted pages in one transaction. `every`: pages from search_dirty,
+   * into every index; else pages from search_backfill, into the indexes added after them (the
+   * recent index and title words).
    */
-  const indexBatch = (size: number, every: boolean): boolean =>
+  const indexBatch = (size: number, every: boolean): void =>
     core.tx(() => {
       const floor = recent.advance();
       const rows = every ? dirty.all(size) : backfill.all(floor, size);
@@ -85,7 +86,6 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
         addTitleWords.run(row.docId, title);
         recent.add(row.docId, floor, title, text);
       }
-      return rows.length === size;
     });
 
   return {
@@ -93,11 +93,11 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
       if (docIds.length) mark.run(JSON.stringify(docIds));
     },
     catchUp(maxPages = Number.POSITIVE_INFINITY) {
-      if (pending.get() === null) return true;
       for (let left = maxPages; left > 0; left -= BATCH) {
-        const size = Math.min(BATCH, left);
-        // Pages changed first, then those for the indexes added after them.
-        if (!indexBatch(size, true) && !indexBatch(size, false)) return true;
+        if (pending.get() === null) return true;
+        // Pages changed first, then those for the indexes added after them; never an empty
+        // transaction (a write's catch-up would otherwise commit one more for nothing).
+        indexBatch(Math.min(BATCH, left), dirtyLeft.get() !== null);
       }
       return pending.get() === null;
     },

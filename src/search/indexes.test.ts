@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, signUp, type TestEnv, type Who } from "../../tests/harness";
 import type { UserCaller } from "../identity/caller";
 import { createPage } from "../pages/service";
@@ -100,10 +100,12 @@ describe("body matches ranked with the recent index give bm25's order over every
     const words = [...Array(1 + (i % 3)).fill("alpha"), ...(i % 10 === 0 ? Array(1 + ((i / 10) % 3)).fill("osprey") : [])];
     return [...words, ...Array(8 - words.length).fill("filler")].join(" ");
   };
-
-  test("newest matches all in the recent index: ranked there", async () => {
+  beforeEach(async () => {
     await start(1000);
     manyPages(1100, (i) => `Note ${i}`, body);
+  });
+
+  test("newest matches all in the recent index: ranked there", async () => {
     const found = await ids("alpha");
     expect(found).toHaveLength(50);
     expect(found).toEqual(bm25Order('"alpha"').slice(0, 50));
@@ -116,8 +118,6 @@ describe("body matches ranked with the recent index give bm25's order over every
   });
 
   test("newest matches older than the recent index: a word on half its pages or more is left out of the ranking, with the same answer", async () => {
-    await start(1000);
-    manyPages(1100, (i) => `Note ${i}`, body);
     // "osprey" is on one page in ten (110 pages), "alpha" on every page: the newest 1,000
     // matches reach below the recent index, whose pages say alpha weighs nothing.
     const found = await ids("alpha osprey");
@@ -143,6 +143,7 @@ describe("title words", () => {
   test("pages indexed before the added indexes existed are written into them from search_backfill, newest first, and nothing else is re-indexed", async () => {
     await start(10_000);
     const pages = manyPages(3, (i) => `Gazebo ${i}`, () => "plain");
+    await env.core.commits.durable(); // the word index's segment is written at the commit
     const wordsBefore = env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words_data").get()!.n;
     // As the migration leaves a wiki: the two indexes empty, every page noted.
     for (const t of ["search_title_words", "search_recent"]) env.core.sqlite.run(`INSERT INTO ${t} (${t}) VALUES ('delete-all')`);
