@@ -118,6 +118,14 @@ async function storeFilePart(core: Core, body: ReadableStream<Uint8Array> | null
     if (!part) throw missing();
     const sniffer = new ContentSniffer();
     const lease = await blobStore(core).put(tap(part.body, (chunk) => sniffer.update(chunk)));
+    try {
+      // The form has no other field: one sent (before or after the file) is a 400 naming it.
+      await part.fields();
+    } catch (err) {
+      lease.release();
+      if (lease.created) deleteUnusedBlobs(core, [lease.sha256]);
+      throw err;
+    }
     return { lease, filename: cleanFilename(part.filename), contentType: sniffer.result() };
   } catch (err) {
     if (err instanceof MultipartError) throw err.kind === "too_large" ? tooLarge() : invalid("body", `is not a valid multipart form: ${err.message}`);

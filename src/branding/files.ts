@@ -73,6 +73,8 @@ async function readFile(body: ReadableStream<Uint8Array> | null, boundary: strin
     if (!part) throw missing();
     const chunks: Uint8Array[] = [];
     for await (const chunk of part.body) chunks.push(chunk);
+    // The form has no other field: one sent (before or after the file) is a 400 naming it.
+    await part.fields();
     const bytes = Buffer.concat(chunks);
     if (bytes.byteLength === 0) throw invalid(FILE_FIELD, "the file is empty");
     return bytes;

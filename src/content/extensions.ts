@@ -39,6 +39,9 @@ const InlineCode = Code.extend({
  * unanchored pattern at every step of a paragraph (20 KB of "[@ [@ [@" took two minutes);
  * this one finds the start with indexOf and gives the shortcode at most 1,000
  * characters (an id and a label are at most 200 each), so it costs no more than its length.
+ * Only the shortcode the exporter writes is one: `[@`, white space, then an `id`. Anything
+ * else starting with `[@` is left to the other rules: a link such as `[@y/websocket-server](…)`
+ * (an npm scope) was read as a mention without an id, which the schema refused.
  */
 const mentionTokenizer = getExtensionField<MarkdownTokenizer>(Mention, "markdownTokenizer")!;
 const MentionNode = Mention.extend({
@@ -46,9 +49,11 @@ const MentionNode = Mention.extend({
     ...mentionTokenizer,
     start: (src: string) => src.indexOf("[@"),
     tokenize(src, tokens, lexer) {
-      const end = src.startsWith("[@") ? src.slice(0, 1001).indexOf("]") : -1;
+      const end = /^\[@\s/.test(src) ? src.slice(0, 1001).indexOf("]") : -1;
       if (end < 0) return undefined;
-      return mentionTokenizer.tokenize(src.slice(0, end + 1), tokens, lexer);
+      const token = mentionTokenizer.tokenize(src.slice(0, end + 1), tokens, lexer);
+      const id = (token as { attributes?: { id?: unknown } } | undefined)?.attributes?.id;
+      return typeof id === "string" && id.trim() !== "" ? token : undefined;
     },
   },
 });

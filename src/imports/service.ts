@@ -30,6 +30,8 @@ import { releaseBlobs, storeBlobs, writePlan } from "./write-space";
 
 const MB = 1024 * 1024;
 const FILE_FIELD = "file";
+/** The form's text fields beside the file (the same as the query's key and name). */
+const FORM_FIELDS = ["key", "name"] as const;
 /** Shares of the percentage: storing the upload and checking every document take the longest. */
 const WEIGHTS = { upload: 25, reading: 15, checking: 40, writing: 20 };
 
@@ -37,7 +39,7 @@ export interface ImportRequest {
   contentType: string | null;
   contentLength: string | null;
   body: ReadableStream<Uint8Array> | null;
-  /** `key`, `name` and `progress` from the query (`key`, `name` may also be form fields before the file). */
+  /** `key`, `name` and `progress` from the query (`key`, `name` may also be form fields, before or after the file). */
   query: { key?: string; name?: string; progress?: string };
 }
 
@@ -86,9 +88,10 @@ export async function importSpace(core: Core, caller: Caller, request: ImportReq
   const file = join(core.data.tmpDir, `import-${newId()}.zip`);
   try {
     const fields = await receive(request, boundary, file, progress, (key) => freeKey(core, key));
-    const key = request.query.key ?? fields.get("key");
+    const key = sent("key", request.query.key, fields.get("key"));
+    // A key sent after the file is checked now that the file is on disk (one sent before, before a byte of it).
     if (key !== undefined) freeKey(core, key);
-    const sentName = request.query.name ?? fields.get("name");
+    const sentName = sent("name", request.query.name, fields.get("name"));
 
     const zip = await opened(file);
     const format = await detectFormat(zip).catch(refusedZip);
@@ -119,6 +122,12 @@ export async function importSpace(core: Core, caller: Caller, request: ImportReq
   }
 }
 
+/** A value sent in the query or as a form field; both, when they differ, is a 400 (which one was meant?). */
+function sent(name: string, query: string | undefined, field: string | undefined): string | undefined {
+  if (query !== undefined && field !== undefined && query !== field) throw invalid(name, `is sent twice with different values (in the query and as a form field): send it once`);
+  return query ?? field;
+}
+
 /** A refusal of the zip reader (an entry read late, while converting) as the 400 it is. */
 function refusedZip(err: unknown): never {
   if (err instanceof ZipRefused) throw importRefused(err.reason, err.path);
@@ -133,16 +142,18 @@ async function opened(file: string): Promise<OpenedZip> {
   }
 }
 
-/** Streams the file part to `file`; answers the small fields sent before it. */
+/**
+ * Streams the file part to `file`; answers the form's small fields, those sent after the file
+ * included (curl -F file=@x -F key=K sends the key last).
+ */
 async function receive(request: ImportRequest, boundary: string, file: string, progress: Progress, checkKey: (key: string) => void): Promise<Map<string, string>> {
   const missing = () => invalid(FILE_FIELD, `is required: send the archive as the multipart field "${FILE_FIELD}"`);
   if (!request.body) throw missing();
-  const fields = new Map<string, string>();
   try {
-    const part = await readFilePart(request.body, boundary, FILE_FIELD, IMPORT_MAX_BYTES, { freeChunks: true, fields });
+    const part = await readFilePart(request.body, boundary, FILE_FIELD, IMPORT_MAX_BYTES, { freeChunks: true, accepts: FORM_FIELDS });
     if (!part) throw missing();
-    // The key sent before the file is checked before the file is read.
-    const key = request.query.key ?? fields.get("key");
+    // A key sent before the file is checked before the file is read.
+    const key = request.query.key ?? part.before.get("key");
     if (key !== undefined) checkKey(key);
     progress.phase("upload", Math.max(1, Math.ceil(Number(request.contentLength ?? 0) / MB)));
     const fd = openSync(file, "wx", 0o600);
@@ -160,7 +171,7 @@ async function receive(request: ImportRequest, boundary: string, file: string, p
     } finally {
       closeSync(fd);
     }
-    return fields;
+    return await part.fields();
   } catch (err) {
     if (err instanceof MultipartError) throw err.kind === "too_large" ? tooLargeError() : invalid("body", `is not a valid multipart form: ${err.message}`);
     throw err;

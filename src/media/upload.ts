@@ -36,6 +36,8 @@ export async function readImage(upload: IncomingUpload, rules: Omit<ImageRules, 
     if (!part) throw missing();
     const chunks: Uint8Array[] = [];
     for await (const chunk of part.body) chunks.push(chunk);
+    // The form has no other field: one sent (before or after the file) is a 400 naming it.
+    await part.fields();
     bytes = Buffer.concat(chunks);
   } catch (err) {
     if (err instanceof MultipartError) throw err.kind === "too_large" ? tooLarge(rules.maxBytes) : invalid("body", `is not a valid multipart form: ${err.message}`);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { AppError } from "./errors";
 import { headerParams, MultipartError, multipartBoundary, readFilePart } from "./multipart";
 
 const B = "XyZ-boundary";
@@ -35,7 +36,8 @@ async function readAll(stream: ReadableStream<Uint8Array>, max = 1 << 20, freeCh
   if (!part) return null;
   const chunks: Uint8Array[] = [];
   for await (const c of part.body) chunks.push(Uint8Array.from(c));
-  return { ...part, bytes: Buffer.concat(chunks) };
+  const fields = await part.fields();
+  return { ...part, bytes: Buffer.concat(chunks), fields };
 }
 
 const tricky = [
@@ -90,21 +92,28 @@ describe("readFilePart", () => {
     });
   });
 
-  test("skips other fields before the file and answers null when there is none", async () => {
+  test("a field the form does not take is a 400 naming it, met before the file is read", async () => {
     const other = `--${B}\r\nContent-Disposition: form-data; name="title"\r\n\r\nhi\r\n`;
     const body = Buffer.concat([Buffer.from(other), formBody(Buffer.from("data"))]);
-    expect((await readAll(chunked(body, [3])))?.bytes.toString()).toBe("data");
-    expect(await readAll(chunked(Buffer.from(`${other}--${B}--\r\n`), [5]))).toBeNull();
+    const err = await readAll(chunked(body, [3])).catch((e) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.extras.field).toBe("title");
+    expect(err.message).toContain('is not a field of this upload (it takes "file")');
+    // A form without the file answers null (the route says the file is required).
+    const none = await readFilePart(chunked(Buffer.from(`${other}--${B}--\r\n`), [5]), B, "file", 1 << 20, { accepts: ["title"] });
+    expect(none).toBeNull();
   });
 
-  test("a part with no headers is skipped", async () => {
+  test("a part with no name is malformed", async () => {
     const body = Buffer.concat([Buffer.from(`--${B}\r\n\r\nanonymous\r\n`), formBody(Buffer.from("data"))]);
-    expect((await readAll(chunked(body, [4])))?.bytes.toString()).toBe("data");
+    const err = await readAll(chunked(body, [4])).catch((e) => e);
+    expect(err).toBeInstanceOf(MultipartError);
+    expect(err.kind).toBe("malformed");
   });
 
   test.each([
     ["the file over the limit", formBody(Buffer.alloc(101)), "too_large"],
-    ["other fields over the limit", Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="x"\r\n\r\n${"x".repeat(70 * 1024)}\r\n--${B}--`), "too_large"],
+
     ["no boundary at all", Buffer.from("just text"), "malformed"],
     ["cut off in the headers", Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"`), "malformed"],
     ["cut off in the file", Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc`), "malformed"],
@@ -114,6 +123,13 @@ describe("readFilePart", () => {
     const err = await readAll(chunked(body, [1000]), 100).catch((e) => e);
     expect(err).toBeInstanceOf(MultipartError);
     expect(err.kind).toBe(kind);
+  });
+
+  test("a field over the body's limit is too large", async () => {
+    const body = Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="x"\r\n\r\n${"x".repeat(70 * 1024)}\r\n--${B}--`);
+    const err = await readFilePart(chunked(body, [1000]), B, "file", 100, { accepts: ["x"] }).catch((e) => e);
+    expect(err).toBeInstanceOf(MultipartError);
+    expect(err.kind).toBe("too_large");
   });
 
   test("exactly the limit is allowed", async () => {
@@ -165,16 +181,69 @@ describe("header parameters", () => {
   });
 });
 
-describe("readFilePart: small text fields before the file (fields)", () => {
+describe("readFilePart: the form's text fields, before and after the file", () => {
   const field = (name: string, value: string) => `--${B}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  test.each([[[1]], [[3, 5]], [[1 << 16]]])("are handed back, in chunks of %p; the file is read as before", async (sizes) => {
-    const fields = new Map<string, string>();
-    const body = formBody(Buffer.from("zip bytes"), { before: field("key", "DOCS") + field("name", "Équipe docs") + field("long", "x".repeat(5000)) });
-    const part = await readFilePart(chunked(body, sizes), B, "file", 1 << 20, { fields });
+  const fileThen = (after: string) =>
+    Buffer.concat([Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="x.zip"\r\n\r\n`), Buffer.from("zip bytes"), Buffer.from(`\r\n${after}--${B}--\r\n`)]);
+  const read = async (body: Uint8Array, sizes: number[]) => {
+    const part = await readFilePart(chunked(body, sizes), B, "file", 1 << 20, { accepts: ["key", "name"] });
     const chunks: Uint8Array[] = [];
     for await (const c of part!.body) chunks.push(Uint8Array.from(c));
-    expect(Buffer.concat(chunks).toString()).toBe("zip bytes");
-    // A field over MAX_FIELD_BYTES is skipped, not kept.
-    expect([...fields]).toEqual([["key", "DOCS"], ["name", "Équipe docs"]]);
+    return { before: [...part!.before], bytes: Buffer.concat(chunks).toString(), fields: [...(await part!.fields())] };
+  };
+
+  test.each([[[1]], [[3, 5]], [[1 << 16]]])("before the file: known before it is read, in chunks of %p", async (sizes) => {
+    const body = formBody(Buffer.from("zip bytes"), { before: field("key", "DOCS") + field("name", "Équipe docs") });
+    const got = await read(body, sizes);
+    expect(got.before).toEqual([["key", "DOCS"], ["name", "Équipe docs"]]);
+    expect(got.bytes).toBe("zip bytes");
+    expect(got.fields).toEqual([["key", "DOCS"], ["name", "Équipe docs"]]);
+  });
+
+  test.each([[[1]], [[3, 5]], [[1 << 16]]])("after the file (curl's order): read once the file has been, in chunks of %p", async (sizes) => {
+    const body = Buffer.concat([Buffer.from(field("name", "Docs")), Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="x.zip"\r\n\r\nzip bytes\r\n`), Buffer.from(field("key", "DOCS")), Buffer.from(`--${B}--\r\n`)]);
+    const after = await read(body, sizes);
+    expect(after.before).toEqual([["name", "Docs"]]);
+    expect(after.bytes).toBe("zip bytes");
+    expect(after.fields).toEqual([["name", "Docs"], ["key", "DOCS"]]);
+  });
+
+  test.each([
+    ["an unknown field after the file", (f: typeof field) => f("colour", "red"), "colour", "is not a field of this upload"],
+    ["a second file", () => `--${B}\r\nContent-Disposition: form-data; name="file"; filename="y.zip"\r\n\r\nmore\r\n`, "file", "is sent twice"],
+    ["another file under another name", () => `--${B}\r\nContent-Disposition: form-data; name="extra"; filename="y.zip"\r\n\r\nmore\r\n`, "extra", "is a file this upload does not take"],
+    ["a known field too long", (f: typeof field) => f("name", "x".repeat(5000)), "name", "is too long"],
+  ] as const)("%s is a 400 naming it, never skipped", async (_, make, name, reason) => {
+    const err = await read(fileThen(make(field)), [7]).catch((e) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.extras.field).toBe(name);
+    expect(err.message).toContain(reason);
+  });
+});
+
+describe("header parameters", () => {
+  test.each([
+    ["multipart/form-data; boundary=abc", "boundary", "abc"],
+    ['multipart/form-data; boundary="a b;c"', "boundary", "a b;c"],
+    ['form-data; name="file"; filename="a\\"b.txt"', "filename", 'a"b.txt'],
+    ["form-data; filename*=UTF-8''%E2%82%AC%20rates.txt", "filename*", "€ rates.txt"],
+    ["form-data; filename*=utf-8'en'x.txt", "filename*", "x.txt"],
+    ["form-data; filename*=ISO-8859-1''%A3.txt", "filename*", undefined],
+    ["form-data; filename*=UTF-8''%E2%82", "filename*", undefined],
+    ["form-data; NAME=File", "name", "File"],
+  ])("%s → %s", (value, name, expected) => {
+    expect(headerParams(value).get(name)).toBe(expected);
+  });
+
+  test.each([
+    ["multipart/form-data; boundary=abc", "abc"],
+    ["Multipart/Form-Data;boundary=abc", "abc"],
+    ["multipart/form-data", null],
+    ["multipart/mixed; boundary=abc", null],
+    ["text/plain; boundary=abc", null],
+    [`multipart/form-data; boundary=${"x".repeat(71)}`, null],
+    [null, null],
+  ])("boundary of %p", (contentType, expected) => {
+    expect(multipartBoundary(contentType)).toBe(expected);
   });
 });

@@ -1,14 +1,18 @@
 /**
  * A streaming reader of multipart/form-data bodies (RFC 7578) that finds ONE file part and hands
  * its bytes on as they arrive, so an upload is never held in memory whole (request.formData()
- * would buffer it). Other parts before it are skipped (or, asked for, handed back when small
- * text fields); whatever follows it is never read.
+ * would buffer it). The small text fields of the form are read wherever they are: those before
+ * the file at once, those after it once the file has been read (FilePart.fields()), so a form
+ * sent in any order means the same (curl -F file=@x -F key=K sends the key last). A part the
+ * route does not take (a name outside `accepts`, a second file) is a 400 naming it, never
+ * skipped: a field that silently does nothing looks like a bug in the server.
  *
  * Limits: the file part may hold at most `maxFileBytes` (checked before a byte past it is handed
  * on), the whole body at most `maxFileBytes + OVERHEAD_BYTES`, a part's header block at most
- * 16 KB. Breaking one throws MultipartError("too_large"); a body that is not well-formed
- * throws MultipartError("malformed").
+ * 16 KB, a text field MAX_FIELD_BYTES. Breaking one throws MultipartError("too_large") (a field
+ * too long, a 400 naming it); a body that is not well-formed throws MultipartError("malformed").
  */
+import { invalid } from "./errors";
 
 /** Room for the multipart framing and small fields next to the file. */
 export const OVERHEAD_BYTES = 64 * 1024;
@@ -32,6 +36,26 @@ export interface FilePart {
   claimedType: string | null;
   /** The part's bytes, in order. Read it to the end: only then is the part known complete. */
   body: AsyncIterable<Uint8Array>;
+  /** The text fields sent before the file (to check them before it is read). */
+  before: ReadonlyMap<string, string>;
+  /**
+   * Once `body` has been read to its end: reads the rest of the form and answers its text
+   * fields, those sent before the file and after it. Call it before anything is committed: a
+   * part the route does not take is refused here too.
+   */
+  fields(): Promise<Map<string, string>>;
+}
+
+export interface FormOptions {
+  /**
+   * The stream hands over fresh buffers that nobody else holds (a request body), and each piece
+   * of the file is used before the next is asked for (written, hashed). Each chunk's memory is
+   * then freed as soon as the parser is past it (two chunks later) instead of waiting for the
+   * collector, which lets megabytes of them pile up during an upload.
+   */
+  freeChunks?: boolean;
+  /** The names of the text fields the form may carry beside the file (none by default). */
+  accepts?: readonly string[];
 }
 
 /** The boundary of a multipart/form-data Content-Type, or null when it is not one. */
@@ -44,42 +68,62 @@ export function multipartBoundary(contentType: string | null): string | null {
 
 /**
  * Reads `stream` up to the part named `field` and answers it (null when the body ends without
- * one). Stops reading the stream when the part's body has been read or the reader gives up.
- *
- * `freeChunks`: the stream hands over fresh buffers that nobody else holds (a request body), and
- * each piece of the file is used before the next is asked for (written, hashed). Each chunk's
- * memory is then freed as soon as the parser is past it (two chunks later) instead of waiting
- * for the collector, which lets megabytes of them pile up during an upload.
+ * one). Text fields before it are kept for FilePart.fields(); parts the form does not take are
+ * refused as they are met.
  */
-export async function readFilePart(stream: ReadableStream<Uint8Array>, boundary: string, field: string, maxFileBytes: number, opts: { freeChunks?: boolean; fields?: Map<string, string> } = {}): Promise<FilePart | null> {
+export async function readFilePart(stream: ReadableStream<Uint8Array>, boundary: string, field: string, maxFileBytes: number, opts: FormOptions = {}): Promise<FilePart | null> {
   const input = new ByteInput(stream.getReader(), maxFileBytes + OVERHEAD_BYTES, opts.freeChunks ?? false);
   const delimiter = Buffer.from(`\r\n--${boundary}`);
+  const accepts = new Set(opts.accepts ?? []);
+  const fields = new Map<string, string>();
+  const takes = () => [...accepts, field].map((n) => `"${n}"`).join(", ");
+  /** The next part's headers after a delimiter, or null at the closing one ("--"). */
+  const nextPart = async (): Promise<{ name: string | undefined; file: boolean; filename: string | null; headers: Map<string, string> } | null> => {
+    await input.need(2);
+    if (input.buf[0] === 0x2d && input.buf[1] === 0x2d) return null;
+    const headers = parseHeaders(await input.readHeaderBlock());
+    const disposition = headers.get("content-disposition") ?? "";
+    const params = headerParams(disposition);
+    if (!/^form-data\s*(;|$)/i.test(disposition)) throw new MultipartError("malformed", "a part is not form-data (its Content-Disposition must be form-data with a name)");
+    return { name: params.get("name"), file: params.has("filename") || params.has("filename*"), filename: params.get("filename*") ?? params.get("filename") ?? null, headers };
+  };
+  /** A text field the form takes, kept; anything else refused, naming it. */
+  const readField = async (name: string | undefined, isFile: boolean, fileSeen: boolean): Promise<void> => {
+    if (name === undefined) throw new MultipartError("malformed", "a part has no name");
+    if (name === field && fileSeen) throw invalid(field, "is sent twice: send one file");
+    if (!accepts.has(name) || isFile) {
+      throw invalid(name, isFile ? `is a file this upload does not take: send the one file as "${field}"` : `is not a field of this upload (it takes ${takes()})`);
+    }
+    const value = await input.readSmallUntil(delimiter, MAX_FIELD_BYTES);
+    if (value === null) throw invalid(name, `is too long (at most ${MAX_FIELD_BYTES} bytes)`);
+    fields.set(name, value.toString("utf8"));
+  };
   try {
     // The first delimiter has no CRLF before it when there is no preamble: supply one.
     input.buf = Buffer.from(CRLF);
     await input.skipPast(delimiter);
     for (;;) {
-      // After a delimiter: "--" ends the body; else optional blanks, CRLF, headers, CRLF CRLF.
-      await input.need(2);
-      if (input.buf[0] === 0x2d && input.buf[1] === 0x2d) return null;
-      const headers = parseHeaders(await input.readHeaderBlock());
-      const disposition = headers.get("content-disposition") ?? "";
-      const params = headerParams(disposition);
-      if (/^form-data\s*(;|$)/i.test(disposition) && params.get("name") === field) {
+      const part = await nextPart();
+      if (!part) return null;
+      if (part.name === field) {
+        const done = { body: false };
         return {
-          filename: params.get("filename*") ?? params.get("filename") ?? null,
-          claimedType: headers.get("content-type") ?? null,
-          body: input.streamUntil(delimiter, maxFileBytes),
+          filename: part.filename,
+          claimedType: part.headers.get("content-type") ?? null,
+          before: new Map(fields),
+          body: input.streamUntil(delimiter, maxFileBytes, () => (done.body = true)),
+          async fields() {
+            if (!done.body) throw new Error("FilePart.fields() before the file was read to its end");
+            try {
+              for (let next = await nextPart(); next; next = await nextPart()) await readField(next.name, next.file, true);
+              return fields;
+            } finally {
+              input.cancel();
+            }
+          },
         };
       }
-      // `fields`: small text parts before the file (a form's other inputs) are handed back.
-      const name = params.get("name");
-      if (opts.fields && name !== undefined && !params.has("filename") && !params.has("filename*")) {
-        const value = await input.readSmallUntil(delimiter, MAX_FIELD_BYTES);
-        if (value !== null) opts.fields.set(name, value.toString("utf8"));
-        continue;
-      }
-      await input.skipPast(delimiter);
+      await readField(part.name, part.file, false);
     }
   } catch (err) {
     input.cancel();
@@ -201,9 +245,10 @@ class ByteInput {
    * go at once: the delimiter cannot start before them. That short tail is then checked
    * against the start of the next chunk (the only place a delimiter can straddle).
    */
-  async *streamUntil(delimiter: Buffer, max: number): AsyncIterable<Uint8Array> {
+  async *streamUntil(delimiter: Buffer, max: number, ended: () => void): AsyncIterable<Uint8Array> {
     const keep = delimiter.length - 1;
     let count = 0;
+    let finished = false;
     const hand = (bytes: Buffer) => {
       count += bytes.length;
       if (count > max) throw new MultipartError("too_large", "the file is too large");
@@ -216,6 +261,8 @@ class ByteInput {
           const last = this.buf.subarray(0, at);
           this.buf = this.buf.subarray(at + delimiter.length);
           if (last.length) yield hand(last);
+          finished = true;
+          ended();
           return;
         }
         if (this.buf.length > keep) {
@@ -235,14 +282,16 @@ class ByteInput {
           // The delimiter starts in the tail: the file ends there.
           if (seam > 0) yield hand(tail.subarray(0, seam));
           this.buf = next.subarray(seam + delimiter.length - tail.length);
+          finished = true;
+          ended();
           return;
         }
         yield hand(tail);
         this.buf = next;
       }
     } finally {
-      // Whatever follows the file is never needed.
-      this.cancel();
+      // A reader that gave up (or a broken body): whatever follows is never needed.
+      if (!finished) this.cancel();
     }
   }
 
