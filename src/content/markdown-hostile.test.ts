@@ -160,6 +160,7 @@ describe("fuzz", () => {
       if (again.json) expect(addresses(again.json).filter((url) => DANGEROUS_SCHEME.test(url))).toEqual([]);
     }
     expect(stored).toBeGreaterThan(500);
-    expect(refused).toBeGreaterThan(20);
+    // Refused: mostly javascript: and data: addresses (a "[@ " that opens no mention with an id is text now, not a refusal).
+    expect(refused).toBeGreaterThan(5);
   });
 });

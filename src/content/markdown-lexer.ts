@@ -19,6 +19,7 @@
 import { decodeHtmlEntities } from "@tiptap/core";
 import { Lexer, Marked, type Token } from "marked";
 import { invalid } from "../platform/errors";
+import { foldBlockHtml, foldInlineHtml, type HtmlReaders } from "./markdown-html";
 import { linearExtension, linearTokenizers, paragraphLength } from "./markdown-linear";
 import { MAX_DEPTH, MAX_NODES } from "./structure";
 
@@ -64,6 +65,16 @@ export function withinMarkdownBudget<T>(markdown: string, convert: () => T): T {
 }
 
 class BoundedLexer extends Lexer {
+  /** What an import's lexer does to each list of block tokens (raw HTML read, markdown-html.ts). */
+  protected foldBlocks(tokens: Token[]): Token[] {
+    return tokens;
+  }
+
+  /** The same for each list of inline tokens, before plain text is joined. */
+  protected foldInline(tokens: Token[]): Token[] {
+    return tokens;
+  }
+
   override blockTokens(src: string, tokens?: any, lastParagraphClipped?: boolean): any {
     checkpoint();
     count();
@@ -72,7 +83,7 @@ class BoundedLexer extends Lexer {
     }
     run.blockDepth++;
     try {
-      return super.blockTokens(src, tokens, lastParagraphClipped);
+      return this.foldBlocks(super.blockTokens(src, tokens, lastParagraphClipped));
     } finally {
       run.blockDepth--;
     }
@@ -87,7 +98,7 @@ class BoundedLexer extends Lexer {
     }
     run.inlineDepth++;
     try {
-      return joinText(super.inlineTokens(src, tokens));
+      return joinText(this.foldInline(super.inlineTokens(src, tokens)));
     } finally {
       run.inlineDepth--;
     }
@@ -142,14 +153,25 @@ function blockStep(src: string): undefined {
 
 /**
  * A marked instance of our own (never the shared global one) with bounded lexers. The step
- * checks are tokenizers that match nothing; marked asks them at every step.
+ * checks are tokenizers that match nothing; marked asks them at every step. With `html` (an
+ * import's), raw HTML is read as what it means (markdown-html.ts) instead of kept as typed.
  */
-export function boundedMarked(): Marked {
+export function boundedMarked(html?: HtmlReaders): Marked {
   const marked = new Marked({ gfm: true, tokenizer: linearTokenizers });
+  const Bounded = html
+    ? class extends BoundedLexer {
+        protected override foldBlocks(tokens: Token[]): Token[] {
+          return foldBlockHtml(tokens, html);
+        }
+        protected override foldInline(tokens: Token[]): Token[] {
+          return foldInlineHtml(tokens, html);
+        }
+      }
+    : BoundedLexer;
   // marked types Lexer generically over its output; ours is the string lexer it defaults to.
-  marked.Lexer = BoundedLexer as unknown as typeof Lexer;
+  marked.Lexer = Bounded as unknown as typeof Lexer;
   // @tiptap/markdown lexes nested task-list content with marked.lexer(); keep that bounded too.
-  marked.lexer = (src, options) => new BoundedLexer(options ?? marked.defaults).lex(src);
+  marked.lexer = (src, options) => new Bounded(options ?? marked.defaults).lex(src);
   const use = marked.use.bind(marked);
   marked.use = (...extensions) => use(...extensions.map((e) => (e.extensions ? { ...e, extensions: e.extensions.map(linearExtension) } : e)));
   marked.use({

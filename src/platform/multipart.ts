@@ -91,9 +91,9 @@ export async function readFilePart(stream: ReadableStream<Uint8Array>, boundary:
   const readField = async (name: string | undefined, isFile: boolean, fileSeen: boolean): Promise<void> => {
     if (name === undefined) throw new MultipartError("malformed", "a part has no name");
     if (name === field && fileSeen) throw invalid(field, "is sent twice: send one file");
-    if (!accepts.has(name) || isFile) {
-      throw invalid(name, isFile ? `is a file this upload does not take: send the one file as "${field}"` : `is not a field of this upload (it takes ${takes()})`);
-    }
+    // A file under another name is the file sent under the wrong name: said on the file's field.
+    if (isFile) throw invalid(field, `is required: a file was sent as "${name}"; send it as "${field}"`);
+    if (!accepts.has(name)) throw invalid(name, `is not a field of this upload (it takes ${takes()})`);
     const value = await input.readSmallUntil(delimiter, MAX_FIELD_BYTES);
     if (value === null) throw invalid(name, `is too long (at most ${MAX_FIELD_BYTES} bytes)`);
     fields.set(name, value.toString("utf8"));

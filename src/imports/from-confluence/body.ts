@@ -46,6 +46,14 @@ const INLINE_MARKS: Record<string, Mark> = {
 const DROPPED = new Set(["script", "style", "noscript", "template", "head", "title", "meta", "link", "colgroup", "col", "button", "input", "select", "form"]);
 const LAYOUT_CLASSES = ["columnLayout", "contentLayout2", "sectionColumnWrapper", "sectionMacro", "sectionMacroRow"];
 
+/**
+ * HTML as loose blocks (Markdown's raw HTML: a README's `<p align="center">`, `<table>`,
+ * `<details>`), fitted to the schema with the document around it.
+ */
+export function htmlContent(root: HtmlNode, ctx: BodyContext): JSONContent[] {
+  return containerContent(children(root, [], ctx));
+}
+
 export function bodyDocument(main: HtmlElement, ctx: BodyContext): JSONContent {
   const content = containerContent(children(main, [], ctx));
   return fitToSchema(attachmentBlocks({ type: "doc", content: content.length ? content : [{ type: "paragraph" }] }, ctx));
@@ -124,6 +132,8 @@ function convertElement(el: HtmlElement, marks: Mark[], ctx: BodyContext): JSONC
       return textBlock({ type: "paragraph" }, children(el, marks, ctx));
     case "br":
       return [{ type: "hardBreak" }];
+    case "details":
+      return [details(el, ctx)];
     case "hr":
       return [{ type: "horizontalRule" }];
     case "blockquote":
@@ -190,6 +200,20 @@ function expandMacro(el: HtmlElement, ctx: BodyContext): JSONContent {
     content: [
       { type: "detailsSummary", content: summary ? [{ type: "text", text: summary }] : [] },
       { type: "detailsContent", content: body ? containerContent(children(body, [], ctx)) : [] },
+    ],
+  };
+}
+
+/** HTML's own expand: `<details><summary>Title</summary>…</details>`. */
+function details(el: HtmlElement, ctx: BodyContext): JSONContent {
+  const summary = childElements(el).find((c) => c.tagName === "summary");
+  const body = { ...el, childNodes: el.childNodes.filter((c) => c !== summary) } as HtmlElement;
+  const title = summary ? textContent(summary) : "";
+  return {
+    type: "details",
+    content: [
+      { type: "detailsSummary", content: title ? [{ type: "text", text: title }] : [] },
+      { type: "detailsContent", content: containerContent(children(body, [], ctx)) },
     ],
   };
 }

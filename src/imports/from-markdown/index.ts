@@ -14,15 +14,17 @@
  *   GitHub wikis' `_Sidebar.md` and `_Footer.md` are navigation, not pages, and are skipped.
  * - Files nothing links to are attached to the page of their folder when that folder is a page,
  *   else skipped (an `images/` folder at the top holds only what pages use).
- * - A body that cannot be converted (too large, too complex for the parser's limits) leaves the
- *   page empty, with the reason in `skipped`.
+ * - Raw HTML is read as what it means and a construct the parser cannot read is kept as text,
+ *   named in `skipped` (read-body.ts); only a body past the limits of a whole page (too large,
+ *   too complex for the parser's time) leaves the page empty, with the reason in `skipped`.
  */
 import type { JSONContent } from "@tiptap/core";
-import { checkContentMarkdown, MAX_MARKDOWN_BYTES } from "../../content/markdown";
+import { MAX_MARKDOWN_BYTES } from "../../content/markdown";
 import { EMPTY_DOCUMENT_JSON } from "../../content/schema";
 import type { ImportedAttachment, ImportedPage, ImportedSpace } from "../model";
 import { baseName, contentTypeOf, folderOf, isHiddenPath, MappedTally, refCounter, type OpenedZip, type ZipFile } from "./files";
 import { splitFrontMatter } from "./front-matter";
+import { readMarkdownBody } from "./read-body";
 import { rewriteDocument, type RewriteContext } from "./rewrite";
 import { isMarkdownPath, planTree, titleFromName, type PlannedPage } from "./tree";
 
@@ -178,7 +180,8 @@ async function convertPage(planned: PlannedPage, ctx: RewriteContext, attachment
     createdAt = meta.createdAt;
     updatedAt = meta.updatedAt;
     try {
-      const doc = JSON.parse(checkContentMarkdown(notionAsides(body)).json) as JSONContent;
+      const { doc, keptAsText } = readMarkdownBody(notionAsides(body), ctx.tally);
+      for (const construct of keptAsText) ctx.skip(`a construct the converter cannot read is kept as text: ${construct}`);
       const first = doc.content?.[0];
       const heading = first?.type === "heading" && first.attrs?.level === 1 ? textOf(first).trim() : "";
       if (meta.title) title = meta.title;
