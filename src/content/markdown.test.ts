@@ -109,6 +109,8 @@ const FITTED: Array<[string, string, unknown]> = [
   ["an info string that is no language name gives none", "```{weird}\nx\n```", docOf({ type: "codeBlock", attrs: { language: null } })],
   ["an empty quote gets its paragraph", ">", docOf({ type: "blockquote", content: [{ type: "paragraph" }] })],
   ["a link to nothing is plain text", "[a]()", inline(text("a"))],
+  ["a link whose text starts with @ (an npm scope) is a link, not a mention", "See [@y/websocket-server](https://github.com/yjs/y-websocket-server).", inline(text("See "), text("@y/websocket-server", [{ type: "link", attrs: { href: "https://github.com/yjs/y-websocket-server" } }]), text("."))],
+  ["[@ without an id is text", "[@ nobody] and [@bare]", inline(text("[@ nobody] and [@bare]"))],
   ["raw HTML is the text typed", "Use <b>bold</b> &amp; <i>this</i>", inline(text("Use <b>bold</b> & <i>this</i>"))],
   ["unknown panel attributes are dropped", ':::panel {kind="note" .big #x onclick="y"}\n\nHi\n\n:::', docOf({ type: "panel", attrs: { kind: "note" }, content: [para(text("Hi"))] })],
   ["an empty document is one empty paragraph", "", docOf(para())],

@@ -155,7 +155,7 @@ describe("a Markdown zip", () => {
     expect(() => checkAsWritten(space, space.pages[0])).not.toThrow();
   });
 
-  test("what is not content is skipped with a reason; a body the parser refuses leaves an empty page", async () => {
+  test("what is not content is skipped with a reason; a body past a whole page's limits leaves an empty page", async () => {
     const space = await fromMarkdownZip(
       await openTestZip({
         "wiki/Home.md": "Home.\n",
@@ -178,6 +178,79 @@ describe("a Markdown zip", () => {
     const notion = content(pageTitled(space, "Notion"));
     expect(notion.content![0]).toMatchObject({ type: "panel", attrs: { kind: "info" } });
     expect(nodes(notion).some((n) => n.text?.includes("<aside>"))).toBe(false);
+  });
+
+  test("one construct the converter cannot read never empties the page: the rest comes in, the construct is kept as text and named", async () => {
+    const space = await fromMarkdownZip(
+      await openTestZip({
+        "Guide.md": [
+          "# Guide",
+          "Install [@y/websocket-server](https://github.com/yjs/y-websocket-server) first.",
+          "A [bad link](javascript:alert(1)) in a sentence.",
+          "Intro to the long part.",
+          "word ".repeat(4000),
+          "The end, with **bold**.",
+        ].join("\n\n"),
+      }),
+    );
+    const doc = content(pageTitled(space, "Guide"));
+    // The mention-looking link is an ordinary link; the unsafe one is its words.
+    expect(hrefs(doc)).toEqual(["https://github.com/yjs/y-websocket-server"]);
+    const text = textOf(doc);
+    expect(text).toContain("Install @y/websocket-server first.");
+    expect(text).toContain("A bad link in a sentence.");
+    // The paragraph too long to read as Markdown is its text; what follows it is still Markdown.
+    expect(text).toContain("word word word");
+    expect(nodes(doc).some((n) => n.text === "bold" && n.marks?.[0]?.type === "bold")).toBe(true);
+    const reasons = space.skipped.filter((s) => s.path === "Guide.md").map((s) => s.reason);
+    expect(reasons).toContainEqual(expect.stringMatching(/^a construct the converter cannot read is kept as text: "bad link" .*javascript:/));
+    expect(reasons).toContainEqual(expect.stringMatching(/^a construct the converter cannot read is kept as text: "word word .*has a paragraph/));
+    expect(() => checkAsWritten(space, space.pages[0])).not.toThrow();
+  });
+
+  test("HTML inside Markdown is read as what it means; relative images are attachments, images from other sites links", async () => {
+    const space = await fromMarkdownZip(
+      await openTestZip({
+        "README.md": [
+          '<p align="center">\n  <img src="images/logo.png" width="120" alt="Logo">\n</p>',
+          "# My library",
+          "[![npm](https://img.shields.io/npm/v/x.svg)](https://www.npmjs.com/package/x) <img src=\"https://badgen.net/x\" alt=\"size\">",
+          'Line one<br>line two, H<sub>2</sub>O, x<sup>2</sup>, <a href="docs/api.md">the API</a>, <kbd>Ctrl</kbd>, <b>bold</b>, Map<K, V>.',
+          "<details>\n<summary>More</summary>\n\nHidden **words**.\n\n</details>",
+          "<table>\n<tr><th>Name</th><th>Shot</th></tr>\n<tr><td>One</td><td><img src=\"images/shot.png\"></td></tr>\n</table>",
+          "<!-- a comment nobody sees -->",
+          "The end.",
+        ].join("\n\n"),
+        "docs/api.md": "# API\n\nCalls.\n",
+        "images/logo.png": PNG,
+        "images/shot.png": PNG,
+      }),
+    );
+    const readme = pageTitled(space, "My library");
+    const doc = content(readme);
+    expect(readme.attachments.map((a) => a.filename)).toEqual(["logo.png", "shot.png"]);
+    expect(doc.content![0]).toMatchObject({ type: "image", attrs: { src: `cairn-attachment:${readme.attachments[0].ref}`, alt: "Logo", width: 120 } });
+    // Badges: their words, linked where the badge linked (or to the image).
+    const api = pageTitled(space, "API");
+    expect(hrefs(doc)).toEqual(["https://www.npmjs.com/package/x", "https://badgen.net/x", `cairn-page:${api.ref}`]);
+    expect(space.mapped).toContainEqual(expect.objectContaining({ what: "images from other sites", count: 2 }));
+    const marks = (word: string) => nodes(doc).find((n) => n.text === word)?.marks?.map((m) => m.type);
+    expect(marks("2")).toEqual(["subscript"]);
+    expect(nodes(doc).filter((n) => n.text === "2").map((n) => n.marks![0].type)).toEqual(["subscript", "superscript"]);
+    expect(marks("Ctrl")).toEqual(["code"]);
+    expect(marks("bold")).toEqual(["bold"]);
+    expect(nodes(doc).some((n) => n.type === "hardBreak")).toBe(true);
+    expect(textOf(doc)).toContain("Map<K, V>.");
+    const details = doc.content!.find((n) => n.type === "details")!;
+    expect(textOf(details.content![0])).toBe("More");
+    expect(textOf(details.content![1])).toBe("Hidden words.");
+    const table = doc.content!.find((n) => n.type === "table")!;
+    expect(table.content!.map((row) => row.content!.map((c) => c.type))).toEqual([["tableHeader", "tableHeader"], ["tableCell", "tableCell"]]);
+    expect(nodes(table).find((n) => n.type === "image")!.attrs!.src).toBe(`cairn-attachment:${readme.attachments[1].ref}`);
+    // Nothing is left as the tags typed.
+    expect(textOf(doc)).not.toMatch(/<\/?(p|img|details|summary|table|sub|sup|a|b|kbd|br)\b|<!--/);
+    expect(space.skipped).toEqual([]);
+    for (const page of space.pages) expect(() => checkAsWritten(space, page)).not.toThrow();
   });
 
   test("folders nested thousands deep are read without exhausting the stack", async () => {

@@ -182,12 +182,14 @@ async function convertPage(planned: PlannedPage, ctx: RewriteContext, attachment
     try {
       const { doc, keptAsText } = readMarkdownBody(notionAsides(body), ctx.tally);
       for (const construct of keptAsText) ctx.skip(`a construct the converter cannot read is kept as text: ${construct}`);
-      const first = doc.content?.[0];
+      // A README often puts its logo and badges above its first heading: that heading is still the title.
+      const at = (doc.content ?? []).findIndex((block) => !isDecoration(block));
+      const first = doc.content?.[at];
       const heading = first?.type === "heading" && first.attrs?.level === 1 ? textOf(first).trim() : "";
       if (meta.title) title = meta.title;
       else if (heading) title = heading;
       // The title is the page's own; a first heading repeating it would show it twice.
-      if (heading && heading.toLowerCase() === title.toLowerCase()) doc.content = doc.content!.slice(1);
+      if (heading && heading.toLowerCase() === title.toLowerCase()) doc.content = doc.content!.filter((_, i) => i !== at);
       content = rewriteDocument(doc, ctx);
     } catch (error) {
       if (meta.title) title = meta.title;
@@ -211,6 +213,13 @@ async function convertPage(planned: PlannedPage, ctx: RewriteContext, attachment
     attachments,
     sourcePath: planned.sourcePath,
   };
+}
+
+/** An image, or a paragraph of nothing but links (badges) and white space. */
+function isDecoration(block: JSONContent): boolean {
+  if (block.type === "image") return true;
+  if (block.type !== "paragraph") return false;
+  return (block.content ?? []).every((n) => n.type === "hardBreak" || (n.type === "text" && (!n.text!.trim() || n.marks?.some((m) => m.type === "link"))));
 }
 
 function textOf(node: JSONContent): string {
