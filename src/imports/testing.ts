@@ -8,18 +8,23 @@ import { filesUnder } from "../attachments/testing";
 import { openZip } from "../platform/zip/read";
 import { zipBytes } from "../platform/zip/write";
 
-/** POST /api/spaces/import with the archive; `key`/`name` as form fields before the file unless `inQuery`. */
-export function importZip(env: TestEnv, who: Who, bytes: Uint8Array, opts: { key?: string; name?: string; progress?: string; inQuery?: boolean; filename?: string } = {}) {
+/**
+ * POST /api/spaces/import with the archive; `key`/`name` as form fields before the file, or
+ * after it (`after`, curl's order), or in the query (`inQuery`).
+ */
+export function importZip(env: TestEnv, who: Who, bytes: Uint8Array, opts: { key?: string; name?: string; progress?: string; inQuery?: boolean; after?: boolean; filename?: string } = {}) {
   const form = new FormData();
   const query = new URLSearchParams();
+  const file = () => form.append("file", new File([bytes as BlobPart], opts.filename ?? "archive.zip", { type: "application/zip" }));
+  if (opts.after) file();
   for (const field of ["key", "name"] as const) {
     const value = opts[field];
     if (value === undefined) continue;
     if (opts.inQuery) query.set(field, value);
     else form.append(field, value);
   }
+  if (!opts.after) file();
   if (opts.progress) query.set("progress", opts.progress);
-  form.append("file", new File([bytes as BlobPart], opts.filename ?? "archive.zip", { type: "application/zip" }));
   const q = query.size ? `?${query}` : "";
   return call(env, "POST", `/api/spaces/import${q}`, { as: who, body: form });
 }

@@ -112,7 +112,11 @@ export async function fromMarkdownZip(zip: OpenedZip, onPage: () => void = () =>
       }
       return ref;
     };
+    const said = new Set<string>();
     const skip = (reason: string) => {
+      // Once per page, however often the page says it.
+      if (said.has(reason)) return;
+      said.add(reason);
       const kind = reason.replace(/"[^"]*"|\[\[.*?\]\]/g, "…");
       const n = (skipCount.get(kind) ?? 0) + 1;
       skipCount.set(kind, n);
