@@ -43,6 +43,11 @@ test("a zip of Markdown files: folders give the tree, relative links and images 
   expect(setup.content).toContain(`"src":"/api/attachments/${attachment.id}/view"`);
   expect(overview.content).toContain(`"href":"/s/NOTES/p/${setup.id}"`);
   expect(overview.content).toContain('"type":"panel"');
+  // The pages name who brought them in and from where, never "someone".
+  const versions = (await call(env, "GET", `/api/pages/${setup.id}/versions`, { as: owner })).body;
+  expect(versions.map((v: any) => [v.changeComment, v.authorId, v.authorName])).toEqual([["Imported from Setup.md", owner.id, "owner"]]);
+  const page = (await call(env, "GET", `/api/pages/${setup.id}`, { as: owner })).body;
+  expect([page.createdById, page.updatedById]).toEqual([owner.id, owner.id]);
 });
 
 test("a Confluence HTML export: its tree from the breadcrumbs, its panels, its attachments", async () => {
@@ -73,4 +78,6 @@ test("a Confluence HTML export: its tree from the breadcrumbs, its panels, its a
   const attachment = (await call(env, "GET", `/api/pages/${setup.id}/attachments`, { as: owner })).body[0];
   expect(attachment.filename).toBe("screen.png");
   expect(setup.content).toContain(`/api/attachments/${attachment.id}/view`);
+  const versions = (await call(env, "GET", `/api/pages/${setup.id}/versions`, { as: owner })).body;
+  expect(versions[0]).toMatchObject({ authorId: owner.id, changeComment: expect.stringMatching(/^Imported from Confluence/) });
 });

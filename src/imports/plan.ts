@@ -153,7 +153,7 @@ export async function planImport(core: Core, imported: ImportedSpace, opts: Plan
     const where = p.sourcePath ?? `page ${i + 1} (${p.title})`;
     if (p.parent !== null && !placed.has(p.parent)) throw importRefused(`its parent ${p.parent} is not a page that comes before it`, where);
     placed.add(p.ref);
-    planPage(plan, p, where, { id: pageIds.get(p.ref)!, parentId: p.parent ? pageIds.get(p.parent)! : null, now, userOf, targets, tally, labelNames });
+    planPage(plan, p, where, { id: pageIds.get(p.ref)!, parentId: p.parent ? pageIds.get(p.parent)! : null, now, userOf, targets, tally, labelNames, importedBy: imported.format === "cairn-pack" ? null : { id: opts.ownerId, format: imported.format, people } });
     // The page's documents are rows now: let them go, so the archive's copy and the plan's are
     // never both held for every page (at 10,000 pages, ~270 MB each).
     p.versions.length = 0;
@@ -174,7 +174,10 @@ export async function planImport(core: Core, imported: ImportedSpace, opts: Plan
   }
   plan.counts = { pages: plan.pages.length, versions: plan.versions.length, comments: plan.comments.length, attachments: plan.attachments.length, labels: labelNames.size, templates: plan.templates.length };
   const unmatched = imported.authors.filter((a) => !people.get(a.ref)?.id).length;
-  if (unmatched) plan.mapped.push({ what: "authors without an account here", count: unmatched, reason: "no account has their e-mail: their pages and comments show no author, and mentions of them are plain text with their name" });
+  if (unmatched) {
+    const shown = imported.format === "cairn-pack" ? "their pages and comments show no author" : "their pages name you, who imported them, and each page's history note names them";
+    plan.mapped.push({ what: "authors without an account here", count: unmatched, reason: `no account has their e-mail: ${shown}, and mentions of them are plain text with their name` });
+  }
   if (tally.deadLinks) plan.mapped.push({ what: "links to pages or files not in the import", count: tally.deadLinks, reason: "kept as plain text" });
   if (tally.unknownAttachments) plan.mapped.push({ what: "images and files not in the import", count: tally.unknownAttachments, reason: "images left out, file blocks kept without their file" });
   return plan;
@@ -188,16 +191,36 @@ interface PageContext {
   targets: RefTargets;
   tally: ReturnType<typeof newTally>;
   labelNames: Set<string>;
+  /** A Markdown or Confluence import: who brought it in, and the names its authors had there. */
+  importedBy: { id: string; format: ImportedSpace["format"]; people: Map<string, ImportedPerson> } | null;
+}
+
+/**
+ * What the page's last version says of where it came from, for a page made by a Markdown or
+ * Confluence import: "Imported from README.md", "Imported from Confluence, last edited there by
+ * Alice Chen" (an author with no account here). The reading view's byline reads it.
+ */
+function importedFrom(p: ImportedPage, v: ImportedPage["versions"][number], c: PageContext): string | null {
+  if (!c.importedBy) return null;
+  const source = p.sourcePath ? p.sourcePath.slice(p.sourcePath.lastIndexOf("/") + 1) : null;
+  if (c.importedBy.format === "confluence") {
+    const name = v.author && !c.userOf(v.author) ? c.importedBy.people.get(v.author)?.name : null;
+    return `Imported from Confluence${name ? `, last edited there by ${name}` : ""}`;
+  }
+  return source ? `Imported from ${source}` : "Imported";
 }
 
 function planPage(plan: ImportPlan, p: ImportedPage, where: string, c: PageContext): void {
   if (!p.versions.length) throw importRefused("the page has no version", where);
   const createdAt = when(p.createdAt, c.now);
   let current = { json: "", text: "" };
+  // Who wrote a version is kept when they have an account here; else, for a Markdown or Confluence
+  // import, the person who imported it is named, and the version says where it came from.
+  const byImporter = (ref: string | null) => c.userOf(ref) ?? c.importedBy?.id ?? null;
   for (const [n, v] of p.versions.entries()) {
     current = refusedAt(`${where}, version ${n + 1}`, () => checkContentJson(JSON.stringify(rewriteContent(v.content, c.targets, c.tally))));
-    const comment = v.changeComment?.trim().slice(0, COMMENT_MAX) || null;
-    plan.versions.push({ pageId: c.id, versionNumber: n + 1, title: tidyTitle(v.title), changeComment: comment, authorId: c.userOf(v.author), createdAt: when(v.createdAt, createdAt), contentJson: current.json });
+    const comment = (v.changeComment?.trim() || importedFrom(p, v, c))?.slice(0, COMMENT_MAX) || null;
+    plan.versions.push({ pageId: c.id, versionNumber: n + 1, title: tidyTitle(v.title), changeComment: comment, authorId: byImporter(v.author), createdAt: when(v.createdAt, createdAt), contentJson: current.json });
   }
   const title = tidyTitle(p.title);
   let emoji: string | null = null;
@@ -216,8 +239,8 @@ function planPage(plan: ImportPlan, p: ImportedPage, where: string, c: PageConte
     status: PAGE_STATUS.Published,
     emoji,
     fullWidth: p.fullWidth === true,
-    createdById: c.userOf(p.createdBy),
-    updatedById: c.userOf(p.updatedBy),
+    createdById: byImporter(p.createdBy),
+    updatedById: byImporter(p.updatedBy),
     createdAt,
     updatedAt: when(p.updatedAt, createdAt),
     contentJson: current.json,

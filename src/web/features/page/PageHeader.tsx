@@ -19,6 +19,16 @@ import { pageChanged, usePageLabels, useVersions } from "./queries";
 import { PanelButtons, usePanel } from "../page-panel";
 import { PageExportItems } from "../export-import";
 
+/**
+ * Who made the current version: "Updated by Ada", or for a page an import made, what its
+ * version says of where it came from, "Imported by Ada from README.md". A version without a
+ * known author shows no name at all (never "someone").
+ */
+function bylineOf(version: { authorName: string | null; changeComment: string | null }): string {
+  const imported = /^Imported from (.+)$/.exec(version.changeComment ?? "");
+  return imported ? `Imported by ${version.authorName} from ${imported[1]}` : `Updated by ${version.authorName}`;
+}
+
 /** The reading view's header: title, who changed it last, labels, and what can be done. */
 export function PageHeader({ page, space, busy }: { page: Page; space: Space; busy?: boolean }) {
   const [, navigate] = useLocation();
@@ -106,9 +116,9 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
         {page.title || "Untitled"}
       </h1>
       <p className="page-meta">
-        {latest ? (
+        {latest?.authorName ? (
           <>
-            Updated by {latest.authorName ?? "someone"} · version {page.currentVersionNumber} · <time dateTime={page.updatedAt} title={fullDate(page.updatedAt)}>{timeAgo(page.updatedAt)}</time>
+            {bylineOf(latest)} · version {page.currentVersionNumber} · <time dateTime={page.updatedAt} title={fullDate(page.updatedAt)}>{timeAgo(page.updatedAt)}</time>
           </>
         ) : (
           <>
