@@ -67,6 +67,8 @@ const P = {
   // A role of the Admin or Owner tier (no right names it): the same callers as instanceRight here.
   adminTier: "401 403 403 403 403 403 403 ok ok 403 403",
   createSpace: "401 403 ok ok ok ok ok ok ok ok ok",
+  // A question the same callers may ask (a read-only token too: it changes nothing).
+  createSpaceQuestion: "401 ok ok ok ok ok ok ok ok ok ok",
 };
 
 let seq = 0;
@@ -114,6 +116,7 @@ const ROWS: Row[] = [
   rows("GET /api/spaces", "list", P.anyone, 200, () => "/api/spaces"),
   rows("POST /api/spaces", "new", P.createSpace, 201, () => "/api/spaces", () => ({ key: `S${uniq()}`, name: "New" })),
   rows("POST /api/spaces/import", "new", P.createSpace, 201, () => "/api/spaces/import", () => markdownZip(`I${uniq()}`)),
+  rows("GET /api/spaces/free-key", "new", P.createSpaceQuestion, 200, () => "/api/spaces/free-key?key=PUB"),
   rows("GET /api/spaces/:key", "MAIN", P.read, 200, () => "/api/spaces/MAIN"),
   rows("GET /api/spaces/:key", "PRIV", P.privRead, 200, () => "/api/spaces/PRIV"),
   rows("PUT /api/spaces/:key", "MAIN", P.admin, 200, () => "/api/spaces/MAIN", () => ({ description: "Main space" })),

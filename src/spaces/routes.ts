@@ -3,7 +3,8 @@ import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { NoContent, noContent, problems } from "../http/schemas";
 import { deleteSpace, deletionPreview } from "../commands/delete-space";
-import { CreatedSpace, CreateSpaceBody, DeleteSpaceBody, DeletionPreview, ExportsBody, KeyParams, Space, UpdateSpaceBody } from "./schemas";
+import { freeKey } from "./free-key";
+import { CreatedSpace, CreateSpaceBody, DeleteSpaceBody, DeletionPreview, ExportsBody, FreeKey, KeyParams, Space, UpdateSpaceBody } from "./schemas";
 import { createSpace, getSpace, listSpaces, setArchived, setExports, updateSpace } from "./service";
 
 const detail = (summary: string) => ({ tags: ["Spaces"], summary });
@@ -33,6 +34,14 @@ export function spaceRoutes(core: Core) {
         },
       },
     )
+    .get("/free-key", ({ query, request }) => freeKey(core, callerOf(request), query.key), {
+      query: t.Object({ key: t.String({ minLength: 1, maxLength: 100, description: "The key wanted (any case)" }) }),
+      response: { 200: FreeKey, ...problems(400, 401, 403) },
+      detail: {
+        ...detail("A free space key: the one wanted, or the nearest free one (DOCS2, DOCS3…); needs the right spaces.create"),
+        description: "For a form that proposes a key before a space is created or imported. The key is taken whether or not you can see the space holding it. 400 when the key is not one (2 to 50 letters and digits, starting with a letter).",
+      },
+    })
     .get("/:key", ({ params, request }) => getSpace(core, callerOf(request), params.key), {
       params: KeyParams,
       response: { 200: Space, ...problems(404) },

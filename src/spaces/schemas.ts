@@ -71,6 +71,14 @@ export const DeletionPreview = t.Object(
   { title: "SpaceDeletionPreview" },
 );
 
+export const FreeKey = t.Object(
+  {
+    key: t.String({ description: "A key no space uses (upper case)" }),
+    taken: t.Boolean({ description: "Whether the key wanted was taken (then `key` is the nearest free one)" }),
+  },
+  { title: "FreeKey" },
+);
+
 export const KeyParams = t.Object({ key: t.String({ minLength: 1, maxLength: 100, description: "Space key (any case)" }) });
 
 /**

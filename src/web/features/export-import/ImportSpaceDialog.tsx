@@ -1,12 +1,15 @@
 /**
  * Home › Import: a .zip (a Cairn wiki pack, a zip of Markdown files, or a Confluence HTML export)
- * becomes a new space. The file uploads with its progress, then the server's progress is shown,
- * then a summary of what came in (and what was mapped or skipped, with reasons) with a button
- * to open the new space. Errors are told next to the field they concern.
+ * becomes a new space. Choosing the file proposes the space's own name and key (a pack's, or the
+ * folder wrapping the zip, else the file's name: zip-peek.ts), the key checked free with the
+ * server (a taken one would be refused only after the upload). The file uploads with its
+ * progress, then the server's progress is shown, then a short summary: counts, with the notes
+ * (what was changed to fit or left out, with reasons) folded away until asked for, and a button to
+ * open the new space. Errors are told next to the field they concern.
  */
 import { useRef, useState } from "react";
 import { useLocation } from "wouter";
-import { ApiError } from "../../api/client";
+import { api, ApiError } from "../../api/client";
 import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
 import { keyFromName } from "../../lib/slug";
@@ -16,6 +19,7 @@ import { FormError, TextField } from "../../ui/Field";
 import { toast } from "../../ui/toast";
 import { phaseText } from "./follow";
 import { importSpace, keyFromFilename, nameFromFilename, type ImportAnswer, type ImportStage } from "./import-upload";
+import { peekZip } from "./zip-peek";
 import "./export-import.css";
 
 export const IMPORT_MAX_BYTES = 500 * 1024 * 1024;
@@ -27,7 +31,11 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
   const [stage, setStage] = useState<ImportStage | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [answer, setAnswer] = useState<ImportAnswer | null>(null);
+  const [keyNote, setKeyNote] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
+  // What the person typed is theirs: a proposal arriving later never overwrites it.
+  const typed = useRef({ key: false, name: false });
+  const chosen = useRef<File | null>(null);
   const [, navigate] = useLocation();
   const busy = stage !== null;
 
@@ -38,6 +46,9 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
     setStage(null);
     setError(null);
     setAnswer(null);
+    setKeyNote(null);
+    typed.current = { key: false, name: false };
+    chosen.current = null;
   };
   const close = (next: boolean) => {
     if (next) return onOpenChange(true);
@@ -48,12 +59,27 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
     reset();
   };
   const cancelUpload = () => abort.current?.abort();
-  const choose = (chosen: File | null) => {
-    setFile(chosen);
+  const choose = (next: File | null) => {
+    setFile(next);
     setError(null);
-    if (!chosen) return;
-    setKey(keyFromFilename(chosen.name, keyFromName));
-    setName(/-pack\.zip$/i.test(chosen.name) ? "" : nameFromFilename(chosen.name));
+    setKeyNote(null);
+    chosen.current = next;
+    if (!next) return;
+    // The file's name first (at once), then what the zip says of itself, then a key checked free.
+    const fromName = keyFromFilename(next.name, keyFromName);
+    if (!typed.current.key) setKey(fromName);
+    if (!typed.current.name) setName(nameFromFilename(next.name));
+    void (async () => {
+      const peek = await peekZip(next);
+      if (chosen.current !== next) return;
+      if (peek.name && !typed.current.name) setName(peek.name);
+      const wanted = (peek.key ?? (peek.name ? keyFromName(peek.name) : "")) || fromName;
+      const free = wanted ? await api.GET("/api/spaces/free-key", { params: { query: { key: wanted } } }).catch(() => null) : null;
+      if (chosen.current !== next || typed.current.key) return;
+      if (!free?.data) return setKey(wanted);
+      setKey(free.data.key);
+      setKeyNote(free.data.taken ? `${wanted.toUpperCase()} is used by another space: ${free.data.key} is free.` : null);
+    })();
   };
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -111,13 +137,28 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
         </ul>
         <FileField file={file} onChoose={choose} error={fieldError("file")} disabled={busy} />
         <div className="import-row">
-          <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} placeholder={file ? "The name in the file" : "Engineering"} error={fieldError("name")} disabled={busy} maxLength={100} />
+          <TextField
+            label="Name"
+            value={name}
+            onChange={(e) => {
+              typed.current.name = true;
+              setName(e.target.value);
+            }}
+            placeholder={file ? "The name in the file" : "Engineering"}
+            error={fieldError("name")}
+            disabled={busy}
+            maxLength={100}
+          />
           <TextField
             label="Key"
             required
             value={key}
-            onChange={(e) => setKey(e.target.value.toUpperCase())}
-            hint="In links: /s/KEY"
+            onChange={(e) => {
+              typed.current.key = true;
+              setKeyNote(null);
+              setKey(e.target.value.toUpperCase());
+            }}
+            hint={keyNote ?? "In links: /s/KEY"}
             error={fieldError("key")}
             disabled={busy}
             spellCheck={false}
@@ -191,18 +232,21 @@ const COUNT_LABELS: Array<[keyof ImportAnswer["counts"], string, string]> = [
 ];
 
 function Summary({ answer }: { answer: ImportAnswer }) {
+  const notes = answer.mapped.length + answer.skipped.length;
+  const counted = COUNT_LABELS.filter(([id]) => id === "pages" || answer.counts[id] > 0);
   return (
     <div className="import-summary">
       <ul className="import-counts" aria-label="What came in">
-        {COUNT_LABELS.map(([id, one, many]) => (
+        {counted.map(([id, one, many]) => (
           <li key={id}>
             <span className="import-count">{answer.counts[id].toLocaleString()}</span>
             <span className="import-count-label">{answer.counts[id] === 1 ? one : many}</span>
           </li>
         ))}
       </ul>
-      {answer.mapped.length || answer.skipped.length ? (
-        <div className="import-notes">
+      {notes ? (
+        <details className="import-notes">
+          <summary>{notesSummary(answer)}</summary>
           {answer.mapped.length ? (
             <>
               <h3>Changed to fit Cairn</h3>
@@ -217,7 +261,7 @@ function Summary({ answer }: { answer: ImportAnswer }) {
           ) : null}
           {answer.skipped.length ? (
             <>
-              <h3>Left out</h3>
+              <h3>Left out or kept as text</h3>
               <ul>
                 {answer.skipped.map((s, i) => (
                   <li key={i}>
@@ -227,12 +271,22 @@ function Summary({ answer }: { answer: ImportAnswer }) {
               </ul>
             </>
           ) : null}
-        </div>
+        </details>
       ) : (
         <p className="muted">Everything in the file came in as it was.</p>
       )}
     </div>
   );
+}
+
+/** "3 things changed to fit, 12 notes on single pages": the folded details' one line. */
+function notesSummary(answer: ImportAnswer): string {
+  const parts: string[] = [];
+  const changed = answer.mapped.length;
+  const notes = answer.skipped.length;
+  if (changed) parts.push(`${changed} ${changed === 1 ? "kind of thing" : "kinds of things"} changed to fit Cairn`);
+  if (notes) parts.push(`${notes} ${notes === 1 ? "note" : "notes"} on what was left out or kept as text`);
+  return `Details: ${parts.join(", ")}`;
 }
 
 function clientError(field: string, detail: string) {
