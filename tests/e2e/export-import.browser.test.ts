@@ -14,16 +14,20 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { axeViolations, createOwner, LOOKS, screenshot, startCairn, visit, type RunningCairn, type Visit } from "./harness";
 import { api, invitedPerson, newPage, newSpace } from "./fixtures";
+import { zipBytes } from "../../src/platform/zip/write";
+import { pngPicture } from "../image-fixtures";
 
 let cairn: RunningCairn;
 let v: Visit;
 let welcome: { id: string };
 let packPath = "";
+let PNG_BYTES: Uint8Array;
 const progressSeen: Array<{ phase: string; percent: number; done: boolean }> = [];
 // Big enough (random, so incompressible) that a throttled download takes seconds, not a blink.
 const ATTACHMENT_MB = 12;
 
 beforeAll(async () => {
+  PNG_BYTES = await pngPicture(96, 96);
   cairn = await startCairn();
   v = await visit(cairn);
   await createOwner(v.page);
@@ -181,8 +185,12 @@ describe("export and import", () => {
     await screenshot(page, "export-import-refused");
     expect((await api(page, "GET", "/api/spaces")).map((x: { key: string }) => x.key)).toEqual(["DOCS"]);
     await dialog.getByLabel(/^File/).setInputFiles(packPath);
-    // The key is suggested from the pack's name: DOCS, which is taken here.
-    expect(await dialog.getByLabel("Key").inputValue()).toBe("DOCS");
+    // The pack's own name and key are proposed; its key, DOCS, is taken here: the nearest free one instead, and why.
+    await dialog.getByText("DOCS is used by another space: DOCS2 is free.").waitFor();
+    expect(await dialog.getByLabel("Key").inputValue()).toBe("DOCS2");
+    expect(await dialog.getByLabel("Name").inputValue()).toBe("Documentation");
+    // A taken key typed anyway is refused next to the field.
+    await dialog.getByLabel("Key").fill("docs");
     await dialog.getByRole("button", { name: "Import" }).click();
     await dialog.getByRole("alert").filter({ hasText: "Another space already has this key. Choose another one." }).waitFor({ timeout: 20_000 });
     expect(await dialog.getByLabel("Key").getAttribute("aria-invalid")).toBe("true");
@@ -265,6 +273,67 @@ describe("export and import", () => {
     }
   }, 90_000);
 
+  test("a zip of a repository's docs: its folder's name proposed, a short report with its notes folded, pages that say where they came from", async () => {
+    const zip = await zipBytes(async (z) => {
+      await z.add(
+        "handbook/README.md",
+        [
+          '<p align="center"><img src="images/logo.png" width="96" alt="Handbook logo"></p>',
+          "# Team handbook",
+          "[![build](https://img.shields.io/badge/build-passing-green.svg)](https://ci.example.com) [![npm](https://img.shields.io/npm/v/x.svg)](https://www.npmjs.com/package/x)",
+          "Start with [the setup](docs/setup.md), then read [@team/conventions](https://example.com/conventions). See also [the old wiki](docs/gone.md).",
+          "<details>\n<summary>Why a handbook?</summary>\n\nSo nobody asks twice.\n\n</details>",
+        ].join("\n\n"),
+      );
+      await z.add("handbook/docs/setup.md", "# Setup\n\nInstall it.<br>Then run it.\n");
+      await z.add("handbook/images/logo.png", PNG_BYTES);
+    });
+    for (const look of LOOKS) {
+      const s = await visit(cairn, { ...look, storageState: await v.context.storageState() });
+      try {
+        await s.page.goto("/");
+        await s.page.getByRole("button", { name: "Import" }).click();
+        const dialog = s.page.getByRole("dialog", { name: "Import a space" });
+        await dialog.getByLabel(/^File/).setInputFiles({ name: "handbook-main.zip", mimeType: "application/zip", buffer: Buffer.from(zip) });
+        // The folder wrapping the zip names the space; its key is made from that name and free.
+        await s.page.waitForFunction(() => (document.querySelector("[role=dialog] input[maxlength='100']") as HTMLInputElement | null)?.value === "handbook");
+        await dialog.getByText(/^(In links: \/s\/KEY|HANDBOOK is used by another space: HANDBOOK\d+ is free\.)$/).waitFor();
+        expect(await dialog.getByLabel("Key").inputValue()).toMatch(/^HANDBOOK\d*$/);
+        await screenshot(s.page, "export-import-dialog-markdown");
+        await dialog.getByRole("button", { name: "Import" }).click();
+        const summary = s.page.getByRole("dialog", { name: "“handbook” is imported" });
+        await summary.waitFor({ timeout: 30_000 });
+        // Short: counts, then one line that opens the details.
+        const details = summary.getByText(/^Details: /);
+        await details.waitFor();
+        expect(await summary.getByRole("heading", { name: "Left out or kept as text" }).isVisible()).toBe(false);
+        expect({ look, summary: await axeViolations(s.page) }).toEqual({ look, summary: [] });
+        await screenshot(s.page, "export-import-report");
+        await details.press("Enter");
+        await summary.getByRole("heading", { name: "Left out or kept as text" }).waitFor();
+        await summary.getByText(/docs\/gone\.md/).waitFor();
+        await screenshot(s.page, "export-import-report-open");
+        const key = /as the private space (\w+)/.exec(await summary.innerText())![1];
+        await summary.getByRole("button", { name: "Open handbook" }).click();
+        await s.page.waitForURL(new RegExp(`/s/${key}`));
+        const home = (await api(s.page, "GET", `/api/spaces/${key}`)).homepageId;
+        await s.page.goto(`/s/${key}/p/${home}`);
+        await s.page.getByRole("heading", { name: "Team handbook", level: 1 }).waitFor();
+        await s.page.getByText(/^Imported by .+ from README\.md/).waitFor();
+        // Badges are links with their words; the logo is an attachment that loads.
+        await s.page.getByRole("link", { name: "build" }).waitFor();
+        await s.page.getByRole("img", { name: "Handbook logo" }).waitFor();
+        expect(await s.page.getByRole("img", { name: "Handbook logo" }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+        await screenshot(s.page, "export-import-imported-page");
+        expect({ look, page: await axeViolations(s.page) }).toEqual({ look, page: [] });
+        expect(s.errors).toEqual([]);
+        expect(s.foreign).toEqual([]);
+      } finally {
+        await s.close();
+      }
+    }
+  }, 120_000);
+
   test("the settings section and the import dialog in the four looks", async () => {
     for (const look of LOOKS) {
       const s = await visit(cairn, { ...look, storageState: await v.context.storageState() });
@@ -277,6 +346,7 @@ describe("export and import", () => {
         await s.page.getByRole("button", { name: "Import" }).click();
         await s.page.getByRole("dialog", { name: "Import a space" }).waitFor();
         await s.page.getByRole("dialog").getByLabel(/^File/).setInputFiles(packPath);
+        await s.page.getByRole("dialog").getByText(/is used by another space: DOCS\d is free\./).waitFor();
         await screenshot(s.page, "export-import-dialog");
         expect({ look, dialog: await axeViolations(s.page) }).toEqual({ look, dialog: [] });
         expect(s.errors).toEqual([]);

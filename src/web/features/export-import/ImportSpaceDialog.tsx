@@ -279,13 +279,11 @@ function Summary({ answer }: { answer: ImportAnswer }) {
   );
 }
 
-/** "3 things changed to fit, 12 notes on single pages": the folded details' one line. */
+/** The folded details' one line: "Details: 2 changed to fit Cairn, 12 left out or kept as text". */
 function notesSummary(answer: ImportAnswer): string {
   const parts: string[] = [];
-  const changed = answer.mapped.length;
-  const notes = answer.skipped.length;
-  if (changed) parts.push(`${changed} ${changed === 1 ? "kind of thing" : "kinds of things"} changed to fit Cairn`);
-  if (notes) parts.push(`${notes} ${notes === 1 ? "note" : "notes"} on what was left out or kept as text`);
+  if (answer.mapped.length) parts.push(`${answer.mapped.length} changed to fit Cairn`);
+  if (answer.skipped.length) parts.push(`${answer.skipped.length} left out or kept as text`);
   return `Details: ${parts.join(", ")}`;
 }
 
