@@ -48,6 +48,8 @@ const HTML_ELEMENTS = new Set(
     "label legend li link main map mark menu meta meter nav noscript object ol optgroup option output p picture pre progress q rp rt ruby s samp script " +
     "search section select slot small source span strike strong style sub summary sup table tbody td template textarea tfoot th thead time title tr track tt u ul var video wbr").split(" "),
 );
+/** Open inline tags at once (markdown-lexer.ts allows as many levels of Markdown's own). */
+const MAX_OPEN = 16;
 const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 const MARKS: Record<string, { type: string } | "strong" | "em" | "del" | "code"> = {
   b: "strong", strong: "strong", i: "em", em: "em", cite: "em", dfn: "em", var: "em", s: "del", del: "del", strike: "del",
@@ -140,7 +142,10 @@ export function foldInlineHtml(tokens: Token[], readers: HtmlReaders): Token[] {
       else if (attrs.alt) out.push(textToken(attrs.alt));
     } else if (VOID.has(tag.name) || tag.selfClosing) {
       // Nothing to show (<wbr>, <source>, <input>…).
-    } else if (!tag.closing) open.push({ tag, at: out.length });
+    } else if (!tag.closing) {
+      // Deeper than Markdown's own inline nesting may go: the tag is dropped, its content kept.
+      if (open.length < MAX_OPEN) open.push({ tag, at: out.length });
+    }
     else {
       let i = open.length - 1;
       while (i >= 0 && open[i].tag.name !== tag.name) i--;
