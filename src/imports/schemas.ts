@@ -4,8 +4,8 @@ import { Space } from "../spaces/schemas";
 const Count = (what: string) => t.Integer({ minimum: 0, description: what });
 
 export const ImportQuery = t.Object({
-  key: t.Optional(t.String({ maxLength: 100, description: "The new space's key (2 to 50 letters and digits, starting with a letter). Also accepted as a form field before `file`. A pack's own key when none is sent; required for other archives." })),
-  name: t.Optional(t.String({ maxLength: 200, description: "The new space's name; the archive's when none is sent. Also accepted as a form field before `file`." })),
+  key: t.Optional(t.String({ maxLength: 100, description: "The new space's key (2 to 50 letters and digits, starting with a letter). Also accepted as a form field, before or after `file` (before: a taken key is refused before the upload is read). A pack's own key when none is sent; required for other archives." })),
+  name: t.Optional(t.String({ maxLength: 200, description: "The new space's name; the archive's when none is sent. Also accepted as a form field, before or after `file`." })),
   progress: t.Optional(t.String({ maxLength: 100, description: "An id of your choosing (8 to 64 letters, digits, `-`, `_`) to follow the import at GET /api/export-progress/{id}" })),
 });
 
@@ -35,8 +35,8 @@ export const importRequestBody = {
         type: "object" as const,
         required: ["file"],
         properties: {
-          key: { type: "string" as const, description: "The new space's key (send it before `file`)" },
-          name: { type: "string" as const, description: "The new space's name (send it before `file`)" },
+          key: { type: "string" as const, description: "The new space's key (before or after `file`; before, a taken key is refused before the upload is read)" },
+          name: { type: "string" as const, description: "The new space's name" },
           file: { type: "string" as const, format: "binary", description: "The archive (zip), at most 500 MB (524288000 bytes)" },
         },
       },

@@ -16772,9 +16772,9 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description The new space's key (send it before `file`) */
+                    /** @description The new space's key (before or after `file`; before, a taken key is refused before the upload is read) */
                     key?: string;
-                    /** @description The new space's name (send it before `file`) */
+                    /** @description The new space's name */
                     name?: string;
                     /**
                      * Format: binary
