@@ -151,5 +151,5 @@ describe("what a member is offered follows their rights", () => {
       expect(v.errors).toEqual([]);
       await v.close();
     }
-  }, 90_000);
+  }, 150_000);
 });
