@@ -37,8 +37,7 @@ export function useCommentHighlights(pageId: string, root: HTMLElement | null, a
       const active = activeId ? open.find(([id]) => id === activeId)?.[1] : undefined;
       if (active && shownFor.current !== activeId) {
         shownFor.current = activeId;
-        const box = active.getBoundingClientRect();
-        if (box.top < 0 || box.bottom > window.innerHeight) active.startContainer.parentElement?.scrollIntoView({ block: "center" });
+        bringIntoView(active);
       }
       registry().set("cairn-comment-active", new Highlight(...(active ? [active] : [])));
     };
@@ -62,4 +61,18 @@ export function useCommentHighlights(pageId: string, root: HTMLElement | null, a
     };
   }, [root, comments.data, activeId, onOpen]);
   return found;
+}
+
+/**
+ * Scrolls the window so a passage shows beside the panel: centred on wide screens; at phone
+ * width, where the panel is a sheet over the lower 82% (panel.css), just below the top bar.
+ */
+function bringIntoView(range: Range): void {
+  const box = range.getBoundingClientRect();
+  const top = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--topbar-height")) || 0;
+  const sheet = matchMedia("(max-width: 600px)").matches;
+  const bottom = sheet ? window.innerHeight * 0.18 : window.innerHeight;
+  if (box.top >= top && box.bottom <= bottom) return;
+  const wanted = sheet ? top + 8 : (top + bottom - box.height) / 2;
+  window.scrollBy({ top: box.top - wanted });
 }
