@@ -14,6 +14,14 @@ group("a notification in plain words", () => {
   test("a comment carries its excerpt", () => {
     expect(describe({ ...base, action: "comment.created", details: { ...base.details, excerpt: "Looks good" } })).toMatchObject({ what: "commented on", excerpt: "Looks good" });
   });
+  test("a mention or a comment opens the page with its thread open in the comments panel", () => {
+    const details = { ...base.details, commentId: "c2", threadId: "c1", excerpt: "@Bea Builder, see this" };
+    const opened = "/s/ENG/p/11111111-1111-4111-8111-111111111111-road-map?panel=comments&comment=c1";
+    expect(describe({ ...base, action: "mention", targetType: "comment", targetId: "c2", details })).toMatchObject({ what: "mentioned you on", href: opened });
+    expect(describe({ ...base, action: "comment.created", targetType: "comment", targetId: "c2", details }).href).toBe(opened);
+    // A mention in the page's own text opens the page.
+    expect(describe({ ...base, action: "mention", targetType: "page", targetId: base.pageId! }).href).toBe("/s/ENG/p/11111111-1111-4111-8111-111111111111-road-map");
+  });
   test("what Cairn did leads to where it can be fixed", () => {
     expect(describe({ ...base, action: "token.expiring", pageId: null, spaceId: null, actorName: null, details: { name: "CI deploy" } })).toMatchObject({ who: "Cairn", where: "CI deploy", href: "/settings/tokens" });
     expect(describe({ ...base, action: "webhook.disabled", pageId: null, actorName: null, details: { spaceKey: "ENG", spaceName: "Engineering" } })).toMatchObject({ where: "Engineering", href: "/s/ENG/settings/webhooks" });

@@ -17,6 +17,9 @@ export function describe(n: Notification): { who: string; what: string; where: s
     n.action === "token.expiring" ? "says an API token of yours expires soon:" :
     n.action;
   const where = n.action === "token.expiring" ? str(n.details.name) : n.pageId ? title : str(n.details.spaceName) ?? spaceKey;
-  const href = n.pageId && spaceKey ? pagePath(spaceKey, n.pageId, str(n.details.pageTitle) ?? undefined) : n.action === "token.expiring" ? "/settings/tokens" : n.action === "webhook.disabled" && spaceKey ? `/s/${encodeURIComponent(spaceKey)}/settings/webhooks` : spaceKey ? `/s/${encodeURIComponent(spaceKey)}` : null;
+  // A comment (or a mention in one) opens its thread in the page's comments panel.
+  const thread = n.targetType === "comment" ? (str(n.details.threadId) ?? n.targetId) : null;
+  const onPage = thread ? `?panel=comments&comment=${encodeURIComponent(thread)}` : "";
+  const href = n.pageId && spaceKey ? pagePath(spaceKey, n.pageId, str(n.details.pageTitle) ?? undefined) + onPage : n.action === "token.expiring" ? "/settings/tokens" : n.action === "webhook.disabled" && spaceKey ? `/s/${encodeURIComponent(spaceKey)}/settings/webhooks` : spaceKey ? `/s/${encodeURIComponent(spaceKey)}` : null;
   return { who, what, where, href, excerpt: str(n.details.excerpt), space: n.pageId ? str(n.details.spaceName) : null };
 }

@@ -1,7 +1,11 @@
-/** A text box and its button, for a new comment, a reply or an edit; errors show beneath it. */
+/**
+ * A text box and its button, for a new comment, a reply or an edit; errors show beneath it. The
+ * box holds the comment as it reads (mentions as names); it is sent in the stored form.
+ */
 import { useState } from "react";
 import { Button } from "../../ui/Button";
 import { FormError } from "../../ui/Field";
+import { fromStored, toStored, type Mentioned } from "./mention-text";
 import { MentionInput } from "./MentionInput";
 
 export interface ComposerProps {
@@ -16,7 +20,9 @@ export interface ComposerProps {
 }
 
 export function CommentComposer({ id, label, submitLabel, initial = "", quote, autoFocus, onSubmit, onCancel }: ComposerProps) {
-  const [body, setBody] = useState(initial);
+  const [start] = useState(() => fromStored(initial));
+  const [body, setBody] = useState(start.text);
+  const [mentioned, setMentioned] = useState<Mentioned[]>(start.mentioned);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const submit = async () => {
@@ -24,8 +30,9 @@ export function CommentComposer({ id, label, submitLabel, initial = "", quote, a
     setBusy(true);
     setError(null);
     try {
-      await onSubmit(body.trim());
+      await onSubmit(toStored(body.trim(), mentioned));
       setBody("");
+      setMentioned([]);
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -41,7 +48,7 @@ export function CommentComposer({ id, label, submitLabel, initial = "", quote, a
       }}
     >
       {quote ? <blockquote className="comment-quote">{quote}</blockquote> : null}
-      <MentionInput id={id} label={label} placeholder={`${label}… (@ to mention someone)`} value={body} onChange={setBody} onSubmit={() => void submit()} rows={3} autoFocus={autoFocus} />
+      <MentionInput id={id} label={label} placeholder={`${label}… (@ to mention someone)`} value={body} onChange={setBody} mentioned={mentioned} onMention={(m) => setMentioned((all) => [...all, m])} onSubmit={() => void submit()} rows={3} autoFocus={autoFocus} />
       <FormError error={error} />
       <div className="comment-composer-actions">
         {onCancel ? (

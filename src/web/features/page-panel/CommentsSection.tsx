@@ -31,7 +31,7 @@ export function CommentsSection({ page, state, draftAnchor, onDraftDone, found }
     if (!state.commentId) return;
     if (resolved.some((t) => t.first.id === state.commentId)) setShowResolved(true);
     document.getElementById(`thread-${state.commentId}`)?.scrollIntoView({ block: "nearest" });
-  }, [state.commentId, comments.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [state.commentId, comments.data, showResolved]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const post = async (body: string) => {
     await data(api.POST("/api/pages/{id}/comments", { params: { path: { id: page.id } }, body: { body, anchorJson: draftAnchor ? JSON.stringify(draftAnchor) : null } })).then((c) => {
@@ -43,8 +43,7 @@ export function CommentsSection({ page, state, draftAnchor, onDraftDone, found }
     });
   };
 
-  if (comments.isPending) return <p className="muted">Loading comments…</p>;
-  if (comments.error) return <FormError error={comments.error.message} />;
+  // The box is there at once, before the threads arrive: what is typed goes into it.
   return (
     <div className="comments">
       {me.data ? (
@@ -56,37 +55,47 @@ export function CommentsSection({ page, state, draftAnchor, onDraftDone, found }
           onCancel={draftAnchor ? onDraftDone : undefined}
           submitLabel="Comment"
           onSubmit={post}
-          autoFocus={!!draftAnchor}
+          // Opening the comments (not a link to one thread) puts the caret in the box, so what is
+          // typed next is the comment, never a shortcut of the page ("e" would open the editor).
+          autoFocus={!!draftAnchor || !state.commentId}
         />
       ) : null}
-      <div className="comment-filter" role="group" aria-label="Which threads">
-        <Button size="sm" variant={showResolved ? "ghost" : "secondary"} aria-pressed={!showResolved} onClick={() => setShowResolved(false)}>
-          Open ({open.length})
-        </Button>
-        <Button size="sm" variant={showResolved ? "secondary" : "ghost"} aria-pressed={showResolved} onClick={() => setShowResolved(true)}>
-          Resolved ({resolved.length})
-        </Button>
-      </div>
-      {shown.length === 0 ? (
-        showResolved ? (
-          <EmptyState title="No resolved threads">When a discussion is settled, “Resolve” files it here; it can be reopened.</EmptyState>
-        ) : (
-          <EmptyState title="No comments yet">Write one above, or select a few words of the page and choose “Comment” to discuss just that passage.</EmptyState>
-        )
+      {comments.isPending ? (
+        <p className="muted">Loading comments…</p>
+      ) : comments.error ? (
+        <FormError error={comments.error.message} />
       ) : (
-        <ol className="thread-list">
-          {shown.map((t) => (
-            <Thread
-              key={t.first.id}
-              page={page}
-              first={t.first}
-              replies={t.replies}
-              active={state.commentId === t.first.id}
-              detached={!!parseAnchor(t.first.anchorJson) && found !== null && !found.has(t.first.id)}
-              onSelect={() => state.open("comments", t.first.id)}
-            />
-          ))}
-        </ol>
+        <>
+          <div className="comment-filter" role="group" aria-label="Which threads">
+            <Button size="sm" variant={showResolved ? "ghost" : "secondary"} aria-pressed={!showResolved} onClick={() => setShowResolved(false)}>
+              Open ({open.length})
+            </Button>
+            <Button size="sm" variant={showResolved ? "secondary" : "ghost"} aria-pressed={showResolved} onClick={() => setShowResolved(true)}>
+              Resolved ({resolved.length})
+            </Button>
+          </div>
+          {shown.length === 0 ? (
+            showResolved ? (
+              <EmptyState title="No resolved threads">When a discussion is settled, “Resolve” files it here; it can be reopened.</EmptyState>
+            ) : (
+              <EmptyState title="No comments yet">Write one above, or select a few words of the page and choose “Comment” to discuss just that passage.</EmptyState>
+            )
+          ) : (
+            <ol className="thread-list">
+              {shown.map((t) => (
+                <Thread
+                  key={t.first.id}
+                  page={page}
+                  first={t.first}
+                  replies={t.replies}
+                  active={state.commentId === t.first.id}
+                  detached={!!parseAnchor(t.first.anchorJson) && found !== null && !found.has(t.first.id)}
+                  onSelect={() => state.open("comments", t.first.id)}
+                />
+              ))}
+            </ol>
+          )}
+        </>
       )}
     </div>
   );

@@ -29,9 +29,10 @@ export default function PagePanel(props: PagePanelProps) {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [state]);
-  // Focus moves into the panel when it opens (not when a comment inside it is picked).
+  // Focus moves into the panel when it opens (not when a comment inside it is picked): to its
+  // heading, unless a section already put it somewhere inside (the comment box).
   useEffect(() => {
-    if (panel) ref.current?.querySelector<HTMLElement>("h2")?.focus();
+    if (panel && !ref.current?.contains(document.activeElement)) ref.current?.querySelector<HTMLElement>("h2")?.focus();
   }, [panel]);
   if (!panel) return null;
   return (

@@ -3,7 +3,7 @@
  * API: no element is added to the document React drew, so nothing fights its rendering. A click
  * inside a passage opens its thread. Browsers without the API still list every comment.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import "./highlights.css";
 import { locate, parseAnchor } from "./anchors";
 import { useComments } from "./queries";
@@ -16,6 +16,8 @@ const supported = () => typeof CSS !== "undefined" && "highlights" in CSS && typ
 export function useCommentHighlights(pageId: string, root: HTMLElement | null, activeId: string | null, onOpen: (id: string) => void, enabled: boolean): Set<string> | null {
   const comments = useComments(pageId, enabled);
   const [found, setFound] = useState<Set<string> | null>(null);
+  // The thread a link opened (a notification's) shows its passage once, if it is off screen.
+  const shownFor = useRef<string | null>(null);
   useEffect(() => {
     if (!root || !comments.data) return;
     const all = comments.data;
@@ -33,6 +35,10 @@ export function useCommentHighlights(pageId: string, root: HTMLElement | null, a
       if (!supported()) return;
       registry().set("cairn-comment", new Highlight(...open.filter(([id]) => id !== activeId).map(([, r]) => r)));
       const active = activeId ? open.find(([id]) => id === activeId)?.[1] : undefined;
+      if (active && shownFor.current !== activeId) {
+        shownFor.current = activeId;
+        bringIntoView(active);
+      }
       registry().set("cairn-comment-active", new Highlight(...(active ? [active] : [])));
     };
     draw();
@@ -55,4 +61,18 @@ export function useCommentHighlights(pageId: string, root: HTMLElement | null, a
     };
   }, [root, comments.data, activeId, onOpen]);
   return found;
+}
+
+/**
+ * Scrolls the window so a passage shows beside the panel: centred on wide screens; at phone
+ * width, where the panel is a sheet over the lower 82% (panel.css), just below the top bar.
+ */
+function bringIntoView(range: Range): void {
+  const box = range.getBoundingClientRect();
+  const top = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--topbar-height")) || 0;
+  const sheet = matchMedia("(max-width: 600px)").matches;
+  const bottom = sheet ? window.innerHeight * 0.18 : window.innerHeight;
+  if (box.top >= top && box.bottom <= bottom) return;
+  const wanted = sheet ? top + 8 : (top + bottom - box.height) / 2;
+  window.scrollBy({ top: box.top - wanted });
 }

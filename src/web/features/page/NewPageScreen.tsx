@@ -5,7 +5,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { useLocation, useSearch } from "wouter";
+import { Link, useLocation, useSearch } from "wouter";
 import { api, ApiError, data } from "../../api/client";
 import { keys } from "../../api/keys";
 import type { Space, Template } from "../../api/types";
@@ -19,7 +19,7 @@ export function NewPageScreen({ space }: { space: Space }) {
   const parent = new URLSearchParams(useSearch()).get("parent") ?? undefined;
   const [, navigate] = useLocation();
   useTitle("New page", space.name);
-  const templates = useQuery({ queryKey: keys.templates(space.id), queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })) });
+  const templates = useQuery({ queryKey: keys.templates(space.id), queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })), enabled: space.canEdit });
   const tree = useTree(space.id);
   const parentTitle = parent ? ancestorsOf(tree.data, parent).at(-1)?.title : undefined;
   const [busy, setBusy] = useState<string | null>(null);
@@ -38,6 +38,20 @@ export function NewPageScreen({ space }: { space: Space }) {
     }
   };
 
+  if (!space.canEdit) {
+    // Reached by its address only: nothing links here for someone who may not add pages.
+    return (
+      <main id="main" className="main-column new-page">
+        <h1>New page</h1>
+        <p>
+          {space.archived ? `${space.name} is archived: its pages can be read, not added to.` : `You can read ${space.name}, but not add pages to it.`} {space.archived ? "An administrator of the space can unarchive it." : "Ask an administrator of the space for Edit access."}
+        </p>
+        <p>
+          <Link href={`/s/${space.key}`}>Back to {space.name}</Link>
+        </p>
+      </main>
+    );
+  }
   return (
     <main id="main" className="main-column new-page">
       <h1>New page</h1>

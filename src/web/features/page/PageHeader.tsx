@@ -4,7 +4,7 @@ import { api, data } from "../../api/client";
 import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
 import type { Page, Space } from "../../api/types";
-import { isTyping } from "../../lib/keyboard";
+import { isBareShortcut } from "../../lib/keyboard";
 import { pagePath } from "../../lib/slug";
 import { fullDate, timeAgo } from "../../lib/time";
 import { Button, IconButton } from "../../ui/Button";
@@ -45,7 +45,7 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
   useEffect(() => {
     if (!page.canEdit) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "e" && !e.ctrlKey && !e.metaKey && !e.altKey && !isTyping(e.target) && !document.querySelector("[role=dialog]")) {
+      if (isBareShortcut(e, "e")) {
         e.preventDefault();
         edit();
       }

@@ -44,13 +44,15 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
   const doc = useMemo(() => (contentJson === undefined ? null : parseDoc(contentJson)), [contentJson]);
   const found = useCommentHighlights(pageId, reading, panel.commentId, openThread, !!page.data && page.data.status !== 0);
   const canonical = page.data ? pagePath(space.key, page.data.id, page.data.title) : null;
-  // The slug is cosmetic: an old or missing one is replaced by the page's own.
+  // The slug is cosmetic: an old or missing one is replaced by the page's own. The editor's
+  // address of a page the caller may not edit becomes the page's (it is read there anyway).
+  const mayEdit = !!page.data?.canEdit;
   useEffect(() => {
     if (!canonical || page.data?.spaceId !== space.id) return;
-    const wanted = mode === "edit" ? `${canonical}/edit` : canonical;
+    const wanted = mode === "edit" && mayEdit ? `${canonical}/edit` : canonical;
     // The query (?panel=comments&comment=ID) survives the correction.
     if (location !== wanted && !location.startsWith(`${canonical}/history`)) navigate(wanted + window.location.search, { replace: true });
-  }, [canonical, mode, location, navigate, page.data?.spaceId, space.id]);
+  }, [canonical, mode, mayEdit, location, navigate, page.data?.spaceId, space.id]);
 
   if (page.isPending) return <Loading />;
   if (page.error) return page.error instanceof ApiError && page.error.status === 404 ? <NotFound /> : <p className="form-error main-column">{page.error.message}</p>;

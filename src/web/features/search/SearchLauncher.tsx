@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useMe } from "../../app/session";
 import { Search } from "../../ui/icons";
-import { isTyping } from "../../lib/keyboard";
+import { isBareShortcut } from "../../lib/keyboard";
 
 const SearchPalette = lazy(() => import("./SearchPalette").then((m) => ({ default: m.SearchPalette })));
 
@@ -11,7 +11,7 @@ export function SearchLauncher({ spaceId }: { spaceId?: string }) {
   const [open, setOpen] = useState(false);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.key === "k" && (e.ctrlKey || e.metaKey)) || (e.key === "/" && !e.ctrlKey && !e.metaKey && !isTyping(e.target) && !document.querySelector("[role=dialog]"))) {
+      if ((e.key === "k" && (e.ctrlKey || e.metaKey)) || isBareShortcut(e, "/")) {
         e.preventDefault();
         setOpen(true);
       }

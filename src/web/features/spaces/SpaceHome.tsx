@@ -20,6 +20,8 @@ export function SpaceHome({ space }: { space: Space }) {
       <div className="space-home-head">
         <SpaceIcon space={space} size={40} />
         <h1>{space.name}</h1>
+        {/* Says why nothing here offers to add or change pages (visitors of a public space know). */}
+        {me.data && !space.canEdit ? <span className="space-badge">{space.archived ? "Archived" : "View only"}</span> : null}
         {me.data ? <WatchButton kind="space" id={space.key} name={space.name} /> : null}
       </div>
       {space.description ? <p className="muted">{space.description}</p> : null}
@@ -29,15 +31,19 @@ export function SpaceHome({ space }: { space: Space }) {
         <section>
           <div className="home-head" style={{ marginBottom: "var(--space-3)" }}>
             <h2 style={{ margin: 0 }}>Recently updated</h2>
-            <NewPageButton space={space} />
+            {space.canEdit ? <NewPageButton space={space} /> : null}
           </div>
           <RecentList spaceKey={space.key} pages={recent.data} label="Recently updated pages" withAuthor large />
         </section>
       ) : (
         <section>
-          <EmptyState title="This space has no pages yet" action={<NewPageButton space={space} variant="primary" label="Create the first page" />}>
-            Start from a blank page or one of the templates.
-          </EmptyState>
+          {space.canEdit ? (
+            <EmptyState title="This space has no pages yet" action={<NewPageButton space={space} variant="primary" label="Create the first page" />}>
+              Start from a blank page or one of the templates.
+            </EmptyState>
+          ) : (
+            <EmptyState title="This space has no pages yet">Nobody has written here yet. Pages appear here as people who may edit {space.name} add them.</EmptyState>
+          )}
         </section>
       )}
     </main>

@@ -52,9 +52,12 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
       {me.data ? (
         <div className="sidebar-foot">
           <WatchButton kind="space" id={space.key} name={space.name} look="link" />
-          <Link href={`/s/${space.key}/trash`} className="sidebar-link" aria-current={location === `/s/${space.key}/trash` ? "page" : undefined}>
-            <Trash2 aria-hidden="true" /> Trash
-          </Link>
+          {/* Restoring and deleting for good need Edit: a reader is not offered the trash. */}
+          {space.canEdit ? (
+            <Link href={`/s/${space.key}/trash`} className="sidebar-link" aria-current={location === `/s/${space.key}/trash` ? "page" : undefined}>
+              <Trash2 aria-hidden="true" /> Trash
+            </Link>
+          ) : null}
           {/* Administrators find the exports in Settings › Export. */}
           {!administers && (space.exports.site || space.exports.pack) ? (
             <Link href={`/s/${space.key}/export`} className="sidebar-link" aria-current={location === `/s/${space.key}/export` ? "page" : undefined}>

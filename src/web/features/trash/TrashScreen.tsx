@@ -65,7 +65,10 @@ export function TrashScreen({ space }: { space: Space }) {
   return (
     <main id="main" className="main-column trash">
       <h1>Trash</h1>
-      <p className="muted">Pages deleted from {space.name}. Restore one to put it back where it was, with the pages deleted with it.</p>
+      <p className="muted">
+        Pages deleted from {space.name}.{" "}
+        {space.canEdit ? "Restore one to put it back where it was, with the pages deleted with it." : "People who may edit the space can restore them."}
+      </p>
       {trash.isPending ? (
         <Loading />
       ) : entries.length === 0 ? (
@@ -84,14 +87,16 @@ export function TrashScreen({ space }: { space: Space }) {
                   {e.pageCount > 1 ? ` · with ${e.pageCount - 1} page${e.pageCount === 2 ? "" : "s"} below it` : ""}
                 </span>
               </div>
-              <div className="trash-actions">
-                <Button size="sm" onClick={() => void restore(e)} aria-label={`Restore: ${e.title || "Untitled"}`}>
-                  Restore
-                </Button>
-                <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setPurging(e))} aria-label={`Delete for good: ${e.title || "Untitled"}`}>
-                  Delete for good
-                </Button>
-              </div>
+              {space.canEdit ? (
+                <div className="trash-actions">
+                  <Button size="sm" onClick={() => void restore(e)} aria-label={`Restore: ${e.title || "Untitled"}`}>
+                    Restore
+                  </Button>
+                  <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setPurging(e))} aria-label={`Delete for good: ${e.title || "Untitled"}`}>
+                    Delete for good
+                  </Button>
+                </div>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -10,7 +10,6 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import type { Space, TreeNode } from "../../api/types";
-import { useMe } from "../../app/session";
 import { pagePath } from "../../lib/slug";
 import { NewPageButton } from "../page/NewPageButton";
 import { flatten, locate, type Row } from "./model";
@@ -24,8 +23,9 @@ const ROW_HEIGHT = 30;
 
 export function PageTree({ space, currentPageId }: { space: Space; currentPageId?: string }) {
   const tree = useTree(space.id);
-  const me = useMe();
-  const editable = !!me.data && !space.archived;
+  // The space's answer says whether the caller may change it (false for View only, archived
+  // spaces and visitors): rows offer no "+", "…", menu key, dragging or keyboard moves then.
+  const editable = space.canEdit;
   const [, navigate] = useLocation();
   const above = useMemo(() => ancestorsOf(tree.data, currentPageId ?? "").slice(0, -1).map((n) => n.id), [tree.data, currentPageId]);
   const { open, toggle } = useOpenBranches(space.id, above);
@@ -69,7 +69,7 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
     const row = rows[i];
     if (!row) return;
     const key = e.key;
-    if (e.altKey && e.shiftKey && (key === "ArrowUp" || key === "ArrowDown")) moveAmongSiblings(row, key === "ArrowUp" ? -1 : 1);
+    if (e.altKey && e.shiftKey && (key === "ArrowUp" || key === "ArrowDown")) editable && moveAmongSiblings(row, key === "ArrowUp" ? -1 : 1);
     else if ((e.shiftKey && key === "F10") || key === "ContextMenu") editable && setMenuFor(row.node.id);
     else if (key === "ArrowDown") focusRow(i + 1);
     else if (key === "ArrowUp") focusRow(i - 1);
