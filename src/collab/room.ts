@@ -60,7 +60,10 @@ export class Room {
   }
 
   setVersion(version: number): void {
-    if (this.version !== version) this.doc.transact(() => this.meta.set("version", version), SERVER_ORIGIN);
+    if (this.version === version) return;
+    this.doc.transact(() => this.meta.set("version", version), SERVER_ORIGIN);
+    // A new published version: the working copy may equal it now (issue 28).
+    this.authorship.unchecked = true;
   }
 
   get fragment(): Y.XmlFragment {
