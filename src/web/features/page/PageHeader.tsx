@@ -18,6 +18,8 @@ import { WatchButton } from "../notifications";
 import { pageChanged, usePageLabels, useVersions } from "./queries";
 import { PanelButtons, usePanel } from "../page-panel";
 import { PageExportItems } from "../export-import";
+import { UnpublishedBanner } from "./UnpublishedBanner";
+import { peopleList } from "../../lib/people";
 
 /** The reading view's header: title, who changed it last, labels, and what can be done. */
 export function PageHeader({ page, space, busy }: { page: Page; space: Space; busy?: boolean }) {
@@ -108,7 +110,7 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
       <p className="page-meta">
         {latest ? (
           <>
-            Updated by {latest.authorName ?? "someone"} · version {page.currentVersionNumber} · <time dateTime={page.updatedAt} title={fullDate(page.updatedAt)}>{timeAgo(page.updatedAt)}</time>
+            Updated by {latest.contributors.length ? peopleList(latest.contributors, undefined) : (latest.authorName ?? "someone")} · version {page.currentVersionNumber} · <time dateTime={page.updatedAt} title={fullDate(page.updatedAt)}>{timeAgo(page.updatedAt)}</time>
           </>
         ) : (
           <>
@@ -116,6 +118,7 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
           </>
         )}
       </p>
+      <UnpublishedBanner page={page} space={space} />
       {labels.data?.length ? (
         <ul className="page-labels" aria-label="Labels">
           {labels.data.map((l) => (
