@@ -228,6 +228,12 @@ const ROWS: Row[] = [
   // Collaboration tokens: only for those who may edit; looked up before asking for an account.
   rows("GET /api/pages/:id/collab-token", "plain", P.editVisibleFirst, 200, () => `/api/pages/${w.page}/collab-token`),
   rows("GET /api/pages/:id/collab-token", "under HIDDEN", "404 403 404 403 ok ok ok 404 404 404 ok", 200, () => `/api/pages/${w.hiddenChild}/collab-token`),
+  // Unpublished changes (issue 28): for those who may edit, like the token. Discarding needs an
+  // open room: past the access rules, nobody has this page open (409 room_not_open).
+  rows("GET /api/pages/:id/unpublished", "plain", P.editVisibleFirst, 200, () => `/api/pages/${w.page}/unpublished`),
+  rows("GET /api/pages/:id/unpublished", "under HIDDEN", "404 403 404 403 ok ok ok 404 404 404 ok", 200, () => `/api/pages/${w.hiddenChild}/unpublished`),
+  rows("POST /api/pages/:id/unpublished/discard", "plain", P.edit, 409, () => `/api/pages/${w.page}/unpublished/discard`),
+  rows("POST /api/pages/:id/unpublished/discard", "under HIDDEN", "401 403 404 403 ok ok ok 404 404 404 ok", 409, () => `/api/pages/${w.hiddenChild}/unpublished/discard`),
   rows("GET /api/pages/:id/restrictions", "plain", P.read, 200, () => `/api/pages/${w.page}/restrictions`),
   rows("GET /api/pages/:id/restrictions", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/restrictions`),
   rows("POST /api/pages/:id/restrictions", "fresh", P.edit, 201, async () => `/api/pages/${await fresh.page()}/restrictions`, () => ({ principalType: 1, principalId: GROUP_ID.everyone, operation: 0 })),

@@ -8,6 +8,7 @@ import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
 import * as syncProtocol from "y-protocols/sync";
 import * as Y from "yjs";
+import { Authorship } from "./authorship";
 import { Carets } from "./carets";
 
 const MESSAGE_SYNC = 0;
@@ -40,6 +41,8 @@ export class Room {
   /** Each peer with the awareness client ids it announced (removed when it leaves). */
   readonly peers = new Map<Peer, Set<number>>();
   private readonly meta: Y.Map<unknown>;
+  /** Who has unpublished changes here (issue 28). */
+  readonly authorship: Authorship;
 
   constructor(
     readonly pageId: string,
@@ -48,6 +51,7 @@ export class Room {
     private readonly changed: () => void,
   ) {
     this.meta = doc.getMap(META_MAP);
+    this.authorship = new Authorship(this.fragment);
     doc.on("afterTransaction", this.onTransaction);
   }
 
@@ -56,7 +60,10 @@ export class Room {
   }
 
   setVersion(version: number): void {
-    if (this.version !== version) this.doc.transact(() => this.meta.set("version", version), SERVER_ORIGIN);
+    if (this.version === version) return;
+    this.doc.transact(() => this.meta.set("version", version), SERVER_ORIGIN);
+    // A new published version: the working copy may equal it now (issue 28).
+    this.authorship.unchecked = true;
   }
 
   get fragment(): Y.XmlFragment {
@@ -66,6 +73,7 @@ export class Room {
   /** A new connection: our state vector (sync step 1) and everyone's carets. */
   join(peer: Peer): void {
     this.peers.set(peer, new Set());
+    this.authorship.follow(peer.userId, peer);
     const sync = encoding.createEncoder();
     encoding.writeVarUint(sync, MESSAGE_SYNC);
     syncProtocol.writeSyncStep1(sync, this.doc);
@@ -113,6 +121,7 @@ export class Room {
     const ids = this.peers.get(peer);
     if (!ids) return;
     this.peers.delete(peer);
+    this.authorship.unfollow(peer.userId, peer);
     // Its carets go at once rather than after the 30 s awareness time-out.
     const update = this.carets.remove(ids, Date.now());
     if (update) this.broadcast(awarenessMessage(update), null);
@@ -120,6 +129,7 @@ export class Room {
 
   destroy(): void {
     this.doc.off("afterTransaction", this.onTransaction);
+    this.authorship.destroy();
     this.doc.destroy();
   }
 
@@ -157,8 +167,19 @@ export class Room {
       syncProtocol.writeUpdate(encoder, Y.encodeStateAsUpdate(this.doc, Y.encodeStateVector(tr.beforeState)));
       this.broadcast(encoding.toUint8Array(encoder), null);
     }
+    // The document itself changed (not only the version number): whoever sent it has
+    // unpublished changes, and the working copy may no longer equal the published version.
+    if (this.touchesDocument(tr)) {
+      this.authorship.unchecked = true;
+      if (this.peers.has(tr.origin as Peer)) this.authorship.record((tr.origin as Peer).userId, Date.now());
+    }
     this.changed();
   };
+
+  private touchesDocument(tr: Y.Transaction): boolean {
+    for (const type of tr.changed.keys()) if (type !== (this.meta as unknown)) return true;
+    return false;
+  }
 }
 
 function sameState(a: Map<number, number>, b: Map<number, number>): boolean {

@@ -10,3 +10,26 @@ export const CollabTokenAnswer = t.Object(
   },
   { description: "A short-lived token to edit the page together with others" },
 );
+
+const Author = t.Object(
+  {
+    id: t.String(),
+    name: t.String(),
+    since: t.String({ format: "date-time", description: "Their first change since the last published version" }),
+    at: t.String({ format: "date-time", description: "Their latest change" }),
+  },
+  { title: "UnpublishedAuthor" },
+);
+
+export const UnpublishedAnswer = t.Object(
+  { authors: t.Array(Author, { description: "Who has changed the shared working copy since the last published version, first changes first; empty: nothing unpublished" }) },
+  { title: "UnpublishedChanges" },
+);
+
+export const DiscardAnswer = t.Object(
+  {
+    discarded: t.Boolean({ description: "false: nothing of yours could be taken back (no change of yours since the room was loaded)" }),
+    authors: UnpublishedAnswer.properties.authors,
+  },
+  { title: "DiscardedChanges" },
+);

@@ -14,7 +14,7 @@ import { iso } from "../platform/clock";
 import { findPage } from "../pages/store";
 import { pageVersions } from "../pages/tables";
 import { replaceRoomContent, roomContent, seedFragment } from "./content";
-import { loadDocument, saveDocuments } from "./queries";
+import { loadAuthors, loadDocument, saveDocuments } from "./queries";
 import { Room, SERVER_ORIGIN } from "./room";
 import type { RoomHost, RoomStorage } from "./room-host";
 import { signCollabToken, TOKEN_LIFETIME_MS } from "./token";
@@ -57,15 +57,25 @@ export function roomStorage(core: Core, external: ExternalChange): RoomStorage {
         return room;
       }
       Y.applyUpdate(room.doc, stored.state, SERVER_ORIGIN);
+      room.authorship.restore(loadAuthors(core, pageId));
       catchUp(core, room, external);
       return room;
     },
     save(rooms) {
+      // The last one out: a list that may have gone stale (typing undone by hand) is checked
+      // against the published version before it is stored for the reading view.
+      for (const room of rooms) if (room.peers.size === 0 && room.authorship.unchecked) settleAuthors(core, room);
       // One transaction (one commit) for every room due.
       saveDocuments(
         core,
-        rooms.map((room) => ({ pageId: room.pageId, state: Y.encodeStateAsUpdate(room.doc), version: room.version })),
+        rooms.map((room) => ({
+          pageId: room.pageId,
+          state: Y.encodeStateAsUpdate(room.doc),
+          version: room.version,
+          ...(room.authorship.dirty ? { authors: room.authorship.list() } : {}),
+        })),
       );
+      for (const room of rooms) room.authorship.dirty = false;
     },
   };
 }
@@ -97,6 +107,27 @@ export function catchUp(core: Core, room: Room, external: ExternalChange): void 
   } else {
     external(room, { content: incoming, version, authorId, at: core.clock.now() });
   }
+}
+
+/**
+ * Empties the list of unpublished authors when the working copy equals the published version
+ * again (all typing undone, a change from outside that already held it, tracked changes all
+ * accepted). Compared only when the document changed since the last check and someone is
+ * listed; `publishedJson` saves reading the page again when the caller has it.
+ */
+export function settleAuthors(core: Core, room: Room, publishedJson?: string): void {
+  const authorship = room.authorship;
+  if (!authorship.unchecked) return;
+  if (authorship.size === 0) {
+    authorship.unchecked = false;
+    return;
+  }
+  const published = publishedJson ?? findPage(core, room.pageId)?.page;
+  const json = typeof published === "string" ? published : published && published.currentVersion === room.version ? published.contentJson : null;
+  // A room behind the page's version is brought up to date first (followVersions, catchUp).
+  if (json === null) return;
+  authorship.unchecked = false;
+  if (sameDocument(roomContent(room), json)) authorship.clear();
 }
 
 /** Equal once both are put in the stored form (the schema's defaults, joined text). */

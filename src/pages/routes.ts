@@ -3,6 +3,7 @@ import type { Core } from "../core";
 import { DOCUMENT_BODY } from "../http/body";
 import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
+import { invalid } from "../platform/errors";
 import { readyJson } from "../platform/security-headers";
 import { lifecycleRoutes } from "./lifecycle-routes";
 import { markdownRoutes } from "./markdown-routes";
@@ -53,7 +54,14 @@ export function pageRoutes(core: Core) {
         },
       },
     )
-    .put("/:id", ({ params, body, request }) => (body.contentFrom === undefined ? updatePage(core, callerOf(request), params.id, body) : publishRoom(core, callerOf(request), params.id, { ...body, contentFrom: body.contentFrom })), {
+    .put(
+      "/:id",
+      ({ params, body, request }) => {
+        if (body.contentFrom !== undefined) return publishRoom(core, callerOf(request), params.id, { ...body, contentFrom: body.contentFrom });
+        if (body.seenAuthors !== undefined) throw invalid("seenAuthors", 'only with contentFrom: "room" (it names whose changes in the room you publish)');
+        return updatePage(core, callerOf(request), params.id, body);
+      },
+      {
       params: PageParams,
       body: UpdatePageBody,
       response: { 200: Page, ...problems(400, 401, 403, 404, 409) },
@@ -65,8 +73,9 @@ export function pageRoutes(core: Core) {
           "A baseVersion other than currentVersionNumber answers 409 `version_conflict`, a problem document: `title` is the problem's, `code` is `version_conflict`, `detail` says what to do " +
           "(reload, merge your changes, send them again with the current version as baseVersion), and `current` is the current Page (all its fields, including title, contentJson and currentVersionNumber). " +
           "For existing clients the page's other fields are also at the top level, except `title` (the problem's; the page's is `current.title`) and `status` (409; the page's is `pageStatus`).",
+        },
       },
-    })
+    )
     .put("/:id/emoji", ({ params, body, request }) => setPresentation(core, callerOf(request), params.id, { emoji: body.emoji }), {
       params: PageParams,
       body: EmojiBody,

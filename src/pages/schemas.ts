@@ -58,6 +58,10 @@ export const Version = t.Object(
     authorId: t.Nullable(t.String()),
     authorName: t.Nullable(t.String()),
     createdAt: Timestamp,
+    contributors: t.Array(t.Object({ id: t.String(), name: t.String() }), {
+      description:
+        "The people whose changes this version published, in the order they first made them: everyone with unpublished changes in the shared working copy when it was published (the author need not be one of them). A version published otherwise credits its author alone.",
+    }),
   },
   { title: "Version" },
 );
@@ -115,6 +119,13 @@ export const UpdatePageBody = t.Object({
   ),
   changeComment: t.Optional(t.Nullable(t.String({ maxLength: COMMENT_MAX, description: `What changed, at most ${COMMENT_MAX} characters` }))),
   baseVersion: t.Optional(Int({ minimum: 1, description: "The currentVersionNumber you started from; another value is 409" })),
+  seenAuthors: t.Optional(
+    t.Array(Id, {
+      maxItems: 1000,
+      description:
+        "With contentFrom: the people whose unpublished changes you were shown (GET /api/pages/{id}/unpublished). Anyone else found with changes in the room is 409 `unseen_changes` (with `authors`), and nothing is published. Absent: not checked.",
+    }),
+  ),
 });
 
 export const MoveBody = t.Object({

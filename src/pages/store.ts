@@ -11,7 +11,7 @@ import type { CheckedContent } from "./input";
 import { perInstance } from "../platform/memo";
 import { updateContent } from "./queries";
 import type { SpaceRow } from "../spaces/tables";
-import { PAGE_STATUS, pages, pageVersions, type PageMeta, type PageRow } from "./tables";
+import { PAGE_STATUS, pageVersionContributors, pages, pageVersions, type PageMeta, type PageRow } from "./tables";
 
 /** The Page of DESIGN.md §8; canEdit is the caller's. */
 export function toPage(row: PageRow, canEdit: boolean) {
@@ -154,6 +154,15 @@ const insertVersion = perInstance((core: Core) =>
 
 export function writeVersion(core: Core, v: NewVersion): void {
   insertVersion(core).run({ ...v, createdAt: iso(core.clock.now()) });
+}
+
+/** The people whose changes a version published, in the order they first changed it (issue 28). */
+export function writeContributors(core: Core, pageId: string, versionNumber: number, userIds: string[]): void {
+  if (userIds.length === 0) return;
+  core.db
+    .insert(pageVersionContributors)
+    .values(userIds.map((userId, position) => ({ pageId, versionNumber, position, userId })))
+    .run();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { foreignKey, index, integer, primaryKey, sqliteTable, text, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { spaces } from "../spaces/tables";
 import { users } from "../users/tables";
 
@@ -75,5 +75,25 @@ export const pageVersions = sqliteTable(
     primaryKey({ columns: [t.pageId, t.versionNumber] }),
     // The admin dashboard's top editors of a range: read from the index, never the documents.
     index("page_versions_created_idx").on(t.createdAt, t.authorId),
+  ],
+);
+
+/**
+ * The people whose changes a version published (issue 28): set when a shared working copy is
+ * published, in the order they first changed it. A version without rows credits its author.
+ */
+export const pageVersionContributors = sqliteTable(
+  "page_version_contributors",
+  {
+    pageId: text("page_id").notNull(),
+    versionNumber: integer("version_number").notNull(),
+    position: integer("position").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.pageId, t.versionNumber, t.position] }),
+    foreignKey({ columns: [t.pageId, t.versionNumber], foreignColumns: [pageVersions.pageId, pageVersions.versionNumber] }).onDelete("cascade"),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { requireEditablePage, requireSignedInReader } from "../access/pages";
 import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
@@ -7,7 +7,7 @@ import { notFound } from "../platform/errors";
 import { users } from "../users/tables";
 import { checkContent } from "./input";
 import { findPage, toPage, writeNextVersion, type Page } from "./store";
-import { PAGE_STATUS, pageVersions } from "./tables";
+import { PAGE_STATUS, pageVersionContributors, pageVersions } from "./tables";
 
 const versionColumns = {
   versionNumber: pageVersions.versionNumber,
@@ -18,19 +18,51 @@ const versionColumns = {
   createdAt: pageVersions.createdAt,
 };
 
+type VersionRow = { versionNumber: number; authorId: string | null; authorName: string | null };
+export interface Contributor {
+  id: string;
+  name: string;
+}
+
+/**
+ * Each version with the people it credits (issue 28): those whose changes in a shared working
+ * copy it published, in the order they first changed it; without any recorded, its author.
+ * One statement for the page (or one version), whatever the number of versions.
+ */
+function withContributors<T extends VersionRow>(core: Core, pageId: string, rows: T[], versionNumber?: number): Array<T & { contributors: Contributor[] }> {
+  const recorded = core.db
+    .select({ versionNumber: pageVersionContributors.versionNumber, id: pageVersionContributors.userId, name: users.displayName })
+    .from(pageVersionContributors)
+    .innerJoin(users, eq(pageVersionContributors.userId, users.id))
+    .where(versionNumber === undefined ? eq(pageVersionContributors.pageId, pageId) : and(eq(pageVersionContributors.pageId, pageId), eq(pageVersionContributors.versionNumber, versionNumber)))
+    .orderBy(asc(pageVersionContributors.versionNumber), asc(pageVersionContributors.position))
+    .all();
+  const byVersion = new Map<number, Contributor[]>();
+  for (const r of recorded) {
+    const list = byVersion.get(r.versionNumber) ?? [];
+    list.push({ id: r.id, name: r.name });
+    byVersion.set(r.versionNumber, list);
+  }
+  return rows.map((row) => ({
+    ...row,
+    contributors: byVersion.get(row.versionNumber) ?? (row.authorId ? [{ id: row.authorId, name: row.authorName ?? "Someone" }] : []),
+  }));
+}
+
 /**
  * GET /api/pages/{id}/versions: newest first, without the documents. History needs an account
  * (401 for anonymous readers of a public space: old versions may hold what was taken out).
  */
 export function listVersions(core: Core, caller: Caller, pageId: string) {
   const { page } = requireSignedInReader(core, caller, findPage(core, pageId));
-  return core.db
+  const rows = core.db
     .select(versionColumns)
     .from(pageVersions)
     .leftJoin(users, eq(pageVersions.authorId, users.id))
     .where(eq(pageVersions.pageId, page.id))
     .orderBy(desc(pageVersions.versionNumber))
     .all();
+  return withContributors(core, page.id, rows);
 }
 
 /** GET /api/pages/{id}/versions/{number}: one version with its document. */
@@ -43,7 +75,7 @@ export function getVersion(core: Core, caller: Caller, pageId: string, versionNu
     .where(and(eq(pageVersions.pageId, page.id), eq(pageVersions.versionNumber, versionNumber)))
     .get();
   if (!version) throw notFound("Version not found");
-  return version;
+  return withContributors(core, page.id, [version], versionNumber)[0]!;
 }
 
 /**

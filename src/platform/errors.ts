@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   email_taken: { status: 409, title: "An account with that e-mail already exists" },
   version_conflict: { status: 409, title: "The page changed since the version you started from" },
   room_not_open: { status: 409, title: "This page is not open in a shared editing room" },
+  unseen_changes: { status: 409, title: "The working copy holds changes by someone you were not shown" },
   conflict: { status: 409, title: "Conflict" },
   last_administrator: { status: 409, title: "The last active administrator cannot be suspended or demoted" },
   account_suspended: { status: 409, title: "A suspended account cannot be given ownership" },

@@ -9,6 +9,8 @@ export const keys = {
   versions: (id: string) => ["page", id, "versions"] as const,
   version: (id: string, n: number) => ["page", id, "versions", n] as const,
   labels: (id: string) => ["page", id, "labels"] as const,
+  /** Who has unpublished changes in the page's shared working copy (under the page: a new version refreshes it). */
+  unpublished: (id: string) => ["page", id, "unpublished"] as const,
   recent: (spaceId: string) => ["recent", spaceId] as const,
   trash: (spaceId: string) => ["trash", spaceId] as const,
   search: (q: string, spaceId: string | null) => ["search", { q, spaceId }] as const,

@@ -1493,6 +1493,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pages/{id}/unpublished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who has unpublished changes in the page's shared working copy
+         * @description The people whose edits in the shared editing room changed the page since its last published version (kept across restarts). Publishing from the room (PUT with contentFrom) empties it and credits them in the version's `contributors`. Only for callers who may edit the page (404 if they may not see it, 403 if they may only read it, 409 in the trash): readers read the published version.
+         */
+        get: operations["getApiPagesByIdUnpublished"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pages/{id}/unpublished/discard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take back your own unpublished changes in the shared working copy
+         * @description Undoes, on the server, every change you made in the page's room since it was last published while the room has been open (others' text around yours stays), and everyone in the room receives it. Changes of yours from before the room was last opened cannot be told apart: you then stay listed and `discarded` may be false. 409 `room_not_open` when nobody has the page open.
+         */
+        post: operations["postApiPagesByIdUnpublishedDiscard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/branding": {
         parameters: {
             query?: never;
@@ -5654,6 +5694,8 @@ export interface operations {
                     changeComment?: ((string | null) | null) | null;
                     /** @description The currentVersionNumber you started from; another value is 409 */
                     baseVersion?: number;
+                    /** @description With contentFrom: the people whose unpublished changes you were shown (GET /api/pages/{id}/unpublished). Anyone else found with changes in the room is 409 `unseen_changes` (with `authors`), and nothing is published. Absent: not checked. */
+                    seenAuthors?: string[];
                 };
             };
         };
@@ -6368,6 +6410,11 @@ export interface operations {
                         authorName: ((string | null) | null) | null;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description The people whose changes this version published, in the order they first made them: everyone with unpublished changes in the shared working copy when it was published (the author need not be one of them). A version published otherwise credits its author alone. */
+                        contributors: {
+                            id: string;
+                            name: string;
+                        }[];
                     }[];
                 };
             };
@@ -6408,6 +6455,11 @@ export interface operations {
                         authorName: ((string | null) | null) | null;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description The people whose changes this version published, in the order they first made them: everyone with unpublished changes in the shared working copy when it was published (the author need not be one of them). A version published otherwise credits its author alone. */
+                        contributors: {
+                            id: string;
+                            name: string;
+                        }[];
                         contentJson: string;
                     };
                 };
@@ -10628,6 +10680,156 @@ export interface operations {
                         expiresAt: string;
                         /** @description false when collaboration is switched off: edit without a room */
                         enabled: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiPagesByIdUnpublished: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Who has changed the shared working copy since the last published version, first changes first; empty: nothing unpublished */
+                        authors: {
+                            id: string;
+                            name: string;
+                            /**
+                             * Format: date-time
+                             * @description Their first change since the last published version
+                             */
+                            since: string;
+                            /**
+                             * Format: date-time
+                             * @description Their latest change
+                             */
+                            at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postApiPagesByIdUnpublishedDiscard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description false: nothing of yours could be taken back (no change of yours since the room was loaded) */
+                        discarded: boolean;
+                        /** @description Who has changed the shared working copy since the last published version, first changes first; empty: nothing unpublished */
+                        authors: {
+                            id: string;
+                            name: string;
+                            /**
+                             * Format: date-time
+                             * @description Their first change since the last published version
+                             */
+                            since: string;
+                            /**
+                             * Format: date-time
+                             * @description Their latest change
+                             */
+                            at: string;
+                        }[];
                     };
                 };
             };

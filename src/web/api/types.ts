@@ -17,6 +17,7 @@ export type SpaceSummary = AnswerOf<"/api/spaces", "get">[number];
 export type Page = AnswerOf<"/api/pages/{id}", "get">;
 export type TreeNode = AnswerOf<"/api/pages/tree", "get">[number];
 export type Version = AnswerOf<"/api/pages/{id}/versions", "get">[number];
+export type UnpublishedAuthor = AnswerOf<"/api/pages/{id}/unpublished", "get">["authors"][number];
 export type VersionWithContent = AnswerOf<"/api/pages/{id}/versions/{number}", "get">;
 export type TrashEntry = AnswerOf<"/api/pages/trash", "get">[number];
 export type SearchHit = AnswerOf<"/api/search", "get"> extends infer S ? (S extends Array<infer H> ? H : S extends { results: Array<infer H> } ? H : never) : never;

@@ -3,6 +3,8 @@
  * person's caret is drawn, undo is per person), kept on this device too so no edit is lost to
  * a dropped connection. Update publishes the room's state as the next version; the title,
  * emoji and labels keep their HTTP path. Changes from outside arrive as tracked changes.
+ * Publishing is never silent (issue 28): Update names whose changes it publishes when they are
+ * not only this person's, and Close with unpublished changes of one's own asks what to do.
  */
 import { useEditor } from "@tiptap/react";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
@@ -10,7 +12,8 @@ import { useLocation } from "wouter";
 import { api, ApiError, data } from "../../api/client";
 import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
-import type { BodyOf, Page, Space } from "../../api/types";
+import type { BodyOf, Page, Space, UnpublishedAuthor } from "../../api/types";
+import { peopleList } from "../../lib/people";
 import { pagePath } from "../../lib/slug";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog, Dialog, DialogActions } from "../../ui/Dialog";
@@ -22,6 +25,7 @@ import { EditHeader } from "./EditHeader";
 import { EditorSurface, primaryKeyHandler } from "./EditorSurface";
 import { editorExtensions } from "./extensions";
 import { ChangePopover, TrackedChangesBar, usePendingChanges } from "./TrackedChangesBar";
+import { CloseDialog, discardMine, fetchUnpublished, WhoseChangesDialog } from "./PublishDialogs";
 import { settle } from "./tracked";
 import { useUploads } from "./useUploads";
 
@@ -36,7 +40,10 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
   const [comment, setComment] = useState("");
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<{ field?: string; message: string } | null>(null);
-  const [asking, setAsking] = useState<"leave" | "publish" | null>(null);
+  const [asking, setAsking] = useState<"leave" | "publish" | "close" | "whose" | null>(null);
+  // Who has unpublished changes in the room, as last asked (Close and Update show them).
+  const [authors, setAuthors] = useState<UnpublishedAuthor[]>([]);
+  const [closing, setClosing] = useState<{ busy: "publish" | "discard" | null; error: string | null }>({ busy: null, error: null });
   const fileInput = useRef<HTMLInputElement>(null);
   const primaryRef = useRef<() => void>(() => {});
   const uploads = useUploads(page.id);
@@ -74,7 +81,12 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
     return () => removeEventListener("beforeunload", onLeave);
   }, [state.pending]);
 
-  const publish = async () => {
+  const me = room.user.id;
+  /**
+   * `seen`: the others whose changes this person was shown and agreed to publish. Without it,
+   * the room's list is asked first, and anyone else in it is named before anything goes out.
+   */
+  const publish = async (seen?: string[]) => {
     // Update publishes the room's state, which lacks what this device has not delivered yet.
     if (state.connection !== "connected") {
       setError({ message: "Update needs the connection: what you typed has not reached the others yet. It is kept on this device; try again when the connection is back." });
@@ -82,6 +94,23 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
     }
     setSaving(true);
     setError(null);
+    if (!seen) {
+      try {
+        await room.flush();
+        const list = await fetchUnpublished(page.id);
+        if (list.some((a) => a.id !== me)) {
+          setAuthors(list);
+          setAsking("whose");
+          setSaving(false);
+          return;
+        }
+        seen = [];
+      } catch (err) {
+        setSaving(false);
+        setError({ message: err instanceof Error ? err.message : String(err) });
+        return;
+      }
+    }
     const params = { path: { id: page.id } };
     const body: Body = { ...(titleTouched && title.trim() ? { title } : {}), baseVersion: base, ...(comment.trim() ? { changeComment: comment.trim() } : {}) };
     const put = (b: Body) => data(api.PUT("/api/pages/{id}", { params, body: b }));
@@ -89,17 +118,21 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
       let saved: Page;
       try {
         await room.flush();
-        saved = await put({ ...body, contentFrom: "room" });
+        saved = await put({ ...body, contentFrom: "room", seenAuthors: seen });
       } catch (err) {
         // The server has no room open for this page (we are offline from it): send ours.
         if (!(err instanceof ApiError && err.code === "room_not_open")) throw err;
         saved = await put({ ...body, contentJson: JSON.stringify(editor.getJSON()) });
       }
       pageChanged(saved);
-      toast.success(`Saved: version ${saved.currentVersionNumber}`);
+      toast.success(seen.length ? `Published version ${saved.currentVersionNumber}: changes by ${peopleList(authors, me)}` : `Saved: version ${saved.currentVersionNumber}`);
       navigate(pagePath(space.key, saved.id, saved.title));
     } catch (err) {
-      if (err instanceof ApiError && err.code === "version_conflict") {
+      if (err instanceof ApiError && err.code === "unseen_changes") {
+        // Someone typed since the names were shown: show them again, nothing was published.
+        setAuthors((err.body.authors as UnpublishedAuthor[] | undefined) ?? (await fetchUnpublished(page.id).catch(() => [])));
+        setAsking("whose");
+      } else if (err instanceof ApiError && err.code === "version_conflict") {
         const current = (err.body.current as Page | undefined)?.currentVersionNumber ?? err.body.currentVersionNumber;
         setError({ message: `Version ${String(current ?? "")} was published meanwhile; its changes reach this page as tracked changes. Review them, then Update again.` });
       } else setError({ field: err instanceof ApiError ? err.field : undefined, message: err instanceof Error ? err.message : String(err) });
@@ -109,7 +142,46 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
   };
   const primary = () => (changes.length > 0 ? setAsking("publish") : void publish());
   primaryRef.current = primary;
-  const leave = () => navigate(pagePath(space.key, page.id, title || page.title));
+  const leave = () => {
+    // The reading view's "Unpublished changes by …" is asked again on the way back.
+    void queryClient.invalidateQueries({ queryKey: keys.unpublished(page.id) });
+    navigate(pagePath(space.key, page.id, title || page.title));
+  };
+  /**
+   * Close: edits not delivered yet (offline) are kept on this device, as the first dialog says.
+   * Otherwise, once everything typed has reached the room, someone with unpublished changes of
+   * their own is asked what becomes of them; anyone else simply leaves.
+   */
+  const close = async () => {
+    if (state.pending && state.connection !== "connected") return setAsking("leave");
+    let list: UnpublishedAuthor[] | null = null;
+    try {
+      await room.flush();
+      list = await fetchUnpublished(page.id);
+    } catch {
+      // Out of reach: nothing is lost (the room has the edits), nothing to ask.
+    }
+    if (!list?.some((a) => a.id === me)) return leave();
+    setAuthors(list);
+    setClosing({ busy: null, error: null });
+    setAsking("close");
+  };
+  const discard = async () => {
+    setClosing({ busy: "discard", error: null });
+    try {
+      await room.flush();
+      const result = await discardMine(page.id);
+      if (result.authors.some((a) => a.id === me)) {
+        setAuthors(result.authors);
+        setClosing({ busy: null, error: "Some of your changes were made before this editing session was opened and cannot be taken back one by one: they stay in the shared copy. Remove them by hand, or publish them." });
+        return;
+      }
+      toast.success("Your changes were discarded");
+      leave();
+    } catch (err) {
+      setClosing({ busy: null, error: err instanceof Error ? err.message : String(err) });
+    }
+  };
 
   useEffect(() => {
     const onKey = primaryKeyHandler(primary, asking !== null);
@@ -137,7 +209,7 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
         error={error}
         onPrimary={primary}
         onSaveDraft={() => undefined}
-        onCancel={() => (state.pending ? setAsking("leave") : leave())}
+        onCancel={() => void close()}
         onDiscardDraft={() => undefined}
         cancelLabel="Close"
         status={<CollabStatus state={state} me={room.user} />}
@@ -153,6 +225,35 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
         description="Your latest changes are kept on this device and will be merged the next time you open this page with a connection."
         confirmLabel="Leave"
         onConfirm={leave}
+      />
+      <CloseDialog
+        open={asking === "close"}
+        onOpenChange={(open) => setAsking(open ? "close" : null)}
+        authors={authors}
+        meId={me}
+        version={base}
+        busy={closing.busy ?? (saving ? "publish" : null)}
+        error={closing.error}
+        onPublish={() => {
+          setAsking(null);
+          primary();
+        }}
+        onKeep={() => {
+          toast.success("Kept as a draft in the shared copy: people who may edit see it as unpublished changes.");
+          leave();
+        }}
+        onDiscard={() => void discard()}
+      />
+      <WhoseChangesDialog
+        open={asking === "whose"}
+        onOpenChange={(open) => setAsking(open ? "whose" : null)}
+        authors={authors}
+        meId={me}
+        busy={saving}
+        onPublish={() => {
+          setAsking(null);
+          void publish(authors.filter((a) => a.id !== me).map((a) => a.id));
+        }}
       />
       <Dialog open={asking === "publish"} onOpenChange={(open) => setAsking(open ? "publish" : null)} title="Changes from outside are waiting" description={`${changes.length} change${changes.length === 1 ? " has" : "s have"} not been accepted or rejected yet. Publishing accepts them.`}>
         <DialogActions>

@@ -22,6 +22,28 @@ import { compareDocs } from "./text-diff";
 import "./history.css";
 import { useTitle } from "../../lib/title";
 import { PersonAvatar } from "../people/PersonAvatar";
+import type { Version } from "../../api/types";
+
+/**
+ * Who a version credits (issue 28): everyone whose changes it published, each with their avatar,
+ * and who published it when that was someone else.
+ */
+function Credits({ version: v }: { version: Version }) {
+  const people = v.contributors.length ? v.contributors : v.authorId ? [{ id: v.authorId, name: v.authorName ?? "Someone" }] : [];
+  if (people.length === 0) return <>Someone</>;
+  const publisher = v.authorId && !people.some((p) => p.id === v.authorId) ? v.authorName : null;
+  return (
+    <>
+      <span className="version-avatars" aria-hidden="true">
+        {people.slice(0, 3).map((p) => (
+          <PersonAvatar key={p.id} id={p.id} name={p.name} size={18} />
+        ))}
+      </span>{" "}
+      {people.map((p) => p.name).join(", ")}
+      {publisher ? ` · published by ${publisher}` : null}
+    </>
+  );
+}
 
 const useVersion = (id: string, n: number | undefined) =>
   useQuery({ queryKey: keys.version(id, n ?? 0), queryFn: () => data(api.GET("/api/pages/{id}/versions/{number}", { params: { path: { id, number: n! } } })), enabled: !!n, staleTime: Infinity });
@@ -72,7 +94,7 @@ export default function HistoryScreen({ space, pageId, versionNumber }: { space:
                     {v.versionNumber === newest ? <span className="badge">Current</span> : null}
                   </span>
                   <span className="version-meta">
-                    {v.authorId ? <PersonAvatar id={v.authorId} name={v.authorName ?? "Someone"} size={18} /> : null} {v.authorName ?? "Someone"} · <time title={fullDate(v.createdAt)}>{timeAgo(v.createdAt)}</time>
+                    <Credits version={v} /> · <time title={fullDate(v.createdAt)}>{timeAgo(v.createdAt)}</time>
                   </span>
                   {v.changeComment ? <span className="version-comment">{v.changeComment}</span> : null}
                 </Link>

@@ -18,15 +18,18 @@ import { WatchButton } from "../notifications";
 import { pageChanged, usePageLabels, useVersions } from "./queries";
 import { PanelButtons, usePanel } from "../page-panel";
 import { PageExportItems } from "../export-import";
+import { UnpublishedBanner } from "./UnpublishedBanner";
+import { peopleList } from "../../lib/people";
 
 /**
  * Who made the current version: "Updated by Ada", or for a page an import made, what its
  * version says of where it came from, "Imported by Ada from README.md". A version without a
  * known author shows no name at all (never "someone").
  */
-function bylineOf(version: { authorName: string | null; changeComment: string | null }): string {
+function bylineOf(version: { authorName: string | null; changeComment: string | null; contributors: { id: string; name: string }[] }): string {
   const imported = /^Imported from (.+)$/.exec(version.changeComment ?? "");
-  return imported ? `Imported by ${version.authorName} from ${imported[1]}` : `Updated by ${version.authorName}`;
+  if (imported) return `Imported by ${version.authorName} from ${imported[1]}`;
+  return `Updated by ${version.contributors.length ? peopleList(version.contributors, undefined) : version.authorName}`;
 }
 
 /** The reading view's header: title, who changed it last, labels, and what can be done. */
@@ -126,6 +129,7 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
           </>
         )}
       </p>
+      <UnpublishedBanner page={page} space={space} />
       {labels.data?.length ? (
         <ul className="page-labels" aria-label="Labels">
           {labels.data.map((l) => (

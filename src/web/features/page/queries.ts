@@ -12,6 +12,11 @@ export function useVersions(id: string, enabled = true) {
   return useQuery({ queryKey: keys.versions(id), queryFn: () => data(api.GET("/api/pages/{id}/versions", { params: { path: { id } } })), enabled });
 }
 
+/** Only for people who may edit (the server answers 403 to readers). */
+export function useUnpublished(id: string, enabled: boolean) {
+  return useQuery({ queryKey: keys.unpublished(id), queryFn: () => data(api.GET("/api/pages/{id}/unpublished", { params: { path: { id } } })), enabled });
+}
+
 export function usePageLabels(id: string) {
   return useQuery({ queryKey: keys.labels(id), queryFn: () => data(api.GET("/api/pages/{id}/labels", { params: { path: { id } } })) });
 }
