@@ -56,6 +56,19 @@ async function expectInPageArea(page: Page, b: Box) {
   expect(b.y + b.height).toBeLessThanOrEqual(area.bottom);
 }
 
+/** Waits until `selector` is drawn and has kept its place for a few frames. */
+async function settled(page: Page, selector: string) {
+  await page.waitForFunction(
+    (sel) =>
+      new Promise<boolean>((resolve) => {
+        const at = () => JSON.stringify(document.querySelector(sel)?.getBoundingClientRect());
+        const first = at();
+        setTimeout(() => resolve(!!document.querySelector(sel)?.getBoundingClientRect().height && at() === first), 150);
+      }),
+    selector,
+  );
+}
+
 /** Scrolls the window so that `selector`'s box ends `fromBottom` pixels above the window's bottom. */
 async function scrollToBottomEdge(page: Page, selector: string, fromBottom: number) {
   await page.locator(selector).last().evaluate((el, gap) => window.scrollBy(0, el.getBoundingClientRect().bottom - (innerHeight - gap)), fromBottom);
@@ -81,7 +94,7 @@ for (const look of LOOKS) {
         const caretLine = await box(page, ".ProseMirror > p:last-child");
         const menu = page.getByRole("listbox", { name: "Insert a block" });
         await menu.waitFor();
-        await page.waitForFunction(() => (document.querySelector(".suggestion-popup") as HTMLElement | null)?.style.visibility === "visible");
+        await settled(page, ".suggestion-popup");
         const slashBox = await box(page, ".suggestion-popup");
         expect(slashBox.height).toBeGreaterThan(100);
         expect(slashBox.y + slashBox.height).toBeLessThanOrEqual(caretLine.y + 2);
@@ -91,7 +104,7 @@ for (const look of LOOKS) {
         await page.keyboard.press("Backspace");
         await page.keyboard.type("@");
         await page.getByRole("listbox", { name: "Mention someone" }).getByRole("option").first().waitFor();
-        await page.waitForFunction(() => (document.querySelector(".suggestion-popup") as HTMLElement | null)?.style.visibility === "visible");
+        await settled(page, ".suggestion-popup");
         const mentionBox = await box(page, ".suggestion-popup");
         expect(mentionBox.y + mentionBox.height).toBeLessThanOrEqual(caretLine.y + 2);
         await expectInPageArea(page, mentionBox);
@@ -141,7 +154,7 @@ for (const look of LOOKS) {
           const lines = await page.locator(".ProseMirror pre code").evaluate((code) => {
             const range = document.createRange();
             range.selectNodeContents(code);
-            return [...range.getClientRects()].map((r) => r.toJSON() as Box);
+            return Array.from(range.getClientRects()).map((r) => r.toJSON() as Box);
           });
           expect(lines.length).toBeGreaterThan(0);
           for (const line of lines) expect(overlap(pickerBox, line)).toBe(0);
