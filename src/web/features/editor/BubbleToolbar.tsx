@@ -9,6 +9,7 @@ import { useContext, useState } from "react";
 import { safeHref } from "../page/render/safe-url";
 import type { TextAnchor } from "../page-panel/anchors";
 import { CommentOnSelection } from "../page-panel/comment-on-selection";
+import { menuOptions } from "./floating";
 
 const MARKS: Array<[string, string, string]> = [
   ["bold", "B", "Bold (Ctrl+B)"],
@@ -34,6 +35,10 @@ function anchorOfEditorSelection(editor: Editor): TextAnchor | null {
   return { quote: quote.slice(0, 2000), prefix: doc.textBetween(0, from).slice(-CONTEXT), suffix: doc.textBetween(to, doc.content.size).slice(0, CONTEXT) };
 }
 
+/** Above the selection, below it when there is no room (floating.ts). */
+const OPTIONS = menuOptions("top", ["bottom"]);
+const onText = ({ editor, from, to }: { editor: Editor; from: number; to: number }) => from !== to && !editor.isActive("codeBlock") && !editor.isActive("image");
+
 export function BubbleToolbar({ editor }: { editor: Editor }) {
   const commentOn = useContext(CommentOnSelection);
   const active = useEditorState({ editor, selector: ({ editor: e }) => Object.fromEntries([...MARKS.map(([m]) => [m, e.isActive(m)]), ["link", e.isActive("link")]]) as Record<string, boolean> });
@@ -49,7 +54,7 @@ export function BubbleToolbar({ editor }: { editor: Editor }) {
     setError(null);
   };
   return (
-    <BubbleMenu editor={editor} shouldShow={({ editor: e, from, to }) => from !== to && !e.isActive("codeBlock") && !e.isActive("image")} options={{ placement: "top" }}>
+    <BubbleMenu editor={editor} shouldShow={onText} options={OPTIONS}>
       <div className="bubble-toolbar" role="toolbar" aria-label="Text formatting">
         {linking ? (
           <form

@@ -3,6 +3,9 @@ import * as Popover from "@radix-ui/react-popover";
 import { EmojiGrid } from "../../ui/EmojiGrid";
 import { Smile } from "../../ui/icons";
 
+/** Radix places the popover with floating-ui; these keep it off the sticky top bar and the edges. */
+const EMOJI_EDGES = { top: 52 + 8, right: 8, bottom: 8, left: 8 };
+
 /**
  * With an emoji, the trigger is the emoji itself where the title shows it; without one, a small
  * "Add emoji" button among the actions, so the title does not move when editing starts.
@@ -22,7 +25,7 @@ export function EmojiPicker({ value, onChange }: { value: string | null; onChang
         )}
       </Popover.Trigger>
       <Popover.Portal>
-        <Popover.Content className="emoji-popover" sideOffset={6} align="start" aria-label="Choose an emoji">
+        <Popover.Content className="emoji-popover" sideOffset={6} align="start" collisionPadding={EMOJI_EDGES} aria-label="Choose an emoji">
           <EmojiGrid onPick={onChange} wrap={(button) => <Popover.Close asChild>{button}</Popover.Close>} />
           {value ? (
             <Popover.Close asChild>

@@ -1,6 +1,14 @@
-/** Row, column and header tools, shown while the caret is in a table. */
+/**
+ * Row, column and header tools, shown while the caret is in a table: above the table (below it
+ * when there is no room above), never over its header row nor over the sidebar (floating.ts).
+ */
 import type { Editor } from "@tiptap/core";
 import { BubbleMenu } from "@tiptap/react/menus";
+import { useMemo } from "react";
+import { blockAroundCaret, menuOptions } from "./floating";
+
+const OPTIONS = menuOptions("top-start", ["bottom-start"]);
+const inTable = ({ editor, from, to }: { editor: Editor; from: number; to: number }) => from === to && editor.isActive("table");
 
 const TOOLS: Array<[string, (e: Editor) => boolean]> = [
   ["Row above", (e) => e.chain().focus().addRowBefore().run()],
@@ -14,8 +22,9 @@ const TOOLS: Array<[string, (e: Editor) => boolean]> = [
 ];
 
 export function TableToolbar({ editor }: { editor: Editor }) {
+  const table = useMemo(() => blockAroundCaret(editor, ".tableWrapper"), [editor]);
   return (
-    <BubbleMenu editor={editor} pluginKey="tableToolbar" shouldShow={({ editor: e, from, to }) => from === to && e.isActive("table")} options={{ placement: "top-start" }}>
+    <BubbleMenu editor={editor} pluginKey="tableToolbar" shouldShow={inTable} getReferencedVirtualElement={table} options={OPTIONS}>
       <div className="bubble-toolbar" role="toolbar" aria-label="Table">
         {TOOLS.map(([label, run]) => (
           <button key={label} type="button" className="tb-button tb-text" onClick={() => run(editor)}>

@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from "react";
 import { CircleAlert, FileText, Info, Lightbulb, CircleCheck, TriangleAlert } from "../../../ui/icons";
+import { CodeBlock } from "./CodeBlock";
 import { safeImageSrc } from "./safe-url";
 
 type Attrs = Record<string, unknown>;
@@ -45,6 +46,16 @@ function tableWidth(table: NodeProps["node"]): React.CSSProperties | undefined {
   return total ? { width: `${total}px` } : undefined;
 }
 
+/** A block's text when it is only unmarked text (what a code block holds once published). */
+function plainText(node: NodeProps["node"]): string | null {
+  let text = "";
+  for (const child of (node.content ?? []) as Array<NodeProps["node"] & { marks?: unknown[] }>) {
+    if (child.type !== "text" || child.marks?.length) return null;
+    text += child.text ?? "";
+  }
+  return text;
+}
+
 export const nodeMapping: Record<string, (p: NodeProps) => ReactNode> = {
   doc: (p) => <>{p.children}</>,
   text: (p) => <>{p.node.text}</>,
@@ -73,9 +84,9 @@ export const nodeMapping: Record<string, (p: NodeProps) => ReactNode> = {
   codeBlock: (p) => {
     const language = typeof a(p).language === "string" ? (a(p).language as string) : "";
     return (
-      <pre data-language={language || undefined}>
-        <code className={language ? `language-${language}` : undefined}>{p.children}</code>
-      </pre>
+      <CodeBlock language={language} text={plainText(p.node)}>
+        {p.children}
+      </CodeBlock>
     );
   },
   horizontalRule: () => <hr />,
