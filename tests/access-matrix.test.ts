@@ -284,6 +284,7 @@ const ROWS: Row[] = [
   rows("DELETE /api/media/space-icons/:key", "fresh", P.admin, 204, async () => `/api/media/space-icons/${await withIcon(await fresh.space())}`),
   // Search
   rows("GET /api/search", "everywhere", P.anyone, 200, () => "/api/search?q=page"),
+  rows("GET /api/pages/viewed", "own", P.signedIn, 200, () => "/api/pages/viewed"),
   rows("GET /api/search", "MAIN", P.read, 200, () => `/api/search?q=page&spaceId=${w.main.id}`),
   rows("GET /api/search", "PRIV", P.privRead, 200, () => `/api/search?q=page&spaceId=${w.priv.id}`),
   // Templates
