@@ -13,6 +13,7 @@ import type { Space, TreeNode } from "../../api/types";
 import { useMe } from "../../app/session";
 import { pagePath } from "../../lib/slug";
 import { NewPageButton } from "../page/NewPageButton";
+import { useStartPage } from "../page/start-page";
 import { flatten, locate, type Row } from "./model";
 import { setAnnouncer, useMovePage } from "./mutations";
 import { ancestorsOf, useTree } from "./queries";
@@ -25,7 +26,9 @@ const ROW_HEIGHT = 30;
 export function PageTree({ space, currentPageId }: { space: Space; currentPageId?: string }) {
   const tree = useTree(space.id);
   const me = useMe();
-  const editable = !!me.data && !space.archived;
+  // Moving, "+" and the row menus are for people who may edit the space (not View only).
+  const editable = !!me.data && space.canEdit;
+  const newPage = useStartPage(space);
   const [, navigate] = useLocation();
   const above = useMemo(() => ancestorsOf(tree.data, currentPageId ?? "").slice(0, -1).map((n) => n.id), [tree.data, currentPageId]);
   const { open, toggle } = useOpenBranches(space.id, above);
@@ -152,7 +155,7 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
                 onOpen={openPage}
                 onToggle={(r) => toggle(r.node.id)}
                 onFocusRow={setFocusedId}
-                onNewChild={(r) => navigate(`/s/${space.key}/new?parent=${r.node.id}`)}
+                onNewChild={(r) => void newPage.start(r.node.id)}
               />
             </div>
           );
