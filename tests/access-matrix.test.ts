@@ -22,6 +22,12 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
+/** A fresh page of MAIN with one task to tick. */
+async function checklist(): Promise<string> {
+  const contentJson = JSON.stringify({ type: "doc", content: [{ type: "taskList", content: [{ type: "taskItem", attrs: { checked: false }, content: [{ type: "paragraph" }] }] }] });
+  return (await call(env, "POST", "/api/pages", { as: w.who.spaceAdmin, body: { spaceId: w.main.id, title: "Checklist", contentJson } })).body.id;
+}
+
 interface Ctx {
   name: CallerName;
   who: Who;
@@ -208,6 +214,7 @@ const ROWS: Row[] = [
   rows("PUT /api/pages/:id/emoji", "plain", P.edit, 200, () => `/api/pages/${w.page}/emoji`, () => ({ emoji: "📘" })),
   rows("PUT /api/pages/:id/emoji", "GUARDED", P.guardedEdit, 200, () => `/api/pages/${w.guarded}/emoji`, () => ({ emoji: "🔒" })),
   rows("PUT /api/pages/:id/layout", "plain", P.edit, 200, () => `/api/pages/${w.page}/layout`, () => ({ fullWidth: true })),
+  rows("PUT /api/pages/:id/tasks", "fresh", P.editVisibleFirst, 200, async () => `/api/pages/${await checklist()}/tasks`, () => ({ index: 0, checked: true })),
   rows("PUT /api/pages/:id/move", "fresh", P.edit, 200, async () => `/api/pages/${await fresh.page()}/move`, () => ({ index: 0 })),
   rows("PUT /api/pages/:id/move", "fresh under GUARDED", P.guardedEdit, 200, async () => `/api/pages/${await fresh.page(w.guarded)}/move`, () => ({ index: 0 })),
   rows("POST /api/pages/:id/copy", "plain", P.edit, 201, () => `/api/pages/${w.page}/copy`, () => ({})),
@@ -293,6 +300,7 @@ const ROWS: Row[] = [
   rows("DELETE /api/media/space-icons/:key", "fresh", P.admin, 204, async () => `/api/media/space-icons/${await withIcon(await fresh.space())}`),
   // Search
   rows("GET /api/search", "everywhere", P.anyone, 200, () => "/api/search?q=page"),
+  rows("GET /api/pages/viewed", "own", P.signedIn, 200, () => "/api/pages/viewed"),
   rows("GET /api/search", "MAIN", P.read, 200, () => `/api/search?q=page&spaceId=${w.main.id}`),
   rows("GET /api/search", "PRIV", P.privRead, 200, () => `/api/search?q=page&spaceId=${w.priv.id}`),
   // Templates

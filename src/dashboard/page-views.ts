@@ -3,12 +3,14 @@ import type { Caller } from "../identity/caller";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
 import { PAGE_STATUS, type PageMeta } from "../pages/tables";
-import { addPageViews } from "./queries";
+import { addPageViews, noteRecentView, trimRecentViews } from "./queries";
 
 /** How often the counts in memory are added to page_views_daily: a crash loses at most this much. */
 export const VIEW_FLUSH_MS = 60_000;
 /** A person reading the same page again within this window is one view (reloads, back and forth). */
 export const REPEAT_WINDOW_MS = 10 * 60_000;
+/** The pages kept per person for "Recently viewed" (the search palette shows ten). */
+export const RECENT_VIEWS_KEPT = 20;
 /** Bound on the viewers remembered for the repeat window; past it, the oldest are forgotten. */
 const MAX_REMEMBERED = 50_000;
 
@@ -33,6 +35,8 @@ export class PageViewCounter {
   private pending = new Map<string, number>();
   /** Reader and page → when last counted (insertion order = age, so the oldest go first). */
   private recent = new Map<string, number>();
+  /** Person and page → when last read, for recent_views (every read: a reload moves it up). */
+  private viewed = new Map<string, string>();
   private timer: ReturnType<typeof setInterval> | null = null;
 
   constructor(private core: Core) {}
@@ -44,6 +48,7 @@ export class PageViewCounter {
     if (caller.kind === "user") {
       if (caller.token) return;
       reader = caller.user.id;
+      this.noteViewed(reader, page.id);
     } else {
       if (userAgent && BOT.test(userAgent)) return;
       reader = `ip:${caller.ip}`;
@@ -58,6 +63,14 @@ export class PageViewCounter {
     this.count(dayOf(now), page.id);
   }
 
+  private noteViewed(userId: string, pageId: string): void {
+    const key = `${userId}|${pageId}`;
+    this.viewed.delete(key);
+    this.viewed.set(key, iso(this.core.clock.now()));
+    if (this.viewed.size > MAX_REMEMBERED) this.viewed.delete(this.viewed.keys().next().value!);
+    this.timer ??= setInterval(() => this.flush(), VIEW_FLUSH_MS);
+  }
+
   private count(day: string, pageId: string): void {
     const key = `${day}|${pageId}`;
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
@@ -67,14 +80,23 @@ export class PageViewCounter {
   /** Adds what was counted to the daily rows, in one transaction. */
   flush(): void {
     this.forgetOld();
-    if (this.pending.size === 0) return;
+    if (this.pending.size === 0 && this.viewed.size === 0) return;
     const batch = this.pending;
+    const viewed = this.viewed;
     this.pending = new Map();
+    this.viewed = new Map();
     this.core.bookkeeping(() => {
       for (const [key, views] of batch) {
         const bar = key.indexOf("|");
         addPageViews(this.core.db, key.slice(0, bar), key.slice(bar + 1), views);
       }
+      const readers = new Set<string>();
+      for (const [key, at] of viewed) {
+        const bar = key.indexOf("|");
+        readers.add(key.slice(0, bar));
+        noteRecentView(this.core.db, key.slice(0, bar), key.slice(bar + 1), at);
+      }
+      for (const userId of readers) trimRecentViews(this.core.db, userId, RECENT_VIEWS_KEPT);
     });
   }
 
@@ -86,8 +108,15 @@ export class PageViewCounter {
     }
   }
 
+  /** Whether this person's recent reads wait in memory (the list flushes them first). */
+  hasViewedPending(userId: string): boolean {
+    for (const key of this.viewed.keys()) if (key.startsWith(`${userId}|`)) return true;
+    return false;
+  }
+
   forgetAll(): void {
     this.pending.clear();
+    this.viewed.clear();
     this.recent.clear();
   }
 

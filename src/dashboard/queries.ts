@@ -15,6 +15,18 @@ export function addPageViews(db: Db, day: string, pageId: string, views: number)
     .run();
 }
 
+/** A person's last view of a page (recent_views); a page read again moves up. */
+export function noteRecentView(db: Db, userId: string, pageId: string, at: string): void {
+  // A page purged since the read is skipped (its row would break the foreign key).
+  db.run(sql`INSERT INTO recent_views (user_id, page_id, viewed_at) SELECT ${userId}, ${pageId}, ${at} WHERE EXISTS (SELECT 1 FROM pages WHERE id = ${pageId}) AND EXISTS (SELECT 1 FROM users WHERE id = ${userId})
+    ON CONFLICT (user_id, page_id) DO UPDATE SET viewed_at = max(viewed_at, excluded.viewed_at)`);
+}
+
+/** Keeps a person's `keep` newest views. */
+export function trimRecentViews(db: Db, userId: string, keep: number): void {
+  db.run(sql`DELETE FROM recent_views WHERE user_id = ${userId} AND page_id NOT IN (SELECT page_id FROM recent_views WHERE user_id = ${userId} ORDER BY viewed_at DESC LIMIT ${keep})`);
+}
+
 /** The one row of an aggregate (drizzle's get() answers a raw row as an array; all() names the columns). */
 const one = (db: Db, query: SQL) => db.all<Record<string, number>>(query)[0];
 

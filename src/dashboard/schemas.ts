@@ -49,3 +49,20 @@ export const Dashboard = t.Object(
   },
   { title: "Dashboard" },
 );
+
+export const ViewedQuery = t.Object({
+  limit: t.Optional(t.Integer({ description: "How many, 1 to 20; default 10", error: "must be a whole number from 1 to 20" })),
+});
+
+export const ViewedPage = t.Object(
+  {
+    id: t.String(),
+    title: t.String(),
+    emoji: t.Nullable(t.String()),
+    spaceId: t.String(),
+    spaceKey: t.String(),
+    space: t.String({ description: "The space's name" }),
+    viewedAt: t.String({ description: "When this person last read it (ISO 8601, UTC)" }),
+  },
+  { title: "ViewedPage" },
+);

@@ -28,6 +28,7 @@ import m24 from "../../migrations/0024_page_views_and_token_days.sql" with { typ
 import m25 from "../../migrations/0025_dashboard_indexes.sql" with { type: "text" };
 import m26 from "../../migrations/0026_search_indexes.sql" with { type: "text" };
 import m27 from "../../migrations/0027_unpublished_authors.sql" with { type: "text" };
+import m28 from "../../migrations/0030_recent_views.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -58,4 +59,5 @@ export const migrations: Migration[] = [
   { tag: "0025_dashboard_indexes", sql: m25 },
   { tag: "0026_search_indexes", sql: m26 },
   { tag: "0027_unpublished_authors", sql: m27 },
+  { tag: "0030_recent_views", sql: m28 },
 ];

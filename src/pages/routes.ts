@@ -8,10 +8,11 @@ import { readyJson } from "../platform/security-headers";
 import { lifecycleRoutes } from "./lifecycle-routes";
 import { markdownRoutes } from "./markdown-routes";
 import { cachedPageAnswer } from "./page-cache";
-import { CreatePageBody, EmojiBody, LayoutBody, Page, PageParams, UpdatePageBody, Version, VersionParams, VersionWithContent } from "./schemas";
+import { CreatePageBody, EmojiBody, LayoutBody, Page, PageParams, TickTaskBody, UpdatePageBody, Version, VersionParams, VersionWithContent } from "./schemas";
 import { createPage, getPageJson, setPresentation, updatePage } from "./service";
 import { structureRoutes } from "./structure-routes";
 import { publishRoom } from "../commands/publish-room";
+import { tickTask } from "../commands/tick-task";
 import { pageViews } from "../dashboard/page-views";
 import { getVersion, listVersions, restoreVersion } from "./versions";
 
@@ -81,6 +82,17 @@ export function pageRoutes(core: Core) {
       body: EmojiBody,
       response: { 200: Page, ...problems(400, 401, 403, 404, 409) },
       detail: pagesDetail("Set the page's emoji (one emoji) or remove it (null)"),
+    })
+    .put("/:id/tasks", ({ params, body, request }) => tickTask(core, callerOf(request), params.id, body), {
+      params: PageParams,
+      body: TickTaskBody,
+      response: { 200: Page, ...problems(400, 401, 403, 404, 409) },
+      detail: {
+        ...pagesDetail("Tick or untick one task of the page (reading view): a small version of its own, also made in an open editing room"),
+        description:
+          "The version's change comment names the task (\"Ticked “Write the notes”\"). A task already in that state changes nothing (200, no version). " +
+          "While the page is open in a shared editing room, the same task is ticked in the room's working copy and the room moves to the new version, so the editors see the tick without a tracked change and keep their unpublished words.",
+      },
     })
     .put("/:id/layout", ({ params, body, request }) => setPresentation(core, callerOf(request), params.id, { fullWidth: body.fullWidth }), {
       params: PageParams,

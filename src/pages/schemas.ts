@@ -142,6 +142,11 @@ export const CopyBody = t.Object({
 
 export const EmojiBody = t.Object({ emoji: t.Nullable(t.String({ maxLength: 64, description: "One emoji; null removes it" })) });
 export const LayoutBody = t.Object({ fullWidth: t.Boolean() });
+export const TickTaskBody = t.Object({
+  index: Int({ minimum: 0, description: "The task's place among the page's tasks (task-list items), in document order, from 0" }),
+  checked: t.Boolean({ description: "Ticked (true) or not" }),
+  baseVersion: t.Optional(Int({ minimum: 1, description: "The currentVersionNumber the reader saw; another value is 409 (the index may name another task by now)" })),
+});
 export const PublishBody = t.Object({ title: Title("Required"), contentJson: t.Optional(ContentJson), contentMarkdown: t.Optional(ContentMarkdown) });
 export const DraftBody = t.Object({ spaceId: SpaceRef, parentPageId: t.Optional(ParentId) });
 export const SpaceQuery = t.Object({ spaceId: SpaceRef });

@@ -31,6 +31,16 @@ describe("GET /api/search with mistyped words", () => {
     expect(await find("postgress")).toEqual([expect.objectContaining({ pageId: postgres, snippet: "We run **Postgres** 16 in production." })]);
   });
 
+  test("a near-spelling hit says what it matched instead (spelledAs); a match as typed says nothing", async () => {
+    await page("Billing FAQ", "Questions about billing and refunds.");
+    const acc = await page("Travel", "Book accommodation early, with refunds.");
+    expect((await find("biling")).map((h) => (h as { spelledAs?: string }).spelledAs)).toEqual(["billing"]);
+    // Words as typed stay; only the corrected one changes; two edits find the page's own word.
+    const [hit] = await find("acomodation refunds");
+    expect(hit).toEqual(expect.objectContaining({ pageId: acc, spelledAs: "accommodation refunds" }));
+    expect(await find("billing")).toEqual([expect.not.objectContaining({ spelledAs: expect.anything() })]);
+  });
+
   test("one edit for words of 4 to 7 letters, two from 8 letters, none for shorter words", async () => {
     const bill = await page("Rota", "who pays the bill");
     const acc = await page("Travel", "Book accommodation early.");

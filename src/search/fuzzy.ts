@@ -47,14 +47,32 @@ interface Candidate {
  * The query with each correctable word widened to "the word OR its near words", and the stems
  * those near words stand for (to highlight them). Null when no word has a near word.
  */
-export function fuzzyQuery(core: Core, q: ParsedQuery): { query: ParsedQuery; stems: Set<string> } | null {
+export function fuzzyQuery(core: Core, q: ParsedQuery): { query: ParsedQuery; stems: Set<string>; stemsByTerm: Array<Set<string>> } | null {
   const stems = new Set<string>();
+  const stemsByTerm: Array<Set<string>> = [];
   const must = q.must.map((term): Term => {
     const near = term.kind === "word" ? nearWords(core, term.text) : [];
     for (const c of near) stems.add(c.stem);
+    stemsByTerm.push(new Set(near.map((c) => c.stem)));
     return near.length ? { ...term, alternatives: near.map((c) => c.word) } : term;
   });
-  return stems.size ? { query: { must, not: q.not }, stems } : null;
+  return stems.size ? { query: { must, not: q.not }, stems, stemsByTerm } : null;
+}
+
+/**
+ * What a near-spelling hit matched, as a query: each corrected word replaced by the first word
+ * of the page's text that stands for one of its near stems ("kubernets" → "kubernetes"), for
+ * the palette's "Showing results for …". `stemOf` holds the stems of the words found.
+ */
+export function spelledAs(q: ParsedQuery, stemsByTerm: ReadonlyArray<ReadonlySet<string>>, text: string, stemOf: ReadonlyMap<string, string>): string {
+  const words = [...fold(text).matchAll(/\p{L}+/gu)].map(([w]) => w).filter((w) => stemOf.has(w));
+  return q.must
+    .map((term, i) => {
+      const near = stemsByTerm[i];
+      const found = near?.size ? words.find((w) => near.has(stemOf.get(w)!)) : undefined;
+      return found ?? (term.kind === "phrase" ? `"${term.text}"` : term.kind === "prefix" ? `${term.text}*` : term.text);
+    })
+    .join(" ");
 }
 
 function nearWords(core: Core, typed: string): Candidate[] {

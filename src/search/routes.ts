@@ -13,6 +13,7 @@ const SearchHit = t.Object(
     space: t.String({ description: "The space's name" }),
     title: t.String(),
     snippet: t.String({ description: "The passage that matched, matching words in **double asterisks**" }),
+    spelledAs: t.Optional(t.String({ description: 'Only on a match of near spellings ("kubernets" found "kubernetes"): the query as this page matched it; such hits come after every match of the words as typed' })),
   },
   { title: "SearchHit" },
 );

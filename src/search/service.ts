@@ -6,7 +6,7 @@ import type { Core } from "../core";
 import { keptTextsUntilWrite } from "../platform/db/kept-answers";
 import { invalid } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
-import { fuzzyQuery, wordsWithStems } from "./fuzzy";
+import { fuzzyQuery, spelledAs, wordsWithStems } from "./fuzzy";
 import { catchUpSearchIndex, searchIndex } from "./indexer";
 import { parseQuery } from "./query";
 import type { SearchRow } from "./search-index";
@@ -24,6 +24,8 @@ export interface SearchHit {
   space: string;
   title: string;
   snippet: string;
+  /** A near-spelling match only: the query as this page matched it ("kubernets" → "kubernetes"). */
+  spelledAs?: string;
 }
 
 /**
@@ -56,11 +58,15 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
   // through the same ranking and the same scope: only the words looked for differ.
   const exact = hits.length;
   let fuzzyWords = new Set<string>();
+  let stemOf = new Map<string, string>();
   const fuzzy = exact < FUZZY_BELOW ? fuzzyQuery(core, parsed) : null;
   if (fuzzy) {
     const seen = new Set(hits.map((h) => h.pageId));
     for (const row of index.words(fuzzy.query, scope, SEARCH_LIMIT)) if (hits.length < SEARCH_LIMIT && !seen.has(row.pageId)) hits.push(row);
     fuzzyWords = wordsWithStems(index, hits.slice(exact).map((h) => h.text), fuzzy.stems);
+    const found = [...fuzzyWords];
+    const theirStems = index.termsOf(found);
+    stemOf = new Map(found.map((w, i) => [w, theirStems[i] ?? ""]));
   }
   return hits.map((h, i) => ({
     pageId: h.pageId,
@@ -69,6 +75,7 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
     space: h.spaceName,
     title: h.title,
     snippet: snippetFor(h.text, parsed.must, i >= exact ? fuzzyWords : []),
+    ...(fuzzy && i >= exact ? { spelledAs: spelledAs(parsed, fuzzy.stemsByTerm, h.text, stemOf) } : {}),
   }));
 }
 

@@ -14,6 +14,7 @@ export const keys = {
   recent: (spaceId: string) => ["recent", spaceId] as const,
   trash: (spaceId: string) => ["trash", spaceId] as const,
   search: (q: string, spaceId: string | null) => ["search", { q, spaceId }] as const,
+  viewed: ["viewed"] as const,
   users: ["users"] as const,
   templates: (spaceId: string | null) => ["templates", spaceId] as const,
   allLabels: ["labels"] as const,

@@ -1686,6 +1686,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pages/viewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pages you viewed last, newest first (at most 20 are kept per account): published pages you may still read */
+        get: operations["getApiPagesViewed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/dashboard": {
         parameters: {
             query?: never;
@@ -7027,6 +7044,8 @@ export interface operations {
                         title: string;
                         /** @description The passage that matched, matching words in **double asterisks** */
                         snippet: string;
+                        /** @description Only on a match of near spellings ("kubernets" found "kubernetes"): the query as this page matched it; such hits come after every match of the words as typed */
+                        spelledAs?: string;
                     }[];
                 };
             };
@@ -11708,6 +11727,56 @@ export interface operations {
             };
             /** @description Does not exist, or the caller may not know that it exists */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiPagesViewed: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        emoji: ((string | null) | null) | null;
+                        spaceId: string;
+                        spaceKey: string;
+                        /** @description The space's name */
+                        space: string;
+                        /** @description When this person last read it (ISO 8601, UTC) */
+                        viewedAt: string;
+                    }[];
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,7 +4,7 @@
  */
 import type { Editor } from "@tiptap/core";
 import { EditorContent } from "@tiptap/react";
-import type { RefObject } from "react";
+import { useEffect, type RefObject } from "react";
 import { BubbleToolbar } from "./BubbleToolbar";
 import { CodeBlockToolbar } from "./CodeBlockToolbar";
 import { TableToolbar } from "./TableToolbar";
@@ -12,6 +12,7 @@ import { UploadList } from "./UploadList";
 import type { useUploads } from "./useUploads";
 
 export function EditorSurface({ editor, uploads, fileInput }: { editor: Editor; uploads: ReturnType<typeof useUploads>; fileInput: RefObject<HTMLInputElement | null> }) {
+  useFocusOnOpen(editor);
   return (
     <>
       <UploadList uploads={uploads.uploads} onDismiss={uploads.dismiss} />
@@ -44,4 +45,17 @@ export function primaryKeyHandler(run: () => void, blocked: boolean) {
       run();
     }
   };
+}
+
+/**
+ * Edit (the button or E) opens the editor ready to type: the caret goes to its start, unless
+ * something else took the focus meanwhile (a new page's blank title, a click elsewhere while
+ * the editor loaded). The page stays scrolled where it was read.
+ */
+function useFocusOnOpen(editor: Editor) {
+  useEffect(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    editor.commands.focus("start", { scrollIntoView: false });
+  }, [editor]);
 }

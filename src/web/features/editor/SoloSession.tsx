@@ -15,6 +15,7 @@ import { ConfirmDialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { pageChanged } from "../page/queries";
 import { ConflictDialog } from "./ConflictDialog";
+import { TemplateOffer } from "./TemplateOffer";
 import { EditHeader } from "./EditHeader";
 import { EditorSurface, primaryKeyHandler } from "./EditorSurface";
 import { editorExtensions } from "./extensions";
@@ -157,6 +158,7 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
           {why}
         </p>
       ) : null}
+      {isDraft ? <TemplateOffer editor={editor} /> : null}
       <EditorSurface editor={editor} uploads={uploads} fileInput={fileInput} />
       {conflict ? (
         <ConflictDialog

@@ -1,13 +1,16 @@
-import { Link } from "wouter";
 import type { Space } from "../../api/types";
+import { Button } from "../../ui/Button";
 import { Plus } from "../../ui/icons";
+import { useStartPage } from "./start-page";
 
-/** "New page": the chooser of a blank page or a template, under a parent when given. */
+/** "New page": a draft straight in the editor (or the chooser when the space has templates), under a parent when given. */
 export function NewPageButton({ space, parentPageId, label = "New page", variant = "secondary" }: { space: Space; parentPageId?: string; label?: string; variant?: "primary" | "secondary" }) {
-  const href = `/s/${space.key}/new${parentPageId ? `?parent=${encodeURIComponent(parentPageId)}` : ""}`;
+  const { start, busy } = useStartPage(space);
+  // View only (or archived, or signed out): nothing to offer.
+  if (!space.canEdit) return null;
   return (
-    <Link className={`btn btn-${variant} btn-sm`} href={href}>
+    <Button size="sm" variant={variant} onClick={() => void start(parentPageId)} busy={busy}>
       <Plus size={15} aria-hidden="true" /> {label}
-    </Link>
+    </Button>
   );
 }

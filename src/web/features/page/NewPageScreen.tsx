@@ -8,6 +8,7 @@ import { useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { api, ApiError, data } from "../../api/client";
 import { keys } from "../../api/keys";
+import { queryClient } from "../../api/query-client";
 import type { Space, Template } from "../../api/types";
 import { pagePath } from "../../lib/slug";
 import { FileText, LayoutTemplate } from "../../ui/icons";
@@ -25,12 +26,16 @@ export function NewPageScreen({ space }: { space: Space }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const start = async (template: Template | null) => {
+  // The built-in templates (a module of their own: the chooser is rarely opened).
+  const builtins = useQuery({ queryKey: ["builtin-templates"], queryFn: () => import("./builtin-templates").then((m) => m.BUILTIN_TEMPLATES), staleTime: Infinity });
+
+  const start = async (template: Pick<Template, "id" | "contentJson"> | null) => {
     setBusy(template?.id ?? "blank");
     setError(null);
     try {
       let page = await data(api.POST("/api/pages/draft", { body: { spaceId: space.id, ...(parent ? { parentPageId: parent } : {}) } }));
       if (template) page = await data(api.PUT("/api/pages/{id}", { params: { path: { id: page.id } }, body: { contentJson: template.contentJson, baseVersion: page.currentVersionNumber } }));
+      queryClient.setQueryData(keys.page(page.id), page);
       navigate(`${pagePath(space.key, page.id)}/edit`, { replace: true });
     } catch (err) {
       setError(err instanceof ApiError ? err.message : "The page could not be created. Check your connection and try again.");
@@ -78,6 +83,15 @@ export function NewPageScreen({ space }: { space: Space }) {
               <LayoutTemplate aria-hidden="true" />
               <span className="template-name">{t.name}</span>
               <span className="template-desc">{t.description || (t.spaceId ? `A template of ${space.name}` : "A template for every space")}</span>
+            </button>
+          </li>
+        ))}
+        {(builtins.data ?? []).map((t) => (
+          <li key={t.id}>
+            <button type="button" className="template-card" onClick={() => void start({ id: t.id, contentJson: JSON.stringify(t.doc) })} disabled={!!busy} aria-busy={busy === t.id || undefined}>
+              <LayoutTemplate aria-hidden="true" />
+              <span className="template-name">{t.name}</span>
+              <span className="template-desc">{t.description}</span>
             </button>
           </li>
         ))}

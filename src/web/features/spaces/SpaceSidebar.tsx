@@ -1,9 +1,11 @@
 import { Link, useLocation } from "wouter";
 import type { Space } from "../../api/types";
 import { useMe } from "../../app/session";
-import { ChevronDown, Download, Settings, Trash2 } from "../../ui/icons";
+import { IconButton } from "../../ui/Button";
+import { ChevronDown, Download, Plus, Settings, Trash2 } from "../../ui/icons";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../../ui/Menu";
 import { WatchButton } from "../notifications";
+import { useStartPage } from "../page/start-page";
 import { PageTree } from "../tree";
 import { useSpaces } from "./queries";
 import { SpaceIcon } from "./SpaceIcon";
@@ -14,6 +16,7 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
   const spaces = useSpaces(!!me.data);
   const [location, navigate] = useLocation();
   const administers = space.canAdmin;
+  const newPage = useStartPage(space);
   return (
     <>
       <div className="sidebar-head">
@@ -45,6 +48,11 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
             <span className="name">{space.name}</span>
           </div>
         )}
+        {me.data && space.canEdit ? (
+          <IconButton label={`New page in ${space.name}`} className="sidebar-new-page" size="sm" busy={newPage.busy} onClick={() => void newPage.start()}>
+            <Plus size={16} aria-hidden="true" />
+          </IconButton>
+        ) : null}
       </div>
       <nav className="sidebar-tree" aria-label="Pages">
         <PageTree space={space} currentPageId={currentPageId} />

@@ -12,6 +12,7 @@ import { useLocation } from "wouter";
 import type { Space, TreeNode } from "../../api/types";
 import { pagePath } from "../../lib/slug";
 import { NewPageButton } from "../page/NewPageButton";
+import { useStartPage } from "../page/start-page";
 import { flatten, locate, type Row } from "./model";
 import { setAnnouncer, useMovePage } from "./mutations";
 import { ancestorsOf, useTree } from "./queries";
@@ -26,6 +27,7 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
   // The space's answer says whether the caller may change it (false for View only, archived
   // spaces and visitors): rows offer no "+", "…", menu key, dragging or keyboard moves then.
   const editable = space.canEdit;
+  const newPage = useStartPage(space);
   const [, navigate] = useLocation();
   const above = useMemo(() => ancestorsOf(tree.data, currentPageId ?? "").slice(0, -1).map((n) => n.id), [tree.data, currentPageId]);
   const { open, toggle } = useOpenBranches(space.id, above);
@@ -152,7 +154,7 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
                 onOpen={openPage}
                 onToggle={(r) => toggle(r.node.id)}
                 onFocusRow={setFocusedId}
-                onNewChild={(r) => navigate(`/s/${space.key}/new?parent=${r.node.id}`)}
+                onNewChild={(r) => void newPage.start(r.node.id)}
               />
             </div>
           );

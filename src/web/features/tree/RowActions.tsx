@@ -15,6 +15,7 @@ import { ConfirmDialog, Dialog, DialogActions } from "../../ui/Dialog";
 import { EmojiGrid } from "../../ui/EmojiGrid";
 import { Copy, Ellipsis, FilePlus, FolderInput, Smile, Trash2 } from "../../ui/icons";
 import { toast } from "../../ui/toast";
+import { useStartPage } from "../page/start-page";
 import { descendantIds } from "./model";
 import { MoveDialog } from "./MoveDialog";
 
@@ -27,6 +28,7 @@ export function RowActions({ space, node, menuOpen, onMenuOpen }: { space: Space
   const [error, setError] = useState<string | null>(null);
   const below = descendantIds(node).length;
   const title = node.title || "Untitled";
+  const newPage = useStartPage(space);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.tree(space.id) });
 
   const trash = async () => {
@@ -72,7 +74,7 @@ export function RowActions({ space, node, menuOpen, onMenuOpen }: { space: Space
         </Radix.Trigger>
         <Radix.Portal>
           <Radix.Content className="menu" align="start" sideOffset={4} aria-label={`Actions for ${title}`}>
-            <Radix.Item className="menu-item" onSelect={() => navigate(`/s/${space.key}/new?parent=${node.id}`)}>
+            <Radix.Item className="menu-item" onSelect={() => void newPage.start(node.id)}>
               <span className="menu-icon"><FilePlus /></span>New page inside
             </Radix.Item>
             <Radix.Item className="menu-item" onSelect={() => (setError(null), setDialog("copy"))}>
