@@ -1,7 +1,7 @@
 import { withHeaders } from "@elysiajs/openapi";
 import { Elysia, t } from "elysia";
 import type { Core } from "../core";
-import { clearedSessionCookie, sessionCookie } from "../http/cookies";
+import { clearedSessionCookie, readCookie, sessionCookie } from "../http/cookies";
 import { callerOf } from "../http/request-state";
 import { bodyLimit, KB } from "../http/body";
 import { isHttps, NoContent, noContent, problems } from "../http/schemas";
@@ -11,7 +11,7 @@ import { Account } from "../users/schemas";
 import { requireSession, requireUser } from "../identity/caller";
 import { changePassword, login, reauthenticate } from "./service";
 import { useResetLink } from "./recover";
-import { cookieLifetimeSeconds, createSession, deleteSession, listSessions, revokeOtherSessions, revokeSessionByHandle, type NewSession } from "./sessions";
+import { cookieLifetimeSeconds, createSession, deleteSession, listSessions, revokeOtherSessions, revokeSessionByHandle, SESSION_COOKIE, type NewSession } from "./sessions";
 import { DISPLAY_NAME_MAX } from "../users/service";
 import { PASSWORD_MAX } from "../identity/password";
 
@@ -138,7 +138,13 @@ export function authRoutes(core: Core) {
     )
     .get("/me", ({ request }) => {
       // The pipeline has just read the account and its role: answer from them.
-      const caller = requireUser(callerOf(request));
+      const found = callerOf(request);
+      // A session cookie that no longer opens a session: it ended (expired, signed out elsewhere,
+      // revoked). Said apart from a first visit (no cookie), and the stale cookie is cleared.
+      if (found.kind !== "user" && readCookie(request.headers.get("cookie"), SESSION_COOKIE)) {
+        throw new AppError("unauthenticated", { detail: "Your session ended: sign in again.", extra: { sessionEnded: true }, headers: { "set-cookie": clearedSessionCookie(secure(request)) } });
+      }
+      const caller = requireUser(found);
       return toAccount(caller.user, caller.role);
     }, {
       response: { 200: Account, ...problems(401) },
