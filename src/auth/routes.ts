@@ -7,7 +7,8 @@ import { bodyLimit, KB } from "../http/body";
 import { isHttps, NoContent, noContent, problems } from "../http/schemas";
 import { AppError } from "../platform/errors";
 import { findUserWithRoleById, register, toAccount, updateDisplayName } from "../users/service";
-import { Account } from "../users/schemas";
+import { Account, InviteDetails } from "../users/schemas";
+import { describeInvite } from "../users/invites";
 import { requireSession, requireUser } from "../identity/caller";
 import { changePassword, login, reauthenticate } from "./service";
 import { useResetLink } from "./recover";
@@ -112,6 +113,16 @@ export function authRoutes(core: Core) {
         detail: { tags: ["Auth"], summary: "Create an account (the first one becomes the Owner) and sign in", security: [], ...ACCOUNT_BODY },
       },
     )
+    .get("/invite", ({ query }) => describeInvite(core, query.token), {
+      query: t.Object({ token: t.String({ minLength: 1, maxLength: 200, description: "The token of an invite link (/register?invite=<token>)" }) }),
+      response: { 200: InviteDetails, ...problems(400, 404, 429) },
+      detail: {
+        tags: ["Auth"],
+        summary: "What a valid invite link gives (the address it is for, role, spaces), for the register form",
+        description: "Answers only for a token of a pending invite; unknown, used and expired tokens are the same 404.",
+        security: [],
+      },
+    })
     .post(
       "/login",
       async ({ body, request, set }) => {
