@@ -61,6 +61,11 @@ export function readableSpaceFilter(core: Core, caller: Caller, column: SQL | { 
   return sql`${column} IN (${readableSpaceIds(core, caller)})`;
 }
 
+/** SQL condition for lists: `column` (a space id) is a space the caller administers. */
+export function administeredSpaceFilter(caller: Caller, column: SQL | { getSQL(): SQL }): SQL {
+  return sql`${column} IN (${adminSpaceIds(caller)})`;
+}
+
 /** SQL: the ids of the spaces the caller administers (restrictions never shut them out). */
 export function adminSpaceIds(caller: Caller): SQL {
   if (caller.kind !== "user") return sql`SELECT NULL WHERE 0`;

@@ -101,4 +101,4 @@ export function requireAdminSpace(core: Core, caller: Caller, space: SpaceRow | 
 }
 
 /** SQL condition for lists: `column` (a space id) is readable by the caller (queries.ts). */
-export { readableSpaceFilter } from "./queries";
+export { administeredSpaceFilter, readableSpaceFilter } from "./queries";

@@ -128,6 +128,20 @@ describe("GET/PUT /api/auth/me", () => {
     expect(put.body.code).toBe("token_not_allowed");
   });
 
+  test("a session that ended is told apart from a first visit (the sign-in screen says so only then)", async () => {
+    const owner = await signUp(env, "owner@example.com");
+    const first = await call(env, "GET", "/api/auth/me");
+    expect(first.status).toBe(401);
+    expect(first.body.sessionEnded).toBeUndefined();
+    expect(first.headers.get("set-cookie")).toBeNull();
+    await call(env, "POST", "/api/auth/logout", { as: owner });
+    const ended = await call(env, "GET", "/api/auth/me", { as: owner });
+    expect(ended.status).toBe(401);
+    expect(ended.body).toMatchObject({ code: "unauthenticated", sessionEnded: true });
+    // The stale cookie is cleared: the next visit is an ordinary one.
+    expect(ended.headers.get("set-cookie")).toContain("Max-Age=0");
+  });
+
   test("changes the display name and validates it", async () => {
     const owner = await signUp(env, "owner@example.com");
     const ok = await call(env, "PUT", "/api/auth/me", { as: owner, body: { displayName: "  Ada   Lovelace " } });

@@ -1,17 +1,18 @@
 import { withHeaders } from "@elysiajs/openapi";
 import { Elysia, t } from "elysia";
 import type { Core } from "../core";
-import { clearedSessionCookie, sessionCookie } from "../http/cookies";
+import { clearedSessionCookie, readCookie, sessionCookie } from "../http/cookies";
 import { callerOf } from "../http/request-state";
 import { bodyLimit, KB } from "../http/body";
 import { isHttps, NoContent, noContent, problems } from "../http/schemas";
 import { AppError } from "../platform/errors";
 import { findUserWithRoleById, register, toAccount, updateDisplayName } from "../users/service";
-import { Account } from "../users/schemas";
+import { Account, InviteDetails } from "../users/schemas";
+import { describeInvite } from "../users/invites";
 import { requireSession, requireUser } from "../identity/caller";
 import { changePassword, login, reauthenticate } from "./service";
 import { useResetLink } from "./recover";
-import { cookieLifetimeSeconds, createSession, deleteSession, listSessions, revokeOtherSessions, revokeSessionByHandle, type NewSession } from "./sessions";
+import { cookieLifetimeSeconds, createSession, deleteSession, listSessions, revokeOtherSessions, revokeSessionByHandle, SESSION_COOKIE, type NewSession } from "./sessions";
 import { DISPLAY_NAME_MAX } from "../users/service";
 import { PASSWORD_MAX } from "../identity/password";
 
@@ -112,6 +113,16 @@ export function authRoutes(core: Core) {
         detail: { tags: ["Auth"], summary: "Create an account (the first one becomes the Owner) and sign in", security: [], ...ACCOUNT_BODY },
       },
     )
+    .get("/invite", ({ query }) => describeInvite(core, query.token), {
+      query: t.Object({ token: t.String({ minLength: 1, maxLength: 200, description: "The token of an invite link (/register?invite=<token>)" }) }),
+      response: { 200: InviteDetails, ...problems(400, 404, 429) },
+      detail: {
+        tags: ["Auth"],
+        summary: "What a valid invite link gives (the address it is for, role, spaces), for the register form",
+        description: "Answers only for a token of a pending invite; unknown, used and expired tokens are the same 404.",
+        security: [],
+      },
+    })
     .post(
       "/login",
       async ({ body, request, set }) => {
@@ -138,7 +149,13 @@ export function authRoutes(core: Core) {
     )
     .get("/me", ({ request }) => {
       // The pipeline has just read the account and its role: answer from them.
-      const caller = requireUser(callerOf(request));
+      const found = callerOf(request);
+      // A session cookie that no longer opens a session: it ended (expired, signed out elsewhere,
+      // revoked). Said apart from a first visit (no cookie), and the stale cookie is cleared.
+      if (found.kind !== "user" && readCookie(request.headers.get("cookie"), SESSION_COOKIE)) {
+        throw new AppError("unauthenticated", { detail: "Your session ended: sign in again.", extra: { sessionEnded: true }, headers: { "set-cookie": clearedSessionCookie(secure(request)) } });
+      }
+      const caller = requireUser(found);
       return toAccount(caller.user, caller.role);
     }, {
       response: { 200: Account, ...problems(401) },

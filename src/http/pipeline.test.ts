@@ -62,7 +62,7 @@ describe("errors are problem documents", () => {
   ])("deeply nested %s are a 400 naming the body, not a stack overflow", async (_what, body) => {
     const res = await call(env, "POST", "/api/auth/login", { body, headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: "validation_failed", field: "body", detail: `body: is nested more than ${MAX_BODY_DEPTH} levels deep` });
+    expect(res.body).toMatchObject({ code: "validation_failed", field: "body", detail: `The request body is nested more than ${MAX_BODY_DEPTH} levels deep.` });
   });
 
   test("a problem document quotes nothing long that the client sent", async () => {

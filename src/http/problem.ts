@@ -1,5 +1,6 @@
 import { AppError, ERROR_CODES, type ErrorCode } from "../platform/errors";
 import { allowedBy } from "./schema-words";
+import { fieldSentence } from "../platform/sentences";
 import { SECURITY_HEADERS } from "../platform/security-headers";
 
 /**
@@ -66,7 +67,7 @@ export function fromValidation(where: string, all: ValueErrorLike[]): AppError {
   const first = fields[0] ?? where;
   return new AppError("validation_failed", {
     field: first,
-    detail: fields.map((f) => `${f}: ${errors[f].join("; ")}`).join(". "),
+    detail: fields.map((f) => fieldSentence(f, errors[f].join("; "))).join(" "),
     errors,
   });
 }

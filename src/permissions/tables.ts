@@ -1,8 +1,8 @@
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { sql } from "drizzle-orm";
 import { pages } from "../pages/tables";
 import { spaces } from "../spaces/tables";
-import { users } from "../users/tables";
+import { invites, users } from "../users/tables";
 
 /** Permission operation (DESIGN.md §4): a higher one implies the lower. Restrictions use View and Edit. */
 export const OPERATION = { View: 0, Edit: 1, Admin: 2 } as const;
@@ -57,6 +57,22 @@ export const pageRestrictions = sqliteTable(
     check("page_restrictions_principal_type_ck", sql`${t.principalType} in (0, 1)`),
     check("page_restrictions_operation_ck", sql`${t.operation} in (0, 1)`),
   ],
+);
+
+/**
+ * The space access an invite gives (migration 0029): applied as user grants when the invite is
+ * accepted, in the transaction that creates the account. A deleted space drops out of its
+ * invites (cascade); a withdrawn or used invite's rows go with it or stay as its record.
+ */
+export const inviteGrants = sqliteTable(
+  "invite_grants",
+  {
+    inviteId: text("invite_id").notNull().references(() => invites.id, { onDelete: "cascade" }),
+    spaceId: text("space_id").notNull().references(() => spaces.id, { onDelete: "cascade" }),
+    /** 0 View, 1 Edit, 2 Admin. */
+    operation: integer("operation").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.inviteId, t.spaceId] }), index("invite_grants_space_idx").on(t.spaceId), check("invite_grants_operation_ck", sql`${t.operation} in (0, 1, 2)`)],
 );
 
 export type GrantRow = typeof spaceGrants.$inferSelect;

@@ -1,3 +1,5 @@
+import { fieldSentence } from "./sentences";
+
 /**
  * The one error catalogue. Services throw these; src/http/problem.ts turns them into
  * RFC 9457 problem documents. Codes are snake_case and stable (they are part of the API).
@@ -83,9 +85,9 @@ export class AppError extends Error {
   }
 }
 
-/** A 400 that names the field and says why. */
+/** A 400 that names the field (`field`, `errors`) and says why in a sentence (`detail`, platform/sentences.ts). */
 export function invalid(field: string, reason: string): AppError {
-  return new AppError("validation_failed", { field, detail: `${field}: ${reason}`, errors: { [field]: [reason] } });
+  return new AppError("validation_failed", { field, detail: fieldSentence(field, reason), errors: { [field]: [reason] } });
 }
 
 export const notFound = (what = "Not found") => new AppError("not_found", {}, what);

@@ -40,9 +40,9 @@ describe("singleLine and multiLine", () => {
   test("answer the text (multi-line: newlines normalised) or throw a 400 naming the field", () => {
     expect(singleLine("title", "  Spaces stay  ")).toBe("  Spaces stay  ");
     expect(() => singleLine("title", "a\tb")).toThrow(expect.objectContaining({ status: 400, extras: expect.objectContaining({ field: "title" }) }));
-    expect(() => singleLine("name", "a\u202Eb")).toThrow("name: must not contain control characters (found U+202E)");
+    expect(() => singleLine("name", "a\u202Eb")).toThrow("The name must not contain control characters (found U+202E).");
     expect(multiLine("description", "one\r\ntwo\rthree\n\tfour")).toBe("one\ntwo\nthree\n\tfour");
-    expect(() => multiLine("body", "bell\u0007")).toThrow("body: must not contain control characters other than tab and line feed (found U+0007)");
+    expect(() => multiLine("body", "bell\u0007")).toThrow("The request body must not contain control characters other than tab and line feed (found U+0007).");
   });
 
   test("a carriage return is a line break in multi-line fields, a control in single-line ones", () => {

@@ -226,7 +226,7 @@ export function setPermissions(core: Core, caller: Caller, id: string, permissio
   requireMayChange(user, role);
   requireReauth(core, user);
   const unknown = permissions.filter((p) => !isRight(p));
-  if (unknown.length) throw invalid("permissions", `not rights: ${unknown.join(", ")} (GET /api/admin/roles lists them)`);
+  if (unknown.length) throw invalid("permissions", `name rights that do not exist: ${unknown.join(", ")} (GET /api/admin/roles lists them)`);
   const next = inCatalogueOrder(permissions);
   if (role.id === ROLE_ID.owner) {
     const lost = OWNER_RESERVED_RIGHTS.filter((r) => !next.includes(r));

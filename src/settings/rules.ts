@@ -186,7 +186,7 @@ const FORMATS = {
 };
 
 function checkEntry(key: SettingKey, kind: EntryKind, raw: unknown, i: number): string {
-  if (typeof raw !== "string") throw invalid(key, `entry ${i + 1} must be a string`);
+  if (typeof raw !== "string") throw invalid(key, `must hold only text (entry ${i + 1} is not)`);
   const entry = raw.trim().toLowerCase();
   if (kind === "cidr") {
     if (!parseCidr(entry)) throw invalid(key, `"${raw}" is not an IP address or CIDR such as 10.0.0.0/8`);

@@ -18,7 +18,7 @@
  */
 import { and, eq, gte, isNull, ne } from "drizzle-orm";
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
-import { BUILT_IN_ROLES, ROLE_ID, TIER } from "../identity/rights";
+import { ROLE_ID, TIER } from "../identity/rights";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
@@ -28,6 +28,7 @@ import { apiTokens } from "../tokens/tables";
 import { avatarUrl } from "./avatars";
 import { adminAccountRows } from "./queries";
 import { findUserWithRoleById, USER_STATUS } from "./service";
+import { rightsBeyond } from "./role-reach";
 import { roles, users } from "./tables";
 
 export interface Target {
@@ -49,12 +50,9 @@ export function targetOf(core: Core, caller: UserCaller, userId: string): Target
   return found;
 }
 
-const BASELINE: ReadonlySet<string> = new Set(BUILT_IN_ROLES[0].permissions);
-
 /** Rule 3: a role holding rights the caller lacks (beyond every User's) is out of their reach. */
 function refuseWiderRights(caller: UserCaller, role: RoleRow, what: string): void {
-  if (caller.role.tier >= TIER.Owner) return;
-  const beyond = role.permissions.filter((r) => !BASELINE.has(r) && !caller.permissions.has(r)).sort();
+  const beyond = rightsBeyond(caller, role);
   if (beyond.length) throw new AppError("higher_rights", { detail: `${what} holds rights yours does not: ${beyond.join(", ")}.`, extra: { rights: beyond } });
 }
 

@@ -5,7 +5,8 @@ import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { Id, Int, NoContent, noContent, problems } from "../http/schemas";
 import { createInvite, deleteInvite, INVITE_DEFAULT_DAYS, INVITE_MAX_DAYS, INVITE_MESSAGE_MAX, listInvites } from "./invites";
-import { CreatedInvite, DirectoryEntry, Invite } from "./schemas";
+import { INVITE_SPACES_MAX, inviteOptions } from "./invite-access";
+import { CreatedInvite, DirectoryEntry, Invite, InviteOptions } from "./schemas";
 import { listDirectory, normaliseEmail } from "./service";
 
 const inviter = (request: Request) => {
@@ -28,6 +29,10 @@ export function userRoutes(core: Core) {
       response: { 200: t.Array(Invite), ...problems(401, 403) },
       detail: { tags: ["Admin"], summary: "Pending invites" },
     })
+    .get("/admin/invites/options", ({ request }) => inviteOptions(core, inviter(request)), {
+      response: { 200: InviteOptions, ...problems(401, 403) },
+      detail: { tags: ["Admin"], summary: "The roles and spaces the caller's invites may give" },
+    })
     .post(
       "/admin/invites",
       ({ body, request, set }) => {
@@ -41,9 +46,21 @@ export function userRoutes(core: Core) {
           expiresInDays: t.Optional(Int({ minimum: 1, maximum: INVITE_MAX_DAYS, description: `Days until the invite expires, 1 to ${INVITE_MAX_DAYS}; ${INVITE_DEFAULT_DAYS} when left out` })),
           sendEmail: t.Optional(t.Boolean()),
           message: t.Optional(t.String({ maxLength: INVITE_MESSAGE_MAX })),
+          roleId: t.Optional(Id),
+          spaces: t.Optional(
+            t.Array(t.Object({ spaceId: Id, operation: t.Integer({ minimum: 0, maximum: 2, description: "0 View, 1 Edit, 2 Admin" }) }), {
+              maxItems: INVITE_SPACES_MAX,
+              description: "Spaces the new account gets access to (user grants, applied when the invite is accepted); only spaces the caller administers",
+            }),
+          ),
         }),
         response: { 201: CreatedInvite, ...problems(400, 401, 403) },
-        detail: { tags: ["Admin"], summary: "Invite someone; answers the single-use register link" },
+        detail: {
+          tags: ["Admin"],
+          summary: "Invite someone; answers the single-use register link",
+          description:
+            "roleId: the role the account gets (the built-in User when left out); spaces: access to spaces it gets. Only a role and spaces the caller may give (GET /api/admin/invites/options): any other id, existing or not, is 400 naming the field.",
+        },
       },
     )
     .delete(

@@ -23,10 +23,40 @@ export const Account = t.Object(
 
 export const DirectoryEntry = t.Object({ id: t.String(), displayName: t.String(), email: t.String(), avatarUrl: AvatarUrl, avatarVariant: AvatarVariant }, { title: "DirectoryEntry" });
 
+const Operation = t.Integer({ minimum: 0, maximum: 2, description: "0 View, 1 Edit, 2 Admin" });
+
+export const InviteSpace = t.Object(
+  { spaceId: t.String(), spaceKey: t.String(), spaceName: t.String(), operation: Operation },
+  { title: "InviteSpace", description: "Access to a space the invite gives: a user grant, applied when the invite is accepted" },
+);
+
+export const InviteOptions = t.Object(
+  {
+    roles: t.Array(t.Object({ id: t.String(), name: t.String(), description: t.String(), tier: t.Integer() }), { description: "Roles the caller may give: none of a higher tier than theirs or holding a right theirs lacks, never Owner; the built-in User first" }),
+    spaces: t.Array(t.Object({ id: t.String(), key: t.String(), name: t.String() }), { description: "Spaces the caller administers (not archived): the only ones an invite of theirs may give access to" }),
+  },
+  { title: "InviteOptions" },
+);
+
+/** What the register form shows someone holding a valid invite link (GET /api/auth/invite). */
+export const InviteDetails = t.Object(
+  {
+    email: t.Union([t.String(), t.Null()], { description: "The address the invite is for; null: any address" }),
+    roleName: t.String(),
+    invitedBy: t.Union([t.String(), t.Null()], { description: "The inviter's display name; null when that account is gone" }),
+    spaces: t.Array(t.Object({ name: t.String(), operation: Operation })),
+    expiresAt: t.String({ format: "date-time" }),
+  },
+  { title: "InviteDetails" },
+);
+
 export const Invite = t.Object(
   {
     id: t.String(),
     email: t.Union([t.String(), t.Null()]),
+    roleId: t.String(),
+    roleName: t.String(),
+    spaces: t.Array(InviteSpace),
     expiresAt: t.String({ format: "date-time" }),
     createdAt: t.String({ format: "date-time" }),
     createdById: t.Union([t.String(), t.Null()]),

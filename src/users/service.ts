@@ -12,6 +12,7 @@ import { singleLine } from "../platform/text";
 import { getSetting } from "../settings/service";
 import { avatarUrl, withAvatarUrl } from "./avatars";
 import { consumeInvite, markInviteUsedBy } from "./invites";
+import { applyInviteGrants } from "./invite-access";
 import { roles, users } from "./tables";
 
 export const USER_STATUS = { Active: 0, Suspended: 1 } as const;
@@ -100,7 +101,8 @@ export interface RegisterInput {
  * Registration (DESIGN.md §5):
  * 1. the first account on an empty instance becomes the Owner, no invite needed;
  * 2. later ones need a valid invite unless allowPublicRegistration is on;
- * 3. the invite is used up in the same transaction that creates the account.
+ * 3. the invite is used up, and the role and space grants it gives applied, in the same
+ *    transaction that creates the account.
  */
 export async function register(core: Core, input: RegisterInput): Promise<{ user: UserRow; role: RoleRow }> {
   const email = normaliseEmail(input.email);
@@ -113,11 +115,12 @@ export async function register(core: Core, input: RegisterInput): Promise<{ user
     const userCount = core.db.select({ n: count() }).from(users).get()!.n;
     const id = newId();
     let roleId: string = ROLE_ID.user;
-    let inviteId: string | null = null;
+    let invite: ReturnType<typeof consumeInvite> | null = null;
     if (userCount === 0) {
       roleId = ROLE_ID.owner;
     } else if (input.inviteToken) {
-      ({ inviteId, roleId } = consumeInvite(core, input.inviteToken, email));
+      invite = consumeInvite(core, input.inviteToken, email);
+      roleId = invite.roleId;
     } else if (!getSetting(core, "allowPublicRegistration")) {
       throw invalid("inviteToken", "is required: ask an administrator for an invite link");
     }
@@ -125,9 +128,13 @@ export async function register(core: Core, input: RegisterInput): Promise<{ user
       throw new AppError("email_taken", { field: "email" });
     }
     core.db.insert(users).values({ id, email, displayName, passwordHash, roleId, createdAt: now, updatedAt: now }).run();
-    if (inviteId) markInviteUsedBy(core, inviteId, id);
     const created = findUserWithRoleById(core, id)!;
-    recordEvent(core, { type: "user.registered", targetType: "user", targetId: id, spaceId: null, actorId: id, ip: input.ip ?? null, data: { email, displayName, roleId, roleName: created.role.name, inviteId } });
+    recordEvent(core, { type: "user.registered", targetType: "user", targetId: id, spaceId: null, actorId: id, ip: input.ip ?? null, data: { email, displayName, roleId, roleName: created.role.name, inviteId: invite?.inviteId ?? null } });
+    if (invite) {
+      markInviteUsedBy(core, invite.inviteId, id);
+      // The spaces the invite gives, in this same transaction: the account never exists without them.
+      applyInviteGrants(core, { id: invite.inviteId, createdById: invite.createdById }, { id, displayName });
+    }
     return created;
   });
 }

@@ -75,7 +75,7 @@ export function cleanEvents(input: string[] | string): string[] {
   if (names.length === 0) throw invalid("events", `must name at least one event type, or "*" for all`);
   const known = new Set<string>(WEBHOOK_EVENT_TYPES);
   const unknown = names.filter((n) => n !== "*" && !known.has(n));
-  if (unknown.length) throw invalid("events", `unknown event type ${unknown.map((n) => JSON.stringify(n)).join(", ")}; known: ${WEBHOOK_EVENT_TYPES.join(", ")} or "*"`);
+  if (unknown.length) throw invalid("events", `name an unknown event type: ${unknown.map((n) => JSON.stringify(n)).join(", ")}; known: ${WEBHOOK_EVENT_TYPES.join(", ")} or "*"`);
   if (names.includes("*")) return ["*"];
   return [...new Set(names)];
 }

@@ -4,6 +4,7 @@ import type { AdminRow } from "./types";
 
 export const rows: AdminRow[] = [
   { route: "GET /api/admin/invites", need: "users.invite", ok: 200, path: () => "/api/admin/invites" },
+  { route: "GET /api/admin/invites/options", need: "users.invite", ok: 200, path: () => "/api/admin/invites/options" },
   { route: "POST /api/admin/invites", need: "users.invite", ok: 201, path: () => "/api/admin/invites", body: () => ({ expiresInDays: 3 }) },
   {
     route: "DELETE /api/admin/invites/:id",

@@ -51,6 +51,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a valid invite link gives (the address it is for, role, spaces), for the register form
+         * @description Answers only for a token of a pending invite; unknown, used and expired tokens are the same 404.
+         */
+        get: operations["getApiAuthInvite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -279,8 +299,28 @@ export interface paths {
         /** Pending invites */
         get: operations["getApiAdminInvites"];
         put?: never;
-        /** Invite someone; answers the single-use register link */
+        /**
+         * Invite someone; answers the single-use register link
+         * @description roleId: the role the account gets (the built-in User when left out); spaces: access to spaces it gets. Only a role and spaces the caller may give (GET /api/admin/invites/options): any other id, existing or not, is 400 naming the field.
+         */
         post: operations["postApiAdminInvites"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/invites/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The roles and spaces the caller's invites may give */
+        get: operations["getApiAdminInvitesOptions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3119,6 +3159,68 @@ export interface operations {
             };
         };
     };
+    getApiAuthInvite: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The address the invite is for; null: any address */
+                        email: string | null;
+                        roleName: string;
+                        /** @description The inviter's display name; null when that account is gone */
+                        invitedBy: string | null;
+                        spaces: {
+                            name: string;
+                            /** @description 0 View, 1 Edit, 2 Admin */
+                            operation: number;
+                        }[];
+                        /** Format: date-time */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; the Retry-After header gives the seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postApiAuthLogin: {
         parameters: {
             query?: never;
@@ -3957,6 +4059,15 @@ export interface operations {
                     "application/json": {
                         id: string;
                         email: string | null;
+                        roleId: string;
+                        roleName: string;
+                        spaces: {
+                            spaceId: string;
+                            spaceKey: string;
+                            spaceName: string;
+                            /** @description 0 View, 1 Edit, 2 Admin */
+                            operation: number;
+                        }[];
                         /** Format: date-time */
                         expiresAt: string;
                         /** Format: date-time */
@@ -4001,6 +4112,15 @@ export interface operations {
                     expiresInDays?: number;
                     sendEmail?: boolean;
                     message?: string;
+                    /** @description UUIDv7 */
+                    roleId?: string;
+                    /** @description Spaces the new account gets access to (user grants, applied when the invite is accepted); only spaces the caller administers */
+                    spaces?: {
+                        /** @description UUIDv7 */
+                        spaceId: string;
+                        /** @description 0 View, 1 Edit, 2 Admin */
+                        operation: number;
+                    }[];
                 };
             };
         };
@@ -4014,6 +4134,15 @@ export interface operations {
                     "application/json": {
                         id: string;
                         email: string | null;
+                        roleId: string;
+                        roleName: string;
+                        spaces: {
+                            spaceId: string;
+                            spaceKey: string;
+                            spaceName: string;
+                            /** @description 0 View, 1 Edit, 2 Admin */
+                            operation: number;
+                        }[];
                         /** Format: date-time */
                         expiresAt: string;
                         /** Format: date-time */
@@ -4057,6 +4186,58 @@ export interface operations {
             };
             /** @description The request is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiAdminInvitesOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Roles the caller may give: none of a higher tier than theirs or holding a right theirs lacks, never Owner; the built-in User first */
+                        roles: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            tier: number;
+                        }[];
+                        /** @description Spaces the caller administers (not archived): the only ones an invite of theirs may give access to */
+                        spaces: {
+                            id: string;
+                            key: string;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

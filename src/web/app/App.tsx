@@ -22,7 +22,7 @@ import { AdminScreen } from "../features/admin";
 import { useScrollRestoration } from "../lib/scroll";
 import { NotFound } from "./NotFound";
 import { Shell } from "./Shell";
-import { useInstance, useMe } from "./session";
+import { signInPath, useInstance, useMe } from "./session";
 import { Loading } from "./Loading";
 
 export function App() {
@@ -39,7 +39,7 @@ export function App() {
         if (!queryClient.getQueryData(keys.me)) return;
         queryClient.setQueryData(keys.me, null);
         const here = window.location.pathname + window.location.search;
-        if (!here.startsWith("/login")) navigate(`/login?redirect=${encodeURIComponent(here)}`, { replace: true });
+        if (!here.startsWith("/login")) navigate(signInPath(here, true), { replace: true });
       }),
     [navigate],
   );
@@ -125,7 +125,7 @@ export function SignedIn({ children }: { children: React.ReactNode }) {
   const [location] = useLocation();
   const search = useSearch();
   if (me.isPending) return <Loading />;
-  if (!me.data) return <Redirect to={`/login?redirect=${encodeURIComponent(location + (search ? `?${search}` : ""))}`} replace />;
+  if (!me.data) return <Redirect to={signInPath(location + (search ? `?${search}` : ""))} replace />;
   return <>{children}</>;
 }
 

@@ -8,6 +8,18 @@ import { keys } from "../api/keys";
 import type { Instance, Me } from "../api/types";
 import { applyBranding } from "../lib/branding";
 
+/** Whether this visit began with a session that had ended (GET /api/auth/me said so). */
+let sessionEnded = false;
+
+/**
+ * Where to sign in, then come back to `here`. `ended`: a session really ended (mid-visit, or the
+ * visit began with one that had), and only then does the sign-in screen say so; a first visit
+ * is just asked to sign in.
+ */
+export function signInPath(here: string, ended = sessionEnded): string {
+  return `/login?redirect=${encodeURIComponent(here)}${ended ? "&ended=1" : ""}`;
+}
+
 export function useMe() {
   return useQuery({
     queryKey: keys.me,
@@ -15,7 +27,11 @@ export function useMe() {
       try {
         return await data(api.GET("/api/auth/me"));
       } catch (err) {
-        if (err instanceof ApiError && err.status === 401) return null;
+        if (err instanceof ApiError && err.status === 401) {
+          // The server tells a session that ended (a stale cookie) from nobody having signed in.
+          if (err.body.sessionEnded === true) sessionEnded = true;
+          return null;
+        }
         throw err;
       }
     },

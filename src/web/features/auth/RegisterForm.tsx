@@ -7,11 +7,14 @@ import { Button } from "../../ui/Button";
 import { FormError, TextField } from "../../ui/Field";
 import { useAuthForm } from "./useAuthForm";
 
-/** Name, e-mail and password; POST /api/auth/register (with an invite when there is one). */
-export function RegisterForm({ inviteToken, submitLabel, then = "/" }: { inviteToken?: string; submitLabel: string; then?: string }) {
+/**
+ * Name, e-mail and password; POST /api/auth/register (with an invite when there is one). An
+ * invite for one address fills it in and keeps it (the server takes no other for that invite).
+ */
+export function RegisterForm({ inviteToken, invitedEmail, submitLabel, then = "/" }: { inviteToken?: string; invitedEmail?: string | null; submitLabel: string; then?: string }) {
   const [, navigate] = useLocation();
   const [displayName, setName] = useState("");
-  const [email, setEmail] = useState("");
+  const [email, setEmail] = useState(invitedEmail ?? "");
   const [password, setPassword] = useState("");
   const form = useAuthForm();
   const submit = (e: React.FormEvent) => {
@@ -25,7 +28,17 @@ export function RegisterForm({ inviteToken, submitLabel, then = "/" }: { inviteT
   return (
     <form onSubmit={submit} noValidate>
       <TextField label="Your name" autoComplete="name" required value={displayName} onChange={(e) => setName(e.target.value)} error={form.fieldError("displayName")} autoFocus />
-      <TextField label="E-mail" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={form.fieldError("email")} />
+      <TextField
+        label="E-mail"
+        type="email"
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        readOnly={!!invitedEmail}
+        hint={invitedEmail ? "The invite is for this address; you sign in with it." : undefined}
+        error={form.fieldError("email")}
+      />
       <TextField
         label="Password"
         type="password"

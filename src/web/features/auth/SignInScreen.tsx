@@ -31,7 +31,7 @@ export function SignInScreen() {
     });
   };
   return (
-    <AuthLayout title="Sign in" intro={params.get("redirect") ? "Your session ended. Sign in to go back to where you were." : undefined}>
+    <AuthLayout title="Sign in" intro={params.get("ended") ? "Your session ended. Sign in to go back to where you were." : undefined}>
       <form onSubmit={submit} noValidate>
         <TextField label="E-mail" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} error={form.fieldError("email")} autoFocus />
         <TextField label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={form.fieldError("password")} />

@@ -10,7 +10,9 @@ import { ConfirmDialog } from "../../ui/Dialog";
 import { FormError, TextField } from "../../ui/Field";
 import { toast } from "../../ui/toast";
 import { Card, copyText } from "../account/SectionsFrame";
+import { InviteAccessFields, type SpaceChoice } from "./InviteAccessFields";
 import { peopleKeys, useInviteEmailStatus, useInvites } from "./queries";
+import "./invites.css";
 
 type Invite = AnswerOf<"/api/admin/invites", "get">[number];
 
@@ -48,6 +50,7 @@ export function InvitesSection() {
               <li key={i.id}>
                 <div className="pane-list-text">
                   <span className="pane-list-name">{i.email ?? "Anyone with the link"}</span>
+                  <span className="pane-list-meta">{whatItGives(i)}</span>
                   <span className="pane-list-meta">
                     sent <time dateTime={i.createdAt} title={fullDate(i.createdAt)}>{timeAgo(i.createdAt)}</time> · expires <time dateTime={i.expiresAt}>{fullDate(i.expiresAt)}</time>
                   </span>
@@ -79,9 +82,19 @@ export function InvitesSection() {
   );
 }
 
+const OPERATION_WORDS = ["view", "edit", "administer"];
+
+/** "User · can edit Engineering, can view Operations": the role and spaces an invite gives. */
+function whatItGives(invite: Invite): string {
+  const spaces = invite.spaces.map((s) => `can ${OPERATION_WORDS[s.operation] ?? "view"} ${s.spaceName}`);
+  return [invite.roleName, ...spaces].join(" · ");
+}
+
 function NewInvite() {
   const [email, setEmail] = useState("");
   const [days, setDays] = useState("7");
+  const [roleId, setRoleId] = useState("");
+  const [spaces, setSpaces] = useState<SpaceChoice>({});
   const [error, setError] = useState<{ email?: string; form?: string }>({});
   const [busy, setBusy] = useState(false);
   const [link, setLink] = useState<{ url: string; email: string | null; emailSent: boolean } | null>(null);
@@ -91,9 +104,12 @@ function NewInvite() {
     setBusy(true);
     setError({});
     try {
-      const answer = await data(api.POST("/api/admin/invites", { body: { email: email.trim() || null, expiresInDays: Number(days), sendEmail: !!email.trim() } }));
+      const grants = Object.entries(spaces).map(([spaceId, operation]) => ({ spaceId, operation }));
+      const body = { email: email.trim() || null, expiresInDays: Number(days), sendEmail: !!email.trim(), ...(roleId ? { roleId } : {}), ...(grants.length ? { spaces: grants } : {}) };
+      const answer = await data(api.POST("/api/admin/invites", { body }));
       setLink({ url: window.location.origin + answer.path, email: answer.email, emailSent: answer.emailSent });
       setEmail("");
+      setSpaces({});
       toast.success(answer.email ? `${answer.email} is invited` : "Invite link made");
       await queryClient.invalidateQueries({ queryKey: peopleKeys.invites });
     } catch (err) {
@@ -136,6 +152,7 @@ function NewInvite() {
             <option value="30">30 days</option>
           </select>
         </div>
+        <InviteAccessFields roleId={roleId} onRole={setRoleId} spaces={spaces} onSpaces={setSpaces} />
         <FormError error={error.form} />
         <div className="form-actions">
           <Button type="submit" variant="primary" busy={busy}>

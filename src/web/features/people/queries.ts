@@ -12,6 +12,8 @@ export const peopleKeys = {
 
 export const useDirectory = () => useQuery({ queryKey: keys.users, queryFn: () => data(api.GET("/api/users")) });
 export const useInvites = () => useQuery({ queryKey: peopleKeys.invites, queryFn: () => data(api.GET("/api/admin/invites")) });
+/** The roles and spaces this person's invites may give (GET /api/admin/invites/options). */
+export const useInviteOptions = () => useQuery({ queryKey: [...peopleKeys.invites, "options"], queryFn: () => data(api.GET("/api/admin/invites/options")) });
 export const useInviteEmailStatus = () => useQuery({ queryKey: [...peopleKeys.invites, "email"], queryFn: () => data(api.GET("/api/admin/invites/email")), staleTime: 5 * 60_000 });
 export const useGroups = () => useQuery({ queryKey: peopleKeys.groups, queryFn: () => data(api.GET("/api/groups")) });
 export const useMembers = (id: string) => useQuery({ queryKey: peopleKeys.members(id), queryFn: () => data(api.GET("/api/groups/{id}/members", { params: { path: { id } } })) });

@@ -11,6 +11,7 @@ import { RecentList } from "./RecentList";
 import { SpaceIcon } from "./SpaceIcon";
 import "./spaces.css";
 import { useTitle } from "../../lib/title";
+import { useMe } from "../../app/session";
 import { SetupBanner } from "../setup";
 import { ImportSpaceButton } from "../export-import";
 
@@ -19,6 +20,10 @@ export function HomeScreen() {
   const spaces = useSpaces();
   useTitle("Spaces");
   const [creating, setCreating] = useState(false);
+  const me = useMe();
+  const canCreate = !!me.data?.permissions.includes("spaces.create");
+  // Administrators and the owner set the wiki up; a member's spaces are given to them.
+  const administers = (me.data?.role ?? 0) >= 1;
   const create = (
     <Button variant="primary" onClick={() => setCreating(true)}>
       <Plus size={16} aria-hidden="true" /> Create space
@@ -28,7 +33,7 @@ export function HomeScreen() {
     <main id="main" className="main-column" style={{ maxWidth: "1100px" }}>
       <div className="home-head">
         <h1>Spaces</h1>
-        {spaces.data?.length ? (
+        {spaces.data?.length && canCreate ? (
           <div style={{ display: "flex", gap: "var(--space-2)", flexWrap: "wrap" }}>
             <ImportSpaceButton />
             {create}
@@ -43,17 +48,7 @@ export function HomeScreen() {
           Your spaces could not be loaded: {spaces.error.message}. Reload the page to try again.
         </p>
       ) : spaces.data.length === 0 ? (
-        <EmptyState
-          title="Create your first space"
-          action={
-            <div style={{ display: "flex", gap: "var(--space-2)", flexWrap: "wrap", justifyContent: "center" }}>
-              {create}
-              <ImportSpaceButton />
-            </div>
-          }
-        >
-          A space holds the pages of one team, project or topic. Start with one, or import one from another Cairn, Markdown files or Confluence; you can add more at any time.
-        </EmptyState>
+        <NoSpaces canCreate={canCreate} administers={administers} create={create} />
       ) : (
         <ul className="space-grid">
           {spaces.data.map((space) => (
@@ -63,6 +58,32 @@ export function HomeScreen() {
       )}
       <CreateSpaceDialog open={creating} onOpenChange={setCreating} />
     </main>
+  );
+}
+
+/**
+ * No space to show. Someone who runs the wiki starts one; a member has not been given any yet,
+ * so the way on is to ask (a member who may create spaces is offered that too, second).
+ */
+function NoSpaces({ canCreate, administers, create }: { canCreate: boolean; administers: boolean; create: React.ReactNode }) {
+  const actions = (
+    <div style={{ display: "flex", gap: "var(--space-2)", flexWrap: "wrap", justifyContent: "center" }}>
+      {create}
+      <ImportSpaceButton />
+    </div>
+  );
+  if (canCreate && administers) {
+    return (
+      <EmptyState title="Create your first space" action={actions}>
+        A space holds the pages of one team, project or topic. Start with one, or import one from another Cairn, Markdown files or Confluence; you can add more at any time.
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState title="Ask an administrator for access" action={canCreate ? actions : undefined}>
+      You are not in any space yet. Spaces hold a team's pages, and an administrator gives people access to them: ask one to add you, and the spaces appear here.
+      {canCreate ? " You may also start a space of your own." : ""}
+    </EmptyState>
   );
 }
 

@@ -10,7 +10,7 @@ import type { Space } from "../../api/types";
 import { Loading } from "../../app/Loading";
 import { NotFound } from "../../app/NotFound";
 import { Shell } from "../../app/Shell";
-import { useMe } from "../../app/session";
+import { signInPath, useMe } from "../../app/session";
 import { HistoryScreen } from "../history";
 import { NewPageScreen, PageScreen } from "../page";
 import { TrashScreen } from "../trash";
@@ -31,7 +31,7 @@ export function SpaceRoutes({ spaceKey }: { spaceKey: string }) {
   if (space.error) {
     // Anonymous and not a public space: sign in, then come back here.
     if (!me.data && space.error instanceof ApiError && (space.error.status === 401 || space.error.status === 404)) {
-      return <Redirect to={`/login?redirect=${encodeURIComponent(location)}`} replace />;
+      return <Redirect to={signInPath(location)} replace />;
     }
     return (
       <Shell>
