@@ -6,6 +6,7 @@ import { CHILD_COMMAND, restoreChildCommand } from "./backups/restore-child";
 import { RESTORE_USAGE, restoreCommand } from "./cli/restore";
 import { BACKUP_USAGE, backupCommand } from "./cli/backup";
 import { USERS_USAGE, usersCommand } from "./cli/users";
+import { SETUP_CODE_USAGE, setupCodeCommand } from "./cli/setup-code";
 import { loadConfig, type Config } from "./platform/config";
 import { warmUi } from "./http/ui";
 import { startServer } from "./server";
@@ -22,6 +23,9 @@ Usage:
   ${USERS_USAGE}
                     list the accounts (e-mail, name, role, status, last seen), e.g. to find
                     the address the owner signed up with; the server may be running
+  ${SETUP_CODE_USAGE}
+                    print the code the first-run owner form asks for when the server listens
+                    beyond 127.0.0.1 (also printed in the server's log at start)
   ${BACKUP_USAGE}
                     take a backup of a stopped server's data directory, with progress on
                     standard error ("list" lists them); a running server takes its own
@@ -46,6 +50,7 @@ Options (each also read from its environment variable):
 /** Commands other than serve: each works on an existing data directory and prints one line. */
 const COMMANDS: Record<string, Command> = {
   "reset-password": (argv) => resetPasswordCommand(argv, { env: process.env, log: commandLogger(), readSecret: readSecretLine }),
+  "setup-code": (argv) => setupCodeCommand(argv, { env: process.env, log: commandLogger() }),
   users: (argv) => usersCommand(argv, { env: process.env, log: commandLogger() }),
   backup: (argv) => backupCommand(argv, { env: process.env, log: commandLogger(), progress: (line) => process.stderr.write(`${line}\n`) }),
   restore: (argv) => restoreCommand(argv, { env: process.env, log: commandLogger(), progress: (line) => process.stderr.write(`${line}\n`) }),

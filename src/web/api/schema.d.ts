@@ -2897,6 +2897,8 @@ export interface operations {
                         version: string;
                         /** @description True until the first account (the Owner) is created */
                         needsOwner: boolean;
+                        /** @description True while the owner is still to be created on a server listening beyond loopback: registering it needs the setup code from the server's log (`cairn setup-code`) */
+                        setupCodeRequired: boolean;
                         allowPublicRegistration: boolean;
                         /** PublicBranding */
                         branding: {
@@ -2955,6 +2957,8 @@ export interface operations {
                     displayName: string;
                     password: string;
                     inviteToken?: string;
+                    /** @description The first account (the owner) on a server listening beyond loopback: the setup code the server printed in its log at start (`cairn setup-code --data DIR` prints it again). Missing: 400 naming setupCode; wrong: 403 naming setupCode. Ignored on loopback and once the owner exists */
+                    setupCode?: string;
                 };
             };
         };
