@@ -44,7 +44,7 @@ describe("in-process, listening on 0.0.0.0", () => {
     const missing = await call(env, "POST", "/api/auth/register", { body: owner() });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ code: "validation_failed", field: "setupCode" });
-    expect(missing.body.detail).toMatch(/^The setup code is required: this server can be reached from other machines.*printed it in its log.*`cairn setup-code --data DIR` prints it again\.$/);
+    expect(missing.body.detail).toMatch(/^The setup code is required: this server can be reached from other machines.*printed it in its log.*the command "cairn setup-code --data DIR" on the server prints it again\.$/);
     expect(missing.body.errors.setupCode).toHaveLength(1);
 
     const code = readSetupCode(env.dir)!;

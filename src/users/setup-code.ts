@@ -21,7 +21,7 @@ const FILE = "setup-code";
 /** No 0/O, 1/I/L: read off a terminal and typed by hand. 12 of 31 symbols: ~59 bits. */
 const ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 
-export const SETUP_CODE_WHERE = "Cairn printed it in its log when it started; `cairn setup-code --data DIR` prints it again.";
+export const SETUP_CODE_WHERE = "Cairn printed it in its log when it started; the command \"cairn setup-code --data DIR\" on the server prints it again.";
 
 /** Whether the server's listening address lets other machines reach it. */
 export function listensBeyondLoopback(host: string): boolean {

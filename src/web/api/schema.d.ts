@@ -14874,6 +14874,20 @@ export interface operations {
                             /** @description ms */
                             to: number;
                         }[];
+                        /** @description Extension (not in SPEC.md): the WAL archive's size and window */
+                        archive: {
+                            /** @description What the WAL archive (backups/wal) takes on disk now */
+                            bytes: number;
+                            /** @description What it is kept under: twice the database, at least 64 MB. Past a quarter of it since the newest backup an automatic backup is taken, and the frames only older backups need are pruned */
+                            limitBytes: number;
+                            /** @description The database file's size, which the limit follows */
+                            databaseBytes: number;
+                            /**
+                             * Format: date-time
+                             * @description The earliest moment a restore can reach: the oldest backup the archive still replays from to now; null: no backup is a base yet
+                             */
+                            oldestRestorableAt: string | null;
+                        };
                         /**
                          * RestoreSummary
                          * @description A restore or undo under way, and the copy kept for undo
