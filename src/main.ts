@@ -5,6 +5,8 @@ import { RESET_PASSWORD_USAGE, resetPasswordCommand } from "./cli/reset-password
 import { CHILD_COMMAND, restoreChildCommand } from "./backups/restore-child";
 import { RESTORE_USAGE, restoreCommand } from "./cli/restore";
 import { BACKUP_USAGE, backupCommand } from "./cli/backup";
+import { USERS_USAGE, usersCommand } from "./cli/users";
+import { SETUP_CODE_USAGE, setupCodeCommand } from "./cli/setup-code";
 import { loadConfig, type Config } from "./platform/config";
 import { warmUi } from "./http/ui";
 import { startServer } from "./server";
@@ -18,6 +20,12 @@ Usage:
   ${RESET_PASSWORD_USAGE}
                     set a forgotten password, read from standard input (one line); ends the
                     account's sessions and clears its sign-in lockout; the server may be running
+  ${USERS_USAGE}
+                    list the accounts (e-mail, name, role, status, last seen), e.g. to find
+                    the address the owner signed up with; the server may be running
+  ${SETUP_CODE_USAGE}
+                    print the code the first-run owner form asks for when the server listens
+                    beyond 127.0.0.1 (also printed in the server's log at start)
   ${BACKUP_USAGE}
                     take a backup of a stopped server's data directory, with progress on
                     standard error ("list" lists them); a running server takes its own
@@ -42,6 +50,8 @@ Options (each also read from its environment variable):
 /** Commands other than serve: each works on an existing data directory and prints one line. */
 const COMMANDS: Record<string, Command> = {
   "reset-password": (argv) => resetPasswordCommand(argv, { env: process.env, log: commandLogger(), readSecret: readSecretLine }),
+  "setup-code": (argv) => setupCodeCommand(argv, { env: process.env, log: commandLogger() }),
+  users: (argv) => usersCommand(argv, { env: process.env, log: commandLogger() }),
   backup: (argv) => backupCommand(argv, { env: process.env, log: commandLogger(), progress: (line) => process.stderr.write(`${line}\n`) }),
   restore: (argv) => restoreCommand(argv, { env: process.env, log: commandLogger(), progress: (line) => process.stderr.write(`${line}\n`) }),
   // Hidden: a restore's heavy reads, run by the server in a child process (backups/restore-child.ts).

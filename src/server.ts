@@ -2,6 +2,8 @@ import type { Server } from "bun";
 import { maintenanceRefusal, type Core } from "./core";
 import { openInstance } from "./instance";
 import { startBackups } from "./backups/service";
+import { needsOwner } from "./users/service";
+import { announceSetupCode } from "./users/setup-code";
 import { createApp, durableHandler } from "./http/app";
 import { pathOf } from "./http/entry";
 import { identifyClient } from "./http/client";
@@ -39,6 +41,8 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
   core.jobs.start();
   // Half-written backups of a process that died are removed; the backup schedule is armed.
   startBackups(core);
+  // A first run reachable from other machines: the owner needs the code this prints.
+  announceSetupCode(core, !needsOwner(core));
   const app = createApp(core);
   const handle = durableHandler(core, app);
   const idle = collectWhenIdle();

@@ -108,6 +108,13 @@ export function authRoutes(core: Core) {
           displayName: t.String({ maxLength: DISPLAY_NAME_MAX }),
           password: t.String({ maxLength: PASSWORD_MAX }),
           inviteToken: t.Optional(t.String({ maxLength: 200 })),
+          setupCode: t.Optional(
+            t.String({
+              maxLength: 100,
+              description:
+                "The first account (the owner) on a server listening beyond loopback: the setup code the server printed in its log at start (`cairn setup-code --data DIR` prints it again). Missing: 400 naming setupCode; wrong: 403 naming setupCode. Ignored on loopback and once the owner exists",
+            }),
+          ),
         }),
         response: { 201: withHeaders(Account, NewCookie), ...problems(400, 403, 409, 415, 429) },
         detail: { tags: ["Auth"], summary: "Create an account (the first one becomes the Owner) and sign in", security: [], ...ACCOUNT_BODY },

@@ -8,6 +8,8 @@ import type { Core } from "../core";
 import { deleteUnusedBlobs } from "../attachments/blob-refs";
 import { recordEvent } from "../events/outbox";
 import { pruneArchive } from "../platform/backup/replay";
+import { positionsWithin, segmentFiles } from "../platform/backup/wal-size";
+import { archiveLimit, keepBudget } from "./archive-bound";
 import { KEPT_BY_HAND, type BackupManifest } from "./manifest";
 import { readPolicy, type BackupPolicy } from "./policy";
 import { listManifests, markRemoved } from "./store";
@@ -33,33 +35,43 @@ export function previewRetention(core: Core, policy: Pick<BackupPolicy, "enabled
  */
 export function applyRetention(core: Core): BackupManifest[] {
   const removed: BackupManifest[] = [];
-  for (const m of previewRetention(core, readPolicy(core))) {
-    try {
-      if (!markRemoved(core, m.label, "retention")) continue;
-      removed.push(m);
-      core.tx(() => {
-        recordEvent(core, { type: "backup.removed", targetType: "backup", targetId: m.label, spaceId: null, actorId: null, ip: null, data: { kind: m.kind, reason: "retention" } });
-        deleteUnusedBlobs(core, m.files);
-      });
-    } catch (err) {
-      core.log.error("backup retention: removal failed", { label: m.label, error: err instanceof Error ? err.message : String(err) });
-    }
+  for (const m of previewRetention(core, readPolicy(core))) if (removeManaged(core, m)) removed.push(m);
+  return [...removed, ...pruneWalArchive(core)];
+}
+
+/** Removes a managed backup (reason retention), audited; false when it was gone already or failed. */
+function removeManaged(core: Core, m: BackupManifest): boolean {
+  try {
+    if (!markRemoved(core, m.label, "retention")) return false;
+    core.tx(() => {
+      recordEvent(core, { type: "backup.removed", targetType: "backup", targetId: m.label, spaceId: null, actorId: null, ip: null, data: { kind: m.kind, reason: "retention" } });
+      deleteUnusedBlobs(core, m.files);
+    });
+    return true;
+  } catch (err) {
+    core.log.error("backup retention: removal failed", { label: m.label, error: err instanceof Error ? err.message : String(err) });
+    return false;
   }
-  pruneWalArchive(core);
-  return removed;
 }
 
 /**
- * The archive keeps the frames after the oldest retained backup's position (point in time
- * reaches back to it), and nothing older; with no such backup, only what the live log needs.
+ * The archive keeps the frames after the retained backups whose restore needs at most half its
+ * limit (archive-bound.ts), and nothing older; with no such backup, only what the live log
+ * needs. An `automatic` backup the archive no longer reaches back to goes with its frames: it
+ * was taken only to be a base (of a new generation, or for the archive's size), and under
+ * heavy writing one is taken every quarter of the limit. Answers the backups removed.
  */
-export function pruneWalArchive(core: Core): void {
-  const keep = listManifests(core).flatMap((m) => (m.wal ? [m.wal] : []));
+export function pruneWalArchive(core: Core): BackupManifest[] {
   const archive = core.wal;
-  if (!archive) return;
+  if (!archive) return [];
+  const removed: BackupManifest[] = [];
   try {
-    pruneArchive(archive.dir, keep);
+    const retained = listManifests(core).filter((m) => m.wal);
+    const kept = positionsWithin(segmentFiles(archive.dir), retained.map((m) => m.wal!), keepBudget(archiveLimit(core)));
+    pruneArchive(archive.dir, kept);
+    for (const m of retained) if (m.kind === "automatic" && !kept.includes(m.wal!) && removeManaged(core, m)) removed.push(m);
   } catch (err) {
     core.log.error("WAL archive prune failed", { error: err instanceof Error ? err.message : String(err) });
   }
+  return removed;
 }

@@ -91,6 +91,15 @@ export const BackupList = t.Object(
     pointInTime: t.Array(t.Object({ generation: t.String(), from: t.Integer({ description: "ms" }), to: t.Integer({ description: "ms" }) }), {
       description: "The spans of time a restore can reach any second of (the WAL archive's continuous coverage); empty when none",
     }),
+    archive: t.Object(
+      {
+        bytes: t.Integer({ description: "What the WAL archive (backups/wal) takes on disk now" }),
+        limitBytes: t.Integer({ description: "What it is kept under: twice the database, at least 64 MB. Past a quarter of it since the newest backup an automatic backup is taken, and the frames only older backups need are pruned" }),
+        databaseBytes: t.Integer({ description: "The database file's size, which the limit follows" }),
+        oldestRestorableAt: Nullable(Time("The earliest moment a restore can reach: the oldest backup the archive still replays from to now; null: no backup is a base yet")),
+      },
+      { description: "Extension (not in SPEC.md): the WAL archive's size and window" },
+    ),
     restore: RestoreSummary,
   },
   { title: "BackupList" },

@@ -18,6 +18,8 @@ import { iso } from "../platform/clock";
 import { PRIVATE_FILE } from "../platform/datadir";
 import { AppError } from "../platform/errors";
 import { keepGenerationCovered } from "./generation-base";
+import { keepArchiveBounded } from "./archive-watch";
+import { archiveStatus } from "./archive-bound";
 import { restoreSummary } from "./restore-state";
 import { getJob, runningJob, startJob, type BackupJobView } from "./jobs";
 import type { BackupKind, BackupManifest } from "./manifest";
@@ -146,6 +148,8 @@ export function listBackups(core: Core, caller: Caller, opts: { includeRemoved?:
     running: runningJob(core, "backup"),
     // The spans a restore can reach any second of (platform/backup/replay.ts).
     pointInTime: pointInTime(core),
+    // How big the WAL archive is, its limit, and how far back a restore reaches (archive-bound.ts).
+    archive: archiveStatus(core),
     // A restore under way, and the safety copy an undo would put back (restore-state.ts).
     restore: restoreSummary(core),
   };
@@ -204,4 +208,5 @@ export function startBackups(core: Core): void {
   if (removed.length) core.log.info("removed half-written backups", { folders: removed });
   installBackupSchedule(core, () => startBackupJob(core, "scheduled"));
   keepGenerationCovered(core, () => startBackupJob(core, "automatic"));
+  keepArchiveBounded(core, () => startBackupJob(core, "automatic"));
 }

@@ -6,6 +6,7 @@ import { getSettings } from "../settings/service";
 import { publicBranding } from "../branding/service";
 import { PublicBranding } from "../branding/schemas";
 import { needsOwner } from "../users/service";
+import { setupCodeNeeded } from "../users/setup-code";
 import { databaseProbe } from "../platform/db/open";
 
 const Health = t.Object(
@@ -18,6 +19,7 @@ const Instance = t.Object(
     name: t.String(),
     version: t.String(),
     needsOwner: t.Boolean({ description: "True until the first account (the Owner) is created" }),
+    setupCodeRequired: t.Boolean({ description: "True while the owner is still to be created on a server listening beyond loopback: registering it needs the setup code from the server's log (`cairn setup-code`)" }),
     allowPublicRegistration: t.Boolean(),
     branding: PublicBranding,
   },
@@ -46,10 +48,12 @@ export function systemRoutes(core: Core) {
       "/instance",
       () => {
         const s = getSettings(core);
+        const noOwner = needsOwner(core);
         return {
           name: s.instanceName,
           version: core.version,
-          needsOwner: needsOwner(core),
+          needsOwner: noOwner,
+          setupCodeRequired: noOwner && setupCodeNeeded(core),
           allowPublicRegistration: s.allowPublicRegistration,
           branding: publicBranding(core),
         };

@@ -13,6 +13,7 @@ import { getSetting } from "../settings/service";
 import { avatarUrl, withAvatarUrl } from "./avatars";
 import { consumeInvite, markInviteUsedBy } from "./invites";
 import { applyInviteGrants } from "./invite-access";
+import { forgetSetupCode, requireSetupCode } from "./setup-code";
 import { roles, users } from "./tables";
 
 export const USER_STATUS = { Active: 0, Suspended: 1 } as const;
@@ -93,13 +94,16 @@ export interface RegisterInput {
   displayName: string;
   password: string;
   inviteToken?: string;
+  /** The first account, on a server reachable from other machines: the code from its log (setup-code.ts). */
+  setupCode?: string;
   /** The caller's address, for the audit log. */
   ip?: string;
 }
 
 /**
  * Registration (DESIGN.md §5):
- * 1. the first account on an empty instance becomes the Owner, no invite needed;
+ * 1. the first account on an empty instance becomes the Owner, no invite needed (but the setup
+ *    code when the server listens beyond loopback: setup-code.ts);
  * 2. later ones need a valid invite unless allowPublicRegistration is on;
  * 3. the invite is used up, and the role and space grants it gives applied, in the same
  *    transaction that creates the account.
@@ -110,13 +114,14 @@ export async function register(core: Core, input: RegisterInput): Promise<{ user
   await checkNewPassword(input.password);
   const passwordHash = await hashPassword(input.password);
 
-  return core.tx(() => {
+  const created = core.tx(() => {
     const now = iso(core.clock.now());
     const userCount = core.db.select({ n: count() }).from(users).get()!.n;
     const id = newId();
     let roleId: string = ROLE_ID.user;
     let invite: ReturnType<typeof consumeInvite> | null = null;
     if (userCount === 0) {
+      requireSetupCode(core, input.setupCode);
       roleId = ROLE_ID.owner;
     } else if (input.inviteToken) {
       invite = consumeInvite(core, input.inviteToken, email);
@@ -137,6 +142,9 @@ export async function register(core: Core, input: RegisterInput): Promise<{ user
     }
     return created;
   });
+  // The owner exists: the code has done its work (after the commit, so a failed one keeps it).
+  if (created.role.id === ROLE_ID.owner) forgetSetupCode(core.data.root);
+  return created;
 }
 
 export function updateDisplayName(core: Core, caller: UserCaller, displayName: string): void {

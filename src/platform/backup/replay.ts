@@ -88,11 +88,17 @@ export function planReplay(archiveDir: string, base: WalPosition | null, at: num
   let next = base.frame + 1;
   let reached = false;
   let lastAt = base.committedAt;
+  let gap = false;
   for (const seg of segments) {
     if (seg.epoch === base.epoch && base.frame > 0 && base.salt && seg.salt !== base.salt) throw new NotCoveredError("The archive does not match this backup's position (another epoch under the same number).");
-    // Continuous: the next frame of this epoch, or the start of a later epoch once this one's frames are all here.
-    const follows = seg.epoch === epoch ? seg.first <= next : seg.first === 1;
-    if (!follows) break;
+    // Continuous: the next frame of this epoch, or the start of the next epoch. The archive
+    // writes every epoch it starts with its frames, so a later one means frames in between were
+    // pruned (the archive's bound drops what only older backups needed): never replayed across.
+    const follows = seg.epoch === epoch ? seg.first <= next : seg.first === 1 && seg.epoch === epoch + 1;
+    if (!follows) {
+      gap = true;
+      break;
+    }
     if (seg.epoch !== epoch) (epoch = seg.epoch), (next = 1);
     const commits = seg.commits.filter((c) => c.frame >= next && c.at <= at);
     if (commits.length > 0) {
@@ -107,6 +113,7 @@ export function planReplay(archiveDir: string, base: WalPosition | null, at: num
     }
     next = segmentLast(seg) + 1;
   }
+  if (gap && !reached && at > lastAt) throw new NotCoveredError("The archived log after this backup has a gap (pruned to keep the archive within its limit): restore the backup itself, or choose a later backup.");
   if (!reached && at > lastAt) {
     // Past everything archived: only the current generation is known to stand still since its last commit.
     const current = readArchiveState(archiveDir)?.generation === base.generation;

@@ -8,19 +8,21 @@ import { FormError, TextField } from "../../ui/Field";
 import { useAuthForm } from "./useAuthForm";
 
 /**
- * Name, e-mail and password; POST /api/auth/register (with an invite when there is one). An
- * invite for one address fills it in and keeps it (the server takes no other for that invite).
+ * Name, e-mail and password; POST /api/auth/register (with an invite when there is one; the
+ * setup code when asked). An invite for one address fills it in and keeps it (the server takes
+ * no other for that invite).
  */
-export function RegisterForm({ inviteToken, invitedEmail, submitLabel, then = "/" }: { inviteToken?: string; invitedEmail?: string | null; submitLabel: string; then?: string }) {
+export function RegisterForm({ inviteToken, invitedEmail, submitLabel, then = "/", askSetupCode = false }: { inviteToken?: string; invitedEmail?: string | null; submitLabel: string; then?: string; askSetupCode?: boolean }) {
   const [, navigate] = useLocation();
   const [displayName, setName] = useState("");
   const [email, setEmail] = useState(invitedEmail ?? "");
   const [password, setPassword] = useState("");
+  const [setupCode, setSetupCode] = useState("");
   const form = useAuthForm();
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     void form.run(async () => {
-      await data(api.POST("/api/auth/register", { body: { email, displayName, password, ...(inviteToken ? { inviteToken } : {}) } }));
+      await data(api.POST("/api/auth/register", { body: { email, displayName, password, ...(inviteToken ? { inviteToken } : {}), ...(askSetupCode ? { setupCode } : {}) } }));
       await refreshSession(queryClient);
       navigate(then, { replace: true });
     });
@@ -49,6 +51,18 @@ export function RegisterForm({ inviteToken, invitedEmail, submitLabel, then = "/
         error={form.fieldError("password")}
         hint="At least 8 characters. A few unrelated words are easy to remember and hard to guess."
       />
+      {askSetupCode && (
+        <TextField
+          label="Setup code"
+          autoComplete="one-time-code"
+          spellCheck={false}
+          required
+          value={setupCode}
+          onChange={(e) => setSetupCode(e.target.value)}
+          error={form.fieldError("setupCode")}
+          hint="This server can be reached from other machines, so the owner account needs the code Cairn printed in its log when it started. To see it again, run cairn setup-code on the server."
+        />
+      )}
       <FormError error={form.formError} />
       <Button type="submit" variant="primary" busy={form.busy}>
         {submitLabel}
