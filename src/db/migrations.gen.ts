@@ -27,6 +27,7 @@ import m23 from "../../migrations/0023_avatars_and_space_icons.sql" with { type:
 import m24 from "../../migrations/0024_page_views_and_token_days.sql" with { type: "text" };
 import m25 from "../../migrations/0025_dashboard_indexes.sql" with { type: "text" };
 import m26 from "../../migrations/0026_search_indexes.sql" with { type: "text" };
+import m27 from "../../migrations/0028_page_links.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -56,4 +57,5 @@ export const migrations: Migration[] = [
   { tag: "0024_page_views_and_token_days", sql: m24 },
   { tag: "0025_dashboard_indexes", sql: m25 },
   { tag: "0026_search_indexes", sql: m26 },
+  { tag: "0028_page_links", sql: m27 },
 ];

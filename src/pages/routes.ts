@@ -5,6 +5,7 @@ import { callerOf } from "../http/request-state";
 import { problems } from "../http/schemas";
 import { readyJson } from "../platform/security-headers";
 import { lifecycleRoutes } from "./lifecycle-routes";
+import { linksRoutes } from "./links-routes";
 import { markdownRoutes } from "./markdown-routes";
 import { cachedPageAnswer } from "./page-cache";
 import { CreatePageBody, EmojiBody, LayoutBody, Page, PageParams, UpdatePageBody, Version, VersionParams, VersionWithContent } from "./schemas";
@@ -22,6 +23,7 @@ export function pageRoutes(core: Core) {
     .use(structureRoutes(core))
     .use(lifecycleRoutes(core))
     .use(markdownRoutes(core))
+    .use(linksRoutes(core))
     .post(
       "/",
       ({ body, request, set }) => {
