@@ -21,11 +21,12 @@ export interface HtmlOptions {
   /** A mention's name (without the @). Default: its stored label, else its id. */
   mentionName?: (id: string, label: string | null) => string;
   /**
-   * A page link's target as this reader may see it: its current title and where to link, or
-   * null for a page they may not read (or that is gone), shown as UNSEEN_PAGE without a link.
+   * A page link's target as this reader may see it: its current title and where to link (null:
+   * nowhere, the title alone), or null for a page they may not read (or that is gone), shown as
+   * UNSEEN_PAGE without a link.
    * Default: every target unseen (a renderer that cannot ask never shows a title).
    */
-  pageLink?: (pageId: string) => { title: string; href: string } | null;
+  pageLink?: (pageId: string) => { title: string; href: string | null } | null;
 }
 
 interface Json {
@@ -178,10 +179,11 @@ function nodeHtml(n: Json, opts: HtmlOptions): string {
     case "pageLink": {
       const id = String(a.pageId ?? "");
       const target = opts.pageLink?.(id) ?? null;
-      const href = target && safeLink(target.href);
-      return href
-        ? `<a class="page-link" data-type="pageLink" data-page-id="${escapeHtml(id)}" href="${escapeHtml(href)}">${escapeHtml(target.title.trim() || "Untitled")}</a>`
-        : `<span class="page-link page-link-unseen" data-type="pageLink">${UNSEEN_PAGE}</span>`;
+      if (!target) return `<span class="page-link page-link-unseen" data-type="pageLink">${UNSEEN_PAGE}</span>`;
+      const title = escapeHtml(target.title.trim() || "Untitled");
+      const href = safeLink(target.href);
+      // A page the reader may see that the file cannot link to (left out of a site without an address): its title.
+      return href ? `<a class="page-link" data-type="pageLink" data-page-id="${escapeHtml(id)}" href="${escapeHtml(href)}">${title}</a>` : `<span class="page-link" data-type="pageLink">${title}</span>`;
     }
     default:
       // doc, and any node type this renderer does not know: its content.

@@ -25,7 +25,7 @@ export interface MarkdownExportOptions {
   /** A mention's name (without the @). Default: its stored label, else its id. */
   mentionName?: (id: string, label: string | null) => string;
   /** A page link's target: its current title and href, or null (unseen). Default: unseen. */
-  pageLink?: (pageId: string) => { title: string; href: string } | null;
+  pageLink?: (pageId: string) => { title: string; href: string | null } | null;
 }
 
 /** `# Title` and the document, as a Markdown file ending in one newline. */
@@ -55,8 +55,8 @@ export function forReaders(doc: JSONContent, opts: MarkdownExportOptions = {}): 
         const target = opts.pageLink?.(String(a.pageId ?? "")) ?? null;
         if (!target) return [withMarks({ type: "text", text: UNSEEN_PAGE }, node, opts.baseUrl)];
         const title = target.title.trim() || "Untitled";
-        const link = { type: "link", attrs: { href: target.href } };
-        const marks = [...(node.marks ?? []).filter((m) => m.type !== "link"), link];
+        const link = target.href ? [{ type: "link", attrs: { href: target.href } }] : [];
+        const marks = [...(node.marks ?? []).filter((m) => m.type !== "link"), ...link];
         return [withMarks({ type: "text", text: title }, { ...node, marks }, opts.baseUrl)];
       }
       case "attachment": {

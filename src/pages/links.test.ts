@@ -21,7 +21,7 @@ const backlinks = async (who: Who, id: string) => {
   return (res.body as Array<{ title: string }>).map((p) => p.title);
 };
 
-const restrictToOwner = async (owner: Who, pageId: string) =>
+const restrictToOwner = async (owner: Who & { id: string }, pageId: string) =>
   expect((await call(env, "POST", `/api/pages/${pageId}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } })).status).toBe(201);
 
 describe("backlinks", () => {

@@ -52,11 +52,23 @@ export function parsePageIds(raw: string): string[] {
  * a caller which ids exist).
  */
 export function pageTitles(core: Core, caller: Caller, raw: string) {
-  const ids = parsePageIds(raw);
-  return core.db
-    .select(summary)
-    .from(pages)
-    .innerJoin(spaces, eq(spaces.id, pages.spaceId))
-    .where(and(inArray(pages.id, ids), isNull(pages.deletedAt), visiblePagesFilter(core, caller)))
-    .all();
+  return [...readableTitles(core, caller, parsePageIds(raw)).values()];
+}
+
+export type LinkedPage = { id: string; title: string; emoji: string | null; spaceId: string; spaceKey: string; spaceName: string };
+
+/** The pages among `ids` the caller may read, out of the trash, by id (exports ask this too). */
+export function readableTitles(core: Core, caller: Caller, ids: readonly string[]): Map<string, LinkedPage> {
+  const found = new Map<string, LinkedPage>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const part = ids.slice(i, i + 500);
+    const rows = core.db
+      .select(summary)
+      .from(pages)
+      .innerJoin(spaces, eq(spaces.id, pages.spaceId))
+      .where(and(inArray(pages.id, part), isNull(pages.deletedAt), visiblePagesFilter(core, caller)))
+      .all();
+    for (const row of rows) found.set(row.id, row);
+  }
+  return found;
 }
