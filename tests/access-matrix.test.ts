@@ -200,6 +200,12 @@ const ROWS: Row[] = [
   rows("GET /api/pages/:id/markdown", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/markdown`),
   rows("GET /api/pages/:id/markdown", "under HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hiddenChild}/markdown`),
   rows("GET /api/pages/:id/markdown", "PRIV", P.privRead, 200, () => `/api/pages/${w.privPage}/markdown`),
+  rows("GET /api/pages/:id/backlinks", "plain", P.read, 200, () => `/api/pages/${w.page}/backlinks`),
+  rows("GET /api/pages/:id/backlinks", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/backlinks`),
+  rows("GET /api/pages/:id/backlinks", "PRIV", P.privRead, 200, () => `/api/pages/${w.privPage}/backlinks`),
+  rows("GET /api/pages/:id/backlinks", "editor's draft", "404 404 404 404 ok 404 404 404 404 404 404", 200, async () => `/api/pages/${await fresh.draft(w.who.editor)}/backlinks`),
+  // A list: pages the caller may not read are left out of the answer (src/pages/links.test.ts), never a 404.
+  rows("GET /api/pages/titles", "HIDDEN and PRIV", P.anyone, 200, () => `/api/pages/titles?ids=${w.page},${w.hidden},${w.privPage}`),
   rows("GET /api/pages/:id/export", "plain", P.read, 200, () => `/api/pages/${w.page}/export?format=markdown`),
   rows("GET /api/pages/:id/export", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/export?format=html`),
   rows("GET /api/pages/:id/export", "PRIV", P.privRead, 200, () => `/api/pages/${w.privPage}/export?format=markdown`),

@@ -9,6 +9,7 @@
  * and the schema in step).
  */
 import { isPanelKind, PANEL_KINDS } from "./nodes/panel";
+import { PAGE_ID } from "./page-links";
 import { IMAGE_SCHEMES, LINK_SCHEMES, urlProblem } from "./urls";
 
 export type AttrRule = (value: unknown) => string | undefined;
@@ -105,6 +106,8 @@ export const ATTR_RULES: Record<string, Record<string, AttrRule>> = {
         : 'must be null or a media type such as "application/pdf"',
   },
   panel: { kind: (value) => (isPanelKind(value) ? undefined : `must be one of ${PANEL_KINDS.map((k) => `"${k}"`).join(", ")}`) },
+  // A link to a page is by its id (a UUID), never by its title or address: see page-links.ts.
+  pageLink: { pageId: (value) => (typeof value === "string" && PAGE_ID.test(value) ? undefined : "must be the id of a page (a UUID)") },
   mention: { id, label: text(200, { nullable: true }), mentionSuggestionChar: oneOf(["@"]) },
   link: {
     href: (value) => urlProblem(value, LINK_SCHEMES),

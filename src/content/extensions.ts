@@ -22,6 +22,7 @@ import { Table, TableCell, TableHeader, TableRow } from "@tiptap/extension-table
 import StarterKit from "@tiptap/starter-kit";
 import { Attachment } from "./nodes/attachment";
 import { CommentMark } from "./nodes/comment";
+import { PageLink } from "./nodes/page-link";
 import { Panel } from "./nodes/panel";
 import { MarkdownSafeParagraph } from "./nodes/paragraph";
 import { Deletion, Insertion } from "./nodes/tracked-change";
@@ -88,6 +89,7 @@ export const contentExtensions: Extensions = [
   DetailsSummary,
   DetailsContent,
   MentionNode.configure({ HTMLAttributes: { class: "mention" } }),
+  PageLink,
   Highlight,
   Subscript,
   Superscript,

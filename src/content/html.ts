@@ -8,6 +8,7 @@
  * its text but loses its link (or, for an image, is dropped), as in the reading view.
  * Node types it does not know show their content; unknown marks, their text.
  */
+import { UNSEEN_PAGE } from "./page-links";
 import { IMAGE_SCHEMES, LINK_SCHEMES } from "./urls";
 
 export interface HtmlOptions {
@@ -19,6 +20,13 @@ export interface HtmlOptions {
   attachmentHref?: (attachmentId: string, filename: string) => string;
   /** A mention's name (without the @). Default: its stored label, else its id. */
   mentionName?: (id: string, label: string | null) => string;
+  /**
+   * A page link's target as this reader may see it: its current title and where to link (null:
+   * nowhere, the title alone), or null for a page they may not read (or that is gone), shown as
+   * UNSEEN_PAGE without a link.
+   * Default: every target unseen (a renderer that cannot ask never shows a title).
+   */
+  pageLink?: (pageId: string) => { title: string; href: string | null } | null;
 }
 
 interface Json {
@@ -167,6 +175,15 @@ function nodeHtml(n: Json, opts: HtmlOptions): string {
       const label = a.label == null ? null : String(a.label);
       const name = opts.mentionName ? opts.mentionName(id, label) : String(a.label ?? a.id ?? "");
       return `<span class="mention" data-type="mention" data-id="${escapeHtml(id)}">@${escapeHtml(name)}</span>`;
+    }
+    case "pageLink": {
+      const id = String(a.pageId ?? "");
+      const target = opts.pageLink?.(id) ?? null;
+      if (!target) return `<span class="page-link page-link-unseen" data-type="pageLink">${UNSEEN_PAGE}</span>`;
+      const title = escapeHtml(target.title.trim() || "Untitled");
+      const href = safeLink(target.href);
+      // A page the reader may see that the file cannot link to (left out of a site without an address): its title.
+      return href ? `<a class="page-link" data-type="pageLink" data-page-id="${escapeHtml(id)}" href="${escapeHtml(href)}">${title}</a>` : `<span class="page-link" data-type="pageLink">${title}</span>`;
     }
     default:
       // doc, and any node type this renderer does not know: its content.

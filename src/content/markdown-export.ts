@@ -6,6 +6,8 @@
  * - a mention is its name as text, `@Alice Chen`;
  * - an attachment is a link line `[budget.xlsx](<base>/api/attachments/<id>/download)`, which a
  *   Markdown import can turn back into an attachment;
+ * - a page link (node) is its target's current title, linked to where `pageLink` says; a page
+ *   the exporting person may not read is UNSEEN_PAGE as plain text;
  * - relative links and image sources become absolute against the instance's address, so they
  *   still lead somewhere from a file on disk;
  * - a link whose scheme is not one of urls.ts's keeps its text and loses its link; such an image
@@ -13,6 +15,7 @@
  */
 import type { JSONContent } from "@tiptap/core";
 import { safeLink } from "./html";
+import { UNSEEN_PAGE } from "./page-links";
 import { contentToMarkdown } from "./markdown";
 import { IMAGE_SCHEMES, urlProblem } from "./urls";
 
@@ -21,6 +24,8 @@ export interface MarkdownExportOptions {
   baseUrl?: string | null;
   /** A mention's name (without the @). Default: its stored label, else its id. */
   mentionName?: (id: string, label: string | null) => string;
+  /** A page link's target: its current title and href, or null (unseen). Default: unseen. */
+  pageLink?: (pageId: string) => { title: string; href: string | null } | null;
 }
 
 /** `# Title` and the document, as a Markdown file ending in one newline. */
@@ -45,6 +50,14 @@ export function forReaders(doc: JSONContent, opts: MarkdownExportOptions = {}): 
         const label = a.label == null ? null : String(a.label);
         const name = opts.mentionName ? opts.mentionName(id, label) : (label ?? id);
         return [withMarks({ type: "text", text: `@${name}` }, node, opts.baseUrl)];
+      }
+      case "pageLink": {
+        const target = opts.pageLink?.(String(a.pageId ?? "")) ?? null;
+        if (!target) return [withMarks({ type: "text", text: UNSEEN_PAGE }, node, opts.baseUrl)];
+        const title = target.title.trim() || "Untitled";
+        const link = target.href ? [{ type: "link", attrs: { href: target.href } }] : [];
+        const marks = [...(node.marks ?? []).filter((m) => m.type !== "link"), ...link];
+        return [withMarks({ type: "text", text: title }, { ...node, marks }, opts.baseUrl)];
       }
       case "attachment": {
         const id = typeof a.attachmentId === "string" ? a.attachmentId : "";

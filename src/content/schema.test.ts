@@ -20,7 +20,7 @@ describe("the content schema", () => {
   test("has the blocks and marks of DESIGN §6", () => {
     expect(Object.keys(contentSchema.nodes).sort()).toEqual([
       "attachment", "blockquote", "bulletList", "codeBlock", "details", "detailsContent", "detailsSummary", "doc", "hardBreak",
-      "heading", "horizontalRule", "image", "listItem", "mention", "orderedList", "panel", "paragraph", "table", "tableCell",
+      "heading", "horizontalRule", "image", "listItem", "mention", "orderedList", "pageLink", "panel", "paragraph", "table", "tableCell",
       "tableHeader", "tableRow", "taskItem", "taskList", "text",
     ]);
     expect(Object.keys(contentSchema.marks).sort()).toEqual([

@@ -70,6 +70,8 @@ function leafText(node: PMNode): string {
   if (node.isText) return node.text!;
   if (node.type.name === "mention") return `@${node.attrs.label ?? node.attrs.id}`;
   if (node.type.name === "hardBreak") return "\n";
+  // The change list names no title: it would be this page's words for another page's name.
+  if (node.type.name === "pageLink") return "[page link]";
   return "";
 }
 

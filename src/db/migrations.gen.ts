@@ -28,8 +28,9 @@ import m24 from "../../migrations/0024_page_views_and_token_days.sql" with { typ
 import m25 from "../../migrations/0025_dashboard_indexes.sql" with { type: "text" };
 import m26 from "../../migrations/0026_search_indexes.sql" with { type: "text" };
 import m27 from "../../migrations/0027_unpublished_authors.sql" with { type: "text" };
-import m28 from "../../migrations/0029_invite_grants.sql" with { type: "text" };
-import m29 from "../../migrations/0030_recent_views.sql" with { type: "text" };
+import m28 from "../../migrations/0028_page_links.sql" with { type: "text" };
+import m29 from "../../migrations/0029_invite_grants.sql" with { type: "text" };
+import m30 from "../../migrations/0030_recent_views.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -60,6 +61,7 @@ export const migrations: Migration[] = [
   { tag: "0025_dashboard_indexes", sql: m25 },
   { tag: "0026_search_indexes", sql: m26 },
   { tag: "0027_unpublished_authors", sql: m27 },
-  { tag: "0029_invite_grants", sql: m28 },
-  { tag: "0030_recent_views", sql: m29 },
+  { tag: "0028_page_links", sql: m28 },
+  { tag: "0029_invite_grants", sql: m29 },
+  { tag: "0030_recent_views", sql: m30 },
 ];

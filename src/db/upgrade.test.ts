@@ -49,3 +49,25 @@ test("0012 moves the large page columns last and keeps every row, the rows that 
   expect(db.query("SELECT doc_id FROM search_dirty ORDER BY doc_id").all()).toEqual([{ doc_id: 7 }, { doc_id: 8 }]);
   db.close();
 });
+
+test("0028 fills page_links from every page's links as the app reads them (content/page-links.ts)", async () => {
+  const { linkedPageIds } = await import("../content/page-links");
+  const db = openSqlite(join(dir, "cairn.db"));
+  const upTo = migrations.findIndex((m) => m.tag.startsWith("0028_"));
+  migrate(db, migrations.slice(0, upTo), null, 0);
+  const now = "2026-01-01T00:00:00.000Z";
+  const [a, b, c] = ["0190a6c8-0000-7000-8000-00000000000a", "0190a6c8-0000-7000-8000-00000000000b", "0190a6c8-0000-7000-8000-00000000000c"];
+  const link = (href: string) => ({ type: "text", text: "x", marks: [{ type: "link", attrs: { href } }] });
+  const docA = { type: "doc", content: [{ type: "paragraph", content: [
+    link(`/s/ENG/p/${b}-install#setup`), link(`https://elsewhere.example/s/ENG/p/${c}`), link(`/p/${c.toUpperCase()}`), link(`/s/ENG/p/${b}/history/2`), link("/s/ENG"),
+  ] }] };
+  db.exec(`INSERT INTO spaces (id, key, name, created_at, updated_at) VALUES ('s1', 'ENG', 'Eng', '${now}', '${now}')`);
+  const insert = db.prepare("INSERT INTO pages (id, space_id, title, content_json, plain_text, current_version, status, created_at, updated_at) VALUES (?, 's1', ?, ?, '', 1, 1, ?, ?)");
+  insert.run(a, "A", JSON.stringify(docA), now, now);
+  insert.run(b, "B", JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }), now, now);
+  migrate(db, migrations, null, 0);
+  const rows = db.query<{ s: string; t: string }, []>("SELECT source_page_id AS s, target_page_id AS t FROM page_links ORDER BY t").all();
+  expect(rows).toEqual([{ s: a, t: b }, { s: a, t: c }]);
+  // The same as the writer would have recorded.
+  expect(linkedPageIds(docA).sort()).toEqual([b, c]);
+});

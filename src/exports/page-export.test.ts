@@ -63,6 +63,25 @@ describe("page export: Markdown", () => {
   });
 });
 
+describe("page export: links to pages", () => {
+  test("a page link is the page's current title, linked to the page on the instance; a page the exporter may not read shows no title", async () => {
+    const space = await newSpace(env, owner, "LINKS");
+    const target = await newPage(env, owner, space.id, "Old name");
+    const secret = await newPage(env, owner, space.id, "Secret plans");
+    expect((await call(env, "POST", `/api/pages/${secret.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } })).status).toBe(201);
+    const para = { type: "paragraph", content: [{ type: "pageLink", attrs: { pageId: target.id } }, { type: "text", text: " and " }, { type: "pageLink", attrs: { pageId: secret.id } }] };
+    const from = await newPage(env, owner, space.id, "Index", { contentJson: JSON.stringify({ type: "doc", content: [para] }) });
+    expect((await call(env, "PUT", `/api/pages/${target.id}`, { as: owner, body: { title: "New name" } })).status).toBe(200);
+    const md = (who: Who) => call(env, "GET", `/api/pages/${from.id}/export?format=markdown`, { as: who }).then((r) => r.text);
+    expect(await md(owner)).toBe(`# Index\n\n[New name](http://cairn.test/s/LINKS/p/${target.id}) and [Secret plans](http://cairn.test/s/LINKS/p/${secret.id})\n`);
+    expect(await md(member)).toBe(`# Index\n\n[New name](http://cairn.test/s/LINKS/p/${target.id}) and a page you cannot see\n`);
+    const html = (await call(env, "GET", `/api/pages/${from.id}/export?format=html`, { as: member })).text;
+    expect(html).toContain(`<a class="page-link" data-type="pageLink" data-page-id="${target.id}" href="http://cairn.test/s/LINKS/p/${target.id}">New name</a>`);
+    expect(html).toContain("a page you cannot see");
+    expect(html).not.toContain("Secret");
+  });
+});
+
 describe("page export: HTML", () => {
   test("one self-contained file: styles inlined light and dark, no script, a strict CSP, a small image inlined and a large one linked", async () => {
     const res = await exportOf("html");

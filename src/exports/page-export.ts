@@ -10,6 +10,8 @@ import { openAttachment } from "../attachments/service";
 import { pageToMarkdown } from "../content/markdown-export";
 import type { Core } from "../core";
 import type { Caller } from "../identity/caller";
+import { linkedPageIds } from "../content/page-links";
+import { readableTitles, type LinkedPage } from "../pages/links";
 import { getPageJson } from "../pages/service";
 import { findPageMeta } from "../pages/store";
 import { AppError, notFound } from "../platform/errors";
@@ -51,15 +53,30 @@ export async function exportPage(core: Core, caller: Caller, id: string, format:
   const stored = JSON.parse(json) as { title: string; emoji: string | null; fullWidth: boolean; contentJson: string };
   const page: ExportedPage = { title: stored.title, emoji: stored.emoji, fullWidth: stored.fullWidth, doc: JSON.parse(stored.contentJson) as JSONContent };
   const mentionName = currentNames(core, page.doc);
+  const pageLink = linkTargets(core, caller, page.doc);
   const filename = `${fileStem(page.title)}.${file.extension}`;
   if (format === "markdown") {
-    return { body: pageToMarkdown(page.title, page.doc, { baseUrl, mentionName }), contentType: file.contentType, filename };
+    return { body: pageToMarkdown(page.title, page.doc, { baseUrl, mentionName, pageLink }), contentType: file.contentType, filename };
   }
   // Paper cannot be clicked: a PDF prints every expand open.
   const doc = format === "pdf" ? withExpandsOpen(page.doc) : page.doc;
-  const html = pageHtmlFile({ ...page, doc, baseUrl, mentionName, inlined: await inlineImages(core, caller, doc) });
+  const html = pageHtmlFile({ ...page, doc, baseUrl, mentionName, pageLink, inlined: await inlineImages(core, caller, doc) });
   if (format === "html") return { body: html, contentType: file.contentType, filename };
   return { body: await pdfPrinter(core).print(html), contentType: file.contentType, filename };
+}
+
+/**
+ * Page links show each page's current title as the exporting person may see it (content/html.ts's
+ * pageLink), linked to the page on this instance: `/s/KEY/p/<id>`, made absolute with the rest of
+ * the file's instance links (a lone file has no neighbours to link to relatively).
+ */
+function linkTargets(core: Core, caller: Caller, doc: JSONContent) {
+  const ids = linkedPageIds(doc);
+  const found = ids.length ? readableTitles(core, caller, ids) : new Map<string, LinkedPage>();
+  return (id: string) => {
+    const page = found.get(id.toLowerCase());
+    return page ? { title: page.title, href: `/s/${encodeURIComponent(page.spaceKey)}/p/${page.id}` } : null;
+  };
 }
 
 function withExpandsOpen(node: JSONContent): JSONContent {

@@ -37,6 +37,8 @@ export interface HtmlFileInput {
   /** Image sources already inlined: stored src → data: URL. */
   inlined: Map<string, string>;
   mentionName: (id: string, label: string | null) => string;
+  /** A page link's target as the exporting person sees it (relative href), or null. */
+  pageLink?: (pageId: string) => { title: string; href: string } | null;
 }
 
 const absolute = (url: string, base: string | null) => (base && url.startsWith("/") && !url.startsWith("//") ? base + url : url);
@@ -48,6 +50,10 @@ export function pageHtmlFile(input: HtmlFileInput): string {
     imageSrc: (src) => input.inlined.get(src) ?? absolute(src, baseUrl),
     attachmentHref: (id) => absolute(`/api/attachments/${encodeURIComponent(id)}/download`, baseUrl),
     mentionName: input.mentionName,
+    pageLink: (id) => {
+      const target = input.pageLink?.(id) ?? null;
+      return target && { title: target.title, href: absolute(target.href, baseUrl) };
+    },
   });
   const title = input.title.trim() || "Untitled";
   const heading = `${input.emoji ? `${escapeHtml(input.emoji)} ` : ""}${escapeHtml(title)}`;

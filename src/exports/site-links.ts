@@ -1,7 +1,10 @@
 /**
  * Links and files inside the static site's pages, rewritten for reading from disk:
- * - a link to an exported page (`/s/KEY/p/<id>-slug`, or the same on the instance's base URL)
- *   becomes the relative path of its `index.html` (the fragment kept); `/s/KEY` the front page;
+ * - a link to an exported page (`/p/<id>`, `/s/KEY/p/<id>-slug`, or the same on the instance's
+ *   base URL) becomes the relative path of its `index.html` (the fragment kept); `/s/KEY` the
+ *   front page. A page link node (content/page-links.ts) shows the page's title as the export's
+ *   reader sees it (`titleOf`) and links the same way; a page that reader may not read shows
+ *   as UNSEEN_PAGE, never its title;
  * - an image or attachment of an exported page (`/api/attachments/<id>/view|download`) becomes
  *   its file in `_files/`;
  * - anything else of the instance (a page left out of the export, another space, an attachment of
@@ -11,6 +14,7 @@
  * - links and images on the web stay as they are.
  */
 import type { HtmlOptions } from "../content/html";
+import { pageHref, pageOfHref } from "../content/page-links";
 import { hrefTo, rootPrefix } from "./site-paths";
 
 export interface SiteLinks {
@@ -21,9 +25,10 @@ export interface SiteLinks {
   pageDirs: Map<string, string>;
   /** Exported attachment id → its file in the zip ("_files/<sha256>/<name>"). */
   files: Map<string, string>;
+  /** A linked page's current title if the export's reader may read it, else null. */
+  titleOf: (pageId: string) => string | null;
 }
 
-const PAGE = /^\/s\/([^/?#]+)\/p\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:-[^/?#]*)?\/?(?:\?[^#]*)?(#.*)?$/i;
 const SPACE = /^\/s\/([^/?#]+)\/?(?:[?#].*)?$/;
 const ATTACHMENT = /^\/api\/attachments\/([^/?#]+)\/(?:view|download)\/?(?:[?#].*)?$/;
 
@@ -60,10 +65,11 @@ export function siteHtmlOptions(links: SiteLinks, depth: number): HtmlOptions {
     pageHref(href) {
       const path = instancePath(href, links.baseUrl);
       if (path === null) return href;
-      const page = PAGE.exec(path);
+      const page = pageOfHref(path);
       if (page) {
-        const dir = decode(page[1]!).toUpperCase() === links.spaceKey ? links.pageDirs.get(page[2]!.toLowerCase()) : undefined;
-        return dir !== undefined ? hrefTo(depth, dir) + (page[3] ?? "") : elsewhere(path);
+        // Ids are unique across spaces: a page of the export is found whatever key the link names.
+        const dir = links.pageDirs.get(page.pageId);
+        return dir !== undefined ? hrefTo(depth, dir) + page.fragment : elsewhere(path);
       }
       const space = SPACE.exec(path);
       if (space && decode(space[1]!).toUpperCase() === links.spaceKey) return `${rootPrefix(depth)}index.html`;
@@ -75,6 +81,12 @@ export function siteHtmlOptions(links: SiteLinks, depth: number): HtmlOptions {
       const path = instancePath(src, links.baseUrl);
       if (path === null) return src;
       return attachmentFile(links, path, depth) || elsewhere(path);
+    },
+    pageLink(pageId) {
+      const title = links.titleOf(pageId);
+      if (title === null) return null;
+      const dir = links.pageDirs.get(pageId);
+      return { title, href: dir !== undefined ? hrefTo(depth, dir) : elsewhere(pageHref(pageId)) || null };
     },
     attachmentHref(id) {
       const file = links.files.get(id);

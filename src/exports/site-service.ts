@@ -17,6 +17,7 @@ import type { Core } from "../core";
 import { documentHtml } from "../content/html";
 import { readingStyles } from "../content/reading-styles";
 import { isPubliclyReadable, requireReadableSpace } from "../access/spaces";
+import { readableTitles } from "../pages/links";
 import { pageTreeJson } from "../pages/tree";
 import { findSpaceByKey } from "../spaces/service";
 import { AppError, invalid } from "../platform/errors";
@@ -65,7 +66,16 @@ export function exportSite(core: Core, caller: Caller, key: string, opts: { audi
   const pages = planSite(JSON.parse(pageTreeJson(core, reader, space.id)) as TreeInput[]);
   const exported = new Set(pages.map((p) => p.id));
   const attachments = attachmentsOfSpace(core, space.id).filter((a) => exported.has(a.pageId));
-  const links: SiteLinks = { spaceKey: space.key, baseUrl: core.config.baseUrl, pageDirs: new Map(pages.map((p) => [p.id, p.dir])), files: new Map() };
+  // Titles of exported pages are known; any other page linked to is looked up as the reader sees it, once.
+  const exportedTitles = new Map(pages.map((p) => [p.id, p.title]));
+  const otherTitles = new Map<string, string | null>();
+  const titleOf = (id: string) => {
+    const known = exportedTitles.get(id);
+    if (known !== undefined) return known;
+    if (!otherTitles.has(id)) otherTitles.set(id, readableTitles(core, reader, [id]).get(id)?.title ?? null);
+    return otherTitles.get(id)!;
+  };
+  const links: SiteLinks = { spaceKey: space.key, baseUrl: core.config.baseUrl, pageDirs: new Map(pages.map((p) => [p.id, p.dir])), files: new Map(), titleOf };
   const files = new Map<string, { path: string; contentType: string }>();
   for (const a of attachments) {
     let file = files.get(a.sha256);

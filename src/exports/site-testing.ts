@@ -41,6 +41,8 @@ export async function siteFixture(env: TestEnv) {
     { type: "attachment", attrs: { attachmentId: sheet.id, filename: sheet.filename, size: sheet.size, contentType: sheet.contentType } },
     para(link("the plans", `/s/DOCS/p/${secret.id}-secret-plans`), text(" and "), link("the web", "https://example.com/x"), text(" and "), link("home", "/s/DOCS")),
   ));
+  // Page links by id (content/page-links.ts): two nodes, one to the secret page, and linked text.
+  await update(env, owner, unicode.id, docOf(para({ type: "pageLink", attrs: { pageId: install.id } }, text(" then "), { type: "pageLink", attrs: { pageId: secret.id } }, text(" and "), link("the start", `/p/${start.id}#top`))));
   await update(env, owner, secretChild.id, docOf({ type: "attachment", attrs: { attachmentId: hidden.id, filename: hidden.filename, size: hidden.size, contentType: hidden.contentType } }));
   await call(env, "POST", `/api/pages/${install.id}/labels`, { as: owner, body: { name: "how-to" } });
   // Only the owner (a space admin, never shut out anyway) may see the secret branch.

@@ -83,6 +83,24 @@ describe("the static site export", () => {
     expect(front).toContain('data-page="-1" data-root=""');
   });
 
+  test("page links by id show the current title and become relative; one the reader may not see shows no title", async () => {
+    const f = await siteFixture(env);
+    expect((await call(env, "PUT", `/api/pages/${f.install.id}`, { as: f.owner, body: { title: "Installing" } })).status).toBe(200);
+    for (const [who, secret] of [[f.member, "a page you cannot see"], [f.owner, "Secret plans"]] as const) {
+      const site = await siteExport(env, who, "DOCS");
+      const path = [...site.files.keys()].find((p) => p.endsWith("index.html") && site.textOf(p).includes('data-type="pageLink"'))!;
+      const depth = path.split("/").length - 1;
+      const up = "../".repeat(depth);
+      const html = site.textOf(path);
+      expect(html).toContain(`<a class="page-link" data-type="pageLink" data-page-id="${f.install.id}" href="${up}getting-started/installing/index.html">Installing</a> then `);
+      expect(html).toContain(`<a href="${up}getting-started/index.html#top">the start</a>`);
+      if (who === f.member) {
+        expect(html).toContain('<span class="page-link page-link-unseen" data-type="pageLink">a page you cannot see</span>');
+        expect(html).not.toContain(f.secret.id);
+      } else expect(html).toContain(`>${secret}</a>`);
+    }
+  });
+
   test("links to pages left out point at the instance when its base URL is known", async () => {
     env.close();
     env = makeEnv({ env: { CAIRN_BASE_URL: "https://wiki.example.org" } });

@@ -59,7 +59,7 @@ export function publishDraft(core: Core, caller: Caller, id: string, input: { ti
       })
       .where(eq(pages.id, page.id))
       .run();
-    writeVersion(core, { pageId: page.id, versionNumber, title, contentJson: content?.json ?? page.contentJson, comment: "Published", authorId: user.user.id });
+    writeVersion(core, { pageId: page.id, versionNumber, title, contentJson: content?.json ?? page.contentJson, comment: "Published", authorId: user.user.id }, page.contentJson);
     recordEvent(core, { type: "page.created", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: parentId, fromDraft: true } });
     return pageFor(core, user, page.id);
   });

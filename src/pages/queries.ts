@@ -4,6 +4,7 @@
  */
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { Core } from "../core";
+import { listParam } from "../platform/db/lists";
 import { perInstance } from "../platform/memo";
 import { PAGE_STATUS, pages } from "./tables";
 
@@ -77,3 +78,15 @@ export const updateContent = perInstance((core: Core) =>
     .where(eq(pages.id, sql.placeholder("id")))
     .prepare(),
 );
+
+// Every version write with links runs these: prepared once per database.
+const clearLinks = perInstance((db: Core["sqlite"]) => db.query<never, { source: string }>("DELETE FROM page_links WHERE source_page_id = $source"));
+const insertLinks = perInstance((db: Core["sqlite"]) =>
+  db.query<never, { source: string; targets: string }>(`INSERT OR IGNORE INTO page_links (source_page_id, target_page_id) SELECT $source, value FROM (${listParam("$targets")})`),
+);
+
+/** The page's outgoing links become exactly `targets` (inside the caller's transaction). */
+export function replacePageLinks(core: Core, sourceId: string, targets: readonly string[], hadAny: boolean): void {
+  if (hadAny) clearLinks(core.sqlite).run({ source: sourceId });
+  if (targets.length) insertLinks(core.sqlite).run({ source: sourceId, targets: JSON.stringify(targets) });
+}

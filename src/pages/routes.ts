@@ -6,6 +6,7 @@ import { problems } from "../http/schemas";
 import { invalid } from "../platform/errors";
 import { readyJson } from "../platform/security-headers";
 import { lifecycleRoutes } from "./lifecycle-routes";
+import { linksRoutes } from "./links-routes";
 import { markdownRoutes } from "./markdown-routes";
 import { cachedPageAnswer } from "./page-cache";
 import { CreatePageBody, EmojiBody, LayoutBody, Page, PageParams, TickTaskBody, UpdatePageBody, Version, VersionParams, VersionWithContent } from "./schemas";
@@ -24,6 +25,7 @@ export function pageRoutes(core: Core) {
     .use(structureRoutes(core))
     .use(lifecycleRoutes(core))
     .use(markdownRoutes(core))
+    .use(linksRoutes(core))
     .post(
       "/",
       ({ body, request, set }) => {

@@ -10,6 +10,7 @@ import { findSpaceById } from "../spaces/service";
 import type { CheckedContent } from "./input";
 import { perInstance } from "../platform/memo";
 import { updateContent } from "./queries";
+import { writePageLinks } from "./links-store";
 import type { SpaceRow } from "../spaces/tables";
 import { PAGE_STATUS, pageVersionContributors, pages, pageVersions, type PageMeta, type PageRow } from "./tables";
 
@@ -124,7 +125,7 @@ export function insertPage(core: Core, caller: UserCaller, row: NewPageRow): Pag
     plainText: row.content.text,
   };
   const { lastInsertRowid } = insertRow(core).run({ ...page, fullWidth: page.fullWidth ? 1 : 0 }) as unknown as { lastInsertRowid: number | bigint };
-  writeVersion(core, { pageId: page.id, versionNumber: 1, title: row.title, contentJson: row.content.json, comment: row.comment, authorId: caller.user.id });
+  writeVersion(core, { pageId: page.id, versionNumber: 1, title: row.title, contentJson: row.content.json, comment: row.comment, authorId: caller.user.id }, null);
   return { ...page, docId: Number(lastInsertRowid) };
 }
 
@@ -152,8 +153,13 @@ const insertVersion = perInstance((core: Core) =>
     .prepare(),
 );
 
-export function writeVersion(core: Core, v: NewVersion): void {
+/**
+ * A page's new current version (inside the caller's transaction), and so its links
+ * (links-store.ts). `previousJson`: the document it replaces, null for a new page.
+ */
+export function writeVersion(core: Core, v: NewVersion, previousJson: string | null): void {
   insertVersion(core).run({ ...v, createdAt: iso(core.clock.now()) });
+  writePageLinks(core, v.pageId, v.contentJson, previousJson);
 }
 
 /** The people whose changes a version published, in the order they first changed it (issue 28). */
@@ -180,7 +186,7 @@ export function writeNextVersion(core: Core, page: PageRow, change: { title: str
     updatedAt: iso(core.clock.now()),
   };
   updateContent(core).run(updated);
-  writeVersion(core, { pageId: page.id, versionNumber: updated.currentVersion, title: updated.title, contentJson: updated.contentJson, comment: change.comment, authorId: change.authorId });
+  writeVersion(core, { pageId: page.id, versionNumber: updated.currentVersion, title: updated.title, contentJson: updated.contentJson, comment: change.comment, authorId: change.authorId }, page.contentJson);
   return updated;
 }
 

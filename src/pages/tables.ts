@@ -97,3 +97,18 @@ export const pageVersionContributors = sqliteTable(
     foreignKey({ columns: [t.pageId, t.versionNumber], foreignColumns: [pageVersions.pageId, pageVersions.versionNumber] }).onDelete("cascade"),
   ],
 );
+
+/**
+ * Which pages each page's current version links to (by id: pageLink nodes and page hrefs, see
+ * content/page-links.ts), for backlinks. Rewritten with every version (store.ts writeVersion);
+ * the target has no foreign key: a link to a purged page stays in the document, and readers of
+ * backlinks only ever start from a live target.
+ */
+export const pageLinks = sqliteTable(
+  "page_links",
+  {
+    sourcePageId: text("source_page_id").notNull().references(() => pages.id, { onDelete: "cascade" }),
+    targetPageId: text("target_page_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sourcePageId, t.targetPageId] }), index("page_links_target_idx").on(t.targetPageId, t.sourcePageId)],
+);

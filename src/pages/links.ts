@@ -1,0 +1,74 @@
+/**
+ * Links between pages as readers see them: a page's backlinks (the pages whose current version
+ * links to it, from page_links) and the current titles of the pages a document links to. Each
+ * page is authorised on its own, with the same filter as every list (visiblePagesFilter), so a
+ * page the caller may not read never shows its title, its space or that it exists.
+ */
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { canReadPage, visiblePagesFilter } from "../access/pages";
+import { PAGE_ID } from "../content/page-links";
+import type { Core } from "../core";
+import type { Caller } from "../identity/caller";
+import { invalid, notFound } from "../platform/errors";
+import { spaces } from "../spaces/tables";
+import { findPageMeta } from "./store";
+import { PAGE_STATUS, pageLinks, pages } from "./tables";
+
+/** Backlinks shown at most (a page linked from more lists the first by title). */
+export const BACKLINKS_MAX = 200;
+/** Ids asked in one titles request: more than a long page links to. */
+export const TITLES_MAX = 200;
+
+const summary = { id: pages.id, title: pages.title, emoji: pages.emoji, spaceId: pages.spaceId, spaceKey: spaces.key, spaceName: spaces.name };
+
+/** GET /api/pages/{id}/backlinks: published, live pages the caller may read that link to this one. */
+export function listBacklinks(core: Core, caller: Caller, id: string) {
+  const found = findPageMeta(core, id);
+  if (!found || !canReadPage(core, caller, found.space, found.page)) throw notFound("Page not found");
+  return core.db
+    .select(summary)
+    .from(pageLinks)
+    .innerJoin(pages, eq(pages.id, pageLinks.sourcePageId))
+    .innerJoin(spaces, eq(spaces.id, pages.spaceId))
+    .where(and(eq(pageLinks.targetPageId, found.page.id), eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt), visiblePagesFilter(core, caller)))
+    .orderBy(asc(pages.title), asc(pages.id))
+    .limit(BACKLINKS_MAX)
+    .all();
+}
+
+/** The `ids` query: comma-separated page ids. */
+export function parsePageIds(raw: string): string[] {
+  const ids = [...new Set(raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  if (ids.length === 0) throw invalid("ids", "must name at least one page id (comma-separated)");
+  if (ids.length > TITLES_MAX) throw invalid("ids", `must name at most ${TITLES_MAX} pages`);
+  const bad = ids.find((s) => !PAGE_ID.test(s));
+  if (bad !== undefined) throw invalid("ids", `"${bad.slice(0, 40)}" is not a page id (a UUID)`);
+  return ids;
+}
+
+/**
+ * GET /api/pages/titles?ids=…: the current title and space of each of these pages the caller may
+ * read and that is not in the trash. The others are simply absent (never a 404: that would tell
+ * a caller which ids exist).
+ */
+export function pageTitles(core: Core, caller: Caller, raw: string) {
+  return [...readableTitles(core, caller, parsePageIds(raw)).values()];
+}
+
+export type LinkedPage = { id: string; title: string; emoji: string | null; spaceId: string; spaceKey: string; spaceName: string };
+
+/** The pages among `ids` the caller may read, out of the trash, by id (exports ask this too). */
+export function readableTitles(core: Core, caller: Caller, ids: readonly string[]): Map<string, LinkedPage> {
+  const found = new Map<string, LinkedPage>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const part = ids.slice(i, i + 500);
+    const rows = core.db
+      .select(summary)
+      .from(pages)
+      .innerJoin(spaces, eq(spaces.id, pages.spaceId))
+      .where(and(inArray(pages.id, part), isNull(pages.deletedAt), visiblePagesFilter(core, caller)))
+      .all();
+    for (const row of rows) found.set(row.id, row);
+  }
+  return found;
+}
