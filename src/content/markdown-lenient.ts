@@ -28,7 +28,7 @@ import { fitToSchema } from "./markdown-fit";
 import { HTML_DETAILS_TOKEN, HTML_MARK_TOKEN, HTML_NODES_TOKEN, type HtmlReaders } from "./markdown-html";
 import { boundedMarked, MARKDOWN_FIELD, markdownTimeBudget, withinMarkdownBudget } from "./markdown-lexer";
 import { MAX_MARKDOWN_BYTES } from "./markdown";
-import { checkContentJson } from "./validate";
+import { repairToSchema } from "./repair";
 
 export type { HtmlReaders, ImageAttrs } from "./markdown-html";
 
@@ -61,11 +61,6 @@ const HtmlTokens = [
 
 /** The limits of a whole document: not a construct's, so never kept as text. */
 const WHOLE_DOCUMENT = /^(is too large|is too complex|has too many blocks|converts to a document the editor cannot hold: the document (is too large|has too many))/;
-/** Repairs of one document before it is read block by block instead. */
-const MAX_REPAIRS = 200;
-
-class NotRepairable extends Error {}
-
 /** A reader of Markdown from elsewhere; `html` reads its raw HTML (the importer's, with parse5). */
 export function lenientMarkdownReader(html: HtmlReaders): (markdown: string) => LenientMarkdown {
   const manager = new MarkdownManager({
@@ -74,7 +69,7 @@ export function lenientMarkdownReader(html: HtmlReaders): (markdown: string) => 
     marked: boundedMarked(html) as unknown as typeof marked,
   });
   const convert = (markdown: string, notes: string[]): JSONContent =>
-    repair(
+    repairToSchema(
       withinMarkdownBudget(markdown, () => fitToSchema(manager.parse(markdown))),
       notes,
     );
@@ -119,68 +114,6 @@ function reasonOf(error: unknown): string {
 
 function wholeDocument(error: unknown): boolean {
   return error instanceof AppError && error.extras.field === MARKDOWN_FIELD && WHOLE_DOCUMENT.test(error.extras.errors?.[MARKDOWN_FIELD]?.[0] ?? "");
-}
-
-/**
- * Checks the document as it will be stored; each node the check names is replaced by its text
- * (a mark it names is dropped), until it passes. A path named twice climbs to the parent (a
- * paragraph may not be allowed where the node was).
- */
-function repair(doc: JSONContent, notes: string[]): JSONContent {
-  let last = "";
-  for (let round = 0; round <= MAX_REPAIRS; round++) {
-    let reason: string;
-    try {
-      checkContentJson(JSON.stringify(doc));
-      return doc;
-    } catch (error) {
-      if (!(error instanceof AppError) || error.extras.field !== "contentJson") throw error;
-      reason = error.extras.errors?.contentJson?.[0] ?? error.message;
-      const path = /^content\[\d+\](?:\.content\[\d+\])*/.exec(reason)?.[0];
-      if (!path || round === MAX_REPAIRS) {
-        if (/^the document (is too large|has too many)/.test(reason)) throw invalid(MARKDOWN_FIELD, `converts to a document the editor cannot hold: ${reason}`);
-        throw new NotRepairable(reason);
-      }
-      const indices = [...path.matchAll(/content\[(\d+)\]/g)].map((m) => Number(m[1]));
-      const why = reason.slice(path.length).replace(/^\.?/, "");
-      const mark = /^marks\[(\d+)\]/.exec(why);
-      if (path === last && !mark) indices.pop();
-      last = path;
-      if (!indices.length) throw new NotRepairable(reason);
-      doc = replaceAt(doc, indices, (node) => {
-        if (mark) {
-          notes.push(`"${excerpt(textOf(node))}" (${why}): the ${node.marks?.[Number(mark[1])]?.type ?? "mark"} is dropped, the text kept`);
-          const marks = (node.marks ?? []).filter((_, i) => i !== Number(mark[1]));
-          return [{ ...node, marks: marks.length ? marks : undefined }];
-        }
-        const text = textOf(node);
-        notes.push(`"${excerpt(text || node.type || "")}" (${why || reason})`);
-        if (node.type === "text" || isInlineNode(node)) return text ? [{ type: "text", text }] : [];
-        return [{ type: "paragraph", content: text ? [{ type: "text", text }] : [] }];
-      });
-    }
-  }
-  return doc;
-}
-
-function isInlineNode(node: JSONContent): boolean {
-  return ["mention", "hardBreak", "text"].includes(node.type ?? "");
-}
-
-function replaceAt(node: JSONContent, indices: number[], replace: (node: JSONContent) => JSONContent[]): JSONContent {
-  const [i, ...rest] = indices;
-  const content = [...(node.content ?? [])];
-  if (i >= content.length) throw new NotRepairable("no such node");
-  content.splice(i, 1, ...(rest.length ? [replaceAt(content[i], rest, replace)] : replace(content[i])));
-  return { ...node, content };
-}
-
-/** The text a node shows (a mention its name), blocks separated by a space. */
-function textOf(node: JSONContent): string {
-  if (node.type === "text") return node.text ?? "";
-  if (node.type === "mention") return `@${String(node.attrs?.label ?? node.attrs?.id ?? "")}`;
-  if (node.type === "hardBreak") return " ";
-  return (node.content ?? []).map(textOf).join(node.content?.some((c) => c.type !== "text" && !isInlineNode(c)) ? " " : "").trim();
 }
 
 function excerpt(text: string): string {

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { call, makeEnv, ownerAndMember, type TestEnv, type Who } from "../../tests/harness";
 import { PNG } from "../attachments/testing";
 import { confluenceExport } from "./from-confluence/testing";
+import type { ImportedSpace } from "./model";
+import { planImport } from "./plan";
 import { importZip, zipOf } from "./testing";
 
 let env: TestEnv;
@@ -80,4 +82,33 @@ test("a Confluence HTML export: its tree from the breadcrumbs, its panels, its a
   expect(setup.content).toContain(`/api/attachments/${attachment.id}/view`);
   const versions = (await call(env, "GET", `/api/pages/${setup.id}/versions`, { as: owner })).body;
   expect(versions[0]).toMatchObject({ authorId: owner.id, changeComment: expect.stringMatching(/^Imported from Confluence/) });
+});
+
+test("a construct that cannot be stored never refuses a Markdown or Confluence import nor empties its page: it is kept as text and named", async () => {
+  const page = (format: "markdown" | "cairn-pack"): ImportedSpace => ({
+    format,
+    space: { name: "Odd", key: "ODD" },
+    authors: [],
+    pages: [
+      {
+        ref: "p1", parent: null, position: 0, title: "Odd", emoji: null, fullWidth: false, createdBy: null, updatedBy: null, labels: [], comments: [], attachments: [], sourcePath: "Odd.md",
+        versions: [{ title: "Odd", changeComment: null, author: null, content: { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Kept. " }, { type: "mention", attrs: { label: "Nobody" } }] }, { type: "blink", content: [{ type: "text", text: "Blinking" }] }, { type: "paragraph", content: [{ type: "text", text: "The rest." }] }] } }],
+      },
+    ],
+    templates: [],
+    blobs: new Map(),
+    homepage: null,
+    mapped: [],
+    skipped: [],
+  });
+  const plan = await planImport(env.core, page("markdown"), { key: "ODD", name: "Odd", ownerId: owner.id, now: Date.now() });
+  const doc = JSON.parse(plan.pages[0].contentJson!);
+  expect(JSON.stringify(doc)).toContain('"text":"Kept. @Nobody"');
+  expect(doc.content.map((n: any) => n.type)).toEqual(["paragraph", "paragraph", "paragraph"]);
+  expect(plan.skipped.map((s) => s.reason)).toEqual([
+    expect.stringMatching(/^a construct that cannot be stored is kept as text: "@Nobody" \(id: is required/),
+    expect.stringMatching(/^a construct that cannot be stored is kept as text: "Blinking" \(unknown node type "blink"/),
+  ]);
+  // A pack is Cairn's own: one that does not fit is damaged, and refused.
+  await expect(planImport(env.core, page("cairn-pack"), { key: "ODD", name: "Odd", ownerId: owner.id, now: Date.now() })).rejects.toThrow(/blink|id/);
 });

@@ -8,12 +8,14 @@ import { inArray } from "drizzle-orm";
 import type { Core } from "../core";
 import { cleanFilename } from "../attachments/filenames";
 import { checkAnchor, checkBody } from "../comments/service";
+import type { JSONContent } from "@tiptap/core";
+import { checkRepairing, NotRepairable } from "../content/repair";
 import { checkContentJson } from "../content/validate";
 import { normaliseLabelName } from "../labels/names";
 import { cleanEmoji, COMMENT_MAX, TITLE_MAX } from "../pages/input";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
-import { AppError } from "../platform/errors";
+import { AppError, invalid } from "../platform/errors";
 import { DESCRIPTION_MAX } from "../spaces/service";
 import { users } from "../users/tables";
 import { newTally, rewriteCommentBody, rewriteContent, type ImportedPerson, type RefTargets } from "./links";
@@ -218,7 +220,9 @@ function planPage(plan: ImportPlan, p: ImportedPage, where: string, c: PageConte
   // import, the person who imported it is named, and the version says where it came from.
   const byImporter = (ref: string | null) => c.userOf(ref) ?? c.importedBy?.id ?? null;
   for (const [n, v] of p.versions.entries()) {
-    current = refusedAt(`${where}, version ${n + 1}`, () => checkContentJson(JSON.stringify(rewriteContent(v.content, c.targets, c.tally))));
+    const at = `${where}, version ${n + 1}`;
+    const rewritten = rewriteContent(v.content, c.targets, c.tally);
+    current = c.importedBy ? checkKeepingText(plan, at, rewritten) : refusedAt(at, () => checkContentJson(JSON.stringify(rewritten)));
     const comment = (v.changeComment?.trim() || importedFrom(p, v, c))?.slice(0, COMMENT_MAX) || null;
     plan.versions.push({ pageId: c.id, versionNumber: n + 1, title: tidyTitle(v.title), changeComment: comment, authorId: byImporter(v.author), createdAt: when(v.createdAt, createdAt), contentJson: current.json });
   }
@@ -289,6 +293,26 @@ function planPage(plan: ImportPlan, p: ImportedPage, where: string, c: PageConte
       resolvedById: c.userOf(cm.resolvedBy),
     });
   }
+}
+
+/**
+ * A Markdown or Confluence page's document checked as every version is, but a construct that
+ * cannot be stored is kept as its text (named in `skipped`) instead of refusing the whole import:
+ * such archives come from tools that never knew Cairn's schema. A pack, written by Cairn, is
+ * refused instead: a pack that does not fit is damaged.
+ */
+function checkKeepingText(plan: ImportPlan, where: string, doc: JSONContent): { json: string; text: string } {
+  const notes: string[] = [];
+  const checked = refusedAt(where, () => {
+    try {
+      return checkRepairing(doc, notes, "contentJson");
+    } catch (err) {
+      if (err instanceof NotRepairable) throw invalid("contentJson", err.message);
+      throw err;
+    }
+  });
+  for (const note of notes) plan.skipped.push({ path: where, reason: `a construct that cannot be stored is kept as text: ${note}` });
+  return checked;
 }
 
 function settingsOf(s: ImportedSpace["space"]["settings"] = {}): ImportPlan["settings"] {

@@ -69,7 +69,8 @@ beforeAll(async () => {
   files = corpus();
   space = await fromMarkdownZip(await openTestZip(files));
   env = makeEnv();
-});
+  // ~1 s on an idle machine; room for a busy one.
+}, 60_000);
 afterAll(() => {
   removeTestZips();
   env.close();
@@ -137,5 +138,5 @@ describe("a corpus of real Markdown documentation", () => {
     const home = res.body.space.homepageId;
     const page = await call(env, "GET", `/api/pages/${home ?? ""}`, { as: owner });
     if (home) expect(page.status).toBe(200);
-  });
+  }, 60_000);
 });
