@@ -26,6 +26,7 @@ import { EditorSurface, primaryKeyHandler } from "./EditorSurface";
 import { editorExtensions } from "./extensions";
 import { ChangePopover, TrackedChangesBar, usePendingChanges } from "./TrackedChangesBar";
 import { CloseDialog, discardMine, fetchUnpublished, WhoseChangesDialog } from "./PublishDialogs";
+import { caretAtFirstChange, takeReviewRequest } from "./review";
 import { settle } from "./tracked";
 import { useUploads } from "./useUploads";
 
@@ -63,6 +64,21 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
     void queryClient.invalidateQueries({ queryKey: keys.page(page.id) });
     void queryClient.invalidateQueries({ queryKey: keys.versions(page.id) });
   }, [state.version, page.id, page.currentVersionNumber]);
+  // Opened from the reading view's Review: straight to the first unpublished change.
+  useEffect(() => {
+    if (!takeReviewRequest()) return;
+    // The room's document reaches the editor a moment after it is made (the sync plugin's
+    // first render); the caret is placed once it is there.
+    let tries = 0;
+    const timer = setInterval(() => {
+      if (editor.isDestroyed || ++tries > 40) return clearInterval(timer);
+      if (editor.state.doc.textContent.length === 0) return;
+      clearInterval(timer);
+      caretAtFirstChange(editor, page.contentJson);
+    }, 50);
+    return () => clearInterval(timer);
+    // Once, when the session opens: page.contentJson is the version it opened on.
+  }, [editor]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     if (!titleTouched) setTitle(page.title);
   }, [page.title, titleTouched]);
