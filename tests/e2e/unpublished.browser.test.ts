@@ -146,6 +146,22 @@ describe("publishing is never silent", () => {
   }, 60_000);
 });
 
+describe("Close, then Publish", () => {
+  test("publishes at once, credited to the one who typed", async () => {
+    await ada.page.goto(`${readPath}/edit`);
+    await typeAtEnd(ada.page, " Final word.");
+    await ada.page.getByRole("button", { name: "Close" }).click();
+    await ada.page.getByRole("dialog", { name: "Publish your changes?" }).getByRole("button", { name: "Publish", exact: true }).click();
+    await ada.page.waitForURL((u) => !u.pathname.endsWith("/edit"));
+    const stored = await storedDoc(world.owner.page, pageId);
+    expect(stored.version).toBe(3);
+    expect(stored.text).toContain("Final word.");
+    const versions = await api(ada.page, "GET", `/api/pages/${pageId}/versions`);
+    expect(versions[0].contributors.map((c: { name: string }) => c.name)).toEqual(["Ada Lovelace"]);
+    expect(await ada.page.locator(".unpublished-banner").count()).toBe(0);
+  }, 60_000);
+});
+
 describe("the looks", () => {
   test("the Close dialog, the banner, Update's names and the history, in four looks", async () => {
     const adaState = await ada.context.storageState();

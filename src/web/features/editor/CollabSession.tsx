@@ -189,7 +189,7 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
       const result = await discardMine(page.id);
       if (result.authors.some((a) => a.id === me)) {
         setAuthors(result.authors);
-        setClosing({ busy: null, error: "Some of your changes were made before this editing session was opened and cannot be taken back one by one: they stay in the shared copy. Remove them by hand, or publish them." });
+        setClosing({ busy: null, error: "Some of your changes were made before the server last opened this page for editing (it was closed a while, or the server restarted), so they cannot be taken back one by one: they stay in the shared copy. Remove them by hand, or publish them." });
         return;
       }
       toast.success("Your changes were discarded");
@@ -251,8 +251,9 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
         busy={closing.busy ?? (saving ? "publish" : null)}
         error={closing.error}
         onPublish={() => {
-          setAsking(null);
-          primary();
+          // The dialog named the others whose changes are in the copy: that is their showing.
+          setAsking(changes.length > 0 ? "publish" : null);
+          if (changes.length === 0) void publish(authors.filter((a) => a.id !== me).map((a) => a.id));
         }}
         onKeep={() => {
           toast.success("Kept as a draft in the shared copy: people who may edit see it as unpublished changes.");
