@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { axeViolations, LOOKS, screenshot, visit, type Visit } from "./harness";
-import { api, caretToEnd, invitedPerson, newPage, newSpace, ownerWorld, storedDoc, type World } from "./fixtures";
+import { api, caretToEnd, docJson, invitedPerson, newSpace, ownerWorld, para, storedDoc, type World } from "./fixtures";
 
 let world: World;
 let ada: Visit;
@@ -29,7 +29,9 @@ async function typeAtEnd(page: Page, words: string): Promise<void> {
 beforeAll(async () => {
   world = await ownerWorld();
   const space = await newSpace(world.owner.page, "TEAM", "Team");
-  const page = await newPage(world.owner.page, space.id, "Launch plan", { text: "We launch in spring." });
+  // Long enough that Ada's words, typed at the end, are out of sight from the top.
+  const details = Array.from({ length: 30 }, (_, i) => para(`Detail ${i + 1} of the plan.`));
+  const page = await api(world.owner.page, "POST", "/api/pages", { spaceId: space.id, title: "Launch plan", contentJson: docJson(para("We launch in spring."), ...details) });
   pageId = page.id;
   readPath = `/s/TEAM/p/${pageId}`;
   ada = await invitedPerson(world.cairn, world.owner.page, "ada@example.com", "Ada Lovelace");
@@ -63,10 +65,21 @@ describe("publishing is never silent", () => {
     const banner = grace.page.getByRole("status").filter({ hasText: "Unpublished changes by Ada Lovelace" });
     await banner.waitFor();
     // The page as read is still the published version.
-    expect(await grace.page.locator(".page-body, main").first().textContent()).not.toContain("beta first");
+    expect(await grace.page.locator("main").first().textContent()).not.toContain("beta first");
     await banner.getByRole("link", { name: "Review" }).click();
     await grace.page.waitForURL((u) => u.pathname.endsWith("/edit"));
-    await grace.page.locator(".ProseMirror", { hasText: "Ada's idea: a beta first." }).waitFor();
+    // The caret lands in the first block that differs from the published version, in view.
+    const changed = grace.page.locator(".ProseMirror p", { hasText: "Ada's idea: a beta first." });
+    await changed.waitFor();
+    await grace.page.waitForFunction(() => {
+      const sel = window.getSelection();
+      const p = sel?.anchorNode && (sel.anchorNode.nodeType === 1 ? (sel.anchorNode as Element) : sel.anchorNode.parentElement)?.closest("p");
+      return !!p?.textContent?.includes("Ada's idea");
+    });
+    await expect(changed.isVisible()).resolves.toBe(true);
+    const box = (await changed.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(900);
+    expect(box.y).toBeGreaterThanOrEqual(0);
   }, 60_000);
 
   test("a reader without Edit sees no banner: the published version is the page", async () => {
@@ -101,7 +114,7 @@ describe("publishing is never silent", () => {
     await grace.page.waitForURL((u) => !u.pathname.endsWith("/edit"));
     const stored = await storedDoc(world.owner.page, pageId);
     expect(stored.version).toBe(2);
-    expect(stored.text).toContain("Ada's idea: a beta first. Grace agrees.");
+    expect(stored.text).toContain("Detail 30 of the plan. Ada's idea: a beta first. Grace agrees.");
     const versions = await api(grace.page, "GET", `/api/pages/${pageId}/versions`);
     expect(versions[0].contributors.map((c: { name: string }) => c.name)).toEqual(["Ada Lovelace", "Grace Hopper"]);
     // Published: no banner any more, and the header credits both.
@@ -130,6 +143,22 @@ describe("publishing is never silent", () => {
       expect(v.foreign).toEqual([]);
       expect(v.errors).toEqual([]);
     }
+  }, 60_000);
+});
+
+describe("Close, then Publish", () => {
+  test("publishes at once, credited to the one who typed", async () => {
+    await ada.page.goto(`${readPath}/edit`);
+    await typeAtEnd(ada.page, " Final word.");
+    await ada.page.getByRole("button", { name: "Close" }).click();
+    await ada.page.getByRole("dialog", { name: "Publish your changes?" }).getByRole("button", { name: "Publish", exact: true }).click();
+    await ada.page.waitForURL((u) => !u.pathname.endsWith("/edit"));
+    const stored = await storedDoc(world.owner.page, pageId);
+    expect(stored.version).toBe(3);
+    expect(stored.text).toContain("Final word.");
+    const versions = await api(ada.page, "GET", `/api/pages/${pageId}/versions`);
+    expect(versions[0].contributors.map((c: { name: string }) => c.name)).toEqual(["Ada Lovelace"]);
+    expect(await ada.page.locator(".unpublished-banner").count()).toBe(0);
   }, 60_000);
 });
 

@@ -26,6 +26,7 @@ import { EditorSurface, primaryKeyHandler } from "./EditorSurface";
 import { editorExtensions } from "./extensions";
 import { ChangePopover, TrackedChangesBar, usePendingChanges } from "./TrackedChangesBar";
 import { CloseDialog, discardMine, fetchUnpublished, WhoseChangesDialog } from "./PublishDialogs";
+import { caretAtFirstChange, takeReviewRequest } from "./review";
 import { settle } from "./tracked";
 import { useUploads } from "./useUploads";
 
@@ -63,6 +64,21 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
     void queryClient.invalidateQueries({ queryKey: keys.page(page.id) });
     void queryClient.invalidateQueries({ queryKey: keys.versions(page.id) });
   }, [state.version, page.id, page.currentVersionNumber]);
+  // Opened from the reading view's Review: straight to the first unpublished change.
+  useEffect(() => {
+    if (!takeReviewRequest()) return;
+    // The room's document reaches the editor a moment after it is made (the sync plugin's
+    // first render); the caret is placed once it is there.
+    let tries = 0;
+    const timer = setInterval(() => {
+      if (editor.isDestroyed || ++tries > 40) return clearInterval(timer);
+      if (editor.state.doc.textContent.length === 0) return;
+      clearInterval(timer);
+      caretAtFirstChange(editor, page.contentJson);
+    }, 50);
+    return () => clearInterval(timer);
+    // Once, when the session opens: page.contentJson is the version it opened on.
+  }, [editor]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     if (!titleTouched) setTitle(page.title);
   }, [page.title, titleTouched]);
@@ -173,7 +189,7 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
       const result = await discardMine(page.id);
       if (result.authors.some((a) => a.id === me)) {
         setAuthors(result.authors);
-        setClosing({ busy: null, error: "Some of your changes were made before this editing session was opened and cannot be taken back one by one: they stay in the shared copy. Remove them by hand, or publish them." });
+        setClosing({ busy: null, error: "Some of your changes were made before the server last opened this page for editing (it was closed a while, or the server restarted), so they cannot be taken back one by one: they stay in the shared copy. Remove them by hand, or publish them." });
         return;
       }
       toast.success("Your changes were discarded");
@@ -235,8 +251,9 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
         busy={closing.busy ?? (saving ? "publish" : null)}
         error={closing.error}
         onPublish={() => {
-          setAsking(null);
-          primary();
+          // The dialog named the others whose changes are in the copy: that is their showing.
+          setAsking(changes.length > 0 ? "publish" : null);
+          if (changes.length === 0) void publish(authors.filter((a) => a.id !== me).map((a) => a.id));
         }}
         onKeep={() => {
           toast.success("Kept as a draft in the shared copy: people who may edit see it as unpublished changes.");

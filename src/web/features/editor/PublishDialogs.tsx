@@ -89,7 +89,7 @@ export function WhoseChangesDialog(p: { open: boolean; onOpenChange(open: boolea
       open={p.open}
       onOpenChange={p.onOpenChange}
       title={`Publish changes by ${peopleList(p.authors, p.meId)}?`}
-      description="Update publishes everything in the page's shared copy, not only your own changes. The new version credits each of them."
+      description="Update publishes everything in the page's shared copy, not only your own changes. The new version credits everyone listed."
     >
       <PeopleList authors={p.authors} meId={p.meId} />
       <DialogActions>
