@@ -6,7 +6,11 @@
  */
 import { useEffect, useState, type ReactNode } from "react";
 
-type Lowlight = (typeof import("../../editor/lowlight"))["lowlight"];
+/** What the reading view uses of lowlight (its type, written here: the module itself loads late). */
+interface Lowlight {
+  registered(language: string): boolean;
+  highlight(language: string, text: string): { children: unknown[] };
+}
 interface HastText {
   type: "text";
   value: string;
