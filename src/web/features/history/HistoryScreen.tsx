@@ -18,7 +18,6 @@ import { toast } from "../../ui/toast";
 import { pageChanged, usePage, useVersions } from "../page/queries";
 import { DocumentView } from "../page/render/DocumentView";
 import { Comparison } from "./Comparison";
-import { compareDocs } from "./text-diff";
 import "./history.css";
 import { useTitle } from "../../lib/title";
 import { PersonAvatar } from "../people/PersonAvatar";
@@ -134,7 +133,7 @@ export default function HistoryScreen({ space, pageId, versionNumber }: { space:
             <Loading />
           ) : viewed.data ? (
             mode === "compare" && base && other.data ? (
-              <Comparison changes={compareDocs(parseDoc(other.data.contentJson), parseDoc(viewed.data.contentJson))} />
+              <Comparison older={other.data.contentJson} newer={viewed.data.contentJson} />
             ) : mode === "compare" && base ? (
               <Loading />
             ) : (

@@ -6,7 +6,11 @@
  */
 import { useEffect, useState, type ReactNode } from "react";
 
-type Lowlight = (typeof import("../../editor/lowlight"))["lowlight"];
+/** What the reading view uses of lowlight (its type, written here: the module itself loads late). */
+interface Lowlight {
+  registered(language: string): boolean;
+  highlight(language: string, text: string): { children: unknown[] };
+}
 interface HastText {
   type: "text";
   value: string;
@@ -47,10 +51,10 @@ function highlighted(lowlight: Lowlight, language: string, text: string): ReactN
 }
 
 /**
- * `text`: the block's plain text, or null when it holds more than plain text (tracked changes in
- * a comparison): then its children are drawn as they are.
+ * `text`: the block's plain text, or null when it holds more than plain text (the lines of a
+ * version comparison): then its children are drawn as they are. `diff`: how a comparison marks it.
  */
-export function CodeBlock({ language, text, children }: { language: string; text: string | null; children?: ReactNode }) {
+export function CodeBlock({ language, text, diff, children }: { language: string; text: string | null; diff?: string; children?: ReactNode }) {
   const wanted = !!language && text !== null;
   const [lowlight, setLowlight] = useState<Lowlight | null>(loaded);
   useEffect(() => {
@@ -64,7 +68,7 @@ export function CodeBlock({ language, text, children }: { language: string; text
   const coloured = wanted && lowlight ? highlighted(lowlight, language, text) : null;
   return (
     // Focusable: a long line scrolls sideways, by keyboard too.
-    <pre data-language={language || undefined} tabIndex={0}>
+    <pre data-language={language || undefined} className={diff ? `cmp-${diff}` : undefined} tabIndex={0}>
       <code className={language ? `language-${language}` : undefined}>{coloured ?? children}</code>
     </pre>
   );

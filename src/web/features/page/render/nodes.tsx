@@ -19,12 +19,13 @@ const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : u
 const PANEL_ICONS = { info: Info, note: Lightbulb, warning: TriangleAlert, success: CircleCheck, error: CircleAlert } as const;
 const PANEL_NAMES = { info: "Info", note: "Note", warning: "Warning", success: "Success", error: "Error" } as const;
 
-function Cell({ tag: Tag, ...p }: NodeProps & { tag: "td" | "th" }) {
+/** `diff`: how a version comparison marks it (history's doc-diff.ts); absent when reading. */
+function Cell({ tag: Tag, diff, ...p }: NodeProps & { tag: "td" | "th"; diff?: string }) {
   const attrs = a(p);
   const widths = Array.isArray(attrs.colwidth) ? (attrs.colwidth as number[]) : null;
   const align = attrs.align === "center" || attrs.align === "right" || attrs.align === "left" ? attrs.align : undefined;
   return (
-    <Tag colSpan={num(attrs.colspan) ?? 1} rowSpan={num(attrs.rowspan) ?? 1} style={{ width: widths?.[0] ? `${widths[0]}px` : undefined, textAlign: align }}>
+    <Tag className={diff ? `cmp-${diff}` : undefined} colSpan={num(attrs.colspan) ?? 1} rowSpan={num(attrs.rowspan) ?? 1} style={{ width: widths?.[0] ? `${widths[0]}px` : undefined, textAlign: align }}>
       {p.children}
     </Tag>
   );
