@@ -77,7 +77,7 @@ describe("the palette", () => {
     await page.goto("/");
     await page.getByRole("button", { name: /Search/ }).first().waitFor();
     await page.keyboard.press("Control+k");
-    await palette(page).getByRole("combobox").fill("kubernets");
+    await palette(page).getByRole("combobox").fill("kubernetis");
     await palette(page).getByText(/Showing results for “kubernetes”/).waitFor();
     expect(await palette(page).locator("mark").first().textContent()).toBe("kubernetes");
     expect(await axeViolations(page)).toEqual([]);
@@ -114,7 +114,7 @@ describe("starting a page", () => {
     // The row's "+" is for the pointer (the keyboard has the row's menu, Shift+F10).
     await page.locator('button[title="New page inside Coffee machine"]').click();
     await page.waitForURL(/\/edit$/);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Title");
+    await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Title");
     const id = /\/p\/([^/]+)\//.exec(new URL(page.url()).pathname)?.[1] ?? /\/p\/([^/]+)/.exec(page.url())![1];
     const made = await api(page, "GET", `/api/pages/${id}`);
     expect(made.parentPageId).toBe(ids.coffee);
@@ -239,7 +239,7 @@ describe("screens", () => {
         await page.keyboard.press("Control+k");
         await palette(page).getByText("Recently viewed").waitFor();
         await screenshot(page, `${tag}-palette-recent`);
-        await palette(page).getByRole("combobox").fill("kubernets");
+        await palette(page).getByRole("combobox").fill("kubernetis");
         await palette(page).getByText(/Showing results for/).waitFor();
         await screenshot(page, `${tag}-palette-typo`);
         await page.keyboard.press("Escape");

@@ -672,6 +672,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pages/{id}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Tick or untick one task of the page (reading view): a small version of its own, also made in an open editing room
+         * @description The version's change comment names the task ("Ticked “Write the notes”"). A task already in that state changes nothing (200, no version). While the page is open in a shared editing room, the same task is ticked in the room's working copy and the room moves to the new version, so the editors see the tick without a tracked change and keep their unpublished words.
+         */
+        put: operations["putApiPagesByIdTasks"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pages/{id}/layout": {
         parameters: {
             query?: never;
@@ -6078,6 +6098,122 @@ export interface operations {
                 "application/json": {
                     /** @description One emoji; null removes it */
                     emoji: ((string | null) | null) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        spaceId: string;
+                        parentPageId: ((string | null) | null) | null;
+                        title: string;
+                        /** @description The document as JSON text */
+                        contentJson: string;
+                        /** @description Send it back as baseVersion for a safe update */
+                        currentVersionNumber: number;
+                        /** @description Order among siblings, from 0 */
+                        position: number;
+                        /** @description 0 Draft, 1 Published */
+                        status: number;
+                        emoji: ((string | null) | null) | null;
+                        fullWidth: boolean;
+                        createdById: ((string | null) | null) | null;
+                        updatedById: ((string | null) | null) | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /**
+                         * Format: date-time
+                         * @description Set while the page is in the trash
+                         */
+                        deletedAt: ((string | null) | null) | null;
+                        /** @description Whether you may change this page */
+                        canEdit: boolean;
+                    };
+                };
+            };
+            /** @description Something in the request is wrong; `field` and `errors` name the field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not signed in, or the API token is wrong, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed; `code` says why (for example read_only_token, token_not_allowed, reauth_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Does not exist, or the caller may not know that it exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putApiPagesByIdTasks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request bodies may be at most 1 MB. A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The task's place among the page's tasks (task-list items), in document order, from 0 */
+                    index: number;
+                    /** @description Ticked (true) or not */
+                    checked: boolean;
+                    /** @description The currentVersionNumber the reader saw; another value is 409 (the index may name another task by now) */
+                    baseVersion?: number;
                 };
             };
         };
