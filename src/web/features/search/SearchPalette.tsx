@@ -97,6 +97,12 @@ export function SearchPalette({ open, onOpenChange, spaceId }: { open: boolean; 
           </div>
         ) : null}
       </div>
+      {/* Outside the list: a listbox holds options only. */}
+      {correction ? (
+        <div className="palette-correction" role="status">
+          No pages have “{typed}”. Showing results for “<strong>{correction}</strong>”.
+        </div>
+      ) : null}
       <Command.List className="palette-list" aria-label={typed ? "Results" : "Recently viewed"} onPointerMove={() => (moved.current = true)}>
         {!typed && viewed.data && recent.length === 0 ? <div className="palette-note">Type to search every page you can read.</div> : null}
         {hits.error ? <div className="palette-note error-text" role="alert">{hits.error.message}</div> : null}
@@ -116,11 +122,6 @@ export function SearchPalette({ open, onOpenChange, spaceId }: { open: boolean; 
               </Command.Item>
             ))}
           </Command.Group>
-        ) : null}
-        {correction ? (
-          <div className="palette-note palette-correction" role="status">
-            No pages have “{typed}”. Showing results for “<strong>{correction}</strong>”.
-          </div>
         ) : null}
         {shown.map((hit) => (
           <Command.Item key={hit.pageId} value={hit.pageId} onSelect={() => go(pagePath(hit.spaceKey, hit.pageId, hit.title))} className="palette-item">
