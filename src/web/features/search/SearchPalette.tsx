@@ -15,7 +15,7 @@ import { useLocation } from "wouter";
 import { pagePath } from "../../lib/slug";
 import { FileText, Search } from "../../ui/icons";
 import { useSearchHits, useViewedPages } from "./queries";
-import { Snippet } from "./Snippet";
+import { MarkedTitle, Snippet } from "./Snippet";
 import "./search.css";
 
 const ALL = "__all__";
@@ -128,7 +128,7 @@ export function SearchPalette({ open, onOpenChange, spaceId }: { open: boolean; 
             <FileText size={16} aria-hidden="true" className="palette-icon" />
             <div className="palette-text">
               <div className="palette-title">
-                {hit.title} <span className="palette-space">· {hit.space}</span>
+                <MarkedTitle title={hit.title} words={hit.spelledAs} /> <span className="palette-space">· {hit.space}</span>
               </div>
               <div className="palette-snippet">
                 <Snippet text={hit.snippet} />
