@@ -33,7 +33,6 @@ export function TemplateOffer({ editor }: { editor: Editor }) {
           </li>
         ))}
       </ul>
-      <p className="template-offer-hint">Or just start writing; type / for blocks.</p>
     </section>
   );
 }

@@ -29,6 +29,9 @@ export function NewPageScreen({ space }: { space: Space }) {
   // The built-in templates (a module of their own: the chooser is rarely opened).
   const builtins = useQuery({ queryKey: ["builtin-templates"], queryFn: () => import("./builtin-templates").then((m) => m.BUILTIN_TEMPLATES), staleTime: Infinity });
 
+  // A template of the space or the wiki with a built-in one's name takes its place.
+  const ownNames = new Set((templates.data ?? []).map((t) => t.name.toLowerCase()));
+
   const start = async (template: Pick<Template, "id" | "contentJson"> | null) => {
     setBusy(template?.id ?? "blank");
     setError(null);
@@ -86,7 +89,7 @@ export function NewPageScreen({ space }: { space: Space }) {
             </button>
           </li>
         ))}
-        {(builtins.data ?? []).map((t) => (
+        {(builtins.data ?? []).filter((t) => !ownNames.has(t.name.toLowerCase())).map((t) => (
           <li key={t.id}>
             <button type="button" className="template-card" onClick={() => void start({ id: t.id, contentJson: JSON.stringify(t.doc) })} disabled={!!busy} aria-busy={busy === t.id || undefined}>
               <LayoutTemplate aria-hidden="true" />

@@ -14,6 +14,7 @@ import { EditSession } from "./editor-chunk";
 import { DocumentView } from "./render/DocumentView";
 import { PageHeader } from "./PageHeader";
 import { usePage } from "./queries";
+import { useTaskTicks } from "./task-ticks";
 import "./page.css";
 import { useTitle } from "../../lib/title";
 import { PagePanel, SelectionComment, useCommentHighlights, usePanel } from "../page-panel";
@@ -42,6 +43,7 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
   // One document object per version: a new one each render would redraw the whole page.
   const contentJson = page.data?.contentJson;
   const doc = useMemo(() => (contentJson === undefined ? null : parseDoc(contentJson)), [contentJson]);
+  const tick = useTaskTicks(pageId);
   const found = useCommentHighlights(pageId, reading, panel.commentId, openThread, !!page.data && page.data.status !== 0);
   const canonical = page.data ? pagePath(space.key, page.data.id, page.data.title) : null;
   // The slug is cosmetic: an old or missing one is replaced by the page's own. The editor's
@@ -77,7 +79,7 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
         <>
           <PageHeader page={p} space={space} />
           <div ref={setReading}>
-            <DocumentView doc={doc ?? parseDoc(p.contentJson)} />
+            <DocumentView doc={doc ?? parseDoc(p.contentJson)} onTick={p.canEdit ? tick : undefined} />
           </div>
           <SelectionComment
             root={reading}

@@ -15,7 +15,7 @@ import { useLocation } from "wouter";
 import { pagePath } from "../../lib/slug";
 import { FileText, Search } from "../../ui/icons";
 import { useSearchHits, useViewedPages } from "./queries";
-import { Snippet } from "./Snippet";
+import { MarkedTitle, Snippet } from "./Snippet";
 import "./search.css";
 
 const ALL = "__all__";
@@ -97,6 +97,12 @@ export function SearchPalette({ open, onOpenChange, spaceId }: { open: boolean; 
           </div>
         ) : null}
       </div>
+      {/* Outside the list: a listbox holds options only. */}
+      {correction ? (
+        <div className="palette-correction" role="status">
+          No pages have “{typed}”. Showing results for “<strong>{correction}</strong>”.
+        </div>
+      ) : null}
       <Command.List className="palette-list" aria-label={typed ? "Results" : "Recently viewed"} onPointerMove={() => (moved.current = true)}>
         {!typed && viewed.data && recent.length === 0 ? <div className="palette-note">Type to search every page you can read.</div> : null}
         {hits.error ? <div className="palette-note error-text" role="alert">{hits.error.message}</div> : null}
@@ -117,17 +123,12 @@ export function SearchPalette({ open, onOpenChange, spaceId }: { open: boolean; 
             ))}
           </Command.Group>
         ) : null}
-        {correction ? (
-          <div className="palette-note palette-correction" role="status">
-            No pages have “{typed}”. Showing results for “<strong>{correction}</strong>”.
-          </div>
-        ) : null}
         {shown.map((hit) => (
           <Command.Item key={hit.pageId} value={hit.pageId} onSelect={() => go(pagePath(hit.spaceKey, hit.pageId, hit.title))} className="palette-item">
             <FileText size={16} aria-hidden="true" className="palette-icon" />
             <div className="palette-text">
               <div className="palette-title">
-                {hit.title} <span className="palette-space">· {hit.space}</span>
+                <MarkedTitle title={hit.title} words={hit.spelledAs} /> <span className="palette-space">· {hit.space}</span>
               </div>
               <div className="palette-snippet">
                 <Snippet text={hit.snippet} />

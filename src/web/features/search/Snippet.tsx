@@ -7,3 +7,14 @@ export function Snippet({ text }: { text: string }) {
     </>
   );
 }
+
+/** A title with the words a near-spelling match found (hit.spelledAs) marked, as the snippet marks them. */
+export function MarkedTitle({ title, words }: { title: string; words?: string }) {
+  const wanted = new Set((words ?? "").toLowerCase().split(/\s+/).filter(Boolean));
+  if (wanted.size === 0) return <>{title}</>;
+  return (
+    <>
+      {title.split(/(\p{L}+)/u).map((part, i) => (wanted.has(part.toLowerCase()) ? <mark key={i}>{part}</mark> : <span key={i}>{part}</span>))}
+    </>
+  );
+}

@@ -4,10 +4,11 @@
  * Node types it does not know show their content; unknown marks, their text.
  */
 import { renderJSONContentToReactElement } from "@tiptap/static-renderer/json/react";
-import { memo, type ReactNode } from "react";
+import { memo, useMemo, type ReactNode } from "react";
 import type { DocJson } from "../../../api/client";
 import { markMapping } from "./marks";
 import { nodeMapping } from "./nodes";
+import { taskIndex, TaskTicksContext } from "./task-ticks";
 import "../../../../content/reading.css";
 
 const render = renderJSONContentToReactElement({
@@ -17,6 +18,9 @@ const render = renderJSONContentToReactElement({
   unhandledMark: ((p: { children?: ReactNode }) => <>{p.children}</>) as never,
 });
 
-export const DocumentView = memo(function DocumentView({ doc, className }: { doc: DocJson; className?: string }) {
-  return <div className={`prose${className ? ` ${className}` : ""}`}>{render({ content: doc as never })}</div>;
+/** `onTick`: task boxes tick (people who may edit the page); without it they are drawings. */
+export const DocumentView = memo(function DocumentView({ doc, className, onTick }: { doc: DocJson; className?: string; onTick?: (index: number, checked: boolean) => void }) {
+  const ticks = useMemo(() => (onTick ? { indexOf: taskIndex(doc), tick: onTick } : null), [doc, onTick]);
+  const drawn = <div className={`prose${className ? ` ${className}` : ""}`}>{render({ content: doc as never })}</div>;
+  return ticks ? <TaskTicksContext.Provider value={ticks}>{drawn}</TaskTicksContext.Provider> : drawn;
 });

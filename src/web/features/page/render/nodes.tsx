@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 import { CircleAlert, FileText, Info, Lightbulb, CircleCheck, TriangleAlert } from "../../../ui/icons";
 import { CodeBlock } from "./CodeBlock";
 import { safeImageSrc } from "./safe-url";
+import { TaskBox } from "./task-ticks";
 
 type Attrs = Record<string, unknown>;
 export interface NodeProps {
@@ -76,7 +77,7 @@ export const nodeMapping: Record<string, (p: NodeProps) => ReactNode> = {
     return (
       <li data-type="taskItem" data-checked={checked}>
         <label>
-          <input type="checkbox" checked={checked} disabled aria-label={checked ? "Done" : "Not done"} readOnly />
+          <TaskBox node={p.node} checked={checked} />
         </label>
         <div>{p.children}</div>
       </li>

@@ -51,4 +51,15 @@ describe("the reading renderer", () => {
     const out = html({ type: "doc", content: [{ type: "futureBlock", content: [{ type: "text", text: "still here", marks: [{ type: "futureMark" }] }] }] });
     expect(out).toContain("still here");
   });
+
+  test("task boxes tick only where the reading view is given onTick (people who may edit), each named by its words", () => {
+    const item = (words: string, checked: boolean) => ({ type: "taskItem", attrs: { checked }, content: [{ type: "paragraph", content: [{ type: "text", text: words }] }] });
+    const doc = { type: "doc", content: [{ type: "taskList", content: [item("Write the notes", true), item("Tag the build", false)] }] } as unknown as DocJson;
+    const reader = renderToStaticMarkup(<DocumentView doc={doc} />);
+    expect(reader.match(/disabled/g)).toHaveLength(2);
+    expect(reader).toContain('aria-label="Write the notes"');
+    const editor = renderToStaticMarkup(<DocumentView doc={doc} onTick={() => {}} />);
+    expect(editor).not.toContain("disabled");
+    expect(editor).toContain('aria-label="Tag the build"');
+  });
 });

@@ -1,0 +1,45 @@
+/**
+ * Task boxes that tick from the reading view (issue 28), for people who may edit the page:
+ * DocumentView provides the page's tasks in document order and what a tick does; a task box
+ * with no provider (a reader without Edit, history, the trash) stays a drawing.
+ */
+import { createContext, useContext, type ChangeEvent } from "react";
+
+export interface TaskTicks {
+  /** Each taskItem node of the document drawn → its place among the tasks, from 0. */
+  indexOf: WeakMap<object, number>;
+  tick(index: number, checked: boolean): void;
+}
+
+export const TaskTicksContext = createContext<TaskTicks | null>(null);
+
+/** The taskItem nodes of a document, in document order. */
+export function taskIndex(doc: unknown): WeakMap<object, number> {
+  const map = new WeakMap<object, number>();
+  let n = 0;
+  const walk = (node: { type?: string; content?: unknown[] }) => {
+    if (node.type === "taskItem") map.set(node, n++);
+    for (const child of node.content ?? []) walk(child as typeof node);
+  };
+  walk(doc as { content?: unknown[] });
+  return map;
+}
+
+/** A task's own words, for its box's name. */
+function words(node: { type?: string; text?: string; content?: unknown[] }): string {
+  if (node.type === "text") return node.text ?? "";
+  return (node.content ?? [])
+    .filter((c) => (c as { type?: string }).type !== "taskList")
+    .map((c) => words(c as typeof node))
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+export function TaskBox({ node, checked }: { node: object; checked: boolean }) {
+  const ticks = useContext(TaskTicksContext);
+  const index = ticks?.indexOf.get(node);
+  const name = words(node as never) || (checked ? "Done" : "Not done");
+  if (!ticks || index === undefined) return <input type="checkbox" checked={checked} disabled aria-label={name} readOnly />;
+  return <input type="checkbox" checked={checked} aria-label={name} onChange={(e: ChangeEvent<HTMLInputElement>) => ticks.tick(index, e.target.checked)} />;
+}
