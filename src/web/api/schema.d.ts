@@ -13298,25 +13298,25 @@ export interface operations {
                         completed: boolean;
                         completedAt: ((string | null) | null) | null;
                         /**
-                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                         * @description welcome, account, instance, registration, permissions, backups, first-space, done
                          * @default welcome
                          * @enum {string|null|null}
                          */
-                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
+                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "first-space" | "done" | null;
                         /** @description In the wizard's order */
                         steps: {
                             /**
-                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                             * @description welcome, account, instance, registration, permissions, backups, first-space, done
                              * @default welcome
                              * @enum {string}
                              */
-                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
+                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "first-space" | "done";
                             title: string;
                             /** @enum {string} */
                             state: "pending" | "done" | "skipped";
                             /** @description welcome, account and done cannot be skipped */
                             skippable: boolean;
-                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
+                            /** @description False while the feature a step sets up is not built: the step can only be skipped (no step is, today) */
                             available: boolean;
                             /** @description What marking the step done (or completing the wizard) checks */
                             evidence: {
@@ -13382,25 +13382,25 @@ export interface operations {
                         completed: boolean;
                         completedAt: ((string | null) | null) | null;
                         /**
-                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                         * @description welcome, account, instance, registration, permissions, backups, first-space, done
                          * @default welcome
                          * @enum {string|null|null}
                          */
-                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
+                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "first-space" | "done" | null;
                         /** @description In the wizard's order */
                         steps: {
                             /**
-                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                             * @description welcome, account, instance, registration, permissions, backups, first-space, done
                              * @default welcome
                              * @enum {string}
                              */
-                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
+                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "first-space" | "done";
                             title: string;
                             /** @enum {string} */
                             state: "pending" | "done" | "skipped";
                             /** @description welcome, account and done cannot be skipped */
                             skippable: boolean;
-                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
+                            /** @description False while the feature a step sets up is not built: the step can only be skipped (no step is, today) */
                             available: boolean;
                             /** @description What marking the step done (or completing the wizard) checks */
                             evidence: {
@@ -13492,25 +13492,25 @@ export interface operations {
                         completed: boolean;
                         completedAt: ((string | null) | null) | null;
                         /**
-                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                         * @description welcome, account, instance, registration, permissions, backups, first-space, done
                          * @default welcome
                          * @enum {string|null|null}
                          */
-                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
+                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "first-space" | "done" | null;
                         /** @description In the wizard's order */
                         steps: {
                             /**
-                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                             * @description welcome, account, instance, registration, permissions, backups, first-space, done
                              * @default welcome
                              * @enum {string}
                              */
-                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
+                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "first-space" | "done";
                             title: string;
                             /** @enum {string} */
                             state: "pending" | "done" | "skipped";
                             /** @description welcome, account and done cannot be skipped */
                             skippable: boolean;
-                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
+                            /** @description False while the feature a step sets up is not built: the step can only be skipped (no step is, today) */
                             available: boolean;
                             /** @description What marking the step done (or completing the wizard) checks */
                             evidence: {

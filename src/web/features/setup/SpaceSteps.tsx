@@ -15,8 +15,6 @@ const LATER: Record<string, string> = {
   registration: "who can join",
   permissions: "default access",
   backups: "backups",
-  email: "e-mail",
-  "two-factor": "two-factor sign-in",
   "first-space": "a first space",
 };
 
