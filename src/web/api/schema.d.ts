@@ -356,7 +356,7 @@ export interface paths {
         put?: never;
         /**
          * Create a space (needs the right spaces.create); a key already in use is 409 key_taken
-         * @description A new space is open to everyone signed in: you get Admin and the built-in Everyone group gets Edit, so every account can view and edit it. The answer says so in `access` (`everyone`: 1, with a `summary`). To make it private, remove the Everyone grant (`GET /api/spaces/{key}/permissions`, then `DELETE /api/spaces/{key}/permissions/{id}`).
+         * @description A new space is open to everyone signed in: you get Admin and the built-in Everyone group gets Edit, so every account can view and edit it. The answer says so in `access` (`everyone`: 1, with a `summary`). To make it private, remove the Everyone grant (`GET /api/spaces/{key}/permissions`, then `DELETE /api/spaces/{key}/permissions/{id}`). `welcomePage: true` also makes a page explaining the basics (editing, links, comments, search, access) as the space's home page, in the same transaction; the web UI asks for it, scripts get an empty space unless they do.
          */
         post: operations["postApiSpaces"];
         delete?: never;
@@ -4300,6 +4300,8 @@ export interface operations {
                     name: string;
                     /** @description Several lines, trimmed, at most 2000 characters */
                     description?: string;
+                    /** @description Also make a welcome page explaining the basics, as the space's home page (the web UI sends true); default false */
+                    welcomePage?: boolean;
                 };
             };
         };

@@ -39,7 +39,7 @@ export function FirstSpaceStep() {
     );
   }
   const onContinue = async () => {
-    const space = await data(api.POST("/api/spaces", { body: { key: draft.key, name: draft.name, description: draft.description } }));
+    const space = await data(api.POST("/api/spaces", { body: { key: draft.key, name: draft.name, description: draft.description, welcomePage: true } }));
     madeHere = space.key;
     try {
       await wizard.advance(false);
