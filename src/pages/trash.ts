@@ -12,7 +12,7 @@ import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
-import type { SpaceRow } from "../spaces/tables";
+import { spaces, type SpaceRow } from "../spaces/tables";
 import { users } from "../users/tables";
 import { nextPosition, renumberSiblings } from "./positions";
 import { subtreeIds, trashBatchSize } from "./queries";
@@ -38,6 +38,8 @@ export function trashPage(core: Core, caller: Caller, id: string): void {
       core.db.update(pages).set({ deletedAt: now, deletedById: user.user.id, trashRootId: page.id }).where(inArray(pages.id, part)).run();
     }
     renumberSiblings(core, space.id, page.parentId);
+    // The space's home page gone to the trash: the space's front shows its recent pages again.
+    if (space.homepageId && ids.includes(space.homepageId)) core.db.update(spaces).set({ homepageId: null }).where(eq(spaces.id, space.id)).run();
     if (page.status === PAGE_STATUS.Published) {
       recordEvent(core, { type: "page.trashed", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { title: page.title, pageIds: ids } });
     }

@@ -34,12 +34,22 @@ describe("GET /api/setup", () => {
     expect(res.body.steps.map((s: any) => s.key)).toEqual([...STEP_KEYS]);
     expect(res.body.steps.every((s: any) => s.state === "pending")).toBe(true);
     expect(res.body.steps.filter((s: any) => !s.skippable).map((s: any) => s.key)).toEqual(["welcome", "account", "done"]);
-    expect(res.body.steps.filter((s: any) => !s.available).map((s: any) => s.key)).toEqual(["backups", "two-factor"]);
+    // Only steps for what exists: no e-mail, single sign-on or two-factor step until those do.
+    expect(res.body.steps.map((s: any) => s.key)).toEqual(["welcome", "account", "instance", "registration", "permissions", "backups", "first-space", "done"]);
+    expect(res.body.steps.filter((s: any) => !s.available)).toEqual([]);
     expect(stepOf(res.body, "account").evidence).toEqual({ present: true, detail: expect.stringContaining('"owner"') });
     expect(stepOf(res.body, "instance").evidence.present).toBe(false);
     expect(stepOf(res.body, "first-space").evidence.present).toBe(false);
-    expect(stepOf(res.body, "backups").evidence.detail).toContain("not built yet");
-    expect(stepOf(res.body, "two-factor").evidence.detail).toContain("not available yet");
+    // Backups are on from the first start: the step says when.
+    expect(stepOf(res.body, "backups").evidence).toEqual({ present: true, detail: expect.stringMatching(/^Backups are scheduled \("0 3 \* \* \*", server time\); the next runs at /) });
+  });
+
+  test("backups: done while a schedule is set, missing when the schedule is turned off", async () => {
+    expect((await step("backups", { skipped: false })).status).toBe(200);
+    const policy = await call(env, "GET", "/api/admin/backups", { as: owner });
+    const off = await call(env, "PUT", "/api/admin/backups/policy", { as: owner, body: { ...policy.body.policy, schedule: null } });
+    expect(off.status).toBe(200);
+    expect(stepOf((await setup()).body, "backups").evidence).toEqual({ present: false, detail: expect.stringContaining("No backups are scheduled") });
   });
 
   test("the evidence follows what the other APIs changed", async () => {
@@ -70,9 +80,9 @@ describe("POST /api/setup/steps/{key}", () => {
     expect(res.status).toBe(200);
     expect(stepOf(res.body, "welcome").state).toBe("done");
     expect(res.body.currentStep).toBe("account");
-    res = await step("email", { skipped: true });
-    expect(stepOf(res.body, "email").state).toBe("skipped");
-    expect(stepOf(res.body, "email").updatedAt).toBeString();
+    res = await step("backups", { skipped: true });
+    expect(stepOf(res.body, "backups").state).toBe("skipped");
+    expect(stepOf(res.body, "backups").updatedAt).toBeString();
     // Back in the wizard: the name is set after all.
     await call(env, "PUT", "/api/admin/settings", { as: owner, body: { instanceName: "Acme" } });
     res = await step("instance", { skipped: true });
@@ -80,14 +90,8 @@ describe("POST /api/setup/steps/{key}", () => {
     expect(stepOf(res.body, "instance").state).toBe("done");
   });
 
-  test("e-mail is done once it is switched on with a mail server", async () => {
-    expect((await step("email", { skipped: false })).status).toBe(409);
-    await call(env, "PUT", "/api/admin/settings", { as: owner, body: { smtpHost: "smtp.example.com", smtpFromAddress: "wiki@example.com" } });
-    expect((await step("email", { skipped: false })).body.detail).toContain("emailEnabled");
-    await call(env, "PUT", "/api/admin/settings", { as: owner, body: { emailEnabled: true } });
-    const res = await step("email", { skipped: false });
-    expect(res.status).toBe(200);
-    expect(stepOf(res.body, "email").evidence).toEqual({ present: true, detail: "E-mail is on, through smtp.example.com." });
+  test("steps for features that do not exist are not steps (404)", async () => {
+    for (const key of ["email", "two-factor", "sso"]) expect((await step(key, { skipped: true })).status).toBe(404);
   });
 
   test("registration and permissions record the setting as it is when marked done", async () => {
@@ -104,9 +108,6 @@ describe("POST /api/setup/steps/{key}", () => {
   test("done without its evidence: 409 naming what is missing", async () => {
     for (const [key, words] of [
       ["instance", "instance name is still the default"],
-      ["backups", "not built yet"],
-      ["two-factor", "not available yet"],
-      ["email", "SMTP host"],
       ["first-space", "No space exists yet"],
     ] as const) {
       const res = await step(key, { skipped: false });
@@ -145,11 +146,11 @@ describe("POST /api/setup/steps/{key}", () => {
   test("audited when the state changes, not when marked as it already is", async () => {
     await step("welcome", { skipped: false });
     await step("welcome", { skipped: false });
-    await step("email", { skipped: true });
+    await step("backups", { skipped: true });
     const events = eventsOf(env, "setup.step_recorded");
     expect(events.map((e: any) => [e.targetId, e.data.state])).toEqual([
       ["welcome", "done"],
-      ["email", "skipped"],
+      ["backups", "skipped"],
     ]);
     expect(events[0].actorId).toBe(owner.id);
   });
@@ -171,10 +172,7 @@ describe("POST /api/setup/complete", () => {
     res = await complete();
     expect(res.body.step).toBe("registration");
     await step("registration", { skipped: false });
-    await skip("permissions", "backups", "email");
-    res = await complete();
-    expect(res.body.step).toBe("two-factor");
-    await skip("two-factor");
+    await skip("permissions", "backups");
     res = await complete();
     expect(res.body.step).toBe("first-space");
     expect((await setup()).body.completed).toBe(false);
@@ -185,7 +183,7 @@ describe("POST /api/setup/complete", () => {
     await call(env, "POST", "/api/spaces", { as: owner, body: { key: "DOCS", name: "Docs" } });
     await step("registration", { skipped: false });
     await step("permissions", { skipped: false });
-    await skip("backups", "email", "two-factor");
+    await skip("backups");
     const res = await complete();
     expect(res.status).toBe(200);
     expect(res.body.completed).toBe(true);
@@ -198,19 +196,17 @@ describe("POST /api/setup/complete", () => {
       "registration:done",
       "permissions:done",
       "backups:skipped",
-      "email:skipped",
-      "two-factor:skipped",
       "first-space:done",
       "done:done",
     ]);
     const [event] = eventsOf(env, "setup.completed");
     expect(event.actorId).toBe(owner.id);
-    expect(event.data).toEqual({ skipped: ["backups", "email", "two-factor"] });
+    expect(event.data).toEqual({ skipped: ["backups"] });
 
     const again = await complete();
     expect(again.status).toBe(409);
     expect(again.body.detail).toContain("completed");
-    const change = await step("email", { skipped: false });
+    const change = await step("backups", { skipped: false });
     expect(change.status).toBe(409);
     expect(change.body.detail).toContain("can no longer be changed");
     expect((await step("nope", { skipped: false })).status).toBe(404);
@@ -218,7 +214,7 @@ describe("POST /api/setup/complete", () => {
   });
 
   test("an owner who skips everything that can be skipped completes at once", async () => {
-    await skip("instance", "registration", "permissions", "backups", "email", "two-factor", "first-space");
+    await skip("instance", "registration", "permissions", "backups", "first-space");
     expect((await complete()).status).toBe(200);
   });
 });

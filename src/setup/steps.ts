@@ -10,8 +10,14 @@ import { getSettings } from "../settings/service";
 import { settings } from "../settings/tables";
 import { SETTING_DEFAULTS } from "../settings/defaults";
 import { spaces } from "../spaces/tables";
+import { readPolicy } from "../backups/policy";
+import { nextScheduledRun } from "../backups/schedule";
 
-export const STEP_KEYS = ["welcome", "account", "instance", "registration", "permissions", "backups", "email", "two-factor", "first-space", "done"] as const;
+/**
+ * Only steps for what Cairn does today: e-mail sending, single sign-on and two-factor sign-in
+ * get a step when they exist, not before (a step that can only be skipped promises a feature).
+ */
+export const STEP_KEYS = ["welcome", "account", "instance", "registration", "permissions", "backups", "first-space", "done"] as const;
 export type StepKey = (typeof STEP_KEYS)[number];
 
 export const isStepKey = (key: string): key is StepKey => (STEP_KEYS as readonly string[]).includes(key);
@@ -100,30 +106,16 @@ export const STEPS: StepDef[] = [
     key: "backups",
     title: "Backups",
     skippable: true,
-    // Scheduled backups come with their own issue; until then there is no policy to find.
-    available: false,
-    evidence: () => missing("Scheduled backups are not built yet, so no backup policy can exist: skip this step for now."),
-  },
-  {
-    key: "email",
-    title: "E-mail",
-    skippable: true,
     available: true,
+    // On from the first start (backups/policy.ts DEFAULT_POLICY): the step shows when, and is done
+    // while a schedule is set.
     evidence: ({ core }) => {
-      // Sending arrives with the account security issue; the settings are stored already.
-      const { emailEnabled, smtpHost } = getSettings(core);
-      if (emailEnabled && smtpHost.trim()) return present(`E-mail is on, through ${smtpHost}.`);
-      return missing("E-mail needs an SMTP host (smtpHost) and emailEnabled on in the instance settings; or skip this step.");
+      const policy = readPolicy(core);
+      const next = nextScheduledRun(core);
+      return policy.schedule && next
+        ? present(`Backups are scheduled ("${policy.schedule}", server time); the next runs at ${next}. Retention keeps the newest ${policy.keepCount} and those from the last ${policy.keepDays} days.`)
+        : missing("No backups are scheduled: set a schedule in Administration → Backups (PUT /api/admin/backups/policy), or skip this step.");
     },
-  },
-  {
-    key: "two-factor",
-    title: "Two-factor sign-in",
-    skippable: true,
-    // Two-factor sign-in comes with the account security issue.
-    available: false,
-    evidence: ({ owner }) =>
-      owner.user.totpEnabled ? present("The owner signs in with two-factor.") : missing("Two-factor sign-in is not available yet, so the owner cannot have it on: skip this step for now."),
   },
   {
     key: "first-space",

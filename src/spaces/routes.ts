@@ -5,7 +5,8 @@ import { NoContent, noContent, problems } from "../http/schemas";
 import { deleteSpace, deletionPreview } from "../commands/delete-space";
 import { freeKey } from "./free-key";
 import { CreatedSpace, CreateSpaceBody, DeleteSpaceBody, DeletionPreview, ExportsBody, FreeKey, KeyParams, Space, UpdateSpaceBody } from "./schemas";
-import { createSpace, getSpace, listSpaces, setArchived, setExports, updateSpace } from "./service";
+import { createSpaceFromRequest } from "../commands/welcome-page";
+import { getSpace, listSpaces, setArchived, setExports, updateSpace } from "./service";
 
 const detail = (summary: string) => ({ tags: ["Spaces"], summary });
 
@@ -19,7 +20,7 @@ export function spaceRoutes(core: Core) {
     .post(
       "/",
       ({ body, request, set }) => {
-        const space = createSpace(core, callerOf(request), body);
+        const space = createSpaceFromRequest(core, callerOf(request), body);
         set.status = 201;
         return space;
       },
@@ -30,7 +31,8 @@ export function spaceRoutes(core: Core) {
           ...detail("Create a space (needs the right spaces.create); a key already in use is 409 key_taken"),
           description:
             "A new space is open to everyone signed in: you get Admin and the built-in Everyone group gets Edit, so every account can view and edit it. " +
-            "The answer says so in `access` (`everyone`: 1, with a `summary`). To make it private, remove the Everyone grant (`GET /api/spaces/{key}/permissions`, then `DELETE /api/spaces/{key}/permissions/{id}`).",
+            "The answer says so in `access` (`everyone`: 1, with a `summary`). To make it private, remove the Everyone grant (`GET /api/spaces/{key}/permissions`, then `DELETE /api/spaces/{key}/permissions/{id}`). " +
+            "`welcomePage: true` also makes a page explaining the basics (editing, links, comments, search, access) as the space's home page, in the same transaction; the web UI asks for it, scripts get an empty space unless they do.",
         },
       },
     )

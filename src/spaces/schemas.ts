@@ -96,6 +96,7 @@ export const CreateSpaceBody = t.Object({
   key: t.String({ maxLength: KEY_MAX, description: `${SPACE_KEY_RULE}; stored upper-case` }),
   name: Name("Required: "),
   description: t.Optional(Description),
+  welcomePage: t.Optional(t.Boolean({ description: "Also make a welcome page explaining the basics, as the space's home page (the web UI sends true); default false" })),
 });
 
 export const UpdateSpaceBody = t.Object({

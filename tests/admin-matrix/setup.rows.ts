@@ -2,7 +2,7 @@
 import { call } from "../harness";
 import type { AdminRow, MatrixCtx } from "./types";
 
-const SKIPPABLE = ["instance", "registration", "permissions", "backups", "email", "two-factor", "first-space"];
+const SKIPPABLE = ["instance", "registration", "permissions", "backups", "first-space"];
 
 /** A world where completing succeeds: the owner skipped every step that can be skipped. */
 async function readyToComplete(c: MatrixCtx): Promise<string> {

@@ -69,8 +69,9 @@ describe("a new instance in the browser", () => {
     await dialog.getByRole("button", { name: "Icon 🛠️" }).click();
     await expectNoAxeViolations(page);
     await dialog.getByRole("button", { name: "Create space" }).click();
-    await page.waitForURL(/\/s\/ENG$/);
-    await page.getByRole("heading", { name: "This space has no pages yet" }).waitFor();
+    // A space made here opens on its welcome page (its home page).
+    await page.waitForURL(/\/s\/ENG(\/|$)/);
+    await page.getByRole("heading", { name: "Welcome to Engineering Handbook" }).waitFor();
     const space = await apiCall(page, "GET", "/api/spaces/ENG");
     expect(space.body).toMatchObject({ key: "ENG", name: "Engineering Handbook", description: "How we build, ship and run things.", iconKind: 1, iconValue: "🛠️" });
     // A taken key is refused in the dialog, next to the key.
@@ -100,15 +101,32 @@ describe("a new instance in the browser", () => {
     await page.getByRole("link", { name: "Engineering Handbook" }).waitFor();
   }, 30_000);
 
+  test("a first visit is asked to sign in, and only a session that really ended says so", async () => {
+    const stranger = await visit(cairn, { width: 375 });
+    try {
+      await stranger.page.goto("/s/ENG");
+      await stranger.page.waitForURL(/\/login\?redirect=/);
+      await stranger.page.getByRole("heading", { name: "Sign in" }).waitFor();
+      expect(await stranger.page.getByText("Your session ended").count()).toBe(0);
+      await screenshot(stranger.page, "sign-in-first-visit");
+    } finally {
+      await stranger.close();
+    }
+  }, 30_000);
+
   test("a session that ends mid-visit sends the person to sign in, then back to where they were", async () => {
     const { page, context } = owner;
     await page.goto("/s/ENG");
-    await page.getByRole("heading", { name: "This space has no pages yet" }).waitFor();
-    await context.clearCookies();
-    // The next request the app makes answers 401: the app asks to sign in, remembering the place.
+    await page.getByRole("heading", { name: "Welcome to Engineering Handbook" }).waitFor();
+    // The session ends on the server (signed out elsewhere) while this browser keeps its cookie.
+    const kept = await context.cookies();
+    expect((await apiCall(page, "POST", "/api/auth/logout")).status).toBe(204);
+    await context.addCookies(kept);
+    // The next visit's first request answers 401 for an ended session: the app asks to sign in, remembering the place.
     await page.goto("/s/ENG/trash");
     await page.waitForURL(/\/login\?redirect=/);
     expect(decodeURIComponent(new URL(page.url()).search)).toContain("/s/ENG/trash");
+    await page.getByText("Your session ended. Sign in to go back to where you were.").waitFor();
     await page.getByLabel("E-mail").fill("owner@example.com");
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
@@ -123,8 +141,17 @@ describe("a new instance in the browser", () => {
       const { page } = guest;
       await page.goto(`/register?invite=${encodeURIComponent(invite.body.token)}`);
       await page.getByRole("heading", { name: "Create your account" }).waitFor();
+      // The invited address is filled in and kept; the invite says who sent it and what it gives.
+      expect(await page.getByLabel("E-mail").inputValue()).toBe("nia@example.com");
+      expect(await page.getByLabel("E-mail").getAttribute("readonly")).not.toBeNull();
+      await page.getByText("Olive Owner invited you to join this wiki as User.").waitFor();
       await expectNoAxeViolations(page);
-      await fillRegister(page, "Nia Newcomer", "nia@example.com");
+      await page.getByLabel("Your name").fill("Nia Newcomer");
+      await page.getByLabel("Password").fill("short");
+      await page.getByRole("button", { name: "Create account" }).click();
+      // The refusal reads as a sentence, without the field's name in front.
+      await page.getByText("The password must be at least 8 characters.").waitFor();
+      await page.getByLabel("Password").fill(PASSWORD);
       await page.getByRole("button", { name: "Create account" }).click();
       await page.getByRole("link", { name: "Engineering Handbook" }).waitFor();
       const me = await apiCall(page, "GET", "/api/auth/me");
@@ -139,6 +166,74 @@ describe("a new instance in the browser", () => {
       await guest.close();
     }
   }, 30_000);
+
+  test("an invite with a role and spaces; a new member without spaces is told to ask for access", async () => {
+    const { page } = owner;
+    // ENG made private for this test: the Everyone grant goes, and comes back at the end.
+    const grants = await apiCall(page, "GET", "/api/spaces/ENG/permissions");
+    const everyone = grants.body.find((g: { principalType: number }) => g.principalType === 1);
+    expect((await apiCall(page, "DELETE", `/api/spaces/ENG/permissions/${everyone.id}`)).status).toBe(204);
+    try {
+      // The invite form offers the roles and spaces the owner may give.
+      await page.goto("/admin/invites");
+      await page.getByLabel("Role").selectOption({ label: "Administrator" });
+      await page.getByLabel("Role").selectOption({ label: "User" });
+      await page.getByLabel("Engineering Handbook").selectOption({ label: "Can edit" });
+      await expectNoAxeViolations(page);
+      for (const look of LOOKS) {
+        await page.setViewportSize({ width: look.width, height: 900 });
+        await page.emulateMedia({ colorScheme: look.theme });
+        await screenshot(page, "invite-form");
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.getByLabel("Engineering Handbook").selectOption({ label: "No access given" });
+      const lonely = await apiCall(page, "POST", "/api/admin/invites", { email: "lou@example.com" });
+      const withSpace = await apiCall(page, "POST", "/api/admin/invites", { email: "sam@example.com", spaces: [{ spaceId: (await apiCall(page, "GET", "/api/spaces/ENG")).body.id, operation: 1 }] });
+
+      for (const look of LOOKS) {
+        const v = await visit(cairn, look);
+        await v.page.goto(`/register?invite=${encodeURIComponent(withSpace.body.token)}`);
+        await v.page.getByText("You can edit Engineering Handbook.").waitFor();
+        await v.page.getByLabel("Your name").fill("Sam Second");
+        await screenshot(v.page, "register-invited");
+        await v.close();
+      }
+      const sam = await visit(cairn);
+      await sam.page.goto(`/register?invite=${encodeURIComponent(withSpace.body.token)}`);
+      await sam.page.getByLabel("Your name").fill("Sam Second");
+      await sam.page.getByLabel("Password").fill(PASSWORD);
+      await sam.page.getByRole("button", { name: "Create account" }).click();
+      await sam.page.getByRole("link", { name: "Engineering Handbook" }).waitFor();
+      await sam.close();
+
+      const lou = await visit(cairn);
+      await lou.page.goto(`/register?invite=${encodeURIComponent(lonely.body.token)}`);
+      await lou.page.getByLabel("Your name").fill("Lou Later");
+      await lou.page.getByLabel("Password").fill(PASSWORD);
+      await lou.page.getByRole("button", { name: "Create account" }).click();
+      await lou.page.getByRole("heading", { name: "Ask an administrator for access" }).waitFor();
+      expect(await lou.page.getByRole("heading", { name: "Create your first space" }).count()).toBe(0);
+      await expectNoAxeViolations(lou.page);
+      const storageState = await lou.context.storageState();
+      await lou.close();
+      for (const look of LOOKS) {
+        const v = await visit(cairn, { ...look, storageState });
+        await v.page.goto("/");
+        await v.page.getByRole("heading", { name: "Ask an administrator for access" }).waitFor();
+        await screenshot(v.page, "home-no-spaces");
+        await v.close();
+      }
+      // A used or unknown invite link says so instead of showing the form.
+      const used = await visit(cairn, { width: 375 });
+      await used.page.goto(`/register?invite=${encodeURIComponent(lonely.body.token)}`);
+      await used.page.getByRole("heading", { name: "This invite link does not work" }).waitFor();
+      expect(await used.page.getByLabel("E-mail").count()).toBe(0);
+      await used.close();
+    } finally {
+      await apiCall(page, "POST", "/api/spaces/ENG/permissions", { principalType: 1, principalId: everyone.principalId, operation: everyone.operation });
+    }
+  }, 90_000);
 
   test("the theme follows the system, and the account menu pins light or dark", async () => {
     const { page } = owner;
@@ -226,8 +321,8 @@ describe("screenshots of the first screens, in light and dark, at 1280 and 375 p
       expect(await axeViolations(page)).toEqual([]);
       await page.keyboard.press("Escape");
       await page.goto("/s/ENG");
-      await page.getByRole("heading", { name: "This space has no pages yet" }).waitFor();
-      await screenshot(page, "05-space-empty");
+      await page.getByRole("heading", { name: "Welcome to Engineering Handbook" }).waitFor();
+      await screenshot(page, "05-space-welcome");
       expect(await axeViolations(page)).toEqual([]);
       expect(v.foreign).toEqual([]);
       await v.close();

@@ -356,7 +356,7 @@ export interface paths {
         put?: never;
         /**
          * Create a space (needs the right spaces.create); a key already in use is 409 key_taken
-         * @description A new space is open to everyone signed in: you get Admin and the built-in Everyone group gets Edit, so every account can view and edit it. The answer says so in `access` (`everyone`: 1, with a `summary`). To make it private, remove the Everyone grant (`GET /api/spaces/{key}/permissions`, then `DELETE /api/spaces/{key}/permissions/{id}`).
+         * @description A new space is open to everyone signed in: you get Admin and the built-in Everyone group gets Edit, so every account can view and edit it. The answer says so in `access` (`everyone`: 1, with a `summary`). To make it private, remove the Everyone grant (`GET /api/spaces/{key}/permissions`, then `DELETE /api/spaces/{key}/permissions/{id}`). `welcomePage: true` also makes a page explaining the basics (editing, links, comments, search, access) as the space's home page, in the same transaction; the web UI asks for it, scripts get an empty space unless they do.
          */
         post: operations["postApiSpaces"];
         delete?: never;
@@ -4435,6 +4435,8 @@ export interface operations {
                     name: string;
                     /** @description Several lines, trimmed, at most 2000 characters */
                     description?: string;
+                    /** @description Also make a welcome page explaining the basics, as the space's home page (the web UI sends true); default false */
+                    welcomePage?: boolean;
                 };
             };
         };
@@ -13893,25 +13895,25 @@ export interface operations {
                         completed: boolean;
                         completedAt: ((string | null) | null) | null;
                         /**
-                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                         * @description welcome, account, instance, registration, permissions, backups, first-space, done
                          * @default welcome
                          * @enum {string|null|null}
                          */
-                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
+                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "first-space" | "done" | null;
                         /** @description In the wizard's order */
                         steps: {
                             /**
-                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                             * @description welcome, account, instance, registration, permissions, backups, first-space, done
                              * @default welcome
                              * @enum {string}
                              */
-                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
+                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "first-space" | "done";
                             title: string;
                             /** @enum {string} */
                             state: "pending" | "done" | "skipped";
                             /** @description welcome, account and done cannot be skipped */
                             skippable: boolean;
-                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
+                            /** @description False while the feature a step sets up is not built: the step can only be skipped (no step is, today) */
                             available: boolean;
                             /** @description What marking the step done (or completing the wizard) checks */
                             evidence: {
@@ -13977,25 +13979,25 @@ export interface operations {
                         completed: boolean;
                         completedAt: ((string | null) | null) | null;
                         /**
-                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                         * @description welcome, account, instance, registration, permissions, backups, first-space, done
                          * @default welcome
                          * @enum {string|null|null}
                          */
-                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
+                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "first-space" | "done" | null;
                         /** @description In the wizard's order */
                         steps: {
                             /**
-                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                             * @description welcome, account, instance, registration, permissions, backups, first-space, done
                              * @default welcome
                              * @enum {string}
                              */
-                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
+                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "first-space" | "done";
                             title: string;
                             /** @enum {string} */
                             state: "pending" | "done" | "skipped";
                             /** @description welcome, account and done cannot be skipped */
                             skippable: boolean;
-                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
+                            /** @description False while the feature a step sets up is not built: the step can only be skipped (no step is, today) */
                             available: boolean;
                             /** @description What marking the step done (or completing the wizard) checks */
                             evidence: {
@@ -14087,25 +14089,25 @@ export interface operations {
                         completed: boolean;
                         completedAt: ((string | null) | null) | null;
                         /**
-                         * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                         * @description welcome, account, instance, registration, permissions, backups, first-space, done
                          * @default welcome
                          * @enum {string|null|null}
                          */
-                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done" | null;
+                        currentStep: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "first-space" | "done" | null;
                         /** @description In the wizard's order */
                         steps: {
                             /**
-                             * @description welcome, account, instance, registration, permissions, backups, email, two-factor, first-space, done
+                             * @description welcome, account, instance, registration, permissions, backups, first-space, done
                              * @default welcome
                              * @enum {string}
                              */
-                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "email" | "two-factor" | "first-space" | "done";
+                            key: "welcome" | "account" | "instance" | "registration" | "permissions" | "backups" | "first-space" | "done";
                             title: string;
                             /** @enum {string} */
                             state: "pending" | "done" | "skipped";
                             /** @description welcome, account and done cannot be skipped */
                             skippable: boolean;
-                            /** @description False while the feature is not built (backups, two-factor): the step can only be skipped */
+                            /** @description False while the feature a step sets up is not built: the step can only be skipped (no step is, today) */
                             available: boolean;
                             /** @description What marking the step done (or completing the wizard) checks */
                             evidence: {

@@ -10,9 +10,9 @@ import { useInstance, useMe } from "../../app/session";
 import { useTitle } from "../../lib/title";
 import { Check } from "../../ui/icons";
 import { PermissionsStep, RegistrationStep } from "./AccessSteps";
-import { EmailStep } from "./EmailStep";
 import { InstanceStep } from "./InstanceStep";
-import { AccountStep, BackupsStep, TwoFactorStep, WelcomeStep } from "./IntroSteps";
+import { BackupsStep } from "./BackupsStep";
+import { AccountStep, WelcomeStep } from "./IntroSteps";
 import { useSetup, type SetupState, type StepKey } from "./queries";
 import { DoneStep, FirstSpaceStep } from "./SpaceSteps";
 import { useWizardValue, WizardContext } from "./wizard";
@@ -25,8 +25,6 @@ const SCREENS: Record<StepKey, ComponentType> = {
   registration: RegistrationStep,
   permissions: PermissionsStep,
   backups: BackupsStep,
-  email: EmailStep,
-  "two-factor": TwoFactorStep,
   "first-space": FirstSpaceStep,
   done: DoneStep,
 };

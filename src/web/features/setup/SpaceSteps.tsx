@@ -15,8 +15,6 @@ const LATER: Record<string, string> = {
   registration: "who can join",
   permissions: "default access",
   backups: "backups",
-  email: "e-mail",
-  "two-factor": "two-factor sign-in",
   "first-space": "a first space",
 };
 
@@ -41,7 +39,7 @@ export function FirstSpaceStep() {
     );
   }
   const onContinue = async () => {
-    const space = await data(api.POST("/api/spaces", { body: { key: draft.key, name: draft.name, description: draft.description } }));
+    const space = await data(api.POST("/api/spaces", { body: { key: draft.key, name: draft.name, description: draft.description, welcomePage: true } }));
     madeHere = space.key;
     try {
       await wizard.advance(false);

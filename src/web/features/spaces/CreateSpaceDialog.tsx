@@ -26,7 +26,7 @@ export function CreateSpaceDialog({ open, onOpenChange }: { open: boolean; onOpe
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     void form.run(async () => {
-      const space = await data(api.POST("/api/spaces", { body: { key: draft.key, name: draft.name, description: draft.description } }));
+      const space = await data(api.POST("/api/spaces", { body: { key: draft.key, name: draft.name, description: draft.description, welcomePage: true } }));
       if (emoji) await data(api.PUT("/api/spaces/{key}", { params: { path: { key: space.key } }, body: { iconKind: 1, iconValue: emoji } }));
       await queryClient.invalidateQueries({ queryKey: keys.spaces });
       toast.success(`Space “${space.name}” created`);
