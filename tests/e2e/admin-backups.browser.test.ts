@@ -23,7 +23,7 @@ beforeAll(async () => {
   world = await ownerWorld();
   spaceId = (await newSpace(world.owner.page, "HOME", "Home lab")).id;
   await newPage(world.owner.page, spaceId, "Router settings", { text: "The router lives in the hall cupboard." });
-}, 60_000);
+}, 300_000);
 afterAll(async () => {
   await world?.close();
   rmSync(targetDir, { recursive: true, force: true });
