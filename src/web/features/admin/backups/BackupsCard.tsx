@@ -60,7 +60,7 @@ export function BackupsCard({ list, includeRemoved, onIncludeRemoved, readOnly, 
     <Card
       id="backups-list"
       title="Backups"
-      intro="Copies of the whole wiki: pages, versions, comments, people and settings. Files are kept once and shared between backups. Restore one to go back to the moment it was taken, or to any second since."
+      intro="Copies of the whole wiki: pages, versions, comments, people and settings. Files are kept once and shared between backups. Restore one to go back to the moment it was taken, or to any second since that the log archive still covers."
       action={
         <Button variant="primary" busy={starting || jobId !== null || !!list.data?.running} disabled={readOnly} onClick={() => void start()}>
           Back up now
@@ -125,7 +125,7 @@ function Coverage({ list }: { list: BackupList }) {
         </p>
       ) : null}
       <p className="bk-archive">
-        {from !== null ? "The log archive that makes this possible" : "The log archive"} takes {formatBytes(archive.bytes)}, kept under {formatBytes(archive.limitBytes)} (twice the database, at least 64 MB): past that, Cairn takes a backup automatically and lets the oldest moments go; each backup itself stays restorable.
+        {from !== null ? "The log archive that makes this possible" : "The log archive"} takes {formatBytes(archive.bytes)}, kept under {formatBytes(archive.limitBytes)} (twice the database or 64 MB, whichever is more): past that, Cairn takes a backup automatically and lets the oldest moments go; each backup itself stays restorable.
         {from === null ? " Once a backup is taken, you can restore to any second after it." : ""}
       </p>
     </div>
