@@ -10,7 +10,7 @@ import { call, makeEnv, ownerAndMember, PASSWORD, signUp } from "../../tests/har
 import { ROOT, startServerProcess } from "../../tests/server-process";
 
 // Each test starts the CLI (and one a server) from source: seconds each on a busy machine.
-setDefaultTimeout(30_000);
+setDefaultTimeout(120_000);
 let root: string;
 beforeAll(() => (root = mkdtempSync(join(tmpdir(), "cairn-users-"))));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -11,7 +11,8 @@ import { call, makeEnv, PASSWORD, signUp, type TestEnv } from "../../tests/harne
 import { ROOT, startServerProcess } from "../../tests/server-process";
 import { listensBeyondLoopback, readSetupCode } from "./setup-code";
 
-setDefaultTimeout(30_000);
+// Servers and the CLI start from source: seconds each, many more on a loaded machine.
+setDefaultTimeout(120_000);
 
 const owner = (extra: Record<string, unknown> = {}) => ({ email: "owner@example.com", displayName: "Ada", password: PASSWORD, ...extra });
 

@@ -23,7 +23,7 @@ beforeAll(async () => {
   world = await ownerWorld();
   spaceId = (await newSpace(world.owner.page, "HOME", "Home lab")).id;
   await newPage(world.owner.page, spaceId, "Router settings", { text: "The router lives in the hall cupboard." });
-}, 60_000);
+}, 300_000);
 afterAll(async () => {
   await world?.close();
   rmSync(targetDir, { recursive: true, force: true });
@@ -41,6 +41,8 @@ describe("backups", () => {
     const { page } = world.owner;
     await openBackups(page);
     await page.getByText("No backup yet").waitFor();
+    // The log archive's size and limit, and what happens once a backup is taken (issue 28 §8).
+    await page.getByText(/^The log archive takes [\d.]+ (B|KB|MB), kept under 64(\.0)? MB \(twice the database or 64 MB, whichever is more\).*Once a backup is taken, you can restore to any second after it\.$/).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Back up now" }).click();
     await page.getByText("Backup taken").waitFor();
@@ -50,6 +52,9 @@ describe("backups", () => {
     expect(text).toContain("1 page");
     expect(text).toMatch(/\d+(\.\d)? (KB|MB)/);
     expect(await backupList(page).getByRole("listitem").count()).toBe(1);
+    // The window now begins at that backup.
+    await page.getByText(/^You can restore to any second from .+ to .+\.$/).waitFor();
+    await page.getByText(/^The log archive that makes this possible takes/).waitFor();
   }, 40_000);
 
   test("retention: the form says what the new policy would remove before it is saved", async () => {

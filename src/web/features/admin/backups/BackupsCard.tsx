@@ -60,7 +60,7 @@ export function BackupsCard({ list, includeRemoved, onIncludeRemoved, readOnly, 
     <Card
       id="backups-list"
       title="Backups"
-      intro="Copies of the whole wiki: pages, versions, comments, people and settings. Files are kept once and shared between backups. Restore one to go back to the moment it was taken, or to any second since."
+      intro="Copies of the whole wiki: pages, versions, comments, people and settings. Files are kept once and shared between backups. Restore one to go back to the moment it was taken, or to any second since that the log archive still covers."
       action={
         <Button variant="primary" busy={starting || jobId !== null || !!list.data?.running} disabled={readOnly} onClick={() => void start()}>
           Back up now
@@ -106,16 +106,29 @@ export function BackupsCard({ list, includeRemoved, onIncludeRemoved, readOnly, 
   );
 }
 
+/**
+ * How far back a restore reaches, and what the log archive behind it takes on disk: it is kept
+ * under a limit (twice the database, at least 64 MB), so under heavy writing the window shrinks
+ * rather than the disk filling.
+ */
 function Coverage({ list }: { list: BackupList }) {
-  const spans = list.pointInTime;
-  if (!spans.length) return null;
-  const from = Math.min(...spans.map((s) => s.from));
-  const to = Math.max(...spans.map((s) => s.to));
+  const { archive, pointInTime: spans } = list;
+  const from = archive.oldestRestorableAt ? Date.parse(archive.oldestRestorableAt) : null;
+  const to = spans.length ? Math.max(...spans.map((s) => s.to)) : null;
+  const gaps = from === null ? 0 : spans.filter((s) => s.to > from).length - 1;
   return (
-    <p className="bk-coverage">
-      You can restore to any second from <time dateTime={new Date(from).toISOString()}>{backupTime(from)}</time> to <time dateTime={new Date(to).toISOString()}>{backupTime(to)}</time>
-      {spans.length > 1 ? ` (with ${spans.length - 1} ${spans.length === 2 ? "gap" : "gaps"})` : ""}.
-    </p>
+    <div className="bk-coverage">
+      {from !== null && to !== null ? (
+        <p>
+          You can restore to any second from <time dateTime={new Date(from).toISOString()}>{backupTime(from)}</time> to <time dateTime={new Date(to).toISOString()}>{backupTime(to)}</time>
+          {gaps > 0 ? ` (with ${gaps} ${gaps === 1 ? "gap" : "gaps"})` : ""}.
+        </p>
+      ) : null}
+      <p className="bk-archive">
+        {from !== null ? "The log archive that makes this possible" : "The log archive"} takes {formatBytes(archive.bytes)}, kept under {formatBytes(archive.limitBytes)} (twice the database or 64 MB, whichever is more): past that, Cairn takes a backup automatically and lets the oldest moments go; each backup itself stays restorable.
+        {from === null ? " Once a backup is taken, you can restore to any second after it." : ""}
+      </p>
+    </div>
   );
 }
 
