@@ -6,7 +6,9 @@
 import { renderJSONContentToReactElement } from "@tiptap/static-renderer/json/react";
 import { memo, type ReactNode } from "react";
 import type { DocJson } from "../../../api/client";
+import { useLinkTargets } from "../links";
 import { markMapping } from "./marks";
+import { LinkTargetsContext } from "./page-link";
 import { nodeMapping } from "./nodes";
 import "../../../../content/reading.css";
 
@@ -17,6 +19,17 @@ const render = renderJSONContentToReactElement({
   unhandledMark: ((p: { children?: ReactNode }) => <>{p.children}</>) as never,
 });
 
-export const DocumentView = memo(function DocumentView({ doc, className }: { doc: DocJson; className?: string }) {
-  return <div className={`prose${className ? ` ${className}` : ""}`}>{render({ content: doc as never })}</div>;
+/**
+ * `links`: show page links with their targets' current titles (asked of the server: needs the
+ * app's query client). Without it they show as pages the reader cannot see, as the server's
+ * HTML does by default.
+ */
+export const DocumentView = memo(function DocumentView({ doc, className, links }: { doc: DocJson; className?: string; links?: boolean }) {
+  const body = <div className={`prose${className ? ` ${className}` : ""}`}>{render({ content: doc as never })}</div>;
+  return links ? <WithLinkTargets doc={doc}>{body}</WithLinkTargets> : body;
 });
+
+function WithLinkTargets({ doc, children }: { doc: DocJson; children: ReactNode }) {
+  const targets = useLinkTargets(doc);
+  return <LinkTargetsContext.Provider value={{ targets }}>{children}</LinkTargetsContext.Provider>;
+}

@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from "react";
 import { CircleAlert, FileText, Info, Lightbulb, CircleCheck, TriangleAlert } from "../../../ui/icons";
+import { PageLinkView } from "./page-link";
 import { safeImageSrc } from "./safe-url";
 
 type Attrs = Record<string, unknown>;
@@ -124,6 +125,7 @@ export const nodeMapping: Record<string, (p: NodeProps) => ReactNode> = {
   ),
   detailsSummary: (p) => <summary>{p.children}</summary>,
   detailsContent: (p) => <div data-type="detailsContent">{p.children}</div>,
+  pageLink: (p) => <PageLinkView pageId={String(a(p).pageId ?? "")} />,
   mention: (p) => (
     <span className="mention" data-type="mention" data-id={String(a(p).id ?? "")}>
       @{String(a(p).label ?? a(p).id ?? "")}
