@@ -39,11 +39,13 @@ test("a zip of Markdown files: folders give the tree, relative links and images 
   const guides = await pageTitled("NOTES", "Guides");
   const overview = await pageTitled("NOTES", "Overview");
   expect(setup.parentId).toBe(guides.id);
-  expect(setup.content).toContain(`"href":"/s/NOTES/p/${overview.id}"`);
+  expect(setup.content).toContain(`"href":"/p/${overview.id}"`);
   const attachment = (await call(env, "GET", `/api/pages/${setup.id}/attachments`, { as: owner })).body[0];
   expect(attachment).toMatchObject({ filename: "diagram.png", contentType: "image/png" });
   expect(setup.content).toContain(`"src":"/api/attachments/${attachment.id}/view"`);
-  expect(overview.content).toContain(`"href":"/s/NOTES/p/${setup.id}"`);
+  expect(overview.content).toContain(`"href":"/p/${setup.id}"`);
+  // Links between imported pages are by id, and so are their backlinks.
+  expect((await call(env, "GET", `/api/pages/${overview.id}/backlinks`, { as: owner })).body.map((p: { id: string }) => p.id)).toEqual([setup.id]);
   expect(overview.content).toContain('"type":"panel"');
   // The pages name who brought them in and from where, never "someone".
   const versions = (await call(env, "GET", `/api/pages/${setup.id}/versions`, { as: owner })).body;
@@ -74,7 +76,7 @@ test("a Confluence HTML export: its tree from the breadcrumbs, its panels, its a
   const home = await pageTitled("ENG", "Home");
   const setup = await pageTitled("ENG", "Setup");
   expect(setup.parentId).toBe(home.id);
-  expect(home.content).toContain(`"href":"/s/ENG/p/${setup.id}"`);
+  expect(home.content).toContain(`"href":"/p/${setup.id}"`);
   // Confluence's "warning" macro is its red one: an error panel here.
   expect(setup.content).toContain('"kind":"error"');
   const attachment = (await call(env, "GET", `/api/pages/${setup.id}/attachments`, { as: owner })).body[0];

@@ -24,10 +24,14 @@ const targets: RefTargets = {
 
 describe("rewriteHref", () => {
   test.each([
-    ["cairn-page:p1", "/s/NEW/p/new-page-1"],
-    ["cairn-page:p1#setup", "/s/NEW/p/new-page-1#setup"],
+    // A link to an imported page is stored by id (content/page-links.ts), the fragment kept.
+    ["cairn-page:p1", "/p/new-page-1"],
+    ["cairn-page:p1#setup", "/p/new-page-1#setup"],
+    [`/s/OLD/p/${OLD_PAGE}-a-slug#h`, "/p/new-page-2#h"],
+    [`/p/${OLD_PAGE}#h`, "/p/new-page-2#h"],
+    ["/p/0190a6c8-0000-7000-8000-00000000ffff", "/p/0190a6c8-0000-7000-8000-00000000ffff"],
     [`/s/OLD/p/${OLD_PAGE}-a-slug/history/3?x=1#h`, "/s/NEW/p/new-page-2-a-slug/history/3?x=1#h"],
-    [`https://wiki.example.com/s/old/p/${OLD_PAGE}`, "/s/NEW/p/new-page-2"],
+    [`https://wiki.example.com/s/old/p/${OLD_PAGE}`, "/p/new-page-2"],
     // Another space's page, or one of the old space that is not in the pack: left as it was.
     [`/s/ELSE/p/${OLD_PAGE}`, `/s/ELSE/p/${OLD_PAGE}`],
     ["/s/OLD/p/0190a6c8-0000-7000-8000-00000000ffff", "/s/OLD/p/0190a6c8-0000-7000-8000-00000000ffff"],
@@ -47,6 +51,13 @@ describe("rewriteHref", () => {
 });
 
 describe("rewriteContent", () => {
+  test("a page link node of the pack gets its page's new id; one to a page outside it keeps its id", () => {
+    const other = "0190a6c8-0000-7000-8000-00000000bbbb";
+    const doc: JSONContent = { type: "doc", content: [{ type: "paragraph", content: [{ type: "pageLink", attrs: { pageId: OLD_PAGE.toUpperCase() } }, { type: "pageLink", attrs: { pageId: other } }] }] };
+    rewriteContent(doc, targets, newTally());
+    expect(doc.content![0]!.content!.map((n) => n.attrs!.pageId)).toEqual(["new-page-2", other]);
+  });
+
   test("mentions, tracked-change authors, comment marks, images and file blocks", () => {
     const doc: JSONContent = {
       type: "doc",

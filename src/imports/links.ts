@@ -4,10 +4,15 @@
  * document is checked, so what is stored names only rows of this instance.
  *
  * Also, for a Cairn pack: links written in the old space (`/s/<OLDKEY>/p/<oldId>-slug`, relative
- * or on any host) and attachment URLs (`/api/attachments/<oldId>/view`) point at rows of the
- * pack (refs are their old ids there), so they are rewritten to the new ones the same way.
+ * or on any host), page link nodes (`pageLink {pageId}`) and attachment URLs
+ * (`/api/attachments/<oldId>/view`) point at rows of the pack (refs are their old ids there), so
+ * they are rewritten to the new ones the same way.
+ *
+ * A link to an imported page is stored in the form every link between pages has
+ * (content/page-links.ts): `/p/<newId>` with its fragment, by id, with no host and no space key.
  */
 import type { JSONContent } from "@tiptap/core";
+import { pageHref } from "../content/page-links";
 import { ATTACHMENT_REF, AUTHOR_REF, PAGE_REF } from "./model";
 
 /** Who an `author:<ref>` became: an account of this instance (id) or only a name (id null). */
@@ -36,7 +41,6 @@ export interface RewriteTally {
 
 export const newTally = (): RewriteTally => ({ deadLinks: 0, unknownAttachments: 0, mentionsAsText: 0 });
 
-export const pageUrl = (key: string, id: string) => `/s/${key}/p/${id}`;
 export const attachmentViewUrl = (id: string) => `/api/attachments/${id}/view`;
 export const attachmentDownloadUrl = (id: string) => `/api/attachments/${id}/download`;
 
@@ -50,6 +54,9 @@ function pageRefOf(href: string, t: RefTargets): { ref: string; fragment: string
     return hash < 0 ? { ref: rest, fragment: "" } : { ref: rest.slice(0, hash), fragment: rest.slice(hash) };
   }
   if (!t.oldKey) return null;
+  // The pack's own links by id (`/p/<id>`, content/page-links.ts): no key to check.
+  const byId = /^(?:https?:\/\/[^/?#]+)?\/p\/([0-9a-fA-F-]{36})(.*)$/.exec(href);
+  if (byId) return { ref: byId[1].toLowerCase(), fragment: byId[2] };
   const m = /^(?:https?:\/\/[^/?#]+)?\/s\/([A-Za-z0-9]{2,50})\/p\/([0-9a-fA-F-]{36})(.*)$/.exec(href);
   if (!m || m[1].toUpperCase() !== t.oldKey.toUpperCase()) return null;
   // The slug, …/edit, …/history/3, a query and a fragment are kept; only the page's id changes.
@@ -61,7 +68,9 @@ export function rewriteHref(href: string, t: RefTargets, tally: RewriteTally): s
   const page = pageRefOf(href, t);
   if (page) {
     const id = t.pages.get(page.ref);
-    if (id) return pageUrl(t.key, id) + page.fragment;
+    // The page itself (a slug, a #fragment): by id. A path below it (…/edit, …/history/3) keeps its form.
+    const self = /^(?:-[^/?#]*)?(#.*)?$/.exec(page.fragment);
+    if (id) return self ? pageHref(id, self[1] ?? "") : `/s/${t.key}/p/${id}${page.fragment}`;
     // An URL of the old space whose page is not in the pack (a trashed page, a draft) is left
     // as it was; a cairn-page: ref that names nothing cannot be followed anywhere.
     if (!href.startsWith(PAGE_REF)) return href;
@@ -125,6 +134,12 @@ function rewriteNode(node: JSONContent, t: RefTargets, tally: RewriteTally): JSO
     tally.mentionsAsText++;
     const name = person?.name ?? (typeof attrs.label === "string" ? attrs.label : "someone");
     return [{ type: "text", text: `@${name}`, ...(node.marks ? { marks: node.marks } : {}) }];
+  }
+  if (node.type === "pageLink" && attrs && typeof attrs.pageId === "string") {
+    // A page of the pack gets its new id; any other keeps the id it had (on the instance the
+    // pack came from, that page may well be this instance's own).
+    const id = t.pages.get(attrs.pageId.toLowerCase()) ?? t.pages.get(attrs.pageId);
+    return [id ? { ...node, attrs: { ...attrs, pageId: id } } : node];
   }
   if (node.type === "image" && attrs && typeof attrs.src === "string") {
     const id = attachmentRefOf(attrs.src, t);

@@ -47,10 +47,12 @@ async function richSpace() {
     .replaceAll('"c-1"', JSON.stringify(thread.body.id))
     .replaceAll("/api/attachments/a-1/download", `/api/attachments/${image.id}/view`)
     .replaceAll('"a-2"', JSON.stringify(sheet.id))
-    .replaceAll("/spaces/ENG/pages/42", `/s/DOCS/p/${deep.id}-deep-page#part`);
+    .replaceAll("/spaces/ENG/pages/42", `/p/${deep.id}#part`);
+  // And a page link node to the same page (content/page-links.ts).
+  const withNode = JSON.stringify({ ...JSON.parse(json), content: [...JSON.parse(json).content, { type: "paragraph", content: [{ type: "pageLink", attrs: { pageId: deep.id } }] }] });
   for (const [i, title] of ["Guide, second", "Guide, third"].entries()) {
     step();
-    const res = await call(env, "PUT", `/api/pages/${guide.id}`, { as: i ? member : owner, body: { title, contentJson: json, changeComment: `change ${i}` } });
+    const res = await call(env, "PUT", `/api/pages/${guide.id}`, { as: i ? member : owner, body: { title, contentJson: withNode, changeComment: `change ${i}` } });
     expect(res.status).toBe(200);
   }
   step();
@@ -117,7 +119,11 @@ describe("a pack imported", () => {
     const png = attachments.find((a) => a.filename === "diagram.png")!;
     const csv = attachments.find((a) => a.filename === "budget.csv")!;
     expect(png.contentType).toBe("image/png");
-    expect(content).toContain(`"href":"/s/COPY/p/${deepId}-deep-page#part"`);
+    expect(content).toContain(`"href":"/p/${deepId}#part"`);
+    expect(content).toContain(`{"type":"pageLink","attrs":{"pageId":"${deepId}"}}`);
+    // The backlinks of the imported pages are written with them.
+    const backlinks = await call(env, "GET", `/api/pages/${deepId}/backlinks`, { as: owner });
+    expect(backlinks.body.map((p: { id: string }) => p.id)).toEqual([guideId]);
     expect(content).toContain(`"src":"/api/attachments/${png.id}/view"`);
     expect(content).toContain(`"attachmentId":"${csv.id}"`);
     const top = comments.find((c) => !c.parentCommentId)!;

@@ -23,6 +23,7 @@ import { spaces, type SpaceRow } from "../spaces/tables";
 import { templates } from "../templates/tables";
 import type { BlobSource } from "./model";
 import type { ImportPlan } from "./plan";
+import { writePageLinks } from "../pages/links-store";
 import { insertPagesAndVersions } from "./queries";
 import { importRefused } from "./refused";
 
@@ -121,6 +122,8 @@ export function writePlan(core: Core, plan: ImportPlan, stored: StoredBlobs, act
     // The importer is the space's administrator, and nobody else has a grant: private until shared.
     core.db.insert(spaceGrants).values({ id: newId(), spaceId: plan.spaceId, principalType: PRINCIPAL.User, principalId: actor.id, operation: OPERATION.Admin, createdById: actor.id, createdAt: now }).run();
     insertPagesAndVersions(core, plan.pages, plan.versions);
+    // The links of each page's current version, through the one writer of page_links.
+    for (const page of plan.pages) writePageLinks(core, page.id!, page.contentJson, null);
     insertAll(plan.attachments, (batch) =>
       core.db
         .insert(attachments)

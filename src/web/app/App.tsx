@@ -20,6 +20,8 @@ import { NotificationsScreen } from "../features/notifications";
 import { AccountScreen } from "../features/account";
 import { AdminScreen } from "../features/admin";
 import { useScrollRestoration } from "../lib/scroll";
+import { PageById } from "../features/page/PageById";
+import { idFromSegment } from "../lib/slug";
 import { NotFound } from "./NotFound";
 import { Shell } from "./Shell";
 import { signInPath, useInstance, useMe } from "./session";
@@ -68,6 +70,13 @@ export function App() {
         </Route>
         <Route path="/reset-password">
           <ResetPasswordScreen />
+        </Route>
+        <Route path="/p/:seg">
+          {(params) => (
+            <Shell>
+              <PageById pageId={idFromSegment(params.seg)} />
+            </Shell>
+          )}
         </Route>
         <Route path="/s/:key/*?">{(params) => <SpaceRoutes spaceKey={decodeURIComponent(params.key)} />}</Route>
         <Route path="/">

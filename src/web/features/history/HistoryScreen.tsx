@@ -139,7 +139,7 @@ export default function HistoryScreen({ space, pageId, versionNumber }: { space:
             ) : (
               <>
                 <h2 className="version-title">{viewed.data.title}</h2>
-                <DocumentView doc={parseDoc(viewed.data.contentJson)} />
+                <DocumentView doc={parseDoc(viewed.data.contentJson)} links />
               </>
             )
           ) : null}

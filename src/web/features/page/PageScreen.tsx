@@ -12,6 +12,7 @@ import { NotFound } from "../../app/NotFound";
 import { pagePath } from "../../lib/slug";
 import { EditSession } from "./editor-chunk";
 import { DocumentView } from "./render/DocumentView";
+import { PageById } from "./PageById";
 import { PageHeader } from "./PageHeader";
 import { usePage } from "./queries";
 import { useTaskTicks } from "./task-ticks";
@@ -59,7 +60,8 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
   if (page.isPending) return <Loading />;
   if (page.error) return page.error instanceof ApiError && page.error.status === 404 ? <NotFound /> : <p className="form-error main-column">{page.error.message}</p>;
   const p = page.data;
-  if (p.spaceId !== space.id) return <NotFound />;
+  // An address from before the page moved to another space: the page by its id, where it is now.
+  if (p.spaceId !== space.id) return <PageById pageId={p.id} rest={mode === "edit" ? "/edit" : ""} />;
   const editing = (mode === "edit" || p.status === 0) && p.canEdit;
   return (
     <main id="main" className={`main-column page${p.fullWidth ? " full-width" : ""}${panel.panel ? " with-panel" : ""}`}>
@@ -79,7 +81,7 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
         <>
           <PageHeader page={p} space={space} />
           <div ref={setReading}>
-            <DocumentView doc={doc ?? parseDoc(p.contentJson)} onTick={p.canEdit ? tick : undefined} />
+            <DocumentView doc={doc ?? parseDoc(p.contentJson)} onTick={p.canEdit ? tick : undefined} links />
           </div>
           <SelectionComment
             root={reading}
@@ -104,7 +106,7 @@ function ReadingFallback({ page, space }: { page: import("../../api/types").Page
   return (
     <>
       <PageHeader page={page} space={space} busy />
-      <DocumentView doc={parseDoc(page.contentJson)} />
+      <DocumentView doc={parseDoc(page.contentJson)} links />
     </>
   );
 }

@@ -6,7 +6,9 @@
 import { renderJSONContentToReactElement } from "@tiptap/static-renderer/json/react";
 import { memo, useMemo, type ReactNode } from "react";
 import type { DocJson } from "../../../api/client";
+import { useLinkTargets } from "../links";
 import { markMapping } from "./marks";
+import { LinkTargetsContext } from "./page-link";
 import { nodeMapping } from "./nodes";
 import { taskIndex, TaskTicksContext } from "./task-ticks";
 import "../../../../content/reading.css";
@@ -18,9 +20,20 @@ const render = renderJSONContentToReactElement({
   unhandledMark: ((p: { children?: ReactNode }) => <>{p.children}</>) as never,
 });
 
-/** `onTick`: task boxes tick (people who may edit the page); without it they are drawings. */
-export const DocumentView = memo(function DocumentView({ doc, className, onTick }: { doc: DocJson; className?: string; onTick?: (index: number, checked: boolean) => void }) {
+/**
+ * `onTick`: task boxes tick (people who may edit the page); without it they are drawings.
+ * `links`: show page links with their targets' current titles (asked of the server: needs the
+ * app's query client). Without it they show as pages the reader cannot see, as the server's
+ * HTML does by default.
+ */
+export const DocumentView = memo(function DocumentView({ doc, className, onTick, links }: { doc: DocJson; className?: string; onTick?: (index: number, checked: boolean) => void; links?: boolean }) {
   const ticks = useMemo(() => (onTick ? { indexOf: taskIndex(doc), tick: onTick } : null), [doc, onTick]);
-  const drawn = <div className={`prose${className ? ` ${className}` : ""}`}>{render({ content: doc as never })}</div>;
-  return ticks ? <TaskTicksContext.Provider value={ticks}>{drawn}</TaskTicksContext.Provider> : drawn;
+  const body = <div className={`prose${className ? ` ${className}` : ""}`}>{render({ content: doc as never })}</div>;
+  const drawn = ticks ? <TaskTicksContext.Provider value={ticks}>{body}</TaskTicksContext.Provider> : body;
+  return links ? <WithLinkTargets doc={doc}>{drawn}</WithLinkTargets> : drawn;
 });
+
+function WithLinkTargets({ doc, children }: { doc: DocJson; children: ReactNode }) {
+  const targets = useLinkTargets(doc);
+  return <LinkTargetsContext.Provider value={{ targets }}>{children}</LinkTargetsContext.Provider>;
+}

@@ -6,6 +6,7 @@
 import type { ReactNode } from "react";
 import { CircleAlert, FileText, Info, Lightbulb, CircleCheck, TriangleAlert } from "../../../ui/icons";
 import { CodeBlock } from "./CodeBlock";
+import { PageLinkView } from "./page-link";
 import { safeImageSrc } from "./safe-url";
 import { TaskBox } from "./task-ticks";
 
@@ -137,6 +138,7 @@ export const nodeMapping: Record<string, (p: NodeProps) => ReactNode> = {
   ),
   detailsSummary: (p) => <summary>{p.children}</summary>,
   detailsContent: (p) => <div data-type="detailsContent">{p.children}</div>,
+  pageLink: (p) => <PageLinkView pageId={String(a(p).pageId ?? "")} />,
   mention: (p) => (
     <span className="mention" data-type="mention" data-id={String(a(p).id ?? "")}>
       @{String(a(p).label ?? a(p).id ?? "")}
