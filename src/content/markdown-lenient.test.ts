@@ -20,7 +20,7 @@ const PIECES = [
 describe("reading Markdown from elsewhere", () => {
   test("random Markdown with HTML always comes in as a document the editor holds, with no unsafe address, or a 400 for the whole document", () => {
     let kept = 0;
-    for (let seed = 1; seed <= 400; seed++) {
+    for (let seed = 1; seed <= 250; seed++) {
       const rnd = rng(seed).next;
       const markdown = Array.from({ length: 1 + Math.floor(rnd() * 60) }, () => PIECES[Math.floor(rnd() * PIECES.length)]).join("");
       let result: ReturnType<typeof read>;
@@ -36,7 +36,8 @@ describe("reading Markdown from elsewhere", () => {
     }
     // Unsafe addresses are among the pieces: some constructs were kept as text.
     expect(kept).toBeGreaterThan(10);
-  });
+    // ~1 s on an idle machine.
+  }, 30_000);
 
   test("a thousand nested tags are read without exhausting anything", () => {
     const { doc } = read(`${"<b><i>".repeat(1000)}deep${"</i></b>".repeat(1000)}`);
