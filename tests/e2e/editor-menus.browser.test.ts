@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { LOOKS, screenshot, visit } from "./harness";
+import { axeViolations, LOOKS, screenshot, visit } from "./harness";
 import { api, caretToEnd, docJson, newSpace, ownerWorld, para, type World } from "./fixtures";
 
 let world: World;
@@ -100,6 +100,7 @@ for (const look of LOOKS) {
         expect(slashBox.y + slashBox.height).toBeLessThanOrEqual(caretLine.y + 2);
         await expectInPageArea(page, slashBox);
         await screenshot(page, "menu-slash");
+        expect(await axeViolations(page)).toEqual([]);
         await page.keyboard.press("Escape");
         await page.keyboard.press("Backspace");
         await page.keyboard.type("@");
@@ -137,7 +138,10 @@ for (const look of LOOKS) {
           expect(overlap(bar, await box(page, ".ProseMirror td:has(p)"))).toBe(0);
           if (look.width === 1280) expect(overlap(bar, await box(page, ".sidebar"))).toBe(0);
           await expectInPageArea(page, bar);
-          if (where === "middle") await screenshot(page, "menu-table");
+          if (where === "middle") {
+            await screenshot(page, "menu-table");
+            expect(await axeViolations(page)).toEqual([]);
+          }
         }
 
         const picker = page.getByRole("toolbar", { name: "Code block" });
