@@ -39,6 +39,9 @@ describe("GET /api/search with mistyped words", () => {
     const [hit] = await find("acomodation refunds");
     expect(hit).toEqual(expect.objectContaining({ pageId: acc, spelledAs: "accommodation refunds" }));
     expect(await find("billing")).toEqual([expect.not.objectContaining({ spelledAs: expect.anything() })]);
+    // A word only in the title counts too.
+    await page("Kubernetes notes", "About pods.");
+    expect((await find("kubernetis")).map((h) => (h as { spelledAs?: string }).spelledAs)).toEqual(["kubernetes"]);
   });
 
   test("one edit for words of 4 to 7 letters, two from 8 letters, none for shorter words", async () => {

@@ -63,7 +63,8 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
   if (fuzzy) {
     const seen = new Set(hits.map((h) => h.pageId));
     for (const row of index.words(fuzzy.query, scope, SEARCH_LIMIT)) if (hits.length < SEARCH_LIMIT && !seen.has(row.pageId)) hits.push(row);
-    fuzzyWords = wordsWithStems(index, hits.slice(exact).map((h) => h.text), fuzzy.stems);
+    // Titles too: a page may have the word only in its title (spelledAs, the palette's mark).
+    fuzzyWords = wordsWithStems(index, hits.slice(exact).map((h) => `${h.title} ${h.text}`), fuzzy.stems);
     const found = [...fuzzyWords];
     const theirStems = index.termsOf(found);
     stemOf = new Map(found.map((w, i) => [w, theirStems[i] ?? ""]));
@@ -75,7 +76,7 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
     space: h.spaceName,
     title: h.title,
     snippet: snippetFor(h.text, parsed.must, i >= exact ? fuzzyWords : []),
-    ...(fuzzy && i >= exact ? { spelledAs: spelledAs(parsed, fuzzy.stemsByTerm, h.text, stemOf) } : {}),
+    ...(fuzzy && i >= exact ? { spelledAs: spelledAs(parsed, fuzzy.stemsByTerm, `${h.title} ${h.text}`, stemOf) } : {}),
   }));
 }
 
