@@ -37,9 +37,10 @@ describe("writing a comment", () => {
     await page.goto(`/s/OPS/p/${pageId}`);
     await page.getByRole("button", { name: "Edit" }).waitFor();
     await page.getByRole("button", { name: "Comments" }).click();
-    // Typed at once, without clicking the box.
-    await page.keyboard.type("We edit / review these each week");
+    // Typed as soon as the box is there, without clicking it.
     const box = page.getByRole("combobox", { name: "Comment on this page" });
+    await box.waitFor();
+    await page.keyboard.type("We edit / review these each week");
     expect(await box.inputValue()).toBe("We edit / review these each week");
     expect(page.url()).not.toContain("/edit");
     expect(await page.locator(".ProseMirror").count()).toBe(0);
@@ -48,6 +49,7 @@ describe("writing a comment", () => {
     await page.keyboard.press("Escape");
     await page.locator("#page-panel").waitFor({ state: "detached" });
     await page.getByRole("button", { name: "Comments" }).click();
+    await box.waitFor();
     await page.keyboard.type("e");
     expect(await page.getByRole("combobox", { name: "Comment on this page" }).inputValue()).toBe("e");
     expect(page.url()).not.toContain("/edit");

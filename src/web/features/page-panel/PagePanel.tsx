@@ -11,9 +11,10 @@ import { CommentsSection } from "./CommentsSection";
 import { DetailsSection } from "./DetailsSection";
 import { RestrictionsSection } from "./RestrictionsSection";
 import type { PagePanelProps } from "./types";
+import { PANEL_TITLES } from "./usePanel";
 import "./panel.css";
 
-const TITLES = { comments: "Comments", attachments: "Attachments", details: "Page details", restrictions: "Restrictions" } as const;
+const TITLES = PANEL_TITLES;
 
 
 export default function PagePanel(props: PagePanelProps) {
@@ -36,7 +37,8 @@ export default function PagePanel(props: PagePanelProps) {
   }, [panel]);
   if (!panel) return null;
   return (
-    <aside id="page-panel" className="page-panel" ref={ref} aria-labelledby="page-panel-title">
+    // The page's single-key shortcuts ("e") stay off while the focus is in the panel.
+    <aside id="page-panel" className="page-panel" ref={ref} aria-labelledby="page-panel-title" data-no-shortcuts="">
       <div className="page-panel-head">
         <h2 id="page-panel-title" tabIndex={-1}>
           {TITLES[panel]}

@@ -18,7 +18,7 @@ import { usePage } from "./queries";
 import { useTaskTicks } from "./task-ticks";
 import "./page.css";
 import { useTitle } from "../../lib/title";
-import { PagePanel, SelectionComment, useCommentHighlights, usePanel } from "../page-panel";
+import { PagePanel, PanelPlaceholder, preloadPanel, SelectionComment, useCommentHighlights, usePanel } from "../page-panel";
 import type { TextAnchor } from "../page-panel/anchors";
 import { CommentOnSelection } from "../page-panel/comment-on-selection";
 
@@ -41,6 +41,14 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
     },
     [openPanel],
   );
+  // The panel's chunk is fetched once the page is read and the browser is idle, so opening the
+  // comments shows the box at once (PanelPlaceholder covers a slow first time).
+  const loaded = !!page.data;
+  useEffect(() => {
+    if (!loaded) return;
+    const id = requestIdleCallback(preloadPanel, { timeout: 3000 });
+    return () => cancelIdleCallback(id);
+  }, [loaded]);
   // One document object per version: a new one each render would redraw the whole page.
   const contentJson = page.data?.contentJson;
   const doc = useMemo(() => (contentJson === undefined ? null : parseDoc(contentJson)), [contentJson]);
@@ -72,7 +80,7 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
           </Suspense>
           {/* The panel stays beside the editor; the toolbar's Comment opens it with the passage as the draft. */}
           {panel.panel ? (
-            <Suspense fallback={null}>
+            <Suspense fallback={<PanelPlaceholder panel={panel.panel} />}>
               <PagePanel page={p} space={space} state={panel} draftAnchor={draftAnchor} onDraftDone={() => setDraftAnchor(null)} found={null} />
             </Suspense>
           ) : null}
@@ -91,7 +99,7 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
             }}
           />
           {panel.panel ? (
-            <Suspense fallback={null}>
+            <Suspense fallback={<PanelPlaceholder panel={panel.panel} />}>
               <PagePanel page={p} space={space} state={panel} draftAnchor={draftAnchor} onDraftDone={() => setDraftAnchor(null)} found={found} />
             </Suspense>
           ) : null}
