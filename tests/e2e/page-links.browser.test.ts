@@ -53,7 +53,7 @@ describe("links between pages", () => {
       data.setData("text/plain", url);
       el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
     }, `http://wiki.tail1234.ts.net/s/ENG/p/${target.id}-install-guide`);
-    await expect.poll(() => page.locator(".ProseMirror a.page-link").count()).toBe(2);
+    await page.locator(".ProseMirror a.page-link").nth(1).waitFor();
     await page.locator(".ProseMirror").press("Control+Enter");
     await page.waitForURL((u) => !u.pathname.endsWith("/edit"));
     const stored = await storedDoc(page, runbook.id);
@@ -64,8 +64,8 @@ describe("links between pages", () => {
     // Renamed: every link shows the new title, and still leads to the page.
     await api(page, "PUT", `/api/pages/${target.id}`, { title: "Installing Cairn" });
     await page.goto(`/s/ENG/p/${runbook.id}`);
-    const link = page.locator(".prose a.page-link").first();
-    await expect.poll(() => link.textContent()).toBe("Installing Cairn");
+    const link = page.locator(".prose a.page-link", { hasText: "Installing Cairn" }).first();
+    await link.waitFor();
     await link.click();
     await page.waitForURL(new RegExp(`/s/ENG/p/${target.id}`));
     await page.getByRole("heading", { name: "Installing Cairn" }).waitFor();
