@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { axeViolations, LOOKS, screenshot, visit, type Visit } from "./harness";
-import { api, newPage, newSpace, ownerWorld, storedDoc, type World } from "./fixtures";
+import { api, newPage, newSpace, ownerWorld, slash, storedDoc, type World } from "./fixtures";
 
 let world: World;
 let v: Visit;
@@ -77,6 +77,25 @@ describe("links between pages", () => {
     await page.goto(`/p/${target.id}`);
     await page.waitForURL(new RegExp(`/s/ENG/p/${target.id}-installing-cairn`));
     expect(v.errors).toEqual([]);
+  }, 60_000);
+
+  test("'/ Link to page' and the @ menu (pages beside people) insert page links too", async () => {
+    const { page } = v;
+    const notes = await newPage(page, space.id, "Notes", { text: "Start." });
+    await page.goto(`/s/ENG/p/${notes.id}/edit`);
+    await page.locator(".ProseMirror").click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Enter");
+    await slash(page, "link", "Link to page");
+    await page.keyboard.type("Installing");
+    await page.getByRole("listbox", { name: "Link to a page" }).getByRole("option", { name: /Installing Cairn/ }).click();
+    await page.keyboard.type("and @Instal");
+    const menu = page.getByRole("listbox", { name: "Mention someone or link a page" });
+    await menu.getByRole("option", { name: /Installing Cairn/ }).click();
+    await page.locator(".ProseMirror a.page-link").nth(1).waitFor();
+    await page.locator(".ProseMirror").press("Control+Enter");
+    await page.waitForURL((u) => !u.pathname.endsWith("/edit"));
+    expect(pageLinks((await storedDoc(page, notes.id)).doc)).toEqual([target.id, target.id]);
   }, 60_000);
 
   test("the [[ menu, a page link read, and the backlinks, in the four looks", async () => {
