@@ -62,7 +62,8 @@ module.exports = {
       comment: "the reading view renders with @tiptap/static-renderer; TipTap itself and the schema's extensions (150+ KB) load with the editor chunk",
       from: { path: "^src/web/", pathNot: "^src/web/features/editor/" },
       // The reading styles (reading.css, reading-theme.css) are shared with the exports; CSS carries no TipTap.
-      to: { path: "(^node_modules/@tiptap/(?!static-renderer)|^src/content/(?!urls\\.ts$|[^/]+\\.css$))" },
+      // page-links.ts (which ids a document links to, what an unseen page reads as) imports nothing.
+      to: { path: "(^node_modules/@tiptap/(?!static-renderer)|^src/content/(?!urls\\.ts$|page-links\\.ts$|[^/]+\\.css$))" },
     },
     {
       name: "lazy-chunks-stay-lazy",

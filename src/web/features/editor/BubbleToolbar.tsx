@@ -5,8 +5,11 @@
 import type { Editor } from "@tiptap/core";
 import { useEditorState } from "@tiptap/react";
 import { BubbleMenu } from "@tiptap/react/menus";
-import { useContext, useState } from "react";
+import { useContext, useRef, useState } from "react";
+import type { SearchHit } from "../../api/types";
+import { pageHref, pageOfPastedUrl } from "../../../content/page-links";
 import { safeHref } from "../page/render/safe-url";
+import { LinkPageResults, looksLikeAddress } from "./LinkPageResults";
 import type { TextAnchor } from "../page-panel/anchors";
 import { CommentOnSelection } from "../page-panel/comment-on-selection";
 import { menuOptions } from "./floating";
@@ -45,8 +48,12 @@ export function BubbleToolbar({ editor }: { editor: Editor }) {
   const [linking, setLinking] = useState(false);
   const [href, setHref] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const firstPage = useRef<SearchHit | null>(null);
   const applyLink = () => {
-    const url = href.trim();
+    // A page of this wiki, on whatever host name it was copied from, is linked by id.
+    const page = pageOfPastedUrl(href);
+    const titled = !page && href.trim() && !looksLikeAddress(href) ? firstPage.current : null;
+    const url = page ? pageHref(page.pageId, page.fragment) : titled ? pageHref(titled.pageId) : href.trim();
     if (!url) editor.chain().focus().unsetLink().run();
     else if (!safeHref(url)) return setError("Use a web address (https://…), mailto: or a path on this wiki.");
     else editor.chain().focus().extendMarkRange("link").setLink({ href: url }).run();
@@ -64,10 +71,19 @@ export function BubbleToolbar({ editor }: { editor: Editor }) {
               applyLink();
             }}
           >
-            <input className="input" aria-label="Link address" placeholder="https://…" value={href} autoFocus onChange={(e) => setHref(e.target.value)} onKeyDown={(e) => e.key === "Escape" && setLinking(false)} />
+            <input className="input" aria-label="Link address or page title" placeholder="https://… or a page title" value={href} autoFocus onChange={(e) => setHref(e.target.value)} onKeyDown={(e) => e.key === "Escape" && setLinking(false)} />
             <button type="submit" className="tb-button">
               Apply
             </button>
+            <LinkPageResults
+              query={href}
+              first={firstPage}
+              onPick={(hit) => {
+                editor.chain().focus().extendMarkRange("link").setLink({ href: pageHref(hit.pageId) }).run();
+                setLinking(false);
+                setError(null);
+              }}
+            />
             {error ? (
               <span className="link-error" role="alert">
                 {error}

@@ -51,6 +51,7 @@ export function blockItems(pickImage?: () => void): BlockItem[] {
         pickImage?.();
       },
     },
+    { id: "page-link", title: "Link to page", hint: "Find a page and link to it", keywords: "link page wiki [[ reference", run: (e, r) => chain(e, r).insertContent("[[").run() },
     { id: "mention", title: "Mention", hint: "Tell someone about this page", keywords: "mention person @", run: (e, r) => chain(e, r).insertContent("@").run() },
   ];
   return pickImage ? items : items.filter((i) => i.id !== "image");

@@ -17,9 +17,10 @@ import { contentExtensions } from "../../../content/extensions";
 import { api, data } from "../../api/client";
 import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
-import type { User } from "../../api/types";
+import type { SearchHit, User } from "../../api/types";
 import { blockItems, filterBlocks, type BlockItem } from "./blocks";
 import { lowlight } from "./lowlight";
+import { insertPageLink, pageLinkExtensions, pageRow, searchPages, withPageLinkView } from "./page-links";
 import { suggestionPopup } from "./suggestion-popup";
 import { SuggestionList } from "./SuggestionList";
 import type { CollabRoom } from "./collab-provider";
@@ -77,21 +78,29 @@ function slashCommand(hooks: SessionHooks) {
 
 const users = () => queryClient.fetchQuery({ queryKey: keys.users, queryFn: () => data(api.GET("/api/users")), staleTime: 60_000 });
 
+/** The "@" menu's rows: people first, then pages (a page picked becomes a link to it). */
+type MentionItem = { kind: "person"; user: User } | { kind: "page"; hit: SearchHit };
+
 function withMentions(ext: AnyExtension): AnyExtension {
   if (ext.name !== "mention") return ext;
   return ext.configure({
     suggestion: {
       char: "@",
-      items: async ({ query }: { query: string }) => {
+      items: async ({ query }: { query: string }): Promise<MentionItem[]> => {
         const q = query.toLowerCase();
-        return ((await users()) as User[]).filter((u) => u.displayName.toLowerCase().includes(q) || u.email.toLowerCase().startsWith(q)).slice(0, 8);
+        const [people, pages] = await Promise.all([users(), q.length >= 2 ? searchPages(query) : Promise.resolve([])]);
+        const found = (people as User[]).filter((u) => u.displayName.toLowerCase().includes(q) || u.email.toLowerCase().startsWith(q)).slice(0, 6);
+        return [...found.map((user) => ({ kind: "person" as const, user })), ...pages.slice(0, 5).map((hit) => ({ kind: "page" as const, hit }))];
       },
       render: suggestionPopup(SuggestionList as never, (p) => ({
         items: p.items,
-        label: "Mention someone",
-        empty: "Nobody by that name",
-        render: (u: User) => createElement("span", { className: "suggestion-row" }, createElement("span", { className: "suggestion-title" }, u.displayName), createElement("span", { className: "suggestion-hint" }, u.email)),
-        pick: (u: User) => p.command({ id: u.id, label: u.displayName }),
+        label: "Mention someone or link a page",
+        empty: "Nobody and no page by that name",
+        render: (item: MentionItem) =>
+          item.kind === "page"
+            ? pageRow(item.hit)
+            : createElement("span", { className: "suggestion-row" }, createElement("span", { className: "suggestion-title" }, item.user.displayName), createElement("span", { className: "suggestion-hint" }, item.user.email)),
+        pick: (item: MentionItem) => (item.kind === "page" ? insertPageLink(p.editor, p.range, item.hit) : p.command({ id: item.user.id, label: item.user.displayName })),
       })),
     },
   });
@@ -127,19 +136,20 @@ function historyAndSync(room: CollabRoom | undefined): AnyExtension[] {
 }
 
 export function editorExtensions(hooks: SessionHooks, room?: CollabRoom): AnyExtension[] {
-  const schema = contentExtensions.map((ext) => (ext.name === "starterKit" ? ext.configure({ codeBlock: false }) : withMentions(ext)));
+  const schema = contentExtensions.map((ext) => (ext.name === "starterKit" ? ext.configure({ codeBlock: false }) : withPageLinkView(withMentions(ext))));
   return [
     ...schema,
     CodeBlockLowlight.configure({ lowlight, defaultLanguage: null }),
     ...historyAndSync(room),
     Dropcursor.configure({ color: "var(--accent)", width: 2 }),
     Gapcursor,
-    Placeholder.configure({ placeholder: "Type / for blocks, @ to mention someone, or just start writing" }),
+    Placeholder.configure({ placeholder: "Type / for blocks, @ to mention someone, [[ to link a page, or just start writing" }),
     FileHandler.configure({
       onPaste: (editor, files) => hooks.onFiles(editor, files),
       onDrop: (editor, files, pos) => hooks.onFiles(editor, files, pos),
     }),
     slashCommand(hooks),
+    ...pageLinkExtensions(),
     saveShortcut(hooks),
   ];
 }

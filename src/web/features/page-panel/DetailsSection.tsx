@@ -1,5 +1,6 @@
 /** Page details: who made and last changed it and when, versions, labels, watching, its link. */
 import { useState } from "react";
+import { Link } from "wouter";
 import type { Page, Space } from "../../api/types";
 import { useMe } from "../../app/session";
 import { pagePath } from "../../lib/slug";
@@ -9,6 +10,7 @@ import { Copy } from "../../ui/icons";
 import { toast } from "../../ui/toast";
 import { setWatch } from "../notifications";
 import { usePageLabels } from "../page/queries";
+import { useBacklinks } from "../page/links";
 import { useUsers, useWatch } from "./queries";
 
 /** "Watched by 3 people": direct watchers only (the API does not count the space's watchers). */
@@ -55,6 +57,10 @@ export function DetailsSection({ page, space }: { page: Page; space: Space }) {
         </dd>
         <dt>Versions</dt>
         <dd>{page.currentVersionNumber}</dd>
+        <dt>Linked from</dt>
+        <dd>
+          <Backlinks pageId={page.id} spaceId={space.id} />
+        </dd>
         <dt>Labels</dt>
         <dd>{labels.data?.length ? labels.data.map((l) => l.name).join(", ") : <span className="muted">None{page.canEdit ? " — add them while editing" : ""}</span>}</dd>
         {me.data ? (
@@ -88,5 +94,26 @@ export function DetailsSection({ page, space }: { page: Page; space: Space }) {
         </Button>
       </div>
     </div>
+  );
+}
+
+/** The pages that link to this one (only those the reader may read), by title. */
+function Backlinks({ pageId, spaceId }: { pageId: string; spaceId: string }) {
+  const backlinks = useBacklinks(pageId);
+  if (backlinks.isPending) return <>…</>;
+  if (backlinks.error) return <span className="form-error">Could not load the pages linking here: {backlinks.error.message}</span>;
+  if (backlinks.data.length === 0) return <span className="muted">No page links here yet</span>;
+  return (
+    <ul className="backlinks" aria-label="Pages linking here">
+      {backlinks.data.map((p) => (
+        <li key={p.id}>
+          <Link href={pagePath(p.spaceKey, p.id, p.title)}>
+            {p.emoji ? `${p.emoji} ` : ""}
+            {p.title.trim() || "Untitled"}
+          </Link>
+          {p.spaceId !== spaceId ? <span className="muted"> · {p.spaceName}</span> : null}
+        </li>
+      ))}
+    </ul>
   );
 }

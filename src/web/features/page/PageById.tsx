@@ -9,11 +9,12 @@ import { Redirect } from "wouter";
 import { Loading } from "../../app/Loading";
 import { NotFound } from "../../app/NotFound";
 import { pagePath } from "../../lib/slug";
-import { linkKeys, linkTarget } from "./links";
+import { fetchLinkTargets, linkKeys } from "./links";
 
 export function PageById({ pageId, rest = "" }: { pageId: string; rest?: string }) {
   const id = pageId.toLowerCase();
-  const target = useQuery({ queryKey: linkKeys.title(id), queryFn: () => linkTarget(id), enabled: /^[0-9a-f-]{36}$/.test(id) });
+  // Its own fetch: linkTarget asks the cache under this very key, which would wait on itself.
+  const target = useQuery({ queryKey: linkKeys.title(id), queryFn: async () => (await fetchLinkTargets([id])).get(id) ?? null, enabled: /^[0-9a-f-]{36}$/.test(id) });
   if (!/^[0-9a-f-]{36}$/.test(id)) return <NotFound />;
   if (target.isPending) return <Loading />;
   if (!target.data) return <NotFound />;
