@@ -180,7 +180,7 @@ describe("the setup wizard", () => {
     } finally {
       await owner.close();
     }
-  }, 90_000);
+  }, 180_000);
 
   test("the home screen reminds the owner until setup is done; steps in the four looks", async () => {
     const first = await visit(second);
@@ -227,5 +227,5 @@ describe("the setup wizard", () => {
     await last.page.getByRole("heading", { name: "Create your first space" }).waitFor();
     expect(await last.page.getByText("Finish setting up Cairn").count()).toBe(0);
     await last.close();
-  }, 120_000);
+  }, 180_000);
 });
