@@ -32,7 +32,7 @@ async function atStep(page: Page, key: string, heading: string): Promise<void> {
 async function actionsFit(page: Page, where: string): Promise<void> {
   const boxes = await page.locator(".setup-card").evaluate((card) => {
     const c = card.getBoundingClientRect();
-    return [...card.querySelectorAll(".setup-actions .btn")].map((b) => {
+    return Array.from(card.querySelectorAll(".setup-actions .btn")).map((b) => {
       const r = b.getBoundingClientRect();
       return { text: b.textContent, inside: r.left >= c.left - 0.5 && r.right <= c.right + 0.5 && r.right <= window.innerWidth, wide: b.scrollWidth <= b.clientWidth + 1 };
     });
