@@ -76,7 +76,7 @@ describe("a new instance in the browser", () => {
     expect(space.body).toMatchObject({ key: "ENG", name: "Engineering Handbook", description: "How we build, ship and run things.", iconKind: 1, iconValue: "🛠️" });
     // A taken key is refused in the dialog, next to the key.
     await page.goto("/");
-    await page.getByRole("link", { name: "Engineering Handbook" }).waitFor();
+    await page.getByRole("link", { name: "Engineering Handbook", exact: true }).waitFor();
     await page.getByRole("button", { name: "Create space" }).click();
     await page.getByRole("dialog").getByLabel("Name").fill("Engine");
     await page.getByRole("dialog").getByLabel("Key").fill("ENG");
@@ -98,7 +98,7 @@ describe("a new instance in the browser", () => {
     await expectNoAxeViolations(page);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("link", { name: "Engineering Handbook" }).waitFor();
+    await page.getByRole("link", { name: "Engineering Handbook", exact: true }).waitFor();
   }, 30_000);
 
   test("a first visit is asked to sign in, and only a session that really ended says so", async () => {
@@ -153,7 +153,7 @@ describe("a new instance in the browser", () => {
       await page.getByText("The password must be at least 8 characters.").waitFor();
       await page.getByLabel("Password").fill(PASSWORD);
       await page.getByRole("button", { name: "Create account" }).click();
-      await page.getByRole("link", { name: "Engineering Handbook" }).waitFor();
+      await page.getByRole("link", { name: "Engineering Handbook", exact: true }).waitFor();
       const me = await apiCall(page, "GET", "/api/auth/me");
       expect(me.body).toMatchObject({ email: "nia@example.com", displayName: "Nia Newcomer" });
       // Without an invite (and registration closed) the page says how to get one.
@@ -204,7 +204,7 @@ describe("a new instance in the browser", () => {
       await sam.page.getByLabel("Your name").fill("Sam Second");
       await sam.page.getByLabel("Password").fill(PASSWORD);
       await sam.page.getByRole("button", { name: "Create account" }).click();
-      await sam.page.getByRole("link", { name: "Engineering Handbook" }).waitFor();
+      await sam.page.getByRole("link", { name: "Engineering Handbook", exact: true }).waitFor();
       await sam.close();
 
       const lou = await visit(cairn);
@@ -246,7 +246,7 @@ describe("a new instance in the browser", () => {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
     expect(await bg()).not.toBe(light);
     await page.reload();
-    await page.getByRole("link", { name: "Engineering Handbook" }).waitFor();
+    await page.getByRole("link", { name: "Engineering Handbook", exact: true }).waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
     await page.getByRole("button", { name: /^Account/ }).click();
     await page.getByRole("menuitem", { name: "System theme" }).click();
@@ -312,7 +312,7 @@ describe("screenshots of the first screens, in light and dark, at 1280 and 375 p
       const v = await visit(cairn, { ...look, storageState: await owner.context.storageState() });
       const { page } = v;
       await page.goto("/");
-      await page.getByRole("link", { name: "Engineering Handbook" }).waitFor();
+      await page.getByRole("link", { name: "Engineering Handbook", exact: true }).waitFor();
       await screenshot(page, "03-home");
       expect(await axeViolations(page)).toEqual([]);
       await page.getByRole("button", { name: "Create space" }).click();

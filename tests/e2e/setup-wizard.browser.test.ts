@@ -32,7 +32,7 @@ async function atStep(page: Page, key: string, heading: string): Promise<void> {
 async function actionsFit(page: Page, where: string): Promise<void> {
   const boxes = await page.locator(".setup-card").evaluate((card) => {
     const c = card.getBoundingClientRect();
-    return [...card.querySelectorAll(".setup-actions .btn")].map((b) => {
+    return Array.from(card.querySelectorAll(".setup-actions .btn")).map((b) => {
       const r = b.getBoundingClientRect();
       return { text: b.textContent, inside: r.left >= c.left - 0.5 && r.right <= c.right + 0.5 && r.right <= window.innerWidth, wide: b.scrollWidth <= b.clientWidth + 1 };
     });
@@ -180,7 +180,7 @@ describe("the setup wizard", () => {
     } finally {
       await owner.close();
     }
-  }, 90_000);
+  }, 180_000);
 
   test("the home screen reminds the owner until setup is done; steps in the four looks", async () => {
     const first = await visit(second);
@@ -227,5 +227,5 @@ describe("the setup wizard", () => {
     await last.page.getByRole("heading", { name: "Create your first space" }).waitFor();
     expect(await last.page.getByText("Finish setting up Cairn").count()).toBe(0);
     await last.close();
-  }, 120_000);
+  }, 180_000);
 });

@@ -16,6 +16,8 @@ const OPERATIONS = [
   { value: 2, label: "Administers" },
 ];
 
+const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
+
 export function InviteAccessFields({ roleId, onRole, spaces, onSpaces }: { roleId: string; onRole(id: string): void; spaces: SpaceChoice; onSpaces(next: SpaceChoice): void }) {
   const options = useInviteOptions();
   if (!options.data) return options.isError ? <p className="form-error" role="alert">The roles and spaces you may give could not be loaded: {options.error.message}</p> : null;
@@ -34,7 +36,7 @@ export function InviteAccessFields({ roleId, onRole, spaces, onSpaces }: { roleI
             ))}
           </select>
           <p className="field-hint" id="invite-role-hint">
-            {role?.description || "What they may do across the wiki."} Only roles you may give are listed.
+            {sentence(role?.description || "What they may do across the wiki")} Only roles you may give are listed.
           </p>
         </div>
       ) : null}

@@ -12,7 +12,7 @@ export function WelcomeStep() {
       intro={
         <>
           <p>Your account is ready and you own this wiki. A few short steps set it up for your team: its name, who may join, how open new spaces are, backups, and your first space.</p>
-          <p>Each choice can be changed later in Administration, and any step can be skipped.</p>
+          <p>Each choice can be changed later in Administration, and a step you are not ready for can be skipped.</p>
         </>
       }
       continueLabel="Start"

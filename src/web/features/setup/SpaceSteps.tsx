@@ -75,7 +75,7 @@ export function DoneStep() {
             <Link href={`/s/${space.key}`} className="btn btn-primary btn-md" autoFocus>
               Open {space.name}
             </Link>
-            <span className="muted">Write the first page: press E to edit, / for blocks.</span>
+            <span className="muted">{space.homepageId ? "Its welcome page explains the basics: editing, links, comments and search." : "Write the first page: press E to edit, / for blocks."}</span>
           </li>
         ) : (
           <li>

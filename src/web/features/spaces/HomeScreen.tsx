@@ -48,7 +48,7 @@ export function HomeScreen() {
           Your spaces could not be loaded: {spaces.error.message}. Reload the page to try again.
         </p>
       ) : spaces.data.length === 0 ? (
-        <NoSpaces canCreate={canCreate} administers={administers} create={create} />
+        <NoSpaces canCreate={canCreate} administers={administers} onCreate={() => setCreating(true)} />
       ) : (
         <ul className="space-grid">
           {spaces.data.map((space) => (
@@ -65,10 +65,13 @@ export function HomeScreen() {
  * No space to show. Someone who runs the wiki starts one; a member has not been given any yet,
  * so the way on is to ask (a member who may create spaces is offered that too, second).
  */
-function NoSpaces({ canCreate, administers, create }: { canCreate: boolean; administers: boolean; create: React.ReactNode }) {
+function NoSpaces({ canCreate, administers, onCreate }: { canCreate: boolean; administers: boolean; onCreate: () => void }) {
+  // Asking comes first for a member: creating is offered, not pressed on them.
   const actions = (
     <div style={{ display: "flex", gap: "var(--space-2)", flexWrap: "wrap", justifyContent: "center" }}>
-      {create}
+      <Button variant={administers ? "primary" : "secondary"} onClick={onCreate}>
+        <Plus size={16} aria-hidden="true" /> Create space
+      </Button>
       <ImportSpaceButton />
     </div>
   );
