@@ -62,8 +62,9 @@ module.exports = {
       comment: "the reading view renders with @tiptap/static-renderer; TipTap itself and the schema's extensions (150+ KB) load with the editor chunk",
       from: { path: "^src/web/", pathNot: "^src/web/features/editor/" },
       // The reading styles (reading.css, reading-theme.css) are shared with the exports; CSS carries no TipTap.
-      // page-links.ts (which ids a document links to, what an unseen page reads as) imports nothing.
-      to: { path: "(^node_modules/@tiptap/(?!static-renderer)|^src/content/(?!urls\\.ts$|page-links\\.ts$|[^/]+\\.css$))" },
+      // page-links.ts (which ids a document links to, what an unseen page reads as) and task-name.ts
+      // (a task box's accessible name, drawn alike by the server's HTML) import nothing.
+      to: { path: "(^node_modules/@tiptap/(?!static-renderer)|^src/content/(?!urls\\.ts$|page-links\\.ts$|task-name\\.ts$|[^/]+\\.css$))" },
     },
     {
       name: "lazy-chunks-stay-lazy",

@@ -95,7 +95,8 @@ function oldestRestorable(core: Core, archiveDir: string): string | null {
     .sort((a, b) => a.committedAt - b.committedAt);
   for (const base of bases) {
     try {
-      planReplay(archiveDir, base, Math.min(spans.get(base.generation)!.to, Date.now()));
+      // The instance's clock, not the process's: commits are stamped by it (a test's runs ahead).
+      planReplay(archiveDir, base, Math.min(spans.get(base.generation)!.to, core.clock.now()));
       return iso(base.committedAt);
     } catch {
       // Its frames were pruned (or its generation ended unreadable): the next one.

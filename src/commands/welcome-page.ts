@@ -24,7 +24,7 @@ export function welcomeMarkdown(space: { key: string; name: string }): string {
 
 - Press **E**, or choose **Edit**, to change a page. Type **/** in the editor to add headings, lists, tables, code, images and more.
 - Every published version is kept: **History** shows who changed what, and any version can be restored.
-- Make a new page with **New page** in the sidebar. Drag pages in the sidebar to put them in order or under another page.
+- Make a new page with the **+** beside the space's name (or beside a page, for a page inside it). Drag pages in the sidebar to put them in order or under another page.
 
 ## Link pages
 

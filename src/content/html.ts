@@ -9,6 +9,7 @@
  * Node types it does not know show their content; unknown marks, their text.
  */
 import { UNSEEN_PAGE } from "./page-links";
+import { taskName } from "./task-name";
 import { IMAGE_SCHEMES, LINK_SCHEMES } from "./urls";
 
 export interface HtmlOptions {
@@ -127,12 +128,12 @@ function nodeHtml(n: Json, opts: HtmlOptions): string {
       return `<ul data-type="taskList">${inner()}</ul>`;
     case "taskItem": {
       const checked = a.checked === true;
-      const box = `<input${attrs({ type: "checkbox", disabled: true, "aria-label": checked ? "Done" : "Not done", readonly: true, checked })}/>`;
+      const box = `<input${attrs({ type: "checkbox", disabled: true, "aria-label": taskName(n, checked), readonly: true, checked })}/>`;
       return `<li data-type="taskItem" data-checked="${checked}"><label>${box}</label><div>${inner()}</div></li>`;
     }
     case "codeBlock": {
       const language = str(a.language) ?? "";
-      return `<pre${attrs({ "data-language": language || undefined })}><code${attrs({ class: language ? `language-${language}` : undefined })}>${inner()}</code></pre>`;
+      return `<pre${attrs({ "data-language": language || undefined })} tabindex="0"><code${attrs({ class: language ? `language-${language}` : undefined })}>${inner()}</code></pre>`;
     }
     case "horizontalRule":
       return "<hr/>";

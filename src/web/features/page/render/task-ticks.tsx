@@ -4,6 +4,7 @@
  * with no provider (a reader without Edit, history, the trash) stays a drawing.
  */
 import { createContext, useContext, type ChangeEvent } from "react";
+import { taskName } from "../../../../content/task-name";
 
 export interface TaskTicks {
   /** Each taskItem node of the document drawn → its place among the tasks, from 0. */
@@ -25,21 +26,10 @@ export function taskIndex(doc: unknown): WeakMap<object, number> {
   return map;
 }
 
-/** A task's own words, for its box's name. */
-function words(node: { type?: string; text?: string; content?: unknown[] }): string {
-  if (node.type === "text") return node.text ?? "";
-  return (node.content ?? [])
-    .filter((c) => (c as { type?: string }).type !== "taskList")
-    .map((c) => words(c as typeof node))
-    .join(" ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
 export function TaskBox({ node, checked }: { node: object; checked: boolean }) {
   const ticks = useContext(TaskTicksContext);
   const index = ticks?.indexOf.get(node);
-  const name = words(node as never) || (checked ? "Done" : "Not done");
+  const name = taskName(node, checked);
   if (!ticks || index === undefined) return <input type="checkbox" checked={checked} disabled aria-label={name} readOnly />;
   return <input type="checkbox" checked={checked} aria-label={name} onChange={(e: ChangeEvent<HTMLInputElement>) => ticks.tick(index, e.target.checked)} />;
 }
