@@ -52,7 +52,7 @@ async function walk(page: Page, key: string, offered: boolean) {
   await page.goto(`/s/${key}`);
   await page.getByRole("treeitem").first().waitFor();
   await page.getByText("Recently updated").waitFor();
-  expect(count(await page.getByRole("link", { name: "New page" }).count())).toBe(true);
+  expect(count(await page.getByRole("button", { name: /new page/i }).count())).toBe(true);
   expect(count(await page.getByRole("link", { name: "Trash" }).count())).toBe(true);
   expect(await page.locator(".space-home-head").getByText("View only").count()).toBe(offered ? 0 : 1);
   // Tree rows: their "+" and "…", dragging, the row menu's key, moving among siblings.
@@ -134,7 +134,7 @@ describe("what a member is offered follows their rights", () => {
     const { page } = bea;
     await walk(page, "EDIT", true);
     await page.goto("/s/FRESH");
-    await page.getByRole("link", { name: "Create the first page" }).waitFor();
+    await page.getByRole("button", { name: "Create the first page" }).waitFor();
   }, 60_000);
 
   test("the View-only space's home and page in the four looks", async () => {
