@@ -54,8 +54,18 @@ export function primaryKeyHandler(run: () => void, blocked: boolean) {
  */
 function useFocusOnOpen(editor: Editor) {
   useEffect(() => {
-    const active = document.activeElement;
-    if (active && active !== document.body) return;
-    editor.commands.focus("start", { scrollIntoView: false });
+    // Once the view exists: before TipTap's "create" its commands are not there yet (reaching
+    // for them then threw, and the whole screen went blank when the editor's chunk was cached).
+    const focus = () => {
+      if (editor.isDestroyed) return;
+      const active = document.activeElement;
+      if (active && active !== document.body) return;
+      editor.commands.focus("start", { scrollIntoView: false });
+    };
+    if (editor.isInitialized) focus();
+    else editor.on("create", focus);
+    return () => {
+      editor.off("create", focus);
+    };
   }, [editor]);
 }

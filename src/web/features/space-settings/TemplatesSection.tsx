@@ -139,8 +139,13 @@ function TemplateDialog({ space, template, onClose }: { space: Space; template: 
         created = await data(api.POST("/api/templates", { body: { spaceId: space.id, name, description, contentJson: contentJson ?? EMPTY_DOC } }));
       }
       await queryClient.invalidateQueries({ queryKey: keys.templates(space.id) });
-      // From scratch: straight on to writing its content (the list above now holds it).
-      if (created && !contentJson) navigate(`/s/${space.key}/settings/templates/${created.id}`);
+      // From scratch: straight on to writing its content (the list above now holds it). The
+      // dialog closes first: while it is open its focus trap takes the caret back from the
+      // editor, which then opened without it (seen when the editor's chunk was already loaded).
+      if (created && !contentJson) {
+        onClose();
+        navigate(`/s/${space.key}/settings/templates/${created.id}`);
+      }
       toast.success(template ? `The template “${name.trim()}” was saved` : contentJson ? `The template “${name.trim()}” was created` : `The template “${name.trim()}” was created: now write what new pages start with`);
       onClose();
     } catch (err) {
