@@ -299,9 +299,9 @@ describe("export and import", () => {
         await s.page.waitForFunction(() => (document.querySelector("[role=dialog] input[maxlength='100']") as HTMLInputElement | null)?.value === "handbook");
         await dialog.getByText(/^(In links: \/s\/KEY|HANDBOOK is used by another space: HANDBOOK\d+ is free\.)$/).waitFor();
         // The key follows the name once the free-key answer is back (the file's own name came first).
-        const key = dialog.getByLabel("Key");
-        for (let i = 0; i < 100 && !/^HANDBOOK\d*$/.test(await key.inputValue()); i++) await s.page.waitForTimeout(50);
-        expect(await key.inputValue()).toMatch(/^HANDBOOK\d*$/);
+        const keyField = dialog.getByLabel("Key");
+        for (let i = 0; i < 100 && !/^HANDBOOK\d*$/.test(await keyField.inputValue()); i++) await s.page.waitForTimeout(50);
+        expect(await keyField.inputValue()).toMatch(/^HANDBOOK\d*$/);
         await screenshot(s.page, "export-import-dialog-markdown");
         await dialog.getByRole("button", { name: "Import" }).click();
         const summary = s.page.getByRole("dialog", { name: "“handbook” is imported" });
