@@ -1,7 +1,7 @@
--- The pages each person viewed last (the search palette's "Recently viewed", issue 28):
--- written with the page-view counts (dashboard/page-views.ts, once a minute and before the
--- list is read), never once per read; at most 20 kept per person. Rows go with the account
--- or the page (purged).
+-- The pages each person viewed last (the search palette's "Recently viewed"; docs/decisions.md,
+-- "Recently viewed is kept per account"): written with the page-view counts
+-- (dashboard/page-views.ts, once a minute and before the list is read), never once per read; at
+-- most 20 kept per person. Rows go with the account or the page (purged).
 CREATE TABLE `recent_views` (
 	`user_id` text NOT NULL REFERENCES `users`(`id`) ON DELETE CASCADE,
 	`page_id` text NOT NULL REFERENCES `pages`(`id`) ON DELETE CASCADE,

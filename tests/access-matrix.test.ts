@@ -1,6 +1,6 @@
 /**
- * The access matrix: every route that takes a space or a page, called by every kind of caller,
- * each with the status the rules of docs/permissions.md give. Built once (tests/access-fixtures.ts);
+ * The access matrix: every route that takes a space or a page, called by every kind of caller, each
+ * with the status the rules of docs/permissions.md give. Built once (tests/access-fixtures.ts);
  * rows that change or destroy what they touch get a fresh target of their own.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -45,7 +45,8 @@ interface Row {
   body?: Lazy<unknown>;
 }
 
-// Caller order: anonymous readOnly everyone viewer editor groupMember spaceAdmin instanceAdmin owner shutOut limited
+// Caller order: anonymous readOnly everyone viewer editor groupMember spaceAdmin instanceAdmin
+// owner shutOut limited
 const P = {
   anyone: "ok ok ok ok ok ok ok ok ok ok ok",
   signedIn: "401 ok ok ok ok ok ok ok ok ok ok",
@@ -53,7 +54,8 @@ const P = {
   readSignedIn: "401 ok ok ok ok ok ok ok ok ok ok",
   comment: "401 403 ok ok ok ok ok ok ok ok ok",
   edit: "401 403 403 403 ok ok ok 403 403 ok ok",
-  // Routes that look the page up before asking for an account: anonymous callers who cannot see it get 404.
+  // Routes that look the page up before asking for an account: anonymous callers who cannot see it
+  // get 404.
   editVisibleFirst: "404 403 403 403 ok ok ok 403 403 ok ok",
   admin: "401 403 403 403 403 403 ok 403 403 403 403",
   adminRead: "404 ok 403 403 403 403 ok 403 403 403 403",
@@ -162,7 +164,8 @@ const ROWS: Row[] = [
     const key = await fresh.space();
     const made = await call(env, "POST", `/api/spaces/${key}/webhooks`, { as: w.who.spaceAdmin, body: { url: "https://hooks.example.com/r", events: ["space.updated"] } });
     const hook = made.body.id;
-    // A change of the space queues a delivery to the hook (whether it arrives does not matter here).
+    // A change of the space queues a delivery to the hook (whether it arrives does not matter
+    // here).
     await call(env, "PUT", `/api/spaces/${key}`, { as: w.who.spaceAdmin, body: { description: uniq() } });
     const [delivery] = (await call(env, "GET", `/api/spaces/${key}/webhooks/${hook}/deliveries`, { as: w.who.spaceAdmin })).body;
     return `/api/spaces/${key}/webhooks/${hook}/deliveries/${delivery.id}/redeliver`;
@@ -175,7 +178,8 @@ const ROWS: Row[] = [
   rows("GET /api/admin/spaces", "all", P.instanceRight, 200, () => "/api/admin/spaces"),
   rows("PUT /api/admin/spaces/:key/public", "fresh", P.instanceRight, 200, async () => `/api/admin/spaces/${await fresh.space()}/public`, () => ({ isPublic: true })),
   rows("POST /api/admin/spaces/:key/recover-access", "fresh", P.instanceRight, 200, async () => `/api/admin/spaces/${await fresh.space()}/recover-access`),
-  // Instance settings (right settings.manage). The PUT sends the name as it is: no other row changes.
+  // Instance settings (right settings.manage). The PUT sends the name as it is: no other row
+  // changes.
   rows("GET /api/admin/settings", "all", P.instanceRight, 200, () => "/api/admin/settings"),
   rows("PUT /api/admin/settings", "instanceName", P.instanceRight, 200, () => "/api/admin/settings", () => ({ instanceName: "Cairn" })),
   // Pages
@@ -204,7 +208,8 @@ const ROWS: Row[] = [
   rows("GET /api/pages/:id/backlinks", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/backlinks`),
   rows("GET /api/pages/:id/backlinks", "PRIV", P.privRead, 200, () => `/api/pages/${w.privPage}/backlinks`),
   rows("GET /api/pages/:id/backlinks", "editor's draft", "404 404 404 404 ok 404 404 404 404 404 404", 200, async () => `/api/pages/${await fresh.draft(w.who.editor)}/backlinks`),
-  // A list: pages the caller may not read are left out of the answer (src/pages/links.test.ts), never a 404.
+  // A list: pages the caller may not read are left out of the answer (src/pages/links.test.ts),
+  // never a 404.
   rows("GET /api/pages/titles", "HIDDEN and PRIV", P.anyone, 200, () => `/api/pages/titles?ids=${w.page},${w.hidden},${w.privPage}`),
   rows("GET /api/pages/:id/export", "plain", P.read, 200, () => `/api/pages/${w.page}/export?format=markdown`),
   rows("GET /api/pages/:id/export", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/export?format=html`),
@@ -241,7 +246,7 @@ const ROWS: Row[] = [
   // Collaboration tokens: only for those who may edit; looked up before asking for an account.
   rows("GET /api/pages/:id/collab-token", "plain", P.editVisibleFirst, 200, () => `/api/pages/${w.page}/collab-token`),
   rows("GET /api/pages/:id/collab-token", "under HIDDEN", "404 403 404 403 ok ok ok 404 404 404 ok", 200, () => `/api/pages/${w.hiddenChild}/collab-token`),
-  // Unpublished changes (issue 28): for those who may edit, like the token. Discarding needs an
+  // Unpublished changes: for those who may edit, like the token. Discarding needs an
   // open room: past the access rules, nobody has this page open (409 room_not_open).
   rows("GET /api/pages/:id/unpublished", "plain", P.editVisibleFirst, 200, () => `/api/pages/${w.page}/unpublished`),
   rows("GET /api/pages/:id/unpublished", "under HIDDEN", "404 403 404 403 ok ok ok 404 404 404 ok", 200, () => `/api/pages/${w.hiddenChild}/unpublished`),

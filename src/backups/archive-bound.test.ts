@@ -1,8 +1,9 @@
 /**
- * The WAL archive stays bounded under heavy writing (issue 28 §8: 145 MB beside a 16 MB
- * database after a minute, no backup yet), and a restore to a moment still works across the
- * automatic bases taken to keep it so. Heavy writing in-process: 200 kB of incompressible text
- * per commit into one page, through the core's own transactions (each commit archived).
+ * The WAL archive stays bounded under heavy writing (docs/decisions.md, "The archive is bounded":
+ * 145 MB beside a 16 MB database after a minute, no backup yet), and a restore to a moment still
+ * works across the automatic bases taken to keep it so. Heavy writing in-process: 200 kB of
+ * incompressible text per commit into one page, through the core's own transactions (each commit
+ * archived).
  */
 import { afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { Database } from "bun:sqlite";
@@ -102,7 +103,8 @@ test("300 MB of writing with no backup yet: the archive stays under its limit, a
   expect(most).toBeLessThan(limit);
   const all = listManifests(env.core, { includeRemoved: true });
   const kept = listManifests(env.core);
-  // Several bases were taken; the ones the archive no longer reaches back to went (audited as retention).
+  // Several bases were taken; the ones the archive no longer reaches back to went (audited as
+  // retention).
   expect(all.length).toBeGreaterThan(4);
   expect(all.every((m) => m.kind === "automatic")).toBe(true);
   expect(kept.length).toBeLessThanOrEqual(3);

@@ -1,6 +1,7 @@
 /**
- * The WAL archive's bound (issue 28 §8: 145 MB of archive beside a 16 MB database after one
- * minute of heavy writing, no backup taken yet; on an SD card that is a surprise).
+ * The WAL archive's bound (docs/decisions.md, "The archive is bounded": 145 MB of archive beside a
+ * 16 MB database after one minute of heavy writing, no backup taken yet; on an SD card that is a
+ * surprise).
  *
  * The limit is twice the database, and at least 64 MB: the archive is what lets a restore reach
  * any second after a backup, and a base copy (one database's worth) is what lets older frames

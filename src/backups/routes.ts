@@ -73,7 +73,7 @@ export function backupRoutes(core: Core) {
         detail: {
           tags,
           summary: `Remove a backup by hand, of any kind ${right}`,
-          description: `Extension (not in SPEC.md): how manual, pre-migration and safety backups go. Its copy is deleted; its manifest stays (listed with includeRemoved). ${REAUTH} Audited (backup.removed).`,
+          description: `Cairn's own route: how manual, pre-migration and safety backups go. Its copy is deleted; its manifest stays (listed with includeRemoved). ${REAUTH} Audited (backup.removed).`,
         },
       },
     );

@@ -68,7 +68,7 @@ const policyFields = {
 const scheduleField = Nullable(
   t.String({
     maxLength: POLICY_LIMITS.scheduleLength,
-    description: 'Extension (not in SPEC.md): when scheduled backups are taken, a 5-field cron expression in the server\'s local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged',
+    description: 'Cairn\'s own field: when scheduled backups are taken, a 5-field cron expression in the server\'s local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged',
     error: "must be a cron expression or null",
   }),
 );
@@ -98,7 +98,7 @@ export const BackupList = t.Object(
         databaseBytes: t.Integer({ description: "The database file's size, which the limit follows" }),
         oldestRestorableAt: Nullable(Time("The earliest moment a restore can reach: the oldest backup the archive still replays from to now; null: no backup is a base yet")),
       },
-      { description: "Extension (not in SPEC.md): the WAL archive's size and window" },
+      { description: "Cairn's own field: the WAL archive's size and window" },
     ),
     restore: RestoreSummary,
   },

@@ -1,9 +1,9 @@
 /**
- * Who has unpublished changes in a room's working copy (issue 28), and how one person's own
- * changes are taken back. A person is recorded when a change of theirs (from any of their
- * connections) changes the document; the list empties when a version is published from the
- * room, or when the working copy is found equal to the published version again (checked
- * lazily: when someone asks, and when the last person leaves).
+ * Who has unpublished changes in a room's working copy (docs/decisions.md, "Publishing stays an
+ * explicit step"), and how one person's own changes are taken back. A person is recorded when a
+ * change of theirs (from any of their connections) changes the document; the list empties when a
+ * version is published from the room, or when the working copy is found equal to the published
+ * version again (checked lazily: when someone asks, and when the last person leaves).
  *
  * Each person's changes while the room is loaded are also followed by a Yjs UndoManager of
  * their own (tracking their connections as origins), so "Discard mine" can undo exactly them on

@@ -41,7 +41,7 @@ export class Room {
   /** Each peer with the awareness client ids it announced (removed when it leaves). */
   readonly peers = new Map<Peer, Set<number>>();
   private readonly meta: Y.Map<unknown>;
-  /** Who has unpublished changes here (issue 28). */
+  /** Who has unpublished changes here (authorship.ts). */
   readonly authorship: Authorship;
 
   constructor(
@@ -62,7 +62,7 @@ export class Room {
   setVersion(version: number): void {
     if (this.version === version) return;
     this.doc.transact(() => this.meta.set("version", version), SERVER_ORIGIN);
-    // A new published version: the working copy may equal it now (issue 28).
+    // A new published version: the working copy may equal it now.
     this.authorship.unchecked = true;
   }
 

@@ -19,10 +19,10 @@ export const collabDocuments = sqliteTable("collab_documents", {
 });
 
 /**
- * Who has unpublished changes in a page's working copy (issue 28): each person whose edits
- * changed it since it was last published, with the first and the latest such edit. Saved with
- * the working copy; emptied when a version is published from it or when it equals the
- * published version again.
+ * Who has unpublished changes in a page's working copy (docs/decisions.md, "Publishing stays an
+ * explicit step"): each person whose edits changed it since it was last published, with the first
+ * and the latest such edit. Saved with the working copy; emptied when a version is published from
+ * it or when it equals the published version again.
  */
 export const collabUnpublished = sqliteTable(
   "collab_unpublished",

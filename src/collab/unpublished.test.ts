@@ -1,8 +1,8 @@
 /**
- * Issue 28 §1: who has unpublished changes in a page's shared working copy, with real
- * y-websocket clients against the real server: recorded per person, kept across a restart,
- * emptied by publishing (which credits each author in the version), checked against the
- * published version, and one person's own changes taken back on the server.
+ * Who has unpublished changes in a page's shared working copy, with real y-websocket clients
+ * against the real server: recorded per person, kept across a restart, emptied by publishing (which
+ * credits each author in the version), checked against the published version, and one person's own
+ * changes taken back on the server (docs/decisions.md, "Publishing stays an explicit step").
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, makePage, makeSpace, paragraphs, startCollabEnv, synced, typeInto, until, type Account, type Client, type CollabEnv } from "./testing";

@@ -1,8 +1,9 @@
 /**
- * Unpublished changes (issue 28): who has changed a page's shared working copy since its last
- * published version, for the reading view's "Unpublished changes by …", the editor's Close and
- * Update; and "Discard mine", which takes one person's own changes back on the server. Only
- * for people who may edit the page: readers read the published version, which is the page.
+ * Unpublished changes (docs/decisions.md, "Publishing stays an explicit step"): who has changed a
+ * page's shared working copy since its last published version, for the reading view's "Unpublished
+ * changes by …", the editor's Close and Update; and "Discard mine", which takes one person's own
+ * changes back on the server. Only for people who may edit the page: readers read the published
+ * version, which is the page.
  */
 import { requireEditablePage } from "../access/pages";
 import type { Core } from "../core";

@@ -6,7 +6,7 @@
  * and saves it with the usual baseVersion rule. Everyone in the room sees the new version
  * number, and the working copy becomes exactly what was published.
  *
- * Issue 28: the version credits everyone whose unpublished changes it holds (its contributors),
+ * The version credits everyone whose unpublished changes it holds (its contributors),
  * and their list is emptied. A client that showed the publisher whose changes go out sends
  * their ids as `seenAuthors`: anyone else found with changes in the room (they typed since) is a
  * 409 `unseen_changes` naming them, and nothing is published.

@@ -1,7 +1,8 @@
 /**
- * PUT /api/pages/{id}/tasks: ticks or unticks one task of the published page from the reading
- * view (issue 28), for anyone who may edit the page. It is a small version of its own ("Ticked
- * “Write the notes”"), so history says who ticked what and when.
+ * PUT /api/pages/{id}/tasks: ticks or unticks one task of the published page from the reading view
+ * (docs/decisions.md, "Tasks tick from the reading view"), for anyone who may edit the page. It is
+ * a small version of its own ("Ticked “Write the notes”"), so history says who ticked what and
+ * when.
  *
  * With the page open in a shared room, the tick must not arrive there as a change from outside:
  * the room's working copy may hold words not yet published, and a new version compared with it

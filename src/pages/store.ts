@@ -162,7 +162,7 @@ export function writeVersion(core: Core, v: NewVersion, previousJson: string | n
   writePageLinks(core, v.pageId, v.contentJson, previousJson);
 }
 
-/** The people whose changes a version published, in the order they first changed it (issue 28). */
+/** The people whose changes a version published, in the order they first changed it. */
 export function writeContributors(core: Core, pageId: string, versionNumber: number, userIds: string[]): void {
   if (userIds.length === 0) return;
   core.db

@@ -79,8 +79,9 @@ export const pageVersions = sqliteTable(
 );
 
 /**
- * The people whose changes a version published (issue 28): set when a shared working copy is
- * published, in the order they first changed it. A version without rows credits its author.
+ * The people whose changes a version published (docs/decisions.md, "Publishing stays an explicit
+ * step"): set when a shared working copy is published, in the order they first changed it. A
+ * version without rows credits its author.
  */
 export const pageVersionContributors = sqliteTable(
   "page_version_contributors",

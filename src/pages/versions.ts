@@ -25,9 +25,10 @@ export interface Contributor {
 }
 
 /**
- * Each version with the people it credits (issue 28): those whose changes in a shared working
- * copy it published, in the order they first changed it; without any recorded, its author.
- * One statement for the page (or one version), whatever the number of versions.
+ * Each version with the people it credits (docs/decisions.md, "Publishing stays an explicit step"):
+ * those whose changes in a shared working copy it published, in the order they first changed it;
+ * without any recorded, its author. One statement for the page (or one version), whatever the
+ * number of versions.
  */
 function withContributors<T extends VersionRow>(core: Core, pageId: string, rows: T[], versionNumber?: number): Array<T & { contributors: Contributor[] }> {
   const recorded = core.db

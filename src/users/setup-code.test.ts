@@ -1,7 +1,7 @@
 /**
- * The setup code (issue 28 §8): a first run reachable from other machines does not let the
- * first visitor become the owner. In-process with the listening host configured, then the real
- * server on a real port (0.0.0.0) with `cairn setup-code` beside it.
+ * The setup code (docs/decisions.md, "The setup code"): a first run reachable from other machines
+ * does not let the first visitor become the owner. In-process with the listening host configured,
+ * then the real server on a real port (0.0.0.0) with `cairn setup-code` beside it.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";

@@ -1,8 +1,8 @@
 /**
- * The setup code (issue 28 §8): on a first run that listens beyond this computer (--host
- * 0.0.0.0, a LAN address), whoever reaches the port first would become the owner. So the
- * first account needs a code the server prints in its log at start, as Portainer, Jenkins and
- * Grafana's first-run tokens do; `cairn setup-code --data DIR` prints it again. On loopback
+ * The setup code (docs/decisions.md, "The setup code"): on a first run that listens beyond this
+ * computer (--host 0.0.0.0, a LAN address), whoever reaches the port first would become the owner.
+ * So the first account needs a code the server prints in its log at start, as Portainer, Jenkins
+ * and Grafana's first-run tokens do; `cairn setup-code --data DIR` prints it again. On loopback
  * (127.0.0.1, ::1, localhost) only this computer can reach the form, and no code is asked.
  *
  * The code lives in DATA/setup-code (mode 0600), the one copy the server and the command share:

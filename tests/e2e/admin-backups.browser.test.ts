@@ -41,7 +41,7 @@ describe("backups", () => {
     const { page } = world.owner;
     await openBackups(page);
     await page.getByText("No backup yet").waitFor();
-    // The log archive's size and limit, and what happens once a backup is taken (issue 28 §8).
+    // The log archive's size and limit, and what happens once a backup is taken.
     await page.getByText(/^The log archive takes [\d.]+ (B|KB|MB), kept under 64(\.0)? MB \(twice the database or 64 MB, whichever is more\).*Once a backup is taken, you can restore to any second after it\.$/).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Back up now" }).click();
@@ -138,7 +138,8 @@ describe("backups", () => {
   test("a restore to a moment between two changes keeps the first and not the second; the kept copy is removed after", async () => {
     const { page } = world.owner;
     const first = await newPage(page, spaceId, "NAS disks", { text: "Two mirrored 8 TB disks." });
-    // The moment: the start of the next whole second after the first change, a second before the next.
+    // The moment: the start of the next whole second after the first change, a second before the
+    // next.
     const moment = Math.ceil((Date.now() + 50) / 1000) * 1000;
     await Bun.sleep(moment + 1100 - Date.now());
     const second = await newPage(page, spaceId, "Camera passwords", { text: "Written after the moment." });

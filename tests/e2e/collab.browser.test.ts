@@ -137,7 +137,7 @@ describe("editing a page together", () => {
     const before = await text(bea.page);
     await olive.page.getByLabel("What changed (optional)").fill("Notes from both");
     await olive.page.getByRole("button", { name: "Update" }).click();
-    // Bea's words go out too: Update names her first (issue 28).
+    // Bea's words go out too: Update names her first.
     await olive.page.getByRole("dialog", { name: "Publish changes by Bea Builder and you?" }).getByRole("button", { name: "Publish all" }).click();
     await olive.page.waitForURL((u) => !u.pathname.endsWith("/edit"));
     await seeStatus(bea.page, "version 2");

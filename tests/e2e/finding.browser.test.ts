@@ -1,5 +1,5 @@
 /**
- * Finding and starting pages (issue 28 §3): Ctrl-K then Enter opens the best hit even when
+ * Finding and starting pages: Ctrl-K then Enter opens the best hit even when
  * typed faster than results arrive; the empty palette lists the pages this person viewed last;
  * a mistyped word says what it searched for instead; "+" beside the space name and on tree rows
  * makes a page in one step, straight into the editor with the caret in the title, with the

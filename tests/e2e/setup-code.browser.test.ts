@@ -1,8 +1,8 @@
 /**
- * The first-run owner form on a server listening on 0.0.0.0 (issue 28 §8): it asks for the
- * setup code from the server's log, refuses a missing or wrong one beside the field, and takes
- * the right one. On 127.0.0.1 the field is not there. Checked with axe and photographed in the
- * four looks.
+ * The first-run owner form on a server listening on 0.0.0.0 (docs/decisions.md, "The setup code"):
+ * it asks for the setup code from the server's log, refuses a missing or wrong one beside the
+ * field, and takes the right one. On 127.0.0.1 the field is not there. Checked with axe and
+ * photographed in the four looks.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";

@@ -1,9 +1,10 @@
 /**
- * Issue 28 §1, in two browsers (Ada and Grace, both may edit): what you write is what people
- * read. Ada types and presses Close: she is asked (Publish / Keep as draft / Discard mine) and
- * keeps it as a draft; Grace's reading view says "Unpublished changes by Ada Lovelace · Review";
- * Grace's Update names Ada before publishing; the version credits both, in the history too.
- * Discard mine takes Ada's own words back. The dialog, the banner and the history in four looks.
+ * Publishing never silent (docs/decisions.md, "Publishing stays an explicit step"), in two browsers
+ * (Ada and Grace, both may edit): what you write is what people read. Ada types and presses Close:
+ * she is asked (Publish / Keep as draft / Discard mine) and keeps it as a draft; Grace's reading
+ * view says "Unpublished changes by Ada Lovelace · Review"; Grace's Update names Ada before
+ * publishing; the version credits both, in the history too. Discard mine takes Ada's own words
+ * back. The dialog, the banner and the history in four looks.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";

@@ -1,8 +1,8 @@
 /**
- * How much disk the WAL archive takes, and which backups' positions it can keep within a
- * budget (issue 28 §8: 145 MB of archive beside a 16 MB database after a minute of heavy
- * writing). Read from the segment files' names and sizes alone (a readdir and a stat each, no
- * index parsed), so a timer can look every few seconds.
+ * How much disk the WAL archive takes, and which backups' positions it can keep within a budget
+ * (docs/decisions.md, "The archive is bounded": 145 MB of archive beside a 16 MB database after a
+ * minute of heavy writing). Read from the segment files' names and sizes alone (a readdir and a
+ * stat each, no index parsed), so a timer can look every few seconds.
  */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";

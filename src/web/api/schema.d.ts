@@ -2641,7 +2641,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a backup by hand, of any kind (right backups.manage)
-         * @description Extension (not in SPEC.md): how manual, pre-migration and safety backups go. Its copy is deleted; its manifest stays (listed with includeRemoved). Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can). Audited (backup.removed).
+         * @description Cairn's own route: how manual, pre-migration and safety backups go. Its copy is deleted; its manifest stays (listed with includeRemoved). Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can). Audited (backup.removed).
          */
         delete: operations["deleteApiAdminBackupsByLabel"];
         options?: never;
@@ -15592,7 +15592,7 @@ export interface operations {
                             keepCount: number;
                             /** @description Scheduled backups younger than this many days are kept (0–3650) */
                             keepDays: number;
-                            /** @description Extension (not in SPEC.md): when scheduled backups are taken, a 5-field cron expression in the server's local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged */
+                            /** @description Cairn's own field: when scheduled backups are taken, a 5-field cron expression in the server's local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged */
                             schedule: string | null;
                         };
                         schedule: {
@@ -15648,7 +15648,7 @@ export interface operations {
                             /** @description ms */
                             to: number;
                         }[];
-                        /** @description Extension (not in SPEC.md): the WAL archive's size and window */
+                        /** @description Cairn's own field: the WAL archive's size and window */
                         archive: {
                             /** @description What the WAL archive (backups/wal) takes on disk now */
                             bytes: number;
@@ -15891,7 +15891,7 @@ export interface operations {
                     keepCount: number;
                     /** @description Scheduled backups younger than this many days are kept (0–3650) */
                     keepDays: number;
-                    /** @description Extension (not in SPEC.md): when scheduled backups are taken, a 5-field cron expression in the server's local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged */
+                    /** @description Cairn's own field: when scheduled backups are taken, a 5-field cron expression in the server's local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged */
                     schedule?: string | null;
                 };
             };
@@ -15910,7 +15910,7 @@ export interface operations {
                         keepCount: number;
                         /** @description Scheduled backups younger than this many days are kept (0–3650) */
                         keepDays: number;
-                        /** @description Extension (not in SPEC.md): when scheduled backups are taken, a 5-field cron expression in the server's local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged */
+                        /** @description Cairn's own field: when scheduled backups are taken, a 5-field cron expression in the server's local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged */
                         schedule: string | null;
                     };
                 };
@@ -15970,7 +15970,7 @@ export interface operations {
                     keepCount: number;
                     /** @description Scheduled backups younger than this many days are kept (0–3650) */
                     keepDays: number;
-                    /** @description Extension (not in SPEC.md): when scheduled backups are taken, a 5-field cron expression in the server's local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged */
+                    /** @description Cairn's own field: when scheduled backups are taken, a 5-field cron expression in the server's local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged */
                     schedule?: string | null;
                 };
             };

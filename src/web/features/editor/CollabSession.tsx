@@ -1,10 +1,11 @@
 /**
- * Editing a page together: the document is the room's (everyone's typing merges live, each
- * person's caret is drawn, undo is per person), kept on this device too so no edit is lost to
- * a dropped connection. Update publishes the room's state as the next version; the title,
- * emoji and labels keep their HTTP path. Changes from outside arrive as tracked changes.
- * Publishing is never silent (issue 28): Update names whose changes it publishes when they are
- * not only this person's, and Close with unpublished changes of one's own asks what to do.
+ * Editing a page together: the document is the room's (everyone's typing merges live, each person's
+ * caret is drawn, undo is per person), kept on this device too so no edit is lost to a dropped
+ * connection. Update publishes the room's state as the next version; the title, emoji and labels
+ * keep their HTTP path. Changes from outside arrive as tracked changes. Publishing is never silent
+ * (docs/decisions.md, "Publishing stays an explicit step"): Update names whose changes it publishes
+ * when they are not only this person's, and Close with unpublished changes of one's own asks what
+ * to do.
  */
 import { useEditor } from "@tiptap/react";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";

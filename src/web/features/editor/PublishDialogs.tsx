@@ -1,7 +1,7 @@
 /**
- * The two questions of the edit-then-publish rhythm in a shared room (issue 28), so that it is
- * never silent:
- * - Close with unpublished changes of one's own: Publish, Keep as draft (they stay in the shared
+ * The two questions of the edit-then-publish rhythm in a shared room (docs/decisions.md,
+ * "Publishing stays an explicit step"), so that it is never silent: - Close with unpublished
+ * changes of one's own: Publish, Keep as draft (they stay in the shared
  *   working copy, shown to editors as "Unpublished changes by …"), or Discard mine;
  * - Update with someone else's changes in the working copy: whose changes go out, by name,
  *   before anything is published.

@@ -1,7 +1,7 @@
 /**
  * "Review" in the reading view's "Unpublished changes by …" opens the editor with `?review`:
  * the caret goes to the first block that differs from the published version, scrolled into
- * view, so the unpublished changes are where the eye lands (issue 28).
+ * view, so the unpublished changes are where the eye lands.
  */
 import type { Editor } from "@tiptap/core";
 import { parseDoc } from "../../api/client";

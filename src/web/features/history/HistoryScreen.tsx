@@ -24,8 +24,8 @@ import { PersonAvatar } from "../people/PersonAvatar";
 import type { Version } from "../../api/types";
 
 /**
- * Who a version credits (issue 28): everyone whose changes it published, each with their avatar,
- * and who published it when that was someone else.
+ * Who a version credits (docs/decisions.md, "Publishing stays an explicit step"): everyone whose
+ * changes it published, each with their avatar, and who published it when that was someone else.
  */
 function Credits({ version: v }: { version: Version }) {
   const people = v.contributors.length ? v.contributors : v.authorId ? [{ id: v.authorId, name: v.authorName ?? "Someone" }] : [];

@@ -1,8 +1,8 @@
 /**
- * "Unpublished changes by Ada, Grace · Review" above a page's published text (issue 28), for
- * people who may edit it: the shared working copy holds edits that readers do not see yet.
- * Review opens the editor, where those edits are. Readers without Edit see nothing: for them
- * the published version is the page.
+ * "Unpublished changes by Ada, Grace · Review" above a page's published text (docs/decisions.md,
+ * "Publishing stays an explicit step"), for people who may edit it: the shared working copy holds
+ * edits that readers do not see yet. Review opens the editor, where those edits are. Readers
+ * without Edit see nothing: for them the published version is the page.
  */
 import { Link } from "wouter";
 import type { Page, Space } from "../../api/types";

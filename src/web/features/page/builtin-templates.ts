@@ -1,9 +1,9 @@
 /**
- * Templates every wiki has from the start (issue 28): offered on a new, empty page ("Start
- * from a template") and beside the space's own in the chooser. They are part of the app, not
- * rows of the templates table, so a space "has templates" only when someone made some; a
- * wiki that wants different ones makes its own (Space settings › Templates).
- * A module of its own: loaded with the editor, or when the chooser opens.
+ * Templates every wiki has from the start (docs/decisions.md, "New pages start in one step"):
+ * offered on a new, empty page ("Start from a template") and beside the space's own in the chooser.
+ * They are part of the app, not rows of the templates table, so a space "has templates" only when
+ * someone made some; a wiki that wants different ones makes its own (Space settings › Templates). A
+ * module of its own: loaded with the editor, or when the chooser opens.
  */
 import type { DocJson } from "../../api/client";
 

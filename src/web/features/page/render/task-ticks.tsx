@@ -1,7 +1,8 @@
 /**
- * Task boxes that tick from the reading view (issue 28), for people who may edit the page:
- * DocumentView provides the page's tasks in document order and what a tick does; a task box
- * with no provider (a reader without Edit, history, the trash) stays a drawing.
+ * Task boxes that tick from the reading view (docs/decisions.md, "Tasks tick from the reading
+ * view"), for people who may edit the page: DocumentView provides the page's tasks in document
+ * order and what a tick does; a task box with no provider (a reader without Edit, history, the
+ * trash) stays a drawing.
  */
 import { createContext, useContext, type ChangeEvent } from "react";
 import { taskName } from "../../../../content/task-name";
