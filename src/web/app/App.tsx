@@ -2,7 +2,7 @@
  * The routes. Every screen is a client of the public API; paths are the ones people share:
  * /s/KEY (a space), /s/KEY/p/<id>-<slug> (a page), …/edit, …/history, /search?q=.
  */
-import { Suspense, useEffect } from "react";
+import { Suspense, useEffect, useSyncExternalStore } from "react";
 import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
 import { Toaster } from "sonner";
 import { onUnauthorized } from "../api/client";
@@ -20,6 +20,7 @@ import { NotificationsScreen } from "../features/notifications";
 import { AccountScreen } from "../features/account";
 import { AdminScreen } from "../features/admin";
 import { useScrollRestoration } from "../lib/scroll";
+import { onThemePainted, paintedTheme } from "../lib/theme";
 import { PageById } from "../features/page/PageById";
 import { idFromSegment } from "../lib/slug";
 import { NotFound } from "./NotFound";
@@ -123,7 +124,7 @@ export function App() {
           </Shell>
         </Route>
       </Switch>
-      <Toaster position="bottom-right" closeButton />
+      <ThemedToaster />
     </>
   );
 }
@@ -147,4 +148,10 @@ function SignedInScreen({ children }: { children: React.ReactNode }) {
       </Shell>
     </SignedIn>
   );
+}
+
+/** Toasts in the theme on screen (sonner draws light ones unless told). */
+function ThemedToaster() {
+  const theme = useSyncExternalStore(onThemePainted, paintedTheme);
+  return <Toaster position="bottom-right" closeButton theme={theme} />;
 }

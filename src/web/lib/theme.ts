@@ -40,3 +40,14 @@ export function startTheme(): void {
   paint(storedTheme());
   systemDark().addEventListener("change", () => paint(storedTheme()));
 }
+
+/** The theme painted on <html> now, as a value React follows (toasts draw themselves in it). */
+export function paintedTheme(): "light" | "dark" {
+  return document.documentElement.getAttribute("data-theme") === "dark" ? "dark" : "light";
+}
+
+export function onThemePainted(listener: () => void): () => void {
+  const observer = new MutationObserver(listener);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+  return () => observer.disconnect();
+}
