@@ -1,8 +1,9 @@
 /**
  * Keeps the WAL archive within its limit (archive-bound.ts says why and how much): every few
- * seconds, a readdir and a stat per segment. A quarter of the limit archived since the newest
- * backup starts an `automatic` backup (its retention then prunes behind it); an archive past the
- * limit with no new base to take (backups not in use) is pruned to what the live log needs.
+ * seconds in which something was archived, a readdir and a stat per segment. A quarter of the
+ * limit archived since the newest backup starts an `automatic` backup (its retention then prunes
+ * behind it); an archive past the limit with no new base to take (backups not in use) is pruned to
+ * what the live log needs.
  */
 import type { Core } from "../core";
 import { segmentFiles, totalBytes, bytesNeededFrom } from "../platform/backup/wal-size";
@@ -46,8 +47,15 @@ export function checkArchiveBound(core: Core, startBase: () => void): BoundActio
 
 /** The server's watch; stops at close. */
 export function keepArchiveBounded(core: Core, startBase: () => void, everyMs = ARCHIVE_CHECK_MS): void {
-  if (!core.wal) return;
+  const wal = core.wal;
+  if (!wal) return;
+  // Nothing archived since the last look, nothing to look at: an idle server reads no directory.
+  let seen = "";
   const timer = setInterval(() => {
+    const p = wal.position();
+    const now = `${p.generation}/${p.epoch}/${p.frame}`;
+    if (now === seen) return;
+    seen = now;
     try {
       checkArchiveBound(core, startBase);
     } catch (err) {
