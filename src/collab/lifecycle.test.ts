@@ -2,19 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { JSONContent } from "@tiptap/core";
 import { yXmlFragmentToProsemirrorJSON } from "@tiptap/y-tiptap";
 import { acceptAll, listChanges, rejectAll } from "../content/tracked-changes";
-import { connect, makePage, makeSpace, paragraphs, startCollabEnv, synced, typeInto, until, type Account, type Client, type CollabEnv } from "./testing";
+import { openSynced, makePage, makeSpace, paragraphs, startCollabEnv, typeInto, until, type Account, type Client, type CollabEnv } from "./testing";
 
 let env: CollabEnv;
 let owner: Account;
 let editor: Account;
 let spaceId: string;
 const clients: Client[] = [];
-const open = async (as: Account, pageId: string) => {
-  const c = await connect(env, as, pageId);
-  clients.push(c);
-  await synced(c);
-  return c;
-};
+const open = (as: Account, pageId: string) => openSynced(env, as, pageId, clients);
 const docOf = (c: Client) => yXmlFragmentToProsemirrorJSON(c.fragment) as JSONContent;
 const closedWith = async (c: Client, code: number) => {
   await until(() => c.closes.length > 0, 3000, `close ${code}`);

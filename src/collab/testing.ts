@@ -131,6 +131,14 @@ export async function connect(env: CollabEnv, as: Account, pageId: string, opts:
   };
 }
 
+/** Connects, keeps the client in `into` (for the test's clean-up) and waits for the first sync. */
+export async function openSynced(env: CollabEnv, as: Account, pageId: string, into: Client[]): Promise<Client> {
+  const c = await connect(env, as, pageId);
+  into.push(c);
+  await synced(c);
+  return c;
+}
+
 export async function synced(client: Client, ms = 3000): Promise<void> {
   await until(() => client.provider.synced, ms, "synced");
 }

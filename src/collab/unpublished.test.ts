@@ -5,7 +5,7 @@
  * changes taken back on the server (docs/decisions.md, "Publishing stays an explicit step").
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { connect, makePage, makeSpace, paragraphs, startCollabEnv, synced, typeInto, until, type Account, type Client, type CollabEnv } from "./testing";
+import { openSynced, makePage, makeSpace, paragraphs, startCollabEnv, typeInto, until, type Account, type Client, type CollabEnv } from "./testing";
 
 let env: CollabEnv;
 let ada: Account;
@@ -13,12 +13,7 @@ let grace: Account;
 let reader: Account;
 let spaceId: string;
 const clients: Client[] = [];
-const open = async (as: Account, pageId: string) => {
-  const c = await connect(env, as, pageId);
-  clients.push(c);
-  await synced(c);
-  return c;
-};
+const open = (as: Account, pageId: string) => openSynced(env, as, pageId, clients);
 const names = async (pageId: string, as: Account = ada) => {
   const res = await env.api("GET", `/api/pages/${pageId}/unpublished`, as);
   expect(res.status).toBe(200);

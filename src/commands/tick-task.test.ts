@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as Y from "yjs";
-import { connect, makeSpace, startCollabEnv, synced, typeInto, until, type Account, type Client, type CollabEnv } from "../collab/testing";
+import { openSynced, makeSpace, startCollabEnv, typeInto, until, type Account, type Client, type CollabEnv } from "../collab/testing";
 
 let env: CollabEnv;
 let owner: Account;
@@ -12,12 +12,7 @@ let viewer: Account;
 let outsider: Account;
 let spaceId: string;
 const clients: Client[] = [];
-const open = async (as: Account, pageId: string) => {
-  const c = await connect(env, as, pageId);
-  clients.push(c);
-  await synced(c);
-  return c;
-};
+const open = (as: Account, pageId: string) => openSynced(env, as, pageId, clients);
 
 const para = (text: string) => ({ type: "paragraph", content: [{ type: "text", text }] });
 const task = (text: string, checked = false) => ({ type: "taskItem", attrs: { checked }, content: [para(text)] });

@@ -22,6 +22,7 @@ import { roomHostOf } from "../collab/service";
 import type { Core } from "../core";
 import type { Caller } from "../identity/caller";
 import { invalid } from "../platform/errors";
+import { taskWords } from "../content/task-name";
 import { versionConflict } from "../pages/conflict";
 import { updatePage } from "../pages/service";
 import { findPage, toPage, type Page } from "../pages/store";
@@ -76,27 +77,16 @@ function taskItems(node: JSONContent, into: JSONContent[] = []): JSONContent[] {
   return into;
 }
 
-/** A task's own words (its nested tasks' aside). */
-function ownText(node: JSONContent): string {
-  if (node.type === "text") return node.text ?? "";
-  return (node.content ?? [])
-    .filter((c) => c.type !== "taskList")
-    .map(ownText)
-    .join(" ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
 function locate(tasks: JSONContent[], index: number, checked: boolean): Tick {
-  const text = ownText(tasks[index]!);
-  const nth = tasks.slice(0, index).filter((t) => ownText(t) === text).length;
+  const text = taskWords(tasks[index]!);
+  const nth = tasks.slice(0, index).filter((t) => taskWords(t) === text).length;
   return { text, nth, checked };
 }
 
 /** The same task in a working copy (found by its words): ticked there too; missing (edited away), left alone. */
 function applyTick(room: Room, tick: Tick): void {
   const working = roomContent(room);
-  const same = taskItems(working).filter((t) => ownText(t) === tick.text);
+  const same = taskItems(working).filter((t) => taskWords(t) === tick.text);
   const item = same[tick.nth] ?? (same.length === 1 ? same[0] : undefined);
   if (!item || (item.attrs?.checked === true) === tick.checked) return;
   item.attrs = { ...item.attrs, checked: tick.checked };

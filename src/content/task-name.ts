@@ -10,6 +10,11 @@ interface Node {
   content?: unknown[];
 }
 
+/** A task's own words, its nested task lists left out (the server finds a task again by them). */
+export function taskWords(node: unknown): string {
+  return words(node as Node);
+}
+
 function words(node: Node): string {
   if (node.type === "text") return node.text ?? "";
   return (node.content ?? [])
