@@ -24,7 +24,7 @@ import { AppError, notFound } from "../platform/errors";
 import { PAGE_STATUS, pages, type PageMeta, type PageRow } from "../pages/tables";
 import type { SpaceRow } from "../spaces/tables";
 import { principalParams } from "./principals";
-import { anyCreatedByOthers, failedViewRestrictions, pageIdsWhere, restrictionsAboveOf, visiblePagesWhere } from "./queries";
+import { anyCreatedByOthers, failedRestrictions, pageIdsWhere, restrictionsAboveOf, visiblePagesWhere } from "./queries";
 import { notHiddenFilter } from "./hidden-cache";
 import { hasRight } from "../identity/rights";
 import { canAdminSpace, spaceArchived, spaceOperation } from "./spaces";
@@ -138,12 +138,14 @@ export function requirePurgeable(core: Core, caller: UserCaller, space: SpaceRow
 }
 
 /**
- * The View-restricted pages of one space that the caller fails (not their subtrees). The tree
- * drops these and, with them, everything under them.
+ * The restricted pages of one space that the caller fails (not their subtrees): under `hidden`
+ * (View) the tree drops them and everything below; under `locked` (Edit) it shows them, marked
+ * read-only with everything below. Space admins fail none.
  */
-export function hiddenRootIds(core: Core, caller: Caller, space: SpaceRow): string[] {
-  if (spaceOperation(core, caller, space) >= OPERATION.Admin) return [];
-  return failedViewRestrictions(core, space.id, principalParams(caller));
+export function failedRootIds(core: Core, caller: Caller, space: SpaceRow): { hidden: string[]; locked: string[] } {
+  if (spaceOperation(core, caller, space) >= OPERATION.Admin) return { hidden: [], locked: [] };
+  const failed = failedRestrictions(core, space.id, principalParams(caller));
+  return { hidden: failed.view, locked: failed.edit };
 }
 
 /**

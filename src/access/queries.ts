@@ -100,15 +100,19 @@ export function anyCreatedByOthers(core: Core, batch: string[], userId: string):
   return others !== undefined;
 }
 
-/** The View-restricted pages of one space whose restriction names none of these principals. */
-export function failedViewRestrictions(core: Core, spaceId: string, p: PrincipalParams): string[] {
-  return core.db
-    .all<{ id: string }>(
-      sql`SELECT r.page_id AS id FROM page_restrictions r CROSS JOIN pages rp ON rp.id = r.page_id
-          WHERE r.operation = ${OPERATION.View} AND rp.space_id = ${spaceId}
-          GROUP BY r.page_id HAVING max(${namesCaller("r", p)}) = 0`,
-    )
-    .map((r) => r.id);
+/**
+ * The restricted pages of one space whose restriction names none of these principals, View and
+ * Edit apart, in one statement (the tree needs both on every read).
+ */
+export function failedRestrictions(core: Core, spaceId: string, p: PrincipalParams): { view: string[]; edit: string[] } {
+  const rows = core.db.all<{ id: string; op: number }>(
+    sql`SELECT r.page_id AS id, r.operation AS op FROM page_restrictions r CROSS JOIN pages rp ON rp.id = r.page_id
+        WHERE rp.space_id = ${spaceId}
+        GROUP BY r.page_id, r.operation HAVING max(${namesCaller("r", p)}) = 0`,
+  );
+  const failed = { view: [] as string[], edit: [] as string[] };
+  for (const r of rows) (r.op === OPERATION.View ? failed.view : failed.edit).push(r.id);
+  return failed;
 }
 
 /**

@@ -75,6 +75,7 @@ export const TreeNode = t.Recursive(
       title: t.String(),
       emoji: t.Nullable(t.String()),
       position: t.Integer(),
+      readOnly: t.Optional(t.Literal(true, { description: "Present only when true: an Edit restriction at or above this page leaves the caller out, who may read it but not change it (the tree offers no new page, moves or menu there)" })),
       children: t.Array(Self),
     }),
   { $id: "TreeNode", title: "TreeNode" },

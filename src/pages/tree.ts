@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { hiddenRootIds } from "../access/pages";
+import { failedRootIds } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
@@ -14,6 +14,8 @@ export interface TreeNode {
   title: string;
   emoji: string | null;
   position: number;
+  /** Only when true: an Edit restriction at or above the page leaves the caller out. */
+  readOnly?: true;
   children: TreeNode[];
 }
 
@@ -32,9 +34,10 @@ function prepareTreeQuery(core: Core) {
  * The published pages of a space, nested, each level ordered by position then title. ONE query
  * fetches the rows already in order, then they are linked in memory; the View-restricted pages
  * in `hidden` are left out, and so is every page whose parent is not in the result: a hidden
- * page takes its whole subtree with it, never promoting it to the top.
+ * page takes its whole subtree with it, never promoting it to the top. The Edit-restricted
+ * pages in `locked` are marked read-only, with everything below them.
  */
-function buildTree(core: Core, spaceId: string, hidden: ReadonlySet<string>): TreeNode[] {
+function buildTree(core: Core, spaceId: string, hidden: ReadonlySet<string>, locked: ReadonlySet<string>): TreeNode[] {
   const rows = treeQuery(core).all({ spaceId });
   const nodes = new Map<string, TreeNode>();
   for (const r of rows) if (!hidden.has(r.id)) nodes.set(r.id, { id: r.id, title: r.title, emoji: r.emoji, position: r.position, children: [] });
@@ -45,7 +48,19 @@ function buildTree(core: Core, spaceId: string, hidden: ReadonlySet<string>): Tr
     if (r.parentId === null) roots.push(node);
     else nodes.get(r.parentId)?.children.push(node);
   }
+  for (const id of locked) {
+    const node = nodes.get(id);
+    if (node) markReadOnly(node);
+  }
   return roots;
+}
+
+function markReadOnly(root: TreeNode): void {
+  const stack = [root];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    node.readOnly = true;
+    stack.push(...node.children);
+  }
 }
 
 /**
@@ -58,6 +73,8 @@ const keptTrees = keptTextsUntilWrite("trees", 8 * 1024 * 1024);
 /** GET /api/pages/tree (spaceId: the id or key), as the JSON text of TreeNode[] (the route sends it as it is). */
 export function pageTreeJson(core: Core, caller: Caller, spaceId: string): string {
   const space = requireReadableSpace(core, caller, findSpaceByIdOrKey(core, spaceId));
-  const hidden = hiddenRootIds(core, caller, space).sort();
-  return keptTrees(core.stamp, `${space.id}|${hidden.join(",")}`, () => JSON.stringify(buildTree(core, space.id, new Set(hidden))));
+  const { hidden, locked } = failedRootIds(core, caller, space);
+  hidden.sort();
+  locked.sort();
+  return keptTrees(core.stamp, `${space.id}|${hidden.join(",")}|${locked.join(",")}`, () => JSON.stringify(buildTree(core, space.id, new Set(hidden), new Set(locked))));
 }

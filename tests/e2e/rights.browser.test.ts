@@ -137,6 +137,28 @@ describe("what a member is offered follows their rights", () => {
     await page.getByRole("button", { name: "Create the first page" }).waitFor();
   }, 60_000);
 
+  test("a page whose Edit restriction leaves them out: its tree row offers no +, … or menu key, a sibling's does", async () => {
+    const owner = world.owner.page;
+    const me = (await api(owner, "GET", "/api/auth/me")) as { id: string };
+    const tree = (await api(owner, "GET", "/api/pages/tree?spaceId=EDIT")) as Array<{ id: string; title: string }>;
+    const glossary = tree.find((n) => n.title === "Glossary")!;
+    await api(owner, "POST", `/api/pages/${glossary.id}/restrictions`, { principalType: 0, principalId: me.id, operation: 1 });
+    const { page } = bea;
+    await page.goto("/s/EDIT");
+    const locked = page.getByRole("treeitem", { name: "Glossary" });
+    await locked.waitFor();
+    await locked.hover();
+    expect(await locked.locator("xpath=..").locator(".tree-action").count()).toBe(0);
+    expect(await locked.getAttribute("draggable")).toBe(null);
+    await locked.focus();
+    await page.keyboard.press("Shift+F10");
+    await pause(page);
+    expect(await page.getByRole("menu").count()).toBe(0);
+    const open = page.getByRole("treeitem", { name: "Workshop guide" });
+    await open.hover();
+    expect(await open.locator("xpath=..").locator(".tree-action").count()).toBe(2);
+  }, 60_000);
+
   test("the View-only space's home and page in the four looks", async () => {
     const storageState = await bea.context.storageState();
     for (const look of LOOKS) {

@@ -2963,6 +2963,11 @@ export interface components {
             title: string;
             emoji: ((string | null) | null) | null;
             position: number;
+            /**
+             * @description Present only when true: an Edit restriction at or above this page leaves the caller out, who may read it but not change it (the tree offers no new page, moves or menu there)
+             * @constant
+             */
+            readOnly?: true;
             children: components["schemas"]["TreeNode"][];
         };
         /** Problem */

@@ -71,8 +71,9 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
     const row = rows[i];
     if (!row) return;
     const key = e.key;
-    if (e.altKey && e.shiftKey && (key === "ArrowUp" || key === "ArrowDown")) editable && moveAmongSiblings(row, key === "ArrowUp" ? -1 : 1);
-    else if ((e.shiftKey && key === "F10") || key === "ContextMenu") editable && setMenuFor(row.node.id);
+    const rowEditable = editable && !row.node.readOnly;
+    if (e.altKey && e.shiftKey && (key === "ArrowUp" || key === "ArrowDown")) rowEditable && moveAmongSiblings(row, key === "ArrowUp" ? -1 : 1);
+    else if ((e.shiftKey && key === "F10") || key === "ContextMenu") rowEditable && setMenuFor(row.node.id);
     else if (key === "ArrowDown") focusRow(i + 1);
     else if (key === "ArrowUp") focusRow(i - 1);
     else if (key === "Home") focusRow(0);

@@ -28,11 +28,13 @@ export interface TreeRowProps {
   onNewChild(row: Row): void;
 }
 
-export const TreeRow = memo(function TreeRow({ row, space, current, focused, editable, menuOpen, onMenuOpen, onOpen, onToggle, onFocusRow, onNewChild }: TreeRowProps) {
+export const TreeRow = memo(function TreeRow({ row, space, current, focused, editable: spaceEditable, menuOpen, onMenuOpen, onOpen, onToggle, onFocusRow, onNewChild }: TreeRowProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [instruction, setInstruction] = useState<Instruction | null>(null);
   const [dragging, setDragging] = useState(false);
   const { node, level } = row;
+  // An Edit restriction that leaves the reader out marks the page (and its subtree) read-only.
+  const editable = spaceEditable && !node.readOnly;
 
   useEffect(() => {
     const element = ref.current;
