@@ -42,6 +42,8 @@ import { notificationRoutes } from "../notifications/routes";
 import { watchRoutes } from "../watches/routes";
 import { docsRoutes } from "./docs";
 import { isUiPath, uiResponse } from "./ui";
+import { imageSources } from "../content/image-hosts";
+import { getSettings } from "../settings/service";
 import { clientOf, identifyClient } from "./client";
 import { pathOf, withSafeUrl } from "./entry";
 import { methodsByPath, type MethodsOf } from "./allowed-methods";
@@ -183,7 +185,9 @@ function withoutBody(response: Response): Response {
 async function uiAnswer(core: Core, request: Request): Promise<Response> {
   const path = pathOf(request);
   try {
-    const response = await uiResponse(path, request.headers.get("accept-encoding"));
+    const s = getSettings(core);
+    const images = imageSources({ restricted: s.restrictImageHosts, hosts: s.imageAllowlist });
+    const response = await uiResponse(path, request.headers.get("accept-encoding"), images);
     if (response) return response;
   } catch (err) {
     core.log.error("web UI unavailable", { error: err instanceof Error ? err.message : String(err) });

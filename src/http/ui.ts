@@ -87,14 +87,31 @@ export function isUiPath(path: string): boolean {
   return !/\.[A-Za-z0-9]+$/.test(path.slice(path.lastIndexOf("/") + 1));
 }
 
-/** The answer for a UI path, or null when there is no such file (the caller answers 404). */
-export async function uiResponse(path: string, acceptEncoding: string | null): Promise<Response | null> {
+const OWN_IMAGES = "img-src 'self' data: blob:";
+
+/**
+ * The policy of the UI's page: the usual one, with images from other sites as the instance's
+ * image policy allows (`imageSources`, content/image-hosts.ts). Assets are no documents, so
+ * theirs stays the usual one.
+ */
+export function uiPagePolicy(imageSources: string): string {
+  const usual = SECURITY_HEADERS["content-security-policy"]!;
+  if (!usual.includes(OWN_IMAGES)) throw new Error("the usual policy's img-src changed: update uiPagePolicy");
+  return usual.replace(OWN_IMAGES, `img-src ${imageSources}`);
+}
+
+/**
+ * The answer for a UI path, or null when there is no such file (the caller answers 404).
+ * `imageSources`: the `img-src` sources of the page (the app's own images by default).
+ */
+export async function uiResponse(path: string, acceptEncoding: string | null, imageSources?: string): Promise<Response | null> {
   const assets = await uiAssets();
   const isAsset = path.startsWith(ASSET_PREFIX);
   const asset = assets.get(isAsset ? path.slice(ASSET_PREFIX.length) : "index.html");
   if (!asset) return null;
   const headers: Record<string, string> = {
     ...SECURITY_HEADERS,
+    ...(!isAsset && imageSources ? { "content-security-policy": uiPagePolicy(imageSources) } : {}),
     "content-type": asset.type,
     // Asset names carry a hash of their content; the page itself is checked every time.
     "cache-control": isAsset ? "public, max-age=31536000, immutable" : "no-cache",

@@ -22,6 +22,13 @@ const Instance = t.Object(
     setupCodeRequired: t.Boolean({ description: "True while the owner is still to be created on a server listening beyond loopback: registering it needs the setup code from the server's log (`cairn setup-code`)" }),
     allowPublicRegistration: t.Boolean(),
     branding: PublicBranding,
+    imageHosts: t.Object(
+      {
+        restricted: t.Boolean({ description: "True: images from other sites are shown only from the hosts listed" }),
+        hosts: t.Array(t.String(), { description: 'Host names ("*.example.com" also allows its subdomains)' }),
+      },
+      { description: "Cairn's own field: which images of other sites pages show (over https only); the web UI's Content-Security-Policy follows it, and the reading view draws any other as a link" },
+    ),
   },
   { title: "Instance" },
 );
@@ -56,6 +63,7 @@ export function systemRoutes(core: Core) {
           setupCodeRequired: noOwner && setupCodeNeeded(core),
           allowPublicRegistration: s.allowPublicRegistration,
           branding: publicBranding(core),
+          imageHosts: { restricted: s.restrictImageHosts, hosts: s.restrictImageHosts ? s.imageAllowlist : [] },
         };
       },
       { response: { 200: Instance, ...problems(401, 429) }, detail: { tags: ["System"], summary: "Public facts about this instance", security: [] } },

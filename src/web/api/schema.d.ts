@@ -3095,6 +3095,13 @@ export interface operations {
                             logoDarkUrl: ((string | null) | null) | null;
                             faviconUrl: ((string | null) | null) | null;
                         };
+                        /** @description Cairn's own field: which images of other sites pages show (over https only); the web UI's Content-Security-Policy follows it, and the reading view draws any other as a link */
+                        imageHosts: {
+                            /** @description True: images from other sites are shown only from the hosts listed */
+                            restricted: boolean;
+                            /** @description Host names ("*.example.com" also allows its subdomains) */
+                            hosts: string[];
+                        };
                     };
                 };
             };

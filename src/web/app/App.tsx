@@ -27,6 +27,7 @@ import { NotFound } from "./NotFound";
 import { Shell } from "./Shell";
 import { signInPath, useInstance, useMe } from "./session";
 import { Loading } from "./Loading";
+import { ImagePolicyContext } from "../features/page/render/page-image";
 
 export function App() {
   const [location, navigate] = useLocation();
@@ -51,7 +52,7 @@ export function App() {
   if (instance.data?.needsOwner && location !== "/setup") return <Redirect to="/setup" replace />;
 
   return (
-    <>
+    <ImagePolicyContext.Provider value={instance.data?.imageHosts ?? OWN_IMAGES_ONLY}>
       <Switch>
         <Route path="/setup">{instance.data?.needsOwner ? <SetupScreen /> : <Redirect to="/" replace />}</Route>
         <Route path="/welcome/:step?">
@@ -125,9 +126,12 @@ export function App() {
         </Route>
       </Switch>
       <ThemedToaster />
-    </>
+    </ImagePolicyContext.Provider>
   );
 }
+
+/** Until the instance answers (it always has before a page shows): only the wiki's own images. */
+const OWN_IMAGES_ONLY = { restricted: true, hosts: [] };
 
 /** Screens for people signed in; anyone else signs in first and comes back. */
 export function SignedIn({ children }: { children: React.ReactNode }) {

@@ -6,6 +6,7 @@
 import type { ReactNode } from "react";
 import { CircleAlert, FileText, Info, Lightbulb, CircleCheck, TriangleAlert } from "../../../ui/icons";
 import { CodeBlock } from "./CodeBlock";
+import { PageImage } from "./page-image";
 import { PageLinkView } from "./page-link";
 import { safeImageSrc } from "./safe-url";
 import { TaskBox } from "./task-ticks";
@@ -109,7 +110,7 @@ export const nodeMapping: Record<string, (p: NodeProps) => ReactNode> = {
     if (!src) return null;
     const alt = typeof a(p).alt === "string" ? (a(p).alt as string) : "";
     const title = typeof a(p).title === "string" ? (a(p).title as string) : undefined;
-    return <img src={src} alt={alt} title={title} width={num(a(p).width)} height={num(a(p).height)} loading="lazy" />;
+    return <PageImage src={src} alt={alt} title={title} width={num(a(p).width)} height={num(a(p).height)} />;
   },
   attachment: (p) => {
     const id = typeof a(p).attachmentId === "string" ? (a(p).attachmentId as string) : "";

@@ -11,6 +11,7 @@ import { everythingDocument, inline, text } from "../../../../content/testing";
 import { plainText } from "../../../../content/plain-text";
 import type { DocJson } from "../../../api/client";
 import { DocumentView } from "./DocumentView";
+import { ImagePolicyContext } from "./page-image";
 import { markMapping } from "./marks";
 import { nodeMapping } from "./nodes";
 
@@ -61,5 +62,26 @@ describe("the reading renderer", () => {
     const editor = renderToStaticMarkup(<DocumentView doc={doc} onTick={() => {}} />);
     expect(editor).not.toContain("disabled");
     expect(editor).toContain('aria-label="Tag the build"');
+  });
+
+  test("an image of another site the instance's image policy does not show is a link with its description, never a broken image", () => {
+    const doc = (src: string, alt = "Build status") => ({ type: "doc", content: [{ type: "image", attrs: { src, alt } }] });
+    const under = (policy: { restricted: boolean; hosts: string[] }, d: unknown) =>
+      renderToStaticMarkup(
+        <ImagePolicyContext.Provider value={policy}>
+          <DocumentView doc={d as DocJson} />
+        </ImagePolicyContext.Provider>,
+      );
+    const listed = { restricted: true, hosts: ["img.shields.io"] };
+    expect(under(listed, doc("https://img.shields.io/b.svg"))).toContain('<img src="https://img.shields.io/b.svg"');
+    const other = under(listed, doc("https://evil.example/b.svg"));
+    expect(other).not.toContain("<img");
+    expect(other).toContain('<a class="image-elsewhere" href="https://evil.example/b.svg"');
+    expect(other).toContain(">Build status</a>");
+    expect(under({ restricted: false, hosts: [] }, doc("https://evil.example/b.svg"))).toContain("<img");
+    // Over plain http never (the policy lets https through only); without a description, the file's name.
+    expect(under({ restricted: false, hosts: [] }, doc("http://x.example/a%20b.png", ""))).toContain(">a b.png</a>");
+    // Our own attachments always.
+    expect(under(listed, doc("/api/attachments/a/view"))).toContain('<img src="/api/attachments/a/view"');
   });
 });
