@@ -85,7 +85,7 @@ export function exportSite(core: Core, caller: Caller, key: string, opts: { audi
     for (const a of attachments) {
       let file = files.get(a.sha256);
       if (!file) {
-        const written = await siteFile(fileName(a.filename), () => store.open(a.sha256));
+        const written = await siteFile(fileName(a.filename), a.contentType, () => store.open(a.sha256));
         file = { path: `_files/${a.sha256}/${written.name}`, contentType: a.contentType, sanitise: written.sanitise, renamed: written.download !== null };
         files.set(a.sha256, file);
       }
