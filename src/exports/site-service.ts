@@ -8,10 +8,10 @@
  * Layout: `index.html` (the space's front page), `<folders mirroring the tree>/index.html`,
  * `_files/<sha256>/<filename>` (each file once, written so it cannot run script: site-files.ts),
  * `_site/style.css`, `_site/site.js` (tree and search), `_site/tree.js`, `_site/search-index.js`
- * (site-search.ts). Every page carries a Content-Security-Policy (site-layout.ts). Streamed: one page's
- * document is read, drawn and handed to the zip at a time (site-source.ts), so memory stays
- * flat whatever the size of the space; entries come in a fixed order, so the same content gives
- * the same bytes.
+ * (site-search.ts). Every page carries a Content-Security-Policy (site-layout.ts). Streamed:
+ * one page's document is read, drawn and handed to the zip at a time (site-source.ts), so memory
+ * stays flat whatever the size of the space; entries come in a fixed order, so the same content
+ * gives the same bytes.
  */
 import { anonymous, callerId, type Caller } from "../identity/caller";
 import type { Core } from "../core";
@@ -128,7 +128,7 @@ export function exportSite(core: Core, caller: Caller, key: string, opts: { audi
       const blob = await store.open(sha256);
       // A file missing from the store (damaged data) is left out; its links then lead nowhere.
       if (blob && file.sanitise) {
-        // Read and sanitised once already when planned; a file that changed since cannot (the name is its hash).
+        // It passed the sanitiser when planned, and a stored file never changes (its name is its hash).
         const svg = await sanitisedSvg(blob);
         if (svg !== null) await zip.add(file.path, svg);
       } else if (blob) await zip.add(file.path, blob, { store: COMPRESSED.test(file.contentType) });
