@@ -3,7 +3,7 @@
  * `file`). Nothing is stored as sent:
  * - PNG and WebP are decoded and encoded again as PNG (platform/images.ts), which drops metadata
  *   and anything appended after the image data, and shrinks them to what the UI can use;
- * - SVG is parsed and written out again from an allow-list (svg.ts), or refused;
+ * - SVG is parsed and written out again from an allow-list (platform/svg.ts), or refused;
  * - anything else (JPEG, GIF, HTML…) is 415, whatever its name or claimed type says; a file over
  *   FILE_MAX_BYTES is 413 while it streams.
  */
@@ -15,7 +15,7 @@ import { processImage } from "../platform/images";
 import { sniffImage } from "../platform/image-header";
 import { deleteUnusedBlobs } from "../attachments/blob-refs";
 import { changer, storeBrandingFile, type BrandingFile, type Slot } from "./service";
-import { sanitiseSvg, SvgRefused } from "./svg";
+import { sanitiseSvg, SvgRefused } from "../platform/svg";
 
 /** The largest file accepted for any slot (a logo bigger than this is not a logo). */
 export const FILE_MAX_BYTES = 2 * 1024 * 1024;

@@ -19,6 +19,8 @@ export interface HtmlOptions {
   imageSrc?: (src: string) => string;
   /** Where an attachment block links. Default: /api/attachments/<id>/download. */
   attachmentHref?: (attachmentId: string, filename: string) => string;
+  /** A `download` name for an attachment block's link (the site: a file renamed so it cannot render). Default: none. */
+  attachmentDownload?: (attachmentId: string) => string | null;
   /** A mention's name (without the @). Default: its stored label, else its id. */
   mentionName?: (id: string, label: string | null) => string;
   /**
@@ -158,7 +160,8 @@ function nodeHtml(n: Json, opts: HtmlOptions): string {
       const id = str(a.attachmentId) ?? "";
       const name = String(a.filename ?? "") || "Attachment";
       const href = id ? (opts.attachmentHref ? opts.attachmentHref(id, name) : `/api/attachments/${encodeURIComponent(id)}/download`) : "";
-      const link = href ? `<a href="${escapeHtml(href)}">${escapeHtml(name)}</a>` : `<span>${escapeHtml(name)}</span>`;
+      const download = id && href ? opts.attachmentDownload?.(id) : null;
+      const link = href ? `<a${attrs({ href, download: download ?? undefined })}>${escapeHtml(name)}</a>` : `<span>${escapeHtml(name)}</span>`;
       return `<div data-type="attachment">${FILE_ICON}${link}</div>`;
     }
     case "panel": {

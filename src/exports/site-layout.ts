@@ -4,7 +4,8 @@
  * The tree itself is drawn by _site/site.js from _site/tree.js, which every page shares (10,000
  * pages must not each carry a 10,000-row tree); in the HTML, each page lists its ancestors,
  * itself and its children as plain links, so it is navigable without script. Every value is
- * escaped; the only scripts are the site's own files.
+ * escaped; the only scripts are the site's own files, and a CSP meta tag (SITE_CSP) holds every
+ * page to that.
  */
 import { escapeHtml as esc } from "../content/html";
 import { hrefTo, rootPrefix, type SitePage } from "./site-paths";
@@ -26,6 +27,17 @@ export interface PageBody {
 }
 
 const SITE_VERSION_TAG = `<meta name="generator" content="Cairn">`;
+
+/**
+ * Every page's Content-Security-Policy, as a meta tag since a static host sends no headers of
+ * ours. Script only from the site's own files (`_site/site.js`, `tree.js`, the search index it
+ * adds; 'self' also matches them when the folder is opened from disk in Chromium), never inline;
+ * no objects, frames or requests; images and media from the site's files or data: (remote images
+ * stay out, as in the app); inline styles (tables' widths) and the site's stylesheet. No
+ * frame-ancestors: a meta tag cannot carry it.
+ */
+export const SITE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 function spaceIcon(space: SiteSpace): string {
   if (space.iconKind === 1 && space.iconValue) return `<span class="space-icon space-icon-emoji" aria-hidden="true">${esc(space.iconValue)}</span>`;
@@ -59,6 +71,7 @@ function frame(opts: { space: SiteSpace; title: string; depth: number; pageIndex
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${SITE_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 ${SITE_VERSION_TAG}

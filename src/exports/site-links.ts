@@ -6,7 +6,8 @@
  *   reader sees it (`titleOf`) and links the same way; a page that reader may not read shows
  *   as UNSEEN_PAGE, never its title;
  * - an image or attachment of an exported page (`/api/attachments/<id>/view|download`) becomes
- *   its file in `_files/`;
+ *   its file in `_files/`; an attachment block's link to a file renamed so it cannot render
+ *   (site-files.ts) carries the original name in `download`;
  * - anything else of the instance (a page left out of the export, another space, an attachment of
  *   a page left out) points at the instance when its base URL is configured (CAIRN_BASE_URL),
  *   where a reader with access can follow it; without one it loses its link (the text stays) and
@@ -25,6 +26,8 @@ export interface SiteLinks {
   pageDirs: Map<string, string>;
   /** Exported attachment id → its file in the zip ("_files/<sha256>/<name>"). */
   files: Map<string, string>;
+  /** Exported attachment id → its own name, when its file was renamed so it cannot render (site-files.ts). */
+  downloads: Map<string, string>;
   /** A linked page's current title if the export's reader may read it, else null. */
   titleOf: (pageId: string) => string | null;
 }
@@ -92,5 +95,6 @@ export function siteHtmlOptions(links: SiteLinks, depth: number): HtmlOptions {
       const file = links.files.get(id);
       return file ? rootPrefix(depth) + encodeFile(file) : "";
     },
+    attachmentDownload: (id) => links.downloads.get(id) ?? null,
   };
 }

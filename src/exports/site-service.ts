@@ -6,11 +6,12 @@
  * the public space). Attachments come only from the pages exported.
  *
  * Layout: `index.html` (the space's front page), `<folders mirroring the tree>/index.html`,
- * `_files/<sha256>/<filename>` (each file once), `_site/style.css`, `_site/site.js` (tree and
- * search), `_site/tree.js`, `_site/search-index.js` (site-search.ts). Streamed: one page's
- * document is read, drawn and handed to the zip at a time (site-source.ts), so memory stays
- * flat whatever the size of the space; entries come in a fixed order, so the same content gives
- * the same bytes.
+ * `_files/<sha256>/<filename>` (each file once, written so it cannot run script: site-files.ts),
+ * `_site/style.css`, `_site/site.js` (tree and search), `_site/tree.js`, `_site/search-index.js`
+ * (site-search.ts). Every page carries a Content-Security-Policy (site-layout.ts). Streamed:
+ * one page's document is read, drawn and handed to the zip at a time (site-source.ts), so memory
+ * stays flat whatever the size of the space; entries come in a fixed order, so the same content
+ * gives the same bytes.
  */
 import { anonymous, callerId, type Caller } from "../identity/caller";
 import type { Core } from "../core";
@@ -28,6 +29,7 @@ import siteCss from "./site.css" with { type: "text" };
 import siteClient from "./site-client.js" with { type: "text" };
 import { frontDocument, pageDocument, treeScript, type SiteSpace } from "./site-layout";
 import { siteHtmlOptions, type SiteLinks } from "./site-links";
+import { sanitisedSvg, siteFile } from "./site-files";
 import { fileName, planSite, type SitePage, type TreeInput } from "./site-paths";
 import { SearchIndexBuilder } from "./site-search";
 import { attachmentsOfSpace, labelsOfSpace, pageForSite } from "./site-source";
@@ -75,17 +77,28 @@ export function exportSite(core: Core, caller: Caller, key: string, opts: { audi
     if (!otherTitles.has(id)) otherTitles.set(id, readableTitles(core, reader, [id]).get(id)?.title ?? null);
     return otherTitles.get(id)!;
   };
-  const links: SiteLinks = { spaceKey: space.key, baseUrl: core.config.baseUrl, pageDirs: new Map(pages.map((p) => [p.id, p.dir])), files: new Map(), titleOf };
-  const files = new Map<string, { path: string; contentType: string }>();
-  for (const a of attachments) {
-    let file = files.get(a.sha256);
-    if (!file) files.set(a.sha256, (file = { path: `_files/${a.sha256}/${fileName(a.filename)}`, contentType: a.contentType }));
-    links.files.set(a.id, file.path);
-  }
+  const links: SiteLinks = { spaceKey: space.key, baseUrl: core.config.baseUrl, pageDirs: new Map(pages.map((p) => [p.id, p.dir])), files: new Map(), downloads: new Map(), titleOf };
+  const store = blobStore(core);
+  const files = new Map<string, { path: string; contentType: string; sanitise: boolean; renamed: boolean }>();
+  /** Names each file (an SVG is read to learn whether the sanitiser takes it) before any page links to it. */
+  const planFiles = async () => {
+    for (const a of attachments) {
+      let file = files.get(a.sha256);
+      if (!file) {
+        const written = await siteFile(fileName(a.filename), a.contentType, () => store.open(a.sha256));
+        file = { path: `_files/${a.sha256}/${written.name}`, contentType: a.contentType, sanitise: written.sanitise, renamed: written.download !== null };
+        files.set(a.sha256, file);
+      }
+      links.files.set(a.id, file.path);
+      // Each attachment downloads under its own name (two may share one stored file).
+      if (file.renamed) links.downloads.set(a.id, fileName(a.filename));
+    }
+  };
   const labels = labelsOfSpace(core, space.id);
   const siteSpace: SiteSpace = { key: space.key, name: space.name, description: space.description, iconKind: space.iconKind, iconValue: space.iconValue };
 
   const fill = async (zip: ZipSink) => {
+    await planFiles();
     const tops = pages.filter((p) => p.parent < 0).map((p) => p.index);
     const search = new SearchIndexBuilder();
     let lastChange = space.updatedAt;
@@ -111,11 +124,14 @@ export function exportSite(core: Core, caller: Caller, key: string, opts: { audi
     }
     await zip.add("index.html", frontDocument(siteSpace, pages, tops, lastChange));
     progress.phase("files", files.size);
-    const store = blobStore(core);
     for (const [sha256, file] of files) {
       const blob = await store.open(sha256);
       // A file missing from the store (damaged data) is left out; its links then lead nowhere.
-      if (blob) await zip.add(file.path, blob, { store: COMPRESSED.test(file.contentType) });
+      if (blob && file.sanitise) {
+        // It passed the sanitiser when planned, and a stored file never changes (its name is its hash).
+        const svg = await sanitisedSvg(blob);
+        if (svg !== null) await zip.add(file.path, svg);
+      } else if (blob) await zip.add(file.path, blob, { store: COMPRESSED.test(file.contentType) });
       progress.step();
     }
     progress.phase("index", 1);

@@ -71,3 +71,38 @@ export async function siteExport(env: TestEnv, who: Who | undefined, key: string
   };
   return { res, bytes, files, textOf, json: () => JSON.parse(new TextDecoder().decode(bytes)) };
 }
+
+/**
+ * Files that would run script if a static host served them as they came: each calls a URL
+ * under /pwned/ (which a test's host watches) and sets a global. Uploaded to a page "Files",
+ * under the front page, which shows them as attachment blocks and the SVG as an image.
+ */
+export const HOSTILE = {
+  svg: `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" onload="window.PWNED='svg-onload';fetch('/pwned/svg-onload')"><script>window.PWNED='svg-script';fetch('/pwned/svg-script')</script><rect width="40" height="40" fill="#2a6"/><foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" src="/pwned/svg-iframe"/></foreignObject></svg>`,
+  html: `<!doctype html><html><body><h1>Report</h1><script>window.PWNED='html';fetch('/pwned/html')</script><img src="x" onerror="fetch('/pwned/html-img')"></body></html>`,
+  xml: `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><script>window.PWNED='xml';fetch('/pwned/xml')</script></body></html>`,
+  /** An SVG the sanitiser refuses whole (a DOCTYPE): it cannot be kept as an image. */
+  brokenSvg: `<!DOCTYPE svg [<!ENTITY x "y">]><svg xmlns="http://www.w3.org/2000/svg" onload="fetch('/pwned/broken-svg')"><text>&x;</text></svg>`,
+  /** HTML under a name that looks harmless. */
+  disguised: `<html><body><script>window.PWNED='disguised';fetch('/pwned/disguised')</script></body></html>`,
+  js: `window.PWNED='js';fetch('/pwned/js')`,
+};
+
+export async function hostileFiles(env: TestEnv, f: Awaited<ReturnType<typeof siteFixture>>) {
+  const page = await newPage(env, f.owner, f.space.id, "Files", { parentPageId: f.start.id });
+  const up = (bytes: string, name: string, type: string) => uploaded(env, f.owner, page.id, bytes, name, type);
+  const svg = await up(HOSTILE.svg, "logo.svg", "image/svg+xml");
+  const html = await up(HOSTILE.html, "report.html", "text/html");
+  const xml = await up(HOSTILE.xml, "feed.xml", "application/xml");
+  const broken = await up(HOSTILE.brokenSvg, "broken.svg", "image/svg+xml");
+  const disguised = await up(HOSTILE.disguised, "table.csv", "text/csv");
+  const js = await up(HOSTILE.js, "tool.js", "text/javascript");
+  const block = (a: { id: string; filename: string; size: number; contentType: string }) => ({ type: "attachment", attrs: { attachmentId: a.id, filename: a.filename, size: a.size, contentType: a.contentType } });
+  await update(env, f.owner, page.id, docOf(
+    para(text("The logo: ")),
+    { type: "image", attrs: { src: `/api/attachments/${svg.id}/view`, alt: "logo" } },
+    ...[svg, html, xml, broken, disguised, js].map(block),
+    para(link("the report, linked", `/api/attachments/${html.id}/download`)),
+  ));
+  return { page, svg, html, xml, broken, disguised, js };
+}

@@ -1,11 +1,12 @@
 /**
- * The SVG sanitiser for logos and favicons. An SVG is a document that can run script, so it is
- * never stored as sent: it is parsed by a strict tokenizer and written out again from what an
- * allow-list keeps. Elements outside the list (script, foreignObject, style, image, a, editor
- * metadata…) go with everything inside them; attributes outside it (every on… handler, editor
- * namespaces) go; links (href, xlink:href) and url(…) may only point inside the document (#id),
- * so nothing is fetched from elsewhere. A DOCTYPE, an entity other than XML's five or a number,
- * or markup that does not parse is refused whole (SvgRefused): no guessing at broken input.
+ * The SVG sanitiser for logos and favicons (branding) and the SVG files of the static site
+ * export. An SVG is a document that can run script, so it is never kept as sent: it is parsed
+ * by a strict tokenizer and written out again from what an allow-list keeps. Elements outside
+ * the list (script, foreignObject, style, image, a, editor metadata…) go with everything inside
+ * them; attributes outside it (every on… handler, editor namespaces) go; links (href,
+ * xlink:href) and url(…) may only point inside the document (#id), so nothing is fetched from
+ * elsewhere. A DOCTYPE, an entity other than XML's five or a number, or markup that does not
+ * parse is refused whole (SvgRefused): no guessing at broken input.
  */
 
 export class SvgRefused extends Error {}
