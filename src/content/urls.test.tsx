@@ -5,6 +5,7 @@
  * `https:host`) is never drawn as a path of this wiki.
  */
 import { describe, expect, test } from "bun:test";
+import type { JSONContent } from "@tiptap/core";
 import { renderToStaticMarkup } from "react-dom/server";
 import { siteHtmlOptions } from "../exports/site-links";
 import type { DocJson } from "../web/api/client";
@@ -73,7 +74,7 @@ describe("every renderer follows it", () => {
   });
 
   test.each(CASES)("%j in the Markdown export (paths made absolute on the base URL)", (stored, kind, href) => {
-    const md = pageToMarkdown("T", doc(stored), { baseUrl: "https://wiki.example" });
+    const md = pageToMarkdown("T", doc(stored) as JSONContent, { baseUrl: "https://wiki.example" });
     if (!kind) return expect(md).not.toContain("](");
     const absolute = kind === "internal" && href!.startsWith("/") ? `https://wiki.example${href}` : href!;
     expect(md).toContain(`](${absolute.replace(/ /g, "%20")}`);
