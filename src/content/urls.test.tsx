@@ -80,3 +80,10 @@ describe("every renderer follows it", () => {
     expect(md).toContain(`](${absolute.replace(/ /g, "%20")}`);
   });
 });
+
+describe("the sign-in screen's return path follows it too", () => {
+  test.each(CASES)("%j", async (stored, kind, href) => {
+    const { safeRedirect } = await import("../web/app/session");
+    expect(safeRedirect(stored)).toBe(kind === "internal" && href!.startsWith("/") ? href! : "/");
+  });
+});
