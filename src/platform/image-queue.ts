@@ -33,6 +33,3 @@ export function decodeInTurn<T>(field: string, decode: () => Promise<T>): Promis
   tail = run.catch(() => undefined);
   return run;
 }
-
-/** For tests: how many are waiting now. */
-export const waitingImages = () => waiting;
