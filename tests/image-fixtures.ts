@@ -96,3 +96,30 @@ function exifSegment(orientation: number): Uint8Array {
   const length = body.length + 2;
   return new Uint8Array([0xff, 0xe1, (length >> 8) & 0xff, length & 0xff, ...body]);
 }
+
+/**
+ * A real, decodable PNG of `width` × `height` flat grey pixels (RGBA, 8 bits): every scanline
+ * compresses to almost nothing, so 6000 × 6000 (144 MB once decoded) is a file of about 140 KB,
+ * the shape of the probe's "103 KB PNG of 36 MP".
+ */
+export function flatPng(width: number, height: number): Uint8Array {
+  const { deflateSync } = require("node:zlib") as typeof import("node:zlib");
+  const row = Buffer.alloc(1 + width * 4, 0x80);
+  row[0] = 0; // filter: none
+  const raw = Buffer.alloc(row.length * height);
+  for (let y = 0; y < height; y++) row.copy(raw, y * row.length);
+  const chunk = (type: string, data: Uint8Array) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, "latin1");
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(Bun.hash.crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8);
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return new Uint8Array(Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw, { level: 9 })), chunk("IEND", new Uint8Array(0))]));
+}

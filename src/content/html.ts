@@ -10,7 +10,7 @@
  */
 import { UNSEEN_PAGE } from "./page-links";
 import { taskName } from "./task-name";
-import { IMAGE_SCHEMES, LINK_SCHEMES } from "./urls";
+import { IMAGE_SCHEMES, linkTarget } from "./urls";
 
 export interface HtmlOptions {
   /** Rewrites a link's href (the site: relative paths). Default: as stored. Checked again after. */
@@ -52,8 +52,8 @@ function allowed(url: unknown, schemes: readonly string[]): string | undefined {
   const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   return scheme === undefined || schemes.includes(scheme) ? url : undefined;
 }
-/** An href a reader may follow, or undefined (`javascript:`, `data:`, `vbscript:`…). */
-export const safeLink = (url: unknown) => allowed(url, LINK_SCHEMES);
+/** An href a reader may follow (as urls.ts's linkTarget reads it), or undefined (`javascript:`, `data:`, `vbscript:`…). */
+export const safeLink = (url: unknown) => linkTarget(url)?.href;
 /** An image source: the web or our own relative URLs; `data:` only when we made it (imageSrc). */
 const safeImage = (url: unknown) => allowed(url, IMAGE_SCHEMES);
 
@@ -235,14 +235,14 @@ function mark(m: Json, inner: string, opts: HtmlOptions): string {
     case "superscript":
       return `<sup>${inner}</sup>`;
     case "link": {
-      const stored = safeLink(a.href);
+      const stored = linkTarget(a.href);
       // A rewritten href is checked again: a rewrite must not smuggle a scheme in either.
-      const href = stored && (opts.pageHref ? safeLink(opts.pageHref(stored)) : stored);
+      const target = stored && (opts.pageHref ? linkTarget(opts.pageHref(stored.href)) : stored);
       // A refused URL keeps its text, not its link.
-      if (!href) return inner;
-      return /^\s*https?:\/\//i.test(href)
-        ? `<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer nofollow">${inner}</a>`
-        : `<a href="${escapeHtml(href)}">${inner}</a>`;
+      if (!target) return inner;
+      return target.kind === "web"
+        ? `<a href="${escapeHtml(target.href)}" target="_blank" rel="noopener noreferrer nofollow">${inner}</a>`
+        : `<a href="${escapeHtml(target.href)}">${inner}</a>`;
     }
     case "comment":
       return `<span class="comment-anchor" data-comment-id="${escapeHtml(String(a.commentId ?? ""))}">${inner}</span>`;

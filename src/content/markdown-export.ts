@@ -14,10 +14,9 @@
  *   becomes its alt text (the server refuses both when stored; a file is checked again anyway).
  */
 import type { JSONContent } from "@tiptap/core";
-import { safeLink } from "./html";
 import { UNSEEN_PAGE } from "./page-links";
 import { contentToMarkdown } from "./markdown";
-import { IMAGE_SCHEMES, urlProblem } from "./urls";
+import { IMAGE_SCHEMES, linkTarget, urlProblem } from "./urls";
 
 export interface MarkdownExportOptions {
   /** The instance's address (`https://wiki.example.com`), for absolute links; none keeps them relative. */
@@ -86,8 +85,9 @@ function withMarks(node: JSONContent, from: JSONContent, base: string | null | u
   if (!from.marks?.length) return node.marks ? { ...node, marks: undefined } : node;
   const marks = from.marks.flatMap((mark) => {
     if (mark.type !== "link") return [mark];
-    const href = safeLink(mark.attrs?.href);
-    return href ? [{ ...mark, attrs: { ...mark.attrs, href: absolute(href, base) } }] : [];
+    const target = linkTarget(mark.attrs?.href);
+    if (!target) return [];
+    return [{ ...mark, attrs: { ...mark.attrs, href: target.kind === "internal" ? absolute(target.href, base) : target.href } }];
   });
   return { ...node, marks: marks.length ? marks : undefined };
 }

@@ -23,3 +23,47 @@ export function urlProblem(url: unknown, schemes: readonly string[]): string | u
   }
   return undefined;
 }
+
+/**
+ * Where a link goes, decided once for every renderer (the reading view, the HTML, Markdown and
+ * static-site exports) and the editor's link dialog:
+ * - `internal`: a path on this wiki (`/p/…`, `docs/x`, `?q`, `#part`), rendered as stored;
+ * - `web`: http(s) on a host, opened in a new tab, with its href as a browser reads it;
+ * - `other`: mailto: and tel:.
+ * Undefined: not a link at all (a refused scheme, control characters, unparseable).
+ *
+ * A reference without a scheme is internal only if a browser would resolve it on this wiki's
+ * host. Browsers read `\` as `/` in web addresses, so `//host/x`, `/\host/x`, `\\host\x` and
+ * `\/host` all name another host: they are `web`, their href the resolved `https://host/x`
+ * (never shown as a path of ours). `https:host/x` (a scheme without slashes) is read as
+ * `https://host/x` too: resolved against a page of ours it would be a path on an https wiki
+ * but another host on an http one, so it is taken as the other host, everywhere.
+ */
+export type LinkTarget = { kind: "internal" | "web" | "other"; href: string };
+
+/** A base that stands for "a page of this wiki" when resolving a reference. */
+const HERE = "https://cairn.invalid/s/KEY/p/";
+
+export function linkTarget(url: unknown, schemes: readonly string[] = LINK_SCHEMES): LinkTarget | undefined {
+  if (urlProblem(url, schemes)) return undefined;
+  const text = (url as string).trim();
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
+  if (scheme !== undefined && scheme !== "http" && scheme !== "https") return { kind: "other", href: text };
+  let resolved: URL;
+  try {
+    resolved = scheme ? new URL(text) : new URL(text, HERE);
+  } catch {
+    return undefined;
+  }
+  if (!scheme && resolved.host === "cairn.invalid") return { kind: "internal", href: slashes(text) };
+  if (!resolved.host) return undefined;
+  // An ordinary address keeps its spelling; an unusual one becomes what a browser would follow.
+  return { kind: "web", href: /^https?:\/\/[^\\]*$/i.test(text) ? text : resolved.href };
+}
+
+/** Backslashes in a path read as slashes (as browsers read them), the query and fragment as they are. */
+function slashes(href: string): string {
+  const end = href.search(/[?#]/);
+  const path = end < 0 ? href : href.slice(0, end);
+  return path.includes("\\") ? path.replaceAll("\\", "/") + href.slice(path.length) : href;
+}

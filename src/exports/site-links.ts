@@ -16,6 +16,7 @@
  */
 import type { HtmlOptions } from "../content/html";
 import { pageHref, pageOfHref } from "../content/page-links";
+import { linkTarget } from "../content/urls";
 import { hrefTo, rootPrefix } from "./site-paths";
 
 export interface SiteLinks {
@@ -38,7 +39,9 @@ const ATTACHMENT = /^\/api\/attachments\/([^/?#]+)\/(?:view|download)\/?(?:[?#].
 /** The path part of a link to this instance ("/s/…"), or null for anything else. */
 function instancePath(url: string, baseUrl: string | null): string | null {
   const u = url.trim();
-  if (u.startsWith("/") && !u.startsWith("//")) return u;
+  // `//host`, `/\host` and the like name another host (content/urls.ts), never a path of ours.
+  const target = linkTarget(u);
+  if (target?.kind === "internal" && target.href.startsWith("/")) return target.href;
   if (baseUrl && u.toLowerCase().startsWith(baseUrl.toLowerCase() + "/")) return u.slice(baseUrl.length);
   return null;
 }

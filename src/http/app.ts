@@ -46,7 +46,7 @@ import { imageSources } from "../content/image-hosts";
 import { getSettings } from "../settings/service";
 import { clientOf, identifyClient } from "./client";
 import { pathOf, withSafeUrl } from "./entry";
-import { methodsByPath, type MethodsOf } from "./allowed-methods";
+import { methodsByPath, methodsInUse, type MethodsOf, unusedMethod } from "./allowed-methods";
 import { checkKnownFields, knownFields, type KnownFields } from "./known-fields";
 import { bodyLimits, isStreamedRoute, type BodyLimits } from "./body-limits";
 import { parseJsonBody, runPipeline } from "./pipeline";
@@ -106,6 +106,7 @@ export function apiRoutes(core: Core) {
 export function createApp(core: Core) {
   let known: KnownFields = new Map();
   let methodsOf: MethodsOf = () => [];
+  let inUse: ReadonlySet<string> = new Set();
   let limits: BodyLimits = bodyLimits([]);
   const app = new Elysia()
     .onRequest(({ request, set }) => {
@@ -114,6 +115,8 @@ export function createApp(core: Core) {
       if (client.https) set.headers["strict-transport-security"] = HSTS;
       // A blocked address is refused before anything else is looked at (security/blocks.ts).
       refuseBlockedAddress(core, client.ip);
+      const unused = unusedMethod(request.method, pathOf(request), inUse, methodsOf);
+      if (unused) throw unused;
       runPipeline(core, request, client.ip, limits);
     })
     .onParse(({ request, contentType, route }) => parseJsonBody(request, contentType, limits.ofRoute(request.method, route)))
@@ -138,6 +141,7 @@ export function createApp(core: Core) {
   for (const group of apiRoutes(core)) app.use(group);
   known = knownFields(app.routes);
   methodsOf = methodsByPath(app.routes);
+  inUse = methodsInUse(app.routes);
   limits = bodyLimits(app.routes);
   // Elysia composes a route's handler at its first request, and meanwhile Bun reads a body
   // ahead with no backpressure: the first 20 MB upload after start took ~7 MB more memory

@@ -36,7 +36,7 @@ export function mediaRoutes(core: Core) {
       response: { 200: Account, ...problems(400, 401, 403, 413, 415) },
       detail: detail("Upload your avatar (browser session only; multipart field `file`); answers your account with its new avatarUrl", {
         description:
-          "PNG, JPEG or WebP. The picture is decoded, cropped to a centred square, shrunk to 256 × 256 at most and re-encoded as WebP, so nothing of the uploaded file but its pixels is kept (EXIF, GPS position and other metadata are dropped; a JPEG's orientation is applied first). SVG, GIF, HEIC and animations are refused with 415, as is a picture over 40 megapixels (checked before decoding); a damaged file is 400 on `file`; over 10 MB is 413.",
+          "PNG, JPEG or WebP. The picture is decoded, cropped to a centred square, shrunk to 256 × 256 at most and re-encoded as WebP, so nothing of the uploaded file but its pixels is kept (EXIF, GPS position and other metadata are dropped; a JPEG's orientation is applied first). SVG, GIF, HEIC and animations are refused with 415, as is a picture over 12.5 megapixels (width × height × 4 bytes over the 48 MB decoding budget, checked from the header before decoding); a damaged file is 400 on `file`; over 10 MB is 413; 429 when too many images are already waiting to be decoded.",
         requestBody: imageRequestBody(AVATAR_MAX_BYTES),
         ...bodyLimit(AVATAR_MAX_BYTES, `Avatars may be at most ${AVATAR_MAX_BYTES / MB} MB.`, { streamed: true }),
       }),

@@ -16,7 +16,7 @@ export const imageRequestBody = (maxBytes: number) => ({
       schema: {
         type: "object",
         required: ["file"],
-        properties: { file: { type: "string", format: "binary", description: `A PNG, JPEG or WebP image, at most ${maxBytes / 1024 / 1024} MB (${maxBytes} bytes) and 40 megapixels; SVG, GIF and animations are refused (415)` } },
+        properties: { file: { type: "string", format: "binary", description: `A PNG, JPEG or WebP image, at most ${maxBytes / 1024 / 1024} MB (${maxBytes} bytes) and 12.5 megapixels (48 MB decoded); SVG, GIF, animations and larger pictures are refused (415)` } },
       },
     },
   },

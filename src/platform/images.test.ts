@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { GPS_MARKER, jpegWithGps, pngBombHeader, pngPicture, SVG_FILE, webpPicture } from "../../tests/image-fixtures";
+import { flatPng, GPS_MARKER, jpegWithGps, pngBombHeader, pngPicture, SVG_FILE, webpPicture } from "../../tests/image-fixtures";
 import { AppError } from "./errors";
 import { sniffImage } from "./image-header";
 import { plan } from "./image-resize";
-import { type ImageRules, processImage } from "./images";
+import { MAX_WAITING } from "./image-queue";
+import { DECODE_BUDGET_BYTES, DEFAULT_MAX_PIXELS, type ImageRules, processImage } from "./images";
 
 const AVATAR: ImageRules = { accept: ["png", "jpeg", "webp"], maxBytes: 5 << 20, resize: { fit: "cover", width: 256, height: 256 }, output: "webp" };
 
@@ -76,6 +77,27 @@ describe("processImage", () => {
     expect(e.status).toBe(415);
     expect(e.message).toContain("100000 × 100000");
     expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  test("the decoding budget: 48 MB of RGBA (12.5 MP, a phone's 12 MP photo fits); one pixel more is refused from the header, naming the size", async () => {
+    expect(DECODE_BUDGET_BYTES).toBe(48 * 1024 * 1024);
+    expect(DEFAULT_MAX_PIXELS).toBe(12_582_912);
+    const fits = await processImage(flatPng(4032, 3024), AVATAR);
+    expect([fits.width, fits.height]).toEqual([256, 256]);
+    const e = await refusal(processImage(flatPng(3547, 3548), { ...AVATAR, field: "logo" }));
+    expect([e.status, e.extras.field, e.extras.extra]).toEqual([415, "logo", expect.objectContaining({ width: 3547, height: 3548, maxPixels: DEFAULT_MAX_PIXELS })]);
+    expect(e.message).toBe("The image is 3547 × 3548 pixels (12,584,756, 48 MB once decoded); the most Cairn decodes is 12,582,912 pixels (48 MB) and 20000 a side. Upload a smaller image.");
+    // A rule may lower the cap, not raise it past the budget.
+    expect((await refusal(processImage(flatPng(4000, 4000), { ...AVATAR, maxPixels: 100_000_000 }))).status).toBe(415);
+  }, 30_000);
+
+  test("one decode at a time: a burst beyond the line's length is 429 at once, the rest are decoded", async () => {
+    const png = await pngPicture(40, 40);
+    const burst = Array.from({ length: MAX_WAITING + 3 }, () => processImage(png, AVATAR).then(() => 200, (e: AppError) => e.status));
+    const statuses = await Promise.all(burst);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(MAX_WAITING);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+    expect(await processImage(png, AVATAR).then(() => 200)).toBe(200);
   });
 
   test("over the byte cap is 413; empty is 400; damaged data is 400 naming the field", async () => {

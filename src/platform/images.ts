@@ -9,25 +9,33 @@
  *
  * Refusals are problems from the catalogue: 413 over `maxBytes`; 415 for anything that is not
  * one of `accept` by its bytes (SVG included: the branding domain sanitises SVG itself), for
- * animations, and for a declared size over `maxPixels` (checked from the header, before any
- * decoding); 400 when the bytes claim a format but cannot be decoded.
+ * animations, and for a declared size over the decoding budget (checked from the header, before
+ * any decoding: a flat-colour PNG compresses about 1,000 to 1, so 150 KB can declare 36
+ * megapixels); 400 when the bytes claim a format but cannot be decoded; 429 when the queue of
+ * images waiting to be decoded is full.
  *
- * Decoding runs one image at a time (a queue), so a burst of uploads holds one decoded photo in
- * memory, not one each. The codecs are in image-codecs.ts, the resampler in image-resize.ts.
+ * Decoding runs one image at a time server-wide (image-queue.ts), so a burst of uploads holds
+ * one decoded photo in memory, not one each. The codecs are in image-codecs.ts, the resampler in
+ * image-resize.ts.
  */
 import { AppError, invalid } from "./errors";
 import { decodePixels, encodePixels } from "./image-codecs";
 import { type RasterFormat, sniffImage } from "./image-header";
+import { decodeInTurn } from "./image-queue";
 import { type ResizeRule, resize } from "./image-resize";
 
 export type { RasterFormat } from "./image-header";
 export type { ResizeRule } from "./image-resize";
 
 /**
- * The default pixel cap: 40 megapixels (a 7,700 × 5,200 photo). A decoded image takes 4 bytes a
- * pixel, so this bounds one decode to about 160 MB.
+ * The decoding budget: the RGBA bytes (width × height × 4) one decode may produce, 64 MB. The
+ * decode really costs about twice that while it runs (the codec's WebAssembly memory, then the
+ * copy handed to JavaScript), so one upload at the budget raises the process's memory by about
+ * 130 MB, and one at a time (the queue) keeps it there whatever the number of uploads.
  */
-export const DEFAULT_MAX_PIXELS = 40_000_000;
+export const DECODE_BUDGET_BYTES = 48 * 1024 * 1024;
+/** The pixel cap the budget gives: 16.7 megapixels (a 5,000 × 3,350 photo; a phone's 12 MP fits). */
+export const DEFAULT_MAX_PIXELS = DECODE_BUDGET_BYTES / 4;
 /** Neither side may exceed this (a 1 × 40,000,000 strip is no picture). */
 export const MAX_SIDE = 20_000;
 
@@ -77,25 +85,25 @@ export function checkImage(bytes: Uint8Array, rules: Pick<ImageRules, "accept" |
   if (!rules.accept.includes(sniffed.format)) throw refuse(`${LABEL[sniffed.format]} images are not accepted here. ${wanted}`);
   if (sniffed.kind === "broken") throw invalid(field, `the ${LABEL[sniffed.format]} image is damaged or incomplete`);
   if (sniffed.animated) throw refuse("Animated images are not accepted. Upload a still image.");
-  const maxPixels = rules.maxPixels ?? DEFAULT_MAX_PIXELS;
-  if (sniffed.width > MAX_SIDE || sniffed.height > MAX_SIDE || sniffed.width * sniffed.height > maxPixels) {
+  // A rule may lower the cap, never raise it past the budget.
+  const maxPixels = Math.min(rules.maxPixels ?? DEFAULT_MAX_PIXELS, DEFAULT_MAX_PIXELS);
+  const { width, height } = sniffed;
+  if (width > MAX_SIDE || height > MAX_SIDE || width * height > maxPixels) {
     throw new AppError("unsupported_media_type", {
       field,
-      detail: `The image is ${sniffed.width} × ${sniffed.height} pixels; the most accepted is ${Math.round(maxPixels / 1e6)} megapixels and ${MAX_SIDE} pixels a side.`,
-      extra: { maxPixels, maxSide: MAX_SIDE },
+      detail:
+        `The image is ${width} × ${height} pixels (${count(width * height)}, ${formatBytes(width * height * 4)} once decoded); ` +
+        `the most Cairn decodes is ${count(maxPixels)} pixels (${formatBytes(maxPixels * 4)}) and ${MAX_SIDE} a side. Upload a smaller image.`,
+      extra: { width, height, maxPixels, maxSide: MAX_SIDE },
     });
   }
   return { format: sniffed.format, width: sniffed.width, height: sniffed.height };
 }
 
-let queue: Promise<unknown> = Promise.resolve();
-
 /** Checks, decodes, resizes and re-encodes one uploaded image (see the file's comment). */
 export async function processImage(bytes: Uint8Array, rules: ImageRules): Promise<ProcessedImage> {
   const header = checkImage(bytes, rules);
-  const run = queue.then(() => convert(bytes, header, rules));
-  queue = run.catch(() => undefined);
-  return run;
+  return decodeInTurn(rules.field ?? "file", () => convert(bytes, header, rules));
 }
 
 async function convert(bytes: Uint8Array, header: { format: RasterFormat; width: number; height: number }, rules: ImageRules): Promise<ProcessedImage> {
@@ -122,6 +130,8 @@ async function convert(bytes: Uint8Array, header: { format: RasterFormat; width:
     sourceFormat: header.format,
   };
 }
+
+const count = (n: number) => n.toLocaleString("en-US");
 
 function formatBytes(n: number): string {
   if (n >= 1 << 20) return `${Math.round((n / (1 << 20)) * 10) / 10} MB`;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { findControl, multiLine, normaliseNewlines, singleLine } from "./text";
+import { findControl, findInvisible, multiLine, normaliseNewlines, singleLine } from "./text";
 
 // [what, text, found in a single-line field, found in a multi-line field]
 const CASES: Array<[string, string, string | null, string | null]> = [
@@ -48,5 +48,44 @@ describe("singleLine and multiLine", () => {
   test("a carriage return is a line break in multi-line fields, a control in single-line ones", () => {
     expect(normaliseNewlines("a\r\nb\rc")).toBe("a\nb\nc");
     expect(() => singleLine("title", "a\rb")).toThrow("(found U+000D)");
+  });
+});
+
+// [what, text, the invisible character found (null: allowed)]
+const INVISIBLE_CASES: Array<[string, string, string | null]> = [
+  ["plain text", "Release notes", null],
+  ["an emoji ZWJ sequence with a skin tone", "👩🏽\u200D💻", null],
+  ["a family emoji (three joiners)", "👨\u200D👩\u200D👧", null],
+  ["a red heart (variation selector)", "❤\uFE0F", null],
+  ["Persian with a ZWNJ", "می\u200Cخواهم", null],
+  ["Hindi with a ZWJ after a virama", "क्\u200Dष", null],
+  ["Malayalam with a ZWNJ", "കാര്\u200Cത്തിക", null],
+  ["LRM and RLM (bidi marks stay)", "a\u200Eb\u200F", null],
+  ["a zero-width space", "a\u200Bb", "U+200B"],
+  ["a ZWJ between Latin letters", "a\u200Db", "U+200D"],
+  ["a ZWNJ between Latin letters", "a\u200Cb", "U+200C"],
+  ["a ZWJ after an emoji, at the end", "👍\u200D", "U+200D"],
+  ["a ZWJ at the start", "\u200Dx", "U+200D"],
+  ["a word joiner", "a\u2060b", "U+2060"],
+  ["an invisible times", "a\u2062b", "U+2062"],
+  ["a byte-order mark", "\uFEFFa", "U+FEFF"],
+  ["a Mongolian vowel separator", "a\u180Eb", "U+180E"],
+  ["a soft hyphen", "a\u00ADb", "U+00AD"],
+  ["a combining grapheme joiner", "a\u034Fb", "U+034F"],
+  ["a Hangul filler", "\u3164", "U+3164"],
+  ["a halfwidth Hangul filler", "\uFFA0", "U+FFA0"],
+  ["a braille blank", "\u2800", "U+2800"],
+  ["a language tag", "a\u{E0001}", "U+E0001"],
+  ["the first of two: a ZWNJ before a ZWSP", "a\u200Cb\u200B", "U+200C"],
+];
+
+describe("findInvisible (single-line fields)", () => {
+  test.each(INVISIBLE_CASES)("%s", (_what, text, found) => {
+    expect(findInvisible(text)).toBe(found);
+  });
+
+  test("singleLine refuses them with a 400 naming the field; multi-line fields keep them", () => {
+    expect(() => singleLine("title", "Road\u200Bmap")).toThrow("The title must not contain invisible characters such as zero-width spaces or joiners (found U+200B).");
+    expect(multiLine("description", "Road\u200Bmap")).toBe("Road\u200Bmap");
   });
 });

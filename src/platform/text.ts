@@ -14,6 +14,17 @@
  *
  * Single-line fields refuse every one of them, tab and line feed included. Multi-line fields
  * allow tab and line feed, after CR LF and lone CR have become LF.
+ *
+ * Single-line fields (titles and names) also refuse characters that show as nothing, so that two
+ * names which read the same are the same text and no name reads as blank: the zero-width space
+ * U+200B, word joiner U+2060, invisible operators U+2061–U+2064, the deprecated format controls
+ * U+206A–U+206F, the byte-order mark U+FEFF, the Mongolian vowel separator U+180E, the soft
+ * hyphen U+00AD, the combining grapheme joiner U+034F, the Hangul fillers (U+115F, U+1160,
+ * U+3164, U+FFA0), the braille blank U+2800 and the language tag U+E0001. The two joiners are
+ * kept only where they do something visible: ZWJ (U+200D) between two emoji (👩‍💻) and
+ * ZWJ or ZWNJ (U+200C) between two letters of a script that joins or forms conjuncts (Persian
+ * می‌خواهم, Hindi, Malayalam…). Anywhere else, between Latin letters, at either end, they are
+ * refused. Variation selectors stay allowed (❤️ needs U+FE0F).
  */
 import { invalid } from "./errors";
 
@@ -31,6 +42,34 @@ export function findControl(text: string, kind: TextKind): string | null {
   return m ? codePoint(m[0]) : null;
 }
 
+const INVISIBLE = /[\u00AD\u034F\u115F\u1160\u180E\u200B\u2060-\u2064\u206A-\u206F\u2800\u3164\uFEFF\uFFA0\u{E0001}]/u;
+const JOINERS = /[\u200C\u200D]/gu;
+const EMOJI_BEFORE = /\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}\uFE0F\u20E3]*$/u;
+const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
+/** Scripts in which a joiner between two letters changes how they are drawn. */
+const JOINING_SCRIPTS = ["Arabic", "Syriac", "Nko", "Mongolian", "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu", "Kannada", "Malayalam", "Sinhala", "Khmer", "Myanmar", "Tibetan"];
+const SCRIPT_CLASS = JOINING_SCRIPTS.map((s) => `\\p{Script_Extensions=${s}}`).join("");
+const LETTER_BEFORE = new RegExp(`[${SCRIPT_CLASS}]$`, "u");
+const LETTER_AFTER = new RegExp(`^[${SCRIPT_CLASS}]`, "u");
+
+/** The first character a title or name may not hold because it shows as nothing, as "U+200B", or null. */
+export function findInvisible(text: string): string | null {
+  const m = INVISIBLE.exec(text);
+  let first = m ? m.index : -1;
+  for (const j of text.matchAll(JOINERS)) {
+    if (first >= 0 && j.index > first) break;
+    const before = text.slice(0, j.index);
+    const after = text.slice(j.index + 1);
+    const betweenEmoji = j[0] === "\u200D" && EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(after);
+    const betweenLetters = LETTER_BEFORE.test(before) && LETTER_AFTER.test(after);
+    if (!betweenEmoji && !betweenLetters) {
+      first = j.index;
+      break;
+    }
+  }
+  return first >= 0 ? codePoint(text.slice(first, first + 2)) : null;
+}
+
 /** CR LF and lone CR become LF (what browsers send from a textarea varies). */
 export function normaliseNewlines(text: string): string {
   return text.replace(/\r\n?/g, "\n");
@@ -43,6 +82,8 @@ export function normaliseNewlines(text: string): string {
 export function singleLine(field: string, text: string): string {
   const found = findControl(text, "single-line");
   if (found) throw invalid(field, `must not contain control characters (found ${found})`);
+  const invisible = findInvisible(text);
+  if (invisible) throw invalid(field, `must not contain invisible characters such as zero-width spaces or joiners (found ${invisible})`);
   return text;
 }
 

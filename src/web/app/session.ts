@@ -7,6 +7,7 @@ import { api, ApiError, data } from "../api/client";
 import { keys } from "../api/keys";
 import type { Instance, Me } from "../api/types";
 import { applyBranding } from "../lib/branding";
+import { linkTarget } from "../../content/urls";
 
 /** Whether this visit began with a session that had ended (GET /api/auth/me said so). */
 let sessionEnded = false;
@@ -50,9 +51,13 @@ async function fetchInstance(): Promise<Instance> {
   return instance;
 }
 
-/** Where to go after signing in: the path the person was on, never another host. */
+/**
+ * Where to go after signing in: the path the person was on, never another host (content/urls.ts
+ * decides: `/\host` and `//host` are another host, not a path).
+ */
 export function safeRedirect(target: string | null): string {
-  return target && target.startsWith("/") && !target.startsWith("//") ? target : "/";
+  const path = linkTarget(target);
+  return path?.kind === "internal" && path.href.startsWith("/") ? path.href : "/";
 }
 
 /** After signing in or registering: who is signed in now, read again (not from the cache). */

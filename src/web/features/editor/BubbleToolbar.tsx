@@ -54,9 +54,11 @@ export function BubbleToolbar({ editor }: { editor: Editor }) {
     const page = pageOfPastedUrl(href);
     const titled = !page && href.trim() && !looksLikeAddress(href) ? firstPage.current : null;
     const url = page ? pageHref(page.pageId, page.fragment) : titled ? pageHref(titled.pageId) : href.trim();
+    // Stored as a reader's browser would follow it: "//host/x" becomes "https://host/x".
+    const safe = safeHref(url);
     if (!url) editor.chain().focus().unsetLink().run();
-    else if (!safeHref(url)) return setError("Use a web address (https://…), mailto: or a path on this wiki.");
-    else editor.chain().focus().extendMarkRange("link").setLink({ href: url }).run();
+    else if (!safe) return setError("Use a web address (https://…), mailto: or a path on this wiki.");
+    else editor.chain().focus().extendMarkRange("link").setLink({ href: safe }).run();
     setLinking(false);
     setError(null);
   };

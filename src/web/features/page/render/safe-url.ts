@@ -1,10 +1,11 @@
 /**
  * Hrefs and image sources from a stored document, checked again before they reach the DOM:
- * the server refuses other schemes, but a reader must never depend on that alone. (The same
- * rule as src/content/urls.ts, restated here so the reading bundle imports nothing of the
- * editor schema.)
+ * the server refuses other schemes, but a reader must never depend on that alone. Links follow
+ * src/content/urls.ts's linkTarget (a small module of its own, so the reading bundle takes
+ * nothing of the editor schema with it): `//host`, `/\host` and the like are other hosts.
  */
-const LINK = new Set(["http", "https", "mailto", "tel"]);
+import { linkTarget } from "../../../../content/urls";
+
 const IMAGE = new Set(["http", "https"]);
 
 function allowed(url: unknown, schemes: Set<string>): string | undefined {
@@ -13,7 +14,7 @@ function allowed(url: unknown, schemes: Set<string>): string | undefined {
   return scheme === undefined || schemes.has(scheme) ? url : undefined;
 }
 
-export const safeHref = (url: unknown) => allowed(url, LINK);
+export const safeHref = (url: unknown) => linkTarget(url)?.href;
 export const safeImageSrc = (url: unknown) => allowed(url, IMAGE);
 /** A link to another site opens in a new tab, without handing it this window. */
-export const isExternal = (href: string) => /^\s*https?:\/\//i.test(href) && !href.startsWith(window.location.origin);
+export const isExternal = (href: string) => linkTarget(href)?.kind === "web" && new URL(href).origin !== window.location.origin;
