@@ -200,5 +200,6 @@ function backupTargetChanged(core: Core, event: EventRow): void {
   if (owners.length === 0) return;
   const { slot, action, where } = event.data as Record<string, unknown>;
   const rows = owners.map((p) => [newId(), p.user.id]);
-  statements(core.sqlite).insert.run("backup.target_changed", "backup", event.targetId, null, null, event.actorId, JSON.stringify({ slot, action, where }), event.createdAt, JSON.stringify(rows));
+  const entry: NotificationAction = "backup.target_changed";
+  statements(core.sqlite).insert.run(entry, event.targetType, event.targetId, null, null, event.actorId, JSON.stringify({ slot, action, where }), event.createdAt, JSON.stringify(rows));
 }
