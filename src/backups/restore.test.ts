@@ -136,6 +136,16 @@ describe("restore", () => {
     expect((await call(env, "POST", "/api/pages", { as: owner, body: { spaceId: space.id, title: "After" } })).status).toBe(201);
   });
 
+  test("two restores asked at the same moment: one starts, the other is 409 restore_running", async () => {
+    const { owner } = await fixture();
+    const backup = (await runBackupNow(env, owner)).result.backup.label;
+    const ask = () => call(env, "POST", `/api/admin/backups/${backup}/restore`, { as: owner, body: { confirmLabel: backup, password: PASSWORD } });
+    const answers = await Promise.all([ask(), ask()]);
+    expect(answers.map((a) => [a.status, a.body.code ?? null]).sort()).toEqual([[202, null], [409, "restore_running"]]);
+    const started = answers.find((a) => a.status === 202)!;
+    expect((await settled(env.core, started.body.job.id))?.state).toBe("succeeded");
+  });
+
   test("undo puts the replaced data back exactly; discard-kept removes the safety copy", async () => {
     const { owner, space } = await fixture();
     const backup = (await runBackupNow(env, owner)).result.backup.label;
