@@ -4,7 +4,7 @@
  * switching off two-factor; and whether invites can be e-mailed.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { BASE, call, makeEnv, mintToken, ownerAndMember, PASSWORD, type TestEnv } from "../../tests/harness";
+import { BASE, call, cookieFrom, makeEnv, mintToken, ownerAndMember, PASSWORD, type TestEnv } from "../../tests/harness";
 import { auditOf, auditRows } from "../audit/testing";
 import { createSession } from "./sessions";
 import { setSetting } from "../settings/service";
@@ -81,6 +81,26 @@ describe("reset links", () => {
     const link = await resetLink(owner, member.id);
     const sent = JSON.parse(JSON.stringify(body).replace('"LINK"', JSON.stringify(link.token)));
     expect((await call(env, "POST", "/api/auth/recover/token", { body: sent })).body).toMatchObject({ status: 400, field });
+    expect((await call(env, "POST", "/api/auth/recover/token", { body: { token: link.token, newPassword: NEW_PASSWORD } })).status).toBe(204);
+  });
+
+  test("making a link for someone else needs a recent password confirmation, as a role change does; a token never can", async () => {
+    const { owner, member } = await ownerAndMember(env);
+    const stale = { cookie: createSession(env.core, owner.id, { ip: "local", userAgent: null, reauthAt: null }).value };
+    const token = await mintToken(env, owner);
+    for (const as of [stale, { token }]) {
+      const link = await call(env, "POST", `/api/admin/users/${member.id}/reset-password`, { as });
+      const role = await call(env, "PUT", `/api/admin/users/${member.id}/role`, { as, body: { role: 0 } });
+      expect(link.body).toMatchObject({ status: 403, code: "reauth_required" });
+      expect({ code: link.body.code, detail: link.body.detail }).toEqual({ code: role.body.code, detail: role.body.detail });
+    }
+    // Past five minutes since it proved its password, even the signed-in owner's session is stale.
+    env.clock.advance(5 * 60_000 + 1);
+    expect((await call(env, "POST", `/api/admin/users/${member.id}/reset-password`, { as: owner })).body).toMatchObject({ status: 403, code: "reauth_required" });
+    expect(auditOf(env, "user.password_reset_link")).toEqual([]);
+    const confirmed = await call(env, "POST", "/api/auth/reauth", { as: owner, body: { password: PASSWORD } });
+    expect(confirmed.status).toBe(204);
+    const link = await resetLink({ cookie: cookieFrom(confirmed) }, member.id);
     expect((await call(env, "POST", "/api/auth/recover/token", { body: { token: link.token, newPassword: NEW_PASSWORD } })).status).toBe(204);
   });
 

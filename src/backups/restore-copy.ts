@@ -15,7 +15,7 @@ import { newId } from "../platform/crypto";
 import { PRIVATE_DIR } from "../platform/datadir";
 import { AppError } from "../platform/errors";
 import { perInstance } from "../platform/memo";
-import { restoreToTime } from "../platform/backup/replay";
+import { planReplay, restoreToTime } from "../platform/backup/replay";
 import { NotCoveredError } from "../platform/backup/types";
 import type { BackupManifest } from "./manifest";
 import type { CheckReport } from "./restore-test";
@@ -56,6 +56,24 @@ export function restorableManifest(core: Core, label: string): BackupManifest {
   const m = readManifest(core, label);
   if (!m || m.removedAt) throw new AppError("backup_not_found", { extra: { label }, detail: `There is no backup labelled ${label} to restore (see GET /api/admin/backups).` });
   return m;
+}
+
+const uncovered = (err: NotCoveredError) => new AppError("not_covered", { field: "at", detail: `at: ${err.message}` });
+
+/**
+ * 409 not_covered when `at` is before the backup, past what the archive after it holds, or
+ * across a gap: the same plan a copy would follow, read from the archive's index alone (no
+ * frame is read). A restore asks before it starts its job, so the answer comes at once instead
+ * of after a safety backup taken under maintenance.
+ */
+export function refuseUncovered(core: Core, manifest: BackupManifest, at: number | null): void {
+  if (at === null) return;
+  if (Date.parse(manifest.createdAt) > at) throw new AppError("not_covered", { field: "at", detail: `at: the backup ${manifest.label} was taken after that time; choose an earlier backup.` });
+  try {
+    planReplay(join(core.data.backupsDir, "wal"), manifest.wal, at);
+  } catch (err) {
+    throw err instanceof NotCoveredError ? uncovered(err) : err;
+  }
 }
 
 export function discardCopy(copy: RestoredCopy): void {
@@ -110,7 +128,7 @@ export async function restoredCopy(core: Core, label: string, at: number | null,
     opts.signal?.throwIfAborted();
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
-    if (err instanceof NotCoveredError) throw new AppError("not_covered", { field: "at", detail: `at: ${err.message}` });
+    if (err instanceof NotCoveredError) throw uncovered(err);
     throw err;
   }
   const copy: RestoredCopy = { key, label, at, path, bytes: statSync(path).size, lastCommitAt, checked: null };

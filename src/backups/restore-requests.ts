@@ -15,7 +15,7 @@ import { requireRight } from "../identity/rights";
 import { AppError, invalid } from "../platform/errors";
 import type { BackupJobView } from "./jobs";
 import { parseAt, previewRestore } from "./restore-preview";
-import { cancelRestore, discardKept, startRestore, startRestoreTest, startUndo, type RestoreActor } from "./restore-service";
+import { cancelRestore, discardKept, refuseIfRunning, startRestore, startRestoreTest, startUndo, type RestoreActor } from "./restore-service";
 
 export interface Confirmation {
   confirmLabel: string;
@@ -29,10 +29,12 @@ function atOf(text: string | undefined): number | null {
   return at;
 }
 
-/** Rights, session, confirmation word, password (in that order: the cheap refusals first). */
+/** Rights, session, no restore under way, confirmation word, password (in that order: the cheap refusals first). */
 async function confirmed(core: Core, caller: Caller, expected: string, body: Confirmation): Promise<RestoreActor> {
   const user = requireSession(caller);
   requireRight(user, "backups.restore");
+  // Open in maintenance (http/pipeline.ts): nothing below may run, nor write, while one is under way.
+  refuseIfRunning(core);
   if (body.confirmLabel !== expected) {
     throw new AppError("confirm_mismatch", { field: "confirmLabel", errors: { confirmLabel: [`must be exactly "${expected}"`] }, detail: `confirmLabel: type "${expected}" exactly to confirm.` });
   }

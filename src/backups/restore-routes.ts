@@ -35,12 +35,12 @@ export function restoreRoutes(core: Core) {
       {
         params,
         query: AtQuery,
-        response: { 202: JobAnswer, ...problems(400, 401, 403, 404) },
+        response: { 202: JobAnswer, ...problems(400, 401, 403, 404, 409) },
         detail: {
           tags,
           summary: `Restore into a scratch copy and check it; nothing is replaced ${manage}`,
           description:
-            "The job's result reports each check: PRAGMA integrity_check, migrations to this version's schema, PRAGMA foreign_key_check, the audit chain, and every referenced file present in the file store with its SHA-256. The checks run in a child process, so the server keeps answering. `at` (query, an extension of the body-less SPEC row) tests a point in time.",
+            "The job's result reports each check: PRAGMA integrity_check, migrations to this version's schema, PRAGMA foreign_key_check, the audit chain, and every referenced file present in the file store with its SHA-256. The checks run in a child process, so the server keeps answering. `at` (query, an extension of the body-less SPEC row) tests a point in time; 409 `not_covered` at once when this backup and the archived log after it do not reach it (as the preview).",
         },
       },
     )
@@ -58,7 +58,7 @@ export function restoreRoutes(core: Core) {
         detail: {
           tags,
           summary: `Restore this backup (at a point in time): the current data is replaced, a safety copy kept for undo ${restore}`,
-          description: `Steps: a safety backup of the current data, the restored copy and its checks (as restore-test), then the swap inside the running process (one SQLite transaction: a crash leaves the old data or the new, never a mix). ${WAIT} ${CONFIRM} 409 \`restore_running\` while another restore or undo runs; 507 \`insufficient_storage\` when the safety copy, the restored copy and the swap's log would not fit. Audited (backup.restored, naming the replaced audit chain's head).`,
+          description: `Steps: a safety backup of the current data, the restored copy and its checks (as restore-test), then the swap inside the running process (one SQLite transaction: a crash leaves the old data or the new, never a mix). ${WAIT} ${CONFIRM} 409 \`restore_running\` at once while another restore or undo runs (this request stays open while writes are refused, and is refused before the password is looked at); 409 \`not_covered\` at once when \`at\` is outside what this backup and the archived log after it reach (as the preview), before any safety copy is taken; 507 \`insufficient_storage\` when the safety copy, the restored copy and the swap's log would not fit. Audited (backup.restored, naming the replaced audit chain's head).`,
         },
       },
     )

@@ -22,7 +22,7 @@ import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { AppError } from "../platform/errors";
 import { startJob, cancelJob, getJob, type BackupJobView, type JobHandle } from "./jobs";
-import { discardCopy, keepCopy, restoredCopy, restorableManifest, type RestoredCopy } from "./restore-copy";
+import { discardCopy, keepCopy, refuseUncovered, restoredCopy, restorableManifest, type RestoredCopy } from "./restore-copy";
 import { runInChild } from "./restore-child";
 import { diskNeeds } from "./restore-preview";
 import { isUnderWay, MARKER_TABLE, readRestoreFile, updateRun, writeRestoreFile, type RestoreRun } from "./restore-state";
@@ -45,7 +45,8 @@ export function currentRestore(core: Core): RestoreRun | null {
   return isUnderWay(run) ? run : null;
 }
 
-function refuseIfRunning(core: Core): void {
+/** 409 restore_running while a restore or an undo is under way (asked before anything else is checked or written). */
+export function refuseIfRunning(core: Core): void {
   const run = currentRestore(core);
   if (run) throw new AppError("restore_running", { extra: { jobId: run.jobId }, detail: `A ${run.kind} is under way (job ${run.jobId}); wait for it to finish.` });
 }
@@ -67,7 +68,7 @@ export async function checkedCopy(core: Core, copy: RestoredCopy, signal?: Abort
 
 /** POST {label}/restore-test: a scratch copy checked; nothing swapped. The copy stays kept, marked checked, for a restore right after. */
 export function startRestoreTest(core: Core, label: string, at: number | null): BackupJobView {
-  restorableManifest(core, label);
+  refuseUncovered(core, restorableManifest(core, label), at);
   return startJob(core, "restore-test", async (job) => {
     job.report("copying");
     const copy = await restoredCopy(core, label, at, { take: true, signal: job.signal, onProgress: (d, t) => job.report("copying", d, t) });
@@ -84,7 +85,9 @@ export function startRestoreTest(core: Core, label: string, at: number | null): 
 /** Starts a restore (the caller's rights and password are checked by the caller of this). */
 export function startRestore(core: Core, label: string, at: number | null, by: RestoreActor): BackupJobView {
   refuseIfRunning(core);
-  refuseWithoutSpace(core, restorableManifest(core, label).bytes);
+  const manifest = restorableManifest(core, label);
+  refuseUncovered(core, manifest, at);
+  refuseWithoutSpace(core, manifest.bytes);
   return startSwapJob(core, { kind: "restore", label, at, by });
 }
 

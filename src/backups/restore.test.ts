@@ -125,10 +125,25 @@ describe("restore", () => {
     expect(Number(write.headers.get("retry-after"))).toBeGreaterThan(0);
     const read = await call(env, "GET", `/api/pages/${page.id}`, { as: owner });
     expect(read.status).toBe(200);
-    // A second restore meanwhile: 409 (the pipeline answers 503 first: it is a write).
+    // A second restore (or an undo, or discarding the kept copy) meanwhile: 409 restore_running
+    // at once, not the 503 every other write gets, and before the password is looked at.
+    for (const [path, word, password] of [[`/api/admin/backups/${backup}/restore`, backup, PASSWORD], [`/api/admin/backups/${backup}/restore`, backup, "not the password"], ["/api/admin/backups/restore/undo", "UNDO", PASSWORD], ["/api/admin/backups/restore/discard-kept", "REMOVE", PASSWORD]]) {
+      const second = await call(env, "POST", path, { as: owner, body: { confirmLabel: word, password } });
+      expect([path, second.status, second.body.code, second.body.jobId]).toEqual([path, 409, "restore_running", started.body.job.id]);
+    }
     const job = await settled(env.core, started.body.job.id);
     expect({ state: job?.state, error: job?.error }).toEqual({ state: "succeeded", error: null });
     expect((await call(env, "POST", "/api/pages", { as: owner, body: { spaceId: space.id, title: "After" } })).status).toBe(201);
+  });
+
+  test("two restores asked at the same moment: one starts, the other is 409 restore_running", async () => {
+    const { owner } = await fixture();
+    const backup = (await runBackupNow(env, owner)).result.backup.label;
+    const ask = () => call(env, "POST", `/api/admin/backups/${backup}/restore`, { as: owner, body: { confirmLabel: backup, password: PASSWORD } });
+    const answers = await Promise.all([ask(), ask()]);
+    expect(answers.map((a) => [a.status, a.body.code ?? null]).sort()).toEqual([[202, null], [409, "restore_running"]]);
+    const started = answers.find((a) => a.status === 202)!;
+    expect((await settled(env.core, started.body.job.id))?.state).toBe("succeeded");
   });
 
   test("undo puts the replaced data back exactly; discard-kept removes the safety copy", async () => {

@@ -5,13 +5,18 @@
  * partial file per folder, which the next copy overwrites. File I/O is asynchronous, in chunks,
  * so a large cairn.db never holds the event loop.
  */
-import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, readFile, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { checkKey, type TargetStorage } from "./target-storage";
 
 const PARTIAL = ".partial-";
+const REFUSED = "CAIRN_FOLDER_REFUSED";
 
-export function directoryStorage(root: string): TargetStorage {
+/**
+ * `refused`: asked of the folder's real path before every write (its links may have been
+ * changed since it was set): why copies may not go there, or null.
+ */
+export function directoryStorage(root: string, refused: (realPath: string) => string | null = () => null): TargetStorage {
   const pathOf = (key: string) => join(root, ...checkKey(key).split("/"));
   const partialOf = (path: string) => join(dirname(path), PARTIAL + basename(path));
 
@@ -25,6 +30,8 @@ export function directoryStorage(root: string): TargetStorage {
   async function ensureRoot() {
     const s = await stat(root);
     if (!s.isDirectory()) throw Object.assign(new Error(`${root} is not a folder`), { code: "ENOTDIR" });
+    const why = refused(await realpath(root));
+    if (why) throw Object.assign(new Error(`${root} ${why}`), { code: REFUSED });
   }
 
   async function writeWhole(key: string, fill: (fh: import("node:fs/promises").FileHandle) => Promise<void>) {
@@ -32,7 +39,9 @@ export function directoryStorage(root: string): TargetStorage {
     const path = pathOf(key);
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const partial = partialOf(path);
-    const fh = await open(partial, "w", 0o600);
+    // A new file of our own: a link left under the partial's name is removed, never followed.
+    await rm(partial, { force: true });
+    const fh = await open(partial, "wx", 0o600);
     try {
       await fill(fh);
       await fh.sync();
@@ -96,6 +105,8 @@ export function directoryStorage(root: string): TargetStorage {
     explain(err) {
       const code = (err as NodeJS.ErrnoException)?.code;
       switch (code) {
+        case REFUSED:
+          return `${(err as Error).message}. Nothing was written.`;
         case "ENOENT":
           return `The folder ${root} does not exist. Mount the disk or share, or create the folder, then test again.`;
         case "ENOTDIR":

@@ -2,10 +2,11 @@
  * What a backup target's settings may be (PUT /api/admin/backups/targets/{slot}): each field is
  * checked, and the first wrong one is a 400 naming it with what to change.
  */
-import { resolve, sep } from "node:path";
+import { resolve } from "node:path";
 import type { Core } from "../core";
 import { invalid } from "../platform/errors";
 import { checkOutboundUrl, OutboundError } from "../platform/outbound";
+import { refusedFolder, UNSEEN_IN_PATH } from "./target-folders";
 import type { S3Target, Slot } from "./targets-store";
 
 /** The body as sent: the fields of either slot (the other slot's are refused). */
@@ -38,13 +39,15 @@ function required(input: TargetInput, field: keyof TargetInput): string {
   return v.trim();
 }
 
-function checkPath(core: Core, raw: string): string {
+/** Absolute, plain (no control or invisible characters, no ".."), and not a folder refused by target-folders.ts. */
+function checkPath(core: Core, raw: string, untrimmed: string): string {
   if (!raw.startsWith("/")) throw invalid("path", "must be an absolute path (starting with /): the folder on the external disk or network mount");
   if (raw.includes("\0")) throw invalid("path", "must not contain a NUL character");
+  if (UNSEEN_IN_PATH.test(untrimmed)) throw invalid("path", "must not contain control characters or invisible ones (a line break, a tab, a zero-width space…): type the folder's name as it reads");
   if (raw.split("/").includes("..")) throw invalid("path", 'must not contain ".."');
   const path = resolve(raw);
-  const data = core.data.root;
-  if (path === data || path.startsWith(data + sep)) throw invalid("path", `is inside Cairn's data directory (${data}); a copy there is lost with it: choose an external disk or mount`);
+  const why = refusedFolder(path, core.data.root);
+  if (why) throw invalid("path", why);
   return path;
 }
 
@@ -80,7 +83,8 @@ export function checkTargetInput(core: Core, slot: Slot, input: TargetInput, pre
   for (const field of Object.keys(input)) {
     if ((input as Record<string, unknown>)[field] !== undefined && !allowed.includes(field)) throw invalid(field, `is not a setting of the ${slot} slot (it takes ${allowed.join(", ")})`);
   }
-  if (slot === "directory") return { slot, path: checkPath(core, required(input, "path")) };
+  // Looked at before trimming: a line break at either end is no less a control character.
+  if (slot === "directory") return { slot, path: checkPath(core, required(input, "path"), input.path as string) };
   const endpoint = checkEndpoint(required(input, "endpoint"));
   const region = required(input, "region");
   if (!REGION.test(region)) throw invalid("region", 'must be a region name such as "us-east-1" (or "auto" for Cloudflare R2)');

@@ -1,22 +1,28 @@
 /**
  * Backup targets (issue 17 §5): two slots, a folder (`directory`: an external disk or network
  * mount) and an S3-compatible bucket (`s3`). Configured here, probed (write, list, read back,
- * delete), and copied to as a job (targets-copy.ts). Right backups.manage; setting a slot also
- * needs a recent re-authentication (it decides where a full copy of the wiki goes, as settings
- * that widen access do); removing one does not. Credentials are sealed at rest
+ * delete), and copied to as a job (targets-copy.ts). Credentials are sealed at rest
  * (targets-store.ts) and never answered.
+ *
+ * A copy holds every page, private spaces' too, and every password hash: where copies go is the
+ * owner's decision, as a restore is. So listing, testing, removing and copying to a slot need
+ * backups.manage, but setting a slot needs backups.restore (the owner's right, which the
+ * Administrator role lacks) and a recent re-authentication; copying to a slot nobody holding
+ * backups.restore has set needs that right too (and approves the slot). Every slot set, changed
+ * or removed is a security event and a notification to the owner (notifications/fanout.ts).
  */
 import { requireReauth } from "../auth/service";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
-import { requireRight } from "../identity/rights";
+import { hasRight, requireRight } from "../identity/rights";
 import { iso } from "../platform/clock";
 import { AppError, notFound } from "../platform/errors";
 import { blobStore, FsBlobStore } from "../platform/blobstore";
 import { join } from "node:path";
 import { runningCopies, startJob, type BackupJobView } from "./targets-jobs";
 import { directoryStorage } from "./target-directory";
+import { refusedFolder } from "./target-folders";
 import { s3Storage, explainS3 } from "./target-s3";
 import type { TargetStorage } from "./target-storage";
 import { copyBackups, type BackupSource, type CopySummary } from "./targets-copy";
@@ -33,11 +39,28 @@ function manager(caller: Caller): UserCaller {
   return user;
 }
 
-export interface DirectoryView extends Omit<StoredDirectory, never> {
-  slot: "directory";
+/** Whoever decides where copies of the wiki go: the right a restore needs. */
+function chooser(caller: Caller): UserCaller {
+  const user = requireUser(caller);
+  requireRight(user, "backups.restore");
+  return user;
 }
-export interface S3View extends Omit<StoredS3, "accessKeyIdSealed" | "secretAccessKeySealed"> {
+
+/** Where a slot sends copies, in words for the owner's notification and the audit log (never a credential). */
+function whereOf(file: { directory: StoredDirectory | null; s3: StoredS3 | null }, slot: Slot): string | null {
+  if (slot === "directory") return file.directory?.path ?? null;
+  const s3 = file.s3;
+  return s3 && `${s3.endpoint}/${s3.bucket}${s3.prefix ? `/${s3.prefix}` : ""}`;
+}
+
+export interface DirectoryView extends Omit<StoredDirectory, "approvedBy"> {
+  slot: "directory";
+  /** Set by someone holding backups.restore: backups.manage may copy to it. */
+  approved: boolean;
+}
+export interface S3View extends Omit<StoredS3, "accessKeyIdSealed" | "secretAccessKeySealed" | "approvedBy"> {
   slot: "s3";
+  approved: boolean;
   /** null when the stored credentials do not open with this instance's key (enter them again). */
   accessKeyId: string | null;
   secretAccessKeySet: boolean;
@@ -50,24 +73,25 @@ export interface TargetsView {
 }
 
 function viewS3(core: Core, s: StoredS3): S3View {
-  const { accessKeyIdSealed: _a, secretAccessKeySealed: _s, ...rest } = s;
+  const { accessKeyIdSealed: _a, secretAccessKeySealed: _s, approvedBy, ...rest } = s;
   const accessKeyId = accessKeyIdOf(core, s);
-  return { slot: "s3", ...rest, accessKeyId, secretAccessKeySet: accessKeyId !== null };
+  return { slot: "s3", ...rest, accessKeyId, secretAccessKeySet: accessKeyId !== null, approved: !!approvedBy };
+}
+
+function viewTargets(core: Core): TargetsView {
+  const file = readTargets(core);
+  const dir = file.directory && (({ approvedBy, ...rest }) => ({ slot: "directory" as const, ...rest, approved: !!approvedBy }))(file.directory);
+  return { directory: dir, s3: file.s3 && viewS3(core, file.s3), copying: runningCopies(core) };
 }
 
 export function listTargets(core: Core, caller: Caller): TargetsView {
   manager(caller);
-  const file = readTargets(core);
-  return {
-    directory: file.directory && { slot: "directory", ...file.directory },
-    s3: file.s3 && viewS3(core, file.s3),
-    copying: runningCopies(core),
-  };
+  return viewTargets(core);
 }
 
 /** PUT /api/admin/backups/targets/{slot}: the whole slot, checked field by field (400 naming the first wrong one). */
 export function setTarget(core: Core, caller: Caller, slot: Slot, input: TargetInput): TargetsView {
-  const user = manager(caller);
+  const user = chooser(caller);
   requireReauth(core, user);
   // A copy under way goes on to the place it started with; its outcome must not land on another.
   if (runningCopies(core)[slot]) throw new AppError("copy_running", { detail: "Backups are being copied to this target; wait for the copy to finish, then change it." });
@@ -83,7 +107,7 @@ export function setTarget(core: Core, caller: Caller, slot: Slot, input: TargetI
     if (checked.slot === "directory") {
       const old = file.directory;
       changed = old ? (old.path === checked.path ? [] : ["path"]) : ["path"];
-      file.directory = { path: checked.path, updatedAt: now, ...(old && !changed.length ? { lastTest: old.lastTest, lastCopy: old.lastCopy } : keep) };
+      file.directory = { path: checked.path, updatedAt: now, approvedBy: user.user.id, ...(old && !changed.length ? { lastTest: old.lastTest, lastCopy: old.lastCopy } : keep) };
     } else {
       const old = file.s3;
       const t = checked.target;
@@ -100,14 +124,15 @@ export function setTarget(core: Core, caller: Caller, slot: Slot, input: TargetI
         accessKeyIdSealed: seal(core, t.accessKeyId),
         secretAccessKeySealed: checked.secretGiven ? seal(core, t.secretAccessKey) : old!.secretAccessKeySealed,
         updatedAt: now,
+        approvedBy: user.user.id,
         ...(old && !changed.length ? { lastTest: old.lastTest, lastCopy: old.lastCopy } : keep),
       };
     }
-    // Only names of fields: never a credential's value.
-    recordEvent(core, { type: "backup.target_changed", targetType: "backup", targetId: `target:${slot}`, spaceId: null, actorId: user.user.id, ip: user.ip, data: { slot, action: before[slot] ? "changed" : "added", fields: changed } });
+    // Names of fields and where copies go: never a credential's value.
+    recordEvent(core, { type: "backup.target_changed", targetType: "backup", targetId: `target:${slot}`, spaceId: null, actorId: user.user.id, ip: user.ip, data: { slot, action: before[slot] ? "changed" : "added", fields: changed, where: whereOf(file, slot) } });
     writeTargets(core, file);
   });
-  return listTargets(core, caller);
+  return viewTargets(core);
 }
 
 /** DELETE /api/admin/backups/targets/{slot}: forgets the slot (what was copied there stays there). */
@@ -116,7 +141,7 @@ export function removeTarget(core: Core, caller: Caller, slot: Slot): void {
   if (!readTargets(core)[slot]) return;
   if (runningCopies(core)[slot]) throw new AppError("copy_running", { detail: "Backups are being copied to this target; wait for the copy to finish, then remove it." });
   core.tx(() => {
-    recordEvent(core, { type: "backup.target_changed", targetType: "backup", targetId: `target:${slot}`, spaceId: null, actorId: user.user.id, ip: user.ip, data: { slot, action: "removed", fields: [] } });
+    recordEvent(core, { type: "backup.target_changed", targetType: "backup", targetId: `target:${slot}`, spaceId: null, actorId: user.user.id, ip: user.ip, data: { slot, action: "removed", fields: [], where: whereOf(readTargets(core), slot) } });
     updateTargets(core, (f) => {
       f[slot] = null;
     });
@@ -128,7 +153,7 @@ async function storageOf(core: Core, slot: Slot): Promise<{ storage: TargetStora
   const file = readTargets(core);
   if (slot === "directory") {
     if (!file.directory) throw notFound("No folder is set as a backup target");
-    return { storage: directoryStorage(file.directory.path) };
+    return { storage: directoryStorage(file.directory.path, (real) => refusedFolder(real, core.data.root)) };
   }
   if (!file.s3) throw notFound("No S3 bucket is set as a backup target");
   if (accessKeyIdOf(core, file.s3) === null) return { error: UNREADABLE_CREDENTIALS };
@@ -227,10 +252,20 @@ function retainedBackups(core: Core): BackupSource[] {
 
 /** POST …/targets/{slot}/copy: 202 with the job; one copy per slot at a time (409 copy_running). */
 export function startCopy(core: Core, caller: Caller, slot: Slot): BackupJobView {
-  const user = manager(caller);
-  if (!readTargets(core)[slot]) throw notFound(slot === "directory" ? "No folder is set as a backup target" : "No S3 bucket is set as a backup target");
+  const user = requireUser(caller);
+  if (!hasRight(user, "backups.restore")) requireRight(user, "backups.manage");
+  const stored = readTargets(core)[slot];
+  if (!stored) throw notFound(slot === "directory" ? "No folder is set as a backup target" : "No S3 bucket is set as a backup target");
+  // A slot nobody holding backups.restore set (one from before that rule): its first copy is theirs to start.
+  if (stored.approvedBy) requireRight(user, "backups.manage");
+  else if (!hasRight(user, "backups.restore")) throw new AppError("permission_required", { extra: { permission: "backups.restore" }, detail: "This target was not set by the owner (or someone holding backups.restore): they must set it again, or copy to it once, before copies to it can be started with backups.manage." });
   const running = runningCopies(core)[slot];
   if (running) throw new AppError("copy_running", { extra: { job: running }, detail: `Backups are being copied to this target (job ${running.id}); wait for it to finish.` });
+  if (!stored.approvedBy) {
+    updateTargets(core, (f) => {
+      if (f[slot]) f[slot]!.approvedBy = user.user.id;
+    });
+  }
   const store = blobStore(core);
   const blobPath = store instanceof FsBlobStore ? (sha: string) => store.pathOf(sha) : (sha: string) => join(core.data.filesDir, sha.slice(0, 2), sha.slice(2));
   return startJob(core, slot, async (job) => {

@@ -46,6 +46,12 @@ export interface LastRun {
 
 interface Kept {
   updatedAt: string;
+  /**
+   * Who holding backups.restore set the slot (or first copied to it): copies to it may then be
+   * started with backups.manage alone. Absent on slots set before that rule: their first copy
+   * needs backups.restore.
+   */
+  approvedBy?: string | null;
   lastTest: LastRun | null;
   lastCopy: LastRun | null;
 }
@@ -94,7 +100,7 @@ export const seal = (core: Core, plain: string) => sealSecret(core.data.secretKe
 
 /** The S3 slot with its credentials opened, to connect with. */
 export function openS3(core: Core, stored: StoredS3): S3Target {
-  const { accessKeyIdSealed, secretAccessKeySealed, updatedAt: _u, lastTest: _t, lastCopy: _c, ...rest } = stored;
+  const { accessKeyIdSealed, secretAccessKeySealed, updatedAt: _u, lastTest: _t, lastCopy: _c, approvedBy: _a, ...rest } = stored;
   return { ...rest, accessKeyId: openSecret(core.data.secretKey, PURPOSE, accessKeyIdSealed), secretAccessKey: openSecret(core.data.secretKey, PURPOSE, secretAccessKeySealed) };
 }
 

@@ -15,8 +15,12 @@ import { setState } from "./request-state";
 export const SERVICE_NAME = "Cairn";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-/** Writes that stay open in maintenance: stopping the restore that turned it on. */
-const MAINTENANCE_OPEN = new Set(["/api/admin/backups/restore/cancel"]);
+/**
+ * Writes that stay open in maintenance: stopping the restore that turned it on, and the
+ * restore's own requests (another restore, undo, discard-kept), which answer 409
+ * restore_running before writing anything.
+ */
+const MAINTENANCE_OPEN = /^\/api\/admin\/backups\/(restore\/(cancel|undo|discard-kept)|[^/]+\/restore)$/;
 
 function resolveCaller(core: Core, request: Request, ip: string): Caller {
   const authz = request.headers.get("authorization");
@@ -68,8 +72,8 @@ export function runPipeline(core: Core, request: Request, ip: string, limits: Bo
       throw new AppError("csrf_header_missing");
     }
     // A restore is replacing the data: writes wait (503 + Retry-After), reads go on. Its own
-    // cancel stays open.
-    if (core.maintenance.active() && !MAINTENANCE_OPEN.has(pathOf(request))) throw maintenanceRefusal(core.maintenance);
+    // requests stay open (cancel; the others answer 409 restore_running).
+    if (core.maintenance.active() && !MAINTENANCE_OPEN.test(pathOf(request))) throw maintenanceRefusal(core.maintenance);
   }
   return caller;
 }

@@ -10,9 +10,11 @@
  * - a mention in a new comment or added by a comment's edit, or one added to a page's content
  *   by a create, update or restore (compared with the previous version), tells the person
  *   mentioned: "mention" replaces any other entry that person would get for the same change;
- * - webhook.disabled: the space's administrators.
+ * - webhook.disabled: the space's administrators;
+ * - backup.target_changed: the owner, even of their own change (a place that receives copies of
+ *   the whole wiki is worth a second look: a session of theirs may be someone else's).
  *
- * Nobody is told of their own action, suspended accounts are told nothing, and nobody is told
+ * Otherwise nobody is told of their own action, suspended accounts are told nothing, and nobody is told
  * of something they cannot see (access/*, asked per recipient). Creating or editing a page
  * also watches it for its author (watches/service.ts).
  *
@@ -27,6 +29,7 @@ import type { UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { onEventRecorded, type EventRow } from "../events/outbox";
 import { findPage } from "../pages/store";
+import { ROLE_ID } from "../identity/rights";
 import { newId } from "../platform/crypto";
 import { findSpaceById } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
@@ -50,6 +53,8 @@ export function installNotificationFanout(core: Core): void {
         return commentWritten(c, event);
       case "webhook.disabled":
         return webhookDisabled(c, event);
+      case "backup.target_changed":
+        return backupTargetChanged(c, event);
     }
   });
 }
@@ -187,4 +192,14 @@ function webhookDisabled(core: Core, event: EventRow): void {
   deliver(core, event, { spaceId: space.id, pageId: null }, each(() => true), [
     { action: "webhook.disabled", targetType: "webhook", targetId: event.targetId, details, userIds: admins.map((p) => p.user.id) },
   ]);
+}
+
+/** Rare (an administrator's setting): tells the owner where copies of the wiki now go. */
+function backupTargetChanged(core: Core, event: EventRow): void {
+  const owners = everyone(core).filter((p) => p.role.id === ROLE_ID.owner);
+  if (owners.length === 0) return;
+  const { slot, action, where } = event.data as Record<string, unknown>;
+  const rows = owners.map((p) => [newId(), p.user.id]);
+  const entry: NotificationAction = "backup.target_changed";
+  statements(core.sqlite).insert.run(entry, event.targetType, event.targetId, null, null, event.actorId, JSON.stringify({ slot, action, where }), event.createdAt, JSON.stringify(rows));
 }

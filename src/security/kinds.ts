@@ -25,7 +25,8 @@ export const PERMISSION_ACTIONS: string[] = [
   ...ROLE_ACTIONS,
 ];
 
-export const RESTORE_ACTIONS: string[] = named(/^backup\.restor/);
+/** Restores, and where backups are copied to: a target receives every page and password hash. */
+export const RESTORE_ACTIONS: string[] = named(/^backup\.(restor|target_changed)/);
 
 export const ACCOUNT_ACTIONS: string[] = ["user.password_changed", "user.password_reset", ...named(/^user\.(status|suspend|reactivat|unlock|two_factor|sessions_revoked|tokens_revoked|password_reset_link)/)];
 
@@ -35,7 +36,7 @@ export const SECURITY_KINDS = {
   token_minted: { actions: ["token.created"], label: "API tokens created" },
   permission_change: { actions: PERMISSION_ACTIONS, label: "Permission changes" },
   account: { actions: ACCOUNT_ACTIONS, label: "Account changes" },
-  restore: { actions: RESTORE_ACTIONS, label: "Restores" },
+  restore: { actions: RESTORE_ACTIONS, label: "Restores and backup targets" },
   security: { actions: named(/^security\./), label: "Blocks and alerts" },
 } as const;
 

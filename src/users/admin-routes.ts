@@ -66,7 +66,8 @@ export function adminUserRoutes(core: Core) {
     .post(
       "/users/:userId/reset-password",
       ({ params, request, set }) => {
-        const link = createResetLink(core, manager(callerOf(request)), params.userId);
+        // A reset link lets whoever holds it into the account: minting one is as strong as a role change.
+        const link = createResetLink(core, reauthenticated(request), params.userId);
         set.status = 201;
         return link;
       },
@@ -75,7 +76,7 @@ export function adminUserRoutes(core: Core) {
         response: { 201: ResetLink, ...problems(401, 403, 404) },
         detail: detail(
           "Make a one-time password reset link for an account (right users.manage)",
-          `The link is answered once, lasts ${RESET_LINK_HOURS} hours and works once (POST /api/auth/recover/token); a new one replaces the account's unused links. It is not e-mailed yet: e-mail sending arrives with the account security issue (\`emailed: false\`). ${RULES}`,
+          `The link is answered once, lasts ${RESET_LINK_HOURS} hours and works once (POST /api/auth/recover/token); a new one replaces the account's unused links. It is not e-mailed yet: e-mail sending arrives with the account security issue (\`emailed: false\`). ${RULES} ${REAUTH}`,
         ),
       },
     )

@@ -19,7 +19,7 @@ export const rows: AdminRow[] = [
   // The User role (tier 0): a Member-tier holder of users.manage may give it (not a higher tier).
   { route: "PUT /api/admin/users/:userId/role", need: "users.manage", reauth: true, ok: 200, path: user("role"), body: () => ({ role: 0 }) },
   { route: "PUT /api/admin/users/:userId/status", need: "users.manage", ok: 200, path: user("status"), body: () => ({ status: 1 }) },
-  { route: "POST /api/admin/users/:userId/reset-password", need: "users.manage", ok: 201, path: user("reset-password") },
+  { route: "POST /api/admin/users/:userId/reset-password", need: "users.manage", reauth: true, ok: 201, path: user("reset-password") },
   { route: "POST /api/admin/users/:userId/revoke-sessions", need: "users.manage", ok: 200, path: user("revoke-sessions") },
   { route: "POST /api/admin/users/:userId/revoke-tokens", need: "users.manage", ok: 200, path: user("revoke-tokens") },
   { route: "POST /api/admin/users/:userId/unlock", need: "users.manage", ok: 204, path: user("unlock") },

@@ -2055,7 +2055,7 @@ export interface paths {
         put?: never;
         /**
          * Make a one-time password reset link for an account (right users.manage)
-         * @description The link is answered once, lasts 24 hours and works once (POST /api/auth/recover/token); a new one replaces the account's unused links. It is not e-mailed yet: e-mail sending arrives with the account security issue (`emailed: false`). Nobody can act on the owner's account (403 `owner_protected`), nor on an account whose role is of a higher tier than the caller's (403 `higher_tier`); an unknown account is a 404.
+         * @description The link is answered once, lasts 24 hours and works once (POST /api/auth/recover/token); a new one replaces the account's unused links. It is not e-mailed yet: e-mail sending arrives with the account security issue (`emailed: false`). Nobody can act on the owner's account (403 `owner_protected`), nor on an account whose role is of a higher tier than the caller's (403 `higher_tier`); an unknown account is a 404. Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can).
          */
         post: operations["postApiAdminUsersByUserIdReset-password"];
         delete?: never;
@@ -2678,14 +2678,14 @@ export interface paths {
         };
         get?: never;
         /**
-         * Set a slot: directory {path}, or s3 {endpoint, region, bucket, prefix, pathStyle, accessKeyId, secretAccessKey} (right backups.manage)
-         * @description Every field is checked; the first wrong one is a 400 naming it (a field of the other slot too). The path must be absolute and outside the data directory; the endpoint an http(s) URL without a path (a private or loopback address is refused when tested or copied to unless CAIRN_OUTBOUND_ALLOW allows it). The secret is sealed with the instance key (data/secret.key) in backups/state/targets.json; leave it out to keep the stored one, except when the endpoint or the access key ID changes. 409 `copy_running` while a copy to the slot runs. Recorded as `backup.target_changed` (the names of the fields that changed, never a value of a credential). Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can): a target receives a whole copy of the wiki. Extension: SPEC.md lists the targets' test and copy; configuring them (GET, PUT, DELETE) is Cairn's addition.
+         * Set a slot: directory {path}, or s3 {endpoint, region, bucket, prefix, pathStyle, accessKeyId, secretAccessKey} (right backups.restore: the owner's, as for a restore)
+         * @description A target receives every page (private spaces' too) and every password hash, so where copies go is the owner's decision: an administrator without backups.restore gets 403 `permission_required`. Every field is checked; the first wrong one is a 400 naming it (a field of the other slot too). The path must be absolute, without control or invisible characters, and not a system folder (/, /etc, /root, /usr, /bin, /proc, /sys, /dev, /boot, /run and the like, or what is inside them; /mnt, /media, /srv, /opt, /var, /home and /tmp themselves), the folder of Cairn's program, the data directory, inside it or holding it, by the path given or where its symbolic links lead; the endpoint an http(s) URL without a path (a private or loopback address is refused when tested or copied to unless CAIRN_OUTBOUND_ALLOW allows it). The secret is sealed with the instance key (data/secret.key) in backups/state/targets.json; leave it out to keep the stored one, except when the endpoint or the access key ID changes. 409 `copy_running` while a copy to the slot runs. Every slot set, changed or removed is recorded as `backup.target_changed` (the names of the fields that changed and where copies go, never a value of a credential), shown among the security events (kind `restore`) and told to the owner as a notification. E-mailing it waits for e-mail sending. Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can): a target receives a whole copy of the wiki. Extension: SPEC.md lists the targets' test and copy; configuring them (GET, PUT, DELETE) is Cairn's addition.
          */
         put: operations["putApiAdminBackupsTargetsBySlot"];
         post?: never;
         /**
          * Forget a slot (204 also when it was not set; what was copied there stays there) (right backups.manage)
-         * @description 409 `copy_running` while a copy to it runs. Recorded as `backup.target_changed`. Extension: SPEC.md lists the targets' test and copy; configuring them (GET, PUT, DELETE) is Cairn's addition.
+         * @description 409 `copy_running` while a copy to it runs. Every slot set, changed or removed is recorded as `backup.target_changed` (the names of the fields that changed and where copies go, never a value of a credential), shown among the security events (kind `restore`) and told to the owner as a notification. E-mailing it waits for e-mail sending. Extension: SPEC.md lists the targets' test and copy; configuring them (GET, PUT, DELETE) is Cairn's addition.
          */
         delete: operations["deleteApiAdminBackupsTargetsBySlot"];
         options?: never;
@@ -2704,7 +2704,7 @@ export interface paths {
         put?: never;
         /**
          * Test a slot: write a probe, find it in a listing, read it back, delete it (right backups.manage)
-         * @description Answers 200 whatever the target does: `ok`, the steps run, and in `error` what failed and what to fix in plain words (an unreachable endpoint, a missing bucket, a wrong key, a folder that is not mounted or not writable, an address the outbound guard refuses). Each step has 15 s. 404 when the slot is not set.
+         * @description Writes nothing outside the folder or bucket set (a folder whose links now lead to a refused folder is refused, in the report). Answers 200 whatever the target does: `ok`, the steps run, and in `error` what failed and what to fix in plain words (an unreachable endpoint, a missing bucket, a wrong key, a folder that is not mounted or not writable, an address the outbound guard refuses). Each step has 15 s. 404 when the slot is not set.
          */
         post: operations["postApiAdminBackupsTargetsBySlotTest"];
         delete?: never;
@@ -2723,8 +2723,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Copy every retained backup and the files it needs to a slot: 202 with its job (right backups.manage)
-         * @description Incremental by hash: the target keeps an index (cairn-index.json) of what it holds, and what it already has at the same SHA-256 and size is skipped. Resumable: each object lands whole, and a copy stopped half-way (cancelled, failed, the server stopped) continues where it stopped next time. On the target: backups/<label>/cairn.db, backups/<label>/manifest.json (written after the rest: a manifest there means a complete backup) and files/ab/cdef…; nothing is deleted there. Progress in bytes at GET /api/admin/backups/jobs/{id}; a failure's `error.message` says what to fix. Recorded as `backup.copied`. 404 when the slot is not set; 409 `copy_running` while a copy to it runs.
+         * Copy every retained backup and the files it needs to a slot: 202 with its job (right backups.manage); to a slot nobody holding backups.restore set, that right
+         * @description Incremental by hash: the target keeps an index (cairn-index.json) of what it holds, and what it already has at the same SHA-256 and size is skipped. Resumable: each object lands whole, and a copy stopped half-way (cancelled, failed, the server stopped) continues where it stopped next time. On the target: backups/<label>/cairn.db, backups/<label>/manifest.json (written after the rest: a manifest there means a complete backup) and files/ab/cdef…; nothing is deleted there. Progress in bytes at GET /api/admin/backups/jobs/{id}; a failure's `error.message` says what to fix. Recorded as `backup.copied`. A slot set before setting one needed backups.restore (its `approved` is false) is copied to first by someone holding that right (403 `permission_required` naming it otherwise), which approves it. 404 when the slot is not set; 409 `copy_running` while a copy to it runs.
          */
         post: operations["postApiAdminBackupsTargetsBySlotCopy"];
         delete?: never;
@@ -2764,7 +2764,7 @@ export interface paths {
         put?: never;
         /**
          * Restore into a scratch copy and check it; nothing is replaced (right backups.manage)
-         * @description The job's result reports each check: PRAGMA integrity_check, migrations to this version's schema, PRAGMA foreign_key_check, the audit chain, and every referenced file present in the file store with its SHA-256. The checks run in a child process, so the server keeps answering. `at` (query, an extension of the body-less SPEC row) tests a point in time.
+         * @description The job's result reports each check: PRAGMA integrity_check, migrations to this version's schema, PRAGMA foreign_key_check, the audit chain, and every referenced file present in the file store with its SHA-256. The checks run in a child process, so the server keeps answering. `at` (query, an extension of the body-less SPEC row) tests a point in time; 409 `not_covered` at once when this backup and the archived log after it do not reach it (as the preview).
          */
         post: operations["postApiAdminBackupsByLabelRestore-test"];
         delete?: never;
@@ -2784,7 +2784,7 @@ export interface paths {
         put?: never;
         /**
          * Restore this backup (at a point in time): the current data is replaced, a safety copy kept for undo (right backups.restore, a session)
-         * @description Steps: a safety backup of the current data, the restored copy and its checks (as restore-test), then the swap inside the running process (one SQLite transaction: a crash leaves the old data or the new, never a mix). Follow it at GET /api/admin/backups/jobs/{id}. While the data is replaced every request that writes answers 503 `maintenance` with Retry-After; reads keep working; collaborative editing rooms close and reopen on the restored data. Confirmed in the body: `confirmLabel` typed exactly (400 `confirm_mismatch` naming it) and your `password` (400 naming it when wrong; wrong passwords count toward the sign-in lockout). API tokens are refused (403 `token_not_allowed`). 409 `restore_running` while another restore or undo runs; 507 `insufficient_storage` when the safety copy, the restored copy and the swap's log would not fit. Audited (backup.restored, naming the replaced audit chain's head).
+         * @description Steps: a safety backup of the current data, the restored copy and its checks (as restore-test), then the swap inside the running process (one SQLite transaction: a crash leaves the old data or the new, never a mix). Follow it at GET /api/admin/backups/jobs/{id}. While the data is replaced every request that writes answers 503 `maintenance` with Retry-After; reads keep working; collaborative editing rooms close and reopen on the restored data. Confirmed in the body: `confirmLabel` typed exactly (400 `confirm_mismatch` naming it) and your `password` (400 naming it when wrong; wrong passwords count toward the sign-in lockout). API tokens are refused (403 `token_not_allowed`). 409 `restore_running` at once while another restore or undo runs (this request stays open while writes are refused, and is refused before the password is looked at); 409 `not_covered` at once when `at` is outside what this backup and the archived log after it reach (as the preview), before any safety copy is taken; 507 `insufficient_storage` when the safety copy, the restored copy and the swap's log would not fit. Audited (backup.restored, naming the replaced audit chain's head).
          */
         post: operations["postApiAdminBackupsByLabelRestore"];
         delete?: never;
@@ -10958,7 +10958,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
-                        /** @description What happened: page.created, page.updated, comment.created, mention, webhook.disabled, token.expiring */
+                        /** @description What happened: page.created, page.updated, comment.created, mention, webhook.disabled, token.expiring, backup.target_changed */
                         action: string;
                         /** @description page, comment, webhook or token */
                         targetType: string;
@@ -16176,6 +16176,8 @@ export interface operations {
                              * @description When the slot was last set
                              */
                             updatedAt: string;
+                            /** @description Set (or first copied to) by someone holding backups.restore: backups.manage may copy to it. A slot set before that rule is not, and its first copy needs backups.restore */
+                            approved: boolean;
                             /** BackupTargetRun */
                             lastTest: {
                                 /**
@@ -16228,6 +16230,8 @@ export interface operations {
                              * @description When the slot was last set
                              */
                             updatedAt: string;
+                            /** @description Set (or first copied to) by someone holding backups.restore: backups.manage may copy to it. A slot set before that rule is not, and its first copy needs backups.restore */
+                            approved: boolean;
                             /** BackupTargetRun */
                             lastTest: {
                                 /**
@@ -16337,6 +16341,8 @@ export interface operations {
                              * @description When the slot was last set
                              */
                             updatedAt: string;
+                            /** @description Set (or first copied to) by someone holding backups.restore: backups.manage may copy to it. A slot set before that rule is not, and its first copy needs backups.restore */
+                            approved: boolean;
                             /** BackupTargetRun */
                             lastTest: {
                                 /**
@@ -16389,6 +16395,8 @@ export interface operations {
                              * @description When the slot was last set
                              */
                             updatedAt: string;
+                            /** @description Set (or first copied to) by someone holding backups.restore: backups.manage may copy to it. A slot set before that rule is not, and its first copy needs backups.restore */
+                            approved: boolean;
                             /** BackupTargetRun */
                             lastTest: {
                                 /**
@@ -16889,6 +16897,15 @@ export interface operations {
             };
             /** @description Does not exist, or the caller may not know that it exists */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

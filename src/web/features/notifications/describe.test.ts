@@ -26,4 +26,9 @@ group("a notification in plain words", () => {
     expect(describe({ ...base, action: "token.expiring", pageId: null, spaceId: null, actorName: null, details: { name: "CI deploy" } })).toMatchObject({ who: "Cairn", where: "CI deploy", href: "/settings/tokens" });
     expect(describe({ ...base, action: "webhook.disabled", pageId: null, actorName: null, details: { spaceKey: "ENG", spaceName: "Engineering" } })).toMatchObject({ where: "Engineering", href: "/s/ENG/settings/webhooks" });
   });
+  test("a backup target set or removed tells the owner where copies go, and leads to the targets", () => {
+    const target = { ...base, action: "backup.target_changed", targetType: "backup", targetId: "target:s3", pageId: null, spaceId: null, actorName: "Ada Admin" };
+    expect(describe({ ...target, details: { slot: "s3", action: "added", where: "https://s3.example.com/loot" } })).toEqual({ who: "Ada Admin", what: "set a new place for copies of every backup:", where: "https://s3.example.com/loot", href: "/admin/backups#backups-targets", excerpt: null, space: null });
+    expect(describe({ ...target, details: { slot: "directory", action: "removed", where: "/mnt/usb/cairn" } })).toMatchObject({ what: "removed a place backups are copied to:", where: "/mnt/usb/cairn" });
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Backups (/admin/backups, right backups.manage): the backups taken so far with "Back up now",
  * a restore under way or just done (undo, remove the kept copy), the schedule and retention,
- * and the copies off the machine. Restoring itself needs backups.restore (the owner's).
+ * and the copies off the machine. Restoring, and choosing where copies go, need backups.restore
+ * (the owner's).
  */
 import { useState } from "react";
 import { useMe } from "../../../app/session";
@@ -32,7 +33,7 @@ export default function BackupsSection() {
       <RestoreStatus restore={restore} jobId={restoreJob} canRestore={canRestore} onJob={setRestoreJob} />
       <BackupsCard list={list} includeRemoved={includeRemoved} onIncludeRemoved={setIncludeRemoved} readOnly={readOnly} onRestore={setRestoring} />
       {list.data ? <PolicyCard policy={list.data.policy} schedule={list.data.schedule} readOnly={readOnly} /> : null}
-      <TargetsCard readOnly={readOnly} />
+      <TargetsCard readOnly={readOnly} canChoose={canRestore} />
       <RestoreDialog backup={restoring} coveredTo={restoring ? coveredTo(restoring) : null} canRestore={canRestore} onClose={() => setRestoring(null)} onStarted={(job) => setRestoreJob(job.id)} />
     </>
   );

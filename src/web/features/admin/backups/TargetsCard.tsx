@@ -2,6 +2,8 @@
  * Copies off the machine: a directory (an external disk, a network mount) and S3-compatible
  * storage. Credentials are write-only (the server never sends them back). "Test" writes, reads
  * back and deletes a probe and shows each step; "Copy now" sends what the target lacks.
+ * Where copies go is the owner's decision (the right to restore backups): others see the slots,
+ * test them and copy to those the owner set, but cannot change them.
  */
 import { useCallback, useState, type ReactNode } from "react";
 import { ApiError } from "../../../api/client";
@@ -15,7 +17,7 @@ import { backupTime, formatBytes, plural } from "./format";
 import { JobProgress } from "./JobProgress";
 import { copyToTarget, refreshTargets, removeTarget, saveTarget, testTarget, useTargets, type Job, type ProbeReport, type TargetBody, type Targets, type TargetSlot } from "./queries";
 
-export function TargetsCard({ readOnly }: { readOnly: boolean }) {
+export function TargetsCard({ readOnly, canChoose }: { readOnly: boolean; canChoose: boolean }) {
   const targets = useTargets();
   return (
     <Card id="backups-targets" title="Copies off this machine" intro="A backup on the same disk as the wiki does not survive that disk. Copy backups, and the files they need, to another disk or to S3-compatible storage; only what the target lacks is sent.">
@@ -24,10 +26,13 @@ export function TargetsCard({ readOnly }: { readOnly: boolean }) {
       ) : targets.isError ? (
         <p className="form-error" role="alert">The targets could not be loaded: {targets.error.message}</p>
       ) : (
-        <div className="bk-targets">
-          <DirectoryTarget target={targets.data.directory} copying={copyingIn(targets.data, "directory")} readOnly={readOnly} />
-          <S3Target target={targets.data.s3} copying={copyingIn(targets.data, "s3")} readOnly={readOnly} />
-        </div>
+        <>
+          {canChoose ? null : <p className="muted bk-note">Only the owner (or someone whose role may restore backups) chooses where copies go: a copy holds every page, private ones too. You can test the targets they set and copy to them.</p>}
+          <div className="bk-targets">
+            <DirectoryTarget target={targets.data.directory} copying={copyingIn(targets.data, "directory")} readOnly={readOnly} canChoose={canChoose} />
+            <S3Target target={targets.data.s3} copying={copyingIn(targets.data, "s3")} readOnly={readOnly} canChoose={canChoose} />
+          </div>
+        </>
       )}
     </Card>
   );
@@ -39,22 +44,22 @@ const copyingIn = (t: Targets, slot: TargetSlot) => ((t.copying[slot] as Job | u
 type Dir = Targets["directory"];
 type S3 = Targets["s3"];
 
-function DirectoryTarget({ target, copying, readOnly }: { target: Dir; copying: string | null; readOnly: boolean }) {
+function DirectoryTarget({ target, copying, readOnly, canChoose }: { target: Dir; copying: string | null; readOnly: boolean; canChoose: boolean }) {
   const [path, setPath] = useState(target?.path ?? "");
   return (
-    <TargetShell slot="directory" title="A directory" configured={!!target} last={target} copying={copying} readOnly={readOnly} body={() => ({ path: path.trim() })} dirty={path.trim() !== (target?.path ?? "")}>
+    <TargetShell slot="directory" title="A directory" configured={!!target} approved={!!target?.approved} canChoose={canChoose} last={target} copying={copying} readOnly={readOnly} body={() => ({ path: path.trim() })} dirty={path.trim() !== (target?.path ?? "")}>
       {(fieldError, disabled) => <TextField label="Folder on this server" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/mnt/backup-disk/cairn" disabled={disabled} spellCheck={false} hint="An absolute path the server can write to: an external disk or a network mount." error={fieldError("path")} />}
     </TargetShell>
   );
 }
 
-function S3Target({ target, copying, readOnly }: { target: S3; copying: string | null; readOnly: boolean }) {
+function S3Target({ target, copying, readOnly, canChoose }: { target: S3; copying: string | null; readOnly: boolean; canChoose: boolean }) {
   const [f, setF] = useState({ endpoint: target?.endpoint ?? "", region: target?.region ?? "", bucket: target?.bucket ?? "", prefix: target?.prefix ?? "", accessKeyId: target?.accessKeyId ?? "", secretAccessKey: "" });
   const [pathStyle, setPathStyle] = useState(target?.pathStyle ?? true);
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((d) => ({ ...d, [k]: e.target.value }));
   const dirty = f.secretAccessKey !== "" || pathStyle !== (target?.pathStyle ?? true) || (["endpoint", "region", "bucket", "prefix", "accessKeyId"] as const).some((k) => f[k] !== (target?.[k] ?? ""));
   return (
-    <TargetShell slot="s3" title="S3-compatible storage" configured={!!target} last={target} copying={copying} readOnly={readOnly} dirty={dirty} body={() => ({ ...f, pathStyle, secretAccessKey: f.secretAccessKey || undefined })}>
+    <TargetShell slot="s3" title="S3-compatible storage" configured={!!target} approved={!!target?.approved} canChoose={canChoose} last={target} copying={copying} readOnly={readOnly} dirty={dirty} body={() => ({ ...f, pathStyle, secretAccessKey: f.secretAccessKey || undefined })}>
       {(fieldError, disabled) => (
         <>
           <TextField label="Endpoint" value={f.endpoint} onChange={set("endpoint")} placeholder="https://s3.eu-central-1.amazonaws.com" disabled={disabled} spellCheck={false} error={fieldError("endpoint")} />
@@ -81,6 +86,10 @@ interface ShellProps {
   slot: TargetSlot;
   title: string;
   configured: boolean;
+  /** Set by someone who may choose targets: copies to it may be started by whoever manages backups. */
+  approved: boolean;
+  /** May change where copies go (the right to restore backups). */
+  canChoose: boolean;
   last: { lastCopy: { at: string; ok: boolean; error: string | null } | null } | null;
   /** A copy job running now (started here or elsewhere). */
   copying: string | null;
@@ -91,7 +100,7 @@ interface ShellProps {
 }
 
 /** What both targets share: Save, Remove, Test with its steps, Copy now with its progress. */
-function TargetShell({ slot, title, configured, last, copying, readOnly, dirty, body, children }: ShellProps) {
+function TargetShell({ slot, title, configured, approved, canChoose, last, copying, readOnly, dirty, body, children }: ShellProps) {
   const reauth = useReauth();
   const [busy, setBusy] = useState<"save" | "remove" | "test" | null>(null);
   const [error, setError] = useState<{ field?: string; message: string } | null>(null);
@@ -135,18 +144,20 @@ function TargetShell({ slot, title, configured, last, copying, readOnly, dirty, 
           });
         }}
       >
-        {children((f) => (error?.field === f ? error.message : null), readOnly || busy !== null)}
+        {children((f) => (error?.field === f ? error.message : null), readOnly || !canChoose || busy !== null)}
         <FormError error={error && !error.field ? error.message : null} />
         <div className="form-actions bk-actions">
-          <Button type="submit" variant="primary" busy={busy === "save"} disabled={!dirty || readOnly}>
-            Save
-          </Button>
+          {canChoose ? (
+            <Button type="submit" variant="primary" busy={busy === "save"} disabled={!dirty || readOnly}>
+              Save
+            </Button>
+          ) : null}
           {configured ? (
             <>
               <Button busy={busy === "test"} disabled={dirty} onClick={() => void act("test", async () => setProbe(await testTarget(slot)))} aria-label={`Test ${title.toLowerCase()}`}>
                 Test
               </Button>
-              <Button busy={copyJob !== null} disabled={dirty || readOnly} onClick={() => void act("copy", async () => (setCopied(null), setCopyJob((await copyToTarget(slot)).id)))} aria-label={`Copy now to ${title.toLowerCase()}`}>
+              <Button busy={copyJob !== null} disabled={dirty || readOnly || (!approved && !canChoose)} aria-describedby={!approved && !canChoose ? `${heading}-unapproved` : undefined} onClick={() => void act("copy", async () => (setCopied(null), setCopyJob((await copyToTarget(slot)).id)))} aria-label={`Copy now to ${title.toLowerCase()}`}>
                 Copy now
               </Button>
               <Button variant="ghost" busy={busy === "remove"} disabled={readOnly} onClick={() =>
@@ -161,6 +172,11 @@ function TargetShell({ slot, title, configured, last, copying, readOnly, dirty, 
           ) : null}
         </div>
       </form>
+      {configured && !approved && !canChoose ? (
+        <p id={`${heading}-unapproved`} className="muted bk-note">
+          The owner has not confirmed this target yet: they must save it again or copy to it once before copies to it can be started here.
+        </p>
+      ) : null}
       {last?.lastCopy && !copyJob && !copied ? <p className="muted bk-note">{last.lastCopy.ok ? `Last copied ${backupTime(last.lastCopy.at)}.` : `The last copy, ${backupTime(last.lastCopy.at)}, stopped: ${last.lastCopy.error ?? "unknown error"}`}</p> : null}
       {probe ? <Probe report={probe} /> : null}
       {copyJob ? <JobProgress id={copyJob} label="Copying" onEnd={copyEnded} /> : null}

@@ -1,7 +1,8 @@
 /**
  * What can be done to one person: the row's menu, and the dialog each action opens. Actions
- * that take something away confirm first, naming what happens; a role change, turning off
- * two-factor and handing on ownership ask for the password when it was not confirmed lately.
+ * that take something away confirm first, naming what happens; a role change, a reset link,
+ * turning off two-factor and handing on ownership ask for the password when it was not
+ * confirmed lately.
  */
 import { useEffect, useState } from "react";
 import { ApiError } from "../../../api/client";
@@ -103,7 +104,7 @@ export function PersonActionDialog({ action, onClose, myPermissions, myTier }: {
       body = <RoleDialog person={p} myPermissions={myPermissions} myTier={myTier} busy={busy} error={error} onClose={close} onSave={(roleId, roleName) => void run(() => peopleApi.setRole(p.id, roleId), `${name} is now ${roleName}`, () => queryClient.invalidateQueries({ queryKey: ["me"] }))} />;
       break;
     case "reset":
-      body = <ResetDialog person={p} onClose={onClose} />;
+      body = <ResetDialog person={p} guarded={guarded} onClose={onClose} />;
       break;
     case "suspend":
       body = confirm(`Suspend ${name}?`, `${name} is signed out of every device at once, their API tokens stop working, and they cannot sign in until someone reactivates them. Their pages and comments stay.`, `Suspend ${name}`, () => peopleApi.setStatus(p.id, 1), `${name} is suspended and signed out`);
@@ -176,8 +177,8 @@ function RoleDialog({ person: p, myPermissions, myTier, busy, error, onClose, on
   );
 }
 
-/** Makes the one-time link when asked, then shows it (once) with a copy button. */
-function ResetDialog({ person: p, onClose }: { person: Person; onClose(): void }) {
+/** Makes the one-time link when asked (after the password, when it was not confirmed lately), then shows it (once) with a copy button. */
+function ResetDialog({ person: p, guarded, onClose }: { person: Person; guarded<T>(action: () => Promise<T>): Promise<T>; onClose(): void }) {
   const [link, setLink] = useState<ResetLink | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -186,10 +187,10 @@ function ResetDialog({ person: p, onClose }: { person: Person; onClose(): void }
     setBusy(true);
     setError(null);
     try {
-      setLink(await peopleApi.resetLink(p.id));
+      setLink(await guarded(() => peopleApi.resetLink(p.id)));
       toast.success(`Reset link for ${p.displayName} made`);
     } catch (err) {
-      setError(message(err));
+      if (!(err instanceof ApiError && err.code === "reauth_cancelled")) setError(message(err));
     } finally {
       setBusy(false);
     }
@@ -199,7 +200,7 @@ function ResetDialog({ person: p, onClose }: { person: Person; onClose(): void }
       open
       onOpenChange={(o) => !o && onClose()}
       title={`Password reset link for ${p.displayName}`}
-      description={link ? "Copy the link now and give it to them: it is shown only this once." : "A link that lets them choose a new password. It works once, for 24 hours; their current password keeps working until they use it."}
+      description={link ? "Copy the link now and give it to them: it is shown only this once." : "A link that lets them choose a new password. It works once, for 24 hours; their current password keeps working until they use it. You may be asked for your password first."}
     >
       {link ? (
         <div className="people-link" role="status">
