@@ -3,3 +3,16 @@ const MB = 1024 * 1024;
 /** The largest archive an import reads (413 while it streams past it). */
 export const IMPORT_MAX_BYTES = 500 * MB;
 export const IMPORT_LIMIT_WHY = `Imported archives may be at most ${IMPORT_MAX_BYTES / MB} MB.`;
+
+/**
+ * One Confluence page, bounded while it is read (the Markdown path has its own bounds in
+ * content/markdown-lexer.ts). A stored page holds at most 2 MB of JSON and 50,000 nodes, and
+ * Confluence's HTML is no larger than the document it draws plus ~20 KB of page chrome, so these
+ * refuse no page that could be stored, and they hold one page's parsed tree to ~40 MB (parse5
+ * takes ~240 bytes a node) and its conversion to a few seconds, whatever the archive holds.
+ */
+export const CONFLUENCE_PAGE_MAX_BYTES = 8 * MB;
+/** Elements, text and comments of one page's HTML: three for each node a page may hold. */
+export const CONFLUENCE_PAGE_MAX_NODES = 150_000;
+/** 2 s plus 1 s per MB of HTML; ordinary pages convert at ~10 MB a second here. */
+export const confluencePageTimeBudget = (bytes: number) => 2000 + Math.round((1000 * bytes) / MB);
