@@ -17,6 +17,7 @@ import { join } from "node:path";
 import type { Core } from "../core";
 import { canCreateSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../identity/caller";
+import { hasRight } from "../identity/rights";
 import { newId } from "../platform/crypto";
 import { AppError, invalid, permissionRequired } from "../platform/errors";
 import { MultipartError, multipartBoundary, OVERHEAD_BYTES, readFilePart } from "../platform/multipart";
@@ -108,7 +109,7 @@ export async function importSpace(core: Core, caller: Caller, request: ImportReq
     const finalKey = freeKey(core, key ?? imported.space.key!);
 
     progress.phase("checking", imported.pages.length);
-    const plan = await planImport(core, imported, { key: finalKey, name: spaceName(sentName, imported.space.name), ownerId: user.user.id, now: core.clock.now(), onPage: () => progress.step() });
+    const plan = await planImport(core, imported, { key: finalKey, name: spaceName(sentName, imported.space.name), ownerId: user.user.id, creditAccounts: hasRight(user, "users.manage"), now: core.clock.now(), onPage: () => progress.step() });
 
     progress.phase("writing", new Set(plan.attachments.map((a) => a.blob)).size + 1);
     const stored = await storeBlobs(core, plan, imported.blobs, () => progress.step()).catch(refusedZip);
