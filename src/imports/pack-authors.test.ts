@@ -6,7 +6,7 @@
  * importer's and keeps the archive's name, shown as "Owner (imported)".
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { call, makeEnv, ownerAndMember, type TestEnv, type Who } from "../../tests/harness";
+import { call, makeEnv, ownerAndMember, signUp, type TestEnv, type Who } from "../../tests/harness";
 import { handPack, importZip } from "./testing";
 
 let env: TestEnv;
@@ -82,5 +82,15 @@ describe("authors.json credits accounts only when the importer may act for other
     const audit = (await call(env, "GET", "/api/audit", { as: owner })).body;
     const entry = audit.find((e: { action: string; spaceId: string }) => e.action === "space.imported" && e.spaceId === res.body.space.id);
     expect(entry.details.authorsCredited).toEqual([{ userId: owner.id, name: "Owner" }]);
+  });
+
+  test("an administrator (who manages people) credits accounts as the owner does", async () => {
+    const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
+    const admin = await signUp(env, "admin@example.com", { inviteToken: invite.body.token });
+    env.core.sqlite.query("UPDATE users SET role_id = '00000000-0000-7000-8000-000000000002' WHERE id = ?").run(admin.id);
+    const { plan } = await imported(admin, "ADMINS");
+    const comments = (await call(env, "GET", `/api/pages/${plan.id}/comments`, { as: admin })).body;
+    expect(comments[0]).toMatchObject({ body: "Approved.", authorId: owner.id, authorName: "owner" });
+    expect(creditedTo("ADMINS", admin.id)).toBe(0);
   });
 });
