@@ -14,5 +14,9 @@ export const IMPORT_LIMIT_WHY = `Imported archives may be at most ${IMPORT_MAX_B
 export const CONFLUENCE_PAGE_MAX_BYTES = 8 * MB;
 /** Elements, text and comments of one page's HTML: three for each node a page may hold. */
 export const CONFLUENCE_PAGE_MAX_NODES = 150_000;
-/** 2 s plus 1 s per MB of HTML: the densest markup (one-letter paragraphs) parses at ~2.4 MB a second here, and the node limit stops it within ~0.4 s. */
-export const confluencePageTimeBudget = (bytes: number) => 2000 + Math.round((1000 * bytes) / MB);
+/**
+ * 5 s plus 2 s per MB of HTML, for the parse and the conversion together: the densest markup
+ * (one-letter paragraphs) parses at ~2.4 MB a second here and the node limit stops it within
+ * ~0.4 s, so this is a backstop against a pathological parse, with room for a loaded machine.
+ */
+export const confluencePageTimeBudget = (bytes: number) => 5000 + Math.round((2000 * bytes) / MB);

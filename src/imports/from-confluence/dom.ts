@@ -9,7 +9,7 @@ import { defaultTreeAdapter, parse, type DefaultTreeAdapterMap, type DefaultTree
 export type HtmlNode = DefaultTreeAdapterTypes.Node;
 export type HtmlElement = DefaultTreeAdapterTypes.Element;
 
-/** What one page's parse and conversion may cost; `tick` throws HtmlOverBudget past either. */
+/** What one page's parse may cost (nodes, and a deadline its conversion shares); past either it throws HtmlOverBudget. */
 export interface HtmlBudget {
   maxNodes: number;
   /** performance.now() past which the page is refused. */
@@ -28,26 +28,39 @@ export function htmlBudget(maxNodes: number, milliseconds: number): HtmlBudget {
   return { maxNodes, deadline: performance.now() + milliseconds, nodes: 0 };
 }
 
-/** One more node made or walked; the clock is read every 256. */
-export function tick(budget: HtmlBudget): void {
+/** One more node made; the clock is read every 256 steps. */
+function count(budget: HtmlBudget): void {
   if (++budget.nodes > budget.maxNodes) {
     throw new HtmlOverBudget(`has more than ${budget.maxNodes.toLocaleString("en")} elements and pieces of text (at most ${budget.maxNodes.toLocaleString("en")})`);
   }
-  if ((budget.nodes & 255) === 0 && performance.now() > budget.deadline) throw new HtmlOverBudget("took too long to read (the time allowed for a page of its size ran out)");
+  clock(budget);
+}
+
+let steps = 0;
+function clock(budget: HtmlBudget): void {
+  if ((++steps & 255) === 0 && performance.now() > budget.deadline) throw new HtmlOverBudget("took too long to read (the time allowed for a page of its size ran out)");
 }
 
 /**
- * parse5's tree, built under `budget`: every element, comment and run of text counts, so a page
- * of a million paragraphs stops at the limit instead of becoming a million objects.
+ * parse5's tree, built under `budget`: every element, comment and text node counts, so a page of
+ * a million paragraphs stops at the limit instead of becoming a million objects. parse5 hands
+ * text over word by word (words and white space are separate tokens) and appends each to the
+ * text node before it, so only a piece that makes a new text node counts.
  */
 function boundedAdapter(budget: HtmlBudget): TreeAdapter<DefaultTreeAdapterMap> {
   const d = defaultTreeAdapter;
+  const counted = (parent: DefaultTreeAdapterTypes.ParentNode, insert: () => void) => {
+    const before = parent.childNodes.length;
+    insert();
+    if (parent.childNodes.length > before) count(budget);
+    else clock(budget);
+  };
   return {
     ...d,
-    createElement: (tagName, namespaceURI, attrs) => (tick(budget), d.createElement(tagName, namespaceURI, attrs)),
-    createCommentNode: (data) => (tick(budget), d.createCommentNode(data)),
-    insertText: (parent, text) => (tick(budget), d.insertText(parent, text)),
-    insertTextBefore: (parent, text, reference) => (tick(budget), d.insertTextBefore(parent, text, reference)),
+    createElement: (tagName, namespaceURI, attrs) => (count(budget), d.createElement(tagName, namespaceURI, attrs)),
+    createCommentNode: (data) => (count(budget), d.createCommentNode(data)),
+    insertText: (parent, text) => counted(parent, () => d.insertText(parent, text)),
+    insertTextBefore: (parent, text, reference) => counted(parent, () => d.insertTextBefore(parent, text, reference)),
   };
 }
 

@@ -28,6 +28,7 @@ import { placePages } from "./tree";
 import { attr, byId, find, findAll, hasClass, htmlBudget, HtmlOverBudget, parseHtml, textContent, type HtmlBudget, type HtmlElement } from "./dom";
 import { CONFLUENCE_PAGE_MAX_BYTES, CONFLUENCE_PAGE_MAX_NODES, confluencePageTimeBudget } from "../limits";
 import { MAX_NODES } from "../../content/structure";
+import { MAX_CONTENT_BYTES } from "../../content/validate";
 
 interface PageMeta {
   ref: string;
@@ -47,6 +48,13 @@ interface PageMeta {
 
 const MAX_SKIPPED_PER_REASON = 50;
 const MB = 1024 * 1024;
+const UTF8 = new TextEncoder();
+const UTF8_TEXT = new TextDecoder();
+/**
+ * A converted page larger than this is refused at once: twice what a stored page holds, because
+ * references are rewritten and the document checked later (where the 2 MB limit itself applies).
+ */
+const MAX_CONVERTED_BYTES = 2 * MAX_CONTENT_BYTES;
 
 /** 400 import_refused naming the file: one page past a limit refuses the import (it could not be stored anyway). */
 function pageTooLarge(file: ZipFile, reason: string) {
@@ -243,6 +251,12 @@ export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () 
       skip(meta.file.path, `the body could not be converted (${(error as Error).message}); the page is empty`);
       content = { type: "doc", content: [{ type: "paragraph" }] };
     }
+    // Kept as UTF-8 until the plan reads it (as a pack's documents are): the converted pages of a
+    // large space are held until the import is written, and objects take several times their JSON.
+    const bytes = UTF8.encode(JSON.stringify(content));
+    if (bytes.byteLength > MAX_CONVERTED_BYTES) {
+      throw importRefused(`the page is too large to import: it converts to a document of ${(bytes.byteLength / MB).toFixed(1)} MB (a page holds at most ${MAX_CONTENT_BYTES / MB} MB)`, meta.file.path);
+    }
     // The page's own files, whether its body shows them or not.
     for (const path of meta.confluenceId ? (ownFiles.get(meta.confluenceId) ?? []) : []) attach(path);
     pages.push({
@@ -257,7 +271,17 @@ export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () 
       createdAt: meta.createdAt,
       updatedAt: meta.updatedAt,
       labels: [],
-      versions: [{ title: meta.title, changeComment: null, author: author(meta.editor ?? meta.author), createdAt: meta.updatedAt, content }],
+      versions: [
+        {
+          title: meta.title,
+          changeComment: null,
+          author: author(meta.editor ?? meta.author),
+          createdAt: meta.updatedAt,
+          get content() {
+            return JSON.parse(UTF8_TEXT.decode(bytes)) as JSONContent;
+          },
+        },
+      ],
       comments: [],
       attachments,
       sourcePath: meta.file.path,
