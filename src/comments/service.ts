@@ -5,6 +5,7 @@
  * (canReadComments, requireCommentablePage), who may edit, delete, resolve and reopen them in
  * access/comments.ts.
  */
+import { importedName } from "../users/imported-name";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { requireCommentAuthor, requireCommentRemover, requireThreadKeeper } from "../access/comments";
 import { canReadComments, requireCommentablePage } from "../access/pages";
@@ -36,7 +37,8 @@ export function toComment(row: CommentRow, authorName: string | null) {
     body: row.body,
     anchorJson: row.anchorJson,
     authorId: row.authorId,
-    authorName,
+    // A comment an import could not credit to an account is the importer's, named as the archive named it.
+    authorName: row.importedAuthor !== null ? importedName(row.importedAuthor) : authorName,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     resolvedAt: row.resolvedAt,

@@ -27,6 +27,11 @@ export const comments = sqliteTable(
     resolvedById: text("resolved_by_id").references(() => users.id, { onDelete: "set null" }),
     /** Set when deleted while replies remain: the row stays as a "deleted" placeholder. */
     deletedAt: text("deleted_at"),
+    /**
+     * The name an imported archive gave the author when the import credited no account (the
+     * author is then the importer): shown as "Name (imported)". Null otherwise.
+     */
+    importedAuthor: text("imported_author"),
   },
   (t) => [index("comments_page_idx").on(t.pageId, t.createdAt), index("comments_parent_idx").on(t.parentId)],
 );

@@ -103,7 +103,7 @@ test("a construct that cannot be stored never refuses a Markdown or Confluence i
     mapped: [],
     skipped: [],
   });
-  const plan = await planImport(env.core, page("markdown"), { key: "ODD", name: "Odd", ownerId: owner.id, now: Date.now() });
+  const plan = await planImport(env.core, page("markdown"), { key: "ODD", name: "Odd", ownerId: owner.id, creditAccounts: true, now: Date.now() });
   const doc = JSON.parse(plan.pages[0].contentJson!);
   expect(JSON.stringify(doc)).toContain('"text":"Kept. @Nobody"');
   expect(doc.content.map((n: any) => n.type)).toEqual(["paragraph", "paragraph", "paragraph"]);
@@ -112,5 +112,5 @@ test("a construct that cannot be stored never refuses a Markdown or Confluence i
     expect.stringMatching(/^a construct that cannot be stored is kept as text: "Blinking" \(unknown node type "blink"/),
   ]);
   // A pack is Cairn's own: one that does not fit is damaged, and refused.
-  await expect(planImport(env.core, page("cairn-pack"), { key: "ODD", name: "Odd", ownerId: owner.id, now: Date.now() })).rejects.toThrow(/blink|id/);
+  await expect(planImport(env.core, page("cairn-pack"), { key: "ODD", name: "Odd", ownerId: owner.id, creditAccounts: true, now: Date.now() })).rejects.toThrow(/blink|id/);
 });

@@ -50,6 +50,10 @@ export interface ImportPlan {
   /** Folded label names per page id; label rows are found or made in the transaction. */
   labels: { pageId: string; name: string }[];
   templates: (typeof templates.$inferInsert)[];
+  /** Versions credited to the importer that keep the name the archive gave their author. */
+  versionImportedAuthors: { pageId: string; versionNumber: number; name: string }[];
+  /** Accounts authors were matched to (only when the importer may credit others): for the audit log. */
+  credited: { userId: string; name: string }[];
   counts: ImportCounts;
   mapped: ImportedSpace["mapped"];
   skipped: ImportedSpace["skipped"];
@@ -59,6 +63,12 @@ export interface PlanOptions {
   key: string;
   name: string;
   ownerId: string;
+  /**
+   * The importer may credit other accounts (the owner, or whoever manages users): authors are
+   * matched to accounts by e-mail. Otherwise a pack's pages, versions and comments are the
+   * importer's, keeping their authors' names as text, and nobody else is named.
+   */
+  creditAccounts: boolean;
   now: number;
   /** Called after each page is checked (progress). */
   onPage?: () => void;
@@ -87,8 +97,9 @@ function refusedAt<T>(where: string, check: () => T): T {
   }
 }
 
-/** Authors matched to accounts by e-mail (case-insensitive); the rest stay names. */
-function matchAuthors(core: Core, imported: ImportedSpace): Map<string, ImportedPerson> {
+/** Authors matched to accounts by e-mail (case-insensitive) when `credit`; the rest stay names. */
+function matchAuthors(core: Core, imported: ImportedSpace, credit: boolean): Map<string, ImportedPerson> {
+  if (!credit) return new Map(imported.authors.map((a) => [a.ref, { id: null, name: a.name }]));
   const emails = [...new Set(imported.authors.map((a) => a.email?.trim().toLowerCase()).filter((e): e is string => !!e))];
   const byEmail = new Map<string, string>();
   for (let i = 0; i < emails.length; i += 500) {
@@ -104,7 +115,7 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function planImport(core: Core, imported: ImportedSpace, opts: PlanOptions): Promise<ImportPlan> {
   const now = iso(opts.now);
-  const people = matchAuthors(core, imported);
+  const people = matchAuthors(core, imported, opts.creditAccounts);
   const userOf = (ref: string | null) => (ref ? (people.get(ref)?.id ?? null) : null);
   const pageIds = new Map<string, string>();
   const attachmentIds = new Map<string, string>();
@@ -145,6 +156,8 @@ export async function planImport(core: Core, imported: ImportedSpace, opts: Plan
     attachments: [],
     labels: [],
     templates: [],
+    versionImportedAuthors: [],
+    credited: [],
     counts: { pages: 0, versions: 0, comments: 0, attachments: 0, labels: 0, templates: 0 },
     mapped: [...imported.mapped],
     skipped: [...imported.skipped],
@@ -155,7 +168,7 @@ export async function planImport(core: Core, imported: ImportedSpace, opts: Plan
     const where = p.sourcePath ?? `page ${i + 1} (${p.title})`;
     if (p.parent !== null && !placed.has(p.parent)) throw importRefused(`its parent ${p.parent} is not a page that comes before it`, where);
     placed.add(p.ref);
-    planPage(plan, p, where, { id: pageIds.get(p.ref)!, parentId: p.parent ? pageIds.get(p.parent)! : null, now, userOf, targets, tally, labelNames, importedBy: imported.format === "cairn-pack" ? null : { id: opts.ownerId, format: imported.format, people } });
+    planPage(plan, p, where, { id: pageIds.get(p.ref)!, parentId: p.parent ? pageIds.get(p.parent)! : null, now, userOf, targets, tally, labelNames, importedBy: imported.format === "cairn-pack" ? null : { id: opts.ownerId, format: imported.format, people }, asImporter: imported.format === "cairn-pack" && !opts.creditAccounts ? { id: opts.ownerId, people } : null });
     // The page's documents are rows now: let them go, so the archive's copy and the plan's are
     // never both held for every page (at 10,000 pages, ~270 MB each).
     p.versions.length = 0;
@@ -175,8 +188,16 @@ export async function planImport(core: Core, imported: ImportedSpace, opts: Plan
     plan.templates.push({ id: newId(), spaceId: plan.spaceId, name, description: t.description.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "").trim().slice(0, 1000), contentJson: content.json, createdById: userOf(t.createdBy), createdAt, updatedAt: when(t.updatedAt, createdAt) });
   }
   plan.counts = { pages: plan.pages.length, versions: plan.versions.length, comments: plan.comments.length, attachments: plan.attachments.length, labels: labelNames.size, templates: plan.templates.length };
+  const credited = new Map<string, string>();
+  for (const a of imported.authors) {
+    const id = people.get(a.ref)?.id;
+    if (id && !credited.has(id)) credited.set(id, a.name);
+  }
+  plan.credited = [...credited].map(([userId, name]) => ({ userId, name }));
   const unmatched = imported.authors.filter((a) => !people.get(a.ref)?.id).length;
-  if (unmatched) {
+  if (imported.format === "cairn-pack" && !opts.creditAccounts) {
+    if (imported.authors.length) plan.mapped.push({ what: "authors named in the archive", count: imported.authors.length, reason: 'their pages, versions and comments are yours, who imported them, each showing the name the archive gave ("Name (imported)"): only the owner or someone who manages people may credit other accounts' });
+  } else if (unmatched) {
     const shown = imported.format === "cairn-pack" ? "their pages and comments show no author" : "their pages name you, who imported them, and each page's history note names them";
     plan.mapped.push({ what: "authors without an account here", count: unmatched, reason: `no account has their e-mail: ${shown}, and mentions of them are plain text with their name` });
   }
@@ -195,6 +216,16 @@ interface PageContext {
   labelNames: Set<string>;
   /** A Markdown or Confluence import: who brought it in, and the names its authors had there. */
   importedBy: { id: string; format: ImportedSpace["format"]; people: Map<string, ImportedPerson> } | null;
+  /** A pack imported by someone who may not credit others: its authors become the importer, keeping their names. */
+  asImporter: { id: string; people: Map<string, ImportedPerson> } | null;
+}
+
+/** The name the archive gave `ref` when the item goes to the importer instead (asImporter), else null. */
+function nameKept(c: PageContext, ref: string | null): string | null {
+  const name = c.asImporter && ref !== null ? c.asImporter.people.get(ref)?.name : undefined;
+  if (name === undefined) return null;
+  // Shown beside "(imported)": no controls, no bidirectional overrides that could move that word.
+  return name.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, " ").replace(/\s+/g, " ").trim().slice(0, 100) || "Someone";
 }
 
 /**
@@ -218,13 +249,16 @@ function planPage(plan: ImportPlan, p: ImportedPage, where: string, c: PageConte
   let current = { json: "", text: "" };
   // Who wrote a version is kept when they have an account here; else, for a Markdown or Confluence
   // import, the person who imported it is named, and the version says where it came from.
-  const byImporter = (ref: string | null) => c.userOf(ref) ?? c.importedBy?.id ?? null;
+  // A pack imported by someone who may not credit others: every author it names is the importer.
+  const byImporter = (ref: string | null) => c.userOf(ref) ?? c.importedBy?.id ?? (nameKept(c, ref) !== null ? c.asImporter!.id : null);
   for (const [n, v] of p.versions.entries()) {
     const at = `${where}, version ${n + 1}`;
     const rewritten = rewriteContent(v.content, c.targets, c.tally);
     current = c.importedBy ? checkKeepingText(plan, at, rewritten) : refusedAt(at, () => checkContentJson(JSON.stringify(rewritten)));
     const comment = (v.changeComment?.trim() || importedFrom(p, v, c))?.slice(0, COMMENT_MAX) || null;
     plan.versions.push({ pageId: c.id, versionNumber: n + 1, title: tidyTitle(v.title), changeComment: comment, authorId: byImporter(v.author), createdAt: when(v.createdAt, createdAt), contentJson: current.json });
+    const kept = nameKept(c, v.author);
+    if (kept !== null) plan.versionImportedAuthors.push({ pageId: c.id, versionNumber: n + 1, name: kept });
   }
   const title = tidyTitle(p.title);
   let emoji: string | null = null;
@@ -286,7 +320,8 @@ function planPage(plan: ImportPlan, p: ImportedPage, where: string, c: PageConte
       parentId: parent && parent !== cm ? c.targets.comments.get(parent.ref)! : null,
       body: refusedAt(at, () => checkBody(body)),
       anchorJson: refusedAt(at, () => checkAnchor(cm.anchor === null || cm.anchor === undefined ? null : JSON.stringify(cm.anchor))),
-      authorId: c.userOf(cm.author),
+      authorId: c.userOf(cm.author) ?? (nameKept(c, cm.author) !== null ? c.asImporter!.id : null),
+      importedAuthor: nameKept(c, cm.author),
       createdAt: commentAt,
       updatedAt: when(cm.updatedAt, commentAt),
       resolvedAt: cm.resolvedAt ? when(cm.resolvedAt, commentAt) : null,

@@ -8,13 +8,16 @@
  *      inflating) and converted into an ImportedSpace (detect.ts);
  *   4. everything is checked and every row built (plan.ts): a refusal here writes nothing;
  *   5. the files go into the blob store, then every row in one transaction (write-space.ts).
- * Progress phases: upload, reading, checking, writing.
+ * Steps 3 to 5 run for one import at a time across the server (queue.ts); the others wait in
+ * line after their upload. Progress phases: upload, waiting (only when it must), reading,
+ * checking, writing.
  */
 import { closeSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Core } from "../core";
 import { canCreateSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../identity/caller";
+import { hasRight } from "../identity/rights";
 import { newId } from "../platform/crypto";
 import { AppError, invalid, permissionRequired } from "../platform/errors";
 import { MultipartError, multipartBoundary, OVERHEAD_BYTES, readFilePart } from "../platform/multipart";
@@ -25,6 +28,7 @@ import { findSpaceByKey, NAME_MAX, normaliseKey, spaceFor, type Space } from "..
 import { convert, detectFormat } from "./detect";
 import type { ImportedSpace, ImportFormat } from "./model";
 import { planImport, type ImportCounts } from "./plan";
+import { importsBusy, importTurns } from "./queue";
 import { importRefused } from "./refused";
 import { releaseBlobs, storeBlobs, writePlan } from "./write-space";
 
@@ -84,8 +88,11 @@ export async function importSpace(core: Core, caller: Caller, request: ImportReq
   const boundary = multipartBoundary(request.contentType);
   if (!boundary) throw new AppError("unsupported_media_type", { detail: `Send the archive as multipart/form-data in the field "${FILE_FIELD}".` });
   if (Number(request.contentLength ?? 0) > IMPORT_MAX_BYTES + OVERHEAD_BYTES) throw tooLargeError();
+  // A full line is told before the upload is read (its place is taken only once the file is on disk).
+  if (importTurns.full) throw importsBusy();
   const progress = startProgress(request.query.progress, user.user.id, WEIGHTS);
   const file = join(core.data.tmpDir, `import-${newId()}.zip`);
+  let release = () => {};
   try {
     const fields = await receive(request, boundary, file, progress, (key) => freeKey(core, key));
     const key = sent("key", request.query.key, fields.get("key"));
@@ -93,6 +100,7 @@ export async function importSpace(core: Core, caller: Caller, request: ImportReq
     if (key !== undefined) freeKey(core, key);
     const sentName = sent("name", request.query.name, fields.get("name"));
 
+    release = await importTurns.take(importsBusy, () => progress.phase("waiting", 1));
     const zip = await opened(file);
     const format = await detectFormat(zip).catch(refusedZip);
     progress.phase("reading", zip.entries.length);
@@ -101,7 +109,7 @@ export async function importSpace(core: Core, caller: Caller, request: ImportReq
     const finalKey = freeKey(core, key ?? imported.space.key!);
 
     progress.phase("checking", imported.pages.length);
-    const plan = await planImport(core, imported, { key: finalKey, name: spaceName(sentName, imported.space.name), ownerId: user.user.id, now: core.clock.now(), onPage: () => progress.step() });
+    const plan = await planImport(core, imported, { key: finalKey, name: spaceName(sentName, imported.space.name), ownerId: user.user.id, creditAccounts: hasRight(user, "users.manage"), now: core.clock.now(), onPage: () => progress.step() });
 
     progress.phase("writing", new Set(plan.attachments.map((a) => a.blob)).size + 1);
     const stored = await storeBlobs(core, plan, imported.blobs, () => progress.step()).catch(refusedZip);
@@ -118,6 +126,7 @@ export async function importSpace(core: Core, caller: Caller, request: ImportReq
     progress.fail(err instanceof AppError ? err.problemCode : "internal_error", err instanceof Error ? err.message : String(err));
     throw err;
   } finally {
+    release();
     rmSync(file, { force: true });
   }
 }

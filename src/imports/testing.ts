@@ -152,15 +152,19 @@ export interface HandPage {
   content?: unknown;
   attachments?: { id: string; filename: string; sha256: string }[];
   labels?: string[];
+  /** Comments as a pack holds them (author refs of authors.json). */
+  comments?: { id: string; body: string; author: string | null; createdAt?: string }[];
+  /** The author ref of the page and its version (a1 unless told). */
+  author?: string;
 }
 
 /** A wiki pack written by hand (format 1 as exports/pack-*.ts writes it), `edit` changing any file. */
-export function handPack(pages: HandPage[], opts: { version?: number; key?: string; blobs?: Record<string, Uint8Array>; extra?: [string, string][] } = {}): Promise<Uint8Array> {
+export function handPack(pages: HandPage[], opts: { version?: number; key?: string; blobs?: Record<string, Uint8Array>; extra?: [string, string][]; authors?: { ref: string; name: string; email: string | null }[] } = {}): Promise<Uint8Array> {
   const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
   const files: [string, Uint8Array | string][] = [
     ["manifest.json", json({ format: "cairn-pack", version: opts.version ?? 1, counts: { pages: pages.length } })],
     ["space.json", json({ key: opts.key ?? "HAND", name: "Hand made", description: "", isPublic: false, publicComments: false, iconKind: 0, iconValue: null, iconColor: null, treeStyle: 0, exports: {}, homepage: pages[0]?.id ?? null, createdAt: "2025-01-01T00:00:00.000Z", updatedAt: "2025-01-01T00:00:00.000Z" })],
-    ["authors.json", json([{ ref: "a1", name: "Ann Author", email: "ann@example.com" }])],
+    ["authors.json", json(opts.authors ?? [{ ref: "a1", name: "Ann Author", email: "ann@example.com" }])],
   ];
   pages.forEach((p, i) =>
     files.push([
@@ -172,14 +176,14 @@ export function handPack(pages: HandPage[], opts: { version?: number; key?: stri
         title: p.title ?? `Page ${i}`,
         emoji: null,
         fullWidth: false,
-        createdBy: "a1",
-        updatedBy: "a1",
+        createdBy: p.author ?? "a1",
+        updatedBy: p.author ?? "a1",
         createdAt: "2025-01-02T00:00:00.000Z",
         updatedAt: "2025-01-02T00:00:00.000Z",
         labels: p.labels ?? [],
-        versions: [{ number: 1, title: p.title ?? `Page ${i}`, changeComment: null, author: "a1", createdAt: "2025-01-02T00:00:00.000Z", content: p.content ?? paragraphDoc(`Text of page ${i}`) }],
-        comments: [],
-        attachments: (p.attachments ?? []).map((a) => ({ ...a, contentType: "application/octet-stream", size: 0, uploadedBy: "a1", createdAt: "2025-01-02T00:00:00.000Z" })),
+        versions: [{ number: 1, title: p.title ?? `Page ${i}`, changeComment: null, author: p.author ?? "a1", createdAt: "2025-01-02T00:00:00.000Z", content: p.content ?? paragraphDoc(`Text of page ${i}`) }],
+        comments: (p.comments ?? []).map((c) => ({ id: c.id, parent: null, body: c.body, anchor: null, author: c.author, createdAt: c.createdAt ?? "2025-01-02T00:00:00.000Z", updatedAt: c.createdAt ?? "2025-01-02T00:00:00.000Z", resolvedAt: null, resolvedBy: null })),
+        attachments: (p.attachments ?? []).map((a) => ({ ...a, contentType: "application/octet-stream", size: 0, uploadedBy: p.author ?? "a1", createdAt: "2025-01-02T00:00:00.000Z" })),
       }),
     ]),
   );

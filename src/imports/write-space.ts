@@ -24,6 +24,7 @@ import { templates } from "../templates/tables";
 import type { BlobSource } from "./model";
 import type { ImportPlan } from "./plan";
 import { writePageLinks } from "../pages/links-store";
+import { pageVersionImportedAuthors } from "../pages/tables";
 import { insertPagesAndVersions } from "./queries";
 import { importRefused } from "./refused";
 
@@ -122,6 +123,7 @@ export function writePlan(core: Core, plan: ImportPlan, stored: StoredBlobs, act
     // The importer is the space's administrator, and nobody else has a grant: private until shared.
     core.db.insert(spaceGrants).values({ id: newId(), spaceId: plan.spaceId, principalType: PRINCIPAL.User, principalId: actor.id, operation: OPERATION.Admin, createdById: actor.id, createdAt: now }).run();
     insertPagesAndVersions(core, plan.pages, plan.versions);
+    insertAll(plan.versionImportedAuthors, (batch) => core.db.insert(pageVersionImportedAuthors).values(batch).run());
     // The links of each page's current version, through the one writer of page_links.
     for (const page of plan.pages) writePageLinks(core, page.id!, page.contentJson, null);
     insertAll(plan.attachments, (batch) =>
@@ -148,7 +150,8 @@ export function writePlan(core: Core, plan: ImportPlan, stored: StoredBlobs, act
       spaceId: plan.spaceId,
       actorId: actor.id,
       ip: actor.ip,
-      data: { key: plan.key, name: plan.name, counts: plan.counts },
+      // Accounts credited with pages, versions or comments by their e-mail in the archive: said in the audit log.
+      data: { key: plan.key, name: plan.name, counts: plan.counts, ...(plan.credited.length ? { authorsCredited: plan.credited } : {}) },
     });
     return core.db.select().from(spaces).where(inArray(spaces.id, [plan.spaceId])).get()!;
   });

@@ -113,3 +113,21 @@ export const pageLinks = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.sourcePageId, t.targetPageId] }), index("page_links_target_idx").on(t.targetPageId, t.sourcePageId)],
 );
+
+/**
+ * The name an imported archive gave a version's author when the import credited no account (the
+ * version's author is then the importer): shown as "Name (imported)". Kept beside page_versions,
+ * whose document is its last column.
+ */
+export const pageVersionImportedAuthors = sqliteTable(
+  "page_version_imported_authors",
+  {
+    pageId: text("page_id").notNull(),
+    versionNumber: integer("version_number").notNull(),
+    name: text("name").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.pageId, t.versionNumber] }),
+    foreignKey({ columns: [t.pageId, t.versionNumber], foreignColumns: [pageVersions.pageId, pageVersions.versionNumber] }).onDelete("cascade"),
+  ],
+);

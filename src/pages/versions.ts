@@ -7,7 +7,8 @@ import { notFound } from "../platform/errors";
 import { users } from "../users/tables";
 import { checkContent } from "./input";
 import { findPage, toPage, writeNextVersion, type Page } from "./store";
-import { PAGE_STATUS, pageVersionContributors, pageVersions } from "./tables";
+import { importedName } from "../users/imported-name";
+import { PAGE_STATUS, pageVersionContributors, pageVersionImportedAuthors, pageVersions } from "./tables";
 
 const versionColumns = {
   versionNumber: pageVersions.versionNumber,
@@ -16,9 +17,11 @@ const versionColumns = {
   authorId: pageVersions.authorId,
   authorName: users.displayName,
   createdAt: pageVersions.createdAt,
+  importedAuthor: pageVersionImportedAuthors.name,
 };
 
-type VersionRow = { versionNumber: number; authorId: string | null; authorName: string | null };
+type VersionRow = { versionNumber: number; authorId: string | null; authorName: string | null; importedAuthor: string | null };
+const importedAuthorOf = and(eq(pageVersionImportedAuthors.pageId, pageVersions.pageId), eq(pageVersionImportedAuthors.versionNumber, pageVersions.versionNumber));
 export interface Contributor {
   id: string;
   name: string;
@@ -30,7 +33,7 @@ export interface Contributor {
  * without any recorded, its author. One statement for the page (or one version), whatever the
  * number of versions.
  */
-function withContributors<T extends VersionRow>(core: Core, pageId: string, rows: T[], versionNumber?: number): Array<T & { contributors: Contributor[] }> {
+function withContributors<T extends VersionRow>(core: Core, pageId: string, rows: T[], versionNumber?: number): Array<Omit<T, "importedAuthor"> & { contributors: Contributor[] }> {
   const recorded = core.db
     .select({ versionNumber: pageVersionContributors.versionNumber, id: pageVersionContributors.userId, name: users.displayName })
     .from(pageVersionContributors)
@@ -44,10 +47,15 @@ function withContributors<T extends VersionRow>(core: Core, pageId: string, rows
     list.push({ id: r.id, name: r.name });
     byVersion.set(r.versionNumber, list);
   }
-  return rows.map((row) => ({
-    ...row,
-    contributors: byVersion.get(row.versionNumber) ?? (row.authorId ? [{ id: row.authorId, name: row.authorName ?? "Someone" }] : []),
-  }));
+  return rows.map(({ importedAuthor, ...row }) => {
+    // A version an import could not credit to an account is the importer's, named as the archive named it.
+    const authorName = importedAuthor !== null ? importedName(importedAuthor) : row.authorName;
+    return {
+      ...row,
+      authorName,
+      contributors: byVersion.get(row.versionNumber) ?? (row.authorId ? [{ id: row.authorId, name: authorName ?? "Someone" }] : []),
+    };
+  });
 }
 
 /**
@@ -60,6 +68,7 @@ export function listVersions(core: Core, caller: Caller, pageId: string) {
     .select(versionColumns)
     .from(pageVersions)
     .leftJoin(users, eq(pageVersions.authorId, users.id))
+    .leftJoin(pageVersionImportedAuthors, importedAuthorOf)
     .where(eq(pageVersions.pageId, page.id))
     .orderBy(desc(pageVersions.versionNumber))
     .all();
@@ -73,6 +82,7 @@ export function getVersion(core: Core, caller: Caller, pageId: string, versionNu
     .select({ ...versionColumns, contentJson: pageVersions.contentJson })
     .from(pageVersions)
     .leftJoin(users, eq(pageVersions.authorId, users.id))
+    .leftJoin(pageVersionImportedAuthors, importedAuthorOf)
     .where(and(eq(pageVersions.pageId, page.id), eq(pageVersions.versionNumber, versionNumber)))
     .get();
   if (!version) throw notFound("Version not found");

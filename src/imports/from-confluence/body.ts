@@ -28,6 +28,8 @@ export interface BodyContext {
   /** The attachment block for an attachment ref (a link to a file alone in its paragraph becomes one). */
   attachmentBlock(ref: string): JSONContent | null;
   mapped(what: string, reason: string): void;
+  /** Called at each element walked: throws once the page's time is up (a Confluence page's budget). */
+  tick?(): void;
 }
 
 
@@ -91,6 +93,7 @@ const MAX_ELEMENT_DEPTH = 500;
 let depth = 0;
 
 function element(el: HtmlElement, marks: Mark[], ctx: BodyContext): JSONContent[] {
+  ctx.tick?.();
   if (depth >= MAX_ELEMENT_DEPTH) {
     ctx.mapped("markup nested too deeply", `kept as its text (more than ${MAX_ELEMENT_DEPTH} elements deep)`);
     const text = textContent(el);
@@ -124,7 +127,7 @@ function convertElement(el: HtmlElement, marks: Mark[], ctx: BodyContext): JSONC
     if (cls.includes("columnLayout") && childElements(el).length > 1) ctx.mapped("page layouts with columns", "the columns are laid out one after another");
   }
   const markOf = INLINE_MARKS[tag];
-  if (markOf) return children(el, [...marks, markOf], ctx);
+  if (markOf) return children(el, withMark(marks, markOf), ctx);
   switch (tag) {
     case "h1": case "h2": case "h3": case "h4": case "h5": case "h6":
       return textBlock({ type: "heading", attrs: { level: Number(tag[1]) } }, children(el, marks, ctx));
@@ -150,7 +153,7 @@ function convertElement(el: HtmlElement, marks: Mark[], ctx: BodyContext): JSONC
     case "a":
       return anchor(el, marks, ctx);
     case "span":
-      if (/line-through/.test(attr(el, "style") ?? "")) return children(el, [...marks, { type: "strike" }], ctx);
+      if (/line-through/.test(attr(el, "style") ?? "")) return children(el, withMark(marks, { type: "strike" }), ctx);
       if (cls.includes("confluence-embedded-file-wrapper") || cls.includes("aui-icon")) return cls.includes("aui-icon") ? [] : children(el, marks, ctx);
       return children(el, marks, ctx);
     case "iframe":
@@ -172,6 +175,14 @@ function convertElement(el: HtmlElement, marks: Mark[], ctx: BodyContext): JSONC
       return children(el, marks, ctx);
     }
   }
+}
+
+/**
+ * A mark added once: `<b><b><b>…` nested thousands deep would otherwise copy an ever longer list
+ * of marks into every piece of text below it (the schema keeps one of each anyway).
+ */
+function withMark(marks: Mark[], mark: Mark): Mark[] {
+  return marks.some((m) => m.type === mark.type) ? marks : [...marks, mark];
 }
 
 function informationMacro(el: HtmlElement, ctx: BodyContext): JSONContent {

@@ -4,13 +4,69 @@
  * (implied end tags, misnested formatting, every named character reference), so an export that
  * is not quite valid HTML reads as Confluence showed it.
  */
-import { parse, type DefaultTreeAdapterTypes } from "parse5";
+import { defaultTreeAdapter, parse, type DefaultTreeAdapterMap, type DefaultTreeAdapterTypes, type TreeAdapter } from "parse5";
 
 export type HtmlNode = DefaultTreeAdapterTypes.Node;
 export type HtmlElement = DefaultTreeAdapterTypes.Element;
 
-export function parseHtml(html: string): HtmlElement {
-  const document = parse(html);
+/** What one page's parse may cost (nodes, and a deadline its conversion shares); past either it throws HtmlOverBudget. */
+export interface HtmlBudget {
+  maxNodes: number;
+  /** performance.now() past which the page is refused. */
+  deadline: number;
+  nodes: number;
+}
+
+/** A page past its budget: `reason` says which limit ("has more than … (at most …)"). */
+export class HtmlOverBudget extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+export function htmlBudget(maxNodes: number, milliseconds: number): HtmlBudget {
+  return { maxNodes, deadline: performance.now() + milliseconds, nodes: 0 };
+}
+
+/** One more node made; the clock is read every 256 steps. */
+function count(budget: HtmlBudget): void {
+  if (++budget.nodes > budget.maxNodes) {
+    throw new HtmlOverBudget(`has more than ${budget.maxNodes.toLocaleString("en")} elements and pieces of text (at most ${budget.maxNodes.toLocaleString("en")})`);
+  }
+  clock(budget);
+}
+
+let steps = 0;
+function clock(budget: HtmlBudget): void {
+  if ((++steps & 255) === 0 && performance.now() > budget.deadline) throw new HtmlOverBudget("took too long to read (the time allowed for a page of its size ran out)");
+}
+
+/**
+ * parse5's tree, built under `budget`: every element, comment and text node counts, so a page of
+ * a million paragraphs stops at the limit instead of becoming a million objects. parse5 hands
+ * text over word by word (words and white space are separate tokens) and appends each to the
+ * text node before it, so only a piece that makes a new text node counts.
+ */
+function boundedAdapter(budget: HtmlBudget): TreeAdapter<DefaultTreeAdapterMap> {
+  const d = defaultTreeAdapter;
+  const counted = (parent: DefaultTreeAdapterTypes.ParentNode, insert: () => void) => {
+    const before = parent.childNodes.length;
+    insert();
+    if (parent.childNodes.length > before) count(budget);
+    else clock(budget);
+  };
+  return {
+    ...d,
+    createElement: (tagName, namespaceURI, attrs) => (count(budget), d.createElement(tagName, namespaceURI, attrs)),
+    createCommentNode: (data) => (count(budget), d.createCommentNode(data)),
+    insertText: (parent, text) => counted(parent, () => d.insertText(parent, text)),
+    insertTextBefore: (parent, text, reference) => counted(parent, () => d.insertTextBefore(parent, text, reference)),
+  };
+}
+
+/** The page's `<html>` element; with a budget, HtmlOverBudget once the page passes it. */
+export function parseHtml(html: string, budget?: HtmlBudget): HtmlElement {
+  const document = budget ? parse(html, { treeAdapter: boundedAdapter(budget) }) : parse(html);
   return document.childNodes.find((n): n is HtmlElement => isElement(n) && n.tagName === "html") ?? (document as unknown as HtmlElement);
 }
 

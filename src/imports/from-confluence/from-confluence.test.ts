@@ -192,5 +192,11 @@ describe("a Confluence space export", () => {
     expect(space.mapped).toContainEqual(expect.objectContaining({ what: "markup nested too deeply", count: 1 }));
     for (const page of space.pages) expect(() => checkAsWritten(space, page)).not.toThrow();
   });
-});
 
+  test("a page that converts to more than a page could hold is refused as it is converted, naming it and the limit", async () => {
+    const pages: FixturePage[] = [{ file: "Wall_1.html", title: "Wall", ancestors: [], body: `<p>${Array.from({ length: 700_000 }, (_, i) => `w${i}`).join(" ")}</p>` }];
+    const refused = fromConfluenceZip(await openTestZip(confluenceExport("Text", "TEXT", pages)));
+    await expect(refused).rejects.toMatchObject({ problemCode: "import_refused" });
+    await expect(refused).rejects.toThrow(/^TEXT\/Wall_1\.html: the page is too large to import: it converts to a document of \d\.\d MB \(a page holds at most 2 MB\)$/);
+  });
+});

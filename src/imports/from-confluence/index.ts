@@ -21,10 +21,14 @@ import type { JSONContent } from "@tiptap/core";
 import { KEY_MAX } from "../../spaces/service";
 import { ATTACHMENT_REF, PAGE_REF, type ImportedAttachment, type ImportedAuthor, type ImportedPage, type ImportedSpace } from "../model";
 import { importRefused } from "../refused";
+import { AppError } from "../../platform/errors";
 import { baseName, contentTypeOf, decodePath, folderOf, isHiddenPath, isRelativeAddress, MappedTally, refCounter, resolvePath, splitAddress, type OpenedZip, type ZipFile } from "../from-markdown/files";
 import { bodyDocument, type BodyContext } from "./body";
 import { placePages } from "./tree";
-import { attr, byId, find, findAll, hasClass, parseHtml, textContent } from "./dom";
+import { attr, byId, find, findAll, hasClass, htmlBudget, HtmlOverBudget, parseHtml, textContent, type HtmlBudget, type HtmlElement } from "./dom";
+import { CONFLUENCE_PAGE_MAX_BYTES, CONFLUENCE_PAGE_MAX_NODES, confluencePageTimeBudget } from "../limits";
+import { MAX_NODES } from "../../content/structure";
+import { MAX_CONTENT_BYTES } from "../../content/validate";
 
 interface PageMeta {
   ref: string;
@@ -43,8 +47,34 @@ interface PageMeta {
 }
 
 const MAX_SKIPPED_PER_REASON = 50;
-/** A page's HTML larger than this is not read (a stored page is at most 2 MB of JSON). */
-const MAX_PAGE_BYTES = 16 * 1024 * 1024;
+const MB = 1024 * 1024;
+const UTF8 = new TextEncoder();
+const UTF8_TEXT = new TextDecoder();
+/**
+ * A converted page larger than this is refused at once: twice what a stored page holds, because
+ * references are rewritten and the document checked later (where the 2 MB limit itself applies).
+ */
+const MAX_CONVERTED_BYTES = 2 * MAX_CONTENT_BYTES;
+
+/** 400 import_refused naming the file: one page past a limit refuses the import (it could not be stored anyway). */
+function pageTooLarge(file: ZipFile, reason: string) {
+  return importRefused(`the page is too large to import: its HTML ${reason}; a page holds at most ${MAX_NODES.toLocaleString("en")} blocks and pieces of text and 2 MB`, file.path);
+}
+
+/**
+ * One file's HTML parsed within the page limits (limits.ts), refused past them before the rest
+ * of it is read: a page of a million paragraphs stops at the limit instead of costing gigabytes.
+ */
+async function readPage(file: ZipFile): Promise<{ html: HtmlElement; budget: HtmlBudget }> {
+  if (file.size > CONFLUENCE_PAGE_MAX_BYTES) throw pageTooLarge(file, `is ${(file.size / MB).toFixed(1)} MB (at most ${CONFLUENCE_PAGE_MAX_BYTES / MB} MB)`);
+  const budget = htmlBudget(CONFLUENCE_PAGE_MAX_NODES, confluencePageTimeBudget(file.size));
+  try {
+    return { html: parseHtml(await file.text(), budget), budget };
+  } catch (error) {
+    if (error instanceof HtmlOverBudget) throw pageTooLarge(file, error.reason);
+    throw error;
+  }
+}
 
 /** `onPage`: called as each page's body is converted (an import's progress). */
 export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () => {}): Promise<ImportedSpace> {
@@ -66,7 +96,7 @@ export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () 
   };
 
   // The overview: the space's name and its pages in tree order.
-  const overview = parseHtml(index.size > MAX_PAGE_BYTES ? "" : await index.text());
+  const overview = (await readPage(index)).html;
   const order = new Map<string, number>();
   for (const a of findAll(find(overview, byId("main-content")) ?? overview, (el) => el.tagName === "a")) {
     const href = attr(a, "href");
@@ -80,7 +110,7 @@ export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () 
   for (const file of zip.entries) {
     const rel = relative(file.path);
     if (!inBase(file.path) || rel.includes("/") || !/\.html?$/i.test(rel) || file === index) continue;
-    const html = parseHtml(file.size > MAX_PAGE_BYTES ? "" : await file.text());
+    const { html } = await readPage(file);
     const breadcrumbs = find(html, byId("breadcrumb-section")) ?? find(html, byId("breadcrumbs"));
     const crumbs = breadcrumbs ? findAll(breadcrumbs, (el) => el.tagName === "a") : [];
     const home = crumbs.find((a) => attr(a, "href")?.toLowerCase() === "index.html");
@@ -204,17 +234,28 @@ export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () 
       mapped: (what, reason) => tally.add(what, reason),
     };
     let content: JSONContent;
+    const { html, budget } = await readPage(meta.file);
+    // The walk has what is left of the page's time (its nodes were counted as they were parsed).
+    let walked = 0;
+    ctx.tick = () => {
+      if ((++walked & 255) === 0 && performance.now() > budget.deadline) throw pageTooLarge(meta.file, "took too long to convert (the time allowed for a page of its size ran out)");
+    };
     try {
-      if (meta.file.size > MAX_PAGE_BYTES) throw new Error(`the page's HTML is ${(meta.file.size / 1024 / 1024).toFixed(1)} MB, more than a page holds`);
-      const html = parseHtml(await meta.file.text());
       const main = find(html, byId("main-content"));
       if (!main) skip(meta.file.path, "the page has no #main-content: its body is empty");
       content = main ? bodyDocument(main, ctx) : { type: "doc", content: [{ type: "paragraph" }] };
       if (find(html, byId("comments-section"))) tally.add("comments", "not imported (an HTML export keeps them only as text)");
     } catch (error) {
+      if (error instanceof AppError && error.problemCode === "import_refused") throw error;
       // A body too deeply nested to walk, or a document past the schema's limits.
       skip(meta.file.path, `the body could not be converted (${(error as Error).message}); the page is empty`);
       content = { type: "doc", content: [{ type: "paragraph" }] };
+    }
+    // Kept as UTF-8 until the plan reads it (as a pack's documents are): the converted pages of a
+    // large space are held until the import is written, and objects take several times their JSON.
+    const bytes = UTF8.encode(JSON.stringify(content));
+    if (bytes.byteLength > MAX_CONVERTED_BYTES) {
+      throw importRefused(`the page is too large to import: it converts to a document of ${(bytes.byteLength / MB).toFixed(1)} MB (a page holds at most ${MAX_CONTENT_BYTES / MB} MB)`, meta.file.path);
     }
     // The page's own files, whether its body shows them or not.
     for (const path of meta.confluenceId ? (ownFiles.get(meta.confluenceId) ?? []) : []) attach(path);
@@ -230,7 +271,17 @@ export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () 
       createdAt: meta.createdAt,
       updatedAt: meta.updatedAt,
       labels: [],
-      versions: [{ title: meta.title, changeComment: null, author: author(meta.editor ?? meta.author), createdAt: meta.updatedAt, content }],
+      versions: [
+        {
+          title: meta.title,
+          changeComment: null,
+          author: author(meta.editor ?? meta.author),
+          createdAt: meta.updatedAt,
+          get content() {
+            return JSON.parse(UTF8_TEXT.decode(bytes)) as JSONContent;
+          },
+        },
+      ],
       comments: [],
       attachments,
       sourcePath: meta.file.path,

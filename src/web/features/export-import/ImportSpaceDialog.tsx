@@ -213,7 +213,13 @@ function FileField({ file, onChoose, error, disabled }: { file: File | null; onC
 
 function StageView({ stage }: { stage: ImportStage }) {
   const percent = stage.stage === "upload" ? Math.round(stage.fraction * 100) : stage.percent;
-  const text = stage.stage === "upload" ? `Uploading the file: ${percent}%` : `Importing: ${phaseText(stage.phase)} (${percent}%). This can take a minute for a large space.`;
+  // The server converts one import at a time: a turn waited for is said as such, not as a stalled bar.
+  const text =
+    stage.stage === "upload"
+      ? `Uploading the file: ${percent}%`
+      : stage.phase === "waiting"
+        ? `${phaseText(stage.phase)} The server imports one space at a time; this one starts when it is its turn.`
+        : `Importing: ${phaseText(stage.phase)} (${percent}%). This can take a minute for a large space.`;
   return (
     <div className="export-progress" role="status" aria-live="polite">
       <span>{text}</span>

@@ -25,8 +25,9 @@ const PHASES: Record<string, string> = {
   files: "Files",
   finish: "Finishing",
   index: "Search index",
-  // Imports: upload, reading, checking, writing
+  // Imports: upload, waiting (for another import: one converts at a time), reading, checking, writing
   upload: "Receiving the file",
+  waiting: "Waiting for another import to finish…",
   reading: "Reading the file",
   checking: "Checking the pages",
   writing: "Writing the space",
