@@ -1,0 +1,110 @@
+/**
+ * What one account's sockets may cost a real server process (its RSS read from /proc): many
+ * sockets from one token that never read while someone else types. The extra sockets are
+ * refused with a reason, the ones that fall behind are cut, and the honest editors stay in sync.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { WebsocketProvider } from "y-websocket";
+import * as Y from "yjs";
+import { peakRssDuring, rssMb } from "../../tests/rss";
+import { startServerProcess, type ServerProcess } from "../../tests/server-process";
+import { SOCKETS_PER_ACCOUNT } from "./connections";
+import { until } from "./testing";
+
+const PASSWORD = "correct horse battery staple";
+let dir: string;
+let server: ServerProcess;
+
+async function api(method: string, path: string, cookie: string | null, body?: unknown) {
+  const headers: Record<string, string> = { "x-requested-with": "Cairn" };
+  if (cookie) headers.cookie = `cairn_session=${cookie}`;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const res = await fetch(server.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+async function signUp(email: string, inviteBy?: string) {
+  const inviteToken = inviteBy ? (await api("POST", "/api/admin/invites", inviteBy, {})).body.token : undefined;
+  const res = await fetch(`${server.url}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+    body: JSON.stringify({ email, displayName: email.split("@")[0], password: PASSWORD, inviteToken }),
+  });
+  expect(res.status).toBe(201);
+  return { id: ((await res.json()) as { id: string }).id, cookie: /cairn_session=([^;]*)/.exec(res.headers.get("set-cookie") ?? "")![1]! };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "cairn-sockets-"));
+  server = await startServerProcess(join(dir, "data"));
+});
+afterAll(async () => {
+  server.proc.kill("SIGTERM");
+  await server.proc.exited;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function provider(pageId: string, token: string) {
+  const doc = new Y.Doc();
+  const p = new WebsocketProvider(`${server.url.replace(/^http/, "ws")}/api/collab`, pageId, doc, { params: { token }, disableBc: true, WebSocketPolyfill: WebSocket as never });
+  return { doc, p, text: () => doc.getText("t").toString() + "|" + doc.getXmlFragment("default").length };
+}
+
+test("300 sockets of one token that never read cost the server a bounded amount while another person types", async () => {
+  const owner = await signUp("owner@example.com");
+  const member = await signUp("member@example.com", owner.cookie);
+  const space = await api("POST", "/api/spaces", owner.cookie, { key: "SOCK", name: "Sockets" });
+  await api("POST", `/api/spaces/SOCK/permissions`, owner.cookie, { principalType: 0, principalId: member.id, operation: 1 });
+  const page = await api("POST", "/api/pages", owner.cookie, { spaceId: space.body.id, title: "Busy", contentJson: JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }) });
+  const pageId = page.body.id as string;
+  const tokenOf = async (cookie: string) => (await api("GET", `/api/pages/${pageId}/collab-token`, cookie)).body.token as string;
+
+  const writer = provider(pageId, await tokenOf(owner.cookie));
+  const reader = provider(pageId, await tokenOf(owner.cookie));
+  await until(() => writer.p.synced && reader.p.synced, 5000, "honest editors synced");
+
+  // The attack: one member's token, many sockets that stop reading as soon as they open.
+  const token = await tokenOf(member.cookie);
+  const closes: Array<{ code: number; reason: string }> = [];
+  const sockets: WebSocket[] = [];
+  for (let i = 0; i < 300; i++) {
+    const ws = new WebSocket(`${server.url.replace(/^http/, "ws")}/api/collab/${pageId}?token=${encodeURIComponent(token)}`);
+    ws.binaryType = "arraybuffer";
+    ws.onclose = (e) => closes.push({ code: e.code, reason: e.reason });
+    sockets.push(ws);
+  }
+  await until(() => sockets.every((ws) => ws.readyState !== WebSocket.CONNECTING), 10_000, "sockets opened");
+  // Long enough for the server's refusals (a close frame each) to arrive before they stop reading.
+  await until(() => closes.length >= 300 - SOCKETS_PER_ACCOUNT, 5000, "extra sockets refused");
+  for (const ws of sockets) (ws as unknown as { pause(): boolean }).pause();
+
+  const refused = closes.filter((c) => c.code === 4429);
+  expect(refused.length).toBeGreaterThanOrEqual(300 - SOCKETS_PER_ACCOUNT);
+  expect(refused[0]!.reason).toContain("connections");
+
+  const pid = server.proc.pid;
+  const { before, peak } = await peakRssDuring(pid, async () => {
+    // 7 MB of typing in 900 KB changes (inside one person's flood budget), each deleted again (the working copy stays small).
+    const text = writer.doc.getText("t");
+    for (let i = 0; i < 8; i++) {
+      text.insert(0, "x".repeat(900 * 1024));
+      text.delete(0, text.length);
+      text.insert(text.length, String(i));
+      await Bun.sleep(300);
+    }
+    await until(() => reader.text() === writer.text(), 15_000, "reader in sync");
+  });
+  console.log(`RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB under 300 non-reading sockets`);
+  expect(peak - before).toBeLessThan(150);
+  expect(server.proc.exitCode).toBeNull();
+  expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+  expect(reader.text()).toBe(writer.text());
+  expect(rssMb(pid)).toBeGreaterThan(0);
+  for (const ws of sockets) ws.close();
+  writer.p.destroy();
+  reader.p.destroy();
+}, 60_000);
