@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as encoding from "lib0/encoding";
 import { WebsocketProvider } from "y-websocket";
 import * as Y from "yjs";
 import { peakRssDuring } from "../../tests/rss";
@@ -139,3 +140,50 @@ test("an editor that fell behind is cut, reconnects by itself and catches up", a
   writer.p.destroy();
   slow.p.destroy();
 }, 30_000);
+
+test("one connection announcing 1.6 million client ids costs a bounded amount, and leaves nothing behind", async () => {
+  const member = await signUp("crowd@example.com", owner.cookie);
+  const space = await api("POST", "/api/spaces", owner.cookie, { key: "CROWD", name: "Crowd" });
+  await api("POST", `/api/spaces/CROWD/permissions`, owner.cookie, { principalType: 0, principalId: member.id, operation: 1 });
+  const page = await api("POST", "/api/pages", owner.cookie, { spaceId: space.body.id, title: "Crowd", contentJson: JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }) });
+  const pageId = page.body.id as string;
+  const token = (await api("GET", `/api/pages/${pageId}/collab-token`, member.cookie)).body.token as string;
+  const ws = new WebSocket(`${server.url.replace(/^http/, "ws")}/api/collab/${pageId}?token=${encodeURIComponent(token)}`);
+  ws.binaryType = "arraybuffer";
+  await new Promise((resolve) => (ws.onopen = resolve));
+  let closed = false;
+  ws.onclose = () => void (closed = true);
+  const { before, peak } = await peakRssDuring(server.proc.pid, async () => {
+    // 1.6 million ids in 32 messages of 50,000 (about 13 MB in 5 s), inside the connection's budget.
+    for (let m = 0; m < 32; m++) {
+      ws.send(awarenessOf(50_000, 1_000_000 + m * 50_000));
+      await Bun.sleep(150);
+    }
+    await Bun.sleep(500);
+  });
+  console.log(`RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB under 1.6 million announced client ids`);
+  expect(closed).toBe(false);
+  expect(peak - before).toBeLessThan(150);
+  ws.close();
+  // A newcomer finds nobody there once the connection has gone.
+  const newcomer = provider(pageId, (await api("GET", `/api/pages/${pageId}/collab-token`, owner.cookie)).body.token);
+  await until(() => newcomer.p.synced, 5000, "newcomer synced");
+  await Bun.sleep(300);
+  expect(newcomer.p.awareness.getStates().size).toBe(1); // itself
+  expect(server.proc.exitCode).toBeNull();
+  newcomer.p.destroy();
+}, 60_000);
+
+function awarenessOf(count: number, firstId: number): Uint8Array {
+  const inner = encoding.createEncoder();
+  encoding.writeVarUint(inner, count);
+  for (let i = 0; i < count; i++) {
+    encoding.writeVarUint(inner, firstId + i);
+    encoding.writeVarUint(inner, 1);
+    encoding.writeVarString(inner, "{}");
+  }
+  const outer = encoding.createEncoder();
+  encoding.writeVarUint(outer, 1);
+  encoding.writeVarUint8Array(outer, encoding.toUint8Array(inner));
+  return encoding.toUint8Array(outer);
+}
