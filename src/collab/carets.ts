@@ -13,12 +13,14 @@
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
 
+const utf8 = new TextDecoder();
+
 /** As y-protocols: a client renews its state every 15 s, so 30 s of silence means gone. */
 export const CARET_TIMEOUT_MS = 30_000;
 /** Client ids one connection may announce in its life (an editor uses one). */
 export const IDS_PER_CONNECTION = 4;
 /** A caret with a name is some hundreds of bytes of JSON; a bigger state is not passed on. */
-export const MAX_STATE_CHARS = 8 * 1024;
+export const MAX_STATE_BYTES = 8 * 1024;
 
 /** One connection's side of the awareness: the ids it announced and who it is. */
 export class CaretOwner {
@@ -51,9 +53,12 @@ export class Carets {
     for (let i = 0; i < count; i++) {
       const clientId = decoding.readVarUint(decoder);
       const clock = decoding.readVarUint(decoder);
-      const text = decoding.readVarString(decoder);
+      // The state's bytes are a view into the message: decoded only for an id this connection may use.
+      const bytes = decoding.readVarUint8Array(decoder);
       const entry = this.entries.get(clientId);
       if (entry ? entry.owner !== owner : owner.ids.size >= IDS_PER_CONNECTION) continue;
+      if (bytes.length > MAX_STATE_BYTES) continue;
+      const text = utf8.decode(bytes);
       const removal = text === "null";
       // y-protocols' rule: a newer clock wins; the same clock may still remove.
       if (entry && !(entry.clock < clock || (entry.clock === clock && removal && entry.json !== null))) continue;
@@ -111,9 +116,8 @@ export class Carets {
   }
 }
 
-/** The state as JSON with the connection's own `user`; undefined when it is not a plain object or too big. */
+/** The state as JSON with the connection's own `user`; undefined when it is not a plain object. */
 function stamped(text: string, owner: CaretOwner): string | undefined {
-  if (text.length > MAX_STATE_CHARS) return undefined;
   let state: unknown;
   try {
     state = JSON.parse(text);
