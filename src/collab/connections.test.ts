@@ -44,12 +44,12 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "cairn-sockets-"));
   server = await startServerProcess(join(dir, "data"));
   owner = await signUp("owner@example.com");
-});
+}, 30_000);
 afterAll(async () => {
   server.proc.kill("SIGTERM");
   await server.proc.exited;
   rmSync(dir, { recursive: true, force: true });
-});
+}, 30_000);
 
 function provider(pageId: string, token: string) {
   const doc = new Y.Doc();
