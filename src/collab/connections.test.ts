@@ -79,9 +79,9 @@ test("300 sockets of one token that never read cost the server a bounded amount 
     ws.onclose = (e) => closes.push({ code: e.code, reason: e.reason });
     sockets.push(ws);
   }
-  await until(() => sockets.every((ws) => ws.readyState !== WebSocket.CONNECTING), 10_000, "sockets opened");
+  await until(() => sockets.every((ws) => ws.readyState !== WebSocket.CONNECTING), 20_000, "sockets opened");
   // Long enough for the server's refusals (a close frame each) to arrive before they stop reading.
-  await until(() => closes.length >= 300 - SOCKETS_PER_ACCOUNT, 5000, "extra sockets refused");
+  await until(() => closes.length >= 300 - SOCKETS_PER_ACCOUNT, 15_000, "extra sockets refused");
   for (const ws of sockets) (ws as unknown as { pause(): boolean }).pause();
 
   const refused = closes.filter((c) => c.code === 4429);
