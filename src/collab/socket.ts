@@ -5,15 +5,15 @@
  * whenever they may have changed (start.ts), and the socket closes at the token's expiry.
  */
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import { personColor } from "../content/person-color";
 import type { Core } from "../core";
+import { findUserWithRoleById } from "../users/service";
 import { CLOSE, roomRefusal, type Refusal } from "./access";
 import { Connections, DEFAULT_BOUNDS, type Bounds, type TrackedData } from "./connections";
 import type { Peer } from "./room";
 import type { RoomConnection, RoomHost } from "./room-host";
 import { COLLAB_URL } from "./service";
 import { verifyCollabToken } from "./token";
-import { findUserWithRoleById } from "../users/service";
-import { personColor } from "../content/person-color";
 
 /** A sync or awareness message is small; a whole page sent at once stays well under this. */
 export const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
