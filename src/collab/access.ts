@@ -13,6 +13,7 @@ import { USER_STATUS, findUserWithRoleById } from "../users/service";
 export const CLOSE = {
   expired: { code: 4401, status: 401, reason: "Your editing session expired. Reopen the page to keep editing." },
   forbidden: { code: 4403, status: 403, reason: "You may no longer edit this page." },
+  suspended: { code: 4403, status: 403, reason: "Your account was suspended: you can no longer edit." },
   gone: { code: 4404, status: 404, reason: "This page was moved to the trash or is no longer visible to you." },
   archived: { code: 4423, status: 403, reason: "This space was archived: its pages can no longer be edited." },
   flooding: { code: 4429, status: 429, reason: "Too many changes too fast: this connection was closed. Reload the page to keep editing." },
@@ -30,7 +31,7 @@ export function editorCaller(core: Core, userId: string): UserCaller | null {
 /** null: the account may edit the page now; otherwise why not. */
 export function roomRefusal(core: Core, userId: string, pageId: string): Refusal | null {
   const caller = editorCaller(core, userId);
-  if (!caller) return CLOSE.forbidden;
+  if (!caller) return CLOSE.suspended;
   const found = findPageMeta(core, pageId);
   if (!found) return CLOSE.gone;
   const access = pageAccess(core, caller, found.space, found.page);

@@ -9,7 +9,7 @@ import * as encoding from "lib0/encoding";
 import * as syncProtocol from "y-protocols/sync";
 import * as Y from "yjs";
 import { Authorship } from "./authorship";
-import { Carets } from "./carets";
+import { CaretOwner, Carets } from "./carets";
 
 const MESSAGE_SYNC = 0;
 const MESSAGE_AWARENESS = 1;
@@ -23,6 +23,8 @@ export const META_MAP = "cairn";
 /** One connection in a room, whatever carries it (a Bun WebSocket today). */
 export interface Peer {
   readonly userId: string;
+  /** The account's name and colour, shown beside its caret (the client's own say is overwritten). */
+  readonly presence?: { readonly name: string; readonly color: string };
   send(message: Uint8Array): void;
   /**
    * Sends to every other peer of its room in one call, when the transport fans out natively
@@ -38,8 +40,8 @@ export const SERVER_ORIGIN = Symbol("cairn-server");
 
 export class Room {
   readonly carets = new Carets();
-  /** Each peer with the awareness client ids it announced (removed when it leaves). */
-  readonly peers = new Map<Peer, Set<number>>();
+  /** Each peer with its side of the awareness (the client ids it announced go when it leaves). */
+  readonly peers = new Map<Peer, CaretOwner>();
   private readonly meta: Y.Map<unknown>;
   /** Who has unpublished changes here (authorship.ts). */
   readonly authorship: Authorship;
@@ -72,7 +74,7 @@ export class Room {
 
   /** A new connection: our state vector (sync step 1) and everyone's carets. */
   join(peer: Peer): void {
-    this.peers.set(peer, new Set());
+    this.peers.set(peer, new CaretOwner({ id: peer.userId, name: peer.presence?.name ?? "", color: peer.presence?.color ?? "" }));
     this.authorship.follow(peer.userId, peer);
     const sync = encoding.createEncoder();
     encoding.writeVarUint(sync, MESSAGE_SYNC);
@@ -101,15 +103,12 @@ export class Room {
         this.broadcast(update, peer);
       }
     } else if (type === MESSAGE_AWARENESS) {
-      const { present, gone } = this.carets.apply(decoding.readVarUint8Array(decoder), Date.now());
-      const ids = this.peers.get(peer);
-      if (ids) {
-        for (const id of present) ids.add(id);
-        for (const id of gone) ids.delete(id);
-      }
-      // Forwarded as it came; back to the sender too only when it is alone (y-websocket
-      // reconnects after 30 s without hearing anything, and the renewal every 15 s is that).
-      this.broadcast(message, this.peers.size === 1 ? null : peer);
+      const owner = this.peers.get(peer);
+      const update = owner && this.carets.apply(owner, decoding.readVarUint8Array(decoder), Date.now());
+      // What was accepted, with the account's own name; back to the sender too only when it is
+      // alone (y-websocket reconnects after 30 s without hearing anything, and the renewal every
+      // 15 s is that).
+      if (update) this.broadcast(awarenessMessage(update), this.peers.size === 1 ? null : peer);
     } else if (type === MESSAGE_QUERY_AWARENESS) {
       const everyone = this.carets.snapshot();
       if (everyone) peer.send(awarenessMessage(everyone));
@@ -118,12 +117,12 @@ export class Room {
   }
 
   leave(peer: Peer): void {
-    const ids = this.peers.get(peer);
-    if (!ids) return;
+    const owner = this.peers.get(peer);
+    if (!owner) return;
     this.peers.delete(peer);
     this.authorship.unfollow(peer.userId, peer);
-    // Its carets go at once rather than after the 30 s awareness time-out.
-    const update = this.carets.remove(ids, Date.now());
+    // Its carets go at once rather than after the 30 s awareness time-out, and are forgotten.
+    const update = this.carets.forget(owner, Date.now());
     if (update) this.broadcast(awarenessMessage(update), null);
   }
 
@@ -152,7 +151,6 @@ export class Room {
   expireAwareness(nowMs: number): void {
     const stale = this.carets.stale(nowMs);
     if (stale.length === 0) return;
-    for (const ids of this.peers.values()) for (const id of stale) ids.delete(id);
     const update = this.carets.remove(stale, nowMs);
     if (update) this.broadcast(awarenessMessage(update), null);
   }

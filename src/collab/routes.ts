@@ -20,7 +20,7 @@ export function collabRoutes(core: Core) {
           "Only for callers who may edit the page (404 if they may not see it, 403 if they may only read it, 409 in the trash). The token lives 10 minutes and is bound to the account and the page. " +
           "Connect a y-websocket `WebsocketProvider` to `ws(s)://<host>/api/collab` with room `documentName` and the query parameter `token`; the document is the Yjs XML fragment `default`, " +
           "and the map `cairn` holds `version`, the page's current version number. The server closes the socket with 4401 when the token expires, 4403 when the account may no longer edit, " +
-          "4404 when the page is trashed or hidden, 4423 when the space is archived and 4429 when the client sends too much too fast; fetch a new token before expiresAt and reconnect.",
+          "4404 when the page is trashed or hidden, 4423 when the space is archived and 4429 when the client sends too much too fast or when the account (16) or the page (100) has too many sockets open; a socket that falls 1 MB behind is dropped (reconnect and sync). The `user` of each awareness state is the account's name and colour, set by the server. Fetch a new token before expiresAt and reconnect.",
       },
     })
     .get("/:id/unpublished", ({ params, request }) => unpublishedChanges(core, callerOf(request), params.id), {

@@ -5,8 +5,11 @@
  * whenever they may have changed (start.ts), and the socket closes at the token's expiry.
  */
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import { personColor } from "../content/person-color";
 import type { Core } from "../core";
+import { findUserWithRoleById } from "../users/service";
 import { CLOSE, roomRefusal, type Refusal } from "./access";
+import { Connections, DEFAULT_BOUNDS, type Bounds, type TrackedData } from "./connections";
 import type { Peer } from "./room";
 import type { RoomConnection, RoomHost } from "./room-host";
 import { COLLAB_URL } from "./service";
@@ -31,9 +34,13 @@ export interface FloodLimits {
 
 export const DEFAULT_FLOOD: FloodLimits = { messagesPerSecond: 100, messageBurst: 400, bytesPerSecond: 1024 * 1024, byteBurst: 8 * 1024 * 1024 };
 
-interface SocketData {
+interface SocketData extends TrackedData {
   pageId: string;
   userId: string;
+  /** The account's name, shown beside its caret whatever the editor announces. */
+  name: string;
+  /** Counted in by Connections (a refused socket never is). */
+  admitted: boolean;
   expiresAt: number;
   peer: Peer | null;
   connection: RoomConnection | null;
@@ -51,12 +58,15 @@ export interface CollabSocket {
   websocket: WebSocketHandler<SocketData>;
   /** Closes the connections whose account may no longer edit their page (optionally only some pages). */
   recheck(only?: (pageId: string) => boolean): void;
+  /** Checks again, at once, only the connections of one account (suspended, its role changed). */
+  recheckAccount(userId: string): void;
 }
 
 export const isCollabPath = (path: string) => path === COLLAB_URL || path.startsWith(`${COLLAB_URL}/`);
 
-export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DEFAULT_FLOOD): CollabSocket {
+export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DEFAULT_FLOOD, bounds: Bounds = DEFAULT_BOUNDS): CollabSocket {
   const now = () => core.clock.now();
+  const connections = new Connections<ServerWebSocket<SocketData>>(bounds);
 
   function closeWith(ws: ServerWebSocket<SocketData>, refusal: { code: number; reason: string }) {
     leave(ws);
@@ -65,6 +75,8 @@ export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DE
 
   function leave(ws: ServerWebSocket<SocketData>) {
     const d = ws.data;
+    if (d.admitted) connections.drop(ws);
+    d.admitted = false;
     if (d.expiry) clearTimeout(d.expiry);
     d.expiry = null;
     const connection = d.connection;
@@ -84,7 +96,8 @@ export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DE
 
   const websocket: WebSocketHandler<SocketData> = {
     maxPayloadLength: HARD_PAYLOAD_LIMIT,
-    // A slow reader is dropped rather than buffered without end; y-websocket reconnects it.
+    // A slow reader is cut by Connections (connections.ts), well before Bun's own limit; this
+    // stays as the last resort.
     backpressureLimit: 8 * 1024 * 1024,
     closeOnBackpressureLimit: true,
     perMessageDeflate: false,
@@ -93,12 +106,17 @@ export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DE
     sendPings: true,
     open(ws) {
       const d = ws.data;
+      const tooMany = connections.admit(ws);
+      if (tooMany) return ws.close(tooMany.code, tooMany.reason);
+      d.admitted = true;
       const peer: Peer = {
         userId: d.userId,
+        presence: { name: d.name, color: personColor(d.userId) },
         send: (message) => {
-          ws.sendBinary(message);
+          if (connections.beforeSend(ws, message.byteLength)) ws.sendBinary(message);
         },
         sendToOthers: (message) => {
+          connections.beforeBroadcast(d.pageId, message.byteLength, ws);
           ws.publishBinary(d.pageId, message);
         },
         close: (code, reason) => closeWith(ws, { code, reason }),
@@ -152,6 +170,9 @@ export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DE
       const data: SocketData = {
         pageId,
         userId: check.claims.userId,
+        name: findUserWithRoleById(core, check.claims.userId)?.user.displayName ?? "",
+        admitted: false,
+        allowance: 0,
         expiresAt: check.claims.expiresAt,
         peer: null,
         connection: null,
@@ -168,6 +189,12 @@ export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DE
         if (only && !only(pageId)) continue;
         const refusal = roomRefusal(core, peer.userId, pageId);
         if (refusal) peer.close(refusal.code, refusal.reason);
+      }
+    },
+    recheckAccount(userId) {
+      for (const ws of connections.ofAccount(userId)) {
+        const refusal = roomRefusal(core, userId, ws.data.pageId);
+        if (refusal) closeWith(ws, refusal);
       }
     },
   };

@@ -13,6 +13,7 @@ import { applyExternalChange } from "./external";
 import { DEFAULT_TIMING, InProcessRoomHost, type HostTiming, type RoomHost } from "./room-host";
 import { pageVersions } from "./queries";
 import { catchUp, roomStorage, setRoomHost } from "./service";
+import type { Bounds } from "./connections";
 import { collabSocket, type CollabSocket, type FloodLimits } from "./socket";
 
 export interface Collab extends CollabSocket {
@@ -39,9 +40,14 @@ const RIGHTS_EVENTS = new Set([
   "group.deleted",
 ]);
 
+/** Events about one account (the target) after which its own connections are checked again. */
+const ACCOUNT_EVENTS = new Set(["user.suspended", "user.role_changed"]);
+
 export interface CollabOptions {
   timing?: HostTiming;
   flood?: FloodLimits;
+  /** Sockets per account and per room, and what they may buffer (tests lower them). */
+  bounds?: Bounds;
   /** How often every connection's rights are checked again (tests shorten it). */
   sweepMs?: number;
 }
@@ -50,7 +56,7 @@ export function startCollab(core: Core, opts: CollabOptions = {}): Collab {
   const onError = (what: string, err: unknown) => core.log.error(what, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   const host = new InProcessRoomHost(roomStorage(core, applyExternalChange), opts.timing ?? DEFAULT_TIMING, onError);
   setRoomHost(core, host);
-  const socket = collabSocket(core, host, opts.flood);
+  const socket = collabSocket(core, host, opts.flood, opts.bounds);
 
   // New versions: after every commit while rooms are loaded, one statement compares their
   // versions with the pages'. That sees every way a document changes (the API, a restore, a
@@ -98,7 +104,20 @@ export function startCollab(core: Core, opts: CollabOptions = {}): Collab {
           },
     );
   };
+  // An account suspended or given another role: its own connections, at once after the commit
+  // (the sweep would take up to a minute).
+  const recheckAccounts = new Set<string>();
+  const recheckAccount = () => {
+    const ids = [...recheckAccounts];
+    recheckAccounts.clear();
+    for (const id of ids) socket.recheckAccount(id);
+  };
   onEventRecorded(core, (c, event: EventRow) => {
+    if (ACCOUNT_EVENTS.has(event.type) && event.targetId && host.stats().peers > 0) {
+      recheckAccounts.add(event.targetId);
+      c.afterCommit(recheckAccount);
+      return;
+    }
     if (!RIGHTS_EVENTS.has(event.type) || host.stats().peers === 0) return;
     recheckSpaces.add(event.type.startsWith("user.") || event.type.startsWith("group.") ? null : event.spaceId);
     c.afterCommit(recheck);

@@ -11,6 +11,7 @@ import { hashPasswordsCheaplyForTests } from "../identity/password";
 import { loadConfig } from "../platform/config";
 import { silentLogger } from "../platform/log";
 import { startServer, type RunningServer } from "../server";
+import type { CollabOptions } from "./start";
 
 hashPasswordsCheaplyForTests();
 
@@ -33,11 +34,11 @@ export interface CollabEnv {
   close(): Promise<void>;
 }
 
-export async function startCollabEnv(dir = mkdtempSync(join(tmpdir(), "cairn-collab-"))): Promise<CollabEnv> {
+export async function startCollabEnv(dir = mkdtempSync(join(tmpdir(), "cairn-collab-")), collab: CollabOptions = { sweepMs: 200 }): Promise<CollabEnv> {
   // A restart comes back on the same port, so clients reconnect as they would to the binary.
   let port = 0;
   const start = () => {
-    const server = startServer(loadConfig(["--data", dir, "--host", "127.0.0.1", "--port", String(port)], {}), { log: silentLogger, collab: { sweepMs: 200 } });
+    const server = startServer(loadConfig(["--data", dir, "--host", "127.0.0.1", "--port", String(port)], {}), { log: silentLogger, collab });
     port = server.server.port ?? 0;
     return server;
   };

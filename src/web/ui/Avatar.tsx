@@ -6,16 +6,11 @@
  * chose one (avatarVariant 1–7, PUT /api/media/avatars/me/variant).
  */
 import { useState } from "react";
+import { PALETTE, personColor } from "../../content/person-color";
 import "./avatar.css";
 
-/** Dark enough that white initials (and white caret labels) read at WCAG AA on them. */
-const PALETTE = ["#0b57d0", "#a8327a", "#1d6b3a", "#8e3bb5", "#a14a00", "#00687a", "#b3261e", "#4a5bc4", "#6b5b00", "#2f6f5e"];
-
-export function colorFor(id: string): string {
-  let h = 2166136261;
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 16777619);
-  return PALETTE[(h >>> 0) % PALETTE.length]!;
-}
+/** The colour from the id (content/person-color.ts: the server colours carets with it too). */
+export const colorFor = personColor;
 
 /** The colours a person may choose for their generated avatar: variant v (1–7) is CHOSEN_COLORS[v - 1]. */
 export const CHOSEN_COLORS = PALETTE.slice(0, 7);
