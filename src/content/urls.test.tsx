@@ -66,7 +66,7 @@ describe("every renderer follows it", () => {
   });
 
   test.each(CASES)("%j in the static site (no base URL: a path of the instance loses its link)", (stored, kind, href) => {
-    const links = { spaceKey: "DOCS", baseUrl: null, pageDirs: new Map(), files: new Map(), titleOf: () => null };
+    const links = { spaceKey: "DOCS", baseUrl: null, pageDirs: new Map(), files: new Map(), downloads: new Map(), titleOf: () => null };
     const out = anchors(documentHtml(doc(stored), siteHtmlOptions(links, 1)));
     if (kind === "web" || kind === "other") expect(out).toEqual(expected(kind, href));
     else if (kind === "internal" && href!.startsWith("/")) expect(out.every((a) => !a.href.startsWith("/") && !a.href.includes("evil.example"))).toBe(true);

@@ -2411,7 +2411,7 @@ export interface paths {
         get?: never;
         /**
          * Upload your avatar (browser session only; multipart field `file`); answers your account with its new avatarUrl
-         * @description PNG, JPEG or WebP. The picture is decoded, cropped to a centred square, shrunk to 256 × 256 at most and re-encoded as WebP, so nothing of the uploaded file but its pixels is kept (EXIF, GPS position and other metadata are dropped; a JPEG's orientation is applied first). SVG, GIF, HEIC and animations are refused with 415, as is a picture over 40 megapixels (checked before decoding); a damaged file is 400 on `file`; over 10 MB is 413.
+         * @description PNG, JPEG or WebP. The picture is decoded, cropped to a centred square, shrunk to 256 × 256 at most and re-encoded as WebP, so nothing of the uploaded file but its pixels is kept (EXIF, GPS position and other metadata are dropped; a JPEG's orientation is applied first). SVG, GIF, HEIC and animations are refused with 415, as is a picture over 12.5 megapixels (width × height × 4 bytes over the 48 MB decoding budget, checked from the header before decoding); a damaged file is 400 on `file`; over 10 MB is 413; 429 when too many images are already waiting to be decoded.
          */
         put: operations["putApiMediaAvatarsMe"];
         post?: never;
@@ -14913,7 +14913,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description A PNG, JPEG or WebP image, at most 10 MB (10485760 bytes) and 40 megapixels; SVG, GIF and animations are refused (415)
+                     * @description A PNG, JPEG or WebP image, at most 10 MB (10485760 bytes) and 12.5 megapixels (48 MB decoded); SVG, GIF, animations and larger pictures are refused (415)
                      */
                     file: string;
                 };
@@ -15159,7 +15159,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description A PNG, JPEG or WebP image, at most 10 MB (10485760 bytes) and 40 megapixels; SVG, GIF and animations are refused (415)
+                     * @description A PNG, JPEG or WebP image, at most 10 MB (10485760 bytes) and 12.5 megapixels (48 MB decoded); SVG, GIF, animations and larger pictures are refused (415)
                      */
                     file: string;
                 };
