@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as encoding from "lib0/encoding";
 import * as syncProtocol from "y-protocols/sync";
 import * as Y from "yjs";
-import { loadDocument } from "./queries";
+import { loadDocument, saveDocuments } from "./queries";
 import { connect, makePage, makeSpace, openSynced, startCollabEnv, synced, typeInto, until, type Account, type Client, type CollabEnv } from "./testing";
 import { MAX_WORKING_COPY_BYTES } from "./update-gate";
 
@@ -116,6 +116,36 @@ describe("only the page's text is accepted", () => {
     expect(heading.getAttribute("level")).toBe(2 as never);
     expect((heading.get(0) as Y.XmlText).toDelta()).toEqual([{ insert: "Title", attributes: { bold: {} } }]);
     expect(a.closes).toEqual([]);
+  });
+});
+
+describe("a copy stored before the check", () => {
+  test("keeps only the page's text once loaded: the junk is not sent, and is gone from the next save", async () => {
+    const pageId = await makePage(env, owner, spaceId, "Old copy");
+    const first = await openSynced(env, owner, pageId, clients);
+    const second = await openSynced(env, owner, pageId, clients);
+    typeInto(first, " typed");
+    await until(() => second.text() === "Old copy typed", 3000, "typing reached the room");
+    for (const c of [first, second]) c.provider.disconnect();
+    await env.restart();
+    // Junk as an earlier build stored it: another type, and a Y.Map inside the fragment.
+    const doc = stored(pageId);
+    doc.transact(() => {
+      const junk = doc.getMap("junk");
+      for (let i = 0; i < 500; i++) junk.set(`k${i}`, "x".repeat(1000));
+      doc.getXmlFragment("default").insert(1, [new Y.Map() as unknown as Y.XmlElement]);
+    });
+    const version = loadDocument(env.server.core, pageId)!.version;
+    saveDocuments(env.server.core, [{ pageId, state: Y.encodeStateAsUpdate(doc), version }]);
+    const reader = await openSynced(env, owner, pageId, clients);
+    expect(reader.doc.getMap("junk").size).toBe(0);
+    expect(reader.text()).toBe("Old copy typed");
+    expect(reader.fragment.length).toBe(1);
+    reader.provider.disconnect();
+    await env.restart();
+    const after = loadDocument(env.server.core, pageId)!.state;
+    expect(after.byteLength).toBeLessThan(50_000);
+    expect(stored(pageId).getMap("junk").size).toBe(0);
   });
 });
 

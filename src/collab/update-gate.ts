@@ -57,7 +57,7 @@ export function checkClientUpdate(doc: Y.Doc, update: Uint8Array, names: { fragm
 }
 
 /** The XML the editor writes: elements, text with formatting, attributes with plain values. */
-function allowedContent(item: Y.Item): boolean {
+export function allowedContent(item: Y.Item): boolean {
   const content = item.content;
   if (content instanceof Y.ContentDeleted) return true;
   if (item.parentSub !== null) return content instanceof Y.ContentAny;
