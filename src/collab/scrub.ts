@@ -1,12 +1,12 @@
 /**
  * Working copies stored before rooms checked what they accept (update-gate.ts) may hold content
- * the editor never shows: other top-level types, non-XML types inside the fragment, pieces Yjs
- * kept pending. When such a copy is loaded, that content is deleted (Yjs keeps a small tombstone
+ * the editor never shows: other top-level types, non-XML types inside the fragment, elements
+ * nested deeper than a page may be, pieces Yjs kept pending. When such a copy is loaded, that content is deleted (Yjs keeps a small tombstone
  * of each piece, not its content) and the pending pieces are dropped, so the next save stores
  * the page's text alone. The document is changed, never replaced: devices' copies still merge.
  */
 import * as Y from "yjs";
-import { allowedContent } from "./update-gate";
+import { allowedContent, MAX_NESTING } from "./update-gate";
 
 /** Answers whether anything was removed (the room is then saved again). */
 export function scrubStoredCopy(doc: Y.Doc, names: { fragment: string; meta: string }, origin: unknown): boolean {
@@ -22,11 +22,12 @@ export function scrubStoredCopy(doc: Y.Doc, names: { fragment: string; meta: str
     }
     const fragment = doc.share.get(names.fragment);
     // Every live piece of the fragment, without recursion (a hostile copy may nest deeply).
-    const stack: Array<Y.AbstractType<any>> = fragment ? [fragment] : [];
+    const stack: Array<{ type: Y.AbstractType<any>; depth: number }> = fragment ? [{ type: fragment, depth: 0 }] : [];
     while (stack.length > 0) {
-      for (const item of itemsOf(stack.pop()!)) {
-        if (!allowedContent(item)) remove(item);
-        else if (item.content instanceof Y.ContentType) stack.push(item.content.type);
+      const { type, depth } = stack.pop()!;
+      for (const item of itemsOf(type)) {
+        if (!allowedContent(item) || depth > MAX_NESTING) remove(item);
+        else if (item.content instanceof Y.ContentType) stack.push({ type: item.content.type, depth: depth + 1 });
       }
     }
   }, origin);

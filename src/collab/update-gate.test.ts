@@ -98,6 +98,25 @@ describe("only the page's text is accepted", () => {
     expect(b.text()).toBe("Base");
   });
 
+  test("elements nested deeper than a page may be are refused (reading the room would overflow the stack)", async () => {
+    const pageId = await makePage(env, owner, spaceId, "Shallow");
+    const a = await openSynced(env, owner, pageId, clients);
+    a.doc.transact(() => {
+      let outer = new Y.XmlElement("blockquote");
+      a.fragment.insert(a.fragment.length, [outer]);
+      for (let i = 0; i < 20_000; i++) {
+        const inner = new Y.XmlElement("blockquote");
+        outer.insert(0, [inner]);
+        outer = inner;
+      }
+    });
+    await closedWith(a, 4415);
+    expect(a.closes.find((e) => e.code === 4415)!.reason).toContain("nested deeper");
+    // The room reads and publishes as before.
+    const res = await env.api("PUT", `/api/pages/${pageId}`, owner, { contentFrom: "room", baseVersion: 1, changeComment: "still fine" });
+    expect(res.status).toBe(200);
+  });
+
   test("ordinary editing still works: paragraphs, formatting, attributes, deletions", async () => {
     const pageId = await makePage(env, owner, spaceId, "One", "Two");
     const a = await openSynced(env, owner, pageId, clients);

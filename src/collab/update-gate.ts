@@ -20,6 +20,12 @@ import * as Y from "yjs";
  */
 export const MAX_WORKING_COPY_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Types inside types, at most: a page's nodes nest at most 40 deep (content/structure.ts), and
+ * converting a room recurses once per level (20,000 levels, 420 KB, overflowed the stack).
+ */
+export const MAX_NESTING = 64;
+
 /** A change the room refuses; socket.ts closes the sender's connection with it. */
 export class RefusedChange extends Error {
   constructor(
@@ -34,6 +40,7 @@ export class RefusedChange extends Error {
 export const REFUSED = {
   outside: new RefusedChange(4415, "The editor sent a change outside the page's text, which the server does not keep. Reload the page to keep editing."),
   unknownBase: new RefusedChange(4409, "The editor sent a change built on content the server does not have. Reload the page to keep editing."),
+  tooDeep: new RefusedChange(4415, "The editor sent content nested deeper than a page may hold, which the server does not keep. Reload the page to keep editing."),
   tooLarge: new RefusedChange(
     4413,
     "This page is too large to keep editing together: your last change was not kept. Copy what you need, reload the page, and move part of it to a new page.",
@@ -47,11 +54,13 @@ export function checkClientUpdate(doc: Y.Doc, update: Uint8Array, names: { fragm
   for (const struct of structs) {
     if (!(struct instanceof Y.Item)) continue; // GC and Skip carry no content.
     if (struct.id.clock + struct.length <= Y.getState(doc.store, struct.id.client)) continue; // already here
-    const root = roots.of(struct);
+    const { root, depth } = roots.of(struct);
     if (root === null) throw REFUSED.unknownBase;
     // Built next to deleted content: Yjs turns it into a deleted placeholder, its content dropped.
     if (root === GONE) continue;
     if (root !== names.fragment || !allowedContent(struct)) throw REFUSED.outside;
+    // Reading the room (and anything else that walks it) recurses once per level.
+    if (depth > MAX_NESTING) throw REFUSED.tooDeep;
   }
   checkDeletions(doc, ds, roots, names.meta);
 }
@@ -85,17 +94,22 @@ function checkDeletions(doc: Y.Doc, ds: { clients: Map<number, Array<{ clock: nu
 /** Next to (or inside) deleted content: harmless, Yjs keeps no content for it. */
 const GONE = Symbol("gone");
 type Root = string | typeof GONE | null;
+/** Where a piece lands: its top-level type and how many types deep (0: in the top-level type). */
+interface Place {
+  root: Root;
+  depth: number;
+}
 
 /**
- * The top-level type each piece of an update lands in. A piece names its parent only when it has
- * no neighbours; otherwise it shares the parent of the piece it was inserted next to, which is in
+ * Where each piece of an update lands. A piece names its parent only when it has no
+ * neighbours; otherwise it shares the parent of the piece it was inserted next to, which is in
  * the document or earlier in the same update. Resolved without recursion (a paste is one long
- * chain of neighbours), each piece once.
+ * chain of neighbours, a hostile update one long chain of nested elements), each piece once.
  */
 class RootFinder {
   private readonly local = new Map<number, Array<Y.Item | Y.GC | Y.Skip>>();
-  private readonly found = new Map<object, Root>();
-  private readonly typeRoots = new Map<Y.AbstractType<unknown>, Root>();
+  private readonly found = new Map<object, Place>();
+  private readonly typePlaces = new Map<Y.AbstractType<any>, Place>();
 
   constructor(
     private readonly doc: Y.Doc,
@@ -115,43 +129,54 @@ class RootFinder {
     return last ? last.id.clock + last.length : 0;
   }
 
-  of(start: Y.Item): Root {
-    const chain = new Set<object>();
+  of(start: Y.Item): Place {
+    // Each step: the piece, and 1 when the next one holds it (one type up), 0 for a neighbour.
+    const chain: Array<{ piece: object; up: number }> = [];
+    const visiting = new Set<object>();
     let at: Y.Item | Y.GC | Y.Skip | null = start;
-    let root: Root | undefined;
-    while (root === undefined) {
+    let end: Place | undefined;
+    while (end === undefined) {
       const known = this.found.get(at!);
       if (known !== undefined) {
-        root = known;
+        end = known;
         break;
       }
       if (!(at instanceof Y.Item)) {
-        root = at instanceof Y.GC ? GONE : null;
+        end = { root: at instanceof Y.GC ? GONE : null, depth: 0 };
         break;
       }
-      if (chain.has(at)) {
-        root = null; // a cycle: nothing Yjs could place
+      if (visiting.has(at)) {
+        end = { root: null, depth: 0 }; // a cycle: nothing Yjs could place
         break;
       }
-      chain.add(at);
+      visiting.add(at);
       const item: Y.Item = at;
-      const parent = item.parent as Y.AbstractType<unknown> | Y.ID | string | null;
-      if (typeof parent === "string") root = parent;
-      else if (parent instanceof Y.AbstractType) root = this.rootOfType(parent);
-      else if (parent !== null) {
+      const parent = item.parent as Y.AbstractType<any> | Y.ID | string | null;
+      if (typeof parent === "string") {
+        chain.push({ piece: item, up: 0 });
+        end = { root: parent, depth: 0 };
+      } else if (parent instanceof Y.AbstractType) {
+        chain.push({ piece: item, up: 0 });
+        end = this.placeOfType(parent);
+      } else if (parent !== null) {
         // Inside a type made by another piece: that piece must hold a type.
         const holder = this.find(parent);
-        if (holder instanceof Y.Item && !(holder.content instanceof Y.ContentType)) root = null;
+        chain.push({ piece: item, up: 1 });
+        if (!holder || (holder instanceof Y.Item && !(holder.content instanceof Y.ContentType))) end = { root: null, depth: 0 };
         else at = holder;
       } else {
         const neighbour = item.origin ?? item.rightOrigin;
+        chain.push({ piece: item, up: 0 });
         at = neighbour ? this.find(neighbour) : null;
-        if (!at) root = null;
+        if (!at) end = { root: null, depth: 0 };
       }
-      if (root === undefined && !at) root = null;
     }
-    for (const item of chain) this.found.set(item, root);
-    return root;
+    let depth = end.depth;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      depth += chain[i].up;
+      this.found.set(chain[i].piece, { root: end.root, depth });
+    }
+    return this.found.get(start) ?? end;
   }
 
   /** The piece holding `id`: this update's, or the document's. */
@@ -172,20 +197,21 @@ class RootFinder {
     return null;
   }
 
-  /** A type in the document: the name it hangs under at the top. */
-  private rootOfType(type: Y.AbstractType<unknown>): Root {
-    const known = this.typeRoots.get(type);
-    if (known !== undefined) return known;
+  /** A type in the document: the name it hangs under at the top, and how deep it is. */
+  private placeOfType(type: Y.AbstractType<any>): Place {
+    const known = this.typePlaces.get(type);
+    if (known) return known;
+    const path: Array<Y.AbstractType<any>> = [];
     let t = type;
-    const seen: Array<Y.AbstractType<unknown>> = [];
     while (t._item) {
-      seen.push(t);
-      if (t._item.deleted) return GONE;
-      t = t._item.parent as Y.AbstractType<unknown>;
+      if (t._item.deleted) return { root: GONE, depth: 0 };
+      path.push(t);
+      t = t._item.parent as Y.AbstractType<any>;
     }
     let name: Root = null;
     for (const [key, value] of this.doc.share) if (value === t) name = key;
-    for (const s of [t, ...seen]) this.typeRoots.set(s, name);
-    return name;
+    // The type `path[i]` is path.length - i types deep; a piece inside it one more.
+    path.forEach((p, i) => this.typePlaces.set(p, { root: name, depth: path.length - i }));
+    return { root: name, depth: path.length };
   }
 }
