@@ -8,8 +8,8 @@
  * would grow the working copy past MAX_WORKING_COPY_BYTES. A refused update is neither applied,
  * stored nor forwarded: the connection that sent it is closed with the reason (socket.ts).
  *
- * Why before and not after: once applied, a piece is in the document's history for good (a
- * deletion leaves a tombstone, and Yjs has already forwarded nothing, but the bytes were paid).
+ * Why before and not after: once applied, a piece is in the document's history for good (taking
+ * it back leaves a tombstone per piece), and its memory was already spent.
  */
 import * as Y from "yjs";
 
