@@ -10,6 +10,7 @@ import * as syncProtocol from "y-protocols/sync";
 import * as Y from "yjs";
 import { Authorship } from "./authorship";
 import { CaretOwner, Carets } from "./carets";
+import { checkClientUpdate, MAX_WORKING_COPY_BYTES, REFUSED } from "./update-gate";
 
 const MESSAGE_SYNC = 0;
 const MESSAGE_AWARENESS = 1;
@@ -89,15 +90,21 @@ export class Room {
     const decoder = decoding.createDecoder(message);
     const type = decoding.readVarUint(decoder);
     if (type === MESSAGE_SYNC) {
-      const reply = encoding.createEncoder();
-      encoding.writeVarUint(reply, MESSAGE_SYNC);
-      const syncType = syncProtocol.readSyncMessage(decoder, reply, this.doc, peer);
-      // Step 1 is answered with step 2; steps 2 and updates need no answer.
-      if (encoding.length(reply) > 1) peer.send(encoding.toUint8Array(reply));
+      const syncType = decoding.readVarUint(decoder);
+      if (syncType === syncProtocol.messageYjsSyncStep1) {
+        // Step 1 is answered with step 2; steps 2 and updates need no answer.
+        const reply = encoding.createEncoder();
+        encoding.writeVarUint(reply, MESSAGE_SYNC);
+        syncProtocol.readSyncStep1(decoder, reply, this.doc);
+        peer.send(encoding.toUint8Array(reply));
+        return;
+      }
+      if (syncType !== syncProtocol.messageYjsSyncStep2 && syncType !== syncProtocol.messageYjsUpdate) throw new Error("unknown sync message");
+      this.applyClientUpdate(peer, decoding.readVarUint8Array(decoder));
       // A change goes on to the others as it came (Yjs updates are idempotent): re-encoding it
       // from the transaction would cost the server as much again. An empty one (2 bytes of
       // update, a client with nothing new) goes nowhere.
-      if (syncType !== syncProtocol.messageYjsSyncStep1 && message.length > 5) {
+      if (message.length > 5) {
         const update = syncType === syncProtocol.messageYjsUpdate ? message : Uint8Array.from(message);
         update[1] = syncProtocol.messageYjsUpdate;
         this.broadcast(update, peer);
@@ -114,6 +121,34 @@ export class Room {
       if (everyone) peer.send(awarenessMessage(everyone));
     }
     // Anything else (auth, unknown types) is ignored, as y-websocket's own server does.
+  }
+
+  /** The working copy's encoded size as last measured, plus what was applied since (update-gate.ts). */
+  private workingBytes: number | null = null;
+  private measured = { bytes: 0, at: 0 };
+
+  /**
+   * A client's update, checked before anything of it is kept (update-gate.ts): throws a
+   * RefusedChange for content outside the page's text or past the working copy's bound. The size
+   * is counted from the updates applied and measured again (a full encoding) only when the
+   * count nears the bound, so typing never pays for it.
+   */
+  private applyClientUpdate(peer: Peer, update: Uint8Array): void {
+    checkClientUpdate(this.doc, update, { fragment: FRAGMENT, meta: META_MAP });
+    if (this.workingBytes === null || this.workingBytes + update.byteLength > MAX_WORKING_COPY_BYTES) {
+      // The count overlaps (a reconnect sends some updates again), misses the server's own
+      // changes and deletions that shrank the copy: it is measured again before refusing, but
+      // at most once a second or per 64 KB applied, so a client at the bound cannot make every
+      // message cost a full encoding.
+      const now = performance.now();
+      if (this.workingBytes === null || this.workingBytes - this.measured.bytes > 64 * 1024 || now - this.measured.at > 1000) {
+        this.workingBytes = Y.encodeStateAsUpdate(this.doc).byteLength;
+        this.measured = { bytes: this.workingBytes, at: now };
+      }
+      if (this.workingBytes + update.byteLength > MAX_WORKING_COPY_BYTES) throw REFUSED.tooLarge;
+    }
+    Y.applyUpdate(this.doc, update, peer);
+    this.workingBytes += update.byteLength;
   }
 
   leave(peer: Peer): void {

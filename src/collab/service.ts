@@ -15,7 +15,8 @@ import { findPage } from "../pages/store";
 import { pageVersions } from "../pages/tables";
 import { replaceRoomContent, roomContent, seedFragment } from "./content";
 import { loadAuthors, loadDocument, saveDocuments } from "./queries";
-import { Room, SERVER_ORIGIN } from "./room";
+import { FRAGMENT, META_MAP, Room, SERVER_ORIGIN } from "./room";
+import { scrubStoredCopy } from "./scrub";
 import type { RoomHost, RoomStorage } from "./room-host";
 import { signCollabToken, TOKEN_LIFETIME_MS } from "./token";
 
@@ -57,6 +58,8 @@ export function roomStorage(core: Core, external: ExternalChange): RoomStorage {
         return room;
       }
       Y.applyUpdate(room.doc, stored.state, SERVER_ORIGIN);
+      // A copy stored before rooms checked what they accept keeps only the page's text.
+      scrubStoredCopy(room.doc, { fragment: FRAGMENT, meta: META_MAP }, SERVER_ORIGIN);
       room.authorship.restore(loadAuthors(core, pageId));
       catchUp(core, room, external);
       return room;

@@ -14,6 +14,7 @@ import type { Peer } from "./room";
 import type { RoomConnection, RoomHost } from "./room-host";
 import { COLLAB_URL } from "./service";
 import { verifyCollabToken } from "./token";
+import { RefusedChange } from "./update-gate";
 
 /** A sync or awareness message is small; a whole page sent at once stays well under this. */
 export const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
@@ -141,8 +142,10 @@ export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DE
       if (!withinBudget(d, bytes.byteLength)) return closeWith(ws, CLOSE.flooding);
       try {
         d.connection.receive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-      } catch {
-        closeWith(ws, { code: 4400, reason: "The editor sent a message the server could not read. Reload the page." });
+      } catch (err) {
+        // Refused content (update-gate.ts) says why; anything else could not be read.
+        if (err instanceof RefusedChange) closeWith(ws, err);
+        else closeWith(ws, { code: 4400, reason: "The editor sent a message the server could not read. Reload the page." });
       }
     },
     close(ws) {

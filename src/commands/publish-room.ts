@@ -15,6 +15,7 @@ import { requireEditablePage } from "../access/pages";
 import { replaceRoomContent, roomContent } from "../collab/content";
 import { writeAuthors } from "../collab/queries";
 import { roomHostOf } from "../collab/service";
+import { explainRefusal } from "../collab/refusal";
 import { namedAuthors, roomAuthors } from "../collab/unpublished";
 import { acceptAll } from "../content/tracked-changes";
 import type { Core } from "../core";
@@ -40,7 +41,13 @@ export function publishRoom(core: Core, caller: Caller, pageId: string, input: P
     const page = core.tx(() => {
       const before = findPage(core, pageId)?.page;
       const content = acceptAll(roomContent(room));
-      const page = updatePage(core, caller, pageId, { ...rest, contentJson: JSON.stringify(content) });
+      let page: Page;
+      try {
+        page = updatePage(core, caller, pageId, { ...rest, contentJson: JSON.stringify(content) });
+      } catch (err) {
+        // A refused link or passage is named in words the person at the editor can act on.
+        throw explainRefusal(err, content);
+      }
       const authors = roomAuthors(core, room, before && before.currentVersion === room.version ? before.contentJson : undefined);
       const me = caller.kind === "user" ? caller.user.id : null;
       const unseen = seenAuthors ? authors.filter((a) => a.userId !== me && !seenAuthors.includes(a.userId)) : [];

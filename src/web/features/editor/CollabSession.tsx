@@ -27,6 +27,7 @@ import { EditorSurface, primaryKeyHandler } from "./EditorSurface";
 import { editorExtensions } from "./extensions";
 import { ChangePopover, TrackedChangesBar, usePendingChanges } from "./TrackedChangesBar";
 import { CloseDialog, discardMine, fetchUnpublished, WhoseChangesDialog } from "./PublishDialogs";
+import { refusedLinkOf, selectRefusedLink } from "./refused-link";
 import { caretAtFirstChange, takeReviewRequest } from "./review";
 import { settle } from "./tracked";
 import { useUploads } from "./useUploads";
@@ -152,7 +153,14 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
       } else if (err instanceof ApiError && err.code === "version_conflict") {
         const current = (err.body.current as Page | undefined)?.currentVersionNumber ?? err.body.currentVersionNumber;
         setError({ message: `Version ${String(current ?? "")} was published meanwhile; its changes reach this page as tracked changes. Review them, then Update again.` });
-      } else setError({ field: err instanceof ApiError ? err.field : undefined, message: err instanceof Error ? err.message : String(err) });
+      } else {
+        const message = err instanceof Error ? err.message : String(err);
+        setError({ field: err instanceof ApiError ? err.field : undefined, message });
+        // A refused link: the person is taken to it (selected, scrolled to) and told there too,
+        // whatever part of a long page they were looking at.
+        const link = err instanceof ApiError ? refusedLinkOf(err.body) : null;
+        if (link && selectRefusedLink(editor, link)) toast.error(message, { duration: 15_000 });
+      }
     } finally {
       setSaving(false);
     }

@@ -37,6 +37,9 @@ export interface RoomState {
   pending: boolean;
 }
 
+/** Close codes of a change the server refused (src/collab/update-gate.ts). */
+const REFUSED_CHANGE = new Set([4409, 4413, 4415]);
+
 const wsUrl = (url: string) => new URL(url, location.origin).href.replace(/^http/, "ws");
 /** A drop shorter than this reads "Reconnecting…"; longer, the offline sentence. */
 const RECONNECTING_GRACE_MS = 5000;
@@ -53,6 +56,7 @@ export class CollabRoom {
   private everConnected = false;
   private lastTokenRetry = 0;
   private destroyed = false;
+  private localDropped = false;
 
   constructor(
     readonly pageId: string,
@@ -172,7 +176,9 @@ export class CollabRoom {
     removeEventListener("online", this.goOnline);
     const keepLocal = this.state.pending || !this.provider.synced;
     this.provider.destroy();
-    if (keepLocal) void this.store.destroy();
+    if (this.localDropped) {
+      // Already cleared when the server refused a change.
+    } else if (keepLocal) void this.store.destroy();
     else void this.store.clearData();
     this.doc.destroy();
   }
@@ -211,6 +217,12 @@ export class CollabRoom {
       } catch {
         // Fall through: say why the room closed.
       }
+    }
+    // A change the server refused (not the page's text, past its size): the copy on this device
+    // holds it and would send it again on every visit, so the next one starts from the room.
+    if (REFUSED_CHANGE.has(event.code) && !this.localDropped) {
+      this.localDropped = true;
+      void this.store.clearData();
     }
     this.set({ connection: "closed", closeCode: event.code, closedReason: event.reason || closeSentence(event.code) });
   }
