@@ -216,7 +216,8 @@ describe("writing a page", () => {
     await page.locator(".ProseMirror").click();
     await page.keyboard.press("Control+End");
     await page.keyboard.type(" Unsaved words.");
-    await page.waitForTimeout(600);
+    // The copy kept in the browser holds every word typed (it is written after a pause in typing).
+    await page.waitForFunction((id) => (localStorage.getItem(`cairn.unsaved.${id}`) ?? "").includes("Unsaved words."), p.id, { timeout: 10_000 });
     await page.reload();
     await page.getByRole("status").getByText(/Restored your unsaved changes/).waitFor();
     await page.locator(".ProseMirror", { hasText: "Unsaved words." }).waitFor();
