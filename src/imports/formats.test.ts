@@ -114,3 +114,14 @@ test("a construct that cannot be stored never refuses a Markdown or Confluence i
   // A pack is Cairn's own: one that does not fit is damaged, and refused.
   await expect(planImport(env.core, page("cairn-pack"), { key: "ODD", name: "Odd", ownerId: owner.id, creditAccounts: true, now: Date.now() })).rejects.toThrow(/blink|id/);
 });
+
+test("titles and names from an archive lose the characters a title may not hold (invisible ones, bidi overrides); a name sent with them is a 400", async () => {
+  const zip = await zipOf([["Notes.md", "---\ntitle: \"Re\u200Bport \u202Egnp.exe\"\n---\nBody.\n"]]);
+  const refused = await importZip(env, owner, zip, { key: "TIDY", name: "Tea\u200Bm" });
+  expect(refused.status).toBe(400);
+  expect(Object.keys(refused.body.errors)).toEqual(["name"]);
+  const res = await importZip(env, owner, zip, { key: "TIDY", name: "Team" });
+  expect(res.status).toBe(201);
+  const titles = env.core.sqlite.query("SELECT p.title FROM pages p JOIN spaces s ON s.id = p.space_id WHERE s.key = 'TIDY'").all() as Array<{ title: string }>;
+  expect(titles.map((t) => t.title)).toEqual(["Report gnp.exe"]);
+});

@@ -16,6 +16,7 @@ import { cleanEmoji, COMMENT_MAX, TITLE_MAX } from "../pages/input";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { AppError, invalid } from "../platform/errors";
+import { tidySingleLine } from "../platform/text";
 import { DESCRIPTION_MAX } from "../spaces/service";
 import { users } from "../users/tables";
 import { newTally, rewriteCommentBody, rewriteContent, type ImportedPerson, type RefTargets } from "./links";
@@ -83,8 +84,7 @@ function when(value: string | null | undefined, fallback: string): string {
 
 /** Titles are tidied rather than refused: other wikis allow what Cairn's titles do not. */
 function tidyTitle(title: string): string {
-  const t = title.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").replace(/\s+/g, " ").trim();
-  return [...t].slice(0, TITLE_MAX).join("").trim() || "Untitled";
+  return tidySingleLine(title, TITLE_MAX) || "Untitled";
 }
 
 /** A check of another domain (a 400 on one field) turned into a refusal naming where. */
@@ -225,7 +225,7 @@ function nameKept(c: PageContext, ref: string | null): string | null {
   const name = c.asImporter && ref !== null ? c.asImporter.people.get(ref)?.name : undefined;
   if (name === undefined) return null;
   // Shown beside "(imported)": no controls, no bidirectional overrides that could move that word.
-  return name.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, " ").replace(/\s+/g, " ").trim().slice(0, 100) || "Someone";
+  return tidySingleLine(name.replace(/[\u200e\u200f]/g, ""), 100) || "Someone";
 }
 
 /**

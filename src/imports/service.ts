@@ -20,6 +20,7 @@ import { requireUser, type Caller } from "../identity/caller";
 import { hasRight } from "../identity/rights";
 import { newId } from "../platform/crypto";
 import { AppError, invalid, permissionRequired } from "../platform/errors";
+import { singleLine, tidySingleLine } from "../platform/text";
 import { MultipartError, multipartBoundary, OVERHEAD_BYTES, readFilePart } from "../platform/multipart";
 import { startProgress, type Progress } from "../platform/progress";
 import { IMPORT_LIMIT_WHY, IMPORT_MAX_BYTES } from "./limits";
@@ -73,12 +74,11 @@ function spaceName(sent: string | undefined, fromArchive: string): string {
   if (sent !== undefined) {
     const n = sent.trim().replace(/\s+/g, " ");
     if (!n) throw invalid("name", "must not be blank");
-    if (/[\u0000-\u001f\u007f]/.test(n)) throw invalid("name", "must be one line without control characters");
+    singleLine("name", n);
     if (n.length > NAME_MAX) throw invalid("name", `must be at most ${NAME_MAX} characters`);
     return n;
   }
-  const n = fromArchive.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trim().replace(/\s+/g, " ").slice(0, NAME_MAX).trim();
-  return n || "Imported space";
+  return tidySingleLine(fromArchive, NAME_MAX) || "Imported space";
 }
 
 export async function importSpace(core: Core, caller: Caller, request: ImportRequest): Promise<ImportResult> {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { findControl, findInvisible, multiLine, normaliseNewlines, singleLine } from "./text";
+import { findControl, findInvisible, multiLine, normaliseNewlines, singleLine, tidySingleLine } from "./text";
 
 // [what, text, found in a single-line field, found in a multi-line field]
 const CASES: Array<[string, string, string | null, string | null]> = [
@@ -87,5 +87,27 @@ describe("findInvisible (single-line fields)", () => {
   test("singleLine refuses them with a 400 naming the field; multi-line fields keep them", () => {
     expect(() => singleLine("title", "Road\u200Bmap")).toThrow("The title must not contain invisible characters such as zero-width spaces or joiners (found U+200B).");
     expect(multiLine("description", "Road\u200Bmap")).toBe("Road\u200Bmap");
+  });
+});
+
+describe("tidySingleLine: a title or name from an archive made to pass singleLine", () => {
+  test.each([
+    ["Plain title", "Plain title"],
+    ["Tab\tand\nnewline", "Tab and newline"],
+    ["Zero\u200Bwidth\uFEFF", "Zerowidth"],
+    ["\u202Egnp.exe", "gnp.exe"],
+    ["Joined\u200Dlatin", "Joinedlatin"],
+    ["👩\u200D💻 coder", "👩\u200D💻 coder"],
+    ["می\u200Cخواهم", "می\u200Cخواهم"],
+    ["\u200B\u2060", ""],
+  ])("%j → %j", (from, to) => {
+    const tidy = tidySingleLine(from, 200);
+    expect(tidy).toBe(to);
+    if (tidy) expect(singleLine("title", tidy)).toBe(tidy);
+  });
+
+  test("cut to the maximum in characters, never inside one", () => {
+    expect(tidySingleLine("😀".repeat(10), 3)).toBe("😀😀😀");
+    expect(tidySingleLine("a".repeat(10_000), 5)).toBe("aaaaa");
   });
 });

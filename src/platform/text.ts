@@ -70,6 +70,34 @@ export function findInvisible(text: string): string | null {
   return first >= 0 ? codePoint(text.slice(first, first + 2)) : null;
 }
 
+/** Whether the joiner at `index` of `text` does something visible (see findInvisible). */
+function joinerShows(text: string, index: number): boolean {
+  const before = text.slice(Math.max(0, index - 16), index);
+  const after = text.slice(index + 1, index + 17);
+  const betweenEmoji = text[index] === "\u200D" && EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(after);
+  return betweenEmoji || (LETTER_BEFORE.test(before) && LETTER_AFTER.test(after));
+}
+
+/**
+ * A title or name that came from elsewhere (an imported archive) made to pass `singleLine`
+ * rather than refused: controls and bidi overrides become spaces, characters that show as
+ * nothing go, spaces collapse, and it is cut to `max` characters (code points). Blank: "".
+ */
+export function tidySingleLine(text: string, max: number): string {
+  const spaced = [...text.slice(0, max * 4)]
+    .join("")
+    .replace(new RegExp(SINGLE_LINE.source, "gu"), " ")
+    .replace(new RegExp(INVISIBLE.source, "gu"), "");
+  let kept = "";
+  let from = 0;
+  for (const j of spaced.matchAll(JOINERS)) {
+    kept += spaced.slice(from, j.index) + (joinerShows(spaced, j.index) ? j[0] : "");
+    from = j.index + 1;
+  }
+  kept += spaced.slice(from);
+  return [...kept.replace(/\s+/g, " ").trim()].slice(0, max).join("").trim();
+}
+
 /** CR LF and lone CR become LF (what browsers send from a textarea varies). */
 export function normaliseNewlines(text: string): string {
   return text.replace(/\r\n?/g, "\n");
