@@ -64,8 +64,9 @@ module.exports = {
       // The reading styles (reading.css, reading-theme.css) are shared with the exports; CSS carries no TipTap.
       // page-links.ts (which ids a document links to, what an unseen page reads as) and task-name.ts
       // (a task box's accessible name, drawn alike by the server's HTML) and person-color.ts (a
-      // person's colour, stamped on carets by the server too) import nothing.
-      to: { path: "(^node_modules/@tiptap/(?!static-renderer)|^src/content/(?!urls\\.ts$|page-links\\.ts$|task-name\\.ts$|person-color\\.ts$|[^/]+\\.css$))" },
+      // person's colour, stamped on carets by the server too) and image-hosts.ts (which images of
+      // other sites are shown, the rule of the server's policy header too) import nothing.
+      to: { path: "(^node_modules/@tiptap/(?!static-renderer)|^src/content/(?!urls\\.ts$|page-links\\.ts$|task-name\\.ts$|person-color\\.ts$|image-hosts\\.ts$|[^/]+\\.css$))" },
     },
     {
       name: "lazy-chunks-stay-lazy",
