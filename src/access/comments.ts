@@ -7,8 +7,8 @@
  * - Deleting one: its author or an administrator of the space.
  * - Resolving and reopening a thread close and open a discussion for everyone, so they need
  *   more than the View that commenting needs: Edit on the page (its Edit restrictions
- *   included), or being the one who started the thread (DESIGN.md §5). Someone with View alone
- *   could otherwise hide others' open questions.
+ *   included), or being the one who started the thread (docs/permissions.md, "Comment
+ *   threads"). Someone with View alone could otherwise hide others' open questions.
  */
 import type { UserCaller } from "../identity/caller";
 import type { Core } from "../core";

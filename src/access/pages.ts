@@ -126,9 +126,9 @@ export function requireSignedInReader(core: Core, caller: Caller, found: PageInS
  * Purging cannot be undone, so Edit (which only moves pages to and from the trash) is enough
  * only for pages the caller created: every page of the batch, since purging the root takes
  * them all. Anyone else's page (or one whose creator's account is gone) needs Admin on the
- * space or the instance right pages.delete_any (DESIGN.md §5). The right does not open a
- * space: its holder still needs Edit on the page, like everyone (instance roles are not
- * space roles), which the caller checks first (requireChangeablePage).
+ * space or the instance right pages.delete_any (docs/permissions.md, "Deleting for good"). The
+ * right does not open a space: its holder still needs Edit on the page, like everyone (instance
+ * roles are not space roles), which the caller checks first (requireChangeablePage).
  */
 export function requirePurgeable(core: Core, caller: UserCaller, space: SpaceRow, batch: string[]): void {
   if (canAdminSpace(core, caller, space) || hasRight(caller, "pages.delete_any")) return;

@@ -4,8 +4,8 @@
  *
  * Wiki-wide templates: every signed-in account sees them. They are offered in every space to
  * everyone, so only instance administrators (a role of the Admin or Owner tier) make, change and
- * delete them (docs/decisions.md, DESIGN.md §5). `spaces.create` is not enough, and being a
- * template's author gives no say of its own: a member who wrote one before this rule, or an
+ * delete them (docs/permissions.md, "Wiki-wide templates"). `spaces.create` is not enough, and
+ * being a template's author gives no say of its own: a member who wrote one before this rule, or an
  * administrator since demoted, is refused like any other member.
  */
 import type { Caller } from "../identity/caller";

@@ -20,12 +20,12 @@ import { cleanFilename } from "./filenames";
 import { ContentSniffer } from "./sniff";
 import { attachments, type AttachmentRow } from "./tables";
 
-/** SPEC.md §8: 25 MB. */
+/** 25 MB (docs/decisions.md, "Limits"). */
 export const ATTACHMENT_MAX_BYTES = 25 * 1024 * 1024;
 /** The multipart field that carries the file. */
 export const FILE_FIELD = "file";
 
-/** The Attachment of DESIGN.md §8. */
+/** An attachment as the API answers it (docs/decisions.md, "Response shapes"). */
 export function toAttachment(row: AttachmentRow) {
   return {
     id: row.id,

@@ -1,5 +1,5 @@
 /**
- * The audit log's hash chain (DESIGN.md §7).
+ * The audit log's hash chain (docs/decisions.md, "Audit log", "Hash").
  *
  * Each entry stores `prevHash` (the previous entry's `hash`; 64 zeros for entry 1) and
  *

@@ -1,6 +1,6 @@
 /**
- * The audit log (DESIGN.md §7): every recorded event becomes an entry in the same transaction
- * (installAuditLog), read newest first by GET /api/audit and checked link by link by
+ * The audit log (docs/decisions.md, "Audit log"): every recorded event becomes an entry in the same
+ * transaction (installAuditLog), read newest first by GET /api/audit and checked link by link by
  * POST /api/admin/audit/verify.
  */
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, type SQL } from "drizzle-orm";
@@ -35,7 +35,7 @@ export function installAuditLog(core: Core): void {
   });
 }
 
-/** An entry as DESIGN.md §8 shows it. */
+/** An entry as the API answers it (docs/decisions.md, "Response shapes"). */
 export function toAuditEntry(row: AuditRow) {
   return {
     id: row.id,

@@ -1,10 +1,10 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
- * The audit log (DESIGN.md §7): one row per change of content, access, accounts, tokens,
- * settings and webhooks, written in the change's transaction and hash-chained (see chain.ts).
- * Triggers (migration 0005_audit_append_only) refuse UPDATE and DELETE. No foreign keys: an
- * entry outlives the account, space or page it names.
+ * The audit log (docs/decisions.md, "Audit log"): one row per change of content, access, accounts,
+ * tokens, settings and webhooks, written in the change's transaction and hash-chained (see
+ * chain.ts). Triggers (migration 0005_audit_append_only) refuse UPDATE and DELETE. No foreign keys:
+ * an entry outlives the account, space or page it names.
  */
 export const auditLog = sqliteTable(
   "audit_log",

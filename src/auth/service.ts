@@ -74,7 +74,10 @@ export async function login(core: Core, input: LoginInput) {
   });
 }
 
-/** DESIGN.md §5: destructive actions need a password or code proved in the last 5 minutes. */
+/**
+ * Destructive actions need a password or code proved in the last 5 minutes (docs/permissions.md,
+ * "Re-authentication").
+ */
 export function requireReauth(core: Core, caller: UserCaller): void {
   if (!caller.session || !hasRecentReauth(core, caller.session)) {
     throw new AppError("reauth_required", { detail: caller.session ? "Confirm your password (POST /api/auth/reauth), then try again." : "API tokens cannot confirm a password; do this from a browser session." });

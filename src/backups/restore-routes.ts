@@ -40,7 +40,7 @@ export function restoreRoutes(core: Core) {
           tags,
           summary: `Restore into a scratch copy and check it; nothing is replaced ${manage}`,
           description:
-            "The job's result reports each check: PRAGMA integrity_check, migrations to this version's schema, PRAGMA foreign_key_check, the audit chain, and every referenced file present in the file store with its SHA-256. The checks run in a child process, so the server keeps answering. `at` (query, an extension of the body-less SPEC row) tests a point in time; 409 `not_covered` at once when this backup and the archived log after it do not reach it (as the preview).",
+            "The job's result reports each check: PRAGMA integrity_check, migrations to this version's schema, PRAGMA foreign_key_check, the audit chain, and every referenced file present in the file store with its SHA-256. The checks run in a child process, so the server keeps answering. `at` (query, Cairn's own addition) tests a point in time; 409 `not_covered` at once when this backup and the archived log after it do not reach it (as the preview).",
         },
       },
     )

@@ -53,7 +53,7 @@ export function backupRoutes(core: Core) {
       detail: {
         tags,
         summary: `Set retention (and the schedule) ${right}`,
-        description: `A backup goes only when it is outside both limits: not among the newest keepCount scheduled backups, and older than keepDays. Manual, pre-migration and safety backups are kept until removed by hand. \`schedule\` is an extension. ${REAUTH} Audited (backup.policy_changed).`,
+        description: `A backup goes only when it is outside both limits: not among the newest keepCount scheduled backups, and older than keepDays. Manual, pre-migration and safety backups are kept until removed by hand. \`schedule\` is Cairn's own addition. ${REAUTH} Audited (backup.policy_changed).`,
       },
     })
     .post("/policy/preview", ({ request, body }) => previewPolicy(core, callerOf(request), body), {

@@ -1,10 +1,11 @@
 /**
- * Backup targets are the owner's decision (issue 29 §4): an administrator, who cannot read a
- * private space, must not send every backup to a place of their choosing. Setting a slot needs
- * backups.restore (as a restore does); copying to a slot nobody holding it has set needs it too;
- * every slot set, changed or removed reaches the owner (a notification, a security event). The
- * folder slot refuses system folders, the binary's and the data's folders and names with control
- * characters; its test writes nothing outside the chosen folder.
+ * Backup targets are the owner's decision (docs/decisions.md, "Backups are the owner's data"): an
+ * administrator, who cannot read a private space, must not send every backup to a place of their
+ * choosing. Setting a slot needs backups.restore (as a restore does); copying to a slot nobody
+ * holding it has set needs it too; every slot set, changed or removed reaches the owner (a
+ * notification, a security event). The folder slot refuses system folders, the binary's and the
+ * data's folders and names with control characters; its test writes nothing outside the chosen
+ * folder.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";

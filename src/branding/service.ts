@@ -3,7 +3,7 @@
  * policies, the accent colours (which must reach WCAG AA, contrast.ts) and three images (logo,
  * dark logo, favicon; files.ts). Reading the public part is cheap and anonymous (GET
  * /api/instance on every first load); every change needs branding.manage and a recent
- * re-authentication (DESIGN.md §5), and is audited in its own transaction.
+ * re-authentication (docs/permissions.md), and is audited in its own transaction.
  */
 import { eq } from "drizzle-orm";
 import { requireReauth } from "../auth/service";

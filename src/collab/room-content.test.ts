@@ -1,7 +1,8 @@
 /**
- * Publishing a room whose working copy holds what the editor schema does not know (issue 29):
- * unknown elements, marks and attributes are left out and the rest is published; a value the
- * check refuses (a link's address) is a 400 that names the link in words.
+ * Publishing a room whose working copy holds what the editor schema does not know
+ * (docs/decisions.md, "What a collaboration room accepts"): unknown elements, marks and attributes
+ * are left out and the rest is published; a value the check refuses (a link's address) is a 400
+ * that names the link in words.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as Y from "yjs";

@@ -1,7 +1,8 @@
 /**
- * The hidden working copy (issue 29): one member writing into a Yjs type the editor never shows,
- * against a real server process. Before, every such update was kept, sent to every newcomer and
- * stored (40 MB in 30 s); now each is refused, and the server's memory stays bounded.
+ * The hidden working copy (docs/decisions.md, "What a collaboration room accepts"): one member
+ * writing into a Yjs type the editor never shows, against a real server process. Before, every such
+ * update was kept, sent to every newcomer and stored (40 MB in 30 s); now each is refused, and the
+ * server's memory stays bounded.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -39,7 +39,8 @@ export interface DeleteSpaceInput {
 
 /**
  * DELETE /api/spaces/{key}. The body's password is itself the re-authentication
- * (DESIGN.md §5), so no separate window is needed; an API token can never give it.
+ * (docs/permissions.md, "Re-authentication"), so no separate window is needed; an API token can
+ * never give it.
  * 1. refuse tokens (403 reauth_required) before looking at anything else;
  * 2. the space must be visible (404) and administered by the caller (403);
  * 3. confirmKey must name the space (400 on confirmKey);

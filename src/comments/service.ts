@@ -1,9 +1,9 @@
 /**
- * Comments on pages (DESIGN.md §8): whole-page or inline (anchorJson), one level of replies, edit
- * by the author, delete by the author or a space admin, resolve and reopen a thread (its author
- * or an editor of the page). Who may see and write comments is decided in access/pages.ts
- * (canReadComments, requireCommentablePage), who may edit, delete, resolve and reopen them in
- * access/comments.ts.
+ * Comments on pages (docs/decisions.md, "Comments"): whole-page or inline (anchorJson), one level
+ * of replies, edit by the author, delete by the author or a space admin, resolve and reopen a
+ * thread (its author or an editor of the page). Who may see and write comments is decided in
+ * access/pages.ts (canReadComments, requireCommentablePage), who may edit, delete, resolve and
+ * reopen them in access/comments.ts.
  */
 import { importedName } from "../users/imported-name";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
@@ -28,7 +28,7 @@ export const MAX_BODY_CHARS = 10_000;
 /** Bytes of UTF-8: an anchor records a passage, not a copy of the page. */
 export const MAX_ANCHOR_BYTES = 10_000;
 
-/** The Comment of DESIGN.md §8. */
+/** A comment as the API answers it (docs/decisions.md, "Response shapes"). */
 export function toComment(row: CommentRow, authorName: string | null) {
   return {
     id: row.id,

@@ -1,7 +1,8 @@
 /**
- * The promise of DESIGN §6 checked from the other side: what the server stores, the real editor
- * opens unchanged. The shared extension list is bundled for the browser with Bun.build (as the
- * web UI will be) and run in Debian's Chromium through playwright-core.
+ * The promise of the one editor schema (docs/decisions.md) checked from the other side: what the
+ * server stores, the real editor opens unchanged. The shared extension list is bundled for the
+ * browser with Bun.build (as the web UI will be) and run in Debian's Chromium through
+ * playwright-core.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";

@@ -1,7 +1,7 @@
 /**
  * The one editor schema: the TipTap extensions that define which nodes and marks a page may
- * hold (DESIGN §6). The web editor and the server both load this list, so the server can refuse
- * anything the editor could not open.
+ * hold (docs/decisions.md, "One editor schema"). The web editor and the server both load this list,
+ * so the server can refuse anything the editor could not open.
  *
  * Everything imported here loads without a DOM (the server has none); the DOM is touched only
  * when an editor view exists. Session behaviour is left to the editor, which adds it on top:
@@ -83,8 +83,8 @@ export const contentExtensions: Extensions = [
   Image.configure({ inline: false, allowBase64: false }),
   Attachment,
   Panel,
-  // The "expand" of DESIGN §6: a titled, collapsible section. Whether it is open is the
-  // reader's choice, not part of the page, so it is not persisted.
+  // The "expand" of the editor schema (docs/decisions.md): a titled, collapsible section. Whether
+  // it is open is the reader's choice, not part of the page, so it is not persisted.
   Details.configure({ persist: false }),
   DetailsSummary,
   DetailsContent,

@@ -29,8 +29,8 @@ export const MAX_MARKDOWN_BYTES = 1024 * 1024;
 
 /**
  * What a page loses on its way to Markdown (and so on a round trip through it). Everything else
- * comes back as it was: every block of DESIGN §6, and bold, italic, strike, code, links,
- * underline (`++u++`) and highlight (`==h==`).
+ * comes back as it was: every block of the editor schema (docs/decisions.md), and bold, italic,
+ * strike, code, links, underline (`++u++`) and highlight (`==h==`).
  */
 export const LOSSY_IN_MARKDOWN = [
   "subscript and superscript become plain text",

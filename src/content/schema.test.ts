@@ -17,7 +17,7 @@ describe("the content schema", () => {
     expect(() => built.nodeFromJSON({ type: "doc", content: [{ type: "text", text: "bare text at the top" }] }).check()).toThrow();
   });
 
-  test("has the blocks and marks of DESIGN §6", () => {
+  test("has the blocks and marks docs/decisions.md lists", () => {
     expect(Object.keys(contentSchema.nodes).sort()).toEqual([
       "attachment", "blockquote", "bulletList", "codeBlock", "details", "detailsContent", "detailsSummary", "doc", "hardBreak",
       "heading", "horizontalRule", "image", "listItem", "mention", "orderedList", "pageLink", "panel", "paragraph", "table", "tableCell",

@@ -6,7 +6,7 @@ import { checkContentJson } from "./validate";
 const text = (t: string, marks?: unknown[]) => (marks ? { type: "text", text: t, marks } : { type: "text", text: t });
 const para = (...content: unknown[]) => (content.length ? { type: "paragraph", content } : { type: "paragraph" });
 
-/** One realistic page using every block and mark of DESIGN §6. */
+/** One realistic page using every block and mark of the editor schema (docs/decisions.md). */
 export function everythingDocument() {
   return {
     type: "doc",

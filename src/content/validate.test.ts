@@ -6,7 +6,7 @@ import { checkContentJson } from "./validate";
 const reject = (doc: unknown) => rejection(JSON.stringify(doc));
 
 describe("checkContentJson accepts", () => {
-  test("a document with every block and mark of DESIGN §6, and round-trips it", () => {
+  test("a document with every block and mark of the editor schema, and round-trips it", () => {
     const first = checkContentJson(JSON.stringify(everythingDocument()));
     const again = checkContentJson(first.json);
     expect(again.json).toBe(first.json);

@@ -1,7 +1,8 @@
 /**
  * The gate for page bodies: every contentJson that reaches storage passes checkContentJson, so
- * no page is saved that the editor cannot open (DESIGN §6). Bad input of any shape answers a 400
- * on `contentJson` whose reason names the JSON path of the problem; nothing else is thrown.
+ * no page is saved that the editor cannot open (docs/decisions.md, "One editor schema"). Bad input
+ * of any shape answers a 400 on `contentJson` whose reason names the JSON path of the problem;
+ * nothing else is thrown.
  */
 import { Node as PMNode } from "@tiptap/pm/model";
 import { AppError, invalid } from "../platform/errors";

@@ -44,7 +44,8 @@ export const EVENT_TYPES = [
   // A space made from an imported archive (src/imports): {key, name, counts}; one event for all its rows.
   "space.imported",
   // Accounts, sessions, tokens, invites, groups and settings: recorded for the audit log
-  // (DESIGN.md §7). Webhook deliveries filter by type, so these send nothing.
+  // (docs/decisions.md, "Standard Webhooks"). Webhook deliveries filter by type, so these send
+  // nothing.
   "user.registered",
   "user.login",
   "user.login_failed",
@@ -92,7 +93,8 @@ export const EVENT_TYPES = [
   // Switched off or on by a space admin ({url, enabled}), and a delivery sent again by one.
   "webhook.updated",
   "webhook.redelivered",
-  // Attachments: created is sent to webhooks (DESIGN.md §7); deleted is for the audit log.
+  // Attachments: created is sent to webhooks (GET /api/webhooks/events); deleted is for the audit
+  // log.
   "attachment.created",
   "attachment.deleted",
   // Access control (audit log): grants and restrictions changed, a space made public or

@@ -15,7 +15,7 @@ export const events = sqliteTable(
      */
     seq: integer("seq").primaryKey({ autoIncrement: true }),
     id: text("id").notNull().unique(),
-    /** Dotted event type, e.g. "page.updated" (DESIGN.md §7). */
+    /** Dotted event type, e.g. "page.updated" (docs/decisions.md, "Standard Webhooks"). */
     type: text("type").notNull(),
     /** "page" or "space". */
     targetType: text("target_type").notNull(),

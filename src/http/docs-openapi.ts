@@ -11,7 +11,10 @@ type Json = Record<string, any>;
 
 const PROBLEM_REF = { $ref: "#/components/schemas/Problem" };
 
-/** What each status means (SPEC.md §7); the error codes themselves are in info.description. */
+/**
+ * What each status means (docs/decisions.md, "Errors are problem documents"); the error codes
+ * themselves are in info.description.
+ */
 const STATUS_MEANING: Record<string, string> = {
   "200": "OK",
   "201": "Created",

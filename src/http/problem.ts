@@ -4,7 +4,8 @@ import { fieldSentence } from "../platform/sentences";
 import { SECURITY_HEADERS } from "../platform/security-headers";
 
 /**
- * The one place that turns errors into RFC 9457 problem documents (DESIGN.md §3).
+ * The one place that turns errors into RFC 9457 problem documents (docs/decisions.md, "Errors are
+ * problem documents").
  */
 export function problemResponse(err: AppError): Response {
   const body = err.extras.body

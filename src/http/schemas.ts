@@ -3,7 +3,10 @@ import { t } from "elysia";
 import { clientOf } from "./client";
 import { SECURITY_HEADERS } from "../platform/security-headers";
 
-/** RFC 9457 problem document, as every error answers (DESIGN.md §3). */
+/**
+ * RFC 9457 problem document, as every error answers (docs/decisions.md, "Errors are problem
+ * documents").
+ */
 export const Problem = t.Object(
   {
     status: t.Integer(),

@@ -35,7 +35,7 @@ export function requireUser(caller: Caller): UserCaller {
   return caller;
 }
 
-/** Account management answers only a browser session (SPEC.md §5.5). */
+/** Account management answers only a browser session (docs/permissions.md, "Tokens"). */
 export function requireSession(caller: Caller): UserCaller & { session: SessionRow } {
   const user = requireUser(caller);
   if (!user.session) throw new AppError("token_not_allowed");

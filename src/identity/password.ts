@@ -13,7 +13,10 @@ function commonPasswords(): Promise<Set<string>> {
   return common;
 }
 
-/** DESIGN.md §5: 8 to 256 characters, no composition rules, not a commonly used password. */
+/**
+ * 8 to 256 characters, no composition rules, not a commonly used password (docs/decisions.md,
+ * "Passwords").
+ */
 export async function checkNewPassword(password: string, field = "password"): Promise<void> {
   if (password.length < PASSWORD_MIN) throw invalid(field, `must be at least ${PASSWORD_MIN} characters`);
   if (password.length > PASSWORD_MAX) throw invalid(field, `must be at most ${PASSWORD_MAX} characters`);

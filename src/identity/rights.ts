@@ -5,7 +5,10 @@ import type { Caller } from "./caller";
 export const RIGHT_AREAS = ["people", "roles", "settings", "branding", "security", "tokens", "dashboard", "spaces", "content", "backups", "audit"] as const;
 export type RightArea = (typeof RIGHT_AREAS)[number];
 
-/** Every instance right: its area and what it lets a role do (DESIGN.md §5). */
+/**
+ * Every instance right: its area and what it lets a role do (docs/permissions.md, "Roles and
+ * rights").
+ */
 export const RIGHT_CATALOGUE = {
   "users.manage": { area: "people", description: "Manage accounts: roles, suspension, password resets, sessions, tokens and lockouts of other people" },
   "users.invite": { area: "people", description: "Invite people" },

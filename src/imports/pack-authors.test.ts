@@ -1,9 +1,10 @@
 /**
- * Nobody appears as somebody else through a pack (issue 29, §2): a member's pack named the
- * owner's e-mail in authors.json and got a backdated "Approved." comment credited to the owner's
- * account. Authors are matched to accounts only when the importer may act for others (the owner,
- * or whoever holds users.manage), and that is in the audit log; otherwise everything is the
- * importer's and keeps the archive's name, shown as "Owner (imported)".
+ * Nobody appears as somebody else through a pack (docs/decisions.md, "Imports credit accounts only
+ * for those who may act for others"): a member's pack named the owner's e-mail in authors.json and
+ * got a backdated "Approved." comment credited to the owner's account. Authors are matched to
+ * accounts only when the importer may act for others (the owner, or whoever holds users.manage),
+ * and that is in the audit log; otherwise everything is the importer's and keeps the archive's
+ * name, shown as "Owner (imported)".
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, makeEnv, ownerAndMember, signUp, type TestEnv, type Who } from "../../tests/harness";

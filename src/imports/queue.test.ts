@@ -1,8 +1,9 @@
 /**
- * Imports convert one at a time across the server (issue 29, §1: two large imports at once
- * doubled the peak). The test takes the one turn itself, as a long import would, so the imports
- * it starts must wait: their progress says "waiting", a line already full is a 503 before the
- * upload is read, and once the turn is free every waiting import finishes, one after another.
+ * Imports convert one at a time across the server (docs/decisions.md, "One import converts at a
+ * time": two large imports at once doubled the peak). The test takes the one turn itself, as a long
+ * import would, so the imports it starts must wait: their progress says "waiting", a line already
+ * full is a 503 before the upload is read, and once the turn is free every waiting import finishes,
+ * one after another.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { call, makeEnv, ownerAndMember, type TestEnv, type Who } from "../../tests/harness";

@@ -1,5 +1,5 @@
 /**
- * Avatars and space icons (SPEC.md "Blocks, embeds, media"). Every picture is decoded and
+ * Avatars and space icons (the /api/media routes). Every picture is decoded and
  * re-encoded by platform/images.ts before it is stored (EXIF locations and other metadata never
  * reach the store), shrunk to the largest size the UI shows at 2× (avatars 256 px, icons 128 px,
  * cover-cropped to a square) and kept as WebP in the blob store under its SHA-256.

@@ -1,6 +1,6 @@
 /**
- * Who is told what (SPEC.md §4, §6). One recorder inside the transaction of every event, so a
- * change and its notifications commit or roll back together:
+ * Who is told what (docs/decisions.md, "Watches and notifications"). One recorder inside the
+ * transaction of every event, so a change and its notifications commit or roll back together:
  *
  * - page.created (API, copy, draft published): the space's watchers;
  * - page.updated that made a new version (content, title, restore; not emoji or layout): the

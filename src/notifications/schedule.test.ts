@@ -21,7 +21,7 @@ async function mint(who: Who, name: string, expiresInDays: number | null) {
   return res.body as { id: string; prefix: string; expiresAt: string | null };
 }
 
-describe("API token expiry warning (SPEC.md §5.2)", () => {
+describe("API token expiry warning (docs/decisions.md, Watches and notifications)", () => {
   test("the owner is warned once, a week before expiry, as the clock moves", async () => {
     const owner = await signUp(env, "owner@example.com");
     const me = await reader(owner);

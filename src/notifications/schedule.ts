@@ -1,8 +1,8 @@
 /**
  * The notifications' upkeep, a job on the hourly schedule of the jobs module (and once at each
- * start, catching up after downtime): API tokens about to expire (SPEC.md §5.2: "the owner is
- * warned a week before expiry") and old read entries cleared. Tests call warnExpiringTokens /
- * pruneReadNotifications directly after moving the clock.
+ * start, catching up after downtime): API tokens about to expire (the owner is warned
+ * a week before: docs/decisions.md, "Watches and notifications") and old read entries cleared.
+ * Tests call warnExpiringTokens / pruneReadNotifications directly after moving the clock.
  */
 import type { Core } from "../core";
 import { iso } from "../platform/clock";

@@ -1,5 +1,5 @@
 /**
- * Reading notifications (SPEC.md §4): GET /api/notifications, the unread count, marking read.
+ * Reading notifications: GET /api/notifications, the unread count, marking read.
  *
  * An entry about something the reader can no longer see (a page now hidden from them, a space
  * they lost, a webhook of a space they no longer administer, a comment since deleted) is left
@@ -23,7 +23,7 @@ import { notifications, type NotificationRow } from "./tables";
 export const NOTIFICATIONS_TAKE_DEFAULT = 50;
 export const NOTIFICATIONS_TAKE_MAX = 200;
 
-/** A notification as DESIGN.md §8 shows it. */
+/** A notification as the API answers it (docs/decisions.md, "Response shapes"). */
 export function toNotification(row: NotificationRow, actorName: string | null) {
   return {
     id: row.id,

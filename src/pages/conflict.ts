@@ -4,9 +4,9 @@
  * page as it now is, twice over:
  * - `current`: the whole page, the one place a new client reads it from;
  * - the page's fields at the top level, as before, so scripts that retry from the body itself
- *   (DESIGN.md §3) keep working. Two of them cannot stay there: `title` is the problem's and
- *   `status` the HTTP status, so the page's status is also sent as `pageStatus`, and its title
- *   is in `current.title`.
+ *   (docs/decisions.md, "Errors are problem documents") keep working. Two of them cannot
+ *   stay there: `title` is the problem's and `status` the HTTP status, so the page's status is
+ *   also sent as `pageStatus`, and its title is in `current.title`.
  */
 import { AppError, ERROR_CODES } from "../platform/errors";
 import type { Page } from "./store";

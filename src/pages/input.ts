@@ -9,8 +9,9 @@ export const TITLE_MAX = 255;
 export const COMMENT_MAX = 500;
 
 /**
- * DESIGN.md §6: titles are required, trimmed, at most 255 characters, one line without control
- * characters (platform/text.ts). A draft may stay untitled until it is published.
+ * Titles are required, trimmed, at most 255 characters, one line without control characters
+ * (platform/text.ts; docs/decisions.md, "Page titles"). A draft may stay untitled until it is
+ * published.
  */
 export function cleanTitle(title: string, opts: { allowBlank?: boolean } = {}): string {
   const t = singleLine("title", title).trim();

@@ -2,7 +2,10 @@ import { foreignKey, index, integer, primaryKey, sqliteTable, text, type AnySQLi
 import { spaces } from "../spaces/tables";
 import { users } from "../users/tables";
 
-/** Page status (DESIGN.md §4). The trash is not a status: it is `deletedAt`. */
+/**
+ * Page status: 0 Draft, 1 Published (docs/decisions.md, "Integer enums"). The trash is not a
+ * status: it is `deletedAt`.
+ */
 export const PAGE_STATUS = { Draft: 0, Published: 1 } as const;
 
 export const pages = sqliteTable(

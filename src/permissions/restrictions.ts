@@ -22,7 +22,10 @@ import type { SpaceRow } from "../spaces/tables";
 import { requireExistingPrincipal, withPrincipalNames, type PrincipalRef } from "./principals";
 import { restrictionsUpFrom, restrictionTally } from "./queries";
 
-/** The restriction of DESIGN.md §8, plus where it is set: on this page, or inherited from above. */
+/**
+ * A restriction as the API answers it (docs/decisions.md, "Response shapes"), plus where it is set:
+ * on this page, or inherited from above.
+ */
 export interface Restriction {
   id: string;
   pageId: string;

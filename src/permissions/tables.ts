@@ -4,9 +4,12 @@ import { pages } from "../pages/tables";
 import { spaces } from "../spaces/tables";
 import { invites, users } from "../users/tables";
 
-/** Permission operation (DESIGN.md §4): a higher one implies the lower. Restrictions use View and Edit. */
+/**
+ * Permission operation (docs/permissions.md, "Operations on a space"): a higher one implies the
+ * lower. Restrictions use View and Edit.
+ */
 export const OPERATION = { View: 0, Edit: 1, Admin: 2 } as const;
-/** Who a grant or restriction names (DESIGN.md §4). */
+/** Who a grant or restriction names: 0 User, 1 Group (docs/permissions.md). */
 export const PRINCIPAL = { User: 0, Group: 1 } as const;
 
 /**

@@ -1,8 +1,8 @@
 /**
  * The blob store: every file Cairn keeps (attachments; later avatars, icons, logos) goes
- * through this one interface (DESIGN.md §9), so the files can later move to S3-compatible
- * storage by swapping the implementation (`useBlobStore`). Blobs are addressed by the SHA-256
- * of their bytes and never change once stored; the same bytes are stored once.
+ * through this one interface (docs/architecture.md, "Files"), so the files can later move to
+ * S3-compatible storage by swapping the implementation (`useBlobStore`). Blobs are addressed by the
+ * SHA-256 of their bytes and never change once stored; the same bytes are stored once.
  *
  * Deciding WHEN a blob may go (nothing refers to it any more) is the domain's job
  * (attachments/blob-refs.ts); the store only keeps blobs that are being stored right now safe

@@ -2,8 +2,8 @@ import { parseArgv, type ArgvProblem } from "./argv";
 import { parseCidr, type Cidr } from "./ip-ranges";
 
 /**
- * Start-up settings: flags first, then environment variables, then defaults (DESIGN.md §1).
- * Everything else is an instance setting stored in the database.
+ * Start-up settings: flags first, then environment variables, then defaults (README.md,
+ * Configuration). Everything else is an instance setting stored in the database.
  */
 export interface Config {
   dataDir: string;

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, write
 import { join, resolve } from "node:path";
 import { randomBytes } from "./crypto";
 
-/** The layout of the one data directory (DESIGN.md §2). */
+/** The layout of the one data directory (README.md, "The data directory"). */
 export interface DataDir {
   root: string;
   dbPath: string;

@@ -1,7 +1,7 @@
 /**
  * The ONE way Cairn makes an outbound HTTP request (webhooks now; link previews, OIDC discovery
- * and backup targets later). DESIGN.md §7: http(s) only, every resolved address checked,
- * redirects re-checked, a time-out and a size cap.
+ * and backup targets later). The rule (docs/decisions.md, "One outbound guard"): http(s) only,
+ * every resolved address checked, redirects re-checked, a time-out and a size cap.
  *
  * DNS rebinding: the host is resolved once per hop, every address is checked, and the request
  * then goes to the checked address itself (the URL carries the IP; the Host header and, for

@@ -1,7 +1,7 @@
 import type { Clock } from "./clock";
 
 /**
- * Fixed-window counters kept in memory (one process is the product, DESIGN.md §9).
+ * Fixed-window counters kept in memory (one process is the product: docs/architecture.md).
  * hit() counts one request against key and says whether it is within limit; wait() and
  * count() let a caller check before it counts (sign-in counts only failures).
  */

@@ -1,6 +1,6 @@
 /**
- * Sent on every response, errors included (DESIGN.md §3). No inline script is allowed; inline
- * styles are, because the editor and the API reference set style attributes.
+ * Sent on every response, errors included (docs/decisions.md, "Security headers"). No inline script
+ * is allowed; inline styles are, because the editor and the API reference set style attributes.
  */
 export const SECURITY_HEADERS: Record<string, string> = {
   "content-security-policy":

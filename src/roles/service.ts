@@ -1,6 +1,6 @@
 /**
- * Roles and the rights they hold (issue 16; DESIGN.md §5). Every action needs roles.manage.
- * Rules beyond the right:
+ * Roles and the rights they hold (docs/permissions.md, "Roles and rights"). Every action needs
+ * roles.manage. Rules beyond the right:
  * - only the owner changes the Owner role, and nobody changes a role of a higher tier than
  *   their own (a Member-tier holder of roles.manage cannot touch the Administrator role);
  * - nobody but the owner grants a right they do not hold themselves (no climbing by roles);

@@ -2,7 +2,8 @@
  * Chinese, Japanese and Korean text has no spaces between words, so the word index would see a
  * whole sentence as one token and a two-character query such as 管理 would find nothing.
  * Every CJK character is indexed as its own token instead; a CJK query becomes a phrase of its
- * characters, which matches them side by side, at any length (DESIGN.md §6).
+ * characters, which matches them side by side, at any length (docs/decisions.md, "CJK by
+ * character").
  */
 const CJK = /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{2fa1f}]/gu;
 

@@ -1,4 +1,7 @@
-/** Instance settings with their defaults (SPEC.md §8, DESIGN.md §5). An empty string means "not set". */
+/**
+ * Instance settings with their defaults (docs/decisions.md, "Limits" and "Registration"; each
+ * described in settings/rules.ts). An empty string means "not set".
+ */
 export const SETTING_DEFAULTS = {
   instanceName: "Cairn",
   baseUrl: "",

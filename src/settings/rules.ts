@@ -265,8 +265,8 @@ export function checkSettings(current: Settings, input: Record<string, unknown>)
 }
 
 /**
- * The settings of a change that widen access (DESIGN.md §5: they need a recent
- * re-authentication): registration or public spaces turned on, two-factor for administrators or
+ * The settings of a change that widen access (they need a recent re-authentication:
+ * docs/permissions.md): registration or public spaces turned on, two-factor for administrators or
  * the image restriction turned off, and an entry added to a list (trusted proxies, images,
  * embeds). Judged from what is sent, so sending the widening value again still asks.
  */

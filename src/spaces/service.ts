@@ -26,7 +26,7 @@ export function normaliseKey(key: string): string {
   return k.toUpperCase();
 }
 
-/** The Space of DESIGN.md §8. */
+/** A space as the API answers it (docs/decisions.md, "Response shapes"). */
 export function toSpace(row: SpaceRow) {
   return {
     id: row.id,
@@ -138,8 +138,8 @@ export function newSpaceAccess(key: string) {
 
 /**
  * POST /api/spaces: needs the right spaces.create; the key must be free (409 key_taken). The
- * creator gets an explicit Admin grant and the built-in Everyone group Edit (DESIGN.md §5), so
- * a new space is open to the team until an admin removes that grant. The answer says so
+ * creator gets an explicit Admin grant and the built-in Everyone group Edit (docs/permissions.md),
+ * so a new space is open to the team until an admin removes that grant. The answer says so
  * (`access`), since a creator may well expect a new space to be theirs alone.
  */
 export function createSpace(core: Core, caller: Caller, input: CreateSpaceInput): Space & { access: ReturnType<typeof newSpaceAccess> } {

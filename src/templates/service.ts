@@ -20,7 +20,7 @@ import { templates, type TemplateRow } from "./tables";
 export const NAME_MAX = 100;
 export const DESCRIPTION_MAX = 1000;
 
-/** The Template of DESIGN.md §8 (plus updatedAt). */
+/** A template as the API answers it, plus updatedAt (docs/decisions.md, "Response shapes"). */
 export function toTemplate(row: TemplateRow) {
   return {
     id: row.id,
@@ -109,7 +109,7 @@ export interface TemplateChange {
   contentJson?: string;
 }
 
-/** PUT /api/templates/{id}: name, description and (beyond SPEC) contentJson; what is left out stays. */
+/** PUT /api/templates/{id}: name, description and (Cairn's addition) contentJson; what is left out stays. */
 export function updateTemplate(core: Core, caller: Caller, id: string, input: TemplateChange): Template {
   const user = requireUser(caller);
   if (input.name === undefined && input.description === undefined && input.contentJson === undefined) throw invalid("name", "send a name, a description or a contentJson");
@@ -123,7 +123,10 @@ export function updateTemplate(core: Core, caller: Caller, id: string, input: Te
   });
 }
 
-/** DELETE /api/templates/{id}: the same rights as changing it; no re-authentication (DESIGN.md §5). */
+/**
+ * DELETE /api/templates/{id}: the same rights as changing it; no re-authentication
+ * (docs/permissions.md, "Re-authentication").
+ */
 export function deleteTemplate(core: Core, caller: Caller, id: string): void {
   const user = requireUser(caller);
   core.tx(() => {

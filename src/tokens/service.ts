@@ -149,8 +149,9 @@ const invalidToken = () =>
   new AppError("invalid_token", { headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' } });
 
 /**
- * Resolves a bearer token to its owner (SPEC.md §5.3). Wrong, revoked, expired, a suspended
- * owner, or an owner whose role lost `tokens.use`: all 401 invalid_token, never anonymous.
+ * Resolves a bearer token to its owner (docs/permissions.md, "Tokens"). Wrong, revoked, expired, a
+ * suspended owner, or an owner whose role lost `tokens.use`: all 401 invalid_token, never
+ * anonymous.
  */
 export function authenticateToken(core: Core, value: string): TokenLookup {
   if (!value.startsWith(TOKEN_PREFIX) || value.length > 200) throw invalidToken();

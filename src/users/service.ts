@@ -52,7 +52,7 @@ export function normaliseDisplayName(name: string): string {
   return n;
 }
 
-/** The account as GET /api/auth/me shows it (DESIGN.md §8). */
+/** The account as GET /api/auth/me shows it (docs/decisions.md, "Response shapes"). */
 export function toAccount(user: UserRow, role: RoleRow) {
   return {
     id: user.id,
@@ -101,7 +101,7 @@ export interface RegisterInput {
 }
 
 /**
- * Registration (DESIGN.md §5):
+ * Registration (docs/decisions.md, "Registration"):
  * 1. the first account on an empty instance becomes the Owner, no invite needed (but the setup
  *    code when the server listens beyond loopback: setup-code.ts);
  * 2. later ones need a valid invite unless allowPublicRegistration is on;

@@ -4,7 +4,7 @@ export const roles = sqliteTable("roles", {
   id: text("id").primaryKey(),
   name: text("name").notNull().unique(),
   description: text("description").notNull().default(""),
-  /** 0 Member, 1 Admin, 2 Owner (DESIGN.md §4). */
+  /** 0 Member, 1 Admin, 2 Owner (docs/permissions.md, "Roles and rights"). */
   tier: integer("tier").notNull(),
   builtIn: integer("built_in", { mode: "boolean" }).notNull().default(false),
   /** JSON array of right keys, e.g. ["tokens.use","spaces.create"]. */
@@ -30,7 +30,10 @@ export const users = sqliteTable(
     /** 0 Active, 1 Suspended. */
     status: integer("status").notNull().default(0),
     totpEnabled: integer("totp_enabled", { mode: "boolean" }).notNull().default(false),
-    /** Sign-in failures since the last success or lock (DESIGN.md §5, lockout). */
+    /**
+     * Sign-in failures since the last success or lock (docs/decisions.md, "Lockout is per account
+     * and client address").
+     */
     failedLogins: integer("failed_logins").notNull().default(0),
     /** How many times the account was locked since its last successful sign-in. */
     lockouts: integer("lockouts").notNull().default(0),

@@ -1,6 +1,7 @@
 /**
- * Watches (SPEC.md §4): a user who watches a space hears of every page created in it; one who
- * watches a page hears of its updates and comments (notifications/fanout.ts).
+ * Watches (docs/decisions.md, "Watches and notifications"): a user who watches a space hears of
+ * every page created in it; one who watches a page hears of its updates and comments
+ * (notifications/fanout.ts).
  *
  * Watching needs only read access (404 otherwise, like any id): it changes nothing anyone else
  * sees, so it is allowed in archived spaces and on pages in the trash. POST and DELETE are

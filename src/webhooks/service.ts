@@ -12,8 +12,9 @@ import { newWebhookSecret } from "./signer";
 import { webhookAttempts, webhookDeliveries, webhooks, type AttemptRow, type DeliveryRow, type WebhookRow } from "./tables";
 
 /**
- * The event types a webhook can subscribe to (DESIGN.md §7), with what each means in plain
- * words (GET /api/webhooks/events: the web UI lists them from there); "*" means all of them.
+ * The event types a webhook can subscribe to (docs/decisions.md, "Standard Webhooks"), with what
+ * each means in plain words (GET /api/webhooks/events: the web UI lists them from there); "*" means
+ * all of them.
  */
 export const WEBHOOK_EVENTS = [
   { type: "page.created", description: "A page is published" },
@@ -37,7 +38,10 @@ export const MAX_URL_LENGTH = 2048;
 /** The delivery log answers the most recent ones only. */
 export const DELIVERY_LIST_LIMIT = 200;
 
-/** The Webhook of DESIGN.md §8. The secret is never part of it (shown once, at creation). */
+/**
+ * A webhook as the API answers it (docs/decisions.md, "Response shapes"). The secret is never part
+ * of it (shown once, at creation).
+ */
 export function toWebhook(row: WebhookRow) {
   return {
     id: row.id,

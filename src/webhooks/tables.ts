@@ -3,7 +3,10 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { spaces } from "../spaces/tables";
 import { users } from "../users/tables";
 
-/** A space's webhook (DESIGN.md §7): where to send which events, and the signing secret. */
+/**
+ * A space's webhook (docs/decisions.md, "Webhooks"): where to send which events, and the signing
+ * secret.
+ */
 export const webhooks = sqliteTable(
   "webhooks",
   {

@@ -1,7 +1,7 @@
 /**
  * Branding (src/branding): reading and the accent preview need branding.manage; every change
- * also needs a recent re-authentication (DESIGN.md §5). The bodies leave the world as Cairn's
- * own (the display as it is; images are uploaded and removed, which no other row reads).
+ * also needs a recent re-authentication (docs/permissions.md). The bodies leave the world as
+ * Cairn's own (the display as it is; images are uploaded and removed, which no other row reads).
  */
 import { PNG } from "../../src/attachments/testing";
 import type { AdminRow } from "./types";

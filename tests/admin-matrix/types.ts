@@ -39,7 +39,10 @@ export interface AdminRow {
   /** The route as the app registers it, e.g. "PUT /api/admin/users/:userId/role". */
   route: string;
   need: Need;
-  /** Needs a session that proved its password in the last 5 minutes (DESIGN.md §5). */
+  /**
+   * Needs a session that proved its password in the last 5 minutes (docs/permissions.md,
+   * "Re-authentication").
+   */
   reauth?: boolean;
   /** Answers a browser session only (tokens get 403 token_not_allowed). */
   sessionOnly?: boolean;

@@ -1,7 +1,8 @@
 /**
- * Update refused by the server because of a link (issue 29): the editor's link toolbar takes an
- * ftp: address, the server publishes only http(s), mailto and tel. The person is told which link
- * and what to do, at the top and where they are, and the link is selected for them to change.
+ * Update refused by the server because of a link (docs/decisions.md, "What a collaboration room
+ * accepts"): the editor's link toolbar takes an ftp: address, the server publishes only http(s),
+ * mailto and tel. The person is told which link and what to do, at the top and where they are, and
+ * the link is selected for them to change.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { axeViolations, screenshot } from "./harness";

@@ -1,6 +1,8 @@
 import { createBlockMarkdownSpec, mergeAttributes, Node, parseAttributes } from "@tiptap/core";
 
-/** The panel kinds of DESIGN §6; the server refuses any other `kind`. */
+/**
+ * The panel kinds (docs/decisions.md, "One editor schema"); the server refuses any other `kind`.
+ */
 export const PANEL_KINDS = ["info", "note", "warning", "success", "error"] as const;
 export type PanelKind = (typeof PANEL_KINDS)[number];
 

@@ -1,9 +1,10 @@
 /**
- * A Confluence page built to exhaust memory (issue 29, §1): a ~14 MB zip whose one page holds
- * 1.8 million paragraphs was parsed and converted in full (server RSS 104 MB → 2.6 GB) before the
- * 2 MB page check refused it. On a real server process, with RSS read from /proc: the import is
- * refused early, naming the page and the limit; memory grows by less than 150 MB; the server
- * lives; nothing is written (no space, no blob, no temporary file).
+ * A Confluence page built to exhaust memory (docs/decisions.md, "A Confluence page is bounded while
+ * it is read"): a ~14 MB zip whose one page holds 1.8 million paragraphs was parsed and converted
+ * in full (server RSS 104 MB → 2.6 GB) before the 2 MB page check refused it. On a real server
+ * process, with RSS read from /proc: the import is refused early, naming the page and the limit;
+ * memory grows by less than 150 MB; the server lives; nothing is written (no space, no blob, no
+ * temporary file).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";

@@ -12,7 +12,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const m1 = { tag: "0000_a", sql: "CREATE TABLE a (id INTEGER PRIMARY KEY);--> statement-breakpoint\nINSERT INTO a VALUES (1);" };
 const m2 = { tag: "0001_b", sql: "CREATE TABLE b (id INTEGER PRIMARY KEY);" };
 
-test("opens with the pragmas of DESIGN.md §2", () => {
+test("opens with the pragmas docs/architecture.md names", () => {
   const db = openSqlite(join(dir, "x.db"));
   expect(db.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
   expect(db.query("PRAGMA synchronous").get()).toEqual({ synchronous: 2 });

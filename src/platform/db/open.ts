@@ -2,8 +2,8 @@ import { Database } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 
 /**
- * Opens the SQLite file with the pragmas of DESIGN.md §2. busy_timeout is set first so that
- * the pragmas below never fail on a lock held by another process.
+ * Opens the SQLite file with the pragmas of docs/architecture.md ("The database file").
+ * busy_timeout is set first so that the pragmas below never fail on a lock held by another process.
  */
 export function openSqlite(path: string): Database {
   const sqlite = new Database(path, { create: true, strict: true });

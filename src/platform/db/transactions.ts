@@ -4,15 +4,15 @@
  * Every write runs in `tx(fn)`: BEGIN IMMEDIATE (the write lock up front, so two writers never
  * deadlock on an upgrade), fn, the beforeCommit hooks, COMMIT. Nested calls join the outer one.
  *
- * With synchronous=FULL (DESIGN.md §2) a COMMIT waits for the disk (an fsync, ~0.5 ms here):
- * half of what a page edit costs. The server therefore groups commits: the first write of a
- * turn of the event loop opens a transaction, each write runs in a SAVEPOINT of it (a failing
- * one rolls back alone), and the group commits once, when the turn's I/O has been handled
- * (setImmediate). Nothing is acknowledged before it is durable: the HTTP layer waits for
+ * With synchronous=FULL (docs/architecture.md, "The database file") a COMMIT waits for the disk (an
+ * fsync, ~0.5 ms here): half of what a page edit costs. The server therefore groups commits: the
+ * first write of a turn of the event loop opens a transaction, each write runs in a SAVEPOINT of it
+ * (a failing one rolls back alone), and the group commits once, when the turn's I/O has been
+ * handled (setImmediate). Nothing is acknowledged before it is durable: the HTTP layer waits for
  * `durable()` before it answers, and work that acts outside the database (sending webhooks,
- * deleting blobs) runs through `afterCommit`. The server and the test harness group; the CLI
- * and other direct users of the core commit each transaction at once (grouping off). The
- * semantics are the same, only the moment of COMMIT moves.
+ * deleting blobs) runs through `afterCommit`. The server and the test harness group; the CLI and
+ * other direct users of the core commit each transaction at once (grouping off). The semantics are
+ * the same, only the moment of COMMIT moves.
  */
 import type { Database } from "bun:sqlite";
 import { noteRollback } from "./change-stamp";

@@ -2602,7 +2602,7 @@ export interface paths {
         get?: never;
         /**
          * Set retention (and the schedule) (right backups.manage)
-         * @description A backup goes only when it is outside both limits: not among the newest keepCount scheduled backups, and older than keepDays. Manual, pre-migration and safety backups are kept until removed by hand. `schedule` is an extension. Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can). Audited (backup.policy_changed).
+         * @description A backup goes only when it is outside both limits: not among the newest keepCount scheduled backups, and older than keepDays. Manual, pre-migration and safety backups are kept until removed by hand. `schedule` is Cairn's own addition. Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can). Audited (backup.policy_changed).
          */
         put: operations["putApiAdminBackupsPolicy"];
         post?: never;
@@ -2658,7 +2658,7 @@ export interface paths {
         };
         /**
          * The two target slots, directory and s3 (null when not set), with their last test and copy (right backups.manage)
-         * @description Credentials are never answered: the S3 slot says `secretAccessKeySet: true`. Extension: SPEC.md lists the targets' test and copy; configuring them (GET, PUT, DELETE) is Cairn's addition.
+         * @description Credentials are never answered: the S3 slot says `secretAccessKeySet: true`. Testing a target and copying to it are part of the documented API; configuring targets (GET, PUT, DELETE) is Cairn's own addition.
          */
         get: operations["getApiAdminBackupsTargets"];
         put?: never;
@@ -2679,13 +2679,13 @@ export interface paths {
         get?: never;
         /**
          * Set a slot: directory {path}, or s3 {endpoint, region, bucket, prefix, pathStyle, accessKeyId, secretAccessKey} (right backups.restore: the owner's, as for a restore)
-         * @description A target receives every page (private spaces' too) and every password hash, so where copies go is the owner's decision: an administrator without backups.restore gets 403 `permission_required`. Every field is checked; the first wrong one is a 400 naming it (a field of the other slot too). The path must be absolute, without control or invisible characters, and not a system folder (/, /etc, /root, /usr, /bin, /proc, /sys, /dev, /boot, /run and the like, or what is inside them; /mnt, /media, /srv, /opt, /var, /home and /tmp themselves), the folder of Cairn's program, the data directory, inside it or holding it, by the path given or where its symbolic links lead; the endpoint an http(s) URL without a path (a private or loopback address is refused when tested or copied to unless CAIRN_OUTBOUND_ALLOW allows it). The secret is sealed with the instance key (data/secret.key) in backups/state/targets.json; leave it out to keep the stored one, except when the endpoint or the access key ID changes. 409 `copy_running` while a copy to the slot runs. Every slot set, changed or removed is recorded as `backup.target_changed` (the names of the fields that changed and where copies go, never a value of a credential), shown among the security events (kind `restore`) and told to the owner as a notification. E-mailing it waits for e-mail sending. Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can): a target receives a whole copy of the wiki. Extension: SPEC.md lists the targets' test and copy; configuring them (GET, PUT, DELETE) is Cairn's addition.
+         * @description A target receives every page (private spaces' too) and every password hash, so where copies go is the owner's decision: an administrator without backups.restore gets 403 `permission_required`. Every field is checked; the first wrong one is a 400 naming it (a field of the other slot too). The path must be absolute, without control or invisible characters, and not a system folder (/, /etc, /root, /usr, /bin, /proc, /sys, /dev, /boot, /run and the like, or what is inside them; /mnt, /media, /srv, /opt, /var, /home and /tmp themselves), the folder of Cairn's program, the data directory, inside it or holding it, by the path given or where its symbolic links lead; the endpoint an http(s) URL without a path (a private or loopback address is refused when tested or copied to unless CAIRN_OUTBOUND_ALLOW allows it). The secret is sealed with the instance key (data/secret.key) in backups/state/targets.json; leave it out to keep the stored one, except when the endpoint or the access key ID changes. 409 `copy_running` while a copy to the slot runs. Every slot set, changed or removed is recorded as `backup.target_changed` (the names of the fields that changed and where copies go, never a value of a credential), shown among the security events (kind `restore`) and told to the owner as a notification. E-mailing it waits for e-mail sending. Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can): a target receives a whole copy of the wiki. Testing a target and copying to it are part of the documented API; configuring targets (GET, PUT, DELETE) is Cairn's own addition.
          */
         put: operations["putApiAdminBackupsTargetsBySlot"];
         post?: never;
         /**
          * Forget a slot (204 also when it was not set; what was copied there stays there) (right backups.manage)
-         * @description 409 `copy_running` while a copy to it runs. Every slot set, changed or removed is recorded as `backup.target_changed` (the names of the fields that changed and where copies go, never a value of a credential), shown among the security events (kind `restore`) and told to the owner as a notification. E-mailing it waits for e-mail sending. Extension: SPEC.md lists the targets' test and copy; configuring them (GET, PUT, DELETE) is Cairn's addition.
+         * @description 409 `copy_running` while a copy to it runs. Every slot set, changed or removed is recorded as `backup.target_changed` (the names of the fields that changed and where copies go, never a value of a credential), shown among the security events (kind `restore`) and told to the owner as a notification. E-mailing it waits for e-mail sending. Testing a target and copying to it are part of the documented API; configuring targets (GET, PUT, DELETE) is Cairn's own addition.
          */
         delete: operations["deleteApiAdminBackupsTargetsBySlot"];
         options?: never;
@@ -2764,7 +2764,7 @@ export interface paths {
         put?: never;
         /**
          * Restore into a scratch copy and check it; nothing is replaced (right backups.manage)
-         * @description The job's result reports each check: PRAGMA integrity_check, migrations to this version's schema, PRAGMA foreign_key_check, the audit chain, and every referenced file present in the file store with its SHA-256. The checks run in a child process, so the server keeps answering. `at` (query, an extension of the body-less SPEC row) tests a point in time; 409 `not_covered` at once when this backup and the archived log after it do not reach it (as the preview).
+         * @description The job's result reports each check: PRAGMA integrity_check, migrations to this version's schema, PRAGMA foreign_key_check, the audit chain, and every referenced file present in the file store with its SHA-256. The checks run in a child process, so the server keeps answering. `at` (query, Cairn's own addition) tests a point in time; 409 `not_covered` at once when this backup and the archived log after it do not reach it (as the preview).
          */
         post: operations["postApiAdminBackupsByLabelRestore-test"];
         delete?: never;
