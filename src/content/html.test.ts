@@ -3,23 +3,16 @@
  * classes and attributes, so an export looks like the page. Then what only the server does:
  * escaping, refused schemes, and the rewrites the exports use.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { DocumentView } from "../web/features/page/render/DocumentView";
 import { documentHtml } from "./html";
 import { readingStyles } from "./reading-styles";
-import { docOf, everythingDocument, inline, para, text } from "./testing";
+import { docOf, everythingDocument, inline, para, text, windowWhileTesting } from "./testing";
 
-// The reading view asks window.location whether a link leaves the site. Set only while these
-// tests run: other files check that the server's code runs with no DOM at all.
-const hadWindow = "window" in globalThis;
-beforeAll(() => {
-  if (!hadWindow) (globalThis as { window?: unknown }).window = { location: { origin: "http://cairn.test" } };
-});
-afterAll(() => {
-  if (!hadWindow) delete (globalThis as { window?: unknown }).window;
-});
+windowWhileTesting();
+
 /** React's static markup inside the .prose wrapper, its camel-cased HTML attribute names as HTML reads them. */
 function reactHtml(doc: unknown): string {
   const out = renderToStaticMarkup(createElement(DocumentView, { doc: doc as never }));

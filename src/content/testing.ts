@@ -1,5 +1,5 @@
 /** Documents and helpers shared by the content tests (and handy for later API tests). */
-import { expect } from "bun:test";
+import { afterAll, beforeAll, expect } from "bun:test";
 import { AppError } from "../platform/errors";
 import { checkContentJson } from "./validate";
 
@@ -108,4 +108,19 @@ export function rejection(input: unknown): string {
     return e.extras.errors!.contentJson[0];
   }
   throw new Error(`accepted: ${String(input).slice(0, 200)}`);
+}
+
+/**
+ * The reading view asks window.location whether a link leaves the site. A file of tests that
+ * renders it calls this at its top: the stand-in is set only while that file's tests run, since
+ * other files check that the server's code runs with no DOM at all.
+ */
+export function windowWhileTesting(): void {
+  const had = "window" in globalThis;
+  beforeAll(() => {
+    if (!had) (globalThis as { window?: unknown }).window = { location: { origin: "http://cairn.test" } };
+  });
+  afterAll(() => {
+    if (!had) delete (globalThis as { window?: unknown }).window;
+  });
 }

@@ -12,10 +12,10 @@ import type { DocJson } from "../web/api/client";
 import { DocumentView } from "../web/features/page/render/DocumentView";
 import { documentHtml } from "./html";
 import { pageToMarkdown } from "./markdown-export";
-import { inline, text } from "./testing";
+import { inline, text, windowWhileTesting } from "./testing";
 import { linkTarget } from "./urls";
 
-(globalThis as { window?: unknown }).window ??= { location: { origin: "http://cairn.test" } };
+windowWhileTesting();
 
 // [as stored, what it is, the href a reader gets (undefined: no link)]
 const CASES: Array<[string, "internal" | "web" | "other" | undefined, string | undefined]> = [

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { getSchema } from "@tiptap/core";
 import { renderToStaticMarkup } from "react-dom/server";
 import { contentExtensions } from "../../../../content/extensions";
-import { everythingDocument, inline, text } from "../../../../content/testing";
+import { everythingDocument, inline, text, windowWhileTesting } from "../../../../content/testing";
 import { plainText } from "../../../../content/plain-text";
 import type { DocJson } from "../../../api/client";
 import { DocumentView } from "./DocumentView";
@@ -15,7 +15,7 @@ import { ImagePolicyContext } from "./page-image";
 import { markMapping } from "./marks";
 import { nodeMapping } from "./nodes";
 
-(globalThis as { window?: unknown }).window ??= { location: { origin: "http://cairn.test" } };
+windowWhileTesting();
 const schema = getSchema(contentExtensions);
 const html = (doc: unknown) => renderToStaticMarkup(<DocumentView doc={doc as DocJson} />);
 
