@@ -1,7 +1,7 @@
 /**
- * Writer stall while backing up a 1 GB database (issue 17 §1, "Done when"), against the built
- * binary: `bun scripts/bench/backup-stall.ts [--binary=PATH] [--gb=N] [--trace]`, and part of
- * `bun run bench`'s full run. About 2–3 minutes.
+ * Writer stall while backing up a 1 GB database (docs/decisions.md, "Writers wait at most 50 ms on
+ * backing up"), against the built binary: `bun scripts/bench/backup-stall.ts [--binary=PATH]
+ * [--gb=N] [--trace]`, and part of `bun run bench`'s full run. About 2–3 minutes.
  *
  * 1. A data directory made by the binary itself (its migrations), with an owner, a space, the
  *    pages the writers update and 40 pages whose history is seeded straight into SQLite, in big

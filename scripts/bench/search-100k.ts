@@ -1,7 +1,8 @@
 /**
- * First-time search latency (issue 13 §6): one- and two-word queries that were never asked
- * before, sent one at a time from this process to the built binary, each distinct, so that no
- * kept answer (platform/db/kept-answers.ts) can answer any of them. p50/p95/p99 per kind.
+ * First-time search latency (docs/decisions.md, "Bounded ranking"): one- and two-word queries that
+ * were never asked before, sent one at a time from this process to the built binary, each distinct,
+ * so that no kept answer (platform/db/kept-answers.ts) can answer any of them. p50/p95/p99 per
+ * kind.
  *
  * Part of the full `bun run bench` (measureFirstTimeSearch on its 100,000-page server), and on
  * its own, reusing a data directory seeded once:
