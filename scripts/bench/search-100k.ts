@@ -17,7 +17,10 @@ import { join, resolve } from "node:path";
 import { sampleDocument, seededRandom, type SampleNode } from "../../src/content/sample";
 import type { FigureRow } from "./report";
 
-/** The issue's target for what a person types, asked for the first time. */
+/**
+ * The target for what a person types, asked for the first time (docs/decisions.md, "Bounded
+ * ranking").
+ */
 export const FIRST_TIME_TARGET_MS = 15;
 const SAMPLES = 300;
 const TIMEOUT_MS = 10_000;
