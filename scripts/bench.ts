@@ -128,7 +128,8 @@ async function main() {
   console.log(`upload to bare Bun.serve: peak +${upload.bareBunGrowthMb.toFixed(1)} MB`);
 
   const loads = await runScenarios(cairn.url, cairn.child.pid, ctx);
-  // First-time searches (issue 13 §6): distinct queries, one at a time, so no kept answer answers.
+  // First-time searches (docs/decisions.md, "Bounded ranking"): distinct queries, one at a time, so
+  // no kept answer answers.
   const firstTime = await measureFirstTimeSearch(cairn.url, ctx.auth());
   for (const f of firstTimeFigures(firstTime, content.pre.big.pageIds.length)) (console.log(`${f.figure}: ${f.value}`), web.figures.push(f));
   web.extras.firstTimeSearch = firstTime;

@@ -1,8 +1,8 @@
 /**
- * The admin matrix (issue 16): every /api/admin/*, /api/setup* and /api/media/* route (those that
- * take a space are in the access matrix) × each kind of caller → the status its rules give
- * (expectedFor in tests/admin-matrix/world.ts). Rows live beside their areas in
- * tests/admin-matrix/<area>.rows.ts.
+ * The admin matrix (docs/decisions.md, "The admin matrix"): every /api/admin/*, /api/setup* and
+ * /api/media/* route (those that take a space are in the access matrix) × each kind of caller → the
+ * status its rules give (expectedFor in tests/admin-matrix/world.ts). Rows live beside their areas
+ * in tests/admin-matrix/<area>.rows.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * What a hostile client sends over a real socket (issue: one request stopped the server):
+ * What a hostile client sends over a real socket (once, one request stopped the server):
  * Host headers the app must not route or log by, malformed cookies, bodies that never end,
  * HEAD. The server is a real process; each test ends by checking it is still alive.
  */

@@ -1,8 +1,9 @@
 /**
- * One number per rule (issue 13 §3): every length limit a service enforces is one exported
- * constant, the route schema is built from it, so OpenAPI advertises exactly the number the
- * service enforces. Table-driven: for each rule, the advertised maxLength equals the constant, a
- * value at the limit is taken and one character more is a 400 naming the field.
+ * One number per rule (docs/decisions.md, "Schema limits are the services' numbers" and "Body
+ * limits are declared with each route"): every length limit a service enforces is one exported
+ * constant, the route schema is built from it, so OpenAPI advertises exactly the number the service
+ * enforces. Table-driven: for each rule, the advertised maxLength equals the constant, a value at
+ * the limit is taken and one character more is a 400 naming the field.
  *
  * Body sizes likewise: each route declares its limit (http/body.ts bodyLimit), OpenAPI shows it
  * (`x-body-limit`, the sentence on the request body, the 413), and a body of exactly that many

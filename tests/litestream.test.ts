@@ -1,10 +1,10 @@
 /**
- * Litestream beside Cairn (issue 17 §4): home-labs already replicate the database with it, and
- * Cairn's own checkpointing (autocheckpoint off, PASSIVE after ~1000 frames, TRUNCATE at close,
- * both with busy_timeout 0) must never break that replica. A real `litestream replicate` (the
- * binary the npm registry ships, v0.3.13) runs beside a core with the WAL archive on; after a lot
- * of writes across our checkpoints, `litestream restore` and our own restoreToTime must both give
- * back exactly the live data.
+ * Litestream beside Cairn (docs/decisions.md, "Litestream beside Cairn"): home-labs already
+ * replicate the database with it, and Cairn's own checkpointing (autocheckpoint off, PASSIVE after
+ * ~1000 frames, TRUNCATE at close, both with busy_timeout 0) must never break that replica. A real
+ * `litestream replicate` (the binary the npm registry ships, v0.3.13) runs beside a core with the
+ * WAL archive on; after a lot of writes across our checkpoints, `litestream restore` and our own
+ * restoreToTime must both give back exactly the live data.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";

@@ -1,7 +1,7 @@
 /**
- * The access issue's scenarios: a space of 10,000 pages carrying 200 restrictions at every
+ * Reading through restrictions: a space of 10,000 pages carrying 200 restrictions at every
  * depth (--quick: 2,020 pages, 40 restrictions), read by a member who is named in some of them
- * and left out of others, held to the content issue's targets (tree of 1,000 pages p95 < 15 ms,
+ * and left out of others, held to content-scenarios.ts's targets (tree of 1,000 pages p95 < 15 ms,
  * GET page ≥ 30 % of baseline rps and p99 < 10 ms, search p95 < 20 ms). A second space of 1,010
  * pages and 20 restrictions carries the tree target. Seeded through the public API in the first
  * setup (access-seed.ts), as the owner; the reader reads with a read-only token of their own.

@@ -1,5 +1,5 @@
 /**
- * The content and side-effects issues' part of a bench run, kept out of bench.ts: seeding the
+ * The content and side-effect benches' part of a run, kept out of bench.ts: seeding the
  * data directory before the server starts, and the one-off figures (seeding time, database
  * size, upload memory) for the printed table and results.json.
  */
@@ -10,7 +10,7 @@ import type { FigureRow } from "./report";
 import { preSeed, type PreSeed } from "./seed-pages";
 import { UPLOAD_RSS_TARGET_MB, type UploadSeries } from "./upload";
 
-/** The issue's figures: 100,000 pages in under 60 s; --quick seeds 10,000. */
+/** The seeding target: 100,000 pages in under 60 s; --quick seeds 10,000. */
 export const SEED_PAGES = { full: 100_000, quick: 10_000 };
 export const SEED_TARGET_SECONDS_PER_100K = 60;
 

@@ -1,5 +1,5 @@
 /**
- * The content issue's scenarios, on the pages seed-pages.ts wrote before the server started
+ * The content scenarios, on the pages seed-pages.ts wrote before the server started
  * (ctx.shared.preSeed): reading a page, writing new versions, the tree of a 1,000-page space
  * and searching 100,000 pages (10,000 with --quick) with one- and two-word queries.
  *

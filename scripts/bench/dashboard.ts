@@ -1,8 +1,8 @@
 /**
- * How long GET /api/admin/dashboard takes on a big instance (issue 16): 11,000 pages seeded
- * through the services (scripts/bench/seed-pages.ts), every one with three more versions, 90
- * days of page views over 3,000 pages (270,000 day rows), then a fresh process-like open of the
- * data directory and the first (uncached) call of each range, as the owner, in-process.
+ * How long GET /api/admin/dashboard takes on a big instance (docs/decisions.md, "The dashboard"):
+ * 11,000 pages seeded through the services (scripts/bench/seed-pages.ts), every one with three more
+ * versions, 90 days of page views over 3,000 pages (270,000 day rows), then a fresh process-like
+ * open of the data directory and the first (uncached) call of each range, as the owner, in-process.
  *
  *   bun scripts/bench/dashboard.ts [pages=10000] [--keep]    seeds a new data directory
  *   bun scripts/bench/dashboard.ts --reuse DIR                 measures one kept before

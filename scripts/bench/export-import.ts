@@ -1,7 +1,7 @@
 /**
- * Export and import of a 10,000-page space (issue 18 "Speed"), against the built binary:
- * `bun scripts/bench/export-import.ts [--binary=PATH] [--pages=N]`, and part of `bun run bench`'s
- * full run. About 1–2 minutes.
+ * Export and import of a 10,000-page space (docs/decisions.md, "Speed targets"), against the built
+ * binary: `bun scripts/bench/export-import.ts [--binary=PATH] [--pages=N]`, and part of `bun run
+ * bench`'s full run. About 1–2 minutes.
  *
  * 1. A data directory seeded through the service layer (seed-pages.ts: every page validated,
  *    indexed, audited), then over HTTP once the binary serves it: a second version on every

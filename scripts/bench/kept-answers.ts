@@ -1,11 +1,11 @@
 /**
- * How often the kept answers answer under mixed traffic (issue 13 §5): readers ask for trees,
- * pages and searches with API tokens (whose use is flushed every 5 s) and session cookies,
- * while a writer changes a page every WRITE_EVERY_MS in a space with webhooks (whose delivery
- * outcomes are written as they come back). Bookkeeping like that must not empty the caches;
- * the page writes rightly do. The server logs each cache's hits and misses at shutdown
- * (src/server.ts); this reads them from its log. The instance is seeded, then restarted, so the
- * counts are the traffic's alone.
+ * How often the kept answers answer under mixed traffic (docs/decisions.md, "Caches count hits and
+ * misses"): readers ask for trees, pages and searches with API tokens (whose use is flushed every
+ * 5 s) and session cookies, while a writer changes a page every WRITE_EVERY_MS in a space with
+ * webhooks (whose delivery outcomes are written as they come back). Bookkeeping like that must not
+ * empty the caches; the page writes rightly do. The server logs each cache's hits and misses at
+ * shutdown (src/server.ts); this reads them from its log. The instance is seeded, then restarted,
+ * so the counts are the traffic's alone.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -77,7 +77,7 @@ const FOUNDATION_SCENARIOS: Scenario[] = [
   },
 ];
 
-// Pages, tree, search and writes (content issue), then writes with watchers and webhooks
-// (side-effects issue, which compares itself with the plain PUT before it), then reading a
-// space full of restrictions (access issue).
+// Pages, tree, search and writes (content-scenarios.ts), then writes with watchers and webhooks
+// (side-effect-scenarios.ts, which compares itself with the plain PUT before it), then reading a
+// space full of restrictions (access-scenarios.ts).
 export const SCENARIOS: Scenario[] = [...FOUNDATION_SCENARIOS, ...CONTENT_SCENARIOS, ...SIDE_EFFECT_SCENARIOS, ...ACCESS_SCENARIOS];

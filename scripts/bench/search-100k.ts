@@ -1,7 +1,8 @@
 /**
- * First-time search latency (issue 13 §6): one- and two-word queries that were never asked
- * before, sent one at a time from this process to the built binary, each distinct, so that no
- * kept answer (platform/db/kept-answers.ts) can answer any of them. p50/p95/p99 per kind.
+ * First-time search latency (docs/decisions.md, "Bounded ranking"): one- and two-word queries that
+ * were never asked before, sent one at a time from this process to the built binary, each distinct,
+ * so that no kept answer (platform/db/kept-answers.ts) can answer any of them. p50/p95/p99 per
+ * kind.
  *
  * Part of the full `bun run bench` (measureFirstTimeSearch on its 100,000-page server), and on
  * its own, reusing a data directory seeded once:
@@ -16,7 +17,10 @@ import { join, resolve } from "node:path";
 import { sampleDocument, seededRandom, type SampleNode } from "../../src/content/sample";
 import type { FigureRow } from "./report";
 
-/** The issue's target for what a person types, asked for the first time. */
+/**
+ * The target for what a person types, asked for the first time (docs/decisions.md, "Bounded
+ * ranking").
+ */
 export const FIRST_TIME_TARGET_MS = 15;
 const SAMPLES = 300;
 const TIMEOUT_MS = 10_000;

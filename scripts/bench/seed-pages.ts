@@ -37,7 +37,7 @@ export interface SeededSpace {
 export interface PreSeed {
   big: SeededSpace;
   tree: SeededSpace;
-  /** Wall time of the BIG space's createPage batches (the "seeding"), documents made beforehand per batch. */
+  /** Wall time of the BIG space's createPage batches (the "seeding" figure), documents made beforehand per batch. */
   seedSeconds: number;
   /** Time spent making the sample documents (the bench's own work, outside seedSeconds). */
   generateSeconds: number;

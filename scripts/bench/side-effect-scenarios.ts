@@ -1,5 +1,5 @@
 /**
- * The side-effects issue: PUT /api/pages/{id} on a page with 20 watchers in a space with 3
+ * Side effects: PUT /api/pages/{id} on a page with 20 watchers in a space with 3
  * webhooks (to a local receiver, receiver.ts) must keep ≥ 70 % of the plain PUT's throughput
  * (content-scenarios.ts, which must run first), and every delivery must arrive. The server
  * must be started with CAIRN_OUTBOUND_ALLOW=127.0.0.1 so it may call the loopback receiver.

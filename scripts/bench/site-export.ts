@@ -2,7 +2,8 @@
  * The static site export of a big space, in-process: seeds PAGES pages (sample documents of 500
  * words, 100 top-level pages, 10 children each below; seed-pages.ts), then streams
  * GET …/export/site's zip to a file as a client would, timing it and sampling the resident
- * memory every 50 ms. Target (issue 18): 10,000 pages under 40 s, memory growth under 100 MB.
+ * memory every 50 ms. Target (docs/decisions.md, "Speed targets"): 10,000 pages under 40 s, memory
+ * growth under 100 MB.
  *
  *   bun scripts/bench/site-export.ts [--pages=10000] [--keep]
  * Answers one JSON line: pages, seconds (wall) and CPU seconds (all threads), MB of zip, peak RSS growth over the baseline taken

@@ -1,8 +1,9 @@
 /**
- * The side-effects issue's memory figure: the server's resident memory (VmRSS) while one 20 MB
- * file is uploaded (multipart, field `file`, POST /api/pages/{id}/attachments). The body is
- * streamed from the bench process, chunk by chunk as the connection takes it, so neither side
- * needs the whole file in memory; RSS is sampled every 5 ms during the upload.
+ * The upload memory figure (docs/decisions.md, "Upload memory"): the server's resident memory
+ * (VmRSS) while one 20 MB file is uploaded (multipart, field `file`, POST
+ * /api/pages/{id}/attachments). The body is streamed from the bench process, chunk by chunk as the
+ * connection takes it, so neither side needs the whole file in memory; RSS is sampled every 5 ms
+ * during the upload.
  *
  * Three uploads in a row to different pages, judged by the median, so one reading disturbed by
  * something else in the process (a collection, the allocator returning memory) decides

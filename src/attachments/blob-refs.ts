@@ -20,8 +20,8 @@ import { spaceIcons } from "../media/tables";
 import { users } from "../users/tables";
 
 /**
- * Whether any row refers to the blob. The one place that knows every referrer: avatars, icons
- * and logos (later issues) add their check here.
+ * Whether any row refers to the blob. The one place that knows every referrer: attachments,
+ * avatars, space icons and the branding's images each have their check here.
  */
 export function blobInUse(core: Core, sha256: string): boolean {
   return attachmentUsesBlob(core, sha256) || brandingUsesBlob(core, sha256) || mediaUsesBlob(core, sha256);

@@ -40,8 +40,8 @@ export function unlockAccount(core: Core, caller: UserCaller, userId: string): v
 
 /**
  * POST /api/admin/users/{id}/disable-two-factor (re-authentication checked by the route), for
- * someone who lost their authenticator. Two-factor sign-in itself arrives with the account
- * security issue: until then no account has it on, and the answer says so (409 two_factor_off).
+ * someone who lost their authenticator. Cairn has no two-factor sign-in yet, so no account has it
+ * on, and the answer says so (409 two_factor_off).
  */
 export function disableTwoFactor(core: Core, caller: UserCaller, userId: string): void {
   core.tx(() => {

@@ -27,7 +27,7 @@ import { passwordResets } from "./tables";
 export const RESET_LINK_HOURS = 24;
 const HOUR = 3_600_000;
 
-/** Why the link was not e-mailed: sending mail comes with the account security issue. */
+/** Why the link was not e-mailed: Cairn does not send e-mail yet. */
 export const NO_EMAIL_YET = "E-mail sending is not set up on this server yet: give the link to the person yourself (in person or through a channel you trust).";
 
 export function createResetLink(core: Core, caller: UserCaller, userId: string) {

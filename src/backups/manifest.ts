@@ -1,7 +1,7 @@
 /**
- * What a backup is, as its manifest.json says (docs: /tmp contract, issue 17 §1). The manifest
- * lives on disk beside the copy, never in the database: a restore replaces the database and
- * must not make the instance forget newer backups.
+ * What a backup is, as its manifest.json says (docs/decisions.md, "Backups live on disk, not in the
+ * database"). The manifest lives on disk beside the copy, never in the database: a restore replaces
+ * the database and must not make the instance forget newer backups.
  */
 import type { WalPosition } from "../platform/backup/types";
 import type { BackupCounts } from "./queries";
@@ -12,7 +12,7 @@ export { describeCopy, type BackupCounts, type CopyContents } from "./queries";
 export const BACKUP_KINDS = ["scheduled", "manual", "pre-migration", "safety", "automatic"] as const;
 export type BackupKind = (typeof BACKUP_KINDS)[number];
 
-/** The kinds retention never removes: they go only by hand (issue 17 §2). */
+/** The kinds retention never removes: they go only by hand (docs/decisions.md, "Retention"). */
 export const KEPT_BY_HAND: readonly BackupKind[] = ["manual", "pre-migration", "safety"];
 
 /** Where the write-ahead log stood at the copy: the base of point-in-time restore. */

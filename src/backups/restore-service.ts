@@ -1,5 +1,5 @@
 /**
- * Restore (issue 17 §3): the rules, called by HTTP and the CLI alike.
+ * Restore (docs/decisions.md, "Backups and restore"): the rules, called by HTTP and the CLI alike.
  *
  * A restore, as a job (jobs.ts), each step recorded in backups/state/restore.json first:
  *   1. maintenance on (writes answer 503, rooms saved and closed, jobs paused);

@@ -1,7 +1,8 @@
 /**
- * The checks a restored copy must pass before it may replace the live data (issue 17 §3):
- * PRAGMA integrity_check, the foreign keys, migrations up to this binary's schema, the audit
- * chain, and every file the copy refers to present in files/ with its SHA-256.
+ * The checks a restored copy must pass before it may replace the live data (docs/decisions.md,
+ * "Heavy checks run in a child process of the same executable"): PRAGMA integrity_check, the
+ * foreign keys, migrations up to this binary's schema, the audit chain, and every file the copy
+ * refers to present in files/ with its SHA-256.
  *
  * They read the whole copy (integrity_check alone holds its thread for seconds on a large
  * file), so the server runs them in a child process of its own executable (restore-child.ts):

@@ -1,7 +1,7 @@
 /**
- * Retention (issue 17 §2): a backup goes only when it is outside BOTH limits: not among the
- * newest `keepCount` and older than `keepDays`. Only scheduled and automatic backups are
- * managed: manual, pre-migration and safety backups stay until removed by hand, and they do not
+ * Retention (docs/decisions.md, "Retention"): a backup goes only when it is outside BOTH limits:
+ * not among the newest `keepCount` and older than `keepDays`. Only scheduled and automatic backups
+ * are managed: manual, pre-migration and safety backups stay until removed by hand, and they do not
  * count towards keepCount (taking one by hand never pushes a scheduled one out).
  */
 import type { Core } from "../core";

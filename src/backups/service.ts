@@ -1,7 +1,7 @@
 /**
- * Backups (issue 17 §1–2): take one, list them, remove one by hand, the policy and its preview.
- * takeBackup has no rights check: HTTP, the CLI, the scheduler and a restore's safety copy all
- * call it; the functions that take a caller check the rights.
+ * Backups (docs/decisions.md, "Backups and restore"): take one, list them, remove one by hand, the
+ * policy and its preview. takeBackup has no rights check: HTTP, the CLI, the scheduler and a
+ * restore's safety copy all call it; the functions that take a caller check the rights.
  */
 import { chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";

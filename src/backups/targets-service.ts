@@ -1,7 +1,7 @@
 /**
- * Backup targets (issue 17 §5): two slots, a folder (`directory`: an external disk or network
- * mount) and an S3-compatible bucket (`s3`). Configured here, probed (write, list, read back,
- * delete), and copied to as a job (targets-copy.ts). Credentials are sealed at rest
+ * Backup targets (docs/decisions.md, "Targets"): two slots, a folder (`directory`: an external disk
+ * or network mount) and an S3-compatible bucket (`s3`). Configured here, probed (write, list, read
+ * back, delete), and copied to as a job (targets-copy.ts). Credentials are sealed at rest
  * (targets-store.ts) and never answered.
  *
  * A copy holds every page, private spaces' too, and every password hash: where copies go is the

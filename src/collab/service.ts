@@ -1,7 +1,7 @@
 /**
- * Real-time collaboration (issue 14): tokens for the editor, and how a page's room is loaded,
- * saved and kept in step with the page's published versions. The WebSocket side is socket.ts;
- * start.ts wires both into the server.
+ * Real-time collaboration (docs/decisions.md, "Real-time collaboration"): tokens for the editor,
+ * and how a page's room is loaded, saved and kept in step with the page's published versions. The
+ * WebSocket side is socket.ts; start.ts wires both into the server.
  */
 import type { JSONContent } from "@tiptap/core";
 import { and, eq } from "drizzle-orm";

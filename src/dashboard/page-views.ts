@@ -20,10 +20,11 @@ const BOT = /bot|crawl|spider|slurp|preview|facebookexternalhit|embedly|curl|wge
 export const dayOf = (ms: number) => iso(ms).slice(0, 10);
 
 /**
- * Page views, counted cheaply (issue 16): a read adds one to a number in memory, keyed by UTC
- * day and page; every minute, at shutdown and before the dashboard is read, the counts are
- * added to page_views_daily in one transaction (INSERT … ON CONFLICT DO UPDATE). Never a write
- * per read, so reading stays as fast as before; a crash loses at most the last minute.
+ * Page views, counted cheaply (docs/decisions.md, "Page views are counted without a write per
+ * read"): a read adds one to a number in memory, keyed by UTC day and page; every minute, at
+ * shutdown and before the dashboard is read, the counts are added to page_views_daily in one
+ * transaction (INSERT … ON CONFLICT DO UPDATE). Never a write per read, so reading stays as fast as
+ * before; a crash loses at most the last minute.
  *
  * What counts: a successful read (200, or 304 for a public reader revalidating) of a published
  * page out of the trash, by a signed-in person (session) or an anonymous reader of a public

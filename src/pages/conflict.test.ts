@@ -1,7 +1,8 @@
 /**
- * The 409 version_conflict of PUT /api/pages/{id} (#12): a proper problem document (the
- * catalogue's title, code, a detail saying what to do) carrying the current page in `current`,
- * and still the page's fields at the top level for clients that retry from the body.
+ * The 409 version_conflict of PUT /api/pages/{id} (docs/decisions.md, "The 409 page conflict"): a
+ * proper problem document (the catalogue's title, code, a detail saying what to do) carrying the
+ * current page in `current`, and still the page's fields at the top level for clients that retry
+ * from the body.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, type TestEnv } from "../../tests/harness";

@@ -1,7 +1,7 @@
 /**
- * The 409 version_conflict of PUT /api/pages/{id} (#12). It is a problem document like every
- * other error (title = the catalogue's, code, a detail saying what to do) that also carries the
- * page as it now is, twice over:
+ * The 409 version_conflict of PUT /api/pages/{id} (docs/decisions.md, "The 409 page conflict"). It
+ * is a problem document like every other error (title = the catalogue's, code, a detail saying what
+ * to do) that also carries the page as it now is, twice over:
  * - `current`: the whole page, the one place a new client reads it from;
  * - the page's fields at the top level, as before, so scripts that retry from the body itself
  *   (docs/decisions.md, "Errors are problem documents") keep working. Two of them cannot

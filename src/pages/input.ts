@@ -47,8 +47,9 @@ export function contentOf(input: { contentJson?: unknown; contentMarkdown?: unkn
 }
 
 /**
- * A version never holds tracked changes (issue 14): a document sent with some (an editor's
- * copy with changes still pending) is stored with them accepted, as "Accept all" would.
+ * A version never holds tracked changes (docs/decisions.md, "Publishing from the room"): a document
+ * sent with some (an editor's copy with changes still pending) is stored with them accepted, as
+ * "Accept all" would.
  */
 function withoutTrackedChanges(content: CheckedContent): CheckedContent {
   if (!content.json.includes('"type":"insertion"') && !content.json.includes('"type":"deletion"')) return content;

@@ -1,7 +1,8 @@
 /**
- * The limits the API description shows are the ones the services enforce (#19): each schema's
- * maxLength is built from the service's constant (one number per rule), the description names
- * the same number, and no field is described as required where it is optional.
+ * The limits the API description shows are the ones the services enforce (docs/decisions.md,
+ * "Schema limits are the services' numbers"): each schema's maxLength is built from the service's
+ * constant (one number per rule), the description names the same number, and no field is described
+ * as required where it is optional.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, makeEnv, ownerAndMember, type TestEnv } from "../../tests/harness";

@@ -80,8 +80,9 @@ export interface UpdatePageInput {
 /**
  * PUT /api/pages/{id}: version N+1. A baseVersion other than the current version is a
  * 409 version_conflict carrying the current page (conflict.ts); no contentJson renames only.
- * A title and document equal to the current version's change nothing (#13): no version, no
- * event, so autosaves and retried requests do not pile up empty versions and notifications.
+ * A title and document equal to the current version's change nothing (docs/decisions.md, "Unchanged
+ * updates"): no version, no event, so autosaves and retried requests do not pile up empty versions
+ * and notifications.
  */
 export function updatePage(core: Core, caller: Caller, id: string, input: UpdatePageInput): Page {
   const user = requireUser(caller);

@@ -1,6 +1,7 @@
 /**
- * A PUT that changes nothing adds nothing (#13): no version, no event, no webhook delivery, no
- * notification; the answer is the page as it is. Publishing a draft is always a change.
+ * A PUT that changes nothing adds nothing (docs/decisions.md, "Unchanged updates"): no version, no
+ * event, no webhook delivery, no notification; the answer is the page as it is. Publishing a draft
+ * is always a change.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, type TestEnv } from "../../tests/harness";

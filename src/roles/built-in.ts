@@ -1,10 +1,10 @@
 /**
  * Built-in roles across releases. A release may add a right to a built-in role's defaults
- * (dashboard.view joined the Administrator in issue 16); an instance made earlier must get it,
- * yet a right the administrator deliberately removed must stay removed. So each built-in role
- * remembers every right its defaults have ever offered it (roles.offered): at start-up a
- * default right not yet offered is granted once and recorded as offered; an offered right
- * missing from the role was removed on purpose and is left alone.
+ * (dashboard.view joined the Administrator's defaults with the admin dashboard); an instance made
+ * earlier must get it, yet a right the administrator deliberately removed must stay removed. So
+ * each built-in role remembers every right its defaults have ever offered it (roles.offered): at
+ * start-up a default right not yet offered is granted once and recorded as offered; an offered
+ * right missing from the role was removed on purpose and is left alone.
  */
 import { eq } from "drizzle-orm";
 import type { Core } from "../core";

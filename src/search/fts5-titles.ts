@@ -6,11 +6,12 @@ import { firstInScope } from "./fts5-scope";
 /**
  * Part of the FTS5 index (fts5.ts): the pages whose title holds every word of a query, found and
  * ranked by bm25 in search_title_words, a word index of titles alone (migration
- * 'search_indexes'). Until issue 13 §6 they were looked for in the word index's title column,
- * which walks every page holding the word, title or not (20 ms for "this" at 100,000 pages),
- * or through the trigram index of titles and a count of each candidate's words in JavaScript;
- * a word's pages among titles are few, so here bm25 weighs each word by its rarity among titles
- * and ranks by how often the title holds it against the title's length.
+ * 'search_indexes'; docs/decisions.md, "Title matches ranked apart"). Before it they were looked
+ * for in the word index's title column, which walks every page holding the word, title or not
+ * (20 ms for "this" at 100,000 pages), or through the trigram index of titles and a count of each
+ * candidate's words in JavaScript; a word's pages among titles are few, so here bm25 weighs each
+ * word by its rarity among titles and ranks by how often the title holds it against the title's
+ * length.
  */
 
 /** Titles weigh ten times the body in the ranking of body matches (bm25's column weights, fts5-body.ts). */

@@ -154,11 +154,12 @@ function vocabularyStatements(core: Core) {
  *      titles alone (fts5-titles.ts);
  *   2. then, if fewer than `limit`, the newest matches ranked by bm25, titles weighing more than
  *      the body (fts5-body.ts).
- * Until issue 13 both were ranked together in SQL, title matches by bm25 over titles alone, and
- * they came first all the same: a word's weight (its rarity) among titles is higher than among
- * pages, and one occurrence in a title counts as ten. Ranked apart, a query whose words are in
- * 50 titles needs no bm25 over bodies at all, which counts, for each word, every page holding
- * it before it ranks any (a whole posting list: about 3 ms for a word on 90,000 pages).
+ * Before they were ranked apart (docs/decisions.md, "Title matches ranked apart") both were ranked
+ * together in SQL, title matches by bm25 over titles alone, and they came first all the same: a
+ * word's weight (its rarity) among titles is higher than among pages, and one occurrence in a title
+ * counts as ten. Ranked apart, a query whose words are in 50 titles needs no bm25 over bodies at
+ * all, which counts, for each word, every page holding it before it ranks any (a whole posting
+ * list: about 3 ms for a word on 90,000 pages).
  */
 function wordMatches(core: Core, query: ParsedQuery, scope: SQL, limit: number): SearchRow[] {
   const all = toWordQuery(query);

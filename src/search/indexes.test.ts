@@ -5,10 +5,11 @@ import { createPage } from "../pages/service";
 import { findUserWithRoleById } from "../users/service";
 import { catchUpSearchIndex, searchIndex } from "./indexer";
 
-// The indexes added for first-time search (issue 13 §6): search_recent, the newest pages only
-// (fts5-recent.ts), where body matches are ranked when they are all there; search_title_words,
-// titles alone (fts5-titles.ts); and search_backfill, which fills both for pages indexed before
-// they existed. Ranking answers must be bm25's over the whole word index.
+// The indexes added for first-time search (docs/decisions.md, "Title matches ranked apart" and "A
+// word index of the newest pages"): search_recent, the newest pages only (fts5-recent.ts), where
+// body matches are ranked when they are all there; search_title_words, titles alone
+// (fts5-titles.ts); and search_backfill, which fills both for pages indexed before they existed.
+// Ranking answers must be bm25's over the whole word index.
 
 let env: TestEnv;
 let owner: Who & { id: string };

@@ -2,10 +2,10 @@ import type { SQL } from "drizzle-orm";
 import type { ParsedQuery } from "./query";
 
 /**
- * The search index, as the rest of search sees it (issue 13 §7): pages are marked dirty inside
- * the transaction that changes them, caught up in batches shortly after (indexer.ts), and
- * queried within a caller's scope. FTS5 (fts5.ts) is the one implementation; a PostgreSQL one
- * (tsvector, pg_trgm) would replace that file and nothing else.
+ * The search index, as the rest of search sees it (docs/architecture.md, "Search"): pages are
+ * marked dirty inside the transaction that changes them, caught up in batches shortly after
+ * (indexer.ts), and queried within a caller's scope. FTS5 (fts5.ts) is the one implementation; a
+ * PostgreSQL one (tsvector, pg_trgm) would replace that file and nothing else.
  *
  * Only published, live pages of active spaces are found, and of those the ones in the caller's
  * scope: the index applies it inside its query, before any limit, so a caller's unreadable

@@ -9,7 +9,10 @@ import { EVENT_TYPES } from "../events/outbox";
 
 const named = (pattern: RegExp) => EVENT_TYPES.filter((t) => pattern.test(t));
 
-/** Role and tier changes, ownership transfers, a role's rights changed (issue 16's people and roles areas). */
+/**
+ * Role and tier changes, ownership transfers, a role's rights changed (the people and roles areas
+ * of the rights catalogue, identity/rights.ts).
+ */
 export const ROLE_ACTIONS: string[] = named(/^(role\.|user\.(role|tier|ownership|promoted|demoted))/);
 
 export const PERMISSION_ACTIONS: string[] = [

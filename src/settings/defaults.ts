@@ -20,8 +20,8 @@ export const SETTING_DEFAULTS = {
   lockoutAccountWindowSeconds: 3600,
   trustedProxies: [] as string[],
   requireTotpForAdmins: false,
-  // E-mail and single sign-on: stored and validated here; sending and signing in arrive with
-  // the account security issue.
+  // E-mail and single sign-on: stored and validated here; Cairn neither sends mail nor signs in
+  // through them yet.
   emailEnabled: false,
   smtpProvider: "smtp" as "smtp" | "microsoft" | "google",
   smtpHost: "",

@@ -1,8 +1,8 @@
 /**
- * The settings of issue 16: e-mail, single sign-on, images and embeds, trusted proxies and the
- * two-factor policy. Each value checked with its range and format; secrets never answered; each
- * setting its own right (refused whole); settings that widen access need re-authentication;
- * trustedProxies believed on the next request.
+ * The admin settings (docs/decisions.md, "Each setting names its right"): e-mail, single sign-on,
+ * images and embeds, trusted proxies and the two-factor policy. Each value checked with its range
+ * and format; secrets never answered; each setting its own right (refused whole); settings that
+ * widen access need re-authentication; trustedProxies believed on the next request.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { BASE, call, makeEnv, ownerAndMember, signUp, type TestEnv, type Who } from "../../tests/harness";

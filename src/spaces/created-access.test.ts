@@ -1,6 +1,7 @@
 /**
  * A new space is open to everyone signed in (Everyone gets Edit, by design), and the creator is
- * told so (#17): POST /api/spaces answers `access`, and the route's description says it too.
+ * told so (docs/decisions.md, "New spaces say who can see them"): POST /api/spaces answers
+ * `access`, and the route's description says it too.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, ownerAndMember, type TestEnv } from "../../tests/harness";

@@ -1,7 +1,8 @@
 /**
  * Wherever a request names a space (`spaceId` in a query or body), its key works as well as its
- * id, in any case, as in /api/spaces/{key} (#15; findSpaceByIdOrKey). A key names nothing more
- * than the id would: an unknown key and a space the caller may not see are both 404.
+ * id, in any case, as in /api/spaces/{key} (docs/decisions.md, "Spaces named by key";
+ * findSpaceByIdOrKey). A key names nothing more than the id would: an unknown key and a space the
+ * caller may not see are both 404.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, ownerAndMember, type Answer, type TestEnv, type Who } from "../../tests/harness";

@@ -126,7 +126,10 @@ export interface CreateSpaceInput {
   description?: string;
 }
 
-/** Who can see a new space, for its creator (#17): the defaults are open, and nothing else says so. */
+/**
+ * Who can see a new space, for its creator (docs/decisions.md, "New spaces say who can see
+ * them"): the defaults are open, and nothing else says so.
+ */
 export function newSpaceAccess(key: string) {
   return {
     everyone: OPERATION.Edit as number | null,

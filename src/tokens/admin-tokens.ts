@@ -1,7 +1,7 @@
 /**
- * Everyone's API tokens, for whoever holds tokens.manage (issue 16): the list with owners, revoking
- * anyone's token (the owner's only by the owner), one token's activity per day, and a summary of
- * the instance's token use per day.
+ * Everyone's API tokens, for whoever holds tokens.manage (docs/decisions.md, "Everyone's API
+ * tokens"): the list with owners, revoking anyone's token (the owner's only by the owner), one
+ * token's activity per day, and a summary of the instance's token use per day.
  */
 import { and, desc, eq, gte, isNull } from "drizzle-orm";
 import type { Core } from "../core";

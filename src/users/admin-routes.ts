@@ -19,7 +19,7 @@ const RULES =
   "Nobody can act on the owner's account (403 `owner_protected`), nor on an account whose role is of a higher tier than the caller's (403 `higher_tier`); an unknown account is a 404.";
 const REAUTH = "Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can).";
 
-// Sending mail arrives with the account security issue; until then invite links are shared by hand.
+// Cairn does not send mail yet, so invite links are shared by hand.
 const INVITE_EMAIL_OFF = "E-mail sending is not set up on this server yet: invites cannot be e-mailed, so copy each invite link and give it to the person yourself.";
 
 const manager = (caller: Caller) => {

@@ -75,7 +75,7 @@ export function listAccounts(core: Core) {
       status: r.status,
       isOwner: r.tier >= TIER.Owner,
       twoFactorEnabled: r.totpEnabled,
-      // Two-factor sign-in (and its recovery codes) arrives with the account security issue.
+      // Cairn has no two-factor sign-in (nor its recovery codes) yet.
       recoveryCodesLeft: null,
       lastSeenAt: seen.at(-1) ?? null,
       failedSignIns: r.failedLogins,

@@ -60,7 +60,7 @@ export function createInvite(core: Core, caller: UserCaller, input: CreateInvite
     ...toInvite({ ...row, usedAt: null, usedById: null }, role.name, grants),
     token,
     path: `/register?invite=${token}`,
-    // E-mail delivery arrives with the e-mail issue; until then the link is shared by hand.
+    // Cairn does not send e-mail yet: the link is shared by hand.
     emailSent: false,
     emailStatus: input.sendEmail ? "E-mail is not set up on this instance yet: share the link yourself." : null,
   };

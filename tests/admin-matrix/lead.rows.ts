@@ -1,4 +1,4 @@
-/** Admin routes served before issue 16: invites and the audit chain. */
+/** Admin routes served before the admin area: invites and the audit chain. */
 import { call } from "../harness";
 import type { AdminRow } from "./types";
 

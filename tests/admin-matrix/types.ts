@@ -1,8 +1,8 @@
 /**
- * The admin matrix (issue 16): every /api/admin/*, /api/setup* and /api/media/* route, called
- * by each kind of caller. A row names the route, the right it needs and whether it needs a
- * recent re-authentication; the expected status for each caller follows from that
- * (expectedFor in matrix-world.ts), so the rules live in one place.
+ * The admin matrix (docs/decisions.md, "The admin matrix"): every /api/admin/*, /api/setup* and
+ * /api/media/* route, called by each kind of caller. A row names the route, the right it needs and
+ * whether it needs a recent re-authentication; the expected status for each caller follows from
+ * that (expectedFor in matrix-world.ts), so the rules live in one place.
  *
  * Each area keeps its rows in its own file beside this one (`<area>.rows.ts`, exporting
  * `rows: AdminRow[]`); tests/admin-matrix.test.ts runs them all and fails when a route of

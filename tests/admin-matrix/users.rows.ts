@@ -7,7 +7,7 @@ import type { AdminRow, MatrixCtx } from "./types";
 
 const user = (action: string) => async (c: MatrixCtx) => `/api/admin/users/${await c.freshUser()}/${action}`;
 
-/** A fresh member with two-factor marked on (two-factor itself arrives with the account security issue). */
+/** A fresh member with two-factor marked on (Cairn has no two-factor sign-in itself yet). */
 async function withTwoFactor(c: MatrixCtx): Promise<string> {
   const id = await c.freshUser();
   c.env.core.sqlite.query("UPDATE users SET totp_enabled = 1 WHERE id = ?").run(id);

@@ -20,9 +20,9 @@ export const ROOT = join(import.meta.dir, "..", "..");
  * a body read whole or a leak costs (before bodies had limits, the CI run took 2 GB). Once quiet
  * the server collects (platform/idle-gc.ts). It was back near 160 MB when this was written; with
  * the features since it starts at ~107 MB and settles at 221-252 MB after the fuzz (fifteen runs
- * on 2 cores, 2026-11-24/25, before and after the search indexes of issue 13 §6 alike: 242-245
- * and 244-252), so 250 MB had become a coin toss. Staying above SETTLED_RSS_MB would mean it
- * keeps what the requests left behind.
+ * on 2 cores, 2026-11-24/25, before and after the title-word and newest-pages search indexes alike:
+ * 242-245 and 244-252), so 250 MB had become a coin toss. Staying above SETTLED_RSS_MB would mean
+ * it keeps what the requests left behind.
  */
 export const MAX_RSS_MB = 512;
 export const SETTLED_RSS_MB = 300;

@@ -1,5 +1,6 @@
 /**
- * PASSIVE checkpoints on a thread of their own (issue 17: writers never wait > 50 ms).
+ * PASSIVE checkpoints on a thread of their own (docs/decisions.md, "Writers wait at most 50 ms on
+ * backing up").
  *
  * A checkpoint copies frames into cairn.db and, with synchronous=FULL, fsyncs the file: on the
  * main thread that held the event loop 50-250 ms every ~1000 frames under four writers, and far

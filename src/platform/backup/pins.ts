@@ -1,8 +1,9 @@
 /**
- * The blobs retained backups need (issue 17 §1: "the blob store never deletes a file a retained
- * backup needs"). A backup's manifest lists the sha256 of every blob its copy refers to; blobs
- * are shared with the live store, never copied. The file store's deleters (attachments/
- * blob-refs.ts) ask this before deleting, so attachments need not know the backups domain.
+ * The blobs retained backups need: the blob store never deletes a file a retained backup names
+ * (docs/decisions.md, "Blobs are never copied into a backup"). A backup's manifest lists the sha256
+ * of every blob its copy refers to; blobs are shared with the live store, never copied. The file
+ * store's deleters (attachments/blob-refs.ts) ask this before deleting, so attachments need not
+ * know the backups domain.
  *
  * Read from the manifests on disk (backups/<label>/manifest.json), kept in memory while no
  * manifest changed (their names, sizes and modification times are the key).

@@ -1,9 +1,9 @@
 /**
- * Point-in-time restore (issue 17 §4): a backup's page-exact copy, then the archived frames
- * after its position, up to the last commit at or before `at`, written page by page into the
- * copy (Litestream's restore = snapshot + WAL segments). Every segment is checked on the way:
- * its sha256 (once closed), its salts and its cumulative checksums from the frame it chains on,
- * and that it begins where the one before ended; a gap, or an `at` outside what the archive
+ * Point-in-time restore (docs/decisions.md, "Point in time"): a backup's page-exact copy, then the
+ * archived frames after its position, up to the last commit at or before `at`, written page by page
+ * into the copy (Litestream's restore = snapshot + WAL segments). Every segment is checked on the
+ * way: its sha256 (once closed), its salts and its cumulative checksums from the frame it chains
+ * on, and that it begins where the one before ended; a gap, or an `at` outside what the archive
  * holds continuously from that base, is a NotCoveredError and nothing is guessed.
  */
 import { existsSync } from "node:fs";

@@ -1,6 +1,7 @@
 /**
- * A page-exact copy of the live database (issue 17 §1), the base a point-in-time restore
- * replays archived WAL frames onto. Not VACUUM INTO: its output has another page layout.
+ * A page-exact copy of the live database (docs/decisions.md, "A backup is a page-exact copy of
+ * `cairn.db`"), the base a point-in-time restore replays archived WAL frames onto. Not VACUUM INTO:
+ * its output has another page layout.
  *
  * The state of a WAL database is its file plus the committed frames of the log's current epoch.
  * 1. Take the write lock for a moment (BEGIN IMMEDIATE on a connection of our own, retried

@@ -1,10 +1,10 @@
 /**
- * The WAL archive (issue 17 §4, Litestream's design inside the process): every committed frame
- * SQLite appends to cairn.db-wal is copied into wal/<generation>/ segments, with the time of each
- * commit, before anything can restart the log over it. Cairn owns checkpointing (autocheckpoint
- * off on every connection): a PASSIVE one after ~1000 frames (when and where: wal-checkpoints.ts),
- * TRUNCATE at close, both with busy_timeout 0 (a reader such as Litestream makes them try later,
- * never stalls a writer).
+ * The WAL archive (Litestream's design inside the process; docs/decisions.md, "Cairn owns
+ * checkpointing and archives the WAL"): every committed frame SQLite appends to cairn.db-wal is
+ * copied into wal/<generation>/ segments, with the time of each commit, before anything can restart
+ * the log over it. Cairn owns checkpointing (autocheckpoint off on every connection): a PASSIVE one
+ * after ~1000 frames (when and where: wal-checkpoints.ts), TRUNCATE at close, both with
+ * busy_timeout 0 (a reader such as Litestream makes them try later, never stalls a writer).
  *
  * Continuity. An archive is only worth anything if it holds every commit in order: an epoch
  * (one WAL header) is followed by the next only when nothing was lost between them, so
@@ -20,11 +20,11 @@
  * What is fsynced when: segment frames and their commit lines are written at every observe (so
  * a process crash loses nothing the OS has), written back in the background every MB, and
  * fsynced when a segment closes: on the event loop at flush() (before a backup's manifest), at
- * a TRUNCATE or a caller's checkpoint, and at close; off it (issue 17: writers never wait
- * > 50 ms) at a new epoch, at 16 MB, and before the restart our own checkpoints allow (so a
- * power cut, not a crash, could lose the last frames of an epoch: the unclean start that
- * follows begins a new generation anyway). state.json is written atomically at start (running)
- * and at a clean close (where the archive stands and the database file's identity).
+ * a TRUNCATE or a caller's checkpoint, and at close; off it (docs/decisions.md, "Writers wait at
+ * most 50 ms on backing up") at a new epoch, at 16 MB, and before the restart our own checkpoints
+ * allow (so a power cut, not a crash, could lose the last frames of an epoch: the unclean start
+ * that follows begins a new generation anyway). state.json is written atomically at start (running) and
+ * at a clean close (where the archive stands and the database file's identity).
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";

@@ -1,7 +1,8 @@
 /**
- * One jobs module for background work (issue 13 §2): durable rows, retries with backoff across
- * restarts, single flight per key, named schedules, progress an endpoint can read, and a clean
- * stop. Framework-free: it needs only what JobHost names, which the Core provides.
+ * One jobs module for background work (docs/decisions.md, "One jobs module"): durable rows, retries
+ * with backoff across restarts, single flight per key, named schedules, progress an endpoint can
+ * read, and a clean stop. Framework-free: it needs only what JobHost names, which the Core
+ * provides.
  *
  * - enqueue() writes the row in the caller's transaction when there is one, so a job commits
  *   with the change that asked for it and never exists without it;
