@@ -1,5 +1,5 @@
 /**
- * Writing pages in the browser: a new page with every block of DESIGN §6 (through the "/" menu,
+ * Writing pages in the browser: a new page with every block of the editor schema (docs/decisions.md, "One editor schema") (through the "/" menu,
  * Markdown shortcuts, the toolbars, an uploaded image and a mention), publishing, editing again
  * with E and Ctrl-Enter, a conflict between two people resolved without losing either text, a
  * page from a template, and unsaved edits surviving a reload.

@@ -1,6 +1,6 @@
 /**
  * Which section of the page's right-hand panel is open, kept in the address (`?panel=comments&
- * comment=ID`, UI-ARCHITECTURE §5) so a link opens a thread and Back closes the panel.
+ * comment=ID`: panels are addresses, docs/decisions.md "Web UI") so a link opens a thread and Back closes the panel.
  */
 import { useCallback } from "react";
 import { useLocation, useSearch } from "wouter";
