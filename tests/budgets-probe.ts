@@ -43,11 +43,13 @@ function loadedModules(): Array<[string, number]> {
   return found;
 }
 
-const serve = Bun.serve;
-Bun.serve = ((...args: Parameters<typeof Bun.serve>) => {
+// Bun.serve is a plain writable property; TypeScript sees a function declaration.
+const bun = Bun as unknown as { serve: (...args: unknown[]) => unknown };
+const serve = bun.serve;
+bun.serve = (...args: unknown[]) => {
   const modules = loadedModules();
   const startStatements = counter.count;
-  const server = serve(...args);
+  const server = serve.apply(Bun, args);
   setTimeout(() => {
     counter.reset();
     setTimeout(() => {
@@ -65,4 +67,4 @@ Bun.serve = ((...args: Parameters<typeof Bun.serve>) => {
     }, idleSeconds * 1_000);
   }, REST_MS);
   return server;
-}) as typeof Bun.serve;
+};

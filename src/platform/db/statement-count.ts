@@ -47,7 +47,10 @@ let patches: Patch[] = [];
 function nativeStatementPrototype(): Record<string, unknown> {
   const probe = new Database(":memory:");
   try {
-    return Object.getPrototypeOf(probe.prepare("SELECT 1").native);
+    const statement = probe.prepare("SELECT 1");
+    const prototype = Object.getPrototypeOf(statement.native);
+    statement.finalize();
+    return prototype;
   } finally {
     probe.close();
   }
