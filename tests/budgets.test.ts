@@ -236,19 +236,19 @@ describe("SQL statements per hot request", () => {
   test("GET /api/auth/me", async () => {
     await check("GET /api/auth/me", get("/api/auth/me"));
     await check("GET /api/auth/me, after a write", get("/api/auth/me"), { before: writeElsewhere });
-  });
+  }, 30_000);
 
   test("GET /api/pages/{id}", async () => {
     await check("GET /api/pages/{id}", get(`/api/pages/${pageIds[0]}`));
     await check("GET /api/pages/{id}, after a write", get(`/api/pages/${pageIds[0]}`), { before: writeElsewhere });
-  });
+  }, 30_000);
 
   test("GET /api/pages/tree (1,000 pages)", async () => {
     const res = await ok(get(`/api/pages/tree?spaceId=${treeSpaceId}`)(), "tree");
     expect(JSON.stringify(res.body).match(/"id"/g)?.length ?? 0).toBeGreaterThanOrEqual(TREE_PAGES);
     await check("GET /api/pages/tree (1,000 pages)", get(`/api/pages/tree?spaceId=${treeSpaceId}`));
     await check("GET /api/pages/tree (1,000 pages), after a write", get(`/api/pages/tree?spaceId=${treeSpaceId}`), { before: writeElsewhere });
-  });
+  }, 30_000);
 
   test("GET /api/search", async () => {
     const one = words[0];
@@ -259,11 +259,11 @@ describe("SQL statements per hot request", () => {
     await check("GET /api/search, never asked", neverAsked(one));
     await check("GET /api/search, two words, never asked", neverAsked(two));
     await check("GET /api/search, after a write", get(`/api/search?q=${one}`), { before: writeElsewhere });
-  });
+  }, 30_000);
 
   test("PUT /api/pages/{id}, a new version each time", async () => {
     await check("PUT /api/pages/{id} (a new version)", () => call(env, "PUT", `/api/pages/${pageIds[1]}`, { as: as(), body: newVersion() }));
-  });
+  }, 30_000);
 
   test("PUT /api/pages/{id} on a page with 20 watchers and 3 webhooks, its deliveries included", async () => {
     const put = () => call(env, "PUT", `/api/pages/${watchedPageId}`, { as: as(), body: newVersion() });
@@ -274,7 +274,7 @@ describe("SQL statements per hot request", () => {
     await ok(put(), "warm-up");
     await quiet();
     withinBudget("PUT /api/pages/{id}, 20 watchers, 3 webhooks (with its deliveries)", budgetOf("PUT /api/pages/{id}, 20 watchers, 3 webhooks (with its deliveries)"), await measure(put, { ready: delivered }));
-  });
+  }, 30_000);
 });
 
 describe("work at start, and an idle server", () => {
