@@ -56,20 +56,18 @@ function nativeStatementPrototype(): Record<string, unknown> {
   }
 }
 
-function note(text: () => string): void {
-  const c = active;
-  if (!c || c.paused > 0) return;
-  c.count++;
-  if (c.texts) c.texts.push(text().slice(0, TEXT_CHARS));
-}
-
 function wrap(target: Record<string, unknown>, name: string, textOf: (self: unknown, args: unknown[]) => string): void {
   const original = target[name] as Method;
   if (typeof original !== "function") throw new Error(`bun:sqlite has no ${name} to count`);
   patches.push({ target, name, original });
   target[name] = function counted(this: unknown, ...args: unknown[]) {
-    note(() => textOf(this, args));
-    return original.apply(this, args);
+    const c = active;
+    if (!c || c.paused > 0) return original.apply(this, args);
+    c.count++;
+    const result = original.apply(this, args);
+    // After the call: a statement's text then shows the values it was run with.
+    if (c.texts) c.texts.push(textOf(this, args).slice(0, TEXT_CHARS));
+    return result;
   };
 }
 
