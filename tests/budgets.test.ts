@@ -227,8 +227,8 @@ let spaces = 0;
 /** The same words as another query (search ignores trailing spaces), so no kept answer has it. */
 const neverAsked = (q: string) => () => call(env, "GET", `/api/search?q=${encodeURIComponent(q)}${"%20".repeat(++spaces)}`, { as: as() });
 
-async function check(name: string, send: () => Promise<Answer>, opts: Parameters<typeof measure>[1] = {}): Promise<void> {
-  await ok(send(), "warm-up"); // the request has run before, as repeated requests run
+async function check(name: string, send: () => Promise<Answer>, opts: Parameters<typeof measure>[1] & { warm?: boolean } = {}): Promise<void> {
+  if (opts.warm !== false) await ok(send(), "warm-up"); // the request has run before, as repeated requests run
   withinBudget(name, budgetOf(name), await measure(send, opts));
 }
 
@@ -241,6 +241,9 @@ describe("SQL statements per hot request", () => {
   test("GET /api/pages/{id}", async () => {
     await check("GET /api/pages/{id}", get(`/api/pages/${pageIds[0]}`));
     await check("GET /api/pages/{id}, after a write", get(`/api/pages/${pageIds[0]}`), { before: writeElsewhere });
+    // The bench reads 256 pages in turn: mostly pages not kept yet.
+    const unread = pageIds.slice(-RUNS);
+    await check("GET /api/pages/{id}, a page not read before", () => get(`/api/pages/${unread.pop()}`)(), { warm: false });
   }, 30_000);
 
   test("GET /api/pages/tree (1,000 pages)", async () => {
@@ -281,12 +284,21 @@ describe("work at start, and an idle server", () => {
   test("modules and bytes of code evaluated before listening, statements at start, an idle server's statements a second", async () => {
     const found = await probe.done;
     const biggest = found.biggest.map(([path, bytes]) => `${path.replace(ROOT + "/", "")} (${bytes} bytes)`);
-    withinBudget("modules evaluated before listening", START_UP.modules, { count: found.modules, texts: biggest }, "modules (the biggest listed)");
-    withinBudget("bytes of code evaluated before listening", START_UP.sourceBytes, { count: found.sourceBytes, texts: biggest }, "bytes (the biggest modules listed)");
-    withinBudget("statements before listening (an empty data directory)", START_UP.statements, { count: found.startStatements, texts: [] });
-    // Per second, rounded up: IDLE_SECONDS of timers may hold one tick more or less of each.
+    // Per second, rounded up to a tenth: IDLE_SECONDS of timers may hold one tick more or less of each.
     const perSecond = Math.ceil((found.idleStatements / found.idleSeconds) * 10) / 10;
-    withinBudget(`an idle server's statements a second (over ${found.idleSeconds} s)`, IDLE_STATEMENTS_PER_SECOND, { count: perSecond, texts: found.idleTexts }, "statements a second");
+    const failures: string[] = [];
+    const each = (fn: () => void) => {
+      try {
+        fn();
+      } catch (err) {
+        failures.push((err as Error).message);
+      }
+    };
+    each(() => withinBudget("modules evaluated before listening", START_UP.modules, { count: found.modules, texts: biggest }, "modules (the biggest listed)"));
+    each(() => withinBudget("bytes of code evaluated before listening", START_UP.sourceBytes, { count: found.sourceBytes, texts: biggest }, "bytes (the biggest modules listed)"));
+    each(() => withinBudget("statements before listening (an empty data directory)", START_UP.statements, { count: found.startStatements, texts: [] }));
+    each(() => withinBudget(`an idle server's statements a second (over ${found.idleSeconds} s)`, IDLE_STATEMENTS_PER_SECOND, { count: perSecond, texts: found.idleTexts }, "statements a second"));
+    if (failures.length) throw new Error(failures.join("\n\n"));
   }, 60_000);
 });
 
@@ -317,12 +329,27 @@ describe("the leak check: objects retained after 1,000 requests of each hot kind
     counter = startCountingStatements();
   });
 
+  const SMALL_JSON = JSON.stringify({ ...DOC, content: DOC.content.slice(-3) });
+  /** A request as the owner's token, its answer read but not parsed (the tree's is large). */
+  async function lean(method: string, path: string, body?: unknown): Promise<Answer> {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (method !== "GET") headers["x-requested-with"] = "Cairn";
+    const res = await env.handle(new Request(`http://cairn.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+    await res.arrayBuffer();
+    return { status: res.status, headers: res.headers, body: null, text: "" };
+  }
+  const smallVersion = () => {
+    const n = ++edits;
+    return { title: `Gate page e${n}`, contentJson: SMALL_JSON.replace("{{n}}", String(n)) };
+  };
+
   const kinds: Array<[string, (i: number) => Promise<Answer>]> = [
-    ["GET /api/auth/me", () => call(env, "GET", "/api/auth/me", { as: as() })],
-    ["GET /api/pages/{id}", (i) => call(env, "GET", `/api/pages/${pageIds[i % pageIds.length]}`, { as: as() })],
-    ["GET /api/pages/tree (1,000 pages)", () => call(env, "GET", `/api/pages/tree?spaceId=${treeSpaceId}`, { as: as() })],
-    ["GET /api/search", (i) => call(env, "GET", `/api/search?q=${words[i % 8]}`, { as: as() })],
-    ["PUT /api/pages/{id}", (i) => call(env, "PUT", `/api/pages/${pageIds[i % pageIds.length]}`, { as: as(), body: newVersion() })],
+    ["GET /api/auth/me", () => lean("GET", "/api/auth/me")],
+    ["GET /api/pages/{id}", (i) => lean("GET", `/api/pages/${pageIds[i % pageIds.length]}`)],
+    ["GET /api/pages/tree (1,000 pages)", () => lean("GET", `/api/pages/tree?spaceId=${treeSpaceId}`)],
+    ["GET /api/search", (i) => lean("GET", `/api/search?q=${words[i % 8]}`)],
+    ["PUT /api/pages/{id}", (i) => lean("PUT", `/api/pages/${pageIds[i % pageIds.length]}`, smallVersion())],
   ];
   for (const [name, send] of kinds) {
     test(name, async () => {
@@ -332,7 +359,7 @@ describe("the leak check: objects retained after 1,000 requests of each hot kind
   }
 
   test("PUT /api/pages/{id}, 20 watchers, 3 webhooks", async () => {
-    const put = () => call(env, "PUT", `/api/pages/${watchedPageId}`, { as: as(), body: newVersion() });
+    const put = () => lean("PUT", `/api/pages/${watchedPageId}`, smallVersion());
     const start = receiver.total();
     let sent = 0;
     const send = async () => (sent++, put());
