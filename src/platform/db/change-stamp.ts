@@ -5,7 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { perInstance } from "../memo";
-import { tablesStamp } from "./table-stamps";
+import { COUNTS_SQL, createCountsTable, tablesStamp } from "./table-stamps";
 
 export interface ChangeStamp {
   /** Equal stamps: the data kept answers read has not changed in between. */
@@ -29,6 +29,8 @@ interface StampState {
   both: ReturnType<Database["query"]>;
   /** total_changes() alone, for bookkeeping's count inside its transaction. */
   changes: ReturnType<Database["query"]>;
+  /** The per-table counts read with the stamp (table-stamps.ts). */
+  counts: string | null;
   /** The stamp last read, and whether it still holds (see current()). */
   text: string;
   fresh: boolean;
@@ -42,10 +44,23 @@ interface StampState {
   writing: number;
 }
 
+const STAMP_SQL = "SELECT total_changes() AS t, (SELECT data_version FROM pragma_data_version()) AS v";
+
+/** The stamp's statement, with the per-table counts (table-stamps.ts) when the connection has their table. */
+function stampStatement(db: Database): ReturnType<Database["query"]> {
+  if (!db.inTransaction) createCountsTable(db);
+  try {
+    return db.query(`${STAMP_SQL}, ${COUNTS_SQL} AS c`);
+  } catch {
+    return db.query(STAMP_SQL);
+  }
+}
+
 const state = perInstance(
   (db: Database): StampState => ({
-    both: db.query("SELECT total_changes() AS t, (SELECT data_version FROM pragma_data_version()) AS v"),
+    both: stampStatement(db),
     changes: db.query("SELECT total_changes() AS t"),
+    counts: null,
     text: "",
     fresh: false,
     rollbacks: 0,
@@ -91,8 +106,9 @@ export function noteWriting(db: Database, begins: boolean): void {
 export function writeStamp(db: Database): string {
   const s = state(db);
   if (s.fresh) return s.text;
-  const row = s.both.get() as { t: number; v: number };
+  const row = s.both.get() as { t: number; v: number; c?: string | null };
   s.text = `${row.t - s.excluded}:${row.v}:${s.rollbacks}`;
+  s.counts = row.c ?? null;
   if (s.writing === 0) {
     s.fresh = true;
     queueMicrotask(() => (s.fresh = false));
@@ -121,7 +137,7 @@ export const sqliteChangeStamp = perInstance(
     bookkeeping: (fn) => bookkeeping(db, fn),
     ofTables: (tables) => {
       const general = writeStamp(db);
-      return tablesStamp(db, tables, general) ?? general;
+      return tablesStamp(db, tables, general, state(db).counts) ?? general;
     },
   }),
 );

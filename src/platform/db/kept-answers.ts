@@ -41,7 +41,8 @@ export interface KeptOptions {
 export function keptUntilWrite<V>(name: string, limit: number, weigh: (value: V) => number = () => 1, opts: KeptOptions = {}): (stamp: ChangeStamp, key: string, compute: () => V) => V {
   const counts: KeptStats = { hits: 0, misses: 0, dropped: 0 };
   stats.set(name, counts);
-  const tables = opts.tables?.map((watch) => (declareWatchedTable(watch), watch.table));
+  for (const watch of opts.tables ?? []) declareWatchedTable(watch);
+  const tables = opts.tables?.map((watch) => watch.table);
   const stampOf = tables ? (s: ChangeStamp) => s.ofTables(tables) : (s: ChangeStamp) => s.current();
   const state = perInstance((_stamp: ChangeStamp) => ({ stamp: "", weight: 0, values: new Map<string, V>() }));
   const forget = (s: { weight: number; values: Map<string, V> }) => {

@@ -31,25 +31,38 @@ export function declareWatchedTable(watch: WatchedTable): void {
   declared.set(watch.table, watch);
 }
 
-interface Counters {
-  installed: Set<string>;
-  read: ReturnType<Database["query"]>;
-  /** The general stamp the counts below were read at, and the counts by table. */
-  at: string;
-  counts: Map<string, number>;
+/** The TEMP table of counts. Made when the connection is opened (open.ts), outside any transaction. */
+export const COUNTS_TABLE = "cairn_table_changes";
+
+export function createCountsTable(db: Database): void {
+  db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${COUNTS_TABLE} (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID`);
 }
 
-const counters = perInstance(
-  (db: Database): Counters => {
-    db.exec("CREATE TEMP TABLE IF NOT EXISTS cairn_table_changes (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID");
-    return { installed: new Set(), read: db.query("SELECT name, n FROM temp.cairn_table_changes"), at: "", counts: new Map() };
-  },
-);
+/**
+ * The SQL expression of the counts, `name=n,…`, read in the general stamp's own statement
+ * (change-stamp.ts), so watching tables costs no statement of its own.
+ */
+export const COUNTS_SQL = `(SELECT group_concat(name || '=' || n, ',') FROM temp.${COUNTS_TABLE})`;
 
-/** Triggers for the declared tables not yet watched. DDL: only outside a transaction, so a rollback cannot take it back unnoticed. */
+interface Counters {
+  installed: Set<string>;
+  /** The counts text last parsed, and the counts by table. */
+  text: string | null;
+  counts: Map<string, number>;
+  /** The last stamp answered per list of tables (each kept answer asks with its own list). */
+  answered: WeakMap<readonly string[], { at: string; text: string | null }>;
+}
+
+const counters = perInstance((_db: Database): Counters => ({ installed: new Set(), text: null, counts: new Map(), answered: new WeakMap() }));
+
+/**
+ * Triggers for the declared tables not yet watched. DDL only outside a transaction, so that a
+ * rollback cannot take it back unnoticed; false until then.
+ */
 function install(db: Database, c: Counters): boolean {
   if (c.installed.size === declared.size) return true;
   if (db.inTransaction) return false;
+  createCountsTable(db);
   for (const watch of declared.values()) {
     if (c.installed.has(watch.table)) continue;
     c.installed.add(watch.table);
@@ -58,8 +71,8 @@ function install(db: Database, c: Counters): boolean {
     // an answer reading it keeps to the general stamp.
     if (columns.length === 0) continue;
     const counted = columns.filter((name) => !(watch.ignore ?? []).includes(name)).map((name) => `"${name}"`);
-    const bump = `UPDATE temp.cairn_table_changes SET n = n + 1 WHERE name = '${watch.table}';`;
-    db.exec(`INSERT OR IGNORE INTO temp.cairn_table_changes (name, n) VALUES ('${watch.table}', 0)`);
+    const bump = `UPDATE temp.${COUNTS_TABLE} SET n = n + 1 WHERE name = '${watch.table}';`;
+    db.exec(`INSERT OR IGNORE INTO temp.${COUNTS_TABLE} (name, n) VALUES ('${watch.table}', 0)`);
     db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS cairn_watch_${watch.table}_i AFTER INSERT ON main.${watch.table} BEGIN ${bump} END`);
     db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS cairn_watch_${watch.table}_d AFTER DELETE ON main.${watch.table} BEGIN ${bump} END`);
     db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS cairn_watch_${watch.table}_u AFTER UPDATE OF ${counted.join(", ")} ON main.${watch.table} BEGIN ${bump} END`);
@@ -70,23 +83,30 @@ function install(db: Database, c: Counters): boolean {
 /**
  * The stamp of some declared tables: equal while none of them changed through this connection
  * and nothing was committed by another or rolled back. `general` is the connection's stamp
- * (`count:data_version:rollbacks`); the counters are read again only when it moved. Null
- * when the tables cannot be watched yet (inside a transaction before the first install): the
- * caller then uses the general stamp.
+ * (`count:data_version:rollbacks`) and `countsText` the counts read with it (null: none, as on
+ * a connection whose counts table could not be made). Null when the tables are not watched
+ * (yet): the caller then uses the general stamp.
  */
-export function tablesStamp(db: Database, tables: readonly string[], general: string): string | null {
+export function tablesStamp(db: Database, tables: readonly string[], general: string, countsText: string | null): string | null {
   const c = counters(db);
   if (!install(db, c)) return null;
-  if (c.at !== general) {
-    c.counts = new Map((c.read.all() as Array<{ name: string; n: number }>).map((r) => [r.name, r.n]));
-    c.at = general;
+  const last = c.answered.get(tables);
+  if (last?.at === general) return last.text;
+  if (countsText !== c.text) {
+    c.counts = new Map((countsText ?? "").split(",").filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf("=")), Number(pair.slice(pair.indexOf("=") + 1))]));
+    c.text = countsText;
   }
-  let text = "";
+  let text: string | null = "";
   for (const table of tables) {
     const n = c.counts.get(table);
-    if (n === undefined) return null;
+    if (n === undefined) {
+      text = null;
+      break;
+    }
     text += `${n}.`;
   }
   // Another connection's commit or a rollback: the general stamp's last two parts.
-  return text + general.slice(general.indexOf(":"));
+  if (text !== null) text += general.slice(general.indexOf(":"));
+  c.answered.set(tables, { at: general, text });
+  return text;
 }
