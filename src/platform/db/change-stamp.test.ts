@@ -43,9 +43,8 @@ test("a write moves the stamp; bookkeeping leaves it, nested or not; a rollback 
   const s2 = stamp.current();
   expect(s2).not.toBe(s1); // a rollback moves it, whoever wrote
   other.run("INSERT INTO data VALUES ('b')");
-  // Another process's commit is seen from the next turn of the event loop.
   return new Promise<void>((done) =>
-    setImmediate(() => {
+    queueMicrotask(() => {
       expect(stamp.current()).not.toBe(s2);
       done();
     }),

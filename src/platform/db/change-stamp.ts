@@ -96,12 +96,12 @@ export function noteWriting(db: Database, begins: boolean): void {
  * data_version (commits by other connections) and the rollbacks. Inside a transaction too: its
  * own writes move total_changes; undoing them, the count.
  *
- * Read once per turn of the event loop, not once per cache asked (a request asks three to six:
- * trusted proxies, address blocks, the token, the page and its access; and its hooks and
- * handler run in two synchronous runs): nothing of ours writes outside a write transaction,
- * whose start and end drop the value read (noteWriting), and a commit by another process (a
- * `cairn` command) is seen from the next turn, at most milliseconds later. Inside a
- * transaction every call reads afresh, so it sees its own writes.
+ * Read once per synchronous run of our code, not once per cache asked (a request asks three to
+ * six: trusted proxies, address blocks, the token, the page and its access…): nothing of ours
+ * writes outside a write transaction, whose start and end drop the value read (noteWriting),
+ * and a commit by another process is seen at the next run, microseconds later, as the
+ * data_version half always was. Inside a transaction every call reads afresh, so it sees its
+ * own writes.
  */
 export function writeStamp(db: Database): string {
   const s = state(db);
@@ -111,7 +111,7 @@ export function writeStamp(db: Database): string {
   s.counts = row.c ?? null;
   if (s.writing === 0) {
     s.fresh = true;
-    setImmediate(() => (s.fresh = false));
+    queueMicrotask(() => (s.fresh = false));
   }
   return s.text;
 }
