@@ -5,7 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { perInstance } from "../memo";
-import { COUNTS_SQL, createCountsTable, tablesStamp } from "./table-stamps";
+import { COUNTS_SQL, createCountsTable, tablesStamp, watchDeclaredTables } from "./table-stamps";
 
 export interface ChangeStamp {
   /** Equal stamps: the data kept answers read has not changed in between. */
@@ -136,6 +136,8 @@ export const sqliteChangeStamp = perInstance(
     current: () => writeStamp(db),
     bookkeeping: (fn) => bookkeeping(db, fn),
     ofTables: (tables) => {
+      // Counting starts at the first ask (the tables exist by then); the stamp is read after it.
+      if (watchDeclaredTables(db)) state(db).fresh = false;
       const general = writeStamp(db);
       return tablesStamp(db, tables, general, state(db).counts) ?? general;
     },

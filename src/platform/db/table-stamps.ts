@@ -56,12 +56,14 @@ interface Counters {
 const counters = perInstance((_db: Database): Counters => ({ installed: new Set(), text: null, counts: new Map(), answered: new WeakMap() }));
 
 /**
- * Triggers for the declared tables not yet watched. DDL only outside a transaction, so that a
- * rollback cannot take it back unnoticed; false until then.
+ * Triggers for the declared tables not yet watched: true when it installed some (the counts
+ * read before are then out of date). DDL only outside a transaction, so that a rollback cannot
+ * take it back unnoticed; until then the tables are not counted and answers follow the general
+ * stamp.
  */
-function install(db: Database, c: Counters): boolean {
-  if (c.installed.size === declared.size) return true;
-  if (db.inTransaction) return false;
+export function watchDeclaredTables(db: Database): boolean {
+  const c = counters(db);
+  if (c.installed.size === declared.size || db.inTransaction) return false;
   createCountsTable(db);
   for (const watch of declared.values()) {
     if (c.installed.has(watch.table)) continue;
@@ -85,11 +87,10 @@ function install(db: Database, c: Counters): boolean {
  * and nothing was committed by another or rolled back. `general` is the connection's stamp
  * (`count:data_version:rollbacks`) and `countsText` the counts read with it (null: none, as on
  * a connection whose counts table could not be made). Null when the tables are not watched
- * (yet): the caller then uses the general stamp.
+ * (yet, watchDeclaredTables): the caller then uses the general stamp.
  */
 export function tablesStamp(db: Database, tables: readonly string[], general: string, countsText: string | null): string | null {
   const c = counters(db);
-  if (!install(db, c)) return null;
   const last = c.answered.get(tables);
   if (last?.at === general) return last.text;
   if (countsText !== c.text) {
