@@ -25,12 +25,15 @@ export interface ChangeStamp {
 }
 
 interface StampState {
-  /** Both halves of the stamp in one statement (a request asks several caches). */
-  both: ReturnType<Database["query"]>;
-  /** total_changes() alone, for bookkeeping's count inside its transaction. */
   changes: ReturnType<Database["query"]>;
-  /** The per-table counts read with the stamp (table-stamps.ts). */
-  counts: string | null;
+  version: ReturnType<Database["query"]>;
+  counts: ReturnType<Database["query"]> | null;
+  /** data_version read during this synchronous run (fresh until the next microtask). */
+  versionValue: number;
+  versionFresh: boolean;
+  /** The per-table counts (table-stamps.ts) and the stamp they were read at. */
+  countsAt: string;
+  countsText: string | null;
   /** The stamp last read, and whether it still holds (see current()). */
   text: string;
   fresh: boolean;
@@ -44,23 +47,15 @@ interface StampState {
   writing: number;
 }
 
-const STAMP_SQL = "SELECT total_changes() AS t, (SELECT data_version FROM pragma_data_version()) AS v";
-
-/** The stamp's statement, with the per-table counts (table-stamps.ts) when the connection has their table. */
-function stampStatement(db: Database): ReturnType<Database["query"]> {
-  if (!db.inTransaction) createCountsTable(db);
-  try {
-    return db.query(`${STAMP_SQL}, ${COUNTS_SQL} AS c`);
-  } catch {
-    return db.query(STAMP_SQL);
-  }
-}
-
 const state = perInstance(
   (db: Database): StampState => ({
-    both: stampStatement(db),
     changes: db.query("SELECT total_changes() AS t"),
-    counts: null,
+    version: db.query("PRAGMA data_version"),
+    counts: countsStatement(db),
+    versionValue: 0,
+    versionFresh: false,
+    countsAt: "",
+    countsText: null,
     text: "",
     fresh: false,
     rollbacks: 0,
@@ -69,6 +64,16 @@ const state = perInstance(
     writing: 0,
   }),
 );
+
+/** The per-table counts (table-stamps.ts), when the connection has their table. */
+function countsStatement(db: Database): ReturnType<Database["query"]> | null {
+  if (!db.inTransaction) createCountsTable(db);
+  try {
+    return db.query(COUNTS_SQL);
+  } catch {
+    return null;
+  }
+}
 
 const totalChanges = (s: StampState) => (s.changes.get() as { t: number }).t;
 
@@ -106,9 +111,14 @@ export function noteWriting(db: Database, begins: boolean): void {
 export function writeStamp(db: Database): string {
   const s = state(db);
   if (s.fresh) return s.text;
-  const row = s.both.get() as { t: number; v: number; c?: string | null };
-  s.text = `${row.t - s.excluded}:${row.v}:${s.rollbacks}`;
-  s.counts = row.c ?? null;
+  // total_changes() reads no database (a fraction of a microsecond); data_version does, and
+  // is read at most once per synchronous run, inside a transaction too.
+  if (!s.versionFresh) {
+    s.versionValue = (s.version.get() as { data_version: number }).data_version;
+    s.versionFresh = true;
+    queueMicrotask(() => (s.versionFresh = false));
+  }
+  s.text = `${totalChanges(s) - s.excluded}:${s.versionValue}:${s.rollbacks}`;
   if (s.writing === 0) {
     s.fresh = true;
     queueMicrotask(() => (s.fresh = false));
@@ -139,7 +149,13 @@ export const sqliteChangeStamp = perInstance(
       // Counting starts at the first ask (the tables exist by then); the stamp is read after it.
       if (watchDeclaredTables(db)) state(db).fresh = false;
       const general = writeStamp(db);
-      return tablesStamp(db, tables, general, state(db).counts) ?? general;
+      const s = state(db);
+      // The counts move only with a change, which moves the general stamp: read again only then.
+      if (s.countsAt !== general) {
+        s.countsText = ((s.counts?.get() as { c: string | null } | null) ?? { c: null }).c;
+        s.countsAt = general;
+      }
+      return tablesStamp(db, tables, general, s.countsText) ?? general;
     },
   }),
 );

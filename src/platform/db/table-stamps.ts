@@ -38,11 +38,8 @@ export function createCountsTable(db: Database): void {
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${COUNTS_TABLE} (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID`);
 }
 
-/**
- * The SQL expression of the counts, `name=n,…`, read in the general stamp's own statement
- * (change-stamp.ts), so watching tables costs no statement of its own.
- */
-export const COUNTS_SQL = `(SELECT group_concat(name || '=' || n, ',') FROM temp.${COUNTS_TABLE})`;
+/** The counts as `name=n,…` in column c, read by change-stamp.ts only when its stamp moved. */
+export const COUNTS_SQL = `SELECT group_concat(name || '=' || n, ',') AS c FROM temp.${COUNTS_TABLE}`;
 
 interface Counters {
   installed: Set<string>;
