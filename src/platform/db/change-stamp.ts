@@ -105,8 +105,8 @@ export function noteWriting(db: Database, begins: boolean): void {
  * six: trusted proxies, address blocks, the token, the page and its access…): nothing of ours
  * writes outside a write transaction, whose start and end drop the value read (noteWriting),
  * and a commit by another process is seen at the next run, microseconds later, as the
- * data_version half always was. Inside a transaction every call reads afresh, so it sees its
- * own writes.
+ * data_version half always was. Inside a transaction total_changes() is read on every call,
+ * so it sees its own writes.
  */
 export function writeStamp(db: Database): string {
   const s = state(db);
