@@ -144,9 +144,18 @@ export function requirePurgeable(core: Core, caller: UserCaller, space: SpaceRow
  */
 export function failedRootIds(core: Core, caller: Caller, space: SpaceRow): { hidden: string[]; locked: string[] } {
   if (spaceOperation(core, caller, space) >= OPERATION.Admin) return { hidden: [], locked: [] };
-  const failed = failedRestrictions(core, space.id, principalParams(caller));
-  return { hidden: failed.view, locked: failed.edit };
+  const params = principalParams(caller);
+  // Sorted copies: the kept lists are shared by every request that asks.
+  const failed = keptFailed(core.stamp, `${params.uid}|${params.builtins}|${space.id}`, () => {
+    const found = failedRestrictions(core, space.id, params);
+    return { view: found.view.sort(), edit: found.edit.sort() };
+  });
+  return { hidden: [...failed.view], locked: [...failed.edit] };
 }
+
+// (account, built-in groups, space) → the restricted pages it fails there, until anything changes:
+// every read of a tree asks (a reader's tree was one statement more, prepared again each time).
+const keptFailed = keptUntilWrite<{ view: string[]; edit: string[] }>("failed-restrictions", 20_000, (f) => f.view.length + f.edit.length + 1);
 
 /**
  * The SQL condition for lists over `pages` (search, trash, labels…): the page is in a space

@@ -1,9 +1,10 @@
-import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
+import { and, desc, eq, getTableName, gt, ne, sql } from "drizzle-orm";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
 import { perInstance } from "../platform/memo";
+import { keptUntilWrite } from "../platform/db/kept-answers";
 import { notFound } from "../platform/errors";
 import { roles, users } from "../users/tables";
 import type { RoleRow, SessionRow, UserCaller, UserRow } from "../identity/caller";
@@ -48,24 +49,41 @@ const sessionLookup = perInstance((core: Core) =>
     .from(sessions)
     .innerJoin(users, eq(sessions.userId, users.id))
     .innerJoin(roles, eq(users.roleId, roles.id))
-    .where(and(eq(sessions.id, sql.placeholder("id")), gt(sessions.expiresAt, sql.placeholder("now")), gt(sessions.absoluteExpiresAt, sql.placeholder("now"))))
+    .where(eq(sessions.id, sql.placeholder("id")))
     .prepare(),
 );
+
+type FoundSession = { session: SessionRow; user: UserRow; role: RoleRow };
+
+/**
+ * Sessions by id (null: none), kept until a table they are read from changes (sessions,
+ * accounts, roles), a write is rolled back or another process commits: a sign-out, a
+ * revocation, a suspension or a role change is a write there, refused on the very next
+ * request. Sliding (last seen, expiry) is bookkeeping: it is not counted as a change, and the
+ * kept row is moved along with it. Expiry is checked against the clock on every request.
+ */
+const keptSessions = keptUntilWrite<FoundSession | null>("sessions", 10_000, undefined, {
+  tables: [{ table: getTableName(sessions), ignore: ["last_seen_at", "expires_at"] }, { table: getTableName(users) }, { table: getTableName(roles) }],
+});
 
 /**
  * Finds the live session for a cookie value. Sliding expiry is written at most once a minute
  * per session, so reads do not turn every GET into a write.
  */
-export function findSession(core: Core, value: string): { session: SessionRow; user: UserRow; role: RoleRow } | null {
+export function findSession(core: Core, value: string): FoundSession | null {
   const now = core.clock.now();
-  const found = sessionLookup(core).get({ id: sha256Hex(value), now: iso(now) });
-  if (!found) return null;
+  const id = sha256Hex(value);
+  const found = keptSessions(core.stamp, id, () => sessionLookup(core).get({ id }) ?? null);
+  const at = iso(now);
+  // ISO times compare as text, as they did in SQL.
+  if (!found || found.session.expiresAt <= at || found.session.absoluteExpiresAt <= at) return null;
   if (now - Date.parse(found.session.lastSeenAt) > MINUTE) {
     const expiresAt = iso(Math.min(now + SESSION_IDLE_MS, Date.parse(found.session.absoluteExpiresAt)));
-    core.bookkeeping(() => core.db.update(sessions).set({ lastSeenAt: iso(now), expiresAt }).where(eq(sessions.id, found.session.id)).run());
-    found.session = { ...found.session, lastSeenAt: iso(now), expiresAt };
+    core.bookkeeping(() => core.db.update(sessions).set({ lastSeenAt: at, expiresAt }).where(eq(sessions.id, found.session.id)).run());
+    // The kept answer moves along (a new object: callers may hold the old one).
+    found.session = { ...found.session, lastSeenAt: at, expiresAt };
   }
-  return found;
+  return { session: found.session, user: found.user, role: found.role };
 }
 
 /** Sign-out of the caller's own session (user.logout). */

@@ -8,7 +8,7 @@
  * address parse and a prefix comparison per block. Expiry is checked at match time, so an
  * expired block stops applying on the second it ends without anything being rewritten.
  */
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, getTableName } from "drizzle-orm";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { requireRight } from "../identity/rights";
@@ -16,6 +16,7 @@ import { requireUser, type Caller } from "../identity/caller";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { keptUntilWrite } from "../platform/db/kept-answers";
+import { perInstance } from "../platform/memo";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { formatIp, inCidr, parseCidr, parseIp, unmapV4, type Cidr, type IpBytes } from "../platform/ip-ranges";
 import { users } from "../users/tables";
@@ -33,13 +34,14 @@ interface ActiveBlock {
   until: number;
 }
 
-const keptBlocks = keptUntilWrite<ActiveBlock[]>("security blocks", 4);
+// Kept until a block is added or removed (or another process commits): page edits leave it.
+const keptBlocks = keptUntilWrite<ActiveBlock[]>("security blocks", 4, undefined, { tables: [{ table: getTableName(securityBlocks) }] });
+// Prepared once per database: worked out again after every write.
+const allBlocks = perInstance((core: Core) => core.db.select({ cidr: securityBlocks.cidr, expiresAt: securityBlocks.expiresAt }).from(securityBlocks).prepare());
 
 function activeBlocks(core: Core): ActiveBlock[] {
   return keptBlocks(core.stamp, "blocks", () =>
-    core.db
-      .select({ cidr: securityBlocks.cidr, expiresAt: securityBlocks.expiresAt })
-      .from(securityBlocks)
+    allBlocks(core)
       .all()
       .flatMap((row) => {
         const net = parseCidr(row.cidr);

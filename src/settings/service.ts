@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, getTableName } from "drizzle-orm";
 import { hasRight, requireRight } from "../identity/rights";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import type { Core } from "../core";
@@ -7,20 +7,24 @@ import { iso } from "../platform/clock";
 import { AppError, invalid } from "../platform/errors";
 import { parseCidr, type Cidr } from "../platform/ip-ranges";
 import { keptUntilWrite } from "../platform/db/kept-answers";
+import { perInstance } from "../platform/memo";
 import { SETTING_DEFAULTS, type SettingKey, type Settings } from "./defaults";
 import { checkSettings, isSecret, keepsRule, SETTING_KEYS, SETTING_RULES, wideningKeys } from "./rules";
 import { settings } from "./tables";
 
 export { SETTING_DEFAULTS, type SettingKey, type Settings } from "./defaults";
 
-// Read on every anonymous request (rate limit), so kept until the next write: one made here,
-// a rolled-back one, or one by another process (cairn commands beside a running server).
-const kept = keptUntilWrite<Settings>("settings", 1);
+// Read on every request (trusted proxies, the anonymous rate limit), so kept until the settings
+// change: a write here, a rolled-back one, or one by another process (cairn commands beside a
+// running server). Page edits leave it as it is.
+const kept = keptUntilWrite<Settings>("settings", 1, undefined, { tables: [{ table: getTableName(settings) }] });
+// Prepared once per database: worked out again after every write.
+const allSettings = perInstance((core: Core) => core.db.select().from(settings).prepare());
 
 export function getSettings(core: Core): Settings {
   return kept(core.stamp, "settings", () => {
     const current: Settings = { ...SETTING_DEFAULTS };
-    for (const row of core.db.select().from(settings).all()) {
+    for (const row of allSettings(core).all()) {
       // A value that breaks its rule (edited by hand) is not used: the default stands.
       if (Object.hasOwn(SETTING_DEFAULTS, row.key) && keepsRule(row.key as SettingKey, row.value)) (current as Record<string, unknown>)[row.key] = row.value;
     }

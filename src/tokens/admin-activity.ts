@@ -5,6 +5,7 @@ import { addTokenDay } from "./queries";
 
 /** How often the day counts in memory are written: a crash loses at most this much activity. */
 export const ACTIVITY_FLUSH_MS = 60_000;
+const DAY = 86_400_000;
 
 interface Pending {
   tokenId: string;
@@ -27,9 +28,13 @@ export class TokenActivity {
 
   constructor(private core: Core) {}
 
+  /** The UTC day of the last request and where it starts (a date is not formatted per request). */
+  private day = { name: "", from: 0 };
+
   record(tokenId: string, ip: string): void {
     const now = this.core.clock.now();
-    const day = iso(now).slice(0, 10);
+    if (now < this.day.from || now >= this.day.from + DAY) this.day = { name: iso(now).slice(0, 10), from: now - (now % DAY) };
+    const day = this.day.name;
     const key = `${tokenId}|${day}`;
     const p = this.pending.get(key);
     if (p) {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableName, gt, isNull, sql } from "drizzle-orm";
 import { hasRight } from "../identity/rights";
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
 import type { Core } from "../core";
@@ -129,12 +129,15 @@ const tokenLookup = perInstance((core: Core) =>
 );
 
 /**
- * Resolved tokens (null: no such token), kept until the database changes in any way
- * (keptUntilWrite: a write on this connection, a rollback, another process's commit).
- * Revocation, suspension and role changes are writes, so they take effect on the very next
- * request; expiry is checked on every request against the clock.
+ * Resolved tokens (null: no such token), kept until a table they are read from changes
+ * (tokens, accounts, roles: keptUntilWrite's tables), a write is rolled back or another
+ * process commits. Revocation, suspension and role changes are writes to those tables, so
+ * they take effect on the very next request; expiry is checked on every request against the
+ * clock. The use count and last use are bookkeeping, which no look-up reads.
  */
-const keptTokens = keptUntilWrite<TokenLookup | null>("tokens", 10_000);
+const keptTokens = keptUntilWrite<TokenLookup | null>("tokens", 10_000, undefined, {
+  tables: [{ table: getTableName(apiTokens), ignore: ["use_count", "last_used_at"] }, { table: getTableName(users) }, { table: getTableName(roles) }],
+});
 
 type TokenLookup = { token: typeof apiTokens.$inferSelect; user: UserRow; role: RoleRow; permissions: Set<string> };
 

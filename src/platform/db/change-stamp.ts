@@ -5,6 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { perInstance } from "../memo";
+import { COUNTS_SQL, createCountsTable, tablesStamp, watchDeclaredTables } from "./table-stamps";
 
 export interface ChangeStamp {
   /** Equal stamps: the data kept answers read has not changed in between. */
@@ -15,53 +16,83 @@ export interface ChangeStamp {
    * these come with the reads: counted as changes, they emptied every cache every few seconds.
    */
   bookkeeping<T>(fn: () => T): T;
+  /**
+   * A stamp that moves only when these tables change (declared with declareWatchedTable),
+   * another process commits or a write is rolled back: for the small answers every request
+   * asks (settings, address blocks, token look-ups), which page edits leave as they are.
+   */
+  ofTables(tables: readonly string[]): string;
 }
 
 interface StampState {
   changes: ReturnType<Database["query"]>;
   version: ReturnType<Database["query"]>;
+  counts: ReturnType<Database["query"]> | null;
   /** data_version read during this synchronous run (fresh until the next microtask). */
   versionValue: number;
   versionFresh: boolean;
+  /** The per-table counts (table-stamps.ts) and the stamp they were read at. */
+  countsAt: string;
+  countsText: string | null;
+  /** The stamp last read, and whether it still holds (see current()). */
+  text: string;
+  fresh: boolean;
   /** Rolled-back transactions (the transactions module notes them). */
   rollbacks: number;
   /** Rows changed by bookkeeping, left out of total_changes(). */
   excluded: number;
   /** Nesting of bookkeeping() calls: only the outermost counts its rows. */
   depth: number;
+  /** Write transactions of ours under way (noteWriting). */
+  writing: number;
 }
 
 const state = perInstance(
   (db: Database): StampState => ({
     changes: db.query("SELECT total_changes() AS t"),
     version: db.query("PRAGMA data_version"),
+    counts: countsStatement(db),
     versionValue: 0,
     versionFresh: false,
+    countsAt: "",
+    countsText: null,
+    text: "",
+    fresh: false,
     rollbacks: 0,
     excluded: 0,
     depth: 0,
+    writing: 0,
   }),
 );
 
-const totalChanges = (s: StampState) => (s.changes.get() as { t: number }).t;
-
-/**
- * PRAGMA data_version, read at most once per synchronous run (it costs 2 µs, and one request
- * asks several caches): a commit by another process lands between two statements, and within
- * one run of our code it is seen at the next run, microseconds later, as a changed stamp.
- */
-function dataVersion(s: StampState): number {
-  if (!s.versionFresh) {
-    s.versionValue = (s.version.get() as { data_version: number }).data_version;
-    s.versionFresh = true;
-    queueMicrotask(() => (s.versionFresh = false));
+/** The per-table counts (table-stamps.ts), when the connection has their table. */
+function countsStatement(db: Database): ReturnType<Database["query"]> | null {
+  if (!db.inTransaction) createCountsTable(db);
+  try {
+    return db.query(COUNTS_SQL);
+  } catch {
+    return null;
   }
-  return s.versionValue;
 }
+
+const totalChanges = (s: StampState) => (s.changes.get() as { t: number }).t;
 
 /** A rollback undoes rows without moving total_changes(): it must move the stamp itself. */
 export function noteRollback(db: Database): void {
-  state(db).rollbacks++;
+  const s = state(db);
+  s.rollbacks++;
+  s.fresh = false;
+}
+
+/**
+ * A write transaction of ours begins (true) or ends (false), as the transactions module says:
+ * while it runs the stamp is read afresh every time, and the stamp read before it or during it
+ * no longer holds after it. Every write of ours runs in one (transactions.ts), bookkeeping's too.
+ */
+export function noteWriting(db: Database, begins: boolean): void {
+  const s = state(db);
+  s.writing += begins ? 1 : -1;
+  s.fresh = false;
 }
 
 /**
@@ -69,10 +100,30 @@ export function noteRollback(db: Database): void {
  * through this connection, by any code path, triggers included) less bookkeeping's rows, PRAGMA
  * data_version (commits by other connections) and the rollbacks. Inside a transaction too: its
  * own writes move total_changes; undoing them, the count.
+ *
+ * Read once per synchronous run of our code, not once per cache asked (a request asks three to
+ * six: trusted proxies, address blocks, the token, the page and its access…): nothing of ours
+ * writes outside a write transaction, whose start and end drop the value read (noteWriting),
+ * and a commit by another process is seen at the next run, microseconds later, as the
+ * data_version half always was. Inside a transaction total_changes() is read on every call,
+ * so it sees its own writes.
  */
 export function writeStamp(db: Database): string {
   const s = state(db);
-  return `${totalChanges(s) - s.excluded}:${dataVersion(s)}:${s.rollbacks}`;
+  if (s.fresh) return s.text;
+  // total_changes() reads no database (a fraction of a microsecond); data_version does, and
+  // is read at most once per synchronous run, inside a transaction too.
+  if (!s.versionFresh) {
+    s.versionValue = (s.version.get() as { data_version: number }).data_version;
+    s.versionFresh = true;
+    queueMicrotask(() => (s.versionFresh = false));
+  }
+  s.text = `${totalChanges(s) - s.excluded}:${s.versionValue}:${s.rollbacks}`;
+  if (s.writing === 0) {
+    s.fresh = true;
+    queueMicrotask(() => (s.fresh = false));
+  }
+  return s.text;
 }
 
 function bookkeeping<T>(db: Database, fn: () => T): T {
@@ -85,6 +136,7 @@ function bookkeeping<T>(db: Database, fn: () => T): T {
   } finally {
     s.depth--;
     s.excluded += totalChanges(s) - before;
+    s.fresh = false;
   }
 }
 
@@ -93,5 +145,17 @@ export const sqliteChangeStamp = perInstance(
   (db: Database): ChangeStamp => ({
     current: () => writeStamp(db),
     bookkeeping: (fn) => bookkeeping(db, fn),
+    ofTables: (tables) => {
+      // Counting starts at the first ask (the tables exist by then); the stamp is read after it.
+      if (watchDeclaredTables(db)) state(db).fresh = false;
+      const general = writeStamp(db);
+      const s = state(db);
+      // The counts move only with a change, which moves the general stamp: read again only then.
+      if (s.countsAt !== general) {
+        s.countsText = ((s.counts?.get() as { c: string | null } | null) ?? { c: null }).c;
+        s.countsAt = general;
+      }
+      return tablesStamp(db, tables, general, s.countsText) ?? general;
+    },
   }),
 );

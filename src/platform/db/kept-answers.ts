@@ -7,6 +7,7 @@
  */
 import { perInstance } from "../memo";
 import type { ChangeStamp } from "./change-stamp";
+import { declareWatchedTable, type WatchedTable } from "./table-stamps";
 
 export interface KeptStats {
   hits: number;
@@ -22,15 +23,27 @@ export function keptAnswerStats(): Record<string, KeptStats> {
   return Object.fromEntries([...stats].map(([name, s]) => [name, { ...s }]));
 }
 
+export interface KeptOptions {
+  /**
+   * Every table the answer reads, when they are few and seldom written: the answer is then
+   * kept until one of them changes (table-stamps.ts), not until any write. Name them all: a
+   * table left out is a change the answer would not see.
+   */
+  tables?: readonly WatchedTable[];
+}
+
 /**
  * Values by key, per stamp (one per database), forgotten whenever the stamp moves, and all at
  * once when they would weigh more than `limit` (each weighs 1 unless `weigh` says otherwise,
  * e.g. a text's length). Trusted inside transactions too: their own writes move the stamp, and
  * so does a rollback.
  */
-export function keptUntilWrite<V>(name: string, limit: number, weigh: (value: V) => number = () => 1): (stamp: ChangeStamp, key: string, compute: () => V) => V {
+export function keptUntilWrite<V>(name: string, limit: number, weigh: (value: V) => number = () => 1, opts: KeptOptions = {}): (stamp: ChangeStamp, key: string, compute: () => V) => V {
   const counts: KeptStats = { hits: 0, misses: 0, dropped: 0 };
   stats.set(name, counts);
+  for (const watch of opts.tables ?? []) declareWatchedTable(watch);
+  const tables = opts.tables?.map((watch) => watch.table);
+  const stampOf = tables ? (s: ChangeStamp) => s.ofTables(tables) : (s: ChangeStamp) => s.current();
   const state = perInstance((_stamp: ChangeStamp) => ({ stamp: "", weight: 0, values: new Map<string, V>() }));
   const forget = (s: { weight: number; values: Map<string, V> }) => {
     if (s.values.size > 0) counts.dropped++;
@@ -39,7 +52,7 @@ export function keptUntilWrite<V>(name: string, limit: number, weigh: (value: V)
   };
   return (changeStamp, key, compute) => {
     const s = state(changeStamp);
-    const stamp = changeStamp.current();
+    const stamp = stampOf(changeStamp);
     if (stamp !== s.stamp) {
       forget(s);
       s.stamp = stamp;
@@ -53,7 +66,7 @@ export function keptUntilWrite<V>(name: string, limit: number, weigh: (value: V)
     value = compute();
     // Working it out may have written (the search index catching up): then only this value is
     // known to be current.
-    const after = changeStamp.current();
+    const after = stampOf(changeStamp);
     if (after !== s.stamp) {
       forget(s);
       s.stamp = after;

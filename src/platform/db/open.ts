@@ -1,5 +1,6 @@
 import { Database } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
+import { createCountsTable } from "./table-stamps";
 
 /**
  * Opens the SQLite file with the pragmas of docs/architecture.md ("The database file").
@@ -15,6 +16,8 @@ export function openSqlite(path: string): Database {
   // Cairn owns checkpointing (platform/backup/wal-archive.ts): a checkpoint lets the next write
   // restart the log over frames, so none may run before the archive has copied them.
   sqlite.exec("PRAGMA wal_autocheckpoint = 0");
+  // Per-table change counts of this connection (table-stamps.ts), made before any transaction.
+  createCountsTable(sqlite);
   return sqlite;
 }
 

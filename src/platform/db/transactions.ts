@@ -15,7 +15,7 @@
  * the same, only the moment of COMMIT moves.
  */
 import type { Database } from "bun:sqlite";
-import { noteRollback } from "./change-stamp";
+import { noteRollback, noteWriting } from "./change-stamp";
 
 export interface Transactions {
   tx<T>(fn: () => T): T;
@@ -170,7 +170,16 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
   }
 
   return {
-    tx: (fn) => (depth > 0 ? fn() : opts.grouped ? member(fn) : immediate(fn)),
+    tx(fn) {
+      if (depth > 0) return fn();
+      // The change stamp is read afresh while this runs and once after (change-stamp.ts).
+      noteWriting(sqlite, true);
+      try {
+        return opts.grouped ? member(fn) : immediate(fn);
+      } finally {
+        noteWriting(sqlite, false);
+      }
+    },
     inTx: () => depth > 0,
     afterCommit(fn) {
       if (depth > 0) memberAfter.push(fn);
