@@ -230,16 +230,26 @@ class Archive implements WalArchive {
     if (whole <= 0) return;
     // The file often goes on past the log's end (an older epoch's frames): read a few frames, and
     // more only while the chain goes on, so a commit costs a small read, not the file's tail.
-    let n = Math.min(whole, 8);
-    let buf: Uint8Array;
-    let run: ReturnType<typeof scanFrames>;
-    for (;;) {
-      buf = this.readAt(from, n * fsize);
-      run = scanFrames(buf, hdr, this.checksum);
-      if (run.valid < n || n === whole) break;
-      n = Math.min(whole, n * 4);
+    // Each read goes on from where the last one stopped (frames are read and checked once).
+    const chunks: Uint8Array[] = [];
+    const commits: Array<{ index: number; dbSize: number }> = [];
+    let scanned = 0;
+    let committed = 0;
+    let checksum = this.checksum;
+    let chain = this.checksum;
+    for (let n = Math.min(whole, 8); n > 0; n = Math.min(whole - scanned, n * 4)) {
+      const chunk = this.readAt(from + scanned * fsize, n * fsize);
+      const run = scanFrames(chunk, hdr, chain);
+      for (const c of run.commits) commits.push({ index: scanned + c.index, dbSize: c.dbSize });
+      if (run.frames > 0) (committed = scanned + run.frames), (checksum = run.checksum);
+      chunks.push(chunk);
+      scanned += run.valid;
+      chain = run.chain;
+      if (run.valid < n) break;
     }
-    if (run.frames === 0) return;
+    if (committed === 0) return;
+    const buf = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    const run = { frames: committed, commits, checksum };
     const at = this.now();
     if (!this.seg || this.seg.header.epoch !== this.epoch) {
       this.seg?.close();

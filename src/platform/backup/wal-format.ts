@@ -118,6 +118,8 @@ export interface ScannedRun {
   checksum: Checksum;
   /** Frames that follow the chain, committed or not (less than the buffer holds: the chain ended in it). */
   valid: number;
+  /** The cumulative checksum after the last frame that follows (where a scan of what comes next starts). */
+  chain: Checksum;
 }
 
 /**
@@ -143,7 +145,7 @@ export function scanFrames(buf: Uint8Array, header: Pick<WalHeader, "bigEndian" 
       frames = i + 1;
     }
   }
-  return { frames, commits, checksum: committed, valid };
+  return { frames, commits, checksum: committed, valid, chain: prev };
 }
 
 /** The page number a frame (header included) carries. */
