@@ -5,7 +5,7 @@
  * /api/instance on every first load); every change needs branding.manage and a recent
  * re-authentication (DESIGN.md §5), and is audited in its own transaction.
  */
-import { eq } from "drizzle-orm";
+import { eq, getTableName } from "drizzle-orm";
 import { requireReauth } from "../auth/service";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
@@ -13,7 +13,7 @@ import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import { requireRight } from "../identity/rights";
 import { iso } from "../platform/clock";
 import { AppError } from "../platform/errors";
-import { keptUntilWrite } from "../platform/db/kept-answers";
+import { keptUntilTablesChange } from "../platform/db/kept-answers";
 import { getSettings } from "../settings/service";
 import { deleteUnusedBlobs } from "../attachments/blob-refs";
 import { checkAccent, normaliseHex, type AccentVerdict } from "./contrast";
@@ -62,8 +62,8 @@ interface Stored {
   files: Map<Slot, BrandingFileRow>;
 }
 
-// Read on every first load (GET /api/instance) and every logo request: kept until the next write.
-const kept = keptUntilWrite<Stored>("branding", 1);
+// Read on every first load (GET /api/instance) and every logo request: kept until branding is written.
+const kept = keptUntilTablesChange<Stored>("branding", [getTableName(branding), getTableName(brandingFiles)], 1);
 
 function stored(core: Core): Stored {
   return kept(core.stamp, "branding", () => {

@@ -8,14 +8,14 @@
  * address parse and a prefix comparison per block. Expiry is checked at match time, so an
  * expired block stops applying on the second it ends without anything being rewritten.
  */
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, getTableName } from "drizzle-orm";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { requireRight } from "../identity/rights";
 import { requireUser, type Caller } from "../identity/caller";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
-import { keptUntilWrite } from "../platform/db/kept-answers";
+import { keptUntilTablesChange } from "../platform/db/kept-answers";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { formatIp, inCidr, parseCidr, parseIp, unmapV4, type Cidr, type IpBytes } from "../platform/ip-ranges";
 import { users } from "../users/tables";
@@ -33,7 +33,8 @@ interface ActiveBlock {
   until: number;
 }
 
-const keptBlocks = keptUntilWrite<ActiveBlock[]>("security blocks", 4);
+// Checked on every request: kept until the blocks are written, not emptied by every page write.
+const keptBlocks = keptUntilTablesChange<ActiveBlock[]>("security blocks", [getTableName(securityBlocks)], 4);
 
 function activeBlocks(core: Core): ActiveBlock[] {
   return keptBlocks(core.stamp, "blocks", () =>

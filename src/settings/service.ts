@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, getTableName } from "drizzle-orm";
 import { hasRight, requireRight } from "../identity/rights";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import type { Core } from "../core";
@@ -6,16 +6,16 @@ import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError, invalid } from "../platform/errors";
 import { parseCidr, type Cidr } from "../platform/ip-ranges";
-import { keptUntilWrite } from "../platform/db/kept-answers";
+import { keptUntilTablesChange } from "../platform/db/kept-answers";
 import { SETTING_DEFAULTS, type SettingKey, type Settings } from "./defaults";
 import { checkSettings, isSecret, keepsRule, SETTING_KEYS, SETTING_RULES, wideningKeys } from "./rules";
 import { settings } from "./tables";
 
 export { SETTING_DEFAULTS, type SettingKey, type Settings } from "./defaults";
 
-// Read on every anonymous request (rate limit), so kept until the next write: one made here,
-// a rolled-back one, or one by another process (cairn commands beside a running server).
-const kept = keptUntilWrite<Settings>("settings", 1);
+// Read on every anonymous request (rate limit), so kept until settings are written (here, by a
+// rolled-back write, or by another process: cairn commands beside a running server).
+const kept = keptUntilTablesChange<Settings>("settings", [getTableName(settings)], 1);
 
 export function getSettings(core: Core): Settings {
   return kept(core.stamp, "settings", () => {

@@ -1,8 +1,8 @@
-import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableName, gt, isNull, sql } from "drizzle-orm";
 import { hasRight } from "../identity/rights";
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
 import type { Core } from "../core";
-import { keptUntilWrite } from "../platform/db/kept-answers";
+import { keptUntilTablesChange } from "../platform/db/kept-answers";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
@@ -129,12 +129,12 @@ const tokenLookup = perInstance((core: Core) =>
 );
 
 /**
- * Resolved tokens (null: no such token), kept until the database changes in any way
- * (keptUntilWrite: a write on this connection, a rollback, another process's commit).
- * Revocation, suspension and role changes are writes, so they take effect on the very next
- * request; expiry is checked on every request against the clock.
+ * Resolved tokens (null: no such token), kept until a table the look-up reads is written
+ * (tokens, accounts, roles), any write is rolled back, or another process commits. Revocation,
+ * suspension and role changes are such writes, so they take effect on the very next request;
+ * expiry is checked on every request against the clock. Page writes leave them kept.
  */
-const keptTokens = keptUntilWrite<TokenLookup | null>("tokens", 10_000);
+const keptTokens = keptUntilTablesChange<TokenLookup | null>("tokens", [getTableName(apiTokens), getTableName(users), getTableName(roles)], 10_000);
 
 type TokenLookup = { token: typeof apiTokens.$inferSelect; user: UserRow; role: RoleRow; permissions: Set<string> };
 

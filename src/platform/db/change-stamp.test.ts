@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sqliteChangeStamp } from "./change-stamp";
-import { keptAnswerStats, keptUntilWrite } from "./kept-answers";
+import { keptAnswerStats, keptUntilTablesChange, keptUntilWrite } from "./kept-answers";
 import { openSqlite } from "./open";
 import { createTransactions } from "./transactions";
 
@@ -64,4 +64,38 @@ test("a kept answer survives bookkeeping and is dropped by a write; its hits and
   expect(count()).toBe(1);
   expect(computed).toBe(2);
   expect(keptAnswerStats()["stamp-test"]).toEqual({ hits: 1, misses: 2, dropped: 1 });
+});
+
+test("an answer kept by its tables survives writes to other tables; a write to one of its own (a trigger's or a cascade's too), a rollback and another connection's commit drop it", async () => {
+  const { db, other, txs, stamp } = setup();
+  db.run("PRAGMA foreign_keys = ON");
+  db.run("CREATE TABLE parent (id INTEGER PRIMARY KEY)");
+  db.run("CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parent(id) ON DELETE CASCADE)");
+  db.run("CREATE TABLE noted (v TEXT)");
+  db.run("CREATE TRIGGER note_data AFTER INSERT ON data WHEN new.v = 'noted' BEGIN INSERT INTO noted VALUES (new.v); END");
+  txs.tx(() => db.run("INSERT INTO parent VALUES (1)"));
+  txs.tx(() => db.run("INSERT INTO child VALUES (1, 1)"));
+  const kept = keptUntilTablesChange<number>("tables-test", ["child", "noted"], 10);
+  let computed = 0;
+  const count = () => kept(stamp, "n", () => (computed++, db.query<{ n: number }, []>("SELECT (SELECT count(*) FROM child) + (SELECT count(*) FROM noted) AS n").get()!.n));
+  expect(count()).toBe(1);
+  txs.tx(() => db.run("INSERT INTO data VALUES ('a')"));
+  stamp.bookkeeping(() => txs.tx(() => db.run("INSERT INTO child VALUES (2, 1)")));
+  expect(count()).toBe(1); // not its tables; bookkeeping is left out as before
+  expect(computed).toBe(1);
+  txs.tx(() => db.run("INSERT INTO data VALUES ('noted')")); // a trigger writes one of its tables
+  expect(count()).toBe(3);
+  txs.tx(() => db.run("DELETE FROM parent WHERE id = 1")); // a cascade empties child
+  expect(count()).toBe(1);
+  expect(computed).toBe(3);
+  expect(() => txs.tx(() => {
+    db.run("INSERT INTO data VALUES ('b')");
+    throw new Error("no");
+  })).toThrow("no");
+  count();
+  expect(computed).toBe(4); // a rollback, whatever it undid
+  other.run("INSERT INTO noted VALUES ('elsewhere')");
+  await new Promise<void>((done) => queueMicrotask(done));
+  expect(count()).toBe(2);
+  expect(computed).toBe(5);
 });

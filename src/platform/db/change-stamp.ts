@@ -10,6 +10,12 @@ export interface ChangeStamp {
   /** Equal stamps: the data kept answers read has not changed in between. */
   current(): string;
   /**
+   * Like current(), but moved only by writes to these tables (and, as current(), by any
+   * rollback and any other connection's commit). For answers read from tables a page write
+   * never touches (settings, address blocks, tokens): every write emptied them before.
+   */
+  of(tables: readonly string[]): string;
+  /**
    * Runs writes that no kept answer reads (session sliding, token use, delivery outcomes, job
    * bookkeeping), so they leave the stamp where it is. Reads far outnumber writes in a wiki, but
    * these come with the reads: counted as changes, they emptied every cache every few seconds.
@@ -29,6 +35,8 @@ interface StampState {
   excluded: number;
   /** Nesting of bookkeeping() calls: only the outermost counts its rows. */
   depth: number;
+  /** Rows written per table through this connection (bookkeeping's left out), once of() was first asked. */
+  tableWrites: Map<string, number> | null;
 }
 
 const state = perInstance(
@@ -40,6 +48,7 @@ const state = perInstance(
     rollbacks: 0,
     excluded: 0,
     depth: 0,
+    tableWrites: null,
   }),
 );
 
@@ -75,6 +84,32 @@ export function writeStamp(db: Database): string {
   return `${totalChanges(s) - s.excluded}:${dataVersion(s)}:${s.rollbacks}`;
 }
 
+/**
+ * The stamp of some tables: the rows written to them (SQLite's update hook, which reports each
+ * row changed through this connection, triggers' and foreign-key cascades' too), data_version
+ * and the rollbacks. The hook does not report a table's rows emptied by a DELETE without WHERE
+ * (no such statement here outside a restore, which writes through a second connection and so
+ * moves data_version) nor WITHOUT ROWID tables (none in the schema): the tables' writers keep
+ * it that way. Installed at the first call: no answer kept by tables existed before it.
+ */
+function tablesStamp(db: Database, tables: readonly string[]): string {
+  const s = state(db);
+  let writes = s.tableWrites;
+  if (writes === null) {
+    const counts = new Map<string, number>();
+    s.tableWrites = writes = counts;
+    const note = (_db: Database, table: string) => {
+      if (s.depth === 0) counts.set(table, (counts.get(table) ?? 0) + 1);
+    };
+    db.onInsert = note;
+    db.onUpdate = note;
+    db.onDelete = note;
+  }
+  let sum = 0;
+  for (const table of tables) sum += writes.get(table) ?? 0;
+  return `${sum}:${dataVersion(s)}:${s.rollbacks}`;
+}
+
 function bookkeeping<T>(db: Database, fn: () => T): T {
   const s = state(db);
   if (s.depth > 0) return fn();
@@ -92,6 +127,7 @@ function bookkeeping<T>(db: Database, fn: () => T): T {
 export const sqliteChangeStamp = perInstance(
   (db: Database): ChangeStamp => ({
     current: () => writeStamp(db),
+    of: (tables) => tablesStamp(db, tables),
     bookkeeping: (fn) => bookkeeping(db, fn),
   }),
 );

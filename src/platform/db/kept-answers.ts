@@ -28,7 +28,8 @@ export function keptAnswerStats(): Record<string, KeptStats> {
  * e.g. a text's length). Trusted inside transactions too: their own writes move the stamp, and
  * so does a rollback.
  */
-export function keptUntilWrite<V>(name: string, limit: number, weigh: (value: V) => number = () => 1): (stamp: ChangeStamp, key: string, compute: () => V) => V {
+export function keptUntilWrite<V>(name: string, limit: number, weigh: (value: V) => number = () => 1, reads?: readonly string[]): (stamp: ChangeStamp, key: string, compute: () => V) => V {
+  const stampOf = reads ? (c: ChangeStamp) => c.of(reads) : (c: ChangeStamp) => c.current();
   const counts: KeptStats = { hits: 0, misses: 0, dropped: 0 };
   stats.set(name, counts);
   const state = perInstance((_stamp: ChangeStamp) => ({ stamp: "", weight: 0, values: new Map<string, V>() }));
@@ -39,7 +40,7 @@ export function keptUntilWrite<V>(name: string, limit: number, weigh: (value: V)
   };
   return (changeStamp, key, compute) => {
     const s = state(changeStamp);
-    const stamp = changeStamp.current();
+    const stamp = stampOf(changeStamp);
     if (stamp !== s.stamp) {
       forget(s);
       s.stamp = stamp;
@@ -53,7 +54,7 @@ export function keptUntilWrite<V>(name: string, limit: number, weigh: (value: V)
     value = compute();
     // Working it out may have written (the search index catching up): then only this value is
     // known to be current.
-    const after = changeStamp.current();
+    const after = stampOf(changeStamp);
     if (after !== s.stamp) {
       forget(s);
       s.stamp = after;
@@ -65,6 +66,14 @@ export function keptUntilWrite<V>(name: string, limit: number, weigh: (value: V)
     return value;
   };
 }
+
+/**
+ * keptUntilWrite for answers read from a few tables only: kept until one of them is written
+ * (or a rollback, or another connection's commit), so a page write does not drop them.
+ * `tables` must name every table computing the answer reads.
+ */
+export const keptUntilTablesChange = <V>(name: string, tables: readonly string[], limit: number, weigh?: (value: V) => number) =>
+  keptUntilWrite<V>(name, limit, weigh, tables);
 
 /** keptUntilWrite for JSON texts, bounded by their total length. */
 export const keptTextsUntilWrite = (name: string, maxChars: number) => keptUntilWrite<string>(name, maxChars, (text) => text.length);
