@@ -13,7 +13,7 @@
  * CPU time on a shared machine is still noise (other processes take the caches and the cores):
  * compare runs made close together, alternating builds.
  */
-import { Database, Statement } from "bun:sqlite";
+import { Database } from "bun:sqlite";
 import { sampleDocument } from "../../src/content/sample";
 import { keptAnswerStats } from "../../src/platform/db/kept-answers";
 import { call, makeEnv, mintToken, signUp, type TestEnv } from "../../tests/harness";
@@ -42,16 +42,19 @@ function counted<F extends (...a: any[]) => any>(fn: F, textOf: (self: any, a: a
     return fn.apply(this, a);
   } as F;
 }
-const sqlOf = new WeakMap<object, string>();
-for (const name of ["run", "get", "all", "values", "iterate"] as const) {
-  const proto = Statement.prototype as any;
-  if (typeof proto[name] === "function") proto[name] = counted(proto[name], (self) => sqlOf.get(self) ?? String(self.native?.sql ?? self.toString()));
-}
+// bun:sqlite gives each statement its own run/get/all/values (set in its constructor), so
+// they are wrapped as statements are made.
+const wrapped = new WeakSet<object>();
 for (const name of ["prepare", "query"] as const) {
   const original = (Database.prototype as any)[name];
   (Database.prototype as any)[name] = function (this: Database, text: string, ...rest: unknown[]) {
     const stmt = original.call(this, text, ...rest);
-    if (stmt && typeof stmt === "object") sqlOf.set(stmt, text);
+    if (stmt && typeof stmt === "object" && !wrapped.has(stmt)) {
+      wrapped.add(stmt);
+      for (const method of ["run", "get", "all", "values", "iterate", "raw"]) {
+        if (typeof stmt[method] === "function") stmt[method] = counted(stmt[method].bind(stmt), () => text);
+      }
+    }
     return stmt;
   };
 }
