@@ -14,6 +14,7 @@
  */
 import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
+import { getTableName } from "drizzle-orm";
 import { keptUntilWrite } from "../platform/db/kept-answers";
 import { AppError, notFound } from "../platform/errors";
 import { getSettings } from "../settings/service";
@@ -21,7 +22,8 @@ import type { SpaceRow } from "../spaces/tables";
 import { principalParams } from "./principals";
 import { highestGrant } from "./queries";
 import { hasRight } from "../identity/rights";
-import { OPERATION } from "../permissions/tables";
+import { OPERATION, spaceGrants } from "../permissions/tables";
+import { groupMembers } from "../groups/tables";
 
 /** No access at all: below View. */
 export const NO_ACCESS = -1;
@@ -30,10 +32,11 @@ export function canCreateSpace(caller: Caller): boolean {
   return hasRight(caller, "spaces.create");
 }
 
-// Kept between requests: (account, built-in groups, space) → operation from grants, until
-// anything changes (keptUntilWrite), so a request that changes grants or groups and then asks
-// again gets the new answer, and a rolled-back change leaves no answer behind.
-const keptOperations = keptUntilWrite<number>("space-access", 10_000);
+// Kept between requests: (account, built-in groups, space) → operation from grants, until the
+// two tables highestGrant reads change (keptUntilWrite's tables), so a request that changes grants
+// or groups and then asks again gets the new answer, a rolled-back change leaves no answer
+// behind, and page writes leave them kept.
+const keptOperations = keptUntilWrite<number>("space-access", 10_000, undefined, { tables: [{ table: getTableName(spaceGrants) }, { table: getTableName(groupMembers) }] });
 
 function grantedOperation(core: Core, caller: Caller, spaceId: string): number {
   if (caller.kind !== "user") return NO_ACCESS;

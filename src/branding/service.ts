@@ -5,7 +5,7 @@
  * /api/instance on every first load); every change needs branding.manage and a recent
  * re-authentication (docs/permissions.md), and is audited in its own transaction.
  */
-import { eq } from "drizzle-orm";
+import { eq, getTableName } from "drizzle-orm";
 import { requireReauth } from "../auth/service";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
@@ -62,8 +62,8 @@ interface Stored {
   files: Map<Slot, BrandingFileRow>;
 }
 
-// Read on every first load (GET /api/instance) and every logo request: kept until the next write.
-const kept = keptUntilWrite<Stored>("branding", 1);
+// Read on every first load (GET /api/instance) and every logo request: kept until branding is written.
+const kept = keptUntilWrite<Stored>("branding", 1, undefined, { tables: [{ table: getTableName(branding) }, { table: getTableName(brandingFiles) }] });
 
 function stored(core: Core): Stored {
   return kept(core.stamp, "branding", () => {

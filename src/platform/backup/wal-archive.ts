@@ -74,6 +74,8 @@ class Archive implements WalArchive {
   private frame = 0;
   private checksum: Checksum = [0, 0];
   private committedAt = 0;
+  /** Frames the last archived run held (and a few more): the first read of the next one. */
+  private lastRun = 8;
   /**
    * The log was emptied on our watch, so the next header begins the next epoch: "any" header (a
    * new generation, a clean start), or after our TRUNCATE(s), one that no restart followed:
@@ -230,23 +232,39 @@ class Archive implements WalArchive {
     if (whole <= 0) return;
     // The file often goes on past the log's end (an older epoch's frames): read a few frames, and
     // more only while the chain goes on, so a commit costs a small read, not the file's tail.
-    let n = Math.min(whole, 8);
-    let buf: Uint8Array;
-    let run: ReturnType<typeof scanFrames>;
-    for (;;) {
-      buf = this.readAt(from, n * fsize);
-      run = scanFrames(buf, hdr, this.checksum);
-      if (run.valid < n || n === whole) break;
-      n = Math.min(whole, n * 4);
+    // Each read goes on from where the last one stopped (frames are read and checked once).
+    const chunks: Uint8Array[] = [];
+    const commits: Array<{ index: number; dbSize: number }> = [];
+    let scanned = 0;
+    let committed = 0;
+    let checksum = this.checksum;
+    let chain = this.checksum;
+    for (let n = Math.min(whole, Math.max(8, this.lastRun)); n > 0; n = Math.min(whole - scanned, n * 4)) {
+      const chunk = this.readAt(from + scanned * fsize, n * fsize);
+      const run = scanFrames(chunk, hdr, chain);
+      for (const c of run.commits) commits.push({ index: scanned + c.index, dbSize: c.dbSize });
+      if (run.frames > 0) (committed = scanned + run.frames), (checksum = run.checksum);
+      chunks.push(chunk);
+      scanned += run.valid;
+      chain = run.chain;
+      if (run.valid < n) break;
     }
-    if (run.frames === 0) return;
+    if (committed === 0) return;
+    // The next commit is likely about as long: read that much at once.
+    this.lastRun = Math.min(committed + 4, 256);
+    // The committed frames, chunk by chunk (no copy into one buffer).
+    const parts: Uint8Array[] = [];
+    for (let i = 0, first = 0; i < chunks.length && first < committed; first += chunks[i].byteLength / fsize, i++) {
+      parts.push(chunks[i].subarray(0, Math.min(chunks[i].byteLength, (committed - first) * fsize)));
+    }
+    const run = { frames: committed, commits, checksum };
     const at = this.now();
     if (!this.seg || this.seg.header.epoch !== this.epoch) {
       this.seg?.close();
       const { salt1, salt2, pageSize, bigEndian } = hdr;
       this.seg = new SegmentWriter(this.genDir, { epoch: this.epoch, salt: saltHex(hdr), salt1, salt2, pageSize, bigEndian, first: this.frame + 1, start: this.checksum });
     }
-    this.seg.append(buf.subarray(0, run.frames * fsize), run.commits.map((c) => ({ frame: this.frame + c.index, at, dbSize: c.dbSize })));
+    this.seg.append(parts, run.commits.map((c) => ({ frame: this.frame + c.index, at, dbSize: c.dbSize })));
     Object.assign(this, { frame: this.frame + run.frames, checksum: run.checksum, committedAt: at });
     // Not under our write lock (and not what the log held at start): another process's commits.
     this.checkpoints.noteFrames(run.frames, !this.locked && this.started);
@@ -362,7 +380,8 @@ class Archive implements WalArchive {
   }
 
   private readAt(offset: number, length: number): Uint8Array {
-    const buf = new Uint8Array(length);
+    // Not zero-filled first (every byte is read over or cut off); never pooled, so word-aligned.
+    const buf: Uint8Array = Buffer.allocUnsafeSlow(length);
     let got = 0;
     while (got < length) {
       const n = readSync(this.fd!, buf, got, length - got, offset + got);

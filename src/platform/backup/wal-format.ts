@@ -42,14 +42,18 @@ const NATIVE_LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 export function walChecksum(bigEndian: boolean, bytes: Uint8Array, start: Checksum): [number, number] {
   if (bigEndian !== !NATIVE_LITTLE || bytes.byteOffset % 4 !== 0) return walChecksumPortable(bigEndian, bytes, start);
   // The common case (the log's byte order is this machine's): whole words, no per-word decoding.
-  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
-  let s0 = start[0];
-  let s1 = start[1];
-  for (let i = 0; i < words.length; i += 2) {
-    s0 = (s0 + words[i] + s1) >>> 0;
-    s1 = (s1 + words[i + 1] + s0) >>> 0;
+  // Signed words and `| 0` after each addition keep every value a 32-bit integer (the sums mod
+  // 2^32 are the same bits): with unsigned words and `>>> 0` the engine computed in doubles,
+  // 9 µs a 4 KB frame against 1 µs, which made the archive cost more than the COMMIT it follows.
+  const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
+  let s0 = start[0] | 0;
+  let s1 = start[1] | 0;
+  const n = words.length;
+  for (let i = 0; i < n; i += 2) {
+    s0 = (((s0 + words[i]) | 0) + s1) | 0;
+    s1 = (((s1 + words[i + 1]) | 0) + s0) | 0;
   }
-  return [s0, s1];
+  return [s0 >>> 0, s1 >>> 0];
 }
 
 function walChecksumPortable(bigEndian: boolean, bytes: Uint8Array, start: Checksum): [number, number] {
@@ -118,6 +122,8 @@ export interface ScannedRun {
   checksum: Checksum;
   /** Frames that follow the chain, committed or not (less than the buffer holds: the chain ended in it). */
   valid: number;
+  /** The cumulative checksum after the last frame that follows (where a scan of what comes next starts). */
+  chain: Checksum;
 }
 
 /**
@@ -143,7 +149,7 @@ export function scanFrames(buf: Uint8Array, header: Pick<WalHeader, "bigEndian" 
       frames = i + 1;
     }
   }
-  return { frames, commits, checksum: committed, valid };
+  return { frames, commits, checksum: committed, valid, chain: prev };
 }
 
 /** The page number a frame (header included) carries. */

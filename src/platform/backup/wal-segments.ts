@@ -71,12 +71,16 @@ export class SegmentWriter {
     writeSync(this.idx, JSON.stringify(header) + "\n");
   }
 
-  /** Whole frames (the last one a commit), and the commits among them. */
-  append(frames: Uint8Array, commits: SegmentCommit[]): void {
-    writeSync(this.frames, frames);
-    this.hash.update(frames);
-    this.bytes += frames.byteLength;
-    this.unsynced += frames.byteLength;
+  /** Whole frames (the last one a commit; in one buffer or several in order), and the commits among them. */
+  append(frames: Uint8Array | Uint8Array[], commits: SegmentCommit[]): void {
+    let length = 0;
+    for (const part of Array.isArray(frames) ? frames : [frames]) {
+      writeAll(this.frames, part);
+      this.hash.update(part);
+      length += part.byteLength;
+    }
+    this.bytes += length;
+    this.unsynced += length;
     // Written to disk as it grows, off the event loop: the fsync that closes the segment (before
     // a backup's manifest, at 16 MB) then finds little left to write instead of holding the
     // event loop ~200 ms for 16 MB. Its own result is the one that counts: errors here are not.
@@ -85,7 +89,7 @@ export class SegmentWriter {
       this.syncing = true;
       fdatasync(this.frames, () => (this.syncing = false));
     }
-    this.last += frames.byteLength / frameSize(this.header.pageSize);
+    this.last += length / frameSize(this.header.pageSize);
     writeSync(this.idx, commits.map((c) => JSON.stringify({ f: c.frame, t: c.at, n: c.dbSize })).join("\n") + "\n");
   }
 
@@ -112,6 +116,11 @@ export class SegmentWriter {
       });
     });
   }
+}
+
+/** writeSync until every byte is written (it may write fewer than asked). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.byteLength; ) done += writeSync(fd, bytes, done, bytes.byteLength - done);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { createCountsTable } from "./table-stamps";
 
@@ -6,7 +6,15 @@ import { createCountsTable } from "./table-stamps";
  * Opens the SQLite file with the pragmas of docs/architecture.md ("The database file").
  * busy_timeout is set first so that the pragmas below never fail on a lock held by another process.
  */
+/**
+ * bun:sqlite's statement cache (`query`) keeps the 20 texts used last: fewer than one request's
+ * distinct statements, so those held nowhere else (`allPrepared`, statements built per call)
+ * were compiled again every time. Set once, for every database opened after it.
+ */
+const QUERY_CACHE_SIZE = 256;
+
 export function openSqlite(path: string): Database {
+  if (Database.MAX_QUERY_CACHE_SIZE < QUERY_CACHE_SIZE) Database.MAX_QUERY_CACHE_SIZE = QUERY_CACHE_SIZE;
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA journal_mode = WAL");
@@ -21,8 +29,44 @@ export function openSqlite(path: string): Database {
   return sqlite;
 }
 
+/** Statements drizzle's queries keep prepared, per database (the least recently run go first). */
+const KEPT_STATEMENTS = 256;
+
 export function toDrizzle(sqlite: Database) {
-  return drizzle({ client: sqlite });
+  return drizzle({ client: keepingStatements(sqlite) });
+}
+
+/**
+ * The database as drizzle sees it, its statements prepared once. Drizzle's bun-sqlite session
+ * prepares every query it runs again (`client.prepare(text)`, never reused), and bun:sqlite's
+ * own cache (`query`) keeps only its 20 latest texts: a page write ran some 30 statements
+ * through the query builder, each compiled by SQLite again. Kept by their text here; the values
+ * are parameters, so the texts repeat. Safe to share: every drizzle call runs its statement to
+ * the end synchronously (run, all, values), and SQLite prepares a statement again by itself
+ * when the schema changed under it.
+ */
+function keepingStatements(sqlite: Database): Database {
+  const kept = new Map<string, Statement>();
+  const prepare = (text: string) => {
+    let stmt = kept.get(text);
+    if (stmt !== undefined) {
+      // Most recently used last, so the first entry is the one to let go.
+      kept.delete(text);
+      kept.set(text, stmt);
+      return stmt;
+    }
+    stmt = sqlite.prepare(text);
+    if (kept.size >= KEPT_STATEMENTS) kept.delete(kept.keys().next().value!);
+    kept.set(text, stmt);
+    return stmt;
+  };
+  return new Proxy(sqlite, {
+    get(target, prop) {
+      if (prop === "prepare") return prepare;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 export type Db = ReturnType<typeof toDrizzle>;

@@ -72,6 +72,16 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
   };
 
   const observe = opts.observe ?? (() => {});
+  // Prepared once: exec() compiles its text again at every call, and these run several times a write.
+  const control = (text: string) => {
+    const stmt = sqlite.prepare(text);
+    return () => void stmt.run();
+  };
+  const begin = control("BEGIN IMMEDIATE");
+  const commit = control("COMMIT");
+  const savepoint = control("SAVEPOINT member");
+  const release = control("RELEASE member");
+  const rollbackMember = control("ROLLBACK TO member");
 
   const rollback = () => {
     if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
@@ -80,7 +90,7 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
   };
 
   function openGroup(): Group {
-    sqlite.exec("BEGIN IMMEDIATE");
+    begin();
     observe("locked");
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
@@ -94,7 +104,7 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
     if (!g) return;
     group = null;
     try {
-      sqlite.exec("COMMIT");
+      commit();
       observe("released");
     } catch (err) {
       // 1. the disk refused (full, I/O error): every member's writes are lost together;
@@ -111,20 +121,20 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
   }
 
   /** fn, the beforeCommit hooks, then `end`: COMMIT, or the RELEASE of a member's savepoint. */
-  function run<T>(fn: () => T, end: string): T {
+  function run<T>(fn: () => T, end: () => void): T {
     const result = fn();
     if (result instanceof Promise) throw new Error("tx() callbacks must be synchronous");
     for (const hook of opts.beforeCommit) hook();
-    sqlite.exec(end);
+    end();
     return result;
   }
 
   function immediate<T>(fn: () => T): T {
-    sqlite.exec("BEGIN IMMEDIATE");
+    begin();
     observe("locked");
     depth++;
     try {
-      const result = run(fn, "COMMIT");
+      const result = run(fn, commit);
       observe("released");
       return result;
     } catch (err) {
@@ -141,17 +151,17 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
 
   function member<T>(fn: () => T): T {
     group ??= openGroup();
-    sqlite.exec("SAVEPOINT member");
+    savepoint();
     depth++;
     try {
-      const result = run(fn, "RELEASE member");
+      const result = run(fn, release);
       group.after.push(...memberAfter);
       return result;
     } catch (err) {
       if (sqlite.inTransaction) {
         // Only this member's writes are undone; the rest of the group stands.
-        sqlite.exec("ROLLBACK TO member");
-        sqlite.exec("RELEASE member");
+        rollbackMember();
+        release();
         noteRollback(sqlite);
       } else {
         // SQLite itself rolled the whole transaction back (disk full, I/O error).
