@@ -79,9 +79,6 @@ export async function build(opts: { target?: string; quiet?: boolean; distDir?: 
     "--compile", "--minify", "--bytecode", "--format=esm",
     "--define", 'process.env.NODE_ENV="production"',
     "--no-compile-autoload-dotenv",
-    // playwright-core (PDF exports) requires chromium-bidi only for Firefox's protocol; a
-    // Chromium launch never loads it, and the bundler cannot resolve its optional paths.
-    "--external", "chromium-bidi", "--external", "chromium-bidi/*",
     "--outfile", outfile,
   ];
   if (opts.target) args.push(`--target=${opts.target}`);
