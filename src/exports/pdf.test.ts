@@ -52,7 +52,7 @@ const HAS_PDFTOTEXT = existsSync("/usr/bin/pdftotext");
 describe.if(HAS_CHROMIUM && HAS_PDFTOTEXT)("PdfPrinter and the server's own files", () => {
   test("a print shows no file of the server: file: frames, images, styles and redirects stay empty", async () => {
     const pdf = await printer.print(
-      `<!doctype html><p>visible words</p><iframe src="file:///etc/passwd"></iframe><object data="file:///etc/passwd"></object><link rel="stylesheet" href="file:///etc/passwd"><img src="file:///etc/hostname">`,
+      `<!doctype html><p>visible words</p><iframe src="file:///etc/passwd"></iframe><object data="file:///etc/passwd"></object><link rel="stylesheet" href="file:///etc/passwd"><img src="file:///etc/hostname"><META data-x="a>b" HTTP-EQUIV="refresh" content="0;url=file:///etc/passwd">`,
     );
     const dir = mkdtempSync(join(tmpdir(), "cairn-pdf-text-"));
     try {

@@ -61,10 +61,18 @@ const unavailable = (why: string) =>
 
 const tooSlow = () => new AppError("service_unavailable", { detail: `The PDF took longer than ${PRINT_TIMEOUT_MS / 1000} s to print; try again, or export as HTML.` });
 
-/** The document with the print's head first (after a doctype, so it keeps its standards mode). */
+/** A meta element, quoted values included (a `>` inside quotes does not end it). */
+const META = /<meta\b(?:[^>"']|"[^"]*"|'[^']*')*>/gi;
+
+/**
+ * The document with the print's head first (after a doctype, so it keeps its standards mode).
+ * Its own http-equiv metas are disarmed: a CSP does not stop a refresh, which could take the
+ * print to a file of the server.
+ */
 export function printable(html: string): string {
-  const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
-  return doctype ? `${doctype[0]}${PRINT_HEAD}${html.slice(doctype[0].length)}` : `<!doctype html>${PRINT_HEAD}${html}`;
+  const disarmed = html.replace(META, (meta) => meta.replace(/\bhttp-equiv\b/gi, "data-refused"));
+  const doctype = /^\s*<!doctype[^>]*>/i.exec(disarmed);
+  return doctype ? `${doctype[0]}${PRINT_HEAD}${disarmed.slice(doctype[0].length)}` : `<!doctype html>${PRINT_HEAD}${disarmed}`;
 }
 
 /** An instance's prints and their queue. */
