@@ -4,7 +4,7 @@ import { openInstance } from "./instance";
 import { startBackups } from "./backups/service";
 import { needsOwner } from "./users/service";
 import { announceSetupCode } from "./users/setup-code";
-import { createApp, durableHandler } from "./http/app";
+import { composeStreamedRoutes, createApp, durableHandler } from "./http/app";
 import { pathOf } from "./http/entry";
 import { identifyClient } from "./http/client";
 import { blockCovering } from "./security/blocks";
@@ -19,6 +19,9 @@ import { isCollabPath } from "./collab/socket";
 import { upgradeCollab } from "./collab/socket-routes";
 import { startCollab, type CollabOptions } from "./collab/start";
 import type { Logger } from "./platform/log";
+
+/** Work that can wait for the first requests (a health check, a first page) is done this much after listening. */
+const AFTER_LISTENING_MS = 250;
 
 export interface RunningServer {
   core: Core;
@@ -43,7 +46,7 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
   startBackups(core);
   // A first run reachable from other machines: the owner needs the code this prints.
   announceSetupCode(core, !needsOwner(core));
-  const app = createApp(core);
+  const app = createApp(core, { composeStreamedLater: true });
   const handle = durableHandler(core, app);
   const idle = collectWhenIdle();
   core.onClose(idle.stop);
@@ -74,6 +77,10 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
       return problemFor("internal_error");
     },
   });
+  // Just after listening, not before: the first answers do not wait for it (app.ts says why at all).
+  const compose = setTimeout(() => composeStreamedRoutes(app), AFTER_LISTENING_MS);
+  compose.unref?.();
+  core.onClose(() => clearTimeout(compose));
   // Tells `cairn restore` a server has this data directory (platform/pidfile.ts).
   core.onClose(writePidFile(core.data.root));
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
