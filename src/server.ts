@@ -39,9 +39,6 @@ export interface ServerOptions {
 
 export function startServer(config: Config, opts: ServerOptions = {}): RunningServer {
   const core = openInstance(config, { groupCommits: true, log: opts.log, archiveWal: true });
-  // Background jobs run here, in the server, never in a command opened beside it.
-  catchUpNotifications(core);
-  core.jobs.start();
   // Half-written backups of a process that died are removed; the backup schedule is armed.
   startBackups(core);
   // A first run reachable from other machines: the owner needs the code this prints.
@@ -77,10 +74,16 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
       return problemFor("internal_error");
     },
   });
-  // Just after listening, not before: the first answers do not wait for it (app.ts says why at all).
-  const compose = setTimeout(() => composeStreamedRoutes(app), AFTER_LISTENING_MS);
-  compose.unref?.();
-  core.onClose(() => clearTimeout(compose));
+  // Just after listening, not before, so the first answers do not wait for them: background
+  // jobs (they run here, in the server, never in a command opened beside it; a job enqueued
+  // meanwhile waits in its row) and the streamed routes' composing (app.ts says why at all).
+  const afterListening = setTimeout(() => {
+    catchUpNotifications(core);
+    core.jobs.start();
+    composeStreamedRoutes(app);
+  }, AFTER_LISTENING_MS);
+  afterListening.unref?.();
+  core.onClose(() => clearTimeout(afterListening));
   // Tells `cairn restore` a server has this data directory (platform/pidfile.ts).
   core.onClose(writePidFile(core.data.root));
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
