@@ -59,7 +59,11 @@ async function writeUiEntry(distDir: string): Promise<string> {
   }
   const header = "// Written by scripts/build.ts. Do not edit.";
   const src = relative(distDir, join(root, "src"));
-  writeFileSync(join(distDir, "web-embed.ts"), `${header}\n${imports.join("\n")}\nimport { embedUi } from "${src}/http/ui";\nembedUi({\n${entries.join("\n")}\n});\n`);
+  // The API reference's Scalar bundle (4 MB) is embedded gzipped only (src/http/docs.ts serves it).
+  const scalar = await Bun.file(join(root, "node_modules/@scalar/api-reference/dist/browser/standalone.js")).bytes();
+  writeFileSync(join(webDir, "scalar.js.gz"), Bun.gzipSync(scalar, { level: 9 }));
+  imports.push(`import scalarGz from "./web/scalar.js.gz" with { type: "file" };`, `import { embedScalar } from "${src}/http/docs-page";`);
+  writeFileSync(join(distDir, "web-embed.ts"), `${header}\n${imports.join("\n")}\nimport { embedUi } from "${src}/http/ui";\nembedUi({\n${entries.join("\n")}\n});\nembedScalar(scalarGz);\n`);
   // Imports run in order: the UI is registered before the server starts.
   const entry = join(distDir, "entry.ts");
   writeFileSync(entry, `${header}\nimport "./web-embed";\nimport "./about-embed";\nimport "${src}/main";\n`);
