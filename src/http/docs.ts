@@ -12,19 +12,19 @@ const CACHE_FOR_GOOD = "public, max-age=31536000, immutable";
 const hide = { detail: { hide: true } };
 
 /**
+ * Scalar's browser bundle (4 MB). From source: the package's file (its exports map does not list
+ * the browser build, so it is found by path), gzipped once on first use. The binary embeds only
+ * the gzipped copy the build made, about a quarter of it (scripts/build.ts hands it to
+ * docs-page.ts's embedScalar), and unzips it for the rare client that does not take gzip.
+ */
+const SCALAR_SOURCE = join(import.meta.dir, "../../node_modules/@scalar/api-reference/dist/browser/standalone.js");
+
+/**
  * GET /api/openapi.json and the interactive reference at GET /api/docs, both readable without
  * an account. Nothing is fetched from
  * another host: @elysiajs/openapi's own page loads Scalar from a CDN, so only its generator is
  * used and the page is ours.
  */
-/**
- * Scalar's browser bundle (4 MB). From source: the package's file (its exports map does not list
- * the browser build, so it is found by path), gzipped once on first use. The binary embeds only
- * the gzipped copy the build made (about a quarter; scripts/build.ts calls embedScalar, docs-page.ts), and
- * unzips it for the rare client that does not take gzip.
- */
-const SCALAR_SOURCE = join(import.meta.dir, "../../node_modules/@scalar/api-reference/dist/browser/standalone.js");
-
 export function docsRoutes(core: Core) {
   let scalarGzip: Promise<Uint8Array<ArrayBuffer>> | null = null;
 
