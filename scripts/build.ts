@@ -50,12 +50,12 @@ async function writeUiEntry(distDir: string): Promise<string> {
   for (const [name, blob] of files) {
     const bytes = new Uint8Array(await blob.arrayBuffer());
     writeFileSync(join(webDir, name), bytes);
-    embed(name);
-    // Text is also embedded gzipped, so the server never compresses (or holds) it at run time.
+    // Text is embedded gzipped only, so the server never compresses (or holds) it at run time,
+    // and the binary carries one copy (src/http/ui.ts unzips it for a client without gzip).
     if (/\.(js|css|html|svg|json)$/.test(name)) {
       writeFileSync(join(webDir, `${name}.gz`), Bun.gzipSync(bytes, { level: 9 }));
       embed(`${name}.gz`);
-    }
+    } else embed(name);
   }
   const header = "// Written by scripts/build.ts. Do not edit.";
   const src = relative(distDir, join(root, "src"));

@@ -7,8 +7,10 @@
  *
  * A print loads nothing: a Content-Security-Policy meta put first in the document allows only
  * inline styles and data: images and fonts (the export's HTML carries its images as data: URLs,
- * and the server must never fetch a URL a page's author chose, nor show a file of its own), no
- * script runs, and every request that would still go out is sent to a proxy that does not exist.
+ * and the server must never fetch a URL a page's author chose, nor show a file of its own), so no
+ * script runs (Chromium's own switch for that, --blink-settings=scriptEnabled=false, stops
+ * --print-to-pdf from writing anything), and every request that would still go out is sent to a
+ * proxy that does not exist.
  * No Chromium: 503 `export_unavailable` naming what to install.
  */
 import { existsSync } from "node:fs";
@@ -41,7 +43,6 @@ const ARGS = [
   "--mute-audio",
   "--hide-scrollbars",
   "--force-color-profile=srgb",
-  "--blink-settings=scriptEnabled=false",
   // Whatever the CSP below would let through still reaches no host (loopback included).
   "--proxy-server=http://127.0.0.1:9",
   "--proxy-bypass-list=<-loopback>",
