@@ -78,7 +78,7 @@ module.exports = {
       name: "server-has-no-dev-dependencies",
       severity: "error",
       comment: "what src/ imports is bundled into the binary; devDependencies (playwright-core for the browser tests, …) stay out of it",
-      from: { path: "^src/" },
+      from: { path: "^src/", pathNot: "-testing\\.ts$" },
       to: { dependencyTypes: ["npm-dev"] },
     },
     {
@@ -86,7 +86,7 @@ module.exports = {
       severity: "error",
       comment: "the codecs' glue and WebAssembly load with the first image, not at start: only dynamic import() (or types) may reach them",
       from: { path: "^src/" },
-      to: { path: "^src/platform/image-codecs\\.ts$", dependencyTypesNot: ["dynamic-import", "type-only"] },
+      to: { path: "^src/platform/image-codecs\\.ts$", dependencyTypesNot: ["dynamic-import", "type-only", "type-import"] },
     },
   ],
   options: {
