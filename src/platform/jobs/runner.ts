@@ -127,10 +127,14 @@ export function createJobs(host: JobHost): Jobs {
   }
 
   const dueAt = (now: number) => host.db.select().from(jobs).where(and(eq(jobs.state, "queued"), lte(jobs.runAt, iso(now)))).orderBy(asc(jobs.runAt)).limit(8).all();
+  // The poll's question, built once (at its first asking: the table exists by then): it is
+  // asked every second for the life of the server.
+  const prepareAnyDue = () => host.db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.state, "queued"), lte(jobs.runAt, sql.placeholder("now")))).limit(1).prepare();
+  let anyDue: ReturnType<typeof prepareAnyDue> | null = null;
 
   function claimDue(now: number): JobRow[] {
     // Read first: the poll of an idle server finds nothing and opens no write transaction.
-    if (dueAt(now).length === 0) return [];
+    if (!(anyDue ??= prepareAnyDue()).get({ now: iso(now) })) return [];
     return host.bookkeeping(() => {
       const due = dueAt(now);
       for (const row of due) {
