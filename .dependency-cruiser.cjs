@@ -75,6 +75,20 @@ module.exports = {
       from: { path: "^src/web/", pathNot: "^src/web/features/(editor|history)/" },
       to: { path: "^src/web/features/(editor|history)/(?!index\\.ts$)", dependencyTypesNot: ["dynamic-import", "type-only"] },
     },
+    {
+      name: "server-has-no-dev-dependencies",
+      severity: "error",
+      comment: "what src/ imports is bundled into the binary; devDependencies (playwright-core for the browser tests, …) stay out of it",
+      from: { path: "^src/", pathNot: "-testing\\.ts$" },
+      to: { dependencyTypes: ["npm-dev"] },
+    },
+    {
+      name: "image-codecs-load-on-first-use",
+      severity: "error",
+      comment: "the codecs' glue and WebAssembly load with the first image, not at start: only dynamic import() (or types) may reach them",
+      from: { path: "^src/" },
+      to: { path: "^src/platform/image-codecs\\.ts$", dependencyTypesNot: ["dynamic-import", "type-only", "type-import"] },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -50,16 +50,20 @@ async function writeUiEntry(distDir: string): Promise<string> {
   for (const [name, blob] of files) {
     const bytes = new Uint8Array(await blob.arrayBuffer());
     writeFileSync(join(webDir, name), bytes);
-    embed(name);
-    // Text is also embedded gzipped, so the server never compresses (or holds) it at run time.
+    // Text is embedded gzipped only, so the server never compresses (or holds) it at run time,
+    // and the binary carries one copy (src/http/ui.ts unzips it for a client without gzip).
     if (/\.(js|css|html|svg|json)$/.test(name)) {
       writeFileSync(join(webDir, `${name}.gz`), Bun.gzipSync(bytes, { level: 9 }));
       embed(`${name}.gz`);
-    }
+    } else embed(name);
   }
   const header = "// Written by scripts/build.ts. Do not edit.";
   const src = relative(distDir, join(root, "src"));
-  writeFileSync(join(distDir, "web-embed.ts"), `${header}\n${imports.join("\n")}\nimport { embedUi } from "${src}/http/ui";\nembedUi({\n${entries.join("\n")}\n});\n`);
+  // The API reference's Scalar bundle (4 MB) is embedded gzipped only (src/http/docs.ts serves it).
+  const scalar = await Bun.file(join(root, "node_modules/@scalar/api-reference/dist/browser/standalone.js")).bytes();
+  writeFileSync(join(webDir, "scalar.js.gz"), Bun.gzipSync(scalar, { level: 9 }));
+  imports.push(`import scalarGz from "./web/scalar.js.gz" with { type: "file" };`, `import { embedScalar } from "${src}/http/docs-page";`);
+  writeFileSync(join(distDir, "web-embed.ts"), `${header}\n${imports.join("\n")}\nimport { embedUi } from "${src}/http/ui";\nembedUi({\n${entries.join("\n")}\n});\nembedScalar(scalarGz);\n`);
   // Imports run in order: the UI is registered before the server starts.
   const entry = join(distDir, "entry.ts");
   writeFileSync(entry, `${header}\nimport "./web-embed";\nimport "./about-embed";\nimport "${src}/main";\n`);
@@ -79,9 +83,6 @@ export async function build(opts: { target?: string; quiet?: boolean; distDir?: 
     "--compile", "--minify", "--bytecode", "--format=esm",
     "--define", 'process.env.NODE_ENV="production"',
     "--no-compile-autoload-dotenv",
-    // playwright-core (PDF exports) requires chromium-bidi only for Firefox's protocol; a
-    // Chromium launch never loads it, and the bundler cannot resolve its optional paths.
-    "--external", "chromium-bidi", "--external", "chromium-bidi/*",
     "--outfile", outfile,
   ];
   if (opts.target) args.push(`--target=${opts.target}`);

@@ -4,7 +4,7 @@ import { openInstance } from "./instance";
 import { startBackups } from "./backups/service";
 import { needsOwner } from "./users/service";
 import { announceSetupCode } from "./users/setup-code";
-import { createApp, durableHandler } from "./http/app";
+import { composeStreamedRoutes, createApp, durableHandler } from "./http/app";
 import { pathOf } from "./http/entry";
 import { identifyClient } from "./http/client";
 import { blockCovering } from "./security/blocks";
@@ -19,6 +19,9 @@ import { isCollabPath } from "./collab/socket";
 import { upgradeCollab } from "./collab/socket-routes";
 import { startCollab, type CollabOptions } from "./collab/start";
 import type { Logger } from "./platform/log";
+
+/** Work that can wait for the first requests (a health check, a first page) is done this much after listening. */
+const AFTER_LISTENING_MS = 250;
 
 export interface RunningServer {
   core: Core;
@@ -36,14 +39,11 @@ export interface ServerOptions {
 
 export function startServer(config: Config, opts: ServerOptions = {}): RunningServer {
   const core = openInstance(config, { groupCommits: true, log: opts.log, archiveWal: true });
-  // Background jobs run here, in the server, never in a command opened beside it.
-  catchUpNotifications(core);
-  core.jobs.start();
   // Half-written backups of a process that died are removed; the backup schedule is armed.
   startBackups(core);
   // A first run reachable from other machines: the owner needs the code this prints.
   announceSetupCode(core, !needsOwner(core));
-  const app = createApp(core);
+  const app = createApp(core, { composeStreamedLater: true });
   const handle = durableHandler(core, app);
   const idle = collectWhenIdle();
   core.onClose(idle.stop);
@@ -74,6 +74,16 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
       return problemFor("internal_error");
     },
   });
+  // Just after listening, not before, so the first answers do not wait for them: background
+  // jobs (they run here, in the server, never in a command opened beside it; a job enqueued
+  // meanwhile waits in its row) and the streamed routes' composing (app.ts says why at all).
+  const afterListening = setTimeout(() => {
+    catchUpNotifications(core);
+    core.jobs.start();
+    composeStreamedRoutes(app);
+  }, AFTER_LISTENING_MS);
+  afterListening.unref?.();
+  core.onClose(() => clearTimeout(afterListening));
   // Tells `cairn restore` a server has this data directory (platform/pidfile.ts).
   core.onClose(writePidFile(core.data.root));
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;

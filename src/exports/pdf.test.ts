@@ -5,7 +5,9 @@
  * server), and a closed printer refuses with 503.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PdfPrinter } from "./pdf";
 
 const HAS_CHROMIUM = existsSync("/usr/bin/chromium");
@@ -15,7 +17,7 @@ afterAll(() => printer.close());
 const isPdf = (bytes: Uint8Array) => new TextDecoder().decode(bytes.slice(0, 5)) === "%PDF-";
 
 describe.if(HAS_CHROMIUM)("PdfPrinter", () => {
-  test("five prints at once all finish (two at a time, one shared browser)", async () => {
+  test("five prints at once all finish (two at a time, each in its own Chromium)", async () => {
     const pdfs = await Promise.all([1, 2, 3, 4, 5].map((n) => printer.print(`<!doctype html><h1>Print ${n}</h1>`)));
     for (const pdf of pdfs) expect(isPdf(pdf)).toBe(true);
   }, 60_000);
@@ -41,6 +43,25 @@ describe.if(HAS_CHROMIUM)("PdfPrinter", () => {
       expect(hits).toBe(0);
     } finally {
       server.stop(true);
+    }
+  }, 60_000);
+});
+
+const HAS_PDFTOTEXT = existsSync("/usr/bin/pdftotext");
+
+describe.if(HAS_CHROMIUM && HAS_PDFTOTEXT)("PdfPrinter and the server's own files", () => {
+  test("a print shows no file of the server: file: frames, images, styles and redirects stay empty", async () => {
+    const pdf = await printer.print(
+      `<!doctype html><p>visible words</p><iframe src="file:///etc/passwd"></iframe><object data="file:///etc/passwd"></object><link rel="stylesheet" href="file:///etc/passwd"><img src="file:///etc/hostname"><META data-x="a>b" HTTP-EQUIV="refresh" content="0;url=file:///etc/passwd">`,
+    );
+    const dir = mkdtempSync(join(tmpdir(), "cairn-pdf-text-"));
+    try {
+      writeFileSync(join(dir, "p.pdf"), pdf);
+      const text = Bun.spawnSync(["pdftotext", join(dir, "p.pdf"), "-"]).stdout.toString();
+      expect(text).toContain("visible words");
+      expect(text).not.toContain("root:");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });

@@ -103,7 +103,7 @@ export function apiRoutes(core: Core) {
  * The HTTP application. Knows how requests become service calls and errors become problem
  * documents; the rules themselves live in the domain services.
  */
-export function createApp(core: Core) {
+export function createApp(core: Core, opts: { composeStreamedLater?: boolean } = {}) {
   let known: KnownFields = new Map();
   let methodsOf: MethodsOf = () => [];
   let inUse: ReadonlySet<string> = new Set();
@@ -143,12 +143,19 @@ export function createApp(core: Core) {
   methodsOf = methodsByPath(app.routes);
   inUse = methodsInUse(app.routes);
   limits = bodyLimits(app.routes);
-  // Elysia composes a route's handler at its first request, and meanwhile Bun reads a body
-  // ahead with no backpressure: the first 20 MB upload after start took ~7 MB more memory
-  // than the next ones. The streamed routes are composed now (all routes would add ~150 ms
-  // to the start and ~20 MB of memory).
-  for (const route of app.routes) if (isStreamedRoute(route)) route.compile();
+  if (!opts.composeStreamedLater) composeStreamedRoutes(app);
   return app;
+}
+
+/**
+ * Elysia composes a route's handler at its first request, and meanwhile Bun reads a body ahead
+ * with no backpressure: the first 20 MB upload after start took ~7 MB more memory than the next
+ * ones. So the streamed routes are composed ahead of their first request (all routes would add
+ * ~150 ms to the start and ~20 MB of memory); the server does it just after it listens, so the
+ * start does not wait for it (server.ts).
+ */
+export function composeStreamedRoutes(app: { routes: ReadonlyArray<{ hooks?: unknown; compile(): unknown }> }): void {
+  for (const route of app.routes) if (isStreamedRoute(route)) route.compile();
 }
 
 export type App = ReturnType<typeof createApp>;

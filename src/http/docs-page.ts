@@ -4,6 +4,15 @@
  * init.js, which holds the configuration below.
  */
 
+let scalarGz: string | null = null;
+
+/** Called by the compiled binary's entry with the path of Scalar's bundle, embedded gzipped (docs.ts). */
+export function embedScalar(gzPath: string): void {
+  scalarGz = gzPath;
+}
+
+export const embeddedScalar = (): string | null => scalarGz;
+
 export const SPEC_URL = "/api/openapi.json";
 export const SCALAR_JS = "/api/docs/scalar.js";
 export const INIT_JS = "/api/docs/init.js";

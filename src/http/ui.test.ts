@@ -117,6 +117,13 @@ describe("the web UI embedded in the binary", () => {
       expect(new Uint8Array(await zipped.arrayBuffer())).toEqual(new Uint8Array(gz));
       // The .gz copy is not a file of its own.
       expect((await call(env, "GET", "/assets/app-1.js.gz")).status).toBe(404);
+      // The build embeds text only gzipped: a client without gzip gets it unzipped.
+      embedUi({ "index.html.gz": join(dir, "index.html.gz"), "app-1.js.gz": join(dir, "app-1.js.gz") });
+      writeFileSync(join(dir, "index.html.gz"), Bun.gzipSync(new TextEncoder().encode('<div id="root"></div>')));
+      expect((await call(env, "GET", "/assets/app-1.js")).text).toBe(js);
+      expect((await call(env, "GET", "/s/X/p/y")).text).toContain('<div id="root">');
+      const again = await env.handle(new Request("http://cairn.test/assets/app-1.js", { headers: { "accept-encoding": "gzip" } }));
+      expect(new Uint8Array(await again.arrayBuffer())).toEqual(new Uint8Array(gz));
     } finally {
       embedUi(null);
       rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,8 @@ import { ASSET_PREFIX } from "./ui-bundle";
 import { SECURITY_HEADERS } from "../platform/security-headers";
 
 interface Asset {
-  body: Blob;
+  /** Null: the binary embeds only the gzipped copy, unzipped for a client that does not take gzip. */
+  body: Blob | null;
   type: string;
   gzip: Blob | null;
 }
@@ -37,15 +38,17 @@ const TYPES: Record<string, string> = {
 const typeOf = (name: string) => TYPES[name.slice(name.lastIndexOf(".") + 1)] ?? "application/octet-stream";
 
 /**
- * The binary's files are served straight from the executable, each text file also as the
- * gzipped copy the build embedded beside it: nothing is read into memory or compressed here.
+ * The binary's files are served straight from the executable, each text file as the gzipped
+ * copy the build embedded (only that copy: a smaller binary; the rare client that does not take
+ * gzip gets it unzipped): nothing is read into memory or compressed here.
  */
 function embeddedAssets(files: Record<string, string>): Map<string, Asset> {
   const assets = new Map<string, Asset>();
-  for (const [name, path] of Object.entries(files)) {
-    if (name.endsWith(".gz")) continue;
-    const gz = files[`${name}.gz`];
-    assets.set(name, { body: Bun.file(path), type: typeOf(name), gzip: gz ? Bun.file(gz) : null });
+  for (const key of Object.keys(files)) {
+    const name = key.endsWith(".gz") ? key.slice(0, -3) : key;
+    if (assets.has(name)) continue;
+    const [plain, gz] = [files[name], files[`${name}.gz`]];
+    assets.set(name, { body: plain ? Bun.file(plain) : null, type: typeOf(name), gzip: gz ? Bun.file(gz) : null });
   }
   return assets;
 }
@@ -118,5 +121,5 @@ export async function uiResponse(path: string, acceptEncoding: string | null, im
     vary: "accept-encoding",
   };
   if (asset.gzip && /\bgzip\b/.test(acceptEncoding ?? "")) return new Response(asset.gzip, { headers: { ...headers, "content-encoding": "gzip" } });
-  return new Response(asset.body, { headers });
+  return new Response(asset.body ?? Bun.gunzipSync(await asset.gzip!.bytes()), { headers });
 }

@@ -19,7 +19,6 @@
  * image-resize.ts.
  */
 import { AppError, invalid } from "./errors";
-import { decodePixels, encodePixels } from "./image-codecs";
 import { type RasterFormat, sniffImage } from "./image-header";
 import { decodeInTurn } from "./image-queue";
 import { type ResizeRule, resize } from "./image-resize";
@@ -106,7 +105,11 @@ export async function processImage(bytes: Uint8Array, rules: ImageRules): Promis
   return decodeInTurn(rules.field ?? "file", () => convert(bytes, header, rules));
 }
 
+/** The codecs' modules (and their WebAssembly) are loaded with the first image, not at start. */
+let codecs: Promise<typeof import("./image-codecs")> | null = null;
+
 async function convert(bytes: Uint8Array, header: { format: RasterFormat; width: number; height: number }, rules: ImageRules): Promise<ProcessedImage> {
+  const { decodePixels, encodePixels } = await (codecs ??= import("./image-codecs"));
   let pixels;
   try {
     pixels = await decodePixels(header.format, bytes);

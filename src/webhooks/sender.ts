@@ -267,10 +267,10 @@ function prune(core: Core, state: SenderState): void {
   const now = core.clock.now();
   if (now - state.lastPruneAt < 3_600_000) return;
   state.lastPruneAt = now;
+  const old = and(inArray(webhookDeliveries.status, ["succeeded", "abandoned"]), lt(webhookDeliveries.updatedAt, iso(now - KEEP_FINISHED_MS)));
+  // Read first: an idle server with nothing to prune opens no write transaction.
+  if (!core.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(old).limit(1).get()) return;
   core.bookkeeping(() => {
-    core.db
-      .delete(webhookDeliveries)
-      .where(and(inArray(webhookDeliveries.status, ["succeeded", "abandoned"]), lt(webhookDeliveries.updatedAt, iso(now - KEEP_FINISHED_MS))))
-      .run();
+    core.db.delete(webhookDeliveries).where(old).run();
   });
 }

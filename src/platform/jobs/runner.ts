@@ -127,9 +127,17 @@ export function createJobs(host: JobHost): Jobs {
     }
   }
 
+  const dueAt = (now: number) => host.db.select().from(jobs).where(and(eq(jobs.state, "queued"), lte(jobs.runAt, iso(now)))).orderBy(asc(jobs.runAt)).limit(8).all();
+  // The poll's question, built once (at its first asking: the table exists by then): it is
+  // asked every second for the life of the server.
+  const prepareAnyDue = () => host.db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.state, "queued"), lte(jobs.runAt, sql.placeholder("now")))).limit(1).prepare();
+  let anyDue: ReturnType<typeof prepareAnyDue> | null = null;
+
   function claimDue(now: number): JobRow[] {
+    // Read first: the poll of an idle server finds nothing and opens no write transaction.
+    if (!(anyDue ??= prepareAnyDue()).get({ now: iso(now) })) return [];
     return host.bookkeeping(() => {
-      const due = host.db.select().from(jobs).where(and(eq(jobs.state, "queued"), lte(jobs.runAt, iso(now)))).orderBy(asc(jobs.runAt)).limit(8).all();
+      const due = dueAt(now);
       for (const row of due) {
         host.db.update(jobs).set({ state: "running", attempts: sql`${jobs.attempts} + 1`, startedAt: iso(now), error: null }).where(eq(jobs.id, row.id)).run();
         row.attempts++;
@@ -215,7 +223,10 @@ export function createJobs(host: JobHost): Jobs {
       if (started) return;
       started = true;
       // Left running by a crash or a stop: their try is over, so they count as failed once.
-      host.bookkeeping(() => host.db.update(jobs).set({ state: "queued", error: "interrupted by a restart" }).where(eq(jobs.state, "running")).run());
+      // (Read first: a clean start has none and writes nothing.)
+      if (host.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.state, "running")).limit(1).get()) {
+        host.bookkeeping(() => host.db.update(jobs).set({ state: "queued", error: "interrupted by a restart" }).where(eq(jobs.state, "running")).run());
+      }
       kick(0);
     },
     runDue,
