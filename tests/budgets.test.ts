@@ -1,5 +1,5 @@
 /**
- * The gate (issue 30 §6): deterministic budgets for the hot paths, which catch what timings on
+ * The gate (docs/decisions.md, "The gate"): deterministic budgets for the hot paths, which catch what timings on
  * a shared machine cannot. The budgets and their rule are in tests/budgets.ts.
  *
  * 1. SQL statements per hot request, counted at the driver, in-process on the real app with the

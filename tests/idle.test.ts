@@ -1,5 +1,5 @@
 /**
- * An idle server writes nothing (issue 30 §3): a real process, left alone once its start-up
+ * An idle server writes nothing (docs/decisions.md, "An idle server writes nothing"): a real process, left alone once its start-up
  * work has settled, changes neither its database nor its log (size and mtime), and opens no
  * write transaction, not even an empty one: while this test holds the database's write lock
  * from outside, the server keeps answering at once (a write transaction of the server would
