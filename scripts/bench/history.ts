@@ -111,7 +111,8 @@ export function appendEntry(path: string, entry: HistoryEntry): void {
  * the baseline up; times, sizes, memory and CPU down. Counts (deliveries, edits…) are neither.
  */
 export function betterWhen(name: string): "higher" | "lower" | null {
-  const leaf = name.slice(Math.max(name.lastIndexOf(" · ") + 3, name.lastIndexOf(".") + 1));
+  const afterScenario = name.includes(" · ") ? name.slice(name.lastIndexOf(" · ") + 3) : name;
+  const leaf = afterScenario.slice(afterScenario.lastIndexOf(".") + 1);
   if (/(^rps$|PerSecond$|ratioToBaseline$|^all$|hitRate)/i.test(leaf) || /hitRate\./.test(name)) return "higher";
   if (/(Ms|Mb|MB|Kb|KB|Us|UsPerRequest|Seconds)$/.test(leaf) || /^(p\d+|max|mean|median)/.test(leaf)) return "lower";
   return null;
