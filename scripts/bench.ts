@@ -1,6 +1,7 @@
 /**
- * `bun run bench` (about 5 minutes on 2 cores, 1 of them seeding 100,000 pages) or
- * `bun run bench -- --quick` (about 2 minutes, 10,000 pages): builds dist/cairn (or takes
+ * `bun run bench` (many minutes on 2 cores: 100,000 pages seeded, then collaboration, a 1 GB
+ * backup and a 10,000-page import besides the scenarios) or `bun run bench -- --quick` (2–3
+ * minutes, 10,000 pages): builds dist/cairn (or takes
  * --binary=PATH), then measures one run (bench/run.ts): cold start, idle memory and the
  * throughput and server CPU per request of each scenario in bench/scenarios.ts against a bare
  * Bun.serve baseline loaded the same way, on a data directory seeded beforehand through the

@@ -11,23 +11,14 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { build } from "../build";
 import { seedContent } from "./content-run";
-import { betterWhen, flattenFigures } from "./history";
+import { formatComparison, type Side } from "./comparison";
+import { flattenFigures } from "./history";
 import { removeAtExit, runCaptured } from "./procs";
 import { runBench, type RunPlan } from "./run";
-import { median } from "./server";
 
 const root = join(import.meta.dir, "../..");
 const INSTALL_TIMEOUT_MS = 600_000;
 const BUILD_TIMEOUT_MS = 900_000;
-
-export interface Side {
-  label: "ref" | "this";
-  commit: string;
-  sourceRoot: string;
-  binary: string;
-  bytes: number;
-  runs: Array<Record<string, number>>;
-}
 
 const git = (args: string[]) => runCaptured(["git", ...args], 60_000, root).then((s) => s.trim());
 
@@ -81,7 +72,10 @@ export async function runCompare(o: CompareOptions): Promise<string> {
         mkdirSync(logDir, { recursive: true });
         o.log(`${tag} ${side.commit.slice(0, 10)}: ${side.binary}`);
         const log = (line: string) => o.log(`${tag} ${line}`);
-        const report = await runBench({ binary: side.binary, binaryBytes: side.bytes, plan: o.plan, logDir, seed: () => seedContent(o.plan.quick, log, side.sourceRoot), log });
+        const report = await runBench({ binary: side.binary, binaryBytes: side.bytes, plan: o.plan, logDir, seed: () => seedContent(o.plan.quick, log, side.sourceRoot), log }).catch((err: Error) => {
+          // Our scenarios ask the other build's API too: one it lacks fails here, named.
+          throw new Error(`${tag} ${side.commit.slice(0, 10)}: ${err.message}`, { cause: err });
+        });
         side.runs.push(flattenFigures(report));
       }
     }
@@ -90,39 +84,4 @@ export async function runCompare(o: CompareOptions): Promise<string> {
   } finally {
     await removeWorktree(dir);
   }
-}
-
-const fmt = (n: number) => (Math.abs(n) >= 100 ? String(Math.round(n)) : String(Math.round(n * 1000) / 1000));
-
-/**
- * One row per figure: the median of each side's rounds, the ratio this/ref, and the noise —
- * the larger of the two sides' spreads ((max − min) / median between its rounds). A change is
- * marked significant only when the two sides' ranges do not overlap.
- */
-export function formatComparison(ref: Side, mine: Side): string {
-  const rows = [["figure", `ref ${ref.commit.slice(0, 10)}`, `this ${mine.commit.slice(0, 10)}`, "this/ref", "noise", ""]];
-  let significant = 0;
-  for (const name of Object.keys(mine.runs[0])) {
-    const a = ref.runs.map((r) => r[name]).filter((v) => v !== undefined);
-    const b = mine.runs.map((r) => r[name]);
-    if (a.length === 0) {
-      rows.push([name, "—", fmt(median(b)), "", "", "ref lacks it"]);
-      continue;
-    }
-    const [ma, mb] = [median(a), median(b)];
-    const spread = (v: number[], m: number) => (m === 0 ? 0 : (Math.max(...v) - Math.min(...v)) / Math.abs(m));
-    const noise = Math.max(spread(a, ma), spread(b, mb));
-    const apart = Math.min(...b) > Math.max(...a) || Math.max(...b) < Math.min(...a);
-    const better = betterWhen(name);
-    const word = !apart ? "" : better === null ? "differs" : (mb > ma) === (better === "higher") ? "better" : "worse";
-    if (apart) significant++;
-    rows.push([name, fmt(ma), fmt(mb), ma === 0 ? "—" : (mb / ma).toFixed(3), `±${(noise * 50).toFixed(1)} %`, word]);
-  }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const text = rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd()).join("\n");
-  return [
-    text,
-    `medians of ${ref.runs.length} runs each, run alternately (ref, this, ref, this…). noise: ± half the larger spread between one side's runs;`,
-    `better/worse only where every run of one side lies beyond every run of the other (${significant} figures). Server CPU per request is the steadiest figure; rps and latencies on a shared machine are rough.`,
-  ].join("\n");
 }

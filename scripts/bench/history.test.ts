@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { formatComparison, type Side } from "./compare";
+import { formatComparison, type Side } from "./comparison";
 import { appendEntry, betterWhen, flattenFigures, formatChange, makeEntry, machineFactsBefore, readHistory, type HistoryEntry } from "./history";
 import type { BenchReport } from "./report";
 

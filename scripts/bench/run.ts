@@ -9,8 +9,8 @@ import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { load, type LoadResult } from "./load";
-import { freePort, HOST, rssMb, spawnLogged, stop, waitFor200 } from "./procs";
-import type { BenchReport, ScenarioRow } from "./report";
+import { freePort, HOST, rssMb, spawnLogged, stop, threadsCpuNanos, waitFor200 } from "./procs";
+import type { BenchReport, FigureRow, ScenarioRow } from "./report";
 import { contentFigures } from "./content-run";
 import type { PreSeed } from "./seed-pages";
 import { SCENARIOS, type BenchContext, type ExtraFigures, type Scenario } from "./scenarios";
@@ -62,8 +62,9 @@ export async function runBench(o: RunOptions): Promise<BenchReport> {
   };
   const loadBefore = loadavg()[0];
 
-  const coldStartRunsMs = await coldStarts(o.binary, logFile("cold-start.log"), plan.coldRuns);
-  log(`cold start: ${coldStartRunsMs.map((ms) => ms.toFixed(1)).join(", ")} ms`);
+  const startupCpuMs: number[] = [];
+  const coldStartRunsMs = await coldStarts(o.binary, logFile("cold-start.log"), plan.coldRuns, startupCpuMs);
+  log(`cold start: ${coldStartRunsMs.map((ms) => ms.toFixed(1)).join(", ")} ms; server CPU by then ${startupCpuMs.map((ms) => Math.round(ms)).join(", ")} ms`);
 
   // Loaded before and after the scenarios: on a shared machine the two differ, and how much
   // says how far the ratios can be trusted.
@@ -81,9 +82,14 @@ export async function runBench(o: RunOptions): Promise<BenchReport> {
   ctx.shared.preSeed = content.pre;
   // A few ordinary requests before the idle reading, so it is memory after real use.
   for (const path of ["/api/health", "/api/auth/me", "/api/instance"]) await ctx.api("GET", path);
-  await Bun.sleep(plan.idleMs);
+  // Idle CPU over the second half only: the first may still hold work deferred until after
+  // listening, which is start-up, not idling.
+  await Bun.sleep(plan.idleMs / 2);
+  const idleCpu0 = threadsCpuNanos(cairn.child.pid);
+  await Bun.sleep(plan.idleMs / 2);
+  const idleCpuMsPerSec = (threadsCpuNanos(cairn.child.pid) - idleCpu0) / 1e6 / (plan.idleMs / 2000);
   const idleRssMb = rssMb(cairn.child.pid);
-  log(`idle RSS: ${idleRssMb.toFixed(1)} MB`);
+  log(`idle RSS: ${idleRssMb.toFixed(1)} MB; idle CPU ${idleCpuMsPerSec.toFixed(2)} ms/s`);
   // Then the web UI in Chromium, and memory again once the server has served it (reported
   // beside the target: 40 long pages were written and read meanwhile, so it is not the same figure).
   const web = await measureWeb(ctx);
@@ -150,8 +156,12 @@ export async function runBench(o: RunOptions): Promise<BenchReport> {
     machineLoad: [loadBefore, loadavg()[0]],
   };
   const contentPart = contentFigures(content.pre, upload);
-  report.figures = [...contentPart.figures, ...web.figures];
-  report.extras = { ...contentPart.extras, ...web.extras };
+  const startup: FigureRow[] = [
+    { figure: "server CPU at the first 200 of a cold start (median)", value: `${Math.round(median(startupCpuMs))} ms (${startupCpuMs.map((ms) => Math.round(ms)).join(", ")})`, target: "", met: null },
+    { figure: `idle CPU (server threads, ${plan.idleMs / 2000} s after ${plan.idleMs / 2000} s quiet)`, value: `${idleCpuMsPerSec.toFixed(2)} ms/s`, target: "", met: null },
+  ];
+  report.figures = [...startup, ...contentPart.figures, ...web.figures];
+  report.extras = { startupCpuMs: Math.round(median(startupCpuMs)), idleCpuMsPerSec: Math.round(idleCpuMsPerSec * 100) / 100, ...contentPart.extras, ...web.extras };
   return report;
 }
 
