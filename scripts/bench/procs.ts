@@ -119,12 +119,15 @@ export function cpuMicros(pid: number): number {
  */
 export function threadsCpuNanos(pid: number): number {
   let total = 0;
+  let read = 0;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+      read++;
     } catch {
       // The thread ended between the listing and the read.
     }
   }
-  return total;
+  // None readable: a kernel without schedstat; NaN keeps the figure out rather than a false 0.
+  return read ? total : Number.NaN;
 }
