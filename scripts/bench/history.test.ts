@@ -52,11 +52,12 @@ describe("bench history", () => {
       const entries = readHistory(file);
       expect(entries.map((e) => e.date)).toEqual([first.date, "later"]);
 
-      const now = { ...first.figures, coldStartMs: 60, "GET /api/auth/me (token) · rps": 8_100, added: 1 };
+      const now = { ...first.figures, coldStartMs: 60, "GET /api/auth/me (token) · rps": 7_200, added: 1 };
       delete (now as Record<string, number>).seedSeconds;
       const text = formatChange(entries.at(-1) as HistoryEntry, now);
       expect(text).toMatch(/coldStartMs\s+120\s+60\s+-50\.0 %\s+better/);
-      expect(text).toMatch(/GET \/api\/auth\/me \(token\) · rps\s+9000\s+8100\s+-10\.0 %\s+worse/);
+      expect(text).toMatch(/GET \/api\/auth\/me \(token\) · rps\s+9000\s+7200\s+-20\.0 %\s+worse/);
+      expect(text).toMatch(/worse by more than 10 % .*: GET \/api\/auth\/me \(token\) · rps -20\.0 %$/m);
       expect(text).toMatch(/added\s+—\s+1\s+new/);
       expect(text).toContain("no longer measured: seedSeconds");
     } finally {

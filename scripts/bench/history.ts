@@ -125,9 +125,13 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd()).join("\n");
 }
 
+/** Changes beyond this are named again under the table. */
+const WORTH_NAMING = 0.1;
+
 /** Each figure of `now` beside the same figure of `prev`, with the change in per cent. */
 export function formatChange(prev: HistoryEntry, now: Record<string, number>): string {
   const rows = [["figure", "before", "now", "change", ""]];
+  const worse: string[] = [];
   for (const [name, value] of Object.entries(now)) {
     const was = prev.figures[name];
     if (was === undefined) {
@@ -137,9 +141,12 @@ export function formatChange(prev: HistoryEntry, now: Record<string, number>): s
     const change = was === 0 ? (value === 0 ? 0 : Infinity) : (value - was) / Math.abs(was);
     const better = betterWhen(name);
     const word = change === 0 || better === null ? "" : (change > 0) === (better === "higher") ? "better" : "worse";
-    rows.push([name, fmtNumber(was), fmtNumber(value), Number.isFinite(change) ? `${change >= 0 ? "+" : ""}${(change * 100).toFixed(1)} %` : "—", word]);
+    const percent = Number.isFinite(change) ? `${change >= 0 ? "+" : ""}${(change * 100).toFixed(1)} %` : "—";
+    rows.push([name, fmtNumber(was), fmtNumber(value), percent, word]);
+    if (word === "worse" && Math.abs(change) > WORTH_NAMING) worse.push(`${name} ${percent}`);
   }
   const gone = Object.keys(prev.figures).filter((name) => !(name in now));
   const head = `change against ${prev.commit.slice(0, 10)}${prev.dirty ? " (with uncommitted changes)" : ""} of ${prev.date} (${prev.quick ? "quick" : "full"} run; load ${prev.machine.loadBefore[0]} on ${prev.machine.cores} cores):`;
-  return `${head}\n${table(rows)}${gone.length ? `\nno longer measured: ${gone.join(", ")}` : ""}`;
+  const tail = [gone.length ? `no longer measured: ${gone.join(", ")}` : "", worse.length ? `worse by more than ${WORTH_NAMING * 100} % (check against the load average before reading much into rps or latency): ${worse.join("; ")}` : ""];
+  return [head, table(rows), ...tail.filter(Boolean)].join("\n");
 }
