@@ -72,9 +72,10 @@ async function main() {
     return;
   }
 
+  // Before the build too: the build's own load would otherwise be counted as the machine's.
+  const machine = machineFactsBefore();
   const { outfile, bytes } = givenBinary ? { outfile: givenBinary, bytes: statSync(givenBinary).size } : await build({ quiet: true });
   console.log(`${givenBinary ? "using" : "built"} ${outfile} (${(bytes / 1024 / 1024).toFixed(1)} MB); ${quick ? "quick run" : "full run"}, logs in .bench/`);
-  const machine = machineFactsBefore();
   const report = await runBench({ binary: outfile, binaryBytes: bytes, plan, logDir: out, seed: () => seedContent(quick, console.log), log: console.log });
   writeResults(join(out, "results.json"), report);
   const entry = makeEntry(report, quick, machine);
