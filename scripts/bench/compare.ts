@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { build } from "../build";
 import { seedContent } from "./content-run";
 import { formatComparison, type Side } from "./comparison";
-import { flattenFigures } from "./history";
+import { flattenFigures, machineFactsBefore } from "./history";
 import { removeAtExit, runCaptured } from "./procs";
 import { runBench, type RunPlan } from "./run";
 
@@ -49,6 +49,7 @@ export interface CompareOptions {
 
 export async function runCompare(o: CompareOptions): Promise<string> {
   const out = join(root, ".bench");
+  const machine = machineFactsBefore();
   const refCommit = await git(["rev-parse", "--verify", `${o.ref}^{commit}`]);
   const thisCommit = await git(["rev-parse", "HEAD"]);
   const dirty = (await git(["status", "--porcelain", "--untracked-files=no"])).length > 0;
@@ -79,8 +80,11 @@ export async function runCompare(o: CompareOptions): Promise<string> {
         side.runs.push(flattenFigures(report));
       }
     }
-    writeFileSync(join(out, "compare.json"), JSON.stringify({ date: new Date().toISOString(), quick: o.plan.quick, sides: sides.map(({ label, commit, runs }) => ({ label, commit, runs })) }, null, 2) + "\n");
-    return formatComparison(sides[0], sides[1]);
+    const loadAfter = machineFactsBefore().loadBefore;
+    const facts = { ...machine, loadAfter };
+    writeFileSync(join(out, "compare.json"), JSON.stringify({ date: new Date().toISOString(), quick: o.plan.quick, machine: facts, sides: sides.map(({ label, commit, runs }) => ({ label, commit, runs })) }, null, 2) + "\n");
+    const where = `${facts.cores} cores (${facts.cpuModel}); load average ${facts.loadBefore.join(" / ")} before, ${loadAfter.join(" / ")} after (1, 5, 15 minutes)`;
+    return `${formatComparison(sides[0], sides[1])}\n${where}`;
   } finally {
     await removeWorktree(dir);
   }
