@@ -11,8 +11,7 @@ import { join } from "node:path";
 import { load, type LoadResult } from "./load";
 import { freePort, HOST, rssMb, spawnLogged, stop, threadsCpuNanos, waitFor200 } from "./procs";
 import type { BenchReport, FigureRow, ScenarioRow } from "./report";
-import { contentFigures } from "./content-run";
-import type { PreSeed } from "./seed-pages";
+import { contentFigures, type SeededPre } from "./content-run";
 import { SCENARIOS, type BenchContext, type ExtraFigures, type Scenario } from "./scenarios";
 import { seedContext } from "./seed";
 import { coldStarts, median, startCairn } from "./server";
@@ -49,7 +48,7 @@ export interface RunOptions {
   /** Where the logs go (.bench/ or a subfolder of it). */
   logDir: string;
   /** Seeds a fresh data directory (seed-pages.ts) with the source tree that matches the binary. */
-  seed(): Promise<{ dataDir: string; pre: PreSeed }>;
+  seed(): Promise<{ dataDir: string; pre: SeededPre }>;
   log(line: string): void;
 }
 
