@@ -37,8 +37,9 @@ export function formatComparison(ref: Side, mine: Side): string {
     const noise = Math.max(spread(a, ma), spread(b, mb));
     const apart = Math.min(...b) > Math.max(...a) || Math.max(...b) < Math.min(...a);
     const better = betterWhen(name);
-    const word = !apart ? "" : better === null ? "differs" : (mb > ma) === (better === "higher") ? "better" : "worse";
-    if (apart) significant++;
+    // Counts (deliveries, reads…) have no better side: a run that did a little more is no news.
+    const word = !apart || better === null ? "" : (mb > ma) === (better === "higher") ? "better" : "worse";
+    if (word) significant++;
     rows.push([name, fmt(ma), fmt(mb), ma === 0 ? "—" : (mb / ma).toFixed(3), `±${(noise * 50).toFixed(1)} %`, word]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
