@@ -1,44 +1,51 @@
 /**
- * `bun run bench` (about 5 minutes on 2 cores, 1 of them seeding 100,000 pages) or
- * `bun run bench -- --quick` (about 2 minutes, 10,000 pages): builds dist/cairn (or takes
- * --binary=PATH), then measures cold start, idle memory and the throughput of each scenario in
- * scripts/bench/scenarios.ts against a bare Bun.serve baseline loaded the same way; the server
- * runs on a data directory seeded beforehand through the service layer (bench/content-run.ts). Prints a table and writes .bench/results.json. Only 127.0.0.1; every
- * child is killed on the way out.
+ * `bun run bench` (many minutes on 2 cores: 100,000 pages seeded, then collaboration, a 1 GB
+ * backup and a 10,000-page import besides the scenarios) or `bun run bench -- --quick` (2–3
+ * minutes, 10,000 pages): builds dist/cairn (or takes
+ * --binary=PATH), then measures one run (bench/run.ts): cold start, idle memory and the
+ * throughput and server CPU per request of each scenario in bench/scenarios.ts against a bare
+ * Bun.serve baseline loaded the same way, on a data directory seeded beforehand through the
+ * service layer (bench/content-run.ts). Prints a table and the change of every figure against
+ * the previous run (bench/history.ts); writes .bench/results.json, and a full run of a build of
+ * this checkout appends itself to bench/history.jsonl.
+ *
+ * `bun run bench --compare <ref> [--quick] [--rounds=N]`: this checkout against another commit,
+ * built from its own worktree, the two binaries run alternately (bench/compare.ts).
+ *
+ * Only 127.0.0.1; every child is killed on the way out.
  */
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { mkdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { build } from "./build";
-import { load, type LoadResult } from "./bench/load";
-import { freePort, HOST, killAll, rssMb, spawnLogged, stop, waitFor200 } from "./bench/procs";
-import { formatReport, writeResults, type BenchReport, type ScenarioRow } from "./bench/report";
-import { contentFigures, seedContent } from "./bench/content-run";
-import { SCENARIOS, type BenchContext, type ExtraFigures, type Scenario } from "./bench/scenarios";
-import { seedContext } from "./bench/seed";
-import { coldStarts, median, startCairn } from "./bench/server";
-import { measureUploads } from "./bench/upload";
-import { measureWeb } from "./bench/web";
-import { measureKeptAnswers } from "./bench/kept-answers";
-import { firstTimeFigures, measureFirstTimeSearch } from "./bench/search-100k";
-import { measureCollab } from "./bench/collab";
-import { measureBackupStall } from "./bench/backup-stall";
-import { measureExportImport } from "./bench/export-import";
+import { killAll } from "./bench/procs";
+import { formatReport, writeResults } from "./bench/report";
+import { seedContent } from "./bench/content-run";
+import { appendEntry, formatChange, HISTORY_FILE, machineFactsBefore, makeEntry, QUICK_HISTORY_FILE, readHistory } from "./bench/history";
+import { PLANS, runBench } from "./bench/run";
 
 // `bun run bench -- --fuzz` runs only the long fuzz (bench/fuzz.ts), not the benchmark.
 if (process.argv.includes("--fuzz")) process.exit(await (await import("./bench/fuzz")).runFuzz(process.argv));
 
 const root = join(import.meta.dir, "..");
 const out = join(root, ".bench");
-const quick = process.argv.includes("--quick");
-// --binary=PATH benchmarks an existing build instead (e.g. to compare two commits).
-const givenArg = process.argv.find((a) => a.startsWith("--binary="))?.slice("--binary=".length);
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const plan = quick ? PLANS.quick : PLANS.full;
+/** `--name=value` or `--name value`. */
+function option(name: string): string | undefined {
+  const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i < 0) return undefined;
+  return args[i].includes("=") ? args[i].slice(name.length + 3) : args[i + 1];
+}
+// --binary=PATH benchmarks an existing build instead; its commit is unknown, so it is not appended.
+const givenArg = option("binary");
 const givenBinary = givenArg ? resolve(givenArg) : undefined; // the binary runs from another cwd
-// The deadlines include seeding the content pages (10,000 quick, ~20 s; 100,000 full, ~1 min
-// on 2 cores) and the content and side-effect scenarios after the foundation's.
-const plan = quick
-  ? { coldRuns: 5, warmupSec: 1, durationSec: 3, idleMs: 1_000, deadlineMs: 180_000 }
-  : { coldRuns: 5, warmupSec: 2, durationSec: 10, idleMs: 3_000, deadlineMs: 900_000 };
+const comparing = args.some((a) => a === "--compare" || a.startsWith("--compare="));
+const compareRef = option("compare");
+const rounds = Number(option("rounds") ?? 2);
+if (comparing && (!compareRef || compareRef.startsWith("--"))) fail("--compare needs a commit, e.g. --compare HEAD~1");
+if (comparing && givenBinary) fail("--compare builds both commits itself; it takes no --binary");
+if (!Number.isInteger(rounds) || rounds < 2) fail("--rounds must be a whole number, at least 2 (the spread between rounds is the noise)");
 
 function fail(message: string): never {
   killAll();
@@ -46,151 +53,43 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+// Two builds (install and build of the other commit: minutes), then 2 × rounds runs.
+const deadlineMs = compareRef ? 1_800_000 + 2 * rounds * plan.deadlineMs : plan.deadlineMs;
 process.on("exit", killAll);
 process.on("SIGINT", () => fail("interrupted"));
 process.on("SIGTERM", () => fail("terminated"));
-setTimeout(() => fail(`did not finish within ${plan.deadlineMs / 1000} s`), plan.deadlineMs).unref();
-
-/** Logs go to files: the server writes a line per request, which would flood the terminal. */
-function logFile(name: string): string {
-  const path = join(out, name);
-  writeFileSync(path, "");
-  return path;
-}
-
-/** A bare Bun.serve in its own process: the yardstick the scenarios are compared with. */
-async function startBaseline() {
-  const port = await freePort();
-  const url = `http://${HOST}:${port}`;
-  const child = spawnLogged(["bun", join(import.meta.dir, "bench/baseline-server.ts"), String(port)], logFile("baseline.log"));
-  await waitFor200(url, child, 10_000);
-  return { child, url, load: () => load(url, child.pid, [{ method: "GET", path: "/" }], plan.durationSec, plan.warmupSec) };
-}
-
-/** Loads each scenario in turn against one seeded server; any non-2xx answer fails the run. */
-async function runScenarios(url: string, pid: number, ctx: BenchContext) {
-  const loads: Array<{ scenario: Scenario; r: LoadResult; extra: ExtraFigures }> = [];
-  for (const scenario of SCENARIOS) {
-    await scenario.setup?.(ctx);
-    const r = await load(url, pid, scenario.requests(ctx), plan.durationSec, plan.warmupSec, { timeoutsAreMisses: scenario.timeoutsAreMisses });
-    const missedOnly = scenario.timeoutsAreMisses && r.non2xx === 0;
-    if (r.non2xx > 0 || (r.errors > 0 && !missedOnly)) fail(`${scenario.name}: ${r.non2xx} non-2xx answer(s) ${JSON.stringify(r.statuses)}, ${r.errors} error(s)`);
-    const extra = (await scenario.after?.(ctx, r)) ?? {};
-    if (r.errors > 0) extra.timedOut = r.errors; // and the scenario is MISSED (below)
-    loads.push({ scenario, r, extra });
-    console.log(`${scenario.name}: ${Math.round(r.rps)} rps, p95 ${r.p95Ms} ms${Object.keys(extra).length ? ` ${JSON.stringify(extra)}` : ""}`);
-  }
-  return loads;
-}
+setTimeout(() => fail(`did not finish within ${deadlineMs / 1000} s`), deadlineMs).unref();
 
 const startedAt = performance.now();
 
 async function main() {
   mkdirSync(out, { recursive: true });
+  if (compareRef) {
+    const { runCompare } = await import("./bench/compare");
+    console.log(`comparing this checkout with ${compareRef}: ${rounds} ${quick ? "quick" : "full"} runs of each, alternately; logs in .bench/compare/`);
+    const text = await runCompare({ ref: compareRef, rounds, plan, log: console.log });
+    console.log(`\n${text}\nwritten .bench/compare.json; ${((performance.now() - startedAt) / 1000).toFixed(1)} s in all`);
+    return;
+  }
+
+  // Before the build too: the build's own load would otherwise be counted as the machine's.
+  const machine = machineFactsBefore();
   const { outfile, bytes } = givenBinary ? { outfile: givenBinary, bytes: statSync(givenBinary).size } : await build({ quiet: true });
-  const binaryMb = bytes / 1024 / 1024;
-  console.log(`${givenBinary ? "using" : "built"} ${outfile} (${binaryMb.toFixed(1)} MB); ${quick ? "quick run" : "full run"}, logs in .bench/`);
-  const loadBefore = loadavg()[0];
-
-  const coldStartRunsMs = await coldStarts(outfile, logFile("cold-start.log"), plan.coldRuns);
-  console.log(`cold start: ${coldStartRunsMs.map((ms) => ms.toFixed(1)).join(", ")} ms`);
-
-  // Loaded before and after the scenarios: on a shared machine the two differ, and how much
-  // says how far the ratios can be trusted.
-  const baseline = await startBaseline();
-  const baseBefore = await baseline.load();
-  console.log(`baseline: ${Math.round(baseBefore.rps)} rps`);
-
-  const serverLog = logFile("server.log");
-  // Pages are written through the service layer before the server opens the directory.
-  const content = await seedContent(quick, console.log);
-  // The side-effects scenario's webhooks call a receiver on 127.0.0.1 (children inherit the env).
-  process.env.CAIRN_OUTBOUND_ALLOW = HOST;
-  const cairn = await startCairn(outfile, serverLog, content.dataDir);
-  const ctx = await seedContext(cairn.url, quick, true);
-  ctx.shared.preSeed = content.pre;
-  // A few ordinary requests before the idle reading, so it is memory after real use.
-  for (const path of ["/api/health", "/api/auth/me", "/api/instance"]) await ctx.api("GET", path);
-  await Bun.sleep(plan.idleMs);
-  const idleRssMb = rssMb(cairn.child.pid);
-  console.log(`idle RSS: ${idleRssMb.toFixed(1)} MB`);
-  // Then the web UI in Chromium, and memory again once the server has served it (reported
-  // beside the target: 40 long pages were written and read meanwhile, so it is not the same figure).
-  const web = await measureWeb(ctx);
-  for (const f of web.figures) console.log(`${f.figure}: ${f.value}`);
-  await Bun.sleep(plan.idleMs);
-  const idleAfterWebMb = rssMb(cairn.child.pid);
-  web.figures.push({ figure: "idle RSS after the web UI was used (40 pages written, 20 views)", value: `${idleAfterWebMb.toFixed(1)} MB`, target: "", met: null });
-  web.extras.idleRssAfterWebMb = Math.round(idleAfterWebMb * 10) / 10;
-  console.log(`idle RSS after the web UI: ${idleAfterWebMb.toFixed(1)} MB`);
-  const upload = await measureUploads(ctx, cairn.child.pid, content.pre.big.pageIds, { url: baseline.url, pid: baseline.child.pid });
-  for (const r of upload.runs) console.log(`upload ${r.uploadMb} MB: RSS ${r.rssBeforeMb.toFixed(1)} MB, peak +${r.uploadRssGrowthMb.toFixed(1)} MB, 1 s after +${r.uploadRssAfterGrowthMb.toFixed(1)} MB`);
-  console.log(`upload to bare Bun.serve: peak +${upload.bareBunGrowthMb.toFixed(1)} MB`);
-
-  const loads = await runScenarios(cairn.url, cairn.child.pid, ctx);
-  // First-time searches (docs/decisions.md, "Bounded ranking"): distinct queries, one at a time, so
-  // no kept answer answers.
-  const firstTime = await measureFirstTimeSearch(cairn.url, ctx.auth());
-  for (const f of firstTimeFigures(firstTime, content.pre.big.pageIds.length)) (console.log(`${f.figure}: ${f.value}`), web.figures.push(f));
-  web.extras.firstTimeSearch = firstTime;
-  const code = await cairn.stop();
-  if (code !== 0) fail(`cairn exited with ${code} after SIGTERM (see ${serverLog})`);
-
-  // Kept answers under mixed traffic, on an instance of their own (counts from its shutdown log).
-  const kept = await measureKeptAnswers(outfile, logFile("kept-answers.log"), quick);
-  const keptSummary = `${(kept.hitRate.all * 100).toFixed(1)} % (${kept.reads} reads, ${kept.writes} writes, ${kept.deliveries} webhook deliveries in ${kept.seconds} s; trees ${kept.hitRate.trees}, pages ${kept.hitRate.pages}, search ${kept.hitRate.search})`;
-  console.log(`kept answers hit rate: ${keptSummary}`);
-  web.figures.push({ figure: "kept answers hit rate under mixed traffic (tokens in use, webhooks delivering)", value: keptSummary, target: "", met: null });
-  web.extras.keptAnswers = kept;
-
-  // Real-time collaboration (bench/collab.ts), full runs only: its own instance, about a minute.
-  if (!quick) {
-    const collab = await measureCollab(outfile, logFile("collab.log"));
-    web.figures.push(...collab.figures);
-    Object.assign(web.extras, collab.extras);
-  }
-
-  // Writer stall while backing up 1 GB (bench/backup-stall.ts), full runs only: its own instance, 2–3 minutes.
-  if (!quick) {
-    const backup = await measureBackupStall(outfile, logFile("backup-stall.log"));
-    for (const f of backup.figures) console.log(`${f.figure}: ${f.value}`);
-    web.figures.push(...backup.figures);
-    Object.assign(web.extras, backup.extras);
-  }
-
-  // Export and import of a 10,000-page space (bench/export-import.ts), full runs only: its own instance, 1–2 minutes.
-  if (!quick) {
-    const exportImport = await measureExportImport(outfile, logFile("export-import.log"));
-    for (const f of exportImport.figures) console.log(`${f.figure}: ${f.value}`);
-    web.figures.push(...exportImport.figures);
-    Object.assign(web.extras, exportImport.extras);
-  }
-
-  const baseAfter = await baseline.load();
-  console.log(`baseline again: ${Math.round(baseAfter.rps)} rps`);
-  await stop(baseline.child);
-
-  const baselineRps = (baseBefore.rps + baseAfter.rps) / 2;
-  const scenarios: ScenarioRow[] = loads.map(({ scenario, r, extra }) => {
-    const figures = { rps: r.rps, p50Ms: r.p50Ms, p95Ms: r.p95Ms, p99Ms: r.p99Ms, ratioToBaseline: r.rps / baselineRps };
-    return { name: scenario.name, ...figures, cpuUsPerRequest: r.cpuUsPerRequest, target: scenario.target, met: !extra.timedOut && scenario.met({ ...figures, extra }), extra };
-  });
-  const report: BenchReport = {
-    baselineRps,
-    baselineRunsRps: [baseBefore.rps, baseAfter.rps],
-    baselineCpuUs: (baseBefore.cpuUsPerRequest + baseAfter.cpuUsPerRequest) / 2,
-    coldStartMs: median(coldStartRunsMs),
-    coldStartRunsMs,
-    idleRssMb,
-    binaryMb,
-    scenarios,
-    machineLoad: [loadBefore, loadavg()[0]],
-  };
-  const contentPart = contentFigures(content.pre, upload);
-  report.figures = [...contentPart.figures, ...web.figures];
-  report.extras = { ...contentPart.extras, ...web.extras };
+  console.log(`${givenBinary ? "using" : "built"} ${outfile} (${(bytes / 1024 / 1024).toFixed(1)} MB); ${quick ? "quick run" : "full run"}, logs in .bench/`);
+  const report = await runBench({ binary: outfile, binaryBytes: bytes, plan, logDir: out, seed: () => seedContent(quick, console.log), log: console.log });
   writeResults(join(out, "results.json"), report);
-  console.log(`\n${formatReport(report).text}\nwritten .bench/results.json; ${((performance.now() - startedAt) / 1000).toFixed(1)} s in all, ${content.pre.seedSeconds.toFixed(1)} s of it seeding BIG`);
+  const entry = makeEntry(report, quick, machine);
+  console.log(`\n${formatReport(report).text}`);
+
+  // Quick runs are compared with quick runs only (a 10,000-page corpus, 3-second loads).
+  const historyFile = quick ? QUICK_HISTORY_FILE : HISTORY_FILE;
+  const previous = readHistory(historyFile).at(-1);
+  console.log(previous ? `\n${formatChange(previous, entry.figures)}` : `\nno earlier ${quick ? "quick " : ""}run in ${historyFile} to compare with`);
+  if (givenBinary) console.log("not added to the history: a binary given with --binary may be of any commit");
+  else appendEntry(historyFile, entry);
+  const where = givenBinary ? "" : `, appended to ${historyFile.slice(root.length + 1)}${entry.dirty ? " (commit has uncommitted changes: marked dirty)" : ""}`;
+  const seeded = report.extras?.seedSeconds;
+  console.log(`\nwritten .bench/results.json${where}; ${((performance.now() - startedAt) / 1000).toFixed(1)} s in all${typeof seeded === "number" ? `, ${seeded.toFixed(1)} s of it seeding BIG` : ""}`);
 }
 
 main().then(

@@ -54,7 +54,7 @@ const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** di
 
 export function writeResults(path: string, r: BenchReport): void {
   const json = {
-    baseline: { rps: round(r.baselineRps) },
+    baseline: { rps: round(r.baselineRps), cpuUsPerRequest: round(r.baselineCpuUs) },
     coldStartMs: round(r.coldStartMs),
     idleRssMb: round(r.idleRssMb),
     binaryMb: round(r.binaryMb),
@@ -66,6 +66,7 @@ export function writeResults(path: string, r: BenchReport): void {
       p95Ms: round(s.p95Ms, 3),
       p99Ms: round(s.p99Ms, 3),
       ratioToBaseline: round(s.ratioToBaseline, 3),
+      cpuUsPerRequest: round(s.cpuUsPerRequest),
       target: s.target,
       met: s.met,
       ...s.extra,

@@ -6,7 +6,7 @@ import type { Subprocess } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, HOST, removeAtExit, spawnLogged, stop, waitFor200 } from "./procs";
+import { cpuMicros, freePort, HOST, removeAtExit, spawnLogged, stop, waitFor200 } from "./procs";
 
 const START_TIMEOUT_MS = 10_000;
 
@@ -44,7 +44,9 @@ async function startCairnTimed(binary: string, logPath: string, dataDir?: string
     await cairn.stop();
     throw err;
   }
-  return { ...cairn, readyAt: performance.now() };
+  // CPU the server used to get there (all threads, exited ones included): start-up work that
+  // wall time on a busy machine hides.
+  return { ...cairn, readyAt: performance.now(), startupCpuMs: cpuMicros(cairn.child.pid) / 1000 };
 }
 
 /** `dataDir`: a directory seeded beforehand (seed-pages.ts); removed by stop() all the same. */
@@ -52,13 +54,15 @@ export const startCairn = (binary: string, logPath: string, dataDir?: string): P
 
 /**
  * Time from exec to the first 200 from GET /api/health, on a fresh data directory (so it
- * includes creating the database and running the migrations), `runs` times.
+ * includes creating the database and running the migrations), `runs` times. `cpuMs` receives
+ * each run's server CPU time (utime + stime) at that first 200.
  */
-export async function coldStarts(binary: string, logPath: string, runs: number): Promise<number[]> {
+export async function coldStarts(binary: string, logPath: string, runs: number, cpuMs: number[] = []): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const cairn = await startCairnTimed(binary, logPath);
     times.push(cairn.readyAt - cairn.startedAt);
+    cpuMs.push(cairn.startupCpuMs);
     const code = await cairn.stop();
     if (code !== 0) throw new Error(`cold-start run ${i + 1}: exit code ${code} after SIGTERM (see ${logPath})`);
   }
