@@ -55,8 +55,4 @@ export function chunkedFlood(port: number, head: string, totalBytes: number, chu
   });
 }
 
-/** Resident memory of a process, in MB (Linux). */
-export async function rssMb(pid: number): Promise<number> {
-  const status = await Bun.file(`/proc/${pid}/status`).text();
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
+export { rssMb } from "./rss";
