@@ -27,6 +27,12 @@ test("serves on a real port, and SIGTERM finishes cleanly with the WAL folded ba
     body: JSON.stringify({ email: "o@example.com", displayName: "O", password: "correct horse battery staple" }),
   });
   expect(reg.status).toBe(201);
+  // The jobs worker starts just after listening (the first answer does not wait for it): its
+  // upkeep at start has run once it shows as succeeded.
+  const watch = new Database(join(dir, "data", "cairn.db"), { readonly: true });
+  const upkeepDone = () => watch.query("SELECT 1 FROM jobs WHERE kind = 'notifications.upkeep' AND state = 'succeeded'").get() !== null;
+  for (const end = Date.now() + 10_000; !upkeepDone() && Date.now() < end; ) await Bun.sleep(25);
+  watch.close();
   proc.kill("SIGTERM");
   expect(await proc.exited).toBe(0);
   reader.releaseLock();
@@ -35,7 +41,7 @@ test("serves on a real port, and SIGTERM finishes cleanly with the WAL folded ba
   expect(!existsSync(join(data, "cairn.db-wal")) || statSync(join(data, "cairn.db-wal")).size === 0).toBe(true);
   const db = new Database(join(data, "cairn.db"), { readonly: true });
   expect(db.query("SELECT email FROM users").all()).toEqual([{ email: "o@example.com" }]);
-  // The server's jobs worker ran the notifications' upkeep once at start (src/platform/jobs).
+  // The server's jobs worker ran the notifications' upkeep once at start (src/platform/jobs), and only once.
   expect(db.query("SELECT kind, state, attempts FROM jobs").all()).toEqual([{ kind: "notifications.upkeep", state: "succeeded", attempts: 1 }]);
   db.close();
 });
