@@ -31,7 +31,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from 
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { WalArchive, WalPosition } from "./types";
-import { FRAME_HEADER_SIZE, frameOffset, frameSize, parseWalHeader, saltHex, scanFrames, WAL_HEADER_SIZE, type Checksum, type WalHeader } from "./wal-format";
+import { FRAME_HEADER_SIZE, frameOffset, frameSize, parseWalHeader, restartsBetween, saltHex, scanFrames, WAL_HEADER_SIZE, type Checksum, type WalHeader } from "./wal-format";
 import { closeSegmentInBackground, listSegments, sealSegment, SegmentWriter, writeJsonDurably } from "./wal-segments";
 import { CheckpointSchedule } from "./wal-checkpoints";
 import { dataVersion, dbIdentity, readArchiveState, type ArchiveState } from "./wal-state";
@@ -390,15 +390,4 @@ class Archive implements WalArchive {
     }
     return got === length ? buf : buf.subarray(0, got);
   }
-}
-
-/**
- * `now` is the header SQLite writes `n` restarts after `before`, and no more. Salt-1 alone counts
- * them: each restart adds 1 to it in the shared wal-index header. The checkpoint sequence does
- * not: each connection writes its own counter (seen: our header at sequence 1, Litestream's
- * next one at 4, one restart apart), so it told restarts apart only while one connection did
- * them all.
- */
-function restartsBetween(before: WalHeader, now: WalHeader, n: number): boolean {
-  return now.salt1 === (before.salt1 + n) >>> 0;
 }

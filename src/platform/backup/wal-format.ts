@@ -162,3 +162,14 @@ export function dbPageSize(header: Uint8Array): number {
   const raw = (header[16] << 8) | header[17];
   return raw === 1 ? 65536 : raw;
 }
+
+/**
+ * `now` is the header SQLite writes `n` restarts after `before`, and no more. Salt-1 alone counts
+ * them: each restart adds 1 to it in the shared wal-index header. The checkpoint sequence does
+ * not: each connection writes its own counter (seen: our header at sequence 1, Litestream's
+ * next one at 4, one restart apart), so it told restarts apart only while one connection did
+ * them all.
+ */
+export function restartsBetween(before: WalHeader, now: WalHeader, n: number): boolean {
+  return now.salt1 === (before.salt1 + n) >>> 0;
+}
