@@ -4,22 +4,16 @@
  * HEAD. The server is a real process; each test ends by checking it is still alive.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { chunkedFlood, rawRequest, rssMb } from "./raw-http";
-import { startServerProcess, type ServerProcess } from "./server-process";
+import { startInScratch, stopAndRemove, type ServerProcess } from "./server-process";
 
 let dir: string;
 let server: ServerProcess;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "cairn-hostile-"));
-  server = await startServerProcess(join(dir, "data"));
+  ({ dir, server } = await startInScratch("cairn-hostile-"));
 });
 afterAll(async () => {
-  server.proc.kill("SIGTERM");
-  await server.proc.exited;
-  rmSync(dir, { recursive: true, force: true });
+  await stopAndRemove(server, dir);
 });
 
 async function alive() {

@@ -8,22 +8,16 @@
  *   without an answer; headers over its limit (16 KB) get its bare 431. The server lives on.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { rawRequest } from "./raw-http";
-import { startServerProcess, type ServerProcess } from "./server-process";
+import { startInScratch, stopAndRemove, type ServerProcess } from "./server-process";
 
 let dir: string;
 let server: ServerProcess;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "cairn-http-edges-"));
-  server = await startServerProcess(join(dir, "data"));
+  ({ dir, server } = await startInScratch("cairn-http-edges-"));
 });
 afterAll(async () => {
-  server.proc.kill("SIGTERM");
-  await server.proc.exited;
-  rmSync(dir, { recursive: true, force: true });
+  await stopAndRemove(server, dir);
 });
 
 async function alive() {

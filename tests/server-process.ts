@@ -2,6 +2,8 @@
  * A real Cairn process from source (`bun src/main.ts serve`) on a free port, for tests that
  * need the whole executable path: sockets, signals, the process surviving what it is sent.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export const ROOT = join(import.meta.dir, "..");
@@ -35,4 +37,19 @@ export async function startServerProcess(dataDir: string, args: string[] = [], e
       }
     })());
   return { proc, url, port: Number(new URL(url).port), reader, output };
+}
+
+/** A real server on a fresh scratch directory (its data in `<dir>/data`), for a file of tests. */
+export async function startInScratch(prefix: string): Promise<{ dir: string; server: ServerProcess }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, server: await startServerProcess(join(dir, "data")) };
+}
+
+/** Stops it (SIGTERM, waiting for the exit) and removes its scratch directory. */
+export async function stopAndRemove(server: ServerProcess | undefined, dir: string | undefined): Promise<void> {
+  if (server) {
+    server.proc.kill("SIGTERM");
+    await server.proc.exited;
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }

@@ -4,14 +4,11 @@
  * refused with a reason, the ones that fall behind are cut, and the honest editors stay in sync.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import * as encoding from "lib0/encoding";
 import { WebsocketProvider } from "y-websocket";
 import * as Y from "yjs";
 import { peakRssDuring } from "../../tests/rss";
-import { startServerProcess, type ServerProcess } from "../../tests/server-process";
+import { startInScratch, stopAndRemove, type ServerProcess } from "../../tests/server-process";
 import { SOCKETS_PER_ACCOUNT } from "./connections";
 import { until } from "./testing";
 
@@ -41,14 +38,11 @@ async function signUp(email: string, inviteBy?: string) {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "cairn-sockets-"));
-  server = await startServerProcess(join(dir, "data"));
+  ({ dir, server } = await startInScratch("cairn-sockets-"));
   owner = await signUp("owner@example.com");
 }, 30_000);
 afterAll(async () => {
-  server.proc.kill("SIGTERM");
-  await server.proc.exited;
-  rmSync(dir, { recursive: true, force: true });
+  await stopAndRemove(server, dir);
 }, 30_000);
 
 function provider(pageId: string, token: string) {

@@ -7,11 +7,10 @@
  * temporary file).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { peakRssDuring } from "../../../tests/rss";
-import { startServerProcess, type ServerProcess } from "../../../tests/server-process";
+import { startInScratch, stopAndRemove, type ServerProcess } from "../../../tests/server-process";
 import { PASSWORD } from "../../../tests/harness";
 import { zipBytes } from "../../platform/zip/write";
 import { confluenceExport, type FixturePage } from "./testing";
@@ -23,8 +22,7 @@ let server: ServerProcess;
 let cookie: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "cairn-confluence-bound-"));
-  server = await startServerProcess(join(dir, "data"));
+  ({ dir, server } = await startInScratch("cairn-confluence-bound-"));
   const res = await fetch(`${server.url}/api/auth/register`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
@@ -34,9 +32,7 @@ beforeAll(async () => {
   cookie = /cairn_session=([^;]*)/.exec(res.headers.get("set-cookie") ?? "")![1];
 });
 afterAll(async () => {
-  server.proc.kill("SIGTERM");
-  await server.proc.exited;
-  rmSync(dir, { recursive: true, force: true });
+  await stopAndRemove(server, dir);
 });
 
 /** An export of one page whose body is `paragraphs` one-letter paragraphs, stored (not deflated) as the probe sent it. */
