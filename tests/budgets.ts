@@ -47,7 +47,7 @@ export const START_UP: Record<"modules" | "sourceBytes" | "statements", Budget> 
   // Modules in the loader's registry when Bun.serve is called (ours and node_modules').
   modules: { limit: 960, why: "lowered: image codecs load with the first image (was 971)" },
   // The bytes of those modules' files as they are on disk (source, before transpiling).
-  sourceBytes: { limit: 5_218_285, why: "lowered: the API reference's 4 MB bundle and the codecs no longer load at start (was 10,439,632)" },
+  sourceBytes: { limit: 5_240_000, why: "lowered: the API reference's 4 MB bundle and the codecs no longer load at start (was 10,439,632); 5,218,309 measured, with 0.4 % room for lines of our own code (a budget exact to the byte failed on 24 bytes of CSS): it is here to catch a library loading at start, tens of KB at least" },
   // Migrations, built-in roles and groups, the first reads: what an empty directory costs.
   statements: { limit: 213, why: "lowered: a clean start writes nothing for jobs left running, and reads before writing (was 220)" },
 };
