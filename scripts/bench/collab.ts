@@ -39,6 +39,30 @@ async function api(s: Session, method: string, path: string, body?: unknown): Pr
   return res.json();
 }
 
+/**
+ * The server holds at most SOCKETS_PER_ACCOUNT sockets per account (collab/connections.ts), as
+ * one person's tabs would: the bench's clients are spread over this many invited accounts
+ * (500 idle connections ÷ 48 ≈ 11 each), as a team's would be.
+ */
+const ACCOUNTS = 48;
+
+/** Invited accounts beside the owner, each with its session. */
+async function invitePeople(owner: Session, count: number): Promise<Session[]> {
+  const people: Session[] = [owner];
+  for (let n = 1; people.length < count; n++) {
+    const invite = await api(owner, "POST", "/api/admin/invites", {});
+    const res = await fetch(`${owner.url}/api/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+      body: JSON.stringify({ email: `collab-${n}@example.com`, displayName: `Collaborator ${n}`, password: PASSWORD, inviteToken: invite.token }),
+    });
+    const cookie = /cairn_session=([^;]*)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
+    if (!cookie) throw new Error(`register collab-${n}: ${res.status} ${await res.text()}`);
+    people.push({ url: owner.url, cookie });
+  }
+  return people;
+}
+
 async function seed(url: string, pages: number): Promise<{ session: Session; pageIds: string[] }> {
   const res = await fetch(`${url}/api/auth/register`, {
     method: "POST",
@@ -108,6 +132,8 @@ export async function measureCollab(binary: string, logPath: string, opts: { sec
   try {
     const pid = cairn.child.pid;
     const { session, pageIds } = await seed(cairn.url, 251);
+    const people = await invitePeople(session, ACCOUNTS);
+    const person = (i: number) => people[i % people.length];
     const loadPages = pageIds.slice(0, rooms);
     const idlePages = pageIds.slice(50, 250);
     const probePage = pageIds[250];
@@ -122,7 +148,7 @@ export async function measureCollab(binary: string, logPath: string, opts: { sec
     // 2. Idle connections: 500 clients on the rooms just loaded, doing nothing.
     const beforeConnections = afterRooms;
     const idle: Client[] = [];
-    for (let i = 0; i < 500; i++) idle.push(await connect(session, idlePages[i % idlePages.length]));
+    for (let i = 0; i < 500; i++) idle.push(await connect(person(i), idlePages[i % idlePages.length]));
     const afterConnections = await quietRss(pid);
     const connectionsMb = afterConnections - beforeConnections;
     log(`idle connections: RSS ${beforeConnections.toFixed(1)} → ${afterConnections.toFixed(1)} MB for 500: +${connectionsMb.toFixed(1)} MB`);
@@ -130,11 +156,12 @@ export async function measureCollab(binary: string, logPath: string, opts: { sec
 
     // 3. Load: 4 clients per room, 5 edits a second each, in 4 client processes (one client of
     // each room per process), so that the clients' own work does not queue behind each other.
-    const tokens = async () => Promise.all(loadPages.map(async (pageId) => ({ pageId, token: (await api(session, "GET", `/api/pages/${pageId}/collab-token`)).token as string })));
+    // Worker w's client in room r belongs to person w × rooms + r: 200 clients, ≤ 5 per account.
+    const tokens = async (w: number) => Promise.all(loadPages.map(async (pageId, r) => ({ pageId, token: (await api(person(w * rooms + r), "GET", `/api/pages/${pageId}/collab-token`)).token as string })));
     const workers = await Promise.all(
-      Array.from({ length: 4 }, async () => {
+      Array.from({ length: 4 }, async (_, w) => {
         const child = Bun.spawn(["bun", import.meta.path, "--worker"], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
-        child.stdin.write(JSON.stringify({ url: session.url, rooms: await tokens(), warmupMs: 3_000, seconds } satisfies WorkerPlan));
+        child.stdin.write(JSON.stringify({ url: session.url, rooms: await tokens(w), warmupMs: 3_000, seconds } satisfies WorkerPlan));
         child.stdin.end();
         return child;
       }),
