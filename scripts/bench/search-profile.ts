@@ -1,0 +1,120 @@
+/**
+ * Where a first-time search's time goes, in-process over a seeded data directory (search-100k.ts
+ * seeds one): the bench's own first-time queries (never asked, so no kept answer), each through
+ * search() as the route runs it, with every SQL statement timed at the driver and grouped by its
+ * text (the values bound left out). Prints, per kind (one word, two words): statements per
+ * query, the time of the query, and the statements that took the most of it.
+ *
+ *   bun scripts/bench/search-profile.ts --data=DIR [--samples=200] [--list]
+ *
+ * --list prints the statements of the first two-word query in the order they ran. Timings are
+ * CPU on a shared machine: read them as shares, not as figures (the bench gives those).
+ */
+import { Database } from "bun:sqlite";
+import { resolve } from "node:path";
+import { openInstance } from "../../src/instance";
+import { loadConfig } from "../../src/platform/config";
+import { silentLogger } from "../../src/platform/log";
+import { search } from "../../src/search/service";
+import { findUserWithRoleByEmail } from "../../src/users/service";
+import { firstTimeQueries } from "./search-100k";
+import { ownerCaller } from "./seed-pages";
+import { OWNER } from "./seed";
+
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const dataDir = resolve(arg("data") ?? "");
+const samples = Number(arg("samples") ?? 200);
+
+type Timing = { calls: number; ms: number };
+let timings: Map<string, Timing> | null = null;
+let order: string[] | null = null;
+/** The statements (shapes) of the query running, for --slowest. */
+let current: Array<{ key: string; ms: number }> = [];
+
+/** Statement text without what was bound (numbers, strings), so one statement is one key. */
+const shape = (text: string) =>
+  text
+    .replace(/'(?:[^']|'')*'/g, "?")
+    .replace(/\b\d+(\.\d+)?\b/g, "?")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 160);
+
+function wrapStatements(): void {
+  const probe = new Database(":memory:");
+  const statement = probe.prepare("SELECT 1");
+  const prototype = Object.getPrototypeOf(statement.native) as Record<string, (...args: unknown[]) => unknown>;
+  statement.finalize();
+  probe.close();
+  for (const name of ["run", "get", "all", "values", "raw", "iterate"]) {
+    const original = prototype[name];
+    prototype[name] = function timed(this: unknown, ...args: unknown[]) {
+      if (!timings) return original.apply(this, args);
+      const t0 = performance.now();
+      const result = original.apply(this, args);
+      const ms = performance.now() - t0;
+      const key = shape(String(this));
+      const t = timings.get(key) ?? { calls: 0, ms: 0 };
+      t.calls++;
+      t.ms += ms;
+      timings.set(key, t);
+      current.push({ key, ms });
+      order?.push(String(this).replace(/\s+/g, " ").slice(0, process.argv.includes("--full") ? 100_000 : 300));
+      return result;
+    };
+  }
+}
+
+const core = openInstance(loadConfig(["--data", dataDir], {}), { log: silentLogger });
+try {
+  const owner = findUserWithRoleByEmail(core, OWNER.email)?.user;
+  if (!owner) throw new Error(`no owner ${OWNER.email} in ${dataDir}`);
+  const caller = ownerCaller(core, owner.id);
+  wrapStatements();
+  const queries = firstTimeQueries(samples);
+  for (const q of queries.warmUp) search(core, caller, { q });
+  for (const [kind, list] of [["one word", queries.one], ["two words", queries.two]] as const) {
+    timings = new Map();
+    const times: number[] = [];
+    const slow: Array<{ q: string; ms: number; cpuMs: number; statements: typeof current }> = [];
+    let hits = 0;
+    for (const q of list) {
+      if (process.argv.includes("--list") && kind === "two words" && !order) order = [];
+      current = [];
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      hits += search(core, caller, { q }).length;
+      times.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      slow.push({ q, ms: times[times.length - 1], cpuMs: (c.user + c.system) / 1000, statements: current });
+      if (order) {
+        console.log(`statements of "${q}":`);
+        order.forEach((s, i) => console.log(`  ${i + 1}. ${s}`));
+        order = null;
+        process.argv.splice(process.argv.indexOf("--list"), 1);
+      }
+    }
+    const sorted = [...times].sort((a, b) => a - b);
+    const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].toFixed(2);
+    const calls = [...timings.values()].reduce((a, t) => a + t.calls, 0);
+    const sqlMs = [...timings.values()].reduce((a, t) => a + t.ms, 0);
+    const total = times.reduce((a, b) => a + b, 0);
+    console.log(`\n${kind}: ${list.length} queries, p50 ${at(0.5)} p95 ${at(0.95)} p99 ${at(0.99)} ms; ${(calls / list.length).toFixed(1)} statements and ${(hits / list.length).toFixed(1)} hits per query; SQL ${((sqlMs / total) * 100).toFixed(0)} % of the time`);
+    const cpuSorted = slow.map((x) => x.cpuMs).sort((a, b) => a - b);
+    const cpuAt = (p: number) => cpuSorted[Math.min(cpuSorted.length - 1, Math.floor(p * cpuSorted.length))].toFixed(2);
+    console.log(`  CPU per query: p50 ${cpuAt(0.5)} p95 ${cpuAt(0.95)} p99 ${cpuAt(0.99)} mean ${(cpuSorted.reduce((a, b) => a + b, 0) / cpuSorted.length).toFixed(2)} ms`);
+    if (process.argv.includes("--slowest")) {
+      for (const x of slow.sort((a, b) => b.cpuMs - a.cpuMs).slice(0, Math.ceil(slow.length / 20))) {
+        console.log(`  "${x.q}": ${x.ms.toFixed(2)} ms, CPU ${x.cpuMs.toFixed(2)} ms`);
+        for (const st of x.statements) console.log(`      ${st.ms.toFixed(2).padStart(6)}  ${st.key.slice(0, 110)}`);
+      }
+    }
+    for (const [text, t] of [...timings].sort((a, b) => b[1].ms - a[1].ms).slice(0, 14)) {
+      console.log(`  ${(t.ms / list.length).toFixed(3).padStart(7)} ms/query ${(t.calls / list.length).toFixed(2).padStart(5)}×  ${text}`);
+    }
+  }
+  timings = null;
+} finally {
+  core.close();
+}
+process.exit(0);
