@@ -5,10 +5,13 @@
  * text (the values bound left out). Prints, per kind (one word, two words): statements per
  * query, the time of the query, and the statements that took the most of it.
  *
- *   bun scripts/bench/search-profile.ts --data=DIR [--samples=200] [--list]
+ *   bun scripts/bench/search-profile.ts --data=DIR [--samples=200] [--list] [--slowest] [--dump=FILE]
  *
- * --list prints the statements of the first two-word query in the order they ran. Timings are
- * CPU on a shared machine: read them as shares, not as figures (the bench gives those).
+ * --list prints the statements of the first two-word query in the order they ran; --slowest,
+ * those of the slowest twentieth of each kind; --dump=FILE writes every query's hits (page ids and
+ * snippets) as JSON, to compare two versions' answers. Statements and queries are timed in this
+ * thread's CPU time (wall time on a shared machine is mostly waiting): read them as shares, not
+ * as figures (the bench gives those, over HTTP).
  */
 import { Database } from "bun:sqlite";
 import { resolve } from "node:path";
@@ -24,6 +27,8 @@ import { OWNER } from "./seed";
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const dataDir = resolve(arg("data") ?? "");
 const samples = Number(arg("samples") ?? 200);
+const dump = arg("dump");
+const answers: Record<string, Array<[string, string]>> = {};
 
 type Timing = { calls: number; ms: number };
 let timings: Map<string, Timing> | null = null;
@@ -40,6 +45,12 @@ const shape = (text: string) =>
     .trim()
     .slice(0, 160);
 
+/** This thread's CPU time (ms): steadier than wall time on a shared machine. */
+function threadCpuMs(): number {
+  const c = process.threadCpuUsage();
+  return (c.user + c.system) / 1000;
+}
+
 function wrapStatements(): void {
   const probe = new Database(":memory:");
   const statement = probe.prepare("SELECT 1");
@@ -50,9 +61,9 @@ function wrapStatements(): void {
     const original = prototype[name];
     prototype[name] = function timed(this: unknown, ...args: unknown[]) {
       if (!timings) return original.apply(this, args);
-      const t0 = performance.now();
+      const t0 = threadCpuMs();
       const result = original.apply(this, args);
-      const ms = performance.now() - t0;
+      const ms = threadCpuMs() - t0;
       const key = shape(String(this));
       const t = timings.get(key) ?? { calls: 0, ms: 0 };
       t.calls++;
@@ -81,12 +92,14 @@ try {
     for (const q of list) {
       if (process.argv.includes("--list") && kind === "two words" && !order) order = [];
       current = [];
-      const c0 = process.cpuUsage();
+      const c0 = threadCpuMs();
       const t0 = performance.now();
-      hits += search(core, caller, { q }).length;
+      const found = search(core, caller, { q });
+      hits += found.length;
       times.push(performance.now() - t0);
-      const c = process.cpuUsage(c0);
-      slow.push({ q, ms: times[times.length - 1], cpuMs: (c.user + c.system) / 1000, statements: current });
+      const cpuMs = threadCpuMs() - c0;
+      if (dump) answers[q] = found.map((h) => [h.pageId, h.snippet]);
+      slow.push({ q, ms: times[times.length - 1], cpuMs, statements: current });
       if (order) {
         console.log(`statements of "${q}":`);
         order.forEach((s, i) => console.log(`  ${i + 1}. ${s}`));
@@ -98,8 +111,8 @@ try {
     const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].toFixed(2);
     const calls = [...timings.values()].reduce((a, t) => a + t.calls, 0);
     const sqlMs = [...timings.values()].reduce((a, t) => a + t.ms, 0);
-    const total = times.reduce((a, b) => a + b, 0);
-    console.log(`\n${kind}: ${list.length} queries, p50 ${at(0.5)} p95 ${at(0.95)} p99 ${at(0.99)} ms; ${(calls / list.length).toFixed(1)} statements and ${(hits / list.length).toFixed(1)} hits per query; SQL ${((sqlMs / total) * 100).toFixed(0)} % of the time`);
+    const cpuTotal = slow.reduce((a, x) => a + x.cpuMs, 0);
+    console.log(`\n${kind}: ${list.length} queries, p50 ${at(0.5)} p95 ${at(0.95)} p99 ${at(0.99)} ms; ${(calls / list.length).toFixed(1)} statements and ${(hits / list.length).toFixed(1)} hits per query; SQL ${((sqlMs / cpuTotal) * 100).toFixed(0)} % of the CPU time`);
     const cpuSorted = slow.map((x) => x.cpuMs).sort((a, b) => a - b);
     const cpuAt = (p: number) => cpuSorted[Math.min(cpuSorted.length - 1, Math.floor(p * cpuSorted.length))].toFixed(2);
     console.log(`  CPU per query: p50 ${cpuAt(0.5)} p95 ${cpuAt(0.95)} p99 ${cpuAt(0.99)} mean ${(cpuSorted.reduce((a, b) => a + b, 0) / cpuSorted.length).toFixed(2)} ms`);
@@ -110,10 +123,11 @@ try {
       }
     }
     for (const [text, t] of [...timings].sort((a, b) => b[1].ms - a[1].ms).slice(0, 14)) {
-      console.log(`  ${(t.ms / list.length).toFixed(3).padStart(7)} ms/query ${(t.calls / list.length).toFixed(2).padStart(5)}×  ${text}`);
+      console.log(`  ${(t.ms / list.length).toFixed(3).padStart(7)} ms CPU/query ${(t.calls / list.length).toFixed(2).padStart(5)}×  ${text}`);
     }
   }
   timings = null;
+  if (dump) await Bun.write(dump, JSON.stringify(answers));
 } finally {
   core.close();
 }

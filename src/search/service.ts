@@ -10,7 +10,7 @@ import { fuzzyQuery, spelledAs, wordsWithStems } from "./fuzzy";
 import { catchUpSearchIndex, searchIndex } from "./indexer";
 import { parseQuery } from "./query";
 import type { SearchRow } from "./search-index";
-import { snippetFor } from "./snippet";
+import { snippetsFor } from "./snippet";
 
 export const SEARCH_LIMIT = 50;
 export const MAX_QUERY_LENGTH = 500;
@@ -69,13 +69,15 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
     const theirStems = index.termsOf(found);
     stemOf = new Map(found.map((w, i) => [w, theirStems[i] ?? ""]));
   }
+  const exactSnippet = snippetsFor(parsed.must);
+  const fuzzySnippet = fuzzy ? snippetsFor(parsed.must, fuzzyWords) : exactSnippet;
   return hits.map((h, i) => ({
     pageId: h.pageId,
     spaceId: h.spaceId,
     spaceKey: h.spaceKey,
     space: h.spaceName,
     title: h.title,
-    snippet: snippetFor(h.text, parsed.must, i >= exact ? fuzzyWords : []),
+    snippet: (i >= exact ? fuzzySnippet : exactSnippet)(h.text),
     ...(fuzzy && i >= exact ? { spelledAs: spelledAs(parsed, fuzzy.stemsByTerm, `${h.title} ${h.text}`, stemOf) } : {}),
   }));
 }
