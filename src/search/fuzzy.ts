@@ -50,8 +50,10 @@ interface Candidate {
 export function fuzzyQuery(core: Core, q: ParsedQuery): { query: ParsedQuery; stems: Set<string>; stemsByTerm: Array<Set<string>> } | null {
   const stems = new Set<string>();
   const stemsByTerm: Array<Set<string>> = [];
+  const index = searchIndex(core);
+  let vocab: Vocabulary | null = null; // read (its version checked) once per query, and only if a word is correctable
   const must = q.must.map((term): Term => {
-    const near = term.kind === "word" ? nearWords(core, term.text) : [];
+    const near = term.kind === "word" ? nearWords(index, () => (vocab ??= vocabulary(core, index)), term.text) : [];
     for (const c of near) stems.add(c.stem);
     stemsByTerm.push(new Set(near.map((c) => c.stem)));
     return near.length ? { ...term, alternatives: near.map((c) => c.word) } : term;
@@ -75,19 +77,19 @@ export function spelledAs(q: ParsedQuery, stemsByTerm: ReadonlyArray<ReadonlySet
     .join(" ");
 }
 
-function nearWords(core: Core, typed: string): Candidate[] {
+type Vocabulary = ReturnType<typeof vocabulary>;
+
+function nearWords(index: SearchIndex, vocabularyNow: () => Vocabulary, typed: string): Candidate[] {
   const word = fold(typed);
   const edits = allowedEdits(word);
   if (edits === 0 || !/^\p{L}+$/u.test(word) || hasCjk(word)) return []; // CJK is matched by character
-  const index = searchIndex(core);
   const stemEach = (words: readonly string[]) => index.termsOf(words);
-  const vocab = vocabulary(core, index);
+  const vocab = vocabularyNow();
   const found = new Map<string, Candidate>();
-  const [own] = stemEach([word]);
 
-  // 1. One edit, as typed; stemmed by the index's tokenizer.
+  // 1. One edit, as typed; stemmed by the index's tokenizer (with the word itself, in one call).
   const variants = oneEditFrom(word, alphabetFor(word));
-  const variantStems = stemEach(variants);
+  const [own, ...variantStems] = stemEach([word, ...variants]);
   variants.forEach((v, i) => {
     const stem = variantStems[i];
     if (stem && stem !== own && vocab.docs.has(stem) && !found.has(stem)) found.set(stem, { stem, word: v, edits: 1 });

@@ -17,10 +17,9 @@ const probe = (() => {
     db.run(`CREATE VIRTUAL TABLE probe USING fts5(t, tokenize='${TOKENIZER}')`);
     db.run("CREATE VIRTUAL TABLE probe_tokens USING fts5vocab(probe, instance)");
     return {
-      db,
-      insert: db.query<never, [number, string]>("INSERT INTO probe (rowid, t) VALUES (?, ?)"),
+      // The one row, replaced each time (no transaction, no delete: two statements a call).
+      replace: db.query<never, [string]>("INSERT OR REPLACE INTO probe (rowid, t) VALUES (1, ?)"),
       tokens: db.query<{ term: string; offset: number }, []>("SELECT term, offset FROM probe_tokens"),
-      clear: db.query("DELETE FROM probe"),
     };
   }
   return () => (statements ??= open());
@@ -44,10 +43,7 @@ export function stemEach(words: readonly string[]): (string | null)[] {
   });
   if (kept.length === 0) return out;
   const p = probe();
-  p.db.transaction(() => {
-    p.insert.run(1, kept.join(" "));
-    for (const t of p.tokens.all()) out[at[t.offset]] = t.term;
-    p.clear.run();
-  })();
+  p.replace.run(kept.join(" "));
+  for (const t of p.tokens.all()) out[at[t.offset]] = t.term;
   return out;
 }
