@@ -113,11 +113,15 @@ const statements = perInstance((core: Core) => {
   };
 });
 
-/** Pages of the recent index holding each of these queries, in one statement (one per count of queries). */
-function countsInRecent(core: Core, queries: string[]): number[] {
-  const columns = queries.map((_, i) => `(SELECT count(*) FROM search_recent WHERE search_recent MATCH ?${i + 1}) AS n${i}`);
-  const row = core.sqlite.query<Record<string, number>, string[]>(`SELECT ${columns.join(", ")}`).get(...queries)!;
-  return queries.map((_, i) => row[`n${i}`]);
+/**
+ * Whether each of these queries is on at least `atLeast` pages of the recent index, in one
+ * statement (one text per number of queries): each count stops there, so a common word's walk
+ * is cut short and a rare word's is short anyway.
+ */
+function onAtLeast(core: Core, queries: string[], atLeast: number): boolean[] {
+  const columns = queries.map((_, i) => `(SELECT count(*) FROM (SELECT 1 FROM search_recent WHERE search_recent MATCH ?${i + 2} LIMIT ?1)) AS n${i}`);
+  const row = core.sqlite.query<Record<string, number>, Array<string | number>>(`SELECT ${columns.join(", ")}`).get(atLeast, ...queries)!;
+  return queries.map((_, i) => row[`n${i}`] >= atLeast);
 }
 
 /**
@@ -132,8 +136,8 @@ function withoutWeightless(core: Core, query: ParsedQuery): string | null {
   if (rows < MIN_SAMPLE) return null;
   const plain = query.must.filter((term) => !term.alternatives?.length);
   if (plain.length === 0) return null;
-  const counts = countsInRecent(core, plain.map((term) => toWordQuery({ must: [term], not: [] })!));
-  const weightless = new Set(plain.filter((_, i) => counts[i] >= WEIGHTLESS_SHARE * rows));
+  const common = onAtLeast(core, plain.map((term) => toWordQuery({ must: [term], not: [] })!), Math.ceil(WEIGHTLESS_SHARE * rows));
+  const weightless = new Set(plain.filter((_, i) => common[i]));
   const kept: Term[] = query.must.filter((term) => !weightless.has(term));
   return kept.length === query.must.length || kept.length === 0 ? null : toWordQuery({ must: kept, not: [] });
 }
