@@ -1,3 +1,4 @@
+import type { SQLQueryBindings } from "bun:sqlite";
 import type { SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { Core } from "../core";
@@ -25,13 +26,14 @@ const dialect = new SQLiteSyncDialect();
  * SQL object serves its title and body matches, every round): drizzle's turning a caller's
  * access condition into text, each round again, cost about as much as the check it made.
  */
-const compiled = new WeakMap<SQL, { text: string; params: unknown[] }>();
+type ScopeText = { text: string; params: SQLQueryBindings[] };
+const compiled = new WeakMap<SQL, ScopeText>();
 
-function scopeText(scope: SQL): { text: string; params: unknown[] } {
+function scopeText(scope: SQL): ScopeText {
   let found = compiled.get(scope);
   if (!found) {
     const q = dialect.sqlToQuery(scope);
-    found = { text: q.sql, params: q.params };
+    found = { text: q.sql, params: q.params as SQLQueryBindings[] };
     compiled.set(scope, found);
   }
   return found;
@@ -41,7 +43,7 @@ export function firstInScope(core: Core, ranked: readonly number[], scope: SQL, 
   const ids: number[] = [];
   let outOfScope = false;
   const { text, params } = scopeText(scope);
-  const check = core.sqlite.query<{ docId: number }, unknown[]>(
+  const check = core.sqlite.query<{ docId: number }, SQLQueryBindings[]>(
     `SELECT pages.doc_id AS docId FROM pages JOIN spaces ON spaces.id = pages.space_id WHERE pages.doc_id IN (${listParam("?")}) AND ${text}`,
   );
   for (let from = 0; from < ranked.length && ids.length < wanted; ) {
