@@ -60,7 +60,7 @@ export const START_UP: Record<"modules" | "sourceBytes" | "statements", Budget> 
 export const IDLE_STATEMENTS_PER_SECOND: Budget = { limit: 1.5, why: "lowered: the jobs poll reads whether a job is due and writes only when one is (was 8.2, an empty write transaction every second); 1.2 measured, the rest a timer tick's room" };
 
 /** The built binary (the browser tests build it once per run: tests/e2e/harness.ts). */
-export const BINARY_BYTES: Budget = { limit: 123_926_704, why: "lowered: PDF prints with Chromium's command line (playwright-core, 14.7 MB, left the binary) and the UI's and API reference's text is embedded gzipped only (was 144,373,936)" };
+export const BINARY_BYTES: Budget = { limit: 123_930_800, why: "raised by one 4 KiB step (was 123,926,704, the size measured with no room): first-time search's cheaper statements and snippets added a little code (the same source with its SQL on one line each is the same size), and the executable grows a page at a time; before that lowered: PDF prints with Chromium's command line (playwright-core, 14.7 MB, left the binary) and the UI's and API reference's text is embedded gzipped only (was 144,373,936)" };
 
 /**
  * The leak check: objects still reachable (bun:jsc heapStats().objectCount after a full
