@@ -1,6 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Core } from "../core";
-import { allPrepared } from "../platform/db/prepared";
 import { firstInScope } from "./fts5-scope";
 
 /**
@@ -33,14 +32,18 @@ export interface TitleMatches {
  */
 export function titleMatches(core: Core, words: string, exclusion: string | null, scope: SQL, max: number, wanted: number): TitleMatches {
   const excluded = exclusion ? sql`AND search_title_words.rowid NOT IN (SELECT rowid FROM search_words WHERE search_words MATCH ${exclusion})` : sql``;
-  const ranked = allPrepared<{ id: number }>(
-    core.sqlite,
-    sql`
-      SELECT id FROM (
+  // Written as text, not through drizzle: turning the query into text each time cost a tenth
+  // of the ranking.
+  const ranked = core.sqlite
+    .query<{ id: number }, Array<string | number>>(
+      `SELECT id FROM (
         SELECT rowid AS id, bm25(search_title_words) AS score FROM search_title_words
-        WHERE search_title_words MATCH ${words} ${excluded} ORDER BY rowid DESC LIMIT ${max})
+        WHERE search_title_words MATCH ?1 ${exclusion ? "AND rowid NOT IN (SELECT rowid FROM search_words WHERE search_words MATCH ?3)" : ""}
+        ORDER BY rowid DESC LIMIT ?2)
       ORDER BY score, id`,
-  ).map((r) => r.id);
+    )
+    .all(...(exclusion ? [words, max, exclusion] : [words, max]))
+    .map((r) => r.id);
   const found = new Set(ranked);
   const first = firstInScope(core, ranked, scope, wanted);
   if (first.ids.length >= wanted || !first.outOfScope) return { ids: first.ids, found };

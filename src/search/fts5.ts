@@ -1,7 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Core } from "../core";
-import { listOf, listParam } from "../platform/db/lists";
-import { allPrepared } from "../platform/db/prepared";
+import { listParam } from "../platform/db/lists";
 import { toExclusionQuery, toFragmentQuery, toWordQuery, type ParsedQuery } from "./query";
 import type { SearchIndex, SearchIndexHooks, SearchRow, SearchScope } from "./search-index";
 import { segmentCjk } from "./segment";
@@ -131,9 +130,9 @@ function scopeSql(scope: SearchScope): SQL {
   return sql.join(conditions, sql` AND `);
 }
 
-const HIT_COLUMNS = sql.raw(
-  "pages.id AS pageId, pages.space_id AS spaceId, spaces.key AS spaceKey, spaces.name AS spaceName, pages.title AS title, pages.plain_text AS text",
-);
+const HIT_COLUMNS_TEXT =
+  "pages.id AS pageId, pages.space_id AS spaceId, spaces.key AS spaceKey, spaces.name AS spaceName, pages.title AS title, pages.plain_text AS text";
+const HIT_COLUMNS = sql.raw(HIT_COLUMNS_TEXT);
 
 /**
  * The vocabulary (vocabulary.ts) reads an fts5vocab table over search_words, created in the
@@ -176,9 +175,12 @@ function wordMatches(core: Core, query: ParsedQuery, scope: SQL, limit: number):
 /** The pages of these doc ids, with what a hit shows, in the order given (only these read their text). */
 function hitsInOrder(core: Core, ids: number[]): SearchRow[] {
   if (ids.length === 0) return [];
-  const rows = allPrepared<SearchRow & { docId: number }>(core.sqlite, sql`
-    SELECT pages.doc_id AS docId, ${HIT_COLUMNS}
-    FROM pages JOIN spaces ON spaces.id = pages.space_id WHERE pages.doc_id IN (${listOf(ids)})`);
+  // Text, not a drizzle query: one statement, never turned into text again.
+  const rows = core.sqlite
+    .query<SearchRow & { docId: number }, [string]>(
+      `SELECT pages.doc_id AS docId, ${HIT_COLUMNS_TEXT} FROM pages JOIN spaces ON spaces.id = pages.space_id WHERE pages.doc_id IN (${listParam("?")})`,
+    )
+    .all(JSON.stringify(ids));
   const byId = new Map(rows.map(({ docId, ...row }) => [docId, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
