@@ -1,6 +1,6 @@
 /**
  * The web UI part of the benchmark (web.ts) alone, against a built binary on a fresh data
- * directory: `bun scripts/bench/web-alone.ts [--binary=dist/cairn] [--runs=N] [--timeline]`.
+ * directory: `bun scripts/bench/web-alone.ts [--binary=dist/cairn] [--runs=N] [--timeline [--profile]]`.
  * A minute instead of a whole run, for work on the page view (take it under the shared lock:
  * FCP and LCP are timings). `--timeline` also prints, for one cold view, when each file and
  * API answer started and ended beside the paints: what the first paint waited for.
@@ -26,7 +26,7 @@ try {
   const ctx = await seedContext(cairn.url, true);
   const web = await measureWeb(ctx, { runs });
   for (const f of web.figures) console.log(`${f.figure}: ${f.value}${f.target ? ` (target ${f.target}${f.met === false ? ", MISSED" : ""})` : ""}`);
-  if (args.includes("--timeline")) console.log(`\none cold view:\n${await coldTimeline(ctx, web.extras.webPagePath as string)}`);
+  if (args.includes("--timeline")) console.log(`\none cold view:\n${await coldTimeline(ctx, web.extras.webPagePath as string, args.includes("--profile"))}`);
 } finally {
   await cairn.stop();
 }

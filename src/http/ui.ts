@@ -8,6 +8,7 @@
  */
 import { ASSET_PREFIX } from "./ui-bundle";
 import { SECURITY_HEADERS } from "../platform/security-headers";
+import { assetPreloads, firstViewLinkHeader } from "./ui-preload";
 
 interface Asset {
   /** Null: the binary embeds only the gzipped copy, unzipped for a client that does not take gzip. */
@@ -18,11 +19,14 @@ interface Asset {
 
 let embedded: Record<string, string> | null = null;
 let loading: Promise<Map<string, Asset>> | null = null;
+/** index.html's stylesheet and script as preloads, read once per bundle (ui-preload.ts). */
+let pageAssets: Promise<string[]> | null = null;
 
 /** Called by the compiled binary's entry with `name → embedded file path` (null: from source again). */
 export function embedUi(files: Record<string, string> | null): void {
   embedded = files;
   loading = null;
+  pageAssets = null;
 }
 
 const TYPES: Record<string, string> = {
@@ -72,9 +76,15 @@ async function load(): Promise<Map<string, Asset>> {
 export function uiAssets(): Promise<Map<string, Asset>> {
   loading ??= load().catch((err) => {
     loading = null;
+    pageAssets = null;
     throw err;
   });
   return loading;
+}
+
+async function pageAssetPreloads(page: Asset): Promise<string[]> {
+  pageAssets ??= (async () => assetPreloads(new TextDecoder().decode(page.body ? await page.body.bytes() : Bun.gunzipSync(await page.gzip!.bytes()))))();
+  return pageAssets;
 }
 
 /** From source, bundles in the background (the server does at start, so the first visit is quick). */
@@ -115,6 +125,8 @@ export async function uiResponse(path: string, acceptEncoding: string | null, im
   const headers: Record<string, string> = {
     ...SECURITY_HEADERS,
     ...(!isAsset && imageSources ? { "content-security-policy": uiPagePolicy(imageSources) } : {}),
+    // The first view's answers, started by the browser with the page (ui-preload.ts).
+    ...(!isAsset ? { link: firstViewLinkHeader(path, await pageAssetPreloads(asset)) } : {}),
     "content-type": asset.type,
     // Asset names carry a hash of their content; the page itself is checked every time.
     "cache-control": isAsset ? "public, max-age=31536000, immutable" : "no-cache",
