@@ -83,8 +83,13 @@ export function uiAssets(): Promise<Map<string, Asset>> {
 }
 
 async function pageAssetPreloads(page: Asset): Promise<string[]> {
-  pageAssets ??= (async () => assetPreloads(new TextDecoder().decode(page.body ? await page.body.bytes() : Bun.gunzipSync(await page.gzip!.bytes()))))();
-  return pageAssets;
+  // arrayBuffer(): a from-source bundle's files are build artifacts, which have no bytes().
+  pageAssets ??= (async () => assetPreloads(new TextDecoder().decode(page.body ? await page.body.arrayBuffer() : Bun.gunzipSync(await page.gzip!.bytes()))))();
+  // The preloads only hasten the page: if they cannot be read, it is served without them.
+  return pageAssets.catch(() => {
+    pageAssets = null;
+    return [];
+  });
 }
 
 /** From source, bundles in the background (the server does at start, so the first visit is quick). */
