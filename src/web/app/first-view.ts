@@ -11,6 +11,7 @@ import { keys } from "../api/keys";
 import { queryClient } from "../api/query-client";
 import { pageQuery } from "../features/page/queries";
 import { spaceQuery } from "../features/spaces/queries";
+import { preloadTree } from "../features/tree";
 import { idFromSegment } from "../lib/slug";
 import { fetchInstance, fetchMe, SESSION_STALE_MS } from "./session";
 
@@ -35,6 +36,8 @@ export function prefetchFirstView(path: string): Promise<void> {
   const { spaceKey, pageId } = firstViewOf(path);
   const asked = [queryClient.prefetchQuery({ queryKey: keys.me, queryFn: fetchMe, staleTime: SESSION_STALE_MS }), queryClient.prefetchQuery({ queryKey: keys.instance, queryFn: fetchInstance, staleTime: SESSION_STALE_MS })];
   if (spaceKey) asked.push(queryClient.prefetchQuery(spaceQuery(spaceKey)));
+  // Its code comes meanwhile; the tree itself is drawn just after the page (SpaceSidebar).
+  if (spaceKey) preloadTree();
   if (pageId) asked.push(queryClient.prefetchQuery(pageQuery(pageId)));
   return Promise.race([Promise.all(asked).then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, AT_MOST_MS))]);
 }

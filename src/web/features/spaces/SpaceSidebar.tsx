@@ -1,3 +1,4 @@
+import { Suspense } from "react";
 import { Link, useLocation } from "wouter";
 import type { Space } from "../../api/types";
 import { useMe } from "../../app/session";
@@ -58,7 +59,11 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
         ) : null}
       </div>
       <nav className="sidebar-tree" aria-label="Pages">
-        {treeNow ? <PageTree space={space} currentPageId={currentPageId} /> : null}
+        {treeNow ? (
+          <Suspense fallback={null}>
+            <PageTree space={space} currentPageId={currentPageId} />
+          </Suspense>
+        ) : null}
       </nav>
       {me.data ? (
         <div className="sidebar-foot">
