@@ -8,7 +8,6 @@
  */
 import { ASSET_PREFIX } from "./ui-bundle";
 import { SECURITY_HEADERS } from "../platform/security-headers";
-import { assetPreloads, firstViewLinkHeader } from "./ui-preload";
 
 interface Asset {
   /** Null: the binary embeds only the gzipped copy, unzipped for a client that does not take gzip. */
@@ -82,14 +81,20 @@ export function uiAssets(): Promise<Map<string, Asset>> {
   return loading;
 }
 
-async function pageAssetPreloads(page: Asset): Promise<string[]> {
+/**
+ * The page's Link header (ui-preload.ts, loaded with the first page asked for: the server
+ * listens without it). The assets' part is read from index.html once per bundle.
+ */
+async function pageLinkHeader(path: string, page: Asset): Promise<string> {
+  const { assetPreloads, firstViewLinkHeader } = await import("./ui-preload");
   // arrayBuffer(): a from-source bundle's files are build artifacts, which have no bytes().
   pageAssets ??= (async () => assetPreloads(new TextDecoder().decode(page.body ? await page.body.arrayBuffer() : Bun.gunzipSync(await page.gzip!.bytes()))))();
-  // The preloads only hasten the page: if they cannot be read, it is served without them.
-  return pageAssets.catch(() => {
+  // The preloads only hasten the page: if its assets cannot be read, it is served without them.
+  const assets = await pageAssets.catch(() => {
     pageAssets = null;
     return [];
   });
+  return firstViewLinkHeader(path, assets);
 }
 
 /** From source, bundles in the background (the server does at start, so the first visit is quick). */
@@ -131,7 +136,7 @@ export async function uiResponse(path: string, acceptEncoding: string | null, im
     ...SECURITY_HEADERS,
     ...(!isAsset && imageSources ? { "content-security-policy": uiPagePolicy(imageSources) } : {}),
     // The first view's answers, started by the browser with the page (ui-preload.ts).
-    ...(!isAsset ? { link: firstViewLinkHeader(path, await pageAssetPreloads(asset)) } : {}),
+    ...(!isAsset ? { link: await pageLinkHeader(path, asset) } : {}),
     "content-type": asset.type,
     // Asset names carry a hash of their content; the page itself is checked every time.
     "cache-control": isAsset ? "public, max-age=31536000, immutable" : "no-cache",
