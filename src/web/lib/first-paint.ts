@@ -1,7 +1,8 @@
 /**
- * Whether the app has painted its first screen. Parts that are not what a person opened the
- * address for (the sidebar's page tree beside a page) wait for it on the first view only, so
- * the page itself is drawn without waiting for them; afterwards everything renders at once.
+ * Whether the app has painted its first screen. On the first view only, the page and the
+ * sidebar's tree wait for it: the frame around them (top bar, breadcrumbs, the space's name) is
+ * a small first commit that reaches the screen sooner, and they follow in the next frame.
+ * Afterwards everything renders at once.
  */
 import { useEffect, useState } from "react";
 

@@ -19,7 +19,7 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
   const [location, navigate] = useLocation();
   const administers = space.canAdmin;
   const newPage = useStartPage(space);
-  // On a cold view the tree comes just after the page is drawn (lib/first-paint.ts).
+  // On a cold view the tree comes with the page, just after the frame is drawn (lib/first-paint.ts).
   const treeNow = useFirstPaintDone();
   return (
     <>
