@@ -1,7 +1,8 @@
 /**
  * The web UI as a person meets it, measured in Debian's Chromium against the benchmarked
  * binary: what the reading view of a page downloads (JavaScript and CSS, gzip, as sent), the
- * first contentful paint of a page opened cold (a new browser context each time: no cache),
+ * first and largest contentful paints of a page opened cold (a new browser context each time:
+ * no cache; from the navigation's start, in the page's own Performance API),
  * and how long opening a page from the sidebar tree takes (each page opened for the first time,
  * so its answer is not cached in the browser). Without /usr/bin/chromium it reports "skipped".
  */
@@ -13,7 +14,8 @@ import type { BenchContext } from "./scenarios";
 
 export const READING_JS_TARGET_KB = 250;
 export const CSS_TARGET_KB = 40;
-export const FCP_TARGET_MS = 600;
+export const FCP_TARGET_MS = 400;
+export const LCP_TARGET_MS = 600;
 export const OPEN_FROM_TREE_TARGET_MS = 150;
 const CHROMIUM = "/usr/bin/chromium";
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
@@ -49,12 +51,17 @@ async function coldView(browser: Browser, ctx: BenchContext, path: string, title
     const page = await context.newPage();
     await page.goto(ctx.baseUrl + path);
     await page.locator("main h1", { hasText: title }).waitFor({ timeout: 15_000 });
-    // The page's own text on screen (the largest paint so far), not only the first pixels.
+    // The page's body drawn too (the title can come a frame before it), and the tree beside it.
+    await page.locator("main .prose p").first().waitFor({ timeout: 15_000 });
+    await page.locator("aside .tree-row").first().waitFor({ timeout: 15_000 });
+    // The page's own text on screen (the largest paint so far), not only the first pixels: the
+    // last candidate once two more frames have been drawn.
     const lcp = await page.evaluate(
       () =>
         new Promise<number>((resolve) => {
-          new PerformanceObserver((list) => resolve(list.getEntries().at(-1)?.startTime ?? NaN)).observe({ type: "largest-contentful-paint", buffered: true });
-          setTimeout(() => resolve(NaN), 1000);
+          let last = NaN;
+          new PerformanceObserver((list) => (last = list.getEntries().at(-1)?.startTime ?? last)).observe({ type: "largest-contentful-paint", buffered: true });
+          requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(last), 50)));
         }),
     );
     return await page.evaluate((lcp) => {
@@ -101,7 +108,7 @@ async function opensFromTree(browser: Browser, ctx: BenchContext, pages: Array<{
   }
 }
 
-export async function measureWeb(ctx: BenchContext): Promise<{ figures: FigureRow[]; extras: Record<string, unknown> }> {
+export async function measureWeb(ctx: BenchContext, o: { runs?: number } = {}): Promise<{ figures: FigureRow[]; extras: Record<string, unknown> }> {
   if (!existsSync(CHROMIUM)) {
     return { figures: [{ figure: "web UI in Chromium", value: `skipped (no ${CHROMIUM}; apt-get install chromium)`, target: "", met: null }], extras: { webSkipped: true } };
   }
@@ -109,7 +116,8 @@ export async function measureWeb(ctx: BenchContext): Promise<{ figures: FigureRo
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
     const views = [];
-    for (let i = 0; i < FCP_RUNS; i++) views.push(await coldView(browser, ctx, `/s/WEBUI/p/${pages[i].id}`, pages[i].title));
+    const runs = o.runs ?? FCP_RUNS;
+    for (let i = 0; i < runs; i++) views.push(await coldView(browser, ctx, `/s/WEBUI/p/${pages[i].id}`, pages[i].title));
     const fcp = views.map((v) => v.fcp);
     const lcp = views.map((v) => v.lcp).filter((x) => Number.isFinite(x));
     const first = views[0];
@@ -120,11 +128,11 @@ export async function measureWeb(ctx: BenchContext): Promise<{ figures: FigureRo
     const figures: FigureRow[] = [
       { figure: "reading view: JavaScript downloaded (gzip)", value: `${round(jsKb)} KB in ${first.files.filter((f) => f.endsWith(".js")).length} files${editorLoaded ? " (editor chunk loaded!)" : ", editor not loaded"}`, target: `< ${READING_JS_TARGET_KB} KB`, met: jsKb < READING_JS_TARGET_KB && !editorLoaded },
       { figure: "reading view: CSS downloaded (gzip)", value: `${round(cssKb)} KB`, target: `< ${CSS_TARGET_KB} KB`, met: cssKb < CSS_TARGET_KB },
-      { figure: `first contentful paint, cold page view (median of ${FCP_RUNS})`, value: `${round(median(fcp))} ms (${fcp.map((x) => Math.round(x)).join(", ")})`, target: `< ${FCP_TARGET_MS} ms`, met: median(fcp) < FCP_TARGET_MS },
-      { figure: "largest contentful paint, same views (median)", value: lcp.length ? `${round(median(lcp))} ms` : "not reported", target: "", met: null },
+      { figure: `first contentful paint, cold page view (median of ${runs})`, value: `${round(median(fcp))} ms (${fcp.map((x) => Math.round(x)).join(", ")})`, target: `< ${FCP_TARGET_MS} ms`, met: median(fcp) < FCP_TARGET_MS },
+      { figure: "largest contentful paint, same views (median)", value: lcp.length ? `${round(median(lcp))} ms (${lcp.map((x) => Math.round(x)).join(", ")})` : "not reported", target: `< ${LCP_TARGET_MS} ms`, met: lcp.length ? median(lcp) < LCP_TARGET_MS : false },
       { figure: `open a page from the tree (first time, ${opens.length} pages)`, value: `median ${round(median(opens))} ms, p95 ${round(p95(opens))} ms`, target: `p95 < ${OPEN_FROM_TREE_TARGET_MS} ms`, met: p95(opens) < OPEN_FROM_TREE_TARGET_MS },
     ];
-    const extras = { webReadingJsKb: round(jsKb), webCssKb: round(cssKb), webFcpMs: round(median(fcp)), webFcpRunsMs: fcp.map(round), webLcpMs: lcp.length ? round(median(lcp)) : null, webOpenFromTreeMedianMs: round(median(opens)), webOpenFromTreeP95Ms: round(p95(opens)), webEditorInReadingView: editorLoaded };
+    const extras = { webReadingJsKb: round(jsKb), webCssKb: round(cssKb), webFcpMs: round(median(fcp)), webFcpRunsMs: fcp.map(round), webLcpMs: lcp.length ? round(median(lcp)) : null, webOpenFromTreeMedianMs: round(median(opens)), webOpenFromTreeP95Ms: round(p95(opens)), webEditorInReadingView: editorLoaded, webPagePath: `/s/WEBUI/p/${pages[0].id}` };
     return { figures, extras };
   } finally {
     await browser.close();

@@ -18,11 +18,14 @@ interface Asset {
 
 let embedded: Record<string, string> | null = null;
 let loading: Promise<Map<string, Asset>> | null = null;
+/** index.html's stylesheet and script as preloads, read once per bundle (ui-preload.ts). */
+let pageAssets: Promise<string[]> | null = null;
 
 /** Called by the compiled binary's entry with `name → embedded file path` (null: from source again). */
 export function embedUi(files: Record<string, string> | null): void {
   embedded = files;
   loading = null;
+  pageAssets = null;
 }
 
 const TYPES: Record<string, string> = {
@@ -72,9 +75,26 @@ async function load(): Promise<Map<string, Asset>> {
 export function uiAssets(): Promise<Map<string, Asset>> {
   loading ??= load().catch((err) => {
     loading = null;
+    pageAssets = null;
     throw err;
   });
   return loading;
+}
+
+/**
+ * The page's Link header (ui-preload.ts, loaded with the first page asked for: the server
+ * listens without it). The assets' part is read from index.html once per bundle.
+ */
+async function pageLinkHeader(path: string, page: Asset): Promise<string> {
+  const { assetPreloads, firstViewLinkHeader } = await import("./ui-preload");
+  // arrayBuffer(): a from-source bundle's files are build artifacts, which have no bytes().
+  pageAssets ??= (async () => assetPreloads(new TextDecoder().decode(page.body ? await page.body.arrayBuffer() : Bun.gunzipSync(await page.gzip!.bytes()))))();
+  // The preloads only hasten the page: if its assets cannot be read, it is served without them.
+  const assets = await pageAssets.catch(() => {
+    pageAssets = null;
+    return [];
+  });
+  return firstViewLinkHeader(path, assets);
 }
 
 /** From source, bundles in the background (the server does at start, so the first visit is quick). */
@@ -115,6 +135,8 @@ export async function uiResponse(path: string, acceptEncoding: string | null, im
   const headers: Record<string, string> = {
     ...SECURITY_HEADERS,
     ...(!isAsset && imageSources ? { "content-security-policy": uiPagePolicy(imageSources) } : {}),
+    // The first view's answers, started by the browser with the page (ui-preload.ts).
+    ...(!isAsset ? { link: await pageLinkHeader(path, asset) } : {}),
     "content-type": asset.type,
     // Asset names carry a hash of their content; the page itself is checked every time.
     "cache-control": isAsset ? "public, max-age=31536000, immutable" : "no-cache",

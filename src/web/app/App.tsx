@@ -157,5 +157,7 @@ function SignedInScreen({ children }: { children: React.ReactNode }) {
 /** Toasts in the theme on screen (sonner draws light ones unless told). */
 function ThemedToaster() {
   const theme = useSyncExternalStore(onThemePainted, paintedTheme);
-  return <Toaster position="bottom-right" closeButton theme={theme} />;
+  // dir given: without it sonner reads the document's computed style on every render, which
+  // makes the browser recompute the styles of the whole page in the middle of React's work.
+  return <Toaster position="bottom-right" closeButton theme={theme} dir="ltr" />;
 }

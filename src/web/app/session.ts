@@ -21,31 +21,33 @@ export function signInPath(here: string, ended = sessionEnded): string {
   return `/login?redirect=${encodeURIComponent(here)}${ended ? "&ended=1" : ""}`;
 }
 
+/** Who is signed in (null: nobody), for useMe and for the first view's prefetch (first-view.ts). */
+export async function fetchMe(): Promise<Me | null> {
+  try {
+    return await data(api.GET("/api/auth/me"));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      // The server tells a session that ended (a stale cookie) from nobody having signed in.
+      if (err.body.sessionEnded === true) sessionEnded = true;
+      return null;
+    }
+    throw err;
+  }
+}
+
+/** How long who is signed in and the instance's facts stay fresh. */
+export const SESSION_STALE_MS = 5 * 60_000;
+
 export function useMe() {
-  return useQuery({
-    queryKey: keys.me,
-    queryFn: async (): Promise<Me | null> => {
-      try {
-        return await data(api.GET("/api/auth/me"));
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 401) {
-          // The server tells a session that ended (a stale cookie) from nobody having signed in.
-          if (err.body.sessionEnded === true) sessionEnded = true;
-          return null;
-        }
-        throw err;
-      }
-    },
-    staleTime: 5 * 60_000,
-  });
+  return useQuery({ queryKey: keys.me, queryFn: fetchMe, staleTime: SESSION_STALE_MS });
 }
 
 export function useInstance() {
-  return useQuery({ queryKey: keys.instance, queryFn: fetchInstance, staleTime: 5 * 60_000 });
+  return useQuery({ queryKey: keys.instance, queryFn: fetchInstance, staleTime: SESSION_STALE_MS });
 }
 
 /** The instance's facts; its branding is applied as they arrive, before any screen shows them. */
-async function fetchInstance(): Promise<Instance> {
+export async function fetchInstance(): Promise<Instance> {
   const instance = await data(api.GET("/api/instance"));
   applyBranding(instance.branding);
   return instance;

@@ -18,6 +18,7 @@ import { usePage } from "./queries";
 import { useTaskTicks } from "./task-ticks";
 import "./page.css";
 import { useTitle } from "../../lib/title";
+import { useFirstPaintDone } from "../../lib/first-paint";
 import { PagePanel, PanelPlaceholder, preloadPanel, SelectionComment, useCommentHighlights, usePanel } from "../page-panel";
 import type { TextAnchor } from "../page-panel/anchors";
 import { CommentOnSelection } from "../page-panel/comment-on-selection";
@@ -53,6 +54,8 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
   const contentJson = page.data?.contentJson;
   const doc = useMemo(() => (contentJson === undefined ? null : parseDoc(contentJson)), [contentJson]);
   const tick = useTaskTicks(pageId);
+  // A cold view draws the frame first (the first paint), then the page (lib/first-paint.ts).
+  const pageNow = useFirstPaintDone();
   const found = useCommentHighlights(pageId, reading, panel.commentId, openThread, !!page.data && page.data.status !== 0);
   const canonical = page.data ? pagePath(space.key, page.data.id, page.data.title) : null;
   // The slug is cosmetic: an old or missing one is replaced by the page's own. The editor's
@@ -71,6 +74,7 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
   // An address from before the page moved to another space: the page by its id, where it is now.
   if (p.spaceId !== space.id) return <PageById pageId={p.id} rest={mode === "edit" ? "/edit" : ""} />;
   const editing = (mode === "edit" || p.status === 0) && p.canEdit;
+  if (!pageNow) return <main id="main" className={`main-column page${p.fullWidth ? " full-width" : ""}`} />;
   return (
     <main id="main" className={`main-column page${p.fullWidth ? " full-width" : ""}${panel.panel ? " with-panel" : ""}`}>
       {editing ? (

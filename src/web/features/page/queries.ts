@@ -4,8 +4,11 @@ import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
 import type { Page } from "../../api/types";
 
+/** A page by its id (the key and fetch usePage uses; the first view prefetches it too). */
+export const pageQuery = (id: string) => ({ queryKey: keys.page(id), queryFn: () => data(api.GET("/api/pages/{id}", { params: { path: { id } } })) });
+
 export function usePage(id: string) {
-  return useQuery({ queryKey: keys.page(id), queryFn: () => data(api.GET("/api/pages/{id}", { params: { path: { id } } })) });
+  return useQuery(pageQuery(id));
 }
 
 export function useVersions(id: string, enabled = true) {

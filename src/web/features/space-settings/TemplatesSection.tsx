@@ -19,7 +19,7 @@ import { EmptyState } from "../../ui/EmptyState";
 import { FormError, TextAreaField, TextField } from "../../ui/Field";
 import { LayoutTemplate, Plus } from "../../ui/icons";
 import { toast } from "../../ui/toast";
-import { useTree } from "../tree";
+import { useTree } from "../tree/queries";
 import { problemText } from "./queries";
 
 const EMPTY_DOC = JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] });

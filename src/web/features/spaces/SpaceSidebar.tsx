@@ -1,3 +1,4 @@
+import { Suspense } from "react";
 import { Link, useLocation } from "wouter";
 import type { Space } from "../../api/types";
 import { useMe } from "../../app/session";
@@ -8,6 +9,7 @@ import { WatchButton } from "../notifications";
 import { useStartPage } from "../page/start-page";
 import { PageTree } from "../tree";
 import { useSpaces } from "./queries";
+import { useFirstPaintDone } from "../../lib/first-paint";
 import { SpaceIcon } from "./SpaceIcon";
 
 /** The space switcher, the page tree and the quiet links below it. */
@@ -17,6 +19,8 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
   const [location, navigate] = useLocation();
   const administers = space.canAdmin;
   const newPage = useStartPage(space);
+  // On a cold view the tree comes with the page, just after the frame is drawn (lib/first-paint.ts).
+  const treeNow = useFirstPaintDone();
   return (
     <>
       <div className="sidebar-head">
@@ -55,7 +59,11 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
         ) : null}
       </div>
       <nav className="sidebar-tree" aria-label="Pages">
-        <PageTree space={space} currentPageId={currentPageId} />
+        {treeNow ? (
+          <Suspense fallback={null}>
+            <PageTree space={space} currentPageId={currentPageId} />
+          </Suspense>
+        ) : null}
       </nav>
       {me.data ? (
         <div className="sidebar-foot">
