@@ -18,6 +18,7 @@ export function importRoutes(core: Core) {
         contentLength: request.headers.get("content-length"),
         body: request.body,
         query,
+        signal: request.signal,
       });
       set.status = 201;
       return answer;

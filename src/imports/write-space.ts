@@ -1,11 +1,13 @@
 /**
- * The one writer of every import. The files go into the blob store first (content-addressed:
- * an import refused after that leaves only blobs nothing refers to, which are deleted at once
- * and which the start-up sweep would collect anyway); then every row of the plan (plan.ts)
- * in ONE transaction, all or nothing. The rows are built beforehand, so the transaction only
- * inserts.
+ * The one writer of every import, staged: the space's row first, marked staged (nobody sees it),
+ * then the plan's rows (plan.ts) slice by slice, each slice's files into the blob store before
+ * its rows (content-addressed: an import refused after that leaves only blobs nothing refers
+ * to, which are deleted at once and which the start-up sweep would collect anyway), then one
+ * small transaction that makes the space visible. All or nothing as seen from outside: a
+ * failure removes the staged space (imports/staged.ts), and so does the next start after a
+ * crash. The rows are built beforehand, so each transaction only inserts.
  */
-import { inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Core } from "../core";
 import { attachments } from "../attachments/tables";
 import { deleteUnusedBlobs } from "../attachments/blob-refs";
@@ -40,25 +42,22 @@ export interface StoredBlobs {
   leases: BlobLease[];
 }
 
-/** Each blob the plan's attachments use, once, streamed into the store with its type sniffed. */
-export async function storeBlobs(core: Core, plan: ImportPlan, blobs: Map<string, BlobSource>, onBlob: () => void = () => {}): Promise<StoredBlobs> {
-  const stored: StoredBlobs = { byKey: new Map(), leases: [] };
+/**
+ * Each blob the plan's attachments use, once, streamed into the store with its type sniffed,
+ * added to `stored` (a staged import stores each slice's files before its rows). On a failure
+ * the caller releases `stored` (releaseBlobs, not committed), which deletes the new ones.
+ */
+export async function storeBlobs(core: Core, plan: Pick<ImportPlan, "attachments">, blobs: Map<string, BlobSource>, stored: StoredBlobs, onBlob: () => void = () => {}): Promise<void> {
   const store = blobStore(core);
-  try {
-    for (const a of plan.attachments) {
-      if (stored.byKey.has(a.blob)) continue;
-      const source = blobs.get(a.blob);
-      if (!source) throw importRefused(`the file of the attachment "${a.filename}" is missing from the archive`, a.blob);
-      const sniffer = new ContentSniffer();
-      const lease = await store.put(sniffed(source, sniffer));
-      stored.leases.push(lease);
-      stored.byKey.set(a.blob, { sha256: lease.sha256, size: lease.size, contentType: sniffer.result() });
-      onBlob();
-    }
-    return stored;
-  } catch (err) {
-    releaseBlobs(core, stored, false);
-    throw err;
+  for (const a of plan.attachments) {
+    if (stored.byKey.has(a.blob)) continue;
+    const source = blobs.get(a.blob);
+    if (!source) throw importRefused(`the file of the attachment "${a.filename}" is missing from the archive`, a.blob);
+    const sniffer = new ContentSniffer();
+    const lease = await store.put(sniffed(source, sniffer));
+    stored.leases.push(lease);
+    stored.byKey.set(a.blob, { sha256: lease.sha256, size: lease.size, contentType: sniffer.result() });
+    onBlob();
   }
 }
 
@@ -88,14 +87,17 @@ function insertAll<T>(rows: T[], insert: (batch: T[]) => void): void {
   for (let i = 0; i < rows.length; i += BATCH) insert(rows.slice(i, i + BATCH));
 }
 
+const keyTaken = (key: string) => new AppError("key_taken", { field: "key", detail: `The key ${key} is already used by another space.` });
+
 /**
- * Every row, in one transaction. The key is checked again inside it (409 key_taken): another
- * import or POST /api/spaces may have taken it while the files were stored.
+ * The space's row, staged: nobody may see it (access/spaces.ts) until publishStaged. Its key is
+ * taken from now on, checked again here (409 key_taken): another import or POST /api/spaces
+ * may have taken it meanwhile.
  */
-export function writePlan(core: Core, plan: ImportPlan, stored: StoredBlobs, actor: { id: string; ip: string | null }): SpaceRow {
+export function stageSpace(core: Core, plan: ImportPlan, actor: { id: string }): void {
   const now = iso(core.clock.now());
-  return core.tx(() => {
-    if (findSpaceByKey(core, plan.key)) throw new AppError("key_taken", { field: "key", detail: `The key ${plan.key} is already used by another space.` });
+  core.tx(() => {
+    if (findSpaceByKey(core, plan.key)) throw keyTaken(plan.key);
     const s = plan.settings;
     core.db
       .insert(spaces)
@@ -115,13 +117,18 @@ export function writePlan(core: Core, plan: ImportPlan, stored: StoredBlobs, act
         exportSite: s.exports.site ?? true,
         exportPack: s.exports.pack ?? true,
         homepageId: plan.homepageId,
+        stagedAt: now,
         createdById: actor.id,
         createdAt: now,
         updatedAt: now,
       })
       .run();
-    // The importer is the space's administrator, and nobody else has a grant: private until shared.
-    core.db.insert(spaceGrants).values({ id: newId(), spaceId: plan.spaceId, principalType: PRINCIPAL.User, principalId: actor.id, operation: OPERATION.Admin, createdById: actor.id, createdAt: now }).run();
+  });
+}
+
+/** One slice's rows (plan.ts PlanOptions.slices) into the staged space, in one transaction. */
+export function writeSlice(core: Core, plan: ImportPlan, stored: StoredBlobs): void {
+  core.tx(() => {
     insertPagesAndVersions(core, plan.pages, plan.versions);
     insertAll(plan.versionImportedAuthors, (batch) => core.db.insert(pageVersionImportedAuthors).values(batch).run());
     // The links of each page's current version, through the one writer of page_links.
@@ -132,7 +139,7 @@ export function writePlan(core: Core, plan: ImportPlan, stored: StoredBlobs, act
         .values(batch.map(({ blob, ...a }) => ({ ...a, ...stored.byKey.get(blob)! })))
         .run(),
     );
-    // Top comments before replies (a reply's parent must exist).
+    // Top comments before replies (a reply's parent must exist; both are on the same page, so in the same slice).
     insertAll(
       plan.comments.filter((c) => !c.parentId),
       (batch) => core.db.insert(comments).values(batch).run(),
@@ -141,8 +148,25 @@ export function writePlan(core: Core, plan: ImportPlan, stored: StoredBlobs, act
       plan.comments.filter((c) => c.parentId),
       (batch) => core.db.insert(comments).values(batch).run(),
     );
+  });
+}
+
+/**
+ * The staged space made visible, in one small transaction: the importer's Admin grant, labels
+ * (the wiki's, found or made by name: made only now, so a failed import leaves none), templates,
+ * the staged mark cleared, and the one `space.imported` event.
+ */
+export function publishStaged(core: Core, plan: ImportPlan, actor: { id: string; ip: string | null }): SpaceRow {
+  const now = iso(core.clock.now());
+  return core.tx(() => {
+    const staged = core.db.select({ stagedAt: spaces.stagedAt }).from(spaces).where(eq(spaces.id, plan.spaceId)).get();
+    if (!staged?.stagedAt) throw new Error(`the staged space ${plan.key} is gone`);
+    // The importer is the space's administrator, and nobody else has a grant: private until shared.
+    core.db.insert(spaceGrants).values({ id: newId(), spaceId: plan.spaceId, principalType: PRINCIPAL.User, principalId: actor.id, operation: OPERATION.Admin, createdById: actor.id, createdAt: now }).run();
     writeLabels(core, plan, actor.id, now);
     insertAll(plan.templates, (batch) => core.db.insert(templates).values(batch).run());
+    // Its creation is the moment it appears.
+    core.db.update(spaces).set({ stagedAt: null, createdAt: now, updatedAt: now }).where(eq(spaces.id, plan.spaceId)).run();
     recordEvent(core, {
       type: "space.imported",
       targetType: "space",
