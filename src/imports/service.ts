@@ -31,11 +31,10 @@ import { openZip, ZipRefused, type OpenedZip } from "../platform/zip/read";
 import { findSpaceByKey, NAME_MAX, normaliseKey, spaceFor, type Space } from "../spaces/service";
 import { convert, detectFormat } from "./detect";
 import type { ImportedSpace, ImportFormat } from "./model";
-import { planImport, type ImportCounts, type ImportPlan } from "./plan";
+import type { ImportCounts } from "./plan";
 import { importsBusy, importTurns } from "./queue";
 import { importRefused } from "./refused";
-import { removeStaged, writingStaged } from "./staged";
-import { publishStaged, releaseBlobs, stageSpace, storeBlobs, writeSlice, type StoredBlobs } from "./write-space";
+import { writeStaged } from "./write-space";
 
 const MB = 1024 * 1024;
 const FILE_FIELD = "file";
@@ -43,13 +42,6 @@ const FILE_FIELD = "file";
 const FORM_FIELDS = ["key", "name"] as const;
 /** Shares of the percentage: storing the upload and checking every document take the longest. */
 const WEIGHTS = { upload: 25, reading: 15, checking: 55, writing: 5 };
-/**
- * A slice written in one transaction: at most this many pages or bytes of version JSON. A slice
- * of 200 ordinary pages commits in a few tens of milliseconds, the longest anything else waits.
- */
-const SLICE_PAGES = 200;
-const SLICE_BYTES = 4 * MB;
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface ImportRequest {
   contentType: string | null;
@@ -122,36 +114,15 @@ export async function importSpace(core: Core, caller: Caller, request: ImportReq
     const finalKey = freeKey(core, key ?? imported.space.key!);
 
     progress.phase("checking", imported.pages.length);
-    const stored: StoredBlobs = { byKey: new Map(), leases: [] };
-    let staged: string | null = null;
-    let notWriting = () => {};
-    let committed = false;
-    try {
-      const write = async (slice: ImportPlan) => {
-        if (staged === null) {
-          stageSpace(core, slice, user.user);
-          staged = slice.spaceId;
-          notWriting = writingStaged(staged);
-        }
-        await storeBlobs(core, slice, imported.blobs, stored).catch(refusedZip);
-        if (request.signal?.aborted) throw cancelled();
-        writeSlice(core, slice, stored);
-        // Requests that arrived during the slice go first.
-        await yieldToLoop();
-      };
-      const plan = await planImport(core, imported, { key: finalKey, name: spaceName(sentName, imported.space.name), ownerId: user.user.id, creditAccounts: hasRight(user, "users.manage"), now: core.clock.now(), onPage: () => progress.step(), slices: { pages: SLICE_PAGES, bytes: SLICE_BYTES, write } });
-      progress.phase("writing", 1);
-      if (request.signal?.aborted) throw cancelled();
-      const row = publishStaged(core, plan, { id: user.user.id, ip: user.ip });
-      committed = true;
-      progress.done();
-      return { space: spaceFor(core, caller, row), counts: plan.counts, format, mapped: plan.mapped, skipped: plan.skipped };
-    } finally {
-      notWriting();
-      // The staged rows first, so the blobs only they used are free when the leases go.
-      if (!committed && staged !== null) await removeStaged(core, staged).catch((err) => core.log.error("removing a failed import failed (the next start removes it)", { space: finalKey, error: err instanceof Error ? err.message : String(err) }));
-      releaseBlobs(core, stored, committed);
-    }
+    const { plan, row } = await writeStaged(
+      core,
+      imported,
+      { key: finalKey, name: spaceName(sentName, imported.space.name), ownerId: user.user.id, creditAccounts: hasRight(user, "users.manage"), now: core.clock.now(), onPage: () => progress.step() },
+      { id: user.user.id, ip: user.ip },
+      { signal: request.signal, beforePublish: () => progress.phase("writing", 1) },
+    ).catch(refusedZip);
+    progress.done();
+    return { space: spaceFor(core, caller, row), counts: plan.counts, format, mapped: plan.mapped, skipped: plan.skipped };
   } catch (err) {
     if (request.signal?.aborted) progress.fail("cancelled", "The import was cancelled.");
     else progress.fail(err instanceof AppError ? err.problemCode : "internal_error", err instanceof Error ? err.message : String(err));
@@ -161,9 +132,6 @@ export async function importSpace(core: Core, caller: Caller, request: ImportReq
     rmSync(file, { force: true });
   }
 }
-
-/** Nobody reads this answer (the client is gone); the progress says `cancelled`. */
-const cancelled = () => new AppError("conflict", { detail: "The import was cancelled: the connection closed before it was finished." });
 
 /** A value sent in the query or as a form field; both, when they differ, is a 400 (which one was meant?). */
 function sent(name: string, query: string | undefined, field: string | undefined): string | undefined {

@@ -23,12 +23,13 @@ import { AppError } from "../platform/errors";
 import { findSpaceByKey } from "../spaces/service";
 import { spaces, type SpaceRow } from "../spaces/tables";
 import { templates } from "../templates/tables";
-import type { BlobSource } from "./model";
-import type { ImportPlan } from "./plan";
+import type { BlobSource, ImportedSpace } from "./model";
+import { planImport, type ImportPlan, type PlanOptions } from "./plan";
 import { writePageLinks } from "../pages/links-store";
 import { pageVersionImportedAuthors } from "../pages/tables";
 import { insertPagesAndVersions } from "./queries";
 import { importRefused } from "./refused";
+import { removeStaged, writingStaged } from "./staged";
 
 export interface StoredBlob {
   sha256: string;
@@ -78,6 +79,68 @@ async function* sniffed(source: BlobSource, sniffer: ContentSniffer): AsyncItera
 export function releaseBlobs(core: Core, stored: StoredBlobs, committed: boolean): void {
   for (const lease of stored.leases) lease.release();
   if (!committed) deleteUnusedBlobs(core, stored.leases.filter((l) => l.created).map((l) => l.sha256));
+}
+
+const MB = 1024 * 1024;
+/**
+ * A slice written in one transaction: at most this many pages or bytes of version JSON. A slice
+ * of 200 ordinary pages commits in a few tens of milliseconds, the longest anything else waits.
+ */
+const SLICE_PAGES = 200;
+const SLICE_BYTES = 4 * MB;
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Nobody reads this answer (the client is gone); the progress says `cancelled`. */
+const cancelled = () => new AppError("conflict", { detail: "The import was cancelled: the connection closed before it was finished." });
+
+export interface StagedOptions {
+  /** Aborted when the client goes away: the import stops between slices and removes what it wrote. */
+  signal?: AbortSignal;
+  /** Before the last transaction (progress). */
+  beforePublish?: () => void;
+  /** After each slice is committed, while the space is still staged (tests look at it here). */
+  afterSlice?: (slice: ImportPlan) => Promise<void>;
+  /** Pages per slice (tests make it small). */
+  slicePages?: number;
+}
+
+/**
+ * The converted archive planned (plan.ts) and written: staged slice by slice, each slice's files
+ * before its rows, yielding between slices; made visible at the end. Anything thrown before
+ * that (a refusal, a cancel, a failure) removes the staged space before it is rethrown, and the
+ * files it stored. Answers the plan (its counts and report) and the space's row.
+ */
+export async function writeStaged(core: Core, imported: ImportedSpace, planning: Omit<PlanOptions, "slices">, actor: { id: string; ip: string | null }, opts: StagedOptions = {}): Promise<{ plan: ImportPlan; row: SpaceRow }> {
+  const stored: StoredBlobs = { byKey: new Map(), leases: [] };
+  let staged: string | null = null;
+  let notWriting = () => {};
+  let committed = false;
+  try {
+    const write = async (slice: ImportPlan) => {
+      if (staged === null) {
+        stageSpace(core, slice, actor);
+        staged = slice.spaceId;
+        notWriting = writingStaged(staged);
+      }
+      await storeBlobs(core, slice, imported.blobs, stored);
+      if (opts.signal?.aborted) throw cancelled();
+      writeSlice(core, slice, stored);
+      await opts.afterSlice?.(slice);
+      // Requests that arrived during the slice go first.
+      await yieldToLoop();
+    };
+    const plan = await planImport(core, imported, { ...planning, slices: { pages: opts.slicePages ?? SLICE_PAGES, bytes: SLICE_BYTES, write } });
+    opts.beforePublish?.();
+    if (opts.signal?.aborted) throw cancelled();
+    const row = publishStaged(core, plan, actor);
+    committed = true;
+    return { plan, row };
+  } finally {
+    notWriting();
+    // The staged rows first, so that the files only they used are free when the leases go.
+    if (!committed && staged !== null) await removeStaged(core, staged).catch((err) => core.log.error("removing a failed import failed (the next start removes it)", { space: planning.key, error: err instanceof Error ? err.message : String(err) }));
+    releaseBlobs(core, stored, committed);
+  }
 }
 
 /** Rows per INSERT: well under SQLite's bound-parameter limit for the widest table. */
