@@ -1,6 +1,7 @@
 /**
  * Export and import of a 10,000-page space (docs/decisions.md, "Speed targets"), against the built
- * binary: `bun scripts/bench/export-import.ts [--binary=PATH] [--pages=N] [--import-only]`, and part of `bun run
+ * binary: `bun scripts/bench/export-import.ts [--binary=PATH] [--pages=N] [--import-only]
+ * [--lock=FILE]` (FILE held with flock(1) after the seeding, for the measurements), and part of `bun run
  * bench`'s full run. About 1–2 minutes.
  *
  * 1. A data directory seeded through the service layer (seed-pages.ts: every page validated,
@@ -234,8 +235,29 @@ async function measureImport(s: Session, pid: number, pack: string, pageId: stri
   };
 }
 
-/** `importOnly`: skip the second pack export and the site export (the import's figures alone, sooner). */
-export async function measureExportImport(binary: string, logPath: string, opts: { pages?: number; importOnly?: boolean; log?: (line: string) => void } = {}) {
+/**
+ * Holds `flock(1)` on `path` (the machine's shared timing lock) until the answer is called: a
+ * child holds it, and says so once it has it.
+ */
+async function takeLock(path: string, log: (line: string) => void): Promise<() => void> {
+  const holder = Bun.spawn(["flock", path, "sh", "-c", "echo locked; exec sleep 3600"], { stdout: "pipe", stderr: "inherit" });
+  const reader = holder.stdout.getReader();
+  log(`waiting for ${path}`);
+  let said = "";
+  while (!said.includes("locked")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`flock ${path} ended before taking the lock`);
+    said += new TextDecoder().decode(value);
+  }
+  log(`holding ${path}`);
+  return () => holder.kill("SIGKILL");
+}
+
+/**
+ * `importOnly`: skip the second pack export and the site export (the import's figures alone,
+ * sooner). `lock`: a flock(1) file taken after the seeding, for the measurements only.
+ */
+export async function measureExportImport(binary: string, logPath: string, opts: { pages?: number; importOnly?: boolean; lock?: string; log?: (line: string) => void } = {}) {
   const log = opts.log ?? console.log;
   const pages = opts.pages ?? 10_000;
   const dataDir = mkdtempSync(join(tmpdir(), "cairn-bench-export-"));
@@ -243,7 +265,9 @@ export async function measureExportImport(binary: string, logPath: string, opts:
   const work = mkdtempSync(join(tmpdir(), "cairn-bench-export-files-"));
   removeAtExit(work);
   const ids = await seed(dataDir, pages, log);
-  const cairn = await startCairn(binary, logPath, dataDir);
+  // The seeding is no measurement: only what follows holds the shared lock (when one is named).
+  const unlock = opts.lock ? await takeLock(opts.lock, log) : () => {};
+  const cairn = await startCairn(binary, logPath, dataDir).catch((err) => (unlock(), Promise.reject(err)));
   try {
     const login = await fetch(`${cairn.url}/api/auth/login`, {
       method: "POST",
@@ -298,6 +322,7 @@ export async function measureExportImport(binary: string, logPath: string, opts:
     return { figures, extras: { exportImport: { pages, ...extra, pack, packAgain, site, import: imported, load: Number(load) } } };
   } finally {
     await cairn.stop();
+    unlock();
     rmSync(work, { recursive: true, force: true });
   }
 }
@@ -314,7 +339,8 @@ if (import.meta.main) {
   try {
     const binary = given ?? (await build({ quiet: true, distDir: join(out, "export-dist") })).outfile;
     console.log(`binary ${binary} (${(statSync(binary).size / 1024 / 1024).toFixed(1)} MB)`);
-    const result = await measureExportImport(binary, logPath, { pages, importOnly: process.argv.includes("--import-only") });
+    const lock = process.argv.find((a) => a.startsWith("--lock="))?.slice("--lock=".length);
+    const result = await measureExportImport(binary, logPath, { pages, importOnly: process.argv.includes("--import-only"), lock });
     for (const f of result.figures) console.log(`${f.met === null ? "      " : f.met ? "MET   " : "MISSED"} ${f.figure}: ${f.value}${f.target ? ` (target ${f.target})` : ""}`);
     console.log(JSON.stringify(result.extras));
     killAll();
