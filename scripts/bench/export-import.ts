@@ -33,7 +33,7 @@ import { silentLogger } from "../../src/platform/log";
 import { createSpace } from "../../src/spaces/service";
 import { register } from "../../src/users/service";
 import { build } from "../build";
-import { cpuMicros, killAll, removeAtExit, rssMb } from "./procs";
+import { cpuMicros, killAll, removeAtExit, rssMb, takeLock } from "./procs";
 import type { FigureRow } from "./report";
 import { OWNER } from "./seed";
 import { ownerCaller, seedSpacePages } from "./seed-pages";
@@ -238,24 +238,6 @@ async function measureImport(s: Session, pid: number, pack: string, pageId: stri
     rssBeforeMb: tenth(before),
     rssGrowthMb: tenth(peak - before),
   };
-}
-
-/**
- * Holds `flock(1)` on `path` (the machine's shared timing lock) until the answer is called: a
- * child holds it, and says so once it has it.
- */
-async function takeLock(path: string, log: (line: string) => void): Promise<() => void> {
-  const holder = Bun.spawn(["flock", path, "sh", "-c", "echo locked; exec sleep 3600"], { stdout: "pipe", stderr: "inherit" });
-  const reader = holder.stdout.getReader();
-  log(`waiting for ${path}`);
-  let said = "";
-  while (!said.includes("locked")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`flock ${path} ended before taking the lock`);
-    said += new TextDecoder().decode(value);
-  }
-  log(`holding ${path}`);
-  return () => holder.kill("SIGKILL");
 }
 
 /**
