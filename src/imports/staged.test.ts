@@ -120,7 +120,7 @@ describe("a staged import", () => {
     expect(events.map((e) => e.type)).toEqual(["space.imported"]);
   }, 30_000);
 
-  test("refused on page 450 of 450, after two slices were written: nothing is left, no file, no label", async () => {
+  test("refused on page 450 of 450, after four slices were written: nothing is left, no file, no label", async () => {
     const before = footprint(env);
     const pages = pagesOf(450, (i) => (i === 449 ? { content: { type: "doc", content: [{ type: "blink" }] } } : {}));
     const res = await importZip(env, owner, await packOfPages(pages));
