@@ -81,6 +81,9 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
     catchUpNotifications(core);
     core.jobs.start();
     composeStreamedRoutes(app);
+    // An import a crash cut short left a staged space nobody sees: removed now, slice by slice
+    // (loaded here, not at start: nearly every start finds none).
+    void import("./imports/staged").then(({ removeLeftoverStages }) => removeLeftoverStages(core));
   }, AFTER_LISTENING_MS);
   afterListening.unref?.();
   core.onClose(() => clearTimeout(afterListening));

@@ -45,11 +45,11 @@ export const STATEMENTS_PER_REQUEST: Record<string, Budget> = {
 /** A server from source (`bun src/main.ts serve`) on an empty data directory, up to listening. */
 export const START_UP: Record<"modules" | "sourceBytes" | "statements", Budget> = {
   // Modules in the loader's registry when Bun.serve is called (ours and node_modules').
-  modules: { limit: 960, why: "lowered: image codecs load with the first image (was 971)" },
+  modules: { limit: 961, why: "raised by 1: migration 0032 (spaces.staged_at, for staged imports) is one more module of SQL text (was 960, lowered from 971 when image codecs began loading with the first image)" },
   // The bytes of those modules' files as they are on disk (source, before transpiling).
   sourceBytes: { limit: 5_240_000, why: "lowered: the API reference's 4 MB bundle and the codecs no longer load at start (was 10,439,632); 5,218,309 measured, with 0.4 % room for lines of our own code (a budget exact to the byte failed on 24 bytes of CSS): it is here to catch a library loading at start, tens of KB at least" },
   // Migrations, built-in roles and groups, the first reads: what an empty directory costs.
-  statements: { limit: 213, why: "lowered: a clean start writes nothing for jobs left running, and reads before writing (was 220)" },
+  statements: { limit: 215, why: "raised by 2: migration 0032 (spaces.staged_at, for staged imports), its ALTER and its row in the migrations table (was 213, lowered from 220 when a clean start stopped writing for jobs left running and read before writing)" },
 };
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Writer stall while backing up a 1 GB database (docs/decisions.md, "Writers wait at most 50 ms on
  * backing up"), against the built binary: `bun scripts/bench/backup-stall.ts [--binary=PATH]
- * [--gb=N] [--trace]`, and part of `bun run bench`'s full run. About 2–3 minutes.
+ * [--gb=N] [--trace] [--lock=FILE]` (FILE held with flock(1) after the seeding, for the
+ * measurement), and part of `bun run bench`'s full run. About 2–3 minutes.
  *
  * 1. A data directory made by the binary itself (its migrations), with an owner, a space, the
  *    pages the writers update and 40 pages whose history is seeded straight into SQLite, in big
@@ -22,7 +23,7 @@ import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, r
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { build } from "../build";
-import { freePort, HOST, killAll, removeAtExit, spawnLogged, stop, waitFor200 } from "./procs";
+import { freePort, HOST, killAll, removeAtExit, spawnLogged, stop, takeLock, waitFor200 } from "./procs";
 import type { FigureRow } from "./report";
 
 const PASSWORD = "correct horse battery staple";
@@ -151,10 +152,12 @@ function window(samples: Sample[], from: number, to: number) {
   return { writes: inside.length, maxMs: tenth(inside.at(-1) ?? 0), p99Ms: tenth(p99), slowest };
 }
 
-export async function measureBackupStall(binary: string, logPath: string, opts: { gb?: number; baselineSec?: number; trace?: boolean; log?: (line: string) => void } = {}) {
+/** `lock`: a flock(1) file taken after the seeding, for the measurement only. */
+export async function measureBackupStall(binary: string, logPath: string, opts: { gb?: number; baselineSec?: number; trace?: boolean; lock?: string; log?: (line: string) => void } = {}) {
   const log = opts.log ?? console.log;
   const gb = opts.gb ?? 1;
   const env = await prepare(binary, logPath, gb, log);
+  const unlock = opts.lock ? await takeLock(opts.lock, log) : () => {};
   const writer = Bun.spawn(["bun", import.meta.path, "--writer"], { stdin: new Blob([JSON.stringify({ url: env.url, cookie: env.cookie, pageIds: env.writerPages } satisfies WriterPlan)]), stdout: "pipe", stderr: "inherit" });
   try {
     // Warm-up: the first seconds after a start on 1 GB are slower (a cold page cache), not the backup's doing.
@@ -221,6 +224,7 @@ export async function measureBackupStall(binary: string, logPath: string, opts: 
     return { figures, extras };
   } finally {
     writer.kill("SIGKILL");
+    unlock();
     await stop(env.child);
     rmSync(env.dataDir, { recursive: true, force: true });
   }
@@ -240,7 +244,8 @@ if (import.meta.main && process.argv.includes("--writer")) {
   writeFileSync(logPath, "");
   try {
     const binary = given ?? (await build({ quiet: true, distDir: join(out, "backup-dist") })).outfile;
-    const result = await measureBackupStall(binary, logPath, { gb, trace: process.argv.includes("--trace") });
+    const lock = process.argv.find((a) => a.startsWith("--lock="))?.slice("--lock=".length);
+    const result = await measureBackupStall(binary, logPath, { gb, trace: process.argv.includes("--trace"), lock });
     for (const f of result.figures) console.log(`${f.met === null ? "      " : f.met ? "MET   " : "MISSED"} ${f.figure}: ${f.value}${f.target ? ` (target ${f.target})` : ""}`);
     console.log(JSON.stringify(result.extras));
     process.exit(result.figures.every((f) => f.met !== false) ? 0 : 1);

@@ -131,3 +131,25 @@ export function threadsCpuNanos(pid: number): number {
   // None readable: a kernel without schedstat; NaN keeps the figure out rather than a false 0.
   return read ? total : Number.NaN;
 }
+
+/**
+ * Holds `flock(1)` on `path` (the machine's shared timing lock) until the answer is called. The
+ * flock process holds it (`-o`: its command does not inherit the lock) while its `cat` reads our
+ * pipe: closing the pipe, or this process dying, ends both and so frees the lock.
+ */
+export async function takeLock(path: string, log: (line: string) => void): Promise<() => void> {
+  const holder = Bun.spawn(["flock", "-o", path, "sh", "-c", "echo locked; exec cat >/dev/null"], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  const reader = holder.stdout.getReader();
+  log(`waiting for ${path}`);
+  let said = "";
+  while (!said.includes("locked")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`flock ${path} ended before taking the lock`);
+    said += new TextDecoder().decode(value);
+  }
+  log(`holding ${path}`);
+  return () => {
+    void holder.stdin.end();
+    holder.kill("SIGTERM");
+  };
+}

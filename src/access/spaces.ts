@@ -51,6 +51,8 @@ export function isPubliclyReadable(core: Core, space: SpaceRow): boolean {
 
 /** The caller's operation on the space: NO_ACCESS, or 0 View, 1 Edit, 2 Admin. */
 export function spaceOperation(core: Core, caller: Caller, space: SpaceRow): number {
+  // A space an import is still writing is no one's, its importer's included, until it is whole.
+  if (space.stagedAt !== null) return NO_ACCESS;
   const granted = grantedOperation(core, caller, space.id);
   return granted < OPERATION.View && isPubliclyReadable(core, space) ? OPERATION.View : granted;
 }

@@ -44,19 +44,20 @@ export function peopleCounts(db: Db, now: string) {
 /**
  * What the instance holds. Pages: published and out of the trash (drafts and the trash are
  * counted apart); attachments: rows and their bytes (a file attached twice counts twice here,
- * once in the file store).
+ * once in the file store). A space an import is still writing is not counted, nor what it holds
+ * (when none is, each subtraction is one look-up in an index that finds nothing).
  */
 export function contentCounts(db: Db) {
   return one(
     db,
     sql`SELECT
-      (SELECT count(*) FROM spaces) AS spaces,
-      (SELECT count(*) FROM pages WHERE status = 1 AND deleted_at IS NULL) AS pages,
+      (SELECT count(*) FROM spaces WHERE staged_at IS NULL) AS spaces,
+      (SELECT count(*) FROM pages WHERE status = 1 AND deleted_at IS NULL) - (SELECT count(*) FROM pages WHERE space_id IN (SELECT id FROM spaces WHERE staged_at IS NOT NULL)) AS pages,
       (SELECT count(*) FROM pages WHERE status = 0 AND deleted_at IS NULL) AS drafts,
       (SELECT count(*) FROM pages WHERE deleted_at IS NOT NULL) AS trashed,
-      (SELECT count(*) FROM page_versions) AS versions,
-      (SELECT count(*) FROM attachments) AS attachments,
-      (SELECT coalesce(sum(size), 0) FROM attachments) AS attachment_bytes`,
+      (SELECT count(*) FROM page_versions) - (SELECT count(*) FROM page_versions WHERE page_id IN (SELECT id FROM pages WHERE space_id IN (SELECT id FROM spaces WHERE staged_at IS NOT NULL))) AS versions,
+      (SELECT count(*) FROM attachments) - (SELECT count(*) FROM attachments WHERE page_id IN (SELECT id FROM pages WHERE space_id IN (SELECT id FROM spaces WHERE staged_at IS NOT NULL))) AS attachments,
+      (SELECT coalesce(sum(size), 0) FROM attachments) - (SELECT coalesce(sum(size), 0) FROM attachments WHERE page_id IN (SELECT id FROM pages WHERE space_id IN (SELECT id FROM spaces WHERE staged_at IS NOT NULL))) AS attachment_bytes`,
   ) as { spaces: number; pages: number; drafts: number; trashed: number; versions: number; attachments: number; attachment_bytes: number };
 }
 

@@ -32,6 +32,7 @@ import m28 from "../../migrations/0028_page_links.sql" with { type: "text" };
 import m29 from "../../migrations/0029_invite_grants.sql" with { type: "text" };
 import m30 from "../../migrations/0030_recent_views.sql" with { type: "text" };
 import m31 from "../../migrations/0031_imported_authors.sql" with { type: "text" };
+import m32 from "../../migrations/0032_staged_spaces.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -66,4 +67,5 @@ export const migrations: Migration[] = [
   { tag: "0029_invite_grants", sql: m29 },
   { tag: "0030_recent_views", sql: m30 },
   { tag: "0031_imported_authors", sql: m31 },
+  { tag: "0032_staged_spaces", sql: m32 },
 ];

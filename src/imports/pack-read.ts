@@ -167,8 +167,9 @@ export async function readPack(zip: OpenedZip, onPage: () => void = () => {}): P
       onPage();
     }
     // Each page file's parsed object is garbage once read (its documents are kept as text):
-    // collected now and then, not when JavaScriptCore next needs room (~100 MB per 3,000 pages).
-    if (i % GC_EVERY_PAGES < READ_AHEAD) Bun.gc(true);
+    // collected now and then, not when JavaScriptCore next needs room (~100 MB per 3,000 pages);
+    // asked for without waiting for it (a synchronous full collection held every request).
+    if (i % GC_EVERY_PAGES < READ_AHEAD) Bun.gc(false);
   }
   return imported;
 }

@@ -6,11 +6,14 @@
  *      IMPORT_MAX_BYTES (413 while it streams);
  *   3. the zip is opened without trust (platform/zip/read.ts: every limit checked before
  *      inflating) and converted into an ImportedSpace (detect.ts);
- *   4. everything is checked and every row built (plan.ts): a refusal here writes nothing;
- *   5. the files go into the blob store, then every row in one transaction (write-space.ts).
+ *   4. every row is built and checked (plan.ts) and written in slices of a few hundred pages
+ *      into a staged space nobody sees, each slice's files into the blob store before its rows,
+ *      yielding to other requests between slices (write-space.ts);
+ *   5. one small transaction makes the space visible. A refusal, a failure or a cancel (the
+ *      client gone) before that removes the staged space (staged.ts): all or nothing.
  * Steps 3 to 5 run for one import at a time across the server (queue.ts); the others wait in
  * line after their upload. Progress phases: upload, waiting (only when it must), reading,
- * checking, writing.
+ * checking (and writing each slice), writing (making it visible).
  */
 import { closeSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -28,17 +31,17 @@ import { openZip, ZipRefused, type OpenedZip } from "../platform/zip/read";
 import { findSpaceByKey, NAME_MAX, normaliseKey, spaceFor, type Space } from "../spaces/service";
 import { convert, detectFormat } from "./detect";
 import type { ImportedSpace, ImportFormat } from "./model";
-import { planImport, type ImportCounts } from "./plan";
+import type { ImportCounts } from "./plan";
 import { importsBusy, importTurns } from "./queue";
 import { importRefused } from "./refused";
-import { releaseBlobs, storeBlobs, writePlan } from "./write-space";
+import { writeStaged } from "./write-space";
 
 const MB = 1024 * 1024;
 const FILE_FIELD = "file";
 /** The form's text fields beside the file (the same as the query's key and name). */
 const FORM_FIELDS = ["key", "name"] as const;
 /** Shares of the percentage: storing the upload and checking every document take the longest. */
-const WEIGHTS = { upload: 25, reading: 15, checking: 40, writing: 20 };
+const WEIGHTS = { upload: 25, reading: 15, checking: 55, writing: 5 };
 
 export interface ImportRequest {
   contentType: string | null;
@@ -46,6 +49,8 @@ export interface ImportRequest {
   body: ReadableStream<Uint8Array> | null;
   /** `key`, `name` and `progress` from the query (`key`, `name` may also be form fields, before or after the file). */
   query: { key?: string; name?: string; progress?: string };
+  /** Aborted when the client goes away: the import stops between slices and removes what it wrote. */
+  signal?: AbortSignal;
 }
 
 export interface ImportResult {
@@ -109,21 +114,18 @@ export async function importSpace(core: Core, caller: Caller, request: ImportReq
     const finalKey = freeKey(core, key ?? imported.space.key!);
 
     progress.phase("checking", imported.pages.length);
-    const plan = await planImport(core, imported, { key: finalKey, name: spaceName(sentName, imported.space.name), ownerId: user.user.id, creditAccounts: hasRight(user, "users.manage"), now: core.clock.now(), onPage: () => progress.step() });
-
-    progress.phase("writing", new Set(plan.attachments.map((a) => a.blob)).size + 1);
-    const stored = await storeBlobs(core, plan, imported.blobs, () => progress.step()).catch(refusedZip);
-    let committed = false;
-    try {
-      const row = writePlan(core, plan, stored, { id: user.user.id, ip: user.ip });
-      committed = true;
-      progress.done();
-      return { space: spaceFor(core, caller, row), counts: plan.counts, format, mapped: plan.mapped, skipped: plan.skipped };
-    } finally {
-      releaseBlobs(core, stored, committed);
-    }
+    const { plan, row } = await writeStaged(
+      core,
+      imported,
+      { key: finalKey, name: spaceName(sentName, imported.space.name), ownerId: user.user.id, creditAccounts: hasRight(user, "users.manage"), now: core.clock.now(), onPage: () => progress.step() },
+      { id: user.user.id, ip: user.ip },
+      { signal: request.signal, beforePublish: () => progress.phase("writing", 1) },
+    ).catch(refusedZip);
+    progress.done();
+    return { space: spaceFor(core, caller, row), counts: plan.counts, format, mapped: plan.mapped, skipped: plan.skipped };
   } catch (err) {
-    progress.fail(err instanceof AppError ? err.problemCode : "internal_error", err instanceof Error ? err.message : String(err));
+    if (request.signal?.aborted) progress.fail("cancelled", "The import was cancelled.");
+    else progress.fail(err instanceof AppError ? err.problemCode : "internal_error", err instanceof Error ? err.message : String(err));
     throw err;
   } finally {
     release();

@@ -146,7 +146,8 @@ export function recoverAccess(core: Core, caller: Caller, key: string): Grant {
   requireRight(user, "spaces.manage");
   return core.tx(() => {
     const space = findSpaceByKey(core, key);
-    if (!space) throw notFound("Space not found");
+    // A space an import is still writing is not there yet, for administrators too.
+    if (!space || space.stagedAt !== null) throw notFound("Space not found");
     const { row, before } = upsertGrant(core, user, space, { principalType: PRINCIPAL.User, principalId: user.user.id }, OPERATION.Admin);
     grantEvent(core, user, "space.access_recovered", space, { from: before });
     return oneGrant(core, row);

@@ -3,7 +3,7 @@
  * (never its content: they read pages only through a grant, see recover-access), and making a
  * space public or private.
  */
-import { asc, count, eq } from "drizzle-orm";
+import { asc, count, eq, isNull } from "drizzle-orm";
 import { requireRight } from "../identity/rights";
 import { OPERATION, spaceGrants } from "./tables";
 import { requireUser, type Caller } from "../identity/caller";
@@ -28,7 +28,8 @@ export type AdminSpace = SpaceMetadata & { pageCount: number; administrators: Sp
 /** GET /api/admin/spaces: every space, archived included, by name (right spaces.manage). Four queries. */
 export function listAllSpaces(core: Core, caller: Caller): AdminSpace[] {
   requireRight(requireUser(caller), "spaces.manage");
-  const rows = core.db.select().from(spaces).orderBy(asc(spaces.name), asc(spaces.key)).all();
+  // Not the spaces an import is still writing (they have no content anyone may see yet).
+  const rows = core.db.select().from(spaces).where(isNull(spaces.stagedAt)).orderBy(asc(spaces.name), asc(spaces.key)).all();
   const counts = new Map(
     core.db
       .select({ spaceId: pages.spaceId, n: count() })
@@ -73,7 +74,8 @@ export function setPublic(core: Core, caller: Caller, key: string, input: Public
   // 2.
   return core.tx(() => {
     const space = findSpaceByKey(core, key);
-    if (!space) throw notFound("Space not found");
+    // A space an import is still writing is not there yet, for administrators too.
+    if (!space || space.stagedAt !== null) throw notFound("Space not found");
     const isPublic = input.isPublic ?? space.isPublic;
     const publicComments = input.publicComments ?? space.publicComments;
     if (isPublic === space.isPublic && publicComments === space.publicComments) return spaceFor(core, user, space);

@@ -3,7 +3,7 @@
  * happened. The wizard's choices are made through the APIs that own them (settings, spaces,
  * invites); a step only records progress, so its evidence is read from where those APIs write.
  */
-import { eq } from "drizzle-orm";
+import { eq, isNull } from "drizzle-orm";
 import type { Core } from "../core";
 import type { UserCaller } from "../identity/caller";
 import { getSettings } from "../settings/service";
@@ -123,7 +123,7 @@ export const STEPS: StepDef[] = [
     skippable: true,
     available: true,
     evidence: ({ core }) => {
-      const space = core.db.select({ key: spaces.key, name: spaces.name }).from(spaces).limit(1).get();
+      const space = core.db.select({ key: spaces.key, name: spaces.name }).from(spaces).where(isNull(spaces.stagedAt)).limit(1).get();
       return space ? present(`A space exists: "${space.name}" (${space.key}).`) : missing("No space exists yet: create one with POST /api/spaces, or skip this step.");
     },
   },

@@ -13,6 +13,8 @@ export const spaces = sqliteTable(
     publicComments: integer("public_comments", { mode: "boolean" }).notNull().default(false),
     /** Set while archived: the space is read-only and left out of GET /api/spaces by default. */
     archivedAt: text("archived_at"),
+    /** Set while an import writes the space (imports/staged.ts): nobody sees it, and a start removes it. */
+    stagedAt: text("staged_at"),
     /** 0 Generated, 1 Emoji, 2 Image (docs/decisions.md, "Integer enums"). */
     iconKind: integer("icon_kind").notNull().default(0),
     iconValue: text("icon_value"),
