@@ -48,6 +48,8 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
   // Only the first routes are composed before listening; the rest (every other domain, the
   // API reference, collaboration) loads just after, or as soon as a request needs it: such a
   // request waits for it, so no route that exists ever answers 404 (docs/decisions.md, "Start-up").
+  const idle = collectWhenIdle();
+  core.onClose(idle.stop);
   let stopping: Promise<void> | null = null;
   const first = composeApp(core, firstRoutes(core));
   const handleFirst = durableHandler(core, first);
@@ -57,12 +59,12 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
   const loadRest = () =>
     (loadingRest ??= import("./server-rest").then(({ startRest }) => {
       rest = startRest(core, opts.collab);
+      // Loading it leaves garbage (the modules' evaluation, the routes' composing): collected once quiet.
+      idle.touch();
       // Loaded while stopping (a request waited for it): it answers, and no room stays open.
       if (stopping) rest.collab.stop();
       return rest;
     }));
-  const idle = collectWhenIdle();
-  core.onClose(idle.stop);
   // Sockets open only once collaboration has loaded (an upgrade waits for it), so this handler
   // always finds it; Bun takes the handler and its settings when it listens.
   const websocket: Bun.WebSocketHandler<unknown> = {
