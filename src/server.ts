@@ -59,6 +59,7 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
   const loadRest = () =>
     (loadingRest ??= import("./server-rest").then(({ startRest }) => {
       rest = startRest(core, opts.collab);
+      core.log.info("ready: every route and collaboration loaded", { msAfterListening: Math.round(performance.now() - listeningAt) });
       // Loading it leaves garbage (the modules' evaluation, the routes' composing): collected once quiet.
       idle.touch();
       // Loaded while stopping (a request waited for it): it answers, and no room stays open.
@@ -74,6 +75,7 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
     close: (ws, code, reason) => rest!.collab.websocket.close?.(ws as never, code, reason),
     drain: (ws) => rest!.collab.websocket.drain?.(ws as never),
   };
+  let listeningAt = 0;
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
@@ -102,6 +104,7 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
       return problemFor("internal_error");
     },
   });
+  listeningAt = performance.now();
   // Just after listening, not before, so the first answers do not wait for them: the rest of
   // the server, then background jobs (they run here, in the server, never in a command opened
   // beside it; a job enqueued meanwhile waits in its row).
