@@ -80,7 +80,7 @@ export async function build(opts: { target?: string; quiet?: boolean; distDir?: 
   const outfile = outfileFor(opts.target, distDir);
   const args = [
     "bun", "build", entry,
-    "--compile", "--minify", "--bytecode", "--format=esm",
+    "--compile", "--minify", "--bytecode", "--format=esm", "--splitting",
     "--define", 'process.env.NODE_ENV="production"',
     "--no-compile-autoload-dotenv",
     "--outfile", outfile,

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { chmodSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { migrations } from "./db/migrations.gen";
+import { baseline, migrations } from "./db/migrations.gen";
 import type { Clock } from "./platform/clock";
 import { systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
@@ -91,7 +91,8 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
     log.warn("the data directory can be read by other accounts on this machine", { paths: data.exposed, fix: `chmod -R go-rwx ${data.root}` });
   }
   const backUp = opts.backUpBeforeMigrating;
-  const result = migrate(sqlite, migrations, backUp ? () => backUp(sqlite, data, clock.now()) : null, clock.now());
+  // A new database is made from the baseline in one step (platform/db/migrate.ts).
+  const result = migrate(sqlite, migrations, backUp ? () => backUp(sqlite, data, clock.now()) : null, clock.now(), baseline);
   // After the migrations (a full disk is SQLite's to report): an upgrade's frames are in the log
   // the archive then finds, so it begins a new generation there.
   const wal = opts.archiveWal ? openArchive(sqlite, data, clock, log) : null;

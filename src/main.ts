@@ -1,15 +1,11 @@
 #!/usr/bin/env bun
-import { readSecretLine } from "./cli/read-secret";
-import { commandLogger, runCommand, type Command } from "./cli/run";
-import { RESET_PASSWORD_USAGE, resetPasswordCommand } from "./cli/reset-password";
-import { CHILD_COMMAND, restoreChildCommand } from "./backups/restore-child";
-import { RESTORE_USAGE, restoreCommand } from "./cli/restore";
-import { BACKUP_USAGE, backupCommand } from "./cli/backup";
-import { USERS_USAGE, usersCommand } from "./cli/users";
-import { SETUP_CODE_USAGE, setupCodeCommand } from "./cli/setup-code";
+// Only what every start needs is imported here: each command, and the server, is loaded when
+// it runs (a dynamic import, a chunk of its own in the binary), so `cairn --version` or a
+// command does not evaluate the server, nor the server the commands (docs/decisions.md, "Start-up").
+import type { Command } from "./cli/run";
+import { BACKUP_USAGE, RESET_PASSWORD_USAGE, RESTORE_USAGE, SETUP_CODE_USAGE, USERS_USAGE } from "./cli/usage";
+import { CHILD_COMMAND } from "./backups/child-command";
 import { loadConfig, type Config } from "./platform/config";
-import { warmUi } from "./http/ui";
-import { startServer } from "./server";
 import { explainStartupError } from "./startup-errors";
 import { VERSION } from "./version";
 
@@ -48,14 +44,29 @@ Options (each also read from its environment variable):
 `;
 
 /** Commands other than serve: each works on an existing data directory and prints one line. */
-const COMMANDS: Record<string, Command> = {
-  "reset-password": (argv) => resetPasswordCommand(argv, { env: process.env, log: commandLogger(), readSecret: readSecretLine }),
-  "setup-code": (argv) => setupCodeCommand(argv, { env: process.env, log: commandLogger() }),
-  users: (argv) => usersCommand(argv, { env: process.env, log: commandLogger() }),
-  backup: (argv) => backupCommand(argv, { env: process.env, log: commandLogger(), progress: (line) => process.stderr.write(`${line}\n`) }),
-  restore: (argv) => restoreCommand(argv, { env: process.env, log: commandLogger(), progress: (line) => process.stderr.write(`${line}\n`) }),
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  "reset-password": async () => {
+    const [{ resetPasswordCommand }, { readSecretLine }, { commandLogger }] = await Promise.all([import("./cli/reset-password"), import("./cli/read-secret"), import("./cli/run")]);
+    return (argv) => resetPasswordCommand(argv, { env: process.env, log: commandLogger(), readSecret: readSecretLine });
+  },
+  "setup-code": async () => {
+    const [{ setupCodeCommand }, { commandLogger }] = await Promise.all([import("./cli/setup-code"), import("./cli/run")]);
+    return (argv) => setupCodeCommand(argv, { env: process.env, log: commandLogger() });
+  },
+  users: async () => {
+    const [{ usersCommand }, { commandLogger }] = await Promise.all([import("./cli/users"), import("./cli/run")]);
+    return (argv) => usersCommand(argv, { env: process.env, log: commandLogger() });
+  },
+  backup: async () => {
+    const [{ backupCommand }, { commandLogger }] = await Promise.all([import("./cli/backup"), import("./cli/run")]);
+    return (argv) => backupCommand(argv, { env: process.env, log: commandLogger(), progress: (line) => process.stderr.write(`${line}\n`) });
+  },
+  restore: async () => {
+    const [{ restoreCommand }, { commandLogger }] = await Promise.all([import("./cli/restore"), import("./cli/run")]);
+    return (argv) => restoreCommand(argv, { env: process.env, log: commandLogger(), progress: (line) => process.stderr.write(`${line}\n`) });
+  },
   // Hidden: a restore's heavy reads, run by the server in a child process (backups/restore-child.ts).
-  [CHILD_COMMAND]: restoreChildCommand,
+  [CHILD_COMMAND]: async () => (await import("./backups/restore-child")).restoreChildCommand,
 };
 
 const VERSION_WORDS = new Set(["version", "--version", "-v"]);
@@ -67,7 +78,10 @@ async function main(argv: string[]) {
   if (args.some((a) => VERSION_WORDS.has(a)) && !args.some((a) => HELP_WORDS.has(a))) return console.log(VERSION);
   if (args.some((a) => HELP_WORDS.has(a))) return console.log(USAGE);
   const [command, ...rest] = args[0]?.startsWith("-") || args.length === 0 ? ["serve", ...args] : args;
-  if (Object.hasOwn(COMMANDS, command)) return runCommand(COMMANDS[command], rest, debug);
+  if (Object.hasOwn(COMMANDS, command)) {
+    const [{ runCommand }, run] = await Promise.all([import("./cli/run"), COMMANDS[command]()]);
+    return runCommand(run, rest, debug);
+  }
   if (command !== "serve") {
     console.error(`cairn: unknown command "${command}".\n\n${USAGE}`);
     process.exit(2);
@@ -76,7 +90,7 @@ async function main(argv: string[]) {
   try {
     config = loadConfig(rest);
     await checkPortFree(config);
-    serve(config);
+    await serve(config);
   } catch (err) {
     console.error(`cairn: ${explainStartupError(err, config ?? { dataDir: "./data", host: "127.0.0.1", port: 3000 })}`);
     if (debug) console.error(err);
@@ -91,7 +105,8 @@ async function checkPortFree(config: Config): Promise<void> {
   probe.stop(true);
 }
 
-function serve(config: Config) {
+async function serve(config: Config) {
+  const [{ startServer }, { warmUi }] = await Promise.all([import("./server"), import("./http/ui")]);
   // Whatever Cairn writes (backups, uploads, SQLite's files) is for this account only.
   process.umask(0o077);
   const running = startServer(config);

@@ -4,7 +4,9 @@ import { openInstance } from "./instance";
 import { startBackups } from "./backups/service";
 import { needsOwner } from "./users/service";
 import { announceSetupCode } from "./users/setup-code";
-import { composeStreamedRoutes, createApp, durableHandler } from "./http/app";
+import { composeApp, durableHandler } from "./http/app-shell";
+import { firstRoutes } from "./http/first-routes";
+import { methodsByPath } from "./http/allowed-methods";
 import { pathOf } from "./http/entry";
 import { identifyClient } from "./http/client";
 import { blockCovering } from "./security/blocks";
@@ -15,12 +17,12 @@ import { collectWhenIdle } from "./platform/idle-gc";
 import { writePidFile } from "./platform/pidfile";
 import { keptAnswerStats } from "./platform/db/kept-answers";
 import { catchUpNotifications } from "./notifications/schedule";
-import { isCollabPath } from "./collab/socket";
-import { upgradeCollab } from "./collab/socket-routes";
-import { startCollab, type CollabOptions } from "./collab/start";
+import { isCollabPath, SOCKET_SETTINGS } from "./collab/address";
+import type { CollabOptions } from "./collab/start";
+import type { ServerRest } from "./server-rest";
 import type { Logger } from "./platform/log";
 
-/** Work that can wait for the first requests (a health check, a first page) is done this much after listening. */
+/** Work that can wait for the first requests (a health check, a first look) is done this much after listening. */
 const AFTER_LISTENING_MS = 250;
 
 export interface RunningServer {
@@ -43,12 +45,37 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
   startBackups(core);
   // A first run reachable from other machines: the owner needs the code this prints.
   announceSetupCode(core, !needsOwner(core));
-  const app = createApp(core, { composeStreamedLater: true });
-  const handle = durableHandler(core, app);
+  // Only the first routes are composed before listening; the rest (every other domain, the
+  // API reference, collaboration) loads just after, or as soon as a request needs it: such a
+  // request waits for it, so no route that exists ever answers 404 (docs/decisions.md, "Start-up").
   const idle = collectWhenIdle();
   core.onClose(idle.stop);
-  // Real-time collaboration: its WebSocket runs on Bun's own handler, beside the HTTP pipeline.
-  const collab = startCollab(core, opts.collab);
+  let stopping: Promise<void> | null = null;
+  const first = composeApp(core, firstRoutes(core));
+  const handleFirst = durableHandler(core, first);
+  const firstAnswers = methodsByPath(first.routes);
+  let rest: ServerRest | null = null;
+  let loadingRest: Promise<ServerRest> | null = null;
+  const loadRest = () =>
+    (loadingRest ??= import("./server-rest").then(({ startRest }) => {
+      rest = startRest(core, opts.collab);
+      core.log.info("ready: every route and collaboration loaded", { msAfterListening: Math.round(performance.now() - listeningAt) });
+      // Loading it leaves garbage (the modules' evaluation, the routes' composing): collected once quiet.
+      idle.touch();
+      // Loaded while stopping (a request waited for it): it answers, and no room stays open.
+      if (stopping) rest.collab.stop();
+      return rest;
+    }));
+  // Sockets open only once collaboration has loaded (an upgrade waits for it), so this handler
+  // always finds it; Bun takes the handler and its settings when it listens.
+  const websocket: Bun.WebSocketHandler<unknown> = {
+    ...SOCKET_SETTINGS,
+    open: (ws) => rest!.collab.websocket.open?.(ws as never),
+    message: (ws, message) => rest!.collab.websocket.message?.(ws as never, message),
+    close: (ws, code, reason) => rest!.collab.websocket.close?.(ws as never, code, reason),
+    drain: (ws) => rest!.collab.websocket.drain?.(ws as never),
+  };
+  let listeningAt = 0;
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
@@ -62,11 +89,14 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
         if (blockCovering(core, identifyClient(request, socketIp, config.trustedProxies).ip)) return problemFor("address_blocked");
         // No editing while a restore replaces the data (rooms were closed when it began).
         if (core.maintenance.active()) return problemResponse(maintenanceRefusal(core.maintenance));
-        return upgradeCollab(collab, request, bun);
+        if (rest) return rest.upgrade(request, bun);
+        return loadRest().then((loaded) => loaded.upgrade(request, bun));
       }
-      return handle(request, socketIp);
+      if (rest) return rest.handle(request, socketIp);
+      if (firstAnswers(pathOf(request)).includes(request.method)) return handleFirst(request, socketIp);
+      return loadRest().then((loaded) => loaded.handle(request, socketIp));
     },
-    websocket: collab.websocket as Bun.WebSocketHandler<unknown>,
+    websocket,
     // Whatever escapes the handler still answers a problem document with the security headers.
     // (Bun answers requests it cannot parse at all, 400/431/505, before any of our code runs.)
     error(err) {
@@ -74,23 +104,28 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
       return problemFor("internal_error");
     },
   });
-  // Just after listening, not before, so the first answers do not wait for them: background
-  // jobs (they run here, in the server, never in a command opened beside it; a job enqueued
-  // meanwhile waits in its row) and the streamed routes' composing (app.ts says why at all).
+  listeningAt = performance.now();
+  // Just after listening, not before, so the first answers do not wait for them: the rest of
+  // the server, then background jobs (they run here, in the server, never in a command opened
+  // beside it; a job enqueued meanwhile waits in its row).
   const afterListening = setTimeout(() => {
-    catchUpNotifications(core);
-    core.jobs.start();
-    composeStreamedRoutes(app);
-    // An import a crash cut short left a staged space nobody sees: removed now, slice by slice
-    // (loaded here, not at start: nearly every start finds none).
-    void import("./imports/staged").then(({ removeLeftoverStages }) => removeLeftoverStages(core));
+    loadRest().then(
+      () => {
+        if (stopping) return;
+        catchUpNotifications(core);
+        core.jobs.start();
+        // An import a crash cut short left a staged space nobody sees: removed now, slice by
+        // slice (loaded here, not at start: nearly every start finds none).
+        void import("./imports/staged").then(({ removeLeftoverStages }) => removeLeftoverStages(core));
+      },
+      (err) => core.log.error("the server's routes could not be loaded", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+    );
   }, AFTER_LISTENING_MS);
   afterListening.unref?.();
   core.onClose(() => clearTimeout(afterListening));
   // Tells `cairn restore` a server has this data directory (platform/pidfile.ts).
   core.onClose(writePidFile(core.data.root));
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
-  let stopping: Promise<void> | null = null;
   return {
     core,
     server,
@@ -99,7 +134,7 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
       // 1. stop accepting connections and let in-flight requests finish;
       // 2. then flush pending writes, checkpoint the WAL and close the database.
       // Editors are told to reconnect (1012) and every room is saved before the database closes.
-      collab.stop();
+      rest?.collab.stop();
       stopping ??= server.stop(false).then(() => {
         // How often the kept answers answered, for whoever tunes them (and the bench).
         core.log.info("kept answers", { caches: keptAnswerStats() });

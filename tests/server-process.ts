@@ -17,11 +17,17 @@ export interface ServerProcess {
   output(): Promise<string>;
 }
 
-export async function startServerProcess(dataDir: string, args: string[] = [], env: Record<string, string> = {}): Promise<ServerProcess> {
+/**
+ * Answers once the server has loaded every route (server.ts loads most just after listening;
+ * from source that takes a while, which a test's own timeout should not pay for), or with
+ * `{ listening: true }` as soon as it listens.
+ */
+export async function startServerProcess(dataDir: string, args: string[] = [], env: Record<string, string> = {}, opts: { listening?: boolean } = {}): Promise<ServerProcess> {
   const proc = Bun.spawn(["bun", "src/main.ts", "serve", "--data", dataDir, "--port", "0", ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
   const reader = proc.stdout.getReader();
   let out = "";
-  while (!/"msg":"listening"/.test(out)) {
+  const until = opts.listening ? /"msg":"listening"/ : /"msg":"ready: /;
+  while (!until.test(out)) {
     const { value, done } = await reader.read();
     if (done) throw new Error(`server exited: ${out}${await new Response(proc.stderr).text()}`);
     out += new TextDecoder().decode(value);

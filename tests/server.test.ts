@@ -46,6 +46,32 @@ test("serves on a real port, and SIGTERM finishes cleanly with the WAL folded ba
   db.close();
 });
 
+test("routes loaded after listening: a request that comes before them waits, none is a 404, and the first ones answer from the start", async () => {
+  const { proc, url, reader } = await startServerProcess(join(dir, "data"), [], {}, { listening: true });
+  // At once after the first answer, before the rest of the server has loaded (from source it
+  // takes a while): the API reference, a domain of the rest, a method only the rest answers,
+  // the web UI, a path no route has, and one of the first routes, all together.
+  const [openapi, spaces, wrongMethod, page, missing, instance] = await Promise.all([
+    fetch(`${url}/api/openapi.json`),
+    fetch(`${url}/api/spaces`),
+    fetch(`${url}/api/health`, { method: "PATCH", headers: { authorization: "Bearer nope" } }),
+    fetch(`${url}/login`),
+    fetch(`${url}/api/no-such-thing`),
+    fetch(`${url}/api/instance`),
+  ]);
+  expect(openapi.status).toBe(200);
+  expect(Object.keys(((await openapi.json()) as { paths: object }).paths)).toContain("/api/pages/{id}");
+  expect(spaces.status).not.toBe(404);
+  expect(wrongMethod.status).not.toBe(404);
+  expect(page.status).toBe(200);
+  expect(page.headers.get("content-type")).toContain("text/html");
+  expect(missing.status).toBe(404);
+  expect(instance.status).toBe(200);
+  proc.kill("SIGTERM");
+  expect(await proc.exited).toBe(0);
+  reader.releaseLock();
+}, 20_000);
+
 test("a database from a newer Cairn is refused at start with a clear message", async () => {
   const first = await start([]);
   first.proc.kill("SIGTERM");

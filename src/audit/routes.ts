@@ -1,4 +1,4 @@
-import { withHeaders } from "@elysiajs/openapi";
+import { withHeaders } from "@elysiajs/openapi/openapi";
 import { Elysia, t } from "elysia";
 import type { Core } from "../core";
 import { callerOf } from "../http/request-state";

@@ -10,9 +10,9 @@ import { resolve } from "node:path";
 import { rowsOnlyInMain, withAttached } from "../platform/db/compare";
 import { describeCopy } from "./queries";
 import { checkCopy } from "./restore-test";
+import { CHILD_COMMAND } from "./child-command";
 
-/** The hidden command's name (src/main.ts). */
-export const CHILD_COMMAND = "__restore-check";
+export { CHILD_COMMAND };
 
 export interface Losses {
   pages: number;

@@ -14,8 +14,9 @@ import { parseArgv } from "../platform/argv";
 import type { Logger } from "../platform/log";
 import { CommandError } from "./command-error";
 import { openExistingDataDir } from "./open-data-dir";
+import { BACKUP_USAGE } from "./usage";
+export { BACKUP_USAGE };
 
-export const BACKUP_USAGE = "cairn backup [list] [--data DIR]";
 
 export interface BackupIo {
   env: Record<string, string | undefined>;

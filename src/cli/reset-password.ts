@@ -20,8 +20,9 @@ import { parseArgv } from "../platform/argv";
 import { AppError } from "../platform/errors";
 import type { Logger } from "../platform/log";
 import { findUserWithRoleByEmail, USER_STATUS } from "../users/service";
+import { RESET_PASSWORD_USAGE } from "./usage";
+export { RESET_PASSWORD_USAGE };
 
-export const RESET_PASSWORD_USAGE = "cairn reset-password EMAIL [--data DIR]";
 
 export interface CommandIo {
   env: Record<string, string | undefined>;

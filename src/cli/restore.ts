@@ -18,8 +18,9 @@ import type { Logger } from "../platform/log";
 import { runningServerPid } from "../platform/pidfile";
 import { CommandError } from "./command-error";
 import { openExistingDataDir } from "./open-data-dir";
+import { RESTORE_USAGE } from "./usage";
+export { RESTORE_USAGE };
 
-export const RESTORE_USAGE = "cairn restore LABEL|undo [--at TIME] [--data DIR]";
 
 export interface RestoreIo {
   env: Record<string, string | undefined>;

@@ -11,8 +11,9 @@ import { parseArgv } from "../platform/argv";
 import type { Logger } from "../platform/log";
 import { CommandError } from "./command-error";
 import { openExistingDataDir } from "./open-data-dir";
+import { SETUP_CODE_USAGE } from "./usage";
+export { SETUP_CODE_USAGE };
 
-export const SETUP_CODE_USAGE = "cairn setup-code [--data DIR]";
 
 export interface SetupCodeIo {
   env: Record<string, string | undefined>;

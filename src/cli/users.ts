@@ -15,8 +15,9 @@ import { parseArgv } from "../platform/argv";
 import type { Logger } from "../platform/log";
 import { CommandError } from "./command-error";
 import { openExistingDataDir } from "./open-data-dir";
+import { USERS_USAGE } from "./usage";
+export { USERS_USAGE };
 
-export const USERS_USAGE = "cairn users [--data DIR]";
 
 export interface UsersIo {
   env: Record<string, string | undefined>;

@@ -19,8 +19,9 @@ import { FRAGMENT, META_MAP, Room, SERVER_ORIGIN } from "./room";
 import { scrubStoredCopy } from "./scrub";
 import type { RoomHost, RoomStorage } from "./room-host";
 import { signCollabToken, TOKEN_LIFETIME_MS } from "./token";
+import { COLLAB_URL } from "./address";
 
-export const COLLAB_URL = "/api/collab";
+export { COLLAB_URL };
 
 export interface CollabToken {
   token: string;

@@ -12,14 +12,12 @@ import { CLOSE, roomRefusal, type Refusal } from "./access";
 import { Connections, DEFAULT_BOUNDS, type Bounds, type TrackedData } from "./connections";
 import type { Peer } from "./room";
 import type { RoomConnection, RoomHost } from "./room-host";
-import { COLLAB_URL } from "./service";
+import { COLLAB_URL, isCollabPath, SOCKET_SETTINGS } from "./address";
 import { verifyCollabToken } from "./token";
 import { RefusedChange } from "./update-gate";
 
 /** A sync or awareness message is small; a whole page sent at once stays well under this. */
 export const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
-/** What Bun itself buffers at most before it drops a connection (1009). */
-const HARD_PAYLOAD_LIMIT = 16 * 1024 * 1024;
 
 /**
  * Per connection, a token bucket for messages and one for bytes. Typing fast with carets moving
@@ -63,7 +61,7 @@ export interface CollabSocket {
   recheckAccount(userId: string): void;
 }
 
-export const isCollabPath = (path: string) => path === COLLAB_URL || path.startsWith(`${COLLAB_URL}/`);
+export { isCollabPath };
 
 export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DEFAULT_FLOOD, bounds: Bounds = DEFAULT_BOUNDS): CollabSocket {
   const now = () => core.clock.now();
@@ -96,15 +94,7 @@ export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DE
   }
 
   const websocket: WebSocketHandler<SocketData> = {
-    maxPayloadLength: HARD_PAYLOAD_LIMIT,
-    // A slow reader is cut by Connections (connections.ts), well before Bun's own limit; this
-    // stays as the last resort.
-    backpressureLimit: 8 * 1024 * 1024,
-    closeOnBackpressureLimit: true,
-    perMessageDeflate: false,
-    // Bun pings idle sockets; y-websocket also hears the awareness renewals every 15 s.
-    idleTimeout: 120,
-    sendPings: true,
+    ...SOCKET_SETTINGS,
     open(ws) {
       const d = ws.data;
       const tooMany = connections.admit(ws);

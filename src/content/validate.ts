@@ -10,14 +10,14 @@ import { plainText } from "./plain-text";
 import { contentSchema } from "./schema";
 import { checkStructure } from "./structure";
 import { completeTables } from "./tables";
+import { MAX_CONTENT_BYTES } from "./limits";
 
 export { plainText } from "./plain-text";
 export { EMPTY_DOCUMENT_JSON } from "./schema";
 export { MAX_DEPTH, MAX_NODES } from "./structure";
 export { MAX_TABLE_CELLS } from "./tables";
 
-/** 2 MiB of JSON text: a long page with tables is a few hundred KB; images are attachments. */
-export const MAX_CONTENT_BYTES = 2 * 1024 * 1024;
+export { MAX_CONTENT_BYTES };
 
 /**
  * Checks a contentJson string from a request. Answers the normalised JSON to store (defaults

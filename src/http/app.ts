@@ -1,4 +1,3 @@
-import { Elysia } from "elysia";
 import { attachmentRoutes } from "../attachments/routes";
 import { auditRoutes } from "../audit/routes";
 import { backupRoutes } from "../backups/routes";
@@ -14,18 +13,14 @@ import { commentRoutes } from "../comments/routes";
 import { dashboardRoutes } from "../dashboard/routes";
 import { collabRoutes } from "../collab/routes";
 import { authRoutes } from "../auth/routes";
-import type { Core } from "../core";
 import { groupRoutes } from "../groups/routes";
 import { labelRoutes } from "../labels/routes";
 import { mediaRoutes } from "../media/routes";
-import { AppError, errorCode } from "../platform/errors";
 import { pageRoutes } from "../pages/routes";
 import { permissionRoutes } from "../permissions/routes";
 import { searchRoutes } from "../search/routes";
-import { refuseBlockedAddress } from "../security/blocks";
 import { securityRoutes } from "../security/routes";
 import { settingsRoutes } from "../settings/routes";
-import { trustedProxiesOf } from "../settings/service";
 import { roleRoutes } from "../roles/routes";
 import { setupRoutes } from "../setup/routes";
 import { adminSpaceRoutes } from "../spaces/admin-routes";
@@ -41,19 +36,10 @@ import { webhookRoutes } from "../webhooks/routes";
 import { notificationRoutes } from "../notifications/routes";
 import { watchRoutes } from "../watches/routes";
 import { docsRoutes } from "./docs";
-import { isUiPath, uiResponse } from "./ui";
-import { imageSources } from "../content/image-hosts";
-import { getSettings } from "../settings/service";
-import { clientOf, identifyClient } from "./client";
-import { pathOf, withSafeUrl } from "./entry";
-import { methodsByPath, methodsInUse, type MethodsOf, unusedMethod } from "./allowed-methods";
-import { checkKnownFields, knownFields, type KnownFields } from "./known-fields";
-import { bodyLimits, isStreamedRoute, type BodyLimits } from "./body-limits";
-import { parseJsonBody, runPipeline } from "./pipeline";
-import { fromValidation, problemResponse } from "./problem";
-import { logRequest } from "./request-log";
-import { stateOf } from "./request-state";
-import { HSTS, SECURITY_HEADERS } from "../platform/security-headers";
+import type { Core } from "../core";
+import { composeApp } from "./app-shell";
+
+export { composeStreamedRoutes, durableHandler, type App, type RequestHandler } from "./app-shell";
 
 /** Every API route group, in one list (the OpenAPI test checks each is described). */
 export function apiRoutes(core: Core) {
@@ -99,148 +85,7 @@ export function apiRoutes(core: Core) {
   ];
 }
 
-/**
- * The HTTP application. Knows how requests become service calls and errors become problem
- * documents; the rules themselves live in the domain services.
- */
+/** The whole HTTP application: the API reference and every route group. */
 export function createApp(core: Core, opts: { composeStreamedLater?: boolean } = {}) {
-  let known: KnownFields = new Map();
-  let methodsOf: MethodsOf = () => [];
-  let inUse: ReadonlySet<string> = new Set();
-  let limits: BodyLimits = bodyLimits([]);
-  const app = new Elysia()
-    .onRequest(({ request, set }) => {
-      Object.assign(set.headers, SECURITY_HEADERS);
-      const client = clientOf(request);
-      if (client.https) set.headers["strict-transport-security"] = HSTS;
-      // A blocked address is refused before anything else is looked at (security/blocks.ts).
-      refuseBlockedAddress(core, client.ip);
-      const unused = unusedMethod(request.method, pathOf(request), inUse, methodsOf);
-      if (unused) throw unused;
-      runPipeline(core, request, client.ip, limits);
-    })
-    .onParse(({ request, contentType, route }) => parseJsonBody(request, contentType, limits.ofRoute(request.method, route)))
-    .onTransform(({ request, route, body }) => checkKnownFields(known, request.method, route, body))
-    .onError(({ code, error, request }) => {
-      // The web UI's own paths (/s/DOCS/p/…, /login) are no route here: the app answers them.
-      if (code === "NOT_FOUND" && request.method === "GET" && isUiPath(pathOf(request))) return uiAnswer(core, request);
-      const response = toErrorResponse(core, code, error, request, methodsOf);
-      const state = stateOf(request);
-      if (state) state.status = response.status;
-      else if (response.status >= 400) logRequest(core, request, response.status);
-      return response;
-    })
-    .onAfterResponse(({ request, set, responseValue }) => {
-      const state = stateOf(request);
-      if (!state) return;
-      const status = state.status ?? (responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200);
-      // After the answer has left, nothing may throw: there is no one left to answer to.
-      contain(core, "request log", () => logRequest(core, request, status));
-    })
-    .use(docsRoutes(core));
-  for (const group of apiRoutes(core)) app.use(group);
-  known = knownFields(app.routes);
-  methodsOf = methodsByPath(app.routes);
-  inUse = methodsInUse(app.routes);
-  limits = bodyLimits(app.routes);
-  if (!opts.composeStreamedLater) composeStreamedRoutes(app);
-  return app;
-}
-
-/**
- * Elysia composes a route's handler at its first request, and meanwhile Bun reads a body ahead
- * with no backpressure: the first 20 MB upload after start took ~7 MB more memory than the next
- * ones. So the streamed routes are composed ahead of their first request (all routes would add
- * ~150 ms to the start and ~20 MB of memory); the server does it just after it listens, so the
- * start does not wait for it (server.ts).
- */
-export function composeStreamedRoutes(app: { routes: ReadonlyArray<{ hooks?: unknown; compile(): unknown }> }): void {
-  for (const route of app.routes) if (isStreamedRoute(route)) route.compile();
-}
-
-export type App = ReturnType<typeof createApp>;
-
-/** The server's entry: a request and the address of the socket it came on (none in-process). */
-export type RequestHandler = (request: Request, socketIp?: string | null) => Promise<Response>;
-
-/**
- * The server's request handler. The request is first made safe to route (entry.ts) and its
- * client identified (client.ts); HEAD is answered as GET without the body. The app's answer
- * is sent once what the request wrote (or read from writes not yet committed) is durable.
- * Group commit (platform/db/transactions.ts) holds a turn's writes in one transaction; if its
- * COMMIT fails, every answer that waited on it becomes a 503 rather than a success that was
- * never saved.
- */
-export function durableHandler(core: Core, app: App): RequestHandler {
-  return async (incoming, socketIp = null) => {
-    let request = withSafeUrl(incoming);
-    const head = request.method === "HEAD";
-    if (head) request = new Request(request.url, { method: "GET", headers: request.headers });
-    identifyClient(request, socketIp, trustedProxiesOf(core));
-    const failures = core.commits.failures();
-    const response = await app.handle(request);
-    if (core.commits.pending()) await core.commits.durable();
-    if (core.commits.failures() !== failures) {
-      return problemResponse(new AppError("service_unavailable", { detail: "The change could not be saved: the database refused to commit it. Try again; if it keeps failing, check the server's free disk space and its log." }));
-    }
-    return head ? withoutBody(response) : response;
-  };
-}
-
-function withoutBody(response: Response): Response {
-  response.body?.cancel().catch(() => {});
-  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-/** The UI's page or file for a GET no API route took; a missing asset is a 404 problem. */
-async function uiAnswer(core: Core, request: Request): Promise<Response> {
-  const path = pathOf(request);
-  try {
-    const s = getSettings(core);
-    const images = imageSources({ restricted: s.restrictImageHosts, hosts: s.imageAllowlist });
-    const response = await uiResponse(path, request.headers.get("accept-encoding"), images);
-    if (response) return response;
-  } catch (err) {
-    core.log.error("web UI unavailable", { error: err instanceof Error ? err.message : String(err) });
-    return problemResponse(new AppError("service_unavailable", { detail: "The web UI could not be built: see the server's log. The API still answers." }));
-  }
-  return problemResponse(new AppError("not_found", { detail: `No file ${path.slice(0, 200)}` }));
-}
-
-/** Runs work nobody waits on (after the answer, timers): an error is logged, never thrown. */
-function contain(core: Core, what: string, fn: () => void): void {
-  try {
-    fn();
-  } catch (err) {
-    core.log.error(`${what} failed`, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-  }
-}
-
-/** A full or failing disk is the server's condition, not a bug: the same 503 as a refused COMMIT. */
-const DISK_CODES = new Set(["ENOSPC", "EDQUOT", "EROFS", "EIO", "SQLITE_FULL", "SQLITE_IOERR"]);
-const isDiskFailure = (error: unknown) => DISK_CODES.has(errorCode(error));
-const DISK_FULL = new AppError("service_unavailable", { detail: "The server could not write to its disk (full or failing), so nothing was saved. Try again later; an administrator should free space on the server and check its log." });
-
-function toErrorResponse(core: Core, code: unknown, error: unknown, request: Request, methodsOf: MethodsOf): Response {
-  // Elysia wraps whatever the parse hook throws in a ParseError; ours is its cause.
-  if (code === "PARSE" && (error as Error).cause instanceof AppError) error = (error as Error).cause;
-  if (error instanceof AppError) return problemResponse(error);
-  if (code === "VALIDATION") {
-    const v = error as { type?: string; all?: Array<{ path: string; message: string; value?: unknown; schema?: { error?: unknown } }> };
-    return problemResponse(fromValidation(v.type ?? "body", v.all ?? []));
-  }
-  if (code === "NOT_FOUND") {
-    const path = pathOf(request);
-    const allow = methodsOf(path);
-    if (allow.length) return problemResponse(new AppError("method_not_allowed", { detail: `${path.slice(0, 200)} answers ${allow.join(", ")}, not ${request.method.slice(0, 20)}.`, headers: { Allow: allow.join(", ") } }));
-    return problemResponse(new AppError("not_found", { detail: `No endpoint ${path.slice(0, 200)}` }));
-  }
-  if (code === "PARSE") return problemResponse(new AppError("validation_failed", { field: "body", detail: "body: is not valid JSON", errors: { body: ["is not valid JSON"] } }));
-  if (isDiskFailure(error)) {
-    core.log.error("disk failure", { path: pathOf(request), error: (error as Error).message });
-    return problemResponse(DISK_FULL);
-  }
-  // Anything else is our bug: log it whole, answer nothing about it.
-  core.log.error("unhandled error", { path: pathOf(request), error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  return problemResponse(new AppError("internal_error"));
+  return composeApp(core, [docsRoutes(core), ...apiRoutes(core)], opts);
 }

@@ -1,4 +1,4 @@
-import { toOpenAPISchema } from "@elysiajs/openapi";
+import { toOpenAPISchema } from "@elysiajs/openapi/openapi";
 import type { AnyElysia, InternalRoute } from "elysia";
 import { SESSION_COOKIE } from "../auth/sessions";
 import { ERROR_CODES } from "../platform/errors";

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { baselineStatements, type Baseline } from "./baseline";
 
 export interface Migration {
   /** The file's tag, e.g. "0000_foundation"; also its order. */
@@ -20,8 +21,10 @@ export class SchemaTooNewError extends Error {}
  *    table the SQLite way (create, copy, drop, rename) without the drop cascading to the rows
  *    that refer to it; every key is checked before COMMIT instead, and any dangling one
  *    rolls the whole upgrade back.
+ * 4. A new database (nothing in it yet) given a `baseline` gets it in that transaction, in place
+ *    of the migrations it stands for (recorded as applied), then any migration after it.
  */
-export function migrate(sqlite: Database, migrations: Migration[], backUp: (() => string) | null, now: number): { applied: string[]; snapshot: string | null } {
+export function migrate(sqlite: Database, migrations: Migration[], backUp: (() => string) | null, now: number, baseline?: Baseline): { applied: string[]; snapshot: string | null } {
   sqlite.exec("CREATE TABLE IF NOT EXISTS __cairn_migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
   const done = new Set(sqlite.query<{ tag: string }, []>("SELECT tag FROM __cairn_migrations").all().map((r) => r.tag));
   const known = new Set(migrations.map((m) => m.tag));
@@ -38,12 +41,22 @@ export function migrate(sqlite: Database, migrations: Migration[], backUp: (() =
   if (pending.length === 0) return { applied: [], snapshot: null };
 
   const snapshot = done.size > 0 && backUp ? backUp() : null;
+  const fromBaseline = baseline && done.size === 0 && isEmpty(sqlite) && known.has(baseline.through) ? baseline : null;
 
   const foreignKeys = sqlite.query<{ foreign_keys: number }, []>("PRAGMA foreign_keys").get()?.foreign_keys === 1;
   sqlite.exec("PRAGMA foreign_keys = OFF");
   sqlite.exec("BEGIN IMMEDIATE");
   try {
-    for (const m of pending) {
+    // The migrations the baseline stands for: every one up to its last (pending is in order).
+    const covered = fromBaseline ? pending.findIndex((m) => m.tag === fromBaseline.through) : -1;
+    if (fromBaseline) {
+      for (const statement of baselineStatements(fromBaseline.sql)) sqlite.exec(statement);
+    }
+    for (const [i, m] of pending.entries()) {
+      if (i <= covered) {
+        sqlite.query("INSERT INTO __cairn_migrations (tag, applied_at) VALUES (?, ?)").run(m.tag, new Date(now).toISOString());
+        continue;
+      }
       for (const statement of m.sql.split("--> statement-breakpoint")) {
         if (statement.trim()) sqlite.exec(statement);
       }
@@ -60,4 +73,9 @@ export function migrate(sqlite: Database, migrations: Migration[], backUp: (() =
     if (foreignKeys) sqlite.exec("PRAGMA foreign_keys = ON");
   }
   return { applied: pending.map((m) => m.tag), snapshot };
+}
+
+/** Nothing but the migrations' own record: a database just created. */
+function isEmpty(sqlite: Database): boolean {
+  return sqlite.query("SELECT 1 FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name <> '__cairn_migrations' LIMIT 1").get() === null;
 }
