@@ -28,12 +28,12 @@ import { canReadComments, canReadPage } from "../access/pages";
 import type { UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { onEventRecorded, type EventRow } from "../events/outbox";
-import { findPage } from "../pages/store";
+import { findPage, findPageMeta } from "../pages/store";
 import { ROLE_ID } from "../identity/rights";
 import { newId } from "../platform/crypto";
 import { findSpaceById } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
-import type { PageRow } from "../pages/tables";
+import type { PageMeta } from "../pages/tables";
 import { pageWatcherIds, spaceWatcherIds, watchAutomatically } from "../watches/service";
 import { commentExcerpt, contentMentionIds } from "./mentions";
 import { everyone, peopleByIds } from "./people";
@@ -117,17 +117,23 @@ function deliver(core: Core, event: EventRow, place: { spaceId: string | null; p
   });
 }
 
-const pageDetails = (page: PageRow, space: SpaceRow) => ({ pageTitle: page.title, spaceKey: space.key, spaceName: space.name });
+const pageDetails = (page: PageMeta, space: SpaceRow) => ({ pageTitle: page.title, spaceKey: space.key, spaceName: space.name });
+
+/** Who a page's current document mentions (contentMentionIds), read only when it names a mention. */
+function pageMentionIds(core: Core, pageId: string): string[] {
+  const row = statements(core.sqlite).mentioningContent.get(pageId);
+  return row ? contentMentionIds(row.contentJson) : [];
+}
 
 function pageCreated(core: Core, event: EventRow): void {
-  const found = findPage(core, event.targetId);
+  const found = findPageMeta(core, event.targetId);
   if (!found) return;
   const { page, space } = found;
   if (event.actorId) watchAutomatically(core, event.actorId, page.id);
   const details = pageDetails(page, space);
   deliver(core, event, { spaceId: space.id, pageId: page.id }, each((p) => canReadPage(core, p, space, page)), [
     // A draft told nobody of its mentions, so on publication all of them are new.
-    { action: "mention", targetType: "page", targetId: page.id, details, userIds: contentMentionIds(page.contentJson) },
+    { action: "mention", targetType: "page", targetId: page.id, details, userIds: pageMentionIds(core, page.id) },
     { action: "page.created", targetType: "page", targetId: page.id, details, userIds: spaceWatcherIds(core, space.id) },
   ]);
 }
@@ -136,7 +142,7 @@ function pageUpdated(core: Core, event: EventRow): void {
   // Emoji and layout changes record page.updated without a new version: nobody is told.
   const versionNumber = event.data.versionNumber;
   if (typeof versionNumber !== "number") return;
-  const found = findPage(core, event.targetId);
+  const found = findPageMeta(core, event.targetId);
   if (!found) return;
   const { page, space } = found;
   if (event.actorId) watchAutomatically(core, event.actorId, page.id);
@@ -155,8 +161,8 @@ function pageUpdated(core: Core, event: EventRow): void {
 }
 
 /** Who the page's content mentions now and did not in the version before this one. */
-function newMentions(core: Core, page: PageRow, versionNumber: number): string[] {
-  const now = contentMentionIds(page.contentJson);
+function newMentions(core: Core, page: PageMeta, versionNumber: number): string[] {
+  const now = pageMentionIds(core, page.id);
   if (now.length === 0) return [];
   const before = statements(core.sqlite).versionContent.get(page.id, versionNumber - 1);
   const old = new Set(before ? contentMentionIds(before.contentJson) : []);
