@@ -158,6 +158,11 @@ export interface NewEvent {
   data?: Record<string, unknown>;
   /** The caller's address (caller.ip), for the audit log; not stored in the outbox row. */
   ip?: string | null;
+  /**
+   * A page event's document as the change left it, when the service has it at hand, for the
+   * notification fan-out's mentions (otherwise read again from the page); not stored either.
+   */
+  document?: string;
 }
 
 export type EventRow = typeof events.$inferSelect;
