@@ -33,9 +33,5 @@ export function openInstance(config: Config, opts: OpenCoreOptions = {}): Core {
   recoverInterruptedRestore(core);
   // Blobs left unreferenced by a crash (files/); safe beside uploads, whose blobs are leased.
   void sweepOrphanBlobs(core);
-  // The per-table stamps' triggers (platform/db/table-stamps.ts) are made outside a transaction,
-  // at the first ask: made now, so that a user of the core whose every ask is inside one (seeding
-  // through the services) keeps space access and settings across page writes as the server does.
-  core.stamp.ofTables([]);
   return core;
 }
