@@ -15,9 +15,9 @@
  * (Array.prototype.sort), no whitespace, no undefined values. Hashing the stored text rather
  * than a re-parsed copy means any byte changed in the row shows up.
  *
- * Appending costs two indexed SELECTs (the last entry, the actor's name) and one INSERT,
- * inside the caller's transaction; writers are serialised (BEGIN IMMEDIATE, one process), so
- * two entries can never claim the same predecessor.
+ * Appending costs one indexed SELECT (the last entry, with the actor's name in a subquery) and
+ * one INSERT, inside the caller's transaction; writers are serialised (BEGIN IMMEDIATE, one
+ * process), so two entries can never claim the same predecessor.
  */
 import type { Core } from "../core";
 import { appendStatements } from "./queries";
@@ -82,11 +82,12 @@ export interface NewAuditEntry {
   createdAt: string;
 }
 
-/** Appends one entry: two SELECTs (the last entry, the actor's name), one INSERT. Must run inside the change's transaction. */
+/** Appends one entry: one SELECT (the last entry and the actor's name), one INSERT. Must run inside the change's transaction. */
 export function appendAudit(core: Core, entry: NewAuditEntry): AuditRow {
   const st = appendStatements(core);
-  const last = st.last.get();
-  const actorName = entry.actorId ? (st.name.get(entry.actorId)?.name ?? null) : null;
+  const last = st.last.get(entry.actorId);
+  // Only the very first entry finds no row; the name then needs its own lookup.
+  const actorName = last ? last.actorName : entry.actorId ? (st.name.get(entry.actorId)?.name ?? null) : null;
   const row: AuditRow = {
     sequence: (last?.sequence ?? 0) + 1,
     id: entry.id,
