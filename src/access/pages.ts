@@ -86,8 +86,8 @@ export interface PageInSpace {
   space: SpaceRow;
 }
 
-/** A page the caller may not see answers 404, exactly like a missing one. */
-export function requireReadablePage(core: Core, caller: Caller, found: PageInSpace | undefined): PageInSpace {
+/** A page the caller may not see answers 404, exactly like a missing one. (With or without its document.) */
+export function requireReadablePage<F extends { page: PageMeta; space: SpaceRow }>(core: Core, caller: Caller, found: F | undefined): F {
   if (!found || !canReadPage(core, caller, found.space, found.page)) throw notFound("Page not found");
   return found;
 }

@@ -85,9 +85,9 @@ export interface NewAuditEntry {
 /** Appends one entry: one SELECT (the last entry and the actor's name), one INSERT. Must run inside the change's transaction. */
 export function appendAudit(core: Core, entry: NewAuditEntry): AuditRow {
   const st = appendStatements(core);
-  const last = st.last.get({ actorId: entry.actorId });
+  const last = st.last.get(entry.actorId);
   // Only the very first entry finds no row; the name then needs its own lookup.
-  const actorName = last ? last.actorName : entry.actorId ? (st.name.get({ actorId: entry.actorId })?.name ?? null) : null;
+  const actorName = last ? last.actorName : entry.actorId ? (st.name.get(entry.actorId)?.name ?? null) : null;
   const row: AuditRow = {
     sequence: (last?.sequence ?? 0) + 1,
     id: entry.id,

@@ -61,54 +61,74 @@ export function checkStructure(json: unknown): void {
     fail("", `the document must be an object with "type": "doc" (got ${got})`);
   }
   const counter = { nodes: 0 };
-  checkNode(json, contentSchema.topNodeType, "", 0, null, counter);
+  checkNode(json, contentSchema.topNodeType, ROOT, 0, null, counter);
+}
+
+/**
+ * Where a node sits, as a chain of child indexes: the JSON path text ("content[3].content[0]")
+ * is only made when something fails. Every page save walks every node, and building each
+ * node's path and quoted name up front was a third of the whole check.
+ */
+interface At {
+  parent: At | null;
+  index: number;
+}
+const ROOT: At = { parent: null, index: -1 };
+
+function pathOf(at: At): string {
+  const parts: string[] = [];
+  for (let a: At | null = at; a && a.parent; a = a.parent) parts.push(`content[${a.index}]`);
+  return parts.reverse().join(".");
 }
 
 /** The node type named by `json.type`, after checking that `json` looks like a node. */
-function nodeTypeOf(json: unknown, path: string): NodeType {
-  if (!isObject(json)) fail(path, `expected a node object, got ${describe(json)}`);
-  if (typeof json.type !== "string") fail(path, `a node needs a "type" string, got ${describe(json.type)}`);
-  if (!Object.hasOwn(contentSchema.nodes, json.type)) fail(path, `unknown node type ${quoted(json.type)}${suggestion(json.type, contentSchema.nodes)}`);
-  return contentSchema.nodes[json.type];
+function nodeTypeOf(json: unknown, at: At): NodeType {
+  if (!isObject(json)) fail(pathOf(at), `expected a node object, got ${describe(json)}`);
+  const name = json.type;
+  if (typeof name !== "string") fail(pathOf(at), `a node needs a "type" string, got ${describe(name)}`);
+  if (!Object.hasOwn(contentSchema.nodes, name)) fail(pathOf(at), `unknown node type ${quoted(name)}${suggestion(name, contentSchema.nodes)}`);
+  return contentSchema.nodes[name];
 }
 
 function checkNode(
   json: Record<string, unknown>,
   type: NodeType,
-  path: string,
+  at: At,
   depth: number,
   parent: NodeType | null,
   counter: { nodes: number },
 ): void {
-  if (depth > MAX_DEPTH) fail(path, `the document is nested too deeply (at most ${MAX_DEPTH} levels)`);
-  if (++counter.nodes > MAX_NODES) fail(path, `the document has too many nodes (at most ${MAX_NODES})`);
-  for (const key of Object.keys(json)) {
-    if (!NODE_KEYS.has(key)) fail(path, `unknown key ${quoted(key)} on ${quoted(type.name)} (a node has type, attrs, content, marks, text)`);
+  if (depth > MAX_DEPTH) fail(pathOf(at), `the document is nested too deeply (at most ${MAX_DEPTH} levels)`);
+  if (++counter.nodes > MAX_NODES) fail(pathOf(at), `the document has too many nodes (at most ${MAX_NODES})`);
+  for (const key in json) {
+    if (!NODE_KEYS.has(key) && Object.hasOwn(json, key)) fail(pathOf(at), `unknown key ${quoted(key)} on ${quoted(type.name)} (a node has type, attrs, content, marks, text)`);
   }
-  const name = quoted(type.name);
 
   if (type.isText) {
-    if (typeof json.text !== "string" || json.text === "") fail(path, `a text node needs a non-empty "text" string`);
-    if (json.content !== undefined) fail(path, "a text node cannot have content");
+    if (typeof json.text !== "string" || json.text === "") fail(pathOf(at), `a text node needs a non-empty "text" string`);
+    if (json.content !== undefined) fail(pathOf(at), "a text node cannot have content");
   } else if (json.text !== undefined) {
-    fail(path, `only text nodes have "text"; ${name} does not`);
+    fail(pathOf(at), `only text nodes have "text"; ${quoted(type.name)} does not`);
   }
-  checkAttrs(json.attrs, type.name, type.spec.attrs ?? {}, path);
-  if (json.marks !== undefined) checkMarks(json.marks, parent, path);
+  // Most nodes (text, paragraphs, list items) have no attributes and no rules: nothing to check.
+  if (json.attrs !== undefined || type.spec.attrs) checkAttrs(json.attrs, type.name, type.spec.attrs ?? {}, () => pathOf(at));
+  if (json.marks !== undefined) checkMarks(json.marks, parent, at);
 
-  if (json.content === undefined) return checkEnd(type.contentMatch, type, path);
-  if (!Array.isArray(json.content)) fail(path, `"content" must be an array, got ${describe(json.content)}`);
-  if (type.isLeaf && json.content.length > 0) fail(path, `${name} cannot have content`);
+  const content = json.content;
+  if (content === undefined) return checkEnd(type.contentMatch, type, at);
+  if (!Array.isArray(content)) fail(pathOf(at), `"content" must be an array, got ${describe(content)}`);
+  if (type.isLeaf && content.length > 0) fail(pathOf(at), `${quoted(type.name)} cannot have content`);
   let match: ContentMatch = type.contentMatch;
-  json.content.forEach((child: unknown, i) => {
-    const childPath = `${path ? path + "." : ""}content[${i}]`;
-    const childType = nodeTypeOf(child, childPath);
+  for (let i = 0; i < content.length; i++) {
+    const child: unknown = content[i];
+    const childAt: At = { parent: at, index: i };
+    const childType = nodeTypeOf(child, childAt);
     const next = match.matchType(childType);
-    if (!next) fail(childPath, notAllowed(childType, type, match));
+    if (!next) fail(pathOf(childAt), notAllowed(childType, type, match));
     match = next;
-    checkNode(child as Record<string, unknown>, childType, childPath, depth + 1, type, counter);
-  });
-  checkEnd(match, type, path);
+    checkNode(child as Record<string, unknown>, childType, childAt, depth + 1, type, counter);
+  }
+  checkEnd(match, type, at);
 }
 
 function expected(match: ContentMatch): string {
@@ -125,58 +145,60 @@ function notAllowed(child: NodeType, parent: NodeType, match: ContentMatch): str
   return match.edgeCount ? `${what} here (expected ${expected(match)})` : `${what} here (nothing more may follow)`;
 }
 
-function checkEnd(match: ContentMatch, type: NodeType, path: string): void {
+function checkEnd(match: ContentMatch, type: NodeType, at: At): void {
   if (match.validEnd) return;
   const needs = expected(match);
-  if (type === contentSchema.topNodeType) fail(path, "the document is empty: it needs at least one block (e.g. a paragraph)");
-  fail(path, `${quoted(type.name)} is incomplete: it needs ${match.edgeCount > 1 ? `one of ${needs}` : needs} at the end`);
+  if (type === contentSchema.topNodeType) fail(pathOf(at), "the document is empty: it needs at least one block (e.g. a paragraph)");
+  fail(pathOf(at), `${quoted(type.name)} is incomplete: it needs ${match.edgeCount > 1 ? `one of ${needs}` : needs} at the end`);
 }
 
-function checkAttrs(attrs: unknown, typeName: string, known: Record<string, { default?: unknown }>, path: string): void {
-  const here = `${path ? path + "." : ""}attrs`;
-  if (attrs !== undefined && attrs !== null && !isObject(attrs)) fail(here, `must be an object, got ${describe(attrs)}`);
+/** `where`: the path of the node or mark, worked out only for a message. */
+function checkAttrs(attrs: unknown, typeName: string, known: Record<string, { default?: unknown }>, where: () => string): void {
+  const here = () => `${where() ? where() + "." : ""}attrs`;
+  if (attrs !== undefined && attrs !== null && !isObject(attrs)) fail(here(), `must be an object, got ${describe(attrs)}`);
   const given = (attrs ?? {}) as Record<string, unknown>;
   const rules = ATTR_RULES[typeName] ?? {};
   for (const key of Object.keys(given)) {
     if (!Object.hasOwn(rules, key) || !Object.hasOwn(known, key)) {
       const names = Object.keys(rules);
-      fail(here, `unknown attribute ${quoted(key)} for ${quoted(typeName)} (${names.length ? `known: ${names.join(", ")}` : "it has no attributes"})`);
+      fail(here(), `unknown attribute ${quoted(key)} for ${quoted(typeName)} (${names.length ? `known: ${names.join(", ")}` : "it has no attributes"})`);
     }
   }
-  for (const [key, rule] of Object.entries(rules)) {
+  for (const key in rules) {
     if (!Object.hasOwn(known, key)) continue;
     const missing = given[key] === undefined;
-    const problem = rule(missing ? known[key].default : given[key]);
-    if (problem) fail(`${here}.${key}`, missing ? `is required (${problem})` : problem);
+    const problem = rules[key](missing ? known[key].default : given[key]);
+    if (problem) fail(`${here()}.${key}`, missing ? `is required (${problem})` : problem);
   }
 }
 
-function checkMarks(marks: unknown, parent: NodeType | null, path: string): void {
-  const here = `${path ? path + "." : ""}marks`;
-  if (!Array.isArray(marks)) fail(here, `must be an array, got ${describe(marks)}`);
-  if (marks.length > MAX_MARKS) fail(here, `at most ${MAX_MARKS} marks on one node`);
+function checkMarks(marks: unknown, parent: NodeType | null, at: At): void {
+  const here = () => `${pathOf(at) ? pathOf(at) + "." : ""}marks`;
+  if (!Array.isArray(marks)) fail(here(), `must be an array, got ${describe(marks)}`);
+  if (marks.length > MAX_MARKS) fail(here(), `at most ${MAX_MARKS} marks on one node`);
   const built: Mark[] = [];
-  marks.forEach((json: unknown, i) => {
-    const markPath = `${here}[${i}]`;
-    if (!isObject(json)) fail(markPath, `expected a mark object, got ${describe(json)}`);
+  for (let i = 0; i < marks.length; i++) {
+    const json: unknown = marks[i];
+    const markPath = () => `${here()}[${i}]`;
+    if (!isObject(json)) fail(markPath(), `expected a mark object, got ${describe(json)}`);
     for (const key of Object.keys(json)) {
-      if (!MARK_KEYS.has(key)) fail(markPath, `unknown key ${quoted(key)} (a mark has type and attrs)`);
+      if (!MARK_KEYS.has(key)) fail(markPath(), `unknown key ${quoted(key)} (a mark has type and attrs)`);
     }
-    if (typeof json.type !== "string") fail(markPath, `a mark needs a "type" string, got ${describe(json.type)}`);
-    if (!Object.hasOwn(contentSchema.marks, json.type)) fail(markPath, `unknown mark type ${quoted(json.type)}${suggestion(json.type, contentSchema.marks)}`);
+    if (typeof json.type !== "string") fail(markPath(), `a mark needs a "type" string, got ${describe(json.type)}`);
+    if (!Object.hasOwn(contentSchema.marks, json.type)) fail(markPath(), `unknown mark type ${quoted(json.type)}${suggestion(json.type, contentSchema.marks)}`);
     const type: MarkType = contentSchema.marks[json.type];
     if (!parent || !parent.allowsMarkType(type)) {
-      fail(markPath, `mark ${quoted(type.name)} is not allowed ${parent ? `inside ${quoted(parent.name)}` : "on the document"}`);
+      fail(markPath(), `mark ${quoted(type.name)} is not allowed ${parent ? `inside ${quoted(parent.name)}` : "on the document"}`);
     }
     checkAttrs(json.attrs, type.name, type.spec.attrs ?? {}, markPath);
     const mark = type.create(json.attrs as Record<string, unknown> | undefined);
     for (const other of built) {
-      if (other.eq(mark)) fail(markPath, `duplicate mark ${quoted(type.name)}`);
-      if (other.type === type && type.excludes(type)) fail(markPath, `mark ${quoted(type.name)} appears twice with different attributes`);
+      if (other.eq(mark)) fail(markPath(), `duplicate mark ${quoted(type.name)}`);
+      if (other.type === type && type.excludes(type)) fail(markPath(), `mark ${quoted(type.name)} appears twice with different attributes`);
       if (other.type !== type && (type.excludes(other.type) || other.type.excludes(type))) {
-        fail(markPath, `mark ${quoted(type.name)} cannot be combined with ${quoted(other.type.name)}`);
+        fail(markPath(), `mark ${quoted(type.name)} cannot be combined with ${quoted(other.type.name)}`);
       }
     }
     built.push(mark);
-  });
+  }
 }

@@ -158,6 +158,11 @@ export interface NewEvent {
   data?: Record<string, unknown>;
   /** The caller's address (caller.ip), for the audit log; not stored in the outbox row. */
   ip?: string | null;
+  /**
+   * A page event's document as the change left it, when the service has it at hand, for the
+   * notification fan-out's mentions (otherwise read again from the page); not stored either.
+   */
+  document?: string;
 }
 
 export type EventRow = typeof events.$inferSelect;
@@ -198,7 +203,6 @@ const insertEvent = perInstance((core: Core) =>
       data: sql.placeholder("data"),
       createdAt: sql.placeholder("createdAt"),
     })
-    .returning()
     .prepare(),
 );
 
@@ -209,16 +213,12 @@ const insertEvent = perInstance((core: Core) =>
  */
 export function recordEvent(core: Core, event: NewEvent): void {
   if (!core.inTx()) throw new Error(`recordEvent(${event.type}) must be called inside core.tx()`);
-  const row = insertEvent(core).get({
-    id: newId(),
-    type: event.type,
-    targetType: event.targetType,
-    targetId: event.targetId,
-    spaceId: event.spaceId,
-    actorId: event.actorId,
-    data: event.data ?? {},
-    createdAt: iso(core.clock.now()),
-  })!;
+  const data = event.data ?? {};
+  const values = { id: newId(), type: event.type, targetType: event.targetType, targetId: event.targetId, spaceId: event.spaceId, actorId: event.actorId, data, createdAt: iso(core.clock.now()) };
+  // The row as stored, without reading it back (RETURNING and drizzle's mapping of it cost more
+  // than the insert): seq is the rowid, data as a reader would parse it from its JSON text.
+  const { lastInsertRowid } = insertEvent(core).run(values) as unknown as { lastInsertRowid: number | bigint };
+  const row: EventRow = { ...values, seq: Number(lastInsertRowid), data: JSON.parse(JSON.stringify(data)) };
   for (const recorder of registryOf(core).recorders) recorder(core, row, event);
   scheduleDispatch(core);
 }

@@ -28,12 +28,12 @@ import { canReadComments, canReadPage } from "../access/pages";
 import type { UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { onEventRecorded, type EventRow } from "../events/outbox";
-import { findPage } from "../pages/store";
+import { findPage, findPageMeta } from "../pages/store";
 import { ROLE_ID } from "../identity/rights";
 import { newId } from "../platform/crypto";
 import { findSpaceById } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
-import type { PageRow } from "../pages/tables";
+import type { PageMeta } from "../pages/tables";
 import { pageWatcherIds, spaceWatcherIds, watchAutomatically } from "../watches/service";
 import { commentExcerpt, contentMentionIds } from "./mentions";
 import { everyone, peopleByIds } from "./people";
@@ -42,12 +42,12 @@ import type { NotificationAction } from "./tables";
 
 /** Registers the recorder (openInstance). */
 export function installNotificationFanout(core: Core): void {
-  onEventRecorded(core, (c, event) => {
+  onEventRecorded(core, (c, event, input) => {
     switch (event.type) {
       case "page.created":
-        return pageCreated(c, event);
+        return pageCreated(c, event, input.document);
       case "page.updated":
-        return pageUpdated(c, event);
+        return pageUpdated(c, event, input.document);
       case "comment.created":
       case "comment.updated":
         return commentWritten(c, event);
@@ -117,32 +117,42 @@ function deliver(core: Core, event: EventRow, place: { spaceId: string | null; p
   });
 }
 
-const pageDetails = (page: PageRow, space: SpaceRow) => ({ pageTitle: page.title, spaceKey: space.key, spaceName: space.name });
+const pageDetails = (page: PageMeta, space: SpaceRow) => ({ pageTitle: page.title, spaceKey: space.key, spaceName: space.name });
 
-function pageCreated(core: Core, event: EventRow): void {
-  const found = findPage(core, event.targetId);
+/**
+ * Who a page's current document mentions (contentMentionIds): the document the service passed
+ * with the event, or read again, only when it names a mention.
+ */
+function pageMentionIds(core: Core, pageId: string, document: string | undefined): string[] {
+  if (document !== undefined) return contentMentionIds(document);
+  const row = statements(core.sqlite).mentioningContent.get(pageId);
+  return row ? contentMentionIds(row.contentJson) : [];
+}
+
+function pageCreated(core: Core, event: EventRow, document: string | undefined): void {
+  const found = findPageMeta(core, event.targetId);
   if (!found) return;
   const { page, space } = found;
   if (event.actorId) watchAutomatically(core, event.actorId, page.id);
   const details = pageDetails(page, space);
   deliver(core, event, { spaceId: space.id, pageId: page.id }, each((p) => canReadPage(core, p, space, page)), [
     // A draft told nobody of its mentions, so on publication all of them are new.
-    { action: "mention", targetType: "page", targetId: page.id, details, userIds: contentMentionIds(page.contentJson) },
+    { action: "mention", targetType: "page", targetId: page.id, details, userIds: pageMentionIds(core, page.id, document) },
     { action: "page.created", targetType: "page", targetId: page.id, details, userIds: spaceWatcherIds(core, space.id) },
   ]);
 }
 
-function pageUpdated(core: Core, event: EventRow): void {
+function pageUpdated(core: Core, event: EventRow, document: string | undefined): void {
   // Emoji and layout changes record page.updated without a new version: nobody is told.
   const versionNumber = event.data.versionNumber;
   if (typeof versionNumber !== "number") return;
-  const found = findPage(core, event.targetId);
+  const found = findPageMeta(core, event.targetId);
   if (!found) return;
   const { page, space } = found;
   if (event.actorId) watchAutomatically(core, event.actorId, page.id);
   const details = { ...pageDetails(page, space), versionNumber };
   deliver(core, event, { spaceId: space.id, pageId: page.id }, each((p) => canReadPage(core, p, space, page)), [
-    { action: "mention", targetType: "page", targetId: page.id, details, userIds: newMentions(core, page, versionNumber) },
+    { action: "mention", targetType: "page", targetId: page.id, details, userIds: newMentions(core, page, versionNumber, document) },
     {
       action: "page.updated",
       targetType: "page",
@@ -155,8 +165,8 @@ function pageUpdated(core: Core, event: EventRow): void {
 }
 
 /** Who the page's content mentions now and did not in the version before this one. */
-function newMentions(core: Core, page: PageRow, versionNumber: number): string[] {
-  const now = contentMentionIds(page.contentJson);
+function newMentions(core: Core, page: PageMeta, versionNumber: number, document: string | undefined): string[] {
+  const now = pageMentionIds(core, page.id, document);
   if (now.length === 0) return [];
   const before = statements(core.sqlite).versionContent.get(page.id, versionNumber - 1);
   const old = new Set(before ? contentMentionIds(before.contentJson) : []);

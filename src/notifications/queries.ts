@@ -30,6 +30,9 @@ export const fanoutStatements = perInstance((sqlite: Core["sqlite"]) => {
          details = json_set(excluded.details, '$.edits', coalesce(json_extract(notifications.details, '$.edits'), 1) + 1)`,
     ),
     unreadUpdates: sqlite.query<{ userId: string }, [string]>("SELECT user_id AS userId FROM notifications WHERE page_id = ? AND action = 'page.updated' AND read_at IS NULL"),
+    // A page's document only when it holds a mention node's name at all: most pages mention
+    // nobody, and this runs in every page write (the fan-out reads the page without it).
+    mentioningContent: sqlite.query<{ contentJson: string }, [string]>(`SELECT content_json AS contentJson FROM pages WHERE id = ? AND instr(content_json, '"mention"') > 0`),
     versionContent: sqlite.query<{ contentJson: string }, [string, number]>("SELECT content_json AS contentJson FROM page_versions WHERE page_id = ? AND version_number = ?"),
     comment: sqlite.query<{ body: string; parentId: string | null }, [string]>("SELECT body, parent_id AS parentId FROM comments WHERE id = ?"),
     threadAuthors: sqlite.query<{ authorId: string }, [string, string]>(

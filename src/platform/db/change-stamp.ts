@@ -5,7 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { perInstance } from "../memo";
-import { COUNTS_SQL, createCountsTable, tablesStamp, watchDeclaredTables } from "./table-stamps";
+import { COUNTS_SQL, createCountsTable, tablesStamp, tablesUnwatched, watchDeclaredTables } from "./table-stamps";
 
 export interface ChangeStamp {
   /** Equal stamps: the data kept answers read has not changed in between. */
@@ -45,6 +45,8 @@ interface StampState {
   depth: number;
   /** Write transactions of ours under way (noteWriting). */
   writing: number;
+  /** A table stamp was asked inside a transaction before the triggers were made: make them after it. */
+  watchAfter: boolean;
 }
 
 const state = perInstance(
@@ -62,6 +64,7 @@ const state = perInstance(
     excluded: 0,
     depth: 0,
     writing: 0,
+    watchAfter: false,
   }),
 );
 
@@ -93,6 +96,13 @@ export function noteWriting(db: Database, begins: boolean): void {
   const s = state(db);
   s.writing += begins ? 1 : -1;
   s.fresh = false;
+  // A user of the core whose every ask runs inside a transaction (seeding or importing through
+  // the services, transaction after transaction) would otherwise never get the triggers, and its
+  // answers kept by table would follow every write: space access worked out again for each page.
+  if (!begins && s.watchAfter && s.writing === 0 && !db.inTransaction) {
+    s.watchAfter = false;
+    watchDeclaredTables(db);
+  }
 }
 
 /**
@@ -148,6 +158,7 @@ export const sqliteChangeStamp = perInstance(
     ofTables: (tables) => {
       // Counting starts at the first ask (the tables exist by then); the stamp is read after it.
       if (watchDeclaredTables(db)) state(db).fresh = false;
+      else if (db.inTransaction && tablesUnwatched(db)) state(db).watchAfter = true;
       const general = writeStamp(db);
       const s = state(db);
       // The counts move only with a change, which moves the general stamp: read again only then.

@@ -52,6 +52,11 @@ interface Counters {
 
 const counters = perInstance((_db: Database): Counters => ({ installed: new Set(), text: null, counts: new Map(), answered: new WeakMap() }));
 
+/** Some declared table has no triggers yet on this connection (watchDeclaredTables makes them). */
+export function tablesUnwatched(db: Database): boolean {
+  return counters(db).installed.size !== declared.size;
+}
+
 /**
  * Triggers for the declared tables not yet watched: true when it installed some (the counts
  * read before are then out of date). DDL only outside a transaction, so that a rollback cannot
