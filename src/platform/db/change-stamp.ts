@@ -5,6 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { perInstance } from "../memo";
+import { watchCommits, type CommitWatch } from "./commit-watch";
 import { COUNTS_SQL, createCountsTable, tablesStamp, watchDeclaredTables } from "./table-stamps";
 
 export interface ChangeStamp {
@@ -28,6 +29,8 @@ interface StampState {
   changes: ReturnType<Database["query"]>;
   version: ReturnType<Database["query"]>;
   counts: ReturnType<Database["query"]> | null;
+  /** Whether anyone committed since data_version was read (commit-watch.ts); null: ask data_version each run. */
+  commits: CommitWatch | null;
   /** data_version read during this synchronous run (fresh until the next microtask). */
   versionValue: number;
   versionFresh: boolean;
@@ -52,6 +55,7 @@ const state = perInstance(
     changes: db.query("SELECT total_changes() AS t"),
     version: db.query("PRAGMA data_version"),
     counts: countsStatement(db),
+    commits: watchCommits(db),
     versionValue: 0,
     versionFresh: false,
     countsAt: "",
@@ -111,9 +115,12 @@ export function noteWriting(db: Database, begins: boolean): void {
 export function writeStamp(db: Database): string {
   const s = state(db);
   if (s.fresh) return s.text;
-  // total_changes() reads no database (a fraction of a microsecond); data_version does, and
-  // is read at most once per synchronous run, inside a transaction too.
-  if (!s.versionFresh) {
+  // total_changes() reads no database (a fraction of a microsecond); data_version does (a read
+  // transaction, ~5 µs): it is read only when the WAL index shows a commit since it was last
+  // read (ours or another's), or, where there is no index to watch, once per synchronous run.
+  if (s.commits) {
+    if (s.commits.moved()) s.versionValue = (s.version.get() as { data_version: number }).data_version;
+  } else if (!s.versionFresh) {
     s.versionValue = (s.version.get() as { data_version: number }).data_version;
     s.versionFresh = true;
     queueMicrotask(() => (s.versionFresh = false));
