@@ -58,12 +58,12 @@ export function securedHeaders(contentType: string): Headers {
  * which is then empty: with headers left to merge, Elysia would copy the response into a new
  * one around a stream of its body). Typed `never` so a route may answer it in place of its body.
  */
-export function readyJson(json: string, set: { headers: unknown }): never {
+export function readyJson(json: string | Blob, set: { headers: unknown }): never {
   return readyAnswer(json, "application/json", set);
 }
 
-/** readyJson for any text answer (a page's Markdown). */
-export function readyAnswer(text: string, contentType: string, set: { headers: unknown }): never {
+/** readyJson for any text answer (a page's Markdown); a Blob holds the text's UTF-8 bytes. */
+export function readyAnswer(text: string | Blob, contentType: string, set: { headers: unknown }): never {
   const gathered = set.headers as Record<string, string>;
   const response = new Response(text, { headers: securedHeaders(contentType) });
   for (const name in gathered) {
