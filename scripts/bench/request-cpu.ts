@@ -11,6 +11,7 @@
  * loader's own CPU and the neighbours' do not count, which is why it is steadier than rps on a
  * shared machine. Not a timing for the history: rps is printed only to see that nothing failed.
  *
+ * `--bare` adds the bench's baseline (a bare Bun.serve) as a side: the floor under every kind.
  * `--template=DIR` keeps the seeded directory there for the next run.
  * `--source` runs `bun src/main.ts serve` of this checkout instead of a binary ("source" as
  * the name); `--prof=DIR` adds `--cpu-prof --cpu-prof-dir=DIR` to it (a .cpuprofile per run,
@@ -66,7 +67,8 @@ function requestsOf(kind: string, auth: Record<string, string>): LoadRequest[] {
   }
 }
 
-const sides = [...binaries, ...(source ? ["source"] : [])];
+// --bare: the bench's bare Bun.serve baseline as one more side.
+const sides = [...binaries, ...(source ? ["source"] : []), ...(args.includes("--bare") ? ["bare"] : [])];
 const results = new Map<string, Map<string, number[]>>();
 for (let round = 0; round < rounds; round++) {
   for (const side of sides) {
@@ -74,11 +76,27 @@ for (let round = 0; round < rounds; round++) {
     cpSync(template, data, { recursive: true });
     const port = await freePort();
     const serve = ["serve", "--data", data, "--host", HOST, "--port", String(port)];
+    if (side === "bare") {
+      // The bench's baseline (a bare Bun.serve) loaded the same way: the floor under every kind.
+      const child = spawnLogged(["bun", join(import.meta.dir, "baseline-server.ts"), String(port)], join(work, "server.log"), work);
+      const url = `http://${HOST}:${port}`;
+      await waitFor200(`${url}/`, child, 30_000);
+      await load(url, child.pid, [{ path: "/" }], 2, 0);
+      const r = await load(url, child.pid, [{ path: "/" }], seconds, 1);
+      const perSide = results.get(side) ?? new Map<string, number[]>();
+      results.set(side, perSide);
+      for (const kind of kinds) perSide.set(kind, [...(perSide.get(kind) ?? []), r.cpuUsPerRequest]);
+      console.log(`round ${round + 1} bare Bun.serve: ${r.cpuUsPerRequest.toFixed(0)} µs (${r.rps.toFixed(0)} rps, p99 ${r.p99Ms} ms)`);
+      await stop(child, 20_000);
+      continue;
+    }
     const cmd = side === "source" ? ["bun", ...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []), join(root, "src/main.ts"), ...serve] : [side, ...serve];
     const child = spawnLogged(cmd, join(work, "server.log"), work);
     const url = `http://${HOST}:${port}`;
     await waitFor200(`${url}/api/health`, child, 30_000);
     const ctx = await seedContext(url, true, true);
+    // Warm every kind first (JIT, kept answers), so the first kind measured is not the coldest.
+    for (const kind of kinds) await load(url, child.pid, requestsOf(kind, ctx.auth()), 2, 0);
     const line: string[] = [];
     for (const kind of kinds) {
       const r = await load(url, child.pid, requestsOf(kind, ctx.auth()), seconds, 1);
