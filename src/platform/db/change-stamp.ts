@@ -108,18 +108,25 @@ export function noteWriting(db: Database, begins: boolean): void {
  * Read once per synchronous run of our code, not once per cache asked (a request asks three to
  * six: trusted proxies, address blocks, the token, the page and its access…): nothing of ours
  * writes outside a write transaction, whose start and end drop the value read (noteWriting),
- * and a commit by another process is seen at the next run, microseconds later, as the
- * data_version half always was. Inside a transaction total_changes() is read on every call,
- * so it sees its own writes.
+ * and a commit by another process is seen at once (commit-watch.ts), or where that cannot be
+ * watched at the next run, microseconds later. Inside a transaction total_changes() is read on
+ * every call, so it sees its own writes.
  */
 export function writeStamp(db: Database): string {
   const s = state(db);
-  if (s.fresh) return s.text;
   // total_changes() reads no database (a fraction of a microsecond); data_version does (a read
   // transaction, ~5 µs): it is read only when the WAL index shows a commit since it was last
-  // read (ours or another's), or, where there is no index to watch, once per synchronous run.
+  // read (ours or another's), a look of a few nanoseconds made on every call, so another
+  // process's commit is seen at once, even within a synchronous run. Where there is no index
+  // to watch, data_version is read once per synchronous run.
   if (s.commits) {
-    if (s.commits.moved()) s.versionValue = (s.version.get() as { data_version: number }).data_version;
+    if (s.commits.moved()) {
+      s.versionValue = (s.version.get() as { data_version: number }).data_version;
+      s.fresh = false;
+    }
+    if (s.fresh) return s.text;
+  } else if (s.fresh) {
+    return s.text;
   } else if (!s.versionFresh) {
     s.versionValue = (s.version.get() as { data_version: number }).data_version;
     s.versionFresh = true;
