@@ -15,6 +15,8 @@ export interface Budget {
 
 /** The request path's kept checks: the change stamp read once per synchronous run, small answers kept until their own tables change. */
 const KEPT = "lowered: the change stamp read once per synchronous run, settings/blocks/tokens/sessions kept until their own tables change (the figure when the gate was added)";
+/** The request path: the stamp read again only after a commit (the WAL index watched), space rows kept by their table. */
+const WATCHED = "lowered: the change stamp is read again only when the WAL index shows a commit (data_version was read on every request, total_changes() once per run), space rows kept until the spaces table changes";
 /** The write path: statements prepared once, answers kept by table no longer worked out again after each PUT. */
 const WRITE = "lowered: kept answers survive page writes (kept by their tables) and statements are prepared once (the figure when the gate was added)";
 
@@ -27,17 +29,17 @@ const WRITE = "lowered: kept answers survive page writes (kept by their tables) 
  * timer that batches many requests' bookkeeping (token use every 5 s) is left out.
  */
 export const STATEMENTS_PER_REQUEST: Record<string, Budget> = {
-  "GET /api/auth/me": { limit: 2, why: `${KEPT}: 4` },
+  "GET /api/auth/me": { limit: 0, why: `${WATCHED}: 2; ${KEPT}: 4` },
   "GET /api/auth/me, after a write": { limit: 3, why: `${KEPT}: 10` },
-  "GET /api/pages/{id}": { limit: 4, why: `${KEPT}: 7` },
-  "GET /api/pages/{id}, after a write": { limit: 9, why: `${KEPT}: 22` },
-  "GET /api/pages/{id}, a page not read before": { limit: 8, why: `${KEPT}: 14` },
-  "GET /api/pages/tree (1,000 pages)": { limit: 5, why: `${KEPT}; a reader's failed restrictions kept: 9` },
-  "GET /api/pages/tree (1,000 pages), after a write": { limit: 7, why: `${KEPT}: 19` },
-  "GET /api/search, asked before": { limit: 4, why: `${KEPT}: 6` },
-  "GET /api/search, never asked": { limit: 12, why: `${KEPT}: 18` },
-  "GET /api/search, two words, never asked": { limit: 17, why: `lowered: near spellings stem a word with its one-edit variants in one call, two statements each on the private tokenizer, the vocabulary checked once per query (was 34; ${KEPT}: 40)` },
-  "GET /api/search, after a write": { limit: 14, why: `${KEPT}: 27` },
+  "GET /api/pages/{id}": { limit: 0, why: `${WATCHED}: 4; ${KEPT}: 7` },
+  "GET /api/pages/{id}, after a write": { limit: 5, why: `${WATCHED}: 9; ${KEPT}: 22` },
+  "GET /api/pages/{id}, a page not read before": { limit: 2, why: `${WATCHED}: 8; ${KEPT}: 14` },
+  "GET /api/pages/tree (1,000 pages)": { limit: 0, why: `${WATCHED}: 5; ${KEPT}; a reader's failed restrictions kept: 9` },
+  "GET /api/pages/tree (1,000 pages), after a write": { limit: 4, why: `${WATCHED}: 7; ${KEPT}: 19` },
+  "GET /api/search, asked before": { limit: 0, why: `${WATCHED}: 4; ${KEPT}: 6` },
+  "GET /api/search, never asked": { limit: 8, why: `${WATCHED}: 12; ${KEPT}: 18` },
+  "GET /api/search, two words, never asked": { limit: 13, why: `${WATCHED} (was 17); before, near spellings came to stem a word with its one-edit variants in one call, two statements each on the private tokenizer, the vocabulary checked once per query (was 34; ${KEPT}: 40)` },
+  "GET /api/search, after a write": { limit: 12, why: `${WATCHED}: 14; ${KEPT}: 27` },
   "PUT /api/pages/{id} (a new version)": { limit: 44, why: `${WRITE}: 51; 40 to 42 measured, 2 more when two of the search's "anything dirty?" checks fall together` },
   "PUT /api/pages/{id}, 20 watchers, 3 webhooks (with its deliveries)": { limit: 69, why: `${WRITE}: 76; 67 measured, 2 more as for the PUT above` },
 };
@@ -47,7 +49,7 @@ export const START_UP: Record<"modules" | "sourceBytes" | "statements", Budget> 
   // Modules in the loader's registry when Bun.serve is called (ours and node_modules').
   modules: { limit: 630, why: "lowered: the server listens with its first routes only and loads the rest (every other domain, the API reference, collaboration) just after; each command loads when it runs (was 960, 624 measured)" },
   // The bytes of those modules' files as they are on disk (source, before transpiling).
-  sourceBytes: { limit: 2_036_000, why: "lowered: only the first routes before listening, so the editor schema (TipTap, ProseMirror), Yjs and the OpenAPI generator load after it (was 5,240,000); 2,027,267 measured, with 0.4 % room for lines of our own code (a budget exact to the byte failed on 24 bytes of CSS): it is here to catch a library loading at start, tens of KB at least" },
+  sourceBytes: { limit: 2_054_000, why: "lowered: only the first routes before listening, so the editor schema (TipTap, ProseMirror), Yjs and the OpenAPI generator load after it (was 5,240,000; 2,027,267 measured then); raised 13 KB at the merge of the request path's own code (the WAL-index watch, batched log lines, prebuilt security headers, all loaded at start), 2,045,047 measured, with 0.4 % room for lines of our own code: it is here to catch a library loading at start, tens of KB at least" },
   // Migrations, built-in roles and groups, the first reads: what an empty directory costs.
   statements: { limit: 190, why: "lowered: a new database is made from the migrations baseline in one step (was 213; 189 with the baseline through 0031, +1 for recording migration 0032, spaces.staged_at, now in the baseline)" },
 };

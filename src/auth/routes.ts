@@ -6,7 +6,8 @@ import { callerOf } from "../http/request-state";
 import { bodyLimit, KB } from "../http/body";
 import { isHttps, NoContent, noContent, problems } from "../http/schemas";
 import { AppError } from "../platform/errors";
-import { findUserWithRoleById, register, toAccount, updateDisplayName } from "../users/service";
+import { accountJson, findUserWithRoleById, register, toAccount, updateDisplayName } from "../users/service";
+import { readyJson } from "../platform/security-headers";
 import { Account, InviteDetails } from "../users/schemas";
 import { describeInvite } from "../users/invites";
 import { requireSession, requireUser } from "../identity/caller";
@@ -154,7 +155,7 @@ export function authRoutes(core: Core) {
       },
       { response: { 204: NoContent, ...problems(403) }, detail: { ...sessionOnly, summary: "Sign out this browser session", ...ACCOUNT_BODY } },
     )
-    .get("/me", ({ request }) => {
+    .get("/me", ({ request, set }) => {
       // The pipeline has just read the account and its role: answer from them.
       const found = callerOf(request);
       // A session cookie that no longer opens a session: it ended (expired, signed out elsewhere,
@@ -163,7 +164,8 @@ export function authRoutes(core: Core) {
         throw new AppError("unauthenticated", { detail: "Your session ended: sign in again.", extra: { sessionEnded: true }, headers: { "set-cookie": clearedSessionCookie(secure(request)) } });
       }
       const caller = requireUser(found);
-      return toAccount(caller.user, caller.role);
+      // Ready JSON (the schema stays for the description): asked on every page load.
+      return readyJson(accountJson(caller.user, caller.role), set);
     }, {
       response: { 200: Account, ...problems(401) },
       detail: { tags: ["Auth"], summary: "The signed-in account (answers a token too)" },

@@ -14,8 +14,7 @@ import { bodyLimits, isStreamedRoute, type BodyLimits } from "./body-limits";
 import { parseJsonBody, runPipeline } from "./pipeline";
 import { fromValidation, problemResponse } from "./problem";
 import { logRequest } from "./request-log";
-import { stateOf } from "./request-state";
-import { HSTS, SECURITY_HEADERS } from "../platform/security-headers";
+import { withSecurityHeaders } from "../platform/security-headers";
 
 /**
  * The HTTP application around the given route groups (app.ts: all of them; first-routes.ts: the
@@ -28,33 +27,29 @@ export function composeApp(core: Core, groups: ReadonlyArray<AnyElysia>, opts: {
   let inUse: ReadonlySet<string> = new Set();
   let limits: BodyLimits = bodyLimits([]);
   const app = new Elysia()
-    .onRequest(({ request, set }) => {
-      Object.assign(set.headers, SECURITY_HEADERS);
+    // Only what every request needs runs for every request: the security headers are added where
+    // the answer leaves (durableHandler), the request is logged there too, and the body's known
+    // fields are checked with its parsing (a global transform or after-response hook costs every
+    // GET a turn of the microtask queue, and the latter a setImmediate).
+    .onRequest(({ request }) => {
       const client = clientOf(request);
-      if (client.https) set.headers["strict-transport-security"] = HSTS;
       // A blocked address is refused before anything else is looked at (security/blocks.ts).
       refuseBlockedAddress(core, client.ip);
-      const unused = unusedMethod(request.method, pathOf(request), inUse, methodsOf);
-      if (unused) throw unused;
+      if (!inUse.has(request.method)) {
+        const unused = unusedMethod(request.method, pathOf(request), inUse, methodsOf);
+        if (unused) throw unused;
+      }
       runPipeline(core, request, client.ip, limits);
     })
-    .onParse(({ request, contentType, route }) => parseJsonBody(request, contentType, limits.ofRoute(request.method, route)))
-    .onTransform(({ request, route, body }) => checkKnownFields(known, request.method, route, body))
+    .onParse(async ({ request, contentType, route }) => {
+      const body = await parseJsonBody(request, contentType, limits.ofRoute(request.method, route));
+      checkKnownFields(known, request.method, route, body);
+      return body;
+    })
     .onError(({ code, error, request }) => {
       // The web UI's own paths (/s/DOCS/p/…, /login) are no route here: the app answers them.
       if (code === "NOT_FOUND" && request.method === "GET" && isUiPath(pathOf(request))) return uiAnswer(core, request);
-      const response = toErrorResponse(core, code, error, request, methodsOf);
-      const state = stateOf(request);
-      if (state) state.status = response.status;
-      else if (response.status >= 400) logRequest(core, request, response.status);
-      return response;
-    })
-    .onAfterResponse(({ request, set, responseValue }) => {
-      const state = stateOf(request);
-      if (!state) return;
-      const status = state.status ?? (responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200);
-      // After the answer has left, nothing may throw: there is no one left to answer to.
-      contain(core, "request log", () => logRequest(core, request, status));
+      return toErrorResponse(core, code, error, request, methodsOf);
     });
   for (const group of groups) app.use(group);
   known = knownFields(app.routes);
@@ -91,16 +86,21 @@ export type RequestHandler = (request: Request, socketIp?: string | null) => Pro
  */
 export function durableHandler(core: Core, app: App): RequestHandler {
   return async (incoming, socketIp = null) => {
+    const start = performance.now();
     let request = withSafeUrl(incoming);
     const head = request.method === "HEAD";
     if (head) request = new Request(request.url, { method: "GET", headers: request.headers });
-    identifyClient(request, socketIp, trustedProxiesOf(core));
+    const client = identifyClient(request, socketIp, trustedProxiesOf(core));
     const failures = core.commits.failures();
-    const response = await app.handle(request);
+    let response = await app.handle(request);
     if (core.commits.pending()) await core.commits.durable();
     if (core.commits.failures() !== failures) {
-      return problemResponse(new AppError("service_unavailable", { detail: "The change could not be saved: the database refused to commit it. Try again; if it keeps failing, check the server's free disk space and its log." }));
+      response = problemResponse(new AppError("service_unavailable", { detail: "The change could not be saved: the database refused to commit it. Try again; if it keeps failing, check the server's free disk space and its log." }));
     }
+    response = withSecurityHeaders(response, client.https);
+    // The answer is ready to leave: logged now, with the status it leaves with. Nothing here may
+    // throw (the answer is made).
+    contain(core, "request log", () => logRequest(core, request, response.status, performance.now() - start));
     return head ? withoutBody(response) : response;
   };
 }

@@ -107,8 +107,8 @@ describe("errors are problem documents", () => {
   });
 
   test("HSTS only over HTTPS", async () => {
-    const plain = await env.app.handle(new Request("http://cairn.test/api/health"));
-    const secure = await env.app.handle(new Request("https://cairn.test/api/health"));
+    const plain = await env.handle(new Request("http://cairn.test/api/health"));
+    const secure = await env.handle(new Request("https://cairn.test/api/health"));
     expect(plain.headers.get("strict-transport-security")).toBeNull();
     expect(secure.headers.get("strict-transport-security")).toContain("max-age=");
   });

@@ -58,7 +58,7 @@ export function runPipeline(core: Core, request: Request, ip: string, limits: Bo
   }
 
   const caller = resolveCaller(core, request, ip);
-  setState(request, { start: performance.now(), caller });
+  setState(request, { caller });
 
   if (caller.kind === "anonymous") {
     const hit = limiters(core).anonymous.hit(`anon:${ip}`, getSettings(core).anonymousRateLimitPerMinute);

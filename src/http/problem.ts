@@ -1,7 +1,7 @@
 import { AppError, ERROR_CODES, type ErrorCode } from "../platform/errors";
 import { allowedBy } from "./schema-words";
 import { fieldSentence } from "../platform/sentences";
-import { SECURITY_HEADERS } from "../platform/security-headers";
+import { securedHeaders } from "../platform/security-headers";
 
 /**
  * The one place that turns errors into RFC 9457 problem documents (docs/decisions.md, "Errors are
@@ -19,10 +19,9 @@ export function problemResponse(err: AppError): Response {
         ...(err.extras.errors ? { errors: shortErrors(err.extras.errors) } : {}),
         ...err.extras.extra,
       };
-  return new Response(JSON.stringify(body), {
-    status: err.status,
-    headers: { ...SECURITY_HEADERS, "content-type": "application/problem+json", ...err.extras.headers },
-  });
+  const response = new Response(JSON.stringify(body), { status: err.status, headers: securedHeaders("application/problem+json") });
+  for (const [name, value] of Object.entries(err.extras.headers ?? {})) response.headers.set(name, value);
+  return response;
 }
 
 /**

@@ -8,17 +8,18 @@ import { openInstance } from "../instance";
 import { ManualClock } from "../platform/clock";
 import { loadConfig } from "../platform/config";
 import { createLogger } from "../platform/log";
-import { createApp } from "./app";
+import { createApp, durableHandler, type RequestHandler } from "./app";
 
 let dir: string;
 let core: Core;
 let lines: string[];
-let app: ReturnType<typeof createApp>;
+let handle: RequestHandler;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "cairn-log-"));
   lines = [];
   core = openInstance(loadConfig(["--data", dir], {}), { clock: new ManualClock(), log: createLogger((l) => lines.push(l)) });
-  app = createApp(core);
+  // The server's handler: it logs each answer as it leaves.
+  handle = durableHandler(core, createApp(core));
 });
 afterEach(() => {
   core.close();
@@ -26,17 +27,16 @@ afterEach(() => {
 });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  app.handle(new Request(BASE + path, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn", ...headers }, body: JSON.stringify(body) }));
+  handle(new Request(BASE + path, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn", ...headers }, body: JSON.stringify(body) }));
 
 test("one structured line per request, with no password, token, cookie or code", async () => {
   const secret = "a very secret passphrase";
   const reg = await post("/api/auth/register", { email: "owner@example.com", displayName: "O", password: secret });
   const cookie = /cairn_session=([^;]+)/.exec(reg.headers.get("set-cookie")!)![1];
   const tok = await (await post("/api/api-tokens", { name: "t" }, { cookie: `cairn_session=${cookie}` })).json();
-  await app.handle(new Request(`${BASE}/api/auth/me?token=${tok.token}`, { headers: { authorization: `Bearer ${tok.token}` } }));
+  await handle(new Request(`${BASE}/api/auth/me?token=${tok.token}`, { headers: { authorization: `Bearer ${tok.token}` } }));
   await post("/api/auth/login", { email: "owner@example.com", password: "wrong but secret" });
-  await app.handle(new Request(`${BASE}/api/nope`));
-  await Bun.sleep(20); // Elysia writes after-response hooks once the answer has gone out.
+  await handle(new Request(`${BASE}/api/nope`));
 
   const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === "request");
   expect(requests.map((r) => [r.method, r.path, r.status])).toEqual([

@@ -2,10 +2,7 @@ import type { Caller } from "../identity/caller";
 
 /** What the pipeline learns about a request, for the handlers and the request log. */
 export interface RequestState {
-  start: number;
   caller: Caller;
-  /** Status of an error response (Elysia's onAfterResponse does not see it). */
-  status?: number;
 }
 
 const states = new WeakMap<Request, RequestState>();

@@ -43,10 +43,10 @@ export function pageRoutes(core: Core) {
       "/:id",
       ({ params, request, set }) => {
         const caller = callerOf(request);
-        const { json, page } = getPageJson(core, caller, params.id);
+        const { body, page } = getPageJson(core, caller, params.id);
         pageViews(core).read(caller, page, request.headers.get("user-agent"));
         const headers = set.headers as Record<string, string>;
-        return cachedPageAnswer(request, caller, page, headers) ?? readyJson(json, set);
+        return cachedPageAnswer(request, caller, page, headers) ?? readyJson(body, set);
       },
       {
         params: PageParams,

@@ -6,7 +6,7 @@ import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
-import { keptTextsUntilWrite, keptUntilWrite } from "../platform/db/kept-answers";
+import { keptBodiesUntilWrite, keptBody, keptUntilWrite } from "../platform/db/kept-answers";
 import { invalid, notFound } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import { versionConflict } from "./conflict";
@@ -41,10 +41,11 @@ export function createPage(core: Core, caller: Caller, input: CreatePageInput): 
 }
 
 /**
- * Pages already answered, as JSON text, until the next write (platform/db/kept-answers.ts),
- * by page and canEdit: the only part of the answer that depends on the caller.
+ * Pages already answered, as JSON text and its bytes, until the next write
+ * (platform/db/kept-answers.ts), by page and canEdit: the only part of the answer that
+ * depends on the caller.
  */
-const keptPages = keptTextsUntilWrite("pages", 8 * 1024 * 1024);
+const keptPages = keptBodiesUntilWrite("pages", 16 * 1024 * 1024);
 /**
  * Who may read which page, and edit it, until anything changes: by the caller's principals
  * (account and built-in groups), whether its token is read-only, and the page.
@@ -55,7 +56,7 @@ const keptReads = keptUntilWrite<{ page: PageMeta; canEdit: boolean } | null>("p
  * GET /api/pages/{id}, as JSON text and the row it came from (for the ETag). Access is worked
  * out on the row without its document; a page in the trash is still readable (never editable).
  */
-export function getPageJson(core: Core, caller: Caller, id: string): { json: string; page: PageMeta } {
+export function getPageJson(core: Core, caller: Caller, id: string): { json: string; body: Blob; page: PageMeta } {
   const p = principalParams(caller);
   const readOnly = caller.kind === "user" && caller.token?.readOnly === true;
   const read = keptReads(core.stamp, `${p.uid}|${p.builtins}|${readOnly}|${id}`, () => {
@@ -64,8 +65,8 @@ export function getPageJson(core: Core, caller: Caller, id: string): { json: str
     return f && access?.read ? { page: f.page, canEdit: editableNow(access, f.space, f.page) } : null;
   });
   if (!read) throw notFound("Page not found");
-  const json = keptPages(core.stamp, `${id}|${read.canEdit}`, () => JSON.stringify(toPage(findPage(core, id)!.page, read.canEdit)));
-  return { json, page: read.page };
+  const kept = keptPages(core.stamp, `${id}|${read.canEdit}`, () => keptBody(JSON.stringify(toPage(findPage(core, id)!.page, read.canEdit))));
+  return { json: kept.text, body: kept.body, page: read.page };
 }
 
 export interface UpdatePageInput {

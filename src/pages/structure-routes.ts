@@ -7,16 +7,16 @@ import { copyPage } from "../commands/copy-page";
 import { movePage } from "./move";
 import { listRecentPages } from "./recent";
 import { CopyBody, MoveBody, Page, PageParams, RecentPage, RecentQuery, SpaceQuery, TreeNode } from "./schemas";
-import { pageTreeJson } from "./tree";
+import { pageTreeBody } from "./tree";
 
 const detail = (summary: string) => ({ tags: ["Pages"], summary });
 
 /** Where pages sit: the tree, moving and copying. */
 export function structureRoutes(core: Core) {
   return new Elysia()
-    // Ready JSON text, kept between requests (tree.ts); checking it against the recursive
+    // Ready JSON bytes, kept between requests (tree.ts); checking it against the recursive
     // schema cost more than building it (≈1 ms for 1,000 pages). Tree tests check the shape.
-    .get("/tree", ({ query, request, set }) => readyJson(pageTreeJson(core, callerOf(request), query.spaceId), set), {
+    .get("/tree", ({ query, request, set }) => readyJson(pageTreeBody(core, callerOf(request), query.spaceId), set), {
       query: SpaceQuery,
       response: { 200: t.Array(TreeNode), ...problems(400, 404) },
       detail: detail("The published pages of a space, nested, ordered by position then title"),

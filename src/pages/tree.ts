@@ -3,7 +3,7 @@ import { failedRootIds } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
-import { keptTextsUntilWrite } from "../platform/db/kept-answers";
+import { keptBodiesUntilWrite, keptBody, type KeptBody } from "../platform/db/kept-answers";
 import { perInstance } from "../platform/memo";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import { byTitle } from "./queries";
@@ -64,17 +64,23 @@ function markReadOnly(root: TreeNode): void {
 }
 
 /**
- * Trees already answered, as JSON text, until the next write (platform/db/kept-answers.ts). A
- * tree depends only on the space's rows and on which restricted pages the caller fails, so
- * callers failing the same ones share an entry (most callers fail none).
+ * Trees already answered, as JSON text and its bytes, until the next write
+ * (platform/db/kept-answers.ts). A tree depends only on the space's rows and on which
+ * restricted pages the caller fails, so callers failing the same ones share an entry (most
+ * callers fail none).
  */
-const keptTrees = keptTextsUntilWrite("trees", 8 * 1024 * 1024);
+const keptTrees = keptBodiesUntilWrite("trees", 16 * 1024 * 1024);
 
-/** GET /api/pages/tree (spaceId: the id or key), as the JSON text of TreeNode[] (the route sends it as it is). */
-export function pageTreeJson(core: Core, caller: Caller, spaceId: string): string {
+function keptTree(core: Core, caller: Caller, spaceId: string): KeptBody {
   const space = requireReadableSpace(core, caller, findSpaceByIdOrKey(core, spaceId));
   const { hidden, locked } = failedRootIds(core, caller, space);
   hidden.sort();
   locked.sort();
-  return keptTrees(core.stamp, `${space.id}|${hidden.join(",")}|${locked.join(",")}`, () => JSON.stringify(buildTree(core, space.id, new Set(hidden), new Set(locked))));
+  return keptTrees(core.stamp, `${space.id}|${hidden.join(",")}|${locked.join(",")}`, () => keptBody(JSON.stringify(buildTree(core, space.id, new Set(hidden), new Set(locked)))));
 }
+
+/** GET /api/pages/tree (spaceId: the id or key), as the JSON text of TreeNode[]. */
+export const pageTreeJson = (core: Core, caller: Caller, spaceId: string): string => keptTree(core, caller, spaceId).text;
+
+/** The same as UTF-8 bytes, which the route sends as they are. */
+export const pageTreeBody = (core: Core, caller: Caller, spaceId: string): Blob => keptTree(core, caller, spaceId).body;

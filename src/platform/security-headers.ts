@@ -14,22 +14,61 @@ export const SECURITY_HEADERS: Record<string, string> = {
 
 export const HSTS = "max-age=31536000; includeSubDomains";
 
+const SECURITY_ENTRIES = Object.entries(SECURITY_HEADERS);
+
+/**
+ * Every answer carries the security headers, whatever made it (http/app.ts adds them where the
+ * server hands the answer to Bun): the answer's own value of a header wins (a file's sandboxing
+ * Content-Security-Policy), the others are added, and HSTS over HTTPS.
+ */
+export function withSecurityHeaders(response: Response, https: boolean): Response {
+  let headers = response.headers;
+  const missing = SECURITY_ENTRIES.filter(([name]) => !headers.has(name));
+  const hsts = https && !headers.has("strict-transport-security");
+  if (!missing.length && !hsts) return response;
+  try {
+    for (const [name, value] of missing) headers.set(name, value);
+    if (hsts) headers.set("strict-transport-security", HSTS);
+    return response;
+  } catch {
+    // An answer whose headers cannot change (as fetch() gives): copied, with the headers added.
+    headers = new Headers(headers);
+    for (const [name, value] of missing) headers.set(name, value);
+    if (hsts) headers.set("strict-transport-security", HSTS);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
+/**
+ * The security headers and a content type as one Headers object, made once per content type: a
+ * Response given a Headers object copies it natively (about 1 µs), where a plain object of the
+ * same nine headers took about 5 µs to convert, on every answer.
+ */
+const baseHeaders = new Map<string, Headers>();
+export function securedHeaders(contentType: string): Headers {
+  let headers = baseHeaders.get(contentType);
+  if (!headers) baseHeaders.set(contentType, (headers = new Headers({ ...SECURITY_HEADERS, "content-type": contentType })));
+  return headers;
+}
+
 /**
  * A 200 whose body is JSON text made earlier (kept between requests): sent as it is, so the
  * framework neither serialises nor checks it against the route's schema again (the schema
- * stays for the OpenAPI document). It carries the headers gathered so far (the security
- * headers set for every request, and the route's own), which are then cleared: with headers
- * left to merge, Elysia would copy the response into a new one around a stream of its body.
- * Typed `never` so a route may answer it in place of its body.
+ * stays for the OpenAPI document). It carries the headers the route set (moved from `set`,
+ * which is then empty: with headers left to merge, Elysia would copy the response into a new
+ * one around a stream of its body). Typed `never` so a route may answer it in place of its body.
  */
-export function readyJson(json: string, set: { headers: unknown }): never {
+export function readyJson(json: string | Blob, set: { headers: unknown }): never {
   return readyAnswer(json, "application/json", set);
 }
 
-/** readyJson for any text answer (a page's Markdown). */
-export function readyAnswer(text: string, contentType: string, set: { headers: unknown }): never {
+/** readyJson for any text answer (a page's Markdown); a Blob holds the text's UTF-8 bytes. */
+export function readyAnswer(text: string | Blob, contentType: string, set: { headers: unknown }): never {
   const gathered = set.headers as Record<string, string>;
-  const headers = { ...gathered, "content-type": contentType };
-  for (const name of Object.keys(gathered)) delete gathered[name];
-  return new Response(text, { headers }) as never;
+  const response = new Response(text, { headers: securedHeaders(contentType) });
+  for (const name in gathered) {
+    response.headers.set(name, gathered[name]);
+    delete gathered[name];
+  }
+  return response as never;
 }

@@ -1,8 +1,9 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, getTableName, isNull, sql } from "drizzle-orm";
 import { canCreateSpace, readableSpaceFilter, spaceCapabilities, requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
 import { OPERATION, PRINCIPAL, spaceGrants } from "../permissions/tables";
 import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
+import { keptUntilWrite } from "../platform/db/kept-answers";
 import { perInstance } from "../platform/memo";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
@@ -71,14 +72,23 @@ const spaceLookups = perInstance((core: Core) => ({
   byKey: core.db.select().from(spaces).where(eq(spaces.key, sql.placeholder("key"))).prepare(),
 }));
 
+/**
+ * Space rows found, kept until the spaces table changes (platform/db/table-stamps.ts): every
+ * tree, page and search request names its space, and spaces are seldom written. A space not
+ * found is not kept (a client trying names would only fill the cache). Shared between
+ * requests: read them, never change them.
+ */
+const keptSpaces = keptUntilWrite<SpaceRow | undefined>("spaces", 2_000, undefined, { tables: [{ table: getTableName(spaces) }] });
+
 export function findSpaceByKey(core: Core, key: string): SpaceRow | undefined {
   // A malformed key cannot exist: answer "not found" rather than a 400 on a path segment.
   if (!KEY_PATTERN.test(key)) return undefined;
-  return spaceLookups(core).byKey.get({ key: key.toUpperCase() });
+  const upper = key.toUpperCase();
+  return keptSpaces(core.stamp, `key:${upper}`, () => spaceLookups(core).byKey.get({ key: upper }));
 }
 
 export function findSpaceById(core: Core, id: string): SpaceRow | undefined {
-  return spaceLookups(core).byId.get({ id });
+  return keptSpaces(core.stamp, `id:${id}`, () => spaceLookups(core).byId.get({ id }));
 }
 
 /**

@@ -71,6 +71,21 @@ export function toAccount(user: UserRow, role: RoleRow) {
 
 export type Account = ReturnType<typeof toAccount>;
 
+/**
+ * GET /api/auth/me's JSON, kept per account row as read: the token and session look-ups keep
+ * their rows until the accounts or roles table changes (then they read new rows, which are new
+ * objects here), so the account is sorted and serialised once, not on every page load.
+ */
+const accountJsons = new WeakMap<UserRow, { role: RoleRow; json: string }>();
+
+export function accountJson(user: UserRow, role: RoleRow): string {
+  const kept = accountJsons.get(user);
+  if (kept?.role === role) return kept.json;
+  const json = JSON.stringify(toAccount(user, role));
+  accountJsons.set(user, { role, json });
+  return json;
+}
+
 const userLookups = perInstance((core: Core) => {
   const base = () => core.db.select({ user: users, role: roles }).from(users).innerJoin(roles, eq(users.roleId, roles.id));
   return {
