@@ -15,8 +15,8 @@ export interface Budget {
 
 /** The request path's kept checks: the change stamp read once per synchronous run, small answers kept until their own tables change. */
 const KEPT = "lowered: the change stamp read once per synchronous run, settings/blocks/tokens/sessions kept until their own tables change (the figure when the gate was added)";
-/** The request path: the stamp read again only after a commit (the WAL index watched), space rows kept by their table. */
-const WATCHED = "lowered: the change stamp is read again only when the WAL index shows a commit (data_version was read on every request, total_changes() once per run), space rows kept until the spaces table changes";
+/** The request path: space rows kept by their table, kept trees and pages sent as bytes (the change stamp still read once per run: its two statements). */
+const WATCHED = "lowered: space rows kept until the spaces table changes, no statement of a request's own once its answers are kept; the two left are the change stamp (data_version, total_changes()), read once per synchronous run (watching the WAL index instead was withdrawn: docs/decisions.md)";
 /** The write path: statements prepared once, answers kept by table no longer worked out again after each PUT. */
 const WRITE = "lowered: kept answers survive page writes (kept by their tables) and statements are prepared once (the figure when the gate was added)";
 
@@ -29,16 +29,16 @@ const WRITE = "lowered: kept answers survive page writes (kept by their tables) 
  * timer that batches many requests' bookkeeping (token use every 5 s) is left out.
  */
 export const STATEMENTS_PER_REQUEST: Record<string, Budget> = {
-  "GET /api/auth/me": { limit: 0, why: `${WATCHED}: 2; ${KEPT}: 4` },
+  "GET /api/auth/me": { limit: 2, why: `${WATCHED}: 2; ${KEPT}: 4` },
   "GET /api/auth/me, after a write": { limit: 3, why: `${KEPT}: 10` },
-  "GET /api/pages/{id}": { limit: 0, why: `${WATCHED}: 4; ${KEPT}: 7` },
+  "GET /api/pages/{id}": { limit: 2, why: `${WATCHED}: 4; ${KEPT}: 7` },
   "GET /api/pages/{id}, after a write": { limit: 5, why: `${WATCHED}: 9; ${KEPT}: 22` },
-  "GET /api/pages/{id}, a page not read before": { limit: 2, why: `${WATCHED}: 8; ${KEPT}: 14` },
-  "GET /api/pages/tree (1,000 pages)": { limit: 0, why: `${WATCHED}: 5; ${KEPT}; a reader's failed restrictions kept: 9` },
+  "GET /api/pages/{id}, a page not read before": { limit: 4, why: `${WATCHED}: 8; ${KEPT}: 14` },
+  "GET /api/pages/tree (1,000 pages)": { limit: 2, why: `${WATCHED}: 5; ${KEPT}; a reader's failed restrictions kept: 9` },
   "GET /api/pages/tree (1,000 pages), after a write": { limit: 4, why: `${WATCHED}: 7; ${KEPT}: 19` },
-  "GET /api/search, asked before": { limit: 0, why: `${WATCHED}: 4; ${KEPT}: 6` },
-  "GET /api/search, never asked": { limit: 8, why: `${WATCHED}: 12; ${KEPT}: 18` },
-  "GET /api/search, two words, never asked": { limit: 13, why: `${WATCHED} (was 17); before, near spellings came to stem a word with its one-edit variants in one call, two statements each on the private tokenizer, the vocabulary checked once per query (was 34; ${KEPT}: 40)` },
+  "GET /api/search, asked before": { limit: 2, why: `${WATCHED}: 4; ${KEPT}: 6` },
+  "GET /api/search, never asked": { limit: 10, why: `${WATCHED}: 12; ${KEPT}: 18` },
+  "GET /api/search, two words, never asked": { limit: 15, why: `${WATCHED} (was 17); before, near spellings came to stem a word with its one-edit variants in one call, two statements each on the private tokenizer, the vocabulary checked once per query (was 34; ${KEPT}: 40)` },
   "GET /api/search, after a write": { limit: 12, why: `${WATCHED}: 14; ${KEPT}: 27` },
   "PUT /api/pages/{id} (a new version)": { limit: 44, why: `${WRITE}: 51; 40 to 42 measured, 2 more when two of the search's "anything dirty?" checks fall together` },
   "PUT /api/pages/{id}, 20 watchers, 3 webhooks (with its deliveries)": { limit: 69, why: `${WRITE}: 76; 67 measured, 2 more as for the PUT above` },
@@ -62,7 +62,7 @@ export const START_UP: Record<"modules" | "sourceBytes" | "statements", Budget> 
 export const IDLE_STATEMENTS_PER_SECOND: Budget = { limit: 1.5, why: "lowered: the jobs poll reads whether a job is due and writes only when one is (was 8.2, an empty write transaction every second); 1.2 measured, the rest a timer tick's room" };
 
 /** The built binary (the browser tests build it once per run: tests/e2e/harness.ts). */
-export const BINARY_BYTES: Budget = { limit: 123_660_464, why: "lowered: the binary built with --splitting (a chunk per lazily loaded part) and @elysiajs/openapi read from its /openapi entry instead of its index with the package's own reference pages (was 123,926,704, the size after playwright-core left and the UI's text was embedded gzipped only, from 144,373,936)" };
+export const BINARY_BYTES: Budget = { limit: 123_800_000, why: "raised 140 KB at the merge that brought the request path, the write path, staged imports and first-time search together (123,713,712 measured), with ~0.07 % room so a few lines of our own code do not fail it: a library landing shows as hundreds of KB; before that lowered: the binary built with --splitting (a chunk per lazily loaded part) and @elysiajs/openapi read from its /openapi entry instead of its index with the package's own reference pages (123,660,464; was 123,926,704, the size after playwright-core left and the UI's text was embedded gzipped only, from 144,373,936)" };
 
 /**
  * The leak check: objects still reachable (bun:jsc heapStats().objectCount after a full

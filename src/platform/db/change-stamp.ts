@@ -5,8 +5,6 @@
  */
 import type { Database } from "bun:sqlite";
 import { perInstance } from "../memo";
-import { existsSync } from "node:fs";
-import { inWalMode } from "./open";
 import { COUNTS_SQL, createCountsTable, tablesStamp, tablesUnwatched, watchDeclaredTables } from "./table-stamps";
 
 export interface ChangeStamp {
@@ -30,8 +28,6 @@ interface StampState {
   changes: ReturnType<Database["query"]>;
   version: ReturnType<Database["query"]>;
   counts: ReturnType<Database["query"]> | null;
-  /** Whether anyone committed since the stamp was read (the commit watch below); null: read it each run. */
-  commits: CommitWatch | null;
   /** data_version read during this synchronous run (fresh until the next microtask). */
   versionValue: number;
   versionFresh: boolean;
@@ -41,8 +37,6 @@ interface StampState {
   /** The stamp last read, and whether it still holds (see writeStamp). */
   text: string;
   fresh: boolean;
-  /** Fresh until the WAL index moves (no transaction was open when it was read), not for one run only. */
-  lasting: boolean;
   /** Rolled-back transactions (the transactions module notes them). */
   rollbacks: number;
   /** Rows changed by bookkeeping, left out of total_changes(). */
@@ -60,14 +54,12 @@ const state = perInstance(
     changes: db.query("SELECT total_changes() AS t"),
     version: db.query("PRAGMA data_version"),
     counts: countsStatement(db),
-    commits: watchCommits(db),
     versionValue: 0,
     versionFresh: false,
     countsAt: "",
     countsText: null,
     text: "",
     fresh: false,
-    lasting: false,
     rollbacks: 0,
     excluded: 0,
     depth: 0,
@@ -119,39 +111,27 @@ export function noteWriting(db: Database, begins: boolean): void {
  * data_version (commits by other connections) and the rollbacks. Inside a transaction too: its
  * own writes move total_changes; undoing them, the count.
  *
- * Read again only when it may have moved, not once per cache asked (a request asks three to
- * six: trusted proxies, address blocks, the token, the page and its access…). Inside a write
- * transaction of ours it is read on every call, so it sees its own writes; its start and end
- * drop the value read (noteWriting), as do a rollback and bookkeeping. Any commit, ours or
- * another connection's (a `cairn` command beside the server), shows in the WAL index, which is
- * looked at on every call (the commit watch below, a few nanoseconds): the stamp is read again
- * then, and only then, so a request that reads only kept answers runs no statement at all.
- * Where there is no index to watch (not WAL, in memory), and while a transaction that is not
- * one of ours is open, the stamp is read once per synchronous run, data_version included: a
- * commit by another process, or a write outside tx(), is then seen at the next run.
+ * Read once per synchronous run of our code, not once per cache asked (a request asks three to
+ * six: trusted proxies, address blocks, the token, the page and its access…): nothing of ours
+ * writes outside a write transaction, whose start and end drop the value read (noteWriting),
+ * and a commit by another process is seen at the next run, microseconds later, as the
+ * data_version half always was. Inside a transaction total_changes() is read on every call,
+ * so it sees its own writes.
  */
 export function writeStamp(db: Database): string {
   const s = state(db);
-  if (s.commits) {
-    if (s.commits.moved()) {
-      s.versionValue = (s.version.get() as { data_version: number }).data_version;
-      s.fresh = false;
-    }
-  } else if (!s.fresh && !s.versionFresh) {
+  if (s.fresh) return s.text;
+  // total_changes() reads no database (a fraction of a microsecond); data_version does, and
+  // is read at most once per synchronous run, inside a transaction too.
+  if (!s.versionFresh) {
     s.versionValue = (s.version.get() as { data_version: number }).data_version;
     s.versionFresh = true;
     queueMicrotask(() => (s.versionFresh = false));
   }
-  if (s.fresh && !(s.lasting && db.inTransaction)) return s.text;
   s.text = `${totalChanges(s) - s.excluded}:${s.versionValue}:${s.rollbacks}`;
   if (s.writing === 0) {
     s.fresh = true;
-    // Kept until the WAL index shows a commit, except while a transaction is open that is not
-    // one of ours under way (a group of commits between its members, or writes outside tx(),
-    // which the rules forbid): its writes show there only at COMMIT, so the stamp is then kept
-    // for this run only, as where there is no index to watch.
-    s.lasting = s.commits !== null && !db.inTransaction;
-    if (!s.lasting) queueMicrotask(() => (s.fresh = false));
+    queueMicrotask(() => (s.fresh = false));
   }
   return s.text;
 }
@@ -190,65 +170,3 @@ export const sqliteChangeStamp = perInstance(
     },
   }),
 );
-
-/*
- * The commit watch: has anyone, this connection included, committed since we last looked?
- * PRAGMA data_version answers for other connections only and costs about 5 µs (a read
- * transaction, which takes and drops file locks); it was read on every request.
- *
- * In WAL mode every connection, in any process, publishes each commit in the header of the WAL
- * index, the first bytes of the `-shm` file that SQLite maps into every connection's memory
- * (its layout is part of SQLite's documented file format: a 48-byte header, written twice,
- * whose change counter goes up with every commit, beside the last frame, the salts and a
- * checksum). Mapping the same bytes and comparing them with what we saw last answers in
- * nanoseconds. It only says that something may have changed: the stamp is then read again,
- * data_version included, so our own commits still do not count as another connection's.
- *
- * The order makes it safe: the header is copied before data_version is read, so a commit after
- * the copy moves the header again and is seen at the next look, and one before it is in the
- * data_version read after. A torn read (a writer halfway through the header) differs from the
- * copy and costs one reading too many, never one too few.
- *
- * The mapping never outlives the file's first page: SQLite shrinks the file only when a first
- * connection opens it, which cannot happen while ours is open, and even then to 3 bytes of
- * that same page (a mapped page partly inside the file reads as zeros beyond it, no fault).
- */
-
-/** The header's words from the change counter to the checksum (the first two: version, unused). */
-const FIRST_WORD = 2;
-const WORDS = 12;
-
-export interface CommitWatch {
-  /** True when the header moved since the last call (or on the first); the header seen is kept. */
-  moved(): boolean;
-}
-
-/** A watch on this connection's WAL index; null where there is none (not opened in WAL mode, in memory). */
-export function watchCommits(db: Database): CommitWatch | null {
-  const path = db.filename;
-  if (!inWalMode(db) || !path || !existsSync(`${path}-shm`)) return null;
-  let header: Uint32Array;
-  try {
-    const bytes = Bun.mmap(`${path}-shm`, { shared: true, size: WORDS * 4 });
-    if (bytes.byteLength < WORDS * 4) return null;
-    header = new Uint32Array(bytes.buffer, bytes.byteOffset, WORDS);
-  } catch {
-    return null;
-  }
-  const seen = new Uint32Array(WORDS);
-  let first = true;
-  return {
-    moved() {
-      let moved = first;
-      first = false;
-      for (let i = FIRST_WORD; i < WORDS; i++) {
-        const word = header[i];
-        if (word !== seen[i]) {
-          seen[i] = word;
-          moved = true;
-        }
-      }
-      return moved;
-    },
-  };
-}

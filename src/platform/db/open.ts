@@ -13,17 +13,11 @@ import { createCountsTable } from "./table-stamps";
  */
 const QUERY_CACHE_SIZE = 256;
 
-/** Connections opened here in WAL mode: their commits show in the WAL index (change-stamp.ts watches it). */
-const walConnections = new WeakSet<Database>();
-export const inWalMode = (db: Database) => walConnections.has(db);
-
 export function openSqlite(path: string): Database {
   if (Database.MAX_QUERY_CACHE_SIZE < QUERY_CACHE_SIZE) Database.MAX_QUERY_CACHE_SIZE = QUERY_CACHE_SIZE;
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.exec("PRAGMA busy_timeout = 5000");
-  // The mode the file is in after asking (a file system without shared memory keeps another).
-  const mode = sqlite.query<{ journal_mode: string }, []>("PRAGMA journal_mode = WAL").get();
-  if (mode?.journal_mode === "wal") walConnections.add(sqlite);
+  sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = FULL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA temp_store = MEMORY");
