@@ -45,10 +45,10 @@ export function checkArchiveBound(core: Core, startBase: () => void): BoundActio
   return "none";
 }
 
-/** The server's watch; stops at close. */
-export function keepArchiveBounded(core: Core, startBase: () => void, everyMs = ARCHIVE_CHECK_MS): void {
+/** The server's watch; stops at close, or when the function it answers is called. */
+export function keepArchiveBounded(core: Core, startBase: () => void, everyMs = ARCHIVE_CHECK_MS): () => void {
   const wal = core.wal;
-  if (!wal) return;
+  if (!wal) return () => {};
   // Nothing archived since the last look, nothing to look at: an idle server reads no directory.
   let seen = "";
   const timer = setInterval(() => {
@@ -63,5 +63,7 @@ export function keepArchiveBounded(core: Core, startBase: () => void, everyMs = 
     }
   }, everyMs);
   timer.unref?.();
-  core.onClose(() => clearInterval(timer));
+  const stop = () => clearInterval(timer);
+  core.onClose(stop);
+  return stop;
 }

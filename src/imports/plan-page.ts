@@ -16,7 +16,7 @@ import { AppError, invalid } from "../platform/errors";
 import { tidySingleLine } from "../platform/text";
 import { newTally, rewriteCommentBody, rewriteContent, type ImportedPerson, type RefTargets } from "./links";
 import type { ImportedPage, ImportedSpace } from "./model";
-import type { ImportPlan } from "./plan";
+import type { ImportPlan } from "./plan-types";
 import { importRefused } from "./refused";
 
 /** An imported time when it is one, else `fallback`, as the ISO text every row stores. */

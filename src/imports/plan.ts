@@ -18,66 +18,9 @@ import { newTally, rewriteContent, type ImportedPerson, type RefTargets } from "
 import type { ImportedSpace } from "./model";
 import { importRefused } from "./refused";
 import { planPage, refusedAt, tidyTitle, when } from "./plan-page";
-import type { attachments } from "../attachments/tables";
-import type { comments } from "../comments/tables";
-import type { pages, pageVersions } from "../pages/tables";
-import type { templates } from "../templates/tables";
+import type { ImportPlan, PlanOptions } from "./plan-types";
 
-export interface ImportCounts {
-  pages: number;
-  versions: number;
-  comments: number;
-  attachments: number;
-  labels: number;
-  templates: number;
-}
-
-export interface ImportPlan {
-  spaceId: string;
-  key: string;
-  name: string;
-  description: string;
-  settings: { iconKind: number; iconValue: string | null; iconColor: string | null; treeStyle: number; publicComments: boolean; exports: Record<string, boolean> };
-  homepageId: string | null;
-  pages: (typeof pages.$inferInsert)[];
-  versions: (typeof pageVersions.$inferInsert)[];
-  comments: (typeof comments.$inferInsert)[];
-  /** sha256, size and content type come from the blob store (write-space.ts storeBlobs). */
-  attachments: (Omit<typeof attachments.$inferInsert, "sha256" | "size" | "contentType"> & { blob: string })[];
-  /** Folded label names per page id; label rows are found or made in the transaction. */
-  labels: { pageId: string; name: string }[];
-  templates: (typeof templates.$inferInsert)[];
-  /** Versions credited to the importer that keep the name the archive gave their author. */
-  versionImportedAuthors: { pageId: string; versionNumber: number; name: string }[];
-  /** Accounts authors were matched to (only when the importer may credit others): for the audit log. */
-  credited: { userId: string; name: string }[];
-  counts: ImportCounts;
-  mapped: ImportedSpace["mapped"];
-  skipped: ImportedSpace["skipped"];
-}
-
-export interface PlanOptions {
-  key: string;
-  name: string;
-  ownerId: string;
-  /**
-   * The importer may credit other accounts (the owner, or whoever manages users): authors are
-   * matched to accounts by e-mail. Otherwise a pack's pages, versions and comments are the
-   * importer's, keeping their authors' names as text, and nobody else is named.
-   */
-  creditAccounts: boolean;
-  now: number;
-  /** Called after each page is checked (progress). */
-  onPage?: () => void;
-  /**
-   * Staged writing (imports/staged.ts): whenever the pages checked since the last slice reach
-   * `pages` or their versions `bytes` of JSON, `write` gets the plan holding just those pages'
-   * rows (pages, versions, comments, attachments, imported authors), which are then let go;
-   * once more at the end for the rest (possibly none). Labels and templates stay in the plan
-   * for the end. Without it every row stays in the plan.
-   */
-  slices?: { pages: number; bytes: number; write: (plan: ImportPlan) => Promise<void> };
-}
+export type { ImportCounts, ImportPlan, PlanOptions } from "./plan-types";
 
 /** The rows written slice by slice, emptied after each (labels and templates stay). */
 const SLICED = ["pages", "versions", "comments", "attachments", "versionImportedAuthors"] as const;

@@ -127,7 +127,11 @@ export function planReplay(archiveDir: string, base: WalPosition | null, at: num
 async function readStep(genDir: string, step: Step): Promise<Map<number, Uint8Array>> {
   const { seg } = step;
   const size = frameSize(seg.pageSize);
-  const fh = await open(join(genDir, `${seg.name}.frames`), "r");
+  // A segment pruned between the plan and this read (a new base's retention, while a preview
+  // copy is made outside maintenance) is not covered any more, never a failure of the server.
+  const fh = await open(join(genDir, `${seg.name}.frames`), "r").catch((err: NodeJS.ErrnoException) => {
+    throw err.code === "ENOENT" ? new NotCoveredError(`WAL segment ${seg.name} was pruned while the restore read it: choose a later backup.`) : err;
+  });
   let bytes: Uint8Array;
   try {
     const length = (step.to - seg.first + 1) * size;
