@@ -1,4 +1,4 @@
--- Search (DESIGN.md §6): a word index and a title trigram index, both contentless (the text lives
+-- Search (docs/decisions.md, "Search"): a word index and a title trigram index, both contentless (the text lives
 -- in pages; snippets are built from pages.plain_text). Triggers note changed pages in
 -- search_dirty; src/search/indexer.ts re-indexes them before the same transaction commits.
 CREATE VIRTUAL TABLE `search_words` USING fts5(title, body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2');

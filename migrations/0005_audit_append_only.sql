@@ -1,4 +1,4 @@
--- The audit log is append-only (DESIGN.md §7): the database itself refuses to change or remove
+-- The audit log is append-only (docs/decisions.md, "Audit log"): the database itself refuses to change or remove
 -- an entry, whoever asks. Verification (POST /api/admin/audit/verify) catches what is done
 -- around these triggers (dropping them, editing the file).
 CREATE TRIGGER `audit_log_no_update` BEFORE UPDATE ON `audit_log` BEGIN
