@@ -213,11 +213,13 @@ describe("writing a page", () => {
     const { page } = v;
     const p = await newPage(page, space.id, "Scratch", { text: "Saved text." });
     await page.goto(`/s/ENG/p/${p.id}/edit`);
-    await page.locator(".ProseMirror").click();
+    // Typed only once the editor holds the saved text and takes input (the room has synced):
+    // keys pressed before that can land nowhere on a slow machine.
+    await page.locator('.ProseMirror[contenteditable="true"]', { hasText: "Saved text." }).click();
     await page.keyboard.press("Control+End");
     await page.keyboard.type(" Unsaved words.");
     // The copy kept in the browser holds every word typed (it is written after a pause in typing).
-    await page.waitForFunction((id) => (localStorage.getItem(`cairn.unsaved.${id}`) ?? "").includes("Unsaved words."), p.id, { timeout: 10_000 });
+    await page.waitForFunction((id) => (localStorage.getItem(`cairn.unsaved.${id}`) ?? "").includes("Unsaved words."), p.id, { timeout: 20_000 });
     await page.reload();
     await page.getByRole("status").getByText(/Restored your unsaved changes/).waitFor();
     await page.locator(".ProseMirror", { hasText: "Unsaved words." }).waitFor();
