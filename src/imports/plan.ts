@@ -39,6 +39,19 @@ function matchAuthors(core: Core, imported: ImportedSpace, credit: boolean): Map
 }
 
 const GC_EVERY_PAGES = 1_000;
+/** Pages whose versions are read from the archive at once (each read waits on the file). */
+const READ_AHEAD = 32;
+
+/** The versions of the READ_AHEAD pages from `from`, for those that read theirs late (a pack's). */
+async function readVersionsAhead(pages: ImportedSpace["pages"], from: number): Promise<void> {
+  await Promise.all(
+    pages.slice(from, from + READ_AHEAD).map(async (p) => {
+      if (!p.readVersions) return;
+      p.versions = await p.readVersions();
+      p.readVersions = undefined;
+    }),
+  );
+}
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function planImport(core: Core, imported: ImportedSpace, opts: PlanOptions): Promise<ImportPlan> {
@@ -107,6 +120,7 @@ export async function planImport(core: Core, imported: ImportedSpace, opts: Plan
   };
   for (const [i, p] of imported.pages.entries()) {
     const where = p.sourcePath ?? `page ${i + 1} (${p.title})`;
+    if (i % READ_AHEAD === 0) await readVersionsAhead(imported.pages, i);
     if (p.parent !== null && !placed.has(p.parent)) throw importRefused(`its parent ${p.parent} is not a page that comes before it`, where);
     placed.add(p.ref);
     const versionsBefore = plan.versions.length;
