@@ -23,7 +23,7 @@ export const searchIndex = perInstance(
  *   2. a timer catches up CATCH_UP_DELAY_MS after any write transaction, and at shutdown;
  *   3. at start, whatever a crash left marked is indexed.
  * A backlog larger than a search may index (a restore marks every page, a bulk import thousands)
- * is drained in the background, DRAIN_STEP pages a turn, so no request waits seconds behind
+ * is drained in the background, in turns of about STEP_MS, so no request waits seconds behind
  * it; until it is drained, a search may miss pages not yet re-indexed.
  */
 const timers = perInstance((_core: Core) => ({ timer: null as ReturnType<typeof setTimeout> | null, draining: false, closed: false, step: FIRST_STEP }));
