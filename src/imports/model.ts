@@ -91,8 +91,13 @@ export interface ImportedPage {
   createdAt?: string;
   updatedAt?: string;
   labels: string[];
-  /** At least one; the last is the page's current content. */
+  /** At least one; the last is the page's current content (empty until readVersions when that is given). */
   versions: ImportedVersion[];
+  /**
+   * The versions read from the archive only when the plan reaches the page (a pack's pages):
+   * held for every page at once, their documents were most of an import's memory.
+   */
+  readVersions?: () => Promise<ImportedVersion[]>;
   comments: ImportedComment[];
   attachments: ImportedAttachment[];
   /** For error messages ("pages/00012.json", "Guides/Setup.md"). */

@@ -15,8 +15,6 @@ export const PACK_VERSION = 1;
 const PAGE_FILE = /^pages\/(\d{5,})\.json$/;
 const BLOB_FILE = /^blobs\/([0-9a-f]{64})$/;
 const READ_AHEAD = 32;
-const UTF8 = new TextEncoder();
-const UTF8_TEXT = new TextDecoder();
 const GC_EVERY_PAGES = 1_024;
 
 export function isPack(zip: OpenedZip): boolean {
@@ -57,16 +55,6 @@ class Fields {
   doc(f: string): JSONContent {
     const v = this.o[f];
     return isObj(v) ? (v as JSONContent) : this.bad(f, "a document object");
-  }
-  /**
-   * A document kept as its JSON text and parsed again only when the plan reads it: parsed, the
-   * documents of every page were held at once until the import was written.
-   */
-  lazyDoc(f: string): () => JSONContent {
-    // UTF-8 bytes, not a string: a document with one character outside Latin-1 would be held
-    // as UTF-16, twice the size.
-    const bytes = UTF8.encode(JSON.stringify(this.doc(f)));
-    return () => JSON.parse(UTF8_TEXT.decode(bytes)) as JSONContent;
   }
   list(f: string): Fields[] {
     const v = this.o[f] ?? [];
@@ -163,10 +151,10 @@ export async function readPack(zip: OpenedZip, onPage: () => void = () => {}): P
   for (let i = 0; i < pageFiles.length; i += READ_AHEAD) {
     const batch = await Promise.all(pageFiles.slice(i, i + READ_AHEAD).map(({ path }) => object(zip, path)));
     for (const page of batch) {
-      imported.pages.push(readPage(page));
+      imported.pages.push(readPage(zip, page));
       onPage();
     }
-    // Each page file's parsed object is garbage once read (its documents are kept as text):
+    // Each page file's parsed object is garbage once read (its documents are read again later):
     // collected now and then, not when JavaScriptCore next needs room (~100 MB per 3,000 pages);
     // asked for without waiting for it (a synchronous full collection held every request).
     if (i % GC_EVERY_PAGES < READ_AHEAD) Bun.gc(false);
@@ -174,22 +162,14 @@ export async function readPack(zip: OpenedZip, onPage: () => void = () => {}): P
   return imported;
 }
 
-function readPage(f: Fields): ImportedPage {
-  const versions = f.list("versions").map((v): ImportedVersion & { number: number } => {
-    const parse = v.lazyDoc("content");
-    return {
-      number: v.int("number"),
-      title: v.str("title"),
-      changeComment: v.strOr("changeComment"),
-      author: v.strOr("author"),
-      createdAt: v.optStr("createdAt"),
-      // A getter, not a value: the parsed document exists only while the plan rewrites it.
-      get content() {
-        return parse();
-      },
-    };
-  });
-  versions.sort((a, b) => a.number - b.number);
+/**
+ * A page without its versions: they are read from the archive again when the plan reaches the
+ * page (readVersions), so only a slice's documents are held at a time, never every page's.
+ * Each page file is inflated and parsed twice; held whole, the documents of a 10,000-page pack
+ * grew the server by ~270 MB.
+ */
+function readPage(zip: OpenedZip, f: Fields): ImportedPage {
+  const path = f.file;
   return {
     ref: f.str("id"),
     parent: f.strOr("parent"),
@@ -202,7 +182,8 @@ function readPage(f: Fields): ImportedPage {
     createdAt: f.optStr("createdAt"),
     updatedAt: f.optStr("updatedAt"),
     labels: f.strings("labels"),
-    versions: versions.map(({ number: _, ...v }) => v),
+    versions: [],
+    readVersions: async () => readVersions(await object(zip, path)),
     comments: f.list("comments").map(
       (c): ImportedComment => ({
         ref: c.str("id"),
@@ -228,6 +209,19 @@ function readPage(f: Fields): ImportedPage {
     ),
     sourcePath: f.file,
   };
+}
+
+function readVersions(f: Fields): ImportedVersion[] {
+  const versions = f.list("versions").map((v): ImportedVersion & { number: number } => ({
+    number: v.int("number"),
+    title: v.str("title"),
+    changeComment: v.strOr("changeComment"),
+    author: v.strOr("author"),
+    createdAt: v.optStr("createdAt"),
+    content: v.doc("content"),
+  }));
+  versions.sort((a, b) => a.number - b.number);
+  return versions.map(({ number: _, ...v }) => v);
 }
 
 function readTemplate(t: Fields): ImportedTemplate {

@@ -136,6 +136,29 @@ describe("a staged import", () => {
     expect(good.body.counts.pages).toBe(450);
   }, 30_000);
 
+  test("a pack's documents are read from the archive as the plan reaches each page, never all at once", async () => {
+    const { imported, done } = await converted(await packOfPages(pagesOf(300)));
+    try {
+      // Read, the pack holds each page's place and refs, none of its documents.
+      expect(imported.pages.every((p) => p.versions.length === 0 && p.readVersions)).toBe(true);
+      const documentsHeld: number[] = [];
+      const { plan } = await writeStaged(env.core, imported, planning("LAZY"), { id: owner.id, ip: null }, {
+        slicePages: 100,
+        afterSlice: async () => {
+          documentsHeld.push(imported.pages.filter((p) => p.versions.length > 0).length);
+        },
+      });
+      expect(plan.counts.pages).toBe(300);
+      // A page's documents are let go once planned: at most one read-ahead (32 pages) is held.
+      expect(documentsHeld.length).toBeGreaterThanOrEqual(3);
+      for (const held of documentsHeld) expect(held).toBeLessThanOrEqual(32);
+      // Every page was read: its documents are in the space.
+      expect(env.core.sqlite.query("SELECT count(*) AS n FROM page_versions v JOIN pages p ON p.id = v.page_id JOIN spaces s ON s.id = p.space_id WHERE s.key = 'LAZY'").get()).toEqual({ n: 300 });
+    } finally {
+      done();
+    }
+  }, 30_000);
+
   test("a failure inside a slice's transaction removes the slices before it", async () => {
     const { imported, done } = await converted(await packOfPages(pagesOf(250)));
     const before = footprint(env);

@@ -23,15 +23,45 @@ export const searchIndex = perInstance(
  *   2. a timer catches up CATCH_UP_DELAY_MS after any write transaction, and at shutdown;
  *   3. at start, whatever a crash left marked is indexed.
  * A backlog larger than a search may index (a restore marks every page, a bulk import thousands)
- * is drained in the background, DRAIN_STEP pages a turn, so no request waits seconds behind
+ * is drained in the background, in turns of about STEP_MS, so no request waits seconds behind
  * it; until it is drained, a search may miss pages not yet re-indexed.
  */
-const timers = perInstance((_core: Core) => ({ timer: null as ReturnType<typeof setTimeout> | null, draining: false, closed: false }));
+const timers = perInstance((_core: Core) => ({ timer: null as ReturnType<typeof setTimeout> | null, draining: false, closed: false, step: FIRST_STEP }));
 
 /** Pages a search indexes before it answers; more are left to the drain. */
 const SEARCH_CATCH_UP_PAGES = 500;
-/** Pages indexed per turn of the event loop while draining a backlog (~10-30 ms). */
+/** Pages indexed per turn of the event loop while draining a backlog, at most. */
 const DRAIN_STEP = 100;
+/** The first turn's pages, before a full turn has said what a page costs here. */
+const FIRST_STEP = 16;
+/**
+ * The time a turn aims at. Pages range from a line to megabytes of text: 100 pages of ~20 KB
+ * held an import's readers for 150-450 ms a turn. So each full turn (one that found more pages
+ * than it took) sets the next one's pages from its own time per page.
+ */
+const STEP_MS = 10;
+
+/**
+ * One turn of the drain (or of the timer's catch-up): true when nothing is left. Taken a
+ * quarter of the step at a time, stopping once STEP_MS is spent, so a step learned on small
+ * pages overshoots by a quarter at most when large ones come.
+ */
+function drainStep(core: Core): boolean {
+  const state = timers(core);
+  const index = searchIndex(core);
+  const started = performance.now();
+  const part = Math.ceil(state.step / 4);
+  let taken = 0;
+  for (;;) {
+    if (index.catchUp(part)) return true;
+    taken += part;
+    const ms = performance.now() - started;
+    if (taken >= state.step || ms >= STEP_MS) {
+      state.step = Math.max(1, Math.min(DRAIN_STEP, Math.floor((STEP_MS * taken) / Math.max(ms, 0.01))));
+      return false;
+    }
+  }
+}
 
 /** Brings the index up to date with every committed change (and the open transaction's own). */
 export function catchUpSearchIndex(core: Core): void {
@@ -50,7 +80,7 @@ function drain(core: Core): void {
     if (state.closed) return;
     if (core.maintenance.writesHeld()) return void setTimeout(step, CATCH_UP_DELAY_MS);
     try {
-      if (!searchIndex(core).catchUp(DRAIN_STEP)) return void setImmediate(step);
+      if (!drainStep(core)) return void setImmediate(step);
     } catch (err) {
       core.log.warn("search index catch-up failed; retried after the next write", { error: (err as Error).message });
     }
@@ -69,7 +99,7 @@ export function installSearchIndexer(core: Core): void {
       state.timer = null;
       // During a restore's swap: the write that ends it (its audit event) arms this again.
       if (core.maintenance.writesHeld()) return;
-      if (!index.catchUp(DRAIN_STEP)) drain(core);
+      if (!drainStep(core)) drain(core);
     }, CATCH_UP_DELAY_MS);
   });
   core.onClose(() => {
