@@ -163,6 +163,12 @@ export interface NewEvent {
    * notification fan-out's mentions (otherwise read again from the page); not stored either.
    */
   document?: string;
+  /**
+   * The page and its space as the change left them (a page event, when the service has them at
+   * hand), so the fan-out does not read the row it has just written again; not stored either.
+   * Typed loosely: the outbox knows no domain; the fan-out names the shapes.
+   */
+  page?: { page: object; space: object };
 }
 
 export type EventRow = typeof events.$inferSelect;

@@ -45,9 +45,9 @@ export function installNotificationFanout(core: Core): void {
   onEventRecorded(core, (c, event, input) => {
     switch (event.type) {
       case "page.created":
-        return pageCreated(c, event, input.document);
+        return pageCreated(c, event, input.document, given(input.page));
       case "page.updated":
-        return pageUpdated(c, event, input.document);
+        return pageUpdated(c, event, input.document, given(input.page));
       case "comment.created":
       case "comment.updated":
         return commentWritten(c, event);
@@ -129,8 +129,12 @@ function pageMentionIds(core: Core, pageId: string, document: string | undefined
   return row ? contentMentionIds(row.contentJson) : [];
 }
 
-function pageCreated(core: Core, event: EventRow, document: string | undefined): void {
-  const found = findPageMeta(core, event.targetId);
+/** The page and space the service handed with its event (pages/service.ts), as they now are. */
+type PageGiven = { page: PageMeta; space: SpaceRow } | undefined;
+const given = (page: { page: object; space: object } | undefined): PageGiven => page as PageGiven;
+
+function pageCreated(core: Core, event: EventRow, document: string | undefined, handed: PageGiven): void {
+  const found = handed ?? findPageMeta(core, event.targetId);
   if (!found) return;
   const { page, space } = found;
   if (event.actorId) watchAutomatically(core, event.actorId, page.id);
@@ -142,11 +146,11 @@ function pageCreated(core: Core, event: EventRow, document: string | undefined):
   ]);
 }
 
-function pageUpdated(core: Core, event: EventRow, document: string | undefined): void {
+function pageUpdated(core: Core, event: EventRow, document: string | undefined, handed: PageGiven): void {
   // Emoji and layout changes record page.updated without a new version: nobody is told.
   const versionNumber = event.data.versionNumber;
   if (typeof versionNumber !== "number") return;
-  const found = findPageMeta(core, event.targetId);
+  const found = handed ?? findPageMeta(core, event.targetId);
   if (!found) return;
   const { page, space } = found;
   if (event.actorId) watchAutomatically(core, event.actorId, page.id);

@@ -46,6 +46,18 @@ describe("POST /api/pages", () => {
     expect((await call(env, "GET", `/api/pages/${a.id}`, { as: owner })).body.contentJson).toBe(EMPTY_DOCUMENT_JSON);
   });
 
+  test("a new page goes after the last published sibling not in the trash (one in the trash after it does not count)", async () => {
+    const { owner, space } = await setup();
+    const parent = await newPage(env, owner, space.id, "Parent");
+    const a = await newPage(env, owner, space.id, "A", { parentPageId: parent.id });
+    const b = await newPage(env, owner, space.id, "B", { parentPageId: parent.id });
+    const c = await newPage(env, owner, space.id, "C", { parentPageId: parent.id });
+    expect([a.position, b.position, c.position]).toEqual([0, 1, 2]);
+    expect((await call(env, "DELETE", `/api/pages/${c.id}`, { as: owner })).status).toBe(204);
+    expect((await newPage(env, owner, space.id, "D", { parentPageId: parent.id })).position).toBe(2);
+    expect((await newPage(env, owner, space.id, "Top")).position).toBe(1);
+  });
+
   test("creates under a parent of the same space", async () => {
     const { owner, space } = await setup();
     const parent = await newPage(env, owner, space.id, "Parent");

@@ -33,7 +33,7 @@ export function createPage(core: Core, caller: Caller, input: CreatePageInput): 
     const space = requireEditableSpace(core, user, findSpaceByIdOrKey(core, input.spaceId));
     const parentId = input.parentPageId ? resolveParent(core, user, space.id, input.parentPageId).id : null;
     const page = insertPage(core, user, { spaceId: space.id, parentId, title, content, status: PAGE_STATUS.Published, position: nextPosition(core, space.id, parentId), comment: null });
-    recordEvent(core, { type: "page.created", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: parentId }, document: page.contentJson });
+    recordEvent(core, { type: "page.created", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: parentId }, document: page.contentJson, page: { page, space } });
     // The caller may edit the space and the parent (so passes every Edit restriction above it),
     // so they may edit the new page too, which has no restrictions of its own.
     return toPage(page, true);
@@ -106,7 +106,7 @@ export function updatePage(core: Core, caller: Caller, id: string, input: Update
     const versionNumber = updated.currentVersion;
     // Drafts are private: nobody is told about them until they are published.
     if (!draft) {
-      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { versionNumber, renamed: title !== page.title, contentChanged: changed !== null }, document: updated.contentJson });
+      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { versionNumber, renamed: title !== page.title, contentChanged: changed !== null }, document: updated.contentJson, page: { page: updated, space } });
     }
     // requireEditablePage passed and a new version changes no access: the caller may still edit.
     return toPage(updated, true);

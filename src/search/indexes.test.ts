@@ -155,3 +155,19 @@ describe("title words", () => {
     expect(env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words_data").get()!.n).toBe(wordsBefore);
   });
 });
+
+describe("the body indexes' word buffer (docs/decisions.md, \"The body indexes buffer 4 MB\")", () => {
+  const hashsize = (index: string) => env.core.sqlite.query<{ v: number }, []>(`SELECT v FROM ${index}_config WHERE k = 'hashsize'`).get()?.v ?? null;
+
+  test("is set by the first indexing batch, not at start, and a batch of pages is found as before", async () => {
+    await start(10_000);
+    catchUpSearchIndex(env.core);
+    const before = [hashsize("search_words"), hashsize("search_recent")];
+    const made = manyPages(600, (i) => `Runbook ${i}`, (i) => `restart the ${i % 2 ? "gateway" : "scheduler"} nightly`);
+    expect(before).toEqual([null, null]);
+    expect([hashsize("search_words"), hashsize("search_recent")]).toEqual([4 << 20, 4 << 20]);
+    const found = await ids("gateway");
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((id: string) => made.indexOf(id) % 2 === 1)).toBe(true);
+  });
+});
