@@ -2,14 +2,18 @@
  * Whether the app has painted its first screen. On the first view only, the page and the
  * sidebar's tree wait for it: the frame around them (top bar, breadcrumbs, the space's name) is
  * a small first commit that reaches the screen sooner, and they follow in the next frame.
- * Afterwards everything renders at once, and so does the first render when the server painted
- * the frame already.
+ * Afterwards everything renders at once.
  */
 import { useEffect, useState } from "react";
 
-// A page view served with its frame in the page (http/ui-frame.ts) has already painted that
-// frame before this script ran: the app's first render then draws everything at once.
-let painted = document.querySelector("#root > .boot-frame") !== null;
+let painted = false;
+
+/**
+ * Whether this page view came with its frame in the page (http/ui-frame.ts), painted before
+ * this script ran: the page itself then need not wait a frame (the tree still does, so that
+ * its answer and rows never come between the page and its first paint).
+ */
+export const framePainted = document.querySelector("#root > .boot-frame") !== null;
 const waiting = new Set<() => void>();
 
 /** After the next frame is drawn: a frame callback, then a task once that frame is painted. */
