@@ -6,6 +6,7 @@
  */
 import { chromium } from "playwright-core";
 import type { BenchContext } from "./scenarios";
+import { signedInCookies } from "./web";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
@@ -17,7 +18,7 @@ export async function coldTimeline(ctx: BenchContext, path: string, profile = fa
     // One view to warm the browser process itself (as web.ts's first view does for the rest).
     for (const keep of [false, true]) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      await context.addCookies([{ name: "cairn_session", value: ctx.cookie, url: ctx.baseUrl }]);
+      await context.addCookies(signedInCookies(ctx));
       const page = await context.newPage();
       await page.addInitScript(() => {
         const w = window as unknown as { __longTasks: Array<[number, number]>; __lcp: Array<[number, string]> };
@@ -25,7 +26,7 @@ export async function coldTimeline(ctx: BenchContext, path: string, profile = fa
         w.__lcp = [];
         // When the app's parts first enter the DOM: the shell, the page's title, its text.
         const seen = new Set<string>();
-        const marks: Array<[string, string]> = [["spinner", ".spinner-page"], ["topbar", ".topbar"], ["tree row", ".tree-row"], ["page title", "h1.page-title"], ["page text", ".prose p"]];
+        const marks: Array<[string, string]> = [["spinner", ".spinner-page"], ["server frame", ".boot-frame"], ["topbar", ".topbar"], ["tree row", ".tree-row"], ["page title", "h1.page-title"], ["page text", ".prose p"]];
         new MutationObserver(() => {
           for (const [name, sel] of marks) if (!seen.has(name) && document.querySelector(sel)) (seen.add(name), performance.mark(`dom: ${name}`));
         }).observe(document, { childList: true, subtree: true });

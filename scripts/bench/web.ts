@@ -40,9 +40,17 @@ async function seed(ctx: BenchContext): Promise<Array<{ id: string; title: strin
 
 async function signedInContext(browser: Browser, ctx: BenchContext): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: "cairn_session", value: ctx.cookie, url: ctx.baseUrl }]);
+  // A browser signed in through the app also holds the theme the app last painted (lib/theme.ts),
+  // which the server reads to paint a page view's frame before the script (http/ui-frame.ts).
+  await context.addCookies(signedInCookies(ctx));
   return context;
 }
+
+/** The cookies of a browser that signed in through the app: the session and the theme it painted. */
+export const signedInCookies = (ctx: BenchContext) => [
+  { name: "cairn_session", value: ctx.cookie, url: ctx.baseUrl },
+  { name: "cairn_theme", value: "light", url: ctx.baseUrl },
+];
 
 /** One cold page view: FCP and what it downloaded, from the page's own Performance API. */
 async function coldView(browser: Browser, ctx: BenchContext, path: string, title: string) {

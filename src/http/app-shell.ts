@@ -116,7 +116,7 @@ async function uiAnswer(core: Core, request: Request): Promise<Response> {
   try {
     const s = getSettings(core);
     const images = imageSources({ restricted: s.restrictImageHosts, hosts: s.imageAllowlist });
-    const response = await uiResponse(path, request.headers.get("accept-encoding"), images);
+    const response = await uiResponse(path, request.headers.get("accept-encoding"), images, request.headers.get("cookie"));
     if (response) return response;
   } catch (err) {
     core.log.error("web UI unavailable", { error: err instanceof Error ? err.message : String(err) });

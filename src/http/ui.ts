@@ -20,12 +20,15 @@ let embedded: Record<string, string> | null = null;
 let loading: Promise<Map<string, Asset>> | null = null;
 /** index.html's stylesheet and script as preloads, read once per bundle (ui-preload.ts). */
 let pageAssets: Promise<string[]> | null = null;
+/** index.html with the page view's frame, per theme, made once per bundle (ui-frame.ts). */
+let framedPages = new Map<string, Promise<Asset | null>>();
 
 /** Called by the compiled binary's entry with `name → embedded file path` (null: from source again). */
 export function embedUi(files: Record<string, string> | null): void {
   embedded = files;
   loading = null;
   pageAssets = null;
+  framedPages = new Map();
 }
 
 const TYPES: Record<string, string> = {
@@ -76,6 +79,7 @@ export function uiAssets(): Promise<Map<string, Asset>> {
   loading ??= load().catch((err) => {
     loading = null;
     pageAssets = null;
+    framedPages = new Map();
     throw err;
   });
   return loading;
@@ -88,13 +92,35 @@ export function uiAssets(): Promise<Map<string, Asset>> {
 async function pageLinkHeader(path: string, page: Asset): Promise<string> {
   const { assetPreloads, firstViewLinkHeader } = await import("./ui-preload");
   // arrayBuffer(): a from-source bundle's files are build artifacts, which have no bytes().
-  pageAssets ??= (async () => assetPreloads(new TextDecoder().decode(page.body ? await page.body.arrayBuffer() : Bun.gunzipSync(await page.gzip!.bytes()))))();
+  pageAssets ??= (async () => assetPreloads(await pageText(page)))();
   // The preloads only hasten the page: if its assets cannot be read, it is served without them.
   const assets = await pageAssets.catch(() => {
     pageAssets = null;
     return [];
   });
   return firstViewLinkHeader(path, assets);
+}
+
+const pageText = async (page: Asset) => new TextDecoder().decode(page.body ? await page.body.arrayBuffer() : Bun.gunzipSync(await page.gzip!.bytes()));
+
+/**
+ * The app's page with the frame of a page view painted in it (ui-frame.ts), when this request
+ * gets one; else the page as built. A page whose frame cannot be made is served as built.
+ */
+async function pageFor(path: string, cookieHeader: string | null, page: Asset): Promise<Asset> {
+  if (!cookieHeader?.includes("cairn_theme=")) return page;
+  const { frameTheme, framedPage } = await import("./ui-frame");
+  const theme = frameTheme(path, cookieHeader);
+  if (!theme) return page;
+  let framed = framedPages.get(theme);
+  if (!framed) {
+    framed = pageText(page).then((text) => {
+      const html = framedPage(text, theme);
+      return html === null ? null : { body: new Blob([html]), type: page.type, gzip: new Blob([Bun.gzipSync(new TextEncoder().encode(html))]) };
+    });
+    framedPages.set(theme, framed);
+  }
+  return (await framed.catch(() => null)) ?? page;
 }
 
 /** From source, bundles in the background (the server does at start, so the first visit is quick). */
@@ -125,22 +151,26 @@ export function uiPagePolicy(imageSources: string): string {
 
 /**
  * The answer for a UI path, or null when there is no such file (the caller answers 404).
- * `imageSources`: the `img-src` sources of the page (the app's own images by default).
+ * `imageSources`: the `img-src` sources of the page (the app's own images by default);
+ * `cookieHeader`: the request's cookies, which say whether a page view gets its frame painted
+ * in the page (ui-frame.ts).
  */
-export async function uiResponse(path: string, acceptEncoding: string | null, imageSources?: string): Promise<Response | null> {
+export async function uiResponse(path: string, acceptEncoding: string | null, imageSources?: string, cookieHeader: string | null = null): Promise<Response | null> {
   const assets = await uiAssets();
   const isAsset = path.startsWith(ASSET_PREFIX);
-  const asset = assets.get(isAsset ? path.slice(ASSET_PREFIX.length) : "index.html");
-  if (!asset) return null;
+  const built = assets.get(isAsset ? path.slice(ASSET_PREFIX.length) : "index.html");
+  if (!built) return null;
+  const asset = isAsset ? built : await pageFor(path, cookieHeader, built);
   const headers: Record<string, string> = {
     ...SECURITY_HEADERS,
     ...(!isAsset && imageSources ? { "content-security-policy": uiPagePolicy(imageSources) } : {}),
     // The first view's answers, started by the browser with the page (ui-preload.ts).
-    ...(!isAsset ? { link: await pageLinkHeader(path, asset) } : {}),
+    ...(!isAsset ? { link: await pageLinkHeader(path, built) } : {}),
     "content-type": asset.type,
     // Asset names carry a hash of their content; the page itself is checked every time.
     "cache-control": isAsset ? "public, max-age=31536000, immutable" : "no-cache",
-    vary: "accept-encoding",
+    // The page differs with the cookies (its frame, ui-frame.ts); an asset does not.
+    vary: isAsset ? "accept-encoding" : "accept-encoding, cookie",
   };
   if (asset.gzip && /\bgzip\b/.test(acceptEncoding ?? "")) return new Response(asset.gzip, { headers: { ...headers, "content-encoding": "gzip" } });
   return new Response(asset.body ?? Bun.gunzipSync(await asset.gzip!.bytes()), { headers });

@@ -7,6 +7,13 @@
 import { useEffect, useState } from "react";
 
 let painted = false;
+
+/**
+ * Whether this page view came with its frame in the page (http/ui-frame.ts), painted before
+ * this script ran: the page itself then need not wait a frame (the tree still does, so that
+ * its answer and rows never come between the page and its first paint).
+ */
+export const framePainted = document.querySelector("#root > .boot-frame") !== null;
 const waiting = new Set<() => void>();
 
 /** After the next frame is drawn: a frame callback, then a task once that frame is painted. */

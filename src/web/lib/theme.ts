@@ -27,6 +27,9 @@ export const themeIsForced = () => forced !== null;
 function paint(choice: ThemeChoice): void {
   const theme = forced ?? (choice === "system" ? (systemDark().matches ? "dark" : "light") : choice);
   document.documentElement.setAttribute("data-theme", theme);
+  // For the server: a page view's frame is painted in the page, before this script runs, in
+  // the theme last painted here (http/ui-frame.ts). Not a secret; a year, renewed each visit.
+  document.cookie = `cairn_theme=${theme}; Path=/; Max-Age=31536000; SameSite=Lax`;
 }
 
 export function applyTheme(choice: ThemeChoice): void {

@@ -18,7 +18,7 @@ import { usePage } from "./queries";
 import { useTaskTicks } from "./task-ticks";
 import "./page.css";
 import { useTitle } from "../../lib/title";
-import { useFirstPaintDone } from "../../lib/first-paint";
+import { framePainted, useFirstPaintDone } from "../../lib/first-paint";
 import { PagePanel, PanelPlaceholder, preloadPanel, SelectionComment, useCommentHighlights, usePanel } from "../page-panel";
 import type { TextAnchor } from "../page-panel/anchors";
 import { CommentOnSelection } from "../page-panel/comment-on-selection";
@@ -55,7 +55,8 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
   const doc = useMemo(() => (contentJson === undefined ? null : parseDoc(contentJson)), [contentJson]);
   const tick = useTaskTicks(pageId);
   // A cold view draws the frame first (the first paint), then the page (lib/first-paint.ts).
-  const pageNow = useFirstPaintDone();
+  // With the frame painted by the page itself, the page comes in the app's first render.
+  const pageNow = useFirstPaintDone() || framePainted;
   const found = useCommentHighlights(pageId, reading, panel.commentId, openThread, !!page.data && page.data.status !== 0);
   const canonical = page.data ? pagePath(space.key, page.data.id, page.data.title) : null;
   // The slug is cosmetic: an old or missing one is replaced by the page's own. The editor's

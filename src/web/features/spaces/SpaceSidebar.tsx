@@ -7,7 +7,7 @@ import { ChevronDown, Download, Plus, Settings, Trash2 } from "../../ui/icons";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "../../ui/Menu";
 import { WatchButton } from "../notifications";
 import { useStartPage } from "../page/start-page";
-import { PageTree } from "../tree";
+import { PageTree, TreeSkeleton } from "../tree";
 import { useSpaces } from "./queries";
 import { useFirstPaintDone } from "../../lib/first-paint";
 import { SpaceIcon } from "./SpaceIcon";
@@ -60,10 +60,12 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
       </div>
       <nav className="sidebar-tree" aria-label="Pages">
         {treeNow ? (
-          <Suspense fallback={null}>
+          <Suspense fallback={<TreeSkeleton />}>
             <PageTree space={space} currentPageId={currentPageId} />
           </Suspense>
-        ) : null}
+        ) : (
+          <TreeSkeleton />
+        )}
       </nav>
       {me.data ? (
         <div className="sidebar-foot">

@@ -17,6 +17,7 @@ import { flatten, locate, type Row } from "./model";
 import { setAnnouncer, useMovePage } from "./mutations";
 import { ancestorsOf, useTree } from "./queries";
 import { TreeRow } from "./TreeRow";
+import { TreeSkeleton } from "./TreeSkeleton";
 import { useOpenBranches } from "./useOpenBranches";
 import "./tree.css";
 
@@ -127,7 +128,7 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
     [tree.data, space.id, movePage, toggle],
   );
 
-  if (tree.isPending) return null;
+  if (tree.isPending) return <TreeSkeleton />;
   if (tree.error) return <p className="tree-empty">The pages could not be loaded: {tree.error.message}</p>;
   if (rows.length === 0) {
     return (

@@ -7,3 +7,4 @@ export const PageTree = lazy(() => loadTree().then((m) => ({ default: m.PageTree
 /** Starts downloading the tree's code (a view in a space is opening). */
 export const preloadTree = () => void loadTree();
 export { useTree, ancestorsOf } from "./queries";
+export { TreeSkeleton } from "./TreeSkeleton";
