@@ -19,7 +19,11 @@ afterEach(() => env.close());
 async function seen(response: Response | null | Promise<Response>) {
   const res = await response;
   if (!res) return null;
-  const headers = [...res.headers].filter(([name]) => name !== "date").sort();
+  const headers: string[] = [];
+  res.headers.forEach((value, name) => {
+    if (name !== "date") headers.push(`${name}: ${value}`);
+  });
+  headers.sort();
   return { status: res.status, body: await res.text(), headers };
 }
 
