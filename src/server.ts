@@ -4,8 +4,7 @@ import { openInstance } from "./instance";
 import { startBackups } from "./backups/service";
 import { needsOwner } from "./users/service";
 import { announceSetupCode } from "./users/setup-code";
-import { composeApp, durableHandler } from "./http/app-shell";
-import { firstRoutes } from "./http/first-routes";
+import { earlyHealth } from "./http/early-health";
 import { methodsByPath } from "./http/allowed-methods";
 import { pathOf } from "./http/entry";
 import { identifyClient } from "./http/client";
@@ -20,6 +19,7 @@ import { catchUpNotifications } from "./notifications/schedule";
 import { isCollabPath, SOCKET_SETTINGS } from "./collab/address";
 import type { CollabOptions } from "./collab/start";
 import type { ServerRest } from "./server-rest";
+import type { RequestHandler } from "./http/app-shell";
 import type { Logger } from "./platform/log";
 
 /** Work that can wait for the first requests (a health check, a first look) is done this much after listening. */
@@ -51,9 +51,15 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
   const idle = collectWhenIdle();
   core.onClose(idle.stop);
   let stopping: Promise<void> | null = null;
-  const first = composeApp(core, firstRoutes(core));
-  const handleFirst = durableHandler(core, first);
-  const firstAnswers = methodsByPath(first.routes);
+  // The first routes' app is composed once a request needs it (the health check is answered
+  // without it: http/early-health.ts), so Elysia is not evaluated before listening.
+  const answerHealth = earlyHealth(core);
+  let loadingFirst: Promise<{ handle: RequestHandler; answers: (path: string) => string[] }> | null = null;
+  const loadFirst = () =>
+    (loadingFirst ??= Promise.all([import("./http/app-shell"), import("./http/first-routes")]).then(([shell, routes]) => {
+      const first = shell.composeApp(core, routes.firstRoutes(core));
+      return { handle: shell.durableHandler(core, first), answers: methodsByPath(first.routes) };
+    }));
   let rest: ServerRest | null = null;
   let loadingRest: Promise<ServerRest> | null = null;
   const loadRest = () =>
@@ -93,8 +99,13 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
         return loadRest().then((loaded) => loaded.upgrade(request, bun));
       }
       if (rest) return rest.handle(request, socketIp);
-      if (firstAnswers(pathOf(request)).includes(request.method)) return handleFirst(request, socketIp);
-      return loadRest().then((loaded) => loaded.handle(request, socketIp));
+      const early = answerHealth(request, socketIp);
+      if (early) return early;
+      return loadFirst().then((first) => {
+        if (rest) return rest.handle(request, socketIp);
+        if (first.answers(pathOf(request)).includes(request.method)) return first.handle(request, socketIp);
+        return loadRest().then((loaded) => loaded.handle(request, socketIp));
+      });
     },
     websocket,
     // Whatever escapes the handler still answers a problem document with the security headers.

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +20,23 @@ test("opens with the pragmas docs/architecture.md names", () => {
   expect(db.query("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
   expect((db.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout).toBeGreaterThan(0);
   db.close();
+});
+
+test("a new file and an existing rollback-journal file both open as WAL (the new one switched with its journal in memory)", () => {
+  const fresh = openSqlite(join(dir, "new.db"));
+  fresh.exec("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+  fresh.close();
+  const reopened = openSqlite(join(dir, "new.db"));
+  expect(reopened.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+  expect(reopened.query("SELECT count(*) AS n FROM t").get()).toEqual({ n: 0 });
+  reopened.close();
+  const legacy = new Database(join(dir, "old.db"));
+  legacy.exec("PRAGMA journal_mode = DELETE; CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t VALUES (1);");
+  legacy.close();
+  const old = openSqlite(join(dir, "old.db"));
+  expect(old.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+  expect(old.query("SELECT count(*) AS n FROM t").get()).toEqual({ n: 1 });
+  old.close();
 });
 
 test("applies pending migrations once, snapshotting an existing database first", () => {
