@@ -59,7 +59,8 @@ export function bodyMatches(core: Core, query: ParsedQuery, all: string, scope: 
  *   3. in the word index, every word ranked (when none may be left out).
  * Each is one statement. Step 1 ranks only when its newest matches are all in the recent
  * index: ranked first and thrown away when they were not (rarer words, two queries in three
- * of the bench's), it cost about a third of such a search.
+ * of the bench's), it cost about a third of such a search; and it is tried only when every
+ * term is on that many of its pages (counted, up to there, before).
  */
 function newestRanked(core: Core, query: ParsedQuery, all: string): number[] {
   const recent = recentIndex(core).state();
