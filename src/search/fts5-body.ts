@@ -138,14 +138,43 @@ const statements = perInstance((core: Core) => {
 /**
  * On how many pages of the recent index each of these queries is, counted up to `atMost`, in one
  * statement (one text per number of queries): each count stops there, so a common word's walk
- * is cut short and a rare word's is short anyway.
+ * is cut short and a rare word's is short anyway. Counts are kept until the next write
+ * (termCounts): first-time queries are new pairs of words already counted.
  */
 function onAtMost(core: Core, queries: string[], atMost: number): number[] {
-  if (queries.length === 0) return [];
-  const columns = queries.map((_, i) => `(SELECT count(*) FROM (SELECT 1 FROM search_recent WHERE search_recent MATCH ?${i + 2} LIMIT ?1)) AS n${i}`);
-  const row = core.sqlite.query<Record<string, number>, Array<string | number>>(`SELECT ${columns.join(", ")}`).get(atMost, ...queries)!;
-  return queries.map((_, i) => row[`n${i}`]);
+  const kept = termCounts(core)(core.stamp.current());
+  const known = queries.map((q) => {
+    const c = kept.get(q);
+    // Below its cap a count is the term's own; at the cap, it answers only up to there.
+    return c && (c.count < c.cap || atMost <= c.cap) ? Math.min(c.count, atMost) : null;
+  });
+  const missing = queries.filter((_, i) => known[i] === null);
+  if (missing.length === 0) return known as number[];
+  const columns = missing.map((_, i) => `(SELECT count(*) FROM (SELECT 1 FROM search_recent WHERE search_recent MATCH ?${i + 2} LIMIT ?1)) AS n${i}`);
+  const row = core.sqlite.query<Record<string, number>, Array<string | number>>(`SELECT ${columns.join(", ")}`).get(atMost, ...missing)!;
+  if (kept.size + missing.length > MAX_KEPT_COUNTS) kept.clear();
+  missing.forEach((q, i) => kept.set(q, { count: row[`n${i}`], cap: atMost }));
+  return known.map((n, i) => n ?? row[`n${missing.indexOf(queries[i])}`]);
 }
+
+/** Terms whose counts are kept at most (a few hundred KB). */
+const MAX_KEPT_COUNTS = 10_000;
+
+/**
+ * Each term's count in the recent index (up to `cap`), for the data as it stood at `stamp`:
+ * the counts go whenever it moves (any write, the index's catch-up included, or another
+ * process's commit), so they are never older than the index they count.
+ */
+const termCounts = perInstance((_core: Core) => {
+  const state = { stamp: "", counts: new Map<string, { count: number; cap: number }>() };
+  return (stamp: string) => {
+    if (stamp !== state.stamp) {
+      state.stamp = stamp;
+      state.counts = new Map();
+    }
+    return state.counts;
+  };
+});
 
 /**
  * The query of the required terms that bm25 weighs, when some weigh nothing: a term on at least

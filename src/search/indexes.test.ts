@@ -141,6 +141,19 @@ describe("body matches ranked with the recent index give bm25's order over every
     expect(counter.texts.filter((text) => /FROM search_recent WHERE search_recent MATCH '[^']*' ORDER BY rowid DESC/.test(text))).toEqual([]);
     expect(counter.texts.filter((text) => text.includes("count(*) FROM (SELECT 1 FROM search_recent")).length).toBeGreaterThan(0);
   });
+
+  test("the terms' counts are kept only until a write: once a word is on enough recent pages, the recent index ranks it", async () => {
+    expect(await ids("osprey alpha")).toEqual(bm25Order('"osprey" AND "alpha"').slice(0, 50));
+    manyPages(1000, (i) => `Bird ${i}`, () => "alpha osprey filler filler filler filler filler filler");
+    const counter = startCountingStatements({ keepText: true });
+    try {
+      expect(await ids("alpha osprey")).toHaveLength(50);
+    } finally {
+      counter.stop();
+    }
+    // A count kept from before the write (about 100) would have skipped it.
+    expect(counter.texts.filter((text) => /FROM search_recent WHERE search_recent MATCH '[^']*' ORDER BY rowid DESC/.test(text))).toHaveLength(1);
+  });
 });
 
 describe("title words", () => {
