@@ -1,6 +1,6 @@
 /**
  * Server CPU time per request on the hot reads, two builds alternated:
- * `bun scripts/bench/request-cpu.ts BINARY_A [BINARY_B…] [--rounds=3] [--seconds=5] [--kinds=health,me,page,tree]
+ * `bun scripts/bench/request-cpu.ts BINARY_A [BINARY_B…] [--rounds=3] [--seconds=5] [--kinds=health,me,page,tree,tree-gzip]
  *  [--source] [--prof=DIR]`.
  *
  * Seeds one data directory through the service layer (the bench's TREE space of 1,000 pages and
@@ -62,6 +62,9 @@ function requestsOf(kind: string, auth: Record<string, string>): LoadRequest[] {
       return pages.map((id) => ({ path: `/api/pages/${id}`, headers: auth }));
     case "tree":
       return [{ path: `/api/pages/tree?spaceId=${pre.tree.id}`, headers: auth }];
+    case "tree-gzip":
+      // As a browser asks for it (the answer then comes gzipped).
+      return [{ path: `/api/pages/tree?spaceId=${pre.tree.id}`, headers: { ...auth, "accept-encoding": "gzip, deflate, br, zstd" } }];
     default:
       throw new Error(`unknown kind ${kind}`);
   }
@@ -117,5 +120,7 @@ for (const side of sides) {
   const perSide = results.get(side)!;
   console.log(`${side}\n  ${kinds.map((k) => `${k} ${median(perSide.get(k)!).toFixed(0)} (${perSide.get(k)!.map((x) => x.toFixed(0)).join(", ")})`).join("\n  ")}`);
 }
+// --log=FILE: the last server's log kept there (what it wrote under the load).
+if (option("log")) cpSync(join(work, "server.log"), option("log")!);
 rmSync(work, { recursive: true, force: true });
 process.exit(0);

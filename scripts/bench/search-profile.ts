@@ -5,7 +5,7 @@
  * text (the values bound left out). Prints, per kind (one word, two words): statements per
  * query, the time of the query, and the statements that took the most of it.
  *
- *   bun scripts/bench/search-profile.ts --data=DIR [--samples=200] [--list] [--slowest] [--dump=FILE] [--cache=KiB]
+ *   bun scripts/bench/search-profile.ts --data=DIR [--samples=200] [--list] [--slowest] [--dump=FILE] [--cache=KiB] [--mmap=MiB]
  *
  * --list prints the statements of the first two-word query in the order they ran; --slowest,
  * those of the slowest twentieth of each kind; --dump=FILE writes every query's hits (page ids and
@@ -83,6 +83,8 @@ try {
   const caller = ownerCaller(core, owner.id);
   // --cache=KiB: the connection's page cache (SQLite's default is 2,000 KiB), to see what a larger one saves.
   if (arg("cache")) core.sqlite.exec(`PRAGMA cache_size = -${Number(arg("cache"))}`);
+  // --mmap=MiB: the database read through a memory map of that size (SQLite's default is none).
+  if (arg("mmap")) core.sqlite.exec(`PRAGMA mmap_size = ${Number(arg("mmap")) * 1024 * 1024}`);
   wrapStatements();
   const queries = firstTimeQueries(samples);
   for (const q of queries.warmUp) search(core, caller, { q });

@@ -3,7 +3,7 @@ import { failedRootIds } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
-import { keptBodiesUntilWrite, keptBody, type KeptBody } from "../platform/db/kept-answers";
+import { keptBodiesUntilWrite, keptBody, keptBodyFor, type KeptBody } from "../platform/db/kept-answers";
 import { perInstance } from "../platform/memo";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import { byTitle } from "./queries";
@@ -82,5 +82,5 @@ function keptTree(core: Core, caller: Caller, spaceId: string): KeptBody {
 /** GET /api/pages/tree (spaceId: the id or key), as the JSON text of TreeNode[]. */
 export const pageTreeJson = (core: Core, caller: Caller, spaceId: string): string => keptTree(core, caller, spaceId).text;
 
-/** The same as UTF-8 bytes, which the route sends as they are. */
-export const pageTreeBody = (core: Core, caller: Caller, spaceId: string): Blob => keptTree(core, caller, spaceId).body;
+/** The same as bytes to send: UTF-8, gzipped when the client takes gzip (keptBodyFor). */
+export const pageTreeBody = (core: Core, caller: Caller, spaceId: string, acceptEncoding: string | null) => keptBodyFor(keptTree(core, caller, spaceId), acceptEncoding);

@@ -64,8 +64,26 @@ export function readyJson(json: string | Blob, set: { headers: unknown }): never
 
 /** readyJson for any text answer (a page's Markdown); a Blob holds the text's UTF-8 bytes. */
 export function readyAnswer(text: string | Blob, contentType: string, set: { headers: unknown }): never {
+  return answerWith(text, securedHeaders(contentType), set);
+}
+
+/**
+ * readyJson for an answer that has two bodies at the same address, gzipped or not (a large
+ * kept answer: platform/db/kept-answers.ts, keptBodyFor): `gzipped` says which this is, and
+ * either way the answer says `Vary: accept-encoding`.
+ */
+export function readyJsonVarying(body: Blob, gzipped: boolean, set: { headers: unknown }): never {
+  return answerWith(body, gzipped ? keptJsonHeaders.gzip : keptJsonHeaders.plain, set);
+}
+
+const keptJsonHeaders = {
+  plain: new Headers({ ...SECURITY_HEADERS, "content-type": "application/json", vary: "accept-encoding" }),
+  gzip: new Headers({ ...SECURITY_HEADERS, "content-type": "application/json", vary: "accept-encoding", "content-encoding": "gzip" }),
+};
+
+function answerWith(text: string | Blob, headers: Headers, set: { headers: unknown }): never {
   const gathered = set.headers as Record<string, string>;
-  const response = new Response(text, { headers: securedHeaders(contentType) });
+  const response = new Response(text, { headers });
   for (const name in gathered) {
     response.headers.set(name, gathered[name]);
     delete gathered[name];

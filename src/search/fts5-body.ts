@@ -59,19 +59,41 @@ export function bodyMatches(core: Core, query: ParsedQuery, all: string, scope: 
  *   3. in the word index, every word ranked (when none may be left out).
  * Each is one statement. Step 1 ranks only when its newest matches are all in the recent
  * index: ranked first and thrown away when they were not (rarer words, two queries in three
- * of the bench's), it cost about a third of such a search.
+ * of the bench's), it cost about a third of such a search; and it is tried only when every
+ * term is on that many of its pages (counted, up to there, before).
  */
 function newestRanked(core: Core, query: ParsedQuery, all: string): number[] {
   const recent = recentIndex(core).state();
+  let counted: TermCounts | null = null;
   if (recent.usable) {
     if (recent.holdsAll) return ids(statements(core).rankedIn.search_recent.all(all));
-    const ranked = ids(statements(core).recentWhenAllThere.all(all));
-    if (ranked.length > 0) return ranked;
+    // Its newest RECENT_CANDIDATES matches cannot all be there when one term is on fewer of
+    // its pages (every match holds every term): counted first, stopping there, which costs a
+    // fifth of finding that out by walking the query's matches (rarer words, two queries in
+    // three of the bench's), and the counts serve the weighing below.
+    counted = countedTerms(core, query);
+    if (counted.counts.every((n) => n >= RECENT_CANDIDATES)) {
+      const ranked = ids(statements(core).recentWhenAllThere.all(all));
+      if (ranked.length > 0) return ranked;
+    }
   }
-  const weighed = recent.usable ? withoutWeightless(core, query) : null;
+  const weighed = counted ? withoutWeightless(core, query, counted) : null;
   if (!weighed) return ids(statements(core).rankedIn.search_words.all(all));
   return ids(statements(core).rankedByWeighed.all(all, weighed));
 }
+
+/** The terms of a query without near spellings, and on how many recent pages each is, up to RECENT_CANDIDATES. */
+interface TermCounts {
+  terms: Term[];
+  counts: number[];
+}
+
+function countedTerms(core: Core, query: ParsedQuery): TermCounts {
+  const terms = query.must.filter((term) => !term.alternatives?.length);
+  return { terms, counts: onAtMost(core, terms.map(termQuery), RECENT_CANDIDATES) };
+}
+
+const termQuery = (term: Term) => toWordQuery({ must: [term], not: [] })!;
 
 const ids = (rows: Array<{ id: number }>) => rows.map((r) => r.id);
 
@@ -114,15 +136,45 @@ const statements = perInstance((core: Core) => {
 });
 
 /**
- * Whether each of these queries is on at least `atLeast` pages of the recent index, in one
+ * On how many pages of the recent index each of these queries is, counted up to `atMost`, in one
  * statement (one text per number of queries): each count stops there, so a common word's walk
- * is cut short and a rare word's is short anyway.
+ * is cut short and a rare word's is short anyway. Counts are kept until the next write
+ * (termCounts): first-time queries are new pairs of words already counted.
  */
-function onAtLeast(core: Core, queries: string[], atLeast: number): boolean[] {
-  const columns = queries.map((_, i) => `(SELECT count(*) FROM (SELECT 1 FROM search_recent WHERE search_recent MATCH ?${i + 2} LIMIT ?1)) AS n${i}`);
-  const row = core.sqlite.query<Record<string, number>, Array<string | number>>(`SELECT ${columns.join(", ")}`).get(atLeast, ...queries)!;
-  return queries.map((_, i) => row[`n${i}`] >= atLeast);
+function onAtMost(core: Core, queries: string[], atMost: number): number[] {
+  const kept = termCounts(core)(core.stamp.current());
+  const known = queries.map((q) => {
+    const c = kept.get(q);
+    // Below its cap a count is the term's own; at the cap, it answers only up to there.
+    return c && (c.count < c.cap || atMost <= c.cap) ? Math.min(c.count, atMost) : null;
+  });
+  const missing = queries.filter((_, i) => known[i] === null);
+  if (missing.length === 0) return known as number[];
+  const columns = missing.map((_, i) => `(SELECT count(*) FROM (SELECT 1 FROM search_recent WHERE search_recent MATCH ?${i + 2} LIMIT ?1)) AS n${i}`);
+  const row = core.sqlite.query<Record<string, number>, Array<string | number>>(`SELECT ${columns.join(", ")}`).get(atMost, ...missing)!;
+  if (kept.size + missing.length > MAX_KEPT_COUNTS) kept.clear();
+  missing.forEach((q, i) => kept.set(q, { count: row[`n${i}`], cap: atMost }));
+  return known.map((n, i) => n ?? row[`n${missing.indexOf(queries[i])}`]);
 }
+
+/** Terms whose counts are kept at most (a few hundred KB). */
+const MAX_KEPT_COUNTS = 10_000;
+
+/**
+ * Each term's count in the recent index (up to `cap`), for the data as it stood at `stamp`:
+ * the counts go whenever it moves (any write, the index's catch-up included, or another
+ * process's commit), so they are never older than the index they count.
+ */
+const termCounts = perInstance((_core: Core) => {
+  const state = { stamp: "", counts: new Map<string, { count: number; cap: number }>() };
+  return (stamp: string) => {
+    if (stamp !== state.stamp) {
+      state.stamp = stamp;
+      state.counts = new Map();
+    }
+    return state.counts;
+  };
+});
 
 /**
  * The query of the required terms that bm25 weighs, when some weigh nothing: a term on at least
@@ -130,13 +182,22 @@ function onAtLeast(core: Core, queries: string[], atLeast: number): boolean[] {
  * Null when none may be left out (or all would be). Terms with alternatives (near spellings)
  * are several phrases to bm25, each weighed on its own, so they are always kept.
  */
-function withoutWeightless(core: Core, query: ParsedQuery): string | null {
+function withoutWeightless(core: Core, query: ParsedQuery, counted: TermCounts): string | null {
   if (query.must.length < 2) return null;
   const { rows } = indexTotals(core, "search_recent");
   if (rows < MIN_SAMPLE) return null;
-  const plain = query.must.filter((term) => !term.alternatives?.length);
+  // The terms without near spellings (those are several phrases to bm25, each weighed on its
+  // own, so always kept), each counted up to RECENT_CANDIDATES already: a count below that is
+  // the term's own; only those that reached it are counted on, up to the share.
+  const { terms: plain, counts } = counted;
   if (plain.length === 0) return null;
-  const common = onAtLeast(core, plain.map((term) => toWordQuery({ must: [term], not: [] })!), Math.ceil(WEIGHTLESS_SHARE * rows));
+  const share = Math.ceil(WEIGHTLESS_SHARE * rows);
+  const further = plain.filter((_, i) => counts[i] >= RECENT_CANDIDATES && share > RECENT_CANDIDATES);
+  const furtherCounts = onAtMost(core, further.map(termQuery), share);
+  const common = plain.map((term, i) => {
+    const at = further.indexOf(term);
+    return (at >= 0 ? furtherCounts[at] : counts[i]) >= share;
+  });
   const weightless = new Set(plain.filter((_, i) => common[i]));
   const kept: Term[] = query.must.filter((term) => !weightless.has(term));
   return kept.length === query.must.length || kept.length === 0 ? null : toWordQuery({ must: kept, not: [] });

@@ -3,6 +3,7 @@ import { call, makeEnv, signUp, type TestEnv, type Who } from "../../tests/harne
 import type { UserCaller } from "../identity/caller";
 import { createPage } from "../pages/service";
 import { findUserWithRoleById } from "../users/service";
+import { startCountingStatements } from "../platform/db/statement-count";
 import { catchUpSearchIndex, searchIndex } from "./indexer";
 
 // The indexes added for first-time search (docs/decisions.md, "Title matches ranked apart" and "A
@@ -124,6 +125,34 @@ describe("body matches ranked with the recent index give bm25's order over every
     const found = await ids("alpha osprey");
     expect(found).toHaveLength(50);
     expect(found).toEqual(bm25Order('"alpha" AND "osprey"').slice(0, 50));
+  });
+
+  test("a word on fewer recent pages than the candidates: the recent index's matches are never walked to find that out, and the answer is the same", async () => {
+    // "osprey" is on about 100 of the recent index's 1,000 pages: its newest 1,000 matches with
+    // "alpha" cannot all be there, which a count (stopped at 1,000) tells.
+    const counter = startCountingStatements({ keepText: true });
+    let found: string[];
+    try {
+      found = await ids("osprey alpha");
+    } finally {
+      counter.stop();
+    }
+    expect(found).toEqual(bm25Order('"osprey" AND "alpha"').slice(0, 50));
+    expect(counter.texts.filter((text) => /FROM search_recent WHERE search_recent MATCH '[^']*' ORDER BY rowid DESC/.test(text))).toEqual([]);
+    expect(counter.texts.filter((text) => text.includes("count(*) FROM (SELECT 1 FROM search_recent")).length).toBeGreaterThan(0);
+  });
+
+  test("the terms' counts are kept only until a write: once a word is on enough recent pages, the recent index ranks it", async () => {
+    expect(await ids("osprey alpha")).toEqual(bm25Order('"osprey" AND "alpha"').slice(0, 50));
+    manyPages(1000, (i) => `Bird ${i}`, () => "alpha osprey filler filler filler filler filler filler");
+    const counter = startCountingStatements({ keepText: true });
+    try {
+      expect(await ids("alpha osprey")).toHaveLength(50);
+    } finally {
+      counter.stop();
+    }
+    // A count kept from before the write (about 100) would have skipped it.
+    expect(counter.texts.filter((text) => /FROM search_recent WHERE search_recent MATCH '[^']*' ORDER BY rowid DESC/.test(text))).toHaveLength(1);
   });
 });
 
