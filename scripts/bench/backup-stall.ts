@@ -187,20 +187,28 @@ export async function measureBackupStall(binary: string, logPath: string, opts: 
     // (backups/archive-bound.ts) soon after the start: the bench waits for it, then measures
     // a quiet baseline again, so neither window holds a backup it did not ask for.
     let run = await startBackup(env);
-    for (let waits = 0; run.busyWith; waits++) {
-      // Seen at 1 GB with the writer's load: the server took automatic bases back to back, one
-      // every ~15 s, so no quiet window came. Stop and say so rather than wait forever.
-      if (waits === 3) throw new Error(`the server took ${waits} automatic backups in a row under the writer's load (the archive's bound, backups/archive-bound.ts): no quiet window to measure a backup of our own in`);
+    let automatic = false;
+    if (run.busyWith) {
       log(`an automatic backup (job ${run.busyWith}) is running: waiting for it, then a new baseline`);
       await waitForJob(env, run.busyWith);
       baseFrom = now();
       await Bun.sleep((opts.baselineSec ?? 10) * 1000);
       baseTo = now();
       run = await startBackup(env);
+      if (run.busyWith) {
+        // Under the writer's load at 1 GB the server takes its automatic bases back to back
+        // (each PUT archives ~68 KB of log, so a quarter of the archive's 2 GB limit fills in
+        // ~15 s): the one running is a backup of the same database under the same writers, so
+        // it is the one measured, from the moment it is seen (its first moments fall outside
+        // the window, and the baseline before it may hold the end of the one before).
+        log(`another automatic backup (job ${run.busyWith}) is running: measured instead of one of our own`);
+        automatic = true;
+        run = { job: await api(env.url, env.cookie, "GET", `/api/admin/backups/jobs/${run.busyWith}`), busyWith: null };
+      }
     }
     const backupFrom = now();
     let job = run.job;
-    while (job.state === "running") {
+    while (job.state === "running" || job.state === "queued") {
       await Bun.sleep(100);
       job = await api(env.url, env.cookie, "GET", `/api/admin/backups/jobs/${job.id}`);
     }
@@ -209,7 +217,7 @@ export async function measureBackupStall(binary: string, logPath: string, opts: 
     // The server's own account of the backup's phases (copyMs, describeMs, completeMs).
     const taken = readFileSync(logPath, "utf8").split("\n").filter((l) => l.includes('"backup taken"')).at(-1);
     const phases = taken ? (JSON.parse(taken) as Record<string, unknown>) : null;
-    log(`backup ${job.result.backup.label}: ${((backupTo - backupFrom) / 1000).toFixed(1)} s ${phases ? JSON.stringify({ copyMs: phases.copyMs, describeMs: phases.describeMs, completeMs: phases.completeMs }) : ""}`);
+    log(`${automatic ? "automatic " : ""}backup ${job.result.backup.label}: ${((backupTo - backupFrom) / 1000).toFixed(1)} s ${phases ? JSON.stringify({ copyMs: phases.copyMs, describeMs: phases.describeMs, completeMs: phases.completeMs }) : ""}`);
     await Bun.sleep(2_000);
 
     // VACUUM INTO from a second connection (this process; the writers are in theirs).
@@ -238,7 +246,7 @@ export async function measureBackupStall(binary: string, logPath: string, opts: 
     const load = loadavg()[0].toFixed(1);
     const figures: FigureRow[] = [
       {
-        figure: `writer stall while backing up a ${gbText} database (page-exact copy; ${WRITER_LOOPS} writers updating pages over HTTP)`,
+        figure: `writer stall while backing up a ${gbText} database (page-exact copy${automatic ? ", an automatic base the server took" : ""}; ${WRITER_LOOPS} writers updating pages over HTTP)`,
         value: `max ${during.maxMs} ms, p99 ${during.p99Ms} ms over ${during.writes} writes (without a backup: max ${base.maxMs} ms, p99 ${base.p99Ms} ms)`,
         target: `max ≤ ${STALL_TARGET_MS} ms`,
         met: during.maxMs <= STALL_TARGET_MS,
