@@ -2,8 +2,8 @@
  * Seeding pages through the service layer, in the bench process, before the server starts on
  * the same data directory: openInstance (migrations, search indexer, audit log, webhooks,
  * notifications all installed, as in the server), the Owner registered, then createPage for
- * every page, BATCH pages per outer core.tx (createPage's own core.tx joins it). Nothing is
- * bypassed: every page is validated, indexed, audited and watched as over HTTP.
+ * every page, BATCH pages per call of createPages (one transaction). Nothing is bypassed: every
+ * page is validated, indexed, audited and watched as over HTTP.
  *
  * Two spaces: BIG (the search corpus: 100,000 pages, 10,000 with --quick) and TREE (exactly
  * 1,000 pages, for the tree scenario). Both are nested a few levels: ROOTS top-level pages,
@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { UserCaller } from "../../src/identity/caller";
 import type { Core } from "../../src/core";
 import { openInstance } from "../../src/instance";
-import { createPage } from "../../src/pages/service";
+import { createPages, type NewPageInput } from "../../src/pages/service";
 import { searchIndex } from "../../src/search/indexer";
 import { loadConfig } from "../../src/platform/config";
 import { silentLogger } from "../../src/platform/log";
@@ -65,7 +65,23 @@ export function ownerCaller(core: Core, userId: string): UserCaller {
 }
 
 /**
- * Creates `count` pages in the space, BATCH per transaction. Answers the ids and the seconds
+ * Pages start..end-1 as createPages takes them: a parent made by an earlier batch by its id, one
+ * of the same batch by its index in it.
+ */
+export function batchInputs(start: number, end: number, shape: { roots: number; fanout: number; seedBase: number }, ids: readonly string[]): NewPageInput[] {
+  const inputs: NewPageInput[] = [];
+  for (let i = start; i < end; i++) {
+    const doc = sampleDocument(shape.seedBase + i, WORDS);
+    const parent = parentIndex(i, shape.roots, shape.fanout);
+    const where = parent === null ? {} : parent < start ? { parentPageId: ids[parent] } : { parentIndex: parent - start };
+    inputs.push({ title: docTitle(doc, i), contentJson: JSON.stringify(doc), ...where });
+  }
+  return inputs;
+}
+
+/**
+ * Creates `count` pages in the space, BATCH per transaction (createPages: the service's path for
+ * many pages, the same checks and rows as createPage's, page by page). Answers the ids and the seconds
  * spent inside the transactions (and yielding to the event loop between batches, where the
  * outbox dispatch, the webhook kick and the search index's timer run), indexing them for search
  * after the last, and making documents (outside).
@@ -77,19 +93,10 @@ export async function seedSpacePages(core: Core, caller: UserCaller, spaceId: st
   for (let start = 0; start < count; start += BATCH) {
     const end = Math.min(start + BATCH, count);
     const g0 = performance.now();
-    const inputs: Array<{ title: string; contentJson: string; parent: number | null }> = [];
-    for (let i = start; i < end; i++) {
-      const doc = sampleDocument(shape.seedBase + i, WORDS);
-      inputs.push({ title: docTitle(doc, i), contentJson: JSON.stringify(doc), parent: parentIndex(i, shape.roots, shape.fanout) });
-    }
+    const inputs = batchInputs(start, end, shape, ids);
     const s0 = performance.now();
     generateMs += s0 - g0;
-    core.tx(() => {
-      for (const input of inputs) {
-        const page = createPage(core, caller, { spaceId, parentPageId: input.parent === null ? null : ids[input.parent], title: input.title, contentJson: input.contentJson });
-        ids.push(page.id);
-      }
-    });
+    for (const page of createPages(core, caller, spaceId, inputs)) ids.push(page.id);
     // Let what runs after a commit (outbox dispatch, webhook kick, the search index's timer) run,
     // as in the server.
     await Bun.sleep(0);

@@ -4,14 +4,15 @@
  * instance as the server opens it), timing the createPage transactions apart from the search
  * catch-up after each, per slice of 10 % (does a page cost more as the space grows?), in CPU time
  * of this process (user + system: on a shared machine wall time is mostly other people's work).
+ * `--each`: createPage per page instead of createPages; `--catch-up-at-end`: the search index
+ * caught up once after the last batch (as seed-pages.ts), not after each.
  * `--count`: statements per page of each part (counted at the driver), a run apart from the timing.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sampleDocument } from "../../src/content/sample";
 import { openInstance } from "../../src/instance";
-import { createPage } from "../../src/pages/service";
+import { createPage, createPages } from "../../src/pages/service";
 import { loadConfig } from "../../src/platform/config";
 import { startCountingStatements } from "../../src/platform/db/statement-count";
 import { silentLogger } from "../../src/platform/log";
@@ -19,7 +20,7 @@ import { catchUpSearchIndex, searchIndex } from "../../src/search/indexer";
 import { createSpace } from "../../src/spaces/service";
 import { register } from "../../src/users/service";
 import { OWNER } from "./seed";
-import { BATCH, ownerCaller, parentIndex, WORDS } from "./seed-pages";
+import { BATCH, batchInputs, ownerCaller } from "./seed-pages";
 
 const cpuMs = () => {
   const u = process.cpuUsage();
@@ -29,6 +30,8 @@ const pages = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 10_00
 const counting = process.argv.includes("--count");
 /** --catch-up-at-end: the search catch-up once, after the last batch (the timer may index some before). */
 const atEnd = process.argv.includes("--catch-up-at-end");
+/** --each: createPage page by page in one outer transaction (as before createPages), not createPages. */
+const each = process.argv.includes("--each");
 const dir = mkdtempSync(join(tmpdir(), "cairn-seed-split-"));
 const core = openInstance(loadConfig(["--data", dir], {}), { log: silentLogger });
 try {
@@ -41,16 +44,14 @@ try {
   let create = 0, index = 0, sliceCreate = 0, sliceIndex = 0, createStatements = 0, indexStatements = 0;
   for (let start = 0; start < pages; start += BATCH) {
     const end = Math.min(start + BATCH, pages);
-    const inputs = [];
-    for (let i = start; i < end; i++) {
-      const doc = sampleDocument(i, WORDS);
-      inputs.push({ title: `${doc.content[0]?.content?.[0]?.text ?? "Page"} ${i}`, contentJson: JSON.stringify(doc), parent: parentIndex(i, 100, 10) });
-    }
+    const inputs = batchInputs(start, end, { roots: 100, fanout: 10, seedBase: 0 }, ids);
     counter?.reset();
     const t0 = cpuMs();
-    core.tx(() => {
-      for (const input of inputs) ids.push(createPage(core, owner, { spaceId: space.id, parentPageId: input.parent === null ? null : ids[input.parent], title: input.title, contentJson: input.contentJson }).id);
-    });
+    if (each) {
+      core.tx(() => {
+        for (const { parentIndex: at, ...input } of inputs) ids.push(createPage(core, owner, { ...input, spaceId: space.id, parentPageId: at === undefined ? input.parentPageId : ids[start + at] }).id);
+      });
+    } else for (const page of createPages(core, owner, space.id, inputs)) ids.push(page.id);
     const t1 = cpuMs();
     createStatements += counter?.count ?? 0;
     counter?.reset();
