@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { makeEnv, ownerAndMember, signUp, type TestEnv } from "../../tests/harness";
 import { auditOf } from "../audit/testing";
 import { verifyAudit } from "../audit/service";
+import { startCountingStatements } from "../platform/db/statement-count";
+import { STATEMENTS_PER_PAGE_CREATED_IN_BATCH } from "../../tests/budgets";
 import type { UserCaller } from "../identity/caller";
 import { findUserWithRoleById } from "../users/service";
 import { createPage, createPages } from "./service";
@@ -89,5 +91,22 @@ describe("createPages", () => {
     const many = outcome(() => createPages(env.core, callerFor(member.id), space.id, [{ title: "One" }]));
     expect(many).toBe(one);
     expect(outcome(() => createPages(env.core, callerFor(member.id), "01a00000-0000-7000-8000-000000000000", [{ title: "Nowhere" }]))).toBe("Space not found");
+  });
+
+  test("statements per page stay within the gate's budget (tests/budgets.ts)", async () => {
+    const owner = await signUp(env, "owner@example.com");
+    const caller = callerFor(owner.id);
+    const space = await newSpace(env, owner, "DOCS");
+    const parents = createPages(env.core, caller, space.id, Array.from({ length: 10 }, (_, i) => ({ title: `Parent ${i}` })));
+    const inputs = Array.from({ length: 100 }, (_, i) => ({ title: `Child ${i}`, contentJson: doc(`child ${i}`), parentPageId: parents[i % 10].id }));
+    const counter = startCountingStatements({ keepText: true });
+    try {
+      createPages(env.core, caller, space.id, inputs);
+      const perPage = counter.count / inputs.length;
+      if (perPage > STATEMENTS_PER_PAGE_CREATED_IN_BATCH.limit) throw new Error(`${perPage} statements per page, budget ${STATEMENTS_PER_PAGE_CREATED_IN_BATCH.limit}:\n${counter.texts.slice(0, 40).join("\n")}`);
+      expect(perPage).toBeLessThanOrEqual(STATEMENTS_PER_PAGE_CREATED_IN_BATCH.limit);
+    } finally {
+      counter.stop();
+    }
   });
 });
