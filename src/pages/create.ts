@@ -43,7 +43,9 @@ export interface NewPageInput {
 
 /** POST /api/pages: a published page at the end of its siblings; fires page.created. */
 export function createPage(core: Core, caller: Caller, input: CreatePageInput): Page {
-  return createPages(core, caller, input.spaceId, [input])[0];
+  // Only the fields of one page: anything else a request body carries stays ignored, as before.
+  const { title, contentJson, contentMarkdown, parentPageId } = input;
+  return createPages(core, caller, input.spaceId, [{ title, contentJson, contentMarkdown, parentPageId }])[0];
 }
 
 /**
