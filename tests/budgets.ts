@@ -57,6 +57,12 @@ export const START_UP: Record<"modules" | "sourceBytes" | "statements", Budget> 
 };
 
 /**
+ * SQL statements per page created through createPages (seeding and scripts through the services:
+ * src/pages/create.test.ts counts 100 pages under 10 existing parents, no watchers or webhooks).
+ */
+export const STATEMENTS_PER_PAGE_CREATED_IN_BATCH: Budget = { limit: 9, why: "added with createPages (issue 30, seeding): the space, each parent and each parent's next position worked out once per call, 8.65 measured (one statement more per page fails it; createPage page by page in one transaction, as seeding did before: 16.8)" };
+
+/**
  * That server, idle (no request since it listened), over IDLE_SECONDS after a second's rest:
  * the jobs poll's empty write transaction every second (7 statements) and the search catch-up
  * check it arms, a webhook sweep every 5 s, when the gate was added; now a read a second. The aim: none.

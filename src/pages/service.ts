@@ -1,44 +1,18 @@
 import { eq } from "drizzle-orm";
 import { canEditPage, editableNow, pageAccess, requireEditablePage } from "../access/pages";
 import { principalParams } from "../access/principals";
-import { requireEditableSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { keptBodiesUntilWrite, keptBody, keptUntilWrite } from "../platform/db/kept-answers";
 import { invalid, notFound } from "../platform/errors";
-import { findSpaceByIdOrKey } from "../spaces/service";
 import { versionConflict } from "./conflict";
-import { cleanComment, cleanEmoji, cleanTitle, contentOf, EMPTY_CONTENT } from "./input";
-import { nextPosition } from "./positions";
-import { findPage, findPageMeta, insertPage, pageFor, resolveParent, toPage, writeNextVersion, type Page } from "./store";
+import { cleanComment, cleanEmoji, cleanTitle, contentOf } from "./input";
+import { findPage, findPageMeta, pageFor, toPage, writeNextVersion, type Page } from "./store";
 import { PAGE_STATUS, pages, type PageMeta, type PageRow } from "./tables";
 
-export interface CreatePageInput {
-  spaceId: string;
-  parentPageId?: string | null;
-  title: string;
-  contentJson?: string;
-  /** The document as Markdown instead (exclusive with contentJson). */
-  contentMarkdown?: string;
-}
-
-/** POST /api/pages: a published page at the end of its siblings; fires page.created. */
-export function createPage(core: Core, caller: Caller, input: CreatePageInput): Page {
-  const user = requireUser(caller);
-  const title = cleanTitle(input.title);
-  const content = contentOf(input) ?? EMPTY_CONTENT;
-  return core.tx(() => {
-    const space = requireEditableSpace(core, user, findSpaceByIdOrKey(core, input.spaceId));
-    const parentId = input.parentPageId ? resolveParent(core, user, space.id, input.parentPageId).id : null;
-    const page = insertPage(core, user, { spaceId: space.id, parentId, title, content, status: PAGE_STATUS.Published, position: nextPosition(core, space.id, parentId), comment: null });
-    recordEvent(core, { type: "page.created", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: parentId }, document: page.contentJson, page: { page, space } });
-    // The caller may edit the space and the parent (so passes every Edit restriction above it),
-    // so they may edit the new page too, which has no restrictions of its own.
-    return toPage(page, true);
-  });
-}
+export { createPage, createPages, type CreatePageInput, type NewPageInput } from "./create";
 
 /**
  * Pages already answered, as JSON text and its bytes, until the next write
