@@ -87,7 +87,8 @@ function tidyStep(core: Core): boolean {
   const started = performance.now();
   const done = searchIndex(core).tidy(state.tidyPages);
   const ms = performance.now() - started;
-  state.tidyPages = Math.max(8, Math.min(1024, Math.floor((STEP_MS * state.tidyPages) / Math.max(ms, 0.01))));
+  // Sized by steps that merged; the next bulk's tidy starts small again (its pages may be larger).
+  state.tidyPages = done ? TIDY_FIRST_PAGES : Math.max(8, Math.min(1024, Math.floor((STEP_MS * state.tidyPages) / Math.max(ms, 0.01))));
   return done;
 }
 
