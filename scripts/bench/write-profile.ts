@@ -9,8 +9,10 @@
  *     and the kernel's share of writing the log and the archive count), the median of `runs`;
  *   - SQL statements per PUT, counted at the driver (every run/get/all/values of a statement,
  *     and every exec), including the search catch-up and the checkpoints the PUTs cause;
- *   - with --trace, one PUT's statements by text, and the statements' own time per PUT over the
- *     counted PUTs (where a PUT's time goes, statement by statement);
+ *   - with --trace, one PUT's statements by text, and the statements' own CPU time per PUT over
+ *     the counted PUTs (where a PUT's time goes, statement by statement; the process's CPU clock
+ *     moves in ticks of a few ms here, so only the sum over hundreds of PUTs means anything, and
+ *     other threads' time, the checkpointer's, lands on whatever statement is running);
  *   - with --from, in a copy of a directory seeded by seed-dir.ts (SEEDED/data, SEEDED/pre.json:
  *     e.g. 100,000 pages), writing 64 of its BIG space's pages, to see what grows with its size.
  * CPU time on a shared machine is still noise (other processes take the caches and the cores):
