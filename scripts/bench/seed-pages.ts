@@ -15,7 +15,7 @@ import type { UserCaller } from "../../src/identity/caller";
 import type { Core } from "../../src/core";
 import { openInstance } from "../../src/instance";
 import { createPages, type NewPageInput } from "../../src/pages/service";
-import { searchIndex } from "../../src/search/indexer";
+import { searchIndex, tidySearchIndex } from "../../src/search/indexer";
 import { loadConfig } from "../../src/platform/config";
 import { silentLogger } from "../../src/platform/log";
 import { sampleDocument, type SampleNode } from "../../src/content/sample";
@@ -142,6 +142,13 @@ export async function preSeed(dataDir: string, bigPages: number, log: (line: str
     const big = await seedSpacePages(core, owner, bigSpace.id, bigPages, { roots: 100, fanout: 10, seedBase: 0 });
     const wallSeconds = (performance.now() - t0) / 1000;
     log(`seeded BIG: ${bigPages} pages in ${big.serviceSeconds.toFixed(1)} s (+${big.generateSeconds.toFixed(1)} s making documents; ${wallSeconds.toFixed(1)} s wall)`);
+    // What a server's drain does after a bulk backlog (search/indexer.ts), done here before the
+    // server starts: left half merged, the index's segments were merged by the bench's page edits.
+    // Counted in the seeding figure: the index is not finished until it is merged.
+    const m0 = performance.now();
+    tidySearchIndex(core);
+    const tidySeconds = (performance.now() - m0) / 1000;
+    log(`search index merged after the bulk catch-up in ${tidySeconds.toFixed(1)} s (in the seeding figure)`);
 
     const sizes = tableSizes(core);
     core.close();
@@ -149,9 +156,9 @@ export async function preSeed(dataDir: string, bigPages: number, log: (line: str
     return {
       big: { id: bigSpace.id, key: bigSpace.key, pageIds: big.ids },
       tree: { id: treeSpace.id, key: treeSpace.key, pageIds: tree.ids },
-      seedSeconds: big.serviceSeconds,
+      seedSeconds: big.serviceSeconds + tidySeconds,
       generateSeconds: big.generateSeconds,
-      pagesPerSecond: bigPages / big.serviceSeconds,
+      pagesPerSecond: bigPages / (big.serviceSeconds + tidySeconds),
       dbSizeMb,
       tableSizesMb: sizes,
     };

@@ -1,6 +1,6 @@
 /**
  * What a page write costs, in figures that do not depend on a quiet machine:
- * `bun scripts/bench/write-profile.ts [puts=2000] [runs=3] [--dir=/dev/shm] [--no-archive] [--trace]`.
+ * `bun scripts/bench/write-profile.ts [puts=2000] [runs=3] [--dir=/dev/shm] [--no-archive] [--trace] [--from=SEEDED]`.
  *
  * Drives the real app in-process (tests/harness.ts, commits grouped as in the server, the WAL
  * archive kept as the server keeps it) with PUT /api/pages/{id} of a fresh title and a fresh
@@ -9,14 +9,23 @@
  *     and the kernel's share of writing the log and the archive count), the median of `runs`;
  *   - SQL statements per PUT, counted at the driver (every run/get/all/values of a statement,
  *     and every exec), including the search catch-up and the checkpoints the PUTs cause;
- *   - with --trace, one PUT's statements by text.
+ *   - with --trace, one PUT's statements by text, and the statements' own CPU time per PUT over
+ *     the counted PUTs (where a PUT's time goes, statement by statement; the process's CPU clock
+ *     moves in ticks of a few ms here, so only the sum over hundreds of PUTs means anything, and
+ *     other threads' time, the checkpointer's, lands on whatever statement is running);
+ *   - with --from, in a copy of a directory seeded by seed-dir.ts (SEEDED/data, SEEDED/pre.json:
+ *     e.g. 100,000 pages), writing 64 of its BIG space's pages, to see what grows with its size.
  * CPU time on a shared machine is still noise (other processes take the caches and the cores):
  * compare runs made close together, alternating builds.
  */
 import { Database } from "bun:sqlite";
 import { sampleDocument } from "../../src/content/sample";
 import { keptAnswerStats } from "../../src/platform/db/kept-answers";
-import { call, makeEnv, mintToken, signUp, type TestEnv } from "../../tests/harness";
+import { cpSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { call, cookieFrom, makeEnv, mintToken, signUp, type TestEnv } from "../../tests/harness";
+import { OWNER } from "./seed";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
@@ -30,16 +39,22 @@ if (flag("dir")) process.env.TMPDIR = flag("dir");
 let counting = false;
 let statements = 0;
 let trace: Map<string, number> | null = null;
+/** With --trace, each statement's own CPU time (µs, the process's) over the counted PUTs, by text. */
+const timed = args.includes("--trace") ? new Map<string, number>() : null;
 function counted<F extends (...a: any[]) => any>(fn: F, textOf: (self: any, a: any[]) => string): F {
   return function (this: any, ...a: any[]) {
-    if (counting) {
-      statements++;
-      if (trace) {
-        const text = textOf(this, a).replace(/\s+/g, " ").slice(0, 160);
-        trace.set(text, (trace.get(text) ?? 0) + 1);
-      }
+    if (!counting) return fn.apply(this, a);
+    statements++;
+    const text = trace || timed ? textOf(this, a).replace(/\s+/g, " ").slice(0, 160) : "";
+    if (trace) trace.set(text, (trace.get(text) ?? 0) + 1);
+    if (!timed) return fn.apply(this, a);
+    const t0 = process.cpuUsage();
+    try {
+      return fn.apply(this, a);
+    } finally {
+      const used = process.cpuUsage(t0);
+      timed.set(text, (timed.get(text) ?? 0) + used.user + used.system);
     }
-    return fn.apply(this, a);
   } as F;
 }
 // bun:sqlite gives each statement its own run/get/all/values (set in its constructor), so
@@ -70,6 +85,17 @@ function putBody(seed: number, n: number): string {
 }
 
 async function setUp(): Promise<{ env: TestEnv; token: string; pageIds: string[] }> {
+  const from = flag("from");
+  if (from) {
+    const dir = mkdtempSync(join(flag("dir") ?? tmpdir(), "cairn-write-profile-"));
+    cpSync(join(from, "data"), dir, { recursive: true });
+    const big: string[] = JSON.parse(readFileSync(join(from, "pre.json"), "utf8")).big.pageIds;
+    const env = makeEnv({ dir, archiveWal });
+    const login = await call(env, "POST", "/api/auth/login", { body: { email: OWNER.email, password: OWNER.password } });
+    const token = await mintToken(env, { cookie: cookieFrom(login) });
+    const step = Math.floor(big.length / 64);
+    return { env, token, pageIds: Array.from({ length: 64 }, (_, i) => big[i * step]) };
+  }
   const env = makeEnv({ archiveWal });
   const owner = await signUp(env, "owner@example.com");
   const token = await mintToken(env, owner);
@@ -146,3 +172,7 @@ env.close();
 const sorted = [...cpu].sort((a, b) => a - b);
 console.log(JSON.stringify({ archiveWal, puts: PUTS, runs: RUNS, cpuMicrosPerPut: sorted.map(Math.round), medianCpuMicrosPerPut: Math.round(sorted[Math.floor(sorted.length / 2)]), statementsPerPut: Number(perPut.toFixed(2)), keptMissesPerPut: keptMisses }, null, 2));
 for (const [text, count] of traced) console.log(String(count).padStart(3), text);
+if (timed) {
+  console.log("CPU µs per PUT, by statement (the counted PUTs, each statement's own):");
+  for (const [text, us] of [...timed].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(String(Math.round(us / list.length)).padStart(6), text);
+}

@@ -5,6 +5,7 @@ import { toExclusionQuery, toFragmentQuery, toWordQuery, type ParsedQuery } from
 import type { SearchIndex, SearchIndexHooks, SearchRow, SearchScope } from "./search-index";
 import { segmentCjk } from "./segment";
 import { bodyMatches } from "./fts5-body";
+import { indexMerger } from "./fts5-merge";
 import { recentIndex } from "./fts5-recent";
 import { titleMatches } from "./fts5-titles";
 import { stemEach } from "./stemmer";
@@ -75,6 +76,7 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
     }
   };
   let vocab: ReturnType<typeof vocabularyStatements> | null = null;
+  let merger: ReturnType<typeof indexMerger> | null = null;
 
   /**
    * (Re-)indexes up to `size` noted pages in one transaction. `every`: pages from search_dirty,
@@ -120,6 +122,7 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
       }
       return pending.get() === null;
     },
+    tidy: (pages) => (merger ??= indexMerger(core))(pages),
     words: (query, scope, limit) => wordMatches(core, query, scopeSql(scope), limit),
     titleFragments(query, given, limit) {
       const scope = scopeSql(given);

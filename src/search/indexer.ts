@@ -26,7 +26,7 @@ export const searchIndex = perInstance(
  * is drained in the background, in turns of about STEP_MS, so no request waits seconds behind
  * it; until it is drained, a search may miss pages not yet re-indexed.
  */
-const timers = perInstance((_core: Core) => ({ timer: null as ReturnType<typeof setTimeout> | null, draining: false, closed: false, step: FIRST_STEP }));
+const timers = perInstance((_core: Core) => ({ timer: null as ReturnType<typeof setTimeout> | null, draining: false, closed: false, step: FIRST_STEP, drained: 0, tidyPages: TIDY_FIRST_PAGES }));
 
 /** Pages a search indexes before it answers; more are left to the drain. */
 const SEARCH_CATCH_UP_PAGES = 500;
@@ -40,6 +40,15 @@ const FIRST_STEP = 16;
  * than it took) sets the next one's pages from its own time per page.
  */
 const STEP_MS = 10;
+/**
+ * A backlog at least this large, once drained, is followed by tidying the index (SearchIndex.tidy,
+ * in turns of about STEP_MS): a bulk catch-up leaves the index in many segments, half merged,
+ * which the page edits after it would otherwise finish merging a few pages each
+ * (docs/decisions.md, "Search": the index merged after a bulk catch-up).
+ */
+const TIDY_AFTER_PAGES = 2_000;
+/** Pages of merging in the first tidy turn; later turns are sized by the time the last took. */
+const TIDY_FIRST_PAGES = 32;
 
 /**
  * One turn of the drain (or of the timer's catch-up): true when nothing is left. Taken a
@@ -55,6 +64,7 @@ function drainStep(core: Core): boolean {
   for (;;) {
     if (index.catchUp(part)) return true;
     taken += part;
+    state.drained += part;
     const ms = performance.now() - started;
     if (taken >= state.step || ms >= STEP_MS) {
       state.step = Math.max(1, Math.min(DRAIN_STEP, Math.floor((STEP_MS * taken) / Math.max(ms, 0.01))));
@@ -71,22 +81,46 @@ export function catchUpSearchIndex(core: Core): void {
   if (!searchIndex(core).catchUp(SEARCH_CATCH_UP_PAGES)) drain(core);
 }
 
-/** Indexes the backlog a step at a time, yielding between steps, until none is left. */
+/** One turn of tidying the index after a bulk catch-up: true when it is tidy. */
+function tidyStep(core: Core): boolean {
+  const state = timers(core);
+  const started = performance.now();
+  const done = searchIndex(core).tidy(state.tidyPages);
+  const ms = performance.now() - started;
+  // Sized by steps that merged; the next bulk's tidy starts small again (its pages may be larger).
+  state.tidyPages = done ? TIDY_FIRST_PAGES : Math.max(8, Math.min(1024, Math.floor((STEP_MS * state.tidyPages) / Math.max(ms, 0.01))));
+  return done;
+}
+
+/**
+ * Indexes the backlog a step at a time, yielding between steps, until none is left; then, after
+ * a bulk one, tidies the index the same way (pages written meanwhile are indexed first).
+ */
 function drain(core: Core): void {
   const state = timers(core);
   if (state.draining || state.closed) return;
   state.draining = true;
+  state.drained = 0;
   const step = () => {
     if (state.closed) return;
     if (core.maintenance.writesHeld()) return void setTimeout(step, CATCH_UP_DELAY_MS);
     try {
       if (!drainStep(core)) return void setImmediate(step);
+      if (state.drained >= TIDY_AFTER_PAGES && !tidyStep(core)) return void setImmediate(step);
     } catch (err) {
       core.log.warn("search index catch-up failed; retried after the next write", { error: (err as Error).message });
     }
     state.draining = false;
   };
   setImmediate(step);
+}
+
+/**
+ * Tidies the index at once (SearchIndex.tidy until done): for tools that index a bulk backlog
+ * themselves (catchUp without a limit) and then hand the data directory to a server.
+ */
+export function tidySearchIndex(core: Core): void {
+  while (!searchIndex(core).tidy(1024));
 }
 
 export function installSearchIndexer(core: Core): void {

@@ -23,6 +23,11 @@ export interface SearchIndex {
    * is left. Cheap when none is.
    */
   catchUp(maxPages?: number): boolean;
+  /**
+   * After a bulk catch-up: compacts the index's own structure by about `pages` pages of work
+   * (FTS5: merges its segments into one); answers whether it is compact. Changes no answer.
+   */
+  tidy(pages: number): boolean;
   /** The best matches of the words within the scope, best first (titles weigh more than bodies). */
   words(query: ParsedQuery, scope: SearchScope, limit: number): SearchRow[];
   /** Pages whose title holds every typed fragment (3 characters or more), shortest title first. */
