@@ -17,14 +17,22 @@ import { installNotifications } from "./notifications/install";
  * user of it needs, whether the HTTP server, the CLI or a test: built-in roles and groups, and
  * the search indexer that runs inside every write transaction.
  */
-export function openInstance(config: Config, opts: OpenCoreOptions = {}): Core {
-  const core = openCore(config, { backUpBeforeMigrating: takePreMigrationBackup, ...opts });
-  ensureBuiltInRoles(core);
-  ensureBuiltInGroups(core);
+export interface InstanceOptions extends OpenCoreOptions {
+  /**
+   * Leave the built-in rows (roles, groups, a release's new rights) to writeBuiltInRows: the
+   * server listens first and writes them before any request other than a health check is
+   * answered (server.ts). Health needs none of them.
+   */
+  builtInRowsLater?: boolean;
+}
+
+export function openInstance(config: Config, opts: InstanceOptions = {}): Core {
+  const { builtInRowsLater, ...coreOptions } = opts;
+  const core = openCore(config, { backUpBeforeMigrating: takePreMigrationBackup, ...coreOptions });
+  // Every hook that follows writes is installed before anything writes (the audit log first).
   installSearchIndexer(core);
   installAuditLog(core);
-  // After the audit log is installed: a right granted by a new release is audited.
-  reconcileBuiltInRoles(core);
+  if (!builtInRowsLater) writeBuiltInRows(core);
   installWebhooks(core);
   installNotifications(core);
   installSecurityDetectors(core);
@@ -34,4 +42,14 @@ export function openInstance(config: Config, opts: OpenCoreOptions = {}): Core {
   // Blobs left unreferenced by a crash (files/); safe beside uploads, whose blobs are leased.
   void sweepOrphanBlobs(core);
   return core;
+}
+
+/**
+ * The built-in roles and groups (written once, kept as they are), and the rights a new release
+ * gives the built-in roles: after the audit log is installed, so such a right is audited.
+ */
+export function writeBuiltInRows(core: Core): void {
+  ensureBuiltInRoles(core);
+  ensureBuiltInGroups(core);
+  reconcileBuiltInRoles(core);
 }
