@@ -1,5 +1,3 @@
-import { releaseExecutablePages } from "./executable-pages";
-
 /**
  * Gives memory back once the server goes quiet. Signing in alone (argon2id, 19 MiB) or an
  * upload leaves garbage that JavaScriptCore collects only when it next needs room, so an idle
@@ -10,6 +8,9 @@ const QUIET_MS = 1_000;
 
 /** Quiet this long after work, the executable's pages the work touched are given back again. */
 const LONG_QUIET_MS = 60_000;
+
+/** Loaded when first needed, after start: nothing before listening needs it. */
+const releaseExecutablePages = () => import("./executable-pages").then((m) => m.releaseExecutablePages());
 
 /**
  * The first quiet moment after start (the rest of the server loaded, the first requests

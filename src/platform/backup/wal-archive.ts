@@ -28,7 +28,6 @@
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { WalArchive, WalPosition } from "./types";
 import { FRAME_HEADER_SIZE, frameOffset, frameSize, parseWalHeader, restartsBetween, saltHex, scanFrames, WAL_HEADER_SIZE, type Checksum, type WalHeader } from "./wal-format";
@@ -181,7 +180,7 @@ class Archive implements WalArchive {
     this.seg = null;
     const at = this.now();
     const previous = this.generation || null;
-    this.generation = `${new Date(at).toISOString().replace(/[-:.]/g, "")}-${randomBytes(3).toString("hex")}`;
+    this.generation = `${new Date(at).toISOString().replace(/[-:.]/g, "")}-${Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString("hex")}`;
     this.genDir = join(this.dir, this.generation);
     mkdirSync(this.genDir, { recursive: true, mode: 0o700 });
     writeJsonDurably(join(this.genDir, "generation.json"), { generation: this.generation, startedAt: new Date(at).toISOString(), reason, previous });
