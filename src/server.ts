@@ -1,6 +1,6 @@
 import type { Server } from "bun";
 import { maintenanceRefusal, type Core } from "./core";
-import { openInstance, writeBuiltInRows } from "./instance";
+import { finishOpening as finishOpeningInstance, openInstance } from "./instance";
 import { startBackups } from "./backups/service";
 import { needsOwner } from "./users/service";
 import { announceSetupCode } from "./users/setup-code";
@@ -41,14 +41,15 @@ export interface ServerOptions {
 
 export function startServer(config: Config, opts: ServerOptions = {}): RunningServer {
   // The WAL archive's first look at the log (on a new directory: a generation begun, the
-  // schema's frames copied, four fsyncs) and the built-in rows wait until just after listening,
-  // or the first request other than a health check, whichever comes first (finishOpening).
-  const core = openInstance(config, { groupCommits: true, log: opts.log, archiveWal: true, archiveStartsLater: true, builtInRowsLater: true });
+  // schema's frames copied, four fsyncs), the built-in rows and the webhooks' catch-up wait
+  // until just after listening, or the first request other than a health check, whichever
+  // comes first (finishOpening).
+  const core = openInstance(config, { groupCommits: true, log: opts.log, archiveWal: true, archiveStartsLater: true, finishLater: true });
   let opened = false;
   const finishOpening = () => {
     if (opened) return;
     core.wal?.begin();
-    writeBuiltInRows(core);
+    finishOpeningInstance(core);
     opened = true;
     // Half-written backups of a process that died are removed; the backup schedule is armed.
     startBackups(core);
