@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cpuMicros, freePort, HOST, killAll, rssMb, spawnLogged, stop, waitFor200 } from "./procs";
+import { cpuMicros, freePort, HOST, killAll, rssMb, spawnLogged, stop, threadsCpuNanos, waitFor200 } from "./procs";
 import { median } from "./server";
 
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -35,6 +35,8 @@ function residentByMapping(pid: number): Record<string, number> {
 
 const walls: number[] = [];
 const cpus: number[] = [];
+// Finer than the 10 ms ticks of /proc/<pid>/stat: the live threads' schedstat (exited ones not counted).
+const threadCpus: number[] = [];
 const logPath = join(tmpdir(), `cairn-startup-probe-${process.pid}.log`);
 try {
   for (let i = 0; i < runs; i++) {
@@ -45,6 +47,7 @@ try {
     await waitFor200(`http://${HOST}:${port}/api/health`, child, 10_000);
     walls.push(performance.now() - t0);
     cpus.push(cpuMicros(child.pid) / 1000);
+    threadCpus.push(threadsCpuNanos(child.pid) / 1e6);
     if (i === runs - 1) {
       await Bun.sleep(idleMs);
       console.log(`idle RSS ${idleMs / 1000} s after start: ${rssMb(child.pid).toFixed(1)} MB`);
@@ -59,6 +62,7 @@ try {
   }
   console.log(`cold start ms: ${walls.map((w) => w.toFixed(1)).join(", ")}; median ${median(walls).toFixed(1)}`);
   console.log(`CPU at first 200 ms: ${cpus.map((c) => Math.round(c)).join(", ")}; median ${median(cpus)}`);
+  console.log(`CPU at first 200 ms (live threads, schedstat): ${threadCpus.map((c) => c.toFixed(1)).join(", ")}; median ${median(threadCpus).toFixed(1)}`);
 } finally {
   killAll();
   rmSync(logPath, { force: true });
