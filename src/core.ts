@@ -7,6 +7,7 @@ import { systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
 import { PRIVATE_FILE, prepareDataDir, type DataDir } from "./platform/datadir";
 import { migrate } from "./platform/db/migrate";
+import { writeEmptyDatabase } from "./platform/db/empty-image";
 import { sqliteChangeStamp, type ChangeStamp } from "./platform/db/change-stamp";
 import { checkpointWal, letSqliteCheckpoint, openSqlite, toDrizzle, type Db } from "./platform/db/open";
 import { createTransactions, type Transactions } from "./platform/db/transactions";
@@ -89,6 +90,8 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
   const log = opts.log ?? createLogger();
   const data = prepareDataDir(config.dataDir);
   const fresh = !existsSync(data.dbPath);
+  // The binary carries the empty database its migrations make: written whole, nothing to migrate.
+  if (fresh) writeEmptyDatabase(data.dbPath);
   const sqlite = openSqlite(data.dbPath);
   // SQLite creates the file by the umask (often 0644); its -wal and -shm copy its mode.
   if (fresh) chmodSync(data.dbPath, PRIVATE_FILE);
