@@ -4,9 +4,11 @@
  * STACK.md "Building the single binary"; each is there for a measured reason (cold start,
  * bundle mode, no stray .env), so change them only with new measurements.
  */
-import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { bundleUi } from "../src/http/ui-bundle";
+import { makeEmptyDatabase } from "../src/db/empty-database";
 import { writeAboutEmbed } from "./about-embed";
 
 const root = join(import.meta.dir, "..");
@@ -63,7 +65,15 @@ async function writeUiEntry(distDir: string): Promise<string> {
   const scalar = await Bun.file(join(root, "node_modules/@scalar/api-reference/dist/browser/standalone.js")).bytes();
   writeFileSync(join(webDir, "scalar.js.gz"), Bun.gzipSync(scalar, { level: 9 }));
   imports.push(`import scalarGz from "./web/scalar.js.gz" with { type: "file" };`, `import { embedScalar } from "${src}/http/docs-page";`);
-  writeFileSync(join(distDir, "web-embed.ts"), `${header}\n${imports.join("\n")}\nimport { embedUi } from "${src}/http/ui";\nembedUi({\n${entries.join("\n")}\n});\nembedScalar(scalarGz);\n`);
+  // The empty database a first start writes instead of running the migrations (platform/db/empty-image.ts).
+  const scratch = mkdtempSync(join(tmpdir(), "cairn-build-"));
+  try {
+    writeFileSync(join(webDir, "empty.db.gz"), Bun.gzipSync(makeEmptyDatabase(scratch), { level: 9 }));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  imports.push(`import emptyDbGz from "./web/empty.db.gz" with { type: "file" };`, `import { embedEmptyDatabase } from "${src}/platform/db/empty-image";`);
+  writeFileSync(join(distDir, "web-embed.ts"), `${header}\n${imports.join("\n")}\nimport { embedUi } from "${src}/http/ui";\nembedUi({\n${entries.join("\n")}\n});\nembedScalar(scalarGz);\nembedEmptyDatabase(emptyDbGz);\n`);
   // Imports run in order: the UI is registered before the server starts.
   const entry = join(distDir, "entry.ts");
   writeFileSync(entry, `${header}\nimport "./web-embed";\nimport "./about-embed";\nimport "${src}/main";\n`);

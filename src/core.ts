@@ -7,6 +7,7 @@ import { systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
 import { PRIVATE_FILE, prepareDataDir, type DataDir } from "./platform/datadir";
 import { migrate } from "./platform/db/migrate";
+import { writeEmptyDatabase } from "./platform/db/empty-image";
 import { sqliteChangeStamp, type ChangeStamp } from "./platform/db/change-stamp";
 import { checkpointWal, letSqliteCheckpoint, openSqlite, toDrizzle, type Db } from "./platform/db/open";
 import { createTransactions, type Transactions } from "./platform/db/transactions";
@@ -73,6 +74,11 @@ export interface OpenCoreOptions {
    */
   archiveWal?: boolean;
   /**
+   * The archive begins (reads where it stands, copies the log) at `core.wal.begin()` or the
+   * first write, not before this returns: the server listens first (server.ts).
+   */
+  archiveStartsLater?: boolean;
+  /**
    * Backs up a database that holds data before migrations change it (the backups domain's
    * pre-migration backup, given by openInstance); answers what it wrote. None: no backup.
    */
@@ -84,6 +90,8 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
   const log = opts.log ?? createLogger();
   const data = prepareDataDir(config.dataDir);
   const fresh = !existsSync(data.dbPath);
+  // The binary carries the empty database its migrations make: written whole, nothing to migrate.
+  if (fresh) writeEmptyDatabase(data.dbPath);
   const sqlite = openSqlite(data.dbPath);
   // SQLite creates the file by the umask (often 0644); its -wal and -shm copy its mode.
   if (fresh) chmodSync(data.dbPath, PRIVATE_FILE);
@@ -95,15 +103,16 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
   const result = migrate(sqlite, migrations, backUp ? () => backUp(sqlite, data, clock.now()) : null, clock.now(), baseline);
   // After the migrations (a full disk is SQLite's to report): an upgrade's frames are in the log
   // the archive then finds, so it begins a new generation there.
-  const wal = opts.archiveWal ? openArchive(sqlite, data, clock, log) : null;
+  const wal = opts.archiveWal ? openArchive(sqlite, data, clock, log, opts.archiveStartsLater ?? false) : null;
   // No archive to protect: nobody in this process checkpoints, so SQLite's own does.
   if (!wal) letSqliteCheckpoint(sqlite);
   if (result.applied.length) log.info("migrated", { applied: result.applied, snapshot: result.snapshot });
   return assembleCore({ config, data, sqlite, clock, log, groupCommits: opts.groupCommits ?? false, checkpointAtClose: true, wal });
 }
 
-function openArchive(sqlite: Database, data: DataDir, clock: Clock, log: Logger): WalArchive {
+function openArchive(sqlite: Database, data: DataDir, clock: Clock, log: Logger, startLater: boolean): WalArchive {
   return openWalArchive({
+    startLater,
     sqlite,
     dbPath: data.dbPath,
     dir: join(data.backupsDir, "wal"),

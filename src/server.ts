@@ -1,6 +1,6 @@
 import type { Server } from "bun";
 import { maintenanceRefusal, type Core } from "./core";
-import { openInstance } from "./instance";
+import { finishOpening as finishOpeningInstance, openInstance } from "./instance";
 import { startBackups } from "./backups/service";
 import { needsOwner } from "./users/service";
 import { announceSetupCode } from "./users/setup-code";
@@ -40,9 +40,20 @@ export interface ServerOptions {
 }
 
 export function startServer(config: Config, opts: ServerOptions = {}): RunningServer {
-  const core = openInstance(config, { groupCommits: true, log: opts.log, archiveWal: true });
-  // Half-written backups of a process that died are removed; the backup schedule is armed.
-  startBackups(core);
+  // The WAL archive's first look at the log (on a new directory: a generation begun, the
+  // schema's frames copied, four fsyncs), the built-in rows and the webhooks' catch-up wait
+  // until just after listening, or the first request other than a health check, whichever
+  // comes first (finishOpening).
+  const core = openInstance(config, { groupCommits: true, log: opts.log, archiveWal: true, archiveStartsLater: true, finishLater: true });
+  let opened = false;
+  const finishOpening = () => {
+    if (opened) return;
+    core.wal?.begin();
+    finishOpeningInstance(core);
+    opened = true;
+    // Half-written backups of a process that died are removed; the backup schedule is armed.
+    startBackups(core);
+  };
   // A first run reachable from other machines: the owner needs the code this prints.
   announceSetupCode(core, !needsOwner(core));
   // Only the first routes are composed before listening; the rest (every other domain, the
@@ -56,14 +67,14 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
   const answerHealth = earlyHealth(core);
   let loadingFirst: Promise<{ handle: RequestHandler; answers: (path: string) => string[] }> | null = null;
   const loadFirst = () =>
-    (loadingFirst ??= Promise.all([import("./http/app-shell"), import("./http/first-routes")]).then(([shell, routes]) => {
+    (finishOpening(), loadingFirst ??= Promise.all([import("./http/app-shell"), import("./http/first-routes")]).then(([shell, routes]) => {
       const first = shell.composeApp(core, routes.firstRoutes(core));
       return { handle: shell.durableHandler(core, first), answers: methodsByPath(first.routes) };
     }));
   let rest: ServerRest | null = null;
   let loadingRest: Promise<ServerRest> | null = null;
   const loadRest = () =>
-    (loadingRest ??= import("./server-rest").then(({ startRest }) => {
+    (finishOpening(), loadingRest ??= import("./server-rest").then(({ startRest }) => {
       rest = startRest(core, opts.collab);
       core.log.info("ready: every route and collaboration loaded", { msAfterListening: Math.round(performance.now() - listeningAt) });
       // Loading it leaves garbage (the modules' evaluation, the routes' composing): collected once quiet.
@@ -120,6 +131,11 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
   // the server, then background jobs (they run here, in the server, never in a command opened
   // beside it; a job enqueued meanwhile waits in its row).
   const afterListening = setTimeout(() => {
+    try {
+      finishOpening();
+    } catch (err) {
+      core.log.error("the instance could not finish opening", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    }
     loadRest().then(
       () => {
         if (stopping) return;

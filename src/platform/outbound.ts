@@ -9,7 +9,6 @@
  * resolves the name a second time, so an answer that changes between the check and the
  * connection cannot slip a private address in.
  */
-import { lookup } from "node:dns/promises";
 import { classifyIp, formatIp, hostAllowed, ipAllowed, parseAllowList, parseIp, type IpBytes } from "./ip-ranges";
 
 export type OutboundFailure = "bad_url" | "refused" | "timeout" | "network" | "too_many_redirects";
@@ -64,6 +63,8 @@ export interface OutboundResponse {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 async function systemResolve(host: string): Promise<string[]> {
+  // Loaded at the first outbound request: this module loads before the server listens.
+  const { lookup } = await import("node:dns/promises");
   const answers = await lookup(host, { all: true, verbatim: true });
   return answers.map((a) => a.address);
 }

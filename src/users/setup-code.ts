@@ -10,7 +10,6 @@
  * server runs is the one that works. It is removed once the owner exists.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { createHash, randomInt, timingSafeEqual } from "node:crypto";
 import { join } from "node:path";
 import type { Core } from "../core";
 import { writeFileDurably } from "../platform/durable-file";
@@ -47,7 +46,7 @@ export function readSetupCode(root: string): string | null {
 export function ensureSetupCode(root: string): { code: string; created: boolean } {
   const kept = readSetupCode(root);
   if (kept) return { code: kept, created: false };
-  const symbols = Array.from({ length: 12 }, () => ALPHABET[randomInt(ALPHABET.length)]).join("");
+  const symbols = Array.from({ length: 12 }, () => ALPHABET[randomBelow(ALPHABET.length)]).join("");
   const code = `${symbols.slice(0, 4)}-${symbols.slice(4, 8)}-${symbols.slice(8)}`;
   writeFileDurably(pathOf(root), `${code}\n`);
   return { code, created: true };
@@ -57,13 +56,26 @@ export function forgetSetupCode(root: string): void {
   if (existsSync(pathOf(root))) rmSync(pathOf(root), { force: true });
 }
 
+/**
+ * A uniform random whole number below `n` (rejection sampling). Web Crypto and Bun's hasher
+ * rather than node:crypto here and in the WAL archive: importing node:crypto builds Node's
+ * stream classes (~4 ms of a cold start), and these modules load before the server listens.
+ */
+function randomBelow(n: number): number {
+  const limit = Math.floor(0x1_0000_0000 / n) * n;
+  const word = new Uint32Array(1);
+  do crypto.getRandomValues(word);
+  while (word[0] >= limit);
+  return word[0] % n;
+}
+
 /** Spaces, dashes and case do not matter (it is read off a screen). */
 const normalise = (code: string) => code.replace(/[\s-]+/g, "").toUpperCase();
 
 /** Constant time: both sides hashed to 32 bytes first, so neither content nor length leaks. */
 function sameCode(given: string, expected: string): boolean {
-  const digest = (s: string) => createHash("sha256").update(normalise(s)).digest();
-  return timingSafeEqual(digest(given), digest(expected));
+  const digest = (s: string) => new Bun.CryptoHasher("sha256").update(normalise(s)).digest();
+  return crypto.timingSafeEqual(digest(given), digest(expected));
 }
 
 export const setupCodeNeeded = (core: Core) => listensBeyondLoopback(core.config.host);

@@ -60,8 +60,11 @@ const stateOf = perInstance(
   (_sqlite: Core["sqlite"]): SenderState => ({ current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity, outcomes: [], flushQueued: false }),
 );
 
-/** Called once from openInstance: the recorder, the timer, and a catch-up run. */
-export function installWebhooks(core: Core): void {
+/**
+ * Called once from openInstance: the recorder, the timer, and a catch-up run (`catchUp` false:
+ * left to the caller, which kicks once it is ready: the server, just after listening).
+ */
+export function installWebhooks(core: Core, catchUp = true): void {
   const state = stateOf(core.sqlite);
   onEventRecorded(core, (c, event) => {
     if (queueDeliveries(c, event) > 0) kick(core);
@@ -73,7 +76,7 @@ export function installWebhooks(core: Core): void {
     clearInterval(timer);
     recordOutcomes(core, state);
   });
-  kick(core);
+  if (catchUp) kick(core);
 }
 
 /**

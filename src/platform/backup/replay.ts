@@ -8,7 +8,6 @@
  */
 import { existsSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { NotCoveredError, type WalPosition } from "./types";
 import { readArchiveState } from "./wal-state";
@@ -142,7 +141,7 @@ async function readStep(genDir: string, step: Step): Promise<Map<number, Uint8Ar
   } finally {
     await fh.close();
   }
-  if (seg.closed && createHash("sha256").update(bytes.subarray(0, seg.closed.bytes)).digest("hex") !== seg.closed.sha256) {
+  if (seg.closed && new Bun.CryptoHasher("sha256").update(bytes.subarray(0, seg.closed.bytes)).digest("hex") !== seg.closed.sha256) {
     throw new NotCoveredError(`WAL segment ${seg.name} does not match its sha256: the archive is damaged.`);
   }
   const upTo = bytes.subarray(0, (step.to - seg.first + 1) * size);

@@ -21,7 +21,6 @@
 import { Database } from "bun:sqlite";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { createHash } from "node:crypto";
 import type { WalArchive, WalPosition } from "./types";
 import { checkFrame, dbPageSize, FRAME_HEADER_SIZE, frameSize, parseWalHeader, saltHex, scanFrames, WAL_HEADER_SIZE, type Checksum, type WalHeader } from "./wal-format";
 
@@ -201,7 +200,8 @@ async function copyWithOverlay(dbPath: string, dest: string, overlay: Overlay, o
     await src.close();
     throw err;
   });
-  const hash = createHash("sha256");
+  // Bun's hasher: this module loads before the server listens, and node:crypto costs ~4 ms there.
+  const hash = new Bun.CryptoHasher("sha256");
   try {
     const fileSize = (await src.stat()).size;
     let pageSize = overlay.pageSize;

@@ -19,6 +19,8 @@ export interface WalPosition {
 
 export interface WalArchive {
   dir: string;
+  /** Reads where the archive stands and copies the log (once); every other call does it first. */
+  begin(): void;
   /**
    * Copies the frames appended since the last call and notes the commits' time. `"locked"`: the
    * caller holds the write lock (right after BEGIN IMMEDIATE), so a restart of the log before the

@@ -28,7 +28,6 @@
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { WalArchive, WalPosition } from "./types";
 import { FRAME_HEADER_SIZE, frameOffset, frameSize, parseWalHeader, restartsBetween, saltHex, scanFrames, WAL_HEADER_SIZE, type Checksum, type WalHeader } from "./wal-format";
@@ -54,6 +53,12 @@ export interface OpenWalArchiveOptions {
   pollMs?: number;
   onNewGeneration?: (generation: string, reason: string) => void;
   onError?: (what: string, err: unknown) => void;
+  /**
+   * Leave reading where the archive stands and copying the log to begin() or the first call
+   * that needs it (the server listens first). Nothing is lost meanwhile: only the archive
+   * checkpoints, and every write transaction observes, which begins it first.
+   */
+  startLater?: boolean;
 }
 
 const SEGMENT_MAX_BYTES = 16 << 20;
@@ -92,6 +97,8 @@ class Archive implements WalArchive {
   private poll: ReturnType<typeof setInterval> | null = null;
   private readonly checkpoints: CheckpointSchedule;
   private started = false;
+  /** begin() has run (or is running: its own observe must not begin it again). */
+  private begun = false;
   /** Segments being closed in the background. */
   private readonly closing = new Set<Promise<void>>();
 
@@ -108,6 +115,26 @@ class Archive implements WalArchive {
       checkpoint: (mode, o) => this.checkpoint(mode, o),
       onError: (what, err) => opts.onError?.(what, err),
     });
+    if (!opts.startLater) this.begin();
+  }
+
+  /** Where the archive stands, read once; then what the log holds is copied and the poll armed. */
+  begin(): void {
+    if (this.begun || this.closed) return;
+    this.begun = true;
+    try {
+      this.beginNow();
+    } catch (err) {
+      // Opened with the server: a failure at start is reported as one.
+      if (!this.opts.startLater) throw err;
+      // Begun later, beside commits: they go on, and the archive starts afresh at the next observe.
+      this.broken = `the archive could not begin (${(err as Error).message})`;
+      this.opts.onError?.("WAL archive failed", err);
+    }
+  }
+
+  private beginNow(): void {
+    const opts = this.opts;
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const state = readArchiveState(this.dir);
     if (state && existsSync(join(this.dir, state.generation))) {
@@ -153,7 +180,7 @@ class Archive implements WalArchive {
     this.seg = null;
     const at = this.now();
     const previous = this.generation || null;
-    this.generation = `${new Date(at).toISOString().replace(/[-:.]/g, "")}-${randomBytes(3).toString("hex")}`;
+    this.generation = `${new Date(at).toISOString().replace(/[-:.]/g, "")}-${Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString("hex")}`;
     this.genDir = join(this.dir, this.generation);
     mkdirSync(this.genDir, { recursive: true, mode: 0o700 });
     writeJsonDurably(join(this.genDir, "generation.json"), { generation: this.generation, startedAt: new Date(at).toISOString(), reason, previous });
@@ -163,6 +190,7 @@ class Archive implements WalArchive {
   }
 
   observe(moment: "locked" | "released" = "released"): void {
+    this.begin();
     if (this.closed) return;
     // What changed before this call is judged without the flag: the lock is ours only from now.
     this.observeNow();
@@ -290,6 +318,7 @@ class Archive implements WalArchive {
   }
 
   position(): WalPosition {
+    this.begin();
     return { generation: this.generation, epoch: Math.max(0, this.epoch), salt: this.hdr ? saltHex(this.hdr) : "", frame: this.frame, committedAt: this.committedAt };
   }
 
@@ -299,6 +328,7 @@ class Archive implements WalArchive {
    * (and the unclean start that follows begins a new generation).
    */
   checkpoint(mode: "passive" | "truncate", opts: { flush?: boolean } = {}): boolean {
+    this.begin();
     const { sqlite } = this.opts;
     if (this.closed || this.suspended > 0 || sqlite.inTransaction) return false;
     // data_version moves when another connection commits: read before observing, so a commit
@@ -330,6 +360,7 @@ class Archive implements WalArchive {
   }
 
   suspendCheckpoints(): () => void {
+    this.begin();
     this.suspended++;
     // One already asked of the thread could otherwise still complete, and a write on another
     // connection (a restore's swap) then restart the log as if another process had.
@@ -345,15 +376,18 @@ class Archive implements WalArchive {
    * fsyncs of a segment's close held it 85 ms there); rejects if they fail.
    */
   flushInBackground(): Promise<void> {
+    this.begin();
     return this.closeInBackground();
   }
 
   flush(): void {
+    this.begin();
     this.seg?.close();
     this.seg = null;
   }
 
   close(): void {
+    this.begin();
     if (this.closed) return;
     this.observeNow();
     this.closed = true;

@@ -3,7 +3,6 @@
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { WalPosition } from "./types";
 import { readArchiveState } from "./wal-state";
@@ -53,7 +52,7 @@ export function pruneArchive(archiveDir: string, keep: WalPosition[]): void {
   const trash = (path: string) => {
     if (!existsSync(path)) return;
     mkdirSync(join(archiveDir, TRASH), { recursive: true, mode: 0o700 });
-    renameSync(path, join(archiveDir, TRASH, `${Date.now()}-${randomBytes(4).toString("hex")}`));
+    renameSync(path, join(archiveDir, TRASH, `${Date.now()}-${Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex")}`));
     trashed = true;
   };
   try {

@@ -14,7 +14,6 @@
  */
 import { fsyncPath, writeFileDurably } from "../durable-file";
 import { closeSync, fdatasync, fsync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, truncateSync, writeFileSync, writeSync } from "node:fs";
-import { createHash, type Hash } from "node:crypto";
 import { join } from "node:path";
 import { frameSize, scanFrames, type Checksum } from "./wal-format";
 
@@ -56,7 +55,8 @@ export class SegmentWriter {
   last: number;
   private readonly frames: number;
   private readonly idx: number;
-  private readonly hash: Hash = createHash("sha256");
+  // Bun's hasher, not node:crypto's: that import builds Node's stream classes at start.
+  private readonly hash = new Bun.CryptoHasher("sha256");
   private unsynced = 0;
   private syncing = false;
 
@@ -192,7 +192,7 @@ export function sealSegment(genDir: string, seg: SegmentInfo): void {
   const last = commits.at(-1)?.frame ?? seg.first - 1;
   const keep = (last - seg.first + 1) * frameSize(seg.pageSize);
   truncateSync(framesPath, keep);
-  const sha256 = createHash("sha256").update(bytes.subarray(0, keep)).digest("hex");
+  const sha256 = new Bun.CryptoHasher("sha256").update(bytes.subarray(0, keep)).digest("hex");
   // Rewrite the index whole: the commit lines past the cut (or torn) must not stay.
   const lines = [JSON.stringify(headerOf(seg)), ...commits.map((c) => JSON.stringify({ f: c.frame, t: c.at, n: c.dbSize })), JSON.stringify({ closed: true, last, bytes: keep, sha256 })];
   const idxPath = join(genDir, `${seg.name}.idx`);
