@@ -38,7 +38,9 @@ export async function coldTimeline(ctx: BenchContext, path: string, profile = fa
       await page.goto(ctx.baseUrl + path);
       await page.locator("main h1").first().waitFor({ timeout: 15_000 });
       await page.waitForTimeout(500);
-      const top = cdp ? topSelfTime((await cdp.send("Profiler.stop")).profile as unknown as CpuProfile) : "";
+      const prof = cdp ? ((await cdp.send("Profiler.stop")).profile as unknown as CpuProfile) : null;
+      if (prof && process.env.CAIRN_PROFILE_OUT) await Bun.write(process.env.CAIRN_PROFILE_OUT, JSON.stringify(prof));
+      const top = prof ? topSelfTime(prof) : "";
       const lines = await page.evaluate(() => {
         const rows: Array<[number, string]> = [];
         const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;

@@ -20,7 +20,7 @@ export async function bundleUi(): Promise<UiBundle> {
     entrypoints: [UI_ENTRY],
     target: "browser",
     splitting: true,
-    minify: true,
+    minify: process.env.CAIRN_UI_MINIFY !== "0",
     metafile: true,
     publicPath: ASSET_PREFIX,
     naming: { entry: "[name].[ext]", chunk: "[name]-[hash].[ext]", asset: "[name]-[hash].[ext]" },
