@@ -20,6 +20,7 @@ import { AccountScreen } from "../features/account";
 import { AdminScreen } from "../features/admin";
 import { useScrollRestoration } from "../lib/scroll";
 import { useFirstPaintDone } from "../lib/first-paint";
+import { loadOverlays } from "../ui/overlays";
 import { PageById } from "../features/page/PageById";
 import { idFromSegment } from "../lib/slug";
 import { NotFound } from "./NotFound";
@@ -124,7 +125,7 @@ export function App() {
           </Shell>
         </Route>
       </Switch>
-      <ThemedToaster />
+      <AfterFirstPaint />
     </ImagePolicyContext.Provider>
   );
 }
@@ -154,10 +155,13 @@ function SignedInScreen({ children }: { children: React.ReactNode }) {
 }
 
 /** Toasts in the theme on screen (sonner draws light ones unless told). */
-/** The toaster (and sonner) load once the first screen is painted: nothing is toasted before (ui/toast.ts). */
+/** What loads once the first screen is painted: the toaster with sonner (nothing is toasted before, ui/toast.ts), the menus and dialogs. */
 const LazyToaster = lazy(() => import("./Toaster").then((m) => ({ default: m.ThemedToaster })));
-function ThemedToaster() {
-  return useFirstPaintDone() ? (
+function AfterFirstPaint() {
+  const painted = useFirstPaintDone();
+  // Menus and dialogs (Radix) too: nothing opens before the first paint (ui/overlays.ts).
+  useEffect(() => void (painted && loadOverlays().catch(() => {})), [painted]);
+  return painted ? (
     <Suspense fallback={null}>
       <LazyToaster />
     </Suspense>
