@@ -65,8 +65,14 @@ try {
     const ev = trace.traceEvents;
     const main = ev.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain" && ev.some((x) => x.pid === e.pid && x.name === "largestContentfulPaint::Candidate"));
     if (!main) throw new Error("no renderer main thread with an LCP in the trace");
-    const nav = ev.filter((e) => e.pid === main.pid && e.name === "navigationStart").at(-1)!;
-    const lcp = ev.filter((e) => e.pid === main.pid && e.name === "largestContentfulPaint::Candidate").at(-1)!;
+    const candidates = ev.filter((e) => e.pid === main.pid && e.name === "largestContentfulPaint::Candidate");
+    const lcp = candidates.at(-1)!;
+    // The navigation may have started in another renderer (a process swap): its last start before the paint.
+    const nav = ev.filter((e) => e.name === "navigationStart" && e.ts <= lcp.ts).at(-1);
+    if (!nav) {
+      console.log(`\nview ${v}: no navigation start in the trace, skipped`);
+      continue;
+    }
     const fcp = ev.find((e) => e.pid === main.pid && e.name === "firstContentfulPaint");
     const on = ev.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.ts >= nav.ts && e.ts <= lcp.ts).sort((a, b) => a.ts - b.ts);
     // Top-level tasks only (a RunTask may hold another).
@@ -96,6 +102,7 @@ try {
     totals.push(cpu / 1000);
     console.log(`\nview ${v}: FCP ${fcp ? ((fcp.ts - nav.ts) / 1000).toFixed(0) : "?"} ms, LCP ${((lcp.ts - nav.ts) / 1000).toFixed(0)} ms, main-thread CPU before LCP ${(cpu / 1000).toFixed(1)} ms (${[...byKind].sort((a, b) => b[1] - a[1]).map(([k, us]) => `${k} ${(us / 1000).toFixed(1)}`).join(", ")})`);
     console.log(lines.join("\n"));
+    console.log(`  LCP candidates: ${candidates.map((c) => `${((c.ts - nav.ts) / 1000).toFixed(0)} ms ${c.args?.data?.type ?? ""} ${c.args?.data?.size ?? ""}`).join("; ")}`);
   }
   const sorted = [...totals].sort((a, b) => a - b);
   console.log(`\nmain-thread CPU before the largest paint, median of ${views}: ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms (${totals.map((x) => x.toFixed(0)).join(", ")})`);
