@@ -20,6 +20,7 @@ export async function bundleUi(): Promise<UiBundle> {
     entrypoints: [UI_ENTRY],
     target: "browser",
     splitting: true,
+    // CAIRN_UI_MINIFY=0 keeps names, for reading a browser profile of the page view.
     minify: process.env.CAIRN_UI_MINIFY !== "0",
     metafile: true,
     publicPath: ASSET_PREFIX,
