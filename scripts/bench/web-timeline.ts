@@ -2,7 +2,9 @@
  * What one cold page view waited for, as the page's own Performance API saw it: the document,
  * each file and API answer (start → end, bytes as sent), the paints and long tasks (main
  * thread busy for 50 ms or more), in time order from the navigation's start. For work on the
- * page view (web-alone.ts --timeline); the benchmark's figures come from web.ts.
+ * page view (web-alone.ts --timeline); the benchmark's figures come from web.ts. With
+ * --profile, CAIRN_PROFILE_OUT=<file> also writes the raw CPU profile (a build made with
+ * CAIRN_UI_MINIFY=0 names the functions in it).
  */
 import { chromium } from "playwright-core";
 import type { BenchContext } from "./scenarios";
@@ -38,7 +40,9 @@ export async function coldTimeline(ctx: BenchContext, path: string, profile = fa
       await page.goto(ctx.baseUrl + path);
       await page.locator("main h1").first().waitFor({ timeout: 15_000 });
       await page.waitForTimeout(500);
-      const top = cdp ? topSelfTime((await cdp.send("Profiler.stop")).profile as unknown as CpuProfile) : "";
+      const prof = cdp ? ((await cdp.send("Profiler.stop")).profile as unknown as CpuProfile) : null;
+      if (prof && process.env.CAIRN_PROFILE_OUT) await Bun.write(process.env.CAIRN_PROFILE_OUT, JSON.stringify(prof));
+      const top = prof ? topSelfTime(prof) : "";
       const lines = await page.evaluate(() => {
         const rows: Array<[number, string]> = [];
         const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;

@@ -34,7 +34,30 @@ export function assetPreloads(indexHtml: string): string[] {
   return links;
 }
 
-/** The Link header: the page's assets, then its first view's answers (fetch-mode preloads, credentials as fetch() sends them). */
-export function firstViewLinkHeader(path: string, assets: string[]): string {
-  return [...assets, ...firstViewRequests(path).map((p) => `<${p}>; rel=preload; as=fetch; crossorigin=anonymous`)].join(", ");
+/**
+ * The sidebar tree's chunk (`PageTree-*.js`) and the chunks it imports, as module preloads: a
+ * view in a space draws the tree just after its first paint (web lib/first-paint.ts), and only
+ * then imports it, so that evaluating it never comes between the page and the screen; fetched
+ * with the page, it is there when asked for. `files`: the bundle's file names and a way to read
+ * a script's text.
+ */
+export function treePreloads(names: string[], importsOf: (name: string) => string[]): string[] {
+  const tree = names.find((n) => /^PageTree-[\w-]+\.js$/.test(n));
+  if (!tree) return [];
+  const wanted = [tree, ...importsOf(tree).filter((n) => n !== tree && names.includes(n))];
+  return wanted.map((n) => `</assets/${n}>; rel=modulepreload`);
+}
+
+/** The chunks a script imports statically (Bun writes `from"/assets/<name>"`). */
+export const staticImports = (script: string): string[] => [...script.matchAll(/\bfrom\s*"\/assets\/([\w.-]+\.js)"/g)].map((m) => m[1]);
+
+/**
+ * The Link header: the page's assets, then its first view's answers (fetch-mode preloads,
+ * credentials as fetch() sends them), then for a view in a space the tree's code.
+ */
+export function firstViewLinkHeader(path: string, assets: string[], spaceAssets: string[] = []): string {
+  const answers = firstViewRequests(path);
+  const inSpace = answers.some((p) => p.startsWith("/api/spaces/"));
+  const links = [...assets, ...answers.map((p) => `<${p}>; rel=preload; as=fetch; crossorigin=anonymous`), ...(inSpace ? spaceAssets : [])];
+  return [...new Set(links)].join(", ");
 }

@@ -18,8 +18,8 @@ interface Asset {
 
 let embedded: Record<string, string> | null = null;
 let loading: Promise<Map<string, Asset>> | null = null;
-/** index.html's stylesheet and script as preloads, read once per bundle (ui-preload.ts). */
-let pageAssets: Promise<string[]> | null = null;
+/** index.html's stylesheet and script, and the tree's chunks, as preloads, read once per bundle (ui-preload.ts). */
+let pageAssets: Promise<{ page: string[]; space: string[] }> | null = null;
 /** index.html with the page view's frame, per theme, made once per bundle (ui-frame.ts). */
 let framedPages = new Map<string, Promise<Asset | null>>();
 
@@ -90,18 +90,23 @@ export function uiAssets(): Promise<Map<string, Asset>> {
  * listens without it). The assets' part is read from index.html once per bundle.
  */
 async function pageLinkHeader(path: string, page: Asset): Promise<string> {
-  const { assetPreloads, firstViewLinkHeader } = await import("./ui-preload");
-  // arrayBuffer(): a from-source bundle's files are build artifacts, which have no bytes().
-  pageAssets ??= (async () => assetPreloads(await pageText(page)))();
+  const { assetPreloads, firstViewLinkHeader, staticImports, treePreloads } = await import("./ui-preload");
+  pageAssets ??= (async () => {
+    const assets = await uiAssets();
+    const tree = [...assets.keys()].find((n) => n.startsWith("PageTree-") && n.endsWith(".js"));
+    const treeImports = tree ? staticImports(await assetText(assets.get(tree)!)) : [];
+    return { page: assetPreloads(await assetText(page)), space: treePreloads([...assets.keys()], () => treeImports) };
+  })();
   // The preloads only hasten the page: if its assets cannot be read, it is served without them.
   const assets = await pageAssets.catch(() => {
     pageAssets = null;
-    return [];
+    return { page: [], space: [] };
   });
-  return firstViewLinkHeader(path, assets);
+  return firstViewLinkHeader(path, assets.page, assets.space);
 }
 
-const pageText = async (page: Asset) => new TextDecoder().decode(page.body ? await page.body.arrayBuffer() : Bun.gunzipSync(await page.gzip!.bytes()));
+// arrayBuffer(): a from-source bundle's files are build artifacts, which have no bytes().
+const assetText = async (asset: Asset) => new TextDecoder().decode(asset.body ? await asset.body.arrayBuffer() : Bun.gunzipSync(await asset.gzip!.bytes()));
 
 /**
  * The app's page with the frame of a page view painted in it (ui-frame.ts), when this request
@@ -114,7 +119,7 @@ async function pageFor(path: string, cookieHeader: string | null, page: Asset): 
   if (!theme) return page;
   let framed = framedPages.get(theme);
   if (!framed) {
-    framed = pageText(page).then((text) => {
+    framed = assetText(page).then((text) => {
       const html = framedPage(text, theme);
       return html === null ? null : { body: new Blob([html]), type: page.type, gzip: new Blob([Bun.gzipSync(new TextEncoder().encode(html))]) };
     });

@@ -42,6 +42,9 @@ describe("a page opened cold", () => {
       await v.page.waitForTimeout(3_500);
       const count = (path: string) => v.requests.filter((p) => p === path).length;
       for (const path of ["/api/auth/me", "/api/instance", "/api/spaces/COLD", `/api/pages/${pageId}`]) expect(`${path} ×${count(path)}`).toBe(`${path} ×1`);
+      // The tree's code, fetched with the page (the Link header), is the one the sidebar imports.
+      const tree = v.requests.filter((p) => /^\/assets\/PageTree-[\w-]+\.js$/.test(p));
+      expect(tree.length).toBe(1);
       expect(v.warnings.filter((w) => /preload/i.test(w))).toEqual([]);
       // The address keeps its slug; the page's own title is the heading.
       expect(await v.page.locator("main h1").first().textContent()).toBe("Opened cold");

@@ -42,6 +42,10 @@ async function coldScripts(page: Page, path: string, title: string) {
   await page.goto(path);
   await page.locator("main h1", { hasText: title }).waitFor();
   await page.waitForLoadState("networkidle");
+  // What every view loads after its first paint (menus and dialogs, the toaster, the page's
+  // panel when the browser is idle) is in both lists, whichever view it came late in.
+  await page.waitForFunction(() => ["/overlays-radix-", "/Toaster-", "/PagePanel-"].every((n) => performance.getEntriesByType("resource").some((r) => r.name.includes(n))));
+  await page.waitForLoadState("networkidle");
   return page.evaluate(() =>
     (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((r) => new URL(r.name).pathname.endsWith(".js")).map((r) => ({ name: new URL(r.name).pathname, bytes: r.encodedBodySize })),
   );

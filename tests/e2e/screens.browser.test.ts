@@ -56,6 +56,11 @@ describe("every screen in four looks", () => {
     test(`${look.theme} at ${look.width} px`, async () => {
       const v = await visit(world.cairn, { ...look, storageState: world.storage });
       const { page } = v;
+      // A page view is photographed once its sidebar tree is drawn, not its skeleton (the
+      // sidebar is a closed drawer at 375 px).
+      const treeDrawn = async () => {
+        if (look.width > 900) await page.locator("aside .tree-row").first().waitFor();
+      };
       const check = async (name: string) => {
         await screenshot(page, name);
         expect([name, await axeViolations(page)]).toEqual([name, []]);
@@ -64,10 +69,12 @@ describe("every screen in four looks", () => {
         if (look.width === 1280 && look.theme === "light") {
           await page.goto(`/s/HB/p/${welcomeId}`);
           await page.getByRole("heading", { level: 1, name: "Welcome to the team" }).waitFor();
+          await treeDrawn();
           await screenshot(page, "00-readme");
         }
         await page.goto(`/s/HB/p/${pageId}`);
         await page.getByRole("heading", { level: 1, name: "Release process" }).waitFor();
+        await treeDrawn();
         await check("10-page-reading");
         await page.evaluate(() => window.scrollTo(0, 900));
         await screenshot(page, "11-page-reading-blocks");

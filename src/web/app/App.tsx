@@ -2,9 +2,8 @@
  * The routes. Every screen is a client of the public API; paths are the ones people share:
  * /s/KEY (a space), /s/KEY/p/<id>-<slug> (a page), …/edit, …/history, /search?q=.
  */
-import { Suspense, useEffect, useSyncExternalStore } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
-import { Toaster } from "sonner";
 import { onUnauthorized } from "../api/client";
 import { queryClient } from "../api/query-client";
 import { keys } from "../api/keys";
@@ -20,7 +19,8 @@ import { NotificationsScreen } from "../features/notifications";
 import { AccountScreen } from "../features/account";
 import { AdminScreen } from "../features/admin";
 import { useScrollRestoration } from "../lib/scroll";
-import { onThemePainted, paintedTheme } from "../lib/theme";
+import { useFirstPaintDone } from "../lib/first-paint";
+import { loadOverlays } from "../ui/overlays";
 import { PageById } from "../features/page/PageById";
 import { idFromSegment } from "../lib/slug";
 import { NotFound } from "./NotFound";
@@ -125,7 +125,7 @@ export function App() {
           </Shell>
         </Route>
       </Switch>
-      <ThemedToaster />
+      <AfterFirstPaint />
     </ImagePolicyContext.Provider>
   );
 }
@@ -155,9 +155,15 @@ function SignedInScreen({ children }: { children: React.ReactNode }) {
 }
 
 /** Toasts in the theme on screen (sonner draws light ones unless told). */
-function ThemedToaster() {
-  const theme = useSyncExternalStore(onThemePainted, paintedTheme);
-  // dir given: without it sonner reads the document's computed style on every render, which
-  // makes the browser recompute the styles of the whole page in the middle of React's work.
-  return <Toaster position="bottom-right" closeButton theme={theme} dir="ltr" />;
+/** What loads once the first screen is painted: the toaster with sonner (nothing is toasted before, ui/toast.ts), the menus and dialogs. */
+const LazyToaster = lazy(() => import("./Toaster").then((m) => ({ default: m.ThemedToaster })));
+function AfterFirstPaint() {
+  const painted = useFirstPaintDone();
+  // Menus and dialogs (Radix) too: nothing opens before the first paint (ui/overlays.ts).
+  useEffect(() => void (painted && loadOverlays().catch(() => {})), [painted]);
+  return painted ? (
+    <Suspense fallback={null}>
+      <LazyToaster />
+    </Suspense>
+  ) : null;
 }

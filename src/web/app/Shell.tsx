@@ -2,13 +2,13 @@
  * The frame of every signed-in screen: the top bar (home, breadcrumbs, search, account), the
  * left sidebar when a space is open (a drawer below 900 px) and the main column.
  */
-import * as Radix from "@radix-ui/react-dialog";
 import { useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import { SearchLauncher } from "../features/search";
 import { NotificationBell } from "../features/notifications";
 import { IconButton } from "../ui/Button";
 import { MenuIcon } from "../ui/icons";
+import { loadOverlays, useOverlays } from "../ui/overlays";
 import { AccountMenu } from "./AccountMenu";
 import { Brand } from "./Brand";
 import { useInstance, useMe } from "./session";
@@ -27,6 +27,7 @@ export function Shell({ children, sidebar, breadcrumbs, spaceId }: ShellProps) {
   const instance = useInstance();
   const me = useMe();
   const [drawer, setDrawer] = useState(false);
+  const overlays = useOverlays();
   const [location] = useLocation();
   // A choice in the drawer (a page, another space) closes it.
   useEffect(() => setDrawer(false), [location]);
@@ -42,20 +43,17 @@ export function Shell({ children, sidebar, breadcrumbs, spaceId }: ShellProps) {
         </aside>
       ) : null}
       {sidebar ? (
-        <Radix.Root open={drawer} onOpenChange={setDrawer}>
-          <Radix.Portal>
-            <Radix.Overlay className="drawer-overlay" />
-            <Radix.Content className="drawer" aria-describedby={undefined}>
-              <Radix.Title className="visually-hidden">Space navigation</Radix.Title>
-              {sidebar}
-            </Radix.Content>
-          </Radix.Portal>
-        </Radix.Root>
+        // The drawer is Radix's dialog, loaded after the first paint (ui/overlays.ts).
+        overlays ? (
+          <overlays.Drawer open={drawer} onOpenChange={setDrawer}>
+            {sidebar}
+          </overlays.Drawer>
+        ) : null
       ) : null}
       <div className="shell-body">
         <header className="topbar">
           {sidebar ? (
-            <IconButton label="Open navigation" className="drawer-button" onClick={() => setDrawer(true)}>
+            <IconButton label="Open navigation" className="drawer-button" onClick={() => (setDrawer(true), void loadOverlays().catch(() => {}))}>
               <MenuIcon />
             </IconButton>
           ) : null}

@@ -11,7 +11,6 @@ import { keys } from "../api/keys";
 import { queryClient } from "../api/query-client";
 import { pageQuery } from "../features/page/queries";
 import { spaceQuery } from "../features/spaces/queries";
-import { preloadTree } from "../features/tree";
 import { idFromSegment } from "../lib/slug";
 import { fetchInstance, fetchMe, SESSION_STALE_MS } from "./session";
 
@@ -36,8 +35,9 @@ export function prefetchFirstView(path: string): Promise<void> {
   const { spaceKey, pageId } = firstViewOf(path);
   const asked = [queryClient.prefetchQuery({ queryKey: keys.me, queryFn: fetchMe, staleTime: SESSION_STALE_MS }), queryClient.prefetchQuery({ queryKey: keys.instance, queryFn: fetchInstance, staleTime: SESSION_STALE_MS })];
   if (spaceKey) asked.push(queryClient.prefetchQuery(spaceQuery(spaceKey)));
-  // Its code comes meanwhile; the tree itself is drawn just after the page (SpaceSidebar).
-  if (spaceKey) preloadTree();
+  // The tree's code is not imported here: the server's Link header has the browser fetch it
+  // meanwhile, and the sidebar imports it after the first paint, so that evaluating it never
+  // comes between the page and the screen (SpaceSidebar).
   if (pageId) asked.push(queryClient.prefetchQuery(pageQuery(pageId)));
   return Promise.race([Promise.all(asked).then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, AT_MOST_MS))]);
 }

@@ -2,42 +2,23 @@
  * The one dialog: Radix Dialog (focus trapped, Escape closes, labelled by its title), styled
  * with our tokens. Destructive confirmations use ConfirmDialog, which names what will be lost.
  */
-import * as Radix from "@radix-ui/react-dialog";
-import type { ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Button } from "./Button";
-import { X } from "./icons";
+import { loadOverlays, useOverlays, type Overlays } from "./overlays";
 import "./dialog.css";
 
-export interface DialogProps {
-  open: boolean;
-  onOpenChange(open: boolean): void;
-  title: string;
-  description?: ReactNode;
-  children?: ReactNode;
-  /** Wider dialogs (a comparison, a move picker). */
-  wide?: boolean;
-}
+export type DialogProps = Parameters<Overlays["Dialog"]>[0];
 
-export function Dialog({ open, onOpenChange, title, description, children, wide }: DialogProps) {
-  return (
-    <Radix.Root open={open} onOpenChange={onOpenChange}>
-      <Radix.Portal>
-        <Radix.Overlay className="dialog-overlay" />
-        <Radix.Content className={`dialog${wide ? " dialog-wide" : ""}`} aria-describedby={description ? undefined : undefined}>
-          <div className="dialog-head">
-            <Radix.Title className="dialog-title">{title}</Radix.Title>
-            <Radix.Close asChild>
-              <button type="button" className="dialog-close" aria-label="Close">
-                <X size={18} />
-              </button>
-            </Radix.Close>
-          </div>
-          {description ? <Radix.Description className="dialog-description">{description}</Radix.Description> : <Radix.Description className="visually-hidden">{title}</Radix.Description>}
-          {children}
-        </Radix.Content>
-      </Radix.Portal>
-    </Radix.Root>
-  );
+/**
+ * Radix is a chunk loaded after the first paint (ui/overlays.ts): a dialog is never open on a
+ * first paint, and one opened before the chunk is there shows when it arrives.
+ */
+export function Dialog(props: DialogProps) {
+  const radix = useOverlays();
+  const [failed, setFailed] = useState(false);
+  const ask = props.open && !radix && !failed;
+  useEffect(() => void (ask && loadOverlays().catch(() => setFailed(true))), [ask]);
+  return radix ? <radix.Dialog {...props} /> : null;
 }
 
 export function DialogActions({ children }: { children: ReactNode }) {

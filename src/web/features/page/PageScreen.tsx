@@ -56,7 +56,8 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
   const tick = useTaskTicks(pageId);
   // A cold view draws the frame first (the first paint), then the page (lib/first-paint.ts).
   // With the frame painted by the page itself, the page comes in the app's first render.
-  const pageNow = useFirstPaintDone() || framePainted;
+  const painted = useFirstPaintDone();
+  const pageNow = painted || framePainted;
   const found = useCommentHighlights(pageId, reading, panel.commentId, openThread, !!page.data && page.data.status !== 0);
   const canonical = page.data ? pagePath(space.key, page.data.id, page.data.title) : null;
   // The slug is cosmetic: an old or missing one is replaced by the page's own. The editor's
@@ -94,7 +95,8 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
         <>
           <PageHeader page={p} space={space} />
           <div ref={setReading}>
-            <DocumentView doc={doc ?? parseDoc(p.contentJson)} onTick={p.canEdit ? tick : undefined} links />
+            {/* The first paint draws the page's first screen; the rest comes in the next frame (lib/first-paint.ts). */}
+            <DocumentView doc={doc ?? parseDoc(p.contentJson)} onTick={p.canEdit ? tick : undefined} links firstScreen={!painted} />
           </div>
           <SelectionComment
             root={reading}
