@@ -9,7 +9,8 @@
  *
  * --list prints the statements of the first two-word query in the order they ran; --slowest,
  * those of the slowest twentieth of each kind by CPU time (--slowest=wall: by wall time), each
- * statement's CPU then wall time (the difference: waiting, for the disk or for a core); --dump=FILE writes every query's hits (page ids and
+ * statement's CPU then wall time (the difference: waiting, for the disk or for a core) and
+ * what it had read from the disk; --dump=FILE writes every query's hits (page ids and
  * snippets) as JSON, to compare two versions' answers. Statements and queries are timed in this
  * thread's CPU time (wall time on a shared machine is mostly waiting): read them as shares, not
  * as figures (the bench gives those, over HTTP).
@@ -37,7 +38,9 @@ type Timing = { calls: number; ms: number };
 let timings: Map<string, Timing> | null = null;
 let order: string[] | null = null;
 /** The statements (shapes) of the query running, for --slowest. */
-let current: Array<{ key: string; ms: number; wallMs: number }> = [];
+let current: Array<{ key: string; ms: number; wallMs: number; diskKb: number }> = [];
+/** Disk bytes read, by statement shape (--slowest only: reading /proc per statement costs). */
+const diskByShape = new Map<string, number>();
 
 /** Statement text without what was bound (numbers, strings), so one statement is one key. */
 const shape = (text: string) =>
@@ -67,6 +70,8 @@ function diskReadBytes(): number {
   return Number(/read_bytes: (\d+)/.exec(readFileSync("/proc/self/io", "latin1"))?.[1] ?? 0);
 }
 
+const perStatementDisk = process.argv.some((a) => a.startsWith("--slowest"));
+
 function wrapStatements(): void {
   const probe = new Database(":memory:");
   const statement = probe.prepare("SELECT 1");
@@ -77,17 +82,20 @@ function wrapStatements(): void {
     const original = prototype[name];
     prototype[name] = function timed(this: unknown, ...args: unknown[]) {
       if (!timings) return original.apply(this, args);
+      const d0 = perStatementDisk ? diskReadBytes() : 0;
       const t0 = threadCpuMs();
       const w0 = performance.now();
       const result = original.apply(this, args);
       const wallMs = performance.now() - w0;
       const ms = threadCpuMs() - t0;
+      const diskKb = perStatementDisk ? (diskReadBytes() - d0) / 1024 : 0;
       const key = shape(String(this));
       const t = timings.get(key) ?? { calls: 0, ms: 0 };
       t.calls++;
       t.ms += ms;
       timings.set(key, t);
-      current.push({ key, ms, wallMs });
+      current.push({ key, ms, wallMs, diskKb });
+      if (diskKb) diskByShape.set(key, (diskByShape.get(key) ?? 0) + diskKb);
       order?.push(String(this).replace(/\s+/g, " ").slice(0, process.argv.includes("--full") ? 100_000 : 300));
       return result;
     };
@@ -146,9 +154,11 @@ try {
       for (const x of slow.sort((a, b) => (byWall ? b.ms - a.ms : b.cpuMs - a.cpuMs)).slice(0, Math.ceil(slow.length / 20))) {
         const inSql = x.statements.reduce((a, st) => a + st.ms, 0);
         console.log(`  "${x.q}": ${x.ms.toFixed(2)} ms, CPU ${x.cpuMs.toFixed(2)} ms, ${x.diskKb.toFixed(0)} KB from the disk (SQL ${inSql.toFixed(2)}, the rest ${(x.cpuMs - inSql).toFixed(2)})`);
-        for (const st of x.statements) console.log(`      ${st.ms.toFixed(2).padStart(6)} ${st.wallMs.toFixed(2).padStart(6)}  ${st.key.slice(0, 110)}`);
+        for (const st of x.statements) console.log(`      ${st.ms.toFixed(2).padStart(6)} ${st.wallMs.toFixed(2).padStart(6)} ${st.diskKb.toFixed(0).padStart(4)} KB  ${st.key.slice(0, 110)}`);
       }
     }
+    for (const [text, kb] of [...diskByShape].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`  ${(kb / list.length).toFixed(1).padStart(6)} KB a query from the disk  ${text.slice(0, 110)}`);
+    diskByShape.clear();
     for (const [text, t] of [...timings].sort((a, b) => b[1].ms - a[1].ms).slice(0, 14)) {
       console.log(`  ${(t.ms / list.length).toFixed(3).padStart(7)} ms CPU/query ${(t.calls / list.length).toFixed(2).padStart(5)}×  ${text}`);
     }
