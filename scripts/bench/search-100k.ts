@@ -7,7 +7,11 @@
  * Part of the full `bun run bench` (measureFirstTimeSearch on its 100,000-page server), and on
  * its own, reusing a data directory seeded once:
  *   bun scripts/bench/search-100k.ts [--data=/tmp/cairn-search-100k] [--pages=100000]
- *     [--binary=dist/cairn] [--samples=300]
+ *     [--binary=dist/cairn] [--samples=300] [--churn=PUTS] [--cold]
+ * --cold evicts the database's file from the OS cache before the server starts (posix_fadvise,
+ * this file only: other processes' caches stay), so the queries read it from the disk.
+ * --churn first rewrites pages as the full bench's write scenarios do before it measures
+ * (search-churn.ts): the directory keeps those writes, so give it a copy.
  * It seeds the directory (seed-pages.ts, the bench's own seeding) only when it holds no
  * database yet, and never removes it. Without --binary it builds one into a directory of its own.
  */
@@ -165,6 +169,33 @@ async function indexSettled(dbPath: string, timeoutMs = 300_000): Promise<void> 
   }
 }
 
+/** The ids of the corpus space's pages, oldest first (read beside the server, as indexSettled). */
+function bigPageIds(dbPath: string): string[] {
+  const { Database } = require("bun:sqlite") as typeof import("bun:sqlite");
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return db.query<{ id: string }, []>("SELECT p.id FROM pages p JOIN spaces s ON s.id = p.space_id WHERE s.key = 'BIG' ORDER BY p.doc_id").all().map((r) => r.id);
+  } finally {
+    db.close();
+  }
+}
+
+/** Drops a file's pages from the OS cache (POSIX_FADV_DONTNEED), whoever read them. */
+function evictFromOsCache(path: string): void {
+  const { dlopen, FFIType } = require("bun:ffi") as typeof import("bun:ffi");
+  const { openSync, closeSync } = require("node:fs") as typeof import("node:fs");
+  const libc = dlopen("libc.so.6", { posix_fadvise: { args: [FFIType.i32, FFIType.i64, FFIType.i64, FFIType.i32], returns: FFIType.i32 } });
+  const fd = openSync(path, "r");
+  try {
+    const POSIX_FADV_DONTNEED = 4;
+    const rc = libc.symbols.posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    if (rc !== 0) throw new Error(`posix_fadvise(${path}): ${rc}`);
+  } finally {
+    closeSync(fd);
+    libc.close();
+  }
+}
+
 async function main() {
   const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const dataDir = resolve(arg("data") ?? join(tmpdir(), "cairn-search-100k"));
@@ -183,6 +214,7 @@ async function main() {
     const { build } = await import("../build");
     binary = (await build({ quiet: true, distDir: join(tmpdir(), "cairn-search-100k-dist") })).outfile;
   }
+  if (process.argv.includes("--cold")) evictFromOsCache(join(dataDir, "cairn.db"));
   const port = await freePort();
   const url = `http://${HOST}:${port}`;
   const log = join(tmpdir(), "cairn-search-100k.log");
@@ -191,6 +223,11 @@ async function main() {
     await waitFor200(`${url}/api/health`, child, 30_000);
     await indexSettled(join(dataDir, "cairn.db"));
     const ctx = await seedContext(url, false, true);
+    if (arg("churn")) {
+      const { churn } = await import("./search-churn");
+      await churn(ctx, bigPageIds(join(dataDir, "cairn.db")), Number(arg("churn")), console.log);
+      await indexSettled(join(dataDir, "cairn.db"));
+    }
     const r = await measureFirstTimeSearch(url, ctx.auth(), samples, child.pid);
     const max = [r.one.maxMs, r.two.maxMs];
     const cpu = [r.cpuUs?.one, r.cpuUs?.two];

@@ -3,7 +3,7 @@ import type { Core } from "../core";
 import { perInstance } from "../platform/memo";
 import { indexTotals } from "./fts5-records";
 import { recentIndex } from "./fts5-recent";
-import { firstInScope } from "./fts5-scope";
+import { firstInScope, type HitsRead } from "./fts5-scope";
 import { TITLE_WEIGHT } from "./fts5-titles";
 import { toWordQuery, type ParsedQuery, type Term } from "./query";
 
@@ -31,9 +31,9 @@ const MIN_SAMPLE = 1000;
  * matches in the caller's scope: ranked without the scope, then checked (fts5-scope.ts); when
  * too few of them are in scope, the newest in scope are ranked instead.
  */
-export function bodyMatches(core: Core, query: ParsedQuery, all: string, scope: SQL, wanted: number, skip: ReadonlySet<number>): number[] {
+export function bodyMatches(core: Core, query: ParsedQuery, all: string, scope: SQL, wanted: number, skip: ReadonlySet<number>, read: HitsRead): number[] {
   const ranked = newestRanked(core, query, all).filter((id) => !skip.has(id));
-  const found = firstInScope(core, ranked, scope, wanted);
+  const found = firstInScope(core, ranked, scope, wanted, read);
   if (found.ids.length >= wanted || !found.outOfScope) return found.ids;
   return core.db
     .all<{ docId: number }>(sql`

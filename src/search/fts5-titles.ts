@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Core } from "../core";
-import { firstInScope } from "./fts5-scope";
+import { firstInScope, type HitsRead } from "./fts5-scope";
 
 /**
  * Part of the FTS5 index (fts5.ts): the pages whose title holds every word of a query, found and
@@ -30,7 +30,7 @@ export interface TitleMatches {
  * checked in the word index. Ranked without the scope, then checked (fts5-scope.ts); when too
  * few of them are in scope, the newest in scope are ranked instead.
  */
-export function titleMatches(core: Core, words: string, exclusion: string | null, scope: SQL, max: number, wanted: number): TitleMatches {
+export function titleMatches(core: Core, words: string, exclusion: string | null, scope: SQL, max: number, wanted: number, read: HitsRead): TitleMatches {
   const excluded = exclusion ? sql`AND search_title_words.rowid NOT IN (SELECT rowid FROM search_words WHERE search_words MATCH ${exclusion})` : sql``;
   // Written as text, not through drizzle: turning the query into text each time cost a tenth
   // of the ranking.
@@ -45,7 +45,7 @@ export function titleMatches(core: Core, words: string, exclusion: string | null
     .all(...(exclusion ? [words, max, exclusion] : [words, max]))
     .map((r) => r.id);
   const found = new Set(ranked);
-  const first = firstInScope(core, ranked, scope, wanted);
+  const first = firstInScope(core, ranked, scope, wanted, read);
   if (first.ids.length >= wanted || !first.outOfScope) return { ids: first.ids, found };
   const scoped = core.db
     .all<{ id: number }>(sql`

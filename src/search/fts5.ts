@@ -7,6 +7,7 @@ import { segmentCjk } from "./segment";
 import { bodyMatches } from "./fts5-body";
 import { indexMerger } from "./fts5-merge";
 import { recentIndex } from "./fts5-recent";
+import { HIT_COLUMNS_TEXT, type HitsRead } from "./fts5-scope";
 import { titleMatches } from "./fts5-titles";
 import { stemEach } from "./stemmer";
 
@@ -153,8 +154,6 @@ function scopeSql(scope: SearchScope): SQL {
   return sql.join(conditions, sql` AND `);
 }
 
-const HIT_COLUMNS_TEXT =
-  "pages.id AS pageId, pages.space_id AS spaceId, spaces.key AS spaceKey, spaces.name AS spaceName, pages.title AS title, pages.plain_text AS text";
 const HIT_COLUMNS = sql.raw(HIT_COLUMNS_TEXT);
 
 /**
@@ -188,24 +187,30 @@ function wordMatches(core: Core, query: ParsedQuery, scope: SQL, limit: number):
   const words = toWordQuery({ must: query.must, not: [] });
   if (!all || !words) return [];
   return guarded(core, () => {
-    const titled = titleMatches(core, words, toExclusionQuery(query), scope, TITLE_CANDIDATES, limit);
+    const read: HitsRead = new Map();
+    const titled = titleMatches(core, words, toExclusionQuery(query), scope, TITLE_CANDIDATES, limit, read);
     const ids = titled.ids;
-    if (ids.length < limit) ids.push(...bodyMatches(core, query, all, scope, limit - ids.length, titled.found));
-    return hitsInOrder(core, ids);
+    if (ids.length < limit) ids.push(...bodyMatches(core, query, all, scope, limit - ids.length, titled.found, read));
+    return hitsInOrder(core, ids, read);
   });
 }
 
-/** The pages of these doc ids, with what a hit shows, in the order given (only these read their text). */
-function hitsInOrder(core: Core, ids: number[]): SearchRow[] {
-  if (ids.length === 0) return [];
-  // Text, not a drizzle query: one statement, never turned into text again.
-  const rows = core.sqlite
-    .query<SearchRow & { docId: number }, [string]>(
-      `SELECT pages.doc_id AS docId, ${HIT_COLUMNS_TEXT} FROM pages JOIN spaces ON spaces.id = pages.space_id WHERE pages.doc_id IN (${listParam("?")})`,
-    )
-    .all(JSON.stringify(ids));
-  const byId = new Map(rows.map(({ docId, ...row }) => [docId, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+/**
+ * The pages of these doc ids, with what a hit shows, in the order given (only these read their
+ * text): those the scope check read already (fts5-scope.ts), the others read here.
+ */
+function hitsInOrder(core: Core, ids: number[], read: HitsRead): SearchRow[] {
+  const missing = ids.filter((id) => !read.has(id));
+  if (missing.length > 0) {
+    // Text, not a drizzle query: one statement, never turned into text again.
+    const rows = core.sqlite
+      .query<SearchRow & { docId: number }, [string]>(
+        `SELECT pages.doc_id AS docId, ${HIT_COLUMNS_TEXT} FROM pages JOIN spaces ON spaces.id = pages.space_id WHERE pages.doc_id IN (${listParam("?")})`,
+      )
+      .all(JSON.stringify(missing));
+    for (const { docId, ...row } of rows) read.set(docId, row);
+  }
+  return ids.flatMap((id) => read.get(id) ?? []);
 }
 
 /** Every term is quoted, so FTS5 should accept any query; if it still refuses one, the person gets "no results", never a 500. */

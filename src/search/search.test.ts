@@ -199,6 +199,23 @@ describe("GET /api/search over more matches than are ranked", () => {
     expect((await find("turbine")).body).toHaveLength(50);
   });
 
+  test("hits found past the scope check's first round (which reads the hits it keeps) come with their titles and snippets", async () => {
+    const { member, closed } = await memberAndClosedSpace();
+    manyPages(spaceId, 60, (i) => `Weekly notes ${i}`, "the turbine was inspected");
+    // Newer and ranked higher (not by their titles, which are ranked apart): the first round (50)
+    // holds only pages the member cannot read, the second the rest of them and the member's.
+    manyPages(closed, 60, (i) => `Log ${i}`, "turbine turbine turbine");
+    const hits = (await find("turbine", member)).body;
+    expect(hits).toHaveLength(50);
+    for (const hit of hits) {
+      expect(hit.title).toStartWith("Weekly notes");
+      expect(hit.space).toBe("Engineering");
+      expect(hit.snippet).toBe("the **turbine** was inspected");
+    }
+    const mine = (await find("turbine")).body;
+    expect(mine.slice(0, 50).every((h: any) => h.title.startsWith("Log") && h.snippet.includes("**turbine**"))).toBe(true);
+  });
+
   test("a backlog larger than a search indexes (every page marked, as after a restore) drains in the background; searches answer meanwhile", async () => {
     manyPages(spaceId, 1_200, (i) => `Runbook ${i}`, "steps to follow");
     await call(env, "GET", "/api/search?q=runbook", { as: owner }); // indexed as usual
