@@ -149,9 +149,9 @@ describe("a staged import", () => {
         },
       });
       expect(plan.counts.pages).toBe(300);
-      // A page's documents are let go once planned: at most one read-ahead (32 pages) is held.
+      // A page's documents are let go once planned: at most one read-ahead (8 pages) is held.
       expect(documentsHeld.length).toBeGreaterThanOrEqual(3);
-      for (const held of documentsHeld) expect(held).toBeLessThanOrEqual(32);
+      for (const held of documentsHeld) expect(held).toBeLessThanOrEqual(8);
       // Every page was read: its documents are in the space.
       expect(env.core.sqlite.query("SELECT count(*) AS n FROM page_versions v JOIN pages p ON p.id = v.page_id JOIN spaces s ON s.id = p.space_id WHERE s.key = 'LAZY'").get()).toEqual({ n: 300 });
     } finally {
