@@ -14,7 +14,8 @@ export const PACK_FORMAT = "cairn-pack";
 export const PACK_VERSION = 1;
 const PAGE_FILE = /^pages\/(\d{5,})\.json$/;
 const BLOB_FILE = /^blobs\/([0-9a-f]{64})$/;
-const READ_AHEAD = 32;
+/** Page files read at once; their inflating and parsing runs in one turn of the event loop. */
+const READ_AHEAD = 16;
 const GC_EVERY_PAGES = 1_024;
 
 export function isPack(zip: OpenedZip): boolean {

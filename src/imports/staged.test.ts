@@ -149,14 +149,41 @@ describe("a staged import", () => {
         },
       });
       expect(plan.counts.pages).toBe(300);
-      // A page's documents are let go once planned: at most one read-ahead (32 pages) is held.
+      // A page's documents are let go once planned: at most one read-ahead (8 pages) is held.
       expect(documentsHeld.length).toBeGreaterThanOrEqual(3);
-      for (const held of documentsHeld) expect(held).toBeLessThanOrEqual(32);
+      for (const held of documentsHeld) expect(held).toBeLessThanOrEqual(8);
       // Every page was read: its documents are in the space.
       expect(env.core.sqlite.query("SELECT count(*) AS n FROM page_versions v JOIN pages p ON p.id = v.page_id JOIN spaces s ON s.id = p.space_id WHERE s.key = 'LAZY'").get()).toEqual({ n: 300 });
     } finally {
       done();
     }
+  }, 30_000);
+
+  test("each slice is committed before the plan goes on, and pages ending on a slice's bound leave no empty transaction", async () => {
+    const { imported, done } = await converted(await packOfPages(pagesOf(200)));
+    const slices: { pages: number; pending: boolean; committed: number }[] = [];
+    try {
+      const { plan } = await writeStaged(env.core, imported, planning("BOUND"), { id: owner.id, ip: null }, {
+        slicePages: 100,
+        afterSlice: async (slice) => {
+          // Read on another connection: only what is committed.
+          const other = new Database(join(env.dir, "cairn.db"), { readonly: true });
+          try {
+            const committed = (other.query("SELECT count(*) AS n FROM pages WHERE space_id = ?").get(slice.spaceId) as { n: number }).n;
+            slices.push({ pages: slice.pages.length, pending: env.core.commits.pending(), committed });
+          } finally {
+            other.close();
+          }
+        },
+      });
+      expect(plan.counts.pages).toBe(200);
+    } finally {
+      done();
+    }
+    expect(slices).toEqual([
+      { pages: 100, pending: false, committed: 100 },
+      { pages: 100, pending: false, committed: 200 },
+    ]);
   }, 30_000);
 
   test("a failure inside a slice's transaction removes the slices before it", async () => {
