@@ -12,8 +12,7 @@ import { canManageWikiTemplates, requireWikiTemplateManager } from "../src/acces
 import * as templateRules from "../src/access/templates";
 import { ROLE_ID } from "../src/identity/rights";
 import { anonymous, type UserCaller } from "../src/identity/caller";
-import { findUserWithRoleById } from "../src/users/service";
-import { makeEnv, ownerAndMember, type TestEnv } from "./harness";
+import { callerFor, makeEnv, ownerAndMember, type TestEnv } from "./harness";
 
 const ROOT = join(import.meta.dir, "..");
 const DOMAINS = ["pages", "spaces", "templates", "comments"];
@@ -47,25 +46,20 @@ describe("canManageWikiTemplates", () => {
   beforeEach(() => (env = makeEnv()));
   afterEach(() => env.close());
 
-  /** The caller a session of this user would be (services never see HTTP). */
-  function callerFor(userId: string, token: UserCaller["token"] = null): UserCaller {
-    const { user, role } = findUserWithRoleById(env.core, userId)!;
-    return { kind: "user", ip: "local", user, role, permissions: new Set(role.permissions), session: null, token };
-  }
 
   test("instance administrators and owners who write; not members, read-only tokens or anonymous callers", async () => {
     const { owner, member } = await ownerAndMember(env);
-    expect(canManageWikiTemplates(callerFor(owner.id))).toBe(true);
-    expect(canManageWikiTemplates(callerFor(member.id))).toBe(false);
+    expect(canManageWikiTemplates(callerFor(env, owner.id))).toBe(true);
+    expect(canManageWikiTemplates(callerFor(env, member.id))).toBe(false);
     expect(canManageWikiTemplates(anonymous("local"))).toBe(false);
     env.core.sqlite.query("UPDATE users SET role_id = ? WHERE id = ?").run(ROLE_ID.admin, member.id);
-    const admin = callerFor(member.id);
+    const admin = callerFor(env, member.id);
     expect(canManageWikiTemplates(admin)).toBe(true);
-    const readOnly = callerFor(member.id, { readOnly: true } as UserCaller["token"]);
+    const readOnly = callerFor(env, member.id, { readOnly: true } as UserCaller["token"]);
     expect(canManageWikiTemplates(readOnly)).toBe(false);
     expect(() => requireWikiTemplateManager(readOnly)).toThrow(expect.objectContaining({ problemCode: "read_only_token" }));
-    expect(() => requireWikiTemplateManager(callerFor(owner.id))).not.toThrow();
+    expect(() => requireWikiTemplateManager(callerFor(env, owner.id))).not.toThrow();
     env.core.sqlite.query("UPDATE users SET role_id = ? WHERE id = ?").run(ROLE_ID.user, member.id);
-    expect(() => requireWikiTemplateManager(callerFor(member.id))).toThrow(expect.objectContaining({ problemCode: "forbidden" }));
+    expect(() => requireWikiTemplateManager(callerFor(env, member.id))).toThrow(expect.objectContaining({ problemCode: "forbidden" }));
   });
 });

@@ -13,6 +13,8 @@ import { ManualClock } from "../src/platform/clock";
 import { loadConfig } from "../src/platform/config";
 import { silentLogger } from "../src/platform/log";
 import { hashPasswordsCheaplyForTests } from "../src/identity/password";
+import type { UserCaller } from "../src/identity/caller";
+import { findUserWithRoleById } from "../src/users/service";
 
 export const BASE = "http://cairn.test";
 
@@ -145,4 +147,10 @@ export async function mintToken(env: TestEnv, who: Who, body: Record<string, unk
   const res = await call(env, "POST", "/api/api-tokens", { as: who, body });
   if (res.status !== 201) throw new Error(`mint token: ${res.status} ${res.text}`);
   return res.body.token;
+}
+
+/** The caller a session (or the given token) of this user would be: services never see HTTP. */
+export function callerFor(env: TestEnv, userId: string, token: UserCaller["token"] = null): UserCaller {
+  const { user, role } = findUserWithRoleById(env.core, userId)!;
+  return { kind: "user", ip: "local", user, role, permissions: new Set(role.permissions), session: null, token };
 }

@@ -5,29 +5,12 @@
  * cpu-profile-top.ts says where the CPU goes overall, this says what held the event loop at
  * once: one statement waiting on a lock shows as one long run, many short checks never do.
  */
-import { readFileSync } from "node:fs";
-
-interface Frame {
-  functionName: string;
-  url: string;
-  lineNumber: number;
-}
-interface Node {
-  id: number;
-  callFrame: Frame;
-  children?: number[];
-}
-interface Profile {
-  nodes: Node[];
-  samples: number[];
-  timeDeltas: number[];
-  startTime: number;
-}
+import { readProfile, type Frame } from "./cpu-profile";
 
 const [file, topArg] = process.argv.slice(2);
 if (!file) throw new Error("usage: cpu-profile-holds.ts FILE.cpuprofile [top]");
 const top = Number(topArg ?? 15);
-const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
+const profile = readProfile(file);
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

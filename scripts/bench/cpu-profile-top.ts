@@ -5,23 +5,7 @@
  * TEXT (one request kind's handler, say), so the share is of that part of the run; `--from=S`
  * leaves out the first S seconds (the start-up before the load).
  */
-import { readFileSync } from "node:fs";
-
-interface Frame {
-  functionName: string;
-  url: string;
-  lineNumber: number;
-}
-interface Node {
-  id: number;
-  callFrame: Frame;
-  children?: number[];
-}
-interface Profile {
-  nodes: Node[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { readProfile, type Frame } from "./cpu-profile";
 
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith("--") && !/^\d+$/.test(a));
@@ -31,7 +15,7 @@ const match = args.find((a) => a.startsWith("--match="))?.slice(8);
 /** --from=S: leave out the first S seconds of the run (start-up, before the load). */
 const fromUs = Number(args.find((a) => a.startsWith("--from="))?.slice(7) ?? 0) * 1e6;
 
-const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
+const profile = readProfile(file);
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

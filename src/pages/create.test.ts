@@ -1,12 +1,10 @@
 /** Many pages in one call (createPages): the same checks and rows as createPage's, all or none. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { makeEnv, ownerAndMember, signUp, type TestEnv } from "../../tests/harness";
+import { makeEnv, ownerAndMember, signUp, type TestEnv, callerFor } from "../../tests/harness";
 import { auditOf } from "../audit/testing";
 import { verifyAudit } from "../audit/service";
 import { startCountingStatements } from "../platform/db/statement-count";
 import { STATEMENTS_PER_PAGE_CREATED_IN_BATCH } from "../../tests/budgets";
-import type { UserCaller } from "../identity/caller";
-import { findUserWithRoleById } from "../users/service";
 import { createPage, createPages } from "./service";
 import { doc, eventsOf, newSpace } from "./testing";
 
@@ -14,10 +12,6 @@ let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
-function callerFor(userId: string): UserCaller {
-  const { user, role } = findUserWithRoleById(env.core, userId)!;
-  return { kind: "user", ip: "local", user, role, permissions: new Set(role.permissions), session: null, token: null };
-}
 
 /** The rows a space's pages wrote, without ids and times: parent by title, position, version 1, links, watches. */
 function shapeOf(spaceId: string) {
@@ -43,7 +37,7 @@ const TREE = [
 describe("createPages", () => {
   test("writes what createPage writes page by page: rows, positions, versions, watches, events, audit", async () => {
     const owner = await signUp(env, "owner@example.com");
-    const caller = callerFor(owner.id);
+    const caller = callerFor(env, owner.id);
     const one = await newSpace(env, owner, "ONE");
     const many = await newSpace(env, owner, "MANY");
     const ids: string[] = [];
@@ -63,7 +57,7 @@ describe("createPages", () => {
 
   test("all or none: one refused page refuses the call and writes nothing", async () => {
     const owner = await signUp(env, "owner@example.com");
-    const caller = callerFor(owner.id);
+    const caller = callerFor(env, owner.id);
     const space = await newSpace(env, owner, "DOCS");
     const other = await newSpace(env, owner, "OTHER");
     const elsewhere = createPage(env.core, caller, { spaceId: other.id, title: "Elsewhere" });
@@ -87,15 +81,15 @@ describe("createPages", () => {
         return (err as Error).message;
       }
     };
-    const one = outcome(() => createPage(env.core, callerFor(member.id), { spaceId: space.id, title: "One" }));
-    const many = outcome(() => createPages(env.core, callerFor(member.id), space.id, [{ title: "One" }]));
+    const one = outcome(() => createPage(env.core, callerFor(env, member.id), { spaceId: space.id, title: "One" }));
+    const many = outcome(() => createPages(env.core, callerFor(env, member.id), space.id, [{ title: "One" }]));
     expect(many).toBe(one);
-    expect(outcome(() => createPages(env.core, callerFor(member.id), "01a00000-0000-7000-8000-000000000000", [{ title: "Nowhere" }]))).toBe("Space not found");
+    expect(outcome(() => createPages(env.core, callerFor(env, member.id), "01a00000-0000-7000-8000-000000000000", [{ title: "Nowhere" }]))).toBe("Space not found");
   });
 
   test("statements per page stay within the gate's budget (tests/budgets.ts)", async () => {
     const owner = await signUp(env, "owner@example.com");
-    const caller = callerFor(owner.id);
+    const caller = callerFor(env, owner.id);
     const space = await newSpace(env, owner, "DOCS");
     const parents = createPages(env.core, caller, space.id, Array.from({ length: 10 }, (_, i) => ({ title: `Parent ${i}` })));
     const inputs = Array.from({ length: 100 }, (_, i) => ({ title: `Child ${i}`, contentJson: doc(`child ${i}`), parentPageId: parents[i % 10].id }));

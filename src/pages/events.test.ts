@@ -1,10 +1,8 @@
 /** Page changes and the outbox: every change records its rows with it, a failed one nothing. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeEnv, signUp, type TestEnv } from "../../tests/harness";
-import type { UserCaller } from "../identity/caller";
+import { call, makeEnv, signUp, type TestEnv, callerFor } from "../../tests/harness";
 import { onEvents, type EventRow } from "../events/outbox";
 import { invalid } from "../platform/errors";
-import { findUserWithRoleById } from "../users/service";
 import { createPage } from "./service";
 import { eventsOf, newPage, newSpace } from "./testing";
 
@@ -12,11 +10,6 @@ let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
-/** The caller a token of this user would be (services never see HTTP). */
-function callerFor(userId: string): UserCaller {
-  const { user, role } = findUserWithRoleById(env.core, userId)!;
-  return { kind: "user", ip: "local", user, role, permissions: new Set(role.permissions), session: null, token: null };
-}
 
 describe("page events", () => {
   test("each change records one row naming the page, its space and the actor", async () => {
@@ -43,7 +36,7 @@ describe("page events", () => {
     // transaction fails: the page and its event roll back together.
     expect(() =>
       env.core.tx(() => {
-        createPage(env.core, callerFor(owner.id), { spaceId: space.id, title: "Doomed" });
+        createPage(env.core, callerFor(env, owner.id), { spaceId: space.id, title: "Doomed" });
         throw invalid("title", "was refused after the page was written");
       }),
     ).toThrow();
