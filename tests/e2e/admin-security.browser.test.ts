@@ -68,7 +68,7 @@ describe("security", () => {
     await dialog.getByLabel("Note (optional)").fill("A script from the office test machine; switched off.");
     expect(await axeViolations(page)).toEqual([]);
     await dialog.getByRole("button", { name: "Resolve" }).click();
-    await page.getByText("Alert resolved").waitFor();
+    await page.getByText("Alert resolved", { exact: true }).waitFor(); // the toast; the events list may say it too
     await page.getByText("No alert needs you.").waitFor();
     await page.getByLabel("Show alerts").selectOption("2");
     const resolved = alertList(page).getByRole("listitem").first();
