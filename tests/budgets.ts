@@ -62,7 +62,7 @@ export const START_UP: Record<"modules" | "sourceBytes" | "statements", Budget> 
  * SQL statements per page created through createPages (seeding and scripts through the services:
  * src/pages/create.test.ts counts 100 pages under 10 existing parents, no watchers or webhooks).
  */
-export const STATEMENTS_PER_PAGE_CREATED_IN_BATCH: Budget = { limit: 9, why: "added with createPages (issue 30, seeding): the space, each parent and each parent's next position worked out once per call, 8.65 measured (one statement more per page fails it; createPage page by page in one transaction, as seeding did before: 16.8)" };
+export const STATEMENTS_PER_PAGE_CREATED_IN_BATCH: Budget = { limit: 9, why: "added with createPages (docs/decisions.md, \"Many pages in one call\"): the space, each parent and each parent's next position worked out once per call, 8.65 measured (one statement more per page fails it; createPage page by page in one transaction, as seeding did before: 16.8)" };
 
 /**
  * That server, idle (no request since it listened), over IDLE_SECONDS after a second's rest:

@@ -27,12 +27,13 @@
  * at a clean close (where the archive stands and the database file's identity).
  */
 import type { Database } from "bun:sqlite";
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { WalArchive, WalPosition } from "./types";
-import { FRAME_HEADER_SIZE, frameOffset, frameSize, parseWalHeader, restartsBetween, saltHex, scanFrames, WAL_HEADER_SIZE, type Checksum, type WalHeader } from "./wal-format";
+import { frameOffset, frameSize, parseWalHeader, restartsBetween, saltHex, scanFrames, WAL_HEADER_SIZE, type Checksum, type WalHeader } from "./wal-format";
 import { closeSegmentInBackground, listSegments, sealSegment, SegmentWriter, writeJsonDurably } from "./wal-segments";
 import { CheckpointSchedule } from "./wal-checkpoints";
+import { WalFile } from "./wal-file";
 import { dataVersion, dbIdentity, readArchiveState, type ArchiveState } from "./wal-state";
 
 export { readArchiveState } from "./wal-state";
@@ -69,11 +70,10 @@ export function openWalArchive(opts: OpenWalArchiveOptions): WalArchive {
 
 class Archive implements WalArchive {
   readonly dir: string;
-  private readonly walPath: string;
+  private readonly wal: WalFile;
   private readonly now: () => number;
   private generation = "";
   private genDir = "";
-  private fd: number | null = null;
   private hdr: WalHeader | null = null;
   private epoch = -1;
   private frame = 0;
@@ -104,7 +104,7 @@ class Archive implements WalArchive {
 
   constructor(private readonly opts: OpenWalArchiveOptions) {
     this.dir = opts.dir;
-    this.walPath = `${opts.dbPath}-wal`;
+    this.wal = new WalFile(`${opts.dbPath}-wal`);
     this.now = opts.now ?? Date.now;
     this.checkpoints = new CheckpointSchedule({
       dbPath: opts.dbPath,
@@ -168,8 +168,8 @@ class Archive implements WalArchive {
     const db = dbIdentity(this.opts.dbPath);
     if (!db || db.size !== c.db.size || db.mtimeNs !== c.db.mtimeNs || db.ino !== c.db.ino) return "the database file changed while Cairn was stopped";
     Object.assign(this, { generation: state.generation, genDir, epoch: c.epoch, hdr: c.header, frame: c.frame, checksum: c.checksum, committedAt: c.committedAt });
-    const st = this.statWal();
-    const now = st.size >= WAL_HEADER_SIZE ? parseWalHeader(this.readAt(0, WAL_HEADER_SIZE)) : null;
+    const st = this.wal.stat();
+    const now = st.size >= WAL_HEADER_SIZE ? parseWalHeader(this.wal.readAt(0, WAL_HEADER_SIZE)) : null;
     if (!now) return (this.pending = "any"), null;
     if (c.header && saltHex(now) === saltHex(c.header) && (c.frame === 0 || this.lastFrameIntact(Number(st.size)))) return (this.pending = null), null;
     return "the log changed while Cairn was stopped";
@@ -205,7 +205,7 @@ class Archive implements WalArchive {
   private observeNow(): void {
     try {
       if (this.broken) this.newGeneration(this.broken);
-      const st = this.statWal();
+      const st = this.wal.stat();
       if (!this.seen || st.size !== this.seen.size || st.mtimeNs !== this.seen.mtimeNs) {
         this.catchUp(Number(st.size));
         this.seen = st;
@@ -218,7 +218,7 @@ class Archive implements WalArchive {
   }
 
   private catchUp(size: number): void {
-    const now = size >= WAL_HEADER_SIZE ? parseWalHeader(this.readAt(0, WAL_HEADER_SIZE)) : null;
+    const now = size >= WAL_HEADER_SIZE ? parseWalHeader(this.wal.readAt(0, WAL_HEADER_SIZE)) : null;
     if (!now) {
       // An empty log. Ours (TRUNCATE, a new generation) or emptied by someone after every frame we saw?
       if (!this.pending && !this.locked && this.frame > 0) this.newGeneration("the log was emptied by another process");
@@ -239,11 +239,7 @@ class Archive implements WalArchive {
 
   /** Our last archived frame is still in the file, unchanged: nothing of its epoch was overwritten. */
   private lastFrameIntact(size: number): boolean {
-    if (!this.hdr || this.frame === 0) return false;
-    const off = frameOffset(this.hdr.pageSize, this.frame);
-    if (off + frameSize(this.hdr.pageSize) > size) return false;
-    const h = new DataView(this.readAt(off, FRAME_HEADER_SIZE).buffer);
-    return h.getUint32(8) === this.hdr.salt1 && h.getUint32(12) === this.hdr.salt2 && h.getUint32(16) === this.checksum[0] && h.getUint32(20) === this.checksum[1];
+    return !!this.hdr && this.frame > 0 && this.wal.holdsFrame(this.hdr, this.frame, this.checksum, size);
   }
 
   private startEpoch(header: WalHeader): void {
@@ -268,7 +264,7 @@ class Archive implements WalArchive {
     let checksum = this.checksum;
     let chain = this.checksum;
     for (let n = Math.min(whole, Math.max(8, this.lastRun)); n > 0; n = Math.min(whole - scanned, n * 4)) {
-      const chunk = this.readAt(from + scanned * fsize, n * fsize);
+      const chunk = this.wal.readAt(from + scanned * fsize, n * fsize);
       const run = scanFrames(chunk, hdr, chain);
       for (const c of run.commits) commits.push({ index: scanned + c.index, dbSize: c.dbSize });
       if (run.frames > 0) (committed = scanned + run.frames), (checksum = run.checksum);
@@ -397,31 +393,6 @@ class Archive implements WalArchive {
     const db = dbIdentity(this.opts.dbPath);
     const clean = this.broken || !db ? null : { db, epoch: this.epoch, header: this.hdr, frame: this.frame, checksum: this.checksum, committedAt: this.committedAt };
     writeJsonDurably(join(this.dir, "state.json"), { generation: this.generation, clean } satisfies ArchiveState);
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
-  }
-
-  private statWal(): { size: bigint; mtimeNs: bigint } {
-    if (this.fd === null) {
-      try {
-        this.fd = openSync(this.walPath, "r");
-      } catch {
-        return { size: 0n, mtimeNs: 0n };
-      }
-    }
-    const st = fstatSync(this.fd, { bigint: true });
-    return { size: st.size, mtimeNs: st.mtimeNs };
-  }
-
-  private readAt(offset: number, length: number): Uint8Array {
-    // Not zero-filled first (every byte is read over or cut off); never pooled, so word-aligned.
-    const buf: Uint8Array = Buffer.allocUnsafeSlow(length);
-    let got = 0;
-    while (got < length) {
-      const n = readSync(this.fd!, buf, got, length - got, offset + got);
-      if (n === 0) break;
-      got += n;
-    }
-    return got === length ? buf : buf.subarray(0, got);
+    this.wal.close();
   }
 }
