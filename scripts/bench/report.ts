@@ -6,8 +6,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname } from "node:path";
 
-export const COLD_START_TARGET_MS = 150;
-export const IDLE_RSS_TARGET_MB = 80;
+import { TARGETS } from "./targets";
+
+export const COLD_START_TARGET_MS = TARGETS.coldStartMs;
+export const IDLE_RSS_TARGET_MB = TARGETS.idleRssMb;
 
 export interface ScenarioRow {
   name: string;
@@ -88,9 +90,10 @@ const verdict = (met: boolean | null) => (met === null ? "" : met ? "met" : "MIS
 export function formatReport(r: BenchReport): { text: string; allMet: boolean } {
   const coldMet = r.coldStartMs < COLD_START_TARGET_MS;
   const rssMet = r.idleRssMb < IDLE_RSS_TARGET_MB;
+  const binaryMet = r.binaryMb < TARGETS.binaryMb;
   const summary = table([
     ["figure", "value", "target", ""],
-    ["binary size", `${round(r.binaryMb)} MB`, "", ""],
+    ["binary size", `${round(r.binaryMb)} MB`, `< ${TARGETS.binaryMb} MB`, verdict(binaryMet)],
     ["cold start (median)", `${round(r.coldStartMs)} ms`, `< ${COLD_START_TARGET_MS} ms`, verdict(coldMet)],
     ["idle RSS", `${round(r.idleRssMb)} MB`, `< ${IDLE_RSS_TARGET_MB} MB`, verdict(rssMet)],
     ["baseline (bare Bun.serve)", `${Math.round(r.baselineRps)} rps, ${round(r.baselineCpuUs)} µs CPU/req`, "", ""],
@@ -100,7 +103,7 @@ export function formatReport(r: BenchReport): { text: string; allMet: boolean } 
     ["scenario", "rps", "p50 ms", "p95 ms", "p99 ms", "CPU µs/req", "of baseline", "target", ""],
     ...r.scenarios.map((s) => [s.name, String(Math.round(s.rps)), fmt(s.p50Ms), fmt(s.p95Ms), fmt(s.p99Ms), String(round(s.cpuUsPerRequest)), `${round(s.ratioToBaseline * 100)} %`, s.target, verdict(s.met)]),
   ]);
-  const all = [coldMet, rssMet, ...(r.figures ?? []).flatMap((f) => (f.met === null ? [] : [f.met])), ...r.scenarios.map((s) => s.met)];
+  const all = [binaryMet, coldMet, rssMet, ...(r.figures ?? []).flatMap((f) => (f.met === null ? [] : [f.met])), ...r.scenarios.map((s) => s.met)];
   const extras = r.scenarios
     .filter((s) => s.extra && Object.keys(s.extra).length)
     .map((s) => `${s.name}: ${Object.entries(s.extra!).map(([k, v]) => `${k} ${v}`).join(", ")}`);

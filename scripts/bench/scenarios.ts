@@ -4,6 +4,7 @@
  * say what figure it must reach. Scenarios run in order against one server, so a setup may
  * reuse what an earlier one seeded (keep state in ctx.shared).
  */
+import { TARGETS } from "./targets";
 import { ACCESS_SCENARIOS } from "./access-scenarios";
 import { CONTENT_SCENARIOS } from "./content-scenarios";
 import { SIDE_EFFECT_SCENARIOS } from "./side-effect-scenarios";
@@ -72,7 +73,7 @@ const FOUNDATION_SCENARIOS: Scenario[] = [
   },
   {
     name: "GET /api/auth/me (token)",
-    ...atLeastOfBaseline(0.4),
+    ...atLeastOfBaseline(TARGETS.authMeShare),
     requests: (ctx) => [{ method: "GET", path: "/api/auth/me", headers: ctx.auth() }],
   },
 ];
