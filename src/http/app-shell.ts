@@ -118,9 +118,10 @@ async function uiAnswer(core: Core, request: Request): Promise<Response> {
     const s = getSettings(core);
     const images = imageSources({ restricted: s.restrictImageHosts, hosts: s.imageAllowlist });
     // A page view's frame carries the page when its caller may read it (ui-page-view.ts), read
-    // with the caller the pipeline resolved for this request, as the API's own answers are.
+    // with the caller the pipeline resolved for this request, as the API's own answers are; not
+    // with a side panel open (?panel=…), which the app draws beside a narrower page.
     const caller = stateOf(request)?.caller;
-    const readPage = caller ? (p: string) => import("./ui-page-view").then((m) => m.readablePageView(core, caller, p)) : undefined;
+    const readPage = caller && !/[?&]panel=/.test(request.url) ? (p: string) => import("./ui-page-view").then((m) => m.readablePageView(core, caller, p)) : undefined;
     const response = await uiResponse(path, request.headers.get("accept-encoding"), images, request.headers.get("cookie"), readPage);
     if (response) return response;
   } catch (err) {

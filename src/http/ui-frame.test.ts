@@ -122,6 +122,7 @@ describe("a page view's frame carrying the page", () => {
       await view(owner, `/s/NOPE/p/${ids.open}`),
       await view(owner, `/s/ENG/p/${ids.open}/edit`),
       await view(owner, `/s/ENG/p/${ids.open}/history`),
+      await view(owner, `/s/ENG/p/${ids.open}?panel=comments`),
       await view({ cookie: "not-a-session" }, `/s/ENG/p/${ids.open}`),
     ];
     const logout = await signUpAndLogOut();
