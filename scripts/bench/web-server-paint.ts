@@ -33,7 +33,7 @@ const LOOKS = [
 /** The title's and the first blocks' boxes, rounded to the pixel. */
 const boxes = (tab: Page) =>
   tab.evaluate(() =>
-    [...document.querySelectorAll("main h1, main .prose > *")].slice(0, 12).map((el) => {
+    Array.from(document.querySelectorAll("main h1, main .prose > *")).slice(0, 12).map((el) => {
       const r = el.getBoundingClientRect();
       return `${el.tagName.toLowerCase()} ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
     }),

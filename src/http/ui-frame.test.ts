@@ -5,7 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { call, makeEnv, ownerAndMember, signUp, type TestEnv } from "../../tests/harness";
-import { frameTheme, framedPage } from "./ui-frame";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { everythingDocument, windowWhileTesting } from "../content/testing";
+import { DocumentView } from "../web/features/page/render/DocumentView";
+import { frameTheme, framedPage, pageMain } from "./ui-frame";
 
 const ID = "0190b7c2-0000-7000-8000-000000000000";
 const PAGE = `/s/ENG/p/${ID}-a-title`;
@@ -145,4 +149,30 @@ describe("a page view's frame carrying the page", () => {
     expect((await call(env, "POST", "/api/auth/logout", { as: session })).status).toBeLessThan(300);
     return session;
   }
+});
+
+describe("the page's main column as the app's first render draws it", () => {
+  windowWhileTesting();
+  const react = (doc: unknown, canEdit: boolean) =>
+    renderToStaticMarkup(createElement(DocumentView, { doc: doc as never, firstScreen: true, onTick: canEdit ? () => {} : undefined }))
+      .replace(/ (colSpan|rowSpan|readOnly|tabIndex)=/g, (_, name: string) => ` ${name.toLowerCase()}=`)
+      // Without the app's query client its page links show unseen; the app's first render shows them loading.
+      .replaceAll(/<span class="page-link page-link-unseen" data-type="pageLink">[^<]*<\/span>/g, '<span class="page-link page-link-loading" data-type="pageLink">…</span>');
+  const prose = (main: string) => /<div><div class="prose">.*<\/div><\/div><\/main>$/s.exec(main)![0].replace(/^<div>/, "").replace(/<\/div><\/main>$/, "");
+
+  test("every block, with task boxes that tick for an editor and drawn for a reader", () => {
+    const doc = everythingDocument();
+    for (const canEdit of [false, true]) {
+      expect(prose(pageMain({ title: "T", emoji: null, fullWidth: false, contentJson: JSON.stringify(doc), canEdit }))).toBe(react(doc, canEdit));
+    }
+  });
+
+  test("only the first screen of a long page, cut where the app cuts it", () => {
+    const doc = { type: "doc", content: Array.from({ length: 200 }, (_, i) => ({ type: "paragraph", content: [{ type: "text", text: `Paragraph ${i} `.repeat(8) }] })) };
+    const main = pageMain({ title: "", emoji: "📘", fullWidth: true, contentJson: JSON.stringify(doc), canEdit: false });
+    expect(prose(main)).toBe(react(doc, false));
+    expect(main).toContain("Paragraph 10 ");
+    expect(main).not.toContain("Paragraph 199 ");
+    expect(main).toStartWith('<main class="main-column page full-width"><header class="page-head"><div class="page-actions"></div><h1 class="page-title"><span class="page-emoji">📘</span>Untitled</h1>');
+  });
 });

@@ -79,10 +79,12 @@ export function pageMain(view: PageView): string {
   } catch {
     doc = { type: "doc", content: [] };
   }
-  const body = documentHtml(firstScreenOf(doc as object)).replaceAll(
+  let body = documentHtml(firstScreenOf(doc as object)).replaceAll(
     `<span class="page-link page-link-unseen" data-type="pageLink">${UNSEEN_PAGE}</span>`,
     `<span class="page-link page-link-loading" data-type="pageLink">…</span>`,
   );
+  // For someone who may edit the page the app's task boxes tick, so they are drawn enabled.
+  if (view.canEdit) body = body.replace(/<input type="checkbox" disabled="" (aria-label="[^"]*") readonly=""/g, '<input type="checkbox" $1');
   const emoji = view.emoji ? `<span class="page-emoji">${escapeHtml(view.emoji)}</span>` : "";
   return (
     `<main class="main-column page${view.fullWidth ? " full-width" : ""}">` +

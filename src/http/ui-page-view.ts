@@ -18,6 +18,8 @@ export interface PageView {
   emoji: string | null;
   fullWidth: boolean;
   contentJson: string;
+  /** Whether the caller may edit it: the app then draws task boxes that tick. */
+  canEdit: boolean;
 }
 
 /** Only the reading view itself: /s/KEY/p/<id>[-slug], nothing after (not /edit, /history…). */
@@ -32,7 +34,7 @@ export function readablePageView(core: Core, caller: Caller, path: string): Page
     const { json } = getPageJson(core, caller, m[2]);
     const page = JSON.parse(json) as { spaceId: string; status: number; deletedAt?: string | null; title: string; emoji?: string | null; fullWidth?: boolean; contentJson: string; canEdit: boolean };
     if (page.spaceId !== space.id || page.status === 0 || page.deletedAt) return null;
-    return { title: page.title, emoji: page.emoji ?? null, fullWidth: !!page.fullWidth, contentJson: page.contentJson };
+    return { title: page.title, emoji: page.emoji ?? null, fullWidth: !!page.fullWidth, contentJson: page.contentJson, canEdit: page.canEdit };
   } catch {
     // Whatever the API would refuse (a 404 above all) is the plain frame.
     return null;

@@ -57,7 +57,7 @@ describe("a page opened cold", () => {
 
   test("the page's title and text are painted by the page itself, before any script, where the app then draws them", async () => {
     const boxes = (v: Visit) =>
-      v.page.evaluate(() => [...document.querySelectorAll("main h1, main .prose > *")].map((el) => `${el.tagName} ${el.textContent} ${JSON.stringify(el.getBoundingClientRect())}`));
+      v.page.evaluate(() => Array.from(document.querySelectorAll("main h1, main .prose > *")).map((el) => `${el.tagName} ${el.textContent} ${JSON.stringify(el.getBoundingClientRect())}`));
     const theme = { name: "cairn_theme", value: "light", url: world.cairn.url };
     const bare = await coldVisit();
     const app = await coldVisit();
