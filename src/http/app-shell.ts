@@ -121,7 +121,7 @@ async function uiAnswer(core: Core, request: Request): Promise<Response> {
     // with the caller the pipeline resolved for this request, as the API's own answers are; not
     // with a side panel open (?panel=…), which the app draws beside a narrower page.
     const caller = stateOf(request)?.caller;
-    const readPage = caller && !/[?&]panel=/.test(request.url) ? (p: string) => import("./ui-page-view").then((m) => m.readablePageView(core, caller, p)) : undefined;
+    const readPage = caller && !/[?&]panel=/.test(request.url) ? (p: string) => import("./ui-page-view").then((m) => m.readablePageMain(core, caller, p)) : undefined;
     const response = await uiResponse(path, request.headers.get("accept-encoding"), images, request.headers.get("cookie"), readPage);
     if (response) return response;
   } catch (err) {

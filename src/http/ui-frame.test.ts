@@ -133,13 +133,29 @@ describe("a page view's frame carrying the page", () => {
     answers.push(await view(logout, `/s/ENG/p/${ids.open}`));
     for (const res of answers) {
       expect(res.status).toBe(200);
-      expect(res.text).toBe(answers[0].text);
+      expect(`${answers.indexOf(res)} ${res.text}`).toBe(`${answers.indexOf(res)} ${answers[0].text}`);
       expect(res.headers.get("cache-control")).toBe("no-cache");
     }
     expect(answers[0].text).toContain('<main class="main-column page"></main>');
     expect(answers[0].text).not.toContain("Salaries");
     // The owner may read the secret page: the same address then carries it.
     expect((await view(owner, `/s/ENG/p/${ids.secret}-salaries`)).text).toContain("Ada earns");
+  });
+
+  test("a page changed, or closed to the reader, since it was last drawn: the new text, or the plain frame", async () => {
+    const path = `/s/ENG/p/${ids.open}`;
+    expect((await view(member, path)).text).toContain("Restart the queue");
+    const doc = JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Drain the queue first" }] }] });
+    expect((await call(env, "PUT", `/api/pages/${ids.open}`, { as: owner, body: { title: "Runbook v2", contentJson: doc, baseVersion: 1 } })).status).toBe(200);
+    const changed = await view(member, path);
+    expect(changed.text).toContain('<h1 class="page-title">Runbook v2</h1>');
+    expect(changed.text).toContain("Drain the queue first");
+    expect(changed.text).not.toContain("Restart the queue");
+    expect((await call(env, "POST", `/api/pages/${ids.open}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } })).status).toBe(201);
+    const closed = await view(member, path);
+    expect(closed.text).toContain('<main class="main-column page"></main>');
+    expect(closed.text).not.toContain("Drain the queue");
+    expect(closed.headers.get("cache-control")).toBe("no-cache");
   });
 
   async function signUpAndLogOut() {

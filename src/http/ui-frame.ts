@@ -19,7 +19,16 @@
 import { escapeHtml, documentHtml } from "../content/html";
 import { UNSEEN_PAGE } from "../content/page-links";
 import { firstScreenOf } from "../content/first-screen";
-import type { PageView } from "./ui-page-view";
+
+/** What the reading view's first render draws of a page (ui-page-view.ts reads it). */
+export interface PageView {
+  title: string;
+  emoji: string | null;
+  fullWidth: boolean;
+  contentJson: string;
+  /** Whether the caller may edit it: the app then draws task boxes that tick. */
+  canEdit: boolean;
+}
 
 const SESSION_COOKIE = "cairn_session";
 export const THEME_COOKIE = "cairn_theme";

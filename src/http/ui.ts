@@ -8,7 +8,6 @@
  */
 import { ASSET_PREFIX } from "./ui-bundle";
 import { SECURITY_HEADERS } from "../platform/security-headers";
-import type { PageView } from "./ui-page-view";
 
 interface Asset {
   /** Null: the binary embeds only the gzipped copy, unzipped for a client that does not take gzip. */
@@ -24,8 +23,8 @@ let pageAssets: Promise<{ page: string[]; space: string[] }> | null = null;
 /** index.html with the page view's frame, per theme, made once per bundle (ui-frame.ts). */
 let framedPages = new Map<string, Promise<Framed | null>>();
 
-/** The page at a page address as the request's caller may read it, or null (ui-page-view.ts). */
-export type PageReader = (path: string) => PageView | null | Promise<PageView | null>;
+/** The main column carrying the page at a page address as the request's caller may read it, or null (ui-page-view.ts). */
+export type PageReader = (path: string) => string | null | Promise<string | null>;
 
 /** Called by the compiled binary's entry with `name → embedded file path` (null: from source again). */
 export function embedUi(files: Record<string, string> | null): void {
@@ -121,13 +120,13 @@ interface Framed {
 /**
  * The app's page with the frame of a page view painted in it (ui-frame.ts), when this request
  * gets one; else the page as built. A page whose frame cannot be made is served as built. With
- * `readPage` (the page at this address as its caller may read it, ui-page-view.ts), the frame's
- * main column carries the page: that copy is the caller's own (`personal`), made per request.
+ * `readPage` (the main column with the page at this address, as its caller may read it,
+ * ui-page-view.ts), the frame's main column carries the page: that copy is the caller's own (`personal`), made per request.
  */
 async function pageFor(path: string, cookieHeader: string | null, page: Asset, readPage?: PageReader): Promise<{ asset: Asset; personal: boolean }> {
   const plain = { asset: page, personal: false };
   if (!cookieHeader?.includes("cairn_theme=")) return plain;
-  const { frameTheme, framedPage, pageMain, withMain } = await import("./ui-frame");
+  const { frameTheme, framedPage, withMain } = await import("./ui-frame");
   const theme = frameTheme(path, cookieHeader);
   if (!theme) return plain;
   let framed = framedPages.get(theme);
@@ -140,9 +139,9 @@ async function pageFor(path: string, cookieHeader: string | null, page: Asset, r
   }
   const made = await framed.catch(() => null);
   if (!made) return plain;
-  const view = readPage ? await readPage(path) : null;
-  if (!view) return { asset: made.asset, personal: false };
-  const html = new TextEncoder().encode(withMain(made.text, pageMain(view)));
+  const main = readPage ? await readPage(path) : null;
+  if (!main) return { asset: made.asset, personal: false };
+  const html = new TextEncoder().encode(withMain(made.text, main));
   // Level 1: the page is made for one answer; its text compresses about as well either way.
   return { asset: { body: new Blob([html]), type: page.type, gzip: new Blob([Bun.gzipSync(html, { level: 1 })]) }, personal: true };
 }
