@@ -72,12 +72,23 @@ async function coldView(browser: Browser, ctx: BenchContext, path: string, title
           requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(last), 50)));
         }),
     );
-    return await page.evaluate((lcp) => {
+    // Layout shifts the reader did not cause, summed (the page written by the server, then replaced by the app's first render: 0 when nothing moved).
+    const cls = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let sum = 0;
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!e.hadRecentInput) sum += e.value;
+          }).observe({ type: "layout-shift", buffered: true });
+          setTimeout(() => resolve(sum), 0);
+        }),
+    );
+    return await page.evaluate(([lcp, cls]) => {
       const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN;
       const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
       const sum = (ext: string) => resources.filter((r) => new URL(r.name).pathname.endsWith(ext)).reduce((n, r) => n + r.encodedBodySize, 0);
-      return { fcp, lcp, jsBytes: sum(".js"), cssBytes: sum(".css"), files: resources.map((r) => new URL(r.name).pathname) };
-    }, lcp);
+      return { fcp, lcp, cls, jsBytes: sum(".js"), cssBytes: sum(".css"), files: resources.map((r) => new URL(r.name).pathname) };
+    }, [lcp, cls] as const);
   } finally {
     await context.close();
   }
@@ -128,6 +139,7 @@ export async function measureWeb(ctx: BenchContext, o: { runs?: number } = {}): 
     for (let i = 0; i < runs; i++) views.push(await coldView(browser, ctx, `/s/WEBUI/p/${pages[i].id}`, pages[i].title));
     const fcp = views.map((v) => v.fcp);
     const lcp = views.map((v) => v.lcp).filter((x) => Number.isFinite(x));
+    const cls = views.map((v) => v.cls);
     const first = views[0];
     const editorLoaded = first.files.some((f) => /RichEditor|editor/i.test(f));
     const opens = await opensFromTree(browser, ctx, pages);
@@ -138,9 +150,10 @@ export async function measureWeb(ctx: BenchContext, o: { runs?: number } = {}): 
       { figure: "reading view: CSS downloaded (gzip)", value: `${round(cssKb)} KB`, target: `< ${CSS_TARGET_KB} KB`, met: cssKb < CSS_TARGET_KB },
       { figure: `first contentful paint, cold page view (median of ${runs})`, value: `${round(median(fcp))} ms (${fcp.map((x) => Math.round(x)).join(", ")})`, target: `< ${FCP_TARGET_MS} ms`, met: median(fcp) < FCP_TARGET_MS },
       { figure: "largest contentful paint, same views (median)", value: lcp.length ? `${round(median(lcp))} ms (${lcp.map((x) => Math.round(x)).join(", ")})` : "not reported", target: `< ${LCP_TARGET_MS} ms`, met: lcp.length ? median(lcp) < LCP_TARGET_MS : false },
+      { figure: "cumulative layout shift, same views (median; by the tree's answer too)", value: `${median(cls).toFixed(3)} (${cls.map((x) => x.toFixed(3)).join(", ")})`, target: "", met: null },
       { figure: `open a page from the tree (first time, ${opens.length} pages)`, value: `median ${round(median(opens))} ms, p95 ${round(p95(opens))} ms`, target: `p95 < ${OPEN_FROM_TREE_TARGET_MS} ms`, met: p95(opens) < OPEN_FROM_TREE_TARGET_MS },
     ];
-    const extras = { webReadingJsKb: round(jsKb), webCssKb: round(cssKb), webFcpMs: round(median(fcp)), webFcpRunsMs: fcp.map(round), webLcpMs: lcp.length ? round(median(lcp)) : null, webOpenFromTreeMedianMs: round(median(opens)), webOpenFromTreeP95Ms: round(p95(opens)), webEditorInReadingView: editorLoaded, webPagePath: `/s/WEBUI/p/${pages[0].id}` };
+    const extras = { webReadingJsKb: round(jsKb), webCssKb: round(cssKb), webFcpMs: round(median(fcp)), webFcpRunsMs: fcp.map(round), webLcpMs: lcp.length ? round(median(lcp)) : null, webCls: Math.round(median(cls) * 1000) / 1000, webOpenFromTreeMedianMs: round(median(opens)), webOpenFromTreeP95Ms: round(p95(opens)), webEditorInReadingView: editorLoaded, webPagePath: `/s/WEBUI/p/${pages[0].id}` };
     return { figures, extras };
   } finally {
     await browser.close();

@@ -14,6 +14,7 @@ import { bodyLimits, isStreamedRoute, type BodyLimits } from "./body-limits";
 import { parseJsonBody, runPipeline } from "./pipeline";
 import { fromValidation, problemResponse } from "./problem";
 import { logRequest } from "./request-log";
+import { stateOf } from "./request-state";
 import { withSecurityHeaders } from "../platform/security-headers";
 
 /**
@@ -116,7 +117,12 @@ async function uiAnswer(core: Core, request: Request): Promise<Response> {
   try {
     const s = getSettings(core);
     const images = imageSources({ restricted: s.restrictImageHosts, hosts: s.imageAllowlist });
-    const response = await uiResponse(path, request.headers.get("accept-encoding"), images, request.headers.get("cookie"));
+    // A page view's frame carries the page when its caller may read it (ui-page-view.ts), read
+    // with the caller the pipeline resolved for this request, as the API's own answers are; not
+    // with a side panel open (?panel=…), which the app draws beside a narrower page.
+    const caller = stateOf(request)?.caller;
+    const readPage = caller && !/[?&]panel=/.test(request.url) ? (p: string) => import("./ui-page-view").then((m) => m.readablePageMain(core, caller, p)) : undefined;
+    const response = await uiResponse(path, request.headers.get("accept-encoding"), images, request.headers.get("cookie"), readPage);
     if (response) return response;
   } catch (err) {
     core.log.error("web UI unavailable", { error: err instanceof Error ? err.message : String(err) });

@@ -21,7 +21,10 @@ let loading: Promise<Map<string, Asset>> | null = null;
 /** index.html's stylesheet and script, and the tree's chunks, as preloads, read once per bundle (ui-preload.ts). */
 let pageAssets: Promise<{ page: string[]; space: string[] }> | null = null;
 /** index.html with the page view's frame, per theme, made once per bundle (ui-frame.ts). */
-let framedPages = new Map<string, Promise<Asset | null>>();
+let framedPages = new Map<string, Promise<Framed | null>>();
+
+/** The main column carrying the page at a page address as the request's caller may read it, or null (ui-page-view.ts). */
+export type PageReader = (path: string) => string | null | Promise<string | null>;
 
 /** Called by the compiled binary's entry with `name → embedded file path` (null: from source again). */
 export function embedUi(files: Record<string, string> | null): void {
@@ -108,24 +111,39 @@ async function pageLinkHeader(path: string, page: Asset): Promise<string> {
 // arrayBuffer(): a from-source bundle's files are build artifacts, which have no bytes().
 const assetText = async (asset: Asset) => new TextDecoder().decode(asset.body ? await asset.body.arrayBuffer() : Bun.gunzipSync(await asset.gzip!.bytes()));
 
+/** A framed page: as served to everyone with that theme, and its text for a page's own copy. */
+interface Framed {
+  asset: Asset;
+  text: string;
+}
+
 /**
  * The app's page with the frame of a page view painted in it (ui-frame.ts), when this request
- * gets one; else the page as built. A page whose frame cannot be made is served as built.
+ * gets one; else the page as built. A page whose frame cannot be made is served as built. With
+ * `readPage` (the main column with the page at this address, as its caller may read it,
+ * ui-page-view.ts), the frame's main column carries the page: that copy is the caller's own (`personal`), made per request.
  */
-async function pageFor(path: string, cookieHeader: string | null, page: Asset): Promise<Asset> {
-  if (!cookieHeader?.includes("cairn_theme=")) return page;
-  const { frameTheme, framedPage } = await import("./ui-frame");
+async function pageFor(path: string, cookieHeader: string | null, page: Asset, readPage?: PageReader): Promise<{ asset: Asset; personal: boolean }> {
+  const plain = { asset: page, personal: false };
+  if (!cookieHeader?.includes("cairn_theme=")) return plain;
+  const { frameTheme, framedPage, withMain } = await import("./ui-frame");
   const theme = frameTheme(path, cookieHeader);
-  if (!theme) return page;
+  if (!theme) return plain;
   let framed = framedPages.get(theme);
   if (!framed) {
     framed = assetText(page).then((text) => {
       const html = framedPage(text, theme);
-      return html === null ? null : { body: new Blob([html]), type: page.type, gzip: new Blob([Bun.gzipSync(new TextEncoder().encode(html))]) };
+      return html === null ? null : { text: html, asset: { body: new Blob([html]), type: page.type, gzip: new Blob([Bun.gzipSync(new TextEncoder().encode(html))]) } };
     });
     framedPages.set(theme, framed);
   }
-  return (await framed.catch(() => null)) ?? page;
+  const made = await framed.catch(() => null);
+  if (!made) return plain;
+  const main = readPage ? await readPage(path) : null;
+  if (!main) return { asset: made.asset, personal: false };
+  const html = new TextEncoder().encode(withMain(made.text, main));
+  // Level 1: the page is made for one answer; its text compresses about as well either way.
+  return { asset: { body: new Blob([html]), type: page.type, gzip: new Blob([Bun.gzipSync(html, { level: 1 })]) }, personal: true };
 }
 
 /** From source, bundles in the background (the server does at start, so the first visit is quick). */
@@ -158,22 +176,23 @@ export function uiPagePolicy(imageSources: string): string {
  * The answer for a UI path, or null when there is no such file (the caller answers 404).
  * `imageSources`: the `img-src` sources of the page (the app's own images by default);
  * `cookieHeader`: the request's cookies, which say whether a page view gets its frame painted
- * in the page (ui-frame.ts).
+ * in the page (ui-frame.ts); `readPage`: the page of a page address, for that frame to carry it.
  */
-export async function uiResponse(path: string, acceptEncoding: string | null, imageSources?: string, cookieHeader: string | null = null): Promise<Response | null> {
+export async function uiResponse(path: string, acceptEncoding: string | null, imageSources?: string, cookieHeader: string | null = null, readPage?: PageReader): Promise<Response | null> {
   const assets = await uiAssets();
   const isAsset = path.startsWith(ASSET_PREFIX);
   const built = assets.get(isAsset ? path.slice(ASSET_PREFIX.length) : "index.html");
   if (!built) return null;
-  const asset = isAsset ? built : await pageFor(path, cookieHeader, built);
+  const { asset, personal } = isAsset ? { asset: built, personal: false } : await pageFor(path, cookieHeader, built, readPage);
   const headers: Record<string, string> = {
     ...SECURITY_HEADERS,
     ...(!isAsset && imageSources ? { "content-security-policy": uiPagePolicy(imageSources) } : {}),
     // The first view's answers, started by the browser with the page (ui-preload.ts).
     ...(!isAsset ? { link: await pageLinkHeader(path, built) } : {}),
     "content-type": asset.type,
-    // Asset names carry a hash of their content; the page itself is checked every time.
-    "cache-control": isAsset ? "public, max-age=31536000, immutable" : "no-cache",
+    // Asset names carry a hash of their content; the page itself is checked every time, and a
+    // page carrying a page's text (ui-frame.ts) is the caller's alone and never stored.
+    "cache-control": isAsset ? "public, max-age=31536000, immutable" : personal ? "private, no-store" : "no-cache",
     // The page differs with the cookies (its frame, ui-frame.ts); an asset does not.
     vary: isAsset ? "accept-encoding" : "accept-encoding, cookie",
   };

@@ -55,6 +55,31 @@ describe("a page opened cold", () => {
     }
   });
 
+  test("the page's title and text are painted by the page itself, before any script, where the app then draws them", async () => {
+    const boxes = (v: Visit) =>
+      v.page.evaluate(() => Array.from(document.querySelectorAll("main h1, main .prose > *")).map((el) => `${el.tagName} ${el.textContent} ${JSON.stringify(el.getBoundingClientRect())}`));
+    const theme = { name: "cairn_theme", value: "light", url: world.cairn.url };
+    const bare = await coldVisit();
+    const app = await coldVisit();
+    try {
+      // No script at all: what the browser paints from the page alone.
+      await bare.context.route(/\/assets\/.*\.js$/, (route) => route.abort());
+      await bare.context.addCookies([theme]);
+      await bare.page.goto(`/s/COLD/p/${pageId}-opened-cold`);
+      await bare.page.locator("main .prose p", { hasText: "The body of the page opened cold." }).waitFor();
+      expect(await bare.page.locator("main h1").textContent()).toBe("Opened cold");
+      await app.context.addCookies([theme]);
+      await app.page.goto(`/s/COLD/p/${pageId}-opened-cold`);
+      await app.page.locator("aside").getByText("Opened cold", { exact: true }).waitFor();
+      await app.page.waitForLoadState("networkidle");
+      expect(await boxes(app)).toEqual(await boxes(bare));
+      expect(app.errors).toEqual([]);
+    } finally {
+      await bare.close();
+      await app.close();
+    }
+  });
+
   test("a page that does not exist is not found, in the space's frame, as before", async () => {
     const v = await coldVisit();
     try {

@@ -11,6 +11,7 @@ import { markMapping } from "./marks";
 import { LinkTargetsContext } from "./page-link";
 import { nodeMapping } from "./nodes";
 import { taskIndex, TaskTicksContext } from "./task-ticks";
+import { firstScreenOf } from "../../../../content/first-screen";
 import "../../../../content/reading.css";
 
 /**
@@ -28,21 +29,6 @@ const newRenderer = () =>
 const drawnDocs = new WeakMap<object, number>();
 let lastDocKey = 0;
 const keyOf = (doc: DocJson) => drawnDocs.get(doc) ?? (drawnDocs.set(doc, ++lastDocKey), lastDocKey);
-
-/** A cold view's first paint draws the page's first blocks up to about this much text (ample for a tall screen). */
-const FIRST_SCREEN_CHARS = 4_000;
-
-/** The document's first blocks, about a screen of them, or the document itself when it is short. */
-export function firstScreenOf(doc: DocJson): DocJson {
-  const blocks = (doc as { content?: unknown[] }).content ?? [];
-  let chars = 0;
-  const textOf = (node: { text?: string; content?: unknown[] }): number => (node.text?.length ?? 0) + (node.content ?? []).reduce<number>((n, c) => n + textOf(c as typeof node), 0);
-  for (let i = 0; i < blocks.length; i++) {
-    chars += textOf(blocks[i] as { text?: string; content?: unknown[] }) + 40;
-    if (chars > FIRST_SCREEN_CHARS) return { ...doc, content: blocks.slice(0, i + 1) } as DocJson;
-  }
-  return doc;
-}
 
 /**
  * `firstScreen`: draw only about the first screen of blocks (a cold view's first paint: the
