@@ -80,6 +80,9 @@ async function writeUiEntry(distDir: string): Promise<string> {
   return entry;
 }
 
+/** How much more reluctant the JIT is until start-up is over (1 is JavaScriptCore's normal policy). */
+const START_JIT_POLICY = 1_000;
+
 /** `distDir`: where to write (dist/ by default; the browser tests build into their own). */
 export async function build(opts: { target?: string; quiet?: boolean; distDir?: string } = {}): Promise<BuildResult> {
   const quiet = opts.quiet ?? false;
@@ -93,6 +96,9 @@ export async function build(opts: { target?: string; quiet?: boolean; distDir?: 
     "--compile", "--minify", "--bytecode", "--format=esm", "--splitting",
     "--define", 'process.env.NODE_ENV="production"',
     "--no-compile-autoload-dotenv",
+    // Start-up runs with the JIT's tier-up thresholds scaled 1,000 times: it is code that runs
+    // once; the server and each command go back to the normal policy (src/platform/jit-policy.ts).
+    `--compile-jit-policy=${START_JIT_POLICY}`,
     "--outfile", outfile,
   ];
   if (opts.target) args.push(`--target=${opts.target}`);

@@ -13,6 +13,7 @@ import { MB } from "./http/body";
 import { problemFor, problemResponse } from "./http/problem";
 import type { Config } from "./platform/config";
 import { collectWhenIdle } from "./platform/idle-gc";
+import { jitAtNormalPolicy } from "./platform/jit-policy";
 import { writePidFile } from "./platform/pidfile";
 import { keptAnswerStats } from "./platform/db/kept-answers";
 import { catchUpNotifications } from "./notifications/schedule";
@@ -24,6 +25,8 @@ import type { Logger } from "./platform/log";
 
 /** Work that can wait for the first requests (a health check, a first look) is done this much after listening. */
 const AFTER_LISTENING_MS = 250;
+/** Start-up's scaled JIT thresholds (platform/jit-policy.ts) end by then even without a quiet moment. */
+const JIT_NORMAL_AT_THE_LATEST_MS = 5_000;
 
 export interface RunningServer {
   core: Core;
@@ -149,6 +152,11 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
     );
   }, AFTER_LISTENING_MS);
   afterListening.unref?.();
+  // The JIT's normal policy comes back at the first quiet moment after start (idle-gc.ts), or
+  // at the latest this long after listening on a server that is never quiet.
+  const jitAtTheLatest = setTimeout(jitAtNormalPolicy, JIT_NORMAL_AT_THE_LATEST_MS);
+  jitAtTheLatest.unref?.();
+  core.onClose(() => clearTimeout(jitAtTheLatest));
   core.onClose(() => clearTimeout(afterListening));
   // Tells `cairn restore` a server has this data directory (platform/pidfile.ts).
   core.onClose(writePidFile(core.data.root));

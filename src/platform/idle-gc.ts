@@ -4,6 +4,8 @@
  * server kept ~10 MB more than it uses: on a Raspberry Pi that is worth one full collection
  * (a few milliseconds) after each burst of work, never while requests are coming in.
  */
+import { jitAtNormalPolicy } from "./jit-policy";
+
 const QUIET_MS = 1_000;
 
 /**
@@ -11,7 +13,8 @@ const QUIET_MS = 1_000;
  * answered) also gives back what start-up alone left: JavaScriptCore's compiled code for the
  * start's one-off work (migrations, composing routes) and the allocator's free pages (~4 MB of
  * an idle server's memory). Only once: doing it after every burst would throw away the request
- * path's compiled code each time, and its next requests would compile it again.
+ * path's compiled code each time, and its next requests would compile it again. It is also
+ * where start-up ends for the JIT (jit-policy.ts): after it, only what repeats runs.
  */
 export function collectWhenIdle(): { touch(): void; stop(): void } {
   let worked = false;
@@ -25,6 +28,7 @@ export function collectWhenIdle(): { touch(): void; stop(): void } {
         shrunk = true;
         // Deprecated in Bun's types, still its only way to ask for this; it runs when JSC is idle.
         Bun.shrink();
+        jitAtNormalPolicy();
       }
     }
   }, QUIET_MS);
