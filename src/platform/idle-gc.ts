@@ -15,8 +15,9 @@ const QUIET_MS = 1_000;
  * an idle server's memory). Only once: doing it after every burst would throw away the request
  * path's compiled code each time, and its next requests would compile it again. It is also
  * where start-up ends for the JIT (jit-policy.ts): after it, only what repeats runs.
+ * `atFirstQuiet` gives back what the caller's own caches took at start (the database's).
  */
-export function collectWhenIdle(): { touch(): void; stop(): void } {
+export function collectWhenIdle(atFirstQuiet: () => void = () => {}): { touch(): void; stop(): void } {
   let worked = false;
   let lastRequestAt = 0;
   let shrunk = false;
@@ -27,6 +28,7 @@ export function collectWhenIdle(): { touch(): void; stop(): void } {
       if (!shrunk) {
         shrunk = true;
         // Deprecated in Bun's types, still its only way to ask for this; it runs when JSC is idle.
+        atFirstQuiet();
         Bun.shrink();
         jitAtNormalPolicy();
       }
