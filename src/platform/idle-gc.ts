@@ -7,6 +7,8 @@
 import { jitAtNormalPolicy } from "./jit-policy";
 
 const QUIET_MS = 1_000;
+/** A server asked this much before its first quiet moment is busy: the JIT's normal policy at once. */
+const BUSY_FROM_START = 200;
 
 /**
  * The first quiet moment after start (the rest of the server loaded, the first requests
@@ -14,21 +16,23 @@ const QUIET_MS = 1_000;
  * start's one-off work (migrations, composing routes) and the allocator's free pages (~4 MB of
  * an idle server's memory). Only once: doing it after every burst would throw away the request
  * path's compiled code each time, and its next requests would compile it again. It is also
- * where start-up ends for the JIT (jit-policy.ts): after it, only what repeats runs.
+ * where start-up ends for the JIT (jit-policy.ts): after it, only what repeats runs; a server
+ * busy from its start (BUSY_FROM_START requests before a quiet moment) has it end then.
  * `atFirstQuiet` gives back what the caller's own caches took at start (the database's).
  */
 export function collectWhenIdle(atFirstQuiet: () => void = () => {}): { touch(): void; stop(): void } {
   let worked = false;
   let lastRequestAt = 0;
   let shrunk = false;
+  let touches = 0;
   const timer = setInterval(() => {
     if (worked && performance.now() - lastRequestAt >= QUIET_MS) {
       worked = false;
       Bun.gc(true);
       if (!shrunk) {
         shrunk = true;
-        // Deprecated in Bun's types, still its only way to ask for this; it runs when JSC is idle.
         atFirstQuiet();
+        // Deprecated in Bun's types, still its only way to ask for this; it runs when JSC is idle.
         Bun.shrink();
         jitAtNormalPolicy();
       }
@@ -39,6 +43,7 @@ export function collectWhenIdle(atFirstQuiet: () => void = () => {}): { touch():
     touch() {
       worked = true;
       lastRequestAt = performance.now();
+      if (!shrunk && ++touches === BUSY_FROM_START) jitAtNormalPolicy();
     },
     stop: () => clearInterval(timer),
   };

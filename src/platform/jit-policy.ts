@@ -10,6 +10,11 @@
  */
 let normal = false;
 
+/** Whether start-up's policy has ended (for tests). */
+export function jitPolicyIsNormal(): boolean {
+  return normal;
+}
+
 /** Back to JavaScriptCore's normal tier-up thresholds; only the first call does anything. */
 export function jitAtNormalPolicy(): void {
   if (normal) return;
