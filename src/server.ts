@@ -16,6 +16,7 @@ import { collectWhenIdle } from "./platform/idle-gc";
 import { jitAtNormalPolicy } from "./platform/jit-policy";
 import { writePidFile } from "./platform/pidfile";
 import { keptAnswerStats } from "./platform/db/kept-answers";
+import { releaseCacheMemory } from "./platform/db/open";
 import { catchUpNotifications } from "./notifications/schedule";
 import { isCollabPath, SOCKET_SETTINGS } from "./collab/address";
 import type { CollabOptions } from "./collab/start";
@@ -25,7 +26,7 @@ import type { Logger } from "./platform/log";
 
 /** Work that can wait for the first requests (a health check, a first look) is done this much after listening. */
 const AFTER_LISTENING_MS = 250;
-/** Start-up's scaled JIT thresholds (platform/jit-policy.ts) end by then even without a quiet moment. */
+/** Start-up's JIT policy (platform/jit-policy.ts) ends by then even on a server never quiet. */
 const JIT_NORMAL_AT_THE_LATEST_MS = 5_000;
 
 export interface RunningServer {
@@ -62,9 +63,7 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
   // Only the first routes are composed before listening; the rest (every other domain, the
   // API reference, collaboration) loads just after, or as soon as a request needs it: such a
   // request waits for it, so no route that exists ever answers 404 (docs/decisions.md, "Start-up").
-  // SQLite's page cache filled while start-up read the database (~2.5 MB of an idle server's
-  // memory with 20,000 pages): given back once; what the next requests read comes back to it.
-  const idle = collectWhenIdle(() => core.sqlite.exec("PRAGMA shrink_memory"));
+  const idle = collectWhenIdle();
   core.onClose(idle.stop);
   let stopping: Promise<void> | null = null;
   // The first routes' app is composed once a request needs it (the health check is answered
@@ -148,14 +147,16 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
         core.jobs.start();
         // An import a crash cut short left a staged space nobody sees: removed now, slice by
         // slice (loaded here, not at start: nearly every start finds none).
-        void import("./imports/staged").then(({ removeLeftoverStages }) => removeLeftoverStages(core));
+        void import("./imports/staged")
+          .then(({ removeLeftoverStages }) => removeLeftoverStages(core))
+          // Start-up's reads filled SQLite's page cache (~2.5 MB at 20,000 pages): given back.
+          .then(() => stopping || releaseCacheMemory(core.sqlite));
       },
       (err) => core.log.error("the server's routes could not be loaded", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
     );
   }, AFTER_LISTENING_MS);
   afterListening.unref?.();
-  // The JIT's normal policy comes back at the first quiet moment after start (idle-gc.ts), or
-  // at the latest this long after listening on a server that is never quiet.
+  // Start-up's JIT policy ends by then at the latest (platform/jit-policy.ts).
   const jitAtTheLatest = setTimeout(jitAtNormalPolicy, JIT_NORMAL_AT_THE_LATEST_MS);
   jitAtTheLatest.unref?.();
   core.onClose(() => clearTimeout(jitAtTheLatest));

@@ -7,7 +7,7 @@
 import { jitAtNormalPolicy } from "./jit-policy";
 
 const QUIET_MS = 1_000;
-/** A server asked this much before its first quiet moment is busy: the JIT's normal policy at once. */
+/** Requests before any quiet moment that make a busy server: the JIT's normal policy then. */
 const BUSY_FROM_START = 200;
 
 /**
@@ -15,10 +15,8 @@ const BUSY_FROM_START = 200;
  * answered) also gives back what start-up alone left: JavaScriptCore's compiled code for the
  * start's one-off work (migrations, composing routes) and the allocator's free pages (~4 MB of
  * an idle server's memory). Only once: doing it after every burst would throw away the request
- * path's compiled code each time, and its next requests would compile it again. It is also
- * where start-up ends for the JIT (jit-policy.ts): after it, only what repeats runs; a server
- * busy from its start (BUSY_FROM_START requests before a quiet moment) has it end then.
- * `atFirstQuiet` gives back what the caller's own caches took at start (the database's).
+ * path's compiled code each time, and its next requests would compile it again. Start-up ends
+ * there for the JIT too (jit-policy.ts), or at BUSY_FROM_START requests without a quiet moment.
  */
 export function collectWhenIdle(atFirstQuiet: () => void = () => {}): { touch(): void; stop(): void } {
   let worked = false;

@@ -1,12 +1,7 @@
 /**
- * The binary starts with JavaScriptCore's tier-up thresholds scaled up (scripts/build.ts,
- * `--compile-jit-policy`): start-up is code that runs once (modules evaluated, routes composed,
- * the first look at the data), and optimizing it cost ~165 DFG compiles, the compiler threads'
- * CPU and ~10 MB of an idle server's memory (the optimizing compilers' own machine code paged
- * in, and their output) for nothing. The normal policy comes back once start-up is over, before
- * anything that repeats (requests under load, jobs, commands) needs the JIT.
- *
- * From source the policy is already the normal one and this changes nothing.
+ * The binary starts with the JIT's tier-up thresholds scaled up (scripts/build.ts): start-up
+ * runs once, and optimizing it paged in the optimizing compilers for nothing (docs/decisions.md,
+ * "Idle memory"). The normal policy comes back once start-up is over. From source it already is.
  */
 let normal = false;
 
