@@ -6,6 +6,7 @@ import type { Command } from "./cli/run";
 import { BACKUP_USAGE, RESET_PASSWORD_USAGE, RESTORE_USAGE, SETUP_CODE_USAGE, USERS_USAGE } from "./cli/usage";
 import { CHILD_COMMAND } from "./backups/child-command";
 import { loadConfig, type Config } from "./platform/config";
+import { jitAtNormalPolicy } from "./platform/jit-policy";
 import { explainStartupError } from "./startup-errors";
 import { VERSION } from "./version";
 
@@ -79,6 +80,8 @@ async function main(argv: string[]) {
   if (args.some((a) => HELP_WORDS.has(a))) return console.log(USAGE);
   const [command, ...rest] = args[0]?.startsWith("-") || args.length === 0 ? ["serve", ...args] : args;
   if (Object.hasOwn(COMMANDS, command)) {
+    // A command is all work that repeats (a backup's pages, an import's rows): the JIT at once.
+    jitAtNormalPolicy();
     const [{ runCommand }, run] = await Promise.all([import("./cli/run"), COMMANDS[command]()]);
     return runCommand(run, rest, debug);
   }

@@ -13,8 +13,10 @@ import { MB } from "./http/body";
 import { problemFor, problemResponse } from "./http/problem";
 import type { Config } from "./platform/config";
 import { collectWhenIdle } from "./platform/idle-gc";
+import { jitAtNormalPolicy } from "./platform/jit-policy";
 import { writePidFile } from "./platform/pidfile";
 import { keptAnswerStats } from "./platform/db/kept-answers";
+import { releaseCacheMemory } from "./platform/db/open";
 import { catchUpNotifications } from "./notifications/schedule";
 import { isCollabPath, SOCKET_SETTINGS } from "./collab/address";
 import type { CollabOptions } from "./collab/start";
@@ -24,6 +26,8 @@ import type { Logger } from "./platform/log";
 
 /** Work that can wait for the first requests (a health check, a first look) is done this much after listening. */
 const AFTER_LISTENING_MS = 250;
+/** Start-up's JIT policy (platform/jit-policy.ts) ends by then even on a server never quiet. */
+const JIT_NORMAL_AT_THE_LATEST_MS = 5_000;
 
 export interface RunningServer {
   core: Core;
@@ -143,12 +147,19 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
         core.jobs.start();
         // An import a crash cut short left a staged space nobody sees: removed now, slice by
         // slice (loaded here, not at start: nearly every start finds none).
-        void import("./imports/staged").then(({ removeLeftoverStages }) => removeLeftoverStages(core));
+        void import("./imports/staged")
+          .then(({ removeLeftoverStages }) => removeLeftoverStages(core))
+          // Start-up's reads filled SQLite's page cache (~2.5 MB at 20,000 pages): given back.
+          .then(() => stopping || releaseCacheMemory(core.sqlite));
       },
       (err) => core.log.error("the server's routes could not be loaded", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
     );
   }, AFTER_LISTENING_MS);
   afterListening.unref?.();
+  // Start-up's JIT policy ends by then at the latest (platform/jit-policy.ts).
+  const jitAtTheLatest = setTimeout(jitAtNormalPolicy, JIT_NORMAL_AT_THE_LATEST_MS);
+  jitAtTheLatest.unref?.();
+  core.onClose(() => clearTimeout(jitAtTheLatest));
   core.onClose(() => clearTimeout(afterListening));
   // Tells `cairn restore` a server has this data directory (platform/pidfile.ts).
   core.onClose(writePidFile(core.data.root));

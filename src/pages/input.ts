@@ -58,7 +58,9 @@ function withoutTrackedChanges(content: CheckedContent): CheckedContent {
 
 export const EMPTY_CONTENT: CheckedContent = { json: EMPTY_DOCUMENT_JSON, text: "" };
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Made at the first emoji, not when the module loads: ICU's break rules and their code are
+// ~1 MB of an idle server's memory that only a page's emoji needs.
+let graphemes: Intl.Segmenter | null = null;
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 const FLAG = /^\p{Regional_Indicator}{2}$/u;
 const KEYCAP = /^[0-9#*]\uFE0F?\u20E3$/u;
@@ -68,7 +70,7 @@ export function cleanEmoji(emoji: string | null): string | null {
   if (emoji === null) return null;
   const e = emoji.trim();
   if (e === "") return null;
-  const parts = [...graphemes.segment(e)];
+  const parts = [...(graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" })).segment(e)];
   if (parts.length !== 1 || !(PICTOGRAPH.test(e) || FLAG.test(e) || KEYCAP.test(e))) throw invalid("emoji", "must be one emoji, or null to remove it");
   return e;
 }

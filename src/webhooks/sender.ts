@@ -17,7 +17,7 @@
  * attempts in a row for one webhook (across its deliveries) switch it off, abandon its
  * waiting deliveries and record a webhook.disabled event for the space admins.
  */
-import { and, eq, inArray, lt, lte } from "drizzle-orm";
+import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Core } from "../core";
 import { onEventRecorded, recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
@@ -54,10 +54,12 @@ interface SenderState {
   /** Attempts made and not yet recorded (see recordOutcomes). */
   outcomes: Array<{ deliveryId: string; outcome: Outcome }>;
   flushQueued: boolean;
+  /** The question every run asks, built once at its first asking (see dueQuery). */
+  due: ReturnType<typeof dueQuery> | null;
 }
 
 const stateOf = perInstance(
-  (_sqlite: Core["sqlite"]): SenderState => ({ current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity, outcomes: [], flushQueued: false }),
+  (_sqlite: Core["sqlite"]): SenderState => ({ current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity, outcomes: [], flushQueued: false, due: null }),
 );
 
 /**
@@ -123,14 +125,8 @@ async function sendDue(core: Core, state: SenderState): Promise<void> {
     // Only committed rows go out: a group of writes still open (the timer fired mid-burst) may
     // hold deliveries that could yet be lost.
     while (core.commits.pending()) await core.commits.durable();
-    const due = core.db
-      .select({ delivery: webhookDeliveries, hook: webhooks })
-      .from(webhookDeliveries)
-      .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-      .where(and(inArray(webhookDeliveries.status, ["pending", "failed"]), lte(webhookDeliveries.nextAttemptAt, iso(core.clock.now())), eq(webhooks.enabled, true)))
-      .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.id)
-      .limit(BATCH)
-      .all()
+    const due = (state.due ??= dueQuery(core))
+      .all({ now: iso(core.clock.now()) })
       .filter((r) => !tried.has(r.delivery.id));
     if (due.length === 0) return;
     for (const r of due) tried.add(r.delivery.id);
@@ -266,6 +262,23 @@ function disableWebhook(core: Core, hook: WebhookRow, lastError: string | null):
 }
 
 /** Drops finished deliveries older than KEEP_FINISHED_MS, at most once an hour. */
+/**
+ * The deliveries due now, with their webhooks. Asked every 5 seconds for the life of the
+ * server: built each time, its two tables' columns cost ~1,000 calls into the query builder
+ * per run, enough for an idle server to have the JIT optimize the builder (and page in the
+ * optimizing compiler) while it does nothing.
+ */
+function dueQuery(core: Core) {
+  return core.db
+    .select({ delivery: webhookDeliveries, hook: webhooks })
+    .from(webhookDeliveries)
+    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .where(and(inArray(webhookDeliveries.status, ["pending", "failed"]), lte(webhookDeliveries.nextAttemptAt, sql.placeholder("now")), eq(webhooks.enabled, true)))
+    .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.id)
+    .limit(BATCH)
+    .prepare();
+}
+
 function prune(core: Core, state: SenderState): void {
   const now = core.clock.now();
   if (now - state.lastPruneAt < 3_600_000) return;

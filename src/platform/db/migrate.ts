@@ -37,7 +37,9 @@ export function migrate(sqlite: Database, migrations: Migration[], backUp: (() =
     );
   }
 
-  const pending = migrations.filter((m) => !done.has(m.tag)).sort((a, b) => a.tag.localeCompare(b.tag));
+  // Tags are ASCII with a zero-padded number first: compared by code unit, not by ICU's
+  // collation, whose code and tables every start would otherwise page in for this alone.
+  const pending = migrations.filter((m) => !done.has(m.tag)).sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
   if (pending.length === 0) return { applied: [], snapshot: null };
 
   const snapshot = done.size > 0 && backUp ? backUp() : null;

@@ -97,6 +97,11 @@ export function checkpointWal(sqlite: Database): void {
   sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 }
 
+/** Gives back the page cache's memory (what start-up read); it fills again as pages are read. */
+export function releaseCacheMemory(sqlite: Database): void {
+  sqlite.exec("PRAGMA shrink_memory");
+}
+
 /** A statement that answers when the database does: the health check's probe. */
 export function databaseProbe(sqlite: Database): () => boolean {
   const probe = sqlite.query<{ ok: number }, []>("SELECT 1 AS ok");
