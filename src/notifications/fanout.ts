@@ -31,6 +31,7 @@ import { onEventRecorded, type EventRow } from "../events/outbox";
 import { findPage, findPageMeta } from "../pages/store";
 import { ROLE_ID } from "../identity/rights";
 import { newId } from "../platform/crypto";
+import { unpackText } from "../platform/db/packed-text";
 import { findSpaceById } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
 import type { PageMeta } from "../pages/tables";
@@ -173,7 +174,7 @@ function newMentions(core: Core, page: PageMeta, versionNumber: number, document
   const now = pageMentionIds(core, page.id, document);
   if (now.length === 0) return [];
   const before = statements(core.sqlite).versionContent.get(page.id, versionNumber - 1);
-  const old = new Set(before ? contentMentionIds(before.contentJson) : []);
+  const old = new Set(before ? contentMentionIds(unpackText(before.contentJson)) : []);
   return now.filter((id) => !old.has(id));
 }
 

@@ -33,7 +33,8 @@ export const fanoutStatements = perInstance((sqlite: Core["sqlite"]) => {
     // A page's document only when it holds a mention node's name at all: most pages mention
     // nobody, and this runs in every page write (the fan-out reads the page without it).
     mentioningContent: sqlite.query<{ contentJson: string }, [string]>(`SELECT content_json AS contentJson FROM pages WHERE id = ? AND instr(content_json, '"mention"') > 0`),
-    versionContent: sqlite.query<{ contentJson: string }, [string, number]>("SELECT content_json AS contentJson FROM page_versions WHERE page_id = ? AND version_number = ?"),
+    // A version's document may be stored packed (platform/db/packed-text.ts): unpackText it.
+    versionContent: sqlite.query<{ contentJson: string | Uint8Array }, [string, number]>("SELECT content_json AS contentJson FROM page_versions WHERE page_id = ? AND version_number = ?"),
     comment: sqlite.query<{ body: string; parentId: string | null }, [string]>("SELECT body, parent_id AS parentId FROM comments WHERE id = ?"),
     threadAuthors: sqlite.query<{ authorId: string }, [string, string]>(
       "SELECT DISTINCT author_id AS authorId FROM comments WHERE (id = ? OR parent_id = ?) AND author_id IS NOT NULL AND deleted_at IS NULL",

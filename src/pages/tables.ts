@@ -1,4 +1,5 @@
-import { foreignKey, index, integer, primaryKey, sqliteTable, text, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { customType, foreignKey, index, integer, primaryKey, sqliteTable, text, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { packText, unpackText } from "../platform/db/packed-text";
 import { spaces } from "../spaces/tables";
 import { users } from "../users/tables";
 
@@ -62,6 +63,17 @@ export type PageRow = typeof pages.$inferSelect;
 /** A page row without its document and text: all that access rules and lists need. */
 export type PageMeta = Omit<PageRow, "contentJson" | "plainText">;
 
+/**
+ * A version's document as stored: compressed when it is large (platform/db/packed-text.ts), read
+ * back as the JSON text. Still a TEXT column: rows written before hold the text itself, and a raw
+ * INSERT of the text (an import) is as valid. SQL must not look inside it (instr, length).
+ */
+const packedDocument = customType<{ data: string; driverData: string | Uint8Array }>({
+  dataType: () => "text",
+  toDriver: packText,
+  fromDriver: unpackText,
+});
+
 /** Every version of every page; the newest equals the page row's content. */
 export const pageVersions = sqliteTable(
   "page_versions",
@@ -72,7 +84,7 @@ export const pageVersions = sqliteTable(
     changeComment: text("change_comment"),
     authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: text("created_at").notNull(),
-    contentJson: text("content_json").notNull(),
+    contentJson: packedDocument("content_json").notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.pageId, t.versionNumber] }),
