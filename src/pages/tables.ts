@@ -44,11 +44,12 @@ export const pages = sqliteTable(
      */
     trashRootId: text("trash_root_id"),
     // The large columns come last (migration 0012): a column stored after them would be read
-    // through their overflow pages.
-    /** The current document, normalised by checkContentJson; versions hold the history. */
-    contentJson: text("content_json").notNull(),
+    // through their overflow pages. The text before the document (migration 0033): a search
+    // hit reads the text for its snippet, never the document.
     /** The document's plain text, for search. */
     plainText: text("plain_text").notNull().default(""),
+    /** The current document, normalised by checkContentJson; versions hold the history. */
+    contentJson: text("content_json").notNull(),
   },
   (t) => [
     index("pages_space_parent_position_idx").on(t.spaceId, t.parentId, t.position),
