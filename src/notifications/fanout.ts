@@ -122,12 +122,12 @@ const pageDetails = (page: PageMeta, space: SpaceRow) => ({ pageTitle: page.titl
 
 /**
  * Who a page's current document mentions (contentMentionIds): the document the service passed
- * with the event, or read again, only when it names a mention.
+ * with the event, or read again.
  */
 function pageMentionIds(core: Core, pageId: string, document: string | undefined): string[] {
   if (document !== undefined) return contentMentionIds(document);
-  const row = statements(core.sqlite).mentioningContent.get(pageId);
-  return row ? contentMentionIds(row.contentJson) : [];
+  const row = statements(core.sqlite).pageContent.get(pageId);
+  return row ? contentMentionIds(unpackText(row.contentJson)) : [];
 }
 
 /** The page and space the service handed with its event (pages/service.ts), as they now are. */

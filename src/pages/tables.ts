@@ -9,6 +9,17 @@ import { users } from "../users/tables";
  */
 export const PAGE_STATUS = { Draft: 0, Published: 1 } as const;
 
+/**
+ * A large text as stored: compressed (platform/db/packed-text.ts), read back as the text. Still a
+ * TEXT column: rows written before hold the text itself, and a raw INSERT of the text (an import)
+ * is as valid. SQL must not look inside it (instr, length, =): read it and unpack it.
+ */
+const packedText = customType<{ data: string; driverData: string | Uint8Array }>({
+  dataType: () => "text",
+  toDriver: packText,
+  fromDriver: unpackText,
+});
+
 export const pages = sqliteTable(
   "pages",
   {
@@ -46,10 +57,12 @@ export const pages = sqliteTable(
     // The large columns come last (migration 0012): a column stored after them would be read
     // through their overflow pages. The text before the document (migration 0033): a search
     // hit reads the text for its snippet, never the document.
+    // Both stored packed: a page of 500 words is then one page of the database, not four
+    // (every edit rewrites them, and a search hit reads its text from the leaf).
     /** The document's plain text, for search. */
-    plainText: text("plain_text").notNull().default(""),
+    plainText: packedText("plain_text").notNull().default(""),
     /** The current document, normalised by checkContentJson; versions hold the history. */
-    contentJson: text("content_json").notNull(),
+    contentJson: packedText("content_json").notNull(),
   },
   (t) => [
     index("pages_space_parent_position_idx").on(t.spaceId, t.parentId, t.position),
@@ -64,17 +77,6 @@ export type PageRow = typeof pages.$inferSelect;
 /** A page row without its document and text: all that access rules and lists need. */
 export type PageMeta = Omit<PageRow, "contentJson" | "plainText">;
 
-/**
- * A version's document as stored: compressed when it is large (platform/db/packed-text.ts), read
- * back as the JSON text. Still a TEXT column: rows written before hold the text itself, and a raw
- * INSERT of the text (an import) is as valid. SQL must not look inside it (instr, length).
- */
-const packedDocument = customType<{ data: string; driverData: string | Uint8Array }>({
-  dataType: () => "text",
-  toDriver: packText,
-  fromDriver: unpackText,
-});
-
 /** Every version of every page; the newest equals the page row's content. */
 export const pageVersions = sqliteTable(
   "page_versions",
@@ -85,7 +87,7 @@ export const pageVersions = sqliteTable(
     changeComment: text("change_comment"),
     authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: text("created_at").notNull(),
-    contentJson: packedDocument("content_json").notNull(),
+    contentJson: packedText("content_json").notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.pageId, t.versionNumber] }),
