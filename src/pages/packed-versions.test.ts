@@ -1,5 +1,5 @@
 /**
- * Version documents are stored packed (platform/db/packed-text.ts): every reader answers the
+ * Page and version documents are stored packed (platform/db/packed-text.ts): every reader answers the
  * same document, and rows stored as text (before packing, or by a raw insert) still read.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
@@ -18,11 +18,14 @@ function longDoc(word: string, n = 80): string {
 const stored = (pageId: string, n: number) =>
   env.core.sqlite.query<{ kind: string; bytes: number }, [string, number]>("SELECT typeof(content_json) AS kind, length(content_json) AS bytes FROM page_versions WHERE page_id = ? AND version_number = ?").get(pageId, n)!;
 
-test("a large version is stored compressed and every reader answers its document unchanged", async () => {
+test("a large page and its versions are stored compressed and every reader answers the document unchanged", async () => {
   const { owner } = await ownerAndMember(env);
   const space = await newSpace(env, owner, "DOCS");
   const page = await newPage(env, owner, space.id, "Long", { contentJson: longDoc("first") });
   expect((await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: "Long", contentJson: longDoc("second"), baseVersion: 1 } })).status).toBe(200);
+  // The page row too: its text and its document.
+  expect(env.core.sqlite.query("SELECT typeof(content_json) AS doc, typeof(plain_text) AS text FROM pages WHERE id = ?").get(page.id)).toEqual({ doc: "blob", text: "blob" });
+  expect((await call(env, "GET", `/api/pages/${page.id}`, { as: owner })).body.contentJson).toBe(longDoc("second"));
   const v1 = stored(page.id, 1);
   expect(v1.kind).toBe("blob");
   expect(v1.bytes).toBeLessThan(Buffer.byteLength(longDoc("first")) / 3);
