@@ -187,9 +187,8 @@ export function writeNextVersion(core: Core, page: PageRow, change: { title: str
     updatedById: change.authorId,
     updatedAt: iso(core.clock.now()),
   };
-  // Its placeholders are wrapped as raw SQL (queries.ts), which skips the columns' packing: packed here.
-  // The text first: the document packed last is the one the version row reuses (packed-text.ts).
-  updateContent(core).run({ ...updated, plainText: packText(updated.plainText), contentJson: packText(updated.contentJson) });
+  // Its placeholders are wrapped as raw SQL (queries.ts), which skips the column's packing: packed here.
+  updateContent(core).run({ ...updated, contentJson: packText(updated.contentJson) });
   writeVersion(core, { pageId: page.id, versionNumber: updated.currentVersion, title: updated.title, contentJson: updated.contentJson, comment: change.comment, authorId: change.authorId }, page.contentJson);
   return updated;
 }

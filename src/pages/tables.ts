@@ -57,10 +57,9 @@ export const pages = sqliteTable(
     // The large columns come last (migration 0012): a column stored after them would be read
     // through their overflow pages. The text before the document (migration 0033): a search
     // hit reads the text for its snippet, never the document.
-    // Both stored packed: a page of 500 words is then one page of the database, not four
-    // (every edit rewrites them, and a search hit reads its text from the leaf).
-    /** The document's plain text, for search. */
-    plainText: packedText("plain_text").notNull().default(""),
+    /** The document's plain text, for search: not packed, search reads it often (docs/decisions.md). */
+    plainText: text("plain_text").notNull().default(""),
+    // Packed: every edit rewrites it (a page of 500 words is a leaf and one overflow page, not three).
     /** The current document, normalised by checkContentJson; versions hold the history. */
     contentJson: packedText("content_json").notNull(),
   },

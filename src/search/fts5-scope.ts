@@ -3,7 +3,6 @@ import type { SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { Core } from "../core";
 import { listParam } from "../platform/db/lists";
-import { unpackText } from "../platform/db/packed-text";
 import type { SearchRow } from "./search-index";
 
 /**
@@ -37,14 +36,6 @@ function scopeText(scope: SQL): ScopeText {
 export const HIT_COLUMNS_TEXT =
   "pages.id AS pageId, pages.space_id AS spaceId, spaces.key AS spaceKey, spaces.name AS spaceName, pages.title AS title, pages.plain_text AS text";
 
-/** A row as read, its text as stored: maybe packed (platform/db/packed-text.ts). */
-export type StoredRow<R extends { text: string } = { title: string; text: string }> = Omit<R, "text"> & { text: string | Uint8Array };
-
-/** The row with its text unpacked. */
-export function unpackedText<R extends { text: string }>(row: StoredRow<R>): R {
-  return (typeof row.text === "string" ? row : { ...row, text: unpackText(row.text) }) as R;
-}
-
 /** Hits already read, by doc id: the first round of a scope check reads them (hitsInOrder in fts5.ts reads the others). */
 export type HitsRead = Map<number, SearchRow>;
 
@@ -72,8 +63,8 @@ export function firstInScope(core: Core, ranked: readonly number[], scope: SQL, 
     const round = ranked.slice(from, to);
     let inScope: Set<number>;
     if (from === 0) {
-      const rows = core.sqlite.query<StoredRow<SearchRow & { docId: number }>, SQLQueryBindings[]>(`SELECT pages.doc_id AS docId, ${HIT_COLUMNS_TEXT} ${where}`).all(JSON.stringify(round), ...params);
-      for (const { docId, ...row } of rows) read.set(docId, unpackedText(row));
+      const rows = core.sqlite.query<SearchRow & { docId: number }, SQLQueryBindings[]>(`SELECT pages.doc_id AS docId, ${HIT_COLUMNS_TEXT} ${where}`).all(JSON.stringify(round), ...params);
+      for (const { docId, ...row } of rows) read.set(docId, row);
       inScope = new Set(rows.map((r) => r.docId));
     } else {
       const check = core.sqlite.query<{ docId: number }, SQLQueryBindings[]>(`SELECT pages.doc_id AS docId ${where}`);

@@ -7,8 +7,7 @@ import { segmentCjk } from "./segment";
 import { bodyMatches } from "./fts5-body";
 import { indexMerger } from "./fts5-merge";
 import { recentIndex } from "./fts5-recent";
-import { HIT_COLUMNS_TEXT, unpackedText, type HitsRead, type StoredRow } from "./fts5-scope";
-import { unpackText } from "../platform/db/packed-text";
+import { HIT_COLUMNS_TEXT, type HitsRead } from "./fts5-scope";
 import { titleMatches } from "./fts5-titles";
 import { stemEach } from "./stemmer";
 
@@ -49,8 +48,7 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
   const s = core.sqlite;
   const pending = s.query<{ one: number }, []>("SELECT 1 AS one FROM search_dirty UNION ALL SELECT 1 FROM search_backfill LIMIT 1");
   const dirtyLeft = s.query<{ one: number }, []>("SELECT 1 AS one FROM search_dirty LIMIT 1");
-  // text: as stored, maybe packed (platform/db/packed-text.ts).
-  type Noted = { docId: number; title: string | null; text: string | Uint8Array | null };
+  type Noted = { docId: number; title: string | null; text: string | null };
   const dirty = s.query<Noted, [number]>(
     "SELECT d.doc_id AS docId, p.title AS title, p.plain_text AS text FROM search_dirty d LEFT JOIN pages p ON p.doc_id = d.doc_id LIMIT ?",
   );
@@ -102,7 +100,7 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
         recent.drop(row.docId);
         if (row.title === null) continue; // the page is gone (purged or its space deleted)
         const title = segmentCjk(row.title);
-        const text = segmentCjk(unpackText(row.text) ?? "");
+        const text = segmentCjk(row.text ?? "");
         if (every) {
           addWords.run(row.docId, title, text);
           addTitle.run(row.docId, row.title);
@@ -135,16 +133,16 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
       const exclusion = toExclusionQuery(query);
       const where = exclusion ? sql`${scope} AND pages.doc_id NOT IN (SELECT rowid FROM search_words WHERE search_words MATCH ${exclusion})` : scope;
       return guarded(core, () =>
-        core.db.all<StoredRow<SearchRow>>(sql`
+        core.db.all<SearchRow>(sql`
           SELECT ${HIT_COLUMNS} FROM search_titles
           JOIN pages ON pages.doc_id = search_titles.rowid JOIN spaces ON spaces.id = pages.space_id
           WHERE search_titles MATCH ${fragment} AND ${where}
-          ORDER BY length(pages.title) LIMIT ${limit}`).map(unpackedText),
+          ORDER BY length(pages.title) LIMIT ${limit}`),
       );
     },
     termsOf: stemEach,
     allTerms: () => (vocab ??= vocabularyStatements(core)).all.all(),
-    pageTexts: (docIds) => (vocab ??= vocabularyStatements(core)).pages.all(JSON.stringify(docIds)).map(unpackedText),
+    pageTexts: (docIds) => (vocab ??= vocabularyStatements(core)).pages.all(JSON.stringify(docIds)),
     outsideVersion: () => (vocab ??= vocabularyStatements(core)).version.get()!.data_version,
   };
 }
@@ -167,7 +165,7 @@ function vocabularyStatements(core: Core) {
   return {
     all: core.sqlite.query<{ term: string; doc: number }, []>("SELECT term, doc FROM temp.search_vocab"),
     version: core.sqlite.query<{ data_version: number }, []>("PRAGMA data_version"),
-    pages: core.sqlite.query<StoredRow, [string]>(`SELECT title, coalesce(plain_text, '') AS text FROM pages WHERE doc_id IN (${listParam("?")})`),
+    pages: core.sqlite.query<{ title: string; text: string }, [string]>(`SELECT title, coalesce(plain_text, '') AS text FROM pages WHERE doc_id IN (${listParam("?")})`),
   };
 }
 
@@ -206,11 +204,11 @@ function hitsInOrder(core: Core, ids: number[], read: HitsRead): SearchRow[] {
   if (missing.length > 0) {
     // Text, not a drizzle query: one statement, never turned into text again.
     const rows = core.sqlite
-      .query<StoredRow<SearchRow & { docId: number }>, [string]>(
+      .query<SearchRow & { docId: number }, [string]>(
         `SELECT pages.doc_id AS docId, ${HIT_COLUMNS_TEXT} FROM pages JOIN spaces ON spaces.id = pages.space_id WHERE pages.doc_id IN (${listParam("?")})`,
       )
       .all(JSON.stringify(missing));
-    for (const { docId, ...row } of rows) read.set(docId, unpackedText(row));
+    for (const { docId, ...row } of rows) read.set(docId, row);
   }
   return ids.flatMap((id) => read.get(id) ?? []);
 }

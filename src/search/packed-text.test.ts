@@ -1,6 +1,7 @@
 /**
- * A long page's text is stored packed (platform/db/packed-text.ts): the indexer, a hit's snippet,
- * a title fragment's hit and the vocabulary of mistyped words all read it unpacked.
+ * A long page's document is stored packed (platform/db/packed-text.ts) and its text, before it,
+ * as text (migration 0033): the indexer, a hit's snippet, a title fragment's hit and the
+ * vocabulary of mistyped words all read the text.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { call, makeEnv, signUp, type TestEnv, type Who } from "../../tests/harness";
@@ -23,7 +24,8 @@ const find = async (q: string) => (await call(env, "GET", `/api/search?q=${encod
 test("a long page is found by a word of its body, with its snippet, by a title fragment, and by a mistyped word", async () => {
   const res = await call(env, "POST", "/api/pages", { as: owner, body: { spaceId, title: "Kubernetes upgrades", contentJson: longDoc("We drain the kestrel nodes first.") } });
   expect(res.status).toBe(201);
-  expect(env.core.sqlite.query("SELECT typeof(plain_text) AS kind FROM pages WHERE id = ?").get(res.body.id)).toEqual({ kind: "blob" });
+  expect(env.core.sqlite.query("SELECT typeof(plain_text) AS kind FROM pages WHERE id = ?").get(res.body.id)).toEqual({ kind: "text" });
+  expect(env.core.sqlite.query("SELECT typeof(content_json) AS kind FROM pages WHERE id = ?").get(res.body.id)).toEqual({ kind: "blob" });
   const hits = await find("kestrel drain");
   expect(hits.map((h) => h.pageId)).toEqual([res.body.id]);
   expect(hits[0].snippet).toContain("**drain** the **kestrel** nodes");

@@ -3,12 +3,11 @@
  * it was packed, small texts, raw inserts) or a zstd frame of its UTF-8 bytes (a BLOB). Readers
  * tell them apart by type, so existing rows need no rewrite and either form may be written.
  *
- * Why: every page edit rewrites the page's row (its document and plain text) and adds a version
- * row (the document again), and each went to the WAL at full size: for a page of 500 words, an
- * 8 KB document and 3.5 KB of text, four database pages for the row and three for the version.
- * zstd at level 1 makes the document about 2.3 KB in ~20 µs, less than the COMMIT and the WAL
- * archive spent on the bytes saved; unpacking costs ~15 µs, paid by a page read that no kept
- * answer serves, a search hit's snippet, a version read.
+ * Why: every page edit rewrites the page's row and adds a version row, each with the document,
+ * and each went to the WAL at full size (a page of 500 words: a 6.6 KB document, a leaf and one
+ * or two overflow pages each time). zstd at level 1 makes it about 2.2 KB in ~20 µs, less than
+ * the COMMIT and the WAL archive spent on the pages saved; unpacking costs ~15 µs, paid by a read
+ * that no kept answer serves (a page after its change, a version, an export).
  */
 
 /** Texts shorter than this stay as they are: too small to save a page of the database. */
