@@ -34,7 +34,8 @@ import m29 from "../../migrations/0029_invite_grants.sql" with { type: "text" };
 import m30 from "../../migrations/0030_recent_views.sql" with { type: "text" };
 import m31 from "../../migrations/0031_imported_authors.sql" with { type: "text" };
 import m32 from "../../migrations/0032_staged_spaces.sql" with { type: "text" };
-import baselineSql from "../../migrations/baseline/0032_staged_spaces.sql" with { type: "text" };
+import m33 from "../../migrations/0033_page_text_before_document.sql" with { type: "text" };
+import baselineSql from "../../migrations/baseline/0033_page_text_before_document.sql" with { type: "text" };
 
 export const migrations: Migration[] = [
   { tag: "0000_foundation", sql: m0 },
@@ -70,6 +71,7 @@ export const migrations: Migration[] = [
   { tag: "0030_recent_views", sql: m30 },
   { tag: "0031_imported_authors", sql: m31 },
   { tag: "0032_staged_spaces", sql: m32 },
+  { tag: "0033_page_text_before_document", sql: m33 },
 ];
 
-export const baseline: Baseline = { through: "0032_staged_spaces", sql: baselineSql };
+export const baseline: Baseline = { through: "0033_page_text_before_document", sql: baselineSql };

@@ -31,6 +31,7 @@ import { onEventRecorded, type EventRow } from "../events/outbox";
 import { findPage, findPageMeta } from "../pages/store";
 import { ROLE_ID } from "../identity/rights";
 import { newId } from "../platform/crypto";
+import { unpackText } from "../platform/db/packed-text";
 import { findSpaceById } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
 import type { PageMeta } from "../pages/tables";
@@ -121,12 +122,12 @@ const pageDetails = (page: PageMeta, space: SpaceRow) => ({ pageTitle: page.titl
 
 /**
  * Who a page's current document mentions (contentMentionIds): the document the service passed
- * with the event, or read again, only when it names a mention.
+ * with the event, or read again.
  */
 function pageMentionIds(core: Core, pageId: string, document: string | undefined): string[] {
   if (document !== undefined) return contentMentionIds(document);
-  const row = statements(core.sqlite).mentioningContent.get(pageId);
-  return row ? contentMentionIds(row.contentJson) : [];
+  const row = statements(core.sqlite).pageContent.get(pageId);
+  return row ? contentMentionIds(unpackText(row.contentJson)) : [];
 }
 
 /** The page and space the service handed with its event (pages/service.ts), as they now are. */
@@ -173,7 +174,7 @@ function newMentions(core: Core, page: PageMeta, versionNumber: number, document
   const now = pageMentionIds(core, page.id, document);
   if (now.length === 0) return [];
   const before = statements(core.sqlite).versionContent.get(page.id, versionNumber - 1);
-  const old = new Set(before ? contentMentionIds(before.contentJson) : []);
+  const old = new Set(before ? contentMentionIds(unpackText(before.contentJson)) : []);
   return now.filter((id) => !old.has(id));
 }
 

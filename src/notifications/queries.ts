@@ -30,10 +30,11 @@ export const fanoutStatements = perInstance((sqlite: Core["sqlite"]) => {
          details = json_set(excluded.details, '$.edits', coalesce(json_extract(notifications.details, '$.edits'), 1) + 1)`,
     ),
     unreadUpdates: sqlite.query<{ userId: string }, [string]>("SELECT user_id AS userId FROM notifications WHERE page_id = ? AND action = 'page.updated' AND read_at IS NULL"),
-    // A page's document only when it holds a mention node's name at all: most pages mention
-    // nobody, and this runs in every page write (the fan-out reads the page without it).
-    mentioningContent: sqlite.query<{ contentJson: string }, [string]>(`SELECT content_json AS contentJson FROM pages WHERE id = ? AND instr(content_json, '"mention"') > 0`),
-    versionContent: sqlite.query<{ contentJson: string }, [string, number]>("SELECT content_json AS contentJson FROM page_versions WHERE page_id = ? AND version_number = ?"),
+    // A page's document, when the event came without it (the service hands it over with its
+    // own writes). Documents may be stored packed (platform/db/packed-text.ts), so SQL cannot
+    // look inside them (an instr() for a mention node once filtered here): unpackText them.
+    pageContent: sqlite.query<{ contentJson: string | Uint8Array }, [string]>("SELECT content_json AS contentJson FROM pages WHERE id = ?"),
+    versionContent: sqlite.query<{ contentJson: string | Uint8Array }, [string, number]>("SELECT content_json AS contentJson FROM page_versions WHERE page_id = ? AND version_number = ?"),
     comment: sqlite.query<{ body: string; parentId: string | null }, [string]>("SELECT body, parent_id AS parentId FROM comments WHERE id = ?"),
     threadAuthors: sqlite.query<{ authorId: string }, [string, string]>(
       "SELECT DISTINCT author_id AS authorId FROM comments WHERE (id = ? OR parent_id = ?) AND author_id IS NOT NULL AND deleted_at IS NULL",

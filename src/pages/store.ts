@@ -9,6 +9,7 @@ import { AppError, invalid } from "../platform/errors";
 import { findSpaceById } from "../spaces/service";
 import type { CheckedContent } from "./input";
 import { perInstance } from "../platform/memo";
+import { packText } from "../platform/db/packed-text";
 import { updateContent } from "./queries";
 import { writePageLinks } from "./links-store";
 import type { SpaceRow } from "../spaces/tables";
@@ -186,7 +187,8 @@ export function writeNextVersion(core: Core, page: PageRow, change: { title: str
     updatedById: change.authorId,
     updatedAt: iso(core.clock.now()),
   };
-  updateContent(core).run(updated);
+  // Its placeholders are wrapped as raw SQL (queries.ts), which skips the column's packing: packed here.
+  updateContent(core).run({ ...updated, contentJson: packText(updated.contentJson) });
   writeVersion(core, { pageId: page.id, versionNumber: updated.currentVersion, title: updated.title, contentJson: updated.contentJson, comment: change.comment, authorId: change.authorId }, page.contentJson);
   return updated;
 }

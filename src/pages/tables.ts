@@ -1,4 +1,5 @@
-import { foreignKey, index, integer, primaryKey, sqliteTable, text, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { customType, foreignKey, index, integer, primaryKey, sqliteTable, text, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { packText, unpackText } from "../platform/db/packed-text";
 import { spaces } from "../spaces/tables";
 import { users } from "../users/tables";
 
@@ -7,6 +8,17 @@ import { users } from "../users/tables";
  * status: it is `deletedAt`.
  */
 export const PAGE_STATUS = { Draft: 0, Published: 1 } as const;
+
+/**
+ * A large text as stored: compressed (platform/db/packed-text.ts), read back as the text. Still a
+ * TEXT column: rows written before hold the text itself, and a raw INSERT of the text (an import)
+ * is as valid. SQL must not look inside it (instr, length, =): read it and unpack it.
+ */
+const packedText = customType<{ data: string; driverData: string | Uint8Array }>({
+  dataType: () => "text",
+  toDriver: packText,
+  fromDriver: unpackText,
+});
 
 export const pages = sqliteTable(
   "pages",
@@ -43,11 +55,13 @@ export const pages = sqliteTable(
      */
     trashRootId: text("trash_root_id"),
     // The large columns come last (migration 0012): a column stored after them would be read
-    // through their overflow pages.
-    /** The current document, normalised by checkContentJson; versions hold the history. */
-    contentJson: text("content_json").notNull(),
-    /** The document's plain text, for search. */
+    // through their overflow pages. The text before the document (migration 0033): a search
+    // hit reads the text for its snippet, never the document.
+    /** The document's plain text, for search: not packed, search reads it often (docs/decisions.md). */
     plainText: text("plain_text").notNull().default(""),
+    // Packed: every edit rewrites it (a page of 500 words is a leaf and one overflow page, not three).
+    /** The current document, normalised by checkContentJson; versions hold the history. */
+    contentJson: packedText("content_json").notNull(),
   },
   (t) => [
     index("pages_space_parent_position_idx").on(t.spaceId, t.parentId, t.position),
@@ -72,7 +86,7 @@ export const pageVersions = sqliteTable(
     changeComment: text("change_comment"),
     authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: text("created_at").notNull(),
-    contentJson: text("content_json").notNull(),
+    contentJson: packedText("content_json").notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.pageId, t.versionNumber] }),
