@@ -7,7 +7,7 @@ import { announceSetupCode } from "./users/setup-code";
 import { earlyHealth } from "./http/early-health";
 import { methodsByPath } from "./http/allowed-methods";
 import { pathOf } from "./http/entry";
-import { identifyClient } from "./http/client";
+import { identifyClient, type SocketAddress } from "./http/client";
 import { blockCovering } from "./security/blocks";
 import { MB } from "./http/body";
 import { problemFor, problemResponse } from "./http/problem";
@@ -100,7 +100,12 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
     maxRequestBodySize: 500 * MB,
     fetch: (request, bun) => {
       idle.touch();
-      const socketIp = bun.requestIP(request)?.address ?? null;
+      // A read's address is asked of the socket only if something needs it (http/client.ts),
+      // and a read's handlers ask in this turn of the loop (unless the routes are still
+      // loading), while its client is there. A write reads it now: its handler runs once the
+      // body has come, and an audit entry must not lose the address of a client gone by then.
+      const method = request.method;
+      const socketIp: SocketAddress = method === "GET" || method === "HEAD" ? () => bun.requestIP(request)?.address ?? null : (bun.requestIP(request)?.address ?? null);
       if (isCollabPath(pathOf(request))) {
         // A blocked address opens no editing socket either (the app refuses it everything else).
         if (blockCovering(core, identifyClient(request, socketIp, config.trustedProxies).ip)) return problemFor("address_blocked");

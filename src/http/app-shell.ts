@@ -6,7 +6,7 @@ import { trustedProxiesOf } from "../settings/service";
 import { isUiPath, uiResponse } from "./ui";
 import { imageSources } from "../content/image-hosts";
 import { getSettings } from "../settings/service";
-import { clientOf, identifyClient } from "./client";
+import { clientOf, identifyClient, type SocketAddress } from "./client";
 import { pathOf, withSafeUrl } from "./entry";
 import { methodsByPath, methodsInUse, type MethodsOf, unusedMethod } from "./allowed-methods";
 import { checkKnownFields, knownFields, type KnownFields } from "./known-fields";
@@ -34,12 +34,12 @@ export function composeApp(core: Core, groups: ReadonlyArray<AnyElysia>, opts: {
     .onRequest(({ request }) => {
       const client = clientOf(request);
       // A blocked address is refused before anything else is looked at (security/blocks.ts).
-      refuseBlockedAddress(core, client.ip);
+      refuseBlockedAddress(core, client);
       if (!inUse.has(request.method)) {
         const unused = unusedMethod(request.method, pathOf(request), inUse, methodsOf);
         if (unused) throw unused;
       }
-      runPipeline(core, request, client.ip, limits);
+      runPipeline(core, request, client, limits);
     })
     .onParse(async ({ request, contentType, route }) => {
       const body = await parseJsonBody(request, contentType, limits.ofRoute(request.method, route));
@@ -74,7 +74,7 @@ export function composeStreamedRoutes(app: { routes: ReadonlyArray<{ hooks?: unk
 export type App = ReturnType<typeof composeApp>;
 
 /** The server's entry: a request and the address of the socket it came on (none in-process). */
-export type RequestHandler = (request: Request, socketIp?: string | null) => Promise<Response>;
+export type RequestHandler = (request: Request, socketIp?: SocketAddress) => Promise<Response>;
 
 /**
  * The server's request handler. The request is first made safe to route (entry.ts) and its

@@ -8,8 +8,36 @@ import { inCidr, parseIp, unmapV4, type Cidr } from "../platform/ip-ranges";
  * headers to pose as another address or to get a Secure cookie over plain HTTP.
  */
 export interface ClientInfo {
-  ip: string;
+  readonly ip: string;
   https: boolean;
+}
+
+/**
+ * The socket's address as the server hands it over: the address itself, or how to ask Bun for
+ * it. Asking costs a system call and a formatted string (about 4 µs, the largest single cost of
+ * a kept read), and most reads never need it: an API token's GET with no address blocked reads
+ * it only for the token's activity, once per millisecond (tokens/admin-activity.ts). A function
+ * is asked at the first use; the server hands one for GET and HEAD only (server.ts).
+ */
+export type SocketAddress = string | null | (() => string | null);
+
+/** A client whose address is read from the socket when first asked, then kept. */
+class LazyClient implements ClientInfo {
+  #ask: (() => string | null) | null;
+  #ip = "local";
+  constructor(
+    ask: () => string | null,
+    readonly https: boolean,
+  ) {
+    this.#ask = ask;
+  }
+  get ip(): string {
+    if (this.#ask) {
+      this.#ip = this.#ask() ?? "local";
+      this.#ask = null;
+    }
+    return this.#ip;
+  }
 }
 
 const clients = new WeakMap<Request, ClientInfo>();
@@ -19,9 +47,14 @@ export function clientOf(request: Request): ClientInfo {
   return clients.get(request) ?? { ip: "local", https: request.url.startsWith("https:") };
 }
 
-export function identifyClient(request: Request, socketIp: string | null, trusted: readonly Cidr[]): ClientInfo {
-  const ip = socketIp ?? "local";
-  const info = trusted.length && isTrusted(ip, trusted) ? forwarded(request, ip, trusted) : { ip, https: request.url.startsWith("https:") };
+export function identifyClient(request: Request, socket: SocketAddress, trusted: readonly Cidr[]): ClientInfo {
+  let info: ClientInfo;
+  if (typeof socket === "function" && !trusted.length) info = new LazyClient(socket, request.url.startsWith("https:"));
+  else {
+    // Behind a trusted proxy the socket's address decides which headers to believe: read now.
+    const ip = (typeof socket === "function" ? socket() : socket) ?? "local";
+    info = trusted.length && isTrusted(ip, trusted) ? forwarded(request, ip, trusted) : { ip, https: request.url.startsWith("https:") };
+  }
   clients.set(request, info);
   return info;
 }
