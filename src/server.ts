@@ -100,10 +100,8 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
     maxRequestBodySize: 500 * MB,
     fetch: (request, bun) => {
       idle.touch();
-      // A read's address is asked of the socket only if something needs it (http/client.ts),
-      // and a read's handlers ask in this turn of the loop (unless the routes are still
-      // loading), while its client is there. A write reads it now: its handler runs once the
-      // body has come, and an audit entry must not lose the address of a client gone by then.
+      // A read's address is asked only if needed (http/client.ts); a write's at once, since its
+      // handler runs once the body has come, when its client may have gone.
       const method = request.method;
       const socketIp: SocketAddress = method === "GET" || method === "HEAD" ? () => bun.requestIP(request)?.address ?? null : (bun.requestIP(request)?.address ?? null);
       if (isCollabPath(pathOf(request))) {

@@ -12,16 +12,9 @@ export interface ClientInfo {
   https: boolean;
 }
 
-/**
- * The socket's address as the server hands it over: the address itself, or how to ask Bun for
- * it. Asking costs a system call and a formatted string (about 4 µs, the largest single cost of
- * a kept read), and most reads never need it: an API token's GET with no address blocked reads
- * it only for the token's activity, once per millisecond (tokens/admin-activity.ts). A function
- * is asked at the first use; the server hands one for GET and HEAD only (server.ts).
- */
+/** The socket's address, or how to ask Bun for it at its first use (docs/decisions.md, "A read's address"). */
 export type SocketAddress = string | null | (() => string | null);
 
-/** A client whose address is read from the socket when first asked, then kept. */
 class LazyClient implements ClientInfo {
   #ask: (() => string | null) | null;
   #ip = "local";
@@ -51,7 +44,7 @@ export function identifyClient(request: Request, socket: SocketAddress, trusted:
   let info: ClientInfo;
   if (typeof socket === "function" && !trusted.length) info = new LazyClient(socket, request.url.startsWith("https:"));
   else {
-    // Behind a trusted proxy the socket's address decides which headers to believe: read now.
+    // Behind a trusted proxy the socket decides which headers to believe.
     const ip = (typeof socket === "function" ? socket() : socket) ?? "local";
     info = trusted.length && isTrusted(ip, trusted) ? forwarded(request, ip, trusted) : { ip, https: request.url.startsWith("https:") };
   }

@@ -23,10 +23,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 const MAINTENANCE_OPEN = /^\/api\/admin\/backups\/(restore\/(cancel|undo|discard-kept)|[^/]+\/restore)$/;
 
-/**
- * A signed-in caller's address is the client's, read from the socket only if something asks
- * (an audit entry, a session's sign-in): most reads never do (http/client.ts, SocketAddress).
- */
+/** A signed-in caller's address is read from the socket only if something asks (http/client.ts). */
 function resolveCaller(core: Core, request: Request, client: ClientInfo): Caller {
   const authz = request.headers.get("authorization");
   if (authz !== null) {
@@ -42,7 +39,6 @@ function resolveCaller(core: Core, request: Request, client: ClientInfo): Caller
       return { kind: "user", get ip() { return client.ip; }, user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: found.session, token: null };
     }
   }
-  // The anonymous rate limit is by address: read now.
   return anonymous(client.ip);
 }
 

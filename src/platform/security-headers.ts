@@ -22,7 +22,7 @@ const SECURITY_ENTRIES = Object.entries(SECURITY_HEADERS);
  * Content-Security-Policy), the others are added, and HSTS over HTTPS.
  */
 export function withSecurityHeaders(response: Response, https: boolean): Response {
-  // Made from the prebuilt headers (answerWith): every one is there already, nothing to look up.
+  // Made from the prebuilt headers (answerWith): every one is there already.
   if (!https && secured.has(response)) return response;
   let headers = response.headers;
   const missing = SECURITY_ENTRIES.filter(([name]) => !headers.has(name));
@@ -83,11 +83,7 @@ const keptJsonHeaders = {
   gzip: new Headers({ ...SECURITY_HEADERS, "content-type": "application/json", vary: "accept-encoding", "content-encoding": "gzip" }),
 };
 
-/**
- * Answers made from the prebuilt headers, which hold every security header: withSecurityHeaders
- * passes them as they are instead of asking for each header by name (six native look-ups and
- * an array on every kept answer). A header the route set replaces its value, never removes one.
- */
+/** Answers made from the prebuilt headers (a route's own header replaces a value, never removes one). */
 const secured = new WeakSet<Response>();
 
 function answerWith(text: string | Blob, headers: Headers, set: { headers: unknown }): never {

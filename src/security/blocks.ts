@@ -61,7 +61,6 @@ function covers(net: Cidr, ip: IpBytes): boolean {
 export function blockCovering(core: Core, ip: string | { readonly ip: string }): ActiveBlock | null {
   const blocks = activeBlocks(core);
   if (blocks.length === 0) return null;
-  // A client's address is read only now, when some block could cover it (http/client.ts).
   const bytes = parseIp(typeof ip === "string" ? ip : ip.ip);
   if (!bytes) return null;
   const now = core.clock.now();

@@ -31,11 +31,7 @@ export class TokenActivity {
   /** The UTC day of the last request and where it starts (a date is not formatted per request). */
   private day = { name: "", from: 0 };
 
-  /**
-   * `client.ip` is read only when the request is the token's first of the day or in a later
-   * millisecond than the last one counted (reading it asks the socket: http/client.ts): of
-   * several requests within the day's last millisecond, the address kept is the first's.
-   */
+  /** `client.ip` (a question to the socket) is read once per millisecond: the first request's of that millisecond is kept. */
   record(tokenId: string, client: { readonly ip: string }): void {
     const now = this.core.clock.now();
     if (now < this.day.from || now >= this.day.from + DAY) this.day = { name: iso(now).slice(0, 10), from: now - (now % DAY) };
