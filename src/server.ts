@@ -7,7 +7,7 @@ import { announceSetupCode } from "./users/setup-code";
 import { earlyHealth } from "./http/early-health";
 import { methodsByPath } from "./http/allowed-methods";
 import { pathOf } from "./http/entry";
-import { identifyClient } from "./http/client";
+import { identifyClient, type SocketAddress } from "./http/client";
 import { blockCovering } from "./security/blocks";
 import { MB } from "./http/body";
 import { problemFor, problemResponse } from "./http/problem";
@@ -104,7 +104,10 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
     maxRequestBodySize: 500 * MB,
     fetch: (request, bun) => {
       idle.touch();
-      const socketIp = bun.requestIP(request)?.address ?? null;
+      // A read's address is asked only if needed (http/client.ts); a write's at once, since its
+      // handler runs once the body has come, when its client may have gone.
+      const method = request.method;
+      const socketIp: SocketAddress = method === "GET" || method === "HEAD" ? () => bun.requestIP(request)?.address ?? null : (bun.requestIP(request)?.address ?? null);
       if (isCollabPath(pathOf(request))) {
         // A blocked address opens no editing socket either (the app refuses it everything else).
         if (blockCovering(core, identifyClient(request, socketIp, config.trustedProxies).ip)) return problemFor("address_blocked");

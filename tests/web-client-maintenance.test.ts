@@ -20,7 +20,7 @@ test("a change refused while a restore runs says the wiki is read-only and nothi
   const client = createClient<paths>({
     baseUrl: "http://cairn.test",
     headers: { cookie: `cairn_session=${owner.cookie}` },
-    fetch: (request: Request) => env.handle(request),
+    fetch: async (request: Request) => env.handle(request),
   });
   client.use(csrf);
 

@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import type { Core } from "../core";
 import { clearedSessionCookie, readCookie, sessionCookie } from "../http/cookies";
 import { callerOf } from "../http/request-state";
+import type { QuickContext, QuickRead } from "../http/quick-reads";
 import { bodyLimit, KB } from "../http/body";
 import { isHttps, NoContent, noContent, problems } from "../http/schemas";
 import { AppError } from "../platform/errors";
@@ -82,6 +83,22 @@ async function forgetOn401<T>(secure: boolean, run: () => Promise<T>): Promise<T
   }
 }
 
+/** GET /api/auth/me: the route's handler, and a quick read (http/quick-reads.ts). */
+function answerMe(core: Core, { request, set }: Pick<QuickContext, "request" | "set">): Response {
+  // The pipeline has just read the account and its role: answer from them.
+  const found = callerOf(request);
+  // A session cookie that no longer opens a session: it ended (expired, signed out elsewhere,
+  // revoked). Said apart from a first visit (no cookie), and the stale cookie is cleared.
+  if (found.kind !== "user" && readCookie(request.headers.get("cookie"), SESSION_COOKIE)) {
+    throw new AppError("unauthenticated", { detail: "Your session ended: sign in again.", extra: { sessionEnded: true }, headers: { "set-cookie": clearedSessionCookie(isHttps(request, core.config.baseUrl)) } });
+  }
+  const caller = requireUser(found);
+  // Ready JSON (the schema stays for the description): asked on every page load.
+  return readyJson(accountJson(caller.user, caller.role), set);
+}
+
+export const authQuickReads = (core: Core): QuickRead[] => [{ path: "/api/auth/me", handler: (context) => answerMe(core, context) }];
+
 export function authRoutes(core: Core) {
   const secure = (r: Request) => isHttps(r, core.config.baseUrl);
   // A session given a new id by re-authentication keeps its original end; its cookie ends with it.
@@ -155,18 +172,7 @@ export function authRoutes(core: Core) {
       },
       { response: { 204: NoContent, ...problems(403) }, detail: { ...sessionOnly, summary: "Sign out this browser session", ...ACCOUNT_BODY } },
     )
-    .get("/me", ({ request, set }) => {
-      // The pipeline has just read the account and its role: answer from them.
-      const found = callerOf(request);
-      // A session cookie that no longer opens a session: it ended (expired, signed out elsewhere,
-      // revoked). Said apart from a first visit (no cookie), and the stale cookie is cleared.
-      if (found.kind !== "user" && readCookie(request.headers.get("cookie"), SESSION_COOKIE)) {
-        throw new AppError("unauthenticated", { detail: "Your session ended: sign in again.", extra: { sessionEnded: true }, headers: { "set-cookie": clearedSessionCookie(secure(request)) } });
-      }
-      const caller = requireUser(found);
-      // Ready JSON (the schema stays for the description): asked on every page load.
-      return readyJson(accountJson(caller.user, caller.role), set);
-    }, {
+    .get("/me", (context) => answerMe(core, context), {
       response: { 200: Account, ...problems(401) },
       detail: { tags: ["Auth"], summary: "The signed-in account (answers a token too)" },
     })

@@ -6,7 +6,7 @@ import { trustedProxiesOf } from "../settings/service";
 import { isUiPath, uiResponse } from "./ui";
 import { imageSources } from "../content/image-hosts";
 import { getSettings } from "../settings/service";
-import { clientOf, identifyClient } from "./client";
+import { clientOf, identifyClient, type SocketAddress } from "./client";
 import { pathOf, withSafeUrl } from "./entry";
 import { methodsByPath, methodsInUse, type MethodsOf, unusedMethod } from "./allowed-methods";
 import { checkKnownFields, knownFields, type KnownFields } from "./known-fields";
@@ -16,13 +16,14 @@ import { fromValidation, problemResponse } from "./problem";
 import { logRequest } from "./request-log";
 import { stateOf } from "./request-state";
 import { withSecurityHeaders } from "../platform/security-headers";
+import { quickReadMatcher, type QuickMatch, type QuickRead } from "./quick-reads";
 
 /**
  * The HTTP application around the given route groups (app.ts: all of them; first-routes.ts: the
  * ones a start needs). Knows how requests become service calls and errors become problem
  * documents; the rules themselves live in the domain services.
  */
-export function composeApp(core: Core, groups: ReadonlyArray<AnyElysia>, opts: { composeStreamedLater?: boolean } = {}) {
+export function composeApp(core: Core, groups: ReadonlyArray<AnyElysia>, opts: { composeStreamedLater?: boolean; quickReads?: readonly QuickRead[] } = {}) {
   let known: KnownFields = new Map();
   let methodsOf: MethodsOf = () => [];
   let inUse: ReadonlySet<string> = new Set();
@@ -35,12 +36,12 @@ export function composeApp(core: Core, groups: ReadonlyArray<AnyElysia>, opts: {
     .onRequest(({ request }) => {
       const client = clientOf(request);
       // A blocked address is refused before anything else is looked at (security/blocks.ts).
-      refuseBlockedAddress(core, client.ip);
+      refuseBlockedAddress(core, client);
       if (!inUse.has(request.method)) {
         const unused = unusedMethod(request.method, pathOf(request), inUse, methodsOf);
         if (unused) throw unused;
       }
-      runPipeline(core, request, client.ip, limits);
+      runPipeline(core, request, client, limits);
     })
     .onParse(async ({ request, contentType, route }) => {
       const body = await parseJsonBody(request, contentType, limits.ofRoute(request.method, route));
@@ -58,8 +59,25 @@ export function composeApp(core: Core, groups: ReadonlyArray<AnyElysia>, opts: {
   inUse = methodsInUse(app.routes);
   limits = bodyLimits(app.routes);
   if (!opts.composeStreamedLater) composeStreamedRoutes(app);
+  const match = quickReadMatcher(opts.quickReads ?? [], app.routes);
+  // The onRequest hook's steps above, then the route's own handler (quick-reads.ts).
+  quickAnswers.set(app, (request, found) => {
+    try {
+      const client = clientOf(request);
+      refuseBlockedAddress(core, client);
+      runPipeline(core, request, client, limits);
+      return found.handler({ request, params: found.params, set: { headers: {} } });
+    } catch (error) {
+      return toErrorResponse(core, "UNKNOWN", error, request, methodsOf);
+    }
+  });
+  quickMatchers.set(app, match);
   return app;
 }
+
+type QuickAnswer = (request: Request, found: QuickMatch) => Response;
+const quickAnswers = new WeakMap<object, QuickAnswer>();
+const quickMatchers = new WeakMap<object, (path: string) => QuickMatch | null>();
 
 /**
  * Elysia composes a route's handler at its first request, and meanwhile Bun reads a body ahead
@@ -75,7 +93,7 @@ export function composeStreamedRoutes(app: { routes: ReadonlyArray<{ hooks?: unk
 export type App = ReturnType<typeof composeApp>;
 
 /** The server's entry: a request and the address of the socket it came on (none in-process). */
-export type RequestHandler = (request: Request, socketIp?: string | null) => Promise<Response>;
+export type RequestHandler = (request: Request, socketIp?: SocketAddress) => Response | Promise<Response>;
 
 /**
  * The server's request handler. The request is first made safe to route (entry.ts) and its
@@ -86,23 +104,40 @@ export type RequestHandler = (request: Request, socketIp?: string | null) => Pro
  * never saved.
  */
 export function durableHandler(core: Core, app: App): RequestHandler {
-  return async (incoming, socketIp = null) => {
+  const quickMatch = quickMatchers.get(app) ?? (() => null);
+  const quickAnswer = quickAnswers.get(app)!;
+  const finish = async (request: Request, pending: Response | Promise<Response>, failures: number, https: boolean, head: boolean, start: number) => {
+    let response = await pending;
+    if (core.commits.pending()) await core.commits.durable();
+    return leave(request, response, failures, https, head, start);
+  };
+  const leave = (request: Request, answer: Response, failures: number, https: boolean, head: boolean, start: number) => {
+    let response = answer;
+    if (core.commits.failures() !== failures) {
+      response = problemResponse(new AppError("service_unavailable", { detail: "The change could not be saved: the database refused to commit it. Try again; if it keeps failing, check the server's free disk space and its log." }));
+    }
+    response = withSecurityHeaders(response, https);
+    // The answer is ready to leave: logged now, with the status it leaves with. Nothing here may
+    // throw (the answer is made).
+    contain(core, "request log", () => logRequest(core, request, response.status, performance.now() - start));
+    return head ? withoutBody(response) : response;
+  };
+  return (incoming, socketIp = null) => {
     const start = performance.now();
     let request = withSafeUrl(incoming);
     const head = request.method === "HEAD";
     if (head) request = new Request(request.url, { method: "GET", headers: request.headers });
     const client = identifyClient(request, socketIp, trustedProxiesOf(core));
     const failures = core.commits.failures();
-    let response = await app.handle(request);
-    if (core.commits.pending()) await core.commits.durable();
-    if (core.commits.failures() !== failures) {
-      response = problemResponse(new AppError("service_unavailable", { detail: "The change could not be saved: the database refused to commit it. Try again; if it keeps failing, check the server's free disk space and its log." }));
+    // A quick read answers in this synchronous run (quick-reads.ts); it still waits, as every
+    // answer does, for writes it may have read that are not yet durable.
+    const found = !head && request.method === "GET" ? quickMatch(pathOf(request)) : null;
+    if (found) {
+      const response = quickAnswer(request, found);
+      if (!core.commits.pending()) return leave(request, response, failures, client.https, head, start);
+      return finish(request, response, failures, client.https, head, start);
     }
-    response = withSecurityHeaders(response, client.https);
-    // The answer is ready to leave: logged now, with the status it leaves with. Nothing here may
-    // throw (the answer is made).
-    contain(core, "request log", () => logRequest(core, request, response.status, performance.now() - start));
-    return head ? withoutBody(response) : response;
+    return finish(request, app.handle(request), failures, client.https, head, start);
   };
 }
 

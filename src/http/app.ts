@@ -12,11 +12,11 @@ import { brandingRoutes } from "../branding/routes";
 import { commentRoutes } from "../comments/routes";
 import { dashboardRoutes } from "../dashboard/routes";
 import { collabRoutes } from "../collab/routes";
-import { authRoutes } from "../auth/routes";
+import { authQuickReads, authRoutes } from "../auth/routes";
 import { groupRoutes } from "../groups/routes";
 import { labelRoutes } from "../labels/routes";
 import { mediaRoutes } from "../media/routes";
-import { pageRoutes } from "../pages/routes";
+import { pageQuickReads, pageRoutes } from "../pages/routes";
 import { permissionRoutes } from "../permissions/routes";
 import { searchRoutes } from "../search/routes";
 import { securityRoutes } from "../security/routes";
@@ -87,5 +87,7 @@ export function apiRoutes(core: Core) {
 
 /** The whole HTTP application: the API reference and every route group. */
 export function createApp(core: Core, opts: { composeStreamedLater?: boolean } = {}) {
-  return composeApp(core, [docsRoutes(core), ...apiRoutes(core)], opts);
+  // The GETs every page load and reader asks, answered without Elysia's chain (quick-reads.ts).
+  const quickReads = [...authQuickReads(core), ...pageQuickReads(core)];
+  return composeApp(core, [docsRoutes(core), ...apiRoutes(core)], { ...opts, quickReads });
 }

@@ -22,6 +22,29 @@ describe("the client's address and scheme", () => {
   });
 });
 
+describe("the socket's address, asked when first needed", () => {
+  test("a read's address is asked of the socket once, at its first use, and kept", () => {
+    let asked = 0;
+    const client = identifyClient(request(), () => (asked++, "203.0.113.7"), []);
+    expect(asked).toBe(0);
+    expect(client.https).toBe(false);
+    expect(client.ip).toBe("203.0.113.7");
+    expect(client.ip).toBe("203.0.113.7");
+    expect(asked).toBe(1);
+  });
+
+  test("a socket with no address is 'local', as before", () => {
+    expect(identifyClient(request(), () => null, []).ip).toBe("local");
+  });
+
+  test("behind trusted proxies the socket is asked at once: it decides which headers to believe", () => {
+    let asked = 0;
+    const client = identifyClient(request({ "x-forwarded-for": "198.51.100.4" }), () => (asked++, "127.0.0.1"), nets("127.0.0.1"));
+    expect(asked).toBe(1);
+    expect(client).toEqual({ ip: "198.51.100.4", https: false });
+  });
+});
+
 /** The address the audit log recorded for the latest wrong password. */
 const lastFailureIp = (env: TestEnv) =>
   env.core.db.select().from(auditLog).all().filter((e) => e.action === "user.login_failed").at(-1)?.ip;

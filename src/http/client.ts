@@ -8,8 +8,29 @@ import { inCidr, parseIp, unmapV4, type Cidr } from "../platform/ip-ranges";
  * headers to pose as another address or to get a Secure cookie over plain HTTP.
  */
 export interface ClientInfo {
-  ip: string;
+  readonly ip: string;
   https: boolean;
+}
+
+/** The socket's address, or how to ask Bun for it at its first use (docs/decisions.md, "A read's address"). */
+export type SocketAddress = string | null | (() => string | null);
+
+class LazyClient implements ClientInfo {
+  #ask: (() => string | null) | null;
+  #ip = "local";
+  constructor(
+    ask: () => string | null,
+    readonly https: boolean,
+  ) {
+    this.#ask = ask;
+  }
+  get ip(): string {
+    if (this.#ask) {
+      this.#ip = this.#ask() ?? "local";
+      this.#ask = null;
+    }
+    return this.#ip;
+  }
 }
 
 const clients = new WeakMap<Request, ClientInfo>();
@@ -19,9 +40,14 @@ export function clientOf(request: Request): ClientInfo {
   return clients.get(request) ?? { ip: "local", https: request.url.startsWith("https:") };
 }
 
-export function identifyClient(request: Request, socketIp: string | null, trusted: readonly Cidr[]): ClientInfo {
-  const ip = socketIp ?? "local";
-  const info = trusted.length && isTrusted(ip, trusted) ? forwarded(request, ip, trusted) : { ip, https: request.url.startsWith("https:") };
+export function identifyClient(request: Request, socket: SocketAddress, trusted: readonly Cidr[]): ClientInfo {
+  let info: ClientInfo;
+  if (typeof socket === "function" && !trusted.length) info = new LazyClient(socket, request.url.startsWith("https:"));
+  else {
+    // Behind a trusted proxy the socket decides which headers to believe.
+    const ip = (typeof socket === "function" ? socket() : socket) ?? "local";
+    info = trusted.length && isTrusted(ip, trusted) ? forwarded(request, ip, trusted) : { ip, https: request.url.startsWith("https:") };
+  }
   clients.set(request, info);
   return info;
 }

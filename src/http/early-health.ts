@@ -5,7 +5,7 @@ import { securedHeaders, withSecurityHeaders } from "../platform/security-header
 import { refuseBlockedAddress } from "../security/blocks";
 import { trustedProxiesOf } from "../settings/service";
 import { bodyLimits } from "./body-limits";
-import { identifyClient } from "./client";
+import { identifyClient, type SocketAddress } from "./client";
 import { pathOf, withSafeUrl } from "./entry";
 import { runPipeline } from "./pipeline";
 import { problemResponse } from "./problem";
@@ -22,7 +22,7 @@ export const HEALTH_PATH = "/api/health";
  * Answers null when it does not answer (another path or method, the database not answering):
  * the request then waits for the application.
  */
-export function earlyHealth(core: Core): (incoming: Request, socketIp: string | null) => Response | null {
+export function earlyHealth(core: Core): (incoming: Request, socketIp: SocketAddress) => Response | null {
   const databaseAnswers = databaseProbe(core.sqlite);
   const healthy = { anonymous: JSON.stringify({ status: "ok", database: "ok" }), signedIn: JSON.stringify({ status: "ok", database: "ok", version: core.version }) };
   const limits = bodyLimits([]);
@@ -41,8 +41,8 @@ export function earlyHealth(core: Core): (incoming: Request, socketIp: string | 
     const client = identifyClient(request, socketIp, trustedProxiesOf(core));
     let response: Response;
     try {
-      refuseBlockedAddress(core, client.ip);
-      const caller = runPipeline(core, request, client.ip, limits);
+      refuseBlockedAddress(core, client);
+      const caller = runPipeline(core, request, client, limits);
       response = new Response(caller.kind === "user" ? healthy.signedIn : healthy.anonymous, { headers: securedHeaders("application/json") });
     } catch (err) {
       if (!(err instanceof AppError)) core.log.error("unhandled error", { path: HEALTH_PATH, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });

@@ -8,6 +8,7 @@ import { authenticateToken } from "../tokens/service";
 import { tokenActivity } from "../tokens/admin-activity";
 import { type BodyLimit, checkDepth, readBodyText, tooLarge } from "./body";
 import type { BodyLimits } from "./body-limits";
+import type { ClientInfo } from "./client";
 import { readCookie } from "./cookies";
 import { pathOf } from "./entry";
 import { setState } from "./request-state";
@@ -22,22 +23,23 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 const MAINTENANCE_OPEN = /^\/api\/admin\/backups\/(restore\/(cancel|undo|discard-kept)|[^/]+\/restore)$/;
 
-function resolveCaller(core: Core, request: Request, ip: string): Caller {
+/** A signed-in caller's address is read from the socket only if something asks (http/client.ts). */
+function resolveCaller(core: Core, request: Request, client: ClientInfo): Caller {
   const authz = request.headers.get("authorization");
   if (authz !== null) {
     const match = /^Bearer\s+(\S+)$/i.exec(authz.trim());
     const found = authenticateToken(core, match?.[1] ?? "");
-    tokenActivity(core).record(found.token.id, ip);
-    return { kind: "user", ip, user: found.user, role: found.role, permissions: found.permissions, session: null, token: found.token };
+    tokenActivity(core).record(found.token.id, client);
+    return { kind: "user", get ip() { return client.ip; }, user: found.user, role: found.role, permissions: found.permissions, session: null, token: found.token };
   }
   const cookie = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
   if (cookie) {
     const found = findSession(core, cookie);
     if (found && found.user.status === 0) {
-      return { kind: "user", ip, user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: found.session, token: null };
+      return { kind: "user", get ip() { return client.ip; }, user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: found.session, token: null };
     }
   }
-  return anonymous(ip);
+  return anonymous(client.ip);
 }
 
 /**
@@ -50,18 +52,18 @@ function resolveCaller(core: Core, request: Request, ip: string): Caller {
  *    page on another site cannot make a signed-in browser act (403);
  * 6. in maintenance (a restore under way) a request that changes data answers 503.
  */
-export function runPipeline(core: Core, request: Request, ip: string, limits: BodyLimits): Caller {
+export function runPipeline(core: Core, request: Request, client: ClientInfo, limits: BodyLimits): Caller {
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > 0) {
     const limit = limits.ofRequest(request.method, pathOf(request));
     if (limit && length > limit.limit) throw tooLarge(limit);
   }
 
-  const caller = resolveCaller(core, request, ip);
+  const caller = resolveCaller(core, request, client);
   setState(request, { caller });
 
   if (caller.kind === "anonymous") {
-    const hit = limiters(core).anonymous.hit(`anon:${ip}`, getSettings(core).anonymousRateLimitPerMinute);
+    const hit = limiters(core).anonymous.hit(`anon:${caller.ip}`, getSettings(core).anonymousRateLimitPerMinute);
     if (!hit.ok) throw new AppError("rate_limited", { headers: { "Retry-After": String(hit.retryAfterSeconds) }, extra: { retryAfter: hit.retryAfterSeconds } });
   }
 

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import type { Core } from "../core";
 import { DOCUMENT_BODY } from "../http/body";
 import { callerOf } from "../http/request-state";
+import type { QuickContext, QuickRead } from "../http/quick-reads";
 import { problems } from "../http/schemas";
 import { invalid } from "../platform/errors";
 import { readyJson } from "../platform/security-headers";
@@ -18,6 +19,17 @@ import { pageViews } from "../dashboard/page-views";
 import { getVersion, listVersions, restoreVersion } from "./versions";
 
 export const pagesDetail = (summary: string) => ({ tags: ["Pages"], summary });
+
+/** GET /api/pages/{id}: the route's handler, and a quick read (http/quick-reads.ts). */
+function answerPage(core: Core, { params, request, set }: QuickContext): Response {
+  const caller = callerOf(request);
+  const { body, page } = getPageJson(core, caller, params.id!);
+  pageViews(core).read(caller, page, request.headers.get("user-agent"));
+  const headers = set.headers as Record<string, string>;
+  return cachedPageAnswer(request, caller, page, headers) ?? readyJson(body, set);
+}
+
+export const pageQuickReads = (core: Core): QuickRead[] => [{ path: "/api/pages/:id", handler: (context) => answerPage(core, context) }];
 
 /** Every /api/pages route: these (one page and its versions), structure and lifecycle. */
 export function pageRoutes(core: Core) {
@@ -41,13 +53,7 @@ export function pageRoutes(core: Core) {
     )
     .get(
       "/:id",
-      ({ params, request, set }) => {
-        const caller = callerOf(request);
-        const { body, page } = getPageJson(core, caller, params.id);
-        pageViews(core).read(caller, page, request.headers.get("user-agent"));
-        const headers = set.headers as Record<string, string>;
-        return cachedPageAnswer(request, caller, page, headers) ?? readyJson(body, set);
-      },
+      (context) => answerPage(core, context),
       {
         params: PageParams,
         response: { 200: Page, 304: t.Void({ description: "Not modified (anonymous readers sending If-None-Match)" }), ...problems(404) },

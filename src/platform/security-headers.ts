@@ -22,6 +22,8 @@ const SECURITY_ENTRIES = Object.entries(SECURITY_HEADERS);
  * Content-Security-Policy), the others are added, and HSTS over HTTPS.
  */
 export function withSecurityHeaders(response: Response, https: boolean): Response {
+  // Made from the prebuilt headers (answerWith): every one is there already.
+  if (!https && secured.has(response)) return response;
   let headers = response.headers;
   const missing = SECURITY_ENTRIES.filter(([name]) => !headers.has(name));
   const hsts = https && !headers.has("strict-transport-security");
@@ -81,9 +83,13 @@ const keptJsonHeaders = {
   gzip: new Headers({ ...SECURITY_HEADERS, "content-type": "application/json", vary: "accept-encoding", "content-encoding": "gzip" }),
 };
 
+/** Answers made from the prebuilt headers (a route's own header replaces a value, never removes one). */
+const secured = new WeakSet<Response>();
+
 function answerWith(text: string | Blob, headers: Headers, set: { headers: unknown }): never {
   const gathered = set.headers as Record<string, string>;
   const response = new Response(text, { headers });
+  secured.add(response);
   for (const name in gathered) {
     response.headers.set(name, gathered[name]);
     delete gathered[name];

@@ -58,17 +58,17 @@ function covers(net: Cidr, ip: IpBytes): boolean {
 }
 
 /** The active block covering this client address, if any (an unreadable address, such as an in-process call's, is never blocked). */
-export function blockCovering(core: Core, ip: string): ActiveBlock | null {
+export function blockCovering(core: Core, ip: string | { readonly ip: string }): ActiveBlock | null {
   const blocks = activeBlocks(core);
   if (blocks.length === 0) return null;
-  const bytes = parseIp(ip);
+  const bytes = parseIp(typeof ip === "string" ? ip : ip.ip);
   if (!bytes) return null;
   const now = core.clock.now();
   return blocks.find((b) => b.until > now && covers(b.net, bytes)) ?? null;
 }
 
 /** The first thing every request meets (http/app.ts): 403 address_blocked for a blocked address. */
-export function refuseBlockedAddress(core: Core, ip: string): void {
+export function refuseBlockedAddress(core: Core, ip: string | { readonly ip: string }): void {
   if (blockCovering(core, ip)) {
     throw new AppError("address_blocked", { detail: "An administrator of this Cairn has blocked requests from your network address. If you think this is a mistake, contact them another way." });
   }

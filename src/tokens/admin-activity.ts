@@ -31,7 +31,8 @@ export class TokenActivity {
   /** The UTC day of the last request and where it starts (a date is not formatted per request). */
   private day = { name: "", from: 0 };
 
-  record(tokenId: string, ip: string): void {
+  /** `client.ip` (a question to the socket) is read once per millisecond: the first request's of that millisecond is kept. */
+  record(tokenId: string, client: { readonly ip: string }): void {
     const now = this.core.clock.now();
     if (now < this.day.from || now >= this.day.from + DAY) this.day = { name: iso(now).slice(0, 10), from: now - (now % DAY) };
     const day = this.day.name;
@@ -39,12 +40,12 @@ export class TokenActivity {
     const p = this.pending.get(key);
     if (p) {
       p.requests++;
-      if (now >= p.last) {
+      if (now > p.last) {
         p.last = now;
-        p.lastIp = ip;
+        p.lastIp = client.ip;
       }
     } else {
-      this.pending.set(key, { tokenId, day, requests: 1, last: now, lastIp: ip });
+      this.pending.set(key, { tokenId, day, requests: 1, last: now, lastIp: client.ip });
     }
     this.timer ??= setInterval(() => this.flush(), ACTIVITY_FLUSH_MS);
   }
