@@ -67,13 +67,13 @@ interface Entry {
   /** Candidates before the checks; an earlier entry takes a person before a later one. */
   userIds: Iterable<string>;
   /**
-   * Candidates whose unread entry this one only refreshes (page.updated coalescing): they are
-   * not asked about again. What the refreshed entry says (who edited, the title, how many
-   * edits) is in the page's history, readable by whoever can see the page when the entry is
-   * listed, and the list checks exactly that. So rapid edits cost one statement, not a
-   * round of access checks per edit.
+   * Refreshes the unread entries these candidates already have (page.updated coalescing) and
+   * answers whose it refreshed: they are not asked about again. What the refreshed entry says
+   * (who edited, the title, how many edits) is in the page's history, readable by whoever can
+   * see the page when the entry is listed, and the list checks exactly that. So rapid edits
+   * cost one UPDATE … RETURNING, not a round of access checks and a row per watcher per edit.
    */
-  refresh?: Set<string>;
+  refresh?: (userIds: string[]) => Set<string>;
 }
 
 /** Who among these people may see what an event is about (ids). */
@@ -105,12 +105,17 @@ function deliver(core: Core, event: EventRow, place: { spaceId: string | null; p
     }
     return ids;
   });
-  const toAsk = entries.flatMap((e, i) => (e.refresh ? wanted[i].filter((id) => !e.refresh!.has(id)) : wanted[i]));
-  const people = peopleByIds(core, toAsk);
+  // Refreshed entries are done: only the others are asked about and written.
+  const toWrite = entries.map((e, i) => {
+    if (!e.refresh || wanted[i].length === 0) return wanted[i];
+    const refreshed = e.refresh(wanted[i]);
+    return refreshed.size ? wanted[i].filter((id) => !refreshed.has(id)) : wanted[i];
+  });
+  const people = peopleByIds(core, toWrite.flat());
   const allowed = people.size ? readers([...people.values()]) : new Set<string>();
   const s = statements(core.sqlite);
   entries.forEach((e, i) => {
-    const rows = wanted[i].flatMap((id) => (allowed.has(id) || e.refresh?.has(id) ? [[newId(), id]] : []));
+    const rows = toWrite[i].flatMap((id) => (allowed.has(id) ? [[newId(), id]] : []));
     if (rows.length === 0) return;
     const statement = e.action === "page.updated" ? s.coalesce : s.insert;
     statement.run(e.action, e.targetType, e.targetId, place.spaceId, place.pageId, event.actorId, JSON.stringify(e.details), event.createdAt, JSON.stringify(rows));
@@ -163,9 +168,18 @@ function pageUpdated(core: Core, event: EventRow, document: string | undefined, 
       targetId: page.id,
       details: { ...details, edits: 1 },
       userIds: pageWatcherIds(core, page.id),
-      refresh: new Set(statements(core.sqlite).unreadUpdates.all(page.id).map((r) => r.userId)),
+      refresh: (userIds) => refreshUnread(core, event, page.id, { ...details, edits: 1 }, userIds),
     },
   ]);
+}
+
+/**
+ * Moves these people's unread update entry of the page to the top with this edit (latest
+ * editor, one edit more); answers whose it moved. One statement for every watcher.
+ */
+function refreshUnread(core: Core, event: EventRow, pageId: string, details: Record<string, unknown>, userIds: string[]): Set<string> {
+  const rows = statements(core.sqlite).refreshUnread.all(event.actorId, event.createdAt, JSON.stringify(details), pageId, JSON.stringify(userIds));
+  return new Set(rows.map((r) => r.userId));
 }
 
 /** Who the page's content mentions now and did not in the version before this one. */
