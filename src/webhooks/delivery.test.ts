@@ -253,7 +253,7 @@ describe("retries", () => {
     await runDueDeliveries(e.core);
     deliveries = await deliveriesOf(e, owner, "DOCS", hook.id);
     expect(deliveries.map((d) => d.status)).toEqual(Array(5).fill("succeeded"));
-    expect(deliveries.map((d) => d.log.map((a) => [a.attempt, a.statusCode]).sort((a, b) => a[0] - b[0])).sort((a, b) => b.length - a.length)).toEqual([
+    expect(deliveries.map((d) => d.log.map((a) => [a.attempt, a.statusCode]).sort((a, b) => Number(a[0]) - Number(b[0]))).sort((a, b) => b.length - a.length)).toEqual([
       [[1, 500], [2, 200]],
       [[1, 500], [2, 200]],
       [[1, 200]],

@@ -9,8 +9,10 @@ import { perInstance } from "../platform/memo";
 export const queueStatements = perInstance((sqlite: Core["sqlite"]) => ({
   enabledHooksOf: sqlite.query<{ id: string; events: string }, [string]>("SELECT id, events FROM webhooks WHERE space_id = ? AND enabled = 1"),
   spaceKey: sqlite.query<{ key: string }, [string]>("SELECT key FROM spaces WHERE id = ?"),
-  insert: sqlite.query<never, Record<string, string>>(
-    "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload, status, next_attempt_at, created_at, updated_at) VALUES ($id, $webhookId, $eventId, $eventType, $payload, 'pending', $now, $now, $now)",
+  // One row per [id, webhookId] of the JSON array ?5.
+  insert: sqlite.query<never, [string, string, string, string, string]>(
+    `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload, status, next_attempt_at, created_at, updated_at)
+     SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?1, ?2, ?3, 'pending', ?4, ?4, ?4 FROM json_each(?5) WHERE true`,
   ),
 }));
 

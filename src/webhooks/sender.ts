@@ -66,8 +66,8 @@ const stateOf = perInstance(
  */
 export function installWebhooks(core: Core, catchUp = true): void {
   const state = stateOf(core.sqlite);
-  onEventRecorded(core, (c, event) => {
-    if (queueDeliveries(c, event) > 0) kick(core);
+  onEventRecorded(core, (c, event, input) => {
+    if (queueDeliveries(c, event, input) > 0) kick(core);
   });
   const timer = setInterval(() => void runDueDeliveries(core), TICK_MS);
   timer.unref?.();
