@@ -123,9 +123,8 @@ async function sendDue(core: Core, state: SenderState): Promise<void> {
     // Only committed rows go out: a group of writes still open (the timer fired mid-burst) may
     // hold deliveries that could yet be lost.
     while (core.commits.pending()) await core.commits.durable();
-    const due = outcomeStatements(core.sqlite)
-      .due.all(iso(core.clock.now()), BATCH)
-      .filter((r) => !tried.has(r.id));
+    const read = outcomeStatements(core.sqlite).due.all(iso(core.clock.now()), BATCH);
+    const due = read.filter((r) => !tried.has(r.id));
     if (due.length === 0) return;
     for (const r of due) tried.add(r.id);
     // CONCURRENCY workers take the next row as soon as they are free: one slow receiver
@@ -139,6 +138,9 @@ async function sendDue(core: Core, state: SenderState): Promise<void> {
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker));
     // The next batch reads the rows' states: everything attempted so far is recorded first.
     recordOutcomes(core, state);
+    // A short batch was everything due when it was read; a delivery queued since then has
+    // kicked a run of its own (queued behind this one), so no read to find nothing.
+    if (read.length < BATCH) return;
   }
   // MAX_BATCHES_PER_RUN sent and perhaps more due (a backlog after a burst of changes): go on
   // in a new run at once rather than at the next tick, which left it draining 500 per 5 s.
