@@ -34,7 +34,7 @@ import { newId } from "../platform/crypto";
 import { findSpaceById } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
 import type { PageMeta } from "../pages/tables";
-import { pageWatcherIds, spaceWatcherIds, watchAutomatically } from "../watches/service";
+import { pageWatcherIds, spaceWatcherIds, watchAutomatically, watchersAfterEdit } from "../watches/service";
 import { commentExcerpt, contentMentionIds } from "./mentions";
 import { everyone, peopleByIds } from "./people";
 import { fanoutStatements as statements } from "./queries";
@@ -158,7 +158,8 @@ function pageUpdated(core: Core, event: EventRow, document: string | undefined, 
   const found = handed ?? findPageMeta(core, event.targetId);
   if (!found) return;
   const { page, space } = found;
-  if (event.actorId) watchAutomatically(core, event.actorId, page.id);
+  // The editor watches the page from now on (watches/service.ts), in the read of its watchers.
+  const watchers = watchersAfterEdit(core, event.actorId, page.id);
   const details = { ...pageDetails(page, space), versionNumber };
   deliver(core, event, { spaceId: space.id, pageId: page.id }, each((p) => canReadPage(core, p, space, page)), [
     { action: "mention", targetType: "page", targetId: page.id, details, userIds: newMentions(core, page, versionNumber, document) },
@@ -167,7 +168,7 @@ function pageUpdated(core: Core, event: EventRow, document: string | undefined, 
       targetType: "page",
       targetId: page.id,
       details: { ...details, edits: 1 },
-      userIds: pageWatcherIds(core, page.id),
+      userIds: watchers,
       refresh: (userIds) => refreshUnread(core, event, page.id, { ...details, edits: 1 }, userIds),
     },
   ]);
