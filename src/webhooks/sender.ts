@@ -171,7 +171,7 @@ async function attempt(core: Core, state: SenderState, delivery: DueDelivery): P
     );
     outcome.statusCode = res.status;
     outcome.ok = res.status >= 200 && res.status < 300;
-    outcome.snippet = new TextDecoder().decode(res.body);
+    outcome.snippet = snippetText.decode(res.body);
     if (!outcome.ok) outcome.error = failureText(res.status, res.headers.get("location"));
   } catch (err) {
     outcome.error = err instanceof Error ? err.message : String(err);
@@ -186,6 +186,7 @@ async function attempt(core: Core, state: SenderState, delivery: DueDelivery): P
   }
 }
 
+const snippetText = new TextDecoder();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** Why a non-2xx answer failed; a redirect names its Location (cut short: it is the receiver's text). */
