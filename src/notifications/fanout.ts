@@ -35,7 +35,7 @@ import { unpackText } from "../platform/db/packed-text";
 import { findSpaceById } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
 import type { PageMeta } from "../pages/tables";
-import { pageWatcherIds, spaceWatcherIds, watchAutomatically } from "../watches/service";
+import { pageWatcherIds, spaceWatcherIds, watchAutomatically, watchersAfterEdit } from "../watches/service";
 import { commentExcerpt, contentMentionIds } from "./mentions";
 import { everyone, peopleByIds } from "./people";
 import { fanoutStatements as statements } from "./queries";
@@ -68,13 +68,13 @@ interface Entry {
   /** Candidates before the checks; an earlier entry takes a person before a later one. */
   userIds: Iterable<string>;
   /**
-   * Candidates whose unread entry this one only refreshes (page.updated coalescing): they are
-   * not asked about again. What the refreshed entry says (who edited, the title, how many
-   * edits) is in the page's history, readable by whoever can see the page when the entry is
-   * listed, and the list checks exactly that. So rapid edits cost one statement, not a
-   * round of access checks per edit.
+   * Refreshes the unread entries these candidates already have (page.updated coalescing) and
+   * answers whose it refreshed: they are not asked about again. What the refreshed entry says
+   * (who edited, the title, how many edits) is in the page's history, readable by whoever can
+   * see the page when the entry is listed, and the list checks exactly that. So rapid edits
+   * cost one UPDATE … RETURNING, not a round of access checks and a row per watcher per edit.
    */
-  refresh?: Set<string>;
+  refresh?: (userIds: string[]) => Set<string>;
 }
 
 /** Who among these people may see what an event is about (ids). */
@@ -106,12 +106,17 @@ function deliver(core: Core, event: EventRow, place: { spaceId: string | null; p
     }
     return ids;
   });
-  const toAsk = entries.flatMap((e, i) => (e.refresh ? wanted[i].filter((id) => !e.refresh!.has(id)) : wanted[i]));
-  const people = peopleByIds(core, toAsk);
+  // Refreshed entries are done: only the others are asked about and written.
+  const toWrite = entries.map((e, i) => {
+    if (!e.refresh || wanted[i].length === 0) return wanted[i];
+    const refreshed = e.refresh(wanted[i]);
+    return refreshed.size ? wanted[i].filter((id) => !refreshed.has(id)) : wanted[i];
+  });
+  const people = peopleByIds(core, toWrite.flat());
   const allowed = people.size ? readers([...people.values()]) : new Set<string>();
   const s = statements(core.sqlite);
   entries.forEach((e, i) => {
-    const rows = wanted[i].flatMap((id) => (allowed.has(id) || e.refresh?.has(id) ? [[newId(), id]] : []));
+    const rows = toWrite[i].flatMap((id) => (allowed.has(id) ? [[newId(), id]] : []));
     if (rows.length === 0) return;
     const statement = e.action === "page.updated" ? s.coalesce : s.insert;
     statement.run(e.action, e.targetType, e.targetId, place.spaceId, place.pageId, event.actorId, JSON.stringify(e.details), event.createdAt, JSON.stringify(rows));
@@ -154,7 +159,8 @@ function pageUpdated(core: Core, event: EventRow, document: string | undefined, 
   const found = handed ?? findPageMeta(core, event.targetId);
   if (!found) return;
   const { page, space } = found;
-  if (event.actorId) watchAutomatically(core, event.actorId, page.id);
+  // The editor watches the page from now on (watches/service.ts), in the read of its watchers.
+  const watchers = watchersAfterEdit(core, event.actorId, page.id);
   const details = { ...pageDetails(page, space), versionNumber };
   deliver(core, event, { spaceId: space.id, pageId: page.id }, each((p) => canReadPage(core, p, space, page)), [
     { action: "mention", targetType: "page", targetId: page.id, details, userIds: newMentions(core, page, versionNumber, document) },
@@ -163,10 +169,19 @@ function pageUpdated(core: Core, event: EventRow, document: string | undefined, 
       targetType: "page",
       targetId: page.id,
       details: { ...details, edits: 1 },
-      userIds: pageWatcherIds(core, page.id),
-      refresh: new Set(statements(core.sqlite).unreadUpdates.all(page.id).map((r) => r.userId)),
+      userIds: watchers,
+      refresh: (userIds) => refreshUnread(core, event, page.id, { ...details, edits: 1 }, userIds),
     },
   ]);
+}
+
+/**
+ * Moves these people's unread update entry of the page to the top with this edit (latest
+ * editor, one edit more); answers whose it moved. One statement for every watcher.
+ */
+function refreshUnread(core: Core, event: EventRow, pageId: string, details: Record<string, unknown>, userIds: string[]): Set<string> {
+  const rows = statements(core.sqlite).refreshUnread.all(event.actorId, event.createdAt, JSON.stringify(details), pageId, JSON.stringify(userIds));
+  return new Set(rows.map((r) => r.userId));
 }
 
 /** Who the page's content mentions now and did not in the version before this one. */

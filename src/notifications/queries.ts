@@ -29,7 +29,16 @@ export const fanoutStatements = perInstance((sqlite: Core["sqlite"]) => {
          created_at = excluded.created_at,
          details = json_set(excluded.details, '$.edits', coalesce(json_extract(notifications.details, '$.edits'), 1) + 1)`,
     ),
-    unreadUpdates: sqlite.query<{ userId: string }, [string]>("SELECT user_id AS userId FROM notifications WHERE page_id = ? AND action = 'page.updated' AND read_at IS NULL"),
+    // The coalescing of an edit for those who already have an unread entry of the page: no
+    // new row, no id made, no failed INSERT per watcher (the upsert above is for the others).
+    refreshUnread: sqlite.query<{ userId: string }, [string | null, string, string, string, string]>(
+      `UPDATE notifications SET
+         actor_id = ?1,
+         created_at = ?2,
+         details = json_set(?3, '$.edits', coalesce(json_extract(details, '$.edits'), 1) + 1)
+       WHERE page_id = ?4 AND action = 'page.updated' AND read_at IS NULL AND user_id IN (SELECT value FROM json_each(?5))
+       RETURNING user_id AS userId`,
+    ),
     // A page's document, when the event came without it (the service hands it over with its
     // own writes). Documents may be stored packed (platform/db/packed-text.ts), so SQL cannot
     // look inside them (an instr() for a mention node once filtered here): unpackText them.

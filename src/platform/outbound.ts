@@ -9,7 +9,7 @@
  * resolves the name a second time, so an answer that changes between the check and the
  * connection cannot slip a private address in.
  */
-import { classifyIp, formatIp, hostAllowed, ipAllowed, parseAllowList, parseIp, type IpBytes } from "./ip-ranges";
+import { classifyIp, formatIp, hostAllowed, ipAllowed, parseAllowList, parseIp, type AllowList, type IpBytes } from "./ip-ranges";
 
 export type OutboundFailure = "bad_url" | "refused" | "timeout" | "network" | "too_many_redirects";
 
@@ -69,6 +69,17 @@ async function systemResolve(host: string): Promise<string[]> {
   return answers.map((a) => a.address);
 }
 
+/**
+ * The allow list parsed once per list: callers pass the configuration's own array (webhook
+ * deliveries, several per change), which does not change while the process runs.
+ */
+const parsedAllowLists = new WeakMap<string[], AllowList>();
+function allowListOf(entries: string[]): AllowList {
+  let list = parsedAllowLists.get(entries);
+  if (!list) parsedAllowLists.set(entries, (list = parseAllowList(entries)));
+  return list;
+}
+
 /** Parses and checks the shape of a URL; the addresses are checked in `checkedAddress`. */
 export function checkOutboundUrl(raw: string | URL): URL {
   let url: URL;
@@ -88,7 +99,7 @@ export function checkOutboundUrl(raw: string | URL): URL {
  * address is one we must not reach and neither the host nor that address is allowed.
  */
 async function checkedAddress(url: URL, opts: OutboundOptions, signal: AbortSignal): Promise<IpBytes> {
-  const allow = parseAllowList(opts.allow);
+  const allow = allowListOf(opts.allow);
   const literal = parseIp(url.hostname);
   let addresses: IpBytes[];
   if (literal) addresses = [literal];
@@ -133,6 +144,13 @@ export async function checkOutboundHost(raw: string | URL, opts: Pick<OutboundOp
 
 async function readCapped(res: Response, maxBytes: number): Promise<{ body: Uint8Array; truncated: boolean }> {
   if (!res.body) return { body: new Uint8Array(), truncated: false };
+  // A declared length within the cap (a receiver's short "ok"): read natively in one go, not
+  // chunk by chunk through a stream reader. The client reads no more than the length declared.
+  const declared = Number(res.headers.get("content-length") ?? NaN);
+  if (Number.isInteger(declared) && declared >= 0 && declared <= maxBytes && !res.headers.has("content-encoding")) {
+    const body = await res.bytes();
+    return body.byteLength <= maxBytes ? { body, truncated: false } : { body: body.subarray(0, maxBytes), truncated: true };
+  }
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

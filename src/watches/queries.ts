@@ -44,6 +44,8 @@ export function keepFirstUnwatch(now: string): SQL {
 const statements = perInstance((sqlite: Core["sqlite"]) => ({
   autoWatch: sqlite.query<never, [string, string, string]>("INSERT INTO page_watches (page_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
   pageWatchers: sqlite.query<{ userId: string }, [string]>("SELECT user_id AS userId FROM page_watches WHERE page_id = ? AND unwatched_at IS NULL"),
+  // Every row of the page, unwatched ones too: whether its editor has ever had one.
+  pageWatchRows: sqlite.query<{ userId: string; unwatched: number }, [string]>("SELECT user_id AS userId, unwatched_at IS NOT NULL AS unwatched FROM page_watches WHERE page_id = ?"),
   spaceWatchers: sqlite.query<{ userId: string }, [string]>("SELECT user_id AS userId FROM space_watches WHERE space_id = ?"),
 }));
 
@@ -53,6 +55,27 @@ const statements = perInstance((sqlite: Core["sqlite"]) => ({
  */
 export function watchAutomatically(core: Core, userId: string, pageId: string): void {
   statements(core.sqlite).autoWatch.run(pageId, userId, iso(core.clock.now()));
+}
+
+/**
+ * An edit's watchAutomatically and pageWatcherIds in one read: the page's watchers once its
+ * editor watches it too (unless they once chose to stop). The editor's watch is written only
+ * when they have no row yet, so an edit by someone already watching writes nothing here.
+ * Runs inside the change's transaction.
+ */
+export function watchersAfterEdit(core: Core, editorId: string | null, pageId: string): string[] {
+  const q = statements(core.sqlite);
+  const ids: string[] = [];
+  let hasRow = editorId === null;
+  for (const row of q.pageWatchRows.all(pageId)) {
+    if (row.userId === editorId) hasRow = true;
+    if (!row.unwatched) ids.push(row.userId);
+  }
+  if (!hasRow) {
+    q.autoWatch.run(pageId, editorId!, iso(core.clock.now()));
+    ids.push(editorId!);
+  }
+  return ids;
 }
 
 /** The ids of the users watching a page (before any access check). */

@@ -23,7 +23,7 @@ import { keepFirstUnwatch, pageWatcherCount, watchingPage, watchingSpace } from 
 import { pageWatches, spaceWatches } from "./tables";
 
 // The automatic watch and the watcher lists the fan-out reads (notifications/fanout.ts).
-export { pageWatcherIds, spaceWatcherIds, watchAutomatically } from "./queries";
+export { pageWatcherIds, spaceWatcherIds, watchAutomatically, watchersAfterEdit } from "./queries";
 
 export interface WatchState {
   watching: boolean;

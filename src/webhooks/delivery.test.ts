@@ -233,6 +233,37 @@ describe("retries", () => {
     expect((await call(e, "GET", "/api/spaces/DOCS/webhooks", { as: owner })).body[0].consecutiveFailures).toBe(0);
   });
 
+  test("attempts that finish together are recorded together: each delivery its own numbered line and state, successes end the failure run", async () => {
+    const e = env({ env: ALLOW_LOOPBACK });
+    // The first two attempts fail, every later one succeeds.
+    const r = receiver((n) => (n < 2 ? new Response("no", { status: 500 }) : new Response("yes")));
+    const { owner } = await ownerWithSpace(e);
+    const hook = await newWebhook(e, owner, "DOCS", r.url, "space.updated");
+    for (let i = 0; i < 5; i++) await rename(e, owner, `Name ${i}`);
+    await runDueDeliveries(e.core);
+    expect(r.received.length).toBe(5);
+    let deliveries = await deliveriesOf(e, owner, "DOCS", hook.id);
+    expect(deliveries.map((d) => d.status).sort()).toEqual(["failed", "failed", "succeeded", "succeeded", "succeeded"]);
+    for (const d of deliveries) {
+      expect(d.attempts).toBe(1);
+      expect(d.log).toEqual([expect.objectContaining({ attempt: 1, statusCode: d.status === "succeeded" ? 200 : 500, responseSnippet: d.status === "succeeded" ? "yes" : "no" })]);
+      expect(d.nextAttemptAt).toBe(d.status === "succeeded" ? null : new Date(e.clock.now() + RETRY_DELAYS_MS[0]).toISOString());
+    }
+    e.clock.advance(RETRY_DELAYS_MS[0]);
+    await runDueDeliveries(e.core);
+    deliveries = await deliveriesOf(e, owner, "DOCS", hook.id);
+    expect(deliveries.map((d) => d.status)).toEqual(Array(5).fill("succeeded"));
+    expect(deliveries.map((d) => d.log.map((a) => [a.attempt, a.statusCode]).sort((a, b) => Number(a[0]) - Number(b[0]))).sort((a, b) => b.length - a.length)).toEqual([
+      [[1, 500], [2, 200]],
+      [[1, 500], [2, 200]],
+      [[1, 200]],
+      [[1, 200]],
+      [[1, 200]],
+    ]);
+    expect((await call(e, "GET", "/api/spaces/DOCS/webhooks", { as: owner })).body[0].consecutiveFailures).toBe(0);
+    expect(e.core.db.select().from(webhookAttempts).all().length).toBe(7);
+  });
+
   test("deliveries left waiting survive a restart and go out once allowed", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cairn-webhooks-"));
     cleanup(() => rmSync(dir, { recursive: true, force: true }));

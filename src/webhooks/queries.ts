@@ -9,16 +9,55 @@ import { perInstance } from "../platform/memo";
 export const queueStatements = perInstance((sqlite: Core["sqlite"]) => ({
   enabledHooksOf: sqlite.query<{ id: string; events: string }, [string]>("SELECT id, events FROM webhooks WHERE space_id = ? AND enabled = 1"),
   spaceKey: sqlite.query<{ key: string }, [string]>("SELECT key FROM spaces WHERE id = ?"),
-  insert: sqlite.query<never, Record<string, string>>(
-    "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload, status, next_attempt_at, created_at, updated_at) VALUES ($id, $webhookId, $eventId, $eventType, $payload, 'pending', $now, $now, $now)",
+  // One row per [id, webhookId] of the JSON array ?5.
+  insert: sqlite.query<never, [string, string, string, string, string]>(
+    `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload, status, next_attempt_at, created_at, updated_at)
+     SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?1, ?2, ?3, 'pending', ?4, ?4, ?4 FROM json_each(?5) WHERE true`,
   ),
 }));
+
+/** A delivery that is due, with what sending it needs of its webhook. */
+export interface DueDelivery {
+  id: string;
+  payload: string;
+  url: string;
+  secret: string;
+}
+
+/**
+ * A successful attempt as recordOutcomes hands it to the statements below, in one JSON array
+ * of [attemptId, deliveryId, startedAt, statusCode, durationMs, snippet] rows.
+ */
+export type SucceededRow = [string, string, string, number | null, number, string | null];
 
 /**
  * Every attempt runs these (several per change), so they are prepared once per instance. The
  * delivery's look-up reads two columns, never its payload.
  */
 export const outcomeStatements = perInstance((sqlite: Core["sqlite"]) => ({
+  // The sender's batch (sender.ts): raw and prepared once, reading only what a send needs
+  // (drizzle's select of both rows, built and mapped at each run, cost more than the query).
+  due: sqlite.query<DueDelivery, [string, number]>(
+    `SELECT d.id, d.payload, h.url, h.secret FROM webhook_deliveries d JOIN webhooks h ON h.id = d.webhook_id
+      WHERE d.status IN ('pending', 'failed') AND d.next_attempt_at <= ? AND h.enabled = 1
+      ORDER BY d.next_attempt_at, d.id LIMIT ?`,
+  ),
+  // Successful attempts, all of a flush in three statements (sender.ts, recordOutcomes): their
+  // log lines, numbered after each delivery's attempts so far (a delivery gone meanwhile has
+  // none), then the deliveries settled, then their webhooks' failure runs ended.
+  succeededLines: sqlite.query<never, [string]>(
+    `INSERT INTO webhook_attempts (id, delivery_id, attempt, started_at, status_code, error, duration_ms, response_snippet)
+     SELECT json_extract(j.value, '$[0]'), d.id, d.attempts + 1, json_extract(j.value, '$[2]'), json_extract(j.value, '$[3]'), NULL, json_extract(j.value, '$[4]'), json_extract(j.value, '$[5]')
+       FROM json_each(?) j JOIN webhook_deliveries d ON d.id = json_extract(j.value, '$[1]')`,
+  ),
+  succeededSettle: sqlite.query<{ webhookId: string }, [string, string]>(
+    `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = x.code, last_error = NULL, last_duration_ms = x.ms,
+            last_response_snippet = x.snippet, updated_at = ?1, status = 'succeeded', next_attempt_at = NULL
+       FROM (SELECT json_extract(value, '$[1]') AS id, json_extract(value, '$[3]') AS code, json_extract(value, '$[4]') AS ms, json_extract(value, '$[5]') AS snippet FROM json_each(?2)) AS x
+      WHERE webhook_deliveries.id = x.id
+      RETURNING webhook_id AS webhookId`,
+  ),
+  succeededHooks: sqlite.query<never, [string]>("UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (SELECT value FROM json_each(?)) AND consecutive_failures <> 0"),
   delivery: sqlite.query<{ attempts: number; webhookId: string }, [string]>("SELECT attempts, webhook_id AS webhookId FROM webhook_deliveries WHERE id = ?"),
   attempt: sqlite.query<never, Record<string, string | number | null>>(
     "INSERT INTO webhook_attempts (id, delivery_id, attempt, started_at, status_code, error, duration_ms, response_snippet) VALUES ($id, $deliveryId, $attempt, $startedAt, $statusCode, $error, $durationMs, $snippet)",

@@ -17,18 +17,18 @@
  * attempts in a row for one webhook (across its deliveries) switch it off, abandon its
  * waiting deliveries and record a webhook.disabled event for the space admins.
  */
-import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lt } from "drizzle-orm";
 import type { Core } from "../core";
 import { onEventRecorded, recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
 import { newId } from "../platform/crypto";
 import { guardedFetch } from "../platform/outbound";
-import { outcomeStatements } from "./queries";
+import { outcomeStatements, type DueDelivery, type SucceededRow } from "./queries";
 import { queueDeliveries } from "./queue";
 import { abandonWaiting } from "./service";
 import { deliveryHeaders } from "./signer";
-import { webhookDeliveries, webhooks, type DeliveryRow, type WebhookRow } from "./tables";
+import { webhookDeliveries, webhooks, type WebhookRow } from "./tables";
 
 /** The wait before attempt n+1 after attempt n failed. */
 export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 3_600_000, 3_600_000];
@@ -54,12 +54,10 @@ interface SenderState {
   /** Attempts made and not yet recorded (see recordOutcomes). */
   outcomes: Array<{ deliveryId: string; outcome: Outcome }>;
   flushQueued: boolean;
-  /** The question every run asks, built once at its first asking (see dueQuery). */
-  due: ReturnType<typeof dueQuery> | null;
 }
 
 const stateOf = perInstance(
-  (_sqlite: Core["sqlite"]): SenderState => ({ current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity, outcomes: [], flushQueued: false, due: null }),
+  (_sqlite: Core["sqlite"]): SenderState => ({ current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity, outcomes: [], flushQueued: false }),
 );
 
 /**
@@ -68,8 +66,8 @@ const stateOf = perInstance(
  */
 export function installWebhooks(core: Core, catchUp = true): void {
   const state = stateOf(core.sqlite);
-  onEventRecorded(core, (c, event) => {
-    if (queueDeliveries(c, event) > 0) kick(core);
+  onEventRecorded(core, (c, event, input) => {
+    if (queueDeliveries(c, event, input) > 0) kick(core);
   });
   const timer = setInterval(() => void runDueDeliveries(core), TICK_MS);
   timer.unref?.();
@@ -125,23 +123,24 @@ async function sendDue(core: Core, state: SenderState): Promise<void> {
     // Only committed rows go out: a group of writes still open (the timer fired mid-burst) may
     // hold deliveries that could yet be lost.
     while (core.commits.pending()) await core.commits.durable();
-    const due = (state.due ??= dueQuery(core))
-      .all({ now: iso(core.clock.now()) })
-      .filter((r) => !tried.has(r.delivery.id));
+    const read = outcomeStatements(core.sqlite).due.all(iso(core.clock.now()), BATCH);
+    const due = read.filter((r) => !tried.has(r.id));
     if (due.length === 0) return;
-    for (const r of due) tried.add(r.delivery.id);
+    for (const r of due) tried.add(r.id);
     // CONCURRENCY workers take the next row as soon as they are free: one slow receiver
     // holds up one worker, not the whole batch.
     let next = 0;
     const worker = async () => {
       while (next < due.length && !state.closed) {
-        const r = due[next++];
-        await attempt(core, state, r.hook, r.delivery);
+        await attempt(core, state, due[next++]);
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker));
     // The next batch reads the rows' states: everything attempted so far is recorded first.
     recordOutcomes(core, state);
+    // A short batch was everything due when it was read; a delivery queued since then has
+    // kicked a run of its own (queued behind this one), so no read to find nothing.
+    if (read.length < BATCH) return;
   }
   // MAX_BATCHES_PER_RUN sent and perhaps more due (a backlog after a burst of changes): go on
   // in a new run at once rather than at the next tick, which left it draining 500 per 5 s.
@@ -157,14 +156,14 @@ interface Outcome {
   startedAt: string;
 }
 
-async function attempt(core: Core, state: SenderState, hook: WebhookRow, delivery: DeliveryRow): Promise<void> {
+async function attempt(core: Core, state: SenderState, delivery: DueDelivery): Promise<void> {
   const startedAtMs = core.clock.now();
   const t0 = performance.now();
   const outcome: Outcome = { ok: false, statusCode: null, error: null, snippet: null, durationMs: 0, startedAt: iso(startedAtMs) };
   try {
     const res = await guardedFetch(
-      hook.url,
-      { method: "POST", headers: deliveryHeaders(hook.secret, delivery.id, startedAtMs, delivery.payload), body: delivery.payload },
+      delivery.url,
+      { method: "POST", headers: deliveryHeaders(delivery.secret, delivery.id, startedAtMs, delivery.payload), body: delivery.payload },
       // Redirects are not followed: after a 301/302 the payload would arrive as a bodiless GET
       // (or not at all) while the attempt counted as delivered. A 3xx is a failed attempt that
       // names where it pointed, so the admin can fix the URL; the usual retries apply.
@@ -172,7 +171,7 @@ async function attempt(core: Core, state: SenderState, hook: WebhookRow, deliver
     );
     outcome.statusCode = res.status;
     outcome.ok = res.status >= 200 && res.status < 300;
-    outcome.snippet = new TextDecoder().decode(res.body);
+    outcome.snippet = snippetText.decode(res.body);
     if (!outcome.ok) outcome.error = failureText(res.status, res.headers.get("location"));
   } catch (err) {
     outcome.error = err instanceof Error ? err.message : String(err);
@@ -187,6 +186,7 @@ async function attempt(core: Core, state: SenderState, hook: WebhookRow, deliver
   }
 }
 
+const snippetText = new TextDecoder();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** Why a non-2xx answer failed; a redirect names its Location (cut short: it is the receiver's text). */
@@ -209,12 +209,44 @@ function recordOutcomes(core: Core, state: SenderState): void {
   if (done.length === 0) return;
   try {
     core.bookkeeping(() => {
-      for (const { deliveryId, outcome } of done) recordOutcome(core, deliveryId, outcome);
+      // Successes (nearly all of them) are recorded together, failures one by one in their
+      // order; the successes before a failure first, so a webhook's run of failures counts
+      // in the order the attempts finished.
+      let succeeded: SucceededRow[] = [];
+      for (const { deliveryId, outcome } of done) {
+        if (outcome.ok) {
+          succeeded.push([newId(), deliveryId, outcome.startedAt, outcome.statusCode, outcome.durationMs, outcome.snippet]);
+          continue;
+        }
+        recordSucceeded(core, succeeded);
+        succeeded = [];
+        recordOutcome(core, deliveryId, outcome);
+      }
+      recordSucceeded(core, succeeded);
     });
   } catch (err) {
     // Nothing recorded: the rows stay due and are tried again.
     core.log.error("webhook attempts not recorded", { deliveries: done.length, error: err instanceof Error ? err.message : String(err) });
   }
+}
+
+/**
+ * Successful attempts, in three statements however many (inside recordOutcomes' transaction):
+ * what recordOutcome does for one, for all. A delivery attempted twice in one flush (not
+ * expected: a run records its batch before it reads the next) goes one by one, so each
+ * attempt gets its own number.
+ */
+function recordSucceeded(core: Core, rows: SucceededRow[]): void {
+  if (rows.length === 0) return;
+  if (new Set(rows.map((r) => r[1])).size !== rows.length) {
+    for (const [, deliveryId, startedAt, statusCode, durationMs, snippet] of rows) recordOutcome(core, deliveryId, { ok: true, statusCode, error: null, snippet, durationMs, startedAt });
+    return;
+  }
+  const q = outcomeStatements(core.sqlite);
+  const json = JSON.stringify(rows);
+  q.succeededLines.run(json);
+  const hooks = new Set(q.succeededSettle.all(iso(core.clock.now()), json).map((r) => r.webhookId));
+  if (hooks.size) q.succeededHooks.run(JSON.stringify([...hooks]));
 }
 
 /** The attempt's log line, the delivery's state, the webhook's failure count (inside recordOutcomes' transaction). */
@@ -262,23 +294,6 @@ function disableWebhook(core: Core, hook: WebhookRow, lastError: string | null):
 }
 
 /** Drops finished deliveries older than KEEP_FINISHED_MS, at most once an hour. */
-/**
- * The deliveries due now, with their webhooks. Asked every 5 seconds for the life of the
- * server: built each time, its two tables' columns cost ~1,000 calls into the query builder
- * per run, enough for an idle server to have the JIT optimize the builder (and page in the
- * optimizing compiler) while it does nothing.
- */
-function dueQuery(core: Core) {
-  return core.db
-    .select({ delivery: webhookDeliveries, hook: webhooks })
-    .from(webhookDeliveries)
-    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-    .where(and(inArray(webhookDeliveries.status, ["pending", "failed"]), lte(webhookDeliveries.nextAttemptAt, sql.placeholder("now")), eq(webhooks.enabled, true)))
-    .orderBy(webhookDeliveries.nextAttemptAt, webhookDeliveries.id)
-    .limit(BATCH)
-    .prepare();
-}
-
 function prune(core: Core, state: SenderState): void {
   const now = core.clock.now();
   if (now - state.lastPruneAt < 3_600_000) return;

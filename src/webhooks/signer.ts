@@ -15,8 +15,21 @@ export function newWebhookSecret(): string {
   return PREFIX + Buffer.from(randomBytes(32)).toString("base64");
 }
 
+/** The HMAC key of each secret seen, decoded once (every delivery and retry signs with it). */
+const keys = new Map<string, Buffer>();
+const MAX_KEYS = 1_000;
+
+function keyOf(secret: string): Buffer {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    keys.set(secret, (key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, "base64")));
+  }
+  return key;
+}
+
 export function signature(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, "base64");
+  const key = keyOf(secret);
   // Bun's hasher rather than node:crypto: this module loads before the server listens, where
   // importing node:crypto (Node's stream classes) cost ~4 ms of every start.
   return `v1,${new Bun.CryptoHasher("sha256", key).update(`${id}.${timestampSeconds}.${body}`).digest("base64")}`;
