@@ -18,6 +18,7 @@ import { labels, pageLabels } from "../labels/tables";
 import { OPERATION, PRINCIPAL, spaceGrants } from "../permissions/tables";
 import { blobStore, type BlobLease } from "../platform/blobstore";
 import { iso } from "../platform/clock";
+import { fsyncPathOffLoop } from "../platform/durable-file";
 import { newId } from "../platform/crypto";
 import { AppError } from "../platform/errors";
 import { findSpaceByKey } from "../spaces/service";
@@ -138,6 +139,10 @@ export async function writeStaged(core: Core, imported: ImportedSpace, planning:
       // without it.
       await core.commits.durable();
       if (core.commits.failures() !== failures) throw new Error("a slice of the import could not be committed");
+      // The slice committed without an fsync (writeSlice): its frames reach the disk here, the
+      // wait on a worker thread, so the log never holds much unsynced and the publishing
+      // commit's fsync, on the event loop, finds little left to write.
+      await fsyncPathOffLoop(`${core.data.dbPath}-wal`);
       await opts.afterSlice?.(slice);
       // Requests that arrived during the slice go first.
       await yieldToLoop();
@@ -204,7 +209,12 @@ export function stageSpace(core: Core, plan: ImportPlan, actor: { id: string }):
   });
 }
 
-/** One slice's rows (plan.ts PlanOptions.slices) into the staged space, in one transaction. */
+/**
+ * One slice's rows (plan.ts PlanOptions.slices) into the staged space, in one transaction,
+ * committed without an fsync of its own (platform/db/transactions.ts, `unsynced`): nobody is told
+ * of these rows before publishStaged, whose synced COMMIT makes every earlier frame of the log
+ * durable; a power cut before it leaves a staged space, which the next start removes.
+ */
 export function writeSlice(core: Core, plan: ImportPlan, stored: StoredBlobs): void {
   core.tx(() => {
     insertPagesAndVersions(core, plan.pages, plan.versions);
@@ -226,7 +236,7 @@ export function writeSlice(core: Core, plan: ImportPlan, stored: StoredBlobs): v
       plan.comments.filter((c) => c.parentId),
       (batch) => core.db.insert(comments).values(batch).run(),
     );
-  });
+  }, { unsynced: true });
 }
 
 /**
