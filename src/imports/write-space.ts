@@ -206,7 +206,8 @@ export function stageSpace(core: Core, plan: ImportPlan, actor: { id: string }):
         updatedAt: now,
       })
       .run();
-  });
+    // Unsynced, as the slices are (writeSlice): nobody sees the row before the publishing commit.
+  }, { unsynced: true });
 }
 
 /**
