@@ -7,11 +7,13 @@
  * the moment RSS peaked. Not a timing: the figures are bytes, so the shared lock is not needed.
  */
 import { heapStats } from "bun:jsc";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { call, makeEnv, signUp } from "../../tests/harness";
 import { importZip, packOf } from "../../src/imports/testing";
 import { ownerCaller, seedSpacePages } from "./seed-pages";
 
+/** `--mark`: a look for a file named for the import's start and end, so `strace -e openat,…` can window its trace. */
+const mark = process.argv.includes("--mark") ? (what: string) => existsSync(`/tmp/cairn-mark-import-${what}`) : () => false;
 const pages = Number(process.argv.find((a) => a.startsWith("--pages="))?.slice(8) ?? 10_000);
 const MB = 1024 * 1024;
 
@@ -44,7 +46,9 @@ try {
     if (s.rss >= atPeak.rss) atPeak = s;
   }, 20);
   const t0 = performance.now();
+  mark("start");
   const res = await importZip(env, owner, pack, { key: "IMP" });
+  mark("end");
   clearInterval(timer);
   if (res.status !== 201) throw new Error(`import: ${res.status} ${res.text.slice(0, 300)}`);
   console.log(`imported in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
