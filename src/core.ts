@@ -49,7 +49,7 @@ export interface Core {
    * outcomes, job rows). No kept answer reads what it writes, so the stamp stays; a later
    * backend whose reads run on a replica would send these to the primary here.
    */
-  bookkeeping<T>(fn: () => T): T;
+  bookkeeping<T>(fn: () => T, how?: TxOptions): T;
   /** Background work that survives restarts (platform/jobs/runner.ts); its worker runs in the server only. */
   jobs: Jobs;
   /** Maintenance mode (platform/maintenance.ts): on while a restore replaces the data. */
@@ -172,7 +172,7 @@ export function assembleCore(parts: CoreParts): Core {
     beforeCommit: (fn) => commitHooks.push(fn),
     stamp,
     // Skipped in maintenance (nothing reads its answer then: the jobs worker is paused).
-    bookkeeping: (fn) => (maintenance.active() && !transactions.inTx() ? (undefined as never) : stamp.bookkeeping(() => transactions.tx(fn))),
+    bookkeeping: (fn, how) => (maintenance.active() && !transactions.inTx() ? (undefined as never) : stamp.bookkeeping(() => transactions.tx(fn, how))),
     maintenance,
     onDataReplaced: (fn) => maintenance.onDataReplaced(fn),
     wal: parts.wal ?? null,
