@@ -120,6 +120,12 @@ export async function writeStaged(core: Core, imported: ImportedSpace, planning:
   let staged: string | null = null;
   let notWriting = () => {};
   let committed = false;
+  // The last slice's log frames on their way to the disk (an error, or null once there).
+  let syncing: Promise<unknown> = Promise.resolve(null);
+  const synced = async () => {
+    const err = await syncing;
+    if (err) throw err;
+  };
   try {
     const write = async (slice: ImportPlan) => {
       if (staged === null) {
@@ -131,6 +137,7 @@ export async function writeStaged(core: Core, imported: ImportedSpace, planning:
       if (!hasRows(slice)) return;
       await storeBlobs(core, slice, imported.blobs, stored);
       if (opts.signal?.aborted) throw cancelled();
+      await synced();
       const failures = core.commits.failures();
       writeSlice(core, slice, stored);
       // The slice's COMMIT runs in the next turn (group commit): waited for here, then one more
@@ -139,15 +146,20 @@ export async function writeStaged(core: Core, imported: ImportedSpace, planning:
       // without it.
       await core.commits.durable();
       if (core.commits.failures() !== failures) throw new Error("a slice of the import could not be committed");
-      // The slice committed without an fsync (writeSlice): its frames reach the disk here, the
-      // wait on a worker thread, so the log never holds much unsynced and the publishing
-      // commit's fsync, on the event loop, finds little left to write.
-      await fsyncPathOffLoop(`${core.data.dbPath}-wal`);
+      // The slice committed without an fsync (writeSlice): its frames reach the disk on a worker
+      // thread while the plan checks the next slice, which is written once they are there. So
+      // the log never holds much unsynced, and the publishing commit's fsync, on the event
+      // loop, finds little left to write. A failed fsync fails the import.
+      syncing = fsyncPathOffLoop(`${core.data.dbPath}-wal`).then(
+        () => null,
+        (err: unknown) => err,
+      );
       await opts.afterSlice?.(slice);
       // Requests that arrived during the slice go first.
       await yieldToLoop();
     };
     const plan = await planImport(core, imported, { ...planning, slices: { pages: opts.slicePages ?? SLICE_PAGES, bytes: SLICE_BYTES, write } });
+    await synced();
     opts.beforePublish?.();
     if (opts.signal?.aborted) throw cancelled();
     const row = publishStaged(core, plan, actor);
