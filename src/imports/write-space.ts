@@ -18,7 +18,7 @@ import { labels, pageLabels } from "../labels/tables";
 import { OPERATION, PRINCIPAL, spaceGrants } from "../permissions/tables";
 import { blobStore, type BlobLease } from "../platform/blobstore";
 import { iso } from "../platform/clock";
-import { fsyncPathOffLoop } from "../platform/durable-file";
+import { fsyncPathOffLoop } from "../platform/fsync-off-loop";
 import { newId } from "../platform/crypto";
 import { AppError } from "../platform/errors";
 import { findSpaceByKey } from "../spaces/service";

@@ -82,10 +82,8 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
   /**
    * (Re-)indexes up to `size` noted pages in one transaction. `every`: pages from search_dirty,
    * into every index; else pages from search_backfill, into the indexes added after them (the
-   * recent index and title words). Unsynced (platform/db/transactions.ts): the index is the
-   * pages' words, told to nobody as a write; a power cut that loses it loses the marks' removal
-   * with it, so those pages are indexed again. Its fsync was one more on the event loop per
-   * turn of a drain (an import's thousands of pages). Inside a write's own transaction it joins it.
+   * recent index and title words). Unsynced (platform/db/transactions.ts): a batch lost to a
+   * power cut loses its marks' removal too, so those pages are indexed again.
    */
   const indexBatch = (size: number, every: boolean): void =>
     core.tx(() => {

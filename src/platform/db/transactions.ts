@@ -14,15 +14,11 @@
  * other direct users of the core commit each transaction at once (grouping off). The semantics are
  * the same, only the moment of COMMIT moves.
  *
- * An unsynced transaction (`tx(fn, { unsynced: true })`) commits with synchronous=NORMAL: no
- * fsync of its own. Only for writes nobody is told about until a later synced commit, whose
- * fsync of the log covers every frame before it (an import's hidden slices: a power cut before
- * the publishing commit loses the staged space, which the next start removes anyway). In WAL mode
- * NORMAL keeps the database consistent (the log is still synced before a checkpoint and at its
- * restart); it gives up only durability. SQLite refuses to change the level inside a
- * transaction, so an unsynced group is never shared with a synced write: a synced write that
- * finds one open commits it first and opens its own group; an unsynced write that finds a synced
- * group open joins it (synced, which is more than it asked for).
+ * An unsynced transaction (`tx(fn, { unsynced: true })`) commits with synchronous=NORMAL, no fsync
+ * of its own: only for writes nobody is told about before a later synced commit, whose fsync of
+ * the log makes every frame before it durable (docs/decisions.md, "Export and import"). SQLite
+ * refuses to change the level inside a transaction, so a synced write that finds an unsynced
+ * group open commits it first; an unsynced write joins an open synced group.
  */
 import type { Database } from "bun:sqlite";
 import { noteRollback, noteWriting } from "./change-stamp";
