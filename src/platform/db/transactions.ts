@@ -189,7 +189,8 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
 
   function member<T>(fn: () => T, synced: boolean): T {
     // A synced write never shares an unsynced group: that one commits now, without waiting for the turn's end.
-    if (synced && group && !group.synced) commitGroup();
+    // (A loop: the committed group's after-commit work may open another.)
+    while (synced && group && !group.synced) commitGroup();
     group ??= openGroup(synced);
     savepoint();
     depth++;
