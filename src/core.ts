@@ -10,7 +10,7 @@ import { migrate } from "./platform/db/migrate";
 import { writeEmptyDatabase } from "./platform/db/empty-image";
 import { sqliteChangeStamp, type ChangeStamp } from "./platform/db/change-stamp";
 import { checkpointWal, letSqliteCheckpoint, openSqlite, toDrizzle, type Db } from "./platform/db/open";
-import { createTransactions, type Transactions } from "./platform/db/transactions";
+import { createTransactions, type Transactions, type TxOptions } from "./platform/db/transactions";
 import { createJobs, type Jobs } from "./platform/jobs/runner";
 import { createLogger, type Logger } from "./platform/log";
 import type { WalArchive } from "./platform/backup/types";
@@ -31,8 +31,8 @@ export interface Core {
   clock: Clock;
   log: Logger;
   version: string;
-  /** One write transaction (BEGIN IMMEDIATE); nested calls join the outer one. */
-  tx<T>(fn: () => T): T;
+  /** One write transaction (BEGIN IMMEDIATE); nested calls join the outer one. `unsynced`: platform/db/transactions.ts. */
+  tx<T>(fn: () => T, how?: TxOptions): T;
   /** Inside a tx() callback. */
   inTx(): boolean;
   /** Work that acts outside the database on what was written: runs once it is committed. */
@@ -49,7 +49,7 @@ export interface Core {
    * outcomes, job rows). No kept answer reads what it writes, so the stamp stays; a later
    * backend whose reads run on a replica would send these to the primary here.
    */
-  bookkeeping<T>(fn: () => T): T;
+  bookkeeping<T>(fn: () => T, how?: TxOptions): T;
   /** Background work that survives restarts (platform/jobs/runner.ts); its worker runs in the server only. */
   jobs: Jobs;
   /** Maintenance mode (platform/maintenance.ts): on while a restore replaces the data. */
@@ -162,9 +162,9 @@ export function assembleCore(parts: CoreParts): Core {
     version: VERSION,
     // In maintenance a write is refused before it could wait on the restore's lock (which
     // would hold the event loop for busy_timeout) or be lost under the restored rows.
-    tx: (fn) => {
+    tx: (fn, how) => {
       if (!transactions.inTx() && maintenance.writesHeld()) throw maintenanceRefusal(maintenance);
-      return transactions.tx(fn);
+      return transactions.tx(fn, how);
     },
     inTx: transactions.inTx,
     afterCommit: transactions.afterCommit,
@@ -172,7 +172,7 @@ export function assembleCore(parts: CoreParts): Core {
     beforeCommit: (fn) => commitHooks.push(fn),
     stamp,
     // Skipped in maintenance (nothing reads its answer then: the jobs worker is paused).
-    bookkeeping: (fn) => (maintenance.active() && !transactions.inTx() ? (undefined as never) : stamp.bookkeeping(() => transactions.tx(fn))),
+    bookkeeping: (fn, how) => (maintenance.active() && !transactions.inTx() ? (undefined as never) : stamp.bookkeeping(() => transactions.tx(fn, how))),
     maintenance,
     onDataReplaced: (fn) => maintenance.onDataReplaced(fn),
     wal: parts.wal ?? null,

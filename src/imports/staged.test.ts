@@ -186,6 +186,33 @@ describe("a staged import", () => {
     ]);
   }, 30_000);
 
+  test("slices commit without an fsync of their own (synchronous NORMAL); the publishing commit, and any other write meanwhile, with one (FULL)", async () => {
+    const { imported, done } = await converted(await packOfPages(pagesOf(200)));
+    const level = () => (env.core.sqlite.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
+    // Each transaction's level as it ends (before COMMIT): 1 NORMAL, 2 FULL.
+    const levels: number[] = [];
+    env.core.beforeCommit(() => levels.push(level()));
+    const edits: number[] = [];
+    try {
+      await writeStaged(env.core, imported, planning("SYNCS"), { id: owner.id, ip: null }, {
+        slicePages: 50,
+        afterSlice: async () => {
+          // A person's write between slices: synced, in a group of its own.
+          const res = await call(env, "PUT", "/api/auth/me", { as: owner, body: { displayName: `Owner ${edits.length}` } });
+          edits.push(res.status);
+        },
+      });
+    } finally {
+      done();
+    }
+    expect(edits).toEqual([200, 200, 200, 200]);
+    // The staged space's row and the four slices (and the search index's catch-up, unsynced too);
+    // a person's write never shares their group (platform/db/transactions.test.ts).
+    expect(levels.filter((l) => l === 1).length).toBeGreaterThanOrEqual(5);
+    expect(levels.at(-1)).toBe(2);
+    expect(level()).toBe(2);
+  }, 30_000);
+
   test("a failure inside a slice's transaction removes the slices before it", async () => {
     const { imported, done } = await converted(await packOfPages(pagesOf(250)));
     const before = footprint(env);

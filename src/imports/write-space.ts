@@ -18,6 +18,7 @@ import { labels, pageLabels } from "../labels/tables";
 import { OPERATION, PRINCIPAL, spaceGrants } from "../permissions/tables";
 import { blobStore, type BlobLease } from "../platform/blobstore";
 import { iso } from "../platform/clock";
+import { fsyncPathOffLoop } from "../platform/fsync-off-loop";
 import { newId } from "../platform/crypto";
 import { AppError } from "../platform/errors";
 import { findSpaceByKey } from "../spaces/service";
@@ -119,6 +120,12 @@ export async function writeStaged(core: Core, imported: ImportedSpace, planning:
   let staged: string | null = null;
   let notWriting = () => {};
   let committed = false;
+  // The last slice's log frames on their way to the disk (an error, or null once there).
+  let syncing: Promise<unknown> = Promise.resolve(null);
+  const synced = async () => {
+    const err = await syncing;
+    if (err) throw err;
+  };
   try {
     const write = async (slice: ImportPlan) => {
       if (staged === null) {
@@ -130,6 +137,7 @@ export async function writeStaged(core: Core, imported: ImportedSpace, planning:
       if (!hasRows(slice)) return;
       await storeBlobs(core, slice, imported.blobs, stored);
       if (opts.signal?.aborted) throw cancelled();
+      await synced();
       const failures = core.commits.failures();
       writeSlice(core, slice, stored);
       // The slice's COMMIT runs in the next turn (group commit): waited for here, then one more
@@ -138,11 +146,20 @@ export async function writeStaged(core: Core, imported: ImportedSpace, planning:
       // without it.
       await core.commits.durable();
       if (core.commits.failures() !== failures) throw new Error("a slice of the import could not be committed");
+      // The slice committed without an fsync (writeSlice): its frames reach the disk on a worker
+      // thread while the plan checks the next slice, which is written once they are there. So
+      // the log never holds much unsynced, and the publishing commit's fsync, on the event
+      // loop, finds little left to write. A failed fsync fails the import.
+      syncing = fsyncPathOffLoop(`${core.data.dbPath}-wal`).then(
+        () => null,
+        (err: unknown) => err,
+      );
       await opts.afterSlice?.(slice);
       // Requests that arrived during the slice go first.
       await yieldToLoop();
     };
     const plan = await planImport(core, imported, { ...planning, slices: { pages: opts.slicePages ?? SLICE_PAGES, bytes: SLICE_BYTES, write } });
+    await synced();
     opts.beforePublish?.();
     if (opts.signal?.aborted) throw cancelled();
     const row = publishStaged(core, plan, actor);
@@ -201,10 +218,16 @@ export function stageSpace(core: Core, plan: ImportPlan, actor: { id: string }):
         updatedAt: now,
       })
       .run();
-  });
+    // Unsynced, as the slices are (writeSlice): nobody sees the row before the publishing commit.
+  }, { unsynced: true });
 }
 
-/** One slice's rows (plan.ts PlanOptions.slices) into the staged space, in one transaction. */
+/**
+ * One slice's rows (plan.ts PlanOptions.slices) into the staged space, in one transaction,
+ * committed without an fsync of its own (platform/db/transactions.ts, `unsynced`): nobody is told
+ * of these rows before publishStaged, whose synced COMMIT makes every earlier frame of the log
+ * durable; a power cut before it leaves a staged space, which the next start removes.
+ */
 export function writeSlice(core: Core, plan: ImportPlan, stored: StoredBlobs): void {
   core.tx(() => {
     insertPagesAndVersions(core, plan.pages, plan.versions);
@@ -226,7 +249,7 @@ export function writeSlice(core: Core, plan: ImportPlan, stored: StoredBlobs): v
       plan.comments.filter((c) => c.parentId),
       (batch) => core.db.insert(comments).values(batch).run(),
     );
-  });
+  }, { unsynced: true });
 }
 
 /**

@@ -26,8 +26,9 @@ export function indexMerger(core: Core): (pages: number) => boolean {
       const index = INDEXES[at];
       const before = changes.get()!.n;
       // Negative the first time (every segment onto one level), positive after, so a segment
-      // written meanwhile does not start the merge over.
-      core.bookkeeping(() => merge[index].run(started ? pages : -pages));
+      // written meanwhile does not start the merge over. Unsynced, as the index's catch-up is
+      // (fts5.ts): a merge lost to a power cut is merged again.
+      core.bookkeeping(() => merge[index].run(started ? pages : -pages), { unsynced: true });
       if (changes.get()!.n - before >= 2) {
         started = true;
         return false;

@@ -82,7 +82,8 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
   /**
    * (Re-)indexes up to `size` noted pages in one transaction. `every`: pages from search_dirty,
    * into every index; else pages from search_backfill, into the indexes added after them (the
-   * recent index and title words).
+   * recent index and title words). Unsynced (platform/db/transactions.ts): a batch lost to a
+   * power cut loses its marks' removal too, so those pages are indexed again.
    */
   const indexBatch = (size: number, every: boolean): void =>
     core.tx(() => {
@@ -108,7 +109,7 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
         addTitleWords.run(row.docId, title);
         recent.add(row.docId, floor, title, text);
       }
-    });
+    }, { unsynced: true });
 
   return {
     markDirty(docIds) {

@@ -197,3 +197,60 @@ describe("the WAL archive's observer", () => {
     expect(moments).toEqual(["locked in tx", "released"]);
   });
 });
+
+describe("unsynced transactions (committed without an fsync of their own)", () => {
+  /** synchronous as the connection has it now: 1 NORMAL, 2 FULL. */
+  const level = (db: Database) => db.query<{ synchronous: number }, []>("PRAGMA synchronous").get()!.synchronous;
+
+  test("one commit per transaction: NORMAL for that one, FULL again after its COMMIT and after a rollback", () => {
+    const { db, txs, insert, seen } = setup(false);
+    const during: number[] = [];
+    txs.tx(() => (insert("a"), during.push(level(db))), { unsynced: true });
+    expect(seen()).toEqual(["a"]);
+    expect(level(db)).toBe(2);
+    expect(() => txs.tx(() => (insert("b"), during.push(level(db)), (() => { throw new Error("no"); })()), { unsynced: true })).toThrow("no");
+    expect(level(db)).toBe(2);
+    txs.tx(() => (insert("c"), during.push(level(db))));
+    expect(during).toEqual([1, 1, 2]);
+    expect(seen()).toEqual(["a", "c"]);
+  });
+
+  test("grouped: a synced write never shares an unsynced group; it commits that one first and opens its own", async () => {
+    const { db, txs, insert, seen } = setup(true);
+    const during: number[] = [];
+    txs.tx(() => (insert("slice"), during.push(level(db))), { unsynced: true });
+    expect(seen()).toEqual([]);
+    txs.tx(() => (insert("edit"), during.push(level(db))));
+    // The unsynced group was committed when the synced write came; the synced one waits for the turn's end.
+    expect(seen()).toEqual(["slice"]);
+    expect(txs.pending()).toBe(true);
+    await txs.durable();
+    expect(seen()).toEqual(["slice", "edit"]);
+    expect(during).toEqual([1, 2]);
+    expect(level(db)).toBe(2);
+  });
+
+  test("grouped: an unsynced write joins an open synced group (synced); unsynced members share their own group", async () => {
+    const { db, txs, insert, seen } = setup(true);
+    const during: number[] = [];
+    txs.tx(() => (insert("edit"), during.push(level(db))));
+    txs.tx(() => (insert("slice"), during.push(level(db))), { unsynced: true });
+    await txs.durable();
+    expect(seen()).toEqual(["edit", "slice"]);
+    txs.tx(() => (insert("s1"), during.push(level(db))), { unsynced: true });
+    txs.tx(() => (insert("s2"), during.push(level(db))), { unsynced: true });
+    expect(seen()).toEqual(["edit", "slice"]);
+    await txs.durable();
+    expect(seen()).toEqual(["edit", "slice", "s1", "s2"]);
+    expect(during).toEqual([2, 2, 1, 1]);
+    expect(level(db)).toBe(2);
+  });
+
+  test("grouped: a failing unsynced member leaves the level FULL once its group ends", async () => {
+    const { db, txs, insert, seen } = setup(true);
+    expect(() => txs.tx(() => (insert("x"), (() => { throw new Error("no"); })()), { unsynced: true })).toThrow("no");
+    await txs.durable();
+    expect(seen()).toEqual([]);
+    expect(level(db)).toBe(2);
+  });
+});

@@ -13,12 +13,23 @@
  * deleting blobs) runs through `afterCommit`. The server and the test harness group; the CLI and
  * other direct users of the core commit each transaction at once (grouping off). The semantics are
  * the same, only the moment of COMMIT moves.
+ *
+ * An unsynced transaction (`tx(fn, { unsynced: true })`) commits with synchronous=NORMAL, no fsync
+ * of its own: only for writes nobody is told about before a later synced commit, whose fsync of
+ * the log makes every frame before it durable (docs/decisions.md, "Export and import"). SQLite
+ * refuses to change the level inside a transaction, so a synced write that finds an unsynced
+ * group open commits it first; an unsynced write joins an open synced group.
  */
 import type { Database } from "bun:sqlite";
 import { noteRollback, noteWriting } from "./change-stamp";
 
+export interface TxOptions {
+  /** Commit without an fsync (see above): only for writes nobody is told about before a later synced commit. */
+  unsynced?: boolean;
+}
+
 export interface Transactions {
-  tx<T>(fn: () => T): T;
+  tx<T>(fn: () => T, how?: TxOptions): T;
   /** Inside a tx() callback (not merely while a group is open). */
   inTx(): boolean;
   /**
@@ -37,6 +48,8 @@ export interface Transactions {
 }
 
 interface Group {
+  /** Committed with an fsync (FULL); false: an unsynced group (NORMAL until it ends). */
+  synced: boolean;
   after: Array<() => void>;
   settled: Promise<void>;
   settle: () => void;
@@ -82,6 +95,10 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
   const savepoint = control("SAVEPOINT member");
   const release = control("RELEASE member");
   const rollbackMember = control("ROLLBACK TO member");
+  // Outside a transaction only (SQLite refuses the change inside one). Compiled at each call:
+  // SQLite applies this pragma when it compiles it, so a kept statement would do nothing when run.
+  const syncNormal = () => sqlite.exec("PRAGMA synchronous = NORMAL");
+  const syncFull = () => sqlite.exec("PRAGMA synchronous = FULL");
 
   const rollback = () => {
     if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
@@ -89,15 +106,26 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
     observe("released");
   };
 
-  function openGroup(): Group {
-    begin();
+  function openGroup(synced: boolean): Group {
+    if (!synced) syncNormal();
+    try {
+      begin();
+    } catch (err) {
+      if (!synced) syncFull();
+      throw err;
+    }
     observe("locked");
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
-    const g: Group = { after: [], settled, settle };
+    const g: Group = { synced, after: [], settled, settle };
     setImmediate(commitGroup);
     return g;
   }
+
+  /** Back to FULL once an unsynced group's transaction has ended (committed or rolled back). */
+  const ended = (g: Group) => {
+    if (!g.synced && !sqlite.inTransaction) syncFull();
+  };
 
   function commitGroup(): void {
     const g = group;
@@ -105,12 +133,14 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
     group = null;
     try {
       commit();
+      ended(g);
       observe("released");
     } catch (err) {
       // 1. the disk refused (full, I/O error): every member's writes are lost together;
       // 2. count it, so every request that waited on this group answers an error;
       // 3. drop the after-commit work, which would act on rows that do not exist.
       rollback();
+      ended(g);
       failed++;
       opts.onError("group commit failed", err);
       g.settle();
@@ -129,17 +159,25 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
     return result;
   }
 
-  function immediate<T>(fn: () => T): T {
-    begin();
+  function immediate<T>(fn: () => T, synced: boolean): T {
+    if (!synced) syncNormal();
+    try {
+      begin();
+    } catch (err) {
+      if (!synced) syncFull();
+      throw err;
+    }
     observe("locked");
     depth++;
     try {
       const result = run(fn, commit);
+      if (!synced) syncFull();
       observe("released");
       return result;
     } catch (err) {
       memberAfter = [];
       rollback();
+      if (!synced && !sqlite.inTransaction) syncFull();
       throw err;
     } finally {
       depth--;
@@ -149,8 +187,11 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
     }
   }
 
-  function member<T>(fn: () => T): T {
-    group ??= openGroup();
+  function member<T>(fn: () => T, synced: boolean): T {
+    // A synced write never shares an unsynced group: that one commits now, without waiting for the turn's end.
+    // (A loop: the committed group's after-commit work may open another.)
+    while (synced && group && !group.synced) commitGroup();
+    group ??= openGroup(synced);
     savepoint();
     depth++;
     try {
@@ -169,6 +210,7 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
         group = null;
         failed++;
         noteRollback(sqlite);
+        if (g) ended(g);
         observe("released");
         g?.settle();
       }
@@ -180,12 +222,13 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
   }
 
   return {
-    tx(fn) {
+    tx(fn, how) {
       if (depth > 0) return fn();
       // The change stamp is read afresh while this runs and once after (change-stamp.ts).
       noteWriting(sqlite, true);
+      const synced = !how?.unsynced;
       try {
-        return opts.grouped ? member(fn) : immediate(fn);
+        return opts.grouped ? member(fn, synced) : immediate(fn, synced);
       } finally {
         noteWriting(sqlite, false);
       }

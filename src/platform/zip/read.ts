@@ -264,8 +264,8 @@ function entryOf(blob: Blob, raw: Raw, directoryAt: number, nameLength: number):
     return out;
   }
 
-  async function* chunks(): AsyncGenerator<Uint8Array> {
-    const { start, data } = await locate();
+  async function* chunks(located?: { start: number; data: Uint8Array | null }): AsyncGenerator<Uint8Array> {
+    const { start, data } = located ?? (await locate());
     if (data) {
       yield whole(data);
       return;
@@ -305,9 +305,13 @@ function entryOf(blob: Blob, raw: Raw, directoryAt: number, nameLength: number):
     if (crc >>> 0 !== raw.crc >>> 0) throw new ZipRefused("an entry's checksum does not match", raw.path);
   }
   async function read(): Promise<Uint8Array> {
+    const located = await locate();
+    // A small entry is one piece already: no copy of it (a pack reads thousands, each twice,
+    // and every copy is garbage until the next collection).
+    if (located.data) return whole(located.data);
     const out = new Uint8Array(raw.size);
     let at = 0;
-    for await (const c of chunks()) {
+    for await (const c of chunks(located)) {
       out.set(c, at);
       at += c.byteLength;
     }
@@ -317,7 +321,7 @@ function entryOf(blob: Blob, raw: Raw, directoryAt: number, nameLength: number):
     path: raw.path,
     size: raw.size,
     read,
-    chunks,
+    chunks: () => chunks(),
     text: async () => new TextDecoder().decode(await read()),
   };
 }
