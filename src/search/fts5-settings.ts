@@ -1,40 +1,28 @@
 import type { Core } from "../core";
 
 /**
- * Part of the FTS5 index (fts5.ts): the settings FTS5 keeps in each index's _config table, set
- * by the indexer inside its own batches (never at start: a server that indexes nothing writes
- * nothing), and only where they differ from what is stored.
- *
- * 'hashsize': FTS5's buffer of a transaction's new words before it writes them out as a segment
- * (1 MB unless set). A batch of 500 pages of 500 words filled 1 MB two or three times in each
- * body index, so each batch wrote several small segments that FTS5 then merged again and again;
- * with 4 MB a batch is one segment (seeding 5,000 pages: a third fewer index rows, the
- * catch-up's CPU ~15 % less). The buffer is freed at COMMIT; answers are the same.
- *
- * 'automerge' and 'crisismerge' during a bulk catch-up (a backlog of more than one batch, caught
- * up in one call: seeding): by default FTS5 merges segments a little after every batch
- * (automerge 4) and at once when a level holds 16 (crisismerge), so a backlog's pages were
- * rewritten once per level as the levels filled. A bulk catch-up is followed by merging the
- * whole index into one segment (SearchIndex.tidy), which rewrites every page once more anyway:
- * so during it automerge is off and crisismerge 64 (bounds the segments a query would walk if
- * one ran meanwhile), and both go back to FTS5's defaults when it ends. Set before a crash, they
- * are put back by the next process's first batch. Segments never change an answer.
+ * Part of the FTS5 index (fts5.ts): FTS5's settings in each index's _config table, written by the
+ * indexer in its own batches and only where they differ (a server that indexes nothing writes
+ * nothing). 'hashsize' 4 MB for the body indexes: a batch of 500 pages is one segment, not
+ * several. During a bulk catch-up (seeding) 'automerge' is off and 'crisismerge' 64: the tidy
+ * after it merges everything once, instead of every level as it fills; the defaults come back
+ * when it ends, or at the next process's first batch after a crash (docs/decisions.md, "Search").
  */
 
 const BODY_INDEXES = ["search_words", "search_recent"] as const;
 const INDEXES = [...BODY_INDEXES, "search_titles", "search_title_words"] as const;
 
 export const BODY_INDEX_HASHSIZE = 4 << 20;
-/** FTS5's own defaults (fts5Int.h), which a table without the row in its _config uses. */
+/** FTS5's defaults, for a table without the row. */
 const DEFAULT = { automerge: 4, crisismerge: 16 };
 const BULK = { automerge: 0, crisismerge: 64 };
 
 export type IndexMode = "steady" | "bulk";
 
 export interface IndexSettings {
-  /** Puts the indexes' settings for `mode` in place (reads them once per change of mode); in the indexer's transaction. */
+  /** Puts `mode`'s settings in place; in the indexer's transaction. */
   use(mode: IndexMode): void;
-  /** After a rolled-back batch: what the indexes hold is read again at the next use. */
+  /** After a rolled-back batch: read them again at the next use. */
   forget(): void;
 }
 

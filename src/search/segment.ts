@@ -7,11 +7,7 @@
  */
 const CJK = /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{2fa1f}]/gu;
 
-/**
- * The text with a space either side of every character CJK matches. A loop over code units
- * rather than `text.replace(CJK, …)`: every indexed page's text goes through this, and the
- * Unicode-aware regex cost about twice as much on pages of a few kilobytes.
- */
+/** A space either side of every character CJK matches; a loop costs half the regex's CPU. */
 export function segmentCjk(text: string): string {
   let out = "";
   let from = 0;
@@ -22,7 +18,7 @@ export function segmentCjk(text: string): string {
       out += `${text.slice(from, i)} ${text[i]} `;
       from = i + 1;
     } else if (c >= 0xd840 && c <= 0xd87e && i + 1 < text.length) {
-      // U+20000–U+2FA1F: a high surrogate D840–D87E followed by its low one.
+      // U+20000–U+2FA1F as a surrogate pair.
       const low = text.charCodeAt(i + 1);
       if (low >= 0xdc00 && low <= 0xdfff && (c - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000 <= 0x2fa1f) {
         out += `${text.slice(from, i)} ${text.slice(i, i + 2)} `;
@@ -34,7 +30,7 @@ export function segmentCjk(text: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
-/** A UTF-16 code unit in one of CJK's ranges below U+10000. */
+/** A code unit in CJK's ranges below U+10000. */
 function isCjkUnit(c: number): boolean {
   return (
     c <= 0x11ff ||
