@@ -7,6 +7,7 @@ import { segmentCjk } from "./segment";
 import { bodyMatches } from "./fts5-body";
 import { indexMerger } from "./fts5-merge";
 import { recentIndex } from "./fts5-recent";
+import { indexSettings, type IndexMode } from "./fts5-settings";
 import { HIT_COLUMNS_TEXT, type HitsRead } from "./fts5-scope";
 import { titleMatches } from "./fts5-titles";
 import { stemEach } from "./stemmer";
@@ -35,15 +36,6 @@ export const MARK_EVERY_PAGE = "INSERT OR IGNORE INTO search_dirty (doc_id) SELE
 /** Pages re-indexed per transaction when catching up (a bulk import marks thousands). */
 const BATCH = 500;
 
-/**
- * FTS5's buffer of a transaction's new words before it writes them out as a segment ('hashsize',
- * 1 MB unless set). A batch of 500 pages of 500 words filled 1 MB two or three times in each body
- * index, so each batch wrote several small segments that FTS5 then merged again and again; with
- * 4 MB a batch is one segment (seeding 5,000 pages: a third fewer index rows, the catch-up's CPU
- * ~15 % less). The buffer is freed at COMMIT; answers are the same (segments do not rank).
- */
-const BODY_INDEX_HASHSIZE = 4 << 20;
-
 export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchIndex {
   const s = core.sqlite;
   const pending = s.query<{ one: number }, []>("SELECT 1 AS one FROM search_dirty UNION ALL SELECT 1 FROM search_backfill LIMIT 1");
@@ -66,16 +58,9 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
   const doneDirty = s.query("DELETE FROM search_dirty WHERE doc_id = ?");
   const doneBackfill = s.query("DELETE FROM search_backfill WHERE doc_id = ?");
   const recent = recentIndex(core);
-  // Set once per database (FTS5 keeps it in the index's _config table), at the first batch:
-  // not at start, which writes nothing a server does not need before its first request.
-  let buffered = false;
-  const bufferWords = () => {
-    buffered = true;
-    for (const index of ["search_words", "search_recent"]) {
-      const set = s.query<{ v: number }, []>(`SELECT v FROM ${index}_config WHERE k = 'hashsize'`).get()?.v;
-      if (set !== BODY_INDEX_HASHSIZE) s.run(`INSERT INTO ${index} (${index}, rank) VALUES ('hashsize', ${BODY_INDEX_HASHSIZE})`);
-    }
-  };
+  // FTS5's settings for the batch at hand (fts5-settings.ts): in the batch's transaction, only
+  // where they differ from what the index holds, so a server that indexes nothing writes nothing.
+  const settings = indexSettings(core);
   let vocab: ReturnType<typeof vocabularyStatements> | null = null;
   let merger: ReturnType<typeof indexMerger> | null = null;
 
@@ -85,44 +70,59 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
    * recent index and title words). Unsynced (platform/db/transactions.ts): a batch lost to a
    * power cut loses its marks' removal too, so those pages are indexed again.
    */
-  const indexBatch = (size: number, every: boolean): void =>
-    core.tx(() => {
-      if (!buffered) bufferWords();
-      const floor = recent.advance();
-      const rows = every ? dirty.all(size) : backfill.all(floor, size);
-      for (const row of rows) {
-        if (every) {
-          dropWords.run(row.docId);
-          dropTitle.run(row.docId);
-          doneDirty.run(row.docId);
-          hooks.indexed(row.docId);
-        } else doneBackfill.run(row.docId);
-        dropTitleWords.run(row.docId);
-        recent.drop(row.docId);
-        if (row.title === null) continue; // the page is gone (purged or its space deleted)
-        const title = segmentCjk(row.title);
-        const text = segmentCjk(row.text ?? "");
-        if (every) {
-          addWords.run(row.docId, title, text);
-          addTitle.run(row.docId, row.title);
-        }
-        addTitleWords.run(row.docId, title);
-        recent.add(row.docId, floor, title, text);
+  const indexBatch = (size: number, every: boolean, mode: IndexMode): void => {
+    try {
+      core.tx(() => writeBatch(size, every, mode), { unsynced: true });
+    } catch (err) {
+      settings.forget();
+      throw err;
+    }
+  };
+  const writeBatch = (size: number, every: boolean, mode: IndexMode): void => {
+    settings.use(mode);
+    const floor = recent.advance();
+    const rows = every ? dirty.all(size) : backfill.all(floor, size);
+    for (const row of rows) {
+      if (every) {
+        dropWords.run(row.docId);
+        dropTitle.run(row.docId);
+        doneDirty.run(row.docId);
+        hooks.indexed(row.docId);
+      } else doneBackfill.run(row.docId);
+      dropTitleWords.run(row.docId);
+      recent.drop(row.docId);
+      if (row.title === null) continue; // the page is gone (purged or its space deleted)
+      const title = segmentCjk(row.title);
+      const text = segmentCjk(row.text ?? "");
+      if (every) {
+        addWords.run(row.docId, title, text);
+        addTitle.run(row.docId, row.title);
       }
-    }, { unsynced: true });
+      addTitleWords.run(row.docId, title);
+      recent.add(row.docId, floor, title, text);
+    }
+  };
 
   return {
     markDirty(docIds) {
       if (docIds.length) mark.run(JSON.stringify(docIds));
     },
     catchUp(maxPages = Number.POSITIVE_INFINITY) {
-      for (let left = maxPages; left > 0; left -= BATCH) {
-        if (pending.get() === null) return true;
-        // Pages changed first, then those for the indexes added after them; never an empty
-        // transaction (a write's catch-up would otherwise commit one more for nothing).
-        indexBatch(Math.min(BATCH, left), dirtyLeft.get() !== null);
+      // A backlog of more than one batch caught up in one call is a bulk one: merging waits for
+      // the tidy after it (fts5-settings.ts). Bounded calls (searches, the drain's turns) never are.
+      const bulk = maxPages === Number.POSITIVE_INFINITY;
+      let batches = 0;
+      try {
+        for (let left = maxPages; left > 0; left -= BATCH) {
+          if (pending.get() === null) return true;
+          // Pages changed first, then those for the indexes added after them; never an empty
+          // transaction (a write's catch-up would otherwise commit one more for nothing).
+          indexBatch(Math.min(BATCH, left), dirtyLeft.get() !== null, bulk && batches++ > 0 ? "bulk" : "steady");
+        }
+        return pending.get() === null;
+      } finally {
+        if (batches > 1) core.tx(() => settings.use("steady"));
       }
-      return pending.get() === null;
     },
     tidy: (pages) => (merger ??= indexMerger(core))(pages),
     words: (query, scope, limit) => wordMatches(core, query, scopeSql(scope), limit),
