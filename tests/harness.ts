@@ -135,6 +135,14 @@ export async function signUp(env: TestEnv, email: string, extra: { inviteToken?:
   return { id: res.body.id as string, cookie: cookieFrom(res), account: res.body };
 }
 
+/** The instance's owner, signed up, and a space of theirs (key ENG): most content tests start here. */
+export async function ownerWithSpace(env: TestEnv) {
+  const owner = await signUp(env, "owner@example.com");
+  const space = await call(env, "POST", "/api/spaces", { as: owner, body: { key: "ENG", name: "Engineering", description: "" } });
+  if (space.status !== 201) throw new Error(`create space: ${space.status} ${space.text}`);
+  return { owner, spaceId: space.body.id as string };
+}
+
 /** An owner plus an invited member, each with a session. */
 export async function ownerAndMember(env: TestEnv) {
   const owner = await signUp(env, "owner@example.com");

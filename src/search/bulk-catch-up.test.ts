@@ -6,7 +6,7 @@
  */
 import { rmSync } from "node:fs";
 import { afterEach, expect, test } from "bun:test";
-import { call, makeEnv, signUp, type TestEnv, type Who } from "../../tests/harness";
+import { call, makeEnv, signUp, type TestEnv, type Who, ownerWithSpace } from "../../tests/harness";
 import type { UserCaller } from "../identity/caller";
 import { createPage } from "../pages/service";
 import { findUserWithRoleById } from "../users/service";
@@ -26,8 +26,7 @@ const docWith = (text: string) => JSON.stringify({ type: "doc", content: [{ type
 async function wiki(): Promise<{ env: TestEnv; owner: Who & { id: string }; spaceId: string }> {
   const env = makeEnv({ env: { CAIRN_SEARCH_RECENT_PAGES: "400" } });
   envs.push(env);
-  const owner = await signUp(env, "owner@example.com");
-  const spaceId = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "ENG", name: "Engineering", description: "" } })).body.id;
+  const { owner, spaceId } = await ownerWithSpace(env);
   return { env, owner, spaceId };
 }
 

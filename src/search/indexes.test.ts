@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeEnv, signUp, type TestEnv, type Who } from "../../tests/harness";
+import { call, makeEnv, signUp, type TestEnv, type Who, ownerWithSpace } from "../../tests/harness";
 import type { UserCaller } from "../identity/caller";
 import { createPage } from "../pages/service";
 import { findUserWithRoleById } from "../users/service";
@@ -19,8 +19,7 @@ afterEach(() => env.close());
 
 async function start(recentPages: number) {
   env = makeEnv({ env: { CAIRN_SEARCH_RECENT_PAGES: String(recentPages) } });
-  owner = await signUp(env, "owner@example.com");
-  spaceId = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "ENG", name: "Engineering", description: "" } })).body.id;
+  ({ owner, spaceId } = await ownerWithSpace(env));
 }
 
 const docWith = (text: string) => JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text }] }] });

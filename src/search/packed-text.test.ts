@@ -4,15 +4,14 @@
  * vocabulary of mistyped words all read the text.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { call, makeEnv, signUp, type TestEnv, type Who } from "../../tests/harness";
+import { call, makeEnv, signUp, type TestEnv, type Who, ownerWithSpace } from "../../tests/harness";
 
 let env: TestEnv;
 let owner: Who & { id: string };
 let spaceId: string;
 beforeEach(async () => {
   env = makeEnv();
-  owner = await signUp(env, "owner@example.com");
-  spaceId = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "ENG", name: "Engineering", description: "" } })).body.id;
+  ({ owner, spaceId } = await ownerWithSpace(env));
 });
 afterEach(() => env.close());
 

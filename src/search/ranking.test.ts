@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeEnv, PASSWORD, signUp, type TestEnv, type Who } from "../../tests/harness";
+import { call, makeEnv, PASSWORD, signUp, type TestEnv, type Who, ownerWithSpace } from "../../tests/harness";
 import type { UserCaller } from "../identity/caller";
 import { createPage } from "../pages/service";
 import { findUserWithRoleById } from "../users/service";
@@ -13,8 +13,7 @@ let owner: Who & { id: string };
 let spaceId: string;
 beforeEach(async () => {
   env = makeEnv();
-  owner = await signUp(env, "owner@example.com");
-  spaceId = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "ENG", name: "Engineering", description: "" } })).body.id;
+  ({ owner, spaceId } = await ownerWithSpace(env));
 });
 afterEach(() => env.close());
 

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { call, makeEnv, mintToken, PASSWORD, signUp, type TestEnv, type Who } from "../../tests/harness";
+import { call, makeEnv, mintToken, PASSWORD, signUp, type TestEnv, type Who, ownerWithSpace } from "../../tests/harness";
 import type { UserCaller } from "../identity/caller";
 import { createPage } from "../pages/service";
 import { MARK_EVERY_PAGE } from "./fts5";
@@ -13,8 +13,7 @@ let owner: Who & { id: string };
 let spaceId: string;
 beforeEach(async () => {
   env = makeEnv();
-  owner = await signUp(env, "owner@example.com");
-  spaceId = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "ENG", name: "Engineering", description: "" } })).body.id;
+  ({ owner, spaceId } = await ownerWithSpace(env));
 });
 afterEach(() => env.close());
 

@@ -106,7 +106,8 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
     observe("released");
   };
 
-  function openGroup(synced: boolean): Group {
+  /** BEGIN at the transaction's level: an unsynced one is NORMAL until it ends, FULL again if BEGIN fails. */
+  function beginAt(synced: boolean): void {
     if (!synced) syncNormal();
     try {
       begin();
@@ -114,6 +115,10 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
       if (!synced) syncFull();
       throw err;
     }
+  }
+
+  function openGroup(synced: boolean): Group {
+    beginAt(synced);
     observe("locked");
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
@@ -160,13 +165,7 @@ export function createTransactions(sqlite: Database, opts: TransactionOptions): 
   }
 
   function immediate<T>(fn: () => T, synced: boolean): T {
-    if (!synced) syncNormal();
-    try {
-      begin();
-    } catch (err) {
-      if (!synced) syncFull();
-      throw err;
-    }
+    beginAt(synced);
     observe("locked");
     depth++;
     try {
