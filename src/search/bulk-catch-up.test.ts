@@ -6,7 +6,7 @@
  */
 import { rmSync } from "node:fs";
 import { afterEach, expect, test } from "bun:test";
-import { call, makeEnv, signUp, type TestEnv, type Who, ownerWithSpace } from "../../tests/harness";
+import { call, makeEnv, type TestEnv, type Who, ownerWithSpace } from "../../tests/harness";
 import type { UserCaller } from "../identity/caller";
 import { createPage } from "../pages/service";
 import { findUserWithRoleById } from "../users/service";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { call, makeEnv, signUp, type TestEnv, type Who, ownerWithSpace } from "../../tests/harness";
+import { call, makeEnv, type TestEnv, type Who, ownerWithSpace } from "../../tests/harness";
 import type { UserCaller } from "../identity/caller";
 import { createPage } from "../pages/service";
 import { findUserWithRoleById } from "../users/service";

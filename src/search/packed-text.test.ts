@@ -4,7 +4,7 @@
  * vocabulary of mistyped words all read the text.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { call, makeEnv, signUp, type TestEnv, type Who, ownerWithSpace } from "../../tests/harness";
+import { call, makeEnv, type TestEnv, type Who, ownerWithSpace } from "../../tests/harness";
 
 let env: TestEnv;
 let owner: Who & { id: string };
