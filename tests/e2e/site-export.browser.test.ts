@@ -73,6 +73,8 @@ describe("the static site, opened from disk", () => {
     // The tree is drawn on this page too, open down to it, the page marked.
     const current = page.getByRole("navigation", { name: "Pages" }).locator('[aria-current="page"]');
     expect(await current.textContent()).toBe("Linux setup");
+    // The tree is drawn by the page's script: wait for its second "Notes" before counting.
+    await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Notes" }).nth(1).waitFor();
     expect(await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Notes" }).count()).toBe(2);
     // A folder named in other letters than ASCII opens as well.
     await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Résumé 管理" }).click();
