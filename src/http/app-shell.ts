@@ -28,24 +28,21 @@ export function composeApp(core: Core, groups: ReadonlyArray<AnyElysia>, opts: {
   let methodsOf: MethodsOf = () => [];
   let inUse: ReadonlySet<string> = new Set();
   let limits: BodyLimits = bodyLimits([]);
-  // What every request passes before its route, through Elysia or as a quick read: a blocked
-  // address is refused before anything else is looked at (security/blocks.ts), then the method
-  // (a quick read is always a GET in use), then the pipeline (caller, limits, rules).
-  const admit = (request: Request) => {
-    const client = clientOf(request);
-    refuseBlockedAddress(core, client);
-    if (!inUse.has(request.method)) {
-      const unused = unusedMethod(request.method, pathOf(request), inUse, methodsOf);
-      if (unused) throw unused;
-    }
-    runPipeline(core, request, client, limits);
-  };
   const app = new Elysia()
     // Only what every request needs runs for every request: the security headers are added where
     // the answer leaves (durableHandler), the request is logged there too, and the body's known
     // fields are checked with its parsing (a global transform or after-response hook costs every
     // GET a turn of the microtask queue, and the latter a setImmediate).
-    .onRequest(({ request }) => admit(request))
+    .onRequest(({ request }) => {
+      const client = clientOf(request);
+      // A blocked address is refused before anything else is looked at (security/blocks.ts).
+      refuseBlockedAddress(core, client);
+      if (!inUse.has(request.method)) {
+        const unused = unusedMethod(request.method, pathOf(request), inUse, methodsOf);
+        if (unused) throw unused;
+      }
+      runPipeline(core, request, client, limits);
+    })
     .onParse(async ({ request, contentType, route }) => {
       const body = await parseJsonBody(request, contentType, limits.ofRoute(request.method, route));
       checkKnownFields(known, request.method, route, body);
@@ -66,7 +63,9 @@ export function composeApp(core: Core, groups: ReadonlyArray<AnyElysia>, opts: {
   // The onRequest hook's steps above, then the route's own handler (quick-reads.ts).
   quickAnswers.set(app, (request, found) => {
     try {
-      admit(request);
+      const client = clientOf(request);
+      refuseBlockedAddress(core, client);
+      runPipeline(core, request, client, limits);
       return found.handler({ request, params: found.params, set: { headers: {} } });
     } catch (error) {
       return toErrorResponse(core, "UNKNOWN", error, request, methodsOf);
