@@ -25,6 +25,11 @@ import { PLANS, runBench } from "./bench/run";
 
 // `bun run bench -- --fuzz` runs only the long fuzz (bench/fuzz.ts), not the benchmark.
 if (process.argv.includes("--fuzz")) process.exit(await (await import("./bench/fuzz")).runFuzz(process.argv));
+// `bun run bench -- --store-spike` runs only the sync-or-async stores spike (bench/store-spike.ts).
+if (process.argv.includes("--store-spike")) {
+  await (await import("./bench/store-spike")).runStoreSpike(process.argv);
+  process.exit(0);
+}
 
 const root = join(import.meta.dir, "..");
 const out = join(root, ".bench");
