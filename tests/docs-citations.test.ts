@@ -4,7 +4,8 @@
  * SPEC or DESIGN, an "issue 31", a "§4.2"): it says the rule itself or points at docs/. And every
  * docs/ file a comment names must exist, with the heading it quotes: `docs/decisions.md, "Retention"`
  * (the quoted words begin a heading, or a bold lead-in of a paragraph or list item, in that file)
- * or `docs/api.md#errors` (a heading's GitHub anchor).
+ * or `docs/api.md#errors` (a heading's GitHub anchor). The docs' own references to each other are
+ * checked the same way.
  */
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
@@ -156,6 +157,33 @@ function sourceFiles(): string[] {
 test("comments cite only documents in the repository, and the docs headings they name exist", () => {
   const problems = sourceFiles().flatMap((f) => citationProblems(f, readFileSync(join(root, f), "utf8")));
   expect(problems).toEqual([]);
+});
+
+/** What is wrong with the cross-references of one Markdown file: `docs/x.md` ("Heading") or ("Heading" in `docs/x.md`). */
+export function crossReferenceProblems(path: string, text: string, base = root): string[] {
+  const problems: string[] = [];
+  const refs = [
+    ...[...text.matchAll(/`?(docs\/[\w./-]*\w\.md)`?(?:,\s*|\s+)\(?"([^"]+)"/g)].map((m) => [m[1]!, m[2]!] as const),
+    ...[...text.matchAll(/\("([^"]+)" in `(docs\/[\w./-]*\w\.md)`\)/g)].map((m) => [m[2]!, m[1]!] as const),
+  ];
+  for (const [file, quoted] of refs) {
+    const doc = docAt(base, file);
+    if (!doc) problems.push(`${path}: ${file} does not exist`);
+    else if (![...doc.headings, ...doc.leads].map(normal).some((n) => n.startsWith(normal(quoted).replace(/[.:,;…]+$/, ""))))
+      problems.push(`${path}: ${file} has no heading or lead "${quoted}"`);
+  }
+  return problems;
+}
+
+test("the docs' references to each other name files and headings that exist", () => {
+  // docs/decisions-pending/ holds drafts waiting to be folded into decisions.md; they are checked once folded.
+  const files = ["README.md", ...[...new Bun.Glob("docs/**/*.md").scanSync({ cwd: root })].filter((f) => !f.startsWith("docs/decisions-pending/"))];
+  const problems = files.flatMap((f) => crossReferenceProblems(f, readFileSync(join(root, f), "utf8")));
+  expect(problems).toEqual([]);
+  expect(crossReferenceProblems("docs/x.md", 'See `docs/api.md` ("No such part") and ("Nor this" in `docs/nowhere.md`).')).toEqual([
+    'docs/x.md: docs/api.md has no heading or lead "No such part"',
+    "docs/x.md: docs/nowhere.md does not exist",
+  ]);
 });
 
 test("the scan finds a citation of an outside document, a missing docs file and a missing heading", () => {
