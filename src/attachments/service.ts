@@ -20,12 +20,12 @@ import { cleanFilename } from "./filenames";
 import { ContentSniffer } from "./sniff";
 import { attachments, type AttachmentRow } from "./tables";
 
-/** 25 MB (docs/decisions.md, "Limits"). */
+/** 25 MB (docs/api.md, "Body size"). */
 export const ATTACHMENT_MAX_BYTES = 25 * 1024 * 1024;
 /** The multipart field that carries the file. */
 export const FILE_FIELD = "file";
 
-/** An attachment as the API answers it (docs/decisions.md, "Response shapes"). */
+/** An attachment as the API answers it (docs/api.md, "Response shapes"). */
 export function toAttachment(row: AttachmentRow) {
   return {
     id: row.id,

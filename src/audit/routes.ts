@@ -43,7 +43,7 @@ export function auditRoutes(core: Core) {
       "/audit",
       ({ query, request, set }) => {
         const { entries, nextBefore } = listAudit(core, callerOf(request), query);
-        // The answer stays a bare array (docs/decisions.md, "Response shapes"; existing clients
+        // The answer stays a bare array (docs/api.md, "Response shapes"; existing clients
         // read it so), so the cursor travels in a header.
         if (nextBefore !== null) set.headers[NEXT_BEFORE_HEADER] = String(nextBefore);
         return entries;

@@ -35,7 +35,7 @@ export function installAuditLog(core: Core): void {
   });
 }
 
-/** An entry as the API answers it (docs/decisions.md, "Response shapes"). */
+/** An entry as the API answers it (docs/api.md, "Response shapes"). */
 export function toAuditEntry(row: AuditRow) {
   return {
     id: row.id,

@@ -1,6 +1,6 @@
 /**
  * For the targets' tests: a real S3-compatible server (s3rver, on loopback, in a temp folder)
- * and backups written as the contract lays them out (backups/<label>/cairn.db + manifest.json),
+ * and backups written as docs/decisions.md, "Backups live on disk" lays them out (backups/<label>/cairn.db + manifest.json),
  * with real blobs in the instance's file store.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

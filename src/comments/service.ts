@@ -28,7 +28,7 @@ export const MAX_BODY_CHARS = 10_000;
 /** Bytes of UTF-8: an anchor records a passage, not a copy of the page. */
 export const MAX_ANCHOR_BYTES = 10_000;
 
-/** A comment as the API answers it (docs/decisions.md, "Response shapes"). */
+/** A comment as the API answers it (docs/api.md, "Response shapes"). */
 export function toComment(row: CommentRow, authorName: string | null) {
   return {
     id: row.id,

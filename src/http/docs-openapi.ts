@@ -12,7 +12,7 @@ type Json = Record<string, any>;
 const PROBLEM_REF = { $ref: "#/components/schemas/Problem" };
 
 /**
- * What each status means (docs/decisions.md, "Errors are problem documents"); the error codes
+ * What each status means (docs/api.md, "Errors are problem documents"); the error codes
  * themselves are in info.description.
  */
 const STATUS_MEANING: Record<string, string> = {

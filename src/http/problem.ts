@@ -4,7 +4,7 @@ import { fieldSentence } from "../platform/sentences";
 import { securedHeaders } from "../platform/security-headers";
 
 /**
- * The one place that turns errors into RFC 9457 problem documents (docs/decisions.md, "Errors are
+ * The one place that turns errors into RFC 9457 problem documents (docs/api.md, "Errors are
  * problem documents").
  */
 export function problemResponse(err: AppError): Response {

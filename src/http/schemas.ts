@@ -4,7 +4,7 @@ import { clientOf } from "./client";
 import { SECURITY_HEADERS } from "../platform/security-headers";
 
 /**
- * RFC 9457 problem document, as every error answers (docs/decisions.md, "Errors are problem
+ * RFC 9457 problem document, as every error answers (docs/api.md, "Errors are problem
  * documents").
  */
 export const Problem = t.Object(

@@ -23,7 +23,7 @@ import { notifications, type NotificationRow } from "./tables";
 export const NOTIFICATIONS_TAKE_DEFAULT = 50;
 export const NOTIFICATIONS_TAKE_MAX = 200;
 
-/** A notification as the API answers it (docs/decisions.md, "Response shapes"). */
+/** A notification as the API answers it (docs/api.md, "Response shapes"). */
 export function toNotification(row: NotificationRow, actorName: string | null) {
   return {
     id: row.id,

@@ -1,5 +1,5 @@
 /**
- * The 409 version_conflict of PUT /api/pages/{id} (docs/decisions.md, "The 409 page conflict"): a
+ * The 409 version_conflict of PUT /api/pages/{id} (docs/api.md, "Versions and conflicts"): a
  * proper problem document (the catalogue's title, code, a detail saying what to do) carrying the
  * current page in `current`, and still the page's fields at the top level for clients that retry
  * from the body.

@@ -1,10 +1,10 @@
 /**
- * The 409 version_conflict of PUT /api/pages/{id} (docs/decisions.md, "The 409 page conflict"). It
+ * The 409 version_conflict of PUT /api/pages/{id} (docs/api.md, "Versions and conflicts"). It
  * is a problem document like every other error (title = the catalogue's, code, a detail saying what
  * to do) that also carries the page as it now is, twice over:
  * - `current`: the whole page, the one place a new client reads it from;
  * - the page's fields at the top level, as before, so scripts that retry from the body itself
- *   (docs/decisions.md, "Errors are problem documents") keep working. Two of them cannot
+ *   (docs/api.md, "Errors are problem documents") keep working. Two of them cannot
  *   stay there: `title` is the problem's and `status` the HTTP status, so the page's status is
  *   also sent as `pageStatus`, and its title is in `current.title`.
  */

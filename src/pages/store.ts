@@ -15,7 +15,7 @@ import { writePageLinks } from "./links-store";
 import type { SpaceRow } from "../spaces/tables";
 import { PAGE_STATUS, pageVersionContributors, pages, pageVersions, type PageMeta, type PageRow } from "./tables";
 
-/** A page as the API answers it (docs/decisions.md, "Response shapes"); canEdit is the caller's. */
+/** A page as the API answers it (docs/api.md, "Response shapes"); canEdit is the caller's. */
 export function toPage(row: PageRow, canEdit: boolean) {
   return {
     id: row.id,

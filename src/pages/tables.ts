@@ -4,7 +4,7 @@ import { spaces } from "../spaces/tables";
 import { users } from "../users/tables";
 
 /**
- * Page status: 0 Draft, 1 Published (docs/decisions.md, "Integer enums"). The trash is not a
+ * Page status: 0 Draft, 1 Published (docs/api.md, "Integer enums"). The trash is not a
  * status: it is `deletedAt`.
  */
 export const PAGE_STATUS = { Draft: 0, Published: 1 } as const;

@@ -18,7 +18,7 @@ import { findSpaceByKey } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
 import { requireExistingPrincipal, withPrincipalNames, type PrincipalRef } from "./principals";
 
-/** A grant as the API answers it (docs/decisions.md, "Response shapes"). */
+/** A grant as the API answers it (docs/api.md, "Response shapes"). */
 export interface Grant {
   id: string;
   principalType: number;

@@ -23,7 +23,7 @@ import { requireExistingPrincipal, withPrincipalNames, type PrincipalRef } from 
 import { restrictionsUpFrom, restrictionTally } from "./queries";
 
 /**
- * A restriction as the API answers it (docs/decisions.md, "Response shapes"), plus where it is set:
+ * A restriction as the API answers it (docs/api.md, "Response shapes"), plus where it is set:
  * on this page, or inherited from above.
  */
 export interface Restriction {

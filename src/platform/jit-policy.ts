@@ -1,7 +1,7 @@
 /**
  * The binary starts with the JIT's tier-up thresholds scaled up (scripts/build.ts): start-up
  * runs once, and optimizing it paged in the optimizing compilers for nothing (docs/decisions.md,
- * "Idle memory"). The normal policy comes back once start-up is over. From source it already is.
+ * "The JIT waits for the first quiet moment"). The normal policy comes back once start-up is over. From source it already is.
  */
 let normal = false;
 

@@ -1,5 +1,5 @@
 /**
- * Sent on every response, errors included (docs/decisions.md, "Security headers"). No inline script
+ * Sent on every response, errors included (docs/api.md, "Security headers"). No inline script
  * is allowed; inline styles are, because the editor and the API reference set style attributes.
  */
 export const SECURITY_HEADERS: Record<string, string> = {

@@ -5,7 +5,7 @@ import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-o
  * Alerts raised by the security detectors (detectors.ts). While an alert about a detector's
  * subject is not resolved, that subject raises no other: a further hit only bumps `hits` and
  * `lastSeenAt` (one open alert per detector and subject, so an attack is one line, not a flood).
- * Status and severity are integer enums (docs/decisions.md, "Integer enums"). No foreign keys: an
+ * Status and severity are integer enums (docs/api.md, "Integer enums"). No foreign keys: an
  * alert outlives the account it names.
  */
 export const securityAlerts = sqliteTable(

@@ -1,5 +1,5 @@
 /**
- * Instance settings with their defaults (docs/decisions.md, "Limits" and "Registration"; each
+ * Instance settings with their defaults (docs/api.md, "Rate limits"; docs/decisions.md, "Registration"; each
  * described in settings/rules.ts). An empty string means "not set".
  */
 export const SETTING_DEFAULTS = {

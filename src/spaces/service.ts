@@ -27,7 +27,7 @@ export function normaliseKey(key: string): string {
   return k.toUpperCase();
 }
 
-/** A space as the API answers it (docs/decisions.md, "Response shapes"). */
+/** A space as the API answers it (docs/api.md, "Response shapes"). */
 export function toSpace(row: SpaceRow) {
   return {
     id: row.id,

@@ -15,7 +15,7 @@ export const spaces = sqliteTable(
     archivedAt: text("archived_at"),
     /** Set while an import writes the space (imports/staged.ts): nobody sees it, and a start removes it. */
     stagedAt: text("staged_at"),
-    /** 0 Generated, 1 Emoji, 2 Image (docs/decisions.md, "Integer enums"). */
+    /** 0 Generated, 1 Emoji, 2 Image (docs/api.md, "Integer enums"). */
     iconKind: integer("icon_kind").notNull().default(0),
     iconValue: text("icon_value"),
     iconColor: text("icon_color"),

@@ -20,7 +20,7 @@ import { templates, type TemplateRow } from "./tables";
 export const NAME_MAX = 100;
 export const DESCRIPTION_MAX = 1000;
 
-/** A template as the API answers it, plus updatedAt (docs/decisions.md, "Response shapes"). */
+/** A template as the API answers it, plus updatedAt (docs/api.md, "Response shapes"). */
 export function toTemplate(row: TemplateRow) {
   return {
     id: row.id,

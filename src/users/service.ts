@@ -52,7 +52,7 @@ export function normaliseDisplayName(name: string): string {
   return n;
 }
 
-/** The account as GET /api/auth/me shows it (docs/decisions.md, "Response shapes"). */
+/** The account as GET /api/auth/me shows it (docs/api.md, "Response shapes"). */
 export function toAccount(user: UserRow, role: RoleRow) {
   return {
     id: user.id,

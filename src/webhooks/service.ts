@@ -39,7 +39,7 @@ export const MAX_URL_LENGTH = 2048;
 export const DELIVERY_LIST_LIMIT = 200;
 
 /**
- * A webhook as the API answers it (docs/decisions.md, "Response shapes"). The secret is never part
+ * A webhook as the API answers it (docs/api.md, "Response shapes"). The secret is never part
  * of it (shown once, at creation).
  */
 export function toWebhook(row: WebhookRow) {
