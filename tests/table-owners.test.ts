@@ -51,8 +51,6 @@ const PENDING_WRITES: string[] = [
   "src/permissions/space-admins.ts",
   "src/roles/built-in.ts",
   "src/roles/service.ts",
-  "src/search/fts5-recent.ts",
-  "src/search/fts5.ts",
   "src/security/alerts.ts",
   "src/security/blocks.ts",
   "src/settings/service.ts",
@@ -124,14 +122,6 @@ const PENDING_DRIVER: string[] = [
   "src/permissions/space-admins.ts",
   "src/roles/built-in.ts",
   "src/roles/service.ts",
-  "src/search/fts5-body.ts",
-  "src/search/fts5-merge.ts",
-  "src/search/fts5-recent.ts",
-  "src/search/fts5-records.ts",
-  "src/search/fts5-scope.ts",
-  "src/search/fts5-settings.ts",
-  "src/search/fts5-titles.ts",
-  "src/search/fts5.ts",
   "src/security/alerts.ts",
   "src/security/blocks.ts",
   "src/security/detectors.ts",
@@ -303,7 +293,8 @@ test("the owner scan refuses writes outside the owner's store and leaves the sto
     "src/pages/copy.test.ts": "core.db.insert(pages).values(row).run();\n",
     "src/pages/testing.ts": 'core.sqlite.run("UPDATE pages SET x = 1");\n',
     "src/pages/service.ts": "// we update pages here and delete from page_links there\n * UPDATE pages in the store\nconst n = pagesUpdate(pages);\n",
-    "src/search/fts5.ts": 'core.sqlite.run("DELETE FROM search_words WHERE rowid = ?");\n',
+    "src/search/fts5-recent.ts": 'core.sqlite.run("DELETE FROM search_words WHERE rowid = ?");\n',
+    "src/search/store/fts5-recent.ts": 'core.sqlite.run("DELETE FROM search_words WHERE rowid = ?");\n',
   };
   const tables = declaredTables(files, { search_words: "search" });
   expect(tables.map((t) => `${t.name}:${t.owner}`)).toEqual(["pages:pages", "page_links:pages", "jobs:platform", "search_words:search"]);
@@ -315,7 +306,7 @@ test("the owner scan refuses writes outside the owner's store and leaves the sto
     "src/commands/purge.ts:1: .delete() pages (owner: pages)",
     "src/commands/purge.ts:2: INSERT page_links (owner: pages)",
     "src/jobs-user/service.ts:1: .insert() jobs (owner: platform)",
-    "src/search/fts5.ts:1: DELETE search_words (owner: search)",
+    "src/search/fts5-recent.ts:1: DELETE search_words (owner: search)",
   ]);
 });
 
