@@ -7,6 +7,7 @@ import type { Core } from "../core";
 import type { Author } from "./authorship";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
+import { listParam } from "../platform/db/lists";
 
 export interface StoredDocument {
   state: Uint8Array;
@@ -19,10 +20,10 @@ const statements = perInstance((sqlite: Core["sqlite"]) => ({
   named: sqlite.query<{ id: string; name: string; since: string; at: string }, [string]>(
     "SELECT c.user_id AS id, u.display_name AS name, c.since, c.last_at AS at FROM collab_unpublished c JOIN users u ON u.id = c.user_id WHERE c.page_id = ? ORDER BY c.since",
   ),
-  names: sqlite.query<{ id: string; name: string }, [string]>("SELECT id, display_name AS name FROM users WHERE id IN (SELECT value FROM json_each(?))"),
+  names: sqlite.query<{ id: string; name: string }, [string]>(`SELECT id, display_name AS name FROM users WHERE id IN (${listParam("?")})`),
   dropAuthors: sqlite.query<unknown, [string]>("DELETE FROM collab_unpublished WHERE page_id = ?"),
   addAuthor: sqlite.query<unknown, [string, string, string, string]>("INSERT INTO collab_unpublished (page_id, user_id, since, last_at) VALUES (?, ?, ?, ?)"),
-  versions: sqlite.query<{ id: string; version: number }, [string]>("SELECT id, current_version AS version FROM pages WHERE id IN (SELECT value FROM json_each(?))"),
+  versions: sqlite.query<{ id: string; version: number }, [string]>(`SELECT id, current_version AS version FROM pages WHERE id IN (${listParam("?")})`),
   save: sqlite.query<unknown, [string, Uint8Array, number, string]>(
     `INSERT INTO collab_documents (page_id, state, version, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (page_id) DO UPDATE SET state = excluded.state, version = excluded.version, updated_at = excluded.updated_at`,

@@ -19,7 +19,7 @@
  * also watches it for its author (watches/service.ts).
  *
  * It runs in every page write, so: a few prepared lookups, one statement for the candidates'
- * accounts, one INSERT … SELECT FROM json_each per kind of entry. The access module is asked
+ * accounts, one INSERT … SELECT over a bound list (platform/db/lists.ts) per kind of entry. The access module is asked
  * per new recipient (its cost dominates a fan-out: a grant lookup and a restriction walk per
  * person); an unread update entry that is only refreshed is not asked about again (see Entry).
  */

@@ -5,7 +5,7 @@
 import { getTableColumns, sql, type Column } from "drizzle-orm";
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
 import type { Core } from "../core";
-import { listParam } from "../platform/db/lists";
+import { listParam, rowsParam } from "../platform/db/lists";
 import { perInstance } from "../platform/memo";
 import { USER_STATUS } from "../users/service";
 import { roles, users } from "../users/tables";
@@ -18,7 +18,7 @@ export const commentStillThere = sql`(${notifications.targetType} <> 'comment' O
 export const fanoutStatements = perInstance((sqlite: Core["sqlite"]) => {
   const columns = "(id, user_id, action, target_type, target_id, space_id, page_id, actor_id, details, created_at)";
   // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT.
-  const select = "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?, ?, ?, ?, ?, ?, ?, ? FROM json_each(?) WHERE true";
+  const select = `SELECT r.id, r.userId, ?, ?, ?, ?, ?, ?, ?, ? FROM (${rowsParam("?", ["id", "userId"])}) r WHERE true`;
   type Params = [string, string, string, string | null, string | null, string | null, string, string, string];
   return {
     insert: sqlite.query<never, Params>(`INSERT INTO notifications ${columns} ${select}`),
@@ -36,7 +36,7 @@ export const fanoutStatements = perInstance((sqlite: Core["sqlite"]) => {
          actor_id = ?1,
          created_at = ?2,
          details = json_set(?3, '$.edits', coalesce(json_extract(details, '$.edits'), 1) + 1)
-       WHERE page_id = ?4 AND action = 'page.updated' AND read_at IS NULL AND user_id IN (SELECT value FROM json_each(?5))
+       WHERE page_id = ?4 AND action = 'page.updated' AND read_at IS NULL AND user_id IN (${listParam("?5")})
        RETURNING user_id AS userId`,
     ),
     // A page's document, when the event came without it (the service hands it over with its

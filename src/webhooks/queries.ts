@@ -4,6 +4,7 @@
  */
 import type { Core } from "../core";
 import { perInstance } from "../platform/memo";
+import { listParam, rowsParam } from "../platform/db/lists";
 
 /** Queuing (queue.ts): run for every page and space event (and per webhook), so prepared once per instance. */
 export const queueStatements = perInstance((sqlite: Core["sqlite"]) => ({
@@ -12,7 +13,7 @@ export const queueStatements = perInstance((sqlite: Core["sqlite"]) => ({
   // One row per [id, webhookId] of the JSON array ?5.
   insert: sqlite.query<never, [string, string, string, string, string]>(
     `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload, status, next_attempt_at, created_at, updated_at)
-     SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?1, ?2, ?3, 'pending', ?4, ?4, ?4 FROM json_each(?5) WHERE true`,
+     SELECT r.id, r.webhookId, ?1, ?2, ?3, 'pending', ?4, ?4, ?4 FROM (${rowsParam("?5", ["id", "webhookId"])}) r WHERE true`,
   ),
 }));
 
@@ -29,6 +30,7 @@ export interface DueDelivery {
  * of [attemptId, deliveryId, startedAt, statusCode, durationMs, snippet] rows.
  */
 export type SucceededRow = [string, string, string, number | null, number, string | null];
+const SUCCEEDED_COLUMNS = ["attemptId", "id", "startedAt", "code", "ms", "snippet"];
 
 /**
  * Every attempt runs these (several per change), so they are prepared once per instance. The
@@ -47,17 +49,17 @@ export const outcomeStatements = perInstance((sqlite: Core["sqlite"]) => ({
   // none), then the deliveries settled, then their webhooks' failure runs ended.
   succeededLines: sqlite.query<never, [string]>(
     `INSERT INTO webhook_attempts (id, delivery_id, attempt, started_at, status_code, error, duration_ms, response_snippet)
-     SELECT json_extract(j.value, '$[0]'), d.id, d.attempts + 1, json_extract(j.value, '$[2]'), json_extract(j.value, '$[3]'), NULL, json_extract(j.value, '$[4]'), json_extract(j.value, '$[5]')
-       FROM json_each(?) j JOIN webhook_deliveries d ON d.id = json_extract(j.value, '$[1]')`,
+     SELECT j.attemptId, d.id, d.attempts + 1, j.startedAt, j.code, NULL, j.ms, j.snippet
+       FROM (${rowsParam("?", SUCCEEDED_COLUMNS)}) j JOIN webhook_deliveries d ON d.id = j.id`,
   ),
   succeededSettle: sqlite.query<{ webhookId: string }, [string, string]>(
     `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = x.code, last_error = NULL, last_duration_ms = x.ms,
             last_response_snippet = x.snippet, updated_at = ?1, status = 'succeeded', next_attempt_at = NULL
-       FROM (SELECT json_extract(value, '$[1]') AS id, json_extract(value, '$[3]') AS code, json_extract(value, '$[4]') AS ms, json_extract(value, '$[5]') AS snippet FROM json_each(?2)) AS x
+       FROM (${rowsParam("?2", SUCCEEDED_COLUMNS)}) AS x
       WHERE webhook_deliveries.id = x.id
       RETURNING webhook_id AS webhookId`,
   ),
-  succeededHooks: sqlite.query<never, [string]>("UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (SELECT value FROM json_each(?)) AND consecutive_failures <> 0"),
+  succeededHooks: sqlite.query<never, [string]>(`UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (${listParam("?")}) AND consecutive_failures <> 0`),
   delivery: sqlite.query<{ attempts: number; webhookId: string }, [string]>("SELECT attempts, webhook_id AS webhookId FROM webhook_deliveries WHERE id = ?"),
   attempt: sqlite.query<never, Record<string, string | number | null>>(
     "INSERT INTO webhook_attempts (id, delivery_id, attempt, started_at, status_code, error, duration_ms, response_snippet) VALUES ($id, $deliveryId, $attempt, $startedAt, $statusCode, $error, $durationMs, $snippet)",
