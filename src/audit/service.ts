@@ -14,7 +14,7 @@ import { pages, type PageRow } from "../pages/tables";
 import { invalid } from "../platform/errors";
 import { spaces, type SpaceRow } from "../spaces/tables";
 import { appendAudit, entryHash, GENESIS_HASH } from "./chain";
-import { highestSequenceIssued } from "./queries";
+import { highestSequenceIssued } from "./store";
 import { auditLog, type AuditRow } from "./tables";
 
 /** Makes every recorded event append its audit entry, in the event's own transaction. */

@@ -14,7 +14,7 @@ import { iso } from "../platform/clock";
 import { findPage } from "../pages/store";
 import { pageVersions } from "../pages/tables";
 import { replaceRoomContent, roomContent, seedFragment } from "./content";
-import { loadAuthors, loadDocument, saveDocuments } from "./queries";
+import { loadAuthors, loadDocument, saveDocuments } from "./store";
 import { FRAGMENT, META_MAP, Room, SERVER_ORIGIN } from "./room";
 import { scrubStoredCopy } from "./scrub";
 import type { RoomHost, RoomStorage } from "./room-host";

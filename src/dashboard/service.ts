@@ -7,7 +7,7 @@ import { iso } from "../platform/clock";
 import { invalid } from "../platform/errors";
 import { findPageMeta } from "../pages/store";
 import { dayOf, pageViews } from "./page-views";
-import { contentCounts, peopleCounts, topEditors, topPageCandidates, viewsPerDay } from "./queries";
+import { contentCounts, peopleCounts, topEditors, topPageCandidates, viewsPerDay } from "./store";
 import { databaseBytes, directorySizes, diskSpace } from "./storage";
 
 /** The ranges the dashboard offers (GET /api/admin/dashboard?rangeDays=). */

@@ -38,7 +38,7 @@ import type { PageMeta } from "../pages/tables";
 import { pageWatcherIds, spaceWatcherIds, watchAutomatically, watchersAfterEdit } from "../watches/service";
 import { commentExcerpt, contentMentionIds } from "./mentions";
 import { everyone, peopleByIds } from "./people";
-import { fanoutStatements as statements } from "./queries";
+import { fanoutStatements as statements } from "./store";
 import type { NotificationAction } from "./tables";
 
 /** Registers the recorder (openInstance). */

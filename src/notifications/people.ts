@@ -6,7 +6,7 @@
  */
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
 import type { Core } from "../core";
-import { activeAccounts } from "./queries";
+import { activeAccounts } from "./store";
 
 export function personOf(user: UserRow, role: RoleRow, permissions = new Set(role.permissions)): UserCaller {
   return { kind: "user", ip: "", user, role, permissions, session: null, token: null };

@@ -7,7 +7,7 @@
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
-import { upkeepStatements as statements } from "./queries";
+import { upkeepStatements as statements } from "./store";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

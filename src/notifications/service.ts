@@ -17,7 +17,7 @@ import { invalid, notFound } from "../platform/errors";
 import { spaces, type SpaceRow } from "../spaces/tables";
 import { users } from "../users/tables";
 import { personOf } from "./people";
-import { commentStillThere } from "./queries";
+import { commentStillThere } from "./store";
 import { notifications, type NotificationRow } from "./tables";
 
 export const NOTIFICATIONS_TAKE_DEFAULT = 50;

@@ -7,7 +7,7 @@
 import type { Core } from "../core";
 import type { EventRow, NewEvent } from "../events/outbox";
 import { newId } from "../platform/crypto";
-import { queueStatements as statements } from "./queries";
+import { queueStatements as statements } from "./store";
 import { WEBHOOK_EVENT_TYPES } from "./service";
 
 const SENT_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);

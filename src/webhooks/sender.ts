@@ -24,7 +24,7 @@ import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
 import { newId } from "../platform/crypto";
 import { guardedFetch } from "../platform/outbound";
-import { outcomeStatements, type DueDelivery, type SucceededRow } from "./queries";
+import { outcomeStatements, type DueDelivery, type SucceededRow } from "./store";
 import { queueDeliveries } from "./queue";
 import { abandonWaiting } from "./service";
 import { deliveryHeaders } from "./signer";

@@ -1,5 +1,5 @@
 /**
- * The hand-written SQL of webhooks: the one file a second backend rewrites for this domain
+ * The store of webhooks (its hand-written SQL and the only writer of its tables): the one file a second backend rewrites for this domain
  * (docs/architecture.md, "Seams").
  */
 import type { Core } from "../core";

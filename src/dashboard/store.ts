@@ -1,5 +1,5 @@
 /**
- * The hand-written SQL of the dashboard: the one file a second backend rewrites for this
+ * The store of the dashboard (its hand-written SQL and the only writer of its tables): the one file a second backend rewrites for this
  * domain (docs/architecture.md, "Seams"). Every statement is an aggregate over an index or a
  * small table; none reads a page's document.
  */

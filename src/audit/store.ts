@@ -1,5 +1,5 @@
 /**
- * The hand-written SQL of the audit log: the one file a second backend rewrites for this
+ * The store of the audit log (its hand-written SQL and the only writer of its tables): the one file a second backend rewrites for this
  * domain (docs/architecture.md, "Seams").
  */
 import { getTableColumns, getTableName, sql } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * The hand-written SQL of notifications: the one file a second backend rewrites for this
+ * The store of notifications (its hand-written SQL and the only writer of its tables): the one file a second backend rewrites for this
  * domain (docs/architecture.md, "Seams"). Each statement is prepared once per instance.
  */
 import { getTableColumns, sql, type Column } from "drizzle-orm";
