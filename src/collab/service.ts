@@ -144,13 +144,13 @@ export function sameDocument(content: JSONContent, storedJson: string): boolean 
 }
 
 /** The host of one instance's rooms, once the server has started collaboration (start.ts). */
-const hosts = new WeakMap<Core["sqlite"], RoomHost>();
+const hosts = new WeakMap<Core, RoomHost>();
 
 export function setRoomHost(core: Core, host: RoomHost | null): void {
-  if (host) hosts.set(core.sqlite, host);
-  else hosts.delete(core.sqlite);
+  if (host) hosts.set(core, host);
+  else hosts.delete(core);
 }
 
 export function roomHostOf(core: Core): RoomHost | undefined {
-  return hosts.get(core.sqlite);
+  return hosts.get(core);
 }

@@ -14,7 +14,7 @@ export interface StoredDocument {
   version: number;
 }
 
-const statements = perInstance((sqlite: Core["sqlite"]) => ({
+const statements = perInstance(({ sqlite }: Core) => ({
   load: sqlite.query<{ state: Uint8Array; version: number }, [string]>("SELECT state, version FROM collab_documents WHERE page_id = ?"),
   authors: sqlite.query<{ userId: string; since: string; lastAt: string }, [string]>("SELECT user_id AS userId, since, last_at AS lastAt FROM collab_unpublished WHERE page_id = ?"),
   named: sqlite.query<{ id: string; name: string; since: string; at: string }, [string]>(
@@ -31,13 +31,13 @@ const statements = perInstance((sqlite: Core["sqlite"]) => ({
 }));
 
 export function loadDocument(core: Core, pageId: string): StoredDocument | undefined {
-  const row = statements(core.sqlite).load.get(pageId);
+  const row = statements(core).load.get(pageId);
   return row ? { state: new Uint8Array(row.state), version: row.version } : undefined;
 }
 
 /** Who has unpublished changes in a stored working copy. */
 export function loadAuthors(core: Core, pageId: string): Author[] {
-  return statements(core.sqlite)
+  return statements(core)
     .authors.all(pageId)
     .map((r) => ({ userId: r.userId, since: Date.parse(r.since), at: Date.parse(r.lastAt) }));
 }
@@ -51,18 +51,18 @@ export interface NamedAuthor {
 
 /** The stored list with names, first changes first (a room nobody has loaded). */
 export function storedAuthors(core: Core, pageId: string): NamedAuthor[] {
-  return statements(core.sqlite).named.all(pageId);
+  return statements(core).named.all(pageId);
 }
 
 /** Display names of these accounts (one statement). */
 export function userNames(core: Core, ids: string[]): Map<string, string> {
   if (ids.length === 0) return new Map();
-  return new Map(statements(core.sqlite).names.all(JSON.stringify(ids)).map((r) => [r.id, r.name]));
+  return new Map(statements(core).names.all(JSON.stringify(ids)).map((r) => [r.id, r.name]));
 }
 
 /** Replaces a page's stored list (inside the caller's transaction). */
 export function writeAuthors(core: Core, pageId: string, authors: Author[]): void {
-  const s = statements(core.sqlite);
+  const s = statements(core);
   s.dropAuthors.run(pageId);
   for (const a of authors) s.addAuthor.run(pageId, a.userId, iso(a.since), iso(a.at));
 }
@@ -78,7 +78,7 @@ export function saveDocuments(core: Core, docs: Array<StoredDocument & { pageId:
     for (const doc of docs) {
       try {
         // A failed statement (the constraint) is undone alone; the transaction goes on.
-        statements(core.sqlite).save.run(doc.pageId, doc.state, doc.version, at);
+        statements(core).save.run(doc.pageId, doc.state, doc.version, at);
         // Only when the list changed since the last save (rarely: a first change, a publish).
         if (doc.authors) writeAuthors(core, doc.pageId, doc.authors);
       } catch (err) {
@@ -90,5 +90,5 @@ export function saveDocuments(core: Core, docs: Array<StoredDocument & { pageId:
 
 /** The current version of each of these pages (one statement whatever their number). */
 export function pageVersions(core: Core, pageIds: string[]): Array<{ id: string; version: number }> {
-  return statements(core.sqlite).versions.all(JSON.stringify(pageIds));
+  return statements(core).versions.all(JSON.stringify(pageIds));
 }

@@ -15,7 +15,7 @@ import { notifications } from "./tables";
 export const commentStillThere = sql`(${notifications.targetType} <> 'comment' OR EXISTS (SELECT 1 FROM comments c WHERE c.id = ${notifications.targetId} AND c.deleted_at IS NULL))`;
 
 /** The fan-out's statements: it runs in every page write, so they are prepared once per instance. */
-export const fanoutStatements = perInstance((sqlite: Core["sqlite"]) => {
+export const fanoutStatements = perInstance(({ sqlite }: Core) => {
   const columns = "(id, user_id, action, target_type, target_id, space_id, page_id, actor_id, details, created_at)";
   // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT.
   const select = `SELECT r.id, r.userId, ?, ?, ?, ?, ?, ?, ?, ? FROM (${rowsParam("?", ["id", "userId"])}) r WHERE true`;
@@ -52,7 +52,7 @@ export const fanoutStatements = perInstance((sqlite: Core["sqlite"]) => {
 });
 
 /** The hourly upkeep's statements (schedule.ts). */
-export const upkeepStatements = perInstance((sqlite: Core["sqlite"]) => ({
+export const upkeepStatements = perInstance(({ sqlite }: Core) => ({
   expiring: sqlite.query<{ id: string; userId: string; name: string; prefix: string; expiresAt: string; createdAt: string }, [string, string]>(
     `SELECT t.id, t.user_id AS userId, t.name, t.prefix, t.expires_at AS expiresAt, t.created_at AS createdAt
        FROM api_tokens t JOIN users u ON u.id = t.user_id
@@ -91,7 +91,7 @@ function reader<T>(table: Record<string, Column>, alias: string) {
  * The active accounts with their roles, each row made into a person by `make` (people.ts).
  * People of one role share its row and its set of rights.
  */
-export const activeAccounts = perInstance((sqlite: Core["sqlite"]) => {
+export const activeAccounts = perInstance(({ sqlite }: Core) => {
   const u = reader<UserRow>(getTableColumns(users), "u");
   const r = reader<RoleRow>(getTableColumns(roles), "r");
   const from = `SELECT ${u.select}, ${r.select} FROM users u JOIN roles r ON r.id = u.role_id WHERE u.status = ${USER_STATUS.Active}`;

@@ -57,7 +57,7 @@ interface SenderState {
 }
 
 const stateOf = perInstance(
-  (_sqlite: Core["sqlite"]): SenderState => ({ current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity, outcomes: [], flushQueued: false }),
+  (_core: Core): SenderState => ({ current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity, outcomes: [], flushQueued: false }),
 );
 
 /**
@@ -65,7 +65,7 @@ const stateOf = perInstance(
  * left to the caller, which kicks once it is ready: the server, just after listening).
  */
 export function installWebhooks(core: Core, catchUp = true): void {
-  const state = stateOf(core.sqlite);
+  const state = stateOf(core);
   onEventRecorded(core, (c, event, input) => {
     if (queueDeliveries(c, event, input) > 0) kick(core);
   });
@@ -84,7 +84,7 @@ export function installWebhooks(core: Core, catchUp = true): void {
  * also for deliveries queued by hand (redeliver.ts), which go out at once like first attempts.
  */
 export function kick(core: Core): void {
-  const state = stateOf(core.sqlite);
+  const state = stateOf(core);
   core.afterCommit(() => {
     if (state.kickQueued) return;
     state.kickQueued = true;
@@ -100,7 +100,7 @@ export function kick(core: Core): void {
  * it after moving the clock. Waits for a run in progress first, never overlaps one.
  */
 export function runDueDeliveries(core: Core): Promise<void> {
-  const state = stateOf(core.sqlite);
+  const state = stateOf(core);
   if (state.next) return state.next;
   const next = state.current.then(async () => {
     state.next = null;
@@ -123,7 +123,7 @@ async function sendDue(core: Core, state: SenderState): Promise<void> {
     // Only committed rows go out: a group of writes still open (the timer fired mid-burst) may
     // hold deliveries that could yet be lost.
     while (core.commits.pending()) await core.commits.durable();
-    const read = outcomeStatements(core.sqlite).due.all(iso(core.clock.now()), BATCH);
+    const read = outcomeStatements(core).due.all(iso(core.clock.now()), BATCH);
     const due = read.filter((r) => !tried.has(r.id));
     if (due.length === 0) return;
     for (const r of due) tried.add(r.id);
@@ -242,7 +242,7 @@ function recordSucceeded(core: Core, rows: SucceededRow[]): void {
     for (const [, deliveryId, startedAt, statusCode, durationMs, snippet] of rows) recordOutcome(core, deliveryId, { ok: true, statusCode, error: null, snippet, durationMs, startedAt });
     return;
   }
-  const q = outcomeStatements(core.sqlite);
+  const q = outcomeStatements(core);
   const json = JSON.stringify(rows);
   q.succeededLines.run(json);
   const hooks = new Set(q.succeededSettle.all(iso(core.clock.now()), json).map((r) => r.webhookId));
@@ -251,7 +251,7 @@ function recordSucceeded(core: Core, rows: SucceededRow[]): void {
 
 /** The attempt's log line, the delivery's state, the webhook's failure count (inside recordOutcomes' transaction). */
 function recordOutcome(core: Core, deliveryId: string, o: Outcome): void {
-  const q = outcomeStatements(core.sqlite);
+  const q = outcomeStatements(core);
   // 1. The delivery may have gone meanwhile (webhook or space deleted): nothing to record.
   const delivery = q.delivery.get(deliveryId);
   if (!delivery) return;

@@ -7,7 +7,7 @@ import { perInstance } from "../platform/memo";
 import { listParam, rowsParam } from "../platform/db/lists";
 
 /** Queuing (queue.ts): run for every page and space event (and per webhook), so prepared once per instance. */
-export const queueStatements = perInstance((sqlite: Core["sqlite"]) => ({
+export const queueStatements = perInstance(({ sqlite }: Core) => ({
   enabledHooksOf: sqlite.query<{ id: string; events: string }, [string]>("SELECT id, events FROM webhooks WHERE space_id = ? AND enabled = 1"),
   spaceKey: sqlite.query<{ key: string }, [string]>("SELECT key FROM spaces WHERE id = ?"),
   // One row per [id, webhookId] of the JSON array ?5.
@@ -36,7 +36,7 @@ const SUCCEEDED_COLUMNS = ["attemptId", "id", "startedAt", "code", "ms", "snippe
  * Every attempt runs these (several per change), so they are prepared once per instance. The
  * delivery's look-up reads two columns, never its payload.
  */
-export const outcomeStatements = perInstance((sqlite: Core["sqlite"]) => ({
+export const outcomeStatements = perInstance(({ sqlite }: Core) => ({
   // The sender's batch (sender.ts): raw and prepared once, reading only what a send needs
   // (drizzle's select of both rows, built and mapped at each run, cost more than the query).
   due: sqlite.query<DueDelivery, [string, number]>(
