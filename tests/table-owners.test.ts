@@ -62,9 +62,6 @@ const PENDING_WRITES: string[] = [
   "src/users/invite-access.ts",
   "src/users/invites.ts",
   "src/users/service.ts",
-  "src/webhooks/redeliver.ts",
-  "src/webhooks/sender.ts",
-  "src/webhooks/service.ts",
 ];
 const PENDING_DRIVER: string[] = [
   "src/attachments/blob-refs.ts",
@@ -125,9 +122,6 @@ const PENDING_DRIVER: string[] = [
   "src/users/invite-access.ts",
   "src/users/invites.ts",
   "src/users/service.ts",
-  "src/webhooks/redeliver.ts",
-  "src/webhooks/sender.ts",
-  "src/webhooks/service.ts",
 ];
 
 /** Tables made by a migration but declared by no tables.ts (FTS5 and its bookkeeping), with their owner. */

@@ -17,18 +17,16 @@
  * attempts in a row for one webhook (across its deliveries) switch it off, abandon its
  * waiting deliveries and record a webhook.disabled event for the space admins.
  */
-import { and, eq, inArray, lt } from "drizzle-orm";
 import type { Core } from "../core";
 import { onEventRecorded, recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
 import { newId } from "../platform/crypto";
 import { guardedFetch } from "../platform/outbound";
-import { outcomeStatements, type DueDelivery, type SucceededRow } from "./store";
+import { abandonWaiting, dropFinishedBefore, hasFinishedBefore, outcomeStatements, setHookEnabled, webhookById, type DueDelivery, type SucceededRow } from "./store";
 import { queueDeliveries } from "./queue";
-import { abandonWaiting } from "./service";
 import { deliveryHeaders } from "./signer";
-import { webhookDeliveries, webhooks, type WebhookRow } from "./tables";
+import type { WebhookRow } from "./tables";
 
 /** The wait before attempt n+1 after attempt n failed. */
 export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 3_600_000, 3_600_000];
@@ -271,7 +269,7 @@ function recordOutcome(core: Core, deliveryId: string, o: Outcome): void {
   }
   // 4. Count the failure against the webhook; the 20th in a row switches it off.
   const hook = q.failed.get(delivery.webhookId);
-  if (hook && hook.enabled && hook.consecutiveFailures >= DISABLE_AFTER_FAILURES) disableWebhook(core, core.db.select().from(webhooks).where(eq(webhooks.id, delivery.webhookId)).get()!, o.error);
+  if (hook && hook.enabled && hook.consecutiveFailures >= DISABLE_AFTER_FAILURES) disableWebhook(core, webhookById(core, delivery.webhookId)!, o.error);
 }
 
 /**
@@ -281,7 +279,7 @@ function recordOutcome(core: Core, deliveryId: string, o: Outcome): void {
  */
 function disableWebhook(core: Core, hook: WebhookRow, lastError: string | null): void {
   const now = iso(core.clock.now());
-  core.db.update(webhooks).set({ enabled: false, disabledAt: now }).where(eq(webhooks.id, hook.id)).run();
+  setHookEnabled(core, hook.id, false, now);
   abandonWaiting(core, hook.id, now);
   recordEvent(core, {
     type: "webhook.disabled",
@@ -298,10 +296,8 @@ function prune(core: Core, state: SenderState): void {
   const now = core.clock.now();
   if (now - state.lastPruneAt < 3_600_000) return;
   state.lastPruneAt = now;
-  const old = and(inArray(webhookDeliveries.status, ["succeeded", "abandoned"]), lt(webhookDeliveries.updatedAt, iso(now - KEEP_FINISHED_MS)));
+  const before = iso(now - KEEP_FINISHED_MS);
   // Read first: an idle server with nothing to prune opens no write transaction.
-  if (!core.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(old).limit(1).get()) return;
-  core.bookkeeping(() => {
-    core.db.delete(webhookDeliveries).where(old).run();
-  });
+  if (!hasFinishedBefore(core, before)) return;
+  core.bookkeeping(() => dropFinishedBefore(core, before));
 }

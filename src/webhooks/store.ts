@@ -1,9 +1,11 @@
 /**
- * The store of webhooks (its hand-written SQL and the only writer of its tables): the one file a second backend rewrites for this domain
- * (docs/architecture.md, "Seams").
+ * The store of webhooks (its hand-written SQL and the only writer of its tables): the one file
+ * a second backend rewrites for this domain (docs/architecture.md, "Seams").
  */
+import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Core } from "../core";
 import { perInstance } from "../platform/memo";
+import { webhookAttempts, webhookDeliveries, webhooks, type AttemptRow, type DeliveryRow, type WebhookRow } from "./tables";
 import { listParam, rowsParam } from "../platform/db/lists";
 
 /** Queuing (queue.ts): run for every page and space event (and per webhook), so prepared once per instance. */
@@ -75,3 +77,78 @@ export const outcomeStatements = perInstance(({ sqlite }: Core) => ({
   ),
 }));
 
+
+// The drizzle reads and writes of webhooks, deliveries and attempts (service.ts, redeliver.ts, sender.ts).
+
+/** A space's webhooks, oldest first. */
+export function hooksOfSpace(core: Pick<Core, "db">, spaceId: string): WebhookRow[] {
+  return core.db.select().from(webhooks).where(eq(webhooks.spaceId, spaceId)).orderBy(webhooks.createdAt, webhooks.id).all();
+}
+
+export function webhookById(core: Pick<Core, "db">, id: string): WebhookRow | undefined {
+  return core.db.select().from(webhooks).where(eq(webhooks.id, id)).get();
+}
+
+/** The space's webhook with that id (another space's is none). */
+export function webhookInSpace(core: Pick<Core, "db">, spaceId: string, id: string): WebhookRow | undefined {
+  return core.db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.spaceId, spaceId))).get();
+}
+
+export function insertWebhook(core: Pick<Core, "db">, row: typeof webhooks.$inferInsert): void {
+  core.db.insert(webhooks).values(row).run();
+}
+
+/** Deletes the webhook (its deliveries and attempts go with it: foreign keys). */
+export function deleteWebhookRow(core: Pick<Core, "db">, id: string): void {
+  core.db.delete(webhooks).where(eq(webhooks.id, id)).run();
+}
+
+/** Switches a hook on (its failure run starts from zero) or off (`now`: since when). */
+export function setHookEnabled(core: Pick<Core, "db">, id: string, enabled: boolean, now: string): void {
+  if (enabled) core.db.update(webhooks).set({ enabled: true, consecutiveFailures: 0, disabledAt: null }).where(eq(webhooks.id, id)).run();
+  else core.db.update(webhooks).set({ enabled: false, disabledAt: now }).where(eq(webhooks.id, id)).run();
+}
+
+/** Waiting deliveries of a hook switched off are abandoned: nothing sends them while it is off. */
+export function abandonWaiting(core: Pick<Core, "db">, hookId: string, now: string): void {
+  core.db
+    .update(webhookDeliveries)
+    .set({ status: "abandoned", nextAttemptAt: null, updatedAt: now })
+    .where(and(eq(webhookDeliveries.webhookId, hookId), inArray(webhookDeliveries.status, ["pending", "failed"])))
+    .run();
+}
+
+export function deliveryById(core: Pick<Core, "db">, id: string): DeliveryRow | undefined {
+  return core.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)).get();
+}
+
+/** The hook's delivery with that id (another hook's is none). */
+export function deliveryOfHook(core: Pick<Core, "db">, hookId: string, id: string): DeliveryRow | undefined {
+  return core.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.webhookId, hookId))).get();
+}
+
+export function insertDelivery(core: Pick<Core, "db">, row: typeof webhookDeliveries.$inferInsert): void {
+  core.db.insert(webhookDeliveries).values(row).run();
+}
+
+/** A hook's newest deliveries, newest first. */
+export function recentDeliveries(core: Pick<Core, "db">, hookId: string, limit: number): DeliveryRow[] {
+  return core.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hookId)).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit).all();
+}
+
+/** The attempts of these deliveries (at most a few hundred ids), in attempt order. */
+export function attemptsOf(core: Pick<Core, "db">, deliveryIds: string[]): AttemptRow[] {
+  return core.db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveryIds)).orderBy(webhookAttempts.attempt).all();
+}
+
+const finishedBefore = (before: string) => and(inArray(webhookDeliveries.status, ["succeeded", "abandoned"]), lt(webhookDeliveries.updatedAt, before));
+
+/** Whether any delivery finished (succeeded or abandoned) was last touched before `before`. */
+export function hasFinishedBefore(core: Pick<Core, "db">, before: string): boolean {
+  return core.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(finishedBefore(before)).limit(1).get() !== undefined;
+}
+
+/** Drops the deliveries finished before `before`. */
+export function dropFinishedBefore(core: Pick<Core, "db">, before: string): void {
+  core.db.delete(webhookDeliveries).where(finishedBefore(before)).run();
+}
