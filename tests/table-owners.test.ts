@@ -74,7 +74,6 @@ const PENDING_DRIVER: string[] = [
   "src/auth/service.ts",
   "src/auth/sessions.ts",
   "src/branding/service.ts",
-  "src/collab/service.ts",
   "src/commands/copy-page.ts",
   "src/commands/delete-space.ts",
   "src/commands/purge-page.ts",

@@ -1,9 +1,11 @@
 /**
  * Collaboration's SQL: the stored working copies (collab_documents, one Yjs update per page),
  * who has unpublished changes in them (collab_unpublished) and the versions of the pages whose
- * rooms are loaded.
+ * rooms are loaded. The collaboration domain's store: the only writer of its tables.
  */
+import { and, eq } from "drizzle-orm";
 import type { Core } from "../core";
+import { pageVersions as versionRows } from "../pages/tables";
 import type { Author } from "./authorship";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
@@ -91,4 +93,13 @@ export function saveDocuments(core: Core, docs: Array<StoredDocument & { pageId:
 /** The current version of each of these pages (one statement whatever their number). */
 export function pageVersions(core: Core, pageIds: string[]): Array<{ id: string; version: number }> {
   return statements(core).versions.all(JSON.stringify(pageIds));
+}
+
+/** One version's document (a read of the pages domain's table: the version a room was last brought to). */
+export function versionContent(core: Pick<Core, "db">, pageId: string, versionNumber: number) {
+  return core.db
+    .select({ contentJson: versionRows.contentJson })
+    .from(versionRows)
+    .where(and(eq(versionRows.pageId, pageId), eq(versionRows.versionNumber, versionNumber)))
+    .get();
 }
