@@ -176,7 +176,7 @@ function codeLines(text: string): string[] {
 // Raw statements in either case (drizzle's sql`` templates are written in lower case), the
 // table named or interpolated as its drizzle object.
 const RAW_WRITE = /\b(insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+(?:(?:main|temp)\.)?(?:[`"]?(\w+)[`"]?|\$\{(\w+)\})/gi;
-const DRIZZLE_WRITE = /\.(insert|update|delete)\(\s*(\w+)\s*\)/g;
+const DRIZZLE_WRITE = /\.(insert|update|delete)\(\s*(?:\w+\.)?(\w+)\s*\)/g;
 
 export function writesOutsideOwners(files: Record<string, string>, tables: Table[]): string[] {
   const byName = new Map(tables.map((t) => [t.name, t]));
@@ -185,10 +185,19 @@ export function writesOutsideOwners(files: Record<string, string>, tables: Table
   for (const [path, text] of Object.entries(files)) {
     if (!SCANNED.test(path) || EXEMPT.some((e) => e.test(path)) || /\/tables\.ts$/.test(path)) continue;
     const code = codeLines(text).join("\n");
+    const local = new Map(byIdent);
+    // A table imported under another name (`import { pages as p } from "../pages/tables"`).
+    for (const m of code.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*["'][^"']*\/(?:tables|schema)["']/g)) {
+      for (const part of m[1].split(",")) {
+        const [name, alias] = part.trim().split(/\s+as\s+/);
+        const table = byIdent.get(name);
+        if (alias && table) local.set(alias, table);
+      }
+    }
     const lineOf = (index: number) => code.slice(0, index).split("\n").length;
     const hits: { table: Table | undefined; how: string; at: number }[] = [];
-    for (const m of code.matchAll(RAW_WRITE)) hits.push({ table: m[2] ? byName.get(m[2]) : byIdent.get(m[3]), how: m[1].split(/\s+/)[0].toUpperCase(), at: m.index });
-    for (const m of code.matchAll(DRIZZLE_WRITE)) hits.push({ table: byIdent.get(m[2]), how: `.${m[1]}()`, at: m.index });
+    for (const m of code.matchAll(RAW_WRITE)) hits.push({ table: m[2] ? byName.get(m[2]) : local.get(m[3]), how: m[1].split(/\s+/)[0].toUpperCase(), at: m.index });
+    for (const m of code.matchAll(DRIZZLE_WRITE)) hits.push({ table: local.get(m[2]), how: `.${m[1]}()`, at: m.index });
     hits.sort((a, b) => a.at - b.at);
     for (const { table, how, at } of hits) {
       if (table && !mayWrite(path, table.owner)) found.push(`${path}:${lineOf(at)}: ${how} ${table.name} (owner: ${table.owner})`);
@@ -262,6 +271,7 @@ test("the owner scan refuses writes outside the owner's store and leaves the sto
     "src/attachments/copy.ts": 'core.db.update(pages).set({ json }).run();\nsqlite.run(sql`delete from ${pageLinks} where x = 1`);\n',
     "src/commands/purge.ts": "tx.delete(pages).where(eq(pages.id, id)).run();\nrun(\"INSERT OR IGNORE INTO `page_links` VALUES (?)\");\n",
     "src/jobs-user/service.ts": "core.db.insert(jobs).values(job).run();\n",
+    "src/collab/service.ts": 'import { pages as rows, pageLinks } from "../pages/tables";\ncore.db.update(rows).set(x).run();\ncore.db.delete(schema.pageLinks).run();\n',
     "src/pages/store.ts": 'core.db.insert(pages).values(rows).run();\ncore.sqlite.run("DELETE FROM page_links WHERE page_id = ?");\n',
     "src/pages/store/versions.ts": "core.db.update(pages).set(v).run();\n",
     "src/platform/jobs/runner.ts": "core.db.insert(jobs).values(job).run();\n",
@@ -281,6 +291,8 @@ test("the owner scan refuses writes outside the owner's store and leaves the sto
     "src/commands/purge.ts:1: .delete() pages (owner: pages)",
     "src/commands/purge.ts:2: INSERT page_links (owner: pages)",
     "src/jobs-user/service.ts:1: .insert() jobs (owner: platform)",
+    "src/collab/service.ts:2: .update() pages (owner: pages)",
+    "src/collab/service.ts:3: .delete() page_links (owner: pages)",
     "src/search/fts5-recent.ts:1: DELETE search_words (owner: search)",
   ]);
 });
