@@ -206,7 +206,14 @@ export function writesOutsideOwners(files: Record<string, string>, tables: Table
   return found;
 }
 
-const DRIVER = /\bcore\.(sqlite|db)\b/g;
+// The driver read off a core: `core.db`, `ctx.core.sqlite`, `this.core.db`; destructured from a
+// core (`({ sqlite }: Core)`, `const { db } = core`); or its type named (`Core["sqlite"]`).
+const DRIVER = new RegExp(
+  [/\bcore\.(?:sqlite|db)\b/, /\{[^{}]*\b(?:sqlite|db)\b[^{}]*\}\s*:\s*(?:Core\b|Pick<Core\b)/, /\{[^{}]*\b(?:sqlite|db)\b[^{}]*\}\s*=\s*(?:[\w.]+\.)?core\b/, /\bCore\[["'](?:sqlite|db)["']\]/]
+    .map((r) => r.source)
+    .join("|"),
+  "g",
+);
 
 export function driverOutsideStores(files: Record<string, string>): string[] {
   const found: string[] = [];
@@ -307,9 +314,16 @@ test("the driver scan refuses core.sqlite and core.db outside the stores and the
     "src/platform/jobs/runner.ts": "core.db.insert(jobs).run();\n",
     "src/pages/service.test.ts": "core.sqlite.run(text);\n",
     "src/pages/core-db.ts": "const coreDb = other.db;\n",
+    "src/labels/service.ts": 'const s = perInstance(({ sqlite }: Core) => sqlite.query("x"));\nconst { db, clock } = ctx.core;\nconst m = new WeakMap<Core["sqlite"], number>();\n',
   });
-  expect(found).toEqual(["src/pages/service.ts:1: core.db", "src/commands/copy-page.ts:2: core.sqlite"]);
-  expect(pathsOf(found)).toEqual(["src/commands/copy-page.ts", "src/pages/service.ts"]);
+  expect(found).toEqual([
+    "src/pages/service.ts:1: core.db",
+    "src/commands/copy-page.ts:2: core.sqlite",
+    "src/labels/service.ts:1: { sqlite }: Core",
+    "src/labels/service.ts:2: { db, clock } = ctx.core",
+    'src/labels/service.ts:3: Core["sqlite"]',
+  ]);
+  expect(pathsOf(found)).toEqual(["src/commands/copy-page.ts", "src/labels/service.ts", "src/pages/service.ts"]);
 });
 
 test("a pending list refuses a new path in breach, a path that keeps the rule now, and disorder", () => {
