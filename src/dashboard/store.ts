@@ -1,7 +1,7 @@
 /**
  * The store of the dashboard (its hand-written SQL and the only writer of its tables): the one
- * file a second backend rewrites for this domain (docs/architecture.md, "Seams"). Every statement is an aggregate over an index or a
- * small table; none reads a page's document.
+ * file a second backend rewrites for this domain (docs/architecture.md, "Seams"). Every
+ * statement is an aggregate over an index or a small table; none reads a page's document.
  */
 import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { PAGE_STATUS, pages } from "../pages/tables";

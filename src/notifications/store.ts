@@ -1,6 +1,7 @@
 /**
- * The store of notifications (its hand-written SQL and the only writer of its tables): the one file a second backend rewrites for this
- * domain (docs/architecture.md, "Seams"). Each statement is prepared once per instance.
+ * The store of notifications (its hand-written SQL and the only writer of its table): the one
+ * file a second backend rewrites for this domain (docs/architecture.md, "Seams"). Its raw
+ * statements are prepared once per instance.
  */
 import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, or, sql, type Column, type SQL } from "drizzle-orm";
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";

@@ -1,6 +1,6 @@
 /**
- * The store of watches (its hand-written SQL and the only writer of its tables): the one file a second backend rewrites for this domain
- * (docs/architecture.md, "Seams").
+ * The store of watches (its hand-written SQL and the only writer of its tables): the one file
+ * a second backend rewrites for this domain (docs/architecture.md, "Seams").
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Core } from "../core";
