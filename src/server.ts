@@ -153,7 +153,7 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
         void import("./imports/staged")
           .then(({ removeLeftoverStages }) => removeLeftoverStages(core))
           // Start-up's reads filled SQLite's page cache (~2.5 MB at 20,000 pages): given back.
-          .then(() => stopping || releaseCacheMemory(core.sqlite));
+          .then(() => stopping || releaseCacheMemory(core));
       },
       (err) => core.log.error("the server's routes could not be loaded", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
     );

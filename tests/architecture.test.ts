@@ -71,7 +71,6 @@ const SQL_MAY_LIVE = [
   /\/store\/[^/]+\.ts$/, // a store split into a folder
   /\.test\.tsx?$|\/testing\.ts$/,
   /^src\/(platform|db|web)\//, // the platform's own SQL; the schema; the browser
-  /^src\/search\/(fts5(-[a-z]+)?|stemmer)\.ts$/, // the FTS5 implementation of SearchIndex (fts5.ts and the fts5-*.ts beside it): the search domain's queries
 ];
 
 function rawSqlOutsideQueries(files: Record<string, string>): string[] {

@@ -20,7 +20,7 @@
  * process), so two entries can never claim the same predecessor.
  */
 import type { Core } from "../core";
-import { appendStatements } from "./queries";
+import { appendStatements } from "./store";
 import type { AuditRow } from "./tables";
 
 export const GENESIS_HASH = "0".repeat(64);

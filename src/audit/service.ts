@@ -3,18 +3,16 @@
  * transaction (installAuditLog), read newest first by GET /api/audit and checked link by link by
  * POST /api/admin/audit/verify.
  */
-import { and, asc, desc, eq, gt, gte, inArray, lt, lte, type SQL } from "drizzle-orm";
+import { and, eq, gte, lt, lte, type SQL } from "drizzle-orm";
 import { canReadPage } from "../access/pages";
 import { requireRight } from "../identity/rights";
 import { canReadSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { EVENT_TYPES, onEventRecorded, TARGET_TYPES } from "../events/outbox";
-import { pages, type PageRow } from "../pages/tables";
 import { invalid } from "../platform/errors";
-import { spaces, type SpaceRow } from "../spaces/tables";
 import { appendAudit, entryHash, GENESIS_HASH } from "./chain";
-import { highestSequenceIssued } from "./queries";
+import { entriesBefore, entriesFrom, highestSequenceIssued, pagesAndSpaces } from "./store";
 import { auditLog, type AuditRow } from "./tables";
 
 /** Makes every recorded event append its audit entry, in the event's own transaction. */
@@ -128,8 +126,7 @@ export function listAudit(core: Core, caller: Caller, query: AuditQuery): AuditP
   const chunk = Math.max(wanted, 100);
   let before = query.before ?? null;
   for (;;) {
-    const where = and(...filters, before === null ? undefined : lt(auditLog.sequence, before));
-    const rows = core.db.select().from(auditLog).where(where).orderBy(desc(auditLog.sequence)).limit(chunk).all();
+    const rows = entriesBefore(core, filters, before, chunk);
     const visible = visibleTo(core, caller, rows);
     for (const row of rows) {
       if (visible(row)) out.push(toAuditEntry(row));
@@ -179,9 +176,7 @@ function instant(field: "from" | "to", value: string, edge: "start" | "end"): st
  */
 function visibleTo(core: Core, caller: Caller, rows: AuditRow[]): (row: AuditRow) => boolean {
   const pageIds = [...new Set(rows.flatMap((r) => (r.targetType === "page" ? [r.targetId] : [])))];
-  const pageById = new Map<string, PageRow>(pageIds.length ? core.db.select().from(pages).where(inArray(pages.id, pageIds)).all().map((p) => [p.id, p]) : []);
-  const spaceIds = [...new Set([...rows.flatMap((r) => (r.spaceId ? [r.spaceId] : [])), ...[...pageById.values()].map((p) => p.spaceId)])];
-  const spaceById = new Map<string, SpaceRow>(spaceIds.length ? core.db.select().from(spaces).where(inArray(spaces.id, spaceIds)).all().map((s) => [s.id, s]) : []);
+  const { pageById, spaceById } = pagesAndSpaces(core, pageIds, (found) => [...new Set([...rows.flatMap((r) => (r.spaceId ? [r.spaceId] : [])), ...found.map((p) => p.spaceId)])]);
   return (row) => {
     const space = row.spaceId ? spaceById.get(row.spaceId) : undefined;
     if (space && !canReadSpace(core, caller, space)) return false;
@@ -227,7 +222,7 @@ export function walkAuditChain(core: Pick<Core, "db">): VerifyResult {
   let checked = 0;
   const broken = (sequence: number, problem: string): VerifyResult => ({ ok: false, checked, brokenAtSequence: sequence, problem, lastSequence: expected - 1, lastHash: prevHash });
   for (;;) {
-    const rows = core.db.select().from(auditLog).where(gt(auditLog.sequence, expected - 1)).orderBy(asc(auditLog.sequence)).limit(VERIFY_BATCH).all();
+    const rows = entriesFrom(core, expected, VERIFY_BATCH);
     for (const row of rows) {
       if (row.sequence !== expected) return broken(expected, `Entry ${expected} is missing: entry ${row.sequence} comes next.`);
       if (row.prevHash !== prevHash) {

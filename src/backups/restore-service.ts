@@ -13,8 +13,7 @@
  * An undo is the same engine with the safety copy as the source (no new safety copy: what was
  * written between the restore and the undo goes with it; the preview of that copy says what).
  */
-import { desc } from "drizzle-orm";
-import { auditLog } from "../audit/tables";
+import { chainHead as auditHead } from "../audit/store";
 import type { Core } from "../core";
 import { markerCommitted } from "../platform/db/replace-data";
 import { recordEvent } from "../events/outbox";
@@ -215,11 +214,6 @@ export function finishSwap(core: Core, run: RestoreRun): { restoredHead: { seque
   return { restoredHead };
 }
 
-/** The audit chain's last entry, or null for an empty log. */
-function auditHead(core: Core): { sequence: number; hash: string } | null {
-  return core.db.select({ sequence: auditLog.sequence, hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.sequence)).limit(1).get() ?? null;
-}
-
 /**
  * At start (server or CLI), before anything else runs: a restore the process died in resolves
  * to the old data or the new, never a mix. Its swap's marker row says which (SQLite committed
@@ -228,7 +222,7 @@ function auditHead(core: Core): { sequence: number; hash: string } | null {
 export function recoverInterruptedRestore(core: Core): "none" | "finished" | "failed" {
   const run = currentRestore(core);
   if (!run) return "none";
-  if ((run.phase === "swapping" || run.phase === "finishing") && markerCommitted(core.sqlite, MARKER_TABLE, run.id)) {
+  if ((run.phase === "swapping" || run.phase === "finishing") && markerCommitted(core, MARKER_TABLE, run.id)) {
     finishSwap(core, run);
     core.log.warn("a restore interrupted by a stop had replaced the data: it is finished now", { label: run.label, kind: run.kind });
     return "finished";

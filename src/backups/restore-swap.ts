@@ -10,7 +10,7 @@
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { replaceData, type ReplaceResult } from "../platform/db/replace-data";
-import { MARK_EVERY_PAGE } from "../search/fts5";
+import { searchIndex } from "../search/indexer";
 import { MARKER_TABLE } from "./restore-state";
 
 export async function swapInCopy(core: Core, copyPath: string, markerId: string, onProgress?: (done: number, total: number) => void): Promise<ReplaceResult> {
@@ -19,7 +19,7 @@ export async function swapInCopy(core: Core, copyPath: string, markerId: string,
   const archive = core.wal;
   const resumeCheckpoints = archive?.suspendCheckpoints() ?? (() => {});
   try {
-    return await replaceData(core.data.dbPath, { source: copyPath, marker: { table: MARKER_TABLE, id: markerId, at: iso(core.clock.now()) }, alsoRun: [MARK_EVERY_PAGE], onProgress });
+    return await replaceData(core.data.dbPath, { source: copyPath, marker: { table: MARKER_TABLE, id: markerId, at: iso(core.clock.now()) }, alsoRun: [...searchIndex(core).onDataReplaced], onProgress });
   } finally {
     resumeCheckpoints();
     releaseWrites();

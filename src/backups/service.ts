@@ -13,7 +13,7 @@ import { requireUser, type Caller } from "../identity/caller";
 import { requireRight } from "../identity/rights";
 import { holdBlobDeletes } from "../platform/backup/pins";
 import { coverage } from "../platform/backup/replay";
-import { snapshotDatabase } from "../platform/backup/snapshot";
+import { snapshotInstance } from "../platform/backup/snapshot";
 import { iso } from "../platform/clock";
 import { PRIVATE_FILE } from "../platform/datadir";
 import { AppError } from "../platform/errors";
@@ -59,7 +59,7 @@ export async function takeBackup(core: Core, kind: BackupKind, opts: TakeBackupO
   try {
     const dest = join(partial, "cairn.db");
     const copyFrom = performance.now();
-    const snap = await snapshotDatabase({ sqlite: core.sqlite, dbPath: core.data.dbPath, archive: core.wal, dest, onProgress: opts.onProgress, signal: opts.signal });
+    const snap = await snapshotInstance(core, { dest, onProgress: opts.onProgress, signal: opts.signal });
     chmodSync(dest, PRIVATE_FILE);
     timings.copyMs = performance.now() - copyFrom;
     const describeFrom = performance.now();

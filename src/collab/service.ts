@@ -4,7 +4,6 @@
  * WebSocket side is socket.ts; start.ts wires both into the server.
  */
 import type { JSONContent } from "@tiptap/core";
-import { and, eq } from "drizzle-orm";
 import * as Y from "yjs";
 import { requireEditablePage } from "../access/pages";
 import { checkContentJson } from "../content/validate";
@@ -12,9 +11,8 @@ import type { Core } from "../core";
 import type { Caller } from "../identity/caller";
 import { iso } from "../platform/clock";
 import { findPage } from "../pages/store";
-import { pageVersions } from "../pages/tables";
 import { replaceRoomContent, roomContent, seedFragment } from "./content";
-import { loadAuthors, loadDocument, saveDocuments } from "./queries";
+import { loadAuthors, loadDocument, saveDocuments, versionContent } from "./store";
 import { FRAGMENT, META_MAP, Room, SERVER_ORIGIN } from "./room";
 import { scrubStoredCopy } from "./scrub";
 import type { RoomHost, RoomStorage } from "./room-host";
@@ -99,11 +97,7 @@ export function catchUp(core: Core, room: Room, external: ExternalChange): void 
   const found = findPage(core, room.pageId);
   if (!found || found.page.currentVersion <= room.version) return;
   const { contentJson, currentVersion: version, updatedById: authorId } = found.page;
-  const base = core.db
-    .select({ contentJson: pageVersions.contentJson })
-    .from(pageVersions)
-    .where(and(eq(pageVersions.pageId, room.pageId), eq(pageVersions.versionNumber, room.version)))
-    .get();
+  const base = versionContent(core, room.pageId, room.version);
   const incoming = JSON.parse(contentJson) as JSONContent;
   if (base && sameDocument(roomContent(room), base.contentJson)) {
     replaceRoomContent(room, incoming);
@@ -144,13 +138,13 @@ export function sameDocument(content: JSONContent, storedJson: string): boolean 
 }
 
 /** The host of one instance's rooms, once the server has started collaboration (start.ts). */
-const hosts = new WeakMap<Core["sqlite"], RoomHost>();
+const hosts = new WeakMap<Core, RoomHost>();
 
 export function setRoomHost(core: Core, host: RoomHost | null): void {
-  if (host) hosts.set(core.sqlite, host);
-  else hosts.delete(core.sqlite);
+  if (host) hosts.set(core, host);
+  else hosts.delete(core);
 }
 
 export function roomHostOf(core: Core): RoomHost | undefined {
-  return hosts.get(core.sqlite);
+  return hosts.get(core);
 }

@@ -11,7 +11,7 @@ import { onEventRecorded, type EventRow } from "../events/outbox";
 import { findPage, findPageMeta } from "../pages/store";
 import { applyExternalChange } from "./external";
 import { DEFAULT_TIMING, InProcessRoomHost, type HostTiming, type RoomHost } from "./room-host";
-import { pageVersions } from "./queries";
+import { pageVersions } from "./store";
 import { catchUp, roomStorage, setRoomHost } from "./service";
 import type { Bounds } from "./connections";
 import { collabSocket, type CollabSocket, type FloodLimits } from "./socket";

@@ -12,7 +12,7 @@ import { iso } from "../platform/clock";
 import { AppError } from "../platform/errors";
 import { findPage } from "../pages/store";
 import type { Author } from "./authorship";
-import { storedAuthors, userNames, type NamedAuthor } from "./queries";
+import { storedAuthors, userNames, type NamedAuthor } from "./store";
 import type { Room } from "./room";
 import { roomHostOf, settleAuthors } from "./service";
 

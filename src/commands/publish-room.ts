@@ -13,7 +13,7 @@
  */
 import { requireEditablePage } from "../access/pages";
 import { replaceRoomContent, roomContent } from "../collab/content";
-import { writeAuthors } from "../collab/queries";
+import { writeAuthors } from "../collab/store";
 import { roomHostOf } from "../collab/service";
 import { explainRefusal } from "../collab/refusal";
 import { namedAuthors, roomAuthors } from "../collab/unpublished";

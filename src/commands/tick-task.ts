@@ -16,7 +16,7 @@ import type { JSONContent } from "@tiptap/core";
 import * as Y from "yjs";
 import { requireEditablePage } from "../access/pages";
 import { replaceRoomContent, roomContent } from "../collab/content";
-import { loadDocument, saveDocuments } from "../collab/queries";
+import { loadDocument, saveDocuments } from "../collab/store";
 import { Room, SERVER_ORIGIN } from "../collab/room";
 import { roomHostOf } from "../collab/service";
 import type { Core } from "../core";

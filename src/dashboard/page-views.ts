@@ -3,7 +3,7 @@ import type { Caller } from "../identity/caller";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
 import { PAGE_STATUS, type PageMeta } from "../pages/tables";
-import { addPageViews, noteRecentView, trimRecentViews } from "./queries";
+import { addPageViews, noteRecentView, trimRecentViews } from "./store";
 
 /** How often the counts in memory are added to page_views_daily: a crash loses at most this much. */
 export const VIEW_FLUSH_MS = 60_000;

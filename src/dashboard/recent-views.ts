@@ -3,15 +3,12 @@
  * with nothing typed). Kept per account on the server, so every browser of the account shows
  * the same list; only pages the caller may still read, published and out of the trash.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
 import { visiblePagesFilter } from "../access/pages";
 import type { Core } from "../core";
 import { requireUser, type Caller } from "../identity/caller";
-import { PAGE_STATUS, pages } from "../pages/tables";
 import { invalid } from "../platform/errors";
-import { spaces } from "../spaces/tables";
 import { pageViews } from "./page-views";
-import { recentViews } from "./tables";
+import { viewedPages } from "./store";
 
 export const VIEWED_DEFAULT = 10;
 export const VIEWED_MAX = 20;
@@ -22,13 +19,5 @@ export function listViewedPages(core: Core, caller: Caller, limit = VIEWED_DEFAU
   // Reads wait in memory until the minute's flush: this person's are written first (bookkeeping).
   const counter = pageViews(core);
   if (counter.hasViewedPending(user.user.id)) counter.flush();
-  return core.db
-    .select({ id: pages.id, title: pages.title, emoji: pages.emoji, spaceId: spaces.id, spaceKey: spaces.key, space: spaces.name, viewedAt: recentViews.viewedAt })
-    .from(recentViews)
-    .innerJoin(pages, eq(pages.id, recentViews.pageId))
-    .innerJoin(spaces, eq(spaces.id, pages.spaceId))
-    .where(and(eq(recentViews.userId, user.user.id), eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt), visiblePagesFilter(core, caller)))
-    .orderBy(desc(recentViews.viewedAt), desc(pages.id))
-    .limit(limit)
-    .all();
+  return viewedPages(core, user.user.id, visiblePagesFilter(core, caller), limit);
 }

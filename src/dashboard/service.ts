@@ -7,7 +7,7 @@ import { iso } from "../platform/clock";
 import { invalid } from "../platform/errors";
 import { findPageMeta } from "../pages/store";
 import { dayOf, pageViews } from "./page-views";
-import { contentCounts, peopleCounts, topEditors, topPageCandidates, viewsPerDay } from "./queries";
+import { contentCounts, peopleCounts, topEditors, topPageCandidates, viewsPerDay } from "./store";
 import { databaseBytes, directorySizes, diskSpace } from "./storage";
 
 /** The ranges the dashboard offers (GET /api/admin/dashboard?rangeDays=). */
@@ -36,9 +36,9 @@ export function getDashboard(core: Core, caller: Caller, rangeDays: number = DEF
   const days = rangeOf(now, rangeDays);
   const since = days[0];
 
-  const people = peopleCounts(core.db, iso(now));
-  const c = contentCounts(core.db);
-  const counted = new Map(viewsPerDay(core.db, since).map((r) => [r.day, r.views]));
+  const people = peopleCounts(core, iso(now));
+  const c = contentCounts(core);
+  const counted = new Map(viewsPerDay(core, since).map((r) => [r.day, r.views]));
   const perDay = days.map((day) => ({ day, views: counted.get(day) ?? 0 }));
   const walked = directorySizes(core);
   const disk = diskSpace(core);
@@ -52,7 +52,7 @@ export function getDashboard(core: Core, caller: Caller, rangeDays: number = DEF
       viewsPerDay: perDay,
       totalViews: perDay.reduce((sum, d) => sum + d.views, 0),
       topPages: topPages(core, caller, since),
-      topEditors: topEditors(core.db, iso(Date.parse(`${since}T00:00:00Z`)), TOP_TAKE),
+      topEditors: topEditors(core, iso(Date.parse(`${since}T00:00:00Z`)), TOP_TAKE),
     },
     storage: {
       databaseBytes: databaseBytes(core),
@@ -76,7 +76,7 @@ export function getDashboard(core: Core, caller: Caller, rangeDays: number = DEF
  */
 function topPages(core: Core, caller: Caller, since: string) {
   const out: Array<{ pageId: string; title: string; spaceKey: string; spaceName: string; views: number }> = [];
-  for (const { pageId, views } of topPageCandidates(core.db, since, TOP_TAKE * 5)) {
+  for (const { pageId, views } of topPageCandidates(core, since, TOP_TAKE * 5)) {
     const found = findPageMeta(core, pageId);
     if (!found || !canReadPage(core, caller, found.space, found.page)) continue;
     out.push({ pageId, title: found.page.title, spaceKey: found.space.key, spaceName: found.space.name, views });

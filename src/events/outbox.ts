@@ -17,12 +17,11 @@
  * Consumers run synchronously inside their own transaction; anything slow or remote (sending a
  * webhook) should queue a row here and do the network part afterwards.
  */
-import { asc, eq, gt, max, sql } from "drizzle-orm";
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
-import { perInstance } from "../platform/memo";
-import { eventCursors, events } from "./tables";
+import { cursorOf, eventsAfter, insertEvent, moveCursor, startCursor } from "./store";
+import type { events } from "./tables";
 
 export const EVENT_TYPES = [
   "page.created",
@@ -187,30 +186,13 @@ interface Registry {
   scheduled: boolean;
 }
 
-const registries = new WeakMap<Core["sqlite"], Registry>();
+const registries = new WeakMap<Core, Registry>();
 
 function registryOf(core: Core): Registry {
-  let r = registries.get(core.sqlite);
-  if (!r) registries.set(core.sqlite, (r = { consumers: new Map(), recorders: [], scheduled: false }));
+  let r = registries.get(core);
+  if (!r) registries.set(core, (r = { consumers: new Map(), recorders: [], scheduled: false }));
   return r;
 }
-
-// Prepared once per instance: every write of every domain records at least one event.
-const insertEvent = perInstance((core: Core) =>
-  core.db
-    .insert(events)
-    .values({
-      id: sql.placeholder("id"),
-      type: sql.placeholder("type"),
-      targetType: sql.placeholder("targetType"),
-      targetId: sql.placeholder("targetId"),
-      spaceId: sql.placeholder("spaceId"),
-      actorId: sql.placeholder("actorId"),
-      data: sql.placeholder("data"),
-      createdAt: sql.placeholder("createdAt"),
-    })
-    .prepare(),
-);
 
 /**
  * Records one event. Must run inside the change's transaction (throws otherwise). The
@@ -223,8 +205,7 @@ export function recordEvent(core: Core, event: NewEvent): void {
   const values = { id: newId(), type: event.type, targetType: event.targetType, targetId: event.targetId, spaceId: event.spaceId, actorId: event.actorId, data, createdAt: iso(core.clock.now()) };
   // The row as stored, without reading it back (RETURNING and drizzle's mapping of it cost more
   // than the insert): seq is the rowid, data as a reader would parse it from its JSON text.
-  const { lastInsertRowid } = insertEvent(core).run(values) as unknown as { lastInsertRowid: number | bigint };
-  const row: EventRow = { ...values, seq: Number(lastInsertRowid), data: JSON.parse(JSON.stringify(data)) };
+  const row: EventRow = { ...values, seq: insertEvent(core, values), data: JSON.parse(JSON.stringify(data)) };
   for (const recorder of registryOf(core).recorders) recorder(core, row, event);
   scheduleDispatch(core);
 }
@@ -240,10 +221,7 @@ export function onEventRecorded(core: Core, recorder: EventRecorder): void {
  * resumes from its stored cursor. Answers a function that unregisters it.
  */
 export function onEvents(core: Core, name: string, handle: EventConsumer, opts: { from?: "now" | "start" } = {}): () => void {
-  core.tx(() => {
-    const start = opts.from === "start" ? 0 : (core.db.select({ max: max(events.seq) }).from(events).get()?.max ?? 0);
-    core.db.insert(eventCursors).values({ consumer: name, seq: start, updatedAt: iso(core.clock.now()) }).onConflictDoNothing().run();
-  });
+  core.tx(() => startCursor(core, name, opts.from ?? "now", iso(core.clock.now())));
   const registry = registryOf(core);
   registry.consumers.set(name, handle);
   scheduleDispatch(core);
@@ -281,11 +259,10 @@ export function dispatchEvents(core: Core): void {
     try {
       for (;;) {
         const handled = core.tx(() => {
-          const cursor = core.db.select({ seq: eventCursors.seq }).from(eventCursors).where(eq(eventCursors.consumer, name)).get()?.seq ?? 0;
-          const batch = core.db.select().from(events).where(gt(events.seq, cursor)).orderBy(asc(events.seq)).limit(BATCH).all();
+          const batch = eventsAfter(core, cursorOf(core, name), BATCH);
           if (batch.length === 0) return 0;
           handle(core, batch);
-          core.db.update(eventCursors).set({ seq: batch[batch.length - 1].seq, updatedAt: iso(core.clock.now()) }).where(eq(eventCursors.consumer, name)).run();
+          moveCursor(core, name, batch[batch.length - 1].seq, iso(core.clock.now()));
           return batch.length;
         });
         if (handled < BATCH) break;

@@ -23,7 +23,7 @@ export const HEALTH_PATH = "/api/health";
  * the request then waits for the application.
  */
 export function earlyHealth(core: Core): (incoming: Request, socketIp: SocketAddress) => Response | null {
-  const databaseAnswers = databaseProbe(core.sqlite);
+  const databaseAnswers = databaseProbe(core);
   const healthy = { anonymous: JSON.stringify({ status: "ok", database: "ok" }), signedIn: JSON.stringify({ status: "ok", database: "ok", version: core.version }) };
   const limits = bodyLimits([]);
   return (incoming, socketIp) => {

@@ -26,7 +26,7 @@ import { spaces } from "../spaces/tables";
 import { AVATAR_VARIANTS } from "../users/avatars";
 import { findUserWithRoleById, toAccount, type Account } from "../users/service";
 import { users } from "../users/tables";
-import { spaceIcons } from "./tables";
+import { dropSpaceIcon, putSpaceIcon, spaceIconOf } from "./store";
 import { type IncomingUpload, readImage, storeImage } from "./upload";
 
 const MB = 1024 * 1024;
@@ -121,7 +121,7 @@ export function spaceIconUrl(key: string, sha256: string): string {
 /** GET /api/media/space-icons/{key}: 404 when the caller may not see the space or it has no uploaded icon. */
 export async function openSpaceIcon(core: Core, caller: Caller, key: string): Promise<StoredImage> {
   const space = requireReadableSpace(core, caller, findSpaceByKey(core, key));
-  const row = core.db.select().from(spaceIcons).where(eq(spaceIcons.spaceId, space.id)).get();
+  const row = spaceIconOf(core, space.id);
   if (!row) throw notFound("This space has no uploaded icon");
   return openBlob(core, row.sha256, row.contentType);
 }
@@ -138,12 +138,7 @@ export async function uploadSpaceIcon(core: Core, caller: Caller, key: string, u
       const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
       if (space.archivedAt) throw spaceArchived();
       const now = iso(core.clock.now());
-      const before = core.db.select({ sha256: spaceIcons.sha256 }).from(spaceIcons).where(eq(spaceIcons.spaceId, space.id)).get()?.sha256 ?? null;
-      core.db
-        .insert(spaceIcons)
-        .values({ spaceId: space.id, sha256, contentType: image.contentType, size, updatedAt: now, updatedById: user.user.id })
-        .onConflictDoUpdate({ target: spaceIcons.spaceId, set: { sha256, contentType: image.contentType, size, updatedAt: now, updatedById: user.user.id } })
-        .run();
+      const before = putSpaceIcon(core, { spaceId: space.id, sha256, contentType: image.contentType, size, updatedAt: now, updatedById: user.user.id });
       core.db.update(spaces).set({ iconKind: 2, iconValue: spaceIconUrl(space.key, sha256), updatedAt: now }).where(eq(spaces.id, space.id)).run();
       if (before && before !== sha256) deleteUnusedBlobs(core, [before]);
       recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { icon: { from: before, to: sha256 } } });
@@ -158,11 +153,11 @@ export function removeSpaceIcon(core: Core, caller: Caller, key: string): Space 
   return core.tx(() => {
     const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
     if (space.archivedAt) throw spaceArchived();
-    const gone = core.db.delete(spaceIcons).where(eq(spaceIcons.spaceId, space.id)).returning({ sha256: spaceIcons.sha256 }).get();
+    const gone = dropSpaceIcon(core, space.id);
     if (!gone) return spaceFor(core, user, space);
     if (space.iconKind === 2) core.db.update(spaces).set({ iconKind: 0, iconValue: null, updatedAt: iso(core.clock.now()) }).where(eq(spaces.id, space.id)).run();
-    deleteUnusedBlobs(core, [gone.sha256]);
-    recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { icon: { from: gone.sha256, to: null } } });
+    deleteUnusedBlobs(core, [gone]);
+    recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { icon: { from: gone, to: null } } });
     return spaceFor(core, user, findSpaceById(core, space.id)!);
   });
 }

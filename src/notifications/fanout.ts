@@ -19,7 +19,7 @@
  * also watches it for its author (watches/service.ts).
  *
  * It runs in every page write, so: a few prepared lookups, one statement for the candidates'
- * accounts, one INSERT … SELECT FROM json_each per kind of entry. The access module is asked
+ * accounts, one INSERT … SELECT over a bound list (platform/db/lists.ts) per kind of entry. The access module is asked
  * per new recipient (its cost dominates a fan-out: a grant lookup and a restriction walk per
  * person); an unread update entry that is only refreshed is not asked about again (see Entry).
  */
@@ -38,7 +38,7 @@ import type { PageMeta } from "../pages/tables";
 import { pageWatcherIds, spaceWatcherIds, watchAutomatically, watchersAfterEdit } from "../watches/service";
 import { commentExcerpt, contentMentionIds } from "./mentions";
 import { everyone, peopleByIds } from "./people";
-import { fanoutStatements as statements } from "./queries";
+import { fanoutStatements as statements } from "./store";
 import type { NotificationAction } from "./tables";
 
 /** Registers the recorder (openInstance). */
@@ -114,7 +114,7 @@ function deliver(core: Core, event: EventRow, place: { spaceId: string | null; p
   });
   const people = peopleByIds(core, toWrite.flat());
   const allowed = people.size ? readers([...people.values()]) : new Set<string>();
-  const s = statements(core.sqlite);
+  const s = statements(core);
   entries.forEach((e, i) => {
     const rows = toWrite[i].flatMap((id) => (allowed.has(id) ? [[newId(), id]] : []));
     if (rows.length === 0) return;
@@ -131,7 +131,7 @@ const pageDetails = (page: PageMeta, space: SpaceRow) => ({ pageTitle: page.titl
  */
 function pageMentionIds(core: Core, pageId: string, document: string | undefined): string[] {
   if (document !== undefined) return contentMentionIds(document);
-  const row = statements(core.sqlite).pageContent.get(pageId);
+  const row = statements(core).pageContent.get(pageId);
   return row ? contentMentionIds(unpackText(row.contentJson)) : [];
 }
 
@@ -180,7 +180,7 @@ function pageUpdated(core: Core, event: EventRow, document: string | undefined, 
  * editor, one edit more); answers whose it moved. One statement for every watcher.
  */
 function refreshUnread(core: Core, event: EventRow, pageId: string, details: Record<string, unknown>, userIds: string[]): Set<string> {
-  const rows = statements(core.sqlite).refreshUnread.all(event.actorId, event.createdAt, JSON.stringify(details), pageId, JSON.stringify(userIds));
+  const rows = statements(core).refreshUnread.all(event.actorId, event.createdAt, JSON.stringify(details), pageId, JSON.stringify(userIds));
   return new Set(rows.map((r) => r.userId));
 }
 
@@ -188,7 +188,7 @@ function refreshUnread(core: Core, event: EventRow, pageId: string, details: Rec
 function newMentions(core: Core, page: PageMeta, versionNumber: number, document: string | undefined): string[] {
   const now = pageMentionIds(core, page.id, document);
   if (now.length === 0) return [];
-  const before = statements(core.sqlite).versionContent.get(page.id, versionNumber - 1);
+  const before = statements(core).versionContent.get(page.id, versionNumber - 1);
   const old = new Set(before ? contentMentionIds(unpackText(before.contentJson)) : []);
   return now.filter((id) => !old.has(id));
 }
@@ -197,11 +197,11 @@ function newMentions(core: Core, page: PageMeta, versionNumber: number, document
 function commentWritten(core: Core, event: EventRow): void {
   const data = event.data as { pageId?: unknown; parentCommentId?: unknown; mentionedUserIds?: unknown };
   const found = typeof data.pageId === "string" ? findPage(core, data.pageId) : undefined;
-  const comment = statements(core.sqlite).comment.get(event.targetId);
+  const comment = statements(core).comment.get(event.targetId);
   if (!found || !comment) return;
   const { page, space } = found;
   const threadId = comment.parentId ?? event.targetId;
-  const participants = comment.parentId ? statements(core.sqlite).threadAuthors.all(threadId, threadId).map((r) => r.authorId) : [];
+  const participants = comment.parentId ? statements(core).threadAuthors.all(threadId, threadId).map((r) => r.authorId) : [];
   const mentioned = Array.isArray(data.mentionedUserIds) ? data.mentionedUserIds.filter((id): id is string => typeof id === "string") : [];
   const details = { ...pageDetails(page, space), pageId: page.id, commentId: event.targetId, threadId, reply: comment.parentId !== null, excerpt: commentExcerpt(comment.body) };
   const mention: Entry = { action: "mention", targetType: "comment", targetId: event.targetId, details, userIds: mentioned };
@@ -231,5 +231,5 @@ function backupTargetChanged(core: Core, event: EventRow): void {
   const { slot, action, where } = event.data as Record<string, unknown>;
   const rows = owners.map((p) => [newId(), p.user.id]);
   const entry: NotificationAction = "backup.target_changed";
-  statements(core.sqlite).insert.run(entry, event.targetType, event.targetId, null, null, event.actorId, JSON.stringify({ slot, action, where }), event.createdAt, JSON.stringify(rows));
+  statements(core).insert.run(entry, event.targetType, event.targetId, null, null, event.actorId, JSON.stringify({ slot, action, where }), event.createdAt, JSON.stringify(rows));
 }

@@ -6,7 +6,7 @@
  */
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
 import type { Core } from "../core";
-import { activeAccounts } from "./queries";
+import { activeAccounts } from "./store";
 
 export function personOf(user: UserRow, role: RoleRow, permissions = new Set(role.permissions)): UserCaller {
   return { kind: "user", ip: "", user, role, permissions, session: null, token: null };
@@ -15,10 +15,10 @@ export function personOf(user: UserRow, role: RoleRow, permissions = new Set(rol
 /** The active accounts among these ids (suspended accounts are told nothing), by id. */
 export function peopleByIds(core: Core, ids: string[]): Map<string, UserCaller> {
   if (ids.length === 0) return new Map();
-  return new Map(activeAccounts(core.sqlite).byIds(ids, personOf).map((p) => [p.user.id, p]));
+  return new Map(activeAccounts(core).byIds(ids, personOf).map((p) => [p.user.id, p]));
 }
 
 /** Every active account (for rare fan-outs such as a webhook switched off). */
 export function everyone(core: Core): UserCaller[] {
-  return activeAccounts(core.sqlite).everyone(personOf);
+  return activeAccounts(core).everyone(personOf);
 }

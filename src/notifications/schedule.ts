@@ -7,7 +7,7 @@
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
-import { upkeepStatements as statements } from "./queries";
+import { upkeepStatements as statements } from "./store";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -23,7 +23,7 @@ export const KEEP_READ_MS = 90 * DAY;
  */
 export function warnExpiringTokens(core: Core): number {
   const now = core.clock.now();
-  const s = statements(core.sqlite);
+  const s = statements(core);
   return core.bookkeeping(() => {
     let written = 0;
     for (const t of s.expiring.all(iso(now), iso(now + TOKEN_WARNING_MS))) {
@@ -38,7 +38,7 @@ export function warnExpiringTokens(core: Core): number {
 /** Deletes entries read more than KEEP_READ_MS ago; answers how many. */
 export function pruneReadNotifications(core: Core): number {
   const cutoff = iso(core.clock.now() - KEEP_READ_MS);
-  return core.bookkeeping(() => statements(core.sqlite).prune.run(cutoff).changes);
+  return core.bookkeeping(() => statements(core).prune.run(cutoff).changes);
 }
 
 const UPKEEP = "notifications.upkeep";

@@ -6,18 +6,15 @@
  * out of the list and the count, and marking it read answers 404 as for any unknown id. The
  * checks are the access module's, with the pages and spaces of a batch loaded once.
  */
-import { and, count, desc, eq, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
+import { eq, isNull, type SQL } from "drizzle-orm";
 import { canReadComments, canReadPage } from "../access/pages";
 import { canAdminSpace, canReadSpace } from "../access/spaces";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import type { Core } from "../core";
-import { pages, type PageRow } from "../pages/tables";
 import { iso } from "../platform/clock";
 import { invalid, notFound } from "../platform/errors";
-import { spaces, type SpaceRow } from "../spaces/tables";
-import { users } from "../users/tables";
 import { personOf } from "./people";
-import { commentStillThere } from "./queries";
+import { commentStillThere, markAllEntriesRead, markEntryRead, newestAfter, ownEntry, pagesAndSpaces, unreadByPlace } from "./store";
 import { notifications, type NotificationRow } from "./tables";
 
 export const NOTIFICATIONS_TAKE_DEFAULT = 50;
@@ -52,9 +49,7 @@ type Place = Pick<NotificationRow, "targetType" | "spaceId" | "pageId">;
 function visibilityFor(core: Core, reader: UserCaller, places: Place[]): (place: Place) => boolean {
   const person = personOf(reader.user, reader.role);
   const pageIds = [...new Set(places.flatMap((p) => (p.pageId ? [p.pageId] : [])))];
-  const pageById = new Map<string, PageRow>(pageIds.length ? core.db.select().from(pages).where(inArray(pages.id, pageIds)).all().map((p) => [p.id, p]) : []);
-  const spaceIds = [...new Set([...places.flatMap((p) => (p.spaceId ? [p.spaceId] : [])), ...[...pageById.values()].map((p) => p.spaceId)])];
-  const spaceById = new Map<string, SpaceRow>(spaceIds.length ? core.db.select().from(spaces).where(inArray(spaces.id, spaceIds)).all().map((s) => [s.id, s]) : []);
+  const { pageById, spaceById } = pagesAndSpaces(core, pageIds, (found) => [...new Set([...places.flatMap((p) => (p.spaceId ? [p.spaceId] : [])), ...found.map((p) => p.spaceId)])]);
   return (place) => {
     if (place.pageId) {
       // The page's space now (it may have moved), not the one it was in when told.
@@ -102,29 +97,11 @@ export function listNotifications(core: Core, caller: Caller, query: ListQuery):
 
 type Cursor = Pick<NotificationRow, "createdAt" | "id">;
 
-/** Newest first; id (time-ordered) breaks ties between entries of the same instant. */
-function newestAfter(core: Core, filters: SQL[], after: Cursor | null, limit: number): Array<{ n: NotificationRow; actorName: string | null }> {
-  const before = after ? or(lt(notifications.createdAt, after.createdAt), and(eq(notifications.createdAt, after.createdAt), lt(notifications.id, after.id))) : undefined;
-  return core.db
-    .select({ n: notifications, actorName: users.displayName })
-    .from(notifications)
-    .leftJoin(users, eq(users.id, notifications.actorId))
-    .where(and(...filters, before))
-    .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(limit)
-    .all();
-}
-
 /** GET /api/notifications/unread-count: what GET /api/notifications?unreadOnly=true would list without a limit. */
 export function unreadCount(core: Core, caller: Caller): { count: number } {
   const user = requireUser(caller);
   // Unread entries grouped by where they point, so each page and space is checked once.
-  const groups = core.db
-    .select({ targetType: notifications.targetType, spaceId: notifications.spaceId, pageId: notifications.pageId, n: count() })
-    .from(notifications)
-    .where(and(eq(notifications.userId, user.user.id), isNull(notifications.readAt), commentStillThere))
-    .groupBy(notifications.targetType, notifications.spaceId, notifications.pageId)
-    .all();
+  const groups = unreadByPlace(core, user.user.id);
   const visible = visibilityFor(core, user, groups);
   return { count: groups.reduce((sum, g) => sum + (visible(g) ? g.n : 0), 0) };
 }
@@ -133,24 +110,14 @@ export function unreadCount(core: Core, caller: Caller): { count: number } {
 export function markRead(core: Core, caller: Caller, id: string): void {
   const user = requireUser(caller);
   core.tx(() => {
-    const row = core.db
-      .select()
-      .from(notifications)
-      .where(and(eq(notifications.id, id), eq(notifications.userId, user.user.id), commentStillThere))
-      .get();
+    const row = ownEntry(core, user.user.id, id);
     if (!row || !visibilityFor(core, user, [row])(row)) throw notFound("Notification not found");
-    if (row.readAt === null) core.db.update(notifications).set({ readAt: iso(core.clock.now()) }).where(eq(notifications.id, row.id)).run();
+    if (row.readAt === null) markEntryRead(core, row.id, iso(core.clock.now()));
   });
 }
 
 /** POST /api/notifications/read-all: every unread entry of the caller's, seen or not. */
 export function markAllRead(core: Core, caller: Caller): void {
   const user = requireUser(caller);
-  core.tx(() => {
-    core.db
-      .update(notifications)
-      .set({ readAt: iso(core.clock.now()) })
-      .where(and(eq(notifications.userId, user.user.id), isNull(notifications.readAt)))
-      .run();
-  });
+  core.tx(() => markAllEntriesRead(core, user.user.id, iso(core.clock.now())));
 }

@@ -1,6 +1,6 @@
 import type { Core } from "../core";
 import { perInstance } from "../platform/memo";
-import { createFts5Index } from "./fts5";
+import { createFts5Index } from "./store/fts5";
 import type { SearchIndex } from "./search-index";
 import { noteIndexed } from "./vocabulary";
 

@@ -4,8 +4,8 @@ import type { ParsedQuery } from "./query";
 /**
  * The search index, as the rest of search sees it (docs/architecture.md, "Search"): pages are
  * marked dirty inside the transaction that changes them, caught up in batches shortly after
- * (indexer.ts), and queried within a caller's scope. FTS5 (fts5.ts) is the one implementation; a
- * PostgreSQL one (tsvector, pg_trgm) would replace that file and nothing else.
+ * (indexer.ts), and queried within a caller's scope. FTS5 (store/fts5.ts, the search domain's store) is
+ * the one implementation; a PostgreSQL one (tsvector, pg_trgm) would replace that folder and nothing else.
  *
  * Only published, live pages of active spaces are found, and of those the ones in the caller's
  * scope: the index applies it inside its query, before any limit, so a caller's unreadable
@@ -40,6 +40,12 @@ export interface SearchIndex {
   pageTexts(docIds: readonly number[]): Array<{ title: string; text: string }>;
   /** Changes when another process may have written the index (what it wrote is not known here). */
   outsideVersion(): number;
+  /**
+   * What a restore runs inside its swap's transaction (platform/db/replace-data.ts), once the
+   * restored rows are in and the index's own tables are empty (they are not copied): statements
+   * that note every page for indexing again, so the index is rebuilt from the restored pages.
+   */
+  readonly onDataReplaced: readonly string[];
 }
 
 /** Whose pages a search looks through. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { call, makeEnv, mintToken, PASSWORD, signUp, type TestEnv, type Who, ownerWithSpace } from "../../tests/harness";
 import type { UserCaller } from "../identity/caller";
 import { createPage } from "../pages/service";
-import { MARK_EVERY_PAGE } from "./fts5";
+import { MARK_EVERY_PAGE } from "./store/fts5";
 import { catchUpSearchIndex } from "./indexer";
 import { findUserWithRoleById } from "../users/service";
 

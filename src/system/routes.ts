@@ -35,7 +35,7 @@ const Instance = t.Object(
 );
 
 export function systemRoutes(core: Core) {
-  const databaseAnswers = databaseProbe(core.sqlite);
+  const databaseAnswers = databaseProbe(core);
   // The answers while the database answers, ready (a health check is the most frequent request).
   const healthy = { anonymous: JSON.stringify({ status: "ok", database: "ok" }), signedIn: JSON.stringify({ status: "ok", database: "ok", version: core.version }) };
   return new Elysia({ prefix: "/api" })

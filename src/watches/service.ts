@@ -11,7 +11,6 @@
  * Unwatching is remembered (`unwatchedAt`), so a later edit by the same person does not put the
  * watch back; only POST …/watch does.
  */
-import { and, eq } from "drizzle-orm";
 import { requireReadablePage } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../identity/caller";
@@ -19,11 +18,10 @@ import type { Core } from "../core";
 import { findPage } from "../pages/store";
 import { iso } from "../platform/clock";
 import { findSpaceByKey } from "../spaces/service";
-import { keepFirstUnwatch, pageWatcherCount, watchingPage, watchingSpace } from "./queries";
-import { pageWatches, spaceWatches } from "./tables";
+import { pageWatcherCount, watchingPage, watchingSpace, writePageWatch, writeSpaceWatch } from "./store";
 
 // The automatic watch and the watcher lists the fan-out reads (notifications/fanout.ts).
-export { pageWatcherIds, spaceWatcherIds, watchAutomatically, watchersAfterEdit } from "./queries";
+export { pageWatcherIds, spaceWatcherIds, watchAutomatically, watchersAfterEdit } from "./store";
 
 export interface WatchState {
   watching: boolean;
@@ -54,14 +52,7 @@ export function pageWatchState(core: Core, caller: Caller, pageId: string): Page
 export function setPageWatch(core: Core, caller: Caller, pageId: string, watch: boolean): WatchState {
   return core.tx(() => {
     const { user, page } = readablePage(core, caller, pageId);
-    const now = iso(core.clock.now());
-    const unwatchedAt = watch ? null : now;
-    core.db
-      .insert(pageWatches)
-      .values({ pageId: page.id, userId: user.user.id, createdAt: now, unwatchedAt })
-      // Unwatching twice keeps the first time.
-      .onConflictDoUpdate({ target: [pageWatches.pageId, pageWatches.userId], set: { unwatchedAt: watch ? null : keepFirstUnwatch(now) } })
-      .run();
+    writePageWatch(core, page.id, user.user.id, watch, iso(core.clock.now()));
     return { watching: watch };
   });
 }
@@ -76,8 +67,7 @@ export function spaceWatchState(core: Core, caller: Caller, key: string): WatchS
 export function setSpaceWatch(core: Core, caller: Caller, key: string, watch: boolean): WatchState {
   return core.tx(() => {
     const { user, space } = readableSpace(core, caller, key);
-    if (watch) core.db.insert(spaceWatches).values({ spaceId: space.id, userId: user.user.id, createdAt: iso(core.clock.now()) }).onConflictDoNothing().run();
-    else core.db.delete(spaceWatches).where(and(eq(spaceWatches.spaceId, space.id), eq(spaceWatches.userId, user.user.id))).run();
+    writeSpaceWatch(core, space.id, user.user.id, watch, iso(core.clock.now()));
     return { watching: watch };
   });
 }

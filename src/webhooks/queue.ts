@@ -7,7 +7,7 @@
 import type { Core } from "../core";
 import type { EventRow, NewEvent } from "../events/outbox";
 import { newId } from "../platform/crypto";
-import { queueStatements as statements } from "./queries";
+import { queueStatements as statements } from "./store";
 import { WEBHOOK_EVENT_TYPES } from "./service";
 
 const SENT_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
@@ -27,7 +27,7 @@ function spacesOf(event: EventRow): string[] {
 export function payloadOf(core: Core, event: EventRow, input?: NewEvent): string {
   // A page event hands its space as the change left it: its key is not read again.
   const handed = input?.page?.space as { id?: unknown; key?: unknown } | undefined;
-  const space = !event.spaceId ? null : handed?.id === event.spaceId && typeof handed.key === "string" ? { key: handed.key } : statements(core.sqlite).spaceKey.get(event.spaceId);
+  const space = !event.spaceId ? null : handed?.id === event.spaceId && typeof handed.key === "string" ? { key: handed.key } : statements(core).spaceKey.get(event.spaceId);
   const data = {
     eventId: event.id,
     [`${event.targetType}Id`]: event.targetId,
@@ -45,7 +45,7 @@ export function queueDeliveries(core: Core, event: EventRow, input?: NewEvent): 
   const spaceIds = spacesOf(event);
   if (spaceIds.length === 0) return 0;
   const hooks = spaceIds
-    .flatMap((id) => statements(core.sqlite).enabledHooksOf.all(id))
+    .flatMap((id) => statements(core).enabledHooksOf.all(id))
     .filter((h) => {
       const events = JSON.parse(h.events) as string[];
       return events.includes("*") || events.includes(event.type);
@@ -55,6 +55,6 @@ export function queueDeliveries(core: Core, event: EventRow, input?: NewEvent): 
   // Due at once: the first attempt is made right after the commit (sender.ts). One statement
   // for all the hooks, the payload bound once.
   const rows = JSON.stringify(hooks.map((h) => [newId(), h.id]));
-  statements(core.sqlite).insert.run(event.id, event.type, payload, event.createdAt, rows);
+  statements(core).insert.run(event.id, event.type, payload, event.createdAt, rows);
   return hooks.length;
 }

@@ -6,7 +6,6 @@
  * a deliberate second message the receiver should not drop as a duplicate. Receivers that want
  * to recognise the event itself have `data.eventId`, the same in both.
  */
-import { and, eq } from "drizzle-orm";
 import { requireAdminSpace } from "../access/spaces";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
@@ -17,7 +16,7 @@ import { AppError, notFound } from "../platform/errors";
 import { findSpaceByKey } from "../spaces/service";
 import { kick } from "./sender";
 import { requireWebhook, toDelivery, type Delivery } from "./service";
-import { webhookDeliveries } from "./tables";
+import { deliveryById, deliveryOfHook, insertDelivery } from "./store";
 
 /** POST …/webhooks/{id}/deliveries/{deliveryId}/redeliver: answers the new delivery (pending). */
 export function redeliver(core: Core, caller: Caller, key: string, hookId: string, deliveryId: string): Delivery {
@@ -26,21 +25,14 @@ export function redeliver(core: Core, caller: Caller, key: string, hookId: strin
     const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
     const hook = requireWebhook(core, space.id, hookId);
     // Another webhook's delivery (of this space or any other) is as missing as none.
-    const original = core.db
-      .select()
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, hook.id)))
-      .get();
+    const original = deliveryOfHook(core, hook.id, deliveryId);
     if (!original) throw notFound("Delivery not found");
     // Nothing sends for a hook that is off: the copy would wait for ever (or go out by surprise
     // when it is switched on).
     if (!hook.enabled) throw new AppError("conflict", { detail: "The webhook is switched off: switch it on to send deliveries again." });
     const id = newId();
     const now = iso(core.clock.now());
-    core.db
-      .insert(webhookDeliveries)
-      .values({ id, webhookId: hook.id, eventId: original.eventId, eventType: original.eventType, payload: original.payload, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now })
-      .run();
+    insertDelivery(core, { id, webhookId: hook.id, eventId: original.eventId, eventType: original.eventType, payload: original.payload, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now });
     recordEvent(core, {
       type: "webhook.redelivered",
       targetType: "webhook",
@@ -52,6 +44,6 @@ export function redeliver(core: Core, caller: Caller, key: string, hookId: strin
     });
     // Sent at once, like a first attempt: the kick waits for the commit (none after a rollback).
     kick(core);
-    return toDelivery(core.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)).get()!, []);
+    return toDelivery(deliveryById(core, id)!, []);
   });
 }

@@ -17,18 +17,16 @@
  * attempts in a row for one webhook (across its deliveries) switch it off, abandon its
  * waiting deliveries and record a webhook.disabled event for the space admins.
  */
-import { and, eq, inArray, lt } from "drizzle-orm";
 import type { Core } from "../core";
 import { onEventRecorded, recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
 import { newId } from "../platform/crypto";
 import { guardedFetch } from "../platform/outbound";
-import { outcomeStatements, type DueDelivery, type SucceededRow } from "./queries";
+import { abandonWaiting, dropFinishedBefore, hasFinishedBefore, outcomeStatements, setHookEnabled, webhookById, type DueDelivery, type SucceededRow } from "./store";
 import { queueDeliveries } from "./queue";
-import { abandonWaiting } from "./service";
 import { deliveryHeaders } from "./signer";
-import { webhookDeliveries, webhooks, type WebhookRow } from "./tables";
+import type { WebhookRow } from "./tables";
 
 /** The wait before attempt n+1 after attempt n failed. */
 export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 3_600_000, 3_600_000];
@@ -57,7 +55,7 @@ interface SenderState {
 }
 
 const stateOf = perInstance(
-  (_sqlite: Core["sqlite"]): SenderState => ({ current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity, outcomes: [], flushQueued: false }),
+  (_core: Core): SenderState => ({ current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity, outcomes: [], flushQueued: false }),
 );
 
 /**
@@ -65,7 +63,7 @@ const stateOf = perInstance(
  * left to the caller, which kicks once it is ready: the server, just after listening).
  */
 export function installWebhooks(core: Core, catchUp = true): void {
-  const state = stateOf(core.sqlite);
+  const state = stateOf(core);
   onEventRecorded(core, (c, event, input) => {
     if (queueDeliveries(c, event, input) > 0) kick(core);
   });
@@ -84,7 +82,7 @@ export function installWebhooks(core: Core, catchUp = true): void {
  * also for deliveries queued by hand (redeliver.ts), which go out at once like first attempts.
  */
 export function kick(core: Core): void {
-  const state = stateOf(core.sqlite);
+  const state = stateOf(core);
   core.afterCommit(() => {
     if (state.kickQueued) return;
     state.kickQueued = true;
@@ -100,7 +98,7 @@ export function kick(core: Core): void {
  * it after moving the clock. Waits for a run in progress first, never overlaps one.
  */
 export function runDueDeliveries(core: Core): Promise<void> {
-  const state = stateOf(core.sqlite);
+  const state = stateOf(core);
   if (state.next) return state.next;
   const next = state.current.then(async () => {
     state.next = null;
@@ -123,7 +121,7 @@ async function sendDue(core: Core, state: SenderState): Promise<void> {
     // Only committed rows go out: a group of writes still open (the timer fired mid-burst) may
     // hold deliveries that could yet be lost.
     while (core.commits.pending()) await core.commits.durable();
-    const read = outcomeStatements(core.sqlite).due.all(iso(core.clock.now()), BATCH);
+    const read = outcomeStatements(core).due.all(iso(core.clock.now()), BATCH);
     const due = read.filter((r) => !tried.has(r.id));
     if (due.length === 0) return;
     for (const r of due) tried.add(r.id);
@@ -242,7 +240,7 @@ function recordSucceeded(core: Core, rows: SucceededRow[]): void {
     for (const [, deliveryId, startedAt, statusCode, durationMs, snippet] of rows) recordOutcome(core, deliveryId, { ok: true, statusCode, error: null, snippet, durationMs, startedAt });
     return;
   }
-  const q = outcomeStatements(core.sqlite);
+  const q = outcomeStatements(core);
   const json = JSON.stringify(rows);
   q.succeededLines.run(json);
   const hooks = new Set(q.succeededSettle.all(iso(core.clock.now()), json).map((r) => r.webhookId));
@@ -251,7 +249,7 @@ function recordSucceeded(core: Core, rows: SucceededRow[]): void {
 
 /** The attempt's log line, the delivery's state, the webhook's failure count (inside recordOutcomes' transaction). */
 function recordOutcome(core: Core, deliveryId: string, o: Outcome): void {
-  const q = outcomeStatements(core.sqlite);
+  const q = outcomeStatements(core);
   // 1. The delivery may have gone meanwhile (webhook or space deleted): nothing to record.
   const delivery = q.delivery.get(deliveryId);
   if (!delivery) return;
@@ -271,7 +269,7 @@ function recordOutcome(core: Core, deliveryId: string, o: Outcome): void {
   }
   // 4. Count the failure against the webhook; the 20th in a row switches it off.
   const hook = q.failed.get(delivery.webhookId);
-  if (hook && hook.enabled && hook.consecutiveFailures >= DISABLE_AFTER_FAILURES) disableWebhook(core, core.db.select().from(webhooks).where(eq(webhooks.id, delivery.webhookId)).get()!, o.error);
+  if (hook && hook.enabled && hook.consecutiveFailures >= DISABLE_AFTER_FAILURES) disableWebhook(core, webhookById(core, delivery.webhookId)!, o.error);
 }
 
 /**
@@ -281,7 +279,7 @@ function recordOutcome(core: Core, deliveryId: string, o: Outcome): void {
  */
 function disableWebhook(core: Core, hook: WebhookRow, lastError: string | null): void {
   const now = iso(core.clock.now());
-  core.db.update(webhooks).set({ enabled: false, disabledAt: now }).where(eq(webhooks.id, hook.id)).run();
+  setHookEnabled(core, hook.id, false, now);
   abandonWaiting(core, hook.id, now);
   recordEvent(core, {
     type: "webhook.disabled",
@@ -298,10 +296,8 @@ function prune(core: Core, state: SenderState): void {
   const now = core.clock.now();
   if (now - state.lastPruneAt < 3_600_000) return;
   state.lastPruneAt = now;
-  const old = and(inArray(webhookDeliveries.status, ["succeeded", "abandoned"]), lt(webhookDeliveries.updatedAt, iso(now - KEEP_FINISHED_MS)));
+  const before = iso(now - KEEP_FINISHED_MS);
   // Read first: an idle server with nothing to prune opens no write transaction.
-  if (!core.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(old).limit(1).get()) return;
-  core.bookkeeping(() => {
-    core.db.delete(webhookDeliveries).where(old).run();
-  });
+  if (!hasFinishedBefore(core, before)) return;
+  core.bookkeeping(() => dropFinishedBefore(core, before));
 }

@@ -1,4 +1,3 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
 import { requireAdminSpace, spaceArchived } from "../access/spaces";
 import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
@@ -9,7 +8,8 @@ import { invalid, notFound } from "../platform/errors";
 import { checkOutboundUrl } from "../platform/outbound";
 import { findSpaceByKey } from "../spaces/service";
 import { newWebhookSecret } from "./signer";
-import { webhookAttempts, webhookDeliveries, webhooks, type AttemptRow, type DeliveryRow, type WebhookRow } from "./tables";
+import { abandonWaiting, attemptsOf, deleteWebhookRow, hooksOfSpace, insertWebhook, recentDeliveries, setHookEnabled, webhookById, webhookInSpace } from "./store";
+import type { AttemptRow, DeliveryRow, WebhookRow } from "./tables";
 
 /**
  * The event types a webhook can subscribe to (docs/decisions.md, "Standard Webhooks"), with what
@@ -86,7 +86,7 @@ export function cleanEvents(input: string[] | string): string[] {
 
 export function listWebhooks(core: Core, caller: Caller, key: string): Webhook[] {
   const space = requireAdminSpace(core, requireUser(caller), findSpaceByKey(core, key));
-  return core.db.select().from(webhooks).where(eq(webhooks.spaceId, space.id)).orderBy(webhooks.createdAt, webhooks.id).all().map(toWebhook);
+  return hooksOfSpace(core, space.id).map(toWebhook);
 }
 
 export interface CreateWebhookInput {
@@ -104,16 +104,16 @@ export function createWebhook(core: Core, caller: Caller, key: string, input: Cr
     if (space.archivedAt) throw spaceArchived();
     const id = newId();
     const secret = newWebhookSecret();
-    core.db.insert(webhooks).values({ id, spaceId: space.id, url, events, secret, createdById: user.user.id, createdAt: iso(core.clock.now()) }).run();
+    insertWebhook(core, { id, spaceId: space.id, url, events, secret, createdById: user.user.id, createdAt: iso(core.clock.now()) });
     recordEvent(core, { type: "webhook.created", targetType: "webhook", targetId: id, spaceId: space.id, actorId: user.user.id, data: { url, events }, ip: user.ip });
-    const row = core.db.select().from(webhooks).where(eq(webhooks.id, id)).get()!;
+    const row = webhookById(core, id)!;
     return { ...toWebhook(row), secret };
   });
 }
 
 /** The space's webhook with that id, or 404 (another space's webhook is as missing as none). */
 export function requireWebhook(core: Core, spaceId: string, id: string): WebhookRow {
-  const row = core.db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.spaceId, spaceId))).get();
+  const row = webhookInSpace(core, spaceId, id);
   if (!row) throw notFound("Webhook not found");
   return row;
 }
@@ -124,18 +124,9 @@ export function deleteWebhook(core: Core, caller: Caller, key: string, id: strin
   core.tx(() => {
     const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
     const hook = requireWebhook(core, space.id, id);
-    core.db.delete(webhooks).where(eq(webhooks.id, hook.id)).run();
+    deleteWebhookRow(core, hook.id);
     recordEvent(core, { type: "webhook.deleted", targetType: "webhook", targetId: hook.id, spaceId: space.id, actorId: user.user.id, data: { url: hook.url }, ip: user.ip });
   });
-}
-
-/** Waiting deliveries of a hook switched off are abandoned: nothing sends them while it is off. */
-export function abandonWaiting(core: Core, hookId: string, now: string): void {
-  core.db
-    .update(webhookDeliveries)
-    .set({ status: "abandoned", nextAttemptAt: null, updatedAt: now })
-    .where(and(eq(webhookDeliveries.webhookId, hookId), inArray(webhookDeliveries.status, ["pending", "failed"])))
-    .run();
 }
 
 /**
@@ -153,13 +144,10 @@ export function setWebhookEnabled(core: Core, caller: Caller, key: string, id: s
     const hook = requireWebhook(core, space.id, id);
     if (hook.enabled === enabled) return toWebhook(hook);
     const now = iso(core.clock.now());
-    if (enabled) core.db.update(webhooks).set({ enabled: true, consecutiveFailures: 0, disabledAt: null }).where(eq(webhooks.id, hook.id)).run();
-    else {
-      core.db.update(webhooks).set({ enabled: false, disabledAt: now }).where(eq(webhooks.id, hook.id)).run();
-      abandonWaiting(core, hook.id, now);
-    }
+    setHookEnabled(core, hook.id, enabled, now);
+    if (!enabled) abandonWaiting(core, hook.id, now);
     recordEvent(core, { type: "webhook.updated", targetType: "webhook", targetId: hook.id, spaceId: space.id, actorId: user.user.id, data: { url: hook.url, enabled }, ip: user.ip });
-    return toWebhook(core.db.select().from(webhooks).where(eq(webhooks.id, hook.id)).get()!);
+    return toWebhook(webhookById(core, hook.id)!);
   });
 }
 
@@ -192,17 +180,11 @@ export type Delivery = ReturnType<typeof toDelivery>;
 export function listDeliveries(core: Core, caller: Caller, key: string, id: string): Delivery[] {
   const space = requireAdminSpace(core, requireUser(caller), findSpaceByKey(core, key));
   const hook = requireWebhook(core, space.id, id);
-  const rows = core.db
-    .select()
-    .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.webhookId, hook.id))
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(DELIVERY_LIST_LIMIT)
-    .all();
+  const rows = recentDeliveries(core, hook.id, DELIVERY_LIST_LIMIT);
   const attempts = new Map<string, AttemptRow[]>();
   for (let i = 0; i < rows.length; i += 100) {
     const ids = rows.slice(i, i + 100).map((r) => r.id);
-    for (const a of core.db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids)).orderBy(webhookAttempts.attempt).all()) {
+    for (const a of attemptsOf(core, ids)) {
       (attempts.get(a.deliveryId) ?? attempts.set(a.deliveryId, []).get(a.deliveryId)!).push(a);
     }
   }

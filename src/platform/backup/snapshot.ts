@@ -50,6 +50,11 @@ interface Pin {
   frames: number;
 }
 
+/** snapshotDatabase of an open instance: its connection, its file and its WAL archive (the driver stays in the platform). */
+export function snapshotInstance(instance: { sqlite: Database; data: { dbPath: string }; wal: WalArchive | null }, opts: Omit<SnapshotOptions, "sqlite" | "dbPath" | "archive">): Promise<SnapshotResult> {
+  return snapshotDatabase({ sqlite: instance.sqlite, dbPath: instance.data.dbPath, archive: instance.wal, ...opts });
+}
+
 export async function snapshotDatabase(opts: SnapshotOptions): Promise<SnapshotResult> {
   const { dbPath, archive } = opts;
   const walPath = `${dbPath}-wal`;

@@ -19,3 +19,11 @@ export function listOfJson(json: string): SQL {
 export function listParam(param: string): string {
   return `SELECT value FROM json_each(${param})`;
 }
+
+/**
+ * A list of rows bound as one parameter holding a JSON array of arrays: a sub-select with one
+ * column per name, the n-th name reading the n-th value of each row.
+ */
+export function rowsParam(param: string, columns: readonly string[]): string {
+  return `SELECT ${columns.map((name, i) => `json_extract(value, '$[${i}]') AS ${name}`).join(", ")} FROM json_each(${param})`;
+}

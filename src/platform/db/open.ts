@@ -98,12 +98,12 @@ export function checkpointWal(sqlite: Database): void {
 }
 
 /** Gives back the page cache's memory (what start-up read); it fills again as pages are read. */
-export function releaseCacheMemory(sqlite: Database): void {
+export function releaseCacheMemory({ sqlite }: { sqlite: Database }): void {
   sqlite.exec("PRAGMA shrink_memory");
 }
 
 /** A statement that answers when the database does: the health check's probe. */
-export function databaseProbe(sqlite: Database): () => boolean {
+export function databaseProbe({ sqlite }: { sqlite: Database }): () => boolean {
   const probe = sqlite.query<{ ok: number }, []>("SELECT 1 AS ok");
   return () => probe.get()?.ok === 1;
 }

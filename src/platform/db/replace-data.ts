@@ -70,7 +70,7 @@ function tablesOf(db: Database, schema: string): Map<string, TableInfo> {
 }
 
 /** Whether a marker row with this id was committed (start-up recovery after a crash). */
-export function markerCommitted(sqlite: Database, table: string, id: string): boolean {
+export function markerCommitted({ sqlite }: { sqlite: Database }, table: string, id: string): boolean {
   const exists = sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)?.n === 1;
   if (!exists) return false;
   return sqlite.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${quote(table)} WHERE id = ?`).get(id)?.n === 1;

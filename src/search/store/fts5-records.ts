@@ -1,4 +1,4 @@
-import type { Core } from "../core";
+import type { Core } from "../../core";
 
 /**
  * FTS5's own records, read where its SQL functions do not reach (fts5-body.ts): the averages

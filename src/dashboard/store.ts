@@ -1,11 +1,14 @@
 /**
- * The hand-written SQL of the dashboard: the one file a second backend rewrites for this
- * domain (docs/architecture.md, "Seams"). Every statement is an aggregate over an index or a
- * small table; none reads a page's document.
+ * The store of the dashboard (its hand-written SQL and the only writer of its tables): the one
+ * file a second backend rewrites for this domain (docs/architecture.md, "Seams"). Every
+ * statement is an aggregate over an index or a small table; none reads a page's document.
  */
-import { sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { PAGE_STATUS, pages } from "../pages/tables";
+import { spaces } from "../spaces/tables";
+import type { Core } from "../core";
 import type { Db } from "../platform/db/open";
-import { pageViewsDaily } from "./tables";
+import { pageViewsDaily, recentViews } from "./tables";
 
 /** Adds a minute's counts to the day's row (one statement per page and day, in one transaction). */
 export function addPageViews(db: Db, day: string, pageId: string, views: number): void {
@@ -31,7 +34,7 @@ export function trimRecentViews(db: Db, userId: string, keep: number): void {
 const one = (db: Db, query: SQL) => db.all<Record<string, number>>(query)[0];
 
 /** Accounts by status, and invites still usable. */
-export function peopleCounts(db: Db, now: string) {
+export function peopleCounts({ db }: Pick<Core, "db">, now: string) {
   return one(
     db,
     sql`SELECT
@@ -47,7 +50,7 @@ export function peopleCounts(db: Db, now: string) {
  * once in the file store). A space an import is still writing is not counted, nor what it holds
  * (when none is, each subtraction is one look-up in an index that finds nothing).
  */
-export function contentCounts(db: Db) {
+export function contentCounts({ db }: Pick<Core, "db">) {
   return one(
     db,
     sql`SELECT
@@ -62,7 +65,7 @@ export function contentCounts(db: Db) {
 }
 
 /** Views per day from `since` (a YYYY-MM-DD day), days without a row left out. */
-export function viewsPerDay(db: Db, since: string): Array<{ day: string; views: number }> {
+export function viewsPerDay({ db }: Pick<Core, "db">, since: string): Array<{ day: string; views: number }> {
   return db.all(sql`SELECT day, sum(views) AS views FROM page_views_daily WHERE day >= ${since} GROUP BY day ORDER BY day`);
 }
 
@@ -70,7 +73,7 @@ export function viewsPerDay(db: Db, since: string): Array<{ day: string; views: 
  * The most read pages since `since` that still exist (out of the trash), most views first;
  * `take` candidates, so the caller can leave out the ones the admin may not read.
  */
-export function topPageCandidates(db: Db, since: string, take: number): Array<{ pageId: string; views: number }> {
+export function topPageCandidates({ db }: Pick<Core, "db">, since: string, take: number): Array<{ pageId: string; views: number }> {
   // Summed first, then joined: one look-up per page read, not per day row.
   return db.all(sql`
     SELECT v.page_id AS pageId, v.views AS views
@@ -80,10 +83,26 @@ export function topPageCandidates(db: Db, since: string, take: number): Array<{ 
 }
 
 /** Who saved the most versions since `since` (an ISO instant); accounts deleted since are left out. */
-export function topEditors(db: Db, since: string, take: number): Array<{ userId: string; displayName: string; versions: number }> {
+export function topEditors({ db }: Pick<Core, "db">, since: string, take: number): Array<{ userId: string; displayName: string; versions: number }> {
   return db.all(sql`
     SELECT u.id AS userId, u.display_name AS displayName, count(*) AS versions
     FROM page_versions v JOIN users u ON u.id = v.author_id
     WHERE v.created_at >= ${since}
     GROUP BY u.id ORDER BY versions DESC, u.display_name LIMIT ${take}`);
+}
+
+/**
+ * The pages a person viewed last that `readable` lets the caller read (published, out of the
+ * trash), newest first.
+ */
+export function viewedPages(core: Pick<Core, "db">, userId: string, readable: SQL, limit: number) {
+  return core.db
+    .select({ id: pages.id, title: pages.title, emoji: pages.emoji, spaceId: spaces.id, spaceKey: spaces.key, space: spaces.name, viewedAt: recentViews.viewedAt })
+    .from(recentViews)
+    .innerJoin(pages, eq(pages.id, recentViews.pageId))
+    .innerJoin(spaces, eq(spaces.id, pages.spaceId))
+    .where(and(eq(recentViews.userId, userId), eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt), readable))
+    .orderBy(desc(recentViews.viewedAt), desc(pages.id))
+    .limit(limit)
+    .all();
 }

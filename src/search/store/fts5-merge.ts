@@ -1,4 +1,4 @@
-import type { Core } from "../core";
+import type { Core } from "../../core";
 
 /**
  * Part of the FTS5 index (fts5.ts): each index merged into one segment after a bulk catch-up

@@ -1,4 +1,4 @@
-import type { Core } from "../core";
+import type { Core } from "../../core";
 
 /**
  * Part of the FTS5 index (fts5.ts): FTS5's settings in each index's _config table, written by the

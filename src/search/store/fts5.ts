@@ -1,9 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Core } from "../core";
-import { listParam } from "../platform/db/lists";
-import { toExclusionQuery, toFragmentQuery, toWordQuery, type ParsedQuery } from "./query";
-import type { SearchIndex, SearchIndexHooks, SearchRow, SearchScope } from "./search-index";
-import { segmentCjk } from "./segment";
+import type { Core } from "../../core";
+import { listParam } from "../../platform/db/lists";
+import { toExclusionQuery, toFragmentQuery, toWordQuery, type ParsedQuery } from "../query";
+import type { SearchIndex, SearchIndexHooks, SearchRow, SearchScope } from "../search-index";
+import { segmentCjk } from "../segment";
 import { bodyMatches } from "./fts5-body";
 import { indexMerger } from "./fts5-merge";
 import { recentIndex } from "./fts5-recent";
@@ -145,6 +145,7 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
     allTerms: () => (vocab ??= vocabularyStatements(core)).all.all(),
     pageTexts: (docIds) => (vocab ??= vocabularyStatements(core)).pages.all(JSON.stringify(docIds)),
     outsideVersion: () => (vocab ??= vocabularyStatements(core)).version.get()!.data_version,
+    onDataReplaced: [MARK_EVERY_PAGE],
   };
 }
 

@@ -1,24 +1,27 @@
 /**
- * The hand-written SQL of notifications: the one file a second backend rewrites for this
- * domain (docs/architecture.md, "Seams"). Each statement is prepared once per instance.
+ * The store of notifications (its hand-written SQL and the only writer of its table): the one
+ * file a second backend rewrites for this domain (docs/architecture.md, "Seams"). Its raw
+ * statements are prepared once per instance.
  */
-import { getTableColumns, sql, type Column } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, or, sql, type Column, type SQL } from "drizzle-orm";
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
 import type { Core } from "../core";
-import { listParam } from "../platform/db/lists";
+import { listParam, rowsParam } from "../platform/db/lists";
 import { perInstance } from "../platform/memo";
 import { USER_STATUS } from "../users/service";
+import { pages, type PageRow } from "../pages/tables";
+import { spaces, type SpaceRow } from "../spaces/tables";
 import { roles, users } from "../users/tables";
-import { notifications } from "./tables";
+import { notifications, type NotificationRow } from "./tables";
 
 /** A comment entry whose comment has since been deleted tells of something no longer there. */
 export const commentStillThere = sql`(${notifications.targetType} <> 'comment' OR EXISTS (SELECT 1 FROM comments c WHERE c.id = ${notifications.targetId} AND c.deleted_at IS NULL))`;
 
 /** The fan-out's statements: it runs in every page write, so they are prepared once per instance. */
-export const fanoutStatements = perInstance((sqlite: Core["sqlite"]) => {
+export const fanoutStatements = perInstance(({ sqlite }: Core) => {
   const columns = "(id, user_id, action, target_type, target_id, space_id, page_id, actor_id, details, created_at)";
   // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT.
-  const select = "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?, ?, ?, ?, ?, ?, ?, ? FROM json_each(?) WHERE true";
+  const select = `SELECT r.id, r.userId, ?, ?, ?, ?, ?, ?, ?, ? FROM (${rowsParam("?", ["id", "userId"])}) r WHERE true`;
   type Params = [string, string, string, string | null, string | null, string | null, string, string, string];
   return {
     insert: sqlite.query<never, Params>(`INSERT INTO notifications ${columns} ${select}`),
@@ -36,7 +39,7 @@ export const fanoutStatements = perInstance((sqlite: Core["sqlite"]) => {
          actor_id = ?1,
          created_at = ?2,
          details = json_set(?3, '$.edits', coalesce(json_extract(details, '$.edits'), 1) + 1)
-       WHERE page_id = ?4 AND action = 'page.updated' AND read_at IS NULL AND user_id IN (SELECT value FROM json_each(?5))
+       WHERE page_id = ?4 AND action = 'page.updated' AND read_at IS NULL AND user_id IN (${listParam("?5")})
        RETURNING user_id AS userId`,
     ),
     // A page's document, when the event came without it (the service hands it over with its
@@ -52,7 +55,7 @@ export const fanoutStatements = perInstance((sqlite: Core["sqlite"]) => {
 });
 
 /** The hourly upkeep's statements (schedule.ts). */
-export const upkeepStatements = perInstance((sqlite: Core["sqlite"]) => ({
+export const upkeepStatements = perInstance(({ sqlite }: Core) => ({
   expiring: sqlite.query<{ id: string; userId: string; name: string; prefix: string; expiresAt: string; createdAt: string }, [string, string]>(
     `SELECT t.id, t.user_id AS userId, t.name, t.prefix, t.expires_at AS expiresAt, t.created_at AS createdAt
        FROM api_tokens t JOIN users u ON u.id = t.user_id
@@ -91,7 +94,7 @@ function reader<T>(table: Record<string, Column>, alias: string) {
  * The active accounts with their roles, each row made into a person by `make` (people.ts).
  * People of one role share its row and its set of rights.
  */
-export const activeAccounts = perInstance((sqlite: Core["sqlite"]) => {
+export const activeAccounts = perInstance(({ sqlite }: Core) => {
   const u = reader<UserRow>(getTableColumns(users), "u");
   const r = reader<RoleRow>(getTableColumns(roles), "r");
   const from = `SELECT ${u.select}, ${r.select} FROM users u JOIN roles r ON r.id = u.role_id WHERE u.status = ${USER_STATUS.Active}`;
@@ -112,3 +115,53 @@ export const activeAccounts = perInstance((sqlite: Core["sqlite"]) => {
   return { byIds: (ids: string[], make: Make) => toPeople(byIds.all(JSON.stringify(ids)), make), everyone: (make: Make) => toPeople(everyone.all(), make) };
 });
 
+
+/**
+ * The pages and spaces a batch of entries names, by id (two statements; none when there are no
+ * ids): a read across domains, for the visibility check of the entries.
+ */
+export function pagesAndSpaces(core: Pick<Core, "db">, pageIds: string[], spaceIdsOf: (pages: PageRow[]) => string[]) {
+  const pageRows = pageIds.length ? core.db.select().from(pages).where(inArray(pages.id, pageIds)).all() : [];
+  const pageById = new Map<string, PageRow>(pageRows.map((p) => [p.id, p]));
+  const spaceIds = spaceIdsOf(pageRows);
+  const spaceById = new Map<string, SpaceRow>(spaceIds.length ? core.db.select().from(spaces).where(inArray(spaces.id, spaceIds)).all().map((s) => [s.id, s]) : []);
+  return { pageById, spaceById };
+}
+
+/** Newest first; id (time-ordered) breaks ties between entries of the same instant. */
+export function newestAfter(core: Pick<Core, "db">, filters: SQL[], after: Pick<NotificationRow, "createdAt" | "id"> | null, limit: number) {
+  const before = after ? or(lt(notifications.createdAt, after.createdAt), and(eq(notifications.createdAt, after.createdAt), lt(notifications.id, after.id))) : undefined;
+  return core.db
+    .select({ n: notifications, actorName: users.displayName })
+    .from(notifications)
+    .leftJoin(users, eq(users.id, notifications.actorId))
+    .where(and(...filters, before))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit)
+    .all();
+}
+
+/** A person's unread entries (those whose comment still exists), counted per place they point at. */
+export function unreadByPlace(core: Pick<Core, "db">, userId: string) {
+  return core.db
+    .select({ targetType: notifications.targetType, spaceId: notifications.spaceId, pageId: notifications.pageId, n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), commentStillThere))
+    .groupBy(notifications.targetType, notifications.spaceId, notifications.pageId)
+    .all();
+}
+
+/** One of a person's entries (whose comment still exists). */
+export function ownEntry(core: Pick<Core, "db">, userId: string, id: string): NotificationRow | undefined {
+  return core.db.select().from(notifications).where(and(eq(notifications.id, id), eq(notifications.userId, userId), commentStillThere)).get();
+}
+
+/** Marks one entry read. */
+export function markEntryRead(core: Pick<Core, "db">, id: string, at: string): void {
+  core.db.update(notifications).set({ readAt: at }).where(eq(notifications.id, id)).run();
+}
+
+/** Marks every unread entry of a person read. */
+export function markAllEntriesRead(core: Pick<Core, "db">, userId: string, at: string): void {
+  core.db.update(notifications).set({ readAt: at }).where(and(eq(notifications.userId, userId), isNull(notifications.readAt))).run();
+}

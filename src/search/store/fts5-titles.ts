@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Core } from "../core";
+import type { Core } from "../../core";
 import { firstInScope, type HitsRead } from "./fts5-scope";
 
 /**

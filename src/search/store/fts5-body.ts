@@ -1,11 +1,11 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Core } from "../core";
-import { perInstance } from "../platform/memo";
+import type { Core } from "../../core";
+import { perInstance } from "../../platform/memo";
 import { indexTotals } from "./fts5-records";
 import { recentIndex } from "./fts5-recent";
 import { firstInScope, type HitsRead } from "./fts5-scope";
 import { TITLE_WEIGHT } from "./fts5-titles";
-import { toWordQuery, type ParsedQuery, type Term } from "./query";
+import { toWordQuery, type ParsedQuery, type Term } from "../query";
 
 /**
  * Part of the FTS5 index (fts5.ts): the word matches of a query ranked by bm25, titles weighing

@@ -1,5 +1,5 @@
-import type { Core } from "../core";
-import { perInstance } from "../platform/memo";
+import type { Core } from "../../core";
+import { perInstance } from "../../platform/memo";
 
 /**
  * Part of the FTS5 index (fts5.ts): search_recent, a second word index holding only the newest

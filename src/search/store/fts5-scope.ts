@@ -1,9 +1,9 @@
 import type { SQLQueryBindings } from "bun:sqlite";
 import type { SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import type { Core } from "../core";
-import { listParam } from "../platform/db/lists";
-import type { SearchRow } from "./search-index";
+import type { Core } from "../../core";
+import { listParam } from "../../platform/db/lists";
+import type { SearchRow } from "../search-index";
 
 /**
  * Ranked matches checked against the caller's scope at a time, after a first round of just the

@@ -1,8 +1,8 @@
 /**
- * The hand-written SQL of watches: the one file a second backend rewrites for this domain
- * (docs/architecture.md, "Seams").
+ * The store of watches (its hand-written SQL and the only writer of its tables): the one file
+ * a second backend rewrites for this domain (docs/architecture.md, "Seams").
  */
-import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
@@ -35,9 +35,19 @@ export const watchingSpace = (core: Core, userId: string, spaceId: string) =>
     .where(and(eq(spaceWatches.spaceId, spaceId), eq(spaceWatches.userId, userId)))
     .get() !== undefined;
 
-/** The new unwatchedAt when unwatching a page again: the first time stays. */
-export function keepFirstUnwatch(now: string): SQL {
-  return sql`coalesce(${pageWatches.unwatchedAt}, ${now})`;
+/** Watches the page (`watch`) or unwatches it; unwatching twice keeps the first time. */
+export function writePageWatch(core: Core, pageId: string, userId: string, watch: boolean, now: string): void {
+  core.db
+    .insert(pageWatches)
+    .values({ pageId, userId, createdAt: now, unwatchedAt: watch ? null : now })
+    .onConflictDoUpdate({ target: [pageWatches.pageId, pageWatches.userId], set: { unwatchedAt: watch ? null : sql`coalesce(${pageWatches.unwatchedAt}, ${now})` } })
+    .run();
+}
+
+/** Watches the space (`watch`) or stops watching it. */
+export function writeSpaceWatch(core: Core, spaceId: string, userId: string, watch: boolean, now: string): void {
+  if (watch) core.db.insert(spaceWatches).values({ spaceId, userId, createdAt: now }).onConflictDoNothing().run();
+  else core.db.delete(spaceWatches).where(and(eq(spaceWatches.spaceId, spaceId), eq(spaceWatches.userId, userId))).run();
 }
 
 // Run inside every page create and update: prepared once per instance.
