@@ -22,11 +22,7 @@ export const useNotices = (enabled: boolean) =>
   useQuery({
     queryKey: aboutKeys.notices,
     enabled,
-    queryFn: async () => {
-      const res = await fetch("/api/admin/about/notices", { credentials: "same-origin" });
-      if (!res.ok) throw new Error(`The notices could not be loaded (${res.status}).`);
-      return res.text();
-    },
+    queryFn: async () => (await api.GET("/api/admin/about/notices", { parseAs: "text" })).data as string,
   });
 
 export const checkForUpdates = () => data(api.POST("/api/admin/about/check"));
