@@ -1,18 +1,13 @@
 /** Where you are signed in: this device marked; end one session or every other one. */
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, data } from "../../api/client";
-import { queryClient } from "../../api/query-client";
-import type { AnswerOf } from "../../api/types";
+import { useAction } from "../../lib/mutation";
 import { fullDate, timeAgo } from "../../lib/time";
 import { Loading } from "../../app/Loading";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/Dialog";
-import { toast } from "../../ui/toast";
-import { Card } from "./SectionsFrame";
+import { Card } from "../../ui/SectionsFrame";
+import { useEndSessionMutation, useSessions, type Session } from "./queries";
 
-type Session = AnswerOf<"/api/auth/me/sessions", "get">[number];
-const KEY = ["account", "sessions"] as const;
 
 /** "Firefox on Linux" out of a user agent, enough to tell devices apart. */
 export function deviceOf(userAgent: string | null): string {
@@ -23,27 +18,14 @@ export function deviceOf(userAgent: string | null): string {
 }
 
 export function SessionsSection() {
-  const sessions = useQuery({ queryKey: KEY, queryFn: () => data(api.GET("/api/auth/me/sessions")) });
+  const sessions = useSessions();
   const [ending, setEnding] = useState<Session | "others" | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const endSession = useAction(useEndSessionMutation(), {
+    success: (_answer, ended) => (ended === "others" ? "Every other session was signed out" : `${deviceOf(ended.userAgent)} was signed out`),
+    done: () => setEnding(null),
+  });
   const others = (sessions.data ?? []).filter((s) => !s.current);
-  const end = async () => {
-    if (!ending) return;
-    setBusy(true);
-    setError(null);
-    try {
-      if (ending === "others") await api.DELETE("/api/auth/me/sessions/others");
-      else await api.DELETE("/api/auth/me/sessions/{id}", { params: { path: { id: ending.id } } });
-      toast.success(ending === "others" ? "Every other session was signed out" : `${deviceOf(ending.userAgent)} was signed out`);
-      setEnding(null);
-      await queryClient.invalidateQueries({ queryKey: KEY });
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const end = () => ending && endSession.run(ending);
   return (
     <Card
       id="sessions-title"
@@ -89,7 +71,7 @@ export function SessionsSection() {
         open={ending !== null}
         onOpenChange={(o) => {
           if (!o) setEnding(null);
-          setError(null);
+          endSession.setError(null);
         }}
         title={ending === "others" ? "Sign out every other session?" : "Sign out this session?"}
         description={
@@ -100,8 +82,8 @@ export function SessionsSection() {
               : ""
         }
         confirmLabel="Sign out"
-        busy={busy}
-        error={error}
+        busy={endSession.busy}
+        error={endSession.error}
         onConfirm={() => void end()}
       />
     </Card>

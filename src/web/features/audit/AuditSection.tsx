@@ -15,7 +15,7 @@ import { fullDate } from "../../lib/time";
 import { Button } from "../../ui/Button";
 import { EmptyState } from "../../ui/EmptyState";
 import { TextField } from "../../ui/Field";
-import { Card } from "../account/SectionsFrame";
+import { Card } from "../../ui/SectionsFrame";
 import { AUDIT_ACTIONS } from "./actions";
 import { VerifyChain } from "./VerifyChain";
 

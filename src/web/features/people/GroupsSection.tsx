@@ -3,16 +3,15 @@
  * groups (Everyone…) are shown but not changed.
  */
 import { useState } from "react";
-import { api, ApiError, data } from "../../api/client";
-import { queryClient } from "../../api/query-client";
+import { ApiError } from "../../api/client";
 
 import { Loading } from "../../app/Loading";
 import { Button } from "../../ui/Button";
 import { FormError, TextField } from "../../ui/Field";
-import { toast } from "../../ui/toast";
-import { Card } from "../account/SectionsFrame";
+import { Card } from "../../ui/SectionsFrame";
 import { GroupDetail } from "./GroupDetail";
-import { peopleKeys, useGroups } from "./queries";
+import { errorText, useAction } from "../../lib/mutation";
+import { useCreateGroupMutation, useGroups } from "./queries";
 
 
 export function GroupsSection({ canManage }: { canManage: boolean }) {
@@ -60,39 +59,30 @@ export function GroupsSection({ canManage }: { canManage: boolean }) {
 
 function NewGroup({ onCreated }: { onCreated(id: string): void }) {
   const [name, setName] = useState("");
-  const [error, setError] = useState<{ name?: string; form?: string }>({});
-  const [busy, setBusy] = useState(false);
-  const create = async () => {
-    setBusy(true);
-    setError({});
-    try {
-      const g = await data(api.POST("/api/groups", { body: { name } }));
+  const creation = useAction(useCreateGroupMutation(), {
+    failure: (err) => (err instanceof ApiError && err.status === 409 ? "A group has that name already. Choose another." : errorText(err)),
+    fieldOf: (err) => (err.field === "name" || err.status === 409 ? "name" : undefined),
+    success: (g) => `Group “${g.name}” created`,
+    done: (g) => {
       setName("");
-      toast.success(`Group “${g.name}” created`);
-      await queryClient.invalidateQueries({ queryKey: peopleKeys.groups });
       onCreated(g.id);
-    } catch (err) {
-      const e = err as ApiError;
-      setError(e.field === "name" || e.status === 409 ? { name: e.status === 409 ? "A group has that name already. Choose another." : e.message } : { form: e.message });
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
   return (
     <Card id="new-group-title" title="Create a group">
       <form
         className="pane-row"
         onSubmit={(e) => {
           e.preventDefault();
-          void create();
+          void creation.run(name);
         }}
       >
-        <TextField label="Group name" value={name} onChange={(e) => setName(e.target.value)} error={error.name} placeholder="e.g. Support team" required maxLength={100} />
-        <Button type="submit" variant="primary" busy={busy}>
+        <TextField label="Group name" value={name} onChange={(e) => setName(e.target.value)} error={creation.fieldError("name")} placeholder="e.g. Support team" required maxLength={100} />
+        <Button type="submit" variant="primary" busy={creation.busy}>
           Create group
         </Button>
       </form>
-      <FormError error={error.form} />
+      <FormError error={creation.formError} />
     </Card>
   );
 }

@@ -9,9 +9,9 @@ import { Loading } from "../../app/Loading";
 import { Button } from "../../ui/Button";
 import { TextField } from "../../ui/Field";
 import { Copy } from "../../ui/icons";
-import { copyText } from "../account/SectionsFrame";
-import { useAuthForm } from "../auth/useAuthForm";
-import { useReauth } from "../space-settings/reauth";
+import { copyText } from "../../lib/clipboard";
+import { useAuthForm } from "../../lib/useAuthForm";
+import { useReauth } from "../../lib/reauth";
 import { saveSettings, useSettings, type LooseSettings } from "./queries";
 import { StepForm, useWizard } from "./wizard";
 

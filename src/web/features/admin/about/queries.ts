@@ -1,5 +1,5 @@
 /** About and Tailscale through the typed client (right dashboard.view). */
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { api, data } from "../../../api/client";
 import type { AnswerOf } from "../../../api/types";
 
@@ -25,4 +25,4 @@ export const useNotices = (enabled: boolean) =>
     queryFn: async () => (await api.GET("/api/admin/about/notices", { parseAs: "text" })).data as string,
   });
 
-export const checkForUpdates = () => data(api.POST("/api/admin/about/check"));
+export const useCheckForUpdatesMutation = () => useMutation({ mutationFn: () => data(api.POST("/api/admin/about/check")) });

@@ -11,8 +11,9 @@ import { Loading } from "../../../app/Loading";
 import { Button } from "../../../ui/Button";
 import { FormError, TextField } from "../../../ui/Field";
 import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
-import { useReauth } from "../../space-settings/reauth";
+import { Card } from "../../../ui/SectionsFrame";
+import { useTask } from "../../../lib/mutation";
+import { useReauth } from "../../../lib/reauth";
 import { backupTime, formatBytes, plural } from "./format";
 import { JobProgress } from "./JobProgress";
 import { copyToTarget, refreshTargets, removeTarget, saveTarget, testTarget, useTargets, type Job, type ProbeReport, type TargetBody, type Targets, type TargetSlot } from "./queries";
@@ -102,23 +103,13 @@ interface ShellProps {
 /** What both targets share: Save, Remove, Test with its steps, Copy now with its progress. */
 function TargetShell({ slot, title, configured, approved, canChoose, last, copying, readOnly, dirty, body, children }: ShellProps) {
   const reauth = useReauth();
-  const [busy, setBusy] = useState<"save" | "remove" | "test" | null>(null);
-  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
   const [probe, setProbe] = useState<ProbeReport | null>(null);
   const [started, setCopyJob] = useState<string | null>(null);
   const [copied, setCopied] = useState<Job | null>(null);
   const copyJob = started ?? (copied?.id === copying ? null : copying);
-  const act = async (what: "save" | "remove" | "test" | "copy", work: () => Promise<void>) => {
-    if (what !== "copy") setBusy(what);
-    setError(null);
-    try {
-      await work();
-    } catch (err) {
-      if (!(err instanceof ApiError && err.code === "reauth_cancelled")) setError({ field: (err as { field?: string }).field, message: (err as Error).message });
-    } finally {
-      setBusy(null);
-    }
-  };
+  const task = useTask<"save" | "remove" | "test" | "copy">({ quiet: (err) => err instanceof ApiError && err.code === "reauth_cancelled" });
+  const busy = task.pending && task.pending.what !== "copy" ? task.pending.what : null;
+  const act = (what: "save" | "remove" | "test" | "copy", work: () => Promise<void>) => task.run({ what, work });
   const copyEnded = useCallback((job: Job) => {
     setCopyJob(null);
     setCopied(job);
@@ -144,8 +135,8 @@ function TargetShell({ slot, title, configured, approved, canChoose, last, copyi
           });
         }}
       >
-        {children((f) => (error?.field === f ? error.message : null), readOnly || !canChoose || busy !== null)}
-        <FormError error={error && !error.field ? error.message : null} />
+        {children(task.fieldError, readOnly || !canChoose || busy !== null)}
+        <FormError error={task.formError} />
         <div className="form-actions bk-actions">
           {canChoose ? (
             <Button type="submit" variant="primary" busy={busy === "save"} disabled={!dirty || readOnly}>

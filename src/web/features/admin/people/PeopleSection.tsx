@@ -8,7 +8,7 @@ import { useMe } from "../../../app/session";
 import { Loading } from "../../../app/Loading";
 import { fullDate, timeAgo } from "../../../lib/time";
 import { Avatar, colorFor } from "../../../ui/Avatar";
-import { Card } from "../../account/SectionsFrame";
+import { Card } from "../../../ui/SectionsFrame";
 import { PersonActionDialog, PersonMenu, type PersonAction } from "./PersonActions";
 import { usePeople, type Person } from "./queries";
 import "./people.css";

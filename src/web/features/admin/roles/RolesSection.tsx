@@ -10,7 +10,7 @@ import { useMe } from "../../../app/session";
 import { fullDate } from "../../../lib/time";
 import { Button } from "../../../ui/Button";
 import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
+import { Card } from "../../../ui/SectionsFrame";
 import { RightsMatrix } from "./RightsMatrix";
 import { RoleActionDialog, type RoleAction } from "./RoleDialogs";
 import { plural, refreshRoles, TIER_NAMES, useRoles, type Role } from "./queries";

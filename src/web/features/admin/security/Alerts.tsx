@@ -1,14 +1,13 @@
 /** Alerts raised by the detectors: acknowledge (someone is on it) or resolve, each with an optional note. */
 import { useState } from "react";
-import { api, data } from "../../../api/client";
 import { Loading } from "../../../app/Loading";
 import { Button } from "../../../ui/Button";
 import { Dialog, DialogActions } from "../../../ui/Dialog";
 import { FormError, TextAreaField } from "../../../ui/Field";
-import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
+import { Card } from "../../../ui/SectionsFrame";
+import { useAction } from "../../../lib/mutation";
 import { plural, Severity, When } from "./parts";
-import { refreshSecurity, STATUS_LABEL, useAlerts, type SecurityAlert } from "./queries";
+import { STATUS_LABEL, useAlerts, useMoveAlertMutation, type SecurityAlert } from "./queries";
 
 const NOTE_MAX = 1000;
 type Show = "unresolved" | "0" | "1" | "2" | "all";
@@ -91,29 +90,14 @@ export function AlertsCard() {
 
 function MoveDialog({ acting, onClose }: { acting: { alert: SecurityAlert; to: "acknowledge" | "resolve" } | null; onClose(): void }) {
   const [note, setNote] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const moving = useAction(useMoveAlertMutation(), { success: (_answer, { to }) => (to === "acknowledge" ? "Alert acknowledged" : "Alert resolved"), done: () => close() });
+  const { busy, error } = moving;
   const close = () => {
     setNote("");
-    setError(null);
+    moving.setError(null);
     onClose();
   };
-  const submit = async () => {
-    if (!acting) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const path = acting.to === "acknowledge" ? "/api/admin/security/alerts/{id}/acknowledge" : "/api/admin/security/alerts/{id}/resolve";
-      await data(api.POST(path, { params: { path: { id: acting.alert.id } }, body: note.trim() ? { note: note.trim() } : {} }));
-      toast.success(acting.to === "acknowledge" ? "Alert acknowledged" : "Alert resolved");
-      await refreshSecurity();
-      close();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = () => acting && moving.run({ alert: acting.alert, to: acting.to, note: note.trim() });
   const verb = acting?.to === "acknowledge" ? "Acknowledge" : "Resolve";
   return (
     <Dialog

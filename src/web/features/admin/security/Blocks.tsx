@@ -1,15 +1,15 @@
 /** Address blocks: add one (CIDR, reason, expiry) with the caller's own address in view, list them, remove one. */
 import { useState } from "react";
-import { api, ApiError, data } from "../../../api/client";
+import { ApiError } from "../../../api/client";
 import { Loading } from "../../../app/Loading";
 import { fullDate } from "../../../lib/time";
 import { Button } from "../../../ui/Button";
 import { ConfirmDialog } from "../../../ui/Dialog";
 import { FormError, TextField } from "../../../ui/Field";
-import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
+import { Card } from "../../../ui/SectionsFrame";
+import { useAction } from "../../../lib/mutation";
 import { When } from "./parts";
-import { refreshSecurity, useBlocks, type Block } from "./queries";
+import { useAddBlockMutation, useBlocks, useRemoveBlockMutation, type Block } from "./queries";
 
 const EXPIRY = [
   { hours: 0, label: "Until removed" },
@@ -22,23 +22,9 @@ const EXPIRY = [
 export function BlocksCard() {
   const blocks = useBlocks();
   const [removing, setRemoving] = useState<Block | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const remove = async () => {
-    if (!removing) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await api.DELETE("/api/admin/security/blocks/{id}", { params: { path: { id: removing.id } } });
-      toast.success(`${removing.cidr} is no longer blocked`);
-      setRemoving(null);
-      await refreshSecurity();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const removal = useAction(useRemoveBlockMutation(), { success: (_answer, block) => `${block.cidr} is no longer blocked`, done: () => setRemoving(null) });
+  const { busy, error, setError } = removal;
+  const remove = () => removing && removal.run(removing);
   return (
     <Card id="security-blocks" title="Blocked addresses" intro="Requests from a blocked address or range are refused before anything else, sign-in and public pages included.">
       {blocks.data ? (
@@ -96,27 +82,20 @@ function NewBlock() {
   const [cidr, setCidr] = useState("");
   const [reason, setReason] = useState("");
   const [hours, setHours] = useState(0);
-  const [errors, setErrors] = useState<{ cidr?: string; reason?: string; form?: string }>({});
-  const [busy, setBusy] = useState(false);
-  const add = async () => {
-    setBusy(true);
-    setErrors({});
-    try {
-      const block = await data(api.POST("/api/admin/security/blocks", { body: { cidr: cidr.trim(), reason: reason.trim(), ...(hours ? { expiresInHours: hours } : {}) } }));
-      toast.success(`${block.cidr} is blocked`);
+  const adding = useAction(useAddBlockMutation(), {
+    // The server names the field; its sentence says what is wrong (a refusal to block your own address included).
+    failure: (err) => (err instanceof ApiError && err.field && err.message.startsWith(`${err.field}: `) ? err.message.slice(err.field.length + 2) : (err as Error).message),
+    fieldOf: (err) => (err.field === "cidr" || err.field === "reason" ? err.field : undefined),
+    success: (block) => `${block.cidr} is blocked`,
+    done: () => {
       setCidr("");
       setReason("");
       setHours(0);
-      await refreshSecurity();
-    } catch (err) {
-      const e = err as ApiError;
-      // The server names the field; its sentence says what is wrong (a refusal to block your own address included).
-      const message = e.field && e.message.startsWith(`${e.field}: `) ? e.message.slice(e.field.length + 2) : e.message;
-      setErrors(e.field === "cidr" ? { cidr: message } : e.field === "reason" ? { reason: message } : { form: message });
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const busy = adding.busy;
+  const errors = { cidr: adding.fieldError("cidr"), reason: adding.fieldError("reason"), form: adding.formError };
+  const add = () => adding.run({ cidr: cidr.trim(), reason: reason.trim(), ...(hours ? { expiresInHours: hours } : {}) });
   return (
     <form
       aria-label="Block an address"

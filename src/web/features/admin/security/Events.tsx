@@ -2,7 +2,7 @@
 import { useState } from "react";
 import { Loading } from "../../../app/Loading";
 import { Button } from "../../../ui/Button";
-import { Card } from "../../account/SectionsFrame";
+import { Card } from "../../../ui/SectionsFrame";
 import { Severity, When } from "./parts";
 import { useEvents, type SecurityEvent } from "./queries";
 

@@ -1,14 +1,12 @@
 /** The limits in force (rate limits, lockout, the detectors' thresholds) and the accounts locked now, with unlock. */
-import { useState } from "react";
 import { Link } from "wouter";
-import { api } from "../../../api/client";
 import { Loading } from "../../../app/Loading";
 import { useMe } from "../../../app/session";
 import { fullDate } from "../../../lib/time";
 import { Button } from "../../../ui/Button";
-import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
-import { refreshSecurity, useLimits, type Limits } from "./queries";
+import { Card } from "../../../ui/SectionsFrame";
+import { useAction } from "../../../lib/mutation";
+import { useLimits, useUnlockMutation, type Limits } from "./queries";
 
 const seconds = (s: number) => (s % 3600 === 0 ? `${s / 3600} h` : s % 60 === 0 ? `${s / 60} min` : `${s} s`);
 
@@ -29,21 +27,10 @@ export function LimitsCard() {
   const me = useMe();
   const canUnlock = !!me.data?.permissions.includes("users.manage");
   const canChange = !!me.data?.permissions.includes("settings.manage");
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<{ userId: string; message: string } | null>(null);
-  const unlock = async (userId: string, email: string) => {
-    setBusy(userId);
-    setError(null);
-    try {
-      await api.POST("/api/admin/users/{userId}/unlock", { params: { path: { userId } } });
-      toast.success(`${email} can sign in again`);
-      await refreshSecurity();
-    } catch (err) {
-      setError({ userId, message: (err as Error).message });
-    } finally {
-      setBusy(null);
-    }
-  };
+  const unlocking = useAction(useUnlockMutation(), { success: (_answer, { email }) => `${email} can sign in again` });
+  const busy = unlocking.pending?.userId ?? null;
+  const error = unlocking.error && unlocking.failedWith ? { userId: unlocking.failedWith.userId, message: unlocking.error } : null;
+  const unlock = (userId: string, email: string) => unlocking.run({ userId, email });
   return (
     <Card
       id="security-limits"

@@ -2,8 +2,8 @@
 import { Loading } from "../../../app/Loading";
 import { fullDate } from "../../../lib/time";
 import { Dialog } from "../../../ui/Dialog";
-import { DayBars } from "../dashboard/DayBars";
-import { plural } from "../dashboard/format";
+import { DayBars } from "../../../ui/DayBars";
+import { plural } from "../../../lib/format";
 import { useTokenActivity, type AdminToken } from "./queries";
 
 export function TokenActivityDialog({ token, onClose }: { token: AdminToken | null; onClose: () => void }) {

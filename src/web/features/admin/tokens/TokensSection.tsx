@@ -9,12 +9,12 @@ import { Loading } from "../../../app/Loading";
 import { fullDate, timeAgo } from "../../../lib/time";
 import { Button } from "../../../ui/Button";
 import { ConfirmDialog } from "../../../ui/Dialog";
-import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
-import { DayBars } from "../dashboard/DayBars";
-import { plural } from "../dashboard/format";
+import { Card } from "../../../ui/SectionsFrame";
+import { DayBars } from "../../../ui/DayBars";
+import { plural } from "../../../lib/format";
+import { useAction } from "../../../lib/mutation";
 import { TokenActivityDialog } from "./TokenActivityDialog";
-import { revokeToken, useAllTokens, useTokenSummary, type AdminToken } from "./queries";
+import { useAllTokens, useRevokeTokenMutation, useTokenSummary, type AdminToken } from "./queries";
 import "../dashboard/dashboard.css";
 import "./tokens.css";
 
@@ -59,22 +59,9 @@ function TokensCard() {
   const [showAll, setShowAll] = useState(false);
   const [revoking, setRevoking] = useState<AdminToken | null>(null);
   const [viewing, setViewing] = useState<AdminToken | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const revoke = async () => {
-    if (!revoking) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await revokeToken(revoking.id);
-      toast.success(`"${revoking.name}" is revoked`);
-      setRevoking(null);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const revocation = useAction(useRevokeTokenMutation(), { success: (_answer, token) => `"${token.name}" is revoked`, done: () => setRevoking(null) });
+  const { busy, error, setError } = revocation;
+  const revoke = () => revoking && revocation.run(revoking);
   const all = tokens.data ?? [];
   const shown = showAll ? all : all.filter((t) => t.state === "active");
   const hidden = all.length - shown.length;
