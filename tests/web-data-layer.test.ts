@@ -22,13 +22,6 @@ const PENDING = new Set<string>([
   "src/web/features/admin/settings/SettingsCard.tsx",
   "src/web/features/editor/CollabSession.tsx",
   "src/web/features/editor/SoloSession.tsx",
-  "src/web/features/notifications/WatchButton.tsx",
-  "src/web/features/page-panel/CommentComposer.tsx",
-  "src/web/features/page-panel/DetailsSection.tsx",
-  "src/web/features/page/NewPageScreen.tsx",
-  "src/web/features/page/start-page.ts",
-  "src/web/features/setup/AccessSteps.tsx",
-  "src/web/features/trash/TrashScreen.tsx",
 ]);
 
 /** Code without its comments, so a comment that names `fetch(` or a busy flag is not a finding. */

@@ -2,7 +2,7 @@
 import { useState } from "react";
 import { useAction } from "../../lib/mutation";
 import { fullDate, timeAgo } from "../../lib/time";
-import { Loading } from "../../app/Loading";
+import { AsyncList } from "../../ui/AsyncList";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { Card } from "../../ui/SectionsFrame";
@@ -39,33 +39,31 @@ export function SessionsSection() {
         ) : null
       }
     >
-      {sessions.isPending ? (
-        <Loading />
-      ) : sessions.isError ? (
-        <p className="form-error" role="alert">The sessions could not be loaded: {sessions.error.message}</p>
-      ) : (
-        <ul className="pane-list" aria-label="Sessions">
-          {[...sessions.data].sort((a, b) => Number(b.current) - Number(a.current)).map((s) => (
-            <li key={s.id}>
-              <div className="pane-list-text">
-                <span className="pane-list-name">
-                  {deviceOf(s.userAgent)}
-                  {s.current ? <span className="pane-tag">This device</span> : null}
-                </span>
-                <span className="pane-list-meta">
-                  {s.ip ? `${s.ip} · ` : ""}signed in <time dateTime={s.createdAt} title={fullDate(s.createdAt)}>{timeAgo(s.createdAt)}</time> · last active{" "}
-                  <time dateTime={s.lastSeenAt} title={fullDate(s.lastSeenAt)}>{timeAgo(s.lastSeenAt)}</time>
-                </span>
-              </div>
-              {s.current ? null : (
-                <Button size="sm" onClick={() => setEnding(s)} aria-label={`Sign out ${deviceOf(s.userAgent)}, last active ${timeAgo(s.lastSeenAt)}`}>
-                  Sign out
-                </Button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <AsyncList query={sessions} what="The sessions">
+        {(items) => (
+          <ul className="pane-list" aria-label="Sessions">
+            {[...items].sort((a, b) => Number(b.current) - Number(a.current)).map((s) => (
+              <li key={s.id}>
+                <div className="pane-list-text">
+                  <span className="pane-list-name">
+                    {deviceOf(s.userAgent)}
+                    {s.current ? <span className="pane-tag">This device</span> : null}
+                  </span>
+                  <span className="pane-list-meta">
+                    {s.ip ? `${s.ip} · ` : ""}signed in <time dateTime={s.createdAt} title={fullDate(s.createdAt)}>{timeAgo(s.createdAt)}</time> · last active{" "}
+                    <time dateTime={s.lastSeenAt} title={fullDate(s.lastSeenAt)}>{timeAgo(s.lastSeenAt)}</time>
+                  </span>
+                </div>
+                {s.current ? null : (
+                  <Button size="sm" onClick={() => setEnding(s)} aria-label={`Sign out ${deviceOf(s.userAgent)}, last active ${timeAgo(s.lastSeenAt)}`}>
+                    Sign out
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </AsyncList>
       {sessions.data && !others.length ? <p className="muted" style={{ marginBottom: 0 }}>You are signed in on this device only.</p> : null}
       <ConfirmDialog
         open={ending !== null}

@@ -3,8 +3,8 @@
  * the list with last use; revoke.
  */
 import { useState } from "react";
-import { Loading } from "../../app/Loading";
 import { fullDate, timeAgo } from "../../lib/time";
+import { AsyncList } from "../../ui/AsyncList";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { FormError, TextField } from "../../ui/Field";
@@ -34,33 +34,29 @@ export function TokensSection({ canUse }: { canUse: boolean }) {
     <>
       <CreateToken />
       <Card id="token-list-title" title="Your tokens" intro="A script sends one as “Authorization: Bearer <token>” and acts as you, within what you may do.">
-        {tokens.isPending ? (
-          <Loading />
-        ) : tokens.isError ? (
-          <p className="form-error" role="alert">The tokens could not be loaded: {tokens.error.message}</p>
-        ) : tokens.data.length ? (
-          <ul className="pane-list" aria-label="API tokens">
-            {tokens.data.map((t) => (
-              <li key={t.id}>
-                <div className="pane-list-text">
-                  <span className="pane-list-name">
-                    {t.name}
-                    {t.readOnly ? <span className="pane-tag">Read-only</span> : null}
-                  </span>
-                  <span className="pane-list-meta">
-                    <code>{t.prefix}…</code> · {t.lastUsedAt ? <>last used <time dateTime={t.lastUsedAt} title={fullDate(t.lastUsedAt)}>{timeAgo(t.lastUsedAt)}</time> ({t.useCount} {t.useCount === 1 ? "use" : "uses"})</> : "never used"} ·{" "}
-                    {t.expiresAt ? <>expires <time dateTime={t.expiresAt}>{fullDate(t.expiresAt)}</time></> : "never expires"}
-                  </span>
-                </div>
-                <Button size="sm" onClick={() => setRevoking(t)} aria-label={`Revoke ${t.name}`}>
-                  Revoke
-                </Button>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="muted" style={{ margin: 0 }}>No tokens yet. Create one above for a script or another tool that reads or changes the wiki through its API.</p>
-        )}
+        <AsyncList query={tokens} what="The tokens" empty={<p className="muted" style={{ margin: 0 }}>No tokens yet. Create one above for a script or another tool that reads or changes the wiki through its API.</p>}>
+          {(items) => (
+            <ul className="pane-list" aria-label="API tokens">
+              {items.map((t) => (
+                <li key={t.id}>
+                  <div className="pane-list-text">
+                    <span className="pane-list-name">
+                      {t.name}
+                      {t.readOnly ? <span className="pane-tag">Read-only</span> : null}
+                    </span>
+                    <span className="pane-list-meta">
+                      <code>{t.prefix}…</code> · {t.lastUsedAt ? <>last used <time dateTime={t.lastUsedAt} title={fullDate(t.lastUsedAt)}>{timeAgo(t.lastUsedAt)}</time> ({t.useCount} {t.useCount === 1 ? "use" : "uses"})</> : "never used"} ·{" "}
+                      {t.expiresAt ? <>expires <time dateTime={t.expiresAt}>{fullDate(t.expiresAt)}</time></> : "never expires"}
+                    </span>
+                  </div>
+                  <Button size="sm" onClick={() => setRevoking(t)} aria-label={`Revoke ${t.name}`}>
+                    Revoke
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </AsyncList>
       </Card>
       <ConfirmDialog
         open={revoking !== null}

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { api, data } from "../../api/client";
 import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
@@ -31,3 +31,17 @@ export function pageChanged(page: Page): void {
   void queryClient.invalidateQueries({ queryKey: keys.tree(page.spaceId) });
   void queryClient.invalidateQueries({ queryKey: keys.recent(page.spaceId) });
 }
+
+/**
+ * A new draft under `parentPageId` (or at the top), its content taken from a template when one is
+ * given; the draft is kept in the cache, so the editor opens without asking for it again.
+ */
+export const useNewDraftMutation = (spaceId: string) =>
+  useMutation({
+    mutationFn: async ({ parentPageId, template }: { parentPageId?: string | null; template?: { id: string; contentJson: string } | null }) => {
+      let page = await data(api.POST("/api/pages/draft", { body: { spaceId, ...(parentPageId ? { parentPageId } : {}) } }));
+      if (template) page = await data(api.PUT("/api/pages/{id}", { params: { path: { id: page.id } }, body: { contentJson: template.contentJson, baseVersion: page.currentVersionNumber } }));
+      return page;
+    },
+    onSuccess: (page) => queryClient.setQueryData(keys.page(page.id), page),
+  });

@@ -5,7 +5,7 @@
 import { useState } from "react";
 import { ApiError } from "../../api/client";
 
-import { Loading } from "../../app/Loading";
+import { AsyncList } from "../../ui/AsyncList";
 import { Button } from "../../ui/Button";
 import { FormError, TextField } from "../../ui/Field";
 import { Card } from "../../ui/SectionsFrame";
@@ -21,36 +21,34 @@ export function GroupsSection({ canManage }: { canManage: boolean }) {
     <>
       {canManage ? <NewGroup onCreated={setOpen} /> : null}
       <Card id="groups-title" title="Groups" intro="Give a group access to a space once, instead of each person. Everyone holds every account.">
-        {groups.isPending ? (
-          <Loading />
-        ) : groups.isError ? (
-          <p className="form-error" role="alert">The groups could not be loaded: {groups.error.message}</p>
-        ) : (
-          <ul className="pane-list" aria-label="Groups">
-            {groups.data.map((g) => (
-              <li key={g.id} style={{ display: "block" }}>
-                <div style={{ display: "flex", alignItems: "center", gap: "var(--space-3)", flexWrap: "wrap" }}>
-                  <div className="pane-list-text">
-                    <span className="pane-list-name">
-                      {g.name}
-                      {g.builtIn ? <span className="pane-tag">Built in</span> : null}
-                    </span>
-                    <span className="pane-list-meta">
-                      {g.memberCount} {g.memberCount === 1 ? "member" : "members"}
-                      {g.description ? ` · ${g.description}` : ""}
-                    </span>
+        <AsyncList query={groups} what="The groups">
+          {(items) => (
+            <ul className="pane-list" aria-label="Groups">
+              {items.map((g) => (
+                <li key={g.id} style={{ display: "block" }}>
+                  <div style={{ display: "flex", alignItems: "center", gap: "var(--space-3)", flexWrap: "wrap" }}>
+                    <div className="pane-list-text">
+                      <span className="pane-list-name">
+                        {g.name}
+                        {g.builtIn ? <span className="pane-tag">Built in</span> : null}
+                      </span>
+                      <span className="pane-list-meta">
+                        {g.memberCount} {g.memberCount === 1 ? "member" : "members"}
+                        {g.description ? ` · ${g.description}` : ""}
+                      </span>
+                    </div>
+                    {g.builtIn ? null : (
+                      <Button size="sm" aria-expanded={open === g.id} onClick={() => setOpen(open === g.id ? null : g.id)} aria-label={`${open === g.id ? "Close" : canManage ? "Manage" : "Members of"} ${g.name}`}>
+                        {open === g.id ? "Close" : canManage ? "Manage" : "Members"}
+                      </Button>
+                    )}
                   </div>
-                  {g.builtIn ? null : (
-                    <Button size="sm" aria-expanded={open === g.id} onClick={() => setOpen(open === g.id ? null : g.id)} aria-label={`${open === g.id ? "Close" : canManage ? "Manage" : "Members of"} ${g.name}`}>
-                      {open === g.id ? "Close" : canManage ? "Manage" : "Members"}
-                    </Button>
-                  )}
-                </div>
-                {open === g.id ? <GroupDetail group={g} canManage={canManage} onDeleted={() => setOpen(null)} /> : null}
-              </li>
-            ))}
-          </ul>
-        )}
+                  {open === g.id ? <GroupDetail group={g} canManage={canManage} onDeleted={() => setOpen(null)} /> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </AsyncList>
         {groups.data && !groups.data.some((g) => !g.builtIn) ? <p className="muted" style={{ marginBottom: 0 }}>No groups of your own yet. Make one for a team, then give it access in a space's settings.</p> : null}
       </Card>
     </>

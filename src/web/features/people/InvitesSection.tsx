@@ -1,7 +1,7 @@
 /** Invite by e-mail (the register link shown once, with a copy button); pending invites, withdrawn. */
 import { useState } from "react";
-import { Loading } from "../../app/Loading";
 import { fullDate, timeAgo } from "../../lib/time";
+import { AsyncList } from "../../ui/AsyncList";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { FormError, TextField } from "../../ui/Field";
@@ -24,30 +24,26 @@ export function InvitesSection() {
     <>
       <NewInvite />
       <Card id="pending-title" title="Pending invites" intro="Links sent but not used yet. A link works once, until it expires.">
-        {invites.isPending ? (
-          <Loading />
-        ) : invites.isError ? (
-          <p className="form-error" role="alert">The invites could not be loaded: {invites.error.message}</p>
-        ) : invites.data.length ? (
-          <ul className="pane-list" aria-label="Pending invites">
-            {invites.data.map((i) => (
-              <li key={i.id}>
-                <div className="pane-list-text">
-                  <span className="pane-list-name">{i.email ?? "Anyone with the link"}</span>
-                  <span className="pane-list-meta">{whatItGives(i)}</span>
-                  <span className="pane-list-meta">
-                    sent <time dateTime={i.createdAt} title={fullDate(i.createdAt)}>{timeAgo(i.createdAt)}</time> · expires <time dateTime={i.expiresAt}>{fullDate(i.expiresAt)}</time>
-                  </span>
-                </div>
-                <Button size="sm" onClick={() => setWithdrawing(i)} aria-label={`Withdraw the invite for ${i.email ?? "anyone with the link"}`}>
-                  Withdraw
-                </Button>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="muted" style={{ margin: 0 }}>No invites are waiting. New ones appear here until they are used.</p>
-        )}
+        <AsyncList query={invites} what="The invites" empty={<p className="muted" style={{ margin: 0 }}>No invites are waiting. New ones appear here until they are used.</p>}>
+          {(items) => (
+            <ul className="pane-list" aria-label="Pending invites">
+              {items.map((i) => (
+                <li key={i.id}>
+                  <div className="pane-list-text">
+                    <span className="pane-list-name">{i.email ?? "Anyone with the link"}</span>
+                    <span className="pane-list-meta">{whatItGives(i)}</span>
+                    <span className="pane-list-meta">
+                      sent <time dateTime={i.createdAt} title={fullDate(i.createdAt)}>{timeAgo(i.createdAt)}</time> · expires <time dateTime={i.expiresAt}>{fullDate(i.expiresAt)}</time>
+                    </span>
+                  </div>
+                  <Button size="sm" onClick={() => setWithdrawing(i)} aria-label={`Withdraw the invite for ${i.email ?? "anyone with the link"}`}>
+                    Withdraw
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </AsyncList>
       </Card>
       <ConfirmDialog
         open={withdrawing !== null}

@@ -7,7 +7,7 @@
  */
 import { useCallback, useState, type ReactNode } from "react";
 import { ApiError } from "../../../api/client";
-import { Loading } from "../../../app/Loading";
+import { AsyncList } from "../../../ui/AsyncList";
 import { Button } from "../../../ui/Button";
 import { FormError, TextField } from "../../../ui/Field";
 import { toast } from "../../../ui/toast";
@@ -22,19 +22,17 @@ export function TargetsCard({ readOnly, canChoose }: { readOnly: boolean; canCho
   const targets = useTargets();
   return (
     <Card id="backups-targets" title="Copies off this machine" intro="A backup on the same disk as the wiki does not survive that disk. Copy backups, and the files they need, to another disk or to S3-compatible storage; only what the target lacks is sent.">
-      {targets.isPending ? (
-        <Loading />
-      ) : targets.isError ? (
-        <p className="form-error" role="alert">The targets could not be loaded: {targets.error.message}</p>
-      ) : (
-        <>
-          {canChoose ? null : <p className="muted bk-note">Only the owner (or someone whose role may restore backups) chooses where copies go: a copy holds every page, private ones too. You can test the targets they set and copy to them.</p>}
-          <div className="bk-targets">
-            <DirectoryTarget target={targets.data.directory} copying={copyingIn(targets.data, "directory")} readOnly={readOnly} canChoose={canChoose} />
-            <S3Target target={targets.data.s3} copying={copyingIn(targets.data, "s3")} readOnly={readOnly} canChoose={canChoose} />
-          </div>
-        </>
-      )}
+      <AsyncList query={targets} what="The targets">
+        {(answer) => (
+          <>
+            {canChoose ? null : <p className="muted bk-note">Only the owner (or someone whose role may restore backups) chooses where copies go: a copy holds every page, private ones too. You can test the targets they set and copy to them.</p>}
+            <div className="bk-targets">
+              <DirectoryTarget target={answer.directory} copying={copyingIn(answer, "directory")} readOnly={readOnly} canChoose={canChoose} />
+              <S3Target target={answer.s3} copying={copyingIn(answer, "s3")} readOnly={readOnly} canChoose={canChoose} />
+            </div>
+          </>
+        )}
+      </AsyncList>
     </Card>
   );
 }
@@ -201,7 +199,7 @@ function CopyResult({ job }: { job: Job }) {
   if (!r) return null;
   return (
     <p className="bk-note">
-      {plural(r.backups, "backup")} {r.backups === 1 ? "is" : "are"} on the target. Sent {plural(r.copied, "item")} ({formatBytes(r.bytes)}); {plural(r.skipped, "item was", "items were")} there already.
+      {plural(r.backups, "backup")} {r.backups === 1 ? "is" : "are"} on the target. Sent {plural(r.copied, "item")} ({formatBytes(r.bytes)}); {plural(r.skipped, "item was", "answer were")} there already.
       {r.missingFiles.length ? ` ${plural(r.missingFiles.length, "file")} the backups name ${r.missingFiles.length === 1 ? "is" : "are"} missing from this server's file store and could not be sent.` : ""}
     </p>
   );

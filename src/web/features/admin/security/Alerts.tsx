@@ -1,6 +1,6 @@
 /** Alerts raised by the detectors: acknowledge (someone is on it) or resolve, each with an optional note. */
 import { useState } from "react";
-import { Loading } from "../../../app/Loading";
+import { AsyncList } from "../../../ui/AsyncList";
 import { Button } from "../../../ui/Button";
 import { Dialog, DialogActions } from "../../../ui/Dialog";
 import { FormError, TextAreaField } from "../../../ui/Field";
@@ -38,51 +38,51 @@ export function AlertsCard() {
         </div>
       }
     >
-      {alerts.isPending ? (
-        <Loading />
-      ) : alerts.isError ? (
-        <p className="form-error" role="alert">The alerts could not be loaded: {alerts.error.message}</p>
-      ) : shown.length ? (
-        <ul className="pane-list" aria-label="Alerts">
-          {shown.map((a) => (
-            <li key={a.id}>
-              <div className="pane-list-text">
-                <span>
-                  <Severity level={a.severity} /> <span className="sec-badge sec-status">{STATUS_LABEL[a.status]}</span>
-                </span>
-                <span className="sec-alert-summary">{a.summary}</span>
-                <span className="pane-list-meta">
-                  raised <When at={a.createdAt} />
-                  {a.hits > 1 ? (
-                    <>
-                      {" "}
-                      · seen {plural(a.hits, "time")}, last <When at={a.lastSeenAt} />
-                    </>
+      <AsyncList query={alerts} what="The alerts">
+        {() =>
+          shown.length ? (
+            <ul className="pane-list" aria-label="Alerts">
+              {shown.map((a) => (
+                <li key={a.id}>
+                  <div className="pane-list-text">
+                    <span>
+                      <Severity level={a.severity} /> <span className="sec-badge sec-status">{STATUS_LABEL[a.status]}</span>
+                    </span>
+                    <span className="sec-alert-summary">{a.summary}</span>
+                    <span className="pane-list-meta">
+                      raised <When at={a.createdAt} />
+                      {a.hits > 1 ? (
+                        <>
+                          {" "}
+                          · seen {plural(a.hits, "time")}, last <When at={a.lastSeenAt} />
+                        </>
+                      ) : null}
+                      {a.resolvedByName ? ` · resolved by ${a.resolvedByName}` : a.acknowledgedByName ? ` · acknowledged by ${a.acknowledgedByName}` : ""}
+                    </span>
+                    {a.note ? <p className="sec-alert-note">Note: {a.note}</p> : null}
+                  </div>
+                  {a.status !== 2 ? (
+                    <div className="pane-list-actions">
+                      {a.status === 0 ? (
+                        <Button size="sm" onClick={() => setActing({ alert: a, to: "acknowledge" })} aria-label={`Acknowledge: ${a.summary}`}>
+                          Acknowledge
+                        </Button>
+                      ) : null}
+                      <Button size="sm" variant="primary" onClick={() => setActing({ alert: a, to: "resolve" })} aria-label={`Resolve: ${a.summary}`}>
+                        Resolve
+                      </Button>
+                    </div>
                   ) : null}
-                  {a.resolvedByName ? ` · resolved by ${a.resolvedByName}` : a.acknowledgedByName ? ` · acknowledged by ${a.acknowledgedByName}` : ""}
-                </span>
-                {a.note ? <p className="sec-alert-note">Note: {a.note}</p> : null}
-              </div>
-              {a.status !== 2 ? (
-                <div className="pane-list-actions">
-                  {a.status === 0 ? (
-                    <Button size="sm" onClick={() => setActing({ alert: a, to: "acknowledge" })} aria-label={`Acknowledge: ${a.summary}`}>
-                      Acknowledge
-                    </Button>
-                  ) : null}
-                  <Button size="sm" variant="primary" onClick={() => setActing({ alert: a, to: "resolve" })} aria-label={`Resolve: ${a.summary}`}>
-                    Resolve
-                  </Button>
-                </div>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="muted" style={{ margin: 0 }}>
-          {show === "unresolved" || show === "0" ? "No alert needs you. When a detector sees something, it appears here and in the figures above." : "No alert of this kind."}
-        </p>
-      )}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted" style={{ margin: 0 }}>
+              {show === "unresolved" || show === "0" ? "No alert needs you. When a detector sees something, it appears here and in the figures above." : "No alert of this kind."}
+            </p>
+          )
+        }
+      </AsyncList>
       <MoveDialog acting={acting} onClose={() => setActing(null)} />
     </Card>
   );

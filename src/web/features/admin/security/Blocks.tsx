@@ -1,8 +1,8 @@
 /** Address blocks: add one (CIDR, reason, expiry) with the caller's own address in view, list them, remove one. */
 import { useState } from "react";
 import { ApiError } from "../../../api/client";
-import { Loading } from "../../../app/Loading";
 import { fullDate } from "../../../lib/time";
+import { AsyncList } from "../../../ui/AsyncList";
 import { Button } from "../../../ui/Button";
 import { ConfirmDialog } from "../../../ui/Dialog";
 import { FormError, TextField } from "../../../ui/Field";
@@ -33,34 +33,34 @@ export function BlocksCard() {
         </p>
       ) : null}
       <NewBlock />
-      {blocks.isPending ? (
-        <Loading />
-      ) : blocks.isError ? (
-        <p className="form-error" role="alert">The blocks could not be loaded: {blocks.error.message}</p>
-      ) : blocks.data.blocks.length ? (
-        <ul className="pane-list" aria-label="Blocked addresses">
-          {blocks.data.blocks.map((b) => (
-            <li key={b.id}>
-              <div className="pane-list-text">
-                <span className="pane-list-name">
-                  <code>{b.cidr}</code>
-                  {b.active ? null : <span className="sec-badge sec-status" style={{ marginLeft: "var(--space-2)" }}>Expired</span>}
-                </span>
-                <span>{b.reason}</span>
-                <span className="pane-list-meta">
-                  added <When at={b.createdAt} />
-                  {b.createdByName ? ` by ${b.createdByName}` : ""} · {b.expiresAt ? <>{b.active ? "ends" : "ended"} <time dateTime={b.expiresAt}>{fullDate(b.expiresAt)}</time></> : "until removed"}
-                </span>
-              </div>
-              <Button size="sm" onClick={() => setRemoving(b)} aria-label={`Remove the block on ${b.cidr}`}>
-                Remove
-              </Button>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="muted" style={{ margin: "var(--space-3) 0 0" }}>No address is blocked. Block one when the alerts or events show an address that keeps trying passwords.</p>
-      )}
+      <AsyncList query={blocks} what="The blocks">
+        {() =>
+          blocks.data.blocks.length ? (
+            <ul className="pane-list" aria-label="Blocked addresses">
+              {blocks.data.blocks.map((b) => (
+                <li key={b.id}>
+                  <div className="pane-list-text">
+                    <span className="pane-list-name">
+                      <code>{b.cidr}</code>
+                      {b.active ? null : <span className="sec-badge sec-status" style={{ marginLeft: "var(--space-2)" }}>Expired</span>}
+                    </span>
+                    <span>{b.reason}</span>
+                    <span className="pane-list-meta">
+                      added <When at={b.createdAt} />
+                      {b.createdByName ? ` by ${b.createdByName}` : ""} · {b.expiresAt ? <>{b.active ? "ends" : "ended"} <time dateTime={b.expiresAt}>{fullDate(b.expiresAt)}</time></> : "until removed"}
+                    </span>
+                  </div>
+                  <Button size="sm" onClick={() => setRemoving(b)} aria-label={`Remove the block on ${b.cidr}`}>
+                    Remove
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted" style={{ margin: "var(--space-3) 0 0" }}>No address is blocked. Block one when the alerts or events show an address that keeps trying passwords.</p>
+          )
+        }
+      </AsyncList>
       <ConfirmDialog
         open={removing !== null}
         onOpenChange={(o) => {

@@ -7,6 +7,7 @@ import { useState } from "react";
 import { Link } from "wouter";
 import { Loading } from "../../../app/Loading";
 import { fullDate, timeAgo } from "../../../lib/time";
+import { AsyncList } from "../../../ui/AsyncList";
 import { Button } from "../../../ui/Button";
 import { ConfirmDialog } from "../../../ui/Dialog";
 import { Card } from "../../../ui/SectionsFrame";
@@ -34,22 +35,20 @@ function SummaryCard() {
   const summary = useTokenSummary(SUMMARY_DAYS);
   return (
     <Card id="tokens-summary" title="Token use" intro={`Requests made with API tokens in the last ${SUMMARY_DAYS} days, counted per day (up to a minute behind).`}>
-      {summary.isPending ? (
-        <Loading />
-      ) : summary.isError ? (
-        <p className="form-error" role="alert">The token summary could not be loaded: {summary.error.message}</p>
-      ) : (
-        <>
-          <p className="tok-totals">
-            {plural(summary.data.totals.requests, "request")} · {plural(summary.data.totals.created, "token")} created · {summary.data.totals.revoked.toLocaleString("en")} revoked
-          </p>
-          {summary.data.totals.requests ? (
-            <DayBars days={summary.data.days.map((d) => ({ day: d.day, value: d.requests }))} label={`Requests made with tokens, last ${SUMMARY_DAYS} days`} unit="request" />
-          ) : (
-            <p className="dash-empty">No script or tool used a token in the last {SUMMARY_DAYS} days.</p>
-          )}
-        </>
-      )}
+      <AsyncList query={summary} what="The token summary">
+        {(answer) => (
+          <>
+            <p className="tok-totals">
+              {plural(answer.totals.requests, "request")} · {plural(answer.totals.created, "token")} created · {answer.totals.revoked.toLocaleString("en")} revoked
+            </p>
+            {answer.totals.requests ? (
+              <DayBars days={answer.days.map((d) => ({ day: d.day, value: d.requests }))} label={`Requests made with tokens, last ${SUMMARY_DAYS} days`} unit="request" />
+            ) : (
+              <p className="dash-empty">No script or tool used a token in the last {SUMMARY_DAYS} days.</p>
+            )}
+          </>
+        )}
+      </AsyncList>
     </Card>
   );
 }
