@@ -31,8 +31,14 @@ const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^
 const rawFetch = (text: string) => /(^|[^\w.])fetch\(/m.test(code(text));
 const rawXhr = (text: string) => /\bXMLHttpRequest\b/.test(code(text));
 
-/** A hand-rolled busy flag: a state named busy/saving/submitting/working set around a request. */
-const handRolledBusy = (text: string) => /\bset(Busy|Saving|Submitting|Working|Pending)\(/.test(code(text)) || /const \[(busy|saving|submitting|working|pending), set\w+\] = useState/.test(code(text));
+/**
+ * A hand-rolled busy flag: a state named busy/saving/submitting/working, or any flag put back in
+ * a `finally` (`finally { setSending(null) }`), the shape of a request's own pending state.
+ */
+const handRolledBusy = (text: string) =>
+  /\bset(Busy|Saving|Submitting|Working|Pending)\(/.test(code(text)) ||
+  /const \[(busy|saving|submitting|working|pending), set\w+\] = useState/.test(code(text)) ||
+  /finally\s*\{\s*set\w+\((false|null)\);?\s*\}/.test(code(text));
 
 async function webSources(): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
@@ -50,7 +56,9 @@ test("the scans find what they look for, and not a comment or a refetch", () => 
   expect(rawXhr(`/** unlike XMLHttpRequest */ const x = 1;`)).toBe(false);
   expect(handRolledBusy(`const [busy, setBusy] = useState(false);`)).toBe(true);
   expect(handRolledBusy(`try { setSaving(true); await save(); } finally { setSaving(false); }`)).toBe(true);
+  expect(handRolledBusy(`try { await send(d); } finally {\n  setSending(null);\n}`)).toBe(true);
   expect(handRolledBusy(`const save = useAction(useSaveMutation()); <Button busy={save.busy} />`)).toBe(false);
+  expect(handRolledBusy(`try { await x(); } finally { timer.stop(); }`)).toBe(false);
 });
 
 test("requests leave the web client only through the typed client, the upload helper and the download helper", async () => {

@@ -45,3 +45,27 @@ export const useNewDraftMutation = (spaceId: string) =>
     },
     onSuccess: (page) => queryClient.setQueryData(keys.page(page.id), page),
   });
+
+/** The page read at full width, or back to the column. */
+export const usePageWidthMutation = (page: Page) =>
+  useMutation({
+    mutationFn: () => data(api.PUT("/api/pages/{id}/layout", { params: { path: { id: page.id } }, body: { fullWidth: !page.fullWidth } })),
+    onSuccess: (updated) => queryClient.setQueryData(keys.page(page.id), updated),
+  });
+
+/** The page to the trash: the lists that show it are read again and its cached answer goes. */
+export const useTrashPageMutation = (page: Page) =>
+  useMutation({
+    mutationFn: () => api.DELETE("/api/pages/{id}", { params: { path: { id: page.id } } }),
+    onSuccess: () => {
+      pageChanged(page);
+      queryClient.removeQueries({ queryKey: keys.page(page.id) });
+    },
+  });
+
+/** An older version made the current one (as a new version). */
+export const useRestoreVersionMutation = (pageId: string) =>
+  useMutation({
+    mutationFn: (number: number) => data(api.POST("/api/pages/{id}/versions/{number}/restore", { params: { path: { id: pageId, number } } })),
+    onSuccess: pageChanged,
+  });

@@ -106,7 +106,7 @@ export type GrantChange = ({ principalType: number; principalId: string; operati
 export const useGrantMutation = (spaceKey: string, guarded: Guard = unguarded) =>
   useMutation({
     mutationFn: (change: GrantChange): Promise<unknown> =>
-      guarded(() =>
+      guarded<unknown>(() =>
         "revoke" in change
           ? api.DELETE("/api/spaces/{key}/permissions/{id}", { params: { path: { key: spaceKey, id: change.revoke } } })
           : data(api.POST("/api/spaces/{key}/permissions", { params: { path: { key: spaceKey } }, body: { principalType: change.principalType, principalId: change.principalId, operation: change.operation } })),
@@ -160,4 +160,10 @@ export const useDeleteWebhookMutation = (spaceKey: string) =>
   useMutation({
     mutationFn: (hook: Webhook) => data(api.DELETE("/api/spaces/{key}/webhooks/{id}", { params: { path: { key: spaceKey, id: hook.id } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.webhooks(spaceKey) }),
+  });
+
+export const useRedeliverMutation = (spaceKey: string, hookId: string) =>
+  useMutation({
+    mutationFn: (d: Delivery) => data(api.POST("/api/spaces/{key}/webhooks/{id}/deliveries/{deliveryId}/redeliver", { params: { path: { key: spaceKey, id: hookId, deliveryId: d.id } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.deliveries(spaceKey, hookId) }),
   });

@@ -116,6 +116,8 @@ export const copyToTarget = (slot: TargetSlot) => jobOf(api.POST("/api/admin/bac
 /** Runs a write again after the person confirmed their password, when the API asks (lib/reauth.tsx). */
 type Guard = <T>(action: () => Promise<T>) => Promise<T>;
 
+export const useRunBackupMutation = () => useMutation({ mutationFn: () => runBackup() });
+
 export const useSavePolicyMutation = (guarded: Guard) => useMutation({ mutationFn: (policy: Policy) => guarded(() => savePolicy(policy)) });
 
 export const useStartRestoreMutation = (label: string) => useMutation({ mutationFn: (body: { confirmLabel: string; password: string; at?: string }) => startRestore(label, body) });

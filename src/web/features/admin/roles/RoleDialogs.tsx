@@ -1,6 +1,6 @@
 /** Creating, renaming, deleting and resetting a role: one dialog each, errors shown where the person acted. */
 import { useState } from "react";
-import { api, ApiError, data } from "../../../api/client";
+import { api, data } from "../../../api/client";
 import { Button } from "../../../ui/Button";
 import { ConfirmDialog, Dialog, DialogActions } from "../../../ui/Dialog";
 import { FormError, TextField } from "../../../ui/Field";

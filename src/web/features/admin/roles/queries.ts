@@ -42,3 +42,6 @@ export const useRenameRoleMutation = (roleId: string) =>
     mutationFn: (body: BodyOf<"/api/admin/roles/{roleId}", "put">) => data(api.PUT("/api/admin/roles/{roleId}", { params: { path: { roleId } }, body })),
     onSuccess: () => refreshRoles(),
   });
+
+/** The roles marked as reviewed (the dashboard stops asking for a while). */
+export const useReviewRolesMutation = () => useMutation({ mutationFn: () => data(api.POST("/api/admin/roles/review")), onSuccess: () => refreshRoles() });

@@ -34,10 +34,10 @@ export function BlocksCard() {
       ) : null}
       <NewBlock />
       <AsyncList query={blocks} what="The blocks">
-        {() =>
-          blocks.data.blocks.length ? (
+        {(answer) =>
+          answer.blocks.length ? (
             <ul className="pane-list" aria-label="Blocked addresses">
-              {blocks.data.blocks.map((b) => (
+              {answer.blocks.map((b) => (
                 <li key={b.id}>
                   <div className="pane-list-text">
                     <span className="pane-list-name">
