@@ -1,6 +1,6 @@
 /**
  * A page's files: name, type, size, who and when, with download; images shown small; upload by
- * drop or picker with a progress bar per file (the editor's XHR helper); delete asks first.
+ * drop or picker with a progress bar per file (api/upload.ts, through the editor's uploadFile); delete asks first.
  */
 import { useRef, useState } from "react";
 import { queryClient } from "../../api/query-client";
