@@ -43,15 +43,24 @@ export const csrf: Middleware = {
   async onResponse({ response, request }) {
     if (response.ok) return response;
     const body = (await response.clone().json().catch(() => ({}))) as Record<string, unknown>;
-    const code = String(body.code ?? "error");
-    // A restore makes the whole wiki read-only for a while: every write says so the same way.
-    const detail = code === "maintenance" ? MAINTENANCE : (body.detail as string | undefined);
-    const error = new ApiError(response.status, code, String(body.title ?? response.statusText), detail, body.field as string | undefined, body);
-    // /api/auth/me answering 401 is how the app learns nobody is signed in; not an expiry.
-    if (response.status === 401 && !new URL(request.url).pathname.startsWith("/api/auth/")) for (const l of listeners) l(error);
-    throw error;
+    throw problem(response.status, body, new URL(request.url).pathname, response.statusText);
   },
 };
+
+/**
+ * The ApiError of a refused answer, made the same way for the typed client and for uploads
+ * (api/upload.ts): the catalogue code, the server's words, the read-only notice during a
+ * restore, and the sign-in listeners told when a session ended.
+ */
+export function problem(status: number, body: Record<string, unknown>, pathname: string, fallbackTitle: string): ApiError {
+  const code = String(body.code ?? "error");
+  // A restore makes the whole wiki read-only for a while: every write says so the same way.
+  const detail = code === "maintenance" ? MAINTENANCE : (body.detail as string | undefined);
+  const error = new ApiError(status, code, String(body.title ?? fallbackTitle), detail, body.field as string | undefined, body);
+  // /api/auth/me answering 401 is how the app learns nobody is signed in; not an expiry.
+  if (status === 401 && !pathname.startsWith("/api/auth/")) for (const l of listeners) l(error);
+  return error;
+}
 
 export const api = createClient<paths>({ baseUrl: "" });
 api.use(csrf);

@@ -6,7 +6,7 @@ import { useMe } from "../../app/session";
 import { useTitle } from "../../lib/title";
 import { AvatarCard } from "./AvatarCard";
 import { PasswordSection, ProfileSection } from "./ProfileSection";
-import { SectionsFrame } from "./SectionsFrame";
+import { SectionsFrame } from "../../ui/SectionsFrame";
 import { SessionsSection } from "./SessionsSection";
 import { TokensSection } from "./TokensSection";
 

@@ -9,7 +9,7 @@ import type { Me } from "../../api/types";
 import { Avatar, avatarColor, CHOSEN_COLORS, colorFor, initials } from "../../ui/Avatar";
 import { Button } from "../../ui/Button";
 import { FormError } from "../../ui/Field";
-import { Card } from "./SectionsFrame";
+import { Card } from "../../ui/SectionsFrame";
 import { IMAGE_ACCEPT, useImageSlot } from "./upload-image";
 import "./avatar-card.css";
 

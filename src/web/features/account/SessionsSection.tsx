@@ -1,18 +1,13 @@
 /** Where you are signed in: this device marked; end one session or every other one. */
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, data } from "../../api/client";
-import { queryClient } from "../../api/query-client";
-import type { AnswerOf } from "../../api/types";
+import { useAction } from "../../lib/mutation";
 import { fullDate, timeAgo } from "../../lib/time";
-import { Loading } from "../../app/Loading";
+import { AsyncList } from "../../ui/AsyncList";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/Dialog";
-import { toast } from "../../ui/toast";
-import { Card } from "./SectionsFrame";
+import { Card } from "../../ui/SectionsFrame";
+import { useEndSessionMutation, useSessions, type Session } from "./queries";
 
-type Session = AnswerOf<"/api/auth/me/sessions", "get">[number];
-const KEY = ["account", "sessions"] as const;
 
 /** "Firefox on Linux" out of a user agent, enough to tell devices apart. */
 export function deviceOf(userAgent: string | null): string {
@@ -23,27 +18,14 @@ export function deviceOf(userAgent: string | null): string {
 }
 
 export function SessionsSection() {
-  const sessions = useQuery({ queryKey: KEY, queryFn: () => data(api.GET("/api/auth/me/sessions")) });
+  const sessions = useSessions();
   const [ending, setEnding] = useState<Session | "others" | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const endSession = useAction(useEndSessionMutation(), {
+    success: (_answer, ended) => (ended === "others" ? "Every other session was signed out" : `${deviceOf(ended.userAgent)} was signed out`),
+    done: () => setEnding(null),
+  });
   const others = (sessions.data ?? []).filter((s) => !s.current);
-  const end = async () => {
-    if (!ending) return;
-    setBusy(true);
-    setError(null);
-    try {
-      if (ending === "others") await api.DELETE("/api/auth/me/sessions/others");
-      else await api.DELETE("/api/auth/me/sessions/{id}", { params: { path: { id: ending.id } } });
-      toast.success(ending === "others" ? "Every other session was signed out" : `${deviceOf(ending.userAgent)} was signed out`);
-      setEnding(null);
-      await queryClient.invalidateQueries({ queryKey: KEY });
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const end = () => ending && endSession.run(ending);
   return (
     <Card
       id="sessions-title"
@@ -57,39 +39,37 @@ export function SessionsSection() {
         ) : null
       }
     >
-      {sessions.isPending ? (
-        <Loading />
-      ) : sessions.isError ? (
-        <p className="form-error" role="alert">The sessions could not be loaded: {sessions.error.message}</p>
-      ) : (
-        <ul className="pane-list" aria-label="Sessions">
-          {[...sessions.data].sort((a, b) => Number(b.current) - Number(a.current)).map((s) => (
-            <li key={s.id}>
-              <div className="pane-list-text">
-                <span className="pane-list-name">
-                  {deviceOf(s.userAgent)}
-                  {s.current ? <span className="pane-tag">This device</span> : null}
-                </span>
-                <span className="pane-list-meta">
-                  {s.ip ? `${s.ip} · ` : ""}signed in <time dateTime={s.createdAt} title={fullDate(s.createdAt)}>{timeAgo(s.createdAt)}</time> · last active{" "}
-                  <time dateTime={s.lastSeenAt} title={fullDate(s.lastSeenAt)}>{timeAgo(s.lastSeenAt)}</time>
-                </span>
-              </div>
-              {s.current ? null : (
-                <Button size="sm" onClick={() => setEnding(s)} aria-label={`Sign out ${deviceOf(s.userAgent)}, last active ${timeAgo(s.lastSeenAt)}`}>
-                  Sign out
-                </Button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <AsyncList query={sessions} what="The sessions">
+        {(items) => (
+          <ul className="pane-list" aria-label="Sessions">
+            {[...items].sort((a, b) => Number(b.current) - Number(a.current)).map((s) => (
+              <li key={s.id}>
+                <div className="pane-list-text">
+                  <span className="pane-list-name">
+                    {deviceOf(s.userAgent)}
+                    {s.current ? <span className="pane-tag">This device</span> : null}
+                  </span>
+                  <span className="pane-list-meta">
+                    {s.ip ? `${s.ip} · ` : ""}signed in <time dateTime={s.createdAt} title={fullDate(s.createdAt)}>{timeAgo(s.createdAt)}</time> · last active{" "}
+                    <time dateTime={s.lastSeenAt} title={fullDate(s.lastSeenAt)}>{timeAgo(s.lastSeenAt)}</time>
+                  </span>
+                </div>
+                {s.current ? null : (
+                  <Button size="sm" onClick={() => setEnding(s)} aria-label={`Sign out ${deviceOf(s.userAgent)}, last active ${timeAgo(s.lastSeenAt)}`}>
+                    Sign out
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </AsyncList>
       {sessions.data && !others.length ? <p className="muted" style={{ marginBottom: 0 }}>You are signed in on this device only.</p> : null}
       <ConfirmDialog
         open={ending !== null}
         onOpenChange={(o) => {
           if (!o) setEnding(null);
-          setError(null);
+          endSession.setError(null);
         }}
         title={ending === "others" ? "Sign out every other session?" : "Sign out this session?"}
         description={
@@ -100,8 +80,8 @@ export function SessionsSection() {
               : ""
         }
         confirmLabel="Sign out"
-        busy={busy}
-        error={error}
+        busy={endSession.busy}
+        error={endSession.error}
         onConfirm={() => void end()}
       />
     </Card>

@@ -1,24 +1,13 @@
 /**
- * PUT of one picture as the multipart field `file` (avatars, space icons). The typed client
- * sends JSON; an upload is a form, so this is the one hand-written request, with the CSRF header
- * the API asks of session requests and the API's own sentence when it refuses.
+ * PUT of one picture as the multipart field `file` (avatars, space icons), through the one
+ * upload helper: a refusal is an ApiError with the API's own sentence.
  */
+import { useMutation } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { toast } from "../../ui/toast";
+import { upload } from "../../api/upload";
+import { useAction } from "../../lib/mutation";
 
-export async function putImage<T>(path: string, file: File): Promise<T> {
-  const form = new FormData();
-  form.append("file", file, file.name);
-  let res: Response;
-  try {
-    res = await fetch(path, { method: "PUT", body: form, headers: { "X-Requested-With": "Cairn" }, credentials: "same-origin" });
-  } catch {
-    throw new Error("The upload failed: Cairn could not be reached. Check your connection and try again.");
-  }
-  const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok) throw new Error(String(body.detail ?? body.title ?? `The upload failed (${res.status}).`));
-  return body as T;
-}
+export const putImage = <T,>(path: string, file: File): Promise<T> => upload<T>({ method: "PUT", url: path, file });
 
 /** What the file picker offers: the formats the server decodes. */
 export const IMAGE_ACCEPT = "image/png,image/jpeg,image/webp";
@@ -37,37 +26,21 @@ export interface ImageSlotWords {
  */
 export function useImageSlot<T>(opts: { path: string; maxMb: number; words: ImageSlotWords; onSaved(answer: T): void; remove(): Promise<void>; errorText?(err: unknown): string }) {
   const input = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState<"upload" | "remove" | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const text = opts.errorText ?? ((err: unknown) => (err as Error).message);
+  const slot = useAction(useMutation({ mutationFn: async (work: SlotWork) => (work.kind === "upload" ? opts.onSaved(await putImage<T>(opts.path, work.file)) : opts.remove()) }), {
+    failure: opts.errorText ?? ((err: unknown) => (err as Error).message),
+    done: (_answer, work) => work.kind === "remove" && setConfirming(false),
+    success: (_answer, work) => (work.kind === "upload" ? opts.words.saved : opts.words.removed),
+  });
 
   const upload = async (file: File) => {
-    setError(null);
-    if (file.size > opts.maxMb * 1024 * 1024) return setError(`That ${opts.words.noun} is larger than ${opts.maxMb} MB. Choose a smaller one.`);
-    setBusy("upload");
-    try {
-      opts.onSaved(await putImage<T>(opts.path, file));
-      toast.success(opts.words.saved);
-    } catch (err) {
-      setError(text(err));
-    } finally {
-      setBusy(null);
-      if (input.current) input.current.value = "";
-    }
+    slot.setError(null);
+    if (file.size > opts.maxMb * 1024 * 1024) return slot.setError(`That ${opts.words.noun} is larger than ${opts.maxMb} MB. Choose a smaller one.`);
+    await slot.run({ kind: "upload", file });
+    if (input.current) input.current.value = "";
   };
-  const remove = async () => {
-    setBusy("remove");
-    setError(null);
-    try {
-      await opts.remove();
-      setConfirming(false);
-      toast.success(opts.words.removed);
-    } catch (err) {
-      setError(text(err));
-    } finally {
-      setBusy(null);
-    }
-  };
-  return { input, busy, error, setError, confirming, setConfirming, upload, remove };
+  const remove = () => slot.run({ kind: "remove" });
+  return { input, busy: slot.pending?.kind ?? null, error: slot.error, setError: slot.setError, confirming, setConfirming, upload, remove };
 }
+
+type SlotWork = { kind: "upload"; file: File } | { kind: "remove" };

@@ -9,7 +9,7 @@ import { Loading } from "../../app/Loading";
 import { useMe } from "../../app/session";
 import { useTitle } from "../../lib/title";
 import { EmptyState } from "../../ui/EmptyState";
-import { SectionsFrame } from "../account/SectionsFrame";
+import { SectionsFrame } from "../../ui/SectionsFrame";
 import { ADMIN_SECTIONS, visibleSections, type AdminSection } from "./sections";
 
 // One lazy component per section for the life of the page, so switching back does not reload it.

@@ -9,13 +9,13 @@ import { useState } from "react";
 import { api, data } from "../../api/client";
 import { keys } from "../../api/keys";
 import type { AnswerOf } from "../../api/types";
-import { Loading } from "../../app/Loading";
 import { useMe } from "../../app/session";
 import { fullDate } from "../../lib/time";
+import { AsyncList } from "../../ui/AsyncList";
 import { Button } from "../../ui/Button";
 import { EmptyState } from "../../ui/EmptyState";
 import { TextField } from "../../ui/Field";
-import { Card } from "../account/SectionsFrame";
+import { Card } from "../../ui/SectionsFrame";
 import { AUDIT_ACTIONS } from "./actions";
 import { VerifyChain } from "./VerifyChain";
 
@@ -107,33 +107,33 @@ export function AuditSection() {
           <TextField label="From" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
           <TextField label="To" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
         </form>
-        {log.isPending ? (
-          <Loading />
-        ) : log.isError ? (
-          <p className="form-error" role="alert">The audit log could not be loaded: {log.error.message}</p>
-        ) : shown.length ? (
-          <div className="table-wrap" tabIndex={0} role="region" aria-label="Audit entries">
-            <table className="pane-table">
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">What</th>
-                  <th scope="col">About</th>
-                  <th scope="col">From</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((e) => (
-                  <Row key={e.id} e={e} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : (
-          <p className="muted">{filtered ? "No entry matches these filters." : "Nothing is logged yet."}</p>
-        )}
+        <AsyncList query={log} what="The audit log">
+          {() =>
+            shown.length ? (
+              <div className="table-wrap" tabIndex={0} role="region" aria-label="Audit entries">
+                <table className="pane-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">#</th>
+                      <th scope="col">When</th>
+                      <th scope="col">Who</th>
+                      <th scope="col">What</th>
+                      <th scope="col">About</th>
+                      <th scope="col">From</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {shown.map((e) => (
+                      <Row key={e.id} e={e} />
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            ) : (
+              <p className="muted">{filtered ? "No entry matches these filters." : "Nothing is logged yet."}</p>
+            )
+          }
+        </AsyncList>
         <p className="muted audit-count" aria-live="polite">
           {shown.length ? `${shown.length} ${filtered ? "matching " : ""}${shown.length === 1 ? "entry" : "entries"} shown.` : ""}
           {log.hasNextPage ? "" : shown.length ? " That is all of them." : ""}

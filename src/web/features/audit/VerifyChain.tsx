@@ -1,28 +1,16 @@
 /** "Verify the chain": the server checks every entry's hash link and says where it broke, if anywhere. */
 import { useState } from "react";
-import { api, data } from "../../api/client";
-import type { AnswerOf } from "../../api/types";
+import { useAction } from "../../lib/mutation";
 import { Button } from "../../ui/Button";
 import { FormError } from "../../ui/Field";
-import { Card } from "../account/SectionsFrame";
-
-type Verification = AnswerOf<"/api/admin/audit/verify", "post">;
+import { Card } from "../../ui/SectionsFrame";
+import { useVerifyChainMutation, type Verification } from "./queries";
 
 export function VerifyChain() {
   const [result, setResult] = useState<Verification | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const verify = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setResult(await data(api.POST("/api/admin/audit/verify")));
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const verification = useAction(useVerifyChainMutation(), { done: setResult });
+  const { busy, error } = verification;
+  const verify = () => verification.run();
   return (
     <Card
       id="audit-verify"

@@ -5,7 +5,7 @@ import { queryClient } from "../../api/query-client";
 import { refreshSession } from "../../app/session";
 import { Button } from "../../ui/Button";
 import { FormError, TextField } from "../../ui/Field";
-import { useAuthForm } from "./useAuthForm";
+import { useAuthForm } from "../../lib/useAuthForm";
 
 /**
  * Name, e-mail and password; POST /api/auth/register (with an invite when there is one; the

@@ -5,7 +5,7 @@ import { toast } from "../../ui/toast";
 import { Button } from "../../ui/Button";
 import { FormError, TextField } from "../../ui/Field";
 import { AuthLayout } from "./AuthLayout";
-import { useAuthForm } from "./useAuthForm";
+import { useAuthForm } from "../../lib/useAuthForm";
 
 /**
  * /reset-password?token=…: a one-time link an administrator made. The new password is set

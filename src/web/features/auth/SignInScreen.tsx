@@ -6,7 +6,7 @@ import { refreshSession, safeRedirect, useInstance, useMe } from "../../app/sess
 import { Button } from "../../ui/Button";
 import { FormError, TextField } from "../../ui/Field";
 import { AuthLayout } from "./AuthLayout";
-import { useAuthForm } from "./useAuthForm";
+import { useAuthForm } from "../../lib/useAuthForm";
 
 export function SignInScreen() {
   const params = new URLSearchParams(useSearch());

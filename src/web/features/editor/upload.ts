@@ -1,7 +1,6 @@
-/**
- * Uploads a file to a page's attachments with XMLHttpRequest, which (unlike fetch) reports
- * upload progress. Answers the attachment; a refusal is an Error with the server's words.
- */
+/** Uploads a file to a page's attachments (api/upload.ts), reporting progress. Answers the attachment. */
+import { upload } from "../../api/upload";
+
 export interface Uploaded {
   id: string;
   filename: string;
@@ -10,24 +9,5 @@ export interface Uploaded {
 }
 
 export function uploadFile(pageId: string, file: File, onProgress: (fraction: number) => void): Promise<Uploaded> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", `/api/pages/${encodeURIComponent(pageId)}/attachments`);
-    xhr.setRequestHeader("X-Requested-With", "Cairn");
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-    xhr.onload = () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        /* not JSON: the status says enough */
-      }
-      if (xhr.status === 201) resolve(body as unknown as Uploaded);
-      else reject(new Error(String(body.detail ?? body.title ?? `The upload failed (${xhr.status}).`)));
-    };
-    xhr.onerror = () => reject(new Error("The upload failed: Cairn could not be reached. Check your connection and try again."));
-    const form = new FormData();
-    form.append("file", file, file.name);
-    xhr.send(form);
-  });
+  return upload<Uploaded>({ method: "POST", url: `/api/pages/${encodeURIComponent(pageId)}/attachments`, file, okStatus: 201, onProgress });
 }

@@ -1,8 +1,9 @@
 /**
  * Following long work the server reports at GET /api/export-progress/{id}: polled every
- * `POLL_MS` until it is done. Pure fetch (not React), so an export keeps being followed while
+ * `POLL_MS` until it is done. Plain calls (not React), so an export keeps being followed while
  * the person moves around the app, and a screen shows it again when they come back.
  */
+import { api, ApiError, data } from "../../api/client";
 import type { AnswerOf } from "../../api/types";
 
 export type ProgressView = AnswerOf<"/api/export-progress/{id}", "get">;
@@ -11,10 +12,12 @@ export const POLL_MS = 600;
 
 /** The latest progress, or null while the server has none under that id (not started yet, or not ours). */
 export async function readProgress(id: string): Promise<ProgressView | null> {
-  const response = await fetch(`/api/export-progress/${encodeURIComponent(id)}`, { credentials: "same-origin" });
-  if (response.status === 404) return null;
-  if (!response.ok) throw new Error(`progress answered ${response.status}`);
-  return (await response.json()) as ProgressView;
+  try {
+    return await data(api.GET("/api/export-progress/{id}", { params: { path: { id } } }));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
 }
 
 /** The phases the exports and imports report, in words (an unknown one is shown as sent, tidied). */

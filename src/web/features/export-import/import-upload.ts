@@ -1,8 +1,8 @@
 /**
- * POST /api/spaces/import with XMLHttpRequest, which (unlike fetch) reports upload progress; once
- * the bytes are sent, the server's own progress (`?progress=<id>`) is followed until it answers.
+ * POST /api/spaces/import through the one upload helper (progress, cancel); once the bytes are
+ * sent, the server's own progress (`?progress=<id>`) is followed until it answers.
  */
-import { ApiError } from "../../api/client";
+import { upload } from "../../api/upload";
 import type { AnswerOf } from "../../api/types";
 import { newProgressId } from "./download";
 import { POLL_MS, readProgress, sleep } from "./follow";
@@ -24,49 +24,30 @@ export function importSpace({ file, key, name, onStage }: ImportRequest, signal:
   const progress = newProgressId();
   const query = new URLSearchParams({ progress, key });
   if (name.trim()) query.set("name", name.trim());
-  return new Promise<ImportAnswer>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    let answered = false;
-    xhr.open("POST", `/api/spaces/import?${query}`);
-    xhr.setRequestHeader("X-Requested-With", "Cairn");
-    xhr.upload.onprogress = (e) => e.lengthComputable && onStage({ stage: "upload", fraction: e.loaded / e.total });
-    xhr.upload.onload = () => {
-      onStage({ stage: "server", phase: "starting", percent: 0 });
-      void (async () => {
-        while (!answered) {
-          await sleep(POLL_MS);
-          const view = await readProgress(progress).catch(() => null);
-          if (view && !answered && !view.done) onStage({ stage: "server", phase: view.phase, percent: view.percent });
-        }
-      })();
-    };
-    xhr.onload = () => {
-      answered = true;
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        /* not JSON: the status says enough */
+  let answered = false;
+  // Once the bytes are sent, the server's own progress is followed until it answers.
+  const follow = () => {
+    onStage({ stage: "server", phase: "starting", percent: 0 });
+    void (async () => {
+      while (!answered) {
+        await sleep(POLL_MS);
+        const view = await readProgress(progress).catch(() => null);
+        if (view && !answered && !view.done) onStage({ stage: "server", phase: view.phase, percent: view.percent });
       }
-      if (xhr.status === 201) return resolve(body as unknown as ImportAnswer);
-      reject(new ApiError(xhr.status, String(body.code ?? "error"), String(body.title ?? "The import failed"), body.detail as string | undefined, body.field as string | undefined, body));
-    };
-    xhr.onerror = () => {
-      answered = true;
-      reject(new ApiError(0, "network", "Cairn could not be reached", "Cairn could not be reached. Check your connection and try again.", undefined, {}));
-    };
-    xhr.onabort = () => {
-      answered = true;
-      reject(new ApiError(0, "aborted", "Cancelled", "The upload was cancelled; nothing was imported.", undefined, {}));
-    };
-    signal.addEventListener("abort", () => xhr.abort(), { once: true });
-    // The small fields come before the file, so the server's streaming reader sees them first.
-    const form = new FormData();
-    form.append("key", key);
-    if (name.trim()) form.append("name", name.trim());
-    form.append("file", file, file.name);
-    xhr.send(form);
-  });
+    })();
+  };
+  return upload<ImportAnswer>({
+    method: "POST",
+    url: `/api/spaces/import?${query}`,
+    file,
+    fields: name.trim() ? { key, name: name.trim() } : { key },
+    okStatus: 201,
+    onProgress: (fraction) => onStage({ stage: "upload", fraction }),
+    onSent: follow,
+    signal,
+    unreachable: "Cairn could not be reached. Check your connection and try again.",
+    cancelled: "The upload was cancelled; nothing was imported.",
+  }).finally(() => (answered = true));
 }
 
 /** A key suggested from the file's name: a pack is named `<KEY>-pack.zip`; anything else gives initials (as a new space's name does). */

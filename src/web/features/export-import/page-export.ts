@@ -4,6 +4,7 @@
  * refusal (PDF without Chromium on the server, a format switched off meanwhile) can be told in
  * words instead of the browser saving an error document or showing "Failed – Server problem".
  */
+import { fetchFile } from "../../api/download";
 import { toast } from "../../ui/toast";
 import { filenameFrom, saveBlob } from "./download";
 
@@ -16,7 +17,7 @@ export async function exportPage(pageId: string, title: string, format: PageForm
   const name = FORMAT_NAMES[format];
   const toastId = toast.loading(`Preparing the ${name} file of “${title || "Untitled"}”…`);
   try {
-    const response = await fetch(`/api/pages/${encodeURIComponent(pageId)}/export?format=${format}`, { credentials: "same-origin" });
+    const response = await fetchFile(`/api/pages/${encodeURIComponent(pageId)}/export?format=${format}`);
     if (!response.ok) throw new Error(await refusal(response, name));
     const fallback = `${(title || "Untitled").replace(/[\\/:*?"<>|\u0000-\u001f]+/g, " ").trim() || "page"}.${EXTENSIONS[format]}`;
     saveBlob(await response.blob(), filenameFrom(response.headers.get("content-disposition"), fallback));

@@ -8,6 +8,7 @@
  * creates its progress: when none appears within `START_WAIT_MS`, the URL is asked once more with
  * fetch (stopped after the answer's headers) to learn why, in the server's words.
  */
+import { fetchFile } from "../../api/download";
 import { clickDownload, newProgressId } from "./download";
 import { POLL_MS, readProgress, sleep } from "./follow";
 
@@ -95,7 +96,7 @@ export async function startExport(spaceKey: string, kind: ExportKind, audience: 
 async function askWhy(url: string): Promise<string | null> {
   const stop = new AbortController();
   try {
-    const response = await fetch(url, { credentials: "same-origin", signal: stop.signal });
+    const response = await fetchFile(url, stop.signal);
     if (response.ok) return null;
     const body = (await response.json().catch(() => ({}))) as { code?: string; detail?: string; title?: string };
     return failureText({ code: body.code ?? "error", message: body.detail ?? body.title ?? `The server answered ${response.status}.` });

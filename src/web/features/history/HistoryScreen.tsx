@@ -10,12 +10,12 @@ import { keys } from "../../api/keys";
 import type { Space } from "../../api/types";
 import { Loading } from "../../app/Loading";
 import { NotFound } from "../../app/NotFound";
+import { useAction } from "../../lib/mutation";
 import { pagePath } from "../../lib/slug";
 import { fullDate, timeAgo } from "../../lib/time";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { ArrowLeft, RotateCcw } from "../../ui/icons";
-import { toast } from "../../ui/toast";
-import { pageChanged, usePage, useVersions } from "../page/queries";
+import { usePage, useRestoreVersionMutation, useVersions } from "../page/queries";
 import { DocumentView } from "../page/render/DocumentView";
 import { Comparison } from "./Comparison";
 import "./history.css";
@@ -58,7 +58,8 @@ export default function HistoryScreen({ space, pageId, versionNumber }: { space:
   const base = against ?? (shown && shown > 1 ? shown - 1 : undefined);
   const [mode, setMode] = useState<"read" | "compare">("compare");
   const [restoring, setRestoring] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const restoration = useAction(useRestoreVersionMutation(pageId), { success: (restored, number) => `Version ${number} restored as version ${restored.currentVersionNumber}` });
+  const { error, setError } = restoration;
   const viewed = useVersion(pageId, shown);
   const other = useVersion(pageId, mode === "compare" ? base : undefined);
 
@@ -66,14 +67,7 @@ export default function HistoryScreen({ space, pageId, versionNumber }: { space:
   if (page.error || versions.error) return <NotFound />;
   const path = pagePath(space.key, pageId, page.data.title);
   const restore = async () => {
-    try {
-      const restored = await data(api.POST("/api/pages/{id}/versions/{number}/restore", { params: { path: { id: pageId, number: shown! } } }));
-      pageChanged(restored);
-      toast.success(`Version ${shown} restored as version ${restored.currentVersionNumber}`);
-      navigate(path);
-    } catch (err) {
-      setError((err as Error).message);
-    }
+    if (await restoration.run(shown!)) navigate(path);
   };
   const older = (a?: number) => (versions.data ?? []).filter((v) => v.versionNumber !== a);
   return (

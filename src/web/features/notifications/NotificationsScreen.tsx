@@ -4,9 +4,9 @@
  */
 import { useState } from "react";
 import { Link } from "wouter";
-import { Loading } from "../../app/Loading";
 import { fullDate, timeAgo } from "../../lib/time";
 import { useTitle } from "../../lib/title";
+import { AsyncList } from "../../ui/AsyncList";
 import { Button } from "../../ui/Button";
 import { EmptyState } from "../../ui/EmptyState";
 import { toast } from "../../ui/toast";
@@ -36,37 +36,35 @@ export default function NotificationsScreen() {
           <CheckCheck size={15} aria-hidden="true" /> Mark all read
         </Button>
       </div>
-      {list.isPending ? (
-        <Loading />
-      ) : list.isError ? (
-        <p className="form-error" role="alert">
-          The notifications could not be loaded: {list.error.message}
-        </p>
-      ) : !all.length ? (
-        <EmptyState title="Nothing to tell you yet">
-          You are told here when someone edits or comments on a page you watch, mentions you, or creates a page in a space you watch. Pages you create or edit are watched for you; use Watch at the top of a page or a space for others.
-        </EmptyState>
-      ) : (
-        <>
-          <div className="notif-filter" role="group" aria-label="Show">
-            <Button size="sm" variant={unreadOnly ? "ghost" : "secondary"} aria-pressed={!unreadOnly} onClick={() => setUnreadOnly(false)}>
-              All ({all.length})
-            </Button>
-            <Button size="sm" variant={unreadOnly ? "secondary" : "ghost"} aria-pressed={unreadOnly} onClick={() => setUnreadOnly(true)}>
-              Unread ({unread})
-            </Button>
-          </div>
-          {shown.length ? (
-            <ul className="notif-list" aria-label="Notifications">
-              {shown.map((n) => (
-                <Entry key={n.id} n={n} />
-              ))}
-            </ul>
+      <AsyncList query={list} what="The notifications">
+        {() =>
+          !all.length ? (
+            <EmptyState title="Nothing to tell you yet">
+              You are told here when someone edits or comments on a page you watch, mentions you, or creates a page in a space you watch. Pages you create or edit are watched for you; use Watch at the top of a page or a space for others.
+            </EmptyState>
           ) : (
-            <p className="muted">Everything is read. New notifications appear here as they come.</p>
-          )}
-        </>
-      )}
+            <>
+              <div className="notif-filter" role="group" aria-label="Show">
+                <Button size="sm" variant={unreadOnly ? "ghost" : "secondary"} aria-pressed={!unreadOnly} onClick={() => setUnreadOnly(false)}>
+                  All ({all.length})
+                </Button>
+                <Button size="sm" variant={unreadOnly ? "secondary" : "ghost"} aria-pressed={unreadOnly} onClick={() => setUnreadOnly(true)}>
+                  Unread ({unread})
+                </Button>
+              </div>
+              {shown.length ? (
+                <ul className="notif-list" aria-label="Notifications">
+                  {shown.map((n) => (
+                    <Entry key={n.id} n={n} />
+                  ))}
+                </ul>
+              ) : (
+                <p className="muted">Everything is read. New notifications appear here as they come.</p>
+              )}
+            </>
+          )
+        }
+      </AsyncList>
     </main>
   );
 }

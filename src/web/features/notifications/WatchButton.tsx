@@ -1,10 +1,9 @@
 /** Watch / Stop watching a page or a space: told of its changes in the notifications. */
-import { useState } from "react";
+import { useAction } from "../../lib/mutation";
 import { Button } from "../../ui/Button";
-import { toast } from "../../ui/toast";
 import { Eye } from "./icons";
 import "./notifications.css";
-import { setWatch, useWatch } from "./queries";
+import { useWatch, useWatchMutation } from "./queries";
 
 /**
  * `look="link"` is the quiet form of the space sidebar's footer links ("Watch space"): the space
@@ -12,20 +11,15 @@ import { setWatch, useWatch } from "./queries";
  */
 export function WatchButton({ kind, id, name, look = "button" }: { kind: "page" | "space"; id: string; name: string; look?: "button" | "link" }) {
   const watch = useWatch(kind, id, true);
-  const [busy, setBusy] = useState(false);
+  const change = useAction(useWatchMutation(kind, id), {
+    success: (now) => (now ? `You will be told of changes to “${name}”` : `You no longer watch “${name}”`),
+    failure: (err) => `Could not change watching: ${(err as Error).message}`,
+    toastFailure: true,
+  });
+  const busy = change.busy;
   if (watch.data === undefined) return null;
   const watching = watch.data;
-  const toggle = async () => {
-    setBusy(true);
-    try {
-      const now = await setWatch(kind, id, !watching);
-      toast.success(now ? `You will be told of changes to “${name}”` : `You no longer watch “${name}”`);
-    } catch (err) {
-      toast.error(`Could not change watching: ${(err as Error).message}`);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const toggle = () => change.run(!watching);
   const hint = kind === "page" ? "Be told when this page is edited or commented on" : "Be told when a page is created in this space";
   if (look === "link") {
     return (

@@ -3,4 +3,4 @@ import { lazy } from "react";
 export const NotificationsScreen = lazy(() => import("./NotificationsScreen"));
 export { NotificationBell } from "./NotificationBell";
 export { WatchButton } from "./WatchButton";
-export { setWatch } from "./queries";
+export { useWatchMutation } from "./queries";

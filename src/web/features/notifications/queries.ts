@@ -70,3 +70,6 @@ export async function setWatch(kind: "page" | "space", id: string, watching: boo
   if (kind === "page") void queryClient.invalidateQueries({ queryKey: ["page", id, "watch"], exact: true });
   return answer.watching;
 }
+
+/** Watching a page or a space switched on or off; answers whether it is watched now. */
+export const useWatchMutation = (kind: "page" | "space", id: string) => useMutation({ mutationFn: (on: boolean) => setWatch(kind, id, on) });

@@ -1,18 +1,18 @@
 /**
  * A page's files: name, type, size, who and when, with download; images shown small; upload by
- * drop or picker with a progress bar per file (the editor's XHR helper); delete asks first.
+ * drop or picker with a progress bar per file (api/upload.ts, through the editor's uploadFile); delete asks first.
  */
 import { useRef, useState } from "react";
-import { api, data } from "../../api/client";
 import { queryClient } from "../../api/query-client";
 import type { Page } from "../../api/types";
+import { useAction } from "../../lib/mutation";
 import { fullDate, timeAgo } from "../../lib/time";
 import { Button } from "../../ui/Button";
 import { EmptyState } from "../../ui/EmptyState";
 import { FormError } from "../../ui/Field";
 import { Download, Upload } from "../../ui/icons";
 import { toast } from "../../ui/toast";
-import { panelKeys, useAttachments, useUsers, type Attachment } from "./queries";
+import { panelKeys, useAttachments, useDeleteAttachmentMutation, useUsers, type Attachment } from "./queries";
 
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 
@@ -124,17 +124,10 @@ export function AttachmentsSection({ page }: { page: Page }) {
 
 function FileRow({ file, page, uploader }: { file: Attachment; page: Page; uploader: string }) {
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const image = /^image\/(png|jpeg|gif|webp)$/.test(file.contentType);
-  const remove = async () => {
-    try {
-      await data(api.DELETE("/api/attachments/{id}", { params: { path: { id: file.id } } }));
-      await queryClient.invalidateQueries({ queryKey: panelKeys.attachments(page.id) });
-      toast.success(`${file.filename} deleted`);
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
+  const removal = useAction(useDeleteAttachmentMutation(page.id), { success: `${file.filename} deleted` });
+  const error = removal.error;
+  const remove = () => removal.run(file);
   return (
     <li className="file-row">
       {image ? <img className="file-thumb" src={`/api/attachments/${file.id}/view`} alt="" loading="lazy" /> : null}

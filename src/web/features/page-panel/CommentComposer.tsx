@@ -5,6 +5,7 @@
 import { useState } from "react";
 import { Button } from "../../ui/Button";
 import { FormError } from "../../ui/Field";
+import { useTask } from "../../lib/mutation";
 import { fromStored, toStored, type Mentioned } from "./mention-text";
 import { MentionInput } from "./MentionInput";
 
@@ -23,21 +24,17 @@ export function CommentComposer({ id, label, submitLabel, initial = "", quote, a
   const [start] = useState(() => fromStored(initial));
   const [body, setBody] = useState(start.text);
   const [mentioned, setMentioned] = useState<Mentioned[]>(start.mentioned);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async () => {
-    if (!body.trim()) return setError("Write something first.");
-    setBusy(true);
-    setError(null);
-    try {
-      await onSubmit(toStored(body.trim(), mentioned));
+  // The write itself is the caller's (a new comment, a reply, an edit), run through the one pattern.
+  const posting = useTask({
+    done: () => {
       setBody("");
       setMentioned([]);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const { busy, error } = posting;
+  const submit = () => {
+    if (!body.trim()) return posting.setError("Write something first.");
+    void posting.run({ what: "post", work: () => onSubmit(toStored(body.trim(), mentioned)) });
   };
   return (
     <form

@@ -4,8 +4,6 @@
  * detached when the words were edited away. Replies, edit and delete (your own), resolve/reopen.
  */
 import { useEffect, useState } from "react";
-import { api, data } from "../../api/client";
-import { queryClient } from "../../api/query-client";
 import { useMe } from "../../app/session";
 import { EmptyState } from "../../ui/EmptyState";
 import { FormError } from "../../ui/Field";
@@ -15,7 +13,7 @@ import { parseAnchor } from "./anchors";
 import { CommentComposer } from "./CommentComposer";
 import { Thread } from "./Thread";
 import type { PagePanelProps } from "./types";
-import { panelKeys, useComments, type Comment } from "./queries";
+import { useCommentMutation, useComments, type Comment } from "./queries";
 
 export function CommentsSection({ page, state, draftAnchor, onDraftDone, found }: PagePanelProps) {
   const me = useMe();
@@ -33,9 +31,10 @@ export function CommentsSection({ page, state, draftAnchor, onDraftDone, found }
     document.getElementById(`thread-${state.commentId}`)?.scrollIntoView({ block: "nearest" });
   }, [state.commentId, comments.data, showResolved]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  const commenting = useCommentMutation(page.id);
   const post = async (body: string) => {
-    await data(api.POST("/api/pages/{id}/comments", { params: { path: { id: page.id } }, body: { body, anchorJson: draftAnchor ? JSON.stringify(draftAnchor) : null } })).then((c) => {
-      void queryClient.invalidateQueries({ queryKey: panelKeys.comments(page.id) });
+    await commenting.mutateAsync({ kind: "post", body, anchorJson: draftAnchor ? JSON.stringify(draftAnchor) : null }).then((answer) => {
+      const c = answer as Comment;
       onDraftDone();
       setShowResolved(false);
       state.open("comments", c.id);

@@ -1,14 +1,14 @@
 /** Page details: who made and last changed it and when, versions, labels, watching, its link. */
-import { useState } from "react";
 import { Link } from "wouter";
 import type { Page, Space } from "../../api/types";
 import { useMe } from "../../app/session";
+import { useAction } from "../../lib/mutation";
 import { pagePath } from "../../lib/slug";
 import { fullDate, timeAgo } from "../../lib/time";
 import { Button } from "../../ui/Button";
 import { Copy } from "../../ui/icons";
 import { toast } from "../../ui/toast";
-import { setWatch } from "../notifications";
+import { useWatchMutation } from "../notifications";
 import { usePageLabels } from "../page/queries";
 import { useBacklinks } from "../page/links";
 import { useUsers, useWatch } from "./queries";
@@ -31,19 +31,13 @@ export function DetailsSection({ page, space }: { page: Page; space: Space }) {
       {timeAgo(iso)}
     </time>
   );
-  const [busy, setBusy] = useState(false);
-  const toggleWatch = async () => {
-    const watching = watch.data?.watching;
-    setBusy(true);
-    try {
-      await setWatch("page", page.id, !watching);
-      toast.success(watching ? "You no longer watch this page" : "You watch this page: you will be told of its changes and comments");
-    } catch (err) {
-      toast.error(`Could not change watching: ${(err as Error).message}`);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const change = useAction(useWatchMutation("page", page.id), {
+    success: (now) => (now ? "You watch this page: you will be told of its changes and comments" : "You no longer watch this page"),
+    failure: (err) => `Could not change watching: ${(err as Error).message}`,
+    toastFailure: true,
+  });
+  const busy = change.busy;
+  const toggleWatch = () => change.run(!watch.data?.watching);
   return (
     <div className="details">
       <dl className="details-list">

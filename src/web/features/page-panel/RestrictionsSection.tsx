@@ -4,15 +4,12 @@
  * names a person or group found by search.
  */
 import { useMemo, useState } from "react";
-import { api, data } from "../../api/client";
-import { queryClient } from "../../api/query-client";
-import { keys } from "../../api/keys";
 import type { Page, Space } from "../../api/types";
 import { Button } from "../../ui/Button";
 import { EmptyState } from "../../ui/EmptyState";
 import { FormError } from "../../ui/Field";
-import { toast } from "../../ui/toast";
-import { panelKeys, useGroups, useRestrictions, useUsers, type Restriction } from "./queries";
+import { useAction } from "../../lib/mutation";
+import { useGroups, useRestrictionMutation, useRestrictions, useUsers, type Restriction } from "./queries";
 
 const OPS = ["view", "edit"] as const;
 
@@ -40,7 +37,8 @@ export function RestrictionsSection({ page, space }: { page: Page; space: Space 
   const groups = useGroups();
   const [query, setQuery] = useState("");
   const [op, setOp] = useState<0 | 1>(0);
-  const [error, setError] = useState<string | null>(null);
+  const change = useAction(useRestrictionMutation(page), { success: (_answer, c) => c.said, done: (_answer, c) => "operation" in c && setQuery("") });
+  const error = change.error;
   const candidates = useMemo(() => {
     const q = query.trim().toLowerCase();
     if (!q) return [];
@@ -48,31 +46,8 @@ export function RestrictionsSection({ page, space }: { page: Page; space: Space 
     const teams = (groups.data ?? []).map((g) => ({ type: 1 as const, id: g.id, name: g.name, detail: `Group · ${g.memberCount} member${g.memberCount === 1 ? "" : "s"}` }));
     return [...people, ...teams].filter((c) => c.name.toLowerCase().includes(q) || c.detail.toLowerCase().includes(q)).slice(0, 8);
   }, [query, users.data, groups.data]);
-  const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: panelKeys.restrictions(page.id) });
-    void queryClient.invalidateQueries({ queryKey: keys.tree(page.spaceId) });
-  };
-  const add = async (c: { type: 0 | 1; id: string; name: string }) => {
-    setError(null);
-    try {
-      await data(api.POST("/api/pages/{id}/restrictions", { params: { path: { id: page.id } }, body: { principalType: c.type, principalId: c.id, operation: op } }));
-      await refresh();
-      setQuery("");
-      toast.success(`${c.name} can ${OPS[op]} this page`);
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
-  const remove = async (r: Restriction) => {
-    setError(null);
-    try {
-      await data(api.DELETE("/api/pages/{id}/restrictions/{restrictionId}", { params: { path: { id: page.id, restrictionId: r.id } } }));
-      await refresh();
-      toast.success("Restriction removed");
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
+  const add = (c: { type: 0 | 1; id: string; name: string }) => change.run({ principalType: c.type, principalId: c.id, operation: op, said: `${c.name} can ${OPS[op]} this page` });
+  const remove = (r: Restriction) => change.run({ remove: r.id, said: "Restriction removed" });
   if (list.isPending) return <p className="muted">Loading restrictions…</p>;
   if (list.error) return <FormError error={list.error.message} />;
   const all = list.data;

@@ -1,9 +1,8 @@
 /** One thread: its passage, its first comment and replies, and what you may do with them. */
 import { useState } from "react";
-import { api, data } from "../../api/client";
-import { queryClient } from "../../api/query-client";
 import type { Page } from "../../api/types";
 import { useMe } from "../../app/session";
+import { useAction } from "../../lib/mutation";
 import { fullDate, timeAgo } from "../../lib/time";
 import { Button } from "../../ui/Button";
 import { FormError } from "../../ui/Field";
@@ -11,7 +10,7 @@ import { toast } from "../../ui/toast";
 import { parseAnchor } from "./anchors";
 import { CommentComposer } from "./CommentComposer";
 import { CommentBody } from "./MentionInput";
-import { panelKeys, type Comment } from "./queries";
+import { useCommentMutation, type Comment } from "./queries";
 import { PersonAvatar } from "../people/PersonAvatar";
 
 interface ThreadProps {
@@ -26,21 +25,12 @@ interface ThreadProps {
 export function Thread({ page, first, replies, active, detached, onSelect }: ThreadProps) {
   const me = useMe();
   const [replying, setReplying] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const anchor = parseAnchor(first.anchorJson);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: panelKeys.comments(page.id) });
+  const comments = useCommentMutation(page.id);
   const mayKeep = !!me.data && (page.canEdit || first.authorId === me.data.id);
-  const setResolved = async (resolve: boolean) => {
-    setError(null);
-    try {
-      const path = resolve ? "/api/comments/{id}/resolve" : "/api/comments/{id}/reopen";
-      await data(api.POST(path, { params: { path: { id: first.id } } }));
-      await refresh();
-      toast.success(resolve ? "Thread resolved" : "Thread reopened");
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
+  const resolving = useAction(comments, { success: (_answer, change) => (change.kind === "resolve" ? "Thread resolved" : "Thread reopened") });
+  const error = resolving.error;
+  const setResolved = (resolve: boolean) => resolving.run({ kind: resolve ? "resolve" : "reopen", id: first.id });
   return (
     <li id={`thread-${first.id}`} className={`thread${active ? " active" : ""}`} aria-current={active ? "true" : undefined}>
       {anchor ? (
@@ -69,8 +59,7 @@ export function Thread({ page, first, replies, active, detached, onSelect }: Thr
             autoFocus
             onCancel={() => setReplying(false)}
             onSubmit={async (body) => {
-              await data(api.POST("/api/pages/{id}/comments", { params: { path: { id: page.id } }, body: { body, parentCommentId: first.id } }));
-              await refresh();
+              await comments.mutateAsync({ kind: "post", body, parentCommentId: first.id });
               setReplying(false);
               toast.success("Reply posted");
             }}
@@ -98,19 +87,12 @@ function OneComment({ page, c }: { page: Page; c: Comment }) {
   const me = useMe();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const mine = !!me.data && c.authorId === me.data.id;
-  const refresh = () => queryClient.invalidateQueries({ queryKey: panelKeys.comments(page.id) });
+  const comments = useCommentMutation(page.id);
+  const removal = useAction(comments, { success: "Comment deleted" });
+  const error = removal.error;
   if (c.isDeleted) return <p className="comment-deleted muted">This comment was deleted.</p>;
-  const remove = async () => {
-    try {
-      await data(api.DELETE("/api/comments/{id}", { params: { path: { id: c.id } } }));
-      await refresh();
-      toast.success("Comment deleted");
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
+  const remove = () => removal.run({ kind: "delete", id: c.id });
   return (
     <article className="comment" aria-label={`Comment by ${c.authorName ?? "someone"}`}>
       <header className="comment-head">
@@ -130,8 +112,7 @@ function OneComment({ page, c }: { page: Page; c: Comment }) {
           autoFocus
           onCancel={() => setEditing(false)}
           onSubmit={async (body) => {
-            await data(api.PUT("/api/comments/{id}", { params: { path: { id: c.id } }, body: { body } }));
-            await refresh();
+            await comments.mutateAsync({ kind: "edit", id: c.id, body });
             setEditing(false);
             toast.success("Comment saved");
           }}

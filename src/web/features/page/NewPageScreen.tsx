@@ -4,15 +4,15 @@
  * opens it in the editor.
  */
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { api, ApiError, data } from "../../api/client";
 import { keys } from "../../api/keys";
-import { queryClient } from "../../api/query-client";
 import type { Space, Template } from "../../api/types";
+import { useAction } from "../../lib/mutation";
 import { pagePath } from "../../lib/slug";
 import { FileText, LayoutTemplate } from "../../ui/icons";
 import { ancestorsOf, useTree } from "../tree/queries";
+import { useNewDraftMutation } from "./queries";
 import "./new-page.css";
 import { useTitle } from "../../lib/title";
 
@@ -23,8 +23,13 @@ export function NewPageScreen({ space }: { space: Space }) {
   const templates = useQuery({ queryKey: keys.templates(space.id), queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })), enabled: space.canEdit });
   const tree = useTree(space.id);
   const parentTitle = parent ? ancestorsOf(tree.data, parent).at(-1)?.title : undefined;
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const creation = useAction(useNewDraftMutation(space.id), {
+    failure: (err) => (err instanceof ApiError ? err.message : "The page could not be created. Check your connection and try again."),
+    done: (page) => navigate(`${pagePath(space.key, page.id)}/edit`, { replace: true }),
+  });
+  // Which choice is being made: a template's id, or "blank".
+  const busy = creation.pending ? (creation.pending.template?.id ?? "blank") : null;
+  const error = creation.error;
 
   // The built-in templates (a module of their own: the chooser is rarely opened).
   const builtins = useQuery({ queryKey: ["builtin-templates"], queryFn: () => import("./builtin-templates").then((m) => m.BUILTIN_TEMPLATES), staleTime: Infinity });
@@ -32,19 +37,7 @@ export function NewPageScreen({ space }: { space: Space }) {
   // A template of the space or the wiki with a built-in one's name takes its place.
   const ownNames = new Set((templates.data ?? []).map((t) => t.name.toLowerCase()));
 
-  const start = async (template: Pick<Template, "id" | "contentJson"> | null) => {
-    setBusy(template?.id ?? "blank");
-    setError(null);
-    try {
-      let page = await data(api.POST("/api/pages/draft", { body: { spaceId: space.id, ...(parent ? { parentPageId: parent } : {}) } }));
-      if (template) page = await data(api.PUT("/api/pages/{id}", { params: { path: { id: page.id } }, body: { contentJson: template.contentJson, baseVersion: page.currentVersionNumber } }));
-      queryClient.setQueryData(keys.page(page.id), page);
-      navigate(`${pagePath(space.key, page.id)}/edit`, { replace: true });
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : "The page could not be created. Check your connection and try again.");
-      setBusy(null);
-    }
-  };
+  const start = (template: Pick<Template, "id" | "contentJson"> | null) => creation.run({ parentPageId: parent, template });
 
   if (!space.canEdit) {
     // Reached by its address only: nothing links here for someone who may not add pages.

@@ -1,10 +1,8 @@
 import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
-import { api, data } from "../../api/client";
-import { keys } from "../../api/keys";
-import { queryClient } from "../../api/query-client";
 import type { Page, Space } from "../../api/types";
 import { isBareShortcut } from "../../lib/keyboard";
+import { useAction } from "../../lib/mutation";
 import { pagePath } from "../../lib/slug";
 import { fullDate, timeAgo } from "../../lib/time";
 import { Button, IconButton } from "../../ui/Button";
@@ -15,7 +13,7 @@ import { toast } from "../../ui/toast";
 import { preloadEditor } from "./editor-chunk";
 import { useMe } from "../../app/session";
 import { WatchButton } from "../notifications";
-import { pageChanged, usePageLabels, useVersions } from "./queries";
+import { usePageLabels, usePageWidthMutation, useTrashPageMutation, useVersions } from "./queries";
 import { PanelButtons, usePanel } from "../page-panel";
 import { PageExportItems } from "../export-import";
 import { UnpublishedBanner } from "./UnpublishedBanner";
@@ -40,7 +38,6 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
   const versions = useVersions(page.id, !!me.data);
   const labels = usePageLabels(page.id);
   const [trashing, setTrashing] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const path = pagePath(space.key, page.id, page.title);
   const edit = () => navigate(`${path}/edit`);
   const openPanel = usePanel().open;
@@ -57,21 +54,10 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
     return () => window.removeEventListener("keydown", onKey);
   });
 
-  const toggleWidth = async () => {
-    const updated = await data(api.PUT("/api/pages/{id}/layout", { params: { path: { id: page.id } }, body: { fullWidth: !page.fullWidth } }));
-    queryClient.setQueryData(keys.page(page.id), updated);
-  };
-  const trash = async () => {
-    try {
-      await api.DELETE("/api/pages/{id}", { params: { path: { id: page.id } } });
-      pageChanged(page);
-      queryClient.removeQueries({ queryKey: keys.page(page.id) });
-      toast.success(`“${page.title}” moved to the trash`);
-      navigate(`/s/${space.key}`);
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
+  const width = usePageWidthMutation(page);
+  const toggleWidth = () => width.mutateAsync();
+  const trashPage = useAction(useTrashPageMutation(page), { success: `“${page.title}” moved to the trash`, done: () => navigate(`/s/${space.key}`) });
+  const trash = () => trashPage.run();
   const latest = versions.data?.[0];
   return (
     <header className="page-head">
@@ -145,7 +131,7 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
         title="Move this page to the trash?"
         description={`“${page.title || "Untitled"}” and every page below it go to the space's trash. You can restore them from there.`}
         confirmLabel="Move to trash"
-        error={error}
+        error={trashPage.error}
         onConfirm={() => void trash()}
       />
     </header>

@@ -1,40 +1,26 @@
 /** One custom group opened: rename it, add and remove members, delete it. */
 import { useState } from "react";
-import { api, ApiError, data } from "../../api/client";
-import { queryClient } from "../../api/query-client";
+import { ApiError } from "../../api/client";
 import { Loading } from "../../app/Loading";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { FormError, TextField } from "../../ui/Field";
-import { toast } from "../../ui/toast";
+import { errorText, useAction } from "../../lib/mutation";
 import type { Group } from "./queries";
-import { peopleKeys, useDirectory, useMembers } from "./queries";
+import { useDirectory, useGroupChangeMutation, useMembers, type GroupChange } from "./queries";
 
 export function GroupDetail({ group, canManage, onDeleted }: { group: Group; canManage: boolean; onDeleted(): void }) {
   const members = useMembers(group.id);
   const people = useDirectory();
   const [name, setName] = useState(group.name);
   const [adding, setAdding] = useState("");
-  const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
-  const [busy, setBusy] = useState<string | null>(null);
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: peopleKeys.members(group.id) }), queryClient.invalidateQueries({ queryKey: peopleKeys.groups })]);
-  const run = async (what: string, action: () => Promise<unknown>, done: string) => {
-    setBusy(what);
-    setError(null);
-    try {
-      await action();
-      toast.success(done);
-      await refresh();
-      return true;
-    } catch (err) {
-      const e = err as ApiError;
-      setError(e.status === 409 ? "A group has that name already. Choose another." : e.message);
-      return false;
-    } finally {
-      setBusy(null);
-    }
-  };
+  const change = useAction(useGroupChangeMutation(group.id), {
+    failure: (err) => (err instanceof ApiError && err.status === 409 ? "A group has that name already. Choose another." : errorText(err)),
+    success: (_answer, c) => doneText(c, group.name),
+  });
+  const error = change.error;
+  const busy = change.pending ? (change.pending.kind === "remove" ? change.pending.userId : change.pending.kind) : null;
   const memberIds = new Set((members.data ?? []).map((m) => m.id));
   const candidates = (people.data ?? []).filter((p) => !memberIds.has(p.id));
   return (
@@ -44,7 +30,7 @@ export function GroupDetail({ group, canManage, onDeleted }: { group: Group; can
           className="pane-row"
           onSubmit={(e) => {
             e.preventDefault();
-            void run("rename", () => data(api.PUT("/api/groups/{id}", { params: { path: { id: group.id } }, body: { name } })), `Renamed to “${name.trim()}”`);
+            void change.run({ kind: "rename", name });
           }}
         >
           <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
@@ -59,8 +45,8 @@ export function GroupDetail({ group, canManage, onDeleted }: { group: Group; can
           onSubmit={(e) => {
             e.preventDefault();
             const who = candidates.find((p) => p.id === adding);
-            if (!who) return setError("Choose someone to add.");
-            void run("add", () => api.POST("/api/groups/{id}/members", { params: { path: { id: group.id } }, body: { userId: who.id } }), `${who.displayName} added to ${group.name}`).then((ok) => ok && setAdding(""));
+            if (!who) return change.setError("Choose someone to add.");
+            void change.run({ kind: "add", userId: who.id, name: who.displayName }).then((ok) => ok && setAdding(""));
           }}
         >
           <div className="field">
@@ -96,7 +82,7 @@ export function GroupDetail({ group, canManage, onDeleted }: { group: Group; can
                   variant="ghost"
                   busy={busy === m.id}
                   aria-label={`Remove ${m.displayName} from ${group.name}`}
-                  onClick={() => void run(m.id, () => api.DELETE("/api/groups/{id}/members/{userId}", { params: { path: { id: group.id, userId: m.id } } }), `${m.displayName} removed from ${group.name}`)}
+                  onClick={() => void change.run({ kind: "remove", userId: m.id, name: m.displayName })}
                 >
                   Remove
                 </Button>
@@ -123,7 +109,7 @@ export function GroupDetail({ group, canManage, onDeleted }: { group: Group; can
         busy={busy === "delete"}
         error={error}
         onConfirm={() =>
-          void run("delete", () => api.DELETE("/api/groups/{id}", { params: { path: { id: group.id } } }), `Group “${group.name}” deleted`).then((ok) => {
+          void change.run({ kind: "delete" }).then((ok) => {
             if (ok) {
               setDeleting(false);
               onDeleted();
@@ -133,4 +119,12 @@ export function GroupDetail({ group, canManage, onDeleted }: { group: Group; can
       />
     </div>
   );
+}
+
+/** The toast once a change is done, in the words of the change. */
+function doneText(change: GroupChange, group: string): string {
+  if (change.kind === "rename") return `Renamed to “${change.name.trim()}”`;
+  if (change.kind === "add") return `${change.name} added to ${group}`;
+  if (change.kind === "remove") return `${change.name} removed from ${group}`;
+  return `Group “${group}” deleted`;
 }

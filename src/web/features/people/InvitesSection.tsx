@@ -1,81 +1,61 @@
 /** Invite by e-mail (the register link shown once, with a copy button); pending invites, withdrawn. */
 import { useState } from "react";
-import { api, ApiError, data } from "../../api/client";
-import { queryClient } from "../../api/query-client";
-import type { AnswerOf } from "../../api/types";
-import { Loading } from "../../app/Loading";
 import { fullDate, timeAgo } from "../../lib/time";
+import { AsyncList } from "../../ui/AsyncList";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { FormError, TextField } from "../../ui/Field";
-import { toast } from "../../ui/toast";
-import { Card, copyText } from "../account/SectionsFrame";
+import { Card } from "../../ui/SectionsFrame";
+import { copyText } from "../../lib/clipboard";
+import { useAction } from "../../lib/mutation";
 import { InviteAccessFields, type SpaceChoice } from "./InviteAccessFields";
-import { peopleKeys, useInviteEmailStatus, useInvites } from "./queries";
+import { useCreateInviteMutation, useInviteEmailStatus, useInvites, useWithdrawInviteMutation, type Invite } from "./queries";
 import "./invites.css";
-
-type Invite = AnswerOf<"/api/admin/invites", "get">[number];
 
 export function InvitesSection() {
   const invites = useInvites();
   const [withdrawing, setWithdrawing] = useState<Invite | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const withdraw = async () => {
-    if (!withdrawing) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await api.DELETE("/api/admin/invites/{id}", { params: { path: { id: withdrawing.id } } });
-      toast.success(`The invite${withdrawing.email ? ` for ${withdrawing.email}` : ""} was withdrawn`);
-      setWithdrawing(null);
-      await queryClient.invalidateQueries({ queryKey: peopleKeys.invites });
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const withdrawal = useAction(useWithdrawInviteMutation(), {
+    success: (_answer, invite) => `The invite${invite.email ? ` for ${invite.email}` : ""} was withdrawn`,
+    done: () => setWithdrawing(null),
+  });
+  const withdraw = () => withdrawing && withdrawal.run(withdrawing);
   return (
     <>
       <NewInvite />
       <Card id="pending-title" title="Pending invites" intro="Links sent but not used yet. A link works once, until it expires.">
-        {invites.isPending ? (
-          <Loading />
-        ) : invites.isError ? (
-          <p className="form-error" role="alert">The invites could not be loaded: {invites.error.message}</p>
-        ) : invites.data.length ? (
-          <ul className="pane-list" aria-label="Pending invites">
-            {invites.data.map((i) => (
-              <li key={i.id}>
-                <div className="pane-list-text">
-                  <span className="pane-list-name">{i.email ?? "Anyone with the link"}</span>
-                  <span className="pane-list-meta">{whatItGives(i)}</span>
-                  <span className="pane-list-meta">
-                    sent <time dateTime={i.createdAt} title={fullDate(i.createdAt)}>{timeAgo(i.createdAt)}</time> · expires <time dateTime={i.expiresAt}>{fullDate(i.expiresAt)}</time>
-                  </span>
-                </div>
-                <Button size="sm" onClick={() => setWithdrawing(i)} aria-label={`Withdraw the invite for ${i.email ?? "anyone with the link"}`}>
-                  Withdraw
-                </Button>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="muted" style={{ margin: 0 }}>No invites are waiting. New ones appear here until they are used.</p>
-        )}
+        <AsyncList query={invites} what="The invites" empty={<p className="muted" style={{ margin: 0 }}>No invites are waiting. New ones appear here until they are used.</p>}>
+          {(items) => (
+            <ul className="pane-list" aria-label="Pending invites">
+              {items.map((i) => (
+                <li key={i.id}>
+                  <div className="pane-list-text">
+                    <span className="pane-list-name">{i.email ?? "Anyone with the link"}</span>
+                    <span className="pane-list-meta">{whatItGives(i)}</span>
+                    <span className="pane-list-meta">
+                      sent <time dateTime={i.createdAt} title={fullDate(i.createdAt)}>{timeAgo(i.createdAt)}</time> · expires <time dateTime={i.expiresAt}>{fullDate(i.expiresAt)}</time>
+                    </span>
+                  </div>
+                  <Button size="sm" onClick={() => setWithdrawing(i)} aria-label={`Withdraw the invite for ${i.email ?? "anyone with the link"}`}>
+                    Withdraw
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </AsyncList>
       </Card>
       <ConfirmDialog
         open={withdrawing !== null}
         onOpenChange={(o) => {
           if (!o) setWithdrawing(null);
-          setError(null);
+          withdrawal.setError(null);
         }}
         title="Withdraw this invite?"
         description={`The link sent${withdrawing?.email ? ` to ${withdrawing.email}` : ""} stops working at once. You can invite them again later.`}
         confirmLabel="Withdraw invite"
-        busy={busy}
-        error={error}
+        busy={withdrawal.busy}
+        error={withdrawal.error}
         onConfirm={() => void withdraw()}
       />
     </>
@@ -95,29 +75,20 @@ function NewInvite() {
   const [days, setDays] = useState("7");
   const [roleId, setRoleId] = useState("");
   const [spaces, setSpaces] = useState<SpaceChoice>({});
-  const [error, setError] = useState<{ email?: string; form?: string }>({});
-  const [busy, setBusy] = useState(false);
   const [link, setLink] = useState<{ url: string; email: string | null; emailSent: boolean } | null>(null);
-  // Whether invites can be e-mailed (not until e-mail sending exists), so the card can say so.
-  const emailStatus = useInviteEmailStatus();
-  const invite = async () => {
-    setBusy(true);
-    setError({});
-    try {
-      const grants = Object.entries(spaces).map(([spaceId, operation]) => ({ spaceId, operation }));
-      const body = { email: email.trim() || null, expiresInDays: Number(days), sendEmail: !!email.trim(), ...(roleId ? { roleId } : {}), ...(grants.length ? { spaces: grants } : {}) };
-      const answer = await data(api.POST("/api/admin/invites", { body }));
+  const creation = useAction(useCreateInviteMutation(), {
+    success: (answer) => (answer.email ? `${answer.email} is invited` : "Invite link made"),
+    done: (answer) => {
       setLink({ url: window.location.origin + answer.path, email: answer.email, emailSent: answer.emailSent });
       setEmail("");
       setSpaces({});
-      toast.success(answer.email ? `${answer.email} is invited` : "Invite link made");
-      await queryClient.invalidateQueries({ queryKey: peopleKeys.invites });
-    } catch (err) {
-      const e = err as ApiError;
-      setError(e.field === "email" ? { email: e.message } : { form: e.message });
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  // Whether invites can be e-mailed (not until e-mail sending exists), so the card can say so.
+  const emailStatus = useInviteEmailStatus();
+  const invite = () => {
+    const grants = Object.entries(spaces).map(([spaceId, operation]) => ({ spaceId, operation }));
+    return creation.run({ email: email.trim() || null, expiresInDays: Number(days), sendEmail: !!email.trim(), ...(roleId ? { roleId } : {}), ...(grants.length ? { spaces: grants } : {}) });
   };
   return (
     <Card id="invite-title" title="Invite someone" intro={`They get a link to register; it works once.${emailStatus.data && !emailStatus.data.enabled ? ` ${emailStatus.data.reason ?? "Invites cannot be e-mailed yet: give each link to the person yourself."}` : ""}`}>
@@ -143,7 +114,7 @@ function NewInvite() {
           void invite();
         }}
       >
-        <TextField label="E-mail" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={error.email} placeholder="name@example.com" hint="Leave empty for a link anyone can use once." autoComplete="off" />
+        <TextField label="E-mail" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={creation.fieldError("email")} placeholder="name@example.com" hint="Leave empty for a link anyone can use once." autoComplete="off" />
         <div className="field">
           <label htmlFor="invite-days">The link works for</label>
           <select id="invite-days" className="input pane-select" value={days} onChange={(e) => setDays(e.target.value)}>
@@ -153,9 +124,9 @@ function NewInvite() {
           </select>
         </div>
         <InviteAccessFields roleId={roleId} onRole={setRoleId} spaces={spaces} onSpaces={setSpaces} />
-        <FormError error={error.form} />
+        <FormError error={creation.formError} />
         <div className="form-actions">
-          <Button type="submit" variant="primary" busy={busy}>
+          <Button type="submit" variant="primary" busy={creation.busy}>
             Make invite link
           </Button>
         </div>

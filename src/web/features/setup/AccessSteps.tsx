@@ -4,14 +4,16 @@
  * PUT /api/admin/settings and POST /api/admin/invites; the step records that they were made.
  */
 import { useState, type ReactNode } from "react";
-import { api, ApiError, data } from "../../api/client";
+import { ApiError } from "../../api/client";
 import { Loading } from "../../app/Loading";
 import { Button } from "../../ui/Button";
 import { TextField } from "../../ui/Field";
 import { Copy } from "../../ui/icons";
-import { copyText } from "../account/SectionsFrame";
-import { useAuthForm } from "../auth/useAuthForm";
-import { useReauth } from "../space-settings/reauth";
+import { copyText } from "../../lib/clipboard";
+import { useAction } from "../../lib/mutation";
+import { useAuthForm } from "../../lib/useAuthForm";
+import { useReauth } from "../../lib/reauth";
+import { useCreateInviteMutation } from "../people/queries";
 import { saveSettings, useSettings, type LooseSettings } from "./queries";
 import { StepForm, useWizard } from "./wizard";
 
@@ -72,22 +74,16 @@ function RegistrationForm({ settings }: { settings: LooseSettings }) {
 /** Make invite links now: an e-mail is optional (without one, the link works for anyone, once). */
 function InviteNow() {
   const [email, setEmail] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [links, setLinks] = useState<Array<{ url: string; who: string }>>([]);
-  const invite = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await data(api.POST("/api/admin/invites", { body: { email: email.trim() || null } }));
+  const inviting = useAction(useCreateInviteMutation(), {
+    failure: (err) => (err instanceof ApiError ? err.message : "Cairn could not be reached. Check your connection and try again."),
+    done: (answer) => {
       setLinks((l) => [...l, { url: window.location.origin + answer.path, who: answer.email ?? "Anyone with the link" }]);
       setEmail("");
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : "Cairn could not be reached. Check your connection and try again.");
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const { busy, error } = inviting;
+  const invite = () => inviting.run({ email: email.trim() || null });
   return (
     <section className="setup-invite" aria-labelledby="setup-invite-title">
       <h2 id="setup-invite-title">Invite people now (optional)</h2>

@@ -4,7 +4,7 @@
  */
 import { Link } from "wouter";
 import { Loading } from "../../app/Loading";
-import { useAuthForm } from "../auth/useAuthForm";
+import { useAuthForm } from "../../lib/useAuthForm";
 import { backupTime } from "../admin/backups/format";
 import { useBackups } from "../admin/backups/queries";
 import { StepForm } from "./wizard";

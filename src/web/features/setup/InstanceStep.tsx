@@ -5,7 +5,7 @@ import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
 import { Loading } from "../../app/Loading";
 import { TextField } from "../../ui/Field";
-import { useAuthForm } from "../auth/useAuthForm";
+import { useAuthForm } from "../../lib/useAuthForm";
 import { saveSettings, useSettings, type LooseSettings } from "./queries";
 import { StepForm, useWizard } from "./wizard";
 

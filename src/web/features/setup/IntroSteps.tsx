@@ -1,7 +1,7 @@
 /** The steps that only explain: welcome and the owner's account. */
 import { Link } from "wouter";
 import { useMe } from "../../app/session";
-import { useAuthForm } from "../auth/useAuthForm";
+import { useAuthForm } from "../../lib/useAuthForm";
 import { StepForm } from "./wizard";
 
 export function WelcomeStep() {

@@ -4,7 +4,7 @@ import { api, data } from "../../api/client";
 import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
 import { useInstance } from "../../app/session";
-import { useAuthForm } from "../auth/useAuthForm";
+import { useAuthForm } from "../../lib/useAuthForm";
 import { useSpaces } from "../spaces/queries";
 import { SpaceFields, useSpaceDraft } from "../spaces/SpaceFields";
 import { StepForm, useWizard } from "./wizard";

@@ -8,7 +8,7 @@ import { useLocation } from "wouter";
 import { ApiError } from "../../api/client";
 import { Button } from "../../ui/Button";
 import { FormError } from "../../ui/Field";
-import type { useAuthForm } from "../auth/useAuthForm";
+import type { useAuthForm } from "../../lib/useAuthForm";
 import { completeSetup, recordStep, type SetupState, type SetupStep, type StepKey } from "./queries";
 
 export interface Wizard {

@@ -4,17 +4,14 @@
  * saved at once and confirmed with a toast.
  */
 import { useMemo, useState } from "react";
-import { api, data } from "../../api/client";
-import { keys } from "../../api/keys";
-import { queryClient } from "../../api/query-client";
 import type { Space } from "../../api/types";
 import { useMe } from "../../app/session";
 import { Button } from "../../ui/Button";
 import { FormError } from "../../ui/Field";
 import { Lock, Globe, X } from "../../ui/icons";
-import { toast } from "../../ui/toast";
-import { OPERATIONS, problemText, useGroups, useUsers, type Grant } from "./queries";
-import { useReauth } from "./reauth";
+import { useAction } from "../../lib/mutation";
+import { OPERATIONS, problemText, useGrantMutation, useGroups, useUsers, type Grant } from "./queries";
+import { useReauth } from "../../lib/reauth";
 
 interface Principal {
   type: 0 | 1;
@@ -28,30 +25,15 @@ export function AccessSection({ space, grants }: { space: Space; grants: Grant[]
   const users = useUsers();
   const me = useMe().data;
   const { guarded, dialog } = useReauth();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  const change = useAction(useGrantMutation(space.key, guarded), { failure: (err) => problemText(err), success: (_answer, c) => c.said });
+  const busy = change.pending?.principalId ?? null;
+  const error = change.error;
   const everyoneGroup = groups.data?.find((g) => g.builtIn && g.name === "Everyone");
   const everyone = grants.find((g) => g.principalType === 1 && g.principalId === everyoneGroup?.id);
   const others = grants.filter((g) => g !== everyone);
-  // The space (its key prefixes the grants') is asked again too: its canEdit and canAdmin follow the grants.
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.space(space.key) }), queryClient.invalidateQueries({ queryKey: keys.spaces })]);
-
-  const run = async (id: string, action: () => Promise<unknown>, done: string) => {
-    setBusy(id);
-    setError(null);
-    try {
-      await guarded(action);
-      await refresh();
-      toast.success(done);
-    } catch (err) {
-      setError(problemText(err));
-    } finally {
-      setBusy(null);
-    }
-  };
   const grant = (p: { principalType: number; principalId: string }, operation: number, name: string) =>
-    run(p.principalId, () => data(api.POST("/api/spaces/{key}/permissions", { params: { path: { key: space.key } }, body: { principalType: p.principalType, principalId: p.principalId, operation } })), `${name} can ${OPERATIONS[operation]!.toLowerCase()} the space`);
-  const revoke = (g: Grant, done: string) => run(g.principalId, () => api.DELETE("/api/spaces/{key}/permissions/{id}", { params: { path: { key: space.key, id: g.id } } }), done);
+    change.run({ principalType: p.principalType, principalId: p.principalId, operation, said: `${name} can ${OPERATIONS[operation]!.toLowerCase()} the space` });
+  const revoke = (g: Grant, said: string) => change.run({ principalId: g.principalId, revoke: g.id, said });
 
   const candidates = useMemo<Principal[]>(() => {
     const granted = new Set(grants.map((g) => `${g.principalType}:${g.principalId}`));

@@ -1,39 +1,26 @@
 /** A new webhook: its address and events; then its signing secret, shown this once. */
 import { useState, type FormEvent } from "react";
-import { api, data } from "../../api/client";
-import { queryClient } from "../../api/query-client";
 import type { Space } from "../../api/types";
 import { Button } from "../../ui/Button";
 import { Dialog, DialogActions } from "../../ui/Dialog";
 import { FormError, TextField } from "../../ui/Field";
 import { Copy } from "../../ui/icons";
 import { toast } from "../../ui/toast";
-import { problemText, settingsKeys, useWebhookEvents } from "./queries";
+import { useAction } from "../../lib/mutation";
+import { problemText, useCreateWebhookMutation, useWebhookEvents } from "./queries";
 
 export function CreateWebhookDialog({ space, onClose }: { space: Space; onClose(): void }) {
   const [url, setUrl] = useState("");
   const [all, setAll] = useState(true);
   const [events, setEvents] = useState<Set<string>>(new Set(["page.created", "page.updated"]));
-  const [error, setError] = useState<{ field?: string; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   const catalogue = useWebhookEvents();
-  const create = async (e: FormEvent) => {
+  const creation = useAction(useCreateWebhookMutation(space.key), { failure: (err) => problemText(err), success: "The webhook was added", done: (hook) => setSecret(hook.secret) });
+  const create = (e: FormEvent) => {
     e.preventDefault();
-    if (!/^https?:\/\/\S+$/i.test(url.trim())) return setError({ field: "url", text: "Give the full address, starting with https:// (or http://)." });
-    if (!all && events.size === 0) return setError({ field: "events", text: "Pick at least one event, or send every event." });
-    setBusy(true);
-    setError(null);
-    try {
-      const hook = await data(api.POST("/api/spaces/{key}/webhooks", { params: { path: { key: space.key } }, body: { url: url.trim(), events: all ? ["*"] : [...events] } }));
-      await queryClient.invalidateQueries({ queryKey: settingsKeys.webhooks(space.key) });
-      toast.success("The webhook was added");
-      setSecret(hook.secret);
-    } catch (err) {
-      setError({ field: (err as { field?: string }).field, text: problemText(err) });
-    } finally {
-      setBusy(false);
-    }
+    if (!/^https?:\/\/\S+$/i.test(url.trim())) return creation.setError("Give the full address, starting with https:// (or http://).", "url");
+    if (!all && events.size === 0) return creation.setError("Pick at least one event, or send every event.", "events");
+    void creation.run({ url: url.trim(), events: all ? ["*"] : [...events] });
   };
   const copy = async () => {
     if (!secret) return;
@@ -64,8 +51,8 @@ export function CreateWebhookDialog({ space, onClose }: { space: Space; onClose(
   const toggle = (id: string, on: boolean) => setEvents((s) => (on ? new Set([...s, id]) : new Set([...s].filter((x) => x !== id))));
   return (
     <Dialog open onOpenChange={(o) => !o && onClose()} title="New webhook" description={`Cairn will POST a JSON event to this address when something happens in ${space.name}.`} wide>
-      <form onSubmit={(e) => void create(e)}>
-        <TextField label="Address (URL)" type="url" inputMode="url" placeholder="https://example.com/hooks/cairn" value={url} onChange={(e) => setUrl(e.target.value)} autoFocus error={error?.field === "url" ? error.text : null} />
+      <form onSubmit={create}>
+        <TextField label="Address (URL)" type="url" inputMode="url" placeholder="https://example.com/hooks/cairn" value={url} onChange={(e) => setUrl(e.target.value)} autoFocus error={creation.fieldError("url")} />
         <fieldset className="settings-fieldset">
           <legend>Events</legend>
           <label className="check">
@@ -89,12 +76,12 @@ export function CreateWebhookDialog({ space, onClose }: { space: Space; onClose(
               </div>
             )
           ) : null}
-          {error?.field === "events" ? <p className="field-error" role="alert">{error.text}</p> : null}
+          {creation.fieldError("events") ? <p className="field-error" role="alert">{creation.fieldError("events")}</p> : null}
         </fieldset>
-        <FormError error={error && error.field !== "url" && error.field !== "events" ? error.text : null} />
+        <FormError error={creation.fieldError("url") || creation.fieldError("events") ? null : creation.error} />
         <DialogActions>
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy}>
+          <Button type="submit" variant="primary" busy={creation.busy}>
             Add the webhook
           </Button>
         </DialogActions>

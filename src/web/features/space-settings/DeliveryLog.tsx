@@ -3,15 +3,13 @@
  * each can be sent again (a new delivery of the same payload, which appears at the top).
  */
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { api, data } from "../../api/client";
-import { queryClient } from "../../api/query-client";
 import type { Space } from "../../api/types";
+import { useAction } from "../../lib/mutation";
 import { fullDate, timeAgo } from "../../lib/time";
 import { Button } from "../../ui/Button";
 import { FormError } from "../../ui/Field";
-import { toast } from "../../ui/toast";
-import { problemText, settingsKeys, type Delivery, type Webhook } from "./queries";
+import { problemText, settingsKeys, useRedeliverMutation, type Delivery, type Webhook } from "./queries";
 
 const STATUS: Record<Delivery["status"], string> = { pending: "Waiting", failed: "Failed, will retry", succeeded: "Delivered", abandoned: "Given up" };
 const PILL: Record<Delivery["status"], string> = { pending: "status-off", failed: "status-warn", succeeded: "status-ok", abandoned: "status-bad" };
@@ -24,21 +22,13 @@ export function DeliveryLog({ space, hook }: { space: Space; hook: Webhook }) {
     refetchInterval: (q) => (!q.state.data?.length || q.state.data.some((d) => d.status === "pending" || d.status === "failed") ? 3000 : false),
   });
   const rows = log.data ?? [];
-  const [sending, setSending] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const redeliver = async (d: Delivery) => {
-    setSending(d.id);
-    setError(null);
-    try {
-      await data(api.POST("/api/spaces/{key}/webhooks/{id}/deliveries/{deliveryId}/redeliver", { params: { path: { key: space.key, id: hook.id, deliveryId: d.id } } }));
-      await queryClient.invalidateQueries({ queryKey: settingsKeys.deliveries(space.key, hook.id) });
-      toast.success(`The ${d.eventType} event is being sent again: the new delivery is at the top`);
-    } catch (err) {
-      setError(problemText(err));
-    } finally {
-      setSending(null);
-    }
-  };
+  const redelivery = useAction(useRedeliverMutation(space.key, hook.id), {
+    failure: (err) => problemText(err),
+    success: (_answer, d) => `The ${d.eventType} event is being sent again: the new delivery is at the top`,
+  });
+  const sending = redelivery.pending?.id ?? null;
+  const error = redelivery.error;
+  const redeliver = (d: Delivery) => redelivery.run(d);
   return (
     <div className="delivery-log">
       <div className="delivery-head">

@@ -4,18 +4,17 @@
  */
 import { cloneElement, useState, type FormEvent } from "react";
 import { Link } from "wouter";
-import { api, data } from "../../api/client";
 import type { Space } from "../../api/types";
 import { useMe } from "../../app/session";
 import { Button } from "../../ui/Button";
 import { EmojiGrid } from "../../ui/EmojiGrid";
 import { FormError, TextAreaField, TextField } from "../../ui/Field";
-import { toast } from "../../ui/toast";
 import { SpaceIcon } from "../spaces/SpaceIcon";
 import { DeleteSpace } from "./DeleteSpace";
 import { SpaceIconUpload } from "./SpaceIconUpload";
-import { problemText, spaceChanged } from "./queries";
-import { useReauth } from "./reauth";
+import { useAction } from "../../lib/mutation";
+import { problemText, useArchiveMutation, useExportsMutation, usePublicReadingMutation, useSpaceMutation } from "./queries";
+import { useReauth } from "../../lib/reauth";
 import { Switch } from "./Switch";
 
 const TREE_STYLES = [
@@ -49,29 +48,18 @@ function Identity({ space }: { space: Space }) {
   const [emoji, setEmoji] = useState<string | null>(space.iconKind === 1 ? space.iconValue : null);
   const [image, setImage] = useState<string | null>(space.iconKind === 2 ? space.iconValue : null);
   const [treeStyle, setTreeStyle] = useState(space.treeStyle);
-  const [error, setError] = useState<{ field?: string; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const save = async (e: FormEvent) => {
+  const saving = useAction(useSpaceMutation(space.key), { failure: (err) => problemText(err), success: "Saved" });
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    if (!name.trim()) return setError({ field: "name", text: "A space needs a name." });
-    setBusy(true);
-    setError(null);
-    try {
-      const body = { name, description, treeStyle, ...(emoji ? { iconKind: 1, iconValue: emoji } : image ? { iconKind: 2, iconValue: image } : { iconKind: 0, iconValue: null }) };
-      spaceChanged(await data(api.PUT("/api/spaces/{key}", { params: { path: { key: space.key } }, body })));
-      toast.success("Saved");
-    } catch (err) {
-      setError({ field: (err as { field?: string }).field, text: problemText(err) });
-    } finally {
-      setBusy(false);
-    }
+    if (!name.trim()) return saving.setError("A space needs a name.", "name");
+    void saving.run({ name, description, treeStyle, ...(emoji ? { iconKind: 1, iconValue: emoji } : image ? { iconKind: 2, iconValue: image } : { iconKind: 0, iconValue: null }) });
   };
   return (
     <section className="settings-card" aria-labelledby="general-identity">
       <h2 id="general-identity">Name and look</h2>
-      <form onSubmit={(e) => void save(e)}>
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} error={error?.field === "name" ? error.text : null} />
-        <TextAreaField label="Description" hint="A sentence or two on what this space is for; shown on the home screen." value={description} onChange={(e) => setDescription(e.target.value)} rows={3} error={error?.field === "description" ? error.text : null} />
+      <form onSubmit={save}>
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} error={saving.fieldError("name")} />
+        <TextAreaField label="Description" hint="A sentence or two on what this space is for; shown on the home screen." value={description} onChange={(e) => setDescription(e.target.value)} rows={3} error={saving.fieldError("description")} />
         <fieldset className="settings-fieldset">
           <legend>Icon</legend>
           <div className="icon-row">
@@ -103,8 +91,8 @@ function Identity({ space }: { space: Space }) {
             ))}
           </div>
         </fieldset>
-        <FormError error={error && error.field !== "name" && error.field !== "description" ? error.text : null} />
-        <Button type="submit" variant="primary" busy={busy}>
+        <FormError error={saving.fieldError("name") || saving.fieldError("description") ? null : saving.error} />
+        <Button type="submit" variant="primary" busy={saving.busy}>
           Save changes
         </Button>
       </form>
@@ -115,18 +103,10 @@ function Identity({ space }: { space: Space }) {
 function Visibility({ space }: { space: Space }) {
   const me = useMe().data;
   const { guarded, dialog } = useReauth();
-  const [error, setError] = useState<string | null>(null);
+  const publicReading = useAction(usePublicReadingMutation(space.key, guarded), { failure: (err) => problemText(err), success: (_answer, change) => change.said });
+  const error = publicReading.error;
   const canPublish = !!me?.permissions.includes("spaces.publish");
-  const set = async (body: { isPublic?: boolean; publicComments?: boolean }, done: string) => {
-    setError(null);
-    try {
-      const answer = await guarded(() => data(api.PUT("/api/admin/spaces/{key}/public", { params: { path: { key: space.key } }, body })));
-      spaceChanged(answer as Space);
-      toast.success(done);
-    } catch (err) {
-      setError(problemText(err));
-    }
-  };
+  const set = (body: { isPublic?: boolean; publicComments?: boolean }, said: string) => publicReading.run({ ...body, said });
   return (
     <section className="settings-card" aria-labelledby="general-public">
       <h2 id="general-public">Public reading</h2>
@@ -146,16 +126,9 @@ function Visibility({ space }: { space: Space }) {
 }
 
 function Exports({ space }: { space: Space }) {
-  const [error, setError] = useState<string | null>(null);
-  const set = async (id: (typeof EXPORTS)[number]["id"], on: boolean, label: string) => {
-    setError(null);
-    try {
-      spaceChanged(await data(api.PUT("/api/spaces/{key}/exports", { params: { path: { key: space.key } }, body: { [id]: on } })));
-      toast.success(`${label} export ${on ? "on" : "off"}`);
-    } catch (err) {
-      setError(problemText(err));
-    }
-  };
+  const exports = useAction(useExportsMutation(space.key), { failure: (err) => problemText(err), success: (_answer, body) => EXPORTS.filter((x) => x.id in body).map((x) => `${x.label} export ${body[x.id] ? "on" : "off"}`)[0] });
+  const error = exports.error;
+  const set = (id: (typeof EXPORTS)[number]["id"], on: boolean) => exports.run({ [id]: on });
   return (
     <section className="settings-card" aria-labelledby="general-exports">
       <h2 id="general-exports">Exports</h2>
@@ -163,7 +136,7 @@ function Exports({ space }: { space: Space }) {
         The formats people may download this space's pages in. To download the whole space now, go to <Link href={`/s/${space.key}/settings/export`}>Export</Link>.
       </p>
       {EXPORTS.map((x) => (
-        <Switch key={x.id} label={x.label} hint={x.hint} checked={space.exports[x.id]} onChange={(v) => void set(x.id, v, x.label)} />
+        <Switch key={x.id} label={x.label} hint={x.hint} checked={space.exports[x.id]} onChange={(v) => void set(x.id, v)} />
       ))}
       <FormError error={error} />
     </section>
@@ -171,21 +144,12 @@ function Exports({ space }: { space: Space }) {
 }
 
 function Archive({ space }: { space: Space }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const toggle = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const path = space.archived ? "/api/spaces/{key}/unarchive" : "/api/spaces/{key}/archive";
-      spaceChanged(await data(api.POST(path, { params: { path: { key: space.key } } })));
-      toast.success(space.archived ? `${space.name} is back in the space list` : `${space.name} is archived`);
-    } catch (err) {
-      setError(problemText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const archiving = useAction(useArchiveMutation(space.key), {
+    failure: (err) => problemText(err),
+    success: (_answer, archive) => (archive ? `${space.name} is archived` : `${space.name} is back in the space list`),
+  });
+  const error = archiving.error;
+  const toggle = () => archiving.run(!space.archived);
   return (
     <section className="settings-card" aria-labelledby="general-archive">
       <h2 id="general-archive">{space.archived ? "Archived" : "Archive"}</h2>
@@ -195,7 +159,7 @@ function Archive({ space }: { space: Space }) {
           : "An archived space becomes read-only and leaves the space list; nothing is deleted, and you can bring it back."}
       </p>
       <FormError error={error} />
-      <Button onClick={() => void toggle()} busy={busy}>
+      <Button onClick={() => void toggle()} busy={archiving.busy}>
         {space.archived ? "Unarchive the space" : "Archive the space"}
       </Button>
     </section>

@@ -9,16 +9,15 @@ import { Suspense, useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { api, data, parseDoc, type DocJson } from "../../api/client";
 import { keys } from "../../api/keys";
-import { queryClient } from "../../api/query-client";
 import type { Space, Template } from "../../api/types";
 import { Loading } from "../../app/Loading";
+import { useAction } from "../../lib/mutation";
 import { useTitle } from "../../lib/title";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { EmptyState } from "../../ui/EmptyState";
-import { toast } from "../../ui/toast";
 import { DocumentEditor } from "./editor-chunk";
-import { problemText } from "./queries";
+import { problemText, useTemplateContentMutation } from "./queries";
 
 export function TemplateEditorScreen({ space, templateId }: { space: Space; templateId: string }) {
   const templates = useQuery({ queryKey: keys.templates(space.id), queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })) });
@@ -43,25 +42,19 @@ function TemplateEditor({ space, template, back }: { space: Space; template: Tem
   const [initial] = useState(() => parseDoc(template.contentJson));
   const doc = useRef<DocJson>(initial);
   const [dirty, setDirty] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [leaving, setLeaving] = useState(false);
+  const saving = useAction(useTemplateContentMutation(space.id, template.id), {
+    failure: (err) => problemText(err),
+    success: `The template “${template.name}” was saved`,
+    done: () => {
+      setDirty(false);
+      navigate(back);
+    },
+  });
 
   const save = async () => {
-    if (saving) return;
-    setSaving(true);
-    setError(null);
-    try {
-      await data(api.PUT("/api/templates/{id}", { params: { path: { id: template.id } }, body: { contentJson: JSON.stringify(doc.current) } }));
-      await queryClient.invalidateQueries({ queryKey: keys.templates(space.id) });
-      setDirty(false);
-      toast.success(`The template “${template.name}” was saved`);
-      navigate(back);
-    } catch (err) {
-      setError(problemText(err));
-    } finally {
-      setSaving(false);
-    }
+    if (saving.busy) return;
+    await saving.run(JSON.stringify(doc.current));
   };
   const saveRef = useRef(save);
   saveRef.current = save;
@@ -97,15 +90,15 @@ function TemplateEditor({ space, template, back }: { space: Space; template: Tem
         </div>
         <div className="template-editor-actions">
           <Button onClick={() => (dirty ? setLeaving(true) : navigate(back))}>Cancel</Button>
-          <Button variant="primary" onClick={onSave} busy={saving} aria-keyshortcuts="Control+Enter" title="Save (Ctrl+Enter)">
+          <Button variant="primary" onClick={onSave} busy={saving.busy} aria-keyshortcuts="Control+Enter" title="Save (Ctrl+Enter)">
             Save the template
           </Button>
         </div>
       </header>
       <p className="muted template-editor-hint">New pages made from this template start with what you write here. Type / for blocks: headings, task lists, tables, panels, code.</p>
-      {error ? (
+      {saving.error ? (
         <p className="form-error" role="alert">
-          The template was not saved: {error} Your changes are still here.
+          The template was not saved: {saving.error} Your changes are still here.
         </p>
       ) : null}
       <Suspense fallback={<Loading label="Opening the editor…" />}>

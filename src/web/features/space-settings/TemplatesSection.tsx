@@ -10,7 +10,6 @@ import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
 import { api, data } from "../../api/client";
 import { keys } from "../../api/keys";
-import { queryClient } from "../../api/query-client";
 import type { Space, Template, TreeNode } from "../../api/types";
 import { fullDate, timeAgo } from "../../lib/time";
 import { Button } from "../../ui/Button";
@@ -18,36 +17,20 @@ import { ConfirmDialog, Dialog, DialogActions } from "../../ui/Dialog";
 import { EmptyState } from "../../ui/EmptyState";
 import { FormError, TextAreaField, TextField } from "../../ui/Field";
 import { LayoutTemplate, Plus } from "../../ui/icons";
-import { toast } from "../../ui/toast";
+import { useAction } from "../../lib/mutation";
 import { useTree } from "../tree/queries";
-import { problemText } from "./queries";
+import { problemText, useDeleteTemplateMutation, useSaveTemplateMutation } from "./queries";
 
-const EMPTY_DOC = JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] });
 type Editing = { template: Template | null };
 
 export function TemplatesSection({ space }: { space: Space }) {
   const templates = useQuery({ queryKey: keys.templates(space.id), queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })) });
   const [editing, setEditing] = useState<Editing | null>(null);
   const [deleting, setDeleting] = useState<Template | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const deletion = useAction(useDeleteTemplateMutation(space.id), { failure: (err) => problemText(err), success: (_answer, t) => `The template “${t.name}” was deleted`, done: () => setDeleting(null) });
   const own = (templates.data ?? []).filter((t) => t.spaceId === space.id);
   const wide = (templates.data ?? []).filter((t) => t.spaceId === null);
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await api.DELETE("/api/templates/{id}", { params: { path: { id: deleting.id } } });
-      await queryClient.invalidateQueries({ queryKey: keys.templates(space.id) });
-      toast.success(`The template “${deleting.name}” was deleted`);
-      setDeleting(null);
-    } catch (err) {
-      setError(problemText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const remove = () => deleting && deletion.run(deleting);
   return (
     <section className="settings-card" aria-labelledby="templates-title">
       <div className="settings-card-head">
@@ -79,7 +62,7 @@ export function TemplatesSection({ space }: { space: Space }) {
                 <Button size="sm" onClick={() => setEditing({ template: t })} aria-label={`Edit details of ${t.name}`}>
                   Edit details
                 </Button>
-                <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setDeleting(t))} aria-label={`Delete the template ${t.name}`}>
+                <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (deletion.setError(null), setDeleting(t))} aria-label={`Delete the template ${t.name}`}>
                   Delete
                 </Button>
               </span>
@@ -99,8 +82,8 @@ export function TemplatesSection({ space }: { space: Space }) {
         title="Delete the template?"
         description={deleting ? `“${deleting.name}” will no longer be offered for new pages. Pages already made from it keep their content.` : ""}
         confirmLabel="Delete the template"
-        busy={busy}
-        error={error}
+        busy={deletion.busy}
+        error={deletion.error}
         onConfirm={() => void remove()}
       />
     </section>
@@ -120,45 +103,31 @@ function TemplateDialog({ space, template, onClose }: { space: Space; template: 
   const [name, setName] = useState(template?.name ?? "");
   const [description, setDescription] = useState(template?.description ?? "");
   const [fromPage, setFromPage] = useState("");
-  const [error, setError] = useState<{ field?: string; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const tree = useTree(space.id);
   const pages = flatPages(tree.data ?? []);
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!name.trim()) return setError({ field: "name", text: "A template needs a name: it is what people pick from." });
-    setBusy(true);
-    setError(null);
-    try {
-      let contentJson: string | undefined;
-      let created: Template | null = null;
-      if (fromPage) contentJson = (await data(api.GET("/api/pages/{id}", { params: { path: { id: fromPage } } }))).contentJson;
-      if (template) {
-        await data(api.PUT("/api/templates/{id}", { params: { path: { id: template.id } }, body: { name, description, ...(contentJson ? { contentJson } : {}) } }));
-      } else {
-        created = await data(api.POST("/api/templates", { body: { spaceId: space.id, name, description, contentJson: contentJson ?? EMPTY_DOC } }));
-      }
-      await queryClient.invalidateQueries({ queryKey: keys.templates(space.id) });
+  const saving = useAction(useSaveTemplateMutation(space), {
+    failure: (err) => problemText(err),
+    done: ({ created, copied }) => {
       // From scratch: straight on to writing its content (the list above now holds it). The
       // dialog closes first: while it is open its focus trap takes the caret back from the
       // editor, which then opened without it (seen when the editor's chunk was already loaded).
-      if (created && !contentJson) {
+      if (created && !copied) {
         onClose();
         navigate(`/s/${space.key}/settings/templates/${created.id}`);
       }
-      toast.success(template ? `The template “${name.trim()}” was saved` : contentJson ? `The template “${name.trim()}” was created` : `The template “${name.trim()}” was created: now write what new pages start with`);
-      onClose();
-    } catch (err) {
-      setError({ field: (err as { field?: string }).field, text: problemText(err) });
-    } finally {
-      setBusy(false);
-    }
+    },
+    success: ({ copied }) => (template ? `The template “${name.trim()}” was saved` : copied ? `The template “${name.trim()}” was created` : `The template “${name.trim()}” was created: now write what new pages start with`),
+  });
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!name.trim()) return saving.setError("A template needs a name: it is what people pick from.", "name");
+    if (await saving.run({ template, name, description, fromPage })) onClose();
   };
   return (
     <Dialog open onOpenChange={(o) => !o && onClose()} title={template ? `Details of the template ${template.name}` : "New template"} description="People pick a template by its name and description when they start a page.">
       <form onSubmit={(e) => void save(e)}>
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoFocus error={error?.field === "name" ? error.text : null} />
-        <TextAreaField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} rows={2} error={error?.field === "description" ? error.text : null} />
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoFocus error={saving.fieldError("name")} />
+        <TextAreaField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} rows={2} error={saving.fieldError("description")} />
         <div className="field">
           <label htmlFor="template-from-page">{template ? "Content" : "Start from"}</label>
           <select id="template-from-page" className="input" value={fromPage} onChange={(e) => setFromPage(e.target.value)} aria-describedby="template-from-page-hint">
@@ -173,10 +142,10 @@ function TemplateDialog({ space, template, onClose }: { space: Space; template: 
             {fromPage ? "The page's current content is copied; later changes to the page do not reach the template." : template ? "To write the content itself, use Edit content in the list." : "The editor opens next, to write what new pages start with."}
           </p>
         </div>
-        <FormError error={error && error.field !== "name" && error.field !== "description" ? error.text : null} />
+        <FormError error={saving.fieldError("name") || saving.fieldError("description") ? null : saving.error} />
         <DialogActions>
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy}>
+          <Button type="submit" variant="primary" busy={saving.busy}>
             {template ? "Save the template" : fromPage ? "Create the template" : "Create and write its content"}
           </Button>
         </DialogActions>

@@ -5,17 +5,16 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { useAction } from "../../lib/mutation";
 import { api, data } from "../../api/client";
-import { queryClient } from "../../api/query-client";
 import type { Space } from "../../api/types";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { EmptyState } from "../../ui/EmptyState";
 import { ChevronDown, ChevronRight, Plus } from "../../ui/icons";
-import { toast } from "../../ui/toast";
 import { CreateWebhookDialog } from "./CreateWebhookDialog";
 import { DeliveryLog } from "./DeliveryLog";
-import { problemText, settingsKeys, type Webhook } from "./queries";
+import { problemText, settingsKeys, useDeleteWebhookMutation, useWebhookSwitchMutation, type Webhook } from "./queries";
 
 /** Why a webhook is off, and what switching it on does. */
 function offHint(h: Webhook): string {
@@ -30,38 +29,15 @@ export function WebhooksSection({ space }: { space: Space }) {
   const [creating, setCreating] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [switching, setSwitching] = useState<string | null>(null);
-  const [switchError, setSwitchError] = useState<{ id: string; text: string } | null>(null);
-  const setEnabled = async (hook: Webhook, enabled: boolean) => {
-    setSwitching(hook.id);
-    setSwitchError(null);
-    try {
-      const updated = await data(api.PUT("/api/spaces/{key}/webhooks/{id}", { params: { path: { key: space.key, id: hook.id } }, body: { enabled } }));
-      queryClient.setQueryData<Webhook[]>(settingsKeys.webhooks(space.key), (list) => list?.map((h) => (h.id === updated.id ? updated : h)));
-      toast.success(enabled ? "The webhook is on: new events are sent again" : "The webhook is off: nothing is sent until it is switched on");
-    } catch (err) {
-      setSwitchError({ id: hook.id, text: problemText(err) });
-    } finally {
-      setSwitching(null);
-    }
-  };
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await data(api.DELETE("/api/spaces/{key}/webhooks/{id}", { params: { path: { key: space.key, id: deleting.id } } }));
-      await queryClient.invalidateQueries({ queryKey: settingsKeys.webhooks(space.key) });
-      toast.success("The webhook was deleted");
-      setDeleting(null);
-    } catch (err) {
-      setError(problemText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const switchHook = useAction(useWebhookSwitchMutation(space.key), {
+    failure: (err) => problemText(err),
+    success: (_answer, { enabled }) => (enabled ? "The webhook is on: new events are sent again" : "The webhook is off: nothing is sent until it is switched on"),
+  });
+  const switching = switchHook.pending?.hook.id ?? null;
+  const switchError = switchHook.error && switchHook.failedWith ? { id: switchHook.failedWith.hook.id, text: switchHook.error } : null;
+  const setEnabled = (hook: Webhook, enabled: boolean) => switchHook.run({ hook, enabled });
+  const deletion = useAction(useDeleteWebhookMutation(space.key), { failure: (err) => problemText(err), success: "The webhook was deleted", done: () => setDeleting(null) });
+  const remove = () => deleting && deletion.run(deleting);
   const list = hooks.data ?? [];
   return (
     <section className="settings-card" aria-labelledby="webhooks-title">
@@ -104,7 +80,7 @@ export function WebhooksSection({ space }: { space: Space }) {
                   />
                   <span aria-hidden="true">{h.enabled ? "On" : "Off"}</span>
                 </label>
-                <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setDeleting(h))} aria-label={`Delete the webhook to ${h.url}`}>
+                <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (deletion.setError(null), setDeleting(h))} aria-label={`Delete the webhook to ${h.url}`}>
                   Delete
                 </Button>
               </div>
@@ -126,8 +102,8 @@ export function WebhooksSection({ space }: { space: Space }) {
         title="Delete the webhook?"
         description={deleting ? `Nothing more is sent to ${deleting.url}, and its delivery log is deleted.` : ""}
         confirmLabel="Delete the webhook"
-        busy={busy}
-        error={error}
+        busy={deletion.busy}
+        error={deletion.error}
         onConfirm={() => void remove()}
       />
     </section>

@@ -7,7 +7,7 @@ import { Button } from "../../ui/Button";
 import { Dialog, DialogActions } from "../../ui/Dialog";
 import { FormError } from "../../ui/Field";
 import { toast } from "../../ui/toast";
-import { useAuthForm } from "../auth/useAuthForm";
+import { useAuthForm } from "../../lib/useAuthForm";
 import { SpaceFields, useSpaceDraft } from "./SpaceFields";
 
 const EMOJI = ["📘", "🚀", "🛠️", "📋", "💡", "🎯", "🏠", "🧪", "📣", "🗂️", "🌱", "🔒"];

@@ -2,14 +2,12 @@
  * A space's trash: what was deleted (each with the pages that went with it), restored in one
  * click, or deleted for good after the person confirms with their password.
  */
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
-import { api, ApiError, data } from "../../api/client";
-import { keys } from "../../api/keys";
-import { queryClient } from "../../api/query-client";
+import { ApiError } from "../../api/client";
 import type { Space, TrashEntry } from "../../api/types";
 import { Loading } from "../../app/Loading";
+import { useAction } from "../../lib/mutation";
 import { pagePath } from "../../lib/slug";
 import { fullDate, timeAgo } from "../../lib/time";
 import { Button } from "../../ui/Button";
@@ -17,50 +15,33 @@ import { ConfirmDialog } from "../../ui/Dialog";
 import { EmptyState } from "../../ui/EmptyState";
 import { TextField } from "../../ui/Field";
 import { toast } from "../../ui/toast";
+import { usePurgePageMutation, useRestorePageMutation, useTrash } from "./queries";
 import "./trash.css";
 import { useTitle } from "../../lib/title";
 
 export function TrashScreen({ space }: { space: Space }) {
-  const trash = useQuery({ queryKey: keys.trash(space.id), queryFn: () => data(api.GET("/api/pages/trash", { params: { query: { spaceId: space.id } } })) });
+  const trash = useTrash(space.id);
   useTitle("Trash", space.name);
   const [purging, setPurging] = useState<TrashEntry | null>(null);
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [, navigate] = useLocation();
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: keys.trash(space.id) });
-    void queryClient.invalidateQueries({ queryKey: keys.tree(space.id) });
-    void queryClient.invalidateQueries({ queryKey: keys.recent(space.id) });
-  };
-  const restore = async (entry: TrashEntry) => {
-    try {
-      const page = await data(api.POST("/api/pages/{id}/restore", { params: { path: { id: entry.id } } }));
-      refresh();
-      toast.success(`“${page.title}” is back`, { action: { label: "Open", onClick: () => navigate(pagePath(space.key, page.id, page.title)) } });
-    } catch (err) {
-      toast.error(`“${entry.title}” could not be restored: ${(err as Error).message}`);
-    }
-  };
-  const purge = async () => {
-    if (!purging) return;
-    setBusy(true);
-    setError(null);
-    const call = () => api.DELETE("/api/pages/{id}/purge", { params: { path: { id: purging.id } } });
-    try {
-      // Deleting for good asks for the password each time (a recent confirmation).
-      await data(api.POST("/api/auth/reauth", { body: { password } }));
-      await call();
-      refresh();
-      toast.success(`“${purging.title}” was deleted for good`);
+  const restoring = useAction(useRestorePageMutation(space.id), {
+    // The toast carries a way to the page: said here rather than as plain words.
+    done: (page) => toast.success(`“${page.title}” is back`, { action: { label: "Open", onClick: () => navigate(pagePath(space.key, page.id, page.title)) } }),
+    failure: (err, entry) => `“${entry.title}” could not be restored: ${(err as Error).message}`,
+    toastFailure: true,
+  });
+  const restore = (entry: TrashEntry) => restoring.run(entry);
+  const deletion = useAction(usePurgePageMutation(space.id), {
+    failure: (err) => (err instanceof ApiError && (err.code === "invalid_credentials" || err.field === "password") ? "That password is not right. Type your account's password to confirm." : (err as Error).message),
+    success: (_answer, { entry }) => `“${entry.title}” was deleted for good`,
+    done: () => {
       setPurging(null);
       setPassword("");
-    } catch (err) {
-      setError(err instanceof ApiError && (err.code === "invalid_credentials" || err.field === "password") ? "That password is not right. Type your account's password to confirm." : (err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const { busy, error, setError } = deletion;
+  const purge = () => purging && deletion.run({ entry: purging, password });
   const entries = trash.data ?? [];
   return (
     <main id="main" className="main-column trash">

@@ -5,19 +5,18 @@
 import * as Radix from "@radix-ui/react-dropdown-menu";
 import { useState } from "react";
 import { useLocation } from "wouter";
-import { api, ApiError, data } from "../../api/client";
-import { keys } from "../../api/keys";
-import { queryClient } from "../../api/query-client";
+import { ApiError } from "../../api/client";
 import type { Space, TreeNode } from "../../api/types";
+import { useAction } from "../../lib/mutation";
 import { pagePath } from "../../lib/slug";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog, Dialog, DialogActions } from "../../ui/Dialog";
 import { EmojiGrid } from "../../ui/EmojiGrid";
 import { Copy, Ellipsis, FilePlus, FolderInput, Smile, Trash2 } from "../../ui/icons";
-import { toast } from "../../ui/toast";
 import { useStartPage } from "../page/start-page";
 import { descendantIds } from "./model";
 import { MoveDialog } from "./MoveDialog";
+import { useRowChangeMutation } from "./mutations";
 
 type Open = null | "move" | "copy" | "trash" | "emoji";
 
@@ -25,45 +24,22 @@ export function RowActions({ space, node, menuOpen, onMenuOpen }: { space: Space
   const [, navigate] = useLocation();
   const [dialog, setDialog] = useState<Open>(null);
   const [withChildren, setWithChildren] = useState(true);
-  const [error, setError] = useState<string | null>(null);
   const below = descendantIds(node).length;
   const title = node.title || "Untitled";
   const newPage = useStartPage(space);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.tree(space.id) });
-
-  const trash = async () => {
-    try {
-      await data(api.DELETE("/api/pages/{id}", { params: { path: { id: node.id } } }));
-      refresh();
-      void queryClient.invalidateQueries({ queryKey: keys.recent(space.id) });
+  const change = useAction(useRowChangeMutation(space.id, node.id), {
+    failure: (err) => (err instanceof ApiError ? err.message : String(err)),
+    done: (made, c) => {
       setDialog(null);
-      toast.success(`“${title}” moved to the trash`);
-      if (window.location.pathname.includes(node.id)) navigate(`/s/${space.key}`);
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : String(err));
-    }
-  };
-  const setEmoji = async (emoji: string | null) => {
-    try {
-      await data(api.PUT("/api/pages/{id}/emoji", { params: { path: { id: node.id } }, body: { emoji } }));
-      refresh();
-      void queryClient.invalidateQueries({ queryKey: keys.page(node.id) });
-      setDialog(null);
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : String(err));
-    }
-  };
-  const copy = async () => {
-    try {
-      const made = await data(api.POST("/api/pages/{id}/copy", { params: { path: { id: node.id } }, body: { includeChildren: withChildren } }));
-      refresh();
-      setDialog(null);
-      toast.success(`Copied as “${made.title}”`);
-      navigate(pagePath(space.key, made.id, made.title));
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : String(err));
-    }
-  };
+      if (c.kind === "trash" && window.location.pathname.includes(node.id)) navigate(`/s/${space.key}`);
+      if (c.kind === "copy" && made) navigate(pagePath(space.key, made.id, made.title));
+    },
+    success: (made, c) => (c.kind === "trash" ? `“${title}” moved to the trash` : made ? `Copied as “${made.title}”` : null),
+  });
+  const { error, setError } = change;
+  const trash = () => change.run({ kind: "trash" });
+  const setEmoji = (emoji: string | null) => change.run({ kind: "emoji", emoji });
+  const copy = () => change.run({ kind: "copy", includeChildren: withChildren });
   return (
     <>
       <Radix.Root open={menuOpen} onOpenChange={onMenuOpen} modal={false}>

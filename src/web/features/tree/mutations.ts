@@ -50,3 +50,22 @@ export function useMovePage() {
     },
   });
 }
+
+/** One change from a tree row's menu: the page to the trash, its emoji, or a copy (with the pages below it or not). */
+export type RowChange = { kind: "trash" } | { kind: "emoji"; emoji: string | null } | { kind: "copy"; includeChildren: boolean };
+
+export function useRowChangeMutation(spaceId: string, pageId: string) {
+  return useMutation({
+    mutationFn: async (change: RowChange) => {
+      const path = { id: pageId };
+      if (change.kind === "trash") return void (await data(api.DELETE("/api/pages/{id}", { params: { path } })));
+      if (change.kind === "emoji") return void (await data(api.PUT("/api/pages/{id}/emoji", { params: { path }, body: { emoji: change.emoji } })));
+      return data(api.POST("/api/pages/{id}/copy", { params: { path }, body: { includeChildren: change.includeChildren } }));
+    },
+    onSuccess: (_answer, change) => {
+      void queryClient.invalidateQueries({ queryKey: keys.tree(spaceId) });
+      if (change.kind === "trash") void queryClient.invalidateQueries({ queryKey: keys.recent(spaceId) });
+      if (change.kind === "emoji") void queryClient.invalidateQueries({ queryKey: keys.page(pageId) });
+    },
+  });
+}

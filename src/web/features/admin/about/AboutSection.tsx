@@ -5,11 +5,12 @@
  */
 import { useState } from "react";
 import { Loading } from "../../../app/Loading";
+import { useAction } from "../../../lib/mutation";
 import { fullDate } from "../../../lib/time";
 import { Button } from "../../../ui/Button";
 import { FormError } from "../../../ui/Field";
-import { Card } from "../../account/SectionsFrame";
-import { checkForUpdates, useAbout, useNotices, type About, type UpdateCheck } from "./queries";
+import { Card } from "../../../ui/SectionsFrame";
+import { useCheckForUpdatesMutation, useAbout, useNotices, type About, type UpdateCheck } from "./queries";
 import { TailscaleCard } from "./TailscaleCard";
 import "./about.css";
 
@@ -35,19 +36,9 @@ function duration(seconds: number): string {
 
 function VersionCard({ about }: { about: About }) {
   const [check, setCheck] = useState<UpdateCheck | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setCheck(await checkForUpdates());
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const checking = useAction(useCheckForUpdatesMutation(), { done: setCheck });
+  const { busy, error } = checking;
+  const run = () => checking.run();
   const rows: Array<[string, string]> = [
     ["Version", about.version],
     ["Built", about.builtAt ? fullDate(about.builtAt) : "Running from source (not a built binary)"],

@@ -4,7 +4,7 @@ import { Loading } from "../../../app/Loading";
 import { fullDate, timeAgo } from "../../../lib/time";
 import { Button } from "../../../ui/Button";
 import { FormError } from "../../../ui/Field";
-import { Card } from "../../account/SectionsFrame";
+import { Card } from "../../../ui/SectionsFrame";
 import { aboutKeys, useTailscale, type TailscaleStatus } from "./queries";
 
 export function TailscaleCard() {

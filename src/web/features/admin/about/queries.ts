@@ -1,5 +1,5 @@
 /** About and Tailscale through the typed client (right dashboard.view). */
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { api, data } from "../../../api/client";
 import type { AnswerOf } from "../../../api/types";
 
@@ -22,11 +22,7 @@ export const useNotices = (enabled: boolean) =>
   useQuery({
     queryKey: aboutKeys.notices,
     enabled,
-    queryFn: async () => {
-      const res = await fetch("/api/admin/about/notices", { credentials: "same-origin" });
-      if (!res.ok) throw new Error(`The notices could not be loaded (${res.status}).`);
-      return res.text();
-    },
+    queryFn: async () => (await api.GET("/api/admin/about/notices", { parseAs: "text" })).data as string,
   });
 
-export const checkForUpdates = () => data(api.POST("/api/admin/about/check"));
+export const useCheckForUpdatesMutation = () => useMutation({ mutationFn: () => data(api.POST("/api/admin/about/check")) });

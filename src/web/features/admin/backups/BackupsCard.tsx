@@ -10,19 +10,18 @@ import { ConfirmDialog } from "../../../ui/Dialog";
 import { EmptyState } from "../../../ui/EmptyState";
 import { FormError } from "../../../ui/Field";
 import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
-import { useAuthForm } from "../../auth/useAuthForm";
-import { useReauth } from "../../space-settings/reauth";
+import { Card } from "../../../ui/SectionsFrame";
+import { useAuthForm } from "../../../lib/useAuthForm";
+import { useAction } from "../../../lib/mutation";
+import { useReauth } from "../../../lib/reauth";
 import { backupTime, countsText, formatBytes, KIND_LABEL, plural } from "./format";
 import { JobProgress } from "./JobProgress";
-import { refreshBackups, removeBackup, runBackup, type Backup, type BackupList, type Job } from "./queries";
+import { refreshBackups, removeBackup, useRunBackupMutation, type Backup, type BackupList, type Job } from "./queries";
 
 const REMOVED: Record<string, string> = { retention: "Removed by the retention policy", by_hand: "Removed by hand", discarded: "Removed as a restore's kept copy" };
 
 export function BackupsCard({ list, includeRemoved, onIncludeRemoved, readOnly, onRestore }: { list: { isPending: boolean; isError: boolean; error: Error | null; data?: BackupList }; includeRemoved: boolean; onIncludeRemoved(on: boolean): void; readOnly: boolean; onRestore(b: Backup): void }) {
   const [jobId, setJobId] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [starting, setStarting] = useState(false);
   const [removing, setRemoving] = useState<Backup | null>(null);
   const removal = useAuthForm();
   const reauth = useReauth();
@@ -37,17 +36,10 @@ export function BackupsCard({ list, includeRemoved, onIncludeRemoved, readOnly, 
       toast.success(`The backup of ${backupTime(b.createdAt)} was removed`);
       setRemoving(null);
     });
-  const start = async () => {
-    setStarting(true);
-    setError(null);
-    try {
-      setJobId((await runBackup()).id);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setStarting(false);
-    }
-  };
+  const backup = useAction(useRunBackupMutation(), { done: (job) => setJobId(job.id) });
+  const { error, setError } = backup;
+  const starting = backup.busy;
+  const start = () => backup.run();
   const ended = useCallback((job: Job) => {
     setJobId(null);
     void refreshBackups();

@@ -8,12 +8,12 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Button } from "../../../ui/Button";
 import { FormError, TextField } from "../../../ui/Field";
-import { toast } from "../../../ui/toast";
 import { ApiError } from "../../../api/client";
-import { Card } from "../../account/SectionsFrame";
-import { useReauth } from "../../space-settings/reauth";
+import { Card } from "../../../ui/SectionsFrame";
+import { useAction } from "../../../lib/mutation";
+import { useReauth } from "../../../lib/reauth";
 import { backupTime, KIND_LABEL, plural } from "./format";
-import { previewPolicy, savePolicy, type BackupList, type Policy } from "./queries";
+import { previewPolicy, useSavePolicyMutation, type BackupList, type Policy } from "./queries";
 
 type Draft = { enabled: boolean; scheduled: boolean; time: string; keepCount: string; keepDays: string };
 
@@ -43,8 +43,8 @@ export function PolicyCard({ policy, schedule, readOnly }: { policy: Policy; sch
   const reauth = useReauth();
   const saved = fromPolicy(policy);
   const [draft, setDraft] = useState<Draft>(saved);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
+  const saving = useAction(useSavePolicyMutation(reauth.guarded), { quiet: (err) => err instanceof ApiError && err.code === "reauth_cancelled", success: "Policy saved" });
+  const busy = saving.busy;
   // A new saved policy (after Save, or from elsewhere) replaces an untouched draft.
   const savedKey = JSON.stringify(saved);
   useEffect(() => setDraft(JSON.parse(savedKey) as Draft), [savedKey]);
@@ -53,22 +53,13 @@ export function PolicyCard({ policy, schedule, readOnly }: { policy: Policy; sch
   const preview = useQuery({ queryKey: ["admin", "backups", "policy-preview", draft], queryFn: () => previewPolicy(toPolicy(draft, policy)), enabled: changed && valid, staleTime: 0, retry: false });
   const removes = preview.data?.remove ?? [];
 
-  const save = async () => {
-    if (!whole(draft.keepCount)) return setError({ field: "keepCount", message: "Type a whole number of backups, at least 1." });
-    if (!whole(draft.keepDays)) return setError({ field: "keepDays", message: "Type a whole number of days (0 or more)." });
-    setBusy(true);
-    setError(null);
-    try {
-      await reauth.guarded(() => savePolicy(toPolicy(draft, policy)));
-      toast.success("Policy saved");
-    } catch (err) {
-      if (!(err instanceof ApiError && err.code === "reauth_cancelled")) setError({ field: (err as { field?: string }).field, message: (err as Error).message });
-    } finally {
-      setBusy(false);
-    }
+  const save = () => {
+    if (!whole(draft.keepCount)) return saving.setError("Type a whole number of backups, at least 1.", "keepCount");
+    if (!whole(draft.keepDays)) return saving.setError("Type a whole number of days (0 or more).", "keepDays");
+    void saving.run(toPolicy(draft, policy));
   };
-  const set = (patch: Partial<Draft>) => (setDraft((d) => ({ ...d, ...patch })), setError(null));
-  const fieldError = (f: string) => (error?.field === f ? error.message : null);
+  const set = (patch: Partial<Draft>) => (setDraft((d) => ({ ...d, ...patch })), saving.setError(null));
+  const fieldError = saving.fieldError;
 
   return (
     <Card id="backups-policy" title="Schedule and retention" intro="When Cairn backs itself up, and how many scheduled backups it keeps. A backup goes only when it is outside both limits. Backups taken by hand, before an update, or as a safety copy stay until you remove them.">
@@ -115,10 +106,10 @@ export function PolicyCard({ policy, schedule, readOnly }: { policy: Policy; sch
             )}
           </div>
         ) : null}
-        <FormError error={error && !["keepCount", "keepDays", "schedule"].includes(error.field ?? "") ? error.message : null} />
+        <FormError error={["keepCount", "keepDays", "schedule"].some((f) => fieldError(f)) ? null : saving.error} />
         <div className="form-actions">
           {changed ? (
-            <Button onClick={() => (setDraft(saved), setError(null))} disabled={busy}>
+            <Button onClick={() => (setDraft(saved), saving.setError(null))} disabled={busy}>
               Discard
             </Button>
           ) : null}

@@ -8,10 +8,11 @@ import { ApiError } from "../../../api/client";
 import { Button } from "../../../ui/Button";
 import { Dialog, DialogActions } from "../../../ui/Dialog";
 import { FormError, TextField } from "../../../ui/Field";
+import { useAction } from "../../../lib/mutation";
 import { backupTime, toLocalInput } from "./format";
 import { JobProgress } from "./JobProgress";
 import { LossSummary, TestReport } from "./RestoreParts";
-import { startRestore, testRestore, useRestorePreview, type Backup, type Job } from "./queries";
+import { testRestore, useRestorePreview, useStartRestoreMutation, type Backup, type Job } from "./queries";
 
 interface Props {
   backup: Backup | null;
@@ -49,8 +50,15 @@ function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omi
   const [confirming, setConfirming] = useState(false);
   const [typed, setTyped] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const restoring = useAction(useStartRestoreMutation(backup.label), {
+    failure: (err) => (wrongPassword(err) ? "That password is not right. Type your account's password." : (err as Error).message),
+    fieldOf: (err) => (wrongPassword(err) ? "password" : err.field),
+    done: (job) => {
+      onStarted(job);
+      onClose();
+    },
+  });
+  const busy = restoring.busy;
 
   const test = async () => {
     setReport(null);
@@ -66,22 +74,10 @@ function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omi
     setReport(job);
   }, []);
 
-  const restore = async () => {
-    if (typed !== backup.label) return setError({ field: "confirmLabel", message: `Type the backup's label exactly: ${backup.label}` });
-    if (!password) return setError({ field: "password", message: "Type your password to confirm." });
-    setBusy(true);
-    setError(null);
-    try {
-      const job = await startRestore(backup.label, { confirmLabel: typed, password, ...(chosen ? { at: chosen } : {}) });
-      onStarted(job);
-      onClose();
-    } catch (err) {
-      const e = err as ApiError;
-      const wrongPassword = e instanceof ApiError && (e.code === "invalid_credentials" || e.field === "password");
-      setError({ field: wrongPassword ? "password" : e.field, message: wrongPassword ? "That password is not right. Type your account's password." : e.message });
-    } finally {
-      setBusy(false);
-    }
+  const restore = () => {
+    if (typed !== backup.label) return restoring.setError(`Type the backup's label exactly: ${backup.label}`, "confirmLabel");
+    if (!password) return restoring.setError("Type your password to confirm.", "password");
+    void restoring.run({ confirmLabel: typed, password, ...(chosen ? { at: chosen } : {}) });
   };
 
   return (
@@ -131,9 +127,9 @@ function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omi
           <p className="bk-warning">
             While the restore runs, the wiki is read-only for everyone. A safety backup of the current data is taken first, and the data it replaces is kept so you can undo the restore.
           </p>
-          <TextField label={`Type the label, ${backup.label}, to confirm`} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} autoFocus error={error?.field === "confirmLabel" ? error.message : null} />
-          <TextField label="Your password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={error?.field === "password" ? error.message : null} />
-          <FormError error={error && error.field !== "confirmLabel" && error.field !== "password" ? error.message : null} />
+          <TextField label={`Type the label, ${backup.label}, to confirm`} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} autoFocus error={restoring.fieldError("confirmLabel")} />
+          <TextField label="Your password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={restoring.fieldError("password")} />
+          <FormError error={restoring.fieldError("confirmLabel") || restoring.fieldError("password") ? null : restoring.error} />
           <DialogActions>
             <Button onClick={() => setConfirming(false)}>Back</Button>
             <Button type="submit" variant="danger" busy={busy}>
@@ -148,7 +144,7 @@ function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omi
             Test this backup
           </Button>
           {canRestore ? (
-            <Button variant="danger" disabled={preview.isError || at !== chosen} onClick={() => (setError(null), setConfirming(true))}>
+            <Button variant="danger" disabled={preview.isError || at !== chosen} onClick={() => (restoring.setError(null), setConfirming(true))}>
               Restore…
             </Button>
           ) : null}
@@ -158,3 +154,5 @@ function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omi
     </div>
   );
 }
+
+const wrongPassword = (err: unknown) => err instanceof ApiError && (err.code === "invalid_credentials" || err.field === "password");

@@ -9,7 +9,8 @@ import { Button } from "../../../ui/Button";
 import { ConfirmDialog } from "../../../ui/Dialog";
 import { FormError, TextField } from "../../../ui/Field";
 import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
+import { Card } from "../../../ui/SectionsFrame";
+import { useTask } from "../../../lib/mutation";
 import { backupTime, labelTime } from "./format";
 import { JobProgress } from "./JobProgress";
 import { cancelRestore, discardKept, undoRestore, type BackupList, type Job } from "./queries";
@@ -20,8 +21,12 @@ export function RestoreStatus({ restore, jobId, canRestore, onJob }: { restore: 
   const [ask, setAsk] = useState<Ask>(null);
   const [typed, setTyped] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const keptCopy = useTask<"undo" | "remove">({
+    failure: (err) => (err instanceof ApiError && (err.code === "invalid_credentials" || err.field === "password") ? "That password is not right. Type your account's password." : (err as Error).message),
+    success: (_answer, task) => (task.what === "remove" ? "The kept copy was removed" : null),
+    done: () => setAsk(null),
+  });
+  const { error, setError, busy } = keptCopy;
   const running = jobId ?? restore?.running?.jobId ?? null;
   // An undo started here is known before the list says so.
   const [undoing, setUndoing] = useState(false);
@@ -43,26 +48,21 @@ export function RestoreStatus({ restore, jobId, canRestore, onJob }: { restore: 
   if (!running && !restore?.kept && !error) return null;
   const word = ask === "undo" ? "UNDO" : "REMOVE";
   const open = (which: Ask) => (setTyped(""), setPassword(""), setError(null), setAsk(which));
-  const confirm = async () => {
+  const confirm = () => {
     if (typed !== word) return setError(`Type ${word} in capitals to confirm.`);
     if (!password) return setError("Type your password to confirm.");
-    setBusy(true);
-    setError(null);
-    try {
-      if (ask === "undo") {
-        onJob((await undoRestore({ confirmLabel: word, password })).id);
-        setUndoing(true);
-      }
-      else {
-        await discardKept({ confirmLabel: word, password });
-        toast.success("The kept copy was removed");
-      }
-      setAsk(null);
-    } catch (err) {
-      setError(err instanceof ApiError && (err.code === "invalid_credentials" || err.field === "password") ? "That password is not right. Type your account's password." : (err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    const body = { confirmLabel: word, password };
+    void keptCopy.run(
+      ask === "undo"
+        ? {
+            what: "undo",
+            work: async () => {
+              onJob((await undoRestore(body)).id);
+              setUndoing(true);
+            },
+          }
+        : { what: "remove", work: () => discardKept(body) },
+    );
   };
   const cancel = async () => {
     try {

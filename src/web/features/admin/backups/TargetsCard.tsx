@@ -7,12 +7,13 @@
  */
 import { useCallback, useState, type ReactNode } from "react";
 import { ApiError } from "../../../api/client";
-import { Loading } from "../../../app/Loading";
+import { AsyncList } from "../../../ui/AsyncList";
 import { Button } from "../../../ui/Button";
 import { FormError, TextField } from "../../../ui/Field";
 import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
-import { useReauth } from "../../space-settings/reauth";
+import { Card } from "../../../ui/SectionsFrame";
+import { useTask } from "../../../lib/mutation";
+import { useReauth } from "../../../lib/reauth";
 import { backupTime, formatBytes, plural } from "./format";
 import { JobProgress } from "./JobProgress";
 import { copyToTarget, refreshTargets, removeTarget, saveTarget, testTarget, useTargets, type Job, type ProbeReport, type TargetBody, type Targets, type TargetSlot } from "./queries";
@@ -21,19 +22,17 @@ export function TargetsCard({ readOnly, canChoose }: { readOnly: boolean; canCho
   const targets = useTargets();
   return (
     <Card id="backups-targets" title="Copies off this machine" intro="A backup on the same disk as the wiki does not survive that disk. Copy backups, and the files they need, to another disk or to S3-compatible storage; only what the target lacks is sent.">
-      {targets.isPending ? (
-        <Loading />
-      ) : targets.isError ? (
-        <p className="form-error" role="alert">The targets could not be loaded: {targets.error.message}</p>
-      ) : (
-        <>
-          {canChoose ? null : <p className="muted bk-note">Only the owner (or someone whose role may restore backups) chooses where copies go: a copy holds every page, private ones too. You can test the targets they set and copy to them.</p>}
-          <div className="bk-targets">
-            <DirectoryTarget target={targets.data.directory} copying={copyingIn(targets.data, "directory")} readOnly={readOnly} canChoose={canChoose} />
-            <S3Target target={targets.data.s3} copying={copyingIn(targets.data, "s3")} readOnly={readOnly} canChoose={canChoose} />
-          </div>
-        </>
-      )}
+      <AsyncList query={targets} what="The targets">
+        {(answer) => (
+          <>
+            {canChoose ? null : <p className="muted bk-note">Only the owner (or someone whose role may restore backups) chooses where copies go: a copy holds every page, private ones too. You can test the targets they set and copy to them.</p>}
+            <div className="bk-targets">
+              <DirectoryTarget target={answer.directory} copying={copyingIn(answer, "directory")} readOnly={readOnly} canChoose={canChoose} />
+              <S3Target target={answer.s3} copying={copyingIn(answer, "s3")} readOnly={readOnly} canChoose={canChoose} />
+            </div>
+          </>
+        )}
+      </AsyncList>
     </Card>
   );
 }
@@ -102,23 +101,13 @@ interface ShellProps {
 /** What both targets share: Save, Remove, Test with its steps, Copy now with its progress. */
 function TargetShell({ slot, title, configured, approved, canChoose, last, copying, readOnly, dirty, body, children }: ShellProps) {
   const reauth = useReauth();
-  const [busy, setBusy] = useState<"save" | "remove" | "test" | null>(null);
-  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
   const [probe, setProbe] = useState<ProbeReport | null>(null);
   const [started, setCopyJob] = useState<string | null>(null);
   const [copied, setCopied] = useState<Job | null>(null);
   const copyJob = started ?? (copied?.id === copying ? null : copying);
-  const act = async (what: "save" | "remove" | "test" | "copy", work: () => Promise<void>) => {
-    if (what !== "copy") setBusy(what);
-    setError(null);
-    try {
-      await work();
-    } catch (err) {
-      if (!(err instanceof ApiError && err.code === "reauth_cancelled")) setError({ field: (err as { field?: string }).field, message: (err as Error).message });
-    } finally {
-      setBusy(null);
-    }
-  };
+  const task = useTask<"save" | "remove" | "test" | "copy">({ quiet: (err) => err instanceof ApiError && err.code === "reauth_cancelled" });
+  const busy = task.pending && task.pending.what !== "copy" ? task.pending.what : null;
+  const act = (what: "save" | "remove" | "test" | "copy", work: () => Promise<void>) => task.run({ what, work });
   const copyEnded = useCallback((job: Job) => {
     setCopyJob(null);
     setCopied(job);
@@ -144,8 +133,8 @@ function TargetShell({ slot, title, configured, approved, canChoose, last, copyi
           });
         }}
       >
-        {children((f) => (error?.field === f ? error.message : null), readOnly || !canChoose || busy !== null)}
-        <FormError error={error && !error.field ? error.message : null} />
+        {children(task.fieldError, readOnly || !canChoose || busy !== null)}
+        <FormError error={task.formError} />
         <div className="form-actions bk-actions">
           {canChoose ? (
             <Button type="submit" variant="primary" busy={busy === "save"} disabled={!dirty || readOnly}>
@@ -210,7 +199,7 @@ function CopyResult({ job }: { job: Job }) {
   if (!r) return null;
   return (
     <p className="bk-note">
-      {plural(r.backups, "backup")} {r.backups === 1 ? "is" : "are"} on the target. Sent {plural(r.copied, "item")} ({formatBytes(r.bytes)}); {plural(r.skipped, "item was", "items were")} there already.
+      {plural(r.backups, "backup")} {r.backups === 1 ? "is" : "are"} on the target. Sent {plural(r.copied, "item")} ({formatBytes(r.bytes)}); {plural(r.skipped, "item was", "answer were")} there already.
       {r.missingFiles.length ? ` ${plural(r.missingFiles.length, "file")} the backups name ${r.missingFiles.length === 1 ? "is" : "are"} missing from this server's file store and could not be sent.` : ""}
     </p>
   );

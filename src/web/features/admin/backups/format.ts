@@ -1,5 +1,5 @@
 /** How the backups section words a backup: its kind, its time, what it holds. */
-import { formatBytes, plural } from "../dashboard/format";
+import { formatBytes, plural } from "../../../lib/format";
 
 export { formatBytes, plural };
 

@@ -3,7 +3,7 @@
  * state and the point-in-time coverage), long work as jobs polled until they end, the policy,
  * restores and the off-machine targets.
  */
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { api, data } from "../../../api/client";
 import { queryClient } from "../../../api/query-client";
 import type { AnswerOf, BodyOf } from "../../../api/types";
@@ -112,3 +112,12 @@ export async function removeTarget(slot: TargetSlot): Promise<void> {
 export const testTarget = (slot: TargetSlot): Promise<ProbeReport> => data(api.POST("/api/admin/backups/targets/{slot}/test", { params: { path: { slot } } }));
 
 export const copyToTarget = (slot: TargetSlot) => jobOf(api.POST("/api/admin/backups/targets/{slot}/copy", { params: { path: { slot } } }));
+
+/** Runs a write again after the person confirmed their password, when the API asks (lib/reauth.tsx). */
+type Guard = <T>(action: () => Promise<T>) => Promise<T>;
+
+export const useRunBackupMutation = () => useMutation({ mutationFn: () => runBackup() });
+
+export const useSavePolicyMutation = (guarded: Guard) => useMutation({ mutationFn: (policy: Policy) => guarded(() => savePolicy(policy)) });
+
+export const useStartRestoreMutation = (label: string) => useMutation({ mutationFn: (body: { confirmLabel: string; password: string; at?: string }) => startRestore(label, body) });

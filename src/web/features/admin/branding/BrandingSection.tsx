@@ -10,9 +10,9 @@ import { ApiError } from "../../../api/client";
 import { Loading } from "../../../app/Loading";
 import { Button } from "../../../ui/Button";
 import { FormError, TextField } from "../../../ui/Field";
-import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
-import { useReauth } from "../../space-settings/reauth";
+import { Card } from "../../../ui/SectionsFrame";
+import { useTask } from "../../../lib/mutation";
+import { useReauth } from "../../../lib/reauth";
 import { AccentField } from "./AccentField";
 import { BrandPreview } from "./BrandPreview";
 import { Choices } from "./Choices";
@@ -35,17 +35,20 @@ export default function BrandingSection() {
 
 function BrandingForm({ branding }: { branding: Branding }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(branding));
-  const [saving, setSaving] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
   const { guarded, dialog } = useReauth();
+  const saving = useTask({
+    // A field's refusal shows beside it, in the server's detail.
+    failure: (err) => (err instanceof ApiError && err.field ? (err.detail ?? err.message) : (err as Error).message),
+    success: "Branding saved: everyone sees it from their next page",
+  });
+  const formError = saving.formError;
   // When the server's values change (a save, a reset) the form starts again from them; an image
   // uploaded meanwhile leaves the values, and so the edits not yet saved, alone.
   const saved = JSON.stringify(draftOf(branding));
   useEffect(() => setDraft(JSON.parse(saved) as Draft), [saved]);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
     setDraft((d) => ({ ...d, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: "" }));
+    if (saving.fieldError(key)) saving.setError(null);
   };
   const custom = draft.accentPolicy === "custom";
   const verdicts = useAccentPreview(draft.accentLight, draft.accentDark, custom);
@@ -53,20 +56,7 @@ function BrandingForm({ branding }: { branding: Branding }) {
   const dirty = Object.keys(change).length > 0;
   const failing = custom && [verdicts.data?.light, verdicts.data?.dark].some((v) => v && !v.passesAA && (v.colour === draft.accentLight.toLowerCase() || v.colour === draft.accentDark.toLowerCase()));
 
-  const save = async () => {
-    setSaving(true);
-    setFormError(null);
-    setErrors({});
-    try {
-      await guarded(() => saveBranding(change));
-      toast.success("Branding saved: everyone sees it from their next page");
-    } catch (err) {
-      if (err instanceof ApiError && err.field) setErrors({ [err.field]: err.detail ?? err.message });
-      else setFormError((err as Error).message);
-    } finally {
-      setSaving(false);
-    }
-  };
+  const save = () => saving.run({ what: "save", work: () => guarded(() => saveBranding(change)) });
 
   return (
     <div className="bf">
@@ -81,7 +71,7 @@ function BrandingForm({ branding }: { branding: Branding }) {
               maxLength={60}
               onChange={(e) => set("brandName", e.target.value)}
               hint={`Leave empty to use the wiki's name, “${branding.instanceName}”.`}
-              error={errors.brandName}
+              error={saving.fieldError("brandName")}
             />
             <Choices
               legend="Show in the top bar"
@@ -116,10 +106,10 @@ function BrandingForm({ branding }: { branding: Branding }) {
             {custom ? (
               <>
                 <div className="bf-accents">
-                  <AccentField theme="light" value={draft.accentLight} onChange={(v) => set("accentLight", v)} verdict={verdicts.data?.light} error={errors.accentLight} />
-                  <AccentField theme="dark" value={draft.accentDark} onChange={(v) => set("accentDark", v)} verdict={verdicts.data?.dark} error={errors.accentDark} />
+                  <AccentField theme="light" value={draft.accentLight} onChange={(v) => set("accentLight", v)} verdict={verdicts.data?.light} error={saving.fieldError("accentLight")} />
+                  <AccentField theme="dark" value={draft.accentDark} onChange={(v) => set("accentDark", v)} verdict={verdicts.data?.dark} error={saving.fieldError("accentDark")} />
                 </div>
-                <TextField label="Colour name (optional)" value={draft.accentName} maxLength={40} placeholder="e.g. Acme blue" onChange={(e) => set("accentName", e.target.value)} hint="For the people who manage branding; nobody else sees it." error={errors.accentName} />
+                <TextField label="Colour name (optional)" value={draft.accentName} maxLength={40} placeholder="e.g. Acme blue" onChange={(e) => set("accentName", e.target.value)} hint="For the people who manage branding; nobody else sees it." error={saving.fieldError("accentName")} />
               </>
             ) : null}
           </Card>
@@ -152,10 +142,10 @@ function BrandingForm({ branding }: { branding: Branding }) {
             <FormError error={formError} />
             {failing ? <p className="field-error">Choose accent colours that pass WCAG AA (or use the suggested ones) before saving.</p> : null}
             <div className="bf-save-row">
-              <Button variant="primary" busy={saving} disabled={!dirty || failing} onClick={() => void save()}>
+              <Button variant="primary" busy={saving.busy} disabled={!dirty || failing} onClick={() => void save()}>
                 Save branding
               </Button>
-              <Button disabled={!dirty || saving} onClick={() => setDraft(draftOf(branding))}>
+              <Button disabled={!dirty || saving.busy} onClick={() => setDraft(draftOf(branding))}>
                 Discard changes
               </Button>
               <span className="muted bf-save-state" aria-live="polite">
@@ -177,22 +167,10 @@ function BrandingForm({ branding }: { branding: Branding }) {
 
 function ResetCard({ branding, guarded }: { branding: Branding; guarded<T>(action: () => Promise<T>): Promise<T> }) {
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const resetting = useTask({ success: "Branding reset to Cairn's own", done: () => setConfirming(false) });
+  const { busy, error } = resetting;
   const customised = branding.updatedAt !== null;
-  const reset = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await guarded(resetBranding);
-      setConfirming(false);
-      toast.success("Branding reset to Cairn's own");
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const reset = () => resetting.run({ what: "reset", work: () => guarded(resetBranding) });
   return (
     <Card id="brand-reset" title="Reset branding" danger intro={customised ? "Go back to Cairn's own name, colours and look." : "Nothing has been changed yet: Cairn's own look is in use."}>
       {confirming ? (

@@ -3,7 +3,8 @@
  * seen on, "Upload…" (PNG, WebP or SVG; the server re-encodes or sanitises it) and "Remove".
  * Each applies at once; a refusal is said under the image, in the server's words.
  */
-import { useRef, useState } from "react";
+import { useRef } from "react";
+import { useTask } from "../../../lib/mutation";
 import { toast } from "../../../ui/toast";
 import { Button } from "../../../ui/Button";
 import { Trash2, Upload } from "../../../ui/icons";
@@ -19,23 +20,14 @@ const fileOf = (b: Branding, slot: Slot) => (slot === "logo" ? b.logo : slot ===
 
 export function ImageSlot({ slot, branding, guarded }: { slot: Slot; branding: Branding; guarded<T>(action: () => Promise<T>): Promise<T> }) {
   const input = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState<"upload" | "remove" | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const task = useTask<"upload" | "remove">();
+  const busy = task.pending?.what ?? null;
+  const error = task.error;
   const about = ABOUT[slot];
   const file = fileOf(branding, slot);
   const titleId = `brand-${slot}-title`;
 
-  const run = async (kind: "upload" | "remove", action: () => Promise<void>) => {
-    setBusy(kind);
-    setError(null);
-    try {
-      await guarded(action);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(null);
-    }
-  };
+  const run = (kind: "upload" | "remove", action: () => Promise<void>) => task.run({ what: kind, work: () => guarded(action) });
 
   const upload = (chosen: File) =>
     run("upload", async () => {

@@ -9,6 +9,7 @@ import { api, ApiError, data } from "../../../api/client";
 import { keys } from "../../../api/keys";
 import { queryClient } from "../../../api/query-client";
 import type { AnswerOf, BodyOf } from "../../../api/types";
+import { upload } from "../../../api/upload";
 
 export type Branding = AnswerOf<"/api/admin/branding", "get">;
 export type BrandingChange = BodyOf<"/api/admin/branding", "put">;
@@ -50,25 +51,17 @@ export async function removeImage(slot: Slot): Promise<void> {
 }
 
 /**
- * The upload: a multipart form (the typed client sends JSON), with the CSRF header. A refusal
- * becomes an ApiError like the client's, so the re-authentication dialog can step in.
+ * The upload, through the one upload helper: a refusal is an ApiError like the client's, so the
+ * re-authentication dialog can step in.
  */
 export async function uploadImage(slot: Slot, file: File): Promise<UploadedFile> {
-  const form = new FormData();
-  form.append("file", file, file.name);
-  let res: Response;
-  try {
-    res = await fetch(`/api/admin/branding/${slot}`, { method: "PUT", body: form, headers: { "X-Requested-With": "Cairn" }, credentials: "same-origin" });
-  } catch {
-    throw new Error("The upload failed: Cairn could not be reached. Check your connection and try again.");
-  }
-  const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok) {
-    const detail = (body.detail as string | undefined) ?? (res.status === 413 ? "The file is too large: logos and favicons may be at most 2 MB." : undefined);
-    throw new ApiError(res.status, String(body.code ?? "error"), String(body.title ?? `The upload failed (${res.status}).`), detail, body.field as string | undefined, body);
-  }
+  const body = await upload<UploadedFile>({ method: "PUT", url: `/api/admin/branding/${slot}`, file }).catch((err: unknown) => {
+    // A body refused by the size guard before the route says nothing of which limit: say it.
+    if (err instanceof ApiError && err.status === 413 && !err.detail) throw new ApiError(413, err.code, err.title, "The file is too large: logos and favicons may be at most 2 MB.", err.field, err.body);
+    throw err;
+  });
   await changed();
-  return body as UploadedFile;
+  return body;
 }
 
 const HEX = /^#[0-9a-f]{6}$/i;

@@ -8,9 +8,9 @@ import { Link } from "wouter";
 import { Loading } from "../../../app/Loading";
 import { pagePath } from "../../../lib/slug";
 import { fullDate, timeAgo } from "../../../lib/time";
-import { Card } from "../../account/SectionsFrame";
-import { DayBars } from "./DayBars";
-import { formatBytes, formatUptime, plural } from "./format";
+import { Card } from "../../../ui/SectionsFrame";
+import { DayBars } from "../../../ui/DayBars";
+import { formatBytes, formatUptime, plural } from "../../../lib/format";
 import { RANGES, useDashboard, type Dashboard, type Range } from "./queries";
 import "./dashboard.css";
 

@@ -5,10 +5,10 @@
  */
 import { useMemo, useState } from "react";
 import { useMe } from "../../../app/session";
-import { Loading } from "../../../app/Loading";
 import { fullDate, timeAgo } from "../../../lib/time";
+import { AsyncList } from "../../../ui/AsyncList";
 import { Avatar, colorFor } from "../../../ui/Avatar";
-import { Card } from "../../account/SectionsFrame";
+import { Card } from "../../../ui/SectionsFrame";
 import { PersonActionDialog, PersonMenu, type PersonAction } from "./PersonActions";
 import { usePeople, type Person } from "./queries";
 import "./people.css";
@@ -46,56 +46,52 @@ export default function PeopleSection() {
           {notice}
         </p>
       ) : null}
-      {people.isPending ? (
-        <Loading label="Loading people…" />
-      ) : people.isError ? (
-        <p className="form-error" role="alert">
-          The people could not be loaded: {people.error.message}
-        </p>
-      ) : (
-        <>
-          {people.data.length > SEARCH_FROM ? (
-            <div className="field people-search">
-              <label htmlFor="people-search">Find a person</label>
-              <input id="people-search" className="input" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name, e-mail, role or status" autoComplete="off" />
-            </div>
-          ) : null}
-          {shown.length === 0 ? (
-            <p className="muted" role="status">
-              Nobody matches “{query.trim()}”. Try part of a name or an e-mail address.
+      <AsyncList query={people} what="The people" loadingLabel="Loading people…">
+        {(items) => (
+          <>
+            {items.length > SEARCH_FROM ? (
+              <div className="field people-search">
+                <label htmlFor="people-search">Find a person</label>
+                <input id="people-search" className="input" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name, e-mail, role or status" autoComplete="off" />
+              </div>
+            ) : null}
+            {shown.length === 0 ? (
+              <p className="muted" role="status">
+                Nobody matches “{query.trim()}”. Try part of a name or an e-mail address.
+              </p>
+            ) : (
+              <div className="table-wrap">
+                <table className="pane-table people-table">
+                  <caption className="visually-hidden">People with an account, {shown.length} shown</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Person</th>
+                      <th scope="col">Role</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Two-factor</th>
+                      <th scope="col">Last seen</th>
+                      <th scope="col">Sign-in</th>
+                      <th scope="col">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {shown.map((p) => (
+                      <PersonRow key={p.id} person={p} isMe={p.id === me.data!.id} myTier={myTier} iAmOwner={myTier >= 2} onAction={(kind) => setAction({ kind, person: p })} onNotice={setNotice} />
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+            <p id="people-owner-note" className="muted people-owner-note">
+              {myTier >= 2
+                ? "You are the owner: nobody can change your account here. To hand ownership to someone, choose Make owner in their actions; you then become an Administrator."
+                : "Nobody can change the owner's account here; only the owner can hand ownership on."}
             </p>
-          ) : (
-            <div className="table-wrap">
-              <table className="pane-table people-table">
-                <caption className="visually-hidden">People with an account, {shown.length} shown</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Person</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Two-factor</th>
-                    <th scope="col">Last seen</th>
-                    <th scope="col">Sign-in</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((p) => (
-                    <PersonRow key={p.id} person={p} isMe={p.id === me.data!.id} myTier={myTier} iAmOwner={myTier >= 2} onAction={(kind) => setAction({ kind, person: p })} onNotice={setNotice} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          <p id="people-owner-note" className="muted people-owner-note">
-            {myTier >= 2
-              ? "You are the owner: nobody can change your account here. To hand ownership to someone, choose Make owner in their actions; you then become an Administrator."
-              : "Nobody can change the owner's account here; only the owner can hand ownership on."}
-          </p>
-        </>
-      )}
+          </>
+        )}
+      </AsyncList>
       <PersonActionDialog action={action} onClose={() => setAction(null)} myPermissions={me.data.permissions} myTier={myTier} />
     </Card>
   );

@@ -14,8 +14,9 @@ import { ConfirmDialog, Dialog, DialogActions } from "../../../ui/Dialog";
 import { FormError } from "../../../ui/Field";
 import { Menu, MenuItem, MenuSeparator } from "../../../ui/Menu";
 import { toast } from "../../../ui/toast";
-import { copyText } from "../../account/SectionsFrame";
-import { useReauth } from "../../space-settings/reauth";
+import { copyText } from "../../../lib/clipboard";
+import { useTask } from "../../../lib/mutation";
+import { useReauth } from "../../../lib/reauth";
 import { peopleApi, refreshPeople, useRoleChoices, type Person, type ResetLink } from "./queries";
 
 export type PersonAction = { kind: "role" | "suspend" | "reset" | "sessions" | "tokens" | "twoFactor" | "transfer"; person: Person };
@@ -73,27 +74,22 @@ export function PersonMenu({ person: p, isMe, iAmOwner, onAction, onNotice }: { 
 /** The dialog of the action chosen in a row's menu (one at a time). */
 export function PersonActionDialog({ action, onClose, myPermissions, myTier }: { action: PersonAction | null; onClose(): void; myPermissions: readonly string[]; myTier: number }) {
   const { guarded, dialog } = useReauth();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // Each action is named by its toast, said once it is done.
+  const task = useTask({ quiet: reauthCancelled, failure: message, done: onClose, success: (_answer, t) => t.what });
+  const { busy, error, setError } = task;
   useEffect(() => setError(null), [action]);
   if (!action) return dialog;
   const p = action.person;
   const close = (open: boolean) => !open && !busy && onClose();
-  const run = async (work: () => Promise<unknown>, done: string, after?: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await guarded(work);
-      await refreshPeople();
-      await after?.();
-      toast.success(done);
-      onClose();
-    } catch (err) {
-      if (!(err instanceof ApiError && err.code === "reauth_cancelled")) setError(message(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const run = (work: () => Promise<unknown>, done: string, after?: () => Promise<unknown>) =>
+    task.run({
+      what: done,
+      work: async () => {
+        await guarded(work);
+        await refreshPeople();
+        await after?.();
+      },
+    });
   const confirm = (title: string, description: string, label: string, work: () => Promise<unknown>, done: string, after?: () => Promise<unknown>) => (
     <ConfirmDialog open onOpenChange={close} title={title} description={description} confirmLabel={label} busy={busy} error={error} onConfirm={() => void run(work, done, after)} />
   );
@@ -180,21 +176,10 @@ function RoleDialog({ person: p, myPermissions, myTier, busy, error, onClose, on
 /** Makes the one-time link when asked (after the password, when it was not confirmed lately), then shows it (once) with a copy button. */
 function ResetDialog({ person: p, guarded, onClose }: { person: Person; guarded<T>(action: () => Promise<T>): Promise<T>; onClose(): void }) {
   const [link, setLink] = useState<ResetLink | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const making = useTask({ quiet: reauthCancelled, failure: message, success: `Reset link for ${p.displayName} made` });
+  const { busy, error } = making;
   const url = link ? (link.url ?? window.location.origin + link.path) : "";
-  const make = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setLink(await guarded(() => peopleApi.resetLink(p.id)));
-      toast.success(`Reset link for ${p.displayName} made`);
-    } catch (err) {
-      if (!(err instanceof ApiError && err.code === "reauth_cancelled")) setError(message(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const make = () => making.run({ what: "reset-link", work: async () => setLink(await guarded(() => peopleApi.resetLink(p.id))) });
   return (
     <Dialog
       open
@@ -229,3 +214,5 @@ function ResetDialog({ person: p, guarded, onClose }: { person: Person; guarded<
     </Dialog>
   );
 }
+
+const reauthCancelled = (err: unknown) => err instanceof ApiError && err.code === "reauth_cancelled";

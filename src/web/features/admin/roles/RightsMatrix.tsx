@@ -9,8 +9,8 @@ import { Fragment, useMemo, useState } from "react";
 import { api, ApiError, data } from "../../../api/client";
 import { Button } from "../../../ui/Button";
 import { FormError } from "../../../ui/Field";
-import { toast } from "../../../ui/toast";
-import { useReauth } from "../../space-settings/reauth";
+import { useTask } from "../../../lib/mutation";
+import { useReauth } from "../../../lib/reauth";
 import { AREA_LABELS, plural, refreshRoles, TIER_NAMES, type Role, type RolesAnswer } from "./queries";
 
 interface Viewer {
@@ -31,8 +31,6 @@ const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.l
 
 export function RightsMatrix({ answer, viewer }: { answer: RolesAnswer; viewer: Viewer }) {
   const [draft, setDraft] = useState<Record<string, string[]>>({});
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const { guarded, dialog } = useReauth();
   const roles = answer.roles;
   const rowsByArea = useMemo(() => answer.areas.map((area) => ({ area, rights: answer.rights.filter((r) => r.area === area) })).filter((g) => g.rights.length), [answer]);
@@ -46,25 +44,32 @@ export function RightsMatrix({ answer, viewer }: { answer: RolesAnswer; viewer: 
     setDraft((d) => ({ ...d, [role.id]: next }));
   };
 
-  const save = async () => {
-    setSaving(true);
-    setError(null);
+  const task = useTask({
+    failure: (err) => (err instanceof ApiError && err.code === "reauth_cancelled" ? "Nothing more was saved: the password was not confirmed." : (err as Error).message),
+    success: () => (dirty.length === 1 ? `Rights of ${dirty[0]!.name} saved` : `Rights of ${dirty.length} roles saved`),
+    done: () => setDraft({}),
+  });
+  const saving = task.busy;
+  const error = task.error;
+  const save = () => {
     const done: string[] = [];
-    try {
-      for (const role of dirty) {
-        await guarded(() => data(api.PUT("/api/admin/roles/{roleId}/permissions", { params: { path: { roleId: role.id } }, body: { permissions: draft[role.id]! } })));
-        done.push(role.id);
-      }
-      toast.success(dirty.length === 1 ? `Rights of ${dirty[0]!.name} saved` : `Rights of ${dirty.length} roles saved`);
-      setDraft({});
-    } catch (err) {
-      // What was saved stays saved; what was not stays in the draft to try again.
-      setDraft((d) => Object.fromEntries(Object.entries(d).filter(([id]) => !done.includes(id))));
-      setError(err instanceof ApiError && err.code === "reauth_cancelled" ? "Nothing more was saved: the password was not confirmed." : (err as Error).message);
-    } finally {
-      setSaving(false);
-      await refreshRoles();
-    }
+    return task.run({
+      what: "save",
+      work: async () => {
+        try {
+          for (const role of dirty) {
+            await guarded(() => data(api.PUT("/api/admin/roles/{roleId}/permissions", { params: { path: { roleId: role.id } }, body: { permissions: draft[role.id]! } })));
+            done.push(role.id);
+          }
+        } catch (err) {
+          // What was saved stays saved; what was not stays in the draft to try again.
+          setDraft((d) => Object.fromEntries(Object.entries(d).filter(([id]) => !done.includes(id))));
+          throw err;
+        } finally {
+          await refreshRoles();
+        }
+      },
+    });
   };
 
   return (

@@ -1,17 +1,17 @@
 /** Creating, renaming, deleting and resetting a role: one dialog each, errors shown where the person acted. */
 import { useState } from "react";
-import { api, ApiError, data } from "../../../api/client";
+import { api, data } from "../../../api/client";
 import { Button } from "../../../ui/Button";
 import { ConfirmDialog, Dialog, DialogActions } from "../../../ui/Dialog";
 import { FormError, TextField } from "../../../ui/Field";
 import { toast } from "../../../ui/toast";
-import { useAuthForm } from "../../auth/useAuthForm";
-import { useReauth } from "../../space-settings/reauth";
-import { plural, refreshRoles, TIER_NAMES, type Role } from "./queries";
+import { useAction } from "../../../lib/mutation";
+import { useAuthForm } from "../../../lib/useAuthForm";
+import { useReauth } from "../../../lib/reauth";
+import { plural, refreshRoles, TIER_NAMES, useCreateRoleMutation, useRenameRoleMutation, type Role } from "./queries";
 
 export type RoleAction = { kind: "create" } | { kind: "rename"; role: Role } | { kind: "delete"; role: Role } | { kind: "reset"; role: Role };
 
-const fieldOf = (err: unknown) => (err instanceof ApiError ? err.field : undefined);
 
 export function RoleActionDialog({ action, roles, viewerTier, onClose }: { action: RoleAction | null; roles: Role[]; viewerTier: number; onClose(): void }) {
   if (!action) return null;
@@ -26,23 +26,10 @@ function CreateRole({ roles, viewerTier, onClose }: { roles: Role[]; viewerTier:
   const [description, setDescription] = useState("");
   const [tier, setTier] = useState(0);
   const [copyFrom, setCopyFrom] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
-  const submit = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const role = await data(api.POST("/api/admin/roles", { body: { name, description, tier, ...(copyFrom ? { copyFrom } : {}) } }));
-      toast.success(`Role “${role.name}” created`);
-      await refreshRoles();
-      onClose();
-    } catch (err) {
-      setError({ field: fieldOf(err), message: (err as Error).message });
-    } finally {
-      setBusy(false);
-    }
-  };
-  const at = (f: string) => (error?.field === f ? error.message : null);
+  const creation = useAction(useCreateRoleMutation(), { success: (role) => `Role “${role.name}” created`, done: onClose });
+  const { busy } = creation;
+  const submit = () => creation.run({ name, description, tier, ...(copyFrom ? { copyFrom } : {}) });
+  const at = creation.fieldError;
   return (
     <Dialog open onOpenChange={(o) => !o && onClose()} title="New role" description="A role is a set of instance rights. Give it to people in People; tick its rights in the matrix.">
       <form
@@ -75,7 +62,7 @@ function CreateRole({ roles, viewerTier, onClose }: { roles: Role[]; viewerTier:
           </select>
           {at("copyFrom") ? <p className="field-error" role="alert">{at("copyFrom")}</p> : null}
         </div>
-        <FormError error={error && !["name", "description", "tier", "copyFrom"].includes(error.field ?? "") ? error.message : null} />
+        <FormError error={["name", "description", "tier", "copyFrom"].some((f) => at(f)) ? null : creation.error} />
         <DialogActions>
           <Button onClick={onClose}>Cancel</Button>
           <Button type="submit" variant="primary" busy={busy}>
@@ -90,22 +77,9 @@ function CreateRole({ roles, viewerTier, onClose }: { roles: Role[]; viewerTier:
 function RenameRole({ role, onClose }: { role: Role; onClose(): void }) {
   const [name, setName] = useState(role.name);
   const [description, setDescription] = useState(role.description);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
-  const submit = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await data(api.PUT("/api/admin/roles/{roleId}", { params: { path: { roleId: role.id } }, body: role.builtIn ? { description } : { name, description } }));
-      toast.success("Role saved");
-      await refreshRoles();
-      onClose();
-    } catch (err) {
-      setError({ field: fieldOf(err), message: (err as Error).message });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const saving = useAction(useRenameRoleMutation(role.id), { success: "Role saved", done: onClose });
+  const { busy } = saving;
+  const submit = () => saving.run(role.builtIn ? { description } : { name, description });
   return (
     <Dialog open onOpenChange={(o) => !o && onClose()} title={role.builtIn ? `Describe ${role.name}` : `Rename ${role.name}`} description={role.builtIn ? "Built-in roles keep their names; their description can change." : undefined}>
       <form
@@ -114,9 +88,9 @@ function RenameRole({ role, onClose }: { role: Role; onClose(): void }) {
           void submit();
         }}
       >
-        {role.builtIn ? null : <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={50} required autoFocus error={error?.field === "name" ? error.message : null} />}
-        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={300} autoFocus={role.builtIn} error={error?.field === "description" ? error.message : null} />
-        <FormError error={error && error.field !== "name" && error.field !== "description" ? error.message : null} />
+        {role.builtIn ? null : <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={50} required autoFocus error={saving.fieldError("name")} />}
+        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={300} autoFocus={role.builtIn} error={saving.fieldError("description")} />
+        <FormError error={saving.fieldError("name") || saving.fieldError("description") ? null : saving.error} />
         <DialogActions>
           <Button onClick={onClose}>Cancel</Button>
           <Button type="submit" variant="primary" busy={busy}>

@@ -4,38 +4,26 @@
  * of when the matrix was last reviewed. Loaded when first opened.
  */
 import { useState } from "react";
-import { api, data } from "../../../api/client";
 import { Loading } from "../../../app/Loading";
 import { useMe } from "../../../app/session";
+import { useAction } from "../../../lib/mutation";
 import { fullDate } from "../../../lib/time";
 import { Button } from "../../../ui/Button";
-import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
+import { Card } from "../../../ui/SectionsFrame";
 import { RightsMatrix } from "./RightsMatrix";
 import { RoleActionDialog, type RoleAction } from "./RoleDialogs";
-import { plural, refreshRoles, TIER_NAMES, useRoles, type Role } from "./queries";
+import { plural, TIER_NAMES, useReviewRolesMutation, useRoles, type Role } from "./queries";
 import "./roles.css";
 
 export default function RolesSection() {
   const me = useMe();
   const roles = useRoles();
   const [action, setAction] = useState<RoleAction | null>(null);
-  const [reviewing, setReviewing] = useState(false);
+  const reviewal = useAction(useReviewRolesMutation(), { success: "Marked reviewed", toastFailure: true });
   if (!me.data) return null;
   const viewer = { tier: me.data.role, permissions: me.data.permissions };
-
-  const review = async () => {
-    setReviewing(true);
-    try {
-      await data(api.POST("/api/admin/roles/review"));
-      toast.success("Marked reviewed");
-      await refreshRoles();
-    } catch (err) {
-      toast.error((err as Error).message);
-    } finally {
-      setReviewing(false);
-    }
-  };
+  const reviewing = reviewal.busy;
+  const review = () => reviewal.run();
 
   if (roles.isPending) return <Loading label="Loading roles…" />;
   if (roles.isError)

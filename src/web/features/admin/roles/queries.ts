@@ -1,8 +1,8 @@
 /** Roles and the rights matrix through the typed client. */
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { api, data } from "../../../api/client";
 import { queryClient } from "../../../api/query-client";
-import type { AnswerOf } from "../../../api/types";
+import type { AnswerOf, BodyOf } from "../../../api/types";
 
 export type RolesAnswer = AnswerOf<"/api/admin/roles", "get">;
 export type Role = RolesAnswer["roles"][number];
@@ -33,3 +33,15 @@ export const AREA_LABELS: Record<string, string> = {
 };
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export const useCreateRoleMutation = () =>
+  useMutation({ mutationFn: (body: BodyOf<"/api/admin/roles", "post">) => data(api.POST("/api/admin/roles", { body })), onSuccess: () => refreshRoles() });
+
+export const useRenameRoleMutation = (roleId: string) =>
+  useMutation({
+    mutationFn: (body: BodyOf<"/api/admin/roles/{roleId}", "put">) => data(api.PUT("/api/admin/roles/{roleId}", { params: { path: { roleId } }, body })),
+    onSuccess: () => refreshRoles(),
+  });
+
+/** The roles marked as reviewed (the dashboard stops asking for a while). */
+export const useReviewRolesMutation = () => useMutation({ mutationFn: () => data(api.POST("/api/admin/roles/review")), onSuccess: () => refreshRoles() });

@@ -1,14 +1,13 @@
 /** Alerts raised by the detectors: acknowledge (someone is on it) or resolve, each with an optional note. */
 import { useState } from "react";
-import { api, data } from "../../../api/client";
-import { Loading } from "../../../app/Loading";
+import { AsyncList } from "../../../ui/AsyncList";
 import { Button } from "../../../ui/Button";
 import { Dialog, DialogActions } from "../../../ui/Dialog";
 import { FormError, TextAreaField } from "../../../ui/Field";
-import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
+import { Card } from "../../../ui/SectionsFrame";
+import { useAction } from "../../../lib/mutation";
 import { plural, Severity, When } from "./parts";
-import { refreshSecurity, STATUS_LABEL, useAlerts, type SecurityAlert } from "./queries";
+import { STATUS_LABEL, useAlerts, useMoveAlertMutation, type SecurityAlert } from "./queries";
 
 const NOTE_MAX = 1000;
 type Show = "unresolved" | "0" | "1" | "2" | "all";
@@ -39,51 +38,51 @@ export function AlertsCard() {
         </div>
       }
     >
-      {alerts.isPending ? (
-        <Loading />
-      ) : alerts.isError ? (
-        <p className="form-error" role="alert">The alerts could not be loaded: {alerts.error.message}</p>
-      ) : shown.length ? (
-        <ul className="pane-list" aria-label="Alerts">
-          {shown.map((a) => (
-            <li key={a.id}>
-              <div className="pane-list-text">
-                <span>
-                  <Severity level={a.severity} /> <span className="sec-badge sec-status">{STATUS_LABEL[a.status]}</span>
-                </span>
-                <span className="sec-alert-summary">{a.summary}</span>
-                <span className="pane-list-meta">
-                  raised <When at={a.createdAt} />
-                  {a.hits > 1 ? (
-                    <>
-                      {" "}
-                      · seen {plural(a.hits, "time")}, last <When at={a.lastSeenAt} />
-                    </>
+      <AsyncList query={alerts} what="The alerts">
+        {() =>
+          shown.length ? (
+            <ul className="pane-list" aria-label="Alerts">
+              {shown.map((a) => (
+                <li key={a.id}>
+                  <div className="pane-list-text">
+                    <span>
+                      <Severity level={a.severity} /> <span className="sec-badge sec-status">{STATUS_LABEL[a.status]}</span>
+                    </span>
+                    <span className="sec-alert-summary">{a.summary}</span>
+                    <span className="pane-list-meta">
+                      raised <When at={a.createdAt} />
+                      {a.hits > 1 ? (
+                        <>
+                          {" "}
+                          · seen {plural(a.hits, "time")}, last <When at={a.lastSeenAt} />
+                        </>
+                      ) : null}
+                      {a.resolvedByName ? ` · resolved by ${a.resolvedByName}` : a.acknowledgedByName ? ` · acknowledged by ${a.acknowledgedByName}` : ""}
+                    </span>
+                    {a.note ? <p className="sec-alert-note">Note: {a.note}</p> : null}
+                  </div>
+                  {a.status !== 2 ? (
+                    <div className="pane-list-actions">
+                      {a.status === 0 ? (
+                        <Button size="sm" onClick={() => setActing({ alert: a, to: "acknowledge" })} aria-label={`Acknowledge: ${a.summary}`}>
+                          Acknowledge
+                        </Button>
+                      ) : null}
+                      <Button size="sm" variant="primary" onClick={() => setActing({ alert: a, to: "resolve" })} aria-label={`Resolve: ${a.summary}`}>
+                        Resolve
+                      </Button>
+                    </div>
                   ) : null}
-                  {a.resolvedByName ? ` · resolved by ${a.resolvedByName}` : a.acknowledgedByName ? ` · acknowledged by ${a.acknowledgedByName}` : ""}
-                </span>
-                {a.note ? <p className="sec-alert-note">Note: {a.note}</p> : null}
-              </div>
-              {a.status !== 2 ? (
-                <div className="pane-list-actions">
-                  {a.status === 0 ? (
-                    <Button size="sm" onClick={() => setActing({ alert: a, to: "acknowledge" })} aria-label={`Acknowledge: ${a.summary}`}>
-                      Acknowledge
-                    </Button>
-                  ) : null}
-                  <Button size="sm" variant="primary" onClick={() => setActing({ alert: a, to: "resolve" })} aria-label={`Resolve: ${a.summary}`}>
-                    Resolve
-                  </Button>
-                </div>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="muted" style={{ margin: 0 }}>
-          {show === "unresolved" || show === "0" ? "No alert needs you. When a detector sees something, it appears here and in the figures above." : "No alert of this kind."}
-        </p>
-      )}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted" style={{ margin: 0 }}>
+              {show === "unresolved" || show === "0" ? "No alert needs you. When a detector sees something, it appears here and in the figures above." : "No alert of this kind."}
+            </p>
+          )
+        }
+      </AsyncList>
       <MoveDialog acting={acting} onClose={() => setActing(null)} />
     </Card>
   );
@@ -91,29 +90,14 @@ export function AlertsCard() {
 
 function MoveDialog({ acting, onClose }: { acting: { alert: SecurityAlert; to: "acknowledge" | "resolve" } | null; onClose(): void }) {
   const [note, setNote] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const moving = useAction(useMoveAlertMutation(), { success: (_answer, { to }) => (to === "acknowledge" ? "Alert acknowledged" : "Alert resolved"), done: () => close() });
+  const { busy, error } = moving;
   const close = () => {
     setNote("");
-    setError(null);
+    moving.setError(null);
     onClose();
   };
-  const submit = async () => {
-    if (!acting) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const path = acting.to === "acknowledge" ? "/api/admin/security/alerts/{id}/acknowledge" : "/api/admin/security/alerts/{id}/resolve";
-      await data(api.POST(path, { params: { path: { id: acting.alert.id } }, body: note.trim() ? { note: note.trim() } : {} }));
-      toast.success(acting.to === "acknowledge" ? "Alert acknowledged" : "Alert resolved");
-      await refreshSecurity();
-      close();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = () => acting && moving.run({ alert: acting.alert, to: acting.to, note: note.trim() });
   const verb = acting?.to === "acknowledge" ? "Acknowledge" : "Resolve";
   return (
     <Dialog

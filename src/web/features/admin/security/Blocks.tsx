@@ -1,15 +1,15 @@
 /** Address blocks: add one (CIDR, reason, expiry) with the caller's own address in view, list them, remove one. */
 import { useState } from "react";
-import { api, ApiError, data } from "../../../api/client";
-import { Loading } from "../../../app/Loading";
+import { ApiError } from "../../../api/client";
 import { fullDate } from "../../../lib/time";
+import { AsyncList } from "../../../ui/AsyncList";
 import { Button } from "../../../ui/Button";
 import { ConfirmDialog } from "../../../ui/Dialog";
 import { FormError, TextField } from "../../../ui/Field";
-import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
+import { Card } from "../../../ui/SectionsFrame";
+import { useAction } from "../../../lib/mutation";
 import { When } from "./parts";
-import { refreshSecurity, useBlocks, type Block } from "./queries";
+import { useAddBlockMutation, useBlocks, useRemoveBlockMutation, type Block } from "./queries";
 
 const EXPIRY = [
   { hours: 0, label: "Until removed" },
@@ -22,23 +22,9 @@ const EXPIRY = [
 export function BlocksCard() {
   const blocks = useBlocks();
   const [removing, setRemoving] = useState<Block | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const remove = async () => {
-    if (!removing) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await api.DELETE("/api/admin/security/blocks/{id}", { params: { path: { id: removing.id } } });
-      toast.success(`${removing.cidr} is no longer blocked`);
-      setRemoving(null);
-      await refreshSecurity();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const removal = useAction(useRemoveBlockMutation(), { success: (_answer, block) => `${block.cidr} is no longer blocked`, done: () => setRemoving(null) });
+  const { busy, error, setError } = removal;
+  const remove = () => removing && removal.run(removing);
   return (
     <Card id="security-blocks" title="Blocked addresses" intro="Requests from a blocked address or range are refused before anything else, sign-in and public pages included.">
       {blocks.data ? (
@@ -47,34 +33,34 @@ export function BlocksCard() {
         </p>
       ) : null}
       <NewBlock />
-      {blocks.isPending ? (
-        <Loading />
-      ) : blocks.isError ? (
-        <p className="form-error" role="alert">The blocks could not be loaded: {blocks.error.message}</p>
-      ) : blocks.data.blocks.length ? (
-        <ul className="pane-list" aria-label="Blocked addresses">
-          {blocks.data.blocks.map((b) => (
-            <li key={b.id}>
-              <div className="pane-list-text">
-                <span className="pane-list-name">
-                  <code>{b.cidr}</code>
-                  {b.active ? null : <span className="sec-badge sec-status" style={{ marginLeft: "var(--space-2)" }}>Expired</span>}
-                </span>
-                <span>{b.reason}</span>
-                <span className="pane-list-meta">
-                  added <When at={b.createdAt} />
-                  {b.createdByName ? ` by ${b.createdByName}` : ""} · {b.expiresAt ? <>{b.active ? "ends" : "ended"} <time dateTime={b.expiresAt}>{fullDate(b.expiresAt)}</time></> : "until removed"}
-                </span>
-              </div>
-              <Button size="sm" onClick={() => setRemoving(b)} aria-label={`Remove the block on ${b.cidr}`}>
-                Remove
-              </Button>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="muted" style={{ margin: "var(--space-3) 0 0" }}>No address is blocked. Block one when the alerts or events show an address that keeps trying passwords.</p>
-      )}
+      <AsyncList query={blocks} what="The blocks">
+        {(answer) =>
+          answer.blocks.length ? (
+            <ul className="pane-list" aria-label="Blocked addresses">
+              {answer.blocks.map((b) => (
+                <li key={b.id}>
+                  <div className="pane-list-text">
+                    <span className="pane-list-name">
+                      <code>{b.cidr}</code>
+                      {b.active ? null : <span className="sec-badge sec-status" style={{ marginLeft: "var(--space-2)" }}>Expired</span>}
+                    </span>
+                    <span>{b.reason}</span>
+                    <span className="pane-list-meta">
+                      added <When at={b.createdAt} />
+                      {b.createdByName ? ` by ${b.createdByName}` : ""} · {b.expiresAt ? <>{b.active ? "ends" : "ended"} <time dateTime={b.expiresAt}>{fullDate(b.expiresAt)}</time></> : "until removed"}
+                    </span>
+                  </div>
+                  <Button size="sm" onClick={() => setRemoving(b)} aria-label={`Remove the block on ${b.cidr}`}>
+                    Remove
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted" style={{ margin: "var(--space-3) 0 0" }}>No address is blocked. Block one when the alerts or events show an address that keeps trying passwords.</p>
+          )
+        }
+      </AsyncList>
       <ConfirmDialog
         open={removing !== null}
         onOpenChange={(o) => {
@@ -96,27 +82,20 @@ function NewBlock() {
   const [cidr, setCidr] = useState("");
   const [reason, setReason] = useState("");
   const [hours, setHours] = useState(0);
-  const [errors, setErrors] = useState<{ cidr?: string; reason?: string; form?: string }>({});
-  const [busy, setBusy] = useState(false);
-  const add = async () => {
-    setBusy(true);
-    setErrors({});
-    try {
-      const block = await data(api.POST("/api/admin/security/blocks", { body: { cidr: cidr.trim(), reason: reason.trim(), ...(hours ? { expiresInHours: hours } : {}) } }));
-      toast.success(`${block.cidr} is blocked`);
+  const adding = useAction(useAddBlockMutation(), {
+    // The server names the field; its sentence says what is wrong (a refusal to block your own address included).
+    failure: (err) => (err instanceof ApiError && err.field && err.message.startsWith(`${err.field}: `) ? err.message.slice(err.field.length + 2) : (err as Error).message),
+    fieldOf: (err) => (err.field === "cidr" || err.field === "reason" ? err.field : undefined),
+    success: (block) => `${block.cidr} is blocked`,
+    done: () => {
       setCidr("");
       setReason("");
       setHours(0);
-      await refreshSecurity();
-    } catch (err) {
-      const e = err as ApiError;
-      // The server names the field; its sentence says what is wrong (a refusal to block your own address included).
-      const message = e.field && e.message.startsWith(`${e.field}: `) ? e.message.slice(e.field.length + 2) : e.message;
-      setErrors(e.field === "cidr" ? { cidr: message } : e.field === "reason" ? { reason: message } : { form: message });
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const busy = adding.busy;
+  const errors = { cidr: adding.fieldError("cidr"), reason: adding.fieldError("reason"), form: adding.formError };
+  const add = () => adding.run({ cidr: cidr.trim(), reason: reason.trim(), ...(hours ? { expiresInHours: hours } : {}) });
   return (
     <form
       aria-label="Block an address"

@@ -1,8 +1,8 @@
 /** Security events (the audit log's sign-in failures, lockouts, tokens, permission changes…), filtered by kind and severity. */
 import { useState } from "react";
-import { Loading } from "../../../app/Loading";
+import { AsyncList } from "../../../ui/AsyncList";
 import { Button } from "../../../ui/Button";
-import { Card } from "../../account/SectionsFrame";
+import { Card } from "../../../ui/SectionsFrame";
 import { Severity, When } from "./parts";
 import { useEvents, type SecurityEvent } from "./queries";
 
@@ -65,48 +65,48 @@ export function EventsCard() {
           </select>
         </div>
       </form>
-      {events.isPending ? (
-        <Loading />
-      ) : events.isError ? (
-        <p className="form-error" role="alert">The events could not be loaded: {events.error.message}</p>
-      ) : shown.length ? (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Security events">
-          <table className="pane-table sec-events">
-            <thead>
-              <tr>
-                <th scope="col">What</th>
-                <th scope="col">Severity</th>
-                <th scope="col">When</th>
-                <th scope="col">About</th>
-                <th scope="col">Who</th>
-                <th scope="col">From</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    {describe(e)} <code className="muted">{e.action}</code>
-                  </td>
-                  <td>
-                    <Severity level={e.severity} />
-                  </td>
-                  <td className="nowrap">
-                    <When at={e.createdAt} />
-                  </td>
-                  <td>{about(e)}</td>
-                  <td>{e.actorName ?? (e.actorId ? "—" : e.kind === "sign_in_failure" || e.kind === "lockout" ? "Anonymous" : "Cairn")}</td>
-                  <td className="nowrap">{e.ip ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="muted" style={{ margin: 0 }}>
-          {filtered ? "No event matches these filters." : "Nothing has happened yet that concerns security: wrong passwords, new tokens and permission changes will show here."}
-        </p>
-      )}
+      <AsyncList query={events} what="The events">
+        {() =>
+          shown.length ? (
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Security events">
+              <table className="pane-table sec-events">
+                <thead>
+                  <tr>
+                    <th scope="col">What</th>
+                    <th scope="col">Severity</th>
+                    <th scope="col">When</th>
+                    <th scope="col">About</th>
+                    <th scope="col">Who</th>
+                    <th scope="col">From</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {shown.map((e) => (
+                    <tr key={e.id}>
+                      <td>
+                        {describe(e)} <code className="muted">{e.action}</code>
+                      </td>
+                      <td>
+                        <Severity level={e.severity} />
+                      </td>
+                      <td className="nowrap">
+                        <When at={e.createdAt} />
+                      </td>
+                      <td>{about(e)}</td>
+                      <td>{e.actorName ?? (e.actorId ? "—" : e.kind === "sign_in_failure" || e.kind === "lockout" ? "Anonymous" : "Cairn")}</td>
+                      <td className="nowrap">{e.ip ?? "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : (
+            <p className="muted" style={{ margin: 0 }}>
+              {filtered ? "No event matches these filters." : "Nothing has happened yet that concerns security: wrong passwords, new tokens and permission changes will show here."}
+            </p>
+          )
+        }
+      </AsyncList>
       {events.hasNextPage ? (
         <div className="sec-form-actions">
           <Button onClick={() => void events.fetchNextPage()} busy={events.isFetchingNextPage}>

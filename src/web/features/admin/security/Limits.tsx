@@ -1,14 +1,12 @@
 /** The limits in force (rate limits, lockout, the detectors' thresholds) and the accounts locked now, with unlock. */
-import { useState } from "react";
 import { Link } from "wouter";
-import { api } from "../../../api/client";
-import { Loading } from "../../../app/Loading";
 import { useMe } from "../../../app/session";
 import { fullDate } from "../../../lib/time";
+import { AsyncList } from "../../../ui/AsyncList";
 import { Button } from "../../../ui/Button";
-import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
-import { refreshSecurity, useLimits, type Limits } from "./queries";
+import { Card } from "../../../ui/SectionsFrame";
+import { useAction } from "../../../lib/mutation";
+import { useLimits, useUnlockMutation, type Limits } from "./queries";
 
 const seconds = (s: number) => (s % 3600 === 0 ? `${s / 3600} h` : s % 60 === 0 ? `${s / 60} min` : `${s} s`);
 
@@ -29,21 +27,10 @@ export function LimitsCard() {
   const me = useMe();
   const canUnlock = !!me.data?.permissions.includes("users.manage");
   const canChange = !!me.data?.permissions.includes("settings.manage");
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<{ userId: string; message: string } | null>(null);
-  const unlock = async (userId: string, email: string) => {
-    setBusy(userId);
-    setError(null);
-    try {
-      await api.POST("/api/admin/users/{userId}/unlock", { params: { path: { userId } } });
-      toast.success(`${email} can sign in again`);
-      await refreshSecurity();
-    } catch (err) {
-      setError({ userId, message: (err as Error).message });
-    } finally {
-      setBusy(null);
-    }
-  };
+  const unlocking = useAction(useUnlockMutation(), { success: (_answer, { email }) => `${email} can sign in again` });
+  const busy = unlocking.pending?.userId ?? null;
+  const error = unlocking.error && unlocking.failedWith ? { userId: unlocking.failedWith.userId, message: unlocking.error } : null;
+  const unlock = (userId: string, email: string) => unlocking.run({ userId, email });
   return (
     <Card
       id="security-limits"
@@ -61,57 +48,55 @@ export function LimitsCard() {
         </>
       }
     >
-      {limits.isPending ? (
-        <Loading />
-      ) : limits.isError ? (
-        <p className="form-error" role="alert">The limits could not be loaded: {limits.error.message}</p>
-      ) : (
-        <>
-          <dl className="sec-figures">
-            {figures(limits.data.settings).map(([label, value]) => (
-              <div key={label}>
-                <dt>{label}</dt>
-                <dd>{value}</dd>
-              </div>
-            ))}
-          </dl>
-          <h3 className="sec-subhead">Locked now</h3>
-          {limits.data.lockouts.length ? (
-            <ul className="pane-list" aria-label="Accounts locked now">
-              {limits.data.lockouts.map((l) => (
-                <li key={`${l.userId}-${l.address ?? "all"}`}>
-                  <div className="pane-list-text">
-                    <span className="pane-list-name">{l.email}</span>
-                    <span className="pane-list-meta">
-                      {l.address ? `from ${l.address}` : "from every address"} · until <time dateTime={l.until}>{fullDate(l.until)}</time>
-                    </span>
-                    {error?.userId === l.userId ? (
-                      <p className="form-error" role="alert" style={{ margin: "var(--space-1) 0 0" }}>
-                        {error.message}
-                      </p>
+      <AsyncList query={limits} what="The limits">
+        {(answer) => (
+          <>
+            <dl className="sec-figures">
+              {figures(answer.settings).map(([label, value]) => (
+                <div key={label}>
+                  <dt>{label}</dt>
+                  <dd>{value}</dd>
+                </div>
+              ))}
+            </dl>
+            <h3 className="sec-subhead">Locked now</h3>
+            {answer.lockouts.length ? (
+              <ul className="pane-list" aria-label="Accounts locked now">
+                {answer.lockouts.map((l) => (
+                  <li key={`${l.userId}-${l.address ?? "all"}`}>
+                    <div className="pane-list-text">
+                      <span className="pane-list-name">{l.email}</span>
+                      <span className="pane-list-meta">
+                        {l.address ? `from ${l.address}` : "from every address"} · until <time dateTime={l.until}>{fullDate(l.until)}</time>
+                      </span>
+                      {error?.userId === l.userId ? (
+                        <p className="form-error" role="alert" style={{ margin: "var(--space-1) 0 0" }}>
+                          {error.message}
+                        </p>
+                      ) : null}
+                    </div>
+                    {canUnlock ? (
+                      <Button size="sm" busy={busy === l.userId} onClick={() => void unlock(l.userId, l.email)} aria-label={`Unlock ${l.email}`}>
+                        Unlock
+                      </Button>
                     ) : null}
-                  </div>
-                  {canUnlock ? (
-                    <Button size="sm" busy={busy === l.userId} onClick={() => void unlock(l.userId, l.email)} aria-label={`Unlock ${l.email}`}>
-                      Unlock
-                    </Button>
-                  ) : null}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="muted" style={{ margin: 0 }}>No account is locked. After {answer.settings.lockoutThreshold} wrong passwords from one address, the account is locked for that address for a while and listed here.</p>
+            )}
+            <h3 className="sec-subhead">What raises an alert</h3>
+            <ul className="sec-detectors muted" style={{ margin: 0, paddingLeft: "1.2em" }}>
+              {answer.detectors.map((d) => (
+                <li key={d.name}>
+                  {d.description} (within {d.windowMinutes} minutes)
                 </li>
               ))}
             </ul>
-          ) : (
-            <p className="muted" style={{ margin: 0 }}>No account is locked. After {limits.data.settings.lockoutThreshold} wrong passwords from one address, the account is locked for that address for a while and listed here.</p>
-          )}
-          <h3 className="sec-subhead">What raises an alert</h3>
-          <ul className="sec-detectors muted" style={{ margin: 0, paddingLeft: "1.2em" }}>
-            {limits.data.detectors.map((d) => (
-              <li key={d.name}>
-                {d.description} (within {d.windowMinutes} minutes)
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+          </>
+        )}
+      </AsyncList>
     </Card>
   );
 }

@@ -1,8 +1,8 @@
 /** Security administration through the typed client: overview, alerts, events, blocks, limits. */
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
 import { api, data } from "../../../api/client";
 import { queryClient } from "../../../api/query-client";
-import type { AnswerOf } from "../../../api/types";
+import type { AnswerOf, BodyOf } from "../../../api/types";
 
 export type Overview = AnswerOf<"/api/admin/security/overview", "get">;
 export type SecurityAlert = AnswerOf<"/api/admin/security/alerts", "get">[number];
@@ -44,3 +44,20 @@ export const refreshSecurity = () => queryClient.invalidateQueries({ queryKey: s
 
 export const SEVERITY_LABEL = ["Info", "Warning", "Critical"] as const;
 export const STATUS_LABEL = ["Open", "Acknowledged", "Resolved"] as const;
+
+/** An alert acknowledged or resolved, with the note when one was written. */
+export const useMoveAlertMutation = () =>
+  useMutation({
+    mutationFn: ({ alert, to, note }: { alert: SecurityAlert; to: "acknowledge" | "resolve"; note: string }) =>
+      data(api.POST(to === "acknowledge" ? "/api/admin/security/alerts/{id}/acknowledge" : "/api/admin/security/alerts/{id}/resolve", { params: { path: { id: alert.id } }, body: note ? { note } : {} })),
+    onSuccess: () => refreshSecurity(),
+  });
+
+export const useAddBlockMutation = () =>
+  useMutation({ mutationFn: (body: BodyOf<"/api/admin/security/blocks", "post">) => data(api.POST("/api/admin/security/blocks", { body })), onSuccess: () => refreshSecurity() });
+
+export const useRemoveBlockMutation = () =>
+  useMutation({ mutationFn: (block: Block) => api.DELETE("/api/admin/security/blocks/{id}", { params: { path: { id: block.id } } }), onSuccess: () => refreshSecurity() });
+
+export const useUnlockMutation = () =>
+  useMutation({ mutationFn: ({ userId }: { userId: string; email: string }) => api.POST("/api/admin/users/{userId}/unlock", { params: { path: { userId } } }), onSuccess: () => refreshSecurity() });

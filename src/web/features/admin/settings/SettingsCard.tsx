@@ -10,8 +10,8 @@ import { queryClient } from "../../../api/query-client";
 import { Button } from "../../../ui/Button";
 import { FormError } from "../../../ui/Field";
 import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
-import { useReauth } from "../../space-settings/reauth";
+import { Card } from "../../../ui/SectionsFrame";
+import { useReauth } from "../../../lib/reauth";
 import type { CardDef, FieldDef } from "./fields";
 
 type Values = Record<string, unknown>;

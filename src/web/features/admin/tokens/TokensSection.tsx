@@ -7,14 +7,15 @@ import { useState } from "react";
 import { Link } from "wouter";
 import { Loading } from "../../../app/Loading";
 import { fullDate, timeAgo } from "../../../lib/time";
+import { AsyncList } from "../../../ui/AsyncList";
 import { Button } from "../../../ui/Button";
 import { ConfirmDialog } from "../../../ui/Dialog";
-import { toast } from "../../../ui/toast";
-import { Card } from "../../account/SectionsFrame";
-import { DayBars } from "../dashboard/DayBars";
-import { plural } from "../dashboard/format";
+import { Card } from "../../../ui/SectionsFrame";
+import { DayBars } from "../../../ui/DayBars";
+import { plural } from "../../../lib/format";
+import { useAction } from "../../../lib/mutation";
 import { TokenActivityDialog } from "./TokenActivityDialog";
-import { revokeToken, useAllTokens, useTokenSummary, type AdminToken } from "./queries";
+import { useAllTokens, useRevokeTokenMutation, useTokenSummary, type AdminToken } from "./queries";
 import "../dashboard/dashboard.css";
 import "./tokens.css";
 
@@ -34,22 +35,20 @@ function SummaryCard() {
   const summary = useTokenSummary(SUMMARY_DAYS);
   return (
     <Card id="tokens-summary" title="Token use" intro={`Requests made with API tokens in the last ${SUMMARY_DAYS} days, counted per day (up to a minute behind).`}>
-      {summary.isPending ? (
-        <Loading />
-      ) : summary.isError ? (
-        <p className="form-error" role="alert">The token summary could not be loaded: {summary.error.message}</p>
-      ) : (
-        <>
-          <p className="tok-totals">
-            {plural(summary.data.totals.requests, "request")} · {plural(summary.data.totals.created, "token")} created · {summary.data.totals.revoked.toLocaleString("en")} revoked
-          </p>
-          {summary.data.totals.requests ? (
-            <DayBars days={summary.data.days.map((d) => ({ day: d.day, value: d.requests }))} label={`Requests made with tokens, last ${SUMMARY_DAYS} days`} unit="request" />
-          ) : (
-            <p className="dash-empty">No script or tool used a token in the last {SUMMARY_DAYS} days.</p>
-          )}
-        </>
-      )}
+      <AsyncList query={summary} what="The token summary">
+        {(answer) => (
+          <>
+            <p className="tok-totals">
+              {plural(answer.totals.requests, "request")} · {plural(answer.totals.created, "token")} created · {answer.totals.revoked.toLocaleString("en")} revoked
+            </p>
+            {answer.totals.requests ? (
+              <DayBars days={answer.days.map((d) => ({ day: d.day, value: d.requests }))} label={`Requests made with tokens, last ${SUMMARY_DAYS} days`} unit="request" />
+            ) : (
+              <p className="dash-empty">No script or tool used a token in the last {SUMMARY_DAYS} days.</p>
+            )}
+          </>
+        )}
+      </AsyncList>
     </Card>
   );
 }
@@ -59,22 +58,9 @@ function TokensCard() {
   const [showAll, setShowAll] = useState(false);
   const [revoking, setRevoking] = useState<AdminToken | null>(null);
   const [viewing, setViewing] = useState<AdminToken | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const revoke = async () => {
-    if (!revoking) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await revokeToken(revoking.id);
-      toast.success(`"${revoking.name}" is revoked`);
-      setRevoking(null);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const revocation = useAction(useRevokeTokenMutation(), { success: (_answer, token) => `"${token.name}" is revoked`, done: () => setRevoking(null) });
+  const { busy, error, setError } = revocation;
+  const revoke = () => revoking && revocation.run(revoking);
   const all = tokens.data ?? [];
   const shown = showAll ? all : all.filter((t) => t.state === "active");
   const hidden = all.length - shown.length;

@@ -1,5 +1,5 @@
 /** Everyone's API tokens through the typed client (right tokens.manage). */
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { api, data } from "../../../api/client";
 import { queryClient } from "../../../api/query-client";
 import type { AnswerOf } from "../../../api/types";
@@ -30,3 +30,5 @@ export async function revokeToken(id: string): Promise<void> {
   await data(api.DELETE("/api/admin/api-tokens/{id}", { params: { path: { id } } }));
   await queryClient.invalidateQueries({ queryKey: keys.all });
 }
+
+export const useRevokeTokenMutation = () => useMutation({ mutationFn: (token: AdminToken) => revokeToken(token.id) });

@@ -3,7 +3,8 @@
  * to a section that needs bars, three labels and a table, and the web UI keeps a byte budget.
  * The numbers are also a visually hidden table, so a screen reader reads every day.
  */
-import { plural, shortDay } from "./format";
+import { plural, shortDay } from "../lib/format";
+import "./day-bars.css";
 
 const HEIGHT = 140;
 const WIDTH = 600;

@@ -1,10 +1,9 @@
 /**
- * A full-width screen with a left list of sections (UI.md): the account, people and audit
+ * A full-width screen with a left list of sections: the account, administration and audit
  * screens share it. Below 760 px the list becomes a row of links above the section.
  */
 import type { ReactNode } from "react";
 import { Link } from "wouter";
-import { toast } from "../../ui/toast";
 import "./panes.css";
 
 export function SectionsFrame({ title, base, sections, current, children }: { title: string; base: string; sections: ReadonlyArray<{ id: string; label: string }>; current: string; children: ReactNode }) {
@@ -37,14 +36,4 @@ export function Card({ id, title, intro, action, children, danger }: { id: strin
       {children}
     </section>
   );
-}
-
-/** Copies a value, saying so in a toast. */
-export async function copyText(value: string, what: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(value);
-    toast.success(`${what} copied`);
-  } catch {
-    toast.error(`Could not copy: select the ${what.toLowerCase()} and copy it yourself`);
-  }
 }

@@ -2,26 +2,30 @@
  * Actions the API guards with a recent password confirmation (403 reauth_required): the password
  * is asked for in place, confirmed (POST /api/auth/reauth), and the action is tried again.
  */
+import { useMutation } from "@tanstack/react-query";
 import { useRef, useState, type ReactNode } from "react";
-import { api, ApiError, data } from "../../api/client";
-import { Button } from "../../ui/Button";
-import { Dialog, DialogActions } from "../../ui/Dialog";
-import { FormError, TextField } from "../../ui/Field";
+import { api, ApiError, data } from "../api/client";
+import { Button } from "../ui/Button";
+import { Dialog, DialogActions } from "../ui/Dialog";
+import { FormError, TextField } from "../ui/Field";
+import { errorText, useAction } from "./mutation";
 
 type Pending = { resolve(ok: boolean): void };
 
 export function useReauth(): { guarded<T>(action: () => Promise<T>): Promise<T>; dialog: ReactNode } {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const confirmation = useAction(useMutation({ mutationFn: (typed: string) => data(api.POST("/api/auth/reauth", { body: { password: typed } })) }), {
+    failure: (err) => (err instanceof ApiError && (err.code === "invalid_credentials" || err.field === "password") ? "That password is not right. Type your account's password." : errorText(err)),
+    done: () => finish(true),
+  });
   const pending = useRef<Pending | null>(null);
 
   const ask = () =>
     new Promise<boolean>((resolve) => {
       pending.current = { resolve };
       setPassword("");
-      setError(null);
+      confirmation.setError(null);
       setOpen(true);
     });
 
@@ -29,19 +33,6 @@ export function useReauth(): { guarded<T>(action: () => Promise<T>): Promise<T>;
     setOpen(false);
     pending.current?.resolve(ok);
     pending.current = null;
-  };
-
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await data(api.POST("/api/auth/reauth", { body: { password } }));
-      finish(true);
-    } catch (err) {
-      setError(err instanceof ApiError && (err.code === "invalid_credentials" || err.field === "password") ? "That password is not right. Type your account's password." : (err as Error).message);
-    } finally {
-      setBusy(false);
-    }
   };
 
   async function guarded<T>(action: () => Promise<T>): Promise<T> {
@@ -59,14 +50,14 @@ export function useReauth(): { guarded<T>(action: () => Promise<T>): Promise<T>;
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void confirm();
+          void confirmation.run(password);
         }}
       >
         <TextField label="Your password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus />
-        <FormError error={error} />
+        <FormError error={confirmation.error} />
         <DialogActions>
           <Button onClick={() => finish(false)}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy}>
+          <Button type="submit" variant="primary" busy={confirmation.busy}>
             Confirm and continue
           </Button>
         </DialogActions>
