@@ -1,0 +1,132 @@
+/**
+ * The accounts table's store: the only module that writes `users`, and the one file a second
+ * backend rewrites for accounts (docs/architecture.md, "Seams"). Sign-up, invitations, setup,
+ * the administrators' changes, profile and avatar changes and password resets all call it.
+ */
+import { and, asc, count, eq, gte, ne, sql } from "drizzle-orm";
+import type { Core } from "../../core";
+import { TIER } from "../../identity/rights";
+import { perInstance } from "../../platform/memo";
+import { roles, users } from "../tables";
+
+export const USER_STATUS = { Active: 0, Suspended: 1 } as const;
+
+export type NewAccount = typeof users.$inferInsert;
+/** The columns of an account a change may set (updatedAt is always set with them). */
+export type AccountChange = Partial<Pick<NewAccount, "displayName" | "passwordHash" | "roleId" | "status" | "totpEnabled" | "avatarSha256" | "avatarVariant" | "failedLogins" | "lockedUntil">>;
+
+const userLookups = perInstance((core: Core) => {
+  const base = () => core.db.select({ user: users, role: roles }).from(users).innerJoin(roles, eq(users.roleId, roles.id));
+  return {
+    byId: base().where(eq(users.id, sql.placeholder("id"))).prepare(),
+    byEmail: base().where(eq(users.email, sql.placeholder("email"))).prepare(),
+  };
+});
+
+/** An account with its role, by id (prepared: runs on every sign-in and account read). */
+export function findUserWithRoleById(core: Core, id: string) {
+  return userLookups(core).byId.get({ id });
+}
+
+/** By e-mail as typed: trimmed and lower-cased, as stored. */
+export function findUserWithRoleByEmail(core: Core, email: string) {
+  return userLookups(core).byEmail.get({ email: email.trim().toLowerCase() });
+}
+
+export function countAccounts(core: Core): number {
+  return core.db.select({ n: count() }).from(users).get()!.n;
+}
+
+export function accountIdByEmail(core: Core, email: string): string | undefined {
+  return core.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()?.id;
+}
+
+export function anyAccount(core: Core): boolean {
+  return !!core.db.select({ id: users.id }).from(users).limit(1).get();
+}
+
+/** The columns of one account that a caller names (undefined: no such account). */
+export function accountColumns<K extends keyof typeof users.$inferSelect>(core: Core, id: string, keys: K[]): Pick<typeof users.$inferSelect, K> | undefined {
+  const pick = Object.fromEntries(keys.map((k) => [k, users[k]])) as Record<string, (typeof users)[K]>;
+  return core.db.select(pick).from(users).where(eq(users.id, id)).get() as Pick<typeof users.$inferSelect, K> | undefined;
+}
+
+export function insertAccount(core: Core, row: NewAccount): void {
+  core.db.insert(users).values(row).run();
+}
+
+/** Sets columns of one account, with its updatedAt. */
+export function updateAccount(core: Core, id: string, change: AccountChange, updatedAt: string): void {
+  core.db.update(users).set({ ...change, updatedAt }).where(eq(users.id, id)).run();
+}
+
+/** The directory of active accounts, by name. */
+export function activeDirectory(core: Core) {
+  return core.db
+    .select({ id: users.id, displayName: users.displayName, email: users.email, avatarSha256: users.avatarSha256, avatarVariant: users.avatarVariant })
+    .from(users)
+    .where(and(eq(users.status, USER_STATUS.Active)))
+    .orderBy(asc(users.displayName), asc(users.email))
+    .all();
+}
+
+/** Active accounts of the Admin tier or above, other than this one. */
+export function countOtherActiveAdministrators(core: Core, userId: string): number {
+  return core.db
+    .select({ id: users.id })
+    .from(users)
+    .innerJoin(roles, eq(users.roleId, roles.id))
+    .where(and(eq(users.status, USER_STATUS.Active), gte(roles.tier, TIER.Admin), ne(users.id, userId)))
+    .all().length;
+}
+
+export interface AdminAccountRow {
+  id: string;
+  email: string;
+  displayName: string;
+  roleId: string;
+  roleName: string;
+  tier: number;
+  status: number;
+  totpEnabled: boolean;
+  failedLogins: number;
+  lockedUntil: string | null;
+  createdAt: string;
+  avatarSha256: string | null;
+  avatarVariant: number;
+  /** The latest use of any of its sessions still stored. */
+  sessionSeenAt: string | null;
+  /** The latest use of any of its API tokens (as last flushed by the usage tracker). */
+  tokenUsedAt: string | null;
+  /** The latest end of a lock for one client address. */
+  addressLockedUntil: string | null;
+}
+
+/** Every account with its role and sign-in facts, owner first, then by name (one statement). */
+export function adminAccountRows(core: Core): AdminAccountRow[] {
+  const rows = core.sqlite
+    .query(
+      `SELECT u.id, u.email, u.display_name AS displayName, u.role_id AS roleId, r.name AS roleName, r.tier,
+              u.status, u.totp_enabled AS totpEnabled, u.failed_logins AS failedLogins, u.locked_until AS lockedUntil,
+              u.created_at AS createdAt, u.avatar_sha256 AS avatarSha256, u.avatar_variant AS avatarVariant,
+              (SELECT max(s.last_seen_at) FROM sessions s WHERE s.user_id = u.id) AS sessionSeenAt,
+              (SELECT max(t.last_used_at) FROM api_tokens t WHERE t.user_id = u.id) AS tokenUsedAt,
+              (SELECT max(f.locked_until) FROM sign_in_failures f WHERE f.user_id = u.id) AS addressLockedUntil
+         FROM users u JOIN roles r ON r.id = u.role_id
+        ORDER BY r.tier DESC, u.display_name COLLATE NOCASE, u.email`,
+    )
+    .all() as Array<Omit<AdminAccountRow, "totpEnabled"> & { totpEnabled: number }>;
+  return rows.map((r) => ({ ...r, totpEnabled: r.totpEnabled === 1 }));
+}
+
+export function accountById(core: Core, id: string): typeof users.$inferSelect | undefined {
+  return core.db.select().from(users).where(eq(users.id, id)).get();
+}
+
+/**
+ * The sign-in lock's counters on an account (auth/lockout.ts). Not a change of the account
+ * itself, so its updatedAt stays.
+ */
+export function updateLockCounters(core: Core, id: string, change: Partial<Pick<NewAccount, "failedLogins" | "lockouts" | "lockedUntil">>): void {
+  core.db.update(users).set(change).where(eq(users.id, id)).run();
+}
