@@ -4,6 +4,7 @@
  */
 import { and, count, eq, gt, isNull, lt, or, sum } from "drizzle-orm";
 import type { Core } from "../../core";
+import { users } from "../../users/tables";
 import { signInFailures, signInNotices } from "../tables";
 
 export type FailurePairRow = typeof signInFailures.$inferSelect;
@@ -63,4 +64,20 @@ export function upsertNotice(core: Core, row: NoticeRow): void {
 /** Removes the account's notice and answers it (a notice is shown once). */
 export function takeNoticeRow(core: Core, userId: string): NoticeRow | undefined {
   return core.db.delete(signInNotices).where(eq(signInNotices.userId, userId)).returning().get();
+}
+
+/** Locks in force at `now`: per account and address, and account-wide (security's overview). */
+export function locksInForce(core: Core, now: string) {
+  const byAddress = core.db
+    .select({ userId: signInFailures.userId, email: users.email, displayName: users.displayName, address: signInFailures.address, until: signInFailures.lockedUntil })
+    .from(signInFailures)
+    .innerJoin(users, eq(users.id, signInFailures.userId))
+    .where(gt(signInFailures.lockedUntil, now))
+    .all();
+  const everyAddress = core.db
+    .select({ userId: users.id, email: users.email, displayName: users.displayName, until: users.lockedUntil })
+    .from(users)
+    .where(gt(users.lockedUntil, now))
+    .all();
+  return { byAddress, everyAddress };
 }

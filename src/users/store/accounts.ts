@@ -3,7 +3,7 @@
  * backend rewrites for accounts (docs/architecture.md, "Seams"). Sign-up, invitations, setup,
  * the administrators' changes, profile and avatar changes and password resets all call it.
  */
-import { and, asc, count, eq, gte, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import type { Core } from "../../core";
 import { TIER } from "../../identity/rights";
 import { perInstance } from "../../platform/memo";
@@ -129,4 +129,45 @@ export function accountById(core: Core, id: string): typeof users.$inferSelect |
  */
 export function updateLockCounters(core: Core, id: string, change: Partial<Pick<NewAccount, "failedLogins" | "lockouts" | "lockedUntil">>): void {
   core.db.update(users).set(change).where(eq(users.id, id)).run();
+}
+
+/** Active accounts whose role is of `minTier` or above, by name (the built-in groups' members). */
+export function activeAccountsFromTier(core: Core, minTier: number) {
+  return core.db
+    .select({ id: users.id, displayName: users.displayName, email: users.email, avatarSha256: users.avatarSha256, avatarVariant: users.avatarVariant })
+    .from(users)
+    .innerJoin(roles, eq(users.roleId, roles.id))
+    .where(and(eq(users.status, USER_STATUS.Active), gte(roles.tier, minTier)))
+    .orderBy(asc(users.displayName))
+    .all();
+}
+
+/** Active administrators (tier Admin or above) without two-factor sign-in. */
+export function countAdministratorsWithoutTwoFactor(core: Core): number {
+  return core.db
+    .select({ id: users.id })
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(and(gte(roles.tier, 1), eq(users.status, 0), ne(users.totpEnabled, true)))
+    .all().length;
+}
+
+/** Display names of accounts, one statement per id (ids are the few who handled alerts). */
+export function displayNamesOf(core: Core, ids: string[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const id of ids) {
+    const u = core.db.select({ name: users.displayName }).from(users).where(eq(users.id, id)).get();
+    if (u) names.set(id, u.name);
+  }
+  return names;
+}
+
+/** E-mail addresses of accounts, by id (one statement). */
+export function emailsOf(core: Core, ids: string[]): Map<string, string> {
+  return new Map(ids.length ? core.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ids)).all().map((u) => [u.id, u.email]) : []);
+}
+
+/** Display names of accounts, by id (one statement). */
+export function accountNamesOf(core: Core, ids: string[]): Map<string, string> {
+  return new Map(ids.length ? core.db.select({ id: users.id, name: users.displayName }).from(users).where(inArray(users.id, ids)).all().map((u) => [u.id, u.name]) : []);
 }
