@@ -10,10 +10,10 @@ import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError } from "../platform/errors";
 import { accountOf, refuseLastAdministrator, targetOf, type AdminAccount } from "../users/admin-users";
-import { updateAccount, USER_STATUS } from "../users/store";
+import { updateAccount, USER_STATUS } from "../users/store/accounts";
 import { clearAllFailures } from "./lockout";
 import { deleteUserSessions } from "./sessions";
-import { deleteSessionsOf } from "./store";
+import { deleteSessionsOf } from "./store/sessions";
 
 /** POST /api/admin/users/{id}/revoke-sessions: signs the account out everywhere. */
 export function revokeAllSessions(core: Core, caller: UserCaller, userId: string): number {

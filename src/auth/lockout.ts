@@ -4,10 +4,10 @@ import { iso } from "../platform/clock";
 import { AppError } from "../platform/errors";
 import { formatIp, parseIp, unmapV4 } from "../platform/ip-ranges";
 import { getSettings, type Settings } from "../settings/service";
-import { accountById, updateLockCounters } from "../users/store";
+import { accountById, updateLockCounters } from "../users/store/accounts";
 import type { UserRow } from "../identity/caller";
 import { noteFailure } from "./notices";
-import { deleteFailurePair, deleteFailuresOf, failurePair, forgetOldFailures, recentFailures, restartRecentFailures, upsertFailurePair, type FailurePairRow } from "./store";
+import { deleteFailurePair, deleteFailuresOf, failurePair, forgetOldFailures, recentFailures, restartRecentFailures, upsertFailurePair, type FailurePairRow } from "./store/failures";
 
 /**
  * Lockout (docs/decisions.md, "Lockout"). Wrong passwords lock one account for one client address:

@@ -1,6 +1,6 @@
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
-import { noticeOf, takeNoticeRow, upsertNotice } from "./store";
+import { noticeOf, takeNoticeRow, upsertNotice } from "./store/failures";
 
 /** What the login answer tells the owner about wrong passwords since their previous sign-in. */
 export interface FailedSignIns {

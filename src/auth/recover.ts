@@ -18,10 +18,10 @@ import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
 import { invalid } from "../platform/errors";
 import { targetOf } from "../users/admin-users";
-import { updateAccount } from "../users/store";
+import { updateAccount } from "../users/store/accounts";
 import { clearAllFailures } from "./lockout";
 import { deleteUserSessions } from "./sessions";
-import { deleteUnusedResetLinks, insertResetLink, markResetLinkUsed, resetLinkByTokenHash } from "./store";
+import { deleteUnusedResetLinks, insertResetLink, markResetLinkUsed, resetLinkByTokenHash } from "./store/resets";
 
 export const RESET_LINK_HOURS = 24;
 const HOUR = 3_600_000;

@@ -4,7 +4,7 @@ import { iso } from "../platform/clock";
 import { AppError, invalid } from "../platform/errors";
 import { getSettings } from "../settings/service";
 import { findUserWithRoleByEmail, USER_STATUS } from "../users/service";
-import { updateAccount } from "../users/store";
+import { updateAccount } from "../users/store/accounts";
 import type { SessionRow, UserCaller, UserRow } from "../identity/caller";
 import { limiters } from "./limits";
 import { addressKey, clearAllFailures, clearFailures, currentLock, lockedError, lockSentence, recordFailure, recordLockedAttempt, type Via } from "./lockout";

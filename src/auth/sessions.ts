@@ -7,7 +7,7 @@ import { keptUntilWrite } from "../platform/db/kept-answers";
 import { notFound } from "../platform/errors";
 import { roles, users } from "../users/tables";
 import type { RoleRow, SessionRow, UserCaller, UserRow } from "../identity/caller";
-import { deleteSessionByHandle, deleteSessionById, deleteSessionsOf, insertSession, keepSessionLifetime, liveSessionsOf, otherSessionHandles, sessionWithAccount, slideSession } from "./store";
+import { deleteSessionByHandle, deleteSessionById, deleteSessionsOf, insertSession, keepSessionLifetime, liveSessionsOf, otherSessionHandles, sessionWithAccount, slideSession } from "./store/sessions";
 import { sessions } from "./tables";
 
 export const SESSION_COOKIE = "cairn_session";

@@ -7,7 +7,7 @@ import { newId } from "../platform/crypto";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { multiLine, singleLine } from "../platform/text";
 import { withAvatarUrl } from "../users/avatars";
-import { accountColumns, activeAccountsFromTier } from "../users/store";
+import { accountColumns, activeAccountsFromTier } from "../users/store/accounts";
 import { BUILT_IN_GROUPS, builtInGroup, builtInGroupIdsForTier } from "../identity/builtin-groups";
 import * as store from "./store";
 import type { GroupRow } from "./store";

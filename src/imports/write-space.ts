@@ -15,7 +15,7 @@ import { ContentSniffer } from "../attachments/sniff";
 import { comments } from "../comments/tables";
 import { recordEvent } from "../events/outbox";
 import { labels, pageLabels } from "../labels/tables";
-import { insertSpaceGrants } from "../access/store";
+import { insertSpaceGrants } from "../access/store/grants";
 import { OPERATION, PRINCIPAL } from "../access/tables";
 import { blobStore, type BlobLease } from "../platform/blobstore";
 import { iso } from "../platform/clock";

@@ -25,7 +25,7 @@ import { findSpaceById, findSpaceByKey, spaceFor, type Space } from "../spaces/s
 import { spaces } from "../spaces/tables";
 import { AVATAR_VARIANTS } from "../users/avatars";
 import { findUserWithRoleById, toAccount, type Account } from "../users/service";
-import { accountColumns, updateAccount } from "../users/store";
+import { accountColumns, updateAccount } from "../users/store/accounts";
 import { spaceIcons } from "./tables";
 import { type IncomingUpload, readImage, storeImage } from "./upload";
 

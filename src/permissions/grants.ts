@@ -5,7 +5,7 @@
  */
 import { requireRight } from "../identity/rights";
 import { requireAdminSpace } from "../access/spaces";
-import { countAdminGrants, deleteGrant, deleteGrantsOfSpace, grantOf, grantOfSpaceById, grantsOfSpace, insertSpaceGrants, setGrantOperation } from "../access/store";
+import { countAdminGrants, deleteGrant, deleteGrantsOfSpace, grantOf, grantOfSpaceById, grantsOfSpace, insertSpaceGrants, setGrantOperation } from "../access/store/grants";
 import { OPERATION, PRINCIPAL, type GrantRow } from "../access/tables";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import { requireReauth } from "../auth/service";

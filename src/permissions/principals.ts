@@ -3,7 +3,8 @@ import { PRINCIPAL } from "../access/tables";
 import type { Core } from "../core";
 import { groupExists, groupNamesOf } from "../groups/store";
 import { invalid } from "../platform/errors";
-import { accountColumns, accountNamesOf } from "../users/store";
+import { accountNamesOf } from "../users/store/account-lists";
+import { accountColumns } from "../users/store/accounts";
 
 export interface PrincipalRef {
   principalType: number;

@@ -8,7 +8,7 @@
 import { requireEditablePage, requireSignedInReader } from "../access/pages";
 import { principalParams } from "../access/principals";
 import { canAdminSpace } from "../access/spaces";
-import { deleteRestriction, deleteRestrictionsOfPage, insertRestrictions, restrictionOf, restrictionOfPageById, restrictionsOfPage, restrictionsUpFrom, restrictionTally } from "../access/store";
+import { deleteRestriction, deleteRestrictionsOfPage, insertRestrictions, restrictionOf, restrictionOfPageById, restrictionsOfPage, restrictionsUpFrom, restrictionTally } from "../access/store/restrictions";
 import type { RestrictionRow } from "../access/tables";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import type { Core } from "../core";

@@ -5,7 +5,7 @@
  */
 import { asc, count, eq, isNull } from "drizzle-orm";
 import { requireRight } from "../identity/rights";
-import { adminGrants } from "../access/store";
+import { adminGrants } from "../access/store/grants";
 import { requireUser, type Caller } from "../identity/caller";
 import { requireReauth } from "../auth/service";
 import type { Core } from "../core";

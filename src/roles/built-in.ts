@@ -9,7 +9,7 @@
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { BUILT_IN_ROLES, OWNER_RESERVED_RIGHTS, ROLE_ID } from "../identity/rights";
-import { roleById, updateRole } from "../users/store";
+import { roleById, updateRole } from "../users/store/roles";
 
 /**
  * Rights added to the defaults after the releases that did not record offers yet. A row with

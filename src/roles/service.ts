@@ -18,7 +18,8 @@ import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { singleLine } from "../platform/text";
-import { accountsHoldingRole, accountsPerRole, allRoles, countPendingInvitesOfRole, countRoles, deleteInvitesOfRole, deleteRole as deleteRoleRow, insertRoles, roleById, updateRole as updateRoleRow } from "../users/store";
+import { countPendingInvitesOfRole, deleteInvitesOfRole } from "../users/store/invites";
+import { accountsHoldingRole, accountsPerRole, allRoles, countRoles, deleteRole as deleteRoleRow, insertRoles, roleById, updateRole as updateRoleRow } from "../users/store/roles";
 import { insertRoleReview, latestRoleReview, roleNameTaken } from "./store";
 
 export const ROLE_NAME_MAX = 50;

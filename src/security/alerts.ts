@@ -12,8 +12,8 @@ import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { ALERT_STATUS } from "./kinds";
-import { displayNamesOf } from "../users/store";
-import { alertById, insertAlert, lastAlertResolvedAt, latestAlerts, unresolvedAlert, unresolvedAlertLevels, updateAlert } from "./store";
+import { displayNamesOf } from "../users/store/accounts";
+import { alertById, insertAlert, lastAlertResolvedAt, latestAlerts, unresolvedAlert, unresolvedAlertLevels, updateAlert } from "./store/alerts";
 import type { SecurityAlertRow } from "./tables";
 
 export const ALERT_NOTE_MAX = 1000;

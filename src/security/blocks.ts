@@ -18,7 +18,7 @@ import { newId } from "../platform/crypto";
 import { keptUntilWrite } from "../platform/db/kept-answers";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { formatIp, inCidr, parseCidr, parseIp, unmapV4, type Cidr, type IpBytes } from "../platform/ip-ranges";
-import { blockById, blockRanges, blocksWithAuthor, deleteBlock, insertBlock } from "./store";
+import { blockById, blockRanges, blocksWithAuthor, deleteBlock, insertBlock } from "./store/blocks";
 import { securityBlocks, type SecurityBlockRow } from "./tables";
 
 /** The narrowest prefixes a block may have: anything wider is almost surely a typo that locks everyone out. */

@@ -20,8 +20,8 @@ import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
 import { lastResolvedAt, raiseAlert } from "./alerts";
 import { ROLE_ACTIONS } from "./kinds";
-import { emailsOf } from "../users/store";
-import { entriesSince, firstSequenceSince } from "./store";
+import { emailsOf } from "../users/store/accounts";
+import { entriesSince, firstSequenceSince } from "./store/events";
 
 /** Thresholds and windows (GET /api/admin/security/limits shows them). */
 export const DETECTORS = {

@@ -3,19 +3,19 @@
  * kinds.ts), the limits in force with the active lockouts, and the overview. Alerts live in
  * alerts.ts, address blocks in blocks.ts, the detectors in detectors.ts.
  */
-import { locksInForce } from "../auth/store";
+import { locksInForce } from "../auth/store/failures";
 import type { Core } from "../core";
 import { requireRight } from "../identity/rights";
 import { requireUser, type Caller } from "../identity/caller";
 import { iso } from "../platform/clock";
 import { invalid } from "../platform/errors";
 import { getSettings } from "../settings/service";
-import { countAdministratorsWithoutTwoFactor } from "../users/store";
+import { countAdministratorsWithoutTwoFactor } from "../users/store/account-lists";
 import { unresolvedBySeverity } from "./alerts";
 import { activeBlockCount } from "./blocks";
 import { DETECTORS } from "./detectors";
 import { KIND_NAMES, SECURITY_KINDS, type SecurityKind } from "./kinds";
-import { countSince, firstSequenceSince, selectSecurityEvents } from "./store";
+import { countSince, firstSequenceSince, selectSecurityEvents } from "./store/events";
 
 export const EVENTS_TAKE_DEFAULT = 50;
 export const EVENTS_TAKE_MAX = 200;

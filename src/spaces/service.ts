@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableName, isNull, sql } from "drizzle-orm";
 import { canCreateSpace, readableSpaceFilter, spaceCapabilities, requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
-import { insertSpaceGrants } from "../access/store";
+import { insertSpaceGrants } from "../access/store/grants";
 import { OPERATION, PRINCIPAL } from "../access/tables";
 import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";

@@ -11,7 +11,7 @@ import { iso } from "../platform/clock";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { targetOf } from "../users/admin-users";
 import { tokenActivity } from "./admin-activity";
-import { allTokensWithOwner, latestTokenDay, revokeToken, revokeTokensOf, tokenDaySummary, tokenDaysSince, tokenWithOwnerTier } from "./store";
+import { allTokensWithOwner, latestTokenDay, revokeToken, revokeTokensOf, tokenDaySummary, tokenDaysSince, tokenWithOwnerTier } from "./store/admin";
 import { usageTracker } from "./usage";
 
 const DAY = 86_400_000;

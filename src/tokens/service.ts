@@ -10,7 +10,7 @@ import { AppError, invalid, notFound } from "../platform/errors";
 import { getSettings } from "../settings/service";
 import { USER_STATUS } from "../users/service";
 import { roles, users } from "../users/tables";
-import { insertToken, liveTokensOf, oldestTokenMadeSince, revokeOwnToken, tokensMadeSince, tokenWithOwner, type TokenRow } from "./store";
+import { insertToken, liveTokensOf, oldestTokenMadeSince, revokeOwnToken, tokensMadeSince, tokenWithOwner, type TokenRow } from "./store/tokens";
 import { apiTokens } from "./tables";
 import { usageTracker } from "./usage";
 

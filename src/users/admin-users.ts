@@ -1,7 +1,8 @@
 /**
- * Administering accounts (right users.manage): the list, role, status and ownership. The
- * sign-in side (suspension, unlock, sessions, reset links) is in src/auth/admin-sign-in.ts and
- * src/auth/recover.ts, a layer up.
+ * Administering accounts (right users.manage): the list, role and ownership. The sign-in side
+ * (suspension, unlock, sessions, reset links) is in src/auth/admin-sign-in.ts and
+ * src/auth/recover.ts, and revoking every token of an account in src/tokens/admin-tokens.ts, a
+ * layer up: each writes its own domain's tables.
  *
  * The rules every action on someone else's account passes (targetOf):
  * 1. nobody acts on the owner (403 owner_protected); the owner hands ownership on instead;
@@ -23,7 +24,9 @@ import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { avatarUrl } from "./avatars";
-import { adminAccountRows, countOtherActiveAdministrators, findUserWithRoleById, roleById, updateAccount, USER_STATUS } from "./store";
+import { adminAccountRows, countOtherActiveAdministrators } from "./store/account-lists";
+import { findUserWithRoleById, updateAccount, USER_STATUS } from "./store/accounts";
+import { roleById } from "./store/roles";
 import { rightsBeyond } from "./role-reach";
 
 export interface Target {

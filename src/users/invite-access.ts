@@ -8,7 +8,7 @@
  * get the same 400, so the answer tells nothing about spaces or roles the inviter cannot see.
  * The grants are applied when the invite is accepted, in the transaction that creates the account.
  */
-import { administeredLiveSpaces, insertInviteGrants, insertSpaceGrants, inviteGrantsWithSpaces } from "../access/store";
+import { administeredLiveSpaces, insertInviteGrants, insertSpaceGrants, inviteGrantsWithSpaces } from "../access/store/grants";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import type { RoleRow, UserCaller } from "../identity/caller";
@@ -18,7 +18,7 @@ import { newId } from "../platform/crypto";
 import { invalid } from "../platform/errors";
 import { OPERATION, PRINCIPAL } from "../access/tables";
 import { rightsBeyond } from "./role-reach";
-import { allRoles } from "./store";
+import { allRoles } from "./store/roles";
 
 /** The most spaces one invite names. */
 export const INVITE_SPACES_MAX = 50;

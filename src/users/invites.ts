@@ -5,9 +5,9 @@ import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
 import { invalid, notFound } from "../platform/errors";
 import { checkInviteGrants, checkInviteRole, grantsOfInvites, storeInviteGrants, type InviteGrant, type InviteGrantInput } from "./invite-access";
-import { deleteUnusedInvite, insertInvite, inviteByTokenHash, inviteRoleAndInviter, markInviteUsed, pendingInvitesWithRole, type InviteRow } from "./store";
+import { deleteUnusedInvite, insertInvite, inviteByTokenHash, inviteRoleAndInviter, markInviteUsed, pendingInvitesWithRole, type InviteRow } from "./store/invites";
 
-export { markInviteUsedBy } from "./store";
+export { markInviteUsedBy } from "./store/invites";
 
 export const INVITE_DEFAULT_DAYS = 7;
 export const INVITE_MAX_DAYS = 90;

@@ -12,9 +12,10 @@ import { avatarUrl, withAvatarUrl } from "./avatars";
 import { consumeInvite, markInviteUsedBy } from "./invites";
 import { applyInviteGrants } from "./invite-access";
 import { forgetSetupCode, requireSetupCode } from "./setup-code";
-import { accountIdByEmail, activeDirectory, anyAccount, countAccounts, findUserWithRoleById, insertAccount, insertRoles, updateAccount, accountColumns } from "./store";
+import { accountIdByEmail, activeDirectory, anyAccount, countAccounts, findUserWithRoleById, insertAccount, updateAccount, accountColumns } from "./store/accounts";
+import { insertRoles } from "./store/roles";
 
-export { findUserWithRoleByEmail, findUserWithRoleById, USER_STATUS } from "./store";
+export { findUserWithRoleByEmail, findUserWithRoleById, USER_STATUS } from "./store/accounts";
 
 /** Creates the built-in roles on first start; later starts leave their (editable) rights alone. */
 export function ensureBuiltInRoles(core: Core): void {
