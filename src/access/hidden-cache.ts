@@ -14,7 +14,7 @@ import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { keptUntilWrite } from "../platform/db/kept-answers";
 import { getSettings } from "../settings/service";
-import { hiddenPageIdList, notAmong, notHiddenLive } from "./queries";
+import { hiddenPageIdList, notAmong, notHiddenLive } from "./store/reads";
 import { principalParams } from "./principals";
 
 /** Ids kept at most, over every principal set; past it the cache starts again. */

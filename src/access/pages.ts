@@ -24,11 +24,11 @@ import { AppError, notFound } from "../platform/errors";
 import { PAGE_STATUS, pages, type PageMeta, type PageRow } from "../pages/tables";
 import type { SpaceRow } from "../spaces/tables";
 import { principalParams } from "./principals";
-import { anyCreatedByOthers, failedRestrictions, pageIdsWhere, restrictionsAboveOf, visiblePagesWhere } from "./queries";
+import { anyCreatedByOthers, failedRestrictions, pageIdsWhere, restrictionsAboveOf, visiblePagesWhere } from "./store/reads";
 import { notHiddenFilter } from "./hidden-cache";
 import { hasRight } from "../identity/rights";
 import { canAdminSpace, spaceArchived, spaceOperation } from "./spaces";
-import { OPERATION } from "../permissions/tables";
+import { OPERATION } from "./tables";
 
 export interface PageAccess {
   read: boolean;

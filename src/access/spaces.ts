@@ -20,9 +20,9 @@ import { AppError, notFound } from "../platform/errors";
 import { getSettings } from "../settings/service";
 import type { SpaceRow } from "../spaces/tables";
 import { principalParams } from "./principals";
-import { highestGrant } from "./queries";
+import { highestGrant } from "./store/reads";
 import { hasRight } from "../identity/rights";
-import { OPERATION, spaceGrants } from "../permissions/tables";
+import { OPERATION, spaceGrants } from "./tables";
 import { groupMembers } from "../groups/tables";
 
 /** No access at all: below View. */
@@ -106,4 +106,4 @@ export function requireAdminSpace(core: Core, caller: Caller, space: SpaceRow | 
 }
 
 /** SQL condition for lists: `column` (a space id) is readable by the caller (queries.ts). */
-export { administeredSpaceFilter, readableSpaceFilter } from "./queries";
+export { administeredSpaceFilter, readableSpaceFilter } from "./store/reads";

@@ -1,14 +1,13 @@
-import { and, count, eq, gt, isNull, lt, or, sum } from "drizzle-orm";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError } from "../platform/errors";
 import { formatIp, parseIp, unmapV4 } from "../platform/ip-ranges";
 import { getSettings, type Settings } from "../settings/service";
-import { users } from "../users/tables";
+import { accountById, updateLockCounters } from "../users/store/accounts";
 import type { UserRow } from "../identity/caller";
 import { noteFailure } from "./notices";
-import { signInFailures } from "./tables";
+import { deleteFailurePair, deleteFailuresOf, failurePair, forgetOldFailures, recentFailures, restartRecentFailures, upsertFailurePair, type FailurePairRow } from "./store/failures";
 
 /**
  * Lockout (docs/decisions.md, "Lockout"). Wrong passwords lock one account for one client address:
@@ -56,12 +55,11 @@ export function lockDurationSeconds(lockNumber: number, base: number, max: numbe
   return Math.min(base * 2 ** Math.max(0, lockNumber - 1), max);
 }
 
-type PairRow = typeof signInFailures.$inferSelect;
+type PairRow = FailurePairRow;
 
-const pairOf = (core: Core, userId: string, address: string): PairRow | undefined =>
-  core.db.select().from(signInFailures).where(and(eq(signInFailures.userId, userId), eq(signInFailures.address, address))).get();
+const pairOf = failurePair;
 
-const freshUser = (core: Core, userId: string): UserRow | undefined => core.db.select().from(users).where(eq(users.id, userId)).get();
+const freshUser = (core: Core, userId: string): UserRow | undefined => accountById(core, userId);
 
 function lockOf(now: number, s: Settings, user: UserRow, pair: PairRow | undefined): Lock | null {
   // users.failedLogins counts the wrong passwords checked since the account-wide lock began.
@@ -131,7 +129,7 @@ export function recordFailure(core: Core, userId: string, ip: string, via: Via):
     };
 
     const existing = lockOf(now, s, user, pairOf(core, userId, address));
-    core.db.update(users).set({ failedLogins: user.failedLogins + 1 }).where(eq(users.id, userId)).run();
+    updateLockCounters(core, userId, { failedLogins: user.failedLogins + 1 });
     if (existing?.scope === "account") {
       audit({ locked: true, lockedForSeconds: secondsLeft(core, existing), duringLock: true, everyAddress: true });
       return { lock: { ...existing, checksLeft: existing.checksLeft - 1 }, lockedNow: false };
@@ -181,45 +179,38 @@ function countForAddress(core: Core, s: Settings, userId: string, address: strin
     Object.assign(row, { failures: 0, checkedWhileLocked: 0, lockedUntil: iso(until) });
     lock = { scope: "address", until, checksLeft: s.lockoutThreshold };
   }
-  core.db.insert(signInFailures).values({ userId, address, ...row }).onConflictDoUpdate({ target: [signInFailures.userId, signInFailures.address], set: row }).run();
+  upsertFailurePair(core, userId, address, row);
   return lock;
 }
 
 /** The account-wide lock, on evidence of a spread-out attack only. */
 function maybeLockAccount(core: Core, s: Settings, user: UserRow, now: number): { lock: Lock; addresses: number } | null {
   const since = iso(now - s.lockoutAccountWindowSeconds * 1000);
-  const recent = core.db
-    .select({ failures: sum(signInFailures.recent).mapWith(Number), addresses: count() })
-    .from(signInFailures)
-    .where(and(eq(signInFailures.userId, user.id), gt(signInFailures.recentSince, since), gt(signInFailures.recent, 0)))
-    .get();
+  const recent = recentFailures(core, user.id, since);
   if (!recent || recent.failures < s.lockoutAccountFailures || recent.addresses < s.lockoutAccountAddresses) return null;
   const lockouts = user.lockouts + 1;
   const until = now + lockDurationSeconds(lockouts, s.lockoutBaseSeconds, s.lockoutMaxSeconds) * 1000;
-  core.db.update(users).set({ lockouts, lockedUntil: iso(until), failedLogins: 0 }).where(eq(users.id, user.id)).run();
+  updateLockCounters(core, user.id, { lockouts, lockedUntil: iso(until), failedLogins: 0 });
   // The evidence has been acted on: counting starts again, as it does after an address's lock.
-  core.db.update(signInFailures).set({ recent: 0 }).where(eq(signInFailures.userId, user.id)).run();
+  restartRecentFailures(core, user.id);
   return { lock: { scope: "account", until, checksLeft: s.lockoutThreshold }, addresses: recent.addresses };
 }
 
 function forgetOld(core: Core, userId: string, now: number): void {
-  core.db
-    .delete(signInFailures)
-    .where(and(eq(signInFailures.userId, userId), lt(signInFailures.lastFailureAt, iso(now - FORGET_AFTER_MS)), or(isNull(signInFailures.lockedUntil), lt(signInFailures.lockedUntil, iso(now)))))
-    .run();
+  forgetOldFailures(core, userId, iso(now - FORGET_AFTER_MS), iso(now));
 }
 
 /** Whether the account-wide counters hold anything (users.failedLogins, lockouts, lockedUntil). */
 const accountCounted = (user: UserRow | undefined) => user !== undefined && (user.failedLogins !== 0 || user.lockouts !== 0 || user.lockedUntil !== null);
 
-const resetAccountCounters = (core: Core, userId: string) => core.db.update(users).set({ failedLogins: 0, lockouts: 0, lockedUntil: null }).where(eq(users.id, userId)).run();
+const resetAccountCounters = (core: Core, userId: string) => updateLockCounters(core, userId, { failedLogins: 0, lockouts: 0, lockedUntil: null });
 
 /** The password was right: this address's history goes, and the account-wide counters. */
 export function clearFailures(core: Core, userId: string, ip: string): void {
   const address = addressKey(ip);
   if (!accountCounted(freshUser(core, userId)) && !pairOf(core, userId, address)) return;
   core.tx(() => {
-    core.db.delete(signInFailures).where(and(eq(signInFailures.userId, userId), eq(signInFailures.address, address))).run();
+    deleteFailurePair(core, userId, address);
     resetAccountCounters(core, userId);
   });
 }
@@ -231,7 +222,7 @@ export function clearFailures(core: Core, userId: string, ip: string): void {
  */
 export function clearAllFailures(core: Core, userId: string): boolean {
   return core.tx(() => {
-    const pairs = core.db.delete(signInFailures).where(eq(signInFailures.userId, userId)).returning({ address: signInFailures.address }).all().length;
+    const pairs = deleteFailuresOf(core, userId);
     const counted = accountCounted(freshUser(core, userId));
     if (counted) resetAccountCounters(core, userId);
     return pairs > 0 || counted;

@@ -1,7 +1,6 @@
-import { eq } from "drizzle-orm";
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
-import { signInNotices } from "./tables";
+import { noticeOf, takeNoticeRow, upsertNotice } from "./store/failures";
 
 /** What the login answer tells the owner about wrong passwords since their previous sign-in. */
 export interface FailedSignIns {
@@ -21,20 +20,16 @@ const MAX_ADDRESSES = 10;
 export function noteFailure(core: Core, userId: string, ip: string): void {
   const now = iso(core.clock.now());
   core.tx(() => {
-    const row = core.db.select().from(signInNotices).where(eq(signInNotices.userId, userId)).get();
+    const row = noticeOf(core, userId);
     const addresses = [ip, ...(row?.addresses ?? []).filter((a) => a !== ip)].slice(0, MAX_ADDRESSES);
-    core.db
-      .insert(signInNotices)
-      .values({ userId, count: 1, addresses, lastAt: now })
-      .onConflictDoUpdate({ target: signInNotices.userId, set: { count: (row?.count ?? 0) + 1, addresses, lastAt: now } })
-      .run();
+    upsertNotice(core, { userId, count: (row?.count ?? 0) + 1, addresses, lastAt: now });
   });
 }
 
 /** The notice for a successful sign-in, removed as it is read: shown once. */
 export function takeNotice(core: Core, userId: string): FailedSignIns | null {
   return core.tx(() => {
-    const row = core.db.delete(signInNotices).where(eq(signInNotices.userId, userId)).returning().get();
+    const row = takeNoticeRow(core, userId);
     return row ? { count: row.count, addresses: row.addresses, lastAt: row.lastAt } : null;
   });
 }

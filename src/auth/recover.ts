@@ -10,7 +10,6 @@
  *   tokens stay: a forgotten password is no sign that one leaked.
  * - Unknown, used and expired links give the same 400 on `token`.
  */
-import { and, eq, isNull } from "drizzle-orm";
 import type { UserCaller } from "../identity/caller";
 import { checkNewPassword, hashPassword } from "../identity/password";
 import type { Core } from "../core";
@@ -19,10 +18,10 @@ import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
 import { invalid } from "../platform/errors";
 import { targetOf } from "../users/admin-users";
-import { users } from "../users/tables";
+import { updateAccount } from "../users/store/accounts";
 import { clearAllFailures } from "./lockout";
 import { deleteUserSessions } from "./sessions";
-import { passwordResets } from "./tables";
+import { deleteUnusedResetLinks, insertResetLink, markResetLinkUsed, resetLinkByTokenHash } from "./store/resets";
 
 export const RESET_LINK_HOURS = 24;
 const HOUR = 3_600_000;
@@ -36,9 +35,9 @@ export function createResetLink(core: Core, caller: UserCaller, userId: string) 
   const expiresAt = iso(now + RESET_LINK_HOURS * HOUR);
   core.tx(() => {
     targetOf(core, caller, userId);
-    const replaced = core.db.delete(passwordResets).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt))).returning({ id: passwordResets.id }).all().length;
+    const replaced = deleteUnusedResetLinks(core, userId);
     const id = newId();
-    core.db.insert(passwordResets).values({ id, userId, tokenHash: sha256Hex(token), createdById: caller.user.id, expiresAt, usedAt: null, createdAt: iso(now) }).run();
+    insertResetLink(core, { id, userId, tokenHash: sha256Hex(token), createdById: caller.user.id, expiresAt, usedAt: null, createdAt: iso(now) });
     recordEvent(core, { type: "user.password_reset_link", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { linkId: id, expiresAt, replaced, emailed: false } });
   });
   const path = `/reset-password?token=${token}`;
@@ -49,7 +48,7 @@ export function createResetLink(core: Core, caller: UserCaller, userId: string) 
 const badToken = () => invalid("token", "is not a valid reset link: it may have expired or been used already; ask an administrator for a new one");
 
 function liveLink(core: Core, token: string) {
-  const row = core.db.select().from(passwordResets).where(eq(passwordResets.tokenHash, sha256Hex(token))).get();
+  const row = resetLinkByTokenHash(core, sha256Hex(token));
   if (!row || row.usedAt !== null || Date.parse(row.expiresAt) <= core.clock.now()) return null;
   return row;
 }
@@ -64,8 +63,8 @@ export async function useResetLink(core: Core, input: { token: string; newPasswo
     const link = liveLink(core, input.token);
     if (!link) throw badToken();
     const now = iso(core.clock.now());
-    core.db.update(passwordResets).set({ usedAt: now }).where(eq(passwordResets.id, link.id)).run();
-    core.db.update(users).set({ passwordHash: hash, updatedAt: now }).where(eq(users.id, link.userId)).run();
+    markResetLinkUsed(core, link.id, now);
+    updateAccount(core, link.userId, { passwordHash: hash }, now);
     const sessionsSignedOut = deleteUserSessions(core, link.userId, null);
     const lockoutCleared = clearAllFailures(core, link.userId);
     recordEvent(core, { type: "user.password_reset", targetType: "user", targetId: link.userId, spaceId: null, actorId: link.userId, ip: input.ip, data: { via: "link", linkId: link.id, sessionsSignedOut, lockoutCleared } });

@@ -1,11 +1,10 @@
-import { eq } from "drizzle-orm";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError, invalid } from "../platform/errors";
 import { getSettings } from "../settings/service";
 import { findUserWithRoleByEmail, USER_STATUS } from "../users/service";
-import { users } from "../users/tables";
+import { updateAccount } from "../users/store/accounts";
 import type { SessionRow, UserCaller, UserRow } from "../identity/caller";
 import { limiters } from "./limits";
 import { addressKey, clearAllFailures, clearFailures, currentLock, lockedError, lockSentence, recordFailure, recordLockedAttempt, type Via } from "./lockout";
@@ -138,7 +137,7 @@ export async function changePassword(core: Core, caller: SessionCaller, currentP
   if (newPassword === currentPassword) throw invalid("newPassword", "must differ from the current password");
   const hash = await hashPassword(newPassword);
   return core.tx(() => {
-    core.db.update(users).set({ passwordHash: hash, updatedAt: iso(core.clock.now()) }).where(eq(users.id, caller.user.id)).run();
+    updateAccount(core, caller.user.id, { passwordHash: hash }, iso(core.clock.now()));
     const signedOut = deleteUserSessions(core, caller.user.id, caller.session.id);
     recordEvent(core, { type: "user.password_changed", targetType: "user", targetId: caller.user.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { otherSessionsSignedOut: signedOut } });
     return rotateSession(core, caller.session, core.clock.now());
@@ -166,7 +165,7 @@ export async function resetPassword(core: Core, user: UserRow, newPassword: stri
   await checkNewPassword(newPassword, "password");
   const hash = await hashPassword(newPassword);
   return core.tx(() => {
-    core.db.update(users).set({ passwordHash: hash, updatedAt: iso(core.clock.now()) }).where(eq(users.id, user.id)).run();
+    updateAccount(core, user.id, { passwordHash: hash }, iso(core.clock.now()));
     const sessionsSignedOut = deleteUserSessions(core, user.id, null);
     const lockoutCleared = clearAllFailures(core, user.id);
     recordEvent(core, { type: "user.password_reset", targetType: "user", targetId: user.id, spaceId: null, actorId: null, ip: null, data: { via, sessionsSignedOut, lockoutCleared } });

@@ -1,13 +1,13 @@
-import { and, desc, eq, getTableName, gt, ne, sql } from "drizzle-orm";
+import { getTableName } from "drizzle-orm";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
-import { perInstance } from "../platform/memo";
 import { keptUntilWrite } from "../platform/db/kept-answers";
 import { notFound } from "../platform/errors";
 import { roles, users } from "../users/tables";
 import type { RoleRow, SessionRow, UserCaller, UserRow } from "../identity/caller";
+import { deleteSessionByHandle, deleteSessionById, deleteSessionsOf, insertSession, keepSessionLifetime, liveSessionsOf, otherSessionHandles, sessionWithAccount, slideSession } from "./store/sessions";
 import { sessions } from "./tables";
 
 export const SESSION_COOKIE = "cairn_session";
@@ -38,20 +38,9 @@ export function createSession(core: Core, userId: string, meta: { ip: string; us
     ip: meta.ip,
     userAgent: meta.userAgent?.slice(0, 300) ?? null,
   };
-  core.tx(() => core.db.insert(sessions).values(row).run());
+  core.tx(() => insertSession(core, row));
   return { value, row };
 }
-
-// Prepared once per instance: this runs on every browser request.
-const sessionLookup = perInstance((core: Core) =>
-  core.db
-    .select({ session: sessions, user: users, role: roles })
-    .from(sessions)
-    .innerJoin(users, eq(sessions.userId, users.id))
-    .innerJoin(roles, eq(users.roleId, roles.id))
-    .where(eq(sessions.id, sql.placeholder("id")))
-    .prepare(),
-);
 
 type FoundSession = { session: SessionRow; user: UserRow; role: RoleRow };
 
@@ -73,13 +62,13 @@ const keptSessions = keptUntilWrite<FoundSession | null>("sessions", 10_000, und
 export function findSession(core: Core, value: string): FoundSession | null {
   const now = core.clock.now();
   const id = sha256Hex(value);
-  const found = keptSessions(core.stamp, id, () => sessionLookup(core).get({ id }) ?? null);
+  const found = keptSessions(core.stamp, id, () => sessionWithAccount(core, id) ?? null);
   const at = iso(now);
   // ISO times compare as text, as they did in SQL.
   if (!found || found.session.expiresAt <= at || found.session.absoluteExpiresAt <= at) return null;
   if (now - Date.parse(found.session.lastSeenAt) > MINUTE) {
     const expiresAt = iso(Math.min(now + SESSION_IDLE_MS, Date.parse(found.session.absoluteExpiresAt)));
-    core.bookkeeping(() => core.db.update(sessions).set({ lastSeenAt: at, expiresAt }).where(eq(sessions.id, found.session.id)).run());
+    core.bookkeeping(() => slideSession(core, found.session.id, at, expiresAt));
     // The kept answer moves along (a new object: callers may hold the old one).
     found.session = { ...found.session, lastSeenAt: at, expiresAt };
   }
@@ -89,43 +78,33 @@ export function findSession(core: Core, value: string): FoundSession | null {
 /** Sign-out of the caller's own session (user.logout). */
 export function deleteSession(core: Core, caller: UserCaller & { session: SessionRow }): void {
   core.tx(() => {
-    core.db.delete(sessions).where(eq(sessions.id, caller.session.id)).run();
+    deleteSessionById(core, caller.session.id);
     recordEvent(core, { type: "user.logout", targetType: "user", targetId: caller.user.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { sessionId: caller.session.handle } });
   });
 }
 
 /** Sign-out everywhere else: keeps only the session with id keepId (or none). */
 export function deleteUserSessions(core: Core, userId: string, keepId: string | null): number {
-  return core.tx(() => {
-    const where = keepId ? and(eq(sessions.userId, userId), ne(sessions.id, keepId)) : eq(sessions.userId, userId);
-    return core.db.delete(sessions).where(where).returning({ id: sessions.id }).all().length;
-  });
+  return core.tx(() => deleteSessionsOf(core, userId, keepId));
 }
 
 export function listSessions(core: Core, userId: string, currentId: string) {
   const now = iso(core.clock.now());
-  return core.db
-    .select()
-    .from(sessions)
-    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now), gt(sessions.absoluteExpiresAt, now)))
-    .orderBy(desc(sessions.lastSeenAt))
-    .all()
-    .map((s) => ({ id: s.handle, createdAt: s.createdAt, lastSeenAt: s.lastSeenAt, expiresAt: s.expiresAt, ip: s.ip, userAgent: s.userAgent, current: s.id === currentId }));
+  return liveSessionsOf(core, userId, now).map((s) => ({ id: s.handle, createdAt: s.createdAt, lastSeenAt: s.lastSeenAt, expiresAt: s.expiresAt, ip: s.ip, userAgent: s.userAgent, current: s.id === currentId }));
 }
 
 /** DELETE /me/sessions/others: one session.revoked per session signed out. */
 export function revokeOtherSessions(core: Core, caller: UserCaller & { session: SessionRow }): void {
   core.tx(() => {
-    const others = core.db.select({ handle: sessions.handle }).from(sessions).where(and(eq(sessions.userId, caller.user.id), ne(sessions.id, caller.session.id))).all();
+    const others = otherSessionHandles(core, caller.user.id, caller.session.id);
     deleteUserSessions(core, caller.user.id, caller.session.id);
-    for (const s of others) revoked(core, caller, s.handle);
+    for (const handle of others) revoked(core, caller, handle);
   });
 }
 
 export function revokeSessionByHandle(core: Core, caller: UserCaller, handle: string): void {
   core.tx(() => {
-    const gone = core.db.delete(sessions).where(and(eq(sessions.userId, caller.user.id), eq(sessions.handle, handle))).returning({ id: sessions.id }).all();
-    if (gone.length === 0) throw notFound();
+    if (!deleteSessionByHandle(core, caller.user.id, handle)) throw notFound();
     revoked(core, caller, handle);
   });
 }
@@ -140,10 +119,10 @@ function revoked(core: Core, caller: UserCaller, handle: string): void {
  */
 export function rotateSession(core: Core, old: SessionRow, reauthAt: number | null): NewSession {
   return core.tx(() => {
-    core.db.delete(sessions).where(eq(sessions.id, old.id)).run();
+    deleteSessionById(core, old.id);
     const next = createSession(core, old.userId, { ip: old.ip ?? "", userAgent: old.userAgent, reauthAt });
     // Keep the original absolute lifetime: re-authenticating does not extend it past 90 days.
-    core.db.update(sessions).set({ createdAt: old.createdAt, absoluteExpiresAt: old.absoluteExpiresAt }).where(eq(sessions.id, next.row.id)).run();
+    keepSessionLifetime(core, next.row.id, old.createdAt, old.absoluteExpiresAt);
     return { value: next.value, row: { ...next.row, createdAt: old.createdAt, absoluteExpiresAt: old.absoluteExpiresAt } };
   });
 }
@@ -162,7 +141,7 @@ export function cookieLifetimeSeconds(core: Core, row: SessionRow): number {
 /** Cairn ends a session it no longer trusts (too many wrong passwords in it): session.revoked, by nobody. */
 export function endSession(core: Core, caller: UserCaller & { session: SessionRow }, reason: string): void {
   core.tx(() => {
-    core.db.delete(sessions).where(eq(sessions.id, caller.session.id)).run();
+    deleteSessionById(core, caller.session.id);
     recordEvent(core, { type: "session.revoked", targetType: "session", targetId: caller.session.handle, spaceId: null, actorId: null, ip: caller.ip, data: { userId: caller.user.id, reason } });
   });
 }

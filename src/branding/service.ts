@@ -5,7 +5,7 @@
  * /api/instance on every first load); every change needs branding.manage and a recent
  * re-authentication (docs/permissions.md), and is audited in its own transaction.
  */
-import { eq, getTableName } from "drizzle-orm";
+import { getTableName } from "drizzle-orm";
 import { requireReauth } from "../auth/service";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
@@ -18,6 +18,7 @@ import { getSettings } from "../settings/service";
 import { deleteUnusedBlobs } from "../attachments/blob-refs";
 import { checkAccent, normaliseHex, type AccentVerdict } from "./contrast";
 import { BRANDING_DEFAULTS, BRANDING_FIELDS, checkBranding, effectiveAccent, valuesOfRow, type BrandingValues } from "./rules";
+import { brandingFileBlob, brandingFileRows, brandingRow, deleteAllBranding, deleteBrandingFile, upsertBranding, upsertBrandingFile } from "./store";
 import { branding, brandingFiles, type BrandingFileRow } from "./tables";
 
 export const SLOTS = ["logo", "logo-dark", "favicon"] as const;
@@ -67,9 +68,9 @@ const kept = keptUntilWrite<Stored>("branding", 1, undefined, { tables: [{ table
 
 function stored(core: Core): Stored {
   return kept(core.stamp, "branding", () => {
-    const row = core.db.select().from(branding).where(eq(branding.id, 1)).get();
+    const row = brandingRow(core);
     const files = new Map<Slot, BrandingFileRow>();
-    for (const f of core.db.select().from(brandingFiles).all()) if ((SLOTS as readonly string[]).includes(f.slot)) files.set(f.slot as Slot, f);
+    for (const f of brandingFileRows(core)) if ((SLOTS as readonly string[]).includes(f.slot)) files.set(f.slot as Slot, f);
     return { values: valuesOfRow(row), updatedAt: row?.updatedAt ?? null, files };
   });
 }
@@ -152,7 +153,7 @@ export function updateBranding(core: Core, caller: Caller, input: Record<string,
   if (Object.keys(changes).length === 0) return answer(core);
   core.tx(() => {
     const row = { ...next, updatedAt: iso(core.clock.now()), updatedById: user.user.id };
-    core.db.insert(branding).values({ id: 1, ...row }).onConflictDoUpdate({ target: branding.id, set: row }).run();
+    upsertBranding(core, row);
     recordEvent(core, { type: "branding.updated", targetType: "branding", targetId: "instance", spaceId: null, actorId: user.user.id, ip: user.ip, data: { changes } });
   });
   return answer(core);
@@ -162,8 +163,7 @@ export function updateBranding(core: Core, caller: Caller, input: Record<string,
 export function resetBranding(core: Core, caller: Caller): Branding {
   const user = changer(core, caller);
   core.tx(() => {
-    const had = core.db.delete(branding).returning({ id: branding.id }).all().length > 0;
-    const files = core.db.delete(brandingFiles).returning({ slot: brandingFiles.slot, sha256: brandingFiles.sha256 }).all();
+    const { had, files } = deleteAllBranding(core);
     if (!had && files.length === 0) return;
     recordEvent(core, { type: "branding.reset", targetType: "branding", targetId: "instance", spaceId: null, actorId: user.user.id, ip: user.ip, data: { removedFiles: files.map((f) => f.slot) } });
     deleteUnusedBlobs(core, files.map((f) => f.sha256));
@@ -175,7 +175,7 @@ export function resetBranding(core: Core, caller: Caller): Branding {
 export function removeBrandingFile(core: Core, caller: Caller, slot: Slot): void {
   const user = changer(core, caller);
   core.tx(() => {
-    const gone = core.db.delete(brandingFiles).where(eq(brandingFiles.slot, slot)).returning().get();
+    const gone = deleteBrandingFile(core, slot);
     if (!gone) return;
     recordEvent(core, { type: "branding.file_removed", targetType: "branding", targetId: slot, spaceId: null, actorId: user.user.id, ip: user.ip, data: { slot, sha256: gone.sha256 } });
     deleteUnusedBlobs(core, [gone.sha256]);
@@ -186,11 +186,10 @@ export function removeBrandingFile(core: Core, caller: Caller, slot: Slot): void
 export function storeBrandingFile(core: Core, user: UserCaller, slot: Slot, file: { sha256: string; contentType: string; size: number; width: number | null; height: number | null }): BrandingFile {
   const now = iso(core.clock.now());
   core.tx(() => {
-    const old = core.db.select({ sha256: brandingFiles.sha256 }).from(brandingFiles).where(eq(brandingFiles.slot, slot)).get();
-    const row = { ...file, updatedAt: now, updatedById: user.user.id };
-    core.db.insert(brandingFiles).values({ slot, ...row }).onConflictDoUpdate({ target: brandingFiles.slot, set: row }).run();
+    const old = brandingFileBlob(core, slot);
+    upsertBrandingFile(core, { slot, ...file, updatedAt: now, updatedById: user.user.id });
     recordEvent(core, { type: "branding.file_uploaded", targetType: "branding", targetId: slot, spaceId: null, actorId: user.user.id, ip: user.ip, data: { slot, sha256: file.sha256, contentType: file.contentType, size: file.size } });
-    if (old && old.sha256 !== file.sha256) deleteUnusedBlobs(core, [old.sha256]);
+    if (old && old !== file.sha256) deleteUnusedBlobs(core, [old]);
   });
   return fileOf(slot, { slot, ...file, updatedAt: now, updatedById: user.user.id })!;
 }

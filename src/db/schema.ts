@@ -15,7 +15,7 @@ export * from "../templates/tables";
 export * from "../attachments/tables";
 export * from "../watches/tables";
 export * from "../notifications/tables";
-export * from "../permissions/tables";
+export * from "../access/tables";
 export * from "../platform/jobs/tables";
 export * from "../collab/tables";
 export * from "../branding/tables";

@@ -15,7 +15,8 @@ import { ContentSniffer } from "../attachments/sniff";
 import { comments } from "../comments/tables";
 import { recordEvent } from "../events/outbox";
 import { labels, pageLabels } from "../labels/tables";
-import { OPERATION, PRINCIPAL, spaceGrants } from "../permissions/tables";
+import { insertSpaceGrants } from "../access/store/grants";
+import { OPERATION, PRINCIPAL } from "../access/tables";
 import { blobStore, type BlobLease } from "../platform/blobstore";
 import { iso } from "../platform/clock";
 import { fsyncPathOffLoop } from "../platform/fsync-off-loop";
@@ -263,7 +264,7 @@ export function publishStaged(core: Core, plan: ImportPlan, actor: { id: string;
     const staged = core.db.select({ stagedAt: spaces.stagedAt }).from(spaces).where(eq(spaces.id, plan.spaceId)).get();
     if (!staged?.stagedAt) throw new Error(`the staged space ${plan.key} is gone`);
     // The importer is the space's administrator, and nobody else has a grant: private until shared.
-    core.db.insert(spaceGrants).values({ id: newId(), spaceId: plan.spaceId, principalType: PRINCIPAL.User, principalId: actor.id, operation: OPERATION.Admin, createdById: actor.id, createdAt: now }).run();
+    insertSpaceGrants(core, [{ id: newId(), spaceId: plan.spaceId, principalType: PRINCIPAL.User, principalId: actor.id, operation: OPERATION.Admin, createdById: actor.id, createdAt: now }]);
     writeLabels(core, plan, actor.id, now);
     insertAll(plan.templates, (batch) => core.db.insert(templates).values(batch).run());
     // Its creation is the moment it appears.

@@ -25,7 +25,7 @@ import { findSpaceById, findSpaceByKey, spaceFor, type Space } from "../spaces/s
 import { spaces } from "../spaces/tables";
 import { AVATAR_VARIANTS } from "../users/avatars";
 import { findUserWithRoleById, toAccount, type Account } from "../users/service";
-import { users } from "../users/tables";
+import { accountColumns, updateAccount } from "../users/store/accounts";
 import { dropSpaceIcon, putSpaceIcon, spaceIconOf } from "./store";
 import { type IncomingUpload, readImage, storeImage } from "./upload";
 
@@ -56,9 +56,9 @@ async function openBlob(core: Core, sha256: string, contentType: string): Promis
 /** GET /api/media/avatars/{userId}: signed in (401); 404 when the account has no uploaded avatar. */
 export async function openAvatar(core: Core, caller: Caller, userId: string): Promise<StoredImage> {
   requireUser(caller);
-  const row = core.db.select({ sha256: users.avatarSha256 }).from(users).where(eq(users.id, userId)).get();
-  if (!row?.sha256) throw notFound("No avatar uploaded");
-  return openBlob(core, row.sha256, "image/webp");
+  const sha256 = accountColumns(core, userId, ["avatarSha256"])?.avatarSha256;
+  if (!sha256) throw notFound("No avatar uploaded");
+  return openBlob(core, sha256, "image/webp");
 }
 
 /** PUT /api/media/avatars/me: the caller's own avatar, from a browser session. Answers the account. */
@@ -89,9 +89,9 @@ export function setAvatarVariant(core: Core, caller: Caller, variant: number): A
   const me = requireSession(caller);
   if (!Number.isInteger(variant) || variant < 0 || variant >= AVATAR_VARIANTS) throw invalid("variant", `must be a whole number from 0 to ${AVATAR_VARIANTS - 1}`);
   return core.tx(() => {
-    const before = core.db.select({ variant: users.avatarVariant }).from(users).where(eq(users.id, me.user.id)).get()?.variant ?? 0;
+    const before = accountColumns(core, me.user.id, ["avatarVariant"])?.avatarVariant ?? 0;
     if (before !== variant) {
-      core.db.update(users).set({ avatarVariant: variant, updatedAt: iso(core.clock.now()) }).where(eq(users.id, me.user.id)).run();
+      updateAccount(core, me.user.id, { avatarVariant: variant }, iso(core.clock.now()));
       recordEvent(core, { type: "user.updated", targetType: "user", targetId: me.user.id, spaceId: null, actorId: me.user.id, ip: me.ip, data: { avatarVariant: { from: before, to: variant } } });
     }
     return account(core, me.user.id);
@@ -100,9 +100,9 @@ export function setAvatarVariant(core: Core, caller: Caller, variant: number): A
 
 /** Inside a transaction: points the account at a new avatar blob (or none); the old one may go. */
 function setAvatar(core: Core, userId: string, sha256: string | null): string | null {
-  const before = core.db.select({ sha256: users.avatarSha256 }).from(users).where(eq(users.id, userId)).get()?.sha256 ?? null;
+  const before = accountColumns(core, userId, ["avatarSha256"])?.avatarSha256 ?? null;
   if (before === sha256) return before;
-  core.db.update(users).set({ avatarSha256: sha256, updatedAt: iso(core.clock.now()) }).where(eq(users.id, userId)).run();
+  updateAccount(core, userId, { avatarSha256: sha256 }, iso(core.clock.now()));
   if (before) deleteUnusedBlobs(core, [before]);
   return before;
 }

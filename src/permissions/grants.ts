@@ -3,10 +3,10 @@
  * admins list and change them; an instance administrator who is not one gets in through
  * recover-access, which leaves an explicit grant and an audit entry behind.
  */
-import { and, count, eq } from "drizzle-orm";
 import { requireRight } from "../identity/rights";
 import { requireAdminSpace } from "../access/spaces";
-import { OPERATION, PRINCIPAL, spaceGrants, type GrantRow } from "./tables";
+import { countAdminGrants, deleteGrant, deleteGrantsOfSpace, grantOf, grantOfSpaceById, grantsOfSpace, insertSpaceGrants, setGrantOperation } from "../access/store/grants";
+import { OPERATION, PRINCIPAL, type GrantRow } from "../access/tables";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import { requireReauth } from "../auth/service";
 import type { Core } from "../core";
@@ -41,15 +41,11 @@ function toGrants(core: Core, rows: GrantRow[]): Grant[] {
 const oneGrant = (core: Core, row: GrantRow) => toGrants(core, [row])[0];
 
 function adminGrantCount(core: Core, spaceId: string): number {
-  return core.db.select({ n: count() }).from(spaceGrants).where(and(eq(spaceGrants.spaceId, spaceId), eq(spaceGrants.operation, OPERATION.Admin))).get()!.n;
+  return countAdminGrants(core, spaceId);
 }
 
 function findGrant(core: Core, spaceId: string, ref: PrincipalRef): GrantRow | undefined {
-  return core.db
-    .select()
-    .from(spaceGrants)
-    .where(and(eq(spaceGrants.spaceId, spaceId), eq(spaceGrants.principalType, ref.principalType), eq(spaceGrants.principalId, ref.principalId)))
-    .get();
+  return grantOf(core, spaceId, ref.principalType, ref.principalId);
 }
 
 function grantEvent(core: Core, caller: UserCaller, type: EventType, space: SpaceRow, data: Record<string, unknown>): void {
@@ -63,18 +59,18 @@ function grantEvent(core: Core, caller: UserCaller, type: EventType, space: Spac
 function upsertGrant(core: Core, caller: UserCaller, space: SpaceRow, ref: PrincipalRef, operation: number): { row: GrantRow; before: number | null } {
   const existing = findGrant(core, space.id, ref);
   if (existing) {
-    if (existing.operation !== operation) core.db.update(spaceGrants).set({ operation }).where(eq(spaceGrants.id, existing.id)).run();
+    if (existing.operation !== operation) setGrantOperation(core, existing.id, operation);
     return { row: { ...existing, operation }, before: existing.operation };
   }
   const row: GrantRow = { id: newId(), spaceId: space.id, principalType: ref.principalType, principalId: ref.principalId, operation, createdById: caller.user.id, createdAt: iso(core.clock.now()) };
-  core.db.insert(spaceGrants).values(row).run();
+  insertSpaceGrants(core, [row]);
   return { row, before: null };
 }
 
 /** GET /api/spaces/{key}/permissions: the space's grants, Admin first, each naming its principal. */
 export function listGrants(core: Core, caller: Caller, key: string): Grant[] {
   const space = requireAdminSpace(core, caller, findSpaceByKey(core, key));
-  return toGrants(core, core.db.select().from(spaceGrants).where(eq(spaceGrants.spaceId, space.id)).all());
+  return toGrants(core, grantsOfSpace(core, space.id));
 }
 
 /**
@@ -104,13 +100,13 @@ export function revokeGrant(core: Core, caller: Caller, key: string, id: string)
   const user = requireUser(caller);
   core.tx(() => {
     const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
-    const row = core.db.select().from(spaceGrants).where(and(eq(spaceGrants.id, id), eq(spaceGrants.spaceId, space.id))).get();
+    const row = grantOfSpaceById(core, space.id, id);
     if (!row) throw notFound("Permission not found");
     if (row.operation === OPERATION.Admin && adminGrantCount(core, space.id) === 1) {
       throw invalid("id", "is the space's last Admin grant; give Admin to someone else first");
     }
     const [named] = withPrincipalNames(core, [row]);
-    core.db.delete(spaceGrants).where(eq(spaceGrants.id, row.id)).run();
+    deleteGrant(core, row.id);
     grantEvent(core, user, "space.permission_revoked", space, { principalType: row.principalType, principalId: row.principalId, principalName: named.principalName, operation: row.operation });
   });
 }
@@ -130,7 +126,7 @@ export function resetGrants(core: Core, caller: Caller, key: string): void {
     // 2.
     const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
     // 3.
-    const removed = core.db.delete(spaceGrants).where(eq(spaceGrants.spaceId, space.id)).returning().all();
+    const removed = deleteGrantsOfSpace(core, space.id);
     upsertGrant(core, user, space, { principalType: PRINCIPAL.User, principalId: user.user.id }, OPERATION.Admin);
     grantEvent(core, user, "space.permissions_reset", space, { removed: removed.map((r) => ({ principalType: r.principalType, principalId: r.principalId, operation: r.operation })) });
   });

@@ -1,10 +1,10 @@
 /** The people grants and restrictions name: checking they exist, and their names for lists. */
-import { eq, inArray } from "drizzle-orm";
-import { PRINCIPAL } from "./tables";
+import { PRINCIPAL } from "../access/tables";
 import type { Core } from "../core";
-import { groups } from "../groups/tables";
+import { groupExists, groupNamesOf } from "../groups/store";
 import { invalid } from "../platform/errors";
-import { users } from "../users/tables";
+import { accountNamesOf } from "../users/store/account-lists";
+import { accountColumns } from "../users/store/accounts";
 
 export interface PrincipalRef {
   principalType: number;
@@ -15,8 +15,8 @@ export interface PrincipalRef {
 export function requireExistingPrincipal(core: Core, ref: PrincipalRef): void {
   const found =
     ref.principalType === PRINCIPAL.User
-      ? core.db.select({ id: users.id }).from(users).where(eq(users.id, ref.principalId)).get()
-      : core.db.select({ id: groups.id }).from(groups).where(eq(groups.id, ref.principalId)).get();
+      ? accountColumns(core, ref.principalId, ["id"]) !== undefined
+      : groupExists(core, ref.principalId);
   if (!found) throw invalid("principalId", ref.principalType === PRINCIPAL.User ? "is not an account on this instance" : "is not a group on this instance");
 }
 
@@ -28,7 +28,7 @@ export function withPrincipalNames<T extends PrincipalRef>(core: Core, rows: T[]
   const ids = (type: number) => [...new Set(rows.filter((r) => r.principalType === type).map((r) => r.principalId))];
   const userIds = ids(PRINCIPAL.User);
   const groupIds = ids(PRINCIPAL.Group);
-  const userNames = new Map(userIds.length ? core.db.select({ id: users.id, name: users.displayName }).from(users).where(inArray(users.id, userIds)).all().map((u) => [u.id, u.name]) : []);
-  const groupNames = new Map(groupIds.length ? core.db.select({ id: groups.id, name: groups.name }).from(groups).where(inArray(groups.id, groupIds)).all().map((g) => [g.id, g.name]) : []);
+  const userNames = accountNamesOf(core, userIds);
+  const groupNames = groupNamesOf(core, groupIds);
   return rows.map((r) => ({ ...r, principalName: (r.principalType === PRINCIPAL.User ? userNames : groupNames).get(r.principalId) ?? null }));
 }

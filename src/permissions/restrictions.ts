@@ -5,11 +5,11 @@
  * themselves out by accident, and a restriction only ever narrows who may do something (naming
  * someone never gives them more than their space grant).
  */
-import { and, asc, eq } from "drizzle-orm";
 import { requireEditablePage, requireSignedInReader } from "../access/pages";
 import { principalParams } from "../access/principals";
 import { canAdminSpace } from "../access/spaces";
-import { pageRestrictions, type RestrictionRow } from "./tables";
+import { deleteRestriction, deleteRestrictionsOfPage, insertRestrictions, restrictionOf, restrictionOfPageById, restrictionsOfPage, restrictionsUpFrom, restrictionTally } from "../access/store/restrictions";
+import type { RestrictionRow } from "../access/tables";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
@@ -20,7 +20,6 @@ import { findPage } from "../pages/store";
 import type { PageRow } from "../pages/tables";
 import type { SpaceRow } from "../spaces/tables";
 import { requireExistingPrincipal, withPrincipalNames, type PrincipalRef } from "./principals";
-import { restrictionsUpFrom, restrictionTally } from "./queries";
 
 /**
  * A restriction as the API answers it (docs/api.md, "Response shapes"), plus where it is set:
@@ -90,15 +89,11 @@ export function addRestriction(core: Core, caller: Caller, pageId: string, input
     // 2.
     requireExistingPrincipal(core, input);
     // 3.
-    const existing = core.db
-      .select()
-      .from(pageRestrictions)
-      .where(and(eq(pageRestrictions.pageId, page.id), eq(pageRestrictions.operation, input.operation), eq(pageRestrictions.principalType, input.principalType), eq(pageRestrictions.principalId, input.principalId)))
-      .get();
+    const existing = restrictionOf(core, page.id, input.operation, input.principalType, input.principalId);
     if (existing) return { restriction: toRestrictions(core, page.id, [existing])[0], created: false };
     // 4.
     const row: RestrictionRow = { id: newId(), pageId: page.id, operation: input.operation, principalType: input.principalType, principalId: input.principalId, createdById: user.user.id, createdAt: iso(core.clock.now()) };
-    core.db.insert(pageRestrictions).values(row).run();
+    insertRestrictions(core, [row]);
     if (!canAdminSpace(core, user, space) && !leavesCallerIn(core, user, page.id, input.operation)) {
       throw invalid("principalId", "must name you or a group you are in: a restriction that leaves you out would shut you out of this page (name yourself first, then others)");
     }
@@ -117,9 +112,9 @@ export function removeRestriction(core: Core, caller: Caller, pageId: string, id
   const user = requireUser(caller);
   core.tx(() => {
     const { page, space } = requireEditablePage(core, user, findPage(core, pageId));
-    const row = core.db.select().from(pageRestrictions).where(and(eq(pageRestrictions.id, id), eq(pageRestrictions.pageId, page.id))).get();
+    const row = restrictionOfPageById(core, page.id, id);
     if (!row) throw notFound("Restriction not found");
-    core.db.delete(pageRestrictions).where(eq(pageRestrictions.id, row.id)).run();
+    deleteRestriction(core, row.id);
     if (!canAdminSpace(core, user, space) && !leavesCallerIn(core, user, page.id, row.operation)) {
       throw invalid("id", "would leave a restriction that does not name you, shutting you out; remove the others first, or all of it");
     }
@@ -133,11 +128,7 @@ export function clearRestrictions(core: Core, caller: Caller, pageId: string, op
   const user = requireUser(caller);
   core.tx(() => {
     const { page, space } = requireEditablePage(core, user, findPage(core, pageId));
-    const removed = core.db
-      .delete(pageRestrictions)
-      .where(and(eq(pageRestrictions.pageId, page.id), operation === undefined ? undefined : eq(pageRestrictions.operation, operation)))
-      .returning()
-      .all();
+    const removed = deleteRestrictionsOfPage(core, page.id, operation);
     for (const row of removed.sort((a, b) => a.operation - b.operation || a.createdAt.localeCompare(b.createdAt))) {
       restrictionEvent(core, user, "page.restriction_removed", page, space, { restrictionId: row.id, operation: row.operation, principalType: row.principalType, principalId: row.principalId });
     }
@@ -146,11 +137,11 @@ export function clearRestrictions(core: Core, caller: Caller, pageId: string, op
 
 /** A copied page carries the restrictions set on its source (inside the copy's transaction; no events). */
 export function copyRestrictions(core: Core, caller: UserCaller, fromPageId: string, toPageId: string): void {
-  const rows = core.db.select().from(pageRestrictions).where(eq(pageRestrictions.pageId, fromPageId)).orderBy(asc(pageRestrictions.createdAt)).all();
+  const rows = restrictionsOfPage(core, fromPageId);
   if (rows.length === 0) return;
   const now = iso(core.clock.now());
-  core.db
-    .insert(pageRestrictions)
-    .values(rows.map((r) => ({ id: newId(), pageId: toPageId, operation: r.operation, principalType: r.principalType, principalId: r.principalId, createdById: caller.user.id, createdAt: now })))
-    .run();
+  insertRestrictions(
+    core,
+    rows.map((r) => ({ id: newId(), pageId: toPageId, operation: r.operation, principalType: r.principalType, principalId: r.principalId, createdById: caller.user.id, createdAt: now })),
+  );
 }

@@ -5,7 +5,7 @@
  */
 import { asc, count, eq, isNull } from "drizzle-orm";
 import { requireRight } from "../identity/rights";
-import { OPERATION, spaceGrants } from "./tables";
+import { adminGrants } from "../access/store/grants";
 import { requireUser, type Caller } from "../identity/caller";
 import { requireReauth } from "../auth/service";
 import type { Core } from "../core";
@@ -40,11 +40,7 @@ export function listAllSpaces(core: Core, caller: Caller): AdminSpace[] {
   );
   const admins = withPrincipalNames(
     core,
-    core.db
-      .select({ spaceId: spaceGrants.spaceId, principalType: spaceGrants.principalType, principalId: spaceGrants.principalId })
-      .from(spaceGrants)
-      .where(eq(spaceGrants.operation, OPERATION.Admin))
-      .all(),
+    adminGrants(core),
   );
   return rows.map((row) => ({
     ...toSpace(row),

@@ -6,11 +6,10 @@
  * start-up a default right not yet offered is granted once and recorded as offered; an offered
  * right missing from the role was removed on purpose and is left alone.
  */
-import { eq } from "drizzle-orm";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { BUILT_IN_ROLES, OWNER_RESERVED_RIGHTS, ROLE_ID } from "../identity/rights";
-import { roles } from "../users/tables";
+import { roleById, updateRole } from "../users/store/roles";
 
 /**
  * Rights added to the defaults after the releases that did not record offers yet. A row with
@@ -24,7 +23,7 @@ const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a,
 export function reconcileBuiltInRoles(core: Core): void {
   core.tx(() => {
     for (const def of BUILT_IN_ROLES) {
-      const row = core.db.select().from(roles).where(eq(roles.id, def.id)).get();
+      const row = roleById(core, def.id);
       if (!row) continue;
       const defaults: readonly string[] = def.permissions;
       const offered = row.offered ?? defaults.filter((r) => !ADDED_SINCE_OFFERS_WERE_RECORDED.includes(r));
@@ -33,11 +32,7 @@ export function reconcileBuiltInRoles(core: Core): void {
       if (def.id === ROLE_ID.owner) added = union(added, OWNER_RESERVED_RIGHTS.filter((r) => !row.permissions.includes(r)));
       const nextOffered = union(offered, defaults);
       if (!added.length && row.offered !== null && nextOffered.length === row.offered.length) continue;
-      core.db
-        .update(roles)
-        .set({ permissions: union(row.permissions, added), offered: nextOffered })
-        .where(eq(roles.id, def.id))
-        .run();
+      updateRole(core, def.id, { permissions: union(row.permissions, added), offered: nextOffered });
       if (added.length) {
         recordEvent(core, {
           type: "role.permissions_changed",

@@ -9,7 +9,6 @@
  * - a role takes effect on the next request: callers are resolved from the database on every
  *   request (sessions) or from a cache every write empties (tokens).
  */
-import { and, count, desc, eq, gt, isNull } from "drizzle-orm";
 import { requireReauth } from "../auth/service";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
@@ -19,9 +18,9 @@ import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { singleLine } from "../platform/text";
-import { invites, roles, users } from "../users/tables";
-import { roleNameTaken } from "./queries";
-import { roleReviews } from "./tables";
+import { countPendingInvitesOfRole, deleteInvitesOfRole } from "../users/store/invites";
+import { accountsHoldingRole, accountsPerRole, allRoles, countRoles, deleteRole as deleteRoleRow, insertRoles, roleById, updateRole as updateRoleRow } from "../users/store/roles";
+import { insertRoleReview, latestRoleReview, roleNameTaken } from "./store";
 
 export const ROLE_NAME_MAX = 50;
 export const ROLE_DESCRIPTION_MAX = 300;
@@ -50,7 +49,7 @@ function toView(role: RoleRow, accounts: number) {
 export type RoleView = ReturnType<typeof toView>;
 
 function accountsOf(core: Core, roleId: string): number {
-  return core.db.select({ n: count() }).from(users).where(eq(users.roleId, roleId)).get()!.n;
+  return accountsHoldingRole(core, roleId);
 }
 
 function manager(caller: Caller): UserCaller {
@@ -60,7 +59,7 @@ function manager(caller: Caller): UserCaller {
 }
 
 function findRole(core: Core, id: string): RoleRow {
-  const role = core.db.select().from(roles).where(eq(roles.id, id)).get();
+  const role = roleById(core, id);
   if (!role) throw notFound("No such role");
   return role;
 }
@@ -101,27 +100,10 @@ const audit = (core: Core, user: UserCaller, type: "role.created" | "role.update
 /** GET /api/admin/roles: every role (built-in first, then custom by name), the rights catalogue and the last review. */
 export function listRoles(core: Core, caller: Caller) {
   manager(caller);
-  const counts = new Map(
-    core.db
-      .select({ roleId: users.roleId, n: count() })
-      .from(users)
-      .groupBy(users.roleId)
-      .all()
-      .map((r) => [r.roleId, r.n]),
-  );
+  const counts = accountsPerRole(core);
   const builtInOrder = BUILT_IN_ROLES.map((r) => r.id as string);
-  const all = core.db
-    .select()
-    .from(roles)
-    .all()
-    .sort((a, b) => (a.builtIn === b.builtIn ? (a.builtIn ? builtInOrder.indexOf(a.id) - builtInOrder.indexOf(b.id) : a.name.localeCompare(b.name)) : a.builtIn ? -1 : 1));
-  const review = core.db
-    .select({ reviewedAt: roleReviews.reviewedAt, id: users.id, displayName: users.displayName })
-    .from(roleReviews)
-    .leftJoin(users, eq(roleReviews.reviewedById, users.id))
-    .orderBy(desc(roleReviews.reviewedAt))
-    .limit(1)
-    .get();
+  const all = allRoles(core).sort((a, b) => (a.builtIn === b.builtIn ? (a.builtIn ? builtInOrder.indexOf(a.id) - builtInOrder.indexOf(b.id) : a.name.localeCompare(b.name)) : a.builtIn ? -1 : 1));
+  const review = latestRoleReview(core);
   return {
     roles: all.map((r) => toView(r, counts.get(r.id) ?? 0)),
     areas: [...RIGHT_AREAS],
@@ -147,7 +129,7 @@ export function createRole(core: Core, caller: Caller, input: NewRole): RoleView
   if (input.tier > user.role.tier) throw new AppError("forbidden", { field: "tier", detail: "You cannot create a role above your own role's tier." });
   let permissions: string[] = [];
   if (input.copyFrom !== undefined) {
-    const source = core.db.select().from(roles).where(eq(roles.id, input.copyFrom)).get();
+    const source = roleById(core, input.copyFrom);
     if (!source) throw invalid("copyFrom", "is not a role");
     permissions = inCatalogueOrder(source.permissions);
     requireMayGrant(user, permissions);
@@ -155,7 +137,7 @@ export function createRole(core: Core, caller: Caller, input: NewRole): RoleView
   return core.tx(() => {
     requireFreeName(core, name, null);
     const row: RoleRow = { id: newId(), name, description, tier: input.tier, builtIn: false, permissions, offered: null, createdAt: iso(core.clock.now()) };
-    core.db.insert(roles).values(row).run();
+    insertRoles(core, [row]);
     audit(core, user, "role.created", row, { tier: row.tier, permissions, copyFrom: input.copyFrom ?? null });
     return toView(row, 0);
   });
@@ -173,7 +155,7 @@ export function updateRole(core: Core, caller: Caller, id: string, input: { name
   return core.tx(() => {
     requireFreeName(core, name, role.id);
     if (name !== role.name || description !== role.description) {
-      core.db.update(roles).set({ name, description }).where(eq(roles.id, id)).run();
+      updateRoleRow(core, id, { name, description });
       audit(core, user, "role.updated", role, { from: { name: role.name, description: role.description }, to: { name, description } });
     }
     return toView({ ...role, name, description }, accountsOf(core, id));
@@ -194,14 +176,10 @@ export function deleteRole(core: Core, caller: Caller, id: string): void {
     const held = accountsOf(core, id);
     if (held > 0) throw new AppError("conflict", { detail: `${held} account${held === 1 ? "" : "s"} hold${held === 1 ? "s" : ""} the role ${role.name}: give ${held === 1 ? "it" : "them"} another role first.`, extra: { accounts: held } });
     const now = iso(core.clock.now());
-    const pending = core.db
-      .select({ n: count() })
-      .from(invites)
-      .where(and(eq(invites.roleId, id), isNull(invites.usedAt), gt(invites.expiresAt, now)))
-      .get()!.n;
+    const pending = countPendingInvitesOfRole(core, id, now);
     if (pending > 0) throw new AppError("conflict", { detail: `${pending} pending invite${pending === 1 ? "" : "s"} would give the role ${role.name}: withdraw ${pending === 1 ? "it" : "them"} first.`, extra: { invites: pending } });
-    core.db.delete(invites).where(eq(invites.roleId, id)).run();
-    core.db.delete(roles).where(eq(roles.id, id)).run();
+    deleteInvitesOfRole(core, id);
+    deleteRoleRow(core, id);
     audit(core, user, "role.deleted", role, { tier: role.tier, permissions: role.permissions });
   });
 }
@@ -212,7 +190,7 @@ function writePermissions(core: Core, user: UserCaller, role: RoleRow, next: str
   requireMayGrant(user, added);
   return core.tx(() => {
     if (added.length || removed.length || type === "role.reset") {
-      core.db.update(roles).set({ permissions: next }).where(eq(roles.id, role.id)).run();
+      updateRoleRow(core, role.id, { permissions: next });
       audit(core, user, type, role, { added, removed });
     }
     return toView({ ...role, permissions: next }, accountsOf(core, role.id));
@@ -251,8 +229,8 @@ export function reviewRoles(core: Core, caller: Caller): { reviewedAt: string; r
   const user = manager(caller);
   return core.tx(() => {
     const row = { id: newId(), reviewedAt: iso(core.clock.now()), reviewedById: user.user.id };
-    core.db.insert(roleReviews).values(row).run();
-    recordEvent(core, { type: "roles.reviewed", targetType: "role", targetId: row.id, spaceId: null, actorId: user.user.id, ip: user.ip, data: { roles: core.db.select({ n: count() }).from(roles).get()!.n } });
+    insertRoleReview(core, row);
+    recordEvent(core, { type: "roles.reviewed", targetType: "role", targetId: row.id, spaceId: null, actorId: user.user.id, ip: user.ip, data: { roles: countRoles(core) } });
     return { reviewedAt: row.reviewedAt, reviewedBy: { id: user.user.id, displayName: user.user.displayName } };
   });
 }

@@ -4,7 +4,6 @@
  * Resolved; a resolved alert stays resolved (the next hit opens a new one). Every move is
  * audited in the same transaction.
  */
-import { and, desc, eq, max, ne } from "drizzle-orm";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { requireRight } from "../identity/rights";
@@ -12,9 +11,10 @@ import { requireUser, type Caller } from "../identity/caller";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { AppError, invalid, notFound } from "../platform/errors";
-import { users } from "../users/tables";
 import { ALERT_STATUS } from "./kinds";
-import { securityAlerts, type SecurityAlertRow } from "./tables";
+import { displayNamesOf } from "../users/store/accounts";
+import { alertById, insertAlert, lastAlertResolvedAt, latestAlerts, unresolvedAlert, unresolvedAlertLevels, updateAlert } from "./store/alerts";
+import type { SecurityAlertRow } from "./tables";
 
 export const ALERT_NOTE_MAX = 1000;
 export const ALERTS_TAKE_MAX = 200;
@@ -29,34 +29,20 @@ export function raiseAlert(core: Core, detector: string, subject: string, severi
 
 function upsertAlert(core: Core, detector: string, subject: string, severity: number, summary: string, details: Record<string, unknown>): void {
   const now = iso(core.clock.now());
-  const open = core.db
-    .select()
-    .from(securityAlerts)
-    .where(and(eq(securityAlerts.detector, detector), eq(securityAlerts.subject, subject), ne(securityAlerts.status, ALERT_STATUS.Resolved)))
-    .get();
+  const open = unresolvedAlert(core, detector, subject);
   if (open) {
-    core.db
-      .update(securityAlerts)
-      .set({ hits: open.hits + 1, lastSeenAt: now, summary, details, severity: Math.max(open.severity, severity) })
-      .where(eq(securityAlerts.id, open.id))
-      .run();
+    updateAlert(core, open.id, { hits: open.hits + 1, lastSeenAt: now, summary, details, severity: Math.max(open.severity, severity) });
     return;
   }
   const id = newId();
-  core.db.insert(securityAlerts).values({ id, detector, subject, severity, status: ALERT_STATUS.Open, summary, details, hits: 1, createdAt: now, lastSeenAt: now }).run();
+  insertAlert(core, { id, detector, subject, severity, status: ALERT_STATUS.Open, summary, details, hits: 1, createdAt: now, lastSeenAt: now });
   recordEvent(core, { type: "security.alert_raised", targetType: "security_alert", targetId: id, spaceId: null, actorId: null, data: { detector, subject, severity, summary } });
   core.log.warn("security alert", { detector, subject, summary });
 }
 
 /** When an administrator last resolved this subject's alert, if ever. */
 export function lastResolvedAt(core: Core, detector: string, subject: string): string | null {
-  return (
-    core.db
-      .select({ at: max(securityAlerts.resolvedAt) })
-      .from(securityAlerts)
-      .where(and(eq(securityAlerts.detector, detector), eq(securityAlerts.subject, subject)))
-      .get()?.at ?? null
-  );
+  return lastAlertResolvedAt(core, detector, subject);
 }
 
 export function toAlert(row: SecurityAlertRow, names: Map<string, string>) {
@@ -83,11 +69,7 @@ export type Alert = ReturnType<typeof toAlert>;
 
 function withNames(core: Core, rows: SecurityAlertRow[]): Alert[] {
   const ids = [...new Set(rows.flatMap((r) => [r.acknowledgedById, r.resolvedById].filter((x): x is string => x !== null)))];
-  const names = new Map<string, string>();
-  for (const id of ids) {
-    const u = core.db.select({ name: users.displayName }).from(users).where(eq(users.id, id)).get();
-    if (u) names.set(id, u.name);
-  }
+  const names = displayNamesOf(core, ids);
   return rows.map((r) => toAlert(r, names));
 }
 
@@ -97,13 +79,7 @@ export function listAlerts(core: Core, caller: Caller, query: { status?: number;
   if (query.status !== undefined && ![0, 1, 2].includes(query.status)) throw invalid("status", "must be 0 (open), 1 (acknowledged) or 2 (resolved)");
   const take = query.take ?? 100;
   if (!Number.isInteger(take) || take < 1 || take > ALERTS_TAKE_MAX) throw invalid("take", `must be a whole number from 1 to ${ALERTS_TAKE_MAX}`);
-  const rows = core.db
-    .select()
-    .from(securityAlerts)
-    .where(query.status === undefined ? undefined : eq(securityAlerts.status, query.status))
-    .orderBy(desc(securityAlerts.lastSeenAt), desc(securityAlerts.id))
-    .limit(take)
-    .all();
+  const rows = latestAlerts(core, query.status, take);
   return withNames(core, rows);
 }
 
@@ -123,18 +99,14 @@ export function moveAlert(core: Core, caller: Caller, id: string, to: "acknowled
   requireRight(user, "security.manage");
   const note = cleanNote(body.note);
   return core.tx(() => {
-    const row = core.db.select().from(securityAlerts).where(eq(securityAlerts.id, id)).get();
+    const row = alertById(core, id);
     if (!row) throw notFound("Alert not found");
     const status = to === "acknowledged" ? ALERT_STATUS.Acknowledged : ALERT_STATUS.Resolved;
     if (row.status === ALERT_STATUS.Resolved && status === ALERT_STATUS.Acknowledged) throw new AppError("conflict", { detail: "This alert is already resolved; a new one opens if the detector sees more." });
     if (row.status === status) return withNames(core, [row])[0];
     const now = iso(core.clock.now());
     const change = status === ALERT_STATUS.Acknowledged ? { acknowledgedAt: now, acknowledgedById: user.user.id } : { resolvedAt: now, resolvedById: user.user.id };
-    core.db
-      .update(securityAlerts)
-      .set({ status, ...change, note: note ?? row.note })
-      .where(eq(securityAlerts.id, id))
-      .run();
+    updateAlert(core, id, { status, ...change, note: note ?? row.note });
     recordEvent(core, {
       type: to === "acknowledged" ? "security.alert_acknowledged" : "security.alert_resolved",
       targetType: "security_alert",
@@ -144,13 +116,13 @@ export function moveAlert(core: Core, caller: Caller, id: string, to: "acknowled
       ip: user.ip,
       data: { detector: row.detector, subject: row.subject, summary: row.summary, note },
     });
-    return withNames(core, [core.db.select().from(securityAlerts).where(eq(securityAlerts.id, id)).get()!])[0];
+    return withNames(core, [alertById(core, id)!])[0];
   });
 }
 
 /** Open and acknowledged alerts by severity (the overview). */
 export function unresolvedBySeverity(core: Core): { info: number; warning: number; critical: number; acknowledged: number } {
-  const rows = core.db.select({ severity: securityAlerts.severity, status: securityAlerts.status }).from(securityAlerts).where(ne(securityAlerts.status, ALERT_STATUS.Resolved)).all();
+  const rows = unresolvedAlertLevels(core);
   const open = rows.filter((r) => r.status === ALERT_STATUS.Open);
   return {
     info: open.filter((r) => r.severity === 0).length,

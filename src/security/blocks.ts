@@ -8,7 +8,7 @@
  * address parse and a prefix comparison per block. Expiry is checked at match time, so an
  * expired block stops applying on the second it ends without anything being rewritten.
  */
-import { asc, eq, getTableName } from "drizzle-orm";
+import { getTableName } from "drizzle-orm";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { requireRight } from "../identity/rights";
@@ -16,10 +16,9 @@ import { requireUser, type Caller } from "../identity/caller";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { keptUntilWrite } from "../platform/db/kept-answers";
-import { perInstance } from "../platform/memo";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { formatIp, inCidr, parseCidr, parseIp, unmapV4, type Cidr, type IpBytes } from "../platform/ip-ranges";
-import { users } from "../users/tables";
+import { blockById, blockRanges, blocksWithAuthor, deleteBlock, insertBlock } from "./store/blocks";
 import { securityBlocks, type SecurityBlockRow } from "./tables";
 
 /** The narrowest prefixes a block may have: anything wider is almost surely a typo that locks everyone out. */
@@ -36,14 +35,10 @@ interface ActiveBlock {
 
 // Kept until a block is added or removed (or another process commits): page edits leave it.
 const keptBlocks = keptUntilWrite<ActiveBlock[]>("security blocks", 4, undefined, { tables: [{ table: getTableName(securityBlocks) }] });
-// Prepared once per database: worked out again after every write.
-const allBlocks = perInstance((core: Core) => core.db.select({ cidr: securityBlocks.cidr, expiresAt: securityBlocks.expiresAt }).from(securityBlocks).prepare());
 
 function activeBlocks(core: Core): ActiveBlock[] {
   return keptBlocks(core.stamp, "blocks", () =>
-    allBlocks(core)
-      .all()
-      .flatMap((row) => {
+    blockRanges(core).flatMap((row) => {
         const net = parseCidr(row.cidr);
         return net ? [{ net, until: row.expiresAt ? Date.parse(row.expiresAt) : Infinity }] : [];
       }),
@@ -110,12 +105,7 @@ export type Block = ReturnType<typeof toBlock>;
 export function listBlocks(core: Core, caller: Caller): Block[] {
   requireRight(requireUser(caller), "security.manage");
   const now = core.clock.now();
-  return core.db
-    .select({ row: securityBlocks, createdByName: users.displayName })
-    .from(securityBlocks)
-    .leftJoin(users, eq(users.id, securityBlocks.createdById))
-    .orderBy(asc(securityBlocks.createdAt))
-    .all()
+  return blocksWithAuthor(core)
     .map(({ row, createdByName }) => toBlock({ ...row, createdByName }, now))
     .reverse();
 }
@@ -146,7 +136,7 @@ export function addBlock(core: Core, caller: Caller, input: NewBlock): Block {
   const hours = input.expiresInHours ?? null;
   const row: SecurityBlockRow = { id: newId(), cidr: cidrText(net), reason, createdById: user.user.id, createdAt: iso(now), expiresAt: hours === null ? null : iso(now + hours * 3_600_000) };
   core.tx(() => {
-    core.db.insert(securityBlocks).values(row).run();
+    insertBlock(core, row);
     recordEvent(core, { type: "security.block_added", targetType: "security_block", targetId: row.id, spaceId: null, actorId: user.user.id, ip: user.ip, data: { cidr: row.cidr, reason, expiresAt: row.expiresAt } });
   });
   return toBlock({ ...row, createdByName: user.user.displayName }, now);
@@ -157,9 +147,9 @@ export function removeBlock(core: Core, caller: Caller, id: string): void {
   const user = requireUser(caller);
   requireRight(user, "security.manage");
   core.tx(() => {
-    const row = core.db.select().from(securityBlocks).where(eq(securityBlocks.id, id)).get();
+    const row = blockById(core, id);
     if (!row) throw notFound("Block not found");
-    core.db.delete(securityBlocks).where(eq(securityBlocks.id, id)).run();
+    deleteBlock(core, id);
     recordEvent(core, { type: "security.block_removed", targetType: "security_block", targetId: row.id, spaceId: null, actorId: user.user.id, ip: user.ip, data: { cidr: row.cidr, reason: row.reason } });
   });
 }

@@ -13,16 +13,15 @@
  * Work noted but not yet run when the process stops is lost: the next event of the same
  * subject counts the whole window again from the audit log, so at most a late alert.
  */
-import { inArray } from "drizzle-orm";
 import type { Core } from "../core";
 import { onEventRecorded } from "../events/outbox";
 import { GROUP_ID } from "../identity/builtin-groups";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
-import { users } from "../users/tables";
 import { lastResolvedAt, raiseAlert } from "./alerts";
 import { ROLE_ACTIONS } from "./kinds";
-import { entriesSince, firstSequenceSince } from "./queries";
+import { emailsOf } from "../users/store/accounts";
+import { entriesSince, firstSequenceSince } from "./store/events";
 
 /** Thresholds and windows (GET /api/admin/security/limits shows them). */
 export const DETECTORS = {
@@ -110,9 +109,6 @@ class Windows {
     return seq;
   }
 }
-
-const emailsOf = (core: Core, ids: string[]) =>
-  new Map(ids.length ? core.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ids)).all().map((u) => [u.id, u.email]) : []);
 
 const nameOf = (core: Core, id: string) => emailsOf(core, [id]).get(id) ?? "a deleted account";
 

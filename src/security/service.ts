@@ -3,20 +3,19 @@
  * kinds.ts), the limits in force with the active lockouts, and the overview. Alerts live in
  * alerts.ts, address blocks in blocks.ts, the detectors in detectors.ts.
  */
-import { and, eq, gt, gte, ne } from "drizzle-orm";
-import { signInFailures } from "../auth/tables";
+import { locksInForce } from "../auth/store/failures";
 import type { Core } from "../core";
 import { requireRight } from "../identity/rights";
 import { requireUser, type Caller } from "../identity/caller";
 import { iso } from "../platform/clock";
 import { invalid } from "../platform/errors";
 import { getSettings } from "../settings/service";
-import { roles, users } from "../users/tables";
+import { countAdministratorsWithoutTwoFactor } from "../users/store/account-lists";
 import { unresolvedBySeverity } from "./alerts";
 import { activeBlockCount } from "./blocks";
 import { DETECTORS } from "./detectors";
 import { KIND_NAMES, SECURITY_KINDS, type SecurityKind } from "./kinds";
-import { countSince, firstSequenceSince, selectSecurityEvents } from "./queries";
+import { countSince, firstSequenceSince, selectSecurityEvents } from "./store/events";
 
 export const EVENTS_TAKE_DEFAULT = 50;
 export const EVENTS_TAKE_MAX = 200;
@@ -58,18 +57,9 @@ export const securityKinds = () => KIND_NAMES.map((name) => ({ name, label: SECU
 /** Locks in force now: per (account, address) and account-wide. */
 function activeLockouts(core: Core) {
   const now = iso(core.clock.now());
-  const byAddress = core.db
-    .select({ userId: signInFailures.userId, email: users.email, displayName: users.displayName, address: signInFailures.address, until: signInFailures.lockedUntil })
-    .from(signInFailures)
-    .innerJoin(users, eq(users.id, signInFailures.userId))
-    .where(gt(signInFailures.lockedUntil, now))
-    .all();
-  const everyAddress = core.db
-    .select({ userId: users.id, email: users.email, displayName: users.displayName, until: users.lockedUntil })
-    .from(users)
-    .where(gt(users.lockedUntil, now))
-    .all()
-    .map((u) => ({ ...u, address: null as string | null }));
+  const locks = locksInForce(core, now);
+  const byAddress = locks.byAddress;
+  const everyAddress = locks.everyAddress.map((u) => ({ ...u, address: null as string | null }));
   return [...everyAddress, ...byAddress].map((l) => ({ ...l, until: l.until!, scope: l.address === null ? ("account" as const) : ("address" as const) })).sort((a, b) => b.until.localeCompare(a.until));
 }
 
@@ -96,12 +86,7 @@ export function securityLimits(core: Core, caller: Caller) {
 
 /** Active administrators (tier ≥ Admin) without two-factor sign-in. */
 function adminsWithoutTwoFactor(core: Core): number {
-  return core.db
-    .select({ id: users.id })
-    .from(users)
-    .innerJoin(roles, eq(roles.id, users.roleId))
-    .where(and(gte(roles.tier, 1), eq(users.status, 0), ne(users.totpEnabled, true)))
-    .all().length;
+  return countAdministratorsWithoutTwoFactor(core);
 }
 
 /** GET /api/admin/security/overview. */

@@ -1,4 +1,4 @@
-import { eq, getTableName } from "drizzle-orm";
+import { getTableName } from "drizzle-orm";
 import { hasRight, requireRight } from "../identity/rights";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import type { Core } from "../core";
@@ -7,9 +7,9 @@ import { iso } from "../platform/clock";
 import { AppError, invalid } from "../platform/errors";
 import { parseCidr, type Cidr } from "../platform/ip-ranges";
 import { keptUntilWrite } from "../platform/db/kept-answers";
-import { perInstance } from "../platform/memo";
 import { SETTING_DEFAULTS, type SettingKey, type Settings } from "./defaults";
 import { checkSettings, isSecret, keepsRule, SETTING_KEYS, SETTING_RULES, wideningKeys } from "./rules";
+import { deleteStoredSetting, storedSettings, upsertSetting } from "./store";
 import { settings } from "./tables";
 
 export { SETTING_DEFAULTS, type SettingKey, type Settings } from "./defaults";
@@ -18,13 +18,11 @@ export { SETTING_DEFAULTS, type SettingKey, type Settings } from "./defaults";
 // change: a write here, a rolled-back one, or one by another process (cairn commands beside a
 // running server). Page edits leave it as it is.
 const kept = keptUntilWrite<Settings>("settings", 1, undefined, { tables: [{ table: getTableName(settings) }] });
-// Prepared once per database: worked out again after every write.
-const allSettings = perInstance((core: Core) => core.db.select().from(settings).prepare());
 
 export function getSettings(core: Core): Settings {
   return kept(core.stamp, "settings", () => {
     const current: Settings = { ...SETTING_DEFAULTS };
-    for (const row of allSettings(core).all()) {
+    for (const row of storedSettings(core)) {
       // A value that breaks its rule (edited by hand) is not used: the default stands.
       if (Object.hasOwn(SETTING_DEFAULTS, row.key) && keepsRule(row.key as SettingKey, row.value)) (current as Record<string, unknown>)[row.key] = row.value;
     }
@@ -57,11 +55,7 @@ export function setSetting<K extends SettingKey>(core: Core, key: K, value: Sett
   core.tx(() => {
     const now = iso(core.clock.now());
     const from = getSetting(core, key);
-    core.db
-      .insert(settings)
-      .values({ key, value, updatedAt: now })
-      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } })
-      .run();
+    upsertSetting(core, key, value, now);
     settingChanged(core, by, key, from, value);
   });
 }
@@ -70,7 +64,7 @@ export function setSetting<K extends SettingKey>(core: Core, key: K, value: Sett
 export function deleteSetting(core: Core, key: SettingKey, by: SettingActor = SYSTEM): void {
   core.tx(() => {
     const from = getSetting(core, key);
-    if (core.db.delete(settings).where(eq(settings.key, key)).returning({ key: settings.key }).get()) settingChanged(core, by, key, from, SETTING_DEFAULTS[key]);
+    if (deleteStoredSetting(core, key)) settingChanged(core, by, key, from, SETTING_DEFAULTS[key]);
   });
 }
 

@@ -11,7 +11,7 @@ import { TIER } from "../identity/rights";
 import { iso } from "../platform/clock";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { isStepKey, STEPS, stepOf, type Evidence, type StepKey } from "./steps";
-import { setupCompletion, setupSteps } from "./tables";
+import { insertSetupCompletion, insertSetupSteps, setupCompletionRow, setupStepRows, upsertSetupStep } from "./store";
 
 export { STEP_KEYS } from "./steps";
 
@@ -47,11 +47,11 @@ function requireOwner(caller: Caller): UserCaller {
 }
 
 function completionOf(core: Core) {
-  return core.db.select().from(setupCompletion).get() ?? null;
+  return setupCompletionRow(core);
 }
 
 function rowsByKey(core: Core) {
-  return new Map(core.db.select().from(setupSteps).all().map((r) => [r.key, r]));
+  return new Map(setupStepRows(core).map((r) => [r.key, r]));
 }
 
 function stateOf(core: Core, owner: UserCaller): SetupState {
@@ -115,11 +115,7 @@ export function recordStep(core: Core, caller: Caller, key: string, skipped: boo
     const before = rowsByKey(core).get(key);
     if (!before || before.state !== state || JSON.stringify(before.choice ?? null) !== JSON.stringify(choice)) {
       const now = iso(core.clock.now());
-      core.db
-        .insert(setupSteps)
-        .values({ key, state, choice, updatedById: owner.user.id, updatedAt: now })
-        .onConflictDoUpdate({ target: setupSteps.key, set: { state, choice, updatedById: owner.user.id, updatedAt: now } })
-        .run();
+      upsertSetupStep(core, { key, state, choice, updatedById: owner.user.id, updatedAt: now });
       recordEvent(core, { type: "setup.step_recorded", targetType: "setup", targetId: key, spaceId: null, actorId: owner.user.id, ip: owner.ip, data: { key, state: skipped ? "skipped" : "done", choice } });
     }
     return stateOf(core, owner);
@@ -145,9 +141,9 @@ export function completeSetup(core: Core, caller: Caller): SetupState {
     // 3.
     const now = iso(core.clock.now());
     for (const step of current.steps.filter((s) => s.state === "pending")) {
-      core.db.insert(setupSteps).values({ key: step.key, state: STATE.done, choice: stepOf(step.key).choice?.(core) ?? null, updatedById: owner.user.id, updatedAt: now }).run();
+      insertSetupSteps(core, [{ key: step.key, state: STATE.done, choice: stepOf(step.key).choice?.(core) ?? null, updatedById: owner.user.id, updatedAt: now }]);
     }
-    core.db.insert(setupCompletion).values({ id: 1, completedById: owner.user.id, completedAt: now }).run();
+    insertSetupCompletion(core, owner.user.id, now);
     const skipped = current.steps.filter((s) => s.state === "skipped").map((s) => s.key);
     recordEvent(core, { type: "setup.completed", targetType: "setup", targetId: "wizard", spaceId: null, actorId: owner.user.id, ip: owner.ip, data: { skipped } });
     return stateOf(core, owner);

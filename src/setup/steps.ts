@@ -3,13 +3,12 @@
  * happened. The wizard's choices are made through the APIs that own them (settings, spaces,
  * invites); a step only records progress, so its evidence is read from where those APIs write.
  */
-import { eq, isNull } from "drizzle-orm";
 import type { Core } from "../core";
 import type { UserCaller } from "../identity/caller";
 import { getSettings } from "../settings/service";
-import { settings } from "../settings/tables";
+import { isSettingStored } from "../settings/store";
 import { SETTING_DEFAULTS } from "../settings/defaults";
-import { spaces } from "../spaces/tables";
+import { firstLiveSpace } from "./store";
 import { readPolicy } from "../backups/policy";
 import { nextScheduledRun } from "../backups/schedule";
 
@@ -69,7 +68,7 @@ export const STEPS: StepDef[] = [
     available: true,
     evidence: ({ core }) => {
       // "Set" means stored by PUT /api/admin/settings (which stores only a changed value).
-      const stored = core.db.select({ key: settings.key }).from(settings).where(eq(settings.key, "instanceName")).get();
+      const stored = isSettingStored(core, "instanceName");
       const name = getSettings(core).instanceName;
       return stored || name !== SETTING_DEFAULTS.instanceName
         ? present(`The instance is named "${name}".`)
@@ -123,7 +122,7 @@ export const STEPS: StepDef[] = [
     skippable: true,
     available: true,
     evidence: ({ core }) => {
-      const space = core.db.select({ key: spaces.key, name: spaces.name }).from(spaces).where(isNull(spaces.stagedAt)).limit(1).get();
+      const space = firstLiveSpace(core);
       return space ? present(`A space exists: "${space.name}" (${space.key}).`) : missing("No space exists yet: create one with POST /api/spaces, or skip this step.");
     },
   },

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, ownerAndMember, type TestEnv } from "../../tests/harness";
-import { OPERATION } from "../permissions/tables";
+import { OPERATION } from "../access/tables";
 
 let env: TestEnv;
 beforeEach(() => (env = makeEnv()));

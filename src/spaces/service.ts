@@ -1,6 +1,7 @@
 import { and, asc, eq, getTableName, isNull, sql } from "drizzle-orm";
 import { canCreateSpace, readableSpaceFilter, spaceCapabilities, requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
-import { OPERATION, PRINCIPAL, spaceGrants } from "../permissions/tables";
+import { insertSpaceGrants } from "../access/store/grants";
+import { OPERATION, PRINCIPAL } from "../access/tables";
 import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { keptUntilWrite } from "../platform/db/kept-answers";
@@ -166,13 +167,10 @@ export function createSpace(core: Core, caller: Caller, input: CreateSpaceInput)
     const now = iso(core.clock.now());
     const id = newId();
     core.db.insert(spaces).values({ id, key, name, description, createdById: user.user.id, createdAt: now, updatedAt: now }).run();
-    core.db
-      .insert(spaceGrants)
-      .values([
-        { id: newId(), spaceId: id, principalType: PRINCIPAL.User, principalId: user.user.id, operation: OPERATION.Admin, createdById: user.user.id, createdAt: now },
-        { id: newId(), spaceId: id, principalType: PRINCIPAL.Group, principalId: GROUP_ID.everyone, operation: OPERATION.Edit, createdById: user.user.id, createdAt: now },
-      ])
-      .run();
+    insertSpaceGrants(core, [
+      { id: newId(), spaceId: id, principalType: PRINCIPAL.User, principalId: user.user.id, operation: OPERATION.Admin, createdById: user.user.id, createdAt: now },
+      { id: newId(), spaceId: id, principalType: PRINCIPAL.Group, principalId: GROUP_ID.everyone, operation: OPERATION.Edit, createdById: user.user.id, createdAt: now },
+    ]);
     recordEvent(core, { type: "space.created", targetType: "space", targetId: id, spaceId: id, actorId: user.user.id, ip: user.ip, data: { key, name } });
     return { ...spaceFor(core, caller, findSpaceById(core, id)!), access: newSpaceAccess(key) };
   });

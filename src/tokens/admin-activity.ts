@@ -1,7 +1,7 @@
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
-import { addTokenDay } from "./queries";
+import { addTokenDay } from "./store/tokens";
 
 /** How often the day counts in memory are written: a crash loses at most this much activity. */
 export const ACTIVITY_FLUSH_MS = 60_000;

@@ -3,17 +3,15 @@
  * tokens"): the list with owners, revoking anyone's token (the owner's only by the owner), one
  * token's activity per day, and a summary of the instance's token use per day.
  */
-import { and, desc, eq, gte, isNull } from "drizzle-orm";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
-import { requireUser, type Caller } from "../identity/caller";
+import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import { requireRight, TIER } from "../identity/rights";
 import { iso } from "../platform/clock";
 import { AppError, invalid, notFound } from "../platform/errors";
-import { roles, users } from "../users/tables";
+import { targetOf } from "../users/admin-users";
 import { tokenActivity } from "./admin-activity";
-import { tokenDaySummary } from "./queries";
-import { apiTokenDays, apiTokens } from "./tables";
+import { allTokensWithOwner, latestTokenDay, revokeToken, revokeTokensOf, tokenDaySummary, tokenDaysSince, tokenWithOwnerTier } from "./store/admin";
 import { usageTracker } from "./usage";
 
 const DAY = 86_400_000;
@@ -34,21 +32,6 @@ function checkDays(field: string, value: number | undefined): number {
 type TokenState = "active" | "expired" | "revoked";
 const stateOf = (row: { revokedAt: string | null; expiresAt: string | null }, now: number): TokenState =>
   row.revokedAt !== null ? "revoked" : row.expiresAt !== null && Date.parse(row.expiresAt) <= now ? "expired" : "active";
-
-const selection = {
-  id: apiTokens.id,
-  name: apiTokens.name,
-  prefix: apiTokens.prefix,
-  readOnly: apiTokens.readOnly,
-  createdAt: apiTokens.createdAt,
-  expiresAt: apiTokens.expiresAt,
-  lastUsedAt: apiTokens.lastUsedAt,
-  useCount: apiTokens.useCount,
-  revokedAt: apiTokens.revokedAt,
-  ownerId: users.id,
-  ownerName: users.displayName,
-  ownerEmail: users.email,
-};
 
 interface Selected {
   id: string;
@@ -86,18 +69,12 @@ export function listAllTokens(core: Core, caller: Caller) {
   requireRight(requireUser(caller), "tokens.manage");
   usageTracker(core).flush();
   const now = core.clock.now();
-  return core.db
-    .select(selection)
-    .from(apiTokens)
-    .innerJoin(users, eq(apiTokens.userId, users.id))
-    .orderBy(desc(apiTokens.createdAt), apiTokens.id)
-    .all()
-    .map((r) => toAdminToken(r, now));
+  return allTokensWithOwner(core).map((r) => toAdminToken(r, now));
 }
 
 function findToken(core: Core, tokenId: string) {
   if (!UUID.test(tokenId)) throw invalid("tokenId", "must be a token id (a UUID, as the token list gives it)");
-  const row = core.db.select({ ...selection, ownerTier: roles.tier }).from(apiTokens).innerJoin(users, eq(apiTokens.userId, users.id)).innerJoin(roles, eq(users.roleId, roles.id)).where(eq(apiTokens.id, tokenId)).get();
+  const row = tokenWithOwnerTier(core, tokenId);
   if (!row) throw notFound("No such API token");
   return row;
 }
@@ -116,7 +93,7 @@ export function adminRevokeToken(core: Core, caller: Caller, tokenId: string): v
       throw new AppError("owner_protected", { detail: `"${found.name}" belongs to ${found.ownerName}, the owner: only the owner can revoke it.` });
     }
     if (found.revokedAt !== null) return;
-    core.db.update(apiTokens).set({ revokedAt: iso(core.clock.now()) }).where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt))).run();
+    revokeToken(core, tokenId, iso(core.clock.now()));
     recordEvent(core, {
       type: "token.revoked",
       targetType: "token",
@@ -141,13 +118,9 @@ export function tokenActivityOf(core: Core, caller: Caller, tokenId: string, tak
   const { ownerTier: _, ...found } = findToken(core, tokenId);
   const now = core.clock.now();
   const range = lastDays(now, days);
-  const rows = core.db
-    .select({ day: apiTokenDays.day, requests: apiTokenDays.requests, lastUsedAt: apiTokenDays.lastUsedAt, lastIp: apiTokenDays.lastIp })
-    .from(apiTokenDays)
-    .where(and(eq(apiTokenDays.tokenId, tokenId), gte(apiTokenDays.day, range[0])))
-    .all();
+  const rows = tokenDaysSince(core, tokenId, range[0]);
   const byDay = new Map(rows.map((r) => [r.day, r.requests]));
-  const latest = core.db.select({ lastUsedAt: apiTokenDays.lastUsedAt, lastIp: apiTokenDays.lastIp }).from(apiTokenDays).where(eq(apiTokenDays.tokenId, tokenId)).orderBy(desc(apiTokenDays.day)).limit(1).get();
+  const latest = latestTokenDay(core, tokenId);
   return {
     token: toAdminToken(found, now),
     lastUsedAt: latest?.lastUsedAt ?? null,
@@ -163,11 +136,24 @@ export function tokenSummary(core: Core, caller: Caller, days?: number) {
   const n = checkDays("days", days);
   tokenActivity(core).flush();
   const range = lastDays(core.clock.now(), n);
-  const counted = new Map(tokenDaySummary(core.db, range[0]).map((r) => [r.day, r]));
+  const counted = new Map(tokenDaySummary(core, range[0]).map((r) => [r.day, r]));
   const perDay = range.map((day) => {
     const r = counted.get(day);
     return { day, created: r?.created ?? 0, revoked: r?.revoked ?? 0, requests: r?.requests ?? 0 };
   });
   const total = (k: "created" | "revoked" | "requests") => perDay.reduce((sum, d) => sum + d[k], 0);
   return { days: perDay, totals: { created: total("created"), revoked: total("revoked"), requests: total("requests") } };
+}
+
+/**
+ * POST /api/admin/users/{id}/revoke-tokens: every live token of the account, for good (the
+ * rules of acting on someone else's account: targetOf in src/users/admin-users.ts).
+ */
+export function revokeAllTokens(core: Core, caller: UserCaller, userId: string): number {
+  return core.tx(() => {
+    targetOf(core, caller, userId);
+    const gone = revokeTokensOf(core, userId, iso(core.clock.now()));
+    recordEvent(core, { type: "user.tokens_revoked", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { count: gone.length, tokenIds: gone } });
+    return gone.length;
+  });
 }

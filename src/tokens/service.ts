@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableName, gt, isNull, sql } from "drizzle-orm";
+import { getTableName } from "drizzle-orm";
 import { hasRight } from "../identity/rights";
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
 import type { Core } from "../core";
@@ -6,11 +6,11 @@ import { keptUntilWrite } from "../platform/db/kept-answers";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
-import { perInstance } from "../platform/memo";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { getSettings } from "../settings/service";
 import { USER_STATUS } from "../users/service";
 import { roles, users } from "../users/tables";
+import { insertToken, liveTokensOf, oldestTokenMadeSince, revokeOwnToken, tokensMadeSince, tokenWithOwner, type TokenRow } from "./store/tokens";
 import { apiTokens } from "./tables";
 import { usageTracker } from "./usage";
 
@@ -29,7 +29,7 @@ export interface CreateTokenInput {
   expiresInDays?: number | null;
 }
 
-function toToken(row: typeof apiTokens.$inferSelect) {
+function toToken(row: TokenRow) {
   return {
     id: row.id,
     name: row.name,
@@ -57,19 +57,10 @@ export function createToken(core: Core, caller: UserCaller, input: CreateTokenIn
   return core.tx(() => {
     const now = core.clock.now();
     const limit = getSettings(core).tokenMintLimitPerHour;
-    const recent = core.db
-      .select({ n: count() })
-      .from(apiTokens)
-      .where(and(eq(apiTokens.userId, caller.user.id), gt(apiTokens.createdAt, iso(now - HOUR))))
-      .get()!.n;
+    const recent = tokensMadeSince(core, caller.user.id, iso(now - HOUR));
     if (recent >= limit) {
-      const oldest = core.db
-        .select({ createdAt: apiTokens.createdAt })
-        .from(apiTokens)
-        .where(and(eq(apiTokens.userId, caller.user.id), gt(apiTokens.createdAt, iso(now - HOUR))))
-        .orderBy(apiTokens.createdAt)
-        .get()!;
-      const retry = Math.max(1, Math.ceil((Date.parse(oldest.createdAt) + HOUR - now) / 1000));
+      const oldest = oldestTokenMadeSince(core, caller.user.id, iso(now - HOUR));
+      const retry = Math.max(1, Math.ceil((Date.parse(oldest) + HOUR - now) / 1000));
       throw new AppError("rate_limited", { detail: `At most ${limit} tokens an hour may be created.`, headers: { "Retry-After": String(retry) }, extra: { retryAfter: retry } });
     }
     const value = TOKEN_PREFIX + randomToken(32);
@@ -86,7 +77,7 @@ export function createToken(core: Core, caller: UserCaller, input: CreateTokenIn
       useCount: 0,
       revokedAt: null,
     };
-    core.db.insert(apiTokens).values(row).run();
+    insertToken(core, row);
     recordEvent(core, { type: "token.created", targetType: "token", targetId: row.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { name, prefix: row.prefix, readOnly: row.readOnly, expiresAt: row.expiresAt } });
     return { ...toToken(row), token: value };
   });
@@ -94,39 +85,17 @@ export function createToken(core: Core, caller: UserCaller, input: CreateTokenIn
 
 export function listTokens(core: Core, userId: string) {
   usageTracker(core).flush();
-  return core.db
-    .select()
-    .from(apiTokens)
-    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
-    .orderBy(desc(apiTokens.createdAt))
-    .all()
-    .map(toToken);
+  return liveTokensOf(core, userId).map(toToken);
 }
 
 /** Revoking cannot be undone: the row stays (for the record) but never authenticates again. */
 export function revokeToken(core: Core, caller: UserCaller, id: string): void {
   core.tx(() => {
-    const revoked = core.db
-      .update(apiTokens)
-      .set({ revokedAt: iso(core.clock.now()) })
-      .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, caller.user.id), isNull(apiTokens.revokedAt)))
-      .returning({ name: apiTokens.name, prefix: apiTokens.prefix })
-      .get();
+    const revoked = revokeOwnToken(core, caller.user.id, id, iso(core.clock.now()));
     if (!revoked) throw notFound();
     recordEvent(core, { type: "token.revoked", targetType: "token", targetId: id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { name: revoked.name, prefix: revoked.prefix } });
   });
 }
-
-// Prepared once per instance: this runs on every token request.
-const tokenLookup = perInstance((core: Core) =>
-  core.db
-    .select({ token: apiTokens, user: users, role: roles })
-    .from(apiTokens)
-    .innerJoin(users, eq(apiTokens.userId, users.id))
-    .innerJoin(roles, eq(users.roleId, roles.id))
-    .where(eq(apiTokens.tokenHash, sql.placeholder("hash")))
-    .prepare(),
-);
 
 /**
  * Resolved tokens (null: no such token), kept until a table they are read from changes
@@ -139,11 +108,11 @@ const keptTokens = keptUntilWrite<TokenLookup | null>("tokens", 10_000, undefine
   tables: [{ table: getTableName(apiTokens), ignore: ["use_count", "last_used_at"] }, { table: getTableName(users) }, { table: getTableName(roles) }],
 });
 
-type TokenLookup = { token: typeof apiTokens.$inferSelect; user: UserRow; role: RoleRow; permissions: Set<string> };
+type TokenLookup = { token: TokenRow; user: UserRow; role: RoleRow; permissions: Set<string> };
 
 function cachedTokenLookup(core: Core, hash: string): TokenLookup | null {
   return keptTokens(core.stamp, hash, () => {
-    const row = tokenLookup(core).get({ hash });
+    const row = tokenWithOwner(core, hash);
     return row ? { ...row, permissions: new Set(row.role.permissions) } : null;
   });
 }

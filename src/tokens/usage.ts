@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
-import { useCountPlus } from "./queries";
+import { useCountPlus } from "./store/tokens";
 import { apiTokens } from "./tables";
 
 /**

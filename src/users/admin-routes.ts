@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { disableTwoFactor, revokeAllSessions, unlockAccount } from "../auth/admin-sign-in";
+import { disableTwoFactor, revokeAllSessions, setStatus, unlockAccount } from "../auth/admin-sign-in";
 import { createResetLink, RESET_LINK_HOURS } from "../auth/recover";
 import { requireReauth } from "../auth/service";
 import { requireUser, type Caller } from "../identity/caller";
@@ -10,7 +10,8 @@ import { callerOf } from "../http/request-state";
 import { NoContent, noContent, problems } from "../http/schemas";
 import { usageTracker } from "../tokens/usage";
 import { AdminUser, InviteEmailStatus, ResetLink, Revoked, RoleChange, StatusChange, UserIdParams } from "./admin-schemas";
-import { changeRole, listAccounts, requireOwner, revokeAllTokens, setStatus, transferOwnership } from "./admin-users";
+import { revokeAllTokens } from "../tokens/admin-tokens";
+import { changeRole, listAccounts, requireOwner, transferOwnership } from "./admin-users";
 
 const SMALL_BODY = bodyLimit(4 * KB, "Account administration requests may be at most 4 KB.");
 const detail = (summary: string, description?: string) => ({ tags: ["Admin"], summary, ...(description ? { description } : {}), ...SMALL_BODY });

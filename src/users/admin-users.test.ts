@@ -10,7 +10,7 @@ import { createSession } from "../auth/sessions";
 import { ROLE_ID } from "../identity/rights";
 import type { UserCaller } from "../identity/caller";
 import { newId } from "../platform/crypto";
-import { setStatus } from "./admin-users";
+import { setStatus } from "../auth/admin-sign-in";
 import { findUserWithRoleById } from "./service";
 
 let env: TestEnv;

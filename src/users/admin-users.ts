@@ -1,7 +1,8 @@
 /**
- * Administering accounts (right users.manage): the list, role, status and ownership. The
- * sign-in side (unlock, sessions, reset links) is in src/auth/admin-sign-in.ts and
- * src/auth/recover.ts, a layer up.
+ * Administering accounts (right users.manage): the list, role and ownership. The sign-in side
+ * (suspension, unlock, sessions, reset links) is in src/auth/admin-sign-in.ts and
+ * src/auth/recover.ts, and revoking every token of an account in src/tokens/admin-tokens.ts, a
+ * layer up: each writes its own domain's tables.
  *
  * The rules every action on someone else's account passes (targetOf):
  * 1. nobody acts on the owner (403 owner_protected); the owner hands ownership on instead;
@@ -16,20 +17,17 @@
  *    (409 last_administrator).
  * The routes check the right and, for role changes and the transfer, re-authentication.
  */
-import { and, eq, gte, isNull, ne } from "drizzle-orm";
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
 import { ROLE_ID, TIER } from "../identity/rights";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { AppError, invalid, notFound } from "../platform/errors";
-import { sessions } from "../auth/tables";
-import { apiTokens } from "../tokens/tables";
 import { avatarUrl } from "./avatars";
-import { adminAccountRows } from "./queries";
-import { findUserWithRoleById, USER_STATUS } from "./service";
+import { adminAccountRows, countOtherActiveAdministrators } from "./store/account-lists";
+import { findUserWithRoleById, updateAccount, USER_STATUS } from "./store/accounts";
+import { roleById } from "./store/roles";
 import { rightsBeyond } from "./role-reach";
-import { roles, users } from "./tables";
 
 export interface Target {
   user: UserRow;
@@ -94,18 +92,8 @@ export function accountOf(core: Core, userId: string): AdminAccount {
   return found;
 }
 
-/** Active accounts of the Admin tier or above, other than this one. */
-function otherActiveAdministrators(core: Core, userId: string): number {
-  return core.db
-    .select({ id: users.id })
-    .from(users)
-    .innerJoin(roles, eq(users.roleId, roles.id))
-    .where(and(eq(users.status, USER_STATUS.Active), gte(roles.tier, TIER.Admin), ne(users.id, userId)))
-    .all().length;
-}
-
-function refuseLastAdministrator(core: Core, target: Target, doing: string): void {
-  if (target.user.status === USER_STATUS.Active && target.role.tier >= TIER.Admin && otherActiveAdministrators(core, target.user.id) === 0) {
+export function refuseLastAdministrator(core: Core, target: Target, doing: string): void {
+  if (target.user.status === USER_STATUS.Active && target.role.tier >= TIER.Admin && countOtherActiveAdministrators(core, target.user.id) === 0) {
     throw new AppError("last_administrator", { detail: `${target.user.displayName} is the last active administrator: ${doing} would leave nobody to run the instance.` });
   }
 }
@@ -121,9 +109,9 @@ function roleNamed(core: Core, input: RoleChangeInput): RoleRow {
   if (input.role !== undefined) {
     if (input.role >= TIER.Owner) throw invalid("role", "the Owner tier is given only by transferring ownership (POST /api/admin/users/{userId}/transfer-ownership)");
     const id = input.role === TIER.Admin ? ROLE_ID.admin : ROLE_ID.user;
-    return core.db.select().from(roles).where(eq(roles.id, id)).get()!;
+    return roleById(core, id)!;
   }
-  const found = core.db.select().from(roles).where(eq(roles.id, input.roleId!)).get();
+  const found = roleById(core, input.roleId!);
   if (!found) throw invalid("roleId", "is not a role on this instance (GET /api/admin/roles lists them)");
   if (found.tier >= TIER.Owner) throw invalid("roleId", "the Owner role is given only by transferring ownership (POST /api/admin/users/{userId}/transfer-ownership)");
   return found;
@@ -138,7 +126,7 @@ export function changeRole(core: Core, caller: UserCaller, userId: string, input
     refuseWiderRights(caller, next, `The role ${next.name}`);
     if (next.id === target.role.id) return;
     if (next.tier < TIER.Admin) refuseLastAdministrator(core, target, "demoting them");
-    core.db.update(users).set({ roleId: next.id, updatedAt: iso(core.clock.now()) }).where(eq(users.id, userId)).run();
+    updateAccount(core, userId, { roleId: next.id }, iso(core.clock.now()));
     recordEvent(core, {
       type: "user.role_changed",
       targetType: "user",
@@ -150,45 +138,6 @@ export function changeRole(core: Core, caller: UserCaller, userId: string, input
     });
   });
   return accountOf(core, userId);
-}
-
-/**
- * PUT /api/admin/users/{id}/status. Suspending ends every session of the account in the same
- * transaction; its API tokens stop because a token resolves only for an active account (and the
- * token look-up cache is dropped at any write), so both are refused from the very next request.
- */
-export function setStatus(core: Core, caller: UserCaller, userId: string, status: number): AdminAccount {
-  core.tx(() => {
-    const target = targetOf(core, caller, userId);
-    if (status === target.user.status) return;
-    const now = iso(core.clock.now());
-    if (status === USER_STATUS.Suspended) {
-      if (userId === caller.user.id) throw new AppError("own_account", { detail: "You cannot suspend your own account; ask another administrator." });
-      refuseLastAdministrator(core, target, "suspending them");
-      core.db.update(users).set({ status, updatedAt: now }).where(eq(users.id, userId)).run();
-      const ended = core.db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }).all().length;
-      recordEvent(core, { type: "user.suspended", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { sessionsEnded: ended } });
-    } else {
-      core.db.update(users).set({ status, updatedAt: now }).where(eq(users.id, userId)).run();
-      recordEvent(core, { type: "user.reactivated", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: {} });
-    }
-  });
-  return accountOf(core, userId);
-}
-
-/** POST /api/admin/users/{id}/revoke-tokens: every live token of the account, for good. */
-export function revokeAllTokens(core: Core, caller: UserCaller, userId: string): number {
-  return core.tx(() => {
-    targetOf(core, caller, userId);
-    const gone = core.db
-      .update(apiTokens)
-      .set({ revokedAt: iso(core.clock.now()) })
-      .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
-      .returning({ id: apiTokens.id })
-      .all();
-    recordEvent(core, { type: "user.tokens_revoked", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { count: gone.length, tokenIds: gone.map((t) => t.id) } });
-    return gone.length;
-  });
 }
 
 export function requireOwner(caller: UserCaller): UserCaller {
@@ -208,8 +157,8 @@ export function transferOwnership(core: Core, caller: UserCaller, userId: string
     if (!target) throw notFound("No such account");
     if (target.user.status !== USER_STATUS.Active) throw new AppError("account_suspended", { detail: `${target.user.displayName} is suspended: reactivate them before giving them ownership.` });
     const now = iso(core.clock.now());
-    core.db.update(users).set({ roleId: ROLE_ID.admin, updatedAt: now }).where(eq(users.id, caller.user.id)).run();
-    core.db.update(users).set({ roleId: ROLE_ID.owner, updatedAt: now }).where(eq(users.id, userId)).run();
+    updateAccount(core, caller.user.id, { roleId: ROLE_ID.admin }, now);
+    updateAccount(core, userId, { roleId: ROLE_ID.owner }, now);
     recordEvent(core, {
       type: "user.ownership_transferred",
       targetType: "user",

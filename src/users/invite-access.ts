@@ -8,8 +8,7 @@
  * get the same 400, so the answer tells nothing about spaces or roles the inviter cannot see.
  * The grants are applied when the invite is accepted, in the transaction that creates the account.
  */
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
-import { administeredSpaceFilter } from "../access/spaces";
+import { administeredLiveSpaces, insertInviteGrants, insertSpaceGrants, inviteGrantsWithSpaces } from "../access/store/grants";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import type { RoleRow, UserCaller } from "../identity/caller";
@@ -17,10 +16,9 @@ import { ROLE_ID, TIER } from "../identity/rights";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { invalid } from "../platform/errors";
-import { inviteGrants, OPERATION, PRINCIPAL, spaceGrants } from "../permissions/tables";
-import { spaces } from "../spaces/tables";
+import { OPERATION, PRINCIPAL } from "../access/tables";
 import { rightsBeyond } from "./role-reach";
-import { roles } from "./tables";
+import { allRoles } from "./store/roles";
 
 /** The most spaces one invite names. */
 export const INVITE_SPACES_MAX = 50;
@@ -38,22 +36,14 @@ export interface InviteGrant extends InviteGrantInput {
 
 /** The roles the caller may give in an invite: User first, then by tier and name. */
 export function rolesYouMayGive(core: Core, caller: UserCaller): RoleRow[] {
-  return core.db
-    .select()
-    .from(roles)
-    .all()
+  return allRoles(core)
     .filter((r) => r.tier < TIER.Owner && r.tier <= caller.role.tier && rightsBeyond(caller, r).length === 0)
     .sort((a, b) => (a.id === ROLE_ID.user ? -1 : b.id === ROLE_ID.user ? 1 : a.tier - b.tier || a.name.localeCompare(b.name)));
 }
 
 /** The spaces the caller may give access to: those they administer, not archived, by name. */
 export function spacesYouMayGive(core: Core, caller: UserCaller) {
-  return core.db
-    .select({ id: spaces.id, key: spaces.key, name: spaces.name })
-    .from(spaces)
-    .where(and(isNull(spaces.archivedAt), administeredSpaceFilter(caller, spaces.id)))
-    .orderBy(asc(spaces.name), asc(spaces.key))
-    .all();
+  return administeredLiveSpaces(core, caller);
 }
 
 /** GET /api/admin/invites/options: what the caller's invites may give. */
@@ -90,20 +80,14 @@ export function checkInviteGrants(core: Core, caller: UserCaller, wanted: Invite
 
 /** Stores an invite's grants (inside the caller's transaction). */
 export function storeInviteGrants(core: Core, inviteId: string, grants: InviteGrant[]): void {
-  if (grants.length) core.db.insert(inviteGrants).values(grants.map((g) => ({ inviteId, spaceId: g.spaceId, operation: g.operation }))).run();
+  insertInviteGrants(core, inviteId, grants);
 }
 
 /** The grants of each invite, by invite id (spaces deleted since have dropped out). */
 export function grantsOfInvites(core: Core, inviteIds: string[]): Map<string, InviteGrant[]> {
   const byInvite = new Map<string, InviteGrant[]>();
   if (!inviteIds.length) return byInvite;
-  const rows = core.db
-    .select({ inviteId: inviteGrants.inviteId, spaceId: inviteGrants.spaceId, operation: inviteGrants.operation, spaceKey: spaces.key, spaceName: spaces.name })
-    .from(inviteGrants)
-    .innerJoin(spaces, eq(spaces.id, inviteGrants.spaceId))
-    .where(inArray(inviteGrants.inviteId, inviteIds))
-    .orderBy(asc(spaces.name))
-    .all();
+  const rows = inviteGrantsWithSpaces(core, inviteIds);
   for (const { inviteId, ...grant } of rows) (byInvite.get(inviteId) ?? byInvite.set(inviteId, []).get(inviteId)!).push(grant);
   return byInvite;
 }
@@ -117,10 +101,7 @@ export function applyInviteGrants(core: Core, invite: { id: string; createdById:
   const grants = grantsOfInvites(core, [invite.id]).get(invite.id) ?? [];
   const now = iso(core.clock.now());
   for (const g of grants) {
-    core.db
-      .insert(spaceGrants)
-      .values({ id: newId(), spaceId: g.spaceId, principalType: PRINCIPAL.User, principalId: user.id, operation: g.operation, createdById: invite.createdById, createdAt: now })
-      .run();
+    insertSpaceGrants(core, [{ id: newId(), spaceId: g.spaceId, principalType: PRINCIPAL.User, principalId: user.id, operation: g.operation, createdById: invite.createdById, createdAt: now }]);
     recordEvent(core, {
       type: "space.permission_granted",
       targetType: "space",

@@ -1,4 +1,3 @@
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
@@ -6,7 +5,9 @@ import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
 import { invalid, notFound } from "../platform/errors";
 import { checkInviteGrants, checkInviteRole, grantsOfInvites, storeInviteGrants, type InviteGrant, type InviteGrantInput } from "./invite-access";
-import { invites, roles, users } from "./tables";
+import { deleteUnusedInvite, insertInvite, inviteByTokenHash, inviteRoleAndInviter, markInviteUsed, pendingInvitesWithRole, type InviteRow } from "./store/invites";
+
+export { markInviteUsedBy } from "./store/invites";
 
 export const INVITE_DEFAULT_DAYS = 7;
 export const INVITE_MAX_DAYS = 90;
@@ -25,8 +26,6 @@ export interface CreateInviteInput {
   /** Access to spaces the new account gets (user grants), applied when the invite is accepted. */
   spaces?: InviteGrantInput[];
 }
-
-type InviteRow = typeof invites.$inferSelect;
 
 function toInvite(row: InviteRow, roleName: string, grants: InviteGrant[]) {
   return { id: row.id, email: row.email, roleId: row.roleId, roleName, spaces: grants, expiresAt: row.expiresAt, createdAt: row.createdAt, createdById: row.createdById };
@@ -51,7 +50,7 @@ export function createInvite(core: Core, caller: UserCaller, input: CreateInvite
     createdAt: iso(now),
   };
   core.tx(() => {
-    core.db.insert(invites).values(row).run();
+    insertInvite(core, row);
     storeInviteGrants(core, row.id, grants);
     const spaces = grants.map((g) => ({ spaceId: g.spaceId, key: g.spaceKey, operation: g.operation }));
     recordEvent(core, { type: "invite.created", targetType: "invite", targetId: row.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { email, roleId: row.roleId, roleName: role.name, spaces, expiresAt: row.expiresAt } });
@@ -68,20 +67,14 @@ export function createInvite(core: Core, caller: UserCaller, input: CreateInvite
 
 /** Pending invites: not used and not expired, each with its role and spaces. */
 export function listInvites(core: Core) {
-  const rows = core.db
-    .select({ invite: invites, roleName: roles.name })
-    .from(invites)
-    .innerJoin(roles, eq(roles.id, invites.roleId))
-    .where(and(isNull(invites.usedAt), gt(invites.expiresAt, iso(core.clock.now()))))
-    .orderBy(desc(invites.createdAt))
-    .all();
+  const rows = pendingInvitesWithRole(core, iso(core.clock.now()));
   const grants = grantsOfInvites(core, rows.map((r) => r.invite.id));
   return rows.map((r) => toInvite(r.invite, r.roleName, grants.get(r.invite.id) ?? []));
 }
 
 /** A pending invite by its token, or undefined (unknown, used and expired alike). */
 function pendingInvite(core: Core, token: string): InviteRow | undefined {
-  const row = core.db.select().from(invites).where(eq(invites.tokenHash, sha256Hex(token))).get();
+  const row = inviteByTokenHash(core, sha256Hex(token));
   return row && !row.usedAt && row.expiresAt > iso(core.clock.now()) ? row : undefined;
 }
 
@@ -93,13 +86,12 @@ function pendingInvite(core: Core, token: string): InviteRow | undefined {
 export function describeInvite(core: Core, token: string) {
   const row = pendingInvite(core, token);
   if (!row) throw notFound("This invite link does not work: it may have expired or been used. Ask for a new one.");
-  const role = core.db.select({ name: roles.name }).from(roles).where(eq(roles.id, row.roleId)).get();
-  const inviter = row.createdById ? core.db.select({ displayName: users.displayName }).from(users).where(eq(users.id, row.createdById)).get() : undefined;
+  const { roleName, inviterName } = inviteRoleAndInviter(core, row);
   const grants = grantsOfInvites(core, [row.id]).get(row.id) ?? [];
   return {
     email: row.email,
-    roleName: role?.name ?? "User",
-    invitedBy: inviter?.displayName ?? null,
+    roleName: roleName ?? "User",
+    invitedBy: inviterName ?? null,
     spaces: grants.map((g) => ({ name: g.spaceName, operation: g.operation })),
     expiresAt: row.expiresAt,
   };
@@ -107,7 +99,7 @@ export function describeInvite(core: Core, token: string) {
 
 export function deleteInvite(core: Core, caller: UserCaller, id: string): void {
   core.tx(() => {
-    const gone = core.db.delete(invites).where(and(eq(invites.id, id), isNull(invites.usedAt))).returning({ email: invites.email }).get();
+    const gone = deleteUnusedInvite(core, id);
     if (!gone) throw notFound();
     recordEvent(core, { type: "invite.deleted", targetType: "invite", targetId: id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { email: gone.email } });
   });
@@ -122,10 +114,6 @@ export function consumeInvite(core: Core, token: string, email: string): { invit
   const row = pendingInvite(core, token);
   if (!row) throw invalid("inviteToken", "is not valid: it may have expired or been used; ask for a new invite");
   if (row.email && row.email !== email) throw invalid("email", "must be the address the invite was sent to");
-  core.db.update(invites).set({ usedAt: iso(core.clock.now()) }).where(eq(invites.id, row.id)).run();
+  markInviteUsed(core, row.id, iso(core.clock.now()));
   return { inviteId: row.id, roleId: row.roleId, createdById: row.createdById };
-}
-
-export function markInviteUsedBy(core: Core, inviteId: string, userId: string): void {
-  core.db.update(invites).set({ usedById: userId }).where(eq(invites.id, inviteId)).run();
 }

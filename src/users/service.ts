@@ -1,4 +1,3 @@
-import { and, asc, count, eq, sql } from "drizzle-orm";
 import { BUILT_IN_ROLES, ROLE_ID } from "../identity/rights";
 import type { RoleRow, UserCaller, UserRow } from "../identity/caller";
 import { checkNewPassword, hashPassword } from "../identity/password";
@@ -6,7 +5,6 @@ import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
-import { perInstance } from "../platform/memo";
 import { AppError, invalid } from "../platform/errors";
 import { singleLine } from "../platform/text";
 import { getSetting } from "../settings/service";
@@ -14,21 +12,17 @@ import { avatarUrl, withAvatarUrl } from "./avatars";
 import { consumeInvite, markInviteUsedBy } from "./invites";
 import { applyInviteGrants } from "./invite-access";
 import { forgetSetupCode, requireSetupCode } from "./setup-code";
-import { roles, users } from "./tables";
+import { accountIdByEmail, activeDirectory, anyAccount, countAccounts, findUserWithRoleById, insertAccount, updateAccount, accountColumns } from "./store/accounts";
+import { insertRoles } from "./store/roles";
 
-export const USER_STATUS = { Active: 0, Suspended: 1 } as const;
+export { findUserWithRoleByEmail, findUserWithRoleById, USER_STATUS } from "./store/accounts";
 
 /** Creates the built-in roles on first start; later starts leave their (editable) rights alone. */
 export function ensureBuiltInRoles(core: Core): void {
   core.tx(() => {
     const now = iso(core.clock.now());
-    for (const r of BUILT_IN_ROLES) {
-      core.db
-        .insert(roles)
-        .values({ id: r.id, name: r.name, description: r.description, tier: r.tier, builtIn: true, permissions: [...r.permissions], offered: [...r.permissions], createdAt: now })
-        .onConflictDoNothing()
-        .run();
-    }
+    const rows = BUILT_IN_ROLES.map((r) => ({ id: r.id, name: r.name, description: r.description, tier: r.tier, builtIn: true, permissions: [...r.permissions], offered: [...r.permissions], createdAt: now }));
+    insertRoles(core, rows, true);
   });
 }
 
@@ -86,24 +80,6 @@ export function accountJson(user: UserRow, role: RoleRow): string {
   return json;
 }
 
-const userLookups = perInstance((core: Core) => {
-  const base = () => core.db.select({ user: users, role: roles }).from(users).innerJoin(roles, eq(users.roleId, roles.id));
-  return {
-    byId: base().where(eq(users.id, sql.placeholder("id"))).prepare(),
-    byEmail: base().where(eq(users.email, sql.placeholder("email"))).prepare(),
-  };
-});
-
-/** An account with its role, by id (prepared: runs on every sign-in and account read). */
-export function findUserWithRoleById(core: Core, id: string) {
-  return userLookups(core).byId.get({ id });
-}
-
-/** By e-mail as typed: trimmed and lower-cased, as stored. */
-export function findUserWithRoleByEmail(core: Core, email: string) {
-  return userLookups(core).byEmail.get({ email: email.trim().toLowerCase() });
-}
-
 export interface RegisterInput {
   email: string;
   displayName: string;
@@ -131,7 +107,7 @@ export async function register(core: Core, input: RegisterInput): Promise<{ user
 
   const created = core.tx(() => {
     const now = iso(core.clock.now());
-    const userCount = core.db.select({ n: count() }).from(users).get()!.n;
+    const userCount = countAccounts(core);
     const id = newId();
     let roleId: string = ROLE_ID.user;
     let invite: ReturnType<typeof consumeInvite> | null = null;
@@ -144,10 +120,10 @@ export async function register(core: Core, input: RegisterInput): Promise<{ user
     } else if (!getSetting(core, "allowPublicRegistration")) {
       throw invalid("inviteToken", "is required: ask an administrator for an invite link");
     }
-    if (core.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
+    if (accountIdByEmail(core, email)) {
       throw new AppError("email_taken", { field: "email" });
     }
-    core.db.insert(users).values({ id, email, displayName, passwordHash, roleId, createdAt: now, updatedAt: now }).run();
+    insertAccount(core, { id, email, displayName, passwordHash, roleId, createdAt: now, updatedAt: now });
     const created = findUserWithRoleById(core, id)!;
     recordEvent(core, { type: "user.registered", targetType: "user", targetId: id, spaceId: null, actorId: id, ip: input.ip ?? null, data: { email, displayName, roleId, roleName: created.role.name, inviteId: invite?.inviteId ?? null } });
     if (invite) {
@@ -165,23 +141,17 @@ export async function register(core: Core, input: RegisterInput): Promise<{ user
 export function updateDisplayName(core: Core, caller: UserCaller, displayName: string): void {
   const name = normaliseDisplayName(displayName);
   core.tx(() => {
-    const before = core.db.select({ displayName: users.displayName }).from(users).where(eq(users.id, caller.user.id)).get();
-    core.db.update(users).set({ displayName: name, updatedAt: iso(core.clock.now()) }).where(eq(users.id, caller.user.id)).run();
+    const before = accountColumns(core, caller.user.id, ["displayName"]);
+    updateAccount(core, caller.user.id, { displayName: name }, iso(core.clock.now()));
     recordEvent(core, { type: "user.updated", targetType: "user", targetId: caller.user.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { displayName: { from: before?.displayName ?? null, to: name } } });
   });
 }
 
 export function needsOwner(core: Core): boolean {
-  return !core.db.select({ id: users.id }).from(users).limit(1).get();
+  return !anyAccount(core);
 }
 
 /** GET /api/users: the directory of active accounts. */
 export function listDirectory(core: Core) {
-  return core.db
-    .select({ id: users.id, displayName: users.displayName, email: users.email, avatarSha256: users.avatarSha256, avatarVariant: users.avatarVariant })
-    .from(users)
-    .where(and(eq(users.status, USER_STATUS.Active)))
-    .orderBy(asc(users.displayName), asc(users.email))
-    .all()
-    .map(withAvatarUrl);
+  return activeDirectory(core).map(withAvatarUrl);
 }

@@ -1,8 +1,19 @@
-/**
- * The hand-written SQL of accounts: the one file a second backend rewrites for this domain
- * (docs/architecture.md, "Seams").
- */
-import type { Core } from "../core";
+/** The administrators' reads of accounts: lists and counts that the screens of users and security ask. */
+import { and, eq, gte, inArray, ne } from "drizzle-orm";
+import type { Core } from "../../core";
+import { TIER } from "../../identity/rights";
+import { roles, users } from "../tables";
+import { USER_STATUS } from "./accounts";
+
+/** Active accounts of the Admin tier or above, other than this one. */
+export function countOtherActiveAdministrators(core: Core, userId: string): number {
+  return core.db
+    .select({ id: users.id })
+    .from(users)
+    .innerJoin(roles, eq(users.roleId, roles.id))
+    .where(and(eq(users.status, USER_STATUS.Active), gte(roles.tier, TIER.Admin), ne(users.id, userId)))
+    .all().length;
+}
 
 export interface AdminAccountRow {
   id: string;
@@ -41,4 +52,19 @@ export function adminAccountRows(core: Core): AdminAccountRow[] {
     )
     .all() as Array<Omit<AdminAccountRow, "totpEnabled"> & { totpEnabled: number }>;
   return rows.map((r) => ({ ...r, totpEnabled: r.totpEnabled === 1 }));
+}
+
+/** Active administrators (tier Admin or above) without two-factor sign-in. */
+export function countAdministratorsWithoutTwoFactor(core: Core): number {
+  return core.db
+    .select({ id: users.id })
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(and(gte(roles.tier, 1), eq(users.status, 0), ne(users.totpEnabled, true)))
+    .all().length;
+}
+
+/** Display names of accounts, by id (one statement). */
+export function accountNamesOf(core: Core, ids: string[]): Map<string, string> {
+  return new Map(ids.length ? core.db.select({ id: users.id, name: users.displayName }).from(users).where(inArray(users.id, ids)).all().map((u) => [u.id, u.name]) : []);
 }

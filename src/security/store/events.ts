@@ -4,12 +4,12 @@
  * and details, and the audit log's position at an instant (sequences and times grow together).
  */
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
-import { auditLog } from "../audit/tables";
-import type { Core } from "../core";
-import { GROUP_ID } from "../identity/builtin-groups";
-import { listOf } from "../platform/db/lists";
-import { users } from "../users/tables";
-import { ROLE_ACTIONS, SECURITY_ACTIONS, SECURITY_KINDS, type SecurityKind } from "./kinds";
+import { auditLog } from "../../audit/tables";
+import type { Core } from "../../core";
+import { GROUP_ID } from "../../identity/builtin-groups";
+import { listOf } from "../../platform/db/lists";
+import { users } from "../../users/tables";
+import { ROLE_ACTIONS, SECURITY_ACTIONS, SECURITY_KINDS, type SecurityKind } from "../kinds";
 
 const detail = (path: string) => sql`json_extract(${auditLog.details}, ${path})`;
 const among = (actions: readonly string[]) => (actions.length ? sql`${auditLog.action} IN (${listOf(actions)})` : sql`0`);

@@ -9,14 +9,14 @@
  * custom group membership is a sub-select SQLite evaluates once per statement.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { Caller } from "../identity/caller";
-import type { Core } from "../core";
-import { listOf, listOfJson, listParam } from "../platform/db/lists";
-import { perInstance } from "../platform/memo";
-import { getSettings } from "../settings/service";
-import { PAGE_STATUS, pages } from "../pages/tables";
-import { OPERATION } from "../permissions/tables";
-import { principalParams, type PrincipalParams } from "./principals";
+import type { Caller } from "../../identity/caller";
+import type { Core } from "../../core";
+import { listOf, listOfJson, listParam } from "../../platform/db/lists";
+import { perInstance } from "../../platform/memo";
+import { getSettings } from "../../settings/service";
+import { PAGE_STATUS, pages } from "../../pages/tables";
+import { OPERATION } from "../tables";
+import { principalParams, type PrincipalParams } from "../principals";
 
 /**
  * "Row `alias` names the caller", for raw prepared statements binding $uid and $builtins.
