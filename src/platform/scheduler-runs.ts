@@ -1,9 +1,7 @@
 /**
- * The scheduler's in-process runs (platform/scheduler.ts): work started now that lives in this
- * process only (backups, restores, copies to targets), kept in memory rather than as rows in the
- * database, which a restore replaces under them (a restore's own progress would vanish in the
- * middle, and a restored database would bring back old rows). A run interrupted by a stop is
- * aborted, not resumed. Finished runs stay readable for a day (at most 100).
+ * The scheduler's in-process runs (backups, restores, copies): kept in memory, not as rows in the
+ * database a restore replaces under them. A stop aborts them; nothing resumes them. Finished
+ * runs stay readable for a day (at most 100).
  */
 import type { Clock } from "./clock";
 import { iso } from "./clock";
@@ -32,25 +30,18 @@ export interface RunHandle {
 }
 
 export interface Runs {
-  /** Starts `run` now (the answer comes before it finishes) and answers the run as it starts. */
+  /** Starts `run` now and answers the run as it starts. */
   start(kind: string, run: (handle: RunHandle) => Promise<unknown>): RunView;
   get(id: string): RunView | null;
-  /** The running run of that kind, if any. */
   running(kind: string): RunView | null;
-  /** Asks a running run to stop; answers whether there was one. */
   cancel(id: string, reason?: string): boolean;
-  /** Resolves when the run has finished. */
   settled(id: string): Promise<RunView | null>;
 }
 
 const KEEP_FINISHED_MS = 24 * 3_600_000;
 const KEEP_FINISHED = 100;
 
-interface Entry {
-  view: RunView;
-  controller: AbortController;
-  done: Promise<void>;
-}
+type Entry = { view: RunView; controller: AbortController; done: Promise<void> };
 
 const copy = (v: RunView): RunView => ({ ...v, progress: v.progress && { ...v.progress }, error: v.error && { ...v.error } });
 
@@ -77,7 +68,7 @@ export function createRuns(scheduler: Scheduler, host: { clock: Clock; log: Logg
         nextRunAt: null,
       };
     },
-    // A stop aborts what runs (a backup's half-written folder is removed at the next start).
+    // (A backup's half-written folder is removed at the next start.)
     () => {
       for (const e of runs.values()) if (e.view.state === "running") e.controller.abort(new Error("the server is stopping"));
     },

@@ -1,21 +1,10 @@
 /**
- * The one scheduler of an instance (docs/architecture.md, "Background work"): every recurring
- * piece of work is a named task here, so GET /api/admin/about can say what runs, when it last
- * ran, its last error and its next run, and close() stops them all in one order.
- *
- * - every(name, ms, fn): runs `ms` after the previous run settled (runs never overlap);
- * - cron(name, expr, fn): a 5-field expression read in the process's local time zone (TZ),
- *   daylight saving included; the one cron rule of the server (nextCronRun);
- * - writeBehind(name, ms, …): counts kept in memory and written together at most `ms` later,
- *   at shutdown and whenever a reader asks for them first;
- * - runs: work that lives in this process only (backups, restores), not rows in the database a
- *   restore replaces; it must finish or be cancelled before a restore swaps the data;
- * - jobs: the durable jobs module (platform/jobs/runner.ts), whose worker is a task here.
- *
- * Timers are unref'd and armed only while there is something to do, so an idle server wakes no
- * more than its tasks' periods ask. A task that throws keeps its error (and the log gets it)
- * and runs again at its next time. Stop order: timers first (STOP.timers), then work in flight
- * is aborted (STOP.work), then what waits in memory is written (STOP.flush).
+ * The one scheduler of an instance (docs/architecture.md, "Background work"): every piece of
+ * background work is a named task here, listed in GET /api/admin/about (when it runs, its last
+ * run, last error and next run) and stopped in one order at close: timers (STOP.timers), then
+ * work in flight is aborted (STOP.work), then what waits in memory is written (STOP.flush).
+ * Timers are unref'd and armed only when there is work, so an idle server wakes no more than its
+ * tasks' periods ask. A task that throws keeps its error, is logged, and runs at its next time.
  */
 import type { Clock } from "./clock";
 import { iso } from "./clock";
@@ -72,11 +61,10 @@ export function nextCronRun(expr: string, after: number): number | null {
   }
 }
 
-/** setTimeout's longest wait; a later run is re-armed on the way. */
 const MAX_DELAY_MS = 2 ** 31 - 1;
 
 interface Entry {
-  view: TaskView;
+  view(): TaskView;
   stop(): void;
 }
 
@@ -85,7 +73,7 @@ export interface Scheduler {
   /** `expr` may be read anew at each arming (a policy the admin changes); null: not scheduled. */
   cron(name: string, expr: string | (() => string | null), fn: () => unknown, opts?: TaskOptions): Task;
   writeBehind<K, V>(name: string, ms: number, how: { merge(old: V, added: V): V; write(batch: Map<K, V>): void }): WriteBehind<K, V>;
-  /** A task whose state is kept elsewhere (the in-process runs): listed, and stopped in order. */
+  /** A task whose state is kept elsewhere (the in-process runs, the jobs' schedules): listed, and stopped in order. */
   track(view: () => TaskView, stop: () => void): void;
   list(): TaskView[];
   stop(): void;
@@ -93,13 +81,12 @@ export interface Scheduler {
 
 export function createScheduler(host: { clock: Clock; log: Logger }): Scheduler {
   const entries = new Map<string, Entry>();
-  const views: Array<{ view: () => TaskView; stop: () => void }> = [];
   let stopped = false;
 
   // A name declared again replaces the task that had it (stopped first): one task per name.
-  const add = (view: TaskView, stop: () => void) => {
-    entries.get(view.name)?.stop();
-    entries.set(view.name, { view, stop });
+  const add = (name: string, entry: Entry) => {
+    entries.get(name)?.stop();
+    entries.set(name, entry);
   };
   const failed = (view: TaskView, err: unknown) => {
     const message = err instanceof Error ? err.message : String(err);
@@ -107,7 +94,7 @@ export function createScheduler(host: { clock: Clock; log: Logger }): Scheduler 
     host.log.error(`${view.name} failed`, { error: err instanceof Error ? (err.stack ?? message) : message });
   };
 
-  /** A task run by a timer: `next` answers when (ms since the epoch) it runs next, or null. */
+  /** `next`: when it runs next (ms since the epoch), or null. */
   function timed(view: TaskView, fn: () => unknown, next: () => number | null, opts: TaskOptions): Task {
     let timer: ReturnType<typeof setTimeout> | null = null;
     let at: number | null = null;
@@ -121,7 +108,7 @@ export function createScheduler(host: { clock: Clock; log: Logger }): Scheduler 
       if (when === null || done) return;
       timer = setTimeout(() => {
         timer = null;
-        // A wait longer than setTimeout allows arrives early: armed again for the rest.
+        // A wait past setTimeout's limit arrives early: armed again.
         if (Date.now() < when - 1) arm(when);
         else void run();
       }, Math.min(Math.max(when - Date.now(), 0), MAX_DELAY_MS));
@@ -159,7 +146,7 @@ export function createScheduler(host: { clock: Clock; log: Logger }): Scheduler 
         return at;
       },
     };
-    add(view, task.stop);
+    add(view.name, { view: () => ({ ...view }), stop: task.stop });
     arm(opts.firstInMs === undefined ? next() : Date.now() + opts.firstInMs);
     return task;
   }
@@ -197,7 +184,7 @@ export function createScheduler(host: { clock: Clock; log: Logger }): Scheduler 
         try {
           how.write(batch);
         } catch (err) {
-          // Kept for the next write: what was counted is not dropped by one failed transaction.
+          // Kept for the next write: one failed transaction drops nothing counted.
           for (const [k, v] of batch) wb.add(k, v);
           throw err;
         }
@@ -208,13 +195,7 @@ export function createScheduler(host: { clock: Clock; log: Logger }): Scheduler 
           pending.set(key, old === undefined ? value : how.merge(old, value));
           if (timer || stopped) return;
           view.nextRunAt = iso(host.clock.now() + ms);
-          timer = setTimeout(() => {
-            try {
-              flush();
-            } catch (err) {
-              failed(view, err);
-            }
-          }, ms);
+          timer = setTimeout(quietly, ms);
           timer.unref?.();
         },
         flush,
@@ -225,27 +206,27 @@ export function createScheduler(host: { clock: Clock; log: Logger }): Scheduler 
           pending.clear();
         },
       };
-      add(view, () => {
+      const quietly = () => {
         try {
           flush();
         } catch (err) {
           failed(view, err);
         }
-      });
+      };
+      add(name, { view: () => ({ ...view }), stop: quietly });
       return wb;
     },
     track(view, stop) {
-      views.push({ view, stop });
+      add(view().name, { view, stop });
     },
     list() {
-      const all = [...[...entries.values()].map((e) => ({ ...e.view })), ...views.map((v) => v.view())];
-      return all.sort((a, b) => a.stopOrder - b.stopOrder || a.name.localeCompare(b.name));
+      return [...entries.values()].map((e) => e.view()).sort((a, b) => a.stopOrder - b.stopOrder || a.name.localeCompare(b.name));
     },
     stop() {
       if (stopped) return;
       stopped = true;
-      const all = [...[...entries.values()].map((e) => ({ order: e.view.stopOrder, stop: e.stop })), ...views.map((v) => ({ order: v.view().stopOrder, stop: v.stop }))];
-      for (const { stop } of all.sort((a, b) => a.order - b.order)) stop();
+      const all = [...entries.values()].map((e) => [e.view().stopOrder, e.stop] as const);
+      for (const [, stop] of all.sort((a, b) => a[0] - b[0])) stop();
     },
   };
 }
