@@ -149,7 +149,7 @@ describe("looks", () => {
         await page.getByText(/Could not reach the release feed/).waitFor();
         expect(await axeViolations(page)).toEqual([]);
         await screenshot(page, "admin-about");
-        await page.getByRole("heading", { name: "Background work" }).scrollIntoViewIfNeeded();
+        await page.getByRole("region", { name: "Background work" }).scrollIntoViewIfNeeded();
         await screenshot(page, "admin-about-background");
         await page.getByRole("heading", { name: "Third-party software" }).scrollIntoViewIfNeeded();
         await screenshot(page, "admin-about-software");
