@@ -61,7 +61,7 @@ const stateOf = perInstance(
 );
 
 /**
- * Called once from openInstance: the recorder, the timer, and a catch-up run (`catchUp` false:
+ * Called once from openInstance: the recorder, the retries' task, and a catch-up run (`catchUp` false:
  * left to the caller, which kicks once it is ready: the server, just after listening).
  */
 export function installWebhooks(core: Core, catchUp = true): void {

@@ -80,7 +80,7 @@ export interface Jobs {
   start(): void;
   /** Runs what is due now; answers when those runs have settled (tests drive it with a manual clock). */
   runDue(): Promise<void>;
-  /** Stops the worker: timers cleared, running handlers aborted (their rows run again at the next start). */
+  /** Stops the worker (its poll is a scheduler task): running handlers aborted (their rows run again at the next start). */
   stop(): void;
 }
 
