@@ -54,6 +54,7 @@ export function createRuns(scheduler: Scheduler, host: { clock: Clock; log: Logg
   const runs = new Map<string, Entry>();
   let last: RunView | null = null;
   scheduler.track(
+    "runs",
     () => {
       const active = [...runs.values()].filter((e) => e.view.state === "running").map((e) => e.view.kind);
       return {

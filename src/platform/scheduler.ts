@@ -74,7 +74,7 @@ export interface Scheduler {
   cron(name: string, expr: string | (() => string | null), fn: () => unknown, opts?: TaskOptions): Task;
   writeBehind<K, V>(name: string, ms: number, how: { merge(old: V, added: V): V; write(batch: Map<K, V>): void }): WriteBehind<K, V>;
   /** A task whose state is kept elsewhere (the in-process runs, the jobs' schedules): listed, and stopped in order. */
-  track(view: () => TaskView, stop: () => void): void;
+  track(name: string, view: () => TaskView, stop: () => void): void;
   list(): TaskView[];
   stop(): void;
 }
@@ -216,8 +216,8 @@ export function createScheduler(host: { clock: Clock; log: Logger }): Scheduler 
       add(name, { view: () => ({ ...view }), stop: quietly });
       return wb;
     },
-    track(view, stop) {
-      add(view().name, { view, stop });
+    track(name, view, stop) {
+      add(name, { view, stop });
     },
     list() {
       return [...entries.values()].map((e) => e.view()).sort((a, b) => a.stopOrder - b.stopOrder || a.name.localeCompare(b.name));

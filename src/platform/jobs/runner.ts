@@ -217,7 +217,8 @@ export function createJobs(host: JobHost): Jobs {
       schedules.set(name, s);
       const at = (ms: number | null) => (ms === null ? null : iso(ms));
       host.scheduler.track(
-        () => ({ name, kind: "cron", when: `${cron} (a durable job)`, stopOrder: STOP.work, running: false, runs: 0, lastRunAt: at(s.last), lastError: null, nextRunAt: at(s.next) }),
+        name,
+        () => ({ name, kind: "cron", when: `${cron} (a durable job)`, stopOrder: STOP.work, running: false, runs: 0, lastRunAt: at(s.last), lastError: null, nextRunAt: at(s.next ?? nextCronRun(cron, s.from)) }),
         () => {},
       );
     },
