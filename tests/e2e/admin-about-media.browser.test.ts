@@ -112,7 +112,7 @@ describe("about", () => {
     expect(await status.textContent()).toContain("This server may be offline");
     await page.getByText("Not set up").waitFor();
     // The background work: the server's scheduler lists the jobs worker among its tasks.
-    const background = page.getByRole("region", { name: "Background work" });
+    const background = page.getByRole("region", { name: "Background tasks" });
     await background.getByRole("cell", { name: "jobs", exact: true }).waitFor();
     await background.getByRole("cell", { name: "webhooks.retries", exact: true }).waitFor();
     // The packages the binary carries, found by name.
@@ -149,7 +149,7 @@ describe("looks", () => {
         await page.getByText(/Could not reach the release feed/).waitFor();
         expect(await axeViolations(page)).toEqual([]);
         await screenshot(page, "admin-about");
-        await page.getByRole("region", { name: "Background work" }).scrollIntoViewIfNeeded();
+        await page.getByRole("region", { name: "Background tasks" }).scrollIntoViewIfNeeded();
         await screenshot(page, "admin-about-background");
         await page.getByRole("heading", { name: "Third-party software" }).scrollIntoViewIfNeeded();
         await screenshot(page, "admin-about-software");

@@ -100,7 +100,7 @@ function BackgroundCard({ about }: { about: About }) {
   const at = (iso: string | null, none: string) => (iso ? <time dateTime={iso} title={fullDate(iso)}>{timeAgo(iso)}</time> : none);
   return (
     <Card id="about-background" title="Background work" intro="What the server does on its own, when it last did it and when it does it next; listed in the order it stops at shutdown.">
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="Background work">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Background tasks">
         <table className="pane-table about-background">
           <thead>
             <tr>
