@@ -15,6 +15,8 @@ import { createJobs, type Jobs } from "./platform/jobs/runner";
 import { createLogger, type Logger } from "./platform/log";
 import type { WalArchive } from "./platform/backup/types";
 import { openWalArchive } from "./platform/backup/wal-archive";
+import { createScheduler, type Scheduler } from "./platform/scheduler";
+import { createRuns, type Runs } from "./platform/scheduler-runs";
 import { createMaintenance, type Maintenance } from "./platform/maintenance";
 import { AppError } from "./platform/errors";
 import { VERSION } from "./version";
@@ -50,8 +52,13 @@ export interface Core {
    * backend whose reads run on a replica would send these to the primary here.
    */
   bookkeeping<T>(fn: () => T, how?: TxOptions): T;
-  /** Background work that survives restarts (platform/jobs/runner.ts); its worker runs in the server only. */
+  /** Background work that survives restarts (platform/jobs/runner.ts); its worker runs in the server only. Also `scheduler.jobs`. */
   jobs: Jobs;
+  /**
+   * All background work (platform/scheduler.ts): recurring tasks, write-behind counts, the
+   * in-process runs a restore must not lose, the durable jobs; stopped in order at close.
+   */
+  scheduler: InstanceScheduler;
   /** Maintenance mode (platform/maintenance.ts): on while a restore replaces the data. */
   maintenance: Maintenance;
   /** In-memory state that must start again from the data after a restore replaced it. */
@@ -62,6 +69,8 @@ export interface Core {
   onClose(fn: () => void): void;
   close(): void;
 }
+
+export type InstanceScheduler = Scheduler & { jobs: Jobs; runs: Runs };
 
 export interface OpenCoreOptions {
   clock?: Clock;
@@ -103,16 +112,18 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
   const result = migrate(sqlite, migrations, backUp ? () => backUp(sqlite, data, clock.now()) : null, clock.now(), baseline);
   // After the migrations (a full disk is SQLite's to report): an upgrade's frames are in the log
   // the archive then finds, so it begins a new generation there.
-  const wal = opts.archiveWal ? openArchive(sqlite, data, clock, log, opts.archiveStartsLater ?? false) : null;
+  const scheduler = createScheduler({ clock, log });
+  const wal = opts.archiveWal ? openArchive(sqlite, data, clock, log, opts.archiveStartsLater ?? false, scheduler) : null;
   // No archive to protect: nobody in this process checkpoints, so SQLite's own does.
   if (!wal) letSqliteCheckpoint(sqlite);
   if (result.applied.length) log.info("migrated", { applied: result.applied, snapshot: result.snapshot });
-  return assembleCore({ config, data, sqlite, clock, log, groupCommits: opts.groupCommits ?? false, checkpointAtClose: true, wal });
+  return assembleCore({ config, data, sqlite, clock, log, groupCommits: opts.groupCommits ?? false, checkpointAtClose: true, wal, scheduler });
 }
 
-function openArchive(sqlite: Database, data: DataDir, clock: Clock, log: Logger, startLater: boolean): WalArchive {
+function openArchive(sqlite: Database, data: DataDir, clock: Clock, log: Logger, startLater: boolean, scheduler: Scheduler): WalArchive {
   return openWalArchive({
     startLater,
+    scheduler,
     sqlite,
     dbPath: data.dbPath,
     dir: join(data.backupsDir, "wal"),
@@ -136,6 +147,8 @@ export interface CoreParts {
   checkpointAtClose: boolean;
   /** The WAL archive, observed by every write transaction and checkpointing at close. */
   wal?: WalArchive | null;
+  /** Made before the archive when there is one (its look at the log is a task); else here. */
+  scheduler?: Scheduler;
 }
 
 /** The core around an opened database: transactions, hooks and a clean close. */
@@ -145,6 +158,8 @@ export function assembleCore(parts: CoreParts): Core {
   const commitHooks: Array<() => void> = [];
   let closed = false;
   const stamp = sqliteChangeStamp(sqlite);
+  const scheduler = (parts.scheduler ?? createScheduler(parts)) as InstanceScheduler;
+  scheduler.runs = createRuns(scheduler, parts);
   const maintenance = createMaintenance();
   const transactions = createTransactions(sqlite, {
     grouped: parts.groupCommits,
@@ -198,10 +213,13 @@ export function assembleCore(parts: CoreParts): Core {
       parts.wal?.close();
     },
     jobs: null as unknown as Jobs,
+    scheduler,
   };
   // The worker takes no job in maintenance (a restore is replacing the rows it would claim).
-  core.jobs = createJobs(Object.assign(Object.create(core) as Core, { paused: () => maintenance.active() }));
-  closers.push(() => core.jobs.stop());
+  core.jobs = scheduler.jobs = createJobs(Object.assign(Object.create(core) as Core, { paused: () => maintenance.active() }));
+  // The first closer, so the last to run: the background work stops in its own order
+  // (timers, then work in flight, then what waits in memory is written).
+  closers.push(() => scheduler.stop());
   return core;
 }
 

@@ -63,8 +63,8 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
   // Only the first routes are composed before listening; the rest (every other domain, the
   // API reference, collaboration) loads just after, or as soon as a request needs it: such a
   // request waits for it, so no route that exists ever answers 404 (docs/decisions.md, "Start-up").
-  const idle = collectWhenIdle();
-  core.onClose(idle.stop);
+  // A task of the scheduler: stopped with the rest of the background work at close.
+  const idle = collectWhenIdle(core.scheduler);
   let stopping: Promise<void> | null = null;
   // The first routes' app is composed once a request needs it (the health check is answered
   // without it: http/early-health.ts), so Elysia is not evaluated before listening.

@@ -39,7 +39,6 @@ const PENDING_WRITES: string[] = [
   "src/permissions/space-admins.ts",
   "src/spaces/service.ts",
   "src/templates/service.ts",
-  "src/tokens/usage.ts",
 ];
 const PENDING_DRIVER: string[] = [
   "src/attachments/blob-refs.ts",
@@ -50,7 +49,6 @@ const PENDING_DRIVER: string[] = [
   "src/commands/purge-page.ts",
   "src/commands/welcome-page.ts",
   "src/comments/service.ts",
-  "src/dashboard/page-views.ts",
   "src/exports/pack-source.ts",
   "src/exports/page-export.ts",
   "src/exports/site-source.ts",
@@ -71,8 +69,6 @@ const PENDING_DRIVER: string[] = [
   "src/permissions/space-admins.ts",
   "src/spaces/service.ts",
   "src/templates/service.ts",
-  "src/tokens/admin-activity.ts",
-  "src/tokens/usage.ts",
 ];
 
 /** Tables made by a migration but declared by no tables.ts (FTS5 and its bookkeeping), with their owner. */

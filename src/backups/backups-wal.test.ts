@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { call, makeEnv, signUp, type TestEnv } from "../../tests/harness";
 import { restoreToTime } from "../platform/backup/replay";
 import { newPage, newSpace } from "../pages/testing";
-import { keepGenerationCovered } from "./generation-base";
+import { keepGenerationCovered } from "./archive-watch";
 import { startBackupJob } from "./service";
 import { listManifests, readManifest } from "./store";
 import { runBackupNow } from "./testing";

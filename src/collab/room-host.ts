@@ -29,6 +29,8 @@ export interface RoomHost {
   /** As close(), but the host goes on (a restore: rooms load again from the restored data). */
   closeRooms(code: number, reason: string): void;
   stats(): { rooms: number; peers: number };
+  /** Drops the carets of peers silent too long, in every room (the server's scheduler calls it every few seconds). */
+  expireAwareness(now: number): void;
 }
 
 export interface RoomStorage {
@@ -63,19 +65,14 @@ export class InProcessRoomHost implements RoomHost {
   private readonly dirty = new Set<Loaded>();
   private saveTimer: Timer | null = null;
 
-  /** One timer for the carets of every room (Room.expireAwareness). */
-  private readonly awarenessSweep: Timer;
-
   constructor(
     private readonly storage: RoomStorage,
     private readonly timing: HostTiming = DEFAULT_TIMING,
     private readonly onError: (what: string, err: unknown) => void = () => {},
-  ) {
-    this.awarenessSweep = setInterval(() => {
-      const now = Date.now();
-      for (const { room } of this.rooms.values()) if (room.peers.size > 0) room.expireAwareness(now);
-    }, 5_000);
-    this.awarenessSweep.unref();
+  ) {}
+
+  expireAwareness(now: number): void {
+    for (const { room } of this.rooms.values()) if (room.peers.size > 0) room.expireAwareness(now);
   }
 
   connect(pageId: string, peer: Peer): RoomConnection {
@@ -116,7 +113,6 @@ export class InProcessRoomHost implements RoomHost {
   }
 
   close(code: number, reason: string): void {
-    clearInterval(this.awarenessSweep);
     this.closeRooms(code, reason);
   }
 

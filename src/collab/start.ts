@@ -128,13 +128,15 @@ export function startCollab(core: Core, opts: CollabOptions = {}): Collab {
   core.maintenance.onEnter(() => host.closeRooms(1012, "Cairn is restoring a backup."));
   core.onDataReplaced(() => host.closeRooms(1012, "Cairn restored a backup."));
 
-  const sweep = setInterval(() => socket.recheck(), opts.sweepMs ?? 60_000);
-  sweep.unref();
+  const sweep = core.scheduler.every("collab.recheck", opts.sweepMs ?? 60_000, () => socket.recheck());
+  // One task for the carets of every room (Room.expireAwareness).
+  const carets = core.scheduler.every("collab.carets", 5_000, () => host.expireAwareness(Date.now()));
   let stopped = false;
   const stop = () => {
     if (stopped) return;
     stopped = true;
-    clearInterval(sweep);
+    sweep.stop();
+    carets.stop();
     host.close(1012, "The server is restarting.");
     setRoomHost(core, null);
   };

@@ -2,6 +2,7 @@ import type { Core } from "../core";
 import type { Caller } from "../identity/caller";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
+import type { WriteBehind } from "../platform/scheduler";
 import { PAGE_STATUS, type PageMeta } from "../pages/tables";
 import { addPageViews, noteRecentView, trimRecentViews } from "./store";
 
@@ -33,14 +34,22 @@ export const dayOf = (ms: number) => iso(ms).slice(0, 10);
  * within ten minutes.
  */
 export class PageViewCounter {
-  private pending = new Map<string, number>();
+  /**
+   * What waits to be written, in one write-behind of the scheduler: `v|day|page` → views that
+   * day, and `r|person|page` → when that person last read it (for recent_views).
+   */
+  private waiting: WriteBehind<string, number | string>;
   /** Reader and page → when last counted (insertion order = age, so the oldest go first). */
   private recent = new Map<string, number>();
-  /** Person and page → when last read, for recent_views (every read: a reload moves it up). */
-  private viewed = new Map<string, string>();
-  private timer: ReturnType<typeof setInterval> | null = null;
+  /** Waiting `r|…` keys, so the bound on the people remembered holds as before. */
+  private viewedCount = 0;
 
-  constructor(private core: Core) {}
+  constructor(private core: Core) {
+    this.waiting = core.scheduler.writeBehind("dashboard.page-views", VIEW_FLUSH_MS, {
+      merge: (old, added) => (typeof old === "number" && typeof added === "number" ? old + added : added),
+      write: (batch) => this.write(batch),
+    });
+  }
 
   /** Called once a page has been read; decides whether it is a view. */
   read(caller: Caller, page: PageMeta, userAgent: string | null): void {
@@ -61,43 +70,40 @@ export class PageViewCounter {
     this.recent.delete(key);
     this.recent.set(key, now);
     if (this.recent.size > MAX_REMEMBERED) this.recent.delete(this.recent.keys().next().value!);
-    this.count(dayOf(now), page.id);
+    this.waiting.add(`v|${dayOf(now)}|${page.id}`, 1);
   }
 
   private noteViewed(userId: string, pageId: string): void {
-    const key = `${userId}|${pageId}`;
-    this.viewed.delete(key);
-    this.viewed.set(key, iso(this.core.clock.now()));
-    if (this.viewed.size > MAX_REMEMBERED) this.viewed.delete(this.viewed.keys().next().value!);
-    this.timer ??= setInterval(() => this.flush(), VIEW_FLUSH_MS);
-  }
-
-  private count(day: string, pageId: string): void {
-    const key = `${day}|${pageId}`;
-    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
-    this.timer ??= setInterval(() => this.flush(), VIEW_FLUSH_MS);
+    const key = `r|${userId}|${pageId}`;
+    const waiting = this.waiting.pending;
+    if (!waiting.has(key) && ++this.viewedCount > MAX_REMEMBERED) {
+      // Past the bound the oldest waiting read is forgotten.
+      for (const k of waiting.keys()) if (k.startsWith("r|") && waiting.delete(k)) break;
+      this.viewedCount--;
+    }
+    this.waiting.add(key, iso(this.core.clock.now()));
   }
 
   /** Adds what was counted to the daily rows, in one transaction. */
   flush(): void {
     this.forgetOld();
-    if (this.pending.size === 0 && this.viewed.size === 0) return;
-    const batch = this.pending;
-    const viewed = this.viewed;
-    this.pending = new Map();
-    this.viewed = new Map();
+    this.waiting.flush();
+  }
+
+  private write(batch: Map<string, number | string>): void {
+    this.forgetOld();
+    this.viewedCount = 0;
     this.core.bookkeeping(() => {
-      for (const [key, views] of batch) {
-        const bar = key.indexOf("|");
-        addPageViews(this.core.db, key.slice(0, bar), key.slice(bar + 1), views);
-      }
       const readers = new Set<string>();
-      for (const [key, at] of viewed) {
-        const bar = key.indexOf("|");
-        readers.add(key.slice(0, bar));
-        noteRecentView(this.core.db, key.slice(0, bar), key.slice(bar + 1), at);
+      for (const [key, value] of batch) {
+        const [kind, who, pageId] = key.split("|");
+        if (kind === "v") addPageViews(this.core, who, pageId, value as number);
+        else {
+          readers.add(who);
+          noteRecentView(this.core, who, pageId, value as string);
+        }
       }
-      for (const userId of readers) trimRecentViews(this.core.db, userId, RECENT_VIEWS_KEPT);
+      for (const userId of readers) trimRecentViews(this.core, userId, RECENT_VIEWS_KEPT);
     });
   }
 
@@ -111,27 +117,21 @@ export class PageViewCounter {
 
   /** Whether this person's recent reads wait in memory (the list flushes them first). */
   hasViewedPending(userId: string): boolean {
-    for (const key of this.viewed.keys()) if (key.startsWith(`${userId}|`)) return true;
+    const prefix = `r|${userId}|`;
+    for (const key of this.waiting.pending.keys()) if (key.startsWith(prefix)) return true;
     return false;
   }
 
   forgetAll(): void {
-    this.pending.clear();
-    this.viewed.clear();
+    this.waiting.clear();
+    this.viewedCount = 0;
     this.recent.clear();
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    this.flush();
   }
 }
 
 /** The instance's counter; its last counts are written when the core closes (server shutdown). */
 export const pageViews = perInstance((core: Core) => {
   const counter = new PageViewCounter(core);
-  core.onClose(() => counter.stop());
   // After a restore the counted views belong to pages of the replaced data: dropped.
   core.onDataReplaced(() => counter.forgetAll());
   return counter;

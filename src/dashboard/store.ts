@@ -11,7 +11,7 @@ import type { Db } from "../platform/db/open";
 import { pageViewsDaily, recentViews } from "./tables";
 
 /** Adds a minute's counts to the day's row (one statement per page and day, in one transaction). */
-export function addPageViews(db: Db, day: string, pageId: string, views: number): void {
+export function addPageViews({ db }: Pick<Core, "db">, day: string, pageId: string, views: number): void {
   db.insert(pageViewsDaily)
     .values({ day, pageId, views })
     .onConflictDoUpdate({ target: [pageViewsDaily.day, pageViewsDaily.pageId], set: { views: sql`${pageViewsDaily.views} + ${views}` } })
@@ -19,14 +19,14 @@ export function addPageViews(db: Db, day: string, pageId: string, views: number)
 }
 
 /** A person's last view of a page (recent_views); a page read again moves up. */
-export function noteRecentView(db: Db, userId: string, pageId: string, at: string): void {
+export function noteRecentView({ db }: Pick<Core, "db">, userId: string, pageId: string, at: string): void {
   // A page purged since the read is skipped (its row would break the foreign key).
   db.run(sql`INSERT INTO recent_views (user_id, page_id, viewed_at) SELECT ${userId}, ${pageId}, ${at} WHERE EXISTS (SELECT 1 FROM pages WHERE id = ${pageId}) AND EXISTS (SELECT 1 FROM users WHERE id = ${userId})
     ON CONFLICT (user_id, page_id) DO UPDATE SET viewed_at = max(viewed_at, excluded.viewed_at)`);
 }
 
 /** Keeps a person's `keep` newest views. */
-export function trimRecentViews(db: Db, userId: string, keep: number): void {
+export function trimRecentViews({ db }: Pick<Core, "db">, userId: string, keep: number): void {
   db.run(sql`DELETE FROM recent_views WHERE user_id = ${userId} AND page_id NOT IN (SELECT page_id FROM recent_views WHERE user_id = ${userId} ORDER BY viewed_at DESC LIMIT ${keep})`);
 }
 

@@ -4,7 +4,10 @@
  * server kept ~10 MB more than it uses: on a Raspberry Pi that is worth one full collection
  * (a few milliseconds) after each burst of work, never while requests are coming in.
  */
+import { systemClock } from "./clock";
 import { jitAtNormalPolicy } from "./jit-policy";
+import { silentLogger } from "./log";
+import { createScheduler, type Scheduler } from "./scheduler";
 
 const QUIET_MS = 1_000;
 /** Requests before any quiet moment that make a busy server: the JIT's normal policy then. */
@@ -18,12 +21,12 @@ const BUSY_FROM_START = 200;
  * path's compiled code each time, and its next requests would compile it again. Start-up ends
  * there for the JIT too (jit-policy.ts), or at BUSY_FROM_START requests without a quiet moment.
  */
-export function collectWhenIdle(atFirstQuiet: () => void = () => {}): { touch(): void; stop(): void } {
+export function collectWhenIdle(scheduler: Scheduler = createScheduler({ clock: systemClock, log: silentLogger }), atFirstQuiet: () => void = () => {}): { touch(): void; stop(): void } {
   let worked = false;
   let lastRequestAt = 0;
   let shrunk = false;
   let touches = 0;
-  const timer = setInterval(() => {
+  const task = scheduler.every("idle-gc", QUIET_MS, () => {
     if (worked && performance.now() - lastRequestAt >= QUIET_MS) {
       worked = false;
       Bun.gc(true);
@@ -35,14 +38,13 @@ export function collectWhenIdle(atFirstQuiet: () => void = () => {}): { touch():
         jitAtNormalPolicy();
       }
     }
-  }, QUIET_MS);
-  timer.unref?.();
+  });
   return {
     touch() {
       worked = true;
       lastRequestAt = performance.now();
       if (!shrunk && ++touches === BUSY_FROM_START) jitAtNormalPolicy();
     },
-    stop: () => clearInterval(timer),
+    stop: task.stop,
   };
 }

@@ -46,6 +46,16 @@ describe("GET /api/admin/about", () => {
     expect((await call(env, "GET", "/api/admin/about")).status).toBe(401);
   });
 
+  test("the background work: every task of the scheduler with when it runs, its last run, last error and next run", async () => {
+    env = makeEnv();
+    const { owner } = await ownerAndMember(env);
+    const background = (await call(env, "GET", "/api/admin/about", { as: owner })).body.background as Array<Record<string, unknown>>;
+    // The webhooks' retries are armed in every instance, the in-process runs listed even when none runs.
+    expect(background.find((t) => t.name === "webhooks.retries")).toMatchObject({ kind: "every", when: "every 5 s", stopOrder: 1, running: false, lastError: null });
+    expect(background.find((t) => t.name === "runs")).toMatchObject({ kind: "runs", stopOrder: 2, nextRunAt: null });
+    expect(background.map((t) => t.stopOrder)).toEqual([...background.map((t) => t.stopOrder as number)].sort());
+  });
+
   test("notices: plain text with every package's licence text", async () => {
     env = makeEnv();
     const { owner } = await ownerAndMember(env);

@@ -1,7 +1,7 @@
 /**
  * About (right dashboard.view): what this Cairn is (version, build date, runtime), the
- * third-party packages it ships with their licences and notices (about-deps.ts), and "check for
- * updates": one GET of the release feed through the outbound guard, compared with our version.
+ * third-party packages it ships with their licences and notices (about-deps.ts), the background
+ * work its scheduler runs, and "check for updates": one GET of the release feed through the outbound guard, compared with our version.
  *
  * The check never fails the page: unreachable, refused, slow or unreadable feeds all answer 200
  * with a status and a plain sentence. It records nothing (it changes nothing).
@@ -42,6 +42,8 @@ export function getAbout(core: Core, caller: Caller) {
     dependenciesFrom: data.source,
     dependencies: data.dependencies,
     releaseFeed: releaseFeedOf(core),
+    // What runs in the background, when it last ran, its last error and its next run (platform/scheduler.ts).
+    background: core.scheduler.list(),
   };
 }
 

@@ -13,6 +13,23 @@ const Dependency = t.Object(
   { title: "Dependency" },
 );
 
+const BackgroundTask = t.Object(
+  {
+    name: t.String({ description: 'The task\'s name, e.g. "jobs", "webhooks.retries", "backups.schedule"' }),
+    kind: t.Union([t.Literal("every"), t.Literal("cron"), t.Literal("write-behind"), t.Literal("runs")], {
+      description: "every: a period after the last run settled; cron: a 5-field expression in the server's local time; write-behind: counts kept in memory and written together; runs: backups, restores and copies in this process",
+    }),
+    when: t.String({ description: 'When it runs, in words: "every 5 s", "0 3 * * *", "at most 60 s after a change"' }),
+    stopOrder: t.Integer({ description: "At shutdown, lower first: 1 timers, 2 work in flight (aborted), 3 what waits in memory (written)" }),
+    running: t.Boolean(),
+    runs: t.Integer({ description: "Runs since start (runs: the runs remembered)" }),
+    lastRunAt: Nullable(t.String({ format: "date-time" })),
+    lastError: Nullable(t.Object({ at: t.String({ format: "date-time" }), message: t.String() })),
+    nextRunAt: Nullable(t.String({ format: "date-time", description: "null: not armed (nothing waits, not scheduled, or stopped)" })),
+  },
+  { title: "BackgroundTask" },
+);
+
 const About = t.Object(
   {
     name: t.String(),
@@ -23,6 +40,7 @@ const About = t.Object(
     dependenciesFrom: t.Union([t.Literal("build"), t.Literal("node_modules")], { description: "build: the packages the bundler put in this binary; node_modules: running from source, every production dependency" }),
     dependencies: t.Array(Dependency),
     releaseFeed: Nullable(t.String({ description: "The feed the update check reads (CAIRN_RELEASE_FEED); null: checking is off" })),
+    background: t.Array(BackgroundTask, { description: "Every piece of background work the scheduler runs, in shutdown order" }),
   },
   { title: "About" },
 );
@@ -62,7 +80,7 @@ export function systemAdminRoutes(core: Core) {
   return new Elysia()
     .get("/api/admin/about", ({ request }) => getAbout(core, callerOf(request)), {
       response: { 200: About, ...problems(401, 403) },
-      detail: detail("Version, build date, runtime and the third-party packages shipped, with their licences (right dashboard.view)"),
+      detail: detail("Version, build date, runtime, the third-party packages shipped with their licences, and the background work (right dashboard.view)"),
     })
     .get(
       "/api/admin/about/notices",

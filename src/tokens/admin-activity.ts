@@ -1,6 +1,7 @@
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
+import type { WriteBehind } from "../platform/scheduler";
 import { addTokenDay } from "./store/tokens";
 
 /** How often the day counts in memory are written: a crash loses at most this much activity. */
@@ -19,14 +20,19 @@ interface Pending {
  * What the admin's token activity shows: requests per token and UTC day, with the day's last
  * use and the address it came from (only the last one: the activity is a count, not a log of
  * requests). Counted in memory where the pipeline accepts a token and added to api_token_days
- * about once a minute, at shutdown and before the activity is read, in one transaction: never a
- * write per request. A crash loses at most the last minute.
+ * about once a minute, at shutdown and before the activity is read, in one transaction (the
+ * scheduler's write-behind): never a write per request. A crash loses at most the last minute.
  */
 export class TokenActivity {
-  private pending = new Map<string, Pending>();
-  private timer: ReturnType<typeof setInterval> | null = null;
+  private pending: WriteBehind<string, Pending>;
 
-  constructor(private core: Core) {}
+  constructor(private core: Core) {
+    this.pending = core.scheduler.writeBehind("tokens.activity", ACTIVITY_FLUSH_MS, {
+      // (record() adds to a waiting entry in place; this merges a batch kept after a failed write.)
+      merge: (old, added) => ({ ...(added.last > old.last ? added : old), requests: old.requests + added.requests }),
+      write: (batch) => this.write([...batch.values()]),
+    });
+  }
 
   /** The UTC day of the last request and where it starts (a date is not formatted per request). */
   private day = { name: "", from: 0 };
@@ -37,7 +43,7 @@ export class TokenActivity {
     if (now < this.day.from || now >= this.day.from + DAY) this.day = { name: iso(now).slice(0, 10), from: now - (now % DAY) };
     const day = this.day.name;
     const key = `${tokenId}|${day}`;
-    const p = this.pending.get(key);
+    const p = this.pending.pending.get(key);
     if (p) {
       p.requests++;
       if (now > p.last) {
@@ -45,19 +51,19 @@ export class TokenActivity {
         p.lastIp = client.ip;
       }
     } else {
-      this.pending.set(key, { tokenId, day, requests: 1, last: now, lastIp: client.ip });
+      this.pending.add(key, { tokenId, day, requests: 1, last: now, lastIp: client.ip });
     }
-    this.timer ??= setInterval(() => this.flush(), ACTIVITY_FLUSH_MS);
   }
 
   flush(): void {
-    if (this.pending.size === 0) return;
-    const batch = [...this.pending.values()];
-    this.pending = new Map();
+    this.pending.flush();
+  }
+
+  private write(batch: Pending[]): void {
     this.core.bookkeeping(() => {
       for (const p of batch) {
         try {
-          addTokenDay(this.core.db, { tokenId: p.tokenId, day: p.day, requests: p.requests, lastUsedAt: iso(p.last), lastIp: p.lastIp });
+          addTokenDay(this.core, { tokenId: p.tokenId, day: p.day, requests: p.requests, lastUsedAt: iso(p.last), lastIp: p.lastIp });
         } catch (err) {
           // A token deleted since (its owner's account removed): its counts go with it; a failed
           // statement does not undo the others of the transaction.
@@ -66,16 +72,6 @@ export class TokenActivity {
       }
     });
   }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    this.flush();
-  }
 }
 
-export const tokenActivity = perInstance((core: Core) => {
-  const activity = new TokenActivity(core);
-  core.onClose(() => activity.stop());
-  return activity;
-});
+export const tokenActivity = perInstance((core: Core) => new TokenActivity(core));

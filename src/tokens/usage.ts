@@ -1,56 +1,40 @@
-import { eq } from "drizzle-orm";
 import type { Core } from "../core";
 import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
-import { useCountPlus } from "./store/tokens";
-import { apiTokens } from "./tables";
+import type { WriteBehind } from "../platform/scheduler";
+import { addTokenUses } from "./store/tokens";
+
+/** How often the counts in memory are written. */
+export const USAGE_FLUSH_MS = 5_000;
 
 /**
  * Token use (lastUsedAt, useCount) is counted in memory and written in one transaction every
- * few seconds, on listing and at shutdown: a write per API request would cap throughput at the
- * disk's fsync rate.
+ * few seconds, on listing and at shutdown (the scheduler's write-behind): a write per API
+ * request would cap throughput at the disk's fsync rate.
  */
 export class UsageTracker {
-  private pending = new Map<string, { count: number; last: number }>();
-  private timer: ReturnType<typeof setInterval> | null = null;
+  private counts: WriteBehind<string, { count: number; last: number }>;
 
-  constructor(private core: Core) {}
-
-  record(tokenId: string, at: number) {
-    const p = this.pending.get(tokenId);
-    if (p) {
-      p.count++;
-      p.last = Math.max(p.last, at);
-    } else {
-      this.pending.set(tokenId, { count: 1, last: at });
-    }
-    this.timer ??= setInterval(() => this.flush(), 5_000);
-  }
-
-  flush() {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    this.core.bookkeeping(() => {
-      for (const [id, p] of batch) {
-        this.core.db
-          .update(apiTokens)
-          .set({ useCount: useCountPlus(p.count), lastUsedAt: iso(p.last) })
-          .where(eq(apiTokens.id, id))
-          .run();
-      }
+  constructor(private core: Core) {
+    this.counts = core.scheduler.writeBehind("tokens.usage", USAGE_FLUSH_MS, {
+      merge: (old, added) => ({ count: old.count + added.count, last: Math.max(old.last, added.last) }),
+      write: (batch) =>
+        this.core.bookkeeping(() => {
+          for (const [id, p] of batch) addTokenUses(this.core, id, p.count, iso(p.last));
+        }),
     });
   }
 
-  stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    this.flush();
+  record(tokenId: string, at: number) {
+    const p = this.counts.pending.get(tokenId);
+    if (!p) return this.counts.add(tokenId, { count: 1, last: at });
+    p.count++;
+    p.last = Math.max(p.last, at);
+  }
+
+  flush() {
+    this.counts.flush();
   }
 }
 
-export const usageTracker = perInstance((core: Core) => {
-  const tracker = new UsageTracker(core);
-  core.onClose(() => tracker.stop());
-  return tracker;
-});
+export const usageTracker = perInstance((core: Core) => new UsageTracker(core));

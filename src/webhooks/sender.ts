@@ -6,7 +6,7 @@
  * When:
  *   - right after the commit that queued them: the recorder schedules a kick (core.afterCommit:
  *     never before the rows are durable, never after a rollback);
- *   - on a 5-second timer, for retries that have come due;
+ *   - every 5 seconds (a task of the scheduler), for retries that have come due;
  *   - at start-up, for what a stop or a crash left behind (the rows are in the database).
  * Runs never overlap (one chain per instance), so one process never sends a row twice at once;
  * the price is that a new delivery waits for the run in progress (8 attempts at a time, each
@@ -59,7 +59,7 @@ const stateOf = perInstance(
 );
 
 /**
- * Called once from openInstance: the recorder, the timer, and a catch-up run (`catchUp` false:
+ * Called once from openInstance: the recorder, the retries' task, and a catch-up run (`catchUp` false:
  * left to the caller, which kicks once it is ready: the server, just after listening).
  */
 export function installWebhooks(core: Core, catchUp = true): void {
@@ -67,12 +67,12 @@ export function installWebhooks(core: Core, catchUp = true): void {
   onEventRecorded(core, (c, event, input) => {
     if (queueDeliveries(c, event, input) > 0) kick(core);
   });
-  const timer = setInterval(() => void runDueDeliveries(core), TICK_MS);
-  timer.unref?.();
-  core.onClose(() => {
-    state.closed = true;
-    clearInterval(timer);
-    recordOutcomes(core, state);
+  // Retries that have come due; at shutdown, what was attempted is recorded.
+  core.scheduler.every("webhooks.retries", TICK_MS, () => runDueDeliveries(core), {
+    onStop() {
+      state.closed = true;
+      recordOutcomes(core, state);
+    },
   });
   if (catchUp) kick(core);
 }

@@ -4,7 +4,7 @@
  *   the account menu, and the file the binary stored is a 256×256 WebP with no trace of the
  *   EXIF block (the image codecs run inside the compiled binary);
  * - a space icon uploaded in the space's settings shows in the form;
- * - About: version and packages, "Check for updates" against a feed on a closed loopback port
+ * - About: version, the background work and packages, "Check for updates" against a feed on a closed loopback port
  *   says plainly that the server is offline; Tailscale (not installed here) says "Not set up".
  * Every screen in the four looks, with axe.
  */
@@ -111,6 +111,10 @@ describe("about", () => {
     await status.getByText(/Could not reach the release feed \(no connection\)/).waitFor();
     expect(await status.textContent()).toContain("This server may be offline");
     await page.getByText("Not set up").waitFor();
+    // The background work: the server's scheduler lists the jobs worker among its tasks.
+    const background = page.getByRole("region", { name: "Background tasks" });
+    await background.getByRole("cell", { name: "jobs", exact: true }).waitFor();
+    await background.getByRole("cell", { name: "webhooks.retries", exact: true }).waitFor();
     // The packages the binary carries, found by name.
     await page.getByPlaceholder("Find a package").fill("jsquash/webp");
     await page.getByRole("cell", { name: "@jsquash/webp" }).waitFor();
@@ -145,6 +149,8 @@ describe("looks", () => {
         await page.getByText(/Could not reach the release feed/).waitFor();
         expect(await axeViolations(page)).toEqual([]);
         await screenshot(page, "admin-about");
+        await page.getByRole("region", { name: "Background tasks" }).scrollIntoViewIfNeeded();
+        await screenshot(page, "admin-about-background");
         await page.getByRole("heading", { name: "Third-party software" }).scrollIntoViewIfNeeded();
         await screenshot(page, "admin-about-software");
         expect(v.errors).toEqual([]);

@@ -26,6 +26,7 @@
  * that follows begins a new generation anyway). state.json is written atomically at start (running) and
  * at a clean close (where the archive stands and the database file's identity).
  */
+import type { Scheduler } from "../scheduler";
 import type { Database } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -52,6 +53,8 @@ export interface OpenWalArchiveOptions {
    * followed one restart at a time rather than found several restarts later.
    */
   pollMs?: number;
+  /** The instance's scheduler, whose task the look becomes (the server); without one, a timer of its own. */
+  scheduler?: Pick<Scheduler, "every">;
   onNewGeneration?: (generation: string, reason: string) => void;
   onError?: (what: string, err: unknown) => void;
   /**
@@ -94,7 +97,7 @@ class Archive implements WalArchive {
   private suspended = 0;
   private broken: string | null = null;
   private closed = false;
-  private poll: ReturnType<typeof setInterval> | null = null;
+  private poll: { stop(): void } | null = null;
   private readonly checkpoints: CheckpointSchedule;
   private started = false;
   /** begin() has run (or is running: its own observe must not begin it again). */
@@ -149,12 +152,18 @@ class Archive implements WalArchive {
     if (opts.pollMs !== 0) {
       // Reading without the lock is safe: salts and cumulative checksums reject a frame being
       // written or overwritten. It changes nothing about who holds the lock.
-      this.poll = setInterval(() => {
+      const look = () => {
         if (this.closed) return;
         this.observeNow();
         this.checkpoints.maybe();
-      }, opts.pollMs ?? 1000);
-      this.poll.unref?.();
+      };
+      const ms = opts.pollMs ?? 1000;
+      if (opts.scheduler) this.poll = opts.scheduler.every("wal-archive.look", ms, look);
+      else {
+        const timer = setInterval(look, ms);
+        timer.unref?.();
+        this.poll = { stop: () => clearInterval(timer) };
+      }
     }
   }
 
@@ -387,7 +396,7 @@ class Archive implements WalArchive {
     if (this.closed) return;
     this.observeNow();
     this.closed = true;
-    if (this.poll) clearInterval(this.poll);
+    this.poll?.stop();
     this.checkpoints.close();
     this.flush();
     const db = dbIdentity(this.opts.dbPath);

@@ -18,6 +18,7 @@ import { iso } from "../clock";
 import { newId } from "../crypto";
 import type { Db } from "../db/open";
 import type { Logger } from "../log";
+import { nextCronRun, STOP, type Scheduler, type Task } from "../scheduler";
 import { jobs, type JobRow } from "./tables";
 
 export interface JobHost {
@@ -28,6 +29,8 @@ export interface JobHost {
   bookkeeping<T>(fn: () => T): T;
   afterCommit(fn: () => void): void;
   inTx(): boolean;
+  /** The instance's scheduler: the worker's poll is one of its tasks, the schedules are listed there. */
+  scheduler: Scheduler;
   /** True while no job may start (maintenance: a restore is replacing the data). */
   paused?(): boolean;
 }
@@ -77,17 +80,17 @@ export interface Jobs {
   start(): void;
   /** Runs what is due now; answers when those runs have settled (tests drive it with a manual clock). */
   runDue(): Promise<void>;
-  /** Stops the worker: timers cleared, running handlers aborted (their rows run again at the next start). */
+  /** Stops the worker (its poll is a scheduler task): running handlers aborted (their rows run again at the next start). */
   stop(): void;
 }
 
 export function createJobs(host: JobHost): Jobs {
   const kinds = new Map<string, JobKind<unknown>>();
   // `next` null: not yet worked out, from `from` (the moment the schedule was declared).
-  const schedules = new Map<string, { cron: string; kind: string; payload: unknown; from: number; next: number | null }>();
+  const schedules = new Map<string, { cron: string; kind: string; payload: unknown; from: number; next: number | null; last: number | null }>();
   const running = new Map<string, Promise<void>>();
   const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  let poll: Task | null = null;
   let started = false;
   let stopped = false;
 
@@ -116,7 +119,7 @@ export function createJobs(host: JobHost): Jobs {
       host.db.insert(jobs).values(row).run();
       return row.id;
     });
-    if (started) host.afterCommit(() => kick(0));
+    if (started) host.afterCommit(() => poll?.soon());
     return id;
   }
 
@@ -125,14 +128,15 @@ export function createJobs(host: JobHost): Jobs {
       s.next ??= nextFiring(name, s.cron, s.from);
       if (now < s.next) continue;
       enqueue(s.kind, s.payload, { key: `schedule:${name}` });
-      s.next = Bun.cron.parse(s.cron, now)!.getTime();
+      s.last = now;
+      s.next = nextFiring(name, s.cron, now);
     }
   }
 
   function nextFiring(name: string, cron: string, from: number): number {
-    const next = Bun.cron.parse(cron, from);
-    if (!next) throw new Error(`schedule ${name}: "${cron}" never fires`);
-    return next.getTime();
+    const next = nextCronRun(cron, from);
+    if (next === null) throw new Error(`schedule ${name}: "${cron}" never fires`);
+    return next;
   }
 
   const dueAt = (now: number) => host.db.select().from(jobs).where(and(eq(jobs.state, "queued"), lte(jobs.runAt, iso(now)))).orderBy(asc(jobs.runAt)).limit(8).all();
@@ -201,18 +205,6 @@ export function createJobs(host: JobHost): Jobs {
     await Promise.all(claimed);
   }
 
-  function kick(delay: number): void {
-    if (!started || stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      runDue()
-        .catch((err) => host.log.error("jobs worker failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }))
-        .finally(() => kick(POLL_MS));
-    }, delay);
-    timer.unref?.();
-  }
-
   return {
     define(kind, handler) {
       kinds.set(kind, handler as JobKind<unknown>);
@@ -221,7 +213,14 @@ export function createJobs(host: JobHost): Jobs {
     schedule(name, cron, kind, payload) {
       // Worked out at the first firing, from now: Bun's cron parser costs ~7 ms the first time it
       // runs, and every instance declares its schedules before the server listens.
-      schedules.set(name, { cron, kind, payload: payload ?? null, from: host.clock.now(), next: null });
+      const s = { cron, kind, payload: payload ?? null, from: host.clock.now(), next: null as number | null, last: null as number | null };
+      schedules.set(name, s);
+      const at = (ms: number | null) => (ms === null ? null : iso(ms));
+      host.scheduler.track(
+        name,
+        () => ({ name, kind: "cron", when: `${cron} (a durable job)`, stopOrder: STOP.work, running: false, runs: 0, lastRunAt: at(s.last), lastError: null, nextRunAt: at(s.next ?? nextCronRun(cron, s.from)) }),
+        () => {},
+      );
     },
     get(id) {
       const row = host.db.select().from(jobs).where(eq(jobs.id, id)).get();
@@ -235,13 +234,17 @@ export function createJobs(host: JobHost): Jobs {
       if (host.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.state, "running")).limit(1).get()) {
         host.bookkeeping(() => host.db.update(jobs).set({ state: "queued", error: "interrupted by a restart" }).where(eq(jobs.state, "running")).run());
       }
-      kick(0);
+      const halt = () => {
+        stopped = true;
+        controller.abort();
+      };
+      // Runs never overlap: the next poll is POLL_MS after one has settled.
+      poll = host.scheduler.every("jobs", POLL_MS, runDue, { firstInMs: 0, stopOrder: STOP.work, onStop: halt });
     },
     runDue,
     stop() {
+      if (poll) return poll.stop();
       stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
       controller.abort();
     },
   };

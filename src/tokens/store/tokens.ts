@@ -2,25 +2,28 @@
  * The API tokens' store: with admin.ts beside it (the administrators' reads and revocations, which
  * load when first used), the only modules that write `api_tokens` and `api_token_days`.
  */
-import { and, count, desc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Core } from "../../core";
-import type { Db } from "../../platform/db/open";
 import { perInstance } from "../../platform/memo";
 import { roles, users } from "../../users/tables";
 import { apiTokenDays, apiTokens } from "../tables";
 
 export type TokenRow = typeof apiTokens.$inferSelect;
 
-/** The new use count: the stored one plus `n` uses, added in the statement (no read first). */
-export function useCountPlus(n: number): SQL {
-  return sql`${apiTokens.useCount} + ${n}`;
+/** Adds `count` uses to the token's use count (in the statement, no read first) and sets its last use. */
+export function addTokenUses(core: Pick<Core, "db">, tokenId: string, count: number, lastUsedAt: string): void {
+  core.db
+    .update(apiTokens)
+    .set({ useCount: sql`${apiTokens.useCount} + ${count}`, lastUsedAt })
+    .where(eq(apiTokens.id, tokenId))
+    .run();
 }
 
 /**
  * Adds a minute's requests to the token's row of the day (tokens/admin-activity.ts); the last
  * use and address are the later of the stored and the new.
  */
-export function addTokenDay(db: Db, row: { tokenId: string; day: string; requests: number; lastUsedAt: string; lastIp: string }): void {
+export function addTokenDay({ db }: Pick<Core, "db">, row: { tokenId: string; day: string; requests: number; lastUsedAt: string; lastIp: string }): void {
   db.insert(apiTokenDays)
     .values(row)
     .onConflictDoUpdate({

@@ -2468,7 +2468,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Version, build date, runtime and the third-party packages shipped, with their licences (right dashboard.view) */
+        /** Version, build date, runtime, the third-party packages shipped with their licences, and the background work (right dashboard.view) */
         get: operations["getApiAdminAbout"];
         put?: never;
         post?: never;
@@ -15353,6 +15353,32 @@ export interface operations {
                         }[];
                         /** @description The feed the update check reads (CAIRN_RELEASE_FEED); null: checking is off */
                         releaseFeed: string | null;
+                        /** @description Every piece of background work the scheduler runs, in shutdown order */
+                        background: {
+                            /** @description The task's name, e.g. "jobs", "webhooks.retries", "backups.schedule" */
+                            name: string;
+                            /** @enum {string} */
+                            kind: "every" | "cron" | "write-behind" | "runs";
+                            /** @description When it runs, in words: "every 5 s", "0 3 * * *", "at most 60 s after a change" */
+                            when: string;
+                            /** @description At shutdown, lower first: 1 timers, 2 work in flight (aborted), 3 what waits in memory (written) */
+                            stopOrder: number;
+                            running: boolean;
+                            /** @description Runs since start (runs: the runs remembered) */
+                            runs: number;
+                            /** Format: date-time */
+                            lastRunAt: string | null;
+                            lastError: {
+                                /** Format: date-time */
+                                at: string;
+                                message: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description null: not armed (nothing waits, not scheduled, or stopped)
+                             */
+                            nextRunAt: string | null;
+                        }[];
                     };
                 };
             };

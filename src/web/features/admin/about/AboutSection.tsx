@@ -1,12 +1,13 @@
 /**
  * About (/admin/about, right dashboard.view): which Cairn this is, a check for a newer release
- * (saying plainly when the server is offline), the Tailscale status of the machine, and the
- * third-party software it ships with the licences and notices. Loaded when first opened.
+ * (saying plainly when the server is offline), the Tailscale status of the machine, the
+ * background work the server runs (what, when, its last run and error), and the third-party
+ * software it ships with the licences and notices. Loaded when first opened.
  */
 import { useState } from "react";
 import { Loading } from "../../../app/Loading";
 import { useAction } from "../../../lib/mutation";
-import { fullDate } from "../../../lib/time";
+import { fullDate, timeAgo } from "../../../lib/time";
 import { Button } from "../../../ui/Button";
 import { FormError } from "../../../ui/Field";
 import { Card } from "../../../ui/SectionsFrame";
@@ -22,6 +23,7 @@ export default function AboutSection() {
     <>
       <VersionCard about={about.data} />
       <TailscaleCard />
+      <BackgroundCard about={about.data} />
       <DependenciesCard about={about.data} />
     </>
   );
@@ -81,6 +83,39 @@ function CheckResult({ check }: { check: UpdateCheck }) {
         </>
       ) : null}
     </>
+  );
+}
+
+/** The scheduler's tasks, in the order they stop at shutdown. */
+function BackgroundCard({ about }: { about: About }) {
+  const at = (iso: string | null, none: string) => (iso ? <time dateTime={iso} title={fullDate(iso)}>{timeAgo(iso)}</time> : none);
+  return (
+    <Card id="about-background" title="Background work" intro="What the server does on its own, when it last did it and when it does it next; listed in the order it stops at shutdown.">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Background tasks">
+        <table className="pane-table about-background">
+          <thead>
+            <tr>
+              <th scope="col">Task</th>
+              <th scope="col">When</th>
+              <th scope="col">Last run</th>
+              <th scope="col">Next run</th>
+              <th scope="col">Last error</th>
+            </tr>
+          </thead>
+          <tbody>
+            {about.background.map((t) => (
+              <tr key={t.name}>
+                <td className="nowrap">{t.name}</td>
+                <td>{t.running ? `${t.when} (running)` : t.when}</td>
+                <td className="nowrap">{at(t.lastRunAt, "Not yet")}</td>
+                <td className="nowrap">{at(t.nextRunAt, "—")}</td>
+                <td>{t.lastError ? <span title={fullDate(t.lastError.at)}>{t.lastError.message}</span> : "None"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Card>
   );
 }
 

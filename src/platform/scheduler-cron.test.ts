@@ -1,5 +1,6 @@
+// The scheduler's one cron rule (moved here from the backups' schedule, its first user).
 import { expect, test } from "bun:test";
-import { nextRunAfter } from "./schedule";
+import { nextCronRun as nextRunAfter } from "./scheduler";
 
 // The machine's zone decides local time; these cases hold in any zone without daylight saving
 // at these dates, and state the rule: the answer is the cron's next wall-clock time.
