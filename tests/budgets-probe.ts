@@ -3,7 +3,8 @@
  * serve`): counts the SQL statements from the first line on, and when the server calls
  * Bun.serve notes the modules the loader holds (every module evaluated so far) and their bytes
  * on disk. Then, once the server has loaded the rest of itself (server.ts loads it just after
- * listening: from source that takes a while) and a second's rest, it counts an idle server's statements for
+ * listening: from source that takes a while), a second's rest and then the first quiet second, it
+ * counts an idle server's statements for
  * CAIRN_BUDGET_IDLE_SECONDS, writes what it found to CAIRN_BUDGET_PROBE as JSON and exits.
  */
 import { statSync, writeFileSync } from "node:fs";
@@ -54,7 +55,7 @@ bun.serve = (...args: unknown[]) => {
   // The same module the server loads after listening (the loader evaluates it once): its
   // start-up work (collaboration, the routes, the jobs' first run) is not idling.
   const restLoaded = import("../src/server-rest");
-  void restLoaded.then(() => setTimeout(() => {
+  void restLoaded.then(() => setTimeout(() => waitForQuiet(() => {
     counter.reset();
     setTimeout(() => {
       const findings: ProbeFindings = {
@@ -69,6 +70,30 @@ bun.serve = (...args: unknown[]) => {
       writeFileSync(out, JSON.stringify(findings));
       process.exit(0);
     }, idleSeconds * 1_000);
-  }, REST_MS));
+  }), REST_MS));
   return server;
 };
+
+/**
+ * Start-up work queued to run just after listening (the notifications' catch-up run, the first
+ * jobs) takes longer on a loaded machine and could land in the idle window: idling begins at the
+ * first whole second without a statement, or after QUIET_CAP_MS at the latest.
+ */
+const QUIET_CHECK_MS = 250;
+const QUIET_CAP_MS = 15_000;
+function waitForQuiet(then: () => void): void {
+  const began = performance.now();
+  let seen = counter.count;
+  let quietSince = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    if (counter.count !== seen) {
+      seen = counter.count;
+      quietSince = now;
+    }
+    if (now - quietSince >= 1_000 || now - began >= QUIET_CAP_MS) {
+      clearInterval(timer);
+      then();
+    }
+  }, QUIET_CHECK_MS);
+}
