@@ -1,8 +1,8 @@
 /**
- * Browser tests of the web UI: the built binary (dist/cairn, built once per test run) on a
- * free port with a fresh data directory, driven by Debian's Chromium through playwright-core.
- * One browser for the whole run; each test file opens its own contexts. Every context fails
- * the test on any request to another host, and on any error the page throws.
+ * Browser tests of the web UI: the built binary (built once per test run) on a free port with a
+ * fresh data directory, driven by Debian's Chromium through playwright-core. One browser per
+ * test process (the suite runs several); each test file opens its own contexts. Every context
+ * fails the test on any request to another host, and on any error the page throws.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,10 +17,14 @@ const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable
 
 let binary: Promise<string> | null = null;
 /**
- * The binary, built from this checkout once per run (about two seconds) into dist/e2e-<pid>/,
- * so runs side by side never overwrite each other's build.
+ * The binary, built from this checkout once per run: by scripts/test.ts before the browser files
+ * start (they run in several processes), which hands its path over in CAIRN_E2E_BINARY; or here,
+ * when a browser file runs alone, into dist/e2e-<pid>/ (about two seconds), so runs side by side
+ * never overwrite each other's build.
  */
 export function builtBinary(): Promise<string> {
+  const given = process.env.CAIRN_E2E_BINARY;
+  if (!binary && given && existsSync(given)) binary = Promise.resolve(given);
   if (!binary) {
     removeStaleBuilds();
     const distDir = join(ROOT, "dist", `e2e-${process.pid}`);
