@@ -73,10 +73,10 @@ async function quietly(cmd: string[]): Promise<{ ok: boolean; output: string; to
 }
 
 const layersReport = join(reportDir, "layers.xml");
-let binaryDir: string | null = null;
 if (checks || needsBinary) {
   console.log(checks ? "Checks first: tsc --noEmit and the layer rules, while the binary is built…" : "Building the binary for the browser tests…");
-  const binary = needsBinary ? buildOnce() : Promise.resolve(null);
+  // Caught at once: a failed build must wait for the checks' verdict, not end the process.
+  const binary = needsBinary ? buildOnce().catch((e: Error) => e) : Promise.resolve(null);
   const [types, layers] = await Promise.all([
     checks ? quietly(["bun", "x", "tsc", "--noEmit"]) : null,
     checks ? quietly(["bun", "test", "--timeout=300000", "--reporter=junit", `--reporter-outfile=${layersReport}`, `./${LAYERS}`]) : null,
@@ -97,16 +97,16 @@ if (checks || needsBinary) {
     const layerFailures = layers?.ok ? 0 : Math.max(1, report?.failed ?? 0);
     finish(report?.passed ?? 0, layerFailures + (types?.ok ? 0 : 1));
   }
-  const built = await binary.catch((e: Error) => {
-    console.log(`Building the binary failed: ${e.message}`);
+  const built = await binary;
+  if (built instanceof Error) {
+    console.log(`Building the binary failed: ${built.message}`);
     finish(0, 1);
-  });
+  }
   if (built) console.log(`binary: ${built}`);
 }
 
 async function buildOnce(): Promise<string> {
-  binaryDir = join(root, "dist", `e2e-${process.pid}`);
-  const dir = binaryDir;
+  const dir = join(root, "dist", `e2e-${process.pid}`);
   process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
   const { outfile } = await build({ quiet: true, distDir: dir });
   env.CAIRN_E2E_BINARY = outfile;
