@@ -2,9 +2,8 @@
  * The whole test suite: `bun run test`. Unit tests beside the code in src/, cross-cutting ones in
  * tests/, browser tests in tests/e2e/. In order:
  *
- * 1. Checks that fail fast, side by side: `tsc --noEmit` and the layer rules
- *    (tests/architecture.test.ts), while the binary the browser tests drive is built, once for
- *    every browser file (its path goes to them in CAIRN_E2E_BINARY, see tests/e2e/harness.ts).
+ * 1. Checks that fail fast: `tsc --noEmit`, then the layer rules (tests/architecture.test.ts),
+ *    while the binary the browser tests drive is built, once for every browser file (its path goes to them in CAIRN_E2E_BINARY, see tests/e2e/harness.ts).
  *    A failed check stops the run here with its output and the one line below.
  * 2. Every other test file through `bun test --parallel`, the slowest files first
  *    (tests/timings.json; each run writes fresh figures to .bench/test-report/timings.json).
@@ -77,10 +76,10 @@ if (checks || needsBinary) {
   console.log(checks ? "Checks first: tsc --noEmit and the layer rules, while the binary is built…" : "Building the binary for the browser tests…");
   // Caught at once: a failed build must wait for the checks' verdict, not end the process.
   const binary = needsBinary ? buildOnce().catch((e: Error) => e) : Promise.resolve(null);
-  const [types, layers] = await Promise.all([
-    checks ? quietly(["bun", "x", "tsc", "--noEmit"]) : null,
-    checks ? quietly(["bun", "test", "--timeout=300000", "--reporter=junit", `--reporter-outfile=${layersReport}`, `./${LAYERS}`]) : null,
-  ]);
+  // One after the other: the layer rules' dependency-cruiser test has a minute of its own, which
+  // a loaded machine running tsc beside it can exceed.
+  const types = checks ? await quietly(["bun", "x", "tsc", "--noEmit"]) : null;
+  const layers = checks ? await quietly(["bun", "test", "--reporter=junit", `--reporter-outfile=${layersReport}`, `./${LAYERS}`]) : null;
   let failedChecks = 0;
   for (const [name, r] of [["typecheck (tsc --noEmit)", types], ["layer rules (tests/architecture.test.ts)", layers]] as const) {
     if (!r) continue;
