@@ -50,8 +50,14 @@ function removeStaleBuilds(): void {
 }
 
 let browserPromise: Promise<Browser> | null = null;
+let launched: Browser | null = null;
+/**
+ * The process's browser. A test that times out has bun kill it; the next one launches another,
+ * so one slow test fails alone instead of every browser test after it in the same process.
+ */
 export function sharedBrowser(): Promise<Browser> {
-  browserPromise ??= chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  if (launched && !launched.isConnected()) browserPromise = launched = null;
+  browserPromise ??= chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS }).then((b) => (launched = b));
   return browserPromise;
 }
 
