@@ -50,15 +50,25 @@ function removeStaleBuilds(): void {
 }
 
 let browserPromise: Promise<Browser> | null = null;
-let launched: Browser | null = null;
-/**
- * The process's browser. A test that times out has bun kill it; the next one launches another,
- * so one slow test fails alone instead of every browser test after it in the same process.
- */
 export function sharedBrowser(): Promise<Browser> {
-  if (launched && !launched.isConnected()) browserPromise = launched = null;
-  browserPromise ??= chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS }).then((b) => (launched = b));
+  browserPromise ??= chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   return browserPromise;
+}
+
+/**
+ * A context on the process's browser. A test that times out has bun kill the browser (the next
+ * test can start before playwright notices); then another is launched, so one slow test fails
+ * alone instead of every browser test after it in the same process.
+ */
+async function newContext(options: Parameters<Browser["newContext"]>[0]): Promise<BrowserContext> {
+  const browser = await sharedBrowser();
+  try {
+    return await browser.newContext(options);
+  } catch (e) {
+    if (!/has been closed/.test(String(e))) throw e;
+    if (browserPromise && (await browserPromise) === browser) browserPromise = null;
+    return (await sharedBrowser()).newContext(options);
+  }
 }
 
 // A failed test must not leave a server behind (it would hold the runner's output open).
@@ -124,9 +134,8 @@ export interface Visit {
 
 /** A new browser context on Cairn: requests to any other host are refused and recorded. */
 export async function visit(cairn: RunningCairn, opts: ContextOptions = {}): Promise<Visit> {
-  const browser = await sharedBrowser();
   const width = opts.width ?? 1280;
-  const context = await browser.newContext({
+  const context = await newContext({
     viewport: { width, height: 900 },
     colorScheme: opts.theme ?? "light",
     reducedMotion: "reduce",
