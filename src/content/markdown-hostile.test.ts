@@ -68,9 +68,10 @@ describe("hostile Markdown", () => {
     ["2,700 nested emphases", "*a ".repeat(2_700) + "a* ".repeat(2_700), `nests emphasis, links or other inline formatting too deeply (at most ${MAX_INLINE_NESTING} levels)`],
     ["a quote 41 levels deep", ">".repeat(MAX_MARKDOWN_NESTING + 1) + " deep", "is nested too deeply"],
   ])("%s: a 400 at once", (_, markdown, reason) => {
-    const started = performance.now();
-    expect(outcome(markdown).reason).toStartWith(reason);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // The reason with the clock widened (on a loaded machine the time budget could refuse first);
+    // "at once" as the fastest of three tries under the normal clock.
+    expect(widenMarkdownClock(20, () => outcome(markdown)).reason).toStartWith(reason);
+    expect(fastestOfSync(3, () => outcome(markdown), 1000)).toBeLessThan(1000);
   });
 
   test("nesting the document can hold is converted", () => {
@@ -121,9 +122,11 @@ describe("hostile Markdown", () => {
     ["mention openers", () => ("[@ ".repeat(5_000) + "\n\n").repeat(16)],
   ])("slow patterns (%s) end within the time budget: stored or a 400, never more", (_, make) => {
     const markdown = make();
-    const started = performance.now();
-    const result = outcome(markdown);
-    expect(performance.now() - started).toBeLessThan(markdownTimeBudget(markdown.length) + 1000);
+    const bound = markdownTimeBudget(markdown.length) + 1000;
+    let result!: ReturnType<typeof outcome>;
+    // Up to three tries, stopping at the first within the bound: a conversion that ran past its
+    // budget would do so every time; one try can lose the processor on a loaded machine.
+    expect(fastestOfSync(3, () => (result = outcome(markdown)), bound)).toBeLessThan(bound);
     if (result.reason) expect(result.reason).toMatch(/too complex|too many|has a paragraph/);
   });
 });
