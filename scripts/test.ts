@@ -1,51 +1,132 @@
 /**
- * The whole test suite: `bun run test`. Runs `bun test` (unit tests beside the code in src/,
- * cross-cutting ones in tests/) with a JUnit report, then prints the one line CI reads,
- * `N passed, N failed`, from the real counts, and exits non-zero on any failure.
+ * The whole test suite: `bun run test`. Unit tests beside the code in src/, cross-cutting ones in
+ * tests/, browser tests in tests/e2e/. In order:
+ *
+ * 1. Checks that fail fast: `tsc --noEmit`, then the layer rules (tests/architecture.test.ts),
+ *    while the binary the browser tests drive is built, once for every browser file (its path goes to them in CAIRN_E2E_BINARY, see tests/e2e/harness.ts).
+ *    A failed check stops the run here with its output and the one line below.
+ * 2. Every other test file through `bun test --parallel`, the slowest files first
+ *    (tests/timings.json; each run writes fresh figures to .bench/test-report/timings.json).
+ *    `--no-isolate`: each worker runs its files one after another in one global, as the serial
+ *    run did, so a worker launches one browser for all its browser files.
+ * 3. One line from the real counts of both JUnit reports, `N passed, N failed`, and a non-zero
+ *    exit on any failure. A file that reported nothing (it failed to load, or its worker died)
+ *    counts as a failure: the parallel runner's report leaves such a file out.
+ *
+ * `bun run test:unit` (`--unit`): the in-process tests only (no browser, no process started, no
+ * built binary), without the checks. Other arguments are filters as `bun test` takes them
+ * (`bun run test src/auth`): only the files whose path contains one, without the checks.
+ * CAIRN_TEST_WORKERS sets how many files run at once (docs/decisions-pending/suite.md says why 4).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { build } from "./build";
+import { inProcessOnly, readJUnit, testFiles } from "./test-files";
 
 const root = join(import.meta.dir, "..");
+const started = performance.now();
+const args = process.argv.slice(2);
+const unit = args.includes("--unit");
+const filters = args.filter((a) => !a.startsWith("--"));
+const passThrough = args.filter((a) => a.startsWith("--") && a !== "--unit");
+const workers = Number(process.env.CAIRN_TEST_WORKERS) || 4;
+const LAYERS = "tests/architecture.test.ts";
+const isBrowser = (f: string) => f.startsWith("tests/e2e/") || f.includes(".browser.test.");
+
+let files = testFiles(root).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x.replace(/^\.\//, ""))));
+if (unit) files = inProcessOnly(root, files.filter((f) => !isBrowser(f)));
+const checks = !unit && filters.length === 0;
+if (checks) files = files.filter((f) => f !== LAYERS);
+const needsBinary = files.some(isBrowser);
 
 // Browser tests drive Debian's Chromium (playwright-core never downloads a browser of its own).
 // The colour-emoji font only makes the screenshots show emoji (page and space icons) as a
 // person's desktop would; no test depends on it. poppler-utils' pdftoppm turns the PDF export
 // into a PNG to check it is not blank (src/exports/page-export.test.ts).
 const EMOJI_FONT = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
-if (existsSync(join(root, "tests", "needs-chromium")) && (!existsSync("/usr/bin/chromium") || !existsSync(EMOJI_FONT) || !existsSync("/usr/bin/pdftoppm"))) {
+if (!unit && existsSync(join(root, "tests", "needs-chromium")) && (!existsSync("/usr/bin/chromium") || !existsSync(EMOJI_FONT) || !existsSync("/usr/bin/pdftoppm"))) {
   console.log("Installing Debian's chromium for the browser tests (apt-get)…");
-  const apt = (args: string[]) => Bun.spawnSync(["apt-get", ...args], { stdout: "ignore", stderr: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const apt = (a: string[]) => Bun.spawnSync(["apt-get", ...a], { stdout: "ignore", stderr: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
   apt(["update", "-qq"]);
   if (apt(["install", "-y", "-qq", "chromium", "fonts-noto-color-emoji", "poppler-utils"]).exitCode !== 0) console.log("Could not install chromium: the browser tests will fail. Install it with: apt-get install -y chromium poppler-utils");
 }
+
 const reportDir = join(root, ".bench", "test-report");
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
-const report = join(reportDir, "junit.xml");
+const env: Record<string, string | undefined> = { ...process.env, CAIRN_TEST: "1" };
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 
-const proc = Bun.spawn(["bun", "test", "--timeout=30000", "--reporter=junit", `--reporter-outfile=${report}`, ...process.argv.slice(2)], {
-  cwd: root,
-  stdout: "inherit",
-  stderr: "inherit",
-  env: { ...process.env, CAIRN_TEST: "1" },
-});
+function finish(passed: number, failed: number, skipped = 0): never {
+  console.log(`(${seconds(started)} in all)`);
+  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+  process.exit(failed > 0 || passed === 0 ? 1 : 0);
+}
+
+/** A command whose output is kept and shown only if it fails, so the checks' output does not interleave. */
+async function quietly(cmd: string[]): Promise<{ ok: boolean; output: string; took: string }> {
+  const t = performance.now();
+  const proc = Bun.spawn(cmd, { cwd: root, env, stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { ok: code === 0, output: out + err, took: seconds(t) };
+}
+
+const layersReport = join(reportDir, "layers.xml");
+if (checks || needsBinary) {
+  console.log(checks ? "Checks first: tsc --noEmit and the layer rules, while the binary is built…" : "Building the binary for the browser tests…");
+  // Caught at once: a failed build must wait for the checks' verdict, not end the process.
+  const binary = needsBinary ? buildOnce().catch((e: Error) => e) : Promise.resolve(null);
+  // One after the other: the layer rules' dependency-cruiser test has a minute of its own, which
+  // a loaded machine running tsc beside it can exceed.
+  const types = checks ? await quietly(["bun", "x", "tsc", "--noEmit"]) : null;
+  const layers = checks ? await quietly(["bun", "test", "--reporter=junit", `--reporter-outfile=${layersReport}`, `./${LAYERS}`]) : null;
+  let failedChecks = 0;
+  for (const [name, r] of [["typecheck (tsc --noEmit)", types], ["layer rules (tests/architecture.test.ts)", layers]] as const) {
+    if (!r) continue;
+    if (r.ok) console.log(`${name}: ok (${r.took})`);
+    else {
+      console.log(`${r.output}\n${name} FAILED (above).`);
+      failedChecks++;
+    }
+  }
+  if (failedChecks) {
+    // A failed typecheck counts as one failure; the layer rules by their own report.
+    console.log("The tests were not run.");
+    const report = readJUnit(layersReport);
+    const layerFailures = layers?.ok ? 0 : Math.max(1, report?.failed ?? 0);
+    finish(report?.passed ?? 0, layerFailures + (types?.ok ? 0 : 1));
+  }
+  const built = await binary;
+  if (built instanceof Error) {
+    console.log(`Building the binary failed: ${built.message}`);
+    finish(0, 1);
+  }
+  if (built) console.log(`binary: ${built}`);
+}
+
+async function buildOnce(): Promise<string> {
+  const dir = join(root, "dist", `e2e-${process.pid}`);
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const { outfile } = await build({ quiet: true, distDir: dir });
+  env.CAIRN_E2E_BINARY = outfile;
+  return outfile;
+}
+
+const report = join(reportDir, "junit.xml");
+const timings = join(reportDir, "timings.json");
+const committedTimings = join(root, "tests", "timings.json");
+if (existsSync(committedTimings)) await Bun.write(timings, readFileSync(committedTimings));
+const proc = Bun.spawn(
+  ["bun", "test", "--timeout=30000", `--parallel=${workers}`, "--no-isolate", `--timings=${timings}`, "--update-timings", "--reporter=junit", `--reporter-outfile=${report}`, ...passThrough, ...files.map((f) => `./${f}`)],
+  { cwd: root, stdout: "inherit", stderr: "inherit", env },
+);
 const code = await proc.exited;
 
-let tests = 0;
-let failures = 0;
-let skipped = 0;
-try {
-  const xml = readFileSync(report, "utf8");
-  const top = /<testsuites[^>]*>/.exec(xml)?.[0] ?? "";
-  const num = (name: string) => Number(new RegExp(`${name}="(\\d+)"`).exec(top)?.[1] ?? 0);
-  tests = num("tests");
-  failures = num("failures") + num("errors");
-  skipped = num("skipped");
-} catch {
-  failures = Math.max(failures, 1);
-}
-const passed = Math.max(0, tests - failures - skipped);
-if (code !== 0 && failures === 0) failures = 1; // the runner failed outside any test (load error)
-console.log(`${passed} passed, ${failures} failed${skipped ? `, ${skipped} skipped` : ""}`);
-process.exit(failures > 0 || code !== 0 || tests === 0 ? 1 : 0);
+const main = readJUnit(report);
+const layers = checks ? readJUnit(layersReport) : null;
+let failed = (main?.failed ?? 0) + (layers?.failed ?? 0);
+const missing = files.filter((f) => !main?.files.has(f));
+if (missing.length) console.log(`\nNo report from ${missing.length} file(s) (a load error or a crash, above):\n  ${missing.join("\n  ")}`);
+failed += missing.length;
+if (code !== 0 && failed === 0) failed = 1; // the runner failed outside any test
+finish((main?.passed ?? 0) + (layers?.passed ?? 0), failed, (main?.skipped ?? 0) + (layers?.skipped ?? 0));

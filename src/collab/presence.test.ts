@@ -70,7 +70,9 @@ test("one connection announcing many client ids keeps a few, and none once it le
   expect(caretsIn(pageId)!).toBeLessThanOrEqual(IDS_PER_CONNECTION + 1);
   expect(watcher.provider.awareness.getStates().size).toBeLessThanOrEqual(IDS_PER_CONNECTION + 1);
   ws.close();
-  await until(() => caretsIn(pageId) === 1, 3000, "the leaver's ids forgotten");
+  // How long to wait for the close to be handled, not a bound on it: a loaded machine (the suite
+  // runs several files at once) can take more than the usual 3 s to get there.
+  await until(() => caretsIn(pageId) === 1, 10_000, "the leaver's ids forgotten");
 });
 
 test("suspending an account closes its collaboration sockets at once", async () => {

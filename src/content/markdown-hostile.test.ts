@@ -3,6 +3,7 @@ import { AppError } from "../platform/errors";
 import { checkContentMarkdown, contentToMarkdown, MAX_MARKDOWN_BYTES } from "./markdown";
 import { MAX_INLINE_NESTING, MAX_INLINE_RUN, MAX_MARKDOWN_BLOCKS, MAX_MARKDOWN_NESTING, markdownTimeBudget, widenMarkdownClock } from "./markdown-lexer";
 import { rng } from "../../tests/fuzz/random";
+import { fastestOfSync } from "../../tests/fastest";
 import { MAX_NODES } from "./structure";
 
 /** Stored (the document JSON) or refused (the 400's reason); anything else fails the test. */
@@ -67,9 +68,10 @@ describe("hostile Markdown", () => {
     ["2,700 nested emphases", "*a ".repeat(2_700) + "a* ".repeat(2_700), `nests emphasis, links or other inline formatting too deeply (at most ${MAX_INLINE_NESTING} levels)`],
     ["a quote 41 levels deep", ">".repeat(MAX_MARKDOWN_NESTING + 1) + " deep", "is nested too deeply"],
   ])("%s: a 400 at once", (_, markdown, reason) => {
-    const started = performance.now();
-    expect(outcome(markdown).reason).toStartWith(reason);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // The reason with the clock widened (on a loaded machine the time budget could refuse first);
+    // "at once" as the fastest of three tries under the normal clock.
+    expect(widenMarkdownClock(20, () => outcome(markdown)).reason).toStartWith(reason);
+    expect(fastestOfSync(3, () => outcome(markdown), 1000)).toBeLessThan(1000);
   });
 
   test("nesting the document can hold is converted", () => {
@@ -83,9 +85,10 @@ describe("hostile Markdown", () => {
     expect(outcome(fence("x".repeat(MAX_MARKDOWN_BYTES - 7))).reason).toBe(`is too large (${MAX_MARKDOWN_BYTES + 1} bytes; at most ${MAX_MARKDOWN_BYTES})`);
     // 管 is three bytes: 400,000 characters are 1.2 MB.
     expect(outcome("管".repeat(400_000)).reason).toStartWith("is too large (1200000 bytes");
-    const started = performance.now();
-    expect(outcome("a".repeat(5_000_000)).reason).toStartWith("is too large (5000000 bytes");
-    expect(performance.now() - started).toBeLessThan(100);
+    const five = "a".repeat(5_000_000);
+    expect(outcome(five).reason).toStartWith("is too large (5000000 bytes");
+    // Reading 5 MB of Markdown would take longer than 100 ms on every try.
+    expect(fastestOfSync(3, () => outcome(five))).toBeLessThan(100);
   });
 
   test("a paragraph (or heading, item, cell) is at most MAX_INLINE_RUN characters", () => {
@@ -119,9 +122,11 @@ describe("hostile Markdown", () => {
     ["mention openers", () => ("[@ ".repeat(5_000) + "\n\n").repeat(16)],
   ])("slow patterns (%s) end within the time budget: stored or a 400, never more", (_, make) => {
     const markdown = make();
-    const started = performance.now();
-    const result = outcome(markdown);
-    expect(performance.now() - started).toBeLessThan(markdownTimeBudget(markdown.length) + 1000);
+    const bound = markdownTimeBudget(markdown.length) + 1000;
+    let result!: ReturnType<typeof outcome>;
+    // Up to three tries, stopping at the first within the bound: a conversion that ran past its
+    // budget would do so every time; one try can lose the processor on a loaded machine.
+    expect(fastestOfSync(3, () => (result = outcome(markdown)), bound)).toBeLessThan(bound);
     if (result.reason) expect(result.reason).toMatch(/too complex|too many|has a paragraph/);
   });
 });

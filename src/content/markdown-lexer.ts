@@ -59,15 +59,21 @@ let clockScale = 1;
 /**
  * Runs `fn` with the time budget multiplied by `scale`: for tests of the OTHER limits (blocks,
  * nodes, size), so that on a loaded machine it is the limit they check that refuses, not the clock.
+ * An async `fn` (an import in a test) keeps the wider clock until it settles.
  */
 export function widenMarkdownClock<T>(scale: number, fn: () => T): T {
   const was = clockScale;
   clockScale = scale;
+  let result: T;
   try {
-    return fn();
-  } finally {
+    result = fn();
+  } catch (e) {
     clockScale = was;
+    throw e;
   }
+  if (result instanceof Promise) return result.finally(() => (clockScale = was)) as T;
+  clockScale = was;
+  return result;
 }
 
 /** Runs `convert` on `markdown` under the limits above; they are off again afterwards. */

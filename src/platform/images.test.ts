@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { flatPng, GPS_MARKER, jpegWithGps, pngBombHeader, pngPicture, SVG_FILE, webpPicture } from "../../tests/image-fixtures";
+import { fastestOf } from "../../tests/fastest";
 import { AppError } from "./errors";
 import { sniffImage } from "./image-header";
 import { plan } from "./image-resize";
@@ -72,11 +73,11 @@ describe("processImage", () => {
   });
 
   test("a header declaring 100,000 × 100,000 pixels is refused before decoding", async () => {
-    const started = performance.now();
     const e = await refusal(processImage(pngBombHeader(), AVATAR));
     expect(e.status).toBe(415);
     expect(e.message).toContain("100000 × 100000");
-    expect(performance.now() - started).toBeLessThan(50);
+    // Decoding 40 GB of pixels would take far longer than 50 ms on every try.
+    expect(await fastestOf(5, () => refusal(processImage(pngBombHeader(), AVATAR)))).toBeLessThan(50);
   });
 
   test("the decoding budget: 48 MB of RGBA (12.5 MP, a phone's 12 MP photo fits); one pixel more is refused from the header, naming the size", async () => {

@@ -1,8 +1,8 @@
 /**
- * Browser tests of the web UI: the built binary (dist/cairn, built once per test run) on a
- * free port with a fresh data directory, driven by Debian's Chromium through playwright-core.
- * One browser for the whole run; each test file opens its own contexts. Every context fails
- * the test on any request to another host, and on any error the page throws.
+ * Browser tests of the web UI: the built binary (built once per test run) on a free port with a
+ * fresh data directory, driven by Debian's Chromium through playwright-core. One browser per
+ * test process (the suite runs several); each test file opens its own contexts. Every context
+ * fails the test on any request to another host, and on any error the page throws.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,10 +17,14 @@ const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable
 
 let binary: Promise<string> | null = null;
 /**
- * The binary, built from this checkout once per run (about two seconds) into dist/e2e-<pid>/,
- * so runs side by side never overwrite each other's build.
+ * The binary, built from this checkout once per run: by scripts/test.ts before the browser files
+ * start (they run in several processes), which hands its path over in CAIRN_E2E_BINARY; or here,
+ * when a browser file runs alone, into dist/e2e-<pid>/ (about two seconds), so runs side by side
+ * never overwrite each other's build.
  */
 export function builtBinary(): Promise<string> {
+  const given = process.env.CAIRN_E2E_BINARY;
+  if (!binary && given && existsSync(given)) binary = Promise.resolve(given);
   if (!binary) {
     removeStaleBuilds();
     const distDir = join(ROOT, "dist", `e2e-${process.pid}`);
@@ -49,6 +53,22 @@ let browserPromise: Promise<Browser> | null = null;
 export function sharedBrowser(): Promise<Browser> {
   browserPromise ??= chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   return browserPromise;
+}
+
+/**
+ * A context on the process's browser. A test that times out has bun kill the browser (the next
+ * test can start before playwright notices); then another is launched, so one slow test fails
+ * alone instead of every browser test after it in the same process.
+ */
+async function newContext(options: Parameters<Browser["newContext"]>[0]): Promise<BrowserContext> {
+  const browser = await sharedBrowser();
+  try {
+    return await browser.newContext(options);
+  } catch (e) {
+    if (!/has been closed/.test(String(e))) throw e;
+    if (browserPromise && (await browserPromise) === browser) browserPromise = null;
+    return (await sharedBrowser()).newContext(options);
+  }
 }
 
 // A failed test must not leave a server behind (it would hold the runner's output open).
@@ -114,9 +134,8 @@ export interface Visit {
 
 /** A new browser context on Cairn: requests to any other host are refused and recorded. */
 export async function visit(cairn: RunningCairn, opts: ContextOptions = {}): Promise<Visit> {
-  const browser = await sharedBrowser();
   const width = opts.width ?? 1280;
-  const context = await browser.newContext({
+  const context = await newContext({
     viewport: { width, height: 900 },
     colorScheme: opts.theme ?? "light",
     reducedMotion: "reduce",
