@@ -12,6 +12,7 @@ import { withAvatarUrl } from "../users/avatars";
 import { roles, users } from "../users/tables";
 import { BUILT_IN_GROUPS, builtInGroup, builtInGroupIdsForTier } from "../identity/builtin-groups";
 import { groupMembers, groups } from "./tables";
+import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX } from "../shared/limits";
 
 type GroupRow = typeof groups.$inferSelect;
 
@@ -54,8 +55,8 @@ function getRow(core: Core, id: string): GroupRow {
   return row;
 }
 
-export const GROUP_NAME_MAX = 100;
-export const GROUP_DESCRIPTION_MAX = 1000;
+export { GROUP_NAME_MAX };
+export { GROUP_DESCRIPTION_MAX };
 
 /** One line: control characters are refused as sent (platform/text.ts), then spaces collapse. */
 function checkName(name: string): string {

@@ -22,9 +22,10 @@ import { singleLine } from "../platform/text";
 import { invites, roles, users } from "../users/tables";
 import { roleNameTaken } from "./queries";
 import { roleReviews } from "./tables";
+import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX } from "../shared/limits";
 
-export const ROLE_NAME_MAX = 50;
-export const ROLE_DESCRIPTION_MAX = 300;
+export { ROLE_NAME_MAX };
+export { ROLE_DESCRIPTION_MAX };
 
 const inCatalogueOrder = (rights: Iterable<string>) => {
   const held = new Set(rights);

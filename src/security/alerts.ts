@@ -15,8 +15,9 @@ import { AppError, invalid, notFound } from "../platform/errors";
 import { users } from "../users/tables";
 import { ALERT_STATUS } from "./kinds";
 import { securityAlerts, type SecurityAlertRow } from "./tables";
+import { ALERT_NOTE_MAX } from "../shared/limits";
 
-export const ALERT_NOTE_MAX = 1000;
+export { ALERT_NOTE_MAX };
 export const ALERTS_TAKE_MAX = 200;
 
 /**

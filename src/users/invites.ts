@@ -7,11 +7,12 @@ import { newId, randomToken, sha256Hex } from "../platform/crypto";
 import { invalid, notFound } from "../platform/errors";
 import { checkInviteGrants, checkInviteRole, grantsOfInvites, storeInviteGrants, type InviteGrant, type InviteGrantInput } from "./invite-access";
 import { invites, roles, users } from "./tables";
+import { INVITE_MESSAGE_MAX } from "../shared/limits";
 
 export const INVITE_DEFAULT_DAYS = 7;
 export const INVITE_MAX_DAYS = 90;
 /** The longest personal message an invite carries. */
-export const INVITE_MESSAGE_MAX = 2000;
+export { INVITE_MESSAGE_MAX };
 
 const DAY = 86_400_000;
 

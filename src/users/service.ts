@@ -15,6 +15,7 @@ import { consumeInvite, markInviteUsedBy } from "./invites";
 import { applyInviteGrants } from "./invite-access";
 import { forgetSetupCode, requireSetupCode } from "./setup-code";
 import { roles, users } from "./tables";
+import { DISPLAY_NAME_MAX } from "../shared/limits";
 
 export const USER_STATUS = { Active: 0, Suspended: 1 } as const;
 
@@ -43,7 +44,7 @@ export function normaliseEmail(email: string): string {
  * here: one line without control characters as sent (platform/text.ts), then spaces collapse.
  */
 /** The longest display name, after spaces collapse (the route schema advertises it too). */
-export const DISPLAY_NAME_MAX = 100;
+export { DISPLAY_NAME_MAX };
 
 export function normaliseDisplayName(name: string): string {
   const n = singleLine("displayName", name).trim().replace(/\s+/g, " ");
