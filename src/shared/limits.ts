@@ -9,7 +9,9 @@ export const MB = 1024 * KB;
 
 // Accounts, sign-in and invites.
 export const DISPLAY_NAME_MAX = 100;
-/** Passwords are hashed whole; a longer one is refused rather than cut (docs/permissions.md). */
+/** No composition rules; a commonly used password is refused too (src/identity/password.ts). */
+export const PASSWORD_MIN = 8;
+/** Passwords are hashed whole: a longer one is refused rather than cut. */
 export const PASSWORD_MAX = 256;
 export const INVITE_MESSAGE_MAX = 2000;
 export const TOKEN_NAME_MAX = 100;
@@ -41,6 +43,10 @@ export const SPACE_ICON_MAX_BYTES = 10 * MB;
 export const BRANDING_FILE_MAX_BYTES = 2 * MB;
 /** The largest archive an import reads (413 while it streams past it). */
 export const IMPORT_MAX_BYTES = 500 * MB;
+
+// Backups.
+/** The WAL archive is kept under twice the database or this, whichever is more. */
+export const ARCHIVE_FLOOR_BYTES = 64 * MB;
 
 // Branding.
 export const BRAND_NAME_MAX = 60;

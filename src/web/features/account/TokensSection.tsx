@@ -14,6 +14,7 @@ import { ConfirmDialog } from "../../ui/Dialog";
 import { FormError, TextField } from "../../ui/Field";
 import { toast } from "../../ui/toast";
 import { Card, copyText } from "./SectionsFrame";
+import { TOKEN_NAME_MAX } from "../../../shared/limits";
 
 type Token = AnswerOf<"/api/api-tokens", "get">[number];
 const KEY = ["account", "tokens"] as const;
@@ -144,7 +145,7 @@ function CreateToken() {
           void create();
         }}
       >
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={error.name} placeholder="e.g. Nightly backup script" required maxLength={100} />
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={error.name} placeholder="e.g. Nightly backup script" required maxLength={TOKEN_NAME_MAX} />
         <label className="pane-check">
           <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} /> Read-only (can read but never change anything)
         </label>

@@ -5,6 +5,7 @@
  */
 import { useRef, useState } from "react";
 import { toast } from "../../ui/toast";
+import { MB } from "../../../shared/limits";
 
 export async function putImage<T>(path: string, file: File): Promise<T> {
   const form = new FormData();
@@ -44,7 +45,7 @@ export function useImageSlot<T>(opts: { path: string; maxMb: number; words: Imag
 
   const upload = async (file: File) => {
     setError(null);
-    if (file.size > opts.maxMb * 1024 * 1024) return setError(`That ${opts.words.noun} is larger than ${opts.maxMb} MB. Choose a smaller one.`);
+    if (file.size > opts.maxMb * MB) return setError(`That ${opts.words.noun} is larger than ${opts.maxMb} MB. Choose a smaller one.`);
     setBusy("upload");
     try {
       opts.onSaved(await putImage<T>(opts.path, file));

@@ -9,6 +9,7 @@ import { FormError, TextField } from "../../ui/Field";
 import { toast } from "../../ui/toast";
 import type { Group } from "./queries";
 import { peopleKeys, useDirectory, useMembers } from "./queries";
+import { GROUP_NAME_MAX } from "../../../shared/limits";
 
 export function GroupDetail({ group, canManage, onDeleted }: { group: Group; canManage: boolean; onDeleted(): void }) {
   const members = useMembers(group.id);
@@ -47,7 +48,7 @@ export function GroupDetail({ group, canManage, onDeleted }: { group: Group; can
             void run("rename", () => data(api.PUT("/api/groups/{id}", { params: { path: { id: group.id } }, body: { name } })), `Renamed to “${name.trim()}”`);
           }}
         >
-          <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
+          <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={GROUP_NAME_MAX} />
           <Button type="submit" busy={busy === "rename"} disabled={name.trim() === group.name || !name.trim()}>
             Rename
           </Button>

@@ -13,6 +13,7 @@ import { toast } from "../../ui/toast";
 import { Card } from "../account/SectionsFrame";
 import { GroupDetail } from "./GroupDetail";
 import { peopleKeys, useGroups } from "./queries";
+import { GROUP_NAME_MAX } from "../../../shared/limits";
 
 
 export function GroupsSection({ canManage }: { canManage: boolean }) {
@@ -87,7 +88,7 @@ function NewGroup({ onCreated }: { onCreated(id: string): void }) {
           void create();
         }}
       >
-        <TextField label="Group name" value={name} onChange={(e) => setName(e.target.value)} error={error.name} placeholder="e.g. Support team" required maxLength={100} />
+        <TextField label="Group name" value={name} onChange={(e) => setName(e.target.value)} error={error.name} placeholder="e.g. Support team" required maxLength={GROUP_NAME_MAX} />
         <Button type="submit" variant="primary" busy={busy}>
           Create group
         </Button>

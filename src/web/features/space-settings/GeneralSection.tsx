@@ -17,6 +17,7 @@ import { SpaceIconUpload } from "./SpaceIconUpload";
 import { problemText, spaceChanged } from "./queries";
 import { useReauth } from "./reauth";
 import { Switch } from "./Switch";
+import { SPACE_NAME_MAX } from "../../../shared/limits";
 
 const TREE_STYLES = [
   { value: 0, label: "Plain", hint: "Titles only" },
@@ -70,7 +71,7 @@ function Identity({ space }: { space: Space }) {
     <section className="settings-card" aria-labelledby="general-identity">
       <h2 id="general-identity">Name and look</h2>
       <form onSubmit={(e) => void save(e)}>
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} error={error?.field === "name" ? error.text : null} />
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={SPACE_NAME_MAX} error={error?.field === "name" ? error.text : null} />
         <TextAreaField label="Description" hint="A sentence or two on what this space is for; shown on the home screen." value={description} onChange={(e) => setDescription(e.target.value)} rows={3} error={error?.field === "description" ? error.text : null} />
         <fieldset className="settings-fieldset">
           <legend>Icon</legend>

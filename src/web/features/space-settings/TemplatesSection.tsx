@@ -21,6 +21,7 @@ import { LayoutTemplate, Plus } from "../../ui/icons";
 import { toast } from "../../ui/toast";
 import { useTree } from "../tree/queries";
 import { problemText } from "./queries";
+import { TEMPLATE_NAME_MAX } from "../../../shared/limits";
 
 const EMPTY_DOC = JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] });
 type Editing = { template: Template | null };
@@ -157,7 +158,7 @@ function TemplateDialog({ space, template, onClose }: { space: Space; template: 
   return (
     <Dialog open onOpenChange={(o) => !o && onClose()} title={template ? `Details of the template ${template.name}` : "New template"} description="People pick a template by its name and description when they start a page.">
       <form onSubmit={(e) => void save(e)}>
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoFocus error={error?.field === "name" ? error.text : null} />
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={TEMPLATE_NAME_MAX} autoFocus error={error?.field === "name" ? error.text : null} />
         <TextAreaField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} rows={2} error={error?.field === "description" ? error.text : null} />
         <div className="field">
           <label htmlFor="template-from-page">{template ? "Content" : "Start from"}</label>

@@ -20,6 +20,7 @@ import { changeOf, draftOf, type Draft } from "./draft";
 import { ImageSlot } from "./ImageSlot";
 import { resetBranding, saveBranding, useAccentPreview, useBranding, type Branding } from "./queries";
 import "./branding.css";
+import { ACCENT_NAME_MAX, BRAND_NAME_MAX } from "../../../../shared/limits";
 
 export default function BrandingSection() {
   const branding = useBranding();
@@ -78,7 +79,7 @@ function BrandingForm({ branding }: { branding: Branding }) {
               label="Brand name"
               value={draft.brandName}
               placeholder={branding.instanceName}
-              maxLength={60}
+              maxLength={BRAND_NAME_MAX}
               onChange={(e) => set("brandName", e.target.value)}
               hint={`Leave empty to use the wiki's name, “${branding.instanceName}”.`}
               error={errors.brandName}
@@ -119,7 +120,7 @@ function BrandingForm({ branding }: { branding: Branding }) {
                   <AccentField theme="light" value={draft.accentLight} onChange={(v) => set("accentLight", v)} verdict={verdicts.data?.light} error={errors.accentLight} />
                   <AccentField theme="dark" value={draft.accentDark} onChange={(v) => set("accentDark", v)} verdict={verdicts.data?.dark} error={errors.accentDark} />
                 </div>
-                <TextField label="Colour name (optional)" value={draft.accentName} maxLength={40} placeholder="e.g. Acme blue" onChange={(e) => set("accentName", e.target.value)} hint="For the people who manage branding; nobody else sees it." error={errors.accentName} />
+                <TextField label="Colour name (optional)" value={draft.accentName} maxLength={ACCENT_NAME_MAX} placeholder="e.g. Acme blue" onChange={(e) => set("accentName", e.target.value)} hint="For the people who manage branding; nobody else sees it." error={errors.accentName} />
               </>
             ) : null}
           </Card>

@@ -9,6 +9,7 @@ import { api, ApiError, data } from "../../../api/client";
 import { keys } from "../../../api/keys";
 import { queryClient } from "../../../api/query-client";
 import type { AnswerOf, BodyOf } from "../../../api/types";
+import { BRANDING_FILE_MAX_BYTES, megabytes } from "../../../../shared/limits";
 
 export type Branding = AnswerOf<"/api/admin/branding", "get">;
 export type BrandingChange = BodyOf<"/api/admin/branding", "put">;
@@ -64,7 +65,7 @@ export async function uploadImage(slot: Slot, file: File): Promise<UploadedFile>
   }
   const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (!res.ok) {
-    const detail = (body.detail as string | undefined) ?? (res.status === 413 ? "The file is too large: logos and favicons may be at most 2 MB." : undefined);
+    const detail = (body.detail as string | undefined) ?? (res.status === 413 ? `The file is too large: logos and favicons may be at most ${megabytes(BRANDING_FILE_MAX_BYTES)}.` : undefined);
     throw new ApiError(res.status, String(body.code ?? "error"), String(body.title ?? `The upload failed (${res.status}).`), detail, body.field as string | undefined, body);
   }
   await changed();

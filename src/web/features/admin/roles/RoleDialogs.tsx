@@ -8,6 +8,7 @@ import { toast } from "../../../ui/toast";
 import { useAuthForm } from "../../auth/useAuthForm";
 import { useReauth } from "../../space-settings/reauth";
 import { plural, refreshRoles, TIER_NAMES, type Role } from "./queries";
+import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX } from "../../../../shared/limits";
 
 export type RoleAction = { kind: "create" } | { kind: "rename"; role: Role } | { kind: "delete"; role: Role } | { kind: "reset"; role: Role };
 
@@ -51,8 +52,8 @@ function CreateRole({ roles, viewerTier, onClose }: { roles: Role[]; viewerTier:
           void submit();
         }}
       >
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={50} required autoFocus error={at("name")} hint="Up to 50 characters; not the name of another role." />
-        <TextField label="Description (optional)" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={300} error={at("description")} />
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={ROLE_NAME_MAX} required autoFocus error={at("name")} hint={`Up to ${ROLE_NAME_MAX} characters; not the name of another role.`} />
+        <TextField label="Description (optional)" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={ROLE_DESCRIPTION_MAX} error={at("description")} />
         <div className="field">
           <label htmlFor="role-tier">Tier</label>
           <select id="role-tier" className="input" value={tier} onChange={(e) => setTier(Number(e.target.value))}>
@@ -114,8 +115,8 @@ function RenameRole({ role, onClose }: { role: Role; onClose(): void }) {
           void submit();
         }}
       >
-        {role.builtIn ? null : <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={50} required autoFocus error={error?.field === "name" ? error.message : null} />}
-        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={300} autoFocus={role.builtIn} error={error?.field === "description" ? error.message : null} />
+        {role.builtIn ? null : <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={ROLE_NAME_MAX} required autoFocus error={error?.field === "name" ? error.message : null} />}
+        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={ROLE_DESCRIPTION_MAX} autoFocus={role.builtIn} error={error?.field === "description" ? error.message : null} />
         <FormError error={error && error.field !== "name" && error.field !== "description" ? error.message : null} />
         <DialogActions>
           <Button onClick={onClose}>Cancel</Button>
