@@ -70,8 +70,9 @@ module.exports = {
       // (a task box's accessible name, drawn alike by the server's HTML) and person-color.ts (a
       // person's colour, stamped on carets by the server too) and image-hosts.ts (which images of
       // other sites are shown, the rule of the server's policy header too) and first-screen.ts (where a
-      // cold view's first paint cuts a document, the server's page too) import nothing.
-      to: { path: "(^node_modules/@tiptap/(?!static-renderer)|^src/content/(?!urls\\.ts$|page-links\\.ts$|task-name\\.ts$|first-screen\\.ts$|person-color\\.ts$|image-hosts\\.ts$|[^/]+\\.css$))" },
+      // cold view's first paint cuts a document, the server's page too) and elements.ts (each node's
+      // and mark's element, attributes and class, the server's HTML renderer's too) import nothing.
+      to: { path: "(^node_modules/@tiptap/(?!static-renderer)|^src/content/(?!urls\\.ts$|page-links\\.ts$|task-name\\.ts$|first-screen\\.ts$|person-color\\.ts$|image-hosts\\.ts$|elements\\.ts$|[^/]+\\.css$))" },
     },
     {
       name: "lazy-chunks-stay-lazy",
