@@ -7,7 +7,7 @@
 import { parseCidr, parseIp } from "../platform/ip-ranges";
 import { invalid } from "../platform/errors";
 import { singleLine } from "../platform/text";
-import { SETTING_DEFAULTS, type SettingKey, type Settings } from "./defaults";
+import { SETTING_DEFAULTS, type SettingKey, type Settings } from "../shared/settings/rules";
 import { SETTING_KEYS, SETTING_RULES, type EntryKind, type SettingRule } from "../shared/settings/rules";
 
 export { SETTING_KEYS, SETTING_RULES, type EntryKind, type SettingRight, type SettingRule } from "../shared/settings/rules";

@@ -8,7 +8,7 @@ import type { Core } from "../core";
 import type { UserCaller } from "../identity/caller";
 import { getSettings } from "../settings/service";
 import { settings } from "../settings/tables";
-import { SETTING_DEFAULTS } from "../settings/defaults";
+import { SETTING_DEFAULTS } from "../shared/settings/rules";
 import { spaces } from "../spaces/tables";
 import { readPolicy } from "../backups/policy";
 import { nextScheduledRun } from "../backups/schedule";

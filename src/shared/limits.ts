@@ -33,6 +33,10 @@ export const TEMPLATE_NAME_MAX = 100;
 export const TEMPLATE_DESCRIPTION_MAX = 1000;
 export const LABEL_NAME_MAX = 50;
 
+// Documents.
+/** 2 MiB of a page's JSON text: a long page with tables is a few hundred KB; images are attachments. */
+export const MAX_CONTENT_BYTES = 2 * MB;
+
 // Files.
 /** An attachment (docs/decisions.md, "Limits"). */
 export const ATTACHMENT_MAX_BYTES = 25 * MB;

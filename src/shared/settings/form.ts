@@ -5,8 +5,7 @@
  * so the screen re-types no range. Every setting has a label (the type says so) and sits on one
  * card (src/settings/form.test.ts).
  */
-import { SETTING_RULES, type SettingRight } from "./rules";
-import type { SettingKey } from "./defaults";
+import { SETTING_RULES, type SettingKey, type SettingRight } from "./rules";
 
 /** `{range}` in a help text is the rule's range in words: "1 to 100,000", "1 to 100 characters". */
 interface FormEntry {

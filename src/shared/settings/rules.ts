@@ -2,9 +2,52 @@
  * What each instance setting may be set to, what it means and which right changes it. The
  * server checks values against it (src/settings/rules.ts) and builds the request schema and the
  * OpenAPI descriptions from it; the settings screen draws its fields from it with the labels of
- * form.ts. Imports nothing outside src/shared: the web UI imports it too.
+ * form.ts. Imports nothing: the web UI imports it too.
+ *
+ * The settings with their defaults (docs/decisions.md, "Limits" and "Registration"). An empty
+ * string means "not set".
  */
-import { SETTING_DEFAULTS, type SettingKey } from "./defaults";
+export const SETTING_DEFAULTS = {
+  instanceName: "Cairn",
+  baseUrl: "",
+  allowPublicRegistration: false,
+  allowPublicSpaces: false,
+  anonymousRateLimitPerMinute: 300,
+  loginRateLimitPerMinute: 10,
+  tokenMintLimitPerHour: 20,
+  lockoutThreshold: 5,
+  lockoutBaseSeconds: 60,
+  lockoutMaxSeconds: 900,
+  // The account-wide lock (every address): at least this many wrong passwords from at least
+  // this many addresses within the window. One address only ever locks itself out.
+  lockoutAccountFailures: 20,
+  lockoutAccountAddresses: 3,
+  lockoutAccountWindowSeconds: 3600,
+  trustedProxies: [] as string[],
+  requireTotpForAdmins: false,
+  // E-mail and single sign-on: stored and validated here; Cairn neither sends mail nor signs in
+  // through them yet.
+  emailEnabled: false,
+  smtpProvider: "smtp" as "smtp" | "microsoft" | "google",
+  smtpHost: "",
+  smtpPort: 587,
+  smtpTls: "starttls" as "starttls" | "tls" | "none",
+  smtpUsername: "",
+  smtpPassword: "",
+  smtpFromAddress: "",
+  microsoftClientId: "",
+  microsoftClientSecret: "",
+  microsoftTenant: "common",
+  googleClientId: "",
+  googleClientSecret: "",
+  // Images and embeds.
+  restrictImageHosts: false,
+  imageAllowlist: [] as string[],
+  embedAllowlist: [] as string[],
+};
+
+export type Settings = typeof SETTING_DEFAULTS;
+export type SettingKey = keyof Settings;
 
 /** The right each setting needs to be changed: security.manage for limits and sign-in policy, settings.manage for the rest. */
 export type SettingRight = "settings.manage" | "security.manage";
