@@ -7,9 +7,12 @@
  *   (tables name each other's keys, as Outline's models do); routes.ts, *-routes.ts and
  *   schemas.ts are each domain's HTTP face and sit in the top layer with src/http;
  * - the web UI is a client of the API (it shares only the editor schema and pure URL rules of
- *   src/content with the server) whose reading bundle carries no TipTap.
+ *   src/content, and the limits, rights and event names of src/shared, with the server) whose
+ *   reading bundle carries no TipTap;
+ * - src/shared imports nothing at all, so both the server and the browser bundle may take it.
  */
 const LAYERS = [
+  ["shared"], // limits, rights, event names, the settings catalogue: imported by the web UI too
   ["platform"],
   ["db"], // with every domain's tables.ts: the schema
   ["core", "version", "startup-errors"],
@@ -47,13 +50,14 @@ module.exports = {
       to: { path: "^src/", pathNot: `(${TABLES}|^src/platform/)` },
     },
     { name: "no-cycles", severity: "error", from: {}, to: { circular: true } },
-    { name: "platform-below-domains", severity: "error", comment: "src/platform is framework-free foundations: it imports no domain", from: { path: "^src/platform/" }, to: { path: "^src/", pathNot: "^src/platform/" } },
+    { name: "platform-below-domains", severity: "error", comment: "src/platform is framework-free foundations: it imports no domain", from: { path: "^src/platform/" }, to: { path: "^src/", pathNot: "^src/(platform|shared)/" } },
+    { name: "shared-imports-nothing", severity: "error", comment: "src/shared is read by the server and the browser alike: plain data and pure functions, no imports but its own", from: { path: "^src/shared/" }, to: { pathNot: "^src/shared/" } },
     {
       name: "web-is-an-api-client",
       severity: "error",
-      comment: "src/web talks to the server only through the public API; it shares src/content (the editor schema) and nothing else",
+      comment: "src/web talks to the server only through the public API; it shares src/content (the editor schema) and src/shared (limits, rights, event names, the settings catalogue) and nothing else",
       from: { path: "^src/web/" },
-      to: { path: "^src/", pathNot: "^src/(web|content)/" },
+      to: { path: "^src/", pathNot: "^src/(web|content|shared)/" },
     },
     { name: "server-knows-no-web", severity: "error", comment: "the server serves the UI's built files; it imports none of its modules", from: { path: "^src/", pathNot: "^src/web/" }, to: { path: "^src/web/" } },
     {
@@ -66,8 +70,9 @@ module.exports = {
       // (a task box's accessible name, drawn alike by the server's HTML) and person-color.ts (a
       // person's colour, stamped on carets by the server too) and image-hosts.ts (which images of
       // other sites are shown, the rule of the server's policy header too) and first-screen.ts (where a
-      // cold view's first paint cuts a document, the server's page too) import nothing.
-      to: { path: "(^node_modules/@tiptap/(?!static-renderer)|^src/content/(?!urls\\.ts$|page-links\\.ts$|task-name\\.ts$|first-screen\\.ts$|person-color\\.ts$|image-hosts\\.ts$|[^/]+\\.css$))" },
+      // cold view's first paint cuts a document, the server's page too) and elements.ts (each node's
+      // and mark's element, attributes and class, the server's HTML renderer's too) import nothing.
+      to: { path: "(^node_modules/@tiptap/(?!static-renderer)|^src/content/(?!urls\\.ts$|page-links\\.ts$|task-name\\.ts$|first-screen\\.ts$|person-color\\.ts$|image-hosts\\.ts$|elements\\.ts$|[^/]+\\.css$))" },
     },
     {
       name: "lazy-chunks-stay-lazy",

@@ -19,9 +19,10 @@ import { deleteUnusedBlobs } from "./blob-refs";
 import { cleanFilename } from "./filenames";
 import { ContentSniffer } from "./sniff";
 import { attachments, type AttachmentRow } from "./tables";
+import { ATTACHMENT_MAX_BYTES } from "../shared/limits";
 
-/** 25 MB (docs/api.md, "Body size"). */
-export const ATTACHMENT_MAX_BYTES = 25 * 1024 * 1024;
+/** 25 MB (docs/api.md, "Body size"); the limits live in src/shared/limits.ts, shared with the web UI. */
+export { ATTACHMENT_MAX_BYTES };
 /** The multipart field that carries the file. */
 export const FILE_FIELD = "file";
 

@@ -24,8 +24,9 @@ import { iso } from "../platform/clock";
 import type { WalPosition } from "../platform/backup/types";
 import { LABEL_PATTERN, type BackupKind } from "./manifest";
 import { listManifests, readManifestIn } from "./store";
+import { ARCHIVE_FLOOR_BYTES } from "../shared/limits";
 
-export const ARCHIVE_FLOOR_BYTES = 64 * 1024 * 1024;
+export { ARCHIVE_FLOOR_BYTES };
 export const ARCHIVE_DB_RATIO = 2;
 
 const dbBytes = (core: Core) => statSync(core.data.dbPath, { throwIfNoEntry: false })?.size ?? 0;

@@ -16,9 +16,10 @@ import { sniffImage } from "../platform/image-header";
 import { deleteUnusedBlobs } from "../attachments/blob-refs";
 import { changer, storeBrandingFile, type BrandingFile, type Slot } from "./service";
 import { sanitiseSvg, SvgRefused } from "../platform/svg";
+import { BRANDING_FILE_MAX_BYTES } from "../shared/limits";
 
-/** The largest file accepted for any slot (a logo bigger than this is not a logo). */
-export const FILE_MAX_BYTES = 2 * 1024 * 1024;
+/** The largest file accepted for any slot (src/shared/limits.ts). */
+export const FILE_MAX_BYTES = BRANDING_FILE_MAX_BYTES;
 export const FILE_FIELD = "file";
 
 /** The largest image kept per slot: wide enough for a crisp logo on a 3× screen, a favicon at 256. */

@@ -6,6 +6,7 @@
 import { AppError, invalid } from "../platform/errors";
 import { singleLine } from "../platform/text";
 import { checkAccent, normaliseHex, type Theme } from "./contrast";
+import { ACCENT_NAME_MAX, BRAND_NAME_MAX } from "../shared/limits";
 
 /** How the brand shows in the top bar (and the sign-in card): the name, the logo, or both. */
 export const DISPLAYS = ["name", "logo", "logo-and-name"] as const;
@@ -21,8 +22,7 @@ export type SignInArrangement = (typeof SIGN_IN_ARRANGEMENTS)[number];
 export type ThemePolicy = (typeof THEME_POLICIES)[number];
 export type AccentPolicy = (typeof ACCENT_POLICIES)[number];
 
-export const BRAND_NAME_MAX = 60;
-export const ACCENT_NAME_MAX = 40;
+export { ACCENT_NAME_MAX, BRAND_NAME_MAX };
 
 /** Cairn's own accent (src/web/ui/tokens.css --accent-light / --accent-dark). */
 export const DEFAULT_ACCENT = { light: "#2f6f5e", dark: "#7fc8b0" } as const;

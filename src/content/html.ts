@@ -1,13 +1,15 @@
 /**
  * A stored document as HTML, for files that leave the server (the HTML and PDF page exports,
- * the static site). It draws the same elements, classes and attributes as the reading view's
- * React mapping (src/web/features/page/render/nodes.tsx and marks.tsx), so reading.css gives an
- * export the reading view's look; html.test.ts compares the two on a document with every block.
+ * the static site). Each node's and mark's element, attributes and class come from the table in
+ * elements.ts, which the reading view's React mapping (src/web/features/page/render/nodes.tsx and
+ * marks.tsx) reads too, so reading.css gives an export the reading view's look; html.test.ts
+ * compares the two on a document with every block.
  * A string renderer, not React: the server imports nothing of the web. Every text and attribute
  * is escaped, no script is ever written, and a URL with a scheme outside urls.ts's lists keeps
  * its text but loses its link (or, for an image, is dropped), as in the reading view.
  * Node types it does not know show their content; unknown marks, their text.
  */
+import { codeLanguage, MARK_ELEMENTS, mentionText, NODE_ELEMENTS, PANEL_BODY, panelKind, styleText, TABLE, type ElementAttrs, type ElementSpec } from "./elements";
 import { UNSEEN_PAGE } from "./page-links";
 import { taskName } from "./task-name";
 import { IMAGE_SCHEMES, linkTarget } from "./urls";
@@ -57,15 +59,25 @@ export const safeLink = (url: unknown) => linkTarget(url)?.href;
 /** An image source: the web or our own relative URLs; `data:` only when we made it (imageSrc). */
 const safeImage = (url: unknown) => allowed(url, IMAGE_SCHEMES);
 
-/** ` name="value"` for each defined attribute, in order. */
-function attrs(list: Record<string, string | number | boolean | undefined>): string {
+/** ` name="value"` for each defined attribute, in order (a style as CSS text, left out when empty). */
+function attrs(list: ElementAttrs): string {
   let out = "";
-  for (const [name, value] of Object.entries(list)) {
+  for (const [name, given] of Object.entries(list)) {
+    const value = typeof given === "object" ? styleText(given) || undefined : given;
     if (value === undefined || value === false) continue;
     out += value === true ? ` ${name}=""` : ` ${name}="${escapeHtml(String(value))}"`;
   }
   return out;
 }
+
+/** An element of the table in elements.ts around its inner HTML. */
+function element(spec: ElementSpec, inner: string): string {
+  const open = `<${spec.tag}${spec.attrs ? attrs(spec.attrs) : ""}`;
+  return spec.empty ? `${open}/>` : `${open}>${inner}</${spec.tag}>`;
+}
+
+/** A type's entry of a table (never a property every object has, such as "constructor"). */
+const entry = <T>(table: Record<string, T>, type: unknown): T | undefined => (typeof type === "string" && Object.hasOwn(table, type) ? table[type] : undefined);
 
 const SVG_OPEN = (size: number, classes: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="${classes}" aria-hidden="true">`;
@@ -73,21 +85,12 @@ const SVG_OPEN = (size: number, classes: string) =>
 const FILE_ICON =
   SVG_OPEN(16, "lucide lucide-file-text") +
   '<path d="M6 22a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h8a2.4 2.4 0 0 1 1.704.706l3.588 3.588A2.4 2.4 0 0 1 20 8v12a2 2 0 0 1-2 2z"></path><path d="M14 2v5a1 1 0 0 0 1 1h5"></path><path d="M10 9H8"></path><path d="M16 13H8"></path><path d="M16 17H8"></path></svg>';
-const PANELS = {
-  info: { name: "Info", icon: SVG_OPEN(18, "lucide lucide-info panel-icon") + '<circle cx="12" cy="12" r="10"></circle><path d="M12 16v-4"></path><path d="M12 8h.01"></path></svg>' },
-  note: {
-    name: "Note",
-    icon: SVG_OPEN(18, "lucide lucide-lightbulb panel-icon") + '<path d="M15 14c.2-1 .7-1.7 1.5-2.5 1-.9 1.5-2.2 1.5-3.5A6 6 0 0 0 6 8c0 1 .2 2.2 1.5 3.5.7.7 1.3 1.5 1.5 2.5"></path><path d="M9 18h6"></path><path d="M10 22h4"></path></svg>',
-  },
-  warning: {
-    name: "Warning",
-    icon: SVG_OPEN(18, "lucide lucide-triangle-exclamation-point lucide-alert-triangle lucide-triangle-alert panel-icon") + '<path d="m21.73 18-8-14a2 2 0 0 0-3.48 0l-8 14A2 2 0 0 0 4 21h16a2 2 0 0 0 1.73-3"></path><path d="M12 9v4"></path><path d="M12 17h.01"></path></svg>',
-  },
-  success: { name: "Success", icon: SVG_OPEN(18, "lucide lucide-circle-check lucide-check-circle-2 panel-icon") + '<circle cx="12" cy="12" r="10"></circle><path d="m16 9-5.5 5.5L8 12"></path></svg>' },
-  error: {
-    name: "Error",
-    icon: SVG_OPEN(18, "lucide lucide-circle-exclamation-point lucide-alert-circle lucide-circle-alert panel-icon") + '<circle cx="12" cy="12" r="10"></circle><line x1="12" x2="12" y1="8" y2="12"></line><line x1="12" x2="12.01" y1="16" y2="16"></line></svg>',
-  },
+const PANEL_ICONS = {
+  info: SVG_OPEN(18, "lucide lucide-info panel-icon") + '<circle cx="12" cy="12" r="10"></circle><path d="M12 16v-4"></path><path d="M12 8h.01"></path></svg>',
+  note: SVG_OPEN(18, "lucide lucide-lightbulb panel-icon") + '<path d="M15 14c.2-1 .7-1.7 1.5-2.5 1-.9 1.5-2.2 1.5-3.5A6 6 0 0 0 6 8c0 1 .2 2.2 1.5 3.5.7.7 1.3 1.5 1.5 2.5"></path><path d="M9 18h6"></path><path d="M10 22h4"></path></svg>',
+  warning: SVG_OPEN(18, "lucide lucide-triangle-exclamation-point lucide-alert-triangle lucide-triangle-alert panel-icon") + '<path d="m21.73 18-8-14a2 2 0 0 0-3.48 0l-8 14A2 2 0 0 0 4 21h16a2 2 0 0 0 1.73-3"></path><path d="M12 9v4"></path><path d="M12 17h.01"></path></svg>',
+  success: SVG_OPEN(18, "lucide lucide-circle-check lucide-check-circle-2 panel-icon") + '<circle cx="12" cy="12" r="10"></circle><path d="m16 9-5.5 5.5L8 12"></path></svg>',
+  error: SVG_OPEN(18, "lucide lucide-circle-exclamation-point lucide-alert-circle lucide-circle-alert panel-icon") + '<circle cx="12" cy="12" r="10"></circle><line x1="12" x2="12" y1="8" y2="12"></line><line x1="12" x2="12.01" y1="16" y2="16"></line></svg>',
 } as const;
 
 /** The document as the reading view draws it (without the `.prose` wrapper: see readingHtml). */
@@ -112,44 +115,17 @@ function nodeHtml(n: Json, opts: HtmlOptions): string {
   switch (n.type) {
     case "text":
       return escapeHtml(String(n.text ?? ""));
-    case "paragraph":
-      return `<p>${inner()}</p>`;
-    case "heading": {
-      const level = Math.min(6, Math.max(1, num(a.level) ?? 1));
-      return `<h${level}>${inner()}</h${level}>`;
-    }
-    case "blockquote":
-      return `<blockquote>${inner()}</blockquote>`;
-    case "bulletList":
-      return `<ul>${inner()}</ul>`;
-    case "orderedList":
-      return `<ol start="${num(a.start) ?? 1}">${inner()}</ol>`;
-    case "listItem":
-      return `<li>${inner()}</li>`;
-    case "taskList":
-      return `<ul data-type="taskList">${inner()}</ul>`;
     case "taskItem": {
       const checked = a.checked === true;
       const box = `<input${attrs({ type: "checkbox", disabled: true, "aria-label": taskName(n, checked), readonly: true, checked })}/>`;
-      return `<li data-type="taskItem" data-checked="${checked}"><label>${box}</label><div>${inner()}</div></li>`;
+      return element(NODE_ELEMENTS.taskItem!(a), `<label>${box}</label><div>${inner()}</div>`);
     }
     case "codeBlock": {
-      const language = str(a.language) ?? "";
+      const language = codeLanguage(a);
       return `<pre${attrs({ "data-language": language || undefined })} tabindex="0"><code${attrs({ class: language ? `language-${language}` : undefined })}>${inner()}</code></pre>`;
     }
-    case "horizontalRule":
-      return "<hr/>";
-    case "hardBreak":
-      return "<br/>";
-    case "table": {
-      const width = tableWidth(n);
-      return `<div class="tableWrapper" role="region" aria-label="Table" tabindex="0"><table${attrs({ style: width ? `width:${width}px` : undefined })}><tbody>${inner()}</tbody></table></div>`;
-    }
-    case "tableRow":
-      return `<tr>${inner()}</tr>`;
-    case "tableHeader":
-    case "tableCell":
-      return cell(n.type === "tableHeader" ? "th" : "td", a, inner());
+    case "table":
+      return element(NODE_ELEMENTS.table!(a), element(TABLE(tableWidth(n)), `<tbody>${inner()}</tbody>`));
     case "image": {
       const stored = safeImage(a.src);
       if (!stored) return "";
@@ -162,23 +138,15 @@ function nodeHtml(n: Json, opts: HtmlOptions): string {
       const href = id ? (opts.attachmentHref ? opts.attachmentHref(id, name) : `/api/attachments/${encodeURIComponent(id)}/download`) : "";
       const download = id && href ? opts.attachmentDownload?.(id) : null;
       const link = href ? `<a${attrs({ href, download: download ?? undefined })}>${escapeHtml(name)}</a>` : `<span>${escapeHtml(name)}</span>`;
-      return `<div data-type="attachment">${FILE_ICON}${link}</div>`;
+      return element(NODE_ELEMENTS.attachment!(a), FILE_ICON + link);
     }
-    case "panel": {
-      const kind = (String(a.kind) in PANELS ? a.kind : "info") as keyof typeof PANELS;
-      return `<div data-type="panel" data-kind="${kind}" role="note" aria-label="${PANELS[kind].name}">${PANELS[kind].icon}<div class="panel-body">${inner()}</div></div>`;
-    }
-    case "details":
-      return `<details data-type="details"${a.open === true ? ' open=""' : ""}>${inner()}</details>`;
-    case "detailsSummary":
-      return `<summary>${inner()}</summary>`;
-    case "detailsContent":
-      return `<div data-type="detailsContent">${inner()}</div>`;
+    case "panel":
+      return element(NODE_ELEMENTS.panel!(a), PANEL_ICONS[panelKind(a)] + element(PANEL_BODY, inner()));
     case "mention": {
       const id = String(a.id ?? "");
       const label = a.label == null ? null : String(a.label);
       const name = opts.mentionName ? opts.mentionName(id, label) : String(a.label ?? a.id ?? "");
-      return `<span class="mention" data-type="mention" data-id="${escapeHtml(id)}">@${escapeHtml(name)}</span>`;
+      return element(NODE_ELEMENTS.mention!(a), escapeHtml(mentionText(name)));
     }
     case "pageLink": {
       const id = String(a.pageId ?? "");
@@ -189,17 +157,12 @@ function nodeHtml(n: Json, opts: HtmlOptions): string {
       // A page the reader may see that the file cannot link to (left out of a site without an address): its title.
       return href ? `<a class="page-link" data-type="pageLink" data-page-id="${escapeHtml(id)}" href="${escapeHtml(href)}">${title}</a>` : `<span class="page-link" data-type="pageLink">${title}</span>`;
     }
-    default:
-      // doc, and any node type this renderer does not know: its content.
-      return inner();
+    default: {
+      // The plain elements of the table; doc, and any node type this renderer does not know: its content.
+      const spec = entry(NODE_ELEMENTS, n.type);
+      return spec ? element(spec(a), inner()) : inner();
+    }
   }
-}
-
-function cell(tag: "td" | "th", a: Record<string, unknown>, inner: string): string {
-  const widths = Array.isArray(a.colwidth) ? (a.colwidth as unknown[]) : null;
-  const align = a.align === "center" || a.align === "right" || a.align === "left" ? a.align : undefined;
-  const style = [widths?.[0] ? `width:${String(widths[0])}px` : "", align ? `text-align:${align}` : ""].filter(Boolean).join(";");
-  return `<${tag}${attrs({ colspan: num(a.colspan) ?? 1, rowspan: num(a.rowspan) ?? 1, style: style || undefined })}>${inner}</${tag}>`;
 }
 
 /** As wide as its columns add up to when all have widths (as in the editor); else undefined. */
@@ -217,40 +180,17 @@ function tableWidth(table: Json): number | undefined {
 
 function mark(m: Json, inner: string, opts: HtmlOptions): string {
   const a = m?.attrs ?? {};
-  switch (m?.type) {
-    case "bold":
-      return `<strong>${inner}</strong>`;
-    case "italic":
-      return `<em>${inner}</em>`;
-    case "underline":
-      return `<u>${inner}</u>`;
-    case "strike":
-      return `<s>${inner}</s>`;
-    case "code":
-      return `<code>${inner}</code>`;
-    case "highlight":
-      return `<mark>${inner}</mark>`;
-    case "subscript":
-      return `<sub>${inner}</sub>`;
-    case "superscript":
-      return `<sup>${inner}</sup>`;
-    case "link": {
-      const stored = linkTarget(a.href);
-      // A rewritten href is checked again: a rewrite must not smuggle a scheme in either.
-      const target = stored && (opts.pageHref ? linkTarget(opts.pageHref(stored.href)) : stored);
-      // A refused URL keeps its text, not its link.
-      if (!target) return inner;
-      return target.kind === "web"
-        ? `<a href="${escapeHtml(target.href)}" target="_blank" rel="noopener noreferrer nofollow">${inner}</a>`
-        : `<a href="${escapeHtml(target.href)}">${inner}</a>`;
-    }
-    case "comment":
-      return `<span class="comment-anchor" data-comment-id="${escapeHtml(String(a.commentId ?? ""))}">${inner}</span>`;
-    case "insertion":
-      return `<ins>${inner}</ins>`;
-    case "deletion":
-      return `<del>${inner}</del>`;
-    default:
-      return inner;
+  if (m?.type === "link") {
+    const stored = linkTarget(a.href);
+    // A rewritten href is checked again: a rewrite must not smuggle a scheme in either.
+    const target = stored && (opts.pageHref ? linkTarget(opts.pageHref(stored.href)) : stored);
+    // A refused URL keeps its text, not its link.
+    if (!target) return inner;
+    return target.kind === "web"
+      ? `<a href="${escapeHtml(target.href)}" target="_blank" rel="noopener noreferrer nofollow">${inner}</a>`
+      : `<a href="${escapeHtml(target.href)}">${inner}</a>`;
   }
+  // Unknown marks: their text.
+  const spec = entry(MARK_ELEMENTS, m?.type);
+  return spec ? element(spec(a), inner) : inner;
 }

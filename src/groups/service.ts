@@ -11,6 +11,7 @@ import { accountColumns, activeAccountsFromTier } from "../users/store/accounts"
 import { BUILT_IN_GROUPS, builtInGroup, builtInGroupIdsForTier } from "../identity/builtin-groups";
 import * as store from "./store";
 import type { GroupRow } from "./store";
+import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX } from "../shared/limits";
 
 export function ensureBuiltInGroups(core: Core): void {
   core.tx(() => {
@@ -43,8 +44,8 @@ function getRow(core: Core, id: string): GroupRow {
   return row;
 }
 
-export const GROUP_NAME_MAX = 100;
-export const GROUP_DESCRIPTION_MAX = 1000;
+export { GROUP_NAME_MAX };
+export { GROUP_DESCRIPTION_MAX };
 
 /** One line: control characters are refused as sent (platform/text.ts), then spaces collapse. */
 function checkName(name: string): string {

@@ -1,7 +1,7 @@
 import { invalid } from "../platform/errors";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../shared/limits";
 
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 256;
+export { PASSWORD_MAX, PASSWORD_MIN };
 
 // The common passwords (18,000 of them long enough to be chosen) are one string, loaded when a
 // password is first chosen: as the package lists them, in arrays and a Set, they held ~9 MB of

@@ -1,7 +1,6 @@
-const MB = 1024 * 1024;
+import { IMPORT_MAX_BYTES, MB } from "../shared/limits";
 
-/** The largest archive an import reads (413 while it streams past it). */
-export const IMPORT_MAX_BYTES = 500 * MB;
+export { IMPORT_MAX_BYTES };
 export const IMPORT_LIMIT_WHY = `Imported archives may be at most ${IMPORT_MAX_BYTES / MB} MB.`;
 
 /**

@@ -4,8 +4,9 @@
  * spelling (ß stays ß) and only removes differences of case and encoding.
  */
 import { invalid } from "../platform/errors";
+import { LABEL_NAME_MAX } from "../shared/limits";
 
-export const LABEL_NAME_MAX = 50;
+export { LABEL_NAME_MAX };
 
 export const LABEL_NAME_RULE =
   `must be 1 to ${LABEL_NAME_MAX} characters: letters or digits of any script, '.', '_' or '-', starting with a letter or digit ` +

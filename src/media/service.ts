@@ -28,11 +28,10 @@ import { findUserWithRoleById, toAccount, type Account } from "../users/service"
 import { accountColumns, updateAccount } from "../users/store/accounts";
 import { dropSpaceIcon, putSpaceIcon, spaceIconOf } from "./store";
 import { type IncomingUpload, readImage, storeImage } from "./upload";
+import { AVATAR_MAX_BYTES, SPACE_ICON_MAX_BYTES } from "../shared/limits";
 
-const MB = 1024 * 1024;
-/** A phone photo straight from the camera fits; the stored avatar is a few KB. */
-export const AVATAR_MAX_BYTES = 10 * MB;
-export const ICON_MAX_BYTES = 10 * MB;
+export { AVATAR_MAX_BYTES };
+export const ICON_MAX_BYTES = SPACE_ICON_MAX_BYTES;
 const ACCEPT = ["png", "jpeg", "webp"] as const;
 
 const AVATAR_RULES: Omit<ImageRules, "field"> = { accept: ACCEPT, maxBytes: AVATAR_MAX_BYTES, resize: { fit: "cover", width: 256, height: 256 }, output: "webp", quality: 82 };

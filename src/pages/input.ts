@@ -4,9 +4,10 @@ import { acceptAll } from "../content/tracked-changes";
 import { checkContentJson, EMPTY_DOCUMENT_JSON } from "../content/validate";
 import { invalid } from "../platform/errors";
 import { singleLine } from "../platform/text";
+import { PAGE_TITLE_MAX, VERSION_COMMENT_MAX } from "../shared/limits";
 
-export const TITLE_MAX = 255;
-export const COMMENT_MAX = 500;
+export const TITLE_MAX = PAGE_TITLE_MAX;
+export const COMMENT_MAX = VERSION_COMMENT_MAX;
 
 /**
  * Titles are required, trimmed, at most 255 characters, one line without control characters

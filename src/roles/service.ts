@@ -21,9 +21,10 @@ import { singleLine } from "../platform/text";
 import { countPendingInvitesOfRole, deleteInvitesOfRole } from "../users/store/invites";
 import { accountsHoldingRole, accountsPerRole, allRoles, countRoles, deleteRole as deleteRoleRow, insertRoles, roleById, updateRole as updateRoleRow } from "../users/store/roles";
 import { insertRoleReview, latestRoleReview, roleNameTaken } from "./store";
+import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX } from "../shared/limits";
 
-export const ROLE_NAME_MAX = 50;
-export const ROLE_DESCRIPTION_MAX = 300;
+export { ROLE_NAME_MAX };
+export { ROLE_DESCRIPTION_MAX };
 
 const inCatalogueOrder = (rights: Iterable<string>) => {
   const held = new Set(rights);

@@ -20,10 +20,11 @@ import { AppError, invalid, notFound } from "../platform/errors";
 import { formatIp, inCidr, parseCidr, parseIp, unmapV4, type Cidr, type IpBytes } from "../platform/ip-ranges";
 import { blockById, blockRanges, blocksWithAuthor, deleteBlock, insertBlock } from "./store/blocks";
 import { securityBlocks, type SecurityBlockRow } from "./tables";
+import { BLOCK_REASON_MAX } from "../shared/limits";
 
 /** The narrowest prefixes a block may have: anything wider is almost surely a typo that locks everyone out. */
 export const MIN_PREFIX = { v4: 8, v6: 16 } as const;
-export const BLOCK_REASON_MAX = 500;
+export { BLOCK_REASON_MAX };
 export const BLOCK_MAX_HOURS = 24 * 365;
 export const BLOCK_CIDR_RULE = `must be an IPv4 or IPv6 address or CIDR range (203.0.113.0/24, 2001:db8::/48), no wider than /${MIN_PREFIX.v4} for IPv4 or /${MIN_PREFIX.v6} for IPv6`;
 

@@ -3,6 +3,7 @@ import { Int } from "../http/schemas";
 import { ALERT_NOTE_MAX } from "./alerts";
 import { BLOCK_CIDR_RULE, BLOCK_MAX_HOURS, BLOCK_REASON_MAX } from "./blocks";
 import { KIND_NAMES } from "./kinds";
+import { BLOCK_CIDR_MAX } from "../shared/limits";
 
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);
 
@@ -83,7 +84,7 @@ export const SecurityBlockList = t.Object(
 );
 
 export const NewSecurityBlock = t.Object({
-  cidr: t.String({ minLength: 1, maxLength: 64, description: BLOCK_CIDR_RULE, error: BLOCK_CIDR_RULE }),
+  cidr: t.String({ minLength: 1, maxLength: BLOCK_CIDR_MAX, description: BLOCK_CIDR_RULE, error: BLOCK_CIDR_RULE }),
   reason: t.String({ minLength: 1, maxLength: BLOCK_REASON_MAX, error: `must say why, in at most ${BLOCK_REASON_MAX} characters` }),
   expiresInHours: t.Optional(
     Nullable(Int({ minimum: 1, maximum: BLOCK_MAX_HOURS, description: `Hours until the block ends, 1 to ${BLOCK_MAX_HOURS}; left out or null: until removed`, error: `must be a whole number of hours from 1 to ${BLOCK_MAX_HOURS}, or null` })),

@@ -7,8 +7,8 @@ import type { Core } from "../core";
 import type { UserCaller } from "../identity/caller";
 import { getSettings } from "../settings/service";
 import { isSettingStored } from "../settings/store";
-import { SETTING_DEFAULTS } from "../settings/defaults";
 import { firstLiveSpace } from "./store";
+import { SETTING_DEFAULTS } from "../shared/settings/rules";
 import { readPolicy } from "../backups/policy";
 import { nextScheduledRun } from "../backups/schedule";
 

@@ -13,13 +13,14 @@ import { GROUP_ID } from "../identity/builtin-groups";
 import { AppError, invalid, permissionRequired } from "../platform/errors";
 import { multiLine, singleLine } from "../platform/text";
 import { spaces, type SpaceRow } from "./tables";
+import { SPACE_DESCRIPTION_MAX, SPACE_KEY_MAX, SPACE_NAME_MAX } from "../shared/limits";
 
-export const KEY_MAX = 50;
+export const KEY_MAX = SPACE_KEY_MAX;
 export const SPACE_KEY_RULE = `2 to ${KEY_MAX} letters and digits, starting with a letter`;
 const KEY_PATTERN = new RegExp(`^[A-Za-z][A-Za-z0-9]{1,${KEY_MAX - 1}}$`);
 /** Name and description limits, also the schemas' (schemas.ts). */
-export const NAME_MAX = 100;
-export const DESCRIPTION_MAX = 2000;
+export const NAME_MAX = SPACE_NAME_MAX;
+export const DESCRIPTION_MAX = SPACE_DESCRIPTION_MAX;
 
 /** Keys are compared and stored upper-case, so "docs" and "DOCS" are the same space. */
 export function normaliseKey(key: string): string {

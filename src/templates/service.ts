@@ -16,9 +16,10 @@ import { multiLine, singleLine } from "../platform/text";
 import { findSpaceById, findSpaceByIdOrKey } from "../spaces/service";
 import { byName } from "./queries";
 import { templates, type TemplateRow } from "./tables";
+import { TEMPLATE_DESCRIPTION_MAX, TEMPLATE_NAME_MAX } from "../shared/limits";
 
-export const NAME_MAX = 100;
-export const DESCRIPTION_MAX = 1000;
+export const NAME_MAX = TEMPLATE_NAME_MAX;
+export const DESCRIPTION_MAX = TEMPLATE_DESCRIPTION_MAX;
 
 /** A template as the API answers it, plus updatedAt (docs/api.md, "Response shapes"). */
 export function toTemplate(row: TemplateRow) {

@@ -13,11 +13,12 @@ import { roles, users } from "../users/tables";
 import { insertToken, liveTokensOf, oldestTokenMadeSince, revokeOwnToken, tokensMadeSince, tokenWithOwner, type TokenRow } from "./store/tokens";
 import { apiTokens } from "./tables";
 import { usageTracker } from "./usage";
+import { TOKEN_NAME_MAX } from "../shared/limits";
 
 /** The longest a token may be made to last; left out or null, it never expires. */
 export const TOKEN_MAX_DAYS = 3650;
 /** The longest token name. */
-export const TOKEN_NAME_MAX = 100;
+export { TOKEN_NAME_MAX };
 
 export const TOKEN_PREFIX = "cct_";
 const DAY = 86_400_000;

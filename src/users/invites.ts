@@ -8,11 +8,12 @@ import { checkInviteGrants, checkInviteRole, grantsOfInvites, storeInviteGrants,
 import { deleteUnusedInvite, insertInvite, inviteByTokenHash, inviteRoleAndInviter, markInviteUsed, pendingInvitesWithRole, type InviteRow } from "./store/invites";
 
 export { markInviteUsedBy } from "./store/invites";
+import { INVITE_MESSAGE_MAX } from "../shared/limits";
 
 export const INVITE_DEFAULT_DAYS = 7;
 export const INVITE_MAX_DAYS = 90;
 /** The longest personal message an invite carries. */
-export const INVITE_MESSAGE_MAX = 2000;
+export { INVITE_MESSAGE_MAX };
 
 const DAY = 86_400_000;
 

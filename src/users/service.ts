@@ -14,6 +14,7 @@ import { applyInviteGrants } from "./invite-access";
 import { forgetSetupCode, requireSetupCode } from "./setup-code";
 import { accountIdByEmail, activeDirectory, anyAccount, countAccounts, findUserWithRoleById, insertAccount, updateAccount, accountColumns } from "./store/accounts";
 import { insertRoles } from "./store/roles";
+import { DISPLAY_NAME_MAX } from "../shared/limits";
 
 export { findUserWithRoleByEmail, findUserWithRoleById, USER_STATUS } from "./store/accounts";
 
@@ -37,7 +38,7 @@ export function normaliseEmail(email: string): string {
  * here: one line without control characters as sent (platform/text.ts), then spaces collapse.
  */
 /** The longest display name, after spaces collapse (the route schema advertises it too). */
-export const DISPLAY_NAME_MAX = 100;
+export { DISPLAY_NAME_MAX };
 
 export function normaliseDisplayName(name: string): string {
   const n = singleLine("displayName", name).trim().replace(/\s+/g, " ");

@@ -12,8 +12,9 @@ import { FormError } from "../../ui/Field";
 import { Card } from "../../ui/SectionsFrame";
 import { IMAGE_ACCEPT, useImageSlot } from "./upload-image";
 import "./avatar-card.css";
+import { AVATAR_MAX_BYTES, MB } from "../../../shared/limits";
 
-const MAX_MB = 10;
+const MAX_MB = AVATAR_MAX_BYTES / MB;
 
 export function AvatarCard({ me }: { me: Me }) {
   const saved = (account: Partial<Me>) => queryClient.setQueryData(keys.me, (old: Me | null | undefined) => (old ? { ...old, ...account } : old));

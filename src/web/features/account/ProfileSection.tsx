@@ -6,6 +6,7 @@ import { Button } from "../../ui/Button";
 import { FormError, TextField } from "../../ui/Field";
 import { Card } from "../../ui/SectionsFrame";
 import { useDisplayNameMutation, usePasswordMutation } from "./queries";
+import { DISPLAY_NAME_MAX, PASSWORD_MIN } from "../../../shared/limits";
 
 export function ProfileSection({ me }: { me: Me }) {
   const [name, setName] = useState(me.displayName);
@@ -19,7 +20,7 @@ export function ProfileSection({ me }: { me: Me }) {
           void save.run(name);
         }}
       >
-        <TextField label="Display name" value={name} onChange={(e) => setName(e.target.value)} error={save.error} autoComplete="name" required maxLength={100} />
+        <TextField label="Display name" value={name} onChange={(e) => setName(e.target.value)} error={save.error} autoComplete="name" required maxLength={DISPLAY_NAME_MAX} />
         <TextField label="E-mail" value={me.email} readOnly hint="Your e-mail is how you sign in; an administrator can change it." />
         <p className="muted" style={{ margin: 0, fontSize: "0.875rem" }}>
           Role: {me.roleName}
@@ -72,7 +73,7 @@ export function PasswordSection() {
         }}
       >
         <TextField label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={errors.current} required />
-        <TextField label="New password" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} error={errors.next} hint="At least 8 characters, not a common one; a few words are easy to remember." required />
+        <TextField label="New password" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} error={errors.next} hint={`At least ${PASSWORD_MIN} characters, not a common one; a few words are easy to remember.`} required />
         <TextField label="New password again" type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} error={errors.again} required />
         <FormError error={errors.form} />
         <div className="form-actions">

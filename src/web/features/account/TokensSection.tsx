@@ -12,6 +12,7 @@ import { Card } from "../../ui/SectionsFrame";
 import { copyText } from "../../lib/clipboard";
 import { useAction } from "../../lib/mutation";
 import { useCreateTokenMutation, useRevokeTokenMutation, useTokens, type Token } from "./queries";
+import { TOKEN_NAME_MAX } from "../../../shared/limits";
 
 const EXPIRIES = [
   ["30", "In 30 days"],
@@ -111,7 +112,7 @@ function CreateToken() {
           void create();
         }}
       >
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={creation.fieldError("name")} placeholder="e.g. Nightly backup script" required maxLength={100} />
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={creation.fieldError("name")} placeholder="e.g. Nightly backup script" required maxLength={TOKEN_NAME_MAX} />
         <label className="pane-check">
           <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} /> Read-only (can read but never change anything)
         </label>

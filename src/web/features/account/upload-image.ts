@@ -6,6 +6,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { upload } from "../../api/upload";
 import { useAction } from "../../lib/mutation";
+import { MB } from "../../../shared/limits";
 
 export const putImage = <T,>(path: string, file: File): Promise<T> => upload<T>({ method: "PUT", url: path, file });
 
@@ -35,7 +36,7 @@ export function useImageSlot<T>(opts: { path: string; maxMb: number; words: Imag
 
   const upload = async (file: File) => {
     slot.setError(null);
-    if (file.size > opts.maxMb * 1024 * 1024) return slot.setError(`That ${opts.words.noun} is larger than ${opts.maxMb} MB. Choose a smaller one.`);
+    if (file.size > opts.maxMb * MB) return slot.setError(`That ${opts.words.noun} is larger than ${opts.maxMb} MB. Choose a smaller one.`);
     await slot.run({ kind: "upload", file });
     if (input.current) input.current.value = "";
   };

@@ -4,12 +4,13 @@
  * A section module's default export is the section component (no props).
  */
 import { createElement, type ComponentType } from "react";
+import type { Right } from "../../../shared/rights";
 
 export interface AdminSection {
   id: string;
   label: string;
-  /** The instance right that shows the section (src/identity/rights.ts). */
-  right: string;
+  /** The instance right that shows the section (src/shared/rights.ts). */
+  right: Right;
   load: () => Promise<{ default: ComponentType }>;
 }
 

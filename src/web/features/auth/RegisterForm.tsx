@@ -6,6 +6,7 @@ import { refreshSession } from "../../app/session";
 import { Button } from "../../ui/Button";
 import { FormError, TextField } from "../../ui/Field";
 import { useAuthForm } from "../../lib/useAuthForm";
+import { PASSWORD_MIN } from "../../../shared/limits";
 
 /**
  * Name, e-mail and password; POST /api/auth/register (with an invite when there is one; the
@@ -49,7 +50,7 @@ export function RegisterForm({ inviteToken, invitedEmail, submitLabel, then = "/
         value={password}
         onChange={(e) => setPassword(e.target.value)}
         error={form.fieldError("password")}
-        hint="At least 8 characters. A few unrelated words are easy to remember and hard to guess."
+        hint={`At least ${PASSWORD_MIN} characters. A few unrelated words are easy to remember and hard to guess.`}
       />
       {askSetupCode && (
         <TextField

@@ -6,6 +6,7 @@ import { Button } from "../../ui/Button";
 import { FormError, TextField } from "../../ui/Field";
 import { AuthLayout } from "./AuthLayout";
 import { useAuthForm } from "../../lib/useAuthForm";
+import { PASSWORD_MIN } from "../../../shared/limits";
 
 /**
  * /reset-password?token=…: a one-time link an administrator made. The new password is set
@@ -57,7 +58,7 @@ export function ResetPasswordScreen() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           error={form.fieldError("newPassword")}
-          hint="At least 8 characters. A few unrelated words are easy to remember and hard to guess."
+          hint={`At least ${PASSWORD_MIN} characters. A few unrelated words are easy to remember and hard to guess.`}
           autoFocus
         />
         <TextField label="The same password again" type="password" autoComplete="new-password" required value={again} onChange={(e) => setAgain(e.target.value)} error={mismatch} />

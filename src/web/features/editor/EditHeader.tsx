@@ -10,6 +10,7 @@ import type { Page } from "../../api/types";
 import { Button } from "../../ui/Button";
 import { EmojiPicker } from "./EmojiPicker";
 import { LabelsEditor } from "./LabelsEditor";
+import { VERSION_COMMENT_MAX } from "../../../shared/limits";
 
 export interface EditHeaderProps {
   page: Page;
@@ -68,7 +69,7 @@ export function EditHeader(p: EditHeaderProps) {
           <>
             {p.status}
             {addEmoji}
-            <input className="input comment-input" aria-label="What changed (optional)" placeholder="What changed? (optional)" value={p.comment} onChange={(e) => p.onComment(e.target.value)} maxLength={500} />
+            <input className="input comment-input" aria-label="What changed (optional)" placeholder="What changed? (optional)" value={p.comment} onChange={(e) => p.onComment(e.target.value)} maxLength={VERSION_COMMENT_MAX} />
             <Button size="sm" onClick={p.onCancel}>
               {p.cancelLabel ?? "Cancel"}
             </Button>

@@ -21,8 +21,9 @@ import { phaseText } from "./follow";
 import { importSpace, keyFromFilename, nameFromFilename, type ImportAnswer, type ImportStage } from "./import-upload";
 import { peekZip } from "./zip-peek";
 import "./export-import.css";
+import { IMPORT_MAX_BYTES, SPACE_KEY_MAX, SPACE_NAME_MAX, megabytes } from "../../../shared/limits";
 
-export const IMPORT_MAX_BYTES = 500 * 1024 * 1024;
+export { IMPORT_MAX_BYTES };
 
 export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
   const [file, setFile] = useState<File | null>(null);
@@ -147,7 +148,7 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
             placeholder={file ? "The name in the file" : "Engineering"}
             error={fieldError("name")}
             disabled={busy}
-            maxLength={100}
+            maxLength={SPACE_NAME_MAX}
           />
           <TextField
             label="Key"
@@ -162,7 +163,7 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
             error={fieldError("key")}
             disabled={busy}
             spellCheck={false}
-            maxLength={50}
+            maxLength={SPACE_KEY_MAX}
           />
         </div>
         {stage ? <StageView stage={stage} /> : null}
@@ -187,7 +188,7 @@ function FileField({ file, onChoose, error, disabled }: { file: File | null; onC
   return (
     <div className="import-file">
       <label className="import-file-label" htmlFor="import-file">
-        File (.zip, at most 500 MB)
+        File (.zip, at most {megabytes(IMPORT_MAX_BYTES)})
       </label>
       <input
         id="import-file"
@@ -311,7 +312,7 @@ function messageOf(error: ApiError): string {
     case "key_taken":
       return "Another space already has this key. Choose another one.";
     case "payload_too_large":
-      return "This file is larger than 500 MB, the most Cairn imports at once.";
+      return `This file is larger than ${megabytes(IMPORT_MAX_BYTES)}, the most Cairn imports at once.`;
     case "import_refused":
       return `This file cannot be imported: ${error.detail ?? error.title}`;
     case "permission_required":
@@ -327,5 +328,5 @@ function sizeText(bytes: number) {
 }
 
 function tooLarge(bytes: number) {
-  return `This file is ${sizeText(bytes)}; Cairn imports files of at most 500 MB.`;
+  return `This file is ${sizeText(bytes)}; Cairn imports files of at most ${megabytes(IMPORT_MAX_BYTES)}.`;
 }

@@ -13,12 +13,13 @@ import { FormError } from "../../ui/Field";
 import { Download, Upload } from "../../ui/icons";
 import { toast } from "../../ui/toast";
 import { panelKeys, useAttachments, useDeleteAttachmentMutation, useUsers, type Attachment } from "./queries";
+import { ATTACHMENT_MAX_BYTES, megabytes } from "../../../shared/limits";
 
-export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES = ATTACHMENT_MAX_BYTES;
 
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes / 1024 < 10 ? 1 : 0)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
@@ -44,7 +45,7 @@ export function AttachmentsSection({ page }: { page: Page }) {
       const key = nextKey++;
       const patch = (p: Partial<Upload>) => setUploads((all) => all.map((u) => (u.key === key ? { ...u, ...p } : u)));
       if (file.size > MAX_UPLOAD_BYTES) {
-        setUploads((all) => [...all, { key, name: file.name, fraction: 0, error: `${file.name} is ${formatSize(file.size)}; files can be at most 25 MB.` }]);
+        setUploads((all) => [...all, { key, name: file.name, fraction: 0, error: `${file.name} is ${formatSize(file.size)}; files can be at most ${megabytes(MAX_UPLOAD_BYTES)}.` }]);
         continue;
       }
       setUploads((all) => [...all, { key, name: file.name, fraction: 0 }]);
@@ -80,7 +81,7 @@ export function AttachmentsSection({ page }: { page: Page }) {
           <Button size="sm" variant="secondary" onClick={() => picker.current?.click()}>
             <Upload size={15} aria-hidden="true" /> Choose files
           </Button>
-          <p className="muted small">Up to 25 MB each.</p>
+          <p className="muted small">Up to {megabytes(MAX_UPLOAD_BYTES)} each.</p>
           <input ref={picker} type="file" multiple hidden aria-label="Files to upload" onChange={(e) => e.target.files && (send(e.target.files), (e.target.value = ""))} />
         </div>
       ) : null}

@@ -8,6 +8,7 @@ import { FormError, TextField } from "../../ui/Field";
 import { errorText, useAction } from "../../lib/mutation";
 import type { Group } from "./queries";
 import { useDirectory, useGroupChangeMutation, useMembers, type GroupChange } from "./queries";
+import { GROUP_NAME_MAX } from "../../../shared/limits";
 
 export function GroupDetail({ group, canManage, onDeleted }: { group: Group; canManage: boolean; onDeleted(): void }) {
   const members = useMembers(group.id);
@@ -33,7 +34,7 @@ export function GroupDetail({ group, canManage, onDeleted }: { group: Group; can
             void change.run({ kind: "rename", name });
           }}
         >
-          <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
+          <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={GROUP_NAME_MAX} />
           <Button type="submit" busy={busy === "rename"} disabled={name.trim() === group.name || !name.trim()}>
             Rename
           </Button>

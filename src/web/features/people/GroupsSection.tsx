@@ -12,6 +12,7 @@ import { Card } from "../../ui/SectionsFrame";
 import { GroupDetail } from "./GroupDetail";
 import { errorText, useAction } from "../../lib/mutation";
 import { useCreateGroupMutation, useGroups } from "./queries";
+import { GROUP_NAME_MAX } from "../../../shared/limits";
 
 
 export function GroupsSection({ canManage }: { canManage: boolean }) {
@@ -75,7 +76,7 @@ function NewGroup({ onCreated }: { onCreated(id: string): void }) {
           void creation.run(name);
         }}
       >
-        <TextField label="Group name" value={name} onChange={(e) => setName(e.target.value)} error={creation.fieldError("name")} placeholder="e.g. Support team" required maxLength={100} />
+        <TextField label="Group name" value={name} onChange={(e) => setName(e.target.value)} error={creation.fieldError("name")} placeholder="e.g. Support team" required maxLength={GROUP_NAME_MAX} />
         <Button type="submit" variant="primary" busy={creation.busy}>
           Create group
         </Button>

@@ -8,6 +8,9 @@ import { TextField } from "../../ui/Field";
 import { useAuthForm } from "../../lib/useAuthForm";
 import { saveSettings, useSettings, type LooseSettings } from "./queries";
 import { StepForm, useWizard } from "./wizard";
+import { settingField } from "../../../shared/settings/form";
+
+const INSTANCE_NAME_MAX = settingField("instanceName").maxLength;
 
 export function InstanceStep() {
   const settings = useSettings();
@@ -35,7 +38,7 @@ function InstanceForm({ settings }: { settings: LooseSettings }) {
   };
   return (
     <StepForm form={form} onContinue={onContinue} intro={<p>The name appears in the browser tab, on the sign-in screen and in e-mails. Most teams use their organisation's name.</p>}>
-      <TextField label="Wiki name" value={name} onChange={(e) => setName(e.target.value)} error={form.fieldError("instanceName")} required maxLength={100} autoFocus placeholder="Acme Wiki" />
+      <TextField label="Wiki name" value={name} onChange={(e) => setName(e.target.value)} error={form.fieldError("instanceName")} required maxLength={INSTANCE_NAME_MAX} autoFocus placeholder="Acme Wiki" />
       {hasBaseUrl ? (
         <TextField
           label="Public address"

@@ -16,6 +16,7 @@ import { useAction } from "../../lib/mutation";
 import { problemText, useArchiveMutation, useExportsMutation, usePublicReadingMutation, useSpaceMutation } from "./queries";
 import { useReauth } from "../../lib/reauth";
 import { Switch } from "./Switch";
+import { SPACE_NAME_MAX } from "../../../shared/limits";
 
 const TREE_STYLES = [
   { value: 0, label: "Plain", hint: "Titles only" },
@@ -58,7 +59,7 @@ function Identity({ space }: { space: Space }) {
     <section className="settings-card" aria-labelledby="general-identity">
       <h2 id="general-identity">Name and look</h2>
       <form onSubmit={save}>
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} error={saving.fieldError("name")} />
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={SPACE_NAME_MAX} error={saving.fieldError("name")} />
         <TextAreaField label="Description" hint="A sentence or two on what this space is for; shown on the home screen." value={description} onChange={(e) => setDescription(e.target.value)} rows={3} error={saving.fieldError("description")} />
         <fieldset className="settings-fieldset">
           <legend>Icon</legend>

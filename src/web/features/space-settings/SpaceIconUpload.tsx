@@ -9,8 +9,9 @@ import { Button } from "../../ui/Button";
 import { FormError } from "../../ui/Field";
 import { IMAGE_ACCEPT, useImageSlot } from "../account/upload-image";
 import { problemText, spaceChanged } from "./queries";
+import { MB, SPACE_ICON_MAX_BYTES } from "../../../shared/limits";
 
-const MAX_MB = 10;
+const MAX_MB = SPACE_ICON_MAX_BYTES / MB;
 
 export function SpaceIconUpload({ space, onUploaded, onRemoved }: { space: Space; onUploaded(url: string): void; onRemoved(): void }) {
   const hasImage = space.iconKind === 2;

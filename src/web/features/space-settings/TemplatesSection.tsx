@@ -20,6 +20,7 @@ import { LayoutTemplate, Plus } from "../../ui/icons";
 import { useAction } from "../../lib/mutation";
 import { useTree } from "../tree/queries";
 import { problemText, useDeleteTemplateMutation, useSaveTemplateMutation } from "./queries";
+import { TEMPLATE_NAME_MAX } from "../../../shared/limits";
 
 type Editing = { template: Template | null };
 
@@ -126,7 +127,7 @@ function TemplateDialog({ space, template, onClose }: { space: Space; template: 
   return (
     <Dialog open onOpenChange={(o) => !o && onClose()} title={template ? `Details of the template ${template.name}` : "New template"} description="People pick a template by its name and description when they start a page.">
       <form onSubmit={(e) => void save(e)}>
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoFocus error={saving.fieldError("name")} />
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={TEMPLATE_NAME_MAX} autoFocus error={saving.fieldError("name")} />
         <TextAreaField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} rows={2} error={saving.fieldError("description")} />
         <div className="field">
           <label htmlFor="template-from-page">{template ? "Content" : "Start from"}</label>

@@ -17,6 +17,7 @@ import { useReauth } from "../../../lib/reauth";
 import { backupTime, countsText, formatBytes, KIND_LABEL, plural } from "./format";
 import { JobProgress } from "./JobProgress";
 import { refreshBackups, removeBackup, useRunBackupMutation, type Backup, type BackupList, type Job } from "./queries";
+import { ARCHIVE_FLOOR_BYTES, megabytes } from "../../../../shared/limits";
 
 const REMOVED: Record<string, string> = { retention: "Removed by the retention policy", by_hand: "Removed by hand", discarded: "Removed as a restore's kept copy" };
 
@@ -117,7 +118,7 @@ function Coverage({ list }: { list: BackupList }) {
         </p>
       ) : null}
       <p className="bk-archive">
-        {from !== null ? "The log archive that makes this possible" : "The log archive"} takes {formatBytes(archive.bytes)}, kept under {formatBytes(archive.limitBytes)} (twice the database or 64 MB, whichever is more): past that, Cairn takes a backup automatically and lets the oldest moments go; each backup itself stays restorable.
+        {from !== null ? "The log archive that makes this possible" : "The log archive"} takes {formatBytes(archive.bytes)}, kept under {formatBytes(archive.limitBytes)} (twice the database or {megabytes(ARCHIVE_FLOOR_BYTES)}, whichever is more): past that, Cairn takes a backup automatically and lets the oldest moments go; each backup itself stays restorable.
         {from === null ? " Once a backup is taken, you can restore to any second after it." : ""}
       </p>
     </div>

@@ -7,6 +7,7 @@ import { useId } from "react";
 import { Button } from "../../../ui/Button";
 import { CircleCheck, TriangleAlert } from "../../../ui/icons";
 import type { Verdict } from "./queries";
+import { HEX_COLOUR_LENGTH } from "../../../../shared/limits";
 
 const HEX = /^#[0-9a-f]{6}$/i;
 
@@ -28,7 +29,7 @@ export function AccentField({ theme, value, onChange, verdict, error }: { theme:
           onChange={(e) => onChange(e.target.value.trim())}
           spellCheck={false}
           autoComplete="off"
-          maxLength={7}
+          maxLength={HEX_COLOUR_LENGTH}
           aria-invalid={error || (whole && current && !current.passesAA) || (!whole && value !== "") ? true : undefined}
           aria-describedby={note}
         />

@@ -20,6 +20,7 @@ import { changeOf, draftOf, type Draft } from "./draft";
 import { ImageSlot } from "./ImageSlot";
 import { resetBranding, saveBranding, useAccentPreview, useBranding, type Branding } from "./queries";
 import "./branding.css";
+import { ACCENT_NAME_MAX, BRAND_NAME_MAX } from "../../../../shared/limits";
 
 export default function BrandingSection() {
   const branding = useBranding();
@@ -68,7 +69,7 @@ function BrandingForm({ branding }: { branding: Branding }) {
               label="Brand name"
               value={draft.brandName}
               placeholder={branding.instanceName}
-              maxLength={60}
+              maxLength={BRAND_NAME_MAX}
               onChange={(e) => set("brandName", e.target.value)}
               hint={`Leave empty to use the wiki's name, “${branding.instanceName}”.`}
               error={saving.fieldError("brandName")}
@@ -109,7 +110,7 @@ function BrandingForm({ branding }: { branding: Branding }) {
                   <AccentField theme="light" value={draft.accentLight} onChange={(v) => set("accentLight", v)} verdict={verdicts.data?.light} error={saving.fieldError("accentLight")} />
                   <AccentField theme="dark" value={draft.accentDark} onChange={(v) => set("accentDark", v)} verdict={verdicts.data?.dark} error={saving.fieldError("accentDark")} />
                 </div>
-                <TextField label="Colour name (optional)" value={draft.accentName} maxLength={40} placeholder="e.g. Acme blue" onChange={(e) => set("accentName", e.target.value)} hint="For the people who manage branding; nobody else sees it." error={saving.fieldError("accentName")} />
+                <TextField label="Colour name (optional)" value={draft.accentName} maxLength={ACCENT_NAME_MAX} placeholder="e.g. Acme blue" onChange={(e) => set("accentName", e.target.value)} hint="For the people who manage branding; nobody else sees it." error={saving.fieldError("accentName")} />
               </>
             ) : null}
           </Card>

@@ -9,9 +9,10 @@ import { toast } from "../../../ui/toast";
 import { Button } from "../../../ui/Button";
 import { Trash2, Upload } from "../../../ui/icons";
 import { removeImage, uploadImage, type Branding, type Slot } from "./queries";
+import { BRANDING_FILE_MAX_BYTES, megabytes } from "../../../../shared/limits";
 
 const ABOUT: Record<Slot, { title: string; hint: string; tile: "light" | "dark" }> = {
-  logo: { title: "Logo", hint: "Shown in the top bar and on the sign-in screen. A wide image about 3:1 works best; at most 2 MB.", tile: "light" },
+  logo: { title: "Logo", hint: `Shown in the top bar and on the sign-in screen. A wide image about 3:1 works best; at most ${megabytes(BRANDING_FILE_MAX_BYTES)}.`, tile: "light" },
   "logo-dark": { title: "Logo for the dark theme", hint: "Optional: a version that reads on dark backgrounds. Without it, the logo above is used.", tile: "dark" },
   favicon: { title: "Favicon", hint: "The small icon in the browser tab. A square image, at least 64 × 64.", tile: "light" },
 };

@@ -9,6 +9,7 @@ import { useAction } from "../../../lib/mutation";
 import { useAuthForm } from "../../../lib/useAuthForm";
 import { useReauth } from "../../../lib/reauth";
 import { plural, refreshRoles, TIER_NAMES, useCreateRoleMutation, useRenameRoleMutation, type Role } from "./queries";
+import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX } from "../../../../shared/limits";
 
 export type RoleAction = { kind: "create" } | { kind: "rename"; role: Role } | { kind: "delete"; role: Role } | { kind: "reset"; role: Role };
 
@@ -38,8 +39,8 @@ function CreateRole({ roles, viewerTier, onClose }: { roles: Role[]; viewerTier:
           void submit();
         }}
       >
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={50} required autoFocus error={at("name")} hint="Up to 50 characters; not the name of another role." />
-        <TextField label="Description (optional)" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={300} error={at("description")} />
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={ROLE_NAME_MAX} required autoFocus error={at("name")} hint={`Up to ${ROLE_NAME_MAX} characters; not the name of another role.`} />
+        <TextField label="Description (optional)" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={ROLE_DESCRIPTION_MAX} error={at("description")} />
         <div className="field">
           <label htmlFor="role-tier">Tier</label>
           <select id="role-tier" className="input" value={tier} onChange={(e) => setTier(Number(e.target.value))}>
@@ -88,8 +89,8 @@ function RenameRole({ role, onClose }: { role: Role; onClose(): void }) {
           void submit();
         }}
       >
-        {role.builtIn ? null : <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={50} required autoFocus error={saving.fieldError("name")} />}
-        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={300} autoFocus={role.builtIn} error={saving.fieldError("description")} />
+        {role.builtIn ? null : <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={ROLE_NAME_MAX} required autoFocus error={saving.fieldError("name")} />}
+        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={ROLE_DESCRIPTION_MAX} autoFocus={role.builtIn} error={saving.fieldError("description")} />
         <FormError error={saving.fieldError("name") || saving.fieldError("description") ? null : saving.error} />
         <DialogActions>
           <Button onClick={onClose}>Cancel</Button>

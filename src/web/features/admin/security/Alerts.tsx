@@ -8,8 +8,8 @@ import { Card } from "../../../ui/SectionsFrame";
 import { useAction } from "../../../lib/mutation";
 import { plural, Severity, When } from "./parts";
 import { STATUS_LABEL, useAlerts, useMoveAlertMutation, type SecurityAlert } from "./queries";
+import { ALERT_NOTE_MAX } from "../../../../shared/limits";
 
-const NOTE_MAX = 1000;
 type Show = "unresolved" | "0" | "1" | "2" | "all";
 
 export function AlertsCard() {
@@ -114,9 +114,9 @@ function MoveDialog({ acting, onClose }: { acting: { alert: SecurityAlert; to: "
       >
         <TextAreaField
           label="Note (optional)"
-          hint={`What you found or did, for the other administrators. At most ${NOTE_MAX} characters.`}
+          hint={`What you found or did, for the other administrators. At most ${ALERT_NOTE_MAX} characters.`}
           value={note}
-          maxLength={NOTE_MAX}
+          maxLength={ALERT_NOTE_MAX}
           rows={3}
           onChange={(e) => setNote(e.target.value)}
         />

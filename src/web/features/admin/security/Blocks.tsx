@@ -10,6 +10,7 @@ import { Card } from "../../../ui/SectionsFrame";
 import { useAction } from "../../../lib/mutation";
 import { When } from "./parts";
 import { useAddBlockMutation, useBlocks, useRemoveBlockMutation, type Block } from "./queries";
+import { BLOCK_CIDR_MAX, BLOCK_REASON_MAX } from "../../../../shared/limits";
 
 const EXPIRY = [
   { hours: 0, label: "Until removed" },
@@ -105,8 +106,8 @@ function NewBlock() {
       }}
     >
       <div className="sec-form-row">
-        <TextField label="Address or range" hint="203.0.113.7, 203.0.113.0/24 or 2001:db8::/48" value={cidr} onChange={(e) => setCidr(e.target.value)} error={errors.cidr} required maxLength={64} autoComplete="off" spellCheck={false} />
-        <TextField label="Reason" hint="Shown to the other administrators" value={reason} onChange={(e) => setReason(e.target.value)} error={errors.reason} required maxLength={500} />
+        <TextField label="Address or range" hint="203.0.113.7, 203.0.113.0/24 or 2001:db8::/48" value={cidr} onChange={(e) => setCidr(e.target.value)} error={errors.cidr} required maxLength={BLOCK_CIDR_MAX} autoComplete="off" spellCheck={false} />
+        <TextField label="Reason" hint="Shown to the other administrators" value={reason} onChange={(e) => setReason(e.target.value)} error={errors.reason} required maxLength={BLOCK_REASON_MAX} />
         <div className="field">
           <label htmlFor="sec-block-expiry">Ends</label>
           <select id="sec-block-expiry" className="input sec-select" value={hours} onChange={(e) => setHours(Number(e.target.value))}>

@@ -44,7 +44,7 @@ export function SettingsCard({ card, settings, rights }: { card: CardDef; settin
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<{ field?: string; message: string } | null>(null);
   const { guarded, dialog } = useReauth();
-  const may = (f: FieldDef) => rights.includes(f.right ?? "settings.manage");
+  const may = (f: FieldDef) => rights.includes(f.right);
   // A secret counts once there is something to store or it is to be cleared (an empty box changes nothing).
   const changed = card.fields.filter((f) => draft[f.key] !== undefined && (f.kind === "secret" ? draft[f.key] !== "" : draft[f.key] !== shown(f, settings)));
   const locked = card.fields.some((f) => !may(f));
@@ -143,7 +143,7 @@ function SettingField({ field, value, isSet, draft, disabled, error, onChange }:
         </label>
         {replacing ? (
           <div className="settings-secret-edit">
-            <input id={id} className="input" type="password" autoComplete="new-password" value={String(draft)} disabled={disabled} onChange={(e) => onChange(e.target.value)} maxLength={1000} {...describe} autoFocus />
+            <input id={id} className="input" type="password" autoComplete="new-password" value={String(draft)} disabled={disabled} onChange={(e) => onChange(e.target.value)} maxLength={field.maxLength} {...describe} autoFocus />
             <Button size="sm" onClick={() => onChange(undefined)} disabled={disabled}>
               Keep {isSet ? "the stored one" : "it empty"}
             </Button>
@@ -191,6 +191,7 @@ function SettingField({ field, value, isSet, draft, disabled, error, onChange }:
           inputMode={field.kind === "number" ? "numeric" : undefined}
           min={field.min}
           max={field.max}
+          maxLength={field.maxLength}
           value={String(value)}
           disabled={disabled}
           onChange={(e) => onChange(e.target.value)}

@@ -1,5 +1,11 @@
-/** How each mark of the page schema is drawn in the reading view (as the editor draws it). */
+/**
+ * How each mark of the page schema is drawn in the reading view (as the editor draws it): its
+ * element, attributes and class from the table the server's HTML renderer reads too
+ * (src/content/elements.ts); a link, whose address is checked first, here.
+ */
 import type { ReactNode } from "react";
+import { MARK_ELEMENTS } from "../../../../content/elements";
+import { drawElement } from "./nodes";
 import { isExternal, safeHref } from "./safe-url";
 
 export interface MarkProps {
@@ -8,14 +14,7 @@ export interface MarkProps {
 }
 
 export const markMapping: Record<string, (p: MarkProps) => ReactNode> = {
-  bold: (p) => <strong>{p.children}</strong>,
-  italic: (p) => <em>{p.children}</em>,
-  underline: (p) => <u>{p.children}</u>,
-  strike: (p) => <s>{p.children}</s>,
-  code: (p) => <code>{p.children}</code>,
-  highlight: (p) => <mark>{p.children}</mark>,
-  subscript: (p) => <sub>{p.children}</sub>,
-  superscript: (p) => <sup>{p.children}</sup>,
+  ...Object.fromEntries(Object.entries(MARK_ELEMENTS).map(([type, spec]) => [type, (p: MarkProps) => drawElement(spec(p.mark.attrs ?? {}), p.children)])),
   link: (p) => {
     const href = safeHref(p.mark.attrs?.href);
     // A refused URL keeps its text, not its link.
@@ -28,11 +27,4 @@ export const markMapping: Record<string, (p: MarkProps) => ReactNode> = {
       <a href={href}>{p.children}</a>
     );
   },
-  comment: (p) => (
-    <span className="comment-anchor" data-comment-id={String(p.mark.attrs?.commentId ?? "")}>
-      {p.children}
-    </span>
-  ),
-  insertion: (p) => <ins>{p.children}</ins>,
-  deletion: (p) => <del>{p.children}</del>,
 };

@@ -1,9 +1,11 @@
 /**
  * How each node of the page schema (src/content/extensions.ts) is drawn in the reading view.
- * The elements and attributes mirror what TipTap's editor draws for the same node, so one
+ * Each node's element, attributes and class come from the table the server's HTML renderer reads
+ * too (src/content/elements.ts); they mirror what TipTap's editor draws for the same node, so one
  * stylesheet (src/content/reading.css) gives both the same look: switching to Edit moves nothing.
  */
-import type { ReactNode } from "react";
+import { createElement, type ReactNode } from "react";
+import { codeLanguage, mentionText, NODE_ELEMENTS, PANEL_BODY, panelKind, TABLE, type ElementAttrs, type ElementSpec } from "../../../../content/elements";
 import { CircleAlert, FileText, Info, Lightbulb, CircleCheck, TriangleAlert } from "../../../ui/icons";
 import { CodeBlock } from "./CodeBlock";
 import { PageImage } from "./page-image";
@@ -20,25 +22,25 @@ export interface NodeProps {
 const a = (p: NodeProps) => p.node.attrs ?? {};
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 const PANEL_ICONS = { info: Info, note: Lightbulb, warning: TriangleAlert, success: CircleCheck, error: CircleAlert } as const;
-const PANEL_NAMES = { info: "Info", note: "Note", warning: "Warning", success: "Success", error: "Error" } as const;
+
+/** HTML's attribute names as React spells them. */
+const REACT_NAMES: Record<string, string> = { class: "className", tabindex: "tabIndex", colspan: "colSpan", rowspan: "rowSpan" };
+export const reactProps = (attrs: ElementAttrs = {}) => Object.fromEntries(Object.entries(attrs).map(([k, v]) => [REACT_NAMES[k] ?? k, v === false ? undefined : v]));
+
+/** An element of the table around its children; `first`: props React writes before the table's (a comparison's class). */
+export const drawElement = (spec: ElementSpec, children?: ReactNode, first?: Record<string, unknown>) =>
+  spec.empty ? createElement(spec.tag, reactProps(spec.attrs)) : createElement(spec.tag, { ...first, ...reactProps(spec.attrs) }, children);
 
 /** `diff`: how a version comparison marks it (history's doc-diff.ts); absent when reading. */
-function Cell({ tag: Tag, diff, ...p }: NodeProps & { tag: "td" | "th"; diff?: string }) {
-  const attrs = a(p);
-  const widths = Array.isArray(attrs.colwidth) ? (attrs.colwidth as number[]) : null;
-  const align = attrs.align === "center" || attrs.align === "right" || attrs.align === "left" ? attrs.align : undefined;
-  return (
-    <Tag className={diff ? `cmp-${diff}` : undefined} colSpan={num(attrs.colspan) ?? 1} rowSpan={num(attrs.rowspan) ?? 1} style={{ width: widths?.[0] ? `${widths[0]}px` : undefined, textAlign: align }}>
-      {p.children}
-    </Tag>
-  );
+function Cell({ diff, ...p }: NodeProps & { diff?: string }) {
+  return drawElement(NODE_ELEMENTS[p.node.type]!(a(p)), p.children, { className: diff ? `cmp-${diff}` : undefined });
 }
 
 /**
  * A table whose columns all have widths is as wide as they add up to, as in the editor
  * (TipTap's table view); otherwise it fills the column.
  */
-function tableWidth(table: NodeProps["node"]): React.CSSProperties | undefined {
+function tableWidth(table: NodeProps["node"]): number | undefined {
   const firstRow = (table.content?.[0] ?? {}) as NodeProps["node"];
   let total = 0;
   for (const cell of (firstRow.content ?? []) as Array<NodeProps["node"]>) {
@@ -47,7 +49,7 @@ function tableWidth(table: NodeProps["node"]): React.CSSProperties | undefined {
     if (!Array.isArray(widths) || widths.length < span || widths.some((w) => typeof w !== "number" || !w)) return undefined;
     total += (widths as number[]).reduce((a, b) => a + b, 0);
   }
-  return total ? { width: `${total}px` } : undefined;
+  return total || undefined;
 }
 
 /** A block's text when it is only unmarked text (what a code block holds once published). */
@@ -60,51 +62,34 @@ function plainText(node: NodeProps["node"]): string | null {
   return text;
 }
 
+/** The plain elements of the table: the element around the node's children. */
+const plainElements = Object.fromEntries(Object.entries(NODE_ELEMENTS).map(([type, spec]) => [type, (p: NodeProps) => drawElement(spec(a(p)), p.children)]));
+
 export const nodeMapping: Record<string, (p: NodeProps) => ReactNode> = {
+  ...plainElements,
   doc: (p) => <>{p.children}</>,
   text: (p) => <>{p.node.text}</>,
-  paragraph: (p) => <p>{p.children}</p>,
-  heading: (p) => {
-    const level = Math.min(6, Math.max(1, num(a(p).level) ?? 1));
-    const H = `h${level}` as "h1";
-    return <H>{p.children}</H>;
-  },
-  blockquote: (p) => <blockquote>{p.children}</blockquote>,
-  bulletList: (p) => <ul>{p.children}</ul>,
-  orderedList: (p) => <ol start={num(a(p).start) ?? 1}>{p.children}</ol>,
-  listItem: (p) => <li>{p.children}</li>,
-  taskList: (p) => <ul data-type="taskList">{p.children}</ul>,
-  taskItem: (p) => {
-    const checked = a(p).checked === true;
-    return (
-      <li data-type="taskItem" data-checked={checked}>
+  taskItem: (p) =>
+    drawElement(
+      NODE_ELEMENTS.taskItem!(a(p)),
+      <>
         <label>
-          <TaskBox node={p.node} checked={checked} />
+          <TaskBox node={p.node} checked={a(p).checked === true} />
         </label>
         <div>{p.children}</div>
-      </li>
-    );
-  },
+      </>,
+    ),
   codeBlock: (p) => {
-    const language = typeof a(p).language === "string" ? (a(p).language as string) : "";
+    const language = codeLanguage(a(p));
     return (
       <CodeBlock language={language} text={plainText(p.node)}>
         {p.children}
       </CodeBlock>
     );
   },
-  horizontalRule: () => <hr />,
-  hardBreak: () => <br />,
-  table: (p) => (
-    <div className="tableWrapper" role="region" aria-label="Table" tabIndex={0}>
-      <table style={tableWidth(p.node)}>
-        <tbody>{p.children}</tbody>
-      </table>
-    </div>
-  ),
-  tableRow: (p) => <tr>{p.children}</tr>,
-  tableHeader: (p) => <Cell tag="th" {...p} />,
-  tableCell: (p) => <Cell tag="td" {...p} />,
+  table: (p) => drawElement(NODE_ELEMENTS.table!(a(p)), drawElement(TABLE(tableWidth(p.node)), <tbody>{p.children}</tbody>)),
+  tableHeader: (p) => <Cell {...p} />,
+  tableCell: (p) => <Cell {...p} />,
   image: (p) => {
     const src = safeImageSrc(a(p).src);
     if (!src) return null;
@@ -115,34 +100,24 @@ export const nodeMapping: Record<string, (p: NodeProps) => ReactNode> = {
   attachment: (p) => {
     const id = typeof a(p).attachmentId === "string" ? (a(p).attachmentId as string) : "";
     const name = String(a(p).filename ?? "") || "Attachment";
-    return (
-      <div data-type="attachment">
+    return drawElement(
+      NODE_ELEMENTS.attachment!(a(p)),
+      <>
         <FileText size={16} aria-hidden="true" />
         {id ? <a href={`/api/attachments/${encodeURIComponent(id)}/download`}>{name}</a> : <span>{name}</span>}
-      </div>
+      </>,
     );
   },
   panel: (p) => {
-    const kind = (String(a(p).kind) in PANEL_ICONS ? a(p).kind : "info") as keyof typeof PANEL_ICONS;
-    const Icon = PANEL_ICONS[kind];
-    return (
-      <div data-type="panel" data-kind={kind} role="note" aria-label={PANEL_NAMES[kind]}>
+    const Icon = PANEL_ICONS[panelKind(a(p))];
+    return drawElement(
+      NODE_ELEMENTS.panel!(a(p)),
+      <>
         <Icon className="panel-icon" size={18} aria-hidden="true" />
-        <div className="panel-body">{p.children}</div>
-      </div>
+        {drawElement(PANEL_BODY, p.children)}
+      </>,
     );
   },
-  details: (p) => (
-    <details data-type="details" open={a(p).open === true || undefined}>
-      {p.children}
-    </details>
-  ),
-  detailsSummary: (p) => <summary>{p.children}</summary>,
-  detailsContent: (p) => <div data-type="detailsContent">{p.children}</div>,
   pageLink: (p) => <PageLinkView pageId={String(a(p).pageId ?? "")} />,
-  mention: (p) => (
-    <span className="mention" data-type="mention" data-id={String(a(p).id ?? "")}>
-      @{String(a(p).label ?? a(p).id ?? "")}
-    </span>
-  ),
+  mention: (p) => drawElement(NODE_ELEMENTS.mention!(a(p)), mentionText(String(a(p).label ?? a(p).id ?? ""))),
 };
