@@ -20,7 +20,7 @@ import { findPage } from "../pages/store";
 import { PAGE_STATUS, type PageRow } from "../pages/tables";
 import { users } from "../users/tables";
 import { mentionedIds } from "./mentions";
-import { deleteEmptiedParent } from "./queries";
+import { deleteEmptiedParent } from "./store";
 import { comments, type CommentRow } from "./tables";
 
 /** Characters are Unicode code points (an emoji is one). */

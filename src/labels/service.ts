@@ -17,8 +17,8 @@ import { PAGE_STATUS, pages, type PageRow } from "../pages/tables";
 import { findSpaceById } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
 import { normaliseLabelName } from "./names";
-import { byTitle } from "../pages/queries";
-import { copyPageLabels } from "./queries";
+import { byTitle } from "../pages/store";
+import { copyPageLabels } from "./store";
 import { labels, pageLabels } from "./tables";
 
 export interface Label {

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import type { Core } from "../core";
 import { namesCaller } from "../access/queries";
 import type { PrincipalParams } from "../access/principals";
-import type { RestrictionRow } from "./tables";
+import { spaceGrants, type RestrictionRow } from "./tables";
 
 /** The restrictions on a page and on each of its ancestors, nearest first (depth 0: the page). */
 export function restrictionsUpFrom(core: Core, pageId: string): (RestrictionRow & { depth: number })[] {
@@ -28,4 +28,9 @@ export function restrictionTally(core: Core, pageId: string, operation: number, 
     sql`SELECT count(*) AS n, max(${namesCaller("r", p)}) AS named FROM page_restrictions r WHERE r.page_id = ${pageId} AND r.operation = ${operation}`,
   );
   return row;
+}
+
+/** A new space's first grants, in one statement (inside the caller's transaction; permissions/new-space.ts). */
+export function insertSpaceGrants(core: Core, rows: (typeof spaceGrants.$inferInsert)[]): void {
+  if (rows.length) core.db.insert(spaceGrants).values(rows).run();
 }

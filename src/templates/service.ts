@@ -14,7 +14,7 @@ import { newId } from "../platform/crypto";
 import { invalid, notFound } from "../platform/errors";
 import { multiLine, singleLine } from "../platform/text";
 import { findSpaceById, findSpaceByIdOrKey } from "../spaces/service";
-import { byName } from "./queries";
+import { byName } from "./store";
 import { templates, type TemplateRow } from "./tables";
 
 export const NAME_MAX = 100;
