@@ -14,7 +14,7 @@ import { insertAttachments } from "../attachments/store";
 import { insertComments } from "../comments/store";
 import { recordEvent } from "../events/outbox";
 import { insertPageLabels, labelIdsMadeIfMissing } from "../labels/store";
-import { CREATOR_ONLY, createSpaceRow } from "../permissions/new-space";
+import { CREATOR_ONLY, createSpaceRow, grantNewSpace } from "../permissions/new-space";
 import { blobStore, type BlobLease } from "../platform/blobstore";
 import { iso } from "../platform/clock";
 import { fsyncPathOffLoop } from "../platform/fsync-off-loop";
@@ -174,8 +174,8 @@ const hasRows = (slice: ImportPlan) => slice.pages.length + slice.versions.lengt
 /**
  * The space's row, staged: nobody may see it (access/spaces.ts) until publishStaged. Made the
  * one way every space is (permissions/new-space.ts): its key is taken from now on, checked
- * again there (409 key_taken: another import or POST /api/spaces may have taken it meanwhile),
- * and its grants are the importer's Admin alone (CREATOR_ONLY), so it stays private until shared.
+ * again there (409 key_taken: another import or POST /api/spaces may have taken it meanwhile).
+ * Its grants come when it is published.
  */
 export function stageSpace(core: Core, plan: ImportPlan, actor: { id: string }): void {
   const now = iso(core.clock.now());
@@ -204,7 +204,7 @@ export function stageSpace(core: Core, plan: ImportPlan, actor: { id: string }):
         createdAt: now,
         updatedAt: now,
       },
-      CREATOR_ONLY,
+      null,
     );
     // Unsynced, as the slices are (writeSlice): nobody sees the row before the publishing commit.
   }, { unsynced: true });
@@ -229,7 +229,8 @@ export function writeSlice(core: Core, plan: ImportPlan, stored: StoredBlobs): v
 }
 
 /**
- * The staged space made visible, in one small transaction (its grants came with its row): labels
+ * The staged space made visible, in one small transaction: its grants (the importer's Admin
+ * alone, CREATOR_ONLY: private until shared), labels
  * (the wiki's, found or made by name: made only now, so a failed import leaves none), templates,
  * the staged mark cleared, and the one `space.imported` event.
  */
@@ -237,6 +238,7 @@ export function publishStaged(core: Core, plan: ImportPlan, actor: { id: string;
   const now = iso(core.clock.now());
   return core.tx(() => {
     if (!isStaged(core, plan.spaceId)) throw new Error(`the staged space ${plan.key} is gone`);
+    grantNewSpace(core, plan.spaceId, actor.id, CREATOR_ONLY, now);
     writeLabels(core, plan, actor.id, now);
     insertTemplates(core, plan.templates);
     // Its creation is the moment it appears.

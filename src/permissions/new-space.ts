@@ -31,7 +31,7 @@ export const CREATOR_ONLY: NewSpaceGrants = { everyone: null };
 export const keyTaken = (key: string) => new AppError("key_taken", { field: "key", detail: `The key ${key} is already used by another space.` });
 
 /** The grant rows a new space starts with. */
-export function newSpaceGrantRows(spaceId: string, creatorId: string, grants: NewSpaceGrants, now: string) {
+function newSpaceGrantRows(spaceId: string, creatorId: string, grants: NewSpaceGrants, now: string) {
   const rows: { id: string; spaceId: string; principalType: number; principalId: string; operation: Operation; createdById: string; createdAt: string }[] = [
     { id: newId(), spaceId, principalType: PRINCIPAL.User, principalId: creatorId, operation: OPERATION.Admin, createdById: creatorId, createdAt: now },
   ];
@@ -42,10 +42,17 @@ export function newSpaceGrantRows(spaceId: string, creatorId: string, grants: Ne
 /**
  * Inside the caller's transaction: the key must be free (409 key_taken, checked again here:
  * another request or import may have taken it meanwhile), then the row (with `createdById` its
- * creator) and its grants. Events are the caller's (space.created, space.imported).
+ * creator) and its grants. `grants` null: given later by grantNewSpace, when a staged space is
+ * made visible (an import: the space lists of its importer find a space by its grants, so a
+ * staged space has none). Events are the caller's (space.created, space.imported).
  */
-export function createSpaceRow(core: Core, row: NewSpaceRow & { createdById: string; createdAt: string }, grants: NewSpaceGrants): void {
+export function createSpaceRow(core: Core, row: NewSpaceRow & { createdById: string; createdAt: string }, grants: NewSpaceGrants | null): void {
   if (findSpaceByKey(core, row.key)) throw keyTaken(row.key);
   insertSpace(core, row);
-  insertSpaceGrants(core, newSpaceGrantRows(row.id, row.createdById, grants, row.createdAt));
+  if (grants) grantNewSpace(core, row.id, row.createdById, grants, row.createdAt);
+}
+
+/** A new space's grants: its creator's Admin, and Everyone's as chosen (one statement). */
+export function grantNewSpace(core: Core, spaceId: string, creatorId: string, grants: NewSpaceGrants, now: string): void {
+  insertSpaceGrants(core, newSpaceGrantRows(spaceId, creatorId, grants, now));
 }
