@@ -22,7 +22,7 @@ import { iso } from "../platform/clock";
 import { invalid, notFound } from "../platform/errors";
 import type { ImageRules } from "../platform/images";
 import { findSpaceById, findSpaceByKey, spaceFor, type Space } from "../spaces/service";
-import { spaces } from "../spaces/tables";
+import { updateSpaceRow } from "../spaces/store";
 import { AVATAR_VARIANTS } from "../users/avatars";
 import { findUserWithRoleById, toAccount, type Account } from "../users/service";
 import { users } from "../users/tables";
@@ -144,7 +144,7 @@ export async function uploadSpaceIcon(core: Core, caller: Caller, key: string, u
         .values({ spaceId: space.id, sha256, contentType: image.contentType, size, updatedAt: now, updatedById: user.user.id })
         .onConflictDoUpdate({ target: spaceIcons.spaceId, set: { sha256, contentType: image.contentType, size, updatedAt: now, updatedById: user.user.id } })
         .run();
-      core.db.update(spaces).set({ iconKind: 2, iconValue: spaceIconUrl(space.key, sha256), updatedAt: now }).where(eq(spaces.id, space.id)).run();
+      updateSpaceRow(core, space.id, { iconKind: 2, iconValue: spaceIconUrl(space.key, sha256), updatedAt: now });
       if (before && before !== sha256) deleteUnusedBlobs(core, [before]);
       recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { icon: { from: before, to: sha256 } } });
       return spaceFor(core, user, findSpaceById(core, space.id)!);
@@ -160,7 +160,7 @@ export function removeSpaceIcon(core: Core, caller: Caller, key: string): Space 
     if (space.archivedAt) throw spaceArchived();
     const gone = core.db.delete(spaceIcons).where(eq(spaceIcons.spaceId, space.id)).returning({ sha256: spaceIcons.sha256 }).get();
     if (!gone) return spaceFor(core, user, space);
-    if (space.iconKind === 2) core.db.update(spaces).set({ iconKind: 0, iconValue: null, updatedAt: iso(core.clock.now()) }).where(eq(spaces.id, space.id)).run();
+    if (space.iconKind === 2) updateSpaceRow(core, space.id, { iconKind: 0, iconValue: null, updatedAt: iso(core.clock.now()) });
     deleteUnusedBlobs(core, [gone.sha256]);
     recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { icon: { from: gone.sha256, to: null } } });
     return spaceFor(core, user, findSpaceById(core, space.id)!);

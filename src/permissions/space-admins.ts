@@ -15,6 +15,7 @@ import { invalid, notFound } from "../platform/errors";
 import { pages } from "../pages/tables";
 import { withPrincipalNames } from "./principals";
 import { findSpaceById, findSpaceByKey, spaceFor, toSpace, type Space, type SpaceMetadata } from "../spaces/service";
+import { updateSpaceRow } from "../spaces/store";
 import { spaces } from "../spaces/tables";
 
 export interface SpaceAdministrator {
@@ -79,7 +80,7 @@ export function setPublic(core: Core, caller: Caller, key: string, input: Public
     const isPublic = input.isPublic ?? space.isPublic;
     const publicComments = input.publicComments ?? space.publicComments;
     if (isPublic === space.isPublic && publicComments === space.publicComments) return spaceFor(core, user, space);
-    core.db.update(spaces).set({ isPublic, publicComments, updatedAt: iso(core.clock.now()) }).where(eq(spaces.id, space.id)).run();
+    updateSpaceRow(core, space.id, { isPublic, publicComments, updatedAt: iso(core.clock.now()) });
     recordEvent(core, {
       type: "space.visibility_changed",
       targetType: "space",
