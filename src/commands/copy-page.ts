@@ -11,7 +11,8 @@ import { findSpaceByIdOrKey } from "../spaces/service";
 import { TITLE_MAX } from "../pages/input";
 import { nextPosition } from "../pages/positions";
 import { pageFor, resolveParent, type Page } from "../pages/answer";
-import { findPage, insertPage, pagesByIds, subtreeIds } from "../pages/store";
+import { findPage, insertPage, subtreeIds } from "../pages/store";
+import { pagesByIds } from "../pages/store/reads";
 import { PAGE_STATUS } from "../pages/tables";
 
 export interface CopyInput {

@@ -6,7 +6,8 @@ import { verifyPassword } from "../identity/password";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { AppError, invalid, notFound } from "../platform/errors";
-import { deletePagesOfSpace, pageCountsOfSpace } from "../pages/store";
+import { pageCountsOfSpace } from "../pages/store/reads";
+import { deletePagesOfSpace } from "../pages/store/writes";
 import { findSpaceById, findSpaceByKey } from "../spaces/service";
 import { deleteSpaceRow } from "../spaces/store";
 

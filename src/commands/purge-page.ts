@@ -5,7 +5,7 @@ import { requireReauth } from "../auth/service";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { requireUser, type Caller } from "../identity/caller";
-import { deletePages } from "../pages/store";
+import { deletePages } from "../pages/store/writes";
 import { trashedPage } from "../pages/trash";
 import { PAGE_STATUS } from "../pages/tables";
 

@@ -7,7 +7,8 @@
 import type { Core } from "../core";
 import { deleteUnusedBlobs } from "../attachments/blob-refs";
 import { removeAttachmentsOfPages } from "../attachments/store";
-import { deletePages, newestPageIdsOfSpace } from "../pages/store";
+import { newestPageIdsOfSpace } from "../pages/store/reads";
+import { deletePages } from "../pages/store/writes";
 import { deleteSpaceRow, isStaged, stagedSpaces } from "../spaces/store";
 
 /** Pages removed per transaction: a few milliseconds each, so requests pass between them. */

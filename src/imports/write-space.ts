@@ -24,7 +24,7 @@ import type { SpaceRow } from "../spaces/tables";
 import { insertTemplates } from "../templates/store";
 import type { BlobSource, ImportedSpace } from "./model";
 import { planImport, type ImportPlan, type PlanOptions } from "./plan";
-import { insertMany } from "../pages/store";
+import { insertMany } from "../pages/store/import";
 import { importRefused } from "./refused";
 import { removeStaged, writingStaged } from "./staged";
 

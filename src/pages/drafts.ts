@@ -14,7 +14,8 @@ import { findSpaceByIdOrKey } from "../spaces/service";
 import { cleanTitle, contentOf, EMPTY_CONTENT } from "./input";
 import { nextPosition } from "./positions";
 import { pageFor, resolveParent, type Page } from "./answer";
-import { deleteDraft, findPage, insertPage, markPublished, writeVersion } from "./store";
+import { findPage, insertPage, writeVersion } from "./store";
+import { deleteDraft, markPublished } from "./store/writes";
 import { PAGE_STATUS } from "./tables";
 
 const notADraft = () => new AppError("conflict", { detail: "This page is already published." }, "This page is not a draft");

@@ -8,7 +8,8 @@ import { AppError, invalid } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import { placeAmongSiblings, renumberSiblings } from "./positions";
 import { pageFor, resolveParent, type Page } from "./answer";
-import { findPage, moveToSpace, setParent, subtreeIds } from "./store";
+import { findPage, subtreeIds } from "./store";
+import { moveToSpace, setParent } from "./store/writes";
 import { PAGE_STATUS } from "./tables";
 
 export interface MoveInput {

@@ -4,7 +4,9 @@
  * harmless because every listing orders by position, then title.
  */
 import type { Core } from "../core";
-import { lastSiblingPosition, setPosition, siblingPositions } from "./store";
+import { lastSiblingPosition } from "./store";
+import { siblingPositions } from "./store/reads";
+import { setPosition } from "./store/writes";
 
 /** The position after the last sibling: where new, restored and published pages go. */
 export function nextPosition(core: Core, spaceId: string, parentId: string | null): number {

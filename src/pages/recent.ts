@@ -9,7 +9,7 @@ import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { invalid } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
-import { recentPages } from "./store";
+import { recentPages } from "./store/reads";
 
 export const RECENT_DEFAULT = 10;
 export const RECENT_MAX = 50;

@@ -9,7 +9,8 @@ import { invalid, notFound } from "../platform/errors";
 import { versionConflict } from "./conflict";
 import { cleanComment, cleanEmoji, cleanTitle, contentOf } from "./input";
 import { pageFor, toPage, type Page } from "./answer";
-import { findPage, findPageMeta, updatePresentation, writeNextVersion } from "./store";
+import { findPage, findPageMeta, writeNextVersion } from "./store";
+import { updatePresentation } from "./store/writes";
 import { PAGE_STATUS, type PageMeta, type PageRow } from "./tables";
 
 export { createPage, createPages, type CreatePageInput, type NewPageInput } from "./create";

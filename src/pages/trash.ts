@@ -15,7 +15,9 @@ import { clearHomepage } from "../spaces/store";
 import type { SpaceRow } from "../spaces/tables";
 import { nextPosition, renumberSiblings } from "./positions";
 import { pageFor, type Page } from "./answer";
-import { clearTrashed, findPage, markTrashed, setParent, subtreeIds, trashRoots } from "./store";
+import { findPage, subtreeIds } from "./store";
+import { trashRoots } from "./store/reads";
+import { clearTrashed, markTrashed, setParent } from "./store/writes";
 import { PAGE_STATUS, type PageRow } from "./tables";
 
 const notInTrash = () => new AppError("conflict", { detail: "Move it to the trash first." }, "This page is not in the trash");

@@ -4,7 +4,7 @@ import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { keptBodiesUntilWrite, keptBody, keptBodyFor, type KeptBody } from "../platform/db/kept-answers";
 import { findSpaceByIdOrKey } from "../spaces/service";
-import { treeRows } from "./store";
+import { treeRows } from "./store/reads";
 
 export interface TreeNode {
   id: string;

@@ -5,7 +5,8 @@ import { recordEvent } from "../events/outbox";
 import { notFound } from "../platform/errors";
 import { checkContent } from "./input";
 import { toPage, type Page } from "./answer";
-import { contributorRows, findPage, versionRow, versionRows, writeNextVersion } from "./store";
+import { findPage, writeNextVersion } from "./store";
+import { contributorRows, versionRow, versionRows } from "./store/versions";
 import { importedName } from "../users/imported-name";
 import { PAGE_STATUS } from "./tables";
 
