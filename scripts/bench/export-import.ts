@@ -30,7 +30,7 @@ import { join, resolve } from "node:path";
 import { openInstance } from "../../src/instance";
 import { loadConfig } from "../../src/platform/config";
 import { silentLogger } from "../../src/platform/log";
-import { createSpace } from "../../src/spaces/service";
+import { createSpace } from "../../src/commands/create-space";
 import { register } from "../../src/users/service";
 import { build } from "../build";
 import { cpuMicros, killAll, removeAtExit, rssMb, takeLock } from "./procs";

@@ -9,7 +9,7 @@
 import { makeEnv, signUp } from "../../tests/harness";
 import type { UserCaller } from "../../src/identity/caller";
 import { createPage } from "../../src/pages/service";
-import { createSpace } from "../../src/spaces/service";
+import { createSpace } from "../../src/commands/create-space";
 import { findUserWithRoleById } from "../../src/users/service";
 import { catchUpSearchIndex } from "../../src/search/indexer";
 import { search } from "../../src/search/service";

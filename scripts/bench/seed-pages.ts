@@ -19,7 +19,7 @@ import { searchIndex, tidySearchIndex } from "../../src/search/indexer";
 import { loadConfig } from "../../src/platform/config";
 import { silentLogger } from "../../src/platform/log";
 import { sampleDocument, type SampleNode } from "../../src/content/sample";
-import { createSpace } from "../../src/spaces/service";
+import { createSpace } from "../../src/commands/create-space";
 import { findUserWithRoleById, register } from "../../src/users/service";
 import { OWNER } from "./seed";
 

@@ -28,7 +28,7 @@ import { updatePage } from "../../src/pages/service";
 import { loadConfig } from "../../src/platform/config";
 import { silentLogger } from "../../src/platform/log";
 import { catchUpSearchIndex, installSearchIndexer } from "../../src/search/indexer";
-import { createSpace } from "../../src/spaces/service";
+import { createSpace } from "../../src/commands/create-space";
 import { ensureBuiltInRoles, register } from "../../src/users/service";
 import { installWebhooks } from "../../src/webhooks/sender";
 import { ownerCaller, seedSpacePages, WORDS } from "./seed-pages";

@@ -17,7 +17,7 @@ import { loadConfig } from "../../src/platform/config";
 import { startCountingStatements } from "../../src/platform/db/statement-count";
 import { silentLogger } from "../../src/platform/log";
 import { catchUpSearchIndex, searchIndex } from "../../src/search/indexer";
-import { createSpace } from "../../src/spaces/service";
+import { createSpace } from "../../src/commands/create-space";
 import { register } from "../../src/users/service";
 import { OWNER } from "./seed";
 import { BATCH, batchInputs, ownerCaller } from "./seed-pages";

@@ -16,7 +16,7 @@ import { unzipSync } from "fflate";
 import { openInstance } from "../../src/instance";
 import { loadConfig } from "../../src/platform/config";
 import { silentLogger } from "../../src/platform/log";
-import { createSpace } from "../../src/spaces/service";
+import { createSpace } from "../../src/commands/create-space";
 import { register } from "../../src/users/service";
 import { exportSite } from "../../src/exports/site-service";
 import { ownerCaller, seedSpacePages } from "./seed-pages";

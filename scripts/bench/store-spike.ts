@@ -28,7 +28,7 @@ import { hashPasswordsCheaplyForTests } from "../../src/identity/password";
 import { startCountingStatements } from "../../src/platform/db/statement-count";
 import { createPages, updatePage } from "../../src/pages/service";
 import { findPage } from "../../src/pages/store";
-import { createSpace } from "../../src/spaces/service";
+import { createSpace } from "../../src/commands/create-space";
 import { register } from "../../src/users/service";
 import { batchInputs, ownerCaller } from "./seed-pages";
 

@@ -8,16 +8,10 @@
  * rows back (platform/backup/pins.ts). It goes once no retained backup names it.
  * A rolled-back transaction never reaches step 2, so its blobs stay.
  */
-import { eq, inArray } from "drizzle-orm";
 import type { Core } from "../core";
 import { blobStore } from "../platform/blobstore";
 import { blobPinnedByBackups } from "../platform/backup/pins";
-import { pages } from "../pages/tables";
-import { attachmentUsesBlob } from "./queries";
-import { attachments } from "./tables";
-import { brandingFiles } from "../branding/tables";
-import { spaceIcons } from "../media/tables";
-import { users } from "../users/tables";
+import { attachmentUsesBlob, brandingUsesBlob, mediaUsesBlob } from "./store";
 
 /**
  * Whether any row refers to the blob. The one place that knows every referrer: attachments,
@@ -25,34 +19,6 @@ import { users } from "../users/tables";
  */
 export function blobInUse(core: Core, sha256: string): boolean {
   return attachmentUsesBlob(core, sha256) || brandingUsesBlob(core, sha256) || mediaUsesBlob(core, sha256);
-}
-
-/** Avatars (users.avatar_sha256) and space icons (media/tables.ts). */
-const mediaUsesBlob = (core: Core, sha256: string) =>
-  core.db.select({ id: users.id }).from(users).where(eq(users.avatarSha256, sha256)).limit(1).get() !== undefined ||
-  core.db.select({ id: spaceIcons.spaceId }).from(spaceIcons).where(eq(spaceIcons.sha256, sha256)).limit(1).get() !== undefined;
-
-/** The branding's logos and favicon (branding/tables.ts; the branding domain sits above this one). */
-const brandingUsesBlob = (core: Core, sha256: string) => core.db.select({ slot: brandingFiles.slot }).from(brandingFiles).where(eq(brandingFiles.sha256, sha256)).limit(1).get() !== undefined;
-
-/** Inside the caller's transaction: deletes the attachments of these pages; answers their blobs. */
-export function removeAttachmentsOfPages(core: Core, pageIds: string[]): string[] {
-  const blobs = new Set<string>();
-  for (let i = 0; i < pageIds.length; i += 500) {
-    const part = pageIds.slice(i, i + 500);
-    for (const r of core.db.delete(attachments).where(inArray(attachments.pageId, part)).returning({ sha256: attachments.sha256 }).all()) blobs.add(r.sha256);
-  }
-  return [...blobs];
-}
-
-/** Inside the caller's transaction: deletes the attachments of every page of a space; answers their blobs. */
-export function removeAttachmentsOfSpace(core: Core, spaceId: string): string[] {
-  const rows = core.db
-    .delete(attachments)
-    .where(inArray(attachments.pageId, core.db.select({ id: pages.id }).from(pages).where(eq(pages.spaceId, spaceId))))
-    .returning({ sha256: attachments.sha256 })
-    .all();
-  return [...new Set(rows.map((r) => r.sha256))];
 }
 
 /**

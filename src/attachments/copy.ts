@@ -1,33 +1,37 @@
-import { and, eq } from "drizzle-orm";
 import type { UserCaller } from "../identity/caller";
 import type { Core } from "../core";
-import { pages, pageVersions } from "../pages/tables";
+import { renameAttachmentsInJson } from "../content/attachment-ids";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
-import { attachments } from "./tables";
+import { attachmentsOfPage, copyTo } from "./store";
+import type { AttachmentRow } from "./tables";
 
 /**
- * Inside a page copy's transaction: the copy gets its own attachment rows sharing the source's
- * blobs (no bytes are copied), and its document is pointed at them, so images and attachment
- * blocks keep working for readers of the copy even if the source goes away. The copy is new
- * (version 1 only), so its page row and its one version are rewritten alike. Ids are UUIDs:
- * replacing them as text inside the JSON cannot touch anything else.
+ * A page copy's attachments, in its transaction: the copy gets its own attachment rows sharing
+ * the source's blobs (no bytes are copied), and its document points at them, so images and
+ * attachment blocks keep working for readers of the copy even if the source goes away. The
+ * new ids are chosen before the copy is written, so its page row and its version 1 are written
+ * once, already pointing at them (content/attachment-ids.ts walks the document).
  */
-export function copyAttachments(core: Core, caller: UserCaller, fromPageId: string, toPageId: string): void {
-  const rows = core.db.select().from(attachments).where(eq(attachments.pageId, fromPageId)).all();
-  if (rows.length === 0) return;
-  const now = iso(core.clock.now());
-  const renamed = new Map<string, string>();
-  for (const row of rows) {
-    const id = newId();
-    renamed.set(row.id, id);
-    core.db.insert(attachments).values({ ...row, id, pageId: toPageId, uploadedById: caller.user.id, createdAt: now }).run();
-  }
-  const page = core.db.select({ contentJson: pages.contentJson }).from(pages).where(eq(pages.id, toPageId)).get();
-  if (!page) return;
-  let json = page.contentJson;
-  for (const [from, to] of renamed) json = json.replaceAll(from, to);
-  if (json === page.contentJson) return;
-  core.db.update(pages).set({ contentJson: json }).where(eq(pages.id, toPageId)).run();
-  core.db.update(pageVersions).set({ contentJson: json }).where(and(eq(pageVersions.pageId, toPageId), eq(pageVersions.versionNumber, 1))).run();
+export interface AttachmentCopies {
+  rows: AttachmentRow[];
+  /** Source attachment id to the copy's. */
+  idMap: Map<string, string>;
+}
+
+/** New ids for the attachments of `fromPageId`. */
+export function planAttachmentCopies(core: Core, fromPageId: string): AttachmentCopies {
+  const rows = attachmentsOfPage(core, fromPageId);
+  return { rows, idMap: new Map(rows.map((r) => [r.id, newId()])) };
+}
+
+/** The source's document pointing at the copy's attachments. */
+export function copiedDocument(json: string, copies: AttachmentCopies): string {
+  return renameAttachmentsInJson(json, copies.idMap);
+}
+
+/** The copy's attachment rows, once its page row exists. */
+export function copyAttachments(core: Core, caller: UserCaller, copies: AttachmentCopies, toPageId: string): void {
+  if (copies.rows.length === 0) return;
+  copyTo(core, { id: toPageId }, copies.rows, copies.idMap, { userId: caller.user.id, at: iso(core.clock.now()) });
 }

@@ -3,7 +3,6 @@
  * the caller may not see is a 404, exactly like a missing one); uploading and deleting need
  * Edit on the page. The bytes live in the blob store; rows here point at them by SHA-256.
  */
-import { asc, eq } from "drizzle-orm";
 import { canReadPage, requireEditablePage, requireReadablePage } from "../access/pages";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import type { Core } from "../core";
@@ -18,7 +17,8 @@ import { MultipartError, multipartBoundary, OVERHEAD_BYTES, readFilePart } from 
 import { deleteUnusedBlobs } from "./blob-refs";
 import { cleanFilename } from "./filenames";
 import { ContentSniffer } from "./sniff";
-import { attachments, type AttachmentRow } from "./tables";
+import { attachmentById, attachmentsOfPage, deleteAttachmentRow, insertAttachment } from "./store";
+import type { AttachmentRow } from "./tables";
 import { ATTACHMENT_MAX_BYTES } from "../shared/limits";
 
 /** 25 MB (docs/api.md, "Body size"); the limits live in src/shared/limits.ts, shared with the web UI. */
@@ -81,11 +81,7 @@ export async function uploadAttachment(core: Core, caller: Caller, pageId: strin
   try {
     const row = core.tx(() => {
       const { page, space } = requireEditablePage(core, user, findPage(core, pageId));
-      const inserted = core.db
-        .insert(attachments)
-        .values({ id: newId(), pageId: page.id, filename, contentType, size: lease.size, sha256: lease.sha256, uploadedById: user.user.id, createdAt: iso(core.clock.now()) })
-        .returning()
-        .get();
+      const inserted = insertAttachment(core, { id: newId(), pageId: page.id, filename, contentType, size: lease.size, sha256: lease.sha256, uploadedById: user.user.id, createdAt: iso(core.clock.now()) });
       if (page.status === PAGE_STATUS.Published) {
         recordEvent(core, {
           type: "attachment.created",
@@ -144,12 +140,12 @@ async function* tap(source: AsyncIterable<Uint8Array>, see: (chunk: Uint8Array) 
 /** GET /api/pages/{pageId}/attachments: oldest first. */
 export function listAttachments(core: Core, caller: Caller, pageId: string): Attachment[] {
   const { page } = requireReadablePage(core, caller, findPage(core, pageId));
-  return core.db.select().from(attachments).where(eq(attachments.pageId, page.id)).orderBy(asc(attachments.createdAt), asc(attachments.id)).all().map(toAttachment);
+  return attachmentsOfPage(core, page.id).map(toAttachment);
 }
 
 /** An attachment the caller may not see (its page is not visible) is exactly as missing as one that does not exist. */
 function readableAttachment(core: Core, caller: Caller, id: string): AttachmentRow {
-  const row = core.db.select().from(attachments).where(eq(attachments.id, id)).get();
+  const row = attachmentById(core, id);
   const found = row && findPage(core, row.pageId);
   if (!row || !found || !canReadPage(core, caller, found.space, found.page)) throw notFound("Attachment not found");
   return row;
@@ -181,7 +177,7 @@ export function deleteAttachment(core: Core, caller: Caller, id: string): void {
   const row = core.tx(() => {
     const current = readableAttachment(core, user, id);
     const { page, space } = requireEditablePage(core, user, findPage(core, current.pageId));
-    core.db.delete(attachments).where(eq(attachments.id, current.id)).run();
+    deleteAttachmentRow(core, current.id);
     if (page.status === PAGE_STATUS.Published) {
       recordEvent(core, {
         type: "attachment.deleted",

@@ -1,6 +1,5 @@
-import { inArray } from "drizzle-orm";
 import { inTrash, readablePageIds, requireReadablePage } from "../access/pages";
-import { copyAttachments } from "../attachments/copy";
+import { copiedDocument, copyAttachments, planAttachmentCopies } from "../attachments/copy";
 import { requireEditableSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
@@ -11,9 +10,10 @@ import { AppError } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import { TITLE_MAX } from "../pages/input";
 import { nextPosition } from "../pages/positions";
-import { subtreeIds } from "../pages/queries";
-import { findPage, insertPage, pageFor, resolveParent, type Page } from "../pages/store";
-import { PAGE_STATUS, pages, type PageRow } from "../pages/tables";
+import { pageFor, resolveParent, type Page } from "../pages/answer";
+import { findPage, insertPage, subtreeIds } from "../pages/store";
+import { pagesByIds } from "../pages/store/reads";
+import { PAGE_STATUS } from "../pages/tables";
 
 export interface CopyInput {
   /** Target space (id or key); absent: the source's space. */
@@ -51,21 +51,19 @@ export function copyPage(core: Core, caller: Caller, id: string, input: CopyInpu
       const readable = readablePageIds(core, user, ids);
       ids = ids.filter((pageId) => readable.has(pageId));
     }
-    const rows = new Map<string, PageRow>();
-    for (let i = 0; i < ids.length; i += 500) {
-      for (const r of core.db.select().from(pages).where(inArray(pages.id, ids.slice(i, i + 500))).all()) rows.set(r.id, r);
-    }
+    const rows = pagesByIds(core, ids);
     const beside = target.id === source.space.id && parentId === source.page.parentId;
     const newIds = new Map<string, string>();
     for (const oldId of ids) {
       const row = rows.get(oldId)!;
       const isRoot = oldId === source.page.id;
       const title = isRoot && beside ? `Copy of ${row.title}`.slice(0, TITLE_MAX) : row.title;
+      const files = planAttachmentCopies(core, oldId);
       const copy = insertPage(core, user, {
         spaceId: target.id,
         parentId: isRoot ? parentId : newIds.get(row.parentId!)!,
         title,
-        content: { json: row.contentJson, text: row.plainText },
+        content: { json: copiedDocument(row.contentJson, files), text: row.plainText },
         status: PAGE_STATUS.Published,
         position: isRoot ? nextPosition(core, target.id, parentId) : row.position,
         emoji: row.emoji,
@@ -74,7 +72,7 @@ export function copyPage(core: Core, caller: Caller, id: string, input: CopyInpu
       });
       newIds.set(oldId, copy.id);
       copyLabels(core, user, oldId, copy.id);
-      copyAttachments(core, user, oldId, copy.id);
+      copyAttachments(core, user, files, copy.id);
       copyRestrictions(core, user, oldId, copy.id);
       recordEvent(core, { type: "page.created", targetType: "page", targetId: copy.id, spaceId: target.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: copy.parentId, copiedFromId: oldId } });
     }

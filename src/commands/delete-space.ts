@@ -1,15 +1,15 @@
-import { eq } from "drizzle-orm";
 import { requireAdminSpace } from "../access/spaces";
-import { deleteUnusedBlobs, removeAttachmentsOfSpace } from "../attachments/blob-refs";
+import { deleteUnusedBlobs } from "../attachments/blob-refs";
+import { attachmentTotalsOfSpace, removeAttachmentsOfSpace } from "../attachments/store";
 import { requireUser, type Caller } from "../identity/caller";
 import { verifyPassword } from "../identity/password";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { AppError, invalid, notFound } from "../platform/errors";
-import { pages } from "../pages/tables";
+import { pageCountsOfSpace } from "../pages/store/reads";
+import { deletePagesOfSpace } from "../pages/store/writes";
 import { findSpaceById, findSpaceByKey } from "../spaces/service";
-import { spaces } from "../spaces/tables";
-import { deleteVersionsOfSpace, spaceContentCounts } from "./queries";
+import { deleteSpaceRow } from "../spaces/store";
 
 export interface DeletionPreview {
   key: string;
@@ -27,7 +27,9 @@ export interface DeletionPreview {
 /** GET /api/spaces/{key}/deletion-preview: what DELETE would remove. Space administrators only. */
 export function deletionPreview(core: Core, caller: Caller, key: string): DeletionPreview {
   const space = requireAdminSpace(core, caller, findSpaceByKey(core, key));
-  const { counts, versions, files } = spaceContentCounts(core, space.id);
+  // Three statements: the pages (drafts, trashed), their versions, their attachments and bytes.
+  const { counts, versions } = pageCountsOfSpace(core, space.id);
+  const files = attachmentTotalsOfSpace(core, space.id);
   return { key: space.key, name: space.name, ...counts, versions, attachments: files.n, bytes: files.bytes };
 }
 
@@ -71,10 +73,8 @@ export async function deleteSpace(core: Core, caller: Caller, key: string, input
     if (!current) throw notFound("Space not found");
     recordEvent(core, { type: "space.deleted", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { key: space.key, name: space.name } });
     const used = removeAttachmentsOfSpace(core, space.id);
-    deleteVersionsOfSpace(core, space.id);
-    // Children before parents is not needed: parent_id is ON DELETE SET NULL within one statement.
-    core.db.delete(pages).where(eq(pages.spaceId, space.id)).run();
-    core.db.delete(spaces).where(eq(spaces.id, space.id)).run();
+    deletePagesOfSpace(core, space.id);
+    deleteSpaceRow(core, space.id);
     return used;
   });
   // 6.

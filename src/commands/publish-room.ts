@@ -22,7 +22,8 @@ import type { Core } from "../core";
 import type { Caller } from "../identity/caller";
 import { AppError, invalid } from "../platform/errors";
 import { updatePage, type UpdatePageInput } from "../pages/service";
-import { findPage, writeContributors, type Page } from "../pages/store";
+import type { Page } from "../pages/answer";
+import { findPage, writeContributors } from "../pages/store";
 
 export interface PublishRoomInput extends Omit<UpdatePageInput, "contentJson" | "contentMarkdown"> {
   contentFrom: "room";

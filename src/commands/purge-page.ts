@@ -1,12 +1,13 @@
-import { inArray } from "drizzle-orm";
 import { requirePurgeable } from "../access/pages";
-import { deleteUnusedBlobs, removeAttachmentsOfPages } from "../attachments/blob-refs";
+import { deleteUnusedBlobs } from "../attachments/blob-refs";
+import { removeAttachmentsOfPages } from "../attachments/store";
 import { requireReauth } from "../auth/service";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { requireUser, type Caller } from "../identity/caller";
-import { chunks, trashedPage } from "../pages/trash";
-import { PAGE_STATUS, pages, pageVersions } from "../pages/tables";
+import { deletePages } from "../pages/store/writes";
+import { trashedPage } from "../pages/trash";
+import { PAGE_STATUS } from "../pages/tables";
 
 /**
  * DELETE /api/pages/{id}/purge, for good:
@@ -34,10 +35,7 @@ export function purgePage(core: Core, caller: Caller, id: string): void {
       recordEvent(core, { type: "page.purged", targetType: "page", targetId: page.id, spaceId: page.spaceId, actorId: user.user.id, ip: user.ip, data: { title: page.title, pageIds: batch } });
     }
     const used = removeAttachmentsOfPages(core, batch);
-    for (const part of chunks(batch)) {
-      core.db.delete(pageVersions).where(inArray(pageVersions.pageId, part)).run();
-      core.db.delete(pages).where(inArray(pages.id, part)).run();
-    }
+    deletePages(core, batch);
     return used;
   });
   // 4.

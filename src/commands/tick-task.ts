@@ -25,7 +25,8 @@ import { invalid } from "../platform/errors";
 import { taskWords } from "../content/task-name";
 import { versionConflict } from "../pages/conflict";
 import { updatePage } from "../pages/service";
-import { findPage, toPage, type Page } from "../pages/store";
+import { toPage, type Page } from "../pages/answer";
+import { findPage } from "../pages/store";
 
 export interface TickTaskInput {
   /** The task's place among the page's tasks, in document order, from 0. */

@@ -6,12 +6,12 @@
  * Only spaces made from the web UI ask for it (POST /api/spaces with welcomePage: true): a space
  * made by a script gets exactly what it asked for, and an imported space brings its own pages.
  */
-import { eq } from "drizzle-orm";
 import type { Core } from "../core";
 import type { Caller } from "../identity/caller";
 import { createPage } from "../pages/service";
-import { createSpace, type CreateSpaceInput } from "../spaces/service";
-import { spaces } from "../spaces/tables";
+import type { CreateSpaceInput } from "../spaces/service";
+import { updateSpaceRow } from "../spaces/store";
+import { createSpace } from "./create-space";
 
 export function welcomeTitle(spaceName: string): string {
   return `Welcome to ${spaceName}`;
@@ -54,7 +54,7 @@ export function createSpaceFromRequest(core: Core, caller: Caller, input: Create
   return core.tx(() => {
     const space = createSpace(core, caller, input);
     const page = createPage(core, caller, { spaceId: space.id, title: welcomeTitle(space.name), contentMarkdown: welcomeMarkdown(space) });
-    core.db.update(spaces).set({ homepageId: page.id }).where(eq(spaces.id, space.id)).run();
+    updateSpaceRow(core, space.id, { homepageId: page.id });
     return { ...space, homepageId: page.id };
   });
 }

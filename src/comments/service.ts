@@ -6,7 +6,6 @@
  * reopen them in access/comments.ts.
  */
 import { importedName } from "../users/imported-name";
-import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { requireCommentAuthor, requireCommentRemover, requireThreadKeeper } from "../access/comments";
 import { canReadComments, requireCommentablePage } from "../access/pages";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
@@ -18,10 +17,9 @@ import { AppError, invalid, notFound } from "../platform/errors";
 import { multiLine } from "../platform/text";
 import { findPage } from "../pages/store";
 import { PAGE_STATUS, type PageRow } from "../pages/tables";
-import { users } from "../users/tables";
 import { mentionedIds } from "./mentions";
-import { deleteEmptiedParent } from "./queries";
-import { comments, type CommentRow } from "./tables";
+import { commentById, commentOnPage, commentsOfPageWithAuthors, commentWithAuthor, deleteCommentRow, deleteEmptiedParent, existingUserIds, insertComment, replyCount, updateCommentRow } from "./store";
+import type { CommentRow } from "./tables";
 
 /** Characters are Unicode code points (an emoji is one). */
 export const MAX_BODY_CHARS = 10_000;
@@ -83,12 +81,12 @@ export function checkAnchor(anchor: unknown): string | null {
 /** Mentioned ids that name an account; the rest of a body's "mentions" are just text. */
 function existingUsers(core: Core, ids: string[]): string[] {
   if (!ids.length) return [];
-  const found = new Set(core.db.select({ id: users.id }).from(users).where(inArray(users.id, ids)).all().map((u) => u.id));
+  const found = new Set(existingUserIds(core, ids));
   return ids.filter((id) => found.has(id));
 }
 
 function readComment(core: Core, id: string): Comment {
-  const row = core.db.select({ c: comments, name: users.displayName }).from(comments).leftJoin(users, eq(users.id, comments.authorId)).where(eq(comments.id, id)).get()!;
+  const row = commentWithAuthor(core, id)!;
   return toComment(row.c, row.name);
 }
 
@@ -96,13 +94,7 @@ function readComment(core: Core, id: string): Comment {
 export function listComments(core: Core, caller: Caller, pageId: string): Comment[] {
   const found = findPage(core, pageId);
   if (!found || !canReadComments(core, caller, found.space, found.page)) throw notFound("Page not found");
-  const rows = core.db
-    .select({ c: comments, name: users.displayName })
-    .from(comments)
-    .leftJoin(users, eq(users.id, comments.authorId))
-    .where(eq(comments.pageId, found.page.id))
-    .orderBy(asc(comments.createdAt), asc(comments.id))
-    .all();
+  const rows = commentsOfPageWithAuthors(core, found.page.id);
   const replies = new Map<string, Comment[]>();
   for (const r of rows) {
     if (r.c.parentId) replies.set(r.c.parentId, [...(replies.get(r.c.parentId) ?? []), toComment(r.c, r.name)]);
@@ -134,18 +126,14 @@ export function createComment(core: Core, caller: Caller, pageId: string, input:
     const { page } = requireCommentablePage(core, user, findPage(core, pageId));
     let parentId: string | null = null;
     if (input.parentCommentId) {
-      const parent = core.db.select().from(comments).where(and(eq(comments.id, input.parentCommentId), eq(comments.pageId, page.id))).get();
+      const parent = commentOnPage(core, input.parentCommentId, page.id);
       if (!parent) throw invalid("parentCommentId", "must be a comment on this page");
       if (parent.parentId) throw invalid("parentCommentId", "is a reply; reply to the first comment of its thread (one level of replies)");
       if (anchor !== null) throw invalid("anchorJson", "must be left out of a reply: replies belong to their thread's passage");
       parentId = parent.id;
     }
     const now = iso(core.clock.now());
-    const row = core.db
-      .insert(comments)
-      .values({ id: newId(), pageId: page.id, parentId, body, anchorJson: anchor, authorId: user.user.id, createdAt: now, updatedAt: now })
-      .returning()
-      .get();
+    const row = insertComment(core, { id: newId(), pageId: page.id, parentId, body, anchorJson: anchor, authorId: user.user.id, createdAt: now, updatedAt: now });
     const mentionedUserIds = existingUsers(core, mentionedIds(body));
     commentEvent(core, user, "comment.created", page, row, { parentCommentId: parentId, inline: anchor !== null, mentionedUserIds });
     return { comment: toComment(row, user.user.displayName), mentionedUserIds };
@@ -154,7 +142,7 @@ export function createComment(core: Core, caller: Caller, pageId: string, input:
 
 /** A comment and its page, as a caller who may write comments there finds it (404 / 401 / 403 / 409). */
 function writableComment(core: Core, caller: UserCaller, id: string) {
-  const row = core.db.select().from(comments).where(eq(comments.id, id)).get();
+  const row = commentById(core, id);
   const found = row && findPage(core, row.pageId);
   if (!row || !found || !canReadComments(core, caller, found.space, found.page)) throw notFound("Comment not found");
   const { page, space } = requireCommentablePage(core, caller, found);
@@ -171,7 +159,7 @@ export function updateComment(core: Core, caller: Caller, id: string, input: { b
     const { row, page } = writableComment(core, user, id);
     if (row.deletedAt) throw alreadyDeleted();
     requireCommentAuthor(user, row);
-    core.db.update(comments).set({ body, updatedAt: iso(core.clock.now()) }).where(eq(comments.id, row.id)).run();
+    updateCommentRow(core, row.id, { body, updatedAt: iso(core.clock.now()) });
     const before = new Set(mentionedIds(row.body));
     const mentionedUserIds = existingUsers(core, mentionedIds(body).filter((m) => !before.has(m)));
     // Recorded for the audit log, and so that people mentioned for the first time are told.
@@ -194,14 +182,14 @@ export function deleteComment(core: Core, caller: Caller, id: string): void {
     const { row, space } = writableComment(core, user, id);
     requireCommentRemover(core, user, row, space);
     if (row.deletedAt) return;
-    const replies = core.db.select({ n: count() }).from(comments).where(eq(comments.parentId, row.id)).get()!.n;
+    const replies = replyCount(core, row.id);
     // 1.
     if (replies > 0) {
-      core.db.update(comments).set({ body: "", authorId: null, deletedAt: iso(core.clock.now()), updatedAt: iso(core.clock.now()) }).where(eq(comments.id, row.id)).run();
+      updateCommentRow(core, row.id, { body: "", authorId: null, deletedAt: iso(core.clock.now()), updatedAt: iso(core.clock.now()) });
       return;
     }
     // 2.
-    core.db.delete(comments).where(eq(comments.id, row.id)).run();
+    deleteCommentRow(core, row.id);
     if (row.parentId) {
       deleteEmptiedParent(core, row.parentId);
     }
@@ -221,7 +209,7 @@ export function resolveComment(core: Core, caller: Caller, id: string): Comment 
     threadOnly(row);
     requireThreadKeeper(core, user, found);
     if (!row.resolvedAt) {
-      core.db.update(comments).set({ resolvedAt: iso(core.clock.now()), resolvedById: user.user.id }).where(eq(comments.id, row.id)).run();
+      updateCommentRow(core, row.id, { resolvedAt: iso(core.clock.now()), resolvedById: user.user.id });
       commentEvent(core, user, "comment.resolved", page, row, {});
     }
     return readComment(core, row.id);
@@ -236,7 +224,7 @@ export function reopenComment(core: Core, caller: Caller, id: string): Comment {
     const { row } = found;
     threadOnly(row);
     requireThreadKeeper(core, user, found);
-    if (row.resolvedAt) core.db.update(comments).set({ resolvedAt: null, resolvedById: null }).where(eq(comments.id, row.id)).run();
+    if (row.resolvedAt) updateCommentRow(core, row.id, { resolvedAt: null, resolvedById: null });
     return readComment(core, row.id);
   });
 }

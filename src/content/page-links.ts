@@ -8,7 +8,7 @@
  * to another space. Older hrefs of the form `/s/KEY/p/<id>-slug` count as page links too.
  *
  * This module is the one place that says which page ids a document links to (the backlinks
- * table, pages/links-store.ts, is written from it) and how a pasted address of this wiki names a page.
+ * table, pages/store/links.ts, is written from it) and how a pasted address of this wiki names a page.
  */
 
 /** Our page ids are UUIDs. */

@@ -4,12 +4,12 @@
  * at start for those a crash left behind. Nobody sees a staged space (access/spaces.ts), so a
  * removal may take its time between requests.
  */
-import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Core } from "../core";
-import { attachments } from "../attachments/tables";
 import { deleteUnusedBlobs } from "../attachments/blob-refs";
-import { pages, pageVersions } from "../pages/tables";
-import { spaces } from "../spaces/tables";
+import { removeAttachmentsOfPages } from "../attachments/store";
+import { newestPageIdsOfSpace } from "../pages/store/reads";
+import { deletePages } from "../pages/store/writes";
+import { deleteSpaceRow, isStaged, stagedSpaces } from "../spaces/store";
 
 /** Pages removed per transaction: a few milliseconds each, so requests pass between them. */
 const REMOVE_PAGES = 200;
@@ -31,20 +31,18 @@ export function writingStaged(spaceId: string): () => void {
  * published) is left alone.
  */
 export async function removeStaged(core: Core, spaceId: string): Promise<void> {
-  const stillStaged = () => core.db.select({ id: spaces.id }).from(spaces).where(and(eq(spaces.id, spaceId), isNotNull(spaces.stagedAt))).get() !== undefined;
   for (;;) {
     const done = core.tx(() => {
-      if (!stillStaged()) return true;
-      const ids = core.db.select({ id: pages.id }).from(pages).where(eq(pages.spaceId, spaceId)).orderBy(desc(pages.docId)).limit(REMOVE_PAGES).all().map((p) => p.id);
+      if (!isStaged(core, spaceId)) return true;
+      const ids = newestPageIdsOfSpace(core, spaceId, REMOVE_PAGES);
       if (!ids.length) {
-        core.db.delete(spaces).where(eq(spaces.id, spaceId)).run();
+        deleteSpaceRow(core, spaceId);
         return true;
       }
-      const files = core.db.delete(attachments).where(inArray(attachments.pageId, ids)).returning({ sha256: attachments.sha256 }).all();
-      core.db.delete(pageVersions).where(inArray(pageVersions.pageId, ids)).run();
+      const files = removeAttachmentsOfPages(core, ids);
       // Comments, links and imported authors hang off pages and versions with ON DELETE CASCADE.
-      core.db.delete(pages).where(inArray(pages.id, ids)).run();
-      deleteUnusedBlobs(core, [...new Set(files.map((f) => f.sha256))]);
+      deletePages(core, ids);
+      deleteUnusedBlobs(core, files);
       return false;
     });
     if (done) return;
@@ -59,7 +57,7 @@ export async function removeStaged(core: Core, spaceId: string): Promise<void> {
 export async function removeLeftoverStages(core: Core): Promise<number> {
   let removed = 0;
   try {
-    const left = core.db.select({ id: spaces.id, key: spaces.key }).from(spaces).where(isNotNull(spaces.stagedAt)).all();
+    const left = stagedSpaces(core);
     for (const s of left) {
       if (writing.has(s.id)) continue;
       await removeStaged(core, s.id);

@@ -7,29 +7,24 @@
  * failure removes the staged space (imports/staged.ts), and so does the next start after a
  * crash. The rows are built beforehand, so each transaction only inserts.
  */
-import { eq, inArray } from "drizzle-orm";
 import type { Core } from "../core";
-import { attachments } from "../attachments/tables";
 import { deleteUnusedBlobs } from "../attachments/blob-refs";
 import { ContentSniffer } from "../attachments/sniff";
-import { comments } from "../comments/tables";
+import { insertAttachments } from "../attachments/store";
+import { insertComments } from "../comments/store";
 import { recordEvent } from "../events/outbox";
-import { labels, pageLabels } from "../labels/tables";
-import { insertSpaceGrants } from "../access/store/grants";
-import { OPERATION, PRINCIPAL } from "../access/tables";
+import { insertPageLabels, labelIdsMadeIfMissing } from "../labels/store";
+import { CREATOR_ONLY, createSpaceRow, grantNewSpace } from "../permissions/new-space";
 import { blobStore, type BlobLease } from "../platform/blobstore";
 import { iso } from "../platform/clock";
 import { fsyncPathOffLoop } from "../platform/fsync-off-loop";
-import { newId } from "../platform/crypto";
 import { AppError } from "../platform/errors";
-import { findSpaceByKey } from "../spaces/service";
-import { spaces, type SpaceRow } from "../spaces/tables";
-import { templates } from "../templates/tables";
+import { isStaged, spaceRowById, updateSpaceRow } from "../spaces/store";
+import type { SpaceRow } from "../spaces/tables";
+import { insertTemplates } from "../templates/store";
 import type { BlobSource, ImportedSpace } from "./model";
 import { planImport, type ImportPlan, type PlanOptions } from "./plan";
-import { writePageLinks } from "../pages/links-store";
-import { pageVersionImportedAuthors } from "../pages/tables";
-import { insertPagesAndVersions } from "./queries";
+import { insertMany } from "../pages/store/import";
 import { importRefused } from "./refused";
 import { removeStaged, writingStaged } from "./staged";
 
@@ -176,28 +171,19 @@ export async function writeStaged(core: Core, imported: ImportedSpace, planning:
 
 const hasRows = (slice: ImportPlan) => slice.pages.length + slice.versions.length + slice.comments.length + slice.attachments.length + slice.versionImportedAuthors.length > 0;
 
-/** Rows per INSERT: well under SQLite's bound-parameter limit for the widest table. */
-const BATCH = 200;
-
-function insertAll<T>(rows: T[], insert: (batch: T[]) => void): void {
-  for (let i = 0; i < rows.length; i += BATCH) insert(rows.slice(i, i + BATCH));
-}
-
-const keyTaken = (key: string) => new AppError("key_taken", { field: "key", detail: `The key ${key} is already used by another space.` });
-
 /**
- * The space's row, staged: nobody may see it (access/spaces.ts) until publishStaged. Its key is
- * taken from now on, checked again here (409 key_taken): another import or POST /api/spaces
- * may have taken it meanwhile.
+ * The space's row, staged: nobody may see it (access/spaces.ts) until publishStaged. Made the
+ * one way every space is (permissions/new-space.ts): its key is taken from now on, checked
+ * again there (409 key_taken: another import or POST /api/spaces may have taken it meanwhile).
+ * Its grants come when it is published.
  */
 export function stageSpace(core: Core, plan: ImportPlan, actor: { id: string }): void {
   const now = iso(core.clock.now());
   core.tx(() => {
-    if (findSpaceByKey(core, plan.key)) throw keyTaken(plan.key);
     const s = plan.settings;
-    core.db
-      .insert(spaces)
-      .values({
+    createSpaceRow(
+      core,
+      {
         id: plan.spaceId,
         key: plan.key,
         name: plan.name,
@@ -217,8 +203,9 @@ export function stageSpace(core: Core, plan: ImportPlan, actor: { id: string }):
         createdById: actor.id,
         createdAt: now,
         updatedAt: now,
-      })
-      .run();
+      },
+      null,
+    );
     // Unsynced, as the slices are (writeSlice): nobody sees the row before the publishing commit.
   }, { unsynced: true });
 }
@@ -231,44 +218,31 @@ export function stageSpace(core: Core, plan: ImportPlan, actor: { id: string }):
  */
 export function writeSlice(core: Core, plan: ImportPlan, stored: StoredBlobs): void {
   core.tx(() => {
-    insertPagesAndVersions(core, plan.pages, plan.versions);
-    insertAll(plan.versionImportedAuthors, (batch) => core.db.insert(pageVersionImportedAuthors).values(batch).run());
-    // The links of each page's current version, through the one writer of page_links.
-    for (const page of plan.pages) writePageLinks(core, page.id!, page.contentJson, null);
-    insertAll(plan.attachments, (batch) =>
-      core.db
-        .insert(attachments)
-        .values(batch.map(({ blob, ...a }) => ({ ...a, ...stored.byKey.get(blob)! })))
-        .run(),
+    // Pages, versions, imported authors' names and each page's links (the pages store).
+    insertMany(core, plan.pages, plan.versions, plan.versionImportedAuthors);
+    insertAttachments(
+      core,
+      plan.attachments.map(({ blob, ...a }) => ({ ...a, ...stored.byKey.get(blob)! })),
     );
-    // Top comments before replies (a reply's parent must exist; both are on the same page, so in the same slice).
-    insertAll(
-      plan.comments.filter((c) => !c.parentId),
-      (batch) => core.db.insert(comments).values(batch).run(),
-    );
-    insertAll(
-      plan.comments.filter((c) => c.parentId),
-      (batch) => core.db.insert(comments).values(batch).run(),
-    );
+    insertComments(core, plan.comments);
   }, { unsynced: true });
 }
 
 /**
- * The staged space made visible, in one small transaction: the importer's Admin grant, labels
+ * The staged space made visible, in one small transaction: its grants (the importer's Admin
+ * alone, CREATOR_ONLY: private until shared), labels
  * (the wiki's, found or made by name: made only now, so a failed import leaves none), templates,
  * the staged mark cleared, and the one `space.imported` event.
  */
 export function publishStaged(core: Core, plan: ImportPlan, actor: { id: string; ip: string | null }): SpaceRow {
   const now = iso(core.clock.now());
   return core.tx(() => {
-    const staged = core.db.select({ stagedAt: spaces.stagedAt }).from(spaces).where(eq(spaces.id, plan.spaceId)).get();
-    if (!staged?.stagedAt) throw new Error(`the staged space ${plan.key} is gone`);
-    // The importer is the space's administrator, and nobody else has a grant: private until shared.
-    insertSpaceGrants(core, [{ id: newId(), spaceId: plan.spaceId, principalType: PRINCIPAL.User, principalId: actor.id, operation: OPERATION.Admin, createdById: actor.id, createdAt: now }]);
+    if (!isStaged(core, plan.spaceId)) throw new Error(`the staged space ${plan.key} is gone`);
+    grantNewSpace(core, plan.spaceId, actor.id, CREATOR_ONLY, now);
     writeLabels(core, plan, actor.id, now);
-    insertAll(plan.templates, (batch) => core.db.insert(templates).values(batch).run());
+    insertTemplates(core, plan.templates);
     // Its creation is the moment it appears.
-    core.db.update(spaces).set({ stagedAt: null, createdAt: now, updatedAt: now }).where(eq(spaces.id, plan.spaceId)).run();
+    updateSpaceRow(core, plan.spaceId, { stagedAt: null, createdAt: now, updatedAt: now });
     recordEvent(core, {
       type: "space.imported",
       targetType: "space",
@@ -279,19 +253,13 @@ export function publishStaged(core: Core, plan: ImportPlan, actor: { id: string;
       // Accounts credited with pages, versions or comments by their e-mail in the archive: said in the audit log.
       data: { key: plan.key, name: plan.name, counts: plan.counts, ...(plan.credited.length ? { authorsCredited: plan.credited } : {}) },
     });
-    return core.db.select().from(spaces).where(inArray(spaces.id, [plan.spaceId])).get()!;
+    return spaceRowById(core, plan.spaceId)!;
   });
 }
 
 /** Labels are the wiki's, by name: the existing ones are used, missing ones made. */
 function writeLabels(core: Core, plan: ImportPlan, actorId: string, now: string): void {
   const names = [...new Set(plan.labels.map((l) => l.name))];
-  const ids = new Map<string, string>();
-  for (let i = 0; i < names.length; i += 500) {
-    for (const l of core.db.select({ id: labels.id, name: labels.name }).from(labels).where(inArray(labels.name, names.slice(i, i + 500))).all()) ids.set(l.name, l.id);
-  }
-  const missing = names.filter((n) => !ids.has(n)).map((name) => ({ id: newId(), name, createdAt: now }));
-  for (const l of missing) ids.set(l.name, l.id);
-  insertAll(missing, (batch) => core.db.insert(labels).values(batch).run());
-  insertAll(plan.labels, (batch) => core.db.insert(pageLabels).values(batch.map((l) => ({ pageId: l.pageId, labelId: ids.get(l.name)!, addedById: actorId, addedAt: now }))).run());
+  const ids = labelIdsMadeIfMissing(core, names, now);
+  insertPageLabels(core, plan.labels.map((l) => ({ pageId: l.pageId, labelId: ids.get(l.name)!, addedById: actorId, addedAt: now })));
 }

@@ -3,23 +3,19 @@
  * Lists (GET /api/labels, a label's pages) only count and show pages the caller can see:
  * published, not in the trash, visible (access/pages.ts) in a readable space (access/spaces.ts).
  */
-import { and, asc, count, eq, isNull } from "drizzle-orm";
 import { requireEditablePage, requireReadablePage, visiblePagesFilter } from "../access/pages";
 import { canReadSpace } from "../access/spaces";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
-import { newId } from "../platform/crypto";
 import { notFound } from "../platform/errors";
 import { findPage } from "../pages/store";
-import { PAGE_STATUS, pages, type PageRow } from "../pages/tables";
+import { PAGE_STATUS, type PageRow } from "../pages/tables";
 import { findSpaceById } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
 import { normaliseLabelName } from "./names";
-import { byTitle } from "../pages/queries";
-import { copyPageLabels } from "./queries";
-import { labels, pageLabels } from "./tables";
+import { addPageLabel, copyPageLabels, labelCountsBySpace, labelsOfPage, pagesWithLabel, removePageLabel } from "./store";
 
 export interface Label {
   id: string;
@@ -40,9 +36,6 @@ export interface LabelledPage {
   updatedAt: string;
 }
 
-/** Pages that count in label lists: published, live, visible to the caller. */
-const listedPages = (core: Core, caller: Caller) => and(eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt), visiblePagesFilter(core, caller));
-
 /** The spaces among `ids` that the caller may read (each looked up once). */
 function readableSpaces(core: Core, caller: Caller, ids: Iterable<string>): Map<string, SpaceRow> {
   const out = new Map<string, SpaceRow>();
@@ -55,17 +48,7 @@ function readableSpaces(core: Core, caller: Caller, ids: Iterable<string>): Map<
 
 /** GET /api/labels: every label on at least one page the caller can see, by name, with how many. */
 export function listLabels(core: Core, caller: Caller): LabelWithCount[] {
-  const rows = core.db
-    .select({ id: labels.id, name: labels.name, spaceId: pages.spaceId, n: count() })
-    .from(pageLabels)
-    .innerJoin(labels, eq(labels.id, pageLabels.labelId))
-    .innerJoin(pages, eq(pages.id, pageLabels.pageId))
-    .where(listedPages(core, caller))
-    .groupBy(labels.id, pages.spaceId)
-    // SQLite's binary order is code point order, as in a page's own list; a JS sort would
-    // compare UTF-16 units and put 𠀀 (U+20000) before 﨎 (U+FA0E).
-    .orderBy(asc(labels.name))
-    .all();
+  const rows = labelCountsBySpace(core, visiblePagesFilter(core, caller));
   const readable = readableSpaces(core, caller, rows.map((r) => r.spaceId));
   const byId = new Map<string, LabelWithCount>();
   for (const r of rows) {
@@ -81,26 +64,9 @@ export function listLabels(core: Core, caller: Caller): LabelWithCount[] {
 /** GET /api/labels/{name}/pages: the visible pages carrying it, by title. Unknown label: []. */
 export function labelPages(core: Core, caller: Caller, rawName: string): LabelledPage[] {
   const name = normaliseLabelName(rawName);
-  const rows = core.db
-    .select({ id: pages.id, spaceId: pages.spaceId, title: pages.title, emoji: pages.emoji, updatedAt: pages.updatedAt })
-    .from(pageLabels)
-    .innerJoin(labels, eq(labels.id, pageLabels.labelId))
-    .innerJoin(pages, eq(pages.id, pageLabels.pageId))
-    .where(and(eq(labels.name, name), listedPages(core, caller)))
-    .orderBy(byTitle(), asc(pages.id))
-    .all();
+  const rows = pagesWithLabel(core, name, visiblePagesFilter(core, caller));
   const readable = readableSpaces(core, caller, rows.map((r) => r.spaceId));
   return rows.filter((r) => readable.has(r.spaceId)).map((r) => ({ ...r, spaceKey: readable.get(r.spaceId)!.key }));
-}
-
-function labelsOfPage(core: Core, pageId: string): Label[] {
-  return core.db
-    .select({ id: labels.id, name: labels.name })
-    .from(pageLabels)
-    .innerJoin(labels, eq(labels.id, pageLabels.labelId))
-    .where(eq(pageLabels.pageId, pageId))
-    .orderBy(asc(labels.name))
-    .all();
 }
 
 /** GET /api/pages/{id}/labels: the page's labels by name (needs only to see the page). */
@@ -125,16 +91,9 @@ export function addLabel(core: Core, caller: Caller, pageId: string, rawName: st
   return core.tx(() => {
     const { page } = requireEditablePage(core, user, findPage(core, pageId));
     const now = iso(core.clock.now());
-    core.db.insert(labels).values({ id: newId(), name, createdAt: now }).onConflictDoNothing().run();
-    const label = core.db.select({ id: labels.id, name: labels.name }).from(labels).where(eq(labels.name, name)).get()!;
-    const inserted = core.db
-      .insert(pageLabels)
-      .values({ pageId: page.id, labelId: label.id, addedById: user.user.id, addedAt: now })
-      .onConflictDoNothing()
-      .returning({ labelId: pageLabels.labelId })
-      .get();
-    if (inserted) labelEvent(core, user, "label.added", page, label);
-    return { label, added: Boolean(inserted) };
+    const { label, added } = addPageLabel(core, page.id, name, { userId: user.user.id, at: now });
+    if (added) labelEvent(core, user, "label.added", page, label);
+    return { label, added };
   });
 }
 
@@ -144,9 +103,8 @@ export function removeLabel(core: Core, caller: Caller, pageId: string, rawName:
   const name = normaliseLabelName(rawName);
   core.tx(() => {
     const { page } = requireEditablePage(core, user, findPage(core, pageId));
-    const label = core.db.select({ id: labels.id, name: labels.name }).from(labels).where(eq(labels.name, name)).get();
-    const gone = label && core.db.delete(pageLabels).where(and(eq(pageLabels.pageId, page.id), eq(pageLabels.labelId, label.id))).returning({ labelId: pageLabels.labelId }).get();
-    if (!label || !gone) throw notFound(`This page has no label "${name}"`);
+    const label = removePageLabel(core, page.id, name);
+    if (!label) throw notFound(`This page has no label "${name}"`);
     labelEvent(core, user, "label.removed", page, label);
   });
 }

@@ -11,7 +11,6 @@
  *   administrators while it is not archived. An upload also switches the space's iconKind to
  *   2 Image, with iconValue the icon's address; removing it returns to 0 Generated.
  */
-import { eq } from "drizzle-orm";
 import { deleteUnusedBlobs } from "../attachments/blob-refs";
 import { requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
 import type { Core } from "../core";
@@ -22,7 +21,7 @@ import { iso } from "../platform/clock";
 import { invalid, notFound } from "../platform/errors";
 import type { ImageRules } from "../platform/images";
 import { findSpaceById, findSpaceByKey, spaceFor, type Space } from "../spaces/service";
-import { spaces } from "../spaces/tables";
+import { updateSpaceRow } from "../spaces/store";
 import { AVATAR_VARIANTS } from "../users/avatars";
 import { findUserWithRoleById, toAccount, type Account } from "../users/service";
 import { accountColumns, updateAccount } from "../users/store/accounts";
@@ -138,7 +137,7 @@ export async function uploadSpaceIcon(core: Core, caller: Caller, key: string, u
       if (space.archivedAt) throw spaceArchived();
       const now = iso(core.clock.now());
       const before = putSpaceIcon(core, { spaceId: space.id, sha256, contentType: image.contentType, size, updatedAt: now, updatedById: user.user.id });
-      core.db.update(spaces).set({ iconKind: 2, iconValue: spaceIconUrl(space.key, sha256), updatedAt: now }).where(eq(spaces.id, space.id)).run();
+      updateSpaceRow(core, space.id, { iconKind: 2, iconValue: spaceIconUrl(space.key, sha256), updatedAt: now });
       if (before && before !== sha256) deleteUnusedBlobs(core, [before]);
       recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { icon: { from: before, to: sha256 } } });
       return spaceFor(core, user, findSpaceById(core, space.id)!);
@@ -154,7 +153,7 @@ export function removeSpaceIcon(core: Core, caller: Caller, key: string): Space 
     if (space.archivedAt) throw spaceArchived();
     const gone = dropSpaceIcon(core, space.id);
     if (!gone) return spaceFor(core, user, space);
-    if (space.iconKind === 2) core.db.update(spaces).set({ iconKind: 0, iconValue: null, updatedAt: iso(core.clock.now()) }).where(eq(spaces.id, space.id)).run();
+    if (space.iconKind === 2) updateSpaceRow(core, space.id, { iconKind: 0, iconValue: null, updatedAt: iso(core.clock.now()) });
     deleteUnusedBlobs(core, [gone]);
     recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { icon: { from: gone, to: null } } });
     return spaceFor(core, user, findSpaceById(core, space.id)!);

@@ -9,7 +9,7 @@
  *   also sent as `pageStatus`, and its title is in `current.title`.
  */
 import { AppError, ERROR_CODES } from "../platform/errors";
-import type { Page } from "./store";
+import type { Page } from "./answer";
 
 export function versionConflict(current: Page, sentBase: number): AppError {
   const now = current.currentVersionNumber;

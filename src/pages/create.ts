@@ -19,7 +19,8 @@ import { findSpaceByIdOrKey } from "../spaces/service";
 import type { SpaceRow } from "../spaces/tables";
 import { cleanTitle, contentOf, EMPTY_CONTENT, type CheckedContent } from "./input";
 import { nextPosition } from "./positions";
-import { insertPage, resolveParent, toPage, type Page } from "./store";
+import { resolveParent, toPage, type Page } from "./answer";
+import { insertPage } from "./store";
 import { PAGE_STATUS } from "./tables";
 
 export interface CreatePageInput {

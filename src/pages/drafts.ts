@@ -3,7 +3,6 @@
  * the tree and announced to nobody. They keep a version history like any page (autosave uses
  * PUT); publishing adds a version and fires page.created, once.
  */
-import { eq } from "drizzle-orm";
 import { requireEditablePage } from "../access/pages";
 import { requireEditableSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../identity/caller";
@@ -14,8 +13,10 @@ import { AppError } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import { cleanTitle, contentOf, EMPTY_CONTENT } from "./input";
 import { nextPosition } from "./positions";
-import { findPage, insertPage, pageFor, resolveParent, writeVersion, type Page } from "./store";
-import { PAGE_STATUS, pages } from "./tables";
+import { pageFor, resolveParent, type Page } from "./answer";
+import { findPage, insertPage, writeVersion } from "./store";
+import { deleteDraft, markPublished } from "./store/writes";
+import { PAGE_STATUS } from "./tables";
 
 const notADraft = () => new AppError("conflict", { detail: "This page is already published." }, "This page is not a draft");
 
@@ -45,20 +46,16 @@ export function publishDraft(core: Core, caller: Caller, id: string, input: { ti
     const parent = page.parentId ? findPage(core, page.parentId)?.page : undefined;
     const parentId = parent && parent.spaceId === space.id && !parent.deletedAt && parent.status === PAGE_STATUS.Published ? parent.id : null;
     const versionNumber = page.currentVersion + 1;
-    core.db
-      .update(pages)
-      .set({
-        title,
-        ...(content ? { contentJson: content.json, plainText: content.text } : {}),
-        status: PAGE_STATUS.Published,
-        parentId,
-        position: nextPosition(core, space.id, parentId),
-        currentVersion: versionNumber,
-        updatedById: user.user.id,
-        updatedAt: iso(core.clock.now()),
-      })
-      .where(eq(pages.id, page.id))
-      .run();
+    markPublished(core, page.id, {
+      title,
+      content,
+      status: PAGE_STATUS.Published,
+      parentId,
+      position: nextPosition(core, space.id, parentId),
+      currentVersion: versionNumber,
+      updatedById: user.user.id,
+      updatedAt: iso(core.clock.now()),
+    });
     writeVersion(core, { pageId: page.id, versionNumber, title, contentJson: content?.json ?? page.contentJson, comment: "Published", authorId: user.user.id }, page.contentJson);
     recordEvent(core, { type: "page.created", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: parentId, fromDraft: true } });
     return pageFor(core, user, page.id);
@@ -71,6 +68,6 @@ export function discardDraft(core: Core, caller: Caller, id: string): void {
   core.tx(() => {
     const { page } = requireEditablePage(core, user, findPage(core, id));
     if (page.status !== PAGE_STATUS.Draft) throw notADraft();
-    core.db.delete(pages).where(eq(pages.id, page.id)).run();
+    deleteDraft(core, page.id);
   });
 }

@@ -4,36 +4,23 @@
  * page is authorised on its own, with the same filter as every list (visiblePagesFilter), so a
  * page the caller may not read never shows its title, its space or that it exists.
  */
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { canReadPage, visiblePagesFilter } from "../access/pages";
 import { PAGE_ID } from "../content/page-links";
 import type { Core } from "../core";
 import type { Caller } from "../identity/caller";
 import { invalid, notFound } from "../platform/errors";
-import { spaces } from "../spaces/tables";
-import { findPageMeta } from "./store";
-import { PAGE_STATUS, pageLinks, pages } from "./tables";
+import { backlinkRows, findPageMeta, linkedPageRows } from "./store";
 
 /** Backlinks shown at most (a page linked from more lists the first by title). */
 export const BACKLINKS_MAX = 200;
 /** Ids asked in one titles request: more than a long page links to. */
 export const TITLES_MAX = 200;
 
-const summary = { id: pages.id, title: pages.title, emoji: pages.emoji, spaceId: pages.spaceId, spaceKey: spaces.key, spaceName: spaces.name };
-
 /** GET /api/pages/{id}/backlinks: published, live pages the caller may read that link to this one. */
 export function listBacklinks(core: Core, caller: Caller, id: string) {
   const found = findPageMeta(core, id);
   if (!found || !canReadPage(core, caller, found.space, found.page)) throw notFound("Page not found");
-  return core.db
-    .select(summary)
-    .from(pageLinks)
-    .innerJoin(pages, eq(pages.id, pageLinks.sourcePageId))
-    .innerJoin(spaces, eq(spaces.id, pages.spaceId))
-    .where(and(eq(pageLinks.targetPageId, found.page.id), eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt), visiblePagesFilter(core, caller)))
-    .orderBy(asc(pages.title), asc(pages.id))
-    .limit(BACKLINKS_MAX)
-    .all();
+  return backlinkRows(core, found.page.id, visiblePagesFilter(core, caller), BACKLINKS_MAX);
 }
 
 /** The `ids` query: comma-separated page ids. */
@@ -62,13 +49,7 @@ export function readableTitles(core: Core, caller: Caller, ids: readonly string[
   const found = new Map<string, LinkedPage>();
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
-    const rows = core.db
-      .select(summary)
-      .from(pages)
-      .innerJoin(spaces, eq(spaces.id, pages.spaceId))
-      .where(and(inArray(pages.id, part), isNull(pages.deletedAt), visiblePagesFilter(core, caller)))
-      .all();
-    for (const row of rows) found.set(row.id, row);
+    for (const row of linkedPageRows(core, part, visiblePagesFilter(core, caller))) found.set(row.id, row);
   }
   return found;
 }

@@ -1,4 +1,3 @@
-import { eq, inArray } from "drizzle-orm";
 import { requireEditablePage } from "../access/pages";
 import { requireEditableSpace } from "../access/spaces";
 import { requireUser, type Caller } from "../identity/caller";
@@ -8,9 +7,10 @@ import { iso } from "../platform/clock";
 import { AppError, invalid } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
 import { placeAmongSiblings, renumberSiblings } from "./positions";
-import { subtreeIds } from "./queries";
-import { findPage, pageFor, resolveParent, type Page } from "./store";
-import { PAGE_STATUS, pages } from "./tables";
+import { pageFor, resolveParent, type Page } from "./answer";
+import { findPage, subtreeIds } from "./store";
+import { moveToSpace, setParent } from "./store/writes";
+import { PAGE_STATUS } from "./tables";
 
 export interface MoveInput {
   /** null: the top level; absent: the same parent when staying in the space, else the top level. */
@@ -54,13 +54,9 @@ export function movePage(core: Core, caller: Caller, id: string, input: MoveInpu
     }
     // 4.
     const now = iso(core.clock.now());
-    if (crossSpace) {
-      for (let i = 0; i < subtree.length; i += 500) {
-        core.db.update(pages).set({ spaceId: target.id, updatedAt: now }).where(inArray(pages.id, subtree.slice(i, i + 500))).run();
-      }
-    }
+    if (crossSpace) moveToSpace(core, subtree, target.id, now);
     // 5.
-    core.db.update(pages).set({ parentId, updatedById: user.user.id, updatedAt: now }).where(eq(pages.id, page.id)).run();
+    setParent(core, page.id, parentId, { userId: user.user.id, at: now });
     const index = placeAmongSiblings(core, page.id, target.id, parentId, input.index);
     if (crossSpace || parentId !== page.parentId) renumberSiblings(core, space.id, page.parentId);
     // 6.

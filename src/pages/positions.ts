@@ -1,21 +1,12 @@
 /**
- * Where pages sit among their siblings (subtrees: subtreeIds in queries.ts). Positions are
+ * Where pages sit among their siblings (subtrees: subtreeIds in store/sql.ts). Positions are
  * 0-based among the published, live pages with the same space and parent; ties (and gaps) are
  * harmless because every listing orders by position, then title.
  */
-import { and, asc, eq, isNull, ne, type SQL } from "drizzle-orm";
 import type { Core } from "../core";
-import { byTitle, lastSiblingPosition } from "./queries";
-import { PAGE_STATUS, pages } from "./tables";
-
-function siblingsWhere(spaceId: string, parentId: string | null): SQL {
-  return and(
-    eq(pages.spaceId, spaceId),
-    parentId === null ? isNull(pages.parentId) : eq(pages.parentId, parentId),
-    eq(pages.status, PAGE_STATUS.Published),
-    isNull(pages.deletedAt),
-  )!;
-}
+import { lastSiblingPosition } from "./store";
+import { siblingPositions } from "./store/reads";
+import { setPosition } from "./store/writes";
 
 /** The position after the last sibling: where new, restored and published pages go. */
 export function nextPosition(core: Core, spaceId: string, parentId: string | null): number {
@@ -28,30 +19,20 @@ export function nextPosition(core: Core, spaceId: string, parentId: string | nul
  * an index past the end means last. Only rows whose position changes are written.
  */
 export function placeAmongSiblings(core: Core, pageId: string, spaceId: string, parentId: string | null, index: number | undefined): number {
-  const others = core.db
-    .select({ id: pages.id, position: pages.position })
-    .from(pages)
-    .where(and(siblingsWhere(spaceId, parentId), ne(pages.id, pageId)))
-    .orderBy(asc(pages.position), byTitle())
-    .all();
+  const others = siblingPositions(core, spaceId, parentId, pageId);
   const at = Math.min(Math.max(index ?? others.length, 0), others.length);
   const ordered = [...others.slice(0, at).map((o) => o.id), pageId, ...others.slice(at).map((o) => o.id)];
   const current = new Map(others.map((o) => [o.id, o.position]));
   ordered.forEach((id, position) => {
-    if (current.get(id) !== position) core.db.update(pages).set({ position }).where(eq(pages.id, id)).run();
+    if (current.get(id) !== position) setPosition(core, id, position);
   });
   return at;
 }
 
 /** Numbers the remaining siblings 0, 1, 2… again (after a page left their parent). */
 export function renumberSiblings(core: Core, spaceId: string, parentId: string | null): void {
-  const rows = core.db
-    .select({ id: pages.id, position: pages.position })
-    .from(pages)
-    .where(siblingsWhere(spaceId, parentId))
-    .orderBy(asc(pages.position), byTitle())
-    .all();
+  const rows = siblingPositions(core, spaceId, parentId);
   rows.forEach((r, position) => {
-    if (r.position !== position) core.db.update(pages).set({ position }).where(eq(pages.id, r.id)).run();
+    if (r.position !== position) setPosition(core, r.id, position);
   });
 }

@@ -3,15 +3,13 @@
  * of the web UI (and any script that wants "what changed lately"). Published, live pages the
  * caller may read, with who changed each last.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
 import { visiblePagesFilter } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { invalid } from "../platform/errors";
 import { findSpaceByIdOrKey } from "../spaces/service";
-import { users } from "../users/tables";
-import { PAGE_STATUS, pages } from "./tables";
+import { recentPages } from "./store/reads";
 
 export const RECENT_DEFAULT = 10;
 export const RECENT_MAX = 50;
@@ -20,13 +18,5 @@ export function listRecentPages(core: Core, caller: Caller, spaceRef: string, li
   // Checked here, not by the query schema: its bound errors would not name the parameter.
   if (!Number.isInteger(limit) || limit < 1 || limit > RECENT_MAX) throw invalid("limit", `must be a whole number from 1 to ${RECENT_MAX}`);
   const space = requireReadableSpace(core, caller, findSpaceByIdOrKey(core, spaceRef));
-  return core.db
-    .select({ id: pages.id, title: pages.title, emoji: pages.emoji, parentPageId: pages.parentId, updatedAt: pages.updatedAt, updatedById: pages.updatedById, updatedByName: users.displayName })
-    .from(pages)
-    .leftJoin(users, eq(pages.updatedById, users.id))
-    .where(and(eq(pages.spaceId, space.id), eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt), visiblePagesFilter(core, caller)))
-    .orderBy(desc(pages.updatedAt), desc(pages.docId))
-    .limit(limit)
-    .all()
-    .map((r) => ({ ...r, updatedByName: r.updatedByName ?? null }));
+  return recentPages(core, space.id, visiblePagesFilter(core, caller), limit).map((r) => ({ ...r, updatedByName: r.updatedByName ?? null }));
 }

@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import { canEditPage, editableNow, pageAccess, requireEditablePage } from "../access/pages";
 import { principalParams } from "../access/principals";
 import { requireUser, type Caller } from "../identity/caller";
@@ -9,8 +8,10 @@ import { keptBodiesUntilWrite, keptBody, keptUntilWrite } from "../platform/db/k
 import { invalid, notFound } from "../platform/errors";
 import { versionConflict } from "./conflict";
 import { cleanComment, cleanEmoji, cleanTitle, contentOf } from "./input";
-import { findPage, findPageMeta, pageFor, toPage, writeNextVersion, type Page } from "./store";
-import { PAGE_STATUS, pages, type PageMeta, type PageRow } from "./tables";
+import { pageFor, toPage, type Page } from "./answer";
+import { findPage, findPageMeta, writeNextVersion } from "./store";
+import { updatePresentation } from "./store/writes";
+import { PAGE_STATUS, type PageMeta, type PageRow } from "./tables";
 
 export { createPage, createPages, type CreatePageInput, type NewPageInput } from "./create";
 
@@ -95,7 +96,7 @@ export function setPresentation(core: Core, caller: Caller, id: string, change: 
   if (change.fullWidth !== undefined) set.fullWidth = change.fullWidth;
   return core.tx(() => {
     const { page, space } = requireEditablePage(core, user, findPage(core, id));
-    core.db.update(pages).set({ ...set, updatedById: user.user.id, updatedAt: iso(core.clock.now()) }).where(eq(pages.id, page.id)).run();
+    updatePresentation(core, page.id, set, { userId: user.user.id, at: iso(core.clock.now()) });
     if (page.status === PAGE_STATUS.Published) {
       recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { ...set } });
     }

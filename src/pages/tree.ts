@@ -1,13 +1,10 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { failedRootIds } from "../access/pages";
 import { requireReadableSpace } from "../access/spaces";
 import type { Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { keptBodiesUntilWrite, keptBody, keptBodyFor, type KeptBody } from "../platform/db/kept-answers";
-import { perInstance } from "../platform/memo";
 import { findSpaceByIdOrKey } from "../spaces/service";
-import { byTitle } from "./queries";
-import { PAGE_STATUS, pages } from "./tables";
+import { treeRows } from "./store/reads";
 
 export interface TreeNode {
   id: string;
@@ -19,17 +16,6 @@ export interface TreeNode {
   children: TreeNode[];
 }
 
-// Prepared once per database: the tree of a big space is read often and must stay cheap.
-const treeQuery = perInstance(prepareTreeQuery);
-function prepareTreeQuery(core: Core) {
-  return core.db
-    .select({ id: pages.id, parentId: pages.parentId, title: pages.title, emoji: pages.emoji, position: pages.position })
-    .from(pages)
-    .where(and(eq(pages.spaceId, sql.placeholder("spaceId")), eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt)))
-    .orderBy(asc(pages.position), byTitle(), asc(pages.id))
-    .prepare();
-}
-
 /**
  * The published pages of a space, nested, each level ordered by position then title. ONE query
  * fetches the rows already in order, then they are linked in memory; the View-restricted pages
@@ -38,7 +24,7 @@ function prepareTreeQuery(core: Core) {
  * pages in `locked` are marked read-only, with everything below them.
  */
 function buildTree(core: Core, spaceId: string, hidden: ReadonlySet<string>, locked: ReadonlySet<string>): TreeNode[] {
-  const rows = treeQuery(core).all({ spaceId });
+  const rows = treeRows(core, spaceId);
   const nodes = new Map<string, TreeNode>();
   for (const r of rows) if (!hidden.has(r.id)) nodes.set(r.id, { id: r.id, title: r.title, emoji: r.emoji, position: r.position, children: [] });
   const roots: TreeNode[] = [];

@@ -1,27 +1,16 @@
-import { and, asc, desc, eq } from "drizzle-orm";
 import { requireEditablePage, requireSignedInReader } from "../access/pages";
 import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { notFound } from "../platform/errors";
-import { users } from "../users/tables";
 import { checkContent } from "./input";
-import { findPage, toPage, writeNextVersion, type Page } from "./store";
+import { toPage, type Page } from "./answer";
+import { findPage, writeNextVersion } from "./store";
+import { contributorRows, versionRow, versionRows } from "./store/versions";
 import { importedName } from "../users/imported-name";
-import { PAGE_STATUS, pageVersionContributors, pageVersionImportedAuthors, pageVersions } from "./tables";
-
-const versionColumns = {
-  versionNumber: pageVersions.versionNumber,
-  title: pageVersions.title,
-  changeComment: pageVersions.changeComment,
-  authorId: pageVersions.authorId,
-  authorName: users.displayName,
-  createdAt: pageVersions.createdAt,
-  importedAuthor: pageVersionImportedAuthors.name,
-};
+import { PAGE_STATUS } from "./tables";
 
 type VersionRow = { versionNumber: number; authorId: string | null; authorName: string | null; importedAuthor: string | null };
-const importedAuthorOf = and(eq(pageVersionImportedAuthors.pageId, pageVersions.pageId), eq(pageVersionImportedAuthors.versionNumber, pageVersions.versionNumber));
 export interface Contributor {
   id: string;
   name: string;
@@ -34,13 +23,7 @@ export interface Contributor {
  * number of versions.
  */
 function withContributors<T extends VersionRow>(core: Core, pageId: string, rows: T[], versionNumber?: number): Array<Omit<T, "importedAuthor"> & { contributors: Contributor[] }> {
-  const recorded = core.db
-    .select({ versionNumber: pageVersionContributors.versionNumber, id: pageVersionContributors.userId, name: users.displayName })
-    .from(pageVersionContributors)
-    .innerJoin(users, eq(pageVersionContributors.userId, users.id))
-    .where(versionNumber === undefined ? eq(pageVersionContributors.pageId, pageId) : and(eq(pageVersionContributors.pageId, pageId), eq(pageVersionContributors.versionNumber, versionNumber)))
-    .orderBy(asc(pageVersionContributors.versionNumber), asc(pageVersionContributors.position))
-    .all();
+  const recorded = contributorRows(core, pageId, versionNumber);
   const byVersion = new Map<number, Contributor[]>();
   for (const r of recorded) {
     const list = byVersion.get(r.versionNumber) ?? [];
@@ -64,27 +47,13 @@ function withContributors<T extends VersionRow>(core: Core, pageId: string, rows
  */
 export function listVersions(core: Core, caller: Caller, pageId: string) {
   const { page } = requireSignedInReader(core, caller, findPage(core, pageId));
-  const rows = core.db
-    .select(versionColumns)
-    .from(pageVersions)
-    .leftJoin(users, eq(pageVersions.authorId, users.id))
-    .leftJoin(pageVersionImportedAuthors, importedAuthorOf)
-    .where(eq(pageVersions.pageId, page.id))
-    .orderBy(desc(pageVersions.versionNumber))
-    .all();
-  return withContributors(core, page.id, rows);
+  return withContributors(core, page.id, versionRows(core, page.id));
 }
 
 /** GET /api/pages/{id}/versions/{number}: one version with its document. */
 export function getVersion(core: Core, caller: Caller, pageId: string, versionNumber: number) {
   const { page } = requireSignedInReader(core, caller, findPage(core, pageId));
-  const version = core.db
-    .select({ ...versionColumns, contentJson: pageVersions.contentJson })
-    .from(pageVersions)
-    .leftJoin(users, eq(pageVersions.authorId, users.id))
-    .leftJoin(pageVersionImportedAuthors, importedAuthorOf)
-    .where(and(eq(pageVersions.pageId, page.id), eq(pageVersions.versionNumber, versionNumber)))
-    .get();
+  const version = versionRow(core, page.id, versionNumber);
   if (!version) throw notFound("Version not found");
   return withContributors(core, page.id, [version], versionNumber)[0]!;
 }

@@ -3,7 +3,6 @@
  * (never its content: they read pages only through a grant, see recover-access), and making a
  * space public or private.
  */
-import { asc, count, eq, isNull } from "drizzle-orm";
 import { requireRight } from "../identity/rights";
 import { adminGrants } from "../access/store/grants";
 import { requireUser, type Caller } from "../identity/caller";
@@ -12,10 +11,10 @@ import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { invalid, notFound } from "../platform/errors";
-import { pages } from "../pages/tables";
+import { pageCountPerSpace } from "../pages/store/reads";
 import { withPrincipalNames } from "./principals";
 import { findSpaceById, findSpaceByKey, spaceFor, toSpace, type Space, type SpaceMetadata } from "../spaces/service";
-import { spaces } from "../spaces/tables";
+import { unstagedSpacesByName, updateSpaceRow } from "../spaces/store";
 
 export interface SpaceAdministrator {
   principalType: number;
@@ -29,15 +28,8 @@ export type AdminSpace = SpaceMetadata & { pageCount: number; administrators: Sp
 export function listAllSpaces(core: Core, caller: Caller): AdminSpace[] {
   requireRight(requireUser(caller), "spaces.manage");
   // Not the spaces an import is still writing (they have no content anyone may see yet).
-  const rows = core.db.select().from(spaces).where(isNull(spaces.stagedAt)).orderBy(asc(spaces.name), asc(spaces.key)).all();
-  const counts = new Map(
-    core.db
-      .select({ spaceId: pages.spaceId, n: count() })
-      .from(pages)
-      .groupBy(pages.spaceId)
-      .all()
-      .map((r) => [r.spaceId, r.n]),
-  );
+  const rows = unstagedSpacesByName(core);
+  const counts = pageCountPerSpace(core);
   const admins = withPrincipalNames(
     core,
     adminGrants(core),
@@ -75,7 +67,7 @@ export function setPublic(core: Core, caller: Caller, key: string, input: Public
     const isPublic = input.isPublic ?? space.isPublic;
     const publicComments = input.publicComments ?? space.publicComments;
     if (isPublic === space.isPublic && publicComments === space.publicComments) return spaceFor(core, user, space);
-    core.db.update(spaces).set({ isPublic, publicComments, updatedAt: iso(core.clock.now()) }).where(eq(spaces.id, space.id)).run();
+    updateSpaceRow(core, space.id, { isPublic, publicComments, updatedAt: iso(core.clock.now()) });
     recordEvent(core, {
       type: "space.visibility_changed",
       targetType: "space",

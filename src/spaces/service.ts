@@ -1,17 +1,14 @@
-import { and, asc, eq, getTableName, isNull, sql } from "drizzle-orm";
-import { canCreateSpace, readableSpaceFilter, spaceCapabilities, requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
-import { insertSpaceGrants } from "../access/store/grants";
-import { OPERATION, PRINCIPAL } from "../access/tables";
+import { and, getTableName, isNull } from "drizzle-orm";
+import { readableSpaceFilter, spaceCapabilities, requireAdminSpace, requireReadableSpace, spaceArchived } from "../access/spaces";
+import { OPERATION } from "../access/tables";
 import { requireUser, type Caller } from "../identity/caller";
 import type { Core } from "../core";
 import { keptUntilWrite } from "../platform/db/kept-answers";
-import { perInstance } from "../platform/memo";
 import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
-import { newId } from "../platform/crypto";
-import { GROUP_ID } from "../identity/builtin-groups";
-import { AppError, invalid, permissionRequired } from "../platform/errors";
+import { invalid } from "../platform/errors";
 import { multiLine, singleLine } from "../platform/text";
+import { spaceRowById, spaceRowByKey, spaceRowsWhere, updateSpaceRow } from "./store";
 import { spaces, type SpaceRow } from "./tables";
 import { SPACE_DESCRIPTION_MAX, SPACE_KEY_MAX, SPACE_NAME_MAX } from "../shared/limits";
 
@@ -67,13 +64,6 @@ export function spaceFor(core: Core, caller: Caller, row: SpaceRow) {
 
 export type Space = ReturnType<typeof spaceFor>;
 
-// Every page request reads its space: these two lookups are prepared once per database
-// (drizzle builds the SQL of an unprepared query on every call, ~5x slower).
-const spaceLookups = perInstance((core: Core) => ({
-  byId: core.db.select().from(spaces).where(eq(spaces.id, sql.placeholder("id"))).prepare(),
-  byKey: core.db.select().from(spaces).where(eq(spaces.key, sql.placeholder("key"))).prepare(),
-}));
-
 /**
  * Space rows found, kept until the spaces table changes (platform/db/table-stamps.ts): every
  * tree, page and search request names its space, and spaces are seldom written. A space not
@@ -86,11 +76,11 @@ export function findSpaceByKey(core: Core, key: string): SpaceRow | undefined {
   // A malformed key cannot exist: answer "not found" rather than a 400 on a path segment.
   if (!KEY_PATTERN.test(key)) return undefined;
   const upper = key.toUpperCase();
-  return keptSpaces(core.stamp, `key:${upper}`, () => spaceLookups(core).byKey.get({ key: upper }));
+  return keptSpaces(core.stamp, `key:${upper}`, () => spaceRowByKey(core, upper));
 }
 
 export function findSpaceById(core: Core, id: string): SpaceRow | undefined {
-  return keptSpaces(core.stamp, `id:${id}`, () => spaceLookups(core).byId.get({ id }));
+  return keptSpaces(core.stamp, `id:${id}`, () => spaceRowById(core, id));
 }
 
 /**
@@ -104,13 +94,7 @@ export function findSpaceByIdOrKey(core: Core, idOrKey: string): SpaceRow | unde
 
 /** GET /api/spaces: visible spaces by name (one query); archived ones only when asked for. */
 export function listSpaces(core: Core, caller: Caller, includeArchived: boolean): Space[] {
-  return core.db
-    .select()
-    .from(spaces)
-    .where(and(includeArchived ? undefined : isNull(spaces.archivedAt), readableSpaceFilter(core, caller, spaces.id)))
-    .orderBy(asc(spaces.name), asc(spaces.key))
-    .all()
-    .map((row) => spaceFor(core, caller, row));
+  return spaceRowsWhere(core, and(includeArchived ? undefined : isNull(spaces.archivedAt), readableSpaceFilter(core, caller, spaces.id))).map((row) => spaceFor(core, caller, row));
 }
 
 export function getSpace(core: Core, caller: Caller, key: string): Space {
@@ -118,7 +102,7 @@ export function getSpace(core: Core, caller: Caller, key: string): Space {
 }
 
 /** One line: control characters are refused as sent (platform/text.ts), then spaces collapse. */
-function cleanName(name: string): string {
+export function cleanName(name: string): string {
   const n = singleLine("name", name).trim().replace(/\s+/g, " ");
   if (!n) throw invalid("name", "must not be blank");
   if (n.length > NAME_MAX) throw invalid("name", `must be at most ${NAME_MAX} characters`);
@@ -126,7 +110,7 @@ function cleanName(name: string): string {
 }
 
 /** Several lines of prose: tab and line feed are the only controls allowed. */
-function cleanDescription(description: string): string {
+export function cleanDescription(description: string): string {
   const d = multiLine("description", description).trim();
   if (d.length > DESCRIPTION_MAX) throw invalid("description", `must be at most ${DESCRIPTION_MAX} characters`);
   return d;
@@ -149,32 +133,6 @@ export function newSpaceAccess(key: string) {
       `Everyone signed in can view and edit ${key}: the built-in Everyone group has Edit, and you have Admin. ` +
       `To choose who can see it, change the space's permissions (GET /api/spaces/${key}/permissions); removing the Everyone grant makes it private.`,
   };
-}
-
-/**
- * POST /api/spaces: needs the right spaces.create; the key must be free (409 key_taken). The
- * creator gets an explicit Admin grant and the built-in Everyone group Edit (docs/permissions.md),
- * so a new space is open to the team until an admin removes that grant. The answer says so
- * (`access`), since a creator may well expect a new space to be theirs alone.
- */
-export function createSpace(core: Core, caller: Caller, input: CreateSpaceInput): Space & { access: ReturnType<typeof newSpaceAccess> } {
-  const user = requireUser(caller);
-  if (!canCreateSpace(user)) throw permissionRequired("spaces.create");
-  const key = normaliseKey(input.key);
-  const name = cleanName(input.name);
-  const description = cleanDescription(input.description ?? "");
-  return core.tx(() => {
-    if (findSpaceByKey(core, key)) throw new AppError("key_taken", { field: "key", detail: `The key ${key} is already used by another space.` });
-    const now = iso(core.clock.now());
-    const id = newId();
-    core.db.insert(spaces).values({ id, key, name, description, createdById: user.user.id, createdAt: now, updatedAt: now }).run();
-    insertSpaceGrants(core, [
-      { id: newId(), spaceId: id, principalType: PRINCIPAL.User, principalId: user.user.id, operation: OPERATION.Admin, createdById: user.user.id, createdAt: now },
-      { id: newId(), spaceId: id, principalType: PRINCIPAL.Group, principalId: GROUP_ID.everyone, operation: OPERATION.Edit, createdById: user.user.id, createdAt: now },
-    ]);
-    recordEvent(core, { type: "space.created", targetType: "space", targetId: id, spaceId: id, actorId: user.user.id, ip: user.ip, data: { key, name } });
-    return { ...spaceFor(core, caller, findSpaceById(core, id)!), access: newSpaceAccess(key) };
-  });
 }
 
 export interface UpdateSpaceInput {
@@ -227,7 +185,7 @@ function changeSpace(core: Core, caller: Caller & { kind: "user" }, key: string,
   return core.tx(() => {
     const space = requireAdminSpace(core, caller, findSpaceByKey(core, key));
     if (space.archivedAt) throw spaceArchived();
-    core.db.update(spaces).set({ ...changes, updatedAt: iso(core.clock.now()) }).where(eq(spaces.id, space.id)).run();
+    updateSpaceRow(core, space.id, { ...changes, updatedAt: iso(core.clock.now()) });
     recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: caller.user.id, ip: caller.ip, data });
     return spaceFor(core, caller, findSpaceById(core, space.id)!);
   });
@@ -240,7 +198,7 @@ export function setArchived(core: Core, caller: Caller, key: string, archived: b
     const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
     if ((space.archivedAt !== null) === archived) return spaceFor(core, user, space);
     const now = iso(core.clock.now());
-    core.db.update(spaces).set({ archivedAt: archived ? now : null, updatedAt: now }).where(eq(spaces.id, space.id)).run();
+    updateSpaceRow(core, space.id, { archivedAt: archived ? now : null, updatedAt: now });
     recordEvent(core, { type: archived ? "space.archived" : "space.unarchived", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip });
     return spaceFor(core, user, findSpaceById(core, space.id)!);
   });

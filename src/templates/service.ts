@@ -3,7 +3,6 @@
  * (instance administrators only: access/templates.ts). Their content passes the same editor
  * schema check as page bodies. A space is named by its id or its key.
  */
-import { asc, eq, isNull, or } from "drizzle-orm";
 import { requireWikiTemplateManager } from "../access/templates";
 import { requireEditableSpace, requireReadableSpace } from "../access/spaces";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
@@ -14,8 +13,8 @@ import { newId } from "../platform/crypto";
 import { invalid, notFound } from "../platform/errors";
 import { multiLine, singleLine } from "../platform/text";
 import { findSpaceById, findSpaceByIdOrKey } from "../spaces/service";
-import { byName } from "./queries";
-import { templates, type TemplateRow } from "./tables";
+import { deleteTemplateRow, insertTemplate, templateById, templatesFor, updateTemplateRow } from "./store";
+import type { TemplateRow } from "./tables";
 import { TEMPLATE_DESCRIPTION_MAX, TEMPLATE_NAME_MAX } from "../shared/limits";
 
 export const NAME_MAX = TEMPLATE_NAME_MAX;
@@ -59,13 +58,7 @@ function checkDescription(description: string | undefined): string {
 export function listTemplates(core: Core, caller: Caller, spaceRef: string | undefined): Template[] {
   requireUser(caller);
   const spaceId = spaceRef === undefined ? undefined : requireReadableSpace(core, caller, findSpaceByIdOrKey(core, spaceRef)).id;
-  return core.db
-    .select()
-    .from(templates)
-    .where(spaceId === undefined ? isNull(templates.spaceId) : or(isNull(templates.spaceId), eq(templates.spaceId, spaceId)))
-    .orderBy(byName(), asc(templates.id))
-    .all()
-    .map(toTemplate);
+  return templatesFor(core, spaceId).map(toTemplate);
 }
 
 export interface NewTemplate {
@@ -86,18 +79,14 @@ export function createTemplate(core: Core, caller: Caller, input: NewTemplate): 
     if (input.spaceId) spaceId = requireEditableSpace(core, user, findSpaceByIdOrKey(core, input.spaceId)).id;
     else requireWikiTemplateManager(user);
     const now = iso(core.clock.now());
-    const row = core.db
-      .insert(templates)
-      .values({ id: newId(), spaceId, name, description, contentJson, createdById: user.user.id, createdAt: now, updatedAt: now })
-      .returning()
-      .get();
+    const row = insertTemplate(core, { id: newId(), spaceId, name, description, contentJson, createdById: user.user.id, createdAt: now, updatedAt: now });
     return toTemplate(row);
   });
 }
 
 /** A template as the caller may change it: visible (404), then Edit on its space or an administrator (403). */
 function changeableTemplate(core: Core, caller: UserCaller, id: string): TemplateRow {
-  const row = core.db.select().from(templates).where(eq(templates.id, id)).get();
+  const row = templateById(core, id);
   if (!row) throw notFound("Template not found");
   if (row.spaceId) requireEditableSpace(core, caller, findSpaceById(core, row.spaceId));
   else requireWikiTemplateManager(caller);
@@ -120,7 +109,7 @@ export function updateTemplate(core: Core, caller: Caller, id: string, input: Te
   if (input.contentJson !== undefined) set.contentJson = checkContentJson(input.contentJson).json;
   return core.tx(() => {
     const row = changeableTemplate(core, user, id);
-    return toTemplate(core.db.update(templates).set({ ...set, updatedAt: iso(core.clock.now()) }).where(eq(templates.id, row.id)).returning().get()!);
+    return toTemplate(updateTemplateRow(core, row.id, { ...set, updatedAt: iso(core.clock.now()) }));
   });
 }
 
@@ -132,6 +121,6 @@ export function deleteTemplate(core: Core, caller: Caller, id: string): void {
   const user = requireUser(caller);
   core.tx(() => {
     const row = changeableTemplate(core, user, id);
-    core.db.delete(templates).where(eq(templates.id, row.id)).run();
+    deleteTemplateRow(core, row.id);
   });
 }

@@ -3,10 +3,10 @@
  * (docs/architecture.md, "Seams"). Query-builder calls stay beside the rules that use them.
  */
 import { eq, sql, type SQL } from "drizzle-orm";
-import type { Core } from "../core";
-import { listParam } from "../platform/db/lists";
-import { perInstance } from "../platform/memo";
-import { PAGE_STATUS, pages } from "./tables";
+import type { Core } from "../../core";
+import { listParam } from "../../platform/db/lists";
+import { perInstance } from "../../platform/memo";
+import { PAGE_STATUS, pages } from "../tables";
 
 /** ORDER BY term: titles as readers sort them, case aside (after position, before id). */
 export function byTitle(): SQL {

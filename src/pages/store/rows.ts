@@ -1,43 +1,18 @@
-/** Page rows: reading, shaping and inserting them. Every pages module builds on this one. */
+/** Page rows: looking them up and writing pages with their versions. Every pages module builds on this one. */
 import { eq, getTableColumns, sql } from "drizzle-orm";
-import { canEditPage, pageAccess, requireReadablePage, type PageInSpace } from "../access/pages";
-import type { Caller, UserCaller } from "../identity/caller";
-import type { Core } from "../core";
-import { iso } from "../platform/clock";
-import { newId } from "../platform/crypto";
-import { AppError, invalid } from "../platform/errors";
-import { findSpaceById } from "../spaces/service";
-import type { CheckedContent } from "./input";
-import { perInstance } from "../platform/memo";
-import { packText } from "../platform/db/packed-text";
-import { updateContent } from "./queries";
-import { writePageLinks } from "./links-store";
-import type { SpaceRow } from "../spaces/tables";
-import { PAGE_STATUS, pageVersionContributors, pages, pageVersions, type PageMeta, type PageRow } from "./tables";
-
-/** A page as the API answers it (docs/api.md, "Response shapes"); canEdit is the caller's. */
-export function toPage(row: PageRow, canEdit: boolean) {
-  return {
-    id: row.id,
-    spaceId: row.spaceId,
-    parentPageId: row.parentId,
-    title: row.title,
-    contentJson: row.contentJson,
-    currentVersionNumber: row.currentVersion,
-    position: row.position,
-    status: row.status,
-    emoji: row.emoji,
-    fullWidth: row.fullWidth,
-    createdById: row.createdById,
-    updatedById: row.updatedById,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    deletedAt: row.deletedAt,
-    canEdit,
-  };
-}
-
-export type Page = ReturnType<typeof toPage>;
+import type { PageInSpace } from "../../access/pages";
+import type { UserCaller } from "../../identity/caller";
+import type { Core } from "../../core";
+import { iso } from "../../platform/clock";
+import { newId } from "../../platform/crypto";
+import { findSpaceById } from "../../spaces/service";
+import type { CheckedContent } from "../input";
+import { perInstance } from "../../platform/memo";
+import { packText } from "../../platform/db/packed-text";
+import { updateContent } from "./sql";
+import { writePageLinks } from "./links";
+import type { SpaceRow } from "../../spaces/tables";
+import { pageVersionContributors, pages, pageVersions, type PageMeta, type PageRow } from "../tables";
 
 // Page look-ups are the hottest reads: prepared once per database.
 const pageLookup = perInstance((core: Core) => core.db.select().from(pages).where(eq(pages.id, sql.placeholder("id"))).prepare());
@@ -58,28 +33,6 @@ export function findPageMeta(core: Core, id: string): { page: PageMeta; space: S
   const page = metaLookup(core).get({ id });
   const space = page && findSpaceById(core, page.spaceId);
   return page && space ? { page, space } : undefined;
-}
-
-/** Re-reads a page and answers it as the caller sees it. */
-export function pageFor(core: Core, caller: Caller, id: string): Page {
-  const f = findPage(core, id)!;
-  return toPage(f.page, canEditPage(core, caller, f.space, f.page));
-}
-
-/**
- * A parent named in a request (create, draft, move, copy): visible to the caller (404, like
- * any id), in the target space, published and not in the trash (400 on the field otherwise),
- * and editable by the caller (403): a new child falls under the parent's Edit restrictions, so
- * someone they leave out may not add to that part of the tree.
- */
-export function resolveParent(core: Core, caller: Caller, spaceId: string, parentPageId: string, field = "parentPageId"): PageMeta {
-  // Without its document: a parent is judged on its row alone (seeding: a read of tens of KB per page).
-  const { page: parent, space } = requireReadablePage(core, caller, findPageMeta(core, parentPageId));
-  if (parent.spaceId !== spaceId) throw invalid(field, "must be a page in the same space");
-  if (parent.deletedAt) throw invalid(field, "is in the trash");
-  if (parent.status !== PAGE_STATUS.Published) throw invalid(field, "is a draft; publish it first");
-  if (!pageAccess(core, caller, space, parent).edit) throw new AppError("forbidden", { field, detail: `${field}: you may not edit that page, so you cannot add pages under it.` }, "You may not add pages here");
-  return parent;
 }
 
 export interface NewPageRow {
@@ -157,7 +110,7 @@ const insertVersion = perInstance((core: Core) =>
 
 /**
  * A page's new current version (inside the caller's transaction), and so its links
- * (links-store.ts). `previousJson`: the document it replaces, null for a new page.
+ * (links.ts). `previousJson`: the document it replaces, null for a new page.
  */
 export function writeVersion(core: Core, v: NewVersion, previousJson: string | null): void {
   insertVersion(core).run({ ...v, createdAt: iso(core.clock.now()) });

@@ -1,14 +1,17 @@
 /**
- * The import's hand-written SQL: the bulk inserts of pages and their versions, prepared once
- * and run row by row inside the import's one transaction (drizzle would build the SQL of every
- * batch again; 10,000 pages and their versions are most of an import's writing).
+ * Pages written in bulk (an import's slice): the rows of pages and their versions, prepared
+ * once and run row by row inside the caller's one transaction (drizzle would build the SQL of
+ * every batch again; 10,000 pages and their versions are most of an import's writing), the
+ * names imported versions keep for their authors, and each page's links.
  */
-import type { Core } from "../core";
-import { perInstance } from "../platform/memo";
-import type { ImportPlan } from "./plan";
+import type { Core } from "../../core";
+import { perInstance } from "../../platform/memo";
+import { pageVersionImportedAuthors, type pages, type pageVersions } from "../tables";
+import { writePageLinks } from "./links";
 
-type PageRow = ImportPlan["pages"][number];
-type VersionRow = ImportPlan["versions"][number];
+export type NewPage = typeof pages.$inferInsert;
+export type NewPageVersion = typeof pageVersions.$inferInsert;
+export type ImportedAuthor = { pageId: string; versionNumber: number; name: string };
 
 const statements = perInstance((sqlite: Core["sqlite"]) => ({
   page: sqlite.prepare(
@@ -21,8 +24,15 @@ const statements = perInstance((sqlite: Core["sqlite"]) => ({
   ),
 }));
 
-/** Inside a transaction: every page (parents first), then every version. */
-export function insertPagesAndVersions(core: Core, pages: PageRow[], versions: VersionRow[]): void {
+/** Rows per drizzle INSERT: well under SQLite's bound-parameter limit. */
+const BATCH = 200;
+
+/**
+ * Inside the caller's transaction: every page (parents first), then every version, then the
+ * imported authors' names, then the links of each page's current version (through links.ts,
+ * the one writer of page_links).
+ */
+export function insertMany(core: Core, pages: NewPage[], versions: NewPageVersion[], importedAuthors: ImportedAuthor[]): void {
   const s = statements(core.sqlite);
   for (const p of pages) {
     s.page.run({
@@ -54,4 +64,6 @@ export function insertPagesAndVersions(core: Core, pages: PageRow[], versions: V
       contentJson: v.contentJson,
     });
   }
+  for (let i = 0; i < importedAuthors.length; i += BATCH) core.db.insert(pageVersionImportedAuthors).values(importedAuthors.slice(i, i + BATCH)).run();
+  for (const page of pages) writePageLinks(core, page.id!, page.contentJson, null);
 }
