@@ -16,7 +16,7 @@
  * `bun run test:unit` (`--unit`): the in-process tests only (no browser, no process started, no
  * built binary), without the checks. Other arguments are filters as `bun test` takes them
  * (`bun run test src/auth`): only the files whose path contains one, without the checks.
- * CAIRN_TEST_WORKERS sets how many files run at once (docs/decisions-pending/suite.md says why 4).
+ * CAIRN_TEST_WORKERS sets how many files run at once (docs/decisions.md, "Tests and CI", says why 4).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
