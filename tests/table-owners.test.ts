@@ -20,10 +20,6 @@ const root = join(import.meta.dir, "..");
 const PENDING_WRITES: string[] = [
 ];
 const PENDING_DRIVER: string[] = [
-  "src/exports/pack-source.ts",
-  "src/exports/page-export.ts",
-  "src/exports/site-source.ts",
-  "src/imports/plan.ts",
 ];
 
 /** Tables made by a migration but declared by no tables.ts (FTS5 and its bookkeeping), with their owner. */

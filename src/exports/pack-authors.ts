@@ -5,7 +5,7 @@
  * bodies (`@[Name](id)`) are written `author:<ref>`, so an import can match the people again.
  */
 import type { Core } from "../core";
-import { personForPack } from "./pack-source";
+import { personForPack } from "./store/pack-source";
 
 export interface PackAuthor {
   ref: string;

@@ -24,7 +24,7 @@ import { blobStore } from "../platform/blobstore";
 import { NO_PROGRESS, startProgress, type Progress } from "../platform/progress";
 import { zipStream, type ZipSink } from "../platform/zip/write";
 import { PackAuthors, bodyWithAuthorRefs, withAuthorRefs } from "./pack-authors";
-import { pagesForPack, templatesForPack, versionCounts, type PackPage } from "./pack-source";
+import { pagesForPack, templatesForPack, versionCounts, type PackPage } from "./store/pack-source";
 import { reportingProgress } from "./streamed-export";
 
 export const PACK_FORMAT = "cairn-pack";

@@ -5,7 +5,7 @@
  * current name; the HTML (and so the PDF) inlines the images the caller may open.
  */
 import type { JSONContent } from "@tiptap/core";
-import { inArray } from "drizzle-orm";
+import { displayNamesOf } from "../users/store/accounts";
 import { openAttachment } from "../attachments/service";
 import { pageToMarkdown } from "../content/markdown-export";
 import type { Core } from "../core";
@@ -15,7 +15,6 @@ import { readableTitles, type LinkedPage } from "../pages/links";
 import { getPageJson } from "../pages/service";
 import { findPageMeta } from "../pages/store";
 import { AppError, notFound } from "../platform/errors";
-import { users } from "../users/tables";
 import { imageSources, INLINE_IMAGE_MAX, INLINE_IMAGE_TYPES, INLINE_TOTAL_MAX, pageHtmlFile } from "./page-html";
 import { pdfPrinter } from "./pdf";
 
@@ -102,10 +101,7 @@ function currentNames(core: Core, doc: JSONContent): (id: string, label: string 
     node.content?.forEach(visit);
   };
   visit(doc);
-  const names = new Map<string, string>();
-  if (ids.size) {
-    for (const row of core.db.select({ id: users.id, name: users.displayName }).from(users).where(inArray(users.id, [...ids])).all()) names.set(row.id, row.name);
-  }
+  const names = ids.size ? displayNamesOf(core, [...ids]) : new Map<string, string>();
   return (id, label) => names.get(id) ?? label ?? id;
 }
 

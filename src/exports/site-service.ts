@@ -32,7 +32,7 @@ import { siteHtmlOptions, type SiteLinks } from "./site-links";
 import { sanitisedSvg, siteFile } from "./site-files";
 import { fileName, planSite, type SitePage, type TreeInput } from "./site-paths";
 import { SearchIndexBuilder } from "./site-search";
-import { attachmentsOfSpace, labelsOfSpace, pageForSite } from "./site-source";
+import { attachmentsOfSpace, labelsOfSpace, pageForSite } from "./store/site-source";
 import { reportingProgress } from "./streamed-export";
 
 export type SiteAudience = "anonymous" | "me";

@@ -6,14 +6,13 @@
  * takes the rows in slices (PlanOptions.slices) into a space nobody sees yet, so a refusal
  * after the first slice removes what was written (imports/staged.ts).
  */
-import { inArray } from "drizzle-orm";
+import { accountIdsByEmail } from "../users/store/accounts";
 import type { Core } from "../core";
 import { checkContentJson } from "../content/validate";
 import { cleanEmoji } from "../pages/input";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { DESCRIPTION_MAX } from "../spaces/service";
-import { users } from "../users/tables";
 import { newTally, rewriteContent, type ImportedPerson, type RefTargets } from "./links";
 import type { ImportedSpace } from "./model";
 import { importRefused } from "./refused";
@@ -29,10 +28,7 @@ const SLICED = ["pages", "versions", "comments", "attachments", "versionImported
 function matchAuthors(core: Core, imported: ImportedSpace, credit: boolean): Map<string, ImportedPerson> {
   if (!credit) return new Map(imported.authors.map((a) => [a.ref, { id: null, name: a.name }]));
   const emails = [...new Set(imported.authors.map((a) => a.email?.trim().toLowerCase()).filter((e): e is string => !!e))];
-  const byEmail = new Map<string, string>();
-  for (let i = 0; i < emails.length; i += 500) {
-    for (const u of core.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails.slice(i, i + 500))).all()) byEmail.set(u.email, u.id);
-  }
+  const byEmail = accountIdsByEmail(core, emails);
   const people = new Map<string, ImportedPerson>();
   for (const a of imported.authors) people.set(a.ref, { id: (a.email && byEmail.get(a.email.trim().toLowerCase())) || null, name: a.name });
   return people;

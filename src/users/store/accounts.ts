@@ -92,14 +92,22 @@ export function activeAccountsFromTier(core: Core, minTier: number) {
     .all();
 }
 
-/** Display names of accounts, one statement per id (ids are the few who handled alerts). */
+/** Display names of accounts by id, 500 ids a statement (who handled alerts, who is mentioned in an export). */
 export function displayNamesOf(core: Core, ids: string[]): Map<string, string> {
   const names = new Map<string, string>();
-  for (const id of ids) {
-    const u = core.db.select({ name: users.displayName }).from(users).where(eq(users.id, id)).get();
-    if (u) names.set(id, u.name);
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const u of core.db.select({ id: users.id, name: users.displayName }).from(users).where(inArray(users.id, ids.slice(i, i + 500))).all()) names.set(u.id, u.name);
   }
   return names;
+}
+
+/** Account ids by e-mail (already lower case), 500 addresses a statement (an import crediting its authors). */
+export function accountIdsByEmail(core: Core, emails: string[]): Map<string, string> {
+  const byEmail = new Map<string, string>();
+  for (let i = 0; i < emails.length; i += 500) {
+    for (const u of core.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails.slice(i, i + 500))).all()) byEmail.set(u.email, u.id);
+  }
+  return byEmail;
 }
 
 /** E-mail addresses of accounts, by id (one statement). */

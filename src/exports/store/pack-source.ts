@@ -5,14 +5,14 @@
  */
 import { and, asc, count, eq, exists, inArray, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { Core } from "../core";
-import { attachments } from "../attachments/tables";
-import { comments } from "../comments/tables";
-import { labels, pageLabels } from "../labels/tables";
-import { pages, pageVersions } from "../pages/tables";
-import { templates } from "../templates/tables";
-import { users } from "../users/tables";
-import { perInstance } from "../platform/memo";
+import type { Core } from "../../core";
+import { attachments } from "../../attachments/tables";
+import { comments } from "../../comments/tables";
+import { labels, pageLabels } from "../../labels/tables";
+import { pages, pageVersions } from "../../pages/tables";
+import { templates } from "../../templates/tables";
+import { users } from "../../users/tables";
+import { perInstance } from "../../platform/memo";
 
 const replies = alias(comments, "replies");
 

@@ -4,11 +4,11 @@
  * (small rows; the caller keeps those of the pages it exports).
  */
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import type { Core } from "../core";
-import { attachments } from "../attachments/tables";
-import { labels, pageLabels } from "../labels/tables";
-import { PAGE_STATUS, pages } from "../pages/tables";
-import { perInstance } from "../platform/memo";
+import type { Core } from "../../core";
+import { attachments } from "../../attachments/tables";
+import { labels, pageLabels } from "../../labels/tables";
+import { PAGE_STATUS, pages } from "../../pages/tables";
+import { perInstance } from "../../platform/memo";
 
 const pageQuery = perInstance((core: Core) =>
   core.db
