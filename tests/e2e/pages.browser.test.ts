@@ -219,13 +219,13 @@ describe("writing a page", () => {
     await page.keyboard.press("Control+End");
     await page.keyboard.type(" Unsaved words.");
     // The copy kept in the browser holds every word typed (it is written after a pause in typing).
-    await page.waitForFunction((id) => (localStorage.getItem(`cairn.unsaved.${id}`) ?? "").includes("Unsaved words."), p.id, { timeout: 20_000 });
+    await page.waitForFunction((id) => (localStorage.getItem(`cairn.unsaved.${id}`) ?? "").includes("Unsaved words."), p.id, { timeout: 45_000 });
     await page.reload();
     await page.getByRole("status").getByText(/Restored your unsaved changes/).waitFor();
     await page.locator(".ProseMirror", { hasText: "Unsaved words." }).waitFor();
     await page.getByRole("button", { name: "Discard them" }).click();
     expect(await page.locator(".ProseMirror").textContent()).toBe("Saved text.");
-  }, 30_000);
+  }, 75_000);
 
   test("pasting from another editor keeps its structure", async () => {
     const { page } = v;

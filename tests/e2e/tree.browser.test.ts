@@ -171,7 +171,7 @@ describe("the page tree", () => {
     await page.keyboard.press("End");
     await item("Page 1499").waitFor();
     await page.waitForFunction(() => document.activeElement?.textContent?.includes("Page 1499"));
-  }, 60_000);
+  }, 120_000);
 
   test("no request left the server", () => {
     expect(v.foreign).toEqual([]);
