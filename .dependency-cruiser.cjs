@@ -7,12 +7,12 @@
  *   (tables name each other's keys, as Outline's models do); routes.ts, *-routes.ts and
  *   schemas.ts are each domain's HTTP face and sit in the top layer with src/http;
  * - the web UI is a client of the API (it shares only the editor schema and pure URL rules of
- *   src/content, and the limits, rights and event names of src/shared, with the server) whose
+ *   src/content, and the limits, rights and event names of src/common, with the server) whose
  *   reading bundle carries no TipTap;
- * - src/shared imports nothing at all, so both the server and the browser bundle may take it.
+ * - src/common imports nothing at all, so both the server and the browser bundle may take it.
  */
 const LAYERS = [
-  ["shared"], // limits, rights, event names, the settings catalogue: imported by the web UI too
+  ["common"], // limits, rights, event names, the settings catalogue: imported by the web UI too
   ["platform"],
   ["db"], // with every domain's tables.ts: the schema
   ["core", "version", "startup-errors"],
@@ -50,14 +50,14 @@ module.exports = {
       to: { path: "^src/", pathNot: `(${TABLES}|^src/platform/)` },
     },
     { name: "no-cycles", severity: "error", from: {}, to: { circular: true } },
-    { name: "platform-below-domains", severity: "error", comment: "src/platform is framework-free foundations: it imports no domain", from: { path: "^src/platform/" }, to: { path: "^src/", pathNot: "^src/(platform|shared)/" } },
-    { name: "shared-imports-nothing", severity: "error", comment: "src/shared is read by the server and the browser alike: plain data and pure functions, no imports but its own", from: { path: "^src/shared/" }, to: { pathNot: "^src/shared/" } },
+    { name: "platform-below-domains", severity: "error", comment: "src/platform is framework-free foundations: it imports no domain", from: { path: "^src/platform/" }, to: { path: "^src/", pathNot: "^src/(platform|common)/" } },
+    { name: "common-imports-nothing", severity: "error", comment: "src/common is read by the server and the browser alike: plain data and pure functions, no imports but its own", from: { path: "^src/common/" }, to: { pathNot: "^src/common/" } },
     {
       name: "web-is-an-api-client",
       severity: "error",
-      comment: "src/web talks to the server only through the public API; it shares src/content (the editor schema) and src/shared (limits, rights, event names, the settings catalogue) and nothing else",
+      comment: "src/web talks to the server only through the public API; it shares src/content (the editor schema) and src/common (limits, rights, event names, the settings catalogue) and nothing else",
       from: { path: "^src/web/" },
-      to: { path: "^src/", pathNot: "^src/(web|content|shared)/" },
+      to: { path: "^src/", pathNot: "^src/(web|content|common)/" },
     },
     { name: "server-knows-no-web", severity: "error", comment: "the server serves the UI's built files; it imports none of its modules", from: { path: "^src/", pathNot: "^src/web/" }, to: { path: "^src/web/" } },
     {

@@ -1,6 +1,6 @@
 /**
  * The web UI re-types no limit the server enforces: a `maxLength`, a file size, a "characters"
- * count in a hint all come from src/shared/limits.ts (or the settings catalogue), so a limit
+ * count in a hint all come from src/common/limits.ts (or the settings catalogue), so a limit
  * changed on the server changes in every form. A source scan over src/web, comments aside, with
  * its negative case; the generated API types and the tests are not scanned.
  */
@@ -41,7 +41,7 @@ function retypedLimits(files: Record<string, string>): string[] {
   return found;
 }
 
-test("no limit is re-typed in src/web (they come from src/shared/limits.ts)", async () => {
+test("no limit is re-typed in src/web (they come from src/common/limits.ts)", async () => {
   const files: Record<string, string> = {};
   for await (const path of new Bun.Glob("src/web/**/*.{ts,tsx}").scan({ cwd: root })) files[path] = await Bun.file(join(root, path)).text();
   expect(Object.keys(files).length).toBeGreaterThan(100);

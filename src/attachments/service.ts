@@ -19,9 +19,9 @@ import { cleanFilename } from "./filenames";
 import { ContentSniffer } from "./sniff";
 import { attachmentById, attachmentsOfPage, deleteAttachmentRow, insertAttachment } from "./store";
 import type { AttachmentRow } from "./tables";
-import { ATTACHMENT_MAX_BYTES } from "../shared/limits";
+import { ATTACHMENT_MAX_BYTES } from "../common/limits";
 
-/** 25 MB (docs/api.md, "Body size"); the limits live in src/shared/limits.ts, shared with the web UI. */
+/** 25 MB (docs/api.md, "Body size"); the limits live in src/common/limits.ts, shared with the web UI. */
 export { ATTACHMENT_MAX_BYTES };
 /** The multipart field that carries the file. */
 export const FILE_FIELD = "file";

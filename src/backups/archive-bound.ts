@@ -24,7 +24,7 @@ import { iso } from "../platform/clock";
 import type { WalPosition } from "../platform/backup/types";
 import { LABEL_PATTERN, type BackupKind } from "./manifest";
 import { listManifests, readManifestIn } from "./store";
-import { ARCHIVE_FLOOR_BYTES } from "../shared/limits";
+import { ARCHIVE_FLOOR_BYTES } from "../common/limits";
 
 export { ARCHIVE_FLOOR_BYTES };
 export const ARCHIVE_DB_RATIO = 2;

@@ -16,9 +16,9 @@ import { sniffImage } from "../platform/image-header";
 import { deleteUnusedBlobs } from "../attachments/blob-refs";
 import { changer, storeBrandingFile, type BrandingFile, type Slot } from "./service";
 import { sanitiseSvg, SvgRefused } from "../platform/svg";
-import { BRANDING_FILE_MAX_BYTES } from "../shared/limits";
+import { BRANDING_FILE_MAX_BYTES } from "../common/limits";
 
-/** The largest file accepted for any slot (src/shared/limits.ts). */
+/** The largest file accepted for any slot (src/common/limits.ts). */
 export const FILE_MAX_BYTES = BRANDING_FILE_MAX_BYTES;
 export const FILE_FIELD = "file";
 

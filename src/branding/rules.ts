@@ -6,7 +6,7 @@
 import { AppError, invalid } from "../platform/errors";
 import { singleLine } from "../platform/text";
 import { checkAccent, normaliseHex, type Theme } from "./contrast";
-import { ACCENT_NAME_MAX, BRAND_NAME_MAX } from "../shared/limits";
+import { ACCENT_NAME_MAX, BRAND_NAME_MAX } from "../common/limits";
 
 /** How the brand shows in the top bar (and the sign-in card): the name, the logo, or both. */
 export const DISPLAYS = ["name", "logo", "logo-and-name"] as const;

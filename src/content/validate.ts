@@ -10,7 +10,7 @@ import { plainText } from "./plain-text";
 import { contentSchema } from "./schema";
 import { checkStructure } from "./structure";
 import { completeTables } from "./tables";
-import { MAX_CONTENT_BYTES } from "../shared/limits";
+import { MAX_CONTENT_BYTES } from "../common/limits";
 
 export { plainText } from "./plain-text";
 export { EMPTY_DOCUMENT_JSON } from "./schema";

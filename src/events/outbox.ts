@@ -22,10 +22,10 @@ import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { cursorOf, eventsAfter, insertEvent, moveCursor, startCursor } from "./store";
 import type { events } from "./tables";
-import type { EventType, TargetType } from "../shared/events";
+import type { EventType, TargetType } from "../common/events";
 
-// The names are shared with the web UI (src/shared/events.ts: the audit log's picker, webhooks).
-export { EVENT_TYPES, TARGET_TYPES, type EventType, type TargetType } from "../shared/events";
+// The names are shared with the web UI (src/common/events.ts: the audit log's picker, webhooks).
+export { EVENT_TYPES, TARGET_TYPES, type EventType, type TargetType } from "../common/events";
 
 export interface NewEvent {
   type: EventType;

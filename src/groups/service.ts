@@ -11,7 +11,7 @@ import { accountColumns, activeAccountsFromTier } from "../users/store/accounts"
 import { BUILT_IN_GROUPS, builtInGroup, builtInGroupIdsForTier } from "../identity/builtin-groups";
 import * as store from "./store";
 import type { GroupRow } from "./store";
-import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX } from "../shared/limits";
+import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX } from "../common/limits";
 
 export function ensureBuiltInGroups(core: Core): void {
   core.tx(() => {

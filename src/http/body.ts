@@ -1,4 +1,4 @@
-import { MAX_CONTENT_BYTES } from "../shared/limits";
+import { MAX_CONTENT_BYTES } from "../common/limits";
 import { AppError, invalid } from "../platform/errors";
 
 export const KB = 1024;

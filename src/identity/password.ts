@@ -1,5 +1,5 @@
 import { invalid } from "../platform/errors";
-import { PASSWORD_MAX, PASSWORD_MIN } from "../shared/limits";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../common/limits";
 
 export { PASSWORD_MAX, PASSWORD_MIN };
 

@@ -1,9 +1,9 @@
 import { permissionRequired } from "../platform/errors";
-import { ALL_RIGHTS, type Right } from "../shared/rights";
+import { ALL_RIGHTS, type Right } from "../common/rights";
 import type { Caller } from "./caller";
 
-// The catalogue of rights is shared with the web UI (src/shared/rights.ts); the decisions stay here.
-export { ALL_RIGHTS, isRight, RIGHT_AREAS, RIGHT_CATALOGUE, RIGHTS, type Right, type RightArea } from "../shared/rights";
+// The catalogue of rights is shared with the web UI (src/common/rights.ts); the decisions stay here.
+export { ALL_RIGHTS, isRight, RIGHT_AREAS, RIGHT_CATALOGUE, RIGHTS, type Right, type RightArea } from "../common/rights";
 
 /**
  * The Owner role's rights that can never be removed: whoever owns the instance can always

@@ -1,4 +1,4 @@
-import { IMPORT_MAX_BYTES, MB } from "../shared/limits";
+import { IMPORT_MAX_BYTES, MB } from "../common/limits";
 
 export { IMPORT_MAX_BYTES };
 export const IMPORT_LIMIT_WHY = `Imported archives may be at most ${IMPORT_MAX_BYTES / MB} MB.`;

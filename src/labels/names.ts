@@ -4,7 +4,7 @@
  * spelling (ß stays ß) and only removes differences of case and encoding.
  */
 import { invalid } from "../platform/errors";
-import { LABEL_NAME_MAX } from "../shared/limits";
+import { LABEL_NAME_MAX } from "../common/limits";
 
 export { LABEL_NAME_MAX };
 

@@ -27,7 +27,7 @@ import { findUserWithRoleById, toAccount, type Account } from "../users/service"
 import { accountColumns, updateAccount } from "../users/store/accounts";
 import { dropSpaceIcon, putSpaceIcon, spaceIconOf } from "./store";
 import { type IncomingUpload, readImage, storeImage } from "./upload";
-import { AVATAR_MAX_BYTES, SPACE_ICON_MAX_BYTES } from "../shared/limits";
+import { AVATAR_MAX_BYTES, SPACE_ICON_MAX_BYTES } from "../common/limits";
 
 export { AVATAR_MAX_BYTES };
 export const ICON_MAX_BYTES = SPACE_ICON_MAX_BYTES;

@@ -4,7 +4,7 @@ import { acceptAll } from "../content/tracked-changes";
 import { checkContentJson, EMPTY_DOCUMENT_JSON } from "../content/validate";
 import { invalid } from "../platform/errors";
 import { singleLine } from "../platform/text";
-import { PAGE_TITLE_MAX, VERSION_COMMENT_MAX } from "../shared/limits";
+import { PAGE_TITLE_MAX, VERSION_COMMENT_MAX } from "../common/limits";
 
 export const TITLE_MAX = PAGE_TITLE_MAX;
 export const COMMENT_MAX = VERSION_COMMENT_MAX;

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { MAX_MARKDOWN_BYTES } from "../content/markdown";
-import { MAX_CONTENT_BYTES } from "../shared/limits";
+import { MAX_CONTENT_BYTES } from "../common/limits";
 import { Id, Int } from "../http/schemas";
 import { SpaceRef } from "../spaces/schemas";
 import { COMMENT_MAX, TITLE_MAX } from "./input";

@@ -21,7 +21,7 @@ import { singleLine } from "../platform/text";
 import { countPendingInvitesOfRole, deleteInvitesOfRole } from "../users/store/invites";
 import { accountsHoldingRole, accountsPerRole, allRoles, countRoles, deleteRole as deleteRoleRow, insertRoles, roleById, updateRole as updateRoleRow } from "../users/store/roles";
 import { insertRoleReview, latestRoleReview, roleNameTaken } from "./store";
-import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX } from "../shared/limits";
+import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX } from "../common/limits";
 
 export { ROLE_NAME_MAX };
 export { ROLE_DESCRIPTION_MAX };

@@ -15,7 +15,7 @@ import { ALERT_STATUS } from "./kinds";
 import { displayNamesOf } from "../users/store/accounts";
 import { alertById, insertAlert, lastAlertResolvedAt, latestAlerts, unresolvedAlert, unresolvedAlertLevels, updateAlert } from "./store/alerts";
 import type { SecurityAlertRow } from "./tables";
-import { ALERT_NOTE_MAX } from "../shared/limits";
+import { ALERT_NOTE_MAX } from "../common/limits";
 
 export { ALERT_NOTE_MAX };
 export const ALERTS_TAKE_MAX = 200;

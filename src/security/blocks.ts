@@ -20,7 +20,7 @@ import { AppError, invalid, notFound } from "../platform/errors";
 import { formatIp, inCidr, parseCidr, parseIp, unmapV4, type Cidr, type IpBytes } from "../platform/ip-ranges";
 import { blockById, blockRanges, blocksWithAuthor, deleteBlock, insertBlock } from "./store/blocks";
 import { securityBlocks, type SecurityBlockRow } from "./tables";
-import { BLOCK_REASON_MAX } from "../shared/limits";
+import { BLOCK_REASON_MAX } from "../common/limits";
 
 /** The narrowest prefixes a block may have: anything wider is almost surely a typo that locks everyone out. */
 export const MIN_PREFIX = { v4: 8, v6: 16 } as const;

@@ -3,7 +3,7 @@ import { Int } from "../http/schemas";
 import { ALERT_NOTE_MAX } from "./alerts";
 import { BLOCK_CIDR_RULE, BLOCK_MAX_HOURS, BLOCK_REASON_MAX } from "./blocks";
 import { KIND_NAMES } from "./kinds";
-import { BLOCK_CIDR_MAX } from "../shared/limits";
+import { BLOCK_CIDR_MAX } from "../common/limits";
 
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);
 

@@ -1,11 +1,11 @@
 /**
- * The settings screen is made from the catalogue (src/shared/settings): every setting sits on
+ * The settings screen is made from the catalogue (src/common/settings): every setting sits on
  * exactly one card, and each field carries its rule's range, length and right, not numbers of
  * its own.
  */
 import { expect, test } from "bun:test";
-import { SETTING_CARDS, settingField } from "../shared/settings/form";
-import { SETTING_KEYS, SETTING_RULES } from "../shared/settings/rules";
+import { SETTING_CARDS, settingField } from "../common/settings/form";
+import { SETTING_KEYS, SETTING_RULES } from "../common/settings/rules";
 
 test("every setting is on exactly one card of the screen", () => {
   const placed = SETTING_CARDS.flatMap((c) => c.keys);

@@ -1,16 +1,16 @@
 /**
  * Each instance setting checked against its rule. The rules (what each may be set to, what it
- * means, which right changes it) are one table, src/shared/settings/rules.ts, that the request
+ * means, which right changes it) are one table, src/common/settings/rules.ts, that the request
  * schema (schemas.ts, with the OpenAPI descriptions), the service's own check (service.ts, for
  * callers other than HTTP) and the web UI's settings screen are all made from.
  */
 import { parseCidr, parseIp } from "../platform/ip-ranges";
 import { invalid } from "../platform/errors";
 import { singleLine } from "../platform/text";
-import { SETTING_DEFAULTS, type SettingKey, type Settings } from "../shared/settings/rules";
-import { SETTING_KEYS, SETTING_RULES, type EntryKind, type SettingRule } from "../shared/settings/rules";
+import { SETTING_DEFAULTS, type SettingKey, type Settings } from "../common/settings/rules";
+import { SETTING_KEYS, SETTING_RULES, type EntryKind, type SettingRule } from "../common/settings/rules";
 
-export { SETTING_KEYS, SETTING_RULES, type EntryKind, type SettingRight, type SettingRule } from "../shared/settings/rules";
+export { SETTING_KEYS, SETTING_RULES, type EntryKind, type SettingRight, type SettingRule } from "../common/settings/rules";
 
 export const SECRET_KEYS = SETTING_KEYS.filter((k) => SETTING_RULES[k].kind === "secret");
 export const isSecret = (key: SettingKey) => SETTING_RULES[key].kind === "secret";

@@ -1,6 +1,6 @@
 import { t, type TSchema } from "elysia";
 import { Int } from "../http/schemas";
-import type { SettingKey } from "../shared/settings/rules";
+import type { SettingKey } from "../common/settings/rules";
 import { SETTING_KEYS, SETTING_RULES, settingDescription } from "./rules";
 
 /**

@@ -7,12 +7,12 @@ import { iso } from "../platform/clock";
 import { AppError, invalid } from "../platform/errors";
 import { parseCidr, type Cidr } from "../platform/ip-ranges";
 import { keptUntilWrite } from "../platform/db/kept-answers";
-import { SETTING_DEFAULTS, type SettingKey, type Settings } from "../shared/settings/rules";
+import { SETTING_DEFAULTS, type SettingKey, type Settings } from "../common/settings/rules";
 import { checkSettings, isSecret, keepsRule, SETTING_KEYS, SETTING_RULES, wideningKeys } from "./rules";
 import { deleteStoredSetting, storedSettings, upsertSetting } from "./store";
 import { settings } from "./tables";
 
-export { SETTING_DEFAULTS, type SettingKey, type Settings } from "../shared/settings/rules";
+export { SETTING_DEFAULTS, type SettingKey, type Settings } from "../common/settings/rules";
 
 // Read on every request (trusted proxies, the anonymous rate limit), so kept until the settings
 // change: a write here, a rolled-back one, or one by another process (cairn commands beside a

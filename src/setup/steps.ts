@@ -8,7 +8,7 @@ import type { UserCaller } from "../identity/caller";
 import { getSettings } from "../settings/service";
 import { isSettingStored } from "../settings/store";
 import { firstLiveSpace } from "./store";
-import { SETTING_DEFAULTS } from "../shared/settings/rules";
+import { SETTING_DEFAULTS } from "../common/settings/rules";
 import { readPolicy } from "../backups/policy";
 import { nextScheduledRun } from "../backups/schedule";
 

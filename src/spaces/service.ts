@@ -10,7 +10,7 @@ import { invalid } from "../platform/errors";
 import { multiLine, singleLine } from "../platform/text";
 import { spaceRowById, spaceRowByKey, spaceRowsWhere, updateSpaceRow } from "./store";
 import { spaces, type SpaceRow } from "./tables";
-import { SPACE_DESCRIPTION_MAX, SPACE_KEY_MAX, SPACE_NAME_MAX } from "../shared/limits";
+import { SPACE_DESCRIPTION_MAX, SPACE_KEY_MAX, SPACE_NAME_MAX } from "../common/limits";
 
 export const KEY_MAX = SPACE_KEY_MAX;
 export const SPACE_KEY_RULE = `2 to ${KEY_MAX} letters and digits, starting with a letter`;

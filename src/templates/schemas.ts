@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { MAX_CONTENT_BYTES } from "../shared/limits";
+import { MAX_CONTENT_BYTES } from "../common/limits";
 import { Id } from "../http/schemas";
 import { SpaceRef } from "../spaces/schemas";
 import { DESCRIPTION_MAX, NAME_MAX } from "./service";

@@ -15,7 +15,7 @@ import { multiLine, singleLine } from "../platform/text";
 import { findSpaceById, findSpaceByIdOrKey } from "../spaces/service";
 import { deleteTemplateRow, insertTemplate, templateById, templatesFor, updateTemplateRow } from "./store";
 import type { TemplateRow } from "./tables";
-import { TEMPLATE_DESCRIPTION_MAX, TEMPLATE_NAME_MAX } from "../shared/limits";
+import { TEMPLATE_DESCRIPTION_MAX, TEMPLATE_NAME_MAX } from "../common/limits";
 
 export const NAME_MAX = TEMPLATE_NAME_MAX;
 export const DESCRIPTION_MAX = TEMPLATE_DESCRIPTION_MAX;

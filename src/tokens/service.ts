@@ -13,7 +13,7 @@ import { roles, users } from "../users/tables";
 import { insertToken, liveTokensOf, oldestTokenMadeSince, revokeOwnToken, tokensMadeSince, tokenWithOwner, type TokenRow } from "./store/tokens";
 import { apiTokens } from "./tables";
 import { usageTracker } from "./usage";
-import { TOKEN_NAME_MAX } from "../shared/limits";
+import { TOKEN_NAME_MAX } from "../common/limits";
 
 /** The longest a token may be made to last; left out or null, it never expires. */
 export const TOKEN_MAX_DAYS = 3650;

@@ -8,7 +8,7 @@ import { checkInviteGrants, checkInviteRole, grantsOfInvites, storeInviteGrants,
 import { deleteUnusedInvite, insertInvite, inviteByTokenHash, inviteRoleAndInviter, markInviteUsed, pendingInvitesWithRole, type InviteRow } from "./store/invites";
 
 export { markInviteUsedBy } from "./store/invites";
-import { INVITE_MESSAGE_MAX } from "../shared/limits";
+import { INVITE_MESSAGE_MAX } from "../common/limits";
 
 export const INVITE_DEFAULT_DAYS = 7;
 export const INVITE_MAX_DAYS = 90;

@@ -14,7 +14,7 @@ import { applyInviteGrants } from "./invite-access";
 import { forgetSetupCode, requireSetupCode } from "./setup-code";
 import { accountIdByEmail, activeDirectory, anyAccount, countAccounts, findUserWithRoleById, insertAccount, updateAccount, accountColumns } from "./store/accounts";
 import { insertRoles } from "./store/roles";
-import { DISPLAY_NAME_MAX } from "../shared/limits";
+import { DISPLAY_NAME_MAX } from "../common/limits";
 
 export { findUserWithRoleByEmail, findUserWithRoleById, USER_STATUS } from "./store/accounts";
 

@@ -28,7 +28,7 @@ import { placePages } from "./tree";
 import { attr, byId, find, findAll, hasClass, htmlBudget, HtmlOverBudget, parseHtml, textContent, type HtmlBudget, type HtmlElement } from "./dom";
 import { CONFLUENCE_PAGE_MAX_BYTES, CONFLUENCE_PAGE_MAX_NODES, confluencePageTimeBudget } from "../limits";
 import { MAX_NODES } from "../../content/structure";
-import { MAX_CONTENT_BYTES } from "../../shared/limits";
+import { MAX_CONTENT_BYTES } from "../../common/limits";
 
 interface PageMeta {
   ref: string;

@@ -12,7 +12,7 @@ import { FormError } from "../../ui/Field";
 import { Card } from "../../ui/SectionsFrame";
 import { IMAGE_ACCEPT, useImageSlot } from "./upload-image";
 import "./avatar-card.css";
-import { AVATAR_MAX_BYTES, MB } from "../../../shared/limits";
+import { AVATAR_MAX_BYTES, MB } from "../../../common/limits";
 
 const MAX_MB = AVATAR_MAX_BYTES / MB;
 

@@ -6,7 +6,7 @@ import { Button } from "../../ui/Button";
 import { FormError, TextField } from "../../ui/Field";
 import { Card } from "../../ui/SectionsFrame";
 import { useDisplayNameMutation, usePasswordMutation } from "./queries";
-import { DISPLAY_NAME_MAX, PASSWORD_MIN } from "../../../shared/limits";
+import { DISPLAY_NAME_MAX, PASSWORD_MIN } from "../../../common/limits";
 
 export function ProfileSection({ me }: { me: Me }) {
   const [name, setName] = useState(me.displayName);

@@ -12,7 +12,7 @@ import { Card } from "../../ui/SectionsFrame";
 import { copyText } from "../../lib/clipboard";
 import { useAction } from "../../lib/mutation";
 import { useCreateTokenMutation, useRevokeTokenMutation, useTokens, type Token } from "./queries";
-import { TOKEN_NAME_MAX } from "../../../shared/limits";
+import { TOKEN_NAME_MAX } from "../../../common/limits";
 
 const EXPIRIES = [
   ["30", "In 30 days"],

@@ -6,7 +6,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { upload } from "../../api/upload";
 import { useAction } from "../../lib/mutation";
-import { MB } from "../../../shared/limits";
+import { MB } from "../../../common/limits";
 
 export const putImage = <T,>(path: string, file: File): Promise<T> => upload<T>({ method: "PUT", url: path, file });
 

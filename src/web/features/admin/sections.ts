@@ -4,12 +4,12 @@
  * A section module's default export is the section component (no props).
  */
 import { createElement, type ComponentType } from "react";
-import type { Right } from "../../../shared/rights";
+import type { Right } from "../../../common/rights";
 
 export interface AdminSection {
   id: string;
   label: string;
-  /** The instance right that shows the section (src/shared/rights.ts). */
+  /** The instance right that shows the section (src/common/rights.ts). */
   right: Right;
   load: () => Promise<{ default: ComponentType }>;
 }

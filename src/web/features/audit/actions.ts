@@ -1,9 +1,9 @@
 /**
  * The actions the audit log records, by kind, for the screen's "What" picker: every name of the
- * server's event catalogue (src/shared/events.ts), grouped by the word before the dot, the kinds
+ * server's event catalogue (src/common/events.ts), grouped by the word before the dot, the kinds
  * in the order the picker shows them. src/audit/filters.test.ts fails when one is left out.
  */
-import { EVENT_TYPES, type EventType } from "../../../shared/events";
+import { EVENT_TYPES, type EventType } from "../../../common/events";
 
 const KINDS = ["page", "label", "comment", "space", "user", "session", "token", "invite", "group", "settings", "role", "setup", "webhook", "attachment", "branding", "security", "backup"] as const;
 

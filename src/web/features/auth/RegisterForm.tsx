@@ -6,7 +6,7 @@ import { refreshSession } from "../../app/session";
 import { Button } from "../../ui/Button";
 import { FormError, TextField } from "../../ui/Field";
 import { useAuthForm } from "../../lib/useAuthForm";
-import { PASSWORD_MIN } from "../../../shared/limits";
+import { PASSWORD_MIN } from "../../../common/limits";
 
 /**
  * Name, e-mail and password; POST /api/auth/register (with an invite when there is one; the

@@ -6,7 +6,7 @@ import { Button } from "../../ui/Button";
 import { FormError, TextField } from "../../ui/Field";
 import { AuthLayout } from "./AuthLayout";
 import { useAuthForm } from "../../lib/useAuthForm";
-import { PASSWORD_MIN } from "../../../shared/limits";
+import { PASSWORD_MIN } from "../../../common/limits";
 
 /**
  * /reset-password?token=…: a one-time link an administrator made. The new password is set

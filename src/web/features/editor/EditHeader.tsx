@@ -10,7 +10,7 @@ import type { Page } from "../../api/types";
 import { Button } from "../../ui/Button";
 import { EmojiPicker } from "./EmojiPicker";
 import { LabelsEditor } from "./LabelsEditor";
-import { VERSION_COMMENT_MAX } from "../../../shared/limits";
+import { VERSION_COMMENT_MAX } from "../../../common/limits";
 
 export interface EditHeaderProps {
   page: Page;

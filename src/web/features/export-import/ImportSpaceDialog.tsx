@@ -21,7 +21,7 @@ import { phaseText } from "./follow";
 import { importSpace, keyFromFilename, nameFromFilename, type ImportAnswer, type ImportStage } from "./import-upload";
 import { peekZip } from "./zip-peek";
 import "./export-import.css";
-import { IMPORT_MAX_BYTES, SPACE_KEY_MAX, SPACE_NAME_MAX, megabytes } from "../../../shared/limits";
+import { IMPORT_MAX_BYTES, SPACE_KEY_MAX, SPACE_NAME_MAX, megabytes } from "../../../common/limits";
 
 export { IMPORT_MAX_BYTES };
 

@@ -13,7 +13,7 @@ import { FormError } from "../../ui/Field";
 import { Download, Upload } from "../../ui/icons";
 import { toast } from "../../ui/toast";
 import { panelKeys, useAttachments, useDeleteAttachmentMutation, useUsers, type Attachment } from "./queries";
-import { ATTACHMENT_MAX_BYTES, megabytes } from "../../../shared/limits";
+import { ATTACHMENT_MAX_BYTES, megabytes } from "../../../common/limits";
 
 export const MAX_UPLOAD_BYTES = ATTACHMENT_MAX_BYTES;
 

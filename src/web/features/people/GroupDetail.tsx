@@ -8,7 +8,7 @@ import { FormError, TextField } from "../../ui/Field";
 import { errorText, useAction } from "../../lib/mutation";
 import type { Group } from "./queries";
 import { useDirectory, useGroupChangeMutation, useMembers, type GroupChange } from "./queries";
-import { GROUP_NAME_MAX } from "../../../shared/limits";
+import { GROUP_NAME_MAX } from "../../../common/limits";
 
 export function GroupDetail({ group, canManage, onDeleted }: { group: Group; canManage: boolean; onDeleted(): void }) {
   const members = useMembers(group.id);

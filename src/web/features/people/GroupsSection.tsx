@@ -12,7 +12,7 @@ import { Card } from "../../ui/SectionsFrame";
 import { GroupDetail } from "./GroupDetail";
 import { errorText, useAction } from "../../lib/mutation";
 import { useCreateGroupMutation, useGroups } from "./queries";
-import { GROUP_NAME_MAX } from "../../../shared/limits";
+import { GROUP_NAME_MAX } from "../../../common/limits";
 
 
 export function GroupsSection({ canManage }: { canManage: boolean }) {

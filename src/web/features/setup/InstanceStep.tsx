@@ -8,7 +8,7 @@ import { TextField } from "../../ui/Field";
 import { useAuthForm } from "../../lib/useAuthForm";
 import { saveSettings, useSettings, type LooseSettings } from "./queries";
 import { StepForm, useWizard } from "./wizard";
-import { settingField } from "../../../shared/settings/form";
+import { settingField } from "../../../common/settings/form";
 
 const INSTANCE_NAME_MAX = settingField("instanceName").maxLength;
 

@@ -16,7 +16,7 @@ import { useAction } from "../../lib/mutation";
 import { problemText, useArchiveMutation, useExportsMutation, usePublicReadingMutation, useSpaceMutation } from "./queries";
 import { useReauth } from "../../lib/reauth";
 import { Switch } from "./Switch";
-import { SPACE_NAME_MAX } from "../../../shared/limits";
+import { SPACE_NAME_MAX } from "../../../common/limits";
 
 const TREE_STYLES = [
   { value: 0, label: "Plain", hint: "Titles only" },

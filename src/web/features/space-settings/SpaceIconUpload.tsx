@@ -9,7 +9,7 @@ import { Button } from "../../ui/Button";
 import { FormError } from "../../ui/Field";
 import { IMAGE_ACCEPT, useImageSlot } from "../account/upload-image";
 import { problemText, spaceChanged } from "./queries";
-import { MB, SPACE_ICON_MAX_BYTES } from "../../../shared/limits";
+import { MB, SPACE_ICON_MAX_BYTES } from "../../../common/limits";
 
 const MAX_MB = SPACE_ICON_MAX_BYTES / MB;
 

@@ -20,7 +20,7 @@ import { LayoutTemplate, Plus } from "../../ui/icons";
 import { useAction } from "../../lib/mutation";
 import { useTree } from "../tree/queries";
 import { problemText, useDeleteTemplateMutation, useSaveTemplateMutation } from "./queries";
-import { TEMPLATE_NAME_MAX } from "../../../shared/limits";
+import { TEMPLATE_NAME_MAX } from "../../../common/limits";
 
 type Editing = { template: Template | null };
 

@@ -17,7 +17,7 @@ import { useReauth } from "../../../lib/reauth";
 import { backupTime, countsText, formatBytes, KIND_LABEL, plural } from "./format";
 import { JobProgress } from "./JobProgress";
 import { refreshBackups, removeBackup, useRunBackupMutation, type Backup, type BackupList, type Job } from "./queries";
-import { ARCHIVE_FLOOR_BYTES, megabytes } from "../../../../shared/limits";
+import { ARCHIVE_FLOOR_BYTES, megabytes } from "../../../../common/limits";
 
 const REMOVED: Record<string, string> = { retention: "Removed by the retention policy", by_hand: "Removed by hand", discarded: "Removed as a restore's kept copy" };
 

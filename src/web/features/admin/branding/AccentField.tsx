@@ -7,7 +7,7 @@ import { useId } from "react";
 import { Button } from "../../../ui/Button";
 import { CircleCheck, TriangleAlert } from "../../../ui/icons";
 import type { Verdict } from "./queries";
-import { HEX_COLOUR_LENGTH } from "../../../../shared/limits";
+import { HEX_COLOUR_LENGTH } from "../../../../common/limits";
 
 const HEX = /^#[0-9a-f]{6}$/i;
 

@@ -20,7 +20,7 @@ import { changeOf, draftOf, type Draft } from "./draft";
 import { ImageSlot } from "./ImageSlot";
 import { resetBranding, saveBranding, useAccentPreview, useBranding, type Branding } from "./queries";
 import "./branding.css";
-import { ACCENT_NAME_MAX, BRAND_NAME_MAX } from "../../../../shared/limits";
+import { ACCENT_NAME_MAX, BRAND_NAME_MAX } from "../../../../common/limits";
 
 export default function BrandingSection() {
   const branding = useBranding();

@@ -9,7 +9,7 @@ import { toast } from "../../../ui/toast";
 import { Button } from "../../../ui/Button";
 import { Trash2, Upload } from "../../../ui/icons";
 import { removeImage, uploadImage, type Branding, type Slot } from "./queries";
-import { BRANDING_FILE_MAX_BYTES, megabytes } from "../../../../shared/limits";
+import { BRANDING_FILE_MAX_BYTES, megabytes } from "../../../../common/limits";
 
 const ABOUT: Record<Slot, { title: string; hint: string; tile: "light" | "dark" }> = {
   logo: { title: "Logo", hint: `Shown in the top bar and on the sign-in screen. A wide image about 3:1 works best; at most ${megabytes(BRANDING_FILE_MAX_BYTES)}.`, tile: "light" },

@@ -10,7 +10,7 @@ import { keys } from "../../../api/keys";
 import { queryClient } from "../../../api/query-client";
 import type { AnswerOf, BodyOf } from "../../../api/types";
 import { upload } from "../../../api/upload";
-import { BRANDING_FILE_MAX_BYTES, megabytes } from "../../../../shared/limits";
+import { BRANDING_FILE_MAX_BYTES, megabytes } from "../../../../common/limits";
 
 export type Branding = AnswerOf<"/api/admin/branding", "get">;
 export type BrandingChange = BodyOf<"/api/admin/branding", "put">;

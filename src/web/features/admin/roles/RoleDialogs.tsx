@@ -9,7 +9,7 @@ import { useAction } from "../../../lib/mutation";
 import { useAuthForm } from "../../../lib/useAuthForm";
 import { useReauth } from "../../../lib/reauth";
 import { plural, refreshRoles, TIER_NAMES, useCreateRoleMutation, useRenameRoleMutation, type Role } from "./queries";
-import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX } from "../../../../shared/limits";
+import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX } from "../../../../common/limits";
 
 export type RoleAction = { kind: "create" } | { kind: "rename"; role: Role } | { kind: "delete"; role: Role } | { kind: "reset"; role: Role };
 

@@ -8,7 +8,7 @@ import { Card } from "../../../ui/SectionsFrame";
 import { useAction } from "../../../lib/mutation";
 import { plural, Severity, When } from "./parts";
 import { STATUS_LABEL, useAlerts, useMoveAlertMutation, type SecurityAlert } from "./queries";
-import { ALERT_NOTE_MAX } from "../../../../shared/limits";
+import { ALERT_NOTE_MAX } from "../../../../common/limits";
 
 type Show = "unresolved" | "0" | "1" | "2" | "all";
 

@@ -10,7 +10,7 @@ import { Card } from "../../../ui/SectionsFrame";
 import { useAction } from "../../../lib/mutation";
 import { When } from "./parts";
 import { useAddBlockMutation, useBlocks, useRemoveBlockMutation, type Block } from "./queries";
-import { BLOCK_CIDR_MAX, BLOCK_REASON_MAX } from "../../../../shared/limits";
+import { BLOCK_CIDR_MAX, BLOCK_REASON_MAX } from "../../../../common/limits";
 
 const EXPIRY = [
   { hours: 0, label: "Until removed" },

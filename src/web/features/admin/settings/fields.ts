@@ -1,10 +1,10 @@
 /**
  * The settings screen's cards and fields, made from the server's settings catalogue
- * (src/shared/settings: each setting's rule, label and help, and the cards that group them), so
+ * (src/common/settings: each setting's rule, label and help, and the cards that group them), so
  * the screen re-types no range, length or right. A value the rule refuses still comes back as a
  * 400 naming the field and is shown under it.
  */
-import { SETTING_CARDS, settingField, type SettingField } from "../../../../shared/settings/form";
+import { SETTING_CARDS, settingField, type SettingField } from "../../../../common/settings/form";
 
 export type FieldDef = SettingField;
 

@@ -2,7 +2,7 @@
  * The limits people meet in forms: how long a name may be, how large a file. The server's
  * services enforce them (each domain names its own from here) and the web UI shows the same
  * numbers (`maxLength`, "at most 25 MB", checks before an upload), so a limit is written once.
- * Imports nothing: src/web imports it too (.dependency-cruiser.cjs, "shared-imports-nothing").
+ * Imports nothing: src/web imports it too (.dependency-cruiser.cjs, "common-imports-nothing").
  */
 export const KB = 1024;
 export const MB = 1024 * KB;
