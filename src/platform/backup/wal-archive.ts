@@ -31,7 +31,7 @@ import type { Database } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { WalArchive, WalPosition } from "./types";
-import { frameOffset, frameSize, parseWalHeader, restartsBetween, saltHex, scanFrames, WAL_HEADER_SIZE, type Checksum, type WalHeader } from "./wal-format";
+import { parseWalHeader, restartsBetween, saltHex, WAL_HEADER_SIZE, type Checksum, type WalHeader } from "./wal-format";
 import { closeSegmentInBackground, listSegments, sealSegment, SegmentWriter, writeJsonDurably } from "./wal-segments";
 import { CheckpointSchedule } from "./wal-checkpoints";
 import { WalFile } from "./wal-file";
@@ -259,45 +259,17 @@ class Archive implements WalArchive {
   /** Archives the committed frames after our last one (in the current epoch's header). */
   private readFrames(size: number): void {
     const hdr = this.hdr!;
-    const fsize = frameSize(hdr.pageSize);
-    const from = frameOffset(hdr.pageSize, this.frame + 1);
-    const whole = Math.floor((size - from) / fsize);
-    if (whole <= 0) return;
-    // The file often goes on past the log's end (an older epoch's frames): read a few frames, and
-    // more only while the chain goes on, so a commit costs a small read, not the file's tail.
-    // Each read goes on from where the last one stopped (frames are read and checked once).
-    const chunks: Uint8Array[] = [];
-    const commits: Array<{ index: number; dbSize: number }> = [];
-    let scanned = 0;
-    let committed = 0;
-    let checksum = this.checksum;
-    let chain = this.checksum;
-    for (let n = Math.min(whole, Math.max(8, this.lastRun)); n > 0; n = Math.min(whole - scanned, n * 4)) {
-      const chunk = this.wal.readAt(from + scanned * fsize, n * fsize);
-      const run = scanFrames(chunk, hdr, chain);
-      for (const c of run.commits) commits.push({ index: scanned + c.index, dbSize: c.dbSize });
-      if (run.frames > 0) (committed = scanned + run.frames), (checksum = run.checksum);
-      chunks.push(chunk);
-      scanned += run.valid;
-      chain = run.chain;
-      if (run.valid < n) break;
-    }
-    if (committed === 0) return;
+    const run = this.wal.readCommitted(hdr, this.frame + 1, size, this.checksum, this.lastRun);
+    if (!run) return;
     // The next commit is likely about as long: read that much at once.
-    this.lastRun = Math.min(committed + 4, 256);
-    // The committed frames, chunk by chunk (no copy into one buffer).
-    const parts: Uint8Array[] = [];
-    for (let i = 0, first = 0; i < chunks.length && first < committed; first += chunks[i].byteLength / fsize, i++) {
-      parts.push(chunks[i].subarray(0, Math.min(chunks[i].byteLength, (committed - first) * fsize)));
-    }
-    const run = { frames: committed, commits, checksum };
+    this.lastRun = Math.min(run.frames + 4, 256);
     const at = this.now();
     if (!this.seg || this.seg.header.epoch !== this.epoch) {
       this.seg?.close();
       const { salt1, salt2, pageSize, bigEndian } = hdr;
       this.seg = new SegmentWriter(this.genDir, { epoch: this.epoch, salt: saltHex(hdr), salt1, salt2, pageSize, bigEndian, first: this.frame + 1, start: this.checksum });
     }
-    this.seg.append(parts, run.commits.map((c) => ({ frame: this.frame + c.index, at, dbSize: c.dbSize })));
+    this.seg.append(run.parts, run.commits.map((c) => ({ frame: this.frame + c.index, at, dbSize: c.dbSize })));
     Object.assign(this, { frame: this.frame + run.frames, checksum: run.checksum, committedAt: at });
     // Not under our write lock (and not what the log held at start): another process's commits.
     this.checkpoints.noteFrames(run.frames, !this.locked && this.started);
