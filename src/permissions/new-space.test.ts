@@ -23,7 +23,7 @@ async function grantsOf(as: Who, key: string) {
 }
 
 /** A space made straight through createSpaceRow with `grants`, as `creatorId`. */
-function made(key: string, creatorId: string, grants: NewSpaceGrants) {
+function made(key: string, creatorId: string, grants: NewSpaceGrants | null) {
   const now = iso(env.core.clock.now());
   env.core.tx(() => createSpaceRow(env.core, { id: newId(), key, name: key, description: "", createdById: creatorId, createdAt: now, updatedAt: now }, grants));
 }
@@ -55,7 +55,7 @@ describe("one create-a-space", () => {
     const { owner } = await ownerAndMember(env);
     made("TAKEN", owner.id, OPEN_TO_EVERYONE);
     expect(() => made("TAKEN", owner.id, CREATOR_ONLY)).toThrow(/already used/);
-    made("LATER", owner.id, null as unknown as NewSpaceGrants);
+    made("LATER", owner.id, null);
     const later = findSpaceByKey(env.core, "LATER")!;
     // No grant yet: not even its creator reaches it.
     expect((await call(env, "GET", "/api/spaces/LATER/permissions", { as: owner })).status).toBe(404);

@@ -113,8 +113,8 @@ describe("about", () => {
     await page.getByText("Not set up").waitFor();
     // The background work: the server's scheduler lists the jobs worker among its tasks.
     const background = page.getByRole("region", { name: "Background tasks" });
-    await background.getByRole("cell", { name: "jobs", exact: true }).waitFor();
-    await background.getByRole("cell", { name: "webhooks.retries", exact: true }).waitFor();
+    await background.getByRole("row", { name: /Run queued jobs\s*jobs/ }).waitFor();
+    await background.getByRole("row", { name: /Send and retry webhook deliveries\s*webhooks.retries/ }).waitFor();
     // The packages the binary carries, found by name.
     await page.getByPlaceholder("Find a package").fill("jsquash/webp");
     await page.getByRole("cell", { name: "@jsquash/webp" }).waitFor();

@@ -13,6 +13,7 @@ import { FormError } from "../../../ui/Field";
 import { Card } from "../../../ui/SectionsFrame";
 import { useCheckForUpdatesMutation, useAbout, useNotices, type About, type UpdateCheck } from "./queries";
 import { TailscaleCard } from "./TailscaleCard";
+import { taskWords } from "./background-words";
 import "./about.css";
 
 export default function AboutSection() {
@@ -105,11 +106,14 @@ function BackgroundCard({ about }: { about: About }) {
           <tbody>
             {about.background.map((t) => (
               <tr key={t.name}>
-                <td className="nowrap">{t.name}</td>
-                <td>{t.running ? `${t.when} (running)` : t.when}</td>
-                <td className="nowrap">{at(t.lastRunAt, "Not yet")}</td>
-                <td className="nowrap">{at(t.nextRunAt, "—")}</td>
-                <td>{t.lastError ? <span title={fullDate(t.lastError.at)}>{t.lastError.message}</span> : "None"}</td>
+                <td>
+                  <span className="about-task">{taskWords(t.name) ?? t.name}</span>
+                  {taskWords(t.name) ? <code className="about-task-id">{t.name}</code> : null}
+                </td>
+                <td data-label="When">{t.running ? `${t.when} (running)` : t.when}</td>
+                <td data-label="Last run" className="nowrap">{at(t.lastRunAt, "Not yet")}</td>
+                <td data-label="Next run" className="nowrap">{at(t.nextRunAt, "—")}</td>
+                <td data-label="Last error">{t.lastError ? <span title={fullDate(t.lastError.at)}>{t.lastError.message}</span> : "None"}</td>
               </tr>
             ))}
           </tbody>
