@@ -13,7 +13,18 @@ import { build } from "../../scripts/build";
 export const ROOT = join(import.meta.dir, "..", "..");
 export const SCREENSHOTS = join(ROOT, ".bench", "screenshots");
 export const PASSWORD = "correct horse battery staple";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+// --host-resolver-rules: no host but the loopback server resolves, so a request to any other
+// host fails in the browser (visit() records it).
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+];
 
 let binary: Promise<string> | null = null;
 /**
@@ -148,11 +159,12 @@ export async function visit(cairn: RunningCairn, opts: ContextOptions = {}): Pro
   const origin = new URL(cairn.url).origin;
   const foreign: string[] = [];
   const errors: string[] = [];
-  await context.route("**/*", (route) => {
-    const url = route.request().url();
-    if (url.startsWith(origin) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
-    foreign.push(url);
-    return route.abort("blockedbyclient");
+  // Refused by the browser itself (CHROMIUM_ARGS' host rules: no other name resolves) and
+  // recorded here. Not context.route: intercepting every request sends each through the test
+  // process and back, a cost paid by every asset of every page load of the suite.
+  context.on("request", (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin) && !url.startsWith("data:") && !url.startsWith("blob:")) foreign.push(url);
   });
   const page = await context.newPage();
   page.on("pageerror", (e) => errors.push(e.message));
@@ -199,7 +211,8 @@ export interface AxeViolation {
  * and critical violations.
  */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
+  // Once per document: axe-core is half a megabyte to evaluate.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(async () => {
     const axe = (window as any).axe;
     const r = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
@@ -214,6 +227,34 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const width = page.viewportSize()?.width ?? 0;
   const dark = await page.evaluate(() => document.documentElement.getAttribute("data-theme") === "dark" || (!document.documentElement.getAttribute("data-theme") && matchMedia("(prefers-color-scheme: dark)").matches));
   await page.screenshot({ path: join(SCREENSHOTS, `${name}-${dark ? "dark" : "light"}-${width}.png`), animations: "disabled", fullPage: false });
+}
+
+/**
+ * The screen as it is now, in each of the four looks in turn, without loading it again: the
+ * viewport and the colour scheme change in place (the layout is CSS, and the app follows the
+ * system's colour scheme as it changes, web/lib/theme.ts), a screenshot of each look goes to
+ * `<name>-<theme>-<width>.png`, and axe runs in each. Answers the looks that have serious
+ * violations, by look (`{}` when none): `expect(await checkLooks(page, "x")).toEqual({})`.
+ * `ready` runs after each change of look, before the screenshot (e.g. wait for a re-layout).
+ * The page is left in the look it had.
+ */
+export async function checkLooks(page: Page, name: string, ready?: () => Promise<void>): Promise<Record<string, AxeViolation[]>> {
+  const before = page.viewportSize() ?? { width: 1280, height: 900 };
+  const beforeDark = await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches);
+  const found: Record<string, AxeViolation[]> = {};
+  for (const look of LOOKS) {
+    await page.setViewportSize({ width: look.width, height: before.height });
+    await page.emulateMedia({ colorScheme: look.theme });
+    // Two frames: the resize's layout, then the paint in the new scheme.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    if (ready) await ready();
+    await screenshot(page, name);
+    const violations = await axeViolations(page);
+    if (violations.length) found[`${look.theme} ${look.width}`] = violations;
+  }
+  await page.setViewportSize(before);
+  await page.emulateMedia({ colorScheme: beforeDark ? "dark" : "light" });
+  return found;
 }
 
 /** The four looks every screen is checked in. */
