@@ -11,6 +11,7 @@ import { writeEmptyDatabase } from "./platform/db/empty-image";
 import { sqliteChangeStamp, type ChangeStamp } from "./platform/db/change-stamp";
 import { checkpointWal, letSqliteCheckpoint, openSqlite, toDrizzle, type Db } from "./platform/db/open";
 import { createTransactions, type Transactions, type TxOptions } from "./platform/db/transactions";
+import { attachDriver } from "./platform/db/driver";
 import { createJobs, type Jobs } from "./platform/jobs/runner";
 import { createLogger, type Logger } from "./platform/log";
 import type { WalArchive } from "./platform/backup/types";
@@ -161,6 +162,7 @@ export function assembleCore(parts: CoreParts): Core {
   const scheduler = (parts.scheduler ?? createScheduler(parts)) as InstanceScheduler;
   scheduler.runs = createRuns(scheduler, parts);
   const maintenance = createMaintenance();
+  const db = toDrizzle(sqlite);
   const transactions = createTransactions(sqlite, {
     grouped: parts.groupCommits,
     beforeCommit: commitHooks,
@@ -171,7 +173,7 @@ export function assembleCore(parts: CoreParts): Core {
     config: parts.config,
     data: parts.data,
     sqlite,
-    db: toDrizzle(sqlite),
+    db,
     clock: parts.clock,
     log,
     version: VERSION,
@@ -215,6 +217,8 @@ export function assembleCore(parts: CoreParts): Core {
     jobs: null as unknown as Jobs,
     scheduler,
   };
+  // Stores converted to driverOf read it here (platform/db/driver.ts); the same two objects.
+  attachDriver(core, { sqlite, db });
   // The worker takes no job in maintenance (a restore is replacing the rows it would claim).
   core.jobs = scheduler.jobs = createJobs(Object.assign(Object.create(core) as Core, { paused: () => maintenance.active() }));
   // The first closer, so the last to run: the background work stops in its own order

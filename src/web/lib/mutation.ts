@@ -7,7 +7,7 @@
  * a toast when there is no form to show it in.
  */
 import { useMutation, type UseMutationResult } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { ApiError } from "../api/client";
 import { toast } from "../ui/toast";
 
@@ -22,6 +22,17 @@ export interface ActionWords<TData, TVars> {
   quiet?: (err: unknown) => boolean;
   /** A failure is a toast rather than words beside the form. */
   toastFailure?: boolean;
+  /**
+   * What the screen does itself with a failure before its words are shown (opens the conflict
+   * view, selects the refused link in the document); `true` when that is its whole answer, so no
+   * words are shown.
+   */
+  onFailure?: (err: unknown, vars: TVars) => boolean | void;
+  /**
+   * A second run while one is running is ignored (answers false): a save reached by a key as
+   * well as a button must not go out twice, the second meeting the first as a conflict.
+   */
+  single?: boolean;
   /** What to do once it is done, before the toast (close a dialog, empty the fields). */
   done?: (answer: TData, vars: TVars) => void;
 }
@@ -35,14 +46,19 @@ export function errorText(err: unknown): string {
 
 export function useAction<TData, TVars, TContext>(mutation: UseMutationResult<TData, Error, TVars, TContext>, words: ActionWords<TData, TVars> = {}) {
   const [failed, setFailed] = useState<{ problem: ApiError | null; field: string | undefined; text: string; vars?: TVars } | null>(null);
+  // Set at once, where the mutation's own pending state reaches the screen a render later.
+  const running = useRef(false);
   /** Runs the write; answers whether it was done (its failure is already shown). */
   const run = async (vars: TVars): Promise<boolean> => {
+    if (words.single && running.current) return false;
+    running.current = true;
     setFailed(null);
     let answer: TData;
     try {
       answer = await mutation.mutateAsync(vars);
     } catch (err) {
-      if (words.quiet?.(err)) return false;
+      running.current = false;
+      if (words.quiet?.(err) || words.onFailure?.(err, vars) === true) return false;
       const text = words.failure ? words.failure(err, vars) : errorText(err);
       if (words.toastFailure) toast.error(text);
       else {
@@ -51,6 +67,7 @@ export function useAction<TData, TVars, TContext>(mutation: UseMutationResult<TD
       }
       return false;
     }
+    running.current = false;
     words.done?.(answer, vars);
     const said = typeof words.success === "function" ? words.success(answer, vars) : words.success;
     if (said) toast.success(said);

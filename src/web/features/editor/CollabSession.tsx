@@ -10,29 +10,28 @@
 import { useEditor } from "@tiptap/react";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useLocation } from "wouter";
-import { api, ApiError, data } from "../../api/client";
+import { ApiError, type DocJson } from "../../api/client";
 import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
-import type { BodyOf, Page, Space, UnpublishedAuthor } from "../../api/types";
+import type { Page, Space, UnpublishedAuthor } from "../../api/types";
+import { errorText, useAction } from "../../lib/mutation";
 import { peopleList } from "../../lib/people";
 import { pagePath } from "../../lib/slug";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog, Dialog, DialogActions } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
-import { pageChanged } from "../page/queries";
 import type { CollabRoom } from "./collab-provider";
 import { CollabNotice, CollabStatus } from "./CollabStatus";
 import { EditHeader } from "./EditHeader";
 import { EditorSurface, primaryKeyHandler } from "./EditorSurface";
 import { editorExtensions } from "./extensions";
 import { ChangePopover, TrackedChangesBar, usePendingChanges } from "./TrackedChangesBar";
-import { CloseDialog, discardMine, fetchUnpublished, WhoseChangesDialog } from "./PublishDialogs";
+import { CloseDialog, WhoseChangesDialog } from "./PublishDialogs";
+import { fetchUnpublished, useDiscardMineMutation, usePublishRoomMutation, type PageBody } from "./queries";
 import { refusedLinkOf, selectRefusedLink } from "./refused-link";
 import { caretAtFirstChange, takeReviewRequest } from "./review";
 import { settle } from "./tracked";
 import { useUploads } from "./useUploads";
-
-type Body = BodyOf<"/api/pages/{id}", "put">;
 
 export function CollabSession({ page, space, room }: { page: Page; space: Space; room: CollabRoom }) {
   const [, navigate] = useLocation();
@@ -41,12 +40,9 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
   // Only a title this person changed is sent: another's renaming must not be undone by Update.
   const [titleTouched, setTitleTouched] = useState(false);
   const [comment, setComment] = useState("");
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
   const [asking, setAsking] = useState<"leave" | "publish" | "close" | "whose" | null>(null);
   // Who has unpublished changes in the room, as last asked (Close and Update show them).
   const [authors, setAuthors] = useState<UnpublishedAuthor[]>([]);
-  const [closing, setClosing] = useState<{ busy: "publish" | "discard" | null; error: string | null }>({ busy: null, error: null });
   const fileInput = useRef<HTMLInputElement>(null);
   const primaryRef = useRef<() => void>(() => {});
   const uploads = useUploads(page.id);
@@ -100,70 +96,36 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
   }, [state.pending]);
 
   const me = room.user.id;
+  const publishing = useAction(usePublishRoomMutation(page.id, room), {
+    single: true,
+    failure: (err) => {
+      if (!(err instanceof ApiError && err.code === "version_conflict")) return errorText(err);
+      const current = (err.body.current as Page | undefined)?.currentVersionNumber ?? err.body.currentVersionNumber;
+      return `Version ${String(current ?? "")} was published meanwhile; its changes reach this page as tracked changes. Review them, then Update again.`;
+    },
+    // A refused link: the person is taken to it (selected, scrolled to) and told there too,
+    // whatever part of a long page they were looking at; the words stay under the header.
+    onFailure: (err) => {
+      const link = err instanceof ApiError ? refusedLinkOf(err.body) : null;
+      if (link && selectRefusedLink(editor, link)) toast.error(errorText(err), { duration: 15_000 });
+    },
+    done: (published) => {
+      if ("ask" in published) {
+        setAuthors(published.ask);
+        setAsking("whose");
+      } else navigate(pagePath(space.key, published.saved.id, published.saved.title));
+    },
+    success: (published) => ("ask" in published ? null : published.seen.length ? `Published version ${published.saved.currentVersionNumber}: changes by ${peopleList(authors, me)}` : `Saved: version ${published.saved.currentVersionNumber}`),
+  });
   /**
    * `seen`: the others whose changes this person was shown and agreed to publish. Without it,
    * the room's list is asked first, and anyone else in it is named before anything goes out.
    */
-  const publish = async (seen?: string[]) => {
+  const publish = (seen?: string[]) => {
     // Update publishes the room's state, which lacks what this device has not delivered yet.
-    if (state.connection !== "connected") {
-      setError({ message: "Update needs the connection: what you typed has not reached the others yet. It is kept on this device; try again when the connection is back." });
-      return;
-    }
-    setSaving(true);
-    setError(null);
-    if (!seen) {
-      try {
-        await room.flush();
-        const list = await fetchUnpublished(page.id);
-        if (list.some((a) => a.id !== me)) {
-          setAuthors(list);
-          setAsking("whose");
-          setSaving(false);
-          return;
-        }
-        seen = [];
-      } catch (err) {
-        setSaving(false);
-        setError({ message: err instanceof Error ? err.message : String(err) });
-        return;
-      }
-    }
-    const params = { path: { id: page.id } };
-    const body: Body = { ...(titleTouched && title.trim() ? { title } : {}), baseVersion: base, ...(comment.trim() ? { changeComment: comment.trim() } : {}) };
-    const put = (b: Body) => data(api.PUT("/api/pages/{id}", { params, body: b }));
-    try {
-      let saved: Page;
-      try {
-        await room.flush();
-        saved = await put({ ...body, contentFrom: "room", seenAuthors: seen });
-      } catch (err) {
-        // The server has no room open for this page (we are offline from it): send ours.
-        if (!(err instanceof ApiError && err.code === "room_not_open")) throw err;
-        saved = await put({ ...body, contentJson: JSON.stringify(editor.getJSON()) });
-      }
-      pageChanged(saved);
-      toast.success(seen.length ? `Published version ${saved.currentVersionNumber}: changes by ${peopleList(authors, me)}` : `Saved: version ${saved.currentVersionNumber}`);
-      navigate(pagePath(space.key, saved.id, saved.title));
-    } catch (err) {
-      if (err instanceof ApiError && err.code === "unseen_changes") {
-        // Someone typed since the names were shown: show them again, nothing was published.
-        setAuthors((err.body.authors as UnpublishedAuthor[] | undefined) ?? (await fetchUnpublished(page.id).catch(() => [])));
-        setAsking("whose");
-      } else if (err instanceof ApiError && err.code === "version_conflict") {
-        const current = (err.body.current as Page | undefined)?.currentVersionNumber ?? err.body.currentVersionNumber;
-        setError({ message: `Version ${String(current ?? "")} was published meanwhile; its changes reach this page as tracked changes. Review them, then Update again.` });
-      } else {
-        const message = err instanceof Error ? err.message : String(err);
-        setError({ field: err instanceof ApiError ? err.field : undefined, message });
-        // A refused link: the person is taken to it (selected, scrolled to) and told there too,
-        // whatever part of a long page they were looking at.
-        const link = err instanceof ApiError ? refusedLinkOf(err.body) : null;
-        if (link && selectRefusedLink(editor, link)) toast.error(message, { duration: 15_000 });
-      }
-    } finally {
-      setSaving(false);
-    }
+    if (state.connection !== "connected") return publishing.setError("Update needs the connection: what you typed has not reached the others yet. It is kept on this device; try again when the connection is back.");
+    const body: PageBody = { ...(titleTouched && title.trim() ? { title } : {}), baseVersion: base, ...(comment.trim() ? { changeComment: comment.trim() } : {}) };
+    void publishing.run({ seen, body, doc: () => editor.getJSON() as DocJson });
   };
   const primary = () => (changes.length > 0 ? setAsking("publish") : void publish());
   primaryRef.current = primary;
@@ -188,25 +150,17 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
     }
     if (!list?.some((a) => a.id === me)) return leave();
     setAuthors(list);
-    setClosing({ busy: null, error: null });
+    discarding.setError(null);
     setAsking("close");
   };
-  const discard = async () => {
-    setClosing({ busy: "discard", error: null });
-    try {
-      await room.flush();
-      const result = await discardMine(page.id);
-      if (result.authors.some((a) => a.id === me)) {
-        setAuthors(result.authors);
-        setClosing({ busy: null, error: "Some of your changes were made before the server last opened this page for editing (it was closed a while, or the server restarted), so they cannot be taken back one by one: they stay in the shared copy. Remove them by hand, or publish them." });
-        return;
-      }
-      toast.success("Your changes were discarded");
-      leave();
-    } catch (err) {
-      setClosing({ busy: null, error: err instanceof Error ? err.message : String(err) });
-    }
-  };
+  const discarding = useAction(useDiscardMineMutation(page.id, room), {
+    done: (result) => {
+      if (!result.authors.some((a) => a.id === me)) return leave();
+      setAuthors(result.authors);
+      discarding.setError("Some of your changes were made before the server last opened this page for editing (it was closed a while, or the server restarted), so they cannot be taken back one by one: they stay in the shared copy. Remove them by hand, or publish them.");
+    },
+    success: (result) => (result.authors.some((a) => a.id === me) ? null : "Your changes were discarded"),
+  });
 
   useEffect(() => {
     const onKey = primaryKeyHandler(primary, asking !== null);
@@ -230,8 +184,8 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
         isDraft={false}
         comment={comment}
         onComment={setComment}
-        saving={saving}
-        error={error}
+        saving={publishing.busy}
+        error={publishing.error ? { field: publishing.fieldError("title") ? "title" : undefined, message: publishing.error } : null}
         onPrimary={primary}
         onSaveDraft={() => undefined}
         onCancel={() => void close()}
@@ -257,8 +211,8 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
         authors={authors}
         meId={me}
         version={base}
-        busy={closing.busy ?? (saving ? "publish" : null)}
-        error={closing.error}
+        busy={discarding.busy ? "discard" : publishing.busy ? "publish" : null}
+        error={discarding.error}
         onPublish={() => {
           // The dialog named the others whose changes are in the copy: that is their showing.
           setAsking(changes.length > 0 ? "publish" : null);
@@ -268,14 +222,14 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
           toast.success("Kept as a draft in the shared copy: people who may edit see it as unpublished changes.");
           leave();
         }}
-        onDiscard={() => void discard()}
+        onDiscard={() => void discarding.run()}
       />
       <WhoseChangesDialog
         open={asking === "whose"}
         onOpenChange={(open) => setAsking(open ? "whose" : null)}
         authors={authors}
         meId={me}
-        busy={saving}
+        busy={publishing.busy}
         onPublish={() => {
           setAsking(null);
           void publish(authors.filter((a) => a.id !== me).map((a) => a.id));
@@ -286,7 +240,7 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
           <Button onClick={() => setAsking(null)}>Review</Button>
           <Button
             variant="primary"
-            busy={saving}
+            busy={publishing.busy}
             onClick={() => {
               settle(editor, true);
               setAsking(null);

@@ -6,21 +6,11 @@
  * - Update with someone else's changes in the working copy: whose changes go out, by name,
  *   before anything is published.
  */
-import { api, data } from "../../api/client";
 import type { UnpublishedAuthor } from "../../api/types";
 import { peopleList } from "../../lib/people";
 import { timeAgo } from "../../lib/time";
 import { Button } from "../../ui/Button";
 import { Dialog, DialogActions } from "../../ui/Dialog";
-
-/** Who has unpublished changes in the page's working copy, as the server knows it now. */
-export async function fetchUnpublished(pageId: string): Promise<UnpublishedAuthor[]> {
-  return (await data(api.GET("/api/pages/{id}/unpublished", { params: { path: { id: pageId } } }))).authors;
-}
-
-export async function discardMine(pageId: string) {
-  return data(api.POST("/api/pages/{id}/unpublished/discard", { params: { path: { id: pageId } } }));
-}
 
 function PeopleList({ authors, meId }: { authors: UnpublishedAuthor[]; meId: string }) {
   return (

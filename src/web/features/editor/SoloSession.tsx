@@ -7,19 +7,19 @@
 import { useEditor } from "@tiptap/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useLocation } from "wouter";
-import { api, ApiError, data, parseDoc, type DocJson } from "../../api/client";
+import { api, ApiError, parseDoc, type DocJson } from "../../api/client";
 import type { Page, Space } from "../../api/types";
 import { pagePath } from "../../lib/slug";
 import { timeAgo } from "../../lib/time";
 import { ConfirmDialog } from "../../ui/Dialog";
-import { toast } from "../../ui/toast";
-import { pageChanged } from "../page/queries";
+import { useAction } from "../../lib/mutation";
 import { ConflictDialog } from "./ConflictDialog";
 import { TemplateOffer } from "./TemplateOffer";
 import { EditHeader } from "./EditHeader";
 import { EditorSurface, primaryKeyHandler } from "./EditorSurface";
 import { editorExtensions } from "./extensions";
 import { dropLocalCopy, readLocalCopy, writeLocalCopy } from "./local-copy";
+import { useSavePageMutation } from "./queries";
 import { useUploads } from "./useUploads";
 
 export function SoloSession({ page, space, why }: { page: Page; space: Space; why?: string | null }) {
@@ -33,8 +33,6 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
   const [base, setBase] = useState(restored?.base ?? page.currentVersionNumber);
   const [dirty, setDirty] = useState(!!restored);
   const [comment, setComment] = useState("");
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<{ field?: string; message: string } | null>(null);
   const [conflict, setConflict] = useState<Page | null>(null);
   const [leaving, setLeaving] = useState(false);
   const [notice, setNotice] = useState(restored ? `Restored your unsaved changes from ${timeAgo(restored.savedAt)}.` : null);
@@ -62,33 +60,30 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
     return () => clearTimeout(timer);
   });
 
-  const save = async (opts: { publish?: boolean; base?: number } = {}) => {
-    setSaving(true);
-    setError(null);
-    const contentJson = JSON.stringify(editor.getJSON());
-    const params = { path: { id: page.id } };
-    try {
-      const saved =
-        isDraft && opts.publish
-          ? await data(api.POST("/api/pages/{id}/publish", { params, body: { title: title.trim(), contentJson } }))
-          : await data(api.PUT("/api/pages/{id}", { params, body: { ...(title.trim() || isDraft ? { title } : {}), contentJson, ...(comment.trim() ? { changeComment: comment.trim() } : {}), baseVersion: opts.base ?? base } }));
+  const saving = useAction(useSavePageMutation(page.id), {
+    single: true,
+    // Someone saved meanwhile: the conflict view is the answer, not words.
+    onFailure: (err) => {
+      if (!(err instanceof ApiError && err.code === "version_conflict")) return;
+      setConflict(err.body.current as Page);
+      return true;
+    },
+    done: (saved, save) => {
       dropLocalCopy(page.id);
       setDirty(false);
       setConflict(null);
-      pageChanged(saved);
-      if (isDraft && !opts.publish) {
-        setBase(saved.currentVersionNumber);
-        toast.success("Draft saved. Only you can see it until you publish it.");
-      } else {
-        toast.success(isDraft ? "Published" : `Saved: version ${saved.currentVersionNumber}`);
-        navigate(pagePath(space.key, saved.id, saved.title));
-      }
-    } catch (err) {
-      if (err instanceof ApiError && err.code === "version_conflict") setConflict(err.body.current as Page);
-      else setError({ field: err instanceof ApiError ? err.field : undefined, message: err instanceof Error ? err.message : String(err) });
-    } finally {
-      setSaving(false);
-    }
+      if (isDraft && !("publish" in save)) setBase(saved.currentVersionNumber);
+      else navigate(pagePath(space.key, saved.id, saved.title));
+    },
+    success: (saved, save) => (isDraft && !("publish" in save) ? "Draft saved. Only you can see it until you publish it." : isDraft ? "Published" : `Saved: version ${saved.currentVersionNumber}`),
+  });
+  const save = (opts: { publish?: boolean; base?: number } = {}) => {
+    const contentJson = JSON.stringify(editor.getJSON());
+    void saving.run(
+      isDraft && opts.publish
+        ? { publish: { title: title.trim(), contentJson } }
+        : { put: { ...(title.trim() || isDraft ? { title } : {}), contentJson, ...(comment.trim() ? { changeComment: comment.trim() } : {}), baseVersion: opts.base ?? base } },
+    );
   };
 
   const primary = () => void save({ publish: isDraft });
@@ -127,8 +122,8 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
         isDraft={isDraft}
         comment={comment}
         onComment={setComment}
-        saving={saving}
-        error={error}
+        saving={saving.busy}
+        error={saving.error ? { field: saving.fieldError("title") ? "title" : undefined, message: saving.error } : null}
         onPrimary={primary}
         onSaveDraft={() => void save()}
         onCancel={cancel}
@@ -164,7 +159,7 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
         <ConflictDialog
           editor={editor}
           theirs={conflict}
-          busy={saving}
+          busy={saving.busy}
           onClose={() => setConflict(null)}
           choice={{
             keepMine: () => {

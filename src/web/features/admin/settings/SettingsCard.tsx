@@ -4,15 +4,14 @@
  * (the re-authentication dialog) and is tried again.
  */
 import { useState } from "react";
-import { api, ApiError, data } from "../../../api/client";
-import { keys } from "../../../api/keys";
-import { queryClient } from "../../../api/query-client";
+import { ApiError } from "../../../api/client";
 import { Button } from "../../../ui/Button";
 import { FormError } from "../../../ui/Field";
-import { toast } from "../../../ui/toast";
 import { Card } from "../../../ui/SectionsFrame";
+import { useAction } from "../../../lib/mutation";
 import { useReauth } from "../../../lib/reauth";
 import type { CardDef, FieldDef } from "./fields";
+import { useSaveSettingsMutation } from "./queries";
 
 type Values = Record<string, unknown>;
 /** A secret's draft: undefined (keep), a new value, or null (clear). */
@@ -41,40 +40,30 @@ function toValue(field: FieldDef, draft: string | boolean | null): unknown {
 
 export function SettingsCard({ card, settings, rights }: { card: CardDef; settings: Values; rights: readonly string[] }) {
   const [draft, setDraft] = useState<Draft>({});
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<{ field?: string; message: string } | null>(null);
   const { guarded, dialog } = useReauth();
+  const saving = useAction(useSaveSettingsMutation(guarded), {
+    // A 400 names the field (`limits.x` is the field `limits`), or lists its errors, or names the setting.
+    fieldOf: (err) => (err.field ?? Object.keys((err.body.errors as object | undefined) ?? {})[0] ?? (err.body.setting as string | undefined))?.split(".")[0],
+    failure: (err) => (err instanceof ApiError && err.code === "reauth_cancelled" ? "Nothing was saved: the password was not confirmed." : (err as Error).message.replace(/^\w+: /, "")),
+    done: () => setDraft({}),
+    success: `${card.title} saved`,
+  });
+  const busy = saving.busy;
   const may = (f: FieldDef) => rights.includes(f.right);
   // A secret counts once there is something to store or it is to be cleared (an empty box changes nothing).
   const changed = card.fields.filter((f) => draft[f.key] !== undefined && (f.kind === "secret" ? draft[f.key] !== "" : draft[f.key] !== shown(f, settings)));
   const locked = card.fields.some((f) => !may(f));
 
-  const save = async () => {
-    setBusy(true);
-    setErrors(null);
+  const save = () => {
     const body: Values = {};
     for (const f of changed) body[f.key] = toValue(f, draft[f.key] as string | boolean | null);
     const bad = changed.find((f) => f.kind === "number" && !Number.isInteger(body[f.key]));
-    if (bad) {
-      setErrors({ field: bad.key, message: `Type a whole number${bad.min !== undefined ? ` from ${bad.min.toLocaleString()} to ${bad.max!.toLocaleString()}` : ""}.` });
-      setBusy(false);
-      return;
-    }
-    try {
-      const next = await guarded(() => data(api.PUT("/api/admin/settings", { body: body as never })));
-      queryClient.setQueryData(["admin", "settings"], next);
-      if ("instanceName" in body) await queryClient.invalidateQueries({ queryKey: keys.instance });
-      setDraft({});
-      toast.success(`${card.title} saved`);
-    } catch (err) {
-      const field = err instanceof ApiError ? (err.field ?? Object.keys((err.body.errors as object | undefined) ?? {})[0] ?? (err.body.setting as string | undefined))?.split(".")[0] : undefined;
-      setErrors({ field, message: err instanceof ApiError && err.code === "reauth_cancelled" ? "Nothing was saved: the password was not confirmed." : (err as Error).message.replace(/^\w+: /, "") });
-    } finally {
-      setBusy(false);
-    }
+    if (bad) return saving.setError(`Type a whole number${bad.min !== undefined ? ` from ${bad.min.toLocaleString()} to ${bad.max!.toLocaleString()}` : ""}.`, bad.key);
+    void saving.run(body);
   };
 
-  const fieldError = (key: string) => (errors?.field === key ? errors.message : null);
+  // A failure naming a field of another card, or none, is said under the form.
+  const formError = saving.error && !card.fields.some((f) => saving.fieldError(f.key)) ? saving.error : null;
   const set = (key: string, value: string | boolean | null | undefined) => setDraft((d) => ({ ...d, [key]: value }));
 
   return (
@@ -85,18 +74,18 @@ export function SettingsCard({ card, settings, rights }: { card: CardDef; settin
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void save();
+          save();
         }}
         aria-labelledby={`settings-${card.id}`}
       >
         {locked ? <p className="settings-locked">Changing these needs the Security right, which your role does not hold; they are shown as they are.</p> : null}
         {card.fields.map((f) => (
-          <SettingField key={f.key} field={f} value={draft[f.key] !== undefined ? draft[f.key]! : shown(f, settings)} isSet={settings[`${f.key}Set`] === true} draft={draft[f.key]} disabled={!may(f) || busy} error={fieldError(f.key)} onChange={(v) => set(f.key, v)} />
+          <SettingField key={f.key} field={f} value={draft[f.key] !== undefined ? draft[f.key]! : shown(f, settings)} isSet={settings[`${f.key}Set`] === true} draft={draft[f.key]} disabled={!may(f) || busy} error={saving.fieldError(f.key)} onChange={(v) => set(f.key, v)} />
         ))}
-        <FormError error={errors && !card.fields.some((f) => f.key === errors.field) ? errors.message : null} />
+        <FormError error={formError} />
         <div className="settings-actions">
           {changed.length ? (
-            <Button onClick={() => (setDraft({}), setErrors(null))} disabled={busy}>
+            <Button onClick={() => (setDraft({}), saving.setError(null))} disabled={busy}>
               Discard
             </Button>
           ) : null}

@@ -4,21 +4,16 @@
  * only what changed. Settings that need the Security right are read-only without it. Loaded
  * when first opened.
  */
-import { useQuery } from "@tanstack/react-query";
-import { api, data } from "../../../api/client";
 import { Loading } from "../../../app/Loading";
 import { useMe } from "../../../app/session";
-import type { AnswerOf } from "../../../api/types";
 import { CARDS } from "./fields";
+import { useSettings } from "./queries";
 import { SettingsCard } from "./SettingsCard";
 import "./settings.css";
 
-export type InstanceSettings = AnswerOf<"/api/admin/settings", "get">;
-export const settingsKey = ["admin", "settings"] as const;
-
 export default function SettingsSection() {
   const me = useMe();
-  const settings = useQuery({ queryKey: settingsKey, queryFn: () => data(api.GET("/api/admin/settings")) });
+  const settings = useSettings();
   if (!me.data) return null;
   if (settings.isPending) return <Loading label="Loading settings…" />;
   if (settings.isError)
