@@ -2,13 +2,13 @@
  * Security administration in the browser (/admin/security): wrong passwords for several accounts
  * from one address raise an alert the owner sees and resolves with a note; the lockouts they
  * caused are listed and one is lifted; an address range is blocked and unblocked; blocking your
- * own address is refused in plain words. The section in the four looks, with axe.
+ * own address is refused in plain words. The section in the four looks (checkLooks), with axe.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { api, invitedPerson, ownerWorld, type World } from "./fixtures";
-import { apiCall, axeViolations, LOOKS, screenshot, SCREENSHOTS, visit, type Visit } from "./harness";
+import { apiCall, axeViolations, checkLooks, SCREENSHOTS, visit, type Visit } from "./harness";
 
 let world: World;
 let bea: Visit;
@@ -125,23 +125,23 @@ describe("security", () => {
     await api(world.owner.page, "POST", "/api/admin/security/blocks", { cidr: "198.51.100.0/24", reason: "Password spraying from a hosting range", expiresInHours: 24 });
     // Ten new API tokens in a few minutes: a warning alert, open while the looks are taken.
     for (let i = 0; i < 10; i++) await api(world.owner.page, "POST", "/api/api-tokens", { name: `deploy ${i}` });
-    for (const look of LOOKS) {
-      const v = await visit(world.cairn, { ...look, storageState: world.storage });
-      try {
-        await openSecurity(v.page);
-        await v.page.getByRole("list", { name: "Blocked addresses" }).waitFor();
-        await alertList(v.page).getByText("created 10 API tokens").waitFor();
-        await v.page.getByRole("region", { name: "Security events" }).waitFor();
-        expect(await axeViolations(v.page)).toEqual([]);
-        await screenshot(v.page, "admin-security");
-        // The whole section, for reviewing what lies below the fold.
-        await v.page.screenshot({ path: join(SCREENSHOTS, `admin-security-full-${look.theme}-${look.width}.png`), fullPage: true, animations: "disabled" });
-        await v.page.getByRole("region", { name: "Events", exact: true }).screenshot({ path: join(SCREENSHOTS, `admin-security-events-${look.theme}-${look.width}.png`), animations: "disabled" });
-        expect(v.errors).toEqual([]);
-        expect(v.foreign).toEqual([]);
-      } finally {
-        await v.close();
-      }
+    const v = await visit(world.cairn, { storageState: world.storage });
+    try {
+      await openSecurity(v.page);
+      await v.page.getByRole("list", { name: "Blocked addresses" }).waitFor();
+      await alertList(v.page).getByText("created 10 API tokens").waitFor();
+      await v.page.getByRole("region", { name: "Security events" }).waitFor();
+      // In each look, the whole section too (for reviewing what lies below the fold) and the events.
+      const moreShots = async () => {
+        const look = `${(await v.page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) ? "dark" : "light"}-${v.page.viewportSize()!.width}`;
+        await v.page.screenshot({ path: join(SCREENSHOTS, `admin-security-full-${look}.png`), fullPage: true, animations: "disabled" });
+        await v.page.getByRole("region", { name: "Events", exact: true }).screenshot({ path: join(SCREENSHOTS, `admin-security-events-${look}.png`), animations: "disabled" });
+      };
+      expect(await checkLooks(v.page, "admin-security", moreShots)).toEqual({});
+      expect(v.errors).toEqual([]);
+      expect(v.foreign).toEqual([]);
+    } finally {
+      await v.close();
     }
   }, 60_000);
 });

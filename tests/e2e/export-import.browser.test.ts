@@ -4,15 +4,14 @@
  * settings over a slow connection, with the server's progress shown while it streams; that pack
  * imported from the home screen (its key already taken: said next to the field; then under a
  * new key), the upload's and the server's progress shown, the summary of what came in, and the
- * new space opened with its pages. axe on the menu, the settings section and the dialog;
- * screenshots in the four looks.
+ * new space opened with its pages. Each screen in the four looks with axe (checkLooks).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { axeViolations, createOwner, LOOKS, screenshot, startCairn, visit, type RunningCairn, type Visit } from "./harness";
+import { axeViolations, checkLooks, createOwner, startCairn, visit, type RunningCairn, type Visit } from "./harness";
 import { api, invitedPerson, newPage, newSpace } from "./fixtures";
 import { zipBytes } from "../../src/platform/zip/write";
 import { pngPicture } from "../image-fixtures";
@@ -124,14 +123,13 @@ describe("export and import", () => {
     // A private space: the static site offers only what the exporter can see.
     expect(await page.getByRole("radio", { name: /What anyone may see/ }).isDisabled()).toBe(true);
     expect(await page.getByRole("radio", { name: /What I can see/ }).isChecked()).toBe(true);
-    expect(await axeViolations(page)).toEqual([]);
 
     const restore = await throttle(page, { down: 2048 });
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the wiki pack" }).click()]);
     expect(download.suggestedFilename()).toBe("DOCS-pack.zip");
     await page.getByRole("progressbar", { name: "Building the wiki pack" }).waitFor();
     await page.getByRole("status").filter({ hasText: /Building the wiki pack: .* \(\d+%\)/ }).waitFor();
-    await screenshot(page, "export-import-pack-running");
+    expect(await checkLooks(page, "export-import-pack-running")).toEqual({});
     // Saved under its own name, as a browser does (the file chooser later suggests the key from it).
     packPath = join(mkdtempSync(join(tmpdir(), "cairn-pack-")), download.suggestedFilename());
     await download.saveAs(packPath);
@@ -182,7 +180,7 @@ describe("export and import", () => {
     await dialog.getByRole("button", { name: "Import" }).click();
     await dialog.getByRole("alert").filter({ hasText: /^This file cannot be imported: / }).waitFor();
     expect(await dialog.getByLabel(/^File/).getAttribute("aria-invalid")).toBe("true");
-    await screenshot(page, "export-import-refused");
+    expect(await checkLooks(page, "export-import-refused")).toEqual({});
     expect((await api(page, "GET", "/api/spaces")).map((x: { key: string }) => x.key)).toEqual(["DOCS"]);
     await dialog.getByLabel(/^File/).setInputFiles(packPath);
     // The pack's own name and key are proposed; its key, DOCS, is taken here: the nearest free one instead, and why.
@@ -194,7 +192,7 @@ describe("export and import", () => {
     await dialog.getByRole("button", { name: "Import" }).click();
     await dialog.getByRole("alert").filter({ hasText: "Another space already has this key. Choose another one." }).waitFor({ timeout: 20_000 });
     expect(await dialog.getByLabel("Key").getAttribute("aria-invalid")).toBe("true");
-    await screenshot(page, "export-import-key-taken");
+    expect(await checkLooks(page, "export-import-key-taken")).toEqual({});
 
     await dialog.getByLabel("Key").fill("copy");
     expect(await dialog.getByLabel("Key").inputValue()).toBe("COPY");
@@ -209,7 +207,7 @@ describe("export and import", () => {
 
     await dialog.getByRole("button", { name: "Import" }).click();
     await dialog.getByRole("progressbar", { name: "Uploading the file" }).waitFor();
-    await screenshot(page, "export-import-uploading");
+    expect(await checkLooks(page, "export-import-uploading")).toEqual({});
     const summary = page.getByRole("dialog", { name: "“Documentation” is imported" });
     await summary.waitFor({ timeout: 30_000 });
     await restore();
@@ -218,8 +216,7 @@ describe("export and import", () => {
     expect(await counts.locator("li").allInnerTexts()).toContain("2\npages");
     expect(await counts.locator("li").allInnerTexts()).toContain("1\nattachment");
     await summary.getByText(/as the private space COPY/).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, "export-import-summary");
+    expect(await checkLooks(page, "export-import-summary")).toEqual({});
 
     await summary.getByRole("button", { name: "Open Documentation" }).click();
     await page.waitForURL(/\/s\/COPY/);
@@ -249,25 +246,16 @@ describe("export and import", () => {
       expect(bea.foreign).toEqual([]);
 
       // The reader's export screen and a page's menu with its export entries, in the four looks.
-      for (const look of LOOKS) {
-        const s = await visit(cairn, { ...look, storageState: await bea.context.storageState() });
-        try {
-          await s.page.goto("/s/DOCS/export");
-          await s.page.getByRole("heading", { name: "Export Documentation", level: 1 }).waitFor();
-          await screenshot(s.page, "export-import-reader");
-          expect({ look, reader: await axeViolations(s.page) }).toEqual({ look, reader: [] });
-          await s.page.goto(`/s/DOCS/p/${welcome.id}`);
-          await s.page.getByRole("heading", { name: "Welcome", level: 1 }).waitFor();
-          await s.page.getByRole("button", { name: "More actions" }).click();
-          await s.page.getByRole("menuitem", { name: "Export as PDF" }).waitFor();
-          await screenshot(s.page, "export-import-page-menu");
-          expect({ look, menu: await axeViolations(s.page) }).toEqual({ look, menu: [] });
-          expect(s.errors).toEqual([]);
-          expect(s.foreign).toEqual([]);
-        } finally {
-          await s.close();
-        }
-      }
+      await page.goto("/s/DOCS/export");
+      await page.getByRole("heading", { name: "Export Documentation", level: 1 }).waitFor();
+      expect(await checkLooks(page, "export-import-reader")).toEqual({});
+      await page.goto(`/s/DOCS/p/${welcome.id}`);
+      await page.getByRole("heading", { name: "Welcome", level: 1 }).waitFor();
+      await page.getByRole("button", { name: "More actions" }).click();
+      await page.getByRole("menuitem", { name: "Export as PDF" }).waitFor();
+      expect(await checkLooks(page, "export-import-page-menu")).toEqual({});
+      expect(bea.errors).toEqual([]);
+      expect(bea.foreign).toEqual([]);
     } finally {
       await bea.close();
     }
@@ -288,75 +276,59 @@ describe("export and import", () => {
       await z.add("handbook/docs/setup.md", "# Setup\n\nInstall it.<br>Then run it.\n");
       await z.add("handbook/images/logo.png", PNG_BYTES);
     });
-    for (const look of LOOKS) {
-      const s = await visit(cairn, { ...look, storageState: await v.context.storageState() });
-      try {
-        await s.page.goto("/");
-        await s.page.getByRole("button", { name: "Import" }).click();
-        const dialog = s.page.getByRole("dialog", { name: "Import a space" });
-        await dialog.getByLabel(/^File/).setInputFiles({ name: "handbook-main.zip", mimeType: "application/zip", buffer: Buffer.from(zip) });
-        // The folder wrapping the zip names the space; its key is made from that name and free.
-        await s.page.waitForFunction(() => (document.querySelector("[role=dialog] input[maxlength='100']") as HTMLInputElement | null)?.value === "handbook");
-        await dialog.getByText(/^(In links: \/s\/KEY|HANDBOOK is used by another space: HANDBOOK\d+ is free\.)$/).waitFor();
-        // The key follows the name once the free-key answer is back (the file's own name came first).
-        const keyField = dialog.getByLabel("Key");
-        for (let i = 0; i < 100 && !/^HANDBOOK\d*$/.test(await keyField.inputValue()); i++) await s.page.waitForTimeout(50);
-        expect(await keyField.inputValue()).toMatch(/^HANDBOOK\d*$/);
-        await screenshot(s.page, "export-import-dialog-markdown");
-        await dialog.getByRole("button", { name: "Import" }).click();
-        const summary = s.page.getByRole("dialog", { name: "“handbook” is imported" });
-        await summary.waitFor({ timeout: 30_000 });
-        // Short: counts, then one line that opens the details.
-        const details = summary.getByText(/^Details: /);
-        await details.waitFor();
-        expect(await summary.getByRole("heading", { name: "Left out or kept as text" }).isVisible()).toBe(false);
-        expect({ look, summary: await axeViolations(s.page) }).toEqual({ look, summary: [] });
-        await screenshot(s.page, "export-import-report");
-        await details.press("Enter");
-        await summary.getByRole("heading", { name: "Left out or kept as text" }).waitFor();
-        await summary.getByText(/docs\/gone\.md/).waitFor();
-        await screenshot(s.page, "export-import-report-open");
-        const key = /as the private space (\w+)/.exec(await summary.innerText())![1];
-        await summary.getByRole("button", { name: "Open handbook" }).click();
-        await s.page.waitForURL(new RegExp(`/s/${key}`));
-        const home = (await api(s.page, "GET", `/api/spaces/${key}`)).homepageId;
-        await s.page.goto(`/s/${key}/p/${home}`);
-        await s.page.getByRole("heading", { name: "Team handbook", level: 1 }).waitFor();
-        await s.page.getByText(/^Imported by .+ from README\.md/).waitFor();
-        // Badges are links with their words; the logo is an attachment that loads.
-        await s.page.getByRole("link", { name: "build" }).waitFor();
-        await s.page.getByRole("img", { name: "Handbook logo" }).waitFor();
-        expect(await s.page.getByRole("img", { name: "Handbook logo" }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-        await screenshot(s.page, "export-import-imported-page");
-        expect({ look, page: await axeViolations(s.page) }).toEqual({ look, page: [] });
-        expect(s.errors).toEqual([]);
-        expect(s.foreign).toEqual([]);
-      } finally {
-        await s.close();
-      }
-    }
-  }, 120_000);
+    const { page } = v;
+    await page.goto("/");
+    await page.getByRole("button", { name: "Import" }).click();
+    const dialog = page.getByRole("dialog", { name: "Import a space" });
+    await dialog.getByLabel(/^File/).setInputFiles({ name: "handbook-main.zip", mimeType: "application/zip", buffer: Buffer.from(zip) });
+    // The folder wrapping the zip names the space; its key is made from that name and free.
+    await page.waitForFunction(() => (document.querySelector("[role=dialog] input[maxlength='100']") as HTMLInputElement | null)?.value === "handbook");
+    await dialog.getByText(/^(In links: \/s\/KEY|HANDBOOK is used by another space: HANDBOOK\d+ is free\.)$/).waitFor();
+    // The key follows the name once the free-key answer is back (the file's own name came first).
+    const keyField = dialog.getByLabel("Key");
+    for (let i = 0; i < 100 && !/^HANDBOOK\d*$/.test(await keyField.inputValue()); i++) await page.waitForTimeout(50);
+    expect(await keyField.inputValue()).toMatch(/^HANDBOOK\d*$/);
+    expect(await checkLooks(page, "export-import-dialog-markdown")).toEqual({});
+    await dialog.getByRole("button", { name: "Import" }).click();
+    const summary = page.getByRole("dialog", { name: "“handbook” is imported" });
+    await summary.waitFor({ timeout: 30_000 });
+    // Short: counts, then one line that opens the details.
+    const details = summary.getByText(/^Details: /);
+    await details.waitFor();
+    expect(await summary.getByRole("heading", { name: "Left out or kept as text" }).isVisible()).toBe(false);
+    expect(await checkLooks(page, "export-import-report")).toEqual({});
+    await details.press("Enter");
+    await summary.getByRole("heading", { name: "Left out or kept as text" }).waitFor();
+    await summary.getByText(/docs\/gone\.md/).waitFor();
+    expect(await checkLooks(page, "export-import-report-open")).toEqual({});
+    const key = /as the private space (\w+)/.exec(await summary.innerText())![1];
+    await summary.getByRole("button", { name: "Open handbook" }).click();
+    await page.waitForURL(new RegExp(`/s/${key}`));
+    const home = (await api(page, "GET", `/api/spaces/${key}`)).homepageId;
+    await page.goto(`/s/${key}/p/${home}`);
+    await page.getByRole("heading", { name: "Team handbook", level: 1 }).waitFor();
+    await page.getByText(/^Imported by .+ from README\.md/).waitFor();
+    // Badges are links with their words; the logo is an attachment that loads.
+    await page.getByRole("link", { name: "build" }).waitFor();
+    await page.getByRole("img", { name: "Handbook logo" }).waitFor();
+    expect(await page.getByRole("img", { name: "Handbook logo" }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(await checkLooks(page, "export-import-imported-page")).toEqual({});
+    expect(v.errors).toEqual([]);
+    expect(v.foreign).toEqual([]);
+  }, 60_000);
 
   test("the settings section and the import dialog in the four looks", async () => {
-    for (const look of LOOKS) {
-      const s = await visit(cairn, { ...look, storageState: await v.context.storageState() });
-      try {
-        await s.page.goto("/s/DOCS/settings/export");
-        await s.page.getByRole("heading", { name: "Static site" }).waitFor();
-        await screenshot(s.page, "export-import-settings");
-        expect({ look, settings: await axeViolations(s.page) }).toEqual({ look, settings: [] });
-        await s.page.goto("/");
-        await s.page.getByRole("button", { name: "Import" }).click();
-        await s.page.getByRole("dialog", { name: "Import a space" }).waitFor();
-        await s.page.getByRole("dialog").getByLabel(/^File/).setInputFiles(packPath);
-        await s.page.getByRole("dialog").getByText(/is used by another space: DOCS\d is free\./).waitFor();
-        await screenshot(s.page, "export-import-dialog");
-        expect({ look, dialog: await axeViolations(s.page) }).toEqual({ look, dialog: [] });
-        expect(s.errors).toEqual([]);
-        expect(s.foreign).toEqual([]);
-      } finally {
-        await s.close();
-      }
-    }
-  }, 90_000);
+    const { page } = v;
+    await page.goto("/s/DOCS/settings/export");
+    await page.getByRole("heading", { name: "Static site" }).waitFor();
+    expect(await checkLooks(page, "export-import-settings")).toEqual({});
+    await page.goto("/");
+    await page.getByRole("button", { name: "Import" }).click();
+    await page.getByRole("dialog", { name: "Import a space" }).waitFor();
+    await page.getByRole("dialog").getByLabel(/^File/).setInputFiles(packPath);
+    await page.getByRole("dialog").getByText(/is used by another space: DOCS\d is free\./).waitFor();
+    expect(await checkLooks(page, "export-import-dialog")).toEqual({});
+    expect(v.errors).toEqual([]);
+    expect(v.foreign).toEqual([]);
+  }, 60_000);
 });

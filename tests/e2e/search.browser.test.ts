@@ -4,7 +4,7 @@
  * visitor reading a public space, while a private one asks to sign in and comes back.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { axeViolations, PASSWORD, visit, type Visit } from "./harness";
+import { checkLooks, PASSWORD, visit, type Visit } from "./harness";
 import { api, newPage, newSpace, ownerWorld, type World } from "./fixtures";
 
 let world: World;
@@ -36,7 +36,7 @@ describe("search", () => {
     expect(await palette.getByRole("option", { name: /Pager duty/ }).count()).toBe(0);
     expect(await palette.locator("mark").first().textContent()).toBe("kubernetes");
     expect(await palette.textContent()).not.toContain("**");
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await checkLooks(page, "search-palette-in-space")).toEqual({});
     await palette.getByRole("button", { name: "All spaces" }).click();
     await palette.getByRole("option", { name: /Pager duty/ }).waitFor();
     // Arrows and Enter open a page, without reloading the app.
@@ -67,7 +67,7 @@ describe("search", () => {
     await page.getByLabel("Space", { exact: true }).selectOption({ label: "Operations" });
     await page.waitForFunction(() => document.querySelectorAll(".search-results li").length === 1);
     expect(await results.first().textContent()).toContain("Pager duty");
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await checkLooks(page, "search-results-one-space")).toEqual({});
   }, 30_000);
 });
 
@@ -88,7 +88,7 @@ describe("public spaces", () => {
       await page.getByRole("treeitem", { name: "Coffee machine" }).click();
       await page.getByRole("heading", { level: 1, name: "Coffee machine" }).waitFor();
       expect(await page.getByRole("link", { name: "Trash" }).count()).toBe(0);
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await checkLooks(page, "public-page-anonymous")).toEqual({});
       // A private space: sign in first, then land where the link pointed.
       await page.goto(`/s/OPS/p/${ids.opsKube}`);
       await page.waitForURL(/\/login\?redirect=/);
