@@ -56,7 +56,9 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
     extensions: editorExtensions({ onFiles: (e, files, pos) => uploads.start(e, files, pos), pickImage: () => fileInput.current?.click(), save: () => primaryRef.current() }, room),
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
-    editorProps: { attributes: { class: "prose page-editor", "aria-label": "Page content" } },
+    // A labelled multi-line text box: an aria-label on an element without a role is not allowed
+    // (axe flags it once the page is empty).
+    editorProps: { attributes: { class: "prose page-editor", role: "textbox", "aria-multiline": "true", "aria-label": "Page content" } },
   });
   const changes = usePendingChanges(editor);
 

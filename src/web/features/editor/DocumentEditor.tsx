@@ -43,7 +43,9 @@ export default function DocumentEditor({ doc, onChange, label, onSave, autoFocus
     autofocus: autoFocus ? "end" : false,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
-    editorProps: { attributes: { class: "prose page-editor document-editor", "aria-label": label } },
+    // A labelled multi-line text box: an aria-label on an element without a role is not allowed
+    // (axe flags it once the document is empty).
+    editorProps: { attributes: { class: "prose page-editor document-editor", role: "textbox", "aria-multiline": "true", "aria-label": label } },
     onUpdate: ({ editor: e }: { editor: Editor }) => latest.current.onChange(e.getJSON() as DocJson),
   });
   return (

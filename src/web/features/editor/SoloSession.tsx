@@ -51,7 +51,9 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
     content: (restored?.doc ?? parseDoc(page.contentJson)) as object,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
-    editorProps: { attributes: { class: "prose page-editor", "aria-label": "Page content" } },
+    // A labelled multi-line text box: an aria-label on an element without a role is not allowed
+    // (axe flags it once the page is empty).
+    editorProps: { attributes: { class: "prose page-editor", role: "textbox", "aria-multiline": "true", "aria-label": "Page content" } },
     onUpdate: () => setDirty(true),
   });
 
