@@ -56,9 +56,7 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
     extensions: editorExtensions({ onFiles: (e, files, pos) => uploads.start(e, files, pos), pickImage: () => fileInput.current?.click(), save: () => primaryRef.current() }, room),
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
-    // A labelled multi-line text box: an aria-label on an element without a role is not allowed
-    // (axe flags it once the page is empty).
-    editorProps: { attributes: { class: "prose page-editor", role: "textbox", "aria-multiline": "true", "aria-label": "Page content" } },
+    editorProps: { attributes: { class: "prose page-editor" } },
   });
   const changes = usePendingChanges(editor);
 
@@ -243,7 +241,7 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
       />
       <CollabNotice state={state} onReconnect={() => void room.reconnect()} />
       <TrackedChangesBar editor={editor} changes={changes} />
-      <EditorSurface editor={editor} uploads={uploads} fileInput={fileInput} />
+      <EditorSurface editor={editor} label="Page content" uploads={uploads} fileInput={fileInput} />
       <ChangePopover editor={editor} />
       <ConfirmDialog
         open={asking === "leave"}

@@ -51,9 +51,7 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
     content: (restored?.doc ?? parseDoc(page.contentJson)) as object,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
-    // A labelled multi-line text box: an aria-label on an element without a role is not allowed
-    // (axe flags it once the page is empty).
-    editorProps: { attributes: { class: "prose page-editor", role: "textbox", "aria-multiline": "true", "aria-label": "Page content" } },
+    editorProps: { attributes: { class: "prose page-editor" } },
     onUpdate: () => setDirty(true),
   });
 
@@ -161,7 +159,7 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
         </p>
       ) : null}
       {isDraft ? <TemplateOffer editor={editor} /> : null}
-      <EditorSurface editor={editor} uploads={uploads} fileInput={fileInput} />
+      <EditorSurface editor={editor} label="Page content" uploads={uploads} fileInput={fileInput} />
       {conflict ? (
         <ConflictDialog
           editor={editor}
