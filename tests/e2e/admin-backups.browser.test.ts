@@ -5,7 +5,7 @@
  * target (a temp dir), tests it and copies to it; restores to a moment between two changes and
  * removes the kept copy. While a restore runs the screen says the wiki is read-only (what a
  * write refused meanwhile says: tests/web-client-maintenance.test.ts). The section in the four
- * looks, with axe.
+ * looks, with axe, loaded once and its looks gone through in place (checkLooks).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { api, newPage, newSpace, ownerWorld, type World } from "./fixtures";
-import { apiCall, axeViolations, LOOKS, PASSWORD, screenshot, SCREENSHOTS, visit } from "./harness";
+import { apiCall, axeViolations, checkLooks, PASSWORD, SCREENSHOTS, visit } from "./harness";
 
 let world: World;
 let spaceId: string;
@@ -85,8 +85,7 @@ describe("backups", () => {
 
     await dialog.getByRole("button", { name: "Test this backup" }).click();
     await dialog.getByText("This backup restores correctly.").waitFor({ timeout: 30_000 });
-    expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, "admin-backups-restore");
+    expect(await checkLooks(page, "admin-backups-restore")).toEqual({});
 
     await dialog.getByRole("button", { name: "Restore…" }).click();
     const label = (await api(page, "GET", "/api/admin/backups")).backups[0].label as string;
@@ -167,8 +166,7 @@ describe("backups", () => {
 
     const after = page.getByRole("region", { name: "The last restore" });
     await after.getByRole("button", { name: "Remove the kept copy…" }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await after.screenshot({ path: join(SCREENSHOTS, "admin-backups-kept-light-1280.png"), animations: "disabled" });
+    expect(await checkLooks(page, "admin-backups-kept", () => after.scrollIntoViewIfNeeded())).toEqual({});
     await after.getByRole("button", { name: "Remove the kept copy…" }).click();
     const remove = page.getByRole("dialog", { name: "Remove the kept copy?" });
     expect(await remove.textContent()).toContain("can no longer be undone");
@@ -185,27 +183,29 @@ describe("backups", () => {
   }, 90_000);
 
   test("the section in the four looks, with axe", async () => {
-    for (const look of LOOKS) {
-      const v = await visit(world.cairn, { ...look, storageState: await world.owner.context.storageState() });
-      try {
-        await openBackups(v.page);
-        await backupList(v.page).getByRole("listitem").first().waitFor();
-        await v.page.getByRole("region", { name: "Copies off this machine" }).getByLabel("Folder on this server").waitFor();
-        expect(await axeViolations(v.page)).toEqual([]);
-        await screenshot(v.page, "admin-backups");
-        await v.page.screenshot({ path: join(SCREENSHOTS, `admin-backups-full-${look.theme}-${look.width}.png`), fullPage: true, animations: "disabled" });
-        // The cards below the fold, for review.
-        for (const [name, region] of [["policy", "Schedule and retention"], ["targets", "Copies off this machine"]] as const) await v.page.getByRole("region", { name: region }).screenshot({ path: join(SCREENSHOTS, `admin-backups-${name}-${look.theme}-${look.width}.png`), animations: "disabled" });
-        // The restore dialog, with what would be lost worked out.
-        await backupList(v.page).getByRole("listitem").filter({ hasText: "Taken by hand" }).getByRole("button", { name: /^Restore…/ }).click();
-        await v.page.getByRole("dialog").getByText(/free disk space/).waitFor({ timeout: 20_000 });
-        expect(await axeViolations(v.page)).toEqual([]);
-        await screenshot(v.page, "admin-backups-restore-dialog");
-        expect(v.errors).toEqual([]);
-        expect(v.foreign).toEqual([]);
-      } finally {
-        await v.close();
-      }
+    const v = await visit(world.cairn, { storageState: await world.owner.context.storageState() });
+    const { page } = v;
+    try {
+      await openBackups(page);
+      await backupList(page).getByRole("listitem").first().waitFor();
+      await page.getByRole("region", { name: "Copies off this machine" }).getByLabel("Folder on this server").waitFor();
+      // In each look, for review: the whole page, and the cards below the fold; then back to the top
+      // for the look's own screenshot.
+      const photographed = async () => {
+        const look = `${(await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) ? "dark" : "light"}-${page.viewportSize()?.width}`;
+        await page.screenshot({ path: join(SCREENSHOTS, `admin-backups-full-${look}.png`), fullPage: true, animations: "disabled" });
+        for (const [name, region] of [["policy", "Schedule and retention"], ["targets", "Copies off this machine"]] as const) await page.getByRole("region", { name: region }).screenshot({ path: join(SCREENSHOTS, `admin-backups-${name}-${look}.png`), animations: "disabled" });
+        await page.evaluate(() => window.scrollTo(0, 0));
+      };
+      expect(await checkLooks(page, "admin-backups", photographed)).toEqual({});
+      // The restore dialog, with what would be lost worked out.
+      await backupList(page).getByRole("listitem").filter({ hasText: "Taken by hand" }).getByRole("button", { name: /^Restore…/ }).click();
+      await page.getByRole("dialog").getByText(/free disk space/).waitFor({ timeout: 20_000 });
+      expect(await checkLooks(page, "admin-backups-restore-dialog")).toEqual({});
+      expect(v.errors).toEqual([]);
+      expect(v.foreign).toEqual([]);
+    } finally {
+      await v.close();
     }
   }, 90_000);
 });

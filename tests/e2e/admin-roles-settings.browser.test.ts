@@ -2,13 +2,14 @@
  * Roles and settings in the browser: a custom role is created, given a right in the matrix and
  * still holds it after a reload; the matrix is marked reviewed; a role nobody holds is deleted
  * after a confirmation naming it; the instance name changed in Settings shows in the header at
- * once. Both sections in the four looks, with axe.
+ * once. Both sections in the four looks, with axe, each loaded once and its looks gone through in
+ * place (checkLooks).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { api, ownerWorld, type World } from "./fixtures";
-import { axeViolations, LOOKS, screenshot, SCREENSHOTS, visit } from "./harness";
+import { axeViolations, checkLooks, SCREENSHOTS, visit } from "./harness";
 
 let world: World;
 
@@ -33,7 +34,6 @@ describe("roles", () => {
   test("a custom role is created, granted a right in the matrix, and keeps it after a reload", async () => {
     const { page } = world.owner;
     await openRoles(page);
-    expect(await axeViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "New role" }).click();
     const dialog = page.getByRole("dialog", { name: "New role" });
     await dialog.getByLabel("Name").fill("Reviewers");
@@ -90,7 +90,6 @@ describe("settings", () => {
   test("the instance name changed in Settings shows in the header at once and after a reload", async () => {
     const { page } = world.owner;
     await openSettings(page);
-    expect(await axeViolations(page)).toEqual([]);
     const general = page.getByRole("region", { name: "General" });
     // A value out of range is refused under its field, naming why.
     const email = page.getByRole("region", { name: "E-mail" });
@@ -129,21 +128,21 @@ describe("settings", () => {
 
 test("roles and settings in the four looks, with axe", async () => {
   await api(world.owner.page, "POST", "/api/admin/roles", { name: "Editors in chief", description: "Run the content spaces", tier: 1, copyFrom: "00000000-0000-7000-8000-000000000001" });
-  for (const look of LOOKS) {
-    const v = await visit(world.cairn, { ...look, storageState: world.storage });
-    try {
-      await openRoles(v.page);
-      expect(await axeViolations(v.page)).toEqual([]);
-      await screenshot(v.page, "admin-roles");
-      await v.page.screenshot({ path: join(SCREENSHOTS, `admin-roles-full-${look.theme}-${look.width}.png`), fullPage: true, animations: "disabled" });
-      await openSettings(v.page);
-      expect(await axeViolations(v.page)).toEqual([]);
-      await screenshot(v.page, "admin-settings");
-      await v.page.screenshot({ path: join(SCREENSHOTS, `admin-settings-full-${look.theme}-${look.width}.png`), fullPage: true, animations: "disabled" });
-      expect(v.errors).toEqual([]);
-      expect(v.foreign).toEqual([]);
-    } finally {
-      await v.close();
-    }
+  const v = await visit(world.cairn, { storageState: world.storage });
+  const { page } = v;
+  try {
+    // In each look, the whole page too, for review.
+    const wholePage = (name: string) => async () => {
+      const look = `${(await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) ? "dark" : "light"}-${page.viewportSize()?.width}`;
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}-full-${look}.png`), fullPage: true, animations: "disabled" });
+    };
+    await openRoles(page);
+    expect(await checkLooks(page, "admin-roles", wholePage("admin-roles"))).toEqual({});
+    await openSettings(page);
+    expect(await checkLooks(page, "admin-settings", wholePage("admin-settings"))).toEqual({});
+    expect(v.errors).toEqual([]);
+    expect(v.foreign).toEqual([]);
+  } finally {
+    await v.close();
   }
 }, 90_000);

@@ -3,11 +3,12 @@
  * "@" list opened on the last line of a long page flip above the caret and stay in the window;
  * the table toolbar covers neither the table's header row nor the sidebar; the code-language
  * picker covers no line of code; the selection toolbar and the emoji picker stay in the page's
- * part of the window. Screenshots of each, light and dark.
+ * part of the window. Screenshots of each, light and dark, with axe: each menu is opened once and
+ * goes through the four looks in place (checkLooks), its placement measured again in each.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { axeViolations, LOOKS, screenshot, visit } from "./harness";
+import { checkLooks, visit } from "./harness";
 import { api, caretToEnd, docJson, newSpace, ownerWorld, para, type World } from "./fixtures";
 
 let world: World;
@@ -80,76 +81,72 @@ async function caretIn(page: Page, selector: string, text: string) {
   await page.locator(selector, { hasText: text }).first().click();
 }
 
-for (const look of LOOKS) {
-  describe(`floating menus at ${look.width} px, ${look.theme}`, () => {
-    test("the / menu and the @ list on the last line flip above the caret and stay in the window", async () => {
-      const v = await visit(world.cairn, { ...look, storageState: world.storage });
-      try {
-        const { page } = v;
-        await page.goto(`/s/MENU/p/${pageId}/edit`);
-        await page.locator(".ProseMirror p", { hasText: "The last line of the page." }).waitFor();
-        await caretToEnd(page);
+describe("floating menus, each in the four looks", () => {
+  test("the / menu and the @ list on the last line flip above the caret and stay in the window", async () => {
+    const v = await visit(world.cairn, { storageState: world.storage });
+    try {
+      const { page } = v;
+      await page.goto(`/s/MENU/p/${pageId}/edit`);
+      await page.locator(".ProseMirror p", { hasText: "The last line of the page." }).waitFor();
+      await caretToEnd(page);
+      await page.keyboard.type(" /");
+      await page.getByRole("listbox", { name: "Insert a block" }).waitFor();
+      /** In each look: the last line 24 px above the window's bottom, the list above it and in the page's part of the window. */
+      const aboveTheLastLine = async (minHeight: number) => {
         await scrollToBottomEdge(page, ".ProseMirror p", 24);
-        await page.keyboard.type(" /");
+        await settled(page, ".suggestion-popup");
         const caretLine = await box(page, ".ProseMirror > p:last-child");
-        const menu = page.getByRole("listbox", { name: "Insert a block" });
-        await menu.waitFor();
-        await settled(page, ".suggestion-popup");
-        const slashBox = await box(page, ".suggestion-popup");
-        expect(slashBox.height).toBeGreaterThan(100);
-        expect(slashBox.y + slashBox.height).toBeLessThanOrEqual(caretLine.y + 2);
-        await expectInPageArea(page, slashBox);
-        await screenshot(page, "menu-slash");
-        expect(await axeViolations(page)).toEqual([]);
-        await page.keyboard.press("Escape");
-        await page.keyboard.press("Backspace");
-        await page.keyboard.type("@");
-        await page.getByRole("listbox", { name: "Mention someone" }).getByRole("option").first().waitFor();
-        await settled(page, ".suggestion-popup");
-        const mentionBox = await box(page, ".suggestion-popup");
-        expect(mentionBox.y + mentionBox.height).toBeLessThanOrEqual(caretLine.y + 2);
-        await expectInPageArea(page, mentionBox);
-        await screenshot(page, "menu-mention");
-        await page.keyboard.press("Escape");
-        expect(v.errors).toEqual([]);
-      } finally {
-        await v.close();
-      }
-    }, 60_000);
+        const popup = await box(page, ".suggestion-popup");
+        expect(popup.height).toBeGreaterThan(minHeight);
+        expect(popup.y + popup.height).toBeLessThanOrEqual(caretLine.y + 2);
+        await expectInPageArea(page, popup);
+      };
+      expect(await checkLooks(page, "menu-slash", () => aboveTheLastLine(100))).toEqual({});
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Backspace");
+      await page.keyboard.type("@");
+      await page.getByRole("listbox", { name: "Mention someone" }).getByRole("option").first().waitFor();
+      expect(await checkLooks(page, "menu-mention", () => aboveTheLastLine(0))).toEqual({});
+      await page.keyboard.press("Escape");
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  }, 60_000);
 
-    test("the table toolbar covers neither the header row nor the sidebar; the language picker covers no code", async () => {
-      const v = await visit(world.cairn, { ...look, storageState: world.storage });
-      try {
-        const { page } = v;
-        await page.goto(`/s/MENU/p/${pageId}/edit`);
-        await page.locator(".ProseMirror table").waitFor();
-        const toolbar = page.getByRole("toolbar", { name: "Table" });
-        // The table in the middle of the window, then right under the top bar (no room above it).
-        for (const where of ["middle", "top"] as const) {
-          await page.locator(".ProseMirror table").evaluate((el, where) => {
-            const top = document.querySelector(".topbar")!.getBoundingClientRect().bottom;
-            window.scrollBy(0, el.getBoundingClientRect().top - (where === "top" ? top + 4 : innerHeight / 2 - 60));
-          }, where);
+  test("the table toolbar covers neither the header row nor the sidebar; the language picker covers no code", async () => {
+    const v = await visit(world.cairn, { storageState: world.storage });
+    try {
+      const { page } = v;
+      await page.goto(`/s/MENU/p/${pageId}/edit`);
+      await page.locator(".ProseMirror table").waitFor();
+      /** Scrolls `selector`'s top right under the top bar ("top", no room above it) or to the middle of the window. */
+      const scrollTo = (selector: string, where: "top" | "middle") =>
+        page.locator(selector).evaluate((el, where) => {
+          const top = document.querySelector(".topbar")!.getBoundingClientRect().bottom;
+          window.scrollBy(0, el.getBoundingClientRect().top - (where === "top" ? top + 4 : innerHeight / 2 - 60));
+        }, where);
+      const toolbar = page.getByRole("toolbar", { name: "Table" });
+      // In each look, the table right under the top bar, then in the middle of the window (photographed there).
+      const tableToolbarPlaced = async () => {
+        for (const where of ["top", "middle"] as const) {
+          await scrollTo(".ProseMirror table", where);
           await caretIn(page, ".ProseMirror td p", "Ada");
           await toolbar.waitFor();
           await page.waitForTimeout(100);
           const bar = await toolbar.evaluate((el) => el.getBoundingClientRect().toJSON() as Box);
           expect(overlap(bar, await box(page, ".ProseMirror table tr:first-child"))).toBe(0);
           expect(overlap(bar, await box(page, ".ProseMirror td:has(p)"))).toBe(0);
-          if (look.width === 1280) expect(overlap(bar, await box(page, ".sidebar"))).toBe(0);
+          if (page.viewportSize()?.width === 1280) expect(overlap(bar, await box(page, ".sidebar"))).toBe(0);
           await expectInPageArea(page, bar);
-          if (where === "middle") {
-            await screenshot(page, "menu-table");
-            expect(await axeViolations(page)).toEqual([]);
-          }
         }
+      };
+      expect(await checkLooks(page, "menu-table", tableToolbarPlaced)).toEqual({});
 
-        const picker = page.getByRole("toolbar", { name: "Code block" });
-        for (const where of ["middle", "top"] as const) {
-          await page.locator(".ProseMirror pre").evaluate((el, where) => {
-            const top = document.querySelector(".topbar")!.getBoundingClientRect().bottom;
-            window.scrollBy(0, el.getBoundingClientRect().top - (where === "top" ? top + 4 : innerHeight / 2 - 60));
-          }, where);
+      const picker = page.getByRole("toolbar", { name: "Code block" });
+      const pickerPlaced = async () => {
+        for (const where of ["top", "middle"] as const) {
+          await scrollTo(".ProseMirror pre", where);
           await page.locator(".ProseMirror pre").click({ position: { x: 30, y: 14 } });
           await picker.waitFor();
           await page.waitForTimeout(100);
@@ -163,48 +160,56 @@ for (const look of LOOKS) {
           expect(lines.length).toBeGreaterThan(0);
           for (const line of lines) expect(overlap(pickerBox, line)).toBe(0);
           await expectInPageArea(page, pickerBox);
-          if (where === "middle") await screenshot(page, "menu-code");
         }
-        expect(v.errors).toEqual([]);
-      } finally {
-        await v.close();
-      }
-    }, 60_000);
+      };
+      expect(await checkLooks(page, "menu-code", pickerPlaced)).toEqual({});
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  }, 60_000);
 
-    test("the selection toolbar and the emoji picker stay in the page's part of the window", async () => {
-      const v = await visit(world.cairn, { ...look, storageState: world.storage });
-      try {
-        const { page } = v;
-        await page.goto(`/s/MENU/p/${pageId}/edit`);
-        const first = page.locator(".ProseMirror p").first();
-        await first.waitFor();
+  test("the selection toolbar and the emoji picker stay in the page's part of the window", async () => {
+    const v = await visit(world.cairn, { storageState: world.storage });
+    try {
+      const { page } = v;
+      await page.goto(`/s/MENU/p/${pageId}/edit`);
+      const first = page.locator(".ProseMirror p").first();
+      await first.waitFor();
+      const bubble = page.getByRole("toolbar", { name: "Text formatting" });
+      const bubblePlaced = async () => {
         // The first paragraph right under the top bar: no room above the selection.
         await first.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - document.querySelector(".topbar")!.getBoundingClientRect().bottom - 2));
         await first.dblclick({ position: { x: 30, y: 8 } });
-        const bubble = page.getByRole("toolbar", { name: "Text formatting" });
         await bubble.waitFor();
         await page.waitForTimeout(100);
         const bubbleBox = await bubble.evaluate((el) => el.getBoundingClientRect().toJSON() as Box);
-        await screenshot(page, "menu-bubble");
         await expectInPageArea(page, bubbleBox);
         // Over neither the selected word nor the text of its line.
         const selected = await page.evaluate(() => getSelection()!.getRangeAt(0).getBoundingClientRect().toJSON() as Box);
         expect(selected.width).toBeGreaterThan(0);
         expect(overlap(bubbleBox, { ...selected, x: 0, width: 2000 })).toBe(0);
-        await screenshot(page, "menu-bubble");
+      };
+      expect(await checkLooks(page, "menu-bubble", bubblePlaced)).toEqual({});
 
+      const emoji = page.getByRole("dialog", { name: "Choose an emoji" });
+      // Opened anew in each look, so that it is placed for that window.
+      const emojiPlaced = async () => {
+        if (await emoji.isVisible()) {
+          await page.keyboard.press("Escape");
+          await emoji.waitFor({ state: "hidden" });
+        }
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.getByRole("button", { name: "Add an emoji" }).click();
-        const emoji = page.getByRole("dialog", { name: "Choose an emoji" });
         await emoji.waitFor();
         await page.waitForTimeout(100);
         await expectInPageArea(page, await emoji.evaluate((el) => el.getBoundingClientRect().toJSON() as Box));
-        await screenshot(page, "menu-emoji");
-        await page.keyboard.press("Escape");
-        expect(v.errors).toEqual([]);
-      } finally {
-        await v.close();
-      }
-    }, 60_000);
-  });
-}
+      };
+      expect(await checkLooks(page, "menu-emoji", emojiPlaced)).toEqual({});
+      await page.keyboard.press("Escape");
+      expect(v.errors).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  }, 60_000);
+});

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { apiCall, axeViolations, LOOKS, screenshot, visit, type Visit } from "./harness";
+import { apiCall, checkLooks, visit, type Visit } from "./harness";
 import { api, invitedPerson, newPage, newSpace, ownerWorld, para, type World } from "./fixtures";
 
 let world: World;
@@ -83,7 +83,6 @@ describe("the palette", () => {
     // Titles matched through the near spelling are marked too.
     expect(await palette(page).locator(".palette-title mark").first().textContent()).toBe("Kubernetes");
     expect(await palette(page).locator(".palette-title mark").count()).toBeGreaterThan(1);
-    expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press("Escape");
   }, 30_000);
 });
@@ -223,38 +222,49 @@ describe("tasks in the reading view", () => {
 
 describe("screens", () => {
   test("the palette (recent, typo), the tree with “+”, a new page in the editor with the template offer, a ticked task: four looks", async () => {
-    for (const look of LOOKS) {
-      const s = await visit(world.cairn, { ...look, storageState: world.storage });
-      try {
-        const { page } = s;
-        const tag = `finding`;
-        await page.goto(`/s/ENG/p/${ids.release}`);
-        await page.getByRole("heading", { level: 1, name: "Release checklist" }).waitFor();
-        await screenshot(page, `${tag}-task-ticked`);
-        if (look.width === 1280) {
+    // One context, each screen loaded once and its looks gone through in place (checkLooks).
+    const s = await visit(world.cairn, { storageState: world.storage });
+    try {
+      const { page } = s;
+      const tag = `finding`;
+      const looksClean = async (name: string, ready?: () => Promise<void>) => expect({ name, violations: await checkLooks(page, name, ready) }).toEqual({ name, violations: {} });
+      await page.goto(`/s/ENG/p/${ids.release}`);
+      await page.getByRole("heading", { level: 1, name: "Release checklist" }).waitFor();
+      await looksClean(`${tag}-task-ticked`);
+      // The "+" on a tree row: shown on hover in the sidebar at 1280 px, in the navigation drawer at 375.
+      const drawer = page.getByRole("dialog");
+      const treePlus = async () => {
+        if (page.viewportSize()?.width === 1280) {
+          if (await drawer.isVisible()) {
+            await page.keyboard.press("Escape");
+            await drawer.waitFor({ state: "hidden" });
+          }
           await page.getByRole("treeitem", { name: "Coffee machine" }).hover();
-          await screenshot(page, `${tag}-tree-plus`);
-        } else {
+        } else if (!(await drawer.isVisible())) {
           await page.getByRole("button", { name: "Open navigation" }).click();
-          await screenshot(page, `${tag}-tree-plus`);
-          await page.keyboard.press("Escape");
+          await drawer.getByRole("treeitem", { name: "Coffee machine" }).waitFor();
         }
-        await page.keyboard.press("Control+k");
-        await palette(page).getByText("Recently viewed").waitFor();
-        await screenshot(page, `${tag}-palette-recent`);
-        await palette(page).getByRole("combobox").fill("kubernetis");
-        await palette(page).getByText(/Showing results for/).waitFor();
-        await screenshot(page, `${tag}-palette-typo`);
+      };
+      await looksClean(`${tag}-tree-plus`, treePlus);
+      if (await drawer.isVisible()) {
         await page.keyboard.press("Escape");
-        const draft = await api(page, "POST", "/api/pages/draft", { spaceId: eng.id });
-        await page.goto(`/s/ENG/p/${draft.id}/edit`);
-        await page.getByRole("region", { name: "Start from a template" }).waitFor();
-        await screenshot(page, `${tag}-new-page`);
-        await api(page, "DELETE", `/api/pages/${draft.id}/draft`);
-        expect(s.errors).toEqual([]);
-      } finally {
-        await s.close();
+        await drawer.waitFor({ state: "hidden" });
       }
+      await page.keyboard.press("Control+k");
+      await palette(page).getByText("Recently viewed").waitFor();
+      await looksClean(`${tag}-palette-recent`);
+      await palette(page).getByRole("combobox").fill("kubernetis");
+      await palette(page).getByText(/Showing results for/).waitFor();
+      await looksClean(`${tag}-palette-typo`);
+      await page.keyboard.press("Escape");
+      const draft = await api(page, "POST", "/api/pages/draft", { spaceId: eng.id });
+      await page.goto(`/s/ENG/p/${draft.id}/edit`);
+      await page.getByRole("region", { name: "Start from a template" }).waitFor();
+      await looksClean(`${tag}-new-page`);
+      await api(page, "DELETE", `/api/pages/${draft.id}/draft`);
+      expect(s.errors).toEqual([]);
+    } finally {
+      await s.close();
     }
-  }, 120_000);
+  }, 90_000);
 });

@@ -52,7 +52,7 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
     extensions: editorExtensions({ onFiles: (e, files, pos) => uploads.start(e, files, pos), pickImage: () => fileInput.current?.click(), save: () => primaryRef.current() }, room),
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
-    editorProps: { attributes: { class: "prose page-editor", "aria-label": "Page content" } },
+    editorProps: { attributes: { class: "prose page-editor" } },
   });
   const changes = usePendingChanges(editor);
 
@@ -195,7 +195,7 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
       />
       <CollabNotice state={state} onReconnect={() => void room.reconnect()} />
       <TrackedChangesBar editor={editor} changes={changes} />
-      <EditorSurface editor={editor} uploads={uploads} fileInput={fileInput} />
+      <EditorSurface editor={editor} label="Page content" uploads={uploads} fileInput={fileInput} />
       <ChangePopover editor={editor} />
       <ConfirmDialog
         open={asking === "leave"}

@@ -43,12 +43,12 @@ export default function DocumentEditor({ doc, onChange, label, onSave, autoFocus
     autofocus: autoFocus ? "end" : false,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
-    editorProps: { attributes: { class: "prose page-editor document-editor", "aria-label": label } },
+    editorProps: { attributes: { class: "prose page-editor document-editor" } },
     onUpdate: ({ editor: e }: { editor: Editor }) => latest.current.onChange(e.getJSON() as DocJson),
   });
   return (
     <div className="document-editor-frame">
-      <EditorSurface editor={editor} uploads={noUploads} fileInput={fileInput} />
+      <EditorSurface editor={editor} label={label} uploads={noUploads} fileInput={fileInput} />
     </div>
   );
 }

@@ -11,12 +11,14 @@ import { TableToolbar } from "./TableToolbar";
 import { UploadList } from "./UploadList";
 import type { useUploads } from "./useUploads";
 
-export function EditorSurface({ editor, uploads, fileInput }: { editor: Editor; uploads: ReturnType<typeof useUploads>; fileInput: RefObject<HTMLInputElement | null> }) {
+export function EditorSurface({ editor, label, uploads, fileInput }: { editor: Editor; label: string; uploads: ReturnType<typeof useUploads>; fileInput: RefObject<HTMLInputElement | null> }) {
   useFocusOnOpen(editor);
   return (
     <>
       <UploadList uploads={uploads.uploads} onDismiss={uploads.dismiss} />
-      <EditorContent editor={editor} />
+      {/* The name is the editor's frame's, a group: on the editable element itself, which has no
+          role, an aria-label is prohibited (axe reports it once the document is empty). */}
+      <EditorContent editor={editor} role="group" aria-label={label} />
       <BubbleToolbar editor={editor} />
       <TableToolbar editor={editor} />
       <CodeBlockToolbar editor={editor} />

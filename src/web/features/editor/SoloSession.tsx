@@ -49,7 +49,7 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
     content: (restored?.doc ?? parseDoc(page.contentJson)) as object,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
-    editorProps: { attributes: { class: "prose page-editor", "aria-label": "Page content" } },
+    editorProps: { attributes: { class: "prose page-editor" } },
     onUpdate: () => setDirty(true),
   });
 
@@ -154,7 +154,7 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
         </p>
       ) : null}
       {isDraft ? <TemplateOffer editor={editor} /> : null}
-      <EditorSurface editor={editor} uploads={uploads} fileInput={fileInput} />
+      <EditorSurface editor={editor} label="Page content" uploads={uploads} fileInput={fileInput} />
       {conflict ? (
         <ConflictDialog
           editor={editor}
