@@ -16,7 +16,9 @@ import { migrate } from "../src/platform/db/migrate";
 
 const root = join(import.meta.dir, "..");
 const baselineDir = join(root, "migrations", "baseline");
-const files = readdirSync(join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort();
+const files = readdirSync(join(root, "migrations"))
+  .filter((f) => f.endsWith(".sql"))
+  .sort();
 const tags = files.map((f) => f.replace(/\.sql$/, ""));
 
 if (process.argv.includes("--baseline")) {
@@ -30,8 +32,11 @@ if (process.argv.includes("--baseline")) {
   db.close();
 }
 
-const baselines = readdirSync(baselineDir).filter((f) => f.endsWith(".sql")).sort();
-if (baselines.length !== 1) throw new Error(`migrations/baseline/ should hold one baseline, not ${baselines.length}: run bun scripts/gen-migrations.ts --baseline`);
+const baselines = readdirSync(baselineDir)
+  .filter((f) => f.endsWith(".sql"))
+  .sort();
+if (baselines.length !== 1)
+  throw new Error(`migrations/baseline/ should hold one baseline, not ${baselines.length}: run bun scripts/gen-migrations.ts --baseline`);
 const through = baselines[0].replace(/\.sql$/, "");
 if (!tags.includes(through)) throw new Error(`the baseline ${through} names no migration in migrations/`);
 

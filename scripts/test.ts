@@ -36,7 +36,11 @@ const LAYERS = "tests/architecture.test.ts";
 const isBrowser = (f: string) => f.startsWith("tests/e2e/") || f.includes(".browser.test.");
 
 let files = testFiles(root).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x.replace(/^\.\//, ""))));
-if (unit) files = inProcessOnly(root, files.filter((f) => !isBrowser(f)));
+if (unit)
+  files = inProcessOnly(
+    root,
+    files.filter((f) => !isBrowser(f)),
+  );
 const checks = !unit && filters.length === 0;
 if (checks) files = files.filter((f) => f !== LAYERS);
 const needsBinary = files.some(isBrowser);
@@ -46,11 +50,17 @@ const needsBinary = files.some(isBrowser);
 // person's desktop would; no test depends on it. poppler-utils' pdftoppm turns the PDF export
 // into a PNG to check it is not blank (src/exports/page-export.test.ts).
 const EMOJI_FONT = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
-if (!unit && existsSync(join(root, "tests", "needs-chromium")) && (!existsSync("/usr/bin/chromium") || !existsSync(EMOJI_FONT) || !existsSync("/usr/bin/pdftoppm"))) {
+if (
+  !unit &&
+  existsSync(join(root, "tests", "needs-chromium")) &&
+  (!existsSync("/usr/bin/chromium") || !existsSync(EMOJI_FONT) || !existsSync("/usr/bin/pdftoppm"))
+) {
   console.log("Installing Debian's chromium for the browser tests (apt-get)…");
-  const apt = (a: string[]) => Bun.spawnSync(["apt-get", ...a], { stdout: "ignore", stderr: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const apt = (a: string[]) =>
+    Bun.spawnSync(["apt-get", ...a], { stdout: "ignore", stderr: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
   apt(["update", "-qq"]);
-  if (apt(["install", "-y", "-qq", "chromium", "fonts-noto-color-emoji", "poppler-utils"]).exitCode !== 0) console.log("Could not install chromium: the browser tests will fail. Install it with: apt-get install -y chromium poppler-utils");
+  if (apt(["install", "-y", "-qq", "chromium", "fonts-noto-color-emoji", "poppler-utils"]).exitCode !== 0)
+    console.log("Could not install chromium: the browser tests will fail. Install it with: apt-get install -y chromium poppler-utils");
 }
 
 const reportDir = join(root, ".bench", "test-report");
@@ -75,7 +85,9 @@ async function quietly(cmd: string[]): Promise<{ ok: boolean; output: string; to
 
 const layersReport = join(reportDir, "layers.xml");
 if (checks || needsBinary) {
-  console.log(checks ? "Checks first: tsc --noEmit and the layer rules, while the binary is built…" : "Building the binary for the browser tests…");
+  console.log(
+    checks ? "Checks first: tsc --noEmit and the layer rules, while the binary is built…" : "Building the binary for the browser tests…",
+  );
   // Caught at once: a failed build must wait for the checks' verdict, not end the process.
   const binary = needsBinary ? buildOnce().catch((e: Error) => e) : Promise.resolve(null);
   // One after the other: the layer rules' dependency-cruiser test has a minute of its own, which
@@ -83,7 +95,10 @@ if (checks || needsBinary) {
   const types = checks ? await quietly(["bun", "x", "tsc", "--noEmit"]) : null;
   const layers = checks ? await quietly(["bun", "test", "--reporter=junit", `--reporter-outfile=${layersReport}`, `./${LAYERS}`]) : null;
   let failedChecks = 0;
-  for (const [name, r] of [["typecheck (tsc --noEmit)", types], ["layer rules (tests/architecture.test.ts)", layers]] as const) {
+  for (const [name, r] of [
+    ["typecheck (tsc --noEmit)", types],
+    ["layer rules (tests/architecture.test.ts)", layers],
+  ] as const) {
     if (!r) continue;
     if (r.ok) console.log(`${name}: ok (${r.took})`);
     else {
@@ -119,7 +134,19 @@ const timings = join(reportDir, "timings.json");
 const committedTimings = join(root, "tests", "timings.json");
 if (existsSync(committedTimings)) await Bun.write(timings, readFileSync(committedTimings));
 const proc = Bun.spawn(
-  ["bun", "test", "--timeout=30000", `--parallel=${workers}`, "--no-isolate", `--timings=${timings}`, "--update-timings", "--reporter=junit", `--reporter-outfile=${report}`, ...passThrough, ...files.map((f) => `./${f}`)],
+  [
+    "bun",
+    "test",
+    "--timeout=30000",
+    `--parallel=${workers}`,
+    "--no-isolate",
+    `--timings=${timings}`,
+    "--update-timings",
+    "--reporter=junit",
+    `--reporter-outfile=${report}`,
+    ...passThrough,
+    ...files.map((f) => `./${f}`),
+  ],
   { cwd: root, stdout: "inherit", stderr: "inherit", env },
 );
 const code = await proc.exited;

@@ -17,10 +17,8 @@ const root = join(import.meta.dir, "..");
  * removed once its file keeps the rule; a path listed here that already keeps it fails the test,
  * so the lists only shrink. Sorted.
  */
-const PENDING_WRITES: string[] = [
-];
-const PENDING_DRIVER: string[] = [
-];
+const PENDING_WRITES: string[] = [];
+const PENDING_DRIVER: string[] = [];
 
 /** Tables made by a migration but declared by no tables.ts (FTS5 and its bookkeeping), with their owner. */
 const UNDECLARED_OWNERS: Record<string, string> = {
@@ -52,7 +50,8 @@ export function declaredTables(files: Record<string, string>, undeclared: Record
     const m = /^src\/(.+)\/tables\.ts$/.exec(path);
     if (!m) continue;
     const owner = m[1].startsWith("platform") ? "platform" : m[1];
-    for (const d of text.matchAll(/export const (\w+)\s*=\s*sqliteTable\(\s*["'`](\w+)["'`]/g)) tables.push({ ident: d[1], name: d[2], owner });
+    for (const d of text.matchAll(/export const (\w+)\s*=\s*sqliteTable\(\s*["'`](\w+)["'`]/g))
+      tables.push({ ident: d[1], name: d[2], owner });
   }
   for (const [name, owner] of Object.entries(undeclared)) tables.push({ name, ident: null, owner });
   return tables;
@@ -74,7 +73,8 @@ function codeLines(text: string): string[] {
 
 // Raw statements in either case (drizzle's sql`` templates are written in lower case), the
 // table named or interpolated as its drizzle object.
-const RAW_WRITE = /\b(insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+(?:(?:main|temp)\.)?(?:[`"]?(\w+)[`"]?|\$\{(\w+)\})/gi;
+const RAW_WRITE =
+  /\b(insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+(?:(?:main|temp)\.)?(?:[`"]?(\w+)[`"]?|\$\{(\w+)\})/gi;
 const DRIZZLE_WRITE = /\.(insert|update|delete)\(\s*(?:\w+\.)?(\w+)\s*\)/g;
 
 export function writesOutsideOwners(files: Record<string, string>, tables: Table[]): string[] {
@@ -95,7 +95,8 @@ export function writesOutsideOwners(files: Record<string, string>, tables: Table
     }
     const lineOf = (index: number) => code.slice(0, index).split("\n").length;
     const hits: { table: Table | undefined; how: string; at: number }[] = [];
-    for (const m of code.matchAll(RAW_WRITE)) hits.push({ table: m[2] ? byName.get(m[2]) : local.get(m[3]), how: m[1].split(/\s+/)[0].toUpperCase(), at: m.index });
+    for (const m of code.matchAll(RAW_WRITE))
+      hits.push({ table: m[2] ? byName.get(m[2]) : local.get(m[3]), how: m[1].split(/\s+/)[0].toUpperCase(), at: m.index });
     for (const m of code.matchAll(DRIZZLE_WRITE)) hits.push({ table: local.get(m[2]), how: `.${m[1]}()`, at: m.index });
     hits.sort((a, b) => a.at - b.at);
     for (const { table, how, at } of hits) {
@@ -108,7 +109,12 @@ export function writesOutsideOwners(files: Record<string, string>, tables: Table
 // The driver read off a core: `core.db`, `ctx.core.sqlite`, `this.core.db`; destructured from a
 // core (`({ sqlite }: Core)`, `const { db } = core`); or its type named (`Core["sqlite"]`).
 const DRIVER = new RegExp(
-  [/\bcore\.(?:sqlite|db)\b/, /\{[^{}]*\b(?:sqlite|db)\b[^{}]*\}\s*:\s*(?:Core\b|Pick<Core\b)/, /\{[^{}]*\b(?:sqlite|db)\b[^{}]*\}\s*=\s*(?:[\w.]+\.)?core\b/, /\bCore\[["'](?:sqlite|db)["']\]/]
+  [
+    /\bcore\.(?:sqlite|db)\b/,
+    /\{[^{}]*\b(?:sqlite|db)\b[^{}]*\}\s*:\s*(?:Core\b|Pick<Core\b)/,
+    /\{[^{}]*\b(?:sqlite|db)\b[^{}]*\}\s*=\s*(?:[\w.]+\.)?core\b/,
+    /\bCore\[["'](?:sqlite|db)["']\]/,
+  ]
     .map((r) => r.source)
     .join("|"),
   "g",
@@ -174,16 +180,18 @@ test("the owner scan refuses writes outside the owner's store and leaves the sto
     "src/pages/tables.ts": 'export const pages = sqliteTable("pages", {\nexport const pageLinks = sqliteTable(\n  "page_links",\n',
     "src/platform/jobs/tables.ts": 'export const jobs = sqliteTable(\n  "jobs",\n',
     "src/imports/queries.ts": 'const q = "INSERT INTO pages (id) VALUES (?)";\ncore.db.insert(pageLinks).values(rows).run();\n',
-    "src/attachments/copy.ts": 'core.db.update(pages).set({ json }).run();\nsqlite.run(sql`delete from ${pageLinks} where x = 1`);\n',
-    "src/commands/purge.ts": "tx.delete(pages).where(eq(pages.id, id)).run();\nrun(\"INSERT OR IGNORE INTO `page_links` VALUES (?)\");\n",
+    "src/attachments/copy.ts": "core.db.update(pages).set({ json }).run();\nsqlite.run(sql`delete from ${pageLinks} where x = 1`);\n",
+    "src/commands/purge.ts": 'tx.delete(pages).where(eq(pages.id, id)).run();\nrun("INSERT OR IGNORE INTO `page_links` VALUES (?)");\n',
     "src/jobs-user/service.ts": "core.db.insert(jobs).values(job).run();\n",
-    "src/collab/service.ts": 'import { pages as rows, pageLinks } from "../pages/tables";\ncore.db.update(rows).set(x).run();\ncore.db.delete(schema.pageLinks).run();\n',
+    "src/collab/service.ts":
+      'import { pages as rows, pageLinks } from "../pages/tables";\ncore.db.update(rows).set(x).run();\ncore.db.delete(schema.pageLinks).run();\n',
     "src/pages/store.ts": 'core.db.insert(pages).values(rows).run();\ncore.sqlite.run("DELETE FROM page_links WHERE page_id = ?");\n',
     "src/pages/store/versions.ts": "core.db.update(pages).set(v).run();\n",
     "src/platform/jobs/runner.ts": "core.db.insert(jobs).values(job).run();\n",
     "src/pages/copy.test.ts": "core.db.insert(pages).values(row).run();\n",
     "src/pages/testing.ts": 'core.sqlite.run("UPDATE pages SET x = 1");\n',
-    "src/pages/service.ts": "// we update pages here and delete from page_links there\n * UPDATE pages in the store\nconst n = pagesUpdate(pages);\n",
+    "src/pages/service.ts":
+      "// we update pages here and delete from page_links there\n * UPDATE pages in the store\nconst n = pagesUpdate(pages);\n",
     "src/search/fts5-recent.ts": 'core.sqlite.run("DELETE FROM search_words WHERE rowid = ?");\n',
     "src/search/store/fts5-recent.ts": 'core.sqlite.run("DELETE FROM search_words WHERE rowid = ?");\n',
   };
@@ -213,7 +221,8 @@ test("the driver scan refuses core.sqlite and core.db outside the stores and the
     "src/platform/jobs/runner.ts": "core.db.insert(jobs).run();\n",
     "src/pages/service.test.ts": "core.sqlite.run(text);\n",
     "src/pages/core-db.ts": "const coreDb = other.db;\n",
-    "src/labels/service.ts": 'const s = perInstance(({ sqlite }: Core) => sqlite.query("x"));\nconst { db, clock } = ctx.core;\nconst m = new WeakMap<Core["sqlite"], number>();\n',
+    "src/labels/service.ts":
+      'const s = perInstance(({ sqlite }: Core) => sqlite.query("x"));\nconst { db, clock } = ctx.core;\nconst m = new WeakMap<Core["sqlite"], number>();\n',
   });
   expect(found).toEqual([
     "src/pages/service.ts:1: core.db",

@@ -47,16 +47,26 @@ export function attachmentRoutes(core: Core) {
       response: { 200: Attachment, ...problems(404) },
       detail: detail("An attachment's details"),
     })
-    .get("/api/attachments/:id/download", async ({ params, request }) => fileResponse(request, await openAttachment(core, callerOf(request), params.id), "download"), {
-      params: IdParams,
-      response: { 200: FileBytes("The file"), ...problems(404) },
-      detail: detail("The file, always as a download (Content-Disposition: attachment)"),
-    })
-    .get("/api/attachments/:id/view", async ({ params, request }) => fileResponse(request, await openAttachment(core, callerOf(request), params.id), "view"), {
-      params: IdParams,
-      response: { 200: FileBytes("The file, inline for the safe types, else as a download"), ...problems(404) },
-      detail: detail("The file for showing in the browser: PNG, JPEG, GIF, WebP, PDF and plain text inline (sandboxed); anything else as a download"),
-    })
+    .get(
+      "/api/attachments/:id/download",
+      async ({ params, request }) => fileResponse(request, await openAttachment(core, callerOf(request), params.id), "download"),
+      {
+        params: IdParams,
+        response: { 200: FileBytes("The file"), ...problems(404) },
+        detail: detail("The file, always as a download (Content-Disposition: attachment)"),
+      },
+    )
+    .get(
+      "/api/attachments/:id/view",
+      async ({ params, request }) => fileResponse(request, await openAttachment(core, callerOf(request), params.id), "view"),
+      {
+        params: IdParams,
+        response: { 200: FileBytes("The file, inline for the safe types, else as a download"), ...problems(404) },
+        detail: detail(
+          "The file for showing in the browser: PNG, JPEG, GIF, WebP, PDF and plain text inline (sandboxed); anything else as a download",
+        ),
+      },
+    )
     .delete(
       "/api/attachments/:id",
       ({ params, request }) => {

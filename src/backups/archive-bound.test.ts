@@ -67,7 +67,13 @@ function commitIn(path: string, pageId: string): number {
 
 async function restoreAt(base: BackupManifest, at: number | null, name: string): Promise<string> {
   const out = join(env.dir, `${name}.db`);
-  await restoreToTime({ archiveDir: archiveDir(), base: join(env.dir, "backups", base.label, "cairn.db"), basePosition: base.wal, at, out });
+  await restoreToTime({
+    archiveDir: archiveDir(),
+    base: join(env.dir, "backups", base.label, "cairn.db"),
+    basePosition: base.wal,
+    at,
+    out,
+  });
   return out;
 }
 

@@ -18,7 +18,10 @@ afterEach(() => env.close());
 const titles = (path: string) => {
   const db = new Database(path, { readonly: true });
   try {
-    return db.query<{ title: string }, []>("SELECT title FROM pages ORDER BY title").all().map((r) => r.title);
+    return db
+      .query<{ title: string }, []>("SELECT title FROM pages ORDER BY title")
+      .all()
+      .map((r) => r.title);
   } finally {
     db.close();
   }
@@ -42,7 +45,13 @@ test("each backup records the archive's position; the list shows the coverage; t
 
   // The backup is a base: the archived frames after its position bring "After" back.
   const out = join(env.dir, "replayed.db");
-  await restoreToTime({ archiveDir: join(env.dir, "backups", "wal"), base: join(env.dir, "backups", first.label, "cairn.db"), basePosition: first.wal, at: Date.now(), out });
+  await restoreToTime({
+    archiveDir: join(env.dir, "backups", "wal"),
+    base: join(env.dir, "backups", first.label, "cairn.db"),
+    basePosition: first.wal,
+    at: Date.now(),
+    out,
+  });
   expect(titles(out)).toEqual(["After", "Before"]);
 
   const second = readManifest(env.core, (await runBackupNow(env, owner)).result.backup.label)!;

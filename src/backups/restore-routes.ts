@@ -9,8 +9,10 @@ import { cancelFor, discardKeptFor, previewRestoreFor, restoreFor, testRestoreFo
 const tags = ["Backups"];
 const manage = "(right backups.manage)";
 const restore = "(right backups.restore, a session)";
-const CONFIRM = "Confirmed in the body: `confirmLabel` typed exactly (400 `confirm_mismatch` naming it) and your `password` (400 naming it when wrong; wrong passwords count toward the sign-in lockout). API tokens are refused (403 `token_not_allowed`).";
-const WAIT = "Follow it at GET /api/admin/backups/jobs/{id}. While the data is replaced every request that writes answers 503 `maintenance` with Retry-After; reads keep working; collaborative editing rooms close and reopen on the restored data.";
+const CONFIRM =
+  "Confirmed in the body: `confirmLabel` typed exactly (400 `confirm_mismatch` naming it) and your `password` (400 naming it when wrong; wrong passwords count toward the sign-in lockout). API tokens are refused (403 `token_not_allowed`).";
+const WAIT =
+  "Follow it at GET /api/admin/backups/jobs/{id}. While the data is replaced every request that writes answers 503 `maintenance` with Retry-After; reads keep working; collaborative editing rooms close and reopen on the restored data.";
 
 /** Restores: preview, test, restore, undo, discard the kept copy, cancel. */
 export function restoreRoutes(core: Core) {
@@ -23,7 +25,8 @@ export function restoreRoutes(core: Core) {
       detail: {
         tags,
         summary: `What a restore of this backup (at a point in time) would lose, and the disk space it needs ${manage}`,
-        description: "Counts the pages, versions, comments, attachments and accounts the live data has that the restored data lacks. The restored copy is made in tmp/ and kept a few minutes, so a restore-test or restore that follows reuses it. 409 `not_covered` when `at` is outside what this backup and the archived log after it reach.",
+        description:
+          "Counts the pages, versions, comments, attachments and accounts the live data has that the restored data lacks. The restored copy is made in tmp/ and kept a few minutes, so a restore-test or restore that follows reuses it. 409 `not_covered` when `at` is outside what this backup and the archived log after it reach.",
       },
     })
     .post(
@@ -85,7 +88,8 @@ export function restoreRoutes(core: Core) {
       detail: {
         tags,
         summary: `Stop a restore that has not begun replacing the data ${restore}`,
-        description: "Stays open while writes are refused for the restore. 409 `restore_swapped` once the swap has begun (undo instead); 409 `conflict` when no restore is under way. The job ends cancelled; nothing was replaced.",
+        description:
+          "Stays open while writes are refused for the restore. 409 `restore_swapped` once the swap has begun (undo instead); 409 `conflict` when no restore is under way. The job ends cancelled; nothing was replaced.",
       },
     });
 }

@@ -13,7 +13,9 @@ const REAUTH = "Needs a session that confirmed its password in the last five min
 export function backupRoutes(core: Core) {
   return new Elysia({ prefix: "/api/admin/backups" })
     .get("/", ({ request, query }) => listBackups(core, callerOf(request), { includeRemoved: query.includeRemoved }), {
-      query: t.Object({ includeRemoved: t.Optional(t.Boolean({ description: "Also list removed backups (their copy deleted, the manifest kept)" })) }),
+      query: t.Object({
+        includeRemoved: t.Optional(t.Boolean({ description: "Also list removed backups (their copy deleted, the manifest kept)" })),
+      }),
       response: { 200: BackupList, ...problems(400, 401, 403) },
       detail: {
         tags,
@@ -34,7 +36,8 @@ export function backupRoutes(core: Core) {
         detail: {
           tags,
           summary: `Take a backup now (kind manual): 202 with its job; 409 backup_running while one is being taken ${right}`,
-          description: "Writers keep going while it copies. Retention runs after it (manual backups themselves are kept until removed by hand). Follow the job at GET /api/admin/backups/jobs/{id}.",
+          description:
+            "Writers keep going while it copies. Retention runs after it (manual backups themselves are kept until removed by hand). Follow the job at GET /api/admin/backups/jobs/{id}.",
         },
       },
     )
@@ -44,7 +47,8 @@ export function backupRoutes(core: Core) {
       detail: {
         tags,
         summary: `A backup, restore or copy job: its phase and progress, then its outcome ${right}`,
-        description: "Jobs are kept in memory (not in the database a restore replaces) for a day; after a restart, or for an unknown id, 404.",
+        description:
+          "Jobs are kept in memory (not in the database a restore replaces) for a day; after a restart, or for an unknown id, 404.",
       },
     })
     .put("/policy", ({ request, body }) => setPolicy(core, callerOf(request), body), {

@@ -74,7 +74,10 @@ export function directoryStorage(root: string, refused: (realPath: string) => st
           onBytes(chunk.byteLength);
         }
         const got = hasher.digest("hex");
-        if (got !== sha256) throw new Error(`${localPath} does not match its recorded hash (${sha256.slice(0, 12)}…, read ${got.slice(0, 12)}…): the local copy is damaged`);
+        if (got !== sha256)
+          throw new Error(
+            `${localPath} does not match its recorded hash (${sha256.slice(0, 12)}…, read ${got.slice(0, 12)}…): the local copy is damaged`,
+          );
       });
     },
     async putBytes(key, bytes) {

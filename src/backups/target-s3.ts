@@ -116,7 +116,8 @@ export function explainS3(err: unknown, t: Pick<S3Target, "endpoint" | "bucket">
     case "EntityTooLarge":
       return `${t.endpoint} refused an object as too large: ${message}`;
   }
-  if (/certificate|TLS|SSL/i.test(message) || /CERT|TLS/i.test(code)) return `The TLS certificate of ${t.endpoint} is not trusted (${code || message}). Use a certificate a public authority signed, or check the host name.`;
+  if (/certificate|TLS|SSL/i.test(message) || /CERT|TLS/i.test(code))
+    return `The TLS certificate of ${t.endpoint} is not trusted (${code || message}). Use a certificate a public authority signed, or check the host name.`;
   if (/ENOTFOUND|getaddrinfo|DNS/i.test(code + message)) return `The host of ${t.endpoint} cannot be found. Check the endpoint's address.`;
   return `${t.endpoint} answered with an error${code ? ` (${code})` : ""}: ${message}`;
 }

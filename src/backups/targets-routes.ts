@@ -9,8 +9,10 @@ import { listTargets, removeTarget, setTarget, startCopy, testTarget } from "./t
 const tags = ["Backups"];
 const right = "(right backups.manage)";
 const owners = "(right backups.restore: the owner's, as for a restore)";
-const TOLD = "Every slot set, changed or removed is recorded as `backup.target_changed` (the names of the fields that changed and where copies go, never a value of a credential), shown among the security events (kind `restore`) and told to the owner as a notification. E-mailing it waits for e-mail sending.";
-const EXTENSION = "Testing a target and copying to it are part of the documented API; configuring targets (GET, PUT, DELETE) is Cairn's own addition.";
+const TOLD =
+  "Every slot set, changed or removed is recorded as `backup.target_changed` (the names of the fields that changed and where copies go, never a value of a credential), shown among the security events (kind `restore`) and told to the owner as a notification. E-mailing it waits for e-mail sending.";
+const EXTENSION =
+  "Testing a target and copying to it are part of the documented API; configuring targets (GET, PUT, DELETE) is Cairn's own addition.";
 
 /** /api/admin/backups/targets: where backups are copied off the machine (a folder, an S3 bucket). */
 export function backupTargetRoutes(core: Core) {

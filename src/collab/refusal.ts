@@ -35,7 +35,12 @@ export function explainRefusal(err: unknown, doc: JSONContent): unknown {
     const block = [...nodes].reverse().find((n) => textOf(n).trim()) ?? node;
     detail = `Part of the page cannot be published${textOf(block).trim() ? `, near “${excerpt(textOf(block))}”` : ""}: ${rest || reason}. Change or remove it, then Update again.`;
   }
-  return new AppError("validation_failed", { field: "contentJson", detail, errors: err.extras.errors, ...(link ? { extra: { link } } : {}) });
+  return new AppError("validation_failed", {
+    field: "contentJson",
+    detail,
+    errors: err.extras.errors,
+    ...(link ? { extra: { link } } : {}),
+  });
 }
 
 /** The nodes along the path, outermost first (fewer when the path leads nowhere). */

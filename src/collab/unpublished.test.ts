@@ -5,7 +5,18 @@
  * changes taken back on the server (docs/decisions.md, "Publishing stays an explicit step").
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openSynced, makePage, makeSpace, paragraphs, startCollabEnv, typeInto, until, type Account, type Client, type CollabEnv } from "./testing";
+import {
+  openSynced,
+  makePage,
+  makeSpace,
+  paragraphs,
+  startCollabEnv,
+  typeInto,
+  until,
+  type Account,
+  type Client,
+  type CollabEnv,
+} from "./testing";
 
 let env: CollabEnv;
 let ada: Account;
@@ -98,7 +109,10 @@ describe("publishing", () => {
     expect(versions[0].contributors.map((c: { name: string }) => c.name)).toEqual(["ada", "grace"]);
     // A version published otherwise credits its author alone.
     expect(versions[1].contributors).toEqual([{ id: ada.id, name: "ada" }]);
-    expect((await env.api("GET", `/api/pages/${pageId}/versions/2`, ada)).body.contributors.map((c: { name: string }) => c.name)).toEqual(["ada", "grace"]);
+    expect((await env.api("GET", `/api/pages/${pageId}/versions/2`, ada)).body.contributors.map((c: { name: string }) => c.name)).toEqual([
+      "ada",
+      "grace",
+    ]);
     // Emptied in the stored list too: a restart does not bring the names back.
     a.destroy();
     g.destroy();
@@ -129,7 +143,10 @@ describe("publishing", () => {
     const [a, g] = [await open(ada, pageId), await open(grace, pageId)];
     typeInto(a, " words", 1);
     await delivered(g, "Other words");
-    expect((await env.api("PUT", `/api/pages/${pageId}`, grace, { contentJson: JSON.stringify(paragraphs("Changed", "Other")), baseVersion: 1 })).status).toBe(200);
+    expect(
+      (await env.api("PUT", `/api/pages/${pageId}`, grace, { contentJson: JSON.stringify(paragraphs("Changed", "Other")), baseVersion: 1 }))
+        .status,
+    ).toBe(200);
     await until(() => a.doc.getMap("cairn").get("version") === 2, 3000, "version 2 in the room");
     expect(await names(pageId)).toEqual(["ada"]);
   });
@@ -140,7 +157,10 @@ describe("publishing", () => {
     typeInto(a, " words");
     await delivered(g, "Shared words");
     expect(await names(pageId)).toEqual(["ada"]);
-    expect((await env.api("PUT", `/api/pages/${pageId}`, grace, { contentJson: JSON.stringify(paragraphs("Shared words")), baseVersion: 1 })).status).toBe(200);
+    expect(
+      (await env.api("PUT", `/api/pages/${pageId}`, grace, { contentJson: JSON.stringify(paragraphs("Shared words")), baseVersion: 1 }))
+        .status,
+    ).toBe(200);
     await until(() => a.doc.getMap("cairn").get("version") === 2, 3000, "version 2 in the room");
     expect(await names(pageId)).toEqual([]);
   });

@@ -37,7 +37,12 @@ export const NewCommentBody = t.Object({
   parentCommentId: t.Optional(t.Nullable(Id, { description: "Reply to this thread (a top-level comment of the same page)" })),
   anchorJson: t.Optional(
     // Bytes of UTF-8 are never fewer than UTF-16 units, so the rule's number bounds both.
-    t.Nullable(t.String({ maxLength: MAX_ANCHOR_BYTES, description: `Inline comment: a JSON object recording the passage (at most ${MAX_ANCHOR_BYTES} bytes of UTF-8), stored and returned as sent; not for replies` })),
+    t.Nullable(
+      t.String({
+        maxLength: MAX_ANCHOR_BYTES,
+        description: `Inline comment: a JSON object recording the passage (at most ${MAX_ANCHOR_BYTES} bytes of UTF-8), stored and returned as sent; not for replies`,
+      }),
+    ),
   ),
 });
 

@@ -17,6 +17,9 @@ test("every node and mark of the schema has its element in the table, or is draw
 });
 
 test("a node or mark named like an object's property draws its content only", () => {
-  const doc = { type: "doc", content: [{ type: "constructor", content: [{ type: "text", text: "kept", marks: [{ type: "toString" }, { type: "__proto__" }] }] }] };
+  const doc = {
+    type: "doc",
+    content: [{ type: "constructor", content: [{ type: "text", text: "kept", marks: [{ type: "toString" }, { type: "__proto__" }] }] }],
+  };
   expect(documentHtml(doc)).toBe("kept");
 });

@@ -20,14 +20,25 @@ const exported = (doc: unknown, title = "Release plan") => pageToMarkdown(title,
 function shape(node: JSONContent): unknown {
   const a = (node.attrs ?? {}) as Record<string, unknown>;
   const extra =
-    node.type === "heading" ? `:${a.level}` : node.type === "taskItem" ? `:${a.checked}` : node.type === "codeBlock" ? `:${a.language}` : node.type === "panel" ? `:${a.kind}` : node.type === "orderedList" ? `:${a.start}` : "";
+    node.type === "heading"
+      ? `:${a.level}`
+      : node.type === "taskItem"
+        ? `:${a.checked}`
+        : node.type === "codeBlock"
+          ? `:${a.language}`
+          : node.type === "panel"
+            ? `:${a.kind}`
+            : node.type === "orderedList"
+              ? `:${a.start}`
+              : "";
   if (node.type === "text") return "text";
   // Runs of text are one "text" (marks split text nodes differently on the way back).
   // An empty content list is no content (a leaf written either way).
   const kids = node.content?.length ? node.content.map(shape).filter((s, i, all) => !(s === "text" && all[i - 1] === "text")) : undefined;
   return kids ? { [`${node.type}${extra}`]: kids } : `${node.type}${extra}`;
 }
-const marksOf = (node: JSONContent): string[] => [...new Set([...(node.marks ?? []).map((m) => m.type), ...(node.content ?? []).flatMap(marksOf)])].sort();
+const marksOf = (node: JSONContent): string[] =>
+  [...new Set([...(node.marks ?? []).map((m) => m.type), ...(node.content ?? []).flatMap(marksOf)])].sort();
 
 describe("pageToMarkdown", () => {
   test("writes every block of the schema: title, headings, marks, lists, tasks, quote, code with its language, rule, table, image, attachment, panels, expand", () => {
@@ -89,7 +100,12 @@ describe("pageToMarkdown", () => {
     const back = space.pages[0].versions.at(-1)!.content as JSONContent;
     const withoutTables = (d: JSONContent) => ({ ...d, content: d.content!.filter((n) => n.type !== "table") });
     // The image's address is on the wiki it came from, another site here: it comes in as a link with its description.
-    const imagesAsLinks = (d: JSONContent): JSONContent => ({ ...d, content: d.content!.map((n) => (n.type === "image" ? { type: "paragraph", content: [{ type: "text", text: String(n.attrs!.alt) }] } : n)) });
+    const imagesAsLinks = (d: JSONContent): JSONContent => ({
+      ...d,
+      content: d.content!.map((n) =>
+        n.type === "image" ? { type: "paragraph", content: [{ type: "text", text: String(n.attrs!.alt) }] } : n,
+      ),
+    });
     expect(shape(withoutTables(back))).toEqual(shape(imagesAsLinks(withoutTables(forReaders(doc, { baseUrl: BASE })))));
     expect(space.mapped).toContainEqual(expect.objectContaining({ what: "images from other sites", count: 1 }));
     expect(space.skipped).toEqual([]);
@@ -99,7 +115,17 @@ describe("pageToMarkdown", () => {
     const link = (href: string) => ({ type: "text", text: `go ${href.slice(0, 4)}`, marks: [{ type: "link", attrs: { href } }] });
     const md = exported(
       docOf(
-        para(link("javascript:alert(1)"), text(" "), link(" JaVaScRiPt:alert(1)"), text(" "), link("data:text/html,<script>"), text(" "), link("vbscript:x"), text(" "), link("mailto:a@b.test")),
+        para(
+          link("javascript:alert(1)"),
+          text(" "),
+          link(" JaVaScRiPt:alert(1)"),
+          text(" "),
+          link("data:text/html,<script>"),
+          text(" "),
+          link("vbscript:x"),
+          text(" "),
+          link("mailto:a@b.test"),
+        ),
         { type: "image", attrs: { src: "javascript:alert(1)", alt: "evil image" } },
         { type: "image", attrs: { src: "data:image/png;base64,AAAA", alt: "" } },
       ),
@@ -111,9 +137,17 @@ describe("pageToMarkdown", () => {
   });
 
   test("keeps links relative without a base address, names mentions through the option, and escapes the title", () => {
-    const md = pageToMarkdown("C# *notes* [draft]", inline({ type: "mention", attrs: { id: "u1", label: "Old name" } }, text(" and "), text("home", [{ type: "link", attrs: { href: "/s/ENG/p/1" } }])) as JSONContent, {
-      mentionName: (id) => (id === "u1" ? "New Name" : id),
-    });
+    const md = pageToMarkdown(
+      "C# *notes* [draft]",
+      inline(
+        { type: "mention", attrs: { id: "u1", label: "Old name" } },
+        text(" and "),
+        text("home", [{ type: "link", attrs: { href: "/s/ENG/p/1" } }]),
+      ) as JSONContent,
+      {
+        mentionName: (id) => (id === "u1" ? "New Name" : id),
+      },
+    );
     expect(md).toBe("# C# \\*notes\\* \\[draft\\]\n\n@New Name and [home](/s/ENG/p/1)\n");
     expect(pageToMarkdown("", docOf() as JSONContent)).toBe("# Untitled\n");
   });

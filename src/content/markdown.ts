@@ -62,7 +62,10 @@ export function checkContentMarkdown(markdown: unknown): { json: string; text: s
   } catch (error) {
     // The check names contentJson and a path in the converted document; say which field it came from.
     if (error instanceof AppError && error.extras.field === "contentJson") {
-      throw invalid(MARKDOWN_FIELD, `converts to a document the editor cannot hold: ${error.extras.errors?.contentJson?.[0] ?? error.message}`);
+      throw invalid(
+        MARKDOWN_FIELD,
+        `converts to a document the editor cannot hold: ${error.extras.errors?.contentJson?.[0] ?? error.message}`,
+      );
     }
     throw error;
   }

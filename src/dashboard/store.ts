@@ -27,7 +27,9 @@ export function noteRecentView({ db }: Pick<Core, "db">, userId: string, pageId:
 
 /** Keeps a person's `keep` newest views. */
 export function trimRecentViews({ db }: Pick<Core, "db">, userId: string, keep: number): void {
-  db.run(sql`DELETE FROM recent_views WHERE user_id = ${userId} AND page_id NOT IN (SELECT page_id FROM recent_views WHERE user_id = ${userId} ORDER BY viewed_at DESC LIMIT ${keep})`);
+  db.run(
+    sql`DELETE FROM recent_views WHERE user_id = ${userId} AND page_id NOT IN (SELECT page_id FROM recent_views WHERE user_id = ${userId} ORDER BY viewed_at DESC LIMIT ${keep})`,
+  );
 }
 
 /** The one row of an aggregate (drizzle's get() answers a raw row as an array; all() names the columns). */
@@ -83,7 +85,11 @@ export function topPageCandidates({ db }: Pick<Core, "db">, since: string, take:
 }
 
 /** Who saved the most versions since `since` (an ISO instant); accounts deleted since are left out. */
-export function topEditors({ db }: Pick<Core, "db">, since: string, take: number): Array<{ userId: string; displayName: string; versions: number }> {
+export function topEditors(
+  { db }: Pick<Core, "db">,
+  since: string,
+  take: number,
+): Array<{ userId: string; displayName: string; versions: number }> {
   return db.all(sql`
     SELECT u.id AS userId, u.display_name AS displayName, count(*) AS versions
     FROM page_versions v JOIN users u ON u.id = v.author_id
@@ -97,7 +103,15 @@ export function topEditors({ db }: Pick<Core, "db">, since: string, take: number
  */
 export function viewedPages(core: Pick<Core, "db">, userId: string, readable: SQL, limit: number) {
   return core.db
-    .select({ id: pages.id, title: pages.title, emoji: pages.emoji, spaceId: spaces.id, spaceKey: spaces.key, space: spaces.name, viewedAt: recentViews.viewedAt })
+    .select({
+      id: pages.id,
+      title: pages.title,
+      emoji: pages.emoji,
+      spaceId: spaces.id,
+      spaceKey: spaces.key,
+      space: spaces.name,
+      viewedAt: recentViews.viewedAt,
+    })
     .from(recentViews)
     .innerJoin(pages, eq(pages.id, recentViews.pageId))
     .innerJoin(spaces, eq(spaces.id, pages.spaceId))

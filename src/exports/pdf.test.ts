@@ -27,7 +27,11 @@ describe.if(HAS_CHROMIUM)("PdfPrinter", () => {
     const results = await Promise.allSettled(Array.from({ length: 5 }, (_, n) => small.print(`<p>${n}</p>`))).finally(() => small.close());
     const refused = results.filter((r) => r.status === "rejected");
     expect(refused).toHaveLength(1);
-    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ status: 503, problemCode: "service_unavailable", extras: { headers: { "retry-after": "30" } } });
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({
+      status: 503,
+      problemCode: "service_unavailable",
+      extras: { headers: { "retry-after": "30" } },
+    });
     expect(results.filter((r) => r.status === "fulfilled" && isPdf(r.value))).toHaveLength(4);
   }, 60_000);
 

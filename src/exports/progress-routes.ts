@@ -9,10 +9,14 @@ import { readProgress } from "../platform/progress";
 export const ProgressAnswer = t.Object(
   {
     id: t.String(),
-    phase: t.String({ description: "What the work is doing now, e.g. `pages`, `blobs`, `writing` (the phases are the export's or import's own)" }),
+    phase: t.String({
+      description: "What the work is doing now, e.g. `pages`, `blobs`, `writing` (the phases are the export's or import's own)",
+    }),
     percent: t.Integer({ minimum: 0, maximum: 100, description: "How far it is, 0 to 100; 100 only once done without error" }),
     done: t.Boolean({ description: "True once the work has ended, with or without error" }),
-    error: t.Union([t.Object({ code: t.String(), message: t.String() }), t.Null()], { description: "Why the work stopped, when it failed" }),
+    error: t.Union([t.Object({ code: t.String(), message: t.String() }), t.Null()], {
+      description: "Why the work stopped, when it failed",
+    }),
   },
   { description: "Progress of an export or import" },
 );

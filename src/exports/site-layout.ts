@@ -40,7 +40,8 @@ export const SITE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 function spaceIcon(space: SiteSpace): string {
-  if (space.iconKind === 1 && space.iconValue) return `<span class="space-icon space-icon-emoji" aria-hidden="true">${esc(space.iconValue)}</span>`;
+  if (space.iconKind === 1 && space.iconValue)
+    return `<span class="space-icon space-icon-emoji" aria-hidden="true">${esc(space.iconValue)}</span>`;
   const letter = Array.from(space.name.trim())[0]?.toUpperCase() ?? "?";
   return `<span class="space-icon" aria-hidden="true">${esc(letter)}</span>`;
 }
@@ -64,7 +65,16 @@ function staticTree(pages: SitePage[], tops: number[], page: SitePage | null, de
   return `<ul class="static-tree">${inner}</ul>`;
 }
 
-function frame(opts: { space: SiteSpace; title: string; depth: number; pageIndex: number; tree: string; crumbs: string; main: string; fullWidth: boolean }): string {
+function frame(opts: {
+  space: SiteSpace;
+  title: string;
+  depth: number;
+  pageIndex: number;
+  tree: string;
+  crumbs: string;
+  main: string;
+  fullWidth: boolean;
+}): string {
   const root = rootPrefix(opts.depth);
   const home = `${root}index.html`;
   return `<!doctype html>
@@ -108,15 +118,30 @@ const SEP = `<span class="crumb-sep" aria-hidden="true">/</span>`;
 /** One exported page: `pages[index]` with its rendered document. */
 export function pageDocument(space: SiteSpace, pages: SitePage[], tops: number[], page: SitePage, body: PageBody): string {
   const depth = page.depth;
-  const crumbs = [`<a href="${rootPrefix(depth)}index.html">${esc(space.name)}</a>`, ...ancestorsOf(pages, page).map((a) => `<a href="${hrefTo(depth, a.dir)}">${esc(a.title)}</a>`), `<span aria-current="page">${esc(page.title)}</span>`].join(SEP);
-  const labels = body.labels.length ? `<ul class="page-labels" aria-label="Labels">${body.labels.map((l) => `<li class="label-chip">${esc(l)}</li>`).join("")}</ul>` : "";
+  const crumbs = [
+    `<a href="${rootPrefix(depth)}index.html">${esc(space.name)}</a>`,
+    ...ancestorsOf(pages, page).map((a) => `<a href="${hrefTo(depth, a.dir)}">${esc(a.title)}</a>`),
+    `<span aria-current="page">${esc(page.title)}</span>`,
+  ].join(SEP);
+  const labels = body.labels.length
+    ? `<ul class="page-labels" aria-label="Labels">${body.labels.map((l) => `<li class="label-chip">${esc(l)}</li>`).join("")}</ul>`
+    : "";
   const emoji = page.emoji ? `<span class="page-emoji" aria-hidden="true">${esc(page.emoji)}</span>` : "";
   const main = `<header class="page-head">
 <h1 class="page-title">${emoji}${esc(page.title)}</h1>
 <p class="page-meta">Last updated <time datetime="${esc(body.updatedAt)}">${esc(body.updatedAt.slice(0, 10))}</time></p>${labels}
 </header>
 <div class="prose">${body.html}</div>`;
-  return frame({ space, title: `${page.title} · ${space.name}`, depth, pageIndex: page.index, tree: staticTree(pages, tops, page, depth), crumbs, main, fullWidth: body.fullWidth });
+  return frame({
+    space,
+    title: `${page.title} · ${space.name}`,
+    depth,
+    pageIndex: page.index,
+    tree: staticTree(pages, tops, page, depth),
+    crumbs,
+    main,
+    fullWidth: body.fullWidth,
+  });
 }
 
 /** The root index.html: the space's name, description and its top-level pages. */
@@ -130,7 +155,16 @@ ${space.description ? `<p class="page-meta">${esc(space.description)}</p>` : ""}
 </header>
 <section class="child-pages" aria-label="Pages"><h2>Pages</h2>${list}</section>
 <p class="site-foot">${pages.length} ${pages.length === 1 ? "page" : "pages"} exported from Cairn${exportedAt ? ` (space ${esc(space.key)}, last change ${esc(exportedAt.slice(0, 10))})` : ""}.</p>`;
-  return frame({ space, title: space.name, depth: 0, pageIndex: -1, tree: staticTree(pages, tops, null, 0), crumbs: `<span aria-current="page">${esc(space.name)}</span>`, main, fullWidth: false });
+  return frame({
+    space,
+    title: space.name,
+    depth: 0,
+    pageIndex: -1,
+    tree: staticTree(pages, tops, null, 0),
+    crumbs: `<span aria-current="page">${esc(space.name)}</span>`,
+    main,
+    fullWidth: false,
+  });
 }
 
 /** _site/tree.js: every page's title, emoji, folder and parent, in tree order. */

@@ -19,7 +19,11 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 async function pageTitled(key: string, title: string) {
-  const row = env.core.sqlite.query("SELECT p.id, p.parent_id AS parentId, p.content_json AS content FROM pages p JOIN spaces s ON s.id = p.space_id WHERE s.key = ? AND p.title = ?").get(key, title) as { id: string; parentId: string | null; content: string };
+  const row = env.core.sqlite
+    .query(
+      "SELECT p.id, p.parent_id AS parentId, p.content_json AS content FROM pages p JOIN spaces s ON s.id = p.space_id WHERE s.key = ? AND p.title = ?",
+    )
+    .get(key, title) as { id: string; parentId: string | null; content: string };
   expect(row).toBeTruthy();
   return row;
 }
@@ -45,7 +49,9 @@ test("a zip of Markdown files: folders give the tree, relative links and images 
   expect(setup.content).toContain(`"src":"/api/attachments/${attachment.id}/view"`);
   expect(overview.content).toContain(`"href":"/p/${setup.id}"`);
   // Links between imported pages are by id, and so are their backlinks.
-  expect((await call(env, "GET", `/api/pages/${overview.id}/backlinks`, { as: owner })).body.map((p: { id: string }) => p.id)).toEqual([setup.id]);
+  expect((await call(env, "GET", `/api/pages/${overview.id}/backlinks`, { as: owner })).body.map((p: { id: string }) => p.id)).toEqual([
+    setup.id,
+  ]);
   expect(overview.content).toContain('"type":"panel"');
   // The pages name who brought them in and from where, never "someone".
   const versions = (await call(env, "GET", `/api/pages/${setup.id}/versions`, { as: owner })).body;
@@ -93,8 +99,39 @@ test("a construct that cannot be stored never refuses a Markdown or Confluence i
     authors: [],
     pages: [
       {
-        ref: "p1", parent: null, position: 0, title: "Odd", emoji: null, fullWidth: false, createdBy: null, updatedBy: null, labels: [], comments: [], attachments: [], sourcePath: "Odd.md",
-        versions: [{ title: "Odd", changeComment: null, author: null, content: { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Kept. " }, { type: "mention", attrs: { label: "Nobody" } }] }, { type: "blink", content: [{ type: "text", text: "Blinking" }] }, { type: "paragraph", content: [{ type: "text", text: "The rest." }] }] } }],
+        ref: "p1",
+        parent: null,
+        position: 0,
+        title: "Odd",
+        emoji: null,
+        fullWidth: false,
+        createdBy: null,
+        updatedBy: null,
+        labels: [],
+        comments: [],
+        attachments: [],
+        sourcePath: "Odd.md",
+        versions: [
+          {
+            title: "Odd",
+            changeComment: null,
+            author: null,
+            content: {
+              type: "doc",
+              content: [
+                {
+                  type: "paragraph",
+                  content: [
+                    { type: "text", text: "Kept. " },
+                    { type: "mention", attrs: { label: "Nobody" } },
+                  ],
+                },
+                { type: "blink", content: [{ type: "text", text: "Blinking" }] },
+                { type: "paragraph", content: [{ type: "text", text: "The rest." }] },
+              ],
+            },
+          },
+        ],
       },
     ],
     templates: [],
@@ -103,7 +140,13 @@ test("a construct that cannot be stored never refuses a Markdown or Confluence i
     mapped: [],
     skipped: [],
   });
-  const plan = await planImport(env.core, page("markdown"), { key: "ODD", name: "Odd", ownerId: owner.id, creditAccounts: true, now: Date.now() });
+  const plan = await planImport(env.core, page("markdown"), {
+    key: "ODD",
+    name: "Odd",
+    ownerId: owner.id,
+    creditAccounts: true,
+    now: Date.now(),
+  });
   const doc = JSON.parse(plan.pages[0].contentJson!);
   expect(JSON.stringify(doc)).toContain('"text":"Kept. @Nobody"');
   expect(doc.content.map((n: any) => n.type)).toEqual(["paragraph", "paragraph", "paragraph"]);
@@ -112,16 +155,20 @@ test("a construct that cannot be stored never refuses a Markdown or Confluence i
     expect.stringMatching(/^a construct that cannot be stored is kept as text: "Blinking" \(unknown node type "blink"/),
   ]);
   // A pack is Cairn's own: one that does not fit is damaged, and refused.
-  await expect(planImport(env.core, page("cairn-pack"), { key: "ODD", name: "Odd", ownerId: owner.id, creditAccounts: true, now: Date.now() })).rejects.toThrow(/blink|id/);
+  await expect(
+    planImport(env.core, page("cairn-pack"), { key: "ODD", name: "Odd", ownerId: owner.id, creditAccounts: true, now: Date.now() }),
+  ).rejects.toThrow(/blink|id/);
 });
 
 test("titles and names from an archive lose the characters a title may not hold (invisible ones, bidi overrides); a name sent with them is a 400", async () => {
-  const zip = await zipOf([["Notes.md", "---\ntitle: \"Re\u200Bport \u202Egnp.exe\"\n---\nBody.\n"]]);
+  const zip = await zipOf([["Notes.md", '---\ntitle: "Re\u200Bport \u202Egnp.exe"\n---\nBody.\n']]);
   const refused = await importZip(env, owner, zip, { key: "TIDY", name: "Tea\u200Bm" });
   expect(refused.status).toBe(400);
   expect(Object.keys(refused.body.errors)).toEqual(["name"]);
   const res = await importZip(env, owner, zip, { key: "TIDY", name: "Team" });
   expect(res.status).toBe(201);
-  const titles = env.core.sqlite.query("SELECT p.title FROM pages p JOIN spaces s ON s.id = p.space_id WHERE s.key = 'TIDY'").all() as Array<{ title: string }>;
+  const titles = env.core.sqlite
+    .query("SELECT p.title FROM pages p JOIN spaces s ON s.id = p.space_id WHERE s.key = 'TIDY'")
+    .all() as Array<{ title: string }>;
   expect(titles.map((t) => t.title)).toEqual(["Report gnp.exe"]);
 });

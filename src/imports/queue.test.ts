@@ -24,7 +24,11 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 const exportOf = (name: string) =>
-  zipOf(Object.entries(confluenceExport(name, "ANY", [{ file: `${name}_1.html`, title: `${name} home`, ancestors: [], body: `<p>The ${name} page.</p>` }])));
+  zipOf(
+    Object.entries(
+      confluenceExport(name, "ANY", [{ file: `${name}_1.html`, title: `${name} home`, ancestors: [], body: `<p>The ${name} page.</p>` }]),
+    ),
+  );
 
 async function phaseOf(who: Who, id: string): Promise<string | undefined> {
   return (await call(env, "GET", `/api/export-progress/${id}`, { as: who })).body?.phase;
@@ -53,7 +57,10 @@ test("two imports started together: both wait while another converts (progress: 
   await holdingTheTurn(async (holdTurn) => {
     const a = importZip(env, owner, await exportOf("Alpha"), { key: "ALPHA", progress: "queue-alpha-1" });
     const b = importZip(env, member, await exportOf("Beta"), { key: "BETA", progress: "queue-beta-1" });
-    await until(async () => (await phaseOf(owner, "queue-alpha-1")) === "waiting" && (await phaseOf(member, "queue-beta-1")) === "waiting", "both imports to wait");
+    await until(
+      async () => (await phaseOf(owner, "queue-alpha-1")) === "waiting" && (await phaseOf(member, "queue-beta-1")) === "waiting",
+      "both imports to wait",
+    );
     expect(importTurns.waiting).toBe(2);
     // Neither has written anything while it waits.
     expect(env.core.sqlite.query("SELECT count(*) AS n FROM spaces WHERE key IN ('ALPHA', 'BETA')").get()).toEqual({ n: 0 });
@@ -62,8 +69,16 @@ test("two imports started together: both wait while another converts (progress: 
     expect([ra.status, rb.status]).toEqual([201, 201]);
     expect(ra.body).toMatchObject({ format: "confluence", space: { key: "ALPHA" }, counts: { pages: 1 } });
     expect(rb.body).toMatchObject({ format: "confluence", space: { key: "BETA" }, counts: { pages: 1 } });
-    expect((await call(env, "GET", "/api/export-progress/queue-alpha-1", { as: owner })).body).toMatchObject({ done: true, percent: 100, error: null });
-    expect((await call(env, "GET", "/api/export-progress/queue-beta-1", { as: member })).body).toMatchObject({ done: true, percent: 100, error: null });
+    expect((await call(env, "GET", "/api/export-progress/queue-alpha-1", { as: owner })).body).toMatchObject({
+      done: true,
+      percent: 100,
+      error: null,
+    });
+    expect((await call(env, "GET", "/api/export-progress/queue-beta-1", { as: member })).body).toMatchObject({
+      done: true,
+      percent: 100,
+      error: null,
+    });
     expect(importTurns.peak).toBe(1);
     expect(importTurns.waiting).toBe(0);
   });

@@ -15,7 +15,8 @@ let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
-const putAvatar = (who: { cookie?: string; token?: string }, bytes: Uint8Array, name = "me.jpg") => call(env, "PUT", "/api/media/avatars/me", { as: who, body: form(bytes, name, "image/jpeg") });
+const putAvatar = (who: { cookie?: string; token?: string }, bytes: Uint8Array, name = "me.jpg") =>
+  call(env, "PUT", "/api/media/avatars/me", { as: who, body: form(bytes, name, "image/jpeg") });
 const blobBytes = (sha: string) => readFileSync(join(env.dir, "files", sha.slice(0, 2), sha.slice(2)));
 const hashOf = (url: string) => /\?v=([0-9a-f]{16})$/.exec(url)![1]!;
 
@@ -43,15 +44,23 @@ describe("avatars", () => {
     expect(got.headers.get("x-content-type-options")).toBe("nosniff");
     const etag = got.headers.get("etag")!;
     expect(etag).toStartWith(`"${hashOf(url)}`);
-    expect((await call(env, "GET", `/api/media/avatars/${member.id}`, { as: owner })).headers.get("cache-control")).toBe("private, no-cache");
+    expect((await call(env, "GET", `/api/media/avatars/${member.id}`, { as: owner })).headers.get("cache-control")).toBe(
+      "private, no-cache",
+    );
     expect((await call(env, "GET", url, { as: owner, headers: { "if-none-match": etag } })).status).toBe(304);
     expect((await call(env, "GET", url)).status).toBe(401);
 
     expect((await call(env, "GET", "/api/auth/me", { as: member })).body).toMatchObject({ avatarUrl: url, avatarVariant: 0 });
-    const directory = (await call(env, "GET", "/api/users", { as: owner })).body as { id: string; avatarUrl: string | null; avatarVariant: number }[];
+    const directory = (await call(env, "GET", "/api/users", { as: owner })).body as {
+      id: string;
+      avatarUrl: string | null;
+      avatarVariant: number;
+    }[];
     expect(directory.find((u) => u.id === member.id)).toMatchObject({ avatarUrl: url, avatarVariant: 0 });
     expect(directory.find((u) => u.id === owner.id)).toMatchObject({ avatarUrl: null, avatarVariant: 0 });
-    expect(eventsOf(env, "user.updated")).toMatchObject([{ targetId: member.id, actorId: member.id, data: { avatar: { from: null, to: expect.any(String) } } }]);
+    expect(eventsOf(env, "user.updated")).toMatchObject([
+      { targetId: member.id, actorId: member.id, data: { avatar: { from: null, to: expect.any(String) } } },
+    ]);
   });
 
   test("a new picture gets a new address and the old file goes; DELETE returns to the generated avatar (GET 404)", async () => {
@@ -74,7 +83,7 @@ describe("avatars", () => {
     const { owner } = await ownerAndMember(env);
     await putAvatar(owner, await pngPicture(64, 64));
     await newSpace(env, owner, "DOCS");
-    await call(env, "PUT", "/api/media/space-icons/DOCS", { as: owner, body: form(await pngPicture(64, 64, ), "i.png") });
+    await call(env, "PUT", "/api/media/space-icons/DOCS", { as: owner, body: form(await pngPicture(64, 64), "i.png") });
     expect(await sweepOrphanBlobs(env.core)).toBe(0);
     expect(filesUnder(env, "files")).toHaveLength(2);
   });
@@ -113,7 +122,9 @@ describe("avatars", () => {
 
   test("not multipart is 415; no file field is 400; over 10 MB is 413", async () => {
     const { member } = await ownerAndMember(env);
-    expect((await call(env, "PUT", "/api/media/avatars/me", { as: member, body: "x", headers: { "content-type": "image/png" } })).status).toBe(415);
+    expect(
+      (await call(env, "PUT", "/api/media/avatars/me", { as: member, body: "x", headers: { "content-type": "image/png" } })).status,
+    ).toBe(415);
     const other = new FormData();
     other.append("picture", new File([(await pngPicture(10, 10)) as Uint8Array<ArrayBuffer>], "a.png"));
     const missing = await call(env, "PUT", "/api/media/avatars/me", { as: member, body: other });
@@ -156,9 +167,13 @@ describe("space icons", () => {
   test("an archived space's icon cannot change; SVG is refused", async () => {
     const { owner } = await ownerAndMember(env);
     await newSpace(env, owner, "OLD");
-    expect((await call(env, "PUT", "/api/media/space-icons/OLD", { as: owner, body: form(SVG_FILE, "x.svg", "image/svg+xml") })).status).toBe(415);
+    expect(
+      (await call(env, "PUT", "/api/media/space-icons/OLD", { as: owner, body: form(SVG_FILE, "x.svg", "image/svg+xml") })).status,
+    ).toBe(415);
     expect((await call(env, "POST", "/api/spaces/OLD/archive", { as: owner })).status).toBe(200);
-    expect((await call(env, "PUT", "/api/media/space-icons/OLD", { as: owner, body: form(await pngPicture(20, 20), "x.png") })).status).toBe(403);
+    expect(
+      (await call(env, "PUT", "/api/media/space-icons/OLD", { as: owner, body: form(await pngPicture(20, 20), "x.png") })).status,
+    ).toBe(403);
     expect(filesUnder(env, "files")).toEqual([]);
   });
 

@@ -7,7 +7,8 @@ import { getPageMarkdown } from "./markdown";
 import { cachedPageAnswer } from "./page-cache";
 import { PageParams } from "./schemas";
 
-const EXAMPLE = '# Release 2.4\n\n- [x] Search finds **fragments**\n- [ ] Export to [PDF](https://example.com/pdf)\n\n:::panel {kind="warning"}\n\nDeploy after 18:00.\n\n:::\n';
+const EXAMPLE =
+  '# Release 2.4\n\n- [x] Search finds **fragments**\n- [ ] Export to [PDF](https://example.com/pdf)\n\n:::panel {kind="warning"}\n\nDeploy after 18:00.\n\n:::\n';
 
 /**
  * GET /api/pages/{id}/markdown. The answer is text/markdown, which the OpenAPI generator cannot

@@ -70,7 +70,10 @@ export class ProgressBoard {
     const key = keyOf(id, ownerId);
     const old = this.entries.get(key);
     if (old && old.finishedAt === null) {
-      throw new AppError("progress_in_use", { field: "progress", detail: "progress: this id is already following work that is running; choose a new one." });
+      throw new AppError("progress_in_use", {
+        field: "progress",
+        detail: "progress: this id is already following work that is running; choose a new one.",
+      });
     }
     this.entries.delete(key);
     this.makeRoom();

@@ -70,7 +70,11 @@ test("soon(): a run now, or right after the one in progress", async () => {
 test("cron: the next firing of its expression in local time, read again when re-armed; none when not scheduled", () => {
   const s = make();
   let expr: string | null = "0 3 * * *";
-  const task = s.cron("nightly", () => expr, () => {});
+  const task = s.cron(
+    "nightly",
+    () => expr,
+    () => {},
+  );
   expect(task.nextRunAt).toBe(nextCronRun("0 3 * * *", Date.now()));
   expect(s.list()[0]).toMatchObject({ kind: "cron", when: "0 3 * * *" });
   expr = "15 4 * * 0";
@@ -118,9 +122,7 @@ test("stop(): timers first, then work in flight, then what waits in memory; each
   s.stop();
   s.stop();
   expect(order).toEqual(["retries stopped", "worker aborted", "counts written"]);
-  expect(s.list().map((t) => [t.name, t.stopOrder])).toEqual([
-    ["counts", STOP.flush],
-  ]);
+  expect(s.list().map((t) => [t.name, t.stopOrder])).toEqual([["counts", STOP.flush]]);
 });
 
 test("a name declared again replaces its task; a task stopped by its owner leaves the list", async () => {
@@ -144,13 +146,25 @@ test("runs: in-process work is listed while it runs, keeps its last error, and i
     throw new Error("no space left");
   });
   expect((await runs.settled(failed.id))?.state).toBe("failed");
-  expect(s.list()[0]).toMatchObject({ name: "runs", kind: "runs", stopOrder: STOP.work, running: false, lastError: { message: "no space left" } });
-  const long = runs.start("restore", (job) => new Promise((_, reject) => job.signal.addEventListener("abort", () => reject(job.signal.reason))));
+  expect(s.list()[0]).toMatchObject({
+    name: "runs",
+    kind: "runs",
+    stopOrder: STOP.work,
+    running: false,
+    lastError: { message: "no space left" },
+  });
+  const long = runs.start(
+    "restore",
+    (job) => new Promise((_, reject) => job.signal.addEventListener("abort", () => reject(job.signal.reason))),
+  );
   expect(runs.running("restore")?.id).toBe(long.id);
   expect(s.list()[0]).toMatchObject({ running: true, when: "now: restore" });
   await Bun.sleep(1); // the run has begun
   s.stop();
-  expect(await runs.settled(long.id)).toMatchObject({ state: "cancelled", error: { code: "cancelled", message: "the server is stopping" } });
+  expect(await runs.settled(long.id)).toMatchObject({
+    state: "cancelled",
+    error: { code: "cancelled", message: "the server is stopping" },
+  });
 });
 
 test("an instance's scheduler: listed tasks, and at close what waits in memory is written in a transaction before the database closes", async () => {

@@ -23,7 +23,9 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const XLINK_NS = "http://www.w3.org/1999/xlink";
 
 const ELEMENTS = new Set(
-  "svg g defs symbol use title desc path rect circle ellipse line polyline polygon text tspan textPath linearGradient radialGradient stop clipPath mask pattern marker filter feGaussianBlur feOffset feBlend feColorMatrix feComposite feFlood feMerge feMergeNode feMorphology feDropShadow".split(" "),
+  "svg g defs symbol use title desc path rect circle ellipse line polyline polygon text tspan textPath linearGradient radialGradient stop clipPath mask pattern marker filter feGaussianBlur feOffset feBlend feColorMatrix feComposite feFlood feMerge feMergeNode feMorphology feDropShadow".split(
+    " ",
+  ),
 );
 
 const ATTRIBUTES = new Set(
@@ -58,7 +60,10 @@ const escapeAttr = (s: string) => escapeText(s).replace(/"/g, "&quot;");
 function reachesOutside(value: string): boolean {
   const lower = value.toLowerCase().replace(/\\/g, "");
   for (const m of lower.matchAll(/url\s*\(\s*(['"]?)([^)'"]*)\1\s*\)/g)) if (!m[2].trim().startsWith("#")) return true;
-  return /@import|expression\s*\(|javascript:|data:|-moz-binding|behavior\s*:/.test(lower) || (lower.includes("url(") && !/url\s*\(\s*['"]?#/.test(lower));
+  return (
+    /@import|expression\s*\(|javascript:|data:|-moz-binding|behavior\s*:/.test(lower) ||
+    (lower.includes("url(") && !/url\s*\(\s*['"]?#/.test(lower))
+  );
 }
 
 interface Token {
@@ -185,7 +190,14 @@ function keptAttributes(token: Token, removed: Set<string>, isRoot: boolean): st
     else if (name === "xmlns:xlink") keep = value === XLINK_NS;
     else if (keep && reachesOutside(value)) keep = false;
     if (keep) kept.push(` ${name}="${escapeAttr(value)}"`);
-    else removed.add(/^on/i.test(name) ? `${name} attribute (an event handler)` : name.endsWith("href") ? `${name} pointing outside the image` : `${name} attribute`);
+    else
+      removed.add(
+        /^on/i.test(name)
+          ? `${name} attribute (an event handler)`
+          : name.endsWith("href")
+            ? `${name} pointing outside the image`
+            : `${name} attribute`,
+      );
   }
   if (isRoot) {
     // Written by us whatever was sent: the namespaces the kept markup needs, and only those.

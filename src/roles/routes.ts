@@ -15,7 +15,9 @@ export function roleRoutes(core: Core) {
   return new Elysia({ prefix: "/api/admin/roles" })
     .get("/", ({ request }) => listRoles(core, callerOf(request)), {
       response: { 200: RolesAnswer, ...problems(401, 403) },
-      detail: detail("Every role with its rights and how many accounts hold it, the rights catalogue (each right with its area and description) and the last review (right roles.manage)"),
+      detail: detail(
+        "Every role with its rights and how many accounts hold it, the rights catalogue (each right with its area and description) and the last review (right roles.manage)",
+      ),
     })
     .post(
       "/",
@@ -27,7 +29,10 @@ export function roleRoutes(core: Core) {
       {
         body: NewRoleBody,
         response: { 201: RoleOut, ...problems(400, 401, 403, 409) },
-        detail: detail("Create a custom role (Member or Admin tier), empty or copying another role's rights", `${GUARDS} A name already taken (any case) is 409.`),
+        detail: detail(
+          "Create a custom role (Member or Admin tier), empty or copying another role's rights",
+          `${GUARDS} A name already taken (any case) is 409.`,
+        ),
       },
     )
     .post("/review", ({ request }) => reviewRoles(core, callerOf(request)), {

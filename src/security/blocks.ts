@@ -40,9 +40,9 @@ const keptBlocks = keptUntilWrite<ActiveBlock[]>("security blocks", 4, undefined
 function activeBlocks(core: Core): ActiveBlock[] {
   return keptBlocks(core.stamp, "blocks", () =>
     blockRanges(core).flatMap((row) => {
-        const net = parseCidr(row.cidr);
-        return net ? [{ net, until: row.expiresAt ? Date.parse(row.expiresAt) : Infinity }] : [];
-      }),
+      const net = parseCidr(row.cidr);
+      return net ? [{ net, until: row.expiresAt ? Date.parse(row.expiresAt) : Infinity }] : [];
+    }),
   );
 }
 
@@ -66,7 +66,10 @@ export function blockCovering(core: Core, ip: string | { readonly ip: string }):
 /** The first thing every request meets (http/app.ts): 403 address_blocked for a blocked address. */
 export function refuseBlockedAddress(core: Core, ip: string | { readonly ip: string }): void {
   if (blockCovering(core, ip)) {
-    throw new AppError("address_blocked", { detail: "An administrator of this Cairn has blocked requests from your network address. If you think this is a mistake, contact them another way." });
+    throw new AppError("address_blocked", {
+      detail:
+        "An administrator of this Cairn has blocked requests from your network address. If you think this is a mistake, contact them another way.",
+    });
   }
 }
 
@@ -135,10 +138,25 @@ export function addBlock(core: Core, caller: Caller, input: NewBlock): Block {
   }
   const now = core.clock.now();
   const hours = input.expiresInHours ?? null;
-  const row: SecurityBlockRow = { id: newId(), cidr: cidrText(net), reason, createdById: user.user.id, createdAt: iso(now), expiresAt: hours === null ? null : iso(now + hours * 3_600_000) };
+  const row: SecurityBlockRow = {
+    id: newId(),
+    cidr: cidrText(net),
+    reason,
+    createdById: user.user.id,
+    createdAt: iso(now),
+    expiresAt: hours === null ? null : iso(now + hours * 3_600_000),
+  };
   core.tx(() => {
     insertBlock(core, row);
-    recordEvent(core, { type: "security.block_added", targetType: "security_block", targetId: row.id, spaceId: null, actorId: user.user.id, ip: user.ip, data: { cidr: row.cidr, reason, expiresAt: row.expiresAt } });
+    recordEvent(core, {
+      type: "security.block_added",
+      targetType: "security_block",
+      targetId: row.id,
+      spaceId: null,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { cidr: row.cidr, reason, expiresAt: row.expiresAt },
+    });
   });
   return toBlock({ ...row, createdByName: user.user.displayName }, now);
 }
@@ -151,7 +169,15 @@ export function removeBlock(core: Core, caller: Caller, id: string): void {
     const row = blockById(core, id);
     if (!row) throw notFound("Block not found");
     deleteBlock(core, id);
-    recordEvent(core, { type: "security.block_removed", targetType: "security_block", targetId: row.id, spaceId: null, actorId: user.user.id, ip: user.ip, data: { cidr: row.cidr, reason: row.reason } });
+    recordEvent(core, {
+      type: "security.block_removed",
+      targetType: "security_block",
+      targetId: row.id,
+      spaceId: null,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { cidr: row.cidr, reason: row.reason },
+    });
   });
 }
 

@@ -13,7 +13,11 @@ export function setupRoutes(core: Core) {
   return new Elysia({ prefix: "/api/setup" })
     .get("/", ({ request }) => readSetup(core, callerOf(request)), {
       response: { 200: SetupState, ...problems(401, 403) },
-      detail: { tags, summary: "The first-run wizard: its steps in order, each with its state and the evidence the server sees", description: ownerOnly },
+      detail: {
+        tags,
+        summary: "The first-run wizard: its steps in order, each with its state and the evidence the server sees",
+        description: ownerOnly,
+      },
     })
     .post("/steps/:key", ({ params, body, request }) => recordStep(core, callerOf(request), params.key, body.skipped), {
       params: StepParams,

@@ -109,7 +109,13 @@ function licenseOf(pkg: Record<string, any>): string {
 
 function urlOf(pkg: Record<string, any>): string | null {
   const raw = typeof pkg.repository === "string" ? pkg.repository : pkg.repository?.url;
-  const repo = typeof raw === "string" ? raw.replace(/^git\+/, "").replace(/\.git$/, "").replace(/^git:\/\//, "https://") : null;
+  const repo =
+    typeof raw === "string"
+      ? raw
+          .replace(/^git\+/, "")
+          .replace(/\.git$/, "")
+          .replace(/^git:\/\//, "https://")
+      : null;
   if (repo && /^https?:\/\//.test(repo)) return repo;
   if (repo && /^github:/.test(repo)) return `https://github.com/${repo.slice(7)}`;
   if (repo && /^[\w.-]+\/[\w.-]+$/.test(repo)) return `https://github.com/${repo}`;

@@ -16,7 +16,11 @@ const BATCH = 200;
 
 /** Templates written in bulk (an import), in batches. */
 export function insertTemplates(core: Core, rows: (typeof templates.$inferInsert)[]): void {
-  for (let i = 0; i < rows.length; i += BATCH) core.db.insert(templates).values(rows.slice(i, i + BATCH)).run();
+  for (let i = 0; i < rows.length; i += BATCH)
+    core.db
+      .insert(templates)
+      .values(rows.slice(i, i + BATCH))
+      .run();
 }
 
 /** The wiki-wide templates, and the space's own when `spaceId` is given; by name. */

@@ -15,7 +15,8 @@ async function setup() {
 }
 
 const create = (who: Who, body: unknown) => call(env, "POST", "/api/templates", { as: who, body });
-const names = async (who: Who, spaceId?: string) => (await call(env, "GET", `/api/templates${spaceId ? `?spaceId=${spaceId}` : ""}`, { as: who })).body.map((t: { name: string }) => t.name);
+const names = async (who: Who, spaceId?: string) =>
+  (await call(env, "GET", `/api/templates${spaceId ? `?spaceId=${spaceId}` : ""}`, { as: who })).body.map((t: { name: string }) => t.name);
 const rows = () => (env.core.sqlite.query("SELECT count(*) AS n FROM templates").get() as { n: number }).n;
 
 describe("POST /api/templates and GET /api/templates", () => {
@@ -47,7 +48,11 @@ describe("POST /api/templates and GET /api/templates", () => {
     ["a 101-character name", { name: "n".repeat(101) }, "name"],
     ["a 1,001-character description", { name: "T", description: "d".repeat(1001) }, "description"],
     ["contentJson that is not JSON", { name: "T", contentJson: "{nope" }, "contentJson"],
-    ["contentJson with an unknown node", { name: "T", contentJson: JSON.stringify({ type: "doc", content: [{ type: "marquee" }] }) }, "contentJson"],
+    [
+      "contentJson with an unknown node",
+      { name: "T", contentJson: JSON.stringify({ type: "doc", content: [{ type: "marquee" }] }) },
+      "contentJson",
+    ],
     ["contentJson that is an object, not text", { name: "T", contentJson: { type: "doc" } }, "contentJson"],
     ["no name", { description: "x" }, "name"],
     ["a name with a line feed", { name: "Two\nlines" }, "name"],
@@ -174,7 +179,9 @@ describe("PUT and DELETE /api/templates/{id}", () => {
     const { owner, space } = await setup();
     await create(owner, { spaceId: space.id, name: "Local" });
     await create(owner, { name: "Wide" });
-    expect((await call(env, "DELETE", "/api/spaces/DOCS", { as: owner, body: { confirmKey: "DOCS", password: PASSWORD } })).status).toBe(204);
+    expect((await call(env, "DELETE", "/api/spaces/DOCS", { as: owner, body: { confirmKey: "DOCS", password: PASSWORD } })).status).toBe(
+      204,
+    );
     expect(env.core.sqlite.query("SELECT name FROM templates").all()).toEqual([{ name: "Wide" }]);
   });
 });

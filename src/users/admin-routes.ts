@@ -14,14 +14,20 @@ import { revokeAllTokens } from "../tokens/admin-tokens";
 import { changeRole, listAccounts, requireOwner, transferOwnership } from "./admin-users";
 
 const SMALL_BODY = bodyLimit(4 * KB, "Account administration requests may be at most 4 KB.");
-const detail = (summary: string, description?: string) => ({ tags: ["Admin"], summary, ...(description ? { description } : {}), ...SMALL_BODY });
+const detail = (summary: string, description?: string) => ({
+  tags: ["Admin"],
+  summary,
+  ...(description ? { description } : {}),
+  ...SMALL_BODY,
+});
 
 const RULES =
   "Nobody can act on the owner's account (403 `owner_protected`), nor on an account whose role is of a higher tier than the caller's (403 `higher_tier`); an unknown account is a 404.";
 const REAUTH = "Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can).";
 
 // Cairn does not send mail yet, so invite links are shared by hand.
-const INVITE_EMAIL_OFF = "E-mail sending is not set up on this server yet: invites cannot be e-mailed, so copy each invite link and give it to the person yourself.";
+const INVITE_EMAIL_OFF =
+  "E-mail sending is not set up on this server yet: invites cannot be e-mailed, so copy each invite link and give it to the person yourself.";
 
 const manager = (caller: Caller) => {
   const user = requireUser(caller);
@@ -44,7 +50,13 @@ export function adminUserRoutes(core: Core) {
         usageTracker(core).flush();
         return listAccounts(core);
       },
-      { response: { 200: t.Array(AdminUser), ...problems(401, 403) }, detail: { tags: ["Admin"], summary: "Every account with its role, status, two-factor, last use and sign-in locks (right users.manage)" } },
+      {
+        response: { 200: t.Array(AdminUser), ...problems(401, 403) },
+        detail: {
+          tags: ["Admin"],
+          summary: "Every account with its role, status, two-factor, last use and sign-in locks (right users.manage)",
+        },
+      },
     )
     .put("/users/:userId/role", ({ params, body, request }) => changeRole(core, reauthenticated(request), params.userId, body), {
       params: UserIdParams,
@@ -81,16 +93,24 @@ export function adminUserRoutes(core: Core) {
         ),
       },
     )
-    .post("/users/:userId/revoke-sessions", ({ params, request }) => ({ count: revokeAllSessions(core, manager(callerOf(request)), params.userId) }), {
-      params: UserIdParams,
-      response: { 200: Revoked, ...problems(401, 403, 404) },
-      detail: detail("Sign an account out of every session (right users.manage)", RULES),
-    })
-    .post("/users/:userId/revoke-tokens", ({ params, request }) => ({ count: revokeAllTokens(core, manager(callerOf(request)), params.userId) }), {
-      params: UserIdParams,
-      response: { 200: Revoked, ...problems(401, 403, 404) },
-      detail: detail("Revoke every API token of an account, for good (right users.manage)", RULES),
-    })
+    .post(
+      "/users/:userId/revoke-sessions",
+      ({ params, request }) => ({ count: revokeAllSessions(core, manager(callerOf(request)), params.userId) }),
+      {
+        params: UserIdParams,
+        response: { 200: Revoked, ...problems(401, 403, 404) },
+        detail: detail("Sign an account out of every session (right users.manage)", RULES),
+      },
+    )
+    .post(
+      "/users/:userId/revoke-tokens",
+      ({ params, request }) => ({ count: revokeAllTokens(core, manager(callerOf(request)), params.userId) }),
+      {
+        params: UserIdParams,
+        response: { 200: Revoked, ...problems(401, 403, 404) },
+        detail: detail("Revoke every API token of an account, for good (right users.manage)", RULES),
+      },
+    )
     .post(
       "/users/:userId/unlock",
       ({ params, request }) => {
@@ -100,7 +120,10 @@ export function adminUserRoutes(core: Core) {
       {
         params: UserIdParams,
         response: { 204: NoContent, ...problems(401, 403, 404) },
-        detail: detail("Lift an account's sign-in locks and clear its count of wrong passwords, for every address (right users.manage)", RULES),
+        detail: detail(
+          "Lift an account's sign-in locks and clear its count of wrong passwords, for every address (right users.manage)",
+          RULES,
+        ),
       },
     )
     .post(
@@ -140,6 +163,9 @@ export function adminUserRoutes(core: Core) {
         requireRight(requireUser(callerOf(request)), "users.invite");
         return { enabled: false, reason: INVITE_EMAIL_OFF };
       },
-      { response: { 200: InviteEmailStatus, ...problems(401, 403) }, detail: { tags: ["Admin"], summary: "Whether invites can be e-mailed; when not, why (right users.invite)" } },
+      {
+        response: { 200: InviteEmailStatus, ...problems(401, 403) },
+        detail: { tags: ["Admin"], summary: "Whether invites can be e-mailed; when not, why (right users.invite)" },
+      },
     );
 }

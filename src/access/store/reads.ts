@@ -51,7 +51,8 @@ export function highestGrant(core: Core, spaceId: string, params: PrincipalParam
  */
 export function readableSpaceIds(core: Core, caller: Caller): SQL {
   const p = principalParams(caller);
-  const granted = caller.kind === "user" ? sql`SELECT g.space_id FROM space_grants g WHERE ${namesCaller("g", p)}` : sql`SELECT NULL WHERE 0`;
+  const granted =
+    caller.kind === "user" ? sql`SELECT g.space_id FROM space_grants g WHERE ${namesCaller("g", p)}` : sql`SELECT NULL WHERE 0`;
   if (!getSettings(core).allowPublicSpaces) return granted;
   return sql`${granted} UNION SELECT s.id FROM spaces s WHERE s.is_public = 1 AND s.archived_at IS NULL`;
 }
@@ -121,7 +122,10 @@ export function failedRestrictions(core: Core, spaceId: string, p: PrincipalPara
  * down from the restricted pages the caller fails; space admins fail none in their spaces.
  */
 export function hiddenPageIds(core: Core, caller: Caller, spaceScope?: string): SQL {
-  return hiddenUnder(caller, spaceScope === undefined ? sql`rp.space_id IN (${readableSpaceIds(core, caller)})` : sql`rp.space_id = ${spaceScope}`);
+  return hiddenUnder(
+    caller,
+    spaceScope === undefined ? sql`rp.space_id IN (${readableSpaceIds(core, caller)})` : sql`rp.space_id = ${spaceScope}`,
+  );
 }
 
 function hiddenUnder(caller: Caller, spaces: SQL): SQL {
@@ -159,5 +163,7 @@ export function visiblePagesWhere(core: Core, caller: Caller, notHidden: SQL): S
 
 /** Which of `ids` are pages meeting `filter` (visiblePagesWhere): one statement for the lot. */
 export function pageIdsWhere(core: Core, ids: string[], filter: SQL): string[] {
-  return core.db.all<{ id: string }>(sql`SELECT ${pages.id} AS id FROM ${pages} WHERE ${pages.id} IN (${listOf(ids)}) AND ${filter}`).map((r) => r.id);
+  return core.db
+    .all<{ id: string }>(sql`SELECT ${pages.id} AS id FROM ${pages} WHERE ${pages.id} IN (${listOf(ids)}) AND ${filter}`)
+    .map((r) => r.id);
 }

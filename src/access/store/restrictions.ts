@@ -11,17 +11,34 @@ export function insertRestrictions(core: Core, rows: RestrictionRow[]): void {
 }
 
 /** The row restricting (page, operation) to this principal, if any. */
-export function restrictionOf(core: Core, pageId: string, operation: number, principalType: number, principalId: string): RestrictionRow | undefined {
+export function restrictionOf(
+  core: Core,
+  pageId: string,
+  operation: number,
+  principalType: number,
+  principalId: string,
+): RestrictionRow | undefined {
   return core.db
     .select()
     .from(pageRestrictions)
-    .where(and(eq(pageRestrictions.pageId, pageId), eq(pageRestrictions.operation, operation), eq(pageRestrictions.principalType, principalType), eq(pageRestrictions.principalId, principalId)))
+    .where(
+      and(
+        eq(pageRestrictions.pageId, pageId),
+        eq(pageRestrictions.operation, operation),
+        eq(pageRestrictions.principalType, principalType),
+        eq(pageRestrictions.principalId, principalId),
+      ),
+    )
     .get();
 }
 
 /** A restriction by id, only when it is on the page. */
 export function restrictionOfPageById(core: Core, pageId: string, id: string): RestrictionRow | undefined {
-  return core.db.select().from(pageRestrictions).where(and(eq(pageRestrictions.id, id), eq(pageRestrictions.pageId, pageId))).get();
+  return core.db
+    .select()
+    .from(pageRestrictions)
+    .where(and(eq(pageRestrictions.id, id), eq(pageRestrictions.pageId, pageId)))
+    .get();
 }
 
 export function deleteRestriction(core: Core, id: string): void {

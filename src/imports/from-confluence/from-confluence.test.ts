@@ -67,7 +67,12 @@ echo "&lt;done&gt;"</pre>
       { path: "attachments/98321/98324.txt", name: "notes.txt", type: "text/plain" },
     ],
   },
-  { file: DEPLOY, title: "Deploy", ancestors: [HOME], body: `<p>Deploy with care.</p><script>alert(1)</script><div class="unknown-plugin" data-macro-name="gliffy"><p>Diagram text</p></div>` },
+  {
+    file: DEPLOY,
+    title: "Deploy",
+    ancestors: [HOME],
+    body: `<p>Deploy with care.</p><script>alert(1)</script><div class="unknown-plugin" data-macro-name="gliffy"><p>Diagram text</p></div>`,
+  },
 ];
 
 const FILES = {
@@ -117,18 +122,43 @@ describe("a Confluence space export", () => {
 
     const doc = content(guides);
     const types = doc.content!.map((n) => n.type);
-    expect(types).toEqual(["heading", "paragraph", "bulletList", "orderedList", "taskList", "table", "paragraph", "codeBlock", "details", "panel", "paragraph", "blockquote", "horizontalRule"]);
+    expect(types).toEqual([
+      "heading",
+      "paragraph",
+      "bulletList",
+      "orderedList",
+      "taskList",
+      "table",
+      "paragraph",
+      "codeBlock",
+      "details",
+      "panel",
+      "paragraph",
+      "blockquote",
+      "horizontalRule",
+    ]);
     expect(textOf(doc.content![1])).toBe("Status: DONE ✅");
     const bullets = doc.content![2];
     expect(nodes(bullets).filter((n) => n.type === "listItem")).toHaveLength(3);
     expect(nodes(bullets).flatMap((n) => n.marks?.map((m) => m.type) ?? [])).toEqual(["bold", "italic", "underline", "strike"]);
     expect(doc.content![3].attrs!.start).toBe(3);
-    expect(doc.content![4].content!.map((t) => [t.attrs!.checked, textOf(t)])).toEqual([[true, "Write the guide"], [false, "Review it"]]);
+    expect(doc.content![4].content!.map((t) => [t.attrs!.checked, textOf(t)])).toEqual([
+      [true, "Write the guide"],
+      [false, "Review it"],
+    ]);
     const rows = doc.content![5].content!;
-    expect(rows.map((r) => r.content!.map((c) => c.type))).toEqual([["tableHeader", "tableHeader"], ["tableCell", "tableCell"], ["tableCell"]]);
+    expect(rows.map((r) => r.content!.map((c) => c.type))).toEqual([
+      ["tableHeader", "tableHeader"],
+      ["tableCell", "tableCell"],
+      ["tableCell"],
+    ]);
     expect(rows[2].content![0].attrs).toMatchObject({ colspan: 2 });
     expect(textOf(doc.content![6])).toBe("install.sh");
-    expect(doc.content![7]).toEqual({ type: "codeBlock", attrs: { language: "bash" }, content: [{ type: "text", text: 'npm install && npm test\necho "<done>"' }] });
+    expect(doc.content![7]).toEqual({
+      type: "codeBlock",
+      attrs: { language: "bash" },
+      content: [{ type: "text", text: 'npm install && npm test\necho "<done>"' }],
+    });
     expect(doc.content![8].content!.map(textOf)).toEqual(["Click to see the details", "Hidden text."]);
     expect(doc.content![9]).toMatchObject({ type: "panel", attrs: { kind: "info" } });
     expect(textOf(doc.content![9])).toBe("Panel titlePanel body.");
@@ -137,7 +167,15 @@ describe("a Confluence space export", () => {
     const deploy = content(pageTitled(space, "Deploy"));
     expect(textOf(deploy)).toBe("Deploy with care.\nDiagram text");
     const mapped = Object.fromEntries(space.mapped.map((m) => [m.what, m.count]));
-    expect(mapped).toMatchObject({ "tables of contents": 1, "page layouts with columns": 1, "user mentions": 1, "status lozenges": 1, emoticons: 1, "panel macros": 1, 'macro "gliffy"': 1 });
+    expect(mapped).toMatchObject({
+      "tables of contents": 1,
+      "page layouts with columns": 1,
+      "user mentions": 1,
+      "status lozenges": 1,
+      emoticons: 1,
+      "panel macros": 1,
+      'macro "gliffy"': 1,
+    });
   });
 
   test("attachments come with their names and bytes; images and file links point at them; links resolve between pages", async () => {
@@ -184,7 +222,10 @@ describe("a Confluence space export", () => {
 
   test("markup nested too deeply to walk keeps its text, counted in mapped", async () => {
     const deep = `${"<div>".repeat(30_000)}<p>deep</p>${"</div>".repeat(30_000)}`;
-    const pages: FixturePage[] = [{ file: "Deep_1.html", title: "Deep", ancestors: [], body: deep }, { file: "Fine_2.html", title: "Fine", ancestors: [], body: "<p>fine</p>" }];
+    const pages: FixturePage[] = [
+      { file: "Deep_1.html", title: "Deep", ancestors: [], body: deep },
+      { file: "Fine_2.html", title: "Fine", ancestors: [], body: "<p>fine</p>" },
+    ];
     const space = await fromConfluenceZip(await openTestZip(confluenceExport("Nest", "NEST", pages)));
     expect(space.pages.map((p) => p.title)).toEqual(["Deep", "Fine"]);
     expect(textOf(content(pageTitled(space, "Fine")))).toBe("fine");
@@ -194,9 +235,13 @@ describe("a Confluence space export", () => {
   });
 
   test("a page that converts to more than a page could hold is refused as it is converted, naming it and the limit", async () => {
-    const pages: FixturePage[] = [{ file: "Wall_1.html", title: "Wall", ancestors: [], body: `<p>${Array.from({ length: 700_000 }, (_, i) => `w${i}`).join(" ")}</p>` }];
+    const pages: FixturePage[] = [
+      { file: "Wall_1.html", title: "Wall", ancestors: [], body: `<p>${Array.from({ length: 700_000 }, (_, i) => `w${i}`).join(" ")}</p>` },
+    ];
     const refused = fromConfluenceZip(await openTestZip(confluenceExport("Text", "TEXT", pages)));
     await expect(refused).rejects.toMatchObject({ problemCode: "import_refused" });
-    await expect(refused).rejects.toThrow(/^TEXT\/Wall_1\.html: the page is too large to import: it converts to a document of \d\.\d MB \(a page holds at most 2 MB\)$/);
+    await expect(refused).rejects.toThrow(
+      /^TEXT\/Wall_1\.html: the page is too large to import: it converts to a document of \d\.\d MB \(a page holds at most 2 MB\)$/,
+    );
   });
 });

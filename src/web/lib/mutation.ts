@@ -33,7 +33,10 @@ export function errorText(err: unknown): string {
   return (err as Error)?.message ?? String(err);
 }
 
-export function useAction<TData, TVars, TContext>(mutation: UseMutationResult<TData, Error, TVars, TContext>, words: ActionWords<TData, TVars> = {}) {
+export function useAction<TData, TVars, TContext>(
+  mutation: UseMutationResult<TData, Error, TVars, TContext>,
+  words: ActionWords<TData, TVars> = {},
+) {
   const [failed, setFailed] = useState<{ problem: ApiError | null; field: string | undefined; text: string; vars?: TVars } | null>(null);
   /** Runs the write; answers whether it was done (its failure is already shown). */
   const run = async (vars: TVars): Promise<boolean> => {

@@ -53,7 +53,14 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
   const base = state.version ?? page.currentVersionNumber;
 
   const editor = useEditor({
-    extensions: editorExtensions({ onFiles: (e, files, pos) => uploads.start(e, files, pos), pickImage: () => fileInput.current?.click(), save: () => primaryRef.current() }, room),
+    extensions: editorExtensions(
+      {
+        onFiles: (e, files, pos) => uploads.start(e, files, pos),
+        pickImage: () => fileInput.current?.click(),
+        save: () => primaryRef.current(),
+      },
+      room,
+    ),
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
     editorProps: { attributes: { class: "prose page-editor", "aria-label": "Page content" } },
@@ -107,7 +114,10 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
   const publish = async (seen?: string[]) => {
     // Update publishes the room's state, which lacks what this device has not delivered yet.
     if (state.connection !== "connected") {
-      setError({ message: "Update needs the connection: what you typed has not reached the others yet. It is kept on this device; try again when the connection is back." });
+      setError({
+        message:
+          "Update needs the connection: what you typed has not reached the others yet. It is kept on this device; try again when the connection is back.",
+      });
       return;
     }
     setSaving(true);
@@ -130,7 +140,11 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
       }
     }
     const params = { path: { id: page.id } };
-    const body: Body = { ...(titleTouched && title.trim() ? { title } : {}), baseVersion: base, ...(comment.trim() ? { changeComment: comment.trim() } : {}) };
+    const body: Body = {
+      ...(titleTouched && title.trim() ? { title } : {}),
+      baseVersion: base,
+      ...(comment.trim() ? { changeComment: comment.trim() } : {}),
+    };
     const put = (b: Body) => data(api.PUT("/api/pages/{id}", { params, body: b }));
     try {
       let saved: Page;
@@ -143,7 +157,11 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
         saved = await put({ ...body, contentJson: JSON.stringify(editor.getJSON()) });
       }
       pageChanged(saved);
-      toast.success(seen.length ? `Published version ${saved.currentVersionNumber}: changes by ${peopleList(authors, me)}` : `Saved: version ${saved.currentVersionNumber}`);
+      toast.success(
+        seen.length
+          ? `Published version ${saved.currentVersionNumber}: changes by ${peopleList(authors, me)}`
+          : `Saved: version ${saved.currentVersionNumber}`,
+      );
       navigate(pagePath(space.key, saved.id, saved.title));
     } catch (err) {
       if (err instanceof ApiError && err.code === "unseen_changes") {
@@ -152,7 +170,9 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
         setAsking("whose");
       } else if (err instanceof ApiError && err.code === "version_conflict") {
         const current = (err.body.current as Page | undefined)?.currentVersionNumber ?? err.body.currentVersionNumber;
-        setError({ message: `Version ${String(current ?? "")} was published meanwhile; its changes reach this page as tracked changes. Review them, then Update again.` });
+        setError({
+          message: `Version ${String(current ?? "")} was published meanwhile; its changes reach this page as tracked changes. Review them, then Update again.`,
+        });
       } else {
         const message = err instanceof Error ? err.message : String(err);
         setError({ field: err instanceof ApiError ? err.field : undefined, message });
@@ -198,7 +218,11 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
       const result = await discardMine(page.id);
       if (result.authors.some((a) => a.id === me)) {
         setAuthors(result.authors);
-        setClosing({ busy: null, error: "Some of your changes were made before the server last opened this page for editing (it was closed a while, or the server restarted), so they cannot be taken back one by one: they stay in the shared copy. Remove them by hand, or publish them." });
+        setClosing({
+          busy: null,
+          error:
+            "Some of your changes were made before the server last opened this page for editing (it was closed a while, or the server restarted), so they cannot be taken back one by one: they stay in the shared copy. Remove them by hand, or publish them.",
+        });
         return;
       }
       toast.success("Your changes were discarded");
@@ -281,7 +305,12 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
           void publish(authors.filter((a) => a.id !== me).map((a) => a.id));
         }}
       />
-      <Dialog open={asking === "publish"} onOpenChange={(open) => setAsking(open ? "publish" : null)} title="Changes from outside are waiting" description={`${changes.length} change${changes.length === 1 ? " has" : "s have"} not been accepted or rejected yet. Publishing accepts them.`}>
+      <Dialog
+        open={asking === "publish"}
+        onOpenChange={(open) => setAsking(open ? "publish" : null)}
+        title="Changes from outside are waiting"
+        description={`${changes.length} change${changes.length === 1 ? " has" : "s have"} not been accepted or rejected yet. Publishing accepts them.`}
+      >
         <DialogActions>
           <Button onClick={() => setAsking(null)}>Review</Button>
           <Button

@@ -19,7 +19,19 @@ export interface ConflictChoice {
   takeTheirs(): void;
 }
 
-export function ConflictDialog({ editor, theirs, busy, onClose, choice }: { editor: Editor; theirs: Page; busy: boolean; onClose(): void; choice: ConflictChoice }) {
+export function ConflictDialog({
+  editor,
+  theirs,
+  busy,
+  onClose,
+  choice,
+}: {
+  editor: Editor;
+  theirs: Page;
+  busy: boolean;
+  onClose(): void;
+  choice: ConflictChoice;
+}) {
   const [, setCopies] = useState(0);
   const aligned = alignBlocks(editor.getJSON() as DocJson, parseDoc(theirs.contentJson));
   const copyIn = (block: DocJson, index: number) => {

@@ -11,7 +11,15 @@ import { TableToolbar } from "./TableToolbar";
 import { UploadList } from "./UploadList";
 import type { useUploads } from "./useUploads";
 
-export function EditorSurface({ editor, uploads, fileInput }: { editor: Editor; uploads: ReturnType<typeof useUploads>; fileInput: RefObject<HTMLInputElement | null> }) {
+export function EditorSurface({
+  editor,
+  uploads,
+  fileInput,
+}: {
+  editor: Editor;
+  uploads: ReturnType<typeof useUploads>;
+  fileInput: RefObject<HTMLInputElement | null>;
+}) {
   useFocusOnOpen(editor);
   return (
     <>

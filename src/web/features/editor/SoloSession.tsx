@@ -47,7 +47,11 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
   state.current = { title, base };
 
   const editor = useEditor({
-    extensions: editorExtensions({ onFiles: (e, files, pos) => uploads.start(e, files, pos), pickImage: () => fileInput.current?.click(), save: () => primaryRef.current() }),
+    extensions: editorExtensions({
+      onFiles: (e, files, pos) => uploads.start(e, files, pos),
+      pickImage: () => fileInput.current?.click(),
+      save: () => primaryRef.current(),
+    }),
     content: (restored?.doc ?? parseDoc(page.contentJson)) as object,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
@@ -58,7 +62,16 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
   // Kept in the browser a moment after each change, so a reload or a crash loses nothing.
   useEffect(() => {
     if (!dirty) return;
-    const timer = setTimeout(() => writeLocalCopy(page.id, { title: state.current.title, doc: editor.getJSON() as DocJson, base: state.current.base, savedAt: new Date().toISOString() }), 300);
+    const timer = setTimeout(
+      () =>
+        writeLocalCopy(page.id, {
+          title: state.current.title,
+          doc: editor.getJSON() as DocJson,
+          base: state.current.base,
+          savedAt: new Date().toISOString(),
+        }),
+      300,
+    );
     return () => clearTimeout(timer);
   });
 
@@ -71,7 +84,17 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
       const saved =
         isDraft && opts.publish
           ? await data(api.POST("/api/pages/{id}/publish", { params, body: { title: title.trim(), contentJson } }))
-          : await data(api.PUT("/api/pages/{id}", { params, body: { ...(title.trim() || isDraft ? { title } : {}), contentJson, ...(comment.trim() ? { changeComment: comment.trim() } : {}), baseVersion: opts.base ?? base } }));
+          : await data(
+              api.PUT("/api/pages/{id}", {
+                params,
+                body: {
+                  ...(title.trim() || isDraft ? { title } : {}),
+                  contentJson,
+                  ...(comment.trim() ? { changeComment: comment.trim() } : {}),
+                  baseVersion: opts.base ?? base,
+                },
+              }),
+            );
       dropLocalCopy(page.id);
       setDirty(false);
       setConflict(null);
@@ -180,7 +203,14 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
           }}
         />
       ) : null}
-      <ConfirmDialog open={leaving} onOpenChange={setLeaving} title="Discard your changes?" description="The changes you made since the last save will be lost." confirmLabel="Discard changes" onConfirm={leave} />
+      <ConfirmDialog
+        open={leaving}
+        onOpenChange={setLeaving}
+        title="Discard your changes?"
+        description="The changes you made since the last save will be lost."
+        confirmLabel="Discard changes"
+        onConfirm={leave}
+      />
     </div>
   );
 }

@@ -84,7 +84,11 @@ export default function RolesSection() {
               </div>
               {mayChange(role) ? (
                 <div className="pane-list-actions">
-                  <Button size="sm" onClick={() => setAction({ kind: "rename", role })} aria-label={role.builtIn ? `Describe ${role.name}` : `Rename ${role.name}`}>
+                  <Button
+                    size="sm"
+                    onClick={() => setAction({ kind: "rename", role })}
+                    aria-label={role.builtIn ? `Describe ${role.name}` : `Rename ${role.name}`}
+                  >
                     {role.builtIn ? "Describe" : "Rename"}
                   </Button>
                   {role.builtIn ? (
@@ -94,7 +98,12 @@ export default function RolesSection() {
                   ) : role.accounts > 0 ? (
                     <span className="muted roles-why">Give its {plural(role.accounts, "holder")} another role to delete it</span>
                   ) : (
-                    <Button size="sm" variant="danger" onClick={() => setAction({ kind: "delete", role })} aria-label={`Delete ${role.name}`}>
+                    <Button
+                      size="sm"
+                      variant="danger"
+                      onClick={() => setAction({ kind: "delete", role })}
+                      aria-label={`Delete ${role.name}`}
+                    >
                       Delete
                     </Button>
                   )}

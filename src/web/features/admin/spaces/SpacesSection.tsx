@@ -117,12 +117,20 @@ function SpaceRow({ space, canPublish, administersIt, onTogglePublic, onRecover 
       </div>
       <div className="pane-list-actions">
         {canPublish ? (
-          <Button size="sm" onClick={() => onTogglePublic(space)} aria-label={`${space.isPublic ? "Make private" : "Make public"}: ${space.name}`}>
+          <Button
+            size="sm"
+            onClick={() => onTogglePublic(space)}
+            aria-label={`${space.isPublic ? "Make private" : "Make public"}: ${space.name}`}
+          >
             {space.isPublic ? "Make private" : "Make public"}
           </Button>
         ) : null}
         {administersIt ? (
-          <Link className="btn btn-secondary btn-sm" href={`/s/${encodeURIComponent(space.key)}/settings`} aria-label={`Space settings: ${space.name}`}>
+          <Link
+            className="btn btn-secondary btn-sm"
+            href={`/s/${encodeURIComponent(space.key)}/settings`}
+            aria-label={`Space settings: ${space.name}`}
+          >
             Space settings
           </Link>
         ) : (
