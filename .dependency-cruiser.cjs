@@ -68,7 +68,8 @@ module.exports = {
       name: "web-is-an-api-client",
       severity: "error",
       comment:
-        "src/web talks to the server only through the public API; it shares src/content (the editor schema) and src/common (limits, rights, event names, the settings catalogue) and nothing else",
+        "src/web talks to the server only through the public API; it shares src/content (the editor schema) and " +
+        "src/common (limits, rights, event names, the settings catalogue) and nothing else",
       from: { path: "^src/web/" },
       to: { path: "^src/", pathNot: "^src/(web|content|common)/" },
     },
@@ -83,7 +84,8 @@ module.exports = {
       name: "tiptap-only-in-the-editor",
       severity: "error",
       comment:
-        "the reading view renders with @tiptap/static-renderer; TipTap itself and the schema's extensions (150+ KB) load with the editor chunk",
+        "the reading view renders with @tiptap/static-renderer; TipTap itself and the " +
+        "schema's extensions (150+ KB) load with the editor chunk",
       from: { path: "^src/web/", pathNot: "^src/web/features/editor/" },
       // The reading styles (reading.css, reading-theme.css) are shared with the exports; CSS carries no TipTap.
       // page-links.ts (which ids a document links to, what an unseen page reads as) and task-name.ts
@@ -93,7 +95,9 @@ module.exports = {
       // cold view's first paint cuts a document, the server's page too) and elements.ts (each node's
       // and mark's element, attributes and class, the server's HTML renderer's too) import nothing.
       to: {
-        path: "(^node_modules/@tiptap/(?!static-renderer)|^src/content/(?!urls\\.ts$|page-links\\.ts$|task-name\\.ts$|first-screen\\.ts$|person-color\\.ts$|image-hosts\\.ts$|elements\\.ts$|[^/]+\\.css$))",
+        path:
+          "(^node_modules/@tiptap/(?!static-renderer)|^src/content/(?!urls\\.ts$|page-links\\.ts$|task-name\\.ts$|" +
+          "first-screen\\.ts$|person-color\\.ts$|image-hosts\\.ts$|elements\\.ts$|[^/]+\\.css$))",
       },
     },
     {

@@ -26,7 +26,8 @@ export async function writeAboutEmbed(distDir: string, uiMetafile: Bun.BuildMeta
   const src = relative(distDir, join(root, "src"));
   writeFileSync(
     join(distDir, "about-embed.ts"),
-    `// Written by scripts/build.ts. Do not edit.\nimport about from "./about.json" with { type: "json" };\nimport notices from "./notices.txt" with { type: "text" };\nimport { embedAbout } from "${src}/system/about-deps";\nembedAbout(about, notices);\n`,
+    `// Written by scripts/build.ts. Do not edit.\nimport about from "./about.json" with { type: "json" };\nimport notices from ` +
+      `"./notices.txt" with { type: "text" };\nimport { embedAbout } from "${src}/system/about-deps";\nembedAbout(about, notices);\n`,
   );
   return { packages: dependencies.length };
 }

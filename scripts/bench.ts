@@ -72,7 +72,8 @@ async function main() {
   if (compareRef) {
     const { runCompare } = await import("./bench/compare");
     console.log(
-      `comparing this checkout with ${compareRef}: ${rounds} ${quick ? "quick" : "full"} runs of each, alternately; logs in .bench/compare/`,
+      `comparing this checkout with ${compareRef}: ${rounds} ` +
+        `${quick ? "quick" : "full"} runs of each, alternately; logs in .bench/compare/`,
     );
     const text = await runCompare({ ref: compareRef, rounds, plan, log: console.log });
     console.log(`\n${text}\nwritten .bench/compare.json; ${((performance.now() - startedAt) / 1000).toFixed(1)} s in all`);
@@ -83,7 +84,8 @@ async function main() {
   const machine = machineFactsBefore();
   const { outfile, bytes } = givenBinary ? { outfile: givenBinary, bytes: statSync(givenBinary).size } : await build({ quiet: true });
   console.log(
-    `${givenBinary ? "using" : "built"} ${outfile} (${(bytes / 1024 / 1024).toFixed(1)} MB); ${quick ? "quick run" : "full run"}, logs in .bench/`,
+    `${givenBinary ? "using" : "built"} ${outfile} (${(bytes / 1024 / 1024).toFixed(1)}` +
+      ` MB); ${quick ? "quick run" : "full run"}, logs in .bench/`,
   );
   const report = await runBench({
     binary: outfile,
@@ -110,7 +112,8 @@ async function main() {
     : `, appended to ${historyFile.slice(root.length + 1)}${entry.dirty ? " (commit has uncommitted changes: marked dirty)" : ""}`;
   const seeded = report.extras?.seedSeconds;
   console.log(
-    `\nwritten .bench/results.json${where}; ${((performance.now() - startedAt) / 1000).toFixed(1)} s in all${typeof seeded === "number" ? `, ${seeded.toFixed(1)} s of it seeding BIG` : ""}`,
+    `\nwritten .bench/results.json${where}; ${((performance.now() - startedAt) / 1000).toFixed(1)} s in ` +
+      `all${typeof seeded === "number" ? `, ${seeded.toFixed(1)} s of it seeding BIG` : ""}`,
   );
 }
 

@@ -78,7 +78,8 @@ async function writeUiEntry(distDir: string): Promise<string> {
   );
   writeFileSync(
     join(distDir, "web-embed.ts"),
-    `${header}\n${imports.join("\n")}\nimport { embedUi } from "${src}/http/ui";\nembedUi({\n${entries.join("\n")}\n});\nembedScalar(scalarGz);\nembedEmptyDatabase(emptyDbGz);\n`,
+    `${header}\n${imports.join("\n")}\nimport { embedUi } from ` +
+      `"${src}/http/ui";\nembedUi({\n${entries.join("\n")}\n});\nembedScalar(scalarGz);\nembedEmptyDatabase(emptyDbGz);\n`,
   );
   // Imports run in order: the UI is registered before the server starts.
   const entry = join(distDir, "entry.ts");

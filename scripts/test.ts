@@ -3,7 +3,8 @@
  * tests/, browser tests in tests/e2e/. In order:
  *
  * 1. Checks that fail fast: `tsc --noEmit`, then the layer rules (tests/architecture.test.ts),
- *    while the binary the browser tests drive is built, once for every browser file (its path goes to them in CAIRN_E2E_BINARY, see tests/e2e/harness.ts).
+ *    while the binary the browser tests drive is built, once for every browser file (its path
+ *    goes to them in CAIRN_E2E_BINARY, see tests/e2e/harness.ts).
  *    A failed check stops the run here with its output and the one line below.
  * 2. Every other test file through `bun test --parallel`, the slowest files first
  *    (tests/timings.json; each run writes fresh figures to .bench/test-report/timings.json).

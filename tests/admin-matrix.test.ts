@@ -51,7 +51,8 @@ async function callRow(w: MatrixWorld, row: AdminRow, caller: CallerName, who: W
 
 describe("admin matrix", () => {
   for (const row of ROWS) {
-    test(`${row.route}${row.note ? ` (${row.note})` : ""} [needs ${row.need}${row.reauth ? ", reauth" : ""}${row.sessionOnly ? ", session" : ""}]`, async () => {
+    test(`${row.route}${row.note ? ` (${row.note})` : ""} [needs ${row.need}` +
+      `${row.reauth ? ", reauth" : ""}${row.sessionOnly ? ", session" : ""}]`, async () => {
       const got: string[] = [];
       const want: string[] = [];
       for (const caller of CALLERS) {

@@ -43,7 +43,8 @@ afterAll(async () => {
 function expectNone(what: string, failures: string[], appendix: string[] = []) {
   if (failures.length)
     throw new Error(
-      `${failures.length} ${what}:\n${failures.join("\n")}${appendix.length ? `\n\nwhat the server logged for them:\n${appendix.join("\n")}` : ""}`,
+      `${failures.length} ${what}:\n${failures.join("\n")}` +
+        `${appendix.length ? `\n\nwhat the server logged for them:\n${appendix.join("\n")}` : ""}`,
     );
 }
 
@@ -56,7 +57,8 @@ test("every operation answers hostile bodies, parameters and headers without a 5
   const { sent, statuses } = engine.findings;
   const operations = Object.values<object>(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
   console.log(
-    `fuzz: ${sent} requests to ${operations} operations in ${((performance.now() - started) / 1000).toFixed(1)} s; answers ${JSON.stringify(statuses)}; max RSS ${target.maxRssMb.toFixed(0)} MB`,
+    `fuzz: ${sent} requests to ${operations} operations in ${((performance.now() - started) / 1000).toFixed(1)} s; answers ` +
+      `${JSON.stringify(statuses)}; max RSS ${target.maxRssMb.toFixed(0)} MB`,
   );
   for (const problem of setupProblems.filter((p) => !/-> 5\d\d /.test(p)))
     console.log(`fuzz: a fixture could not be made, its id is a bogus one: ${problem}`);
@@ -83,7 +85,8 @@ test("the process stays alive, within memory, and logs no error of its own", asy
     ...(target.alive() && health.status === 200
       ? []
       : [
-          `at the end the process ${target.alive() ? `answered GET /api/health with ${health.status || "nothing"}` : `had exited (${target.exitDescription()})`}`,
+          `at the end the process ` +
+            (target.alive() ? `answered GET /api/health with ${health.status || "nothing"}` : `had exited (${target.exitDescription()})`),
         ]),
     ...engine.findings.crashes.map((c) => `crashed (and was started again): ${c}`),
     ...(target.maxRssMb >= MAX_RSS_MB ? [`RSS reached ${target.maxRssMb.toFixed(0)} MB during the run (bound ${MAX_RSS_MB} MB)`] : []),

@@ -74,7 +74,8 @@ describe("bodies are read within the route's limit, whether or not they declare 
     expect(res.sent).toBeLessThan(300 * 1024 * 1024);
     const after = await rssMb(server.proc.pid);
     console.log(
-      `RSS around a 300 MB chunked sign-in: ${before.toFixed(1)} → ${after.toFixed(1)} MB (sent ${(res.sent / 1024 / 1024).toFixed(1)} MB before the answer)`,
+      `RSS around a 300 MB chunked sign-in: ${before.toFixed(1)} → ${after.toFixed(1)} MB ` +
+        `(sent ${(res.sent / 1024 / 1024).toFixed(1)} MB before the answer)`,
     );
     expect(after - before).toBeLessThan(40);
     await alive();

@@ -54,7 +54,8 @@ async function world() {
 const everyName = () =>
   env.core.sqlite
     .query(
-      "SELECT title AS t FROM pages UNION ALL SELECT name FROM spaces UNION ALL SELECT display_name FROM users UNION ALL SELECT name FROM groups UNION ALL SELECT name FROM roles UNION ALL SELECT name FROM templates UNION ALL SELECT name FROM labels",
+      "SELECT title AS t FROM pages UNION ALL SELECT name FROM spaces UNION ALL SELECT display_name FROM users UNION ALL SELECT " +
+        "name FROM groups UNION ALL SELECT name FROM roles UNION ALL SELECT name FROM templates UNION ALL SELECT name FROM labels",
     )
     .all()
     .map((r: any) => r.t as string);

@@ -230,7 +230,9 @@ const SIZE_RULES: SizeRule[] = [
     streamed: true,
     url: () => `/api/pages/${pageId}/attachments`,
     body: (n) => ({
-      head: `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="sized.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      head:
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; ` +
+        `filename="sized.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
       fill: n,
       tail: `\r\n--${BOUNDARY}--\r\n`,
       type: `multipart/form-data; boundary=${BOUNDARY}`,

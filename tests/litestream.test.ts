@@ -46,7 +46,8 @@ describe("Litestream beside Cairn's WAL archive", () => {
     const config = join(dir, "litestream.yml");
     writeFileSync(
       config,
-      `dbs:\n  - path: ${core.data.dbPath}\n    monitor-interval: 50ms\n    replicas:\n      - type: file\n        path: ${join(dir, "replica")}\n        sync-interval: 100ms\n`,
+      `dbs:\n  - path: ${core.data.dbPath}\n    monitor-interval: 50ms\n    replicas:\n      - type: ` +
+        `file\n        path: ${join(dir, "replica")}\n        sync-interval: 100ms\n`,
     );
     const proc = Bun.spawn([LITESTREAM, "replicate", "-config", config], { stdout: "pipe", stderr: "pipe" });
     const logs: string[] = [];
@@ -115,7 +116,8 @@ describe("Litestream beside Cairn's WAL archive", () => {
       // folds only up to its reader; its own checkpoints restart the log, which our archive continues.
       expect(generations.size).toBe(1);
       console.log(
-        `our checkpoints: ${JSON.stringify(outcomes)}; our archive: one generation, ${epoch + 1} epochs; Litestream generations: ${generations.size}`,
+        `our checkpoints: ${JSON.stringify(outcomes)}; our archive: one generation, ` +
+          `${epoch + 1} epochs; Litestream generations: ${generations.size}`,
       );
       console.log(
         text

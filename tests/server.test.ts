@@ -48,7 +48,8 @@ test("serves on a real port, and SIGTERM finishes cleanly with the WAL folded ba
   db.close();
 });
 
-test("routes loaded after listening: a request that comes before them waits, none is a 404, and the first ones answer from the start", async () => {
+test("routes loaded after listening: a request that comes before them waits, " +
+  "none is a 404, and the first ones answer from the start", async () => {
   const { proc, url, reader } = await startServerProcess(join(dir, "data"), [], {}, { listening: true });
   // At once after the first answer, before the rest of the server has loaded (from source it
   // takes a while): the API reference, a domain of the rest, a method only the rest answers,

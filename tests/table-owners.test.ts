@@ -73,8 +73,11 @@ function codeLines(text: string): string[] {
 
 // Raw statements in either case (drizzle's sql`` templates are written in lower case), the
 // table named or interpolated as its drizzle object.
-const RAW_WRITE =
-  /\b(insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+(?:(?:main|temp)\.)?(?:[`"]?(\w+)[`"]?|\$\{(\w+)\})/gi;
+const RAW_WRITE = new RegExp(
+  String.raw`\b(insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+(?:(?:main|temp)\.)?` +
+    '(?:[`"]?(\\w+)[`"]?|\\$\\{(\\w+)\\})',
+  "gi",
+);
 const DRIZZLE_WRITE = /\.(insert|update|delete)\(\s*(?:\w+\.)?(\w+)\s*\)/g;
 
 export function writesOutsideOwners(files: Record<string, string>, tables: Table[]): string[] {
@@ -184,7 +187,8 @@ test("the owner scan refuses writes outside the owner's store and leaves the sto
     "src/commands/purge.ts": 'tx.delete(pages).where(eq(pages.id, id)).run();\nrun("INSERT OR IGNORE INTO `page_links` VALUES (?)");\n',
     "src/jobs-user/service.ts": "core.db.insert(jobs).values(job).run();\n",
     "src/collab/service.ts":
-      'import { pages as rows, pageLinks } from "../pages/tables";\ncore.db.update(rows).set(x).run();\ncore.db.delete(schema.pageLinks).run();\n',
+      "import { pages as rows, pageLinks } from " +
+      '"../pages/tables";\ncore.db.update(rows).set(x).run();\ncore.db.delete(schema.pageLinks).run();\n',
     "src/pages/store.ts": 'core.db.insert(pages).values(rows).run();\ncore.sqlite.run("DELETE FROM page_links WHERE page_id = ?");\n',
     "src/pages/store/versions.ts": "core.db.update(pages).set(v).run();\n",
     "src/platform/jobs/runner.ts": "core.db.insert(jobs).values(job).run();\n",
@@ -222,7 +226,8 @@ test("the driver scan refuses core.sqlite and core.db outside the stores and the
     "src/pages/service.test.ts": "core.sqlite.run(text);\n",
     "src/pages/core-db.ts": "const coreDb = other.db;\n",
     "src/labels/service.ts":
-      'const s = perInstance(({ sqlite }: Core) => sqlite.query("x"));\nconst { db, clock } = ctx.core;\nconst m = new WeakMap<Core["sqlite"], number>();\n',
+      'const s = perInstance(({ sqlite }: Core) => sqlite.query("x"));\nconst { db, clock } ' +
+      '= ctx.core;\nconst m = new WeakMap<Core["sqlite"], number>();\n',
   });
   expect(found).toEqual([
     "src/pages/service.ts:1: core.db",

@@ -39,7 +39,8 @@ try {
     readerId: reader.id,
   });
   console.log(
-    `seeded ${big.pages} + ${mid.pages} pages, ${big.restrictions} + ${mid.restrictions} restrictions in ${((performance.now() - started) / 1000).toFixed(1)} s; reader sees ${big.visible.length} of BIG (${big.hidden} hidden)`,
+    `seeded ${big.pages} + ${mid.pages} pages, ${big.restrictions} + ${mid.restrictions} restrictions in ` +
+      `${((performance.now() - started) / 1000).toFixed(1)} s; reader sees ${big.visible.length} of BIG (${big.hidden} hidden)`,
   );
 
   const ownerToken = await mintToken(env, owner, { name: "owner", readOnly: true });

@@ -91,7 +91,8 @@ async function seedAccess(ctx: BenchContext): Promise<void> {
   const seedSeconds = (performance.now() - started) / 1000;
   ctx.shared.access = { big, mid, readerToken: who.token, seedSeconds } satisfies AccessSeed;
   console.log(
-    `access: seeded ${big.pages} pages with ${big.restrictions} restrictions (reader sees ${big.visible.length}, ${big.hidden} hidden) and ${mid.pages} with ${mid.restrictions} in ${seedSeconds.toFixed(1)} s`,
+    `access: seeded ${big.pages} pages with ${big.restrictions} restrictions (reader sees ${big.visible.length}, ` +
+      `${big.hidden} hidden) and ${mid.pages} with ${mid.restrictions} in ${seedSeconds.toFixed(1)} s`,
   );
 }
 

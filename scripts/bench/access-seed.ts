@@ -59,7 +59,9 @@ const body = (i: number) =>
         content: [
           {
             type: "text",
-            text: `Page ${i} about ${WORDS[i % WORDS.length]} and ${WORDS[(i * 7) % WORDS.length]}, words on every page: zephyr quorum tally.`,
+            text:
+              `Page ${i} about ${WORDS[i % WORDS.length]} and ${WORDS[(i * 7) % WORDS.length]}, ` +
+              `words on every page: zephyr quorum tally.`,
           },
         ],
       },

@@ -130,7 +130,8 @@ async function prepare(binary: string, logPath: string, gb: number, log: (line: 
   const db = new Database(dbPath);
   db.exec("PRAGMA synchronous = OFF");
   const insert = db.prepare(
-    "INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, author_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO page_versions (page_id, version_number, title, content_json, " +
+      "change_comment, author_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
   const target = gb * 1024 ** 3;
   const rowBytes = 8_000;
@@ -266,7 +267,8 @@ export async function measureBackupStall(
       .at(-1);
     const phases = taken ? (JSON.parse(taken) as Record<string, unknown>) : null;
     log(
-      `${automatic ? "automatic " : ""}backup ${job.result.backup.label}: ${((backupTo - backupFrom) / 1000).toFixed(1)} s ${phases ? JSON.stringify({ copyMs: phases.copyMs, describeMs: phases.describeMs, completeMs: phases.completeMs }) : ""}`,
+      `${automatic ? "automatic " : ""}backup ${job.result.backup.label}: ${((backupTo - backupFrom) / 1000).toFixed(1)} s ` +
+        `${phases ? JSON.stringify({ copyMs: phases.copyMs, describeMs: phases.describeMs, completeMs: phases.completeMs }) : ""}`,
     );
     await Bun.sleep(2_000);
 
@@ -298,8 +300,12 @@ export async function measureBackupStall(
     const load = loadavg()[0].toFixed(1);
     const figures: FigureRow[] = [
       {
-        figure: `writer stall while backing up a ${gbText} database (page-exact copy${automatic ? ", an automatic base the server took" : ""}; ${WRITER_LOOPS} writers updating pages over HTTP)`,
-        value: `max ${during.maxMs} ms, p99 ${during.p99Ms} ms over ${during.writes} writes (without a backup: max ${base.maxMs} ms, p99 ${base.p99Ms} ms)`,
+        figure:
+          `writer stall while backing up a ${gbText} database (page-exact ` +
+          `copy${automatic ? ", an automatic base the server took" : ""}; ${WRITER_LOOPS} writers updating pages over HTTP)`,
+        value:
+          `max ${during.maxMs} ms, p99 ${during.p99Ms} ms over ${during.writes} writes ` +
+          `(without a backup: max ${base.maxMs} ms, p99 ${base.p99Ms} ms)`,
         target: `max ≤ ${STALL_TARGET_MS} ms`,
         met: during.maxMs <= STALL_TARGET_MS,
       },
@@ -311,7 +317,9 @@ export async function measureBackupStall(
       },
       {
         figure: "for comparison: VACUUM INTO of the same database from a second connection (not a point-in-time base)",
-        value: `writers max ${vacuum.maxMs} ms, p99 ${vacuum.p99Ms} ms over ${vacuum.writes} writes; ${((vacuumTo - vacuumFrom) / 1000).toFixed(1)} s, ${(vacuumBytes / 1024 ** 3).toFixed(2)} GB`,
+        value:
+          `writers max ${vacuum.maxMs} ms, p99 ${vacuum.p99Ms} ms over ${vacuum.writes} writes; ` +
+          `${((vacuumTo - vacuumFrom) / 1000).toFixed(1)} s, ${(vacuumBytes / 1024 ** 3).toFixed(2)} GB`,
         target: "",
         met: null,
       },

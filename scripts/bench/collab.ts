@@ -237,7 +237,11 @@ export async function measureCollab(
     const probeP99 = percentile(probeLatencies, 99);
     const expected = edits * 3;
     log(
-      `load: ${edits} edits (${(edits / seconds).toFixed(0)}/s), ${latencies.length}/${expected} arrivals measured, converged ${converged}; server CPU ${cores.toFixed(3)} cores, clients ${clientCores.toFixed(2)} cores, machine load ${machineLoad.map((l) => l.toFixed(1)).join(" → ")} on ${cpus().length} cores; edit→arrival p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; in the probe room (its own client process, ${probeLatencies.length} arrivals) p50 ${probeP50.toFixed(1)} ms, p99 ${probeP99.toFixed(1)} ms`,
+      `load: ${edits} edits (${(edits / seconds).toFixed(0)}/s), ${latencies.length}/${expected} arrivals measured, ` +
+        `converged ${converged}; server CPU ${cores.toFixed(3)} cores, clients ${clientCores.toFixed(2)} cores, machine ` +
+        `load ${machineLoad.map((l) => l.toFixed(1)).join(" → ")} on ${cpus().length} cores; edit→arrival p50 ` +
+        `${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; in the probe room (its own client process, ` +
+        `${probeLatencies.length} arrivals) p50 ${probeP50.toFixed(1)} ms, p99 ${probeP99.toFixed(1)} ms`,
     );
 
     const t = COLLAB_TARGETS;

@@ -109,7 +109,9 @@ export async function runCompare(o: CompareOptions): Promise<string> {
         2,
       ) + "\n",
     );
-    const where = `${facts.cores} cores (${facts.cpuModel}); load average ${facts.loadBefore.join(" / ")} before, ${loadAfter.join(" / ")} after (1, 5, 15 minutes)`;
+    const where =
+      `${facts.cores} cores (${facts.cpuModel}); load average ${facts.loadBefore.join(" / ")} before, ` +
+      `${loadAfter.join(" / ")} after (1, 5, 15 minutes)`;
     return `${formatComparison(sides[0], sides[1])}\n${where}`;
   } finally {
     await removeWorktree(dir);

@@ -53,7 +53,9 @@ export function formatComparison(ref: Side, mine: Side): string {
     .join("\n");
   return [
     text,
-    `medians of ${ref.runs.length} runs each, run alternately (ref, this, ref, this…). noise: ± half the larger spread between one side's runs;`,
-    `better/worse only where every run of one side lies beyond every run of the other (${significant} figures). Server CPU per request is the steadiest figure; rps and latencies on a shared machine are rough.`,
+    `medians of ${ref.runs.length} runs each, run alternately (ref, this, ref, ` +
+      `this…). noise: ± half the larger spread between one side's runs;`,
+    `better/worse only where every run of one side lies beyond every run of the other (${significant} figures). Server ` +
+      `CPU per request is the steadiest figure; rps and latencies on a shared machine are rough.`,
   ].join("\n");
 }

@@ -57,7 +57,9 @@ export function contentFigures(pre: SeededPre, upload: UploadSeries): { figures:
   const figures: FigureRow[] = [
     {
       figure: `seeding ${pages.toLocaleString("en")} pages (service layer)`,
-      value: `${round(pre.seedSeconds)} s, ${Math.round(pre.pagesPerSecond)} pages/s (+${round(pre.generateSeconds)} s making documents)${pre.seedProcessCpuSeconds === undefined ? "" : `; ${pre.seedProcessCpuSeconds} s of CPU for the whole seeding`}`,
+      value:
+        `${round(pre.seedSeconds)} s, ${Math.round(pre.pagesPerSecond)} pages/s (+${round(pre.generateSeconds)} s making ` +
+        `documents)${pre.seedProcessCpuSeconds === undefined ? "" : `; ${pre.seedProcessCpuSeconds} s of CPU for the whole seeding`}`,
       target: `< ${round(targetSeconds)} s`,
       met: pre.seedSeconds < targetSeconds,
     },
@@ -69,7 +71,9 @@ export function contentFigures(pre: SeededPre, upload: UploadSeries): { figures:
     },
     {
       figure: `upload ${upload.runs[0].uploadMb} MB: server RSS growth`,
-      value: `median peak +${round(upload.medianGrowthMb)} MB of ${upload.runs.map((r) => `+${round(r.uploadRssGrowthMb)}`).join(", ")} (bare Bun.serve: +${round(upload.bareBunGrowthMb)})`,
+      value:
+        `median peak +${round(upload.medianGrowthMb)} MB of ${upload.runs.map((r) => `+${round(r.uploadRssGrowthMb)}`).join(", ")} ` +
+        `(bare Bun.serve: +${round(upload.bareBunGrowthMb)})`,
       target: `< ${UPLOAD_RSS_TARGET_MB} MB`,
       met: upload.met,
     },

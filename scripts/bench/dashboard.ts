@@ -31,7 +31,8 @@ try {
     const now = Date.now();
     core.sqlite.run("BEGIN");
     const version = core.sqlite.query(
-      "INSERT INTO page_versions (page_id, version_number, title, change_comment, author_id, created_at, content_json) VALUES (?, ?, 'v', NULL, ?, ?, '{}')",
+      "INSERT INTO page_versions (page_id, version_number, title, change_comment, author_id, " +
+        "created_at, content_json) VALUES (?, ?, 'v', NULL, ?, ?, '{}')",
     );
     for (const [i, id] of ids.entries())
       for (let v = 2; v <= 4; v++) version.run(id, v, owner.id, new Date(now - ((i + v) % 120) * DAY).toISOString());
@@ -54,7 +55,8 @@ try {
   const cookie = /cairn_session=[^;]*/.exec(login.headers.get("set-cookie") ?? "")![0];
   const counts = core.sqlite
     .query(
-      "SELECT (SELECT count(*) FROM pages) AS pages, (SELECT count(*) FROM page_versions) AS versions, (SELECT count(*) FROM page_views_daily) AS viewRows",
+      "SELECT (SELECT count(*) FROM pages) AS pages, (SELECT count(*) FROM page_versions) AS " +
+        "versions, (SELECT count(*) FROM page_views_daily) AS viewRows",
     )
     .get();
   console.log("instance:", counts);
@@ -63,7 +65,8 @@ try {
     const res = await handle(new Request(`http://bench/api/admin/dashboard?rangeDays=${range}`, { headers: { cookie } }));
     const body = (await res.json()) as { usage: { totalViews: number; topPages: unknown[] } };
     console.log(
-      `rangeDays=${range}: ${res.status} in ${(performance.now() - t0).toFixed(1)} ms (views ${body.usage.totalViews}, top pages ${body.usage.topPages.length})`,
+      `rangeDays=${range}: ${res.status} in ${(performance.now() - t0).toFixed(1)} ms (views ` +
+        `${body.usage.totalViews}, top pages ${body.usage.topPages.length})`,
     );
   }
   core.close();

@@ -132,7 +132,8 @@ async function seedOverHttp(
     return call(s, "POST", `/api/pages/${id}/attachments`, form);
   });
   log(
-    `added ${versioned.length} versions, ${commented.length} comments, ${withFiles.length} files over HTTP in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `added ${versioned.length} versions, ${commented.length} comments, ${withFiles.length} files ` +
+      `over HTTP in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   return { versions: versioned.length, comments: commented.length, files: withFiles.length };
 }
@@ -328,30 +329,45 @@ export async function measureExportImport(
     log(`import: ${JSON.stringify(imported)}`);
 
     const load = loadavg()[0].toFixed(1);
-    const space = `a ${pages.toLocaleString("en")}-page space (+${extra.versions} versions, ${extra.comments} comments, ${extra.files} files)`;
+    const space =
+      `a ${pages.toLocaleString("en")}-page space (+${extra.versions} versions, ` + `${extra.comments} comments, ${extra.files} files)`;
     const figures: FigureRow[] = (
       [
         {
           figure: `wiki pack export of ${space}`,
-          value: `${pack.seconds} s (server CPU ${pack.cpuSeconds} s), ${pack.mb} MB; server RSS +${pack.rssGrowthMb} MB (from ${pack.rssBeforeMb} MB); a second export ${packAgain.seconds} s (CPU ${packAgain.cpuSeconds} s), RSS +${packAgain.rssGrowthMb} MB`,
+          value:
+            `${pack.seconds} s (server CPU ${pack.cpuSeconds} s), ${pack.mb} MB; server RSS +${pack.rssGrowthMb} MB (from ` +
+            `${pack.rssBeforeMb} MB); a second export ${packAgain.seconds} s (CPU ${packAgain.cpuSeconds} s), RSS ` +
+            `+${packAgain.rssGrowthMb} MB`,
           target: `< ${TARGETS.packSeconds} s, RSS growth < ${TARGETS.rssGrowthMb} MB`,
           met: pack.seconds < TARGETS.packSeconds && pack.rssGrowthMb < TARGETS.rssGrowthMb,
         },
         site && {
           figure: `static site export of the same space`,
-          value: `${site.seconds} s (server CPU ${site.cpuSeconds} s), ${site.mb} MB; server RSS +${site.rssGrowthMb} MB (from ${site.rssBeforeMb} MB)`,
+          value:
+            `${site.seconds} s (server CPU ${site.cpuSeconds} s), ${site.mb} MB; server ` +
+            `RSS +${site.rssGrowthMb} MB (from ${site.rssBeforeMb} MB)`,
           target: `< ${TARGETS.siteSeconds} s, RSS growth < ${TARGETS.rssGrowthMb} MB`,
           met: site.seconds < TARGETS.siteSeconds && site.rssGrowthMb < TARGETS.rssGrowthMb,
         },
         {
           figure: `import of that pack as a new space`,
-          value: `${imported.seconds} s (server CPU ${imported.cpuSeconds} s; ${imported.counts.pages} pages, ${imported.counts.versions} versions); event loop held up to ${imported.heldMaxMs} ms (a GET every 20 ms: p99 ${imported.probeP99Ms} ms, ${imported.probesOver100Ms} of ${imported.probes} over 100 ms; by phase ${imported.phases.map((p) => `${p.phase} from ${p.atS} s, slowest ${p.slowestMs} ms`).join("; ")}); RSS +${imported.rssGrowthMb} MB (machine load ${load})`,
+          value:
+            `${imported.seconds} s (server CPU ${imported.cpuSeconds} s; ${imported.counts.pages} pages, ${imported.counts.versions} ` +
+            `versions); event loop held up to ${imported.heldMaxMs} ms (a GET every 20 ms: p99 ${imported.probeP99Ms} ms, ` +
+            `${imported.probesOver100Ms} of ${imported.probes} over 100 ms; by phase ` +
+            `${imported.phases.map((p) => `${p.phase} from ${p.atS} s, slowest ${p.slowestMs} ms`).join("; ")}); RSS +` +
+            `${imported.rssGrowthMb} MB (machine load ${load})`,
           target: `< ${TARGETS.importSeconds} s`,
           met: imported.seconds < TARGETS.importSeconds,
         },
         {
           figure: `during that import: server memory, and readers' waits (GET /api/health and GET /api/pages/{id}, each every 20 ms)`,
-          value: `RSS +${imported.rssGrowthMb} MB (from ${imported.rssBeforeMb} MB); health max ${imported.health.maxMs} ms (p99 ${imported.health.p99Ms} ms, ${imported.health.over100} of ${imported.health.probes} over 100 ms); page max ${imported.page.maxMs} ms (p99 ${imported.page.p99Ms} ms, ${imported.page.over100} of ${imported.page.probes} over 100 ms)`,
+          value:
+            `RSS +${imported.rssGrowthMb} MB (from ${imported.rssBeforeMb} MB); health max ${imported.health.maxMs} ms (p99 ` +
+            `${imported.health.p99Ms} ms, ${imported.health.over100} of ${imported.health.probes} over 100 ms); page max ` +
+            `${imported.page.maxMs} ms (p99 ${imported.page.p99Ms} ms, ${imported.page.over100} of ${imported.page.probes} over 100 ` +
+            `ms)`,
           target: `RSS growth < ${TARGETS.importRssGrowthMb} MB, no wait over ${TARGETS.importWaitMs} ms`,
           met:
             imported.rssGrowthMb < TARGETS.importRssGrowthMb &&

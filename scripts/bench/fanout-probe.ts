@@ -91,7 +91,9 @@ try {
   }
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   console.log(
-    `CPU per PUT (µs, this process, median of ${ROUNDS}): plain ${Math.round(med(plainUs))} [${plainUs.map(Math.round).join(", ")}], watched ${Math.round(med(watchedUs))} [${watchedUs.map(Math.round).join(", ")}], fan-out ${Math.round(med(watchedUs) - med(plainUs))}`,
+    `CPU per PUT (µs, this process, median of ${ROUNDS}): plain ${Math.round(med(plainUs))} ` +
+      `[${plainUs.map(Math.round).join(", ")}], watched ${Math.round(med(watchedUs))} ` +
+      `[${watchedUs.map(Math.round).join(", ")}], fan-out ${Math.round(med(watchedUs) - med(plainUs))}`,
   );
 } finally {
   server.stop(true);

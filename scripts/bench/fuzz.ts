@@ -51,7 +51,8 @@ export async function runFuzz(argv: string[]): Promise<number> {
     const doc = await (await fetch(`${target.url}/api/openapi.json`)).json();
     const requests = generate(doc, fixtures, { seed, sampled: "all", combined });
     console.log(
-      `fuzz: seed ${seed}, ${requests.length} requests to ${new Set(requests.map((r) => r.op)).size} operations, ${concurrency} in flight, against ${binary ?? "bun src/main.ts"}`,
+      `fuzz: seed ${seed}, ${requests.length} requests to ${new Set(requests.map((r) => r.op)).size} ` +
+        `operations, ${concurrency} in flight, against ${binary ?? "bun src/main.ts"}`,
     );
     const engine = new Engine(target, concurrency);
     const progress = setInterval(
@@ -68,10 +69,12 @@ export async function runFuzz(argv: string[]): Promise<number> {
     const failures = [...problems.filter((p) => / -> 5\d\d /.test(p)), ...f.failures];
     const logged = unexplainedErrors(target);
     console.log(
-      `\nfuzz: ${f.sent} requests (${raw} over a raw socket) in ${((performance.now() - started) / 1000).toFixed(0)} s; answers ${JSON.stringify(f.statuses)}`,
+      `\nfuzz: ${f.sent} requests (${raw} over a raw socket) in ` +
+        `${((performance.now() - started) / 1000).toFixed(0)} s; answers ${JSON.stringify(f.statuses)}`,
     );
     console.log(
-      `fuzz: ${fivexx} answered 5xx, ${f.crashes.length} crash(es), ${failures.length} finding(s) in all; max RSS ${target.maxRssMb.toFixed(0)} MB (bound ${MAX_RSS_MB}), ${settled.toFixed(0)} MB once quiet`,
+      `fuzz: ${fivexx} answered 5xx, ${f.crashes.length} crash(es), ${failures.length} finding(s) in all; max RSS ` +
+        `${target.maxRssMb.toFixed(0)} MB (bound ${MAX_RSS_MB}), ${settled.toFixed(0)} MB once quiet`,
     );
     if (failures.length) console.log(`\n${failures.join("\n")}`);
     const causes = serverErrors(target);

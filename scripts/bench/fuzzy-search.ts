@@ -22,10 +22,10 @@ const PER_PAGE = 120;
 
 let seed = 42;
 const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-const SYLLABLES =
-  "ba be bi bo bu ca ce co cu da de di do fa fe fi fo ga ge go la le li lo lu ma me mi mo mu na ne ni no pa pe pi po ra re ri ro ru sa se si so ta te ti to tu va ve vi vo str tr pl gr ch sh th nd nt st rk".split(
-    " ",
-  );
+const SYLLABLES = (
+  "ba be bi bo bu ca ce co cu da de di do fa fe fi fo ga ge go la le li lo lu ma me mi mo mu na ne ni no pa pe pi " +
+  "po ra re ri ro ru sa se si so ta te ti to tu va ve vi vo str tr pl gr ch sh th nd nt st rk"
+).split(" ");
 const ENDINGS = ["", "", "", "s", "ing", "ed", "tion", "er", "ly", "ment"];
 const words = new Set<string>();
 while (words.size < wordCount) {
@@ -82,7 +82,8 @@ try {
   };
   const first = time(typo(1, 5));
   console.log(
-    `first fuzzy search (reads the vocabulary of ${vocabulary(env.core, searchIndex(env.core)).sorted.length} stems): ${first.ms.toFixed(1)} ms`,
+    `first fuzzy search (reads the vocabulary of ${vocabulary(env.core, searchIndex(env.core)).sorted.length} stems): ` +
+      `${first.ms.toFixed(1)} ms`,
   );
   const report = (name: string, queries: string[]) => {
     const ms = queries.map((q) => time(q).ms).sort((a, b) => a - b);
@@ -105,7 +106,8 @@ try {
   createPage(env.core, caller, { spaceId: space.id, title: "New", contentJson: doc("zanzibarquokka appears here") });
   const write = performance.now() - w0;
   console.log(
-    `after a write (${write.toFixed(1)} ms): search for "zanzibarquoka" ${time("zanzibarquoka").ms.toFixed(2)} ms, ${time("zanzibarquoka").hits} hit`,
+    `after a write (${write.toFixed(1)} ms): search for "zanzibarquoka" ` +
+      `${time("zanzibarquoka").ms.toFixed(2)} ms, ${time("zanzibarquoka").hits} hit`,
   );
 } finally {
   env.close();

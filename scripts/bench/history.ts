@@ -177,11 +177,14 @@ export function formatChange(prev: HistoryEntry, now: Record<string, number>): s
     if (word === "worse" && Math.abs(change) > WORTH_NAMING) worse.push(`${name} ${percent}`);
   }
   const gone = Object.keys(prev.figures).filter((name) => !(name in now));
-  const head = `change against ${prev.commit.slice(0, 10)}${prev.dirty ? " (with uncommitted changes)" : ""} of ${prev.date} (${prev.quick ? "quick" : "full"} run; load ${prev.machine.loadBefore[0]} on ${prev.machine.cores} cores):`;
+  const head =
+    `change against ${prev.commit.slice(0, 10)}${prev.dirty ? " (with uncommitted changes)" : ""} of ${prev.date} ` +
+    `(${prev.quick ? "quick" : "full"} run; load ${prev.machine.loadBefore[0]} on ${prev.machine.cores} cores):`;
   const tail = [
     gone.length ? `no longer measured: ${gone.join(", ")}` : "",
     worse.length
-      ? `worse by more than ${WORTH_NAMING * 100} % (check against the load average before reading much into rps or latency): ${worse.join("; ")}`
+      ? `worse by more than ${WORTH_NAMING * 100} % (check against the load average ` +
+        `before reading much into rps or latency): ${worse.join("; ")}`
       : "",
   ];
   return [head, table(rows), ...tail.filter(Boolean)].join("\n");

@@ -79,7 +79,8 @@ try {
       await Bun.sleep(500);
       const perRequest = (archivedBytes(walDir) - archived) / Math.max(1, (r as { responses?: number }).responses ?? r.rps * seconds);
       console.log(
-        `${scenario.name}: ${Math.round(r.rps)} rps, p95 ${r.p95Ms} ms, ${Math.round(r.cpuUsPerRequest)} µs server CPU/req, ${r.non2xx} non-2xx, ~${Math.round(perRequest / 1024)} KB of WAL archived/req ${JSON.stringify(extra)}`,
+        `${scenario.name}: ${Math.round(r.rps)} rps, p95 ${r.p95Ms} ms, ${Math.round(r.cpuUsPerRequest)} µs server CPU/req, ` +
+          `${r.non2xx} non-2xx, ~${Math.round(perRequest / 1024)} KB of WAL archived/req ${JSON.stringify(extra)}`,
       );
     }
   } finally {

@@ -65,7 +65,8 @@ export async function runBench(o: RunOptions): Promise<BenchReport> {
   const startupCpuMs: number[] = [];
   const coldStartRunsMs = await coldStarts(o.binary, logFile("cold-start.log"), plan.coldRuns, startupCpuMs);
   log(
-    `cold start: ${coldStartRunsMs.map((ms) => ms.toFixed(1)).join(", ")} ms; server CPU by then ${startupCpuMs.map((ms) => Math.round(ms)).join(", ")} ms`,
+    `cold start: ${coldStartRunsMs.map((ms) => ms.toFixed(1)).join(", ")} ms; server CPU by ` +
+      `then ${startupCpuMs.map((ms) => Math.round(ms)).join(", ")} ms`,
   );
 
   // Loaded before and after the scenarios: on a shared machine the two differ, and how much
@@ -109,7 +110,8 @@ export async function runBench(o: RunOptions): Promise<BenchReport> {
   const upload = await measureUploads(ctx, cairn.child.pid, content.pre.big.pageIds, { url: baseline.url, pid: baseline.child.pid });
   for (const r of upload.runs)
     log(
-      `upload ${r.uploadMb} MB: RSS ${r.rssBeforeMb.toFixed(1)} MB, peak +${r.uploadRssGrowthMb.toFixed(1)} MB, 1 s after +${r.uploadRssAfterGrowthMb.toFixed(1)} MB`,
+      `upload ${r.uploadMb} MB: RSS ${r.rssBeforeMb.toFixed(1)} MB, peak ` +
+        `+${r.uploadRssGrowthMb.toFixed(1)} MB, 1 s after +${r.uploadRssAfterGrowthMb.toFixed(1)} MB`,
     );
   log(`upload to bare Bun.serve: peak +${upload.bareBunGrowthMb.toFixed(1)} MB`);
 
@@ -123,7 +125,9 @@ export async function runBench(o: RunOptions): Promise<BenchReport> {
 
   // Kept answers under mixed traffic, on an instance of their own (counts from its shutdown log).
   const kept = await measureKeptAnswers(o.binary, logFile("kept-answers.log"), plan.quick);
-  const keptSummary = `${(kept.hitRate.all * 100).toFixed(1)} % (${kept.reads} reads, ${kept.writes} writes, ${kept.deliveries} webhook deliveries in ${kept.seconds} s; trees ${kept.hitRate.trees}, pages ${kept.hitRate.pages}, search ${kept.hitRate.search})`;
+  const keptSummary =
+    `${(kept.hitRate.all * 100).toFixed(1)} % (${kept.reads} reads, ${kept.writes} writes, ${kept.deliveries} webhook deliveries in ` +
+    `${kept.seconds} s; trees ${kept.hitRate.trees}, pages ${kept.hitRate.pages}, search ${kept.hitRate.search})`;
   log(`kept answers hit rate: ${keptSummary}`);
   web.figures.push({
     figure: "kept answers hit rate under mixed traffic (tokens in use, webhooks delivering)",
@@ -226,7 +230,8 @@ async function runScenarios(url: string, pid: number, ctx: BenchContext, plan: R
     if (r.errors > 0) extra.timedOut = r.errors; // and the scenario is MISSED (report.ts)
     loads.push({ scenario, r, extra });
     log(
-      `${scenario.name}: ${Math.round(r.rps)} rps, p95 ${r.p95Ms} ms, ${Math.round(r.cpuUsPerRequest)} µs server CPU/req${Object.keys(extra).length ? ` ${JSON.stringify(extra)}` : ""}`,
+      `${scenario.name}: ${Math.round(r.rps)} rps, p95 ${r.p95Ms} ms, ${Math.round(r.cpuUsPerRequest)} µs ` +
+        `server CPU/req${Object.keys(extra).length ? ` ${JSON.stringify(extra)}` : ""}`,
     );
   }
   return loads;

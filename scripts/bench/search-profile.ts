@@ -151,27 +151,33 @@ try {
     const sqlMs = [...timings.values()].reduce((a, t) => a + t.ms, 0);
     const cpuTotal = slow.reduce((a, x) => a + x.cpuMs, 0);
     console.log(
-      `\n${kind}: ${list.length} queries, p50 ${at(0.5)} p95 ${at(0.95)} p99 ${at(0.99)} ms; ${(calls / list.length).toFixed(1)} statements and ${(hits / list.length).toFixed(1)} hits per query; SQL ${((sqlMs / cpuTotal) * 100).toFixed(0)} % of the CPU time`,
+      `\n${kind}: ${list.length} queries, p50 ${at(0.5)} p95 ${at(0.95)} p99 ${at(0.99)} ms; ` +
+        `${(calls / list.length).toFixed(1)} statements and ${(hits / list.length).toFixed(1)} hits per ` +
+        `query; SQL ${((sqlMs / cpuTotal) * 100).toFixed(0)} % of the CPU time`,
     );
     const cpuSorted = slow.map((x) => x.cpuMs).sort((a, b) => a - b);
     const cpuAt = (p: number) => cpuSorted[Math.min(cpuSorted.length - 1, Math.floor(p * cpuSorted.length))].toFixed(2);
     const fromDisk = slow.filter((x) => x.diskKb > 0);
     console.log(
-      `  read from the disk (the OS cache missed): ${fromDisk.length} of ${slow.length} queries, ${(fromDisk.reduce((a, x) => a + x.diskKb, 0) / slow.length).toFixed(0)} KB a query on average`,
+      `  read from the disk (the OS cache missed): ${fromDisk.length} of ${slow.length} queries, ` +
+        `${(fromDisk.reduce((a, x) => a + x.diskKb, 0) / slow.length).toFixed(0)} KB a query on average`,
     );
     console.log(
-      `  CPU per query: p50 ${cpuAt(0.5)} p95 ${cpuAt(0.95)} p99 ${cpuAt(0.99)} mean ${(cpuSorted.reduce((a, b) => a + b, 0) / cpuSorted.length).toFixed(2)} ms`,
+      `  CPU per query: p50 ${cpuAt(0.5)} p95 ${cpuAt(0.95)} p99 ${cpuAt(0.99)} mean ` +
+        `${(cpuSorted.reduce((a, b) => a + b, 0) / cpuSorted.length).toFixed(2)} ms`,
     );
     if (process.argv.some((a) => a.startsWith("--slowest"))) {
       const byWall = process.argv.includes("--slowest=wall");
       for (const x of slow.sort((a, b) => (byWall ? b.ms - a.ms : b.cpuMs - a.cpuMs)).slice(0, Math.ceil(slow.length / 20))) {
         const inSql = x.statements.reduce((a, st) => a + st.ms, 0);
         console.log(
-          `  "${x.q}": ${x.ms.toFixed(2)} ms, CPU ${x.cpuMs.toFixed(2)} ms, ${x.diskKb.toFixed(0)} KB from the disk (SQL ${inSql.toFixed(2)}, the rest ${(x.cpuMs - inSql).toFixed(2)})`,
+          `  "${x.q}": ${x.ms.toFixed(2)} ms, CPU ${x.cpuMs.toFixed(2)} ms, ${x.diskKb.toFixed(0)} KB from ` +
+            `the disk (SQL ${inSql.toFixed(2)}, the rest ${(x.cpuMs - inSql).toFixed(2)})`,
         );
         for (const st of x.statements)
           console.log(
-            `      ${st.ms.toFixed(2).padStart(6)} ${st.wallMs.toFixed(2).padStart(6)} ${st.diskKb.toFixed(0).padStart(4)} KB  ${st.key.slice(0, 110)}`,
+            `      ${st.ms.toFixed(2).padStart(6)} ${st.wallMs.toFixed(2).padStart(6)} ` +
+              `${st.diskKb.toFixed(0).padStart(4)} KB  ${st.key.slice(0, 110)}`,
           );
       }
     }

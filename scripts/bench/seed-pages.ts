@@ -163,7 +163,8 @@ export async function preSeed(dataDir: string, bigPages: number, log: (line: str
     const big = await seedSpacePages(core, owner, bigSpace.id, bigPages, { roots: 100, fanout: 10, seedBase: 0 });
     const wallSeconds = (performance.now() - t0) / 1000;
     log(
-      `seeded BIG: ${bigPages} pages in ${big.serviceSeconds.toFixed(1)} s (+${big.generateSeconds.toFixed(1)} s making documents; ${wallSeconds.toFixed(1)} s wall)`,
+      `seeded BIG: ${bigPages} pages in ${big.serviceSeconds.toFixed(1)} s ` +
+        `(+${big.generateSeconds.toFixed(1)} s making documents; ${wallSeconds.toFixed(1)} s wall)`,
     );
     // What a server's drain does after a bulk backlog (search/indexer.ts), done here before the
     // server starts: left half merged, the index's segments were merged by the bench's page edits.

@@ -75,14 +75,16 @@ try {
     sliceIndex += t2 - t1;
     if (end % slice === 0 || end === pages) {
       console.log(
-        `  to ${String(end).padStart(7)}: createPage ${((sliceCreate * 1000) / slice).toFixed(0).padStart(5)} µs/page, catch-up ${((sliceIndex * 1000) / slice).toFixed(0).padStart(5)} µs/page`,
+        `  to ${String(end).padStart(7)}: createPage ${((sliceCreate * 1000) / slice).toFixed(0).padStart(5)} ` +
+          `µs/page, catch-up ${((sliceIndex * 1000) / slice).toFixed(0).padStart(5)} µs/page`,
       );
       sliceCreate = sliceIndex = 0;
     }
   }
   counter?.stop();
   console.log(
-    `${pages} pages: createPage ${(create / 1000).toFixed(2)} s, catch-up ${(index / 1000).toFixed(2)} s, together ${((create + index) / 1000).toFixed(2)} s of CPU`,
+    `${pages} pages: createPage ${(create / 1000).toFixed(2)} s, catch-up ` +
+      `${(index / 1000).toFixed(2)} s, together ${((create + index) / 1000).toFixed(2)} s of CPU`,
   );
   if (counting)
     console.log(

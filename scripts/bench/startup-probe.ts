@@ -70,7 +70,8 @@ try {
   console.log(`cold start ms: ${walls.map((w) => w.toFixed(1)).join(", ")}; median ${median(walls).toFixed(1)}`);
   console.log(`CPU at first 200 ms: ${cpus.map((c) => Math.round(c)).join(", ")}; median ${median(cpus)}`);
   console.log(
-    `CPU at first 200 ms (live threads, schedstat): ${threadCpus.map((c) => c.toFixed(1)).join(", ")}; median ${median(threadCpus).toFixed(1)}`,
+    `CPU at first 200 ms (live threads, schedstat): ` +
+      `${threadCpus.map((c) => c.toFixed(1)).join(", ")}; median ${median(threadCpus).toFixed(1)}`,
   );
 } finally {
   killAll();

@@ -132,7 +132,8 @@ export async function runStoreSpike(argv: string[]): Promise<StoreSpikeFigures> 
         }
       }
       console.log(
-        `${label}\n  ${"synchronous".padEnd(36)} ${median(a).toFixed(1)} µs CPU\n  ${"async (lock for writes, await/stmt)".padEnd(36)} ${median(b).toFixed(1)} µs CPU`,
+        `${label}\n  ${"synchronous".padEnd(36)} ${median(a).toFixed(1)} µs CPU\n  ` +
+          `${"async (lock for writes, await/stmt)".padEnd(36)} ${median(b).toFixed(1)} µs CPU`,
       );
       return { syncUs: median(a), asyncUs: median(b) };
     };

@@ -71,7 +71,8 @@ function chunkOf(size: number, seed: number): Uint8Array {
 function multipartStream(boundary: string): { body: ReadableStream<Uint8Array>; length: number } {
   const enc = new TextEncoder();
   const head = enc.encode(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench-20mb.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; ` +
+      `filename="bench-20mb.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
   );
   const tail = enc.encode(`\r\n--${boundary}--\r\n`);
   const block = chunkOf(CHUNK, 0x9e3779b9);

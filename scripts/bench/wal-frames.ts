@@ -1,7 +1,7 @@
 /**
  * Which tables and indexes the WAL frames of a page update belong to:
- * `bun scripts/bench/wal-frames.ts --from=SEEDED [puts=10] [--dir=/dev/shm] [--group=1]` (one page of 64 each time; the search catch-up after
- * every `group` PUTs).
+ * `bun scripts/bench/wal-frames.ts --from=SEEDED [puts=10] [--dir=/dev/shm] [--group=1]`
+ * (one page of 64 each time; the search catch-up after every `group` PUTs).
  *
  * Copies a directory seeded by seed-dir.ts (SEEDED/data, SEEDED/pre.json), opens it in-process
  * as the server does (tests/harness.ts, the WAL archive on), makes `puts` PUTs of the bench's kind
@@ -99,7 +99,8 @@ for (const f of frames) {
 const total = new Map<string, number>();
 for (const c of commits) for (const [k, v] of c) total.set(k, (total.get(k) ?? 0) + v);
 console.log(
-  `${frames.length} frames in ${commits.length} commits for ${PUTS} PUTs: ${(frames.length / PUTS).toFixed(1)} frames, ${Math.round((frames.length * (pageSize + 24)) / PUTS / 1024)} KB a PUT`,
+  `${frames.length} frames in ${commits.length} commits for ${PUTS} PUTs: ${(frames.length / PUTS).toFixed(1)} frames, ` +
+    `${Math.round((frames.length * (pageSize + 24)) / PUTS / 1024)} KB a PUT`,
 );
 for (const [k, v] of [...total].sort((a, b) => b[1] - a[1])) console.log(String((v / PUTS).toFixed(1)).padStart(6), k);
 process.exit(0);

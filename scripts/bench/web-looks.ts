@@ -77,7 +77,8 @@ for (const look of LOOKS) {
   const [a, b] = [bytes[`before ${look.theme} ${look.width}`], bytes[`after ${look.theme} ${look.width}`]];
   const box = await differingBox(a, b);
   console.log(
-    `${look.theme} ${look.width} px: ${box ? `DIFFERENT in ${box}` : "identical"} (.bench/screenshots/page-view-{before,after}-${look.theme}-${look.width}.png)`,
+    `${look.theme} ${look.width} px: ${box ? `DIFFERENT in ${box}` : "identical"} (.bench/scre` +
+      `enshots/page-view-{before,after}-${look.theme}-${look.width}.png)`,
   );
 }
 await browser.close();

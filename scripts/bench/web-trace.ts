@@ -158,27 +158,31 @@ try {
           .join(", ");
         const url = inside.find((e) => e.args?.data?.url)?.args?.data?.url?.replace(/^.*\//, "") ?? "";
         lines.push(
-          `  ${((t.ts - nav.ts) / 1000).toFixed(0).padStart(6)} ms  wall ${((t.dur ?? 0) / 1000).toFixed(1).padStart(6)}  cpu ${(tcpu / 1000).toFixed(1).padStart(6)}  ${what} ${url}`,
+          `  ${((t.ts - nav.ts) / 1000).toFixed(0).padStart(6)} ms  wall ` +
+            `${((t.dur ?? 0) / 1000).toFixed(1).padStart(6)}  cpu ${(tcpu / 1000).toFixed(1).padStart(6)}  ${what} ${url}`,
         );
       }
     }
     totals.push(cpu / 1000);
+    const kinds = [...byKind]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, us]) => `${k} ${(us / 1000).toFixed(1)}`)
+      .join(", ");
     console.log(
-      `\nview ${v}: FCP ${fcp ? ((fcp.ts - nav.ts) / 1000).toFixed(0) : "?"} ms, LCP ${((lcp.ts - nav.ts) / 1000).toFixed(0)} ms, main-thread CPU before LCP ${(cpu / 1000).toFixed(1)} ms (${[
-        ...byKind,
-      ]
-        .sort((a, b) => b[1] - a[1])
-        .map(([k, us]) => `${k} ${(us / 1000).toFixed(1)}`)
-        .join(", ")})`,
+      `\nview ${v}: FCP ${fcp ? ((fcp.ts - nav.ts) / 1000).toFixed(0) : "?"} ms, LCP ${((lcp.ts - nav.ts) / 1000).toFixed(0)} ms, ` +
+        `main-thread CPU before LCP ${(cpu / 1000).toFixed(1)} ms (${kinds})`,
     );
     console.log(lines.join("\n"));
     console.log(
-      `  LCP candidates: ${candidates.map((c) => `${((c.ts - nav.ts) / 1000).toFixed(0)} ms ${c.args?.data?.type ?? ""} ${c.args?.data?.size ?? ""}`).join("; ")}`,
+      `  LCP candidates: ${candidates
+        .map((c) => `${((c.ts - nav.ts) / 1000).toFixed(0)} ms ${c.args?.data?.type ?? ""} ${c.args?.data?.size ?? ""}`)
+        .join("; ")}`,
     );
   }
   const sorted = [...totals].sort((a, b) => a - b);
   console.log(
-    `\nmain-thread CPU before the largest paint, median of ${views}: ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms (${totals.map((x) => x.toFixed(0)).join(", ")})`,
+    `\nmain-thread CPU before the largest paint, median of ${views}: ` +
+      `${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms (${totals.map((x) => x.toFixed(0)).join(", ")})`,
   );
 } finally {
   await browser.close();

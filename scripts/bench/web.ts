@@ -83,7 +83,8 @@ async function coldView(browser: Browser, ctx: BenchContext, path: string, title
           requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(last), 50)));
         }),
     );
-    // Layout shifts the reader did not cause, summed (the page written by the server, then replaced by the app's first render: 0 when nothing moved).
+    // Layout shifts the reader did not cause, summed (the page written by the server, then replaced
+    // by the app's first render: 0 when nothing moved).
     const cls = await page.evaluate(
       () =>
         new Promise<number>((resolve) => {
@@ -170,7 +171,9 @@ export async function measureWeb(
     const figures: FigureRow[] = [
       {
         figure: "reading view: JavaScript downloaded (gzip)",
-        value: `${round(jsKb)} KB in ${first.files.filter((f) => f.endsWith(".js")).length} files${editorLoaded ? " (editor chunk loaded!)" : ", editor not loaded"}`,
+        value:
+          `${round(jsKb)} KB in ${first.files.filter((f) => f.endsWith(".js")).length} files` +
+          `${editorLoaded ? " (editor chunk loaded!)" : ", editor not loaded"}`,
         target: `< ${READING_JS_TARGET_KB} KB`,
         met: jsKb < READING_JS_TARGET_KB && !editorLoaded,
       },

@@ -69,7 +69,8 @@ describe("restrictions passed, kept until anything changes", () => {
     const member = callerFor("member@example.com");
     const restrict = () =>
       env.core.sqlite.run(
-        "INSERT INTO page_restrictions (id, page_id, principal_type, principal_id, operation, created_at) VALUES ('r1', ?, 0, ?, 0, '2026-01-01')",
+        "INSERT INTO page_restrictions (id, page_id, principal_type, principal_id, " +
+          "operation, created_at) VALUES ('r1', ?, 0, ?, 0, '2026-01-01')",
         [page.id, who.owner.id],
       );
     expect(restrictionsPassed(env.core, member, page.id).view).toBe(true);

@@ -100,7 +100,8 @@ describe("POST /api/pages/{id}/attachments", () => {
     const { owner, page } = await setup();
     const body =
       "preamble\r\n--B\r\n" +
-      'Content-Disposition: form-data; name="file"; filename="fallback.txt"; filename*=UTF-8\'\'%E6%97%A5%E6%9C%AC.txt\r\nContent-Type: image/png\r\n\r\n' +
+      'Content-Disposition: form-data; name="file"; filename="fallback.txt"; ' +
+      "filename*=UTF-8''%E6%97%A5%E6%9C%AC.txt\r\nContent-Type: image/png\r\n\r\n" +
       "text\r\n--B--\r\nepilogue";
     const res = await call(env, "POST", `/api/pages/${page.id}/attachments`, {
       as: owner,

@@ -31,7 +31,8 @@ export function attachmentRoutes(core: Core) {
         response: { 201: Attachment, ...problems(400, 401, 403, 404, 409, 413, 415) },
         detail: detail("Upload a file to a page (multipart/form-data, field `file`, at most 25 MB); fires attachment.created", {
           description:
-            "Needs Edit on the page. The content type is detected from the file's bytes; the filename is cleaned. A file over 25 MB is refused with 413 `payload_too_large` (`limit`: 26214400) while it streams.",
+            "Needs Edit on the page. The content type is detected from the file's bytes; the filename is cleaned. A file " +
+            "over 25 MB is refused with 413 `payload_too_large` (`limit`: 26214400) while it streams.",
           requestBody: uploadRequestBody,
           ...bodyLimit(ATTACHMENT_MAX_BYTES, `Attachments may be at most ${ATTACHMENT_MAX_BYTES / MB} MB.`, { streamed: true }),
         }),

@@ -39,7 +39,9 @@ export const uploadRequestBody = {
 export const FileBytes = (description: string) =>
   t.String({
     format: "binary",
-    description: `${description}. Content-Type is the type detected at upload (text as UTF-8); always X-Content-Type-Options: nosniff and Content-Security-Policy: sandbox; ETag is the content's SHA-256 (If-None-Match answers 304).`,
+    description:
+      `${description}. Content-Type is the type detected at upload (text as UTF-8); always X-Content-Type-Options: nosniff ` +
+      `and Content-Security-Policy: sandbox; ETag is the content's SHA-256 (If-None-Match answers 304).`,
     headers: {
       "Content-Disposition": t.String({
         description:

@@ -58,7 +58,8 @@ describe("the chain", () => {
     expect(rows[0].prevHash).toBe(GENESIS_HASH);
     for (const [i, r] of rows.entries()) {
       if (i > 0) expect(r.prevHash).toBe(rows[i - 1].hash);
-      const canonical = `[${[r.sequence, r.id, r.action, r.targetType, r.targetId, r.spaceId, r.actorId, r.actorName, r.ip, r.createdAt].map((v) => JSON.stringify(v)).join(",")},${r.details}]`;
+      const fields = [r.sequence, r.id, r.action, r.targetType, r.targetId, r.spaceId, r.actorId, r.actorName, r.ip, r.createdAt];
+      const canonical = `[${fields.map((v) => JSON.stringify(v)).join(",")},${r.details}]`;
       expect(r.hash).toBe(
         createHash("sha256")
           .update(r.prevHash + canonical)
@@ -185,8 +186,10 @@ describe("tampering underneath is reported at the right entry", () => {
     tamper(
       env,
       `CREATE TEMP TABLE swap AS SELECT sequence, ${COLUMNS} FROM audit_log WHERE sequence IN (3, 6);
-       UPDATE audit_log SET id = 'moving-' || id WHERE sequence IN (3, 6);
-       UPDATE audit_log SET (${COLUMNS}) = (SELECT ${COLUMNS} FROM swap WHERE swap.sequence = CASE audit_log.sequence WHEN 3 THEN 6 ELSE 3 END) WHERE sequence IN (3, 6);
+       UPDATE audit_log SET ` +
+        `id = 'moving-' || id WHERE sequence IN (3, 6);
+       UPDATE audit_log SET (${COLUMNS}) = (SELECT ${COLUMNS} FROM swap ` +
+        `WHERE swap.sequence = CASE audit_log.sequence WHEN 3 THEN 6 ELSE 3 END) WHERE sequence IN (3, 6);
        DROP TABLE swap;`,
     );
     const rows = auditRows(env);
@@ -204,7 +207,8 @@ describe("tampering underneath is reported at the right entry", () => {
     const last = auditRows(env).at(-1)!;
     tamper(
       env,
-      `INSERT INTO audit_log (sequence, ${COLUMNS}) VALUES (5, 'forged', 'token.revoked', 'token', 't', NULL, NULL, NULL, NULL, '{}', '${last.createdAt}', '${last.hash}', '${"f".repeat(64)}')`,
+      `INSERT INTO audit_log (sequence, ${COLUMNS}) VALUES (5, 'forged', 'token.revoked', 'token', 't', NULL, ` +
+        `NULL, NULL, NULL, '{}', '${last.createdAt}', '${last.hash}', '${"f".repeat(64)}')`,
     );
     expect(await verify()).toMatchObject({
       ok: false,
@@ -232,7 +236,8 @@ describe("tampering underneath is reported at the right entry", () => {
     const hash = entryHash(GENESIS_HASH, forged);
     tamper(
       env,
-      `INSERT INTO audit_log (sequence, ${COLUMNS}) VALUES (5, 'forged', 'token.revoked', 'token', 't', NULL, NULL, NULL, NULL, '{}', '${forged.createdAt}', '${GENESIS_HASH}', '${hash}')`,
+      `INSERT INTO audit_log (sequence, ${COLUMNS}) VALUES (5, 'forged', 'token.revoked', 'token', 't', ` +
+        `NULL, NULL, NULL, NULL, '{}', '${forged.createdAt}', '${GENESIS_HASH}', '${hash}')`,
     );
     expect(await verify()).toMatchObject({
       ok: false,

@@ -77,7 +77,8 @@ export function auditRoutes(core: Core) {
             t.String({
               maxLength: 40,
               description:
-                "Only entries written at or before this ISO 8601 instant, or up to the end of this date (UTC): to=2026-03-01 includes all of 1 March",
+                "Only entries written at or before this ISO 8601 instant, or up to the end of " +
+                "this date (UTC): to=2026-03-01 includes all of 1 March",
               error: AUDIT_TIME_RULE,
             }),
           ),
@@ -103,8 +104,13 @@ export function auditRoutes(core: Core) {
         },
         detail: {
           tags: ["Audit"],
-          summary: `The most recent audit entries the caller may see, newest first (right audit.view; at most ${AUDIT_TAKE_MAX}, 50 by default)`,
-          description: `Pages back with \`before\`: while the answer carries the header \`${NEXT_BEFORE_HEADER}\`, ask again with \`before\` set to it (and the same filters and \`take\`) for the next, older page. Every entry comes exactly once, whatever is written meanwhile. No header: nothing older is left.`,
+          summary:
+            `The most recent audit entries the caller may see, newest first (right ` +
+            `audit.view; at most ${AUDIT_TAKE_MAX}, 50 by default)`,
+          description:
+            `Pages back with \`before\`: while the answer carries the header \`${NEXT_BEFORE_HEADER}\`, ask again with ` +
+            `\`before\` set to it (and the same filters and \`take\`) for the next, older page. Every entry comes ` +
+            `exactly once, whatever is written meanwhile. No header: nothing older is left.`,
         },
       },
     )

@@ -23,35 +23,39 @@ async function resetLink(as: { cookie?: string }, userId: string) {
 }
 
 describe("reset links", () => {
-  test("the administrator gets a one-time link (not e-mailed, and says why); using it sets the password, ends every session and works once", async () => {
-    const { owner, member } = await ownerAndMember(env);
-    const link = await resetLink(owner, member.id);
-    expect(link.path).toBe(`/reset-password?token=${link.token}`);
-    expect(link.url).toBeNull();
-    expect(link.emailed).toBe(false);
-    expect(link.emailStatus).toContain("not set up");
-    expect(Date.parse(link.expiresAt) - env.clock.now()).toBe(24 * 3_600_000);
+  test(
+    "the administrator gets a one-time link (not e-mailed, and says why); using " +
+      "it sets the password, ends every session and works once",
+    async () => {
+      const { owner, member } = await ownerAndMember(env);
+      const link = await resetLink(owner, member.id);
+      expect(link.path).toBe(`/reset-password?token=${link.token}`);
+      expect(link.url).toBeNull();
+      expect(link.emailed).toBe(false);
+      expect(link.emailStatus).toContain("not set up");
+      expect(Date.parse(link.expiresAt) - env.clock.now()).toBe(24 * 3_600_000);
 
-    const used = await call(env, "POST", "/api/auth/recover/token", { body: { token: link.token, newPassword: NEW_PASSWORD } });
-    expect(used.status).toBe(204);
-    expect(used.headers.get("set-cookie")).toBeNull();
-    expect((await call(env, "GET", "/api/auth/me", { as: member })).status).toBe(401);
-    expect((await signIn("member@example.com", PASSWORD)).status).toBe(401);
-    expect((await signIn("member@example.com", NEW_PASSWORD)).status).toBe(200);
+      const used = await call(env, "POST", "/api/auth/recover/token", { body: { token: link.token, newPassword: NEW_PASSWORD } });
+      expect(used.status).toBe(204);
+      expect(used.headers.get("set-cookie")).toBeNull();
+      expect((await call(env, "GET", "/api/auth/me", { as: member })).status).toBe(401);
+      expect((await signIn("member@example.com", PASSWORD)).status).toBe(401);
+      expect((await signIn("member@example.com", NEW_PASSWORD)).status).toBe(200);
 
-    const again = await call(env, "POST", "/api/auth/recover/token", {
-      body: { token: link.token, newPassword: "yet another passphrase" },
-    });
-    expect(again.body).toMatchObject({ status: 400, field: "token" });
-    expect(auditOf(env, "user.password_reset_link")).toMatchObject([
-      { actorId: owner.id, targetId: member.id, details: { emailed: false, replaced: 0 } },
-    ]);
-    expect(auditOf(env, "user.password_reset")).toMatchObject([
-      { actorId: member.id, targetId: member.id, details: { via: "link", sessionsSignedOut: 1 } },
-    ]);
-    const log = JSON.stringify(auditRows(env));
-    for (const secret of [link.token, NEW_PASSWORD]) expect(log).not.toContain(secret);
-  });
+      const again = await call(env, "POST", "/api/auth/recover/token", {
+        body: { token: link.token, newPassword: "yet another passphrase" },
+      });
+      expect(again.body).toMatchObject({ status: 400, field: "token" });
+      expect(auditOf(env, "user.password_reset_link")).toMatchObject([
+        { actorId: owner.id, targetId: member.id, details: { emailed: false, replaced: 0 } },
+      ]);
+      expect(auditOf(env, "user.password_reset")).toMatchObject([
+        { actorId: member.id, targetId: member.id, details: { via: "link", sessionsSignedOut: 1 } },
+      ]);
+      const log = JSON.stringify(auditRows(env));
+      for (const secret of [link.token, NEW_PASSWORD]) expect(log).not.toContain(secret);
+    },
+  );
 
   test("the whole link when the server knows its address", async () => {
     env.close();
@@ -171,20 +175,23 @@ describe("unlock, sessions, tokens, two-factor", () => {
     expect(auditOf(env, "user.tokens_revoked").map((e) => e.details.count)).toEqual([1, 0]);
   });
 
-  test("disable-two-factor: 409 two_factor_off while it is off; switches it off when on; needs a recent password confirmation", async () => {
-    const { owner, member } = await ownerAndMember(env);
-    const off = await call(env, "POST", `/api/admin/users/${member.id}/disable-two-factor`, { as: owner });
-    expect(off.body).toMatchObject({ status: 409, code: "two_factor_off" });
-    env.core.sqlite.query("UPDATE users SET totp_enabled = 1 WHERE id = ?").run(member.id);
-    const token = await mintToken(env, owner);
-    expect((await call(env, "POST", `/api/admin/users/${member.id}/disable-two-factor`, { as: { token } })).body).toMatchObject({
-      status: 403,
-      code: "reauth_required",
-    });
-    expect((await call(env, "POST", `/api/admin/users/${member.id}/disable-two-factor`, { as: owner })).status).toBe(204);
-    expect((await call(env, "GET", "/api/auth/me", { as: member })).body.totpEnabled).toBe(false);
-    expect(auditOf(env, "user.two_factor_disabled")).toMatchObject([{ actorId: owner.id, targetId: member.id }]);
-  });
+  test(
+    "disable-two-factor: 409 two_factor_off while it is off; switches it " + "off when on; needs a recent password confirmation",
+    async () => {
+      const { owner, member } = await ownerAndMember(env);
+      const off = await call(env, "POST", `/api/admin/users/${member.id}/disable-two-factor`, { as: owner });
+      expect(off.body).toMatchObject({ status: 409, code: "two_factor_off" });
+      env.core.sqlite.query("UPDATE users SET totp_enabled = 1 WHERE id = ?").run(member.id);
+      const token = await mintToken(env, owner);
+      expect((await call(env, "POST", `/api/admin/users/${member.id}/disable-two-factor`, { as: { token } })).body).toMatchObject({
+        status: 403,
+        code: "reauth_required",
+      });
+      expect((await call(env, "POST", `/api/admin/users/${member.id}/disable-two-factor`, { as: owner })).status).toBe(204);
+      expect((await call(env, "GET", "/api/auth/me", { as: member })).body.totpEnabled).toBe(false);
+      expect(auditOf(env, "user.two_factor_disabled")).toMatchObject([{ actorId: owner.id, targetId: member.id }]);
+    },
+  );
 
   test("every action needs users.manage", async () => {
     const { owner, member } = await ownerAndMember(env);

@@ -73,7 +73,8 @@ describe("wrong passwords inside a session", () => {
     expect(answers[0].body.field).toBe(field);
     expect(answers[4].headers.get("set-cookie")).toContain("Max-Age=0");
     expect(answers[4].body.detail).toBe(
-      "Too many wrong passwords: this session has been signed out. This account is locked for sign-ins from your address after too many wrong passwords; try again in 60 seconds.",
+      "Too many wrong passwords: this session has been signed out. This account is locked for sign-ins " +
+        "from your address after too many wrong passwords; try again in 60 seconds.",
     );
     expect((await call(env, "GET", "/api/auth/me", { as: session })).status).toBe(401);
     expect((await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: PASSWORD } })).status).toBe(429);

@@ -66,16 +66,22 @@ const SignedIn = t.Composite(
  * it too: said where clients look, on each endpoint that issues one.
  */
 const NEW_COOKIE_REPLACES =
-  "**Issues a new session cookie** (`Set-Cookie: cairn_session=…`) and the cookie sent with this request stops working at once: the next call with it gets 401. A client that keeps cookies in a file must save the new one (`curl -c jar -b jar`, not only `-b jar`).";
+  "**Issues a new session cookie** (`Set-Cookie: cairn_session=…`) and the cookie sent with this " +
+  "request stops working at once: the next call with it gets 401. A client that keeps cookies in a " +
+  "file must save the new one (`curl -c jar -b jar`, not only `-b jar`).";
 
 const LOGIN_DESCRIPTION = [
-  "**Issues a new session cookie** (`Set-Cookie: cairn_session=…`) at every sign-in: save it (`curl -c jar`). A cookie from an earlier sign-in is not reused, and it keeps working until it expires or is signed out.",
+  "**Issues a new session cookie** (`Set-Cookie: cairn_session=…`) at every sign-in: save it (`curl -c jar`). A cookie " +
+    "from an earlier sign-in is not reused, and it keeps working until it expires or is signed out.",
   "A wrong password and an unknown e-mail give the same 401.",
-  "429 `rate_limited` (with `Retry-After`) when the client's address has had `loginRateLimitPerMinute` wrong passwords this minute, or when the password is right but the account is locked for this address (or, after wrong passwords from many addresses, for every address); the detail says which and for how long.",
+  "429 `rate_limited` (with `Retry-After`) when the client's address has had `loginRateLimitPerMinute` wrong " +
+    "passwords this minute, or when the password is right but the account is locked for this address (or, after wrong " +
+    "passwords from many addresses, for every address); the detail says which and for how long.",
 ].join(" ");
 
 const SESSION_PASSWORD_RULES =
-  "Wrong passwords count with sign-in failures for this account and address: 429 `rate_limited` while the account is locked or the address is over its limit; the wrong password that locks the account ends this session (401, cookie cleared).";
+  "Wrong passwords count with sign-in failures for this account and address: 429 `rate_limited` while the account is locked or the " +
+  "address is over its limit; the wrong password that locks the account ends this session (401, cookie cleared).";
 
 const REAUTH_DESCRIPTION = `${NEW_COOKIE_REPLACES} ${SESSION_PASSWORD_RULES}`;
 const PASSWORD_CHANGE_DESCRIPTION = `${NEW_COOKIE_REPLACES} Every other session of the account is signed out. ${SESSION_PASSWORD_RULES}`;
@@ -160,7 +166,9 @@ export function authRoutes(core: Core) {
             t.String({
               maxLength: 100,
               description:
-                "The first account (the owner) on a server listening beyond loopback: the setup code the server printed in its log at start (`cairn setup-code --data DIR` prints it again). Missing: 400 naming setupCode; wrong: 403 naming setupCode. Ignored on loopback and once the owner exists",
+                "The first account (the owner) on a server listening beyond loopback: the setup code the server printed " +
+                "in its log at start (`cairn setup-code --data DIR` prints it again). Missing: 400 naming setupCode; " +
+                "wrong: 403 naming setupCode. Ignored on loopback and once the owner exists",
             }),
           ),
         }),
@@ -312,7 +320,8 @@ export function authRoutes(core: Core) {
           tags: ["Auth"],
           summary: "Set a new password with a one-time reset link",
           description:
-            "Ends every session of the account and lifts its sign-in locks; sign in afterwards. An unknown, used or expired link is 400 on `token`; a password the rules refuse is 400 on `newPassword`.",
+            "Ends every session of the account and lifts its sign-in locks; sign in afterwards. An unknown, used or " +
+            "expired link is 400 on `token`; a password the rules refuse is 400 on `newPassword`.",
           security: [],
           ...ACCOUNT_BODY,
         },

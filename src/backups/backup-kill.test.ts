@@ -28,7 +28,8 @@ test("kill -9 during a backup leaves the live data intact and no half backup lis
   const space = await newSpace(env, owner, "BIG");
   const page = await newPage(env, owner, space.id, "Big");
   const insert = env.core.sqlite.prepare(
-    "INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, author_id, created_at) VALUES (?, ?, 'Big', ?, NULL, ?, ?)",
+    "INSERT INTO page_versions (page_id, version_number, title, content_json, " +
+      "change_comment, author_id, created_at) VALUES (?, ?, 'Big', ?, NULL, ?, ?)",
   );
   const filler = "x".repeat(ROW_BYTES);
   env.core.sqlite.transaction(() => {

@@ -58,25 +58,28 @@ test("each backup records the archive's position; the list shows the coverage; t
   expect(second.wal!.frame + second.wal!.epoch * 1e9).toBeGreaterThan(first.wal!.frame + first.wal!.epoch * 1e9);
 });
 
-test("a WAL generation without a backup gets an automatic one (point in time needs a base), once; not before backups are used", async () => {
-  const waitForBackups = async (n: number) => {
-    for (let i = 0; i < 300 && listManifests(env.core).length < n; i++) await Bun.sleep(10);
-    return listManifests(env.core);
-  };
-  const owner = await signUp(env, "owner@example.com");
-  const keep = () => keepGenerationCovered(env.core, () => startBackupJob(env.core, "automatic"));
-  keep();
-  await Bun.sleep(50);
-  expect(listManifests(env.core)).toEqual([]); // no backup yet: nothing to reach back to, none taken unasked
+test(
+  "a WAL generation without a backup gets an automatic one (point in time " + "needs a base), once; not before backups are used",
+  async () => {
+    const waitForBackups = async (n: number) => {
+      for (let i = 0; i < 300 && listManifests(env.core).length < n; i++) await Bun.sleep(10);
+      return listManifests(env.core);
+    };
+    const owner = await signUp(env, "owner@example.com");
+    const keep = () => keepGenerationCovered(env.core, () => startBackupJob(env.core, "automatic"));
+    keep();
+    await Bun.sleep(50);
+    expect(listManifests(env.core)).toEqual([]); // no backup yet: nothing to reach back to, none taken unasked
 
-  // A backup of an earlier generation (as after an upgrade or an unclean stop): the current one has no base.
-  const first = readManifest(env.core, (await runBackupNow(env, owner)).result.backup.label)!;
-  const other = { ...first, wal: { ...first.wal!, generation: "0000000000000000" } };
-  writeFileSync(join(env.dir, "backups", first.label, "manifest.json"), JSON.stringify(other));
-  keep();
-  const taken = (await waitForBackups(2)).find((m) => m.label !== first.label)!;
-  expect([taken.kind, taken.wal?.generation]).toEqual(["automatic", env.core.wal!.position().generation]);
-  keep();
-  await Bun.sleep(100);
-  expect(listManifests(env.core).length).toBe(2); // the generation has its base now
-});
+    // A backup of an earlier generation (as after an upgrade or an unclean stop): the current one has no base.
+    const first = readManifest(env.core, (await runBackupNow(env, owner)).result.backup.label)!;
+    const other = { ...first, wal: { ...first.wal!, generation: "0000000000000000" } };
+    writeFileSync(join(env.dir, "backups", first.label, "manifest.json"), JSON.stringify(other));
+    keep();
+    const taken = (await waitForBackups(2)).find((m) => m.label !== first.label)!;
+    expect([taken.kind, taken.wal?.generation]).toEqual(["automatic", env.core.wal!.position().generation]);
+    keep();
+    await Bun.sleep(100);
+    expect(listManifests(env.core).length).toBe(2); // the generation has its base now
+  },
+);

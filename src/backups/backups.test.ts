@@ -252,23 +252,27 @@ describe("removing by hand", () => {
 });
 
 describe("files a backup needs", () => {
-  test("a blob named by a retained backup survives the attachment's deletion and the start-up sweep, and goes once that backup is removed", async () => {
-    const { owner } = await ownerAndMember(env);
-    const space = await newSpace(env, owner, "DOCS");
-    const page = await newPage(env, owner, space.id, "Guide");
-    const att = await uploaded(env, owner, page.id, "kept by the backup", "k.txt", "text/plain");
-    const sha = (env.core.sqlite.query("SELECT sha256 FROM attachments").get() as { sha256: string }).sha256;
-    const label = (await runBackupNow(env, owner)).result.backup.label;
-    const store = blobStore(env.core);
+  test(
+    "a blob named by a retained backup survives the attachment's deletion and the " +
+      "start-up sweep, and goes once that backup is removed",
+    async () => {
+      const { owner } = await ownerAndMember(env);
+      const space = await newSpace(env, owner, "DOCS");
+      const page = await newPage(env, owner, space.id, "Guide");
+      const att = await uploaded(env, owner, page.id, "kept by the backup", "k.txt", "text/plain");
+      const sha = (env.core.sqlite.query("SELECT sha256 FROM attachments").get() as { sha256: string }).sha256;
+      const label = (await runBackupNow(env, owner)).result.backup.label;
+      const store = blobStore(env.core);
 
-    expect((await call(env, "DELETE", `/api/attachments/${att.id}`, { as: owner })).status).toBe(204);
-    await Bun.sleep(20);
-    expect(await store.has(sha)).toBe(true);
-    await sweepOrphanBlobs(env.core);
-    expect(await store.has(sha)).toBe(true);
+      expect((await call(env, "DELETE", `/api/attachments/${att.id}`, { as: owner })).status).toBe(204);
+      await Bun.sleep(20);
+      expect(await store.has(sha)).toBe(true);
+      await sweepOrphanBlobs(env.core);
+      expect(await store.has(sha)).toBe(true);
 
-    expect((await call(env, "DELETE", `/api/admin/backups/${label}`, { as: owner })).status).toBe(204);
-    await Bun.sleep(20);
-    expect(await store.has(sha)).toBe(false);
-  });
+      expect((await call(env, "DELETE", `/api/admin/backups/${label}`, { as: owner })).status).toBe(204);
+      await Bun.sleep(20);
+      expect(await store.has(sha)).toBe(false);
+    },
+  );
 });

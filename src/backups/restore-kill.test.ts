@@ -41,7 +41,8 @@ test("kill -9 during the swap leaves the old data or the new, never a mix; the n
   const space = await newSpace(env, owner, "BIG");
   const page = await newPage(env, owner, space.id, "Big");
   const insert = env.core.sqlite.prepare(
-    "INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, author_id, created_at) VALUES (?, ?, 'Big', ?, NULL, ?, ?)",
+    "INSERT INTO page_versions (page_id, version_number, title, content_json, " +
+      "change_comment, author_id, created_at) VALUES (?, ?, 'Big', ?, NULL, ?, ?)",
   );
   const fill = (from: number, letter: string) =>
     env.core.sqlite.transaction(() => {

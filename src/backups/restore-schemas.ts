@@ -7,7 +7,8 @@ export const At = t.String({
   minLength: 1,
   maxLength: 40,
   description:
-    "Point in time: an ISO 8601 date and time with its zone (2026-11-24T14:03:00Z) or ms since the epoch. The state as of the last transaction committed at or before it. Absent: the backup as it was taken",
+    "Point in time: an ISO 8601 date and time with its zone (2026-11-24T14:03:00Z) or ms since the epoch. The state " +
+    "as of the last transaction committed at or before it. Absent: the backup as it was taken",
 });
 
 export const AtQuery = t.Object({ at: t.Optional(At) });
@@ -59,7 +60,8 @@ export const RestorePreview = t.Object(
       },
       {
         description:
-          "What the live data has that the restored data lacks: it would be gone after the restore (the safety copy keeps it until discarded)",
+          "What the live data has that the restored data lacks: it would be gone after " +
+          "the restore (the safety copy keeps it until discarded)",
       },
     ),
     disk: t.Object({

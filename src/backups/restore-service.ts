@@ -60,7 +60,9 @@ function refuseWithoutSpace(core: Core, restoredBytes: number): void {
   if (disk.enough === false) {
     throw new AppError("insufficient_storage", {
       extra: { disk },
-      detail: `The restore needs about ${Math.ceil(disk.neededBytes / 1e6)} MB free where the data directory is; ${Math.floor((disk.freeBytes ?? 0) / 1e6)} MB are. Nothing was changed.`,
+      detail:
+        `The restore needs about ${Math.ceil(disk.neededBytes / 1e6)} MB free where the data directory ` +
+        `is; ${Math.floor((disk.freeBytes ?? 0) / 1e6)} MB are. Nothing was changed.`,
     });
   }
 }

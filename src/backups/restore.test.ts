@@ -70,61 +70,65 @@ async function fixture() {
 }
 
 describe("restore", () => {
-  test("returns exactly the data of the backup: pages, versions, comments, attachments' bytes; the audit chain verifies and names the replaced head", async () => {
-    const { owner, space, page, file } = await fixture();
-    const backup = (await runBackupNow(env, owner)).result.backup.label;
-    const backupPath = `${env.dir}/backups/${backup}/cairn.db`;
-    const expected = dumpFile(backupPath, GROWING);
-    const expectedAudit = dumpFile(backupPath).audit_log;
+  test(
+    "returns exactly the data of the backup: pages, versions, comments, attachments' " +
+      "bytes; the audit chain verifies and names the replaced head",
+    async () => {
+      const { owner, space, page, file } = await fixture();
+      const backup = (await runBackupNow(env, owner)).result.backup.label;
+      const backupPath = `${env.dir}/backups/${backup}/cairn.db`;
+      const expected = dumpFile(backupPath, GROWING);
+      const expectedAudit = dumpFile(backupPath).audit_log;
 
-    // Changes after the backup: all of them must go.
-    await newPage(env, owner, space.id, "Written after the backup");
-    await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: "Renamed", baseVersion: 1 } });
-    await comment(env, owner, page.id, { body: "Second thoughts" });
-    await uploaded(env, owner, page.id, "a later attachment", "later.txt", "text/plain");
-    const headBefore = env.core.sqlite
-      .query<{ sequence: number; hash: string }, []>("SELECT sequence, hash FROM audit_log ORDER BY sequence DESC LIMIT 1")
-      .get()!;
+      // Changes after the backup: all of them must go.
+      await newPage(env, owner, space.id, "Written after the backup");
+      await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: "Renamed", baseVersion: 1 } });
+      await comment(env, owner, page.id, { body: "Second thoughts" });
+      await uploaded(env, owner, page.id, "a later attachment", "later.txt", "text/plain");
+      const headBefore = env.core.sqlite
+        .query<{ sequence: number; hash: string }, []>("SELECT sequence, hash FROM audit_log ORDER BY sequence DESC LIMIT 1")
+        .get()!;
 
-    const preview = await call(env, "GET", `/api/admin/backups/${backup}/restore-preview`, { as: owner });
-    expect(preview.status).toBe(200);
-    expect(preview.body.lost).toMatchObject({ pages: 1, comments: 1, files: 1, people: 0 });
-    expect(preview.body.lost.versions).toBeGreaterThanOrEqual(2);
-    expect(preview.body.disk.neededBytes).toBeGreaterThan(preview.body.disk.restoredBytes);
+      const preview = await call(env, "GET", `/api/admin/backups/${backup}/restore-preview`, { as: owner });
+      expect(preview.status).toBe(200);
+      expect(preview.body.lost).toMatchObject({ pages: 1, comments: 1, files: 1, people: 0 });
+      expect(preview.body.lost.versions).toBeGreaterThanOrEqual(2);
+      expect(preview.body.disk.neededBytes).toBeGreaterThan(preview.body.disk.restoredBytes);
 
-    const job = await restoreAndWait(env, owner, backup);
-    expect({ state: job.state, error: job.error }).toEqual({ state: "succeeded", error: null });
-    const result = job.result as { safetyLabel: string; replacedHead: { sequence: number; hash: string } };
-    expect(result.replacedHead.sequence).toBeGreaterThanOrEqual(headBefore.sequence);
+      const job = await restoreAndWait(env, owner, backup);
+      expect({ state: job.state, error: job.error }).toEqual({ state: "succeeded", error: null });
+      const result = job.result as { safetyLabel: string; replacedHead: { sequence: number; hash: string } };
+      expect(result.replacedHead.sequence).toBeGreaterThanOrEqual(headBefore.sequence);
 
-    env.core.commits.flush();
-    expect(dumpTables(env.core.sqlite, GROWING)).toEqual(expected);
-    // The restored chain is the backup's, continued by the restore's own entry.
-    const audit = dumpTables(env.core.sqlite).audit_log as Array<{ sequence: number; action: string; details: string }>;
-    expect(audit.slice(0, expectedAudit.length) as unknown[]).toEqual(expectedAudit);
-    const last = audit.at(-1)!;
-    expect(last.action).toBe("backup.restored");
-    expect(JSON.parse(last.details)).toMatchObject({ label: backup, safetyLabel: result.safetyLabel });
-    expect(JSON.parse(last.details).replacedHead).toEqual({ sequence: result.replacedHead.sequence, digest: result.replacedHead.hash });
-    const verify = await call(env, "POST", "/api/admin/audit/verify", { as: owner });
-    expect(verify.body.ok).toBe(true);
+      env.core.commits.flush();
+      expect(dumpTables(env.core.sqlite, GROWING)).toEqual(expected);
+      // The restored chain is the backup's, continued by the restore's own entry.
+      const audit = dumpTables(env.core.sqlite).audit_log as Array<{ sequence: number; action: string; details: string }>;
+      expect(audit.slice(0, expectedAudit.length) as unknown[]).toEqual(expectedAudit);
+      const last = audit.at(-1)!;
+      expect(last.action).toBe("backup.restored");
+      expect(JSON.parse(last.details)).toMatchObject({ label: backup, safetyLabel: result.safetyLabel });
+      expect(JSON.parse(last.details).replacedHead).toEqual({ sequence: result.replacedHead.sequence, digest: result.replacedHead.hash });
+      const verify = await call(env, "POST", "/api/admin/audit/verify", { as: owner });
+      expect(verify.body.ok).toBe(true);
 
-    // Read through the app: the old title, the attachment's bytes.
-    const read = await call(env, "GET", `/api/pages/${page.id}`, { as: owner });
-    expect(read.body.title).toBe(page.title);
-    const found = await call(env, "GET", `/api/search?q=${encodeURIComponent(page.title)}`, { as: owner });
-    expect(found.body.map((h: { pageId: string }) => h.pageId)).toEqual([page.id]);
-    expect((await call(env, "GET", "/api/search?q=Written", { as: owner })).body).toEqual([]);
-    const bytes = await call(env, "GET", `/api/attachments/${file.id}/download`, { as: owner });
-    expect(bytes.text).toBe("bytes of the attachment");
+      // Read through the app: the old title, the attachment's bytes.
+      const read = await call(env, "GET", `/api/pages/${page.id}`, { as: owner });
+      expect(read.body.title).toBe(page.title);
+      const found = await call(env, "GET", `/api/search?q=${encodeURIComponent(page.title)}`, { as: owner });
+      expect(found.body.map((h: { pageId: string }) => h.pageId)).toEqual([page.id]);
+      expect((await call(env, "GET", "/api/search?q=Written", { as: owner })).body).toEqual([]);
+      const bytes = await call(env, "GET", `/api/attachments/${file.id}/download`, { as: owner });
+      expect(bytes.text).toBe("bytes of the attachment");
 
-    // Maintenance is off; writes go through again; the state file says done with a kept copy.
-    expect(env.core.maintenance.active()).toBe(false);
-    expect((await newPage(env, owner, space.id, "After the restore")).id).toBeTruthy();
-    const state = readRestoreFile(env.core);
-    expect(state.current?.phase).toBe("done");
-    expect(state.kept?.safetyLabel).toBe(result.safetyLabel);
-  });
+      // Maintenance is off; writes go through again; the state file says done with a kept copy.
+      expect(env.core.maintenance.active()).toBe(false);
+      expect((await newPage(env, owner, space.id, "After the restore")).id).toBeTruthy();
+      const state = readRestoreFile(env.core);
+      expect(state.current?.phase).toBe("done");
+      expect(state.kept?.safetyLabel).toBe(result.safetyLabel);
+    },
+  );
 
   test("while it runs, writes answer 503 maintenance with Retry-After and reads answer", async () => {
     const { owner, space, page } = await fixture();

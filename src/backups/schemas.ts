@@ -33,7 +33,8 @@ export const Backup = t.Object(
       // The same list as manifest.ts BACKUP_KINDS.
       {
         description:
-          "scheduled (the schedule), manual (run by hand), pre-migration (before an upgrade's migrations), safety (before a restore), automatic",
+          "scheduled (the schedule), manual (run by hand), pre-migration (before an " +
+          "upgrade's migrations), safety (before a restore), automatic",
       },
     ),
     createdAt: Time("When it was taken"),
@@ -88,7 +89,8 @@ const scheduleField = Nullable(
   t.String({
     maxLength: POLICY_LIMITS.scheduleLength,
     description:
-      "Cairn's own field: when scheduled backups are taken, a 5-field cron expression in the server's local time (\"0 3 * * *\", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged",
+      "Cairn's own field: when scheduled backups are taken, a 5-field cron expression in the server's local time (\"0 " +
+      '3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged',
     error: "must be a cron expression or null",
   }),
 );
@@ -119,12 +121,14 @@ export const BackupList = t.Object(
         bytes: t.Integer({ description: "What the WAL archive (backups/wal) takes on disk now" }),
         limitBytes: t.Integer({
           description:
-            "What it is kept under: twice the database, at least 64 MB. Past a quarter of it since the newest backup an automatic backup is taken, and the frames only older backups need are pruned",
+            "What it is kept under: twice the database, at least 64 MB. Past a quarter of it since the newest backup " +
+            "an automatic backup is taken, and the frames only older backups need are pruned",
         }),
         databaseBytes: t.Integer({ description: "The database file's size, which the limit follows" }),
         oldestRestorableAt: Nullable(
           Time(
-            "The earliest moment a restore can reach: the oldest backup the archive still replays from to now; null: no backup is a base yet",
+            "The earliest moment a restore can reach: the oldest backup the archive " +
+              "still replays from to now; null: no backup is a base yet",
           ),
         ),
       },

@@ -116,7 +116,10 @@ export function directoryStorage(root: string, refused: (realPath: string) => st
           return `${root} is not a folder. Give the path of a folder on the external disk or mount.`;
         case "EACCES":
         case "EPERM":
-          return `The account Cairn runs as may not write in ${root}. Give it write permission there (for example chown it to that account).`;
+          return (
+            `The account Cairn runs as may not write in ${root}. Give it write ` +
+            `permission there (for example chown it to that account).`
+          );
         case "EROFS":
           return `${root} is on a read-only file system. Mount it writable.`;
         case "ENOSPC":

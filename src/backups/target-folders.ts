@@ -66,13 +66,22 @@ export function binaryFolder(): string {
 function refusedAsIs(path: string, dataDir: string): string | null {
   const tree = SYSTEM_TREES.find((t) => inside(path, t));
   if (tree && !TREE_EXCEPTIONS.some((e) => path !== e && inside(path, e)))
-    return `is the system folder ${tree}${path === tree ? "" : " or inside it"}: choose a folder of its own on an external disk or mount, such as /mnt/backup-disk/cairn`;
+    return (
+      `is the system folder ${tree}${path === tree ? "" : " or inside it"}: choose a folder of ` +
+      `its own on an external disk or mount, such as /mnt/backup-disk/cairn`
+    );
   if (SYSTEM_FOLDERS.includes(path))
-    return `is the system folder ${path} itself: choose a folder of its own inside it, such as ${path === "/" ? "/mnt/backup-disk" : path}/cairn-backups`;
+    return (
+      `is the system folder ${path} itself: choose a folder of its own inside it, such ` +
+      `as ${path === "/" ? "/mnt/backup-disk" : path}/cairn-backups`
+    );
   if (inside(path, dataDir))
     return `is inside Cairn's data directory (${dataDir}); a copy there is lost with it: choose an external disk or mount`;
   if (inside(dataDir, path))
-    return `holds Cairn's data directory (${dataDir}); copies there would mix with the data's own files: choose a folder of its own on an external disk or mount`;
+    return (
+      `holds Cairn's data directory (${dataDir}); copies there would mix with the data's own ` +
+      `files: choose a folder of its own on an external disk or mount`
+    );
   // A binary at the root of the file system (a container image of one file) leaves only / itself.
   const binary = binaryFolder();
   if (binary !== "/" && inside(path, binary))

@@ -47,7 +47,8 @@ function checkPath(core: Core, raw: string, untrimmed: string): string {
   if (UNSEEN_IN_PATH.test(untrimmed))
     throw invalid(
       "path",
-      "must not contain control characters or invisible ones (a line break, a tab, a zero-width space…): type the folder's name as it reads",
+      "must not contain control characters or invisible ones (a line break, a tab, a " +
+        "zero-width space…): type the folder's name as it reads",
     );
   if (raw.split("/").includes("..")) throw invalid("path", 'must not contain ".."');
   const path = resolve(raw);

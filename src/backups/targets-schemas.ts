@@ -29,7 +29,8 @@ const kept = {
   updatedAt: Time("When the slot was last set"),
   approved: t.Boolean({
     description:
-      "Set (or first copied to) by someone holding backups.restore: backups.manage may copy to it. A slot set before that rule is not, and its first copy needs backups.restore",
+      "Set (or first copied to) by someone holding backups.restore: backups.manage may copy to it. A " +
+      "slot set before that rule is not, and its first copy needs backups.restore",
   }),
   lastTest: LastRun,
   lastCopy: LastRun,

@@ -312,7 +312,8 @@ export function startCopy(core: Core, caller: Caller, slot: Slot): BackupJobView
     throw new AppError("permission_required", {
       extra: { permission: "backups.restore" },
       detail:
-        "This target was not set by the owner (or someone holding backups.restore): they must set it again, or copy to it once, before copies to it can be started with backups.manage.",
+        "This target was not set by the owner (or someone holding backups.restore): they must set it again, " +
+        "or copy to it once, before copies to it can be started with backups.manage.",
     });
   const running = runningCopies(core)[slot];
   if (running)

@@ -124,7 +124,8 @@ export function accessKeyIdOf(core: Core, stored: StoredS3): string | null {
 }
 
 export const UNREADABLE_CREDENTIALS =
-  "The stored S3 credentials do not open with this server's key (data/secret.key was replaced, or the settings came from another server). Enter the access key ID and the secret again.";
+  "The stored S3 credentials do not open with this server's key (data/secret.key was replaced, or the " +
+  "settings came from another server). Enter the access key ID and the secret again.";
 
 /** Records a test's or a copy's outcome on a slot still configured (a slot removed meanwhile stays removed). */
 export function recordRun(core: Core, slot: Slot, what: "lastTest" | "lastCopy", run: LastRun): void {

@@ -190,21 +190,24 @@ describe("who may", () => {
     expect((await call(env, "POST", "/api/admin/branding/reset", { as: member })).status).toBe(403);
   });
 
-  test("changes need a recent re-authentication: a stale session and a token get 403 reauth_required; reading and previewing do not", async () => {
-    const token = await mintToken(env, owner);
-    expect((await put({ display: "logo" }, { token })).body.code).toBe("reauth_required");
-    expect((await get({ token })).status).toBe(200);
-    env.clock.advance(6 * 60 * 1000);
-    for (const res of [
-      await put({ display: "logo" }),
-      await call(env, "POST", "/api/admin/branding/reset", { as: owner }),
-      await call(env, "DELETE", "/api/admin/branding/logo", { as: owner }),
-    ]) {
-      expect([res.status, res.body.code]).toEqual([403, "reauth_required"]);
-    }
-    expect((await call(env, "POST", "/api/admin/branding/accent-preview", { as: owner, body: { light: "#000000" } })).status).toBe(200);
-    const proof = await call(env, "POST", "/api/auth/reauth", { as: owner, body: { password: PASSWORD } });
-    expect(proof.status).toBe(204);
-    expect((await put({ display: "logo" }, { cookie: cookieFrom(proof) })).status).toBe(200);
-  });
+  test(
+    "changes need a recent re-authentication: a stale session and a token get " + "403 reauth_required; reading and previewing do not",
+    async () => {
+      const token = await mintToken(env, owner);
+      expect((await put({ display: "logo" }, { token })).body.code).toBe("reauth_required");
+      expect((await get({ token })).status).toBe(200);
+      env.clock.advance(6 * 60 * 1000);
+      for (const res of [
+        await put({ display: "logo" }),
+        await call(env, "POST", "/api/admin/branding/reset", { as: owner }),
+        await call(env, "DELETE", "/api/admin/branding/logo", { as: owner }),
+      ]) {
+        expect([res.status, res.body.code]).toEqual([403, "reauth_required"]);
+      }
+      expect((await call(env, "POST", "/api/admin/branding/accent-preview", { as: owner, body: { light: "#000000" } })).status).toBe(200);
+      const proof = await call(env, "POST", "/api/auth/reauth", { as: owner, body: { password: PASSWORD } });
+      expect(proof.status).toBe(204);
+      expect((await put({ display: "logo" }, { cookie: cookieFrom(proof) })).status).toBe(200);
+    },
+  );
 });

@@ -88,7 +88,8 @@ describe("raster images", () => {
 describe("SVG", () => {
   test("is sanitised: scripts, handlers, foreignObject and outside links go, and the answer says what went", async () => {
     const dirty = svg(
-      '<script>alert(1)</script><rect width="10" height="10" onload="alert(2)"/><foreignObject><p>x</p></foreignObject><image href="https://evil.example/t.png"/><use href="https://evil.example/a.svg#x"/><circle r="4" fill="#0a0"/>',
+      '<script>alert(1)</script><rect width="10" height="10" onload="alert(2)"/><foreignObject><p>x</p></foreignObject><image ' +
+        'href="https://evil.example/t.png"/><use href="https://evil.example/a.svg#x"/><circle r="4" fill="#0a0"/>',
     );
     const res = await upload("logo", form(dirty, "logo.svg", "image/svg+xml"));
     expect(res.status).toBe(200);

@@ -22,7 +22,8 @@ import { brandingFileRow, previewAccent, readBranding, removeBrandingFile, reset
 
 const tags = ["Admin"];
 const REAUTH =
-  "Needs the right branding.manage and a password confirmed in the last 5 minutes (POST /api/auth/reauth): a token gets 403 `reauth_required`.";
+  "Needs the right branding.manage and a password confirmed in the last 5 minutes " +
+  "(POST /api/auth/reauth): a token gets 403 `reauth_required`.";
 
 /** /api/admin/branding (right branding.manage) and the images it serves to anyone (/api/branding/{slot}). */
 export function brandingRoutes(core: Core) {
@@ -37,7 +38,10 @@ export function brandingRoutes(core: Core) {
       detail: {
         tags,
         summary: "Change the branding; answers all of it",
-        description: `Send only the fields to change; one refused value changes nothing. Accent colours must reach WCAG AA where they are used (see accent-preview); a colour that does not is refused with 400 naming the field and carrying \`suggestion\`. The changed fields are recorded in one \`branding.updated\` audit entry (old and new values). ${REAUTH}`,
+        description:
+          `Send only the fields to change; one refused value changes nothing. Accent colours must reach WCAG AA where they are used ` +
+          `(see accent-preview); a colour that does not is refused with 400 naming the field and carrying \`suggestion\`. The ` +
+          `changed fields are recorded in one \`branding.updated\` audit entry (old and new values). ${REAUTH}`,
       },
     })
     .post("/accent-preview", ({ body, request }) => previewAccent(core, callerOf(request), body), {
@@ -47,7 +51,9 @@ export function brandingRoutes(core: Core) {
         tags,
         summary: "Check accent colours for contrast (WCAG AA) and suggest the nearest that passes; changes nothing",
         description:
-          "For each colour sent: its contrast ratio against what it meets in its theme (the page background and surface it is written on, the label written on it in primary buttons), whether each reaches AA (4.5:1), and a suggested colour of the same hue that passes. Right branding.manage; no re-authentication.",
+          "For each colour sent: its contrast ratio against what it meets in its theme (the page background and surface it " +
+          "is written on, the label written on it in primary buttons), whether each reaches AA (4.5:1), and a suggested " +
+          "colour of the same hue that passes. Right branding.manage; no re-authentication.",
       },
     })
     .post("/reset", ({ request }) => resetBranding(core, callerOf(request)), {
@@ -74,7 +80,12 @@ export function brandingRoutes(core: Core) {
           detail: {
             tags,
             summary: `Upload ${what} (multipart/form-data, field \`file\`: PNG, WebP or SVG, at most ${FILE_MAX_BYTES / MB} MB)`,
-            description: `PNG and WebP are decoded and encoded again (metadata and anything after the image data dropped; shrunk to fit ${slot === "favicon" ? "256 × 256" : "1200 × 400"}, stored as PNG). SVG is rewritten from an allow-list: scripts, event handlers, foreignObject, styles, embedded images and links outside the image are removed (listed in \`removed\`); an SVG that does not parse, or declares a DOCTYPE or entities, is refused (400). Anything else is 415; over ${FILE_MAX_BYTES / MB} MB, 413. Recorded as \`branding.file_uploaded\`. ${REAUTH}`,
+            description:
+              `PNG and WebP are decoded and encoded again (metadata and anything after the image data dropped; shrunk to fit ` +
+              `${slot === "favicon" ? "256 × 256" : "1200 × 400"}, stored as PNG). SVG is rewritten from an allow-list: scripts, ` +
+              `event handlers, foreignObject, styles, embedded images and links outside the image are removed (listed in ` +
+              `\`removed\`); an SVG that does not parse, or declares a DOCTYPE or entities, is refused (400). Anything else is 415; ` +
+              `over ${FILE_MAX_BYTES / MB} MB, 413. Recorded as \`branding.file_uploaded\`. ${REAUTH}`,
             requestBody: brandingUploadBody,
             ...bodyLimit(FILE_MAX_BYTES, `Logos and favicons may be at most ${FILE_MAX_BYTES / MB} MB.`, { streamed: true }),
           },
@@ -107,7 +118,8 @@ export function brandingRoutes(core: Core) {
         tags: ["System"],
         summary: "A branding image (logo, logo-dark, favicon), for anyone",
         description:
-          "With `v` equal to the hash in the url from GET /api/instance the answer may be cached for a year (the url changes with the image); without it, caches must ask again (ETag).",
+          "With `v` equal to the hash in the url from GET /api/instance the answer may be cached for a year " +
+          "(the url changes with the image); without it, caches must ask again (ETag).",
         security: [],
       },
     },

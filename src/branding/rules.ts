@@ -76,7 +76,9 @@ export function checkColour(field: string, value: unknown, theme: Theme): string
     const worst = verdict.checks.reduce((a, b) => (b.ratio < a.ratio ? b : a));
     throw new AppError("validation_failed", {
       field,
-      detail: `${field}: ${hex} has a contrast of ${worst.ratio.toFixed(2)}:1 against the ${theme} theme's ${worst.against}; WCAG AA needs 4.5:1. The nearest colour that passes is ${verdict.suggestion}.`,
+      detail:
+        `${field}: ${hex} has a contrast of ${worst.ratio.toFixed(2)}:1 against the ${theme} theme's ` +
+        `${worst.against}; WCAG AA needs 4.5:1. The nearest colour that passes is ${verdict.suggestion}.`,
       errors: { [field]: [`contrast ${worst.ratio.toFixed(2)}:1 against the ${worst.against} is below 4.5:1`] },
       extra: { suggestion: verdict.suggestion },
     });

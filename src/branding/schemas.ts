@@ -15,14 +15,18 @@ const FIELDS = {
   brandName: t.Nullable(
     t.String({
       maxLength: 200,
-      description: `The name shown in the top bar, the sign-in screen and the window title: one line, at most ${BRAND_NAME_MAX} characters, surrounding spaces dropped. Null (or blank) uses the instance name (settings.instanceName)`,
+      description:
+        `The name shown in the top bar, the sign-in screen and the window title: one line, at most ${BRAND_NAME_MAX} ` +
+        `characters, surrounding spaces dropped. Null (or blank) uses the instance name (settings.instanceName)`,
     }),
   ),
   display: DisplaySchema(
-    '"name": the name with Cairn\'s mark; "logo": the logo alone (its alternative text is the name); "logo-and-name": both. Without a logo for the theme, the name shows',
+    '"name": the name with Cairn\'s mark; "logo": the logo alone (its alternative text is the ' +
+      'name); "logo-and-name": both. Without a logo for the theme, the name shows',
   ),
   signInArrangement: ArrangementSchema(
-    '"centered": one card in the middle; "split": the logo and name in a panel tinted with the accent, beside the form (above it on narrow screens)',
+    '"centered": one card in the middle; "split": the logo and name in a panel tinted ' +
+      "with the accent, beside the form (above it on narrow screens)",
   ),
   themePolicy: ThemePolicySchema(
     '"user": the system\'s theme, and each person may switch; "light" or "dark": everyone sees that theme and the switch is hidden',
@@ -31,14 +35,18 @@ const FIELDS = {
   accentName: t.Nullable(
     t.String({
       maxLength: 200,
-      description: `A name for the custom accent ("Acme green"), for the people who manage branding: at most ${ACCENT_NAME_MAX} characters; null clears it`,
+      description:
+        `A name for the custom accent ("Acme green"), for the people who manage ` +
+        `branding: at most ${ACCENT_NAME_MAX} characters; null clears it`,
     }),
   ),
   accentLight: Colour(
-    "The accent in the light theme, #rrggbb. Must reach WCAG AA (4.5:1) against white, the light surface (#f7f7f8) and white button labels; a colour that does not is refused with 400 and `suggestion`",
+    "The accent in the light theme, #rrggbb. Must reach WCAG AA (4.5:1) against white, the light surface " +
+      "(#f7f7f8) and white button labels; a colour that does not is refused with 400 and `suggestion`",
   ),
   accentDark: Colour(
-    "The accent in the dark theme, #rrggbb. Must reach WCAG AA (4.5:1) against the dark background (#16181b), the dark surface (#1d2024) and the dark button label (#0f1a16); refused with 400 and `suggestion` otherwise",
+    "The accent in the dark theme, #rrggbb. Must reach WCAG AA (4.5:1) against the dark background (#16181b), the dark " +
+      "surface (#1d2024) and the dark button label (#0f1a16); refused with 400 and `suggestion` otherwise",
   ),
 };
 
@@ -103,7 +111,8 @@ const Verdict = t.Object({
   passesAA: t.Boolean(),
   suggestion: t.String({
     description:
-      "The colour itself when it passes, else the nearest colour of the same hue and saturation that does (darker in light, lighter in dark)",
+      "The colour itself when it passes, else the nearest colour of the same hue and " +
+      "saturation that does (darker in light, lighter in dark)",
   }),
 });
 
@@ -150,7 +159,8 @@ export const brandingUploadBody = {
 export const BrandingImage = t.String({
   format: "binary",
   description:
-    "The image: image/png, image/webp or image/svg+xml (sanitised; served with Content-Security-Policy: sandbox and X-Content-Type-Options: nosniff)",
+    "The image: image/png, image/webp or image/svg+xml (sanitised; served with " +
+    "Content-Security-Policy: sandbox and X-Content-Type-Options: nosniff)",
 });
 
 /** The branding part of GET /api/instance: what the UI needs before anyone signs in. */

@@ -44,7 +44,8 @@ export async function backupCommand(argv: string[], io: BackupIo): Promise<strin
       return all
         .map(
           (m) =>
-            `${m.label}  ${m.kind.padEnd(13)} ${mb(m.bytes).padStart(10)}  ${m.counts.pages} pages, ${m.counts.versions} versions, ${m.counts.attachments} attachments`,
+            `${m.label}  ${m.kind.padEnd(13)} ${mb(m.bytes).padStart(10)}  ${m.counts.pages} pages, ` +
+            `${m.counts.versions} versions, ${m.counts.attachments} attachments`,
         )
         .join("\n");
     }
@@ -59,7 +60,10 @@ export async function backupCommand(argv: string[], io: BackupIo): Promise<strin
     });
     const removed = applyRetention(core);
     const retention = removed.length ? `; retention removed ${removed.map((r) => r.label).join(", ")}` : "";
-    return `Backup ${m.label} taken: ${mb(m.bytes)}, ${m.counts.pages} pages, ${m.counts.versions} versions, ${m.files.length} files named (kept in files/), in ${core.data.backupsDir}/${m.label}${retention}.`;
+    return (
+      `Backup ${m.label} taken: ${mb(m.bytes)}, ${m.counts.pages} pages, ${m.counts.versions} versions, ` +
+      `${m.files.length} files named (kept in files/), in ${core.data.backupsDir}/${m.label}${retention}.`
+    );
   } finally {
     core.close();
   }

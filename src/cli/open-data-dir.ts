@@ -65,11 +65,13 @@ function checkSchema(sqlite: Database, dbPath: string): void {
   const known = new Set(migrations.map((m) => m.tag));
   if ([...done].some((t) => !known.has(t)))
     throw new CommandError(
-      `This database was written by a newer version of Cairn than ${VERSION}: run the command with that version's binary. Nothing was changed.`,
+      `This database was written by a newer version of Cairn than ${VERSION}: run the ` +
+        `command with that version's binary. Nothing was changed.`,
     );
   if ([...known].some((t) => !done.has(t)))
     throw new CommandError(
-      `This database has not been upgraded to Cairn ${VERSION} yet: start \`cairn serve\` with this binary once (it upgrades the database), then run the command again. Nothing was changed.`,
+      `This database has not been upgraded to Cairn ${VERSION} yet: start \`cairn serve\` with this binary ` +
+        `once (it upgrades the database), then run the command again. Nothing was changed.`,
     );
 }
 

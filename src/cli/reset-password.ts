@@ -62,7 +62,10 @@ export async function resetPasswordCommand(argv: string[], io: CommandIo): Promi
       found.user.status === USER_STATUS.Suspended
         ? " The account is suspended: it cannot sign in until an administrator reactivates it."
         : "";
-    return `Password reset for ${found.user.email}: ${plural(reset.sessionsSignedOut, "session")} signed out${lockout}; API tokens unchanged.${suspended}`;
+    return (
+      `Password reset for ${found.user.email}: ${plural(reset.sessionsSignedOut, "session")} signed ` +
+      `out${lockout}; API tokens unchanged.${suspended}`
+    );
   } finally {
     core.close();
   }

@@ -54,7 +54,8 @@ export async function restoreCommand(argv: string[], io: RestoreIo): Promise<str
   const pid = runningServerPid(dataDir);
   if (pid !== null)
     throw new CommandError(
-      `A Cairn server (process ${pid}) is running on ${dataDir}: stop it first, then restore (or restore from its admin screen). Nothing was changed.`,
+      `A Cairn server (process ${pid}) is running on ${dataDir}: stop it first, then ` +
+        `restore (or restore from its admin screen). Nothing was changed.`,
     );
   const core = openExistingDataDir(dataDir, io.log);
   try {
@@ -72,12 +73,20 @@ export async function restoreCommand(argv: string[], io: RestoreIo): Promise<str
     const job = await settled(core, started.id).finally(() => clearInterval(timer));
     if (!job || job.state !== "succeeded")
       throw new CommandError(
-        `The ${label === "undo" ? "undo" : "restore"} ${job?.state ?? "stopped"}: ${job?.error?.message ?? "unknown error"}${job?.error?.message?.includes("nothing was replaced") ? "" : " The data was not replaced."}`,
+        `The ${label === "undo" ? "undo" : "restore"} ${job?.state ?? "stopped"}: ${job?.error?.message ?? "unknown error"}` +
+          `${job?.error?.message?.includes("nothing was replaced") ? "" : " The data was not replaced."}`,
       );
     const r = job.result as { label: string; safetyLabel: string | null; rows: number; swapMs: number };
     if (label === "undo")
-      return `Undone: the data the last restore replaced (safety backup ${r.label}) is back; ${r.rows} rows in ${(r.swapMs / 1000).toFixed(1)} s.`;
-    return `Restored ${r.label}${at === null ? "" : ` at ${new Date(at).toISOString()}`}: ${r.rows} rows in ${(r.swapMs / 1000).toFixed(1)} s. The replaced data is kept as safety backup ${r.safetyLabel} (cairn restore undo puts it back).`;
+      return (
+        `Undone: the data the last restore replaced (safety backup ${r.label}) is ` +
+        `back; ${r.rows} rows in ${(r.swapMs / 1000).toFixed(1)} s.`
+      );
+    return (
+      `Restored ${r.label}${at === null ? "" : ` at ${new Date(at).toISOString()}`}: ${r.rows} rows in ` +
+      `${(r.swapMs / 1000).toFixed(1)} s. The replaced data is kept as safety backup ${r.safetyLabel} (cairn restore undo puts it ` +
+      `back).`
+    );
   } finally {
     core.close();
   }

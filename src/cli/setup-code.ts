@@ -34,7 +34,8 @@ export async function setupCodeCommand(argv: string[], io: SetupCodeIo): Promise
     if (!needsOwner(core)) {
       const owner = listAccounts(core).find((a) => a.isOwner);
       throw new CommandError(
-        `The owner account exists already${owner ? ` (${owner.email})` : ""}: no setup code is needed any more. Sign in, or run \`cairn reset-password EMAIL\` if the password is lost.`,
+        `The owner account exists already${owner ? ` (${owner.email})` : ""}: no setup code is needed any ` +
+          `more. Sign in, or run \`cairn reset-password EMAIL\` if the password is lost.`,
       );
     }
     const { code } = ensureSetupCode(core.data.root);

@@ -22,7 +22,8 @@ const statements = perInstance(({ sqlite }: Core) => ({
     "SELECT user_id AS userId, since, last_at AS lastAt FROM collab_unpublished WHERE page_id = ?",
   ),
   named: sqlite.query<{ id: string; name: string; since: string; at: string }, [string]>(
-    "SELECT c.user_id AS id, u.display_name AS name, c.since, c.last_at AS at FROM collab_unpublished c JOIN users u ON u.id = c.user_id WHERE c.page_id = ? ORDER BY c.since",
+    "SELECT c.user_id AS id, u.display_name AS name, c.since, c.last_at AS at FROM " +
+      "collab_unpublished c JOIN users u ON u.id = c.user_id WHERE c.page_id = ? ORDER BY c.since",
   ),
   names: sqlite.query<{ id: string; name: string }, [string]>(`SELECT id, display_name AS name FROM users WHERE id IN (${listParam("?")})`),
   dropAuthors: sqlite.query<unknown, [string]>("DELETE FROM collab_unpublished WHERE page_id = ?"),

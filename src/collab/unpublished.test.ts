@@ -138,18 +138,25 @@ describe("publishing", () => {
     expect(stray.body.field).toBe("seenAuthors");
   });
 
-  test("an update sent as contentJson while the room holds someone's words keeps them listed (they arrive as tracked changes)", async () => {
-    const pageId = await makePage(env, ada, spaceId, "Shared", "Other");
-    const [a, g] = [await open(ada, pageId), await open(grace, pageId)];
-    typeInto(a, " words", 1);
-    await delivered(g, "Other words");
-    expect(
-      (await env.api("PUT", `/api/pages/${pageId}`, grace, { contentJson: JSON.stringify(paragraphs("Changed", "Other")), baseVersion: 1 }))
-        .status,
-    ).toBe(200);
-    await until(() => a.doc.getMap("cairn").get("version") === 2, 3000, "version 2 in the room");
-    expect(await names(pageId)).toEqual(["ada"]);
-  });
+  test(
+    "an update sent as contentJson while the room holds someone's words " + "keeps them listed (they arrive as tracked changes)",
+    async () => {
+      const pageId = await makePage(env, ada, spaceId, "Shared", "Other");
+      const [a, g] = [await open(ada, pageId), await open(grace, pageId)];
+      typeInto(a, " words", 1);
+      await delivered(g, "Other words");
+      expect(
+        (
+          await env.api("PUT", `/api/pages/${pageId}`, grace, {
+            contentJson: JSON.stringify(paragraphs("Changed", "Other")),
+            baseVersion: 1,
+          })
+        ).status,
+      ).toBe(200);
+      await until(() => a.doc.getMap("cairn").get("version") === 2, 3000, "version 2 in the room");
+      expect(await names(pageId)).toEqual(["ada"]);
+    },
+  );
 
   test("an update that already holds everything the room has empties the list", async () => {
     const pageId = await makePage(env, ada, spaceId, "Shared");

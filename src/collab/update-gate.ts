@@ -52,7 +52,8 @@ export const REFUSED = {
   ),
   tooLarge: new RefusedChange(
     4413,
-    "This page is too large to keep editing together: your last change was not kept. Copy what you need, reload the page, and move part of it to a new page.",
+    "This page is too large to keep editing together: your last change was not kept. Copy " +
+      "what you need, reload the page, and move part of it to a new page.",
   ),
 } as const;
 

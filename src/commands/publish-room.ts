@@ -55,7 +55,9 @@ export function publishRoom(core: Core, caller: Caller, pageId: string, input: P
       if (unseen.length > 0) {
         const named = namedAuthors(core, unseen);
         throw new AppError("unseen_changes", {
-          detail: `${named.map((a) => a.name).join(", ")} changed the page since you were shown whose changes it holds: look again, then publish.`,
+          detail:
+            `${named.map((a) => a.name).join(", ")} changed the page since you were ` +
+            `shown whose changes it holds: look again, then publish.`,
           extra: { authors: namedAuthors(core, authors) },
         });
       }

@@ -29,7 +29,9 @@ export const Comment = t.Object(
  */
 const Body = t.String({
   maxLength: 2 * MAX_BODY_CHARS,
-  description: `Plain text, 1 to ${MAX_BODY_CHARS} characters (Unicode code points, after trimming; the schema's maxLength counts UTF-16 units, two for an emoji); mention someone with @[Name](userId)`,
+  description:
+    `Plain text, 1 to ${MAX_BODY_CHARS} characters (Unicode code points, after trimming; the schema's ` +
+    `maxLength counts UTF-16 units, two for an emoji); mention someone with @[Name](userId)`,
 });
 
 export const NewCommentBody = t.Object({
@@ -40,7 +42,9 @@ export const NewCommentBody = t.Object({
     t.Nullable(
       t.String({
         maxLength: MAX_ANCHOR_BYTES,
-        description: `Inline comment: a JSON object recording the passage (at most ${MAX_ANCHOR_BYTES} bytes of UTF-8), stored and returned as sent; not for replies`,
+        description:
+          `Inline comment: a JSON object recording the passage (at most ${MAX_ANCHOR_BYTES} ` +
+          `bytes of UTF-8), stored and returned as sent; not for replies`,
       }),
     ),
   ),

@@ -10,7 +10,8 @@ import { comments, type CommentRow } from "./tables";
 /** Deletes the comment `parentId` if it is a deleted placeholder with no reply left. */
 export function deleteEmptiedParent(core: Core, parentId: string): void {
   core.db.run(
-    sql`delete from ${comments} where id = ${parentId} and deleted_at is not null and not exists (select 1 from ${comments} r where r.parent_id = ${parentId})`,
+    sql`delete from ${comments} where id = ${parentId} and deleted_at is not null
+      and not exists (select 1 from ${comments} r where r.parent_id = ${parentId})`,
   );
 }
 

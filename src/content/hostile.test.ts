@@ -77,7 +77,8 @@ describe("hostile input", () => {
     ],
     [
       "__proto__ in mark attrs",
-      '{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"x","marks":[{"type":"bold","attrs":{"__proto__":{"x":1}}}]}]}]}',
+      '{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"x",' +
+        '"marks":[{"type":"bold","attrs":{"__proto__":{"x":1}}}]}]}]}',
       'unknown attribute "__proto__"',
     ],
     [

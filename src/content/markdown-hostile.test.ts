@@ -69,7 +69,8 @@ describe("hostile Markdown", () => {
 
   test("attributes a node does not have are dropped, not stored", () => {
     const { json } = outcome(
-      ':::attachment {attachmentId="a-1" filename="x.pdf" onclick="alert(1)"} :::\n\n:::panel {kind="info" onmouseover="alert(1)"}\n\nHi\n\n:::',
+      ':::attachment {attachmentId="a-1" filename="x.pdf" onclick="alert(1)"} ' +
+        ':::\n\n:::panel {kind="info" onmouseover="alert(1)"}\n\nHi\n\n:::',
     );
     expect(json).not.toContain("alert");
   });

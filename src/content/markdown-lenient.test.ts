@@ -62,7 +62,8 @@ const PIECES = [
 ];
 
 describe("reading Markdown from elsewhere", () => {
-  test("random Markdown with HTML always comes in as a document the editor holds, with no unsafe address, or a 400 for the whole document", () => {
+  test("random Markdown with HTML always comes in as a document the editor holds, " +
+    "with no unsafe address, or a 400 for the whole document", () => {
     let kept = 0;
     for (let seed = 1; seed <= 250; seed++) {
       const rnd = rng(seed).next;

@@ -64,8 +64,10 @@ const HtmlTokens = [
 ];
 
 /** The limits of a whole document: not a construct's, so never kept as text. */
-const WHOLE_DOCUMENT =
-  /^(is too large|is too complex|has too many blocks|converts to a document the editor cannot hold: the document (is too large|has too many))/;
+const WHOLE_DOCUMENT = new RegExp(
+  "^(is too large|is too complex|has too many blocks|" +
+    "converts to a document the editor cannot hold: the document (is too large|has too many))",
+);
 /** A reader of Markdown from elsewhere; `html` reads its raw HTML (the importer's, with parse5). */
 export function lenientMarkdownReader(html: HtmlReaders): (markdown: string) => LenientMarkdown {
   const manager = new MarkdownManager({

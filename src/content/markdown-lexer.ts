@@ -42,7 +42,8 @@ function checkpoint(): void {
   if (performance.now() > run.deadline) {
     throw invalid(
       MARKDOWN_FIELD,
-      `is too complex to convert (it took over ${(run.budget / 1000).toFixed(1)} s); long runs of unclosed brackets, emphasis or tags make it slow. Simplify it, or send contentJson`,
+      `is too complex to convert (it took over ${(run.budget / 1000).toFixed(1)} s); long runs of ` +
+        `unclosed brackets, emphasis or tags make it slow. Simplify it, or send contentJson`,
     );
   }
 }
@@ -51,7 +52,8 @@ function count(): void {
   if (++run.units > MAX_MARKDOWN_BLOCKS) {
     throw invalid(
       MARKDOWN_FIELD,
-      `has too many blocks (over ${MAX_MARKDOWN_BLOCKS} paragraphs, list items, table cells and the like; a page holds at most ${MAX_NODES} nodes)`,
+      `has too many blocks (over ${MAX_MARKDOWN_BLOCKS} paragraphs, list items, table ` +
+        `cells and the like; a page holds at most ${MAX_NODES} nodes)`,
     );
   }
 }
@@ -59,7 +61,8 @@ function count(): void {
 const tooLong = (length: number) =>
   invalid(
     MARKDOWN_FIELD,
-    `has a paragraph, heading, list item or table cell of ${length} characters (at most ${MAX_INLINE_RUN}); separate paragraphs with a blank line, or put long text in a code block`,
+    `has a paragraph, heading, list item or table cell of ${length} characters (at most ` +
+      `${MAX_INLINE_RUN}); separate paragraphs with a blank line, or put long text in a code block`,
   );
 
 /** 1 in the server; see widenMarkdownClock. */

@@ -34,11 +34,14 @@ export const MAX_MARKDOWN_BYTES = 1024 * 1024;
  */
 export const LOSSY_IN_MARKDOWN = [
   "subscript and superscript become plain text",
-  "inline comment anchors and tracked changes (insertions and deletions) become plain text, deleted words included; their ids, authors and times are lost",
-  "table cells merged across rows or columns are split (GFM tables have no spans); column widths are lost and each column has one alignment",
+  "inline comment anchors and tracked changes (insertions and deletions) become plain " +
+    "text, deleted words included; their ids, authors and times are lost",
+  "table cells merged across rows or columns are split (GFM tables have no spans); " +
+    "column widths are lost and each column has one alignment",
   "image width and height are lost",
   'a paragraph\'s leading white space is dropped; text holding "==…==" or "++…++" comes back highlighted or underlined',
-  'a mention label holding " or ] is shortened (its id is kept); a link address holding spaces or unbalanced parentheses comes back as text',
+  'a mention label holding " or ] is shortened (its id is kept); a link address ' +
+    "holding spaces or unbalanced parentheses comes back as text",
 ] as const;
 
 const manager = new MarkdownManager({

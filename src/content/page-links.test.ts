@@ -63,7 +63,8 @@ describe("exports", () => {
   test("HTML shows the current title, escaped, linked where the export says; an unseen page shows no title", () => {
     const doc = inline(link(A), text(" "), link(B));
     expect(documentHtml(doc, { pageLink: resolve })).toBe(
-      `<p><a class="page-link" data-type="pageLink" data-page-id="${A}" href="/s/DOCS/p/${A}">Install &lt;Cairn&gt; &amp; run</a> <span class="page-link page-link-unseen" data-type="pageLink">${UNSEEN_PAGE}</span></p>`,
+      `<p><a class="page-link" data-type="pageLink" data-page-id="${A}" href="/s/DOCS/p/${A}">Install &lt;Cairn&gt; &amp; ` +
+        `run</a> <span class="page-link page-link-unseen" data-type="pageLink">${UNSEEN_PAGE}</span></p>`,
     );
     // Without a resolver nothing can be shown: never a title, never an id.
     expect(documentHtml(doc)).not.toContain(A);

@@ -180,7 +180,8 @@ function checkAttrs(attrs: unknown, typeName: string, known: Record<string, { de
       const names = Object.keys(rules);
       fail(
         here(),
-        `unknown attribute ${quoted(key)} for ${quoted(typeName)} (${names.length ? `known: ${names.join(", ")}` : "it has no attributes"})`,
+        `unknown attribute ${quoted(key)} for ${quoted(typeName)} ` +
+          `(${names.length ? `known: ${names.join(", ")}` : "it has no attributes"})`,
       );
     }
   }

@@ -33,13 +33,17 @@ const table = (...rows: string[][]) => ({
 });
 
 describe("what the schema cannot mark follows the incoming version, untracked", () => {
-  test("an image, attachment or rule added is simply there; one removed is dropped (accept all exact, reject all keeps the incoming atoms)", () => {
-    const w = docOf(para(text("a")), image, para(text("b")));
-    const i = docOf(para(text("a")), para(text("b")), { type: "horizontalRule" });
-    const result = tracked(w, i);
-    expect(result).toEqual(norm(i));
-    expect(rejectAll(result)).toEqual(norm(i));
-  });
+  test(
+    "an image, attachment or rule added is simply there; one removed is dropped " +
+      "(accept all exact, reject all keeps the incoming atoms)",
+    () => {
+      const w = docOf(para(text("a")), image, para(text("b")));
+      const i = docOf(para(text("a")), para(text("b")), { type: "horizontalRule" });
+      const result = tracked(w, i);
+      expect(result).toEqual(norm(i));
+      expect(rejectAll(result)).toEqual(norm(i));
+    },
+  );
 
   test("code block text takes no marks (its schema allows none): a changed code block shows the incoming code untracked", () => {
     const w = docOf(para(text("x")), code("select 1"));
@@ -134,15 +138,19 @@ describe("a working copy with changes still pending review", () => {
     ]);
   });
 
-  test("text an earlier change inserted and the new version drops simply goes; text it deleted and the new version restores comes back as an insertion", () => {
-    const i = inline(text("The quick brown fox jumps."));
-    const result = tracked(pending, i, "ext-2");
-    expect(rejectAll(result)).toEqual(norm(w0));
-    expect(listChanges(result).map((c) => [c.id, c.kind, c.text])).toEqual([
-      ["ext-1.1", "deletion", "quick"],
-      ["ext-2.1", "insertion", "quick"],
-    ]);
-  });
+  test(
+    "text an earlier change inserted and the new version drops simply goes; text it " +
+      "deleted and the new version restores comes back as an insertion",
+    () => {
+      const i = inline(text("The quick brown fox jumps."));
+      const result = tracked(pending, i, "ext-2");
+      expect(rejectAll(result)).toEqual(norm(w0));
+      expect(listChanges(result).map((c) => [c.id, c.kind, c.text])).toEqual([
+        ["ext-1.1", "deletion", "quick"],
+        ["ext-2.1", "insertion", "quick"],
+      ]);
+    },
+  );
 
   test("tracked marks in the incoming version are not its author's changes: it counts as accepted", () => {
     const i = trackChanges(line("one two"), line("one three"), meta("other"));

@@ -23,14 +23,20 @@ test("0012 moves the large page columns last and keeps every row, the rows that 
   const now = "2026-01-01T00:00:00.000Z";
   db.exec(`INSERT INTO roles (id, name, tier, permissions, created_at) VALUES ('r1', 'User', 0, '[]', '${now}')`);
   db.exec(
-    `INSERT INTO users (id, email, display_name, password_hash, role_id, created_at, updated_at) VALUES ('u1', 'a@example.com', 'A', 'x', 'r1', '${now}', '${now}')`,
+    `INSERT INTO users (id, email, display_name, password_hash, role_id, created_at, ` +
+      `updated_at) VALUES ('u1', 'a@example.com', 'A', 'x', 'r1', '${now}', '${now}')`,
   );
   db.exec(`INSERT INTO spaces (id, key, name, created_at, updated_at) VALUES ('s1', 'ENG', 'Eng', '${now}', '${now}')`);
-  db.exec(`INSERT INTO pages (doc_id, id, space_id, parent_id, title, content_json, plain_text, current_version, status, created_at, updated_at) VALUES
-    (7, 'p1', 's1', NULL, 'Root', '{"type":"doc"}', 'root text', 2, 1, '${now}', '${now}'),
-    (8, 'p2', 's1', 'p1', 'Child', '{"type":"doc"}', 'child text', 1, 1, '${now}', '${now}')`);
   db.exec(
-    `INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, author_id, created_at) VALUES ('p1', 1, 'Root', '{}', NULL, 'u1', '${now}'), ('p1', 2, 'Root', '{"type":"doc"}', 'second', 'u1', '${now}')`,
+    `INSERT INTO pages (doc_id, id, space_id, parent_id, title, content_json, plain_text, current_version, status, ` +
+      `created_at, updated_at) VALUES
+    (7, 'p1', 's1', NULL, 'Root', '{"type":"doc"}', 'root text', 2, 1, '${now}', ` +
+      `'${now}'),
+    (8, 'p2', 's1', 'p1', 'Child', '{"type":"doc"}', 'child text', 1, 1, '${now}', '${now}')`,
+  );
+  db.exec(
+    `INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, author_id, created_at) VALUES ('p1', ` +
+      `1, 'Root', '{}', NULL, 'u1', '${now}'), ('p1', 2, 'Root', '{"type":"doc"}', 'second', 'u1', '${now}')`,
   );
   db.exec(`INSERT INTO labels (id, name, created_at) VALUES ('l1', 'howto', '${now}')`);
   db.exec(`INSERT INTO page_labels (page_id, label_id, added_at) VALUES ('p2', 'l1', '${now}')`);
@@ -88,7 +94,8 @@ test("0028 fills page_links from every page's links as the app reads them (conte
   };
   db.exec(`INSERT INTO spaces (id, key, name, created_at, updated_at) VALUES ('s1', 'ENG', 'Eng', '${now}', '${now}')`);
   const insert = db.prepare(
-    "INSERT INTO pages (id, space_id, title, content_json, plain_text, current_version, status, created_at, updated_at) VALUES (?, 's1', ?, ?, '', 1, 1, ?, ?)",
+    "INSERT INTO pages (id, space_id, title, content_json, plain_text, current_version, " +
+      "status, created_at, updated_at) VALUES (?, 's1', ?, ?, '', 1, 1, ?, ?)",
   );
   insert.run(a, "A", JSON.stringify(docA), now, now);
   insert.run(b, "B", JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }), now, now);
@@ -110,17 +117,22 @@ test("0033 puts the page's text before its document and keeps every row, what re
   const now = "2026-01-01T00:00:00.000Z";
   db.exec(`INSERT INTO roles (id, name, tier, permissions, created_at) VALUES ('r1', 'User', 0, '[]', '${now}')`);
   db.exec(
-    `INSERT INTO users (id, email, display_name, password_hash, role_id, created_at, updated_at) VALUES ('u1', 'a@example.com', 'A', 'x', 'r1', '${now}', '${now}')`,
+    `INSERT INTO users (id, email, display_name, password_hash, role_id, created_at, ` +
+      `updated_at) VALUES ('u1', 'a@example.com', 'A', 'x', 'r1', '${now}', '${now}')`,
   );
   db.exec(`INSERT INTO spaces (id, key, name, created_at, updated_at) VALUES ('s1', 'ENG', 'Eng', '${now}', '${now}')`);
   const big = JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "word ".repeat(3000) }] }] });
-  const insert =
-    db.prepare(`INSERT INTO pages (doc_id, id, space_id, parent_id, title, content_json, plain_text, current_version, position, status, emoji, full_width,
-    created_by_id, updated_by_id, created_at, updated_at, deleted_at, deleted_by_id, trash_root_id) VALUES (?, ?, 's1', ?, ?, ?, ?, 1, ?, 1, ?, ?, 'u1', 'u1', ?, ?, ?, ?, ?)`);
+  const insert = db.prepare(
+    `INSERT INTO pages (doc_id, id, space_id, parent_id, title, content_json, plain_text, current_version, position, ` +
+      `status, emoji, full_width,
+    created_by_id, updated_by_id, created_at, updated_at, deleted_at, deleted_by_id, ` +
+      `trash_root_id) VALUES (?, ?, 's1', ?, ?, ?, ?, 1, ?, 1, ?, ?, 'u1', 'u1', ?, ?, ?, ?, ?)`,
+  );
   insert.run(7, "p1", null, "Root", big, "root text", 0, "📘", 1, now, now, null, null, null);
   insert.run(9, "p2", "p1", "Child", "{}", "child text", 3, null, 0, now, now, now, "u1", "p2");
   db.exec(
-    `INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, author_id, created_at) VALUES ('p1', 1, 'Root', '${big}', NULL, 'u1', '${now}')`,
+    `INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, ` +
+      `author_id, created_at) VALUES ('p1', 1, 'Root', '${big}', NULL, 'u1', '${now}')`,
   );
   db.exec("INSERT INTO page_links (source_page_id, target_page_id) VALUES ('p2', 'p1')");
   db.exec("INSERT INTO search_words (rowid, title, body) VALUES (7, 'Root', 'root text'), (9, 'Child', 'child text')");

@@ -30,8 +30,10 @@ import { reportingProgress } from "./streamed-export";
 export const PACK_FORMAT = "cairn-pack";
 export const PACK_VERSION = 1;
 /** Kept as they are in the zip: compressing them again gains nothing. */
-const COMPRESSED =
-  /^(image\/(png|jpeg|gif|webp|avif)|video\/|audio\/|application\/(zip|gzip|pdf|x-7z-compressed|x-rar-compressed|x-bzip2|x-xz|zstd|vnd\.openxmlformats-))/;
+const COMPRESSED = new RegExp(
+  String.raw`^(image\/(png|jpeg|gif|webp|avif)|video\/|audio\/|` +
+    String.raw`application\/(zip|gzip|pdf|x-7z-compressed|x-rar-compressed|x-bzip2|x-xz|zstd|vnd\.openxmlformats-))`,
+);
 /** Hand the event loop back to other requests this often while a big space is written. */
 const YIELD_EVERY_MS = 20;
 /**

@@ -321,29 +321,32 @@ describe("GET /api/spaces/{key}/export/pack", () => {
     }
   });
 
-  test("404 for a space the caller cannot read or that does not exist; 401 anonymous; 403 export_disabled with the switch off", async () => {
-    // OTHER without its Everyone grant: the member cannot read it.
-    const grants = await ok(call(env, "GET", "/api/spaces/OTHER/permissions", { as: owner }), "grants");
-    for (const g of grants.filter((g: any) => g.principalId !== owner.id))
-      await ok(call(env, "DELETE", `/api/spaces/OTHER/permissions/${g.id}`, { as: owner }), "revoke");
-    expect((await download(member, "/api/spaces/OTHER/export/pack")).status).toBe(404);
-    expect((await download(owner, "/api/spaces/OTHER/export/pack")).status).toBe(200);
-    expect((await download(member, "/api/spaces/NOPE/export/pack")).status).toBe(404);
-    expect((await download(null, "/api/spaces/DOCS/export/pack")).status).toBe(404);
-    // An anonymous reader of a public space: 401 (versions and authors' e-mails are for accounts).
-    setSetting(env.core, "allowPublicSpaces", true);
-    await ok(call(env, "PUT", "/api/admin/spaces/OTHER/public", { as: owner, body: { isPublic: true } }), "public");
-    const anonymous = await download(null, "/api/spaces/OTHER/export/pack");
-    expect(anonymous.status).toBe(401);
-    await ok(call(env, "PUT", "/api/spaces/DOCS/exports", { as: owner, body: { pack: false } }), "switch off");
-    try {
-      const off = await download(member, "/api/spaces/DOCS/export/pack");
-      expect(off.status).toBe(403);
-      expect(JSON.parse(new TextDecoder().decode(off.bytes)).code).toBe("export_disabled");
-    } finally {
-      await ok(call(env, "PUT", "/api/spaces/DOCS/exports", { as: owner, body: { pack: true } }), "switch on");
-    }
-  });
+  test(
+    "404 for a space the caller cannot read or that does not exist; 401 " + "anonymous; 403 export_disabled with the switch off",
+    async () => {
+      // OTHER without its Everyone grant: the member cannot read it.
+      const grants = await ok(call(env, "GET", "/api/spaces/OTHER/permissions", { as: owner }), "grants");
+      for (const g of grants.filter((g: any) => g.principalId !== owner.id))
+        await ok(call(env, "DELETE", `/api/spaces/OTHER/permissions/${g.id}`, { as: owner }), "revoke");
+      expect((await download(member, "/api/spaces/OTHER/export/pack")).status).toBe(404);
+      expect((await download(owner, "/api/spaces/OTHER/export/pack")).status).toBe(200);
+      expect((await download(member, "/api/spaces/NOPE/export/pack")).status).toBe(404);
+      expect((await download(null, "/api/spaces/DOCS/export/pack")).status).toBe(404);
+      // An anonymous reader of a public space: 401 (versions and authors' e-mails are for accounts).
+      setSetting(env.core, "allowPublicSpaces", true);
+      await ok(call(env, "PUT", "/api/admin/spaces/OTHER/public", { as: owner, body: { isPublic: true } }), "public");
+      const anonymous = await download(null, "/api/spaces/OTHER/export/pack");
+      expect(anonymous.status).toBe(401);
+      await ok(call(env, "PUT", "/api/spaces/DOCS/exports", { as: owner, body: { pack: false } }), "switch off");
+      try {
+        const off = await download(member, "/api/spaces/DOCS/export/pack");
+        expect(off.status).toBe(403);
+        expect(JSON.parse(new TextDecoder().decode(off.bytes)).code).toBe("export_disabled");
+      } finally {
+        await ok(call(env, "PUT", "/api/spaces/DOCS/exports", { as: owner, body: { pack: true } }), "switch on");
+      }
+    },
+  );
 
   test("progress: a bad id is 400 naming progress; a finished export reads 100 % and done", async () => {
     const bad = await download(owner, "/api/spaces/DOCS/export/pack?progress=no");

@@ -54,7 +54,9 @@ export async function exportPage(
   const file = FILES[format];
   if (!found.space[file.switch]) {
     throw new AppError("export_disabled", {
-      detail: `Export as ${format === "pdf" ? "PDF" : format === "html" ? "HTML" : "Markdown"} is switched off for this space; a space administrator can switch it on in the space's settings.`,
+      detail:
+        `Export as ${format === "pdf" ? "PDF" : format === "html" ? "HTML" : "Markdown"} is switched off for ` +
+        `this space; a space administrator can switch it on in the space's settings.`,
     });
   }
   const stored = JSON.parse(json) as { title: string; emoji: string | null; fullWidth: boolean; contentJson: string };

@@ -57,7 +57,9 @@ const PRINT_HEAD =
 
 const unavailable = (why: string) =>
   new AppError("export_unavailable", {
-    detail: `PDF export needs Chromium on the server: ${why}. Install it (Debian and Ubuntu: apt-get install -y chromium) or point CAIRN_CHROMIUM at a Chromium or Chrome executable, then try again.`,
+    detail:
+      `PDF export needs Chromium on the server: ${why}. Install it (Debian and Ubuntu: apt-get install -y ` +
+      `chromium) or point CAIRN_CHROMIUM at a Chromium or Chrome executable, then try again.`,
   });
 
 const tooSlow = () =>

@@ -37,7 +37,8 @@ const SITE_VERSION_TAG = `<meta name="generator" content="Cairn">`;
  * frame-ancestors: a meta tag cannot carry it.
  */
 export const SITE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src " +
+  "'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 function spaceIcon(space: SiteSpace): string {
   if (space.iconKind === 1 && space.iconValue)
@@ -77,40 +78,56 @@ function frame(opts: {
 }): string {
   const root = rootPrefix(opts.depth);
   const home = `${root}index.html`;
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${SITE_CSP}">
+<meta http-equiv="Content-Security-Policy" ` +
+    `content="${SITE_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
+<meta name="color-scheme" ` +
+    `content="light dark">
 ${SITE_VERSION_TAG}
 <title>${esc(opts.title)}</title>
-<link rel="stylesheet" href="${root}_site/style.css">
+<link rel="stylesheet" ` +
+    `href="${root}_site/style.css">
 </head>
 <body data-page="${opts.pageIndex}" data-root="${root}">
-<a class="skip-link" href="#content">Skip to content</a>
+<a class="skip-link" ` +
+    `href="#content">Skip to content</a>
 <input type="checkbox" id="nav-toggle" class="nav-toggle" aria-label="Show the pages">
-<aside class="sidebar" aria-label="Space">
-<div class="sidebar-head"><a class="space-link" href="${home}">${spaceIcon(opts.space)}<span class="name">${esc(opts.space.name)}</span></a></div>
+<aside ` +
+    `class="sidebar" aria-label="Space">
+<div class="sidebar-head"><a class="space-link" href="${home}">${spaceIcon(opts.space)}<span ` +
+    `class="name">${esc(opts.space.name)}</span></a></div>
 <div class="site-search" id="site-search" role="search"></div>
-<nav class="site-tree" id="site-tree" aria-label="Pages">${opts.tree}</nav>
+<nav ` +
+    `class="site-tree" id="site-tree" aria-label="Pages">${opts.tree}</nav>
 </aside>
-<label for="nav-toggle" class="drawer-overlay" aria-hidden="true"></label>
+<label for="nav-toggle" class="drawer-overlay" ` +
+    `aria-hidden="true"></label>
 <div class="shell-body">
 <header class="topbar">
-<label for="nav-toggle" class="drawer-button" title="Pages"><svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" aria-hidden="true"><path d="M4 6h16M4 12h16M4 18h16"/></svg><span class="visually-hidden">Pages</span></label>
-<nav class="breadcrumbs" aria-label="Breadcrumbs">${opts.crumbs}</nav>
+<label for="nav-toggle" class="drawer-button" ` +
+    `title="Pages"><svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" ` +
+    `stroke-linecap="round" aria-hidden="true"><path d="M4 6h16M4 12h16M4 18h16"/></svg><span ` +
+    `class="visually-hidden">Pages</span></label>
+<nav class="breadcrumbs" ` +
+    `aria-label="Breadcrumbs">${opts.crumbs}</nav>
 </header>
-<main id="content" class="main-column page${opts.fullWidth ? " full-width" : ""}">
+<main id="content" class="main-column ` +
+    `page${opts.fullWidth ? " full-width" : ""}">
 ${opts.main}
 </main>
 </div>
 <script src="${root}_site/tree.js"></script>
-<script src="${root}_site/site.js"></script>
+<script ` +
+    `src="${root}_site/site.js"></script>
 </body>
 </html>
-`;
+`
+  );
 }
 
 const SEP = `<span class="crumb-sep" aria-hidden="true">/</span>`;
@@ -149,12 +166,17 @@ export function frontDocument(space: SiteSpace, pages: SitePage[], tops: number[
   const list = tops.length
     ? `<ul>${tops.map((i) => `<li><a href="${hrefTo(0, pages[i]!.dir)}">${titleWithEmoji(pages[i]!)}</a></li>`).join("")}</ul>`
     : `<p class="page-meta">This space has no pages.</p>`;
-  const main = `<header class="page-head">
-<h1 class="page-title">${esc(space.name)}</h1>
+  const main =
+    `<header class="page-head">
+<h1 ` +
+    `class="page-title">${esc(space.name)}</h1>
 ${space.description ? `<p class="page-meta">${esc(space.description)}</p>` : ""}
-</header>
+</head` +
+    `er>
 <section class="child-pages" aria-label="Pages"><h2>Pages</h2>${list}</section>
-<p class="site-foot">${pages.length} ${pages.length === 1 ? "page" : "pages"} exported from Cairn${exportedAt ? ` (space ${esc(space.key)}, last change ${esc(exportedAt.slice(0, 10))})` : ""}.</p>`;
+<p class="site-foot">${pages.length} ` +
+    `${pages.length === 1 ? "page" : "pages"} exported from ` +
+    `Cairn${exportedAt ? ` (space ${esc(space.key)}, last change ${esc(exportedAt.slice(0, 10))})` : ""}.</p>`;
   return frame({
     space,
     title: space.name,

@@ -119,11 +119,21 @@ export async function siteExport(env: TestEnv, who: Who | undefined, key: string
  * under the front page, which shows them as attachment blocks and the SVG as an image.
  */
 export const HOSTILE = {
-  svg: `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" onload="window.PWNED='svg-onload';fetch('/pwned/svg-onload')"><script>window.PWNED='svg-script';fetch('/pwned/svg-script')</script><rect width="40" height="40" fill="#2a6"/><foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" src="/pwned/svg-iframe"/></foreignObject></svg>`,
-  html: `<!doctype html><html><body><h1>Report</h1><script>window.PWNED='html';fetch('/pwned/html')</script><img src="x" onerror="fetch('/pwned/html-img')"></body></html>`,
-  xml: `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><script>window.PWNED='xml';fetch('/pwned/xml')</script></body></html>`,
+  svg:
+    `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" ` +
+    `onload="window.PWNED='svg-onload';fetch('/pwned/svg-onload')"><script>window.PWNED='svg-script';fetch('/pwned/svg-script')</scri` +
+    `pt><rect width="40" height="40" fill="#2a6"/><foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" ` +
+    `src="/pwned/svg-iframe"/></foreignObject></svg>`,
+  html:
+    `<!doctype html><html><body><h1>Report</h1><script>window.PWNED='html';fetch('/pwned/html')</s` +
+    `cript><img src="x" onerror="fetch('/pwned/html-img')"></body></html>`,
+  xml:
+    `<?xml version="1.0"?><html ` +
+    `xmlns="http://www.w3.org/1999/xhtml"><body><script>window.PWNED='xml';fetch('/pwned/xml')</script></body></html>`,
   /** An SVG the sanitiser refuses whole (a DOCTYPE): it cannot be kept as an image. */
-  brokenSvg: `<!DOCTYPE svg [<!ENTITY x "y">]><svg xmlns="http://www.w3.org/2000/svg" onload="fetch('/pwned/broken-svg')"><text>&x;</text></svg>`,
+  brokenSvg:
+    `<!DOCTYPE svg [<!ENTITY x "y">]><svg xmlns="http://www.w3.org/2000/svg" ` +
+    `onload="fetch('/pwned/broken-svg')"><text>&x;</text></svg>`,
   /** HTML under a name that looks harmless. */
   disguised: `<html><body><script>window.PWNED='disguised';fetch('/pwned/disguised')</script></body></html>`,
   js: `window.PWNED='js';fetch('/pwned/js')`,

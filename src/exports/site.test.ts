@@ -75,10 +75,14 @@ describe("the static site export", () => {
     expect(install).toContain('<script src="../../_site/tree.js"></script>');
     expect(install).toContain('data-page="1" data-root="../../"');
     expect(install).toMatch(
-      /<nav class="breadcrumbs"[^>]*><a href="\.\.\/\.\.\/index.html">Team Docs<\/a>.*<a href="\.\.\/\.\.\/getting-started\/index.html">Getting started<\/a>.*<span aria-current="page">Install<\/span>/,
+      new RegExp(
+        String.raw`<nav class="breadcrumbs"[^>]*><a href="\.\.\/\.\.\/index.html">Team Docs<\/a>.*` +
+          String.raw`<a href="\.\.\/\.\.\/getting-started\/index.html">Getting started<\/a>.*<span aria-current="page">Install<\/span>`,
+      ),
     );
     expect(install).toContain(
-      '<a href="../../getting-started/install/index.html" aria-current="page">Install</a><ul><li><a href="../../getting-started/install/linux-setup/index.html">Linux setup</a>',
+      '<a href="../../getting-started/install/index.html" aria-current="page">Install</a><ul><li><a ' +
+        'href="../../getting-started/install/linux-setup/index.html">Linux setup</a>',
     );
     expect(install).toContain('<li class="label-chip">how-to</li>');
     // The front page lists the top level.
@@ -100,7 +104,8 @@ describe("the static site export", () => {
       const up = "../".repeat(depth);
       const html = site.textOf(path);
       expect(html).toContain(
-        `<a class="page-link" data-type="pageLink" data-page-id="${f.install.id}" href="${up}getting-started/installing/index.html">Installing</a> then `,
+        `<a class="page-link" data-type="pageLink" data-page-id="${f.install.id}" ` +
+          `href="${up}getting-started/installing/index.html">Installing</a> then `,
       );
       expect(html).toContain(`<a href="${up}getting-started/index.html#top">the start</a>`);
       if (who === f.member) {

@@ -209,7 +209,8 @@ export async function planImport(core: Core, imported: ImportedSpace, opts: Plan
         what: "authors named in the archive",
         count: imported.authors.length,
         reason:
-          'their pages, versions and comments are yours, who imported them, each showing the name the archive gave ("Name (imported)"): only the owner or someone who manages people may credit other accounts',
+          "their pages, versions and comments are yours, who imported them, each showing the name the archive gave " +
+          '("Name (imported)"): only the owner or someone who manages people may credit other accounts',
       });
   } else if (unmatched) {
     const shown =

@@ -212,7 +212,8 @@ describe("bad requests", () => {
   test("over 500 MB: 413 while it streams, nothing kept", async () => {
     const boundary = "XyZbound";
     const head = new TextEncoder().encode(
-      `--${boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\nHUGE\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.zip"\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\nHUGE\r\n--${boundary}\r\nContent-Disposition: form-data; ` +
+        `name="file"; filename="a.zip"\r\n\r\n`,
     );
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({

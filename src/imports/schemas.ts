@@ -8,7 +8,9 @@ export const ImportQuery = t.Object({
     t.String({
       maxLength: 100,
       description:
-        "The new space's key (2 to 50 letters and digits, starting with a letter). Also accepted as a form field, before or after `file` (before: a taken key is refused before the upload is read). A pack's own key when none is sent; required for other archives.",
+        "The new space's key (2 to 50 letters and digits, starting with a letter). Also accepted as a " +
+        "form field, before or after `file` (before: a taken key is refused before the upload is read). " +
+        "A pack's own key when none is sent; required for other archives.",
     }),
   ),
   name: t.Optional(

@@ -175,7 +175,8 @@ describe("a staged import", () => {
       expect(
         env.core.sqlite
           .query(
-            "SELECT count(*) AS n FROM page_versions v JOIN pages p ON p.id = v.page_id JOIN spaces s ON s.id = p.space_id WHERE s.key = 'LAZY'",
+            "SELECT count(*) AS n FROM page_versions v JOIN pages p ON p.id = v.page_id " +
+              "JOIN spaces s ON s.id = p.space_id WHERE s.key = 'LAZY'",
           )
           .get(),
       ).toEqual({ n: 300 });
@@ -217,7 +218,8 @@ describe("a staged import", () => {
     ]);
   }, 30_000);
 
-  test("slices commit without an fsync of their own (synchronous NORMAL); the publishing commit, and any other write meanwhile, with one (FULL)", async () => {
+  test("slices commit without an fsync of their own (synchronous NORMAL); the " +
+    "publishing commit, and any other write meanwhile, with one (FULL)", async () => {
     const { imported, done } = await converted(await packOfPages(pagesOf(200)));
     const level = () => (env.core.sqlite.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
     // Each transaction's level as it ends (before COMMIT): 1 NORMAL, 2 FULL.
@@ -287,7 +289,8 @@ describe("a staged import", () => {
     for (let i = 0; i < 450; i++) {
       const pageId = `10000000-0000-7000-8000-${String(i).padStart(12, "0")}`;
       env.core.sqlite.run(
-        "INSERT INTO pages (id, space_id, parent_id, title, current_version, position, status, created_at, updated_at, content_json, plain_text) VALUES (?, ?, ?, 'Left', 1, 0, 1, ?, ?, '{}', 'left')",
+        "INSERT INTO pages (id, space_id, parent_id, title, current_version, position, status, created_at, " +
+          "updated_at, content_json, plain_text) VALUES (?, ?, ?, 'Left', 1, 0, 1, ?, ?, '{}', 'left')",
         [pageId, crashedSpace, i % 10 ? `10000000-0000-7000-8000-${String(i - (i % 10)).padStart(12, "0")}` : null, now, now],
       );
       env.core.sqlite.run(
@@ -344,7 +347,8 @@ describe("a staged import", () => {
         [now, now, now],
       );
       crashed.core.sqlite.run(
-        "INSERT INTO pages (id, space_id, title, current_version, position, status, created_at, updated_at, content_json, plain_text) VALUES ('p-crash', 's-crash', 'Left', 1, 0, 1, ?, ?, '{}', 'left')",
+        "INSERT INTO pages (id, space_id, title, current_version, position, status, created_at, updated_at, " +
+          "content_json, plain_text) VALUES ('p-crash', 's-crash', 'Left', 1, 0, 1, ?, ?, '{}', 'left')",
         [now, now],
       );
       crashed.close();

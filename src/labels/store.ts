@@ -12,7 +12,8 @@ import { labels, pageLabels } from "./tables";
 /** Gives `toPageId` every label of `fromPageId`, in one statement. */
 export function copyPageLabels(core: Core, fromPageId: string, toPageId: string, addedById: string, now: string): void {
   core.db.run(
-    sql`insert into ${pageLabels} (page_id, label_id, added_by_id, added_at) select ${toPageId}, label_id, ${addedById}, ${now} from ${pageLabels} where page_id = ${fromPageId}`,
+    sql`insert into ${pageLabels} (page_id, label_id, added_by_id, added_at)
+      select ${toPageId}, label_id, ${addedById}, ${now} from ${pageLabels} where page_id = ${fromPageId}`,
   );
 }
 

@@ -136,33 +136,37 @@ describe("avatars", () => {
 });
 
 describe("space icons", () => {
-  test("a space admin uploads an icon: 128×128 WebP, iconKind 2 with its address; readers GET it, others 404; DELETE returns to generated", async () => {
-    const { owner, member } = await ownerAndMember(env);
-    const space = await newSpace(env, owner, "DOCS");
-    const put = await call(env, "PUT", "/api/media/space-icons/docs", { as: owner, body: form(await jpegWithGps(500, 300), "icon.jpg") });
-    expect(put.status).toBe(200);
-    const iconUrl: string = put.body.iconValue;
-    expect(iconUrl).toMatch(/^\/api\/media\/space-icons\/DOCS\?v=[0-9a-f]{16}$/);
-    expect(put.body).toMatchObject({ key: "DOCS", iconKind: 2 });
-    const stored = filesUnder(env, "files")[0]!.replace("/", "");
-    const bytes = new Uint8Array(blobBytes(stored));
-    expect(sniffImage(bytes)).toMatchObject({ format: "webp", width: 128, height: 128 });
-    expect(Buffer.from(bytes).includes(GPS_MARKER)).toBe(false);
-    expect(eventsOf(env, "space.updated")).toMatchObject([{ targetId: space.id, data: { icon: { from: null, to: stored } } }]);
+  test(
+    "a space admin uploads an icon: 128×128 WebP, iconKind 2 with its address; " +
+      "readers GET it, others 404; DELETE returns to generated",
+    async () => {
+      const { owner, member } = await ownerAndMember(env);
+      const space = await newSpace(env, owner, "DOCS");
+      const put = await call(env, "PUT", "/api/media/space-icons/docs", { as: owner, body: form(await jpegWithGps(500, 300), "icon.jpg") });
+      expect(put.status).toBe(200);
+      const iconUrl: string = put.body.iconValue;
+      expect(iconUrl).toMatch(/^\/api\/media\/space-icons\/DOCS\?v=[0-9a-f]{16}$/);
+      expect(put.body).toMatchObject({ key: "DOCS", iconKind: 2 });
+      const stored = filesUnder(env, "files")[0]!.replace("/", "");
+      const bytes = new Uint8Array(blobBytes(stored));
+      expect(sniffImage(bytes)).toMatchObject({ format: "webp", width: 128, height: 128 });
+      expect(Buffer.from(bytes).includes(GPS_MARKER)).toBe(false);
+      expect(eventsOf(env, "space.updated")).toMatchObject([{ targetId: space.id, data: { icon: { from: null, to: stored } } }]);
 
-    // The member can see the space (everyone has Edit on a new space) but not administer it.
-    expect((await call(env, "GET", iconUrl, { as: member })).status).toBe(200);
-    const denied = await call(env, "PUT", "/api/media/space-icons/DOCS", { as: member, body: form(await pngPicture(20, 20), "x.png") });
-    expect(denied.status).toBe(403);
-    expect((await call(env, "DELETE", "/api/media/space-icons/DOCS", { as: member })).status).toBe(403);
-    expect((await call(env, "GET", "/api/media/space-icons/DOCS")).status).toBe(404);
-    expect((await call(env, "GET", "/api/media/space-icons/NOPE", { as: owner })).status).toBe(404);
+      // The member can see the space (everyone has Edit on a new space) but not administer it.
+      expect((await call(env, "GET", iconUrl, { as: member })).status).toBe(200);
+      const denied = await call(env, "PUT", "/api/media/space-icons/DOCS", { as: member, body: form(await pngPicture(20, 20), "x.png") });
+      expect(denied.status).toBe(403);
+      expect((await call(env, "DELETE", "/api/media/space-icons/DOCS", { as: member })).status).toBe(403);
+      expect((await call(env, "GET", "/api/media/space-icons/DOCS")).status).toBe(404);
+      expect((await call(env, "GET", "/api/media/space-icons/NOPE", { as: owner })).status).toBe(404);
 
-    expect((await call(env, "DELETE", "/api/media/space-icons/DOCS", { as: owner })).status).toBe(204);
-    expect((await call(env, "GET", "/api/spaces/DOCS", { as: owner })).body).toMatchObject({ iconKind: 0, iconValue: null });
-    expect((await call(env, "GET", "/api/media/space-icons/DOCS", { as: owner })).status).toBe(404);
-    expect(filesUnder(env, "files")).toEqual([]);
-  });
+      expect((await call(env, "DELETE", "/api/media/space-icons/DOCS", { as: owner })).status).toBe(204);
+      expect((await call(env, "GET", "/api/spaces/DOCS", { as: owner })).body).toMatchObject({ iconKind: 0, iconValue: null });
+      expect((await call(env, "GET", "/api/media/space-icons/DOCS", { as: owner })).status).toBe(404);
+      expect(filesUnder(env, "files")).toEqual([]);
+    },
+  );
 
   test("an archived space's icon cannot change; SVG is refused", async () => {
     const { owner } = await ownerAndMember(env);

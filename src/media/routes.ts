@@ -52,7 +52,11 @@ export function mediaRoutes(core: Core) {
       response: { 200: Account, ...problems(400, 401, 403, 413, 415) },
       detail: detail("Upload your avatar (browser session only; multipart field `file`); answers your account with its new avatarUrl", {
         description:
-          "PNG, JPEG or WebP. The picture is decoded, cropped to a centred square, shrunk to 256 × 256 at most and re-encoded as WebP, so nothing of the uploaded file but its pixels is kept (EXIF, GPS position and other metadata are dropped; a JPEG's orientation is applied first). SVG, GIF, HEIC and animations are refused with 415, as is a picture over 12.5 megapixels (width × height × 4 bytes over the 48 MB decoding budget, checked from the header before decoding); a damaged file is 400 on `file`; over 10 MB is 413; 429 when too many images are already waiting to be decoded.",
+          "PNG, JPEG or WebP. The picture is decoded, cropped to a centred square, shrunk to 256 × 256 at most and re-encoded as " +
+          "WebP, so nothing of the uploaded file but its pixels is kept (EXIF, GPS position and other metadata are dropped; a " +
+          "JPEG's orientation is applied first). SVG, GIF, HEIC and animations are refused with 415, as is a picture over 12.5 " +
+          "megapixels (width × height × 4 bytes over the 48 MB decoding budget, checked from the header before decoding); a " +
+          "damaged file is 400 on `file`; over 10 MB is 413; 429 when too many images are already waiting to be decoded.",
         requestBody: imageRequestBody(AVATAR_MAX_BYTES),
         ...bodyLimit(AVATAR_MAX_BYTES, `Avatars may be at most ${AVATAR_MAX_BYTES / MB} MB.`, { streamed: true }),
       }),
@@ -93,7 +97,9 @@ export function mediaRoutes(core: Core) {
         response: { 200: Space, ...problems(400, 401, 403, 404, 413, 415) },
         detail: detail("Upload a space's icon (space administrators; multipart field `file`); the space's iconKind becomes 2 Image", {
           description:
-            "PNG, JPEG or WebP, re-encoded as a WebP of 128 × 128 at most (cropped to a centred square, metadata dropped). The space's iconValue becomes the icon's address (/api/media/space-icons/{key}?v=<hash>). Refused while the space is archived (403). Same refusals as the avatar upload.",
+            "PNG, JPEG or WebP, re-encoded as a WebP of 128 × 128 at most (cropped to a centred square, metadata " +
+            "dropped). The space's iconValue becomes the icon's address (/api/media/space-icons/{key}?v=<hash>). " +
+            "Refused while the space is archived (403). Same refusals as the avatar upload.",
           requestBody: imageRequestBody(ICON_MAX_BYTES),
           ...bodyLimit(ICON_MAX_BYTES, `Space icons may be at most ${ICON_MAX_BYTES / MB} MB.`, { streamed: true }),
         }),

@@ -24,7 +24,9 @@ export const imageRequestBody = (maxBytes: number) => ({
           file: {
             type: "string",
             format: "binary",
-            description: `A PNG, JPEG or WebP image, at most ${maxBytes / 1024 / 1024} MB (${maxBytes} bytes) and 12.5 megapixels (48 MB decoded); SVG, GIF, animations and larger pictures are refused (415)`,
+            description:
+              `A PNG, JPEG or WebP image, at most ${maxBytes / 1024 / 1024} MB (${maxBytes} bytes) and 12.5 ` +
+              `megapixels (48 MB decoded); SVG, GIF, animations and larger pictures are refused (415)`,
           },
         },
       },
@@ -36,7 +38,9 @@ export const imageRequestBody = (maxBytes: number) => ({
 export const ImageBytes = (description: string) =>
   t.String({
     format: "binary",
-    description: `${description}. Always image/webp, re-encoded by the server (no metadata). ETag is the image's SHA-256 (If-None-Match answers 304); with ?v= matching the current image the answer may be cached for a year (the address changes with the picture).`,
+    description:
+      `${description}. Always image/webp, re-encoded by the server (no metadata). ETag is the image's SHA-256 (If-None-Match answers ` +
+      `304); with ?v= matching the current image the answer may be cached for a year (the address changes with the picture).`,
     headers: {
       ETag: t.String(),
       "Cache-Control": t.String(),

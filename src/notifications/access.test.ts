@@ -130,38 +130,46 @@ describe("at the time of the change", () => {
 });
 
 describe("when listed", () => {
-  test("an entry about a page since hidden from the reader is left out of the list and the count, cannot be marked read, and is back once the page is visible again", async () => {
-    const { owner, member, space } = await setup();
-    const page = await newPage(env, owner, space.id, "Guide");
-    const other = await newPage(env, owner, space.id, "Other");
-    await watch(env, member, `/api/pages/${page.id}`);
-    await watch(env, member, `/api/pages/${other.id}`);
-    await edit(owner, page.id, doc("v2"));
-    await edit(owner, other.id, doc("v2"));
-    const [, entry] = await inbox(env, member);
-    expect(entry.targetId).toBe(page.id);
-    const restriction = await restrictTo(owner, page.id, owner.id);
-    expect((await inbox(env, member)).map((n) => n.targetId)).toEqual([other.id]);
-    expect(await unread(env, member)).toBe(1);
-    expect((await call(env, "POST", `/api/notifications/${entry.id}/read`, { as: member })).status).toBe(404);
-    expect((await call(env, "DELETE", `/api/pages/${page.id}/restrictions/${restriction}`, { as: owner })).status).toBe(204);
-    expect((await inbox(env, member)).map((n) => n.targetId)).toEqual([other.id, page.id]);
-    expect(await unread(env, member)).toBe(2);
-  });
+  test(
+    "an entry about a page since hidden from the reader is left out of the list and the count, " +
+      "cannot be marked read, and is back once the page is visible again",
+    async () => {
+      const { owner, member, space } = await setup();
+      const page = await newPage(env, owner, space.id, "Guide");
+      const other = await newPage(env, owner, space.id, "Other");
+      await watch(env, member, `/api/pages/${page.id}`);
+      await watch(env, member, `/api/pages/${other.id}`);
+      await edit(owner, page.id, doc("v2"));
+      await edit(owner, other.id, doc("v2"));
+      const [, entry] = await inbox(env, member);
+      expect(entry.targetId).toBe(page.id);
+      const restriction = await restrictTo(owner, page.id, owner.id);
+      expect((await inbox(env, member)).map((n) => n.targetId)).toEqual([other.id]);
+      expect(await unread(env, member)).toBe(1);
+      expect((await call(env, "POST", `/api/notifications/${entry.id}/read`, { as: member })).status).toBe(404);
+      expect((await call(env, "DELETE", `/api/pages/${page.id}/restrictions/${restriction}`, { as: owner })).status).toBe(204);
+      expect((await inbox(env, member)).map((n) => n.targetId)).toEqual([other.id, page.id]);
+      expect(await unread(env, member)).toBe(2);
+    },
+  );
 
-  test("an unread update entry keeps coalescing while its page is hidden (nothing shown meanwhile); once visible again it tells of every edit, as the history does", async () => {
-    const { owner, member, space } = await setup();
-    const page = await newPage(env, owner, space.id, "Guide");
-    await watch(env, member, `/api/pages/${page.id}`);
-    await edit(owner, page.id, doc("v2"));
-    const restriction = await restrictTo(owner, page.id, owner.id);
-    await edit(owner, page.id, doc("v3"));
-    expect(await inbox(env, member)).toEqual([]);
-    expect(await unread(env, member)).toBe(0);
-    expect((await call(env, "DELETE", `/api/pages/${page.id}/restrictions/${restriction}`, { as: owner })).status).toBe(204);
-    expect(await inbox(env, member)).toMatchObject([{ action: "page.updated", details: { versionNumber: 3, edits: 2 } }]);
-    expect((await call(env, "GET", `/api/pages/${page.id}/versions`, { as: member })).body).toHaveLength(3);
-  });
+  test(
+    "an unread update entry keeps coalescing while its page is hidden (nothing shown " +
+      "meanwhile); once visible again it tells of every edit, as the history does",
+    async () => {
+      const { owner, member, space } = await setup();
+      const page = await newPage(env, owner, space.id, "Guide");
+      await watch(env, member, `/api/pages/${page.id}`);
+      await edit(owner, page.id, doc("v2"));
+      const restriction = await restrictTo(owner, page.id, owner.id);
+      await edit(owner, page.id, doc("v3"));
+      expect(await inbox(env, member)).toEqual([]);
+      expect(await unread(env, member)).toBe(0);
+      expect((await call(env, "DELETE", `/api/pages/${page.id}/restrictions/${restriction}`, { as: owner })).status).toBe(204);
+      expect(await inbox(env, member)).toMatchObject([{ action: "page.updated", details: { versionNumber: 3, edits: 2 } }]);
+      expect((await call(env, "GET", `/api/pages/${page.id}/versions`, { as: member })).body).toHaveLength(3);
+    },
+  );
 
   test("entries about a space the reader lost are left out; take counts only what is shown", async () => {
     const { owner, member, space } = await setup();

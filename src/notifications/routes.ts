@@ -43,7 +43,8 @@ export function notificationRoutes(core: Core) {
       }),
       response: { 200: t.Array(Notification), ...problems(400, 401) },
       detail: detail(
-        `Your most recent notifications, newest first (at most ${NOTIFICATIONS_TAKE_MAX}); entries about what you can no longer see are left out`,
+        `Your most recent notifications, newest first (at most ${NOTIFICATIONS_TAKE_MAX}); entries ` +
+          `about what you can no longer see are left out`,
       ),
     })
     .get("/unread-count", ({ request }) => unreadCount(core, callerOf(request)), {

@@ -113,7 +113,9 @@ export function unreadCount(core: Core, caller: Caller): { count: number } {
   return { count: groups.reduce((sum, g) => sum + (visible(g) ? g.n : 0), 0) };
 }
 
-/** POST /api/notifications/{id}/read: one of the caller's entries they can still see (404 otherwise); reading twice keeps the first time. */
+/**
+ * POST /api/notifications/{id}/read: one of the caller's entries they can still see (404 otherwise); reading twice keeps the first time.
+ */
 export function markRead(core: Core, caller: Caller, id: string): void {
   const user = requireUser(caller);
   core.tx(() => {

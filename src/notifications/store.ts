@@ -15,7 +15,8 @@ import { roles, users } from "../users/tables";
 import { notifications, type NotificationRow } from "./tables";
 
 /** A comment entry whose comment has since been deleted tells of something no longer there. */
-export const commentStillThere = sql`(${notifications.targetType} <> 'comment' OR EXISTS (SELECT 1 FROM comments c WHERE c.id = ${notifications.targetId} AND c.deleted_at IS NULL))`;
+export const commentStillThere = sql`(${notifications.targetType} <> 'comment'
+  OR EXISTS (SELECT 1 FROM comments c WHERE c.id = ${notifications.targetId} AND c.deleted_at IS NULL))`;
 
 /** The fan-out's statements: it runs in every page write, so they are prepared once per instance. */
 export const fanoutStatements = perInstance(({ sqlite }: Core) => {
@@ -53,7 +54,8 @@ export const fanoutStatements = perInstance(({ sqlite }: Core) => {
       "SELECT body, parent_id AS parentId FROM comments WHERE id = ?",
     ),
     threadAuthors: sqlite.query<{ authorId: string }, [string, string]>(
-      "SELECT DISTINCT author_id AS authorId FROM comments WHERE (id = ? OR parent_id = ?) AND author_id IS NOT NULL AND deleted_at IS NULL",
+      "SELECT DISTINCT author_id AS authorId FROM comments WHERE (id = ? OR " +
+        "parent_id = ?) AND author_id IS NOT NULL AND deleted_at IS NULL",
     ),
   };
 });

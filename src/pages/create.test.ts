@@ -16,9 +16,12 @@ afterEach(() => env.close());
 function shapeOf(spaceId: string) {
   const rows = env.core.sqlite
     .query<Record<string, unknown>, [string]>(
-      `SELECT p.title, parent.title AS parent, p.position, p.status, p.current_version AS version, p.content_json AS json, p.plain_text AS text,
-         (SELECT count(*) FROM page_versions v WHERE v.page_id = p.id AND v.version_number = 1 AND v.content_json = p.content_json) AS versions,
-         (SELECT count(*) FROM page_watches w WHERE w.page_id = p.id) AS watches
+      `SELECT p.title, parent.title AS parent, p.position, p.status, p.current_version AS version, p.content_json AS json, ` +
+        `p.plain_text AS text,
+         (SELECT count(*) FROM page_versions v WHERE v.page_id = p.id AND v.version_number = 1 AND ` +
+        `v.content_json = p.content_json) AS versions,
+         (SELECT count(*) FROM page_watches w WHERE w.page_id = p.id) AS ` +
+        `watches
        FROM pages p LEFT JOIN pages parent ON parent.id = p.parent_id WHERE p.space_id = ? ORDER BY p.doc_id`,
     )
     .all(spaceId);

@@ -72,7 +72,8 @@ export function lifecycleRoutes(core: Core) {
         params: PageParams,
         response: { 204: NoContent, ...problems(401, 403, 404, 409) },
         detail: detail(
-          "Delete a trashed page and its subtree for good; pages others created need a space admin or the right pages.delete_any; needs a recent password confirmation (tokens: 403 reauth_required)",
+          "Delete a trashed page and its subtree for good; pages others created need a space admin or the right " +
+            "pages.delete_any; needs a recent password confirmation (tokens: 403 reauth_required)",
         ),
       },
     );

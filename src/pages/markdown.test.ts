@@ -9,7 +9,8 @@ beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
 const RELEASE =
-  '# Release 2.4\n\n- [x] Search finds **fragments**\n- [ ] Export to [PDF](https://example.com/pdf)\n\n:::panel {kind="warning"}\n\nDeploy after 18:00.\n\n:::\n';
+  "# Release 2.4\n\n- [x] Search finds **fragments**\n- [ ] Export to " +
+  '[PDF](https://example.com/pdf)\n\n:::panel {kind="warning"}\n\nDeploy after 18:00.\n\n:::\n';
 const blocks = (page: { contentJson: string }) => JSON.parse(page.contentJson).content.map((b: { type: string }) => b.type);
 
 describe("contentMarkdown", () => {

@@ -68,7 +68,8 @@ export function pageRoutes(core: Core) {
       detail: {
         ...pagesDetail("A page with its document"),
         description:
-          "Anonymous reads (public spaces) carry an ETag and `Cache-Control: public, no-cache`; If-None-Match answers 304 while the page is unchanged. Signed-in reads are `private, no-store`.",
+          "Anonymous reads (public spaces) carry an ETag and `Cache-Control: public, no-cache`; If-None-Match " +
+          "answers 304 while the page is unchanged. Signed-in reads are `private, no-store`.",
       },
     })
     .put(
@@ -88,14 +89,19 @@ export function pageRoutes(core: Core) {
         response: { 200: Page, ...problems(400, 401, 403, 404, 409) },
         detail: {
           ...pagesDetail(
-            "Update a page: adds version N+1; without contentJson or contentMarkdown only renames; a stale baseVersion is 409 with the current page",
+            "Update a page: adds version N+1; without contentJson or contentMarkdown only " +
+              "renames; a stale baseVersion is 409 with the current page",
           ),
           ...DOCUMENT_BODY,
           description:
-            "A title and document equal to the current version's change nothing: the answer is 200 with the page as it is, and no version, event or webhook is added (a changeComment alone is not a change).\n\n" +
-            "A baseVersion other than currentVersionNumber answers 409 `version_conflict`, a problem document: `title` is the problem's, `code` is `version_conflict`, `detail` says what to do " +
-            "(reload, merge your changes, send them again with the current version as baseVersion), and `current` is the current Page (all its fields, including title, contentJson and currentVersionNumber). " +
-            "For existing clients the page's other fields are also at the top level, except `title` (the problem's; the page's is `current.title`) and `status` (409; the page's is `pageStatus`).",
+            "A title and document equal to the current version's change nothing: the answer is 200 with the page as it is, " +
+            "and no version, event or webhook is added (a changeComment alone is not a change).\n\n" +
+            "A baseVersion other than currentVersionNumber answers 409 `version_conflict`, a problem document: " +
+            "`title` is the problem's, `code` is `version_conflict`, `detail` says what to do " +
+            "(reload, merge your changes, send them again with the current version as baseVersion), and `current` is the " +
+            "current Page (all its fields, including title, contentJson and currentVersionNumber). " +
+            "For existing clients the page's other fields are also at the top level, except `title` (the problem's; " +
+            "the page's is `current.title`) and `status` (409; the page's is `pageStatus`).",
         },
       },
     )
@@ -112,8 +118,10 @@ export function pageRoutes(core: Core) {
       detail: {
         ...pagesDetail("Tick or untick one task of the page (reading view): a small version of its own, also made in an open editing room"),
         description:
-          'The version\'s change comment names the task ("Ticked “Write the notes”"). A task already in that state changes nothing (200, no version). ' +
-          "While the page is open in a shared editing room, the same task is ticked in the room's working copy and the room moves to the new version, so the editors see the tick without a tracked change and keep their unpublished words.",
+          'The version\'s change comment names the task ("Ticked “Write the notes”"). A task ' +
+          "already in that state changes nothing (200, no version). " +
+          "While the page is open in a shared editing room, the same task is ticked in the room's working copy and the room moves " +
+          "to the new version, so the editors see the tick without a tracked change and keep their unpublished words.",
       },
     })
     .put("/:id/layout", ({ params, body, request }) => setPresentation(core, callerOf(request), params.id, { fullWidth: body.fullWidth }), {

@@ -14,19 +14,25 @@ const Timestamp = t.String({ format: "date-time" });
  */
 const ContentJson = t.String({
   maxLength: MAX_CONTENT_BYTES,
-  description: `The page document as JSON text (a TipTap/ProseMirror doc), at most ${MAX_CONTENT_BYTES / 1024 / 1024} MiB, ${MAX_CONTENT_BYTES} bytes, of UTF-8`,
+  description:
+    `The page document as JSON text (a TipTap/ProseMirror doc), at most ` +
+    `${MAX_CONTENT_BYTES / 1024 / 1024} MiB, ${MAX_CONTENT_BYTES} bytes, of UTF-8`,
 });
 /** The same reasoning as ContentJson's: checkContentMarkdown counts the real limit in bytes. */
 const ContentMarkdown = t.String({
   maxLength: MAX_MARKDOWN_BYTES,
   description:
-    `The page document as Markdown instead of contentJson (send one of them; both is a 400), at most ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB, ${MAX_MARKDOWN_BYTES} bytes, of UTF-8. ` +
+    `The page document as Markdown instead of contentJson (send one of them; both is a 400), at most ` +
+    `${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB, ${MAX_MARKDOWN_BYTES} bytes, of UTF-8. ` +
     'CommonMark with GFM tables, task lists and ~~strikethrough~~, plus ++underline++, ==highlight==, mentions `[@ id="…" label="…"]`, ' +
-    'panels `:::panel {kind="warning"}` … `:::`, expands `:::details` / `:::detailsSummary` / `:::detailsContent` and attachments `:::attachment {attachmentId="…" filename="…"} :::`. ' +
-    "It is converted with the editor's schema and then checked exactly like contentJson (a 400 on contentMarkdown says why). Raw HTML is kept as the literal text typed. " +
+    'panels `:::panel {kind="warning"}` … `:::`, expands `:::details` / `:::detailsSummary` / ' +
+    '`:::detailsContent` and attachments `:::attachment {attachmentId="…" filename="…"} :::`. ' +
+    "It is converted with the editor's schema and then checked exactly like contentJson (a 400 on " +
+    "contentMarkdown says why). Raw HTML is kept as the literal text typed. " +
     "GET /api/pages/{id}/markdown gives a page in the same form.",
   examples: [
-    '# Release 2.4\n\n- [x] Search finds **fragments**\n- [ ] Export to [PDF](https://example.com/pdf)\n\n:::panel {kind="warning"}\n\nDeploy after 18:00.\n\n:::\n',
+    "# Release 2.4\n\n- [x] Search finds **fragments**\n- [ ] Export to " +
+      '[PDF](https://example.com/pdf)\n\n:::panel {kind="warning"}\n\nDeploy after 18:00.\n\n:::\n',
   ],
 });
 /** The limit is cleanTitle's (input.ts), counted as sent; the service refuses blank titles and control characters. */
@@ -66,7 +72,9 @@ export const Version = t.Object(
     createdAt: Timestamp,
     contributors: t.Array(t.Object({ id: t.String(), name: t.String() }), {
       description:
-        "The people whose changes this version published, in the order they first made them: everyone with unpublished changes in the shared working copy when it was published (the author need not be one of them). A version published otherwise credits its author alone.",
+        "The people whose changes this version published, in the order they first made them: everyone with " +
+        "unpublished changes in the shared working copy when it was published (the author need not be one " +
+        "of them). A version published otherwise credits its author alone.",
     }),
   },
   { title: "Version" },
@@ -84,7 +92,8 @@ export const TreeNode = t.Recursive(
       readOnly: t.Optional(
         t.Literal(true, {
           description:
-            "Present only when true: an Edit restriction at or above this page leaves the caller out, who may read it but not change it (the tree offers no new page, moves or menu there)",
+            "Present only when true: an Edit restriction at or above this page leaves the caller out, who may " +
+            "read it but not change it (the tree offers no new page, moves or menu there)",
         }),
       ),
       children: t.Array(Self),
@@ -126,7 +135,8 @@ export const UpdatePageBody = t.Object({
   contentFrom: t.Optional(
     t.Literal("room", {
       description:
-        "Publish the page's shared editing room as this version: the server takes the room's document (tracked changes accepted). Exclusive with contentJson and contentMarkdown; 409 `room_not_open` when nobody has the page open",
+        "Publish the page's shared editing room as this version: the server takes the room's document (tracked changes accepted). " +
+        "Exclusive with contentJson and contentMarkdown; 409 `room_not_open` when nobody has the page open",
     }),
   ),
   changeComment: t.Optional(
@@ -137,7 +147,8 @@ export const UpdatePageBody = t.Object({
     t.Array(Id, {
       maxItems: 1000,
       description:
-        "With contentFrom: the people whose unpublished changes you were shown (GET /api/pages/{id}/unpublished). Anyone else found with changes in the room is 409 `unseen_changes` (with `authors`), and nothing is published. Absent: not checked.",
+        "With contentFrom: the people whose unpublished changes you were shown (GET /api/pages/{id}/unpublished). Anyone else " +
+        "found with changes in the room is 409 `unseen_changes` (with `authors`), and nothing is published. Absent: not checked.",
     }),
   ),
 });

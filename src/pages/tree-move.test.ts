@@ -55,32 +55,35 @@ describe("GET /api/pages/tree", () => {
     }
   });
 
-  test("a page whose Edit restriction leaves the caller out is marked read-only, with its subtree; others and space admins see no mark", async () => {
-    const { owner, space, a, a2, b } = await setup();
-    const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
-    const member = await signUp(env, "member@example.com", { inviteToken: invite.body.token });
-    await call(env, "POST", `/api/pages/${a2.id}/restrictions`, {
-      as: owner,
-      body: { principalType: 0, principalId: owner.id, operation: 1 },
-    });
-    await call(env, "POST", `/api/pages/${b.id}/restrictions`, {
-      as: owner,
-      body: { principalType: 0, principalId: member.id, operation: 1 },
-    });
-    const readOnly = (nodes: Array<{ title: string; readOnly?: boolean; children: unknown[] }>): string[] =>
-      nodes.flatMap((n) => [...(n.readOnly ? [n.title] : []), ...readOnly(n.children as typeof nodes)]);
-    for (let round = 0; round < 2; round++) {
-      expect(readOnly(await treeOf(env, member, space.id))).toEqual(["A2", "A2a"]);
-      expect(readOnly(await treeOf(env, owner, space.id))).toEqual([]);
-    }
-    // What the mark says is what the server does: the member may not add a page inside A2, may inside A.
-    expect(
-      (await call(env, "POST", "/api/pages", { as: member, body: { spaceId: space.id, title: "x", parentPageId: a2.id } })).status,
-    ).toBe(403);
-    expect(
-      (await call(env, "POST", "/api/pages", { as: member, body: { spaceId: space.id, title: "y", parentPageId: a.id } })).status,
-    ).toBe(201);
-  });
+  test(
+    "a page whose Edit restriction leaves the caller out is marked read-only, " + "with its subtree; others and space admins see no mark",
+    async () => {
+      const { owner, space, a, a2, b } = await setup();
+      const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
+      const member = await signUp(env, "member@example.com", { inviteToken: invite.body.token });
+      await call(env, "POST", `/api/pages/${a2.id}/restrictions`, {
+        as: owner,
+        body: { principalType: 0, principalId: owner.id, operation: 1 },
+      });
+      await call(env, "POST", `/api/pages/${b.id}/restrictions`, {
+        as: owner,
+        body: { principalType: 0, principalId: member.id, operation: 1 },
+      });
+      const readOnly = (nodes: Array<{ title: string; readOnly?: boolean; children: unknown[] }>): string[] =>
+        nodes.flatMap((n) => [...(n.readOnly ? [n.title] : []), ...readOnly(n.children as typeof nodes)]);
+      for (let round = 0; round < 2; round++) {
+        expect(readOnly(await treeOf(env, member, space.id))).toEqual(["A2", "A2a"]);
+        expect(readOnly(await treeOf(env, owner, space.id))).toEqual([]);
+      }
+      // What the mark says is what the server does: the member may not add a page inside A2, may inside A.
+      expect(
+        (await call(env, "POST", "/api/pages", { as: member, body: { spaceId: space.id, title: "x", parentPageId: a2.id } })).status,
+      ).toBe(403);
+      expect(
+        (await call(env, "POST", "/api/pages", { as: member, body: { spaceId: space.id, title: "y", parentPageId: a.id } })).status,
+      ).toBe(201);
+    },
+  );
 
   test("nests published pages, each level by position", async () => {
     const { owner, space } = await setup();

@@ -134,7 +134,8 @@ export function addRestriction(
     if (!canAdminSpace(core, user, space) && !leavesCallerIn(core, user, page.id, input.operation)) {
       throw invalid(
         "principalId",
-        "must name you or a group you are in: a restriction that leaves you out would shut you out of this page (name yourself first, then others)",
+        "must name you or a group you are in: a restriction that leaves you out would " +
+          "shut you out of this page (name yourself first, then others)",
       );
     }
     const restriction = toRestrictions(core, page.id, [row])[0];

@@ -29,7 +29,8 @@ export function permissionRoutes(core: Core) {
         body: GrantBody,
         response: { 200: Grant, 201: Grant, ...problems(400, 401, 403, 404) },
         detail: detail(
-          "Grant View, Edit or Admin to an account or a group (201); one already granted gets the new operation (200). Taking Admin from the last administrator is 400",
+          "Grant View, Edit or Admin to an account or a group (201); one already granted gets the " +
+            "new operation (200). Taking Admin from the last administrator is 400",
         ),
       },
     )
@@ -76,7 +77,8 @@ export function permissionRoutes(core: Core) {
         body: RestrictionBody,
         response: { 200: Restriction, 201: Restriction, ...problems(400, 401, 403, 404, 409) },
         detail: detail(
-          "Restrict a page and its subtree: View hides it from everyone not named, Edit lets only those named edit. Unless you administer the space, the restriction must name you or a group you are in (400)",
+          "Restrict a page and its subtree: View hides it from everyone not named, Edit lets only those named edit. " +
+            "Unless you administer the space, the restriction must name you or a group you are in (400)",
         ),
       },
     )

@@ -89,7 +89,8 @@ describe("processImage", () => {
     expect(await fastestOf(5, () => refusal(processImage(pngBombHeader(), AVATAR)))).toBeLessThan(50);
   });
 
-  test("the decoding budget: 48 MB of RGBA (12.5 MP, a phone's 12 MP photo fits); one pixel more is refused from the header, naming the size", async () => {
+  test("the decoding budget: 48 MB of RGBA (12.5 MP, a phone's 12 MP photo fits); one " +
+    "pixel more is refused from the header, naming the size", async () => {
     expect(DECODE_BUDGET_BYTES).toBe(48 * 1024 * 1024);
     expect(DEFAULT_MAX_PIXELS).toBe(12_582_912);
     const fits = await processImage(flatPng(4032, 3024), AVATAR);
@@ -101,7 +102,8 @@ describe("processImage", () => {
       expect.objectContaining({ width: 3547, height: 3548, maxPixels: DEFAULT_MAX_PIXELS }),
     ]);
     expect(e.message).toBe(
-      "The image is 3547 × 3548 pixels (12,584,756, 48 MB once decoded); the most Cairn decodes is 12,582,912 pixels (48 MB) and 20000 a side. Upload a smaller image.",
+      "The image is 3547 × 3548 pixels (12,584,756, 48 MB once decoded); the most Cairn decodes is " +
+        "12,582,912 pixels (48 MB) and 20000 a side. Upload a smaller image.",
     );
     // A rule may lower the cap, not raise it past the budget.
     expect((await refusal(processImage(flatPng(4000, 4000), { ...AVATAR, maxPixels: 100_000_000 }))).status).toBe(415);

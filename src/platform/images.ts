@@ -99,7 +99,8 @@ export function checkImage(
       field,
       detail:
         `The image is ${width} × ${height} pixels (${count(width * height)}, ${formatBytes(width * height * 4)} once decoded); ` +
-        `the most Cairn decodes is ${count(maxPixels)} pixels (${formatBytes(maxPixels * 4)}) and ${MAX_SIDE} a side. Upload a smaller image.`,
+        `the most Cairn decodes is ${count(maxPixels)} pixels (${formatBytes(maxPixels * 4)}) and ` +
+        `${MAX_SIDE} a side. Upload a smaller image.`,
       extra: { width, height, maxPixels, maxSide: MAX_SIDE },
     });
   }

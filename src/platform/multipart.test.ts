@@ -26,7 +26,8 @@ function chunked(body: Uint8Array, sizes: number[], sent?: Uint8Array[]): Readab
 function formBody(file: Uint8Array, opts: { before?: string; after?: string; filename?: string } = {}): Uint8Array {
   return Buffer.concat([
     Buffer.from(
-      `${opts.before ?? ""}--${B}\r\nContent-Disposition: form-data; name="file"; filename="${opts.filename ?? "f.bin"}"\r\nContent-Type: image/png\r\n\r\n`,
+      `${opts.before ?? ""}--${B}\r\nContent-Disposition: form-data; name="file"; ` +
+        `filename="${opts.filename ?? "f.bin"}"\r\nContent-Type: image/png\r\n\r\n`,
     ),
     file,
     Buffer.from(`\r\n--${B}--\r\n${opts.after ?? ""}`),

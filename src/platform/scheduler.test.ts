@@ -167,29 +167,32 @@ test("runs: in-process work is listed while it runs, keeps its last error, and i
   });
 });
 
-test("an instance's scheduler: listed tasks, and at close what waits in memory is written in a transaction before the database closes", async () => {
-  const { mkdtempSync, rmSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
-  const { openInstance } = await import("../instance");
-  const { loadConfig } = await import("./config");
-  const { silentLogger } = await import("./log");
-  const dir = mkdtempSync(join(tmpdir(), "cairn-scheduler-"));
-  try {
-    const core = openInstance(loadConfig(["--data", dir], {}), { log: silentLogger });
-    const written: Array<[string, number, boolean]> = [];
-    const counts = core.scheduler.writeBehind<string, number>("test.counts", 60_000, {
-      merge: (a, b) => a + b,
-      // A write transaction opens only on an open database.
-      write: (batch) => core.bookkeeping(() => batch.forEach((n, k) => written.push([k, n, core.inTx()]))),
-    });
-    counts.add("views", 2);
-    counts.add("views", 3);
-    expect(core.scheduler.list().map((t) => t.name)).toEqual(expect.arrayContaining(["webhooks.retries", "runs", "test.counts"]));
-    expect(core.scheduler.jobs).toBe(core.jobs);
-    core.close();
-    expect(written).toEqual([["views", 5, true]]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+test(
+  "an instance's scheduler: listed tasks, and at close what waits in memory is " + "written in a transaction before the database closes",
+  async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { openInstance } = await import("../instance");
+    const { loadConfig } = await import("./config");
+    const { silentLogger } = await import("./log");
+    const dir = mkdtempSync(join(tmpdir(), "cairn-scheduler-"));
+    try {
+      const core = openInstance(loadConfig(["--data", dir], {}), { log: silentLogger });
+      const written: Array<[string, number, boolean]> = [];
+      const counts = core.scheduler.writeBehind<string, number>("test.counts", 60_000, {
+        merge: (a, b) => a + b,
+        // A write transaction opens only on an open database.
+        write: (batch) => core.bookkeeping(() => batch.forEach((n, k) => written.push([k, n, core.inTx()]))),
+      });
+      counts.add("views", 2);
+      counts.add("views", 3);
+      expect(core.scheduler.list().map((t) => t.name)).toEqual(expect.arrayContaining(["webhooks.retries", "runs", "test.counts"]));
+      expect(core.scheduler.jobs).toBe(core.jobs);
+      core.close();
+      expect(written).toEqual([["views", 5, true]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

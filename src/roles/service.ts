@@ -237,14 +237,18 @@ export function deleteRole(core: Core, caller: Caller, id: string): void {
     const held = accountsOf(core, id);
     if (held > 0)
       throw new AppError("conflict", {
-        detail: `${held} account${held === 1 ? "" : "s"} hold${held === 1 ? "s" : ""} the role ${role.name}: give ${held === 1 ? "it" : "them"} another role first.`,
+        detail:
+          `${held} account${held === 1 ? "" : "s"} hold${held === 1 ? "s" : ""} the role ` +
+          `${role.name}: give ${held === 1 ? "it" : "them"} another role first.`,
         extra: { accounts: held },
       });
     const now = iso(core.clock.now());
     const pending = countPendingInvitesOfRole(core, id, now);
     if (pending > 0)
       throw new AppError("conflict", {
-        detail: `${pending} pending invite${pending === 1 ? "" : "s"} would give the role ${role.name}: withdraw ${pending === 1 ? "it" : "them"} first.`,
+        detail:
+          `${pending} pending invite${pending === 1 ? "" : "s"} would give the role ` +
+          `${role.name}: withdraw ${pending === 1 ? "it" : "them"} first.`,
         extra: { invites: pending },
       });
     deleteInvitesOfRole(core, id);

@@ -57,7 +57,8 @@ const floor = () => env.core.sqlite.query<{ floor: number }, []>("SELECT floor F
 function bm25Order(match: string): string[] {
   return env.core.sqlite
     .query<{ id: string }, [string]>(
-      `SELECT p.id AS id FROM (SELECT rowid AS doc, bm25(search_words, 10, 1) AS score FROM search_words WHERE search_words MATCH ? ORDER BY rowid DESC LIMIT 1000)
+      `SELECT p.id AS id FROM (SELECT rowid AS doc, bm25(search_words, 10, 1) AS score FROM search_words WHERE search_words ` +
+        `MATCH ? ORDER BY rowid DESC LIMIT 1000)
        JOIN pages p ON p.doc_id = doc ORDER BY score, doc`,
     )
     .all(match)
@@ -65,42 +66,45 @@ function bm25Order(match: string): string[] {
 }
 
 describe("the recent index", () => {
-  test("holds the newest pages only (and every one of them); its floor never moves down, so a purged newest page leaves no gap", async () => {
-    await start(5);
-    manyPages(
-      8,
-      (i) => `Note ${i}`,
-      () => "x",
-    );
-    const all = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
-    expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(all.slice(-5));
-    expect(floor()).toBe(all.at(-1)! - 5);
+  test(
+    "holds the newest pages only (and every one of them); its floor never " + "moves down, so a purged newest page leaves no gap",
+    async () => {
+      await start(5);
+      manyPages(
+        8,
+        (i) => `Note ${i}`,
+        () => "x",
+      );
+      const all = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
+      expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(all.slice(-5));
+      expect(floor()).toBe(all.at(-1)! - 5);
 
-    const newest = env.core.sqlite.query<{ id: string }, []>("SELECT id FROM pages ORDER BY doc_id DESC LIMIT 1").get()!.id;
-    await call(env, "DELETE", `/api/pages/${newest}`, { as: owner });
-    expect((await call(env, "DELETE", `/api/pages/${newest}/purge`, { as: owner })).status).toBe(204);
-    catchUpSearchIndex(env.core);
-    expect(floor()).toBe(all.at(-1)! - 5);
-    expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(all.slice(-5, -1));
+      const newest = env.core.sqlite.query<{ id: string }, []>("SELECT id FROM pages ORDER BY doc_id DESC LIMIT 1").get()!.id;
+      await call(env, "DELETE", `/api/pages/${newest}`, { as: owner });
+      expect((await call(env, "DELETE", `/api/pages/${newest}/purge`, { as: owner })).status).toBe(204);
+      catchUpSearchIndex(env.core);
+      expect(floor()).toBe(all.at(-1)! - 5);
+      expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(all.slice(-5, -1));
 
-    // The floor moves half a window at a time at least (fewer, larger removals): two pages
-    // more leave it where it was (the purge made room for one), four move it to the newest five.
-    manyPages(
-      2,
-      (i) => `Later ${i}`,
-      () => "x",
-    );
-    let now = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
-    expect(floor()).toBe(all.at(-1)! - 5);
-    expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(now.filter((id) => id > floor()));
-    manyPages(
-      2,
-      (i) => `Latest ${i}`,
-      () => "x",
-    );
-    now = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
-    expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(now.slice(-5));
-  });
+      // The floor moves half a window at a time at least (fewer, larger removals): two pages
+      // more leave it where it was (the purge made room for one), four move it to the newest five.
+      manyPages(
+        2,
+        (i) => `Later ${i}`,
+        () => "x",
+      );
+      let now = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
+      expect(floor()).toBe(all.at(-1)! - 5);
+      expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(now.filter((id) => id > floor()));
+      manyPages(
+        2,
+        (i) => `Latest ${i}`,
+        () => "x",
+      );
+      now = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
+      expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(now.slice(-5));
+    },
+  );
 
   test("a page edited below the floor stays out of it; one edited above is written again", async () => {
     await start(3);
@@ -153,30 +157,37 @@ describe("body matches ranked with the recent index give bm25's order over every
     expect((await ids("alpha ")).slice(0, 49)).toEqual(found.slice(1));
   });
 
-  test("newest matches older than the recent index: a word on half its pages or more is left out of the ranking, with the same answer", async () => {
-    // "osprey" is on one page in ten (110 pages), "alpha" on every page: the newest 1,000
-    // matches reach below the recent index, whose pages say alpha weighs nothing.
-    const found = await ids("alpha osprey");
-    expect(found).toHaveLength(50);
-    expect(found).toEqual(bm25Order('"alpha" AND "osprey"').slice(0, 50));
-  });
+  test(
+    "newest matches older than the recent index: a word on half its pages or " + "more is left out of the ranking, with the same answer",
+    async () => {
+      // "osprey" is on one page in ten (110 pages), "alpha" on every page: the newest 1,000
+      // matches reach below the recent index, whose pages say alpha weighs nothing.
+      const found = await ids("alpha osprey");
+      expect(found).toHaveLength(50);
+      expect(found).toEqual(bm25Order('"alpha" AND "osprey"').slice(0, 50));
+    },
+  );
 
-  test("a word on fewer recent pages than the candidates: the recent index's matches are never walked to find that out, and the answer is the same", async () => {
-    // "osprey" is on about 100 of the recent index's 1,000 pages: its newest 1,000 matches with
-    // "alpha" cannot all be there, which a count (stopped at 1,000) tells.
-    const counter = startCountingStatements({ keepText: true });
-    let found: string[];
-    try {
-      found = await ids("osprey alpha");
-    } finally {
-      counter.stop();
-    }
-    expect(found).toEqual(bm25Order('"osprey" AND "alpha"').slice(0, 50));
-    expect(counter.texts.filter((text) => /FROM search_recent WHERE search_recent MATCH '[^']*' ORDER BY rowid DESC/.test(text))).toEqual(
-      [],
-    );
-    expect(counter.texts.filter((text) => text.includes("count(*) FROM (SELECT 1 FROM search_recent")).length).toBeGreaterThan(0);
-  });
+  test(
+    "a word on fewer recent pages than the candidates: the recent index's matches are " +
+      "never walked to find that out, and the answer is the same",
+    async () => {
+      // "osprey" is on about 100 of the recent index's 1,000 pages: its newest 1,000 matches with
+      // "alpha" cannot all be there, which a count (stopped at 1,000) tells.
+      const counter = startCountingStatements({ keepText: true });
+      let found: string[];
+      try {
+        found = await ids("osprey alpha");
+      } finally {
+        counter.stop();
+      }
+      expect(found).toEqual(bm25Order('"osprey" AND "alpha"').slice(0, 50));
+      expect(counter.texts.filter((text) => /FROM search_recent WHERE search_recent MATCH '[^']*' ORDER BY rowid DESC/.test(text))).toEqual(
+        [],
+      );
+      expect(counter.texts.filter((text) => text.includes("count(*) FROM (SELECT 1 FROM search_recent")).length).toBeGreaterThan(0);
+    },
+  );
 
   test("the terms' counts are kept only until a write: once a word is on enough recent pages, the recent index ranks it", async () => {
     expect(await ids("osprey alpha")).toEqual(bm25Order('"osprey" AND "alpha"').slice(0, 50));
@@ -212,23 +223,27 @@ describe("title words", () => {
     expect(await ids("server")).toContain(lookalike); // a title fragment, after the word matches
   });
 
-  test("pages indexed before the added indexes existed are written into them from search_backfill, newest first, and nothing else is re-indexed", async () => {
-    await start(10_000);
-    const pages = manyPages(
-      3,
-      (i) => `Gazebo ${i}`,
-      () => "plain",
-    );
-    await env.core.commits.durable(); // the word index's segment is written at the commit
-    const wordsBefore = env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words_data").get()!.n;
-    // As the migration leaves a wiki: the two indexes empty, every page noted.
-    for (const t of ["search_title_words", "search_recent"]) env.core.sqlite.run(`INSERT INTO ${t} (${t}) VALUES ('delete-all')`);
-    env.core.sqlite.run("INSERT INTO search_backfill (doc_id) SELECT doc_id FROM pages");
-    expect(await ids("gazebo")).toEqual(pages); // the search caught up first (equal titles: the older first, as bm25 ties go)
-    expect(env.core.sqlite.query("SELECT * FROM search_backfill").all()).toEqual([]);
-    expect(docIds("SELECT id FROM search_title_words_docsize ORDER BY id")).toHaveLength(3);
-    expect(env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words_data").get()!.n).toBe(wordsBefore);
-  });
+  test(
+    "pages indexed before the added indexes existed are written into them from " +
+      "search_backfill, newest first, and nothing else is re-indexed",
+    async () => {
+      await start(10_000);
+      const pages = manyPages(
+        3,
+        (i) => `Gazebo ${i}`,
+        () => "plain",
+      );
+      await env.core.commits.durable(); // the word index's segment is written at the commit
+      const wordsBefore = env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words_data").get()!.n;
+      // As the migration leaves a wiki: the two indexes empty, every page noted.
+      for (const t of ["search_title_words", "search_recent"]) env.core.sqlite.run(`INSERT INTO ${t} (${t}) VALUES ('delete-all')`);
+      env.core.sqlite.run("INSERT INTO search_backfill (doc_id) SELECT doc_id FROM pages");
+      expect(await ids("gazebo")).toEqual(pages); // the search caught up first (equal titles: the older first, as bm25 ties go)
+      expect(env.core.sqlite.query("SELECT * FROM search_backfill").all()).toEqual([]);
+      expect(docIds("SELECT id FROM search_title_words_docsize ORDER BY id")).toHaveLength(3);
+      expect(env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words_data").get()!.n).toBe(wordsBefore);
+    },
+  );
 });
 
 describe('the body indexes\' word buffer (docs/decisions.md, "The body indexes buffer 4 MB")', () => {

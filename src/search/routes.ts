@@ -16,7 +16,8 @@ const SearchHit = t.Object(
     spelledAs: t.Optional(
       t.String({
         description:
-          'Only on a match of near spellings ("kubernets" found "kubernetes"): the query as this page matched it; such hits come after every match of the words as typed',
+          'Only on a match of near spellings ("kubernets" found "kubernetes"): the query as this page ' +
+          "matched it; such hits come after every match of the words as typed",
       }),
     ),
   },

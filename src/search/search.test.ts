@@ -248,19 +248,23 @@ describe("GET /api/search over more matches than are ranked", () => {
     expect(mine.slice(0, 50).every((h: any) => h.title.startsWith("Log") && h.snippet.includes("**turbine**"))).toBe(true);
   });
 
-  test("a backlog larger than a search indexes (every page marked, as after a restore) drains in the background; searches answer meanwhile", async () => {
-    manyPages(spaceId, 1_200, (i) => `Runbook ${i}`, "steps to follow");
-    await call(env, "GET", "/api/search?q=runbook", { as: owner }); // indexed as usual
-    const dirty = () => env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_dirty").get()!.n;
-    env.core.sqlite.exec(MARK_EVERY_PAGE); // outside tx(): no write hook arms the catch-up
-    expect(dirty()).toBe(1_200);
-    const during = await find("runbook");
-    expect(during.status).toBe(200);
-    expect(dirty()).toBeGreaterThan(0); // the search indexed a part and left the rest to the drain
-    for (let i = 0; i < 200 && dirty() > 0; i++) await Bun.sleep(10);
-    expect(dirty()).toBe(0);
-    expect((await find('"Runbook 7"')).body[0].title).toBe("Runbook 7");
-  });
+  test(
+    "a backlog larger than a search indexes (every page marked, as after a " +
+      "restore) drains in the background; searches answer meanwhile",
+    async () => {
+      manyPages(spaceId, 1_200, (i) => `Runbook ${i}`, "steps to follow");
+      await call(env, "GET", "/api/search?q=runbook", { as: owner }); // indexed as usual
+      const dirty = () => env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_dirty").get()!.n;
+      env.core.sqlite.exec(MARK_EVERY_PAGE); // outside tx(): no write hook arms the catch-up
+      expect(dirty()).toBe(1_200);
+      const during = await find("runbook");
+      expect(during.status).toBe(200);
+      expect(dirty()).toBeGreaterThan(0); // the search indexed a part and left the rest to the drain
+      for (let i = 0; i < 200 && dirty() > 0; i++) await Bun.sleep(10);
+      expect(dirty()).toBe(0);
+      expect((await find('"Runbook 7"')).body[0].title).toBe("Runbook 7");
+    },
+  );
 });
 
 describe("GET /api/search answers kept between requests", () => {

@@ -23,7 +23,8 @@ test("CJK characters get a space either side, as the Unicode regex puts them; ot
     "\ud87e",
     "end with 管",
     "管",
-    "\u10ff\u1100\u11ff\u1200\u303f\u3040\u30ff\u3100\u312f\u3130\u318f\u3190\u33ff\u3400\u4dbf\u4dc0\u4dff\u4e00\u9fff\ua000\uabff\uac00\ud7af\ud7b0\uf8ff\uf900\ufaff\ufb00\uff65\uff66\uff9f\uffa0",
+    "\u10ff\u1100\u11ff\u1200\u303f\u3040\u30ff\u3100\u312f\u3130\u318f\u3190\u33ff\u3400\u4dbf\u4dc0\u4dff\u4e00" +
+      "\u9fff\ua000\uabff\uac00\ud7af\ud7b0\uf8ff\uf900\ufaff\ufb00\uff65\uff66\uff9f\uffa0",
   ];
   for (const text of cases) expect(segmentCjk(text)).toBe(byRegex(text));
   // Every BMP code unit alone, and each next to a supplementary-plane character.

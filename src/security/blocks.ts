@@ -26,7 +26,9 @@ import { BLOCK_REASON_MAX } from "../common/limits";
 export const MIN_PREFIX = { v4: 8, v6: 16 } as const;
 export { BLOCK_REASON_MAX };
 export const BLOCK_MAX_HOURS = 24 * 365;
-export const BLOCK_CIDR_RULE = `must be an IPv4 or IPv6 address or CIDR range (203.0.113.0/24, 2001:db8::/48), no wider than /${MIN_PREFIX.v4} for IPv4 or /${MIN_PREFIX.v6} for IPv6`;
+export const BLOCK_CIDR_RULE =
+  `must be an IPv4 or IPv6 address or CIDR range (203.0.113.0/24, 2001:db8::/48), no ` +
+  `wider than /${MIN_PREFIX.v4} for IPv4 or /${MIN_PREFIX.v6} for IPv6`;
 
 interface ActiveBlock {
   net: Cidr;
@@ -68,7 +70,8 @@ export function refuseBlockedAddress(core: Core, ip: string | { readonly ip: str
   if (blockCovering(core, ip)) {
     throw new AppError("address_blocked", {
       detail:
-        "An administrator of this Cairn has blocked requests from your network address. If you think this is a mistake, contact them another way.",
+        "An administrator of this Cairn has blocked requests from your network address. " +
+        "If you think this is a mistake, contact them another way.",
     });
   }
 }
@@ -132,7 +135,9 @@ export function addBlock(core: Core, caller: Caller, input: NewBlock): Block {
   if (own && covers(net, own)) {
     throw new AppError("conflict", {
       field: "cidr",
-      detail: `${cidrText(net)} includes your own address (${user.ip}): you would be locked out at once. Block a range that leaves your address out.`,
+      detail:
+        `${cidrText(net)} includes your own address (${user.ip}): you would be locked ` +
+        `out at once. Block a range that leaves your address out.`,
       extra: { yourAddress: user.ip },
     });
   }

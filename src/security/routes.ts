@@ -27,7 +27,9 @@ export function securityRoutes(core: Core) {
       response: { 200: SecurityOverview, ...problems(401, 403) },
       detail: {
         tags,
-        summary: `Open alerts by severity, failed sign-ins in the last 24 hours, active lockouts and blocks, two-factor among administrators, the last events ${right}`,
+        summary:
+          `Open alerts by severity, failed sign-ins in the last 24 hours, active lockouts and ` +
+          `blocks, two-factor among administrators, the last events ${right}`,
       },
     })
     .get("/events", ({ request, query }) => ({ ...listSecurityEvents(core, callerOf(request), query), kinds: securityKinds() }), {
@@ -53,7 +55,9 @@ export function securityRoutes(core: Core) {
       response: { 200: SecurityEventPage, ...problems(400, 401, 403) },
       detail: {
         tags,
-        summary: `Security events, newest first: failed sign-ins, lockouts, API tokens created, permission and role changes, account changes, restores, blocks and alerts ${right}`,
+        summary:
+          `Security events, newest first: failed sign-ins, lockouts, API tokens created, permission ` +
+          `and role changes, account changes, restores, blocks and alerts ${right}`,
         description:
           "Security events are the audit log's entries of those actions, each with a kind and a severity (0 Info, 1 Warning, 2 Critical).",
       },
@@ -106,7 +110,8 @@ export function securityRoutes(core: Core) {
           tags,
           summary: `Block an address or range: its requests get 403 address_blocked before anything else ${right}`,
           description:
-            "409 `conflict` when the range covers the caller's own address. The client address is the socket's, or behind a proxy named in trustedProxies the one it forwarded.",
+            "409 `conflict` when the range covers the caller's own address. The client address is the " +
+            "socket's, or behind a proxy named in trustedProxies the one it forwarded.",
         },
       },
     )

@@ -131,25 +131,29 @@ describe("secrets", () => {
 });
 
 describe("each setting its own right", () => {
-  test("security.manage changes the limits and sign-in policy; settings.manage the rest; a request touching one the caller may not change is refused whole", async () => {
-    const security = await holderOf(["security.manage"], "sec@example.com");
-    const settings = await holderOf(["settings.manage"], "set@example.com");
-    expect((await put({ lockoutThreshold: 7, requireTotpForAdmins: true }, security)).status).toBe(200);
-    const mixed = await put({ lockoutThreshold: 8, instanceName: "Theirs" }, security);
-    expect([mixed.status, mixed.body.code, mixed.body.setting, mixed.body.permission]).toEqual([
-      403,
-      "permission_required",
-      "instanceName",
-      "settings.manage",
-    ]);
-    const wrong = await put({ instanceName: "Ours", trustedProxies: [] }, settings);
-    expect([wrong.status, wrong.body.setting, wrong.body.permission]).toEqual([403, "trustedProxies", "security.manage"]);
-    expect(await get()).toMatchObject({ lockoutThreshold: 7, instanceName: SETTING_DEFAULTS.instanceName, requireTotpForAdmins: true });
-    expect((await put({ instanceName: "Ours", smtpPort: 2525 }, settings)).status).toBe(200);
-    // Reading every setting needs settings.manage.
-    expect((await call(env, "GET", "/api/admin/settings", { as: security })).status).toBe(403);
-    expect((await call(env, "GET", "/api/admin/settings", { as: settings })).status).toBe(200);
-  });
+  test(
+    "security.manage changes the limits and sign-in policy; settings.manage the rest; a " +
+      "request touching one the caller may not change is refused whole",
+    async () => {
+      const security = await holderOf(["security.manage"], "sec@example.com");
+      const settings = await holderOf(["settings.manage"], "set@example.com");
+      expect((await put({ lockoutThreshold: 7, requireTotpForAdmins: true }, security)).status).toBe(200);
+      const mixed = await put({ lockoutThreshold: 8, instanceName: "Theirs" }, security);
+      expect([mixed.status, mixed.body.code, mixed.body.setting, mixed.body.permission]).toEqual([
+        403,
+        "permission_required",
+        "instanceName",
+        "settings.manage",
+      ]);
+      const wrong = await put({ instanceName: "Ours", trustedProxies: [] }, settings);
+      expect([wrong.status, wrong.body.setting, wrong.body.permission]).toEqual([403, "trustedProxies", "security.manage"]);
+      expect(await get()).toMatchObject({ lockoutThreshold: 7, instanceName: SETTING_DEFAULTS.instanceName, requireTotpForAdmins: true });
+      expect((await put({ instanceName: "Ours", smtpPort: 2525 }, settings)).status).toBe(200);
+      // Reading every setting needs settings.manage.
+      expect((await call(env, "GET", "/api/admin/settings", { as: security })).status).toBe(403);
+      expect((await call(env, "GET", "/api/admin/settings", { as: settings })).status).toBe(200);
+    },
+  );
 });
 
 describe("settings that widen access need a recent re-authentication", () => {

@@ -15,7 +15,8 @@ export const ARCHIVED_PUBLIC_WARNING = "This space is archived: anonymous visito
 export const PublicWarning = t.Optional(
   t.String({
     description:
-      "Present when the space is marked public but anonymous visitors still cannot read it, saying why (the instance setting allowPublicSpaces is off, or the space is archived)",
+      "Present when the space is marked public but anonymous visitors still cannot read it, saying why " +
+      "(the instance setting allowPublicSpaces is off, or the space is archived)",
   }),
 );
 

@@ -127,7 +127,8 @@ describe("who may", () => {
 test("a stored value that breaks its rule (the database edited by hand) is not used: the default stands", async () => {
   env.core.sqlite
     .query(
-      "INSERT INTO settings (key, value, updated_at) VALUES ('lockoutThreshold', '0', '2026-01-01T00:00:00.000Z'), ('allowPublicSpaces', '\"yes\"', '2026-01-01T00:00:00.000Z')",
+      "INSERT INTO settings (key, value, updated_at) VALUES ('lockoutThreshold', '0', " +
+        "'2026-01-01T00:00:00.000Z'), ('allowPublicSpaces', '\"yes\"', '2026-01-01T00:00:00.000Z')",
     )
     .run();
   const res = await call(env, "GET", "/api/admin/settings", { as: owner });

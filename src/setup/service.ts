@@ -93,7 +93,9 @@ function refuseAfterCompletion(core: Core): void {
     throw new AppError(
       "conflict",
       {
-        detail: `The setup wizard was completed on ${completion.completedAt}; its steps can no longer be changed. Change settings in the admin area.`,
+        detail:
+          `The setup wizard was completed on ${completion.completedAt}; its steps can no ` +
+          `longer be changed. Change settings in the admin area.`,
       },
       "The setup wizard is already completed",
     );

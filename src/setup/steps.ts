@@ -79,7 +79,8 @@ export const STEPS: StepDef[] = [
       return stored || name !== SETTING_DEFAULTS.instanceName
         ? present(`The instance is named "${name}".`)
         : missing(
-            `The instance name is still the default ("${SETTING_DEFAULTS.instanceName}"): set instanceName with PUT /api/admin/settings, or skip the step to keep it.`,
+            `The instance name is still the default ("${SETTING_DEFAULTS.instanceName}"): set ` +
+              `instanceName with PUT /api/admin/settings, or skip the step to keep it.`,
           );
     },
   },
@@ -106,7 +107,8 @@ export const STEPS: StepDef[] = [
       return recorded
         ? present(`Recorded: new spaces are open to everyone signed in; public spaces are ${open ? "allowed" : "not allowed"}.`)
         : missing(
-            "No choice recorded: confirm the default access of new spaces and whether spaces may be public (allowPublicSpaces), then mark this step done.",
+            "No choice recorded: confirm the default access of new spaces and whether spaces " +
+              "may be public (allowPublicSpaces), then mark this step done.",
           );
     },
     choice: (core) => ({ allowPublicSpaces: getSettings(core).allowPublicSpaces }),
@@ -123,7 +125,8 @@ export const STEPS: StepDef[] = [
       const next = nextScheduledRun(core);
       return policy.schedule && next
         ? present(
-            `Backups are scheduled ("${policy.schedule}", server time); the next runs at ${next}. Retention keeps the newest ${policy.keepCount} and those from the last ${policy.keepDays} days.`,
+            `Backups are scheduled ("${policy.schedule}", server time); the next runs at ${next}. Retention keeps ` +
+              `the newest ${policy.keepCount} and those from the last ${policy.keepDays} days.`,
           )
         : missing(
             "No backups are scheduled: set a schedule in Administration → Backups (PUT /api/admin/backups/policy), or skip this step.",

@@ -46,7 +46,8 @@ export function adminSpaceRoutes(core: Core) {
           ...problems(400, 401, 403, 404),
         },
         detail: detail(
-          "Make a space public or private, with or without its comments (right spaces.publish; needs a recent password confirmation, tokens: 403 reauth_required)",
+          "Make a space public or private, with or without its comments (right spaces.publish; " +
+            "needs a recent password confirmation, tokens: 403 reauth_required)",
         ),
       })
       .post("/:key/recover-access", ({ params, request }) => recoverAccess(core, callerOf(request), params.key), {

@@ -40,9 +40,12 @@ export function spaceRoutes(core: Core) {
         detail: {
           ...detail("Create a space (needs the right spaces.create); a key already in use is 409 key_taken"),
           description:
-            "A new space is open to everyone signed in: you get Admin and the built-in Everyone group gets Edit, so every account can view and edit it. " +
-            "The answer says so in `access` (`everyone`: 1, with a `summary`). To make it private, remove the Everyone grant (`GET /api/spaces/{key}/permissions`, then `DELETE /api/spaces/{key}/permissions/{id}`). " +
-            "`welcomePage: true` also makes a page explaining the basics (editing, links, comments, search, access) as the space's home page, in the same transaction; the web UI asks for it, scripts get an empty space unless they do.",
+            "A new space is open to everyone signed in: you get Admin and the built-in " +
+            "Everyone group gets Edit, so every account can view and edit it. " +
+            "The answer says so in `access` (`everyone`: 1, with a `summary`). To make it private, remove the Everyone grant " +
+            "(`GET /api/spaces/{key}/permissions`, then `DELETE /api/spaces/{key}/permissions/{id}`). " +
+            "`welcomePage: true` also makes a page explaining the basics (editing, links, comments, search, access) as the space's " +
+            "home page, in the same transaction; the web UI asks for it, scripts get an empty space unless they do.",
         },
       },
     )
@@ -52,7 +55,8 @@ export function spaceRoutes(core: Core) {
       detail: {
         ...detail("A free space key: the one wanted, or the nearest free one (DOCS2, DOCS3…); needs the right spaces.create"),
         description:
-          "For a form that proposes a key before a space is created or imported. The key is taken whether or not you can see the space holding it. 400 when the key is not one (2 to 50 letters and digits, starting with a letter).",
+          "For a form that proposes a key before a space is created or imported. The key is taken whether or not you can see the " +
+          "space holding it. 400 when the key is not one (2 to 50 letters and digits, starting with a letter).",
       },
     })
     .get("/:key", ({ params, request }) => getSpace(core, callerOf(request), params.key), {

@@ -134,7 +134,8 @@ export function newSpaceAccess(key: string) {
     everyone: OPERATION.Edit as number | null,
     summary:
       `Everyone signed in can view and edit ${key}: the built-in Everyone group has Edit, and you have Admin. ` +
-      `To choose who can see it, change the space's permissions (GET /api/spaces/${key}/permissions); removing the Everyone grant makes it private.`,
+      `To choose who can see it, change the space's permissions (GET ` +
+      `/api/spaces/${key}/permissions); removing the Everyone grant makes it private.`,
   };
 }
 

@@ -96,7 +96,9 @@ export function describePackages(dirs: string[]): { dependencies: Dependency[]; 
       return `${"=".repeat(78)}\n${head}\n${"-".repeat(78)}\n${body}\n`;
     })
     .join("\n");
-  const header = `Third-party software in Cairn\n\nCairn includes the following ${entries.length} packages. Each is distributed under its own licence, reproduced below.\n\n`;
+  const header =
+    `Third-party software in Cairn\n\nCairn includes the following ${entries.length} ` +
+    `packages. Each is distributed under its own licence, reproduced below.\n\n`;
   return { dependencies: entries.map((e) => e.dep), notices: header + notices };
 }
 

@@ -24,13 +24,13 @@ beforeAll(() => {
 });
 afterAll(() => feedServer.stop(true));
 
+const entry = (v: string, i: number) =>
+  `<entry><id>tag:example,2008:Repository/1/v${v}</id><updated>2026-0${(i % 9) + 1}-01T10:00:00Z</updated>` +
+  `<link rel="alternate" type="text/html" href="https://example.test/cairn/releases/tag/v${v}"/>` +
+  `<title>v${v}</title><content type="html">&lt;p&gt;Notes&lt;/p&gt;</content></entry>`;
 const atom = (...versions: string[]) =>
-  `<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>Release notes from cairn</title>${versions
-    .map(
-      (v, i) =>
-        `<entry><id>tag:example,2008:Repository/1/v${v}</id><updated>2026-0${(i % 9) + 1}-01T10:00:00Z</updated><link rel="alternate" type="text/html" href="https://example.test/cairn/releases/tag/v${v}"/><title>v${v}</title><content type="html">&lt;p&gt;Notes&lt;/p&gt;</content></entry>`,
-    )
-    .join("")}</feed>`;
+  `<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>Release notes from cairn</title>` +
+  `${versions.map(entry).join("")}</feed>`;
 
 const feedEnv = (path: string, allow = "127.0.0.1") =>
   makeEnv({ env: { CAIRN_RELEASE_FEED: `http://127.0.0.1:${feedServer.port}${path}`, CAIRN_OUTBOUND_ALLOW: allow } });
@@ -164,7 +164,10 @@ describe("POST /api/admin/about/check", () => {
 
 describe("feed and version helpers", () => {
   test("RSS items, CDATA titles and tags in links", () => {
-    const rss = `<rss><channel><item><title><![CDATA[Cairn 2.0.1]]></title><link>https://example.test/r/2.0.1</link><pubDate>Tue, 10 Nov 2026 10:00:00 GMT</pubDate></item><item><title>Notes</title><link>https://example.test/releases/tag/v2.1.0</link></item></channel></rss>`;
+    const rss =
+      `<rss><channel><item><title><![CDATA[Cairn 2.0.1]]></title><link>https://example.test/r/2.0.1</link><pubDate>Tue, 10 Nov 2026 ` +
+      `10:00:00 GMT</pubDate></item><item><title>Notes</title><link>https://example.test/releases/tag/v2.1.0</link></item></channel><` +
+      `/rss>`;
     expect(latestRelease(rss)).toEqual({ version: "2.1.0", url: "https://example.test/releases/tag/v2.1.0", publishedAt: null });
     expect(latestRelease("<feed></feed>")).toBeNull();
   });

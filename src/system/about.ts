@@ -96,7 +96,9 @@ export async function checkForUpdates(core: Core, caller: Caller): Promise<Updat
       return {
         ...base,
         status: "offline",
-        message: `Could not reach the release feed (${err.kind === "timeout" ? "no answer in time" : "no connection"}). This server may be offline; nothing else is affected.`,
+        message:
+          `Could not reach the release feed (${err.kind === "timeout" ? "no answer in time" : "no connection"}). ` +
+          `This server may be offline; nothing else is affected.`,
       };
     }
     throw err;

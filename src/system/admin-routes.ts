@@ -23,7 +23,8 @@ const BackgroundTask = t.Object(
     name: t.String({ description: 'The task\'s name, e.g. "jobs", "webhooks.retries", "backups.schedule"' }),
     kind: t.Union([t.Literal("every"), t.Literal("cron"), t.Literal("write-behind"), t.Literal("runs")], {
       description:
-        "every: a period after the last run settled; cron: a 5-field expression in the server's local time; write-behind: counts kept in memory and written together; runs: backups, restores and copies in this process",
+        "every: a period after the last run settled; cron: a 5-field expression in the server's local time; write-behind: " +
+        "counts kept in memory and written together; runs: backups, restores and copies in this process",
     }),
     when: t.String({ description: 'When it runs, in words: "every 5 s", "0 3 * * *", "at most 60 s after a change"' }),
     stopOrder: t.Integer({
@@ -101,7 +102,8 @@ export function systemAdminRoutes(core: Core) {
     .get("/api/admin/about", ({ request }) => getAbout(core, callerOf(request)), {
       response: { 200: About, ...problems(401, 403) },
       detail: detail(
-        "Version, build date, runtime, the third-party packages shipped with their licences, and the background work (right dashboard.view)",
+        "Version, build date, runtime, the third-party packages shipped with their " +
+          "licences, and the background work (right dashboard.view)",
       ),
     })
     .get(
@@ -122,13 +124,15 @@ export function systemAdminRoutes(core: Core) {
       response: { 200: UpdateCheck, ...problems(401, 403) },
       detail: detail("Check for a newer release in the release feed (right dashboard.view); offline or unreachable is a 200 that says so", {
         description:
-          "Reads the feed named by CAIRN_RELEASE_FEED (Atom or RSS; at most 5 s, through the outbound guard: private addresses only with CAIRN_OUTBOUND_ALLOW). Never fails: status offline, unavailable or not_configured with a plain message.",
+          "Reads the feed named by CAIRN_RELEASE_FEED (Atom or RSS; at most 5 s, through the outbound guard: private addresses " +
+          "only with CAIRN_OUTBOUND_ALLOW). Never fails: status offline, unavailable or not_configured with a plain message.",
       }),
     })
     .get("/api/admin/tailscale", ({ request }) => getTailscale(core, callerOf(request)), {
       response: { 200: Tailscale, ...problems(401, 403) },
       detail: detail(
-        "Tailscale status of this server, from `tailscale status --json` (right dashboard.view); configured: false with a reason when the CLI is missing, not running or not logged in",
+        "Tailscale status of this server, from `tailscale status --json` (right dashboard.view); " +
+          "configured: false with a reason when the CLI is missing, not running or not logged in",
       ),
     });
 }

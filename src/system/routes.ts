@@ -26,7 +26,8 @@ const Instance = t.Object(
     needsOwner: t.Boolean({ description: "True until the first account (the Owner) is created" }),
     setupCodeRequired: t.Boolean({
       description:
-        "True while the owner is still to be created on a server listening beyond loopback: registering it needs the setup code from the server's log (`cairn setup-code`)",
+        "True while the owner is still to be created on a server listening beyond loopback: " +
+        "registering it needs the setup code from the server's log (`cairn setup-code`)",
     }),
     allowPublicRegistration: t.Boolean(),
     branding: PublicBranding,
@@ -37,7 +38,8 @@ const Instance = t.Object(
       },
       {
         description:
-          "Cairn's own field: which images of other sites pages show (over https only); the web UI's Content-Security-Policy follows it, and the reading view draws any other as a link",
+          "Cairn's own field: which images of other sites pages show (over https only); the web UI's " +
+          "Content-Security-Policy follows it, and the reading view draws any other as a link",
       },
     ),
   },

@@ -26,7 +26,9 @@ const Name = (use: string) => t.String({ maxLength: NAME_MAX, description: `${us
 const Description = t.String({ maxLength: DESCRIPTION_MAX, description: `Several lines, trimmed, at most ${DESCRIPTION_MAX} characters` });
 const ContentJson = t.String({
   maxLength: MAX_CONTENT_BYTES,
-  description: `A document as JSON text, checked like a page body (at most ${MAX_CONTENT_BYTES / 1024 / 1024} MiB, ${MAX_CONTENT_BYTES} bytes, of UTF-8); absent: an empty document`,
+  description:
+    `A document as JSON text, checked like a page body (at most ${MAX_CONTENT_BYTES / 1024 / 1024} ` +
+    `MiB, ${MAX_CONTENT_BYTES} bytes, of UTF-8); absent: an empty document`,
 });
 
 export const CreateTemplateBody = t.Object({

@@ -36,7 +36,8 @@ export function adminTokenRoutes(core: Core) {
         params: TokenIdParams,
         response: { 204: NoContent, ...problems(400, 401, 403, 404) },
         detail: detail(
-          "Revoke anyone's token at once (right tokens.manage; the owner's tokens only by the owner: 403 owner_protected); recorded in the audit log",
+          "Revoke anyone's token at once (right tokens.manage; the owner's tokens only by " +
+            "the owner: 403 owner_protected); recorded in the audit log",
         ),
       },
     );

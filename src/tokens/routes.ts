@@ -40,7 +40,9 @@ export function tokenRoutes(core: Core) {
           readOnly: t.Optional(t.Boolean()),
           expiresInDays: t.Optional(
             t.Union([Int({ minimum: 1, maximum: TOKEN_MAX_DAYS }), t.Null()], {
-              description: `Days until the token expires, 1 to ${TOKEN_MAX_DAYS}. Left out or null: the token never expires (revoke it when no longer needed).`,
+              description:
+                `Days until the token expires, 1 to ${TOKEN_MAX_DAYS}. Left out or null: the ` +
+                `token never expires (revoke it when no longer needed).`,
             }),
           ),
         }),

@@ -22,12 +22,14 @@ const detail = (summary: string, description?: string) => ({
 });
 
 const RULES =
-  "Nobody can act on the owner's account (403 `owner_protected`), nor on an account whose role is of a higher tier than the caller's (403 `higher_tier`); an unknown account is a 404.";
+  "Nobody can act on the owner's account (403 `owner_protected`), nor on an account whose role is of a " +
+  "higher tier than the caller's (403 `higher_tier`); an unknown account is a 404.";
 const REAUTH = "Needs a session that confirmed its password in the last five minutes (403 `reauth_required`; API tokens never can).";
 
 // Cairn does not send mail yet, so invite links are shared by hand.
 const INVITE_EMAIL_OFF =
-  "E-mail sending is not set up on this server yet: invites cannot be e-mailed, so copy each invite link and give it to the person yourself.";
+  "E-mail sending is not set up on this server yet: invites cannot be e-mailed, so " +
+  "copy each invite link and give it to the person yourself.";
 
 const manager = (caller: Caller) => {
   const user = requireUser(caller);
@@ -64,7 +66,8 @@ export function adminUserRoutes(core: Core) {
       response: { 200: AdminUser, ...problems(400, 401, 403, 404, 409) },
       detail: detail(
         "Give an account a role: a tier (built-in User or Administrator) or a role by id (right users.manage)",
-        `Takes effect on the account's next request. The Owner tier is given only by transfer-ownership (400). Demoting the last active administrator is 409 \`last_administrator\`. ${RULES} ${REAUTH}`,
+        `Takes effect on the account's next request. The Owner tier is given only by transfer-ownership (400). ` +
+          `Demoting the last active administrator is 409 \`last_administrator\`. ${RULES} ${REAUTH}`,
       ),
     })
     .put("/users/:userId/status", ({ params, body, request }) => setStatus(core, manager(callerOf(request)), params.userId, body.status), {
@@ -73,7 +76,8 @@ export function adminUserRoutes(core: Core) {
       response: { 200: AdminUser, ...problems(400, 401, 403, 404, 409) },
       detail: detail(
         "Suspend (1) or reactivate (0) an account (right users.manage)",
-        `Suspending ends every session of the account and stops its API tokens from the very next request. You cannot suspend yourself (403 \`own_account\`) nor the last active administrator (409 \`last_administrator\`). ${RULES}`,
+        `Suspending ends every session of the account and stops its API tokens from the very next request. You cannot suspend ` +
+          `yourself (403 \`own_account\`) nor the last active administrator (409 \`last_administrator\`). ${RULES}`,
       ),
     })
     .post(
@@ -89,7 +93,9 @@ export function adminUserRoutes(core: Core) {
         response: { 201: ResetLink, ...problems(401, 403, 404) },
         detail: detail(
           "Make a one-time password reset link for an account (right users.manage)",
-          `The link is answered once, lasts ${RESET_LINK_HOURS} hours and works once (POST /api/auth/recover/token); a new one replaces the account's unused links. It is not e-mailed yet: e-mail sending arrives with the account security issue (\`emailed: false\`). ${RULES} ${REAUTH}`,
+          `The link is answered once, lasts ${RESET_LINK_HOURS} hours and works once (POST ` +
+            `/api/auth/recover/token); a new one replaces the account's unused links. It is not e-mailed yet: ` +
+            `e-mail sending arrives with the account security issue (\`emailed: false\`). ${RULES} ${REAUTH}`,
         ),
       },
     )
@@ -137,7 +143,8 @@ export function adminUserRoutes(core: Core) {
         response: { 204: NoContent, ...problems(401, 403, 404, 409) },
         detail: detail(
           "Switch off an account's two-factor sign-in, for someone who lost their authenticator (right users.manage)",
-          `409 \`two_factor_off\` when the account does not use it (two-factor sign-in itself arrives with the account security issue, so for now no account does). ${RULES} ${REAUTH}`,
+          `409 \`two_factor_off\` when the account does not use it (two-factor sign-in itself arrives with ` +
+            `the account security issue, so for now no account does). ${RULES} ${REAUTH}`,
         ),
       },
     )
@@ -153,7 +160,9 @@ export function adminUserRoutes(core: Core) {
         response: { 200: AdminUser, ...problems(401, 403, 404, 409) },
         detail: detail(
           "Hand ownership to another account; you become an Administrator (the owner only)",
-          `In one change the account becomes the Owner and you an Administrator: there is always exactly one owner. Anyone else gets 403 \`owner_only\`; a suspended account cannot be given ownership (409 \`account_suspended\`). Answers the new owner. ${REAUTH}`,
+          `In one change the account becomes the Owner and you an Administrator: there is always exactly ` +
+            `one owner. Anyone else gets 403 \`owner_only\`; a suspended account cannot be given ownership ` +
+            `(409 \`account_suspended\`). Answers the new owner. ${REAUTH}`,
         ),
       },
     )

@@ -26,16 +26,19 @@ export const AdminUser = t.Object(
     twoFactorEnabled: t.Boolean(),
     recoveryCodesLeft: t.Union([t.Integer(), t.Null()], {
       description:
-        "Two-factor recovery codes not yet used; null while two-factor is off (two-factor sign-in arrives with the account security issue, so always null for now)",
+        "Two-factor recovery codes not yet used; null while two-factor is off (two-factor sign-in " +
+        "arrives with the account security issue, so always null for now)",
     }),
     lastSeenAt: t.Union([t.String({ format: "date-time" }), t.Null()], {
       description:
-        "The latest use of any of the account's live sessions or API tokens; null when none has been used (sessions that ended are forgotten)",
+        "The latest use of any of the account's live sessions or API tokens; null when " +
+        "none has been used (sessions that ended are forgotten)",
     }),
     failedSignIns: t.Integer({ description: "Wrong passwords since the account's last successful sign-in or lock" }),
     lockedUntil: t.Union([t.String({ format: "date-time" }), t.Null()], {
       description:
-        "When the account's sign-in lock ends: the lock for every address, or else the latest lock for one address; null when nothing is locked",
+        "When the account's sign-in lock ends: the lock for every address, or else the " +
+        "latest lock for one address; null when nothing is locked",
     }),
     lockScope: t.Union([t.Literal("account"), t.Literal("address"), t.Null()], {
       description: "account: locked for every address; address: for some client addresses only",

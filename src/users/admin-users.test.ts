@@ -110,7 +110,8 @@ describe("GET /api/admin/users", () => {
     const until = new Date(env.clock.now() + 600_000).toISOString();
     env.core.sqlite
       .query(
-        "INSERT INTO sign_in_failures (user_id, address, failures, lockouts, locked_until, recent, recent_since, last_failure_at) VALUES (?, '203.0.113.9', 0, 1, ?, 5, ?, ?)",
+        "INSERT INTO sign_in_failures (user_id, address, failures, lockouts, locked_until, recent, " +
+          "recent_since, last_failure_at) VALUES (?, '203.0.113.9', 0, 1, ?, 5, ?, ?)",
       )
       .run(member.id, until, until, until);
     const row = async () => (await call(env, "GET", "/api/admin/users", { as: owner })).body.find((u: any) => u.id === member.id);
@@ -245,22 +246,25 @@ describe("nobody acts on the owner", () => {
 });
 
 describe("PUT /api/admin/users/{id}/status", () => {
-  test("suspending ends the account's sessions and stops its tokens on the very next request; reactivating lets it sign in again", async () => {
-    const { owner, member } = await team();
-    const token = await mintToken(env, member);
-    expect((await call(env, "GET", "/api/auth/me", { as: { token } })).status).toBe(200);
-    const res = await put(owner, `/api/admin/users/${member.id}/status`, { status: 1 });
-    expect(res.body).toMatchObject({ id: member.id, status: 1 });
-    expect((await call(env, "GET", "/api/auth/me", { as: member })).status).toBe(401);
-    expect((await call(env, "GET", "/api/auth/me", { as: { token } })).body).toMatchObject({ status: 401, code: "invalid_token" });
-    expect(env.core.sqlite.query("SELECT count(*) AS n FROM sessions WHERE user_id = ?").get(member.id)).toEqual({ n: 0 });
-    expect((await call(env, "POST", "/api/auth/login", { body: { email: "max@example.com", password: PASSWORD } })).status).toBe(403);
-    expect((await put(owner, `/api/admin/users/${member.id}/status`, { status: 0 })).body).toMatchObject({ status: 0 });
-    expect((await call(env, "POST", "/api/auth/login", { body: { email: "max@example.com", password: PASSWORD } })).status).toBe(200);
-    expect((await call(env, "GET", "/api/auth/me", { as: { token } })).status).toBe(200);
-    expect(auditOf(env, "user.suspended")).toMatchObject([{ actorId: owner.id, targetId: member.id, details: { sessionsEnded: 1 } }]);
-    expect(auditOf(env, "user.reactivated")).toMatchObject([{ actorId: owner.id, targetId: member.id }]);
-  });
+  test(
+    "suspending ends the account's sessions and stops its tokens on the very " + "next request; reactivating lets it sign in again",
+    async () => {
+      const { owner, member } = await team();
+      const token = await mintToken(env, member);
+      expect((await call(env, "GET", "/api/auth/me", { as: { token } })).status).toBe(200);
+      const res = await put(owner, `/api/admin/users/${member.id}/status`, { status: 1 });
+      expect(res.body).toMatchObject({ id: member.id, status: 1 });
+      expect((await call(env, "GET", "/api/auth/me", { as: member })).status).toBe(401);
+      expect((await call(env, "GET", "/api/auth/me", { as: { token } })).body).toMatchObject({ status: 401, code: "invalid_token" });
+      expect(env.core.sqlite.query("SELECT count(*) AS n FROM sessions WHERE user_id = ?").get(member.id)).toEqual({ n: 0 });
+      expect((await call(env, "POST", "/api/auth/login", { body: { email: "max@example.com", password: PASSWORD } })).status).toBe(403);
+      expect((await put(owner, `/api/admin/users/${member.id}/status`, { status: 0 })).body).toMatchObject({ status: 0 });
+      expect((await call(env, "POST", "/api/auth/login", { body: { email: "max@example.com", password: PASSWORD } })).status).toBe(200);
+      expect((await call(env, "GET", "/api/auth/me", { as: { token } })).status).toBe(200);
+      expect(auditOf(env, "user.suspended")).toMatchObject([{ actorId: owner.id, targetId: member.id, details: { sessionsEnded: 1 } }]);
+      expect(auditOf(env, "user.reactivated")).toMatchObject([{ actorId: owner.id, targetId: member.id }]);
+    },
+  );
 
   test("a suspended account's session and token are refused even if they were left behind", async () => {
     const { owner, member } = await team();

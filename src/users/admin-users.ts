@@ -40,7 +40,9 @@ export function targetOf(core: Core, caller: UserCaller, userId: string): Target
   if (!found) throw notFound("No such account");
   if (found.role.tier >= TIER.Owner) {
     throw new AppError("owner_protected", {
-      detail: `${found.user.displayName} is the owner: nobody can change the owner's account from here. The owner can hand ownership to someone else (transfer-ownership).`,
+      detail:
+        `${found.user.displayName} is the owner: nobody can change the owner's account from here. ` +
+        `The owner can hand ownership to someone else (transfer-ownership).`,
     });
   }
   if (found.role.tier > caller.role.tier) {

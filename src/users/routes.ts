@@ -60,7 +60,8 @@ export function userRoutes(core: Core) {
             t.Array(t.Object({ spaceId: Id, operation: t.Integer({ minimum: 0, maximum: 2, description: "0 View, 1 Edit, 2 Admin" }) }), {
               maxItems: INVITE_SPACES_MAX,
               description:
-                "Spaces the new account gets access to (user grants, applied when the invite is accepted); only spaces the caller administers",
+                "Spaces the new account gets access to (user grants, applied when the " +
+                "invite is accepted); only spaces the caller administers",
             }),
           ),
         }),
@@ -69,7 +70,9 @@ export function userRoutes(core: Core) {
           tags: ["Admin"],
           summary: "Invite someone; answers the single-use register link",
           description:
-            "roleId: the role the account gets (the built-in User when left out); spaces: access to spaces it gets. Only a role and spaces the caller may give (GET /api/admin/invites/options): any other id, existing or not, is 400 naming the field.",
+            "roleId: the role the account gets (the built-in User when left out); spaces: access to spaces it gets. Only a role " +
+            "and spaces the caller may give (GET /api/admin/invites/options): any other id, existing or not, is 400 naming the " +
+            "field.",
         },
       },
     )

@@ -3,7 +3,8 @@ import { t } from "elysia";
 /** The uploaded avatar's address (users/avatars.ts), or null: draw the generated one. */
 const AvatarUrl = t.Union([t.String(), t.Null()], {
   description:
-    "The uploaded avatar, /api/media/avatars/{id}?v=<hash> (a new address for each new picture); null: none uploaded, show the initials on colour avatarVariant",
+    "The uploaded avatar, /api/media/avatars/{id}?v=<hash> (a new address for each new " +
+    "picture); null: none uploaded, show the initials on colour avatarVariant",
 });
 const AvatarVariant = t.Integer({
   description: "The generated avatar's colour: 0 automatic (from the account id), 1–7 a chosen colour (PUT /api/media/avatars/me/variant)",
@@ -44,7 +45,8 @@ export const InviteOptions = t.Object(
   {
     roles: t.Array(t.Object({ id: t.String(), name: t.String(), description: t.String(), tier: t.Integer() }), {
       description:
-        "Roles the caller may give: none of a higher tier than theirs or holding a right theirs lacks, never Owner; the built-in User first",
+        "Roles the caller may give: none of a higher tier than theirs or holding a " +
+        "right theirs lacks, never Owner; the built-in User first",
     }),
     spaces: t.Array(t.Object({ id: t.String(), key: t.String(), name: t.String() }), {
       description: "Spaces the caller administers (not archived): the only ones an invite of theirs may give access to",

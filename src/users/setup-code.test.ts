@@ -46,7 +46,10 @@ describe("in-process, listening on 0.0.0.0", () => {
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ code: "validation_failed", field: "setupCode" });
     expect(missing.body.detail).toMatch(
-      /^The setup code is required: this server can be reached from other machines.*printed it in its log.*the command "cairn setup-code --data DIR" on the server prints it again\.$/,
+      new RegExp(
+        "^The setup code is required: this server can be reached from other machines.*printed it in its log.*" +
+          String.raw`the command "cairn setup-code --data DIR" on the server prints it again\.$`,
+      ),
     );
     expect(missing.body.errors.setupCode).toHaveLength(1);
 
@@ -122,7 +125,8 @@ describe("the real server on 0.0.0.0, and cairn setup-code", () => {
       const after = await setupCode(dir);
       expect(after).toMatchObject({ code: 2, out: "" });
       expect(after.err).toBe(
-        "cairn: The owner account exists already (owner@example.com): no setup code is needed any more. Sign in, or run `cairn reset-password EMAIL` if the password is lost.",
+        "cairn: The owner account exists already (owner@example.com): no setup code is needed any " +
+          "more. Sign in, or run `cairn reset-password EMAIL` if the password is lost.",
       );
     } finally {
       server.proc.kill("SIGTERM");

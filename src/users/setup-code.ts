@@ -113,7 +113,8 @@ export function requireSetupCode(core: Core, given: string | undefined): void {
   const { code, created } = ensureSetupCode(core.data.root);
   if (created) logCode(core, code);
   if (!given?.trim()) {
-    const reason = `The setup code is required: this server can be reached from other machines, so the owner account needs it. ${SETUP_CODE_WHERE}`;
+    const reason =
+      `The setup code is required: this server can be reached from other ` + `machines, so the owner account needs it. ${SETUP_CODE_WHERE}`;
     throw new AppError("validation_failed", { field: "setupCode", detail: reason, errors: { setupCode: [reason] } });
   }
   if (!sameCode(given, code)) {

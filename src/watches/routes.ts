@@ -15,7 +15,8 @@ export const PageWatchState = t.Object(
     watcherCount: t.Integer({
       minimum: 0,
       description:
-        "How many accounts watch this page directly (you included, if you do). People who watch only its space are not counted: they hear of new pages, not of this page's edits and comments",
+        "How many accounts watch this page directly (you included, if you do). People who watch only its space " +
+        "are not counted: they hear of new pages, not of this page's edits and comments",
     }),
   },
   { title: "PageWatchState" },

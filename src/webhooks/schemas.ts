@@ -79,7 +79,8 @@ export const Delivery = t.Object(
     eventType: t.String(),
     status: t.Union([t.Literal("pending"), t.Literal("failed"), t.Literal("succeeded"), t.Literal("abandoned")], {
       description:
-        "pending: not tried yet; failed: will be retried at nextAttemptAt; succeeded; abandoned: out of attempts or the webhook was switched off",
+        "pending: not tried yet; failed: will be retried at nextAttemptAt; succeeded; " +
+        "abandoned: out of attempts or the webhook was switched off",
     }),
     attempts: t.Integer(),
     nextAttemptAt: t.Nullable(Timestamp),

@@ -70,16 +70,20 @@ export const outcomeStatements = perInstance(({ sqlite }: Core) => ({
     "SELECT attempts, webhook_id AS webhookId FROM webhook_deliveries WHERE id = ?",
   ),
   attempt: sqlite.query<never, Record<string, string | number | null>>(
-    "INSERT INTO webhook_attempts (id, delivery_id, attempt, started_at, status_code, error, duration_ms, response_snippet) VALUES ($id, $deliveryId, $attempt, $startedAt, $statusCode, $error, $durationMs, $snippet)",
+    "INSERT INTO webhook_attempts (id, delivery_id, attempt, started_at, status_code, error, duration_ms, " +
+      "response_snippet) VALUES ($id, $deliveryId, $attempt, $startedAt, $statusCode, $error, $durationMs, $snippet)",
   ),
   // A failure moves on only a delivery still waiting (one abandoned meanwhile stays abandoned);
   // a success is recorded whatever happened meanwhile: the receiver has it.
   settle: sqlite.query<never, Record<string, string | number | null>>(
-    "UPDATE webhook_deliveries SET attempts = $attempts, last_status_code = $statusCode, last_error = $error, last_duration_ms = $durationMs, last_response_snippet = $snippet, updated_at = $updatedAt, status = $status, next_attempt_at = $nextAttemptAt WHERE id = $id AND ($status = 'succeeded' OR status IN ('pending', 'failed'))",
+    "UPDATE webhook_deliveries SET attempts = $attempts, last_status_code = $statusCode, last_error = $error, " +
+      "last_duration_ms = $durationMs, last_response_snippet = $snippet, updated_at = $updatedAt, status = $status, " +
+      "next_attempt_at = $nextAttemptAt WHERE id = $id AND ($status = 'succeeded' OR status IN ('pending', 'failed'))",
   ),
   succeeded: sqlite.query<never, [string]>("UPDATE webhooks SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0"),
   failed: sqlite.query<{ consecutiveFailures: number; enabled: number }, [string]>(
-    "UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ? RETURNING consecutive_failures AS consecutiveFailures, enabled",
+    "UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ? " +
+      "RETURNING consecutive_failures AS consecutiveFailures, enabled",
   ),
 }));
 

@@ -12,7 +12,8 @@ async function freshToken(c: MatrixCtx): Promise<string> {
   const value = `cct_${randomToken(32)}`;
   c.env.core.sqlite
     .query(
-      "INSERT INTO api_tokens (id, user_id, name, token_hash, prefix, read_only, created_at, use_count) VALUES (?, ?, 'matrix target', ?, ?, 0, ?, 0)",
+      "INSERT INTO api_tokens (id, user_id, name, token_hash, prefix, read_only, " +
+        "created_at, use_count) VALUES (?, ?, 'matrix target', ?, ?, 0, ?, 0)",
     )
     .run(id, userId, sha256Hex(value), value.slice(0, 12), new Date(c.env.clock.now()).toISOString());
   return id;

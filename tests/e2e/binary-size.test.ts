@@ -13,7 +13,8 @@ test("the binary stays within its size budget", async () => {
   console.log(`binary: ${bytes} bytes (${mb(bytes)}), budget ${BINARY_BYTES.limit} (${mb(BINARY_BYTES.limit)})`);
   if (bytes > BINARY_BYTES.limit)
     throw new Error(
-      `the binary is ${bytes} bytes (${mb(bytes)}), over its budget of ${BINARY_BYTES.limit} (${mb(BINARY_BYTES.limit)}; tests/budgets.ts: ${BINARY_BYTES.why})`,
+      `the binary is ${bytes} bytes (${mb(bytes)}), over its budget of ${BINARY_BYTES.limit} ` +
+        `(${mb(BINARY_BYTES.limit)}; tests/budgets.ts: ${BINARY_BYTES.why})`,
     );
   expect(bytes).toBeGreaterThan(0);
 }, 180_000);

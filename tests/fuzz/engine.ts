@@ -43,7 +43,10 @@ interface Sent {
 const TIMEOUT_MS = 15_000;
 /** Before asking whether the process lives: an exit right after an answer shows by then. */
 const SETTLE_MS = 25;
-/** How far back a crash's cause is looked for, and how long a replay is watched for one (Bun took 0.4-0.7 s to exit after an uncaught error in a request's logging). */
+/**
+ * How far back a crash's cause is looked for, and how long a replay is watched for one (Bun took
+ * 0.4-0.7 s to exit after an uncaught error in a request's logging).
+ */
 const CRASH_WINDOW_MS = 2_000;
 const WATCH_MS = 1_000;
 /** Finding each crash's request costs ~5-15 s; past this much in all, crashes are listed unsearched. */
@@ -154,7 +157,8 @@ export class Engine {
         const culprit = suspects.length === 1 ? { sent: suspects[0], ...killed } : await this.narrow(suspects);
         if (!culprit) {
           found.push(
-            `the process died (${how}) after these ${suspects.length} requests together, and after none of them alone: ${suspects.map((s) => `${s.label.op} (${s.label.variant})`).join("; ")}`,
+            `the process died (${how}) after these ${suspects.length} requests together, and after none of them ` +
+              `alone: ${suspects.map((s) => `${s.label.op} (${s.label.variant})`).join("; ")}`,
           );
           break;
         }
@@ -163,11 +167,13 @@ export class Engine {
       }
       if (!found.length && searching())
         found.push(
-          `the process died (${how}); none of the ${suspects.length} requests sent in the ${CRASH_WINDOW_MS / 1000} s before kills it again`,
+          `the process died (${how}); none of the ${suspects.length} requests sent in ` +
+            `the ${CRASH_WINDOW_MS / 1000} s before kills it again`,
         );
       if (!found.length)
         found.push(
-          `the process died (${how}) within ${CRASH_WINDOW_MS / 1000} s of one of these ${suspects.length} (no time left to find which): ${suspects.map((s) => `${s.label.op} (${s.label.auth}; ${s.label.variant})`).join("; ")}`,
+          `the process died (${how}) within ${CRASH_WINDOW_MS / 1000} s of one of these ${suspects.length} (no time left to find ` +
+            `which): ${suspects.map((s) => `${s.label.op} (${s.label.auth}; ${s.label.variant})`).join("; ")}`,
         );
       this.searchSpentMs += performance.now() - started;
       this.findings.crashes.push(...found);

@@ -157,7 +157,8 @@ export function rawCases(fx: Fixtures): RawCase[] {
     post(
       "/api/auth/login",
       ["Transfer-Encoding: chunked"],
-      `${LOGIN_BODY.slice(0, 10).length.toString(16)}\r\n${LOGIN_BODY.slice(0, 10)}\r\n${(LOGIN_BODY.length - 10).toString(16)}\r\n${LOGIN_BODY.slice(10)}\r\n0\r\n\r\n`,
+      `${LOGIN_BODY.slice(0, 10).length.toString(16)}\r\n${LOGIN_BODY.slice(0, 10)}\r\n` +
+        `${(LOGIN_BODY.length - 10).toString(16)}\r\n${LOGIN_BODY.slice(10)}\r\n0\r\n\r\n`,
     ),
   );
   add("chunk size zz", post("/api/auth/login", ["Transfer-Encoding: chunked"], "zz\r\n{}\r\n0\r\n\r\n"));

@@ -16,7 +16,9 @@ function signatures(lines: Array<{ msg: string; error?: string; path?: string }>
       ?.trim()
       .replace(/^at .*?\(?(?=\/)/, "at ")
       .replace(/\)$/, "");
-    const key = `${line.msg}: ${stack[0].slice(0, 200)}${frame ? ` ${frame.replace(/^.*\/src\//, "at src/")}` : ""}${line.path && line.msg !== "unhandled error" ? ` (${line.path})` : ""}`;
+    const key =
+      `${line.msg}: ${stack[0].slice(0, 200)}${frame ? ` ${frame.replace(/^.*\/src\//, "at src/")}` : ""}` +
+      `${line.path && line.msg !== "unhandled error" ? ` (${line.path})` : ""}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return [...counts].map(([key, n]) => `${n}× ${key}`);

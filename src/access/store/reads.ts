@@ -23,13 +23,18 @@ import { principalParams, type PrincipalParams } from "../principals";
  * `alias` is a table alias written by this module, never input.
  */
 export function namesCallerRaw(alias: string): string {
-  return `((${alias}.principal_type = 0 AND ${alias}.principal_id = $uid) OR (${alias}.principal_type = 1 AND (${alias}.principal_id IN (${listParam("$builtins")}) OR ${alias}.principal_id IN (SELECT group_id FROM group_members WHERE user_id = $uid))))`;
+  return (
+    `((${alias}.principal_type = 0 AND ${alias}.principal_id = $uid) OR (${alias}.principal_type = 1 AND (${alias}.principal_id IN ` +
+    `(${listParam("$builtins")}) OR ${alias}.principal_id IN (SELECT group_id FROM group_members WHERE user_id = $uid))))`
+  );
 }
 
 /** The same test as a drizzle fragment with the caller's values bound. */
 export function namesCaller(alias: string, p: PrincipalParams): SQL {
   const a = sql.raw(alias);
-  return sql`((${a}.principal_type = 0 AND ${a}.principal_id = ${p.uid}) OR (${a}.principal_type = 1 AND (${a}.principal_id IN (${listOfJson(p.builtins)}) OR ${a}.principal_id IN (SELECT group_id FROM group_members WHERE user_id = ${p.uid}))))`;
+  return sql`((${a}.principal_type = 0 AND ${a}.principal_id = ${p.uid})
+    OR (${a}.principal_type = 1 AND (${a}.principal_id IN (${listOfJson(p.builtins)})
+      OR ${a}.principal_id IN (SELECT group_id FROM group_members WHERE user_id = ${p.uid}))))`;
 }
 
 // ---- Spaces ----
@@ -158,7 +163,8 @@ export function notAmong(pageId: SQL | { getSQL(): SQL }, ids: readonly string[]
  */
 export function visiblePagesWhere(core: Core, caller: Caller, notHidden: SQL): SQL {
   const own = caller.kind === "user" ? sql` OR ${pages.createdById} = ${caller.user.id}` : sql``;
-  return sql`(${pages.spaceId} IN (${readableSpaceIds(core, caller)}) AND (${pages.status} = ${PAGE_STATUS.Published}${own}) AND ${notHidden})`;
+  return sql`(${pages.spaceId} IN (${readableSpaceIds(core, caller)})
+    AND (${pages.status} = ${PAGE_STATUS.Published}${own}) AND ${notHidden})`;
 }
 
 /** Which of `ids` are pages meeting `filter` (visiblePagesWhere): one statement for the lot. */

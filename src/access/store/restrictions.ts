@@ -75,7 +75,8 @@ export function restrictionsUpFrom(core: Core, pageId: string): (RestrictionRow 
 /** How many rows restrict (page, operation), and whether one names these principals (1) or none does (0; null: no rows). */
 export function restrictionTally(core: Core, pageId: string, operation: number, p: PrincipalParams): { n: number; named: number | null } {
   const [row] = core.db.all<{ n: number; named: number | null }>(
-    sql`SELECT count(*) AS n, max(${namesCaller("r", p)}) AS named FROM page_restrictions r WHERE r.page_id = ${pageId} AND r.operation = ${operation}`,
+    sql`SELECT count(*) AS n, max(${namesCaller("r", p)}) AS named FROM page_restrictions r
+      WHERE r.page_id = ${pageId} AND r.operation = ${operation}`,
   );
   return row;
 }

@@ -23,7 +23,9 @@ const FORM: { [K in SettingKey]: FormEntry } = {
   instanceName: { label: "Instance name", help: "Shown in the header and on the sign-in screen. {range}." },
   baseUrl: {
     label: "Base URL",
-    help: "The address people open, such as https://wiki.example.com; used for links in e-mails. Leave empty to use the server's --base-url.",
+    help:
+      "The address people open, such as https://wiki.example.com; used for links in " +
+      "e-mails. Leave empty to use the server's --base-url.",
   },
   allowPublicRegistration: { label: "Anyone may create an account without an invite", help: "Off: people join only through an invite." },
   allowPublicSpaces: {
@@ -51,7 +53,9 @@ const FORM: { [K in SettingKey]: FormEntry } = {
   },
   trustedProxies: {
     label: "Trusted proxies",
-    help: "One IP address or CIDR a line (such as 10.0.0.0/8), at most {items}: their X-Forwarded-For is believed. Adding one asks for your password.",
+    help:
+      "One IP address or CIDR a line (such as 10.0.0.0/8), at most {items}: their " +
+      "X-Forwarded-For is believed. Adding one asks for your password.",
   },
   emailEnabled: { label: "Send e-mail", help: "Off: links are shown to administrators to pass on by hand." },
   smtpProvider: {
@@ -112,7 +116,8 @@ export const SETTING_CARDS: SettingsCardDef[] = [
     id: "limits",
     title: "Sign-in limits and lockout",
     intro:
-      "How much one address or account may try before Cairn slows it down, and which proxies are believed about the client's address. Changing these needs the Security right.",
+      "How much one address or account may try before Cairn slows it down, and which proxies are " +
+      "believed about the client's address. Changing these needs the Security right.",
     keys: [
       "anonymousRateLimitPerMinute",
       "loginRateLimitPerMinute",

@@ -88,7 +88,8 @@ export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
     optional: true,
     format: "url",
     description:
-      'The address people reach the wiki at (http:// or https://, no query or fragment; a trailing / dropped), for links in e-mails; "" for none (then --base-url, if given)',
+      "The address people reach the wiki at (http:// or https://, no query or fragment; a trailing / " +
+      'dropped), for links in e-mails; "" for none (then --base-url, if given)',
   },
   allowPublicRegistration: {
     kind: "boolean",
@@ -99,7 +100,8 @@ export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
     kind: "boolean",
     right: S,
     description:
-      "Spaces marked public (PUT /api/admin/spaces/{key}/public) can be read by anyone, signed in or not. While off, a space marked public is read only through its grants. Turning it on needs a recent re-authentication",
+      "Spaces marked public (PUT /api/admin/spaces/{key}/public) can be read by anyone, signed in or not. While off, a space " +
+      "marked public is read only through its grants. Turning it on needs a recent re-authentication",
   },
   anonymousRateLimitPerMinute: {
     kind: "integer",
@@ -114,7 +116,8 @@ export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
     minimum: 1,
     maximum: 1_000,
     description:
-      "Wrong passwords a minute from one client address (sign-in, re-authentication and password changes together); more answer 429 before any password is checked",
+      "Wrong passwords a minute from one client address (sign-in, re-authentication and password " +
+      "changes together); more answer 429 before any password is checked",
   },
   tokenMintLimitPerHour: {
     kind: "integer",
@@ -150,7 +153,8 @@ export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
     minimum: 1,
     maximum: 100_000,
     description:
-      "Wrong passwords within lockoutAccountWindowSeconds, from at least lockoutAccountAddresses addresses, that lock the account for every address",
+      "Wrong passwords within lockoutAccountWindowSeconds, from at least " +
+      "lockoutAccountAddresses addresses, that lock the account for every address",
   },
   lockoutAccountAddresses: {
     kind: "integer",
@@ -158,7 +162,8 @@ export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
     minimum: 2,
     maximum: 1_000,
     description:
-      "How many client addresses the wrong passwords must come from to lock the account for every address; at least 2, so one address only ever locks itself out",
+      "How many client addresses the wrong passwords must come from to lock the account for " +
+      "every address; at least 2, so one address only ever locks itself out",
   },
   lockoutAccountWindowSeconds: {
     kind: "integer",
@@ -173,13 +178,15 @@ export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
     entry: "cidr",
     maxItems: 50,
     description:
-      "Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (IP addresses or CIDRs such as 10.0.0.0/8), beside those given with --trusted-proxies; at most 50. Adding one needs a recent re-authentication",
+      "Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (IP addresses or CIDRs such as 10.0.0.0/8), " +
+      "beside those given with --trusted-proxies; at most 50. Adding one needs a recent re-authentication",
   },
   requireTotpForAdmins: {
     kind: "boolean",
     right: SEC,
     description:
-      "Accounts of the Admin and Owner tiers must use two-factor sign-in (enforced once two-factor sign-in exists). Turning it off needs a recent re-authentication",
+      "Accounts of the Admin and Owner tiers must use two-factor sign-in (enforced once " +
+      "two-factor sign-in exists). Turning it off needs a recent re-authentication",
   },
   emailEnabled: {
     kind: "boolean",
@@ -190,7 +197,9 @@ export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
     kind: "choice",
     right: S,
     values: ["smtp", "microsoft", "google"],
-    description: `How mail is sent: "smtp" (a server with a user name and password), "microsoft" or "google" (their mail service, signed in with OAuth). ${LATER}`,
+    description:
+      `How mail is sent: "smtp" (a server with a user name and password), "microsoft" or ` +
+      `"google" (their mail service, signed in with OAuth). ${LATER}`,
   },
   smtpHost: {
     kind: "text",
@@ -211,7 +220,9 @@ export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
     kind: "choice",
     right: S,
     values: ["starttls", "tls", "none"],
-    description: `"starttls" (upgrade the connection, usually port 587), "tls" (encrypted from the start, usually 465) or "none" (unencrypted: only on a trusted network). ${LATER}`,
+    description:
+      `"starttls" (upgrade the connection, usually port 587), "tls" (encrypted from the start, ` +
+      `usually 465) or "none" (unencrypted: only on a trusted network). ${LATER}`,
   },
   smtpUsername: { kind: "text", right: S, maxLength: 254, optional: true, description: `The SMTP user name; "" for none. ${LATER}` },
   smtpPassword: {
@@ -247,7 +258,9 @@ export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
     right: S,
     maxLength: 100,
     format: "tenant",
-    description: `The Microsoft tenant: "common", "organizations", "consumers", a tenant id or a domain such as example.onmicrosoft.com. ${SSO_LATER}`,
+    description:
+      `The Microsoft tenant: "common", "organizations", "consumers", a tenant id or ` +
+      `a domain such as example.onmicrosoft.com. ${SSO_LATER}`,
   },
   googleClientId: {
     kind: "text",
@@ -267,7 +280,8 @@ export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
     kind: "boolean",
     right: S,
     description:
-      "Pages show images from other sites only when their host is in imageAllowlist (attachments are always shown). Turning it off needs a recent re-authentication",
+      "Pages show images from other sites only when their host is in imageAllowlist (attachments " +
+      "are always shown). Turning it off needs a recent re-authentication",
   },
   imageAllowlist: {
     kind: "list",
@@ -275,7 +289,8 @@ export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
     entry: "host",
     maxItems: 200,
     description:
-      'Host names pages may show images from while restrictImageHosts is on; "*.example.com" also allows its subdomains; at most 200. Adding one needs a recent re-authentication',
+      'Host names pages may show images from while restrictImageHosts is on; "*.example.com" also ' +
+      "allows its subdomains; at most 200. Adding one needs a recent re-authentication",
   },
   embedAllowlist: {
     kind: "list",
@@ -283,7 +298,8 @@ export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
     entry: "host",
     maxItems: 200,
     description:
-      'Host names whose pages may be embedded in pages (video, maps…); "*.example.com" also allows its subdomains; at most 200. Adding one needs a recent re-authentication',
+      'Host names whose pages may be embedded in pages (video, maps…); "*.example.com" also allows ' +
+      "its subdomains; at most 200. Adding one needs a recent re-authentication",
   },
 };
 

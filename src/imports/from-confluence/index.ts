@@ -84,7 +84,8 @@ const MAX_CONVERTED_BYTES = 2 * MAX_CONTENT_BYTES;
 /** 400 import_refused naming the file: one page past a limit refuses the import (it could not be stored anyway). */
 function pageTooLarge(file: ZipFile, reason: string) {
   return importRefused(
-    `the page is too large to import: its HTML ${reason}; a page holds at most ${MAX_NODES.toLocaleString("en")} blocks and pieces of text and 2 MB`,
+    `the page is too large to import: its HTML ${reason}; a page holds at most ` +
+      `${MAX_NODES.toLocaleString("en")} blocks and pieces of text and 2 MB`,
     file.path,
   );
 }
@@ -291,7 +292,8 @@ export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () 
     const bytes = UTF8.encode(JSON.stringify(content));
     if (bytes.byteLength > MAX_CONVERTED_BYTES) {
       throw importRefused(
-        `the page is too large to import: it converts to a document of ${(bytes.byteLength / MB).toFixed(1)} MB (a page holds at most ${MAX_CONTENT_BYTES / MB} MB)`,
+        `the page is too large to import: it converts to a document of ${(bytes.byteLength / MB).toFixed(1)} ` +
+          `MB (a page holds at most ${MAX_CONTENT_BYTES / MB} MB)`,
         meta.file.path,
       );
     }

@@ -20,11 +20,16 @@ export function pageHtml(space: string, page: FixturePage, titles: Map<string, s
     `<li class="first"><span><a href="index.html">${space}</a></span></li>`,
     ...page.ancestors.map((f) => `<li><span><a href="${f}">${titles.get(f)}</a></span></li>`),
   ];
+  const items = (page.attachments ?? [])
+    .map(
+      (a) => `<img src="images/icons/bullet_blue.gif" height="8" width="8" alt=""/>\n<a href="${a.path}">${a.name}</a> (${a.type})\n<br/>`,
+    )
+    .join("\n");
   const attachments = page.attachments?.length
     ? `<div class="pageSection group">
         <div class="pageSectionHeader"><h2 id="attachments" class="pageSectionTitle">Attachments:</h2></div>
         <div class="greybox" align="left">
-          ${page.attachments.map((a) => `<img src="images/icons/bullet_blue.gif" height="8" width="8" alt=""/>\n<a href="${a.path}">${a.name}</a> (${a.type})\n<br/>`).join("\n")}
+          ${items}
         </div>
       </div>`
     : "";

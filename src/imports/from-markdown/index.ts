@@ -197,7 +197,8 @@ async function convertPage(planned: PlannedPage, ctx: RewriteContext, attachment
   let content = JSON.parse(EMPTY_DOCUMENT_JSON) as JSONContent;
   if (planned.file && planned.file.size > MAX_FILE_BYTES) {
     ctx.skip(
-      `the file is ${(planned.file.size / 1024 / 1024).toFixed(1)} MB, more than a page holds (${MAX_MARKDOWN_BYTES / 1024 / 1024} MB of Markdown); the page is empty`,
+      `the file is ${(planned.file.size / 1024 / 1024).toFixed(1)} MB, more than a page holds ` +
+        `(${MAX_MARKDOWN_BYTES / 1024 / 1024} MB of Markdown); the page is empty`,
     );
   } else if (planned.file) {
     const { body, meta } = splitFrontMatter(await planned.file.text());

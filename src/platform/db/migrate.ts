@@ -43,7 +43,8 @@ export function migrate(
   const unknown = [...done].filter((t) => !known.has(t));
   if (unknown.length > 0) {
     throw new SchemaTooNewError(
-      `This database was written by a newer version of Cairn (it has migration ${unknown.sort().at(-1)}, which this binary does not know). ` +
+      `This database was written by a newer version of Cairn (it has migration ` +
+        `${unknown.sort().at(-1)}, which this binary does not know). ` +
         `Run the newer cairn binary, or restore a backup made by this version.`,
     );
   }

@@ -86,7 +86,8 @@ export function watchDeclaredTables(db: Database): boolean {
     db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS cairn_watch_${watch.table}_i AFTER INSERT ON main.${watch.table} BEGIN ${bump} END`);
     db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS cairn_watch_${watch.table}_d AFTER DELETE ON main.${watch.table} BEGIN ${bump} END`);
     db.exec(
-      `CREATE TEMP TRIGGER IF NOT EXISTS cairn_watch_${watch.table}_u AFTER UPDATE OF ${counted.join(", ")} ON main.${watch.table} BEGIN ${bump} END`,
+      `CREATE TEMP TRIGGER IF NOT EXISTS cairn_watch_${watch.table}_u AFTER UPDATE OF ` +
+        `${counted.join(", ")} ON main.${watch.table} BEGIN ${bump} END`,
     );
   }
   return true;

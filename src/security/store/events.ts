@@ -15,7 +15,8 @@ const detail = (path: string) => sql`json_extract(${auditLog.details}, ${path})`
 const among = (actions: readonly string[]) => (actions.length ? sql`${auditLog.action} IN (${listOf(actions)})` : sql`0`);
 
 /** The failure that started a lock (not one checked during it, nor the right password refused by it). */
-const LOCKOUT = sql`(${auditLog.action} = 'user.login_failed' AND ${detail("$.locked")} = 1 AND ${detail("$.duringLock")} IS NULL AND ${detail("$.reason")} = 'wrong_password')`;
+const LOCKOUT = sql`(${auditLog.action} = 'user.login_failed' AND ${detail("$.locked")} = 1
+  AND ${detail("$.duringLock")} IS NULL AND ${detail("$.reason")} = 'wrong_password')`;
 
 const KIND = sql<SecurityKind>`CASE
   WHEN ${LOCKOUT} THEN 'lockout'

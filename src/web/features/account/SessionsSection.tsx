@@ -110,7 +110,8 @@ export function SessionsSection() {
         title={ending === "others" ? "Sign out every other session?" : "Sign out this session?"}
         description={
           ending === "others"
-            ? `${others.length} other ${others.length === 1 ? "session is" : "sessions are"} signed out at once; anyone using them must sign in again. This device stays signed in.`
+            ? `${others.length} other ${others.length === 1 ? "session is" : "sessions are"} signed out at ` +
+              `once; anyone using them must sign in again. This device stays signed in.`
             : ending
               ? `${deviceOf(ending.userAgent)}${ending.ip ? ` (${ending.ip})` : ""} is signed out at once and must sign in again.`
               : ""

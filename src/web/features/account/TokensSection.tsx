@@ -103,7 +103,9 @@ export function TokensSection({ canUse }: { canUse: boolean }) {
           revocation.setError(null);
         }}
         title={`Revoke “${revoking?.name ?? ""}”?`}
-        description="Anything still using this token is refused from now on. This cannot be undone; create a new token if you need one again."
+        description={
+          "Anything still using this token is refused from now on. This cannot be " + "undone; create a new token if you need one again."
+        }
         confirmLabel="Revoke token"
         busy={revocation.busy}
         error={revocation.error}

@@ -74,7 +74,10 @@ export function AuditSection() {
       <Card
         id="audit-entries"
         title="Entries"
-        intro="Everything done on this wiki that matters for security, newest first. Entries about spaces and pages you cannot see are left out."
+        intro={
+          "Everything done on this wiki that matters for security, newest first. " +
+          "Entries about spaces and pages you cannot see are left out."
+        }
       >
         <form className="pane-row audit-filters" role="search" aria-label="Filter the entries" onSubmit={(e) => e.preventDefault()}>
           <div className="field">

@@ -33,8 +33,8 @@ export function VerifyChain() {
             </p>
           ) : (
             <p>
-              <span className="pane-bad">The chain is broken at entry {result.brokenAtSequence}.</span> {result.problem} {result.checked}{" "}
-              entries before it check out.
+              <span className="pane-bad">The chain is broken at entry {result.brokenAtSequence}.</span>{" "}
+              {`${result.problem} ${result.checked} entries before it check out.`}
             </p>
           )
         ) : null}

@@ -85,7 +85,10 @@ export function RegisterForm({
           value={setupCode}
           onChange={(e) => setSetupCode(e.target.value)}
           error={form.fieldError("setupCode")}
-          hint="This server can be reached from other machines, so the owner account needs the code Cairn printed in its log when it started. To see it again, run cairn setup-code on the server."
+          hint={
+            "This server can be reached from other machines, so the owner account needs the code Cairn printed in " +
+            "its log when it started. To see it again, run cairn setup-code on the server."
+          }
         />
       )}
       <FormError error={form.formError} />

@@ -116,7 +116,8 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
     if (state.connection !== "connected") {
       setError({
         message:
-          "Update needs the connection: what you typed has not reached the others yet. It is kept on this device; try again when the connection is back.",
+          "Update needs the connection: what you typed has not reached the others yet. It is " +
+          "kept on this device; try again when the connection is back.",
       });
       return;
     }
@@ -171,7 +172,9 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
       } else if (err instanceof ApiError && err.code === "version_conflict") {
         const current = (err.body.current as Page | undefined)?.currentVersionNumber ?? err.body.currentVersionNumber;
         setError({
-          message: `Version ${String(current ?? "")} was published meanwhile; its changes reach this page as tracked changes. Review them, then Update again.`,
+          message:
+            `Version ${String(current ?? "")} was published meanwhile; its changes reach this ` +
+            `page as tracked changes. Review them, then Update again.`,
         });
       } else {
         const message = err instanceof Error ? err.message : String(err);
@@ -221,7 +224,9 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
         setClosing({
           busy: null,
           error:
-            "Some of your changes were made before the server last opened this page for editing (it was closed a while, or the server restarted), so they cannot be taken back one by one: they stay in the shared copy. Remove them by hand, or publish them.",
+            "Some of your changes were made before the server last opened this page for editing (it was " +
+            "closed a while, or the server restarted), so they cannot be taken back one by one: they stay " +
+            "in the shared copy. Remove them by hand, or publish them.",
         });
         return;
       }
@@ -309,7 +314,10 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
         open={asking === "publish"}
         onOpenChange={(open) => setAsking(open ? "publish" : null)}
         title="Changes from outside are waiting"
-        description={`${changes.length} change${changes.length === 1 ? " has" : "s have"} not been accepted or rejected yet. Publishing accepts them.`}
+        description={
+          `${changes.length} change${changes.length === 1 ? " has" : "s have"} not ` +
+          `been accepted or rejected yet. Publishing accepts them.`
+        }
       >
         <DialogActions>
           <Button onClick={() => setAsking(null)}>Review</Button>

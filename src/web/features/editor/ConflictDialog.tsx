@@ -48,7 +48,10 @@ export function ConflictDialog({
       wide
       onOpenChange={(open) => !open && onClose()}
       title="Someone else saved this page while you were editing"
-      description={`Version ${theirs.currentVersionNumber} was saved ${timeAgo(theirs.updatedAt)}. ${changed} block${changed === 1 ? " differs" : "s differ"} from yours. Your text is safe: choose how to go on.`}
+      description={
+        `Version ${theirs.currentVersionNumber} was saved ${timeAgo(theirs.updatedAt)}. ${changed} ` +
+        `block${changed === 1 ? " differs" : "s differ"} from yours. Your text is safe: choose how to go on.`
+      }
     >
       <div className="conflict-columns">
         <section aria-label="Their version">

@@ -99,7 +99,9 @@ export function WhoseChangesDialog(p: {
       open={p.open}
       onOpenChange={p.onOpenChange}
       title={`Publish changes by ${peopleList(p.authors, p.meId)}?`}
-      description="Update publishes everything in the page's shared copy, not only your own changes. The new version credits everyone listed."
+      description={
+        "Update publishes everything in the page's shared copy, not only your own " + "changes. The new version credits everyone listed."
+      }
     >
       <PeopleList authors={p.authors} meId={p.meId} />
       <DialogActions>

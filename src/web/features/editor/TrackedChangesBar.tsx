@@ -46,7 +46,9 @@ export function TrackedChangesBar({ editor, changes }: { editor: Editor; changes
     .filter((d): d is string => !!d)
     .sort()
     .pop();
-  const who = `by ${authors.slice(0, 2).join(", ")}${authors.length > 2 ? ` and ${authors.length - 2} more` : ""}${latest ? `, ${timeAgo(latest)}` : ""}`;
+  const who =
+    `by ${authors.slice(0, 2).join(", ")}${authors.length > 2 ? ` and ${authors.length - 2} more` : ""}` +
+    `${latest ? `, ${timeAgo(latest)}` : ""}`;
   return (
     <section className="tracked-bar" aria-label="Changes from outside">
       <div className="tracked-bar-row">

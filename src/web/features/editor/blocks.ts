@@ -13,10 +13,12 @@ export interface BlockItem {
 }
 
 const chain = (editor: Editor, range: Range) => editor.chain().focus().deleteRange(range);
+/** What each kind of panel holds, in the block menu's hint. */
+const PANEL_FOR: Record<string, string> = { error: "errors", warning: "warnings", success: "good news", note: "notes" };
 const panel = (kind: string, title: string): BlockItem => ({
   id: `panel-${kind}`,
   title: `${title} panel`,
-  hint: `A coloured box for ${kind === "error" ? "errors" : kind === "warning" ? "warnings" : kind === "success" ? "good news" : kind === "note" ? "notes" : "information"}`,
+  hint: `A coloured box for ${PANEL_FOR[kind] ?? "information"}`,
   keywords: `panel callout ${kind}`,
   run: (e, r) =>
     chain(e, r)

@@ -111,7 +111,10 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
         open={open}
         onOpenChange={close}
         title={`“${answer.space.name}” is imported`}
-        description={`From ${FORMATS[answer.format] ?? "the file"}, as the private space ${answer.space.key}: only you can see it until you share it in its settings.`}
+        description={
+          `From ${FORMATS[answer.format] ?? "the file"}, as the private space ` +
+          `${answer.space.key}: only you can see it until you share it in its settings.`
+        }
       >
         <Summary answer={answer} />
         <DialogActions>

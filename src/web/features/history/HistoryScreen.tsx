@@ -159,7 +159,10 @@ export default function HistoryScreen({ space, pageId, versionNumber }: { space:
         open={restoring}
         onOpenChange={setRestoring}
         title={`Restore version ${shown}?`}
-        description={`Version ${shown} becomes the page's content again, saved as a new version ${(newest ?? 0) + 1}. Nothing is lost: every version stays in the history.`}
+        description={
+          `Version ${shown} becomes the page's content again, saved as a new version ` +
+          `${(newest ?? 0) + 1}. Nothing is lost: every version stays in the history.`
+        }
         confirmLabel="Restore"
         error={error}
         onConfirm={() => void restore()}

@@ -84,7 +84,10 @@ export const useCommentMutation = (pageId: string) =>
     },
   });
 
-/** A restriction added (who, and view or edit) or removed, with the words said once done; the tree shows restricted pages, so it is read again too. */
+/**
+ * A restriction added (who, and view or edit) or removed, with the words said once done; the tree
+ * shows restricted pages, so it is read again too.
+ */
 export const useRestrictionMutation = (page: { id: string; spaceId: string }) =>
   useMutation({
     mutationFn: (

@@ -110,7 +110,10 @@ export function GroupDetail({ group, canManage, onDeleted }: { group: Group; can
         open={deleting}
         onOpenChange={setDeleting}
         title={`Delete “${group.name}”?`}
-        description={`Its ${group.memberCount} ${group.memberCount === 1 ? "member loses" : "members lose"} the access given to the group in every space; their accounts stay. This cannot be undone.`}
+        description={
+          `Its ${group.memberCount} ${group.memberCount === 1 ? "member loses" : "members lose"} the access ` +
+          `given to the group in every space; their accounts stay. This cannot be undone.`
+        }
         confirmLabel="Delete group"
         busy={busy === "delete"}
         error={error}

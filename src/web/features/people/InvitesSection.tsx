@@ -68,7 +68,10 @@ export function InvitesSection() {
           withdrawal.setError(null);
         }}
         title="Withdraw this invite?"
-        description={`The link sent${withdrawing?.email ? ` to ${withdrawing.email}` : ""} stops working at once. You can invite them again later.`}
+        description={
+          `The link sent${withdrawing?.email ? ` to ${withdrawing.email}` : ""} ` +
+          `stops working at once. You can invite them again later.`
+        }
         confirmLabel="Withdraw invite"
         busy={withdrawal.busy}
         error={withdrawal.error}
@@ -102,6 +105,10 @@ function NewInvite() {
   });
   // Whether invites can be e-mailed (not until e-mail sending exists), so the card can say so.
   const emailStatus = useInviteEmailStatus();
+  const notMailed = emailStatus.data && !emailStatus.data.enabled;
+  const mailed = notMailed
+    ? ` ${emailStatus.data?.reason ?? "Invites cannot be e-mailed yet: give each link to the person yourself."}`
+    : "";
   const invite = () => {
     const grants = Object.entries(spaces).map(([spaceId, operation]) => ({ spaceId, operation }));
     return creation.run({
@@ -113,11 +120,7 @@ function NewInvite() {
     });
   };
   return (
-    <Card
-      id="invite-title"
-      title="Invite someone"
-      intro={`They get a link to register; it works once.${emailStatus.data && !emailStatus.data.enabled ? ` ${emailStatus.data.reason ?? "Invites cannot be e-mailed yet: give each link to the person yourself."}` : ""}`}
-    >
+    <Card id="invite-title" title="Invite someone" intro={`They get a link to register; it works once.${mailed}`}>
       {link ? (
         <div className="pane-secret" role="status">
           <p>

@@ -42,7 +42,9 @@ export function CreateWebhookDialog({ space, onClose }: { space: Space; onClose(
         open
         onOpenChange={(o) => !o && onClose()}
         title="Keep the signing secret"
-        description="It is shown only now. The receiver uses it to check that each request came from this wiki (Standard Webhooks signatures)."
+        description={
+          "It is shown only now. The receiver uses it to check that each request " + "came from this wiki (Standard Webhooks signatures)."
+        }
       >
         <div className="secret-row">
           <input className="input secret" readOnly value={secret} aria-label="Signing secret" onFocus={(e) => e.target.select()} />

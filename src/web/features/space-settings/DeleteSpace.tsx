@@ -56,7 +56,9 @@ export function DeleteSpace({ space }: { space: Space }) {
         title={`Delete ${space.name}?`}
         description={
           p
-            ? `${plural(p.pages, "page")} (${p.drafts} draft${p.drafts === 1 ? "" : "s"}, ${p.trashed} in the trash), ${plural(p.versions, "version")} and ${plural(p.attachments, "attachment")} (${size(p.bytes)}) will be deleted for good. This cannot be undone.`
+            ? `${plural(p.pages, "page")} (${p.drafts} draft${p.drafts === 1 ? "" : "s"}, ${p.trashed} in ` +
+              `the trash), ${plural(p.versions, "version")} and ${plural(p.attachments, "attachment")} ` +
+              `(${size(p.bytes)}) will be deleted for good. This cannot be undone.`
             : "Everything in the space will be deleted for good. This cannot be undone."
         }
         confirmLabel="Delete the space for good"

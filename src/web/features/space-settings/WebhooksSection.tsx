@@ -20,7 +20,8 @@ import { problemText, settingsKeys, useDeleteWebhookMutation, useWebhookSwitchMu
 function offHint(h: Webhook): string {
   const byCairn = h.consecutiveFailures >= 20;
   return byCairn
-    ? `Switched off by Cairn after ${h.consecutiveFailures} failed attempts in a row. Switch it on again once the receiver answers; events in the meantime were not kept.`
+    ? `Switched off by Cairn after ${h.consecutiveFailures} failed attempts in a row. Switch it on ` +
+        `again once the receiver answers; events in the meantime were not kept.`
     : "Switched off: nothing is sent, and events in the meantime are not kept. Switch it on to send new events again.";
 }
 

@@ -104,7 +104,9 @@ export function TrashScreen({ space }: { space: Space }) {
         title="Delete for good?"
         description={
           purging
-            ? `“${purging.title || "Untitled"}”${purging.pageCount > 1 ? ` and the ${purging.pageCount - 1} page${purging.pageCount === 2 ? "" : "s"} below it` : ""} will be deleted for good, with their history and attachments. This cannot be undone.`
+            ? `“${purging.title || "Untitled"}”` +
+              `${purging.pageCount > 1 ? ` and the ${purging.pageCount - 1} page${purging.pageCount === 2 ? "" : "s"} below it` : ""}` +
+              ` will be deleted for good, with their history and attachments. This cannot be undone.`
             : ""
         }
         confirmLabel="Delete for good"

@@ -126,8 +126,8 @@ export function RowActions({
         >
           {below ? (
             <label className="check-row">
-              <input type="checkbox" checked={withChildren} onChange={(e) => setWithChildren(e.target.checked)} /> Also copy the {below}{" "}
-              page{below === 1 ? "" : "s"} below it
+              <input type="checkbox" checked={withChildren} onChange={(e) => setWithChildren(e.target.checked)} />{" "}
+              {`Also copy the ${below} page${below === 1 ? "" : "s"} below it`}
             </label>
           ) : null}
           {error ? (
@@ -147,7 +147,10 @@ export function RowActions({
         open={dialog === "trash"}
         onOpenChange={(o) => !o && setDialog(null)}
         title="Move to the trash?"
-        description={`“${title}”${below ? ` and the ${below} page${below === 1 ? "" : "s"} below it` : ""} will go to the space's trash. You can restore ${below ? "them" : "it"} from there.`}
+        description={
+          `“${title}”${below ? ` and the ${below} page${below === 1 ? "" : "s"} below it` : ""} will go to ` +
+          `the space's trash. You can restore ${below ? "them" : "it"} from there.`
+        }
         confirmLabel="Move to trash"
         error={error}
         onConfirm={() => void trash()}

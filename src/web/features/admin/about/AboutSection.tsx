@@ -161,11 +161,12 @@ function DependenciesCard({ about }: { about: About }) {
     .map(([licence, n]) => `${n} ${licence}`)
     .join(", ");
   const shown = about.dependencies.filter((d) => d.name.toLowerCase().includes(filter.trim().toLowerCase()));
+  const which = about.dependenciesFrom === "node_modules" ? " (from source: every production dependency)" : ", the ones in this binary";
   return (
     <Card
       id="about-software"
       title="Third-party software"
-      intro={`Cairn is built on ${about.dependencies.length} open-source packages${about.dependenciesFrom === "node_modules" ? " (from source: every production dependency)" : ", the ones in this binary"}: ${summary}.`}
+      intro={`Cairn is built on ${about.dependencies.length} open-source packages${which}: ${summary}.`}
     >
       <div className="about-software-tools">
         <label className="about-filter">

@@ -72,7 +72,10 @@ export function BackupsCard({
     <Card
       id="backups-list"
       title="Backups"
-      intro="Copies of the whole wiki: pages, versions, comments, people and settings. Files are kept once and shared between backups. Restore one to go back to the moment it was taken, or to any second since that the log archive still covers."
+      intro={
+        "Copies of the whole wiki: pages, versions, comments, people and settings. Files are kept once and shared between backups. " +
+        "Restore one to go back to the moment it was taken, or to any second since that the log archive still covers."
+      }
       action={
         <Button
           variant="primary"
@@ -125,7 +128,8 @@ export function BackupsCard({
         title={removing ? `Remove the backup of ${backupTime(removing.createdAt)}?` : "Remove the backup?"}
         description={
           removing
-            ? `Its copy of the database (${formatBytes(removing.bytes)}) is deleted for good: you can no longer restore it, nor a moment that only it reaches. Files no other backup needs go too. It stays listed as removed.`
+            ? `Its copy of the database (${formatBytes(removing.bytes)}) is deleted for good: you can no longer restore it, nor a ` +
+              `moment that only it reaches. Files no other backup needs go too. It stays listed as removed.`
             : ""
         }
         confirmLabel="Remove the backup"

@@ -81,7 +81,10 @@ export function PolicyCard({ policy, schedule, readOnly }: { policy: Policy; sch
     <Card
       id="backups-policy"
       title="Schedule and retention"
-      intro="When Cairn backs itself up, and how many scheduled backups it keeps. A backup goes only when it is outside both limits. Backups taken by hand, before an update, or as a safety copy stay until you remove them."
+      intro={
+        "When Cairn backs itself up, and how many scheduled backups it keeps. A backup goes only when it is outside both " +
+        "limits. Backups taken by hand, before an update, or as a safety copy stay until you remove them."
+      }
     >
       <form
         className="pane-form bk-policy"

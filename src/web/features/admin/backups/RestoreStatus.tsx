@@ -127,7 +127,8 @@ export function RestoreStatus({
         title={ask === "undo" ? "Undo the restore?" : "Remove the kept copy?"}
         description={
           ask === "undo"
-            ? "The data from just before the restore comes back, and everything changed since the restore is lost. The wiki is read-only while it runs."
+            ? "The data from just before the restore comes back, and everything changed since " +
+              "the restore is lost. The wiki is read-only while it runs."
             : "The data the restore replaced is deleted for good: the restore can no longer be undone."
         }
         confirmLabel={ask === "undo" ? "Undo the restore" : "Remove it for good"}

@@ -36,7 +36,10 @@ export function TargetsCard({ readOnly, canChoose }: { readOnly: boolean; canCho
     <Card
       id="backups-targets"
       title="Copies off this machine"
-      intro="A backup on the same disk as the wiki does not survive that disk. Copy backups, and the files they need, to another disk or to S3-compatible storage; only what the target lacks is sent."
+      intro={
+        "A backup on the same disk as the wiki does not survive that disk. Copy backups, and the files they need, " +
+        "to another disk or to S3-compatible storage; only what the target lacks is sent."
+      }
     >
       <AsyncList query={targets} what="The targets">
         {(answer) => (
@@ -371,7 +374,8 @@ function CopyResult({ job }: { job: Job }) {
       {plural(r.backups, "backup")} {r.backups === 1 ? "is" : "are"} on the target. Sent {plural(r.copied, "item")} ({formatBytes(r.bytes)}
       ); {plural(r.skipped, "item was", "answer were")} there already.
       {r.missingFiles.length
-        ? ` ${plural(r.missingFiles.length, "file")} the backups name ${r.missingFiles.length === 1 ? "is" : "are"} missing from this server's file store and could not be sent.`
+        ? ` ${plural(r.missingFiles.length, "file")} the backups name ${r.missingFiles.length === 1 ? "is" : "are"} ` +
+          `missing from this server's file store and could not be sent.`
         : ""}
     </p>
   );

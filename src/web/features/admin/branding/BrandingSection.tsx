@@ -104,7 +104,10 @@ function BrandingForm({ branding }: { branding: Branding }) {
           <Card
             id="brand-colour"
             title="Accent colour"
-            intro="The colour of links, primary buttons and highlights. Each theme has its own, and each must be readable: WCAG AA asks for a contrast of at least 4.5:1."
+            intro={
+              "The colour of links, primary buttons and highlights. Each theme has its own, and each " +
+              "must be readable: WCAG AA asks for a contrast of at least 4.5:1."
+            }
           >
             <Choices
               legend="Accent"

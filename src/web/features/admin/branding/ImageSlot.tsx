@@ -14,7 +14,9 @@ import { BRANDING_FILE_MAX_BYTES, megabytes } from "../../../../common/limits";
 const ABOUT: Record<Slot, { title: string; hint: string; tile: "light" | "dark" }> = {
   logo: {
     title: "Logo",
-    hint: `Shown in the top bar and on the sign-in screen. A wide image about 3:1 works best; at most ${megabytes(BRANDING_FILE_MAX_BYTES)}.`,
+    hint:
+      `Shown in the top bar and on the sign-in screen. A wide image about 3:1 works ` +
+      `best; at most ${megabytes(BRANDING_FILE_MAX_BYTES)}.`,
     tile: "light",
   },
   "logo-dark": {

@@ -31,7 +31,10 @@ export default function DashboardSection() {
       <Card
         id="dashboard-usage"
         title="Page views"
-        intro="A view is a signed-in person or a visitor of a public space opening a page; reading it again within ten minutes, API tokens and crawlers do not count."
+        intro={
+          "A view is a signed-in person or a visitor of a public space opening a page; reading it " +
+          "again within ten minutes, API tokens and crawlers do not count."
+        }
         action={<RangeSwitch value={range} onChange={setRange} busy={dashboard.isFetching} />}
       >
         {d.usage.totalViews ? (

@@ -48,7 +48,10 @@ export default function PeopleSection() {
     <Card
       id="people-title"
       title="People"
-      intro="Everyone with an account. Open a person's actions to change their role, suspend them, or help them back in when they are locked out or forgot their password."
+      intro={
+        "Everyone with an account. Open a person's actions to change their role, suspend them, or " +
+        "help them back in when they are locked out or forgot their password."
+      }
     >
       {notice ? (
         <p className="form-error people-notice" role="alert">
@@ -111,7 +114,8 @@ export default function PeopleSection() {
             )}
             <p id="people-owner-note" className="muted people-owner-note">
               {myTier >= 2
-                ? "You are the owner: nobody can change your account here. To hand ownership to someone, choose Make owner in their actions; you then become an Administrator."
+                ? "You are the owner: nobody can change your account here. To hand ownership to someone, " +
+                  "choose Make owner in their actions; you then become an Administrator."
                 : "Nobody can change the owner's account here; only the owner can hand ownership on."}
             </p>
           </>

@@ -169,7 +169,8 @@ export function PersonActionDialog({
     case "suspend":
       body = confirm(
         `Suspend ${name}?`,
-        `${name} is signed out of every device at once, their API tokens stop working, and they cannot sign in until someone reactivates them. Their pages and comments stay.`,
+        `${name} is signed out of every device at once, their API tokens stop working, and they cannot ` +
+          `sign in until someone reactivates them. Their pages and comments stay.`,
         `Suspend ${name}`,
         () => peopleApi.setStatus(p.id, 1),
         `${name} is suspended and signed out`,
@@ -178,7 +179,8 @@ export function PersonActionDialog({
     case "sessions":
       body = confirm(
         `Sign ${name} out everywhere?`,
-        `Every browser where ${name} is signed in is signed out at once. They can sign in again with their password; their API tokens keep working.`,
+        `Every browser where ${name} is signed in is signed out at once. They can sign in ` +
+          `again with their password; their API tokens keep working.`,
         "Sign out everywhere",
         () => peopleApi.revokeSessions(p.id),
         `${name} is signed out everywhere`,
@@ -187,7 +189,8 @@ export function PersonActionDialog({
     case "tokens":
       body = confirm(
         `Revoke ${name}'s API tokens?`,
-        `Every API token ${name} made stops working for good, so scripts that use them fail until ${name} makes new ones. This cannot be undone.`,
+        `Every API token ${name} made stops working for good, so scripts that use them ` +
+          `fail until ${name} makes new ones. This cannot be undone.`,
         "Revoke every token",
         () => peopleApi.revokeTokens(p.id),
         `${name}'s API tokens are revoked`,
@@ -196,7 +199,8 @@ export function PersonActionDialog({
     case "twoFactor":
       body = confirm(
         `Turn off ${name}'s two-factor sign-in?`,
-        `${name} signs in with their password alone until they set up two-factor again. Do this only when you know it is really them who lost their authenticator.`,
+        `${name} signs in with their password alone until they set up two-factor again. Do this ` +
+          `only when you know it is really them who lost their authenticator.`,
         "Turn off two-factor",
         () => peopleApi.disableTwoFactor(p.id),
         `${name}'s two-factor sign-in is off`,
@@ -205,7 +209,8 @@ export function PersonActionDialog({
     case "transfer":
       body = confirm(
         `Make ${name} the owner?`,
-        `${name} becomes the owner of this wiki, with every right. You become an Administrator, and only ${name} can hand ownership back. There is only ever one owner.`,
+        `${name} becomes the owner of this wiki, with every right. You become an Administrator, and ` +
+          `only ${name} can hand ownership back. There is only ever one owner.`,
         `Make ${name} the owner`,
         () => peopleApi.transferOwnership(p.id),
         `${name} is now the owner; you are an Administrator`,
@@ -315,7 +320,8 @@ function ResetDialog({
       description={
         link
           ? "Copy the link now and give it to them: it is shown only this once."
-          : "A link that lets them choose a new password. It works once, for 24 hours; their current password keeps working until they use it. You may be asked for your password first."
+          : "A link that lets them choose a new password. It works once, for 24 hours; their current password " +
+            "keeps working until they use it. You may be asked for your password first."
       }
     >
       {link ? (

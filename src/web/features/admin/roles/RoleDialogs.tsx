@@ -176,7 +176,10 @@ function DeleteRole({ role, onClose }: { role: Role; onClose(): void }) {
       open
       onOpenChange={(o) => !o && onClose()}
       title={`Delete the role ${role.name}?`}
-      description={`The role “${role.name}” and its ${plural(role.permissions.length, "right")} go for good. Nobody holds it now; used or expired invites that named it are removed with it.`}
+      description={
+        `The role “${role.name}” and its ${plural(role.permissions.length, "right")} go for good. Nobody ` +
+        `holds it now; used or expired invites that named it are removed with it.`
+      }
       confirmLabel={`Delete ${role.name}`}
       busy={action.busy}
       error={action.error?.message ?? null}
@@ -205,7 +208,9 @@ function ResetRole({ role, onClose }: { role: Role; onClose(): void }) {
         title={`Reset ${role.name} to its defaults?`}
         description={
           added.length || removed.length
-            ? `${role.name} (${TIER_NAMES[role.tier]}) goes back to Cairn's default rights: ${removed.length ? `it loses ${removed.join(", ")}` : ""}${removed.length && added.length ? "; " : ""}${added.length ? `it gets ${added.join(", ")}` : ""}. ${plural(role.accounts, "person", "people")} hold it.`
+            ? `${role.name} (${TIER_NAMES[role.tier]}) goes back to Cairn's default rights: ` +
+              `${removed.length ? `it loses ${removed.join(", ")}` : ""}${removed.length && added.length ? "; " : ""}` +
+              `${added.length ? `it gets ${added.join(", ")}` : ""}. ${plural(role.accounts, "person", "people")} hold it.`
             : `${role.name} already holds exactly its default rights; resetting changes nothing.`
         }
         confirmLabel={`Reset ${role.name}`}

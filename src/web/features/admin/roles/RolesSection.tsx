@@ -39,7 +39,10 @@ export default function RolesSection() {
       <Card
         id="roles-matrix-title"
         title="Rights"
-        intro="Which instance rights each role holds. Tick or clear boxes, then save; people holding a role get its new rights on their next click, API tokens included. Space access is given per space, not here."
+        intro={
+          "Which instance rights each role holds. Tick or clear boxes, then save; people holding a role get its new " +
+          "rights on their next click, API tokens included. Space access is given per space, not here."
+        }
       >
         <RightsMatrix answer={answer} viewer={viewer} />
         <div className="roles-review">
@@ -61,7 +64,10 @@ export default function RolesSection() {
       <Card
         id="roles-list-title"
         title="Roles"
-        intro="User, Administrator and Owner are built in: they can be reset to Cairn's defaults but not deleted. Custom roles sit in the Member or Admin tier."
+        intro={
+          "User, Administrator and Owner are built in: they can be reset to Cairn's defaults " +
+          "but not deleted. Custom roles sit in the Member or Admin tier."
+        }
         action={
           <Button variant="primary" onClick={() => setAction({ kind: "create" })}>
             New role

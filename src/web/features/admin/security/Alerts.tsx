@@ -22,7 +22,10 @@ export function AlertsCard() {
     <Card
       id="security-alerts"
       title="Alerts"
-      intro="Raised when Cairn sees a pattern worth a look: many wrong passwords, many deletions, access widened in a hurry, a burst of new API tokens. Acknowledge one while you look into it; resolve it when done."
+      intro={
+        "Raised when Cairn sees a pattern worth a look: many wrong passwords, many deletions, access widened in a hurry, " +
+        "a burst of new API tokens. Acknowledge one while you look into it; resolve it when done."
+      }
       action={
         <div className="field" style={{ margin: 0 }}>
           <label htmlFor="sec-alert-show" className="visually-hidden">
@@ -117,16 +120,14 @@ function MoveDialog({ acting, onClose }: { acting: { alert: SecurityAlert; to: "
   };
   const submit = () => acting && moving.run({ alert: acting.alert, to: acting.to, note: note.trim() });
   const verb = acting?.to === "acknowledge" ? "Acknowledge" : "Resolve";
+  const RESOLVED = "It closes; a new alert opens only for what the detector sees from now on.";
+  const ACKNOWLEDGED = "It stays listed until resolved, so others know someone is on it.";
   return (
     <Dialog
       open={acting !== null}
       onOpenChange={(o) => (o ? undefined : close())}
       title={`${verb} this alert?`}
-      description={
-        acting
-          ? `${acting.alert.summary}. ${acting.to === "resolve" ? "It closes; a new alert opens only for what the detector sees from now on." : "It stays listed until resolved, so others know someone is on it."}`
-          : ""
-      }
+      description={acting ? `${acting.alert.summary}. ${acting.to === "resolve" ? RESOLVED : ACKNOWLEDGED}` : ""}
     >
       <form
         onSubmit={(e) => {

@@ -90,7 +90,10 @@ export function BlocksCard() {
           setError(null);
         }}
         title="Remove this block?"
-        description={`Requests from ${removing?.cidr ?? ""} are served again at once${removing ? ` (it was blocked for: ${removing.reason})` : ""}.`}
+        description={
+          `Requests from ${removing?.cidr ?? ""} are served again at ` +
+          `once${removing ? ` (it was blocked for: ${removing.reason})` : ""}.`
+        }
         confirmLabel="Remove block"
         busy={busy}
         error={error}

@@ -55,7 +55,10 @@ export function EventsCard() {
     <Card
       id="security-events"
       title="Events"
-      intro="Failed sign-ins, lockouts, new API tokens, permission and role changes, blocks and alerts, newest first. Every one is also in the audit log."
+      intro={
+        "Failed sign-ins, lockouts, new API tokens, permission and role changes, blocks " +
+        "and alerts, newest first. Every one is also in the audit log."
+      }
     >
       <form className="pane-row sec-filters" role="search" aria-label="Filter the events" onSubmit={(e) => e.preventDefault()}>
         <div className="field">

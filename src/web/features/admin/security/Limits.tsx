@@ -20,7 +20,8 @@ function figures(s: Limits["settings"]): Array<[string, string]> {
     ["Longest lockout", seconds(s.lockoutMaxSeconds)],
     [
       "Locked for every address after",
-      `${s.lockoutAccountFailures} wrong passwords from ${s.lockoutAccountAddresses} addresses in ${seconds(s.lockoutAccountWindowSeconds)}`,
+      `${s.lockoutAccountFailures} wrong passwords from ${s.lockoutAccountAddresses} ` +
+        `addresses in ${seconds(s.lockoutAccountWindowSeconds)}`,
     ],
   ];
 }

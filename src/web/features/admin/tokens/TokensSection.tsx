@@ -80,7 +80,10 @@ function TokensCard() {
     <Card
       id="tokens-all"
       title="Every API token"
-      intro="Tokens let scripts and tools act as the person who made them. Revoke one that leaked or that nobody uses: it stops working at once."
+      intro={
+        "Tokens let scripts and tools act as the person who made them. Revoke one that " +
+        "leaked or that nobody uses: it stops working at once."
+      }
     >
       {all.length && (hidden || showAll) ? (
         <label className="tok-toggle">
@@ -167,7 +170,8 @@ function TokensCard() {
         title={`Revoke “${revoking?.name ?? ""}”?`}
         description={
           revoking
-            ? `${revoking.owner.displayName}'s token (${revoking.prefix}…) stops working at once: every script or tool using it is refused from its next request. This cannot be undone; they can make a new one.`
+            ? `${revoking.owner.displayName}'s token (${revoking.prefix}…) stops working at once: every script or tool ` +
+              `using it is refused from its next request. This cannot be undone; they can make a new one.`
             : ""
         }
         confirmLabel="Revoke token"
