@@ -14,12 +14,9 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import ts from "typescript";
-
-export const WIDTH = 140;
+import { expandCssLine, isLong, WIDTH } from "./split-css-rules";
 /** Room left for the indentation Biome adds to a `+` chain's operands and the ` +` after each. */
 const CHAIN_ROOM = 8;
-
-const isLong = (line: string) => line.length > WIDTH;
 
 /** The raw text cut into pieces no break may fall inside: an escape, a `${…}`, one code point. */
 function atoms(raw: string): string[] {
@@ -253,54 +250,6 @@ function rewrapFirst(text: string, file: string): string | null {
     lines.splice(up, filled.length, ...text.split("\n").slice(up, down + 1)); // already as filled as it gets (a word too long)
   }
   return null;
-}
-
-/** Splits `s` at `sep` outside parentheses, brackets and quotes. */
-function topLevel(s: string, sep: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote = "";
-  let from = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (quote) quote = c === quote && s[i - 1] !== "\\" ? "" : quote;
-    else if (c === '"' || c === "'") quote = c;
-    else if (c === "(" || c === "[") depth++;
-    else if (c === ")" || c === "]") depth--;
-    else if (c === sep && depth === 0) {
-      out.push(s.slice(from, i));
-      from = i + 1;
-    }
-  }
-  out.push(s.slice(from));
-  return out.map((p) => p.trim()).filter(Boolean);
-}
-
-/** One long CSS line `selector { a: b; c: d }` (or a block nesting such rules) as one declaration a line. */
-export function expandCssLine(line: string): string[] {
-  const m = /^(\s*)([^{}]+?)\s*\{\s*(.*)\s*\}\s*$/.exec(line);
-  if (!m || line.trim().startsWith("/*")) return [line];
-  const [, indent, selector, body] = m;
-  const inner = indent + "  ";
-  const head = isLong(`${indent}${selector} {`)
-    ? topLevel(selector, ",").map((s, i, all) => indent + s + (i < all.length - 1 ? "," : " {"))
-    : [`${indent}${selector} {`];
-  const out = [...head];
-  if (body.includes("{")) {
-    for (const rule of body.match(/[^{}]+\{[^{}]*\}/g) ?? [])
-      out.push(...expandCssLine(inner + rule.trim()).flatMap((l) => (isLong(l) ? expandCssLine(l) : [l])));
-  } else {
-    for (const decl of topLevel(body, ";")) {
-      const full = `${inner}${decl};`;
-      if (!isLong(full)) out.push(full);
-      else {
-        const parts = topLevel(decl, ",");
-        out.push(...parts.map((p, i) => (i === 0 ? inner : `${inner}  `) + p + (i < parts.length - 1 ? "," : ";")));
-      }
-    }
-  }
-  out.push(`${indent}}`);
-  return out;
 }
 
 function splitFile(file: string): string[] {
