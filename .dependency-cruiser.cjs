@@ -50,20 +50,42 @@ module.exports = {
       to: { path: "^src/", pathNot: `(${TABLES}|^src/platform/)` },
     },
     { name: "no-cycles", severity: "error", from: {}, to: { circular: true } },
-    { name: "platform-below-domains", severity: "error", comment: "src/platform is framework-free foundations: it imports no domain", from: { path: "^src/platform/" }, to: { path: "^src/", pathNot: "^src/(platform|common)/" } },
-    { name: "common-imports-nothing", severity: "error", comment: "src/common is read by the server and the browser alike: plain data and pure functions, no imports but its own", from: { path: "^src/common/" }, to: { pathNot: "^src/common/" } },
+    {
+      name: "platform-below-domains",
+      severity: "error",
+      comment: "src/platform is framework-free foundations: it imports no domain",
+      from: { path: "^src/platform/" },
+      to: { path: "^src/", pathNot: "^src/(platform|common)/" },
+    },
+    {
+      name: "common-imports-nothing",
+      severity: "error",
+      comment: "src/common is read by the server and the browser alike: plain data and pure functions, no imports but its own",
+      from: { path: "^src/common/" },
+      to: { pathNot: "^src/common/" },
+    },
     {
       name: "web-is-an-api-client",
       severity: "error",
-      comment: "src/web talks to the server only through the public API; it shares src/content (the editor schema) and src/common (limits, rights, event names, the settings catalogue) and nothing else",
+      comment:
+        "src/web talks to the server only through the public API; it shares src/content (the editor schema) and " +
+        "src/common (limits, rights, event names, the settings catalogue) and nothing else",
       from: { path: "^src/web/" },
       to: { path: "^src/", pathNot: "^src/(web|content|common)/" },
     },
-    { name: "server-knows-no-web", severity: "error", comment: "the server serves the UI's built files; it imports none of its modules", from: { path: "^src/", pathNot: "^src/web/" }, to: { path: "^src/web/" } },
+    {
+      name: "server-knows-no-web",
+      severity: "error",
+      comment: "the server serves the UI's built files; it imports none of its modules",
+      from: { path: "^src/", pathNot: "^src/web/" },
+      to: { path: "^src/web/" },
+    },
     {
       name: "tiptap-only-in-the-editor",
       severity: "error",
-      comment: "the reading view renders with @tiptap/static-renderer; TipTap itself and the schema's extensions (150+ KB) load with the editor chunk",
+      comment:
+        "the reading view renders with @tiptap/static-renderer; TipTap itself and the " +
+        "schema's extensions (150+ KB) load with the editor chunk",
       from: { path: "^src/web/", pathNot: "^src/web/features/editor/" },
       // The reading styles (reading.css, reading-theme.css) are shared with the exports; CSS carries no TipTap.
       // page-links.ts (which ids a document links to, what an unseen page reads as) and task-name.ts
@@ -72,7 +94,11 @@ module.exports = {
       // other sites are shown, the rule of the server's policy header too) and first-screen.ts (where a
       // cold view's first paint cuts a document, the server's page too) and elements.ts (each node's
       // and mark's element, attributes and class, the server's HTML renderer's too) import nothing.
-      to: { path: "(^node_modules/@tiptap/(?!static-renderer)|^src/content/(?!urls\\.ts$|page-links\\.ts$|task-name\\.ts$|first-screen\\.ts$|person-color\\.ts$|image-hosts\\.ts$|elements\\.ts$|[^/]+\\.css$))" },
+      to: {
+        path:
+          "(^node_modules/@tiptap/(?!static-renderer)|^src/content/(?!urls\\.ts$|page-links\\.ts$|task-name\\.ts$|" +
+          "first-screen\\.ts$|person-color\\.ts$|image-hosts\\.ts$|elements\\.ts$|[^/]+\\.css$))",
+      },
     },
     {
       name: "lazy-chunks-stay-lazy",

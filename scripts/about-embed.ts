@@ -12,7 +12,13 @@ const root = join(import.meta.dir, "..");
 
 export async function writeAboutEmbed(distDir: string, uiMetafile: Bun.BuildMetafile | undefined): Promise<{ packages: number }> {
   // chromium-bidi stays out as in the binary's build (scripts/build.ts says why).
-  const server = await Bun.build({ entrypoints: [join(root, "src", "main.ts")], target: "bun", metafile: true, external: ["chromium-bidi", "chromium-bidi/*"], define: { "process.env.NODE_ENV": '"production"' } });
+  const server = await Bun.build({
+    entrypoints: [join(root, "src", "main.ts")],
+    target: "bun",
+    metafile: true,
+    external: ["chromium-bidi", "chromium-bidi/*"],
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
   if (!server.success || !server.metafile) throw new Error(`the server bundle for the dependency list failed:\n${server.logs.join("\n")}`);
   const { dependencies, notices } = aboutOfBundles([server.metafile, ...(uiMetafile ? [uiMetafile] : [])]);
   writeFileSync(join(distDir, "about.json"), JSON.stringify({ builtAt: new Date().toISOString(), dependencies }));
@@ -20,7 +26,8 @@ export async function writeAboutEmbed(distDir: string, uiMetafile: Bun.BuildMeta
   const src = relative(distDir, join(root, "src"));
   writeFileSync(
     join(distDir, "about-embed.ts"),
-    `// Written by scripts/build.ts. Do not edit.\nimport about from "./about.json" with { type: "json" };\nimport notices from "./notices.txt" with { type: "text" };\nimport { embedAbout } from "${src}/system/about-deps";\nembedAbout(about, notices);\n`,
+    `// Written by scripts/build.ts. Do not edit.\nimport about from "./about.json" with { type: "json" };\nimport notices from ` +
+      `"./notices.txt" with { type: "text" };\nimport { embedAbout } from "${src}/system/about-deps";\nembedAbout(about, notices);\n`,
   );
   return { packages: dependencies.length };
 }

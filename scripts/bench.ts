@@ -71,7 +71,10 @@ async function main() {
   mkdirSync(out, { recursive: true });
   if (compareRef) {
     const { runCompare } = await import("./bench/compare");
-    console.log(`comparing this checkout with ${compareRef}: ${rounds} ${quick ? "quick" : "full"} runs of each, alternately; logs in .bench/compare/`);
+    console.log(
+      `comparing this checkout with ${compareRef}: ${rounds} ` +
+        `${quick ? "quick" : "full"} runs of each, alternately; logs in .bench/compare/`,
+    );
     const text = await runCompare({ ref: compareRef, rounds, plan, log: console.log });
     console.log(`\n${text}\nwritten .bench/compare.json; ${((performance.now() - startedAt) / 1000).toFixed(1)} s in all`);
     return;
@@ -80,8 +83,18 @@ async function main() {
   // Before the build too: the build's own load would otherwise be counted as the machine's.
   const machine = machineFactsBefore();
   const { outfile, bytes } = givenBinary ? { outfile: givenBinary, bytes: statSync(givenBinary).size } : await build({ quiet: true });
-  console.log(`${givenBinary ? "using" : "built"} ${outfile} (${(bytes / 1024 / 1024).toFixed(1)} MB); ${quick ? "quick run" : "full run"}, logs in .bench/`);
-  const report = await runBench({ binary: outfile, binaryBytes: bytes, plan, logDir: out, seed: () => seedContent(quick, console.log), log: console.log });
+  console.log(
+    `${givenBinary ? "using" : "built"} ${outfile} (${(bytes / 1024 / 1024).toFixed(1)}` +
+      ` MB); ${quick ? "quick run" : "full run"}, logs in .bench/`,
+  );
+  const report = await runBench({
+    binary: outfile,
+    binaryBytes: bytes,
+    plan,
+    logDir: out,
+    seed: () => seedContent(quick, console.log),
+    log: console.log,
+  });
   writeResults(join(out, "results.json"), report);
   const entry = makeEntry(report, quick, machine);
   console.log(`\n${formatReport(report).text}`);
@@ -89,12 +102,19 @@ async function main() {
   // Quick runs are compared with quick runs only (a 10,000-page corpus, 3-second loads).
   const historyFile = quick ? QUICK_HISTORY_FILE : HISTORY_FILE;
   const previous = readHistory(historyFile).at(-1);
-  console.log(previous ? `\n${formatChange(previous, entry.figures)}` : `\nno earlier ${quick ? "quick " : ""}run in ${historyFile} to compare with`);
+  console.log(
+    previous ? `\n${formatChange(previous, entry.figures)}` : `\nno earlier ${quick ? "quick " : ""}run in ${historyFile} to compare with`,
+  );
   if (givenBinary) console.log("not added to the history: a binary given with --binary may be of any commit");
   else appendEntry(historyFile, entry);
-  const where = givenBinary ? "" : `, appended to ${historyFile.slice(root.length + 1)}${entry.dirty ? " (commit has uncommitted changes: marked dirty)" : ""}`;
+  const where = givenBinary
+    ? ""
+    : `, appended to ${historyFile.slice(root.length + 1)}${entry.dirty ? " (commit has uncommitted changes: marked dirty)" : ""}`;
   const seeded = report.extras?.seedSeconds;
-  console.log(`\nwritten .bench/results.json${where}; ${((performance.now() - startedAt) / 1000).toFixed(1)} s in all${typeof seeded === "number" ? `, ${seeded.toFixed(1)} s of it seeding BIG` : ""}`);
+  console.log(
+    `\nwritten .bench/results.json${where}; ${((performance.now() - startedAt) / 1000).toFixed(1)} s in ` +
+      `all${typeof seeded === "number" ? `, ${seeded.toFixed(1)} s of it seeding BIG` : ""}`,
+  );
 }
 
 main().then(

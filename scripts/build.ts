@@ -72,8 +72,15 @@ async function writeUiEntry(distDir: string): Promise<string> {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  imports.push(`import emptyDbGz from "./web/empty.db.gz" with { type: "file" };`, `import { embedEmptyDatabase } from "${src}/platform/db/empty-image";`);
-  writeFileSync(join(distDir, "web-embed.ts"), `${header}\n${imports.join("\n")}\nimport { embedUi } from "${src}/http/ui";\nembedUi({\n${entries.join("\n")}\n});\nembedScalar(scalarGz);\nembedEmptyDatabase(emptyDbGz);\n`);
+  imports.push(
+    `import emptyDbGz from "./web/empty.db.gz" with { type: "file" };`,
+    `import { embedEmptyDatabase } from "${src}/platform/db/empty-image";`,
+  );
+  writeFileSync(
+    join(distDir, "web-embed.ts"),
+    `${header}\n${imports.join("\n")}\nimport { embedUi } from ` +
+      `"${src}/http/ui";\nembedUi({\n${entries.join("\n")}\n});\nembedScalar(scalarGz);\nembedEmptyDatabase(emptyDbGz);\n`,
+  );
   // Imports run in order: the UI is registered before the server starts.
   const entry = join(distDir, "entry.ts");
   writeFileSync(entry, `${header}\nimport "./web-embed";\nimport "./about-embed";\nimport "${src}/main";\n`);
@@ -108,15 +115,23 @@ export async function build(opts: { target?: string; quiet?: boolean; distDir?: 
   const entry = await writeUiEntry(distDir);
   const outfile = outfileFor(opts.target, distDir);
   const args = [
-    "bun", "build", entry,
-    "--compile", "--minify", "--bytecode", "--format=esm", "--splitting",
-    "--define", 'process.env.NODE_ENV="production"',
+    "bun",
+    "build",
+    entry,
+    "--compile",
+    "--minify",
+    "--bytecode",
+    "--format=esm",
+    "--splitting",
+    "--define",
+    'process.env.NODE_ENV="production"',
     "--no-compile-autoload-dotenv",
     // Start-up runs with the JIT's tier-up thresholds scaled 1,000 times: it is code that runs
     // once; the server and each command go back to the normal policy (src/platform/jit-policy.ts).
     `--compile-jit-policy=${START_JIT_POLICY}`,
     ...bytecodeOrderFile(distDir),
-    "--outfile", outfile,
+    "--outfile",
+    outfile,
   ];
   if (opts.target) args.push(`--target=${opts.target}`);
   await run(args, quiet);
@@ -124,7 +139,10 @@ export async function build(opts: { target?: string; quiet?: boolean; distDir?: 
 }
 
 if (import.meta.main) {
-  const target = process.argv.slice(2).find((a) => a.startsWith("--target="))?.slice("--target=".length);
+  const target = process.argv
+    .slice(2)
+    .find((a) => a.startsWith("--target="))
+    ?.slice("--target=".length);
   try {
     const { outfile, bytes } = await build({ target });
     console.log(`${outfile}: ${(bytes / 1024 / 1024).toFixed(1)} MB`);

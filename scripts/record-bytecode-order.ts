@@ -46,7 +46,8 @@ try {
   const login = await send(url, "/api/auth/login", json, { email: OWNER.email, password: OWNER.password });
   const cookie = /cairn_session=([^;]*)/.exec(login.headers.get("set-cookie") ?? "")?.[1];
   const { token } = await (await send(url, "/api/api-tokens", { ...json, cookie: `cairn_session=${cookie}` }, { name: "order" })).json();
-  for (const path of ["/api/health", "/api/auth/me", "/api/instance"]) await (await fetch(url + path, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer();
+  for (const path of ["/api/health", "/api/auth/me", "/api/instance"])
+    await (await fetch(url + path, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer();
   await Bun.sleep(SETTLE_MS);
   child.kill("SIGTERM");
   await child.exited;

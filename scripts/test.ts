@@ -2,8 +2,10 @@
  * The whole test suite: `bun run test`. Unit tests beside the code in src/, cross-cutting ones in
  * tests/, browser tests in tests/e2e/. In order:
  *
- * 1. Checks that fail fast: `tsc --noEmit`, then the layer rules (tests/architecture.test.ts),
- *    while the binary the browser tests drive is built, once for every browser file (its path goes to them in CAIRN_E2E_BINARY, see tests/e2e/harness.ts).
+ * 1. Checks that fail fast: `tsc --noEmit`, then the layer rules (tests/architecture.test.ts) and
+ *    the formatting (tests/format.test.ts, a few seconds), while the binary the browser tests drive
+ *    is built, once for every browser file (its path goes to them in CAIRN_E2E_BINARY, see
+ *    tests/e2e/harness.ts).
  *    A failed check stops the run here with its output and the one line below.
  * 2. Every other test file through `bun test --parallel`, the slowest files first
  *    (tests/timings.json; each run writes fresh figures to .bench/test-report/timings.json).
@@ -33,12 +35,17 @@ const passThrough = args.filter((a) => a.startsWith("--") && a !== "--unit");
 // and timed out two browser tests on CPU starvation; docs/decisions.md, "Tests and CI").
 const workers = Number(process.env.CAIRN_TEST_WORKERS) || 2;
 const LAYERS = "tests/architecture.test.ts";
+const FORMAT = "tests/format.test.ts";
 const isBrowser = (f: string) => f.startsWith("tests/e2e/") || f.includes(".browser.test.");
 
 let files = testFiles(root).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x.replace(/^\.\//, ""))));
-if (unit) files = inProcessOnly(root, files.filter((f) => !isBrowser(f)));
+if (unit)
+  files = inProcessOnly(
+    root,
+    files.filter((f) => !isBrowser(f)),
+  );
 const checks = !unit && filters.length === 0;
-if (checks) files = files.filter((f) => f !== LAYERS);
+if (checks) files = files.filter((f) => f !== LAYERS && f !== FORMAT);
 const needsBinary = files.some(isBrowser);
 
 // Browser tests drive Debian's Chromium (playwright-core never downloads a browser of its own).
@@ -46,11 +53,17 @@ const needsBinary = files.some(isBrowser);
 // person's desktop would; no test depends on it. poppler-utils' pdftoppm turns the PDF export
 // into a PNG to check it is not blank (src/exports/page-export.test.ts).
 const EMOJI_FONT = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
-if (!unit && existsSync(join(root, "tests", "needs-chromium")) && (!existsSync("/usr/bin/chromium") || !existsSync(EMOJI_FONT) || !existsSync("/usr/bin/pdftoppm"))) {
+if (
+  !unit &&
+  existsSync(join(root, "tests", "needs-chromium")) &&
+  (!existsSync("/usr/bin/chromium") || !existsSync(EMOJI_FONT) || !existsSync("/usr/bin/pdftoppm"))
+) {
   console.log("Installing Debian's chromium for the browser tests (apt-get)…");
-  const apt = (a: string[]) => Bun.spawnSync(["apt-get", ...a], { stdout: "ignore", stderr: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const apt = (a: string[]) =>
+    Bun.spawnSync(["apt-get", ...a], { stdout: "ignore", stderr: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
   apt(["update", "-qq"]);
-  if (apt(["install", "-y", "-qq", "chromium", "fonts-noto-color-emoji", "poppler-utils"]).exitCode !== 0) console.log("Could not install chromium: the browser tests will fail. Install it with: apt-get install -y chromium poppler-utils");
+  if (apt(["install", "-y", "-qq", "chromium", "fonts-noto-color-emoji", "poppler-utils"]).exitCode !== 0)
+    console.log("Could not install chromium: the browser tests will fail. Install it with: apt-get install -y chromium poppler-utils");
 }
 
 const reportDir = join(root, ".bench", "test-report");
@@ -74,16 +87,28 @@ async function quietly(cmd: string[]): Promise<{ ok: boolean; output: string; to
 }
 
 const layersReport = join(reportDir, "layers.xml");
+const formatReport = join(reportDir, "format.xml");
 if (checks || needsBinary) {
-  console.log(checks ? "Checks first: tsc --noEmit and the layer rules, while the binary is built…" : "Building the binary for the browser tests…");
+  console.log(
+    checks
+      ? "Checks first: tsc --noEmit, the layer rules and the formatting, while the binary is built…"
+      : "Building the binary for the browser tests…",
+  );
   // Caught at once: a failed build must wait for the checks' verdict, not end the process.
   const binary = needsBinary ? buildOnce().catch((e: Error) => e) : Promise.resolve(null);
   // One after the other: the layer rules' dependency-cruiser test has a minute of its own, which
   // a loaded machine running tsc beside it can exceed.
   const types = checks ? await quietly(["bun", "x", "tsc", "--noEmit"]) : null;
-  const layers = checks ? await quietly(["bun", "test", "--reporter=junit", `--reporter-outfile=${layersReport}`, `./${LAYERS}`]) : null;
+  const testFile = (file: string, junit: string) =>
+    quietly(["bun", "test", "--reporter=junit", `--reporter-outfile=${junit}`, `./${file}`]);
+  const layers = checks ? await testFile(LAYERS, layersReport) : null;
+  const format = checks ? await testFile(FORMAT, formatReport) : null;
   let failedChecks = 0;
-  for (const [name, r] of [["typecheck (tsc --noEmit)", types], ["layer rules (tests/architecture.test.ts)", layers]] as const) {
+  for (const [name, r] of [
+    ["typecheck (tsc --noEmit)", types],
+    ["layer rules (tests/architecture.test.ts)", layers],
+    ["formatting (tests/format.test.ts; bun run format)", format],
+  ] as const) {
     if (!r) continue;
     if (r.ok) console.log(`${name}: ok (${r.took})`);
     else {
@@ -92,11 +117,14 @@ if (checks || needsBinary) {
     }
   }
   if (failedChecks) {
-    // A failed typecheck counts as one failure; the layer rules by their own report.
+    // A failed typecheck counts as one failure; the layer rules and the formatting by their own reports.
     console.log("The tests were not run.");
-    const report = readJUnit(layersReport);
-    const layerFailures = layers?.ok ? 0 : Math.max(1, report?.failed ?? 0);
-    finish(report?.passed ?? 0, layerFailures + (types?.ok ? 0 : 1));
+    const reports = [readJUnit(layersReport), readJUnit(formatReport)];
+    const fileFailures = [layers, format].reduce((n, r, i) => n + (r?.ok ? 0 : Math.max(1, reports[i]?.failed ?? 0)), 0);
+    finish(
+      reports.reduce((n, r) => n + (r?.passed ?? 0), 0),
+      fileFailures + (types?.ok ? 0 : 1),
+    );
   }
   const built = await binary;
   if (built instanceof Error) {
@@ -119,16 +147,29 @@ const timings = join(reportDir, "timings.json");
 const committedTimings = join(root, "tests", "timings.json");
 if (existsSync(committedTimings)) await Bun.write(timings, readFileSync(committedTimings));
 const proc = Bun.spawn(
-  ["bun", "test", "--timeout=30000", `--parallel=${workers}`, "--no-isolate", `--timings=${timings}`, "--update-timings", "--reporter=junit", `--reporter-outfile=${report}`, ...passThrough, ...files.map((f) => `./${f}`)],
+  [
+    "bun",
+    "test",
+    "--timeout=30000",
+    `--parallel=${workers}`,
+    "--no-isolate",
+    `--timings=${timings}`,
+    "--update-timings",
+    "--reporter=junit",
+    `--reporter-outfile=${report}`,
+    ...passThrough,
+    ...files.map((f) => `./${f}`),
+  ],
   { cwd: root, stdout: "inherit", stderr: "inherit", env },
 );
 const code = await proc.exited;
 
 const main = readJUnit(report);
-const layers = checks ? readJUnit(layersReport) : null;
-let failed = (main?.failed ?? 0) + (layers?.failed ?? 0);
+const checkReports = checks ? [readJUnit(layersReport), readJUnit(formatReport)] : [];
+const fromChecks = (count: "passed" | "failed" | "skipped") => checkReports.reduce((n, r) => n + (r?.[count] ?? 0), 0);
+let failed = (main?.failed ?? 0) + fromChecks("failed");
 const missing = files.filter((f) => !main?.files.has(f));
 if (missing.length) console.log(`\nNo report from ${missing.length} file(s) (a load error or a crash, above):\n  ${missing.join("\n  ")}`);
 failed += missing.length;
 if (code !== 0 && failed === 0) failed = 1; // the runner failed outside any test
-finish((main?.passed ?? 0) + (layers?.passed ?? 0), failed, (main?.skipped ?? 0) + (layers?.skipped ?? 0));
+finish((main?.passed ?? 0) + fromChecks("passed"), failed, (main?.skipped ?? 0) + fromChecks("skipped"));

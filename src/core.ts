@@ -106,7 +106,10 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
   // SQLite creates the file by the umask (often 0644); its -wal and -shm copy its mode.
   if (fresh) chmodSync(data.dbPath, PRIVATE_FILE);
   if (data.exposed.length) {
-    log.warn("the data directory can be read by other accounts on this machine", { paths: data.exposed, fix: `chmod -R go-rwx ${data.root}` });
+    log.warn("the data directory can be read by other accounts on this machine", {
+      paths: data.exposed,
+      fix: `chmod -R go-rwx ${data.root}`,
+    });
   }
   const backUp = opts.backUpBeforeMigrating;
   // A new database is made from the baseline in one step (platform/db/migrate.ts).
@@ -118,7 +121,17 @@ export function openCore(config: Config, opts: OpenCoreOptions = {}): Core {
   // No archive to protect: nobody in this process checkpoints, so SQLite's own does.
   if (!wal) letSqliteCheckpoint(sqlite);
   if (result.applied.length) log.info("migrated", { applied: result.applied, snapshot: result.snapshot });
-  return assembleCore({ config, data, sqlite, clock, log, groupCommits: opts.groupCommits ?? false, checkpointAtClose: true, wal, scheduler });
+  return assembleCore({
+    config,
+    data,
+    sqlite,
+    clock,
+    log,
+    groupCommits: opts.groupCommits ?? false,
+    checkpointAtClose: true,
+    wal,
+    scheduler,
+  });
 }
 
 function openArchive(sqlite: Database, data: DataDir, clock: Clock, log: Logger, startLater: boolean, scheduler: Scheduler): WalArchive {
@@ -189,7 +202,8 @@ export function assembleCore(parts: CoreParts): Core {
     beforeCommit: (fn) => commitHooks.push(fn),
     stamp,
     // Skipped in maintenance (nothing reads its answer then: the jobs worker is paused).
-    bookkeeping: (fn, how) => (maintenance.active() && !transactions.inTx() ? (undefined as never) : stamp.bookkeeping(() => transactions.tx(fn, how))),
+    bookkeeping: (fn, how) =>
+      maintenance.active() && !transactions.inTx() ? (undefined as never) : stamp.bookkeeping(() => transactions.tx(fn, how)),
     maintenance,
     onDataReplaced: (fn) => maintenance.onDataReplaced(fn),
     wal: parts.wal ?? null,
@@ -230,5 +244,9 @@ export function assembleCore(parts: CoreParts): Core {
 /** The 503 every write meets while the data is being replaced. */
 export function maintenanceRefusal(maintenance: Maintenance): AppError {
   const retry = String(maintenance.state()?.retryAfterSeconds ?? 60);
-  return new AppError("maintenance", { headers: { "Retry-After": retry }, extra: { retryAfter: Number(retry) }, detail: "A restore is replacing the data; nothing was saved. Try again in a few minutes." });
+  return new AppError("maintenance", {
+    headers: { "Retry-After": retry },
+    extra: { retryAfter: Number(retry) },
+    detail: "A restore is replacing the data; nothing was saved. Try again in a few minutes.",
+  });
 }

@@ -47,7 +47,11 @@ Options (each also read from its environment variable):
 /** Commands other than serve: each works on an existing data directory and prints one line. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   "reset-password": async () => {
-    const [{ resetPasswordCommand }, { readSecretLine }, { commandLogger }] = await Promise.all([import("./cli/reset-password"), import("./cli/read-secret"), import("./cli/run")]);
+    const [{ resetPasswordCommand }, { readSecretLine }, { commandLogger }] = await Promise.all([
+      import("./cli/reset-password"),
+      import("./cli/read-secret"),
+      import("./cli/run"),
+    ]);
     return (argv) => resetPasswordCommand(argv, { env: process.env, log: commandLogger(), readSecret: readSecretLine });
   },
   "setup-code": async () => {
@@ -64,7 +68,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   },
   restore: async () => {
     const [{ restoreCommand }, { commandLogger }] = await Promise.all([import("./cli/restore"), import("./cli/run")]);
-    return (argv) => restoreCommand(argv, { env: process.env, log: commandLogger(), progress: (line) => process.stderr.write(`${line}\n`) });
+    return (argv) =>
+      restoreCommand(argv, { env: process.env, log: commandLogger(), progress: (line) => process.stderr.write(`${line}\n`) });
   },
   // Hidden: a restore's heavy reads, run by the server in a child process (backups/restore-child.ts).
   [CHILD_COMMAND]: async () => (await import("./backups/restore-child")).restoreChildCommand,
@@ -117,10 +122,15 @@ async function serve(config: Config) {
   log.info("listening", { url: running.url, data: running.core.data.root, version: VERSION });
   // From source, the web UI is bundled a moment after start, so neither the first API answer
   // nor the first page view waits for it (the binary carries it built and compressed).
-  setTimeout(() => warmUi((err) => log.error("web UI unavailable", { error: err instanceof Error ? err.message : String(err) })), 500).unref();
+  setTimeout(
+    () => warmUi((err) => log.error("web UI unavailable", { error: err instanceof Error ? err.message : String(err) })),
+    500,
+  ).unref();
   // Nothing a request or a background job does may end the process: log it and go on.
   process.on("uncaughtException", (err) => log.error("uncaught error", { error: err.stack ?? err.message }));
-  process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) }));
+  process.on("unhandledRejection", (reason) =>
+    log.error("unhandled rejection", { error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) }),
+  );
   const shutdown = (signal: string) => {
     log.info("shutting down", { signal });
     running.stop().then(() => process.exit(0));

@@ -70,15 +70,18 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
   // without it: http/early-health.ts), so Elysia is not evaluated before listening.
   const answerHealth = earlyHealth(core);
   let loadingFirst: Promise<{ handle: RequestHandler; answers: (path: string) => string[] }> | null = null;
-  const loadFirst = () =>
-    (finishOpening(), loadingFirst ??= Promise.all([import("./http/app-shell"), import("./http/first-routes")]).then(([shell, routes]) => {
+  const loadFirst = () => (
+    finishOpening(),
+    (loadingFirst ??= Promise.all([import("./http/app-shell"), import("./http/first-routes")]).then(([shell, routes]) => {
       const first = shell.composeApp(core, routes.firstRoutes(core));
       return { handle: shell.durableHandler(core, first), answers: methodsByPath(first.routes) };
-    }));
+    }))
+  );
   let rest: ServerRest | null = null;
   let loadingRest: Promise<ServerRest> | null = null;
-  const loadRest = () =>
-    (finishOpening(), loadingRest ??= import("./server-rest").then(({ startRest }) => {
+  const loadRest = () => (
+    finishOpening(),
+    (loadingRest ??= import("./server-rest").then(({ startRest }) => {
       rest = startRest(core, opts.collab);
       core.log.info("ready: every route and collaboration loaded", { msAfterListening: Math.round(performance.now() - listeningAt) });
       // Loading it leaves garbage (the modules' evaluation, the routes' composing): collected once quiet.
@@ -86,7 +89,8 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
       // Loaded while stopping (a request waited for it): it answers, and no room stays open.
       if (stopping) rest.collab.stop();
       return rest;
-    }));
+    }))
+  );
   // Sockets open only once collaboration has loaded (an upgrade waits for it), so this handler
   // always finds it; Bun takes the handler and its settings when it listens.
   const websocket: Bun.WebSocketHandler<unknown> = {
@@ -107,7 +111,8 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
       // A read's address is asked only if needed (http/client.ts); a write's at once, since its
       // handler runs once the body has come, when its client may have gone.
       const method = request.method;
-      const socketIp: SocketAddress = method === "GET" || method === "HEAD" ? () => bun.requestIP(request)?.address ?? null : (bun.requestIP(request)?.address ?? null);
+      const socketIp: SocketAddress =
+        method === "GET" || method === "HEAD" ? () => bun.requestIP(request)?.address ?? null : (bun.requestIP(request)?.address ?? null);
       if (isCollabPath(pathOf(request))) {
         // A blocked address opens no editing socket either (the app refuses it everything else).
         if (blockCovering(core, identifyClient(request, socketIp, config.trustedProxies).ip)) return problemFor("address_blocked");
@@ -155,7 +160,10 @@ export function startServer(config: Config, opts: ServerOptions = {}): RunningSe
           // Start-up's reads filled SQLite's page cache (~2.5 MB at 20,000 pages): given back.
           .then(() => stopping || releaseCacheMemory(core));
       },
-      (err) => core.log.error("the server's routes could not be loaded", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+      (err) =>
+        core.log.error("the server's routes could not be loaded", {
+          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+        }),
     );
   }, AFTER_LISTENING_MS);
   afterListening.unref?.();

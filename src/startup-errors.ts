@@ -17,7 +17,10 @@ export function explainStartupError(err: unknown, where: { dataDir: string; host
       return `This machine has no address ${where.host} to listen on. Use --host 127.0.0.1, or 0.0.0.0 for every address.`;
     case "EACCES":
     case "EPERM":
-      return `Cairn may not use ${e.path ?? dir}${e.path ? "" : " (the data directory)"}: permission denied. Give the account that runs Cairn write access to ${dir}, or choose another with --data.`;
+      return (
+        `Cairn may not use ${e.path ?? dir}${e.path ? "" : " (the data directory)"}: permission denied. Give ` +
+        `the account that runs Cairn write access to ${dir}, or choose another with --data.`
+      );
     case "EROFS":
       return `The data directory ${dir} is on a read-only file system. Choose a writable place with --data.`;
     case "ENOSPC":
@@ -26,13 +29,22 @@ export function explainStartupError(err: unknown, where: { dataDir: string; host
       return `The disk holding the data directory ${dir} is full. Free some space there and start Cairn again.`;
     case "EEXIST":
     case "ENOTDIR":
-      return `The data directory ${dir} (or a folder inside it) is a file, not a directory. Choose another with --data, or move the file away.`;
+      return (
+        `The data directory ${dir} (or a folder inside it) is a file, not a ` +
+        `directory. Choose another with --data, or move the file away.`
+      );
     case "SQLITE_READONLY":
     case "SQLITE_CANTOPEN":
-      return `Cairn cannot open ${dir}/cairn.db for writing. Check that the file and its folder are writable by the account that runs Cairn.`;
+      return (
+        `Cairn cannot open ${dir}/cairn.db for writing. Check that the file and its ` +
+        `folder are writable by the account that runs Cairn.`
+      );
     case "SQLITE_CORRUPT":
     case "SQLITE_NOTADB":
-      return `${dir}/cairn.db is damaged or is not a Cairn database. Restore it from a backup (backups/ in the data directory holds the snapshots).`;
+      return (
+        `${dir}/cairn.db is damaged or is not a Cairn database. Restore it from a ` +
+        `backup (backups/ in the data directory holds the snapshots).`
+      );
     case "EIO":
     case "SQLITE_IOERR":
       return `The disk holding ${dir} reported an input/output error. Check the disk, then start Cairn again.`;

@@ -14,7 +14,19 @@ import { GROUP_ID } from "../src/identity/builtin-groups";
 import { ROLE_ID } from "../src/identity/rights";
 import { call, mintToken, PASSWORD, signUp, type TestEnv, type Who } from "./harness";
 
-export const CALLERS = ["anonymous", "readOnly", "everyone", "viewer", "editor", "groupMember", "spaceAdmin", "instanceAdmin", "owner", "shutOut", "limited"] as const;
+export const CALLERS = [
+  "anonymous",
+  "readOnly",
+  "everyone",
+  "viewer",
+  "editor",
+  "groupMember",
+  "spaceAdmin",
+  "instanceAdmin",
+  "owner",
+  "shutOut",
+  "limited",
+] as const;
 export type CallerName = (typeof CALLERS)[number];
 
 export interface World {
@@ -85,15 +97,28 @@ export async function buildWorld(env: TestEnv): Promise<World> {
   const page = async (spaceId: string, title: string, parentPageId?: string) =>
     (await ok(call(env, "POST", "/api/pages", { as, body: { spaceId, title, parentPageId } }), "page")).id as string;
   const restrict = (pageId: string, operation: number, principals: Array<[number, string]>) =>
-    Promise.all(principals.map(([principalType, principalId]) => ok(call(env, "POST", `/api/pages/${pageId}/restrictions`, { as, body: { principalType, principalId, operation } }), "restrict")));
+    Promise.all(
+      principals.map(([principalType, principalId]) =>
+        ok(call(env, "POST", `/api/pages/${pageId}/restrictions`, { as, body: { principalType, principalId, operation } }), "restrict"),
+      ),
+    );
 
   const plain = await page(main.id, "Plain page");
   const hidden = await page(main.id, "Zanzibar hidden");
   const hiddenChild = await page(main.id, "Xylophone under hidden", hidden);
   const guarded = await page(main.id, "Guarded page");
   const guardedChild = await page(main.id, "Guarded child", guarded);
-  await restrict(hidden, 0, [[0, viewer.id], [0, editor.id], [0, limited.id], [1, team.id]]);
-  await restrict(guarded, 1, [[0, editor.id], [0, shutOut.id], [1, team.id]]);
+  await restrict(hidden, 0, [
+    [0, viewer.id],
+    [0, editor.id],
+    [0, limited.id],
+    [1, team.id],
+  ]);
+  await restrict(guarded, 1, [
+    [0, editor.id],
+    [0, shutOut.id],
+    [1, team.id],
+  ]);
   await ok(call(env, "POST", `/api/pages/${hidden}/labels`, { as, body: { name: "secretlabel" } }), "label");
 
   const comment = await ok(call(env, "POST", `/api/pages/${plain}/comments`, { as: editor, body: { body: "editor says" } }), "comment");
@@ -101,11 +126,24 @@ export async function buildWorld(env: TestEnv): Promise<World> {
   fd.append("file", new File(["hello"], "a.txt", { type: "text/plain" }));
   const attachment = await ok(call(env, "POST", `/api/pages/${plain}/attachments`, { as, body: fd }), "attachment");
   const template = await ok(call(env, "POST", "/api/templates", { as, body: { spaceId: main.id, name: "Main template" } }), "template");
-  const wideTemplate = await ok(call(env, "POST", "/api/templates", { as: owner, body: { name: "Wiki-wide template" } }), "wiki-wide template");
+  const wideTemplate = await ok(
+    call(env, "POST", "/api/templates", { as: owner, body: { name: "Wiki-wide template" } }),
+    "wiki-wide template",
+  );
 
   return {
     who: { anonymous: {}, readOnly, everyone, viewer, editor, groupMember, spaceAdmin, instanceAdmin, owner, shutOut, limited },
-    ids: { everyone: everyone.id, viewer: viewer.id, editor: editor.id, groupMember: groupMember.id, spaceAdmin: spaceAdmin.id, instanceAdmin: instanceAdmin.id, owner: owner.id, shutOut: shutOut.id, limited: limited.id },
+    ids: {
+      everyone: everyone.id,
+      viewer: viewer.id,
+      editor: editor.id,
+      groupMember: groupMember.id,
+      spaceAdmin: spaceAdmin.id,
+      instanceAdmin: instanceAdmin.id,
+      owner: owner.id,
+      shutOut: shutOut.id,
+      limited: limited.id,
+    },
     teamId: team.id,
     main,
     priv,
@@ -131,7 +169,12 @@ export function freshMaker(env: TestEnv, world: World) {
   return {
     /** A page of MAIN, created by `by` (the space admin unless said). */
     async page(parent?: string, by: Who = as): Promise<string> {
-      return (await made(call(env, "POST", "/api/pages", { as: by, body: { spaceId: world.main.id, title: `Fresh ${++n}`, parentPageId: parent } }), "fresh page")).id;
+      return (
+        await made(
+          call(env, "POST", "/api/pages", { as: by, body: { spaceId: world.main.id, title: `Fresh ${++n}`, parentPageId: parent } }),
+          "fresh page",
+        )
+      ).id;
     },
     async trashed(parent?: string, by: Who = as): Promise<string> {
       const id = await this.page(parent, by);
@@ -163,10 +206,23 @@ export function freshMaker(env: TestEnv, world: World) {
       return list.find((g: any) => g.principalId === world.ids.viewer).id;
     },
     async webhook(key: string): Promise<string> {
-      return (await made(call(env, "POST", `/api/spaces/${key}/webhooks`, { as, body: { url: "https://hooks.example.com/x", events: ["page.created"] } }), "webhook")).id;
+      return (
+        await made(
+          call(env, "POST", `/api/spaces/${key}/webhooks`, { as, body: { url: "https://hooks.example.com/x", events: ["page.created"] } }),
+          "webhook",
+        )
+      ).id;
     },
     async restriction(pageId: string): Promise<string> {
-      return (await made(call(env, "POST", `/api/pages/${pageId}/restrictions`, { as, body: { principalType: 1, principalId: GROUP_ID.everyone, operation: 1 } }), "restriction")).id;
+      return (
+        await made(
+          call(env, "POST", `/api/pages/${pageId}/restrictions`, {
+            as,
+            body: { principalType: 1, principalId: GROUP_ID.everyone, operation: 1 },
+          }),
+          "restriction",
+        )
+      ).id;
     },
     async comment(by: Who, pageId = world.page): Promise<string> {
       return (await made(call(env, "POST", `/api/pages/${pageId}/comments`, { as: by, body: { body: `c${++n}` } }), "comment")).id;

@@ -24,8 +24,12 @@ afterAll(() => env.close());
 
 /** A fresh page of MAIN with one task to tick. */
 async function checklist(): Promise<string> {
-  const contentJson = JSON.stringify({ type: "doc", content: [{ type: "taskList", content: [{ type: "taskItem", attrs: { checked: false }, content: [{ type: "paragraph" }] }] }] });
-  return (await call(env, "POST", "/api/pages", { as: w.who.spaceAdmin, body: { spaceId: w.main.id, title: "Checklist", contentJson } })).body.id;
+  const contentJson = JSON.stringify({
+    type: "doc",
+    content: [{ type: "taskList", content: [{ type: "taskItem", attrs: { checked: false }, content: [{ type: "paragraph" }] }] }],
+  });
+  return (await call(env, "POST", "/api/pages", { as: w.who.spaceAdmin, body: { spaceId: w.main.id, title: "Checklist", contentJson } }))
+    .body.id;
 }
 
 interface Ctx {
@@ -122,25 +126,74 @@ function rows(route: string, target: string, expect: string, ok: number, path: L
 const ROWS: Row[] = [
   // Spaces
   rows("GET /api/spaces", "list", P.anyone, 200, () => "/api/spaces"),
-  rows("POST /api/spaces", "new", P.createSpace, 201, () => "/api/spaces", () => ({ key: `S${uniq()}`, name: "New" })),
-  rows("POST /api/spaces/import", "new", P.createSpace, 201, () => "/api/spaces/import", () => markdownZip(`I${uniq()}`)),
+  rows(
+    "POST /api/spaces",
+    "new",
+    P.createSpace,
+    201,
+    () => "/api/spaces",
+    () => ({ key: `S${uniq()}`, name: "New" }),
+  ),
+  rows(
+    "POST /api/spaces/import",
+    "new",
+    P.createSpace,
+    201,
+    () => "/api/spaces/import",
+    () => markdownZip(`I${uniq()}`),
+  ),
   rows("GET /api/spaces/free-key", "new", P.createSpaceQuestion, 200, () => "/api/spaces/free-key?key=PUB"),
   rows("GET /api/spaces/:key", "MAIN", P.read, 200, () => "/api/spaces/MAIN"),
   rows("GET /api/spaces/:key", "PRIV", P.privRead, 200, () => "/api/spaces/PRIV"),
-  rows("PUT /api/spaces/:key", "MAIN", P.admin, 200, () => "/api/spaces/MAIN", () => ({ description: "Main space" })),
-  rows("PUT /api/spaces/:key", "PRIV", P.privAdmin, 200, () => "/api/spaces/PRIV", () => ({ description: "Private" })),
-  rows("DELETE /api/spaces/:key", "fresh", P.admin, 204, async () => `/api/spaces/${(ctxKey = await fresh.space())}`, () => deleteSpaceBody(ctxKey)),
+  rows(
+    "PUT /api/spaces/:key",
+    "MAIN",
+    P.admin,
+    200,
+    () => "/api/spaces/MAIN",
+    () => ({ description: "Main space" }),
+  ),
+  rows(
+    "PUT /api/spaces/:key",
+    "PRIV",
+    P.privAdmin,
+    200,
+    () => "/api/spaces/PRIV",
+    () => ({ description: "Private" }),
+  ),
+  rows(
+    "DELETE /api/spaces/:key",
+    "fresh",
+    P.admin,
+    204,
+    async () => `/api/spaces/${(ctxKey = await fresh.space())}`,
+    () => deleteSpaceBody(ctxKey),
+  ),
   rows("POST /api/spaces/:key/archive", "fresh", P.admin, 200, async () => `/api/spaces/${await fresh.space()}/archive`),
   rows("POST /api/spaces/:key/unarchive", "fresh", P.admin, 200, async () => `/api/spaces/${await fresh.space()}/unarchive`),
   rows("GET /api/spaces/:key/deletion-preview", "MAIN", P.adminRead, 200, () => "/api/spaces/MAIN/deletion-preview"),
-  rows("PUT /api/spaces/:key/exports", "MAIN", P.admin, 200, () => "/api/spaces/MAIN/exports", () => ({ pdf: true })),
+  rows(
+    "PUT /api/spaces/:key/exports",
+    "MAIN",
+    P.admin,
+    200,
+    () => "/api/spaces/MAIN/exports",
+    () => ({ pdf: true }),
+  ),
   rows("GET /api/spaces/:key/export/pack", "MAIN", P.read, 200, () => "/api/spaces/MAIN/export/pack"),
   rows("GET /api/spaces/:key/export/pack", "PRIV", P.privRead, 200, () => "/api/spaces/PRIV/export/pack"),
   rows("GET /api/spaces/:key/export/site", "MAIN", P.read, 200, () => "/api/spaces/MAIN/export/site"),
   rows("GET /api/spaces/:key/export/site", "PRIV", P.privRead, 200, () => "/api/spaces/PRIV/export/site"),
   rows("GET /api/spaces/:key/permissions", "MAIN", P.adminRead, 200, () => "/api/spaces/MAIN/permissions"),
   rows("GET /api/spaces/:key/permissions", "PRIV", "404 ok 404 404 403 404 ok 404 404 404 404", 200, () => "/api/spaces/PRIV/permissions"),
-  rows("POST /api/spaces/:key/permissions", "fresh", P.admin, 201, async () => `/api/spaces/${await fresh.space()}/permissions`, () => ({ principalType: 0, principalId: w.ids.owner, operation: 0 })),
+  rows(
+    "POST /api/spaces/:key/permissions",
+    "fresh",
+    P.admin,
+    201,
+    async () => `/api/spaces/${await fresh.space()}/permissions`,
+    () => ({ principalType: 0, principalId: w.ids.owner, operation: 0 }),
+  ),
   rows("DELETE /api/spaces/:key/permissions", "fresh", P.admin, 204, async () => `/api/spaces/${await fresh.space()}/permissions`),
   rows("DELETE /api/spaces/:key/permissions/:id", "fresh", P.admin, 204, async () => {
     const key = await fresh.space();
@@ -151,18 +204,35 @@ const ROWS: Row[] = [
   rows("DELETE /api/spaces/:key/watch", "MAIN", P.comment, 200, () => "/api/spaces/MAIN/watch"),
   rows("GET /api/spaces/:key/watch", "PRIV", "401 ok 404 404 ok 404 ok 404 404 404 404", 200, () => "/api/spaces/PRIV/watch"),
   rows("GET /api/spaces/:key/webhooks", "MAIN", P.adminReadSignedIn, 200, () => "/api/spaces/MAIN/webhooks"),
-  rows("POST /api/spaces/:key/webhooks", "fresh", P.admin, 201, async () => `/api/spaces/${await fresh.space()}/webhooks`, () => ({ url: "https://hooks.example.com/m", events: ["page.created"] })),
+  rows(
+    "POST /api/spaces/:key/webhooks",
+    "fresh",
+    P.admin,
+    201,
+    async () => `/api/spaces/${await fresh.space()}/webhooks`,
+    () => ({ url: "https://hooks.example.com/m", events: ["page.created"] }),
+  ),
   rows("DELETE /api/spaces/:key/webhooks/:id", "fresh", P.admin, 204, async () => {
     const key = await fresh.space();
     return `/api/spaces/${key}/webhooks/${await fresh.webhook(key)}`;
   }),
-  rows("PUT /api/spaces/:key/webhooks/:id", "fresh", P.admin, 200, async () => {
-    const key = await fresh.space();
-    return `/api/spaces/${key}/webhooks/${await fresh.webhook(key)}`;
-  }, () => ({ enabled: false })),
+  rows(
+    "PUT /api/spaces/:key/webhooks/:id",
+    "fresh",
+    P.admin,
+    200,
+    async () => {
+      const key = await fresh.space();
+      return `/api/spaces/${key}/webhooks/${await fresh.webhook(key)}`;
+    },
+    () => ({ enabled: false }),
+  ),
   rows("POST /api/spaces/:key/webhooks/:id/deliveries/:deliveryId/redeliver", "fresh", P.admin, 201, async () => {
     const key = await fresh.space();
-    const made = await call(env, "POST", `/api/spaces/${key}/webhooks`, { as: w.who.spaceAdmin, body: { url: "https://hooks.example.com/r", events: ["space.updated"] } });
+    const made = await call(env, "POST", `/api/spaces/${key}/webhooks`, {
+      as: w.who.spaceAdmin,
+      body: { url: "https://hooks.example.com/r", events: ["space.updated"] },
+    });
     const hook = made.body.id;
     // A change of the space queues a delivery to the hook (whether it arrives does not matter
     // here).
@@ -176,18 +246,73 @@ const ROWS: Row[] = [
   }),
   // Administration of spaces
   rows("GET /api/admin/spaces", "all", P.instanceRight, 200, () => "/api/admin/spaces"),
-  rows("PUT /api/admin/spaces/:key/public", "fresh", P.instanceRight, 200, async () => `/api/admin/spaces/${await fresh.space()}/public`, () => ({ isPublic: true })),
-  rows("POST /api/admin/spaces/:key/recover-access", "fresh", P.instanceRight, 200, async () => `/api/admin/spaces/${await fresh.space()}/recover-access`),
+  rows(
+    "PUT /api/admin/spaces/:key/public",
+    "fresh",
+    P.instanceRight,
+    200,
+    async () => `/api/admin/spaces/${await fresh.space()}/public`,
+    () => ({ isPublic: true }),
+  ),
+  rows(
+    "POST /api/admin/spaces/:key/recover-access",
+    "fresh",
+    P.instanceRight,
+    200,
+    async () => `/api/admin/spaces/${await fresh.space()}/recover-access`,
+  ),
   // Instance settings (right settings.manage). The PUT sends the name as it is: no other row
   // changes.
   rows("GET /api/admin/settings", "all", P.instanceRight, 200, () => "/api/admin/settings"),
-  rows("PUT /api/admin/settings", "instanceName", P.instanceRight, 200, () => "/api/admin/settings", () => ({ instanceName: "Cairn" })),
+  rows(
+    "PUT /api/admin/settings",
+    "instanceName",
+    P.instanceRight,
+    200,
+    () => "/api/admin/settings",
+    () => ({ instanceName: "Cairn" }),
+  ),
   // Pages
-  rows("POST /api/pages", "MAIN", P.edit, 201, () => "/api/pages", () => ({ spaceId: w.main.id, title: "Made" })),
-  rows("POST /api/pages", "PRIV", P.privEdit, 201, () => "/api/pages", () => ({ spaceId: w.priv.id, title: "Made" })),
-  rows("POST /api/pages", "under HIDDEN", "401 403 403 403 ok ok ok 403 403 404 ok", 201, () => "/api/pages", () => ({ spaceId: w.main.id, parentPageId: w.hidden, title: "Made" })),
-  rows("POST /api/pages", "under GUARDED", P.guardedEdit, 201, () => "/api/pages", () => ({ spaceId: w.main.id, parentPageId: w.guarded, title: "Made" })),
-  rows("POST /api/pages/draft", "MAIN", P.edit, 201, () => "/api/pages/draft", () => ({ spaceId: w.main.id })),
+  rows(
+    "POST /api/pages",
+    "MAIN",
+    P.edit,
+    201,
+    () => "/api/pages",
+    () => ({ spaceId: w.main.id, title: "Made" }),
+  ),
+  rows(
+    "POST /api/pages",
+    "PRIV",
+    P.privEdit,
+    201,
+    () => "/api/pages",
+    () => ({ spaceId: w.priv.id, title: "Made" }),
+  ),
+  rows(
+    "POST /api/pages",
+    "under HIDDEN",
+    "401 403 403 403 ok ok ok 403 403 404 ok",
+    201,
+    () => "/api/pages",
+    () => ({ spaceId: w.main.id, parentPageId: w.hidden, title: "Made" }),
+  ),
+  rows(
+    "POST /api/pages",
+    "under GUARDED",
+    P.guardedEdit,
+    201,
+    () => "/api/pages",
+    () => ({ spaceId: w.main.id, parentPageId: w.guarded, title: "Made" }),
+  ),
+  rows(
+    "POST /api/pages/draft",
+    "MAIN",
+    P.edit,
+    201,
+    () => "/api/pages/draft",
+    () => ({ spaceId: w.main.id }),
+  ),
   rows("GET /api/pages/tree", "MAIN", P.read, 200, () => `/api/pages/tree?spaceId=${w.main.id}`),
   rows("GET /api/pages/tree", "PRIV", P.privRead, 200, () => `/api/pages/tree?spaceId=${w.priv.id}`),
   rows("GET /api/pages/recent", "MAIN", P.read, 200, () => `/api/pages/recent?spaceId=${w.main.id}`),
@@ -198,7 +323,13 @@ const ROWS: Row[] = [
   rows("GET /api/pages/:id", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}`),
   rows("GET /api/pages/:id", "under HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hiddenChild}`),
   rows("GET /api/pages/:id", "PRIV", P.privRead, 200, () => `/api/pages/${w.privPage}`),
-  rows("GET /api/pages/:id", "editor's draft", "404 404 404 404 ok 404 404 404 404 404 404", 200, async () => `/api/pages/${await fresh.draft(w.who.editor)}`),
+  rows(
+    "GET /api/pages/:id",
+    "editor's draft",
+    "404 404 404 404 ok 404 404 404 404 404 404",
+    200,
+    async () => `/api/pages/${await fresh.draft(w.who.editor)}`,
+  ),
   // The Markdown of a page is read exactly as the page is.
   rows("GET /api/pages/:id/markdown", "plain", P.read, 200, () => `/api/pages/${w.page}/markdown`),
   rows("GET /api/pages/:id/markdown", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/markdown`),
@@ -207,37 +338,164 @@ const ROWS: Row[] = [
   rows("GET /api/pages/:id/backlinks", "plain", P.read, 200, () => `/api/pages/${w.page}/backlinks`),
   rows("GET /api/pages/:id/backlinks", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/backlinks`),
   rows("GET /api/pages/:id/backlinks", "PRIV", P.privRead, 200, () => `/api/pages/${w.privPage}/backlinks`),
-  rows("GET /api/pages/:id/backlinks", "editor's draft", "404 404 404 404 ok 404 404 404 404 404 404", 200, async () => `/api/pages/${await fresh.draft(w.who.editor)}/backlinks`),
+  rows(
+    "GET /api/pages/:id/backlinks",
+    "editor's draft",
+    "404 404 404 404 ok 404 404 404 404 404 404",
+    200,
+    async () => `/api/pages/${await fresh.draft(w.who.editor)}/backlinks`,
+  ),
   // A list: pages the caller may not read are left out of the answer (src/pages/links.test.ts),
   // never a 404.
   rows("GET /api/pages/titles", "HIDDEN and PRIV", P.anyone, 200, () => `/api/pages/titles?ids=${w.page},${w.hidden},${w.privPage}`),
   rows("GET /api/pages/:id/export", "plain", P.read, 200, () => `/api/pages/${w.page}/export?format=markdown`),
   rows("GET /api/pages/:id/export", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/export?format=html`),
   rows("GET /api/pages/:id/export", "PRIV", P.privRead, 200, () => `/api/pages/${w.privPage}/export?format=markdown`),
-  rows("GET /api/pages/:id/markdown", "editor's draft", "404 404 404 404 ok 404 404 404 404 404 404", 200, async () => `/api/pages/${await fresh.draft(w.who.editor)}/markdown`),
-  rows("PUT /api/pages/:id", "plain", P.edit, 200, () => `/api/pages/${w.page}`, () => ({ title: "Plain page" })),
-  rows("PUT /api/pages/:id", "under HIDDEN", P.hiddenEdit, 200, () => `/api/pages/${w.hiddenChild}`, () => ({ title: "Xylophone under hidden" })),
-  rows("PUT /api/pages/:id", "under GUARDED", P.guardedEdit, 200, () => `/api/pages/${w.guardedChild}`, () => ({ title: "Guarded child" })),
-  rows("PUT /api/pages/:id", "PRIV", P.privEdit, 200, () => `/api/pages/${w.privPage}`, () => ({ title: "Private page" })),
+  rows(
+    "GET /api/pages/:id/markdown",
+    "editor's draft",
+    "404 404 404 404 ok 404 404 404 404 404 404",
+    200,
+    async () => `/api/pages/${await fresh.draft(w.who.editor)}/markdown`,
+  ),
+  rows(
+    "PUT /api/pages/:id",
+    "plain",
+    P.edit,
+    200,
+    () => `/api/pages/${w.page}`,
+    () => ({ title: "Plain page" }),
+  ),
+  rows(
+    "PUT /api/pages/:id",
+    "under HIDDEN",
+    P.hiddenEdit,
+    200,
+    () => `/api/pages/${w.hiddenChild}`,
+    () => ({ title: "Xylophone under hidden" }),
+  ),
+  rows(
+    "PUT /api/pages/:id",
+    "under GUARDED",
+    P.guardedEdit,
+    200,
+    () => `/api/pages/${w.guardedChild}`,
+    () => ({ title: "Guarded child" }),
+  ),
+  rows(
+    "PUT /api/pages/:id",
+    "PRIV",
+    P.privEdit,
+    200,
+    () => `/api/pages/${w.privPage}`,
+    () => ({ title: "Private page" }),
+  ),
   rows("DELETE /api/pages/:id", "fresh", P.edit, 204, async () => `/api/pages/${await fresh.page()}`),
   rows("DELETE /api/pages/:id", "fresh under HIDDEN", P.hiddenEdit, 204, async () => `/api/pages/${await fresh.page(w.hidden)}`),
   rows("DELETE /api/pages/:id", "fresh under GUARDED", P.guardedEdit, 204, async () => `/api/pages/${await fresh.page(w.guarded)}`),
-  rows("PUT /api/pages/:id/emoji", "plain", P.edit, 200, () => `/api/pages/${w.page}/emoji`, () => ({ emoji: "📘" })),
-  rows("PUT /api/pages/:id/emoji", "GUARDED", P.guardedEdit, 200, () => `/api/pages/${w.guarded}/emoji`, () => ({ emoji: "🔒" })),
-  rows("PUT /api/pages/:id/layout", "plain", P.edit, 200, () => `/api/pages/${w.page}/layout`, () => ({ fullWidth: true })),
-  rows("PUT /api/pages/:id/tasks", "fresh", P.editVisibleFirst, 200, async () => `/api/pages/${await checklist()}/tasks`, () => ({ index: 0, checked: true })),
-  rows("PUT /api/pages/:id/move", "fresh", P.edit, 200, async () => `/api/pages/${await fresh.page()}/move`, () => ({ index: 0 })),
-  rows("PUT /api/pages/:id/move", "fresh under GUARDED", P.guardedEdit, 200, async () => `/api/pages/${await fresh.page(w.guarded)}/move`, () => ({ index: 0 })),
-  rows("POST /api/pages/:id/copy", "plain", P.edit, 201, () => `/api/pages/${w.page}/copy`, () => ({})),
-  rows("POST /api/pages/:id/copy", "HIDDEN", P.hiddenEdit, 201, () => `/api/pages/${w.hidden}/copy`, () => ({ parentPageId: null })),
-  rows("POST /api/pages/:id/publish", "editor's draft", P.editorsDraft, 200, async () => `/api/pages/${await fresh.draft(w.who.editor)}/publish`, () => ({ title: "Published" })),
-  rows("DELETE /api/pages/:id/draft", "editor's draft", P.editorsDraft, 204, async () => `/api/pages/${await fresh.draft(w.who.editor)}/draft`),
+  rows(
+    "PUT /api/pages/:id/emoji",
+    "plain",
+    P.edit,
+    200,
+    () => `/api/pages/${w.page}/emoji`,
+    () => ({ emoji: "📘" }),
+  ),
+  rows(
+    "PUT /api/pages/:id/emoji",
+    "GUARDED",
+    P.guardedEdit,
+    200,
+    () => `/api/pages/${w.guarded}/emoji`,
+    () => ({ emoji: "🔒" }),
+  ),
+  rows(
+    "PUT /api/pages/:id/layout",
+    "plain",
+    P.edit,
+    200,
+    () => `/api/pages/${w.page}/layout`,
+    () => ({ fullWidth: true }),
+  ),
+  rows(
+    "PUT /api/pages/:id/tasks",
+    "fresh",
+    P.editVisibleFirst,
+    200,
+    async () => `/api/pages/${await checklist()}/tasks`,
+    () => ({ index: 0, checked: true }),
+  ),
+  rows(
+    "PUT /api/pages/:id/move",
+    "fresh",
+    P.edit,
+    200,
+    async () => `/api/pages/${await fresh.page()}/move`,
+    () => ({ index: 0 }),
+  ),
+  rows(
+    "PUT /api/pages/:id/move",
+    "fresh under GUARDED",
+    P.guardedEdit,
+    200,
+    async () => `/api/pages/${await fresh.page(w.guarded)}/move`,
+    () => ({ index: 0 }),
+  ),
+  rows(
+    "POST /api/pages/:id/copy",
+    "plain",
+    P.edit,
+    201,
+    () => `/api/pages/${w.page}/copy`,
+    () => ({}),
+  ),
+  rows(
+    "POST /api/pages/:id/copy",
+    "HIDDEN",
+    P.hiddenEdit,
+    201,
+    () => `/api/pages/${w.hidden}/copy`,
+    () => ({ parentPageId: null }),
+  ),
+  rows(
+    "POST /api/pages/:id/publish",
+    "editor's draft",
+    P.editorsDraft,
+    200,
+    async () => `/api/pages/${await fresh.draft(w.who.editor)}/publish`,
+    () => ({ title: "Published" }),
+  ),
+  rows(
+    "DELETE /api/pages/:id/draft",
+    "editor's draft",
+    P.editorsDraft,
+    204,
+    async () => `/api/pages/${await fresh.draft(w.who.editor)}/draft`,
+  ),
   rows("POST /api/pages/:id/restore", "fresh trashed", P.edit, 200, async () => `/api/pages/${await fresh.trashed()}/restore`),
-  rows("POST /api/pages/:id/restore", "trashed under GUARDED", P.guardedEdit, 200, async () => `/api/pages/${await fresh.trashed(w.guarded)}/restore`),
+  rows(
+    "POST /api/pages/:id/restore",
+    "trashed under GUARDED",
+    P.guardedEdit,
+    200,
+    async () => `/api/pages/${await fresh.trashed(w.guarded)}/restore`,
+  ),
   // Purging another's page needs Admin on the space or pages.delete_any; one's own, Edit. The
   // instance admin and owner hold the right but only View on MAIN: the right opens no space.
-  rows("DELETE /api/pages/:id/purge", "fresh trashed (space admin's)", P.admin, 204, async () => `/api/pages/${await fresh.trashed()}/purge`),
-  rows("DELETE /api/pages/:id/purge", "fresh trashed (editor's)", P.authorOrAdmin, 204, async () => `/api/pages/${await fresh.trashed(undefined, w.who.editor)}/purge`),
+  rows(
+    "DELETE /api/pages/:id/purge",
+    "fresh trashed (space admin's)",
+    P.admin,
+    204,
+    async () => `/api/pages/${await fresh.trashed()}/purge`,
+  ),
+  rows(
+    "DELETE /api/pages/:id/purge",
+    "fresh trashed (editor's)",
+    P.authorOrAdmin,
+    204,
+    async () => `/api/pages/${await fresh.trashed(undefined, w.who.editor)}/purge`,
+  ),
   rows("GET /api/pages/:id/versions", "plain", P.read, 200, () => `/api/pages/${w.page}/versions`),
   rows("GET /api/pages/:id/versions", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/versions`),
   rows("GET /api/pages/:id/versions/:number", "plain", P.read, 200, () => `/api/pages/${w.page}/versions/1`),
@@ -245,17 +503,49 @@ const ROWS: Row[] = [
   rows("POST /api/pages/:id/versions/:number/restore", "GUARDED", P.guardedEdit, 200, () => `/api/pages/${w.guarded}/versions/1/restore`),
   // Collaboration tokens: only for those who may edit; looked up before asking for an account.
   rows("GET /api/pages/:id/collab-token", "plain", P.editVisibleFirst, 200, () => `/api/pages/${w.page}/collab-token`),
-  rows("GET /api/pages/:id/collab-token", "under HIDDEN", "404 403 404 403 ok ok ok 404 404 404 ok", 200, () => `/api/pages/${w.hiddenChild}/collab-token`),
+  rows(
+    "GET /api/pages/:id/collab-token",
+    "under HIDDEN",
+    "404 403 404 403 ok ok ok 404 404 404 ok",
+    200,
+    () => `/api/pages/${w.hiddenChild}/collab-token`,
+  ),
   // Unpublished changes: for those who may edit, like the token. Discarding needs an
   // open room: past the access rules, nobody has this page open (409 room_not_open).
   rows("GET /api/pages/:id/unpublished", "plain", P.editVisibleFirst, 200, () => `/api/pages/${w.page}/unpublished`),
-  rows("GET /api/pages/:id/unpublished", "under HIDDEN", "404 403 404 403 ok ok ok 404 404 404 ok", 200, () => `/api/pages/${w.hiddenChild}/unpublished`),
+  rows(
+    "GET /api/pages/:id/unpublished",
+    "under HIDDEN",
+    "404 403 404 403 ok ok ok 404 404 404 ok",
+    200,
+    () => `/api/pages/${w.hiddenChild}/unpublished`,
+  ),
   rows("POST /api/pages/:id/unpublished/discard", "plain", P.edit, 409, () => `/api/pages/${w.page}/unpublished/discard`),
-  rows("POST /api/pages/:id/unpublished/discard", "under HIDDEN", "401 403 404 403 ok ok ok 404 404 404 ok", 409, () => `/api/pages/${w.hiddenChild}/unpublished/discard`),
+  rows(
+    "POST /api/pages/:id/unpublished/discard",
+    "under HIDDEN",
+    "401 403 404 403 ok ok ok 404 404 404 ok",
+    409,
+    () => `/api/pages/${w.hiddenChild}/unpublished/discard`,
+  ),
   rows("GET /api/pages/:id/restrictions", "plain", P.read, 200, () => `/api/pages/${w.page}/restrictions`),
   rows("GET /api/pages/:id/restrictions", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/restrictions`),
-  rows("POST /api/pages/:id/restrictions", "fresh", P.edit, 201, async () => `/api/pages/${await fresh.page()}/restrictions`, () => ({ principalType: 1, principalId: GROUP_ID.everyone, operation: 0 })),
-  rows("POST /api/pages/:id/restrictions", "fresh under GUARDED", P.guardedEdit, 201, async () => `/api/pages/${await fresh.page(w.guarded)}/restrictions`, () => ({ principalType: 1, principalId: GROUP_ID.everyone, operation: 0 })),
+  rows(
+    "POST /api/pages/:id/restrictions",
+    "fresh",
+    P.edit,
+    201,
+    async () => `/api/pages/${await fresh.page()}/restrictions`,
+    () => ({ principalType: 1, principalId: GROUP_ID.everyone, operation: 0 }),
+  ),
+  rows(
+    "POST /api/pages/:id/restrictions",
+    "fresh under GUARDED",
+    P.guardedEdit,
+    201,
+    async () => `/api/pages/${await fresh.page(w.guarded)}/restrictions`,
+    () => ({ principalType: 1, principalId: GROUP_ID.everyone, operation: 0 }),
+  ),
   rows("DELETE /api/pages/:id/restrictions", "fresh", P.edit, 204, async () => {
     const id = await fresh.page();
     await fresh.restriction(id);
@@ -274,41 +564,137 @@ const ROWS: Row[] = [
   rows("GET /api/labels/:name/pages", "secretlabel", P.anyone, 200, () => "/api/labels/secretlabel/pages"),
   rows("GET /api/pages/:id/labels", "plain", P.read, 200, () => `/api/pages/${w.page}/labels`),
   rows("GET /api/pages/:id/labels", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/labels`),
-  rows("POST /api/pages/:id/labels", "plain", P.edit, 201, () => `/api/pages/${w.page}/labels`, () => ({ name: `l${uniq()}` })),
-  rows("POST /api/pages/:id/labels", "GUARDED", P.guardedEdit, 201, () => `/api/pages/${w.guarded}/labels`, () => ({ name: `l${uniq()}` })),
+  rows(
+    "POST /api/pages/:id/labels",
+    "plain",
+    P.edit,
+    201,
+    () => `/api/pages/${w.page}/labels`,
+    () => ({ name: `l${uniq()}` }),
+  ),
+  rows(
+    "POST /api/pages/:id/labels",
+    "GUARDED",
+    P.guardedEdit,
+    201,
+    () => `/api/pages/${w.guarded}/labels`,
+    () => ({ name: `l${uniq()}` }),
+  ),
   rows("DELETE /api/pages/:id/labels/:name", "fresh", P.edit, 204, async () => `/api/pages/${w.page}/labels/${await fresh.label()}`),
   // Comments
   rows("GET /api/pages/:id/comments", "plain", P.read, 200, () => `/api/pages/${w.page}/comments`),
   rows("GET /api/pages/:id/comments", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/comments`),
-  rows("POST /api/pages/:id/comments", "plain", P.comment, 201, () => `/api/pages/${w.page}/comments`, () => ({ body: "hello" })),
-  rows("POST /api/pages/:id/comments", "HIDDEN", "401 403 404 ok ok ok ok 404 404 404 ok", 201, () => `/api/pages/${w.hidden}/comments`, () => ({ body: "hello" })),
-  rows("PUT /api/comments/:id", "editor's", P.author, 200, () => `/api/comments/${w.comment}`, () => ({ body: "editor says" })),
-  rows("DELETE /api/comments/:id", "fresh editor's", P.authorOrAdmin, 204, async () => `/api/comments/${await fresh.comment(w.who.editor)}`),
-  rows("DELETE /api/comments/:id", "editor's under HIDDEN", "401 403 404 403 ok 403 ok 404 404 404 403", 204, async () => `/api/comments/${await fresh.comment(w.who.editor, w.hidden)}`),
+  rows(
+    "POST /api/pages/:id/comments",
+    "plain",
+    P.comment,
+    201,
+    () => `/api/pages/${w.page}/comments`,
+    () => ({ body: "hello" }),
+  ),
+  rows(
+    "POST /api/pages/:id/comments",
+    "HIDDEN",
+    "401 403 404 ok ok ok ok 404 404 404 ok",
+    201,
+    () => `/api/pages/${w.hidden}/comments`,
+    () => ({ body: "hello" }),
+  ),
+  rows(
+    "PUT /api/comments/:id",
+    "editor's",
+    P.author,
+    200,
+    () => `/api/comments/${w.comment}`,
+    () => ({ body: "editor says" }),
+  ),
+  rows(
+    "DELETE /api/comments/:id",
+    "fresh editor's",
+    P.authorOrAdmin,
+    204,
+    async () => `/api/comments/${await fresh.comment(w.who.editor)}`,
+  ),
+  rows(
+    "DELETE /api/comments/:id",
+    "editor's under HIDDEN",
+    "401 403 404 403 ok 403 ok 404 404 404 403",
+    204,
+    async () => `/api/comments/${await fresh.comment(w.who.editor, w.hidden)}`,
+  ),
   // Resolving and reopening need Edit on the page, or being the thread's author.
   rows("POST /api/comments/:id/resolve", "editor's", P.edit, 200, () => `/api/comments/${w.comment}/resolve`),
   rows("POST /api/comments/:id/reopen", "editor's", P.edit, 200, () => `/api/comments/${w.comment}/reopen`),
-  rows("POST /api/comments/:id/resolve", "viewer's", P.editOrViewerAuthor, 200, async () => `/api/comments/${await fresh.comment(w.who.viewer)}/resolve`),
-  rows("POST /api/comments/:id/reopen", "viewer's", P.editOrViewerAuthor, 200, async () => `/api/comments/${await fresh.comment(w.who.viewer)}/reopen`),
-  rows("POST /api/comments/:id/resolve", "editor's on GUARDED", P.guardedEdit, 200, async () => `/api/comments/${await fresh.comment(w.who.editor, w.guarded)}/resolve`),
-  rows("POST /api/comments/:id/reopen", "editor's on GUARDED", P.guardedEdit, 200, async () => `/api/comments/${await fresh.comment(w.who.editor, w.guarded)}/reopen`),
+  rows(
+    "POST /api/comments/:id/resolve",
+    "viewer's",
+    P.editOrViewerAuthor,
+    200,
+    async () => `/api/comments/${await fresh.comment(w.who.viewer)}/resolve`,
+  ),
+  rows(
+    "POST /api/comments/:id/reopen",
+    "viewer's",
+    P.editOrViewerAuthor,
+    200,
+    async () => `/api/comments/${await fresh.comment(w.who.viewer)}/reopen`,
+  ),
+  rows(
+    "POST /api/comments/:id/resolve",
+    "editor's on GUARDED",
+    P.guardedEdit,
+    200,
+    async () => `/api/comments/${await fresh.comment(w.who.editor, w.guarded)}/resolve`,
+  ),
+  rows(
+    "POST /api/comments/:id/reopen",
+    "editor's on GUARDED",
+    P.guardedEdit,
+    200,
+    async () => `/api/comments/${await fresh.comment(w.who.editor, w.guarded)}/reopen`,
+  ),
   // Attachments
   rows("GET /api/pages/:id/attachments", "plain", P.read, 200, () => `/api/pages/${w.page}/attachments`),
   rows("GET /api/pages/:id/attachments", "HIDDEN", P.hiddenRead, 200, () => `/api/pages/${w.hidden}/attachments`),
   rows("POST /api/pages/:id/attachments", "plain", P.editVisibleFirst, 201, () => `/api/pages/${w.page}/attachments`, file),
-  rows("POST /api/pages/:id/attachments", "GUARDED", "404 403 403 403 ok ok ok 403 403 ok 403", 201, () => `/api/pages/${w.guarded}/attachments`, file),
+  rows(
+    "POST /api/pages/:id/attachments",
+    "GUARDED",
+    "404 403 403 403 ok ok ok 403 403 ok 403",
+    201,
+    () => `/api/pages/${w.guarded}/attachments`,
+    file,
+  ),
   rows("GET /api/attachments/:id", "on plain", P.read, 200, () => `/api/attachments/${w.attachment}`),
-  rows("GET /api/attachments/:id", "under HIDDEN", P.hiddenRead, 200, async () => `/api/attachments/${await fresh.attachment(w.hiddenChild)}`),
+  rows(
+    "GET /api/attachments/:id",
+    "under HIDDEN",
+    P.hiddenRead,
+    200,
+    async () => `/api/attachments/${await fresh.attachment(w.hiddenChild)}`,
+  ),
   rows("GET /api/attachments/:id/download", "on plain", P.read, 200, () => `/api/attachments/${w.attachment}/download`),
   rows("GET /api/attachments/:id/view", "on plain", P.read, 200, () => `/api/attachments/${w.attachment}/view`),
   rows("DELETE /api/attachments/:id", "fresh", P.editVisibleFirst, 204, async () => `/api/attachments/${await fresh.attachment()}`),
-  rows("DELETE /api/attachments/:id", "fresh on GUARDED", "404 403 403 403 ok ok ok 403 403 ok 403", 204, async () => `/api/attachments/${await fresh.attachment(w.guarded)}`),
+  rows(
+    "DELETE /api/attachments/:id",
+    "fresh on GUARDED",
+    "404 403 403 403 ok ok ok 403 403 ok 403",
+    204,
+    async () => `/api/attachments/${await fresh.attachment(w.guarded)}`,
+  ),
   // Space icons (/api/media/space-icons): read with the space, changed by its administrators.
   rows("GET /api/media/space-icons/:key", "MAIN", P.read, 200, async () => `/api/media/space-icons/${await withIcon("MAIN")}`),
   rows("GET /api/media/space-icons/:key", "PRIV", P.privRead, 200, async () => `/api/media/space-icons/${await withIcon("PRIV")}`),
   rows("PUT /api/media/space-icons/:key", "fresh", P.admin, 200, async () => `/api/media/space-icons/${await fresh.space()}`, picture),
   rows("PUT /api/media/space-icons/:key", "PRIV", P.privAdmin, 200, () => "/api/media/space-icons/PRIV", picture),
-  rows("DELETE /api/media/space-icons/:key", "fresh", P.admin, 204, async () => `/api/media/space-icons/${await withIcon(await fresh.space())}`),
+  rows(
+    "DELETE /api/media/space-icons/:key",
+    "fresh",
+    P.admin,
+    204,
+    async () => `/api/media/space-icons/${await withIcon(await fresh.space())}`,
+  ),
   // Search
   rows("GET /api/search", "everywhere", P.anyone, 200, () => "/api/search?q=page"),
   rows("GET /api/pages/viewed", "own", P.signedIn, 200, () => "/api/pages/viewed"),
@@ -317,12 +703,40 @@ const ROWS: Row[] = [
   // Templates
   rows("GET /api/templates", "MAIN", P.readSignedIn, 200, () => `/api/templates?spaceId=${w.main.id}`),
   rows("GET /api/templates", "PRIV", "401 ok 404 404 ok 404 ok 404 404 404 404", 200, () => `/api/templates?spaceId=${w.priv.id}`),
-  rows("POST /api/templates", "MAIN", P.edit, 201, () => "/api/templates", () => ({ spaceId: w.main.id, name: `T${uniq()}` })),
-  rows("PUT /api/templates/:id", "MAIN", P.edit, 200, () => `/api/templates/${w.template}`, () => ({ description: "d" })),
+  rows(
+    "POST /api/templates",
+    "MAIN",
+    P.edit,
+    201,
+    () => "/api/templates",
+    () => ({ spaceId: w.main.id, name: `T${uniq()}` }),
+  ),
+  rows(
+    "PUT /api/templates/:id",
+    "MAIN",
+    P.edit,
+    200,
+    () => `/api/templates/${w.template}`,
+    () => ({ description: "d" }),
+  ),
   rows("DELETE /api/templates/:id", "fresh", P.edit, 204, async () => `/api/templates/${await fresh.template()}`),
   // Wiki-wide templates: instance administrators (Admin or Owner tier) only, whatever the spaces.
-  rows("POST /api/templates", "wiki-wide", P.adminTier, 201, () => "/api/templates", () => ({ name: `W${uniq()}` })),
-  rows("PUT /api/templates/:id", "wiki-wide", P.adminTier, 200, () => `/api/templates/${w.wideTemplate}`, () => ({ description: "d" })),
+  rows(
+    "POST /api/templates",
+    "wiki-wide",
+    P.adminTier,
+    201,
+    () => "/api/templates",
+    () => ({ name: `W${uniq()}` }),
+  ),
+  rows(
+    "PUT /api/templates/:id",
+    "wiki-wide",
+    P.adminTier,
+    200,
+    () => `/api/templates/${w.wideTemplate}`,
+    () => ({ description: "d" }),
+  ),
   rows("DELETE /api/templates/:id", "fresh wiki-wide", P.adminTier, 204, async () => `/api/templates/${await fresh.wideTemplate()}`),
 ];
 let ctxKey = "";
@@ -336,15 +750,19 @@ describe("the access matrix", () => {
     for (const row of ROWS) expect(row.expect.split(" ")).toHaveLength(CALLERS.length);
   });
 
-  test.each(cases.map((c) => [`${c.row.route} [${c.row.target}] as ${c.caller} → ${c.status}`, c] as const))("%s", async (_name, { row, caller, status }) => {
-    const ctx: Ctx = { name: caller, who: w.who[caller] };
-    const path = await row.path(ctx);
-    const body = row.body ? await row.body(ctx) : undefined;
-    const method = row.route.split(" ")[0];
-    const res = await call(env, method, path, { as: ctx.who, body });
-    if (res.status !== status) throw new Error(`${method} ${path} as ${caller}: expected ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
-    if (caller === "readOnly" && method !== "GET") expect(res.body.code).toBe("read_only_token");
-  });
+  test.each(cases.map((c) => [`${c.row.route} [${c.row.target}] as ${c.caller} → ${c.status}`, c] as const))(
+    "%s",
+    async (_name, { row, caller, status }) => {
+      const ctx: Ctx = { name: caller, who: w.who[caller] };
+      const path = await row.path(ctx);
+      const body = row.body ? await row.body(ctx) : undefined;
+      const method = row.route.split(" ")[0];
+      const res = await call(env, method, path, { as: ctx.who, body });
+      if (res.status !== status)
+        throw new Error(`${method} ${path} as ${caller}: expected ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
+      if (caller === "readOnly" && method !== "GET") expect(res.body.code).toBe("read_only_token");
+    },
+  );
 });
 
 /** The app's routes as METHOD /path with {params}, without a trailing slash. */

@@ -46,7 +46,6 @@ describe("canManageWikiTemplates", () => {
   beforeEach(() => (env = makeEnv()));
   afterEach(() => env.close());
 
-
   test("instance administrators and owners who write; not members, read-only tokens or anonymous callers", async () => {
     const { owner, member } = await ownerAndMember(env);
     expect(canManageWikiTemplates(callerFor(env, owner.id))).toBe(true);

@@ -45,14 +45,18 @@ async function lists(who: Who): Promise<string> {
 describe("lists never reveal a hidden page", () => {
   test.each(["shutOut", "everyone", "instanceAdmin", "owner"] as const)("to %s: no title, no id, no label of it", async (name) => {
     const text = await lists(w.who[name]);
-    for (const secret of ["Zanzibar", "Xylophone", "secretlabel", w.hidden, w.hiddenChild, trashedUnderHidden]) expect(text).not.toContain(secret);
+    for (const secret of ["Zanzibar", "Xylophone", "secretlabel", w.hidden, w.hiddenChild, trashedUnderHidden])
+      expect(text).not.toContain(secret);
     expect(text).toContain("Plain page");
   });
 
-  test.each(["editor", "viewer", "groupMember", "spaceAdmin"] as const)("while %s, named (or a space admin), sees it in the same lists", async (name) => {
-    const text = await lists(w.who[name]);
-    for (const shown of ["Zanzibar", "Xylophone", "secretlabel", w.hidden, w.hiddenChild]) expect(text).toContain(shown);
-  });
+  test.each(["editor", "viewer", "groupMember", "spaceAdmin"] as const)(
+    "while %s, named (or a space admin), sees it in the same lists",
+    async (name) => {
+      const text = await lists(w.who[name]);
+      for (const shown of ["Zanzibar", "Xylophone", "secretlabel", w.hidden, w.hiddenChild]) expect(text).toContain(shown);
+    },
+  );
 
   test("the space list shows only the spaces the caller may view", async () => {
     const keys = async (who: Who) => JSON.parse(await get(who, "/api/spaces")).map((s: any) => s.key);
@@ -86,15 +90,20 @@ describe("every id is authorised on its own", () => {
   });
 
   test("a parent in another space is 400 on parentPageId, one the caller cannot see 404", async () => {
-    const create = (who: Who, parentPageId: string) => call(env, "POST", "/api/pages", { as: who, body: { spaceId: w.main.id, parentPageId, title: "x" } });
+    const create = (who: Who, parentPageId: string) =>
+      call(env, "POST", "/api/pages", { as: who, body: { spaceId: w.main.id, parentPageId, title: "x" } });
     expect(await create(w.who.editor, w.otherSpace.page)).toMatchObject({ status: 400, body: { field: "parentPageId" } });
     expect((await create(w.who.groupMember, w.otherSpace.page)).status).toBe(404);
-    expect(await move(w.who.editor, await fresh.page(), { parentPageId: w.otherSpace.page })).toMatchObject({ status: 400, body: { field: "parentPageId" } });
+    expect(await move(w.who.editor, await fresh.page(), { parentPageId: w.otherSpace.page })).toMatchObject({
+      status: 400,
+      body: { field: "parentPageId" },
+    });
     expect((await copy(w.who.groupMember, w.page, { parentPageId: w.privPage })).status).toBe(404);
   });
 
   test("a restricted parent: hidden is 404, edit-restricted 403, for create, move and copy alike", async () => {
-    const create = (who: Who, parentPageId: string) => call(env, "POST", "/api/pages", { as: who, body: { spaceId: w.main.id, parentPageId, title: "x" } });
+    const create = (who: Who, parentPageId: string) =>
+      call(env, "POST", "/api/pages", { as: who, body: { spaceId: w.main.id, parentPageId, title: "x" } });
     expect((await create(w.who.shutOut, w.hidden)).status).toBe(404);
     expect((await create(w.who.limited, w.guarded)).status).toBe(403);
     expect((await move(w.who.shutOut, await fresh.page(), { parentPageId: w.hiddenChild })).status).toBe(404);

@@ -14,7 +14,9 @@ import { buildWorld, CALLERS, expectedFor, type CallerName, type MatrixWorld } f
 
 const dir = join(import.meta.dir, "admin-matrix");
 const ROWS: AdminRow[] = [];
-for (const file of readdirSync(dir).filter((f) => f.endsWith(".rows.ts")).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith(".rows.ts"))
+  .sort()) {
   ROWS.push(...((await import(join(dir, file))) as { rows: AdminRow[] }).rows);
 }
 
@@ -49,7 +51,8 @@ async function callRow(w: MatrixWorld, row: AdminRow, caller: CallerName, who: W
 
 describe("admin matrix", () => {
   for (const row of ROWS) {
-    test(`${row.route}${row.note ? ` (${row.note})` : ""} [needs ${row.need}${row.reauth ? ", reauth" : ""}${row.sessionOnly ? ", session" : ""}]`, async () => {
+    test(`${row.route}${row.note ? ` (${row.note})` : ""} [needs ${row.need}` +
+      `${row.reauth ? ", reauth" : ""}${row.sessionOnly ? ", session" : ""}]`, async () => {
       const got: string[] = [];
       const want: string[] = [];
       for (const caller of CALLERS) {
@@ -63,7 +66,8 @@ describe("admin matrix", () => {
           want.push(`${caller} ${expected}`);
           // A refusal says why in its code: the right, the re-authentication or the token's kind.
           if (expected === 403 && res.status === 403 && caller === "staleOwner") expect(res.body?.code).toBe("reauth_required");
-          if (expected === 403 && res.status === 403 && caller === "readOnlyToken" && !row.route.startsWith("GET")) expect(res.body?.code).toBe("read_only_token");
+          if (expected === 403 && res.status === 403 && caller === "readOnlyToken" && !row.route.startsWith("GET"))
+            expect(res.body?.code).toBe("read_only_token");
         } finally {
           if (row.breaksWorld) w.env.close();
         }
@@ -74,7 +78,8 @@ describe("admin matrix", () => {
 });
 
 /** The app's routes as METHOD /path with {params} (as the access matrix lists them). */
-const appRoutes = (e: TestEnv) => [...new Set(e.app.routes.map((r) => `${r.method} ${r.path.replace(/(.)\/$/, "$1").replace(/:(\w+)/g, "{$1}")}`))].sort();
+const appRoutes = (e: TestEnv) =>
+  [...new Set(e.app.routes.map((r) => `${r.method} ${r.path.replace(/(.)\/$/, "$1").replace(/:(\w+)/g, "{$1}")}`))].sort();
 
 describe("coverage", () => {
   const ADMIN = /^\w+ \/api\/(admin|setup|media)(\/|$)/;

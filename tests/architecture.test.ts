@@ -14,7 +14,10 @@ const root = join(import.meta.dir, "..");
 const depcruise = join(root, "node_modules", ".bin", "depcruise");
 
 function cruise(cwd: string, config: string) {
-  const run = Bun.spawnSync([depcruise, "src", "--config", config, "--output-type", "err"], { cwd, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+  const run = Bun.spawnSync([depcruise, "src", "--config", config, "--output-type", "err"], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+  });
   // Colours come on where CI asks for them; the messages are read without them.
   const out = (run.stdout.toString() + run.stderr.toString()).replace(/\x1b\[[0-9;]*m/g, "");
   return { code: run.exitCode, out };
@@ -93,13 +96,20 @@ test("raw SQL lives in each domain's queries.ts", async () => {
 
 test("the raw-SQL rule finds SQL outside queries.ts and leaves queries.ts, tables.ts and the builder alone", () => {
   const found = rawSqlOutsideQueries({
-    "src/labels/service.ts": 'const n = core.db.select({ n: count() }).from(labels).where(eq(labels.id, id)).get();\nconst q = sql<number>`count(*)`;\n',
-    "src/watches/service.ts": "const a = 1;\nconst s = sqlite.query<{ id: string }, [string]>(\n  \"SELECT id FROM page_watches WHERE page_id = ?\",\n);\n",
+    "src/labels/service.ts":
+      "const n = core.db.select({ n: count() }).from(labels).where(eq(labels.id, id)).get();\nconst q = sql<number>`count(*)`;\n",
+    "src/watches/service.ts":
+      'const a = 1;\nconst s = sqlite.query<{ id: string }, [string]>(\n  "SELECT id FROM page_watches WHERE page_id = ?",\n);\n',
     "src/access/pages.ts": "const a = sql.raw(alias);\n",
     "src/users/service.ts": "core.db.$client.exec(text);\n",
     "src/labels/queries.ts": "export const byName = () => sql`${labels.name} collate nocase`;\n",
-    "src/notifications/tables.ts": "uniqueIndex(\"x\").on(t.userId).where(sql`read_at IS NULL`),\n",
+    "src/notifications/tables.ts": 'uniqueIndex("x").on(t.userId).where(sql`read_at IS NULL`),\n',
     "src/pages/store.ts": 'const look = core.db.select().from(pages).where(eq(pages.id, sql.placeholder("id"))).prepare();\n',
   });
-  expect(found).toEqual(["src/labels/service.ts:2: sql<number>`", 'src/watches/service.ts:2: .query<{ id: string }, [string]>(\n  "', "src/access/pages.ts:1: sql.raw(", "src/users/service.ts:1: $client"]);
+  expect(found).toEqual([
+    "src/labels/service.ts:2: sql<number>`",
+    'src/watches/service.ts:2: .query<{ id: string }, [string]>(\n  "',
+    "src/access/pages.ts:1: sql.raw(",
+    "src/users/service.ts:1: $client",
+  ]);
 });

@@ -18,9 +18,27 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 const cases: Array<[string, string, () => string, (m: string) => Record<string, unknown>, string]> = [
-  ["grant operation", "POST", () => "/api/spaces/DOCS/permissions", (m) => ({ principalType: 0, principalId: m, operation: "3" }), "operation"],
-  ["grant principal type", "POST", () => "/api/spaces/DOCS/permissions", (m) => ({ principalType: "0", principalId: m, operation: 1 }), "principalType"],
-  ["restriction operation", "POST", () => `/api/pages/${page.id}/restrictions`, (m) => ({ principalType: 0, principalId: m, operation: "1" }), "operation"],
+  [
+    "grant operation",
+    "POST",
+    () => "/api/spaces/DOCS/permissions",
+    (m) => ({ principalType: 0, principalId: m, operation: "3" }),
+    "operation",
+  ],
+  [
+    "grant principal type",
+    "POST",
+    () => "/api/spaces/DOCS/permissions",
+    (m) => ({ principalType: "0", principalId: m, operation: 1 }),
+    "principalType",
+  ],
+  [
+    "restriction operation",
+    "POST",
+    () => `/api/pages/${page.id}/restrictions`,
+    (m) => ({ principalType: 0, principalId: m, operation: "1" }),
+    "operation",
+  ],
   ["space tree style", "PUT", () => "/api/spaces/DOCS", () => ({ treeStyle: "9" }), "treeStyle"],
   ["space icon kind", "PUT", () => "/api/spaces/DOCS", () => ({ iconKind: "-4" }), "iconKind"],
   ["page base version", "PUT", () => `/api/pages/${page.id}`, () => ({ title: "T", baseVersion: "1" }), "baseVersion"],

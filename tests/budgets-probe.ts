@@ -55,22 +55,28 @@ bun.serve = (...args: unknown[]) => {
   // The same module the server loads after listening (the loader evaluates it once): its
   // start-up work (collaboration, the routes, the jobs' first run) is not idling.
   const restLoaded = import("../src/server-rest");
-  void restLoaded.then(() => setTimeout(() => waitForQuiet(() => {
-    counter.reset();
-    setTimeout(() => {
-      const findings: ProbeFindings = {
-        modules: modules.length,
-        sourceBytes: modules.reduce((sum, [, bytes]) => sum + bytes, 0),
-        biggest: [...modules].sort((a, b) => b[1] - a[1]).slice(0, 15),
-        startStatements,
-        idleSeconds,
-        idleStatements: counter.count,
-        idleTexts: [...counter.texts],
-      };
-      writeFileSync(out, JSON.stringify(findings));
-      process.exit(0);
-    }, idleSeconds * 1_000);
-  }), REST_MS));
+  void restLoaded.then(() =>
+    setTimeout(
+      () =>
+        waitForQuiet(() => {
+          counter.reset();
+          setTimeout(() => {
+            const findings: ProbeFindings = {
+              modules: modules.length,
+              sourceBytes: modules.reduce((sum, [, bytes]) => sum + bytes, 0),
+              biggest: [...modules].sort((a, b) => b[1] - a[1]).slice(0, 15),
+              startStatements,
+              idleSeconds,
+              idleStatements: counter.count,
+              idleTexts: [...counter.texts],
+            };
+            writeFileSync(out, JSON.stringify(findings));
+            process.exit(0);
+          }, idleSeconds * 1_000);
+        }),
+      REST_MS,
+    ),
+  );
   return server;
 };
 

@@ -57,12 +57,15 @@ function startProbe(): { done: Promise<ProbeFindings>; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), "cairn-budget-start-"));
   const out = join(dir, "probe.json");
   const data = join(dir, "data");
-  const proc = Bun.spawn(["bun", "--preload", join(ROOT, "tests", "budgets-probe.ts"), "src/main.ts", "serve", "--data", data, "--port", "0"], {
-    cwd: ROOT,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: { ...process.env, CAIRN_BUDGET_PROBE: out, CAIRN_BUDGET_IDLE_SECONDS: String(IDLE_SECONDS) },
-  });
+  const proc = Bun.spawn(
+    ["bun", "--preload", join(ROOT, "tests", "budgets-probe.ts"), "src/main.ts", "serve", "--data", data, "--port", "0"],
+    {
+      cwd: ROOT,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { ...process.env, CAIRN_BUDGET_PROBE: out, CAIRN_BUDGET_IDLE_SECONDS: String(IDLE_SECONDS) },
+    },
+  );
   const timer = setTimeout(() => proc.kill("SIGKILL"), 60_000);
   const done = proc.exited.then(async (code) => {
     clearTimeout(timer);
@@ -113,10 +116,15 @@ beforeAll(async () => {
   const space = (await ok(call(env, "POST", "/api/spaces", { as: as(), body: { key: "GATE", name: "Gate" } }), "space")).body;
   for (let i = 0; i < 8; i++) {
     const doc = sampleDocument(i, 500);
-    const page = await ok(call(env, "POST", "/api/pages", { as: as(), body: { spaceId: space.id, title: `Gate page ${i}`, contentJson: JSON.stringify(doc) } }), "page");
+    const page = await ok(
+      call(env, "POST", "/api/pages", { as: as(), body: { spaceId: space.id, title: `Gate page ${i}`, contentJson: JSON.stringify(doc) } }),
+      "page",
+    );
     pageIds.push(page.body.id);
   }
-  otherPageId = (await ok(call(env, "POST", "/api/pages", { as: as(), body: { spaceId: space.id, title: "Written between reads" } }), "page")).body.id;
+  otherPageId = (
+    await ok(call(env, "POST", "/api/pages", { as: as(), body: { spaceId: space.id, title: "Written between reads" } }), "page")
+  ).body.id;
   textWords(sampleDocument(0, 500), words);
 
   // The tree: 1,000 pages through the service layer (10 roots, 5 children each, as the bench's).
@@ -136,7 +144,9 @@ beforeAll(async () => {
 
   // A watched page: 20 watchers, and 3 webhooks on its space to a loopback receiver.
   const side = (await ok(call(env, "POST", "/api/spaces", { as: as(), body: { key: "SIDE", name: "Side effects" } }), "side space")).body;
-  watchedPageId = (await ok(call(env, "POST", "/api/pages", { as: as(), body: { spaceId: side.id, title: "Watched page" } }), "watched page")).body.id;
+  watchedPageId = (
+    await ok(call(env, "POST", "/api/pages", { as: as(), body: { spaceId: side.id, title: "Watched page" } }), "watched page")
+  ).body.id;
   for (let n = 1; n <= WATCHERS; n++) {
     const invite = await ok(call(env, "POST", "/api/admin/invites", { as: { cookie: owner.cookie }, body: {} }), "invite");
     const watcher = await signUp(env, `watcher-${n}@example.com`, { inviteToken: invite.body.token });
@@ -145,7 +155,10 @@ beforeAll(async () => {
   const r = startReceiver();
   receiver = r;
   for (let n = 1; n <= WEBHOOKS; n++) {
-    await ok(call(env, "POST", `/api/spaces/SIDE/webhooks`, { as: as(), body: { url: `${r.url}/hook/${n}`, events: ["page.updated"] } }), "webhook");
+    await ok(
+      call(env, "POST", `/api/spaces/SIDE/webhooks`, { as: as(), body: { url: `${r.url}/hook/${n}`, events: ["page.updated"] } }),
+      "webhook",
+    );
   }
   counter = startCountingStatements({ keepText: true });
   await quiet();
@@ -196,7 +209,10 @@ interface Counted {
  * runs. `before` (a write, say) runs uncounted before each; `ready` makes a run wait for more
  * than quiet (its webhook deliveries).
  */
-async function measure(send: () => Promise<Answer>, opts: { before?: () => Promise<unknown>; ready?: () => () => boolean } = {}): Promise<Counted> {
+async function measure(
+  send: () => Promise<Answer>,
+  opts: { before?: () => Promise<unknown>; ready?: () => () => boolean } = {},
+): Promise<Counted> {
   let best: Counted | null = null;
   for (let i = 0; i < RUNS; i++) {
     if (opts.before) {
@@ -217,7 +233,9 @@ function withinBudget(name: string, budget: Budget, counted: Counted, unit = "st
   figures.push(`${name}: ${counted.count} / ${budget.limit}`);
   if (counted.count <= budget.limit) return;
   const listed = counted.texts.map((t, i) => `  ${String(i + 1).padStart(3)}. ${t}`).join("\n");
-  throw new Error(`${name}: ${counted.count} ${unit}, over its budget of ${budget.limit} (tests/budgets.ts: ${budget.why}).\nWhat ran:\n${listed}`);
+  throw new Error(
+    `${name}: ${counted.count} ${unit}, over its budget of ${budget.limit} (tests/budgets.ts: ${budget.why}).\nWhat ran:\n${listed}`,
+  );
 }
 
 const budgetOf = (name: string): Budget => {
@@ -232,7 +250,11 @@ let spaces = 0;
 /** The same words as another query (search ignores trailing spaces), so no kept answer has it. */
 const neverAsked = (q: string) => () => call(env, "GET", `/api/search?q=${encodeURIComponent(q)}${"%20".repeat(++spaces)}`, { as: as() });
 
-async function check(name: string, send: () => Promise<Answer>, opts: Parameters<typeof measure>[1] & { warm?: boolean } = {}): Promise<void> {
+async function check(
+  name: string,
+  send: () => Promise<Answer>,
+  opts: Parameters<typeof measure>[1] & { warm?: boolean } = {},
+): Promise<void> {
   if (opts.warm !== false) await ok(send(), "warm-up"); // the request has run before, as repeated requests run
   withinBudget(name, budgetOf(name), await measure(send, opts));
 }
@@ -255,7 +277,9 @@ describe("SQL statements per hot request", () => {
     const res = await ok(get(`/api/pages/tree?spaceId=${treeSpaceId}`)(), "tree");
     expect(JSON.stringify(res.body).match(/"id"/g)?.length ?? 0).toBeGreaterThanOrEqual(TREE_PAGES);
     await check("GET /api/pages/tree (1,000 pages)", get(`/api/pages/tree?spaceId=${treeSpaceId}`));
-    await check("GET /api/pages/tree (1,000 pages), after a write", get(`/api/pages/tree?spaceId=${treeSpaceId}`), { before: writeElsewhere });
+    await check("GET /api/pages/tree (1,000 pages), after a write", get(`/api/pages/tree?spaceId=${treeSpaceId}`), {
+      before: writeElsewhere,
+    });
   }, 30_000);
 
   test("GET /api/search", async () => {
@@ -270,7 +294,9 @@ describe("SQL statements per hot request", () => {
   }, 30_000);
 
   test("PUT /api/pages/{id}, a new version each time", async () => {
-    await check("PUT /api/pages/{id} (a new version)", () => call(env, "PUT", `/api/pages/${pageIds[1]}`, { as: as(), body: newVersion() }));
+    await check("PUT /api/pages/{id} (a new version)", () =>
+      call(env, "PUT", `/api/pages/${pageIds[1]}`, { as: as(), body: newVersion() }),
+    );
   }, 30_000);
 
   test("PUT /api/pages/{id} on a page with 20 watchers and 3 webhooks, its deliveries included", async () => {
@@ -281,7 +307,11 @@ describe("SQL statements per hot request", () => {
     };
     await ok(put(), "warm-up");
     await quiet();
-    withinBudget("PUT /api/pages/{id}, 20 watchers, 3 webhooks (with its deliveries)", budgetOf("PUT /api/pages/{id}, 20 watchers, 3 webhooks (with its deliveries)"), await measure(put, { ready: delivered }));
+    withinBudget(
+      "PUT /api/pages/{id}, 20 watchers, 3 webhooks (with its deliveries)",
+      budgetOf("PUT /api/pages/{id}, 20 watchers, 3 webhooks (with its deliveries)"),
+      await measure(put, { ready: delivered }),
+    );
   }, 30_000);
 });
 
@@ -299,10 +329,36 @@ describe("work at start, and an idle server", () => {
         failures.push((err as Error).message);
       }
     };
-    each(() => withinBudget("modules evaluated before listening", START_UP.modules, { count: found.modules, texts: biggest }, "modules (the biggest listed)"));
-    each(() => withinBudget("bytes of code evaluated before listening", START_UP.sourceBytes, { count: found.sourceBytes, texts: biggest }, "bytes (the biggest modules listed)"));
-    each(() => withinBudget("statements before listening (an empty data directory)", START_UP.statements, { count: found.startStatements, texts: [] }));
-    each(() => withinBudget(`an idle server's statements a second (over ${found.idleSeconds} s)`, IDLE_STATEMENTS_PER_SECOND, { count: perSecond, texts: found.idleTexts }, "statements a second"));
+    each(() =>
+      withinBudget(
+        "modules evaluated before listening",
+        START_UP.modules,
+        { count: found.modules, texts: biggest },
+        "modules (the biggest listed)",
+      ),
+    );
+    each(() =>
+      withinBudget(
+        "bytes of code evaluated before listening",
+        START_UP.sourceBytes,
+        { count: found.sourceBytes, texts: biggest },
+        "bytes (the biggest modules listed)",
+      ),
+    );
+    each(() =>
+      withinBudget("statements before listening (an empty data directory)", START_UP.statements, {
+        count: found.startStatements,
+        texts: [],
+      }),
+    );
+    each(() =>
+      withinBudget(
+        `an idle server's statements a second (over ${found.idleSeconds} s)`,
+        IDLE_STATEMENTS_PER_SECOND,
+        { count: perSecond, texts: found.idleTexts },
+        "statements a second",
+      ),
+    );
     if (failures.length) throw new Error(failures.join("\n\n"));
   }, 60_000);
 });
@@ -340,7 +396,9 @@ describe("the leak check: objects retained after 1,000 requests of each hot kind
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (body !== undefined) headers["content-type"] = "application/json";
     if (method !== "GET") headers["x-requested-with"] = "Cairn";
-    const res = await env.handle(new Request(`http://cairn.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+    const res = await env.handle(
+      new Request(`http://cairn.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+    );
     await res.arrayBuffer();
     return { status: res.status, headers: res.headers, body: null, text: "" };
   }
@@ -359,7 +417,12 @@ describe("the leak check: objects retained after 1,000 requests of each hot kind
   for (const [name, send] of kinds) {
     test(name, async () => {
       const perRequest = await retainedPerRequest(send);
-      withinBudget(`objects retained per request, ${name}`, RETAINED_OBJECTS_PER_REQUEST, { count: perRequest, texts: [] }, "objects a request");
+      withinBudget(
+        `objects retained per request, ${name}`,
+        RETAINED_OBJECTS_PER_REQUEST,
+        { count: perRequest, texts: [] },
+        "objects a request",
+      );
     }, 30_000);
   }
 
@@ -371,6 +434,11 @@ describe("the leak check: objects retained after 1,000 requests of each hot kind
     // Every delivery of the PUTs so far has arrived before the heap is counted.
     const settled = () => quiet(() => receiver.total() >= start + sent * WEBHOOKS);
     const perRequest = await retainedPerRequest(send, settled);
-    withinBudget("objects retained per request, PUT with watchers and webhooks", RETAINED_OBJECTS_PER_REQUEST, { count: perRequest, texts: [] }, "objects a request");
+    withinBudget(
+      "objects retained per request, PUT with watchers and webhooks",
+      RETAINED_OBJECTS_PER_REQUEST,
+      { count: perRequest, texts: [] },
+      "objects a request",
+    );
   }, 60_000);
 });

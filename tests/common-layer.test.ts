@@ -28,7 +28,10 @@ test("the web may import src/common; src/common imports nothing outside itself",
     }
     cpSync(join(root, ".dependency-cruiser.cjs"), join(dir, "rules.cjs"));
     writeFileSync(join(dir, "tsconfig.json"), "{}");
-    const run = Bun.spawnSync([join(root, "node_modules", ".bin", "depcruise"), "src", "--config", "rules.cjs", "--output-type", "err"], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+    const run = Bun.spawnSync([join(root, "node_modules", ".bin", "depcruise"), "src", "--config", "rules.cjs", "--output-type", "err"], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     const out = (run.stdout.toString() + run.stderr.toString()).replace(/\x1b\[[0-9;]*m/g, "");
     expect(out).toContain("common-imports-nothing: src/common/limits.ts → src/platform/clock.ts");
     expect(out).toContain("web-is-an-api-client: src/web/Other.tsx → src/settings/rules.ts");

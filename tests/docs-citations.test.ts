@@ -55,8 +55,8 @@ function skipQuoted(text: string, start: number, quote: string): number {
   while (i < text.length) {
     const c = text[i];
     if (c === "\\") i += 2;
-    else if (quote === "`" && c === "$" && text[i + 1] === "{") (depth++, (i += 2));
-    else if (quote === "`" && depth > 0 && c === "}") (depth--, i++);
+    else if (quote === "`" && c === "$" && text[i + 1] === "{") depth++, (i += 2);
+    else if (quote === "`" && depth > 0 && c === "}") depth--, i++;
     else if (quote === "`" && depth > 0 && (c === '"' || c === "'" || c === "`")) i = skipQuoted(text, i, c);
     else if (c === quote && depth === 0) return i + 1;
     else if (c === "\n" && quote !== "`") return i + 1;
@@ -72,8 +72,8 @@ function skipRegex(text: string, start: number): number {
     const c = text[i];
     if (c === "\\") i += 2;
     else if (c === "\n") return i;
-    else if (c === "[") (inClass = true, i++);
-    else if (c === "]") (inClass = false, i++);
+    else if (c === "[") (inClass = true), i++;
+    else if (c === "]") (inClass = false), i++;
     else if (c === "/" && !inClass) return i + 1;
     else i++;
   }
@@ -177,7 +177,10 @@ export function crossReferenceProblems(path: string, text: string, base = root):
 
 test("the docs' references to each other name files and headings that exist", () => {
   // docs/decisions-pending/ holds drafts waiting to be folded into decisions.md; they are checked once folded.
-  const files = ["README.md", ...[...new Bun.Glob("docs/**/*.md").scanSync({ cwd: root })].filter((f) => !f.startsWith("docs/decisions-pending/"))];
+  const files = [
+    "README.md",
+    ...[...new Bun.Glob("docs/**/*.md").scanSync({ cwd: root })].filter((f) => !f.startsWith("docs/decisions-pending/")),
+  ];
   const problems = files.flatMap((f) => crossReferenceProblems(f, readFileSync(join(root, f), "utf8")));
   expect(problems).toEqual([]);
   expect(crossReferenceProblems("docs/x.md", 'See `docs/api.md` ("No such part") and ("Nor this" in `docs/nowhere.md`).')).toEqual([
@@ -211,7 +214,7 @@ test("the scan leaves code, strings and good citations alone", () => {
     'export const SPEC_URL = "/api/openapi.json"; // the document the reference page reads',
     'const s = "see issue 12 // in a string, not a comment";',
     "const r = /\\/\\/ SPEC/; // a regular expression is not a comment",
-    "const t = `${a}// DESIGN ${\"issue 4\"}`;",
+    'const t = `${a}// DESIGN ${"issue 4"}`;',
     '/**\n * Layers (docs/architecture.md, "Layers,\n * bottom first"): imports go downwards.\n */',
     "// docs/architecture.md#seams-for-a-second-backend",
     "// README.md",

@@ -41,7 +41,11 @@ afterAll(async () => {
 
 /** Throws with every finding, one per line, so that the test's failure message is the bug list. */
 function expectNone(what: string, failures: string[], appendix: string[] = []) {
-  if (failures.length) throw new Error(`${failures.length} ${what}:\n${failures.join("\n")}${appendix.length ? `\n\nwhat the server logged for them:\n${appendix.join("\n")}` : ""}`);
+  if (failures.length)
+    throw new Error(
+      `${failures.length} ${what}:\n${failures.join("\n")}` +
+        `${appendix.length ? `\n\nwhat the server logged for them:\n${appendix.join("\n")}` : ""}`,
+    );
 }
 
 test("every operation answers hostile bodies, parameters and headers without a 5xx", async () => {
@@ -52,8 +56,12 @@ test("every operation answers hostile bodies, parameters and headers without a 5
   await engine.run(requests);
   const { sent, statuses } = engine.findings;
   const operations = Object.values<object>(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
-  console.log(`fuzz: ${sent} requests to ${operations} operations in ${((performance.now() - started) / 1000).toFixed(1)} s; answers ${JSON.stringify(statuses)}; max RSS ${target.maxRssMb.toFixed(0)} MB`);
-  for (const problem of setupProblems.filter((p) => !/-> 5\d\d /.test(p))) console.log(`fuzz: a fixture could not be made, its id is a bogus one: ${problem}`);
+  console.log(
+    `fuzz: ${sent} requests to ${operations} operations in ${((performance.now() - started) / 1000).toFixed(1)} s; answers ` +
+      `${JSON.stringify(statuses)}; max RSS ${target.maxRssMb.toFixed(0)} MB`,
+  );
+  for (const problem of setupProblems.filter((p) => !/-> 5\d\d /.test(p)))
+    console.log(`fuzz: a fixture could not be made, its id is a bogus one: ${problem}`);
   expect(sent).toBeGreaterThan(1_000);
   const failures = [...setupProblems.filter((p) => /-> 5\d\d /.test(p)), ...engine.findings.failures.slice(before)];
   expectNone("requests answered 5xx, none or with a crash", failures, serverErrors(target));
@@ -69,10 +77,17 @@ test("hostile headers over a raw socket: never a 5xx, never the process's end", 
 test("the process stays alive, within memory, and logs no error of its own", async () => {
   const health = await engine.health();
   const settled = await target.settledRssMb(SETTLED_RSS_MB, 10_000);
-  console.log(`fuzz: max RSS ${target.maxRssMb.toFixed(0)} MB, ${settled.toFixed(0)} MB once quiet, ${target.startRssMb.toFixed(0)} MB at start`);
+  console.log(
+    `fuzz: max RSS ${target.maxRssMb.toFixed(0)} MB, ${settled.toFixed(0)} MB once quiet, ${target.startRssMb.toFixed(0)} MB at start`,
+  );
   expect(target.maxRssMb).toBeGreaterThan(0); // it was measured at all
   const problems = [
-    ...(target.alive() && health.status === 200 ? [] : [`at the end the process ${target.alive() ? `answered GET /api/health with ${health.status || "nothing"}` : `had exited (${target.exitDescription()})`}`]),
+    ...(target.alive() && health.status === 200
+      ? []
+      : [
+          `at the end the process ` +
+            (target.alive() ? `answered GET /api/health with ${health.status || "nothing"}` : `had exited (${target.exitDescription()})`),
+        ]),
     ...engine.findings.crashes.map((c) => `crashed (and was started again): ${c}`),
     ...(target.maxRssMb >= MAX_RSS_MB ? [`RSS reached ${target.maxRssMb.toFixed(0)} MB during the run (bound ${MAX_RSS_MB} MB)`] : []),
     ...(settled >= SETTLED_RSS_MB ? [`RSS still ${settled.toFixed(0)} MB after 10 s of quiet (bound ${SETTLED_RSS_MB} MB)`] : []),

@@ -57,7 +57,12 @@ export function makeEnv(opts: { dir?: string; env?: Record<string, string>; arch
   }
   const clock = new ManualClock(Date.now());
   // Commits grouped as in the server, so every test runs through group commit.
-  const core = openInstance(loadConfig(["--data", dir], opts.env ?? {}), { clock, log: silentLogger, groupCommits: true, archiveWal: opts.archiveWal });
+  const core = openInstance(loadConfig(["--data", dir], opts.env ?? {}), {
+    clock,
+    log: silentLogger,
+    groupCommits: true,
+    archiveWal: opts.archiveWal,
+  });
   const app = createApp(core);
   return {
     core,

@@ -39,7 +39,7 @@ describe("the Host header never decides routing, logging or the process's life",
     await alive();
   });
 
-  test("/zz/api/health with Host \"x\" is the web UI's page, not the health route", async () => {
+  test('/zz/api/health with Host "x" is the web UI\'s page, not the health route', async () => {
     const res = await rawRequest(server.port, `GET /zz/api/health HTTP/1.0\r\nHost: x\r\n\r\n`);
     expect(res.status).toBe(200);
     expect(res.head.toLowerCase()).toContain("content-type: text/html");
@@ -73,7 +73,10 @@ describe("bodies are read within the route's limit, whether or not they declare 
     expect(JSON.parse(res.body)).toMatchObject({ code: "payload_too_large", limit: 16384 });
     expect(res.sent).toBeLessThan(300 * 1024 * 1024);
     const after = await rssMb(server.proc.pid);
-    console.log(`RSS around a 300 MB chunked sign-in: ${before.toFixed(1)} → ${after.toFixed(1)} MB (sent ${(res.sent / 1024 / 1024).toFixed(1)} MB before the answer)`);
+    console.log(
+      `RSS around a 300 MB chunked sign-in: ${before.toFixed(1)} → ${after.toFixed(1)} MB ` +
+        `(sent ${(res.sent / 1024 / 1024).toFixed(1)} MB before the answer)`,
+    );
     expect(after - before).toBeLessThan(40);
     await alive();
   });
@@ -81,7 +84,11 @@ describe("bodies are read within the route's limit, whether or not they declare 
   test("a 95 MB string in a sign-in with Content-Length is refused before it is read", async () => {
     const before = await rssMb(server.proc.pid);
     const body = `{"email":"a@b.c","password":"${"x".repeat(95 * 1024 * 1024)}"}`;
-    const res = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn" }, body });
+    const res = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+      body,
+    });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ code: "payload_too_large", limit: 16384 });
     expect((await rssMb(server.proc.pid)) - before).toBeLessThan(40);
@@ -90,13 +97,16 @@ describe("bodies are read within the route's limit, whether or not they declare 
 });
 
 describe("other hostile requests", () => {
-  test.each(["cairn_session=%", "cairn_session=%E0%A4%A", "cairn_session=%%%; other=%"])("cookie %j is an absent cookie: 401 on /api/auth/me, 200 on /api/health", async (cookie) => {
-    const me = await fetch(`${server.url}/api/auth/me`, { headers: { cookie } });
-    expect(me.status).toBe(401);
-    const health = await fetch(`${server.url}/api/health`, { headers: { cookie } });
-    expect(health.status).toBe(200);
-    await alive();
-  });
+  test.each(["cairn_session=%", "cairn_session=%E0%A4%A", "cairn_session=%%%; other=%"])(
+    "cookie %j is an absent cookie: 401 on /api/auth/me, 200 on /api/health",
+    async (cookie) => {
+      const me = await fetch(`${server.url}/api/auth/me`, { headers: { cookie } });
+      expect(me.status).toBe(401);
+      const health = await fetch(`${server.url}/api/health`, { headers: { cookie } });
+      expect(health.status).toBe(200);
+      await alive();
+    },
+  );
 
   test("HEAD answers like GET without a body", async () => {
     const res = await rawRequest(server.port, "HEAD /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");

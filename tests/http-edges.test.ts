@@ -26,7 +26,8 @@ async function alive() {
 }
 
 const headerOf = (head: string, name: string) => new RegExp(`^${name}:\\s*(.*)$`, "im").exec(head)?.[1]?.trim() ?? null;
-const line = (method: string, target = "/api/pages", headers = "") => `${method} ${target} HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`;
+const line = (method: string, target = "/api/pages", headers = "") =>
+  `${method} ${target} HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`;
 
 function expectOurProblem(res: { head: string; body: string }, code: string) {
   expect(headerOf(res.head, "content-type")).toBe("application/problem+json");
@@ -37,13 +38,16 @@ function expectOurProblem(res: { head: string; body: string }, code: string) {
 }
 
 describe("methods Bun passes on but no route answers", () => {
-  test.each(["TRACE", "PROPFIND", "PURGE", "QUERY", "M-SEARCH", "LINK", "MKCOL"])("%s /api/pages is 405 with Allow, as problem+json with the security headers", async (method) => {
-    const res = await rawRequest(server.port, line(method));
-    expect(res.status).toBe(405);
-    expect(headerOf(res.head, "allow")).toBe("POST");
-    expectOurProblem(res, "method_not_allowed");
-    await alive();
-  });
+  test.each(["TRACE", "PROPFIND", "PURGE", "QUERY", "M-SEARCH", "LINK", "MKCOL"])(
+    "%s /api/pages is 405 with Allow, as problem+json with the security headers",
+    async (method) => {
+      const res = await rawRequest(server.port, line(method));
+      expect(res.status).toBe(405);
+      expect(headerOf(res.head, "allow")).toBe("POST");
+      expectOurProblem(res, "method_not_allowed");
+      await alive();
+    },
+  );
 
   test("with the CSRF header and a session-less token-less caller it is still the 405, not another answer", async () => {
     const res = await rawRequest(server.port, line("PROPFIND", "/api/pages", "X-Requested-With: Cairn\r\n"));

@@ -30,10 +30,14 @@ export function photoPixels(width: number, height: number): { data: Uint8Clamped
 
 /** A JPEG of `width` × `height` with EXIF (GPS position, camera text, the given orientation). */
 export async function jpegWithGps(width = 640, height = 480, orientation = 1): Promise<Uint8Array> {
-  encoderReady ??= Bun.file(jpegEncoderWasm).arrayBuffer().then(async (b) => initJpegEncoder(await WebAssembly.compile(b)));
+  encoderReady ??= Bun.file(jpegEncoderWasm)
+    .arrayBuffer()
+    .then(async (b) => initJpegEncoder(await WebAssembly.compile(b)));
   await encoderReady;
   const pixels = photoPixels(width, height);
-  const jpeg = new Uint8Array(await encodeJpeg(new ImageData(pixels.data as Uint8ClampedArray<ArrayBuffer>, width, height), { quality: 85 }));
+  const jpeg = new Uint8Array(
+    await encodeJpeg(new ImageData(pixels.data as Uint8ClampedArray<ArrayBuffer>, width, height), { quality: 85 }),
+  );
   const exif = exifSegment(orientation);
   // SOI (2 bytes), then our APP1, then the rest of the encoder's file.
   const out = new Uint8Array(jpeg.length + exif.length);
@@ -51,7 +55,9 @@ export async function webpPicture(width = 300, height = 200): Promise<Uint8Array
   return encodePixels("webp", photoPixels(width, height));
 }
 
-export const SVG_FILE = new TextEncoder().encode('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
+export const SVG_FILE = new TextEncoder().encode(
+  '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
+);
 
 /** A PNG whose header declares 100,000 × 100,000 pixels (and nothing else): a decompression bomb. */
 export function pngBombHeader(): Uint8Array {
@@ -80,18 +86,43 @@ function exifSegment(orientation: number): Uint8Array {
   const gpsIfd = ifd0 + 42;
   const descAt = gpsIfd + 30;
   const latAt = descAt + text.length;
-  tiff.push(0x4d, 0x4d); u16(42); u32(ifd0);
+  tiff.push(0x4d, 0x4d);
+  u16(42);
+  u32(ifd0);
   u16(3);
-  u16(0x010e); u16(2); u32(text.length); u32(descAt);
-  u16(0x0112); u16(3); u32(1); u16(orientation); u16(0);
-  u16(0x8825); u16(4); u32(1); u32(gpsIfd);
+  u16(0x010e);
+  u16(2);
+  u32(text.length);
+  u32(descAt);
+  u16(0x0112);
+  u16(3);
+  u32(1);
+  u16(orientation);
+  u16(0);
+  u16(0x8825);
+  u16(4);
+  u32(1);
+  u32(gpsIfd);
   u32(0);
   u16(2);
-  u16(0x0001); u16(2); u32(2); tiff.push(0x4e, 0, 0, 0);
-  u16(0x0002); u16(5); u32(3); u32(latAt);
+  u16(0x0001);
+  u16(2);
+  u32(2);
+  tiff.push(0x4e, 0, 0, 0);
+  u16(0x0002);
+  u16(5);
+  u32(3);
+  u32(latAt);
   u32(0);
   for (const c of text) tiff.push(c.charCodeAt(0));
-  for (const [n, d] of [[51, 1], [30, 1], [0, 1]]) { u32(n!); u32(d!); }
+  for (const [n, d] of [
+    [51, 1],
+    [30, 1],
+    [0, 1],
+  ]) {
+    u32(n!);
+    u32(d!);
+  }
   const body = [...new TextEncoder().encode("Exif\0\0"), ...tiff];
   const length = body.length + 2;
   return new Uint8Array([0xff, 0xe1, (length >> 8) & 0xff, length & 0xff, ...body]);
@@ -121,5 +152,7 @@ export function flatPng(width: number, height: number): Uint8Array {
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 6, 0, 0, 0], 8);
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return new Uint8Array(Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw, { level: 9 })), chunk("IEND", new Uint8Array(0))]));
+  return new Uint8Array(
+    Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw, { level: 9 })), chunk("IEND", new Uint8Array(0))]),
+  );
 }

@@ -22,7 +22,15 @@ const NAMES: Array<[string, string, Write]> = [
   ["a display name", "displayName", (who, _ctx, displayName) => call(env, "PUT", "/api/auth/me", { as: who, body: { displayName } })],
   ["a group name", "name", (who, _ctx, name) => call(env, "POST", "/api/groups", { as: who, body: { name } })],
   ["a role name", "name", (who, _ctx, name) => call(env, "POST", "/api/admin/roles", { as: who, body: { name, tier: 0 } })],
-  ["a template name", "name", (who, _ctx, name) => call(env, "POST", "/api/templates", { as: who, body: { name, contentJson: JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }) } })],
+  [
+    "a template name",
+    "name",
+    (who, _ctx, name) =>
+      call(env, "POST", "/api/templates", {
+        as: who,
+        body: { name, contentJson: JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }) },
+      }),
+  ],
   ["a label", "name", (who, { pageId }, name) => call(env, "POST", `/api/pages/${pageId}/labels`, { as: who, body: { name } })],
 ];
 
@@ -45,25 +53,34 @@ async function world() {
 
 const everyName = () =>
   env.core.sqlite
-    .query("SELECT title AS t FROM pages UNION ALL SELECT name FROM spaces UNION ALL SELECT display_name FROM users UNION ALL SELECT name FROM groups UNION ALL SELECT name FROM roles UNION ALL SELECT name FROM templates UNION ALL SELECT name FROM labels")
+    .query(
+      "SELECT title AS t FROM pages UNION ALL SELECT name FROM spaces UNION ALL SELECT display_name FROM users UNION ALL SELECT " +
+        "name FROM groups UNION ALL SELECT name FROM roles UNION ALL SELECT name FROM templates UNION ALL SELECT name FROM labels",
+    )
     .all()
     .map((r: any) => r.t as string);
 
 describe("invisible characters in titles and names", () => {
-  test.each(NAMES.flatMap(([what, field, write]) => INVISIBLE.map(([why, text]) => [what, why, field, text, write] as const)))("%s with %s is 400 on the field; nothing stored", async (_what, _why, field, text, write) => {
-    const { owner, ctx } = await world();
-    const before = everyName();
-    const res = await write(owner, ctx, text);
-    expect(res.status).toBe(400);
-    expect(res.body.field ?? Object.keys(res.body.errors ?? {})[0]).toBe(field);
-    expect(everyName()).toEqual(before);
-  });
+  test.each(NAMES.flatMap(([what, field, write]) => INVISIBLE.map(([why, text]) => [what, why, field, text, write] as const)))(
+    "%s with %s is 400 on the field; nothing stored",
+    async (_what, _why, field, text, write) => {
+      const { owner, ctx } = await world();
+      const before = everyName();
+      const res = await write(owner, ctx, text);
+      expect(res.status).toBe(400);
+      expect(res.body.field ?? Object.keys(res.body.errors ?? {})[0]).toBe(field);
+      expect(everyName()).toEqual(before);
+    },
+  );
 
-  test.each(NAMES.filter(([what]) => what !== "a label"))("%s keeps an emoji sequence and a Persian word (joiners that show)", async (_what, _field, write) => {
-    const { owner, ctx } = await world();
-    const text = "Team 👩🏽\u200D💻 می\u200Cخواهم";
-    const res = await write(owner, ctx, text);
-    expect(res.status).toBeLessThan(300);
-    expect(everyName()).toContain(text);
-  });
+  test.each(NAMES.filter(([what]) => what !== "a label"))(
+    "%s keeps an emoji sequence and a Persian word (joiners that show)",
+    async (_what, _field, write) => {
+      const { owner, ctx } = await world();
+      const text = "Team 👩🏽\u200D💻 می\u200Cخواهم";
+      const res = await write(owner, ctx, text);
+      expect(res.status).toBeLessThan(300);
+      expect(everyName()).toContain(text);
+    },
+  );
 });

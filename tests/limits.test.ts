@@ -50,17 +50,58 @@ interface Rule {
 const post = (path: string, body: (v: string) => object) => (v: string) => call(env, "POST", path, { as: owner, body: body(v) });
 let n = 0;
 const RULES: Rule[] = [
-  { op: "post /api/auth/register", field: "displayName", max: DISPLAY_NAME_MAX, send: (v) => call(env, "POST", "/api/admin/invites", { as: owner, body: {} }).then((i) => call(env, "POST", "/api/auth/register", { body: { email: `p${++n}@example.com`, displayName: v, password: "correct horse battery staple", inviteToken: i.body.token } })) },
-  { op: "post /api/auth/register", field: "password", max: PASSWORD_MAX, value: (k) => "correct horse ".repeat(30).slice(0, k), send: (v) => call(env, "POST", "/api/admin/invites", { as: owner, body: {} }).then((i) => call(env, "POST", "/api/auth/register", { body: { email: `q${++n}@example.com`, displayName: "Q", password: v, inviteToken: i.body.token } })) },
+  {
+    op: "post /api/auth/register",
+    field: "displayName",
+    max: DISPLAY_NAME_MAX,
+    send: (v) =>
+      call(env, "POST", "/api/admin/invites", { as: owner, body: {} }).then((i) =>
+        call(env, "POST", "/api/auth/register", {
+          body: { email: `p${++n}@example.com`, displayName: v, password: "correct horse battery staple", inviteToken: i.body.token },
+        }),
+      ),
+  },
+  {
+    op: "post /api/auth/register",
+    field: "password",
+    max: PASSWORD_MAX,
+    value: (k) => "correct horse ".repeat(30).slice(0, k),
+    send: (v) =>
+      call(env, "POST", "/api/admin/invites", { as: owner, body: {} }).then((i) =>
+        call(env, "POST", "/api/auth/register", {
+          body: { email: `q${++n}@example.com`, displayName: "Q", password: v, inviteToken: i.body.token },
+        }),
+      ),
+  },
   { op: "post /api/admin/invites", field: "message", max: INVITE_MESSAGE_MAX, send: post("/api/admin/invites", (v) => ({ message: v })) },
-  { op: "post /api/groups", field: "name", max: GROUP_NAME_MAX, send: post("/api/groups", (v) => ({ name: v.slice(0, -3) + String(++n).padStart(3, "0") })) },
-  { op: "post /api/groups", field: "description", max: GROUP_DESCRIPTION_MAX, send: post("/api/groups", (v) => ({ name: `Group ${++n}`, description: v })) },
+  {
+    op: "post /api/groups",
+    field: "name",
+    max: GROUP_NAME_MAX,
+    send: post("/api/groups", (v) => ({ name: v.slice(0, -3) + String(++n).padStart(3, "0") })),
+  },
+  {
+    op: "post /api/groups",
+    field: "description",
+    max: GROUP_DESCRIPTION_MAX,
+    send: post("/api/groups", (v) => ({ name: `Group ${++n}`, description: v })),
+  },
   { op: "post /api/api-tokens", field: "name", max: TOKEN_NAME_MAX, send: post("/api/api-tokens", (v) => ({ name: v })) },
   { op: "post /api/pages", field: "title", max: TITLE_MAX, send: post("/api/pages", (v) => ({ spaceId, title: v })) },
   { op: "post /api/spaces", field: "name", max: SPACE_NAME_MAX, send: post("/api/spaces", (v) => ({ key: `K${++n}`, name: v })) },
-  { op: "post /api/spaces", field: "description", max: SPACE_DESCRIPTION_MAX, send: post("/api/spaces", (v) => ({ key: `D${++n}`, name: "Described", description: v })) },
+  {
+    op: "post /api/spaces",
+    field: "description",
+    max: SPACE_DESCRIPTION_MAX,
+    send: post("/api/spaces", (v) => ({ key: `D${++n}`, name: "Described", description: v })),
+  },
   { op: "post /api/templates", field: "name", max: TEMPLATE_NAME_MAX, send: post("/api/templates", (v) => ({ name: v })) },
-  { op: "post /api/templates", field: "description", max: TEMPLATE_DESCRIPTION_MAX, send: post("/api/templates", (v) => ({ name: `T${++n}`, description: v })) },
+  {
+    op: "post /api/templates",
+    field: "description",
+    max: TEMPLATE_DESCRIPTION_MAX,
+    send: post("/api/templates", (v) => ({ name: `T${++n}`, description: v })),
+  },
 ];
 
 /** The body schema of an operation, with $refs followed. */
@@ -144,15 +185,43 @@ interface SizeRule {
 
 let made = 0;
 /** JSON padded with spaces (still JSON) to exactly `size` bytes. */
-const json = (value: object) => (size: number): Sized => {
-  const head = JSON.stringify(value);
-  return { head, fill: size - head.length, type: "application/json" };
-};
+const json =
+  (value: object) =>
+  (size: number): Sized => {
+    const head = JSON.stringify(value);
+    return { head, fill: size - head.length, type: "application/json" };
+  };
 const BOUNDARY = "----cairn-size-test";
 const SIZE_RULES: SizeRule[] = [
-  { kind: "auth", method: "POST", path: "/api/auth/login", limit: 16 * KB, url: () => "/api/auth/login", body: (n) => json({ email: "owner@example.com", password: PASSWORD })(n), ok: 200 },
-  { kind: "page", method: "PUT", path: "/api/pages/{id}", limit: 8 * MB, url: () => `/api/pages/${pageId}`, body: (n) => json({ title: "Sized" })(n), ok: 200, signedIn: true },
-  { kind: "template", method: "POST", path: "/api/templates", limit: 8 * MB, url: () => "/api/templates", body: (n) => json({ name: `Sized ${++made}` })(n), ok: 201, signedIn: true },
+  {
+    kind: "auth",
+    method: "POST",
+    path: "/api/auth/login",
+    limit: 16 * KB,
+    url: () => "/api/auth/login",
+    body: (n) => json({ email: "owner@example.com", password: PASSWORD })(n),
+    ok: 200,
+  },
+  {
+    kind: "page",
+    method: "PUT",
+    path: "/api/pages/{id}",
+    limit: 8 * MB,
+    url: () => `/api/pages/${pageId}`,
+    body: (n) => json({ title: "Sized" })(n),
+    ok: 200,
+    signedIn: true,
+  },
+  {
+    kind: "template",
+    method: "POST",
+    path: "/api/templates",
+    limit: 8 * MB,
+    url: () => "/api/templates",
+    body: (n) => json({ name: `Sized ${++made}` })(n),
+    ok: 201,
+    signedIn: true,
+  },
   {
     kind: "upload",
     method: "POST",
@@ -161,7 +230,9 @@ const SIZE_RULES: SizeRule[] = [
     streamed: true,
     url: () => `/api/pages/${pageId}/attachments`,
     body: (n) => ({
-      head: `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="sized.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      head:
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; ` +
+        `filename="sized.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
       fill: n,
       tail: `\r\n--${BOUNDARY}--\r\n`,
       type: `multipart/form-data; boundary=${BOUNDARY}`,
@@ -169,14 +240,27 @@ const SIZE_RULES: SizeRule[] = [
     ok: 201,
     signedIn: true,
   },
-  { kind: "default", method: "POST", path: "/api/groups", limit: 1 * MB, url: () => "/api/groups", body: (n) => json({ name: `Sized ${++made}` })(n), ok: 201, signedIn: true },
+  {
+    kind: "default",
+    method: "POST",
+    path: "/api/groups",
+    limit: 1 * MB,
+    url: () => "/api/groups",
+    body: (n) => json({ name: `Sized ${++made}` })(n),
+    ok: 201,
+    signedIn: true,
+  },
 ];
 
 function send(rule: SizeRule, size: number, withLength: boolean) {
   const sized = rule.body(size);
   const { body, state } = streamOf(sized, rule.streamed ? 0x61 : 0x20);
   const length = sized.head.length + sized.fill + (sized.tail?.length ?? 0);
-  const headers: Record<string, string> = { "content-type": sized.type, "x-requested-with": "Cairn", ...(withLength ? { "content-length": String(length) } : {}) };
+  const headers: Record<string, string> = {
+    "content-type": sized.type,
+    "x-requested-with": "Cairn",
+    ...(withLength ? { "content-length": String(length) } : {}),
+  };
   if (rule.signedIn) headers.cookie = `cairn_session=${owner.cookie}`;
   // @ts-expect-error: Bun needs no duplex, other runtimes do
   const request = new Request(`${BASE}${rule.url()}`, { method: rule.method, headers, body, duplex: "half" });
@@ -184,7 +268,12 @@ function send(rule: SizeRule, size: number, withLength: boolean) {
 }
 
 describe("body sizes: each route's limit is advertised and enforced while reading", () => {
-  const cases = SIZE_RULES.flatMap((rule) => [true, false].map((withLength) => [`${rule.kind} ${rule.method} ${rule.path}, ${withLength ? "with Content-Length" : "chunked"}`, rule, withLength] as const));
+  const cases = SIZE_RULES.flatMap((rule) =>
+    [true, false].map(
+      (withLength) =>
+        [`${rule.kind} ${rule.method} ${rule.path}, ${withLength ? "with Content-Length" : "chunked"}`, rule, withLength] as const,
+    ),
+  );
 
   test.each(SIZE_RULES.map((r) => [r.kind, r] as const))("%s: OpenAPI shows the limit and its 413", (_kind, rule) => {
     const op = openapi.paths[rule.path][rule.method.toLowerCase()];
@@ -214,12 +303,23 @@ describe("body sizes: each route's limit is advertised and enforced while readin
   });
 
   test("a path no route answers holds no more than the default: a longer declared body is a 413, a chunked one is not read", async () => {
-    const declared = await call(env, "POST", "/api/nothing/here", { as: owner, body: "{}", headers: { "content-type": "application/json", "content-length": String(MB + 1) } });
+    const declared = await call(env, "POST", "/api/nothing/here", {
+      as: owner,
+      body: "{}",
+      headers: { "content-type": "application/json", "content-length": String(MB + 1) },
+    });
     expect(declared.status).toBe(413);
     expect(declared.body).toMatchObject({ code: "payload_too_large", limit: MB });
     const { body, state } = streamOf({ head: "{", fill: 50 * MB, type: "application/json" }, 0x20);
-    // @ts-expect-error: Bun needs no duplex, other runtimes do
-    const res = await env.handle(new Request(`${BASE}/api/nothing/here`, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn", cookie: `cairn_session=${owner.cookie}` }, body, duplex: "half" }));
+    const res = await env.handle(
+      new Request(`${BASE}/api/nothing/here`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-requested-with": "Cairn", cookie: `cairn_session=${owner.cookie}` },
+        body,
+        // @ts-expect-error: Bun needs no duplex, other runtimes do
+        duplex: "half",
+      }),
+    );
     expect(res.status).toBe(404);
     expect(state.pulled).toBeLessThan(MB);
   });

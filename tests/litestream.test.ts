@@ -44,7 +44,11 @@ describe("Litestream beside Cairn's WAL archive", () => {
     const wal = core.wal!;
     core.tx(() => core.sqlite.exec("CREATE TABLE lt (id INTEGER PRIMARY KEY, v TEXT NOT NULL)"));
     const config = join(dir, "litestream.yml");
-    writeFileSync(config, `dbs:\n  - path: ${core.data.dbPath}\n    monitor-interval: 50ms\n    replicas:\n      - type: file\n        path: ${join(dir, "replica")}\n        sync-interval: 100ms\n`);
+    writeFileSync(
+      config,
+      `dbs:\n  - path: ${core.data.dbPath}\n    monitor-interval: 50ms\n    replicas:\n      - type: ` +
+        `file\n        path: ${join(dir, "replica")}\n        sync-interval: 100ms\n`,
+    );
     const proc = Bun.spawn([LITESTREAM, "replicate", "-config", config], { stdout: "pipe", stderr: "pipe" });
     const logs: string[] = [];
     const reading = Promise.all([readAll(proc.stdout, logs), readAll(proc.stderr, logs)]);
@@ -81,7 +85,13 @@ describe("Litestream beside Cairn's WAL archive", () => {
       // Our own point-in-time restore, to the end and to times along the way.
       const out = join(dir, "ours.db");
       for (const point of [...times.filter((_, i) => i % 5 === 0), { at: lastCommitAt, digest: liveDigest }]) {
-        await restoreToTime({ archiveDir: join(core.data.backupsDir, "wal"), base: join(dir, "base.db"), basePosition: base.position, at: point.at, out });
+        await restoreToTime({
+          archiveDir: join(core.data.backupsDir, "wal"),
+          base: join(dir, "base.db"),
+          basePosition: base.position,
+          at: point.at,
+          out,
+        });
         const ours = new Database(out, { readonly: true });
         expect(digest(ours)).toBe(point.digest);
         ours.close();
@@ -105,8 +115,17 @@ describe("Litestream beside Cairn's WAL archive", () => {
       // Litestream holds a read transaction, so our TRUNCATE is busy (tried later) and our PASSIVE
       // folds only up to its reader; its own checkpoints restart the log, which our archive continues.
       expect(generations.size).toBe(1);
-      console.log(`our checkpoints: ${JSON.stringify(outcomes)}; our archive: one generation, ${epoch + 1} epochs; Litestream generations: ${generations.size}`);
-      console.log(text.split("\n").filter((l) => /generation|checkpoint|overwritten|error|sync/i.test(l)).slice(0, 40).join("\n"));
+      console.log(
+        `our checkpoints: ${JSON.stringify(outcomes)}; our archive: one generation, ` +
+          `${epoch + 1} epochs; Litestream generations: ${generations.size}`,
+      );
+      console.log(
+        text
+          .split("\n")
+          .filter((l) => /generation|checkpoint|overwritten|error|sync/i.test(l))
+          .slice(0, 40)
+          .join("\n"),
+      );
     } finally {
       if (proc.exitCode === null) proc.kill("SIGKILL");
     }

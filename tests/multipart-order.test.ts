@@ -59,12 +59,42 @@ const ROUTES: Record<string, Route> = {
       expect(body.space.name).toBe(`Imported ${importCount}`);
     },
   },
-  "POST /api/pages/:id/attachments": { method: "POST", path: () => `/api/pages/${pageId}/attachments`, file: () => ["file", png, "a.png"], fields: () => ({}) },
-  "PUT /api/media/avatars/me": { method: "PUT", path: () => "/api/media/avatars/me", file: () => ["file", png, "me.png"], fields: () => ({}) },
-  "PUT /api/media/space-icons/:key": { method: "PUT", path: () => "/api/media/space-icons/DOCS", file: () => ["file", png, "icon.png"], fields: () => ({}) },
-  "PUT /api/admin/branding/logo": { method: "PUT", path: () => "/api/admin/branding/logo", file: () => ["file", png, "logo.png"], fields: () => ({}) },
-  "PUT /api/admin/branding/logo-dark": { method: "PUT", path: () => "/api/admin/branding/logo-dark", file: () => ["file", png, "logo.png"], fields: () => ({}) },
-  "PUT /api/admin/branding/favicon": { method: "PUT", path: () => "/api/admin/branding/favicon", file: () => ["file", png, "icon.png"], fields: () => ({}) },
+  "POST /api/pages/:id/attachments": {
+    method: "POST",
+    path: () => `/api/pages/${pageId}/attachments`,
+    file: () => ["file", png, "a.png"],
+    fields: () => ({}),
+  },
+  "PUT /api/media/avatars/me": {
+    method: "PUT",
+    path: () => "/api/media/avatars/me",
+    file: () => ["file", png, "me.png"],
+    fields: () => ({}),
+  },
+  "PUT /api/media/space-icons/:key": {
+    method: "PUT",
+    path: () => "/api/media/space-icons/DOCS",
+    file: () => ["file", png, "icon.png"],
+    fields: () => ({}),
+  },
+  "PUT /api/admin/branding/logo": {
+    method: "PUT",
+    path: () => "/api/admin/branding/logo",
+    file: () => ["file", png, "logo.png"],
+    fields: () => ({}),
+  },
+  "PUT /api/admin/branding/logo-dark": {
+    method: "PUT",
+    path: () => "/api/admin/branding/logo-dark",
+    file: () => ["file", png, "logo.png"],
+    fields: () => ({}),
+  },
+  "PUT /api/admin/branding/favicon": {
+    method: "PUT",
+    path: () => "/api/admin/branding/favicon",
+    file: () => ["file", png, "icon.png"],
+    fields: () => ({}),
+  },
 };
 
 const send = (route: Route, parts: Part[]) => call(env, route.method, route.path(), { as: owner, body: form(parts) });
@@ -75,7 +105,8 @@ describe("multipart routes", () => {
     const multipart: string[] = [];
     for (const [path, ops] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(ops)) {
-        if (op?.requestBody?.content?.["multipart/form-data"]) multipart.push(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`);
+        if (op?.requestBody?.content?.["multipart/form-data"])
+          multipart.push(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`);
       }
     }
     expect(multipart.sort()).toEqual(Object.keys(ROUTES).sort());
@@ -105,22 +136,37 @@ describe("multipart routes", () => {
   });
 
   test("the import's key sent after the file is used, not refused as missing; a taken one is a 409 after the upload", async () => {
-    const res = await send(ROUTES["POST /api/spaces/import"], [["file", zip, "docs.zip"], ["key", "AFTER"]]);
+    const res = await send(ROUTES["POST /api/spaces/import"], [
+      ["file", zip, "docs.zip"],
+      ["key", "AFTER"],
+    ]);
     expect(res.status, res.text).toBe(201);
     expect(res.body.space.key).toBe("AFTER");
-    const again = await send(ROUTES["POST /api/spaces/import"], [["file", zip, "docs.zip"], ["key", "AFTER"]]);
+    const again = await send(ROUTES["POST /api/spaces/import"], [
+      ["file", zip, "docs.zip"],
+      ["key", "AFTER"],
+    ]);
     expect(again.status).toBe(409);
   });
 
   test("an import's key in the query and a different one in the form is a 400 on key", async () => {
-    const res = await call(env, "POST", "/api/spaces/import?key=ONE", { as: owner, body: form([["file", zip, "docs.zip"], ["key", "TWO"]]) });
+    const res = await call(env, "POST", "/api/spaces/import?key=ONE", {
+      as: owner,
+      body: form([
+        ["file", zip, "docs.zip"],
+        ["key", "TWO"],
+      ]),
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors?.key?.[0]).toContain("sent twice");
   });
 
   test("an attachment refused for a field after its file leaves no row behind", async () => {
     const before = (await call(env, "GET", `/api/pages/${pageId}/attachments`, { as: owner })).body.length;
-    const res = await send(ROUTES["POST /api/pages/:id/attachments"], [["file", new TextEncoder().encode("unique bytes"), "u.txt"], ["note", "x"]]);
+    const res = await send(ROUTES["POST /api/pages/:id/attachments"], [
+      ["file", new TextEncoder().encode("unique bytes"), "u.txt"],
+      ["note", "x"],
+    ]);
     expect(res.status).toBe(400);
     expect((await call(env, "GET", `/api/pages/${pageId}/attachments`, { as: owner })).body.length).toBe(before);
   });

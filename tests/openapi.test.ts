@@ -49,7 +49,9 @@ describe("GET /api/openapi.json", () => {
   test("every $ref resolves inside the document (the recursive TreeNode included)", () => {
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]);
     expect(refs.length).toBeGreaterThan(10);
-    const broken = [...new Set(refs)].filter((ref) => !ref.startsWith("#/components/schemas/") || !doc.components.schemas[ref.slice("#/components/schemas/".length)]);
+    const broken = [...new Set(refs)].filter(
+      (ref) => !ref.startsWith("#/components/schemas/") || !doc.components.schemas[ref.slice("#/components/schemas/".length)],
+    );
     expect(broken).toEqual([]);
     const tree = doc.paths["/api/pages/tree"].get.responses["200"].content["application/json"].schema;
     expect(tree.items).toEqual({ $ref: "#/components/schemas/TreeNode" });
@@ -57,14 +59,19 @@ describe("GET /api/openapi.json", () => {
   });
 
   test("every request body states the limit the server enforces, with its 413", () => {
-    const sizes = { "/api/auth/login": 16 * 1024, "/api/pages/{id}": 8 * 1024 * 1024, "/api/groups": 1024 * 1024 } as Record<string, number>;
+    const sizes = { "/api/auth/login": 16 * 1024, "/api/pages/{id}": 8 * 1024 * 1024, "/api/groups": 1024 * 1024 } as Record<
+      string,
+      number
+    >;
     for (const [path, limit] of Object.entries(sizes)) {
       const op = doc.paths[path].post ?? doc.paths[path].put;
       expect(op.requestBody["x-body-limit"]).toBe(limit);
       expect(op.responses["413"].content["application/problem+json"].schema.$ref).toBe("#/components/schemas/Problem");
     }
     const withBody = operations().filter((op) => op.requestBody);
-    expect(withBody.filter((op) => op.requestBody["x-body-limit"] === undefined && !/multipart/.test(JSON.stringify(op.requestBody.content)))).toEqual([]);
+    expect(
+      withBody.filter((op) => op.requestBody["x-body-limit"] === undefined && !/multipart/.test(JSON.stringify(op.requestBody.content))),
+    ).toEqual([]);
   });
 
   test("describes every route the app registers, with its schemas", () => {
@@ -81,7 +88,8 @@ describe("GET /api/openapi.json", () => {
       if (!schemas.length) missing.push(`${route.key}: no response schema`);
       if (route.hasBody && !op.requestBody?.content?.["application/json"]?.schema) missing.push(`${route.key}: no JSON request body`);
       for (const name of route.params) {
-        if (!op.parameters?.some((p: any) => p.in === "path" && p.name === name && p.required)) missing.push(`${route.key}: path parameter ${name}`);
+        if (!op.parameters?.some((p: any) => p.in === "path" && p.name === name && p.required))
+          missing.push(`${route.key}: path parameter ${name}`);
       }
     }
     expect(missing).toEqual([]);
@@ -94,7 +102,8 @@ describe("GET /api/openapi.json", () => {
       for (const [method, op] of Object.entries<any>(item)) {
         for (const [status, response] of Object.entries<any>(op.responses)) {
           if (Number(status) < 400 || (path === "/api/health" && status === "503")) continue;
-          if (response.content?.["application/problem+json"]?.schema?.$ref !== "#/components/schemas/Problem") wrong.push(`${method} ${path} ${status}`);
+          if (response.content?.["application/problem+json"]?.schema?.$ref !== "#/components/schemas/Problem")
+            wrong.push(`${method} ${path} ${status}`);
         }
       }
     }
@@ -111,13 +120,16 @@ describe("GET /api/openapi.json", () => {
     expect(session.description).toContain("X-Requested-With: Cairn");
     expect(doc.security).toEqual([{ bearer: [] }, { session: [] }]);
     const schemes = new Set(Object.keys(doc.components.securitySchemes));
-    const unknown = operations().flatMap((op) => (op.security ?? []).flatMap((req: object) => Object.keys(req))).filter((name) => !schemes.has(name));
+    const unknown = operations()
+      .flatMap((op) => (op.security ?? []).flatMap((req: object) => Object.keys(req)))
+      .filter((name) => !schemes.has(name));
     expect(unknown).toEqual([]);
     expect(doc.paths["/api/auth/login"].post.security).toEqual([]);
   });
 
   test("carries the error catalogue and lists every tag it uses", () => {
-    for (const [code, e] of Object.entries(ERROR_CODES)) expect(doc.info.description).toContain(`| \`${code}\` | ${e.status} | ${e.title} |`);
+    for (const [code, e] of Object.entries(ERROR_CODES))
+      expect(doc.info.description).toContain(`| \`${code}\` | ${e.status} | ${e.title} |`);
     const declared = new Set(doc.tags.map((t: { name: string }) => t.name));
     const used = new Set(operations().flatMap((op) => op.tags ?? []));
     expect([...used].filter((t) => !declared.has(t))).toEqual([]);

@@ -47,7 +47,8 @@ export function chunkedFlood(port: number, head: string, totalBytes: number, chu
     const pump = () => {
       while (!finished && sent < totalBytes) {
         sent += chunk;
-        if (!socket.write(`${chunk.toString(16)}\r\n`) || !socket.write(piece) || !socket.write("\r\n")) return void socket.once("drain", pump);
+        if (!socket.write(`${chunk.toString(16)}\r\n`) || !socket.write(piece) || !socket.write("\r\n"))
+          return void socket.once("drain", pump);
       }
       if (!finished) socket.write("0\r\n\r\n");
     };

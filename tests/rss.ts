@@ -7,7 +7,9 @@ import { readFileSync } from "node:fs";
 /** Resident set size in MB (VmRSS), or NaN where /proc cannot be read. */
 export function rssMb(pid: number): number {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
+    const line = readFileSync(`/proc/${pid}/status`, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("VmRSS:"));
     return line ? Number(line.replace(/\D+/g, "")) / 1024 : Number.NaN;
   } catch {
     return Number.NaN;
@@ -18,7 +20,11 @@ export function rssMb(pid: number): number {
  * Runs `work` while sampling the process's RSS every `everyMs`; answers the work's result, the
  * RSS before and the highest seen (also after the work, once more).
  */
-export async function peakRssDuring<T>(pid: number, work: () => Promise<T>, everyMs = 25): Promise<{ result: T; before: number; peak: number }> {
+export async function peakRssDuring<T>(
+  pid: number,
+  work: () => Promise<T>,
+  everyMs = 25,
+): Promise<{ result: T; before: number; peak: number }> {
   const before = rssMb(pid);
   let peak = before;
   const timer = setInterval(() => {

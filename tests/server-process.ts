@@ -22,8 +22,18 @@ export interface ServerProcess {
  * from source that takes a while, which a test's own timeout should not pay for), or with
  * `{ listening: true }` as soon as it listens.
  */
-export async function startServerProcess(dataDir: string, args: string[] = [], env: Record<string, string> = {}, opts: { listening?: boolean } = {}): Promise<ServerProcess> {
-  const proc = Bun.spawn(["bun", "src/main.ts", "serve", "--data", dataDir, "--port", "0", ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+export async function startServerProcess(
+  dataDir: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  opts: { listening?: boolean } = {},
+): Promise<ServerProcess> {
+  const proc = Bun.spawn(["bun", "src/main.ts", "serve", "--data", dataDir, "--port", "0", ...args], {
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, ...env },
+  });
   const reader = proc.stdout.getReader();
   let out = "";
   const until = opts.listening ? /"msg":"listening"/ : /"msg":"ready: /;

@@ -42,11 +42,14 @@ test("serves on a real port, and SIGTERM finishes cleanly with the WAL folded ba
   const db = new Database(join(data, "cairn.db"), { readonly: true });
   expect(db.query("SELECT email FROM users").all()).toEqual([{ email: "o@example.com" }]);
   // The server's jobs worker ran the notifications' upkeep once at start (src/platform/jobs), and only once.
-  expect(db.query("SELECT kind, state, attempts FROM jobs").all()).toEqual([{ kind: "notifications.upkeep", state: "succeeded", attempts: 1 }]);
+  expect(db.query("SELECT kind, state, attempts FROM jobs").all()).toEqual([
+    { kind: "notifications.upkeep", state: "succeeded", attempts: 1 },
+  ]);
   db.close();
 });
 
-test("routes loaded after listening: a request that comes before them waits, none is a 404, and the first ones answer from the start", async () => {
+test("routes loaded after listening: a request that comes before them waits, " +
+  "none is a 404, and the first ones answer from the start", async () => {
   const { proc, url, reader } = await startServerProcess(join(dir, "data"), [], {}, { listening: true });
   // At once after the first answer, before the rest of the server has loaded (from source it
   // takes a while): the API reference, a domain of the rest, a method only the rest answers,
@@ -79,7 +82,11 @@ test("a database from a newer Cairn is refused at start with a clear message", a
   const db = new Database(join(dir, "data", "cairn.db"));
   db.query("INSERT INTO __cairn_migrations VALUES ('9999_from_the_future', '2030-01-01')").run();
   db.close();
-  const proc = Bun.spawn(["bun", "src/main.ts", "serve", "--data", join(dir, "data"), "--port", "0"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["bun", "src/main.ts", "serve", "--data", join(dir, "data"), "--port", "0"], {
+    cwd: root,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect(await proc.exited).toBe(2);
   expect(await new Response(proc.stderr).text()).toContain("newer version of Cairn");
 });

@@ -71,7 +71,10 @@ describe("start-up failures are one line and exit 2", () => {
     const holder = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
     try {
       const data = join(dir, "never-made");
-      expectOneClearLine(cairn(["serve", "--data", data, "--port", String(holder.port)]), new RegExp(`Port ${holder.port} on 127.0.0.1 is already in use`));
+      expectOneClearLine(
+        cairn(["serve", "--data", data, "--port", String(holder.port)]),
+        new RegExp(`Port ${holder.port} on 127.0.0.1 is already in use`),
+      );
       expect(existsSync(data)).toBe(false);
     } finally {
       holder.stop(true);

@@ -17,10 +17,8 @@ const root = join(import.meta.dir, "..");
  * removed once its file keeps the rule; a path listed here that already keeps it fails the test,
  * so the lists only shrink. Sorted.
  */
-const PENDING_WRITES: string[] = [
-];
-const PENDING_DRIVER: string[] = [
-];
+const PENDING_WRITES: string[] = [];
+const PENDING_DRIVER: string[] = [];
 /**
  * Stores that still read the driver off the core (`core.db`) rather than through `driverOf`
  * (platform/db/driver.ts); once none does, the core's type stops naming the driver.
@@ -107,7 +105,8 @@ export function declaredTables(files: Record<string, string>, undeclared: Record
     const m = /^src\/(.+)\/tables\.ts$/.exec(path);
     if (!m) continue;
     const owner = m[1].startsWith("platform") ? "platform" : m[1];
-    for (const d of text.matchAll(/export const (\w+)\s*=\s*sqliteTable\(\s*["'`](\w+)["'`]/g)) tables.push({ ident: d[1], name: d[2], owner });
+    for (const d of text.matchAll(/export const (\w+)\s*=\s*sqliteTable\(\s*["'`](\w+)["'`]/g))
+      tables.push({ ident: d[1], name: d[2], owner });
   }
   for (const [name, owner] of Object.entries(undeclared)) tables.push({ name, ident: null, owner });
   return tables;
@@ -129,7 +128,11 @@ function codeLines(text: string): string[] {
 
 // Raw statements in either case (drizzle's sql`` templates are written in lower case), the
 // table named or interpolated as its drizzle object.
-const RAW_WRITE = /\b(insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+(?:(?:main|temp)\.)?(?:[`"]?(\w+)[`"]?|\$\{(\w+)\})/gi;
+const RAW_WRITE = new RegExp(
+  String.raw`\b(insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+` +
+    String.raw`(?:(?:main|temp)\.)?(?:[${"`"}"]?(\w+)[${"`"}"]?|\$\{(\w+)\})`,
+  "gi",
+);
 const DRIZZLE_WRITE = /\.(insert|update|delete)\(\s*(?:\w+\.)?(\w+)\s*\)/g;
 
 export function writesOutsideOwners(files: Record<string, string>, tables: Table[]): string[] {
@@ -150,7 +153,8 @@ export function writesOutsideOwners(files: Record<string, string>, tables: Table
     }
     const lineOf = (index: number) => code.slice(0, index).split("\n").length;
     const hits: { table: Table | undefined; how: string; at: number }[] = [];
-    for (const m of code.matchAll(RAW_WRITE)) hits.push({ table: m[2] ? byName.get(m[2]) : local.get(m[3]), how: m[1].split(/\s+/)[0].toUpperCase(), at: m.index });
+    for (const m of code.matchAll(RAW_WRITE))
+      hits.push({ table: m[2] ? byName.get(m[2]) : local.get(m[3]), how: m[1].split(/\s+/)[0].toUpperCase(), at: m.index });
     for (const m of code.matchAll(DRIZZLE_WRITE)) hits.push({ table: local.get(m[2]), how: `.${m[1]}()`, at: m.index });
     hits.sort((a, b) => a.at - b.at);
     for (const { table, how, at } of hits) {
@@ -162,7 +166,12 @@ export function writesOutsideOwners(files: Record<string, string>, tables: Table
 
 // The driver read off a core: `core.db`, `ctx.core.sqlite`, `this.core.db`; destructured from a
 // core (`({ sqlite }: Core)`, `const { db } = core`); or its type named (`Core["sqlite"]`).
-const CORE_DRIVER_PARTS = [/\bcore\.(?:sqlite|db)\b/, /\{[^{}]*\b(?:sqlite|db)\b[^{}]*\}\s*:\s*(?:Core\b|Pick<Core\b)/, /\{[^{}]*\b(?:sqlite|db)\b[^{}]*\}\s*=\s*(?:[\w.]+\.)?core\b/, /\bCore\[["'](?:sqlite|db)["']\]/];
+const CORE_DRIVER_PARTS = [
+  /\bcore\.(?:sqlite|db)\b/,
+  /\{[^{}]*\b(?:sqlite|db)\b[^{}]*\}\s*:\s*(?:Core\b|Pick<Core\b)/,
+  /\{[^{}]*\b(?:sqlite|db)\b[^{}]*\}\s*=\s*(?:[\w.]+\.)?core\b/,
+  /\bCore\[["'](?:sqlite|db)["']\]/,
+];
 const CORE_DRIVER = new RegExp(CORE_DRIVER_PARTS.map((r) => r.source).join("|"), "g");
 // Either of those, or the driver asked of the core the stores' way (`driverOf(core)`).
 const DRIVER = new RegExp([...CORE_DRIVER_PARTS, /\bdriverOf\(/].map((r) => r.source).join("|"), "g");
@@ -243,16 +252,19 @@ test("the owner scan refuses writes outside the owner's store and leaves the sto
     "src/pages/tables.ts": 'export const pages = sqliteTable("pages", {\nexport const pageLinks = sqliteTable(\n  "page_links",\n',
     "src/platform/jobs/tables.ts": 'export const jobs = sqliteTable(\n  "jobs",\n',
     "src/imports/queries.ts": 'const q = "INSERT INTO pages (id) VALUES (?)";\ncore.db.insert(pageLinks).values(rows).run();\n',
-    "src/attachments/copy.ts": 'core.db.update(pages).set({ json }).run();\nsqlite.run(sql`delete from ${pageLinks} where x = 1`);\n',
-    "src/commands/purge.ts": "tx.delete(pages).where(eq(pages.id, id)).run();\nrun(\"INSERT OR IGNORE INTO `page_links` VALUES (?)\");\n",
+    "src/attachments/copy.ts": "core.db.update(pages).set({ json }).run();\nsqlite.run(sql`delete from ${pageLinks} where x = 1`);\n",
+    "src/commands/purge.ts": 'tx.delete(pages).where(eq(pages.id, id)).run();\nrun("INSERT OR IGNORE INTO `page_links` VALUES (?)");\n',
     "src/jobs-user/service.ts": "core.db.insert(jobs).values(job).run();\n",
-    "src/collab/service.ts": 'import { pages as rows, pageLinks } from "../pages/tables";\ncore.db.update(rows).set(x).run();\ncore.db.delete(schema.pageLinks).run();\n',
+    "src/collab/service.ts":
+      "import { pages as rows, pageLinks } from " +
+      '"../pages/tables";\ncore.db.update(rows).set(x).run();\ncore.db.delete(schema.pageLinks).run();\n',
     "src/pages/store.ts": 'core.db.insert(pages).values(rows).run();\ncore.sqlite.run("DELETE FROM page_links WHERE page_id = ?");\n',
     "src/pages/store/versions.ts": "core.db.update(pages).set(v).run();\n",
     "src/platform/jobs/runner.ts": "core.db.insert(jobs).values(job).run();\n",
     "src/pages/copy.test.ts": "core.db.insert(pages).values(row).run();\n",
     "src/pages/testing.ts": 'core.sqlite.run("UPDATE pages SET x = 1");\n',
-    "src/pages/service.ts": "// we update pages here and delete from page_links there\n * UPDATE pages in the store\nconst n = pagesUpdate(pages);\n",
+    "src/pages/service.ts":
+      "// we update pages here and delete from page_links there\n * UPDATE pages in the store\nconst n = pagesUpdate(pages);\n",
     "src/search/fts5-recent.ts": 'core.sqlite.run("DELETE FROM search_words WHERE rowid = ?");\n',
     "src/search/store/fts5-recent.ts": 'core.sqlite.run("DELETE FROM search_words WHERE rowid = ?");\n',
   };
@@ -282,7 +294,9 @@ test("the driver scan refuses core.sqlite and core.db outside the stores and the
     "src/platform/jobs/runner.ts": "core.db.insert(jobs).run();\n",
     "src/pages/service.test.ts": "core.sqlite.run(text);\n",
     "src/pages/core-db.ts": "const coreDb = other.db;\n",
-    "src/labels/service.ts": 'const s = perInstance(({ sqlite }: Core) => sqlite.query("x"));\nconst { db, clock } = ctx.core;\nconst m = new WeakMap<Core["sqlite"], number>();\n',
+    "src/labels/service.ts":
+      'const s = perInstance(({ sqlite }: Core) => sqlite.query("x"));\nconst { db, clock } ' +
+      '= ctx.core;\nconst m = new WeakMap<Core["sqlite"], number>();\n',
   });
   expect(found).toEqual([
     "src/pages/service.ts:1: core.db",
@@ -303,7 +317,12 @@ test("the store scan refuses the driver read off the core in a store, and leaves
   });
   expect(found).toEqual(["src/labels/store.ts:1: core.db", "src/pages/store/rows.ts:1: { sqlite }: Core"]);
   // Outside the stores and the platform, driverOf is the driver too.
-  expect(driverOutsideStores({ "src/labels/service.ts": "driverOf(core).db.select().from(labels).all();\n", "src/labels/store.ts": "driverOf(core).db;\n" })).toEqual(["src/labels/service.ts:1: driverOf("]);
+  expect(
+    driverOutsideStores({
+      "src/labels/service.ts": "driverOf(core).db.select().from(labels).all();\n",
+      "src/labels/store.ts": "driverOf(core).db;\n",
+    }),
+  ).toEqual(["src/labels/service.ts:1: driverOf("]);
 });
 
 test("a pending list refuses a new path in breach, a path that keeps the rule now, and disorder", () => {

@@ -50,7 +50,11 @@ test("the scans find what they look for, and not a comment or a refetch", () => 
   expect(handRolledBusy(`const [busy, setBusy] = useState(false);`)).toBe(true);
   expect(handRolledBusy(`try { setSaving(true); await save(); } finally { setSaving(false); }`)).toBe(true);
   expect(handRolledBusy(`try { await send(d); } finally {\n  setSending(null);\n}`)).toBe(true);
-  expect(handRolledBusy(`const [closing, setClosing] = useState<{ busy: "publish" | null; error: string | null }>({ busy: null, error: null });`)).toBe(true);
+  expect(
+    handRolledBusy(
+      `const [closing, setClosing] = useState<{ busy: "publish" | null; error: string | null }>({ busy: null, error: null });`,
+    ),
+  ).toBe(true);
   expect(handRolledBusy(`setClosing({ busy: "discard", error: null });`)).toBe(true);
   expect(handRolledBusy(`const save = useAction(useSaveMutation()); <Button busy={save.busy} />`)).toBe(false);
   expect(handRolledBusy(`<CloseDialog busy={discarding.busy ? "discard" : null} error={discarding.error} />`)).toBe(false);

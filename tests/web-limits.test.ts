@@ -19,7 +19,8 @@ const RETYPED = [
 
 /** Files that may hold a number of that shape, and why it is not one of the server's limits. */
 const MAY_TYPE: Record<string, string> = {
-  "src/web/features/export-import/zip-peek.ts": "the browser's own bound on reading a zip's directory for a space's name; the server has no such limit",
+  "src/web/features/export-import/zip-peek.ts":
+    "the browser's own bound on reading a zip's directory for a space's name; the server has no such limit",
 };
 
 /** The code without its comments (a comment may explain a number; only code can re-type one). */
@@ -52,7 +53,8 @@ test("the scan finds a typed maxLength, size and character count, and leaves sha
   const found = retypedLimits({
     "src/web/features/a/Form.tsx": '<TextField maxLength={50} hint="Up to 50 characters" />\n<TextField maxLength={ROLE_NAME_MAX} />\n',
     "src/web/features/a/upload.ts": "const MAX = 25 * 1024 * 1024;\nconst text = `at most 2 MB`;\nconst ok = AVATAR_MAX_BYTES / MB;\n",
-    "src/web/features/a/field.ts": "const rule = { maxLength: 100 };\n// at most 25 MB, 50 characters\n/* 10 * 1024 */ const url = \"https://x.test/a\";\n",
+    "src/web/features/a/field.ts":
+      'const rule = { maxLength: 100 };\n// at most 25 MB, 50 characters\n/* 10 * 1024 */ const url = "https://x.test/a";\n',
     "src/web/features/export-import/zip-peek.ts": "const MAX_DIRECTORY = 4 * 1024 * 1024;\n",
     "src/web/api/schema.d.ts": "/** at most 25 MB */ maxLength: 100\n",
   });

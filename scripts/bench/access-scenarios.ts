@@ -42,7 +42,12 @@ async function reader(ctx: BenchContext): Promise<{ id: string; token: string }>
     await fetch(`${ctx.baseUrl}/api/auth/register`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ email: "bench-reader@example.com", displayName: "Bench Reader", password: "bench reader battery staple", inviteToken: invite.token }),
+      body: JSON.stringify({
+        email: "bench-reader@example.com",
+        displayName: "Bench Reader",
+        password: "bench reader battery staple",
+        inviteToken: invite.token,
+      }),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     }),
     "register reader",
@@ -67,12 +72,27 @@ async function seedAccess(ctx: BenchContext): Promise<void> {
   const me = await ctx.api("GET", "/api/auth/me");
   const who = await reader(ctx);
   const api = (method: string, path: string, body?: unknown) => ctx.api(method, path, body);
-  const big = await seedRestrictedSpace(api, { key: "ACCESSBIG", sections: ctx.quick ? 20 : 100, leaves: 9, restrictions: ctx.quick ? 40 : 200, ownerId: me.id, readerId: who.id });
-  const mid = await seedRestrictedSpace(api, { key: "ACCESSMID", sections: 10, leaves: 9, restrictions: 20, ownerId: me.id, readerId: who.id });
+  const big = await seedRestrictedSpace(api, {
+    key: "ACCESSBIG",
+    sections: ctx.quick ? 20 : 100,
+    leaves: 9,
+    restrictions: ctx.quick ? 40 : 200,
+    ownerId: me.id,
+    readerId: who.id,
+  });
+  const mid = await seedRestrictedSpace(api, {
+    key: "ACCESSMID",
+    sections: 10,
+    leaves: 9,
+    restrictions: 20,
+    ownerId: me.id,
+    readerId: who.id,
+  });
   const seedSeconds = (performance.now() - started) / 1000;
   ctx.shared.access = { big, mid, readerToken: who.token, seedSeconds } satisfies AccessSeed;
   console.log(
-    `access: seeded ${big.pages} pages with ${big.restrictions} restrictions (reader sees ${big.visible.length}, ${big.hidden} hidden) and ${mid.pages} with ${mid.restrictions} in ${seedSeconds.toFixed(1)} s`,
+    `access: seeded ${big.pages} pages with ${big.restrictions} restrictions (reader sees ${big.visible.length}, ` +
+      `${big.hidden} hidden) and ${mid.pages} with ${mid.restrictions} in ${seedSeconds.toFixed(1)} s`,
   );
 }
 
@@ -87,7 +107,13 @@ const TWO_WORDS = ["alpha zephyr", "garden island", "lantern meadow", "quorum ke
 
 type Met = (r: LoadFigures & { ratioToBaseline: number }) => boolean;
 
-function scenario(name: string, target: string, met: Met, requests: (ctx: BenchContext) => LoadRequest[], setup?: (ctx: BenchContext) => Promise<void>): Scenario {
+function scenario(
+  name: string,
+  target: string,
+  met: Met,
+  requests: (ctx: BenchContext) => LoadRequest[],
+  setup?: (ctx: BenchContext) => Promise<void>,
+): Scenario {
   return {
     name,
     target,
@@ -100,7 +126,11 @@ function scenario(name: string, target: string, met: Met, requests: (ctx: BenchC
 }
 
 const search = (words: string[]) => (ctx: BenchContext) =>
-  words.map((q) => ({ method: "GET", path: `/api/search?q=${encodeURIComponent(q)}&spaceId=${seedOf(ctx).big.spaceId}`, headers: asReader(ctx) }));
+  words.map((q) => ({
+    method: "GET",
+    path: `/api/search?q=${encodeURIComponent(q)}&spaceId=${seedOf(ctx).big.spaceId}`,
+    headers: asReader(ctx),
+  }));
 
 export const ACCESS_SCENARIOS: Scenario[] = [
   scenario(

@@ -32,17 +32,50 @@ async function inParallel<T>(items: T[], width: number, job: (item: T) => Promis
 }
 
 // None of these is in the content benchmark's sample vocabulary, so searches measure this space.
-const WORDS = ["alpha", "island", "cairn", "delta", "engine", "forest", "garden", "harbour", "island", "jungle", "kettle", "lantern", "meadow", "needle", "orchard", "pepper"];
+const WORDS = [
+  "alpha",
+  "island",
+  "cairn",
+  "delta",
+  "engine",
+  "forest",
+  "garden",
+  "harbour",
+  "island",
+  "jungle",
+  "kettle",
+  "lantern",
+  "meadow",
+  "needle",
+  "orchard",
+  "pepper",
+];
 const body = (i: number) =>
   JSON.stringify({
     type: "doc",
-    content: [{ type: "paragraph", content: [{ type: "text", text: `Page ${i} about ${WORDS[i % WORDS.length]} and ${WORDS[(i * 7) % WORDS.length]}, words on every page: zephyr quorum tally.` }] }],
+    content: [
+      {
+        type: "paragraph",
+        content: [
+          {
+            type: "text",
+            text:
+              `Page ${i} about ${WORDS[i % WORDS.length]} and ${WORDS[(i * 7) % WORDS.length]}, ` +
+              `words on every page: zephyr quorum tally.`,
+          },
+        ],
+      },
+    ],
   });
 
-export async function seedRestrictedSpace(api: Api, opts: { key: string; sections: number; leaves: number; restrictions: number; ownerId: string; readerId: string }): Promise<RestrictedSpace> {
+export async function seedRestrictedSpace(
+  api: Api,
+  opts: { key: string; sections: number; leaves: number; restrictions: number; ownerId: string; readerId: string },
+): Promise<RestrictedSpace> {
   const space = await api("POST", "/api/spaces", { key: opts.key, name: `Access bench ${opts.key}` });
   let n = 0;
-  const create = async (title: string, parentPageId: string | null) => (await api("POST", "/api/pages", { spaceId: space.id, parentPageId, title, contentJson: body(++n) })).id as string;
+  const create = async (title: string, parentPageId: string | null) =>
+    (await api("POST", "/api/pages", { spaceId: space.id, parentPageId, title, contentJson: body(++n) })).id as string;
 
   const levels: string[][] = [[], [], []];
   const sections = Array.from({ length: opts.sections }, (_, i) => i);
@@ -53,7 +86,9 @@ export async function seedRestrictedSpace(api: Api, opts: { key: string; section
       const child = await create(`Chapter ${s}.${c} ${WORDS[(s + c) % WORDS.length]}`, top);
       levels[1].push(child);
       const leaves = Array.from({ length: opts.leaves }, (_, l) => l);
-      await Promise.all(leaves.map(async (l) => levels[2].push(await create(`Note ${s}.${c}.${l} ${WORDS[(s + c + l) % WORDS.length]}`, child))));
+      await Promise.all(
+        leaves.map(async (l) => levels[2].push(await create(`Note ${s}.${c}.${l} ${WORDS[(s + c + l) % WORDS.length]}`, child))),
+      );
     }
   });
 
@@ -73,7 +108,11 @@ export async function seedRestrictedSpace(api: Api, opts: { key: string; section
     targets.map((pageId, i) => ({ pageId, operation: i % 2, inside: Math.floor(i / 2) % 2 === 0 })),
     8,
     async ({ pageId, operation, inside }) => {
-      await api("POST", `/api/pages/${pageId}/restrictions`, { principalType: 0, principalId: inside ? opts.readerId : opts.ownerId, operation });
+      await api("POST", `/api/pages/${pageId}/restrictions`, {
+        principalType: 0,
+        principalId: inside ? opts.readerId : opts.ownerId,
+        operation,
+      });
       if (!inside && operation === 0) outside.add(pageId);
     },
   );

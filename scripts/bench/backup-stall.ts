@@ -53,7 +53,10 @@ async function api(url: string, cookie: string, method: string, path: string, bo
 
 /** Starts a backup; answers the running one's id instead when the server is taking one already. */
 async function startBackup(env: { url: string; cookie: string }): Promise<{ job: any; busyWith: string | null }> {
-  const res = await fetch(`${env.url}/api/admin/backups/run`, { method: "POST", headers: { cookie: `cairn_session=${env.cookie}`, "x-requested-with": "Cairn" } });
+  const res = await fetch(`${env.url}/api/admin/backups/run`, {
+    method: "POST",
+    headers: { cookie: `cairn_session=${env.cookie}`, "x-requested-with": "Cairn" },
+  });
   const body = (await res.json()) as any;
   if (res.status === 409 && body?.code === "backup_running" && body.job?.id) return { job: null, busyWith: body.job.id as string };
   if (res.status >= 300) throw new Error(`POST /api/admin/backups/run: ${res.status} ${JSON.stringify(body)}`);
@@ -70,7 +73,22 @@ async function waitForJob(env: { url: string; cookie: string }, id: string): Pro
 
 /** A ProseMirror document of about `bytes`, different for each `n` (so nothing is shared). */
 function docJson(n: number, bytes: number): string {
-  const words = ["backup", "restore", "cairn", "wiki", "page", "version", "history", "garden", "server", "snapshot", "frame", "commit", "writer", "reader"];
+  const words = [
+    "backup",
+    "restore",
+    "cairn",
+    "wiki",
+    "page",
+    "version",
+    "history",
+    "garden",
+    "server",
+    "snapshot",
+    "frame",
+    "commit",
+    "writer",
+    "reader",
+  ];
   const content: unknown[] = [];
   let size = 0;
   for (let p = 0; size < bytes; p++) {
@@ -99,7 +117,8 @@ async function prepare(binary: string, logPath: string, gb: number, log: (line: 
   if (!cookie) throw new Error(`register: ${reg.status} ${await reg.text()}`);
   const owner = (await reg.json()).id as string;
   const space = await api(url, cookie, "POST", "/api/spaces", { key: "BAK", name: "Backups bench" });
-  const page = (title: string) => api(url, cookie, "POST", "/api/pages", { spaceId: space.id, title, contentMarkdown: `# ${title}\n\nThe first version.` });
+  const page = (title: string) =>
+    api(url, cookie, "POST", "/api/pages", { spaceId: space.id, title, contentMarkdown: `# ${title}\n\nThe first version.` });
   const writerPages: string[] = [];
   for (let i = 0; i < 8; i++) writerPages.push((await page(`Written ${i}`)).id);
   const historyPages: string[] = [];
@@ -110,7 +129,10 @@ async function prepare(binary: string, logPath: string, gb: number, log: (line: 
   const dbPath = join(dataDir, "cairn.db");
   const db = new Database(dbPath);
   db.exec("PRAGMA synchronous = OFF");
-  const insert = db.prepare("INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, author_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  const insert = db.prepare(
+    "INSERT INTO page_versions (page_id, version_number, title, content_json, " +
+      "change_comment, author_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
   const target = gb * 1024 ** 3;
   const rowBytes = 8_000;
   const rows = Math.ceil(target / (rowBytes + 150));
@@ -118,7 +140,16 @@ async function prepare(binary: string, logPath: string, gb: number, log: (line: 
   const day = Date.parse("2025-01-01T00:00:00Z");
   for (const [pi, pageId] of historyPages.entries()) {
     db.transaction(() => {
-      for (let v = 2; v < perPage + 2; v++) insert.run(pageId, v, `History ${pi}`, docJson(pi * perPage + v, rowBytes), v % 5 ? null : "edited", owner, new Date(day + v * 60_000).toISOString());
+      for (let v = 2; v < perPage + 2; v++)
+        insert.run(
+          pageId,
+          v,
+          `History ${pi}`,
+          docJson(pi * perPage + v, rowBytes),
+          v % 5 ? null : "edited",
+          owner,
+          new Date(day + v * 60_000).toISOString(),
+        );
     })();
     db.query("UPDATE pages SET current_version = ? WHERE id = ?").run(perPage + 1, pageId);
   }
@@ -135,7 +166,11 @@ async function prepare(binary: string, logPath: string, gb: number, log: (line: 
 
   child = spawnLogged([binary, "serve", "--data", dataDir, "--host", HOST, "--port", String(port)], logPath, tmpdir());
   await waitFor200(`${url}/api/health`, child, 60_000);
-  const login = await fetch(`${url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn" }, body: JSON.stringify({ email: "bench@example.com", password: PASSWORD }) });
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+    body: JSON.stringify({ email: "bench@example.com", password: PASSWORD }),
+  });
   const session = /cairn_session=([^;]*)/.exec(login.headers.get("set-cookie") ?? "")?.[1];
   if (!session) throw new Error(`login: ${login.status} ${await login.text()}`);
   return { dataDir, dbPath, bytes, url, child, cookie: session, writerPages };
@@ -165,17 +200,28 @@ function window(samples: Sample[], from: number, to: number) {
   const overlapping = samples.filter((s) => s.at < to && s.at + s.ms > from);
   const inside = overlapping.map((s) => s.ms).sort((a, b) => a - b);
   const p99 = inside.length ? inside[Math.min(inside.length - 1, Math.floor(inside.length * 0.99))] : 0;
-  const slowest = [...overlapping].sort((a, b) => b.ms - a.ms).slice(0, 5).map((s) => ({ atS: tenth((s.at - from) / 1000), ms: tenth(s.ms) }));
+  const slowest = [...overlapping]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5)
+    .map((s) => ({ atS: tenth((s.at - from) / 1000), ms: tenth(s.ms) }));
   return { writes: inside.length, maxMs: tenth(inside.at(-1) ?? 0), p99Ms: tenth(p99), slowest };
 }
 
 /** `lock`: a flock(1) file taken after the seeding, for the measurement only. */
-export async function measureBackupStall(binary: string, logPath: string, opts: { gb?: number; baselineSec?: number; trace?: boolean; lock?: string; log?: (line: string) => void } = {}) {
+export async function measureBackupStall(
+  binary: string,
+  logPath: string,
+  opts: { gb?: number; baselineSec?: number; trace?: boolean; lock?: string; log?: (line: string) => void } = {},
+) {
   const log = opts.log ?? console.log;
   const gb = opts.gb ?? 1;
   const env = await prepare(binary, logPath, gb, log);
   const unlock = opts.lock ? await takeLock(opts.lock, log) : () => {};
-  const writer = Bun.spawn(["bun", import.meta.path, "--writer"], { stdin: new Blob([JSON.stringify({ url: env.url, cookie: env.cookie, pageIds: env.writerPages } satisfies WriterPlan)]), stdout: "pipe", stderr: "inherit" });
+  const writer = Bun.spawn(["bun", import.meta.path, "--writer"], {
+    stdin: new Blob([JSON.stringify({ url: env.url, cookie: env.cookie, pageIds: env.writerPages } satisfies WriterPlan)]),
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   try {
     // Warm-up: the first seconds after a start on 1 GB are slower (a cold page cache), not the backup's doing.
     await Bun.sleep(8_000);
@@ -215,9 +261,15 @@ export async function measureBackupStall(binary: string, logPath: string, opts: 
     const backupTo = now();
     if (job.state !== "succeeded") throw new Error(`backup job ${job.state}: ${JSON.stringify(job.error)}`);
     // The server's own account of the backup's phases (copyMs, describeMs, completeMs).
-    const taken = readFileSync(logPath, "utf8").split("\n").filter((l) => l.includes('"backup taken"')).at(-1);
+    const taken = readFileSync(logPath, "utf8")
+      .split("\n")
+      .filter((l) => l.includes('"backup taken"'))
+      .at(-1);
     const phases = taken ? (JSON.parse(taken) as Record<string, unknown>) : null;
-    log(`${automatic ? "automatic " : ""}backup ${job.result.backup.label}: ${((backupTo - backupFrom) / 1000).toFixed(1)} s ${phases ? JSON.stringify({ copyMs: phases.copyMs, describeMs: phases.describeMs, completeMs: phases.completeMs }) : ""}`);
+    log(
+      `${automatic ? "automatic " : ""}backup ${job.result.backup.label}: ${((backupTo - backupFrom) / 1000).toFixed(1)} s ` +
+        `${phases ? JSON.stringify({ copyMs: phases.copyMs, describeMs: phases.describeMs, completeMs: phases.completeMs }) : ""}`,
+    );
     await Bun.sleep(2_000);
 
     // VACUUM INTO from a second connection (this process; the writers are in theirs).
@@ -236,7 +288,9 @@ export async function measureBackupStall(binary: string, logPath: string, opts: 
     writer.kill("SIGTERM");
     const samples = JSON.parse(await new Response(writer.stdout).text()) as Sample[];
     // --trace: when the slow writes happened, relative to the backup's start (where does it stall?).
-    if (opts.trace) for (const sm of samples.filter((x) => x.ms > STALL_TARGET_MS)) log(`slow write at +${((sm.at - backupFrom) / 1000).toFixed(2)} s: ${sm.ms.toFixed(0)} ms`);
+    if (opts.trace)
+      for (const sm of samples.filter((x) => x.ms > STALL_TARGET_MS))
+        log(`slow write at +${((sm.at - backupFrom) / 1000).toFixed(2)} s: ${sm.ms.toFixed(0)} ms`);
     const base = window(samples, baseFrom, baseTo);
     const during = window(samples, backupFrom, backupTo);
     const vacuum = window(samples, vacuumFrom, vacuumTo);
@@ -246,20 +300,39 @@ export async function measureBackupStall(binary: string, logPath: string, opts: 
     const load = loadavg()[0].toFixed(1);
     const figures: FigureRow[] = [
       {
-        figure: `writer stall while backing up a ${gbText} database (page-exact copy${automatic ? ", an automatic base the server took" : ""}; ${WRITER_LOOPS} writers updating pages over HTTP)`,
-        value: `max ${during.maxMs} ms, p99 ${during.p99Ms} ms over ${during.writes} writes (without a backup: max ${base.maxMs} ms, p99 ${base.p99Ms} ms)`,
+        figure:
+          `writer stall while backing up a ${gbText} database (page-exact ` +
+          `copy${automatic ? ", an automatic base the server took" : ""}; ${WRITER_LOOPS} writers updating pages over HTTP)`,
+        value:
+          `max ${during.maxMs} ms, p99 ${during.p99Ms} ms over ${during.writes} writes ` +
+          `(without a backup: max ${base.maxMs} ms, p99 ${base.p99Ms} ms)`,
         target: `max ≤ ${STALL_TARGET_MS} ms`,
         met: during.maxMs <= STALL_TARGET_MS,
       },
-      { figure: `backup of ${gbText}: duration and size`, value: `${backupSec.toFixed(1)} s, ${(job.result.backup.bytes / 1024 ** 3).toFixed(2)} GB (machine load ${load})`, target: "", met: null },
+      {
+        figure: `backup of ${gbText}: duration and size`,
+        value: `${backupSec.toFixed(1)} s, ${(job.result.backup.bytes / 1024 ** 3).toFixed(2)} GB (machine load ${load})`,
+        target: "",
+        met: null,
+      },
       {
         figure: "for comparison: VACUUM INTO of the same database from a second connection (not a point-in-time base)",
-        value: `writers max ${vacuum.maxMs} ms, p99 ${vacuum.p99Ms} ms over ${vacuum.writes} writes; ${((vacuumTo - vacuumFrom) / 1000).toFixed(1)} s, ${(vacuumBytes / 1024 ** 3).toFixed(2)} GB`,
+        value:
+          `writers max ${vacuum.maxMs} ms, p99 ${vacuum.p99Ms} ms over ${vacuum.writes} writes; ` +
+          `${((vacuumTo - vacuumFrom) / 1000).toFixed(1)} s, ${(vacuumBytes / 1024 ** 3).toFixed(2)} GB`,
         target: "",
         met: null,
       },
     ];
-    const extras = { backupStall: { databaseBytes: env.bytes, load: Number(load), baseline: base, backup: { ...during, seconds: backupSec, bytes: job.result.backup.bytes, phases }, vacuumInto: { ...vacuum, seconds: (vacuumTo - vacuumFrom) / 1000, bytes: vacuumBytes } } };
+    const extras = {
+      backupStall: {
+        databaseBytes: env.bytes,
+        load: Number(load),
+        baseline: base,
+        backup: { ...during, seconds: backupSec, bytes: job.result.backup.bytes, phases },
+        vacuumInto: { ...vacuum, seconds: (vacuumTo - vacuumFrom) / 1000, bytes: vacuumBytes },
+      },
+    };
     return { figures, extras };
   } finally {
     writer.kill("SIGKILL");
@@ -285,7 +358,10 @@ if (import.meta.main && process.argv.includes("--writer")) {
     const binary = given ?? (await build({ quiet: true, distDir: join(out, "backup-dist") })).outfile;
     const lock = process.argv.find((a) => a.startsWith("--lock="))?.slice("--lock=".length);
     const result = await measureBackupStall(binary, logPath, { gb, trace: process.argv.includes("--trace"), lock });
-    for (const f of result.figures) console.log(`${f.met === null ? "      " : f.met ? "MET   " : "MISSED"} ${f.figure}: ${f.value}${f.target ? ` (target ${f.target})` : ""}`);
+    for (const f of result.figures)
+      console.log(
+        `${f.met === null ? "      " : f.met ? "MET   " : "MISSED"} ${f.figure}: ${f.value}${f.target ? ` (target ${f.target})` : ""}`,
+      );
     console.log(JSON.stringify(result.extras));
     process.exit(result.figures.every((f) => f.met !== false) ? 0 : 1);
   } catch (err) {

@@ -14,7 +14,8 @@ Bun.serve({
   port,
   maxRequestBodySize: 100 * 1024 * 1024,
   // Not async: the GET answer stays exactly what the baseline always measured.
-  fetch: (request) => (request.method === "POST" ? readUpload(request) : new Response(body, { headers: { "content-type": "application/json" } })),
+  fetch: (request) =>
+    request.method === "POST" ? readUpload(request) : new Response(body, { headers: { "content-type": "application/json" } }),
 });
 process.on("SIGTERM", () => process.exit(0));
 
@@ -25,7 +26,8 @@ async function readUpload(request: Request): Promise<Response> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) (value.buffer as ArrayBuffer & { transfer(n: number): ArrayBuffer }).transfer(0);
+    if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength)
+      (value.buffer as ArrayBuffer & { transfer(n: number): ArrayBuffer }).transfer(0);
   }
   return Response.json({ bodyBytes: size }, { status: 201 });
 }

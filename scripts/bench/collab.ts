@@ -54,7 +54,12 @@ async function invitePeople(owner: Session, count: number): Promise<Session[]> {
     const res = await fetch(`${owner.url}/api/auth/register`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
-      body: JSON.stringify({ email: `collab-${n}@example.com`, displayName: `Collaborator ${n}`, password: PASSWORD, inviteToken: invite.token }),
+      body: JSON.stringify({
+        email: `collab-${n}@example.com`,
+        displayName: `Collaborator ${n}`,
+        password: PASSWORD,
+        inviteToken: invite.token,
+      }),
     });
     const cookie = /cairn_session=([^;]*)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
     if (!cookie) throw new Error(`register collab-${n}: ${res.status} ${await res.text()}`);
@@ -79,11 +84,17 @@ async function seed(url: string, pages: number): Promise<{ session: Session; pag
       type: "doc",
       content: [
         { type: "paragraph", content: [{ type: "text", text: `Shared page ${n}: ` }] },
-        ...Array.from({ length: 6 }, (_, i) => ({ type: "paragraph", content: [{ type: "text", text: `Paragraph ${i} of page ${n}. ${"Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(5)}` }] })),
+        ...Array.from({ length: 6 }, (_, i) => ({
+          type: "paragraph",
+          content: [
+            { type: "text", text: `Paragraph ${i} of page ${n}. ${"Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(5)}` },
+          ],
+        })),
       ],
     });
   const pageIds: string[] = [];
-  for (let i = 0; i < pages; i++) pageIds.push((await api(session, "POST", "/api/pages", { spaceId: space.id, title: `Shared ${i}`, contentJson: body(i) })).id);
+  for (let i = 0; i < pages; i++)
+    pageIds.push((await api(session, "POST", "/api/pages", { spaceId: space.id, title: `Shared ${i}`, contentJson: body(i) })).id);
   return { session, pageIds };
 }
 
@@ -95,7 +106,11 @@ interface Client {
 async function connect(s: Session, pageId: string): Promise<Client> {
   const { token } = await api(s, "GET", `/api/pages/${pageId}/collab-token`);
   const doc = new Y.Doc();
-  const provider = new WebsocketProvider(`${s.url.replace(/^http/, "ws")}/api/collab`, pageId, doc, { params: { token }, disableBc: true, WebSocketPolyfill: WebSocket as never });
+  const provider = new WebsocketProvider(`${s.url.replace(/^http/, "ws")}/api/collab`, pageId, doc, {
+    params: { token },
+    disableBc: true,
+    WebSocketPolyfill: WebSocket as never,
+  });
   const deadline = performance.now() + 10_000;
   while (!provider.synced) {
     if (performance.now() > deadline) throw new Error(`client for ${pageId} did not sync`);
@@ -124,7 +139,11 @@ export interface CollabResult {
   extras: Record<string, unknown>;
 }
 
-export async function measureCollab(binary: string, logPath: string, opts: { seconds?: number; rooms?: number; log?: (line: string) => void } = {}): Promise<CollabResult> {
+export async function measureCollab(
+  binary: string,
+  logPath: string,
+  opts: { seconds?: number; rooms?: number; log?: (line: string) => void } = {},
+): Promise<CollabResult> {
   const log = opts.log ?? console.log;
   const seconds = opts.seconds ?? 30;
   const rooms = opts.rooms ?? 50;
@@ -151,13 +170,21 @@ export async function measureCollab(binary: string, logPath: string, opts: { sec
     for (let i = 0; i < 500; i++) idle.push(await connect(person(i), idlePages[i % idlePages.length]));
     const afterConnections = await quietRss(pid);
     const connectionsMb = afterConnections - beforeConnections;
-    log(`idle connections: RSS ${beforeConnections.toFixed(1)} → ${afterConnections.toFixed(1)} MB for 500: +${connectionsMb.toFixed(1)} MB`);
+    log(
+      `idle connections: RSS ${beforeConnections.toFixed(1)} → ${afterConnections.toFixed(1)} MB for 500: +${connectionsMb.toFixed(1)} MB`,
+    );
     close(idle);
 
     // 3. Load: 4 clients per room, 5 edits a second each, in 4 client processes (one client of
     // each room per process), so that the clients' own work does not queue behind each other.
     // Worker w's client in room r belongs to person w × rooms + r: 200 clients, ≤ 5 per account.
-    const tokens = async (w: number) => Promise.all(loadPages.map(async (pageId, r) => ({ pageId, token: (await api(person(w * rooms + r), "GET", `/api/pages/${pageId}/collab-token`)).token as string })));
+    const tokens = async (w: number) =>
+      Promise.all(
+        loadPages.map(async (pageId, r) => ({
+          pageId,
+          token: (await api(person(w * rooms + r), "GET", `/api/pages/${pageId}/collab-token`)).token as string,
+        })),
+      );
     const workers = await Promise.all(
       Array.from({ length: 4 }, async (_, w) => {
         const child = Bun.spawn(["bun", import.meta.path, "--worker"], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
@@ -170,9 +197,19 @@ export async function measureCollab(binary: string, logPath: string, opts: { sec
     // else to do, as each person's browser would. The load's clients above share 4 processes
     // between 200 of them, on the same cores as the server: on a small machine their own
     // queueing is most of what they measure.
-    const probeToken = async () => ({ pageId: probePage, token: (await api(session, "GET", `/api/pages/${probePage}/collab-token`)).token as string });
+    const probeToken = async () => ({
+      pageId: probePage,
+      token: (await api(session, "GET", `/api/pages/${probePage}/collab-token`)).token as string,
+    });
     const probe = Bun.spawn(["bun", import.meta.path, "--worker"], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
-    probe.stdin.write(JSON.stringify({ url: session.url, rooms: await Promise.all([probeToken(), probeToken(), probeToken(), probeToken()]), warmupMs: 3_000, seconds } satisfies WorkerPlan));
+    probe.stdin.write(
+      JSON.stringify({
+        url: session.url,
+        rooms: await Promise.all([probeToken(), probeToken(), probeToken(), probeToken()]),
+        warmupMs: 3_000,
+        seconds,
+      } satisfies WorkerPlan),
+    );
     probe.stdin.end();
     const probeOutput = new Response(probe.stdout).text();
     // The measured window starts once every worker has connected and warmed up.
@@ -184,7 +221,8 @@ export async function measureCollab(binary: string, logPath: string, opts: { sec
     const outputs = workers.map((w) => new Response(w.stdout).text());
     await Bun.sleep(seconds * 1000);
     const cpuAfter = cpuMicros(pid);
-    const clientCores = (workers.reduce((n, w) => n + cpuMicros(w.pid), 0) - clientCpuBefore) / 1e6 / ((performance.now() - startedAt) / 1000);
+    const clientCores =
+      (workers.reduce((n, w) => n + cpuMicros(w.pid), 0) - clientCpuBefore) / 1e6 / ((performance.now() - startedAt) / 1000);
     const machineLoad = [loadBefore, loadavg()[0]];
     const elapsed = (performance.now() - startedAt) / 1000;
     const reports = await Promise.all(outputs.map(async (o) => JSON.parse(await o) as WorkerReport));
@@ -198,17 +236,67 @@ export async function measureCollab(binary: string, logPath: string, opts: { sec
     const probeP50 = percentile(probeLatencies, 50);
     const probeP99 = percentile(probeLatencies, 99);
     const expected = edits * 3;
-    log(`load: ${edits} edits (${(edits / seconds).toFixed(0)}/s), ${latencies.length}/${expected} arrivals measured, converged ${converged}; server CPU ${cores.toFixed(3)} cores, clients ${clientCores.toFixed(2)} cores, machine load ${machineLoad.map((l) => l.toFixed(1)).join(" → ")} on ${cpus().length} cores; edit→arrival p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; in the probe room (its own client process, ${probeLatencies.length} arrivals) p50 ${probeP50.toFixed(1)} ms, p99 ${probeP99.toFixed(1)} ms`);
+    log(
+      `load: ${edits} edits (${(edits / seconds).toFixed(0)}/s), ${latencies.length}/${expected} arrivals measured, ` +
+        `converged ${converged}; server CPU ${cores.toFixed(3)} cores, clients ${clientCores.toFixed(2)} cores, machine ` +
+        `load ${machineLoad.map((l) => l.toFixed(1)).join(" → ")} on ${cpus().length} cores; edit→arrival p50 ` +
+        `${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; in the probe room (its own client process, ` +
+        `${probeLatencies.length} arrivals) p50 ${probeP50.toFixed(1)} ms, p99 ${probeP99.toFixed(1)} ms`,
+    );
 
     const t = COLLAB_TARGETS;
     const figures: FigureRow[] = [
-      { figure: `collaboration: server CPU, ${rooms} rooms × 4 clients × 5 edits/s for ${seconds} s`, value: `${cores.toFixed(3)} cores`, target: `< ${t.cpuCores}`, met: cores < t.cpuCores },
-      { figure: "collaboration: edit → arrival at the other clients, p99 (p50)", value: `${p99.toFixed(1)} ms (${p50.toFixed(1)} ms)`, target: `< ${t.p99Ms} ms`, met: p99 < t.p99Ms && latencies.length > expected * 0.99 && converged },
-      { figure: "collaboration: the same in a probe room whose 4 clients have a process to themselves, p99 (p50)", value: `${probeP99.toFixed(1)} ms (${probeP50.toFixed(1)} ms)`, target: `< ${t.p99Ms} ms`, met: probeP99 < t.p99Ms },
-      { figure: "collaboration: memory of one idle loaded room", value: `${roomKb.toFixed(1)} KB`, target: `< ${t.idleRoomKb} KB`, met: roomKb < t.idleRoomKb },
-      { figure: "collaboration: 500 idle connections", value: `${connectionsMb.toFixed(1)} MB`, target: `< ${t.idleConnectionsMb} MB`, met: connectionsMb < t.idleConnectionsMb },
+      {
+        figure: `collaboration: server CPU, ${rooms} rooms × 4 clients × 5 edits/s for ${seconds} s`,
+        value: `${cores.toFixed(3)} cores`,
+        target: `< ${t.cpuCores}`,
+        met: cores < t.cpuCores,
+      },
+      {
+        figure: "collaboration: edit → arrival at the other clients, p99 (p50)",
+        value: `${p99.toFixed(1)} ms (${p50.toFixed(1)} ms)`,
+        target: `< ${t.p99Ms} ms`,
+        met: p99 < t.p99Ms && latencies.length > expected * 0.99 && converged,
+      },
+      {
+        figure: "collaboration: the same in a probe room whose 4 clients have a process to themselves, p99 (p50)",
+        value: `${probeP99.toFixed(1)} ms (${probeP50.toFixed(1)} ms)`,
+        target: `< ${t.p99Ms} ms`,
+        met: probeP99 < t.p99Ms,
+      },
+      {
+        figure: "collaboration: memory of one idle loaded room",
+        value: `${roomKb.toFixed(1)} KB`,
+        target: `< ${t.idleRoomKb} KB`,
+        met: roomKb < t.idleRoomKb,
+      },
+      {
+        figure: "collaboration: 500 idle connections",
+        value: `${connectionsMb.toFixed(1)} MB`,
+        target: `< ${t.idleConnectionsMb} MB`,
+        met: connectionsMb < t.idleConnectionsMb,
+      },
     ];
-    return { figures, extras: { collab: { cores, clientCores, machineLoad, p50Ms: p50, p99Ms: p99, probeP50Ms: probeP50, probeP99Ms: probeP99, edits, arrivals: latencies.length, expectedArrivals: expected, converged, roomKb, connectionsMb } } };
+    return {
+      figures,
+      extras: {
+        collab: {
+          cores,
+          clientCores,
+          machineLoad,
+          p50Ms: p50,
+          p99Ms: p99,
+          probeP50Ms: probeP50,
+          probeP99Ms: probeP99,
+          edits,
+          arrivals: latencies.length,
+          expectedArrivals: expected,
+          converged,
+          roomKb,
+          connectionsMb,
+        },
+      },
+    };
   } finally {
     await cairn.stop();
   }
@@ -239,7 +327,11 @@ async function runWorker(plan: WorkerPlan): Promise<WorkerReport> {
   const clients: Array<Client & { pageId: string }> = [];
   for (const { pageId, token } of plan.rooms) {
     const doc = new Y.Doc();
-    const provider = new WebsocketProvider(`${plan.url.replace(/^http/, "ws")}/api/collab`, pageId, doc, { params: { token }, disableBc: true, WebSocketPolyfill: WebSocket as never });
+    const provider = new WebsocketProvider(`${plan.url.replace(/^http/, "ws")}/api/collab`, pageId, doc, {
+      params: { token },
+      disableBc: true,
+      WebSocketPolyfill: WebSocket as never,
+    });
     clients.push({ doc, provider, pageId });
   }
   const deadline = performance.now() + 20_000;

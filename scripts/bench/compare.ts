@@ -64,7 +64,14 @@ export async function runCompare(o: CompareOptions): Promise<string> {
     const mine = await build({ quiet: true });
     const sides: Side[] = [
       { label: "ref", commit: refCommit, sourceRoot: dir, binary: other.binary, bytes: other.bytes, runs: [] },
-      { label: "this", commit: thisCommit + (dirty ? "+changes" : ""), sourceRoot: root, binary: mine.outfile, bytes: mine.bytes, runs: [] },
+      {
+        label: "this",
+        commit: thisCommit + (dirty ? "+changes" : ""),
+        sourceRoot: root,
+        binary: mine.outfile,
+        bytes: mine.bytes,
+        runs: [],
+      },
     ];
     for (let round = 1; round <= o.rounds; round++) {
       for (const side of sides) {
@@ -73,7 +80,14 @@ export async function runCompare(o: CompareOptions): Promise<string> {
         mkdirSync(logDir, { recursive: true });
         o.log(`${tag} ${side.commit.slice(0, 10)}: ${side.binary}`);
         const log = (line: string) => o.log(`${tag} ${line}`);
-        const report = await runBench({ binary: side.binary, binaryBytes: side.bytes, plan: o.plan, logDir, seed: () => seedContent(o.plan.quick, log, side.sourceRoot), log }).catch((err: Error) => {
+        const report = await runBench({
+          binary: side.binary,
+          binaryBytes: side.bytes,
+          plan: o.plan,
+          logDir,
+          seed: () => seedContent(o.plan.quick, log, side.sourceRoot),
+          log,
+        }).catch((err: Error) => {
           // Our scenarios ask the other build's API too: one it lacks fails here, named.
           throw new Error(`${tag} ${side.commit.slice(0, 10)}: ${err.message}`, { cause: err });
         });
@@ -82,8 +96,22 @@ export async function runCompare(o: CompareOptions): Promise<string> {
     }
     const loadAfter = machineFactsBefore().loadBefore;
     const facts = { ...machine, loadAfter };
-    writeFileSync(join(out, "compare.json"), JSON.stringify({ date: new Date().toISOString(), quick: o.plan.quick, machine: facts, sides: sides.map(({ label, commit, runs }) => ({ label, commit, runs })) }, null, 2) + "\n");
-    const where = `${facts.cores} cores (${facts.cpuModel}); load average ${facts.loadBefore.join(" / ")} before, ${loadAfter.join(" / ")} after (1, 5, 15 minutes)`;
+    writeFileSync(
+      join(out, "compare.json"),
+      JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          quick: o.plan.quick,
+          machine: facts,
+          sides: sides.map(({ label, commit, runs }) => ({ label, commit, runs })),
+        },
+        null,
+        2,
+      ) + "\n",
+    );
+    const where =
+      `${facts.cores} cores (${facts.cpuModel}); load average ${facts.loadBefore.join(" / ")} before, ` +
+      `${loadAfter.join(" / ")} after (1, 5, 15 minutes)`;
     return `${formatComparison(sides[0], sides[1])}\n${where}`;
   } finally {
     await removeWorktree(dir);

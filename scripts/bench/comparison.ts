@@ -38,15 +38,24 @@ export function formatComparison(ref: Side, mine: Side): string {
     const apart = Math.min(...b) > Math.max(...a) || Math.max(...b) < Math.min(...a);
     const better = betterWhen(name);
     // Counts (deliveries, reads…) have no better side: a run that did a little more is no news.
-    const word = !apart || better === null ? "" : (mb > ma) === (better === "higher") ? "better" : "worse";
+    const word = !apart || better === null ? "" : mb > ma === (better === "higher") ? "better" : "worse";
     if (word) significant++;
     rows.push([name, fmt(ma), fmt(mb), ma === 0 ? "—" : (mb / ma).toFixed(3), `±${(noise * 50).toFixed(1)} %`, word]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const text = rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd()).join("\n");
+  const text = rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
   return [
     text,
-    `medians of ${ref.runs.length} runs each, run alternately (ref, this, ref, this…). noise: ± half the larger spread between one side's runs;`,
-    `better/worse only where every run of one side lies beyond every run of the other (${significant} figures). Server CPU per request is the steadiest figure; rps and latencies on a shared machine are rough.`,
+    `medians of ${ref.runs.length} runs each, run alternately (ref, this, ref, ` +
+      `this…). noise: ± half the larger spread between one side's runs;`,
+    `better/worse only where every run of one side lies beyond every run of the other (${significant} figures). Server ` +
+      `CPU per request is the steadiest figure; rps and latencies on a shared machine are rough.`,
   ].join("\n");
 }

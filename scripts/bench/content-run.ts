@@ -25,14 +25,22 @@ export type SeededPre = PreSeed & { seedProcessCpuSeconds?: number };
  * comparing with another commit), in a child process (seed-dir.ts), so the bench process does
  * not carry the seeding's memory and both sides of a comparison seed the same way.
  */
-export async function seedContent(quick: boolean, log: (line: string) => void, sourceRoot = join(import.meta.dir, "../..")): Promise<{ dataDir: string; pre: SeededPre }> {
+export async function seedContent(
+  quick: boolean,
+  log: (line: string) => void,
+  sourceRoot = join(import.meta.dir, "../.."),
+): Promise<{ dataDir: string; pre: SeededPre }> {
   const dataDir = mkdtempSync(join(tmpdir(), "cairn-bench-"));
   removeAtExit(dataDir);
   const outDir = mkdtempSync(join(tmpdir(), "cairn-seed-"));
   try {
     const outJson = join(outDir, "pre.json");
     const pages = quick ? SEED_PAGES.quick : SEED_PAGES.full;
-    const out = await runCaptured(["bun", join(import.meta.dir, "seed-dir.ts"), sourceRoot, dataDir, String(pages), outJson], SEED_TIMEOUT_MS, sourceRoot);
+    const out = await runCaptured(
+      ["bun", join(import.meta.dir, "seed-dir.ts"), sourceRoot, dataDir, String(pages), outJson],
+      SEED_TIMEOUT_MS,
+      sourceRoot,
+    );
     for (const line of out.trim().split("\n")) log(line);
     return { dataDir, pre: JSON.parse(readFileSync(outJson, "utf8")) as SeededPre };
   } finally {
@@ -49,14 +57,23 @@ export function contentFigures(pre: SeededPre, upload: UploadSeries): { figures:
   const figures: FigureRow[] = [
     {
       figure: `seeding ${pages.toLocaleString("en")} pages (service layer)`,
-      value: `${round(pre.seedSeconds)} s, ${Math.round(pre.pagesPerSecond)} pages/s (+${round(pre.generateSeconds)} s making documents)${pre.seedProcessCpuSeconds === undefined ? "" : `; ${pre.seedProcessCpuSeconds} s of CPU for the whole seeding`}`,
+      value:
+        `${round(pre.seedSeconds)} s, ${Math.round(pre.pagesPerSecond)} pages/s (+${round(pre.generateSeconds)} s making ` +
+        `documents)${pre.seedProcessCpuSeconds === undefined ? "" : `; ${pre.seedProcessCpuSeconds} s of CPU for the whole seeding`}`,
       target: `< ${round(targetSeconds)} s`,
       met: pre.seedSeconds < targetSeconds,
     },
-    { figure: `database size (${(pages + pre.tree.pageIds.length).toLocaleString("en")} pages)`, value: `${round(pre.dbSizeMb)} MB`, target: "", met: null },
+    {
+      figure: `database size (${(pages + pre.tree.pageIds.length).toLocaleString("en")} pages)`,
+      value: `${round(pre.dbSizeMb)} MB`,
+      target: "",
+      met: null,
+    },
     {
       figure: `upload ${upload.runs[0].uploadMb} MB: server RSS growth`,
-      value: `median peak +${round(upload.medianGrowthMb)} MB of ${upload.runs.map((r) => `+${round(r.uploadRssGrowthMb)}`).join(", ")} (bare Bun.serve: +${round(upload.bareBunGrowthMb)})`,
+      value:
+        `median peak +${round(upload.medianGrowthMb)} MB of ${upload.runs.map((r) => `+${round(r.uploadRssGrowthMb)}`).join(", ")} ` +
+        `(bare Bun.serve: +${round(upload.bareBunGrowthMb)})`,
       target: `< ${UPLOAD_RSS_TARGET_MB} MB`,
       met: upload.met,
     },
@@ -73,7 +90,12 @@ export function contentFigures(pre: SeededPre, upload: UploadSeries): { figures:
     dbTableSizesMb: pre.tableSizesMb,
     uploadMb: upload.runs[0].uploadMb,
     uploadRssGrowthMb: round(upload.medianGrowthMb),
-    uploadRuns: upload.runs.map((r) => ({ rssBeforeMb: round(r.rssBeforeMb), peakGrowthMb: round(r.uploadRssGrowthMb), afterGrowthMb: round(r.uploadRssAfterGrowthMb), seconds: round(r.uploadSeconds, 2) })),
+    uploadRuns: upload.runs.map((r) => ({
+      rssBeforeMb: round(r.rssBeforeMb),
+      peakGrowthMb: round(r.uploadRssGrowthMb),
+      afterGrowthMb: round(r.uploadRssAfterGrowthMb),
+      seconds: round(r.uploadSeconds, 2),
+    })),
     uploadBareBunGrowthMb: round(upload.bareBunGrowthMb),
     uploadMet: upload.met,
   };

@@ -73,8 +73,13 @@ export function queryWords(): { common: string[]; rare: string[] } {
     for (const w of new Set(list)) df.set(w, (df.get(w) ?? 0) + 1);
   }
   const pick = (lo: number, hi: number, minLength: number) => {
-    const found = [...df].filter(([w, n]) => n >= lo * docs && n <= hi * docs && w.length >= minLength).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    return spread(found.map(([w]) => w), 8);
+    const found = [...df]
+      .filter(([w, n]) => n >= lo * docs && n <= hi * docs && w.length >= minLength)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    return spread(
+      found.map(([w]) => w),
+      8,
+    );
   };
   return { common: pick(0.4, 0.9, 4), rare: pick(0.01, 0.04, 4) };
 }
@@ -82,13 +87,22 @@ export function queryWords(): { common: string[]; rare: string[] } {
 export function searchQueries(): { one: string[]; two: string[] } {
   const { common, rare } = queryWords();
   const one = common.flatMap((c, i) => [c, rare[i]]).filter(Boolean);
-  const two = common.flatMap((c, i) => [`${c} ${rare[i]}`, `${c} ${common[(i + 3) % common.length]}`, `${rare[i]} ${rare[(i + 5) % rare.length]}`]);
+  const two = common.flatMap((c, i) => [
+    `${c} ${rare[i]}`,
+    `${c} ${common[(i + 3) % common.length]}`,
+    `${rare[i]} ${rare[(i + 5) % rare.length]}`,
+  ]);
   return { one, two };
 }
 
 /** One request, answered once the server has worked through what was queued before it. */
 async function settle(ctx: BenchContext, r: LoadRequest): Promise<void> {
-  const res = await fetch(ctx.baseUrl + r.path, { method: r.method ?? "GET", headers: r.headers, body: r.body, signal: AbortSignal.timeout(SETTLE_TIMEOUT_MS) });
+  const res = await fetch(ctx.baseUrl + r.path, {
+    method: r.method ?? "GET",
+    headers: r.headers,
+    body: r.body,
+    signal: AbortSignal.timeout(SETTLE_TIMEOUT_MS),
+  });
   await res.arrayBuffer();
 }
 
@@ -106,7 +120,12 @@ export async function serialP95(ctx: BenchContext, requests: LoadRequest[]): Pro
     const r = requests[i % requests.length];
     const t0 = performance.now();
     try {
-      const res = await fetch(ctx.baseUrl + r.path, { method: r.method ?? "GET", headers: r.headers, body: r.body, signal: AbortSignal.timeout(SERIAL_TIMEOUT_MS) });
+      const res = await fetch(ctx.baseUrl + r.path, {
+        method: r.method ?? "GET",
+        headers: r.headers,
+        body: r.body,
+        signal: AbortSignal.timeout(SERIAL_TIMEOUT_MS),
+      });
       await res.arrayBuffer();
       if (res.status < 200 || res.status > 299) throw new Error(`${r.method ?? "GET"} ${r.path}: ${res.status}`);
       times.push(performance.now() - t0);
@@ -133,12 +152,15 @@ function read(name: string, target: string, met: Met, requests: (ctx: BenchConte
   };
 }
 
-const getPages = (ctx: BenchContext): LoadRequest[] => spread(preSeedOf(ctx).big.pageIds, READ_PAGES).map((id) => ({ method: "GET", path: `/api/pages/${id}`, headers: ctx.auth() }));
+const getPages = (ctx: BenchContext): LoadRequest[] =>
+  spread(preSeedOf(ctx).big.pageIds, READ_PAGES).map((id) => ({ method: "GET", path: `/api/pages/${id}`, headers: ctx.auth() }));
 
-const searches = (kind: "one" | "two") => (ctx: BenchContext): LoadRequest[] => {
-  const queries = (ctx.shared.searchQueries ??= searchQueries()) as { one: string[]; two: string[] };
-  return queries[kind].map((q) => ({ method: "GET", path: `/api/search?q=${encodeURIComponent(q)}`, headers: ctx.auth() }));
-};
+const searches =
+  (kind: "one" | "two") =>
+  (ctx: BenchContext): LoadRequest[] => {
+    const queries = (ctx.shared.searchQueries ??= searchQueries()) as { one: string[]; two: string[] };
+    return queries[kind].map((q) => ({ method: "GET", path: `/api/search?q=${encodeURIComponent(q)}`, headers: ctx.auth() }));
+  };
 
 /**
  * The same queries as never asked before: the server keeps answers until the next write, keyed
@@ -146,15 +168,26 @@ const searches = (kind: "one" | "two") => (ctx: BenchContext): LoadRequest[] => 
  * trailing spaces (which search ignores) and is worked out afresh. Reported beside the load's
  * figures, which after the first round are mostly kept answers.
  */
-const firstTimeSearches = (kind: "one" | "two") => (ctx: BenchContext): LoadRequest[] => {
-  const base = searches(kind)(ctx);
-  return Array.from({ length: SERIAL_SAMPLES }, (_, i) => ({ ...base[i % base.length], path: `${base[i % base.length].path}${"%20".repeat(i + 1)}` }));
-};
+const firstTimeSearches =
+  (kind: "one" | "two") =>
+  (ctx: BenchContext): LoadRequest[] => {
+    const base = searches(kind)(ctx);
+    return Array.from({ length: SERIAL_SAMPLES }, (_, i) => ({
+      ...base[i % base.length],
+      path: `${base[i % base.length].path}${"%20".repeat(i + 1)}`,
+    }));
+  };
 
 /** A search scenario: its one-at-a-time latency after the load, both as loaded and first-time. */
 function search(name: string, kind: "one" | "two"): Scenario {
   const scenario = read(name, "p95 < 20 ms", (r) => r.p95Ms < 20, searches(kind));
-  return { ...scenario, after: async (ctx, r) => ({ ...(await scenario.after!(ctx, r)), p95FirstTimeAt1Ms: await serialP95(ctx, firstTimeSearches(kind)(ctx)) }) };
+  return {
+    ...scenario,
+    after: async (ctx, r) => ({
+      ...(await scenario.after!(ctx, r)),
+      p95FirstTimeAt1Ms: await serialP95(ctx, firstTimeSearches(kind)(ctx)),
+    }),
+  };
 }
 
 export const CONTENT_SCENARIOS: Scenario[] = [
@@ -174,9 +207,18 @@ export const CONTENT_SCENARIOS: Scenario[] = [
   },
   // Asked as the web UI asks for it, whose browser takes gzip: at 120 KB the answer's bytes, not
   // the server's work, set the pace (docs/decisions.md, "A large kept answer gzipped").
-  read("GET /api/pages/tree (1,000 pages)", `p95 < ${TARGETS.treeP95Ms} ms`, (r) => r.p95Ms < TARGETS.treeP95Ms, (ctx) => [
-    { method: "GET", path: `/api/pages/tree?spaceId=${preSeedOf(ctx).tree.id}`, headers: { ...ctx.auth(), "accept-encoding": BROWSER_ACCEPT_ENCODING } },
-  ]),
+  read(
+    "GET /api/pages/tree (1,000 pages)",
+    `p95 < ${TARGETS.treeP95Ms} ms`,
+    (r) => r.p95Ms < TARGETS.treeP95Ms,
+    (ctx) => [
+      {
+        method: "GET",
+        path: `/api/pages/tree?spaceId=${preSeedOf(ctx).tree.id}`,
+        headers: { ...ctx.auth(), "accept-encoding": BROWSER_ACCEPT_ENCODING },
+      },
+    ],
+  ),
   search("GET /api/search (all pages), one word", "one"),
   search("GET /api/search (all pages), two words", "two"),
 ];

@@ -17,7 +17,8 @@ for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n
 const nameOf = (f: Frame) => `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\/(src|node_modules)\//, "$1/")}:${f.lineNumber + 1}`;
 const stackOf = (id: number) => {
   const frames: string[] = [];
-  for (let at: number | undefined = id; at !== undefined && frames.length < 9; at = parent.get(at)) frames.push(nameOf(byId.get(at)!.callFrame));
+  for (let at: number | undefined = id; at !== undefined && frames.length < 9; at = parent.get(at))
+    frames.push(nameOf(byId.get(at)!.callFrame));
   return frames.join(" < ");
 };
 

@@ -45,7 +45,7 @@ for (let i = 0; i < profile.samples.length; i++) {
   const stack: Frame[] = [];
   for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parent.get(id)) stack.push(byId.get(id)!.callFrame);
   const leaf = stack[0];
-  if (!leaf || leaf.functionName === "(idle)" || leaf.functionName === "(program)" && stack.length === 1) continue;
+  if (!leaf || leaf.functionName === "(idle)" || (leaf.functionName === "(program)" && stack.length === 1)) continue;
   if (match && !stack.some((f) => nameOf(f).includes(match))) continue;
   all += dt;
   self.set(nameOf(leaf), (self.get(nameOf(leaf)) ?? 0) + dt);
@@ -54,7 +54,8 @@ for (let i = 0; i < profile.samples.length; i++) {
 
 const print = (title: string, m: Map<string, number>) => {
   console.log(`\n${title} (of ${(all / 1000).toFixed(0)} ms sampled${match ? `, stacks with ${match}` : ""})`);
-  for (const [name, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((us / all) * 100).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}`);
+  for (const [name, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${((us / all) * 100).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}`);
 };
 print("self time", self);
 print("total time", total);
@@ -68,12 +69,14 @@ if (callersOf) {
     const leafNode = byId.get(profile.samples[i])!;
     if (leafNode.callFrame.functionName !== callersOf) continue;
     const chain: string[] = [];
-    for (let id = parent.get(leafNode.id); id !== undefined && chain.length < 3; id = parent.get(id)) chain.push(nameOf(byId.get(id)!.callFrame));
+    for (let id = parent.get(leafNode.id); id !== undefined && chain.length < 3; id = parent.get(id))
+      chain.push(nameOf(byId.get(id)!.callFrame));
     const key = chain.join(" < ");
     const dt = weight(i);
     sum += dt;
     by.set(key, (by.get(key) ?? 0) + dt);
   }
   console.log(`\ncallers of ${callersOf} (${(sum / 1000).toFixed(0)} ms self)`);
-  for (const [name, us] of [...by].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((us / sum) * 100).toFixed(1).padStart(5)} %  ${name}`);
+  for (const [name, us] of [...by].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${((us / sum) * 100).toFixed(1).padStart(5)} %  ${name}`);
 }

@@ -30,24 +30,44 @@ try {
     const ids = [...seeded.big.pageIds, ...seeded.tree.pageIds];
     const now = Date.now();
     core.sqlite.run("BEGIN");
-    const version = core.sqlite.query("INSERT INTO page_versions (page_id, version_number, title, change_comment, author_id, created_at, content_json) VALUES (?, ?, 'v', NULL, ?, ?, '{}')");
-    for (const [i, id] of ids.entries()) for (let v = 2; v <= 4; v++) version.run(id, v, owner.id, new Date(now - ((i + v) % 120) * DAY).toISOString());
+    const version = core.sqlite.query(
+      "INSERT INTO page_versions (page_id, version_number, title, change_comment, author_id, " +
+        "created_at, content_json) VALUES (?, ?, 'v', NULL, ?, ?, '{}')",
+    );
+    for (const [i, id] of ids.entries())
+      for (let v = 2; v <= 4; v++) version.run(id, v, owner.id, new Date(now - ((i + v) % 120) * DAY).toISOString());
     const view = core.sqlite.query("INSERT INTO page_views_daily (day, page_id, views) VALUES (?, ?, ?)");
-    for (let d = 0; d < 90; d++) for (let p = 0; p < 3000; p++) view.run(new Date(now - d * DAY).toISOString().slice(0, 10), ids[(p * 7 + d) % ids.length], 1 + ((p * d) % 13));
+    for (let d = 0; d < 90; d++)
+      for (let p = 0; p < 3000; p++)
+        view.run(new Date(now - d * DAY).toISOString().slice(0, 10), ids[(p * 7 + d) % ids.length], 1 + ((p * d) % 13));
     core.sqlite.run("COMMIT");
     core.close();
   }
   const core = openInstance(loadConfig(["--data", dir], {}), { log: silentLogger });
   const handle = durableHandler(core, createApp(core));
-  const login = await handle(new Request("http://bench/api/auth/login", { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn" }, body: JSON.stringify({ email: OWNER.email, password: OWNER.password }) }));
+  const login = await handle(
+    new Request("http://bench/api/auth/login", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+      body: JSON.stringify({ email: OWNER.email, password: OWNER.password }),
+    }),
+  );
   const cookie = /cairn_session=[^;]*/.exec(login.headers.get("set-cookie") ?? "")![0];
-  const counts = core.sqlite.query("SELECT (SELECT count(*) FROM pages) AS pages, (SELECT count(*) FROM page_versions) AS versions, (SELECT count(*) FROM page_views_daily) AS viewRows").get();
+  const counts = core.sqlite
+    .query(
+      "SELECT (SELECT count(*) FROM pages) AS pages, (SELECT count(*) FROM page_versions) AS " +
+        "versions, (SELECT count(*) FROM page_views_daily) AS viewRows",
+    )
+    .get();
   console.log("instance:", counts);
   for (const range of [90, 30, 7, 90, 30, 7]) {
     const t0 = performance.now();
     const res = await handle(new Request(`http://bench/api/admin/dashboard?rangeDays=${range}`, { headers: { cookie } }));
     const body = (await res.json()) as { usage: { totalViews: number; topPages: unknown[] } };
-    console.log(`rangeDays=${range}: ${res.status} in ${(performance.now() - t0).toFixed(1)} ms (views ${body.usage.totalViews}, top pages ${body.usage.topPages.length})`);
+    console.log(
+      `rangeDays=${range}: ${res.status} in ${(performance.now() - t0).toFixed(1)} ms (views ` +
+        `${body.usage.totalViews}, top pages ${body.usage.topPages.length})`,
+    );
   }
   core.close();
 } finally {

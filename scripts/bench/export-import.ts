@@ -49,11 +49,19 @@ interface Session {
 }
 
 async function call(s: Session, method: string, path: string, body?: BodyInit, headers: Record<string, string> = {}): Promise<any> {
-  let res = await fetch(s.url + path, { method, body, headers: { cookie: `cairn_session=${s.cookie}`, "x-requested-with": "Cairn", ...headers } });
+  let res = await fetch(s.url + path, {
+    method,
+    body,
+    headers: { cookie: `cairn_session=${s.cookie}`, "x-requested-with": "Cairn", ...headers },
+  });
   let text = await res.text();
   // On a loaded machine the Markdown's time budget can run out on the first conversions: again.
   for (let again = 0; again < 3 && res.status === 400 && text.includes("too complex to convert"); again++) {
-    res = await fetch(s.url + path, { method, body, headers: { cookie: `cairn_session=${s.cookie}`, "x-requested-with": "Cairn", ...headers } });
+    res = await fetch(s.url + path, {
+      method,
+      body,
+      headers: { cookie: `cairn_session=${s.cookie}`, "x-requested-with": "Cairn", ...headers },
+    });
     text = await res.text();
   }
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
@@ -65,12 +73,14 @@ const json = (value: unknown) => ({ body: JSON.stringify(value), headers: { "con
 /** Runs `work` on every item, `width` at a time. */
 async function inParallel<T>(items: T[], width: number, work: (item: T, i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      await work(items[i], i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await work(items[i], i);
+      }
+    }),
+  );
 }
 
 /** 1: pages through the service layer (the server stopped), then versions, comments and files over HTTP. */
@@ -89,12 +99,30 @@ async function seed(dataDir: string, pages: number, log: (line: string) => void)
   }
 }
 
-async function seedOverHttp(s: Session, ids: string[], log: (line: string) => void): Promise<{ versions: number; comments: number; files: number }> {
+async function seedOverHttp(
+  s: Session,
+  ids: string[],
+  log: (line: string) => void,
+): Promise<{ versions: number; comments: number; files: number }> {
   const started = performance.now();
   const versioned = ids.filter((_, i) => i % 10 === 0);
-  await inParallel(versioned, 4, (id, i) => call(s, "PUT", `/api/pages/${id}`, ...spread(json({ contentMarkdown: `# Revised ${i}\n\nA second version, with **more** to say about page ${i}.\n\n- one\n- two\n`, changeComment: "revised" }))));
+  await inParallel(versioned, 4, (id, i) =>
+    call(
+      s,
+      "PUT",
+      `/api/pages/${id}`,
+      ...spread(
+        json({
+          contentMarkdown: `# Revised ${i}\n\nA second version, with **more** to say about page ${i}.\n\n- one\n- two\n`,
+          changeComment: "revised",
+        }),
+      ),
+    ),
+  );
   const commented = ids.filter((_, i) => i % 20 === 0);
-  await inParallel(commented, 4, (id, i) => call(s, "POST", `/api/pages/${id}/comments`, ...spread(json({ body: `A comment on page ${i}.` }))));
+  await inParallel(commented, 4, (id, i) =>
+    call(s, "POST", `/api/pages/${id}/comments`, ...spread(json({ body: `A comment on page ${i}.` }))),
+  );
   const withFiles = ids.filter((_, i) => i % 50 === 0);
   await inParallel(withFiles, 4, (id, i) => {
     const bytes = new Uint8Array(64 * 1024);
@@ -103,7 +131,10 @@ async function seedOverHttp(s: Session, ids: string[], log: (line: string) => vo
     form.append("file", new Blob([bytes], { type: "application/octet-stream" }), `data-${i}.bin`);
     return call(s, "POST", `/api/pages/${id}/attachments`, form);
   });
-  log(`added ${versioned.length} versions, ${commented.length} comments, ${withFiles.length} files over HTTP in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `added ${versioned.length} versions, ${commented.length} comments, ${withFiles.length} files ` +
+      `over HTTP in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   return { versions: versioned.length, comments: commented.length, files: withFiles.length };
 }
 
@@ -145,7 +176,14 @@ async function measureExport(s: Session, pid: number, path: string, file: string
   const seconds = (performance.now() - started) / 1000;
   const peak = sampler.stop();
   const cpuSeconds = tenth((cpuMicros(pid) - cpuBefore) / 1e6);
-  return { seconds: tenth(seconds), cpuSeconds, mb: tenth(bytes / 1024 / 1024), rssBeforeMb: tenth(before), rssPeakMb: tenth(peak), rssGrowthMb: tenth(peak - before) };
+  return {
+    seconds: tenth(seconds),
+    cpuSeconds,
+    mb: tenth(bytes / 1024 / 1024),
+    rssBeforeMb: tenth(before),
+    rssPeakMb: tenth(peak),
+    rssGrowthMb: tenth(peak - before),
+  };
 }
 
 /**
@@ -171,7 +209,12 @@ function readerProbe(s: Session, path: string, headers: Record<string, string>) 
       running = false;
       await done;
       const sorted = [...waits].sort((a, b) => a - b);
-      return { probes: waits.length, maxMs: tenth(sorted.at(-1) ?? 0), p99Ms: tenth(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0), over100: waits.filter((ms) => ms > 100).length };
+      return {
+        probes: waits.length,
+        maxMs: tenth(sorted.at(-1) ?? 0),
+        p99Ms: tenth(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0),
+        over100: waits.filter((ms) => ms > 100).length,
+      };
     },
   };
 }
@@ -245,7 +288,11 @@ async function measureImport(s: Session, pid: number, pack: string, pageId: stri
  * `importOnly`: skip the second pack export and the site export (the import's figures alone,
  * sooner). `lock`: a flock(1) file taken after the seeding, for the measurements only.
  */
-export async function measureExportImport(binary: string, logPath: string, opts: { pages?: number; importOnly?: boolean; lock?: string; log?: (line: string) => void } = {}) {
+export async function measureExportImport(
+  binary: string,
+  logPath: string,
+  opts: { pages?: number; importOnly?: boolean; lock?: string; log?: (line: string) => void } = {},
+) {
   const log = opts.log ?? console.log;
   const pages = opts.pages ?? 10_000;
   const dataDir = mkdtempSync(join(tmpdir(), "cairn-bench-export-"));
@@ -274,39 +321,60 @@ export async function measureExportImport(binary: string, logPath: string, opts:
     // Again: what the first export's growth kept (code loaded, statements prepared) shows here as less.
     const packAgain = opts.importOnly ? pack : await measureExport(s, pid, `/api/spaces/${KEY}/export/pack`, join(work, "again.zip"));
     log(`pack export again: ${JSON.stringify(packAgain)}`);
-    const site = opts.importOnly ? null : await measureExport(s, pid, `/api/spaces/${KEY}/export/site?audience=me`, join(work, `${KEY}-site.zip`));
+    const site = opts.importOnly
+      ? null
+      : await measureExport(s, pid, `/api/spaces/${KEY}/export/site?audience=me`, join(work, `${KEY}-site.zip`));
     log(`site export: ${JSON.stringify(site)}`);
     const imported = await measureImport(s, pid, packFile, ids[0]);
     log(`import: ${JSON.stringify(imported)}`);
 
     const load = loadavg()[0].toFixed(1);
-    const space = `a ${pages.toLocaleString("en")}-page space (+${extra.versions} versions, ${extra.comments} comments, ${extra.files} files)`;
-    const figures: FigureRow[] = ([
-      {
-        figure: `wiki pack export of ${space}`,
-        value: `${pack.seconds} s (server CPU ${pack.cpuSeconds} s), ${pack.mb} MB; server RSS +${pack.rssGrowthMb} MB (from ${pack.rssBeforeMb} MB); a second export ${packAgain.seconds} s (CPU ${packAgain.cpuSeconds} s), RSS +${packAgain.rssGrowthMb} MB`,
-        target: `< ${TARGETS.packSeconds} s, RSS growth < ${TARGETS.rssGrowthMb} MB`,
-        met: pack.seconds < TARGETS.packSeconds && pack.rssGrowthMb < TARGETS.rssGrowthMb,
-      },
-      site && {
-        figure: `static site export of the same space`,
-        value: `${site.seconds} s (server CPU ${site.cpuSeconds} s), ${site.mb} MB; server RSS +${site.rssGrowthMb} MB (from ${site.rssBeforeMb} MB)`,
-        target: `< ${TARGETS.siteSeconds} s, RSS growth < ${TARGETS.rssGrowthMb} MB`,
-        met: site.seconds < TARGETS.siteSeconds && site.rssGrowthMb < TARGETS.rssGrowthMb,
-      },
-      {
-        figure: `import of that pack as a new space`,
-        value: `${imported.seconds} s (server CPU ${imported.cpuSeconds} s; ${imported.counts.pages} pages, ${imported.counts.versions} versions); event loop held up to ${imported.heldMaxMs} ms (a GET every 20 ms: p99 ${imported.probeP99Ms} ms, ${imported.probesOver100Ms} of ${imported.probes} over 100 ms; by phase ${imported.phases.map((p) => `${p.phase} from ${p.atS} s, slowest ${p.slowestMs} ms`).join("; ")}); RSS +${imported.rssGrowthMb} MB (machine load ${load})`,
-        target: `< ${TARGETS.importSeconds} s`,
-        met: imported.seconds < TARGETS.importSeconds,
-      },
-      {
-        figure: `during that import: server memory, and readers' waits (GET /api/health and GET /api/pages/{id}, each every 20 ms)`,
-        value: `RSS +${imported.rssGrowthMb} MB (from ${imported.rssBeforeMb} MB); health max ${imported.health.maxMs} ms (p99 ${imported.health.p99Ms} ms, ${imported.health.over100} of ${imported.health.probes} over 100 ms); page max ${imported.page.maxMs} ms (p99 ${imported.page.p99Ms} ms, ${imported.page.over100} of ${imported.page.probes} over 100 ms)`,
-        target: `RSS growth < ${TARGETS.importRssGrowthMb} MB, no wait over ${TARGETS.importWaitMs} ms`,
-        met: imported.rssGrowthMb < TARGETS.importRssGrowthMb && Math.max(imported.health.maxMs, imported.page.maxMs) <= TARGETS.importWaitMs,
-      },
-    ] as (FigureRow | null)[]).filter((f): f is FigureRow => f !== null);
+    const space =
+      `a ${pages.toLocaleString("en")}-page space (+${extra.versions} versions, ` + `${extra.comments} comments, ${extra.files} files)`;
+    const figures: FigureRow[] = (
+      [
+        {
+          figure: `wiki pack export of ${space}`,
+          value:
+            `${pack.seconds} s (server CPU ${pack.cpuSeconds} s), ${pack.mb} MB; server RSS +${pack.rssGrowthMb} MB (from ` +
+            `${pack.rssBeforeMb} MB); a second export ${packAgain.seconds} s (CPU ${packAgain.cpuSeconds} s), RSS ` +
+            `+${packAgain.rssGrowthMb} MB`,
+          target: `< ${TARGETS.packSeconds} s, RSS growth < ${TARGETS.rssGrowthMb} MB`,
+          met: pack.seconds < TARGETS.packSeconds && pack.rssGrowthMb < TARGETS.rssGrowthMb,
+        },
+        site && {
+          figure: `static site export of the same space`,
+          value:
+            `${site.seconds} s (server CPU ${site.cpuSeconds} s), ${site.mb} MB; server ` +
+            `RSS +${site.rssGrowthMb} MB (from ${site.rssBeforeMb} MB)`,
+          target: `< ${TARGETS.siteSeconds} s, RSS growth < ${TARGETS.rssGrowthMb} MB`,
+          met: site.seconds < TARGETS.siteSeconds && site.rssGrowthMb < TARGETS.rssGrowthMb,
+        },
+        {
+          figure: `import of that pack as a new space`,
+          value:
+            `${imported.seconds} s (server CPU ${imported.cpuSeconds} s; ${imported.counts.pages} pages, ${imported.counts.versions} ` +
+            `versions); event loop held up to ${imported.heldMaxMs} ms (a GET every 20 ms: p99 ${imported.probeP99Ms} ms, ` +
+            `${imported.probesOver100Ms} of ${imported.probes} over 100 ms; by phase ` +
+            `${imported.phases.map((p) => `${p.phase} from ${p.atS} s, slowest ${p.slowestMs} ms`).join("; ")}); RSS +` +
+            `${imported.rssGrowthMb} MB (machine load ${load})`,
+          target: `< ${TARGETS.importSeconds} s`,
+          met: imported.seconds < TARGETS.importSeconds,
+        },
+        {
+          figure: `during that import: server memory, and readers' waits (GET /api/health and GET /api/pages/{id}, each every 20 ms)`,
+          value:
+            `RSS +${imported.rssGrowthMb} MB (from ${imported.rssBeforeMb} MB); health max ${imported.health.maxMs} ms (p99 ` +
+            `${imported.health.p99Ms} ms, ${imported.health.over100} of ${imported.health.probes} over 100 ms); page max ` +
+            `${imported.page.maxMs} ms (p99 ${imported.page.p99Ms} ms, ${imported.page.over100} of ${imported.page.probes} over 100 ` +
+            `ms)`,
+          target: `RSS growth < ${TARGETS.importRssGrowthMb} MB, no wait over ${TARGETS.importWaitMs} ms`,
+          met:
+            imported.rssGrowthMb < TARGETS.importRssGrowthMb &&
+            Math.max(imported.health.maxMs, imported.page.maxMs) <= TARGETS.importWaitMs,
+        },
+      ] as (FigureRow | null)[]
+    ).filter((f): f is FigureRow => f !== null);
     return { figures, extras: { exportImport: { pages, ...extra, pack, packAgain, site, import: imported, load: Number(load) } } };
   } finally {
     await cairn.stop();
@@ -329,7 +397,10 @@ if (import.meta.main) {
     console.log(`binary ${binary} (${(statSync(binary).size / 1024 / 1024).toFixed(1)} MB)`);
     const lock = process.argv.find((a) => a.startsWith("--lock="))?.slice("--lock=".length);
     const result = await measureExportImport(binary, logPath, { pages, importOnly: process.argv.includes("--import-only"), lock });
-    for (const f of result.figures) console.log(`${f.met === null ? "      " : f.met ? "MET   " : "MISSED"} ${f.figure}: ${f.value}${f.target ? ` (target ${f.target})` : ""}`);
+    for (const f of result.figures)
+      console.log(
+        `${f.met === null ? "      " : f.met ? "MET   " : "MISSED"} ${f.figure}: ${f.value}${f.target ? ` (target ${f.target})` : ""}`,
+      );
     console.log(JSON.stringify(result.extras));
     killAll();
     process.exit(result.figures.every((f) => f.met !== false) ? 0 : 1);

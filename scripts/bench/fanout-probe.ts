@@ -41,7 +41,14 @@ try {
     const w = await signUp(env, `watcher-${n}@example.com`, { inviteToken: invite.token });
     await ok(call(env, "POST", `/api/pages/${watched}/watch`, { as: { cookie: w.cookie } }), "watch");
   }
-  for (let n = 1; n <= 3; n++) await ok(call(env, "POST", "/api/spaces/SIDE/webhooks", { as, body: { url: `http://127.0.0.1:${server.port}/hook/${n}`, events: ["page.updated"] } }), "webhook");
+  for (let n = 1; n <= 3; n++)
+    await ok(
+      call(env, "POST", "/api/spaces/SIDE/webhooks", {
+        as,
+        body: { url: `http://127.0.0.1:${server.port}/hook/${n}`, events: ["page.updated"] },
+      }),
+      "webhook",
+    );
 
   const doc = sampleDocument(7, 500);
   doc.content.push({ type: "paragraph", content: [{ type: "text", text: "Edit {{n}}" }] });
@@ -83,7 +90,11 @@ try {
     watchedUs.push(await run(watched, PUTS, 3));
   }
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-  console.log(`CPU per PUT (µs, this process, median of ${ROUNDS}): plain ${Math.round(med(plainUs))} [${plainUs.map(Math.round).join(", ")}], watched ${Math.round(med(watchedUs))} [${watchedUs.map(Math.round).join(", ")}], fan-out ${Math.round(med(watchedUs) - med(plainUs))}`);
+  console.log(
+    `CPU per PUT (µs, this process, median of ${ROUNDS}): plain ${Math.round(med(plainUs))} ` +
+      `[${plainUs.map(Math.round).join(", ")}], watched ${Math.round(med(watchedUs))} ` +
+      `[${watchedUs.map(Math.round).join(", ")}], fan-out ${Math.round(med(watchedUs) - med(plainUs))}`,
+  );
 } finally {
   server.stop(true);
   env.close();

@@ -27,7 +27,11 @@ export async function runFuzz(argv: string[]): Promise<number> {
   const binary = option("binary");
 
   const dir = mkdtempSync(join(tmpdir(), "cairn-fuzz-bench-"));
-  const target = new Target({ dataDir: join(dir, "data"), logPath: join(dir, "server.log"), command: binary ? [resolve(binary)] : undefined });
+  const target = new Target({
+    dataDir: join(dir, "data"),
+    logPath: join(dir, "server.log"),
+    command: binary ? [resolve(binary)] : undefined,
+  });
   const cleanUp = async () => {
     await target.stop();
     mkdirSync(join(ROOT, ".bench"), { recursive: true });
@@ -46,9 +50,15 @@ export async function runFuzz(argv: string[]): Promise<number> {
     const { fixtures, problems } = await makeFixtures(target.url);
     const doc = await (await fetch(`${target.url}/api/openapi.json`)).json();
     const requests = generate(doc, fixtures, { seed, sampled: "all", combined });
-    console.log(`fuzz: seed ${seed}, ${requests.length} requests to ${new Set(requests.map((r) => r.op)).size} operations, ${concurrency} in flight, against ${binary ?? "bun src/main.ts"}`);
+    console.log(
+      `fuzz: seed ${seed}, ${requests.length} requests to ${new Set(requests.map((r) => r.op)).size} ` +
+        `operations, ${concurrency} in flight, against ${binary ?? "bun src/main.ts"}`,
+    );
     const engine = new Engine(target, concurrency);
-    const progress = setInterval(() => console.log(`  … ${engine.findings.sent} sent, ${engine.findings.failures.length} found, RSS ${target.rssMb().toFixed(0)} MB`), 10_000);
+    const progress = setInterval(
+      () => console.log(`  … ${engine.findings.sent} sent, ${engine.findings.failures.length} found, RSS ${target.rssMb().toFixed(0)} MB`),
+      10_000,
+    );
     await engine.run(requests);
     const raw = await runRawCases(engine, rawCases(fixtures));
     clearInterval(progress);
@@ -58,8 +68,14 @@ export async function runFuzz(argv: string[]): Promise<number> {
     const fivexx = f.failures.filter((l) => / -> 5\d\d /.test(l)).length;
     const failures = [...problems.filter((p) => / -> 5\d\d /.test(p)), ...f.failures];
     const logged = unexplainedErrors(target);
-    console.log(`\nfuzz: ${f.sent} requests (${raw} over a raw socket) in ${((performance.now() - started) / 1000).toFixed(0)} s; answers ${JSON.stringify(f.statuses)}`);
-    console.log(`fuzz: ${fivexx} answered 5xx, ${f.crashes.length} crash(es), ${failures.length} finding(s) in all; max RSS ${target.maxRssMb.toFixed(0)} MB (bound ${MAX_RSS_MB}), ${settled.toFixed(0)} MB once quiet`);
+    console.log(
+      `\nfuzz: ${f.sent} requests (${raw} over a raw socket) in ` +
+        `${((performance.now() - started) / 1000).toFixed(0)} s; answers ${JSON.stringify(f.statuses)}`,
+    );
+    console.log(
+      `fuzz: ${fivexx} answered 5xx, ${f.crashes.length} crash(es), ${failures.length} finding(s) in all; max RSS ` +
+        `${target.maxRssMb.toFixed(0)} MB (bound ${MAX_RSS_MB}), ${settled.toFixed(0)} MB once quiet`,
+    );
     if (failures.length) console.log(`\n${failures.join("\n")}`);
     const causes = serverErrors(target);
     if (causes.length) console.log(`\nwhat the server logged for the 5xx answers:\n${causes.join("\n")}`);

@@ -21,13 +21,19 @@ const pageCount = Number(process.argv[3] ?? 5_000);
 const PER_PAGE = 120;
 
 let seed = 42;
-const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
-const SYLLABLES = "ba be bi bo bu ca ce co cu da de di do fa fe fi fo ga ge go la le li lo lu ma me mi mo mu na ne ni no pa pe pi po ra re ri ro ru sa se si so ta te ti to tu va ve vi vo str tr pl gr ch sh th nd nt st rk".split(" ");
+const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+const SYLLABLES = (
+  "ba be bi bo bu ca ce co cu da de di do fa fe fi fo ga ge go la le li lo lu ma me mi mo mu na ne ni no pa pe pi " +
+  "po ra re ri ro ru sa se si so ta te ti to tu va ve vi vo str tr pl gr ch sh th nd nt st rk"
+).split(" ");
 const ENDINGS = ["", "", "", "s", "ing", "ed", "tion", "er", "ly", "ment"];
 const words = new Set<string>();
 while (words.size < wordCount) {
   const n = 2 + Math.floor(random() * 3);
-  words.add(Array.from({ length: n }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join("") + ENDINGS[Math.floor(random() * ENDINGS.length)]);
+  words.add(
+    Array.from({ length: n }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join("") +
+      ENDINGS[Math.floor(random() * ENDINGS.length)],
+  );
 }
 const list = [...words];
 
@@ -35,7 +41,15 @@ const env = makeEnv();
 try {
   const owner = await signUp(env, "owner@example.com");
   const found = findUserWithRoleById(env.core, owner.id)!;
-  const caller: UserCaller = { kind: "user", ip: "local", user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: null, token: null };
+  const caller: UserCaller = {
+    kind: "user",
+    ip: "local",
+    user: found.user,
+    role: found.role,
+    permissions: new Set(found.role.permissions),
+    session: null,
+    token: null,
+  };
   const space = createSpace(env.core, caller, { key: "FZ", name: "Fuzzy" });
   const doc = (text: string) => JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text }] }] });
   let next = 0;
@@ -67,19 +81,34 @@ try {
     return t;
   };
   const first = time(typo(1, 5));
-  console.log(`first fuzzy search (reads the vocabulary of ${vocabulary(env.core, searchIndex(env.core)).sorted.length} stems): ${first.ms.toFixed(1)} ms`);
+  console.log(
+    `first fuzzy search (reads the vocabulary of ${vocabulary(env.core, searchIndex(env.core)).sorted.length} stems): ` +
+      `${first.ms.toFixed(1)} ms`,
+  );
   const report = (name: string, queries: string[]) => {
     const ms = queries.map((q) => time(q).ms).sort((a, b) => a - b);
     const at = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))].toFixed(2);
     console.log(`${name}: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms (${ms.length} queries)`);
   };
-  report("one edit (5-7 letters)", Array.from({ length: 200 }, () => typo(1, 5)).filter((q) => q.length <= 7));
-  report("two edits (8+ letters)", Array.from({ length: 200 }, () => typo(2, 10)));
-  report("exact word, for comparison", Array.from({ length: 200 }, () => list[Math.floor(random() * list.length)]));
+  report(
+    "one edit (5-7 letters)",
+    Array.from({ length: 200 }, () => typo(1, 5)).filter((q) => q.length <= 7),
+  );
+  report(
+    "two edits (8+ letters)",
+    Array.from({ length: 200 }, () => typo(2, 10)),
+  );
+  report(
+    "exact word, for comparison",
+    Array.from({ length: 200 }, () => list[Math.floor(random() * list.length)]),
+  );
   const w0 = performance.now();
   createPage(env.core, caller, { spaceId: space.id, title: "New", contentJson: doc("zanzibarquokka appears here") });
   const write = performance.now() - w0;
-  console.log(`after a write (${write.toFixed(1)} ms): search for "zanzibarquoka" ${time("zanzibarquoka").ms.toFixed(2)} ms, ${time("zanzibarquoka").hits} hit`);
+  console.log(
+    `after a write (${write.toFixed(1)} ms): search for "zanzibarquoka" ` +
+      `${time("zanzibarquoka").ms.toFixed(2)} ms, ${time("zanzibarquoka").hits} hit`,
+  );
 } finally {
   env.close();
 }

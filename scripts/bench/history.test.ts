@@ -3,7 +3,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatComparison, type Side } from "./comparison";
-import { appendEntry, betterWhen, flattenFigures, formatChange, makeEntry, machineFactsBefore, readHistory, type HistoryEntry } from "./history";
+import {
+  appendEntry,
+  betterWhen,
+  flattenFigures,
+  formatChange,
+  makeEntry,
+  machineFactsBefore,
+  readHistory,
+  type HistoryEntry,
+} from "./history";
 import type { BenchReport } from "./report";
 
 const report: BenchReport = {
@@ -14,9 +23,28 @@ const report: BenchReport = {
   coldStartRunsMs: [118, 120, 125],
   idleRssMb: 70,
   binaryMb: 115.04,
-  scenarios: [{ name: "GET /api/auth/me (token)", rps: 9_000, p50Ms: 2, p95Ms: 4, p99Ms: 6, ratioToBaseline: 0.45, cpuUsPerRequest: 95.44, target: "", met: true, extra: { deliveries: 3, note: "text" } }],
+  scenarios: [
+    {
+      name: "GET /api/auth/me (token)",
+      rps: 9_000,
+      p50Ms: 2,
+      p95Ms: 4,
+      p99Ms: 6,
+      ratioToBaseline: 0.45,
+      cpuUsPerRequest: 95.44,
+      target: "",
+      met: true,
+      extra: { deliveries: 3, note: "text" },
+    },
+  ],
   machineLoad: [0.5, 0.7],
-  extras: { seedSeconds: 85.5, dbTableSizesMb: { pages: 12 }, firstTimeSearch: { one: { p95Ms: 17, count: 300 } }, uploadRuns: [{ seconds: 1 }], uploadMet: true },
+  extras: {
+    seedSeconds: 85.5,
+    dbTableSizesMb: { pages: 12 },
+    firstTimeSearch: { one: { p95Ms: 17, count: 300 } },
+    uploadRuns: [{ seconds: 1 }],
+    uploadMet: true,
+  },
 };
 
 describe("bench history", () => {
@@ -66,10 +94,23 @@ describe("bench history", () => {
   });
 
   test("a comparison calls a change only when the rounds do not overlap", () => {
-    const side = (label: "ref" | "this", runs: Array<Record<string, number>>): Side => ({ label, commit: label === "ref" ? "a".repeat(40) : "b".repeat(40), sourceRoot: "", binary: "", bytes: 0, runs });
+    const side = (label: "ref" | "this", runs: Array<Record<string, number>>): Side => ({
+      label,
+      commit: label === "ref" ? "a".repeat(40) : "b".repeat(40),
+      sourceRoot: "",
+      binary: "",
+      bytes: 0,
+      runs,
+    });
     const text = formatComparison(
-      side("ref", [{ "PUT · cpuUsPerRequest": 1_600, "PUT · rps": 600 }, { "PUT · cpuUsPerRequest": 1_560, "PUT · rps": 640 }]),
-      side("this", [{ "PUT · cpuUsPerRequest": 900, "PUT · rps": 610 }, { "PUT · cpuUsPerRequest": 910, "PUT · rps": 700 }]),
+      side("ref", [
+        { "PUT · cpuUsPerRequest": 1_600, "PUT · rps": 600 },
+        { "PUT · cpuUsPerRequest": 1_560, "PUT · rps": 640 },
+      ]),
+      side("this", [
+        { "PUT · cpuUsPerRequest": 900, "PUT · rps": 610 },
+        { "PUT · cpuUsPerRequest": 910, "PUT · rps": 700 },
+      ]),
     );
     expect(text).toMatch(/PUT · cpuUsPerRequest\s+1580\s+905\s+0\.573\s+±1\.3 %\s+better/);
     expect(text).toMatch(/PUT · rps\s+620\s+655\s+1\.056\s+±6\.9 %$/m);

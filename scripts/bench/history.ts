@@ -44,7 +44,14 @@ const loads = () => loadavg().map((l) => round(l, 2));
 
 /** Taken before the run starts: the load then says how busy the machine was beforehand. */
 export function machineFactsBefore(): Omit<MachineFacts, "loadAfter"> {
-  return { cores: cpus().length, cpuModel: cpus()[0]?.model ?? "unknown", memoryGb: round(totalmem() / 1024 ** 3, 1), kernel: release(), bun: Bun.version, loadBefore: loads() };
+  return {
+    cores: cpus().length,
+    cpuModel: cpus()[0]?.model ?? "unknown",
+    memoryGb: round(totalmem() / 1024 ** 3, 1),
+    kernel: release(),
+    bun: Bun.version,
+    loadBefore: loads(),
+  };
 }
 
 function git(args: string[]): string {
@@ -54,7 +61,9 @@ function git(args: string[]): string {
 
 export function commitFacts(): { commit: string; subject: string; dirty: boolean } {
   // The history file itself changes with every run; it does not make the build differ.
-  const changed = git(["status", "--porcelain", "--untracked-files=no"]).split("\n").filter((l) => l && !l.endsWith("bench/history.jsonl"));
+  const changed = git(["status", "--porcelain", "--untracked-files=no"])
+    .split("\n")
+    .filter((l) => l && !l.endsWith("bench/history.jsonl"));
   return { commit: git(["rev-parse", "HEAD"]) || "unknown", subject: git(["log", "-1", "--format=%s"]), dirty: changed.length > 0 };
 }
 
@@ -82,7 +91,15 @@ export function flattenFigures(r: BenchReport): Record<string, number> {
     "baseline · cpuUsPerRequest": round(r.baselineCpuUs, 1),
   };
   for (const s of r.scenarios) {
-    const figures = { rps: round(s.rps, 1), p50Ms: s.p50Ms, p95Ms: s.p95Ms, p99Ms: s.p99Ms, cpuUsPerRequest: round(s.cpuUsPerRequest, 1), ratioToBaseline: round(s.ratioToBaseline, 3), ...s.extra };
+    const figures = {
+      rps: round(s.rps, 1),
+      p50Ms: s.p50Ms,
+      p95Ms: s.p95Ms,
+      p99Ms: s.p99Ms,
+      cpuUsPerRequest: round(s.cpuUsPerRequest, 1),
+      ratioToBaseline: round(s.ratioToBaseline, 3),
+      ...s.extra,
+    };
     for (const [k, v] of Object.entries(figures)) if (typeof v === "number" && Number.isFinite(v)) out[`${s.name} · ${k}`] = v;
   }
   addLeaves(out, "", r.extras ?? {}, 0);
@@ -90,7 +107,14 @@ export function flattenFigures(r: BenchReport): Record<string, number> {
 }
 
 export function makeEntry(r: BenchReport, quick: boolean, before: Omit<MachineFacts, "loadAfter">): HistoryEntry {
-  return { v: 1, ...commitFacts(), date: new Date().toISOString(), quick, machine: { ...before, loadAfter: loads() }, figures: flattenFigures(r) };
+  return {
+    v: 1,
+    ...commitFacts(),
+    date: new Date().toISOString(),
+    quick,
+    machine: { ...before, loadAfter: loads() },
+    figures: flattenFigures(r),
+  };
 }
 
 export function readHistory(path: string): HistoryEntry[] {
@@ -122,7 +146,14 @@ const fmtNumber = (n: number) => (Math.abs(n) >= 100 ? String(Math.round(n)) : S
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 /** Changes beyond this are named again under the table. */
@@ -140,13 +171,21 @@ export function formatChange(prev: HistoryEntry, now: Record<string, number>): s
     }
     const change = was === 0 ? (value === 0 ? 0 : Infinity) : (value - was) / Math.abs(was);
     const better = betterWhen(name);
-    const word = change === 0 || better === null ? "" : (change > 0) === (better === "higher") ? "better" : "worse";
+    const word = change === 0 || better === null ? "" : change > 0 === (better === "higher") ? "better" : "worse";
     const percent = Number.isFinite(change) ? `${change >= 0 ? "+" : ""}${(change * 100).toFixed(1)} %` : "—";
     rows.push([name, fmtNumber(was), fmtNumber(value), percent, word]);
     if (word === "worse" && Math.abs(change) > WORTH_NAMING) worse.push(`${name} ${percent}`);
   }
   const gone = Object.keys(prev.figures).filter((name) => !(name in now));
-  const head = `change against ${prev.commit.slice(0, 10)}${prev.dirty ? " (with uncommitted changes)" : ""} of ${prev.date} (${prev.quick ? "quick" : "full"} run; load ${prev.machine.loadBefore[0]} on ${prev.machine.cores} cores):`;
-  const tail = [gone.length ? `no longer measured: ${gone.join(", ")}` : "", worse.length ? `worse by more than ${WORTH_NAMING * 100} % (check against the load average before reading much into rps or latency): ${worse.join("; ")}` : ""];
+  const head =
+    `change against ${prev.commit.slice(0, 10)}${prev.dirty ? " (with uncommitted changes)" : ""} of ${prev.date} ` +
+    `(${prev.quick ? "quick" : "full"} run; load ${prev.machine.loadBefore[0]} on ${prev.machine.cores} cores):`;
+  const tail = [
+    gone.length ? `no longer measured: ${gone.join(", ")}` : "",
+    worse.length
+      ? `worse by more than ${WORTH_NAMING * 100} % (check against the load average ` +
+        `before reading much into rps or latency): ${worse.join("; ")}`
+      : "",
+  ];
   return [head, table(rows), ...tail.filter(Boolean)].join("\n");
 }

@@ -21,7 +21,14 @@ function sample() {
   const rollup = readFileSync("/proc/self/smaps_rollup", "utf8");
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(rollup)?.[1] ?? 0) / 1024;
   const h = heapStats();
-  return { rss: kb("Rss"), anon: kb("Anonymous"), file: kb("Rss") - kb("Anonymous"), heap: h.heapSize / MB, extra: h.extraMemorySize / MB, objects: h.objectCount };
+  return {
+    rss: kb("Rss"),
+    anon: kb("Anonymous"),
+    file: kb("Rss") - kb("Anonymous"),
+    heap: h.heapSize / MB,
+    extra: h.extraMemorySize / MB,
+    objects: h.objectCount,
+  };
 }
 const round = (s: Record<string, number>) => Object.fromEntries(Object.entries(s).map(([k, v]) => [k, Math.round(v * 10) / 10]));
 
@@ -52,7 +59,8 @@ try {
   clearInterval(timer);
   if (res.status !== 201) throw new Error(`import: ${res.status} ${res.text.slice(0, 300)}`);
   console.log(`imported in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const growth = (s: Record<string, number>) => round(Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v - (before as Record<string, number>)[k]])));
+  const growth = (s: Record<string, number>) =>
+    round(Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v - (before as Record<string, number>)[k]])));
   console.log("peak of each, growth", growth(peak));
   console.log("at the RSS peak, growth", growth(atPeak));
   Bun.gc(true);

@@ -46,12 +46,22 @@ export async function measureKeptAnswers(binary: string, logPath: string, quick:
     const ids: string[] = [];
     for (let i = 0; i < PAGES; i++) {
       const doc = sampleDocument(900 + i, 120);
-      const page = await ctx.api("POST", "/api/pages", { spaceId: space.id, parentPageId: i > 5 ? ids[i % 6] : undefined, title: `Page ${i}`, contentJson: JSON.stringify(doc) });
+      const page = await ctx.api("POST", "/api/pages", {
+        spaceId: space.id,
+        parentPageId: i > 5 ? ids[i % 6] : undefined,
+        title: `Page ${i}`,
+        contentJson: JSON.stringify(doc),
+      });
       ids.push(page.id);
     }
-    for (let n = 1; n <= 3; n++) await ctx.api("POST", `/api/spaces/MIX/webhooks`, { url: `${receiver.url}/hook/${n}`, events: ["page.updated"] });
+    for (let n = 1; n <= 3; n++)
+      await ctx.api("POST", `/api/spaces/MIX/webhooks`, { url: `${receiver.url}/hook/${n}`, events: ["page.updated"] });
     const mint = async (n: number) => {
-      const res = await fetch(`${cairn.url}/api/api-tokens`, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn", cookie: `cairn_session=${ctx.cookie}` }, body: JSON.stringify({ name: `reader ${n}` }) });
+      const res = await fetch(`${cairn.url}/api/api-tokens`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-requested-with": "Cairn", cookie: `cairn_session=${ctx.cookie}` },
+        body: JSON.stringify({ name: `reader ${n}` }),
+      });
       if (res.status !== 201) throw new Error(`mint token: ${res.status}`);
       return (await res.json()).token as string;
     };
@@ -66,8 +76,14 @@ export async function measureKeptAnswers(binary: string, logPath: string, quick:
     const reader = async (r: number) => {
       for (let i = 0; performance.now() < deadline; i++) {
         const which = (r + i) % 3;
-        const path = which === 0 ? `/api/pages/tree?spaceId=${space.id}` : which === 1 ? `/api/pages/${ids[(r * 7 + i) % PAGES]}` : `/api/search?q=${encodeURIComponent(QUERIES[(r + i) % QUERIES.length])}`;
-        const headers: Record<string, string> = r % 2 === 0 ? { authorization: `Bearer ${tokens[r % tokens.length]}` } : { cookie: `cairn_session=${ctx.cookie}` };
+        const path =
+          which === 0
+            ? `/api/pages/tree?spaceId=${space.id}`
+            : which === 1
+              ? `/api/pages/${ids[(r * 7 + i) % PAGES]}`
+              : `/api/search?q=${encodeURIComponent(QUERIES[(r + i) % QUERIES.length])}`;
+        const headers: Record<string, string> =
+          r % 2 === 0 ? { authorization: `Bearer ${tokens[r % tokens.length]}` } : { cookie: `cairn_session=${ctx.cookie}` };
         const res = await fetch(base + path, { headers });
         await res.arrayBuffer();
         if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
@@ -78,7 +94,11 @@ export async function measureKeptAnswers(binary: string, logPath: string, quick:
     const writer = async () => {
       while (performance.now() + WRITE_EVERY_MS < deadline) {
         await Bun.sleep(WRITE_EVERY_MS);
-        const res = await fetch(`${base}/api/pages/${ids[writes % PAGES]}`, { method: "PUT", headers: { ...ctx.auth(), "content-type": "application/json" }, body: JSON.stringify({ title: `Page ${writes % PAGES} (edit ${writes})` }) });
+        const res = await fetch(`${base}/api/pages/${ids[writes % PAGES]}`, {
+          method: "PUT",
+          headers: { ...ctx.auth(), "content-type": "application/json" },
+          body: JSON.stringify({ title: `Page ${writes % PAGES} (edit ${writes})` }),
+        });
         await res.arrayBuffer();
         if (res.status !== 200) throw new Error(`PUT page: ${res.status}`);
         writes++;
@@ -89,7 +109,10 @@ export async function measureKeptAnswers(binary: string, logPath: string, quick:
     await Bun.sleep(1_000);
     const code = await cairn.stop();
     if (code !== 0) throw new Error(`cairn exited with ${code} (see ${logPath})`);
-    const line = readFileSync(logPath, "utf8").split("\n").reverse().find((l) => l.includes('"kept answers"'));
+    const line = readFileSync(logPath, "utf8")
+      .split("\n")
+      .reverse()
+      .find((l) => l.includes('"kept answers"'));
     if (!line) throw new Error(`no "kept answers" line in ${logPath}`);
     const caches = JSON.parse(line).caches as KeptAnswerFigures["caches"];
     const rate = (h: number, m: number) => (h + m === 0 ? 0 : Math.round((h / (h + m)) * 1000) / 1000);

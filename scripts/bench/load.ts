@@ -30,7 +30,14 @@ export const REQUEST_TIMEOUT_MS = 10_000;
  * `timeoutsAreMisses`: when every request timed out (and none was refused), answer the figures
  * anyway, with the latencies at REQUEST_TIMEOUT_MS (a lower bound), instead of throwing.
  */
-export async function load(url: string, serverPid: number, requests: LoadRequest[], durationSec: number, warmupSec: number, opts: { timeoutsAreMisses?: boolean } = {}): Promise<LoadResult> {
+export async function load(
+  url: string,
+  serverPid: number,
+  requests: LoadRequest[],
+  durationSec: number,
+  warmupSec: number,
+  opts: { timeoutsAreMisses?: boolean } = {},
+): Promise<LoadResult> {
   const spec = { url, connections: CONNECTIONS, durationSec, warmupSec, requests };
   // A mix with large bodies (PUTs of whole pages) exceeds what one argument may hold (128 KB
   // on Linux): the loader then reads the spec from a file, named as @path.

@@ -28,7 +28,9 @@ const spec = JSON.parse(arg.startsWith("@") ? readFileSync(arg.slice(1), "utf8")
 // for an update that equals the current version.
 let counter = 0;
 const requests = spec.requests.map((r) =>
-  typeof r.body === "string" && r.body.includes("{{n}}") ? { ...r, setupRequest: (req) => ({ ...req, body: r.body.replaceAll("{{n}}", String(++counter)) }) } : r,
+  typeof r.body === "string" && r.body.includes("{{n}}")
+    ? { ...r, setupRequest: (req) => ({ ...req, body: r.body.replaceAll("{{n}}", String(++counter)) }) }
+    : r,
 );
 
 function fire(durationSec, onResponse) {

@@ -46,7 +46,10 @@ export async function runCaptured(cmd: string[], timeoutMs: number, cwd?: string
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
   try {
     const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-    if (code !== 0) throw new Error(`${cmd.slice(0, 3).join(" ")} exited with ${code}${child.signalCode ? ` (${child.signalCode})` : ""}: ${err.trim().slice(-2000)}`);
+    if (code !== 0)
+      throw new Error(
+        `${cmd.slice(0, 3).join(" ")} exited with ${code}${child.signalCode ? ` (${child.signalCode})` : ""}: ${err.trim().slice(-2000)}`,
+      );
     return out;
   } finally {
     clearTimeout(timer);
@@ -70,7 +73,8 @@ export function freePort(): Promise<number> {
 export async function waitFor200(url: string, child: Subprocess, timeoutMs: number, headers?: Record<string, string>): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`process exited (${child.exitCode ?? child.signalCode}) before ${url} answered`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`process exited (${child.exitCode ?? child.signalCode}) before ${url} answered`);
     try {
       const res = await fetch(url, { headers });
       await res.arrayBuffer();
@@ -138,7 +142,11 @@ export function threadsCpuNanos(pid: number): number {
  * pipe: closing the pipe, or this process dying, ends both and so frees the lock.
  */
 export async function takeLock(path: string, log: (line: string) => void): Promise<() => void> {
-  const holder = Bun.spawn(["flock", "-o", path, "sh", "-c", "echo locked; exec cat >/dev/null"], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  const holder = Bun.spawn(["flock", "-o", path, "sh", "-c", "echo locked; exec cat >/dev/null"], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const reader = holder.stdout.getReader();
   log(`waiting for ${path}`);
   let said = "";

@@ -59,7 +59,9 @@ try {
   process.env.CAIRN_OUTBOUND_ALLOW = HOST;
   const port = await freePort();
   const serve = ["serve", "--data", dataDir, "--host", HOST, "--port", String(port)];
-  const cmd = binary ? [binary, ...serve] : ["bun", ...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []), join(root, "src/main.ts"), ...serve];
+  const cmd = binary
+    ? [binary, ...serve]
+    : ["bun", ...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []), join(root, "src/main.ts"), ...serve];
   const child = spawnLogged(cmd, join(dataDir, "..", `put-load-${port}.log`));
   const url = `http://${HOST}:${port}`;
   try {
@@ -76,7 +78,10 @@ try {
       // The search catch-up of the last writes is archived shortly after: waited for.
       await Bun.sleep(500);
       const perRequest = (archivedBytes(walDir) - archived) / Math.max(1, (r as { responses?: number }).responses ?? r.rps * seconds);
-      console.log(`${scenario.name}: ${Math.round(r.rps)} rps, p95 ${r.p95Ms} ms, ${Math.round(r.cpuUsPerRequest)} µs server CPU/req, ${r.non2xx} non-2xx, ~${Math.round(perRequest / 1024)} KB of WAL archived/req ${JSON.stringify(extra)}`);
+      console.log(
+        `${scenario.name}: ${Math.round(r.rps)} rps, p95 ${r.p95Ms} ms, ${Math.round(r.cpuUsPerRequest)} µs server CPU/req, ` +
+          `${r.non2xx} non-2xx, ~${Math.round(perRequest / 1024)} KB of WAL archived/req ${JSON.stringify(extra)}`,
+      );
     }
   } finally {
     await stop(child, 20_000);

@@ -80,7 +80,11 @@ export function writeResults(path: string, r: BenchReport): void {
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
   return [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
 }
 
@@ -101,18 +105,40 @@ export function formatReport(r: BenchReport): { text: string; allMet: boolean } 
   ]);
   const load = table([
     ["scenario", "rps", "p50 ms", "p95 ms", "p99 ms", "CPU µs/req", "of baseline", "target", ""],
-    ...r.scenarios.map((s) => [s.name, String(Math.round(s.rps)), fmt(s.p50Ms), fmt(s.p95Ms), fmt(s.p99Ms), String(round(s.cpuUsPerRequest)), `${round(s.ratioToBaseline * 100)} %`, s.target, verdict(s.met)]),
+    ...r.scenarios.map((s) => [
+      s.name,
+      String(Math.round(s.rps)),
+      fmt(s.p50Ms),
+      fmt(s.p95Ms),
+      fmt(s.p99Ms),
+      String(round(s.cpuUsPerRequest)),
+      `${round(s.ratioToBaseline * 100)} %`,
+      s.target,
+      verdict(s.met),
+    ]),
   ]);
-  const all = [binaryMet, coldMet, rssMet, ...(r.figures ?? []).flatMap((f) => (f.met === null ? [] : [f.met])), ...r.scenarios.map((s) => s.met)];
+  const all = [
+    binaryMet,
+    coldMet,
+    rssMet,
+    ...(r.figures ?? []).flatMap((f) => (f.met === null ? [] : [f.met])),
+    ...r.scenarios.map((s) => s.met),
+  ];
   const extras = r.scenarios
     .filter((s) => s.extra && Object.keys(s.extra).length)
-    .map((s) => `${s.name}: ${Object.entries(s.extra!).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+    .map(
+      (s) =>
+        `${s.name}: ${Object.entries(s.extra!)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")}`,
+    );
   const met = all.filter(Boolean).length;
   const [before, after] = r.baselineRunsRps;
   const drift = Math.abs(before - after) / Math.max(before, after);
   const runs = [
     `cold-start runs: ${r.coldStartRunsMs.map((ms) => round(ms)).join(", ")} ms`,
-    `baseline runs: ${Math.round(before)} then ${Math.round(after)} rps` + (drift > 0.2 ? " (differ by more than 20 %: the machine was busy, ratios are rough)" : ""),
+    `baseline runs: ${Math.round(before)} then ${Math.round(after)} rps` +
+      (drift > 0.2 ? " (differ by more than 20 %: the machine was busy, ratios are rough)" : ""),
     `machine load: ${r.machineLoad.map((l) => l.toFixed(2)).join(" then ")} (1-minute average) on ${cpus().length} cores`,
   ].join("\n");
   const notes = extras.length ? `\n\n${extras.join("\n")}` : "";

@@ -93,7 +93,10 @@ for (let round = 0; round < rounds; round++) {
       await stop(child, 20_000);
       continue;
     }
-    const cmd = side === "source" ? ["bun", ...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []), join(root, "src/main.ts"), ...serve] : [side, ...serve];
+    const cmd =
+      side === "source"
+        ? ["bun", ...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []), join(root, "src/main.ts"), ...serve]
+        : [side, ...serve];
     const child = spawnLogged(cmd, join(work, "server.log"), work);
     const url = `http://${HOST}:${port}`;
     await waitFor200(`${url}/api/health`, child, 30_000);
@@ -106,7 +109,9 @@ for (let round = 0; round < rounds; round++) {
       const perSide = results.get(side) ?? new Map<string, number[]>();
       results.set(side, perSide);
       perSide.set(kind, [...(perSide.get(kind) ?? []), r.cpuUsPerRequest]);
-      line.push(`${kind} ${r.cpuUsPerRequest.toFixed(0)} µs (${r.rps.toFixed(0)} rps, p99 ${r.p99Ms} ms${r.non2xx ? `, ${r.non2xx} non-2xx` : ""})`);
+      line.push(
+        `${kind} ${r.cpuUsPerRequest.toFixed(0)} µs (${r.rps.toFixed(0)} rps, p99 ${r.p99Ms} ms${r.non2xx ? `, ${r.non2xx} non-2xx` : ""})`,
+      );
     }
     console.log(`round ${round + 1} ${side}: ${line.join("; ")}; cpu at end ${(cpuMicros(child.pid) / 1000).toFixed(0)} ms`);
     await stop(child, 20_000);
@@ -118,7 +123,17 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 console.log("\nserver CPU µs per request, median of rounds (all rounds):");
 for (const side of sides) {
   const perSide = results.get(side)!;
-  console.log(`${side}\n  ${kinds.map((k) => `${k} ${median(perSide.get(k)!).toFixed(0)} (${perSide.get(k)!.map((x) => x.toFixed(0)).join(", ")})`).join("\n  ")}`);
+  console.log(
+    `${side}\n  ${kinds
+      .map(
+        (k) =>
+          `${k} ${median(perSide.get(k)!).toFixed(0)} (${perSide
+            .get(k)!
+            .map((x) => x.toFixed(0))
+            .join(", ")})`,
+      )
+      .join("\n  ")}`,
+  );
 }
 // --log=FILE: the last server's log kept there (what it wrote under the load).
 if (option("log")) cpSync(join(work, "server.log"), option("log")!);

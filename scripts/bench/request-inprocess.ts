@@ -32,19 +32,33 @@ const BASE = "http://127.0.0.1:3000";
 const IP = "127.0.0.1";
 
 async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await handle(new Request(BASE + path, { method, headers: { "content-type": "application/json", "x-requested-with": "Cairn", ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }), IP);
+  const res = await handle(
+    new Request(BASE + path, {
+      method,
+      headers: { "content-type": "application/json", "x-requested-with": "Cairn", ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+    IP,
+  );
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return { json: text ? JSON.parse(text) : null, headers: res.headers };
 }
 
-const signUp = await api("POST", "/api/auth/register", { email: "owner@example.com", password: "correct horse battery staple", displayName: "Owner" });
+const signUp = await api("POST", "/api/auth/register", {
+  email: "owner@example.com",
+  password: "correct horse battery staple",
+  displayName: "Owner",
+});
 const cookie = (signUp.headers.get("set-cookie") ?? "").split(";")[0];
 const token = (await api("POST", "/api/api-tokens", { name: "bench" }, { cookie })).json.token as string;
 const auth = { authorization: `Bearer ${token}` };
 const space = (await api("POST", "/api/spaces", { key: "BENCH", name: "Bench" }, auth)).json;
 const text = "A paragraph of words about rivers, stones and gardens. ".repeat(40);
-const contentJson = JSON.stringify({ type: "doc", content: Array.from({ length: 8 }, () => ({ type: "paragraph", content: [{ type: "text", text }] })) });
+const contentJson = JSON.stringify({
+  type: "doc",
+  content: Array.from({ length: 8 }, () => ({ type: "paragraph", content: [{ type: "text", text }] })),
+});
 const page = (await api("POST", "/api/pages", { spaceId: space.id, title: "A page", contentJson }, auth)).json;
 await api("PATCH", `/api/spaces/${space.id}`, { visibility: "public" }, auth).catch(() => {});
 

@@ -64,7 +64,10 @@ export async function runBench(o: RunOptions): Promise<BenchReport> {
 
   const startupCpuMs: number[] = [];
   const coldStartRunsMs = await coldStarts(o.binary, logFile("cold-start.log"), plan.coldRuns, startupCpuMs);
-  log(`cold start: ${coldStartRunsMs.map((ms) => ms.toFixed(1)).join(", ")} ms; server CPU by then ${startupCpuMs.map((ms) => Math.round(ms)).join(", ")} ms`);
+  log(
+    `cold start: ${coldStartRunsMs.map((ms) => ms.toFixed(1)).join(", ")} ms; server CPU by ` +
+      `then ${startupCpuMs.map((ms) => Math.round(ms)).join(", ")} ms`,
+  );
 
   // Loaded before and after the scenarios: on a shared machine the two differ, and how much
   // says how far the ratios can be trusted.
@@ -96,26 +99,42 @@ export async function runBench(o: RunOptions): Promise<BenchReport> {
   for (const f of web.figures) log(`${f.figure}: ${f.value}`);
   await Bun.sleep(plan.idleMs);
   const idleAfterWebMb = rssMb(cairn.child.pid);
-  web.figures.push({ figure: "idle RSS after the web UI was used (40 pages written, 20 views)", value: `${idleAfterWebMb.toFixed(1)} MB`, target: "", met: null });
+  web.figures.push({
+    figure: "idle RSS after the web UI was used (40 pages written, 20 views)",
+    value: `${idleAfterWebMb.toFixed(1)} MB`,
+    target: "",
+    met: null,
+  });
   web.extras.idleRssAfterWebMb = Math.round(idleAfterWebMb * 10) / 10;
   log(`idle RSS after the web UI: ${idleAfterWebMb.toFixed(1)} MB`);
   const upload = await measureUploads(ctx, cairn.child.pid, content.pre.big.pageIds, { url: baseline.url, pid: baseline.child.pid });
-  for (const r of upload.runs) log(`upload ${r.uploadMb} MB: RSS ${r.rssBeforeMb.toFixed(1)} MB, peak +${r.uploadRssGrowthMb.toFixed(1)} MB, 1 s after +${r.uploadRssAfterGrowthMb.toFixed(1)} MB`);
+  for (const r of upload.runs)
+    log(
+      `upload ${r.uploadMb} MB: RSS ${r.rssBeforeMb.toFixed(1)} MB, peak ` +
+        `+${r.uploadRssGrowthMb.toFixed(1)} MB, 1 s after +${r.uploadRssAfterGrowthMb.toFixed(1)} MB`,
+    );
   log(`upload to bare Bun.serve: peak +${upload.bareBunGrowthMb.toFixed(1)} MB`);
 
   const loads = await runScenarios(cairn.url, cairn.child.pid, ctx, plan, log);
   // First-time searches: distinct queries, one at a time, so no kept answer answers.
   const firstTime = await measureFirstTimeSearch(cairn.url, ctx.auth());
-  for (const f of firstTimeFigures(firstTime, content.pre.big.pageIds.length)) (log(`${f.figure}: ${f.value}`), web.figures.push(f));
+  for (const f of firstTimeFigures(firstTime, content.pre.big.pageIds.length)) log(`${f.figure}: ${f.value}`), web.figures.push(f);
   web.extras.firstTimeSearch = firstTime;
   const code = await cairn.stop();
   if (code !== 0) throw new Error(`cairn exited with ${code} after SIGTERM (see ${serverLog})`);
 
   // Kept answers under mixed traffic, on an instance of their own (counts from its shutdown log).
   const kept = await measureKeptAnswers(o.binary, logFile("kept-answers.log"), plan.quick);
-  const keptSummary = `${(kept.hitRate.all * 100).toFixed(1)} % (${kept.reads} reads, ${kept.writes} writes, ${kept.deliveries} webhook deliveries in ${kept.seconds} s; trees ${kept.hitRate.trees}, pages ${kept.hitRate.pages}, search ${kept.hitRate.search})`;
+  const keptSummary =
+    `${(kept.hitRate.all * 100).toFixed(1)} % (${kept.reads} reads, ${kept.writes} writes, ${kept.deliveries} webhook deliveries in ` +
+    `${kept.seconds} s; trees ${kept.hitRate.trees}, pages ${kept.hitRate.pages}, search ${kept.hitRate.search})`;
   log(`kept answers hit rate: ${keptSummary}`);
-  web.figures.push({ figure: "kept answers hit rate under mixed traffic (tokens in use, webhooks delivering)", value: keptSummary, target: "", met: null });
+  web.figures.push({
+    figure: "kept answers hit rate under mixed traffic (tokens in use, webhooks delivering)",
+    value: keptSummary,
+    target: "",
+    met: null,
+  });
   web.extras.keptAnswers = kept;
 
   if (!plan.quick) {
@@ -142,7 +161,14 @@ export async function runBench(o: RunOptions): Promise<BenchReport> {
   const baselineRps = (baseBefore.rps + baseAfter.rps) / 2;
   const scenarios: ScenarioRow[] = loads.map(({ scenario, r, extra }) => {
     const figures = { rps: r.rps, p50Ms: r.p50Ms, p95Ms: r.p95Ms, p99Ms: r.p99Ms, ratioToBaseline: r.rps / baselineRps };
-    return { name: scenario.name, ...figures, cpuUsPerRequest: r.cpuUsPerRequest, target: scenario.target, met: !extra.timedOut && scenario.met({ ...figures, extra }), extra };
+    return {
+      name: scenario.name,
+      ...figures,
+      cpuUsPerRequest: r.cpuUsPerRequest,
+      target: scenario.target,
+      met: !extra.timedOut && scenario.met({ ...figures, extra }),
+      extra,
+    };
   });
   const report: BenchReport = {
     baselineRps,
@@ -157,11 +183,26 @@ export async function runBench(o: RunOptions): Promise<BenchReport> {
   };
   const contentPart = contentFigures(content.pre, upload);
   const startup: FigureRow[] = [
-    { figure: "server CPU at the first 200 of a cold start (median)", value: `${Math.round(median(startupCpuMs))} ms (${startupCpuMs.map((ms) => Math.round(ms)).join(", ")})`, target: "", met: null },
-    { figure: `idle CPU (server threads, ${plan.idleMs / 2000} s after ${plan.idleMs / 2000} s quiet)`, value: `${idleCpuMsPerSec.toFixed(2)} ms/s`, target: "", met: null },
+    {
+      figure: "server CPU at the first 200 of a cold start (median)",
+      value: `${Math.round(median(startupCpuMs))} ms (${startupCpuMs.map((ms) => Math.round(ms)).join(", ")})`,
+      target: "",
+      met: null,
+    },
+    {
+      figure: `idle CPU (server threads, ${plan.idleMs / 2000} s after ${plan.idleMs / 2000} s quiet)`,
+      value: `${idleCpuMsPerSec.toFixed(2)} ms/s`,
+      target: "",
+      met: null,
+    },
   ];
   report.figures = [...startup, ...contentPart.figures, ...web.figures];
-  report.extras = { startupCpuMs: Math.round(median(startupCpuMs)), idleCpuMsPerSec: Math.round(idleCpuMsPerSec * 100) / 100, ...contentPart.extras, ...web.extras };
+  report.extras = {
+    startupCpuMs: Math.round(median(startupCpuMs)),
+    idleCpuMsPerSec: Math.round(idleCpuMsPerSec * 100) / 100,
+    ...contentPart.extras,
+    ...web.extras,
+  };
   return report;
 }
 
@@ -179,13 +220,19 @@ async function runScenarios(url: string, pid: number, ctx: BenchContext, plan: R
   const loads: Array<{ scenario: Scenario; r: LoadResult; extra: ExtraFigures }> = [];
   for (const scenario of SCENARIOS) {
     await scenario.setup?.(ctx);
-    const r = await load(url, pid, scenario.requests(ctx), plan.durationSec, plan.warmupSec, { timeoutsAreMisses: scenario.timeoutsAreMisses });
+    const r = await load(url, pid, scenario.requests(ctx), plan.durationSec, plan.warmupSec, {
+      timeoutsAreMisses: scenario.timeoutsAreMisses,
+    });
     const missedOnly = scenario.timeoutsAreMisses && r.non2xx === 0;
-    if (r.non2xx > 0 || (r.errors > 0 && !missedOnly)) throw new Error(`${scenario.name}: ${r.non2xx} non-2xx answer(s) ${JSON.stringify(r.statuses)}, ${r.errors} error(s)`);
+    if (r.non2xx > 0 || (r.errors > 0 && !missedOnly))
+      throw new Error(`${scenario.name}: ${r.non2xx} non-2xx answer(s) ${JSON.stringify(r.statuses)}, ${r.errors} error(s)`);
     const extra = (await scenario.after?.(ctx, r)) ?? {};
     if (r.errors > 0) extra.timedOut = r.errors; // and the scenario is MISSED (report.ts)
     loads.push({ scenario, r, extra });
-    log(`${scenario.name}: ${Math.round(r.rps)} rps, p95 ${r.p95Ms} ms, ${Math.round(r.cpuUsPerRequest)} µs server CPU/req${Object.keys(extra).length ? ` ${JSON.stringify(extra)}` : ""}`);
+    log(
+      `${scenario.name}: ${Math.round(r.rps)} rps, p95 ${r.p95Ms} ms, ${Math.round(r.cpuUsPerRequest)} µs ` +
+        `server CPU/req${Object.keys(extra).length ? ` ${JSON.stringify(extra)}` : ""}`,
+    );
   }
   return loads;
 }

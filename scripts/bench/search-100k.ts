@@ -49,7 +49,6 @@ function wordsOf(node: SampleNode, out: Set<string>): void {
   for (const child of node.content ?? []) wordsOf(child, out);
 }
 
-
 /**
  * Words of the corpus (read from its own first 400 documents), of 4 letters or more (what
  * people type, not "the"), split into common ones (in 10 % of pages or more: up to nearly
@@ -87,7 +86,8 @@ export function firstTimeQueries(count: number, seed = 13): { one: string[]; two
   const two: string[] = [];
   for (let i = 0; two.length < count && i < count * 20; i++) {
     const kind = i % 3;
-    const q = kind === 0 ? `${pick(common)} ${pick(common)}` : kind === 1 ? `${pick(common)} ${pick(rare)}` : `${pick(rare)} ${pick(common)}`;
+    const q =
+      kind === 0 ? `${pick(common)} ${pick(common)}` : kind === 1 ? `${pick(common)} ${pick(rare)}` : `${pick(rare)} ${pick(common)}`;
     const [a, b] = q.split(" ");
     if (a === b || asked.has(q) || asked.has(`${b} ${a}`)) continue;
     asked.add(q);
@@ -118,7 +118,12 @@ async function timed(baseUrl: string, headers: Record<string, string>, q: string
  * server's pid, also its CPU time per query of each kind (read outside the timed span, from
  * each thread's schedstat: steadier than wall time on a shared machine).
  */
-export async function measureFirstTimeSearch(baseUrl: string, headers: Record<string, string>, samples = SAMPLES, serverPid?: number): Promise<FirstTimeSearch> {
+export async function measureFirstTimeSearch(
+  baseUrl: string,
+  headers: Record<string, string>,
+  samples = SAMPLES,
+  serverPid?: number,
+): Promise<FirstTimeSearch> {
   const queries = firstTimeQueries(samples);
   for (const q of queries.warmUp) await timed(baseUrl, headers, q);
   const { threadsCpuNanos } = await import("./procs");
@@ -174,7 +179,10 @@ function bigPageIds(dbPath: string): string[] {
   const { Database } = require("bun:sqlite") as typeof import("bun:sqlite");
   const db = new Database(dbPath, { readonly: true });
   try {
-    return db.query<{ id: string }, []>("SELECT p.id FROM pages p JOIN spaces s ON s.id = p.space_id WHERE s.key = 'BIG' ORDER BY p.doc_id").all().map((r) => r.id);
+    return db
+      .query<{ id: string }, []>("SELECT p.id FROM pages p JOIN spaces s ON s.id = p.space_id WHERE s.key = 'BIG' ORDER BY p.doc_id")
+      .all()
+      .map((r) => r.id);
   } finally {
     db.close();
   }
@@ -231,7 +239,11 @@ async function main() {
     const r = await measureFirstTimeSearch(url, ctx.auth(), samples, child.pid);
     const max = [r.one.maxMs, r.two.maxMs];
     const cpu = [r.cpuUs?.one, r.cpuUs?.two];
-    firstTimeFigures(r, pages).forEach((f, i) => console.log(`${f.figure}: ${f.value} (max ${max[i]} ms; server CPU ${cpu[i]} µs/query); target ${f.target}: ${f.met ? "met" : "MISSED"}`));
+    firstTimeFigures(r, pages).forEach((f, i) =>
+      console.log(
+        `${f.figure}: ${f.value} (max ${max[i]} ms; server CPU ${cpu[i]} µs/query); target ${f.target}: ${f.met ? "met" : "MISSED"}`,
+      ),
+    );
     console.log(JSON.stringify(r));
   } finally {
     const code = await stop(child);

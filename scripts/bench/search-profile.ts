@@ -96,7 +96,11 @@ function wrapStatements(): void {
       timings.set(key, t);
       current.push({ key, ms, wallMs, diskKb });
       if (diskKb) diskByShape.set(key, (diskByShape.get(key) ?? 0) + diskKb);
-      order?.push(String(this).replace(/\s+/g, " ").slice(0, process.argv.includes("--full") ? 100_000 : 300));
+      order?.push(
+        String(this)
+          .replace(/\s+/g, " ")
+          .slice(0, process.argv.includes("--full") ? 100_000 : 300),
+      );
       return result;
     };
   }
@@ -114,7 +118,10 @@ try {
   wrapStatements();
   const queries = firstTimeQueries(samples);
   for (const q of queries.warmUp) search(core, caller, { q });
-  for (const [kind, list] of [["one word", queries.one], ["two words", queries.two]] as const) {
+  for (const [kind, list] of [
+    ["one word", queries.one],
+    ["two words", queries.two],
+  ] as const) {
     timings = new Map();
     const times: number[] = [];
     const slow: Array<{ q: string; ms: number; cpuMs: number; diskKb: number; statements: typeof current }> = [];
@@ -143,24 +150,44 @@ try {
     const calls = [...timings.values()].reduce((a, t) => a + t.calls, 0);
     const sqlMs = [...timings.values()].reduce((a, t) => a + t.ms, 0);
     const cpuTotal = slow.reduce((a, x) => a + x.cpuMs, 0);
-    console.log(`\n${kind}: ${list.length} queries, p50 ${at(0.5)} p95 ${at(0.95)} p99 ${at(0.99)} ms; ${(calls / list.length).toFixed(1)} statements and ${(hits / list.length).toFixed(1)} hits per query; SQL ${((sqlMs / cpuTotal) * 100).toFixed(0)} % of the CPU time`);
+    console.log(
+      `\n${kind}: ${list.length} queries, p50 ${at(0.5)} p95 ${at(0.95)} p99 ${at(0.99)} ms; ` +
+        `${(calls / list.length).toFixed(1)} statements and ${(hits / list.length).toFixed(1)} hits per ` +
+        `query; SQL ${((sqlMs / cpuTotal) * 100).toFixed(0)} % of the CPU time`,
+    );
     const cpuSorted = slow.map((x) => x.cpuMs).sort((a, b) => a - b);
     const cpuAt = (p: number) => cpuSorted[Math.min(cpuSorted.length - 1, Math.floor(p * cpuSorted.length))].toFixed(2);
     const fromDisk = slow.filter((x) => x.diskKb > 0);
-    console.log(`  read from the disk (the OS cache missed): ${fromDisk.length} of ${slow.length} queries, ${(fromDisk.reduce((a, x) => a + x.diskKb, 0) / slow.length).toFixed(0)} KB a query on average`);
-    console.log(`  CPU per query: p50 ${cpuAt(0.5)} p95 ${cpuAt(0.95)} p99 ${cpuAt(0.99)} mean ${(cpuSorted.reduce((a, b) => a + b, 0) / cpuSorted.length).toFixed(2)} ms`);
+    console.log(
+      `  read from the disk (the OS cache missed): ${fromDisk.length} of ${slow.length} queries, ` +
+        `${(fromDisk.reduce((a, x) => a + x.diskKb, 0) / slow.length).toFixed(0)} KB a query on average`,
+    );
+    console.log(
+      `  CPU per query: p50 ${cpuAt(0.5)} p95 ${cpuAt(0.95)} p99 ${cpuAt(0.99)} mean ` +
+        `${(cpuSorted.reduce((a, b) => a + b, 0) / cpuSorted.length).toFixed(2)} ms`,
+    );
     if (process.argv.some((a) => a.startsWith("--slowest"))) {
       const byWall = process.argv.includes("--slowest=wall");
       for (const x of slow.sort((a, b) => (byWall ? b.ms - a.ms : b.cpuMs - a.cpuMs)).slice(0, Math.ceil(slow.length / 20))) {
         const inSql = x.statements.reduce((a, st) => a + st.ms, 0);
-        console.log(`  "${x.q}": ${x.ms.toFixed(2)} ms, CPU ${x.cpuMs.toFixed(2)} ms, ${x.diskKb.toFixed(0)} KB from the disk (SQL ${inSql.toFixed(2)}, the rest ${(x.cpuMs - inSql).toFixed(2)})`);
-        for (const st of x.statements) console.log(`      ${st.ms.toFixed(2).padStart(6)} ${st.wallMs.toFixed(2).padStart(6)} ${st.diskKb.toFixed(0).padStart(4)} KB  ${st.key.slice(0, 110)}`);
+        console.log(
+          `  "${x.q}": ${x.ms.toFixed(2)} ms, CPU ${x.cpuMs.toFixed(2)} ms, ${x.diskKb.toFixed(0)} KB from ` +
+            `the disk (SQL ${inSql.toFixed(2)}, the rest ${(x.cpuMs - inSql).toFixed(2)})`,
+        );
+        for (const st of x.statements)
+          console.log(
+            `      ${st.ms.toFixed(2).padStart(6)} ${st.wallMs.toFixed(2).padStart(6)} ` +
+              `${st.diskKb.toFixed(0).padStart(4)} KB  ${st.key.slice(0, 110)}`,
+          );
       }
     }
-    for (const [text, kb] of [...diskByShape].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`  ${(kb / list.length).toFixed(1).padStart(6)} KB a query from the disk  ${text.slice(0, 110)}`);
+    for (const [text, kb] of [...diskByShape].sort((a, b) => b[1] - a[1]).slice(0, 5))
+      console.log(`  ${(kb / list.length).toFixed(1).padStart(6)} KB a query from the disk  ${text.slice(0, 110)}`);
     diskByShape.clear();
     for (const [text, t] of [...timings].sort((a, b) => b[1].ms - a[1].ms).slice(0, 14)) {
-      console.log(`  ${(t.ms / list.length).toFixed(3).padStart(7)} ms CPU/query ${(t.calls / list.length).toFixed(2).padStart(5)}×  ${text}`);
+      console.log(
+        `  ${(t.ms / list.length).toFixed(3).padStart(7)} ms CPU/query ${(t.calls / list.length).toFixed(2).padStart(5)}×  ${text}`,
+      );
     }
   }
   timings = null;

@@ -12,7 +12,8 @@ import type { PreSeed } from "./seed-pages";
 
 const [root, dataDir, pagesArg, outJson] = process.argv.slice(2);
 const pages = Number(pagesArg);
-if (!root || !dataDir || !outJson || !Number.isInteger(pages) || pages <= 0) throw new Error("usage: seed-dir.ts SOURCE_ROOT DATA_DIR PAGES OUT_JSON");
+if (!root || !dataDir || !outJson || !Number.isInteger(pages) || pages <= 0)
+  throw new Error("usage: seed-dir.ts SOURCE_ROOT DATA_DIR PAGES OUT_JSON");
 
 const seeder = await import(join(resolve(root), "scripts/bench/seed-pages.ts"));
 if (typeof seeder.preSeed !== "function") throw new Error(`${root} has no scripts/bench/seed-pages.ts preSeed(): too old to be compared`);

@@ -61,14 +61,27 @@ export function parentIndex(i: number, roots: number, fanout: number): number | 
 
 export function ownerCaller(core: Core, userId: string): UserCaller {
   const found = findUserWithRoleById(core, userId)!;
-  return { kind: "user", ip: "127.0.0.1", user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: null, token: null };
+  return {
+    kind: "user",
+    ip: "127.0.0.1",
+    user: found.user,
+    role: found.role,
+    permissions: new Set(found.role.permissions),
+    session: null,
+    token: null,
+  };
 }
 
 /**
  * Pages start..end-1 as createPages takes them: a parent made by an earlier batch by its id, one
  * of the same batch by its index in it.
  */
-export function batchInputs(start: number, end: number, shape: { roots: number; fanout: number; seedBase: number }, ids: readonly string[]): NewPageInput[] {
+export function batchInputs(
+  start: number,
+  end: number,
+  shape: { roots: number; fanout: number; seedBase: number },
+  ids: readonly string[],
+): NewPageInput[] {
   const inputs: NewPageInput[] = [];
   for (let i = start; i < end; i++) {
     const doc = sampleDocument(shape.seedBase + i, WORDS);
@@ -86,7 +99,13 @@ export function batchInputs(start: number, end: number, shape: { roots: number; 
  * outbox dispatch, the webhook kick and the search index's timer run), indexing them for search
  * after the last, and making documents (outside).
  */
-export async function seedSpacePages(core: Core, caller: UserCaller, spaceId: string, count: number, shape: { roots: number; fanout: number; seedBase: number }) {
+export async function seedSpacePages(
+  core: Core,
+  caller: UserCaller,
+  spaceId: string,
+  count: number,
+  shape: { roots: number; fanout: number; seedBase: number },
+) {
   const ids: string[] = [];
   let serviceMs = 0;
   let generateMs = 0;
@@ -116,7 +135,9 @@ export async function seedSpacePages(core: Core, caller: UserCaller, spaceId: st
 
 function tableSizes(core: Core): Record<string, number> | null {
   try {
-    const rows = core.sqlite.query<{ name: string; bytes: number }, []>("SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8").all();
+    const rows = core.sqlite
+      .query<{ name: string; bytes: number }, []>("SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8")
+      .all();
     return Object.fromEntries(rows.map((r) => [r.name, Math.round((r.bytes / 1024 / 1024) * 10) / 10]));
   } catch {
     return null; // SQLite without SQLITE_ENABLE_DBSTAT_VTAB
@@ -141,7 +162,10 @@ export async function preSeed(dataDir: string, bigPages: number, log: (line: str
     const t0 = performance.now();
     const big = await seedSpacePages(core, owner, bigSpace.id, bigPages, { roots: 100, fanout: 10, seedBase: 0 });
     const wallSeconds = (performance.now() - t0) / 1000;
-    log(`seeded BIG: ${bigPages} pages in ${big.serviceSeconds.toFixed(1)} s (+${big.generateSeconds.toFixed(1)} s making documents; ${wallSeconds.toFixed(1)} s wall)`);
+    log(
+      `seeded BIG: ${bigPages} pages in ${big.serviceSeconds.toFixed(1)} s ` +
+        `(+${big.generateSeconds.toFixed(1)} s making documents; ${wallSeconds.toFixed(1)} s wall)`,
+    );
     // What a server's drain does after a bulk backlog (search/indexer.ts), done here before the
     // server starts: left half merged, the index's segments were merged by the bench's page edits.
     // Counted in the seeding figure: the index is not finished until it is merged.

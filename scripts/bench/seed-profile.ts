@@ -148,7 +148,10 @@ if (import.meta.main) {
     console.log(title);
     for (const row of list) console.log(`  ${row.phase.padEnd(45)} ${Math.round(row.usPerPage).toString().padStart(6)} µs`);
   };
-  console.log(`synchronous=${sync}${withSearch ? "" : ", WITHOUT the search index"}; making one document (bench side, not counted): ${Math.round(r.generateUsPerPage)} µs`);
+  console.log(
+    `synchronous=${sync}${withSearch ? "" : ", WITHOUT the search index"}; making one ` +
+      `document (bench side, not counted): ${Math.round(r.generateUsPerPage)} µs`,
+  );
   show(`createPage, ${pages} pages in transactions of 500 (per page):`, r.create);
   show(`updatePage, ${updates} updates, one transaction each (per update):`, r.update);
 }

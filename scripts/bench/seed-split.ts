@@ -41,7 +41,12 @@ try {
   const counter = counting ? startCountingStatements() : null;
   const ids: string[] = [];
   const slice = Math.max(BATCH, Math.ceil(pages / 10 / BATCH) * BATCH);
-  let create = 0, index = 0, sliceCreate = 0, sliceIndex = 0, createStatements = 0, indexStatements = 0;
+  let create = 0,
+    index = 0,
+    sliceCreate = 0,
+    sliceIndex = 0,
+    createStatements = 0,
+    indexStatements = 0;
   for (let start = 0; start < pages; start += BATCH) {
     const end = Math.min(start + BATCH, pages);
     const inputs = batchInputs(start, end, { roots: 100, fanout: 10, seedBase: 0 }, ids);
@@ -49,7 +54,11 @@ try {
     const t0 = cpuMs();
     if (each) {
       core.tx(() => {
-        for (const { parentIndex: at, ...input } of inputs) ids.push(createPage(core, owner, { ...input, spaceId: space.id, parentPageId: at === undefined ? input.parentPageId : ids[start + at] }).id);
+        for (const { parentIndex: at, ...input } of inputs)
+          ids.push(
+            createPage(core, owner, { ...input, spaceId: space.id, parentPageId: at === undefined ? input.parentPageId : ids[start + at] })
+              .id,
+          );
       });
     } else for (const page of createPages(core, owner, space.id, inputs)) ids.push(page.id);
     const t1 = cpuMs();
@@ -60,15 +69,27 @@ try {
     await Bun.sleep(0);
     const t2 = cpuMs();
     indexStatements += counter?.count ?? 0;
-    create += t1 - t0; index += t2 - t1; sliceCreate += t1 - t0; sliceIndex += t2 - t1;
+    create += t1 - t0;
+    index += t2 - t1;
+    sliceCreate += t1 - t0;
+    sliceIndex += t2 - t1;
     if (end % slice === 0 || end === pages) {
-      console.log(`  to ${String(end).padStart(7)}: createPage ${((sliceCreate * 1000) / slice).toFixed(0).padStart(5)} µs/page, catch-up ${((sliceIndex * 1000) / slice).toFixed(0).padStart(5)} µs/page`);
+      console.log(
+        `  to ${String(end).padStart(7)}: createPage ${((sliceCreate * 1000) / slice).toFixed(0).padStart(5)} ` +
+          `µs/page, catch-up ${((sliceIndex * 1000) / slice).toFixed(0).padStart(5)} µs/page`,
+      );
       sliceCreate = sliceIndex = 0;
     }
   }
   counter?.stop();
-  console.log(`${pages} pages: createPage ${(create / 1000).toFixed(2)} s, catch-up ${(index / 1000).toFixed(2)} s, together ${((create + index) / 1000).toFixed(2)} s of CPU`);
-  if (counting) console.log(`statements per page: createPage ${(createStatements / pages).toFixed(2)}, catch-up ${(indexStatements / pages).toFixed(2)}`);
+  console.log(
+    `${pages} pages: createPage ${(create / 1000).toFixed(2)} s, catch-up ` +
+      `${(index / 1000).toFixed(2)} s, together ${((create + index) / 1000).toFixed(2)} s of CPU`,
+  );
+  if (counting)
+    console.log(
+      `statements per page: createPage ${(createStatements / pages).toFixed(2)}, catch-up ${(indexStatements / pages).toFixed(2)}`,
+    );
 } finally {
   core.close();
   rmSync(dir, { recursive: true, force: true });

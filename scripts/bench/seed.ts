@@ -47,7 +47,12 @@ export async function seedContext(baseUrl: string, quick: boolean, ownerExists =
     async api(method, path, body) {
       const headers: Record<string, string> = auth();
       if (body !== undefined) headers["content-type"] = "application/json";
-      const res = await fetch(baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const res = await fetch(baseUrl + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
       return expectOk(res, `${method} ${path}`);
     },
   };

@@ -50,7 +50,8 @@ async function startCairnTimed(binary: string, logPath: string, dataDir?: string
 }
 
 /** `dataDir`: a directory seeded beforehand (seed-pages.ts); removed by stop() all the same. */
-export const startCairn = (binary: string, logPath: string, dataDir?: string): Promise<RunningCairn> => startCairnTimed(binary, logPath, dataDir);
+export const startCairn = (binary: string, logPath: string, dataDir?: string): Promise<RunningCairn> =>
+  startCairnTimed(binary, logPath, dataDir);
 
 /**
  * Time from exec to the first 200 from GET /api/health, on a fresh data directory (so it

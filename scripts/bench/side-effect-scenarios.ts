@@ -30,7 +30,12 @@ interface SideState {
 async function send(ctx: BenchContext, method: string, path: string, body: unknown, cookie?: string): Promise<Response> {
   const headers: Record<string, string> = { "content-type": "application/json", "x-requested-with": "Cairn" };
   if (cookie) headers.cookie = `cairn_session=${cookie}`;
-  return fetch(ctx.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
+  return fetch(ctx.baseUrl + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
 }
 
 async function expect2xx(res: Response, what: string): Promise<any> {
@@ -43,7 +48,12 @@ async function expect2xx(res: Response, what: string): Promise<any> {
 async function addWatcher(ctx: BenchContext, pageId: string, n: number): Promise<string> {
   const invite = await ctx.api("POST", "/api/admin/invites", {});
   const email = `watcher-${n}@example.com`;
-  const res = await send(ctx, "POST", "/api/auth/register", { email, displayName: `Watcher ${n}`, password: OWNER.password, inviteToken: invite.token });
+  const res = await send(ctx, "POST", "/api/auth/register", {
+    email,
+    displayName: `Watcher ${n}`,
+    password: OWNER.password,
+    inviteToken: invite.token,
+  });
   const cookie = /cairn_session=([^;]*)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
   await expect2xx(res, `register ${email}`);
   if (!cookie) throw new Error(`register ${email}: no session cookie`);
@@ -58,7 +68,8 @@ async function setup(ctx: BenchContext): Promise<void> {
   const watchers: string[] = [];
   for (let n = 1; n <= WATCHERS; n++) watchers.push(await addWatcher(ctx, page.id, n));
   const receiver = startReceiver();
-  for (let n = 1; n <= WEBHOOKS; n++) await ctx.api("POST", `/api/spaces/${space.key}/webhooks`, { url: `${receiver.url}/hook/${n}`, events: ["page.updated"] });
+  for (let n = 1; n <= WEBHOOKS; n++)
+    await ctx.api("POST", `/api/spaces/${space.key}/webhooks`, { url: `${receiver.url}/hook/${n}`, events: ["page.updated"] });
   ctx.shared.side = { pageId: page.id, receiver, watchers } satisfies SideState;
 }
 
@@ -79,7 +90,12 @@ async function drain(ctx: BenchContext, r: LoadFigures): Promise<Record<string, 
   const arrived = side.receiver.total();
   const perHook = Array.from({ length: WEBHOOKS }, (_, i) => side.receiver.distinct(`/hook/${i + 1}`));
   // The fan-out: each watcher has one unread page.updated entry, coalesced over every edit.
-  const unread = await Promise.all(side.watchers.map(async (c) => (await expect2xx(await send(ctx, "GET", "/api/notifications/unread-count", undefined, c), "unread count")).count as number));
+  const unread = await Promise.all(
+    side.watchers.map(
+      async (c) =>
+        (await expect2xx(await send(ctx, "GET", "/api/notifications/unread-count", undefined, c), "unread count")).count as number,
+    ),
+  );
   const listed = await expect2xx(await send(ctx, "GET", "/api/notifications?take=1", undefined, side.watchers[0]), "notifications");
   side.receiver.stop();
   const plainPutRps = ctx.shared.plainPutRps as number | undefined;

@@ -51,9 +51,16 @@ try {
     if (i === runs - 1) {
       await Bun.sleep(idleMs);
       console.log(`idle RSS ${idleMs / 1000} s after start: ${rssMb(child.pid).toFixed(1)} MB`);
-      console.log(readFileSync(`/proc/${child.pid}/smaps_rollup`, "utf8").split("\n").filter((l) => /^(Rss|Pss|Shared_Clean|Private_Clean|Private_Dirty|Anonymous):/.test(l)).join("\n"));
+      console.log(
+        readFileSync(`/proc/${child.pid}/smaps_rollup`, "utf8")
+          .split("\n")
+          .filter((l) => /^(Rss|Pss|Shared_Clean|Private_Clean|Private_Dirty|Anonymous):/.test(l))
+          .join("\n"),
+      );
       if (process.argv.includes("--smaps")) {
-        const byName = Object.entries(residentByMapping(child.pid)).sort((a, b) => b[1] - a[1]).slice(0, 12);
+        const byName = Object.entries(residentByMapping(child.pid))
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 12);
         for (const [name, kb] of byName) console.log(`  ${(kb / 1024).toFixed(1).padStart(6)} MB  ${name}`);
       }
     }
@@ -62,7 +69,10 @@ try {
   }
   console.log(`cold start ms: ${walls.map((w) => w.toFixed(1)).join(", ")}; median ${median(walls).toFixed(1)}`);
   console.log(`CPU at first 200 ms: ${cpus.map((c) => Math.round(c)).join(", ")}; median ${median(cpus)}`);
-  console.log(`CPU at first 200 ms (live threads, schedstat): ${threadCpus.map((c) => c.toFixed(1)).join(", ")}; median ${median(threadCpus).toFixed(1)}`);
+  console.log(
+    `CPU at first 200 ms (live threads, schedstat): ` +
+      `${threadCpus.map((c) => c.toFixed(1)).join(", ")}; median ${median(threadCpus).toFixed(1)}`,
+  );
 } finally {
   killAll();
   rmSync(logPath, { force: true });

@@ -72,7 +72,12 @@ export async function runStoreSpike(argv: string[]): Promise<StoreSpikeFigures> 
   const dir = mkdtempSync(join(tmpdir(), "cairn-store-spike-"));
   const core = openInstance(loadConfig(["--data", dir], {}), { groupCommits: true, log: silentLogger, archiveWal: true });
   try {
-    const { user } = await register(core, { email: "owner@example.com", password: "correct horse battery staple", displayName: "Owner", ip: "127.0.0.1" });
+    const { user } = await register(core, {
+      email: "owner@example.com",
+      password: "correct horse battery staple",
+      displayName: "Owner",
+      ip: "127.0.0.1",
+    });
     const owner = ownerCaller(core, user.id);
     const space = createSpace(core, owner, { key: "SPIKE", name: "Spike" });
     const shape = { roots: 10, fanout: 5, seedBase: 7 };
@@ -82,7 +87,11 @@ export async function runStoreSpike(argv: string[]): Promise<StoreSpikeFigures> 
     const lock = new WriteLock();
 
     let version = 0;
-    const doc = (i: number) => JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: `Edit ${i} of a page about rivers and stones.` }] }] });
+    const doc = (i: number) =>
+      JSON.stringify({
+        type: "doc",
+        content: [{ type: "paragraph", content: [{ type: "text", text: `Edit ${i} of a page about rivers and stones.` }] }],
+      });
     const put = (i: number) => updatePage(core, owner, ids[10 + (i % 100)], { contentJson: doc(version++) });
     // Warm first (statements prepared, kept answers built), then count statements per operation
     // at the driver, once each.
@@ -111,7 +120,10 @@ export async function runStoreSpike(argv: string[]): Promise<StoreSpikeFigures> 
       const a: number[] = [];
       const b: number[] = [];
       for (let r = 0; r < ROUNDS; r++) {
-        for (const [op, into] of [[sync, a], [asyncOp, b]] as const) {
+        for (const [op, into] of [
+          [sync, a],
+          [asyncOp, b],
+        ] as const) {
           Bun.gc(true);
           const t0 = cpuUs();
           for (let i = 0; i < times; i++) await op(i);
@@ -119,14 +131,22 @@ export async function runStoreSpike(argv: string[]): Promise<StoreSpikeFigures> 
           into.push((cpuUs() - t0) / times);
         }
       }
-      console.log(`${label}\n  ${"synchronous".padEnd(36)} ${median(a).toFixed(1)} µs CPU\n  ${"async (lock for writes, await/stmt)".padEnd(36)} ${median(b).toFixed(1)} µs CPU`);
+      console.log(
+        `${label}\n  ${"synchronous".padEnd(36)} ${median(a).toFixed(1)} µs CPU\n  ` +
+          `${"async (lock for writes, await/stmt)".padEnd(36)} ${median(b).toFixed(1)} µs CPU`,
+      );
       return { syncUs: median(a), asyncUs: median(b) };
     };
 
-    const read = await measure(`read (findPage, ${readStatements} statements)`, n * 5, (i) => findPage(core, ids[i % ids.length]), async (i) => {
-      await awaits(readStatements);
-      return findPage(core, ids[i % ids.length]);
-    });
+    const read = await measure(
+      `read (findPage, ${readStatements} statements)`,
+      n * 5,
+      (i) => findPage(core, ids[i % ids.length]),
+      async (i) => {
+        await awaits(readStatements);
+        return findPage(core, ids[i % ids.length]);
+      },
+    );
     const readSync = read.syncUs;
     const readAsync = read.asyncUs;
     const putFig = await measure(`PUT (updatePage, ${putStatements} statements)`, n, put, (i) =>
@@ -145,10 +165,11 @@ export async function runStoreSpike(argv: string[]): Promise<StoreSpikeFigures> 
       const inputs = batchInputs(start, start + 500, shape, []);
       start += 500;
       const t0 = cpuUs();
-      if (asyncStores) await lock.run(async () => {
-        await awaits(seedStatementsPerPage * 500);
-        return createPages(core, owner, space.id, inputs);
-      });
+      if (asyncStores)
+        await lock.run(async () => {
+          await awaits(seedStatementsPerPage * 500);
+          return createPages(core, owner, space.id, inputs);
+        });
       else createPages(core, owner, space.id, inputs);
       await core.commits.durable();
       return cpuUs() - t0;

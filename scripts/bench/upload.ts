@@ -30,7 +30,12 @@ export interface UploadSeries {
 }
 
 /** UPLOAD_RUNS uploads to Cairn (to different pages), then one to the bare Bun server. */
-export async function measureUploads(ctx: BenchContext, serverPid: number, pageIds: string[], bare: { url: string; pid: number }): Promise<UploadSeries> {
+export async function measureUploads(
+  ctx: BenchContext,
+  serverPid: number,
+  pageIds: string[],
+  bare: { url: string; pid: number },
+): Promise<UploadSeries> {
   const runs: UploadFigures[] = [];
   for (let i = 0; i < UPLOAD_RUNS; i++) runs.push(await measureUpload(ctx, serverPid, pageIds[i]));
   const sorted = runs.map((r) => r.uploadRssGrowthMb).sort((a, b) => a - b);
@@ -65,7 +70,10 @@ function chunkOf(size: number, seed: number): Uint8Array {
 
 function multipartStream(boundary: string): { body: ReadableStream<Uint8Array>; length: number } {
   const enc = new TextEncoder();
-  const head = enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench-20mb.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = enc.encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; ` +
+      `filename="bench-20mb.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = enc.encode(`\r\n--${boundary}--\r\n`);
   const block = chunkOf(CHUNK, 0x9e3779b9);
   let sent = 0;

@@ -1,7 +1,7 @@
 /**
  * Which tables and indexes the WAL frames of a page update belong to:
- * `bun scripts/bench/wal-frames.ts --from=SEEDED [puts=10] [--dir=/dev/shm] [--group=1]` (one page of 64 each time; the search catch-up after
- * every `group` PUTs).
+ * `bun scripts/bench/wal-frames.ts --from=SEEDED [puts=10] [--dir=/dev/shm] [--group=1]`
+ * (one page of 64 each time; the search catch-up after every `group` PUTs).
  *
  * Copies a directory seeded by seed-dir.ts (SEEDED/data, SEEDED/pre.json), opens it in-process
  * as the server does (tests/harness.ts, the WAL archive on), makes `puts` PUTs of the bench's kind
@@ -38,7 +38,10 @@ const GROUP = Number(flag("group") ?? 1);
 async function put(id: string, n: number, settled = true) {
   const doc = sampleDocument(7_000_000 + n, 500);
   doc.content.push({ type: "paragraph", content: [{ type: "text", text: `Edit ${n}` }] });
-  const res = await call(env, "PUT", `/api/pages/${id}`, { as: { token }, body: { title: `Page v${n}`, contentJson: JSON.stringify(doc) } });
+  const res = await call(env, "PUT", `/api/pages/${id}`, {
+    as: { token },
+    body: { title: `Page v${n}`, contentJson: JSON.stringify(doc) },
+  });
   if (res.status !== 200) throw new Error(`PUT ${res.status} ${res.text}`);
   if (settled) await settle();
 }
@@ -52,7 +55,13 @@ function framesNow(): { salt: number; frames: Frame[] } {
   if (wal.length < 32) return { salt: -1, frames: [] };
   const pageSize = wal.readUInt32BE(8);
   const frames: Frame[] = [];
-  for (let off = 32; off + 24 + pageSize <= wal.length && wal.readUInt32BE(off + 8) === wal.readUInt32BE(16) && wal.readUInt32BE(off + 12) === wal.readUInt32BE(20); off += 24 + pageSize) {
+  for (
+    let off = 32;
+    off + 24 + pageSize <= wal.length &&
+    wal.readUInt32BE(off + 8) === wal.readUInt32BE(16) &&
+    wal.readUInt32BE(off + 12) === wal.readUInt32BE(20);
+    off += 24 + pageSize
+  ) {
     frames.push({ pgno: wal.readUInt32BE(off), commit: wal.readUInt32BE(off + 4) !== 0 });
   }
   return { salt: wal.readUInt32BE(16), frames };
@@ -89,6 +98,9 @@ for (const f of frames) {
 }
 const total = new Map<string, number>();
 for (const c of commits) for (const [k, v] of c) total.set(k, (total.get(k) ?? 0) + v);
-console.log(`${frames.length} frames in ${commits.length} commits for ${PUTS} PUTs: ${(frames.length / PUTS).toFixed(1)} frames, ${Math.round((frames.length * (pageSize + 24)) / PUTS / 1024)} KB a PUT`);
+console.log(
+  `${frames.length} frames in ${commits.length} commits for ${PUTS} PUTs: ${(frames.length / PUTS).toFixed(1)} frames, ` +
+    `${Math.round((frames.length * (pageSize + 24)) / PUTS / 1024)} KB a PUT`,
+);
 for (const [k, v] of [...total].sort((a, b) => b[1] - a[1])) console.log(String((v / PUTS).toFixed(1)).padStart(6), k);
 process.exit(0);

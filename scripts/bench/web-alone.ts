@@ -25,8 +25,10 @@ const cairn = await startCairn(binary, join(out, "web-alone.log"));
 try {
   const ctx = await seedContext(cairn.url, true);
   const web = await measureWeb(ctx, { runs });
-  for (const f of web.figures) console.log(`${f.figure}: ${f.value}${f.target ? ` (target ${f.target}${f.met === false ? ", MISSED" : ""})` : ""}`);
-  if (args.includes("--timeline")) console.log(`\none cold view:\n${await coldTimeline(ctx, web.extras.webPagePath as string, args.includes("--profile"))}`);
+  for (const f of web.figures)
+    console.log(`${f.figure}: ${f.value}${f.target ? ` (target ${f.target}${f.met === false ? ", MISSED" : ""})` : ""}`);
+  if (args.includes("--timeline"))
+    console.log(`\none cold view:\n${await coldTimeline(ctx, web.extras.webPagePath as string, args.includes("--profile"))}`);
 } finally {
   await cairn.stop();
 }

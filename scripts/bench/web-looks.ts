@@ -31,17 +31,29 @@ const LOOKS = [
   { theme: "dark", width: 375 },
 ] as const;
 
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+});
 const bytes: Record<string, Uint8Array> = {};
 for (const [name, binary] of Object.entries(builds)) {
   const cairn = await startCairn(binary, join(root, ".bench", `web-looks-${name}.log`));
   try {
     const ctx = await seedContext(cairn.url, true);
     const space = await ctx.api("POST", "/api/spaces", { key: "LOOKS", name: "Looks" });
-    for (const t of ["Another page", "Third page"]) await ctx.api("POST", "/api/pages", { spaceId: space.id, title: t, contentJson: JSON.stringify(sampleDocument(7, 50)) });
-    const page = await ctx.api("POST", "/api/pages", { spaceId: space.id, title: "Runbook", contentJson: JSON.stringify(sampleDocument(3, 400)) });
+    for (const t of ["Another page", "Third page"])
+      await ctx.api("POST", "/api/pages", { spaceId: space.id, title: t, contentJson: JSON.stringify(sampleDocument(7, 50)) });
+    const page = await ctx.api("POST", "/api/pages", {
+      spaceId: space.id,
+      title: "Runbook",
+      contentJson: JSON.stringify(sampleDocument(3, 400)),
+    });
     for (const look of LOOKS) {
-      const context = await browser.newContext({ viewport: { width: look.width, height: 900 }, colorScheme: look.theme, reducedMotion: "reduce" });
+      const context = await browser.newContext({
+        viewport: { width: look.width, height: 900 },
+        colorScheme: look.theme,
+        reducedMotion: "reduce",
+      });
       await context.addCookies([{ name: "cairn_session", value: ctx.cookie, url: cairn.url }]);
       const tab = await context.newPage();
       await tab.goto(`${cairn.url}/s/LOOKS/p/${page.id}`);
@@ -50,7 +62,11 @@ for (const [name, binary] of Object.entries(builds)) {
       await tab.waitForLoadState("networkidle");
       await tab.waitForTimeout(300);
       const file = join(shots, `page-view-${name}-${look.theme}-${look.width}.png`);
-      bytes[`${name} ${look.theme} ${look.width}`] = await tab.screenshot({ path: file, animations: "disabled", mask: [tab.locator(".avatar, main time")] });
+      bytes[`${name} ${look.theme} ${look.width}`] = await tab.screenshot({
+        path: file,
+        animations: "disabled",
+        mask: [tab.locator(".avatar, main time")],
+      });
       await context.close();
     }
   } finally {
@@ -60,7 +76,10 @@ for (const [name, binary] of Object.entries(builds)) {
 for (const look of LOOKS) {
   const [a, b] = [bytes[`before ${look.theme} ${look.width}`], bytes[`after ${look.theme} ${look.width}`]];
   const box = await differingBox(a, b);
-  console.log(`${look.theme} ${look.width} px: ${box ? `DIFFERENT in ${box}` : "identical"} (.bench/screenshots/page-view-{before,after}-${look.theme}-${look.width}.png)`);
+  console.log(
+    `${look.theme} ${look.width} px: ${box ? `DIFFERENT in ${box}` : "identical"} ` +
+      `(.bench/screenshots/page-view-{before,after}-${look.theme}-${look.width}.png)`,
+  );
 }
 await browser.close();
 process.exit(0);

@@ -33,24 +33,38 @@ const LOOKS = [
 /** The title's and the first blocks' boxes, rounded to the pixel. */
 const boxes = (tab: Page) =>
   tab.evaluate(() =>
-    Array.from(document.querySelectorAll("main h1, main .prose > *")).slice(0, 12).map((el) => {
-      const r = el.getBoundingClientRect();
-      return `${el.tagName.toLowerCase()} ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
-    }),
+    Array.from(document.querySelectorAll("main h1, main .prose > *"))
+      .slice(0, 12)
+      .map((el) => {
+        const r = el.getBoundingClientRect();
+        return `${el.tagName.toLowerCase()} ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
+      }),
   );
 
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+});
 const cairn = await startCairn(binary, join(root, ".bench", "web-server-paint.log"));
 let moved = 0;
 try {
   const ctx = await seedContext(cairn.url, true);
   const space = await ctx.api("POST", "/api/spaces", { key: "LOOKS", name: "Looks" });
-  const page = await ctx.api("POST", "/api/pages", { spaceId: space.id, title: "Runbook", contentJson: JSON.stringify(sampleDocument(3, 400)) });
+  const page = await ctx.api("POST", "/api/pages", {
+    spaceId: space.id,
+    title: "Runbook",
+    contentJson: JSON.stringify(sampleDocument(3, 400)),
+  });
   for (const look of LOOKS) {
     const drawn: Record<string, string[]> = {};
     let shifts = 0;
     for (const scripts of [false, true]) {
-      const context = await browser.newContext({ viewport: { width: look.width, height: 900 }, colorScheme: look.theme, reducedMotion: "reduce", javaScriptEnabled: scripts });
+      const context = await browser.newContext({
+        viewport: { width: look.width, height: 900 },
+        colorScheme: look.theme,
+        reducedMotion: "reduce",
+        javaScriptEnabled: scripts,
+      });
       await context.addCookies([
         { name: "cairn_session", value: ctx.cookie, url: cairn.url },
         { name: "cairn_theme", value: look.theme, url: cairn.url },
@@ -61,11 +75,16 @@ try {
         await tab.locator("main .prose p").first().waitFor();
         await tab.waitForLoadState("networkidle");
         await tab.waitForTimeout(300);
-        shifts = await tab.evaluate(() => new Promise<number>((done) => {
-          let sum = 0;
-          new PerformanceObserver((l) => l.getEntries().forEach((e) => (sum += (e as PerformanceEntry & { value: number }).value))).observe({ type: "layout-shift", buffered: true });
-          setTimeout(() => done(sum), 0);
-        }));
+        shifts = await tab.evaluate(
+          () =>
+            new Promise<number>((done) => {
+              let sum = 0;
+              new PerformanceObserver((l) =>
+                l.getEntries().forEach((e) => (sum += (e as PerformanceEntry & { value: number }).value)),
+              ).observe({ type: "layout-shift", buffered: true });
+              setTimeout(() => done(sum), 0);
+            }),
+        );
       }
       const name = scripts ? "app" : "server";
       drawn[name] = await boxes(tab);
@@ -75,7 +94,9 @@ try {
     const same = drawn.server.length > 0 && drawn.server.every((b, i) => b === drawn.app[i]);
     if (!same) moved++;
     console.log(`${look.theme} ${look.width} px: ${same ? "title and first blocks in place" : "MOVED"}; layout shift ${shifts.toFixed(4)}`);
-    if (!same) for (let i = 0; i < Math.max(drawn.server.length, drawn.app.length); i++) console.log(`  server ${drawn.server[i] ?? "-"} | app ${drawn.app[i] ?? "-"}`);
+    if (!same)
+      for (let i = 0; i < Math.max(drawn.server.length, drawn.app.length); i++)
+        console.log(`  server ${drawn.server[i] ?? "-"} | app ${drawn.app[i] ?? "-"}`);
   }
 } finally {
   await cairn.stop();

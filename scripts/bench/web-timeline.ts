@@ -11,7 +11,15 @@ import type { BenchContext } from "./scenarios";
 import { signedInCookies } from "./web";
 
 const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 /** `profile`: also the top functions by self time in the view's main thread (a CPU profile). */
 export async function coldTimeline(ctx: BenchContext, path: string, profile = false): Promise<string> {
@@ -28,15 +36,39 @@ export async function coldTimeline(ctx: BenchContext, path: string, profile = fa
         w.__lcp = [];
         // When the app's parts first enter the DOM: the shell, the page's title, its text.
         const seen = new Set<string>();
-        const marks: Array<[string, string]> = [["spinner", ".spinner-page"], ["server frame", ".boot-frame"], ["topbar", ".topbar"], ["tree row", ".tree-row"], ["page title", "h1.page-title"], ["page text", ".prose p"]];
+        const marks: Array<[string, string]> = [
+          ["spinner", ".spinner-page"],
+          ["server frame", ".boot-frame"],
+          ["topbar", ".topbar"],
+          ["tree row", ".tree-row"],
+          ["page title", "h1.page-title"],
+          ["page text", ".prose p"],
+        ];
         new MutationObserver(() => {
-          for (const [name, sel] of marks) if (!seen.has(name) && document.querySelector(sel)) (seen.add(name), performance.mark(`dom: ${name}`));
+          for (const [name, sel] of marks)
+            if (!seen.has(name) && document.querySelector(sel)) seen.add(name), performance.mark(`dom: ${name}`);
         }).observe(document, { childList: true, subtree: true });
-        new PerformanceObserver((l) => l.getEntries().forEach((e) => w.__longTasks.push([e.startTime, e.duration]))).observe({ type: "longtask", buffered: true });
-        new PerformanceObserver((l) => l.getEntries().forEach((e) => w.__lcp.push([e.startTime, ((e as unknown as { element?: Element }).element?.tagName ?? "?") + " " + ((e as unknown as { size: number }).size ?? "")]))).observe({ type: "largest-contentful-paint", buffered: true });
+        new PerformanceObserver((l) => l.getEntries().forEach((e) => w.__longTasks.push([e.startTime, e.duration]))).observe({
+          type: "longtask",
+          buffered: true,
+        });
+        new PerformanceObserver((l) =>
+          l
+            .getEntries()
+            .forEach((e) =>
+              w.__lcp.push([
+                e.startTime,
+                ((e as unknown as { element?: Element }).element?.tagName ?? "?") + " " + ((e as unknown as { size: number }).size ?? ""),
+              ]),
+            ),
+        ).observe({ type: "largest-contentful-paint", buffered: true });
       });
       const cdp = profile && keep ? await context.newCDPSession(page) : null;
-      if (cdp) await cdp.send("Profiler.enable").then(() => cdp.send("Profiler.setSamplingInterval", { interval: 200 })).then(() => cdp.send("Profiler.start"));
+      if (cdp)
+        await cdp
+          .send("Profiler.enable")
+          .then(() => cdp.send("Profiler.setSamplingInterval", { interval: 200 }))
+          .then(() => cdp.send("Profiler.start"));
       await page.goto(ctx.baseUrl + path);
       await page.locator("main h1").first().waitFor({ timeout: 15_000 });
       await page.waitForTimeout(500);
@@ -46,10 +78,19 @@ export async function coldTimeline(ctx: BenchContext, path: string, profile = fa
       const lines = await page.evaluate(() => {
         const rows: Array<[number, string]> = [];
         const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
-        rows.push([nav.requestStart, "document request"], [nav.responseEnd, `document received (${nav.encodedBodySize} B)`], [nav.domInteractive, "DOM interactive"], [nav.domContentLoadedEventEnd, "DOMContentLoaded done"], [nav.loadEventEnd, "load done"]);
+        rows.push(
+          [nav.requestStart, "document request"],
+          [nav.responseEnd, `document received (${nav.encodedBodySize} B)`],
+          [nav.domInteractive, "DOM interactive"],
+          [nav.domContentLoadedEventEnd, "DOMContentLoaded done"],
+          [nav.loadEventEnd, "load done"],
+        );
         for (const r of performance.getEntriesByType("resource") as PerformanceResourceTiming[]) {
           const u = new URL(r.name);
-          rows.push([r.startTime, `  start ${u.pathname}${u.search}`], [r.responseEnd, `  end   ${u.pathname}${u.search} (${r.encodedBodySize} B, ${Math.round(r.responseEnd - r.startTime)} ms)`]);
+          rows.push(
+            [r.startTime, `  start ${u.pathname}${u.search}`],
+            [r.responseEnd, `  end   ${u.pathname}${u.search} (${r.encodedBodySize} B, ${Math.round(r.responseEnd - r.startTime)} ms)`],
+          );
         }
         for (const p of performance.getEntriesByType("paint")) rows.push([p.startTime, `PAINT ${p.name}`]);
         for (const m of performance.getEntriesByType("mark")) rows.push([m.startTime, m.name]);
@@ -86,7 +127,11 @@ function topSelfTime(p: CpuProfile): string {
     byFn.set(key, (byFn.get(key) ?? 0) + us);
     byFile.set(file, (byFile.get(file) ?? 0) + us);
   }
-  const list = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`).join("\n");
+  const list = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, us]) => `${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`)
+      .join("\n");
   return `\n\nself time by file:\n${list(byFile, 12)}\n\nself time by function:\n${list(byFn, 25)}`;
 }
-

@@ -23,7 +23,17 @@ const out = join(import.meta.dir, "../../.bench");
 mkdirSync(out, { recursive: true });
 process.on("exit", killAll);
 
-interface TraceEvent { name: string; cat: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: Record<string, any> }
+interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: Record<string, any>;
+}
 
 /** What a top-level task mostly did: the longest kind of work directly inside it. */
 const KINDS: Array<[RegExp, string]> = [
@@ -39,14 +49,28 @@ const KINDS: Array<[RegExp, string]> = [
 const kindOf = (name: string) => KINDS.find(([re]) => re.test(name))?.[1] ?? null;
 
 const cairn = await startCairn(binary, join(out, "web-trace.log"));
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
+});
 try {
   const ctx = await seedContext(cairn.url, true);
   const space = await ctx.api("POST", "/api/spaces", { key: "WEBUI", name: "Web UI bench" });
   const pages: Array<{ id: string; title: string }> = [];
   for (let i = 0; i < 40; i++) {
     const title = `Runbook ${String(i).padStart(2, "0")}`;
-    pages.push({ id: (await ctx.api("POST", "/api/pages", { spaceId: space.id, title, contentJson: JSON.stringify(sampleDocument(i + 1, 900)) })).id, title });
+    pages.push({
+      id: (await ctx.api("POST", "/api/pages", { spaceId: space.id, title, contentJson: JSON.stringify(sampleDocument(i + 1, 900)) })).id,
+      title,
+    });
   }
   const totals: number[] = [];
   // The first view warms the browser process (as web.ts's first does for the rest); not counted.
@@ -54,7 +78,18 @@ try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addCookies(signedInCookies(ctx));
     const page = await context.newPage();
-    await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "v8.execute", "loading", "blink.user_timing", "toplevel", "disabled-by-default-v8.compile"] });
+    await browser.startTracing(page, {
+      categories: [
+        "devtools.timeline",
+        "disabled-by-default-devtools.timeline",
+        "v8",
+        "v8.execute",
+        "loading",
+        "blink.user_timing",
+        "toplevel",
+        "disabled-by-default-v8.compile",
+      ],
+    });
     await page.goto(`${cairn.url}/s/WEBUI/p/${pages[v].id}`);
     await page.locator("main .prose p").first().waitFor({ timeout: 15_000 });
     await page.locator("aside .tree-row").first().waitFor({ timeout: 15_000 });
@@ -63,7 +98,12 @@ try {
     await context.close();
     if (v === 0) continue;
     const ev = trace.traceEvents;
-    const main = ev.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain" && ev.some((x) => x.pid === e.pid && x.name === "largestContentfulPaint::Candidate"));
+    const main = ev.find(
+      (e) =>
+        e.name === "thread_name" &&
+        e.args?.name === "CrRendererMain" &&
+        ev.some((x) => x.pid === e.pid && x.name === "largestContentfulPaint::Candidate"),
+    );
     if (!main) throw new Error("no renderer main thread with an LCP in the trace");
     const candidates = ev.filter((e) => e.pid === main.pid && e.name === "largestContentfulPaint::Candidate");
     const lcp = candidates.at(-1)!;
@@ -74,10 +114,21 @@ try {
       continue;
     }
     const fcp = ev.find((e) => e.pid === main.pid && e.name === "firstContentfulPaint");
-    const on = ev.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.ts >= nav.ts && e.ts <= lcp.ts).sort((a, b) => a.ts - b.ts);
+    const on = ev
+      .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.ts >= nav.ts && e.ts <= lcp.ts)
+      .sort((a, b) => a.ts - b.ts);
     // Top-level tasks only (a RunTask may hold another).
     const all = on.filter((e) => e.name === "ThreadControllerImpl::RunTask" || e.name === "RunTask");
-    const tasks = all.filter((t) => !all.some((o) => o !== t && o.ts <= t.ts && o.ts + (o.dur ?? 0) >= t.ts + (t.dur ?? 0) && (o.ts < t.ts || (o.dur ?? 0) > (t.dur ?? 0) || all.indexOf(o) < all.indexOf(t))));
+    const tasks = all.filter(
+      (t) =>
+        !all.some(
+          (o) =>
+            o !== t &&
+            o.ts <= t.ts &&
+            o.ts + (o.dur ?? 0) >= t.ts + (t.dur ?? 0) &&
+            (o.ts < t.ts || (o.dur ?? 0) > (t.dur ?? 0) || all.indexOf(o) < all.indexOf(t)),
+        ),
+    );
     const byKind = new Map<string, number>();
     const lines: string[] = [];
     let cpu = 0;
@@ -87,25 +138,52 @@ try {
       for (const e of inside) {
         const k = kindOf(e.name);
         // Count only the outermost event of each kind (no double counting of nested ones).
-        if (!k || inside.some((o) => o !== e && kindOf(o.name) === k && o.ts <= e.ts && o.ts + (o.dur ?? 0) >= e.ts + (e.dur ?? 0) && (o.dur ?? 0) > (e.dur ?? 0))) continue;
+        if (
+          !k ||
+          inside.some(
+            (o) =>
+              o !== e && kindOf(o.name) === k && o.ts <= e.ts && o.ts + (o.dur ?? 0) >= e.ts + (e.dur ?? 0) && (o.dur ?? 0) > (e.dur ?? 0),
+          )
+        )
+          continue;
         kinds.set(k, (kinds.get(k) ?? 0) + (e.tdur ?? e.dur ?? 0));
       }
       const tcpu = t.tdur ?? t.dur ?? 0;
       cpu += tcpu;
       for (const [k, us] of kinds) byKind.set(k, (byKind.get(k) ?? 0) + us);
       if (tcpu >= 3000) {
-        const what = [...kinds].sort((a, b) => b[1] - a[1]).map(([k, us]) => `${k} ${(us / 1000).toFixed(1)}`).join(", ");
+        const what = [...kinds]
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, us]) => `${k} ${(us / 1000).toFixed(1)}`)
+          .join(", ");
         const url = inside.find((e) => e.args?.data?.url)?.args?.data?.url?.replace(/^.*\//, "") ?? "";
-        lines.push(`  ${((t.ts - nav.ts) / 1000).toFixed(0).padStart(6)} ms  wall ${((t.dur ?? 0) / 1000).toFixed(1).padStart(6)}  cpu ${(tcpu / 1000).toFixed(1).padStart(6)}  ${what} ${url}`);
+        lines.push(
+          `  ${((t.ts - nav.ts) / 1000).toFixed(0).padStart(6)} ms  wall ` +
+            `${((t.dur ?? 0) / 1000).toFixed(1).padStart(6)}  cpu ${(tcpu / 1000).toFixed(1).padStart(6)}  ${what} ${url}`,
+        );
       }
     }
     totals.push(cpu / 1000);
-    console.log(`\nview ${v}: FCP ${fcp ? ((fcp.ts - nav.ts) / 1000).toFixed(0) : "?"} ms, LCP ${((lcp.ts - nav.ts) / 1000).toFixed(0)} ms, main-thread CPU before LCP ${(cpu / 1000).toFixed(1)} ms (${[...byKind].sort((a, b) => b[1] - a[1]).map(([k, us]) => `${k} ${(us / 1000).toFixed(1)}`).join(", ")})`);
+    const kinds = [...byKind]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, us]) => `${k} ${(us / 1000).toFixed(1)}`)
+      .join(", ");
+    console.log(
+      `\nview ${v}: FCP ${fcp ? ((fcp.ts - nav.ts) / 1000).toFixed(0) : "?"} ms, LCP ${((lcp.ts - nav.ts) / 1000).toFixed(0)} ms, ` +
+        `main-thread CPU before LCP ${(cpu / 1000).toFixed(1)} ms (${kinds})`,
+    );
     console.log(lines.join("\n"));
-    console.log(`  LCP candidates: ${candidates.map((c) => `${((c.ts - nav.ts) / 1000).toFixed(0)} ms ${c.args?.data?.type ?? ""} ${c.args?.data?.size ?? ""}`).join("; ")}`);
+    console.log(
+      `  LCP candidates: ${candidates
+        .map((c) => `${((c.ts - nav.ts) / 1000).toFixed(0)} ms ${c.args?.data?.type ?? ""} ${c.args?.data?.size ?? ""}`)
+        .join("; ")}`,
+    );
   }
   const sorted = [...totals].sort((a, b) => a - b);
-  console.log(`\nmain-thread CPU before the largest paint, median of ${views}: ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms (${totals.map((x) => x.toFixed(0)).join(", ")})`);
+  console.log(
+    `\nmain-thread CPU before the largest paint, median of ${views}: ` +
+      `${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms (${totals.map((x) => x.toFixed(0)).join(", ")})`,
+  );
 } finally {
   await browser.close();
   await cairn.stop();

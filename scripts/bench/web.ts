@@ -18,7 +18,15 @@ export const FCP_TARGET_MS = 400;
 export const LCP_TARGET_MS = 600;
 export const OPEN_FROM_TREE_TARGET_MS = 150;
 const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 const PAGES = 40;
 const FCP_RUNS = 7;
 const TREE_OPENS = 12;
@@ -68,27 +76,36 @@ async function coldView(browser: Browser, ctx: BenchContext, path: string, title
       () =>
         new Promise<number>((resolve) => {
           let last = NaN;
-          new PerformanceObserver((list) => (last = list.getEntries().at(-1)?.startTime ?? last)).observe({ type: "largest-contentful-paint", buffered: true });
+          new PerformanceObserver((list) => (last = list.getEntries().at(-1)?.startTime ?? last)).observe({
+            type: "largest-contentful-paint",
+            buffered: true,
+          });
           requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(last), 50)));
         }),
     );
-    // Layout shifts the reader did not cause, summed (the page written by the server, then replaced by the app's first render: 0 when nothing moved).
+    // Layout shifts the reader did not cause, summed (the page written by the server, then replaced
+    // by the app's first render: 0 when nothing moved).
     const cls = await page.evaluate(
       () =>
         new Promise<number>((resolve) => {
           let sum = 0;
           new PerformanceObserver((list) => {
-            for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!e.hadRecentInput) sum += e.value;
+            for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>)
+              if (!e.hadRecentInput) sum += e.value;
           }).observe({ type: "layout-shift", buffered: true });
           setTimeout(() => resolve(sum), 0);
         }),
     );
-    return await page.evaluate(([lcp, cls]) => {
-      const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN;
-      const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
-      const sum = (ext: string) => resources.filter((r) => new URL(r.name).pathname.endsWith(ext)).reduce((n, r) => n + r.encodedBodySize, 0);
-      return { fcp, lcp, cls, jsBytes: sum(".js"), cssBytes: sum(".css"), files: resources.map((r) => new URL(r.name).pathname) };
-    }, [lcp, cls] as const);
+    return await page.evaluate(
+      ([lcp, cls]) => {
+        const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN;
+        const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+        const sum = (ext: string) =>
+          resources.filter((r) => new URL(r.name).pathname.endsWith(ext)).reduce((n, r) => n + r.encodedBodySize, 0);
+        return { fcp, lcp, cls, jsBytes: sum(".js"), cssBytes: sum(".css"), files: resources.map((r) => new URL(r.name).pathname) };
+      },
+      [lcp, cls] as const,
+    );
   } finally {
     await context.close();
   }
@@ -109,7 +126,7 @@ async function opensFromTree(browser: Browser, ctx: BenchContext, pages: Array<{
         (el, title) =>
           new Promise<number>((resolve) => {
             const start = performance.now();
-            (el.closest("a,[role=treeitem]") as HTMLElement | null ?? (el as HTMLElement)).click();
+            ((el.closest("a,[role=treeitem]") as HTMLElement | null) ?? (el as HTMLElement)).click();
             const check = () => {
               const h1 = document.querySelector("main h1");
               if (h1?.textContent?.includes(title)) resolve(performance.now() - start);
@@ -127,9 +144,15 @@ async function opensFromTree(browser: Browser, ctx: BenchContext, pages: Array<{
   }
 }
 
-export async function measureWeb(ctx: BenchContext, o: { runs?: number } = {}): Promise<{ figures: FigureRow[]; extras: Record<string, unknown> }> {
+export async function measureWeb(
+  ctx: BenchContext,
+  o: { runs?: number } = {},
+): Promise<{ figures: FigureRow[]; extras: Record<string, unknown> }> {
   if (!existsSync(CHROMIUM)) {
-    return { figures: [{ figure: "web UI in Chromium", value: `skipped (no ${CHROMIUM}; apt-get install chromium)`, target: "", met: null }], extras: { webSkipped: true } };
+    return {
+      figures: [{ figure: "web UI in Chromium", value: `skipped (no ${CHROMIUM}; apt-get install chromium)`, target: "", met: null }],
+      extras: { webSkipped: true },
+    };
   }
   const pages = await seed(ctx);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
@@ -146,14 +169,57 @@ export async function measureWeb(ctx: BenchContext, o: { runs?: number } = {}): 
     const jsKb = first.jsBytes / 1024;
     const cssKb = first.cssBytes / 1024;
     const figures: FigureRow[] = [
-      { figure: "reading view: JavaScript downloaded (gzip)", value: `${round(jsKb)} KB in ${first.files.filter((f) => f.endsWith(".js")).length} files${editorLoaded ? " (editor chunk loaded!)" : ", editor not loaded"}`, target: `< ${READING_JS_TARGET_KB} KB`, met: jsKb < READING_JS_TARGET_KB && !editorLoaded },
-      { figure: "reading view: CSS downloaded (gzip)", value: `${round(cssKb)} KB`, target: `< ${CSS_TARGET_KB} KB`, met: cssKb < CSS_TARGET_KB },
-      { figure: `first contentful paint, cold page view (median of ${runs})`, value: `${round(median(fcp))} ms (${fcp.map((x) => Math.round(x)).join(", ")})`, target: `< ${FCP_TARGET_MS} ms`, met: median(fcp) < FCP_TARGET_MS },
-      { figure: "largest contentful paint, same views (median)", value: lcp.length ? `${round(median(lcp))} ms (${lcp.map((x) => Math.round(x)).join(", ")})` : "not reported", target: `< ${LCP_TARGET_MS} ms`, met: lcp.length ? median(lcp) < LCP_TARGET_MS : false },
-      { figure: "cumulative layout shift, same views (median; by the tree's answer too)", value: `${median(cls).toFixed(3)} (${cls.map((x) => x.toFixed(3)).join(", ")})`, target: "", met: null },
-      { figure: `open a page from the tree (first time, ${opens.length} pages)`, value: `median ${round(median(opens))} ms, p95 ${round(p95(opens))} ms`, target: `p95 < ${OPEN_FROM_TREE_TARGET_MS} ms`, met: p95(opens) < OPEN_FROM_TREE_TARGET_MS },
+      {
+        figure: "reading view: JavaScript downloaded (gzip)",
+        value:
+          `${round(jsKb)} KB in ${first.files.filter((f) => f.endsWith(".js")).length} files` +
+          `${editorLoaded ? " (editor chunk loaded!)" : ", editor not loaded"}`,
+        target: `< ${READING_JS_TARGET_KB} KB`,
+        met: jsKb < READING_JS_TARGET_KB && !editorLoaded,
+      },
+      {
+        figure: "reading view: CSS downloaded (gzip)",
+        value: `${round(cssKb)} KB`,
+        target: `< ${CSS_TARGET_KB} KB`,
+        met: cssKb < CSS_TARGET_KB,
+      },
+      {
+        figure: `first contentful paint, cold page view (median of ${runs})`,
+        value: `${round(median(fcp))} ms (${fcp.map((x) => Math.round(x)).join(", ")})`,
+        target: `< ${FCP_TARGET_MS} ms`,
+        met: median(fcp) < FCP_TARGET_MS,
+      },
+      {
+        figure: "largest contentful paint, same views (median)",
+        value: lcp.length ? `${round(median(lcp))} ms (${lcp.map((x) => Math.round(x)).join(", ")})` : "not reported",
+        target: `< ${LCP_TARGET_MS} ms`,
+        met: lcp.length ? median(lcp) < LCP_TARGET_MS : false,
+      },
+      {
+        figure: "cumulative layout shift, same views (median; by the tree's answer too)",
+        value: `${median(cls).toFixed(3)} (${cls.map((x) => x.toFixed(3)).join(", ")})`,
+        target: "",
+        met: null,
+      },
+      {
+        figure: `open a page from the tree (first time, ${opens.length} pages)`,
+        value: `median ${round(median(opens))} ms, p95 ${round(p95(opens))} ms`,
+        target: `p95 < ${OPEN_FROM_TREE_TARGET_MS} ms`,
+        met: p95(opens) < OPEN_FROM_TREE_TARGET_MS,
+      },
     ];
-    const extras = { webReadingJsKb: round(jsKb), webCssKb: round(cssKb), webFcpMs: round(median(fcp)), webFcpRunsMs: fcp.map(round), webLcpMs: lcp.length ? round(median(lcp)) : null, webCls: Math.round(median(cls) * 1000) / 1000, webOpenFromTreeMedianMs: round(median(opens)), webOpenFromTreeP95Ms: round(p95(opens)), webEditorInReadingView: editorLoaded, webPagePath: `/s/WEBUI/p/${pages[0].id}` };
+    const extras = {
+      webReadingJsKb: round(jsKb),
+      webCssKb: round(cssKb),
+      webFcpMs: round(median(fcp)),
+      webFcpRunsMs: fcp.map(round),
+      webLcpMs: lcp.length ? round(median(lcp)) : null,
+      webCls: Math.round(median(cls) * 1000) / 1000,
+      webOpenFromTreeMedianMs: round(median(opens)),
+      webOpenFromTreeP95Ms: round(p95(opens)),
+      webEditorInReadingView: editorLoaded,
+      webPagePath: `/s/WEBUI/p/${pages[0].id}`,
+    };
     return { figures, extras };
   } finally {
     await browser.close();

@@ -119,7 +119,11 @@ function bodies(count: number, pageIds: string[]): Array<[string, string]> {
 async function puts(env: TestEnv, token: string, list: Array<[string, string]>): Promise<void> {
   for (const [id, body] of list) {
     const res = await env.handle(
-      new Request(`http://cairn.test/api/pages/${id}`, { method: "PUT", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body }),
+      new Request(`http://cairn.test/api/pages/${id}`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body,
+      }),
     );
     if (res.status !== 200) throw new Error(`PUT: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
@@ -170,9 +174,24 @@ if (args.includes("--trace")) {
 env.close();
 
 const sorted = [...cpu].sort((a, b) => a - b);
-console.log(JSON.stringify({ archiveWal, puts: PUTS, runs: RUNS, cpuMicrosPerPut: sorted.map(Math.round), medianCpuMicrosPerPut: Math.round(sorted[Math.floor(sorted.length / 2)]), statementsPerPut: Number(perPut.toFixed(2)), keptMissesPerPut: keptMisses }, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      archiveWal,
+      puts: PUTS,
+      runs: RUNS,
+      cpuMicrosPerPut: sorted.map(Math.round),
+      medianCpuMicrosPerPut: Math.round(sorted[Math.floor(sorted.length / 2)]),
+      statementsPerPut: Number(perPut.toFixed(2)),
+      keptMissesPerPut: keptMisses,
+    },
+    null,
+    2,
+  ),
+);
 for (const [text, count] of traced) console.log(String(count).padStart(3), text);
 if (timed) {
   console.log("CPU µs per PUT, by statement (the counted PUTs, each statement's own):");
-  for (const [text, us] of [...timed].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(String(Math.round(us / list.length)).padStart(6), text);
+  for (const [text, us] of [...timed].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(String(Math.round(us / list.length)).padStart(6), text);
 }

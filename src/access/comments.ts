@@ -33,7 +33,8 @@ export function canDeleteComment(core: Core, caller: UserCaller, comment: Author
 
 /** 403 unless the caller wrote the comment or administers its space. */
 export function requireCommentRemover(core: Core, caller: UserCaller, comment: Authored, space: SpaceRow): void {
-  if (!canDeleteComment(core, caller, comment, space)) throw new AppError("forbidden", {}, "Only its author or an administrator of the space may delete a comment");
+  if (!canDeleteComment(core, caller, comment, space))
+    throw new AppError("forbidden", {}, "Only its author or an administrator of the space may delete a comment");
 }
 
 export interface Thread {

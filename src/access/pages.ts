@@ -133,7 +133,14 @@ export function requireSignedInReader(core: Core, caller: Caller, found: PageInS
 export function requirePurgeable(core: Core, caller: UserCaller, space: SpaceRow, batch: string[]): void {
   if (canAdminSpace(core, caller, space) || hasRight(caller, "pages.delete_any")) return;
   if (anyCreatedByOthers(core, batch, caller.user.id)) {
-    throw new AppError("forbidden", { detail: "Pages created by others are purged by a space administrator or someone with the right pages.delete_any; you may restore them." }, "You may not purge pages others created");
+    throw new AppError(
+      "forbidden",
+      {
+        detail:
+          "Pages created by others are purged by a space administrator or someone with the right pages.delete_any; you may restore them.",
+      },
+      "You may not purge pages others created",
+    );
   }
 }
 
@@ -155,7 +162,11 @@ export function failedRootIds(core: Core, caller: Caller, space: SpaceRow): { hi
 
 // (account, built-in groups, space) → the restricted pages it fails there, until anything changes:
 // every read of a tree asks (a reader's tree was one statement more, prepared again each time).
-const keptFailed = keptUntilWrite<{ view: string[]; edit: string[] }>("failed-restrictions", 20_000, (f) => f.view.length + f.edit.length + 1);
+const keptFailed = keptUntilWrite<{ view: string[]; edit: string[] }>(
+  "failed-restrictions",
+  20_000,
+  (f) => f.view.length + f.edit.length + 1,
+);
 
 /**
  * The SQL condition for lists over `pages` (search, trash, labels…): the page is in a space

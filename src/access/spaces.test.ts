@@ -17,7 +17,15 @@ afterEach(() => env.close());
 
 function callerFor(email: string): UserCaller {
   const found = findUserWithRoleByEmail(env.core, email)!;
-  return { kind: "user", ip: "local", user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: null, token: null };
+  return {
+    kind: "user",
+    ip: "local",
+    user: found.user,
+    role: found.role,
+    permissions: new Set(found.role.permissions),
+    session: null,
+    token: null,
+  };
 }
 
 /**
@@ -59,7 +67,12 @@ describe("restrictions passed, kept until anything changes", () => {
     const space = await newSpace(env, who.owner, "DOCS");
     const page = await newPage(env, who.owner, space.id, "P");
     const member = callerFor("member@example.com");
-    const restrict = () => env.core.sqlite.run("INSERT INTO page_restrictions (id, page_id, principal_type, principal_id, operation, created_at) VALUES ('r1', ?, 0, ?, 0, '2026-01-01')", [page.id, who.owner.id]);
+    const restrict = () =>
+      env.core.sqlite.run(
+        "INSERT INTO page_restrictions (id, page_id, principal_type, principal_id, " +
+          "operation, created_at) VALUES ('r1', ?, 0, ?, 0, '2026-01-01')",
+        [page.id, who.owner.id],
+      );
     expect(restrictionsPassed(env.core, member, page.id).view).toBe(true);
     expect(() =>
       env.core.tx(() => {

@@ -36,7 +36,9 @@ export function canCreateSpace(caller: Caller): boolean {
 // two tables highestGrant reads change (keptUntilWrite's tables), so a request that changes grants
 // or groups and then asks again gets the new answer, a rolled-back change leaves no answer
 // behind, and page writes leave them kept.
-const keptOperations = keptUntilWrite<number>("space-access", 10_000, undefined, { tables: [{ table: getTableName(spaceGrants) }, { table: getTableName(groupMembers) }] });
+const keptOperations = keptUntilWrite<number>("space-access", 10_000, undefined, {
+  tables: [{ table: getTableName(spaceGrants) }, { table: getTableName(groupMembers) }],
+});
 
 function grantedOperation(core: Core, caller: Caller, spaceId: string): number {
   if (caller.kind !== "user") return NO_ACCESS;

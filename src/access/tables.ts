@@ -21,7 +21,9 @@ export const spaceGrants = sqliteTable(
   "space_grants",
   {
     id: text("id").primaryKey(),
-    spaceId: text("space_id").notNull().references(() => spaces.id, { onDelete: "cascade" }),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
     /** 0 User, 1 Group. */
     principalType: integer("principal_type").notNull(),
     principalId: text("principal_id").notNull(),
@@ -46,7 +48,9 @@ export const pageRestrictions = sqliteTable(
   "page_restrictions",
   {
     id: text("id").primaryKey(),
-    pageId: text("page_id").notNull().references(() => pages.id, { onDelete: "cascade" }),
+    pageId: text("page_id")
+      .notNull()
+      .references(() => pages.id, { onDelete: "cascade" }),
     /** 0 View, 1 Edit. */
     operation: integer("operation").notNull(),
     principalType: integer("principal_type").notNull(),
@@ -70,12 +74,20 @@ export const pageRestrictions = sqliteTable(
 export const inviteGrants = sqliteTable(
   "invite_grants",
   {
-    inviteId: text("invite_id").notNull().references(() => invites.id, { onDelete: "cascade" }),
-    spaceId: text("space_id").notNull().references(() => spaces.id, { onDelete: "cascade" }),
+    inviteId: text("invite_id")
+      .notNull()
+      .references(() => invites.id, { onDelete: "cascade" }),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
     /** 0 View, 1 Edit, 2 Admin. */
     operation: integer("operation").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.inviteId, t.spaceId] }), index("invite_grants_space_idx").on(t.spaceId), check("invite_grants_operation_ck", sql`${t.operation} in (0, 1, 2)`)],
+  (t) => [
+    primaryKey({ columns: [t.inviteId, t.spaceId] }),
+    index("invite_grants_space_idx").on(t.spaceId),
+    check("invite_grants_operation_ck", sql`${t.operation} in (0, 1, 2)`),
+  ],
 );
 
 export type GrantRow = typeof spaceGrants.$inferSelect;

@@ -21,14 +21,32 @@ describe("POST /api/pages/{id}/attachments", () => {
     const { owner, space, page } = await setup();
     const res = await upload(env, owner, page.id, "hello, world\n", "notes.txt", "application/x-anything");
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(String), pageId: page.id, filename: "notes.txt", contentType: "text/plain", size: 13, uploadedById: owner.id, createdAt: expect.any(String) });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      pageId: page.id,
+      filename: "notes.txt",
+      contentType: "text/plain",
+      size: 13,
+      uploadedById: owner.id,
+      createdAt: expect.any(String),
+    });
     expect(filesUnder(env, "files")).toEqual([blobPath("hello, world\n")]);
     expect(filesUnder(env, "tmp")).toEqual([]);
-    expect(eventsOf(env, "attachment.created")).toMatchObject([{ targetType: "attachment", targetId: res.body.id, spaceId: space.id, actorId: owner.id, data: { pageId: page.id, filename: "notes.txt", contentType: "text/plain", size: 13 } }]);
+    expect(eventsOf(env, "attachment.created")).toMatchObject([
+      {
+        targetType: "attachment",
+        targetId: res.body.id,
+        spaceId: space.id,
+        actorId: owner.id,
+        data: { pageId: page.id, filename: "notes.txt", contentType: "text/plain", size: 13 },
+      },
+    ]);
     const download = await call(env, "GET", `/api/attachments/${res.body.id}/download`, { as: owner });
     expect(download.text).toBe("hello, world\n");
     const audit = await call(env, "GET", "/api/audit?targetType=attachment", { as: owner });
-    expect(audit.body).toMatchObject([{ action: "attachment.created", targetId: res.body.id, actorId: owner.id, ip: "local", details: { filename: "notes.txt" } }]);
+    expect(audit.body).toMatchObject([
+      { action: "attachment.created", targetId: res.body.id, actorId: owner.id, ip: "local", details: { filename: "notes.txt" } },
+    ]);
   });
 
   test("the same bytes twice are two attachments and one blob", async () => {
@@ -55,7 +73,13 @@ describe("POST /api/pages/{id}/attachments", () => {
     ["text", "text/plain", "hi", 415, undefined],
     ["multipart without a boundary", "multipart/form-data", "hi", 415, undefined],
     ["another field only", "form:other", "", 400, "file"],
-    ["no closing boundary", "multipart/form-data; boundary=XyZ", '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc', 400, "body"],
+    [
+      "no closing boundary",
+      "multipart/form-data; boundary=XyZ",
+      '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
+      400,
+      "body",
+    ],
     ["garbage", "multipart/form-data; boundary=XyZ", "this is not a form", 400, "body"],
     ["an empty form", "multipart/form-data; boundary=XyZ", "--XyZ--\r\n", 400, "file"],
     ["header without a name", "multipart/form-data; boundary=XyZ", "--XyZ\r\nno colon here\r\n\r\nabc\r\n--XyZ--", 400, "body"],
@@ -76,9 +100,14 @@ describe("POST /api/pages/{id}/attachments", () => {
     const { owner, page } = await setup();
     const body =
       "preamble\r\n--B\r\n" +
-      "Content-Disposition: form-data; name=\"file\"; filename=\"fallback.txt\"; filename*=UTF-8''%E6%97%A5%E6%9C%AC.txt\r\nContent-Type: image/png\r\n\r\n" +
+      'Content-Disposition: form-data; name="file"; filename="fallback.txt"; ' +
+      "filename*=UTF-8''%E6%97%A5%E6%9C%AC.txt\r\nContent-Type: image/png\r\n\r\n" +
       "text\r\n--B--\r\nepilogue";
-    const res = await call(env, "POST", `/api/pages/${page.id}/attachments`, { as: owner, body, headers: { "content-type": 'multipart/form-data; boundary="B"' } });
+    const res = await call(env, "POST", `/api/pages/${page.id}/attachments`, {
+      as: owner,
+      body,
+      headers: { "content-type": 'multipart/form-data; boundary="B"' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ filename: "日本.txt", contentType: "text/plain", size: 4 });
   });
@@ -190,8 +219,13 @@ describe("blobs go only when nothing refers to them", () => {
   test("a copied page gets its own attachments on the same blobs, and its document points at them", async () => {
     const { owner, space, page } = await setup();
     const a = await uploaded(env, owner, page.id, PNG, "pic.png");
-    const doc = { type: "doc", content: [{ type: "attachment", attrs: { attachmentId: a.id, filename: "pic.png", size: a.size, contentType: "image/png" } }] };
-    expect((await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: "Page", contentJson: JSON.stringify(doc) } })).status).toBe(200);
+    const doc = {
+      type: "doc",
+      content: [{ type: "attachment", attrs: { attachmentId: a.id, filename: "pic.png", size: a.size, contentType: "image/png" } }],
+    };
+    expect(
+      (await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: "Page", contentJson: JSON.stringify(doc) } })).status,
+    ).toBe(200);
     const copy = await call(env, "POST", `/api/pages/${page.id}/copy`, { as: owner, body: {} });
     expect(copy.status).toBe(201);
     const copied = (await call(env, "GET", `/api/pages/${copy.body.id}/attachments`, { as: owner })).body;

@@ -32,7 +32,9 @@ export function deleteUnusedBlobs(core: Core, sha256s: readonly string[]): void 
     const store = blobStore(core);
     for (const sha256 of sha256s) {
       if (blobInUse(core, sha256) || blobPinnedByBackups(core.data.backupsDir, sha256)) continue;
-      store.delete(sha256).catch((err) => core.log.error("blob delete failed", { sha256, error: err instanceof Error ? err.message : String(err) }));
+      store
+        .delete(sha256)
+        .catch((err) => core.log.error("blob delete failed", { sha256, error: err instanceof Error ? err.message : String(err) }));
     }
   });
 }

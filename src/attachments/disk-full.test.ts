@@ -31,7 +31,13 @@ test("an upload that fills the disk is a 503 naming the disk, and no file or row
   const page = await newPage(env, owner, space.id, "Page");
   const form = new FormData();
   form.append("file", new Blob([new Uint8Array(8 * 1024 * 1024).fill(0x61)], { type: "application/octet-stream" }), "big.bin");
-  const res = await env.handle(new Request(`${BASE}/api/pages/${page.id}/attachments`, { method: "POST", headers: { cookie: `cairn_session=${owner.cookie}`, "x-requested-with": "Cairn" }, body: form }));
+  const res = await env.handle(
+    new Request(`${BASE}/api/pages/${page.id}/attachments`, {
+      method: "POST",
+      headers: { cookie: `cairn_session=${owner.cookie}`, "x-requested-with": "Cairn" },
+      body: form,
+    }),
+  );
   expect(res.status).toBe(503);
   const body = await res.json();
   expect(body).toMatchObject({ code: "service_unavailable" });

@@ -20,9 +20,16 @@ export const FILE_CSP = "sandbox; default-src 'none'; img-src 'self'; style-src 
 /** Names of files a browser could run or render as a page; never shown inline, whatever their bytes. */
 const WEB_CODE = /\.(m?js|cjs|html?|xht(ml)?|shtml|svgz?|xml|xslt?|hta|swf|wasm)$/i;
 
-export function fileResponse(request: Request, file: { attachment: Attachment; sha256: string; blob: Blob }, mode: "download" | "view"): Response {
+export function fileResponse(
+  request: Request,
+  file: { attachment: Attachment; sha256: string; blob: Blob },
+  mode: "download" | "view",
+): Response {
   const { attachment } = file;
-  const inline = mode === "view" && INLINE_TYPES.has(attachment.contentType) && !(attachment.contentType === "text/plain" && WEB_CODE.test(attachment.filename));
+  const inline =
+    mode === "view" &&
+    INLINE_TYPES.has(attachment.contentType) &&
+    !(attachment.contentType === "text/plain" && WEB_CODE.test(attachment.filename));
   const etag = `"${file.sha256}"`;
   const headers: Record<string, string> = {
     ...SECURITY_HEADERS,

@@ -25,7 +25,12 @@ export function cleanFilename(raw: string | null | undefined): string {
   if (chars.length <= FILENAME_MAX) return name;
   const dot = name.lastIndexOf(".");
   const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : "";
-  return Array.from(name.slice(0, name.length - ext.length)).slice(0, FILENAME_MAX - Array.from(ext).length).join("").trimEnd() + ext;
+  return (
+    Array.from(name.slice(0, name.length - ext.length))
+      .slice(0, FILENAME_MAX - Array.from(ext).length)
+      .join("")
+      .trimEnd() + ext
+  );
 }
 
 /**

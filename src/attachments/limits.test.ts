@@ -24,7 +24,9 @@ async function setup() {
  * Content-Length. `pulled` tells how much the server asked for.
  */
 function streamedForm(size: number) {
-  const head = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
   // A fresh buffer per chunk, as a network body arrives (the upload frees each once past it).
   const chunk = () => Buffer.alloc(256 * 1024, 0x61);
@@ -58,7 +60,12 @@ function streamedForm(size: number) {
 function post(pageId: string, cookie: string, body: BodyInit, headers: Record<string, string> = {}) {
   const request = new Request(`${BASE}/api/pages/${pageId}/attachments`, {
     method: "POST",
-    headers: { cookie: `cairn_session=${cookie}`, "x-requested-with": "Cairn", "content-type": `multipart/form-data; boundary=${BOUNDARY}`, ...headers },
+    headers: {
+      cookie: `cairn_session=${cookie}`,
+      "x-requested-with": "Cairn",
+      "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+      ...headers,
+    },
     body,
     // @ts-expect-error: Bun needs no duplex, other runtimes do
     duplex: "half",
@@ -124,7 +131,8 @@ describe("the 25 MB limit", () => {
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (sent++ === 0) controller.enqueue(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`));
+        if (sent++ === 0)
+          controller.enqueue(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`));
         else if (sent < 20) controller.enqueue(Buffer.alloc(64 * 1024, 1));
         else controller.error(new Error("connection reset"));
       },
@@ -141,7 +149,8 @@ describe("the 25 MB limit", () => {
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
         sent++;
-        if (sent === 1) controller.enqueue(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`));
+        if (sent === 1)
+          controller.enqueue(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n`));
         else if (sent < 10) controller.enqueue(Buffer.alloc(64 * 1024, sent));
         else {
           // Someone else trashes the page before the upload's transaction.

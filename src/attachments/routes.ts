@@ -31,7 +31,8 @@ export function attachmentRoutes(core: Core) {
         response: { 201: Attachment, ...problems(400, 401, 403, 404, 409, 413, 415) },
         detail: detail("Upload a file to a page (multipart/form-data, field `file`, at most 25 MB); fires attachment.created", {
           description:
-            "Needs Edit on the page. The content type is detected from the file's bytes; the filename is cleaned. A file over 25 MB is refused with 413 `payload_too_large` (`limit`: 26214400) while it streams.",
+            "Needs Edit on the page. The content type is detected from the file's bytes; the filename is cleaned. A file " +
+            "over 25 MB is refused with 413 `payload_too_large` (`limit`: 26214400) while it streams.",
           requestBody: uploadRequestBody,
           ...bodyLimit(ATTACHMENT_MAX_BYTES, `Attachments may be at most ${ATTACHMENT_MAX_BYTES / MB} MB.`, { streamed: true }),
         }),
@@ -47,16 +48,26 @@ export function attachmentRoutes(core: Core) {
       response: { 200: Attachment, ...problems(404) },
       detail: detail("An attachment's details"),
     })
-    .get("/api/attachments/:id/download", async ({ params, request }) => fileResponse(request, await openAttachment(core, callerOf(request), params.id), "download"), {
-      params: IdParams,
-      response: { 200: FileBytes("The file"), ...problems(404) },
-      detail: detail("The file, always as a download (Content-Disposition: attachment)"),
-    })
-    .get("/api/attachments/:id/view", async ({ params, request }) => fileResponse(request, await openAttachment(core, callerOf(request), params.id), "view"), {
-      params: IdParams,
-      response: { 200: FileBytes("The file, inline for the safe types, else as a download"), ...problems(404) },
-      detail: detail("The file for showing in the browser: PNG, JPEG, GIF, WebP, PDF and plain text inline (sandboxed); anything else as a download"),
-    })
+    .get(
+      "/api/attachments/:id/download",
+      async ({ params, request }) => fileResponse(request, await openAttachment(core, callerOf(request), params.id), "download"),
+      {
+        params: IdParams,
+        response: { 200: FileBytes("The file"), ...problems(404) },
+        detail: detail("The file, always as a download (Content-Disposition: attachment)"),
+      },
+    )
+    .get(
+      "/api/attachments/:id/view",
+      async ({ params, request }) => fileResponse(request, await openAttachment(core, callerOf(request), params.id), "view"),
+      {
+        params: IdParams,
+        response: { 200: FileBytes("The file, inline for the safe types, else as a download"), ...problems(404) },
+        detail: detail(
+          "The file for showing in the browser: PNG, JPEG, GIF, WebP, PDF and plain text inline (sandboxed); anything else as a download",
+        ),
+      },
+    )
     .delete(
       "/api/attachments/:id",
       ({ params, request }) => {

@@ -6,7 +6,9 @@ export const Attachment = t.Object(
     id: t.String(),
     pageId: t.String(),
     filename: t.String({ description: "As uploaded, cleaned: no folders or control characters, at most 255 characters" }),
-    contentType: t.String({ description: "Detected from the file's bytes (the client's claim is ignored); application/octet-stream when unknown" }),
+    contentType: t.String({
+      description: "Detected from the file's bytes (the client's claim is ignored); application/octet-stream when unknown",
+    }),
     size: t.Integer({ description: "Bytes" }),
     uploadedById: t.Nullable(t.String()),
     createdAt: t.String({ format: "date-time" }),
@@ -37,9 +39,14 @@ export const uploadRequestBody = {
 export const FileBytes = (description: string) =>
   t.String({
     format: "binary",
-    description: `${description}. Content-Type is the type detected at upload (text as UTF-8); always X-Content-Type-Options: nosniff and Content-Security-Policy: sandbox; ETag is the content's SHA-256 (If-None-Match answers 304).`,
+    description:
+      `${description}. Content-Type is the type detected at upload (text as UTF-8); always X-Content-Type-Options: nosniff ` +
+      `and Content-Security-Policy: sandbox; ETag is the content's SHA-256 (If-None-Match answers 304).`,
     headers: {
-      "Content-Disposition": t.String({ description: "attachment, or inline on /view for PNG, JPEG, GIF, WebP, PDF and plain text; filename (ASCII) and filename* (UTF-8, RFC 6266)" }),
+      "Content-Disposition": t.String({
+        description:
+          "attachment, or inline on /view for PNG, JPEG, GIF, WebP, PDF and plain text; filename (ASCII) and filename* (UTF-8, RFC 6266)",
+      }),
       "X-Content-Type-Options": t.Literal("nosniff"),
       "Content-Security-Policy": t.String({ description: "starts with sandbox" }),
       ETag: t.String(),

@@ -49,7 +49,10 @@ export interface IncomingUpload {
 }
 
 export const tooLarge = () =>
-  new AppError("payload_too_large", { detail: `Attachments may be at most ${ATTACHMENT_MAX_BYTES / (1024 * 1024)} MB.`, extra: { limit: ATTACHMENT_MAX_BYTES } });
+  new AppError("payload_too_large", {
+    detail: `Attachments may be at most ${ATTACHMENT_MAX_BYTES / (1024 * 1024)} MB.`,
+    extra: { limit: ATTACHMENT_MAX_BYTES },
+  });
 
 /**
  * POST /api/pages/{pageId}/attachments:
@@ -81,7 +84,16 @@ export async function uploadAttachment(core: Core, caller: Caller, pageId: strin
   try {
     const row = core.tx(() => {
       const { page, space } = requireEditablePage(core, user, findPage(core, pageId));
-      const inserted = insertAttachment(core, { id: newId(), pageId: page.id, filename, contentType, size: lease.size, sha256: lease.sha256, uploadedById: user.user.id, createdAt: iso(core.clock.now()) });
+      const inserted = insertAttachment(core, {
+        id: newId(),
+        pageId: page.id,
+        filename,
+        contentType,
+        size: lease.size,
+        sha256: lease.sha256,
+        uploadedById: user.user.id,
+        createdAt: iso(core.clock.now()),
+      });
       if (page.status === PAGE_STATUS.Published) {
         recordEvent(core, {
           type: "attachment.created",
@@ -104,7 +116,11 @@ export async function uploadAttachment(core: Core, caller: Caller, pageId: strin
   }
 }
 
-async function storeFilePart(core: Core, body: ReadableStream<Uint8Array> | null, boundary: string): Promise<{ lease: BlobLease; filename: string; contentType: string }> {
+async function storeFilePart(
+  core: Core,
+  body: ReadableStream<Uint8Array> | null,
+  boundary: string,
+): Promise<{ lease: BlobLease; filename: string; contentType: string }> {
   const missing = () => invalid(FILE_FIELD, `is required: send the file as the multipart field "${FILE_FIELD}"`);
   if (!body) throw missing();
   try {
@@ -125,7 +141,8 @@ async function storeFilePart(core: Core, body: ReadableStream<Uint8Array> | null
     }
     return { lease, filename: cleanFilename(part.filename), contentType: sniffer.result() };
   } catch (err) {
-    if (err instanceof MultipartError) throw err.kind === "too_large" ? tooLarge() : invalid("body", `is not a valid multipart form: ${err.message}`);
+    if (err instanceof MultipartError)
+      throw err.kind === "too_large" ? tooLarge() : invalid("body", `is not a valid multipart form: ${err.message}`);
     throw err;
   }
 }
@@ -157,7 +174,11 @@ export function getAttachment(core: Core, caller: Caller, id: string): Attachmen
 }
 
 /** GET /api/attachments/{id}/download and /view: the row and its bytes. */
-export async function openAttachment(core: Core, caller: Caller, id: string): Promise<{ attachment: Attachment; sha256: string; blob: Blob }> {
+export async function openAttachment(
+  core: Core,
+  caller: Caller,
+  id: string,
+): Promise<{ attachment: Attachment; sha256: string; blob: Blob }> {
   const row = readableAttachment(core, caller, id);
   const blob = await blobStore(core).open(row.sha256);
   if (!blob) {

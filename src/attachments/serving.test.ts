@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-const bytes = (...parts: Array<string | number[]>) => Uint8Array.from(parts.flatMap((p) => (typeof p === "string" ? [...Buffer.from(p, "utf8")] : p)));
+const bytes = (...parts: Array<string | number[]>) =>
+  Uint8Array.from(parts.flatMap((p) => (typeof p === "string" ? [...Buffer.from(p, "utf8")] : p)));
 
 // name, bytes, filename, claimed type, sniffed type, inline on /view
 const SNIFFING: Array<[string, Uint8Array, string, string, string, boolean]> = [
@@ -22,8 +23,22 @@ const SNIFFING: Array<[string, Uint8Array, string, string, string, boolean]> = [
   ["HTML claiming image/png", bytes("<!DOCTYPE html><script>alert(document.cookie)</script>"), "pic.png", "image/png", "text/html", false],
   ["HTML without a doctype", bytes("\n  <html><body onload=alert(1)>"), "a.txt", "text/plain", "text/html", false],
   ["text that holds a script tag", bytes("hello <script>alert(1)</script>"), "a.txt", "text/plain", "text/html", false],
-  ["an SVG", bytes('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), "x.svg", "image/svg+xml", "image/svg+xml", false],
-  ["an SVG with an XML declaration, claiming PNG", bytes('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"/>'), "x.png", "image/png", "image/svg+xml", false],
+  [
+    "an SVG",
+    bytes('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    "x.svg",
+    "image/svg+xml",
+    "image/svg+xml",
+    false,
+  ],
+  [
+    "an SVG with an XML declaration, claiming PNG",
+    bytes('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"/>'),
+    "x.png",
+    "image/png",
+    "image/svg+xml",
+    false,
+  ],
   ["XML", bytes('<?xml version="1.0"?><note/>'), "n.xml", "text/xml", "application/xml", false],
   ["a JPEG", bytes([0xff, 0xd8, 0xff, 0xe0, 0, 0x10], "JFIF"), "p.jpg", "application/octet-stream", "image/jpeg", true],
   ["a GIF", bytes("GIF89a", [1, 0, 1, 0, 0, 0, 0]), "p.gif", "", "image/gif", true],
@@ -31,7 +46,14 @@ const SNIFFING: Array<[string, Uint8Array, string, string, string, boolean]> = [
   ["a PDF", bytes("%PDF-1.7\n%âãÏÓ\n1 0 obj"), "d.pdf", "text/html", "application/pdf", true],
   ["a ZIP", bytes("PK", [3, 4, 20, 0]), "d.docx", "application/vnd.openxmlformats", "application/zip", false],
   ["plain UTF-8 text", bytes("Grüße, 日本語\n"), "notes.txt", "application/x-msdownload", "text/plain", true],
-  ["JavaScript (plain text by its bytes, but named as a script)", bytes("alert(document.domain)"), "x.js", "text/javascript", "text/plain", false],
+  [
+    "JavaScript (plain text by its bytes, but named as a script)",
+    bytes("alert(document.domain)"),
+    "x.js",
+    "text/javascript",
+    "text/plain",
+    false,
+  ],
   ["text with a NUL", bytes("abc", [0], "def"), "a.txt", "text/plain", "application/octet-stream", false],
   ["bytes that are not UTF-8", bytes([0xc3, 0x28, 0xa0, 0xa1]), "a.txt", "text/plain", "application/octet-stream", false],
   ["an executable", bytes("MZ", [0x90, 0, 3, 0]), "a.exe", "image/png", "application/octet-stream", false],
@@ -69,7 +91,15 @@ describe("response headers", () => {
     expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect(res.headers.get("cache-control")).toBe("private, no-cache");
     expect(res.headers.get("set-cookie")).toBeNull();
-    expect(Buffer.from(await (await env.app.handle(new Request(`http://cairn.test/api/attachments/${a.id}/${mode}`, { headers: { cookie: `cairn_session=${owner.cookie}` } }))).arrayBuffer())).toEqual(Buffer.from(data));
+    expect(
+      Buffer.from(
+        await (
+          await env.app.handle(
+            new Request(`http://cairn.test/api/attachments/${a.id}/${mode}`, { headers: { cookie: `cairn_session=${owner.cookie}` } }),
+          )
+        ).arrayBuffer(),
+      ),
+    ).toEqual(Buffer.from(data));
   });
 
   test("text is sent as UTF-8; the ETag is the content hash and If-None-Match answers 304", async () => {
@@ -88,7 +118,11 @@ describe("response headers", () => {
 describe("filenames", () => {
   const raw = async (disposition: string) => {
     const body = `--b\r\nContent-Disposition: form-data; name="file"${disposition}\r\n\r\ncontent\r\n--b--\r\n`;
-    const res = await call(env, "POST", `/api/pages/${pageId}/attachments`, { as: owner, body, headers: { "content-type": "multipart/form-data; boundary=b" } });
+    const res = await call(env, "POST", `/api/pages/${pageId}/attachments`, {
+      as: owner,
+      body,
+      headers: { "content-type": "multipart/form-data; boundary=b" },
+    });
     expect(res.status).toBe(201);
     return res.body as { id: string; filename: string };
   };

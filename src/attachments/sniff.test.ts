@@ -46,7 +46,11 @@ describe("filenames", () => {
   });
 
   test("Content-Disposition: ASCII fallback and exact RFC 8187 name", () => {
-    expect(contentDisposition("attachment", 'Q"uote 100% ü.txt')).toBe(`attachment; filename="Q_uote 100_ _.txt"; filename*=UTF-8''Q%22uote%20100%25%20%C3%BC.txt`);
-    expect(contentDisposition("inline", "it's (1)*.txt")).toBe(`inline; filename="it's (1)*.txt"; filename*=UTF-8''it%27s%20%281%29%2A.txt`);
+    expect(contentDisposition("attachment", 'Q"uote 100% ü.txt')).toBe(
+      `attachment; filename="Q_uote 100_ _.txt"; filename*=UTF-8''Q%22uote%20100%25%20%C3%BC.txt`,
+    );
+    expect(contentDisposition("inline", "it's (1)*.txt")).toBe(
+      `inline; filename="it's (1)*.txt"; filename*=UTF-8''it%27s%20%281%29%2A.txt`,
+    );
   });
 });

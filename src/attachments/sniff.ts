@@ -66,7 +66,8 @@ export function sniff(head: Uint8Array, isText: boolean): string {
   if (startsWith(head, ascii("GIF87a")) || startsWith(head, ascii("GIF89a"))) return "image/gif";
   if (startsWith(head, ascii("RIFF")) && startsWith(head, ascii("WEBP"), 8)) return "image/webp";
   if (startsWith(head, ascii("%PDF-"))) return "application/pdf";
-  if (startsWith(head, [0x50, 0x4b]) && ([0x0304, 0x0506, 0x0708] as const).some((v) => head[2] === v >> 8 && head[3] === (v & 0xff))) return "application/zip";
+  if (startsWith(head, [0x50, 0x4b]) && ([0x0304, 0x0506, 0x0708] as const).some((v) => head[2] === v >> 8 && head[3] === (v & 0xff)))
+    return "application/zip";
   if (!isText) return "application/octet-stream";
   const text = Buffer.from(head.buffer, head.byteOffset, head.byteLength)
     .toString("utf8")
@@ -80,5 +81,7 @@ export function sniff(head: Uint8Array, isText: boolean): string {
 
 /** The Content-Type header for a sniffed type (text is always UTF-8: that is how it was detected). */
 export function contentTypeHeader(contentType: string): string {
-  return contentType.startsWith("text/") || contentType.endsWith("+xml") || contentType === "application/xml" ? `${contentType}; charset=utf-8` : contentType;
+  return contentType.startsWith("text/") || contentType.endsWith("+xml") || contentType === "application/xml"
+    ? `${contentType}; charset=utf-8`
+    : contentType;
 }

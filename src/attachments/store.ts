@@ -27,7 +27,8 @@ export const mediaUsesBlob = (core: Core, sha256: string) =>
   core.db.select({ id: spaceIcons.spaceId }).from(spaceIcons).where(eq(spaceIcons.sha256, sha256)).limit(1).get() !== undefined;
 
 /** Whether the branding's logos or favicon refer to the blob (the branding domain sits above this one). */
-export const brandingUsesBlob = (core: Core, sha256: string) => core.db.select({ slot: brandingFiles.slot }).from(brandingFiles).where(eq(brandingFiles.sha256, sha256)).limit(1).get() !== undefined;
+export const brandingUsesBlob = (core: Core, sha256: string) =>
+  core.db.select({ slot: brandingFiles.slot }).from(brandingFiles).where(eq(brandingFiles.sha256, sha256)).limit(1).get() !== undefined;
 
 export function attachmentById(core: Core, id: string): AttachmentRow | undefined {
   return core.db.select().from(attachments).where(eq(attachments.id, id)).get();
@@ -35,7 +36,12 @@ export function attachmentById(core: Core, id: string): AttachmentRow | undefine
 
 /** A page's attachments, oldest first. */
 export function attachmentsOfPage(core: Core, pageId: string): AttachmentRow[] {
-  return core.db.select().from(attachments).where(eq(attachments.pageId, pageId)).orderBy(asc(attachments.createdAt), asc(attachments.id)).all();
+  return core.db
+    .select()
+    .from(attachments)
+    .where(eq(attachments.pageId, pageId))
+    .orderBy(asc(attachments.createdAt), asc(attachments.id))
+    .all();
 }
 
 /** A new row (inside the caller's transaction), answered as written. */
@@ -45,7 +51,11 @@ export function insertAttachment(core: Core, row: AttachmentRow): AttachmentRow 
 
 /** Rows written in bulk (an import's slice), in batches. */
 export function insertAttachments(core: Core, rows: (typeof attachments.$inferInsert)[]): void {
-  for (let i = 0; i < rows.length; i += BATCH) core.db.insert(attachments).values(rows.slice(i, i + BATCH)).run();
+  for (let i = 0; i < rows.length; i += BATCH)
+    core.db
+      .insert(attachments)
+      .values(rows.slice(i, i + BATCH))
+      .run();
 }
 
 export function deleteAttachmentRow(core: Core, id: string): void {
@@ -57,7 +67,8 @@ export function removeAttachmentsOfPages(core: Core, pageIds: string[]): string[
   const blobs = new Set<string>();
   for (let i = 0; i < pageIds.length; i += SLICE) {
     const part = pageIds.slice(i, i + SLICE);
-    for (const r of core.db.delete(attachments).where(inArray(attachments.pageId, part)).returning({ sha256: attachments.sha256 }).all()) blobs.add(r.sha256);
+    for (const r of core.db.delete(attachments).where(inArray(attachments.pageId, part)).returning({ sha256: attachments.sha256 }).all())
+      blobs.add(r.sha256);
   }
   return [...blobs];
 }
@@ -86,7 +97,13 @@ export function attachmentTotalsOfSpace(core: Core, spaceId: string): { n: numbe
  * The copies of `rows` on `pageId` (a page copy), one row each sharing its source's blob (no
  * bytes are copied), with the ids `idMap` gave them, in one statement per batch.
  */
-export function copyTo(core: Core, page: { id: string }, rows: AttachmentRow[], idMap: ReadonlyMap<string, string>, by: { userId: string; at: string }): void {
+export function copyTo(
+  core: Core,
+  page: { id: string },
+  rows: AttachmentRow[],
+  idMap: ReadonlyMap<string, string>,
+  by: { userId: string; at: string },
+): void {
   insertAttachments(
     core,
     rows.map((row) => ({ ...row, id: idMap.get(row.id)!, pageId: page.id, uploadedById: by.userId, createdAt: by.at })),

@@ -14,7 +14,9 @@ export const attachments = sqliteTable(
   "attachments",
   {
     id: text("id").primaryKey(),
-    pageId: text("page_id").notNull().references(() => pages.id, { onDelete: "cascade" }),
+    pageId: text("page_id")
+      .notNull()
+      .references(() => pages.id, { onDelete: "cascade" }),
     /** Cleaned: no folders, no control characters, at most 255 characters, never empty. */
     filename: text("filename").notNull(),
     /** Sniffed from the bytes at upload (attachments/sniff.ts), never the client's claim. */

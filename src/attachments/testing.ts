@@ -14,10 +14,25 @@ export function upload(env: TestEnv, who: Who, pageId: string, bytes: Uint8Array
   return call(env, "POST", `/api/pages/${pageId}/attachments`, { as: who, body: form(bytes, filename, claimedType) });
 }
 
-export async function uploaded(env: TestEnv, who: Who, pageId: string, bytes: Uint8Array | string, filename = "a.bin", claimedType?: string) {
+export async function uploaded(
+  env: TestEnv,
+  who: Who,
+  pageId: string,
+  bytes: Uint8Array | string,
+  filename = "a.bin",
+  claimedType?: string,
+) {
   const res = await upload(env, who, pageId, bytes, filename, claimedType);
   if (res.status !== 201) throw new Error(`upload ${filename}: ${res.status} ${res.text}`);
-  return res.body as { id: string; pageId: string; filename: string; contentType: string; size: number; uploadedById: string; createdAt: string };
+  return res.body as {
+    id: string;
+    pageId: string;
+    filename: string;
+    contentType: string;
+    size: number;
+    uploadedById: string;
+    createdAt: string;
+  };
 }
 
 /** Every file under a folder of the data directory (files/ or tmp/), relative to it. */
@@ -31,4 +46,6 @@ export function filesUnder(env: TestEnv, folder: "files" | "tmp"): string[] {
 }
 
 /** A tiny valid PNG (1×1). */
-export const PNG = Uint8Array.from(Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64"));
+export const PNG = Uint8Array.from(
+  Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64"),
+);

@@ -98,7 +98,17 @@ describe("GET /api/audit", () => {
     const draft = await call(env, "POST", "/api/pages/draft", { as: member, body: { spaceId: space.id } });
     expect(draft.status).toBe(201);
     // An entry about the member's draft (which only the member may see).
-    env.core.tx(() => recordEvent(env.core, { type: "page.updated", targetType: "page", targetId: draft.body.id, spaceId: space.id, actorId: member.id, ip: "local", data: { versionNumber: 2 } }));
+    env.core.tx(() =>
+      recordEvent(env.core, {
+        type: "page.updated",
+        targetType: "page",
+        targetId: draft.body.id,
+        spaceId: space.id,
+        actorId: member.id,
+        ip: "local",
+        data: { versionNumber: 2 },
+      }),
+    );
 
     const ownerView = await call(env, "GET", "/api/audit?take=1", { as: owner });
     expect(ownerView.body.map((e: any) => e.targetId)).toEqual([page.id]);
@@ -114,7 +124,10 @@ describe("GET /api/audit", () => {
   test("entries about a deleted space stay readable", async () => {
     const owner = await signUp(env, "owner@example.com");
     const space = await newSpace(env, owner, "GONE");
-    const res = await call(env, "DELETE", "/api/spaces/GONE", { as: owner, body: { password: "correct horse battery staple", confirmKey: "GONE" } });
+    const res = await call(env, "DELETE", "/api/spaces/GONE", {
+      as: owner,
+      body: { password: "correct horse battery staple", confirmKey: "GONE" },
+    });
     expect(res.status).toBe(204);
     const list = await call(env, "GET", `/api/audit?targetType=space&targetId=${space.id}`, { as: owner });
     expect(list.body.map((e: any) => e.action)).toEqual(["space.deleted", "space.created"]);
@@ -125,7 +138,10 @@ describe("POST /api/admin/audit/verify", () => {
   test("needs audit.view; a full token may run it, a read-only one may not", async () => {
     const { owner, member } = await ownerAndMember(env);
     expect((await call(env, "POST", "/api/admin/audit/verify")).status).toBe(401);
-    expect((await call(env, "POST", "/api/admin/audit/verify", { as: member })).body).toMatchObject({ status: 403, code: "permission_required" });
+    expect((await call(env, "POST", "/api/admin/audit/verify", { as: member })).body).toMatchObject({
+      status: 403,
+      code: "permission_required",
+    });
     const full = await mintToken(env, owner, { name: "monitor" });
     const ok = await call(env, "POST", "/api/admin/audit/verify", { as: { token: full } });
     expect(ok.status).toBe(200);

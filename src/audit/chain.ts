@@ -38,7 +38,10 @@ export function canonicalJson(value: unknown): string {
   return `{${parts.join(",")}}`;
 }
 
-type Hashed = Pick<AuditRow, "sequence" | "id" | "action" | "targetType" | "targetId" | "spaceId" | "actorId" | "actorName" | "ip" | "createdAt" | "details">;
+type Hashed = Pick<
+  AuditRow,
+  "sequence" | "id" | "action" | "targetType" | "targetId" | "spaceId" | "actorId" | "actorName" | "ip" | "createdAt" | "details"
+>;
 
 export function canonicalEntry(e: Hashed): string {
   const head = [e.sequence, e.id, e.action, e.targetType, e.targetId, e.spaceId, e.actorId, e.actorName, e.ip, e.createdAt];

@@ -35,13 +35,26 @@ describe("accounts and sessions", () => {
   test("registration, sign-in (right and wrong), sign-out", async () => {
     const owner = await signUp(env, "owner@example.com");
     expect(auditOf(env, "user.registered")).toMatchObject([
-      { targetType: "user", targetId: owner.id, actorId: owner.id, actorName: "owner", ip: "local", details: { email: "owner@example.com", displayName: "owner", roleName: "Owner", inviteId: null } },
+      {
+        targetType: "user",
+        targetId: owner.id,
+        actorId: owner.id,
+        actorName: "owner",
+        ip: "local",
+        details: { email: "owner@example.com", displayName: "owner", roleName: "Owner", inviteId: null },
+      },
     ]);
 
-    expect((await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: "not the password" } })).status).toBe(401);
-    expect(auditOf(env, "user.login_failed")).toMatchObject([{ targetId: owner.id, actorId: null, actorName: null, ip: "local", details: { reason: "wrong_password", locked: false } }]);
+    expect(
+      (await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: "not the password" } })).status,
+    ).toBe(401);
+    expect(auditOf(env, "user.login_failed")).toMatchObject([
+      { targetId: owner.id, actorId: null, actorName: null, ip: "local", details: { reason: "wrong_password", locked: false } },
+    ]);
     // An unknown address names no account: nothing to record against.
-    await refusedAppendsNothing(401, () => call(env, "POST", "/api/auth/login", { body: { email: "nobody@example.com", password: "whatever it is" } }));
+    await refusedAppendsNothing(401, () =>
+      call(env, "POST", "/api/auth/login", { body: { email: "nobody@example.com", password: "whatever it is" } }),
+    );
 
     const login = await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: PASSWORD } });
     const cookie = cookieFrom(login);
@@ -51,14 +64,17 @@ describe("accounts and sessions", () => {
     expect(signedIn.details.sessionId).toBe(sessions.body.find((s: any) => s.current).id);
 
     expect((await call(env, "POST", "/api/auth/logout", { as: { cookie } })).status).toBe(204);
-    expect(auditOf(env, "user.logout")).toMatchObject([{ targetId: owner.id, actorId: owner.id, details: { sessionId: signedIn.details.sessionId } }]);
+    expect(auditOf(env, "user.logout")).toMatchObject([
+      { targetId: owner.id, actorId: owner.id, details: { sessionId: signedIn.details.sessionId } },
+    ]);
     expectNoSecrets([PASSWORD, "not the password", cookie, owner.cookie]);
   });
 
   test("the failure that locks an account says so", async () => {
     const owner = await signUp(env, "owner@example.com");
     setSetting(env.core, "lockoutThreshold", 2);
-    for (let i = 0; i < 2; i++) await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: "wrong wrong wrong" } });
+    for (let i = 0; i < 2; i++)
+      await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: "wrong wrong wrong" } });
     expect(auditOf(env, "user.login_failed").map((e) => e.details)).toEqual([
       { reason: "wrong_password", locked: false },
       { reason: "wrong_password", locked: true, lockedForSeconds: 60 },
@@ -71,19 +87,29 @@ describe("accounts and sessions", () => {
     const other = cookieFrom(await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: PASSWORD } }));
 
     expect((await call(env, "PUT", "/api/auth/me", { as: owner, body: { displayName: "Ada" } })).status).toBe(200);
-    expect(auditOf(env, "user.updated")).toMatchObject([{ targetId: owner.id, actorId: owner.id, actorName: "Ada", ip: "local", details: { displayName: { from: "owner", to: "Ada" } } }]);
+    expect(auditOf(env, "user.updated")).toMatchObject([
+      { targetId: owner.id, actorId: owner.id, actorName: "Ada", ip: "local", details: { displayName: { from: "owner", to: "Ada" } } },
+    ]);
     await refusedAppendsNothing(400, () => call(env, "PUT", "/api/auth/me", { as: owner, body: { displayName: "   " } }));
 
-    await refusedAppendsNothing(400, () => call(env, "PUT", "/api/auth/me/password", { as: owner, body: { currentPassword: "wrong password!", newPassword: NEW_PASSWORD } }));
-    const changed = await call(env, "PUT", "/api/auth/me/password", { as: owner, body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } });
+    await refusedAppendsNothing(400, () =>
+      call(env, "PUT", "/api/auth/me/password", { as: owner, body: { currentPassword: "wrong password!", newPassword: NEW_PASSWORD } }),
+    );
+    const changed = await call(env, "PUT", "/api/auth/me/password", {
+      as: owner,
+      body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+    });
     expect(changed.status).toBe(204);
-    expect(auditOf(env, "user.password_changed")).toMatchObject([{ targetId: owner.id, actorId: owner.id, ip: "local", details: { otherSessionsSignedOut: 1 } }]);
+    expect(auditOf(env, "user.password_changed")).toMatchObject([
+      { targetId: owner.id, actorId: owner.id, ip: "local", details: { otherSessionsSignedOut: 1 } },
+    ]);
     expectNoSecrets([PASSWORD, NEW_PASSWORD, "wrong password!", owner.cookie, other, cookieFrom(changed)]);
   });
 
   test("sessions signed out one by one and all at once", async () => {
     const owner = await signUp(env, "owner@example.com");
-    const signIn = async () => cookieFrom(await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: PASSWORD } }));
+    const signIn = async () =>
+      cookieFrom(await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: PASSWORD } }));
     await signIn();
     await signIn();
     await signIn();
@@ -92,11 +118,17 @@ describe("accounts and sessions", () => {
     expect(others).toHaveLength(3);
 
     expect((await call(env, "DELETE", `/api/auth/me/sessions/${others[0]}`, { as: owner })).status).toBe(204);
-    expect(auditOf(env, "session.revoked")).toMatchObject([{ targetType: "session", targetId: others[0], actorId: owner.id, ip: "local", details: { userId: owner.id } }]);
+    expect(auditOf(env, "session.revoked")).toMatchObject([
+      { targetType: "session", targetId: others[0], actorId: owner.id, ip: "local", details: { userId: owner.id } },
+    ]);
     await refusedAppendsNothing(404, () => call(env, "DELETE", `/api/auth/me/sessions/${others[0]}`, { as: owner }));
 
     expect((await call(env, "DELETE", "/api/auth/me/sessions/others", { as: owner })).status).toBe(204);
-    expect(auditOf(env, "session.revoked").map((e) => e.targetId).sort()).toEqual([...others].sort());
+    expect(
+      auditOf(env, "session.revoked")
+        .map((e) => e.targetId)
+        .sort(),
+    ).toEqual([...others].sort());
   });
 });
 
@@ -105,7 +137,12 @@ describe("tokens and invites", () => {
     const owner = await signUp(env, "owner@example.com");
     const value = await mintToken(env, owner, { name: "CI", readOnly: true, expiresInDays: 30 });
     const [created] = auditOf(env, "token.created");
-    expect(created).toMatchObject({ targetType: "token", actorId: owner.id, ip: "local", details: { name: "CI", prefix: value.slice(0, 12), readOnly: true, expiresAt: expect.any(String) } });
+    expect(created).toMatchObject({
+      targetType: "token",
+      actorId: owner.id,
+      ip: "local",
+      details: { name: "CI", prefix: value.slice(0, 12), readOnly: true, expiresAt: expect.any(String) },
+    });
 
     await refusedAppendsNothing(400, () => call(env, "POST", "/api/api-tokens", { as: owner, body: { name: " " } }));
     await refusedAppendsNothing(404, () => call(env, "DELETE", "/api/api-tokens/0190aaaa-0000-7000-8000-000000000000", { as: owner }));
@@ -118,9 +155,15 @@ describe("tokens and invites", () => {
   test("invites created, used and withdrawn, never their token", async () => {
     const owner = await signUp(env, "owner@example.com");
     const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: { email: "ada@example.com" } });
-    expect(auditOf(env, "invite.created")).toMatchObject([{ targetType: "invite", targetId: invite.body.id, actorId: owner.id, ip: "local", details: { email: "ada@example.com" } }]);
+    expect(auditOf(env, "invite.created")).toMatchObject([
+      { targetType: "invite", targetId: invite.body.id, actorId: owner.id, ip: "local", details: { email: "ada@example.com" } },
+    ]);
     const ada = await signUp(env, "ada@example.com", { inviteToken: invite.body.token });
-    expect(auditOf(env, "user.registered").at(-1)).toMatchObject({ targetId: ada.id, actorId: ada.id, details: { inviteId: invite.body.id, roleName: "User" } });
+    expect(auditOf(env, "user.registered").at(-1)).toMatchObject({
+      targetId: ada.id,
+      actorId: ada.id,
+      details: { inviteId: invite.body.id, roleName: "User" },
+    });
 
     const spare = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
     expect((await call(env, "DELETE", `/api/admin/invites/${spare.body.id}`, { as: owner })).status).toBe(204);
@@ -147,7 +190,13 @@ describe("groups and settings", () => {
     const entries = auditRows(env).filter((r) => r.targetType === "group");
     expect(entries.map((e) => [e.action, e.targetId, e.actorId, e.ip, JSON.parse(e.details)])).toEqual([
       ["group.created", group.id, owner.id, "local", { name: "Editors", description: "Edit things" }],
-      ["group.updated", group.id, owner.id, "local", { name: { from: "Editors", to: "Writers" }, description: { from: "Edit things", to: "Edit things" } }],
+      [
+        "group.updated",
+        group.id,
+        owner.id,
+        "local",
+        { name: { from: "Editors", to: "Writers" }, description: { from: "Edit things", to: "Edit things" } },
+      ],
       ["group.member_added", group.id, owner.id, "local", { userId: member.id }],
       ["group.member_removed", group.id, owner.id, "local", { userId: member.id }],
       ["group.deleted", group.id, owner.id, "local", { name: "Writers" }],
@@ -171,7 +220,16 @@ describe("groups and settings", () => {
 describe("the recording mechanism", () => {
   test("an event and its entry commit or roll back together", () => {
     const before = auditRows(env).length;
-    const write = () => recordEvent(env.core, { type: "group.deleted", targetType: "group", targetId: "g", spaceId: null, actorId: null, ip: null, data: {} });
+    const write = () =>
+      recordEvent(env.core, {
+        type: "group.deleted",
+        targetType: "group",
+        targetId: "g",
+        spaceId: null,
+        actorId: null,
+        ip: null,
+        data: {},
+      });
     expect(() =>
       env.core.tx(() => {
         write();
@@ -194,7 +252,12 @@ describe("the recording mechanism", () => {
         targetId: "g",
         spaceId: null,
         actorId: null,
-        data: { password: "hunter2hunter2", nested: { secret: "whsec_abc", token: "cct_xyz", tokenId: "kept" }, ids: Array.from({ length: 60 }, (_, i) => i), note: "x".repeat(1500) },
+        data: {
+          password: "hunter2hunter2",
+          nested: { secret: "whsec_abc", token: "cct_xyz", tokenId: "kept" },
+          ids: Array.from({ length: 60 }, (_, i) => i),
+          note: "x".repeat(1500),
+        },
       }),
     );
     const details = auditOf(env, "group.updated")[0].details;
@@ -210,7 +273,11 @@ describe("the recording mechanism", () => {
     const owner = await signUp(env, "owner@example.com");
     await call(env, "POST", "/api/spaces", { as: owner, body: { key: "DOCS", name: "Docs" } });
     await call(env, "PUT", "/api/spaces/DOCS", { as: owner, body: { name: "Documents" } });
-    expect(auditRows(env).filter((r) => r.targetType === "space").map((r) => [r.action, r.ip])).toEqual([
+    expect(
+      auditRows(env)
+        .filter((r) => r.targetType === "space")
+        .map((r) => [r.action, r.ip]),
+    ).toEqual([
       ["space.created", "local"],
       ["space.updated", "local"],
     ]);

@@ -35,7 +35,11 @@ async function allPages(who: Who, query: string) {
 }
 
 /** The expected answer, newest first, computed from the rows themselves. */
-const expected = (keep: (r: ReturnType<typeof auditRows>[number]) => boolean) => auditRows(env).filter(keep).map((r) => r.sequence).reverse();
+const expected = (keep: (r: ReturnType<typeof auditRows>[number]) => boolean) =>
+  auditRows(env)
+    .filter(keep)
+    .map((r) => r.sequence)
+    .reverse();
 
 /** An owner (user.registered, 1 March 2026) and 3 days of entries by the owner and by Cairn. */
 async function seeded() {
@@ -70,7 +74,9 @@ describe("GET /api/audit filters", () => {
     expect(sequences(kind.body)).toEqual(expected((r) => r.action.startsWith("group.")));
     expect(kind.body).toHaveLength(30);
     const users = await call(env, "GET", "/api/audit?action=user.&take=200", { as: owner });
-    expect(users.body.map((e: { action: string }) => e.action)).toEqual(expected((r) => r.action.startsWith("user.")).map(() => "user.registered"));
+    expect(users.body.map((e: { action: string }) => e.action)).toEqual(
+      expected((r) => r.action.startsWith("user.")).map(() => "user.registered"),
+    );
   });
 
   test("from and to alone: instants, and dates with to covering its whole day", async () => {
@@ -85,14 +91,27 @@ describe("GET /api/audit filters", () => {
     expect(sequences(toOnly.body)).toEqual(expected((r) => r.createdAt < "2026-03-02"));
     expect(toOnly.body).toHaveLength(11);
     // An instant with an offset: 12:03+02:00 is 10:03Z, so entries from 10:03Z on that day.
-    const instant = await call(env, "GET", `/api/audit?from=${encodeURIComponent("2026-03-02T12:03:00+02:00")}&to=2026-03-02T10:05:00Z`, { as: owner });
-    expect(instant.body.map((e: { createdAt: string }) => e.createdAt)).toEqual(["2026-03-02T10:05:00.000Z", "2026-03-02T10:04:00.000Z", "2026-03-02T10:03:00.000Z"]);
+    const instant = await call(env, "GET", `/api/audit?from=${encodeURIComponent("2026-03-02T12:03:00+02:00")}&to=2026-03-02T10:05:00Z`, {
+      as: owner,
+    });
+    expect(instant.body.map((e: { createdAt: string }) => e.createdAt)).toEqual([
+      "2026-03-02T10:05:00.000Z",
+      "2026-03-02T10:04:00.000Z",
+      "2026-03-02T10:03:00.000Z",
+    ]);
   });
 
   test("all combined with AND, and with targetType", async () => {
     const owner = await seeded();
-    const res = await call(env, "GET", `/api/audit?actorId=${owner.id}&action=group.updated&from=2026-03-02&to=2026-03-03&targetType=group&take=200`, { as: owner });
-    const want = expected((r) => r.actorId === owner.id && r.action === "group.updated" && r.createdAt >= "2026-03-02" && r.createdAt < "2026-03-04");
+    const res = await call(
+      env,
+      "GET",
+      `/api/audit?actorId=${owner.id}&action=group.updated&from=2026-03-02&to=2026-03-03&targetType=group&take=200`,
+      { as: owner },
+    );
+    const want = expected(
+      (r) => r.actorId === owner.id && r.action === "group.updated" && r.createdAt >= "2026-03-02" && r.createdAt < "2026-03-04",
+    );
     expect(sequences(res.body)).toEqual(want);
     expect(want.length).toBeGreaterThan(2);
     const none = await call(env, "GET", `/api/audit?actorId=${owner.id}&targetType=page`, { as: owner });
@@ -143,7 +162,8 @@ describe("GET /api/audit filters", () => {
 
   test("the parameters are in the API description", async () => {
     const op = (await call(env, "GET", "/api/openapi.json")).body.paths["/api/audit"].get;
-    for (const name of ["actorId", "action", "from", "to"]) expect(op.parameters.find((p: { name: string }) => p.name === name)).toMatchObject({ in: "query", required: false });
+    for (const name of ["actorId", "action", "from", "to"])
+      expect(op.parameters.find((p: { name: string }) => p.name === name)).toMatchObject({ in: "query", required: false });
   });
 });
 

@@ -66,11 +66,17 @@ describe("GET /api/audit?before=", () => {
   test("combines with targetType and targetId", async () => {
     const owner = await signUp(env, "owner@example.com");
     seed(30, (i) => (i % 3 === 0 ? "wanted" : "other"));
-    const wanted = auditRows(env).filter((r) => r.targetId === "wanted").map((r) => r.sequence).reverse();
+    const wanted = auditRows(env)
+      .filter((r) => r.targetId === "wanted")
+      .map((r) => r.sequence)
+      .reverse();
     expect(wanted).toHaveLength(10);
     expect((await allPages(owner, "targetId=wanted&take=3")).flat()).toEqual(wanted);
     expect((await allPages(owner, "targetType=group&targetId=wanted&take=4")).map((p) => p.length)).toEqual([4, 4, 2]);
-    const groups = auditRows(env).filter((r) => r.targetType === "group").map((r) => r.sequence).reverse();
+    const groups = auditRows(env)
+      .filter((r) => r.targetType === "group")
+      .map((r) => r.sequence)
+      .reverse();
     expect((await allPages(owner, "targetType=group&take=7")).flat()).toEqual(groups);
     // A cursor in the middle: only older matches.
     const res = await call(env, "GET", `/api/audit?targetId=wanted&before=${wanted[4]}`, { as: owner });
@@ -84,7 +90,18 @@ describe("GET /api/audit?before=", () => {
     const space = await newSpace(env, owner, "DOCS");
     const draft = await call(env, "POST", "/api/pages/draft", { as: member, body: { spaceId: space.id } });
     // Entries about the member's draft, which the owner may not see, around the two pages' own.
-    const aboutDraft = () => env.core.tx(() => recordEvent(env.core, { type: "page.updated", targetType: "page", targetId: draft.body.id, spaceId: space.id, actorId: member.id, ip: "local", data: {} }));
+    const aboutDraft = () =>
+      env.core.tx(() =>
+        recordEvent(env.core, {
+          type: "page.updated",
+          targetType: "page",
+          targetId: draft.body.id,
+          spaceId: space.id,
+          actorId: member.id,
+          ip: "local",
+          data: {},
+        }),
+      );
     aboutDraft();
     const older = await newPage(env, owner, space.id, "Older");
     aboutDraft();
@@ -124,7 +141,11 @@ describe("GET /api/audit?before=", () => {
 
   test("the header and the parameter are in the API description", async () => {
     const op = (await call(env, "GET", "/api/openapi.json")).body.paths["/api/audit"].get;
-    expect(op.parameters.find((p: { name: string }) => p.name === "before")).toMatchObject({ in: "query", required: false, schema: { type: "integer" } });
+    expect(op.parameters.find((p: { name: string }) => p.name === "before")).toMatchObject({
+      in: "query",
+      required: false,
+      schema: { type: "integer" },
+    });
     expect(op.responses["200"].headers["X-Next-Before"].schema).toMatchObject({ type: "integer", minimum: 1 });
     expect(op.description).toContain("X-Next-Before");
   });

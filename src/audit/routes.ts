@@ -29,7 +29,9 @@ const VerifyResult = t.Object(
   {
     ok: t.Boolean(),
     checked: t.Integer({ description: "Entries found sound before the first problem (all of them when ok)" }),
-    brokenAtSequence: t.Union([t.Integer(), t.Null()], { description: "The first entry at fault (a missing one's number when entries are missing)" }),
+    brokenAtSequence: t.Union([t.Integer(), t.Null()], {
+      description: "The first entry at fault (a missing one's number when entries are missing)",
+    }),
     problem: t.Union([t.String(), t.Null()]),
     lastSequence: t.Integer({ description: "The last sound entry; keep it with lastHash outside Cairn to detect a rewritten tail" }),
     lastHash: t.String(),
@@ -52,15 +54,47 @@ export function auditRoutes(core: Core) {
         query: t.Object({
           targetType: t.Optional(t.String({ maxLength: 50 })),
           targetId: t.Optional(t.String({ maxLength: 200 })),
-          actorId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Only entries by this user (a user id, as GET /api/users gives it)" })),
-          action: t.Optional(
-            t.String({ minLength: 1, maxLength: 100, description: "An exact action (page.updated), or a prefix ending in a dot (page.) for every action of that kind", error: AUDIT_ACTION_RULE }),
+          actorId: t.Optional(
+            t.String({ minLength: 1, maxLength: 200, description: "Only entries by this user (a user id, as GET /api/users gives it)" }),
           ),
-          from: t.Optional(t.String({ maxLength: 40, description: "Only entries written at or after this ISO 8601 instant (with Z or an offset), or from the start of this date (UTC)", error: AUDIT_TIME_RULE })),
-          to: t.Optional(t.String({ maxLength: 40, description: "Only entries written at or before this ISO 8601 instant, or up to the end of this date (UTC): to=2026-03-01 includes all of 1 March", error: AUDIT_TIME_RULE })),
+          action: t.Optional(
+            t.String({
+              minLength: 1,
+              maxLength: 100,
+              description: "An exact action (page.updated), or a prefix ending in a dot (page.) for every action of that kind",
+              error: AUDIT_ACTION_RULE,
+            }),
+          ),
+          from: t.Optional(
+            t.String({
+              maxLength: 40,
+              description:
+                "Only entries written at or after this ISO 8601 instant (with Z or an offset), or from the start of this date (UTC)",
+              error: AUDIT_TIME_RULE,
+            }),
+          ),
+          to: t.Optional(
+            t.String({
+              maxLength: 40,
+              description:
+                "Only entries written at or before this ISO 8601 instant, or up to the end of " +
+                "this date (UTC): to=2026-03-01 includes all of 1 March",
+              error: AUDIT_TIME_RULE,
+            }),
+          ),
           // Bounds checked by the service: Elysia names the field "property" for a coerced number out of range.
-          take: t.Optional(t.Integer({ description: `1 to ${AUDIT_TAKE_MAX}; 50 when left out`, error: `must be a whole number from 1 to ${AUDIT_TAKE_MAX}` })),
-          before: t.Optional(t.Integer({ description: `Only entries with a smaller sequence: the ${NEXT_BEFORE_HEADER} of the previous page`, error: AUDIT_BEFORE_RULE })),
+          take: t.Optional(
+            t.Integer({
+              description: `1 to ${AUDIT_TAKE_MAX}; 50 when left out`,
+              error: `must be a whole number from 1 to ${AUDIT_TAKE_MAX}`,
+            }),
+          ),
+          before: t.Optional(
+            t.Integer({
+              description: `Only entries with a smaller sequence: the ${NEXT_BEFORE_HEADER} of the previous page`,
+              error: AUDIT_BEFORE_RULE,
+            }),
+          ),
         }),
         response: {
           200: withHeaders(t.Array(AuditEntry), {
@@ -70,8 +104,13 @@ export function auditRoutes(core: Core) {
         },
         detail: {
           tags: ["Audit"],
-          summary: `The most recent audit entries the caller may see, newest first (right audit.view; at most ${AUDIT_TAKE_MAX}, 50 by default)`,
-          description: `Pages back with \`before\`: while the answer carries the header \`${NEXT_BEFORE_HEADER}\`, ask again with \`before\` set to it (and the same filters and \`take\`) for the next, older page. Every entry comes exactly once, whatever is written meanwhile. No header: nothing older is left.`,
+          summary:
+            `The most recent audit entries the caller may see, newest first (right ` +
+            `audit.view; at most ${AUDIT_TAKE_MAX}, 50 by default)`,
+          description:
+            `Pages back with \`before\`: while the answer carries the header \`${NEXT_BEFORE_HEADER}\`, ask again with ` +
+            `\`before\` set to it (and the same filters and \`take\`) for the next, older page. Every entry comes ` +
+            `exactly once, whatever is written meanwhile. No header: nothing older is left.`,
         },
       },
     )

@@ -102,10 +102,12 @@ export function listAudit(core: Core, caller: Caller, query: AuditQuery): AuditP
   const user = requireUser(caller);
   requireRight(user, "audit.view");
   const take = query.take ?? AUDIT_TAKE_DEFAULT;
-  if (!Number.isInteger(take) || take < 1 || take > AUDIT_TAKE_MAX) throw invalid("take", `must be a whole number from 1 to ${AUDIT_TAKE_MAX}`);
+  if (!Number.isInteger(take) || take < 1 || take > AUDIT_TAKE_MAX)
+    throw invalid("take", `must be a whole number from 1 to ${AUDIT_TAKE_MAX}`);
   // Safe integers only: 1e20 is "whole" to JavaScript but not a sequence SQLite could hold.
   if (query.before !== undefined && !(Number.isSafeInteger(query.before) && query.before >= 1)) throw invalid("before", AUDIT_BEFORE_RULE);
-  if (query.targetType !== undefined && !(TARGET_TYPES as readonly string[]).includes(query.targetType)) throw invalid("targetType", `must be one of ${TARGET_TYPES.join(", ")}`);
+  if (query.targetType !== undefined && !(TARGET_TYPES as readonly string[]).includes(query.targetType))
+    throw invalid("targetType", `must be one of ${TARGET_TYPES.join(", ")}`);
 
   const filters: SQL[] = [];
   if (query.targetType !== undefined) filters.push(eq(auditLog.targetType, query.targetType));
@@ -176,7 +178,9 @@ function instant(field: "from" | "to", value: string, edge: "start" | "end"): st
  */
 function visibleTo(core: Core, caller: Caller, rows: AuditRow[]): (row: AuditRow) => boolean {
   const pageIds = [...new Set(rows.flatMap((r) => (r.targetType === "page" ? [r.targetId] : [])))];
-  const { pageById, spaceById } = pagesAndSpaces(core, pageIds, (found) => [...new Set([...rows.flatMap((r) => (r.spaceId ? [r.spaceId] : [])), ...found.map((p) => p.spaceId)])]);
+  const { pageById, spaceById } = pagesAndSpaces(core, pageIds, (found) => [
+    ...new Set([...rows.flatMap((r) => (r.spaceId ? [r.spaceId] : [])), ...found.map((p) => p.spaceId)]),
+  ]);
   return (row) => {
     const space = row.spaceId ? spaceById.get(row.spaceId) : undefined;
     if (space && !canReadSpace(core, caller, space)) return false;
@@ -220,15 +224,28 @@ export function walkAuditChain(core: Pick<Core, "db">): VerifyResult {
   let expected = 1;
   let prevHash = GENESIS_HASH;
   let checked = 0;
-  const broken = (sequence: number, problem: string): VerifyResult => ({ ok: false, checked, brokenAtSequence: sequence, problem, lastSequence: expected - 1, lastHash: prevHash });
+  const broken = (sequence: number, problem: string): VerifyResult => ({
+    ok: false,
+    checked,
+    brokenAtSequence: sequence,
+    problem,
+    lastSequence: expected - 1,
+    lastHash: prevHash,
+  });
   for (;;) {
     const rows = entriesFrom(core, expected, VERIFY_BATCH);
     for (const row of rows) {
       if (row.sequence !== expected) return broken(expected, `Entry ${expected} is missing: entry ${row.sequence} comes next.`);
       if (row.prevHash !== prevHash) {
-        return broken(row.sequence, expected === 1 ? "Entry 1 does not start the chain: it names a predecessor." : `Entry ${row.sequence} does not follow entry ${expected - 1}: an entry was removed, moved or rewritten.`);
+        return broken(
+          row.sequence,
+          expected === 1
+            ? "Entry 1 does not start the chain: it names a predecessor."
+            : `Entry ${row.sequence} does not follow entry ${expected - 1}: an entry was removed, moved or rewritten.`,
+        );
       }
-      if (entryHash(row.prevHash, row) !== row.hash) return broken(row.sequence, `Entry ${row.sequence} was altered: its hash does not match its contents.`);
+      if (entryHash(row.prevHash, row) !== row.hash)
+        return broken(row.sequence, `Entry ${row.sequence} was altered: its hash does not match its contents.`);
       prevHash = row.hash;
       expected++;
       checked++;

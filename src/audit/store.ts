@@ -14,7 +14,21 @@ import { auditLog } from "./tables";
 // database, on the driver (drizzle's mapping of rows cost more than the statements). The last
 // entry is read with the actor's name in one statement, its LIMIT written out: as a bound
 // parameter (drizzle's) SQLite took 9 µs for it, against 2.
-const COLUMNS = ["sequence", "id", "action", "targetType", "targetId", "spaceId", "actorId", "actorName", "ip", "details", "createdAt", "prevHash", "hash"] as const;
+const COLUMNS = [
+  "sequence",
+  "id",
+  "action",
+  "targetType",
+  "targetId",
+  "spaceId",
+  "actorId",
+  "actorName",
+  "ip",
+  "details",
+  "createdAt",
+  "prevHash",
+  "hash",
+] as const;
 export const appendStatements = perInstance((core: Core) => {
   const columns = COLUMNS.map((c) => `"${getTableColumns(auditLog)[c].name}"`).join(", ");
   const name = `SELECT "display_name" FROM "${getTableName(users)}" WHERE "id" = ?1`;
@@ -42,21 +56,45 @@ export function pagesAndSpaces(core: Pick<Core, "db">, pageIds: string[], spaceI
   const pageRows = pageIds.length ? core.db.select().from(pages).where(inArray(pages.id, pageIds)).all() : [];
   const pageById = new Map<string, PageRow>(pageRows.map((p) => [p.id, p]));
   const spaceIds = spaceIdsOf(pageRows);
-  const spaceById = new Map<string, SpaceRow>(spaceIds.length ? core.db.select().from(spaces).where(inArray(spaces.id, spaceIds)).all().map((s) => [s.id, s]) : []);
+  const spaceById = new Map<string, SpaceRow>(
+    spaceIds.length
+      ? core.db
+          .select()
+          .from(spaces)
+          .where(inArray(spaces.id, spaceIds))
+          .all()
+          .map((s) => [s.id, s])
+      : [],
+  );
   return { pageById, spaceById };
 }
 
 /** Entries matching `filters` below sequence `before` (null: from the newest), newest first. */
 export function entriesBefore(core: Pick<Core, "db">, filters: (SQL | undefined)[], before: number | null, limit: number) {
-  return core.db.select().from(auditLog).where(and(...filters, before === null ? undefined : lt(auditLog.sequence, before))).orderBy(desc(auditLog.sequence)).limit(limit).all();
+  return core.db
+    .select()
+    .from(auditLog)
+    .where(and(...filters, before === null ? undefined : lt(auditLog.sequence, before)))
+    .orderBy(desc(auditLog.sequence))
+    .limit(limit)
+    .all();
 }
 
 /** Entries from sequence `from` on, in sequence order (the chain's walk). */
 export function entriesFrom(core: Pick<Core, "db">, from: number, limit: number) {
-  return core.db.select().from(auditLog).where(gt(auditLog.sequence, from - 1)).orderBy(asc(auditLog.sequence)).limit(limit).all();
+  return core.db
+    .select()
+    .from(auditLog)
+    .where(gt(auditLog.sequence, from - 1))
+    .orderBy(asc(auditLog.sequence))
+    .limit(limit)
+    .all();
 }
 
 /** The newest entry's sequence and hash (null: the log is empty). */
 export function chainHead(core: Pick<Core, "db">): { sequence: number; hash: string } | null {
-  return core.db.select({ sequence: auditLog.sequence, hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.sequence)).limit(1).get() ?? null;
+  return (
+    core.db.select({ sequence: auditLog.sequence, hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.sequence)).limit(1).get() ??
+    null
+  );
 }

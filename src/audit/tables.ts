@@ -32,7 +32,11 @@ export const auditLog = sqliteTable(
     hash: text("hash").notNull(),
   },
   // The filters of GET /api/audit (by target, by who, by what) each walk newest first.
-  (t) => [index("audit_log_target_idx").on(t.targetType, t.targetId, t.sequence), index("audit_log_actor_idx").on(t.actorId, t.sequence), index("audit_log_action_idx").on(t.action, t.sequence)],
+  (t) => [
+    index("audit_log_target_idx").on(t.targetType, t.targetId, t.sequence),
+    index("audit_log_actor_idx").on(t.actorId, t.sequence),
+    index("audit_log_action_idx").on(t.action, t.sequence),
+  ],
 );
 
 export type AuditRow = typeof auditLog.$inferSelect;

@@ -34,6 +34,16 @@ export function tamper(env: TestEnv, statements: string): void {
 /** n more entries (group.updated), one transaction each. */
 export function seedEntries(env: TestEnv, n: number, targetId = (i: number) => `g${i}`): void {
   for (let i = 0; i < n; i++) {
-    env.core.tx(() => recordEvent(env.core, { type: "group.updated", targetType: "group", targetId: targetId(i), spaceId: null, actorId: null, ip: null, data: { i } }));
+    env.core.tx(() =>
+      recordEvent(env.core, {
+        type: "group.updated",
+        targetType: "group",
+        targetId: targetId(i),
+        spaceId: null,
+        actorId: null,
+        ip: null,
+        data: { i },
+      }),
+    );
   }
 }

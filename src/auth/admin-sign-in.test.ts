@@ -23,29 +23,39 @@ async function resetLink(as: { cookie?: string }, userId: string) {
 }
 
 describe("reset links", () => {
-  test("the administrator gets a one-time link (not e-mailed, and says why); using it sets the password, ends every session and works once", async () => {
-    const { owner, member } = await ownerAndMember(env);
-    const link = await resetLink(owner, member.id);
-    expect(link.path).toBe(`/reset-password?token=${link.token}`);
-    expect(link.url).toBeNull();
-    expect(link.emailed).toBe(false);
-    expect(link.emailStatus).toContain("not set up");
-    expect(Date.parse(link.expiresAt) - env.clock.now()).toBe(24 * 3_600_000);
+  test(
+    "the administrator gets a one-time link (not e-mailed, and says why); using " +
+      "it sets the password, ends every session and works once",
+    async () => {
+      const { owner, member } = await ownerAndMember(env);
+      const link = await resetLink(owner, member.id);
+      expect(link.path).toBe(`/reset-password?token=${link.token}`);
+      expect(link.url).toBeNull();
+      expect(link.emailed).toBe(false);
+      expect(link.emailStatus).toContain("not set up");
+      expect(Date.parse(link.expiresAt) - env.clock.now()).toBe(24 * 3_600_000);
 
-    const used = await call(env, "POST", "/api/auth/recover/token", { body: { token: link.token, newPassword: NEW_PASSWORD } });
-    expect(used.status).toBe(204);
-    expect(used.headers.get("set-cookie")).toBeNull();
-    expect((await call(env, "GET", "/api/auth/me", { as: member })).status).toBe(401);
-    expect((await signIn("member@example.com", PASSWORD)).status).toBe(401);
-    expect((await signIn("member@example.com", NEW_PASSWORD)).status).toBe(200);
+      const used = await call(env, "POST", "/api/auth/recover/token", { body: { token: link.token, newPassword: NEW_PASSWORD } });
+      expect(used.status).toBe(204);
+      expect(used.headers.get("set-cookie")).toBeNull();
+      expect((await call(env, "GET", "/api/auth/me", { as: member })).status).toBe(401);
+      expect((await signIn("member@example.com", PASSWORD)).status).toBe(401);
+      expect((await signIn("member@example.com", NEW_PASSWORD)).status).toBe(200);
 
-    const again = await call(env, "POST", "/api/auth/recover/token", { body: { token: link.token, newPassword: "yet another passphrase" } });
-    expect(again.body).toMatchObject({ status: 400, field: "token" });
-    expect(auditOf(env, "user.password_reset_link")).toMatchObject([{ actorId: owner.id, targetId: member.id, details: { emailed: false, replaced: 0 } }]);
-    expect(auditOf(env, "user.password_reset")).toMatchObject([{ actorId: member.id, targetId: member.id, details: { via: "link", sessionsSignedOut: 1 } }]);
-    const log = JSON.stringify(auditRows(env));
-    for (const secret of [link.token, NEW_PASSWORD]) expect(log).not.toContain(secret);
-  });
+      const again = await call(env, "POST", "/api/auth/recover/token", {
+        body: { token: link.token, newPassword: "yet another passphrase" },
+      });
+      expect(again.body).toMatchObject({ status: 400, field: "token" });
+      expect(auditOf(env, "user.password_reset_link")).toMatchObject([
+        { actorId: owner.id, targetId: member.id, details: { emailed: false, replaced: 0 } },
+      ]);
+      expect(auditOf(env, "user.password_reset")).toMatchObject([
+        { actorId: member.id, targetId: member.id, details: { via: "link", sessionsSignedOut: 1 } },
+      ]);
+      const log = JSON.stringify(auditRows(env));
+      for (const secret of [link.token, NEW_PASSWORD]) expect(log).not.toContain(secret);
+    },
+  );
 
   test("the whole link when the server knows its address", async () => {
     env.close();
@@ -59,7 +69,9 @@ describe("reset links", () => {
     const { owner, member } = await ownerAndMember(env);
     const first = await resetLink(owner, member.id);
     const second = await resetLink(owner, member.id);
-    expect((await call(env, "POST", "/api/auth/recover/token", { body: { token: first.token, newPassword: NEW_PASSWORD } })).body).toMatchObject({ status: 400, field: "token" });
+    expect(
+      (await call(env, "POST", "/api/auth/recover/token", { body: { token: first.token, newPassword: NEW_PASSWORD } })).body,
+    ).toMatchObject({ status: 400, field: "token" });
     env.clock.advance(24 * 3_600_000);
     const late = await call(env, "POST", "/api/auth/recover/token", { body: { token: second.token, newPassword: NEW_PASSWORD } });
     expect(late.body).toMatchObject({ status: 400, field: "token" });
@@ -81,7 +93,9 @@ describe("reset links", () => {
     const link = await resetLink(owner, member.id);
     const sent = JSON.parse(JSON.stringify(body).replace('"LINK"', JSON.stringify(link.token)));
     expect((await call(env, "POST", "/api/auth/recover/token", { body: sent })).body).toMatchObject({ status: 400, field });
-    expect((await call(env, "POST", "/api/auth/recover/token", { body: { token: link.token, newPassword: NEW_PASSWORD } })).status).toBe(204);
+    expect((await call(env, "POST", "/api/auth/recover/token", { body: { token: link.token, newPassword: NEW_PASSWORD } })).status).toBe(
+      204,
+    );
   });
 
   test("making a link for someone else needs a recent password confirmation, as a role change does; a token never can", async () => {
@@ -96,12 +110,17 @@ describe("reset links", () => {
     }
     // Past five minutes since it proved its password, even the signed-in owner's session is stale.
     env.clock.advance(5 * 60_000 + 1);
-    expect((await call(env, "POST", `/api/admin/users/${member.id}/reset-password`, { as: owner })).body).toMatchObject({ status: 403, code: "reauth_required" });
+    expect((await call(env, "POST", `/api/admin/users/${member.id}/reset-password`, { as: owner })).body).toMatchObject({
+      status: 403,
+      code: "reauth_required",
+    });
     expect(auditOf(env, "user.password_reset_link")).toEqual([]);
     const confirmed = await call(env, "POST", "/api/auth/reauth", { as: owner, body: { password: PASSWORD } });
     expect(confirmed.status).toBe(204);
     const link = await resetLink({ cookie: cookieFrom(confirmed) }, member.id);
-    expect((await call(env, "POST", "/api/auth/recover/token", { body: { token: link.token, newPassword: NEW_PASSWORD } })).status).toBe(204);
+    expect((await call(env, "POST", "/api/auth/recover/token", { body: { token: link.token, newPassword: NEW_PASSWORD } })).status).toBe(
+      204,
+    );
   });
 
   test("using a link lifts the account's sign-in locks", async () => {
@@ -120,7 +139,14 @@ describe("unlock, sessions, tokens, two-factor", () => {
     const { owner, member } = await ownerAndMember(env);
     setSetting(env.core, "lockoutThreshold", 2);
     const from = async (ip: string, password: string) => {
-      const res = await env.handle(new Request(`${BASE}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn" }, body: JSON.stringify({ email: "member@example.com", password }) }), ip);
+      const res = await env.handle(
+        new Request(`${BASE}/api/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+          body: JSON.stringify({ email: "member@example.com", password }),
+        }),
+        ip,
+      );
       return res.status;
     };
     for (const ip of ["203.0.113.9", "198.51.100.4"]) for (let i = 0; i < 2; i++) await from(ip, "wrong wrong wrong");
@@ -149,22 +175,32 @@ describe("unlock, sessions, tokens, two-factor", () => {
     expect(auditOf(env, "user.tokens_revoked").map((e) => e.details.count)).toEqual([1, 0]);
   });
 
-  test("disable-two-factor: 409 two_factor_off while it is off; switches it off when on; needs a recent password confirmation", async () => {
-    const { owner, member } = await ownerAndMember(env);
-    const off = await call(env, "POST", `/api/admin/users/${member.id}/disable-two-factor`, { as: owner });
-    expect(off.body).toMatchObject({ status: 409, code: "two_factor_off" });
-    env.core.sqlite.query("UPDATE users SET totp_enabled = 1 WHERE id = ?").run(member.id);
-    const token = await mintToken(env, owner);
-    expect((await call(env, "POST", `/api/admin/users/${member.id}/disable-two-factor`, { as: { token } })).body).toMatchObject({ status: 403, code: "reauth_required" });
-    expect((await call(env, "POST", `/api/admin/users/${member.id}/disable-two-factor`, { as: owner })).status).toBe(204);
-    expect((await call(env, "GET", "/api/auth/me", { as: member })).body.totpEnabled).toBe(false);
-    expect(auditOf(env, "user.two_factor_disabled")).toMatchObject([{ actorId: owner.id, targetId: member.id }]);
-  });
+  test(
+    "disable-two-factor: 409 two_factor_off while it is off; switches it " + "off when on; needs a recent password confirmation",
+    async () => {
+      const { owner, member } = await ownerAndMember(env);
+      const off = await call(env, "POST", `/api/admin/users/${member.id}/disable-two-factor`, { as: owner });
+      expect(off.body).toMatchObject({ status: 409, code: "two_factor_off" });
+      env.core.sqlite.query("UPDATE users SET totp_enabled = 1 WHERE id = ?").run(member.id);
+      const token = await mintToken(env, owner);
+      expect((await call(env, "POST", `/api/admin/users/${member.id}/disable-two-factor`, { as: { token } })).body).toMatchObject({
+        status: 403,
+        code: "reauth_required",
+      });
+      expect((await call(env, "POST", `/api/admin/users/${member.id}/disable-two-factor`, { as: owner })).status).toBe(204);
+      expect((await call(env, "GET", "/api/auth/me", { as: member })).body.totpEnabled).toBe(false);
+      expect(auditOf(env, "user.two_factor_disabled")).toMatchObject([{ actorId: owner.id, targetId: member.id }]);
+    },
+  );
 
   test("every action needs users.manage", async () => {
     const { owner, member } = await ownerAndMember(env);
     for (const action of ["reset-password", "revoke-sessions", "revoke-tokens", "unlock", "disable-two-factor"]) {
-      expect((await call(env, "POST", `/api/admin/users/${owner.id}/${action}`, { as: member })).body).toMatchObject({ status: 403, code: "permission_required", permission: "users.manage" });
+      expect((await call(env, "POST", `/api/admin/users/${owner.id}/${action}`, { as: member })).body).toMatchObject({
+        status: 403,
+        code: "permission_required",
+        permission: "users.manage",
+      });
     }
   });
 });
@@ -174,7 +210,10 @@ describe("GET /api/admin/invites/email", () => {
     const { owner, member } = await ownerAndMember(env);
     const res = await call(env, "GET", "/api/admin/invites/email", { as: owner });
     expect(res.body).toEqual({ enabled: false, reason: expect.stringContaining("not set up") });
-    expect((await call(env, "GET", "/api/admin/invites/email", { as: member })).body).toMatchObject({ status: 403, permission: "users.invite" });
+    expect((await call(env, "GET", "/api/admin/invites/email", { as: member })).body).toMatchObject({
+      status: 403,
+      permission: "users.invite",
+    });
     expect((await call(env, "GET", "/api/admin/invites/email")).status).toBe(401);
   });
 });

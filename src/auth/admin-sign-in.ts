@@ -20,7 +20,15 @@ export function revokeAllSessions(core: Core, caller: UserCaller, userId: string
   return core.tx(() => {
     targetOf(core, caller, userId);
     const count = deleteUserSessions(core, userId, null);
-    recordEvent(core, { type: "user.sessions_revoked", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { count } });
+    recordEvent(core, {
+      type: "user.sessions_revoked",
+      targetType: "user",
+      targetId: userId,
+      spaceId: null,
+      actorId: caller.user.id,
+      ip: caller.ip,
+      data: { count },
+    });
     return count;
   });
 }
@@ -34,7 +42,15 @@ export function unlockAccount(core: Core, caller: UserCaller, userId: string): v
   core.tx(() => {
     targetOf(core, caller, userId);
     const cleared = clearAllFailures(core, userId);
-    recordEvent(core, { type: "user.unlocked", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { cleared } });
+    recordEvent(core, {
+      type: "user.unlocked",
+      targetType: "user",
+      targetId: userId,
+      spaceId: null,
+      actorId: caller.user.id,
+      ip: caller.ip,
+      data: { cleared },
+    });
   });
 }
 
@@ -46,9 +62,20 @@ export function unlockAccount(core: Core, caller: UserCaller, userId: string): v
 export function disableTwoFactor(core: Core, caller: UserCaller, userId: string): void {
   core.tx(() => {
     const target = targetOf(core, caller, userId);
-    if (!target.user.totpEnabled) throw new AppError("two_factor_off", { detail: `${target.user.displayName} does not use two-factor sign-in: there is nothing to switch off.` });
+    if (!target.user.totpEnabled)
+      throw new AppError("two_factor_off", {
+        detail: `${target.user.displayName} does not use two-factor sign-in: there is nothing to switch off.`,
+      });
     updateAccount(core, userId, { totpEnabled: false }, iso(core.clock.now()));
-    recordEvent(core, { type: "user.two_factor_disabled", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: {} });
+    recordEvent(core, {
+      type: "user.two_factor_disabled",
+      targetType: "user",
+      targetId: userId,
+      spaceId: null,
+      actorId: caller.user.id,
+      ip: caller.ip,
+      data: {},
+    });
   });
 }
 
@@ -63,14 +90,31 @@ export function setStatus(core: Core, caller: UserCaller, userId: string, status
     if (status === target.user.status) return;
     const now = iso(core.clock.now());
     if (status === USER_STATUS.Suspended) {
-      if (userId === caller.user.id) throw new AppError("own_account", { detail: "You cannot suspend your own account; ask another administrator." });
+      if (userId === caller.user.id)
+        throw new AppError("own_account", { detail: "You cannot suspend your own account; ask another administrator." });
       refuseLastAdministrator(core, target, "suspending them");
       updateAccount(core, userId, { status }, now);
       const ended = deleteSessionsOf(core, userId, null);
-      recordEvent(core, { type: "user.suspended", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { sessionsEnded: ended } });
+      recordEvent(core, {
+        type: "user.suspended",
+        targetType: "user",
+        targetId: userId,
+        spaceId: null,
+        actorId: caller.user.id,
+        ip: caller.ip,
+        data: { sessionsEnded: ended },
+      });
     } else {
       updateAccount(core, userId, { status }, now);
-      recordEvent(core, { type: "user.reactivated", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: {} });
+      recordEvent(core, {
+        type: "user.reactivated",
+        targetType: "user",
+        targetId: userId,
+        spaceId: null,
+        actorId: caller.user.id,
+        ip: caller.ip,
+        data: {},
+      });
     }
   });
   return accountOf(core, userId);

@@ -8,9 +8,18 @@ afterEach(() => env.close());
 
 describe("POST /api/auth/register", () => {
   test("the first account becomes the Owner and is signed in", async () => {
-    const res = await call(env, "POST", "/api/auth/register", { body: { email: " Ada@Example.com ", displayName: "Ada", password: PASSWORD } });
+    const res = await call(env, "POST", "/api/auth/register", {
+      body: { email: " Ada@Example.com ", displayName: "Ada", password: PASSWORD },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ email: "ada@example.com", displayName: "Ada", role: 2, roleName: "Owner", status: 0, totpEnabled: false });
+    expect(res.body).toMatchObject({
+      email: "ada@example.com",
+      displayName: "Ada",
+      role: 2,
+      roleName: "Owner",
+      status: 0,
+      totpEnabled: false,
+    });
     expect(res.body.permissions).toContain("backups.restore");
     expect(res.body).not.toHaveProperty("passwordHash");
     const cookie = res.headers.get("set-cookie")!;
@@ -22,7 +31,9 @@ describe("POST /api/auth/register", () => {
 
   test("later accounts need an invite unless public registration is on", async () => {
     await signUp(env, "owner@example.com");
-    const refused = await call(env, "POST", "/api/auth/register", { body: { email: "b@example.com", displayName: "B", password: PASSWORD } });
+    const refused = await call(env, "POST", "/api/auth/register", {
+      body: { email: "b@example.com", displayName: "B", password: PASSWORD },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.field).toBe("inviteToken");
     setSetting(env.core, "allowPublicRegistration", true);
@@ -36,17 +47,23 @@ describe("POST /api/auth/register", () => {
     const bound = await call(env, "POST", "/api/admin/invites", { as: owner, body: { email: "Bound@Example.com", expiresInDays: 2 } });
     expect(bound.status).toBe(201);
     expect(bound.body.path).toBe(`/register?invite=${bound.body.token}`);
-    const wrongAddress = await call(env, "POST", "/api/auth/register", { body: { email: "other@example.com", displayName: "O", password: PASSWORD, inviteToken: bound.body.token } });
+    const wrongAddress = await call(env, "POST", "/api/auth/register", {
+      body: { email: "other@example.com", displayName: "O", password: PASSWORD, inviteToken: bound.body.token },
+    });
     expect(wrongAddress.status).toBe(400);
     expect(wrongAddress.body.field).toBe("email");
     await signUp(env, "bound@example.com", { inviteToken: bound.body.token });
-    const reused = await call(env, "POST", "/api/auth/register", { body: { email: "bound2@example.com", displayName: "B", password: PASSWORD, inviteToken: bound.body.token } });
+    const reused = await call(env, "POST", "/api/auth/register", {
+      body: { email: "bound2@example.com", displayName: "B", password: PASSWORD, inviteToken: bound.body.token },
+    });
     expect(reused.status).toBe(400);
     expect(reused.body.field).toBe("inviteToken");
 
     const open = await call(env, "POST", "/api/admin/invites", { as: owner, body: { expiresInDays: 1 } });
     env.clock.advance(86_400_000 + 1000);
-    const expired = await call(env, "POST", "/api/auth/register", { body: { email: "late@example.com", displayName: "L", password: PASSWORD, inviteToken: open.body.token } });
+    const expired = await call(env, "POST", "/api/auth/register", {
+      body: { email: "late@example.com", displayName: "L", password: PASSWORD, inviteToken: open.body.token },
+    });
     expect(expired.status).toBe(400);
     expect(expired.body.field).toBe("inviteToken");
   });
@@ -73,7 +90,9 @@ describe("POST /api/auth/register", () => {
   test("a taken e-mail is a 409", async () => {
     await signUp(env, "owner@example.com");
     setSetting(env.core, "allowPublicRegistration", true);
-    const res = await call(env, "POST", "/api/auth/register", { body: { email: "OWNER@example.com", displayName: "X", password: PASSWORD } });
+    const res = await call(env, "POST", "/api/auth/register", {
+      body: { email: "OWNER@example.com", displayName: "X", password: PASSWORD },
+    });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe("email_taken");
   });
@@ -157,13 +176,22 @@ describe("PUT /api/auth/me/password", () => {
   test("needs the current password, then signs out the other sessions", async () => {
     const owner = await signUp(env, "owner@example.com");
     const other = cookieFrom(await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: PASSWORD } }));
-    const wrong = await call(env, "PUT", "/api/auth/me/password", { as: owner, body: { currentPassword: "nope nope nope", newPassword: "a brand new secret" } });
+    const wrong = await call(env, "PUT", "/api/auth/me/password", {
+      as: owner,
+      body: { currentPassword: "nope nope nope", newPassword: "a brand new secret" },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.field).toBe("currentPassword");
-    const weak = await call(env, "PUT", "/api/auth/me/password", { as: owner, body: { currentPassword: PASSWORD, newPassword: "12345678" } });
+    const weak = await call(env, "PUT", "/api/auth/me/password", {
+      as: owner,
+      body: { currentPassword: PASSWORD, newPassword: "12345678" },
+    });
     expect(weak.body.field).toBe("newPassword");
 
-    const ok = await call(env, "PUT", "/api/auth/me/password", { as: owner, body: { currentPassword: PASSWORD, newPassword: "a brand new secret" } });
+    const ok = await call(env, "PUT", "/api/auth/me/password", {
+      as: owner,
+      body: { currentPassword: PASSWORD, newPassword: "a brand new secret" },
+    });
     expect(ok.status).toBe(204);
     const fresh = cookieFrom(ok);
     expect((await call(env, "GET", "/api/auth/me", { as: { cookie: fresh } })).status).toBe(200);
@@ -177,7 +205,12 @@ describe("PUT /api/auth/me/password", () => {
 describe("sessions", () => {
   test("lists sessions, revokes one and the others", async () => {
     const owner = await signUp(env, "owner@example.com");
-    const second = cookieFrom(await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: PASSWORD }, headers: { "user-agent": "phone" } }));
+    const second = cookieFrom(
+      await call(env, "POST", "/api/auth/login", {
+        body: { email: "owner@example.com", password: PASSWORD },
+        headers: { "user-agent": "phone" },
+      }),
+    );
     const third = cookieFrom(await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: PASSWORD } }));
     const list = await call(env, "GET", "/api/auth/me/sessions", { as: owner });
     expect(list.status).toBe(200);
@@ -215,7 +248,9 @@ describe("sessions", () => {
   test("the cookie lasts as long as its session can: 90 days from sign-in, and no longer after a new id", async () => {
     const DAY = 86_400_000;
     const maxAge = (a: { headers: Headers }) => Number(/Max-Age=(\d+)/.exec(a.headers.get("set-cookie") ?? "")?.[1]);
-    const login = await call(env, "POST", "/api/auth/register", { body: { email: "owner@example.com", displayName: "O", password: PASSWORD } });
+    const login = await call(env, "POST", "/api/auth/register", {
+      body: { email: "owner@example.com", displayName: "O", password: PASSWORD },
+    });
     expect(maxAge(login)).toBe(90 * 86_400);
     let session = { cookie: cookieFrom(login) };
     // Used every ten days, so the 14-day idle expiry never ends it.
@@ -227,7 +262,10 @@ describe("sessions", () => {
     expect(maxAge(reauth)).toBe(60 * 86_400);
     session = { cookie: cookieFrom(reauth) };
     env.clock.advance(10 * DAY);
-    const changed = await call(env, "PUT", "/api/auth/me/password", { as: session, body: { currentPassword: PASSWORD, newPassword: "a brand new secret" } });
+    const changed = await call(env, "PUT", "/api/auth/me/password", {
+      as: session,
+      body: { currentPassword: PASSWORD, newPassword: "a brand new secret" },
+    });
     expect(maxAge(changed)).toBe(50 * 86_400);
   });
 

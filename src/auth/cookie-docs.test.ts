@@ -48,7 +48,10 @@ describe("what it says is what happens", () => {
     const reauth = await call(env, "POST", "/api/auth/reauth", { as: second, body: { password: PASSWORD } });
     expect((await call(env, "GET", "/api/auth/me", { as: second })).status).toBe(401);
     const third = { cookie: cookieFrom(reauth) };
-    const change = await call(env, "PUT", "/api/auth/me/password", { as: third, body: { currentPassword: PASSWORD, newPassword: "a brand new passphrase" } });
+    const change = await call(env, "PUT", "/api/auth/me/password", {
+      as: third,
+      body: { currentPassword: PASSWORD, newPassword: "a brand new passphrase" },
+    });
     expect(change.status).toBe(204);
     expect((await call(env, "GET", "/api/auth/me", { as: third })).status).toBe(401);
     expect((await call(env, "GET", "/api/auth/me", { as: { cookie: cookieFrom(change) } })).status).toBe(200);

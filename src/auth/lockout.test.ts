@@ -21,7 +21,10 @@ const WRONG = "not the password at all";
 /** POST /api/auth/login as if from the client address `ip` (the socket's, no proxy). */
 async function signInFrom(ip: string, password: string, email = "owner@example.com"): Promise<Answer> {
   const headers = { "content-type": "application/json", "x-requested-with": "Cairn" };
-  const res = await env.handle(new Request(`${BASE}/api/auth/login`, { method: "POST", headers, body: JSON.stringify({ email, password }) }), ip);
+  const res = await env.handle(
+    new Request(`${BASE}/api/auth/login`, { method: "POST", headers, body: JSON.stringify({ email, password }) }),
+    ip,
+  );
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : null };
 }
@@ -74,9 +77,17 @@ describe("a spread-out attack locks the account for every address", () => {
     for (const ip of attackers) await failFrom(ip, 5);
     const elsewhere = await signInFrom("198.51.100.4", PASSWORD);
     expect(elsewhere.status).toBe(429);
-    expect(elsewhere.body.detail).toBe("This account is locked after too many wrong passwords from several addresses; try again in 60 seconds.");
+    expect(elsewhere.body.detail).toBe(
+      "This account is locked after too many wrong passwords from several addresses; try again in 60 seconds.",
+    );
     const failed = auditOf(env, "user.login_failed");
-    expect(failed.at(-2)!.details).toMatchObject({ reason: "wrong_password", locked: true, lockedForSeconds: 60, everyAddress: true, addresses: 4 });
+    expect(failed.at(-2)!.details).toMatchObject({
+      reason: "wrong_password",
+      locked: true,
+      lockedForSeconds: 60,
+      everyAddress: true,
+      addresses: 4,
+    });
     expect(failed.at(-1)!.details).toEqual({ reason: "locked", lockedForSeconds: 60, everyAddress: true });
     expect(failed.filter((e) => e.details.everyAddress && e.details.locked)).toHaveLength(1);
     env.clock.advance(60_000);
@@ -126,7 +137,13 @@ describe("the right password while locked", () => {
     const right = await signInFrom("local", PASSWORD);
     expect(right.status).toBe(429);
     expect(right.headers.get("retry-after")).toBe("30");
-    expect(right.body).toMatchObject({ code: "rate_limited", retryAfter: 30, lockScope: "address", lockedUntil: iso(env.clock.now() + 30_000), detail: "This account is locked for sign-ins from your address after too many wrong passwords; try again in 30 seconds." });
+    expect(right.body).toMatchObject({
+      code: "rate_limited",
+      retryAfter: 30,
+      lockScope: "address",
+      lockedUntil: iso(env.clock.now() + 30_000),
+      detail: "This account is locked for sign-ins from your address after too many wrong passwords; try again in 30 seconds.",
+    });
     expect(right.headers.get("set-cookie")).toBeNull();
     expect(auditOf(env, "user.login_failed").at(-1)!.details).toEqual({ reason: "locked", lockedForSeconds: 30 });
   });

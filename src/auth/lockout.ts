@@ -7,7 +7,16 @@ import { getSettings, type Settings } from "../settings/service";
 import { accountById, updateLockCounters } from "../users/store/accounts";
 import type { UserRow } from "../identity/caller";
 import { noteFailure } from "./notices";
-import { deleteFailurePair, deleteFailuresOf, failurePair, forgetOldFailures, recentFailures, restartRecentFailures, upsertFailurePair, type FailurePairRow } from "./store/failures";
+import {
+  deleteFailurePair,
+  deleteFailuresOf,
+  failurePair,
+  forgetOldFailures,
+  recentFailures,
+  restartRecentFailures,
+  upsertFailurePair,
+  type FailurePairRow,
+} from "./store/failures";
 
 /**
  * Lockout (docs/decisions.md, "Lockout"). Wrong passwords lock one account for one client address:
@@ -63,8 +72,10 @@ const freshUser = (core: Core, userId: string): UserRow | undefined => accountBy
 
 function lockOf(now: number, s: Settings, user: UserRow, pair: PairRow | undefined): Lock | null {
   // users.failedLogins counts the wrong passwords checked since the account-wide lock began.
-  if (user.lockedUntil && Date.parse(user.lockedUntil) > now) return { scope: "account", until: Date.parse(user.lockedUntil), checksLeft: Math.max(0, s.lockoutThreshold - user.failedLogins) };
-  if (pair?.lockedUntil && Date.parse(pair.lockedUntil) > now) return { scope: "address", until: Date.parse(pair.lockedUntil), checksLeft: Math.max(0, s.lockoutThreshold - pair.checkedWhileLocked) };
+  if (user.lockedUntil && Date.parse(user.lockedUntil) > now)
+    return { scope: "account", until: Date.parse(user.lockedUntil), checksLeft: Math.max(0, s.lockoutThreshold - user.failedLogins) };
+  if (pair?.lockedUntil && Date.parse(pair.lockedUntil) > now)
+    return { scope: "address", until: Date.parse(pair.lockedUntil), checksLeft: Math.max(0, s.lockoutThreshold - pair.checkedWhileLocked) };
   return null;
 }
 
@@ -79,26 +90,43 @@ const inWords = (s: number) => (s < 120 ? `${s} second${s === 1 ? "" : "s"}` : `
 
 /** What a person who knows the password is told while it is locked. */
 export function lockSentence(core: Core, lock: Lock): string {
-  const what = lock.scope === "account" ? "This account is locked after too many wrong passwords from several addresses" : "This account is locked for sign-ins from your address after too many wrong passwords";
+  const what =
+    lock.scope === "account"
+      ? "This account is locked after too many wrong passwords from several addresses"
+      : "This account is locked for sign-ins from your address after too many wrong passwords";
   return `${what}; try again in ${inWords(secondsLeft(core, lock))}.`;
 }
 
 /** 429 rate_limited with Retry-After: the catalogue's code for "wait, then try again". */
 export function lockedError(core: Core, lock: Lock): AppError {
   const seconds = secondsLeft(core, lock);
-  return new AppError("rate_limited", { detail: lockSentence(core, lock), headers: { "Retry-After": String(seconds) }, extra: { retryAfter: seconds, lockedUntil: iso(lock.until), lockScope: lock.scope } });
+  return new AppError("rate_limited", {
+    detail: lockSentence(core, lock),
+    headers: { "Retry-After": String(seconds) },
+    extra: { retryAfter: seconds, lockedUntil: iso(lock.until), lockScope: lock.scope },
+  });
 }
 
 function failedEvent(core: Core, userId: string, ip: string, via: Via, data: Record<string, unknown>): void {
   const session = via !== "sign_in";
-  recordEvent(core, { type: "user.login_failed", targetType: "user", targetId: userId, spaceId: null, actorId: session ? userId : null, ip, data: { ...data, ...(session ? { via } : {}) } });
+  recordEvent(core, {
+    type: "user.login_failed",
+    targetType: "user",
+    targetId: userId,
+    spaceId: null,
+    actorId: session ? userId : null,
+    ip,
+    data: { ...data, ...(session ? { via } : {}) },
+  });
 }
 
 const scopeData = (lock: Lock) => (lock.scope === "account" ? { everyAddress: true } : {});
 
 /** The right password refused because of a lock (someone who knows it is kept out): audited. */
 export function recordLockedAttempt(core: Core, userId: string, ip: string, lock: Lock): void {
-  core.tx(() => failedEvent(core, userId, ip, "sign_in", { reason: "locked", lockedForSeconds: secondsLeft(core, lock), ...scopeData(lock) }));
+  core.tx(() =>
+    failedEvent(core, userId, ip, "sign_in", { reason: "locked", lockedForSeconds: secondsLeft(core, lock), ...scopeData(lock) }),
+  );
 }
 
 export interface Failure {
@@ -137,7 +165,10 @@ export function recordFailure(core: Core, userId: string, ip: string, via: Via):
     const addressLock = countForAddress(core, s, userId, address, existing !== null, now);
     const accountLock = maybeLockAccount(core, s, user, now);
     if (accountLock) {
-      audit({ locked: true, lockedForSeconds: secondsLeft(core, accountLock.lock), everyAddress: true, addresses: accountLock.addresses }, true);
+      audit(
+        { locked: true, lockedForSeconds: secondsLeft(core, accountLock.lock), everyAddress: true, addresses: accountLock.addresses },
+        true,
+      );
       core.log.warn("account locked for every address", { userId, addresses: accountLock.addresses });
       return { lock: accountLock.lock, lockedNow: true };
     }
@@ -201,9 +232,11 @@ function forgetOld(core: Core, userId: string, now: number): void {
 }
 
 /** Whether the account-wide counters hold anything (users.failedLogins, lockouts, lockedUntil). */
-const accountCounted = (user: UserRow | undefined) => user !== undefined && (user.failedLogins !== 0 || user.lockouts !== 0 || user.lockedUntil !== null);
+const accountCounted = (user: UserRow | undefined) =>
+  user !== undefined && (user.failedLogins !== 0 || user.lockouts !== 0 || user.lockedUntil !== null);
 
-const resetAccountCounters = (core: Core, userId: string) => updateLockCounters(core, userId, { failedLogins: 0, lockouts: 0, lockedUntil: null });
+const resetAccountCounters = (core: Core, userId: string) =>
+  updateLockCounters(core, userId, { failedLogins: 0, lockouts: 0, lockedUntil: null });
 
 /** The password was right: this address's history goes, and the account-wide counters. */
 export function clearFailures(core: Core, userId: string, ip: string): void {

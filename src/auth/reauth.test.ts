@@ -54,9 +54,12 @@ describe("re-authentication window", () => {
 
 describe("wrong passwords inside a session", () => {
   const WRONG = "not the password at all";
-  const signIn = async () => ({ cookie: cookieFrom(await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: PASSWORD } })) });
+  const signIn = async () => ({
+    cookie: cookieFrom(await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: PASSWORD } })),
+  });
   const reauth = (as: { cookie: string }, password: string) => call(env, "POST", "/api/auth/reauth", { as, body: { password } });
-  const changePassword = (as: { cookie: string }, currentPassword: string) => call(env, "PUT", "/api/auth/me/password", { as, body: { currentPassword, newPassword: "a brand new secret" } });
+  const changePassword = (as: { cookie: string }, currentPassword: string) =>
+    call(env, "PUT", "/api/auth/me/password", { as, body: { currentPassword, newPassword: "a brand new secret" } });
 
   test.each([
     ["POST /api/auth/reauth", reauth, "password"],
@@ -69,7 +72,10 @@ describe("wrong passwords inside a session", () => {
     expect(answers.map((a) => a.status)).toEqual([400, 400, 400, 400, ...Array(26).fill(401)]);
     expect(answers[0].body.field).toBe(field);
     expect(answers[4].headers.get("set-cookie")).toContain("Max-Age=0");
-    expect(answers[4].body.detail).toBe("Too many wrong passwords: this session has been signed out. This account is locked for sign-ins from your address after too many wrong passwords; try again in 60 seconds.");
+    expect(answers[4].body.detail).toBe(
+      "Too many wrong passwords: this session has been signed out. This account is locked for sign-ins " +
+        "from your address after too many wrong passwords; try again in 60 seconds.",
+    );
     expect((await call(env, "GET", "/api/auth/me", { as: session })).status).toBe(401);
     expect((await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: PASSWORD } })).status).toBe(429);
 
@@ -85,7 +91,8 @@ describe("wrong passwords inside a session", () => {
   test("they add up with sign-in failures for the same account and address", async () => {
     await signUp(env, "owner@example.com");
     const session = await signIn();
-    for (let i = 0; i < 2; i++) expect((await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: WRONG } })).status).toBe(401);
+    for (let i = 0; i < 2; i++)
+      expect((await call(env, "POST", "/api/auth/login", { body: { email: "owner@example.com", password: WRONG } })).status).toBe(401);
     expect((await reauth(session, WRONG)).status).toBe(400);
     expect((await changePassword(session, WRONG)).status).toBe(400);
     expect((await reauth(session, WRONG)).status).toBe(401);

@@ -27,7 +27,8 @@ export const RESET_LINK_HOURS = 24;
 const HOUR = 3_600_000;
 
 /** Why the link was not e-mailed: Cairn does not send e-mail yet. */
-export const NO_EMAIL_YET = "E-mail sending is not set up on this server yet: give the link to the person yourself (in person or through a channel you trust).";
+export const NO_EMAIL_YET =
+  "E-mail sending is not set up on this server yet: give the link to the person yourself (in person or through a channel you trust).";
 
 export function createResetLink(core: Core, caller: UserCaller, userId: string) {
   const token = randomToken(32);
@@ -37,15 +38,32 @@ export function createResetLink(core: Core, caller: UserCaller, userId: string) 
     targetOf(core, caller, userId);
     const replaced = deleteUnusedResetLinks(core, userId);
     const id = newId();
-    insertResetLink(core, { id, userId, tokenHash: sha256Hex(token), createdById: caller.user.id, expiresAt, usedAt: null, createdAt: iso(now) });
-    recordEvent(core, { type: "user.password_reset_link", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { linkId: id, expiresAt, replaced, emailed: false } });
+    insertResetLink(core, {
+      id,
+      userId,
+      tokenHash: sha256Hex(token),
+      createdById: caller.user.id,
+      expiresAt,
+      usedAt: null,
+      createdAt: iso(now),
+    });
+    recordEvent(core, {
+      type: "user.password_reset_link",
+      targetType: "user",
+      targetId: userId,
+      spaceId: null,
+      actorId: caller.user.id,
+      ip: caller.ip,
+      data: { linkId: id, expiresAt, replaced, emailed: false },
+    });
   });
   const path = `/reset-password?token=${token}`;
   const base = core.config.baseUrl?.replace(/\/+$/, "") ?? null;
   return { token, path, url: base ? base + path : null, expiresAt, emailed: false, emailStatus: NO_EMAIL_YET };
 }
 
-const badToken = () => invalid("token", "is not a valid reset link: it may have expired or been used already; ask an administrator for a new one");
+const badToken = () =>
+  invalid("token", "is not a valid reset link: it may have expired or been used already; ask an administrator for a new one");
 
 function liveLink(core: Core, token: string) {
   const row = resetLinkByTokenHash(core, sha256Hex(token));
@@ -67,6 +85,14 @@ export async function useResetLink(core: Core, input: { token: string; newPasswo
     updateAccount(core, link.userId, { passwordHash: hash }, now);
     const sessionsSignedOut = deleteUserSessions(core, link.userId, null);
     const lockoutCleared = clearAllFailures(core, link.userId);
-    recordEvent(core, { type: "user.password_reset", targetType: "user", targetId: link.userId, spaceId: null, actorId: link.userId, ip: input.ip, data: { via: "link", linkId: link.id, sessionsSignedOut, lockoutCleared } });
+    recordEvent(core, {
+      type: "user.password_reset",
+      targetType: "user",
+      targetId: link.userId,
+      spaceId: null,
+      actorId: link.userId,
+      ip: input.ip,
+      data: { via: "link", linkId: link.id, sessionsSignedOut, lockoutCleared },
+    });
   });
 }

@@ -7,7 +7,17 @@ import { findUserWithRoleByEmail, USER_STATUS } from "../users/service";
 import { updateAccount } from "../users/store/accounts";
 import type { SessionRow, UserCaller, UserRow } from "../identity/caller";
 import { limiters } from "./limits";
-import { addressKey, clearAllFailures, clearFailures, currentLock, lockedError, lockSentence, recordFailure, recordLockedAttempt, type Via } from "./lockout";
+import {
+  addressKey,
+  clearAllFailures,
+  clearFailures,
+  currentLock,
+  lockedError,
+  lockSentence,
+  recordFailure,
+  recordLockedAttempt,
+  type Via,
+} from "./lockout";
 import { takeNotice } from "./notices";
 import { checkNewPassword, hashPassword, verifyAgainstNothing, verifyPassword } from "../identity/password";
 import { createSession, deleteUserSessions, endSession, hasRecentReauth, rotateSession, type NewSession } from "./sessions";
@@ -26,7 +36,11 @@ export interface LoginInput {
 function refuseBusyAddress(core: Core, ip: string): void {
   const wait = limiters(core).passwordFailures.wait(addressKey(ip), getSettings(core).loginRateLimitPerMinute);
   if (wait === null) return;
-  throw new AppError("rate_limited", { detail: `Too many wrong passwords from your address; try again in ${wait} seconds.`, headers: { "Retry-After": String(wait) }, extra: { retryAfter: wait } });
+  throw new AppError("rate_limited", {
+    detail: `Too many wrong passwords from your address; try again in ${wait} seconds.`,
+    headers: { "Retry-After": String(wait) },
+    extra: { retryAfter: wait },
+  });
 }
 
 const failedFrom = (core: Core, ip: string) => void limiters(core).passwordFailures.count(addressKey(ip));
@@ -63,12 +77,21 @@ export async function login(core: Core, input: LoginInput) {
     failedFrom(core, input.ip);
     throw new AppError("invalid_credentials");
   }
-  if (found.user.status !== USER_STATUS.Active) throw new AppError("forbidden", { detail: "This account is suspended. Ask an administrator to reactivate it." });
+  if (found.user.status !== USER_STATUS.Active)
+    throw new AppError("forbidden", { detail: "This account is suspended. Ask an administrator to reactivate it." });
   return core.tx(() => {
     clearFailures(core, found.user.id, input.ip);
     const failedSignInsSinceLast = takeNotice(core, found.user.id);
     const session = createSession(core, found.user.id, { ip: input.ip, userAgent: input.userAgent, reauthAt: core.clock.now() });
-    recordEvent(core, { type: "user.login", targetType: "user", targetId: found.user.id, spaceId: null, actorId: found.user.id, ip: input.ip, data: { sessionId: session.row.handle } });
+    recordEvent(core, {
+      type: "user.login",
+      targetType: "user",
+      targetId: found.user.id,
+      spaceId: null,
+      actorId: found.user.id,
+      ip: input.ip,
+      data: { sessionId: session.row.handle },
+    });
     return { ...found, session, failedSignInsSinceLast };
   });
 }
@@ -79,7 +102,11 @@ export async function login(core: Core, input: LoginInput) {
  */
 export function requireReauth(core: Core, caller: UserCaller): void {
   if (!caller.session || !hasRecentReauth(core, caller.session)) {
-    throw new AppError("reauth_required", { detail: caller.session ? "Confirm your password (POST /api/auth/reauth), then try again." : "API tokens cannot confirm a password; do this from a browser session." });
+    throw new AppError("reauth_required", {
+      detail: caller.session
+        ? "Confirm your password (POST /api/auth/reauth), then try again."
+        : "API tokens cannot confirm a password; do this from a browser session.",
+    });
   }
 }
 
@@ -108,7 +135,9 @@ async function provePassword(core: Core, caller: SessionCaller, password: string
     return f;
   });
   if (failure.lockedNow && failure.lock) {
-    throw new AppError("unauthenticated", { detail: `Too many wrong passwords: this session has been signed out. ${lockSentence(core, failure.lock)}` });
+    throw new AppError("unauthenticated", {
+      detail: `Too many wrong passwords: this session has been signed out. ${lockSentence(core, failure.lock)}`,
+    });
   }
   throw invalid(field, "is not correct");
 }
@@ -139,7 +168,15 @@ export async function changePassword(core: Core, caller: SessionCaller, currentP
   return core.tx(() => {
     updateAccount(core, caller.user.id, { passwordHash: hash }, iso(core.clock.now()));
     const signedOut = deleteUserSessions(core, caller.user.id, caller.session.id);
-    recordEvent(core, { type: "user.password_changed", targetType: "user", targetId: caller.user.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { otherSessionsSignedOut: signedOut } });
+    recordEvent(core, {
+      type: "user.password_changed",
+      targetType: "user",
+      targetId: caller.user.id,
+      spaceId: null,
+      actorId: caller.user.id,
+      ip: caller.ip,
+      data: { otherSessionsSignedOut: signedOut },
+    });
     return rotateSession(core, caller.session, core.clock.now());
   });
 }
@@ -168,7 +205,15 @@ export async function resetPassword(core: Core, user: UserRow, newPassword: stri
     updateAccount(core, user.id, { passwordHash: hash }, iso(core.clock.now()));
     const sessionsSignedOut = deleteUserSessions(core, user.id, null);
     const lockoutCleared = clearAllFailures(core, user.id);
-    recordEvent(core, { type: "user.password_reset", targetType: "user", targetId: user.id, spaceId: null, actorId: null, ip: null, data: { via, sessionsSignedOut, lockoutCleared } });
+    recordEvent(core, {
+      type: "user.password_reset",
+      targetType: "user",
+      targetId: user.id,
+      spaceId: null,
+      actorId: null,
+      ip: null,
+      data: { via, sessionsSignedOut, lockoutCleared },
+    });
     return { sessionsSignedOut, lockoutCleared };
   });
 }

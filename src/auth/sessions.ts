@@ -7,7 +7,17 @@ import { keptUntilWrite } from "../platform/db/kept-answers";
 import { notFound } from "../platform/errors";
 import { roles, users } from "../users/tables";
 import type { RoleRow, SessionRow, UserCaller, UserRow } from "../identity/caller";
-import { deleteSessionByHandle, deleteSessionById, deleteSessionsOf, insertSession, keepSessionLifetime, liveSessionsOf, otherSessionHandles, sessionWithAccount, slideSession } from "./store/sessions";
+import {
+  deleteSessionByHandle,
+  deleteSessionById,
+  deleteSessionsOf,
+  insertSession,
+  keepSessionLifetime,
+  liveSessionsOf,
+  otherSessionHandles,
+  sessionWithAccount,
+  slideSession,
+} from "./store/sessions";
 import { sessions } from "./tables";
 
 export const SESSION_COOKIE = "cairn_session";
@@ -23,7 +33,11 @@ export interface NewSession {
   row: SessionRow;
 }
 
-export function createSession(core: Core, userId: string, meta: { ip: string; userAgent: string | null; reauthAt?: number | null }): NewSession {
+export function createSession(
+  core: Core,
+  userId: string,
+  meta: { ip: string; userAgent: string | null; reauthAt?: number | null },
+): NewSession {
   const value = randomToken(32);
   const now = core.clock.now();
   const row: SessionRow = {
@@ -52,7 +66,11 @@ type FoundSession = { session: SessionRow; user: UserRow; role: RoleRow };
  * kept row is moved along with it. Expiry is checked against the clock on every request.
  */
 const keptSessions = keptUntilWrite<FoundSession | null>("sessions", 10_000, undefined, {
-  tables: [{ table: getTableName(sessions), ignore: ["last_seen_at", "expires_at"] }, { table: getTableName(users) }, { table: getTableName(roles) }],
+  tables: [
+    { table: getTableName(sessions), ignore: ["last_seen_at", "expires_at"] },
+    { table: getTableName(users) },
+    { table: getTableName(roles) },
+  ],
 });
 
 /**
@@ -79,7 +97,15 @@ export function findSession(core: Core, value: string): FoundSession | null {
 export function deleteSession(core: Core, caller: UserCaller & { session: SessionRow }): void {
   core.tx(() => {
     deleteSessionById(core, caller.session.id);
-    recordEvent(core, { type: "user.logout", targetType: "user", targetId: caller.user.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { sessionId: caller.session.handle } });
+    recordEvent(core, {
+      type: "user.logout",
+      targetType: "user",
+      targetId: caller.user.id,
+      spaceId: null,
+      actorId: caller.user.id,
+      ip: caller.ip,
+      data: { sessionId: caller.session.handle },
+    });
   });
 }
 
@@ -90,7 +116,15 @@ export function deleteUserSessions(core: Core, userId: string, keepId: string | 
 
 export function listSessions(core: Core, userId: string, currentId: string) {
   const now = iso(core.clock.now());
-  return liveSessionsOf(core, userId, now).map((s) => ({ id: s.handle, createdAt: s.createdAt, lastSeenAt: s.lastSeenAt, expiresAt: s.expiresAt, ip: s.ip, userAgent: s.userAgent, current: s.id === currentId }));
+  return liveSessionsOf(core, userId, now).map((s) => ({
+    id: s.handle,
+    createdAt: s.createdAt,
+    lastSeenAt: s.lastSeenAt,
+    expiresAt: s.expiresAt,
+    ip: s.ip,
+    userAgent: s.userAgent,
+    current: s.id === currentId,
+  }));
 }
 
 /** DELETE /me/sessions/others: one session.revoked per session signed out. */
@@ -110,7 +144,15 @@ export function revokeSessionByHandle(core: Core, caller: UserCaller, handle: st
 }
 
 function revoked(core: Core, caller: UserCaller, handle: string): void {
-  recordEvent(core, { type: "session.revoked", targetType: "session", targetId: handle, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { userId: caller.user.id } });
+  recordEvent(core, {
+    type: "session.revoked",
+    targetType: "session",
+    targetId: handle,
+    spaceId: null,
+    actorId: caller.user.id,
+    ip: caller.ip,
+    data: { userId: caller.user.id },
+  });
 }
 
 /**
@@ -142,7 +184,15 @@ export function cookieLifetimeSeconds(core: Core, row: SessionRow): number {
 export function endSession(core: Core, caller: UserCaller & { session: SessionRow }, reason: string): void {
   core.tx(() => {
     deleteSessionById(core, caller.session.id);
-    recordEvent(core, { type: "session.revoked", targetType: "session", targetId: caller.session.handle, spaceId: null, actorId: null, ip: caller.ip, data: { userId: caller.user.id, reason } });
+    recordEvent(core, {
+      type: "session.revoked",
+      targetType: "session",
+      targetId: caller.session.handle,
+      spaceId: null,
+      actorId: null,
+      ip: caller.ip,
+      data: { userId: caller.user.id, reason },
+    });
   });
 }
 

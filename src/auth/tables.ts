@@ -8,7 +8,9 @@ export const sessions = sqliteTable(
     id: text("id").primaryKey(),
     /** A public handle for listing and revoking (the id above must never leave the server). */
     handle: text("handle").notNull().unique(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     createdAt: text("created_at").notNull(),
     lastSeenAt: text("last_seen_at").notNull(),
     /** Idle expiry (14 days after last use), capped by absoluteExpiresAt (90 days after creation). */
@@ -31,7 +33,9 @@ export const sessions = sqliteTable(
 export const signInFailures = sqliteTable(
   "sign_in_failures",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     address: text("address").notNull(),
     /** Wrong passwords since this address's last lock (lockoutThreshold of them lock it). */
     failures: integer("failures").notNull().default(0),
@@ -68,7 +72,9 @@ export const passwordResets = sqliteTable(
   "password_resets",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull().unique(),
     createdById: text("created_by_id").references(() => users.id, { onDelete: "set null" }),
     expiresAt: text("expires_at").notNull(),

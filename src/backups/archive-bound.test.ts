@@ -67,7 +67,13 @@ function commitIn(path: string, pageId: string): number {
 
 async function restoreAt(base: BackupManifest, at: number | null, name: string): Promise<string> {
   const out = join(env.dir, `${name}.db`);
-  await restoreToTime({ archiveDir: archiveDir(), base: join(env.dir, "backups", base.label, "cairn.db"), basePosition: base.wal, at, out });
+  await restoreToTime({
+    archiveDir: archiveDir(),
+    base: join(env.dir, "backups", base.label, "cairn.db"),
+    basePosition: base.wal,
+    at,
+    out,
+  });
   return out;
 }
 
@@ -78,73 +84,81 @@ async function setUp(): Promise<{ owner: Who; pageId: string }> {
   return { owner, pageId: page.id };
 }
 
-test("300 MB of writing with no backup yet: the archive stays under its limit, automatic bases are taken and pruned behind, and a moment across them restores exactly", async () => {
-  const { owner, pageId } = await setUp();
-  expect(listManifests(env.core)).toEqual([]);
-  const stopWatch = keepArchiveBounded(env.core, () => startBackupJob(env.core, "automatic"), 50);
-  const limit = archiveLimit(env.core);
-  expect(limit).toBe(ARCHIVE_FLOOR_BYTES); // a database of a few MB: the floor
-  let most = 0;
-  const { markers, commits } = await writeHeavily(pageId, 300, () => (most = Math.max(most, archiveBytes())));
-  // Let a base that is being taken finish before looking.
-  for (let i = 0; i < 500 && listManifests(env.core).length === 0; i++) await Bun.sleep(10);
-  // The watch stops before looking: the last commit below would otherwise let it start one more
-  // base while the restores read, and that base's retention prune the frames they read.
-  stopWatch();
-  while ((await call(env, "GET", "/api/admin/backups", { as: owner })).body.running) await Bun.sleep(20);
-  // One small commit more, and a moment after it: past every base, whenever the last was taken
-  // (the bases follow a real-time timer, the commits the test's clock).
-  env.clock.advance(10);
-  const last = commits + 1;
-  env.core.tx(() => env.core.sqlite.query("UPDATE pages SET content_json = ? WHERE id = ?").run(doc(`${last} end`), pageId));
-  env.core.commits.flush();
-  // Its own moment, not one after it: a moment past the archive's last commit is checked
-  // against the process's clock, which the test's clock may be ahead of.
-  markers.push({ n: last, at: env.clock.now() });
+test(
+  "300 MB of writing with no backup yet: the archive stays under its limit, automatic bases " +
+    "are taken and pruned behind, and a moment across them restores exactly",
+  async () => {
+    const { owner, pageId } = await setUp();
+    expect(listManifests(env.core)).toEqual([]);
+    const stopWatch = keepArchiveBounded(env.core, () => startBackupJob(env.core, "automatic"), 50);
+    const limit = archiveLimit(env.core);
+    expect(limit).toBe(ARCHIVE_FLOOR_BYTES); // a database of a few MB: the floor
+    let most = 0;
+    const { markers, commits } = await writeHeavily(pageId, 300, () => (most = Math.max(most, archiveBytes())));
+    // Let a base that is being taken finish before looking.
+    for (let i = 0; i < 500 && listManifests(env.core).length === 0; i++) await Bun.sleep(10);
+    // The watch stops before looking: the last commit below would otherwise let it start one more
+    // base while the restores read, and that base's retention prune the frames they read.
+    stopWatch();
+    while ((await call(env, "GET", "/api/admin/backups", { as: owner })).body.running) await Bun.sleep(20);
+    // One small commit more, and a moment after it: past every base, whenever the last was taken
+    // (the bases follow a real-time timer, the commits the test's clock).
+    env.clock.advance(10);
+    const last = commits + 1;
+    env.core.tx(() => env.core.sqlite.query("UPDATE pages SET content_json = ? WHERE id = ?").run(doc(`${last} end`), pageId));
+    env.core.commits.flush();
+    // Its own moment, not one after it: a moment past the archive's last commit is checked
+    // against the process's clock, which the test's clock may be ahead of.
+    markers.push({ n: last, at: env.clock.now() });
 
-  console.log(`archive at most ${(most / 1048576).toFixed(1)} MB of ${(limit / 1048576).toFixed(0)} MB over ${commits} commits`);
-  expect(most).toBeLessThan(limit);
-  const all = listManifests(env.core, { includeRemoved: true });
-  const kept = listManifests(env.core);
-  // Several bases were taken; the ones the archive no longer reaches back to went (audited as
-  // retention).
-  expect(all.length).toBeGreaterThan(4);
-  expect(all.every((m) => m.kind === "automatic")).toBe(true);
-  expect(kept.length).toBeLessThanOrEqual(3);
-  expect(all.filter((m) => m.removedAt).every((m) => m.removedReason === "retention")).toBe(true);
+    console.log(`archive at most ${(most / 1048576).toFixed(1)} MB of ${(limit / 1048576).toFixed(0)} MB over ${commits} commits`);
+    expect(most).toBeLessThan(limit);
+    const all = listManifests(env.core, { includeRemoved: true });
+    const kept = listManifests(env.core);
+    // Several bases were taken; the ones the archive no longer reaches back to went (audited as
+    // retention).
+    expect(all.length).toBeGreaterThan(4);
+    expect(all.every((m) => m.kind === "automatic")).toBe(true);
+    expect(kept.length).toBeLessThanOrEqual(3);
+    expect(all.filter((m) => m.removedAt).every((m) => m.removedReason === "retention")).toBe(true);
 
-  // The API says how big the archive is, its limit and its window.
-  const listed = await call(env, "GET", "/api/admin/backups", { as: owner });
-  expect(listed.status).toBe(200);
-  const archive = listed.body.archive;
-  expect(archive.limitBytes).toBe(limit);
-  expect(archive.bytes).toBe(archiveBytes());
-  expect(archive.bytes).toBeLessThan(limit);
-  const oldest = [...kept].sort((a, b) => a.wal!.committedAt - b.wal!.committedAt)[0];
-  expect(archive.oldestRestorableAt).toBe(new Date(oldest.wal!.committedAt).toISOString());
+    // The API says how big the archive is, its limit and its window.
+    const listed = await call(env, "GET", "/api/admin/backups", { as: owner });
+    expect(listed.status).toBe(200);
+    const archive = listed.body.archive;
+    expect(archive.limitBytes).toBe(limit);
+    expect(archive.bytes).toBe(archiveBytes());
+    expect(archive.bytes).toBeLessThan(limit);
+    const oldest = [...kept].sort((a, b) => a.wal!.committedAt - b.wal!.committedAt)[0];
+    expect(archive.oldestRestorableAt).toBe(new Date(oldest.wal!.committedAt).toISOString());
 
-  // Every marker since the oldest base restores exactly, from the oldest base: the replay runs
-  // across the newer automatic bases (taken while it was being written).
-  const newest = [...kept].sort((a, b) => b.wal!.committedAt - a.wal!.committedAt)[0];
-  const reachable = markers.filter((m) => m.at > oldest.wal!.committedAt);
-  expect(reachable.some((m) => m.at > newest.wal!.committedAt)).toBe(true);
-  for (const m of reachable) expect(commitIn(await restoreAt(oldest, m.at, `at-${m.n}`), pageId)).toBe(m.n);
-  // And the last commit.
-  expect(commitIn(await restoreAt(oldest, env.clock.now(), "last"), pageId)).toBe(last);
-});
+    // Every marker since the oldest base restores exactly, from the oldest base: the replay runs
+    // across the newer automatic bases (taken while it was being written).
+    const newest = [...kept].sort((a, b) => b.wal!.committedAt - a.wal!.committedAt)[0];
+    const reachable = markers.filter((m) => m.at > oldest.wal!.committedAt);
+    expect(reachable.some((m) => m.at > newest.wal!.committedAt)).toBe(true);
+    for (const m of reachable) expect(commitIn(await restoreAt(oldest, m.at, `at-${m.n}`), pageId)).toBe(m.n);
+    // And the last commit.
+    expect(commitIn(await restoreAt(oldest, env.clock.now(), "last"), pageId)).toBe(last);
+  },
+);
 
-test("a backup kept by hand stays restorable as itself once the archive is pruned past it; a moment after it is refused, never replayed across the gap", async () => {
-  const { owner, pageId } = await setUp();
-  const first = (await runBackupNow(env, owner)).result.backup.label;
-  const byHand = listManifests(env.core).find((m) => m.label === first)!;
-  keepArchiveBounded(env.core, () => startBackupJob(env.core, "automatic"), 50);
-  const { markers } = await writeHeavily(pageId, 120, () => {});
-  while ((await call(env, "GET", "/api/admin/backups", { as: owner })).body.running) await Bun.sleep(20);
+test(
+  "a backup kept by hand stays restorable as itself once the archive is pruned past " +
+    "it; a moment after it is refused, never replayed across the gap",
+  async () => {
+    const { owner, pageId } = await setUp();
+    const first = (await runBackupNow(env, owner)).result.backup.label;
+    const byHand = listManifests(env.core).find((m) => m.label === first)!;
+    keepArchiveBounded(env.core, () => startBackupJob(env.core, "automatic"), 50);
+    const { markers } = await writeHeavily(pageId, 120, () => {});
+    while ((await call(env, "GET", "/api/admin/backups", { as: owner })).body.running) await Bun.sleep(20);
 
-  const kept = listManifests(env.core);
-  expect(kept.map((m) => m.label)).toContain(first); // manual: retention never removes it
-  expect(commitIn(await restoreAt(byHand, null, "itself"), pageId)).toBe(0);
-  await expect(restoreAt(byHand, markers[0].at, "across")).rejects.toBeInstanceOf(NotCoveredError);
-  const listed = (await call(env, "GET", "/api/admin/backups", { as: owner })).body.archive;
-  expect(Date.parse(listed.oldestRestorableAt)).toBeGreaterThan(byHand.wal!.committedAt);
-});
+    const kept = listManifests(env.core);
+    expect(kept.map((m) => m.label)).toContain(first); // manual: retention never removes it
+    expect(commitIn(await restoreAt(byHand, null, "itself"), pageId)).toBe(0);
+    await expect(restoreAt(byHand, markers[0].at, "across")).rejects.toBeInstanceOf(NotCoveredError);
+    const listed = (await call(env, "GET", "/api/admin/backups", { as: owner })).body.archive;
+    expect(Date.parse(listed.oldestRestorableAt)).toBeGreaterThan(byHand.wal!.committedAt);
+  },
+);

@@ -31,7 +31,9 @@ export function checkArchiveBound(core: Core, startBase: () => void): BoundActio
   const kept = retainedPositions(core);
   const generation = wal.position().generation;
   const bases = kept.flatMap((k) => (k.wal?.generation === generation ? [k.wal] : []));
-  const since = bases.length ? Math.min(...bases.map((p) => bytesNeededFrom(segs, p))) : totalBytes(segs.filter((s) => s.generation >= generation));
+  const since = bases.length
+    ? Math.min(...bases.map((p) => bytesNeededFrom(segs, p)))
+    : totalBytes(segs.filter((s) => s.generation >= generation));
   // Backups are in use once one is kept or the schedule will take one: then a base is what the
   // owner would want; with neither, the frames have nothing to be replayed onto.
   if (since > baseEvery(limit) && (kept.length > 0 || readPolicy(core).schedule !== null)) {

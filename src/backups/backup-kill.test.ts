@@ -27,7 +27,10 @@ test("kill -9 during a backup leaves the live data intact and no half backup lis
   const owner = await signUp(env, "owner@example.com");
   const space = await newSpace(env, owner, "BIG");
   const page = await newPage(env, owner, space.id, "Big");
-  const insert = env.core.sqlite.prepare("INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, author_id, created_at) VALUES (?, ?, 'Big', ?, NULL, ?, ?)");
+  const insert = env.core.sqlite.prepare(
+    "INSERT INTO page_versions (page_id, version_number, title, content_json, " +
+      "change_comment, author_id, created_at) VALUES (?, ?, 'Big', ?, NULL, ?, ?)",
+  );
   const filler = "x".repeat(ROW_BYTES);
   env.core.sqlite.transaction(() => {
     for (let i = 0; i < ROWS; i++) insert.run(page.id, 100 + i, `{"n":${i},"t":"${filler}"}`, owner.id, new Date().toISOString());
@@ -40,7 +43,11 @@ test("kill -9 during a backup leaves the live data intact and no half backup lis
   const server = await startServerProcess(dir);
   const backups = join(dir, "backups");
   try {
-    const login = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn" }, body: JSON.stringify({ email: "owner@example.com", password: PASSWORD }) });
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+      body: JSON.stringify({ email: "owner@example.com", password: PASSWORD }),
+    });
     expect(login.status).toBe(200);
     const cookie = /cairn_session=[^;]+/.exec(login.headers.get("set-cookie") ?? "")![0];
     const run = await fetch(`${server.url}/api/admin/backups/run`, { method: "POST", headers: { cookie, "x-requested-with": "Cairn" } });

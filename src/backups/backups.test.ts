@@ -36,7 +36,10 @@ describe("run → job → listed", () => {
     const space = await newSpace(env, owner, "DOCS");
     const page = await newPage(env, owner, space.id, "Guide");
     await uploaded(env, owner, page.id, "attached bytes", "a.txt", "text/plain");
-    const head = env.core.sqlite.query("SELECT sequence, hash FROM audit_log ORDER BY sequence DESC LIMIT 1").get() as { sequence: number; hash: string };
+    const head = env.core.sqlite.query("SELECT sequence, hash FROM audit_log ORDER BY sequence DESC LIMIT 1").get() as {
+      sequence: number;
+      hash: string;
+    };
 
     const started = await call(env, "POST", "/api/admin/backups/run", { as: owner });
     expect(started.status).toBe(202);
@@ -64,9 +67,22 @@ describe("run → job → listed", () => {
 
     const m = readManifest(env.core, label)!;
     const copy = join(env.dir, "backups", label, "cairn.db");
-    expect(m).toMatchObject({ format: 1, kind: "manual", appVersion: env.core.version, bytes: statSync(copy).size, sha256: sha256File(copy), removedAt: null });
+    expect(m).toMatchObject({
+      format: 1,
+      kind: "manual",
+      appVersion: env.core.version,
+      bytes: statSync(copy).size,
+      sha256: sha256File(copy),
+      removedAt: null,
+    });
     expect(statSync(copy).mode & 0o777).toBe(0o600);
-    expect(m.counts).toEqual({ pages: liveCount("pages"), versions: liveCount("page_versions"), attachments: 1, comments: 0, users: liveCount("users") });
+    expect(m.counts).toEqual({
+      pages: liveCount("pages"),
+      versions: liveCount("page_versions"),
+      attachments: 1,
+      comments: 0,
+      users: liveCount("users"),
+    });
     // The head at the copy: the backup.created entry comes after it.
     expect(m.auditHead).toEqual(head);
     const sha = (env.core.sqlite.query("SELECT sha256 FROM attachments").get() as { sha256: string }).sha256;
@@ -82,7 +98,9 @@ describe("run → job → listed", () => {
     } finally {
       opened.close();
     }
-    const audited = env.core.sqlite.query("SELECT action, target_id AS targetId, actor_id AS actorId FROM audit_log WHERE action LIKE 'backup.%'").all();
+    const audited = env.core.sqlite
+      .query("SELECT action, target_id AS targetId, actor_id AS actorId FROM audit_log WHERE action LIKE 'backup.%'")
+      .all();
     expect(audited).toEqual([{ action: "backup.created", targetId: label, actorId: expect.any(String) }]);
   });
 
@@ -183,13 +201,22 @@ describe("retention", () => {
     const preview = await call(env, "POST", "/api/admin/backups/policy/preview", { as: owner, body: policy });
     expect(preview.status).toBe(200);
     const scheduledOnes = taken.filter((m) => m.kind === "scheduled");
-    expect(preview.body.remove.map((b: { label: string }) => b.label)).toEqual(scheduledOnes.slice(0, 3).map((m) => m.label).reverse());
+    expect(preview.body.remove.map((b: { label: string }) => b.label)).toEqual(
+      scheduledOnes
+        .slice(0, 3)
+        .map((m) => m.label)
+        .reverse(),
+    );
     expect(preview.body.keep).toBe(4);
     // The preview removed nothing.
     expect(listManifests(env.core).length).toBe(7);
     // With keepCount alone large enough, nothing would go: both limits must be passed.
-    expect((await call(env, "POST", "/api/admin/backups/policy/preview", { as: owner, body: { ...policy, keepCount: 6 } })).body.remove).toEqual([]);
-    expect((await call(env, "POST", "/api/admin/backups/policy/preview", { as: owner, body: { ...policy, enabled: false } })).body.remove).toEqual([]);
+    expect(
+      (await call(env, "POST", "/api/admin/backups/policy/preview", { as: owner, body: { ...policy, keepCount: 6 } })).body.remove,
+    ).toEqual([]);
+    expect(
+      (await call(env, "POST", "/api/admin/backups/policy/preview", { as: owner, body: { ...policy, enabled: false } })).body.remove,
+    ).toEqual([]);
 
     // Days went by: the password is confirmed again (the policy needs a recent one).
     const proof = await call(env, "POST", "/api/auth/reauth", { as: owner, body: { password: PASSWORD } });
@@ -198,7 +225,9 @@ describe("retention", () => {
     const run = await runBackupNow(env, fresh);
     expect(run.result.removed.sort()).toEqual(preview.body.remove.map((b: { label: string }) => b.label).sort());
     const left = listManifests(env.core).map((m) => m.label);
-    expect(left.sort()).toEqual([...taken.filter((m) => !run.result.removed.includes(m.label)).map((m) => m.label), run.result.backup.label].sort());
+    expect(left.sort()).toEqual(
+      [...taken.filter((m) => !run.result.removed.includes(m.label)).map((m) => m.label), run.result.backup.label].sort(),
+    );
     for (const label of run.result.removed) {
       expect(existsSync(join(env.dir, "backups", label, "cairn.db"))).toBe(false);
       expect(readManifest(env.core, label)).toMatchObject({ removedReason: "retention", removedAt: expect.any(String) });
@@ -223,23 +252,27 @@ describe("removing by hand", () => {
 });
 
 describe("files a backup needs", () => {
-  test("a blob named by a retained backup survives the attachment's deletion and the start-up sweep, and goes once that backup is removed", async () => {
-    const { owner } = await ownerAndMember(env);
-    const space = await newSpace(env, owner, "DOCS");
-    const page = await newPage(env, owner, space.id, "Guide");
-    const att = await uploaded(env, owner, page.id, "kept by the backup", "k.txt", "text/plain");
-    const sha = (env.core.sqlite.query("SELECT sha256 FROM attachments").get() as { sha256: string }).sha256;
-    const label = (await runBackupNow(env, owner)).result.backup.label;
-    const store = blobStore(env.core);
+  test(
+    "a blob named by a retained backup survives the attachment's deletion and the " +
+      "start-up sweep, and goes once that backup is removed",
+    async () => {
+      const { owner } = await ownerAndMember(env);
+      const space = await newSpace(env, owner, "DOCS");
+      const page = await newPage(env, owner, space.id, "Guide");
+      const att = await uploaded(env, owner, page.id, "kept by the backup", "k.txt", "text/plain");
+      const sha = (env.core.sqlite.query("SELECT sha256 FROM attachments").get() as { sha256: string }).sha256;
+      const label = (await runBackupNow(env, owner)).result.backup.label;
+      const store = blobStore(env.core);
 
-    expect((await call(env, "DELETE", `/api/attachments/${att.id}`, { as: owner })).status).toBe(204);
-    await Bun.sleep(20);
-    expect(await store.has(sha)).toBe(true);
-    await sweepOrphanBlobs(env.core);
-    expect(await store.has(sha)).toBe(true);
+      expect((await call(env, "DELETE", `/api/attachments/${att.id}`, { as: owner })).status).toBe(204);
+      await Bun.sleep(20);
+      expect(await store.has(sha)).toBe(true);
+      await sweepOrphanBlobs(env.core);
+      expect(await store.has(sha)).toBe(true);
 
-    expect((await call(env, "DELETE", `/api/admin/backups/${label}`, { as: owner })).status).toBe(204);
-    await Bun.sleep(20);
-    expect(await store.has(sha)).toBe(false);
-  });
+      expect((await call(env, "DELETE", `/api/admin/backups/${label}`, { as: owner })).status).toBe(204);
+      await Bun.sleep(20);
+      expect(await store.has(sha)).toBe(false);
+    },
+  );
 });

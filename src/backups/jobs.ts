@@ -13,7 +13,8 @@ export type BackupJobView = RunView<BackupJobKind>;
 export type JobHandle = RunHandle;
 
 /** Starts `run` now (it is async: the answer comes before it finishes) and answers the job as it starts. */
-export const startJob = (core: Core, kind: BackupJobKind, run: (job: JobHandle) => Promise<unknown>) => core.scheduler.runs.start(kind, run) as BackupJobView;
+export const startJob = (core: Core, kind: BackupJobKind, run: (job: JobHandle) => Promise<unknown>) =>
+  core.scheduler.runs.start(kind, run) as BackupJobView;
 
 export const getJob = (core: Core, id: string) => core.scheduler.runs.get(id) as BackupJobView | null;
 

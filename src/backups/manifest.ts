@@ -39,7 +39,6 @@ export interface BackupManifest {
   removedReason: RemovedReason | null;
 }
 
-
 /** A manifest read from disk, or null when it is not one (a foreign file, a half-written one from another tool). */
 export function parseManifest(text: string): BackupManifest | null {
   let value: unknown;
@@ -50,13 +49,29 @@ export function parseManifest(text: string): BackupManifest | null {
   }
   if (!value || typeof value !== "object") return null;
   const m = value as BackupManifest;
-  if (m.format !== 1 || typeof m.label !== "string" || !(BACKUP_KINDS as readonly string[]).includes(m.kind) || typeof m.createdAt !== "string" || !Array.isArray(m.files)) return null;
-  return { ...m, removedAt: m.removedAt ?? null, removedReason: m.removedReason ?? null, wal: m.wal ?? null, auditHead: m.auditHead ?? null };
+  if (
+    m.format !== 1 ||
+    typeof m.label !== "string" ||
+    !(BACKUP_KINDS as readonly string[]).includes(m.kind) ||
+    typeof m.createdAt !== "string" ||
+    !Array.isArray(m.files)
+  )
+    return null;
+  return {
+    ...m,
+    removedAt: m.removedAt ?? null,
+    removedReason: m.removedReason ?? null,
+    wal: m.wal ?? null,
+    auditHead: m.auditHead ?? null,
+  };
 }
 
 /** Labels are UTC times, safe in a file name: 2026-11-24T03-00-00Z. */
 export function labelFor(time: number): string {
-  return new Date(time).toISOString().replace(/\.\d{3}Z$/, "Z").replace(/:/g, "-");
+  return new Date(time)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z")
+    .replace(/:/g, "-");
 }
 
 /** A label as this module writes them (a time, with -2, -3… for a second one in the same second). */

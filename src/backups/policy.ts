@@ -55,15 +55,18 @@ export function cronFires(expression: string): boolean {
 export function checkPolicy(p: BackupPolicy): BackupPolicy {
   const int = (field: "keepCount" | "keepDays") => {
     const { min, max } = POLICY_LIMITS[field];
-    if (!Number.isInteger(p[field]) || p[field] < min || p[field] > max) throw invalid(field, `must be a whole number from ${min} to ${max}`);
+    if (!Number.isInteger(p[field]) || p[field] < min || p[field] > max)
+      throw invalid(field, `must be a whole number from ${min} to ${max}`);
   };
   if (typeof p.enabled !== "boolean") throw invalid("enabled", "must be true or false");
   int("keepCount");
   int("keepDays");
   if (p.schedule !== null) {
-    if (typeof p.schedule !== "string" || p.schedule.length > POLICY_LIMITS.scheduleLength) throw invalid("schedule", `must be a cron expression of at most ${POLICY_LIMITS.scheduleLength} characters, or null`);
+    if (typeof p.schedule !== "string" || p.schedule.length > POLICY_LIMITS.scheduleLength)
+      throw invalid("schedule", `must be a cron expression of at most ${POLICY_LIMITS.scheduleLength} characters, or null`);
     const trimmed = p.schedule.trim().replace(/\s+/g, " ");
-    if (!cronFires(trimmed)) throw invalid("schedule", 'must be a 5-field cron expression (minute hour day month weekday) that fires, e.g. "0 3 * * *"');
+    if (!cronFires(trimmed))
+      throw invalid("schedule", 'must be a 5-field cron expression (minute hour day month weekday) that fires, e.g. "0 3 * * *"');
     p = { ...p, schedule: trimmed };
   }
   return { enabled: p.enabled, keepCount: p.keepCount, keepDays: p.keepDays, schedule: p.schedule };

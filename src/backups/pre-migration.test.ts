@@ -21,7 +21,10 @@ test("opening a database one migration behind takes a page-exact pre-migration b
   migrate(db, migrations.slice(0, -1), null, 0);
   const now = "2026-01-01T00:00:00.000Z";
   db.exec(`INSERT INTO roles (id, name, tier, permissions, created_at) VALUES ('r1', 'User', 0, '[]', '${now}')`);
-  db.exec(`INSERT INTO users (id, email, display_name, password_hash, role_id, created_at, updated_at) VALUES ('u1', 'a@example.com', 'A', 'x', 'r1', '${now}', '${now}')`);
+  db.exec(
+    `INSERT INTO users (id, email, display_name, password_hash, role_id, created_at, ` +
+      `updated_at) VALUES ('u1', 'a@example.com', 'A', 'x', 'r1', '${now}', '${now}')`,
+  );
   db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   db.close();
   const before = sha256File(join(dir, "cairn.db"));

@@ -57,8 +57,10 @@ export function describeCopy(dbPath: string): CopyContents {
 
 function describeOpenCopy(db: Database): CopyContents {
   const counts = {} as BackupCounts;
-  for (const [key, sql] of Object.entries(COUNTS) as Array<[keyof BackupCounts, string]>) counts[key] = tryAll<{ n: number }>(db, sql)[0]?.n ?? 0;
-  const head = tryAll<{ sequence: number; hash: string }>(db, "SELECT sequence, hash FROM audit_log ORDER BY sequence DESC LIMIT 1")[0] ?? null;
+  for (const [key, sql] of Object.entries(COUNTS) as Array<[keyof BackupCounts, string]>)
+    counts[key] = tryAll<{ n: number }>(db, sql)[0]?.n ?? 0;
+  const head =
+    tryAll<{ sequence: number; hash: string }>(db, "SELECT sequence, hash FROM audit_log ORDER BY sequence DESC LIMIT 1")[0] ?? null;
   const files = new Set<string>();
   for (const sql of BLOB_REFERENCES) for (const r of tryAll<{ sha256: string | null }>(db, sql)) if (r.sha256) files.add(r.sha256);
   const tag = tryAll<{ tag: string }>(db, "SELECT tag FROM __cairn_migrations ORDER BY tag DESC LIMIT 1")[0]?.tag ?? "";

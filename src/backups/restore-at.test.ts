@@ -33,7 +33,10 @@ test("at a second between two writes: the first is kept, the second is not", asy
   expect(preview.body.lost.pages).toBe(1);
   expect(preview.body.at).toBe(at);
 
-  const res = await call(env, "POST", `/api/admin/backups/${backup}/restore`, { as: owner, body: { confirmLabel: backup, password: PASSWORD, at } });
+  const res = await call(env, "POST", `/api/admin/backups/${backup}/restore`, {
+    as: owner,
+    body: { confirmLabel: backup, password: PASSWORD, at },
+  });
   expect(res.status).toBe(202);
   const job = await settled(env.core, res.body.job.id);
   expect({ state: job?.state, error: job?.error }).toEqual({ state: "succeeded", error: null });
@@ -51,17 +54,23 @@ test("a time before the backup, or past what was archived, is 409 not_covered na
   }
 });
 
-test("a restore (or a restore-test) at a time before the backup is 409 not_covered at once: no job, no safety copy, writes never stopped", async () => {
-  const { owner } = await ownerMemberAndPage(env);
-  const backup = (await runBackupNow(env, owner)).result.backup.label;
-  const backupsBefore = (await call(env, "GET", "/api/admin/backups", { as: owner })).body.backups.length;
-  for (const at of [new Date(env.clock.now() - 3_600_000).toISOString(), new Date(env.clock.now() + 3_600_000).toISOString()]) {
-    const restore = await call(env, "POST", `/api/admin/backups/${backup}/restore`, { as: owner, body: { confirmLabel: backup, password: PASSWORD, at } });
-    expect([restore.status, restore.body.code, restore.body.field]).toEqual([409, "not_covered", "at"]);
-    expect(env.core.maintenance.active()).toBe(false);
-    const check = await call(env, "POST", `/api/admin/backups/${backup}/restore-test?at=${encodeURIComponent(at)}`, { as: owner });
-    expect([check.status, check.body.code, check.body.field]).toEqual([409, "not_covered", "at"]);
-  }
-  expect((await call(env, "GET", "/api/admin/backups", { as: owner })).body.backups.length).toBe(backupsBefore);
-  expect(readRestoreFile(env.core).current).toBeNull();
-});
+test(
+  "a restore (or a restore-test) at a time before the backup is 409 not_covered " + "at once: no job, no safety copy, writes never stopped",
+  async () => {
+    const { owner } = await ownerMemberAndPage(env);
+    const backup = (await runBackupNow(env, owner)).result.backup.label;
+    const backupsBefore = (await call(env, "GET", "/api/admin/backups", { as: owner })).body.backups.length;
+    for (const at of [new Date(env.clock.now() - 3_600_000).toISOString(), new Date(env.clock.now() + 3_600_000).toISOString()]) {
+      const restore = await call(env, "POST", `/api/admin/backups/${backup}/restore`, {
+        as: owner,
+        body: { confirmLabel: backup, password: PASSWORD, at },
+      });
+      expect([restore.status, restore.body.code, restore.body.field]).toEqual([409, "not_covered", "at"]);
+      expect(env.core.maintenance.active()).toBe(false);
+      const check = await call(env, "POST", `/api/admin/backups/${backup}/restore-test?at=${encodeURIComponent(at)}`, { as: owner });
+      expect([check.status, check.body.code, check.body.field]).toEqual([409, "not_covered", "at"]);
+    }
+    expect((await call(env, "GET", "/api/admin/backups", { as: owner })).body.backups.length).toBe(backupsBefore);
+    expect(readRestoreFile(env.core).current).toBeNull();
+  },
+);

@@ -56,7 +56,10 @@ test("flipped bytes in the backup's cairn.db: reported, and a restore of it fail
   expect(report.ok).toBe(false);
   expect(byName(report).integrity).toBe(false);
 
-  const res = await call(env, "POST", `/api/admin/backups/${label}/restore`, { as: owner, body: { confirmLabel: label, password: PASSWORD } });
+  const res = await call(env, "POST", `/api/admin/backups/${label}/restore`, {
+    as: owner,
+    body: { confirmLabel: label, password: PASSWORD },
+  });
   const job = await settled(env.core, res.body.job.id);
   expect([job?.state, job?.error?.code]).toEqual(["failed", "restore_checks_failed"]);
   expect(env.core.maintenance.active()).toBe(false);

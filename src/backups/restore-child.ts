@@ -48,7 +48,8 @@ export async function runInChild<T>(args: string[], signal?: AbortSignal): Promi
     const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     signal?.throwIfAborted();
     const line = out.trim().split("\n").at(-1) ?? "";
-    if (code !== 0 || !line.startsWith("{")) throw new Error(`the restore's child process stopped (exit ${code}): ${(err.trim() || out.trim()).slice(0, 500)}`);
+    if (code !== 0 || !line.startsWith("{"))
+      throw new Error(`the restore's child process stopped (exit ${code}): ${(err.trim() || out.trim()).slice(0, 500)}`);
     return JSON.parse(line) as T;
   } finally {
     signal?.removeEventListener("abort", kill);

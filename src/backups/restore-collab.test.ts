@@ -23,7 +23,11 @@ test("editors are disconnected with 1012 when a restore begins, and find the res
   const spaceId = await makeSpace(env, owner, "DOCS", []);
   const pageId = await makePage(env, owner, spaceId, "As it was in the backup");
   const label = (await takeBackup(env.server.core, "manual")).label;
-  const edited = await env.api("PUT", `/api/pages/${pageId}`, owner, { title: "Shared page", baseVersion: 1, contentMarkdown: "Written after the backup" });
+  const edited = await env.api("PUT", `/api/pages/${pageId}`, owner, {
+    title: "Shared page",
+    baseVersion: 1,
+    contentMarkdown: "Written after the backup",
+  });
   expect(edited.status).toBe(200);
 
   const client = await connect(env, owner, pageId);
@@ -33,7 +37,11 @@ test("editors are disconnected with 1012 when a restore begins, and find the res
   const started = await env.api("POST", `/api/admin/backups/${label}/restore`, owner, { confirmLabel: label, password: PASSWORD });
   expect(started.status).toBe(202);
   await until(() => client.closes.some((c) => c.code === 1012), 5000, "the room to close");
-  await until(async () => (await env.api("GET", `/api/admin/backups/jobs/${started.body.job.id}`, owner)).body.state !== "running", 30_000, "the restore");
+  await until(
+    async () => (await env.api("GET", `/api/admin/backups/jobs/${started.body.job.id}`, owner)).body.state !== "running",
+    30_000,
+    "the restore",
+  );
   expect((await env.api("GET", `/api/admin/backups/jobs/${started.body.job.id}`, owner)).body.state).toBe("succeeded");
   client.destroy();
 

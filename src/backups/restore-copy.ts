@@ -54,7 +54,11 @@ const keyOf = (label: string, at: number | null) => `${label}|${at ?? ""}`;
 /** The manifest of a backup that can be restored: listed, not removed. 404 backup_not_found otherwise. */
 export function restorableManifest(core: Core, label: string): BackupManifest {
   const m = readManifest(core, label);
-  if (!m || m.removedAt) throw new AppError("backup_not_found", { extra: { label }, detail: `There is no backup labelled ${label} to restore (see GET /api/admin/backups).` });
+  if (!m || m.removedAt)
+    throw new AppError("backup_not_found", {
+      extra: { label },
+      detail: `There is no backup labelled ${label} to restore (see GET /api/admin/backups).`,
+    });
   return m;
 }
 
@@ -68,7 +72,11 @@ const uncovered = (err: NotCoveredError) => new AppError("not_covered", { field:
  */
 export function refuseUncovered(core: Core, manifest: BackupManifest, at: number | null): void {
   if (at === null) return;
-  if (Date.parse(manifest.createdAt) > at) throw new AppError("not_covered", { field: "at", detail: `at: the backup ${manifest.label} was taken after that time; choose an earlier backup.` });
+  if (Date.parse(manifest.createdAt) > at)
+    throw new AppError("not_covered", {
+      field: "at",
+      detail: `at: the backup ${manifest.label} was taken after that time; choose an earlier backup.`,
+    });
   try {
     planReplay(join(core.data.backupsDir, "wal"), manifest.wal, at);
   } catch (err) {
@@ -110,7 +118,12 @@ function takeKept(core: Core, key: string): RestoredCopy | null {
  * The restored state of `label` at `at` (null: the backup itself). `take`: the caller owns the
  * copy (and discards or keeps it); otherwise it stays kept and must only be read.
  */
-export async function restoredCopy(core: Core, label: string, at: number | null, opts: { take: boolean; signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<RestoredCopy> {
+export async function restoredCopy(
+  core: Core,
+  label: string,
+  at: number | null,
+  opts: { take: boolean; signal?: AbortSignal; onProgress?: (done: number, total: number) => void },
+): Promise<RestoredCopy> {
   const manifest = restorableManifest(core, label);
   const key = keyOf(label, at);
   const found = opts.take ? takeKept(core, key) : (kept(core).get(key)?.copy ?? null);
@@ -136,8 +149,18 @@ export async function restoredCopy(core: Core, label: string, at: number | null,
   return copy;
 }
 
-async function replayTo(core: Core, manifest: BackupManifest, at: number, out: string, opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void }): Promise<number | null> {
-  if (Date.parse(manifest.createdAt) > at) throw new AppError("not_covered", { field: "at", detail: `at: the backup ${manifest.label} was taken after that time; choose an earlier backup.` });
+async function replayTo(
+  core: Core,
+  manifest: BackupManifest,
+  at: number,
+  out: string,
+  opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void },
+): Promise<number | null> {
+  if (Date.parse(manifest.createdAt) > at)
+    throw new AppError("not_covered", {
+      field: "at",
+      detail: `at: the backup ${manifest.label} was taken after that time; choose an earlier backup.`,
+    });
   const result = await restoreToTime({
     archiveDir: join(core.data.backupsDir, "wal"),
     base: backupDbPath(core, manifest.label),

@@ -20,11 +20,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const ROWS = 3_000;
 const ROW_BYTES = 40_000; // ~120 MB of versions: the swap takes long enough to be caught
 
-const fingerprint = (path: string) => fingerprintDb(path, { pages: "SELECT count(*) AS n, group_concat(title) AS titles FROM (SELECT title FROM pages ORDER BY title)" });
+const fingerprint = (path: string) =>
+  fingerprintDb(path, { pages: "SELECT count(*) AS n, group_concat(title) AS titles FROM (SELECT title FROM pages ORDER BY title)" });
 
 const phase = () => {
   try {
-    return (JSON.parse(readFileSync(join(dir, "backups", "state", "restore.json"), "utf8")) as { current: { phase: string } | null }).current?.phase ?? null;
+    return (
+      (JSON.parse(readFileSync(join(dir, "backups", "state", "restore.json"), "utf8")) as { current: { phase: string } | null }).current
+        ?.phase ?? null
+    );
   } catch {
     return null;
   }
@@ -36,10 +40,14 @@ test("kill -9 during the swap leaves the old data or the new, never a mix; the n
   const owner = await signUp(env, "owner@example.com");
   const space = await newSpace(env, owner, "BIG");
   const page = await newPage(env, owner, space.id, "Big");
-  const insert = env.core.sqlite.prepare("INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, author_id, created_at) VALUES (?, ?, 'Big', ?, NULL, ?, ?)");
+  const insert = env.core.sqlite.prepare(
+    "INSERT INTO page_versions (page_id, version_number, title, content_json, " +
+      "change_comment, author_id, created_at) VALUES (?, ?, 'Big', ?, NULL, ?, ?)",
+  );
   const fill = (from: number, letter: string) =>
     env.core.sqlite.transaction(() => {
-      for (let i = 0; i < ROWS; i++) insert.run(page.id, from + i, `{"n":${i},"t":"${letter.repeat(ROW_BYTES)}"}`, owner.id, new Date().toISOString());
+      for (let i = 0; i < ROWS; i++)
+        insert.run(page.id, from + i, `{"n":${i},"t":"${letter.repeat(ROW_BYTES)}"}`, owner.id, new Date().toISOString());
     })();
   fill(100, "x");
   env.core.commits.flush();
@@ -56,7 +64,11 @@ test("kill -9 during the swap leaves the old data or the new, never a mix; the n
   // 3. The real server; the restore asked over HTTP; killed once the swap has begun.
   const server = await startServerProcess(dir);
   try {
-    const login = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn" }, body: JSON.stringify({ email: "owner@example.com", password: PASSWORD }) });
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+      body: JSON.stringify({ email: "owner@example.com", password: PASSWORD }),
+    });
     expect(login.status).toBe(200);
     const cookie = /cairn_session=[^;]+/.exec(login.headers.get("set-cookie") ?? "")![0];
     const restore = await fetch(`${server.url}/api/admin/backups/${label}/restore`, {

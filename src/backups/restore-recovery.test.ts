@@ -40,7 +40,11 @@ test("a swap that had not committed: failed, old data, maintenance off; one that
   env.core.commits.flush();
   const label = (await takeBackup(env.core, "manual")).label;
   await newPage(env, owner, space.id, "After the backup");
-  const titles = () => env.core.sqlite.query<{ title: string }, []>("SELECT title FROM pages ORDER BY title").all().map((r) => r.title);
+  const titles = () =>
+    env.core.sqlite
+      .query<{ title: string }, []>("SELECT title FROM pages ORDER BY title")
+      .all()
+      .map((r) => r.title);
 
   // 1. Died during the swap, before its COMMIT: no marker.
   writeRestoreFile(env.core, { format: 1, current: run("not-committed", label), kept: null });
@@ -65,7 +69,9 @@ test("a swap that had not committed: failed, old data, maintenance off; one that
     expect(state.kept).toMatchObject({ safetyLabel: "2026-01-01T00-00-00Z", restoredLabel: label });
     expect(titles()).not.toContain("After the backup");
     expect(titles()).toContain("In the backup");
-    const last = env.core.sqlite.query<{ action: string; details: string }, []>("SELECT action, details FROM audit_log ORDER BY sequence DESC LIMIT 1").get()!;
+    const last = env.core.sqlite
+      .query<{ action: string; details: string }, []>("SELECT action, details FROM audit_log ORDER BY sequence DESC LIMIT 1")
+      .get()!;
     expect(last.action).toBe("backup.restored");
     expect(JSON.parse(last.details).replacedHead).toEqual({ sequence: 1, digest: "h" });
   } finally {

@@ -15,7 +15,15 @@ import { requireRight } from "../identity/rights";
 import { AppError, invalid } from "../platform/errors";
 import type { BackupJobView } from "./jobs";
 import { parseAt, previewRestore } from "./restore-preview";
-import { cancelRestore, discardKept, refuseIfRunning, startRestore, startRestoreTest, startUndo, type RestoreActor } from "./restore-service";
+import {
+  cancelRestore,
+  discardKept,
+  refuseIfRunning,
+  startRestore,
+  startRestoreTest,
+  startUndo,
+  type RestoreActor,
+} from "./restore-service";
 
 export interface Confirmation {
   confirmLabel: string;
@@ -36,9 +44,17 @@ async function confirmed(core: Core, caller: Caller, expected: string, body: Con
   // Open in maintenance (http/pipeline.ts): nothing below may run, nor write, while one is under way.
   refuseIfRunning(core);
   if (body.confirmLabel !== expected) {
-    throw new AppError("confirm_mismatch", { field: "confirmLabel", errors: { confirmLabel: [`must be exactly "${expected}"`] }, detail: `confirmLabel: type "${expected}" exactly to confirm.` });
+    throw new AppError("confirm_mismatch", {
+      field: "confirmLabel",
+      errors: { confirmLabel: [`must be exactly "${expected}"`] },
+      detail: `confirmLabel: type "${expected}" exactly to confirm.`,
+    });
   }
-  if (body.code !== undefined && body.code !== "") throw new AppError("two_factor_off", { field: "code", detail: "code: two-factor sign-in is not on for this account; confirm with your password alone." });
+  if (body.code !== undefined && body.code !== "")
+    throw new AppError("two_factor_off", {
+      field: "code",
+      detail: "code: two-factor sign-in is not on for this account; confirm with your password alone.",
+    });
   await confirmPassword(core, user, body.password);
   return { actorId: user.user.id, ip: caller.ip };
 }

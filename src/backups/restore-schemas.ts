@@ -6,13 +6,23 @@ const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) =>
 export const At = t.String({
   minLength: 1,
   maxLength: 40,
-  description: "Point in time: an ISO 8601 date and time with its zone (2026-11-24T14:03:00Z) or ms since the epoch. The state as of the last transaction committed at or before it. Absent: the backup as it was taken",
+  description:
+    "Point in time: an ISO 8601 date and time with its zone (2026-11-24T14:03:00Z) or ms since the epoch. The state " +
+    "as of the last transaction committed at or before it. Absent: the backup as it was taken",
 });
 
 export const AtQuery = t.Object({ at: t.Optional(At) });
 
-const Password = t.String({ maxLength: 1000, description: "Your password, confirmed in this request (sessions only; API tokens are refused)" });
-const Code = t.Optional(t.String({ maxLength: 20, description: "A two-factor code. Two-factor sign-in does not exist yet: sent, it is refused with 409 two_factor_off" }));
+const Password = t.String({
+  maxLength: 1000,
+  description: "Your password, confirmed in this request (sessions only; API tokens are refused)",
+});
+const Code = t.Optional(
+  t.String({
+    maxLength: 20,
+    description: "A two-factor code. Two-factor sign-in does not exist yet: sent, it is refused with 409 two_factor_off",
+  }),
+);
 
 export const RestoreBody = t.Object({
   confirmLabel: t.String({ maxLength: 100, description: "The backup's label, typed exactly" }),
@@ -35,10 +45,24 @@ export const RestorePreview = t.Object(
     label: t.String(),
     at: Nullable(t.String({ format: "date-time" })),
     lastCommitAt: Nullable(t.String({ format: "date-time", description: "The last commit replayed (point in time); null without at" })),
-    backup: t.Object({ createdAt: t.String({ format: "date-time" }), kind: t.String(), counts: t.Object({ pages: t.Integer(), versions: t.Integer(), attachments: t.Integer(), comments: t.Integer(), users: t.Integer() }) }),
+    backup: t.Object({
+      createdAt: t.String({ format: "date-time" }),
+      kind: t.String(),
+      counts: t.Object({ pages: t.Integer(), versions: t.Integer(), attachments: t.Integer(), comments: t.Integer(), users: t.Integer() }),
+    }),
     lost: t.Object(
-      { pages: t.Integer(), versions: t.Integer(), comments: t.Integer(), files: t.Integer({ description: "Attachments" }), people: t.Integer({ description: "Accounts created since" }) },
-      { description: "What the live data has that the restored data lacks: it would be gone after the restore (the safety copy keeps it until discarded)" },
+      {
+        pages: t.Integer(),
+        versions: t.Integer(),
+        comments: t.Integer(),
+        files: t.Integer({ description: "Attachments" }),
+        people: t.Integer({ description: "Accounts created since" }),
+      },
+      {
+        description:
+          "What the live data has that the restored data lacks: it would be gone after " +
+          "the restore (the safety copy keeps it until discarded)",
+      },
     ),
     disk: t.Object({
       restoredBytes: t.Integer(),

@@ -47,14 +47,23 @@ export function currentRestore(core: Core): RestoreRun | null {
 /** 409 restore_running while a restore or an undo is under way (asked before anything else is checked or written). */
 export function refuseIfRunning(core: Core): void {
   const run = currentRestore(core);
-  if (run) throw new AppError("restore_running", { extra: { jobId: run.jobId }, detail: `A ${run.kind} is under way (job ${run.jobId}); wait for it to finish.` });
+  if (run)
+    throw new AppError("restore_running", {
+      extra: { jobId: run.jobId },
+      detail: `A ${run.kind} is under way (job ${run.jobId}); wait for it to finish.`,
+    });
 }
 
 /** 507 insufficient_storage when the safety copy, the restored copy and the swap's log would not fit. */
 function refuseWithoutSpace(core: Core, restoredBytes: number): void {
   const disk = diskNeeds(core, restoredBytes);
   if (disk.enough === false) {
-    throw new AppError("insufficient_storage", { extra: { disk }, detail: `The restore needs about ${Math.ceil(disk.neededBytes / 1e6)} MB free where the data directory is; ${Math.floor((disk.freeBytes ?? 0) / 1e6)} MB are. Nothing was changed.` });
+    throw new AppError("insufficient_storage", {
+      extra: { disk },
+      detail:
+        `The restore needs about ${Math.ceil(disk.neededBytes / 1e6)} MB free where the data directory ` +
+        `is; ${Math.floor((disk.freeBytes ?? 0) / 1e6)} MB are. Nothing was changed.`,
+    });
   }
 }
 
@@ -74,7 +83,12 @@ export function startRestoreTest(core: Core, label: string, at: number | null): 
     try {
       job.report("checking");
       const report = await checkedCopy(core, copy, job.signal);
-      return { label, at: at === null ? null : iso(at), lastCommitAt: copy.lastCommitAt === null ? null : iso(copy.lastCommitAt), ...report };
+      return {
+        label,
+        at: at === null ? null : iso(at),
+        lastCommitAt: copy.lastCommitAt === null ? null : iso(copy.lastCommitAt),
+        ...report,
+      };
     } finally {
       keepCopy(core, copy);
     }
@@ -107,7 +121,17 @@ export function discardKept(core: Core, by: RestoreActor): { label: string } {
   const label = file.kept.safetyLabel;
   markRemoved(core, label, "discarded");
   writeRestoreFile(core, { ...file, kept: null });
-  core.tx(() => recordEvent(core, { type: "backup.restore_discarded", targetType: "backup", targetId: label, spaceId: null, actorId: by.actorId, ip: by.ip, data: { label } }));
+  core.tx(() =>
+    recordEvent(core, {
+      type: "backup.restore_discarded",
+      targetType: "backup",
+      targetId: label,
+      spaceId: null,
+      actorId: by.actorId,
+      ip: by.ip,
+      data: { label },
+    }),
+  );
   return { label };
 }
 
@@ -115,7 +139,11 @@ export function discardKept(core: Core, by: RestoreActor): { label: string } {
 export function cancelRestore(core: Core): BackupJobView {
   const run = currentRestore(core);
   if (!run || !run.jobId) throw new AppError("conflict", { detail: "No restore is under way." });
-  if (run.phase === "swapping" || run.phase === "finishing") throw new AppError("restore_swapped", { extra: { jobId: run.jobId }, detail: "The data has been replaced already: undo the restore instead (POST /api/admin/backups/restore/undo)." });
+  if (run.phase === "swapping" || run.phase === "finishing")
+    throw new AppError("restore_swapped", {
+      extra: { jobId: run.jobId },
+      detail: "The data has been replaced already: undo the restore instead (POST /api/admin/backups/restore/undo).",
+    });
   cancelJob(core, run.jobId, "cancelled by an administrator");
   return getJob(core, run.jobId)!;
 }
@@ -159,19 +187,30 @@ async function runSwap(core: Core, run: RestoreRun, job: JobHandle) {
     let safetyLabel: string | null = null;
     if (run.kind === "restore") {
       job.report("safety-backup");
-      const safety = await takeBackup(core, "safety", { signal: job.signal, by: { actorId: run.actorId, ip: run.ip }, onProgress: (d, t) => job.report("safety-backup", d, t) });
+      const safety = await takeBackup(core, "safety", {
+        signal: job.signal,
+        by: { actorId: run.actorId, ip: run.ip },
+        onProgress: (d, t) => job.report("safety-backup", d, t),
+      });
       safetyLabel = safety.label;
       updateRun(core, { safetyLabel });
     }
     // 3.
     job.report("copying");
-    copy = await restoredCopy(core, run.label, run.at, { take: true, signal: job.signal, onProgress: (d, t) => job.report("copying", d, t) });
+    copy = await restoredCopy(core, run.label, run.at, {
+      take: true,
+      signal: job.signal,
+      onProgress: (d, t) => job.report("copying", d, t),
+    });
     updateRun(core, { phase: "checking" });
     job.report("checking");
     const report = await checkedCopy(core, copy, job.signal);
     if (!report.ok) {
       const failed = report.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`);
-      throw new AppError("restore_checks_failed", { extra: { report }, detail: `The restored copy failed its checks; nothing was replaced. ${failed.join(" ")}` });
+      throw new AppError("restore_checks_failed", {
+        extra: { report },
+        detail: `The restored copy failed its checks; nothing was replaced. ${failed.join(" ")}`,
+      });
     }
     job.signal.throwIfAborted();
     // 4. Past this point the restore is not cancelled: it commits or rolls back whole.
@@ -182,12 +221,25 @@ async function runSwap(core: Core, run: RestoreRun, job: JobHandle) {
     swapped = true;
     // 5. and 6.
     const finished = finishSwap(core, { ...run, safetyLabel, replacedHead, phase: "finishing" });
-    return { label: run.label, at: run.at === null ? null : iso(run.at), safetyLabel, replacedHead, restoredHead: finished.restoredHead, rows: result.rows, tables: result.tables, swapMs: result.ms };
+    return {
+      label: run.label,
+      at: run.at === null ? null : iso(run.at),
+      safetyLabel,
+      replacedHead,
+      restoredHead: finished.restoredHead,
+      rows: result.rows,
+      tables: result.tables,
+      swapMs: result.ms,
+    };
   } catch (err) {
     if (!swapped) {
       core.maintenance.leave();
       const cancelled = job.signal.aborted;
-      updateRun(core, { phase: cancelled ? "cancelled" : "failed", finishedAt: iso(core.clock.now()), error: cancelled ? "cancelled" : err instanceof Error ? err.message : String(err) });
+      updateRun(core, {
+        phase: cancelled ? "cancelled" : "failed",
+        finishedAt: iso(core.clock.now()),
+        error: cancelled ? "cancelled" : err instanceof Error ? err.message : String(err),
+      });
     }
     throw err;
   } finally {
@@ -201,14 +253,29 @@ async function runSwap(core: Core, run: RestoreRun, job: JobHandle) {
  */
 export function finishSwap(core: Core, run: RestoreRun): { restoredHead: { sequence: number; hash: string } | null } {
   core.maintenance.leave();
-  core.maintenance.dataReplaced((err) => core.log.error("restarting in-memory state after a restore failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
+  core.maintenance.dataReplaced((err) =>
+    core.log.error("restarting in-memory state after a restore failed", {
+      error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    }),
+  );
   const restoredHead = auditHead(core);
   const type = run.kind === "restore" ? "backup.restored" : "backup.restore_undone";
   // The heads as {sequence, digest}: the audit log redacts keys ending in "hash" (audit/chain.ts).
   const head = (h: { sequence: number; hash: string } | null) => h && { sequence: h.sequence, digest: h.hash };
-  const data = { label: run.label, at: run.at === null ? null : iso(run.at), safetyLabel: run.safetyLabel, replacedHead: head(run.replacedHead), restoredHead: head(restoredHead) };
-  core.tx(() => recordEvent(core, { type, targetType: "backup", targetId: run.label, spaceId: null, actorId: run.actorId, ip: run.ip, data }));
-  const kept = run.kind === "restore" && run.safetyLabel ? { safetyLabel: run.safetyLabel, restoredLabel: run.label, restoredAt: iso(core.clock.now()) } : null;
+  const data = {
+    label: run.label,
+    at: run.at === null ? null : iso(run.at),
+    safetyLabel: run.safetyLabel,
+    replacedHead: head(run.replacedHead),
+    restoredHead: head(restoredHead),
+  };
+  core.tx(() =>
+    recordEvent(core, { type, targetType: "backup", targetId: run.label, spaceId: null, actorId: run.actorId, ip: run.ip, data }),
+  );
+  const kept =
+    run.kind === "restore" && run.safetyLabel
+      ? { safetyLabel: run.safetyLabel, restoredLabel: run.label, restoredAt: iso(core.clock.now()) }
+      : null;
   const file = readRestoreFile(core);
   writeRestoreFile(core, { ...file, current: { ...run, phase: "done", finishedAt: iso(core.clock.now()) }, kept });
   return { restoredHead };
@@ -227,7 +294,11 @@ export function recoverInterruptedRestore(core: Core): "none" | "finished" | "fa
     core.log.warn("a restore interrupted by a stop had replaced the data: it is finished now", { label: run.label, kind: run.kind });
     return "finished";
   }
-  updateRun(core, { phase: "failed", finishedAt: iso(core.clock.now()), error: `interrupted by a stop during ${run.phase}; the data was not replaced` });
+  updateRun(core, {
+    phase: "failed",
+    finishedAt: iso(core.clock.now()),
+    error: `interrupted by a stop during ${run.phase}; the data was not replaced`,
+  });
   core.log.warn("a restore interrupted by a stop had not replaced the data: the data is as it was", { label: run.label, kind: run.kind });
   return "failed";
 }

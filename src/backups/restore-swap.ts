@@ -13,13 +13,23 @@ import { replaceData, type ReplaceResult } from "../platform/db/replace-data";
 import { searchIndex } from "../search/indexer";
 import { MARKER_TABLE } from "./restore-state";
 
-export async function swapInCopy(core: Core, copyPath: string, markerId: string, onProgress?: (done: number, total: number) => void): Promise<ReplaceResult> {
+export async function swapInCopy(
+  core: Core,
+  copyPath: string,
+  markerId: string,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ReplaceResult> {
   core.commits.flush();
   const releaseWrites = core.maintenance.holdWrites();
   const archive = core.wal;
   const resumeCheckpoints = archive?.suspendCheckpoints() ?? (() => {});
   try {
-    return await replaceData(core.data.dbPath, { source: copyPath, marker: { table: MARKER_TABLE, id: markerId, at: iso(core.clock.now()) }, alsoRun: [...searchIndex(core).onDataReplaced], onProgress });
+    return await replaceData(core.data.dbPath, {
+      source: copyPath,
+      marker: { table: MARKER_TABLE, id: markerId, at: iso(core.clock.now()) },
+      alsoRun: [...searchIndex(core).onDataReplaced],
+      onProgress,
+    });
   } finally {
     resumeCheckpoints();
     releaseWrites();

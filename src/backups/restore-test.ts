@@ -68,7 +68,12 @@ export async function checkCopy(copyPath: string, filesDir: string, now: number)
   try {
     db = openSqlite(copyPath);
   } catch (err) {
-    checks.push({ name: "integrity", ok: false, detail: `The copy does not open as an SQLite database: ${(err as Error).message}`, problems: [] });
+    checks.push({
+      name: "integrity",
+      ok: false,
+      detail: `The copy does not open as an SQLite database: ${(err as Error).message}`,
+      problems: [],
+    });
   }
   if (db) {
     const sqlite = db;
@@ -78,16 +83,25 @@ export async function checkCopy(copyPath: string, filesDir: string, now: number)
     });
     run("migrations", checks, () => {
       const result = migrate(sqlite, migrations, null, now);
-      return { detail: result.applied.length ? `Migrated to this version's schema: ${result.applied.join(", ")}.` : "Already at this version's schema." };
+      return {
+        detail: result.applied.length
+          ? `Migrated to this version's schema: ${result.applied.join(", ")}.`
+          : "Already at this version's schema.",
+      };
     });
     run("foreign_keys", checks, () => {
       const dangling = danglingReferences(sqlite, MAX_LISTED);
-      return { detail: dangling.count ? `${dangling.count} reference(s) to rows that do not exist.` : "Every reference points at a row.", problems: dangling.first };
+      return {
+        detail: dangling.count ? `${dangling.count} reference(s) to rows that do not exist.` : "Every reference points at a row.",
+        problems: dangling.first,
+      };
     });
     run("audit_chain", checks, () => {
       const chain = walkAuditChain({ db: toDrizzle(sqlite) });
       auditHead = chain.lastSequence > 0 ? { sequence: chain.lastSequence, hash: chain.lastHash } : null;
-      return chain.ok ? { detail: `The audit chain verifies (${chain.checked} entries).` } : { detail: "The audit chain is broken.", problems: [chain.problem ?? "broken"] };
+      return chain.ok
+        ? { detail: `The audit chain verifies (${chain.checked} entries).` }
+        : { detail: "The audit chain is broken.", problems: [chain.problem ?? "broken"] };
     });
     sqlite.close();
   }
@@ -101,9 +115,21 @@ export async function checkCopy(copyPath: string, filesDir: string, now: number)
       else if ((await sha256Of(path)) !== sha) files.mismatched.push(sha);
     }
     const problems = [...files.missing.map((s) => `missing: ${s}`), ...files.mismatched.map((s) => `does not match its hash: ${s}`)];
-    checks.push({ name: "files", ok: problems.length === 0, detail: problems.length ? `${problems.length} of ${files.referenced} referenced files are missing or damaged.` : `All ${files.referenced} referenced files are present and match their hashes.`, problems: problems.slice(0, MAX_LISTED) });
+    checks.push({
+      name: "files",
+      ok: problems.length === 0,
+      detail: problems.length
+        ? `${problems.length} of ${files.referenced} referenced files are missing or damaged.`
+        : `All ${files.referenced} referenced files are present and match their hashes.`,
+      problems: problems.slice(0, MAX_LISTED),
+    });
   } catch (err) {
-    checks.push({ name: "files", ok: false, detail: `The copy's file references could not be read: ${(err as Error).message}`, problems: [] });
+    checks.push({
+      name: "files",
+      ok: false,
+      detail: `The copy's file references could not be read: ${(err as Error).message}`,
+      problems: [],
+    });
   }
   return { ok: checks.every((c) => c.ok), checks, schemaVersion, auditHead, files, ms: Math.round(performance.now() - started) };
 }

@@ -17,9 +17,15 @@ import { listManifests, markRemoved } from "./store";
 const DAY_MS = 86_400_000;
 
 /** The backups this policy would remove now, newest first. Pure: the preview and the removal share it. */
-export function planRetention(retained: readonly BackupManifest[], policy: Pick<BackupPolicy, "enabled" | "keepCount" | "keepDays">, now: number): BackupManifest[] {
+export function planRetention(
+  retained: readonly BackupManifest[],
+  policy: Pick<BackupPolicy, "enabled" | "keepCount" | "keepDays">,
+  now: number,
+): BackupManifest[] {
   if (!policy.enabled) return [];
-  const managed = retained.filter((m) => !m.removedAt && !KEPT_BY_HAND.includes(m.kind)).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.label.localeCompare(a.label));
+  const managed = retained
+    .filter((m) => !m.removedAt && !KEPT_BY_HAND.includes(m.kind))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.label.localeCompare(a.label));
   const cutoff = now - policy.keepDays * DAY_MS;
   return managed.filter((m, i) => i >= policy.keepCount && Date.parse(m.createdAt) < cutoff);
 }
@@ -44,7 +50,15 @@ function removeManaged(core: Core, m: BackupManifest): boolean {
   try {
     if (!markRemoved(core, m.label, "retention")) return false;
     core.tx(() => {
-      recordEvent(core, { type: "backup.removed", targetType: "backup", targetId: m.label, spaceId: null, actorId: null, ip: null, data: { kind: m.kind, reason: "retention" } });
+      recordEvent(core, {
+        type: "backup.removed",
+        targetType: "backup",
+        targetId: m.label,
+        spaceId: null,
+        actorId: null,
+        ip: null,
+        data: { kind: m.kind, reason: "retention" },
+      });
       deleteUnusedBlobs(core, m.files);
     });
     return true;
@@ -67,7 +81,11 @@ export function pruneWalArchive(core: Core): BackupManifest[] {
   const removed: BackupManifest[] = [];
   try {
     const retained = listManifests(core).filter((m) => m.wal);
-    const kept = positionsWithin(segmentFiles(archive.dir), retained.map((m) => m.wal!), keepBudget(archiveLimit(core)));
+    const kept = positionsWithin(
+      segmentFiles(archive.dir),
+      retained.map((m) => m.wal!),
+      keepBudget(archiveLimit(core)),
+    );
     pruneArchive(archive.dir, kept);
     for (const m of retained) if (m.kind === "automatic" && !kept.includes(m.wal!) && removeManaged(core, m)) removed.push(m);
   } catch (err) {

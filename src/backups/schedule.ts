@@ -29,7 +29,10 @@ export function installBackupSchedule(core: Core, start: () => void): void {
       core.log.warn("scheduled backup not started", { error: err instanceof Error ? err.message : String(err) });
     }
   };
-  armed.set(core, core.scheduler.cron("backups.schedule", () => readPolicy(core).schedule, run));
+  armed.set(
+    core,
+    core.scheduler.cron("backups.schedule", () => readPolicy(core).schedule, run),
+  );
 }
 
 /** After the policy changed: the next run follows the new schedule. */

@@ -6,7 +6,12 @@ import { POLICY_LIMITS } from "./policy";
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) => t.Union([schema, t.Null()]);
 const Time = (description: string) => t.String({ format: "date-time", description });
 
-export const Label = t.String({ minLength: 1, maxLength: 40, pattern: "^[0-9TZ-]+$", description: "The backup's label: its UTC time, e.g. 2026-11-24T03-00-00Z (-2, -3… when two fall in one second)" });
+export const Label = t.String({
+  minLength: 1,
+  maxLength: 40,
+  pattern: "^[0-9TZ-]+$",
+  description: "The backup's label: its UTC time, e.g. 2026-11-24T03-00-00Z (-2, -3… when two fall in one second)",
+});
 
 export const WalPosition = t.Object(
   {
@@ -26,7 +31,11 @@ export const Backup = t.Object(
     kind: t.Union(
       [t.Literal("scheduled"), t.Literal("manual"), t.Literal("pre-migration"), t.Literal("safety"), t.Literal("automatic")],
       // The same list as manifest.ts BACKUP_KINDS.
-      { description: "scheduled (the schedule), manual (run by hand), pre-migration (before an upgrade's migrations), safety (before a restore), automatic" },
+      {
+        description:
+          "scheduled (the schedule), manual (run by hand), pre-migration (before an " +
+          "upgrade's migrations), safety (before a restore), automatic",
+      },
     ),
     createdAt: Time("When it was taken"),
     appVersion: t.String({ description: "The Cairn version that took it" }),
@@ -35,7 +44,9 @@ export const Backup = t.Object(
     schemaVersion: t.String({ description: "The last migration the copy has" }),
     counts: t.Object({ pages: t.Integer(), versions: t.Integer(), attachments: t.Integer(), comments: t.Integer(), users: t.Integer() }),
     auditHead: Nullable(t.Object({ sequence: t.Integer(), hash: t.String() }, { description: "The audit chain's last entry in the copy" })),
-    fileCount: t.Integer({ description: "Files of the file store the copy refers to (shared with the live store, never copied; kept while this backup is)" }),
+    fileCount: t.Integer({
+      description: "Files of the file store the copy refers to (shared with the live store, never copied; kept while this backup is)",
+    }),
     wal: Nullable(WalPosition),
     removedAt: Nullable(Time("When its copy was removed (listed only with includeRemoved)")),
     removedReason: Nullable(t.Union([t.Literal("retention"), t.Literal("by_hand"), t.Literal("discarded")])),
@@ -61,14 +72,25 @@ export const BackupJob = t.Object(
 export const JobAnswer = t.Object({ job: BackupJob }, { title: "BackupJobAnswer" });
 
 const policyFields = {
-  enabled: t.Boolean({ description: "Retention on: after each backup, scheduled backups outside both limits are removed. Off: nothing is removed automatically" }),
-  keepCount: t.Integer({ description: `The newest this many scheduled backups are kept (${POLICY_LIMITS.keepCount.min}–${POLICY_LIMITS.keepCount.max})`, error: `must be a whole number from ${POLICY_LIMITS.keepCount.min} to ${POLICY_LIMITS.keepCount.max}` }),
-  keepDays: t.Integer({ description: `Scheduled backups younger than this many days are kept (${POLICY_LIMITS.keepDays.min}–${POLICY_LIMITS.keepDays.max})`, error: `must be a whole number from ${POLICY_LIMITS.keepDays.min} to ${POLICY_LIMITS.keepDays.max}` }),
+  enabled: t.Boolean({
+    description:
+      "Retention on: after each backup, scheduled backups outside both limits are removed. Off: nothing is removed automatically",
+  }),
+  keepCount: t.Integer({
+    description: `The newest this many scheduled backups are kept (${POLICY_LIMITS.keepCount.min}–${POLICY_LIMITS.keepCount.max})`,
+    error: `must be a whole number from ${POLICY_LIMITS.keepCount.min} to ${POLICY_LIMITS.keepCount.max}`,
+  }),
+  keepDays: t.Integer({
+    description: `Scheduled backups younger than this many days are kept (${POLICY_LIMITS.keepDays.min}–${POLICY_LIMITS.keepDays.max})`,
+    error: `must be a whole number from ${POLICY_LIMITS.keepDays.min} to ${POLICY_LIMITS.keepDays.max}`,
+  }),
 };
 const scheduleField = Nullable(
   t.String({
     maxLength: POLICY_LIMITS.scheduleLength,
-    description: 'Cairn\'s own field: when scheduled backups are taken, a 5-field cron expression in the server\'s local time ("0 3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged',
+    description:
+      "Cairn's own field: when scheduled backups are taken, a 5-field cron expression in the server's local time (\"0 " +
+      '3 * * *", the default: daily at 03:00); null: no scheduled backups. Left out: unchanged',
     error: "must be a cron expression or null",
   }),
 );
@@ -88,15 +110,27 @@ export const BackupList = t.Object(
     }),
     lastBackupAt: Nullable(Time("When the newest backup not removed was taken")),
     running: Nullable(BackupJob),
-    pointInTime: t.Array(t.Object({ generation: t.String(), from: t.Integer({ description: "ms" }), to: t.Integer({ description: "ms" }) }), {
-      description: "The spans of time a restore can reach any second of (the WAL archive's continuous coverage); empty when none",
-    }),
+    pointInTime: t.Array(
+      t.Object({ generation: t.String(), from: t.Integer({ description: "ms" }), to: t.Integer({ description: "ms" }) }),
+      {
+        description: "The spans of time a restore can reach any second of (the WAL archive's continuous coverage); empty when none",
+      },
+    ),
     archive: t.Object(
       {
         bytes: t.Integer({ description: "What the WAL archive (backups/wal) takes on disk now" }),
-        limitBytes: t.Integer({ description: "What it is kept under: twice the database, at least 64 MB. Past a quarter of it since the newest backup an automatic backup is taken, and the frames only older backups need are pruned" }),
+        limitBytes: t.Integer({
+          description:
+            "What it is kept under: twice the database, at least 64 MB. Past a quarter of it since the newest backup " +
+            "an automatic backup is taken, and the frames only older backups need are pruned",
+        }),
         databaseBytes: t.Integer({ description: "The database file's size, which the limit follows" }),
-        oldestRestorableAt: Nullable(Time("The earliest moment a restore can reach: the oldest backup the archive still replays from to now; null: no backup is a base yet")),
+        oldestRestorableAt: Nullable(
+          Time(
+            "The earliest moment a restore can reach: the oldest backup the archive " +
+              "still replays from to now; null: no backup is a base yet",
+          ),
+        ),
       },
       { description: "Cairn's own field: the WAL archive's size and window" },
     ),
@@ -106,6 +140,9 @@ export const BackupList = t.Object(
 );
 
 export const PolicyPreview = t.Object(
-  { remove: t.Array(Backup, { description: "Exactly what this policy would remove now, newest first" }), keep: t.Integer({ description: "Backups that would stay" }) },
+  {
+    remove: t.Array(Backup, { description: "Exactly what this policy would remove now, newest first" }),
+    keep: t.Integer({ description: "Backups that would stay" }),
+  },
   { title: "BackupPolicyPreview" },
 );

@@ -68,7 +68,19 @@ export async function takeBackup(core: Core, kind: BackupKind, opts: TakeBackupO
     opts.signal?.throwIfAborted();
     // The archive's frames up to the copy's position are on disk before the manifest says the copy is a base.
     await core.wal?.flushInBackground();
-    manifest = { format: 1, label, kind, createdAt: iso(now), appVersion: core.version, bytes: snap.bytes, sha256: snap.sha256, ...contents, wal: snap.position, removedAt: null, removedReason: null };
+    manifest = {
+      format: 1,
+      label,
+      kind,
+      createdAt: iso(now),
+      appVersion: core.version,
+      bytes: snap.bytes,
+      sha256: snap.sha256,
+      ...contents,
+      wal: snap.position,
+      removedAt: null,
+      removedReason: null,
+    };
     const completeFrom = performance.now();
     completePartial(backupsDir, partial, manifest);
     timings.completeMs = performance.now() - completeFrom;
@@ -79,7 +91,17 @@ export async function takeBackup(core: Core, kind: BackupKind, opts: TakeBackupO
     release();
   }
   const by = opts.by ?? SYSTEM;
-  core.tx(() => recordEvent(core, { type: "backup.created", targetType: "backup", targetId: label, spaceId: null, actorId: by.actorId, ip: by.ip, data: { kind, bytes: manifest.bytes } }));
+  core.tx(() =>
+    recordEvent(core, {
+      type: "backup.created",
+      targetType: "backup",
+      targetId: label,
+      spaceId: null,
+      actorId: by.actorId,
+      ip: by.ip,
+      data: { kind, bytes: manifest.bytes },
+    }),
+  );
   const ms = Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Math.round(v)]));
   core.log.info("backup taken", { label, kind, bytes: manifest.bytes, ...ms });
   return manifest;
@@ -91,7 +113,12 @@ export async function takeBackup(core: Core, kind: BackupKind, opts: TakeBackupO
  * executable (restore-child.ts); a small one is read here in a few ms.
  */
 export const DESCRIBE_IN_PROCESS_MAX = 64 * 1024 * 1024;
-export async function describeBackupCopy(path: string, bytes: number, signal?: AbortSignal, inProcessMax = DESCRIBE_IN_PROCESS_MAX): Promise<CopyContents> {
+export async function describeBackupCopy(
+  path: string,
+  bytes: number,
+  signal?: AbortSignal,
+  inProcessMax = DESCRIBE_IN_PROCESS_MAX,
+): Promise<CopyContents> {
   return bytes <= inProcessMax ? describeCopy(path) : runInChild<CopyContents>(["describe", path], signal);
 }
 
@@ -101,10 +128,18 @@ export async function describeBackupCopy(path: string, bytes: number, signal?: A
  */
 export function startBackupJob(core: Core, kind: BackupKind, by: BackupActor = SYSTEM): BackupJobView {
   const running = runningJob(core, "backup");
-  if (running) throw new AppError("backup_running", { extra: { job: running }, detail: `A backup is being taken (job ${running.id}); wait for it to finish.` });
+  if (running)
+    throw new AppError("backup_running", {
+      extra: { job: running },
+      detail: `A backup is being taken (job ${running.id}); wait for it to finish.`,
+    });
   return startJob(core, "backup", async (job) => {
     job.report("copying", 0, 1);
-    const manifest = await takeBackup(core, kind, { by, signal: job.signal, onProgress: (done, total) => job.report("copying", done, total) });
+    const manifest = await takeBackup(core, kind, {
+      by,
+      signal: job.signal,
+      onProgress: (done, total) => job.report("copying", done, total),
+    });
     job.report("retention");
     const removed = applyRetention(core);
     return { backup: viewOf(manifest), removed: removed.map((m) => m.label) };
@@ -131,7 +166,8 @@ export function runBackup(core: Core, caller: Caller): BackupJobView {
 export function backupJob(core: Core, caller: Caller, id: string): BackupJobView {
   manager(caller);
   const job = getJob(core, id);
-  if (!job) throw new AppError("not_found", {}, "There is no such backup job (jobs are kept in memory for a day, and not across a restart)");
+  if (!job)
+    throw new AppError("not_found", {}, "There is no such backup job (jobs are kept in memory for a day, and not across a restart)");
   return job;
 }
 
@@ -164,13 +200,27 @@ function pointInTime(core: Core): Array<{ generation: string; from: number; to: 
   }
 }
 
-export function setPolicy(core: Core, caller: Caller, input: BackupPolicy | (Omit<BackupPolicy, "schedule"> & { schedule?: string | null })) {
+export function setPolicy(
+  core: Core,
+  caller: Caller,
+  input: BackupPolicy | (Omit<BackupPolicy, "schedule"> & { schedule?: string | null }),
+) {
   const user = manager(caller);
   requireReauth(core, user);
   const before = readPolicy(core);
   const policy = checkPolicy({ ...input, schedule: input.schedule === undefined ? before.schedule : input.schedule });
   writePolicy(core, policy);
-  core.tx(() => recordEvent(core, { type: "backup.policy_changed", targetType: "backup", targetId: "policy", spaceId: null, actorId: user.user.id, ip: caller.ip, data: { from: before, to: policy } }));
+  core.tx(() =>
+    recordEvent(core, {
+      type: "backup.policy_changed",
+      targetType: "backup",
+      targetId: "policy",
+      spaceId: null,
+      actorId: user.user.id,
+      ip: caller.ip,
+      data: { from: before, to: policy },
+    }),
+  );
   rescheduleBackups(core);
   return policy;
 }
@@ -191,7 +241,15 @@ export function removeBackup(core: Core, caller: Caller, label: string): void {
   if (!m || m.removedAt) throw new AppError("backup_not_found", { detail: `There is no backup ${label}.` });
   markRemoved(core, label, "by_hand");
   core.tx(() => {
-    recordEvent(core, { type: "backup.removed", targetType: "backup", targetId: label, spaceId: null, actorId: user.user.id, ip: caller.ip, data: { kind: m.kind, reason: "by_hand" } });
+    recordEvent(core, {
+      type: "backup.removed",
+      targetType: "backup",
+      targetId: label,
+      spaceId: null,
+      actorId: user.user.id,
+      ip: caller.ip,
+      data: { kind: m.kind, reason: "by_hand" },
+    });
     // Its files no row and no other retained backup needs go now (after the commit).
     deleteUnusedBlobs(core, m.files);
   });

@@ -74,7 +74,10 @@ export function directoryStorage(root: string, refused: (realPath: string) => st
           onBytes(chunk.byteLength);
         }
         const got = hasher.digest("hex");
-        if (got !== sha256) throw new Error(`${localPath} does not match its recorded hash (${sha256.slice(0, 12)}…, read ${got.slice(0, 12)}…): the local copy is damaged`);
+        if (got !== sha256)
+          throw new Error(
+            `${localPath} does not match its recorded hash (${sha256.slice(0, 12)}…, read ${got.slice(0, 12)}…): the local copy is damaged`,
+          );
       });
     },
     async putBytes(key, bytes) {
@@ -113,7 +116,10 @@ export function directoryStorage(root: string, refused: (realPath: string) => st
           return `${root} is not a folder. Give the path of a folder on the external disk or mount.`;
         case "EACCES":
         case "EPERM":
-          return `The account Cairn runs as may not write in ${root}. Give it write permission there (for example chown it to that account).`;
+          return (
+            `The account Cairn runs as may not write in ${root}. Give it write ` +
+            `permission there (for example chown it to that account).`
+          );
         case "EROFS":
           return `${root} is on a read-only file system. Mount it writable.`;
         case "ENOSPC":

@@ -16,7 +16,24 @@
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 
-const SYSTEM_TREES = ["/etc", "/root", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/sys", "/dev", "/boot", "/run", "/var/run", "/var/lock"];
+const SYSTEM_TREES = [
+  "/etc",
+  "/root",
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/proc",
+  "/sys",
+  "/dev",
+  "/boot",
+  "/run",
+  "/var/run",
+  "/var/lock",
+];
 const TREE_EXCEPTIONS = ["/run/media"];
 const SYSTEM_FOLDERS = ["/", "/home", "/mnt", "/media", "/srv", "/opt", "/var", "/var/lib", "/tmp", "/var/tmp", "/run/media"];
 
@@ -48,13 +65,27 @@ export function binaryFolder(): string {
 /** Why copies may not go to this absolute, resolved path (in words that end a sentence), or null. */
 function refusedAsIs(path: string, dataDir: string): string | null {
   const tree = SYSTEM_TREES.find((t) => inside(path, t));
-  if (tree && !TREE_EXCEPTIONS.some((e) => path !== e && inside(path, e))) return `is the system folder ${tree}${path === tree ? "" : " or inside it"}: choose a folder of its own on an external disk or mount, such as /mnt/backup-disk/cairn`;
-  if (SYSTEM_FOLDERS.includes(path)) return `is the system folder ${path} itself: choose a folder of its own inside it, such as ${path === "/" ? "/mnt/backup-disk" : path}/cairn-backups`;
-  if (inside(path, dataDir)) return `is inside Cairn's data directory (${dataDir}); a copy there is lost with it: choose an external disk or mount`;
-  if (inside(dataDir, path)) return `holds Cairn's data directory (${dataDir}); copies there would mix with the data's own files: choose a folder of its own on an external disk or mount`;
+  if (tree && !TREE_EXCEPTIONS.some((e) => path !== e && inside(path, e)))
+    return (
+      `is the system folder ${tree}${path === tree ? "" : " or inside it"}: choose a folder of ` +
+      `its own on an external disk or mount, such as /mnt/backup-disk/cairn`
+    );
+  if (SYSTEM_FOLDERS.includes(path))
+    return (
+      `is the system folder ${path} itself: choose a folder of its own inside it, such ` +
+      `as ${path === "/" ? "/mnt/backup-disk" : path}/cairn-backups`
+    );
+  if (inside(path, dataDir))
+    return `is inside Cairn's data directory (${dataDir}); a copy there is lost with it: choose an external disk or mount`;
+  if (inside(dataDir, path))
+    return (
+      `holds Cairn's data directory (${dataDir}); copies there would mix with the data's own ` +
+      `files: choose a folder of its own on an external disk or mount`
+    );
   // A binary at the root of the file system (a container image of one file) leaves only / itself.
   const binary = binaryFolder();
-  if (binary !== "/" && inside(path, binary)) return `is the folder of Cairn's program (${binary}) or inside it: choose a folder of its own on an external disk or mount`;
+  if (binary !== "/" && inside(path, binary))
+    return `is the folder of Cairn's program (${binary}) or inside it: choose a folder of its own on an external disk or mount`;
   return null;
 }
 

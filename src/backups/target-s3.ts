@@ -82,21 +82,28 @@ export function explainS3(err: unknown, t: Pick<S3Target, "endpoint" | "bucket">
   if (err instanceof OutboundError) {
     const reason = err.message.replace(/^refused: /, "").replace(/; CAIRN_OUTBOUND_ALLOW can allow it$/, "");
     return err.kind === "refused"
-      ? `Cairn does not connect to ${t.endpoint}: it is a ${reason}. If this server is yours, allow it with CAIRN_OUTBOUND_ALLOW (its host name or address).`
+      ? `Cairn does not connect to ${t.endpoint}: it is a ${reason}. If this server is yours, ` +
+          `allow it with CAIRN_OUTBOUND_ALLOW (its host name or address).`
       : `The endpoint ${t.endpoint} cannot be reached: ${err.message}. Check the address.`;
   }
   const code = (err as { code?: string })?.code ?? "";
   const message = (err as Error)?.message ?? String(err);
   switch (code) {
     case "NoSuchBucket":
-      return `The bucket "${t.bucket}" does not exist at ${t.endpoint}. Create it, or correct the bucket's name (and the path-style setting).`;
+      return (
+        `The bucket "${t.bucket}" does not exist at ${t.endpoint}. Create it, or ` +
+        `correct the bucket's name (and the path-style setting).`
+      );
     case "InvalidAccessKeyId":
       return `${t.endpoint} does not know this access key ID. Check the access key ID (and that the key is still active).`;
     case "SignatureDoesNotMatch":
       return `The secret access key does not belong to this access key ID. Enter the secret again.`;
     case "AccessDenied":
     case "AllAccessDisabled":
-      return `The key may not use bucket "${t.bucket}" (access denied). Give it the rights to put, get, delete and list objects under the prefix.`;
+      return (
+        `The key may not use bucket "${t.bucket}" (access denied). Give it the rights ` +
+        `to put, get, delete and list objects under the prefix.`
+      );
     case "AuthorizationHeaderMalformed":
     case "InvalidRegion":
     case "IllegalLocationConstraintException":
@@ -106,7 +113,9 @@ export function explainS3(err: unknown, t: Pick<S3Target, "endpoint" | "bucket">
       return `${t.endpoint} says the bucket lives at another endpoint. Correct the endpoint or the region.`;
     case "ConnectionRefused":
     case "ECONNREFUSED":
-      return `Nothing answers at ${t.endpoint} (connection refused). Check the endpoint's address and port, and that the server is running.`;
+      return (
+        `Nothing answers at ${t.endpoint} (connection refused). Check the ` + `endpoint's address and port, and that the server is running.`
+      );
     case "ConnectionClosed":
     case "ECONNRESET":
       return `${t.endpoint} closed the connection. Check whether the endpoint needs https (or http).`;
@@ -116,7 +125,11 @@ export function explainS3(err: unknown, t: Pick<S3Target, "endpoint" | "bucket">
     case "EntityTooLarge":
       return `${t.endpoint} refused an object as too large: ${message}`;
   }
-  if (/certificate|TLS|SSL/i.test(message) || /CERT|TLS/i.test(code)) return `The TLS certificate of ${t.endpoint} is not trusted (${code || message}). Use a certificate a public authority signed, or check the host name.`;
+  if (/certificate|TLS|SSL/i.test(message) || /CERT|TLS/i.test(code))
+    return (
+      `The TLS certificate of ${t.endpoint} is not trusted (${code || message}). Use a ` +
+      `certificate a public authority signed, or check the host name.`
+    );
   if (/ENOTFOUND|getaddrinfo|DNS/i.test(code + message)) return `The host of ${t.endpoint} cannot be found. Check the endpoint's address.`;
   return `${t.endpoint} answered with an error${code ? ` (${code})` : ""}: ${message}`;
 }

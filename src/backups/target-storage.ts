@@ -26,7 +26,8 @@ export interface TargetStorage {
 
 /** A key made of safe parts only (no "..", no empty part, no backslash). */
 export function checkKey(key: string): string {
-  if (!key || key.split("/").some((p) => p === "" || p === "." || p === "..") || key.includes("\\")) throw new Error(`not a target key: ${key}`);
+  if (!key || key.split("/").some((p) => p === "" || p === "." || p === "..") || key.includes("\\"))
+    throw new Error(`not a target key: ${key}`);
   return key;
 }
 

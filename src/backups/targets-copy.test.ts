@@ -26,7 +26,12 @@ beforeAll(async () => {
   env = makeEnv();
   s3 = await startS3(["cairn"]);
   // 6 MB: past Bun's 5 MiB part size, so the S3 copy goes as a multipart upload.
-  backups.push(await writeTestBackup(env.core, "2026-11-20T03-00-00Z", { dbBytes: randomData(6 * 1024 * 1024 + 123), files: [shared, randomData(10_000)] }));
+  backups.push(
+    await writeTestBackup(env.core, "2026-11-20T03-00-00Z", {
+      dbBytes: randomData(6 * 1024 * 1024 + 123),
+      files: [shared, randomData(10_000)],
+    }),
+  );
   backups.push(await writeTestBackup(env.core, "2026-11-21T03-00-00Z", { dbBytes: randomData(200_000), files: [shared, randomData(5)] }));
 });
 
@@ -73,7 +78,11 @@ const kinds: Array<[string, () => Promise<TargetStorage>]> = [
   ],
   [
     "an S3 bucket (s3rver)",
-    async () => s3Storage({ endpoint: s3.endpoint, region: "us-east-1", bucket: "cairn", prefix: `run-${crypto.randomUUID()}`, pathStyle: true, ...S3_KEY }, { allow: ["127.0.0.1"], timeoutMs: 5000 }),
+    async () =>
+      s3Storage(
+        { endpoint: s3.endpoint, region: "us-east-1", bucket: "cairn", prefix: `run-${crypto.randomUUID()}`, pathStyle: true, ...S3_KEY },
+        { allow: ["127.0.0.1"], timeoutMs: 5000 },
+      ),
   ],
 ];
 

@@ -97,7 +97,12 @@ async function plan(backups: BackupSource[], blobPath: (sha256: string) => strin
   return objects;
 }
 
-export async function copyBackups(storage: TargetStorage, backups: BackupSource[], blobPath: (sha256: string) => string, job: CopyReport): Promise<CopySummary> {
+export async function copyBackups(
+  storage: TargetStorage,
+  backups: BackupSource[],
+  blobPath: (sha256: string) => string,
+  job: CopyReport,
+): Promise<CopySummary> {
   job.report("comparing");
   const missingFiles: string[] = [];
   const objects = await plan(backups, blobPath, missingFiles);

@@ -41,7 +41,9 @@ beforeAll(async () => {
   // An Admin-tier role the owner gave backups.restore: it may choose targets, and the owner hears of it.
   const role = newId();
   env.core.sqlite
-    .query("INSERT INTO roles (id, name, description, tier, built_in, permissions, created_at) VALUES (?, 'Backup keepers', '', 1, 0, ?, ?)")
+    .query(
+      "INSERT INTO roles (id, name, description, tier, built_in, permissions, created_at) VALUES (?, 'Backup keepers', '', 1, 0, ?, ?)",
+    )
     .run(role, JSON.stringify(["backups.manage", "backups.restore"]), new Date(env.clock.now()).toISOString());
   keeper = await invitee("kim", role);
   await writeTestBackup(env.core, "2026-11-20T03-00-00Z", { dbBytes: randomData(50_000), files: [randomData(500)] });
@@ -167,7 +169,10 @@ describe("where copies go is the owner's decision", () => {
     const res = await put(admin, { path: folder("admin-choice") });
     expect([res.status, res.body.code, res.body.permission]).toEqual([403, "permission_required", "backups.restore"]);
     expect((await call(env, "GET", PATH, { as: admin })).body.directory).toBeNull();
-    const s3 = await call(env, "PUT", `${PATH}/s3`, { as: admin, body: { endpoint: "https://attacker.example", region: "us-east-1", bucket: "loot", accessKeyId: "AKIA", secretAccessKey: "x" } });
+    const s3 = await call(env, "PUT", `${PATH}/s3`, {
+      as: admin,
+      body: { endpoint: "https://attacker.example", region: "us-east-1", bucket: "loot", accessKeyId: "AKIA", secretAccessKey: "x" },
+    });
     expect([s3.status, s3.body.permission]).toEqual([403, "backups.restore"]);
     expect((await put(owner, { path: folder("owner-choice") })).status).toBe(200);
   });
@@ -197,16 +202,27 @@ describe("where copies go is the owner's decision", () => {
     expect((await put(keeper, { path: first })).status).toBe(200);
     expect((await put(owner, { path: folder("owner-own-choice") })).status).toBe(200);
     expect((await call(env, "DELETE", `${PATH}/directory`, { as: admin })).status).toBe(204);
-    const told = (await call(env, "GET", "/api/notifications", { as: owner })).body.filter((n: { action: string }) => n.action === "backup.target_changed");
+    const told = (await call(env, "GET", "/api/notifications", { as: owner })).body.filter(
+      (n: { action: string }) => n.action === "backup.target_changed",
+    );
     // Newest first; earlier tests' changes (the owner's own among them) were told too.
-    expect(told.slice(0, 3).map((n: { actorId: string; details: Record<string, unknown> }) => [n.actorId, n.details.action, n.details.where])).toEqual([
+    expect(
+      told.slice(0, 3).map((n: { actorId: string; details: Record<string, unknown> }) => [n.actorId, n.details.action, n.details.where]),
+    ).toEqual([
       [admin.id, "removed", join(scratch, "owner-own-choice")],
       [owner.id, "changed", join(scratch, "owner-own-choice")],
       [keeper.id, "added", first],
     ]);
     // Only the owner is told.
-    for (const who of [admin, keeper]) expect((await call(env, "GET", "/api/notifications", { as: who })).body.filter((n: { action: string }) => n.action === "backup.target_changed")).toEqual([]);
-    const events = (await call(env, "GET", "/api/admin/security/events?kind=restore", { as: owner })).body.events.filter((e: { action: string }) => e.action === "backup.target_changed");
+    for (const who of [admin, keeper])
+      expect(
+        (await call(env, "GET", "/api/notifications", { as: who })).body.filter(
+          (n: { action: string }) => n.action === "backup.target_changed",
+        ),
+      ).toEqual([]);
+    const events = (await call(env, "GET", "/api/admin/security/events?kind=restore", { as: owner })).body.events.filter(
+      (e: { action: string }) => e.action === "backup.target_changed",
+    );
     expect(events.slice(0, 3).map((e: { severity: number; actorId: string }) => [e.severity, e.actorId])).toEqual([
       [1, admin.id],
       [1, owner.id],

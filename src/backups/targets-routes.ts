@@ -9,8 +9,12 @@ import { listTargets, removeTarget, setTarget, startCopy, testTarget } from "./t
 const tags = ["Backups"];
 const right = "(right backups.manage)";
 const owners = "(right backups.restore: the owner's, as for a restore)";
-const TOLD = "Every slot set, changed or removed is recorded as `backup.target_changed` (the names of the fields that changed and where copies go, never a value of a credential), shown among the security events (kind `restore`) and told to the owner as a notification. E-mailing it waits for e-mail sending.";
-const EXTENSION = "Testing a target and copying to it are part of the documented API; configuring targets (GET, PUT, DELETE) is Cairn's own addition.";
+const TOLD =
+  "Every slot set, changed or removed is recorded as `backup.target_changed` (the names of the fields that " +
+  "changed and where copies go, never a value of a credential), shown among the security events (kind `restore`) " +
+  "and told to the owner as a notification. E-mailing it waits for e-mail sending.";
+const EXTENSION =
+  "Testing a target and copying to it are part of the documented API; configuring targets (GET, PUT, DELETE) is Cairn's own addition.";
 
 /** /api/admin/backups/targets: where backups are copied off the machine (a folder, an S3 bucket). */
 export function backupTargetRoutes(core: Core) {
@@ -29,8 +33,20 @@ export function backupTargetRoutes(core: Core) {
       response: { 200: Targets, ...problems(400, 401, 403, 409) },
       detail: {
         tags,
-        summary: `Set a slot: directory {path}, or s3 {endpoint, region, bucket, prefix, pathStyle, accessKeyId, secretAccessKey} ${owners}`,
-        description: `A target receives every page (private spaces' too) and every password hash, so where copies go is the owner's decision: an administrator without backups.restore gets 403 \`permission_required\`. Every field is checked; the first wrong one is a 400 naming it (a field of the other slot too). The path must be absolute, without control or invisible characters, and not a system folder (/, /etc, /root, /usr, /bin, /proc, /sys, /dev, /boot, /run and the like, or what is inside them; /mnt, /media, /srv, /opt, /var, /home and /tmp themselves), the folder of Cairn's program, the data directory, inside it or holding it, by the path given or where its symbolic links lead; the endpoint an http(s) URL without a path (a private or loopback address is refused when tested or copied to unless CAIRN_OUTBOUND_ALLOW allows it). The secret is sealed with the instance key (data/secret.key) in backups/state/targets.json; leave it out to keep the stored one, except when the endpoint or the access key ID changes. 409 \`copy_running\` while a copy to the slot runs. ${TOLD} Needs a session that confirmed its password in the last five minutes (403 \`reauth_required\`; API tokens never can): a target receives a whole copy of the wiki. ${EXTENSION}`,
+        summary:
+          `Set a slot: directory {path}, or s3 {endpoint, region, bucket, prefix, ` + `pathStyle, accessKeyId, secretAccessKey} ${owners}`,
+        description:
+          `A target receives every page (private spaces' too) and every password hash, so where copies go is the owner's decision: ` +
+          `an administrator without backups.restore gets 403 \`permission_required\`. Every field is checked; the first wrong one is ` +
+          `a 400 naming it (a field of the other slot too). The path must be absolute, without control or invisible characters, and ` +
+          `not a system folder (/, /etc, /root, /usr, /bin, /proc, /sys, /dev, /boot, /run and the like, or what is inside them; ` +
+          `/mnt, /media, /srv, /opt, /var, /home and /tmp themselves), the folder of Cairn's program, the data directory, inside it ` +
+          `or holding it, by the path given or where its symbolic links lead; the endpoint an http(s) URL without a path (a private ` +
+          `or loopback address is refused when tested or copied to unless CAIRN_OUTBOUND_ALLOW allows it). The secret is sealed with ` +
+          `the instance key (data/secret.key) in backups/state/targets.json; leave it out to keep the stored one, except when the ` +
+          `endpoint or the access key ID changes. 409 \`copy_running\` while a copy to the slot runs. ${TOLD} Needs a session that ` +
+          `confirmed its password in the last five minutes (403 \`reauth_required\`; API tokens never can): a target receives a ` +
+          `whole copy of the wiki. ${EXTENSION}`,
       },
     })
     .delete(
@@ -56,7 +72,10 @@ export function backupTargetRoutes(core: Core) {
         tags,
         summary: `Test a slot: write a probe, find it in a listing, read it back, delete it ${right}`,
         description:
-          "Writes nothing outside the folder or bucket set (a folder whose links now lead to a refused folder is refused, in the report). Answers 200 whatever the target does: `ok`, the steps run, and in `error` what failed and what to fix in plain words (an unreachable endpoint, a missing bucket, a wrong key, a folder that is not mounted or not writable, an address the outbound guard refuses). Each step has 15 s. 404 when the slot is not set.",
+          "Writes nothing outside the folder or bucket set (a folder whose links now lead to a refused folder is refused, in the " +
+          "report). Answers 200 whatever the target does: `ok`, the steps run, and in `error` what failed and what to fix in plain " +
+          "words (an unreachable endpoint, a missing bucket, a wrong key, a folder that is not mounted or not writable, an address " +
+          "the outbound guard refuses). Each step has 15 s. 404 when the slot is not set.",
       },
     })
     .post(
@@ -71,9 +90,18 @@ export function backupTargetRoutes(core: Core) {
         response: { 202: JobAnswer, ...problems(400, 401, 403, 404, 409) },
         detail: {
           tags,
-          summary: `Copy every retained backup and the files it needs to a slot: 202 with its job ${right}; to a slot nobody holding backups.restore set, that right`,
+          summary:
+            `Copy every retained backup and the files it needs to a slot: 202 with its job ` +
+            `${right}; to a slot nobody holding backups.restore set, that right`,
           description:
-            "Incremental by hash: the target keeps an index (cairn-index.json) of what it holds, and what it already has at the same SHA-256 and size is skipped. Resumable: each object lands whole, and a copy stopped half-way (cancelled, failed, the server stopped) continues where it stopped next time. On the target: backups/<label>/cairn.db, backups/<label>/manifest.json (written after the rest: a manifest there means a complete backup) and files/ab/cdef…; nothing is deleted there. Progress in bytes at GET /api/admin/backups/jobs/{id}; a failure's `error.message` says what to fix. Recorded as `backup.copied`. A slot set before setting one needed backups.restore (its `approved` is false) is copied to first by someone holding that right (403 `permission_required` naming it otherwise), which approves it. 404 when the slot is not set; 409 `copy_running` while a copy to it runs.",
+            "Incremental by hash: the target keeps an index (cairn-index.json) of what it holds, and what it already has at the " +
+            "same SHA-256 and size is skipped. Resumable: each object lands whole, and a copy stopped half-way (cancelled, failed, " +
+            "the server stopped) continues where it stopped next time. On the target: backups/<label>/cairn.db, " +
+            "backups/<label>/manifest.json (written after the rest: a manifest there means a complete backup) and files/ab/cdef…; " +
+            "nothing is deleted there. Progress in bytes at GET /api/admin/backups/jobs/{id}; a failure's `error.message` says " +
+            "what to fix. Recorded as `backup.copied`. A slot set before setting one needed backups.restore (its `approved` is " +
+            "false) is copied to first by someone holding that right (403 `permission_required` naming it otherwise), which " +
+            "approves it. 404 when the slot is not set; 409 `copy_running` while a copy to it runs.",
         },
       },
     );

@@ -5,7 +5,10 @@ const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(schema: T) =>
 const Time = (description: string) => t.String({ format: "date-time", description });
 
 export const SlotParams = t.Object({
-  slot: t.Union([t.Literal("directory"), t.Literal("s3")], { description: "directory (a folder: an external disk or network mount) or s3 (an S3-compatible bucket)", error: "must be directory or s3" }),
+  slot: t.Union([t.Literal("directory"), t.Literal("s3")], {
+    description: "directory (a folder: an external disk or network mount) or s3 (an S3-compatible bucket)",
+    error: "must be directory or s3",
+  }),
 });
 
 const LastRun = Nullable(
@@ -14,7 +17,9 @@ const LastRun = Nullable(
       at: Time("When it ran"),
       ok: t.Boolean(),
       error: Nullable(t.String({ description: "Plain words on what to fix (a copy that succeeded may still name files missing here)" })),
-      summary: t.Optional(t.Record(t.String(), t.Number(), { description: "A copy's counts: backups, copied, skipped, bytes, missingFiles" })),
+      summary: t.Optional(
+        t.Record(t.String(), t.Number(), { description: "A copy's counts: backups, copied, skipped, bytes, missingFiles" }),
+      ),
     },
     { title: "BackupTargetRun" },
   ),
@@ -22,7 +27,11 @@ const LastRun = Nullable(
 
 const kept = {
   updatedAt: Time("When the slot was last set"),
-  approved: t.Boolean({ description: "Set (or first copied to) by someone holding backups.restore: backups.manage may copy to it. A slot set before that rule is not, and its first copy needs backups.restore" }),
+  approved: t.Boolean({
+    description:
+      "Set (or first copied to) by someone holding backups.restore: backups.manage may copy to it. A " +
+      "slot set before that rule is not, and its first copy needs backups.restore",
+  }),
   lastTest: LastRun,
   lastCopy: LastRun,
 };
@@ -44,8 +53,14 @@ export const S3Target = t.Object(
     bucket: t.String(),
     prefix: t.String({ description: 'Where in the bucket the copies go ("" for its root)' }),
     pathStyle: t.Boolean({ description: "true: https://host/bucket/key; false: https://bucket.host/key" }),
-    accessKeyId: Nullable(t.String({ description: "null when the stored credentials do not open with this server's key (secret.key replaced): enter them again" })),
-    secretAccessKeySet: t.Boolean({ description: "The secret is stored (sealed with the instance key) and never answered; false when it no longer opens" }),
+    accessKeyId: Nullable(
+      t.String({
+        description: "null when the stored credentials do not open with this server's key (secret.key replaced): enter them again",
+      }),
+    ),
+    secretAccessKeySet: t.Boolean({
+      description: "The secret is stored (sealed with the instance key) and never answered; false when it no longer opens",
+    }),
     ...kept,
   },
   { title: "BackupS3Target" },
@@ -55,7 +70,9 @@ export const Targets = t.Object(
   {
     directory: Nullable(DirectoryTarget),
     s3: Nullable(S3Target),
-    copying: t.Record(t.String(), t.Unknown(), { description: "The copy job running now for each slot that has one (see GET /api/admin/backups/jobs/{id})" }),
+    copying: t.Record(t.String(), t.Unknown(), {
+      description: "The copy job running now for each slot that has one (see GET /api/admin/backups/jobs/{id})",
+    }),
   },
   { title: "BackupTargets" },
 );
@@ -69,9 +86,16 @@ export const TargetInput = t.Object(
     region: Text(64, 's3: the region, e.g. "us-east-1" ("auto" for Cloudflare R2; Garage: its s3_region)'),
     bucket: Text(63, "s3: the bucket's name (it must exist)"),
     prefix: Text(200, 's3: folder in the bucket for the copies, e.g. "cairn" (default: the root)'),
-    pathStyle: t.Optional(t.Boolean({ description: "s3: address the bucket in the path (default true: MinIO, Garage, Ceph…); false: as a host name (virtual-hosted)" })),
+    pathStyle: t.Optional(
+      t.Boolean({
+        description: "s3: address the bucket in the path (default true: MinIO, Garage, Ceph…); false: as a host name (virtual-hosted)",
+      }),
+    ),
     accessKeyId: Text(128, "s3: the access key ID"),
-    secretAccessKey: Text(256, "s3: the secret access key. Leave it out to keep the stored one (not when the endpoint or the access key ID changes)"),
+    secretAccessKey: Text(
+      256,
+      "s3: the secret access key. Leave it out to keep the stored one (not when the endpoint or the access key ID changes)",
+    ),
   },
   { title: "BackupTargetInput" },
 );

@@ -27,7 +27,20 @@ import { s3Storage, explainS3 } from "./target-s3";
 import type { TargetStorage } from "./target-storage";
 import { copyBackups, type BackupSource, type CopySummary } from "./targets-copy";
 import { checkTargetInput, type TargetInput } from "./targets-rules";
-import { accessKeyIdOf, openS3, readTargets, recordRun, seal, UNREADABLE_CREDENTIALS, updateTargets, writeTargets, type LastRun, type Slot, type StoredDirectory, type StoredS3 } from "./targets-store";
+import {
+  accessKeyIdOf,
+  openS3,
+  readTargets,
+  recordRun,
+  seal,
+  UNREADABLE_CREDENTIALS,
+  updateTargets,
+  writeTargets,
+  type LastRun,
+  type Slot,
+  type StoredDirectory,
+  type StoredS3,
+} from "./targets-store";
 import { backupDbPath, listManifests } from "./store";
 
 const PROBE_STEP_MS = 15_000;
@@ -80,7 +93,8 @@ function viewS3(core: Core, s: StoredS3): S3View {
 
 function viewTargets(core: Core): TargetsView {
   const file = readTargets(core);
-  const dir = file.directory && (({ approvedBy, ...rest }) => ({ slot: "directory" as const, ...rest, approved: !!approvedBy }))(file.directory);
+  const dir =
+    file.directory && (({ approvedBy, ...rest }) => ({ slot: "directory" as const, ...rest, approved: !!approvedBy }))(file.directory);
   return { directory: dir, s3: file.s3 && viewS3(core, file.s3), copying: runningCopies(core) };
 }
 
@@ -94,11 +108,17 @@ export function setTarget(core: Core, caller: Caller, slot: Slot, input: TargetI
   const user = chooser(caller);
   requireReauth(core, user);
   // A copy under way goes on to the place it started with; its outcome must not land on another.
-  if (runningCopies(core)[slot]) throw new AppError("copy_running", { detail: "Backups are being copied to this target; wait for the copy to finish, then change it." });
+  if (runningCopies(core)[slot])
+    throw new AppError("copy_running", { detail: "Backups are being copied to this target; wait for the copy to finish, then change it." });
   const before = readTargets(core);
   const previousKey = before.s3 && accessKeyIdOf(core, before.s3);
   // Credentials that no longer open are as good as none: the secret must be sent again.
-  const checked = checkTargetInput(core, slot, input, before.s3 && previousKey !== null ? { endpoint: before.s3.endpoint, accessKeyId: previousKey } : null);
+  const checked = checkTargetInput(
+    core,
+    slot,
+    input,
+    before.s3 && previousKey !== null ? { endpoint: before.s3.endpoint, accessKeyId: previousKey } : null,
+  );
   const now = iso(core.clock.now());
   const keep = { lastTest: null, lastCopy: null };
   let changed: string[];
@@ -107,7 +127,12 @@ export function setTarget(core: Core, caller: Caller, slot: Slot, input: TargetI
     if (checked.slot === "directory") {
       const old = file.directory;
       changed = old ? (old.path === checked.path ? [] : ["path"]) : ["path"];
-      file.directory = { path: checked.path, updatedAt: now, approvedBy: user.user.id, ...(old && !changed.length ? { lastTest: old.lastTest, lastCopy: old.lastCopy } : keep) };
+      file.directory = {
+        path: checked.path,
+        updatedAt: now,
+        approvedBy: user.user.id,
+        ...(old && !changed.length ? { lastTest: old.lastTest, lastCopy: old.lastCopy } : keep),
+      };
     } else {
       const old = file.s3;
       const t = checked.target;
@@ -129,7 +154,15 @@ export function setTarget(core: Core, caller: Caller, slot: Slot, input: TargetI
       };
     }
     // Names of fields and where copies go: never a credential's value.
-    recordEvent(core, { type: "backup.target_changed", targetType: "backup", targetId: `target:${slot}`, spaceId: null, actorId: user.user.id, ip: user.ip, data: { slot, action: before[slot] ? "changed" : "added", fields: changed, where: whereOf(file, slot) } });
+    recordEvent(core, {
+      type: "backup.target_changed",
+      targetType: "backup",
+      targetId: `target:${slot}`,
+      spaceId: null,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { slot, action: before[slot] ? "changed" : "added", fields: changed, where: whereOf(file, slot) },
+    });
     writeTargets(core, file);
   });
   return viewTargets(core);
@@ -139,9 +172,18 @@ export function setTarget(core: Core, caller: Caller, slot: Slot, input: TargetI
 export function removeTarget(core: Core, caller: Caller, slot: Slot): void {
   const user = manager(caller);
   if (!readTargets(core)[slot]) return;
-  if (runningCopies(core)[slot]) throw new AppError("copy_running", { detail: "Backups are being copied to this target; wait for the copy to finish, then remove it." });
+  if (runningCopies(core)[slot])
+    throw new AppError("copy_running", { detail: "Backups are being copied to this target; wait for the copy to finish, then remove it." });
   core.tx(() => {
-    recordEvent(core, { type: "backup.target_changed", targetType: "backup", targetId: `target:${slot}`, spaceId: null, actorId: user.user.id, ip: user.ip, data: { slot, action: "removed", fields: [], where: whereOf(readTargets(core), slot) } });
+    recordEvent(core, {
+      type: "backup.target_changed",
+      targetType: "backup",
+      targetId: `target:${slot}`,
+      spaceId: null,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { slot, action: "removed", fields: [], where: whereOf(readTargets(core), slot) },
+    });
     updateTargets(core, (f) => {
       f[slot] = null;
     });
@@ -224,11 +266,13 @@ export async function testTarget(core: Core, caller: Caller, slot: Slot): Promis
   const ok =
     (await run("write", () => storage.putBytes(key, body))) &&
     (await run("list", async () => {
-      if ((await storage.sizes([key])).get(key) !== body.byteLength) throw new ProbeMismatch(`the probe written to ${storage.where} is not in its listing (or not at its size)`);
+      if ((await storage.sizes([key])).get(key) !== body.byteLength)
+        throw new ProbeMismatch(`the probe written to ${storage.where} is not in its listing (or not at its size)`);
     })) &&
     (await run("read back", async () => {
       const got = await storage.getBytes(key);
-      if (!got || Buffer.compare(Buffer.from(got), Buffer.from(body)) !== 0) throw new ProbeMismatch(`the probe read back from ${storage.where} is not what was written`);
+      if (!got || Buffer.compare(Buffer.from(got), Buffer.from(body)) !== 0)
+        throw new ProbeMismatch(`the probe read back from ${storage.where} is not what was written`);
     })) &&
     (await run("delete", () => storage.remove(key)));
   if (!ok) await within(PROBE_STEP_MS, storage.remove(key)).catch(() => {});
@@ -236,7 +280,13 @@ export async function testTarget(core: Core, caller: Caller, slot: Slot): Promis
 }
 
 class ProbeMismatch extends Error {}
-const stepWords: Record<ProbeStep["step"], string> = { connect: "Connecting failed", write: "Writing a probe failed", list: "Listing failed", "read back": "Reading the probe back failed", delete: "Deleting the probe failed" };
+const stepWords: Record<ProbeStep["step"], string> = {
+  connect: "Connecting failed",
+  write: "Writing a probe failed",
+  list: "Listing failed",
+  "read back": "Reading the probe back failed",
+  delete: "Deleting the probe failed",
+};
 
 /** What the copy sends: every retained backup whose copy is still on disk. */
 function retainedBackups(core: Core): BackupSource[] {
@@ -258,16 +308,29 @@ export function startCopy(core: Core, caller: Caller, slot: Slot): BackupJobView
   if (!stored) throw notFound(slot === "directory" ? "No folder is set as a backup target" : "No S3 bucket is set as a backup target");
   // A slot nobody holding backups.restore set (one from before that rule): its first copy is theirs to start.
   if (stored.approvedBy) requireRight(user, "backups.manage");
-  else if (!hasRight(user, "backups.restore")) throw new AppError("permission_required", { extra: { permission: "backups.restore" }, detail: "This target was not set by the owner (or someone holding backups.restore): they must set it again, or copy to it once, before copies to it can be started with backups.manage." });
+  else if (!hasRight(user, "backups.restore"))
+    throw new AppError("permission_required", {
+      extra: { permission: "backups.restore" },
+      detail:
+        "This target was not set by the owner (or someone holding backups.restore): they must set it again, " +
+        "or copy to it once, before copies to it can be started with backups.manage.",
+    });
   const running = runningCopies(core)[slot];
-  if (running) throw new AppError("copy_running", { extra: { job: running }, detail: `Backups are being copied to this target (job ${running.id}); wait for it to finish.` });
+  if (running)
+    throw new AppError("copy_running", {
+      extra: { job: running },
+      detail: `Backups are being copied to this target (job ${running.id}); wait for it to finish.`,
+    });
   if (!stored.approvedBy) {
     updateTargets(core, (f) => {
       if (f[slot]) f[slot]!.approvedBy = user.user.id;
     });
   }
   const store = blobStore(core);
-  const blobPath = store instanceof FsBlobStore ? (sha: string) => store.pathOf(sha) : (sha: string) => join(core.data.filesDir, sha.slice(0, 2), sha.slice(2));
+  const blobPath =
+    store instanceof FsBlobStore
+      ? (sha: string) => store.pathOf(sha)
+      : (sha: string) => join(core.data.filesDir, sha.slice(0, 2), sha.slice(2));
   return startJob(core, slot, async (job) => {
     job.report("connecting");
     const connected = await storageOf(core, slot);
@@ -286,8 +349,24 @@ export function startCopy(core: Core, caller: Caller, slot: Slot): BackupJobView
       throw job.signal.aborted ? err : new AppError("service_unavailable", { detail: words });
     }
     const { missingFiles, ...counts } = summary;
-    finish({ ok: true, error: missingFiles.length ? `${missingFiles.length} file(s) named by a backup are missing from this server and were not copied.` : null, summary: { ...counts, missingFiles: missingFiles.length } });
-    core.tx(() => recordEvent(core, { type: "backup.copied", targetType: "backup", targetId: `target:${slot}`, spaceId: null, actorId: user.user.id, ip: user.ip, data: { slot, ...counts, missingFiles: missingFiles.length } }));
+    finish({
+      ok: true,
+      error: missingFiles.length
+        ? `${missingFiles.length} file(s) named by a backup are missing from this server and were not copied.`
+        : null,
+      summary: { ...counts, missingFiles: missingFiles.length },
+    });
+    core.tx(() =>
+      recordEvent(core, {
+        type: "backup.copied",
+        targetType: "backup",
+        targetId: `target:${slot}`,
+        spaceId: null,
+        actorId: user.user.id,
+        ip: user.ip,
+        data: { slot, ...counts, missingFiles: missingFiles.length },
+      }),
+    );
     return { slot, ...summary };
   });
 }

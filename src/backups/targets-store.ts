@@ -57,7 +57,8 @@ interface Kept {
 }
 
 export type StoredDirectory = DirectoryTarget & Kept;
-export type StoredS3 = Omit<S3Target, "accessKeyId" | "secretAccessKey"> & Kept & { accessKeyIdSealed: string; secretAccessKeySealed: string };
+export type StoredS3 = Omit<S3Target, "accessKeyId" | "secretAccessKey"> &
+  Kept & { accessKeyIdSealed: string; secretAccessKeySealed: string };
 
 export interface TargetsFile {
   format: 1;
@@ -101,7 +102,11 @@ export const seal = (core: Core, plain: string) => sealSecret(core.data.secretKe
 /** The S3 slot with its credentials opened, to connect with. */
 export function openS3(core: Core, stored: StoredS3): S3Target {
   const { accessKeyIdSealed, secretAccessKeySealed, updatedAt: _u, lastTest: _t, lastCopy: _c, approvedBy: _a, ...rest } = stored;
-  return { ...rest, accessKeyId: openSecret(core.data.secretKey, PURPOSE, accessKeyIdSealed), secretAccessKey: openSecret(core.data.secretKey, PURPOSE, secretAccessKeySealed) };
+  return {
+    ...rest,
+    accessKeyId: openSecret(core.data.secretKey, PURPOSE, accessKeyIdSealed),
+    secretAccessKey: openSecret(core.data.secretKey, PURPOSE, secretAccessKeySealed),
+  };
 }
 
 /**
@@ -118,7 +123,9 @@ export function accessKeyIdOf(core: Core, stored: StoredS3): string | null {
   }
 }
 
-export const UNREADABLE_CREDENTIALS = "The stored S3 credentials do not open with this server's key (data/secret.key was replaced, or the settings came from another server). Enter the access key ID and the secret again.";
+export const UNREADABLE_CREDENTIALS =
+  "The stored S3 credentials do not open with this server's key (data/secret.key was replaced, or the " +
+  "settings came from another server). Enter the access key ID and the secret again.";
 
 /** Records a test's or a copy's outcome on a slot still configured (a slot removed meanwhile stays removed). */
 export function recordRun(core: Core, slot: Slot, what: "lastTest" | "lastCopy", run: LastRun): void {

@@ -24,7 +24,13 @@ export interface TestS3 {
 /** s3rver on 127.0.0.1 at a free port, with the given buckets. */
 export async function startS3(buckets: string[] = ["cairn"]): Promise<TestS3> {
   const dir = mkdtempSync(join(tmpdir(), "cairn-s3rver-"));
-  const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: dir, configureBuckets: buckets.map((name) => ({ name, configs: [] })) });
+  const server = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory: dir,
+    configureBuckets: buckets.map((name) => ({ name, configs: [] })),
+  });
   const info = await server.run();
   return {
     endpoint: `http://127.0.0.1:${info.port}`,
@@ -44,12 +50,18 @@ export const tempFolder = (name = "target") => mkdtempSync(join(tmpdir(), `cairn
  * A backup as backups/<label>/ holds it: `dbBytes` stand for the copy (the copy never opens it),
  * `files` are stored in the file store first. Answers its manifest.
  */
-export async function writeTestBackup(core: Core, label: string, opts: { dbBytes: Uint8Array; files?: Uint8Array[] }): Promise<BackupManifest> {
+export async function writeTestBackup(
+  core: Core,
+  label: string,
+  opts: { dbBytes: Uint8Array; files?: Uint8Array[] },
+): Promise<BackupManifest> {
   const files: string[] = [];
   for (const bytes of opts.files ?? []) {
-    const lease = await blobStore(core).put((async function* () {
-      yield bytes;
-    })());
+    const lease = await blobStore(core).put(
+      (async function* () {
+        yield bytes;
+      })(),
+    );
     lease.release();
     files.push(lease.sha256);
   }

@@ -33,7 +33,15 @@ async function api(method: string, path: string, body?: unknown, as: Who = owner
   return res;
 }
 
-const s3Body = (over: Record<string, unknown> = {}) => ({ endpoint: s3.endpoint, region: "us-east-1", bucket: "cairn", prefix: "wiki/copies", accessKeyId: S3_KEY.accessKeyId, secretAccessKey: SECRET, ...over });
+const s3Body = (over: Record<string, unknown> = {}) => ({
+  endpoint: s3.endpoint,
+  region: "us-east-1",
+  bucket: "cairn",
+  prefix: "wiki/copies",
+  accessKeyId: S3_KEY.accessKeyId,
+  secretAccessKey: SECRET,
+  ...over,
+});
 
 beforeAll(async () => {
   env = makeEnv({ env: ALLOW_LOOPBACK });
@@ -67,7 +75,18 @@ describe("configuring the slots", () => {
   test("the S3 slot is answered without its secret, and targets.json holds neither credential in clear", async () => {
     const res = await api("PUT", `${PATH}/s3`, s3Body());
     expect(res.status).toBe(200);
-    expect(res.body.s3).toMatchObject({ slot: "s3", endpoint: s3.endpoint, region: "us-east-1", bucket: "cairn", prefix: "wiki/copies", pathStyle: true, accessKeyId: "S3RVER", secretAccessKeySet: true, lastTest: null, lastCopy: null });
+    expect(res.body.s3).toMatchObject({
+      slot: "s3",
+      endpoint: s3.endpoint,
+      region: "us-east-1",
+      bucket: "cairn",
+      prefix: "wiki/copies",
+      pathStyle: true,
+      accessKeyId: "S3RVER",
+      secretAccessKeySet: true,
+      lastTest: null,
+      lastCopy: null,
+    });
     expect(res.body.s3.secretAccessKey).toBeUndefined();
     const raw = readFileSync(targetsPath(env.core), "utf8");
     expect(raw).not.toContain(SECRET);
@@ -87,11 +106,18 @@ describe("configuring the slots", () => {
   });
 
   test("a change is audited by the names of the fields, never a credential's value", async () => {
-    const rows = env.core.sqlite.query("SELECT data FROM events WHERE type = 'backup.target_changed' ORDER BY rowid").all() as Array<{ data: string }>;
+    const rows = env.core.sqlite.query("SELECT data FROM events WHERE type = 'backup.target_changed' ORDER BY rowid").all() as Array<{
+      data: string;
+    }>;
     expect(rows.length).toBeGreaterThanOrEqual(2);
     // Where copies go is named (the owner is told of it); never a credential.
     const where = `${s3.endpoint}/cairn/wiki/copies`;
-    expect(JSON.parse(rows[0]!.data)).toEqual({ slot: "s3", action: "added", fields: ["endpoint", "region", "bucket", "prefix", "pathStyle", "accessKeyId", "secretAccessKey"], where });
+    expect(JSON.parse(rows[0]!.data)).toEqual({
+      slot: "s3",
+      action: "added",
+      fields: ["endpoint", "region", "bucket", "prefix", "pathStyle", "accessKeyId", "secretAccessKey"],
+      where,
+    });
     expect(JSON.parse(rows[1]!.data)).toEqual({ slot: "s3", action: "changed", fields: [], where });
     for (const r of rows) expect(r.data).not.toContain(SECRET);
   });
@@ -139,7 +165,8 @@ describe("configuring the slots", () => {
   ];
   test.each(bad)("400 naming the field: %s", async (_what, slot, over, field) => {
     const before = readFileSync(targetsPath(env.core), "utf8");
-    const body = slot === "s3" ? s3Body(over) : { ...over, ...(over.path === "(data)/backups" ? { path: join(env.core.data.root, "backups") } : {}) };
+    const body =
+      slot === "s3" ? s3Body(over) : { ...over, ...(over.path === "(data)/backups" ? { path: join(env.core.data.root, "backups") } : {}) };
     const res = await api("PUT", `${PATH}/${slot}`, body);
     expect(res.status).toBe(400);
     expect(res.body.field ?? Object.keys(res.body.errors ?? {})[0]).toBe(field);
@@ -164,7 +191,13 @@ describe("testing a slot", () => {
     expect(res.status).toBe(200);
     expect(res.body.error).toBeNull();
     expect(res.body.ok).toBe(true);
-    expect(res.body.steps.map((s: { step: string; ok: boolean }) => `${s.step} ${s.ok}`)).toEqual(["connect true", "write true", "list true", "read back true", "delete true"]);
+    expect(res.body.steps.map((s: { step: string; ok: boolean }) => `${s.step} ${s.ok}`)).toEqual([
+      "connect true",
+      "write true",
+      "list true",
+      "read back true",
+      "delete true",
+    ]);
     const client = new S3Client({ endpoint: s3.endpoint, bucket: "cairn", region: "us-east-1", ...S3_KEY });
     expect((await client.list({ prefix: "wiki/" })).contents ?? []).toEqual([]);
     expect((await api("GET", PATH)).body.s3.lastTest).toMatchObject({ ok: true, error: null });
@@ -173,7 +206,12 @@ describe("testing a slot", () => {
   const failing: Array<[string, () => Record<string, unknown>, RegExp, string]> = [
     ["an access key the server does not know", () => ({ accessKeyId: "NOBODY" }), /does not know this access key ID/, "write"],
     ["a bucket that does not exist", () => ({ bucket: "missing-bucket" }), /The bucket "missing-bucket" does not exist/, "write"],
-    ["a port where nothing listens", () => ({ endpoint: `http://127.0.0.1:${s3.port === 1 ? 2 : 1}` }), /Nothing answers at http:\/\/127\.0\.0\.1:\d+ \(connection refused\)/, "write"],
+    [
+      "a port where nothing listens",
+      () => ({ endpoint: `http://127.0.0.1:${s3.port === 1 ? 2 : 1}` }),
+      /Nothing answers at http:\/\/127\.0\.0\.1:\d+ \(connection refused\)/,
+      "write",
+    ],
   ];
   test.each(failing)("a clear report, not an error: %s", async (_what, over, words, step) => {
     expect((await api("PUT", `${PATH}/s3`, s3Body(over()))).status).toBe(200);
@@ -263,7 +301,9 @@ describe("copying to a slot", () => {
     expect((await api("POST", `${PATH}/directory/test`)).status).toBe(404);
     expect((await api("POST", `${PATH}/directory/copy`)).status).toBe(404);
     expect((await api("GET", PATH)).body.directory).toBeNull();
-    const removed = env.core.sqlite.query("SELECT data FROM events WHERE type = 'backup.target_changed' ORDER BY rowid DESC LIMIT 1").get() as { data: string };
+    const removed = env.core.sqlite
+      .query("SELECT data FROM events WHERE type = 'backup.target_changed' ORDER BY rowid DESC LIMIT 1")
+      .get() as { data: string };
     expect(JSON.parse(removed.data)).toMatchObject({ slot: "directory", action: "removed", fields: [] });
   });
 });
@@ -273,7 +313,10 @@ describe("a copy cancelled half-way", () => {
     const other = makeEnv();
     try {
       const admin = await signUp(other, "owner@example.com");
-      const big = await writeTestBackup(other.core, "2026-11-23T03-00-00Z", { dbBytes: randomData(32 * 1024 * 1024), files: [randomData(4000), randomData(5000)] });
+      const big = await writeTestBackup(other.core, "2026-11-23T03-00-00Z", {
+        dbBytes: randomData(32 * 1024 * 1024),
+        files: [randomData(4000), randomData(5000)],
+      });
       const dir = folder();
       expect((await call(other, "PUT", `${PATH}/directory`, { as: admin, body: { path: dir } })).status).toBe(200);
       const started = await call(other, "POST", `${PATH}/directory/copy`, { as: admin });
@@ -294,7 +337,10 @@ describe("a copy cancelled half-way", () => {
       expect(cancelJob(other.core, id)).toBe(true);
       const cancelled = await settled(other.core, id);
       expect(cancelled!.state).toBe("cancelled");
-      expect((await call(other, "GET", PATH, { as: admin })).body.directory.lastCopy).toMatchObject({ ok: false, error: expect.stringContaining("continues where it stopped") });
+      expect((await call(other, "GET", PATH, { as: admin })).body.directory.lastCopy).toMatchObject({
+        ok: false,
+        error: expect.stringContaining("continues where it stopped"),
+      });
       const folderOf = join(dir, "backups", big.label);
       expect(existsSync(join(folderOf, "cairn.db"))).toBe(false);
       expect(existsSync(join(folderOf, "manifest.json"))).toBe(false);

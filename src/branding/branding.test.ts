@@ -40,12 +40,37 @@ describe("reading and changing", () => {
   });
 
   test("PUT changes what is sent, answers it all, shows in /api/instance at once, and audits the changes in one entry", async () => {
-    const res = await put({ brandName: "  Acme Wiki ", display: "logo-and-name", signInArrangement: "split", themePolicy: "dark", accentPolicy: "custom", accentName: "Acme blue", accentLight: "#1D4ED8", accentDark: "#93c5fd" });
+    const res = await put({
+      brandName: "  Acme Wiki ",
+      display: "logo-and-name",
+      signInArrangement: "split",
+      themePolicy: "dark",
+      accentPolicy: "custom",
+      accentName: "Acme blue",
+      accentLight: "#1D4ED8",
+      accentDark: "#93c5fd",
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ brandName: "Acme Wiki", display: "logo-and-name", signInArrangement: "split", themePolicy: "dark", accentPolicy: "custom", accentName: "Acme blue", accentLight: "#1d4ed8", accentDark: "#93c5fd" });
+    expect(res.body).toMatchObject({
+      brandName: "Acme Wiki",
+      display: "logo-and-name",
+      signInArrangement: "split",
+      themePolicy: "dark",
+      accentPolicy: "custom",
+      accentName: "Acme blue",
+      accentLight: "#1d4ed8",
+      accentDark: "#93c5fd",
+    });
     expect(res.body.updatedAt).toEqual(expect.any(String));
     expect((await get()).body).toEqual(res.body);
-    expect(await instance()).toMatchObject({ brandName: "Acme Wiki", display: "logo-and-name", signInArrangement: "split", themePolicy: "dark", accentLight: "#1d4ed8", accentDark: "#93c5fd" });
+    expect(await instance()).toMatchObject({
+      brandName: "Acme Wiki",
+      display: "logo-and-name",
+      signInArrangement: "split",
+      themePolicy: "dark",
+      accentLight: "#1d4ed8",
+      accentDark: "#93c5fd",
+    });
     const [entry, ...more] = auditOf(env, "branding.updated");
     expect(more).toEqual([]);
     expect(entry.actorId).toBe(owner.id);
@@ -165,17 +190,24 @@ describe("who may", () => {
     expect((await call(env, "POST", "/api/admin/branding/reset", { as: member })).status).toBe(403);
   });
 
-  test("changes need a recent re-authentication: a stale session and a token get 403 reauth_required; reading and previewing do not", async () => {
-    const token = await mintToken(env, owner);
-    expect((await put({ display: "logo" }, { token })).body.code).toBe("reauth_required");
-    expect((await get({ token })).status).toBe(200);
-    env.clock.advance(6 * 60 * 1000);
-    for (const res of [await put({ display: "logo" }), await call(env, "POST", "/api/admin/branding/reset", { as: owner }), await call(env, "DELETE", "/api/admin/branding/logo", { as: owner })]) {
-      expect([res.status, res.body.code]).toEqual([403, "reauth_required"]);
-    }
-    expect((await call(env, "POST", "/api/admin/branding/accent-preview", { as: owner, body: { light: "#000000" } })).status).toBe(200);
-    const proof = await call(env, "POST", "/api/auth/reauth", { as: owner, body: { password: PASSWORD } });
-    expect(proof.status).toBe(204);
-    expect((await put({ display: "logo" }, { cookie: cookieFrom(proof) })).status).toBe(200);
-  });
+  test(
+    "changes need a recent re-authentication: a stale session and a token get " + "403 reauth_required; reading and previewing do not",
+    async () => {
+      const token = await mintToken(env, owner);
+      expect((await put({ display: "logo" }, { token })).body.code).toBe("reauth_required");
+      expect((await get({ token })).status).toBe(200);
+      env.clock.advance(6 * 60 * 1000);
+      for (const res of [
+        await put({ display: "logo" }),
+        await call(env, "POST", "/api/admin/branding/reset", { as: owner }),
+        await call(env, "DELETE", "/api/admin/branding/logo", { as: owner }),
+      ]) {
+        expect([res.status, res.body.code]).toEqual([403, "reauth_required"]);
+      }
+      expect((await call(env, "POST", "/api/admin/branding/accent-preview", { as: owner, body: { light: "#000000" } })).status).toBe(200);
+      const proof = await call(env, "POST", "/api/auth/reauth", { as: owner, body: { password: PASSWORD } });
+      expect(proof.status).toBe(204);
+      expect((await put({ display: "logo" }, { cookie: cookieFrom(proof) })).status).toBe(200);
+    },
+  );
 });

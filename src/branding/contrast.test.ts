@@ -33,18 +33,36 @@ describe("contrast ratio (WCAG 2.1)", () => {
   });
 });
 
-test("the companions are the web UI's tokens (src/web/ui/tokens.css and the reading ones in src/content/reading-theme.css), theme by theme", () => {
-  const css = ["../content/reading-theme.css", "../web/ui/tokens.css"].map((f) => readFileSync(join(import.meta.dir, f), "utf8")).join("\n");
-  // Every block of the theme's selector, in both files.
-  const block = (selector: string) => css.split(selector).slice(1).map((rest) => rest.slice(0, rest.indexOf("}"))).join("\n");
-  const token = (text: string, name: string) => new RegExp(`--${name}:\\s*(#[0-9a-f]{6})`, "i").exec(text)?.[1]?.toLowerCase();
-  for (const [theme, selector] of [["light", ':root, :root[data-theme="light"]'], ["dark", ':root[data-theme="dark"]']] as const) {
-    const b = block(selector);
-    expect(ACCENT_COMPANIONS[theme].map((c): string | undefined => c.colour)).toEqual([token(b, "bg"), token(b, "surface"), token(b, "accent-text")]);
-  }
-  expect(token(css, "accent-light")).toBe(DEFAULT_ACCENT.light);
-  expect(token(css, "accent-dark")).toBe(DEFAULT_ACCENT.dark);
-});
+test(
+  "the companions are the web UI's tokens (src/web/ui/tokens.css and the reading " +
+    "ones in src/content/reading-theme.css), theme by theme",
+  () => {
+    const css = ["../content/reading-theme.css", "../web/ui/tokens.css"]
+      .map((f) => readFileSync(join(import.meta.dir, f), "utf8"))
+      .join("\n");
+    // Every block of the theme's selector, in both files.
+    const block = (selector: string) =>
+      css
+        .split(selector)
+        .slice(1)
+        .map((rest) => rest.slice(0, rest.indexOf("}")))
+        .join("\n");
+    const token = (text: string, name: string) => new RegExp(`--${name}:\\s*(#[0-9a-f]{6})`, "i").exec(text)?.[1]?.toLowerCase();
+    for (const [theme, selector] of [
+      ["light", ':root, :root[data-theme="light"]'],
+      ["dark", ':root[data-theme="dark"]'],
+    ] as const) {
+      const b = block(selector);
+      expect(ACCENT_COMPANIONS[theme].map((c): string | undefined => c.colour)).toEqual([
+        token(b, "bg"),
+        token(b, "surface"),
+        token(b, "accent-text"),
+      ]);
+    }
+    expect(token(css, "accent-light")).toBe(DEFAULT_ACCENT.light);
+    expect(token(css, "accent-dark")).toBe(DEFAULT_ACCENT.dark);
+  },
+);
 
 describe("checkAccent", () => {
   test("Cairn's own accents pass AA in their themes", () => {

@@ -85,7 +85,8 @@ export function checkAccent(colour: string, theme: Theme): AccentVerdict {
   return { colour, checks, passesAA, suggestion: passesAA ? colour : suggestAccent(colour, theme) };
 }
 
-const passes = (colour: string, theme: Theme) => ACCENT_COMPANIONS[theme].every(({ colour: other }) => contrastRatio(colour, other) >= AA_RATIO);
+const passes = (colour: string, theme: Theme) =>
+  ACCENT_COMPANIONS[theme].every(({ colour: other }) => contrastRatio(colour, other) >= AA_RATIO);
 
 /**
  * The passing colour nearest to `colour`: the same hue and saturation (HSL), with the lightness
@@ -107,7 +108,8 @@ export function suggestAccent(colour: string, theme: Theme): string {
   }
   // Rounding to whole channels may land just short: step on until it passes.
   let candidate = hexOf(rgbFromHsl(h, s, good));
-  for (let step = 1; !passes(candidate, theme) && step <= 50; step++) candidate = hexOf(rgbFromHsl(h, s, good + (target - good) * (step / 50)));
+  for (let step = 1; !passes(candidate, theme) && step <= 50; step++)
+    candidate = hexOf(rgbFromHsl(h, s, good + (target - good) * (step / 50)));
   return candidate;
 }
 

@@ -26,7 +26,8 @@ const form = (bytes: Uint8Array | string, name = "logo.png", type = "image/png")
   f.append("file", new File([bytes as BlobPart], name, { type }));
   return f;
 };
-const upload = (slot: string, body: FormData | string, as: Who = owner, headers?: Record<string, string>) => call(env, "PUT", `/api/admin/branding/${slot}`, { as, body, headers });
+const upload = (slot: string, body: FormData | string, as: Who = owner, headers?: Record<string, string>) =>
+  call(env, "PUT", `/api/admin/branding/${slot}`, { as, body, headers });
 const svg = (inner: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="32" viewBox="0 0 64 32">${inner}</svg>`;
 const has = (hay: Uint8Array, needle: string) => Buffer.from(hay).includes(Buffer.from(needle));
 const fetchBytes = async (url: string, headers: Record<string, string> = {}) => {
@@ -41,7 +42,11 @@ describe("raster images", () => {
     expect(res.body).toMatchObject({ contentType: "image/png", width: 1200, height: 300, removed: [] });
     expect(res.body.url).toMatch(/^\/api\/branding\/logo\?v=[0-9a-f]{16}$/);
     expect((await call(env, "GET", "/api/instance")).body.branding.logoUrl).toBe(res.body.url);
-    expect((await call(env, "GET", "/api/admin/branding", { as: owner })).body.logo).toMatchObject({ url: res.body.url, width: 1200, height: 300 });
+    expect((await call(env, "GET", "/api/admin/branding", { as: owner })).body.logo).toMatchObject({
+      url: res.body.url,
+      width: 1200,
+      height: 300,
+    });
     const [entry] = auditOf(env, "branding.file_uploaded");
     expect(entry.details).toMatchObject({ slot: "logo", contentType: "image/png" });
     const { res: served, bytes } = await fetchBytes(res.body.url);
@@ -82,11 +87,22 @@ describe("raster images", () => {
 
 describe("SVG", () => {
   test("is sanitised: scripts, handlers, foreignObject and outside links go, and the answer says what went", async () => {
-    const dirty = svg('<script>alert(1)</script><rect width="10" height="10" onload="alert(2)"/><foreignObject><p>x</p></foreignObject><image href="https://evil.example/t.png"/><use href="https://evil.example/a.svg#x"/><circle r="4" fill="#0a0"/>');
+    const dirty = svg(
+      '<script>alert(1)</script><rect width="10" height="10" onload="alert(2)"/><foreignObject><p>x</p></foreignObject><image ' +
+        'href="https://evil.example/t.png"/><use href="https://evil.example/a.svg#x"/><circle r="4" fill="#0a0"/>',
+    );
     const res = await upload("logo", form(dirty, "logo.svg", "image/svg+xml"));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ contentType: "image/svg+xml", width: 64, height: 32 });
-    expect(res.body.removed).toEqual(expect.arrayContaining(["script element", "onload attribute (an event handler)", "foreignObject element", "image element", "href pointing outside the image"]));
+    expect(res.body.removed).toEqual(
+      expect.arrayContaining([
+        "script element",
+        "onload attribute (an event handler)",
+        "foreignObject element",
+        "image element",
+        "href pointing outside the image",
+      ]),
+    );
     const { res: served, bytes } = await fetchBytes(res.body.url);
     const text = new TextDecoder().decode(bytes);
     expect(served.headers.get("content-type")).toBe("image/svg+xml");
@@ -98,7 +114,14 @@ describe("SVG", () => {
   test.each([
     ["a DOCTYPE with entities", `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x "y">]>${svg("<text>&x;</text>")}`],
     ["markup that does not parse", svg("<g>")],
-    ["not UTF-8", Buffer.concat([Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><text>'), Buffer.from([0xff, 0xfe]), Buffer.from("</text></svg>")])],
+    [
+      "not UTF-8",
+      Buffer.concat([
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><text>'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from("</text></svg>"),
+      ]),
+    ],
   ])("is refused when it cannot be read safely: %s (400 naming file)", async (_name, bytes) => {
     const res = await upload("logo", form(typeof bytes === "string" ? bytes : new Uint8Array(bytes), "logo.svg", "image/svg+xml"));
     expect([res.status, res.body.field]).toEqual([400, "file"]);

@@ -40,15 +40,26 @@ export interface UploadedBrandingFile extends BrandingFile {
   removed: string[];
 }
 
-const tooLarge = () => new AppError("payload_too_large", { field: FILE_FIELD, detail: `Logos and favicons may be at most ${FILE_MAX_BYTES / 1024 / 1024} MB.`, extra: { limit: FILE_MAX_BYTES } });
+const tooLarge = () =>
+  new AppError("payload_too_large", {
+    field: FILE_FIELD,
+    detail: `Logos and favicons may be at most ${FILE_MAX_BYTES / 1024 / 1024} MB.`,
+    extra: { limit: FILE_MAX_BYTES },
+  });
 
 /** 1. right and re-authentication; 2. read the part (capped); 3. clean it; 4. store, then record. */
-export async function uploadBrandingFile(core: Core, caller: Parameters<typeof changer>[1], slot: Slot, upload: IncomingUpload): Promise<UploadedBrandingFile> {
+export async function uploadBrandingFile(
+  core: Core,
+  caller: Parameters<typeof changer>[1],
+  slot: Slot,
+  upload: IncomingUpload,
+): Promise<UploadedBrandingFile> {
   // 1.
   const user = changer(core, caller);
   // 2.
   const boundary = multipartBoundary(upload.contentType);
-  if (!boundary) throw new AppError("unsupported_media_type", { detail: `Send the image as multipart/form-data in the field "${FILE_FIELD}".` });
+  if (!boundary)
+    throw new AppError("unsupported_media_type", { detail: `Send the image as multipart/form-data in the field "${FILE_FIELD}".` });
   if (Number(upload.contentLength ?? 0) > FILE_MAX_BYTES + OVERHEAD_BYTES) throw tooLarge();
   const bytes = await readFile(upload.body, boundary);
   // 3.
@@ -57,7 +68,13 @@ export async function uploadBrandingFile(core: Core, caller: Parameters<typeof c
   const lease = await blobStore(core).put(once(clean.bytes));
   let committed = false;
   try {
-    const file = storeBrandingFile(core, user, slot, { sha256: lease.sha256, contentType: clean.contentType, size: lease.size, width: clean.width, height: clean.height });
+    const file = storeBrandingFile(core, user, slot, {
+      sha256: lease.sha256,
+      contentType: clean.contentType,
+      size: lease.size,
+      width: clean.width,
+      height: clean.height,
+    });
     committed = true;
     return { ...file, removed: clean.removed };
   } finally {
@@ -80,7 +97,8 @@ async function readFile(body: ReadableStream<Uint8Array> | null, boundary: strin
     if (bytes.byteLength === 0) throw invalid(FILE_FIELD, "the file is empty");
     return bytes;
   } catch (err) {
-    if (err instanceof MultipartError) throw err.kind === "too_large" ? tooLarge() : invalid("body", `is not a valid multipart form: ${err.message}`);
+    if (err instanceof MultipartError)
+      throw err.kind === "too_large" ? tooLarge() : invalid("body", `is not a valid multipart form: ${err.message}`);
     throw err;
   }
 }
@@ -104,7 +122,13 @@ async function cleanImage(bytes: Uint8Array, slot: Slot): Promise<CleanImage> {
     }
     try {
       const svg = sanitiseSvg(text);
-      return { bytes: new TextEncoder().encode(svg.svg), contentType: "image/svg+xml", width: svg.width, height: svg.height, removed: svg.removed };
+      return {
+        bytes: new TextEncoder().encode(svg.svg),
+        contentType: "image/svg+xml",
+        width: svg.width,
+        height: svg.height,
+        removed: svg.removed,
+      };
     } catch (err) {
       if (err instanceof SvgRefused) throw invalid(FILE_FIELD, `the SVG was refused: ${err.message}`);
       throw err;
@@ -112,13 +136,27 @@ async function cleanImage(bytes: Uint8Array, slot: Slot): Promise<CleanImage> {
   }
   const accepted = (sniffed.kind === "raster" || sniffed.kind === "broken") && (sniffed.format === "png" || sniffed.format === "webp");
   if (!accepted) {
-    const what = sniffed.kind === "other" ? `a ${sniffed.name} image` : sniffed.kind === "unknown" ? "not an image Cairn can read" : `a ${sniffed.format.toUpperCase()} image`;
-    throw new AppError("unsupported_media_type", { field: FILE_FIELD, detail: `Logos and favicons must be PNG, WebP or SVG; this file is ${what}.` });
+    const what =
+      sniffed.kind === "other"
+        ? `a ${sniffed.name} image`
+        : sniffed.kind === "unknown"
+          ? "not an image Cairn can read"
+          : `a ${sniffed.format.toUpperCase()} image`;
+    throw new AppError("unsupported_media_type", {
+      field: FILE_FIELD,
+      detail: `Logos and favicons must be PNG, WebP or SVG; this file is ${what}.`,
+    });
   }
   // PNG out: lossless for flat colours and text, small for them, taken by every browser as a
   // favicon, and ~8 times faster to encode here than lossless WebP (0.2 s against 1.6 s for a
   // 1200 × 300 logo).
-  const out = await processImage(bytes, { accept: ["png", "webp"], maxBytes: FILE_MAX_BYTES, resize: { fit: "inside", ...BOXES[slot] }, output: "png", field: FILE_FIELD });
+  const out = await processImage(bytes, {
+    accept: ["png", "webp"],
+    maxBytes: FILE_MAX_BYTES,
+    resize: { fit: "inside", ...BOXES[slot] },
+    output: "png",
+    field: FILE_FIELD,
+  });
   return { bytes: out.bytes, contentType: out.contentType, width: out.width, height: out.height, removed: [] };
 }
 

@@ -53,7 +53,8 @@ export const BRANDING_DEFAULTS: BrandingValues = {
 export const BRANDING_FIELDS = Object.keys(BRANDING_DEFAULTS) as Array<keyof BrandingValues>;
 
 function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
-  if (typeof value !== "string" || !(allowed as readonly string[]).includes(value)) throw invalid(field, `must be one of ${allowed.map((a) => `"${a}"`).join(", ")}`);
+  if (typeof value !== "string" || !(allowed as readonly string[]).includes(value))
+    throw invalid(field, `must be one of ${allowed.map((a) => `"${a}"`).join(", ")}`);
   return value as T;
 }
 
@@ -75,7 +76,9 @@ export function checkColour(field: string, value: unknown, theme: Theme): string
     const worst = verdict.checks.reduce((a, b) => (b.ratio < a.ratio ? b : a));
     throw new AppError("validation_failed", {
       field,
-      detail: `${field}: ${hex} has a contrast of ${worst.ratio.toFixed(2)}:1 against the ${theme} theme's ${worst.against}; WCAG AA needs 4.5:1. The nearest colour that passes is ${verdict.suggestion}.`,
+      detail:
+        `${field}: ${hex} has a contrast of ${worst.ratio.toFixed(2)}:1 against the ${theme} theme's ` +
+        `${worst.against}; WCAG AA needs 4.5:1. The nearest colour that passes is ${verdict.suggestion}.`,
       errors: { [field]: [`contrast ${worst.ratio.toFixed(2)}:1 against the ${worst.against} is below 4.5:1`] },
       extra: { suggestion: verdict.suggestion },
     });
@@ -87,7 +90,8 @@ export function checkColour(field: string, value: unknown, theme: Theme): string
 export function checkBranding(current: BrandingValues, input: Record<string, unknown>): BrandingValues {
   const unknown = Object.keys(input).find((k) => !(BRANDING_FIELDS as string[]).includes(k));
   if (unknown) throw invalid(unknown, `is not a branding field (${BRANDING_FIELDS.join(", ")})`);
-  if (Object.keys(input).length === 0) throw new AppError("validation_failed", { detail: `Send at least one field: ${BRANDING_FIELDS.join(", ")}.` });
+  if (Object.keys(input).length === 0)
+    throw new AppError("validation_failed", { detail: `Send at least one field: ${BRANDING_FIELDS.join(", ")}.` });
   const next = { ...current };
   const has = (k: keyof BrandingValues) => Object.hasOwn(input, k);
   if (has("brandName")) next.brandName = optionalText("brandName", input.brandName, BRAND_NAME_MAX);

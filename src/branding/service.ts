@@ -18,7 +18,15 @@ import { getSettings } from "../settings/service";
 import { deleteUnusedBlobs } from "../attachments/blob-refs";
 import { checkAccent, normaliseHex, type AccentVerdict } from "./contrast";
 import { BRANDING_DEFAULTS, BRANDING_FIELDS, checkBranding, effectiveAccent, valuesOfRow, type BrandingValues } from "./rules";
-import { brandingFileBlob, brandingFileRows, brandingRow, deleteAllBranding, deleteBrandingFile, upsertBranding, upsertBrandingFile } from "./store";
+import {
+  brandingFileBlob,
+  brandingFileRows,
+  brandingRow,
+  deleteAllBranding,
+  deleteBrandingFile,
+  upsertBranding,
+  upsertBrandingFile,
+} from "./store";
 import { branding, brandingFiles, type BrandingFileRow } from "./tables";
 
 export const SLOTS = ["logo", "logo-dark", "favicon"] as const;
@@ -64,7 +72,9 @@ interface Stored {
 }
 
 // Read on every first load (GET /api/instance) and every logo request: kept until branding is written.
-const kept = keptUntilWrite<Stored>("branding", 1, undefined, { tables: [{ table: getTableName(branding) }, { table: getTableName(brandingFiles) }] });
+const kept = keptUntilWrite<Stored>("branding", 1, undefined, {
+  tables: [{ table: getTableName(branding) }, { table: getTableName(brandingFiles) }],
+});
 
 function stored(core: Core): Stored {
   return kept(core.stamp, "branding", () => {
@@ -80,7 +90,14 @@ export const fileUrl = (slot: Slot, sha256: string) => `/api/branding/${slot}?v=
 
 function fileOf(slot: Slot, f: BrandingFileRow | undefined): BrandingFile | null {
   if (!f) return null;
-  return { url: fileUrl(slot, f.sha256), contentType: f.contentType, size: f.size, width: f.width, height: f.height, updatedAt: f.updatedAt };
+  return {
+    url: fileUrl(slot, f.sha256),
+    contentType: f.contentType,
+    size: f.size,
+    width: f.width,
+    height: f.height,
+    updatedAt: f.updatedAt,
+  };
 }
 
 function answer(core: Core): Branding {
@@ -91,7 +108,11 @@ function answer(core: Core): Branding {
     logo: fileOf("logo", s.files.get("logo")),
     logoDark: fileOf("logo-dark", s.files.get("logo-dark")),
     favicon: fileOf("favicon", s.files.get("favicon")),
-    updatedAt: [s.updatedAt, ...[...s.files.values()].map((f) => f.updatedAt)].filter((v): v is string => v !== null).sort().at(-1) ?? null,
+    updatedAt:
+      [s.updatedAt, ...[...s.files.values()].map((f) => f.updatedAt)]
+        .filter((v): v is string => v !== null)
+        .sort()
+        .at(-1) ?? null,
   };
 }
 
@@ -154,7 +175,15 @@ export function updateBranding(core: Core, caller: Caller, input: Record<string,
   core.tx(() => {
     const row = { ...next, updatedAt: iso(core.clock.now()), updatedById: user.user.id };
     upsertBranding(core, row);
-    recordEvent(core, { type: "branding.updated", targetType: "branding", targetId: "instance", spaceId: null, actorId: user.user.id, ip: user.ip, data: { changes } });
+    recordEvent(core, {
+      type: "branding.updated",
+      targetType: "branding",
+      targetId: "instance",
+      spaceId: null,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { changes },
+    });
   });
   return answer(core);
 }
@@ -165,8 +194,19 @@ export function resetBranding(core: Core, caller: Caller): Branding {
   core.tx(() => {
     const { had, files } = deleteAllBranding(core);
     if (!had && files.length === 0) return;
-    recordEvent(core, { type: "branding.reset", targetType: "branding", targetId: "instance", spaceId: null, actorId: user.user.id, ip: user.ip, data: { removedFiles: files.map((f) => f.slot) } });
-    deleteUnusedBlobs(core, files.map((f) => f.sha256));
+    recordEvent(core, {
+      type: "branding.reset",
+      targetType: "branding",
+      targetId: "instance",
+      spaceId: null,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { removedFiles: files.map((f) => f.slot) },
+    });
+    deleteUnusedBlobs(
+      core,
+      files.map((f) => f.sha256),
+    );
   });
   return answer(core);
 }
@@ -177,18 +217,39 @@ export function removeBrandingFile(core: Core, caller: Caller, slot: Slot): void
   core.tx(() => {
     const gone = deleteBrandingFile(core, slot);
     if (!gone) return;
-    recordEvent(core, { type: "branding.file_removed", targetType: "branding", targetId: slot, spaceId: null, actorId: user.user.id, ip: user.ip, data: { slot, sha256: gone.sha256 } });
+    recordEvent(core, {
+      type: "branding.file_removed",
+      targetType: "branding",
+      targetId: slot,
+      spaceId: null,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { slot, sha256: gone.sha256 },
+    });
     deleteUnusedBlobs(core, [gone.sha256]);
   });
 }
 
 /** Inside the upload's transaction: the slot now holds this file; its old blob may go. */
-export function storeBrandingFile(core: Core, user: UserCaller, slot: Slot, file: { sha256: string; contentType: string; size: number; width: number | null; height: number | null }): BrandingFile {
+export function storeBrandingFile(
+  core: Core,
+  user: UserCaller,
+  slot: Slot,
+  file: { sha256: string; contentType: string; size: number; width: number | null; height: number | null },
+): BrandingFile {
   const now = iso(core.clock.now());
   core.tx(() => {
     const old = brandingFileBlob(core, slot);
     upsertBrandingFile(core, { slot, ...file, updatedAt: now, updatedById: user.user.id });
-    recordEvent(core, { type: "branding.file_uploaded", targetType: "branding", targetId: slot, spaceId: null, actorId: user.user.id, ip: user.ip, data: { slot, sha256: file.sha256, contentType: file.contentType, size: file.size } });
+    recordEvent(core, {
+      type: "branding.file_uploaded",
+      targetType: "branding",
+      targetId: slot,
+      spaceId: null,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { slot, sha256: file.sha256, contentType: file.contentType, size: file.size },
+    });
     if (old && old !== file.sha256) deleteUnusedBlobs(core, [old]);
   });
   return fileOf(slot, { slot, ...file, updatedAt: now, updatedById: user.user.id })!;
@@ -206,12 +267,18 @@ export interface AccentPreview {
  */
 export function previewAccent(core: Core, caller: Caller, input: { light?: string; dark?: string }): AccentPreview {
   manager(caller);
-  if (input.light === undefined && input.dark === undefined) throw new AppError("validation_failed", { detail: "Send light, dark or both." });
+  if (input.light === undefined && input.dark === undefined)
+    throw new AppError("validation_failed", { detail: "Send light, dark or both." });
   const verdict = (field: "light" | "dark") => {
     const value = input[field];
     if (value === undefined) return null;
     const hex = normaliseHex(value);
-    if (!hex) throw new AppError("validation_failed", { field, detail: `${field}: must be a colour written "#rrggbb" (or "#rgb")`, errors: { [field]: ['must be a colour written "#rrggbb"'] } });
+    if (!hex)
+      throw new AppError("validation_failed", {
+        field,
+        detail: `${field}: must be a colour written "#rrggbb" (or "#rgb")`,
+        errors: { [field]: ['must be a colour written "#rrggbb"'] },
+      });
     return checkAccent(hex, field);
   };
   return { light: verdict("light"), dark: verdict("dark") };

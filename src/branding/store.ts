@@ -13,7 +13,11 @@ export function brandingFileRows(core: Core): BrandingFileRow[] {
 
 /** Writes the instance's branding (the one row). */
 export function upsertBranding(core: Core, row: Omit<typeof branding.$inferInsert, "id">): void {
-  core.db.insert(branding).values({ id: 1, ...row }).onConflictDoUpdate({ target: branding.id, set: row }).run();
+  core.db
+    .insert(branding)
+    .values({ id: 1, ...row })
+    .onConflictDoUpdate({ target: branding.id, set: row })
+    .run();
 }
 
 /** Deletes the branding row and every file's row: answers whether there was a row, and the files that went. */

@@ -17,7 +17,6 @@ import { openExistingDataDir } from "./open-data-dir";
 import { BACKUP_USAGE } from "./usage";
 export { BACKUP_USAGE };
 
-
 export interface BackupIo {
   env: Record<string, string | undefined>;
   log: Logger;
@@ -28,15 +27,27 @@ export interface BackupIo {
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 export async function backupCommand(argv: string[], io: BackupIo): Promise<string> {
-  const args = parseArgv(argv, ["--data"], ({ kind, name }) => new CommandError(`${kind === "unknown_option" ? `Unknown option ${name}` : `Option ${name} needs a value`}. Usage: ${BACKUP_USAGE}`));
+  const args = parseArgv(
+    argv,
+    ["--data"],
+    ({ kind, name }) =>
+      new CommandError(`${kind === "unknown_option" ? `Unknown option ${name}` : `Option ${name} needs a value`}. Usage: ${BACKUP_USAGE}`),
+  );
   const [word, ...extra] = args.positional;
-  if (extra.length || (word !== undefined && word !== "list")) throw new CommandError(`Unexpected ${JSON.stringify(extra[0] ?? word)}. Usage: ${BACKUP_USAGE}`);
+  if (extra.length || (word !== undefined && word !== "list"))
+    throw new CommandError(`Unexpected ${JSON.stringify(extra[0] ?? word)}. Usage: ${BACKUP_USAGE}`);
   const core = openExistingDataDir(args.values["--data"] ?? (io.env.CAIRN_DATA || "./data"), io.log);
   try {
     if (word === "list") {
       const all = listManifests(core);
       if (all.length === 0) return `No backups in ${core.data.backupsDir}.`;
-      return all.map((m) => `${m.label}  ${m.kind.padEnd(13)} ${mb(m.bytes).padStart(10)}  ${m.counts.pages} pages, ${m.counts.versions} versions, ${m.counts.attachments} attachments`).join("\n");
+      return all
+        .map(
+          (m) =>
+            `${m.label}  ${m.kind.padEnd(13)} ${mb(m.bytes).padStart(10)}  ${m.counts.pages} pages, ` +
+            `${m.counts.versions} versions, ${m.counts.attachments} attachments`,
+        )
+        .join("\n");
     }
     let shown = -1;
     const m = await takeBackup(core, "manual", {
@@ -49,7 +60,10 @@ export async function backupCommand(argv: string[], io: BackupIo): Promise<strin
     });
     const removed = applyRetention(core);
     const retention = removed.length ? `; retention removed ${removed.map((r) => r.label).join(", ")}` : "";
-    return `Backup ${m.label} taken: ${mb(m.bytes)}, ${m.counts.pages} pages, ${m.counts.versions} versions, ${m.files.length} files named (kept in files/), in ${core.data.backupsDir}/${m.label}${retention}.`;
+    return (
+      `Backup ${m.label} taken: ${mb(m.bytes)}, ${m.counts.pages} pages, ${m.counts.versions} versions, ` +
+      `${m.files.length} files named (kept in files/), in ${core.data.backupsDir}/${m.label}${retention}.`
+    );
   } finally {
     core.close();
   }

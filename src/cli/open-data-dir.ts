@@ -30,10 +30,15 @@ import { appliedMigrationTags } from "./queries";
 export function openExistingDataDir(dir: string, log: Logger): Core {
   const root = resolve(dir);
   const stat = statSync(root, { throwIfNoEntry: false });
-  if (!stat) throw new CommandError(`There is no data directory at ${root}; nothing was created. Give the server's with --data DIR (or CAIRN_DATA).`);
-  if (!stat.isDirectory()) throw new CommandError(`${root} is a file, not a data directory. Give the server's with --data DIR (or CAIRN_DATA).`);
+  if (!stat)
+    throw new CommandError(
+      `There is no data directory at ${root}; nothing was created. Give the server's with --data DIR (or CAIRN_DATA).`,
+    );
+  if (!stat.isDirectory())
+    throw new CommandError(`${root} is a file, not a data directory. Give the server's with --data DIR (or CAIRN_DATA).`);
   const dbPath = join(root, "cairn.db");
-  if (!existsSync(dbPath)) throw new CommandError(`${root} holds no Cairn database (cairn.db): is it the server's data directory? Nothing was created.`);
+  if (!existsSync(dbPath))
+    throw new CommandError(`${root} holds no Cairn database (cairn.db): is it the server's data directory? Nothing was created.`);
   const sqlite = openSqlite(dbPath);
   try {
     checkSchema(sqlite, dbPath);
@@ -58,8 +63,16 @@ function checkSchema(sqlite: Database, dbPath: string): void {
   const done = appliedMigrationTags(sqlite);
   if (!done) throw new CommandError(`${dbPath} is not a Cairn database (it has no migrations table). Nothing was changed.`);
   const known = new Set(migrations.map((m) => m.tag));
-  if ([...done].some((t) => !known.has(t))) throw new CommandError(`This database was written by a newer version of Cairn than ${VERSION}: run the command with that version's binary. Nothing was changed.`);
-  if ([...known].some((t) => !done.has(t))) throw new CommandError(`This database has not been upgraded to Cairn ${VERSION} yet: start \`cairn serve\` with this binary once (it upgrades the database), then run the command again. Nothing was changed.`);
+  if ([...done].some((t) => !known.has(t)))
+    throw new CommandError(
+      `This database was written by a newer version of Cairn than ${VERSION}: run the ` +
+        `command with that version's binary. Nothing was changed.`,
+    );
+  if ([...known].some((t) => !done.has(t)))
+    throw new CommandError(
+      `This database has not been upgraded to Cairn ${VERSION} yet: start \`cairn serve\` with this binary ` +
+        `once (it upgrades the database), then run the command again. Nothing was changed.`,
+    );
 }
 
 /** The key as the server keeps it; empty if it is missing (no command signs anything yet, and creating it is the server's job). */

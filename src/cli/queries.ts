@@ -8,5 +8,10 @@ import type { Database } from "bun:sqlite";
 export function appliedMigrationTags(sqlite: Database): Set<string> | null {
   const table = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__cairn_migrations'").get();
   if (!table) return null;
-  return new Set(sqlite.query<{ tag: string }, []>("SELECT tag FROM __cairn_migrations").all().map((r) => r.tag));
+  return new Set(
+    sqlite
+      .query<{ tag: string }, []>("SELECT tag FROM __cairn_migrations")
+      .all()
+      .map((r) => r.tag),
+  );
 }

@@ -27,7 +27,13 @@ const freshDir = () => join(root, `data-${++n}`);
 async function resetPassword(args: string[], stdin: string) {
   const env: Record<string, string | undefined> = { ...process.env };
   delete env.CAIRN_DATA;
-  const proc = Bun.spawn(["bun", "src/main.ts", "reset-password", ...args], { cwd: ROOT, stdin: new Blob([stdin]), stdout: "pipe", stderr: "pipe", env });
+  const proc = Bun.spawn(["bun", "src/main.ts", "reset-password", ...args], {
+    cwd: ROOT,
+    stdin: new Blob([stdin]),
+    stdout: "pipe",
+    stderr: "pipe",
+    env,
+  });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, out, err };
 }
@@ -47,7 +53,10 @@ async function withOwner(dir: string): Promise<{ env: TestEnv; session: { cookie
 
 async function signInFrom(env: TestEnv, ip: string, password: string): Promise<Answer> {
   const headers = { "content-type": "application/json", "x-requested-with": "Cairn" };
-  const res = await env.handle(new Request(`${BASE}/api/auth/login`, { method: "POST", headers, body: JSON.stringify({ email: "owner@example.com", password }) }), ip);
+  const res = await env.handle(
+    new Request(`${BASE}/api/auth/login`, { method: "POST", headers, body: JSON.stringify({ email: "owner@example.com", password }) }),
+    ip,
+  );
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : null };
 }
@@ -64,7 +73,10 @@ describe("the server stopped", () => {
 
     const run = await resetPassword(["owner@example.com", "--data", dir], `${NEW_PASSWORD}\n`);
     expect(run).toMatchObject({ code: 0, err: "" });
-    expectOneLine(run.out, /^Password reset for owner@example\.com: 2 sessions signed out, sign-in lockout cleared; API tokens unchanged\.$/);
+    expectOneLine(
+      run.out,
+      /^Password reset for owner@example\.com: 2 sessions signed out, sign-in lockout cleared; API tokens unchanged\.$/,
+    );
 
     const after = makeEnv({ dir });
     try {
@@ -77,7 +89,9 @@ describe("the server stopped", () => {
       expect(signedIn.status).toBe(200);
       // The owner is still told about the wrong passwords: 21 before the reset, the old one after.
       expect(signedIn.body.failedSignInsSinceLast.count).toBe(22);
-      expect(auditOf(after, "user.password_reset")).toMatchObject([{ targetId: owner.id, actorId: null, ip: null, details: { via: "cli", sessionsSignedOut: 2, lockoutCleared: true } }]);
+      expect(auditOf(after, "user.password_reset")).toMatchObject([
+        { targetId: owner.id, actorId: null, ip: null, details: { via: "cli", sessionsSignedOut: 2, lockoutCleared: true } },
+      ]);
       const verified = await call(after, "POST", "/api/admin/audit/verify", { as: { cookie: cookieFrom(signedIn) } });
       expect(verified.body).toMatchObject({ ok: true, problem: null });
     } finally {
@@ -137,7 +151,15 @@ describe("the server running", () => {
     const server = await startServerProcess(dir);
     try {
       const post = (path: string, body: unknown, cookie?: string) =>
-        fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn", ...(cookie ? { cookie: `cairn_session=${cookie}` } : {}) }, body: JSON.stringify(body) });
+        fetch(server.url + path, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-requested-with": "Cairn",
+            ...(cookie ? { cookie: `cairn_session=${cookie}` } : {}),
+          },
+          body: JSON.stringify(body),
+        });
       const signIn = (password: string) => post("/api/auth/login", { email: "owner@example.com", password });
       const me = (cookie: string) => fetch(`${server.url}/api/auth/me`, { headers: { cookie: `cairn_session=${cookie}` } });
 
@@ -149,7 +171,10 @@ describe("the server running", () => {
       const run = await resetPassword(["owner@example.com", "--data", dir], `${NEW_PASSWORD}\n`);
       expect(run.err).toBe("");
       expect(run.code).toBe(0);
-      expectOneLine(run.out, /^Password reset for owner@example\.com: 2 sessions signed out, sign-in lockout cleared; API tokens unchanged\.$/);
+      expectOneLine(
+        run.out,
+        /^Password reset for owner@example\.com: 2 sessions signed out, sign-in lockout cleared; API tokens unchanged\.$/,
+      );
 
       expect((await me(before)).status).toBe(401);
       expect((await signIn(PASSWORD)).status).toBe(401);

@@ -23,7 +23,6 @@ import { findUserWithRoleByEmail, USER_STATUS } from "../users/service";
 import { RESET_PASSWORD_USAGE } from "./usage";
 export { RESET_PASSWORD_USAGE };
 
-
 export interface CommandIo {
   env: Record<string, string | undefined>;
   log: Logger;
@@ -33,7 +32,14 @@ export interface CommandIo {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export async function resetPasswordCommand(argv: string[], io: CommandIo): Promise<string> {
-  const args = parseArgv(argv, ["--data"], ({ kind, name }) => new CommandError(`${kind === "unknown_option" ? `Unknown option ${name}` : `Option ${name} needs a value`}. Usage: ${RESET_PASSWORD_USAGE}`));
+  const args = parseArgv(
+    argv,
+    ["--data"],
+    ({ kind, name }) =>
+      new CommandError(
+        `${kind === "unknown_option" ? `Unknown option ${name}` : `Option ${name} needs a value`}. Usage: ${RESET_PASSWORD_USAGE}`,
+      ),
+  );
   if (args.positional.length !== 1) throw new CommandError(`Give the account's e-mail address. Usage: ${RESET_PASSWORD_USAGE}`);
   const [email] = args.positional;
   // 1.
@@ -52,8 +58,14 @@ export async function resetPasswordCommand(argv: string[], io: CommandIo): Promi
     });
     // 5.
     const lockout = reset.lockoutCleared ? ", sign-in lockout cleared" : "";
-    const suspended = found.user.status === USER_STATUS.Suspended ? " The account is suspended: it cannot sign in until an administrator reactivates it." : "";
-    return `Password reset for ${found.user.email}: ${plural(reset.sessionsSignedOut, "session")} signed out${lockout}; API tokens unchanged.${suspended}`;
+    const suspended =
+      found.user.status === USER_STATUS.Suspended
+        ? " The account is suspended: it cannot sign in until an administrator reactivates it."
+        : "";
+    return (
+      `Password reset for ${found.user.email}: ${plural(reset.sessionsSignedOut, "session")} signed ` +
+      `out${lockout}; API tokens unchanged.${suspended}`
+    );
   } finally {
     core.close();
   }

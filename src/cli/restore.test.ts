@@ -23,7 +23,10 @@ async function cairn(...args: string[]) {
 const titles = () => {
   const db = new Database(join(dir, "cairn.db"), { readonly: true });
   try {
-    return db.query<{ title: string }, []>("SELECT title FROM pages ORDER BY title").all().map((r) => r.title);
+    return db
+      .query<{ title: string }, []>("SELECT title FROM pages ORDER BY title")
+      .all()
+      .map((r) => r.title);
   } finally {
     db.close();
   }

@@ -21,7 +21,6 @@ import { openExistingDataDir } from "./open-data-dir";
 import { RESTORE_USAGE } from "./usage";
 export { RESTORE_USAGE };
 
-
 export interface RestoreIo {
   env: Record<string, string | undefined>;
   log: Logger;
@@ -37,14 +36,27 @@ const PHASES: Record<string, string> = {
 };
 
 export async function restoreCommand(argv: string[], io: RestoreIo): Promise<string> {
-  const args = parseArgv(argv, ["--data", "--at"], ({ kind, name }) => new CommandError(`${kind === "unknown_option" ? `Unknown option ${name}` : `Option ${name} needs a value`}. Usage: ${RESTORE_USAGE}`));
-  if (args.positional.length !== 1) throw new CommandError(`Give the backup's label (cairn backup list shows them), or "undo". Usage: ${RESTORE_USAGE}`);
+  const args = parseArgv(
+    argv,
+    ["--data", "--at"],
+    ({ kind, name }) =>
+      new CommandError(`${kind === "unknown_option" ? `Unknown option ${name}` : `Option ${name} needs a value`}. Usage: ${RESTORE_USAGE}`),
+  );
+  if (args.positional.length !== 1)
+    throw new CommandError(`Give the backup's label (cairn backup list shows them), or "undo". Usage: ${RESTORE_USAGE}`);
   const [label] = args.positional;
   const at = parseAt(args.values["--at"]);
-  if (at === "invalid") throw new CommandError("--at must be an ISO 8601 date and time with its zone (2026-11-24T14:03:00Z) or ms since the epoch. Nothing was changed.");
+  if (at === "invalid")
+    throw new CommandError(
+      "--at must be an ISO 8601 date and time with its zone (2026-11-24T14:03:00Z) or ms since the epoch. Nothing was changed.",
+    );
   const dataDir = args.values["--data"] ?? (io.env.CAIRN_DATA || "./data");
   const pid = runningServerPid(dataDir);
-  if (pid !== null) throw new CommandError(`A Cairn server (process ${pid}) is running on ${dataDir}: stop it first, then restore (or restore from its admin screen). Nothing was changed.`);
+  if (pid !== null)
+    throw new CommandError(
+      `A Cairn server (process ${pid}) is running on ${dataDir}: stop it first, then ` +
+        `restore (or restore from its admin screen). Nothing was changed.`,
+    );
   const core = openExistingDataDir(dataDir, io.log);
   try {
     recoverInterruptedRestore(core);
@@ -59,10 +71,22 @@ export async function restoreCommand(argv: string[], io: RestoreIo): Promise<str
       if (line !== last) io.progress((last = line));
     }, 10);
     const job = await settled(core, started.id).finally(() => clearInterval(timer));
-    if (!job || job.state !== "succeeded") throw new CommandError(`The ${label === "undo" ? "undo" : "restore"} ${job?.state ?? "stopped"}: ${job?.error?.message ?? "unknown error"}${job?.error?.message?.includes("nothing was replaced") ? "" : " The data was not replaced."}`);
+    if (!job || job.state !== "succeeded")
+      throw new CommandError(
+        `The ${label === "undo" ? "undo" : "restore"} ${job?.state ?? "stopped"}: ${job?.error?.message ?? "unknown error"}` +
+          `${job?.error?.message?.includes("nothing was replaced") ? "" : " The data was not replaced."}`,
+      );
     const r = job.result as { label: string; safetyLabel: string | null; rows: number; swapMs: number };
-    if (label === "undo") return `Undone: the data the last restore replaced (safety backup ${r.label}) is back; ${r.rows} rows in ${(r.swapMs / 1000).toFixed(1)} s.`;
-    return `Restored ${r.label}${at === null ? "" : ` at ${new Date(at).toISOString()}`}: ${r.rows} rows in ${(r.swapMs / 1000).toFixed(1)} s. The replaced data is kept as safety backup ${r.safetyLabel} (cairn restore undo puts it back).`;
+    if (label === "undo")
+      return (
+        `Undone: the data the last restore replaced (safety backup ${r.label}) is ` +
+        `back; ${r.rows} rows in ${(r.swapMs / 1000).toFixed(1)} s.`
+      );
+    return (
+      `Restored ${r.label}${at === null ? "" : ` at ${new Date(at).toISOString()}`}: ${r.rows} rows in ` +
+      `${(r.swapMs / 1000).toFixed(1)} s. The replaced data is kept as safety backup ${r.safetyLabel} (cairn restore undo puts it ` +
+      `back).`
+    );
   } finally {
     core.close();
   }

@@ -26,6 +26,7 @@ export async function runCommand(command: Command, argv: string[], debug: boolea
 function explain(err: unknown): string {
   if (err instanceof CommandError) return err.message;
   const e = err as { message?: string };
-  if (errorCode(err) === "SQLITE_BUSY") return "The database stayed locked for 5 seconds (a long write by the running server?). Nothing was changed; try again.";
+  if (errorCode(err) === "SQLITE_BUSY")
+    return "The database stayed locked for 5 seconds (a long write by the running server?). Nothing was changed; try again.";
   return `The command failed: ${e.message ?? String(err)}. Nothing was changed; run it again with --debug for the details.`;
 }

@@ -89,11 +89,22 @@ describe("the server running", () => {
     const server = await startServerProcess(dir);
     try {
       const post = (path: string, body: unknown, cookie?: string) =>
-        fetch(server.url + path, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn", ...(cookie ? { cookie: `cairn_session=${cookie}` } : {}) }, body: JSON.stringify(body) });
+        fetch(server.url + path, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-requested-with": "Cairn",
+            ...(cookie ? { cookie: `cairn_session=${cookie}` } : {}),
+          },
+          body: JSON.stringify(body),
+        });
       const signedIn = await post("/api/auth/login", { email: "owner@example.com", password: PASSWORD });
       const cookie = /cairn_session=([^;]*)/.exec(signedIn.headers.get("set-cookie")!)![1];
       const invite = (await (await post("/api/admin/invites", {}, cookie)).json()) as { token: string };
-      expect((await post("/api/auth/register", { email: "ada@example.com", displayName: "Ada", password: PASSWORD, inviteToken: invite.token })).status).toBe(201);
+      expect(
+        (await post("/api/auth/register", { email: "ada@example.com", displayName: "Ada", password: PASSWORD, inviteToken: invite.token }))
+          .status,
+      ).toBe(201);
       const run = await users(["--data", dir]);
       expect(run).toMatchObject({ code: 0, err: "" });
       const lines = run.out.trim().split("\n").map(cells);

@@ -18,7 +18,6 @@ import { openExistingDataDir } from "./open-data-dir";
 import { USERS_USAGE } from "./usage";
 export { USERS_USAGE };
 
-
 export interface UsersIo {
   env: Record<string, string | undefined>;
   log: Logger;
@@ -30,14 +29,20 @@ const COLUMNS = ["EMAIL", "NAME", "ROLE", "STATUS", "LAST SEEN"] as const;
 const minute = (at: string | null) => (at ? `${at.slice(0, 10)} ${at.slice(11, 16)} UTC` : "never");
 
 export async function usersCommand(argv: string[], io: UsersIo): Promise<string> {
-  const args = parseArgv(argv, ["--data"], ({ kind, name }) => new CommandError(`${kind === "unknown_option" ? `Unknown option ${name}` : `Option ${name} needs a value`}. Usage: ${USERS_USAGE}`));
+  const args = parseArgv(
+    argv,
+    ["--data"],
+    ({ kind, name }) =>
+      new CommandError(`${kind === "unknown_option" ? `Unknown option ${name}` : `Option ${name} needs a value`}. Usage: ${USERS_USAGE}`),
+  );
   if (args.positional.length) throw new CommandError(`Unexpected ${JSON.stringify(args.positional[0])}. Usage: ${USERS_USAGE}`);
   const core = openExistingDataDir(args.values["--data"] ?? (io.env.CAIRN_DATA || "./data"), io.log);
   try {
     const accounts = listAccounts(core);
     if (accounts.length === 0) return `No accounts yet in ${core.data.root}: the first person to open the wiki creates the owner's.`;
     const rows = accounts.map((a) => {
-      const status = a.status === USER_STATUS.Suspended ? "suspended" : a.lockScope === "account" ? `locked until ${minute(a.lockedUntil)}` : "active";
+      const status =
+        a.status === USER_STATUS.Suspended ? "suspended" : a.lockScope === "account" ? `locked until ${minute(a.lockedUntil)}` : "active";
       return [a.email, a.displayName, a.roleName, status, minute(a.lastSeenAt)];
     });
     const widths = COLUMNS.map((title, i) => Math.max(title.length, ...rows.map((r) => r[i].length)));

@@ -25,7 +25,15 @@ export type Refusal = (typeof CLOSE)[keyof typeof CLOSE];
 export function editorCaller(core: Core, userId: string): UserCaller | null {
   const found = findUserWithRoleById(core, userId);
   if (!found || found.user.status !== USER_STATUS.Active) return null;
-  return { kind: "user", ip: "", user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: null, token: null };
+  return {
+    kind: "user",
+    ip: "",
+    user: found.user,
+    role: found.role,
+    permissions: new Set(found.role.permissions),
+    session: null,
+    token: null,
+  };
 }
 
 /** null: the account may edit the page now; otherwise why not. */

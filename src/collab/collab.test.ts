@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { connect, makePage, makeSpace, startCollabEnv, synced, typeInto, until, type Account, type Client, type CollabEnv } from "./testing";
+import {
+  connect,
+  makePage,
+  makeSpace,
+  startCollabEnv,
+  synced,
+  typeInto,
+  until,
+  type Account,
+  type Client,
+  type CollabEnv,
+} from "./testing";
 
 let env: CollabEnv;
 let owner: Account;
@@ -84,7 +95,14 @@ describe("tokens", () => {
   });
 
   const upgradeStatus = async (path: string) => {
-    const res = await fetch(env.url + path, { headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" } });
+    const res = await fetch(env.url + path, {
+      headers: {
+        upgrade: "websocket",
+        connection: "Upgrade",
+        "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "sec-websocket-version": "13",
+      },
+    });
     return res.status;
   };
 

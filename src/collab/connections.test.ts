@@ -47,7 +47,11 @@ afterAll(async () => {
 
 function provider(pageId: string, token: string) {
   const doc = new Y.Doc();
-  const p = new WebsocketProvider(`${server.url.replace(/^http/, "ws")}/api/collab`, pageId, doc, { params: { token }, disableBc: true, WebSocketPolyfill: WebSocket as never });
+  const p = new WebsocketProvider(`${server.url.replace(/^http/, "ws")}/api/collab`, pageId, doc, {
+    params: { token },
+    disableBc: true,
+    WebSocketPolyfill: WebSocket as never,
+  });
   return { doc, p, text: () => doc.getXmlFragment("default").toString() };
 }
 
@@ -82,7 +86,11 @@ test("300 sockets of one token that never read cost the server a bounded amount 
   const member = await signUp("member@example.com", owner.cookie);
   const space = await api("POST", "/api/spaces", owner.cookie, { key: "SOCK", name: "Sockets" });
   await api("POST", `/api/spaces/SOCK/permissions`, owner.cookie, { principalType: 0, principalId: member.id, operation: 1 });
-  const page = await api("POST", "/api/pages", owner.cookie, { spaceId: space.body.id, title: "Busy", contentJson: JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }) });
+  const page = await api("POST", "/api/pages", owner.cookie, {
+    spaceId: space.body.id,
+    title: "Busy",
+    contentJson: JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }),
+  });
   const pageId = page.body.id as string;
   const tokenOf = async (cookie: string) => (await api("GET", `/api/pages/${pageId}/collab-token`, cookie)).body.token as string;
 
@@ -130,7 +138,11 @@ test("300 sockets of one token that never read cost the server a bounded amount 
 
 test("an editor that fell behind is cut, reconnects by itself and catches up", async () => {
   const space = await api("POST", "/api/spaces", owner.cookie, { key: "SLOW", name: "Slow" });
-  const page = await api("POST", "/api/pages", owner.cookie, { spaceId: space.body.id, title: "Slow", contentJson: JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }) });
+  const page = await api("POST", "/api/pages", owner.cookie, {
+    spaceId: space.body.id,
+    title: "Slow",
+    contentJson: JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }),
+  });
   const pageId = page.body.id as string;
   const token = (await api("GET", `/api/pages/${pageId}/collab-token`, owner.cookie)).body.token as string;
   const writer = provider(pageId, token);
@@ -153,7 +165,11 @@ test("one connection announcing 1.6 million client ids costs a bounded amount, a
   const member = await signUp("crowd@example.com", owner.cookie);
   const space = await api("POST", "/api/spaces", owner.cookie, { key: "CROWD", name: "Crowd" });
   await api("POST", `/api/spaces/CROWD/permissions`, owner.cookie, { principalType: 0, principalId: member.id, operation: 1 });
-  const page = await api("POST", "/api/pages", owner.cookie, { spaceId: space.body.id, title: "Crowd", contentJson: JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }) });
+  const page = await api("POST", "/api/pages", owner.cookie, {
+    spaceId: space.body.id,
+    title: "Crowd",
+    contentJson: JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }),
+  });
   const pageId = page.body.id as string;
   const token = (await api("GET", `/api/pages/${pageId}/collab-token`, member.cookie)).body.token as string;
   const ws = new WebSocket(`${server.url.replace(/^http/, "ws")}/api/collab/${pageId}?token=${encodeURIComponent(token)}`);

@@ -16,7 +16,11 @@ export const SEND_BUFFER_BOUND = 1024 * 1024;
 export const ROOM_BUFFER_BOUND = 32 * 1024 * 1024;
 
 export const TOO_MANY = {
-  account: { code: 4429, status: 429, reason: "Too many live editing connections for your account: close the page in another tab or device, then try again." },
+  account: {
+    code: 4429,
+    status: 429,
+    reason: "Too many live editing connections for your account: close the page in another tab or device, then try again.",
+  },
   room: { code: 4429, status: 429, reason: "Too many people are editing this page live right now. Try again in a moment." },
 } as const;
 
@@ -45,7 +49,12 @@ export interface Bounds {
   roomBuffer: number;
 }
 
-export const DEFAULT_BOUNDS: Bounds = { perAccount: SOCKETS_PER_ACCOUNT, perRoom: SOCKETS_PER_ROOM, sendBuffer: SEND_BUFFER_BOUND, roomBuffer: ROOM_BUFFER_BOUND };
+export const DEFAULT_BOUNDS: Bounds = {
+  perAccount: SOCKETS_PER_ACCOUNT,
+  perRoom: SOCKETS_PER_ROOM,
+  sendBuffer: SEND_BUFFER_BOUND,
+  roomBuffer: ROOM_BUFFER_BOUND,
+};
 
 export class Connections<S extends Tracked> {
   private readonly byAccount = new Map<string, Set<S>>();

@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { JSONContent } from "@tiptap/core";
 import { yXmlFragmentToProsemirrorJSON } from "@tiptap/y-tiptap";
 import { acceptAll, listChanges, rejectAll } from "../content/tracked-changes";
-import { openSynced, makePage, makeSpace, paragraphs, startCollabEnv, typeInto, until, type Account, type Client, type CollabEnv } from "./testing";
+import {
+  openSynced,
+  makePage,
+  makeSpace,
+  paragraphs,
+  startCollabEnv,
+  typeInto,
+  until,
+  type Account,
+  type Client,
+  type CollabEnv,
+} from "./testing";
 
 let env: CollabEnv;
 let owner: Account;
@@ -66,9 +77,15 @@ describe("publishing the room (PUT contentFrom: room)", () => {
     expect(res.status).toBe(200);
     expect(res.body.currentVersionNumber).toBe(2);
     expect(JSON.parse(res.body.contentJson)).toEqual(paragraphs("Draft text by the editor"));
-    await until(() => a.doc.getMap("cairn").get("version") === 2 && b.doc.getMap("cairn").get("version") === 2, 3000, "version 2 everywhere");
+    await until(
+      () => a.doc.getMap("cairn").get("version") === 2 && b.doc.getMap("cairn").get("version") === 2,
+      3000,
+      "version 2 everywhere",
+    );
     // A stale base is the usual 409.
-    expect((await env.api("PUT", `/api/pages/${pageId}`, owner, { contentFrom: "room", baseVersion: 1 })).body.code).toBe("version_conflict");
+    expect((await env.api("PUT", `/api/pages/${pageId}`, owner, { contentFrom: "room", baseVersion: 1 })).body.code).toBe(
+      "version_conflict",
+    );
   });
 
   test("no room: 409 room_not_open; with contentJson or another value: 400 on contentFrom", async () => {
@@ -118,7 +135,19 @@ describe("changes from outside", () => {
   test("a document sent with tracked changes is stored with them accepted", async () => {
     const pageId = await makePage(env, owner, spaceId, "Plain");
     const mark = (type: string) => ({ type, attrs: { id: "c1", authorId: null, createdAt: null } });
-    const marked = { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Kept " }, { type: "text", text: "added", marks: [mark("insertion")] }, { type: "text", text: "removed", marks: [mark("deletion")] }] }] };
+    const marked = {
+      type: "doc",
+      content: [
+        {
+          type: "paragraph",
+          content: [
+            { type: "text", text: "Kept " },
+            { type: "text", text: "added", marks: [mark("insertion")] },
+            { type: "text", text: "removed", marks: [mark("deletion")] },
+          ],
+        },
+      ],
+    };
     const res = await env.api("PUT", `/api/pages/${pageId}`, owner, { contentJson: JSON.stringify(marked) });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body.contentJson)).toEqual(paragraphs("Kept added"));
@@ -165,7 +194,9 @@ describe("closing connections", () => {
     const pageId = await makePage(env, owner, space, "Revoke");
     const [keeps, loses] = [await open(owner, pageId), await open(lost, pageId)];
     // Down to View: may still read, may no longer edit.
-    expect((await env.api("POST", "/api/spaces/REVOKE/permissions", owner, { principalType: 0, principalId: lost.id, operation: 0 })).status).toBe(200);
+    expect(
+      (await env.api("POST", "/api/spaces/REVOKE/permissions", owner, { principalType: 0, principalId: lost.id, operation: 0 })).status,
+    ).toBe(200);
     await closedWith(loses, 4403);
     expect(keeps.provider.wsconnected).toBe(true);
     // Edit again, connected again; then no grant at all: the page is no longer visible.

@@ -34,7 +34,10 @@ test("a caret shows the account's own name and colour, whatever the client annou
   const ownerClient = await openSynced(env, owner, pageId, clients);
   const impostor = await openSynced(env, mallory, pageId, clients);
   impostor.provider.awareness.setLocalState({ user: { id: owner.id, name: "owner", color: "#000000" }, cursor: null });
-  const seen = () => ownerClient.provider.awareness.getStates().get(impostor.doc.clientID) as { user?: { id: string; name: string; color: string } } | undefined;
+  const seen = () =>
+    ownerClient.provider.awareness.getStates().get(impostor.doc.clientID) as
+      | { user?: { id: string; name: string; color: string } }
+      | undefined;
   await until(() => seen()?.user !== undefined, 3000, "the impostor's caret reaches the owner");
   expect(seen()!.user).toEqual({ id: mallory.id, name: "mallory", color: personColor(mallory.id) });
   // A newcomer reads it the same from the room's snapshot.

@@ -27,15 +27,26 @@ export function explainRefusal(err: unknown, doc: JSONContent): unknown {
   if (mark?.type === "link") {
     const href = String(mark.attrs?.href ?? "");
     link = { text: node.text ?? "", href };
-    detail = `The link “${text}” to ${quoteUrl(href)} cannot be published: ${addressWhy(why)}. Select the link and change its address (or remove the link), then Update again.`;
+    detail =
+      `The link “${text}” to ${quoteUrl(href)} cannot be published: ${addressWhy(why)}. Select the ` +
+      `link and change its address (or remove the link), then Update again.`;
   } else if (node.type === "image") {
     const src = String(node.attrs?.src ?? "");
-    detail = `The image from ${quoteUrl(src)} cannot be published: ${addressWhy(why)}. Remove the image or upload the picture instead, then Update again.`;
+    detail =
+      `The image from ${quoteUrl(src)} cannot be published: ${addressWhy(why)}. Remove ` +
+      `the image or upload the picture instead, then Update again.`;
   } else {
     const block = [...nodes].reverse().find((n) => textOf(n).trim()) ?? node;
-    detail = `Part of the page cannot be published${textOf(block).trim() ? `, near “${excerpt(textOf(block))}”` : ""}: ${rest || reason}. Change or remove it, then Update again.`;
+    detail =
+      `Part of the page cannot be published${textOf(block).trim() ? `, near “${excerpt(textOf(block))}”` : ""}: ` +
+      `${rest || reason}. Change or remove it, then Update again.`;
   }
-  return new AppError("validation_failed", { field: "contentJson", detail, errors: err.extras.errors, ...(link ? { extra: { link } } : {}) });
+  return new AppError("validation_failed", {
+    field: "contentJson",
+    detail,
+    errors: err.extras.errors,
+    ...(link ? { extra: { link } } : {}),
+  });
 }
 
 /** The nodes along the path, outermost first (fewer when the path leads nowhere). */

@@ -99,7 +99,8 @@ export class Room {
         peer.send(encoding.toUint8Array(reply));
         return;
       }
-      if (syncType !== syncProtocol.messageYjsSyncStep2 && syncType !== syncProtocol.messageYjsUpdate) throw new Error("unknown sync message");
+      if (syncType !== syncProtocol.messageYjsSyncStep2 && syncType !== syncProtocol.messageYjsUpdate)
+        throw new Error("unknown sync message");
       this.applyClientUpdate(peer, decoding.readVarUint8Array(decoder));
       // A change goes on to the others as it came (Yjs updates are idempotent): re-encoding it
       // from the transaction would cost the server as much again. An empty one (2 bytes of

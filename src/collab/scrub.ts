@@ -1,9 +1,10 @@
 /**
  * Working copies stored before rooms checked what they accept (update-gate.ts) may hold content
  * the editor never shows: other top-level types, non-XML types inside the fragment, elements
- * nested deeper than a page may be, pieces Yjs kept pending. When such a copy is loaded, that content is deleted (Yjs keeps a small tombstone
- * of each piece, not its content) and the pending pieces are dropped, so the next save stores
- * the page's text alone. The document is changed, never replaced: devices' copies still merge.
+ * nested deeper than a page may be, pieces Yjs kept pending. When such a copy is loaded, that
+ * content is deleted (Yjs keeps a small tombstone of each piece, not its content) and the
+ * pending pieces are dropped, so the next save stores the page's text alone. The document is
+ * changed, never replaced: devices' copies still merge.
  */
 import * as Y from "yjs";
 import { allowedContent, MAX_NESTING } from "./update-gate";

@@ -121,7 +121,8 @@ export function settleAuthors(core: Core, room: Room, publishedJson?: string): v
     return;
   }
   const published = publishedJson ?? findPage(core, room.pageId)?.page;
-  const json = typeof published === "string" ? published : published && published.currentVersion === room.version ? published.contentJson : null;
+  const json =
+    typeof published === "string" ? published : published && published.currentVersion === room.version ? published.contentJson : null;
   // A room behind the page's version is brought up to date first (followVersions, catchUp).
   if (json === null) return;
   authorship.unchecked = false;

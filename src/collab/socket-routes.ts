@@ -13,7 +13,10 @@ const CODES: Record<number, ErrorCode> = { 401: "unauthenticated", 403: "forbidd
 export function upgradeCollab(collab: Collab, request: Request, server: Server<unknown>): Response | undefined {
   const result = collab.accept(request, server as Parameters<Collab["accept"]>[1]);
   if (result.upgraded) return undefined;
-  if ("notWebSocket" in result) return problemResponse(new AppError("validation_failed", { detail: "This address takes a WebSocket (y-websocket), not a plain request." }));
+  if ("notWebSocket" in result)
+    return problemResponse(
+      new AppError("validation_failed", { detail: "This address takes a WebSocket (y-websocket), not a plain request." }),
+    );
   const { status, reason } = result.refusal;
   return problemResponse(new AppError(CODES[status] ?? "forbidden", { detail: reason }));
 }

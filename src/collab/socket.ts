@@ -31,7 +31,12 @@ export interface FloodLimits {
   byteBurst: number;
 }
 
-export const DEFAULT_FLOOD: FloodLimits = { messagesPerSecond: 100, messageBurst: 400, bytesPerSecond: 1024 * 1024, byteBurst: 8 * 1024 * 1024 };
+export const DEFAULT_FLOOD: FloodLimits = {
+  messagesPerSecond: 100,
+  messageBurst: 400,
+  bytesPerSecond: 1024 * 1024,
+  byteBurst: 8 * 1024 * 1024,
+};
 
 interface SocketData extends TrackedData {
   pageId: string;
@@ -63,7 +68,12 @@ export interface CollabSocket {
 
 export { isCollabPath };
 
-export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DEFAULT_FLOOD, bounds: Bounds = DEFAULT_BOUNDS): CollabSocket {
+export function collabSocket(
+  core: Core,
+  host: RoomHost,
+  flood: FloodLimits = DEFAULT_FLOOD,
+  bounds: Bounds = DEFAULT_BOUNDS,
+): CollabSocket {
   const now = () => core.clock.now();
   const connections = new Connections<ServerWebSocket<SocketData>>(bounds);
 
@@ -118,7 +128,10 @@ export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DE
       try {
         d.connection = host.connect(d.pageId, peer);
       } catch (err) {
-        core.log.error("opening a collaboration room failed", { pageId: d.pageId, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        core.log.error("opening a collaboration room failed", {
+          pageId: d.pageId,
+          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+        });
         ws.close(1011, "The page could not be opened for editing. Try again later.");
         return;
       }
@@ -128,7 +141,8 @@ export function collabSocket(core: Core, host: RoomHost, flood: FloodLimits = DE
       const d = ws.data;
       if (!d.connection) return;
       const bytes = typeof message === "string" ? Buffer.from(message) : message;
-      if (bytes.byteLength > MAX_MESSAGE_BYTES) return closeWith(ws, { code: 4413, reason: "A change was too large to send. Reload the page to keep editing." });
+      if (bytes.byteLength > MAX_MESSAGE_BYTES)
+        return closeWith(ws, { code: 4413, reason: "A change was too large to send. Reload the page to keep editing." });
       if (!withinBudget(d, bytes.byteLength)) return closeWith(ws, CLOSE.flooding);
       try {
         d.connection.receive(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));

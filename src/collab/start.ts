@@ -53,7 +53,8 @@ export interface CollabOptions {
 }
 
 export function startCollab(core: Core, opts: CollabOptions = {}): Collab {
-  const onError = (what: string, err: unknown) => core.log.error(what, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  const onError = (what: string, err: unknown) =>
+    core.log.error(what, { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   const host = new InProcessRoomHost(roomStorage(core, applyExternalChange), opts.timing ?? DEFAULT_TIMING, onError);
   setRoomHost(core, host);
   const socket = collabSocket(core, host, opts.flood, opts.bounds);
@@ -77,7 +78,12 @@ export function startCollab(core: Core, opts: CollabOptions = {}): Collab {
           if (room.peers.size === 0) return catchUp(core, room, applyExternalChange);
           const found = findPage(core, id)!;
           const content = JSON.parse(found.page.contentJson) as JSONContent;
-          applyExternalChange(room, { content, version: found.page.currentVersion, authorId: found.page.updatedById, at: core.clock.now() });
+          applyExternalChange(room, {
+            content,
+            version: found.page.currentVersion,
+            authorId: found.page.updatedById,
+            at: core.clock.now(),
+          });
         });
       } catch (err) {
         onError("bringing a collaborative document up to date failed", err);

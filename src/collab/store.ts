@@ -18,14 +18,21 @@ export interface StoredDocument {
 
 const statements = perInstance(({ sqlite }: Core) => ({
   load: sqlite.query<{ state: Uint8Array; version: number }, [string]>("SELECT state, version FROM collab_documents WHERE page_id = ?"),
-  authors: sqlite.query<{ userId: string; since: string; lastAt: string }, [string]>("SELECT user_id AS userId, since, last_at AS lastAt FROM collab_unpublished WHERE page_id = ?"),
+  authors: sqlite.query<{ userId: string; since: string; lastAt: string }, [string]>(
+    "SELECT user_id AS userId, since, last_at AS lastAt FROM collab_unpublished WHERE page_id = ?",
+  ),
   named: sqlite.query<{ id: string; name: string; since: string; at: string }, [string]>(
-    "SELECT c.user_id AS id, u.display_name AS name, c.since, c.last_at AS at FROM collab_unpublished c JOIN users u ON u.id = c.user_id WHERE c.page_id = ? ORDER BY c.since",
+    "SELECT c.user_id AS id, u.display_name AS name, c.since, c.last_at AS at FROM " +
+      "collab_unpublished c JOIN users u ON u.id = c.user_id WHERE c.page_id = ? ORDER BY c.since",
   ),
   names: sqlite.query<{ id: string; name: string }, [string]>(`SELECT id, display_name AS name FROM users WHERE id IN (${listParam("?")})`),
   dropAuthors: sqlite.query<unknown, [string]>("DELETE FROM collab_unpublished WHERE page_id = ?"),
-  addAuthor: sqlite.query<unknown, [string, string, string, string]>("INSERT INTO collab_unpublished (page_id, user_id, since, last_at) VALUES (?, ?, ?, ?)"),
-  versions: sqlite.query<{ id: string; version: number }, [string]>(`SELECT id, current_version AS version FROM pages WHERE id IN (${listParam("?")})`),
+  addAuthor: sqlite.query<unknown, [string, string, string, string]>(
+    "INSERT INTO collab_unpublished (page_id, user_id, since, last_at) VALUES (?, ?, ?, ?)",
+  ),
+  versions: sqlite.query<{ id: string; version: number }, [string]>(
+    `SELECT id, current_version AS version FROM pages WHERE id IN (${listParam("?")})`,
+  ),
   save: sqlite.query<unknown, [string, Uint8Array, number, string]>(
     `INSERT INTO collab_documents (page_id, state, version, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (page_id) DO UPDATE SET state = excluded.state, version = excluded.version, updated_at = excluded.updated_at`,
@@ -59,7 +66,11 @@ export function storedAuthors(core: Core, pageId: string): NamedAuthor[] {
 /** Display names of these accounts (one statement). */
 export function userNames(core: Core, ids: string[]): Map<string, string> {
   if (ids.length === 0) return new Map();
-  return new Map(statements(core).names.all(JSON.stringify(ids)).map((r) => [r.id, r.name]));
+  return new Map(
+    statements(core)
+      .names.all(JSON.stringify(ids))
+      .map((r) => [r.id, r.name]),
+  );
 }
 
 /** Replaces a page's stored list (inside the caller's transaction). */

@@ -34,11 +34,17 @@ export interface CollabEnv {
   close(): Promise<void>;
 }
 
-export async function startCollabEnv(dir = mkdtempSync(join(tmpdir(), "cairn-collab-")), collab: CollabOptions = { sweepMs: 200 }): Promise<CollabEnv> {
+export async function startCollabEnv(
+  dir = mkdtempSync(join(tmpdir(), "cairn-collab-")),
+  collab: CollabOptions = { sweepMs: 200 },
+): Promise<CollabEnv> {
   // A restart comes back on the same port, so clients reconnect as they would to the binary.
   let port = 0;
   const start = () => {
-    const server = startServer(loadConfig(["--data", dir, "--host", "127.0.0.1", "--port", String(port)], {}), { log: silentLogger, collab });
+    const server = startServer(loadConfig(["--data", dir, "--host", "127.0.0.1", "--port", String(port)], {}), {
+      log: silentLogger,
+      collab,
+    });
     port = server.server.port ?? 0;
     return server;
   };
@@ -85,13 +91,21 @@ export async function startCollabEnv(dir = mkdtempSync(join(tmpdir(), "cairn-col
 /** A space whose only grants are the ones given (the "everyone" grant is dropped). */
 export async function makeSpace(env: CollabEnv, owner: Account, key: string, grants: Array<[string, number]>): Promise<string> {
   const space = await env.api("POST", "/api/spaces", owner, { key, name: key });
-  const list = (await env.api("GET", `/api/spaces/${key}/permissions`, owner)).body as Array<{ id: string; principalType: number; principalId: string }>;
+  const list = (await env.api("GET", `/api/spaces/${key}/permissions`, owner)).body as Array<{
+    id: string;
+    principalType: number;
+    principalId: string;
+  }>;
   for (const g of list) if (g.principalType === 1) await env.api("DELETE", `/api/spaces/${key}/permissions/${g.id}`, owner);
-  for (const [userId, operation] of grants) await env.api("POST", `/api/spaces/${key}/permissions`, owner, { principalType: 0, principalId: userId, operation });
+  for (const [userId, operation] of grants)
+    await env.api("POST", `/api/spaces/${key}/permissions`, owner, { principalType: 0, principalId: userId, operation });
   return space.body.id;
 }
 
-export const paragraphs = (...texts: string[]) => ({ type: "doc", content: texts.map((text) => ({ type: "paragraph", content: text ? [{ type: "text", text }] : undefined })) });
+export const paragraphs = (...texts: string[]) => ({
+  type: "doc",
+  content: texts.map((text) => ({ type: "paragraph", content: text ? [{ type: "text", text }] : undefined })),
+});
 
 export async function makePage(env: CollabEnv, as: Account, spaceId: string, ...texts: string[]): Promise<string> {
   const res = await env.api("POST", "/api/pages", as, { spaceId, title: "Shared page", contentJson: JSON.stringify(paragraphs(...texts)) });
@@ -113,7 +127,11 @@ export interface Client {
 export async function connect(env: CollabEnv, as: Account, pageId: string, opts: { token?: string } = {}): Promise<Client> {
   const token = opts.token ?? (await env.api("GET", `/api/pages/${pageId}/collab-token`, as)).body.token;
   const doc = new Y.Doc();
-  const provider = new WebsocketProvider(env.wsUrl, pageId, doc, { params: { token }, disableBc: true, WebSocketPolyfill: WebSocket as never });
+  const provider = new WebsocketProvider(env.wsUrl, pageId, doc, {
+    params: { token },
+    disableBc: true,
+    WebSocketPolyfill: WebSocket as never,
+  });
   const closes: Array<{ code: number; reason: string }> = [];
   provider.on("connection-close", (event) => {
     if (event) closes.push({ code: event.code, reason: event.reason });
@@ -124,7 +142,18 @@ export async function connect(env: CollabEnv, as: Account, pageId: string, opts:
     provider,
     fragment,
     closes,
-    text: () => fragment.toArray().map((node) => (node instanceof Y.XmlElement ? node.toArray().map((t) => (t as Y.XmlText).toString()).join("") : "")).join("\n"),
+    text: () =>
+      fragment
+        .toArray()
+        .map((node) =>
+          node instanceof Y.XmlElement
+            ? node
+                .toArray()
+                .map((t) => (t as Y.XmlText).toString())
+                .join("")
+            : "",
+        )
+        .join("\n"),
     destroy: () => {
       provider.destroy();
       doc.destroy();

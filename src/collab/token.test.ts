@@ -20,6 +20,7 @@ describe("collab tokens", () => {
     const [prefix, , mac] = token.split(".");
     const longer = Buffer.from(`user-1.page-1.${claims.expiresAt + 3_600_000}`).toString("base64url");
     expect(verifyCollabToken(key, `${prefix}.${longer}.${mac}`, "page-1", now)).toEqual({ ok: false, why: "forged" });
-    for (const junk of ["", "c1", "c1..", "x.y.z", `${token}.more`, "c1.".padEnd(600, "a")]) expect(verifyCollabToken(key, junk, "page-1", now).ok).toBe(false);
+    for (const junk of ["", "c1", "c1..", "x.y.z", `${token}.more`, "c1.".padEnd(600, "a")])
+      expect(verifyCollabToken(key, junk, "page-1", now).ok).toBe(false);
   });
 });

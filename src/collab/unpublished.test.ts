@@ -5,7 +5,18 @@
  * changes taken back on the server (docs/decisions.md, "Publishing stays an explicit step").
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openSynced, makePage, makeSpace, paragraphs, startCollabEnv, typeInto, until, type Account, type Client, type CollabEnv } from "./testing";
+import {
+  openSynced,
+  makePage,
+  makeSpace,
+  paragraphs,
+  startCollabEnv,
+  typeInto,
+  until,
+  type Account,
+  type Client,
+  type CollabEnv,
+} from "./testing";
 
 let env: CollabEnv;
 let ada: Account;
@@ -98,7 +109,10 @@ describe("publishing", () => {
     expect(versions[0].contributors.map((c: { name: string }) => c.name)).toEqual(["ada", "grace"]);
     // A version published otherwise credits its author alone.
     expect(versions[1].contributors).toEqual([{ id: ada.id, name: "ada" }]);
-    expect((await env.api("GET", `/api/pages/${pageId}/versions/2`, ada)).body.contributors.map((c: { name: string }) => c.name)).toEqual(["ada", "grace"]);
+    expect((await env.api("GET", `/api/pages/${pageId}/versions/2`, ada)).body.contributors.map((c: { name: string }) => c.name)).toEqual([
+      "ada",
+      "grace",
+    ]);
     // Emptied in the stored list too: a restart does not bring the names back.
     a.destroy();
     g.destroy();
@@ -124,15 +138,25 @@ describe("publishing", () => {
     expect(stray.body.field).toBe("seenAuthors");
   });
 
-  test("an update sent as contentJson while the room holds someone's words keeps them listed (they arrive as tracked changes)", async () => {
-    const pageId = await makePage(env, ada, spaceId, "Shared", "Other");
-    const [a, g] = [await open(ada, pageId), await open(grace, pageId)];
-    typeInto(a, " words", 1);
-    await delivered(g, "Other words");
-    expect((await env.api("PUT", `/api/pages/${pageId}`, grace, { contentJson: JSON.stringify(paragraphs("Changed", "Other")), baseVersion: 1 })).status).toBe(200);
-    await until(() => a.doc.getMap("cairn").get("version") === 2, 3000, "version 2 in the room");
-    expect(await names(pageId)).toEqual(["ada"]);
-  });
+  test(
+    "an update sent as contentJson while the room holds someone's words " + "keeps them listed (they arrive as tracked changes)",
+    async () => {
+      const pageId = await makePage(env, ada, spaceId, "Shared", "Other");
+      const [a, g] = [await open(ada, pageId), await open(grace, pageId)];
+      typeInto(a, " words", 1);
+      await delivered(g, "Other words");
+      expect(
+        (
+          await env.api("PUT", `/api/pages/${pageId}`, grace, {
+            contentJson: JSON.stringify(paragraphs("Changed", "Other")),
+            baseVersion: 1,
+          })
+        ).status,
+      ).toBe(200);
+      await until(() => a.doc.getMap("cairn").get("version") === 2, 3000, "version 2 in the room");
+      expect(await names(pageId)).toEqual(["ada"]);
+    },
+  );
 
   test("an update that already holds everything the room has empties the list", async () => {
     const pageId = await makePage(env, ada, spaceId, "Shared");
@@ -140,7 +164,10 @@ describe("publishing", () => {
     typeInto(a, " words");
     await delivered(g, "Shared words");
     expect(await names(pageId)).toEqual(["ada"]);
-    expect((await env.api("PUT", `/api/pages/${pageId}`, grace, { contentJson: JSON.stringify(paragraphs("Shared words")), baseVersion: 1 })).status).toBe(200);
+    expect(
+      (await env.api("PUT", `/api/pages/${pageId}`, grace, { contentJson: JSON.stringify(paragraphs("Shared words")), baseVersion: 1 }))
+        .status,
+    ).toBe(200);
     await until(() => a.doc.getMap("cairn").get("version") === 2, 3000, "version 2 in the room");
     expect(await names(pageId)).toEqual([]);
   });

@@ -38,7 +38,9 @@ export function roomAuthors(core: Core, room: Room, publishedJson?: string): Aut
 /** GET /api/pages/{id}/unpublished: from the loaded room, or as stored with the working copy. */
 export function unpublishedChanges(core: Core, caller: Caller, pageId: string): UnpublishedChanges {
   const { page } = requireEditablePage(core, caller, findPage(core, pageId));
-  const live = roomHostOf(core)?.withLoadedRoom(page.id, (room) => roomAuthors(core, room, room.version === page.currentVersion ? page.contentJson : undefined));
+  const live = roomHostOf(core)?.withLoadedRoom(page.id, (room) =>
+    roomAuthors(core, room, room.version === page.currentVersion ? page.contentJson : undefined),
+  );
   return { authors: live ? namedAuthors(core, live) : storedAuthors(core, page.id) };
 }
 
@@ -55,6 +57,9 @@ export function discardMine(core: Core, caller: Caller, pageId: string): Unpubli
     const discarded = room.authorship.discard(user.user.id);
     return { discarded, authors: roomAuthors(core, room, room.version === page.currentVersion ? page.contentJson : undefined) };
   });
-  if (!done) throw new AppError("room_not_open", { detail: "Nobody has this page open in a shared editing room on this server: there is nothing of yours to take back here." });
+  if (!done)
+    throw new AppError("room_not_open", {
+      detail: "Nobody has this page open in a shared editing room on this server: there is nothing of yours to take back here.",
+    });
   return { discarded: done.discarded, authors: namedAuthors(core, done.authors) };
 }

@@ -94,7 +94,10 @@ test("writing into doc.getMap('junk') for seconds: nothing kept, sent or stored;
   sent = 0;
   const { before, peak } = await peakRssDuring(server.proc.pid, () => attack(3000));
   const growth = peak - before;
-  console.log(`hidden working copy: ${(sent / 1e6).toFixed(1)} MB written into the junk map; server RSS ${before.toFixed(0)} MB → peak ${peak.toFixed(0)} MB (+${growth.toFixed(0)} MB)`);
+  console.log(
+    `hidden working copy: ${(sent / 1e6).toFixed(1)} MB written into the junk map; server RSS ` +
+      `${before.toFixed(0)} MB → peak ${peak.toFixed(0)} MB (+${growth.toFixed(0)} MB)`,
+  );
   expect(growth).toBeLessThan(150);
   expect(watcher.doc.share.has("junk")).toBe(false);
 

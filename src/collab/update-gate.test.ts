@@ -8,7 +8,19 @@ import * as encoding from "lib0/encoding";
 import * as syncProtocol from "y-protocols/sync";
 import * as Y from "yjs";
 import { loadDocument, saveDocuments } from "./store";
-import { connect, makePage, makeSpace, openSynced, startCollabEnv, synced, typeInto, until, type Account, type Client, type CollabEnv } from "./testing";
+import {
+  connect,
+  makePage,
+  makeSpace,
+  openSynced,
+  startCollabEnv,
+  synced,
+  typeInto,
+  until,
+  type Account,
+  type Client,
+  type CollabEnv,
+} from "./testing";
 import { MAX_WORKING_COPY_BYTES } from "./update-gate";
 
 let env: CollabEnv;

@@ -38,12 +38,22 @@ export class RefusedChange extends Error {
 
 /** 4400–4499: y-websocket does not reconnect, so the same update is not sent again and again. */
 export const REFUSED = {
-  outside: new RefusedChange(4415, "The editor sent a change outside the page's text, which the server does not keep. Reload the page to keep editing."),
-  unknownBase: new RefusedChange(4409, "The editor sent a change built on content the server does not have. Reload the page to keep editing."),
-  tooDeep: new RefusedChange(4415, "The editor sent content nested deeper than a page may hold, which the server does not keep. Reload the page to keep editing."),
+  outside: new RefusedChange(
+    4415,
+    "The editor sent a change outside the page's text, which the server does not keep. Reload the page to keep editing.",
+  ),
+  unknownBase: new RefusedChange(
+    4409,
+    "The editor sent a change built on content the server does not have. Reload the page to keep editing.",
+  ),
+  tooDeep: new RefusedChange(
+    4415,
+    "The editor sent content nested deeper than a page may hold, which the server does not keep. Reload the page to keep editing.",
+  ),
   tooLarge: new RefusedChange(
     4413,
-    "This page is too large to keep editing together: your last change was not kept. Copy what you need, reload the page, and move part of it to a new page.",
+    "This page is too large to keep editing together: your last change was not kept. Copy " +
+      "what you need, reload the page, and move part of it to a new page.",
   ),
 } as const;
 
@@ -79,7 +89,12 @@ export function allowedContent(item: Y.Item): boolean {
  * Deletions may take back any piece of the text, never the server's own facts (the version
  * number), and may name only content that exists (Yjs would keep the rest pending).
  */
-function checkDeletions(doc: Y.Doc, ds: { clients: Map<number, Array<{ clock: number; len: number }>> }, roots: RootFinder, metaName: string): void {
+function checkDeletions(
+  doc: Y.Doc,
+  ds: { clients: Map<number, Array<{ clock: number; len: number }>> },
+  roots: RootFinder,
+  metaName: string,
+): void {
   const meta = doc.share.get(metaName) as Y.Map<unknown> | undefined;
   const facts = meta ? [...(meta as unknown as { _map: Map<string, Y.Item> })._map.values()].map((item) => item.id) : [];
   for (const [client, ranges] of ds.clients) {

@@ -27,7 +27,15 @@ describe("POST /api/pages/{id}/copy", () => {
     const { owner, space, a } = await setup();
     const res = await copy(owner, a.id, {});
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ title: "Copy of A", contentJson: doc("v3"), currentVersionNumber: 1, parentPageId: null, position: 2, spaceId: space.id, status: 1 });
+    expect(res.body).toMatchObject({
+      title: "Copy of A",
+      contentJson: doc("v3"),
+      currentVersionNumber: 1,
+      parentPageId: null,
+      position: 2,
+      spaceId: space.id,
+      status: 1,
+    });
     expect(res.body.id).not.toBe(a.id);
     const versions = await call(env, "GET", `/api/pages/${res.body.id}/versions`, { as: owner });
     expect(versions.body).toHaveLength(1);
@@ -43,7 +51,9 @@ describe("POST /api/pages/{id}/copy", () => {
     expect(res.body).toMatchObject({ title: "A", parentPageId: b.id, currentVersionNumber: 1 });
     expect(titles(await treeOf(env, owner, space.id))).toEqual(["A", ["A1", "A2", ["A2a"]], "B", ["A", ["A1", "A2", ["A2a"]]]]);
     expect(eventsOf(env, "page.created").length - before).toBe(4);
-    const versions = env.core.sqlite.query("SELECT count(*) AS n FROM page_versions v JOIN pages p ON p.id = v.page_id WHERE p.parent_id = ? OR p.id = ?").get(res.body.id, res.body.id) as { n: number };
+    const versions = env.core.sqlite
+      .query("SELECT count(*) AS n FROM page_versions v JOIN pages p ON p.id = v.page_id WHERE p.parent_id = ? OR p.id = ?")
+      .get(res.body.id, res.body.id) as { n: number };
     expect(versions.n).toBe(3); // the copy and its two children, one version each
   });
 
@@ -96,7 +106,10 @@ test("a copy beside its source still needs Edit on the source's parent (an Edit 
   const space = await newSpace(env, owner, "DOCS");
   const parent = await newPage(env, owner, space.id, "Parent");
   const child = await newPage(env, owner, space.id, "Child", { parentPageId: parent.id });
-  const restrict = await call(env, "POST", `/api/pages/${parent.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 1 } });
+  const restrict = await call(env, "POST", `/api/pages/${parent.id}/restrictions`, {
+    as: owner,
+    body: { principalType: 0, principalId: owner.id, operation: 1 },
+  });
   expect(restrict.status).toBe(201);
   const refused = await copy(member, child.id, {});
   expect(refused.status).toBe(403);

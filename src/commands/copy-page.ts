@@ -38,8 +38,11 @@ export function copyPage(core: Core, caller: Caller, id: string, input: CopyInpu
   return core.tx(() => {
     const source = requireReadablePage(core, user, findPage(core, id));
     if (source.page.deletedAt) throw inTrash();
-    if (source.page.status !== PAGE_STATUS.Published) throw new AppError("conflict", { detail: "Publish the draft before copying it." }, "Drafts cannot be copied");
-    const target = input.spaceId ? requireEditableSpace(core, user, findSpaceByIdOrKey(core, input.spaceId)) : requireEditableSpace(core, user, source.space);
+    if (source.page.status !== PAGE_STATUS.Published)
+      throw new AppError("conflict", { detail: "Publish the draft before copying it." }, "Drafts cannot be copied");
+    const target = input.spaceId
+      ? requireEditableSpace(core, user, findSpaceByIdOrKey(core, input.spaceId))
+      : requireEditableSpace(core, user, source.space);
     // The parent is authorised even when the caller did not name it (a copy beside its source
     // lands under the source's parent, whose Edit restrictions may leave the caller out).
     const wanted = input.parentPageId === undefined ? (target.id === source.space.id ? source.page.parentId : null) : input.parentPageId;
@@ -74,7 +77,15 @@ export function copyPage(core: Core, caller: Caller, id: string, input: CopyInpu
       copyLabels(core, user, oldId, copy.id);
       copyAttachments(core, user, files, copy.id);
       copyRestrictions(core, user, oldId, copy.id);
-      recordEvent(core, { type: "page.created", targetType: "page", targetId: copy.id, spaceId: target.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: copy.parentId, copiedFromId: oldId } });
+      recordEvent(core, {
+        type: "page.created",
+        targetType: "page",
+        targetId: copy.id,
+        spaceId: target.id,
+        actorId: user.user.id,
+        ip: user.ip,
+        data: { title, parentPageId: copy.parentId, copiedFromId: oldId },
+      });
     }
     return pageFor(core, user, newIds.get(source.page.id)!);
   });

@@ -6,7 +6,16 @@ import { createSpaceRow, OPEN_TO_EVERYONE } from "../permissions/new-space";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { permissionRequired } from "../platform/errors";
-import { cleanDescription, cleanName, findSpaceById, newSpaceAccess, normaliseKey, spaceFor, type CreateSpaceInput, type Space } from "../spaces/service";
+import {
+  cleanDescription,
+  cleanName,
+  findSpaceById,
+  newSpaceAccess,
+  normaliseKey,
+  spaceFor,
+  type CreateSpaceInput,
+  type Space,
+} from "../spaces/service";
 
 /**
  * POST /api/spaces: needs the right spaces.create; the key must be free (409 key_taken). The
@@ -24,7 +33,15 @@ export function createSpace(core: Core, caller: Caller, input: CreateSpaceInput)
     const now = iso(core.clock.now());
     const id = newId();
     createSpaceRow(core, { id, key, name, description, createdById: user.user.id, createdAt: now, updatedAt: now }, OPEN_TO_EVERYONE);
-    recordEvent(core, { type: "space.created", targetType: "space", targetId: id, spaceId: id, actorId: user.user.id, ip: user.ip, data: { key, name } });
+    recordEvent(core, {
+      type: "space.created",
+      targetType: "space",
+      targetId: id,
+      spaceId: id,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { key, name },
+    });
     return { ...spaceFor(core, caller, findSpaceById(core, id)!), access: newSpaceAccess(key) };
   });
 }

@@ -35,8 +35,12 @@ describe("DELETE /api/spaces/{key}", () => {
   test("someone who does not administer the space gets 403; an unknown space 404", async () => {
     const { owner, member } = await ownerAndMember(env);
     await newSpace(env, owner, "DOCS");
-    expect((await call(env, "DELETE", "/api/spaces/DOCS", { as: member, body: { confirmKey: "DOCS", password: PASSWORD } })).status).toBe(403);
-    expect((await call(env, "DELETE", "/api/spaces/NOPE", { as: owner, body: { confirmKey: "NOPE", password: PASSWORD } })).status).toBe(404);
+    expect((await call(env, "DELETE", "/api/spaces/DOCS", { as: member, body: { confirmKey: "DOCS", password: PASSWORD } })).status).toBe(
+      403,
+    );
+    expect((await call(env, "DELETE", "/api/spaces/NOPE", { as: owner, body: { confirmKey: "NOPE", password: PASSWORD } })).status).toBe(
+      404,
+    );
   });
 
   test("with the key (any case) and the password removes the space and records space.deleted", async () => {
@@ -64,7 +68,9 @@ describe("DELETE /api/spaces/{key}", () => {
     const preview = await call(env, "GET", "/api/spaces/DOCS/deletion-preview", { as: owner });
     expect(preview.body).toEqual({ key: "DOCS", name: "DOCS", pages: 3, drafts: 1, trashed: 1, versions: 4, attachments: 0, bytes: 0 });
 
-    expect((await call(env, "DELETE", "/api/spaces/DOCS", { as: owner, body: { confirmKey: "DOCS", password: PASSWORD } })).status).toBe(204);
+    expect((await call(env, "DELETE", "/api/spaces/DOCS", { as: owner, body: { confirmKey: "DOCS", password: PASSWORD } })).status).toBe(
+      204,
+    );
     expect(count("pages")).toBe(1);
     expect(count("page_versions")).toBe(1);
     expect((await call(env, "GET", `/api/pages/${kept.id}`, { as: owner })).status).toBe(200);

@@ -71,7 +71,15 @@ export async function deleteSpace(core: Core, caller: Caller, key: string, input
   const blobs = core.tx(() => {
     const current = findSpaceById(core, space.id);
     if (!current) throw notFound("Space not found");
-    recordEvent(core, { type: "space.deleted", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { key: space.key, name: space.name } });
+    recordEvent(core, {
+      type: "space.deleted",
+      targetType: "space",
+      targetId: space.id,
+      spaceId: space.id,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { key: space.key, name: space.name },
+    });
     const used = removeAttachmentsOfSpace(core, space.id);
     deletePagesOfSpace(core, space.id);
     deleteSpaceRow(core, space.id);

@@ -55,12 +55,19 @@ export function publishRoom(core: Core, caller: Caller, pageId: string, input: P
       if (unseen.length > 0) {
         const named = namedAuthors(core, unseen);
         throw new AppError("unseen_changes", {
-          detail: `${named.map((a) => a.name).join(", ")} changed the page since you were shown whose changes it holds: look again, then publish.`,
+          detail:
+            `${named.map((a) => a.name).join(", ")} changed the page since you were ` +
+            `shown whose changes it holds: look again, then publish.`,
           extra: { authors: namedAuthors(core, authors) },
         });
       }
       if (before && page.currentVersionNumber > before.currentVersion && authors.length > 0) {
-        writeContributors(core, page.id, page.currentVersionNumber, authors.map((a) => a.userId));
+        writeContributors(
+          core,
+          page.id,
+          page.currentVersionNumber,
+          authors.map((a) => a.userId),
+        );
       }
       writeAuthors(core, page.id, []);
       // Set before the commit, in this same turn, so the after-commit hook that brings rooms
@@ -78,5 +85,7 @@ export function publishRoom(core: Core, caller: Caller, pageId: string, input: P
   if (published) return published;
   // Nobody has it open: the caller learns that only about a page they may edit.
   requireEditablePage(core, caller, findPage(core, pageId));
-  throw new AppError("room_not_open", { detail: "Nobody has this page open in a shared editing room on this server: send the document as contentJson instead." });
+  throw new AppError("room_not_open", {
+    detail: "Nobody has this page open in a shared editing room on this server: send the document as contentJson instead.",
+  });
 }

@@ -32,7 +32,15 @@ export function purgePage(core: Core, caller: Caller, id: string): void {
     requirePurgeable(core, user, space, batch);
     // 3.
     if (page.status === PAGE_STATUS.Published) {
-      recordEvent(core, { type: "page.purged", targetType: "page", targetId: page.id, spaceId: page.spaceId, actorId: user.user.id, ip: user.ip, data: { title: page.title, pageIds: batch } });
+      recordEvent(core, {
+        type: "page.purged",
+        targetType: "page",
+        targetId: page.id,
+        spaceId: page.spaceId,
+        actorId: user.user.id,
+        ip: user.ip,
+        data: { title: page.title, pageIds: batch },
+      });
     }
     const used = removeAttachmentsOfPages(core, batch);
     deletePages(core, batch);

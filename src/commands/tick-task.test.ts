@@ -16,10 +16,13 @@ const open = (as: Account, pageId: string) => openSynced(env, as, pageId, client
 
 const para = (text: string) => ({ type: "paragraph", content: [{ type: "text", text }] });
 const task = (text: string, checked = false) => ({ type: "taskItem", attrs: { checked }, content: [para(text)] });
-const checklist = (...tasks: string[]) => JSON.stringify({ type: "doc", content: [para("Before the release:"), { type: "taskList", content: tasks.map((t) => task(t)) }] });
-const makeChecklist = async (...tasks: string[]) => (await env.api("POST", "/api/pages", owner, { spaceId, title: "Checklist", contentJson: checklist(...tasks) })).body.id as string;
+const checklist = (...tasks: string[]) =>
+  JSON.stringify({ type: "doc", content: [para("Before the release:"), { type: "taskList", content: tasks.map((t) => task(t)) }] });
+const makeChecklist = async (...tasks: string[]) =>
+  (await env.api("POST", "/api/pages", owner, { spaceId, title: "Checklist", contentJson: checklist(...tasks) })).body.id as string;
 const tick = (pageId: string, body: unknown, as: Account | null = owner) => env.api("PUT", `/api/pages/${pageId}/tasks`, as, body);
-const checkedOf = (contentJson: string) => (JSON.parse(contentJson).content[1].content as Array<{ attrs: { checked: boolean } }>).map((t) => t.attrs.checked);
+const checkedOf = (contentJson: string) =>
+  (JSON.parse(contentJson).content[1].content as Array<{ attrs: { checked: boolean } }>).map((t) => t.attrs.checked);
 /** The checked attribute of each task item in a client's copy. */
 const clientTicks = (c: Client) => {
   const list = c.fragment.toArray().find((n) => n instanceof Y.XmlElement && n.nodeName === "taskList") as Y.XmlElement;
@@ -68,7 +71,11 @@ describe("PUT /api/pages/{id}/tasks", () => {
       expect(res.status).toBe(400);
       expect(JSON.stringify(res.body)).toContain(field);
     }
-    const plain = await env.api("POST", "/api/pages", owner, { spaceId, title: "No tasks", contentJson: JSON.stringify({ type: "doc", content: [para("x")] }) });
+    const plain = await env.api("POST", "/api/pages", owner, {
+      spaceId,
+      title: "No tasks",
+      contentJson: JSON.stringify({ type: "doc", content: [para("x")] }),
+    });
     expect((await tick(plain.body.id, { index: 0, checked: true })).body.detail ?? "").toContain("none");
     expect((await tick(pageId, { index: 0, checked: true, baseVersion: 7 })).status).toBe(409);
     expect((await tick(pageId, { index: 0, checked: true }, viewer)).status).toBe(403);

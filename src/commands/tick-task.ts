@@ -44,16 +44,27 @@ export function tickTask(core: Core, caller: Caller, pageId: string, input: Tick
   const run = (room: Room | null) =>
     core.tx(() => {
       const { page } = requireEditablePage(core, caller, findPage(core, pageId));
-      if (input.baseVersion !== undefined && input.baseVersion !== page.currentVersion) throw versionConflict(toPage(page, true), input.baseVersion);
+      if (input.baseVersion !== undefined && input.baseVersion !== page.currentVersion)
+        throw versionConflict(toPage(page, true), input.baseVersion);
       const doc = JSON.parse(page.contentJson) as JSONContent;
       const tasks = taskItems(doc);
       const item = tasks[input.index];
-      if (!item) throw invalid("index", tasks.length ? `must name one of the page's ${tasks.length} tasks (0 to ${tasks.length - 1})` : "names no task: the page has none");
+      if (!item)
+        throw invalid(
+          "index",
+          tasks.length
+            ? `must name one of the page's ${tasks.length} tasks (0 to ${tasks.length - 1})`
+            : "names no task: the page has none",
+        );
       if ((item.attrs?.checked === true) === input.checked) return toPage(page, true);
       const tick = locate(tasks, input.index, input.checked);
       item.attrs = { ...item.attrs, checked: input.checked };
       const label = tick.text.length > QUOTED ? `${tick.text.slice(0, QUOTED - 1)}…` : tick.text || "a task";
-      const updated = updatePage(core, caller, pageId, { contentJson: JSON.stringify(doc), changeComment: `${input.checked ? "Ticked" : "Unticked"} “${label}”`, baseVersion: page.currentVersion });
+      const updated = updatePage(core, caller, pageId, {
+        contentJson: JSON.stringify(doc),
+        changeComment: `${input.checked ? "Ticked" : "Unticked"} “${label}”`,
+        baseVersion: page.currentVersion,
+      });
       if (room) {
         applyTick(room, tick);
         room.setVersion(updated.currentVersionNumber);

@@ -11,7 +11,8 @@ beforeEach(async () => {
 });
 afterEach(() => env.close());
 
-const treeOf = async (who: Who, key: string) => (await call(env, "GET", `/api/pages/tree?spaceId=${key}`, { as: who })).body as { id: string; title: string }[];
+const treeOf = async (who: Who, key: string) =>
+  (await call(env, "GET", `/api/pages/tree?spaceId=${key}`, { as: who })).body as { id: string; title: string }[];
 
 describe("a new space's welcome page", () => {
   test("asked for (as the web UI does): made with the space, as its home page, explaining the basics", async () => {
@@ -25,8 +26,18 @@ describe("a new space's welcome page", () => {
 
     // It reads well as Markdown: the basics, each under its own heading, in whole sentences.
     const markdown = (await call(env, "GET", `/api/pages/${made.body.homepageId}/markdown`, { as: member })).text;
-    for (const heading of ["## Write and edit", "## Link pages", "## Discuss", "## Find things", "## Who can see this space"]) expect(markdown).toContain(heading);
-    for (const words of ["Press **E**", "Type **/**", "Type **\\[\\[**", "**Comment**", "Type **@**", "**Ctrl K**", "**Settings → Access**"]) expect(markdown).toContain(words);
+    for (const heading of ["## Write and edit", "## Link pages", "## Discuss", "## Find things", "## Who can see this space"])
+      expect(markdown).toContain(heading);
+    for (const words of [
+      "Press **E**",
+      "Type **/**",
+      "Type **\\[\\[**",
+      "**Comment**",
+      "Type **@**",
+      "**Ctrl K**",
+      "**Settings → Access**",
+    ])
+      expect(markdown).toContain(words);
     expect(markdown).toStartWith("This space holds the pages of Engineering.");
     for (const line of markdown.split("\n").filter((l) => l.startsWith("- "))) expect(line, line).toMatch(/[.:]$/);
     // Published by its creator, once: one version, one page.created.

@@ -33,7 +33,13 @@ describe("POST /api/pages/{id}/comments", () => {
     });
     const events = eventsOf(env, "comment.created");
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ targetType: "comment", targetId: res.body.id, spaceId: space.id, actorId: member.id, data: { pageId: page.id, parentCommentId: null, inline: false, mentionedUserIds: [] } });
+    expect(events[0]).toMatchObject({
+      targetType: "comment",
+      targetId: res.body.id,
+      spaceId: space.id,
+      actorId: member.id,
+      data: { pageId: page.id, parentCommentId: null, inline: false, mentionedUserIds: [] },
+    });
   });
 
   test("an inline comment keeps anchorJson exactly as sent", async () => {
@@ -145,7 +151,10 @@ describe("comments and the page's life", () => {
     await call(env, "DELETE", `/api/pages/${page.id}`, { as: owner });
     expect((await call(env, "DELETE", `/api/pages/${page.id}/purge`, { as: owner })).status).toBe(204);
     expect(env.core.sqlite.query("SELECT body FROM comments").all()).toEqual([{ body: "stays" }]);
-    const del = await call(env, "DELETE", "/api/spaces/DOCS", { as: owner, body: { confirmKey: "DOCS", password: "correct horse battery staple" } });
+    const del = await call(env, "DELETE", "/api/spaces/DOCS", {
+      as: owner,
+      body: { confirmKey: "DOCS", password: "correct horse battery staple" },
+    });
     expect(del.status).toBe(204);
     expect(commentRows(env)).toBe(0);
   });

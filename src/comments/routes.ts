@@ -26,7 +26,9 @@ export function commentRoutes(core: Core) {
         params: CommentParams,
         body: NewCommentBody,
         response: { 201: Comment, ...problems(400, 401, 403, 404, 409) },
-        detail: detail("Comment on a page, on a passage (anchorJson) or in reply to a thread (parentCommentId); needs View; fires comment.created"),
+        detail: detail(
+          "Comment on a page, on a passage (anchorJson) or in reply to a thread (parentCommentId); needs View; fires comment.created",
+        ),
       },
     )
     .put("/api/comments/:id", ({ params, body, request }) => updateComment(core, callerOf(request), params.id, body).comment, {
@@ -50,7 +52,9 @@ export function commentRoutes(core: Core) {
     .post("/api/comments/:id/resolve", ({ params, request }) => resolveComment(core, callerOf(request), params.id), {
       params: CommentParams,
       response: { 200: Comment, ...problems(400, 401, 403, 404, 409) },
-      detail: detail("Resolve a thread (its first comment): its author or an editor of the page; records who and when; fires comment.resolved"),
+      detail: detail(
+        "Resolve a thread (its first comment): its author or an editor of the page; records who and when; fires comment.resolved",
+      ),
     })
     .post("/api/comments/:id/reopen", ({ params, request }) => reopenComment(core, callerOf(request), params.id), {
       params: CommentParams,

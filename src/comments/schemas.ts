@@ -29,7 +29,9 @@ export const Comment = t.Object(
  */
 const Body = t.String({
   maxLength: 2 * MAX_BODY_CHARS,
-  description: `Plain text, 1 to ${MAX_BODY_CHARS} characters (Unicode code points, after trimming; the schema's maxLength counts UTF-16 units, two for an emoji); mention someone with @[Name](userId)`,
+  description:
+    `Plain text, 1 to ${MAX_BODY_CHARS} characters (Unicode code points, after trimming; the schema's ` +
+    `maxLength counts UTF-16 units, two for an emoji); mention someone with @[Name](userId)`,
 });
 
 export const NewCommentBody = t.Object({
@@ -37,7 +39,14 @@ export const NewCommentBody = t.Object({
   parentCommentId: t.Optional(t.Nullable(Id, { description: "Reply to this thread (a top-level comment of the same page)" })),
   anchorJson: t.Optional(
     // Bytes of UTF-8 are never fewer than UTF-16 units, so the rule's number bounds both.
-    t.Nullable(t.String({ maxLength: MAX_ANCHOR_BYTES, description: `Inline comment: a JSON object recording the passage (at most ${MAX_ANCHOR_BYTES} bytes of UTF-8), stored and returned as sent; not for replies` })),
+    t.Nullable(
+      t.String({
+        maxLength: MAX_ANCHOR_BYTES,
+        description:
+          `Inline comment: a JSON object recording the passage (at most ${MAX_ANCHOR_BYTES} ` +
+          `bytes of UTF-8), stored and returned as sent; not for replies`,
+      }),
+    ),
   ),
 });
 

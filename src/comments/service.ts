@@ -18,7 +18,18 @@ import { multiLine } from "../platform/text";
 import { findPage } from "../pages/store";
 import { PAGE_STATUS, type PageRow } from "../pages/tables";
 import { mentionedIds } from "./mentions";
-import { commentById, commentOnPage, commentsOfPageWithAuthors, commentWithAuthor, deleteCommentRow, deleteEmptiedParent, existingUserIds, insertComment, replyCount, updateCommentRow } from "./store";
+import {
+  commentById,
+  commentOnPage,
+  commentsOfPageWithAuthors,
+  commentWithAuthor,
+  deleteCommentRow,
+  deleteEmptiedParent,
+  existingUserIds,
+  insertComment,
+  replyCount,
+  updateCommentRow,
+} from "./store";
 import type { CommentRow } from "./tables";
 
 /** Characters are Unicode code points (an emoji is one). */
@@ -109,9 +120,24 @@ export interface NewComment {
 }
 
 /** Events only for published pages: drafts are private until published. */
-function commentEvent(core: Core, caller: UserCaller, type: "comment.created" | "comment.updated" | "comment.resolved", page: PageRow, row: CommentRow, data: Record<string, unknown>) {
+function commentEvent(
+  core: Core,
+  caller: UserCaller,
+  type: "comment.created" | "comment.updated" | "comment.resolved",
+  page: PageRow,
+  row: CommentRow,
+  data: Record<string, unknown>,
+) {
   if (page.status !== PAGE_STATUS.Published) return;
-  recordEvent(core, { type, targetType: "comment", targetId: row.id, spaceId: page.spaceId, actorId: caller.user.id, ip: caller.ip, data: { pageId: page.id, pageTitle: page.title, ...data } });
+  recordEvent(core, {
+    type,
+    targetType: "comment",
+    targetId: row.id,
+    spaceId: page.spaceId,
+    actorId: caller.user.id,
+    ip: caller.ip,
+    data: { pageId: page.id, pageTitle: page.title, ...data },
+  });
 }
 
 /**
@@ -133,7 +159,16 @@ export function createComment(core: Core, caller: Caller, pageId: string, input:
       parentId = parent.id;
     }
     const now = iso(core.clock.now());
-    const row = insertComment(core, { id: newId(), pageId: page.id, parentId, body, anchorJson: anchor, authorId: user.user.id, createdAt: now, updatedAt: now });
+    const row = insertComment(core, {
+      id: newId(),
+      pageId: page.id,
+      parentId,
+      body,
+      anchorJson: anchor,
+      authorId: user.user.id,
+      createdAt: now,
+      updatedAt: now,
+    });
     const mentionedUserIds = existingUsers(core, mentionedIds(body));
     commentEvent(core, user, "comment.created", page, row, { parentCommentId: parentId, inline: anchor !== null, mentionedUserIds });
     return { comment: toComment(row, user.user.displayName), mentionedUserIds };
@@ -161,7 +196,10 @@ export function updateComment(core: Core, caller: Caller, id: string, input: { b
     requireCommentAuthor(user, row);
     updateCommentRow(core, row.id, { body, updatedAt: iso(core.clock.now()) });
     const before = new Set(mentionedIds(row.body));
-    const mentionedUserIds = existingUsers(core, mentionedIds(body).filter((m) => !before.has(m)));
+    const mentionedUserIds = existingUsers(
+      core,
+      mentionedIds(body).filter((m) => !before.has(m)),
+    );
     // Recorded for the audit log, and so that people mentioned for the first time are told.
     commentEvent(core, user, "comment.updated", page, row, { mentionedUserIds });
     return { comment: readComment(core, row.id), mentionedUserIds };

@@ -9,7 +9,10 @@ import { comments, type CommentRow } from "./tables";
 
 /** Deletes the comment `parentId` if it is a deleted placeholder with no reply left. */
 export function deleteEmptiedParent(core: Core, parentId: string): void {
-  core.db.run(sql`delete from ${comments} where id = ${parentId} and deleted_at is not null and not exists (select 1 from ${comments} r where r.parent_id = ${parentId})`);
+  core.db.run(
+    sql`delete from ${comments} where id = ${parentId} and deleted_at is not null
+      and not exists (select 1 from ${comments} r where r.parent_id = ${parentId})`,
+  );
 }
 
 /** Rows per INSERT: well under SQLite's bound-parameter limit. */
@@ -19,13 +22,22 @@ const BATCH = 200;
 export function insertComments(core: Core, rows: (typeof comments.$inferInsert)[]): void {
   // Both are on the same page, so in the same slice of an import.
   for (const group of [rows.filter((c) => !c.parentId), rows.filter((c) => c.parentId)]) {
-    for (let i = 0; i < group.length; i += BATCH) core.db.insert(comments).values(group.slice(i, i + BATCH)).run();
+    for (let i = 0; i < group.length; i += BATCH)
+      core.db
+        .insert(comments)
+        .values(group.slice(i, i + BATCH))
+        .run();
   }
 }
 
 /** The ids among `ids` that name an account (mentions). */
 export function existingUserIds(core: Core, ids: string[]): string[] {
-  return core.db.select({ id: users.id }).from(users).where(inArray(users.id, ids)).all().map((u) => u.id);
+  return core.db
+    .select({ id: users.id })
+    .from(users)
+    .where(inArray(users.id, ids))
+    .all()
+    .map((u) => u.id);
 }
 
 export function commentById(core: Core, id: string): CommentRow | undefined {
@@ -34,12 +46,21 @@ export function commentById(core: Core, id: string): CommentRow | undefined {
 
 /** The comment `id` if it is on the page `pageId`. */
 export function commentOnPage(core: Core, id: string, pageId: string): CommentRow | undefined {
-  return core.db.select().from(comments).where(and(eq(comments.id, id), eq(comments.pageId, pageId))).get();
+  return core.db
+    .select()
+    .from(comments)
+    .where(and(eq(comments.id, id), eq(comments.pageId, pageId)))
+    .get();
 }
 
 /** A comment with its author's name. */
 export function commentWithAuthor(core: Core, id: string) {
-  return core.db.select({ c: comments, name: users.displayName }).from(comments).leftJoin(users, eq(users.id, comments.authorId)).where(eq(comments.id, id)).get();
+  return core.db
+    .select({ c: comments, name: users.displayName })
+    .from(comments)
+    .leftJoin(users, eq(users.id, comments.authorId))
+    .where(eq(comments.id, id))
+    .get();
 }
 
 /** A page's comments with their authors' names, in creation order. */

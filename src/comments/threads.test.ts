@@ -38,7 +38,10 @@ describe("threads", () => {
       const res = await call(env, "POST", `/api/pages/${page.id}/comments`, { as: owner, body: { body: "x", parentCommentId } });
       expect(res).toMatchObject({ status: 400, body: { field: "parentCommentId" } });
     }
-    const anchored = await call(env, "POST", `/api/pages/${page.id}/comments`, { as: owner, body: { body: "x", parentCommentId: thread.id, anchorJson: "{}" } });
+    const anchored = await call(env, "POST", `/api/pages/${page.id}/comments`, {
+      as: owner,
+      body: { body: "x", parentCommentId: thread.id, anchorJson: "{}" },
+    });
     expect(anchored).toMatchObject({ status: 400, body: { field: "anchorJson" } });
     expect(commentRows(env)).toBe(before);
   });
@@ -54,7 +57,11 @@ describe("PUT /api/comments/{id}", () => {
     expect(res.body.body).toBe("first");
     expect(res.body.updatedAt > res.body.createdAt).toBe(true);
     expect((await call(env, "PUT", `/api/comments/${c.id}`, { as: owner, body: { body: "hijack" } })).status).toBe(403);
-    for (const body of ["  ", "y".repeat(10_001)]) expect(await call(env, "PUT", `/api/comments/${c.id}`, { as: member, body: { body } })).toMatchObject({ status: 400, body: { field: "body" } });
+    for (const body of ["  ", "y".repeat(10_001)])
+      expect(await call(env, "PUT", `/api/comments/${c.id}`, { as: member, body: { body } })).toMatchObject({
+        status: 400,
+        body: { field: "body" },
+      });
     expect((await commentsOf(env, owner, page.id))[0].body).toBe("first");
   });
 
@@ -68,7 +75,8 @@ describe("PUT /api/comments/{id}", () => {
     const ro = await mintToken(env, owner, { name: "ro", readOnly: true });
     expect((await call(env, "PUT", `/api/comments/${c.id}`, { as: { token: ro }, body: { body: "x" } })).status).toBe(403);
     expect((await call(env, "PUT", `/api/comments/${c.id}`, { body: { body: "x" } })).status).toBe(401);
-    for (const action of ["resolve", "reopen"]) expect((await call(env, "POST", `/api/comments/${c.id}/${action}`, { as: member })).status).toBe(404);
+    for (const action of ["resolve", "reopen"])
+      expect((await call(env, "POST", `/api/comments/${c.id}/${action}`, { as: member })).status).toBe(404);
     expect((await call(env, "DELETE", `/api/comments/${c.id}`, { as: member })).status).toBe(404);
     expect(commentRows(env)).toBe(1);
   });
@@ -88,7 +96,14 @@ describe("DELETE /api/comments/{id}", () => {
     const reply = await comment(env, owner, page.id, { body: "answer", parentCommentId: thread.id });
     expect((await call(env, "DELETE", `/api/comments/${thread.id}`, { as: member })).status).toBe(204);
     const list = await commentsOf(env, owner, page.id);
-    expect(list[0]).toMatchObject({ id: thread.id, body: "", authorId: null, authorName: null, isDeleted: true, anchorJson: '{"quote":"x"}' });
+    expect(list[0]).toMatchObject({
+      id: thread.id,
+      body: "",
+      authorId: null,
+      authorName: null,
+      isDeleted: true,
+      anchorJson: '{"quote":"x"}',
+    });
     expect(list[1]).toMatchObject({ id: reply.id, body: "answer", isDeleted: false });
     expect((await call(env, "PUT", `/api/comments/${thread.id}`, { as: member, body: { body: "back" } })).status).toBe(409);
     expect((await call(env, "DELETE", `/api/comments/${reply.id}`, { as: owner })).status).toBe(204);
@@ -134,7 +149,13 @@ describe("resolve and reopen", () => {
     const again = await call(env, "POST", `/api/comments/${thread.id}/resolve`, { as: owner });
     expect(again.body).toMatchObject({ resolvedAt: when, resolvedById: member.id });
     expect(eventsOf(env, "comment.resolved")).toHaveLength(1);
-    expect(eventsOf(env, "comment.resolved")[0]).toMatchObject({ targetType: "comment", targetId: thread.id, spaceId: space.id, actorId: member.id, data: { pageId: page.id } });
+    expect(eventsOf(env, "comment.resolved")[0]).toMatchObject({
+      targetType: "comment",
+      targetId: thread.id,
+      spaceId: space.id,
+      actorId: member.id,
+      data: { pageId: page.id },
+    });
     const reopened = await call(env, "POST", `/api/comments/${thread.id}/reopen`, { as: owner });
     expect(reopened.body).toMatchObject({ resolvedAt: null, resolvedById: null });
     expect((await call(env, "POST", `/api/comments/${thread.id}/reopen`, { as: owner })).status).toBe(200);
@@ -145,8 +166,14 @@ describe("resolve and reopen", () => {
     const { owner, member, page } = await setup();
     const editor = await invited(env, owner, "editor@example.com");
     // Everyone drops to View; the editor keeps Edit through a grant of their own.
-    await call(env, "POST", "/api/spaces/DOCS/permissions", { as: owner, body: { principalType: 1, principalId: GROUP_ID.everyone, operation: 0 } });
-    await call(env, "POST", "/api/spaces/DOCS/permissions", { as: owner, body: { principalType: 0, principalId: editor.id, operation: 1 } });
+    await call(env, "POST", "/api/spaces/DOCS/permissions", {
+      as: owner,
+      body: { principalType: 1, principalId: GROUP_ID.everyone, operation: 0 },
+    });
+    await call(env, "POST", "/api/spaces/DOCS/permissions", {
+      as: owner,
+      body: { principalType: 0, principalId: editor.id, operation: 1 },
+    });
     const theirs = await comment(env, owner, page.id, { body: "owner's question" });
     const own = await comment(env, member, page.id, { body: "member's question" });
     const act = (who: Who, action: string, id: string) => call(env, "POST", `/api/comments/${id}/${action}`, { as: who });
@@ -162,7 +189,10 @@ describe("resolve and reopen", () => {
 
   test("an Edit restriction on the page counts: an editor of the space it leaves out may not resolve others' threads", async () => {
     const { owner, member, page } = await setup();
-    await call(env, "POST", `/api/pages/${page.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 1 } });
+    await call(env, "POST", `/api/pages/${page.id}/restrictions`, {
+      as: owner,
+      body: { principalType: 0, principalId: owner.id, operation: 1 },
+    });
     const thread = await comment(env, owner, page.id, { body: "t" });
     expect((await call(env, "POST", `/api/comments/${thread.id}/resolve`, { as: member })).status).toBe(403);
     expect((await call(env, "POST", `/api/comments/${thread.id}/resolve`, { as: owner })).status).toBe(200);
@@ -173,7 +203,10 @@ describe("resolve and reopen", () => {
     const thread = await comment(env, owner, page.id, { body: "t" });
     const reply = await comment(env, owner, page.id, { body: "r", parentCommentId: thread.id });
     for (const action of ["resolve", "reopen"]) {
-      expect(await call(env, "POST", `/api/comments/${reply.id}/${action}`, { as: owner })).toMatchObject({ status: 400, body: { field: "id" } });
+      expect(await call(env, "POST", `/api/comments/${reply.id}/${action}`, { as: owner })).toMatchObject({
+        status: 400,
+        body: { field: "id" },
+      });
     }
     const ro = await mintToken(env, owner, { name: "ro", readOnly: true });
     expect((await call(env, "POST", `/api/comments/${thread.id}/resolve`, { as: { token: ro } })).status).toBe(403);

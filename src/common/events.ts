@@ -120,6 +120,24 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What an event is about. A session's id is its public handle, a setting's its key. */
-export const TARGET_TYPES = ["page", "space", "user", "session", "token", "invite", "group", "setting", "webhook", "comment", "attachment", "security_block", "security_alert", "setup", "role", "branding", "backup"] as const;
+export const TARGET_TYPES = [
+  "page",
+  "space",
+  "user",
+  "session",
+  "token",
+  "invite",
+  "group",
+  "setting",
+  "webhook",
+  "comment",
+  "attachment",
+  "security_block",
+  "security_alert",
+  "setup",
+  "role",
+  "branding",
+  "backup",
+] as const;
 
 export type TargetType = (typeof TARGET_TYPES)[number];

@@ -11,7 +11,10 @@ const doc = () => ({
     { type: "attachment", attrs: { attachmentId: A, filename: "a.pdf", size: 1, contentType: "application/pdf" } },
     { type: "image", attrs: { src: `/api/attachments/${A}/view`, alt: `not ${A}` } },
     { type: "image", attrs: { src: `https://wiki.example/api/attachments/${C}/view?x=1` } },
-    { type: "paragraph", content: [{ type: "text", text: `see ${A}`, marks: [{ type: "link", attrs: { href: `/api/attachments/${A}/download` } }] }] },
+    {
+      type: "paragraph",
+      content: [{ type: "text", text: `see ${A}`, marks: [{ type: "link", attrs: { href: `/api/attachments/${A}/download` } }] }],
+    },
     { type: "image", attrs: { src: `https://elsewhere.example/${A}.png` } },
   ],
 });
@@ -25,7 +28,9 @@ describe("renameAttachments", () => {
     // Text and other attributes keep the old id: only references are renamed.
     expect(d.content[1].attrs!.alt).toBe(`not ${A}`);
     expect((d.content[3].content![0] as { text: string }).text).toBe(`see ${A}`);
-    expect((d.content[3].content![0] as { marks: { attrs: { href: string } }[] }).marks[0].attrs.href).toBe(`/api/attachments/${B}/download`);
+    expect((d.content[3].content![0] as { marks: { attrs: { href: string } }[] }).marks[0].attrs.href).toBe(
+      `/api/attachments/${B}/download`,
+    );
     // An attachment not in the map, and another site's address holding the id, stay.
     expect(d.content[2].attrs!.src).toBe(`https://wiki.example/api/attachments/${C}/view?x=1`);
     expect(d.content[4].attrs!.src).toBe(`https://elsewhere.example/${A}.png`);
@@ -35,6 +40,8 @@ describe("renameAttachments", () => {
     const json = JSON.stringify(doc());
     expect(renameAttachmentsInJson(json, new Map([[B, C]]))).toBe(json);
     expect(renameAttachmentsInJson(json, new Map())).toBe(json);
-    expect(JSON.parse(renameAttachmentsInJson(json, new Map([[C, B]]))).content[2].attrs.src).toBe(`https://wiki.example/api/attachments/${B}/view?x=1`);
+    expect(JSON.parse(renameAttachmentsInJson(json, new Map([[C, B]]))).content[2].attrs.src).toBe(
+      `https://wiki.example/api/attachments/${B}/view?x=1`,
+    );
   });
 });

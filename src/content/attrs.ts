@@ -46,7 +46,10 @@ const optionalId: AttrRule = (value) => (value === null ? undefined : id(value))
 
 const colwidth: AttrRule = (value) => {
   if (value === null) return undefined;
-  const ok = Array.isArray(value) && value.length >= 1 && value.length <= 1000 &&
+  const ok =
+    Array.isArray(value) &&
+    value.length >= 1 &&
+    value.length <= 1000 &&
     value.every((w) => typeof w === "number" && Number.isInteger(w) && w >= 0 && w <= 10_000);
   return ok ? undefined : "must be null or a list of column widths in pixels (integers from 0 to 10000)";
 };

@@ -11,7 +11,15 @@ import { sampleDocument } from "./sample";
 import { everythingDocument } from "./testing";
 import { checkContentJson } from "./validate";
 
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 // A virtual entry beside the real modules, so imports resolve as they will for the UI.
 const ENTRY = join(import.meta.dir, "editor-check.entry.ts");
@@ -72,25 +80,34 @@ describe("the editor opens what the server stores", () => {
   test.each<[string, () => unknown]>([
     ["every block and mark", everythingDocument],
     ["a sample page", () => sampleDocument(5, 800)],
-    ["a ragged table, completed by the server as the editor would", () => ({
-      type: "doc",
-      content: [{
-        type: "table",
+    [
+      "a ragged table, completed by the server as the editor would",
+      () => ({
+        type: "doc",
         content: [
-          { type: "tableRow", content: [cell({ colwidth: [150] }), cell({ rowspan: 3 }), cell()] },
-          { type: "tableRow", content: [cell({ colspan: 3 })] },
+          {
+            type: "table",
+            content: [
+              { type: "tableRow", content: [cell({ colwidth: [150] }), cell({ rowspan: 3 }), cell()] },
+              { type: "tableRow", content: [cell({ colspan: 3 })] },
+            ],
+          },
         ],
-      }],
-    })],
-  ])("%s: unchanged, and unchanged through its HTML", async (_, make) => {
-    const stored = JSON.parse(checkContentJson(JSON.stringify(make())).json);
-    const opened = await open(stored);
-    expect(opened.errors).toEqual([]);
-    expect(opened.json).toEqual(stored);
-    // setContent is a transaction, so the editor's own table repair has run on what follows.
-    // The HTML (clipboard, exports) parses back to the same document: parseHTML matches renderHTML.
-    expect(opened.fromHtml).toEqual(stored);
-  }, 20_000);
+      }),
+    ],
+  ])(
+    "%s: unchanged, and unchanged through its HTML",
+    async (_, make) => {
+      const stored = JSON.parse(checkContentJson(JSON.stringify(make())).json);
+      const opened = await open(stored);
+      expect(opened.errors).toEqual([]);
+      expect(opened.json).toEqual(stored);
+      // setContent is a transaction, so the editor's own table repair has run on what follows.
+      // The HTML (clipboard, exports) parses back to the same document: parseHTML matches renderHTML.
+      expect(opened.fromHtml).toEqual(stored);
+    },
+    20_000,
+  );
 
   test("links are rendered safely", async () => {
     const { html } = await open(JSON.parse(checkContentJson(JSON.stringify(everythingDocument())).json));

@@ -8,7 +8,10 @@ import { MARK_ELEMENTS, NODE_ELEMENTS } from "./elements";
 import { documentHtml } from "./html";
 import { contentSchema } from "./schema";
 
-/** Drawn by each renderer (text itself, the document, a code block's colours, an image's policy, a page link's title, a link's checked address). */
+/**
+ * Drawn by each renderer (text itself, the document, a code block's colours, an image's policy, a
+ * page link's title, a link's checked address).
+ */
 const DRAWN_APART = { nodes: ["doc", "text", "codeBlock", "image", "pageLink"], marks: ["link"] };
 
 test("every node and mark of the schema has its element in the table, or is drawn apart", () => {
@@ -17,6 +20,9 @@ test("every node and mark of the schema has its element in the table, or is draw
 });
 
 test("a node or mark named like an object's property draws its content only", () => {
-  const doc = { type: "doc", content: [{ type: "constructor", content: [{ type: "text", text: "kept", marks: [{ type: "toString" }, { type: "__proto__" }] }] }] };
+  const doc = {
+    type: "doc",
+    content: [{ type: "constructor", content: [{ type: "text", text: "kept", marks: [{ type: "toString" }, { type: "__proto__" }] }] }],
+  };
   expect(documentHtml(doc)).toBe("kept");
 });

@@ -33,7 +33,14 @@ export const panelKind = (a: Attrs): PanelKind => (String(a.kind) in PANEL_NAMES
 function cell(tag: "td" | "th", a: Attrs): ElementSpec {
   const widths = Array.isArray(a.colwidth) ? (a.colwidth as unknown[]) : null;
   const align = a.align === "center" || a.align === "right" || a.align === "left" ? a.align : undefined;
-  return { tag, attrs: { colspan: num(a.colspan) ?? 1, rowspan: num(a.rowspan) ?? 1, style: { width: widths?.[0] ? `${String(widths[0])}px` : undefined, textAlign: align } } };
+  return {
+    tag,
+    attrs: {
+      colspan: num(a.colspan) ?? 1,
+      rowspan: num(a.rowspan) ?? 1,
+      style: { width: widths?.[0] ? `${String(widths[0])}px` : undefined, textAlign: align },
+    },
+  };
 }
 
 /** The element of each node type; `node` for the few that look at their content (a table's width). Unknown types: their content alone. */
@@ -54,7 +61,10 @@ export const NODE_ELEMENTS: Record<string, (attrs: Attrs) => ElementSpec> = {
   tableHeader: (a) => cell("th", a),
   tableCell: (a) => cell("td", a),
   attachment: () => ({ tag: "div", attrs: { "data-type": "attachment" } }),
-  panel: (a) => ({ tag: "div", attrs: { "data-type": "panel", "data-kind": panelKind(a), role: "note", "aria-label": PANEL_NAMES[panelKind(a)] } }),
+  panel: (a) => ({
+    tag: "div",
+    attrs: { "data-type": "panel", "data-kind": panelKind(a), role: "note", "aria-label": PANEL_NAMES[panelKind(a)] },
+  }),
   details: (a) => ({ tag: "details", attrs: { "data-type": "details", open: a.open === true } }),
   detailsSummary: plain("summary"),
   detailsContent: () => ({ tag: "div", attrs: { "data-type": "detailsContent" } }),
@@ -62,7 +72,10 @@ export const NODE_ELEMENTS: Record<string, (attrs: Attrs) => ElementSpec> = {
 };
 
 /** Inside the table wrapper: the table, as wide as its columns when all have widths. */
-export const TABLE = (width: number | undefined): ElementSpec => ({ tag: "table", attrs: { style: { width: width ? `${width}px` : undefined } } });
+export const TABLE = (width: number | undefined): ElementSpec => ({
+  tag: "table",
+  attrs: { style: { width: width ? `${width}px` : undefined } },
+});
 /** Inside a panel, after its icon. */
 export const PANEL_BODY: ElementSpec = { tag: "div", attrs: { class: "panel-body" } };
 /** A mention's text: the person's name after an @. */

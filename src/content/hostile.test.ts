@@ -49,7 +49,9 @@ describe("hostile input", () => {
     const json = (t: string) => JSON.stringify(inline(text(t)));
     const overhead = json("").length;
     expect(() => checkContentJson(json("x".repeat(MAX_CONTENT_BYTES - overhead)))).not.toThrow();
-    expect(rejection(json("x".repeat(MAX_CONTENT_BYTES - overhead + 1)))).toContain(`too large (${MAX_CONTENT_BYTES + 1} bytes; at most ${MAX_CONTENT_BYTES})`);
+    expect(rejection(json("x".repeat(MAX_CONTENT_BYTES - overhead + 1)))).toContain(
+      `too large (${MAX_CONTENT_BYTES + 1} bytes; at most ${MAX_CONTENT_BYTES})`,
+    );
     // 管 is three bytes: 800,000 characters are 2.4 MB.
     expect(rejection(json("管".repeat(800_000)))).toContain("too large");
     expect(rejection("x".repeat(50_000_000))).toContain("too large");
@@ -68,12 +70,29 @@ describe("hostile input", () => {
 
   test.each<[string, string, string]>([
     ["__proto__ on a node", '{"type":"doc","content":[{"type":"paragraph","__proto__":{"polluted":1}}]}', 'unknown key "__proto__"'],
-    ["__proto__ in attrs", '{"type":"doc","content":[{"type":"heading","attrs":{"__proto__":{"level":7}}}]}', 'unknown attribute "__proto__"'],
-    ["__proto__ in mark attrs", '{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"x","marks":[{"type":"bold","attrs":{"__proto__":{"x":1}}}]}]}]}', 'unknown attribute "__proto__"'],
-    ["constructor as attribute", '{"type":"doc","content":[{"type":"paragraph","attrs":{"constructor":1}}]}', 'unknown attribute "constructor"'],
+    [
+      "__proto__ in attrs",
+      '{"type":"doc","content":[{"type":"heading","attrs":{"__proto__":{"level":7}}}]}',
+      'unknown attribute "__proto__"',
+    ],
+    [
+      "__proto__ in mark attrs",
+      '{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"x",' +
+        '"marks":[{"type":"bold","attrs":{"__proto__":{"x":1}}}]}]}]}',
+      'unknown attribute "__proto__"',
+    ],
+    [
+      "constructor as attribute",
+      '{"type":"doc","content":[{"type":"paragraph","attrs":{"constructor":1}}]}',
+      'unknown attribute "constructor"',
+    ],
     ["__proto__ as node type", '{"type":"doc","content":[{"type":"__proto__"}]}', 'unknown node type "__proto__"'],
     ["constructor as node type", '{"type":"doc","content":[{"type":"constructor"}]}', 'unknown node type "constructor"'],
-    ["toString as mark type", '{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"x","marks":[{"type":"toString"}]}]}]}', 'unknown mark type "toString"'],
+    [
+      "toString as mark type",
+      '{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"x","marks":[{"type":"toString"}]}]}]}',
+      'unknown mark type "toString"',
+    ],
     ["__proto__ as the doc", '{"__proto__":{"type":"doc"}}', '"type": "doc"'],
   ])("%s", (_, input, reason) => {
     expect(rejection(input)).toContain(reason);
@@ -89,8 +108,38 @@ describe("hostile input", () => {
 /** Mulberry32 (the fuzzer's), so a failing case can be replayed from its seed. */
 const random = (seed: number) => rng(seed).next;
 
-const KEYS = ["type", "attrs", "content", "marks", "text", "__proto__", "constructor", "level", "href", "kind", "src", "colspan", "commentId", "id"];
-const WORDS = ["doc", "paragraph", "text", "heading", "table", "tableRow", "listItem", "bold", "code", "link", "blink", "javascript:alert(1)", "", "管理"];
+const KEYS = [
+  "type",
+  "attrs",
+  "content",
+  "marks",
+  "text",
+  "__proto__",
+  "constructor",
+  "level",
+  "href",
+  "kind",
+  "src",
+  "colspan",
+  "commentId",
+  "id",
+];
+const WORDS = [
+  "doc",
+  "paragraph",
+  "text",
+  "heading",
+  "table",
+  "tableRow",
+  "listItem",
+  "bold",
+  "code",
+  "link",
+  "blink",
+  "javascript:alert(1)",
+  "",
+  "管理",
+];
 
 describe("fuzz", () => {
   test("mutated and random documents are either stored or refused with a 400, never anything else", () => {
@@ -108,7 +157,7 @@ describe("fuzz", () => {
       const doc: any = everythingDocument();
       const objects: any[] = [];
       const collect = (v: any) => {
-        if (v && typeof v === "object") (objects.push(v), Object.values(v).forEach(collect));
+        if (v && typeof v === "object") objects.push(v), Object.values(v).forEach(collect);
       };
       collect(doc);
       for (let m = 1 + Math.floor(rnd() * 3); m > 0; m--) {

@@ -28,12 +28,36 @@ describe("documentHtml", () => {
 
   test("agrees with the reading view on edge cases: open expands, empty cells, unknown nodes and marks, empty attachments", () => {
     const docs = [
-      docOf({ type: "details", attrs: { open: true }, content: [{ type: "detailsSummary", content: [text("s")] }, { type: "detailsContent", content: [para(text("c"))] }] }),
-      docOf({ type: "table", content: [{ type: "tableRow", content: [{ type: "tableCell", attrs: { colwidth: [100], align: "center" }, content: [para()] }, { type: "tableCell", attrs: { colwidth: [50] }, content: [para(text("<b>"))] }] }] }),
+      docOf({
+        type: "details",
+        attrs: { open: true },
+        content: [
+          { type: "detailsSummary", content: [text("s")] },
+          { type: "detailsContent", content: [para(text("c"))] },
+        ],
+      }),
+      docOf({
+        type: "table",
+        content: [
+          {
+            type: "tableRow",
+            content: [
+              { type: "tableCell", attrs: { colwidth: [100], align: "center" }, content: [para()] },
+              { type: "tableCell", attrs: { colwidth: [50] }, content: [para(text("<b>"))] },
+            ],
+          },
+        ],
+      }),
       docOf({ type: "futureBlock", content: [{ type: "text", text: "still & here", marks: [{ type: "futureMark" }, { type: "bold" }] }] }),
-      docOf({ type: "attachment", attrs: { attachmentId: "", filename: "" } }, { type: "panel", attrs: { kind: "bogus" }, content: [para(text("x"))] }),
+      docOf(
+        { type: "attachment", attrs: { attachmentId: "", filename: "" } },
+        { type: "panel", attrs: { kind: "bogus" }, content: [para(text("x"))] },
+      ),
       inline({ type: "mention", attrs: { id: "u1", label: null } }, text(`quote " and ' apostrophe`)),
-      docOf({ type: "image", attrs: { src: "https://example.com/a.png", alt: 'a "quoted" alt', title: "T" } }, { type: "codeBlock", attrs: { language: null }, content: [text("<script>")] }),
+      docOf(
+        { type: "image", attrs: { src: "https://example.com/a.png", alt: 'a "quoted" alt', title: "T" } },
+        { type: "codeBlock", attrs: { language: null }, content: [text("<script>")] },
+      ),
     ];
     for (const doc of docs) expect(documentHtml(doc)).toBe(reactHtml(doc));
   });
@@ -54,7 +78,14 @@ describe("documentHtml", () => {
 
   test("a link or image whose URL has a forbidden scheme keeps its text, never the URL", () => {
     const link = (href: string) => documentHtml(inline(text("click", [{ type: "link", attrs: { href } }])));
-    for (const bad of ["javascript:alert(1)", " JaVaScRiPt:alert(1)", "data:text/html,x", "vbscript:x", "java\tscript:x", "file:///etc/passwd"]) {
+    for (const bad of [
+      "javascript:alert(1)",
+      " JaVaScRiPt:alert(1)",
+      "data:text/html,x",
+      "vbscript:x",
+      "java\tscript:x",
+      "file:///etc/passwd",
+    ]) {
       expect(link(bad)).toBe("<p>click</p>");
     }
     expect(link("mailto:a@b.test")).toBe('<p><a href="mailto:a@b.test">click</a></p>');
@@ -65,7 +96,10 @@ describe("documentHtml", () => {
 
   test("rewrites links, images, attachments and mentions through the options, and checks a rewritten link again", () => {
     const doc = docOf(
-      para(text("page", [{ type: "link", attrs: { href: "/s/ENG/p/1" } }]), text("evil", [{ type: "link", attrs: { href: "/s/ENG/p/2" } }])),
+      para(
+        text("page", [{ type: "link", attrs: { href: "/s/ENG/p/1" } }]),
+        text("evil", [{ type: "link", attrs: { href: "/s/ENG/p/2" } }]),
+      ),
       { type: "image", attrs: { src: "/api/attachments/a1/view", alt: "" } },
       { type: "attachment", attrs: { attachmentId: "a2", filename: "f.pdf" } },
       inline({ type: "mention", attrs: { id: "u1", label: "Old" } }),
@@ -86,7 +120,7 @@ describe("documentHtml", () => {
 describe("readingStyles", () => {
   test("carries the reading tokens light and dark (dark by the system's preference) and loads nothing from elsewhere", () => {
     const css = readingStyles();
-    expect(css).toContain(".prose div[data-kind=\"warning\"]");
+    expect(css).toContain('.prose div[data-kind="warning"]');
     expect(css).toContain("--panel-warning-bg: #fff5e0;");
     const dark = css.slice(css.indexOf("@media (prefers-color-scheme: dark)"));
     expect(dark).toContain("--bg: #16181b;");

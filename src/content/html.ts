@@ -9,7 +9,18 @@
  * its text but loses its link (or, for an image, is dropped), as in the reading view.
  * Node types it does not know show their content; unknown marks, their text.
  */
-import { codeLanguage, MARK_ELEMENTS, mentionText, NODE_ELEMENTS, PANEL_BODY, panelKind, styleText, TABLE, type ElementAttrs, type ElementSpec } from "./elements";
+import {
+  codeLanguage,
+  MARK_ELEMENTS,
+  mentionText,
+  NODE_ELEMENTS,
+  PANEL_BODY,
+  panelKind,
+  styleText,
+  TABLE,
+  type ElementAttrs,
+  type ElementSpec,
+} from "./elements";
 import { UNSEEN_PAGE } from "./page-links";
 import { taskName } from "./task-name";
 import { IMAGE_SCHEMES, linkTarget } from "./urls";
@@ -77,20 +88,37 @@ function element(spec: ElementSpec, inner: string): string {
 }
 
 /** A type's entry of a table (never a property every object has, such as "constructor"). */
-const entry = <T>(table: Record<string, T>, type: unknown): T | undefined => (typeof type === "string" && Object.hasOwn(table, type) ? table[type] : undefined);
+const entry = <T>(table: Record<string, T>, type: unknown): T | undefined =>
+  typeof type === "string" && Object.hasOwn(table, type) ? table[type] : undefined;
 
 const SVG_OPEN = (size: number, classes: string) =>
-  `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="${classes}" aria-hidden="true">`;
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 24 24" fill="none" stroke="currentColor" ` +
+  `stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="${classes}" aria-hidden="true">`;
 /** lucide's icons as the reading view draws them (FileText; the five panel kinds). */
 const FILE_ICON =
   SVG_OPEN(16, "lucide lucide-file-text") +
-  '<path d="M6 22a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h8a2.4 2.4 0 0 1 1.704.706l3.588 3.588A2.4 2.4 0 0 1 20 8v12a2 2 0 0 1-2 2z"></path><path d="M14 2v5a1 1 0 0 0 1 1h5"></path><path d="M10 9H8"></path><path d="M16 13H8"></path><path d="M16 17H8"></path></svg>';
+  '<path d="M6 22a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h8a2.4 2.4 0 0 1 1.704.706l3.588 3.588A2.4 2.4 0 0 1 20 8v12a2 2 0 0 1-2 ' +
+  '2z"></path><path d="M14 2v5a1 1 0 0 0 1 1h5"></path><path d="M10 9H8"></path><path d="M16 13H8"></path><path d="M16 ' +
+  '17H8"></path></svg>';
 const PANEL_ICONS = {
-  info: SVG_OPEN(18, "lucide lucide-info panel-icon") + '<circle cx="12" cy="12" r="10"></circle><path d="M12 16v-4"></path><path d="M12 8h.01"></path></svg>',
-  note: SVG_OPEN(18, "lucide lucide-lightbulb panel-icon") + '<path d="M15 14c.2-1 .7-1.7 1.5-2.5 1-.9 1.5-2.2 1.5-3.5A6 6 0 0 0 6 8c0 1 .2 2.2 1.5 3.5.7.7 1.3 1.5 1.5 2.5"></path><path d="M9 18h6"></path><path d="M10 22h4"></path></svg>',
-  warning: SVG_OPEN(18, "lucide lucide-triangle-exclamation-point lucide-alert-triangle lucide-triangle-alert panel-icon") + '<path d="m21.73 18-8-14a2 2 0 0 0-3.48 0l-8 14A2 2 0 0 0 4 21h16a2 2 0 0 0 1.73-3"></path><path d="M12 9v4"></path><path d="M12 17h.01"></path></svg>',
-  success: SVG_OPEN(18, "lucide lucide-circle-check lucide-check-circle-2 panel-icon") + '<circle cx="12" cy="12" r="10"></circle><path d="m16 9-5.5 5.5L8 12"></path></svg>',
-  error: SVG_OPEN(18, "lucide lucide-circle-exclamation-point lucide-alert-circle lucide-circle-alert panel-icon") + '<circle cx="12" cy="12" r="10"></circle><line x1="12" x2="12" y1="8" y2="12"></line><line x1="12" x2="12.01" y1="16" y2="16"></line></svg>',
+  info:
+    SVG_OPEN(18, "lucide lucide-info panel-icon") +
+    '<circle cx="12" cy="12" r="10"></circle><path d="M12 16v-4"></path><path d="M12 8h.01"></path></svg>',
+  note:
+    SVG_OPEN(18, "lucide lucide-lightbulb panel-icon") +
+    '<path d="M15 14c.2-1 .7-1.7 1.5-2.5 1-.9 1.5-2.2 1.5-3.5A6 6 0 0 0 6 8c0 1 .2 2.2 1.5 3.5.7.7 1.3 ' +
+    '1.5 1.5 2.5"></path><path d="M9 18h6"></path><path d="M10 22h4"></path></svg>',
+  warning:
+    SVG_OPEN(18, "lucide lucide-triangle-exclamation-point lucide-alert-triangle lucide-triangle-alert panel-icon") +
+    '<path d="m21.73 18-8-14a2 2 0 0 0-3.48 0l-8 14A2 2 0 0 0 4 21h16a2 2 0 0 0 ' +
+    '1.73-3"></path><path d="M12 9v4"></path><path d="M12 17h.01"></path></svg>',
+  success:
+    SVG_OPEN(18, "lucide lucide-circle-check lucide-check-circle-2 panel-icon") +
+    '<circle cx="12" cy="12" r="10"></circle><path d="m16 9-5.5 5.5L8 12"></path></svg>',
+  error:
+    SVG_OPEN(18, "lucide lucide-circle-exclamation-point lucide-alert-circle lucide-circle-alert panel-icon") +
+    '<circle cx="12" cy="12" r="10"></circle><line x1="12" x2="12" y1="8" ' +
+    'y2="12"></line><line x1="12" x2="12.01" y1="16" y2="16"></line></svg>',
 } as const;
 
 /** The document as the reading view draws it (without the `.prose` wrapper: see readingHtml). */
@@ -122,7 +150,10 @@ function nodeHtml(n: Json, opts: HtmlOptions): string {
     }
     case "codeBlock": {
       const language = codeLanguage(a);
-      return `<pre${attrs({ "data-language": language || undefined })} tabindex="0"><code${attrs({ class: language ? `language-${language}` : undefined })}>${inner()}</code></pre>`;
+      return (
+        `<pre${attrs({ "data-language": language || undefined })} tabindex="0"><code` +
+        `${attrs({ class: language ? `language-${language}` : undefined })}>${inner()}</code></pre>`
+      );
     }
     case "table":
       return element(NODE_ELEMENTS.table!(a), element(TABLE(tableWidth(n)), `<tbody>${inner()}</tbody>`));
@@ -130,14 +161,17 @@ function nodeHtml(n: Json, opts: HtmlOptions): string {
       const stored = safeImage(a.src);
       if (!stored) return "";
       const src = opts.imageSrc ? opts.imageSrc(stored) : stored;
-      return `<img${attrs({ src, alt: str(a.alt) ?? "", title: str(a.title), width: num(a.width), height: num(a.height), loading: "lazy" })}/>`;
+      const shown = { src, alt: str(a.alt) ?? "", title: str(a.title), width: num(a.width), height: num(a.height), loading: "lazy" };
+      return `<img${attrs(shown)}/>`;
     }
     case "attachment": {
       const id = str(a.attachmentId) ?? "";
       const name = String(a.filename ?? "") || "Attachment";
       const href = id ? (opts.attachmentHref ? opts.attachmentHref(id, name) : `/api/attachments/${encodeURIComponent(id)}/download`) : "";
       const download = id && href ? opts.attachmentDownload?.(id) : null;
-      const link = href ? `<a${attrs({ href, download: download ?? undefined })}>${escapeHtml(name)}</a>` : `<span>${escapeHtml(name)}</span>`;
+      const link = href
+        ? `<a${attrs({ href, download: download ?? undefined })}>${escapeHtml(name)}</a>`
+        : `<span>${escapeHtml(name)}</span>`;
       return element(NODE_ELEMENTS.attachment!(a), FILE_ICON + link);
     }
     case "panel":
@@ -155,7 +189,9 @@ function nodeHtml(n: Json, opts: HtmlOptions): string {
       const title = escapeHtml(target.title.trim() || "Untitled");
       const href = safeLink(target.href);
       // A page the reader may see that the file cannot link to (left out of a site without an address): its title.
-      return href ? `<a class="page-link" data-type="pageLink" data-page-id="${escapeHtml(id)}" href="${escapeHtml(href)}">${title}</a>` : `<span class="page-link" data-type="pageLink">${title}</span>`;
+      return href
+        ? `<a class="page-link" data-type="pageLink" data-page-id="${escapeHtml(id)}" href="${escapeHtml(href)}">${title}</a>`
+        : `<span class="page-link" data-type="pageLink">${title}</span>`;
     }
     default: {
       // The plain elements of the table; doc, and any node type this renderer does not know: its content.

@@ -37,7 +37,8 @@ export function pageToMarkdown(title: string, doc: JSONContent, opts: MarkdownEx
 /** Markdown's inline punctuation in a title, escaped so the title reads as typed. */
 const escapeInline = (text: string) => text.replace(/[\\`*_[\]<>~=+|]/g, (c) => `\\${c}`);
 
-const absolute = (url: string, base: string | null | undefined) => (base && url.startsWith("/") && !url.startsWith("//") ? base.replace(/\/+$/, "") + url : url);
+const absolute = (url: string, base: string | null | undefined) =>
+  base && url.startsWith("/") && !url.startsWith("//") ? base.replace(/\/+$/, "") + url : url;
 
 /** The document with mentions, attachments, links and images as a file outside Cairn needs them. */
 export function forReaders(doc: JSONContent, opts: MarkdownExportOptions = {}): JSONContent {
@@ -61,7 +62,9 @@ export function forReaders(doc: JSONContent, opts: MarkdownExportOptions = {}): 
       case "attachment": {
         const id = typeof a.attachmentId === "string" ? a.attachmentId : "";
         const name = String(a.filename ?? "") || "Attachment";
-        const link = id ? [{ type: "link", attrs: { href: absolute(`/api/attachments/${encodeURIComponent(id)}/download`, opts.baseUrl) } }] : undefined;
+        const link = id
+          ? [{ type: "link", attrs: { href: absolute(`/api/attachments/${encodeURIComponent(id)}/download`, opts.baseUrl) } }]
+          : undefined;
         return [{ type: "paragraph", content: [{ type: "text", text: name, ...(link ? { marks: link } : {}) }] }];
       }
       case "image": {

@@ -27,7 +27,18 @@ import { MAX_DEPTH } from "./structure";
 
 const LANGUAGE = /^[A-Za-z0-9_+#.-]{1,40}$/;
 /** The named references that matter in an address (a scheme's colon, slashes, white space). */
-const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", colon: ":", sol: "/", tab: "\t", newline: "\n", nbsp: "\u00a0" };
+const NAMED: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  colon: ":",
+  sol: "/",
+  tab: "\t",
+  newline: "\n",
+  nbsp: "\u00a0",
+};
 
 /** Decodes numeric references (with or without the `;` HTML tolerates) and the names above. */
 function decodeReferences(url: unknown): unknown {

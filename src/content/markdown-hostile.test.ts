@@ -1,7 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../platform/errors";
 import { checkContentMarkdown, contentToMarkdown, MAX_MARKDOWN_BYTES } from "./markdown";
-import { MAX_INLINE_NESTING, MAX_INLINE_RUN, MAX_MARKDOWN_BLOCKS, MAX_MARKDOWN_NESTING, markdownTimeBudget, widenMarkdownClock } from "./markdown-lexer";
+import {
+  MAX_INLINE_NESTING,
+  MAX_INLINE_RUN,
+  MAX_MARKDOWN_BLOCKS,
+  MAX_MARKDOWN_NESTING,
+  markdownTimeBudget,
+  widenMarkdownClock,
+} from "./markdown-lexer";
 import { rng } from "../../tests/fuzz/random";
 import { fastestOfSync } from "../../tests/fastest";
 import { MAX_NODES } from "./structure";
@@ -34,7 +41,9 @@ describe("hostile Markdown", () => {
     const doc = JSON.parse(json!);
     expect(doc.content.map((block: any) => block.type)).toEqual(["paragraph", "paragraph"]);
     expect(doc.content[0].content).toEqual([{ type: "text", text: "<script>alert(1)</script>" }]);
-    expect(doc.content[1].content).toEqual([{ type: "text", text: 'Hi <img src=x onerror="alert(1)"> <iframe src="https://evil.example"></iframe>' }]);
+    expect(doc.content[1].content).toEqual([
+      { type: "text", text: 'Hi <img src=x onerror="alert(1)"> <iframe src="https://evil.example"></iframe>' },
+    ]);
     // Written back out, it is escaped text, which no Markdown reader turns back into a tag.
     expect(contentToMarkdown(json!)).toStartWith("&lt;script&gt;alert(1)&lt;/script&gt;\n");
   });
@@ -53,19 +62,36 @@ describe("hostile Markdown", () => {
     ["vbscript:", "[x](vbscript:msgbox(1))"],
     ["a link inside a table cell", "| a |\n| - |\n| [x](javascript:alert(1)) |"],
   ])("a javascript: (or other unsafe) address in %s is refused, naming the scheme", (_, markdown) => {
-    expect(outcome(markdown).reason).toMatch(/^converts to a document the editor cannot hold: content\[.*\.(href|src): scheme "(javascript|vbscript|data):" is not allowed/);
+    expect(outcome(markdown).reason).toMatch(
+      /^converts to a document the editor cannot hold: content\[.*\.(href|src): scheme "(javascript|vbscript|data):" is not allowed/,
+    );
   });
 
   test("attributes a node does not have are dropped, not stored", () => {
-    const { json } = outcome(':::attachment {attachmentId="a-1" filename="x.pdf" onclick="alert(1)"} :::\n\n:::panel {kind="info" onmouseover="alert(1)"}\n\nHi\n\n:::');
+    const { json } = outcome(
+      ':::attachment {attachmentId="a-1" filename="x.pdf" onclick="alert(1)"} ' +
+        ':::\n\n:::panel {kind="info" onmouseover="alert(1)"}\n\nHi\n\n:::',
+    );
     expect(json).not.toContain("alert");
   });
 
   test.each([
-    ["10,000 nested quotes", ">".repeat(10_000) + " deep", `is nested too deeply (at most ${MAX_MARKDOWN_NESTING} levels of quotes, lists and sections)`],
-    ["10,000 nested list items", "- ".repeat(10_000) + "deep", `is nested too deeply (at most ${MAX_MARKDOWN_NESTING} levels of quotes, lists and sections)`],
+    [
+      "10,000 nested quotes",
+      ">".repeat(10_000) + " deep",
+      `is nested too deeply (at most ${MAX_MARKDOWN_NESTING} levels of quotes, lists and sections)`,
+    ],
+    [
+      "10,000 nested list items",
+      "- ".repeat(10_000) + "deep",
+      `is nested too deeply (at most ${MAX_MARKDOWN_NESTING} levels of quotes, lists and sections)`,
+    ],
     ["10,000 nested panels", ":::panel\n\n".repeat(10_000) + "deep\n\n" + ":::\n\n".repeat(10_000), "is nested too deeply"],
-    ["2,700 nested emphases", "*a ".repeat(2_700) + "a* ".repeat(2_700), `nests emphasis, links or other inline formatting too deeply (at most ${MAX_INLINE_NESTING} levels)`],
+    [
+      "2,700 nested emphases",
+      "*a ".repeat(2_700) + "a* ".repeat(2_700),
+      `nests emphasis, links or other inline formatting too deeply (at most ${MAX_INLINE_NESTING} levels)`,
+    ],
     ["a quote 41 levels deep", ">".repeat(MAX_MARKDOWN_NESTING + 1) + " deep", "is nested too deeply"],
   ])("%s: a 400 at once", (_, markdown, reason) => {
     // The reason with the clock widened (on a loaded machine the time budget could refuse first);
@@ -82,7 +108,9 @@ describe("hostile Markdown", () => {
   test("size is counted in UTF-8 bytes, at most 1 MiB; 5 MB is refused before it is read", () => {
     const fence = (body: string) => "```\n" + body + "\n```";
     expect(outcome(fence("x".repeat(MAX_MARKDOWN_BYTES - 8))).json).toBeString();
-    expect(outcome(fence("x".repeat(MAX_MARKDOWN_BYTES - 7))).reason).toBe(`is too large (${MAX_MARKDOWN_BYTES + 1} bytes; at most ${MAX_MARKDOWN_BYTES})`);
+    expect(outcome(fence("x".repeat(MAX_MARKDOWN_BYTES - 7))).reason).toBe(
+      `is too large (${MAX_MARKDOWN_BYTES + 1} bytes; at most ${MAX_MARKDOWN_BYTES})`,
+    );
     // 管 is three bytes: 400,000 characters are 1.2 MB.
     expect(outcome("管".repeat(400_000)).reason).toStartWith("is too large (1200000 bytes");
     const five = "a".repeat(5_000_000);
@@ -93,7 +121,9 @@ describe("hostile Markdown", () => {
 
   test("a paragraph (or heading, item, cell) is at most MAX_INLINE_RUN characters", () => {
     expect(outcome("a".repeat(MAX_INLINE_RUN)).json).toBeString();
-    expect(outcome("a".repeat(MAX_INLINE_RUN + 1)).reason).toStartWith(`has a paragraph, heading, list item or table cell of ${MAX_INLINE_RUN + 1} characters`);
+    expect(outcome("a".repeat(MAX_INLINE_RUN + 1)).reason).toStartWith(
+      `has a paragraph, heading, list item or table cell of ${MAX_INLINE_RUN + 1} characters`,
+    );
     // Lines without a blank one between them are one paragraph; a megabyte of them is refused at once.
     const started = performance.now();
     expect(outcome("lorem ipsum\n".repeat(80_000)).reason).toStartWith("has a paragraph");
@@ -102,14 +132,18 @@ describe("hostile Markdown", () => {
 
   test("a converted document goes through the same limits as contentJson", () => {
     // 1 MiB of quotes inside a code block: 2 MiB once escaped as JSON.
-    expect(outcome("```\n" + '"'.repeat(MAX_MARKDOWN_BYTES - 8) + "\n```").reason).toMatch(/^converts to a document the editor cannot hold: the document is too large \(\d+ bytes; at most 2097152\)/);
+    expect(outcome("```\n" + '"'.repeat(MAX_MARKDOWN_BYTES - 8) + "\n```").reason).toMatch(
+      /^converts to a document the editor cannot hold: the document is too large \(\d+ bytes; at most 2097152\)/,
+    );
     // Just over MAX_NODES (a paragraph and its text each): the clock is widened so that on a
     // loaded machine it is the node limit that refuses it, not the time budget.
     expect(widenMarkdownClock(20, () => outcome("a\n\n".repeat(MAX_NODES / 2 + 100))).reason).toMatch(/too many (nodes|blocks)/);
   });
 
   test("a megabyte of one-word list items is refused for its blocks, not after building them all", () => {
-    expect(widenMarkdownClock(20, () => outcome("- a\n".repeat(200_000))).reason).toStartWith(`has too many blocks (over ${MAX_MARKDOWN_BLOCKS}`);
+    expect(widenMarkdownClock(20, () => outcome("- a\n".repeat(200_000))).reason).toStartWith(
+      `has too many blocks (over ${MAX_MARKDOWN_BLOCKS}`,
+    );
   });
 
   test.each([
@@ -135,10 +169,69 @@ describe("hostile Markdown", () => {
 const random = (seed: number) => rng(seed).next;
 
 const PIECES = [
-  "# ", "## ", "- ", "* ", "1. ", "- [ ] ", "- [x] ", "> ", "```", "```js", "~~~", "---", "***", "| a | b |", "| - | - |", "\n", "\n\n", "  \n",
-  "**", "*", "_", "__", "~~", "`", "==", "++", "[", "]", "(", ")", "![", "<", ">", "</", "&", "&#x6A;", "&colon;", "\\", "|", "{", "}", "\"", "=",
-  ":::panel", ":::panel {kind=\"note\"}", ":::details", ":::detailsSummary", ":::", " :::", ":::attachment {attachmentId=\"a\" filename=\"f\"} :::",
-  "[@ id=\"u\" label=\"A\"]", "[@ ", "javascript:alert(1)", "https://example.com/x", "data:text/html,x", "<script>", "</script>", "<b>", "word", "管理", " ", "\t", "    ",
+  "# ",
+  "## ",
+  "- ",
+  "* ",
+  "1. ",
+  "- [ ] ",
+  "- [x] ",
+  "> ",
+  "```",
+  "```js",
+  "~~~",
+  "---",
+  "***",
+  "| a | b |",
+  "| - | - |",
+  "\n",
+  "\n\n",
+  "  \n",
+  "**",
+  "*",
+  "_",
+  "__",
+  "~~",
+  "`",
+  "==",
+  "++",
+  "[",
+  "]",
+  "(",
+  ")",
+  "![",
+  "<",
+  ">",
+  "</",
+  "&",
+  "&#x6A;",
+  "&colon;",
+  "\\",
+  "|",
+  "{",
+  "}",
+  '"',
+  "=",
+  ":::panel",
+  ':::panel {kind="note"}',
+  ":::details",
+  ":::detailsSummary",
+  ":::",
+  " :::",
+  ':::attachment {attachmentId="a" filename="f"} :::',
+  '[@ id="u" label="A"]',
+  "[@ ",
+  "javascript:alert(1)",
+  "https://example.com/x",
+  "data:text/html,x",
+  "<script>",
+  "</script>",
+  "<b>",
+  "word",
+  "管理",
+  " ",
+  "\t",
+  "    ",
 ];
 
 describe("fuzz", () => {

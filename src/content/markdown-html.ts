@@ -43,18 +43,40 @@ export const HTML_DETAILS_TOKEN = "cairnHtmlDetails";
 
 /** Every element name of HTML (the living standard's, and the obsolete ones READMEs still use). */
 const HTML_ELEMENTS = new Set(
-  ("a abbr address area article aside audio b base bdi bdo blockquote body br button canvas caption center cite code col colgroup data datalist dd del " +
-    "details dfn dialog div dl dt em embed fieldset figcaption figure font footer form h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe img input ins kbd " +
-    "label legend li link main map mark menu meta meter nav noscript object ol optgroup option output p picture pre progress q rp rt ruby s samp script " +
-    "search section select slot small source span strike strong style sub summary sup table tbody td template textarea tfoot th thead time title tr track tt u ul var video wbr").split(" "),
+  (
+    "a abbr address area article aside audio b base bdi bdo blockquote body br button " +
+    "canvas caption center cite code col colgroup data datalist dd del " +
+    "details dfn dialog div dl dt em embed fieldset figcaption figure font footer form h1 h2 " +
+    "h3 h4 h5 h6 head header hgroup hr html i iframe img input ins kbd " +
+    "label legend li link main map mark menu meta meter nav noscript object ol optgroup " +
+    "option output p picture pre progress q rp rt ruby s samp script " +
+    "search section select slot small source span strike strong style sub summary sup table tbody td " +
+    "template textarea tfoot th thead time title tr track tt u ul var video wbr"
+  ).split(" "),
 );
 /** Open inline tags at once (markdown-lexer.ts allows as many levels of Markdown's own). */
 const MAX_OPEN = 16;
 const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 const MARKS: Record<string, { type: string } | "strong" | "em" | "del" | "code"> = {
-  b: "strong", strong: "strong", i: "em", em: "em", cite: "em", dfn: "em", var: "em", s: "del", del: "del", strike: "del",
-  code: "code", kbd: "code", tt: "code", samp: "code", u: { type: "underline" }, ins: { type: "underline" }, mark: { type: "highlight" },
-  sup: { type: "superscript" }, sub: { type: "subscript" },
+  b: "strong",
+  strong: "strong",
+  i: "em",
+  em: "em",
+  cite: "em",
+  dfn: "em",
+  var: "em",
+  s: "del",
+  del: "del",
+  strike: "del",
+  code: "code",
+  kbd: "code",
+  tt: "code",
+  samp: "code",
+  u: { type: "underline" },
+  ins: { type: "underline" },
+  mark: { type: "highlight" },
+  sup: { type: "superscript" },
+  sub: { type: "subscript" },
 };
 /** Elements whose content is never text to show. */
 const HIDDEN = new Set(["script", "style", "template", "noscript", "title", "head"]);
@@ -79,20 +101,36 @@ export function parseTag(raw: string): Tag | null {
 }
 
 function decodeEntities(value: string): string {
-  return value.replace(/&(amp|lt|gt|quot|#39|apos);/g, (_, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", apos: "'" })[e]!);
+  return value.replace(
+    /&(amp|lt|gt|quot|#39|apos);/g,
+    (_, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", apos: "'" })[e]!,
+  );
 }
 
 const dimension = (value: string | undefined) => (value && /^\d{1,5}$/.test(value) ? Number(value) : null);
 
 function imageAttrs(tag: Tag): ImageAttrs {
-  return { src: tag.attrs.get("src") ?? "", alt: tag.attrs.get("alt") || null, title: tag.attrs.get("title") || null, width: dimension(tag.attrs.get("width")), height: dimension(tag.attrs.get("height")) };
+  return {
+    src: tag.attrs.get("src") ?? "",
+    alt: tag.attrs.get("alt") || null,
+    title: tag.attrs.get("title") || null,
+    width: dimension(tag.attrs.get("width")),
+    height: dimension(tag.attrs.get("height")),
+  };
 }
 
 const nodesToken = (nodes: JSONContent[], raw = ""): Token => ({ type: HTML_NODES_TOKEN, raw, nodes }) as unknown as Token;
 const textToken = (text: string): Token => ({ type: "text", raw: text, text }) as Token;
 
 function imageToken(attrs: ImageAttrs, href: string | null, readers: HtmlReaders): Token {
-  return nodesToken(readers.image(attrs, href) ?? [{ type: "image", attrs: { src: attrs.src, alt: attrs.alt, title: attrs.title, width: attrs.width ?? null, height: attrs.height ?? null } }]);
+  return nodesToken(
+    readers.image(attrs, href) ?? [
+      {
+        type: "image",
+        attrs: { src: attrs.src, alt: attrs.alt, title: attrs.title, width: attrs.width ?? null, height: attrs.height ?? null },
+      },
+    ],
+  );
 }
 
 /** The text a list of inline tokens shows (for `<code>`, whose content is literal). */
@@ -107,7 +145,11 @@ function plain(tokens: Token[]): string {
 function badge(token: Tokens.Link, readers: HtmlReaders): Token[] | null {
   const inner = token.tokens.filter((t) => !(t.type === "text" && !t.text.trim()));
   if (!inner.length || !inner.every((t) => t.type === "image" || (t.type === HTML_NODES_TOKEN && (t as any).image))) return null;
-  return inner.map((t) => (t.type === "image" ? imageToken({ src: t.href, alt: t.text || null, title: t.title ?? null }, token.href, readers) : imageToken((t as any).image, token.href, readers)));
+  return inner.map((t) =>
+    t.type === "image"
+      ? imageToken({ src: t.href, alt: t.text || null, title: t.title ?? null }, token.href, readers)
+      : imageToken((t as any).image, token.href, readers),
+  );
 }
 
 /** Inline HTML tokens of one list, folded in place. */
@@ -145,8 +187,7 @@ export function foldInlineHtml(tokens: Token[], readers: HtmlReaders): Token[] {
     } else if (!tag.closing) {
       // Deeper than Markdown's own inline nesting may go: the tag is dropped, its content kept.
       if (open.length < MAX_OPEN) open.push({ tag, at: out.length });
-    }
-    else {
+    } else {
       let i = open.length - 1;
       while (i >= 0 && open[i].tag.name !== tag.name) i--;
       if (i < 0) continue;

@@ -40,7 +40,11 @@ export interface LenientMarkdown {
 
 /** The tokens markdown-html.ts leaves, handed to @tiptap/markdown as the nodes they are. */
 const HtmlTokens = [
-  Extension.create({ name: HTML_NODES_TOKEN, markdownTokenName: HTML_NODES_TOKEN, parseMarkdown: (token) => (token as unknown as { nodes: JSONContent[] }).nodes }),
+  Extension.create({
+    name: HTML_NODES_TOKEN,
+    markdownTokenName: HTML_NODES_TOKEN,
+    parseMarkdown: (token) => (token as unknown as { nodes: JSONContent[] }).nodes,
+  }),
   Extension.create({
     name: HTML_MARK_TOKEN,
     markdownTokenName: HTML_MARK_TOKEN,
@@ -60,7 +64,10 @@ const HtmlTokens = [
 ];
 
 /** The limits of a whole document: not a construct's, so never kept as text. */
-const WHOLE_DOCUMENT = /^(is too large|is too complex|has too many blocks|converts to a document the editor cannot hold: the document (is too large|has too many))/;
+const WHOLE_DOCUMENT = new RegExp(
+  "^(is too large|is too complex|has too many blocks|" +
+    "converts to a document the editor cannot hold: the document (is too large|has too many))",
+);
 /** A reader of Markdown from elsewhere; `html` reads its raw HTML (the importer's, with parse5). */
 export function lenientMarkdownReader(html: HtmlReaders): (markdown: string) => LenientMarkdown {
   const manager = new MarkdownManager({
@@ -108,12 +115,19 @@ export function lenientMarkdownReader(html: HtmlReaders): (markdown: string) => 
 }
 
 function reasonOf(error: unknown): string {
-  const message = error instanceof AppError ? (error.extras.errors?.[MARKDOWN_FIELD]?.[0] ?? error.extras.errors?.contentJson?.[0] ?? error.message) : String((error as Error)?.message ?? error);
+  const message =
+    error instanceof AppError
+      ? (error.extras.errors?.[MARKDOWN_FIELD]?.[0] ?? error.extras.errors?.contentJson?.[0] ?? error.message)
+      : String((error as Error)?.message ?? error);
   return message.replace(/^contentMarkdown: /, "").slice(0, 200);
 }
 
 function wholeDocument(error: unknown): boolean {
-  return error instanceof AppError && error.extras.field === MARKDOWN_FIELD && WHOLE_DOCUMENT.test(error.extras.errors?.[MARKDOWN_FIELD]?.[0] ?? "");
+  return (
+    error instanceof AppError &&
+    error.extras.field === MARKDOWN_FIELD &&
+    WHOLE_DOCUMENT.test(error.extras.errors?.[MARKDOWN_FIELD]?.[0] ?? "")
+  );
 }
 
 function excerpt(text: string): string {

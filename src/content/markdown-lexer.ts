@@ -40,18 +40,30 @@ const run = { deadline: Infinity, budget: 0, blockDepth: 0, inlineDepth: 0, unit
 
 function checkpoint(): void {
   if (performance.now() > run.deadline) {
-    throw invalid(MARKDOWN_FIELD, `is too complex to convert (it took over ${(run.budget / 1000).toFixed(1)} s); long runs of unclosed brackets, emphasis or tags make it slow. Simplify it, or send contentJson`);
+    throw invalid(
+      MARKDOWN_FIELD,
+      `is too complex to convert (it took over ${(run.budget / 1000).toFixed(1)} s); long runs of ` +
+        `unclosed brackets, emphasis or tags make it slow. Simplify it, or send contentJson`,
+    );
   }
 }
 
 function count(): void {
   if (++run.units > MAX_MARKDOWN_BLOCKS) {
-    throw invalid(MARKDOWN_FIELD, `has too many blocks (over ${MAX_MARKDOWN_BLOCKS} paragraphs, list items, table cells and the like; a page holds at most ${MAX_NODES} nodes)`);
+    throw invalid(
+      MARKDOWN_FIELD,
+      `has too many blocks (over ${MAX_MARKDOWN_BLOCKS} paragraphs, list items, table ` +
+        `cells and the like; a page holds at most ${MAX_NODES} nodes)`,
+    );
   }
 }
 
 const tooLong = (length: number) =>
-  invalid(MARKDOWN_FIELD, `has a paragraph, heading, list item or table cell of ${length} characters (at most ${MAX_INLINE_RUN}); separate paragraphs with a blank line, or put long text in a code block`);
+  invalid(
+    MARKDOWN_FIELD,
+    `has a paragraph, heading, list item or table cell of ${length} characters (at most ` +
+      `${MAX_INLINE_RUN}); separate paragraphs with a blank line, or put long text in a code block`,
+  );
 
 /** 1 in the server; see widenMarkdownClock. */
 let clockScale = 1;
@@ -196,7 +208,8 @@ export function boundedMarked(html?: HtmlReaders): Marked {
   // @tiptap/markdown lexes nested task-list content with marked.lexer(); keep that bounded too.
   marked.lexer = (src, options) => new Bounded(options ?? marked.defaults).lex(src);
   const use = marked.use.bind(marked);
-  marked.use = (...extensions) => use(...extensions.map((e) => (e.extensions ? { ...e, extensions: e.extensions.map(linearExtension) } : e)));
+  marked.use = (...extensions) =>
+    use(...extensions.map((e) => (e.extensions ? { ...e, extensions: e.extensions.map(linearExtension) } : e)));
   marked.use({
     extensions: [
       { name: "cairnBlockStep", level: "block", tokenizer: blockStep },

@@ -49,9 +49,11 @@ export function linearExtension(extension: Extension): Extension {
   const opens = OPENS[extension.name];
   return {
     ...extension,
-    start: start && function (this: unknown, src: string) {
-      return start.call(this as never, src.slice(0, blankLine(src)));
-    },
+    start:
+      start &&
+      function (this: unknown, src: string) {
+        return start.call(this as never, src.slice(0, blankLine(src)));
+      },
     tokenizer: opens
       ? function (this: unknown, src: string, tokens: Token[]) {
           return opens(src) ? tokenizer.call(this as never, src, tokens) : undefined;

@@ -34,11 +34,14 @@ export const MAX_MARKDOWN_BYTES = 1024 * 1024;
  */
 export const LOSSY_IN_MARKDOWN = [
   "subscript and superscript become plain text",
-  "inline comment anchors and tracked changes (insertions and deletions) become plain text, deleted words included; their ids, authors and times are lost",
-  "table cells merged across rows or columns are split (GFM tables have no spans); column widths are lost and each column has one alignment",
+  "inline comment anchors and tracked changes (insertions and deletions) become plain " +
+    "text, deleted words included; their ids, authors and times are lost",
+  "table cells merged across rows or columns are split (GFM tables have no spans); " +
+    "column widths are lost and each column has one alignment",
   "image width and height are lost",
   'a paragraph\'s leading white space is dropped; text holding "==…==" or "++…++" comes back highlighted or underlined',
-  'a mention label holding " or ] is shortened (its id is kept); a link address holding spaces or unbalanced parentheses comes back as text',
+  'a mention label holding " or ] is shortened (its id is kept); a link address ' +
+    "holding spaces or unbalanced parentheses comes back as text",
 ] as const;
 
 const manager = new MarkdownManager({
@@ -62,7 +65,10 @@ export function checkContentMarkdown(markdown: unknown): { json: string; text: s
   } catch (error) {
     // The check names contentJson and a path in the converted document; say which field it came from.
     if (error instanceof AppError && error.extras.field === "contentJson") {
-      throw invalid(MARKDOWN_FIELD, `converts to a document the editor cannot hold: ${error.extras.errors?.contentJson?.[0] ?? error.message}`);
+      throw invalid(
+        MARKDOWN_FIELD,
+        `converts to a document the editor cannot hold: ${error.extras.errors?.contentJson?.[0] ?? error.message}`,
+      );
     }
     throw error;
   }

@@ -25,7 +25,9 @@ describe("the pageLink node", () => {
     expect(JSON.parse(checkContentJson(JSON.stringify(doc)).json)).toEqual(doc);
     expect(rejection(JSON.stringify(inline(link("Install"))))).toContain("must be the id of a page (a UUID)");
     expect(rejection(JSON.stringify(inline({ type: "pageLink" })))).toContain("must be the id of a page");
-    expect(rejection(JSON.stringify(inline({ type: "pageLink", attrs: { pageId: A, title: "Install" } })))).toContain('unknown attribute "title"');
+    expect(rejection(JSON.stringify(inline({ type: "pageLink", attrs: { pageId: A, title: "Install" } })))).toContain(
+      'unknown attribute "title"',
+    );
   });
 
   test("round-trips through Markdown as [[page:<id>]], which the Markdown API also accepts", () => {
@@ -50,7 +52,10 @@ describe("the pageLink node", () => {
     expect(() => checkContentJson(JSON.stringify(result))).not.toThrow();
     expect(acceptAll(result)).toEqual(after as JSONContent);
     expect(rejectAll(result)).toEqual(before as JSONContent);
-    expect(listChanges(result).map((c) => [c.kind, c.text])).toEqual([["deletion", "[page link]"], ["insertion", "[page link]"]]);
+    expect(listChanges(result).map((c) => [c.kind, c.text])).toEqual([
+      ["deletion", "[page link]"],
+      ["insertion", "[page link]"],
+    ]);
   });
 });
 
@@ -58,7 +63,8 @@ describe("exports", () => {
   test("HTML shows the current title, escaped, linked where the export says; an unseen page shows no title", () => {
     const doc = inline(link(A), text(" "), link(B));
     expect(documentHtml(doc, { pageLink: resolve })).toBe(
-      `<p><a class="page-link" data-type="pageLink" data-page-id="${A}" href="/s/DOCS/p/${A}">Install &lt;Cairn&gt; &amp; run</a> <span class="page-link page-link-unseen" data-type="pageLink">${UNSEEN_PAGE}</span></p>`,
+      `<p><a class="page-link" data-type="pageLink" data-page-id="${A}" href="/s/DOCS/p/${A}">Install &lt;Cairn&gt; &amp; ` +
+        `run</a> <span class="page-link page-link-unseen" data-type="pageLink">${UNSEEN_PAGE}</span></p>`,
     );
     // Without a resolver nothing can be shown: never a title, never an id.
     expect(documentHtml(doc)).not.toContain(A);
@@ -67,7 +73,9 @@ describe("exports", () => {
   });
 
   test("Markdown writes the current title as a link; an unseen page as plain words", () => {
-    const md = pageToMarkdown("Guide", inline(text("See "), link(A), text(" and "), link(B)) as JSONContent, { pageLink: (id) => (id === A ? { title: "Install Cairn", href: `/s/DOCS/p/${A}` } : null) });
+    const md = pageToMarkdown("Guide", inline(text("See "), link(A), text(" and "), link(B)) as JSONContent, {
+      pageLink: (id) => (id === A ? { title: "Install Cairn", href: `/s/DOCS/p/${A}` } : null),
+    });
     expect(md).toBe(`# Guide\n\nSee [Install Cairn](/s/DOCS/p/${A}) and ${UNSEEN_PAGE}\n`);
   });
 });
@@ -75,7 +83,14 @@ describe("exports", () => {
 describe("which pages a document links to", () => {
   test("pageLink nodes and hrefs of pages (/p/<id>, /s/KEY/p/<id>-slug), each once, never a sub-page path or another host", () => {
     const linked = (href: string) => text("x", [{ type: "link", attrs: { href } }]);
-    const doc = inline(link(A), linked(pageHref(B, "#setup")), linked(`/s/DOCS/p/${A}-install`), linked(`/s/DOCS/p/${B}/edit`), linked(`https://other.example/p/${B}`), linked("/s/DOCS"));
+    const doc = inline(
+      link(A),
+      linked(pageHref(B, "#setup")),
+      linked(`/s/DOCS/p/${A}-install`),
+      linked(`/s/DOCS/p/${B}/edit`),
+      linked(`https://other.example/p/${B}`),
+      linked("/s/DOCS"),
+    );
     expect(linkedPageIds(doc)).toEqual([A, B]);
     expect(pageOfHref(`/s/DOCS/p/${A.toUpperCase()}-x?y=1#z`)).toEqual({ pageId: A, fragment: "#z" });
     expect(pageOfHref(`/s/DOCS/p/${A}/history/2`)).toBeNull();
@@ -86,6 +101,13 @@ describe("which pages a document links to", () => {
       expect(pageOfPastedUrl(`${host}/s/DOC/p/${A}-install-cairn`)).toEqual({ pageId: A, fragment: "" });
       expect(pageOfPastedUrl(`${host}/p/${A}#step-2`)).toEqual({ pageId: A, fragment: "#step-2" });
     }
-    for (const other of [`http://x.test/s/DOC/p/${A}/edit`, "https://example.com/docs", `javascript:/p/${A}`, `see http://x.test/p/${A}`, "not a url"]) expect(pageOfPastedUrl(other)).toBeNull();
+    for (const other of [
+      `http://x.test/s/DOC/p/${A}/edit`,
+      "https://example.com/docs",
+      `javascript:/p/${A}`,
+      `see http://x.test/p/${A}`,
+      "not a url",
+    ])
+      expect(pageOfPastedUrl(other)).toBeNull();
   });
 });

@@ -65,7 +65,8 @@ export function linkedPageIds(doc: unknown): string[] {
   while (stack.length) {
     const node = stack.pop() as Json | null;
     if (!node || typeof node !== "object") continue;
-    if (node.type === "pageLink" && typeof node.attrs?.pageId === "string" && PAGE_ID.test(node.attrs.pageId)) found.add(node.attrs.pageId.toLowerCase());
+    if (node.type === "pageLink" && typeof node.attrs?.pageId === "string" && PAGE_ID.test(node.attrs.pageId))
+      found.add(node.attrs.pageId.toLowerCase());
     if (Array.isArray(node.marks)) {
       for (const mark of node.marks as Json[]) {
         if (mark?.type !== "link") continue;

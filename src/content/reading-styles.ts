@@ -13,7 +13,7 @@ const DARK_BLOCK = /:root\[data-theme="dark"\]\s*\{([^}]*)\}/;
 export function themeForFiles(): string {
   const css = themeCss as unknown as string;
   const dark = DARK_BLOCK.exec(css);
-  if (!dark) throw new Error("reading-theme.css has no :root[data-theme=\"dark\"] block");
+  if (!dark) throw new Error('reading-theme.css has no :root[data-theme="dark"] block');
   return css.replace(DARK_BLOCK, `@media (prefers-color-scheme: dark) {\n  :root {${dark[1]}}\n}`);
 }
 

@@ -36,7 +36,8 @@ export function checkRepairing(doc: JSONContent, notes: string[], field: string)
       reason = error.extras.errors?.contentJson?.[0] ?? error.message;
       const path = /^content\[\d+\](?:\.content\[\d+\])*/.exec(reason)?.[0];
       if (!path || round === MAX_REPAIRS) {
-        if (/^the document (is too large|has too many)/.test(reason)) throw invalid(field, `converts to a document the editor cannot hold: ${reason}`);
+        if (/^the document (is too large|has too many)/.test(reason))
+          throw invalid(field, `converts to a document the editor cannot hold: ${reason}`);
         throw new NotRepairable(reason);
       }
       const indices = [...path.matchAll(/content\[(\d+)\]/g)].map((m) => Number(m[1]));
@@ -48,7 +49,9 @@ export function checkRepairing(doc: JSONContent, notes: string[], field: string)
       if (!indices.length) throw new NotRepairable(reason);
       doc = replaceAt(doc, indices, (node) => {
         if (mark) {
-          notes.push(`"${excerpt(textOf(node))}" (${said}): the ${node.marks?.[Number(mark[1])]?.type ?? "mark"} is dropped, the text kept`);
+          notes.push(
+            `"${excerpt(textOf(node))}" (${said}): the ${node.marks?.[Number(mark[1])]?.type ?? "mark"} is dropped, the text kept`,
+          );
           const marks = (node.marks ?? []).filter((_, i) => i !== Number(mark[1]));
           return [{ ...node, marks: marks.length ? marks : undefined }];
         }
@@ -79,7 +82,10 @@ function textOf(node: JSONContent): string {
   if (node.type === "text") return node.text ?? "";
   if (node.type === "mention") return `@${String(node.attrs?.label ?? node.attrs?.id ?? "")}`;
   if (node.type === "hardBreak") return " ";
-  return (node.content ?? []).map(textOf).join(node.content?.some((c) => c.type !== "text" && !isInlineNode(c)) ? " " : "").trim();
+  return (node.content ?? [])
+    .map(textOf)
+    .join(node.content?.some((c) => c.type !== "text" && !isInlineNode(c)) ? " " : "")
+    .trim();
 }
 
 function excerpt(text: string): string {

@@ -2,7 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { sampleDocument } from "./sample";
 import { checkContentJson } from "./validate";
 
-const words = (seed: number, n?: number) => checkContentJson(JSON.stringify(sampleDocument(seed, n))).text.split(/\s+/).filter(Boolean);
+const words = (seed: number, n?: number) =>
+  checkContentJson(JSON.stringify(sampleDocument(seed, n)))
+    .text.split(/\s+/)
+    .filter(Boolean);
 
 describe("sampleDocument", () => {
   test("is the same for the same seed and differs between seeds", () => {

@@ -72,7 +72,11 @@ export function sampleDocument(seed: number, words = 500): SampleNode & { type: 
   const phrase = (n: number) => Array.from({ length: n }, word).join(" ");
   const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
   const clause = () => capital(phrase(6 + Math.floor(rnd() * 14)));
-  const heading = (level: number): SampleNode => ({ type: "heading", attrs: { level }, content: [{ type: "text", text: capital(phrase(2 + Math.floor(rnd() * 4))) }] });
+  const heading = (level: number): SampleNode => ({
+    type: "heading",
+    attrs: { level },
+    content: [{ type: "text", text: capital(phrase(2 + Math.floor(rnd() * 4))) }],
+  });
 
   const paragraph = (): SampleNode => {
     const content: SampleNode[] = [];
@@ -81,7 +85,10 @@ export function sampleDocument(seed: number, words = 500): SampleNode & { type: 
       const plain = (i ? " " : "") + clause();
       // Some sentences end on a formatted word, as real pages do.
       if (rnd() < 0.3) {
-        content.push({ type: "text", text: plain + " " }, { type: "text", text: word(), marks: [{ type: pick(["bold", "italic", "code"]) }] });
+        content.push(
+          { type: "text", text: plain + " " },
+          { type: "text", text: word(), marks: [{ type: pick(["bold", "italic", "code"]) }] },
+        );
       } else content.push({ type: "text", text: plain });
       content.push({ type: "text", text: "." });
     }
@@ -105,8 +112,8 @@ export function sampleDocument(seed: number, words = 500): SampleNode & { type: 
   while (left > 0) {
     content.push(heading(rnd() < 0.7 ? 2 : 3), paragraph());
     if (rnd() < 0.5) content.push(paragraph());
-    if (listDue && rnd() < 0.4) (content.push(bulletList()), (listDue = false));
-    else if (codeDue && rnd() < 0.3) (content.push(codeBlock()), (codeDue = false));
+    if (listDue && rnd() < 0.4) content.push(bulletList()), (listDue = false);
+    else if (codeDue && rnd() < 0.3) content.push(codeBlock()), (codeDue = false);
   }
   // Every page has its list and code block, however short.
   if (listDue) content.push(bulletList());

@@ -42,10 +42,20 @@ function quoted(name: string): string {
 }
 
 /** Names other editors use for our types (snake_case ones are matched without this). */
-const ALIASES = new Map(Object.entries({
-  expand: "details", summary: "detailsSummary", hr: "horizontalRule", br: "hardBreak",
-  strong: "bold", em: "italic", strikethrough: "strike", mark: "highlight", ins: "insertion", del: "deletion",
-}));
+const ALIASES = new Map(
+  Object.entries({
+    expand: "details",
+    summary: "detailsSummary",
+    hr: "horizontalRule",
+    br: "hardBreak",
+    strong: "bold",
+    em: "italic",
+    strikethrough: "strike",
+    mark: "highlight",
+    ins: "insertion",
+    del: "deletion",
+  }),
+);
 
 /** ` (did you mean "bulletList"?)` for "bullet_list", or nothing. */
 function suggestion(name: string, known: Record<string, unknown>): string {
@@ -57,7 +67,11 @@ function suggestion(name: string, known: Record<string, unknown>): string {
 /** Checks the document tree; throws invalid("contentJson", …) at the first problem. */
 export function checkStructure(json: unknown): void {
   if (!isObject(json) || json.type !== "doc") {
-    const got = !isObject(json) ? describe(json) : typeof json.type === "string" ? `type ${quoted(json.type)}` : `type ${describe(json.type)}`;
+    const got = !isObject(json)
+      ? describe(json)
+      : typeof json.type === "string"
+        ? `type ${quoted(json.type)}`
+        : `type ${describe(json.type)}`;
     fail("", `the document must be an object with "type": "doc" (got ${got})`);
   }
   const counter = { nodes: 0 };
@@ -86,7 +100,8 @@ function nodeTypeOf(json: unknown, at: At): NodeType {
   if (!isObject(json)) fail(pathOf(at), `expected a node object, got ${describe(json)}`);
   const name = json.type;
   if (typeof name !== "string") fail(pathOf(at), `a node needs a "type" string, got ${describe(name)}`);
-  if (!Object.hasOwn(contentSchema.nodes, name)) fail(pathOf(at), `unknown node type ${quoted(name)}${suggestion(name, contentSchema.nodes)}`);
+  if (!Object.hasOwn(contentSchema.nodes, name))
+    fail(pathOf(at), `unknown node type ${quoted(name)}${suggestion(name, contentSchema.nodes)}`);
   return contentSchema.nodes[name];
 }
 
@@ -101,7 +116,8 @@ function checkNode(
   if (depth > MAX_DEPTH) fail(pathOf(at), `the document is nested too deeply (at most ${MAX_DEPTH} levels)`);
   if (++counter.nodes > MAX_NODES) fail(pathOf(at), `the document has too many nodes (at most ${MAX_NODES})`);
   for (const key in json) {
-    if (!NODE_KEYS.has(key) && Object.hasOwn(json, key)) fail(pathOf(at), `unknown key ${quoted(key)} on ${quoted(type.name)} (a node has type, attrs, content, marks, text)`);
+    if (!NODE_KEYS.has(key) && Object.hasOwn(json, key))
+      fail(pathOf(at), `unknown key ${quoted(key)} on ${quoted(type.name)} (a node has type, attrs, content, marks, text)`);
   }
 
   if (type.isText) {
@@ -141,7 +157,8 @@ function notAllowed(child: NodeType, parent: NodeType, match: ContentMatch): str
   const what = `${quoted(child.name)} is not allowed inside ${quoted(parent.name)}`;
   if (parent.isLeaf) return `${quoted(parent.name)} cannot have content`;
   if (child.isInline && !parent.inlineContent) return `${what}: text and inline nodes must sit in a paragraph, heading or other text block`;
-  if (child.isBlock && parent.inlineContent) return `${what}: it holds only text${parent.spec.content === "text*" ? "" : " and inline nodes"}`;
+  if (child.isBlock && parent.inlineContent)
+    return `${what}: it holds only text${parent.spec.content === "text*" ? "" : " and inline nodes"}`;
   return match.edgeCount ? `${what} here (expected ${expected(match)})` : `${what} here (nothing more may follow)`;
 }
 
@@ -161,7 +178,11 @@ function checkAttrs(attrs: unknown, typeName: string, known: Record<string, { de
   for (const key of Object.keys(given)) {
     if (!Object.hasOwn(rules, key) || !Object.hasOwn(known, key)) {
       const names = Object.keys(rules);
-      fail(here(), `unknown attribute ${quoted(key)} for ${quoted(typeName)} (${names.length ? `known: ${names.join(", ")}` : "it has no attributes"})`);
+      fail(
+        here(),
+        `unknown attribute ${quoted(key)} for ${quoted(typeName)} ` +
+          `(${names.length ? `known: ${names.join(", ")}` : "it has no attributes"})`,
+      );
     }
   }
   for (const key in rules) {
@@ -185,7 +206,8 @@ function checkMarks(marks: unknown, parent: NodeType | null, at: At): void {
       if (!MARK_KEYS.has(key)) fail(markPath(), `unknown key ${quoted(key)} (a mark has type and attrs)`);
     }
     if (typeof json.type !== "string") fail(markPath(), `a mark needs a "type" string, got ${describe(json.type)}`);
-    if (!Object.hasOwn(contentSchema.marks, json.type)) fail(markPath(), `unknown mark type ${quoted(json.type)}${suggestion(json.type, contentSchema.marks)}`);
+    if (!Object.hasOwn(contentSchema.marks, json.type))
+      fail(markPath(), `unknown mark type ${quoted(json.type)}${suggestion(json.type, contentSchema.marks)}`);
     const type: MarkType = contentSchema.marks[json.type];
     if (!parent || !parent.allowsMarkType(type)) {
       fail(markPath(), `mark ${quoted(type.name)} is not allowed ${parent ? `inside ${quoted(parent.name)}` : "on the document"}`);

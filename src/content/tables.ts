@@ -43,7 +43,10 @@ export function completeTables(doc: PMNode): PMNode {
     tables = true;
     slots += gridSize(node);
     if (slots > MAX_TABLE_CELLS) {
-      throw invalid("contentJson", `${pathOf(doc, pos)}: the tables of a page may hold at most ${MAX_TABLE_CELLS} cells (rows × columns) in all`);
+      throw invalid(
+        "contentJson",
+        `${pathOf(doc, pos)}: the tables of a page may hold at most ${MAX_TABLE_CELLS} cells (rows × columns) in all`,
+      );
     }
     return true;
   });

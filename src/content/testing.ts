@@ -33,7 +33,10 @@ export function everythingDocument() {
         text("O x"),
         text("2", [{ type: "superscript" }]),
         { type: "hardBreak" },
-        text("discussed", [{ type: "comment", attrs: { commentId: "c-1" } }, { type: "comment", attrs: { commentId: "c-2" } }]),
+        text("discussed", [
+          { type: "comment", attrs: { commentId: "c-1" } },
+          { type: "comment", attrs: { commentId: "c-2" } },
+        ]),
         text(" "),
         text("added", [{ type: "insertion", attrs: { id: "ch-1", authorId: "u-2", createdAt: "2025-03-01T10:00:00Z" } }]),
         text("removed", [{ type: "deletion", attrs: { id: "ch-1", authorId: "u-2", createdAt: "2025-03-01T10:00:00Z" } }]),
@@ -43,7 +46,10 @@ export function everythingDocument() {
       {
         type: "bulletList",
         content: [
-          { type: "listItem", content: [para(text("first")), { type: "bulletList", content: [{ type: "listItem", content: [para(text("nested"))] }] }] },
+          {
+            type: "listItem",
+            content: [para(text("first")), { type: "bulletList", content: [{ type: "listItem", content: [para(text("nested"))] }] }],
+          },
           { type: "listItem", content: [para(text("second"))] },
         ],
       },
@@ -77,9 +83,19 @@ export function everythingDocument() {
           { type: "tableRow", content: [{ type: "tableCell", attrs: { align: "right" }, content: [para(text("42"))] }] },
         ],
       },
-      { type: "image", attrs: { src: "/api/attachments/a-1/download", alt: "Architecture diagram", title: null, width: 640, height: null } },
-      { type: "attachment", attrs: { attachmentId: "a-2", filename: "budget-2025.xlsx", size: 48213, contentType: "application/vnd.ms-excel" } },
-      ...["info", "note", "warning", "success", "error"].map((kind) => ({ type: "panel", attrs: { kind }, content: [para(text(`A ${kind} panel`))] })),
+      {
+        type: "image",
+        attrs: { src: "/api/attachments/a-1/download", alt: "Architecture diagram", title: null, width: 640, height: null },
+      },
+      {
+        type: "attachment",
+        attrs: { attachmentId: "a-2", filename: "budget-2025.xlsx", size: 48213, contentType: "application/vnd.ms-excel" },
+      },
+      ...["info", "note", "warning", "success", "error"].map((kind) => ({
+        type: "panel",
+        attrs: { kind },
+        content: [para(text(`A ${kind} panel`))],
+      })),
       {
         type: "details",
         content: [

@@ -3,7 +3,16 @@ import type { JSONContent } from "@tiptap/core";
 import { sampleDocument } from "./sample";
 import { contentSchema } from "./schema";
 import { docOf, everythingDocument, inline, para, text } from "./testing";
-import { acceptAll, acceptChange, hasTrackedChanges, listChanges, rejectAll, rejectChange, stripTrackedChanges, trackChanges } from "./tracked-changes";
+import {
+  acceptAll,
+  acceptChange,
+  hasTrackedChanges,
+  listChanges,
+  rejectAll,
+  rejectChange,
+  stripTrackedChanges,
+  trackChanges,
+} from "./tracked-changes";
 import { randomEdits } from "./tracked-testing";
 import { checkContentJson } from "./validate";
 
@@ -38,7 +47,10 @@ describe("trackChanges on text", () => {
   test("gives each separate hunk its own id, in document order", () => {
     const result = expectRoundTrips(inline(text("one two three four five")), inline(text("one 2 three four 5")));
     expect(listChanges(result).map((c) => [c.id, c.kind, c.text])).toEqual([
-      ["ext-1.1", "deletion", "two"], ["ext-1.1", "insertion", "2"], ["ext-1.2", "deletion", "five"], ["ext-1.2", "insertion", "5"],
+      ["ext-1.1", "deletion", "two"],
+      ["ext-1.1", "insertion", "2"],
+      ["ext-1.2", "deletion", "five"],
+      ["ext-1.2", "insertion", "5"],
     ]);
   });
 
@@ -71,8 +83,14 @@ describe("trackChanges on text", () => {
 
   test("mentions and hard breaks are tracked like words", () => {
     const mention = { type: "mention", attrs: { id: "u-1", label: "Alice" } };
-    const result = expectRoundTrips(inline(text("ask "), mention, text(" now")), inline(text("ask"), { type: "hardBreak" }, text("Bob now")));
-    expect(listChanges(result).map((c) => [c.kind, c.text])).toEqual([["deletion", " @Alice "], ["insertion", "\nBob "]]);
+    const result = expectRoundTrips(
+      inline(text("ask "), mention, text(" now")),
+      inline(text("ask"), { type: "hardBreak" }, text("Bob now")),
+    );
+    expect(listChanges(result).map((c) => [c.kind, c.text])).toEqual([
+      ["deletion", " @Alice "],
+      ["insertion", "\nBob "],
+    ]);
   });
 
   test("Chinese and Japanese text is compared character by character", () => {
@@ -86,10 +104,15 @@ describe("trackChanges on blocks", () => {
     const w = docOf(para(text("keep")), para(text("drop me")), para(text("also keep")));
     const i = docOf(para(text("keep")), para(text("also keep")), { type: "heading", attrs: { level: 2 }, content: [text("New end")] });
     const result = expectRoundTrips(w, i);
-    expect(result).toEqual(norm(docOf(
-      para(text("keep")), para(text("drop me", [del(1)])), para(text("also keep")),
-      { type: "heading", attrs: { level: 2 }, content: [text("New end", [ins(2)])] },
-    )));
+    expect(result).toEqual(
+      norm(
+        docOf(para(text("keep")), para(text("drop me", [del(1)])), para(text("also keep")), {
+          type: "heading",
+          attrs: { level: 2 },
+          content: [text("New end", [ins(2)])],
+        }),
+      ),
+    );
   });
 
   test("a paragraph turned into a heading shows as the paragraph removed and the heading added", () => {
@@ -99,21 +122,43 @@ describe("trackChanges on blocks", () => {
   test("an edit deep in a list, a quote, a panel, a task list and a table is diffed word by word in place", () => {
     const doc = everythingDocument();
     const stripped = stripTrackedChanges(doc as JSONContent);
-    const edited = JSON.parse(JSON.stringify(stripped).replaceAll("nested", "deeply nested").replaceAll("Quoted wisdom", "Quoted folly")
-      .replaceAll("A note panel", "A changed note panel").replaceAll("todo", "to do").replaceAll("plain cell", "plain table cell")
-      .replaceAll("Hidden until", "Shown when"));
+    const edited = JSON.parse(
+      JSON.stringify(stripped)
+        .replaceAll("nested", "deeply nested")
+        .replaceAll("Quoted wisdom", "Quoted folly")
+        .replaceAll("A note panel", "A changed note panel")
+        .replaceAll("todo", "to do")
+        .replaceAll("plain cell", "plain table cell")
+        .replaceAll("Hidden until", "Shown when"),
+    );
     const result = expectRoundTrips(stripped, edited);
     expect(listChanges(result).map((c) => [c.kind, c.text])).toEqual([
-      ["insertion", "deeply "], ["deletion", "todo"], ["insertion", "to do"], ["deletion", "wisdom"], ["insertion", "folly"],
-      ["insertion", "table "], ["insertion", "changed "], ["deletion", "Hidden until"], ["insertion", "Shown when"],
+      ["insertion", "deeply "],
+      ["deletion", "todo"],
+      ["insertion", "to do"],
+      ["deletion", "wisdom"],
+      ["insertion", "folly"],
+      ["insertion", "table "],
+      ["insertion", "changed "],
+      ["deletion", "Hidden until"],
+      ["insertion", "Shown when"],
     ]);
   });
 
   test("a removed list item, table row and details block are whole-block changes that accept and reject exactly", () => {
-    const list = (...items: string[]) => ({ type: "bulletList", content: items.map((t) => ({ type: "listItem", content: [para(text(t))] })) });
+    const list = (...items: string[]) => ({
+      type: "bulletList",
+      content: items.map((t) => ({ type: "listItem", content: [para(text(t))] })),
+    });
     expectRoundTrips(docOf(list("a", "b", "c")), docOf(list("a", "c")));
     expectRoundTrips(docOf(list("a", "b")), docOf(list("a", "b", "c d e")));
-    const details = { type: "details", content: [{ type: "detailsSummary", content: [text("More")] }, { type: "detailsContent", content: [para(text("inside"))] }] };
+    const details = {
+      type: "details",
+      content: [
+        { type: "detailsSummary", content: [text("More")] },
+        { type: "detailsContent", content: [para(text("inside"))] },
+      ],
+    };
     expectRoundTrips(docOf(para(text("x")), details), docOf(para(text("x"))));
     expectRoundTrips(docOf(para(text("x"))), docOf(para(text("x")), details));
   });
@@ -175,15 +220,18 @@ describe("accepting and rejecting", () => {
 });
 
 describe("invariants over random edits of real-looking pages (property test)", () => {
-  test.each([1, 2, 3, 4, 5, 6, 7, 8])("seed %i: accept all (or each change in turn) gives the incoming page, reject all the working one, and all open in the editor", (seed) => {
-    for (let round = 0; round < 6; round++) {
-      const w = sampleDocument(seed * 100 + round, 250);
-      const i = randomEdits(w, seed * 1000 + round, 1 + ((seed + round) % 8));
-      const result = expectRoundTrips(w, i);
-      // One change at a time, last first, ends in the same place.
-      const ids = [...new Set(listChanges(result).map((c) => c.id))].reverse();
-      expect(ids.reduce(acceptChange, result)).toEqual(norm(i));
-      expect(ids.reduce(rejectChange, result)).toEqual(norm(w));
-    }
-  });
+  test.each([1, 2, 3, 4, 5, 6, 7, 8])(
+    "seed %i: accept all (or each change in turn) gives the incoming page, reject all the working one, and all open in the editor",
+    (seed) => {
+      for (let round = 0; round < 6; round++) {
+        const w = sampleDocument(seed * 100 + round, 250);
+        const i = randomEdits(w, seed * 1000 + round, 1 + ((seed + round) % 8));
+        const result = expectRoundTrips(w, i);
+        // One change at a time, last first, ends in the same place.
+        const ids = [...new Set(listChanges(result).map((c) => c.id))].reverse();
+        expect(ids.reduce(acceptChange, result)).toEqual(norm(i));
+        expect(ids.reduce(rejectChange, result)).toEqual(norm(w));
+      }
+    },
+  );
 });

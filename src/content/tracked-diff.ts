@@ -161,7 +161,10 @@ interface WorkingItem {
 function writeGap(ws: WorkingItem[], is: PMNode[], ctx: DiffContext, out: PMNode[]): void {
   const live = ws.filter((w) => !w.gone);
   const liveAt = ws.flatMap((w, n) => (w.gone ? [] : [n]));
-  const pairs = pairBlocks(live.map((w) => w.node), is);
+  const pairs = pairBlocks(
+    live.map((w) => w.node),
+    is,
+  );
   let removed: WorkingItem[] = [];
   let added: PMNode[] = [];
   const flush = () => {
@@ -201,7 +204,13 @@ function mergeChildren(w: PMNode, i: PMNode, ctx: DiffContext): PMNode[] {
   // when one side is empty: the parent cannot be left without it, so accepting or rejecting
   // empties it rather than removing it.
   const [lone, loneIncoming] = [w.firstChild!, i.firstChild!];
-  if (w.childCount === 1 && i.childCount === 1 && lone.type === loneIncoming.type && lone.isTextblock && !whollyGone(lone, "accept", null)) {
+  if (
+    w.childCount === 1 &&
+    i.childCount === 1 &&
+    lone.type === loneIncoming.type &&
+    lone.isTextblock &&
+    !whollyGone(lone, "accept", null)
+  ) {
     const merged = mergeNode(lone, loneIncoming, ctx, true);
     if (merged) return [merged];
   }
@@ -262,7 +271,11 @@ function mergeSame(w: PMNode, i: PMNode, ctx: DiffContext): PMNode | null {
     if (!canTrack(i)) return i;
     // Word by word, two unrelated sentences would match on "the" and "of" and read as confetti.
     const whole = similarity(words(acceptedView(w) ?? w), words(i)) < REWORDED;
-    return i.type.create(i.attrs, tokenDiff(w, i, () => new Hunk(ctx), whole), i.marks);
+    return i.type.create(
+      i.attrs,
+      tokenDiff(w, i, () => new Hunk(ctx), whole),
+      i.marks,
+    );
   }
   let children: PMNode[];
   if (positional(w, i)) {

@@ -27,16 +27,23 @@ const code = (t: string, language = "sql") => ({ type: "codeBlock", attrs: { lan
 const image = { type: "image", attrs: { src: "https://example.com/a.png" } };
 const heading = (level: number, t: string) => ({ type: "heading", attrs: { level }, content: [text(t)] });
 const cell = (...content: unknown[]) => ({ type: "tableCell", content: content.length ? content : [para()] });
-const table = (...rows: string[][]) => ({ type: "table", content: rows.map((r) => ({ type: "tableRow", content: r.map((t) => cell(t ? para(text(t)) : para())) })) });
+const table = (...rows: string[][]) => ({
+  type: "table",
+  content: rows.map((r) => ({ type: "tableRow", content: r.map((t) => cell(t ? para(text(t)) : para())) })),
+});
 
 describe("what the schema cannot mark follows the incoming version, untracked", () => {
-  test("an image, attachment or rule added is simply there; one removed is dropped (accept all exact, reject all keeps the incoming atoms)", () => {
-    const w = docOf(para(text("a")), image, para(text("b")));
-    const i = docOf(para(text("a")), para(text("b")), { type: "horizontalRule" });
-    const result = tracked(w, i);
-    expect(result).toEqual(norm(i));
-    expect(rejectAll(result)).toEqual(norm(i));
-  });
+  test(
+    "an image, attachment or rule added is simply there; one removed is dropped " +
+      "(accept all exact, reject all keeps the incoming atoms)",
+    () => {
+      const w = docOf(para(text("a")), image, para(text("b")));
+      const i = docOf(para(text("a")), para(text("b")), { type: "horizontalRule" });
+      const result = tracked(w, i);
+      expect(result).toEqual(norm(i));
+      expect(rejectAll(result)).toEqual(norm(i));
+    },
+  );
 
   test("code block text takes no marks (its schema allows none): a changed code block shows the incoming code untracked", () => {
     const w = docOf(para(text("x")), code("select 1"));
@@ -51,9 +58,20 @@ describe("what the schema cannot mark follows the incoming version, untracked", 
   });
 
   test("attribute-only changes (a heading level, a ticked task, a list's start) follow the incoming version, untracked", () => {
-    const task = (checked: boolean) => ({ type: "taskList", content: [{ type: "taskItem", attrs: { checked }, content: [para(text("ship it"))] }] });
-    const w = docOf(heading(2, "Plan"), task(false), { type: "orderedList", attrs: { start: 1 }, content: [{ type: "listItem", content: [para(text("one"))] }] });
-    const i = docOf(heading(3, "Plan"), task(true), { type: "orderedList", attrs: { start: 5 }, content: [{ type: "listItem", content: [para(text("one"))] }] });
+    const task = (checked: boolean) => ({
+      type: "taskList",
+      content: [{ type: "taskItem", attrs: { checked }, content: [para(text("ship it"))] }],
+    });
+    const w = docOf(heading(2, "Plan"), task(false), {
+      type: "orderedList",
+      attrs: { start: 1 },
+      content: [{ type: "listItem", content: [para(text("one"))] }],
+    });
+    const i = docOf(heading(3, "Plan"), task(true), {
+      type: "orderedList",
+      attrs: { start: 5 },
+      content: [{ type: "listItem", content: [para(text("one"))] }],
+    });
     const result = tracked(w, i);
     expect(result).toEqual(norm(i));
   });
@@ -75,7 +93,11 @@ describe("tables", () => {
     const i = docOf(table(["name", "size"], ["alpha", "12"], ["beta", ""]));
     const result = tracked(w, i);
     expect(rejectAll(result)).toEqual(norm(w));
-    expect(listChanges(result).map((c) => [c.kind, c.text])).toEqual([["deletion", "10"], ["insertion", "12"], ["deletion", "20"]]);
+    expect(listChanges(result).map((c) => [c.kind, c.text])).toEqual([
+      ["deletion", "10"],
+      ["insertion", "12"],
+      ["deletion", "20"],
+    ]);
   });
 
   test("rows added and removed in a plain table are whole-row changes", () => {
@@ -83,7 +105,10 @@ describe("tables", () => {
     const i = docOf(table(["name", "size"], ["beta", "20"], ["gamma", "30"]));
     const result = tracked(w, i);
     expect(rejectAll(result)).toEqual(norm(w));
-    expect(listChanges(result).map((c) => [c.kind, c.text])).toEqual([["deletion", "alpha\n10"], ["insertion", "gamma\n30"]]);
+    expect(listChanges(result).map((c) => [c.kind, c.text])).toEqual([
+      ["deletion", "alpha\n10"],
+      ["insertion", "gamma\n30"],
+    ]);
   });
 
   test("a table whose columns changed is shown as the old table removed and the new one added", () => {
@@ -105,17 +130,27 @@ describe("a working copy with changes still pending review", () => {
     const result = tracked(pending, i, "ext-2");
     expect(rejectAll(result)).toEqual(norm(w0));
     expect(listChanges(result).map((c) => [c.id, c.kind, c.text])).toEqual([
-      ["ext-1.1", "deletion", "quick"], ["ext-1.1", "insertion", "slow"], ["ext-2.1", "deletion", "fox"], ["ext-2.1", "insertion", "dog"],
+      ["ext-1.1", "deletion", "quick"],
+      ["ext-1.1", "insertion", "slow"],
+      ["ext-2.1", "deletion", "fox"],
+      ["ext-2.1", "insertion", "dog"],
       ["ext-1.2", "insertion", " high"],
     ]);
   });
 
-  test("text an earlier change inserted and the new version drops simply goes; text it deleted and the new version restores comes back as an insertion", () => {
-    const i = inline(text("The quick brown fox jumps."));
-    const result = tracked(pending, i, "ext-2");
-    expect(rejectAll(result)).toEqual(norm(w0));
-    expect(listChanges(result).map((c) => [c.id, c.kind, c.text])).toEqual([["ext-1.1", "deletion", "quick"], ["ext-2.1", "insertion", "quick"]]);
-  });
+  test(
+    "text an earlier change inserted and the new version drops simply goes; text it " +
+      "deleted and the new version restores comes back as an insertion",
+    () => {
+      const i = inline(text("The quick brown fox jumps."));
+      const result = tracked(pending, i, "ext-2");
+      expect(rejectAll(result)).toEqual(norm(w0));
+      expect(listChanges(result).map((c) => [c.id, c.kind, c.text])).toEqual([
+        ["ext-1.1", "deletion", "quick"],
+        ["ext-2.1", "insertion", "quick"],
+      ]);
+    },
+  );
 
   test("tracked marks in the incoming version are not its author's changes: it counts as accepted", () => {
     const i = trackChanges(line("one two"), line("one three"), meta("other"));
@@ -124,21 +159,27 @@ describe("a working copy with changes still pending review", () => {
     expect(result).toEqual(trackChanges(line("one two"), acceptAll(i), meta("ext-2")));
   });
 
-  test.each([1, 2, 3, 4, 5, 6])("property, seed %i: over random edits of random edits, accept all gives the newest version and reject all the first", (seed) => {
-    for (let round = 0; round < 5; round++) {
-      const first: JSONContent = seed % 3 ? sampleDocument(seed * 10 + round, 200) : acceptAll(everythingDocument() as JSONContent);
-      const pendingCopy = trackChanges(first, randomEdits(first, seed * 7 + round, 1 + round), meta("ext-1"));
-      const newest = randomEdits(acceptAll(pendingCopy), seed * 13 + round, 1 + ((seed + round) % 5));
-      const result = tracked(pendingCopy, newest);
-      expect(rejectAll(result)).toEqual(norm(first));
-    }
-  });
+  test.each([1, 2, 3, 4, 5, 6])(
+    "property, seed %i: over random edits of random edits, accept all gives the newest version and reject all the first",
+    (seed) => {
+      for (let round = 0; round < 5; round++) {
+        const first: JSONContent = seed % 3 ? sampleDocument(seed * 10 + round, 200) : acceptAll(everythingDocument() as JSONContent);
+        const pendingCopy = trackChanges(first, randomEdits(first, seed * 7 + round, 1 + round), meta("ext-1"));
+        const newest = randomEdits(acceptAll(pendingCopy), seed * 13 + round, 1 + ((seed + round) % 5));
+        const result = tracked(pendingCopy, newest);
+        expect(rejectAll(result)).toEqual(norm(first));
+      }
+    },
+  );
 
-  test.each([1, 2, 3, 4])("property, seed %i: with code, atoms, attributes and emptied paragraphs edited too, accept all stays exact and every result opens", (seed) => {
-    for (let round = 0; round < 8; round++) {
-      const first: JSONContent = seed % 2 ? sampleDocument(seed * 10 + round, 200) : acceptAll(everythingDocument() as JSONContent);
-      const pendingCopy = tracked(first, randomEdits(first, seed * 7 + round, 1 + round, { untracked: true }));
-      tracked(pendingCopy, randomEdits(acceptAll(pendingCopy), seed * 13 + round, 1 + round, { untracked: true }));
-    }
-  });
+  test.each([1, 2, 3, 4])(
+    "property, seed %i: with code, atoms, attributes and emptied paragraphs edited too, accept all stays exact and every result opens",
+    (seed) => {
+      for (let round = 0; round < 8; round++) {
+        const first: JSONContent = seed % 2 ? sampleDocument(seed * 10 + round, 200) : acceptAll(everythingDocument() as JSONContent);
+        const pendingCopy = tracked(first, randomEdits(first, seed * 7 + round, 1 + round, { untracked: true }));
+        tracked(pendingCopy, randomEdits(acceptAll(pendingCopy), seed * 13 + round, 1 + round, { untracked: true }));
+      }
+    },
+  );
 });

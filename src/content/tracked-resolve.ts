@@ -122,4 +122,3 @@ export function holdsChanges(doc: PMNode, filter: ChangeFilter = null): boolean 
   });
   return found;
 }
-

@@ -6,7 +6,6 @@
 import { seededRandom, type SampleNode } from "./sample";
 import { contentSchema } from "./schema";
 
-
 const WORDS = ["alpha", "beta", "release", "the", "管理", "plan", "x", "deploy", "review", "mountain"];
 
 /** Arrays of sibling blocks (the doc's, a list's, a list item's) and the text nodes of text blocks. */
@@ -17,7 +16,8 @@ function parts(doc: SampleNode) {
     if (node.type === "codeBlock") return;
     if (node.type === "text") texts.push(node);
     // Tables and details have a fixed shape: their rows, cells and parts are not moved about.
-    else if (node.content && !["paragraph", "heading", "detailsSummary", "details", "table", "tableRow"].includes(node.type)) blockLists.push(node.content);
+    else if (node.content && !["paragraph", "heading", "detailsSummary", "details", "table", "tableRow"].includes(node.type))
+      blockLists.push(node.content);
     node.content?.forEach(walk);
   };
   walk(doc);
@@ -25,7 +25,8 @@ function parts(doc: SampleNode) {
 }
 
 /** Blocks the schema cannot mark (code, atoms) are left where they are. */
-const fixed = (node: SampleNode) => ["codeBlock", "image", "attachment", "horizontalRule"].includes(node.type) || JSON.stringify(node).includes('"codeBlock"');
+const fixed = (node: SampleNode) =>
+  ["codeBlock", "image", "attachment", "horizontalRule"].includes(node.type) || JSON.stringify(node).includes('"codeBlock"');
 
 /**
  * `count` random edits of a copy of `doc`. With `untracked`, some edit what the schema cannot
@@ -75,12 +76,16 @@ function edit(out: SampleNode, rnd: () => number): void {
       if (movable) list.splice(index, 1);
       break;
     case 4: // add a paragraph
-      list.splice(Math.floor(rnd() * (list.length + 1)), 0, { type: "paragraph", content: [{ type: "text", text: `${word()} ${word()} ${word()}` }] });
+      list.splice(Math.floor(rnd() * (list.length + 1)), 0, {
+        type: "paragraph",
+        content: [{ type: "text", text: `${word()} ${word()} ${word()}` }],
+      });
       break;
     case 5: // make a word bold (code excludes bold)
       if (!node.marks?.some((m) => m.type === "code" || m.type === "bold")) node.marks = [...(node.marks ?? []), { type: "bold" }];
       break;
-    case 6: { // move a block
+    case 6: {
+      // move a block
       if (movable) {
         const [moved] = list.splice(index, 1);
         const to = Math.floor(rnd() * (list.length + 1));
@@ -98,7 +103,8 @@ function untrackedEdit(out: SampleNode, rnd: () => number): void {
   const lists: SampleNode[][] = [];
   const walk = (node: SampleNode) => {
     nodes.push(node);
-    if (node.content && !["paragraph", "heading", "codeBlock", "detailsSummary", "details", "table", "tableRow"].includes(node.type)) lists.push(node.content);
+    if (node.content && !["paragraph", "heading", "codeBlock", "detailsSummary", "details", "table", "tableRow"].includes(node.type))
+      lists.push(node.content);
     node.content?.forEach(walk);
   };
   walk(out);
@@ -116,11 +122,15 @@ function untrackedEdit(out: SampleNode, rnd: () => number): void {
       if (list.length > 1) list.splice(Math.floor(rnd() * list.length), 1);
       break;
     case 3: // add an atom
-      list.splice(Math.floor(rnd() * (list.length + 1)), 0, pick<SampleNode>([
-        { type: "horizontalRule" },
-        { type: "image", attrs: { src: "https://example.com/a.png" } },
-        { type: "codeBlock", attrs: { language: "sql" }, content: [{ type: "text", text: "select 1" }] },
-      ]));
+      list.splice(
+        Math.floor(rnd() * (list.length + 1)),
+        0,
+        pick<SampleNode>([
+          { type: "horizontalRule" },
+          { type: "image", attrs: { src: "https://example.com/a.png" } },
+          { type: "codeBlock", attrs: { language: "sql" }, content: [{ type: "text", text: "select 1" }] },
+        ]),
+      );
       break;
     case 4: // empty a paragraph
       delete pick(of("paragraph")).content;

@@ -59,8 +59,14 @@ function diffTokens(ws: Token[], is: Token[], whole: boolean): Op[] {
   };
   const live = ws.filter((t) => !t.gone);
   const parts = whole
-    ? [{ removed: true, added: false, count: live.length }, { removed: false, added: true, count: is.length }]
-    : diffArrays(live.map((t) => t.key), is.map((t) => t.key));
+    ? [
+        { removed: true, added: false, count: live.length },
+        { removed: false, added: true, count: is.length },
+      ]
+    : diffArrays(
+        live.map((t) => t.key),
+        is.map((t) => t.key),
+      );
   for (const part of parts) {
     for (let n = 0; n < part.count; n++) {
       if (part.added) ops.push({ kind: "added", i: is[iAt++] });

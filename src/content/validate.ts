@@ -26,7 +26,10 @@ export { MAX_CONTENT_BYTES };
  */
 export function checkContentJson(text: unknown): { json: string; text: string } {
   if (typeof text !== "string") {
-    throw invalid("contentJson", `must be a string holding the document as JSON text, got ${text === null ? "null" : Array.isArray(text) ? "an array" : typeof text}`);
+    throw invalid(
+      "contentJson",
+      `must be a string holding the document as JSON text, got ${text === null ? "null" : Array.isArray(text) ? "an array" : typeof text}`,
+    );
   }
   // UTF-8 never takes fewer bytes than UTF-16 code units, so the cheap length test is safe first.
   if (text.length > MAX_CONTENT_BYTES || Buffer.byteLength(text, "utf8") > MAX_CONTENT_BYTES) {

@@ -12,8 +12,10 @@ beforeEach(() => {
 });
 afterEach(() => env.close());
 
-const dashboard = (who: { cookie?: string; token?: string } | undefined, query = "") => call(env, "GET", `/api/admin/dashboard${query}`, { as: who });
-const read = (who: { cookie?: string; token?: string } | undefined, pageId: string, headers?: Record<string, string>) => call(env, "GET", `/api/pages/${pageId}`, { as: who, headers });
+const dashboard = (who: { cookie?: string; token?: string } | undefined, query = "") =>
+  call(env, "GET", `/api/admin/dashboard${query}`, { as: who });
+const read = (who: { cookie?: string; token?: string } | undefined, pageId: string, headers?: Record<string, string>) =>
+  call(env, "GET", `/api/pages/${pageId}`, { as: who, headers });
 const storedViews = () => env.core.sqlite.query("SELECT coalesce(sum(views), 0) AS n FROM page_views_daily").get() as { n: number };
 const MINUTE = 60_000;
 
@@ -120,7 +122,10 @@ describe("page views", () => {
     const trashed = await newPage(env, owner, docs.id, "Trashed");
     const mine = await newSpace(env, member, "MINE");
     const secret = await newPage(env, member, mine.id, "Secret");
-    await call(env, "POST", `/api/pages/${secret.id}/restrictions`, { as: member, body: { principalType: 0, principalId: member.id, operation: 0 } });
+    await call(env, "POST", `/api/pages/${secret.id}/restrictions`, {
+      as: member,
+      body: { principalType: 0, principalId: member.id, operation: 0 },
+    });
     for (const who of [owner, member]) await read(who, kept.id);
     await read(owner, trashed.id);
     await read(member, secret.id);

@@ -71,7 +71,14 @@ describe("GET /api/pages/viewed", () => {
     const gone = await newPage(env, owner, space.id, "Gone", { contentJson: doc("c") });
     for (const p of [open, secret, gone]) await read(member, p.id);
     expect(await titles(member)).toEqual(["Gone", "Secret", "Open"]);
-    expect((await call(env, "POST", `/api/pages/${secret.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } })).status).toBe(201);
+    expect(
+      (
+        await call(env, "POST", `/api/pages/${secret.id}/restrictions`, {
+          as: owner,
+          body: { principalType: 0, principalId: owner.id, operation: 0 },
+        })
+      ).status,
+    ).toBe(201);
     expect((await call(env, "DELETE", `/api/pages/${gone.id}`, { as: owner })).status).toBe(204);
     expect(await titles(member)).toEqual(["Open"]);
     expect((await viewed(undefined)).status).toBe(401);

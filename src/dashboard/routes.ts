@@ -23,14 +23,20 @@ function viewedRoutes(core: Core) {
 }
 
 function adminDashboardRoutes(core: Core) {
-  return new Elysia({ prefix: "/api/admin/dashboard" }).get("/", ({ query, request }) => getDashboard(core, callerOf(request), query.rangeDays), {
-    query: DashboardQuery,
-    response: { 200: Dashboard, ...problems(400, 401, 403) },
-    detail: {
-      tags: ["Admin"],
-      summary: "The instance at a glance: people, content, page views, top pages and editors, storage and health (right dashboard.view)",
-      description:
-        "Page views are counted in memory and added to daily rows every minute and before this answer: never a write per read. A view is a successful read of a published page by a signed-in person or an anonymous reader of a public space; tokens, crawlers and the same reader again within ten minutes are not counted.",
+  return new Elysia({ prefix: "/api/admin/dashboard" }).get(
+    "/",
+    ({ query, request }) => getDashboard(core, callerOf(request), query.rangeDays),
+    {
+      query: DashboardQuery,
+      response: { 200: Dashboard, ...problems(400, 401, 403) },
+      detail: {
+        tags: ["Admin"],
+        summary: "The instance at a glance: people, content, page views, top pages and editors, storage and health (right dashboard.view)",
+        description:
+          "Page views are counted in memory and added to daily rows every minute and before this answer: never a write per " +
+          "read. A view is a successful read of a published page by a signed-in person or an anonymous reader of a public " +
+          "space; tokens, crawlers and the same reader again within ten minutes are not counted.",
+      },
     },
-  });
+  );
 }

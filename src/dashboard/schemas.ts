@@ -4,7 +4,9 @@ const Count = (description: string) => t.Integer({ description });
 const Bytes = (description: string) => t.Integer({ description: `${description} (bytes)` });
 
 export const DashboardQuery = t.Object({
-  rangeDays: t.Optional(t.Integer({ description: "7, 30 or 90 (default 30): the days the usage covers, ending today (UTC)", error: "must be 7, 30 or 90" })),
+  rangeDays: t.Optional(
+    t.Integer({ description: "7, 30 or 90 (default 30): the days the usage covers, ending today (UTC)", error: "must be 7, 30 or 90" }),
+  ),
 });
 
 export const Dashboard = t.Object(
@@ -26,12 +28,20 @@ export const Dashboard = t.Object(
       attachmentBytes: Bytes("Their sizes summed (a file attached twice counts twice; the file store keeps it once)"),
     }),
     usage: t.Object({
-      viewsPerDay: t.Array(t.Object({ day: t.String({ description: "YYYY-MM-DD (UTC)" }), views: t.Integer() }), { description: "Every day of the range, oldest first; days without views are 0" }),
-      totalViews: Count("Views over the range"),
-      topPages: t.Array(t.Object({ pageId: t.String(), title: t.String(), spaceKey: t.String(), spaceName: t.String(), views: t.Integer() }), {
-        description: "The ten most read pages of the range that still exist and the caller may read",
+      viewsPerDay: t.Array(t.Object({ day: t.String({ description: "YYYY-MM-DD (UTC)" }), views: t.Integer() }), {
+        description: "Every day of the range, oldest first; days without views are 0",
       }),
-      topEditors: t.Array(t.Object({ userId: t.String(), displayName: t.String(), versions: t.Integer({ description: "Versions saved in the range" }) }), { description: "The ten people who saved the most versions in the range" }),
+      totalViews: Count("Views over the range"),
+      topPages: t.Array(
+        t.Object({ pageId: t.String(), title: t.String(), spaceKey: t.String(), spaceName: t.String(), views: t.Integer() }),
+        {
+          description: "The ten most read pages of the range that still exist and the caller may read",
+        },
+      ),
+      topEditors: t.Array(
+        t.Object({ userId: t.String(), displayName: t.String(), versions: t.Integer({ description: "Versions saved in the range" }) }),
+        { description: "The ten people who saved the most versions in the range" },
+      ),
     }),
     storage: t.Object({
       databaseBytes: Bytes("The database file with its write-ahead log"),
@@ -40,7 +50,9 @@ export const Dashboard = t.Object(
       measuredAt: t.String({ format: "date-time", description: "When the two folders were last walked (at most five minutes ago)" }),
     }),
     health: t.Object({
-      lastBackupAt: t.Nullable(t.String({ format: "date-time", description: "When the newest backup not removed was taken; null when there is none" })),
+      lastBackupAt: t.Nullable(
+        t.String({ format: "date-time", description: "When the newest backup not removed was taken; null when there is none" }),
+      ),
       diskFreeBytes: t.Nullable(Bytes("Free space where the data directory is, for this account; null when unknown")),
       diskTotalBytes: t.Nullable(Bytes("Size of that file system")),
       version: t.String(),

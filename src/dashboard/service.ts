@@ -47,7 +47,15 @@ export function getDashboard(core: Core, caller: Caller, rangeDays: number = DEF
     rangeDays,
     generatedAt: iso(now),
     people: { active: people.active, invited: people.invited, suspended: people.suspended },
-    content: { spaces: c.spaces, pages: c.pages, drafts: c.drafts, trashed: c.trashed, versions: c.versions, attachments: c.attachments, attachmentBytes: c.attachment_bytes },
+    content: {
+      spaces: c.spaces,
+      pages: c.pages,
+      drafts: c.drafts,
+      trashed: c.trashed,
+      versions: c.versions,
+      attachments: c.attachments,
+      attachmentBytes: c.attachment_bytes,
+    },
     usage: {
       viewsPerDay: perDay,
       totalViews: perDay.reduce((sum, d) => sum + d.views, 0),

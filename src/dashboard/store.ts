@@ -21,13 +21,17 @@ export function addPageViews({ db }: Pick<Core, "db">, day: string, pageId: stri
 /** A person's last view of a page (recent_views); a page read again moves up. */
 export function noteRecentView({ db }: Pick<Core, "db">, userId: string, pageId: string, at: string): void {
   // A page purged since the read is skipped (its row would break the foreign key).
-  db.run(sql`INSERT INTO recent_views (user_id, page_id, viewed_at) SELECT ${userId}, ${pageId}, ${at} WHERE EXISTS (SELECT 1 FROM pages WHERE id = ${pageId}) AND EXISTS (SELECT 1 FROM users WHERE id = ${userId})
+  db.run(sql`INSERT INTO recent_views (user_id, page_id, viewed_at) SELECT ${userId}, ${pageId}, ${at}
+    WHERE EXISTS (SELECT 1 FROM pages WHERE id = ${pageId}) AND EXISTS (SELECT 1 FROM users WHERE id = ${userId})
     ON CONFLICT (user_id, page_id) DO UPDATE SET viewed_at = max(viewed_at, excluded.viewed_at)`);
 }
 
 /** Keeps a person's `keep` newest views. */
 export function trimRecentViews({ db }: Pick<Core, "db">, userId: string, keep: number): void {
-  db.run(sql`DELETE FROM recent_views WHERE user_id = ${userId} AND page_id NOT IN (SELECT page_id FROM recent_views WHERE user_id = ${userId} ORDER BY viewed_at DESC LIMIT ${keep})`);
+  db.run(
+    sql`DELETE FROM recent_views WHERE user_id = ${userId}
+      AND page_id NOT IN (SELECT page_id FROM recent_views WHERE user_id = ${userId} ORDER BY viewed_at DESC LIMIT ${keep})`,
+  );
 }
 
 /** The one row of an aggregate (drizzle's get() answers a raw row as an array; all() names the columns). */
@@ -44,6 +48,9 @@ export function peopleCounts({ db }: Pick<Core, "db">, now: string) {
   ) as { active: number; suspended: number; invited: number };
 }
 
+/** The pages of the spaces an import is still writing. */
+const STAGED_PAGES = sql.raw("SELECT id FROM pages WHERE space_id IN (SELECT id FROM spaces WHERE staged_at IS NOT NULL)");
+
 /**
  * What the instance holds. Pages: published and out of the trash (drafts and the trash are
  * counted apart); attachments: rows and their bytes (a file attached twice counts twice here,
@@ -55,12 +62,16 @@ export function contentCounts({ db }: Pick<Core, "db">) {
     db,
     sql`SELECT
       (SELECT count(*) FROM spaces WHERE staged_at IS NULL) AS spaces,
-      (SELECT count(*) FROM pages WHERE status = 1 AND deleted_at IS NULL) - (SELECT count(*) FROM pages WHERE space_id IN (SELECT id FROM spaces WHERE staged_at IS NOT NULL)) AS pages,
+      (SELECT count(*) FROM pages WHERE status = 1 AND deleted_at IS NULL)
+        - (SELECT count(*) FROM pages WHERE space_id IN (SELECT id FROM spaces WHERE staged_at IS NOT NULL)) AS pages,
       (SELECT count(*) FROM pages WHERE status = 0 AND deleted_at IS NULL) AS drafts,
       (SELECT count(*) FROM pages WHERE deleted_at IS NOT NULL) AS trashed,
-      (SELECT count(*) FROM page_versions) - (SELECT count(*) FROM page_versions WHERE page_id IN (SELECT id FROM pages WHERE space_id IN (SELECT id FROM spaces WHERE staged_at IS NOT NULL))) AS versions,
-      (SELECT count(*) FROM attachments) - (SELECT count(*) FROM attachments WHERE page_id IN (SELECT id FROM pages WHERE space_id IN (SELECT id FROM spaces WHERE staged_at IS NOT NULL))) AS attachments,
-      (SELECT coalesce(sum(size), 0) FROM attachments) - (SELECT coalesce(sum(size), 0) FROM attachments WHERE page_id IN (SELECT id FROM pages WHERE space_id IN (SELECT id FROM spaces WHERE staged_at IS NOT NULL))) AS attachment_bytes`,
+      (SELECT count(*) FROM page_versions)
+        - (SELECT count(*) FROM page_versions WHERE page_id IN (${STAGED_PAGES})) AS versions,
+      (SELECT count(*) FROM attachments)
+        - (SELECT count(*) FROM attachments WHERE page_id IN (${STAGED_PAGES})) AS attachments,
+      (SELECT coalesce(sum(size), 0) FROM attachments)
+        - (SELECT coalesce(sum(size), 0) FROM attachments WHERE page_id IN (${STAGED_PAGES})) AS attachment_bytes`,
   ) as { spaces: number; pages: number; drafts: number; trashed: number; versions: number; attachments: number; attachment_bytes: number };
 }
 
@@ -83,7 +94,11 @@ export function topPageCandidates({ db }: Pick<Core, "db">, since: string, take:
 }
 
 /** Who saved the most versions since `since` (an ISO instant); accounts deleted since are left out. */
-export function topEditors({ db }: Pick<Core, "db">, since: string, take: number): Array<{ userId: string; displayName: string; versions: number }> {
+export function topEditors(
+  { db }: Pick<Core, "db">,
+  since: string,
+  take: number,
+): Array<{ userId: string; displayName: string; versions: number }> {
   return db.all(sql`
     SELECT u.id AS userId, u.display_name AS displayName, count(*) AS versions
     FROM page_versions v JOIN users u ON u.id = v.author_id
@@ -97,7 +112,15 @@ export function topEditors({ db }: Pick<Core, "db">, since: string, take: number
  */
 export function viewedPages(core: Pick<Core, "db">, userId: string, readable: SQL, limit: number) {
   return core.db
-    .select({ id: pages.id, title: pages.title, emoji: pages.emoji, spaceId: spaces.id, spaceKey: spaces.key, space: spaces.name, viewedAt: recentViews.viewedAt })
+    .select({
+      id: pages.id,
+      title: pages.title,
+      emoji: pages.emoji,
+      spaceId: spaces.id,
+      spaceKey: spaces.key,
+      space: spaces.name,
+      viewedAt: recentViews.viewedAt,
+    })
     .from(recentViews)
     .innerJoin(pages, eq(pages.id, recentViews.pageId))
     .innerJoin(spaces, eq(spaces.id, pages.spaceId))

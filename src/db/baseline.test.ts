@@ -20,7 +20,9 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 /** Everything a database is made of: its objects with their SQL, and every table's rows. */
 function contents(db: Database) {
   const objects = db
-    .query<{ type: string; name: string; tbl_name: string; sql: string | null }, []>("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+    .query<{ type: string; name: string; tbl_name: string; sql: string | null }, []>(
+      "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name",
+    )
     .all();
   const rows: Record<string, unknown[]> = {};
   for (const { name } of objects.filter((o) => o.type === "table")) {

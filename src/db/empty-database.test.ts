@@ -26,7 +26,11 @@ afterEach(() => {
 
 /** Every object with its SQL, and every table's rows (the migrations' record by tag only). */
 function contents(db: Database) {
-  const objects = db.query<{ type: string; name: string; sql: string | null }, []>("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").all();
+  const objects = db
+    .query<{ type: string; name: string; sql: string | null }, []>(
+      "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name",
+    )
+    .all();
   const rows: Record<string, unknown[]> = {};
   for (const { name } of objects.filter((o) => o.type === "table")) {
     rows[name] = db.query(`SELECT ${name === "__cairn_migrations" ? "tag" : "*"} FROM "${name}" ORDER BY 1`).values();

@@ -10,7 +10,11 @@ let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "cairn-upgrade-"))));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const columns = (db: ReturnType<typeof openSqlite>, table: string) => db.query<{ name: string }, []>(`PRAGMA table_info(${table})`).all().map((c) => c.name);
+const columns = (db: ReturnType<typeof openSqlite>, table: string) =>
+  db
+    .query<{ name: string }, []>(`PRAGMA table_info(${table})`)
+    .all()
+    .map((c) => c.name);
 
 test("0012 moves the large page columns last and keeps every row, the rows that refer to pages, and the search triggers", () => {
   const db = openSqlite(join(dir, "cairn.db"));
@@ -18,12 +22,22 @@ test("0012 moves the large page columns last and keeps every row, the rows that 
   migrate(db, migrations.slice(0, upTo), null, 0);
   const now = "2026-01-01T00:00:00.000Z";
   db.exec(`INSERT INTO roles (id, name, tier, permissions, created_at) VALUES ('r1', 'User', 0, '[]', '${now}')`);
-  db.exec(`INSERT INTO users (id, email, display_name, password_hash, role_id, created_at, updated_at) VALUES ('u1', 'a@example.com', 'A', 'x', 'r1', '${now}', '${now}')`);
+  db.exec(
+    `INSERT INTO users (id, email, display_name, password_hash, role_id, created_at, ` +
+      `updated_at) VALUES ('u1', 'a@example.com', 'A', 'x', 'r1', '${now}', '${now}')`,
+  );
   db.exec(`INSERT INTO spaces (id, key, name, created_at, updated_at) VALUES ('s1', 'ENG', 'Eng', '${now}', '${now}')`);
-  db.exec(`INSERT INTO pages (doc_id, id, space_id, parent_id, title, content_json, plain_text, current_version, status, created_at, updated_at) VALUES
-    (7, 'p1', 's1', NULL, 'Root', '{"type":"doc"}', 'root text', 2, 1, '${now}', '${now}'),
-    (8, 'p2', 's1', 'p1', 'Child', '{"type":"doc"}', 'child text', 1, 1, '${now}', '${now}')`);
-  db.exec(`INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, author_id, created_at) VALUES ('p1', 1, 'Root', '{}', NULL, 'u1', '${now}'), ('p1', 2, 'Root', '{"type":"doc"}', 'second', 'u1', '${now}')`);
+  db.exec(
+    `INSERT INTO pages (doc_id, id, space_id, parent_id, title, content_json, plain_text, current_version, status, ` +
+      `created_at, updated_at) VALUES
+    (7, 'p1', 's1', NULL, 'Root', '{"type":"doc"}', 'root text', 2, 1, '${now}', ` +
+      `'${now}'),
+    (8, 'p2', 's1', 'p1', 'Child', '{"type":"doc"}', 'child text', 1, 1, '${now}', '${now}')`,
+  );
+  db.exec(
+    `INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, author_id, created_at) VALUES ('p1', ` +
+      `1, 'Root', '{}', NULL, 'u1', '${now}'), ('p1', 2, 'Root', '{"type":"doc"}', 'second', 'u1', '${now}')`,
+  );
   db.exec(`INSERT INTO labels (id, name, created_at) VALUES ('l1', 'howto', '${now}')`);
   db.exec(`INSERT INTO page_labels (page_id, label_id, added_at) VALUES ('p2', 'l1', '${now}')`);
   db.exec("DELETE FROM search_dirty");
@@ -57,18 +71,40 @@ test("0028 fills page_links from every page's links as the app reads them (conte
   const upTo = migrations.findIndex((m) => m.tag.startsWith("0028_"));
   migrate(db, migrations.slice(0, upTo), null, 0);
   const now = "2026-01-01T00:00:00.000Z";
-  const [a, b, c] = ["0190a6c8-0000-7000-8000-00000000000a", "0190a6c8-0000-7000-8000-00000000000b", "0190a6c8-0000-7000-8000-00000000000c"];
+  const [a, b, c] = [
+    "0190a6c8-0000-7000-8000-00000000000a",
+    "0190a6c8-0000-7000-8000-00000000000b",
+    "0190a6c8-0000-7000-8000-00000000000c",
+  ];
   const link = (href: string) => ({ type: "text", text: "x", marks: [{ type: "link", attrs: { href } }] });
-  const docA = { type: "doc", content: [{ type: "paragraph", content: [
-    link(`/s/ENG/p/${b}-install#setup`), link(`https://elsewhere.example/s/ENG/p/${c}`), link(`/p/${c.toUpperCase()}`), link(`/s/ENG/p/${b}/history/2`), link("/s/ENG"),
-  ] }] };
+  const docA = {
+    type: "doc",
+    content: [
+      {
+        type: "paragraph",
+        content: [
+          link(`/s/ENG/p/${b}-install#setup`),
+          link(`https://elsewhere.example/s/ENG/p/${c}`),
+          link(`/p/${c.toUpperCase()}`),
+          link(`/s/ENG/p/${b}/history/2`),
+          link("/s/ENG"),
+        ],
+      },
+    ],
+  };
   db.exec(`INSERT INTO spaces (id, key, name, created_at, updated_at) VALUES ('s1', 'ENG', 'Eng', '${now}', '${now}')`);
-  const insert = db.prepare("INSERT INTO pages (id, space_id, title, content_json, plain_text, current_version, status, created_at, updated_at) VALUES (?, 's1', ?, ?, '', 1, 1, ?, ?)");
+  const insert = db.prepare(
+    "INSERT INTO pages (id, space_id, title, content_json, plain_text, current_version, " +
+      "status, created_at, updated_at) VALUES (?, 's1', ?, ?, '', 1, 1, ?, ?)",
+  );
   insert.run(a, "A", JSON.stringify(docA), now, now);
   insert.run(b, "B", JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }), now, now);
   migrate(db, migrations, null, 0);
   const rows = db.query<{ s: string; t: string }, []>("SELECT source_page_id AS s, target_page_id AS t FROM page_links ORDER BY t").all();
-  expect(rows).toEqual([{ s: a, t: b }, { s: a, t: c }]);
+  expect(rows).toEqual([
+    { s: a, t: b },
+    { s: a, t: c },
+  ]);
   // The same as the writer would have recorded.
   expect(linkedPageIds(docA).sort()).toEqual([b, c]);
 });
@@ -80,14 +116,24 @@ test("0033 puts the page's text before its document and keeps every row, what re
   expect(columns(db, "pages").slice(-2)).toEqual(["content_json", "plain_text"]);
   const now = "2026-01-01T00:00:00.000Z";
   db.exec(`INSERT INTO roles (id, name, tier, permissions, created_at) VALUES ('r1', 'User', 0, '[]', '${now}')`);
-  db.exec(`INSERT INTO users (id, email, display_name, password_hash, role_id, created_at, updated_at) VALUES ('u1', 'a@example.com', 'A', 'x', 'r1', '${now}', '${now}')`);
+  db.exec(
+    `INSERT INTO users (id, email, display_name, password_hash, role_id, created_at, ` +
+      `updated_at) VALUES ('u1', 'a@example.com', 'A', 'x', 'r1', '${now}', '${now}')`,
+  );
   db.exec(`INSERT INTO spaces (id, key, name, created_at, updated_at) VALUES ('s1', 'ENG', 'Eng', '${now}', '${now}')`);
   const big = JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "word ".repeat(3000) }] }] });
-  const insert = db.prepare(`INSERT INTO pages (doc_id, id, space_id, parent_id, title, content_json, plain_text, current_version, position, status, emoji, full_width,
-    created_by_id, updated_by_id, created_at, updated_at, deleted_at, deleted_by_id, trash_root_id) VALUES (?, ?, 's1', ?, ?, ?, ?, 1, ?, 1, ?, ?, 'u1', 'u1', ?, ?, ?, ?, ?)`);
+  const insert = db.prepare(
+    `INSERT INTO pages (doc_id, id, space_id, parent_id, title, content_json, plain_text, current_version, position, ` +
+      `status, emoji, full_width,
+    created_by_id, updated_by_id, created_at, updated_at, deleted_at, deleted_by_id, ` +
+      `trash_root_id) VALUES (?, ?, 's1', ?, ?, ?, ?, 1, ?, 1, ?, ?, 'u1', 'u1', ?, ?, ?, ?, ?)`,
+  );
   insert.run(7, "p1", null, "Root", big, "root text", 0, "📘", 1, now, now, null, null, null);
   insert.run(9, "p2", "p1", "Child", "{}", "child text", 3, null, 0, now, now, now, "u1", "p2");
-  db.exec(`INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, author_id, created_at) VALUES ('p1', 1, 'Root', '${big}', NULL, 'u1', '${now}')`);
+  db.exec(
+    `INSERT INTO page_versions (page_id, version_number, title, content_json, change_comment, ` +
+      `author_id, created_at) VALUES ('p1', 1, 'Root', '${big}', NULL, 'u1', '${now}')`,
+  );
   db.exec("INSERT INTO page_links (source_page_id, target_page_id) VALUES ('p2', 'p1')");
   db.exec("INSERT INTO search_words (rowid, title, body) VALUES (7, 'Root', 'root text'), (9, 'Child', 'child text')");
   db.exec("DELETE FROM search_dirty");
@@ -98,11 +144,25 @@ test("0033 puts the page's text before its document and keeps every row, what re
   expect(columns(db, "pages").slice(-2)).toEqual(["plain_text", "content_json"]);
   expect(db.query("SELECT * FROM pages ORDER BY doc_id").all()).toEqual(before);
   expect(db.query("PRAGMA foreign_key_check").all()).toEqual([]);
-  expect(db.query("SELECT name FROM sqlite_master WHERE tbl_name = 'pages' AND type IN ('index', 'trigger') ORDER BY name").all().map((r: any) => r.name)).toEqual([
-    "pages_id_unique", "pages_parent_idx", "pages_search_delete", "pages_search_insert", "pages_search_update", "pages_space_parent_position_idx", "pages_status_idx", "pages_trash_root_idx",
+  expect(
+    db
+      .query("SELECT name FROM sqlite_master WHERE tbl_name = 'pages' AND type IN ('index', 'trigger') ORDER BY name")
+      .all()
+      .map((r: any) => r.name),
+  ).toEqual([
+    "pages_id_unique",
+    "pages_parent_idx",
+    "pages_search_delete",
+    "pages_search_insert",
+    "pages_search_update",
+    "pages_space_parent_position_idx",
+    "pages_status_idx",
+    "pages_trash_root_idx",
   ]);
   // The contentless index still finds the same pages by doc_id, and nothing was marked to index again.
-  expect(db.query("SELECT p.id FROM search_words s JOIN pages p ON p.doc_id = s.rowid WHERE search_words MATCH 'text' ORDER BY p.doc_id").all()).toEqual([{ id: "p1" }, { id: "p2" }]);
+  expect(
+    db.query("SELECT p.id FROM search_words s JOIN pages p ON p.doc_id = s.rowid WHERE search_words MATCH 'text' ORDER BY p.doc_id").all(),
+  ).toEqual([{ id: "p1" }, { id: "p2" }]);
   expect(db.query("SELECT count(*) AS n FROM search_dirty").get()).toEqual({ n: 0 });
   db.exec("UPDATE pages SET plain_text = 'new text' WHERE id = 'p2'");
   expect(db.query("SELECT doc_id FROM search_dirty").all()).toEqual([{ doc_id: 9 }]);

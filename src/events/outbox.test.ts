@@ -8,7 +8,14 @@ let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
-const sample = (targetId: string): NewEvent => ({ type: "page.updated", targetType: "page", targetId, spaceId: "s1", actorId: null, data: { n: 1 } });
+const sample = (targetId: string): NewEvent => ({
+  type: "page.updated",
+  targetType: "page",
+  targetId,
+  spaceId: "s1",
+  actorId: null,
+  data: { n: 1 },
+});
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe("recordEvent", () => {

@@ -85,7 +85,16 @@ function registryOf(core: Core): Registry {
 export function recordEvent(core: Core, event: NewEvent): void {
   if (!core.inTx()) throw new Error(`recordEvent(${event.type}) must be called inside core.tx()`);
   const data = event.data ?? {};
-  const values = { id: newId(), type: event.type, targetType: event.targetType, targetId: event.targetId, spaceId: event.spaceId, actorId: event.actorId, data, createdAt: iso(core.clock.now()) };
+  const values = {
+    id: newId(),
+    type: event.type,
+    targetType: event.targetType,
+    targetId: event.targetId,
+    spaceId: event.spaceId,
+    actorId: event.actorId,
+    data,
+    createdAt: iso(core.clock.now()),
+  };
   // The row as stored, without reading it back (RETURNING and drizzle's mapping of it cost more
   // than the insert): seq is the rowid, data as a reader would parse it from its JSON text.
   const row: EventRow = { ...values, seq: insertEvent(core, values), data: JSON.parse(JSON.stringify(data)) };

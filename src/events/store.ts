@@ -32,7 +32,13 @@ export function insertEvent(core: Core, values: Omit<typeof events.$inferInsert,
 
 /** A consumer's cursor, made if new: at the outbox's current end ("now") or at its beginning ("start"). */
 export function startCursor(core: Core, consumer: string, from: "now" | "start", now: string): void {
-  const seq = from === "start" ? 0 : (core.db.select({ max: max(events.seq) }).from(events).get()?.max ?? 0);
+  const seq =
+    from === "start"
+      ? 0
+      : (core.db
+          .select({ max: max(events.seq) })
+          .from(events)
+          .get()?.max ?? 0);
   core.db.insert(eventCursors).values({ consumer, seq, updatedAt: now }).onConflictDoNothing().run();
 }
 

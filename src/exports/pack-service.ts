@@ -30,7 +30,10 @@ import { reportingProgress } from "./streamed-export";
 export const PACK_FORMAT = "cairn-pack";
 export const PACK_VERSION = 1;
 /** Kept as they are in the zip: compressing them again gains nothing. */
-const COMPRESSED = /^(image\/(png|jpeg|gif|webp|avif)|video\/|audio\/|application\/(zip|gzip|pdf|x-7z-compressed|x-rar-compressed|x-bzip2|x-xz|zstd|vnd\.openxmlformats-))/;
+const COMPRESSED = new RegExp(
+  String.raw`^(image\/(png|jpeg|gif|webp|avif)|video\/|audio\/|` +
+    String.raw`application\/(zip|gzip|pdf|x-7z-compressed|x-rar-compressed|x-bzip2|x-xz|zstd|vnd\.openxmlformats-))`,
+);
 /** Hand the event loop back to other requests this often while a big space is written. */
 const YIELD_EVERY_MS = 20;
 /**
@@ -56,7 +59,8 @@ export function exportPack(core: Core, caller: Caller, key: string, opts: { prog
   const space = requireReadableSpace(core, caller, findSpaceByKey(core, key));
   // Versions, comments and authors' e-mails are for signed-in readers (like page history).
   if (caller.kind !== "user") throw new AppError("unauthenticated");
-  if (!space.exportPack) throw new AppError("export_disabled", { detail: "A space administrator can switch the wiki pack export on in the space's settings." });
+  if (!space.exportPack)
+    throw new AppError("export_disabled", { detail: "A space administrator can switch the wiki pack export on in the space's settings." });
   const progress = startProgress(opts.progress, callerId(caller), { pages: 85, files: 14, finish: 1 });
   const stream = zipStream((zip) => writePack(core, caller, space, zip, progress));
   return { filename: `${space.key}-pack.zip`, stream: reportingProgress(stream, progress, core, "pack export") };
@@ -111,7 +115,13 @@ class Compact {
  * Writes the pack of what `caller` may read of the space into `zip` (exportPack's work; also
  * called directly by the benchmark).
  */
-export async function writePack(core: Core, caller: Caller, space: SpaceRow, zip: ZipSink, progress: Progress = NO_PROGRESS): Promise<void> {
+export async function writePack(
+  core: Core,
+  caller: Caller,
+  space: SpaceRow,
+  zip: ZipSink,
+  progress: Progress = NO_PROGRESS,
+): Promise<void> {
   const order = treeOrder(core, caller, space);
   const written = new Set<string>();
   const authors = new PackAuthors(core);
@@ -123,7 +133,10 @@ export async function writePack(core: Core, caller: Caller, space: SpaceRow, zip
 
   progress.phase("pages", order.length);
   for (const batch of batches(core, order)) {
-    const found = pagesForPack(core, batch.map((p) => p.id));
+    const found = pagesForPack(
+      core,
+      batch.map((p) => p.id),
+    );
     for (const { id, parent, index } of batch) {
       const rows = found.get(id);
       progress.step();
@@ -180,7 +193,12 @@ export async function writePack(core: Core, caller: Caller, space: SpaceRow, zip
 }
 
 /** One page's file of the pack. */
-async function pageFile(rows: PackPage, parent: string | null, authors: PackAuthors, keepFile: (a: PackPage["attachments"][number]) => Promise<boolean>) {
+async function pageFile(
+  rows: PackPage,
+  parent: string | null,
+  authors: PackAuthors,
+  keepFile: (a: PackPage["attachments"][number]) => Promise<boolean>,
+) {
   const { page } = rows;
   const kept = [];
   for (const a of rows.attachments) if (await keepFile(a)) kept.push(a);
@@ -235,7 +253,10 @@ const BATCH_VERSIONS = 1000;
 function* batches<P extends { id: string }>(core: Core, order: P[]): Generator<(P & { index: number })[]> {
   for (let start = 0; start < order.length; start += BATCH_PAGES) {
     const slice = order.slice(start, start + BATCH_PAGES).map((p, i) => ({ ...p, index: start + i }));
-    const sizes = versionCounts(core, slice.map((p) => p.id));
+    const sizes = versionCounts(
+      core,
+      slice.map((p) => p.id),
+    );
     let batch: (P & { index: number })[] = [];
     let versions = 0;
     for (const p of slice) {
@@ -263,7 +284,13 @@ function spaceFile(space: SpaceRow, exported: ReadonlySet<string>) {
     iconValue: space.iconValue,
     iconColor: space.iconColor,
     treeStyle: space.treeStyle,
-    exports: { markdown: space.exportMarkdown, html: space.exportHtml, pdf: space.exportPdf, site: space.exportSite, pack: space.exportPack },
+    exports: {
+      markdown: space.exportMarkdown,
+      html: space.exportHtml,
+      pdf: space.exportPdf,
+      site: space.exportSite,
+      pack: space.exportPack,
+    },
     homepage: space.homepageId && exported.has(space.homepageId) ? space.homepageId : null,
     createdAt: space.createdAt,
     updatedAt: space.updatedAt,

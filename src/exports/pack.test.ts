@@ -69,7 +69,10 @@ beforeAll(async () => {
     .replaceAll('"authorId":"u-2"', `"authorId":"${member.id}"`)
     .replaceAll("/api/attachments/a-1/download", `/api/attachments/${png.id}/view`)
     .replaceAll('"attachmentId":"a-2"', `"attachmentId":"${sheet.id}"`);
-  await ok(call(env, "PUT", `/api/pages/${first.id}`, { as: member, body: { contentJson: json, changeComment: "Everything at once" } }), "edit");
+  await ok(
+    call(env, "PUT", `/api/pages/${first.id}`, { as: member, body: { contentJson: json, changeComment: "Everything at once" } }),
+    "edit",
+  );
   const child = await newPage(env, owner, space.id, "Child", { parentPageId: first.id });
   ids.child = child.id;
   ids.grandchild = (await newPage(env, member, space.id, "Grandchild", { parentPageId: child.id })).id;
@@ -77,7 +80,10 @@ beforeAll(async () => {
   ids.second = second.id;
   await uploaded(env, member, second.id, PNG, "same-picture.png", "image/png"); // the same bytes: one blob
 
-  const top = await comment(env, member, first.id, { body: `Is this right, @[Olivia Owner](${owner.id})?`, anchorJson: JSON.stringify({ from: 3, to: 9, text: "Release" }) });
+  const top = await comment(env, member, first.id, {
+    body: `Is this right, @[Olivia Owner](${owner.id})?`,
+    anchorJson: JSON.stringify({ from: 3, to: 9, text: "Release" }),
+  });
   ids.comment = top.id;
   // Someone who is no account here: kept by name, without an e-mail.
   await comment(env, owner, first.id, { body: "Yes, ask @[Ghost Writer](0190a6c8-0000-7000-8000-0000000000ff).", parentCommentId: top.id });
@@ -85,9 +91,22 @@ beforeAll(async () => {
   const gone = await comment(env, owner, second.id, { body: "Deleted soon" });
   await ok(call(env, "DELETE", `/api/comments/${gone.id}`, { as: owner }), "delete comment");
 
-  for (const name of ["release", "plan"]) await ok(call(env, "POST", `/api/pages/${first.id}/labels`, { as: owner, body: { name } }), "label");
-  await ok(call(env, "POST", "/api/templates", { as: owner, body: { spaceId: "DOCS", name: "Meeting notes", description: "Agenda and actions", contentJson: json } }), "template");
-  await ok(call(env, "POST", "/api/templates", { as: owner, body: { name: "Wiki-wide", contentJson: JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }) } }), "global template");
+  for (const name of ["release", "plan"])
+    await ok(call(env, "POST", `/api/pages/${first.id}/labels`, { as: owner, body: { name } }), "label");
+  await ok(
+    call(env, "POST", "/api/templates", {
+      as: owner,
+      body: { spaceId: "DOCS", name: "Meeting notes", description: "Agenda and actions", contentJson: json },
+    }),
+    "template",
+  );
+  await ok(
+    call(env, "POST", "/api/templates", {
+      as: owner,
+      body: { name: "Wiki-wide", contentJson: JSON.stringify({ type: "doc", content: [{ type: "paragraph" }] }) },
+    }),
+    "global template",
+  );
 
   // Out of the pack: a draft, a trashed page, another space.
   await ok(call(env, "POST", "/api/pages/draft", { as: owner, body: { spaceId: space.id } }), "draft");
@@ -135,7 +154,22 @@ describe("GET /api/spaces/{key}/export/pack", () => {
       ["Second", null],
     ]);
     const everything = pages[0];
-    expect(Object.keys(everything)).toEqual(["id", "parent", "position", "title", "emoji", "fullWidth", "createdBy", "updatedBy", "createdAt", "updatedAt", "labels", "versions", "comments", "attachments"]);
+    expect(Object.keys(everything)).toEqual([
+      "id",
+      "parent",
+      "position",
+      "title",
+      "emoji",
+      "fullWidth",
+      "createdBy",
+      "updatedBy",
+      "createdAt",
+      "updatedAt",
+      "labels",
+      "versions",
+      "comments",
+      "attachments",
+    ]);
     expect(everything.labels).toEqual(["plan", "release"]);
     expect(everything.versions.map((v: any) => [v.number, v.changeComment])).toEqual([
       [1, null],
@@ -163,7 +197,10 @@ describe("GET /api/spaces/{key}/export/pack", () => {
     const template = JSON.stringify((await readJson(zip, "templates.json"))[0].content);
     expect(template).toContain('"type":"mention","attrs":{"id":"author:a2"');
     expect(template).toContain('"authorId":"author:a2"');
-    expect(everything.comments.map((c: any) => c.body)).toEqual(["Is this right, @[Olivia Owner](author:a1)?", "Yes, ask @[Ghost Writer](author:a3)."]);
+    expect(everything.comments.map((c: any) => c.body)).toEqual([
+      "Is this right, @[Olivia Owner](author:a1)?",
+      "Yes, ask @[Ghost Writer](author:a3).",
+    ]);
     // No account id anywhere in the pack.
     for (const entry of zip.entries) {
       if (entry.path.startsWith("blobs/")) continue;
@@ -196,7 +233,13 @@ describe("GET /api/spaces/{key}/export/pack", () => {
     const [everything, second] = [await readJson(zip, "pages/00001.json"), await readJson(zip, "pages/00004.json")];
     expect(everything.comments).toHaveLength(2);
     const [top, reply] = everything.comments;
-    expect(top).toMatchObject({ id: ids.comment, parent: null, anchor: { from: 3, to: 9, text: "Release" }, author: "a2", resolvedBy: "a1" });
+    expect(top).toMatchObject({
+      id: ids.comment,
+      parent: null,
+      anchor: { from: 3, to: 9, text: "Release" },
+      author: "a2",
+      resolvedBy: "a1",
+    });
     expect(typeof top.resolvedAt).toBe("string");
     expect(reply).toMatchObject({ parent: ids.comment, anchor: null, author: "a1", resolvedAt: null, resolvedBy: null });
     expect(second.comments).toEqual([]);
@@ -226,8 +269,28 @@ describe("GET /api/spaces/{key}/export/pack", () => {
   test("space.json holds the space's settings", async () => {
     const { zip } = await packOf(owner);
     const space = await readJson(zip, "space.json");
-    expect(space).toMatchObject({ key: "DOCS", name: "Documentation", isPublic: false, homepage: null, exports: { markdown: true, html: true, pdf: true, site: true, pack: true } });
-    expect(Object.keys(space)).toEqual(["key", "name", "description", "isPublic", "publicComments", "iconKind", "iconValue", "iconColor", "treeStyle", "exports", "homepage", "createdAt", "updatedAt"]);
+    expect(space).toMatchObject({
+      key: "DOCS",
+      name: "Documentation",
+      isPublic: false,
+      homepage: null,
+      exports: { markdown: true, html: true, pdf: true, site: true, pack: true },
+    });
+    expect(Object.keys(space)).toEqual([
+      "key",
+      "name",
+      "description",
+      "isPublic",
+      "publicComments",
+      "iconKind",
+      "iconValue",
+      "iconColor",
+      "treeStyle",
+      "exports",
+      "homepage",
+      "createdAt",
+      "updatedAt",
+    ]);
   });
 
   test("the same space exported twice gives the same bytes", async () => {
@@ -238,7 +301,13 @@ describe("GET /api/spaces/{key}/export/pack", () => {
   });
 
   test("only what the caller may read: a View restriction takes its subtree out of others' packs", async () => {
-    await ok(call(env, "POST", `/api/pages/${ids.child}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } }), "restrict");
+    await ok(
+      call(env, "POST", `/api/pages/${ids.child}/restrictions`, {
+        as: owner,
+        body: { principalType: 0, principalId: owner.id, operation: 0 },
+      }),
+      "restrict",
+    );
     try {
       const { zip } = await packOf(member);
       const pages = await Promise.all(zip.entries.filter((e) => e.path.startsWith("pages/")).map((e) => e.text().then(JSON.parse)));
@@ -252,28 +321,32 @@ describe("GET /api/spaces/{key}/export/pack", () => {
     }
   });
 
-  test("404 for a space the caller cannot read or that does not exist; 401 anonymous; 403 export_disabled with the switch off", async () => {
-    // OTHER without its Everyone grant: the member cannot read it.
-    const grants = await ok(call(env, "GET", "/api/spaces/OTHER/permissions", { as: owner }), "grants");
-    for (const g of grants.filter((g: any) => g.principalId !== owner.id)) await ok(call(env, "DELETE", `/api/spaces/OTHER/permissions/${g.id}`, { as: owner }), "revoke");
-    expect((await download(member, "/api/spaces/OTHER/export/pack")).status).toBe(404);
-    expect((await download(owner, "/api/spaces/OTHER/export/pack")).status).toBe(200);
-    expect((await download(member, "/api/spaces/NOPE/export/pack")).status).toBe(404);
-    expect((await download(null, "/api/spaces/DOCS/export/pack")).status).toBe(404);
-    // An anonymous reader of a public space: 401 (versions and authors' e-mails are for accounts).
-    setSetting(env.core, "allowPublicSpaces", true);
-    await ok(call(env, "PUT", "/api/admin/spaces/OTHER/public", { as: owner, body: { isPublic: true } }), "public");
-    const anonymous = await download(null, "/api/spaces/OTHER/export/pack");
-    expect(anonymous.status).toBe(401);
-    await ok(call(env, "PUT", "/api/spaces/DOCS/exports", { as: owner, body: { pack: false } }), "switch off");
-    try {
-      const off = await download(member, "/api/spaces/DOCS/export/pack");
-      expect(off.status).toBe(403);
-      expect(JSON.parse(new TextDecoder().decode(off.bytes)).code).toBe("export_disabled");
-    } finally {
-      await ok(call(env, "PUT", "/api/spaces/DOCS/exports", { as: owner, body: { pack: true } }), "switch on");
-    }
-  });
+  test(
+    "404 for a space the caller cannot read or that does not exist; 401 " + "anonymous; 403 export_disabled with the switch off",
+    async () => {
+      // OTHER without its Everyone grant: the member cannot read it.
+      const grants = await ok(call(env, "GET", "/api/spaces/OTHER/permissions", { as: owner }), "grants");
+      for (const g of grants.filter((g: any) => g.principalId !== owner.id))
+        await ok(call(env, "DELETE", `/api/spaces/OTHER/permissions/${g.id}`, { as: owner }), "revoke");
+      expect((await download(member, "/api/spaces/OTHER/export/pack")).status).toBe(404);
+      expect((await download(owner, "/api/spaces/OTHER/export/pack")).status).toBe(200);
+      expect((await download(member, "/api/spaces/NOPE/export/pack")).status).toBe(404);
+      expect((await download(null, "/api/spaces/DOCS/export/pack")).status).toBe(404);
+      // An anonymous reader of a public space: 401 (versions and authors' e-mails are for accounts).
+      setSetting(env.core, "allowPublicSpaces", true);
+      await ok(call(env, "PUT", "/api/admin/spaces/OTHER/public", { as: owner, body: { isPublic: true } }), "public");
+      const anonymous = await download(null, "/api/spaces/OTHER/export/pack");
+      expect(anonymous.status).toBe(401);
+      await ok(call(env, "PUT", "/api/spaces/DOCS/exports", { as: owner, body: { pack: false } }), "switch off");
+      try {
+        const off = await download(member, "/api/spaces/DOCS/export/pack");
+        expect(off.status).toBe(403);
+        expect(JSON.parse(new TextDecoder().decode(off.bytes)).code).toBe("export_disabled");
+      } finally {
+        await ok(call(env, "PUT", "/api/spaces/DOCS/exports", { as: owner, body: { pack: true } }), "switch on");
+      }
+    },
+  );
 
   test("progress: a bad id is 400 naming progress; a finished export reads 100 % and done", async () => {
     const bad = await download(owner, "/api/spaces/DOCS/export/pack?progress=no");
@@ -287,7 +360,9 @@ describe("GET /api/spaces/{key}/export/pack", () => {
   });
 
   test("a download abandoned half-way stops the export, and its progress says so", async () => {
-    const res = await env.handle(new Request(`${BASE}/api/spaces/DOCS/export/pack?progress=pack-test-2`, { headers: { cookie: `cairn_session=${owner.cookie}` } }));
+    const res = await env.handle(
+      new Request(`${BASE}/api/spaces/DOCS/export/pack?progress=pack-test-2`, { headers: { cookie: `cairn_session=${owner.cookie}` } }),
+    );
     const reader = res.body!.getReader();
     expect((await reader.read()).done).toBe(false);
     await reader.cancel();

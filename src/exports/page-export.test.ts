@@ -38,12 +38,16 @@ beforeAll(async () => {
     { type: "image", attrs: { src: `/api/attachments/${largeImage}/view`, alt: "large picture" } } as never,
     { type: "paragraph", content: [{ type: "mention", attrs: { id: member.id, label: "Old Name" } }] } as never,
   );
-  const put = await call(env, "PUT", `/api/pages/${pageId}`, { as: owner, body: { contentJson: JSON.stringify(doc), baseVersion: page.currentVersionNumber } });
+  const put = await call(env, "PUT", `/api/pages/${pageId}`, {
+    as: owner,
+    body: { contentJson: JSON.stringify(doc), baseVersion: page.currentVersionNumber },
+  });
   expect(put.status).toBe(200);
 });
 afterAll(() => env.close());
 
-const exportOf = (format: string, who: Who | undefined = owner, id = pageId) => call(env, "GET", `/api/pages/${id}/export?format=${format}`, { as: who });
+const exportOf = (format: string, who: Who | undefined = owner, id = pageId) =>
+  call(env, "GET", `/api/pages/${id}/export?format=${format}`, { as: who });
 
 describe("page export: Markdown", () => {
   test("a text/markdown download named after the title, with the title and every block", async () => {
@@ -54,7 +58,14 @@ describe("page export: Markdown", () => {
     expect(disposition).toStartWith('attachment; filename="Release plan Q3 - 2025 _ __.md"');
     expect(decodeURIComponent(disposition.split("UTF-8''")[1])).toBe("Release plan Q3 - 2025 — 管理.md");
     expect(res.text).toStartWith('# Release plan: "Q3" / 2025 — 管理\n\n# Release plan 管理\n');
-    for (const part of ["- [x] done", "```typescript", ':::panel {kind="warning"}', "| tall cell", "[budget-2025.xlsx](http://cairn.test/api/attachments/a-2/download)", `![small dot](http://cairn.test/api/attachments/${smallImage}/view)`]) {
+    for (const part of [
+      "- [x] done",
+      "```typescript",
+      ':::panel {kind="warning"}',
+      "| tall cell",
+      "[budget-2025.xlsx](http://cairn.test/api/attachments/a-2/download)",
+      `![small dot](http://cairn.test/api/attachments/${smallImage}/view)`,
+    ]) {
       expect(res.text).toContain(part);
     }
     // A mention carries its person's current name, not the label stored when it was written.
@@ -64,47 +75,74 @@ describe("page export: Markdown", () => {
 });
 
 describe("page export: links to pages", () => {
-  test("a page link is the page's current title, linked to the page on the instance; a page the exporter may not read shows no title", async () => {
-    const space = await newSpace(env, owner, "LINKS");
-    const target = await newPage(env, owner, space.id, "Old name");
-    const secret = await newPage(env, owner, space.id, "Secret plans");
-    expect((await call(env, "POST", `/api/pages/${secret.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } })).status).toBe(201);
-    const para = { type: "paragraph", content: [{ type: "pageLink", attrs: { pageId: target.id } }, { type: "text", text: " and " }, { type: "pageLink", attrs: { pageId: secret.id } }] };
-    const from = await newPage(env, owner, space.id, "Index", { contentJson: JSON.stringify({ type: "doc", content: [para] }) });
-    expect((await call(env, "PUT", `/api/pages/${target.id}`, { as: owner, body: { title: "New name" } })).status).toBe(200);
-    const md = (who: Who) => call(env, "GET", `/api/pages/${from.id}/export?format=markdown`, { as: who }).then((r) => r.text);
-    expect(await md(owner)).toBe(`# Index\n\n[New name](http://cairn.test/s/LINKS/p/${target.id}) and [Secret plans](http://cairn.test/s/LINKS/p/${secret.id})\n`);
-    expect(await md(member)).toBe(`# Index\n\n[New name](http://cairn.test/s/LINKS/p/${target.id}) and a page you cannot see\n`);
-    const html = (await call(env, "GET", `/api/pages/${from.id}/export?format=html`, { as: member })).text;
-    expect(html).toContain(`<a class="page-link" data-type="pageLink" data-page-id="${target.id}" href="http://cairn.test/s/LINKS/p/${target.id}">New name</a>`);
-    expect(html).toContain("a page you cannot see");
-    expect(html).not.toContain("Secret");
-  });
+  test(
+    "a page link is the page's current title, linked to the page on the " + "instance; a page the exporter may not read shows no title",
+    async () => {
+      const space = await newSpace(env, owner, "LINKS");
+      const target = await newPage(env, owner, space.id, "Old name");
+      const secret = await newPage(env, owner, space.id, "Secret plans");
+      expect(
+        (
+          await call(env, "POST", `/api/pages/${secret.id}/restrictions`, {
+            as: owner,
+            body: { principalType: 0, principalId: owner.id, operation: 0 },
+          })
+        ).status,
+      ).toBe(201);
+      const para = {
+        type: "paragraph",
+        content: [
+          { type: "pageLink", attrs: { pageId: target.id } },
+          { type: "text", text: " and " },
+          { type: "pageLink", attrs: { pageId: secret.id } },
+        ],
+      };
+      const from = await newPage(env, owner, space.id, "Index", { contentJson: JSON.stringify({ type: "doc", content: [para] }) });
+      expect((await call(env, "PUT", `/api/pages/${target.id}`, { as: owner, body: { title: "New name" } })).status).toBe(200);
+      const md = (who: Who) => call(env, "GET", `/api/pages/${from.id}/export?format=markdown`, { as: who }).then((r) => r.text);
+      expect(await md(owner)).toBe(
+        `# Index\n\n[New name](http://cairn.test/s/LINKS/p/${target.id}) and [Secret plans](http://cairn.test/s/LINKS/p/${secret.id})\n`,
+      );
+      expect(await md(member)).toBe(`# Index\n\n[New name](http://cairn.test/s/LINKS/p/${target.id}) and a page you cannot see\n`);
+      const html = (await call(env, "GET", `/api/pages/${from.id}/export?format=html`, { as: member })).text;
+      expect(html).toContain(
+        `<a class="page-link" data-type="pageLink" data-page-id="${target.id}" ` +
+          `href="http://cairn.test/s/LINKS/p/${target.id}">New name</a>`,
+      );
+      expect(html).toContain("a page you cannot see");
+      expect(html).not.toContain("Secret");
+    },
+  );
 });
 
 describe("page export: HTML", () => {
-  test("one self-contained file: styles inlined light and dark, no script, a strict CSP, a small image inlined and a large one linked", async () => {
-    const res = await exportOf("html");
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(res.headers.get("content-disposition")).toContain(".html");
-    // Served as a download and sandboxed: it never runs in the instance's origin.
-    expect(res.headers.get("content-security-policy")).toStartWith("sandbox;");
-    const html = res.text;
-    expect(html).toStartWith("<!doctype html>");
-    expect(html.toLowerCase()).not.toContain("<script");
-    expect(html).not.toMatch(/\son[a-z]+=/i);
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: https: http:; style-src 'unsafe-inline';`);
-    expect(html).toContain("<title>Release plan: &quot;Q3&quot; / 2025 — 管理</title>");
-    expect(html).toContain("@media (prefers-color-scheme: dark)");
-    expect(html).toContain(".prose div[data-kind=\"warning\"]");
-    expect(html).not.toContain("<link");
-    expect(html).toContain(`<img src="data:image/png;base64,${Buffer.from(PNG).toString("base64")}" alt="small dot"`);
-    expect(html).toContain(`<img src="http://cairn.test/api/attachments/${largeImage}/view" alt="large picture"`);
-    expect(html).toContain('<div data-type="panel" data-kind="error" role="note" aria-label="Error">');
-    expect(html).toContain('<a href="http://cairn.test/api/attachments/a-2/download">budget-2025.xlsx</a>');
-    expect(html).toContain(">@member</span>");
-  });
+  test(
+    "one self-contained file: styles inlined light and dark, no script, a " + "strict CSP, a small image inlined and a large one linked",
+    async () => {
+      const res = await exportOf("html");
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(res.headers.get("content-disposition")).toContain(".html");
+      // Served as a download and sandboxed: it never runs in the instance's origin.
+      expect(res.headers.get("content-security-policy")).toStartWith("sandbox;");
+      const html = res.text;
+      expect(html).toStartWith("<!doctype html>");
+      expect(html.toLowerCase()).not.toContain("<script");
+      expect(html).not.toMatch(/\son[a-z]+=/i);
+      expect(html).toContain(
+        `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: https: http:; style-src 'unsafe-inline';`,
+      );
+      expect(html).toContain("<title>Release plan: &quot;Q3&quot; / 2025 — 管理</title>");
+      expect(html).toContain("@media (prefers-color-scheme: dark)");
+      expect(html).toContain('.prose div[data-kind="warning"]');
+      expect(html).not.toContain("<link");
+      expect(html).toContain(`<img src="data:image/png;base64,${Buffer.from(PNG).toString("base64")}" alt="small dot"`);
+      expect(html).toContain(`<img src="http://cairn.test/api/attachments/${largeImage}/view" alt="large picture"`);
+      expect(html).toContain('<div data-type="panel" data-kind="error" role="note" aria-label="Error">');
+      expect(html).toContain('<a href="http://cairn.test/api/attachments/a-2/download">budget-2025.xlsx</a>');
+      expect(html).toContain(">@member</span>");
+    },
+  );
 });
 
 const HAS_CHROMIUM = existsSync("/usr/bin/chromium");
@@ -119,7 +157,15 @@ describe("page export: PDF", () => {
       expect(res.headers.get("content-type")).toBe("application/pdf");
       expect(res.headers.get("content-disposition")).toContain(".pdf");
       // call() reads the answer as text; fetch it again as bytes.
-      const bytes = new Uint8Array(await (await env.handle(new Request(`http://cairn.test/api/pages/${pageId}/export?format=pdf`, { headers: { cookie: `cairn_session=${owner.cookie}` } }))).arrayBuffer());
+      const bytes = new Uint8Array(
+        await (
+          await env.handle(
+            new Request(`http://cairn.test/api/pages/${pageId}/export?format=pdf`, {
+              headers: { cookie: `cairn_session=${owner.cookie}` },
+            }),
+          )
+        ).arrayBuffer(),
+      );
       expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe("%PDF-");
       const dir = mkdtempSync(join(tmpdir(), "cairn-pdf-"));
       try {
@@ -177,7 +223,14 @@ describe("page export: access, switches and bad input", () => {
       expect(anonymous.body.title).toBe(missing.body.title);
       const space = (await call(env, "GET", "/api/spaces/DOCS", { as: owner })).body;
       const secret = await newPage(env, owner, space.id, "Owner only");
-      expect((await call(env, "POST", `/api/pages/${secret.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } })).status).toBe(201);
+      expect(
+        (
+          await call(env, "POST", `/api/pages/${secret.id}/restrictions`, {
+            as: owner,
+            body: { principalType: 0, principalId: owner.id, operation: 0 },
+          })
+        ).status,
+      ).toBe(201);
       expect((await exportOf("html", owner, secret.id)).status).toBe(200);
       for (const format of ["markdown", "html", "pdf"]) {
         const hidden = await exportOf(format, member, secret.id);

@@ -41,16 +41,31 @@ interface ExportedPage {
 }
 
 /** `baseUrl`: the instance's address for absolute links (the configured one, else the request's origin). */
-export async function exportPage(core: Core, caller: Caller, id: string, format: PageExportFormat, baseUrl: string | null): Promise<PageFile> {
+export async function exportPage(
+  core: Core,
+  caller: Caller,
+  id: string,
+  format: PageExportFormat,
+  baseUrl: string | null,
+): Promise<PageFile> {
   const { json } = getPageJson(core, caller, id);
   const found = findPageMeta(core, id);
   if (!found) throw notFound("Page not found");
   const file = FILES[format];
   if (!found.space[file.switch]) {
-    throw new AppError("export_disabled", { detail: `Export as ${format === "pdf" ? "PDF" : format === "html" ? "HTML" : "Markdown"} is switched off for this space; a space administrator can switch it on in the space's settings.` });
+    throw new AppError("export_disabled", {
+      detail:
+        `Export as ${format === "pdf" ? "PDF" : format === "html" ? "HTML" : "Markdown"} is switched off for ` +
+        `this space; a space administrator can switch it on in the space's settings.`,
+    });
   }
   const stored = JSON.parse(json) as { title: string; emoji: string | null; fullWidth: boolean; contentJson: string };
-  const page: ExportedPage = { title: stored.title, emoji: stored.emoji, fullWidth: stored.fullWidth, doc: JSON.parse(stored.contentJson) as JSONContent };
+  const page: ExportedPage = {
+    title: stored.title,
+    emoji: stored.emoji,
+    fullWidth: stored.fullWidth,
+    doc: JSON.parse(stored.contentJson) as JSONContent,
+  };
   const mentionName = currentNames(core, page.doc);
   const pageLink = linkTargets(core, caller, page.doc);
   const filename = `${fileStem(page.title)}.${file.extension}`;
@@ -89,7 +104,11 @@ function withExpandsOpen(node: JSONContent): JSONContent {
  * Windows refuses go (attachments/filenames.ts cleans it again for the header).
  */
 export function fileStem(title: string): string {
-  const stem = title.replace(/[/\\|]/g, "-").replace(/[:*?"<>]/g, "").replace(/\s+/g, " ").trim();
+  const stem = title
+    .replace(/[/\\|]/g, "-")
+    .replace(/[:*?"<>]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
   return stem || "Untitled";
 }
 

@@ -27,7 +27,11 @@ describe.if(HAS_CHROMIUM)("PdfPrinter", () => {
     const results = await Promise.allSettled(Array.from({ length: 5 }, (_, n) => small.print(`<p>${n}</p>`))).finally(() => small.close());
     const refused = results.filter((r) => r.status === "rejected");
     expect(refused).toHaveLength(1);
-    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ status: 503, problemCode: "service_unavailable", extras: { headers: { "retry-after": "30" } } });
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({
+      status: 503,
+      problemCode: "service_unavailable",
+      extras: { headers: { "retry-after": "30" } },
+    });
     expect(results.filter((r) => r.status === "fulfilled" && isPdf(r.value))).toHaveLength(4);
   }, 60_000);
 
@@ -37,7 +41,8 @@ describe.if(HAS_CHROMIUM)("PdfPrinter", () => {
     try {
       const url = `http://127.0.0.1:${server.port}`;
       const pdf = await printer.print(
-        `<!doctype html><link rel="stylesheet" href="${url}/a.css"><img src="${url}/b.png"><iframe src="${url}/c"></iframe><script src="${url}/d.js"></script><p style="background:url(${url}/e.png)">x</p>`,
+        `<!doctype html><link rel="stylesheet" href="${url}/a.css"><img src="${url}/b.png"><iframe ` +
+          `src="${url}/c"></iframe><script src="${url}/d.js"></script><p style="background:url(${url}/e.png)">x</p>`,
       );
       expect(isPdf(pdf)).toBe(true);
       expect(hits).toBe(0);
@@ -52,7 +57,9 @@ const HAS_PDFTOTEXT = existsSync("/usr/bin/pdftotext");
 describe.if(HAS_CHROMIUM && HAS_PDFTOTEXT)("PdfPrinter and the server's own files", () => {
   test("a print shows no file of the server: file: frames, images, styles and redirects stay empty", async () => {
     const pdf = await printer.print(
-      `<!doctype html><p>visible words</p><iframe src="file:///etc/passwd"></iframe><object data="file:///etc/passwd"></object><link rel="stylesheet" href="file:///etc/passwd"><img src="file:///etc/hostname"><META data-x="a>b" HTTP-EQUIV="refresh" content="0;url=file:///etc/passwd">`,
+      `<!doctype html><p>visible words</p><iframe src="file:///etc/passwd"></iframe><object ` +
+        `data="file:///etc/passwd"></object><link rel="stylesheet" href="file:///etc/passwd"><img ` +
+        `src="file:///etc/hostname"><META data-x="a>b" HTTP-EQUIV="refresh" content="0;url=file:///etc/passwd">`,
     );
     const dir = mkdtempSync(join(tmpdir(), "cairn-pdf-text-"));
     try {

@@ -57,10 +57,15 @@ const PRINT_HEAD =
 
 const unavailable = (why: string) =>
   new AppError("export_unavailable", {
-    detail: `PDF export needs Chromium on the server: ${why}. Install it (Debian and Ubuntu: apt-get install -y chromium) or point CAIRN_CHROMIUM at a Chromium or Chrome executable, then try again.`,
+    detail:
+      `PDF export needs Chromium on the server: ${why}. Install it (Debian and Ubuntu: apt-get install -y ` +
+      `chromium) or point CAIRN_CHROMIUM at a Chromium or Chrome executable, then try again.`,
   });
 
-const tooSlow = () => new AppError("service_unavailable", { detail: `The PDF took longer than ${PRINT_TIMEOUT_MS / 1000} s to print; try again, or export as HTML.` });
+const tooSlow = () =>
+  new AppError("service_unavailable", {
+    detail: `The PDF took longer than ${PRINT_TIMEOUT_MS / 1000} s to print; try again, or export as HTML.`,
+  });
 
 /** A meta element, quoted values included (a `>` inside quotes does not end it). */
 const META = /<meta\b(?:[^>"']|"[^"]*"|'[^']*')*>/gi;
@@ -108,17 +113,22 @@ export class PdfPrinter {
       const input = join(dir, "page.html");
       const output = join(dir, "page.pdf");
       await Bun.write(input, printable(html));
-      const child = Bun.spawn([this.executable, ...ARGS, `--user-data-dir=${join(dir, "profile")}`, `--print-to-pdf=${output}`, `file://${input}`], {
-        stdin: "ignore",
-        stdout: "ignore",
-        stderr: "pipe",
-        // Chromium keeps its caches and settings under HOME and XDG: here, inside the print's directory.
-        env: { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, "config"), XDG_CACHE_HOME: join(dir, "cache") },
-        timeout: PRINT_TIMEOUT_MS,
-        killSignal: "SIGKILL",
-      });
+      const child = Bun.spawn(
+        [this.executable, ...ARGS, `--user-data-dir=${join(dir, "profile")}`, `--print-to-pdf=${output}`, `file://${input}`],
+        {
+          stdin: "ignore",
+          stdout: "ignore",
+          stderr: "pipe",
+          // Chromium keeps its caches and settings under HOME and XDG: here, inside the print's directory.
+          env: { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, "config"), XDG_CACHE_HOME: join(dir, "cache") },
+          timeout: PRINT_TIMEOUT_MS,
+          killSignal: "SIGKILL",
+        },
+      );
       this.children.add(child);
-      const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]).finally(() => this.children.delete(child));
+      const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]).finally(() =>
+        this.children.delete(child),
+      );
       if (this.closed) throw unavailable("the server is shutting down");
       if (child.signalCode === "SIGKILL") throw tooSlow();
       const pdf = Bun.file(output);
@@ -138,7 +148,10 @@ export class PdfPrinter {
       return;
     }
     if (this.waiting.length >= this.maxWaiting) {
-      throw new AppError("service_unavailable", { detail: "Too many PDFs are being printed right now; try again in a minute.", headers: { "retry-after": "30" } });
+      throw new AppError("service_unavailable", {
+        detail: "Too many PDFs are being printed right now; try again in a minute.",
+        headers: { "retry-after": "30" },
+      });
     }
     // release() hands its place straight to the next waiter.
     await new Promise<void>((resolve) => this.waiting.push(resolve));

@@ -66,7 +66,9 @@ describe("progress of a real export while it streams", () => {
       await uploaded(env, owner, page.id, crypto.getRandomValues(new Uint8Array(65536)), `data-${i}.bin`);
     }
     const id = `long-${crypto.randomUUID()}`;
-    const res = await env.handle(new Request(`${BASE}/api/spaces/LONG/export/pack?progress=${id}`, { headers: { cookie: `cairn_session=${owner.cookie}` } }));
+    const res = await env.handle(
+      new Request(`${BASE}/api/spaces/LONG/export/pack?progress=${id}`, { headers: { cookie: `cairn_session=${owner.cookie}` } }),
+    );
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     let bytes = (await reader.read()).value!.byteLength;

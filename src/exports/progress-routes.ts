@@ -9,10 +9,14 @@ import { readProgress } from "../platform/progress";
 export const ProgressAnswer = t.Object(
   {
     id: t.String(),
-    phase: t.String({ description: "What the work is doing now, e.g. `pages`, `blobs`, `writing` (the phases are the export's or import's own)" }),
+    phase: t.String({
+      description: "What the work is doing now, e.g. `pages`, `blobs`, `writing` (the phases are the export's or import's own)",
+    }),
     percent: t.Integer({ minimum: 0, maximum: 100, description: "How far it is, 0 to 100; 100 only once done without error" }),
     done: t.Boolean({ description: "True once the work has ended, with or without error" }),
-    error: t.Union([t.Object({ code: t.String(), message: t.String() }), t.Null()], { description: "Why the work stopped, when it failed" }),
+    error: t.Union([t.Object({ code: t.String(), message: t.String() }), t.Null()], {
+      description: "Why the work stopped, when it failed",
+    }),
   },
   { description: "Progress of an export or import" },
 );
@@ -33,7 +37,11 @@ export function progressRoutes(_core: Core) {
         tags: ["Export and import"],
         summary: "How far an export or import started with `?progress=<id>` has got",
         description:
-          "Exports (`GET /api/spaces/{key}/export/pack`, `…/export/site`) and imports (`POST /api/spaces/import`) take `?progress=<id>`, an id the client chooses (8 to 64 letters, digits, `-` or `_`; 400 naming `progress` otherwise; 409 `progress_in_use` while the caller's own work under that id still runs), so it can poll here while the response streams. Only the user who started the work sees it: anybody else, an anonymous caller, or an unknown id gets 404. Kept 10 minutes after the work ends (done or failed), in memory (a restart forgets it).",
+          "Exports (`GET /api/spaces/{key}/export/pack`, `…/export/site`) and imports (`POST /api/spaces/import`) take " +
+          "`?progress=<id>`, an id the client chooses (8 to 64 letters, digits, `-` or `_`; 400 naming `progress` otherwise; 409 " +
+          "`progress_in_use` while the caller's own work under that id still runs), so it can poll here while the response " +
+          "streams. Only the user who started the work sees it: anybody else, an anonymous caller, or an unknown id gets 404. Kept " +
+          "10 minutes after the work ends (done or failed), in memory (a restart forgets it).",
       },
     },
   );

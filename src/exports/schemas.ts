@@ -6,7 +6,10 @@ import { t } from "elysia";
 import { contentDisposition } from "../attachments/filenames";
 
 export const ProgressParam = t.Optional(
-  t.String({ maxLength: 64, description: "An id of your choosing (8 to 64 letters, digits, - or _) to follow the export at GET /api/export-progress/{id}" }),
+  t.String({
+    maxLength: 64,
+    description: "An id of your choosing (8 to 64 letters, digits, - or _) to follow the export at GET /api/export-progress/{id}",
+  }),
 );
 
 /** A zip streamed to the client as a download named `filename`. */

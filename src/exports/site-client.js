@@ -21,10 +21,15 @@
   var MAX_WORD = 32;
   var MAX_RESULTS = 50;
   var FILE_ICON =
-    '<svg width="15" height="15" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M6 22a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h8a2.4 2.4 0 0 1 1.704.706l3.588 3.588A2.4 2.4 0 0 1 20 8v12a2 2 0 0 1-2 2z"/><path d="M14 2v5a1 1 0 0 0 1 1h5"/><path d="M10 9H8"/><path d="M16 13H8"/><path d="M16 17H8"/></svg>';
+    '<svg width="15" height="15" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" ' +
+    'stroke-linejoin="round"><path d="M6 22a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h8a2.4 2.4 0 0 1 1.704.706l3.588 3.588A2.4 2.4 0 0 1 20 ' +
+    '8v12a2 2 0 0 1-2 2z"/><path d="M14 2v5a1 1 0 0 0 1 1h5"/><path d="M10 9H8"/><path d="M16 13H8"/><path d="M16 17H8"/></svg>';
 
   function norm(s) {
-    return s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    return s
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase();
   }
   function href(i) {
     var dir = pages[i][2];
@@ -58,7 +63,9 @@
     if (kids.length) {
       toggle.setAttribute("aria-label", (open[i] ? "Collapse " : "Expand ") + pages[i][0]);
       toggle.setAttribute("aria-expanded", open[i] ? "true" : "false");
-      toggle.innerHTML = '<svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="m9 18 6-6-6-6"/></svg>';
+      toggle.innerHTML =
+        '<svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" ' +
+        'stroke-width="2" aria-hidden="true"><path d="m9 18 6-6-6-6"/></svg>';
       if (open[i]) toggle.classList.add("is-open");
       toggle.addEventListener("click", function () {
         open[i] = !open[i];

@@ -52,10 +52,19 @@ describe("which files keep their name", () => {
 
   test("an SVG the sanitiser takes keeps its name; one it refuses, too large or not UTF-8 is renamed", async () => {
     expect(await siteFile("logo.svg", "image/svg+xml", blobOf(HOSTILE.svg))).toEqual({ name: "logo.svg", download: null, sanitise: true });
-    expect(await siteFile("broken.svg", "image/svg+xml", blobOf(HOSTILE.brokenSvg))).toEqual({ name: "broken.svg.txt", download: "broken.svg", sanitise: false });
+    expect(await siteFile("broken.svg", "image/svg+xml", blobOf(HOSTILE.brokenSvg))).toEqual({
+      name: "broken.svg.txt",
+      download: "broken.svg",
+      sanitise: false,
+    });
     const huge = `<svg xmlns="http://www.w3.org/2000/svg">${"<g/>".repeat(SVG_SANITISE_MAX / 4)}</svg>`;
     expect((await siteFile("huge.svg", "image/svg+xml", blobOf(huge))).name).toBe("huge.svg.txt");
-    const latin1 = () => Promise.resolve(new Blob([Uint8Array.from([...Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><text>'), 0xe9, ...Buffer.from("</text></svg>")])]));
+    const latin1 = () =>
+      Promise.resolve(
+        new Blob([
+          Uint8Array.from([...Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><text>'), 0xe9, ...Buffer.from("</text></svg>")]),
+        ]),
+      );
     expect((await siteFile("latin.svg", "image/svg+xml", latin1)).name).toBe("latin.svg.txt");
     expect((await siteFile("gone.svg", "image/svg+xml", () => Promise.resolve(null))).name).toBe("gone.svg.txt");
   });
@@ -76,7 +85,13 @@ describe("the exported site", () => {
     expect(svg).toContain('<rect width="40" height="40" fill="#2a6"/>');
     for (const gone of ["script", "onload", "PWNED", "pwned", "foreignObject", "iframe"]) expect(svg).not.toContain(gone);
 
-    for (const [bytes, name] of [[HOSTILE.html, "report.html"], [HOSTILE.xml, "feed.xml"], [HOSTILE.brokenSvg, "broken.svg"], [HOSTILE.disguised, "table.csv"], [HOSTILE.js, "tool.js"]] as const) {
+    for (const [bytes, name] of [
+      [HOSTILE.html, "report.html"],
+      [HOSTILE.xml, "feed.xml"],
+      [HOSTILE.brokenSvg, "broken.svg"],
+      [HOSTILE.disguised, "table.csv"],
+      [HOSTILE.js, "tool.js"],
+    ] as const) {
       expect(site.textOf(`_files/${sha256(bytes)}/${name}.txt`)).toBe(bytes);
       expect(site.files.has(`_files/${sha256(bytes)}/${name}`)).toBe(false);
     }
@@ -107,7 +122,11 @@ describe("the exported site", () => {
         expect(m[2]).toBe("");
       }
     }
-    const directives = new Map(SITE_CSP.split(";").map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v]));
+    const directives = new Map(
+      SITE_CSP.split(";")
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k!, v]),
+    );
     expect(directives.get("default-src")).toEqual(["'none'"]);
     expect(directives.get("script-src")).toEqual(["'self'"]);
     expect(directives.get("object-src")).toEqual(["'none'"]);

@@ -106,7 +106,10 @@ const UNSAFE_FILE = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;
 
 /** An attachment's filename made safe as a file name on every system (already cleaned at upload). */
 export function fileName(name: string): string {
-  const safe = name.normalize("NFC").replace(UNSAFE_FILE, "_").replace(/[. ]+$/, "");
+  const safe = name
+    .normalize("NFC")
+    .replace(UNSAFE_FILE, "_")
+    .replace(/[. ]+$/, "");
   if (safe === "" || /^\.+$/.test(safe)) return "file";
   const stem = safe.split(".")[0]!.toLowerCase();
   return RESERVED.test(stem) ? `_${safe}` : safe;

@@ -44,7 +44,8 @@ export interface SiteExport {
 
 const NOT_PUBLIC = "the space is not public: an anonymous reader sees nothing";
 /** Kept as they are in the zip: compressing them again gains nothing. */
-const COMPRESSED = /^(image\/(png|jpeg|gif|webp|avif)|video\/|audio\/|application\/(zip|gzip|pdf|x-7z-compressed|x-rar-compressed|x-bzip2|x-xz|zstd))/;
+const COMPRESSED =
+  /^(image\/(png|jpeg|gif|webp|avif)|video\/|audio\/|application\/(zip|gzip|pdf|x-7z-compressed|x-rar-compressed|x-bzip2|x-xz|zstd))/;
 /** Hand the event loop back to other requests this often while a big space is drawn. */
 const YIELD_EVERY_MS = 20;
 /**
@@ -59,7 +60,10 @@ const GC_EVERY_PAGES = 500;
 /** Checks what the caller asked for and answers the zip's stream (work starts as it is read). */
 export function exportSite(core: Core, caller: Caller, key: string, opts: { audience?: SiteAudience; progress?: string } = {}): SiteExport {
   const space = requireReadableSpace(core, caller, findSpaceByKey(core, key));
-  if (!space.exportSite) throw new AppError("export_disabled", { detail: "A space administrator can switch the static site export on in the space's settings." });
+  if (!space.exportSite)
+    throw new AppError("export_disabled", {
+      detail: "A space administrator can switch the static site export on in the space's settings.",
+    });
   const audience = opts.audience ?? "me";
   if (audience === "anonymous" && !isPubliclyReadable(core, space)) throw invalid("audience", NOT_PUBLIC);
   const reader: Caller = audience === "anonymous" ? anonymous(caller.ip) : caller;
@@ -77,7 +81,14 @@ export function exportSite(core: Core, caller: Caller, key: string, opts: { audi
     if (!otherTitles.has(id)) otherTitles.set(id, readableTitles(core, reader, [id]).get(id)?.title ?? null);
     return otherTitles.get(id)!;
   };
-  const links: SiteLinks = { spaceKey: space.key, baseUrl: core.config.baseUrl, pageDirs: new Map(pages.map((p) => [p.id, p.dir])), files: new Map(), downloads: new Map(), titleOf };
+  const links: SiteLinks = {
+    spaceKey: space.key,
+    baseUrl: core.config.baseUrl,
+    pageDirs: new Map(pages.map((p) => [p.id, p.dir])),
+    files: new Map(),
+    downloads: new Map(),
+    titleOf,
+  };
   const store = blobStore(core);
   const files = new Map<string, { path: string; contentType: string; sanitise: boolean; renamed: boolean }>();
   /** Names each file (an SVG is read to learn whether the sanitiser takes it) before any page links to it. */
@@ -86,7 +97,12 @@ export function exportSite(core: Core, caller: Caller, key: string, opts: { audi
       let file = files.get(a.sha256);
       if (!file) {
         const written = await siteFile(fileName(a.filename), a.contentType, () => store.open(a.sha256));
-        file = { path: `_files/${a.sha256}/${written.name}`, contentType: a.contentType, sanitise: written.sanitise, renamed: written.download !== null };
+        file = {
+          path: `_files/${a.sha256}/${written.name}`,
+          contentType: a.contentType,
+          sanitise: written.sanitise,
+          renamed: written.download !== null,
+        };
         files.set(a.sha256, file);
       }
       links.files.set(a.id, file.path);
@@ -95,7 +111,13 @@ export function exportSite(core: Core, caller: Caller, key: string, opts: { audi
     }
   };
   const labels = labelsOfSpace(core, space.id);
-  const siteSpace: SiteSpace = { key: space.key, name: space.name, description: space.description, iconKind: space.iconKind, iconValue: space.iconValue };
+  const siteSpace: SiteSpace = {
+    key: space.key,
+    name: space.name,
+    description: space.description,
+    iconKind: space.iconKind,
+    iconValue: space.iconValue,
+  };
 
   const fill = async (zip: ZipSink) => {
     await planFiles();
@@ -113,7 +135,12 @@ export function exportSite(core: Core, caller: Caller, key: string, opts: { audi
       const body = row ? documentHtml(JSON.parse(row.contentJson), siteHtmlOptions(links, page.depth)) : "";
       if (row && row.updatedAt > lastChange) lastChange = row.updatedAt;
       search.add(page.index, page.title, row?.plainText ?? "");
-      const html = pageDocument(siteSpace, pages, tops, page, { html: body, updatedAt: row?.updatedAt ?? "", fullWidth: row?.fullWidth ?? false, labels: labels.get(page.id) ?? [] });
+      const html = pageDocument(siteSpace, pages, tops, page, {
+        html: body,
+        updatedAt: row?.updatedAt ?? "",
+        fullWidth: row?.fullWidth ?? false,
+        labels: labels.get(page.id) ?? [],
+      });
       await zip.add(`${page.dir}index.html`, html);
       progress.step();
       if (page.index % GC_EVERY_PAGES === GC_EVERY_PAGES - 1) Bun.gc(true);

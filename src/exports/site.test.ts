@@ -74,8 +74,16 @@ describe("the static site export", () => {
     expect(install).toContain('<link rel="stylesheet" href="../../_site/style.css">');
     expect(install).toContain('<script src="../../_site/tree.js"></script>');
     expect(install).toContain('data-page="1" data-root="../../"');
-    expect(install).toMatch(/<nav class="breadcrumbs"[^>]*><a href="\.\.\/\.\.\/index.html">Team Docs<\/a>.*<a href="\.\.\/\.\.\/getting-started\/index.html">Getting started<\/a>.*<span aria-current="page">Install<\/span>/);
-    expect(install).toContain('<a href="../../getting-started/install/index.html" aria-current="page">Install</a><ul><li><a href="../../getting-started/install/linux-setup/index.html">Linux setup</a>');
+    expect(install).toMatch(
+      new RegExp(
+        String.raw`<nav class="breadcrumbs"[^>]*><a href="\.\.\/\.\.\/index.html">Team Docs<\/a>.*` +
+          String.raw`<a href="\.\.\/\.\.\/getting-started\/index.html">Getting started<\/a>.*<span aria-current="page">Install<\/span>`,
+      ),
+    );
+    expect(install).toContain(
+      '<a href="../../getting-started/install/index.html" aria-current="page">Install</a><ul><li><a ' +
+        'href="../../getting-started/install/linux-setup/index.html">Linux setup</a>',
+    );
     expect(install).toContain('<li class="label-chip">how-to</li>');
     // The front page lists the top level.
     const front = site.textOf("index.html");
@@ -86,13 +94,19 @@ describe("the static site export", () => {
   test("page links by id show the current title and become relative; one the reader may not see shows no title", async () => {
     const f = await siteFixture(env);
     expect((await call(env, "PUT", `/api/pages/${f.install.id}`, { as: f.owner, body: { title: "Installing" } })).status).toBe(200);
-    for (const [who, secret] of [[f.member, "a page you cannot see"], [f.owner, "Secret plans"]] as const) {
+    for (const [who, secret] of [
+      [f.member, "a page you cannot see"],
+      [f.owner, "Secret plans"],
+    ] as const) {
       const site = await siteExport(env, who, "DOCS");
       const path = [...site.files.keys()].find((p) => p.endsWith("index.html") && site.textOf(p).includes('data-type="pageLink"'))!;
       const depth = path.split("/").length - 1;
       const up = "../".repeat(depth);
       const html = site.textOf(path);
-      expect(html).toContain(`<a class="page-link" data-type="pageLink" data-page-id="${f.install.id}" href="${up}getting-started/installing/index.html">Installing</a> then `);
+      expect(html).toContain(
+        `<a class="page-link" data-type="pageLink" data-page-id="${f.install.id}" ` +
+          `href="${up}getting-started/installing/index.html">Installing</a> then `,
+      );
       expect(html).toContain(`<a href="${up}getting-started/index.html#top">the start</a>`);
       if (who === f.member) {
         expect(html).toContain('<span class="page-link page-link-unseen" data-type="pageLink">a page you cannot see</span>');
@@ -119,7 +133,8 @@ describe("the static site export", () => {
     expect(theirs.res.status).toBe(200);
     expect([...theirs.files.keys()].filter((p) => p.includes("secret"))).toEqual([]);
     const everything = allText(theirs.files);
-    for (const leak of ["Secret plans", "Secret child", SECRET_WORD, "top secret bytes", f.secret.id, f.hidden.id]) expect(everything).not.toContain(leak);
+    for (const leak of ["Secret plans", "Secret child", SECRET_WORD, "top secret bytes", f.secret.id, f.hidden.id])
+      expect(everything).not.toContain(leak);
     expect(theirs.textOf("_site/search-index.js")).toContain(DEEP_WORD);
   });
 
@@ -229,7 +244,12 @@ describe("the search index", () => {
     const index = window.CAIRN_SEARCH!;
     expect(index.v).toBe(1);
     expect([...index.words].sort()).toEqual(index.words);
-    return new Map(index.words.map((w, i) => [w, index.postings[i]!.split(",").reduce<number[]>((out, d) => [...out, (out.at(-1) ?? 0) + parseInt(d, 36)], [])]));
+    return new Map(
+      index.words.map((w, i) => [
+        w,
+        index.postings[i]!.split(",").reduce<number[]>((out, d) => [...out, (out.at(-1) ?? 0) + parseInt(d, 36)], []),
+      ]),
+    );
   }
 
   test("each word once, sorted, with its pages; titles' words; accents and case folded; a bounded number per page", () => {

@@ -6,7 +6,12 @@
 import type { Core } from "../core";
 import type { Progress } from "../platform/progress";
 
-export function reportingProgress(stream: ReadableStream<Uint8Array>, progress: Progress, core: Core, what: string): ReadableStream<Uint8Array> {
+export function reportingProgress(
+  stream: ReadableStream<Uint8Array>,
+  progress: Progress,
+  core: Core,
+  what: string,
+): ReadableStream<Uint8Array> {
   const reader = stream.getReader();
   return new ReadableStream<Uint8Array>(
     {

@@ -115,14 +115,19 @@ describe("custom groups", () => {
 
   test("a description keeps its lines and tabs (CR LF becomes LF)", async () => {
     const { owner } = await ownerAndMember(env);
-    expect((await call(env, "POST", "/api/groups", { as: owner, body: { name: "Ops", description: "One\r\n\tTwo" } })).body.description).toBe("One\n\tTwo");
+    expect(
+      (await call(env, "POST", "/api/groups", { as: owner, body: { name: "Ops", description: "One\r\n\tTwo" } })).body.description,
+    ).toBe("One\n\tTwo");
   });
 
   test("unknown group and unknown user", async () => {
     const { owner } = await ownerAndMember(env);
     const id = (await call(env, "POST", "/api/groups", { as: owner, body: { name: "Ops" } })).body.id;
     expect((await call(env, "GET", "/api/groups/01234567-0000-7000-8000-000000000000/members", { as: owner })).status).toBe(404);
-    const res = await call(env, "POST", `/api/groups/${id}/members`, { as: owner, body: { userId: "01234567-0000-7000-8000-000000000000" } });
+    const res = await call(env, "POST", `/api/groups/${id}/members`, {
+      as: owner,
+      body: { userId: "01234567-0000-7000-8000-000000000000" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.field).toBe("userId");
   });

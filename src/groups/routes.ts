@@ -4,13 +4,26 @@ import type { Core } from "../core";
 import { callerOf } from "../http/request-state";
 import { Id, NoContent, noContent, problems } from "../http/schemas";
 import { DirectoryEntry } from "../users/schemas";
-import { addMember, createGroup, deleteGroup, GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, listGroups, listMembers, removeMember, updateGroup } from "./service";
+import {
+  addMember,
+  createGroup,
+  deleteGroup,
+  GROUP_DESCRIPTION_MAX,
+  GROUP_NAME_MAX,
+  listGroups,
+  listMembers,
+  removeMember,
+  updateGroup,
+} from "./service";
 
 const Group = t.Object(
   { id: t.String(), name: t.String(), description: t.String(), builtIn: t.Boolean(), memberCount: t.Integer() },
   { title: "Group" },
 );
-const GroupInput = t.Object({ name: t.String({ maxLength: GROUP_NAME_MAX }), description: t.Optional(t.String({ maxLength: GROUP_DESCRIPTION_MAX })) });
+const GroupInput = t.Object({
+  name: t.String({ maxLength: GROUP_NAME_MAX }),
+  description: t.Optional(t.String({ maxLength: GROUP_DESCRIPTION_MAX })),
+});
 const detail = (summary: string) => ({ tags: ["Groups"], summary });
 const user = (request: Request) => requireUser(callerOf(request));
 
@@ -27,7 +40,11 @@ export function groupRoutes(core: Core) {
         set.status = 201;
         return created;
       },
-      { body: GroupInput, response: { 201: Group, ...problems(400, 401, 403, 409) }, detail: detail("Create a group (right groups.manage)") },
+      {
+        body: GroupInput,
+        response: { 201: Group, ...problems(400, 401, 403, 409) },
+        detail: detail("Create a group (right groups.manage)"),
+      },
     )
     .put("/:id", ({ params, body, request }) => updateGroup(core, user(request), params.id, body), {
       params: t.Object({ id: Id }),
@@ -67,6 +84,10 @@ export function groupRoutes(core: Core) {
         removeMember(core, user(request), params.id, params.userId);
         return noContent();
       },
-      { params: t.Object({ id: Id, userId: Id }), response: { 204: NoContent, ...problems(401, 403, 404) }, detail: detail("Remove an account from a custom group") },
+      {
+        params: t.Object({ id: Id, userId: Id }),
+        response: { 204: NoContent, ...problems(401, 403, 404) },
+        detail: detail("Remove an account from a custom group"),
+      },
     );
 }

@@ -16,13 +16,23 @@ import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX } from "../common/limits";
 export function ensureBuiltInGroups(core: Core): void {
   core.tx(() => {
     const now = iso(core.clock.now());
-    const rows = BUILT_IN_GROUPS.map((g) => ({ id: g.id, name: g.name, nameKey: g.name.toLowerCase(), description: g.description, builtIn: true, createdAt: now, updatedAt: now }));
+    const rows = BUILT_IN_GROUPS.map((g) => ({
+      id: g.id,
+      name: g.name,
+      nameKey: g.name.toLowerCase(),
+      description: g.description,
+      builtIn: true,
+      createdAt: now,
+      updatedAt: now,
+    }));
     store.insertGroups(core, rows, true);
   });
 }
 
 const builtInRefusal = () =>
-  new AppError("forbidden", { detail: "Built-in groups cannot be renamed, deleted or edited: their membership follows each account's role." });
+  new AppError("forbidden", {
+    detail: "Built-in groups cannot be renamed, deleted or edited: their membership follows each account's role.",
+  });
 
 function activeUsersWithTier(core: Core, minTier: number) {
   return activeAccountsFromTier(core, minTier).map(withAvatarUrl);
@@ -98,7 +108,10 @@ export function updateGroup(core: Core, caller: UserCaller, id: string, input: {
     const description = input.description === undefined ? row.description : checkDescription(input.description);
     assertNameFree(core, name, id);
     store.updateGroup(core, id, { name, nameKey: name.toLowerCase(), description, updatedAt: iso(core.clock.now()) });
-    groupEvent(core, caller, "group.updated", id, { name: { from: row.name, to: name }, description: { from: row.description, to: description } });
+    groupEvent(core, caller, "group.updated", id, {
+      name: { from: row.name, to: name },
+      description: { from: row.description, to: description },
+    });
     return toGroup(core, getRow(core, id));
   });
 }

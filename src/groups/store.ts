@@ -42,7 +42,13 @@ export function countMembers(core: Core, groupId: string): number {
 /** A custom group's members, by name. */
 export function membersOf(core: Core, groupId: string) {
   return core.db
-    .select({ id: users.id, displayName: users.displayName, email: users.email, avatarSha256: users.avatarSha256, avatarVariant: users.avatarVariant })
+    .select({
+      id: users.id,
+      displayName: users.displayName,
+      email: users.email,
+      avatarSha256: users.avatarSha256,
+      avatarVariant: users.avatarVariant,
+    })
     .from(groupMembers)
     .innerJoin(users, eq(groupMembers.userId, users.id))
     .where(eq(groupMembers.groupId, groupId))
@@ -52,17 +58,31 @@ export function membersOf(core: Core, groupId: string) {
 
 /** Adds a member; answers false when they were in the group already. */
 export function addMember(core: Core, groupId: string, userId: string, addedAt: string): boolean {
-  return !!core.db.insert(groupMembers).values({ groupId, userId, addedAt }).onConflictDoNothing().returning({ userId: groupMembers.userId }).get();
+  return !!core.db
+    .insert(groupMembers)
+    .values({ groupId, userId, addedAt })
+    .onConflictDoNothing()
+    .returning({ userId: groupMembers.userId })
+    .get();
 }
 
 /** Removes a member; answers false when they were not in the group. */
 export function removeMember(core: Core, groupId: string, userId: string): boolean {
-  return !!core.db.delete(groupMembers).where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId))).returning({ userId: groupMembers.userId }).get();
+  return !!core.db
+    .delete(groupMembers)
+    .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)))
+    .returning({ userId: groupMembers.userId })
+    .get();
 }
 
 /** The custom groups an account is in. */
 export function customGroupIdsOf(core: Core, userId: string): string[] {
-  return core.db.select({ id: groupMembers.groupId }).from(groupMembers).where(eq(groupMembers.userId, userId)).all().map((r) => r.id);
+  return core.db
+    .select({ id: groupMembers.groupId })
+    .from(groupMembers)
+    .where(eq(groupMembers.userId, userId))
+    .all()
+    .map((r) => r.id);
 }
 
 /** How many of these ids are groups. */
@@ -76,5 +96,14 @@ export function groupExists(core: Core, id: string): boolean {
 
 /** Names of groups, by id (one statement). */
 export function groupNamesOf(core: Core, ids: string[]): Map<string, string> {
-  return new Map(ids.length ? core.db.select({ id: groups.id, name: groups.name }).from(groups).where(inArray(groups.id, ids)).all().map((g) => [g.id, g.name]) : []);
+  return new Map(
+    ids.length
+      ? core.db
+          .select({ id: groups.id, name: groups.name })
+          .from(groups)
+          .where(inArray(groups.id, ids))
+          .all()
+          .map((g) => [g.id, g.name])
+      : [],
+  );
 }

@@ -19,8 +19,12 @@ export const groups = sqliteTable("groups", {
 export const groupMembers = sqliteTable(
   "group_members",
   {
-    groupId: text("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     addedAt: text("added_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index("group_members_user_idx").on(t.userId)],

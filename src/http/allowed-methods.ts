@@ -9,11 +9,19 @@ export type MethodsOf = (path: string) => string[];
 
 /** What URL paths a route's path (`/api/pages/:id`) answers; a trailing slash is optional, as in Elysia. */
 export function routePathPattern(path: string): RegExp {
-  return new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*").replace(/\/$/, "")}/?$`);
+  return new RegExp(
+    `^${path
+      .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+      .replace(/:[^/]+/g, "[^/]+")
+      .replace(/\*/g, ".*")
+      .replace(/\/$/, "")}/?$`,
+  );
 }
 
 export function methodsByPath(routes: ReadonlyArray<{ method: string; path: string }>): MethodsOf {
-  const patterns = routes.filter((r) => r.method !== "ALL" && r.path !== "*").map((r) => ({ method: r.method, match: routePathPattern(r.path) }));
+  const patterns = routes
+    .filter((r) => r.method !== "ALL" && r.path !== "*")
+    .map((r) => ({ method: r.method, match: routePathPattern(r.path) }));
   return (path) => {
     const methods = new Set(patterns.filter((p) => p.match.test(path)).map((p) => p.method));
     if (methods.has("GET")) methods.add("HEAD");
@@ -37,5 +45,8 @@ export function unusedMethod(method: string, path: string, inUse: ReadonlySet<st
   if (inUse.has(method)) return null;
   const allow = methodsOf(path);
   if (!allow.length) return new AppError("not_found", { detail: `No endpoint ${path.slice(0, 200)}` });
-  return new AppError("method_not_allowed", { detail: `${path.slice(0, 200)} answers ${allow.join(", ")}, not ${method.slice(0, 20)}.`, headers: { Allow: allow.join(", ") } });
+  return new AppError("method_not_allowed", {
+    detail: `${path.slice(0, 200)} answers ${allow.join(", ")}, not ${method.slice(0, 20)}.`,
+    headers: { Allow: allow.join(", ") },
+  });
 }

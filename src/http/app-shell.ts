@@ -23,7 +23,11 @@ import { quickReadMatcher, type QuickMatch, type QuickRead } from "./quick-reads
  * ones a start needs). Knows how requests become service calls and errors become problem
  * documents; the rules themselves live in the domain services.
  */
-export function composeApp(core: Core, groups: ReadonlyArray<AnyElysia>, opts: { composeStreamedLater?: boolean; quickReads?: readonly QuickRead[] } = {}) {
+export function composeApp(
+  core: Core,
+  groups: ReadonlyArray<AnyElysia>,
+  opts: { composeStreamedLater?: boolean; quickReads?: readonly QuickRead[] } = {},
+) {
   let known: KnownFields = new Map();
   let methodsOf: MethodsOf = () => [];
   let inUse: ReadonlySet<string> = new Set();
@@ -106,7 +110,14 @@ export type RequestHandler = (request: Request, socketIp?: SocketAddress) => Res
 export function durableHandler(core: Core, app: App): RequestHandler {
   const quickMatch = quickMatchers.get(app) ?? (() => null);
   const quickAnswer = quickAnswers.get(app)!;
-  const finish = async (request: Request, pending: Response | Promise<Response>, failures: number, https: boolean, head: boolean, start: number) => {
+  const finish = async (
+    request: Request,
+    pending: Response | Promise<Response>,
+    failures: number,
+    https: boolean,
+    head: boolean,
+    start: number,
+  ) => {
     let response = await pending;
     if (core.commits.pending()) await core.commits.durable();
     return leave(request, response, failures, https, head, start);
@@ -114,7 +125,13 @@ export function durableHandler(core: Core, app: App): RequestHandler {
   const leave = (request: Request, answer: Response, failures: number, https: boolean, head: boolean, start: number) => {
     let response = answer;
     if (core.commits.failures() !== failures) {
-      response = problemResponse(new AppError("service_unavailable", { detail: "The change could not be saved: the database refused to commit it. Try again; if it keeps failing, check the server's free disk space and its log." }));
+      response = problemResponse(
+        new AppError("service_unavailable", {
+          detail:
+            "The change could not be saved: the database refused to commit it. Try again; if it " +
+            "keeps failing, check the server's free disk space and its log.",
+        }),
+      );
     }
     response = withSecurityHeaders(response, https);
     // The answer is ready to leave: logged now, with the status it leaves with. Nothing here may
@@ -156,12 +173,17 @@ async function uiAnswer(core: Core, request: Request): Promise<Response> {
     // with the caller the pipeline resolved for this request, as the API's own answers are; not
     // with a side panel open (?panel=…), which the app draws beside a narrower page.
     const caller = stateOf(request)?.caller;
-    const readPage = caller && !/[?&]panel=/.test(request.url) ? (p: string) => import("./ui-page-view").then((m) => m.readablePageMain(core, caller, p)) : undefined;
+    const readPage =
+      caller && !/[?&]panel=/.test(request.url)
+        ? (p: string) => import("./ui-page-view").then((m) => m.readablePageMain(core, caller, p))
+        : undefined;
     const response = await uiResponse(path, request.headers.get("accept-encoding"), images, request.headers.get("cookie"), readPage);
     if (response) return response;
   } catch (err) {
     core.log.error("web UI unavailable", { error: err instanceof Error ? err.message : String(err) });
-    return problemResponse(new AppError("service_unavailable", { detail: "The web UI could not be built: see the server's log. The API still answers." }));
+    return problemResponse(
+      new AppError("service_unavailable", { detail: "The web UI could not be built: see the server's log. The API still answers." }),
+    );
   }
   return problemResponse(new AppError("not_found", { detail: `No file ${path.slice(0, 200)}` }));
 }
@@ -178,7 +200,11 @@ function contain(core: Core, what: string, fn: () => void): void {
 /** A full or failing disk is the server's condition, not a bug: the same 503 as a refused COMMIT. */
 const DISK_CODES = new Set(["ENOSPC", "EDQUOT", "EROFS", "EIO", "SQLITE_FULL", "SQLITE_IOERR"]);
 const isDiskFailure = (error: unknown) => DISK_CODES.has(errorCode(error));
-const DISK_FULL = new AppError("service_unavailable", { detail: "The server could not write to its disk (full or failing), so nothing was saved. Try again later; an administrator should free space on the server and check its log." });
+const DISK_FULL = new AppError("service_unavailable", {
+  detail:
+    "The server could not write to its disk (full or failing), so nothing was saved. Try again " +
+    "later; an administrator should free space on the server and check its log.",
+});
 
 function toErrorResponse(core: Core, code: unknown, error: unknown, request: Request, methodsOf: MethodsOf): Response {
   // Elysia wraps whatever the parse hook throws in a ParseError; ours is its cause.
@@ -191,15 +217,27 @@ function toErrorResponse(core: Core, code: unknown, error: unknown, request: Req
   if (code === "NOT_FOUND") {
     const path = pathOf(request);
     const allow = methodsOf(path);
-    if (allow.length) return problemResponse(new AppError("method_not_allowed", { detail: `${path.slice(0, 200)} answers ${allow.join(", ")}, not ${request.method.slice(0, 20)}.`, headers: { Allow: allow.join(", ") } }));
+    if (allow.length)
+      return problemResponse(
+        new AppError("method_not_allowed", {
+          detail: `${path.slice(0, 200)} answers ${allow.join(", ")}, not ${request.method.slice(0, 20)}.`,
+          headers: { Allow: allow.join(", ") },
+        }),
+      );
     return problemResponse(new AppError("not_found", { detail: `No endpoint ${path.slice(0, 200)}` }));
   }
-  if (code === "PARSE") return problemResponse(new AppError("validation_failed", { field: "body", detail: "body: is not valid JSON", errors: { body: ["is not valid JSON"] } }));
+  if (code === "PARSE")
+    return problemResponse(
+      new AppError("validation_failed", { field: "body", detail: "body: is not valid JSON", errors: { body: ["is not valid JSON"] } }),
+    );
   if (isDiskFailure(error)) {
     core.log.error("disk failure", { path: pathOf(request), error: (error as Error).message });
     return problemResponse(DISK_FULL);
   }
   // Anything else is our bug: log it whole, answer nothing about it.
-  core.log.error("unhandled error", { path: pathOf(request), error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  core.log.error("unhandled error", {
+    path: pathOf(request),
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  });
   return problemResponse(new AppError("internal_error"));
 }

@@ -36,7 +36,11 @@ export const DEFAULT_BODY_LIMIT: BodyLimit = { limit: 1 * MB, why: "Request bodi
  * may be MAX_CONTENT_BYTES (2 MB), sent as a JSON string inside the JSON body, so escaping can
  * nearly double it; four times leaves room to spare for the other fields.
  */
-export const DOCUMENT_BODY = bodyLimit(4 * MAX_CONTENT_BYTES, `Bodies that carry a document may be at most ${(4 * MAX_CONTENT_BYTES) / MB} MB (a document of at most ${MAX_CONTENT_BYTES / MB} MB, escaped as a JSON string).`);
+export const DOCUMENT_BODY = bodyLimit(
+  4 * MAX_CONTENT_BYTES,
+  `Bodies that carry a document may be at most ${(4 * MAX_CONTENT_BYTES) / MB} MB (a document ` +
+    `of at most ${MAX_CONTENT_BYTES / MB} MB, escaped as a JSON string).`,
+);
 
 /** A route's own declaration, or null. */
 export function declaredBodyLimit(route: { hooks?: unknown }): BodyLimit | null {
@@ -93,6 +97,7 @@ export function checkDepth(value: unknown): void {
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v !== "object") continue;
     if (depth > MAX_BODY_DEPTH) throw invalid("body", `is nested more than ${MAX_BODY_DEPTH} levels deep`);
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
 }

@@ -43,13 +43,17 @@ const SECURITY_SCHEMES = {
     type: "http",
     scheme: "bearer",
     bearerFormat: "cct_…",
-    description: "An API token, sent as `Authorization: Bearer <token>`. Token values start with `cct_`. A token acts as its owner; a read-only token may only use GET.",
+    description:
+      "An API token, sent as `Authorization: Bearer <token>`. Token values start with `cct_`. " +
+      "A token acts as its owner; a read-only token may only use GET.",
   },
   session: {
     type: "apiKey",
     in: "cookie",
     name: SESSION_COOKIE,
-    description: `The browser session cookie set by POST /api/auth/login. Session requests other than GET must also send the header \`X-Requested-With: ${SERVICE_NAME}\` (403 csrf_header_missing otherwise).`,
+    description:
+      `The browser session cookie set by POST /api/auth/login. Session requests other than GET must also send ` +
+      `the header \`X-Requested-With: ${SERVICE_NAME}\` (403 csrf_header_missing otherwise).`,
   },
 };
 
@@ -58,7 +62,9 @@ function describeApi(): string {
   return [
     "The HTTP interface of this Cairn instance. Requests that send data use JSON (`Content-Type: application/json`); answers are JSON.",
     "",
-    `**Authentication.** Either an API token (\`Authorization: Bearer cct_…\`) or the browser session cookie \`${SESSION_COOKIE}\`. Session requests other than GET must send \`X-Requested-With: ${SERVICE_NAME}\`. Endpoints marked as needing no authentication can be called anonymously (rate limited per address).`,
+    `**Authentication.** Either an API token (\`Authorization: Bearer cct_…\`) or the browser session cookie ` +
+      `\`${SESSION_COOKIE}\`. Session requests other than GET must send \`X-Requested-With: ${SERVICE_NAME}\`. Endpoints ` +
+      `marked as needing no authentication can be called anonymously (rate limited per address).`,
     "",
     "**A first call.** Mint a token from a signed-in session (`POST /api/api-tokens`, shown once), then use it:",
     "",
@@ -70,7 +76,8 @@ function describeApi(): string {
     '  "$WIKI/api/search?q=onboarding"',
     "```",
     "",
-    "**Errors** are RFC 9457 problem documents (`application/problem+json`): `{status, title, code?, detail?, field?, errors?}`. The `code` is stable and machine-checkable:",
+    "**Errors** are RFC 9457 problem documents (`application/problem+json`): `{status, title, code?, " +
+      "detail?, field?, errors?}`. The `code` is stable and machine-checkable:",
     "",
     "| Code | Status | Meaning |",
     "|---|---|---|",
@@ -95,11 +102,13 @@ const registry = (app: AnyElysia) => app as unknown as RouteRegistry;
  * parser keep it; the rest are shown as what the function accepts: JSON.
  */
 function jsonParsedView(app: AnyElysia): AnyElysia {
-  const routes = registry(app).getGlobalRoutes().map((route) => {
-    const parse = (route.hooks?.parse ?? []) as Array<{ fn: unknown }>;
-    const named = parse.filter((p) => typeof p.fn === "string");
-    return { ...route, hooks: { ...route.hooks, parse: named.length ? named : [{ fn: "json", scope: "local" }] } };
-  });
+  const routes = registry(app)
+    .getGlobalRoutes()
+    .map((route) => {
+      const parse = (route.hooks?.parse ?? []) as Array<{ fn: unknown }>;
+      const named = parse.filter((p) => typeof p.fn === "string");
+      return { ...route, hooks: { ...route.hooks, parse: named.length ? named : [{ fn: "json", scope: "local" }] } };
+    });
   return { getGlobalRoutes: () => routes, getGlobalDefinitions: () => registry(app).getGlobalDefinitions() } as unknown as AnyElysia;
 }
 
@@ -153,8 +162,10 @@ function describeBodyLimit(op: Json): void {
   if (!op.requestBody) return;
   const { limit, why, streamed } = declared ?? DEFAULT_BODY_LIMIT;
   const refused = streamed
-    ? "The body is read as it arrives: a larger file is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not the body declares its length (the multipart framing around the file may add a few KB)."
-    : "A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes the limit, whether or not it declares its length.";
+    ? "The body is read as it arrives: a larger file is refused with 413 `payload_too_large` (`limit` in bytes) as soon as it passes " +
+      "the limit, whether or not the body declares its length (the multipart framing around the file may add a few KB)."
+    : "A larger body is refused with 413 `payload_too_large` (`limit` in bytes) as soon as " +
+      "it passes the limit, whether or not it declares its length.";
   // A route's own requestBody (uploads) is a shared object: the document gets its own copy.
   op.requestBody = { ...op.requestBody, [BODY_LIMIT_KEY]: limit, description: `${why} ${refused}` };
   op.responses ??= {};
@@ -183,7 +194,12 @@ function hoistNamedSchemas(node: unknown, named: Json): unknown {
   if (Array.isArray(node)) return node.map((n) => hoistNamedSchemas(n, named));
   if (!node || typeof node !== "object") return node;
   const { $id, ...rest } = node as Json;
-  const walked = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && !v.startsWith("#") ? `#/components/schemas/${v}` : hoistNamedSchemas(v, named)]));
+  const walked = Object.fromEntries(
+    Object.entries(rest).map(([k, v]) => [
+      k,
+      k === "$ref" && typeof v === "string" && !v.startsWith("#") ? `#/components/schemas/${v}` : hoistNamedSchemas(v, named),
+    ]),
+  );
   if (typeof $id !== "string" || !/^[A-Za-z][\w.-]*$/.test($id)) return walked;
   named[$id] = walked;
   return { $ref: `#/components/schemas/${$id}` };
@@ -192,7 +208,8 @@ function hoistNamedSchemas(node: unknown, named: Json): unknown {
 /** Tags in the order the operations first use them, described where we know them. */
 function tagsOf(paths: Json): Json[] {
   const names = new Set<string>();
-  for (const item of Object.values<Json>(paths)) for (const op of Object.values<Json>(item)) for (const tag of op.tags ?? []) names.add(tag);
+  for (const item of Object.values<Json>(paths))
+    for (const op of Object.values<Json>(item)) for (const tag of op.tags ?? []) names.add(tag);
   return [...names].map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name }));
 }
 

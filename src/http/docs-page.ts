@@ -35,11 +35,13 @@ const SCALAR_CONFIG = {
   // Libraries" card shows only a language picker with no example under it; the introduction
   // text carries a worked curl example instead, and each operation keeps its own samples.
   customCss:
-    "a[href='https://www.scalar.com'] { display: none !important; } .introduction-description :is(td, th):not(:last-child) { white-space: nowrap; } .scalar-reference-intro-clients { display: none !important; }",
+    "a[href='https://www.scalar.com'] { display: none !important; } .introduction-description :is(td, " +
+    "th):not(:last-child) { white-space: nowrap; } .scalar-reference-intro-clients { display: none !important; }",
 };
 
 export const initScript = (): string =>
-  `// Cairn: mounts the API reference (configuration lives here because the CSP forbids inline script).\nScalar.createApiReference("#reference", ${JSON.stringify(SCALAR_CONFIG)});\n`;
+  `// Cairn: mounts the API reference (configuration lives here because the CSP forbids inline ` +
+  `script).\nScalar.createApiReference("#reference", ${JSON.stringify(SCALAR_CONFIG)});\n`;
 
 /**
  * `v` makes the asset URLs change with each release, so they can be cached for good. The empty

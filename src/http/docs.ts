@@ -31,7 +31,12 @@ export function docsRoutes(core: Core) {
   const plugin = new Elysia();
   const description = openApiDocument(plugin, core.version);
   const scalar = async ({ request }: { request: Request }) => {
-    const headers: Record<string, string> = { ...SECURITY_HEADERS, "content-type": JS, "cache-control": CACHE_FOR_GOOD, vary: "accept-encoding" };
+    const headers: Record<string, string> = {
+      ...SECURITY_HEADERS,
+      "content-type": JS,
+      "cache-control": CACHE_FOR_GOOD,
+      vary: "accept-encoding",
+    };
     const gzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
     const scalarEmbeddedGz = embeddedScalar();
     if (scalarEmbeddedGz) {
@@ -39,13 +44,26 @@ export function docsRoutes(core: Core) {
       return new Response(Bun.gunzipSync(await Bun.file(scalarEmbeddedGz).bytes()), { headers });
     }
     if (!gzip) return new Response(Bun.file(SCALAR_SOURCE), { headers });
-    scalarGzip ??= Bun.file(SCALAR_SOURCE).bytes().then((bytes) => Bun.gzipSync(bytes) as Uint8Array<ArrayBuffer>);
+    scalarGzip ??= Bun.file(SCALAR_SOURCE)
+      .bytes()
+      .then((bytes) => Bun.gzipSync(bytes) as Uint8Array<ArrayBuffer>);
     return new Response(await scalarGzip, { headers: { ...headers, "content-encoding": "gzip" } });
   };
 
   return plugin
     .get(SPEC_URL, description, hide)
-    .get("/api/docs", () => new Response(docsPage(core.version), { headers: { ...SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } }), hide)
-    .get(INIT_JS, () => new Response(initScript(), { headers: { ...SECURITY_HEADERS, "content-type": JS, "cache-control": CACHE_FOR_GOOD } }), hide)
+    .get(
+      "/api/docs",
+      () =>
+        new Response(docsPage(core.version), {
+          headers: { ...SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" },
+        }),
+      hide,
+    )
+    .get(
+      INIT_JS,
+      () => new Response(initScript(), { headers: { ...SECURITY_HEADERS, "content-type": JS, "cache-control": CACHE_FOR_GOOD } }),
+      hide,
+    )
     .get(SCALAR_JS, scalar, hide);
 }

@@ -25,7 +25,9 @@ describe("answers once durable", () => {
   test("a write answered 200 is already committed: another connection sees it", async () => {
     const { owner, page } = await ownerMemberAndPage(env);
     const edits = await Promise.all(
-      [1, 2, 3].map((n) => call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: `Guide ${n}`, contentJson: doc(`v${n}`) } })),
+      [1, 2, 3].map((n) =>
+        call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: `Guide ${n}`, contentJson: doc(`v${n}`) } }),
+      ),
     );
     expect(edits.map((e) => e.status)).toEqual([200, 200, 200]);
     expect(versionsSeenByAnotherProcess(page.id)).toBe(4);

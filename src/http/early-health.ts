@@ -24,7 +24,10 @@ export const HEALTH_PATH = "/api/health";
  */
 export function earlyHealth(core: Core): (incoming: Request, socketIp: SocketAddress) => Response | null {
   const databaseAnswers = databaseProbe(core);
-  const healthy = { anonymous: JSON.stringify({ status: "ok", database: "ok" }), signedIn: JSON.stringify({ status: "ok", database: "ok", version: core.version }) };
+  const healthy = {
+    anonymous: JSON.stringify({ status: "ok", database: "ok" }),
+    signedIn: JSON.stringify({ status: "ok", database: "ok", version: core.version }),
+  };
   const limits = bodyLimits([]);
   return (incoming, socketIp) => {
     const method = incoming.method;
@@ -43,9 +46,12 @@ export function earlyHealth(core: Core): (incoming: Request, socketIp: SocketAdd
     try {
       refuseBlockedAddress(core, client);
       const caller = runPipeline(core, request, client, limits);
-      response = new Response(caller.kind === "user" ? healthy.signedIn : healthy.anonymous, { headers: securedHeaders("application/json") });
+      response = new Response(caller.kind === "user" ? healthy.signedIn : healthy.anonymous, {
+        headers: securedHeaders("application/json"),
+      });
     } catch (err) {
-      if (!(err instanceof AppError)) core.log.error("unhandled error", { path: HEALTH_PATH, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      if (!(err instanceof AppError))
+        core.log.error("unhandled error", { path: HEALTH_PATH, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
       response = problemResponse(err instanceof AppError ? err : new AppError("internal_error"));
     }
     response = withSecurityHeaders(response, client.https);

@@ -28,7 +28,8 @@ beforeEach(async () => {
 afterEach(() => env.close());
 
 const misses = (name: string) => keptAnswerStats()[name]?.misses ?? 0;
-const edit = async (n: number) => expect((await call(env, "PUT", `/api/pages/${pageId}`, { as: owner, body: { title: `Edited ${n}` } })).status).toBe(200);
+const edit = async (n: number) =>
+  expect((await call(env, "PUT", `/api/pages/${pageId}`, { as: owner, body: { title: `Edited ${n}` } })).status).toBe(200);
 
 test("a page edit leaves the kept checks as they are: no settings, blocks, token or session read again", async () => {
   const token = await mintToken(env, member);
@@ -36,21 +37,37 @@ test("a page edit leaves the kept checks as they are: no settings, blocks, token
   expect((await callFrom(env, READER_IP, "GET", "/api/auth/me", { as: member })).status).toBe(200);
   await edit(1);
   expect((await callFrom(env, READER_IP, "GET", "/api/auth/me", { as: { token } })).status).toBe(200);
-  const before = { settings: misses("settings"), blocks: misses("security blocks"), tokens: misses("tokens"), sessions: misses("sessions") };
+  const before = {
+    settings: misses("settings"),
+    blocks: misses("security blocks"),
+    tokens: misses("tokens"),
+    sessions: misses("sessions"),
+  };
   await edit(2);
   expect((await callFrom(env, READER_IP, "GET", "/api/auth/me", { as: { token } })).status).toBe(200);
   expect((await callFrom(env, READER_IP, "GET", "/api/auth/me", { as: member })).status).toBe(200);
   // The owner's own edit read its session too: kept, as the member's.
-  expect({ settings: misses("settings"), blocks: misses("security blocks"), tokens: misses("tokens"), sessions: misses("sessions") }).toEqual(before);
+  expect({
+    settings: misses("settings"),
+    blocks: misses("security blocks"),
+    tokens: misses("tokens"),
+    sessions: misses("sessions"),
+  }).toEqual(before);
 });
 
 test("a block added after a page edit refuses the very next request from that address; removing it serves it again", async () => {
   const token = await mintToken(env, member);
   expect((await callFrom(env, READER_IP, "GET", "/api/auth/me", { as: { token } })).status).toBe(200);
   await edit(1);
-  const added = await callFrom(env, ADMIN_IP, "POST", "/api/admin/security/blocks", { as: owner, body: { cidr: "198.51.100.0/24", reason: "attack" } });
+  const added = await callFrom(env, ADMIN_IP, "POST", "/api/admin/security/blocks", {
+    as: owner,
+    body: { cidr: "198.51.100.0/24", reason: "attack" },
+  });
   expect(added.status).toBe(201);
-  expect((await callFrom(env, READER_IP, "GET", "/api/auth/me", { as: { token } })).body).toMatchObject({ status: 403, code: "address_blocked" });
+  expect((await callFrom(env, READER_IP, "GET", "/api/auth/me", { as: { token } })).body).toMatchObject({
+    status: 403,
+    code: "address_blocked",
+  });
   expect((await callFrom(env, ADMIN_IP, "DELETE", `/api/admin/security/blocks/${added.body.id}`, { as: owner })).status).toBe(204);
   expect((await callFrom(env, READER_IP, "GET", "/api/auth/me", { as: { token } })).status).toBe(200);
 });
@@ -86,9 +103,15 @@ test("a block written by another process (a command beside the server) refuses t
   const command = new Database(env.core.data.dbPath);
   try {
     command.run("PRAGMA busy_timeout = 5000");
-    command.run("INSERT INTO security_blocks (id, cidr, reason, created_by_id, created_at, expires_at) VALUES ('b1', '198.51.100.0/24', 'from a command', NULL, '2020-01-01T00:00:00.000Z', NULL)");
+    command.run(
+      "INSERT INTO security_blocks (id, cidr, reason, created_by_id, created_at, expires_at) VALUES ('b1', " +
+        "'198.51.100.0/24', 'from a command', NULL, '2020-01-01T00:00:00.000Z', NULL)",
+    );
   } finally {
     command.close();
   }
-  expect((await callFrom(env, READER_IP, "GET", "/api/auth/me", { as: { token } })).body).toMatchObject({ status: 403, code: "address_blocked" });
+  expect((await callFrom(env, READER_IP, "GET", "/api/auth/me", { as: { token } })).body).toMatchObject({
+    status: 403,
+    code: "address_blocked",
+  });
 });

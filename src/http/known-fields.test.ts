@@ -30,7 +30,10 @@ test.each([
 test("a client may send back the page it read, with a change: read-only fields are accepted and ignored", async () => {
   const { owner, page } = await ownerMemberAndPage(env);
   const read = await call(env, "GET", `/api/pages/${page.id}`, { as: owner });
-  const res = await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { ...read.body, title: "Renamed", baseVersion: read.body.currentVersionNumber } });
+  const res = await call(env, "PUT", `/api/pages/${page.id}`, {
+    as: owner,
+    body: { ...read.body, title: "Renamed", baseVersion: read.body.currentVersionNumber },
+  });
   expect(res.status).toBe(200);
   expect(res.body).toMatchObject({ id: page.id, title: "Renamed", createdAt: read.body.createdAt });
 });

@@ -19,7 +19,10 @@ describe("errors are problem documents", () => {
   });
 
   test("a non-JSON body on a JSON endpoint is a 415", async () => {
-    const res = await call(env, "POST", "/api/auth/login", { body: "email=a&password=b", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await call(env, "POST", "/api/auth/login", {
+      body: "email=a&password=b",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(415);
     problem(res);
     expect(res.body.code).toBe("unsupported_media_type");
@@ -36,7 +39,10 @@ describe("errors are problem documents", () => {
     ["/api/pages", 8 * MB],
     ["/api/spaces", 1 * MB],
   ])("a body declared over %s's limit is refused with 413 naming it, before it is read", async (path, limit) => {
-    const res = await call(env, "POST", path, { body: "{}", headers: { "content-type": "application/json", "content-length": String(limit + 1) } });
+    const res = await call(env, "POST", path, {
+      body: "{}",
+      headers: { "content-type": "application/json", "content-length": String(limit + 1) },
+    });
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: "payload_too_large", limit });
   });
@@ -49,7 +55,13 @@ describe("errors are problem documents", () => {
         controller.enqueue(new Uint8Array(4096).fill(0x20));
       },
     });
-    const res = await env.handle(new Request(`${BASE}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn" }, body: endless }));
+    const res = await env.handle(
+      new Request(`${BASE}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+        body: endless,
+      }),
+    );
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ code: "payload_too_large", limit: 16 * KB });
     expect(pulled).toBeLessThan(64 * KB);
@@ -62,7 +74,11 @@ describe("errors are problem documents", () => {
   ])("deeply nested %s are a 400 naming the body, not a stack overflow", async (_what, body) => {
     const res = await call(env, "POST", "/api/auth/login", { body, headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: "validation_failed", field: "body", detail: `The request body is nested more than ${MAX_BODY_DEPTH} levels deep.` });
+    expect(res.body).toMatchObject({
+      code: "validation_failed",
+      field: "body",
+      detail: `The request body is nested more than ${MAX_BODY_DEPTH} levels deep.`,
+    });
   });
 
   test("a problem document quotes nothing long that the client sent", async () => {
@@ -121,7 +137,11 @@ describe("X-Requested-With: Cairn", () => {
     expect(res.status).toBe(403);
     expect(res.body.code).toBe("csrf_header_missing");
     expect((await call(env, "GET", "/api/auth/me", { as: owner })).body.displayName).toBe("owner");
-    const wrong = await call(env, "PUT", "/api/auth/me", { as: owner, body: { displayName: "Changed" }, headers: { "x-requested-with": "XMLHttpRequest" } });
+    const wrong = await call(env, "PUT", "/api/auth/me", {
+      as: owner,
+      body: { displayName: "Changed" },
+      headers: { "x-requested-with": "XMLHttpRequest" },
+    });
     expect(wrong.status).toBe(403);
   });
 

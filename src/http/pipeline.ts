@@ -30,13 +30,33 @@ function resolveCaller(core: Core, request: Request, client: ClientInfo): Caller
     const match = /^Bearer\s+(\S+)$/i.exec(authz.trim());
     const found = authenticateToken(core, match?.[1] ?? "");
     tokenActivity(core).record(found.token.id, client);
-    return { kind: "user", get ip() { return client.ip; }, user: found.user, role: found.role, permissions: found.permissions, session: null, token: found.token };
+    return {
+      kind: "user",
+      get ip() {
+        return client.ip;
+      },
+      user: found.user,
+      role: found.role,
+      permissions: found.permissions,
+      session: null,
+      token: found.token,
+    };
   }
   const cookie = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
   if (cookie) {
     const found = findSession(core, cookie);
     if (found && found.user.status === 0) {
-      return { kind: "user", get ip() { return client.ip; }, user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: found.session, token: null };
+      return {
+        kind: "user",
+        get ip() {
+          return client.ip;
+        },
+        user: found.user,
+        role: found.role,
+        permissions: new Set(found.role.permissions),
+        session: found.session,
+        token: null,
+      };
     }
   }
   return anonymous(client.ip);
@@ -64,7 +84,11 @@ export function runPipeline(core: Core, request: Request, client: ClientInfo, li
 
   if (caller.kind === "anonymous") {
     const hit = limiters(core).anonymous.hit(`anon:${caller.ip}`, getSettings(core).anonymousRateLimitPerMinute);
-    if (!hit.ok) throw new AppError("rate_limited", { headers: { "Retry-After": String(hit.retryAfterSeconds) }, extra: { retryAfter: hit.retryAfterSeconds } });
+    if (!hit.ok)
+      throw new AppError("rate_limited", {
+        headers: { "Retry-After": String(hit.retryAfterSeconds) },
+        extra: { retryAfter: hit.retryAfterSeconds },
+      });
   }
 
   if (!SAFE_METHODS.has(request.method)) {
@@ -98,7 +122,10 @@ export async function parseJsonBody(request: Request, contentType: string, limit
     throw new AppError("unsupported_media_type", { detail: "Send the body as JSON with Content-Type: application/json." });
   }
   if (!/^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(contentType)) {
-    throw new AppError("unsupported_media_type", { detail: `Content-Type ${contentType.split(";")[0].slice(0, 100)} is not accepted here; send JSON with Content-Type: application/json.` });
+    throw new AppError("unsupported_media_type", {
+      detail:
+        `Content-Type ${contentType.split(";")[0].slice(0, 100)} is not accepted ` + `here; send JSON with Content-Type: application/json.`,
+    });
   }
   if (text.trim() === "") return {};
   let body: unknown;

@@ -28,7 +28,16 @@ describe("which paths a quick read takes", () => {
     expect(match("/api/pages/01a2232f-a216-71ee-a9c9-62d3b4be2940")?.params).toEqual({ id: "01a2232f-a216-71ee-a9c9-62d3b4be2940" });
   });
   test("never a path that is a route of its own (any method), nor one to decode or check, nor a deeper one", () => {
-    for (const path of ["/api/pages/tree", "/api/pages/move-many", "/api/pages/a%20b", "/api/pages/", "/api/pages/x/versions", `/api/pages/${"a".repeat(101)}`, "/api/auth/me/", "/api/other"]) {
+    for (const path of [
+      "/api/pages/tree",
+      "/api/pages/move-many",
+      "/api/pages/a%20b",
+      "/api/pages/",
+      "/api/pages/x/versions",
+      `/api/pages/${"a".repeat(101)}`,
+      "/api/auth/me/",
+      "/api/other",
+    ]) {
       expect(match(path)).toBeNull();
     }
   });
@@ -90,7 +99,9 @@ describe("a quick read answers as the route through Elysia does", () => {
   test("a blocked address is refused before anything else", async () => {
     const owner = await signUp(env, "owner@example.com");
     const token = await mintToken(env, owner);
-    expect((await call(env, "POST", "/api/admin/security/blocks", { as: owner, body: { cidr: "203.0.113.0/24", reason: "a test" } })).status).toBe(201);
+    expect(
+      (await call(env, "POST", "/api/admin/security/blocks", { as: owner, body: { cidr: "203.0.113.0/24", reason: "a test" } })).status,
+    ).toBe(201);
     expect((await both("/api/auth/me", { authorization: `Bearer ${token}` })).status).toBe(403);
   });
 });

@@ -39,7 +39,10 @@ const PLAIN_PARAM = /^[A-Za-z0-9-]{1,100}$/;
  * app has it as a GET route; a pattern's last segment (":id") matches no path that is a route
  * of its own (/api/pages/tree is not the page "tree"), as Elysia's router prefers those.
  */
-export function quickReadMatcher(reads: readonly QuickRead[], routes: ReadonlyArray<{ method: string; path: string }>): (path: string) => QuickMatch | null {
+export function quickReadMatcher(
+  reads: readonly QuickRead[],
+  routes: ReadonlyArray<{ method: string; path: string }>,
+): (path: string) => QuickMatch | null {
   const gets = new Set(routes.filter((r) => r.method === "GET").map((r) => r.path));
   const fixed = new Set(routes.filter((r) => !r.path.includes(":") && !r.path.includes("*")).map((r) => r.path));
   const exact = new Map<string, QuickHandler>();

@@ -27,7 +27,13 @@ afterEach(() => {
 });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  handle(new Request(BASE + path, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn", ...headers }, body: JSON.stringify(body) }));
+  handle(
+    new Request(BASE + path, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-requested-with": "Cairn", ...headers },
+      body: JSON.stringify(body),
+    }),
+  );
 
 test("one structured line per request, with no password, token, cookie or code", async () => {
   const secret = "a very secret passphrase";

@@ -18,7 +18,13 @@ interface Schema {
 }
 
 const range = (min: number | undefined, max: number | undefined, unit = "") =>
-  min !== undefined && max !== undefined ? ` from ${min} to ${max}${unit}` : min !== undefined ? ` of at least ${min}${unit}` : max !== undefined ? ` of at most ${max}${unit}` : "";
+  min !== undefined && max !== undefined
+    ? ` from ${min} to ${max}${unit}`
+    : min !== undefined
+      ? ` of at least ${min}${unit}`
+      : max !== undefined
+        ? ` of at most ${max}${unit}`
+        : "";
 
 const FORMATS: Record<string, string> = {
   "date-time": "a date and time such as 2026-01-31T12:00:00Z",
@@ -34,8 +40,10 @@ export function allowedBy(schema: Schema | undefined): string | null {
   if (schema.const !== undefined) return `must be ${JSON.stringify(schema.const)}`;
   if (schema.enum) return `must be one of: ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}`;
   switch (schema.type) {
-    case "integer":
-      return `must be a whole number${range(schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : undefined), schema.maximum)}`;
+    case "integer": {
+      const least = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : undefined);
+      return `must be a whole number${range(least, schema.maximum)}`;
+    }
     case "number":
       return `must be a number${range(schema.minimum, schema.maximum)}`;
     case "boolean":
@@ -65,7 +73,9 @@ function union(branches: Schema[]): string | null {
   const literals = branches.filter((b) => b.const !== undefined);
   if (literals.length === branches.length) return `must be one of: ${literals.map((b) => JSON.stringify(b.const)).join(", ")}`;
   const nullable = branches.some((b) => b.type === "null");
-  const rest = branches.filter((b) => b.type !== "null" && !(b.type === "string" && (b.format === "integer" || b.format === "numeric" || b.format === "boolean")));
+  const rest = branches.filter(
+    (b) => b.type !== "null" && !(b.type === "string" && (b.format === "integer" || b.format === "numeric" || b.format === "boolean")),
+  );
   const words = [...new Set(rest.map(allowedBy))];
   if (words.some((w) => w === null) || !words.length) {
     const boolean = branches.some((b) => b.type === "string" && b.format === "boolean");

@@ -9,9 +9,25 @@ import { bundleUi, EAGER_COMPILE } from "./ui-bundle";
 describe("the UI's entry chunk", () => {
   test("holds no toaster, Radix, floating-ui, drag and drop, virtual list or editor, and stays under its size", async () => {
     const { files, metafile } = await bundleUi();
-    const [name, entry] = Object.entries(metafile!.outputs).find(([n, o]) => n.endsWith(".js") && (o as { entryPoint?: string }).entryPoint?.endsWith("web/index.html"))!;
-    const packages = new Set(Object.keys(entry.inputs).map((p) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(p)?.[1]).filter(Boolean));
-    for (const lazy of ["sonner", "@radix-ui/react-dropdown-menu", "@radix-ui/react-dialog", "@floating-ui/dom", "@atlaskit/pragmatic-drag-and-drop", "@tanstack/react-virtual", "@tiptap/core", "prosemirror-view", "highlight.js"]) {
+    const [name, entry] = Object.entries(metafile!.outputs).find(
+      ([n, o]) => n.endsWith(".js") && (o as { entryPoint?: string }).entryPoint?.endsWith("web/index.html"),
+    )!;
+    const packages = new Set(
+      Object.keys(entry.inputs)
+        .map((p) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(p)?.[1])
+        .filter(Boolean),
+    );
+    for (const lazy of [
+      "sonner",
+      "@radix-ui/react-dropdown-menu",
+      "@radix-ui/react-dialog",
+      "@floating-ui/dom",
+      "@atlaskit/pragmatic-drag-and-drop",
+      "@tanstack/react-virtual",
+      "@tiptap/core",
+      "prosemirror-view",
+      "highlight.js",
+    ]) {
       expect(`${lazy} in ${name}: ${packages.has(lazy)}`).toBe(`${lazy} in ${name}: false`);
     }
     // 366 KB minified when the toaster and Radix left it (497 KB before); react-dom is 209 KB of it.

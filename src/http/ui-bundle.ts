@@ -36,7 +36,10 @@ export async function bundleUi(): Promise<UiBundle> {
     // The entry chunk runs on every first view: Chromium (136 and later) compiles all its
     // functions eagerly on the thread that streams it in, instead of one by one on the main
     // thread during the first render, when the file begins with this comment.
-    files.set(name, out.kind === "entry-point" && name.endsWith(".js") ? new Blob([EAGER_COMPILE, await out.arrayBuffer()], { type: out.type }) : out);
+    files.set(
+      name,
+      out.kind === "entry-point" && name.endsWith(".js") ? new Blob([EAGER_COMPILE, await out.arrayBuffer()], { type: out.type }) : out,
+    );
   }
   return { files, metafile: result.metafile };
 }

@@ -25,7 +25,8 @@ describe("which requests get the frame", () => {
     expect(frameTheme(PAGE, "cairn_session=abc")).toBeNull();
     expect(frameTheme(PAGE, "cairn_session=abc; cairn_theme=blue")).toBeNull();
     expect(frameTheme(PAGE, "my_cairn_session=abc; cairn_theme=dark")).toBeNull();
-    for (const path of ["/", "/login", "/s/ENG", "/s/ENG/trash", "/admin/people"]) expect(frameTheme(path, "cairn_session=abc; cairn_theme=dark")).toBeNull();
+    for (const path of ["/", "/login", "/s/ENG", "/s/ENG/trash", "/admin/people"])
+      expect(frameTheme(path, "cairn_session=abc; cairn_theme=dark")).toBeNull();
   });
 
   test("the frame goes into the root, the theme onto <html>; an unexpected page is left alone", () => {
@@ -47,7 +48,9 @@ describe("the app's page with its frame", () => {
   test("served framed and plain as the cookies say, gzipped or not, with the same Link header", async () => {
     const plain = await call(env, "GET", PAGE);
     const framed = await call(env, "GET", PAGE, { headers: { cookie: "cairn_session=x; cairn_theme=dark" } });
-    const unzipped = await call(env, "GET", PAGE, { headers: { cookie: "cairn_session=x; cairn_theme=light", "accept-encoding": "identity" } });
+    const unzipped = await call(env, "GET", PAGE, {
+      headers: { cookie: "cairn_session=x; cairn_theme=light", "accept-encoding": "identity" },
+    });
     expect(plain.text).toContain('<div id="root"></div>');
     expect(plain.text).not.toContain("boot-frame");
     expect(framed.text).toContain('data-theme="dark"');
@@ -55,7 +58,9 @@ describe("the app's page with its frame", () => {
     expect(unzipped.text).toContain('data-theme="light"');
     expect(unzipped.text).toContain("boot-frame");
     // The rest of the page (its stylesheet and script) is the built one.
-    expect(framed.text.replace(/<div id="root">.*<\/div>\s*<noscript/s, "").replace(' data-theme="dark"', "")).toBe(plain.text.replace(/<div id="root"><\/div>\s*<noscript/, ""));
+    expect(framed.text.replace(/<div id="root">.*<\/div>\s*<noscript/s, "").replace(' data-theme="dark"', "")).toBe(
+      plain.text.replace(/<div id="root"><\/div>\s*<noscript/, ""),
+    );
     expect(framed.headers.get("link")).toBe(plain.headers.get("link"));
     expect(framed.headers.get("vary")).toContain("cookie");
     expect(framed.headers.get("content-security-policy")).toBe(plain.headers.get("content-security-policy"));
@@ -78,12 +83,24 @@ describe("a page view's frame carrying the page", () => {
     const eng = await call(env, "POST", "/api/spaces", { as: owner, body: { key: "ENG", name: "Engineering" } });
     const ops = await call(env, "POST", "/api/spaces", { as: owner, body: { key: "OPS", name: "Operations" } });
     const doc = (t: string) => JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: t }] }] });
-    for (const [name, title, text] of [["open", "Runbook", "Restart the queue"], ["hostile", HOSTILE_TITLE, HOSTILE_TEXT], ["secret", "Salaries", "Ada earns"], ["trashed", "Old plan", "Gone soon"]]) {
+    for (const [name, title, text] of [
+      ["open", "Runbook", "Restart the queue"],
+      ["hostile", HOSTILE_TITLE, HOSTILE_TEXT],
+      ["secret", "Salaries", "Ada earns"],
+      ["trashed", "Old plan", "Gone soon"],
+    ]) {
       const page = await call(env, "POST", "/api/pages", { as: owner, body: { spaceId: eng.body.id, title, contentJson: doc(text) } });
       expect(page.status).toBe(201);
       ids[name] = page.body.id;
     }
-    expect((await call(env, "POST", `/api/pages/${ids.secret}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } })).status).toBe(201);
+    expect(
+      (
+        await call(env, "POST", `/api/pages/${ids.secret}/restrictions`, {
+          as: owner,
+          body: { principalType: 0, principalId: owner.id, operation: 0 },
+        })
+      ).status,
+    ).toBe(201);
     expect((await call(env, "DELETE", `/api/pages/${ids.trashed}`, { as: owner })).status).toBeLessThan(300);
     expect(ops.status).toBe(201);
   });
@@ -116,42 +133,59 @@ describe("a page view's frame carrying the page", () => {
     expect([...res.text.matchAll(/<script/g)].length).toBe([...(await call(env, "GET", "/")).text.matchAll(/<script/g)].length);
   });
 
-  test("a page the caller may not read, a missing, trashed or draft-less address, another space's key, no session: the plain frame, byte for byte", async () => {
-    const missing = "0190b7c2-0000-7000-8000-000000000000";
-    const answers = [
-      await view(member, `/s/ENG/p/${ids.secret}-salaries`),
-      await view(member, `/s/ENG/p/${missing}-salaries`),
-      await view(owner, `/s/ENG/p/${ids.trashed}`),
-      await view(owner, `/s/OPS/p/${ids.open}`),
-      await view(owner, `/s/NOPE/p/${ids.open}`),
-      await view(owner, `/s/ENG/p/${ids.open}/edit`),
-      await view(owner, `/s/ENG/p/${ids.open}/history`),
-      await view(owner, `/s/ENG/p/${ids.open}?panel=comments`),
-      await view({ cookie: "not-a-session" }, `/s/ENG/p/${ids.open}`),
-    ];
-    const logout = await signUpAndLogOut();
-    answers.push(await view(logout, `/s/ENG/p/${ids.open}`));
-    for (const res of answers) {
-      expect(res.status).toBe(200);
-      expect(`${answers.indexOf(res)} ${res.text}`).toBe(`${answers.indexOf(res)} ${answers[0].text}`);
-      expect(res.headers.get("cache-control")).toBe("no-cache");
-    }
-    expect(answers[0].text).toContain('<main class="main-column page"></main>');
-    expect(answers[0].text).not.toContain("Salaries");
-    // The owner may read the secret page: the same address then carries it.
-    expect((await view(owner, `/s/ENG/p/${ids.secret}-salaries`)).text).toContain("Ada earns");
-  });
+  test(
+    "a page the caller may not read, a missing, trashed or draft-less address, " +
+      "another space's key, no session: the plain frame, byte for byte",
+    async () => {
+      const missing = "0190b7c2-0000-7000-8000-000000000000";
+      const answers = [
+        await view(member, `/s/ENG/p/${ids.secret}-salaries`),
+        await view(member, `/s/ENG/p/${missing}-salaries`),
+        await view(owner, `/s/ENG/p/${ids.trashed}`),
+        await view(owner, `/s/OPS/p/${ids.open}`),
+        await view(owner, `/s/NOPE/p/${ids.open}`),
+        await view(owner, `/s/ENG/p/${ids.open}/edit`),
+        await view(owner, `/s/ENG/p/${ids.open}/history`),
+        await view(owner, `/s/ENG/p/${ids.open}?panel=comments`),
+        await view({ cookie: "not-a-session" }, `/s/ENG/p/${ids.open}`),
+      ];
+      const logout = await signUpAndLogOut();
+      answers.push(await view(logout, `/s/ENG/p/${ids.open}`));
+      for (const res of answers) {
+        expect(res.status).toBe(200);
+        expect(`${answers.indexOf(res)} ${res.text}`).toBe(`${answers.indexOf(res)} ${answers[0].text}`);
+        expect(res.headers.get("cache-control")).toBe("no-cache");
+      }
+      expect(answers[0].text).toContain('<main class="main-column page"></main>');
+      expect(answers[0].text).not.toContain("Salaries");
+      // The owner may read the secret page: the same address then carries it.
+      expect((await view(owner, `/s/ENG/p/${ids.secret}-salaries`)).text).toContain("Ada earns");
+    },
+  );
 
   test("a page changed, or closed to the reader, since it was last drawn: the new text, or the plain frame", async () => {
     const path = `/s/ENG/p/${ids.open}`;
     expect((await view(member, path)).text).toContain("Restart the queue");
-    const doc = JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Drain the queue first" }] }] });
-    expect((await call(env, "PUT", `/api/pages/${ids.open}`, { as: owner, body: { title: "Runbook v2", contentJson: doc, baseVersion: 1 } })).status).toBe(200);
+    const doc = JSON.stringify({
+      type: "doc",
+      content: [{ type: "paragraph", content: [{ type: "text", text: "Drain the queue first" }] }],
+    });
+    expect(
+      (await call(env, "PUT", `/api/pages/${ids.open}`, { as: owner, body: { title: "Runbook v2", contentJson: doc, baseVersion: 1 } }))
+        .status,
+    ).toBe(200);
     const changed = await view(member, path);
     expect(changed.text).toContain('<h1 class="page-title">Runbook v2</h1>');
     expect(changed.text).toContain("Drain the queue first");
     expect(changed.text).not.toContain("Restart the queue");
-    expect((await call(env, "POST", `/api/pages/${ids.open}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } })).status).toBe(201);
+    expect(
+      (
+        await call(env, "POST", `/api/pages/${ids.open}/restrictions`, {
+          as: owner,
+          body: { principalType: 0, principalId: owner.id, operation: 0 },
+        })
+      ).status,
+    ).toBe(201);
     const closed = await view(member, path);
     expect(closed.text).toContain('<main class="main-column page"></main>');
     expect(closed.text).not.toContain("Drain the queue");
@@ -161,7 +195,11 @@ describe("a page view's frame carrying the page", () => {
   async function signUpAndLogOut() {
     const who = await signUp(env, "gone@example.com").catch(() => null);
     // Registration may be closed to the uninvited: then a member's session, ended.
-    const session = who ?? (await signUp(env, "gone2@example.com", { inviteToken: (await call(env, "POST", "/api/admin/invites", { as: owner, body: {} })).body.token }));
+    const session =
+      who ??
+      (await signUp(env, "gone2@example.com", {
+        inviteToken: (await call(env, "POST", "/api/admin/invites", { as: owner, body: {} })).body.token,
+      }));
     expect((await call(env, "POST", "/api/auth/logout", { as: session })).status).toBeLessThan(300);
     return session;
   }
@@ -173,22 +211,40 @@ describe("the page's main column as the app's first render draws it", () => {
     renderToStaticMarkup(createElement(DocumentView, { doc: doc as never, firstScreen: true, onTick: canEdit ? () => {} : undefined }))
       .replace(/ (colSpan|rowSpan|readOnly|tabIndex)=/g, (_, name: string) => ` ${name.toLowerCase()}=`)
       // Without the app's query client its page links show unseen; the app's first render shows them loading.
-      .replaceAll(/<span class="page-link page-link-unseen" data-type="pageLink">[^<]*<\/span>/g, '<span class="page-link page-link-loading" data-type="pageLink">…</span>');
-  const prose = (main: string) => /<div><div class="prose">.*<\/div><\/div><\/main>$/s.exec(main)![0].replace(/^<div>/, "").replace(/<\/div><\/main>$/, "");
+      .replaceAll(
+        /<span class="page-link page-link-unseen" data-type="pageLink">[^<]*<\/span>/g,
+        '<span class="page-link page-link-loading" data-type="pageLink">…</span>',
+      );
+  const prose = (main: string) =>
+    /<div><div class="prose">.*<\/div><\/div><\/main>$/s
+      .exec(main)![0]
+      .replace(/^<div>/, "")
+      .replace(/<\/div><\/main>$/, "");
 
   test("every block, with task boxes that tick for an editor and drawn for a reader", () => {
     const doc = everythingDocument();
     for (const canEdit of [false, true]) {
-      expect(prose(pageMain({ title: "T", emoji: null, fullWidth: false, contentJson: JSON.stringify(doc), canEdit }))).toBe(react(doc, canEdit));
+      expect(prose(pageMain({ title: "T", emoji: null, fullWidth: false, contentJson: JSON.stringify(doc), canEdit }))).toBe(
+        react(doc, canEdit),
+      );
     }
   });
 
   test("only the first screen of a long page, cut where the app cuts it", () => {
-    const doc = { type: "doc", content: Array.from({ length: 200 }, (_, i) => ({ type: "paragraph", content: [{ type: "text", text: `Paragraph ${i} `.repeat(8) }] })) };
+    const doc = {
+      type: "doc",
+      content: Array.from({ length: 200 }, (_, i) => ({
+        type: "paragraph",
+        content: [{ type: "text", text: `Paragraph ${i} `.repeat(8) }],
+      })),
+    };
     const main = pageMain({ title: "", emoji: "📘", fullWidth: true, contentJson: JSON.stringify(doc), canEdit: false });
     expect(prose(main)).toBe(react(doc, false));
     expect(main).toContain("Paragraph 10 ");
     expect(main).not.toContain("Paragraph 199 ");
-    expect(main).toStartWith('<main class="main-column page full-width"><header class="page-head"><div class="page-actions"></div><h1 class="page-title"><span class="page-emoji">📘</span>Untitled</h1>');
+    expect(main).toStartWith(
+      '<main class="main-column page full-width"><header class="page-head"><div ' +
+        'class="page-actions"></div><h1 class="page-title"><span class="page-emoji">📘</span>Untitled</h1>',
+    );
   });
 });

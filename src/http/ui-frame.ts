@@ -44,23 +44,36 @@ export function frameTheme(path: string, cookieHeader: string | null): "light" |
 }
 
 const svg = (cls: string, size: number, paths: string) =>
-  `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="lucide ${cls}" aria-hidden="true">${paths}</svg>`;
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 24 24" fill="none" stroke="currentColor" ` +
+  `stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="lucide ${cls}" aria-hidden="true">${paths}</svg>`;
 
 // TreeSkeleton's bars, in its widths.
-const TREE_ROWS = [68, 52, 76, 44, 60, 72, 48, 64].map((w) => `<div class="tree-skeleton-row"><span class="tree-skeleton-bar" style="width:${w}%"></span></div>`).join("");
+const TREE_ROWS = [68, 52, 76, 44, 60, 72, 48, 64]
+  .map((w) => `<div class="tree-skeleton-row"><span class="tree-skeleton-bar" style="width:${w}%"></span></div>`)
+  .join("");
 
 const EMPTY_MAIN = `<main class="main-column page"></main>`;
+
+/** Lucide's bell, as the app's top bar draws it. */
+const BELL_PATHS =
+  '<path d="M10.268 21a2 2 0 0 0 3.464 0"></path>' +
+  '<path d="M3.262 15.326A1 1 0 0 0 4 17h16a1 1 0 0 0 .74-1.673' +
+  'C19.41 13.956 18 12.499 18 8A6 6 0 0 0 6 8c0 4.499-1.411 5.956-2.738 7.326"></path>';
+const MENU_PATHS = '<path d="M4 5h16"></path><path d="M4 12h16"></path><path d="M4 19h16"></path>';
+const SEARCH_PATHS = '<path d="m21 21-4.34-4.34"></path><circle cx="11" cy="11" r="8"></circle>';
 
 /** Inert and hidden from assistive technology: a picture of the frame until the app's own. */
 const FRAME =
   `<div class="shell shell-with-sidebar boot-frame" aria-hidden="true" inert>` +
-  `<aside class="sidebar"><div class="sidebar-head"><div class="space-switcher"><span class="boot-ghost boot-icon"></span><span class="boot-ghost boot-name"></span></div></div>` +
+  `<aside class="sidebar"><div class="sidebar-head"><div class="space-switcher">` +
+  `<span class="boot-ghost boot-icon"></span><span class="boot-ghost boot-name"></span></div></div>` +
   `<nav class="sidebar-tree"><div class="tree-skeleton">${TREE_ROWS}</div></nav></aside>` +
   `<div class="shell-body"><header class="topbar">` +
-  `<span class="btn btn-ghost btn-md btn-icon drawer-button">${svg("lucide-menu", 24, '<path d="M4 5h16"></path><path d="M4 12h16"></path><path d="M4 19h16"></path>')}</span>` +
+  `<span class="btn btn-ghost btn-md btn-icon drawer-button">${svg("lucide-menu", 24, MENU_PATHS)}</span>` +
   `<div class="breadcrumbs"></div><div class="topbar-actions">` +
-  `<span class="search-launcher">${svg("lucide-search", 16, '<path d="m21 21-4.34-4.34"></path><circle cx="11" cy="11" r="8"></circle>')}<span class="search-launcher-text">Search…</span><kbd>Ctrl K</kbd></span>` +
-  `<span class="btn btn-ghost btn-icon bell">${svg("lucide-bell", 18, '<path d="M10.268 21a2 2 0 0 0 3.464 0"></path><path d="M3.262 15.326A1 1 0 0 0 4 17h16a1 1 0 0 0 .74-1.673C19.41 13.956 18 12.499 18 8A6 6 0 0 0 6 8c0 4.499-1.411 5.956-2.738 7.326"></path>')}</span>` +
+  `<span class="search-launcher">${svg("lucide-search", 16, SEARCH_PATHS)}` +
+  `<span class="search-launcher-text">Search…</span><kbd>Ctrl K</kbd></span>` +
+  `<span class="btn btn-ghost btn-icon bell">${svg("lucide-bell", 18, BELL_PATHS)}</span>` +
   `<span class="avatar-button"><span class="avatar boot-ghost"></span></span></div></header>` +
   `${EMPTY_MAIN}</div></div>`;
 
@@ -93,7 +106,8 @@ export function pageMain(view: PageView): string {
     `<span class="page-link page-link-loading" data-type="pageLink">…</span>`,
   );
   // For someone who may edit the page the app's task boxes tick, so they are drawn enabled.
-  if (view.canEdit) body = body.replace(/<input type="checkbox" disabled="" (aria-label="[^"]*") readonly=""/g, '<input type="checkbox" $1');
+  if (view.canEdit)
+    body = body.replace(/<input type="checkbox" disabled="" (aria-label="[^"]*") readonly=""/g, '<input type="checkbox" $1');
   const emoji = view.emoji ? `<span class="page-emoji">${escapeHtml(view.emoji)}</span>` : "";
   return (
     `<main class="main-column page${view.fullWidth ? " full-width" : ""}">` +

@@ -27,9 +27,29 @@ export function readablePageMain(core: Core, caller: Caller, path: string): stri
   if (!read) return null;
   let kept = drawn.get(read.json);
   if (!kept) {
-    const page = JSON.parse(read.json) as { spaceId: string; status: number; deletedAt?: string | null; title: string; emoji?: string | null; fullWidth?: boolean; contentJson: string; canEdit: boolean };
+    const page = JSON.parse(read.json) as {
+      spaceId: string;
+      status: number;
+      deletedAt?: string | null;
+      title: string;
+      emoji?: string | null;
+      fullWidth?: boolean;
+      contentJson: string;
+      canEdit: boolean;
+    };
     const shown = page.status !== 0 && !page.deletedAt;
-    kept = { spaceId: page.spaceId, main: shown ? pageMain({ title: page.title, emoji: page.emoji ?? null, fullWidth: !!page.fullWidth, contentJson: page.contentJson, canEdit: page.canEdit }) : null };
+    kept = {
+      spaceId: page.spaceId,
+      main: shown
+        ? pageMain({
+            title: page.title,
+            emoji: page.emoji ?? null,
+            fullWidth: !!page.fullWidth,
+            contentJson: page.contentJson,
+            canEdit: page.canEdit,
+          })
+        : null,
+    };
     if (read.json.length <= KEPT_MAX_CHARS) {
       if (drawn.size >= KEPT_DRAWINGS) drawn.delete(drawn.keys().next().value!);
       drawn.set(read.json, kept);

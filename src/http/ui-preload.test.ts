@@ -26,22 +26,39 @@ describe("the first view's preloads", () => {
   });
 
   test("the page's stylesheet and script are read from its HTML, in that order, with the page's crossorigin", () => {
-    const html = `<link rel="stylesheet" crossorigin href="/assets/index-a1.css"><script type="module" crossorigin src="/assets/index-b2.js"></script>`;
-    expect(assetPreloads(html)).toEqual(["</assets/index-a1.css>; rel=preload; as=style; crossorigin=anonymous", "</assets/index-b2.js>; rel=modulepreload"]);
+    const html =
+      `<link rel="stylesheet" crossorigin href="/assets/index-a1.css"><script ` +
+      `type="module" crossorigin src="/assets/index-b2.js"></script>`;
+    expect(assetPreloads(html)).toEqual([
+      "</assets/index-a1.css>; rel=preload; as=style; crossorigin=anonymous",
+      "</assets/index-b2.js>; rel=modulepreload",
+    ]);
   });
 
-  test("a view in a space also fetches the tree's chunk and the chunks it imports, after the answers; no address outside a space does", () => {
-    const names = ["index-e1.js", "PageTree-t1.js", "index-s1.js", "EditSession-x1.js"];
-    const script = `import{a}from"/assets/index-e1.js";import{b}from"/assets/index-s1.js";var c=1;`;
-    expect(staticImports(script)).toEqual(["index-e1.js", "index-s1.js"]);
-    const tree = treePreloads(names, staticImports.bind(null, script));
-    expect(tree).toEqual(["</assets/PageTree-t1.js>; rel=modulepreload", "</assets/index-e1.js>; rel=modulepreload", "</assets/index-s1.js>; rel=modulepreload"]);
-    const page = ["</assets/index-e1.js>; rel=modulepreload"];
-    // The entry, named by the page already, is named once.
-    expect(firstViewLinkHeader(`/s/ENG/p/${ID}`, page, tree).split(", ")).toEqual([page[0], ...firstViewRequests(`/s/ENG/p/${ID}`).map((p) => `<${p}>; rel=preload; as=fetch; crossorigin=anonymous`), tree[0], tree[2]]);
-    expect(firstViewLinkHeader("/login", page, tree)).not.toMatch(/PageTree/);
-    expect(treePreloads(["index-e1.js"], () => [])).toEqual([]);
-  });
+  test(
+    "a view in a space also fetches the tree's chunk and the chunks it imports, " + "after the answers; no address outside a space does",
+    () => {
+      const names = ["index-e1.js", "PageTree-t1.js", "index-s1.js", "EditSession-x1.js"];
+      const script = `import{a}from"/assets/index-e1.js";import{b}from"/assets/index-s1.js";var c=1;`;
+      expect(staticImports(script)).toEqual(["index-e1.js", "index-s1.js"]);
+      const tree = treePreloads(names, staticImports.bind(null, script));
+      expect(tree).toEqual([
+        "</assets/PageTree-t1.js>; rel=modulepreload",
+        "</assets/index-e1.js>; rel=modulepreload",
+        "</assets/index-s1.js>; rel=modulepreload",
+      ]);
+      const page = ["</assets/index-e1.js>; rel=modulepreload"];
+      // The entry, named by the page already, is named once.
+      expect(firstViewLinkHeader(`/s/ENG/p/${ID}`, page, tree).split(", ")).toEqual([
+        page[0],
+        ...firstViewRequests(`/s/ENG/p/${ID}`).map((p) => `<${p}>; rel=preload; as=fetch; crossorigin=anonymous`),
+        tree[0],
+        tree[2],
+      ]);
+      expect(firstViewLinkHeader("/login", page, tree)).not.toMatch(/PageTree/);
+      expect(treePreloads(["index-e1.js"], () => [])).toEqual([]);
+    },
+  );
 });
 
 describe("the app's page", () => {
@@ -57,9 +74,17 @@ describe("the app's page", () => {
     const css = /\/assets\/[\w.-]+\.css/.exec(res.text)![0];
     const js = /\/assets\/[\w.-]+\.js/.exec(res.text)![0];
     const link = res.headers.get("link")!;
-    expect(link.startsWith(
-      [`<${css}>; rel=preload; as=style; crossorigin=anonymous`, `<${js}>; rel=modulepreload`, ...["/api/auth/me", "/api/instance", "/api/spaces/ENG", `/api/pages/${ID}`].map((p) => `<${p}>; rel=preload; as=fetch; crossorigin=anonymous`)].join(", ") + ", ",
-    )).toBe(true);
+    expect(
+      link.startsWith(
+        [
+          `<${css}>; rel=preload; as=style; crossorigin=anonymous`,
+          `<${js}>; rel=modulepreload`,
+          ...["/api/auth/me", "/api/instance", "/api/spaces/ENG", `/api/pages/${ID}`].map(
+            (p) => `<${p}>; rel=preload; as=fetch; crossorigin=anonymous`,
+          ),
+        ].join(", ") + ", ",
+      ),
+    ).toBe(true);
     // Then the tree's code, which the sidebar imports after the first paint.
     expect(link).toMatch(/<\/assets\/PageTree-[\w-]+\.js>; rel=modulepreload/);
     expect((await call(env, "GET", "/login")).headers.get("link")).not.toMatch(/PageTree/);

@@ -29,7 +29,8 @@ export function firstViewRequests(path: string): string[] {
  */
 export function assetPreloads(indexHtml: string): string[] {
   const links: string[] = [];
-  for (const m of indexHtml.matchAll(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+)"/g)) links.push(`<${m[1]}>; rel=preload; as=style; crossorigin=anonymous`);
+  for (const m of indexHtml.matchAll(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+)"/g))
+    links.push(`<${m[1]}>; rel=preload; as=style; crossorigin=anonymous`);
   for (const m of indexHtml.matchAll(/<script type="module"[^>]*src="(\/assets\/[^"]+)"/g)) links.push(`<${m[1]}>; rel=modulepreload`);
   return links;
 }

@@ -26,7 +26,8 @@ describe("the web UI", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("no-cache");
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (name !== "content-security-policy") expect(res.headers.get(name)).toBe(value);
+    for (const [name, value] of Object.entries(SECURITY_HEADERS))
+      if (name !== "content-security-policy") expect(res.headers.get(name)).toBe(value);
     // The usual policy, with images of other sites over https (no host restriction by default).
     expect(res.headers.get("content-security-policy")).toBe(uiPagePolicy("'self' data: blob: https:"));
     expect(res.text).toContain('<div id="root">');
@@ -42,8 +43,13 @@ describe("the web UI", () => {
     setSetting(env.core, "imageAllowlist", ["img.shields.io", "*.example.com"]);
     try {
       const res = await call(env, "GET", "/s/ENG");
-      expect(res.headers.get("content-security-policy")).toContain("img-src 'self' data: blob: https://img.shields.io https://*.example.com;");
-      expect((await call(env, "GET", "/api/instance")).body.imageHosts).toEqual({ restricted: true, hosts: ["img.shields.io", "*.example.com"] });
+      expect(res.headers.get("content-security-policy")).toContain(
+        "img-src 'self' data: blob: https://img.shields.io https://*.example.com;",
+      );
+      expect((await call(env, "GET", "/api/instance")).body.imageHosts).toEqual({
+        restricted: true,
+        hosts: ["img.shields.io", "*.example.com"],
+      });
       // An asset is no document: its policy stays the usual one.
       const asset = assetOf(res.text, "js")!;
       expect((await call(env, "GET", asset)).headers.get("content-security-policy")).toBe(SECURITY_HEADERS["content-security-policy"]!);
@@ -56,7 +62,16 @@ describe("the web UI", () => {
     expect((await call(env, "GET", "/api/instance")).body.imageHosts).toEqual({ restricted: false, hosts: [] });
   });
 
-  test.each(["/login", "/setup", "/register?invite=abc", "/s/ENG", "/s/ENG/p/0190b7c2-0000-7000-8000-000000000000-a-title", "/s/ENG/p/x/edit", "/search?q=x", "/no/such/screen"])("GET %s answers the same page (the app routes it)", async (path) => {
+  test.each([
+    "/login",
+    "/setup",
+    "/register?invite=abc",
+    "/s/ENG",
+    "/s/ENG/p/0190b7c2-0000-7000-8000-000000000000-a-title",
+    "/s/ENG/p/x/edit",
+    "/search?q=x",
+    "/no/such/screen",
+  ])("GET %s answers the same page (the app routes it)", async (path) => {
     const root = await call(env, "GET", "/");
     const res = await call(env, "GET", path);
     expect(res.status).toBe(200);

@@ -109,7 +109,8 @@ async function pageLinkHeader(path: string, page: Asset): Promise<string> {
 }
 
 // arrayBuffer(): a from-source bundle's files are build artifacts, which have no bytes().
-const assetText = async (asset: Asset) => new TextDecoder().decode(asset.body ? await asset.body.arrayBuffer() : Bun.gunzipSync(await asset.gzip!.bytes()));
+const assetText = async (asset: Asset) =>
+  new TextDecoder().decode(asset.body ? await asset.body.arrayBuffer() : Bun.gunzipSync(await asset.gzip!.bytes()));
 
 /** A framed page: as served to everyone with that theme, and its text for a page's own copy. */
 interface Framed {
@@ -123,7 +124,12 @@ interface Framed {
  * `readPage` (the main column with the page at this address, as its caller may read it,
  * ui-page-view.ts), the frame's main column carries the page: that copy is the caller's own (`personal`), made per request.
  */
-async function pageFor(path: string, cookieHeader: string | null, page: Asset, readPage?: PageReader): Promise<{ asset: Asset; personal: boolean }> {
+async function pageFor(
+  path: string,
+  cookieHeader: string | null,
+  page: Asset,
+  readPage?: PageReader,
+): Promise<{ asset: Asset; personal: boolean }> {
   const plain = { asset: page, personal: false };
   if (!cookieHeader?.includes("cairn_theme=")) return plain;
   const { frameTheme, framedPage, withMain } = await import("./ui-frame");
@@ -133,7 +139,12 @@ async function pageFor(path: string, cookieHeader: string | null, page: Asset, r
   if (!framed) {
     framed = assetText(page).then((text) => {
       const html = framedPage(text, theme);
-      return html === null ? null : { text: html, asset: { body: new Blob([html]), type: page.type, gzip: new Blob([Bun.gzipSync(new TextEncoder().encode(html))]) } };
+      return html === null
+        ? null
+        : {
+            text: html,
+            asset: { body: new Blob([html]), type: page.type, gzip: new Blob([Bun.gzipSync(new TextEncoder().encode(html))]) },
+          };
     });
     framedPages.set(theme, framed);
   }
@@ -178,7 +189,13 @@ export function uiPagePolicy(imageSources: string): string {
  * `cookieHeader`: the request's cookies, which say whether a page view gets its frame painted
  * in the page (ui-frame.ts); `readPage`: the page of a page address, for that frame to carry it.
  */
-export async function uiResponse(path: string, acceptEncoding: string | null, imageSources?: string, cookieHeader: string | null = null, readPage?: PageReader): Promise<Response | null> {
+export async function uiResponse(
+  path: string,
+  acceptEncoding: string | null,
+  imageSources?: string,
+  cookieHeader: string | null = null,
+  readPage?: PageReader,
+): Promise<Response | null> {
   const assets = await uiAssets();
   const isAsset = path.startsWith(ASSET_PREFIX);
   const built = assets.get(isAsset ? path.slice(ASSET_PREFIX.length) : "index.html");
@@ -196,6 +213,7 @@ export async function uiResponse(path: string, acceptEncoding: string | null, im
     // The page differs with the cookies (its frame, ui-frame.ts); an asset does not.
     vary: isAsset ? "accept-encoding" : "accept-encoding, cookie",
   };
-  if (asset.gzip && /\bgzip\b/.test(acceptEncoding ?? "")) return new Response(asset.gzip, { headers: { ...headers, "content-encoding": "gzip" } });
+  if (asset.gzip && /\bgzip\b/.test(acceptEncoding ?? ""))
+    return new Response(asset.gzip, { headers: { ...headers, "content-encoding": "gzip" } });
   return new Response(asset.body ?? Bun.gunzipSync(await asset.gzip!.bytes()), { headers });
 }

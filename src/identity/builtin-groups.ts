@@ -3,7 +3,12 @@ import { TIER } from "./rights";
 /** Built-in groups: fixed ids, membership by role tier (docs/permissions.md, "Groups"). */
 export const BUILT_IN_GROUPS = [
   { id: "00000000-0000-7000-8000-0000000000a1", name: "Owners", description: "Everyone with the Owner role", minTier: TIER.Owner },
-  { id: "00000000-0000-7000-8000-0000000000a2", name: "Administrators", description: "Everyone with an administrator or owner role", minTier: TIER.Admin },
+  {
+    id: "00000000-0000-7000-8000-0000000000a2",
+    name: "Administrators",
+    description: "Everyone with an administrator or owner role",
+    minTier: TIER.Admin,
+  },
   { id: "00000000-0000-7000-8000-0000000000a3", name: "Everyone", description: "Every active account", minTier: TIER.Member },
 ] as const;
 

@@ -7,5 +7,7 @@ import { PASSWORD_MIN } from "./password";
  */
 export async function commonPasswordLines(): Promise<string[]> {
   const { dictionary } = await import("@zxcvbn-ts/language-common");
-  return [...new Set((dictionary["passwords-common"] as string[]).filter((p) => p.length >= PASSWORD_MIN).map((p) => p.toLowerCase()))].sort();
+  return [
+    ...new Set((dictionary["passwords-common"] as string[]).filter((p) => p.length >= PASSWORD_MIN).map((p) => p.toLowerCase())),
+  ].sort();
 }

@@ -16,9 +16,27 @@ export const TIER = { Member: 0, Admin: 1, Owner: 2 } as const;
 
 /** Built-in roles have fixed ids so invites, tests and migrations can name them. */
 export const BUILT_IN_ROLES = [
-  { id: "00000000-0000-7000-8000-000000000001", name: "User", tier: TIER.Member, description: "Reads and writes in the spaces they are given", permissions: ["tokens.use", "spaces.create"] as Right[] },
-  { id: "00000000-0000-7000-8000-000000000002", name: "Administrator", tier: TIER.Admin, description: "Runs the instance day to day", permissions: ALL_RIGHTS.filter((r) => r !== "backups.restore") },
-  { id: "00000000-0000-7000-8000-000000000003", name: "Owner", tier: TIER.Owner, description: "Holds every right, including restores", permissions: ALL_RIGHTS },
+  {
+    id: "00000000-0000-7000-8000-000000000001",
+    name: "User",
+    tier: TIER.Member,
+    description: "Reads and writes in the spaces they are given",
+    permissions: ["tokens.use", "spaces.create"] as Right[],
+  },
+  {
+    id: "00000000-0000-7000-8000-000000000002",
+    name: "Administrator",
+    tier: TIER.Admin,
+    description: "Runs the instance day to day",
+    permissions: ALL_RIGHTS.filter((r) => r !== "backups.restore"),
+  },
+  {
+    id: "00000000-0000-7000-8000-000000000003",
+    name: "Owner",
+    tier: TIER.Owner,
+    description: "Holds every right, including restores",
+    permissions: ALL_RIGHTS,
+  },
 ] as const;
 
 export const ROLE_ID = {

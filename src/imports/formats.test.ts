@@ -19,7 +19,12 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 async function pageTitled(key: string, title: string) {
-  const row = env.core.sqlite.query("SELECT p.id, p.parent_id AS parentId, p.content_json AS content FROM pages p JOIN spaces s ON s.id = p.space_id WHERE s.key = ? AND p.title = ?").get(key, title) as { id: string; parentId: string | null; content: string };
+  const row = env.core.sqlite
+    .query(
+      "SELECT p.id, p.parent_id AS parentId, p.content_json AS content FROM pages p JOIN " +
+        "spaces s ON s.id = p.space_id WHERE s.key = ? AND p.title = ?",
+    )
+    .get(key, title) as { id: string; parentId: string | null; content: string };
   expect(row).toBeTruthy();
   return row;
 }
@@ -45,7 +50,9 @@ test("a zip of Markdown files: folders give the tree, relative links and images 
   expect(setup.content).toContain(`"src":"/api/attachments/${attachment.id}/view"`);
   expect(overview.content).toContain(`"href":"/p/${setup.id}"`);
   // Links between imported pages are by id, and so are their backlinks.
-  expect((await call(env, "GET", `/api/pages/${overview.id}/backlinks`, { as: owner })).body.map((p: { id: string }) => p.id)).toEqual([setup.id]);
+  expect((await call(env, "GET", `/api/pages/${overview.id}/backlinks`, { as: owner })).body.map((p: { id: string }) => p.id)).toEqual([
+    setup.id,
+  ]);
   expect(overview.content).toContain('"type":"panel"');
   // The pages name who brought them in and from where, never "someone".
   const versions = (await call(env, "GET", `/api/pages/${setup.id}/versions`, { as: owner })).body;
@@ -64,7 +71,10 @@ test("a Confluence HTML export: its tree from the breadcrumbs, its panels, its a
         file: "Setup_2.html",
         title: "Setup",
         ancestors: ["Home_1.html"],
-        body: '<div class="confluence-information-macro confluence-information-macro-warning"><div class="confluence-information-macro-body"><p>Careful.</p></div></div><p><img class="confluence-embedded-image" src="attachments/2/10.png"></p>',
+        body:
+          '<div class="confluence-information-macro confluence-information-macro-warning"><div ' +
+          'class="confluence-information-macro-body"><p>Careful.</p></div></div><p><img class="confluence-embedded-image" ' +
+          'src="attachments/2/10.png"></p>',
         attachments: [{ path: "attachments/2/10.png", name: "screen.png", type: "image/png" }],
       },
     ],
@@ -86,42 +96,90 @@ test("a Confluence HTML export: its tree from the breadcrumbs, its panels, its a
   expect(versions[0]).toMatchObject({ authorId: owner.id, changeComment: expect.stringMatching(/^Imported from Confluence/) });
 });
 
-test("a construct that cannot be stored never refuses a Markdown or Confluence import nor empties its page: it is kept as text and named", async () => {
-  const page = (format: "markdown" | "cairn-pack"): ImportedSpace => ({
-    format,
-    space: { name: "Odd", key: "ODD" },
-    authors: [],
-    pages: [
-      {
-        ref: "p1", parent: null, position: 0, title: "Odd", emoji: null, fullWidth: false, createdBy: null, updatedBy: null, labels: [], comments: [], attachments: [], sourcePath: "Odd.md",
-        versions: [{ title: "Odd", changeComment: null, author: null, content: { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Kept. " }, { type: "mention", attrs: { label: "Nobody" } }] }, { type: "blink", content: [{ type: "text", text: "Blinking" }] }, { type: "paragraph", content: [{ type: "text", text: "The rest." }] }] } }],
-      },
-    ],
-    templates: [],
-    blobs: new Map(),
-    homepage: null,
-    mapped: [],
-    skipped: [],
-  });
-  const plan = await planImport(env.core, page("markdown"), { key: "ODD", name: "Odd", ownerId: owner.id, creditAccounts: true, now: Date.now() });
-  const doc = JSON.parse(plan.pages[0].contentJson!);
-  expect(JSON.stringify(doc)).toContain('"text":"Kept. @Nobody"');
-  expect(doc.content.map((n: any) => n.type)).toEqual(["paragraph", "paragraph", "paragraph"]);
-  expect(plan.skipped.map((s) => s.reason)).toEqual([
-    expect.stringMatching(/^a construct that cannot be stored is kept as text: "@Nobody" \(id: is required/),
-    expect.stringMatching(/^a construct that cannot be stored is kept as text: "Blinking" \(unknown node type "blink"/),
-  ]);
-  // A pack is Cairn's own: one that does not fit is damaged, and refused.
-  await expect(planImport(env.core, page("cairn-pack"), { key: "ODD", name: "Odd", ownerId: owner.id, creditAccounts: true, now: Date.now() })).rejects.toThrow(/blink|id/);
-});
+test(
+  "a construct that cannot be stored never refuses a Markdown or Confluence " + "import nor empties its page: it is kept as text and named",
+  async () => {
+    const page = (format: "markdown" | "cairn-pack"): ImportedSpace => ({
+      format,
+      space: { name: "Odd", key: "ODD" },
+      authors: [],
+      pages: [
+        {
+          ref: "p1",
+          parent: null,
+          position: 0,
+          title: "Odd",
+          emoji: null,
+          fullWidth: false,
+          createdBy: null,
+          updatedBy: null,
+          labels: [],
+          comments: [],
+          attachments: [],
+          sourcePath: "Odd.md",
+          versions: [
+            {
+              title: "Odd",
+              changeComment: null,
+              author: null,
+              content: {
+                type: "doc",
+                content: [
+                  {
+                    type: "paragraph",
+                    content: [
+                      { type: "text", text: "Kept. " },
+                      { type: "mention", attrs: { label: "Nobody" } },
+                    ],
+                  },
+                  { type: "blink", content: [{ type: "text", text: "Blinking" }] },
+                  { type: "paragraph", content: [{ type: "text", text: "The rest." }] },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+      templates: [],
+      blobs: new Map(),
+      homepage: null,
+      mapped: [],
+      skipped: [],
+    });
+    const plan = await planImport(env.core, page("markdown"), {
+      key: "ODD",
+      name: "Odd",
+      ownerId: owner.id,
+      creditAccounts: true,
+      now: Date.now(),
+    });
+    const doc = JSON.parse(plan.pages[0].contentJson!);
+    expect(JSON.stringify(doc)).toContain('"text":"Kept. @Nobody"');
+    expect(doc.content.map((n: any) => n.type)).toEqual(["paragraph", "paragraph", "paragraph"]);
+    expect(plan.skipped.map((s) => s.reason)).toEqual([
+      expect.stringMatching(/^a construct that cannot be stored is kept as text: "@Nobody" \(id: is required/),
+      expect.stringMatching(/^a construct that cannot be stored is kept as text: "Blinking" \(unknown node type "blink"/),
+    ]);
+    // A pack is Cairn's own: one that does not fit is damaged, and refused.
+    await expect(
+      planImport(env.core, page("cairn-pack"), { key: "ODD", name: "Odd", ownerId: owner.id, creditAccounts: true, now: Date.now() }),
+    ).rejects.toThrow(/blink|id/);
+  },
+);
 
-test("titles and names from an archive lose the characters a title may not hold (invisible ones, bidi overrides); a name sent with them is a 400", async () => {
-  const zip = await zipOf([["Notes.md", "---\ntitle: \"Re\u200Bport \u202Egnp.exe\"\n---\nBody.\n"]]);
-  const refused = await importZip(env, owner, zip, { key: "TIDY", name: "Tea\u200Bm" });
-  expect(refused.status).toBe(400);
-  expect(Object.keys(refused.body.errors)).toEqual(["name"]);
-  const res = await importZip(env, owner, zip, { key: "TIDY", name: "Team" });
-  expect(res.status).toBe(201);
-  const titles = env.core.sqlite.query("SELECT p.title FROM pages p JOIN spaces s ON s.id = p.space_id WHERE s.key = 'TIDY'").all() as Array<{ title: string }>;
-  expect(titles.map((t) => t.title)).toEqual(["Report gnp.exe"]);
-});
+test(
+  "titles and names from an archive lose the characters a title may not hold " +
+    "(invisible ones, bidi overrides); a name sent with them is a 400",
+  async () => {
+    const zip = await zipOf([["Notes.md", '---\ntitle: "Re\u200Bport \u202Egnp.exe"\n---\nBody.\n']]);
+    const refused = await importZip(env, owner, zip, { key: "TIDY", name: "Tea\u200Bm" });
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body.errors)).toEqual(["name"]);
+    const res = await importZip(env, owner, zip, { key: "TIDY", name: "Team" });
+    expect(res.status).toBe(201);
+    const titles = env.core.sqlite
+      .query("SELECT p.title FROM pages p JOIN spaces s ON s.id = p.space_id WHERE s.key = 'TIDY'")
+      .all() as Array<{ title: string }>;
+    expect(titles.map((t) => t.title)).toEqual(["Report gnp.exe"]);
+  },
+);

@@ -53,7 +53,18 @@ describe("rewriteHref", () => {
 describe("rewriteContent", () => {
   test("a page link node of the pack gets its page's new id; one to a page outside it keeps its id", () => {
     const other = "0190a6c8-0000-7000-8000-00000000bbbb";
-    const doc: JSONContent = { type: "doc", content: [{ type: "paragraph", content: [{ type: "pageLink", attrs: { pageId: OLD_PAGE.toUpperCase() } }, { type: "pageLink", attrs: { pageId: other } }] }] };
+    const doc: JSONContent = {
+      type: "doc",
+      content: [
+        {
+          type: "paragraph",
+          content: [
+            { type: "pageLink", attrs: { pageId: OLD_PAGE.toUpperCase() } },
+            { type: "pageLink", attrs: { pageId: other } },
+          ],
+        },
+      ],
+    };
     rewriteContent(doc, targets, newTally());
     expect(doc.content![0]!.content!.map((n) => n.attrs!.pageId)).toEqual(["new-page-2", other]);
   });
@@ -100,6 +111,8 @@ describe("rewriteContent", () => {
 
 test("comment bodies: known people keep their mention, the others become @Name", () => {
   const tally = newTally();
-  expect(rewriteCommentBody("Hi @[Ann](author:a1) and @[Bob](author:a2), see @[Zed](user-9)", targets, tally)).toBe("Hi @[Ann](user-1) and @Bob, see @[Zed](user-9)");
+  expect(rewriteCommentBody("Hi @[Ann](author:a1) and @[Bob](author:a2), see @[Zed](user-9)", targets, tally)).toBe(
+    "Hi @[Ann](user-1) and @Bob, see @[Zed](user-9)",
+  );
   expect(tally.mentionsAsText).toBe(1);
 });

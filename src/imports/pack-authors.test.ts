@@ -20,7 +20,12 @@ beforeAll(async () => {
   ({ owner, member } = await ownerAndMember(env));
   pack = await handPack(
     [
-      { id: "p1", title: "Release plan", author: "a1", comments: [{ id: "c1", body: "Approved.", author: "a1", createdAt: "2020-01-01T09:00:00.000Z" }] },
+      {
+        id: "p1",
+        title: "Release plan",
+        author: "a1",
+        comments: [{ id: "c1", body: "Approved.", author: "a1", createdAt: "2020-01-01T09:00:00.000Z" }],
+      },
       { id: "p2", parent: "p1", title: "Notes", author: "a2", comments: [{ id: "c2", body: "Noted.", author: "a2" }] },
     ],
     {
@@ -55,23 +60,38 @@ function creditedTo(key: string, userId: string): number {
 }
 
 describe("authors.json credits accounts only when the importer may act for others", () => {
-  test("a member's pack naming the owner: the backdated \"Approved.\" is the member's, reads \"Owner (imported)\"; the owner is credited with nothing", async () => {
-    const { res, plan, notes } = await imported(member, "MEMBERS");
-    const comments = (await call(env, "GET", `/api/pages/${plan.id}/comments`, { as: member })).body;
-    expect(comments).toHaveLength(1);
-    expect(comments[0]).toMatchObject({ body: "Approved.", authorId: member.id, authorName: "Owner (imported)", createdAt: "2020-01-01T09:00:00.000Z" });
-    const versions = (await call(env, "GET", `/api/pages/${plan.id}/versions`, { as: member })).body;
-    expect(versions[0]).toMatchObject({ authorId: member.id, authorName: "Owner (imported)", contributors: [{ id: member.id, name: "Owner (imported)" }] });
-    const one = (await call(env, "GET", `/api/pages/${plan.id}/versions/1`, { as: member })).body;
-    expect(one).toMatchObject({ authorId: member.id, authorName: "Owner (imported)" });
-    // An author with no account here is kept the same way.
-    const other = (await call(env, "GET", `/api/pages/${notes.id}/comments`, { as: member })).body;
-    expect(other[0]).toMatchObject({ authorId: member.id, authorName: "Someone Else (imported)" });
-    expect(creditedTo("MEMBERS", owner.id)).toBe(0);
-    expect(res.body.mapped).toContainEqual(expect.objectContaining({ what: "authors named in the archive", count: 2 }));
-    const event = env.core.sqlite.query("SELECT data FROM events WHERE type = 'space.imported' AND space_id = ?").get(res.body.space.id) as { data: string };
-    expect(JSON.parse(event.data).authorsCredited).toBeUndefined();
-  });
+  test(
+    "a member's pack naming the owner: the backdated \"Approved.\" is the member's, " +
+      'reads "Owner (imported)"; the owner is credited with nothing',
+    async () => {
+      const { res, plan, notes } = await imported(member, "MEMBERS");
+      const comments = (await call(env, "GET", `/api/pages/${plan.id}/comments`, { as: member })).body;
+      expect(comments).toHaveLength(1);
+      expect(comments[0]).toMatchObject({
+        body: "Approved.",
+        authorId: member.id,
+        authorName: "Owner (imported)",
+        createdAt: "2020-01-01T09:00:00.000Z",
+      });
+      const versions = (await call(env, "GET", `/api/pages/${plan.id}/versions`, { as: member })).body;
+      expect(versions[0]).toMatchObject({
+        authorId: member.id,
+        authorName: "Owner (imported)",
+        contributors: [{ id: member.id, name: "Owner (imported)" }],
+      });
+      const one = (await call(env, "GET", `/api/pages/${plan.id}/versions/1`, { as: member })).body;
+      expect(one).toMatchObject({ authorId: member.id, authorName: "Owner (imported)" });
+      // An author with no account here is kept the same way.
+      const other = (await call(env, "GET", `/api/pages/${notes.id}/comments`, { as: member })).body;
+      expect(other[0]).toMatchObject({ authorId: member.id, authorName: "Someone Else (imported)" });
+      expect(creditedTo("MEMBERS", owner.id)).toBe(0);
+      expect(res.body.mapped).toContainEqual(expect.objectContaining({ what: "authors named in the archive", count: 2 }));
+      const event = env.core.sqlite
+        .query("SELECT data FROM events WHERE type = 'space.imported' AND space_id = ?")
+        .get(res.body.space.id) as { data: string };
+      expect(JSON.parse(event.data).authorsCredited).toBeUndefined();
+    },
+  );
 
   test("the owner importing the same pack: credited to the owner's account, and the audit log says so", async () => {
     const { res, plan } = await imported(owner, "OWNERS");

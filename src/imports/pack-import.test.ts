@@ -33,10 +33,16 @@ async function richSpace() {
   step();
   const sheet = await uploaded(env, member, guide.id, "a,b\n1,2\n", "budget.csv");
   step();
-  const thread = await call(env, "POST", `/api/pages/${guide.id}/comments`, { as: owner, body: { body: `Look @[Member](${member.id})`, anchorJson: JSON.stringify({ quote: "discussed", from: 3, to: 12 }) } });
+  const thread = await call(env, "POST", `/api/pages/${guide.id}/comments`, {
+    as: owner,
+    body: { body: `Look @[Member](${member.id})`, anchorJson: JSON.stringify({ quote: "discussed", from: 3, to: 12 }) },
+  });
   expect(thread.status).toBe(201);
   step();
-  const reply = await call(env, "POST", `/api/pages/${guide.id}/comments`, { as: member, body: { body: "Agreed", parentCommentId: thread.body.id } });
+  const reply = await call(env, "POST", `/api/pages/${guide.id}/comments`, {
+    as: member,
+    body: { body: "Agreed", parentCommentId: thread.body.id },
+  });
   expect(reply.status).toBe(201);
   step();
   expect((await call(env, "POST", `/api/comments/${thread.body.id}/resolve`, { as: member })).status).toBe(200);
@@ -49,16 +55,31 @@ async function richSpace() {
     .replaceAll('"a-2"', JSON.stringify(sheet.id))
     .replaceAll("/spaces/ENG/pages/42", `/p/${deep.id}#part`);
   // And a page link node to the same page (content/page-links.ts).
-  const withNode = JSON.stringify({ ...JSON.parse(json), content: [...JSON.parse(json).content, { type: "paragraph", content: [{ type: "pageLink", attrs: { pageId: deep.id } }] }] });
+  const withNode = JSON.stringify({
+    ...JSON.parse(json),
+    content: [...JSON.parse(json).content, { type: "paragraph", content: [{ type: "pageLink", attrs: { pageId: deep.id } }] }],
+  });
   for (const [i, title] of ["Guide, second", "Guide, third"].entries()) {
     step();
-    const res = await call(env, "PUT", `/api/pages/${guide.id}`, { as: i ? member : owner, body: { title, contentJson: withNode, changeComment: `change ${i}` } });
+    const res = await call(env, "PUT", `/api/pages/${guide.id}`, {
+      as: i ? member : owner,
+      body: { title, contentJson: withNode, changeComment: `change ${i}` },
+    });
     expect(res.status).toBe(200);
   }
   step();
-  for (const name of ["howto", "ops"]) expect((await call(env, "POST", `/api/pages/${guide.id}/labels`, { as: owner, body: { name } })).status).toBe(201);
+  for (const name of ["howto", "ops"])
+    expect((await call(env, "POST", `/api/pages/${guide.id}/labels`, { as: owner, body: { name } })).status).toBe(201);
   step();
-  const template = await call(env, "POST", "/api/templates", { as: owner, body: { spaceId: "DOCS", name: "Meeting notes", description: "For meetings", contentJson: JSON.stringify(everythingDocument()).replaceAll("0190a6c8-0000-7000-8000-000000000001", owner.id) } });
+  const template = await call(env, "POST", "/api/templates", {
+    as: owner,
+    body: {
+      spaceId: "DOCS",
+      name: "Meeting notes",
+      description: "For meetings",
+      contentJson: JSON.stringify(everythingDocument()).replaceAll("0190a6c8-0000-7000-8000-000000000001", owner.id),
+    },
+  });
   expect(template.status).toBe(201);
   step();
   return { owner, member, space, home, guide, deep, image, sheet, thread: thread.body, reply: reply.body };
@@ -114,8 +135,18 @@ describe("a pack imported", () => {
     const deepId = tree.body[0].children[0].children[0].id as string;
     const page = await call(env, "GET", `/api/pages/${guideId}`, { as: owner });
     const content = page.body.contentJson as string;
-    const attachments = (await call(env, "GET", `/api/pages/${guideId}/attachments`, { as: owner })).body as { id: string; filename: string; contentType: string }[];
-    const comments = (await call(env, "GET", `/api/pages/${guideId}/comments`, { as: owner })).body as { id: string; body: string; parentCommentId: string | null; anchorJson: string | null; resolved?: boolean }[];
+    const attachments = (await call(env, "GET", `/api/pages/${guideId}/attachments`, { as: owner })).body as {
+      id: string;
+      filename: string;
+      contentType: string;
+    }[];
+    const comments = (await call(env, "GET", `/api/pages/${guideId}/comments`, { as: owner })).body as {
+      id: string;
+      body: string;
+      parentCommentId: string | null;
+      anchorJson: string | null;
+      resolved?: boolean;
+    }[];
     const png = attachments.find((a) => a.filename === "diagram.png")!;
     const csv = attachments.find((a) => a.filename === "budget.csv")!;
     expect(png.contentType).toBe("image/png");
@@ -134,7 +165,9 @@ describe("a pack imported", () => {
     expect(JSON.parse(top.anchorJson!)).toEqual({ quote: "discussed", from: 3, to: 12 });
     expect(comments.find((c) => c.parentCommentId)?.parentCommentId).toBe(top.id);
     // The files are served from the new rows.
-    const file = await env.handle(new Request(`http://cairn.test/api/attachments/${png.id}/view`, { headers: { cookie: `cairn_session=${owner.cookie}` } }));
+    const file = await env.handle(
+      new Request(`http://cairn.test/api/attachments/${png.id}/view`, { headers: { cookie: `cairn_session=${owner.cookie}` } }),
+    );
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(PNG);
     // Versions keep their numbers, titles and authors.
     const versions = await call(env, "GET", `/api/pages/${guideId}/versions`, { as: owner });
@@ -151,7 +184,9 @@ describe("a pack imported", () => {
     const res = await importZip(env, member, pack, { key: "MINE" });
     expect(res.status).toBe(201);
     expect(res.body.space.canAdmin).toBe(true);
-    const grants = env.core.sqlite.query("SELECT principal_type AS t, principal_id AS p, operation AS o FROM space_grants WHERE space_id = ?").all(res.body.space.id);
+    const grants = env.core.sqlite
+      .query("SELECT principal_type AS t, principal_id AS p, operation AS o FROM space_grants WHERE space_id = ?")
+      .all(res.body.space.id);
     expect(grants).toEqual([{ t: 0, p: member.id, o: 2 }]);
     expect(res.body.space.isPublic).toBe(false);
     expect((await call(env, "GET", "/api/spaces/MINE", { as: owner })).status).toBe(404);
@@ -169,7 +204,9 @@ describe("a pack imported", () => {
     expect(taken.body.code).toBe("key_taken");
     const sent = await importZip(env, owner, pack, { key: "docs" });
     expect(sent.status).toBe(409);
-    expect((await importZip(env, owner, pack, { key: "OTHER", inQuery: true, name: "From the query" })).body.space.name).toBe("From the query");
+    expect((await importZip(env, owner, pack, { key: "OTHER", inQuery: true, name: "From the query" })).body.space.name).toBe(
+      "From the query",
+    );
   });
 
   test("in another instance: authors matched by e-mail, the others kept as names (mentions become @Name)", async () => {
@@ -185,7 +222,10 @@ describe("a pack imported", () => {
       expect(res.status).toBe(201);
       expect(res.body.space.key).toBe("DOCS");
       expect(res.body.mapped).toContainEqual(expect.objectContaining({ what: "authors without an account here", count: 1 }));
-      const rows = other.core.sqlite.query("SELECT title, created_by_id AS by FROM pages ORDER BY title").all() as { title: string; by: string | null }[];
+      const rows = other.core.sqlite.query("SELECT title, created_by_id AS by FROM pages ORDER BY title").all() as {
+        title: string;
+        by: string | null;
+      }[];
       expect(rows).toEqual([
         { title: "Deep page", by: twin.id },
         { title: "Guide, third", by: null },

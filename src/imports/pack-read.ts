@@ -103,10 +103,14 @@ async function list(zip: OpenedZip, path: string): Promise<Fields[]> {
 /** Refuses a manifest that is not a Cairn pack this version reads. */
 async function checkManifest(zip: OpenedZip): Promise<void> {
   const manifest = await object(zip, "manifest.json");
-  if (manifest.o.format !== PACK_FORMAT) throw importRefused(`is not a Cairn pack's manifest (format is not "${PACK_FORMAT}")`, "manifest.json");
+  if (manifest.o.format !== PACK_FORMAT)
+    throw importRefused(`is not a Cairn pack's manifest (format is not "${PACK_FORMAT}")`, "manifest.json");
   const version = manifest.int("version");
   if (version > PACK_VERSION) {
-    throw importRefused(`the pack is of format version ${version}, newer than this Cairn reads (${PACK_VERSION}): upgrade Cairn, then import it again`, "manifest.json");
+    throw importRefused(
+      `the pack is of format version ${version}, newer than this Cairn reads (${PACK_VERSION}): upgrade Cairn, then import it again`,
+      "manifest.json",
+    );
   }
   if (version < 1) throw importRefused(`version ${version} is not a pack format`, "manifest.json");
 }
@@ -144,7 +148,8 @@ export async function readPack(zip: OpenedZip, onPage: () => void = () => {}): P
     const blob = BLOB_FILE.exec(entry.path);
     if (page) pageFiles.push({ n: BigInt(page[1]), path: entry.path });
     else if (blob) imported.blobs.set(blob[1], entry);
-    else if (!["manifest.json", "space.json", "authors.json", "templates.json"].includes(entry.path)) imported.skipped.push({ path: entry.path, reason: "not part of a Cairn pack" });
+    else if (!["manifest.json", "space.json", "authors.json", "templates.json"].includes(entry.path))
+      imported.skipped.push({ path: entry.path, reason: "not part of a Cairn pack" });
   }
   pageFiles.sort((a, b) => (a.n < b.n ? -1 : a.n > b.n ? 1 : 0));
   // Several entries are read at once: each read is two small reads of the file, and waiting

@@ -36,7 +36,8 @@ export function refusedAt<T>(where: string, check: () => T): T {
   try {
     return check();
   } catch (err) {
-    if (err instanceof AppError && err.problemCode === "validation_failed") throw importRefused(err.message.replace(/^contentJson: /, ""), where);
+    if (err instanceof AppError && err.problemCode === "validation_failed")
+      throw importRefused(err.message.replace(/^contentJson: /, ""), where);
     throw err;
   }
 }
@@ -91,7 +92,15 @@ export function planPage(plan: ImportPlan, p: ImportedPage, where: string, c: Pa
     const rewritten = rewriteContent(v.content, c.targets, c.tally);
     current = c.importedBy ? checkKeepingText(plan, at, rewritten) : refusedAt(at, () => checkContentJson(JSON.stringify(rewritten)));
     const comment = (v.changeComment?.trim() || importedFrom(p, v, c))?.slice(0, COMMENT_MAX) || null;
-    plan.versions.push({ pageId: c.id, versionNumber: n + 1, title: tidyTitle(v.title), changeComment: comment, authorId: byImporter(v.author), createdAt: when(v.createdAt, createdAt), contentJson: current.json });
+    plan.versions.push({
+      pageId: c.id,
+      versionNumber: n + 1,
+      title: tidyTitle(v.title),
+      changeComment: comment,
+      authorId: byImporter(v.author),
+      createdAt: when(v.createdAt, createdAt),
+      contentJson: current.json,
+    });
     const kept = nameKept(c, v.author);
     if (kept !== null) plan.versionImportedAuthors.push({ pageId: c.id, versionNumber: n + 1, name: kept });
   }
@@ -134,7 +143,14 @@ export function planPage(plan: ImportPlan, p: ImportedPage, where: string, c: Pa
   }
   for (const a of p.attachments) {
     if (!c.targets.attachments.has(a.ref)) continue;
-    plan.attachments.push({ id: c.targets.attachments.get(a.ref)!, pageId: c.id, filename: cleanFilename(a.filename), blob: a.blob, uploadedById: c.userOf(a.uploadedBy), createdAt: when(a.createdAt, createdAt) });
+    plan.attachments.push({
+      id: c.targets.attachments.get(a.ref)!,
+      pageId: c.id,
+      filename: cleanFilename(a.filename),
+      blob: a.blob,
+      uploadedById: c.userOf(a.uploadedBy),
+      createdAt: when(a.createdAt, createdAt),
+    });
   }
   const own = new Map(p.comments.map((cm) => [cm.ref, cm]));
   for (const cm of p.comments) {

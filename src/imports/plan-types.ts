@@ -22,7 +22,14 @@ export interface ImportPlan {
   key: string;
   name: string;
   description: string;
-  settings: { iconKind: number; iconValue: string | null; iconColor: string | null; treeStyle: number; publicComments: boolean; exports: Record<string, boolean> };
+  settings: {
+    iconKind: number;
+    iconValue: string | null;
+    iconColor: string | null;
+    treeStyle: number;
+    publicComments: boolean;
+    exports: Record<string, boolean>;
+  };
   homepageId: string | null;
   pages: (typeof pages.$inferInsert)[];
   versions: (typeof pageVersions.$inferInsert)[];

@@ -90,7 +90,11 @@ export async function planImport(core: Core, imported: ImportedSpace, opts: Plan
     key: opts.key,
     name: opts.name,
     // Several lines of prose, as the spaces service allows: tab and line feed are the only controls kept.
-    description: (imported.space.description ?? "").replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "").trim().slice(0, DESCRIPTION_MAX),
+    description: (imported.space.description ?? "")
+      .replace(/\r\n?/g, "\n")
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "")
+      .trim()
+      .slice(0, DESCRIPTION_MAX),
     settings: settingsOf(imported.space.settings),
     homepageId: imported.homepage ? (pageIds.get(imported.homepage) ?? null) : null,
     pages: [],
@@ -134,7 +138,17 @@ export async function planImport(core: Core, imported: ImportedSpace, opts: Plan
     if (p.parent !== null && !placed.has(p.parent)) throw importRefused(`its parent ${p.parent} is not a page that comes before it`, where);
     placed.add(p.ref);
     const versionsBefore = plan.versions.length;
-    planPage(plan, p, where, { id: pageIds.get(p.ref)!, parentId: p.parent ? pageIds.get(p.parent)! : null, now, userOf, targets, tally, labelNames, importedBy: imported.format === "cairn-pack" ? null : { id: opts.ownerId, format: imported.format, people }, asImporter: imported.format === "cairn-pack" && !opts.creditAccounts ? { id: opts.ownerId, people } : null });
+    planPage(plan, p, where, {
+      id: pageIds.get(p.ref)!,
+      parentId: p.parent ? pageIds.get(p.parent)! : null,
+      now,
+      userOf,
+      targets,
+      tally,
+      labelNames,
+      importedBy: imported.format === "cairn-pack" ? null : { id: opts.ownerId, format: imported.format, people },
+      asImporter: imported.format === "cairn-pack" && !opts.creditAccounts ? { id: opts.ownerId, people } : null,
+    });
     // The page's documents are rows now: let them go, so the archive's copy and the plan's are
     // never both held for every page (at 10,000 pages, ~270 MB each).
     p.versions.length = 0;
@@ -159,9 +173,28 @@ export async function planImport(core: Core, imported: ImportedSpace, opts: Plan
     const content = refusedAt(where, () => checkContentJson(JSON.stringify(rewriteContent(t.content, targets, tally))));
     const name = tidyTitle(t.name).slice(0, 100);
     const createdAt = when(t.createdAt, now);
-    plan.templates.push({ id: newId(), spaceId: plan.spaceId, name, description: t.description.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "").trim().slice(0, 1000), contentJson: content.json, createdById: userOf(t.createdBy), createdAt, updatedAt: when(t.updatedAt, createdAt) });
+    plan.templates.push({
+      id: newId(),
+      spaceId: plan.spaceId,
+      name,
+      description: t.description
+        .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "")
+        .trim()
+        .slice(0, 1000),
+      contentJson: content.json,
+      createdById: userOf(t.createdBy),
+      createdAt,
+      updatedAt: when(t.updatedAt, createdAt),
+    });
   }
-  plan.counts = { pages: written.pages + plan.pages.length, versions: written.versions + plan.versions.length, comments: written.comments + plan.comments.length, attachments: written.attachments + plan.attachments.length, labels: labelNames.size, templates: plan.templates.length };
+  plan.counts = {
+    pages: written.pages + plan.pages.length,
+    versions: written.versions + plan.versions.length,
+    comments: written.comments + plan.comments.length,
+    attachments: written.attachments + plan.attachments.length,
+    labels: labelNames.size,
+    templates: plan.templates.length,
+  };
   await flush();
   const credited = new Map<string, string>();
   for (const a of imported.authors) {
@@ -171,13 +204,33 @@ export async function planImport(core: Core, imported: ImportedSpace, opts: Plan
   plan.credited = [...credited].map(([userId, name]) => ({ userId, name }));
   const unmatched = imported.authors.filter((a) => !people.get(a.ref)?.id).length;
   if (imported.format === "cairn-pack" && !opts.creditAccounts) {
-    if (imported.authors.length) plan.mapped.push({ what: "authors named in the archive", count: imported.authors.length, reason: 'their pages, versions and comments are yours, who imported them, each showing the name the archive gave ("Name (imported)"): only the owner or someone who manages people may credit other accounts' });
+    if (imported.authors.length)
+      plan.mapped.push({
+        what: "authors named in the archive",
+        count: imported.authors.length,
+        reason:
+          "their pages, versions and comments are yours, who imported them, each showing the name the archive gave " +
+          '("Name (imported)"): only the owner or someone who manages people may credit other accounts',
+      });
   } else if (unmatched) {
-    const shown = imported.format === "cairn-pack" ? "their pages and comments show no author" : "their pages name you, who imported them, and each page's history note names them";
-    plan.mapped.push({ what: "authors without an account here", count: unmatched, reason: `no account has their e-mail: ${shown}, and mentions of them are plain text with their name` });
+    const shown =
+      imported.format === "cairn-pack"
+        ? "their pages and comments show no author"
+        : "their pages name you, who imported them, and each page's history note names them";
+    plan.mapped.push({
+      what: "authors without an account here",
+      count: unmatched,
+      reason: `no account has their e-mail: ${shown}, and mentions of them are plain text with their name`,
+    });
   }
-  if (tally.deadLinks) plan.mapped.push({ what: "links to pages or files not in the import", count: tally.deadLinks, reason: "kept as plain text" });
-  if (tally.unknownAttachments) plan.mapped.push({ what: "images and files not in the import", count: tally.unknownAttachments, reason: "images left out, file blocks kept without their file" });
+  if (tally.deadLinks)
+    plan.mapped.push({ what: "links to pages or files not in the import", count: tally.deadLinks, reason: "kept as plain text" });
+  if (tally.unknownAttachments)
+    plan.mapped.push({
+      what: "images and files not in the import",
+      count: tally.unknownAttachments,
+      reason: "images left out, file blocks kept without their file",
+    });
   return plan;
 }
 
@@ -189,7 +242,9 @@ function settingsOf(s: ImportedSpace["space"]["settings"] = {}): ImportPlan["set
   } catch {
     iconValue = null;
   }
-  const exports = Object.fromEntries(Object.entries(s.exports ?? {}).filter(([k, v]) => ["markdown", "html", "pdf", "site", "pack"].includes(k) && typeof v === "boolean")) as Record<string, boolean>;
+  const exports = Object.fromEntries(
+    Object.entries(s.exports ?? {}).filter(([k, v]) => ["markdown", "html", "pdf", "site", "pack"].includes(k) && typeof v === "boolean"),
+  ) as Record<string, boolean>;
   return {
     iconKind: iconValue ? 1 : 0,
     iconValue,

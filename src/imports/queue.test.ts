@@ -24,7 +24,11 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 const exportOf = (name: string) =>
-  zipOf(Object.entries(confluenceExport(name, "ANY", [{ file: `${name}_1.html`, title: `${name} home`, ancestors: [], body: `<p>The ${name} page.</p>` }])));
+  zipOf(
+    Object.entries(
+      confluenceExport(name, "ANY", [{ file: `${name}_1.html`, title: `${name} home`, ancestors: [], body: `<p>The ${name} page.</p>` }]),
+    ),
+  );
 
 async function phaseOf(who: Who, id: string): Promise<string | undefined> {
   return (await call(env, "GET", `/api/export-progress/${id}`, { as: who })).body?.phase;
@@ -49,39 +53,56 @@ async function until(check: () => Promise<boolean>, what: string) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-test("two imports started together: both wait while another converts (progress: waiting), then both finish, never two converting at once", async () => {
-  await holdingTheTurn(async (holdTurn) => {
-    const a = importZip(env, owner, await exportOf("Alpha"), { key: "ALPHA", progress: "queue-alpha-1" });
-    const b = importZip(env, member, await exportOf("Beta"), { key: "BETA", progress: "queue-beta-1" });
-    await until(async () => (await phaseOf(owner, "queue-alpha-1")) === "waiting" && (await phaseOf(member, "queue-beta-1")) === "waiting", "both imports to wait");
-    expect(importTurns.waiting).toBe(2);
-    // Neither has written anything while it waits.
-    expect(env.core.sqlite.query("SELECT count(*) AS n FROM spaces WHERE key IN ('ALPHA', 'BETA')").get()).toEqual({ n: 0 });
-    holdTurn();
-    const [ra, rb] = await Promise.all([a, b]);
-    expect([ra.status, rb.status]).toEqual([201, 201]);
-    expect(ra.body).toMatchObject({ format: "confluence", space: { key: "ALPHA" }, counts: { pages: 1 } });
-    expect(rb.body).toMatchObject({ format: "confluence", space: { key: "BETA" }, counts: { pages: 1 } });
-    expect((await call(env, "GET", "/api/export-progress/queue-alpha-1", { as: owner })).body).toMatchObject({ done: true, percent: 100, error: null });
-    expect((await call(env, "GET", "/api/export-progress/queue-beta-1", { as: member })).body).toMatchObject({ done: true, percent: 100, error: null });
-    expect(importTurns.peak).toBe(1);
-    expect(importTurns.waiting).toBe(0);
-  });
-});
+test(
+  "two imports started together: both wait while another converts (progress: " + "waiting), then both finish, never two converting at once",
+  async () => {
+    await holdingTheTurn(async (holdTurn) => {
+      const a = importZip(env, owner, await exportOf("Alpha"), { key: "ALPHA", progress: "queue-alpha-1" });
+      const b = importZip(env, member, await exportOf("Beta"), { key: "BETA", progress: "queue-beta-1" });
+      await until(
+        async () => (await phaseOf(owner, "queue-alpha-1")) === "waiting" && (await phaseOf(member, "queue-beta-1")) === "waiting",
+        "both imports to wait",
+      );
+      expect(importTurns.waiting).toBe(2);
+      // Neither has written anything while it waits.
+      expect(env.core.sqlite.query("SELECT count(*) AS n FROM spaces WHERE key IN ('ALPHA', 'BETA')").get()).toEqual({ n: 0 });
+      holdTurn();
+      const [ra, rb] = await Promise.all([a, b]);
+      expect([ra.status, rb.status]).toEqual([201, 201]);
+      expect(ra.body).toMatchObject({ format: "confluence", space: { key: "ALPHA" }, counts: { pages: 1 } });
+      expect(rb.body).toMatchObject({ format: "confluence", space: { key: "BETA" }, counts: { pages: 1 } });
+      expect((await call(env, "GET", "/api/export-progress/queue-alpha-1", { as: owner })).body).toMatchObject({
+        done: true,
+        percent: 100,
+        error: null,
+      });
+      expect((await call(env, "GET", "/api/export-progress/queue-beta-1", { as: member })).body).toMatchObject({
+        done: true,
+        percent: 100,
+        error: null,
+      });
+      expect(importTurns.peak).toBe(1);
+      expect(importTurns.waiting).toBe(0);
+    });
+  },
+);
 
-test(`with ${MAX_WAITING_IMPORTS} imports in line, one more is a 503 with Retry-After before its upload is read; the line then drains`, async () => {
-  await holdingTheTurn(async (holdTurn) => {
-    const zip = await exportOf("Queued");
-    const queued = Array.from({ length: MAX_WAITING_IMPORTS }, (_, i) => importZip(env, owner, zip, { key: `QUEUED${i}` }));
-    await until(async () => importTurns.waiting === MAX_WAITING_IMPORTS, "the line to fill");
-    const refused = await importZip(env, member, zip, { key: "ONEMORE" });
-    expect(refused.status).toBe(503);
-    expect(refused.body).toMatchObject({ code: "service_unavailable" });
-    expect(refused.body.detail).toMatch(/imports are already waiting/);
-    expect(refused.headers.get("retry-after")).toBe("60");
-    holdTurn();
-    expect((await Promise.all(queued)).map((r) => r.status)).toEqual(Array(MAX_WAITING_IMPORTS).fill(201));
-    expect(importTurns.peak).toBe(1);
-    expect(env.core.sqlite.query("SELECT count(*) AS n FROM spaces WHERE key LIKE 'QUEUED%'").get()).toEqual({ n: MAX_WAITING_IMPORTS });
-  });
-});
+test(
+  `with ${MAX_WAITING_IMPORTS} imports in line, one more is a 503 with ` + `Retry-After before its upload is read; the line then drains`,
+  async () => {
+    await holdingTheTurn(async (holdTurn) => {
+      const zip = await exportOf("Queued");
+      const queued = Array.from({ length: MAX_WAITING_IMPORTS }, (_, i) => importZip(env, owner, zip, { key: `QUEUED${i}` }));
+      await until(async () => importTurns.waiting === MAX_WAITING_IMPORTS, "the line to fill");
+      const refused = await importZip(env, member, zip, { key: "ONEMORE" });
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({ code: "service_unavailable" });
+      expect(refused.body.detail).toMatch(/imports are already waiting/);
+      expect(refused.headers.get("retry-after")).toBe("60");
+      holdTurn();
+      expect((await Promise.all(queued)).map((r) => r.status)).toEqual(Array(MAX_WAITING_IMPORTS).fill(201));
+      expect(importTurns.peak).toBe(1);
+      expect(env.core.sqlite.query("SELECT count(*) AS n FROM spaces WHERE key LIKE 'QUEUED%'").get()).toEqual({ n: MAX_WAITING_IMPORTS });
+    });
+  },
+);

@@ -12,4 +12,7 @@ export const MAX_WAITING_IMPORTS = 10;
 export const importTurns = new Turns(1, MAX_WAITING_IMPORTS);
 
 export const importsBusy = () =>
-  new AppError("service_unavailable", { detail: `${MAX_WAITING_IMPORTS} imports are already waiting for their turn; try again in a few minutes.`, headers: { "retry-after": "60" } });
+  new AppError("service_unavailable", {
+    detail: `${MAX_WAITING_IMPORTS} imports are already waiting for their turn; try again in a few minutes.`,
+    headers: { "retry-after": "60" },
+  });

@@ -44,9 +44,29 @@ describe("hostile archives are refused with 400 import_refused, and nothing is w
     ["a symlink entry", () => rawZip([md("ok.md"), { ...md("link.md", "/etc/passwd"), madeBy: 0x0314, external: SYMLINK_MODE }]), /link/i],
     ["an encrypted entry", () => rawZip([{ ...md("secret.md"), flags: 0x801 }]), /encrypt/i],
     ["too many entries (20,001)", () => rawZip(Array.from({ length: 20_001 }, (_, i) => ({ name: `f${i}.md` }))), /entries/i],
-    ["too large in total (declared 11 × 199 MB)", () => rawZip(Array.from({ length: 11 }, (_, i) => ({ name: `big${i}.bin`, data: randomBytes(2 * MB + 64 * 1024), deflate: true, size: 199 * MB }))), /total|large|GB/i],
-    ["a compression-ratio bomb (20 MB of zeros)", () => rawZip([md("a.md"), { name: "zeros.bin", data: new Uint8Array(20 * MB), deflate: true }]), /ratio|compress/i],
-    ["an entry whose size lies", () => rawZip([{ ...md("a.md", "# Title\n\n" + "word ".repeat(2000)), deflate: true, size: 12 }]), /size|declared|larger/i],
+    [
+      "too large in total (declared 11 × 199 MB)",
+      () =>
+        rawZip(
+          Array.from({ length: 11 }, (_, i) => ({
+            name: `big${i}.bin`,
+            data: randomBytes(2 * MB + 64 * 1024),
+            deflate: true,
+            size: 199 * MB,
+          })),
+        ),
+      /total|large|GB/i,
+    ],
+    [
+      "a compression-ratio bomb (20 MB of zeros)",
+      () => rawZip([md("a.md"), { name: "zeros.bin", data: new Uint8Array(20 * MB), deflate: true }]),
+      /ratio|compress/i,
+    ],
+    [
+      "an entry whose size lies",
+      () => rawZip([{ ...md("a.md", "# Title\n\n" + "word ".repeat(2000)), deflate: true, size: 12 }]),
+      /size|declared|larger/i,
+    ],
     ["not a zip", () => new Uint8Array(randomBytes(4096)), /zip/i],
     ["a zip of nothing Cairn reads", () => rawZip([md("photo.txt", "hello")]), /not a Cairn pack/],
   ];
@@ -57,23 +77,40 @@ describe("hostile archives are refused with 400 import_refused, and nothing is w
 
 describe("packs Cairn cannot take", () => {
   test("a pack of a newer format names the version and what to do", async () => {
-    const res = await expectRefused(await handPack([{ id: "p0" }], { version: 2 }), /manifest\.json: .*format version 2, newer than this Cairn reads \(1\): upgrade/);
+    const res = await expectRefused(
+      await handPack([{ id: "p0" }], { version: 2 }),
+      /manifest\.json: .*format version 2, newer than this Cairn reads \(1\): upgrade/,
+    );
     expect(res.body.detail).toContain("upgrade Cairn");
   });
 
   test("an unknown node type on the last of 30 pages: the page's path, and none of the 29 before it", async () => {
     const pages = Array.from({ length: 30 }, (_, i) => ({ id: `p${i}`, parent: i > 0 ? "p0" : null }));
-    pages[29] = { ...pages[29], content: { type: "doc", content: [{ type: "blink", content: [{ type: "text", text: "hi" }] }] } } as (typeof pages)[number];
+    pages[29] = {
+      ...pages[29],
+      content: { type: "doc", content: [{ type: "blink", content: [{ type: "text", text: "hi" }] }] },
+    } as (typeof pages)[number];
     await expectRefused(await handPack(pages), /^pages\/00029\.json, version 1: .*blink/);
   });
 
   test("a page whose JSON is broken, or whose fields are wrong, is named", async () => {
-    await expectRefused(await zipOf([["manifest.json", '{"format":"cairn-pack","version":1}'], ["space.json", "{nope"]]), /space\.json: is not valid JSON/);
-    await expectRefused(await handPack([{ id: "p0", title: 42 as unknown as string }]), /pages\/00000\.json: (versions\[0\]\.)?title must be a string/);
+    await expectRefused(
+      await zipOf([
+        ["manifest.json", '{"format":"cairn-pack","version":1}'],
+        ["space.json", "{nope"],
+      ]),
+      /space\.json: is not valid JSON/,
+    );
+    await expectRefused(
+      await handPack([{ id: "p0", title: 42 as unknown as string }]),
+      /pages\/00000\.json: (versions\[0\]\.)?title must be a string/,
+    );
   });
 
   test("a page whose parent does not come before it; the refusal is what its progress ends with", async () => {
-    await expectRefused(await handPack([{ id: "p0", parent: "p1" }, { id: "p1" }]), /pages\/00000\.json: its parent p1/, { progress: "refused-import-1" });
+    await expectRefused(await handPack([{ id: "p0", parent: "p1" }, { id: "p1" }]), /pages\/00000\.json: its parent p1/, {
+      progress: "refused-import-1",
+    });
     const view = await call(env, "GET", "/api/export-progress/refused-import-1", { as: owner });
     expect(view.body).toMatchObject({ done: true, error: { code: "import_refused", message: expect.stringContaining("its parent p1") } });
   });
@@ -90,7 +127,16 @@ describe("packs Cairn cannot take", () => {
   test("two attachments with one id (in two pages) are refused, not a failed insert", async () => {
     const bytes = new TextEncoder().encode("twice");
     const attachment = { id: "same", filename: "a.txt", sha256: sha256Of(bytes) };
-    await expectRefused(await handPack([{ id: "p0", attachments: [attachment] }, { id: "p1", attachments: [attachment] }], { blobs: { [sha256Of(bytes)]: bytes } }), /pages\/00001\.json: a second attachment with the id same/);
+    await expectRefused(
+      await handPack(
+        [
+          { id: "p0", attachments: [attachment] },
+          { id: "p1", attachments: [attachment] },
+        ],
+        { blobs: { [sha256Of(bytes)]: bytes } },
+      ),
+      /pages\/00001\.json: a second attachment with the id same/,
+    );
   });
 
   test("labels: two spellings of one are one label, a name that cannot be a label is listed in skipped", async () => {
@@ -101,12 +147,27 @@ describe("packs Cairn cannot take", () => {
   });
 
   test("a link to a page that is not in the pack stays readable text; a good pack goes in", async () => {
-    const content = { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "see", marks: [{ type: "link", attrs: { href: "cairn-page:nowhere" } }] }] }] };
-    const res = await importZip(env, owner, await handPack([{ id: "p0", content }, { id: "p1", parent: "p0", content: paragraphDoc("child") }]), { key: "GOOD" });
+    const content = {
+      type: "doc",
+      content: [
+        { type: "paragraph", content: [{ type: "text", text: "see", marks: [{ type: "link", attrs: { href: "cairn-page:nowhere" } }] }] },
+      ],
+    };
+    const res = await importZip(
+      env,
+      owner,
+      await handPack([
+        { id: "p0", content },
+        { id: "p1", parent: "p0", content: paragraphDoc("child") },
+      ]),
+      { key: "GOOD" },
+    );
     expect(res.status).toBe(201);
     expect(res.body.counts.pages).toBe(2);
     expect(res.body.mapped).toContainEqual(expect.objectContaining({ what: "links to pages or files not in the import", count: 1 }));
-    const home = env.core.sqlite.query("SELECT p.content_json AS c FROM pages p JOIN spaces s ON s.id = p.space_id WHERE s.key = 'GOOD' AND p.parent_id IS NULL").get() as { c: string };
+    const home = env.core.sqlite
+      .query("SELECT p.content_json AS c FROM pages p JOIN spaces s ON s.id = p.space_id WHERE s.key = 'GOOD' AND p.parent_id IS NULL")
+      .get() as { c: string };
     expect(home.c).not.toContain("link");
     expect(home.c).toContain('"text":"see"');
     const space = env.core.sqlite.query("SELECT homepage_id AS h FROM spaces WHERE key = 'GOOD'").get() as { h: string };
@@ -150,7 +211,10 @@ describe("bad requests", () => {
 
   test("over 500 MB: 413 while it streams, nothing kept", async () => {
     const boundary = "XyZbound";
-    const head = new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\nHUGE\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.zip"\r\n\r\n`);
+    const head = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\nHUGE\r\n--${boundary}\r\nContent-Disposition: form-data; ` +
+        `name="file"; filename="a.zip"\r\n\r\n`,
+    );
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -165,7 +229,11 @@ describe("bad requests", () => {
     const res = await env.handle(
       new Request("http://cairn.test/api/spaces/import", {
         method: "POST",
-        headers: { cookie: `cairn_session=${owner.cookie}`, "x-requested-with": "Cairn", "content-type": `multipart/form-data; boundary=${boundary}` },
+        headers: {
+          cookie: `cairn_session=${owner.cookie}`,
+          "x-requested-with": "Cairn",
+          "content-type": `multipart/form-data; boundary=${boundary}`,
+        },
         body,
       }),
     );

@@ -91,7 +91,8 @@ export async function importSpace(core: Core, caller: Caller, request: ImportReq
   if (!canCreateSpace(user)) throw permissionRequired("spaces.create");
   if (request.query.key !== undefined) freeKey(core, request.query.key);
   const boundary = multipartBoundary(request.contentType);
-  if (!boundary) throw new AppError("unsupported_media_type", { detail: `Send the archive as multipart/form-data in the field "${FILE_FIELD}".` });
+  if (!boundary)
+    throw new AppError("unsupported_media_type", { detail: `Send the archive as multipart/form-data in the field "${FILE_FIELD}".` });
   if (Number(request.contentLength ?? 0) > IMPORT_MAX_BYTES + OVERHEAD_BYTES) throw tooLargeError();
   // A full line is told before the upload is read (its place is taken only once the file is on disk).
   if (importTurns.full) throw importsBusy();
@@ -117,7 +118,14 @@ export async function importSpace(core: Core, caller: Caller, request: ImportReq
     const { plan, row } = await writeStaged(
       core,
       imported,
-      { key: finalKey, name: spaceName(sentName, imported.space.name), ownerId: user.user.id, creditAccounts: hasRight(user, "users.manage"), now: core.clock.now(), onPage: () => progress.step() },
+      {
+        key: finalKey,
+        name: spaceName(sentName, imported.space.name),
+        ownerId: user.user.id,
+        creditAccounts: hasRight(user, "users.manage"),
+        now: core.clock.now(),
+        onPage: () => progress.step(),
+      },
       { id: user.user.id, ip: user.ip },
       { signal: request.signal, beforePublish: () => progress.phase("writing", 1) },
     ).catch(refusedZip);
@@ -135,7 +143,8 @@ export async function importSpace(core: Core, caller: Caller, request: ImportReq
 
 /** A value sent in the query or as a form field; both, when they differ, is a 400 (which one was meant?). */
 function sent(name: string, query: string | undefined, field: string | undefined): string | undefined {
-  if (query !== undefined && field !== undefined && query !== field) throw invalid(name, `is sent twice with different values (in the query and as a form field): send it once`);
+  if (query !== undefined && field !== undefined && query !== field)
+    throw invalid(name, `is sent twice with different values (in the query and as a form field): send it once`);
   return query ?? field;
 }
 
@@ -157,7 +166,13 @@ async function opened(file: string): Promise<OpenedZip> {
  * Streams the file part to `file`; answers the form's small fields, those sent after the file
  * included (curl -F file=@x -F key=K sends the key last).
  */
-async function receive(request: ImportRequest, boundary: string, file: string, progress: Progress, checkKey: (key: string) => void): Promise<Map<string, string>> {
+async function receive(
+  request: ImportRequest,
+  boundary: string,
+  file: string,
+  progress: Progress,
+  checkKey: (key: string) => void,
+): Promise<Map<string, string>> {
   const missing = () => invalid(FILE_FIELD, `is required: send the archive as the multipart field "${FILE_FIELD}"`);
   if (!request.body) throw missing();
   try {
@@ -184,7 +199,8 @@ async function receive(request: ImportRequest, boundary: string, file: string, p
     }
     return await part.fields();
   } catch (err) {
-    if (err instanceof MultipartError) throw err.kind === "too_large" ? tooLargeError() : invalid("body", `is not a valid multipart form: ${err.message}`);
+    if (err instanceof MultipartError)
+      throw err.kind === "too_large" ? tooLargeError() : invalid("body", `is not a valid multipart form: ${err.message}`);
     throw err;
   }
 }

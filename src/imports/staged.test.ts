@@ -36,7 +36,10 @@ function pagesOf(n: number, extra: (i: number) => Partial<HandPage> = () => ({})
     id: id(i),
     parent: i % 10 === 0 ? null : id(i - (i % 10)),
     title: `Stagedword page ${i}`,
-    content: i === 0 ? { type: "doc", content: [{ type: "paragraph", content: [{ type: "pageLink", attrs: { pageId: id(n - 1) } }] }] } : paragraphDoc(`Stagedword text ${i}`),
+    content:
+      i === 0
+        ? { type: "doc", content: [{ type: "paragraph", content: [{ type: "pageLink", attrs: { pageId: id(n - 1) } }] }] }
+        : paragraphDoc(`Stagedword text ${i}`),
     labels: i % 50 === 0 ? ["staged-label"] : [],
     attachments: i % 100 === 1 ? [{ id: `a${i}`, filename: `f${i}.txt`, sha256: sha256Of(FILE) }] : [],
     comments: i % 70 === 2 ? [{ id: `c${i}`, body: `A comment on ${i}`, author: "a1" }] : [],
@@ -79,24 +82,32 @@ describe("a staged import", () => {
     const slices: number[] = [];
     let firstPage = "";
     try {
-      const { plan, row } = await writeStaged(env.core, imported, planning("STAGE"), { id: owner.id, ip: null }, {
-        slicePages: 100,
-        afterSlice: async (slice: ImportPlan) => {
-          slices.push(slice.pages.length);
-          firstPage ||= slice.pages[0].id!;
-          if (slices.length !== 2) return;
-          // 200 pages are rows now; nobody may see them.
-          expect((env.core.sqlite.query("SELECT count(*) AS n FROM pages WHERE space_id = ?").get(slice.spaceId) as { n: number }).n).toBe(200);
-          seen.push(await seenBy(owner, "STAGE", firstPage), await seenBy(member, "STAGE", firstPage));
-          const admin = await call(env, "GET", "/api/admin/spaces", { as: owner });
-          expect((admin.body as { key: string }[]).map((s) => s.key)).not.toContain("STAGE");
-          expect((await call(env, "POST", "/api/admin/spaces/STAGE/recover-access", { as: owner })).status).toBe(404);
-          const dashboard = await call(env, "GET", "/api/admin/dashboard", { as: owner });
-          expect(dashboard.body.content).toMatchObject({ spaces: 0, pages: 0, versions: 0, attachments: 0 });
-          // The key is taken, as any space's is (POST /api/spaces already says so to anyone).
-          expect((await call(env, "POST", "/api/spaces", { as: member, body: { key: "STAGE", name: "Mine" } })).status).toBe(409);
+      const { plan, row } = await writeStaged(
+        env.core,
+        imported,
+        planning("STAGE"),
+        { id: owner.id, ip: null },
+        {
+          slicePages: 100,
+          afterSlice: async (slice: ImportPlan) => {
+            slices.push(slice.pages.length);
+            firstPage ||= slice.pages[0].id!;
+            if (slices.length !== 2) return;
+            // 200 pages are rows now; nobody may see them.
+            expect(
+              (env.core.sqlite.query("SELECT count(*) AS n FROM pages WHERE space_id = ?").get(slice.spaceId) as { n: number }).n,
+            ).toBe(200);
+            seen.push(await seenBy(owner, "STAGE", firstPage), await seenBy(member, "STAGE", firstPage));
+            const admin = await call(env, "GET", "/api/admin/spaces", { as: owner });
+            expect((admin.body as { key: string }[]).map((s) => s.key)).not.toContain("STAGE");
+            expect((await call(env, "POST", "/api/admin/spaces/STAGE/recover-access", { as: owner })).status).toBe(404);
+            const dashboard = await call(env, "GET", "/api/admin/dashboard", { as: owner });
+            expect(dashboard.body.content).toMatchObject({ spaces: 0, pages: 0, versions: 0, attachments: 0 });
+            // The key is taken, as any space's is (POST /api/spaces already says so to anyone).
+            expect((await call(env, "POST", "/api/spaces", { as: member, body: { key: "STAGE", name: "Mine" } })).status).toBe(409);
+          },
         },
-      });
+      );
       expect(slices).toEqual([100, 100, 50]);
       expect(plan.counts).toMatchObject({ pages: 250, versions: 250, attachments: 3, comments: 4, labels: 1 });
       expect(row.stagedAt).toBeNull();
@@ -116,7 +127,9 @@ describe("a staged import", () => {
     expect(backlinks.body.map((p: { id: string }) => p.id)).toEqual([firstPage]);
     const dashboard = await call(env, "GET", "/api/admin/dashboard", { as: owner });
     expect(dashboard.body.content).toMatchObject({ spaces: 1, pages: 250, versions: 250, attachments: 3 });
-    const events = env.core.sqlite.query("SELECT type FROM events WHERE target_id = (SELECT id FROM spaces WHERE key = 'STAGE')").all() as { type: string }[];
+    const events = env.core.sqlite.query("SELECT type FROM events WHERE target_id = (SELECT id FROM spaces WHERE key = 'STAGE')").all() as {
+      type: string;
+    }[];
     expect(events.map((e) => e.type)).toEqual(["space.imported"]);
   }, 30_000);
 
@@ -142,18 +155,31 @@ describe("a staged import", () => {
       // Read, the pack holds each page's place and refs, none of its documents.
       expect(imported.pages.every((p) => p.versions.length === 0 && p.readVersions)).toBe(true);
       const documentsHeld: number[] = [];
-      const { plan } = await writeStaged(env.core, imported, planning("LAZY"), { id: owner.id, ip: null }, {
-        slicePages: 100,
-        afterSlice: async () => {
-          documentsHeld.push(imported.pages.filter((p) => p.versions.length > 0).length);
+      const { plan } = await writeStaged(
+        env.core,
+        imported,
+        planning("LAZY"),
+        { id: owner.id, ip: null },
+        {
+          slicePages: 100,
+          afterSlice: async () => {
+            documentsHeld.push(imported.pages.filter((p) => p.versions.length > 0).length);
+          },
         },
-      });
+      );
       expect(plan.counts.pages).toBe(300);
       // A page's documents are let go once planned: at most one read-ahead (8 pages) is held.
       expect(documentsHeld.length).toBeGreaterThanOrEqual(3);
       for (const held of documentsHeld) expect(held).toBeLessThanOrEqual(8);
       // Every page was read: its documents are in the space.
-      expect(env.core.sqlite.query("SELECT count(*) AS n FROM page_versions v JOIN pages p ON p.id = v.page_id JOIN spaces s ON s.id = p.space_id WHERE s.key = 'LAZY'").get()).toEqual({ n: 300 });
+      expect(
+        env.core.sqlite
+          .query(
+            "SELECT count(*) AS n FROM page_versions v JOIN pages p ON p.id = v.page_id " +
+              "JOIN spaces s ON s.id = p.space_id WHERE s.key = 'LAZY'",
+          )
+          .get(),
+      ).toEqual({ n: 300 });
     } finally {
       done();
     }
@@ -163,19 +189,25 @@ describe("a staged import", () => {
     const { imported, done } = await converted(await packOfPages(pagesOf(200)));
     const slices: { pages: number; pending: boolean; committed: number }[] = [];
     try {
-      const { plan } = await writeStaged(env.core, imported, planning("BOUND"), { id: owner.id, ip: null }, {
-        slicePages: 100,
-        afterSlice: async (slice) => {
-          // Read on another connection: only what is committed.
-          const other = new Database(join(env.dir, "cairn.db"), { readonly: true });
-          try {
-            const committed = (other.query("SELECT count(*) AS n FROM pages WHERE space_id = ?").get(slice.spaceId) as { n: number }).n;
-            slices.push({ pages: slice.pages.length, pending: env.core.commits.pending(), committed });
-          } finally {
-            other.close();
-          }
+      const { plan } = await writeStaged(
+        env.core,
+        imported,
+        planning("BOUND"),
+        { id: owner.id, ip: null },
+        {
+          slicePages: 100,
+          afterSlice: async (slice) => {
+            // Read on another connection: only what is committed.
+            const other = new Database(join(env.dir, "cairn.db"), { readonly: true });
+            try {
+              const committed = (other.query("SELECT count(*) AS n FROM pages WHERE space_id = ?").get(slice.spaceId) as { n: number }).n;
+              slices.push({ pages: slice.pages.length, pending: env.core.commits.pending(), committed });
+            } finally {
+              other.close();
+            }
+          },
         },
-      });
+      );
       expect(plan.counts.pages).toBe(200);
     } finally {
       done();
@@ -186,7 +218,8 @@ describe("a staged import", () => {
     ]);
   }, 30_000);
 
-  test("slices commit without an fsync of their own (synchronous NORMAL); the publishing commit, and any other write meanwhile, with one (FULL)", async () => {
+  test("slices commit without an fsync of their own (synchronous NORMAL); the " +
+    "publishing commit, and any other write meanwhile, with one (FULL)", async () => {
     const { imported, done } = await converted(await packOfPages(pagesOf(200)));
     const level = () => (env.core.sqlite.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous;
     // Each transaction's level as it ends (before COMMIT): 1 NORMAL, 2 FULL.
@@ -194,14 +227,20 @@ describe("a staged import", () => {
     env.core.beforeCommit(() => levels.push(level()));
     const edits: number[] = [];
     try {
-      await writeStaged(env.core, imported, planning("SYNCS"), { id: owner.id, ip: null }, {
-        slicePages: 50,
-        afterSlice: async () => {
-          // A person's write between slices: synced, in a group of its own.
-          const res = await call(env, "PUT", "/api/auth/me", { as: owner, body: { displayName: `Owner ${edits.length}` } });
-          edits.push(res.status);
+      await writeStaged(
+        env.core,
+        imported,
+        planning("SYNCS"),
+        { id: owner.id, ip: null },
+        {
+          slicePages: 50,
+          afterSlice: async () => {
+            // A person's write between slices: synced, in a group of its own.
+            const res = await call(env, "PUT", "/api/auth/me", { as: owner, body: { displayName: `Owner ${edits.length}` } });
+            edits.push(res.status);
+          },
         },
-      });
+      );
     } finally {
       done();
     }
@@ -218,11 +257,17 @@ describe("a staged import", () => {
     const before = footprint(env);
     let slices = 0;
     try {
-      const writing = writeStaged(env.core, imported, planning("BROKEN"), { id: owner.id, ip: null }, {
-        afterSlice: async () => {
-          if (++slices === 1) throw new Error("the disk is full");
+      const writing = writeStaged(
+        env.core,
+        imported,
+        planning("BROKEN"),
+        { id: owner.id, ip: null },
+        {
+          afterSlice: async () => {
+            if (++slices === 1) throw new Error("the disk is full");
+          },
         },
-      });
+      );
       await expect(writing).rejects.toThrow("the disk is full");
     } finally {
       done();
@@ -235,21 +280,39 @@ describe("a staged import", () => {
     // What a process killed midway leaves: the staged row and 450 pages with their versions.
     const crashedSpace = "20000000-0000-7000-8000-000000000001";
     const now = new Date(env.clock.now()).toISOString();
-    env.core.sqlite.run("INSERT INTO spaces (id, key, name, staged_at, created_at, updated_at) VALUES (?, 'CRASH', 'Crashed', ?, ?, ?)", [crashedSpace, now, now, now]);
+    env.core.sqlite.run("INSERT INTO spaces (id, key, name, staged_at, created_at, updated_at) VALUES (?, 'CRASH', 'Crashed', ?, ?, ?)", [
+      crashedSpace,
+      now,
+      now,
+      now,
+    ]);
     for (let i = 0; i < 450; i++) {
       const pageId = `10000000-0000-7000-8000-${String(i).padStart(12, "0")}`;
-      env.core.sqlite.run("INSERT INTO pages (id, space_id, parent_id, title, current_version, position, status, created_at, updated_at, content_json, plain_text) VALUES (?, ?, ?, 'Left', 1, 0, 1, ?, ?, '{}', 'left')", [pageId, crashedSpace, i % 10 ? `10000000-0000-7000-8000-${String(i - (i % 10)).padStart(12, "0")}` : null, now, now]);
-      env.core.sqlite.run("INSERT INTO page_versions (page_id, version_number, title, created_at, content_json) VALUES (?, 1, 'Left', ?, '{}')", [pageId, now]);
+      env.core.sqlite.run(
+        "INSERT INTO pages (id, space_id, parent_id, title, current_version, position, status, created_at, " +
+          "updated_at, content_json, plain_text) VALUES (?, ?, ?, 'Left', 1, 0, 1, ?, ?, '{}', 'left')",
+        [pageId, crashedSpace, i % 10 ? `10000000-0000-7000-8000-${String(i - (i % 10)).padStart(12, "0")}` : null, now, now],
+      );
+      env.core.sqlite.run(
+        "INSERT INTO page_versions (page_id, version_number, title, created_at, content_json) VALUES (?, 1, 'Left', ?, '{}')",
+        [pageId, now],
+      );
     }
     // Another import is writing its own staged space right now: left alone.
     const { imported: other, done: otherDone } = await converted(await packOfPages(pagesOf(30), "BUSY"));
     let removedWhileBusy = -1;
     try {
-      const busy = await writeStaged(env.core, other, planning("BUSY"), { id: owner.id, ip: null }, {
-        afterSlice: async () => {
-          removedWhileBusy = await removeLeftoverStages(env.core);
+      const busy = await writeStaged(
+        env.core,
+        other,
+        planning("BUSY"),
+        { id: owner.id, ip: null },
+        {
+          afterSlice: async () => {
+            removedWhileBusy = await removeLeftoverStages(env.core);
+          },
         },
-      });
+      );
       expect(busy.row.key).toBe("BUSY");
     } finally {
       otherDone();
@@ -262,7 +325,11 @@ describe("a staged import", () => {
 
   test("a staged space marked as being written survives a sweep until its writer is done", async () => {
     const now = new Date(env.clock.now()).toISOString();
-    env.core.sqlite.run("INSERT INTO spaces (id, key, name, staged_at, created_at, updated_at) VALUES ('s-1', 'HELD', 'Held', ?, ?, ?)", [now, now, now]);
+    env.core.sqlite.run("INSERT INTO spaces (id, key, name, staged_at, created_at, updated_at) VALUES ('s-1', 'HELD', 'Held', ?, ?, ?)", [
+      now,
+      now,
+      now,
+    ]);
     const done = writingStaged("s-1");
     expect(await removeLeftoverStages(env.core)).toBe(0);
     done();
@@ -275,8 +342,15 @@ describe("a staged import", () => {
     try {
       const crashed = makeEnv({ dir });
       const now = new Date().toISOString();
-      crashed.core.sqlite.run("INSERT INTO spaces (id, key, name, staged_at, created_at, updated_at) VALUES ('s-crash', 'LEFT', 'Left', ?, ?, ?)", [now, now, now]);
-      crashed.core.sqlite.run("INSERT INTO pages (id, space_id, title, current_version, position, status, created_at, updated_at, content_json, plain_text) VALUES ('p-crash', 's-crash', 'Left', 1, 0, 1, ?, ?, '{}', 'left')", [now, now]);
+      crashed.core.sqlite.run(
+        "INSERT INTO spaces (id, key, name, staged_at, created_at, updated_at) VALUES ('s-crash', 'LEFT', 'Left', ?, ?, ?)",
+        [now, now, now],
+      );
+      crashed.core.sqlite.run(
+        "INSERT INTO pages (id, space_id, title, current_version, position, status, created_at, updated_at, " +
+          "content_json, plain_text) VALUES ('p-crash', 's-crash', 'Left', 1, 0, 1, ?, ?, '{}', 'left')",
+        [now, now],
+      );
       crashed.close();
       const server = await startServerProcess(dir);
       try {
@@ -293,7 +367,13 @@ describe("a staged import", () => {
       }
       expect(await server.output()).toContain("removed an unfinished import");
       const db = new Database(join(dir, "cairn.db"), { readonly: true });
-      expect(db.query("SELECT (SELECT count(*) FROM spaces WHERE key = 'LEFT') AS spaces, (SELECT count(*) FROM pages WHERE id = 'p-crash') AS pages").get()).toEqual({ spaces: 0, pages: 0 });
+      expect(
+        db
+          .query(
+            "SELECT (SELECT count(*) FROM spaces WHERE key = 'LEFT') AS spaces, (SELECT count(*) FROM pages WHERE id = 'p-crash') AS pages",
+          )
+          .get(),
+      ).toEqual({ spaces: 0, pages: 0 });
       db.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

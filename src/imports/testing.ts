@@ -12,7 +12,12 @@ import { zipBytes } from "../platform/zip/write";
  * POST /api/spaces/import with the archive; `key`/`name` as form fields before the file, or
  * after it (`after`, curl's order), or in the query (`inQuery`).
  */
-export function importZip(env: TestEnv, who: Who, bytes: Uint8Array, opts: { key?: string; name?: string; progress?: string; inQuery?: boolean; after?: boolean; filename?: string } = {}) {
+export function importZip(
+  env: TestEnv,
+  who: Who,
+  bytes: Uint8Array,
+  opts: { key?: string; name?: string; progress?: string; inQuery?: boolean; after?: boolean; filename?: string } = {},
+) {
   const form = new FormData();
   const query = new URLSearchParams();
   const file = () => form.append("file", new File([bytes as BlobPart], opts.filename ?? "archive.zip", { type: "application/zip" }));
@@ -32,7 +37,9 @@ export function importZip(env: TestEnv, who: Who, bytes: Uint8Array, opts: { key
 /** GET the space's wiki pack. */
 export async function packOf(env: TestEnv, who: Who, key: string): Promise<Uint8Array> {
   const res = await env.handle(
-    new Request(`http://cairn.test/api/spaces/${key}/export/pack`, { headers: who.cookie ? { cookie: `cairn_session=${who.cookie}` } : { authorization: `Bearer ${who.token}` } }),
+    new Request(`http://cairn.test/api/spaces/${key}/export/pack`, {
+      headers: who.cookie ? { cookie: `cairn_session=${who.cookie}` } : { authorization: `Bearer ${who.token}` },
+    }),
   );
   if (res.status !== 200) throw new Error(`pack of ${key}: ${res.status} ${await res.text()}`);
   return new Uint8Array(await res.arrayBuffer());
@@ -61,7 +68,10 @@ export function zipOf(files: Map<string, Uint8Array | string> | [string, Uint8Ar
 }
 
 /** The pack with some files changed (a function answering the new text or bytes; undefined keeps it). */
-export async function editPack(pack: Uint8Array, edit: (path: string, text: () => string) => string | Uint8Array | undefined | null): Promise<Uint8Array> {
+export async function editPack(
+  pack: Uint8Array,
+  edit: (path: string, text: () => string) => string | Uint8Array | undefined | null,
+): Promise<Uint8Array> {
   const files = await unzip(pack);
   const out: [string, Uint8Array | string][] = [];
   for (const [path, bytes] of files) {
@@ -76,7 +86,12 @@ export async function editPack(pack: Uint8Array, edit: (path: string, text: () =
 export function footprint(env: TestEnv) {
   const count = (table: string) => (env.core.sqlite.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
   return {
-    rows: Object.fromEntries(["spaces", "space_grants", "pages", "page_versions", "comments", "attachments", "labels", "page_labels", "templates"].map((t) => [t, count(t)])),
+    rows: Object.fromEntries(
+      ["spaces", "space_grants", "pages", "page_versions", "comments", "attachments", "labels", "page_labels", "templates"].map((t) => [
+        t,
+        count(t),
+      ]),
+    ),
     files: filesUnder(env, "files"),
     tmp: filesUnder(env, "tmp"),
   };
@@ -159,11 +174,37 @@ export interface HandPage {
 }
 
 /** A wiki pack written by hand (format 1 as exports/pack-*.ts writes it), `edit` changing any file. */
-export function handPack(pages: HandPage[], opts: { version?: number; key?: string; blobs?: Record<string, Uint8Array>; extra?: [string, string][]; authors?: { ref: string; name: string; email: string | null }[] } = {}): Promise<Uint8Array> {
+export function handPack(
+  pages: HandPage[],
+  opts: {
+    version?: number;
+    key?: string;
+    blobs?: Record<string, Uint8Array>;
+    extra?: [string, string][];
+    authors?: { ref: string; name: string; email: string | null }[];
+  } = {},
+): Promise<Uint8Array> {
   const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
   const files: [string, Uint8Array | string][] = [
     ["manifest.json", json({ format: "cairn-pack", version: opts.version ?? 1, counts: { pages: pages.length } })],
-    ["space.json", json({ key: opts.key ?? "HAND", name: "Hand made", description: "", isPublic: false, publicComments: false, iconKind: 0, iconValue: null, iconColor: null, treeStyle: 0, exports: {}, homepage: pages[0]?.id ?? null, createdAt: "2025-01-01T00:00:00.000Z", updatedAt: "2025-01-01T00:00:00.000Z" })],
+    [
+      "space.json",
+      json({
+        key: opts.key ?? "HAND",
+        name: "Hand made",
+        description: "",
+        isPublic: false,
+        publicComments: false,
+        iconKind: 0,
+        iconValue: null,
+        iconColor: null,
+        treeStyle: 0,
+        exports: {},
+        homepage: pages[0]?.id ?? null,
+        createdAt: "2025-01-01T00:00:00.000Z",
+        updatedAt: "2025-01-01T00:00:00.000Z",
+      }),
+    ],
     ["authors.json", json(opts.authors ?? [{ ref: "a1", name: "Ann Author", email: "ann@example.com" }])],
   ];
   pages.forEach((p, i) =>
@@ -181,9 +222,34 @@ export function handPack(pages: HandPage[], opts: { version?: number; key?: stri
         createdAt: "2025-01-02T00:00:00.000Z",
         updatedAt: "2025-01-02T00:00:00.000Z",
         labels: p.labels ?? [],
-        versions: [{ number: 1, title: p.title ?? `Page ${i}`, changeComment: null, author: p.author ?? "a1", createdAt: "2025-01-02T00:00:00.000Z", content: p.content ?? paragraphDoc(`Text of page ${i}`) }],
-        comments: (p.comments ?? []).map((c) => ({ id: c.id, parent: null, body: c.body, anchor: null, author: c.author, createdAt: c.createdAt ?? "2025-01-02T00:00:00.000Z", updatedAt: c.createdAt ?? "2025-01-02T00:00:00.000Z", resolvedAt: null, resolvedBy: null })),
-        attachments: (p.attachments ?? []).map((a) => ({ ...a, contentType: "application/octet-stream", size: 0, uploadedBy: p.author ?? "a1", createdAt: "2025-01-02T00:00:00.000Z" })),
+        versions: [
+          {
+            number: 1,
+            title: p.title ?? `Page ${i}`,
+            changeComment: null,
+            author: p.author ?? "a1",
+            createdAt: "2025-01-02T00:00:00.000Z",
+            content: p.content ?? paragraphDoc(`Text of page ${i}`),
+          },
+        ],
+        comments: (p.comments ?? []).map((c) => ({
+          id: c.id,
+          parent: null,
+          body: c.body,
+          anchor: null,
+          author: c.author,
+          createdAt: c.createdAt ?? "2025-01-02T00:00:00.000Z",
+          updatedAt: c.createdAt ?? "2025-01-02T00:00:00.000Z",
+          resolvedAt: null,
+          resolvedBy: null,
+        })),
+        attachments: (p.attachments ?? []).map((a) => ({
+          ...a,
+          contentType: "application/octet-stream",
+          size: 0,
+          uploadedBy: p.author ?? "a1",
+          createdAt: "2025-01-02T00:00:00.000Z",
+        })),
       }),
     ]),
   );

@@ -45,7 +45,13 @@ export interface StoredBlobs {
  * added to `stored` (a staged import stores each slice's files before its rows). On a failure
  * the caller releases `stored` (releaseBlobs, not committed), which deletes the new ones.
  */
-export async function storeBlobs(core: Core, plan: Pick<ImportPlan, "attachments">, blobs: Map<string, BlobSource>, stored: StoredBlobs, onBlob: () => void = () => {}): Promise<void> {
+export async function storeBlobs(
+  core: Core,
+  plan: Pick<ImportPlan, "attachments">,
+  blobs: Map<string, BlobSource>,
+  stored: StoredBlobs,
+  onBlob: () => void = () => {},
+): Promise<void> {
   const store = blobStore(core);
   for (const a of plan.attachments) {
     if (stored.byKey.has(a.blob)) continue;
@@ -75,7 +81,11 @@ async function* sniffed(source: BlobSource, sniffer: ContentSniffer): AsyncItera
 /** Lets the store delete the blobs again once nothing refers to them; a failed import deletes the new ones. */
 export function releaseBlobs(core: Core, stored: StoredBlobs, committed: boolean): void {
   for (const lease of stored.leases) lease.release();
-  if (!committed) deleteUnusedBlobs(core, stored.leases.filter((l) => l.created).map((l) => l.sha256));
+  if (!committed)
+    deleteUnusedBlobs(
+      core,
+      stored.leases.filter((l) => l.created).map((l) => l.sha256),
+    );
 }
 
 const MB = 1024 * 1024;
@@ -111,7 +121,13 @@ export interface StagedOptions {
  * that (a refusal, a cancel, a failure) removes the staged space before it is rethrown, and the
  * files it stored. Answers the plan (its counts and report) and the space's row.
  */
-export async function writeStaged(core: Core, imported: ImportedSpace, planning: Omit<PlanOptions, "slices">, actor: { id: string; ip: string | null }, opts: StagedOptions = {}): Promise<{ plan: ImportPlan; row: SpaceRow }> {
+export async function writeStaged(
+  core: Core,
+  imported: ImportedSpace,
+  planning: Omit<PlanOptions, "slices">,
+  actor: { id: string; ip: string | null },
+  opts: StagedOptions = {},
+): Promise<{ plan: ImportPlan; row: SpaceRow }> {
   const stored: StoredBlobs = { byKey: new Map(), leases: [] };
   let staged: string | null = null;
   let notWriting = () => {};
@@ -154,7 +170,10 @@ export async function writeStaged(core: Core, imported: ImportedSpace, planning:
       // Requests that arrived during the slice go first.
       await yieldToLoop();
     };
-    const plan = await planImport(core, imported, { ...planning, slices: { pages: opts.slicePages ?? SLICE_PAGES, bytes: SLICE_BYTES, write } });
+    const plan = await planImport(core, imported, {
+      ...planning,
+      slices: { pages: opts.slicePages ?? SLICE_PAGES, bytes: SLICE_BYTES, write },
+    });
     await synced();
     opts.beforePublish?.();
     if (opts.signal?.aborted) throw cancelled();
@@ -164,12 +183,19 @@ export async function writeStaged(core: Core, imported: ImportedSpace, planning:
   } finally {
     notWriting();
     // The staged rows first, so that the files only they used are free when the leases go.
-    if (!committed && staged !== null) await removeStaged(core, staged).catch((err) => core.log.error("removing a failed import failed (the next start removes it)", { space: planning.key, error: err instanceof Error ? err.message : String(err) }));
+    if (!committed && staged !== null)
+      await removeStaged(core, staged).catch((err) =>
+        core.log.error("removing a failed import failed (the next start removes it)", {
+          space: planning.key,
+          error: err instanceof Error ? err.message : String(err),
+        }),
+      );
     releaseBlobs(core, stored, committed);
   }
 }
 
-const hasRows = (slice: ImportPlan) => slice.pages.length + slice.versions.length + slice.comments.length + slice.attachments.length + slice.versionImportedAuthors.length > 0;
+const hasRows = (slice: ImportPlan) =>
+  slice.pages.length + slice.versions.length + slice.comments.length + slice.attachments.length + slice.versionImportedAuthors.length > 0;
 
 /**
  * The space's row, staged: nobody may see it (access/spaces.ts) until publishStaged. Made the
@@ -179,35 +205,38 @@ const hasRows = (slice: ImportPlan) => slice.pages.length + slice.versions.lengt
  */
 export function stageSpace(core: Core, plan: ImportPlan, actor: { id: string }): void {
   const now = iso(core.clock.now());
-  core.tx(() => {
-    const s = plan.settings;
-    createSpaceRow(
-      core,
-      {
-        id: plan.spaceId,
-        key: plan.key,
-        name: plan.name,
-        description: plan.description,
-        iconKind: s.iconKind,
-        iconValue: s.iconValue,
-        iconColor: s.iconColor,
-        treeStyle: s.treeStyle,
-        publicComments: s.publicComments,
-        exportMarkdown: s.exports.markdown ?? true,
-        exportHtml: s.exports.html ?? true,
-        exportPdf: s.exports.pdf ?? true,
-        exportSite: s.exports.site ?? true,
-        exportPack: s.exports.pack ?? true,
-        homepageId: plan.homepageId,
-        stagedAt: now,
-        createdById: actor.id,
-        createdAt: now,
-        updatedAt: now,
-      },
-      null,
-    );
-    // Unsynced, as the slices are (writeSlice): nobody sees the row before the publishing commit.
-  }, { unsynced: true });
+  core.tx(
+    () => {
+      const s = plan.settings;
+      createSpaceRow(
+        core,
+        {
+          id: plan.spaceId,
+          key: plan.key,
+          name: plan.name,
+          description: plan.description,
+          iconKind: s.iconKind,
+          iconValue: s.iconValue,
+          iconColor: s.iconColor,
+          treeStyle: s.treeStyle,
+          publicComments: s.publicComments,
+          exportMarkdown: s.exports.markdown ?? true,
+          exportHtml: s.exports.html ?? true,
+          exportPdf: s.exports.pdf ?? true,
+          exportSite: s.exports.site ?? true,
+          exportPack: s.exports.pack ?? true,
+          homepageId: plan.homepageId,
+          stagedAt: now,
+          createdById: actor.id,
+          createdAt: now,
+          updatedAt: now,
+        },
+        null,
+      );
+      // Unsynced, as the slices are (writeSlice): nobody sees the row before the publishing commit.
+    },
+    { unsynced: true },
+  );
 }
 
 /**
@@ -217,15 +246,18 @@ export function stageSpace(core: Core, plan: ImportPlan, actor: { id: string }):
  * durable; a power cut before it leaves a staged space, which the next start removes.
  */
 export function writeSlice(core: Core, plan: ImportPlan, stored: StoredBlobs): void {
-  core.tx(() => {
-    // Pages, versions, imported authors' names and each page's links (the pages store).
-    insertMany(core, plan.pages, plan.versions, plan.versionImportedAuthors);
-    insertAttachments(
-      core,
-      plan.attachments.map(({ blob, ...a }) => ({ ...a, ...stored.byKey.get(blob)! })),
-    );
-    insertComments(core, plan.comments);
-  }, { unsynced: true });
+  core.tx(
+    () => {
+      // Pages, versions, imported authors' names and each page's links (the pages store).
+      insertMany(core, plan.pages, plan.versions, plan.versionImportedAuthors);
+      insertAttachments(
+        core,
+        plan.attachments.map(({ blob, ...a }) => ({ ...a, ...stored.byKey.get(blob)! })),
+      );
+      insertComments(core, plan.comments);
+    },
+    { unsynced: true },
+  );
 }
 
 /**
@@ -261,5 +293,8 @@ export function publishStaged(core: Core, plan: ImportPlan, actor: { id: string;
 function writeLabels(core: Core, plan: ImportPlan, actorId: string, now: string): void {
   const names = [...new Set(plan.labels.map((l) => l.name))];
   const ids = labelIdsMadeIfMissing(core, names, now);
-  insertPageLabels(core, plan.labels.map((l) => ({ pageId: l.pageId, labelId: ids.get(l.name)!, addedById: actorId, addedAt: now })));
+  insertPageLabels(
+    core,
+    plan.labels.map((l) => ({ pageId: l.pageId, labelId: ids.get(l.name)!, addedById: actorId, addedAt: now })),
+  );
 }

@@ -9,8 +9,12 @@ afterEach(() => env.close());
 const setup = () => ownerMemberAndPage(env);
 
 const add = (who: Who, pageId: string, name: unknown) => call(env, "POST", `/api/pages/${pageId}/labels`, { as: who, body: { name } });
-const labelsOf = async (who: Who, pageId: string) => (await call(env, "GET", `/api/pages/${pageId}/labels`, { as: who })).body.map((l: { name: string }) => l.name);
-const counts = async (who: Who) => Object.fromEntries((await call(env, "GET", "/api/labels", { as: who })).body.map((l: { name: string; pageCount: number }) => [l.name, l.pageCount]));
+const labelsOf = async (who: Who, pageId: string) =>
+  (await call(env, "GET", `/api/pages/${pageId}/labels`, { as: who })).body.map((l: { name: string }) => l.name);
+const counts = async (who: Who) =>
+  Object.fromEntries(
+    (await call(env, "GET", "/api/labels", { as: who })).body.map((l: { name: string; pageCount: number }) => [l.name, l.pageCount]),
+  );
 const linkCount = () => (env.core.sqlite.query("SELECT count(*) AS n FROM page_labels").get() as { n: number }).n;
 
 describe("POST /api/pages/{id}/labels", () => {
@@ -24,7 +28,12 @@ describe("POST /api/pages/{id}/labels", () => {
     expect(again.body).toEqual(res.body);
     expect(await labelsOf(owner, page.id)).toEqual(["how-to.v2"]);
     expect(eventsOf(env, "label.added")).toHaveLength(1);
-    expect(eventsOf(env, "label.added")[0]).toMatchObject({ targetType: "page", targetId: page.id, spaceId: space.id, data: { labelId: res.body.id, name: "how-to.v2" } });
+    expect(eventsOf(env, "label.added")[0]).toMatchObject({
+      targetType: "page",
+      targetId: page.id,
+      spaceId: space.id,
+      data: { labelId: res.body.id, name: "how-to.v2" },
+    });
   });
 
   test("the same name on two pages is one label", async () => {
@@ -129,7 +138,8 @@ describe("label lists", () => {
       { id: second.id, spaceId: space.id, spaceKey: "DOCS", title: "Another guide", emoji: null, updatedAt: expect.any(String) },
       { id: page.id, spaceId: space.id, spaceKey: "DOCS", title: "Guide", emoji: null, updatedAt: expect.any(String) },
     ]);
-    for (const name of ["secret-plan", "member-draft", "archive", "unknown"]) expect((await call(env, "GET", `/api/labels/${name}/pages`, { as: owner })).body).toEqual([]);
+    for (const name of ["secret-plan", "member-draft", "archive", "unknown"])
+      expect((await call(env, "GET", `/api/labels/${name}/pages`, { as: owner })).body).toEqual([]);
     // The owner still sees the labels of their own draft on the draft itself.
     expect(await labelsOf(owner, ownerDraft.body.id)).toEqual(["guide", "secret-plan"]);
   });
@@ -161,7 +171,10 @@ describe("labels and the page's life", () => {
     await call(env, "DELETE", `/api/pages/${page.id}`, { as: owner });
     expect((await call(env, "DELETE", `/api/pages/${page.id}/purge`, { as: owner })).status).toBe(204);
     expect(env.core.sqlite.query("SELECT page_id FROM page_labels").all()).toEqual([{ page_id: keep.id }]);
-    const del = await call(env, "DELETE", "/api/spaces/DOCS", { as: owner, body: { confirmKey: "DOCS", password: "correct horse battery staple" } });
+    const del = await call(env, "DELETE", "/api/spaces/DOCS", {
+      as: owner,
+      body: { confirmKey: "DOCS", password: "correct horse battery staple" },
+    });
     expect(del.status).toBe(204);
     expect(linkCount()).toBe(0);
   });

@@ -35,7 +35,11 @@ const NAME_PATTERN = new RegExp(`^[${FIRST}][${REST}]*$`, "v");
  *     without a locale, I is i and the dotless ı stays a letter of its own.
  */
 export function foldLabelName(name: string): string {
-  const lowered = name.normalize("NFKC").replace(/[σς]/g, "Σ").toLowerCase().replace(/i\u0307/g, "i");
+  const lowered = name
+    .normalize("NFKC")
+    .replace(/[σς]/g, "Σ")
+    .toLowerCase()
+    .replace(/i\u0307/g, "i");
   return lowered.normalize("NFKC");
 }
 

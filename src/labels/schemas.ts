@@ -24,7 +24,9 @@ export const LabelledPage = t.Object(
 /** Generous: the rule is checked on the folded name, and names.ts answers it with the field. */
 const Name = t.String({
   maxLength: 1000,
-  description: `1–${LABEL_NAME_MAX} characters after folding: letters and digits of any script, '.', '_', '-', starting with a letter or digit; no spaces, symbols or emoji. Stored NFKC and lower-case (ΟΔΟΣ, Οδος and οδοσ are οδος; İ is i; ß stays ß)`,
+  description:
+    `1–${LABEL_NAME_MAX} characters after folding: letters and digits of any script, '.', '_', '-', starting with a letter or digit; ` +
+    `no spaces, symbols or emoji. Stored NFKC and lower-case (ΟΔΟΣ, Οδος and οδοσ are οδος; İ is i; ß stays ß)`,
 });
 
 export const LabelBody = t.Object({ name: Name });

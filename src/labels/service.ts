@@ -49,7 +49,11 @@ function readableSpaces(core: Core, caller: Caller, ids: Iterable<string>): Map<
 /** GET /api/labels: every label on at least one page the caller can see, by name, with how many. */
 export function listLabels(core: Core, caller: Caller): LabelWithCount[] {
   const rows = labelCountsBySpace(core, visiblePagesFilter(core, caller));
-  const readable = readableSpaces(core, caller, rows.map((r) => r.spaceId));
+  const readable = readableSpaces(
+    core,
+    caller,
+    rows.map((r) => r.spaceId),
+  );
   const byId = new Map<string, LabelWithCount>();
   for (const r of rows) {
     if (!readable.has(r.spaceId)) continue;
@@ -65,7 +69,11 @@ export function listLabels(core: Core, caller: Caller): LabelWithCount[] {
 export function labelPages(core: Core, caller: Caller, rawName: string): LabelledPage[] {
   const name = normaliseLabelName(rawName);
   const rows = pagesWithLabel(core, name, visiblePagesFilter(core, caller));
-  const readable = readableSpaces(core, caller, rows.map((r) => r.spaceId));
+  const readable = readableSpaces(
+    core,
+    caller,
+    rows.map((r) => r.spaceId),
+  );
   return rows.filter((r) => readable.has(r.spaceId)).map((r) => ({ ...r, spaceKey: readable.get(r.spaceId)!.key }));
 }
 
@@ -78,7 +86,15 @@ export function pageLabelList(core: Core, caller: Caller, pageId: string): Label
 function labelEvent(core: Core, caller: UserCaller, type: "label.added" | "label.removed", page: PageRow, label: Label): void {
   // Drafts are private: nobody is told about them until they are published.
   if (page.status !== PAGE_STATUS.Published) return;
-  recordEvent(core, { type, targetType: "page", targetId: page.id, spaceId: page.spaceId, actorId: caller.user.id, ip: caller.ip, data: { labelId: label.id, name: label.name, title: page.title } });
+  recordEvent(core, {
+    type,
+    targetType: "page",
+    targetId: page.id,
+    spaceId: page.spaceId,
+    actorId: caller.user.id,
+    ip: caller.ip,
+    data: { labelId: label.id, name: label.name, title: page.title },
+  });
 }
 
 /**

@@ -12,7 +12,8 @@ import { labels, pageLabels } from "./tables";
 /** Gives `toPageId` every label of `fromPageId`, in one statement. */
 export function copyPageLabels(core: Core, fromPageId: string, toPageId: string, addedById: string, now: string): void {
   core.db.run(
-    sql`insert into ${pageLabels} (page_id, label_id, added_by_id, added_at) select ${toPageId}, label_id, ${addedById}, ${now} from ${pageLabels} where page_id = ${fromPageId}`,
+    sql`insert into ${pageLabels} (page_id, label_id, added_by_id, added_at)
+      select ${toPageId}, label_id, ${addedById}, ${now} from ${pageLabels} where page_id = ${fromPageId}`,
   );
 }
 
@@ -26,17 +27,30 @@ const BATCH = 200;
 export function labelIdsMadeIfMissing(core: Core, names: string[], now: string): Map<string, string> {
   const ids = new Map<string, string>();
   for (let i = 0; i < names.length; i += 500) {
-    for (const l of core.db.select({ id: labels.id, name: labels.name }).from(labels).where(inArray(labels.name, names.slice(i, i + 500))).all()) ids.set(l.name, l.id);
+    for (const l of core.db
+      .select({ id: labels.id, name: labels.name })
+      .from(labels)
+      .where(inArray(labels.name, names.slice(i, i + 500)))
+      .all())
+      ids.set(l.name, l.id);
   }
   const missing = names.filter((n) => !ids.has(n)).map((name) => ({ id: newId(), name, createdAt: now }));
   for (const l of missing) ids.set(l.name, l.id);
-  for (let i = 0; i < missing.length; i += BATCH) core.db.insert(labels).values(missing.slice(i, i + BATCH)).run();
+  for (let i = 0; i < missing.length; i += BATCH)
+    core.db
+      .insert(labels)
+      .values(missing.slice(i, i + BATCH))
+      .run();
   return ids;
 }
 
 /** Labels given to pages in bulk (an import), in batches. */
 export function insertPageLabels(core: Core, rows: (typeof pageLabels.$inferInsert)[]): void {
-  for (let i = 0; i < rows.length; i += BATCH) core.db.insert(pageLabels).values(rows.slice(i, i + BATCH)).run();
+  for (let i = 0; i < rows.length; i += BATCH)
+    core.db
+      .insert(pageLabels)
+      .values(rows.slice(i, i + BATCH))
+      .run();
 }
 
 /** Pages that count in label lists: published, live, within `visible` (the caller's filter). */
@@ -83,7 +97,12 @@ export function labelsOfPage(core: Core, pageId: string): { id: string; name: st
 }
 
 /** The label `name` (made if new) on the page; `added` false when the page had it already. */
-export function addPageLabel(core: Core, pageId: string, name: string, by: { userId: string; at: string }): { label: { id: string; name: string }; added: boolean } {
+export function addPageLabel(
+  core: Core,
+  pageId: string,
+  name: string,
+  by: { userId: string; at: string },
+): { label: { id: string; name: string }; added: boolean } {
   core.db.insert(labels).values({ id: newId(), name, createdAt: by.at }).onConflictDoNothing().run();
   const label = core.db.select({ id: labels.id, name: labels.name }).from(labels).where(eq(labels.name, name)).get()!;
   const inserted = core.db
@@ -98,6 +117,12 @@ export function addPageLabel(core: Core, pageId: string, name: string, by: { use
 /** Takes the label `name` off the page; answers the label, or undefined when the page did not have it. */
 export function removePageLabel(core: Core, pageId: string, name: string): { id: string; name: string } | undefined {
   const label = core.db.select({ id: labels.id, name: labels.name }).from(labels).where(eq(labels.name, name)).get();
-  const gone = label && core.db.delete(pageLabels).where(and(eq(pageLabels.pageId, pageId), eq(pageLabels.labelId, label.id))).returning({ labelId: pageLabels.labelId }).get();
+  const gone =
+    label &&
+    core.db
+      .delete(pageLabels)
+      .where(and(eq(pageLabels.pageId, pageId), eq(pageLabels.labelId, label.id)))
+      .returning({ labelId: pageLabels.labelId })
+      .get();
   return label && gone ? label : undefined;
 }

@@ -23,7 +23,11 @@ beforeAll(async () => {
   await signUp(env, "owner@example.com");
   env.close();
   server = await startServerProcess(dir);
-  const login = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn" }, body: JSON.stringify({ email: "owner@example.com", password: PASSWORD }) });
+  const login = await fetch(`${server.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+    body: JSON.stringify({ email: "owner@example.com", password: PASSWORD }),
+  });
   expect(login.status).toBe(200);
   cookie = /cairn_session=[^;]+/.exec(login.headers.get("set-cookie") ?? "")![0];
 });
@@ -55,7 +59,9 @@ test("eight 6000 × 6000 PNGs at once: refused from the header, RSS growth under
   await Bun.sleep(200);
   const blobsBefore = blobCount();
 
-  const { result, before, peak } = await peakRssDuring(server.proc.pid, () => Promise.all(Array.from({ length: 8 }, () => uploadAvatar(bomb))));
+  const { result, before, peak } = await peakRssDuring(server.proc.pid, () =>
+    Promise.all(Array.from({ length: 8 }, () => uploadAvatar(bomb))),
+  );
   const answers = await Promise.all(result.map(async (r) => ({ status: r.status, body: await r.json() })));
   console.log(`image bomb: RSS ${before.toFixed(0)} MB → peak ${peak.toFixed(0)} MB (+${(peak - before).toFixed(0)} MB)`);
   for (const a of answers) {
@@ -72,7 +78,9 @@ test("eight 6000 × 6000 PNGs at once: refused from the header, RSS growth under
 
 test("three uploads at the budget (3547 × 3547, 48 MB decoded) at once: decoded one at a time, RSS growth under 150 MB", async () => {
   const big = flatPng(3547, 3547);
-  const { result, before, peak } = await peakRssDuring(server.proc.pid, () => Promise.all(Array.from({ length: 3 }, () => uploadAvatar(big))));
+  const { result, before, peak } = await peakRssDuring(server.proc.pid, () =>
+    Promise.all(Array.from({ length: 3 }, () => uploadAvatar(big))),
+  );
   console.log(`at the budget: RSS ${before.toFixed(0)} MB → peak ${peak.toFixed(0)} MB (+${(peak - before).toFixed(0)} MB)`);
   expect(result.map((r) => r.status)).toEqual(Array(3).fill(200));
   expect(peak - before).toBeLessThan(150);

@@ -15,7 +15,8 @@ let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
-const putAvatar = (who: { cookie?: string; token?: string }, bytes: Uint8Array, name = "me.jpg") => call(env, "PUT", "/api/media/avatars/me", { as: who, body: form(bytes, name, "image/jpeg") });
+const putAvatar = (who: { cookie?: string; token?: string }, bytes: Uint8Array, name = "me.jpg") =>
+  call(env, "PUT", "/api/media/avatars/me", { as: who, body: form(bytes, name, "image/jpeg") });
 const blobBytes = (sha: string) => readFileSync(join(env.dir, "files", sha.slice(0, 2), sha.slice(2)));
 const hashOf = (url: string) => /\?v=([0-9a-f]{16})$/.exec(url)![1]!;
 
@@ -43,15 +44,23 @@ describe("avatars", () => {
     expect(got.headers.get("x-content-type-options")).toBe("nosniff");
     const etag = got.headers.get("etag")!;
     expect(etag).toStartWith(`"${hashOf(url)}`);
-    expect((await call(env, "GET", `/api/media/avatars/${member.id}`, { as: owner })).headers.get("cache-control")).toBe("private, no-cache");
+    expect((await call(env, "GET", `/api/media/avatars/${member.id}`, { as: owner })).headers.get("cache-control")).toBe(
+      "private, no-cache",
+    );
     expect((await call(env, "GET", url, { as: owner, headers: { "if-none-match": etag } })).status).toBe(304);
     expect((await call(env, "GET", url)).status).toBe(401);
 
     expect((await call(env, "GET", "/api/auth/me", { as: member })).body).toMatchObject({ avatarUrl: url, avatarVariant: 0 });
-    const directory = (await call(env, "GET", "/api/users", { as: owner })).body as { id: string; avatarUrl: string | null; avatarVariant: number }[];
+    const directory = (await call(env, "GET", "/api/users", { as: owner })).body as {
+      id: string;
+      avatarUrl: string | null;
+      avatarVariant: number;
+    }[];
     expect(directory.find((u) => u.id === member.id)).toMatchObject({ avatarUrl: url, avatarVariant: 0 });
     expect(directory.find((u) => u.id === owner.id)).toMatchObject({ avatarUrl: null, avatarVariant: 0 });
-    expect(eventsOf(env, "user.updated")).toMatchObject([{ targetId: member.id, actorId: member.id, data: { avatar: { from: null, to: expect.any(String) } } }]);
+    expect(eventsOf(env, "user.updated")).toMatchObject([
+      { targetId: member.id, actorId: member.id, data: { avatar: { from: null, to: expect.any(String) } } },
+    ]);
   });
 
   test("a new picture gets a new address and the old file goes; DELETE returns to the generated avatar (GET 404)", async () => {
@@ -74,7 +83,7 @@ describe("avatars", () => {
     const { owner } = await ownerAndMember(env);
     await putAvatar(owner, await pngPicture(64, 64));
     await newSpace(env, owner, "DOCS");
-    await call(env, "PUT", "/api/media/space-icons/DOCS", { as: owner, body: form(await pngPicture(64, 64, ), "i.png") });
+    await call(env, "PUT", "/api/media/space-icons/DOCS", { as: owner, body: form(await pngPicture(64, 64), "i.png") });
     expect(await sweepOrphanBlobs(env.core)).toBe(0);
     expect(filesUnder(env, "files")).toHaveLength(2);
   });
@@ -113,7 +122,9 @@ describe("avatars", () => {
 
   test("not multipart is 415; no file field is 400; over 10 MB is 413", async () => {
     const { member } = await ownerAndMember(env);
-    expect((await call(env, "PUT", "/api/media/avatars/me", { as: member, body: "x", headers: { "content-type": "image/png" } })).status).toBe(415);
+    expect(
+      (await call(env, "PUT", "/api/media/avatars/me", { as: member, body: "x", headers: { "content-type": "image/png" } })).status,
+    ).toBe(415);
     const other = new FormData();
     other.append("picture", new File([(await pngPicture(10, 10)) as Uint8Array<ArrayBuffer>], "a.png"));
     const missing = await call(env, "PUT", "/api/media/avatars/me", { as: member, body: other });
@@ -125,40 +136,48 @@ describe("avatars", () => {
 });
 
 describe("space icons", () => {
-  test("a space admin uploads an icon: 128×128 WebP, iconKind 2 with its address; readers GET it, others 404; DELETE returns to generated", async () => {
-    const { owner, member } = await ownerAndMember(env);
-    const space = await newSpace(env, owner, "DOCS");
-    const put = await call(env, "PUT", "/api/media/space-icons/docs", { as: owner, body: form(await jpegWithGps(500, 300), "icon.jpg") });
-    expect(put.status).toBe(200);
-    const iconUrl: string = put.body.iconValue;
-    expect(iconUrl).toMatch(/^\/api\/media\/space-icons\/DOCS\?v=[0-9a-f]{16}$/);
-    expect(put.body).toMatchObject({ key: "DOCS", iconKind: 2 });
-    const stored = filesUnder(env, "files")[0]!.replace("/", "");
-    const bytes = new Uint8Array(blobBytes(stored));
-    expect(sniffImage(bytes)).toMatchObject({ format: "webp", width: 128, height: 128 });
-    expect(Buffer.from(bytes).includes(GPS_MARKER)).toBe(false);
-    expect(eventsOf(env, "space.updated")).toMatchObject([{ targetId: space.id, data: { icon: { from: null, to: stored } } }]);
+  test(
+    "a space admin uploads an icon: 128×128 WebP, iconKind 2 with its address; " +
+      "readers GET it, others 404; DELETE returns to generated",
+    async () => {
+      const { owner, member } = await ownerAndMember(env);
+      const space = await newSpace(env, owner, "DOCS");
+      const put = await call(env, "PUT", "/api/media/space-icons/docs", { as: owner, body: form(await jpegWithGps(500, 300), "icon.jpg") });
+      expect(put.status).toBe(200);
+      const iconUrl: string = put.body.iconValue;
+      expect(iconUrl).toMatch(/^\/api\/media\/space-icons\/DOCS\?v=[0-9a-f]{16}$/);
+      expect(put.body).toMatchObject({ key: "DOCS", iconKind: 2 });
+      const stored = filesUnder(env, "files")[0]!.replace("/", "");
+      const bytes = new Uint8Array(blobBytes(stored));
+      expect(sniffImage(bytes)).toMatchObject({ format: "webp", width: 128, height: 128 });
+      expect(Buffer.from(bytes).includes(GPS_MARKER)).toBe(false);
+      expect(eventsOf(env, "space.updated")).toMatchObject([{ targetId: space.id, data: { icon: { from: null, to: stored } } }]);
 
-    // The member can see the space (everyone has Edit on a new space) but not administer it.
-    expect((await call(env, "GET", iconUrl, { as: member })).status).toBe(200);
-    const denied = await call(env, "PUT", "/api/media/space-icons/DOCS", { as: member, body: form(await pngPicture(20, 20), "x.png") });
-    expect(denied.status).toBe(403);
-    expect((await call(env, "DELETE", "/api/media/space-icons/DOCS", { as: member })).status).toBe(403);
-    expect((await call(env, "GET", "/api/media/space-icons/DOCS")).status).toBe(404);
-    expect((await call(env, "GET", "/api/media/space-icons/NOPE", { as: owner })).status).toBe(404);
+      // The member can see the space (everyone has Edit on a new space) but not administer it.
+      expect((await call(env, "GET", iconUrl, { as: member })).status).toBe(200);
+      const denied = await call(env, "PUT", "/api/media/space-icons/DOCS", { as: member, body: form(await pngPicture(20, 20), "x.png") });
+      expect(denied.status).toBe(403);
+      expect((await call(env, "DELETE", "/api/media/space-icons/DOCS", { as: member })).status).toBe(403);
+      expect((await call(env, "GET", "/api/media/space-icons/DOCS")).status).toBe(404);
+      expect((await call(env, "GET", "/api/media/space-icons/NOPE", { as: owner })).status).toBe(404);
 
-    expect((await call(env, "DELETE", "/api/media/space-icons/DOCS", { as: owner })).status).toBe(204);
-    expect((await call(env, "GET", "/api/spaces/DOCS", { as: owner })).body).toMatchObject({ iconKind: 0, iconValue: null });
-    expect((await call(env, "GET", "/api/media/space-icons/DOCS", { as: owner })).status).toBe(404);
-    expect(filesUnder(env, "files")).toEqual([]);
-  });
+      expect((await call(env, "DELETE", "/api/media/space-icons/DOCS", { as: owner })).status).toBe(204);
+      expect((await call(env, "GET", "/api/spaces/DOCS", { as: owner })).body).toMatchObject({ iconKind: 0, iconValue: null });
+      expect((await call(env, "GET", "/api/media/space-icons/DOCS", { as: owner })).status).toBe(404);
+      expect(filesUnder(env, "files")).toEqual([]);
+    },
+  );
 
   test("an archived space's icon cannot change; SVG is refused", async () => {
     const { owner } = await ownerAndMember(env);
     await newSpace(env, owner, "OLD");
-    expect((await call(env, "PUT", "/api/media/space-icons/OLD", { as: owner, body: form(SVG_FILE, "x.svg", "image/svg+xml") })).status).toBe(415);
+    expect(
+      (await call(env, "PUT", "/api/media/space-icons/OLD", { as: owner, body: form(SVG_FILE, "x.svg", "image/svg+xml") })).status,
+    ).toBe(415);
     expect((await call(env, "POST", "/api/spaces/OLD/archive", { as: owner })).status).toBe(200);
-    expect((await call(env, "PUT", "/api/media/space-icons/OLD", { as: owner, body: form(await pngPicture(20, 20), "x.png") })).status).toBe(403);
+    expect(
+      (await call(env, "PUT", "/api/media/space-icons/OLD", { as: owner, body: form(await pngPicture(20, 20), "x.png") })).status,
+    ).toBe(403);
     expect(filesUnder(env, "files")).toEqual([]);
   });
 

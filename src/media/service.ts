@@ -33,8 +33,20 @@ export { AVATAR_MAX_BYTES };
 export const ICON_MAX_BYTES = SPACE_ICON_MAX_BYTES;
 const ACCEPT = ["png", "jpeg", "webp"] as const;
 
-const AVATAR_RULES: Omit<ImageRules, "field"> = { accept: ACCEPT, maxBytes: AVATAR_MAX_BYTES, resize: { fit: "cover", width: 256, height: 256 }, output: "webp", quality: 82 };
-const ICON_RULES: Omit<ImageRules, "field"> = { accept: ACCEPT, maxBytes: ICON_MAX_BYTES, resize: { fit: "cover", width: 128, height: 128 }, output: "webp", quality: 88 };
+const AVATAR_RULES: Omit<ImageRules, "field"> = {
+  accept: ACCEPT,
+  maxBytes: AVATAR_MAX_BYTES,
+  resize: { fit: "cover", width: 256, height: 256 },
+  output: "webp",
+  quality: 82,
+};
+const ICON_RULES: Omit<ImageRules, "field"> = {
+  accept: ACCEPT,
+  maxBytes: ICON_MAX_BYTES,
+  resize: { fit: "cover", width: 128, height: 128 },
+  output: "webp",
+  quality: 88,
+};
 
 /** What GET answers: the bytes and what the response headers need. */
 export interface StoredImage {
@@ -66,7 +78,15 @@ export async function uploadAvatar(core: Core, caller: Caller, upload: IncomingU
   return storeImage(core, image, (sha256, size) =>
     core.tx(() => {
       const before = setAvatar(core, me.user.id, sha256);
-      recordEvent(core, { type: "user.updated", targetType: "user", targetId: me.user.id, spaceId: null, actorId: me.user.id, ip: me.ip, data: { avatar: { from: before, to: sha256 }, size } });
+      recordEvent(core, {
+        type: "user.updated",
+        targetType: "user",
+        targetId: me.user.id,
+        spaceId: null,
+        actorId: me.user.id,
+        ip: me.ip,
+        data: { avatar: { from: before, to: sha256 }, size },
+      });
       return account(core, me.user.id);
     }),
   );
@@ -77,7 +97,16 @@ export function removeAvatar(core: Core, caller: Caller): Account {
   const me = requireSession(caller);
   return core.tx(() => {
     const before = setAvatar(core, me.user.id, null);
-    if (before) recordEvent(core, { type: "user.updated", targetType: "user", targetId: me.user.id, spaceId: null, actorId: me.user.id, ip: me.ip, data: { avatar: { from: before, to: null } } });
+    if (before)
+      recordEvent(core, {
+        type: "user.updated",
+        targetType: "user",
+        targetId: me.user.id,
+        spaceId: null,
+        actorId: me.user.id,
+        ip: me.ip,
+        data: { avatar: { from: before, to: null } },
+      });
     return account(core, me.user.id);
   });
 }
@@ -85,12 +114,21 @@ export function removeAvatar(core: Core, caller: Caller): Account {
 /** PUT /api/media/avatars/me/variant: which generated avatar (colour) to show without an upload. */
 export function setAvatarVariant(core: Core, caller: Caller, variant: number): Account {
   const me = requireSession(caller);
-  if (!Number.isInteger(variant) || variant < 0 || variant >= AVATAR_VARIANTS) throw invalid("variant", `must be a whole number from 0 to ${AVATAR_VARIANTS - 1}`);
+  if (!Number.isInteger(variant) || variant < 0 || variant >= AVATAR_VARIANTS)
+    throw invalid("variant", `must be a whole number from 0 to ${AVATAR_VARIANTS - 1}`);
   return core.tx(() => {
     const before = accountColumns(core, me.user.id, ["avatarVariant"])?.avatarVariant ?? 0;
     if (before !== variant) {
       updateAccount(core, me.user.id, { avatarVariant: variant }, iso(core.clock.now()));
-      recordEvent(core, { type: "user.updated", targetType: "user", targetId: me.user.id, spaceId: null, actorId: me.user.id, ip: me.ip, data: { avatarVariant: { from: before, to: variant } } });
+      recordEvent(core, {
+        type: "user.updated",
+        targetType: "user",
+        targetId: me.user.id,
+        spaceId: null,
+        actorId: me.user.id,
+        ip: me.ip,
+        data: { avatarVariant: { from: before, to: variant } },
+      });
     }
     return account(core, me.user.id);
   });
@@ -136,10 +174,25 @@ export async function uploadSpaceIcon(core: Core, caller: Caller, key: string, u
       const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
       if (space.archivedAt) throw spaceArchived();
       const now = iso(core.clock.now());
-      const before = putSpaceIcon(core, { spaceId: space.id, sha256, contentType: image.contentType, size, updatedAt: now, updatedById: user.user.id });
+      const before = putSpaceIcon(core, {
+        spaceId: space.id,
+        sha256,
+        contentType: image.contentType,
+        size,
+        updatedAt: now,
+        updatedById: user.user.id,
+      });
       updateSpaceRow(core, space.id, { iconKind: 2, iconValue: spaceIconUrl(space.key, sha256), updatedAt: now });
       if (before && before !== sha256) deleteUnusedBlobs(core, [before]);
-      recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { icon: { from: before, to: sha256 } } });
+      recordEvent(core, {
+        type: "space.updated",
+        targetType: "space",
+        targetId: space.id,
+        spaceId: space.id,
+        actorId: user.user.id,
+        ip: user.ip,
+        data: { icon: { from: before, to: sha256 } },
+      });
       return spaceFor(core, user, findSpaceById(core, space.id)!);
     }),
   );
@@ -155,7 +208,15 @@ export function removeSpaceIcon(core: Core, caller: Caller, key: string): Space 
     if (!gone) return spaceFor(core, user, space);
     if (space.iconKind === 2) updateSpaceRow(core, space.id, { iconKind: 0, iconValue: null, updatedAt: iso(core.clock.now()) });
     deleteUnusedBlobs(core, [gone]);
-    recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { icon: { from: gone, to: null } } });
+    recordEvent(core, {
+      type: "space.updated",
+      targetType: "space",
+      targetId: space.id,
+      spaceId: space.id,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { icon: { from: gone, to: null } },
+    });
     return spaceFor(core, user, findSpaceById(core, space.id)!);
   });
 }

@@ -12,7 +12,8 @@ export function spaceIconOf(core: Pick<Core, "db">, spaceId: string): SpaceIconR
 
 /** Puts the space's icon in place; answers the blob of the one it replaced (null: none). */
 export function putSpaceIcon(core: Pick<Core, "db">, icon: SpaceIconRow): string | null {
-  const before = core.db.select({ sha256: spaceIcons.sha256 }).from(spaceIcons).where(eq(spaceIcons.spaceId, icon.spaceId)).get()?.sha256 ?? null;
+  const before =
+    core.db.select({ sha256: spaceIcons.sha256 }).from(spaceIcons).where(eq(spaceIcons.spaceId, icon.spaceId)).get()?.sha256 ?? null;
   const { spaceId: _, ...set } = icon;
   core.db.insert(spaceIcons).values(icon).onConflictDoUpdate({ target: spaceIcons.spaceId, set }).run();
   return before;

@@ -21,12 +21,14 @@ export interface IncomingUpload {
 }
 
 const MB = 1024 * 1024;
-const tooLarge = (max: number) => new AppError("payload_too_large", { field: FILE_FIELD, detail: `The image may be at most ${max / MB} MB.`, extra: { limit: max } });
+const tooLarge = (max: number) =>
+  new AppError("payload_too_large", { field: FILE_FIELD, detail: `The image may be at most ${max / MB} MB.`, extra: { limit: max } });
 
 /** Reads the `file` part (413 past `maxBytes`, while it streams) and makes the stored image of it. */
 export async function readImage(upload: IncomingUpload, rules: Omit<ImageRules, "field">): Promise<ProcessedImage> {
   const boundary = multipartBoundary(upload.contentType);
-  if (!boundary) throw new AppError("unsupported_media_type", { detail: `Send the image as multipart/form-data in the field "${FILE_FIELD}".` });
+  if (!boundary)
+    throw new AppError("unsupported_media_type", { detail: `Send the image as multipart/form-data in the field "${FILE_FIELD}".` });
   if (Number(upload.contentLength ?? 0) > rules.maxBytes + OVERHEAD_BYTES) throw tooLarge(rules.maxBytes);
   const missing = () => invalid(FILE_FIELD, `is required: send the image as the multipart field "${FILE_FIELD}"`);
   if (!upload.body) throw missing();
@@ -40,7 +42,8 @@ export async function readImage(upload: IncomingUpload, rules: Omit<ImageRules, 
     await part.fields();
     bytes = Buffer.concat(chunks);
   } catch (err) {
-    if (err instanceof MultipartError) throw err.kind === "too_large" ? tooLarge(rules.maxBytes) : invalid("body", `is not a valid multipart form: ${err.message}`);
+    if (err instanceof MultipartError)
+      throw err.kind === "too_large" ? tooLarge(rules.maxBytes) : invalid("body", `is not a valid multipart form: ${err.message}`);
     throw err;
   }
   return processImage(bytes, { ...rules, field: FILE_FIELD });

@@ -18,8 +18,10 @@ async function setup() {
   return { owner, member, carol, space };
 }
 
-const edit = (who: Who, pageId: string, body: Record<string, unknown>) => call(env, "PUT", `/api/pages/${pageId}`, { as: who, body: { title: "Guide", ...body } });
-const post = (who: Who, pageId: string, body: Record<string, unknown>) => call(env, "POST", `/api/pages/${pageId}/comments`, { as: who, body });
+const edit = (who: Who, pageId: string, body: Record<string, unknown>) =>
+  call(env, "PUT", `/api/pages/${pageId}`, { as: who, body: { title: "Guide", ...body } });
+const post = (who: Who, pageId: string, body: Record<string, unknown>) =>
+  call(env, "POST", `/api/pages/${pageId}/comments`, { as: who, body });
 const rowCount = () => (env.core.sqlite.query("SELECT count(*) AS n FROM notifications").get() as { n: number }).n;
 
 describe("a page created", () => {
@@ -91,7 +93,13 @@ describe("a page updated", () => {
     await edit(carol, page.id, { title: "Guide v2" });
     let listed = await inbox(env, owner);
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ action: "page.updated", actorId: carol.id, actorName: "carol", details: { pageTitle: "Guide v2", versionNumber: 4, edits: 3 }, createdAt: new Date(env.clock.now()).toISOString() });
+    expect(listed[0]).toMatchObject({
+      action: "page.updated",
+      actorId: carol.id,
+      actorName: "carol",
+      details: { pageTitle: "Guide v2", versionNumber: 4, edits: 3 },
+      createdAt: new Date(env.clock.now()).toISOString(),
+    });
     expect((await call(env, "POST", `/api/notifications/${listed[0].id}/read`, { as: owner })).status).toBe(204);
     env.clock.advance(1000);
     await edit(member, page.id, { contentJson: doc("c") });
@@ -128,12 +136,23 @@ describe("a comment", () => {
     const page = await newPage(env, owner, space.id, "Guide");
     const top = (await post(member, page.id, { body: "Is this current?" })).body;
     expect(await inbox(env, owner)).toMatchObject([
-      { action: "comment.created", targetType: "comment", targetId: top.id, pageId: page.id, actorId: member.id, details: { pageTitle: "Guide", commentId: top.id, threadId: top.id, reply: false, excerpt: "Is this current?" } },
+      {
+        action: "comment.created",
+        targetType: "comment",
+        targetId: top.id,
+        pageId: page.id,
+        actorId: member.id,
+        details: { pageTitle: "Guide", commentId: top.id, threadId: top.id, reply: false, excerpt: "Is this current?" },
+      },
     ]);
     expect(await inbox(env, member)).toEqual([]);
 
     const reply = (await post(carol, page.id, { body: "Yes, as of\n\ntoday.", parentCommentId: top.id })).body;
-    expect((await inbox(env, owner))[0]).toMatchObject({ action: "comment.created", targetId: reply.id, details: { reply: true, threadId: top.id, excerpt: "Yes, as of today." } });
+    expect((await inbox(env, owner))[0]).toMatchObject({
+      action: "comment.created",
+      targetId: reply.id,
+      details: { reply: true, threadId: top.id, excerpt: "Yes, as of today." },
+    });
     expect(await inbox(env, member)).toMatchObject([{ action: "comment.created", targetId: reply.id, actorId: carol.id }]);
     expect(await inbox(env, carol)).toEqual([]);
 
@@ -150,7 +169,14 @@ describe("a comment", () => {
     const { owner, member, carol, space } = await setup();
     const page = await newPage(env, owner, space.id, "Guide");
     const c = (await post(member, page.id, { body: `@[Owner](${owner.id}) and @[Carol](${carol.id}), says @[Me](${member.id})` })).body;
-    const expected = { action: "mention", targetType: "comment", targetId: c.id, pageId: page.id, actorId: member.id, details: { excerpt: "@Owner and @Carol, says @Me" } };
+    const expected = {
+      action: "mention",
+      targetType: "comment",
+      targetId: c.id,
+      pageId: page.id,
+      actorId: member.id,
+      details: { excerpt: "@Owner and @Carol, says @Me" },
+    };
     expect(await inbox(env, owner)).toMatchObject([expected]);
     expect(await inbox(env, carol)).toMatchObject([expected]);
     expect(await inbox(env, member)).toEqual([]);
@@ -163,10 +189,16 @@ describe("a comment", () => {
     const c = (await post(member, page.id, { body: `Ping @[Owner](${owner.id})` })).body;
     expect(await actionsOf(env, owner)).toEqual(["mention comment"]);
     expect(await actionsOf(env, carol)).toEqual(["comment.created comment"]);
-    const edited = await call(env, "PUT", `/api/comments/${c.id}`, { as: member, body: { body: `Ping @[Owner](${owner.id}) and @[Carol](${carol.id})` } });
+    const edited = await call(env, "PUT", `/api/comments/${c.id}`, {
+      as: member,
+      body: { body: `Ping @[Owner](${owner.id}) and @[Carol](${carol.id})` },
+    });
     expect(edited.status).toBe(200);
     expect(await actionsOf(env, owner)).toEqual(["mention comment"]);
-    expect(await inbox(env, carol)).toMatchObject([{ action: "mention", targetType: "comment", targetId: c.id, actorId: member.id }, { action: "comment.created" }]);
+    expect(await inbox(env, carol)).toMatchObject([
+      { action: "mention", targetType: "comment", targetId: c.id, actorId: member.id },
+      { action: "comment.created" },
+    ]);
     // An edit that mentions nobody new tells nobody.
     await call(env, "PUT", `/api/comments/${c.id}`, { as: member, body: { body: `Ping @[Carol](${carol.id})` } });
     expect(await actionsOf(env, carol)).toEqual(["mention comment", "comment.created comment"]);
@@ -177,8 +209,12 @@ describe("a comment", () => {
 describe("mentions in page content", () => {
   test("a new page tells everyone it mentions; an update tells only those it newly mentions", async () => {
     const { owner, member, carol, space } = await setup();
-    const page = await newPage(env, owner, space.id, "Guide", { contentJson: docMentioning("please review", member.id, owner.id, "0190a6c8-0000-7000-8000-0000000000ff") });
-    expect(await inbox(env, member)).toMatchObject([{ action: "mention", targetType: "page", targetId: page.id, pageId: page.id, actorId: owner.id, details: { pageTitle: "Guide" } }]);
+    const page = await newPage(env, owner, space.id, "Guide", {
+      contentJson: docMentioning("please review", member.id, owner.id, "0190a6c8-0000-7000-8000-0000000000ff"),
+    });
+    expect(await inbox(env, member)).toMatchObject([
+      { action: "mention", targetType: "page", targetId: page.id, pageId: page.id, actorId: owner.id, details: { pageTitle: "Guide" } },
+    ]);
     expect(await inbox(env, owner)).toEqual([]);
     expect(await inbox(env, carol)).toEqual([]);
 
@@ -217,7 +253,16 @@ describe("a webhook switched off", () => {
     }
     expect((await call(env, "GET", "/api/spaces/DOCS/webhooks", { as: owner })).body[0].enabled).toBe(false);
     expect(await inbox(env, owner)).toMatchObject([
-      { action: "webhook.disabled", targetType: "webhook", targetId: hook.id, spaceId: space.id, pageId: null, actorId: null, actorName: null, details: { url: "http://127.0.0.1:9/", spaceKey: "DOCS", consecutiveFailures: 20 } },
+      {
+        action: "webhook.disabled",
+        targetType: "webhook",
+        targetId: hook.id,
+        spaceId: space.id,
+        pageId: null,
+        actorId: null,
+        actorName: null,
+        details: { url: "http://127.0.0.1:9/", spaceKey: "DOCS", consecutiveFailures: 20 },
+      },
     ]);
     expect(await inbox(env, member)).toEqual([]);
   });

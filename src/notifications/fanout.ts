@@ -94,7 +94,13 @@ const each =
  * Writes the entries of one event: each person at most once (earlier entries first), never the
  * actor, only active accounts that may see it.
  */
-function deliver(core: Core, event: EventRow, place: { spaceId: string | null; pageId: string | null }, readers: Readers, entries: Entry[]): void {
+function deliver(
+  core: Core,
+  event: EventRow,
+  place: { spaceId: string | null; pageId: string | null },
+  readers: Readers,
+  entries: Entry[],
+): void {
   const taken = new Set<string>(event.actorId ? [event.actorId] : []);
   const wanted = entries.map((e) => {
     const ids: string[] = [];
@@ -119,7 +125,17 @@ function deliver(core: Core, event: EventRow, place: { spaceId: string | null; p
     const rows = toWrite[i].flatMap((id) => (allowed.has(id) ? [[newId(), id]] : []));
     if (rows.length === 0) return;
     const statement = e.action === "page.updated" ? s.coalesce : s.insert;
-    statement.run(e.action, e.targetType, e.targetId, place.spaceId, place.pageId, event.actorId, JSON.stringify(e.details), event.createdAt, JSON.stringify(rows));
+    statement.run(
+      e.action,
+      e.targetType,
+      e.targetId,
+      place.spaceId,
+      place.pageId,
+      event.actorId,
+      JSON.stringify(e.details),
+      event.createdAt,
+      JSON.stringify(rows),
+    );
   });
 }
 
@@ -145,11 +161,17 @@ function pageCreated(core: Core, event: EventRow, document: string | undefined, 
   const { page, space } = found;
   if (event.actorId) watchAutomatically(core, event.actorId, page.id);
   const details = pageDetails(page, space);
-  deliver(core, event, { spaceId: space.id, pageId: page.id }, each((p) => canReadPage(core, p, space, page)), [
-    // A draft told nobody of its mentions, so on publication all of them are new.
-    { action: "mention", targetType: "page", targetId: page.id, details, userIds: pageMentionIds(core, page.id, document) },
-    { action: "page.created", targetType: "page", targetId: page.id, details, userIds: spaceWatcherIds(core, space.id) },
-  ]);
+  deliver(
+    core,
+    event,
+    { spaceId: space.id, pageId: page.id },
+    each((p) => canReadPage(core, p, space, page)),
+    [
+      // A draft told nobody of its mentions, so on publication all of them are new.
+      { action: "mention", targetType: "page", targetId: page.id, details, userIds: pageMentionIds(core, page.id, document) },
+      { action: "page.created", targetType: "page", targetId: page.id, details, userIds: spaceWatcherIds(core, space.id) },
+    ],
+  );
 }
 
 function pageUpdated(core: Core, event: EventRow, document: string | undefined, handed: PageGiven): void {
@@ -162,17 +184,23 @@ function pageUpdated(core: Core, event: EventRow, document: string | undefined, 
   // The editor watches the page from now on (watches/service.ts), in the read of its watchers.
   const watchers = watchersAfterEdit(core, event.actorId, page.id);
   const details = { ...pageDetails(page, space), versionNumber };
-  deliver(core, event, { spaceId: space.id, pageId: page.id }, each((p) => canReadPage(core, p, space, page)), [
-    { action: "mention", targetType: "page", targetId: page.id, details, userIds: newMentions(core, page, versionNumber, document) },
-    {
-      action: "page.updated",
-      targetType: "page",
-      targetId: page.id,
-      details: { ...details, edits: 1 },
-      userIds: watchers,
-      refresh: (userIds) => refreshUnread(core, event, page.id, { ...details, edits: 1 }, userIds),
-    },
-  ]);
+  deliver(
+    core,
+    event,
+    { spaceId: space.id, pageId: page.id },
+    each((p) => canReadPage(core, p, space, page)),
+    [
+      { action: "mention", targetType: "page", targetId: page.id, details, userIds: newMentions(core, page, versionNumber, document) },
+      {
+        action: "page.updated",
+        targetType: "page",
+        targetId: page.id,
+        details: { ...details, edits: 1 },
+        userIds: watchers,
+        refresh: (userIds) => refreshUnread(core, event, page.id, { ...details, edits: 1 }, userIds),
+      },
+    ],
+  );
 }
 
 /**
@@ -201,14 +229,39 @@ function commentWritten(core: Core, event: EventRow): void {
   if (!found || !comment) return;
   const { page, space } = found;
   const threadId = comment.parentId ?? event.targetId;
-  const participants = comment.parentId ? statements(core).threadAuthors.all(threadId, threadId).map((r) => r.authorId) : [];
+  const participants = comment.parentId
+    ? statements(core)
+        .threadAuthors.all(threadId, threadId)
+        .map((r) => r.authorId)
+    : [];
   const mentioned = Array.isArray(data.mentionedUserIds) ? data.mentionedUserIds.filter((id): id is string => typeof id === "string") : [];
-  const details = { ...pageDetails(page, space), pageId: page.id, commentId: event.targetId, threadId, reply: comment.parentId !== null, excerpt: commentExcerpt(comment.body) };
+  const details = {
+    ...pageDetails(page, space),
+    pageId: page.id,
+    commentId: event.targetId,
+    threadId,
+    reply: comment.parentId !== null,
+    excerpt: commentExcerpt(comment.body),
+  };
   const mention: Entry = { action: "mention", targetType: "comment", targetId: event.targetId, details, userIds: mentioned };
-  deliver(core, event, { spaceId: space.id, pageId: page.id }, each((p) => canReadComments(core, p, space, page)), event.type === "comment.updated" ? [mention] : [
-    mention,
-    { action: "comment.created", targetType: "comment", targetId: event.targetId, details, userIds: [...participants, ...pageWatcherIds(core, page.id)] },
-  ]);
+  deliver(
+    core,
+    event,
+    { spaceId: space.id, pageId: page.id },
+    each((p) => canReadComments(core, p, space, page)),
+    event.type === "comment.updated"
+      ? [mention]
+      : [
+          mention,
+          {
+            action: "comment.created",
+            targetType: "comment",
+            targetId: event.targetId,
+            details,
+            userIds: [...participants, ...pageWatcherIds(core, page.id)],
+          },
+        ],
+  );
 }
 
 /** Rare (20 failures in a row), so it may look at every account to find the space's admins. */
@@ -219,9 +272,13 @@ function webhookDisabled(core: Core, event: EventRow): void {
   const { url, lastError, consecutiveFailures } = event.data as Record<string, unknown>;
   const details = { spaceKey: space.key, spaceName: space.name, url, lastError, consecutiveFailures };
   // The candidates are already its administrators.
-  deliver(core, event, { spaceId: space.id, pageId: null }, each(() => true), [
-    { action: "webhook.disabled", targetType: "webhook", targetId: event.targetId, details, userIds: admins.map((p) => p.user.id) },
-  ]);
+  deliver(
+    core,
+    event,
+    { spaceId: space.id, pageId: null },
+    each(() => true),
+    [{ action: "webhook.disabled", targetType: "webhook", targetId: event.targetId, details, userIds: admins.map((p) => p.user.id) }],
+  );
 }
 
 /** Rare (an administrator's setting): tells the owner where copies of the wiki now go. */
@@ -231,5 +288,15 @@ function backupTargetChanged(core: Core, event: EventRow): void {
   const { slot, action, where } = event.data as Record<string, unknown>;
   const rows = owners.map((p) => [newId(), p.user.id]);
   const entry: NotificationAction = "backup.target_changed";
-  statements(core).insert.run(entry, event.targetType, event.targetId, null, null, event.actorId, JSON.stringify({ slot, action, where }), event.createdAt, JSON.stringify(rows));
+  statements(core).insert.run(
+    entry,
+    event.targetType,
+    event.targetId,
+    null,
+    null,
+    event.actorId,
+    JSON.stringify({ slot, action, where }),
+    event.createdAt,
+    JSON.stringify(rows),
+  );
 }

@@ -22,6 +22,9 @@ export function contentMentionIds(contentJson: string): string[] {
 
 /** A comment body for a notification: mentions as "@Name", whitespace folded, at most 200 characters. */
 export function commentExcerpt(body: string): string {
-  const text = body.replace(/@\[([^\]\n]{1,200})\]\([A-Za-z0-9-]{1,100}\)/g, "@$1").replace(/\s+/g, " ").trim();
+  const text = body
+    .replace(/@\[([^\]\n]{1,200})\]\([A-Za-z0-9-]{1,100}\)/g, "@$1")
+    .replace(/\s+/g, " ")
+    .trim();
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

@@ -120,7 +120,7 @@ describe("reading", () => {
     expect(await unread(env, owner)).toBe(1);
     expect((await call(env, "POST", "/api/notifications/read-all", { as: member })).status).toBe(204);
     expect(await unread(env, member)).toBe(0);
-    expect((await inbox(env, member, "?unreadOnly=true"))).toEqual([]);
+    expect(await inbox(env, member, "?unreadOnly=true")).toEqual([]);
     expect(await unread(env, owner)).toBe(1);
     expect((await call(env, "POST", "/api/notifications/read-all", { as: member })).status).toBe(204);
   });
@@ -150,7 +150,9 @@ describe("entries about what the reader can no longer see", () => {
     const fresh = { cookie: cookieFrom(reauth) };
     expect((await call(env, "DELETE", `/api/pages/${pages[0].id}/purge`, { as: fresh })).status).toBe(204);
     expect(await titles(member)).toEqual(["Page 2"]);
-    expect((await call(env, "DELETE", "/api/spaces/DOCS", { as: fresh, body: { confirmKey: "DOCS", password: PASSWORD } })).status).toBe(204);
+    expect((await call(env, "DELETE", "/api/spaces/DOCS", { as: fresh, body: { confirmKey: "DOCS", password: PASSWORD } })).status).toBe(
+      204,
+    );
     expect(await inbox(env, member)).toEqual([]);
     expect(await unread(env, member)).toBe(0);
   });

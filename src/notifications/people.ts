@@ -15,7 +15,11 @@ export function personOf(user: UserRow, role: RoleRow, permissions = new Set(rol
 /** The active accounts among these ids (suspended accounts are told nothing), by id. */
 export function peopleByIds(core: Core, ids: string[]): Map<string, UserCaller> {
   if (ids.length === 0) return new Map();
-  return new Map(activeAccounts(core).byIds(ids, personOf).map((p) => [p.user.id, p]));
+  return new Map(
+    activeAccounts(core)
+      .byIds(ids, personOf)
+      .map((p) => [p.user.id, p]),
+  );
 }
 
 /** Every active account (for rare fan-outs such as a webhook switched off). */

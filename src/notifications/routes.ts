@@ -19,7 +19,9 @@ export const Notification = t.Object(
     pageId: Nullable(t.String()),
     actorId: Nullable(t.String({ description: "Who did it; null when Cairn did (a webhook switched off, a token expiring)" })),
     actorName: Nullable(t.String()),
-    details: t.Record(t.String(), t.Unknown(), { description: "Titles and an excerpt as they were when it happened (pageTitle, spaceKey, excerpt, edits…)" }),
+    details: t.Record(t.String(), t.Unknown(), {
+      description: "Titles and an excerpt as they were when it happened (pageTitle, spaceKey, excerpt, edits…)",
+    }),
     createdAt: t.String({ format: "date-time" }),
     readAt: Nullable(t.String({ format: "date-time" })),
   },
@@ -32,10 +34,18 @@ export function notificationRoutes(core: Core) {
       query: t.Object({
         unreadOnly: t.Optional(t.Boolean({ description: "Only entries not yet read" })),
         // Bounds checked by the service, which names the field.
-        take: t.Optional(t.Integer({ description: `1 to ${NOTIFICATIONS_TAKE_MAX}; 50 when left out`, error: `must be a whole number from 1 to ${NOTIFICATIONS_TAKE_MAX}` })),
+        take: t.Optional(
+          t.Integer({
+            description: `1 to ${NOTIFICATIONS_TAKE_MAX}; 50 when left out`,
+            error: `must be a whole number from 1 to ${NOTIFICATIONS_TAKE_MAX}`,
+          }),
+        ),
       }),
       response: { 200: t.Array(Notification), ...problems(400, 401) },
-      detail: detail(`Your most recent notifications, newest first (at most ${NOTIFICATIONS_TAKE_MAX}); entries about what you can no longer see are left out`),
+      detail: detail(
+        `Your most recent notifications, newest first (at most ${NOTIFICATIONS_TAKE_MAX}); entries ` +
+          `about what you can no longer see are left out`,
+      ),
     })
     .get("/unread-count", ({ request }) => unreadCount(core, callerOf(request)), {
       response: { 200: t.Object({ count: t.Integer() }, { title: "UnreadCount" }), ...problems(401) },

@@ -49,7 +49,9 @@ type Place = Pick<NotificationRow, "targetType" | "spaceId" | "pageId">;
 function visibilityFor(core: Core, reader: UserCaller, places: Place[]): (place: Place) => boolean {
   const person = personOf(reader.user, reader.role);
   const pageIds = [...new Set(places.flatMap((p) => (p.pageId ? [p.pageId] : [])))];
-  const { pageById, spaceById } = pagesAndSpaces(core, pageIds, (found) => [...new Set([...places.flatMap((p) => (p.spaceId ? [p.spaceId] : [])), ...found.map((p) => p.spaceId)])]);
+  const { pageById, spaceById } = pagesAndSpaces(core, pageIds, (found) => [
+    ...new Set([...places.flatMap((p) => (p.spaceId ? [p.spaceId] : [])), ...found.map((p) => p.spaceId)]),
+  ]);
   return (place) => {
     if (place.pageId) {
       // The page's space now (it may have moved), not the one it was in when told.
@@ -76,7 +78,8 @@ export interface ListQuery {
 export function listNotifications(core: Core, caller: Caller, query: ListQuery): Notification[] {
   const user = requireUser(caller);
   const take = query.take ?? NOTIFICATIONS_TAKE_DEFAULT;
-  if (!Number.isInteger(take) || take < 1 || take > NOTIFICATIONS_TAKE_MAX) throw invalid("take", `must be a whole number from 1 to ${NOTIFICATIONS_TAKE_MAX}`);
+  if (!Number.isInteger(take) || take < 1 || take > NOTIFICATIONS_TAKE_MAX)
+    throw invalid("take", `must be a whole number from 1 to ${NOTIFICATIONS_TAKE_MAX}`);
   const filters: SQL[] = [eq(notifications.userId, user.user.id), commentStillThere];
   if (query.unreadOnly) filters.push(isNull(notifications.readAt));
 
@@ -85,7 +88,11 @@ export function listNotifications(core: Core, caller: Caller, query: ListQuery):
   let after: Cursor | null = null;
   for (;;) {
     const rows = newestAfter(core, filters, after, chunk);
-    const visible = visibilityFor(core, user, rows.map((r) => r.n));
+    const visible = visibilityFor(
+      core,
+      user,
+      rows.map((r) => r.n),
+    );
     for (const r of rows) {
       if (visible(r.n)) out.push(toNotification(r.n, r.actorName));
       if (out.length === take) return out;
@@ -106,7 +113,9 @@ export function unreadCount(core: Core, caller: Caller): { count: number } {
   return { count: groups.reduce((sum, g) => sum + (visible(g) ? g.n : 0), 0) };
 }
 
-/** POST /api/notifications/{id}/read: one of the caller's entries they can still see (404 otherwise); reading twice keeps the first time. */
+/**
+ * POST /api/notifications/{id}/read: one of the caller's entries they can still see (404 otherwise); reading twice keeps the first time.
+ */
 export function markRead(core: Core, caller: Caller, id: string): void {
   const user = requireUser(caller);
   core.tx(() => {

@@ -15,7 +15,8 @@ import { roles, users } from "../users/tables";
 import { notifications, type NotificationRow } from "./tables";
 
 /** A comment entry whose comment has since been deleted tells of something no longer there. */
-export const commentStillThere = sql`(${notifications.targetType} <> 'comment' OR EXISTS (SELECT 1 FROM comments c WHERE c.id = ${notifications.targetId} AND c.deleted_at IS NULL))`;
+export const commentStillThere = sql`(${notifications.targetType} <> 'comment'
+  OR EXISTS (SELECT 1 FROM comments c WHERE c.id = ${notifications.targetId} AND c.deleted_at IS NULL))`;
 
 /** The fan-out's statements: it runs in every page write, so they are prepared once per instance. */
 export const fanoutStatements = perInstance(({ sqlite }: Core) => {
@@ -46,17 +47,25 @@ export const fanoutStatements = perInstance(({ sqlite }: Core) => {
     // own writes). Documents may be stored packed (platform/db/packed-text.ts), so SQL cannot
     // look inside them (an instr() for a mention node once filtered here): unpackText them.
     pageContent: sqlite.query<{ contentJson: string | Uint8Array }, [string]>("SELECT content_json AS contentJson FROM pages WHERE id = ?"),
-    versionContent: sqlite.query<{ contentJson: string | Uint8Array }, [string, number]>("SELECT content_json AS contentJson FROM page_versions WHERE page_id = ? AND version_number = ?"),
-    comment: sqlite.query<{ body: string; parentId: string | null }, [string]>("SELECT body, parent_id AS parentId FROM comments WHERE id = ?"),
+    versionContent: sqlite.query<{ contentJson: string | Uint8Array }, [string, number]>(
+      "SELECT content_json AS contentJson FROM page_versions WHERE page_id = ? AND version_number = ?",
+    ),
+    comment: sqlite.query<{ body: string; parentId: string | null }, [string]>(
+      "SELECT body, parent_id AS parentId FROM comments WHERE id = ?",
+    ),
     threadAuthors: sqlite.query<{ authorId: string }, [string, string]>(
-      "SELECT DISTINCT author_id AS authorId FROM comments WHERE (id = ? OR parent_id = ?) AND author_id IS NOT NULL AND deleted_at IS NULL",
+      "SELECT DISTINCT author_id AS authorId FROM comments WHERE (id = ? OR " +
+        "parent_id = ?) AND author_id IS NOT NULL AND deleted_at IS NULL",
     ),
   };
 });
 
 /** The hourly upkeep's statements (schedule.ts). */
 export const upkeepStatements = perInstance(({ sqlite }: Core) => ({
-  expiring: sqlite.query<{ id: string; userId: string; name: string; prefix: string; expiresAt: string; createdAt: string }, [string, string]>(
+  expiring: sqlite.query<
+    { id: string; userId: string; name: string; prefix: string; expiresAt: string; createdAt: string },
+    [string, string]
+  >(
     `SELECT t.id, t.user_id AS userId, t.name, t.prefix, t.expires_at AS expiresAt, t.created_at AS createdAt
        FROM api_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.revoked_at IS NULL AND t.expires_at > ? AND t.expires_at <= ? AND u.status = 0
@@ -112,9 +121,11 @@ export const activeAccounts = perInstance(({ sqlite }: Core) => {
       return make(u.read(row), shared.role, shared.permissions);
     });
   };
-  return { byIds: (ids: string[], make: Make) => toPeople(byIds.all(JSON.stringify(ids)), make), everyone: (make: Make) => toPeople(everyone.all(), make) };
+  return {
+    byIds: (ids: string[], make: Make) => toPeople(byIds.all(JSON.stringify(ids)), make),
+    everyone: (make: Make) => toPeople(everyone.all(), make),
+  };
 });
-
 
 /**
  * The pages and spaces a batch of entries names, by id (two statements; none when there are no
@@ -124,13 +135,29 @@ export function pagesAndSpaces(core: Pick<Core, "db">, pageIds: string[], spaceI
   const pageRows = pageIds.length ? core.db.select().from(pages).where(inArray(pages.id, pageIds)).all() : [];
   const pageById = new Map<string, PageRow>(pageRows.map((p) => [p.id, p]));
   const spaceIds = spaceIdsOf(pageRows);
-  const spaceById = new Map<string, SpaceRow>(spaceIds.length ? core.db.select().from(spaces).where(inArray(spaces.id, spaceIds)).all().map((s) => [s.id, s]) : []);
+  const spaceById = new Map<string, SpaceRow>(
+    spaceIds.length
+      ? core.db
+          .select()
+          .from(spaces)
+          .where(inArray(spaces.id, spaceIds))
+          .all()
+          .map((s) => [s.id, s])
+      : [],
+  );
   return { pageById, spaceById };
 }
 
 /** Newest first; id (time-ordered) breaks ties between entries of the same instant. */
-export function newestAfter(core: Pick<Core, "db">, filters: SQL[], after: Pick<NotificationRow, "createdAt" | "id"> | null, limit: number) {
-  const before = after ? or(lt(notifications.createdAt, after.createdAt), and(eq(notifications.createdAt, after.createdAt), lt(notifications.id, after.id))) : undefined;
+export function newestAfter(
+  core: Pick<Core, "db">,
+  filters: SQL[],
+  after: Pick<NotificationRow, "createdAt" | "id"> | null,
+  limit: number,
+) {
+  const before = after
+    ? or(lt(notifications.createdAt, after.createdAt), and(eq(notifications.createdAt, after.createdAt), lt(notifications.id, after.id)))
+    : undefined;
   return core.db
     .select({ n: notifications, actorName: users.displayName })
     .from(notifications)
@@ -153,7 +180,11 @@ export function unreadByPlace(core: Pick<Core, "db">, userId: string) {
 
 /** One of a person's entries (whose comment still exists). */
 export function ownEntry(core: Pick<Core, "db">, userId: string, id: string): NotificationRow | undefined {
-  return core.db.select().from(notifications).where(and(eq(notifications.id, id), eq(notifications.userId, userId), commentStillThere)).get();
+  return core.db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId), commentStillThere))
+    .get();
 }
 
 /** Marks one entry read. */
@@ -163,5 +194,9 @@ export function markEntryRead(core: Pick<Core, "db">, id: string, at: string): v
 
 /** Marks every unread entry of a person read. */
 export function markAllEntriesRead(core: Pick<Core, "db">, userId: string, at: string): void {
-  core.db.update(notifications).set({ readAt: at }).where(and(eq(notifications.userId, userId), isNull(notifications.readAt))).run();
+  core.db
+    .update(notifications)
+    .set({ readAt: at })
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
+    .run();
 }

@@ -5,7 +5,15 @@ import { spaces } from "../spaces/tables";
 import { users } from "../users/tables";
 
 /** What a notification tells (the `action` column). */
-export const NOTIFICATION_ACTIONS = ["page.created", "page.updated", "comment.created", "mention", "webhook.disabled", "token.expiring", "backup.target_changed"] as const;
+export const NOTIFICATION_ACTIONS = [
+  "page.created",
+  "page.updated",
+  "comment.created",
+  "mention",
+  "webhook.disabled",
+  "token.expiring",
+  "backup.target_changed",
+] as const;
 
 export type NotificationAction = (typeof NOTIFICATION_ACTIONS)[number];
 

@@ -41,6 +41,9 @@ export async function watch(env: TestEnv, who: Who, path: string, method: "POST"
 
 /** A document mentioning these users (by id), as contentJson text. */
 export function docMentioning(text: string, ...userIds: string[]): string {
-  const mentions = userIds.flatMap((id) => [{ type: "mention", attrs: { id, label: `user ${id.slice(-4)}` } }, { type: "text", text: " " }]);
+  const mentions = userIds.flatMap((id) => [
+    { type: "mention", attrs: { id, label: `user ${id.slice(-4)}` } },
+    { type: "text", text: " " },
+  ]);
   return JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [...mentions, { type: "text", text }] }] });
 }

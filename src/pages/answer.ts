@@ -48,7 +48,11 @@ export function resolveParent(core: Core, caller: Caller, spaceId: string, paren
   if (parent.spaceId !== spaceId) throw invalid(field, "must be a page in the same space");
   if (parent.deletedAt) throw invalid(field, "is in the trash");
   if (parent.status !== PAGE_STATUS.Published) throw invalid(field, "is a draft; publish it first");
-  if (!pageAccess(core, caller, space, parent).edit) throw new AppError("forbidden", { field, detail: `${field}: you may not edit that page, so you cannot add pages under it.` }, "You may not add pages here");
+  if (!pageAccess(core, caller, space, parent).edit)
+    throw new AppError(
+      "forbidden",
+      { field, detail: `${field}: you may not edit that page, so you cannot add pages under it.` },
+      "You may not add pages here",
+    );
   return parent;
 }
-

@@ -17,7 +17,10 @@ afterEach(() => env.close());
 async function conflict() {
   const { owner, page } = await ownerMemberAndPage(env, "Guide");
   await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { contentJson: doc("two"), baseVersion: 1 } });
-  const stale = await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: "Mine", contentJson: doc("three"), baseVersion: 1 } });
+  const stale = await call(env, "PUT", `/api/pages/${page.id}`, {
+    as: owner,
+    body: { title: "Mine", contentJson: doc("three"), baseVersion: 1 },
+  });
   const current = (await call(env, "GET", `/api/pages/${page.id}`, { as: owner })).body;
   return { owner, page, stale, current };
 }
@@ -49,7 +52,10 @@ describe("PUT /api/pages/{id}: 409 version_conflict", () => {
 
   test("a client that retries with the body's currentVersionNumber succeeds", async () => {
     const { owner, page, stale } = await conflict();
-    const retry = await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { contentJson: doc("three"), baseVersion: stale.body.currentVersionNumber } });
+    const retry = await call(env, "PUT", `/api/pages/${page.id}`, {
+      as: owner,
+      body: { contentJson: doc("three"), baseVersion: stale.body.currentVersionNumber },
+    });
     expect(retry).toMatchObject({ status: 200, body: { currentVersionNumber: 3, contentJson: doc("three") } });
   });
 
@@ -63,6 +69,7 @@ describe("PUT /api/pages/{id}: 409 version_conflict", () => {
 
   test("the OpenAPI description of the route says both", async () => {
     const description: string = (await call(env, "GET", "/api/openapi.json")).body.paths["/api/pages/{id}"].put.description;
-    for (const words of ["`version_conflict`", "`current`", "`pageStatus`", "`detail`", "no version, event or webhook"]) expect(description).toContain(words);
+    for (const words of ["`version_conflict`", "`current`", "`pageStatus`", "`detail`", "no version, event or webhook"])
+      expect(description).toContain(words);
   });
 });

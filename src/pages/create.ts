@@ -56,7 +56,11 @@ export function createPage(core: Core, caller: Caller, input: CreatePageInput): 
 export function createPages(core: Core, caller: Caller, spaceId: string, inputs: readonly NewPageInput[]): Page[] {
   const user = requireUser(caller);
   // Every input is checked before anything is written, as createPage checks before its transaction.
-  const checked = inputs.map((input, i) => ({ title: cleanTitle(input.title), content: contentOf(input) ?? EMPTY_CONTENT, parent: parentOf(input, i) }));
+  const checked = inputs.map((input, i) => ({
+    title: cleanTitle(input.title),
+    content: contentOf(input) ?? EMPTY_CONTENT,
+    parent: parentOf(input, i),
+  }));
   return core.tx(() => {
     const space = requireEditableSpace(core, user, findSpaceByIdOrKey(core, spaceId));
     const parents = new Map<string, string>();
@@ -82,13 +86,40 @@ export function createPages(core: Core, caller: Caller, spaceId: string, inputs:
 function parentOf(input: NewPageInput, i: number): string | number | null {
   if (input.parentIndex === undefined) return input.parentPageId || null;
   if (input.parentPageId) throw invalid("parentIndex", "name the parent either by parentPageId or by parentIndex, not both");
-  if (!Number.isInteger(input.parentIndex) || input.parentIndex < 0 || input.parentIndex >= i) throw invalid("parentIndex", "must be the index of an earlier page in the same list");
+  if (!Number.isInteger(input.parentIndex) || input.parentIndex < 0 || input.parentIndex >= i)
+    throw invalid("parentIndex", "must be the index of an earlier page in the same list");
   return input.parentIndex;
 }
 
-function writeNewPage(core: Core, user: UserCaller, space: SpaceRow, parentId: string | null, title: string, content: CheckedContent, position: number): Page {
-  const page = insertPage(core, user, { spaceId: space.id, parentId, title, content, status: PAGE_STATUS.Published, position, comment: null });
-  recordEvent(core, { type: "page.created", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: parentId }, document: page.contentJson, page: { page, space } });
+function writeNewPage(
+  core: Core,
+  user: UserCaller,
+  space: SpaceRow,
+  parentId: string | null,
+  title: string,
+  content: CheckedContent,
+  position: number,
+): Page {
+  const page = insertPage(core, user, {
+    spaceId: space.id,
+    parentId,
+    title,
+    content,
+    status: PAGE_STATUS.Published,
+    position,
+    comment: null,
+  });
+  recordEvent(core, {
+    type: "page.created",
+    targetType: "page",
+    targetId: page.id,
+    spaceId: space.id,
+    actorId: user.user.id,
+    ip: user.ip,
+    data: { title, parentPageId: parentId },
+    document: page.contentJson,
+    page: { page, space },
+  });
   // The caller may edit the space and the parent (so passes every Edit restriction above it),
   // so they may edit the new page too, which has no restrictions of its own.
   return toPage(page, true);

@@ -19,7 +19,15 @@ describe("drafts", () => {
   test("POST /api/pages/draft creates an untitled, empty draft and tells nobody", async () => {
     const { owner, space, parent, draft } = await setup();
     expect(draft.status).toBe(201);
-    expect(draft.body).toMatchObject({ status: 0, title: "", contentJson: EMPTY_DOCUMENT_JSON, parentPageId: parent.id, spaceId: space.id, currentVersionNumber: 1, canEdit: true });
+    expect(draft.body).toMatchObject({
+      status: 0,
+      title: "",
+      contentJson: EMPTY_DOCUMENT_JSON,
+      parentPageId: parent.id,
+      spaceId: space.id,
+      currentVersionNumber: 1,
+      canEdit: true,
+    });
     expect(eventsOf(env, "page.created").map((e) => e.targetId)).toEqual([parent.id]);
     expect(titles(await treeOf(env, owner, space.id))).toEqual(["Parent"]);
   });
@@ -50,9 +58,19 @@ describe("drafts", () => {
   test("publish makes it a published page at the end of its siblings and fires page.created once", async () => {
     const { owner, space, parent, draft } = await setup();
     await newPage(env, owner, space.id, "Sibling", { parentPageId: parent.id });
-    const res = await call(env, "POST", `/api/pages/${draft.body.id}/publish`, { as: owner, body: { title: "Launch", contentJson: doc("Go") } });
+    const res = await call(env, "POST", `/api/pages/${draft.body.id}/publish`, {
+      as: owner,
+      body: { title: "Launch", contentJson: doc("Go") },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 1, title: "Launch", contentJson: doc("Go"), parentPageId: parent.id, position: 1, currentVersionNumber: 2 });
+    expect(res.body).toMatchObject({
+      status: 1,
+      title: "Launch",
+      contentJson: doc("Go"),
+      parentPageId: parent.id,
+      position: 1,
+      currentVersionNumber: 2,
+    });
     expect(titles(await treeOf(env, owner, space.id))).toEqual(["Parent", ["Sibling", "Launch"]]);
     const again = await call(env, "POST", `/api/pages/${draft.body.id}/publish`, { as: owner, body: { title: "Again" } });
     expect(again.status).toBe(409);

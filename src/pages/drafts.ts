@@ -26,7 +26,15 @@ export function createDraft(core: Core, caller: Caller, input: { spaceId: string
   return core.tx(() => {
     const space = requireEditableSpace(core, user, findSpaceByIdOrKey(core, input.spaceId));
     const parentId = input.parentPageId ? resolveParent(core, user, space.id, input.parentPageId).id : null;
-    const page = insertPage(core, user, { spaceId: space.id, parentId, title: "", content: EMPTY_CONTENT, status: PAGE_STATUS.Draft, position: 0, comment: null });
+    const page = insertPage(core, user, {
+      spaceId: space.id,
+      parentId,
+      title: "",
+      content: EMPTY_CONTENT,
+      status: PAGE_STATUS.Draft,
+      position: 0,
+      comment: null,
+    });
     return pageFor(core, user, page.id);
   });
 }
@@ -36,7 +44,12 @@ export function createDraft(core: Core, caller: Caller, input: { spaceId: string
  * document, when sent) at the end of its siblings. If its parent has meanwhile gone (trashed,
  * purged, moved to another space) it lands at the top level.
  */
-export function publishDraft(core: Core, caller: Caller, id: string, input: { title: string; contentJson?: string; contentMarkdown?: string }): Page {
+export function publishDraft(
+  core: Core,
+  caller: Caller,
+  id: string,
+  input: { title: string; contentJson?: string; contentMarkdown?: string },
+): Page {
   const user = requireUser(caller);
   const title = cleanTitle(input.title);
   const content = contentOf(input);
@@ -44,7 +57,8 @@ export function publishDraft(core: Core, caller: Caller, id: string, input: { ti
     const { page, space } = requireEditablePage(core, user, findPage(core, id));
     if (page.status !== PAGE_STATUS.Draft) throw notADraft();
     const parent = page.parentId ? findPage(core, page.parentId)?.page : undefined;
-    const parentId = parent && parent.spaceId === space.id && !parent.deletedAt && parent.status === PAGE_STATUS.Published ? parent.id : null;
+    const parentId =
+      parent && parent.spaceId === space.id && !parent.deletedAt && parent.status === PAGE_STATUS.Published ? parent.id : null;
     const versionNumber = page.currentVersion + 1;
     markPublished(core, page.id, {
       title,
@@ -56,8 +70,27 @@ export function publishDraft(core: Core, caller: Caller, id: string, input: { ti
       updatedById: user.user.id,
       updatedAt: iso(core.clock.now()),
     });
-    writeVersion(core, { pageId: page.id, versionNumber, title, contentJson: content?.json ?? page.contentJson, comment: "Published", authorId: user.user.id }, page.contentJson);
-    recordEvent(core, { type: "page.created", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { title, parentPageId: parentId, fromDraft: true } });
+    writeVersion(
+      core,
+      {
+        pageId: page.id,
+        versionNumber,
+        title,
+        contentJson: content?.json ?? page.contentJson,
+        comment: "Published",
+        authorId: user.user.id,
+      },
+      page.contentJson,
+    );
+    recordEvent(core, {
+      type: "page.created",
+      targetType: "page",
+      targetId: page.id,
+      spaceId: space.id,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { title, parentPageId: parentId, fromDraft: true },
+    });
     return pageFor(core, user, page.id);
   });
 }

@@ -10,7 +10,6 @@ let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
-
 describe("page events", () => {
   test("each change records one row naming the page, its space and the actor", async () => {
     const owner = await signUp(env, "owner@example.com");

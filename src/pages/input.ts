@@ -42,8 +42,10 @@ export function checkContent(contentJson: unknown): CheckedContent {
  * schema and then checked exactly like contentJson), or null when it sends neither.
  */
 export function contentOf(input: { contentJson?: unknown; contentMarkdown?: unknown }): CheckedContent | null {
-  if (input.contentMarkdown === undefined) return input.contentJson === undefined ? null : withoutTrackedChanges(checkContentJson(input.contentJson));
-  if (input.contentJson !== undefined) throw invalid("contentMarkdown", "send the document either as contentJson or as contentMarkdown, not both");
+  if (input.contentMarkdown === undefined)
+    return input.contentJson === undefined ? null : withoutTrackedChanges(checkContentJson(input.contentJson));
+  if (input.contentJson !== undefined)
+    throw invalid("contentMarkdown", "send the document either as contentJson or as contentMarkdown, not both");
   return checkContentMarkdown(input.contentMarkdown);
 }
 
@@ -72,6 +74,7 @@ export function cleanEmoji(emoji: string | null): string | null {
   const e = emoji.trim();
   if (e === "") return null;
   const parts = [...(graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" })).segment(e)];
-  if (parts.length !== 1 || !(PICTOGRAPH.test(e) || FLAG.test(e) || KEYCAP.test(e))) throw invalid("emoji", "must be one emoji, or null to remove it");
+  if (parts.length !== 1 || !(PICTOGRAPH.test(e) || FLAG.test(e) || KEYCAP.test(e)))
+    throw invalid("emoji", "must be one emoji, or null to remove it");
   return e;
 }

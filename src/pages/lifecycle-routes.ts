@@ -51,7 +51,11 @@ export function lifecycleRoutes(core: Core) {
         trashPage(core, callerOf(request), params.id);
         return noContent();
       },
-      { params: PageParams, response: { 204: NoContent, ...problems(401, 403, 404, 409) }, detail: detail("Move a page and its subtree to the trash") },
+      {
+        params: PageParams,
+        response: { 204: NoContent, ...problems(401, 403, 404, 409) },
+        detail: detail("Move a page and its subtree to the trash"),
+      },
     )
     .post("/:id/restore", ({ params, request }) => restorePage(core, callerOf(request), params.id), {
       params: PageParams,
@@ -67,7 +71,10 @@ export function lifecycleRoutes(core: Core) {
       {
         params: PageParams,
         response: { 204: NoContent, ...problems(401, 403, 404, 409) },
-        detail: detail("Delete a trashed page and its subtree for good; pages others created need a space admin or the right pages.delete_any; needs a recent password confirmation (tokens: 403 reauth_required)"),
+        detail: detail(
+          "Delete a trashed page and its subtree for good; pages others created need a space admin or the right " +
+            "pages.delete_any; needs a recent password confirmation (tokens: 403 reauth_required)",
+        ),
       },
     );
 }

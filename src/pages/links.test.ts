@@ -22,7 +22,14 @@ const backlinks = async (who: Who, id: string) => {
 };
 
 const restrictToOwner = async (owner: Who & { id: string }, pageId: string) =>
-  expect((await call(env, "POST", `/api/pages/${pageId}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } })).status).toBe(201);
+  expect(
+    (
+      await call(env, "POST", `/api/pages/${pageId}/restrictions`, {
+        as: owner,
+        body: { principalType: 0, principalId: owner.id, operation: 0 },
+      })
+    ).status,
+  ).toBe(201);
 
 describe("backlinks", () => {
   test("follow every version write: create, update, restore, publish of a draft; a page's links to itself are not listed", async () => {
@@ -33,7 +40,15 @@ describe("backlinks", () => {
     const a = await newPage(env, owner, space.id, "Alpha", { contentJson: linking(target.id) });
     expect(await backlinks(owner, target.id)).toEqual(["Alpha"]);
     // Linked text alone counts too; the old pageLink is gone from the new version.
-    const onlyText = JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "x", marks: [{ type: "link", attrs: { href: `/s/DOCS/p/${other.id}-other` } }] }] }] });
+    const onlyText = JSON.stringify({
+      type: "doc",
+      content: [
+        {
+          type: "paragraph",
+          content: [{ type: "text", text: "x", marks: [{ type: "link", attrs: { href: `/s/DOCS/p/${other.id}-other` } }] }],
+        },
+      ],
+    });
     expect((await call(env, "PUT", `/api/pages/${a.id}`, { as: owner, body: { contentJson: onlyText } })).status).toBe(200);
     expect(await backlinks(owner, target.id)).toEqual([]);
     expect(await backlinks(owner, other.id)).toEqual(["Alpha"]);
@@ -43,9 +58,18 @@ describe("backlinks", () => {
     expect(await backlinks(owner, other.id)).toEqual([]);
     // A draft lists nothing until it is published.
     const draft = await call(env, "POST", "/api/pages/draft", { as: owner, body: { spaceId: space.id } });
-    expect((await call(env, "PUT", `/api/pages/${draft.body.id}`, { as: owner, body: { contentJson: linking(target.id) } })).status).toBe(200);
+    expect((await call(env, "PUT", `/api/pages/${draft.body.id}`, { as: owner, body: { contentJson: linking(target.id) } })).status).toBe(
+      200,
+    );
     expect(await backlinks(owner, target.id)).toEqual(["Alpha"]);
-    expect((await call(env, "POST", `/api/pages/${draft.body.id}/publish`, { as: owner, body: { title: "Beta", contentJson: linking(target.id, draft.body.id) } })).status).toBe(200);
+    expect(
+      (
+        await call(env, "POST", `/api/pages/${draft.body.id}/publish`, {
+          as: owner,
+          body: { title: "Beta", contentJson: linking(target.id, draft.body.id) },
+        })
+      ).status,
+    ).toBe(200);
     expect(await backlinks(owner, target.id)).toEqual(["Alpha", "Beta"]);
     expect(await backlinks(owner, draft.body.id)).toEqual([]);
     // The trash hides a linking page; purging it removes its rows.
@@ -60,10 +84,14 @@ describe("backlinks", () => {
     const target = await newPage(env, owner, docs.id, "Install");
     const from = await newPage(env, owner, docs.id, "Guide", { contentJson: linking(target.id) });
     expect((await call(env, "PUT", `/api/pages/${target.id}`, { as: owner, body: { title: "Installing Cairn" } })).status).toBe(200);
-    expect((await call(env, "PUT", `/api/pages/${target.id}/move`, { as: owner, body: { spaceId: ops.id, parentPageId: null } })).status).toBe(200);
+    expect(
+      (await call(env, "PUT", `/api/pages/${target.id}/move`, { as: owner, body: { spaceId: ops.id, parentPageId: null } })).status,
+    ).toBe(200);
     expect(await backlinks(owner, target.id)).toEqual(["Guide"]);
     const titles = await call(env, "GET", `/api/pages/titles?ids=${target.id}`, { as: owner });
-    expect(titles.body).toEqual([{ id: target.id, title: "Installing Cairn", emoji: null, spaceId: ops.id, spaceKey: "OPS", spaceName: expect.any(String) }]);
+    expect(titles.body).toEqual([
+      { id: target.id, title: "Installing Cairn", emoji: null, spaceId: ops.id, spaceKey: "OPS", spaceName: expect.any(String) },
+    ]);
     // The linking page's document still names the page by id alone.
     const page = await call(env, "GET", `/api/pages/${from.id}`, { as: owner });
     expect(page.body.contentJson).toContain(`"pageId":"${target.id}"`);
@@ -95,21 +123,27 @@ describe("GET /api/pages/titles", () => {
     await restrictToOwner(owner, secret.id);
     expect((await call(env, "DELETE", `/api/pages/${trashed.id}`, { as: owner })).status).toBe(204);
     const ids = [open.id, secret.id, trashed.id, "0190a6c8-0000-7000-8000-00000000dead"].join(",");
-    const seen = async (who: Who) => ((await call(env, "GET", `/api/pages/titles?ids=${ids}`, { as: who })).body as Array<{ title: string }>).map((p) => p.title).sort();
+    const seen = async (who: Who) =>
+      ((await call(env, "GET", `/api/pages/titles?ids=${ids}`, { as: who })).body as Array<{ title: string }>).map((p) => p.title).sort();
     expect(await seen(owner)).toEqual(["Open", "Secret plans"]);
     expect(await seen(member)).toEqual(["Open"]);
     const res = await call(env, "GET", `/api/pages/titles?ids=${ids}`, { as: member });
     expect(JSON.stringify(res.body)).not.toContain("Secret");
   });
 
-  test.each([["none", "ids=", "at least one"], ["not an id", "ids=nope", "not a page id"], ["201 ids", `ids=${Array.from({ length: 201 }, (_, i) => `0190a6c8-0000-7000-8000-${String(i).padStart(12, "0")}`).join(",")}`, "at most 200"]])(
-    "%s is a 400 on ids",
-    async (_name, query, words) => {
-      const { owner } = await ownerAndMember(env);
-      const res = await call(env, "GET", `/api/pages/titles?${query}`, { as: owner });
-      expect(res.status).toBe(400);
-      expect(res.body.field).toBe("ids");
-      expect(JSON.stringify(res.body)).toContain(words);
-    },
-  );
+  test.each([
+    ["none", "ids=", "at least one"],
+    ["not an id", "ids=nope", "not a page id"],
+    [
+      "201 ids",
+      `ids=${Array.from({ length: 201 }, (_, i) => `0190a6c8-0000-7000-8000-${String(i).padStart(12, "0")}`).join(",")}`,
+      "at most 200",
+    ],
+  ])("%s is a 400 on ids", async (_name, query, words) => {
+    const { owner } = await ownerAndMember(env);
+    const res = await call(env, "GET", `/api/pages/titles?${query}`, { as: owner });
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe("ids");
+    expect(JSON.stringify(res.body)).toContain(words);
+  });
 });

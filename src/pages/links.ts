@@ -25,7 +25,14 @@ export function listBacklinks(core: Core, caller: Caller, id: string) {
 
 /** The `ids` query: comma-separated page ids. */
 export function parsePageIds(raw: string): string[] {
-  const ids = [...new Set(raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  const ids = [
+    ...new Set(
+      raw
+        .split(",")
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
   if (ids.length === 0) throw invalid("ids", "must name at least one page id (comma-separated)");
   if (ids.length > TITLES_MAX) throw invalid("ids", `must name at most ${TITLES_MAX} pages`);
   const bad = ids.find((s) => !PAGE_ID.test(s));

@@ -7,7 +7,9 @@ import { getPageMarkdown } from "./markdown";
 import { cachedPageAnswer } from "./page-cache";
 import { PageParams } from "./schemas";
 
-const EXAMPLE = '# Release 2.4\n\n- [x] Search finds **fragments**\n- [ ] Export to [PDF](https://example.com/pdf)\n\n:::panel {kind="warning"}\n\nDeploy after 18:00.\n\n:::\n';
+const EXAMPLE =
+  "# Release 2.4\n\n- [x] Search finds **fragments**\n- [ ] Export to " +
+  '[PDF](https://example.com/pdf)\n\n:::panel {kind="warning"}\n\nDeploy after 18:00.\n\n:::\n';
 
 /**
  * GET /api/pages/{id}/markdown. The answer is text/markdown, which the OpenAPI generator cannot
@@ -30,9 +32,12 @@ export function markdownRoutes(core: Core) {
         tags: ["Pages"],
         summary: "The page's document as Markdown (text/markdown)",
         description:
-          "The same document GET /api/pages/{id} gives as contentJson, in the Markdown that `contentMarkdown` accepts: send it back with PUT /api/pages/{id} (with `baseVersion` from GET /api/pages/{id}) and the page stays as it was, except for what Markdown cannot hold:\n\n" +
+          "The same document GET /api/pages/{id} gives as contentJson, in the Markdown that `contentMarkdown` " +
+          "accepts: send it back with PUT /api/pages/{id} (with `baseVersion` from GET /api/pages/{id}) and " +
+          "the page stays as it was, except for what Markdown cannot hold:\n\n" +
           LOSSY_IN_MARKDOWN.map((line) => `- ${line}`).join("\n") +
-          "\n\nWho may read the page may read this; anyone else gets the same 404 as for a page that does not exist. Caching is the page's: anonymous reads carry an ETag (If-None-Match answers 304), signed-in reads are `private, no-store`.",
+          "\n\nWho may read the page may read this; anyone else gets the same 404 as for a page that does not exist. Caching is " +
+          "the page's: anonymous reads carry an ETag (If-None-Match answers 304), signed-in reads are `private, no-store`.",
         responses: {
           200: {
             description: "The document as Markdown (UTF-8)",

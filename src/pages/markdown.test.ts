@@ -8,13 +8,18 @@ let env: TestEnv;
 beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
-const RELEASE = "# Release 2.4\n\n- [x] Search finds **fragments**\n- [ ] Export to [PDF](https://example.com/pdf)\n\n:::panel {kind=\"warning\"}\n\nDeploy after 18:00.\n\n:::\n";
+const RELEASE =
+  "# Release 2.4\n\n- [x] Search finds **fragments**\n- [ ] Export to " +
+  '[PDF](https://example.com/pdf)\n\n:::panel {kind="warning"}\n\nDeploy after 18:00.\n\n:::\n';
 const blocks = (page: { contentJson: string }) => JSON.parse(page.contentJson).content.map((b: { type: string }) => b.type);
 
 describe("contentMarkdown", () => {
   test("POST /api/pages takes the document as Markdown; GET …/markdown gives it back as text/markdown", async () => {
     const { owner, space } = await ownerMemberAndPage(env);
-    const made = await call(env, "POST", "/api/pages", { as: owner, body: { spaceId: space.id, title: "Release", contentMarkdown: RELEASE } });
+    const made = await call(env, "POST", "/api/pages", {
+      as: owner,
+      body: { spaceId: space.id, title: "Release", contentMarkdown: RELEASE },
+    });
     expect(made.status).toBe(201);
     expect(blocks(made.body)).toEqual(["heading", "taskList", "panel"]);
     const md = await call(env, "GET", `/api/pages/${made.body.id}/markdown`, { as: owner });
@@ -30,14 +35,19 @@ describe("contentMarkdown", () => {
 
   test("PUT /api/pages/{id} with contentMarkdown adds a version; the same Markdown again changes nothing", async () => {
     const { owner, page } = await ownerMemberAndPage(env);
-    const put = await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { contentMarkdown: "Hello **world**", baseVersion: 1 } });
+    const put = await call(env, "PUT", `/api/pages/${page.id}`, {
+      as: owner,
+      body: { contentMarkdown: "Hello **world**", baseVersion: 1 },
+    });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ title: "Guide", currentVersionNumber: 2 });
     expect(JSON.parse(put.body.contentJson).content[0].content[1]).toMatchObject({ text: "world", marks: [{ type: "bold" }] });
     const again = await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { contentMarkdown: "Hello **world**\n" } });
     expect(again.body.currentVersionNumber).toBe(2);
     // A stale base is the usual 409, Markdown or not.
-    expect((await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { contentMarkdown: "x", baseVersion: 1 } })).status).toBe(409);
+    expect((await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { contentMarkdown: "x", baseVersion: 1 } })).status).toBe(
+      409,
+    );
   });
 
   test("drafts: autosave with PUT and publish with POST …/publish both take contentMarkdown", async () => {
@@ -46,7 +56,10 @@ describe("contentMarkdown", () => {
     const saved = await call(env, "PUT", `/api/pages/${draft.id}`, { as: owner, body: { contentMarkdown: "- first thought" } });
     expect(blocks(saved.body)).toEqual(["bulletList"]);
     expect((await call(env, "GET", `/api/pages/${draft.id}/markdown`, { as: owner })).text).toBe("- first thought\n");
-    const published = await call(env, "POST", `/api/pages/${draft.id}/publish`, { as: owner, body: { title: "Plan", contentMarkdown: "## Plan\n\n1. one\n2. two" } });
+    const published = await call(env, "POST", `/api/pages/${draft.id}/publish`, {
+      as: owner,
+      body: { title: "Plan", contentMarkdown: "## Plan\n\n1. one\n2. two" },
+    });
     expect(published.status).toBe(200);
     expect(published.body.status).toBe(1);
     expect(blocks(published.body)).toEqual(["heading", "orderedList"]);
@@ -60,7 +73,10 @@ describe("contentMarkdown", () => {
     const { owner, space, page } = await ownerMemberAndPage(env);
     const draft = (await call(env, "POST", "/api/pages/draft", { as: owner, body: { spaceId: space.id } })).body;
     const url = path.replace("{id}", page.id).replace("{draft}", draft.id);
-    const res = await call(env, method, url, { as: owner, body: { ...body(space.id), contentJson: doc("json"), contentMarkdown: "markdown" } });
+    const res = await call(env, method, url, {
+      as: owner,
+      body: { ...body(space.id), contentJson: doc("json"), contentMarkdown: "markdown" },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "validation_failed", field: "contentMarkdown" });
     expect(res.body.detail).toContain("either as contentJson or as contentMarkdown, not both");
@@ -73,10 +89,17 @@ describe("contentMarkdown", () => {
 describe("hostile contentMarkdown over HTTP", () => {
   test("<script> is stored as text only, and comes back escaped", async () => {
     const { owner, space } = await ownerMemberAndPage(env);
-    const made = await call(env, "POST", "/api/pages", { as: owner, body: { spaceId: space.id, title: "Raw", contentMarkdown: "<script>alert(1)</script>" } });
+    const made = await call(env, "POST", "/api/pages", {
+      as: owner,
+      body: { spaceId: space.id, title: "Raw", contentMarkdown: "<script>alert(1)</script>" },
+    });
     expect(made.status).toBe(201);
-    expect(JSON.parse(made.body.contentJson).content).toEqual([{ type: "paragraph", content: [{ type: "text", text: "<script>alert(1)</script>" }] }]);
-    expect((await call(env, "GET", `/api/pages/${made.body.id}/markdown`, { as: owner })).text).toBe("&lt;script&gt;alert(1)&lt;/script&gt;\n");
+    expect(JSON.parse(made.body.contentJson).content).toEqual([
+      { type: "paragraph", content: [{ type: "text", text: "<script>alert(1)</script>" }] },
+    ]);
+    expect((await call(env, "GET", `/api/pages/${made.body.id}/markdown`, { as: owner })).text).toBe(
+      "&lt;script&gt;alert(1)&lt;/script&gt;\n",
+    );
   });
 
   test.each([
@@ -103,7 +126,10 @@ describe("GET /api/pages/{id}/markdown", () => {
     const { owner, member, space, page } = await ownerMemberAndPage(env);
     const draft = (await call(env, "POST", "/api/pages/draft", { as: owner, body: { spaceId: space.id } })).body;
     const restricted = await newPage(env, owner, space.id, "Secret", { contentJson: doc("secret") });
-    await call(env, "POST", `/api/pages/${restricted.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } });
+    await call(env, "POST", `/api/pages/${restricted.id}/restrictions`, {
+      as: owner,
+      body: { principalType: 0, principalId: owner.id, operation: 0 },
+    });
     const missing = await call(env, "GET", "/api/pages/0190-missing/markdown", { as: member });
     expect(missing.status).toBe(404);
     for (const id of [draft.id, restricted.id]) {
@@ -138,7 +164,11 @@ describe("GET /api/pages/{id}/markdown", () => {
     const op = api.paths["/api/pages/{id}/markdown"].get;
     expect(op.responses["200"].content["text/markdown"].example).toStartWith("# Release");
     expect(op.responses["404"].content["application/problem+json"].schema).toEqual({ $ref: "#/components/schemas/Problem" });
-    for (const [path, method] of [["/api/pages", "post"], ["/api/pages/{id}", "put"], ["/api/pages/{id}/publish", "post"]]) {
+    for (const [path, method] of [
+      ["/api/pages", "post"],
+      ["/api/pages/{id}", "put"],
+      ["/api/pages/{id}/publish", "post"],
+    ]) {
       const field = api.paths[path][method].requestBody.content["application/json"].schema.properties.contentMarkdown;
       expect(field).toMatchObject({ type: "string", maxLength: MAX_MARKDOWN_BYTES });
       expect(field.examples[0]).toContain(":::panel");

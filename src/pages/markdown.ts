@@ -14,6 +14,8 @@ const keptMarkdown = keptTextsUntilWrite("markdown", 8 * 1024 * 1024);
 
 export function getPageMarkdown(core: Core, caller: Caller, id: string): { markdown: string; page: PageMeta } {
   const { json, page } = getPageJson(core, caller, id);
-  const markdown = keptMarkdown(core.stamp, `${page.id}|${page.currentVersion}`, () => contentToMarkdown((JSON.parse(json) as { contentJson: string }).contentJson));
+  const markdown = keptMarkdown(core.stamp, `${page.id}|${page.currentVersion}`, () =>
+    contentToMarkdown((JSON.parse(json) as { contentJson: string }).contentJson),
+  );
   return { markdown, page };
 }

@@ -34,11 +34,13 @@ export interface MoveInput {
  */
 export function movePage(core: Core, caller: Caller, id: string, input: MoveInput): Page {
   const user = requireUser(caller);
-  if (input.index !== undefined && (!Number.isInteger(input.index) || input.index < 0)) throw invalid("index", "must be a whole number, 0 or more");
+  if (input.index !== undefined && (!Number.isInteger(input.index) || input.index < 0))
+    throw invalid("index", "must be a whole number, 0 or more");
   return core.tx(() => {
     // 1.
     const { page, space } = requireEditablePage(core, user, findPage(core, id));
-    if (page.status !== PAGE_STATUS.Published) throw new AppError("conflict", { detail: "Publish the draft before moving it." }, "Drafts cannot be moved");
+    if (page.status !== PAGE_STATUS.Published)
+      throw new AppError("conflict", { detail: "Publish the draft before moving it." }, "Drafts cannot be moved");
     // 2.
     const named = input.spaceId === undefined ? space : findSpaceByIdOrKey(core, input.spaceId);
     const target = named?.id === space.id ? space : requireEditableSpace(core, user, named);
@@ -67,7 +69,11 @@ export function movePage(core: Core, caller: Caller, id: string, input: MoveInpu
       spaceId: target.id,
       actorId: user.user.id,
       ip: user.ip,
-      data: { from: { spaceId: space.id, parentPageId: page.parentId, position: page.position }, to: { spaceId: target.id, parentPageId: parentId, position: index }, pageCount: subtree.length },
+      data: {
+        from: { spaceId: space.id, parentPageId: page.parentId, position: page.position },
+        to: { spaceId: target.id, parentPageId: parentId, position: index },
+        pageCount: subtree.length,
+      },
     });
     return pageFor(core, user, page.id);
   });

@@ -12,19 +12,38 @@ afterEach(() => env.close());
 
 /** A document of `n` paragraphs: several KB of JSON, as real pages are. */
 function longDoc(word: string, n = 80): string {
-  return JSON.stringify({ type: "doc", content: Array.from({ length: n }, (_, i) => ({ type: "paragraph", content: [{ type: "text", text: `${word} paragraph ${i}, with ümlauts and 漢字.` }] })) });
+  return JSON.stringify({
+    type: "doc",
+    content: Array.from({ length: n }, (_, i) => ({
+      type: "paragraph",
+      content: [{ type: "text", text: `${word} paragraph ${i}, with ümlauts and 漢字.` }],
+    })),
+  });
 }
 
 const stored = (pageId: string, n: number) =>
-  env.core.sqlite.query<{ kind: string; bytes: number }, [string, number]>("SELECT typeof(content_json) AS kind, length(content_json) AS bytes FROM page_versions WHERE page_id = ? AND version_number = ?").get(pageId, n)!;
+  env.core.sqlite
+    .query<{ kind: string; bytes: number }, [string, number]>(
+      "SELECT typeof(content_json) AS kind, length(content_json) AS bytes FROM page_versions WHERE page_id = ? AND version_number = ?",
+    )
+    .get(pageId, n)!;
 
 test("a large page and its versions are stored compressed and every reader answers the document unchanged", async () => {
   const { owner } = await ownerAndMember(env);
   const space = await newSpace(env, owner, "DOCS");
   const page = await newPage(env, owner, space.id, "Long", { contentJson: longDoc("first") });
-  expect((await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: "Long", contentJson: longDoc("second"), baseVersion: 1 } })).status).toBe(200);
+  expect(
+    (
+      await call(env, "PUT", `/api/pages/${page.id}`, {
+        as: owner,
+        body: { title: "Long", contentJson: longDoc("second"), baseVersion: 1 },
+      })
+    ).status,
+  ).toBe(200);
   // The page row's document too; its text stays text (search reads it often).
-  expect(env.core.sqlite.query("SELECT typeof(content_json) AS doc, typeof(plain_text) AS text FROM pages WHERE id = ?").get(page.id)).toEqual({ doc: "blob", text: "text" });
+  expect(
+    env.core.sqlite.query("SELECT typeof(content_json) AS doc, typeof(plain_text) AS text FROM pages WHERE id = ?").get(page.id),
+  ).toEqual({ doc: "blob", text: "text" });
   expect((await call(env, "GET", `/api/pages/${page.id}`, { as: owner })).body.contentJson).toBe(longDoc("second"));
   const v1 = stored(page.id, 1);
   expect(v1.kind).toBe("blob");

@@ -22,7 +22,12 @@ function matches(header: string | null, etag: string): boolean {
 }
 
 /** Headers for the answer, and a 304 Response when the anonymous caller's copy is current. */
-export function cachedPageAnswer(request: Request, caller: Caller, page: PageMeta, headers: Record<string, string | number>): Response | null {
+export function cachedPageAnswer(
+  request: Request,
+  caller: Caller,
+  page: PageMeta,
+  headers: Record<string, string | number>,
+): Response | null {
   headers.vary = "Authorization, Cookie";
   if (caller.kind === "user") {
     headers["cache-control"] = "private, no-store";
@@ -32,5 +37,8 @@ export function cachedPageAnswer(request: Request, caller: Caller, page: PageMet
   headers["cache-control"] = "public, no-cache";
   headers.etag = etag;
   if (!matches(request.headers.get("if-none-match"), etag)) return null;
-  return new Response(null, { status: 304, headers: { ...SECURITY_HEADERS, etag, "cache-control": "public, no-cache", vary: "Authorization, Cookie" } });
+  return new Response(null, {
+    status: 304,
+    headers: { ...SECURITY_HEADERS, etag, "cache-control": "public, no-cache", vary: "Authorization, Cookie" },
+  });
 }

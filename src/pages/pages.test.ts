@@ -16,7 +16,10 @@ async function setup() {
 describe("POST /api/pages", () => {
   test("creates a published page at the top level, with version 1 and page.created", async () => {
     const { owner, space } = await setup();
-    const res = await call(env, "POST", "/api/pages", { as: owner, body: { spaceId: space.id, title: "  Welcome ", contentJson: doc("Hello") } });
+    const res = await call(env, "POST", "/api/pages", {
+      as: owner,
+      body: { spaceId: space.id, title: "  Welcome ", contentJson: doc("Hello") },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       spaceId: space.id,
@@ -69,7 +72,11 @@ describe("POST /api/pages", () => {
     ["a blank title", { title: "   " }, "title"],
     ["a 256-character title", { title: "x".repeat(256) }, "title"],
     ["contentJson that is not JSON", { title: "T", contentJson: "{nope" }, "contentJson"],
-    ["contentJson with an unknown node", { title: "T", contentJson: JSON.stringify({ type: "doc", content: [{ type: "marquee" }] }) }, "contentJson"],
+    [
+      "contentJson with an unknown node",
+      { title: "T", contentJson: JSON.stringify({ type: "doc", content: [{ type: "marquee" }] }) },
+      "contentJson",
+    ],
     ["contentJson that is an object, not text", { title: "T", contentJson: { type: "doc" } }, "contentJson"],
     ["no spaceId", { spaceId: undefined, title: "T" }, "spaceId"],
   ])("refuses %s (400 on the field) and stores nothing", async (_why, body, field) => {
@@ -91,7 +98,9 @@ describe("POST /api/pages", () => {
     const foreign = await newPage(env, owner, other.id, "Foreign");
     const cross = await call(env, "POST", "/api/pages", { as: owner, body: { spaceId: space.id, title: "T", parentPageId: foreign.id } });
     expect(cross).toMatchObject({ status: 400, body: { field: "parentPageId" } });
-    expect((await call(env, "POST", "/api/pages", { as: owner, body: { spaceId: space.id, title: "T", parentPageId: "0190-missing" } })).status).toBe(404);
+    expect(
+      (await call(env, "POST", "/api/pages", { as: owner, body: { spaceId: space.id, title: "T", parentPageId: "0190-missing" } })).status,
+    ).toBe(404);
     expect((await call(env, "POST", "/api/pages", { as: owner, body: { spaceId: "0190-missing", title: "T" } })).status).toBe(404);
   });
 
@@ -99,7 +108,9 @@ describe("POST /api/pages", () => {
     const { owner, space } = await setup();
     expect((await call(env, "POST", "/api/pages", { body: { spaceId: space.id, title: "T" } })).status).toBe(401);
     const ro = await mintToken(env, owner, { name: "ro", readOnly: true });
-    expect((await call(env, "POST", "/api/pages", { as: { token: ro }, body: { spaceId: space.id, title: "T" } })).body.code).toBe("read_only_token");
+    expect((await call(env, "POST", "/api/pages", { as: { token: ro }, body: { spaceId: space.id, title: "T" } })).body.code).toBe(
+      "read_only_token",
+    );
     await call(env, "POST", "/api/spaces/DOCS/archive", { as: owner });
     const archived = await call(env, "POST", "/api/pages", { as: owner, body: { spaceId: space.id, title: "T" } });
     expect(archived).toMatchObject({ status: 403, body: { code: "forbidden", title: "This space is archived" } });
@@ -149,7 +160,10 @@ describe("PUT /api/pages/{id}", () => {
   test("each update adds version N+1 with its comment and records page.updated", async () => {
     const { owner, space } = await setup();
     const page = await newPage(env, owner, space.id, "P", { contentJson: doc("one") });
-    const res = await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: "P", contentJson: doc("two"), changeComment: "Fix typo", baseVersion: 1 } });
+    const res = await call(env, "PUT", `/api/pages/${page.id}`, {
+      as: owner,
+      body: { title: "P", contentJson: doc("two"), changeComment: "Fix typo", baseVersion: 1 },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ currentVersionNumber: 2, contentJson: doc("two") });
     const versions = await call(env, "GET", `/api/pages/${page.id}/versions`, { as: owner });
@@ -193,9 +207,13 @@ describe("PUT /api/pages/{id}", () => {
     const { owner, space } = await setup();
     const page = await newPage(env, owner, space.id, "P");
     const ro = await mintToken(env, owner, { name: "ro", readOnly: true });
-    expect((await call(env, "PUT", `/api/pages/${page.id}`, { as: { token: ro }, body: { title: "X" } })).body.code).toBe("read_only_token");
+    expect((await call(env, "PUT", `/api/pages/${page.id}`, { as: { token: ro }, body: { title: "X" } })).body.code).toBe(
+      "read_only_token",
+    );
     await call(env, "POST", "/api/spaces/DOCS/archive", { as: owner });
-    expect((await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: "X" } })).body.title).toBe("This space is archived");
+    expect((await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: "X" } })).body.title).toBe(
+      "This space is archived",
+    );
   });
 });
 

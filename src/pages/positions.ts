@@ -18,7 +18,13 @@ export function nextPosition(core: Core, spaceId: string, parentId: string | nul
  * Puts `pageId` at `index` among its (new) siblings and numbers them all 0, 1, 2… again;
  * an index past the end means last. Only rows whose position changes are written.
  */
-export function placeAmongSiblings(core: Core, pageId: string, spaceId: string, parentId: string | null, index: number | undefined): number {
+export function placeAmongSiblings(
+  core: Core,
+  pageId: string,
+  spaceId: string,
+  parentId: string | null,
+  index: number | undefined,
+): number {
   const others = siblingPositions(core, spaceId, parentId, pageId);
   const at = Math.min(Math.max(index ?? others.length, 0), others.length);
   const ordered = [...others.slice(0, at).map((o) => o.id), pageId, ...others.slice(at).map((o) => o.id)];

@@ -37,7 +37,10 @@ describe("GET /api/pages/recent", () => {
     const space = await newSpace(env, owner, "DOCS");
     await newPage(env, owner, space.id, "Open");
     const secret = await newPage(env, owner, space.id, "Secret");
-    const restricted = await call(env, "POST", `/api/pages/${secret.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } });
+    const restricted = await call(env, "POST", `/api/pages/${secret.id}/restrictions`, {
+      as: owner,
+      body: { principalType: 0, principalId: owner.id, operation: 0 },
+    });
     expect(restricted.status).toBe(201);
     expect((await recent(member, `spaceId=${space.id}`)).body.map((p: { title: string }) => p.title)).toEqual(["Open"]);
     expect((await recent(owner, `spaceId=${space.id}`)).body.map((p: { title: string }) => p.title)).toEqual(["Secret", "Open"]);

@@ -18,5 +18,8 @@ export function listRecentPages(core: Core, caller: Caller, spaceRef: string, li
   // Checked here, not by the query schema: its bound errors would not name the parameter.
   if (!Number.isInteger(limit) || limit < 1 || limit > RECENT_MAX) throw invalid("limit", `must be a whole number from 1 to ${RECENT_MAX}`);
   const space = requireReadableSpace(core, caller, findSpaceByIdOrKey(core, spaceRef));
-  return recentPages(core, space.id, visiblePagesFilter(core, caller), limit).map((r) => ({ ...r, updatedByName: r.updatedByName ?? null }));
+  return recentPages(core, space.id, visiblePagesFilter(core, caller), limit).map((r) => ({
+    ...r,
+    updatedByName: r.updatedByName ?? null,
+  }));
 }

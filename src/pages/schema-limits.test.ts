@@ -75,17 +75,27 @@ describe("the limits as enforced", () => {
     const e = makeEnv();
     try {
       const { owner } = await ownerAndMember(e);
-      const space = await call(e, "POST", "/api/spaces", { as: owner, body: { key: "K".repeat(spaces.KEY_MAX), name: "n".repeat(spaces.NAME_MAX) } });
+      const space = await call(e, "POST", "/api/spaces", {
+        as: owner,
+        body: { key: "K".repeat(spaces.KEY_MAX), name: "n".repeat(spaces.NAME_MAX) },
+      });
       expect(space.status).toBe(201);
-      expect((await call(e, "POST", "/api/spaces", { as: owner, body: { key: "DOCS", name: "n".repeat(spaces.NAME_MAX + 1) } })).body.field).toBe("name");
+      expect(
+        (await call(e, "POST", "/api/spaces", { as: owner, body: { key: "DOCS", name: "n".repeat(spaces.NAME_MAX + 1) } })).body.field,
+      ).toBe("name");
       const page = await call(e, "POST", "/api/pages", { as: owner, body: { spaceId: space.body.id, title: "t".repeat(TITLE_MAX) } });
       expect(page.status).toBe(201);
       const longer = await call(e, "PUT", `/api/pages/${page.body.id}`, { as: owner, body: { title: "t".repeat(TITLE_MAX + 1) } });
       expect(longer).toMatchObject({ status: 400, body: { field: "title" } });
       expect(longer.body.detail).toContain(String(TITLE_MAX));
-      const comment = await call(e, "PUT", `/api/pages/${page.body.id}`, { as: owner, body: { title: "T", changeComment: "c".repeat(COMMENT_MAX + 1) } });
+      const comment = await call(e, "PUT", `/api/pages/${page.body.id}`, {
+        as: owner,
+        body: { title: "T", changeComment: "c".repeat(COMMENT_MAX + 1) },
+      });
       expect(comment).toMatchObject({ status: 400, body: { field: "changeComment" } });
-      expect((await call(e, "POST", "/api/templates", { as: owner, body: { name: "n".repeat(templates.NAME_MAX + 1) } })).body.field).toBe("name");
+      expect((await call(e, "POST", "/api/templates", { as: owner, body: { name: "n".repeat(templates.NAME_MAX + 1) } })).body.field).toBe(
+        "name",
+      );
     } finally {
       e.close();
     }

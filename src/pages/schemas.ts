@@ -12,20 +12,32 @@ const Timestamp = t.String({ format: "date-time" });
  * (what maxLength counts), so the same number refuses nothing valid. Larger multi-byte text is
  * refused by checkContentJson, which says so in bytes.
  */
-const ContentJson = t.String({ maxLength: MAX_CONTENT_BYTES, description: `The page document as JSON text (a TipTap/ProseMirror doc), at most ${MAX_CONTENT_BYTES / 1024 / 1024} MiB, ${MAX_CONTENT_BYTES} bytes, of UTF-8` });
+const ContentJson = t.String({
+  maxLength: MAX_CONTENT_BYTES,
+  description:
+    `The page document as JSON text (a TipTap/ProseMirror doc), at most ` +
+    `${MAX_CONTENT_BYTES / 1024 / 1024} MiB, ${MAX_CONTENT_BYTES} bytes, of UTF-8`,
+});
 /** The same reasoning as ContentJson's: checkContentMarkdown counts the real limit in bytes. */
 const ContentMarkdown = t.String({
   maxLength: MAX_MARKDOWN_BYTES,
   description:
-    `The page document as Markdown instead of contentJson (send one of them; both is a 400), at most ${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB, ${MAX_MARKDOWN_BYTES} bytes, of UTF-8. ` +
-    "CommonMark with GFM tables, task lists and ~~strikethrough~~, plus ++underline++, ==highlight==, mentions `[@ id=\"…\" label=\"…\"]`, " +
-    "panels `:::panel {kind=\"warning\"}` … `:::`, expands `:::details` / `:::detailsSummary` / `:::detailsContent` and attachments `:::attachment {attachmentId=\"…\" filename=\"…\"} :::`. " +
-    "It is converted with the editor's schema and then checked exactly like contentJson (a 400 on contentMarkdown says why). Raw HTML is kept as the literal text typed. " +
+    `The page document as Markdown instead of contentJson (send one of them; both is a 400), at most ` +
+    `${MAX_MARKDOWN_BYTES / 1024 / 1024} MiB, ${MAX_MARKDOWN_BYTES} bytes, of UTF-8. ` +
+    'CommonMark with GFM tables, task lists and ~~strikethrough~~, plus ++underline++, ==highlight==, mentions `[@ id="…" label="…"]`, ' +
+    'panels `:::panel {kind="warning"}` … `:::`, expands `:::details` / `:::detailsSummary` / ' +
+    '`:::detailsContent` and attachments `:::attachment {attachmentId="…" filename="…"} :::`. ' +
+    "It is converted with the editor's schema and then checked exactly like contentJson (a 400 on " +
+    "contentMarkdown says why). Raw HTML is kept as the literal text typed. " +
     "GET /api/pages/{id}/markdown gives a page in the same form.",
-  examples: ["# Release 2.4\n\n- [x] Search finds **fragments**\n- [ ] Export to [PDF](https://example.com/pdf)\n\n:::panel {kind=\"warning\"}\n\nDeploy after 18:00.\n\n:::\n"],
+  examples: [
+    "# Release 2.4\n\n- [x] Search finds **fragments**\n- [ ] Export to " +
+      '[PDF](https://example.com/pdf)\n\n:::panel {kind="warning"}\n\nDeploy after 18:00.\n\n:::\n',
+  ],
 });
 /** The limit is cleanTitle's (input.ts), counted as sent; the service refuses blank titles and control characters. */
-const Title = (use: string) => t.String({ maxLength: TITLE_MAX, description: `${use}; one line, trimmed, at most ${TITLE_MAX} characters` });
+const Title = (use: string) =>
+  t.String({ maxLength: TITLE_MAX, description: `${use}; one line, trimmed, at most ${TITLE_MAX} characters` });
 const ParentId = t.Nullable(Id, { description: "A page of the same space; null or absent: the top level" });
 
 export const Page = t.Object(
@@ -60,7 +72,9 @@ export const Version = t.Object(
     createdAt: Timestamp,
     contributors: t.Array(t.Object({ id: t.String(), name: t.String() }), {
       description:
-        "The people whose changes this version published, in the order they first made them: everyone with unpublished changes in the shared working copy when it was published (the author need not be one of them). A version published otherwise credits its author alone.",
+        "The people whose changes this version published, in the order they first made them: everyone with " +
+        "unpublished changes in the shared working copy when it was published (the author need not be one " +
+        "of them). A version published otherwise credits its author alone.",
     }),
   },
   { title: "Version" },
@@ -75,7 +89,13 @@ export const TreeNode = t.Recursive(
       title: t.String(),
       emoji: t.Nullable(t.String()),
       position: t.Integer(),
-      readOnly: t.Optional(t.Literal(true, { description: "Present only when true: an Edit restriction at or above this page leaves the caller out, who may read it but not change it (the tree offers no new page, moves or menu there)" })),
+      readOnly: t.Optional(
+        t.Literal(true, {
+          description:
+            "Present only when true: an Edit restriction at or above this page leaves the caller out, who may " +
+            "read it but not change it (the tree offers no new page, moves or menu there)",
+        }),
+      ),
       children: t.Array(Self),
     }),
   { $id: "TreeNode", title: "TreeNode" },
@@ -115,29 +135,37 @@ export const UpdatePageBody = t.Object({
   contentFrom: t.Optional(
     t.Literal("room", {
       description:
-        'Publish the page\'s shared editing room as this version: the server takes the room\'s document (tracked changes accepted). Exclusive with contentJson and contentMarkdown; 409 `room_not_open` when nobody has the page open',
+        "Publish the page's shared editing room as this version: the server takes the room's document (tracked changes accepted). " +
+        "Exclusive with contentJson and contentMarkdown; 409 `room_not_open` when nobody has the page open",
     }),
   ),
-  changeComment: t.Optional(t.Nullable(t.String({ maxLength: COMMENT_MAX, description: `What changed, at most ${COMMENT_MAX} characters` }))),
+  changeComment: t.Optional(
+    t.Nullable(t.String({ maxLength: COMMENT_MAX, description: `What changed, at most ${COMMENT_MAX} characters` })),
+  ),
   baseVersion: t.Optional(Int({ minimum: 1, description: "The currentVersionNumber you started from; another value is 409" })),
   seenAuthors: t.Optional(
     t.Array(Id, {
       maxItems: 1000,
       description:
-        "With contentFrom: the people whose unpublished changes you were shown (GET /api/pages/{id}/unpublished). Anyone else found with changes in the room is 409 `unseen_changes` (with `authors`), and nothing is published. Absent: not checked.",
+        "With contentFrom: the people whose unpublished changes you were shown (GET /api/pages/{id}/unpublished). Anyone else " +
+        "found with changes in the room is 409 `unseen_changes` (with `authors`), and nothing is published. Absent: not checked.",
     }),
   ),
 });
 
 export const MoveBody = t.Object({
-  parentPageId: t.Optional(t.Nullable(Id, { description: "null: the top level; absent: the same parent (or the top level of another space)" })),
+  parentPageId: t.Optional(
+    t.Nullable(Id, { description: "null: the top level; absent: the same parent (or the top level of another space)" }),
+  ),
   index: t.Optional(Int({ minimum: 0, description: "Position among the new siblings; absent or too large: last" })),
   spaceId: t.Optional(SpaceRef),
 });
 
 export const CopyBody = t.Object({
   spaceId: t.Optional(SpaceRef),
-  parentPageId: t.Optional(t.Nullable(Id, { description: "null: the top level; absent: beside the source (or the top level of another space)" })),
+  parentPageId: t.Optional(
+    t.Nullable(Id, { description: "null: the top level; absent: beside the source (or the top level of another space)" }),
+  ),
   includeChildren: t.Optional(t.Boolean()),
 });
 
@@ -146,14 +174,28 @@ export const LayoutBody = t.Object({ fullWidth: t.Boolean() });
 export const TickTaskBody = t.Object({
   index: Int({ minimum: 0, description: "The task's place among the page's tasks (task-list items), in document order, from 0" }),
   checked: t.Boolean({ description: "Ticked (true) or not" }),
-  baseVersion: t.Optional(Int({ minimum: 1, description: "The currentVersionNumber the reader saw; another value is 409 (the index may name another task by now)" })),
+  baseVersion: t.Optional(
+    Int({
+      minimum: 1,
+      description: "The currentVersionNumber the reader saw; another value is 409 (the index may name another task by now)",
+    }),
+  ),
 });
-export const PublishBody = t.Object({ title: Title("Required"), contentJson: t.Optional(ContentJson), contentMarkdown: t.Optional(ContentMarkdown) });
+export const PublishBody = t.Object({
+  title: Title("Required"),
+  contentJson: t.Optional(ContentJson),
+  contentMarkdown: t.Optional(ContentMarkdown),
+});
 export const DraftBody = t.Object({ spaceId: SpaceRef, parentPageId: t.Optional(ParentId) });
 export const SpaceQuery = t.Object({ spaceId: SpaceRef });
 export const RecentQuery = t.Object({
   spaceId: SpaceRef,
-  limit: t.Optional(t.Integer({ description: `How many, 1 to ${RECENT_MAX}; default ${RECENT_DEFAULT}`, error: `must be a whole number from 1 to ${RECENT_MAX}` })),
+  limit: t.Optional(
+    t.Integer({
+      description: `How many, 1 to ${RECENT_MAX}; default ${RECENT_DEFAULT}`,
+      error: `must be a whole number from 1 to ${RECENT_MAX}`,
+    }),
+  ),
 });
 
 export const RecentPage = t.Object(

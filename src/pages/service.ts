@@ -40,7 +40,9 @@ export function getPageJson(core: Core, caller: Caller, id: string): { json: str
     return f && access?.read ? { page: f.page, canEdit: editableNow(access, f.space, f.page) } : null;
   });
   if (!read) throw notFound("Page not found");
-  const kept = keptPages(core.stamp, `${id}|${read.canEdit}`, () => keptBody(JSON.stringify(toPage(findPage(core, id)!.page, read.canEdit))));
+  const kept = keptPages(core.stamp, `${id}|${read.canEdit}`, () =>
+    keptBody(JSON.stringify(toPage(findPage(core, id)!.page, read.canEdit))),
+  );
   return { json: kept.text, body: kept.body, page: read.page };
 }
 
@@ -70,7 +72,8 @@ export function updatePage(core: Core, caller: Caller, id: string, input: Update
   return core.tx(() => {
     const { page, space } = requireEditablePage(core, user, findPage(core, id));
     // A stale base is refused before anything else, like a failed precondition.
-    if (input.baseVersion !== undefined && input.baseVersion !== page.currentVersion) throw versionConflict(toPage(page, canEditPage(core, user, space, page)), input.baseVersion);
+    if (input.baseVersion !== undefined && input.baseVersion !== page.currentVersion)
+      throw versionConflict(toPage(page, canEditPage(core, user, space, page)), input.baseVersion);
     const draft = page.status === PAGE_STATUS.Draft;
     const title = input.title === undefined ? page.title : cleanTitle(input.title, { allowBlank: draft });
     // Both are normalised (contentOf checks through the schema), so equal documents compare equal as text.
@@ -81,7 +84,17 @@ export function updatePage(core: Core, caller: Caller, id: string, input: Update
     const versionNumber = updated.currentVersion;
     // Drafts are private: nobody is told about them until they are published.
     if (!draft) {
-      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { versionNumber, renamed: title !== page.title, contentChanged: changed !== null }, document: updated.contentJson, page: { page: updated, space } });
+      recordEvent(core, {
+        type: "page.updated",
+        targetType: "page",
+        targetId: page.id,
+        spaceId: space.id,
+        actorId: user.user.id,
+        ip: user.ip,
+        data: { versionNumber, renamed: title !== page.title, contentChanged: changed !== null },
+        document: updated.contentJson,
+        page: { page: updated, space },
+      });
     }
     // requireEditablePage passed and a new version changes no access: the caller may still edit.
     return toPage(updated, true);
@@ -98,7 +111,15 @@ export function setPresentation(core: Core, caller: Caller, id: string, change: 
     const { page, space } = requireEditablePage(core, user, findPage(core, id));
     updatePresentation(core, page.id, set, { userId: user.user.id, at: iso(core.clock.now()) });
     if (page.status === PAGE_STATUS.Published) {
-      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { ...set } });
+      recordEvent(core, {
+        type: "page.updated",
+        targetType: "page",
+        targetId: page.id,
+        spaceId: space.id,
+        actorId: user.user.id,
+        ip: user.ip,
+        data: { ...set },
+      });
     }
     return pageFor(core, user, page.id);
   });

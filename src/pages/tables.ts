@@ -31,7 +31,9 @@ export const pages = sqliteTable(
      */
     docId: integer("doc_id").primaryKey(),
     id: text("id").notNull().unique(),
-    spaceId: text("space_id").notNull().references(() => spaces.id, { onDelete: "cascade" }),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
     /** Null at the top level of the space. */
     parentId: text("parent_id").references((): AnySQLiteColumn => pages.id, { onDelete: "set null" }),
     title: text("title").notNull(),
@@ -80,7 +82,9 @@ export type PageMeta = Omit<PageRow, "contentJson" | "plainText">;
 export const pageVersions = sqliteTable(
   "page_versions",
   {
-    pageId: text("page_id").notNull().references(() => pages.id, { onDelete: "cascade" }),
+    pageId: text("page_id")
+      .notNull()
+      .references(() => pages.id, { onDelete: "cascade" }),
     versionNumber: integer("version_number").notNull(),
     title: text("title").notNull(),
     changeComment: text("change_comment"),
@@ -112,7 +116,9 @@ export const pageVersionContributors = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.pageId, t.versionNumber, t.position] }),
-    foreignKey({ columns: [t.pageId, t.versionNumber], foreignColumns: [pageVersions.pageId, pageVersions.versionNumber] }).onDelete("cascade"),
+    foreignKey({ columns: [t.pageId, t.versionNumber], foreignColumns: [pageVersions.pageId, pageVersions.versionNumber] }).onDelete(
+      "cascade",
+    ),
   ],
 );
 
@@ -125,7 +131,9 @@ export const pageVersionContributors = sqliteTable(
 export const pageLinks = sqliteTable(
   "page_links",
   {
-    sourcePageId: text("source_page_id").notNull().references(() => pages.id, { onDelete: "cascade" }),
+    sourcePageId: text("source_page_id")
+      .notNull()
+      .references(() => pages.id, { onDelete: "cascade" }),
     targetPageId: text("target_page_id").notNull(),
   },
   (t) => [primaryKey({ columns: [t.sourcePageId, t.targetPageId] }), index("page_links_target_idx").on(t.targetPageId, t.sourcePageId)],
@@ -145,6 +153,8 @@ export const pageVersionImportedAuthors = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.pageId, t.versionNumber] }),
-    foreignKey({ columns: [t.pageId, t.versionNumber], foreignColumns: [pageVersions.pageId, pageVersions.versionNumber] }).onDelete("cascade"),
+    foreignKey({ columns: [t.pageId, t.versionNumber], foreignColumns: [pageVersions.pageId, pageVersions.versionNumber] }).onDelete(
+      "cascade",
+    ),
   ],
 );

@@ -9,10 +9,23 @@ export function doc(text: string): string {
   return JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text }] }] });
 }
 
-export async function newPage(env: TestEnv, who: Who, spaceId: string, title: string, extra: { parentPageId?: string | null; contentJson?: string } = {}) {
+export async function newPage(
+  env: TestEnv,
+  who: Who,
+  spaceId: string,
+  title: string,
+  extra: { parentPageId?: string | null; contentJson?: string } = {},
+) {
   const res = await call(env, "POST", "/api/pages", { as: who, body: { spaceId, title, ...extra } });
   if (res.status !== 201) throw new Error(`create page ${title}: ${res.status} ${res.text}`);
-  return res.body as { id: string; title: string; spaceId: string; parentPageId: string | null; currentVersionNumber: number; position: number };
+  return res.body as {
+    id: string;
+    title: string;
+    spaceId: string;
+    parentPageId: string | null;
+    currentVersionNumber: number;
+    position: number;
+  };
 }
 
 export async function treeOf(env: TestEnv, who: Who, spaceId: string) {

@@ -27,9 +27,19 @@ const BAD: Array<[string, string]> = [
 
 const WRITES: Array<[string, (who: Who, spaceId: string, title: string) => Promise<{ status: number; body: any }>]> = [
   ["POST /api/pages", (who, spaceId, title) => call(env, "POST", "/api/pages", { as: who, body: { spaceId, title } })],
-  ["PUT /api/pages/{id}", async (who, spaceId, title) => call(env, "PUT", `/api/pages/${(await newPage(env, who, spaceId, "Before")).id}`, { as: who, body: { title } })],
-  ["PUT /api/pages/{id} (a draft)", async (who, spaceId, title) => call(env, "PUT", `/api/pages/${(await draft(who, spaceId)).id}`, { as: who, body: { title } })],
-  ["POST /api/pages/{id}/publish", async (who, spaceId, title) => call(env, "POST", `/api/pages/${(await draft(who, spaceId)).id}/publish`, { as: who, body: { title } })],
+  [
+    "PUT /api/pages/{id}",
+    async (who, spaceId, title) =>
+      call(env, "PUT", `/api/pages/${(await newPage(env, who, spaceId, "Before")).id}`, { as: who, body: { title } }),
+  ],
+  [
+    "PUT /api/pages/{id} (a draft)",
+    async (who, spaceId, title) => call(env, "PUT", `/api/pages/${(await draft(who, spaceId)).id}`, { as: who, body: { title } }),
+  ],
+  [
+    "POST /api/pages/{id}/publish",
+    async (who, spaceId, title) => call(env, "POST", `/api/pages/${(await draft(who, spaceId)).id}/publish`, { as: who, body: { title } }),
+  ],
 ];
 
 async function draft(who: Who, spaceId: string) {
@@ -39,15 +49,18 @@ async function draft(who: Who, spaceId: string) {
 const storedTitles = () => (env.core.sqlite.query("SELECT title FROM pages").all() as Array<{ title: string }>).map((r) => r.title);
 
 describe("page titles refuse control characters", () => {
-  test.each(WRITES.flatMap(([route, write]) => BAD.map(([what, title]) => [route, what, title, write] as const)))("%s: %s is 400 on title", async (_route, _what, title, write) => {
-    const owner = await signUp(env, "owner@example.com");
-    const space = await newSpace(env, owner, "DOCS");
-    const res = await write(owner, space.id, title);
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ field: "title" });
-    expect(res.body.detail).toContain("must not contain control characters");
-    expect(storedTitles().filter((t) => findControl(t, "single-line"))).toEqual([]);
-  });
+  test.each(WRITES.flatMap(([route, write]) => BAD.map(([what, title]) => [route, what, title, write] as const)))(
+    "%s: %s is 400 on title",
+    async (_route, _what, title, write) => {
+      const owner = await signUp(env, "owner@example.com");
+      const space = await newSpace(env, owner, "DOCS");
+      const res = await write(owner, space.id, title);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ field: "title" });
+      expect(res.body.detail).toContain("must not contain control characters");
+      expect(storedTitles().filter((t) => findControl(t, "single-line"))).toEqual([]);
+    },
+  );
 
   test("right-to-left titles with their marks, emoji and inner spaces are fine", async () => {
     const owner = await signUp(env, "owner@example.com");

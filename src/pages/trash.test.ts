@@ -21,7 +21,8 @@ async function setup() {
 }
 
 const count = (sql: string, ...args: string[]) => (env.core.sqlite.query(sql).get(...args) as { n: number }).n;
-const trashOf = async (who: { cookie: string }, spaceId?: string) => (await call(env, "GET", `/api/pages/trash${spaceId ? `?spaceId=${spaceId}` : ""}`, { as: who })).body;
+const trashOf = async (who: { cookie: string }, spaceId?: string) =>
+  (await call(env, "GET", `/api/pages/trash${spaceId ? `?spaceId=${spaceId}` : ""}`, { as: who })).body;
 
 describe("DELETE /api/pages/{id} and GET /api/pages/trash", () => {
   test("moves the page and its live subtree to the trash; the trash lists the root only", async () => {
@@ -30,7 +31,14 @@ describe("DELETE /api/pages/{id} and GET /api/pages/trash", () => {
     expect(titles(await treeOf(env, owner, space.id))).toEqual(["B"]);
     const trash = await trashOf(owner, space.id);
     expect(trash).toHaveLength(1);
-    expect(trash[0]).toMatchObject({ id: a.id, title: "A", spaceId: space.id, deletedById: owner.id, deletedByName: "owner", pageCount: 4 });
+    expect(trash[0]).toMatchObject({
+      id: a.id,
+      title: "A",
+      spaceId: space.id,
+      deletedById: owner.id,
+      deletedByName: "owner",
+      pageCount: 4,
+    });
     // A trashed page is still readable, never editable.
     const read = await call(env, "GET", `/api/pages/${a1a.id}`, { as: owner });
     expect(read.body).toMatchObject({ canEdit: false });
@@ -167,10 +175,15 @@ describe("DELETE /api/pages/{id}/purge: whose pages", () => {
     const a = await newPage(env, owner, space.id, "A");
     const b = await newPage(env, owner, space.id, "B");
     for (const p of [a, b]) await trash(owner, p.id);
-    env.core.sqlite.query("UPDATE roles SET permissions = ? WHERE id = ?").run(JSON.stringify(["tokens.use", "spaces.create", "pages.delete_any"]), ROLE_ID.user);
+    env.core.sqlite
+      .query("UPDATE roles SET permissions = ? WHERE id = ?")
+      .run(JSON.stringify(["tokens.use", "spaces.create", "pages.delete_any"]), ROLE_ID.user);
     expect((await purge(member, a.id)).status).toBe(204);
     // Down to View on the space: the right does not stand in for Edit.
-    await call(env, "POST", "/api/spaces/DOCS/permissions", { as: owner, body: { principalType: 1, principalId: GROUP_ID.everyone, operation: 0 } });
+    await call(env, "POST", "/api/spaces/DOCS/permissions", {
+      as: owner,
+      body: { principalType: 1, principalId: GROUP_ID.everyone, operation: 0 },
+    });
     expect((await purge(member, b.id)).status).toBe(403);
     expect(exists(b.id)).toBe(true);
   });

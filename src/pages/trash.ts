@@ -34,7 +34,15 @@ export function trashPage(core: Core, caller: Caller, id: string): void {
     // The space's home page gone to the trash: the space's front shows its recent pages again.
     if (space.homepageId && ids.includes(space.homepageId)) clearHomepage(core, space.id);
     if (page.status === PAGE_STATUS.Published) {
-      recordEvent(core, { type: "page.trashed", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { title: page.title, pageIds: ids } });
+      recordEvent(core, {
+        type: "page.trashed",
+        targetType: "page",
+        targetId: page.id,
+        spaceId: space.id,
+        actorId: user.user.id,
+        ip: user.ip,
+        data: { title: page.title, pageIds: ids },
+      });
     }
   });
 }
@@ -45,17 +53,17 @@ export function listTrash(core: Core, caller: Caller, spaceRef: string | undefin
   if (caller.kind !== "user") return [];
   const rows = trashRoots(core, spaceId, visiblePagesFilter(core, caller));
   return rows.map(({ page, deletedByName, pageCount }) => ({
-      id: page.id,
-      spaceId: page.spaceId,
-      parentPageId: page.parentId,
-      title: page.title,
-      emoji: page.emoji,
-      status: page.status,
-      deletedAt: page.deletedAt!,
-      deletedById: page.deletedById,
-      deletedByName: deletedByName ?? null,
-      pageCount,
-    }));
+    id: page.id,
+    spaceId: page.spaceId,
+    parentPageId: page.parentId,
+    title: page.title,
+    emoji: page.emoji,
+    status: page.status,
+    deletedAt: page.deletedAt!,
+    deletedById: page.deletedById,
+    deletedByName: deletedByName ?? null,
+    pageCount,
+  }));
 }
 
 /** A trashed page as the caller may restore or purge it: visible, trashed, editable by the caller. */
@@ -76,11 +84,20 @@ export function restorePage(core: Core, caller: Caller, id: string): Page {
   return core.tx(() => {
     const { page, batch } = trashedPage(core, user, id);
     const parent = page.parentId ? findPage(core, page.parentId)?.page : undefined;
-    const parentId = parent && parent.spaceId === page.spaceId && !parent.deletedAt && parent.status === PAGE_STATUS.Published ? parent.id : null;
+    const parentId =
+      parent && parent.spaceId === page.spaceId && !parent.deletedAt && parent.status === PAGE_STATUS.Published ? parent.id : null;
     clearTrashed(core, batch);
     setParent(core, page.id, parentId, { userId: user.user.id, at: iso(core.clock.now()) }, nextPosition(core, page.spaceId, parentId));
     if (page.status === PAGE_STATUS.Published) {
-      recordEvent(core, { type: "page.restored", targetType: "page", targetId: page.id, spaceId: page.spaceId, actorId: user.user.id, ip: user.ip, data: { title: page.title, parentPageId: parentId, pageIds: batch } });
+      recordEvent(core, {
+        type: "page.restored",
+        targetType: "page",
+        targetId: page.id,
+        spaceId: page.spaceId,
+        actorId: user.user.id,
+        ip: user.ip,
+        data: { title: page.title, parentPageId: parentId, pageIds: batch },
+      });
     }
     return pageFor(core, user, page.id);
   });

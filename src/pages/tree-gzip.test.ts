@@ -23,7 +23,11 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 const treeAnswer = (spaceId: string, acceptEncoding?: string) =>
-  env.handle(new Request(`http://localhost/api/pages/tree?spaceId=${spaceId}`, { headers: { cookie: `cairn_session=${owner.cookie}`, ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) } }));
+  env.handle(
+    new Request(`http://localhost/api/pages/tree?spaceId=${spaceId}`, {
+      headers: { cookie: `cairn_session=${owner.cookie}`, ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) },
+    }),
+  );
 
 const gunzipped = async (res: Response) => new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await res.arrayBuffer())));
 

@@ -41,30 +41,49 @@ describe("GET /api/pages/tree", () => {
     const { owner, space, a, b } = await setup();
     const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
     const member = await signUp(env, "member@example.com", { inviteToken: invite.body.token });
-    await call(env, "POST", `/api/pages/${a.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } });
-    await call(env, "POST", `/api/pages/${b.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: member.id, operation: 0 } });
+    await call(env, "POST", `/api/pages/${a.id}/restrictions`, {
+      as: owner,
+      body: { principalType: 0, principalId: owner.id, operation: 0 },
+    });
+    await call(env, "POST", `/api/pages/${b.id}/restrictions`, {
+      as: owner,
+      body: { principalType: 0, principalId: member.id, operation: 0 },
+    });
     for (let round = 0; round < 2; round++) {
       expect(titles(await treeOf(env, member, space.id))).toEqual(["B", "C"]);
       expect(titles(await treeOf(env, owner, space.id))).toEqual(["A", ["A1", "A2", ["A2a"]], "B", "C"]);
     }
   });
 
-  test("a page whose Edit restriction leaves the caller out is marked read-only, with its subtree; others and space admins see no mark", async () => {
-    const { owner, space, a, a2, b } = await setup();
-    const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
-    const member = await signUp(env, "member@example.com", { inviteToken: invite.body.token });
-    await call(env, "POST", `/api/pages/${a2.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 1 } });
-    await call(env, "POST", `/api/pages/${b.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: member.id, operation: 1 } });
-    const readOnly = (nodes: Array<{ title: string; readOnly?: boolean; children: unknown[] }>): string[] =>
-      nodes.flatMap((n) => [...(n.readOnly ? [n.title] : []), ...readOnly(n.children as typeof nodes)]);
-    for (let round = 0; round < 2; round++) {
-      expect(readOnly(await treeOf(env, member, space.id))).toEqual(["A2", "A2a"]);
-      expect(readOnly(await treeOf(env, owner, space.id))).toEqual([]);
-    }
-    // What the mark says is what the server does: the member may not add a page inside A2, may inside A.
-    expect((await call(env, "POST", "/api/pages", { as: member, body: { spaceId: space.id, title: "x", parentPageId: a2.id } })).status).toBe(403);
-    expect((await call(env, "POST", "/api/pages", { as: member, body: { spaceId: space.id, title: "y", parentPageId: a.id } })).status).toBe(201);
-  });
+  test(
+    "a page whose Edit restriction leaves the caller out is marked read-only, " + "with its subtree; others and space admins see no mark",
+    async () => {
+      const { owner, space, a, a2, b } = await setup();
+      const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
+      const member = await signUp(env, "member@example.com", { inviteToken: invite.body.token });
+      await call(env, "POST", `/api/pages/${a2.id}/restrictions`, {
+        as: owner,
+        body: { principalType: 0, principalId: owner.id, operation: 1 },
+      });
+      await call(env, "POST", `/api/pages/${b.id}/restrictions`, {
+        as: owner,
+        body: { principalType: 0, principalId: member.id, operation: 1 },
+      });
+      const readOnly = (nodes: Array<{ title: string; readOnly?: boolean; children: unknown[] }>): string[] =>
+        nodes.flatMap((n) => [...(n.readOnly ? [n.title] : []), ...readOnly(n.children as typeof nodes)]);
+      for (let round = 0; round < 2; round++) {
+        expect(readOnly(await treeOf(env, member, space.id))).toEqual(["A2", "A2a"]);
+        expect(readOnly(await treeOf(env, owner, space.id))).toEqual([]);
+      }
+      // What the mark says is what the server does: the member may not add a page inside A2, may inside A.
+      expect(
+        (await call(env, "POST", "/api/pages", { as: member, body: { spaceId: space.id, title: "x", parentPageId: a2.id } })).status,
+      ).toBe(403);
+      expect(
+        (await call(env, "POST", "/api/pages", { as: member, body: { spaceId: space.id, title: "y", parentPageId: a.id } })).status,
+      ).toBe(201);
+    },
+  );
 
   test("nests published pages, each level by position", async () => {
     const { owner, space } = await setup();
@@ -108,7 +127,11 @@ describe("PUT /api/pages/{id}/move", () => {
     const res = await move(owner, c.id, { parentPageId: null, index: 0 });
     expect(res.body).toMatchObject({ position: 0, parentPageId: null });
     const tree = await treeOf(env, owner, space.id);
-    expect(tree.map((n) => [n.title, n.position])).toEqual([["C", 0], ["A", 1], ["B", 2]]);
+    expect(tree.map((n) => [n.title, n.position])).toEqual([
+      ["C", 0],
+      ["A", 1],
+      ["B", 2],
+    ]);
   });
 
   test("without parentPageId the page stays under its parent (a reorder); past the end means last", async () => {
@@ -124,7 +147,10 @@ describe("PUT /api/pages/{id}/move", () => {
     const tree = await treeOf(env, owner, space.id);
     expect(titles(tree)).toEqual(["A", ["A2", ["A2a"]], "B", ["A1"], "C"]);
     expect(tree[0].children[0].position).toBe(0);
-    expect(eventsOf(env, "page.moved")[0].data).toMatchObject({ from: { parentPageId: tree[0].id, position: 0 }, to: { parentPageId: b.id, position: 0 } });
+    expect(eventsOf(env, "page.moved")[0].data).toMatchObject({
+      from: { parentPageId: tree[0].id, position: 0 },
+      to: { parentPageId: b.id, position: 0 },
+    });
   });
 
   test.each([
@@ -146,7 +172,10 @@ describe("PUT /api/pages/{id}/move", () => {
     const res = await move(owner, a.id, { spaceId: other.id, index: 0 });
     expect(res.body).toMatchObject({ spaceId: other.id, parentPageId: null, position: 0 });
     expect(titles(await treeOf(env, owner, other.id))).toEqual(["A", ["A1", "A2", ["A2a"]], "Existing"]);
-    expect((await treeOf(env, owner, space.id)).map((n) => [n.title, n.position])).toEqual([["B", 0], ["C", 1]]);
+    expect((await treeOf(env, owner, space.id)).map((n) => [n.title, n.position])).toEqual([
+      ["B", 0],
+      ["C", 1],
+    ]);
     for (const p of [a2, a2a]) expect((await call(env, "GET", `/api/pages/${p.id}`, { as: owner })).body.spaceId).toBe(other.id);
     expect(eventsOf(env, "page.moved")[0]).toMatchObject({ spaceId: other.id, data: { from: { spaceId: space.id }, pageCount: 4 } });
   });

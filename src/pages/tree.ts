@@ -26,7 +26,8 @@ export interface TreeNode {
 function buildTree(core: Core, spaceId: string, hidden: ReadonlySet<string>, locked: ReadonlySet<string>): TreeNode[] {
   const rows = treeRows(core, spaceId);
   const nodes = new Map<string, TreeNode>();
-  for (const r of rows) if (!hidden.has(r.id)) nodes.set(r.id, { id: r.id, title: r.title, emoji: r.emoji, position: r.position, children: [] });
+  for (const r of rows)
+    if (!hidden.has(r.id)) nodes.set(r.id, { id: r.id, title: r.title, emoji: r.emoji, position: r.position, children: [] });
   const roots: TreeNode[] = [];
   for (const r of rows) {
     const node = nodes.get(r.id);
@@ -62,11 +63,14 @@ function keptTree(core: Core, caller: Caller, spaceId: string): KeptBody {
   const { hidden, locked } = failedRootIds(core, caller, space);
   hidden.sort();
   locked.sort();
-  return keptTrees(core.stamp, `${space.id}|${hidden.join(",")}|${locked.join(",")}`, () => keptBody(JSON.stringify(buildTree(core, space.id, new Set(hidden), new Set(locked)))));
+  return keptTrees(core.stamp, `${space.id}|${hidden.join(",")}|${locked.join(",")}`, () =>
+    keptBody(JSON.stringify(buildTree(core, space.id, new Set(hidden), new Set(locked)))),
+  );
 }
 
 /** GET /api/pages/tree (spaceId: the id or key), as the JSON text of TreeNode[]. */
 export const pageTreeJson = (core: Core, caller: Caller, spaceId: string): string => keptTree(core, caller, spaceId).text;
 
 /** The same as bytes to send: UTF-8, gzipped when the client takes gzip (keptBodyFor). */
-export const pageTreeBody = (core: Core, caller: Caller, spaceId: string, acceptEncoding: string | null) => keptBodyFor(keptTree(core, caller, spaceId), acceptEncoding);
+export const pageTreeBody = (core: Core, caller: Caller, spaceId: string, acceptEncoding: string | null) =>
+  keptBodyFor(keptTree(core, caller, spaceId), acceptEncoding);

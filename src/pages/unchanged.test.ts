@@ -14,7 +14,12 @@ afterEach(() => env.close());
 
 const count = (table: string) => (env.core.sqlite.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 /** Everything a page change leaves behind. */
-const traces = () => ({ versions: count("page_versions"), events: eventsOf(env).length, deliveries: count("webhook_deliveries"), notifications: count("notifications") });
+const traces = () => ({
+  versions: count("page_versions"),
+  events: eventsOf(env).length,
+  deliveries: count("webhook_deliveries"),
+  notifications: count("notifications"),
+});
 
 /** DOCS with the page "Guide" (version 1, "body"), a webhook on every event and the member watching. */
 async function setup() {
@@ -50,7 +55,12 @@ describe("PUT /api/pages/{id} that changes nothing", () => {
     const had = traces();
     const res = await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: "Guide", contentJson: doc("new body") } });
     expect(res.body.currentVersionNumber).toBe(3);
-    expect(traces()).toMatchObject({ versions: had.versions + 1, events: had.events + 1, deliveries: had.deliveries + 1, notifications: had.notifications + 1 });
+    expect(traces()).toMatchObject({
+      versions: had.versions + 1,
+      events: had.events + 1,
+      deliveries: had.deliveries + 1,
+      notifications: had.notifications + 1,
+    });
   });
 
   test("a rename that sends the same document records contentChanged: false", async () => {
@@ -61,7 +71,10 @@ describe("PUT /api/pages/{id} that changes nothing", () => {
 
   test("a stale baseVersion is still 409, even when what it sends equals the current page", async () => {
     const { owner, page } = await setup();
-    const res = await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: "Guide", contentJson: doc("body"), baseVersion: 1 } });
+    const res = await call(env, "PUT", `/api/pages/${page.id}`, {
+      as: owner,
+      body: { title: "Guide", contentJson: doc("body"), baseVersion: 1 },
+    });
     expect(res).toMatchObject({ status: 409, body: { code: "version_conflict" } });
   });
 
@@ -85,7 +98,10 @@ describe("POST /api/pages/{id}/publish of an unchanged draft", () => {
     await call(env, "PUT", `/api/pages/${draft.id}`, { as: owner, body: { title: "Plan", contentJson: doc("wip") } });
     const res = await call(env, "POST", `/api/pages/${draft.id}/publish`, { as: owner, body: { title: "Plan", contentJson: doc("wip") } });
     expect(res.body).toMatchObject({ status: 1, currentVersionNumber: 3 });
-    expect((await call(env, "GET", `/api/pages/${draft.id}/versions`, { as: owner })).body[0]).toMatchObject({ versionNumber: 3, changeComment: "Published" });
+    expect((await call(env, "GET", `/api/pages/${draft.id}/versions`, { as: owner })).body[0]).toMatchObject({
+      versionNumber: 3,
+      changeComment: "Published",
+    });
     expect(eventsOf(env, "page.created").filter((e) => e.targetId === draft.id)).toHaveLength(1);
   });
 });

@@ -11,7 +11,10 @@ async function pageWithHistory() {
   const space = await newSpace(env, owner, "DOCS");
   const page = await newPage(env, owner, space.id, "First", { contentJson: doc("one") });
   env.clock.advance(1000);
-  await call(env, "PUT", `/api/pages/${page.id}`, { as: member, body: { title: "Second", contentJson: doc("two"), changeComment: "More", baseVersion: 1 } });
+  await call(env, "PUT", `/api/pages/${page.id}`, {
+    as: member,
+    body: { title: "Second", contentJson: doc("two"), changeComment: "More", baseVersion: 1 },
+  });
   env.clock.advance(1000);
   await call(env, "PUT", `/api/pages/${page.id}`, { as: owner, body: { title: "Third", baseVersion: 2 } });
   return { owner, member, space, page };

@@ -22,7 +22,12 @@ export interface Contributor {
  * without any recorded, its author. One statement for the page (or one version), whatever the
  * number of versions.
  */
-function withContributors<T extends VersionRow>(core: Core, pageId: string, rows: T[], versionNumber?: number): Array<Omit<T, "importedAuthor"> & { contributors: Contributor[] }> {
+function withContributors<T extends VersionRow>(
+  core: Core,
+  pageId: string,
+  rows: T[],
+  versionNumber?: number,
+): Array<Omit<T, "importedAuthor"> & { contributors: Contributor[] }> {
   const recorded = contributorRows(core, pageId, versionNumber);
   const byVersion = new Map<number, Contributor[]>();
   for (const r of recorded) {
@@ -70,9 +75,22 @@ export function restoreVersion(core: Core, caller: Caller, pageId: string, versi
   const content = checkContent(old.contentJson);
   return core.tx(() => {
     const { page, space } = requireEditablePage(core, user, findPage(core, pageId));
-    const updated = writeNextVersion(core, page, { title: old.title, content, comment: `Restored from version ${versionNumber}`, authorId: user.user.id });
+    const updated = writeNextVersion(core, page, {
+      title: old.title,
+      content,
+      comment: `Restored from version ${versionNumber}`,
+      authorId: user.user.id,
+    });
     if (page.status === PAGE_STATUS.Published) {
-      recordEvent(core, { type: "page.updated", targetType: "page", targetId: page.id, spaceId: space.id, actorId: user.user.id, ip: user.ip, data: { versionNumber: updated.currentVersion, restoredFrom: versionNumber } });
+      recordEvent(core, {
+        type: "page.updated",
+        targetType: "page",
+        targetId: page.id,
+        spaceId: space.id,
+        actorId: user.user.id,
+        ip: user.ip,
+        data: { versionNumber: updated.currentVersion, restoredFrom: versionNumber },
+      });
     }
     return toPage(updated, true);
   });

@@ -10,14 +10,17 @@ beforeEach(() => {
 });
 afterEach(() => env.close());
 
-const grants = async (who: { cookie: string }, key = "DOCS") => (await call(env, "GET", `/api/spaces/${key}/permissions`, { as: who })).body as Array<Record<string, any>>;
+const grants = async (who: { cookie: string }, key = "DOCS") =>
+  (await call(env, "GET", `/api/spaces/${key}/permissions`, { as: who })).body as Array<Record<string, any>>;
 
 describe("a new space", () => {
   test("gives its creator Admin and the built-in Everyone group Edit, each naming its principal", async () => {
     const { member } = await ownerAndMember(env);
     await newSpace(env, member, "DOCS");
     const list = await grants(member);
-    expect(list.map(({ principalType, principalId, principalName, operation }) => ({ principalType, principalId, principalName, operation }))).toEqual([
+    expect(
+      list.map(({ principalType, principalId, principalName, operation }) => ({ principalType, principalId, principalName, operation })),
+    ).toEqual([
       { principalType: 0, principalId: member.id, principalName: "member", operation: 2 },
       { principalType: 1, principalId: GROUP_ID.everyone, principalName: "Everyone", operation: 1 },
     ]);
@@ -49,20 +52,32 @@ describe("GET/POST/DELETE /api/spaces/{key}/permissions", () => {
     const everyone = (await grants(owner)).find((g) => g.principalId === GROUP_ID.everyone)!;
     await call(env, "DELETE", `/api/spaces/DOCS/permissions/${everyone.id}`, { as: owner });
 
-    const viewer = await call(env, "POST", "/api/spaces/DOCS/permissions", { as: owner, body: { principalType: 0, principalId: member.id, operation: 0 } });
-    expect(viewer).toMatchObject({ status: 201, body: { principalType: 0, principalId: member.id, principalName: "member", operation: 0 } });
+    const viewer = await call(env, "POST", "/api/spaces/DOCS/permissions", {
+      as: owner,
+      body: { principalType: 0, principalId: member.id, operation: 0 },
+    });
+    expect(viewer).toMatchObject({
+      status: 201,
+      body: { principalType: 0, principalId: member.id, principalName: "member", operation: 0 },
+    });
     expect((await call(env, "GET", "/api/spaces/DOCS", { as: member })).status).toBe(200);
     expect((await call(env, "POST", "/api/pages", { as: member, body: { spaceId: space.id, title: "No" } })).status).toBe(403);
 
     const group = (await call(env, "POST", "/api/groups", { as: owner, body: { name: "Writers" } })).body;
     await call(env, "POST", `/api/groups/${group.id}/members`, { as: owner, body: { userId: third.id } });
-    const editors = await call(env, "POST", "/api/spaces/DOCS/permissions", { as: owner, body: { principalType: 1, principalId: group.id, operation: 1 } });
+    const editors = await call(env, "POST", "/api/spaces/DOCS/permissions", {
+      as: owner,
+      body: { principalType: 1, principalId: group.id, operation: 1 },
+    });
     expect(editors).toMatchObject({ status: 201, body: { principalName: "Writers", operation: 1 } });
     expect((await call(env, "POST", "/api/pages", { as: third, body: { spaceId: space.id, title: "Yes" } })).status).toBe(201);
     expect((await call(env, "GET", "/api/spaces/DOCS/permissions", { as: third })).status).toBe(403);
 
     // The same principal again changes its one grant (200), it never adds a second.
-    const raised = await call(env, "POST", "/api/spaces/DOCS/permissions", { as: owner, body: { principalType: 0, principalId: member.id, operation: 2 } });
+    const raised = await call(env, "POST", "/api/spaces/DOCS/permissions", {
+      as: owner,
+      body: { principalType: 0, principalId: member.id, operation: 2 },
+    });
     expect(raised).toMatchObject({ status: 200, body: { id: viewer.body.id, operation: 2 } });
     expect((await call(env, "GET", "/api/spaces/DOCS/permissions", { as: member })).status).toBe(200);
     expect((await grants(owner)).filter((g) => g.principalId === member.id)).toHaveLength(1);
@@ -102,9 +117,15 @@ describe("GET/POST/DELETE /api/spaces/{key}/permissions", () => {
     const mine = (await grants(owner)).find((g) => g.operation === 2)!;
     const removed = await call(env, "DELETE", `/api/spaces/DOCS/permissions/${mine.id}`, { as: owner });
     expect(removed).toMatchObject({ status: 400, body: { field: "id" } });
-    const lowered = await call(env, "POST", "/api/spaces/DOCS/permissions", { as: owner, body: { principalType: 0, principalId: owner.id, operation: 1 } });
+    const lowered = await call(env, "POST", "/api/spaces/DOCS/permissions", {
+      as: owner,
+      body: { principalType: 0, principalId: owner.id, operation: 1 },
+    });
     expect(lowered).toMatchObject({ status: 400, body: { field: "operation" } });
-    await call(env, "POST", "/api/spaces/DOCS/permissions", { as: owner, body: { principalType: 0, principalId: member.id, operation: 2 } });
+    await call(env, "POST", "/api/spaces/DOCS/permissions", {
+      as: owner,
+      body: { principalType: 0, principalId: member.id, operation: 2 },
+    });
     expect((await call(env, "DELETE", `/api/spaces/DOCS/permissions/${mine.id}`, { as: owner })).status).toBe(204);
     expect((await call(env, "GET", "/api/spaces/DOCS/permissions", { as: owner })).status).toBe(403);
     expect((await call(env, "GET", "/api/spaces/DOCS/permissions", { as: member })).status).toBe(200);

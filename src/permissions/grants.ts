@@ -5,7 +5,16 @@
  */
 import { requireRight } from "../identity/rights";
 import { requireAdminSpace } from "../access/spaces";
-import { countAdminGrants, deleteGrant, deleteGrantsOfSpace, grantOf, grantOfSpaceById, grantsOfSpace, insertSpaceGrants, setGrantOperation } from "../access/store/grants";
+import {
+  countAdminGrants,
+  deleteGrant,
+  deleteGrantsOfSpace,
+  grantOf,
+  grantOfSpaceById,
+  grantsOfSpace,
+  insertSpaceGrants,
+  setGrantOperation,
+} from "../access/store/grants";
 import { OPERATION, PRINCIPAL, type GrantRow } from "../access/tables";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import { requireReauth } from "../auth/service";
@@ -34,7 +43,14 @@ export interface GrantInput extends PrincipalRef {
 
 function toGrants(core: Core, rows: GrantRow[]): Grant[] {
   return withPrincipalNames(core, rows)
-    .map((r) => ({ id: r.id, principalType: r.principalType, principalId: r.principalId, principalName: r.principalName, operation: r.operation, createdAt: r.createdAt }))
+    .map((r) => ({
+      id: r.id,
+      principalType: r.principalType,
+      principalId: r.principalId,
+      principalName: r.principalName,
+      operation: r.operation,
+      createdAt: r.createdAt,
+    }))
     .sort((a, b) => b.operation - a.operation || (a.principalName ?? "").localeCompare(b.principalName ?? "") || a.id.localeCompare(b.id));
 }
 
@@ -49,20 +65,42 @@ function findGrant(core: Core, spaceId: string, ref: PrincipalRef): GrantRow | u
 }
 
 function grantEvent(core: Core, caller: UserCaller, type: EventType, space: SpaceRow, data: Record<string, unknown>): void {
-  recordEvent(core, { type, targetType: "space", targetId: space.id, spaceId: space.id, actorId: caller.user.id, ip: caller.ip, data: { key: space.key, ...data } });
+  recordEvent(core, {
+    type,
+    targetType: "space",
+    targetId: space.id,
+    spaceId: space.id,
+    actorId: caller.user.id,
+    ip: caller.ip,
+    data: { key: space.key, ...data },
+  });
 }
 
 /**
  * Gives `ref` exactly `operation` on the space, inserting or changing its one grant (inside the
  * caller's transaction). Answers the row and its operation before (null when new).
  */
-function upsertGrant(core: Core, caller: UserCaller, space: SpaceRow, ref: PrincipalRef, operation: number): { row: GrantRow; before: number | null } {
+function upsertGrant(
+  core: Core,
+  caller: UserCaller,
+  space: SpaceRow,
+  ref: PrincipalRef,
+  operation: number,
+): { row: GrantRow; before: number | null } {
   const existing = findGrant(core, space.id, ref);
   if (existing) {
     if (existing.operation !== operation) setGrantOperation(core, existing.id, operation);
     return { row: { ...existing, operation }, before: existing.operation };
   }
-  const row: GrantRow = { id: newId(), spaceId: space.id, principalType: ref.principalType, principalId: ref.principalId, operation, createdById: caller.user.id, createdAt: iso(core.clock.now()) };
+  const row: GrantRow = {
+    id: newId(),
+    spaceId: space.id,
+    principalType: ref.principalType,
+    principalId: ref.principalId,
+    operation,
+    createdById: caller.user.id,
+    createdAt: iso(core.clock.now()),
+  };
   insertSpaceGrants(core, [row]);
   return { row, before: null };
 }
@@ -90,7 +128,13 @@ export function putGrant(core: Core, caller: Caller, key: string, input: GrantIn
     }
     const { row, before } = upsertGrant(core, user, space, input, input.operation);
     const grant = oneGrant(core, row);
-    grantEvent(core, user, "space.permission_granted", space, { principalType: row.principalType, principalId: row.principalId, principalName: grant.principalName, operation: row.operation, from: before });
+    grantEvent(core, user, "space.permission_granted", space, {
+      principalType: row.principalType,
+      principalId: row.principalId,
+      principalName: grant.principalName,
+      operation: row.operation,
+      from: before,
+    });
     return { grant, created: before === null };
   });
 }
@@ -107,7 +151,12 @@ export function revokeGrant(core: Core, caller: Caller, key: string, id: string)
     }
     const [named] = withPrincipalNames(core, [row]);
     deleteGrant(core, row.id);
-    grantEvent(core, user, "space.permission_revoked", space, { principalType: row.principalType, principalId: row.principalId, principalName: named.principalName, operation: row.operation });
+    grantEvent(core, user, "space.permission_revoked", space, {
+      principalType: row.principalType,
+      principalId: row.principalId,
+      principalName: named.principalName,
+      operation: row.operation,
+    });
   });
 }
 
@@ -128,7 +177,9 @@ export function resetGrants(core: Core, caller: Caller, key: string): void {
     // 3.
     const removed = deleteGrantsOfSpace(core, space.id);
     upsertGrant(core, user, space, { principalType: PRINCIPAL.User, principalId: user.user.id }, OPERATION.Admin);
-    grantEvent(core, user, "space.permissions_reset", space, { removed: removed.map((r) => ({ principalType: r.principalType, principalId: r.principalId, operation: r.operation })) });
+    grantEvent(core, user, "space.permissions_reset", space, {
+      removed: removed.map((r) => ({ principalType: r.principalType, principalId: r.principalId, operation: r.operation })),
+    });
   });
 }
 

@@ -19,13 +19,21 @@ type Grant = { principalType: number; principalId: string; operation: number };
 async function grantsOf(as: Who, key: string) {
   const res = await call(env, "GET", `/api/spaces/${key}/permissions`, { as });
   expect(res.status).toBe(200);
-  return (res.body as Grant[]).map((g) => ({ principalType: g.principalType, principalId: g.principalId, operation: g.operation })).sort((a, b) => a.principalType - b.principalType);
+  return (res.body as Grant[])
+    .map((g) => ({ principalType: g.principalType, principalId: g.principalId, operation: g.operation }))
+    .sort((a, b) => a.principalType - b.principalType);
 }
 
 /** A space made straight through createSpaceRow with `grants`, as `creatorId`. */
 function made(key: string, creatorId: string, grants: NewSpaceGrants | null) {
   const now = iso(env.core.clock.now());
-  env.core.tx(() => createSpaceRow(env.core, { id: newId(), key, name: key, description: "", createdById: creatorId, createdAt: now, updatedAt: now }, grants));
+  env.core.tx(() =>
+    createSpaceRow(
+      env.core,
+      { id: newId(), key, name: key, description: "", createdById: creatorId, createdAt: now, updatedAt: now },
+      grants,
+    ),
+  );
 }
 
 describe("one create-a-space", () => {

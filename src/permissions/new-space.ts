@@ -28,14 +28,40 @@ export const OPEN_TO_EVERYONE: NewSpaceGrants = { everyone: OPERATION.Edit };
 /** What an import gives: the importer alone, until they share it. */
 export const CREATOR_ONLY: NewSpaceGrants = { everyone: null };
 
-export const keyTaken = (key: string) => new AppError("key_taken", { field: "key", detail: `The key ${key} is already used by another space.` });
+export const keyTaken = (key: string) =>
+  new AppError("key_taken", { field: "key", detail: `The key ${key} is already used by another space.` });
 
 /** The grant rows a new space starts with. */
 function newSpaceGrantRows(spaceId: string, creatorId: string, grants: NewSpaceGrants, now: string) {
-  const rows: { id: string; spaceId: string; principalType: number; principalId: string; operation: Operation; createdById: string; createdAt: string }[] = [
-    { id: newId(), spaceId, principalType: PRINCIPAL.User, principalId: creatorId, operation: OPERATION.Admin, createdById: creatorId, createdAt: now },
+  const rows: {
+    id: string;
+    spaceId: string;
+    principalType: number;
+    principalId: string;
+    operation: Operation;
+    createdById: string;
+    createdAt: string;
+  }[] = [
+    {
+      id: newId(),
+      spaceId,
+      principalType: PRINCIPAL.User,
+      principalId: creatorId,
+      operation: OPERATION.Admin,
+      createdById: creatorId,
+      createdAt: now,
+    },
   ];
-  if (grants.everyone !== null) rows.push({ id: newId(), spaceId, principalType: PRINCIPAL.Group, principalId: GROUP_ID.everyone, operation: grants.everyone, createdById: creatorId, createdAt: now });
+  if (grants.everyone !== null)
+    rows.push({
+      id: newId(),
+      spaceId,
+      principalType: PRINCIPAL.Group,
+      principalId: GROUP_ID.everyone,
+      operation: grants.everyone,
+      createdById: creatorId,
+      createdAt: now,
+    });
   return rows;
 }
 
@@ -46,7 +72,11 @@ function newSpaceGrantRows(spaceId: string, creatorId: string, grants: NewSpaceG
  * made visible (an import: the space lists of its importer find a space by its grants, so a
  * staged space has none). Events are the caller's (space.created, space.imported).
  */
-export function createSpaceRow(core: Core, row: NewSpaceRow & { createdById: string; createdAt: string }, grants: NewSpaceGrants | null): void {
+export function createSpaceRow(
+  core: Core,
+  row: NewSpaceRow & { createdById: string; createdAt: string },
+  grants: NewSpaceGrants | null,
+): void {
   if (findSpaceByKey(core, row.key)) throw keyTaken(row.key);
   insertSpace(core, row);
   if (grants) grantNewSpace(core, row.id, row.createdById, grants, row.createdAt);

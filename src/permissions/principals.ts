@@ -14,10 +14,12 @@ export interface PrincipalRef {
 /** 400 on principalId unless it is an account (type 0) or a group (type 1) of this instance. */
 export function requireExistingPrincipal(core: Core, ref: PrincipalRef): void {
   const found =
-    ref.principalType === PRINCIPAL.User
-      ? accountColumns(core, ref.principalId, ["id"]) !== undefined
-      : groupExists(core, ref.principalId);
-  if (!found) throw invalid("principalId", ref.principalType === PRINCIPAL.User ? "is not an account on this instance" : "is not a group on this instance");
+    ref.principalType === PRINCIPAL.User ? accountColumns(core, ref.principalId, ["id"]) !== undefined : groupExists(core, ref.principalId);
+  if (!found)
+    throw invalid(
+      "principalId",
+      ref.principalType === PRINCIPAL.User ? "is not an account on this instance" : "is not a group on this instance",
+    );
 }
 
 /**
@@ -30,5 +32,8 @@ export function withPrincipalNames<T extends PrincipalRef>(core: Core, rows: T[]
   const groupIds = ids(PRINCIPAL.Group);
   const userNames = accountNamesOf(core, userIds);
   const groupNames = groupNamesOf(core, groupIds);
-  return rows.map((r) => ({ ...r, principalName: (r.principalType === PRINCIPAL.User ? userNames : groupNames).get(r.principalId) ?? null }));
+  return rows.map((r) => ({
+    ...r,
+    principalName: (r.principalType === PRINCIPAL.User ? userNames : groupNames).get(r.principalId) ?? null,
+  }));
 }

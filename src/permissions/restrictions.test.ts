@@ -105,7 +105,9 @@ describe("POST/GET/DELETE /api/pages/{id}/restrictions", () => {
     const own = (await restrict(member, a1.id, 0, member.id)).body;
     await restrict(member, a1.id, 0, third.id);
     const list = (await call(env, "GET", `/api/pages/${a1.id}/restrictions`, { as: member })).body;
-    expect(list.map((r: any) => [r.id === own.id || r.id === top.id ? r.id : "x", r.pageId, r.inherited, r.operation, r.principalName])).toEqual([
+    expect(
+      list.map((r: any) => [r.id === own.id || r.id === top.id ? r.id : "x", r.pageId, r.inherited, r.operation, r.principalName]),
+    ).toEqual([
       [own.id, a1.id, false, 0, "member"],
       ["x", a1.id, false, 0, "third"],
       [top.id, a.id, true, 1, "member"],

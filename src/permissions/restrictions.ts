@@ -8,7 +8,16 @@
 import { requireEditablePage, requireSignedInReader } from "../access/pages";
 import { principalParams } from "../access/principals";
 import { canAdminSpace } from "../access/spaces";
-import { deleteRestriction, deleteRestrictionsOfPage, insertRestrictions, restrictionOf, restrictionOfPageById, restrictionsOfPage, restrictionsUpFrom, restrictionTally } from "../access/store/restrictions";
+import {
+  deleteRestriction,
+  deleteRestrictionsOfPage,
+  insertRestrictions,
+  restrictionOf,
+  restrictionOfPageById,
+  restrictionsOfPage,
+  restrictionsUpFrom,
+  restrictionTally,
+} from "../access/store/restrictions";
 import type { RestrictionRow } from "../access/tables";
 import { requireUser, type Caller, type UserCaller } from "../identity/caller";
 import type { Core } from "../core";
@@ -69,8 +78,23 @@ function leavesCallerIn(core: Core, caller: UserCaller, pageId: string, operatio
   return row.n === 0 || row.named === 1;
 }
 
-function restrictionEvent(core: Core, caller: UserCaller, type: "page.restriction_added" | "page.restriction_removed", page: PageRow, space: SpaceRow, data: Record<string, unknown>): void {
-  recordEvent(core, { type, targetType: "page", targetId: page.id, spaceId: space.id, actorId: caller.user.id, ip: caller.ip, data: { title: page.title, ...data } });
+function restrictionEvent(
+  core: Core,
+  caller: UserCaller,
+  type: "page.restriction_added" | "page.restriction_removed",
+  page: PageRow,
+  space: SpaceRow,
+  data: Record<string, unknown>,
+): void {
+  recordEvent(core, {
+    type,
+    targetType: "page",
+    targetId: page.id,
+    spaceId: space.id,
+    actorId: caller.user.id,
+    ip: caller.ip,
+    data: { title: page.title, ...data },
+  });
 }
 
 /**
@@ -81,7 +105,12 @@ function restrictionEvent(core: Core, caller: UserCaller, type: "page.restrictio
  * 4. otherwise the row is added, and unless the caller administers the space the restriction
  *    must now name them (400 on principalId, nothing written): name yourself or your group first.
  */
-export function addRestriction(core: Core, caller: Caller, pageId: string, input: RestrictionInput): { restriction: Restriction; created: boolean } {
+export function addRestriction(
+  core: Core,
+  caller: Caller,
+  pageId: string,
+  input: RestrictionInput,
+): { restriction: Restriction; created: boolean } {
   const user = requireUser(caller);
   return core.tx(() => {
     // 1.
@@ -92,13 +121,31 @@ export function addRestriction(core: Core, caller: Caller, pageId: string, input
     const existing = restrictionOf(core, page.id, input.operation, input.principalType, input.principalId);
     if (existing) return { restriction: toRestrictions(core, page.id, [existing])[0], created: false };
     // 4.
-    const row: RestrictionRow = { id: newId(), pageId: page.id, operation: input.operation, principalType: input.principalType, principalId: input.principalId, createdById: user.user.id, createdAt: iso(core.clock.now()) };
+    const row: RestrictionRow = {
+      id: newId(),
+      pageId: page.id,
+      operation: input.operation,
+      principalType: input.principalType,
+      principalId: input.principalId,
+      createdById: user.user.id,
+      createdAt: iso(core.clock.now()),
+    };
     insertRestrictions(core, [row]);
     if (!canAdminSpace(core, user, space) && !leavesCallerIn(core, user, page.id, input.operation)) {
-      throw invalid("principalId", "must name you or a group you are in: a restriction that leaves you out would shut you out of this page (name yourself first, then others)");
+      throw invalid(
+        "principalId",
+        "must name you or a group you are in: a restriction that leaves you out would " +
+          "shut you out of this page (name yourself first, then others)",
+      );
     }
     const restriction = toRestrictions(core, page.id, [row])[0];
-    restrictionEvent(core, user, "page.restriction_added", page, space, { restrictionId: row.id, operation: row.operation, principalType: row.principalType, principalId: row.principalId, principalName: restriction.principalName });
+    restrictionEvent(core, user, "page.restriction_added", page, space, {
+      restrictionId: row.id,
+      operation: row.operation,
+      principalType: row.principalType,
+      principalId: row.principalId,
+      principalName: restriction.principalName,
+    });
     return { restriction, created: true };
   });
 }
@@ -119,7 +166,13 @@ export function removeRestriction(core: Core, caller: Caller, pageId: string, id
       throw invalid("id", "would leave a restriction that does not name you, shutting you out; remove the others first, or all of it");
     }
     const [named] = withPrincipalNames(core, [row]);
-    restrictionEvent(core, user, "page.restriction_removed", page, space, { restrictionId: row.id, operation: row.operation, principalType: row.principalType, principalId: row.principalId, principalName: named.principalName });
+    restrictionEvent(core, user, "page.restriction_removed", page, space, {
+      restrictionId: row.id,
+      operation: row.operation,
+      principalType: row.principalType,
+      principalId: row.principalId,
+      principalName: named.principalName,
+    });
   });
 }
 
@@ -130,7 +183,12 @@ export function clearRestrictions(core: Core, caller: Caller, pageId: string, op
     const { page, space } = requireEditablePage(core, user, findPage(core, pageId));
     const removed = deleteRestrictionsOfPage(core, page.id, operation);
     for (const row of removed.sort((a, b) => a.operation - b.operation || a.createdAt.localeCompare(b.createdAt))) {
-      restrictionEvent(core, user, "page.restriction_removed", page, space, { restrictionId: row.id, operation: row.operation, principalType: row.principalType, principalId: row.principalId });
+      restrictionEvent(core, user, "page.restriction_removed", page, space, {
+        restrictionId: row.id,
+        operation: row.operation,
+        principalType: row.principalType,
+        principalId: row.principalId,
+      });
     }
   });
 }
@@ -142,6 +200,14 @@ export function copyRestrictions(core: Core, caller: UserCaller, fromPageId: str
   const now = iso(core.clock.now());
   insertRestrictions(
     core,
-    rows.map((r) => ({ id: newId(), pageId: toPageId, operation: r.operation, principalType: r.principalType, principalId: r.principalId, createdById: caller.user.id, createdAt: now })),
+    rows.map((r) => ({
+      id: newId(),
+      pageId: toPageId,
+      operation: r.operation,
+      principalType: r.principalType,
+      principalId: r.principalId,
+      createdById: caller.user.id,
+      createdAt: now,
+    })),
   );
 }

@@ -28,7 +28,10 @@ export function permissionRoutes(core: Core) {
         params: KeyParams,
         body: GrantBody,
         response: { 200: Grant, 201: Grant, ...problems(400, 401, 403, 404) },
-        detail: detail("Grant View, Edit or Admin to an account or a group (201); one already granted gets the new operation (200). Taking Admin from the last administrator is 400"),
+        detail: detail(
+          "Grant View, Edit or Admin to an account or a group (201); one already granted gets the " +
+            "new operation (200). Taking Admin from the last administrator is 400",
+        ),
       },
     )
     .delete(
@@ -40,7 +43,9 @@ export function permissionRoutes(core: Core) {
       {
         params: KeyParams,
         response: { 204: NoContent, ...problems(401, 403, 404) },
-        detail: detail("Remove every grant; you keep an explicit Admin grant. Needs a recent password confirmation (tokens: 403 reauth_required)"),
+        detail: detail(
+          "Remove every grant; you keep an explicit Admin grant. Needs a recent password confirmation (tokens: 403 reauth_required)",
+        ),
       },
     )
     .delete(
@@ -49,7 +54,11 @@ export function permissionRoutes(core: Core) {
         revokeGrant(core, callerOf(request), params.key, params.id);
         return noContent();
       },
-      { params: GrantParams, response: { 204: NoContent, ...problems(400, 401, 403, 404) }, detail: detail("Remove one grant (never the last Admin grant: 400)") },
+      {
+        params: GrantParams,
+        response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+        detail: detail("Remove one grant (never the last Admin grant: 400)"),
+      },
     )
     .get("/api/pages/:id/restrictions", ({ params, request }) => listRestrictions(core, callerOf(request), params.id), {
       params: PageIdParams,
@@ -67,7 +76,10 @@ export function permissionRoutes(core: Core) {
         params: PageIdParams,
         body: RestrictionBody,
         response: { 200: Restriction, 201: Restriction, ...problems(400, 401, 403, 404, 409) },
-        detail: detail("Restrict a page and its subtree: View hides it from everyone not named, Edit lets only those named edit. Unless you administer the space, the restriction must name you or a group you are in (400)"),
+        detail: detail(
+          "Restrict a page and its subtree: View hides it from everyone not named, Edit lets only those named edit. " +
+            "Unless you administer the space, the restriction must name you or a group you are in (400)",
+        ),
       },
     )
     .delete(
@@ -76,7 +88,12 @@ export function permissionRoutes(core: Core) {
         clearRestrictions(core, callerOf(request), params.id, query.operation);
         return noContent();
       },
-      { params: PageIdParams, query: ClearQuery, response: { 204: NoContent, ...problems(400, 401, 403, 404, 409) }, detail: detail("Lift every restriction set on the page (or those of one operation)") },
+      {
+        params: PageIdParams,
+        query: ClearQuery,
+        response: { 204: NoContent, ...problems(400, 401, 403, 404, 409) },
+        detail: detail("Lift every restriction set on the page (or those of one operation)"),
+      },
     )
     .delete(
       "/api/pages/:id/restrictions/:restrictionId",

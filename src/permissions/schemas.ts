@@ -31,7 +31,9 @@ export const Restriction = t.Object(
     operation: t.Integer({ description: "0 View, 1 Edit" }),
     principalType: t.Integer({ description: "0 User, 1 Group" }),
     principalId: t.String(),
-    principalName: t.Nullable(t.String({ description: "Null when the account or group was deleted (only space admins then pass the restriction)" })),
+    principalName: t.Nullable(
+      t.String({ description: "Null when the account or group was deleted (only space admins then pass the restriction)" }),
+    ),
     createdAt: Timestamp,
   },
   { title: "Restriction" },
@@ -40,10 +42,16 @@ export const Restriction = t.Object(
 export const RestrictionBody = t.Object({
   principalType: PrincipalType,
   principalId: PrincipalId,
-  operation: Int({ minimum: 0, maximum: 1, description: "0 View (hides the page and its subtree from everyone not named), 1 Edit (only those named edit)" }),
+  operation: Int({
+    minimum: 0,
+    maximum: 1,
+    description: "0 View (hides the page and its subtree from everyone not named), 1 Edit (only those named edit)",
+  }),
 });
 
 export const GrantParams = t.Object({ key: t.String({ minLength: 1, maxLength: 100 }), id: Id });
 export const PageIdParams = t.Object({ id: Id });
 export const RestrictionParams = t.Object({ id: Id, restrictionId: Id });
-export const ClearQuery = t.Object({ operation: t.Optional(t.Integer({ minimum: 0, maximum: 1, description: "Only View (0) or only Edit (1); absent: both" })) });
+export const ClearQuery = t.Object({
+  operation: t.Optional(t.Integer({ minimum: 0, maximum: 1, description: "Only View (0) or only Edit (1); absent: both" })),
+});

@@ -30,14 +30,13 @@ export function listAllSpaces(core: Core, caller: Caller): AdminSpace[] {
   // Not the spaces an import is still writing (they have no content anyone may see yet).
   const rows = unstagedSpacesByName(core);
   const counts = pageCountPerSpace(core);
-  const admins = withPrincipalNames(
-    core,
-    adminGrants(core),
-  );
+  const admins = withPrincipalNames(core, adminGrants(core));
   return rows.map((row) => ({
     ...toSpace(row),
     pageCount: counts.get(row.id) ?? 0,
-    administrators: admins.filter((a) => a.spaceId === row.id).map(({ principalType, principalId, principalName }) => ({ principalType, principalId, principalName })),
+    administrators: admins
+      .filter((a) => a.spaceId === row.id)
+      .map(({ principalType, principalId, principalName }) => ({ principalType, principalId, principalName })),
   }));
 }
 
@@ -56,7 +55,8 @@ export interface PublicInput {
 export function setPublic(core: Core, caller: Caller, key: string, input: PublicInput): Space {
   const user = requireUser(caller);
   requireRight(user, "spaces.publish");
-  if (input.isPublic === undefined && input.publicComments === undefined) throw invalid("isPublic", "send isPublic, publicComments or both");
+  if (input.isPublic === undefined && input.publicComments === undefined)
+    throw invalid("isPublic", "send isPublic, publicComments or both");
   // 1.
   requireReauth(core, user);
   // 2.
@@ -75,7 +75,11 @@ export function setPublic(core: Core, caller: Caller, key: string, input: Public
       spaceId: space.id,
       actorId: user.user.id,
       ip: user.ip,
-      data: { key: space.key, isPublic: { from: space.isPublic, to: isPublic }, publicComments: { from: space.publicComments, to: publicComments } },
+      data: {
+        key: space.key,
+        isPublic: { from: space.isPublic, to: isPublic },
+        publicComments: { from: space.publicComments, to: publicComments },
+      },
     });
     return spaceFor(core, user, findSpaceById(core, space.id)!);
   });

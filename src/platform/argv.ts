@@ -23,7 +23,8 @@ export function parseArgv(argv: string[], options: readonly string[], fail: (pro
     const [name, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
     if (!options.includes(name)) throw fail({ kind: "unknown_option", name });
     const value = inline ?? argv[++i];
-    if (value === undefined || value === "" || (inline === undefined && value.startsWith("--"))) throw fail({ kind: "missing_value", name });
+    if (value === undefined || value === "" || (inline === undefined && value.startsWith("--")))
+      throw fail({ kind: "missing_value", name });
     out.values[name] = value;
   }
   return out;

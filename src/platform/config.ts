@@ -50,7 +50,11 @@ const FLAGS = {
 type Flag = keyof typeof FLAGS;
 
 const configError = ({ kind, name }: ArgvProblem) =>
-  new ConfigError(kind === "unknown_option" ? `Unknown option ${name}. Try: cairn serve --data ./data --host 127.0.0.1 --port 3000` : `Option ${name} needs a value`);
+  new ConfigError(
+    kind === "unknown_option"
+      ? `Unknown option ${name}. Try: cairn serve --data ./data --host 127.0.0.1 --port 3000`
+      : `Option ${name} needs a value`,
+  );
 
 export function parseFlags(argv: string[]): Partial<Record<Flag, string>> {
   const { positional, values } = parseArgv(argv, Object.keys(FLAGS), configError);
@@ -63,9 +67,11 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
   const pick = (flag: Flag, fallback: string | null) => flags[flag] ?? env[FLAGS[flag]] ?? fallback;
   const portText = pick("--port", "3000")!;
   const port = Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Port must be a whole number from 0 to 65535, not "${portText}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`Port must be a whole number from 0 to 65535, not "${portText}"`);
   const baseUrl = pick("--base-url", null);
-  if (baseUrl !== null && !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new ConfigError(`Base URL must start with http:// or https://, not "${baseUrl}"`);
+  if (baseUrl !== null && !/^https?:\/\/[^\s]+$/.test(baseUrl))
+    throw new ConfigError(`Base URL must start with http:// or https://, not "${baseUrl}"`);
   return {
     dataDir: pick("--data", "./data")!,
     host: pick("--host", "127.0.0.1")!,
@@ -74,7 +80,8 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     outboundAllow: list(env.CAIRN_OUTBOUND_ALLOW),
     chromium: env.CAIRN_CHROMIUM?.trim() || "/usr/bin/chromium",
     ...recentPages(env.CAIRN_SEARCH_RECENT_PAGES),
-    releaseFeed: env.CAIRN_RELEASE_FEED === undefined ? undefined : env.CAIRN_RELEASE_FEED.trim() === "off" ? null : env.CAIRN_RELEASE_FEED.trim(),
+    releaseFeed:
+      env.CAIRN_RELEASE_FEED === undefined ? undefined : env.CAIRN_RELEASE_FEED.trim() === "off" ? null : env.CAIRN_RELEASE_FEED.trim(),
     trustedProxies: list(pick("--trusted-proxies", null)).map((entry) => {
       const net = parseCidr(entry);
       if (!net) throw new ConfigError(`Trusted proxies must be IP addresses or CIDRs (such as 127.0.0.1 or 10.0.0.0/8), not "${entry}"`);
@@ -86,7 +93,8 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
 function recentPages(text: string | undefined): { searchRecentPages?: number } {
   if (text === undefined || text.trim() === "") return {};
   const n = Number(text.trim());
-  if (!Number.isInteger(n) || n < 1 || n > 10_000_000) throw new ConfigError(`CAIRN_SEARCH_RECENT_PAGES must be a whole number from 1 to 10000000, not "${text}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000_000)
+    throw new ConfigError(`CAIRN_SEARCH_RECENT_PAGES must be a whole number from 1 to 10000000, not "${text}"`);
   return { searchRecentPages: n };
 }
 

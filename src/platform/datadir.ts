@@ -38,7 +38,9 @@ export function prepareDataDir(dir: string): DataDir {
   }
   rmSync(layout.tmpDir, { recursive: true, force: true });
   mkdirSync(layout.tmpDir, { recursive: true, mode: PRIVATE_DIR });
-  const exposed = [root, layout.filesDir, layout.backupsDir, layout.dbPath].filter((p) => existsSync(p) && (statSync(p).mode & 0o077) !== 0);
+  const exposed = [root, layout.filesDir, layout.backupsDir, layout.dbPath].filter(
+    (p) => existsSync(p) && (statSync(p).mode & 0o077) !== 0,
+  );
 
   const keyPath = join(root, "secret.key");
   if (!existsSync(keyPath)) {
@@ -46,6 +48,7 @@ export function prepareDataDir(dir: string): DataDir {
   }
   chmodSync(keyPath, 0o600);
   const hex = readFileSync(keyPath, "utf8").trim();
-  if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`${keyPath} is damaged: it must hold 64 hex characters. Restore it from a backup; a new key signs out every session.`);
+  if (!/^[0-9a-f]{64}$/.test(hex))
+    throw new Error(`${keyPath} is damaged: it must hold 64 hex characters. Restore it from a backup; a new key signs out every session.`);
   return { ...layout, secretKey: Uint8Array.from(Buffer.from(hex, "hex")), exposed };
 }

@@ -64,7 +64,10 @@ export interface ProblemExtras {
   extra?: Record<string, unknown>;
   /** Response headers to add (e.g. Retry-After). */
   headers?: Record<string, string>;
-  /** Replace the whole body; problemResponse adds status and code (the 409 page conflict: a problem that also carries the page, src/pages/conflict.ts). */
+  /**
+   * Replace the whole body; problemResponse adds status and code (the 409 page conflict: a problem
+   * that also carries the page, src/pages/conflict.ts).
+   */
   body?: Record<string, unknown>;
 }
 

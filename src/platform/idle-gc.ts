@@ -21,7 +21,10 @@ const BUSY_FROM_START = 200;
  * path's compiled code each time, and its next requests would compile it again. Start-up ends
  * there for the JIT too (jit-policy.ts), or at BUSY_FROM_START requests without a quiet moment.
  */
-export function collectWhenIdle(scheduler: Scheduler = createScheduler({ clock: systemClock, log: silentLogger }), atFirstQuiet: () => void = () => {}): { touch(): void; stop(): void } {
+export function collectWhenIdle(
+  scheduler: Scheduler = createScheduler({ clock: systemClock, log: silentLogger }),
+  atFirstQuiet: () => void = () => {},
+): { touch(): void; stop(): void } {
   let worked = false;
   let lastRequestAt = 0;
   let shrunk = false;

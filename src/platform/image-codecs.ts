@@ -29,7 +29,9 @@ const compiled = new Map<string, Promise<WebAssembly.Module>>();
 function wasm(path: string): Promise<WebAssembly.Module> {
   let module = compiled.get(path);
   if (!module) {
-    module = Bun.file(path).arrayBuffer().then((bytes) => WebAssembly.compile(bytes));
+    module = Bun.file(path)
+      .arrayBuffer()
+      .then((bytes) => WebAssembly.compile(bytes));
     compiled.set(path, module);
   }
   return module;

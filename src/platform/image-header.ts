@@ -33,7 +33,8 @@ export function sniffImage(b: Uint8Array): SniffedImage {
     if (/^avi[fs]$/.test(brand)) return { kind: "other", name: "AVIF" };
     if (/^(hei[cmsx]|mif1|msf1|hev[cmsx])$/.test(brand)) return { kind: "other", name: "HEIC" };
   }
-  if (b.length >= 2 && ((b[0] === 0x49 && b[1] === 0x49) || (b[0] === 0x4d && b[1] === 0x4d)) && b.length >= 4 && (b[2]! | b[3]!) === 42) return { kind: "other", name: "TIFF" };
+  if (b.length >= 2 && ((b[0] === 0x49 && b[1] === 0x49) || (b[0] === 0x4d && b[1] === 0x4d)) && b.length >= 4 && (b[2]! | b[3]!) === 42)
+    return { kind: "other", name: "TIFF" };
   if (b.length >= 2 && b[0] === 0x42 && b[1] === 0x4d) return { kind: "other", name: "BMP" };
   if (looksLikeSvg(b)) return { kind: "other", name: "SVG" };
   return { kind: "unknown" };
@@ -41,7 +42,10 @@ export function sniffImage(b: Uint8Array): SniffedImage {
 
 /** SVG is text: an optional BOM, XML declaration, comments or doctype, then an <svg element. */
 function looksLikeSvg(b: Uint8Array): boolean {
-  const head = new TextDecoder("utf-8", { fatal: false }).decode(b.subarray(0, 4096)).replace(/^\uFEFF/, "").trimStart();
+  const head = new TextDecoder("utf-8", { fatal: false })
+    .decode(b.subarray(0, 4096))
+    .replace(/^\uFEFF/, "")
+    .trimStart();
   return head.startsWith("<") && /<svg[\s>]/i.test(head);
 }
 

@@ -19,7 +19,12 @@ let waiting = 0;
 /** Runs `decode` when the images ahead of it are done; 429 naming `field` when the line is full. */
 export function decodeInTurn<T>(field: string, decode: () => Promise<T>): Promise<T> {
   if (waiting >= MAX_WAITING) {
-    throw new AppError("rate_limited", { field, detail: "Too many images are being processed on the server right now. Try again in a moment.", headers: { "Retry-After": "2" }, extra: { retryAfter: 2 } });
+    throw new AppError("rate_limited", {
+      field,
+      detail: "Too many images are being processed on the server right now. Try again in a moment.",
+      headers: { "Retry-After": "2" },
+      extra: { retryAfter: 2 },
+    });
   }
   waiting++;
   const run = tail.then(async () => {

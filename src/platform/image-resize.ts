@@ -58,7 +58,10 @@ export function resize(src: Pixels, rule: ResizeRule): Pixels {
     const rowBase = (firstRow + r) * src.width * 4;
     const midBase = r * p.outW * 4;
     for (let x = 0; x < p.outW; x++) {
-      let rr = 0, gg = 0, bb = 0, aa = 0;
+      let rr = 0,
+        gg = 0,
+        bb = 0,
+        aa = 0;
       const start = xs.start[x]!;
       const count = xs.count[x]!;
       const wBase = xs.offset[x]!;
@@ -72,7 +75,10 @@ export function resize(src: Pixels, rule: ResizeRule): Pixels {
         aa += a;
       }
       const o = midBase + x * 4;
-      mid[o] = rr; mid[o + 1] = gg; mid[o + 2] = bb; mid[o + 3] = aa;
+      mid[o] = rr;
+      mid[o + 1] = gg;
+      mid[o + 2] = bb;
+      mid[o + 3] = aa;
     }
   }
 
@@ -83,7 +89,10 @@ export function resize(src: Pixels, rule: ResizeRule): Pixels {
     const count = ys.count[y]!;
     const wBase = ys.offset[y]!;
     for (let x = 0; x < p.outW; x++) {
-      let rr = 0, gg = 0, bb = 0, aa = 0;
+      let rr = 0,
+        gg = 0,
+        bb = 0,
+        aa = 0;
       for (let k = 0; k < count; k++) {
         const w = ys.weight[wBase + k]!;
         const i = ((start + k) * p.outW + x) * 4;
@@ -94,7 +103,10 @@ export function resize(src: Pixels, rule: ResizeRule): Pixels {
       }
       const o = (y * p.outW + x) * 4;
       if (aa > 0) {
-        out[o] = rr / aa; out[o + 1] = gg / aa; out[o + 2] = bb / aa; out[o + 3] = aa;
+        out[o] = rr / aa;
+        out[o + 1] = gg / aa;
+        out[o + 2] = bb / aa;
+        out[o + 3] = aa;
       }
     }
   }

@@ -7,7 +7,12 @@ import { plan } from "./image-resize";
 import { MAX_WAITING } from "./image-queue";
 import { DECODE_BUDGET_BYTES, DEFAULT_MAX_PIXELS, type ImageRules, processImage } from "./images";
 
-const AVATAR: ImageRules = { accept: ["png", "jpeg", "webp"], maxBytes: 5 << 20, resize: { fit: "cover", width: 256, height: 256 }, output: "webp" };
+const AVATAR: ImageRules = {
+  accept: ["png", "jpeg", "webp"],
+  maxBytes: 5 << 20,
+  resize: { fit: "cover", width: 256, height: 256 },
+  output: "webp",
+};
 
 async function refusal(p: Promise<unknown>): Promise<AppError> {
   try {
@@ -55,7 +60,11 @@ describe("processImage", () => {
     const fromPng = await processImage(await pngPicture(300, 200), { ...AVATAR, output: "png" });
     expect([fromPng.width, fromPng.height, fromPng.contentType]).toEqual([200, 200, "image/png"]);
     expect(sniffImage(fromPng.bytes)).toMatchObject({ kind: "raster", format: "png", width: 200, height: 200 });
-    const fromWebp = await processImage(await webpPicture(120, 90), { ...AVATAR, resize: { fit: "inside", width: 512, height: 512 }, lossless: true });
+    const fromWebp = await processImage(await webpPicture(120, 90), {
+      ...AVATAR,
+      resize: { fit: "inside", width: 512, height: 512 },
+      lossless: true,
+    });
     expect([fromWebp.width, fromWebp.height, fromWebp.sourceFormat]).toEqual([120, 90, "webp"]);
   });
 
@@ -80,21 +89,34 @@ describe("processImage", () => {
     expect(await fastestOf(5, () => refusal(processImage(pngBombHeader(), AVATAR)))).toBeLessThan(50);
   });
 
-  test("the decoding budget: 48 MB of RGBA (12.5 MP, a phone's 12 MP photo fits); one pixel more is refused from the header, naming the size", async () => {
+  test("the decoding budget: 48 MB of RGBA (12.5 MP, a phone's 12 MP photo fits); one " +
+    "pixel more is refused from the header, naming the size", async () => {
     expect(DECODE_BUDGET_BYTES).toBe(48 * 1024 * 1024);
     expect(DEFAULT_MAX_PIXELS).toBe(12_582_912);
     const fits = await processImage(flatPng(4032, 3024), AVATAR);
     expect([fits.width, fits.height]).toEqual([256, 256]);
     const e = await refusal(processImage(flatPng(3547, 3548), { ...AVATAR, field: "logo" }));
-    expect([e.status, e.extras.field, e.extras.extra]).toEqual([415, "logo", expect.objectContaining({ width: 3547, height: 3548, maxPixels: DEFAULT_MAX_PIXELS })]);
-    expect(e.message).toBe("The image is 3547 × 3548 pixels (12,584,756, 48 MB once decoded); the most Cairn decodes is 12,582,912 pixels (48 MB) and 20000 a side. Upload a smaller image.");
+    expect([e.status, e.extras.field, e.extras.extra]).toEqual([
+      415,
+      "logo",
+      expect.objectContaining({ width: 3547, height: 3548, maxPixels: DEFAULT_MAX_PIXELS }),
+    ]);
+    expect(e.message).toBe(
+      "The image is 3547 × 3548 pixels (12,584,756, 48 MB once decoded); the most Cairn decodes is " +
+        "12,582,912 pixels (48 MB) and 20000 a side. Upload a smaller image.",
+    );
     // A rule may lower the cap, not raise it past the budget.
     expect((await refusal(processImage(flatPng(4000, 4000), { ...AVATAR, maxPixels: 100_000_000 }))).status).toBe(415);
   }, 30_000);
 
   test("one decode at a time: a burst beyond the line's length is 429 at once, the rest are decoded", async () => {
     const png = await pngPicture(40, 40);
-    const burst = Array.from({ length: MAX_WAITING + 3 }, () => processImage(png, AVATAR).then(() => 200, (e: AppError) => e.status));
+    const burst = Array.from({ length: MAX_WAITING + 3 }, () =>
+      processImage(png, AVATAR).then(
+        () => 200,
+        (e: AppError) => e.status,
+      ),
+    );
     const statuses = await Promise.all(burst);
     expect(statuses.filter((s) => s === 200)).toHaveLength(MAX_WAITING);
     expect(statuses.filter((s) => s === 429)).toHaveLength(3);
@@ -132,7 +154,14 @@ describe("processImage", () => {
 
 describe("resize plan", () => {
   test("cover crops to the box's aspect around the centre and never enlarges", () => {
-    expect(plan(2000, 1000, { fit: "cover", width: 256, height: 256 })).toMatchObject({ cropX: 500, cropY: 0, cropW: 1000, cropH: 1000, outW: 256, outH: 256 });
+    expect(plan(2000, 1000, { fit: "cover", width: 256, height: 256 })).toMatchObject({
+      cropX: 500,
+      cropY: 0,
+      cropW: 1000,
+      cropH: 1000,
+      outW: 256,
+      outH: 256,
+    });
     expect(plan(100, 80, { fit: "cover", width: 256, height: 256 })).toMatchObject({ outW: 80, outH: 80 });
     expect(plan(4000, 1000, { fit: "inside", width: 512, height: 512 })).toMatchObject({ outW: 512, outH: 128 });
   });

@@ -70,11 +70,18 @@ function listOf(formats: readonly RasterFormat[]): string {
 }
 
 /** Checks `bytes` against the rules without decoding: the format and declared size. */
-export function checkImage(bytes: Uint8Array, rules: Pick<ImageRules, "accept" | "maxBytes" | "maxPixels" | "field">): { format: RasterFormat; width: number; height: number } {
+export function checkImage(
+  bytes: Uint8Array,
+  rules: Pick<ImageRules, "accept" | "maxBytes" | "maxPixels" | "field">,
+): { format: RasterFormat; width: number; height: number } {
   const field = rules.field ?? "file";
   const wanted = `Upload a ${listOf(rules.accept)} image.`;
   if (bytes.byteLength > rules.maxBytes) {
-    throw new AppError("payload_too_large", { field, detail: `The image is larger than ${formatBytes(rules.maxBytes)}.`, extra: { limit: rules.maxBytes } });
+    throw new AppError("payload_too_large", {
+      field,
+      detail: `The image is larger than ${formatBytes(rules.maxBytes)}.`,
+      extra: { limit: rules.maxBytes },
+    });
   }
   if (bytes.byteLength === 0) throw invalid(field, "the file is empty");
   const sniffed = sniffImage(bytes);
@@ -92,7 +99,8 @@ export function checkImage(bytes: Uint8Array, rules: Pick<ImageRules, "accept" |
       field,
       detail:
         `The image is ${width} × ${height} pixels (${count(width * height)}, ${formatBytes(width * height * 4)} once decoded); ` +
-        `the most Cairn decodes is ${count(maxPixels)} pixels (${formatBytes(maxPixels * 4)}) and ${MAX_SIDE} a side. Upload a smaller image.`,
+        `the most Cairn decodes is ${count(maxPixels)} pixels (${formatBytes(maxPixels * 4)}) and ` +
+        `${MAX_SIDE} a side. Upload a smaller image.`,
       extra: { width, height, maxPixels, maxSide: MAX_SIDE },
     });
   }
@@ -108,7 +116,11 @@ export async function processImage(bytes: Uint8Array, rules: ImageRules): Promis
 /** The codecs' modules (and their WebAssembly) are loaded with the first image, not at start. */
 let codecs: Promise<typeof import("./image-codecs")> | null = null;
 
-async function convert(bytes: Uint8Array, header: { format: RasterFormat; width: number; height: number }, rules: ImageRules): Promise<ProcessedImage> {
+async function convert(
+  bytes: Uint8Array,
+  header: { format: RasterFormat; width: number; height: number },
+  rules: ImageRules,
+): Promise<ProcessedImage> {
   const { decodePixels, encodePixels } = await (codecs ??= import("./image-codecs"));
   let pixels;
   try {

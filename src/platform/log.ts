@@ -53,14 +53,16 @@ export function createLogger(write: (line: string) => void = stdoutWriter()): Lo
   // fields are serialised as they are after a fixed head instead of spread into a new object.
   let ms = -1;
   let time = "";
-  const emit = (level: string) => (msg: string, fields: Record<string, unknown> = {}) => {
-    const now = Date.now();
-    if (now !== ms) time = new Date((ms = now)).toISOString();
-    // A field named like the head's (time, level, msg) replaces it, as the spread did.
-    if ("time" in fields || "level" in fields || "msg" in fields) return write(JSON.stringify({ time, level, msg, ...fields }));
-    const rest = JSON.stringify(fields);
-    write(`{"time":"${time}","level":"${level}","msg":${JSON.stringify(msg)}${rest === "{}" ? "}" : `,${rest.slice(1)}`}`);
-  };
+  const emit =
+    (level: string) =>
+    (msg: string, fields: Record<string, unknown> = {}) => {
+      const now = Date.now();
+      if (now !== ms) time = new Date((ms = now)).toISOString();
+      // A field named like the head's (time, level, msg) replaces it, as the spread did.
+      if ("time" in fields || "level" in fields || "msg" in fields) return write(JSON.stringify({ time, level, msg, ...fields }));
+      const rest = JSON.stringify(fields);
+      write(`{"time":"${time}","level":"${level}","msg":${JSON.stringify(msg)}${rest === "{}" ? "}" : `,${rest.slice(1)}`}`);
+    };
   return { info: emit("info"), warn: emit("warn"), error: emit("error") };
 }
 

@@ -25,7 +25,10 @@ function chunked(body: Uint8Array, sizes: number[], sent?: Uint8Array[]): Readab
 
 function formBody(file: Uint8Array, opts: { before?: string; after?: string; filename?: string } = {}): Uint8Array {
   return Buffer.concat([
-    Buffer.from(`${opts.before ?? ""}--${B}\r\nContent-Disposition: form-data; name="file"; filename="${opts.filename ?? "f.bin"}"\r\nContent-Type: image/png\r\n\r\n`),
+    Buffer.from(
+      `${opts.before ?? ""}--${B}\r\nContent-Disposition: form-data; name="file"; ` +
+        `filename="${opts.filename ?? "f.bin"}"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
     file,
     Buffer.from(`\r\n--${B}--\r\n${opts.after ?? ""}`),
   ]);
@@ -51,12 +54,15 @@ const tricky = [
 
 describe("readFilePart", () => {
   for (const [name, file] of tricky) {
-    test.each([[[1]], [[2, 3]], [[7]], [[B.length + 3]], [[64, 1, 5]], [[1 << 16]]])(`${name}: the same bytes in chunks of %p`, async (sizes) => {
-      const got = await readAll(chunked(formBody(file, { before: "preamble\r\n", after: "epilogue" }), sizes));
-      expect(got?.filename).toBe("f.bin");
-      expect(got?.claimedType).toBe("image/png");
-      expect(Buffer.compare(got!.bytes, file)).toBe(0);
-    });
+    test.each([[[1]], [[2, 3]], [[7]], [[B.length + 3]], [[64, 1, 5]], [[1 << 16]]])(
+      `${name}: the same bytes in chunks of %p`,
+      async (sizes) => {
+        const got = await readAll(chunked(formBody(file, { before: "preamble\r\n", after: "epilogue" }), sizes));
+        expect(got?.filename).toBe("f.bin");
+        expect(got?.claimedType).toBe("image/png");
+        expect(Buffer.compare(got!.bytes, file)).toBe(0);
+      },
+    );
   }
 
   describe("freeChunks: each chunk's memory is freed once the parser is past it", () => {
@@ -184,7 +190,11 @@ describe("header parameters", () => {
 describe("readFilePart: the form's text fields, before and after the file", () => {
   const field = (name: string, value: string) => `--${B}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
   const fileThen = (after: string) =>
-    Buffer.concat([Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="x.zip"\r\n\r\n`), Buffer.from("zip bytes"), Buffer.from(`\r\n${after}--${B}--\r\n`)]);
+    Buffer.concat([
+      Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="x.zip"\r\n\r\n`),
+      Buffer.from("zip bytes"),
+      Buffer.from(`\r\n${after}--${B}--\r\n`),
+    ]);
   const read = async (body: Uint8Array, sizes: number[]) => {
     const part = await readFilePart(chunked(body, sizes), B, "file", 1 << 20, { accepts: ["key", "name"] });
     const chunks: Uint8Array[] = [];
@@ -195,23 +205,50 @@ describe("readFilePart: the form's text fields, before and after the file", () =
   test.each([[[1]], [[3, 5]], [[1 << 16]]])("before the file: known before it is read, in chunks of %p", async (sizes) => {
     const body = formBody(Buffer.from("zip bytes"), { before: field("key", "DOCS") + field("name", "Équipe docs") });
     const got = await read(body, sizes);
-    expect(got.before).toEqual([["key", "DOCS"], ["name", "Équipe docs"]]);
+    expect(got.before).toEqual([
+      ["key", "DOCS"],
+      ["name", "Équipe docs"],
+    ]);
     expect(got.bytes).toBe("zip bytes");
-    expect(got.fields).toEqual([["key", "DOCS"], ["name", "Équipe docs"]]);
+    expect(got.fields).toEqual([
+      ["key", "DOCS"],
+      ["name", "Équipe docs"],
+    ]);
   });
 
-  test.each([[[1]], [[3, 5]], [[1 << 16]]])("after the file (curl's order): read once the file has been, in chunks of %p", async (sizes) => {
-    const body = Buffer.concat([Buffer.from(field("name", "Docs")), Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="x.zip"\r\n\r\nzip bytes\r\n`), Buffer.from(field("key", "DOCS")), Buffer.from(`--${B}--\r\n`)]);
-    const after = await read(body, sizes);
-    expect(after.before).toEqual([["name", "Docs"]]);
-    expect(after.bytes).toBe("zip bytes");
-    expect(after.fields).toEqual([["name", "Docs"], ["key", "DOCS"]]);
-  });
+  test.each([[[1]], [[3, 5]], [[1 << 16]]])(
+    "after the file (curl's order): read once the file has been, in chunks of %p",
+    async (sizes) => {
+      const body = Buffer.concat([
+        Buffer.from(field("name", "Docs")),
+        Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="x.zip"\r\n\r\nzip bytes\r\n`),
+        Buffer.from(field("key", "DOCS")),
+        Buffer.from(`--${B}--\r\n`),
+      ]);
+      const after = await read(body, sizes);
+      expect(after.before).toEqual([["name", "Docs"]]);
+      expect(after.bytes).toBe("zip bytes");
+      expect(after.fields).toEqual([
+        ["name", "Docs"],
+        ["key", "DOCS"],
+      ]);
+    },
+  );
 
   test.each([
     ["an unknown field after the file", (f: typeof field) => f("colour", "red"), "colour", "is not a field of this upload"],
-    ["a second file", () => `--${B}\r\nContent-Disposition: form-data; name="file"; filename="y.zip"\r\n\r\nmore\r\n`, "file", "is sent twice"],
-    ["another file under another name", () => `--${B}\r\nContent-Disposition: form-data; name="extra"; filename="y.zip"\r\n\r\nmore\r\n`, "file", 'a file was sent as "extra"'],
+    [
+      "a second file",
+      () => `--${B}\r\nContent-Disposition: form-data; name="file"; filename="y.zip"\r\n\r\nmore\r\n`,
+      "file",
+      "is sent twice",
+    ],
+    [
+      "another file under another name",
+      () => `--${B}\r\nContent-Disposition: form-data; name="extra"; filename="y.zip"\r\n\r\nmore\r\n`,
+      "file",
+      'a file was sent as "extra"',
+    ],
     ["a known field too long", (f: typeof field) => f("name", "x".repeat(5000)), "name", "is too long"],
   ] as const)("%s is a 400 naming it, never skipped", async (_, make, name, reason) => {
     const err = await read(fileThen(make(field)), [7]).catch((e) => e);

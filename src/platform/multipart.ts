@@ -71,21 +71,38 @@ export function multipartBoundary(contentType: string | null): string | null {
  * one). Text fields before it are kept for FilePart.fields(); parts the form does not take are
  * refused as they are met.
  */
-export async function readFilePart(stream: ReadableStream<Uint8Array>, boundary: string, field: string, maxFileBytes: number, opts: FormOptions = {}): Promise<FilePart | null> {
+export async function readFilePart(
+  stream: ReadableStream<Uint8Array>,
+  boundary: string,
+  field: string,
+  maxFileBytes: number,
+  opts: FormOptions = {},
+): Promise<FilePart | null> {
   const input = new ByteInput(stream.getReader(), maxFileBytes + OVERHEAD_BYTES, opts.freeChunks ?? false);
   const delimiter = Buffer.from(`\r\n--${boundary}`);
   const accepts = new Set(opts.accepts ?? []);
   const fields = new Map<string, string>();
   const takes = () => [...accepts, field].map((n) => `"${n}"`).join(", ");
   /** The next part's headers after a delimiter, or null at the closing one ("--"). */
-  const nextPart = async (): Promise<{ name: string | undefined; file: boolean; filename: string | null; headers: Map<string, string> } | null> => {
+  const nextPart = async (): Promise<{
+    name: string | undefined;
+    file: boolean;
+    filename: string | null;
+    headers: Map<string, string>;
+  } | null> => {
     await input.need(2);
     if (input.buf[0] === 0x2d && input.buf[1] === 0x2d) return null;
     const headers = parseHeaders(await input.readHeaderBlock());
     const disposition = headers.get("content-disposition") ?? "";
     const params = headerParams(disposition);
-    if (!/^form-data\s*(;|$)/i.test(disposition)) throw new MultipartError("malformed", "a part is not form-data (its Content-Disposition must be form-data with a name)");
-    return { name: params.get("name"), file: params.has("filename") || params.has("filename*"), filename: params.get("filename*") ?? params.get("filename") ?? null, headers };
+    if (!/^form-data\s*(;|$)/i.test(disposition))
+      throw new MultipartError("malformed", "a part is not form-data (its Content-Disposition must be form-data with a name)");
+    return {
+      name: params.get("name"),
+      file: params.has("filename") || params.has("filename*"),
+      filename: params.get("filename*") ?? params.get("filename") ?? null,
+      headers,
+    };
   };
   /** A text field the form takes, kept; anything else refused, naming it. */
   const readField = async (name: string | undefined, isFile: boolean, fileSeen: boolean): Promise<void> => {
@@ -219,7 +236,8 @@ class ByteInput {
     for (;;) {
       const lineEnd = this.buf.indexOf(CRLF);
       if (lineEnd >= 0) {
-        if (this.buf.subarray(0, lineEnd).some((b) => b !== 0x20 && b !== 0x09)) throw new MultipartError("malformed", "a boundary line has text after it");
+        if (this.buf.subarray(0, lineEnd).some((b) => b !== 0x20 && b !== 0x09))
+          throw new MultipartError("malformed", "a boundary line has text after it");
         // Keep the CRLF: an empty header block is then CRLF CRLF at once.
         this.buf = this.buf.subarray(lineEnd);
         break;

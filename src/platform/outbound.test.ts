@@ -49,9 +49,12 @@ describe("address classification", () => {
     },
   );
 
-  test.each(["example.com", "256.1.1.1", "1.2.3", "01.2.3.4", "1:2:3:4:5:6:7:8:9", "1::2::3", "gggg::1", ""])("%p is not an address", (text) => {
-    expect(parseIp(text)).toBeNull();
-  });
+  test.each(["example.com", "256.1.1.1", "1.2.3", "01.2.3.4", "1:2:3:4:5:6:7:8:9", "1::2::3", "gggg::1", ""])(
+    "%p is not an address",
+    (text) => {
+      expect(parseIp(text)).toBeNull();
+    },
+  );
 
   test.each([
     ["::1", "::1"],
@@ -119,7 +122,12 @@ describe("guardedFetch", () => {
   });
   afterAll(() => server.stop(true));
 
-  const opts = (allow: string[] = [], extra: Partial<OutboundOptions> = {}): OutboundOptions => ({ allow, timeoutMs: 5_000, maxBytes: 1024, ...extra });
+  const opts = (allow: string[] = [], extra: Partial<OutboundOptions> = {}): OutboundOptions => ({
+    allow,
+    timeoutMs: 5_000,
+    maxBytes: 1024,
+    ...extra,
+  });
 
   async function refusal(url: string, o: OutboundOptions): Promise<OutboundError> {
     try {
@@ -156,7 +164,11 @@ describe("guardedFetch", () => {
   });
 
   test("an allowed address is reached, with the original Host header and the body", async () => {
-    const res = await guardedFetch(`${base}/hello`, { method: "POST", body: "ping", headers: { "content-type": "text/plain" } }, opts(["127.0.0.1"]));
+    const res = await guardedFetch(
+      `${base}/hello`,
+      { method: "POST", body: "ping", headers: { "content-type": "text/plain" } },
+      opts(["127.0.0.1"]),
+    );
     expect(res.status).toBe(200);
     expect(new TextDecoder().decode(res.body)).toBe("hello from /hello");
     expect(res.address).toBe("127.0.0.1");
@@ -164,7 +176,11 @@ describe("guardedFetch", () => {
   });
 
   test("an allowed host name is reached at its checked address, the name in the Host header", async () => {
-    const res = await guardedFetch(`http://hooks.internal:${server.port}/named`, {}, opts(["hooks.internal"], { resolve: async () => ["127.0.0.1"] }));
+    const res = await guardedFetch(
+      `http://hooks.internal:${server.port}/named`,
+      {},
+      opts(["hooks.internal"], { resolve: async () => ["127.0.0.1"] }),
+    );
     expect(res.status).toBe(200);
     expect(seen.at(-1)?.host).toBe(`hooks.internal:${server.port}`);
   });
@@ -229,7 +245,11 @@ describe("guardedFetch", () => {
 describe("checkOutboundHost (a client that connects by itself: backup targets' S3)", () => {
   const resolve = (answers: Record<string, string[]>) => async (host: string) => answers[host] ?? [];
   test("refuses a private or loopback address, or a host resolving to one, unless allowed; answers the address checked", async () => {
-    const opts = { allow: [] as string[], timeoutMs: 2000, resolve: resolve({ "nas.lan": ["192.168.1.20"], "s3.example.com": ["93.184.216.34"] }) };
+    const opts = {
+      allow: [] as string[],
+      timeoutMs: 2000,
+      resolve: resolve({ "nas.lan": ["192.168.1.20"], "s3.example.com": ["93.184.216.34"] }),
+    };
     await expect(checkOutboundHost("http://127.0.0.1:9000", opts)).rejects.toMatchObject({ kind: "refused" });
     await expect(checkOutboundHost("http://nas.lan:3900", opts)).rejects.toThrow(/private address 192\.168\.1\.20 \(nas\.lan\)/);
     expect(await checkOutboundHost("https://s3.example.com", opts)).toBe("93.184.216.34");

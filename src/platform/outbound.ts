@@ -88,7 +88,8 @@ export function checkOutboundUrl(raw: string | URL): URL {
   } catch {
     throw new OutboundError("bad_url", "bad URL: not an absolute URL");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new OutboundError("bad_url", `bad URL: ${url.protocol} is not allowed (http and https only)`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new OutboundError("bad_url", `bad URL: ${url.protocol} is not allowed (http and https only)`);
   if (!url.hostname) throw new OutboundError("bad_url", "bad URL: no host");
   if (url.username || url.password) throw new OutboundError("bad_url", "bad URL: user names and passwords in URLs are not supported");
   return url;
@@ -137,7 +138,10 @@ async function checkedAddress(url: URL, opts: OutboundOptions, signal: AbortSign
  * hop, and answers the address checked. The client resolves the name again when it connects,
  * so this does not pin the address as guardedFetch does; it refuses what is configured.
  */
-export async function checkOutboundHost(raw: string | URL, opts: Pick<OutboundOptions, "allow" | "timeoutMs" | "resolve">): Promise<string> {
+export async function checkOutboundHost(
+  raw: string | URL,
+  opts: Pick<OutboundOptions, "allow" | "timeoutMs" | "resolve">,
+): Promise<string> {
   const url = checkOutboundUrl(raw);
   return formatIp(await checkedAddress(url, { ...opts, maxBytes: 0 }, AbortSignal.timeout(opts.timeoutMs)));
 }

@@ -22,9 +22,12 @@ describe("progress ids", () => {
     expect(board.size).toBe(0);
   });
 
-  test.each(["short", "a".repeat(65), "has space1", "slash/abcd", "dots.abcdef", "émoji-abcd", ""])("malformed %p: 400 naming progress", (id) => {
-    expect(codeOf(() => new ProgressBoard().start(id, "u1"))).toEqual({ code: "validation_failed", field: "progress" });
-  });
+  test.each(["short", "a".repeat(65), "has space1", "slash/abcd", "dots.abcdef", "émoji-abcd", ""])(
+    "malformed %p: 400 naming progress",
+    (id) => {
+      expect(codeOf(() => new ProgressBoard().start(id, "u1"))).toEqual({ code: "validation_failed", field: "progress" });
+    },
+  );
 
   test("8 and 64 characters of letters, digits, - and _ are fine", () => {
     const board = new ProgressBoard();
@@ -120,7 +123,13 @@ describe("percent", () => {
     p.step(3);
     p.phase("other", 1);
     p.done();
-    expect(board.read(ID, "u1")).toEqual({ id: ID, phase: "pages", percent: 25, done: true, error: { code: "export_failed", message: "The disk is full" } });
+    expect(board.read(ID, "u1")).toEqual({
+      id: ID,
+      phase: "pages",
+      percent: 25,
+      done: true,
+      error: { code: "export_failed", message: "The disk is full" },
+    });
   });
 
   test("a read is a copy: changing it changes nothing kept", () => {

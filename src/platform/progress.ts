@@ -30,7 +30,10 @@ export const NO_PROGRESS: Progress = { phase() {}, step() {}, done() {}, fail() 
 export const PROGRESS_ID = /^[A-Za-z0-9_-]{8,64}$/;
 /** How long a finished (done or failed) entry stays readable. */
 export const KEEP_FINISHED_MS = 10 * 60_000;
-/** Live entries are not kept for ever either: one whose work stopped reporting (a client gone, a crash mid-stream) is dropped after this long without a report. */
+/**
+ * Live entries are not kept for ever either: one whose work stopped reporting (a client gone, a
+ * crash mid-stream) is dropped after this long without a report.
+ */
 export const KEEP_SILENT_MS = 60 * 60_000;
 export const MAX_ENTRIES = 1000;
 
@@ -70,7 +73,10 @@ export class ProgressBoard {
     const key = keyOf(id, ownerId);
     const old = this.entries.get(key);
     if (old && old.finishedAt === null) {
-      throw new AppError("progress_in_use", { field: "progress", detail: "progress: this id is already following work that is running; choose a new one." });
+      throw new AppError("progress_in_use", {
+        field: "progress",
+        detail: "progress: this id is already following work that is running; choose a new one.",
+      });
     }
     this.entries.delete(key);
     this.makeRoom();

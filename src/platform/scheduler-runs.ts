@@ -87,7 +87,17 @@ export function createRuns(scheduler: Scheduler, host: { clock: Clock; log: Logg
     start(kind, run) {
       prune();
       const controller = new AbortController();
-      const view: RunView = { id: newId(), kind, state: "running", phase: "starting", progress: null, startedAt: iso(host.clock.now()), finishedAt: null, error: null, result: null };
+      const view: RunView = {
+        id: newId(),
+        kind,
+        state: "running",
+        phase: "starting",
+        progress: null,
+        startedAt: iso(host.clock.now()),
+        finishedAt: null,
+        error: null,
+        result: null,
+      };
       last = view;
       const handle: RunHandle = {
         signal: controller.signal,
@@ -102,8 +112,12 @@ export function createRuns(scheduler: Scheduler, host: { clock: Clock; log: Logg
         .then(
           (result) => void finish("succeeded", { result: result ?? null, phase: "done" }),
           (err) => {
-            if (controller.signal.aborted) return void finish("cancelled", { error: { code: "cancelled", message: String((controller.signal.reason as Error)?.message ?? "cancelled") } });
-            if (!(err instanceof AppError)) host.log.error(`${kind} job failed`, { id: view.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+            if (controller.signal.aborted)
+              return void finish("cancelled", {
+                error: { code: "cancelled", message: String((controller.signal.reason as Error)?.message ?? "cancelled") },
+              });
+            if (!(err instanceof AppError))
+              host.log.error(`${kind} job failed`, { id: view.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
             finish("failed", { error: errorOf(err) });
           },
         );

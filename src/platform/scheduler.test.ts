@@ -70,7 +70,11 @@ test("soon(): a run now, or right after the one in progress", async () => {
 test("cron: the next firing of its expression in local time, read again when re-armed; none when not scheduled", () => {
   const s = make();
   let expr: string | null = "0 3 * * *";
-  const task = s.cron("nightly", () => expr, () => {});
+  const task = s.cron(
+    "nightly",
+    () => expr,
+    () => {},
+  );
   expect(task.nextRunAt).toBe(nextCronRun("0 3 * * *", Date.now()));
   expect(s.list()[0]).toMatchObject({ kind: "cron", when: "0 3 * * *" });
   expr = "15 4 * * 0";
@@ -118,9 +122,7 @@ test("stop(): timers first, then work in flight, then what waits in memory; each
   s.stop();
   s.stop();
   expect(order).toEqual(["retries stopped", "worker aborted", "counts written"]);
-  expect(s.list().map((t) => [t.name, t.stopOrder])).toEqual([
-    ["counts", STOP.flush],
-  ]);
+  expect(s.list().map((t) => [t.name, t.stopOrder])).toEqual([["counts", STOP.flush]]);
 });
 
 test("a name declared again replaces its task; a task stopped by its owner leaves the list", async () => {
@@ -144,38 +146,53 @@ test("runs: in-process work is listed while it runs, keeps its last error, and i
     throw new Error("no space left");
   });
   expect((await runs.settled(failed.id))?.state).toBe("failed");
-  expect(s.list()[0]).toMatchObject({ name: "runs", kind: "runs", stopOrder: STOP.work, running: false, lastError: { message: "no space left" } });
-  const long = runs.start("restore", (job) => new Promise((_, reject) => job.signal.addEventListener("abort", () => reject(job.signal.reason))));
+  expect(s.list()[0]).toMatchObject({
+    name: "runs",
+    kind: "runs",
+    stopOrder: STOP.work,
+    running: false,
+    lastError: { message: "no space left" },
+  });
+  const long = runs.start(
+    "restore",
+    (job) => new Promise((_, reject) => job.signal.addEventListener("abort", () => reject(job.signal.reason))),
+  );
   expect(runs.running("restore")?.id).toBe(long.id);
   expect(s.list()[0]).toMatchObject({ running: true, when: "now: restore" });
   await Bun.sleep(1); // the run has begun
   s.stop();
-  expect(await runs.settled(long.id)).toMatchObject({ state: "cancelled", error: { code: "cancelled", message: "the server is stopping" } });
+  expect(await runs.settled(long.id)).toMatchObject({
+    state: "cancelled",
+    error: { code: "cancelled", message: "the server is stopping" },
+  });
 });
 
-test("an instance's scheduler: listed tasks, and at close what waits in memory is written in a transaction before the database closes", async () => {
-  const { mkdtempSync, rmSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
-  const { openInstance } = await import("../instance");
-  const { loadConfig } = await import("./config");
-  const { silentLogger } = await import("./log");
-  const dir = mkdtempSync(join(tmpdir(), "cairn-scheduler-"));
-  try {
-    const core = openInstance(loadConfig(["--data", dir], {}), { log: silentLogger });
-    const written: Array<[string, number, boolean]> = [];
-    const counts = core.scheduler.writeBehind<string, number>("test.counts", 60_000, {
-      merge: (a, b) => a + b,
-      // A write transaction opens only on an open database.
-      write: (batch) => core.bookkeeping(() => batch.forEach((n, k) => written.push([k, n, core.inTx()]))),
-    });
-    counts.add("views", 2);
-    counts.add("views", 3);
-    expect(core.scheduler.list().map((t) => t.name)).toEqual(expect.arrayContaining(["webhooks.retries", "runs", "test.counts"]));
-    expect(core.scheduler.jobs).toBe(core.jobs);
-    core.close();
-    expect(written).toEqual([["views", 5, true]]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+test(
+  "an instance's scheduler: listed tasks, and at close what waits in memory is " + "written in a transaction before the database closes",
+  async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { openInstance } = await import("../instance");
+    const { loadConfig } = await import("./config");
+    const { silentLogger } = await import("./log");
+    const dir = mkdtempSync(join(tmpdir(), "cairn-scheduler-"));
+    try {
+      const core = openInstance(loadConfig(["--data", dir], {}), { log: silentLogger });
+      const written: Array<[string, number, boolean]> = [];
+      const counts = core.scheduler.writeBehind<string, number>("test.counts", 60_000, {
+        merge: (a, b) => a + b,
+        // A write transaction opens only on an open database.
+        write: (batch) => core.bookkeeping(() => batch.forEach((n, k) => written.push([k, n, core.inTx()]))),
+      });
+      counts.add("views", 2);
+      counts.add("views", 3);
+      expect(core.scheduler.list().map((t) => t.name)).toEqual(expect.arrayContaining(["webhooks.retries", "runs", "test.counts"]));
+      expect(core.scheduler.jobs).toBe(core.jobs);
+      core.close();
+      expect(written).toEqual([["views", 5, true]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

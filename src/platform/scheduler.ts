@@ -106,12 +106,15 @@ export function createScheduler(host: { clock: Clock; log: Logger }): Scheduler 
       at = when;
       view.nextRunAt = when === null ? null : iso(when);
       if (when === null || done) return;
-      timer = setTimeout(() => {
-        timer = null;
-        // A wait past setTimeout's limit arrives early: armed again.
-        if (Date.now() < when - 1) arm(when);
-        else void run();
-      }, Math.min(Math.max(when - Date.now(), 0), MAX_DELAY_MS));
+      timer = setTimeout(
+        () => {
+          timer = null;
+          // A wait past setTimeout's limit arrives early: armed again.
+          if (Date.now() < when - 1) arm(when);
+          else void run();
+        },
+        Math.min(Math.max(when - Date.now(), 0), MAX_DELAY_MS),
+      );
       timer.unref?.();
     };
     const run = async () => {
@@ -151,7 +154,17 @@ export function createScheduler(host: { clock: Clock; log: Logger }): Scheduler 
     return task;
   }
 
-  const blank = (name: string, kind: TaskView["kind"], when: string, stopOrder: number): TaskView => ({ name, kind, when, stopOrder, running: false, runs: 0, lastRunAt: null, lastError: null, nextRunAt: null });
+  const blank = (name: string, kind: TaskView["kind"], when: string, stopOrder: number): TaskView => ({
+    name,
+    kind,
+    when,
+    stopOrder,
+    running: false,
+    runs: 0,
+    lastRunAt: null,
+    lastError: null,
+    nextRunAt: null,
+  });
 
   return {
     every(name, ms, fn, opts = {}) {

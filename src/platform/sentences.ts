@@ -27,12 +27,51 @@ const FIELD_WORDS: Record<string, string> = {
 };
 
 /** The words a reason may start with that make "The <field> <reason>" a sentence. */
-const VERBS = new Set(["is", "are", "must", "has", "have", "had", "was", "were", "would", "could", "can", "cannot", "should", "does", "do", "may", "needs", "takes", "names", "name", "holds", "converts", "nests", "broke", "exceeds", "contains", "lists", "matches"]);
+const VERBS = new Set([
+  "is",
+  "are",
+  "must",
+  "has",
+  "have",
+  "had",
+  "was",
+  "were",
+  "would",
+  "could",
+  "can",
+  "cannot",
+  "should",
+  "does",
+  "do",
+  "may",
+  "needs",
+  "takes",
+  "names",
+  "name",
+  "holds",
+  "converts",
+  "nests",
+  "broke",
+  "exceeds",
+  "contains",
+  "lists",
+  "matches",
+]);
 
 /** "accessKeyId" → "access key id"; "spaces.0.operation" → "operation" (the innermost named part). */
 export function fieldWords(field: string): string {
-  const last = field.split(".").filter((p) => p !== "" && !/^\d+$/.test(p)).pop() ?? field;
-  return FIELD_WORDS[last] ?? last.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+  const last =
+    field
+      .split(".")
+      .filter((p) => p !== "" && !/^\d+$/.test(p))
+      .pop() ?? field;
+  return (
+    FIELD_WORDS[last] ??
+    last
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .replace(/[_-]+/g, " ")
+      .toLowerCase()
+  );
 }
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -23,18 +23,27 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const XLINK_NS = "http://www.w3.org/1999/xlink";
 
 const ELEMENTS = new Set(
-  "svg g defs symbol use title desc path rect circle ellipse line polyline polygon text tspan textPath linearGradient radialGradient stop clipPath mask pattern marker filter feGaussianBlur feOffset feBlend feColorMatrix feComposite feFlood feMerge feMergeNode feMorphology feDropShadow".split(" "),
+  (
+    "svg g defs symbol use title desc path rect circle ellipse line polyline polygon text tspan textPath " +
+    "linearGradient radialGradient stop clipPath mask pattern marker filter feGaussianBlur feOffset feBlend " +
+    "feColorMatrix feComposite feFlood feMerge feMergeNode feMorphology feDropShadow"
+  ).split(" "),
 );
 
 const ATTRIBUTES = new Set(
   (
     "id class viewBox preserveAspectRatio width height x y x1 x2 y1 y2 cx cy r rx ry d points transform " +
-    "fill fill-opacity fill-rule stroke stroke-width stroke-opacity stroke-linecap stroke-linejoin stroke-miterlimit stroke-dasharray stroke-dashoffset " +
-    "opacity color display visibility clip-path clip-rule mask filter offset stop-color stop-opacity gradientUnits gradientTransform spreadMethod fx fy fr " +
-    "patternUnits patternContentUnits patternTransform maskUnits maskContentUnits clipPathUnits markerWidth markerHeight markerUnits refX refY orient " +
-    "font-family font-size font-weight font-style text-anchor dominant-baseline letter-spacing word-spacing text-decoration dx dy rotate textLength lengthAdjust " +
+    "fill fill-opacity fill-rule stroke stroke-width stroke-opacity stroke-linecap " +
+    "stroke-linejoin stroke-miterlimit stroke-dasharray stroke-dashoffset " +
+    "opacity color display visibility clip-path clip-rule mask filter offset stop-color " +
+    "stop-opacity gradientUnits gradientTransform spreadMethod fx fy fr " +
+    "patternUnits patternContentUnits patternTransform maskUnits maskContentUnits " +
+    "clipPathUnits markerWidth markerHeight markerUnits refX refY orient " +
+    "font-family font-size font-weight font-style text-anchor dominant-baseline letter-spacing " +
+    "word-spacing text-decoration dx dy rotate textLength lengthAdjust " +
     "stdDeviation in in2 result mode values type operator k1 k2 k3 k4 radius flood-color flood-opacity " +
-    "style version xml:space href xlink:href xmlns xmlns:xlink role aria-label aria-hidden focusable shape-rendering color-interpolation-filters vector-effect paint-order"
+    "style version xml:space href xlink:href xmlns xmlns:xlink role aria-label aria-hidden " +
+    "focusable shape-rendering color-interpolation-filters vector-effect paint-order"
   ).split(" "),
 );
 
@@ -58,7 +67,10 @@ const escapeAttr = (s: string) => escapeText(s).replace(/"/g, "&quot;");
 function reachesOutside(value: string): boolean {
   const lower = value.toLowerCase().replace(/\\/g, "");
   for (const m of lower.matchAll(/url\s*\(\s*(['"]?)([^)'"]*)\1\s*\)/g)) if (!m[2].trim().startsWith("#")) return true;
-  return /@import|expression\s*\(|javascript:|data:|-moz-binding|behavior\s*:/.test(lower) || (lower.includes("url(") && !/url\s*\(\s*['"]?#/.test(lower));
+  return (
+    /@import|expression\s*\(|javascript:|data:|-moz-binding|behavior\s*:/.test(lower) ||
+    (lower.includes("url(") && !/url\s*\(\s*['"]?#/.test(lower))
+  );
 }
 
 interface Token {
@@ -185,7 +197,14 @@ function keptAttributes(token: Token, removed: Set<string>, isRoot: boolean): st
     else if (name === "xmlns:xlink") keep = value === XLINK_NS;
     else if (keep && reachesOutside(value)) keep = false;
     if (keep) kept.push(` ${name}="${escapeAttr(value)}"`);
-    else removed.add(/^on/i.test(name) ? `${name} attribute (an event handler)` : name.endsWith("href") ? `${name} pointing outside the image` : `${name} attribute`);
+    else
+      removed.add(
+        /^on/i.test(name)
+          ? `${name} attribute (an event handler)`
+          : name.endsWith("href")
+            ? `${name} pointing outside the image`
+            : `${name} attribute`,
+      );
   }
   if (isRoot) {
     // Written by us whatever was sent: the namespaces the kept markup needs, and only those.

@@ -39,10 +39,14 @@ describe("findControl", () => {
 describe("singleLine and multiLine", () => {
   test("answer the text (multi-line: newlines normalised) or throw a 400 naming the field", () => {
     expect(singleLine("title", "  Spaces stay  ")).toBe("  Spaces stay  ");
-    expect(() => singleLine("title", "a\tb")).toThrow(expect.objectContaining({ status: 400, extras: expect.objectContaining({ field: "title" }) }));
+    expect(() => singleLine("title", "a\tb")).toThrow(
+      expect.objectContaining({ status: 400, extras: expect.objectContaining({ field: "title" }) }),
+    );
     expect(() => singleLine("name", "a\u202Eb")).toThrow("The name must not contain control characters (found U+202E).");
     expect(multiLine("description", "one\r\ntwo\rthree\n\tfour")).toBe("one\ntwo\nthree\n\tfour");
-    expect(() => multiLine("body", "bell\u0007")).toThrow("The request body must not contain control characters other than tab and line feed (found U+0007).");
+    expect(() => multiLine("body", "bell\u0007")).toThrow(
+      "The request body must not contain control characters other than tab and line feed (found U+0007).",
+    );
   });
 
   test("a carriage return is a line break in multi-line fields, a control in single-line ones", () => {
@@ -85,7 +89,9 @@ describe("findInvisible (single-line fields)", () => {
   });
 
   test("singleLine refuses them with a 400 naming the field; multi-line fields keep them", () => {
-    expect(() => singleLine("title", "Road\u200Bmap")).toThrow("The title must not contain invisible characters such as zero-width spaces or joiners (found U+200B).");
+    expect(() => singleLine("title", "Road\u200Bmap")).toThrow(
+      "The title must not contain invisible characters such as zero-width spaces or joiners (found U+200B).",
+    );
     expect(multiLine("description", "Road\u200Bmap")).toBe("Road\u200Bmap");
   });
 });

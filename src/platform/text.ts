@@ -47,7 +47,25 @@ const JOINERS = /[\u200C\u200D]/gu;
 const EMOJI_BEFORE = /\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}\uFE0F\u20E3]*$/u;
 const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
 /** Scripts in which a joiner between two letters changes how they are drawn. */
-const JOINING_SCRIPTS = ["Arabic", "Syriac", "Nko", "Mongolian", "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu", "Kannada", "Malayalam", "Sinhala", "Khmer", "Myanmar", "Tibetan"];
+const JOINING_SCRIPTS = [
+  "Arabic",
+  "Syriac",
+  "Nko",
+  "Mongolian",
+  "Devanagari",
+  "Bengali",
+  "Gurmukhi",
+  "Gujarati",
+  "Oriya",
+  "Tamil",
+  "Telugu",
+  "Kannada",
+  "Malayalam",
+  "Sinhala",
+  "Khmer",
+  "Myanmar",
+  "Tibetan",
+];
 const SCRIPT_CLASS = JOINING_SCRIPTS.map((s) => `\\p{Script_Extensions=${s}}`).join("");
 const LETTER_BEFORE = new RegExp(`[${SCRIPT_CLASS}]$`, "u");
 const LETTER_AFTER = new RegExp(`^[${SCRIPT_CLASS}]`, "u");

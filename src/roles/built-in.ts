@@ -29,7 +29,11 @@ export function reconcileBuiltInRoles(core: Core): void {
       const offered = row.offered ?? defaults.filter((r) => !ADDED_SINCE_OFFERS_WERE_RECORDED.includes(r));
       let added = defaults.filter((r) => !offered.includes(r) && !row.permissions.includes(r));
       // The owner's reserved rights are never missing, whatever was written to the database.
-      if (def.id === ROLE_ID.owner) added = union(added, OWNER_RESERVED_RIGHTS.filter((r) => !row.permissions.includes(r)));
+      if (def.id === ROLE_ID.owner)
+        added = union(
+          added,
+          OWNER_RESERVED_RIGHTS.filter((r) => !row.permissions.includes(r)),
+        );
       const nextOffered = union(offered, defaults);
       if (!added.length && row.offered !== null && nextOffered.length === row.offered.length) continue;
       updateRole(core, def.id, { permissions: union(row.permissions, added), offered: nextOffered });

@@ -24,7 +24,8 @@ afterEach(() => env.close());
 const R = "/api/admin/roles";
 const list = async (as: Who = owner) => (await call(env, "GET", R, { as })).body;
 const roleOf = async (id: string) => (await list()).roles.find((r: { id: string }) => r.id === id);
-const putRights = (id: string, permissions: string[], as: Who = owner) => call(env, "PUT", `${R}/${id}/permissions`, { as, body: { permissions } });
+const putRights = (id: string, permissions: string[], as: Who = owner) =>
+  call(env, "PUT", `${R}/${id}/permissions`, { as, body: { permissions } });
 
 async function personWith(roleId: string, email: string) {
   const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
@@ -68,9 +69,20 @@ describe("the list", () => {
 
 describe("custom roles", () => {
   test("created empty or as a copy, audited; custom roles follow built-in ones by name", async () => {
-    const editors = await call(env, "POST", R, { as: owner, body: { name: "  Editors ", description: "Write a lot", tier: 0, copyFrom: ROLE_ID.user } });
+    const editors = await call(env, "POST", R, {
+      as: owner,
+      body: { name: "  Editors ", description: "Write a lot", tier: 0, copyFrom: ROLE_ID.user },
+    });
     expect(editors.status).toBe(201);
-    expect(editors.body).toMatchObject({ name: "Editors", description: "Write a lot", tier: 0, builtIn: false, permissions: ["tokens.use", "spaces.create"], accounts: 0, defaults: null });
+    expect(editors.body).toMatchObject({
+      name: "Editors",
+      description: "Write a lot",
+      tier: 0,
+      builtIn: false,
+      permissions: ["tokens.use", "spaces.create"],
+      accounts: 0,
+      defaults: null,
+    });
     const auditors = await call(env, "POST", R, { as: owner, body: { name: "Auditors", tier: 1 } });
     expect(auditors.body.permissions).toEqual([]);
     expect((await list()).roles.map((r: any) => r.name)).toEqual(["User", "Administrator", "Owner", "Auditors", "Editors"]);
@@ -100,7 +112,9 @@ describe("custom roles", () => {
     expect(res.body).toMatchObject({ name: "New", description: "Better" });
     expect(auditOf(env, "role.updated")[0].details).toMatchObject({ from: { name: "Old" }, to: { name: "New", description: "Better" } });
     expect((await call(env, "PUT", `${R}/${ROLE_ID.user}`, { as: owner, body: { name: "Members" } })).body.field).toBe("name");
-    expect((await call(env, "PUT", `${R}/${ROLE_ID.user}`, { as: owner, body: { description: "Everyone else" } })).body.description).toBe("Everyone else");
+    expect((await call(env, "PUT", `${R}/${ROLE_ID.user}`, { as: owner, body: { description: "Everyone else" } })).body.description).toBe(
+      "Everyone else",
+    );
     expect((await call(env, "PUT", `${R}/${id}`, { as: owner, body: { name: "USER" } })).status).toBe(409);
     expect((await call(env, "PUT", `${R}/nope`, { as: owner, body: { name: "Z" } })).status).toBe(404);
   });
@@ -118,7 +132,9 @@ describe("custom roles", () => {
     env.core.sqlite.query("UPDATE invites SET role_id = ? WHERE id = ?").run(id, invite.body.id);
     const pending = await call(env, "DELETE", `${R}/${id}`, { as: owner });
     expect([pending.status, pending.body.invites]).toEqual([409, 1]);
-    env.core.sqlite.query("UPDATE invites SET used_at = ?, used_by_id = ? WHERE id = ?").run(new Date().toISOString(), a.id, invite.body.id);
+    env.core.sqlite
+      .query("UPDATE invites SET used_at = ?, used_by_id = ? WHERE id = ?")
+      .run(new Date().toISOString(), a.id, invite.body.id);
     expect((await call(env, "DELETE", `${R}/${id}`, { as: owner })).status).toBe(204);
     expect(await roleOf(id)).toBeUndefined();
     expect(auditOf(env, "role.deleted").map((e) => e.details.name)).toEqual(["Temp"]);
@@ -133,7 +149,9 @@ describe("rights", () => {
     const res = await putRights(id, ["audit.view", "spaces.create", "audit.view"]);
     expect(res.status).toBe(200);
     expect(res.body.permissions).toEqual(["spaces.create", "audit.view"]);
-    expect(auditOf(env, "role.permissions_changed").map((e) => [e.actorId, e.details.added, e.details.removed])).toEqual([[owner.id, ["spaces.create", "audit.view"], ["tokens.use"]]]);
+    expect(auditOf(env, "role.permissions_changed").map((e) => [e.actorId, e.details.added, e.details.removed])).toEqual([
+      [owner.id, ["spaces.create", "audit.view"], ["tokens.use"]],
+    ]);
   });
 
   test("unknown keys are a 400 naming them", async () => {
@@ -144,11 +162,17 @@ describe("rights", () => {
 
   test("the Owner role's reserved rights can never be removed; its other rights can", async () => {
     for (const reserved of OWNER_RESERVED_RIGHTS) {
-      const res = await putRights(ROLE_ID.owner, ALL_RIGHTS.filter((r) => r !== reserved));
+      const res = await putRights(
+        ROLE_ID.owner,
+        ALL_RIGHTS.filter((r) => r !== reserved),
+      );
       expect([res.status, res.body.field]).toEqual([400, "permissions"]);
       expect(res.body.detail).toContain(reserved);
     }
-    const res = await putRights(ROLE_ID.owner, ALL_RIGHTS.filter((r) => r !== "branding.manage"));
+    const res = await putRights(
+      ROLE_ID.owner,
+      ALL_RIGHTS.filter((r) => r !== "branding.manage"),
+    );
     expect(res.body.permissions).not.toContain("branding.manage");
   });
 
@@ -161,7 +185,10 @@ describe("rights", () => {
     const copy = await call(env, "POST", R, { as: admin, body: { name: "Restorers", tier: 1, copyFrom: ROLE_ID.owner } });
     expect(copy.status).toBe(403);
     // A Member-tier role holding roles.manage manages Member-tier roles only.
-    const keeper = await personWith(makeRole(env.core, { name: "Keepers", permissions: ["roles.manage", "tokens.use"] }), "keeper@example.com");
+    const keeper = await personWith(
+      makeRole(env.core, { name: "Keepers", permissions: ["roles.manage", "tokens.use"] }),
+      "keeper@example.com",
+    );
     expect((await putRights(ROLE_ID.admin, [], keeper)).status).toBe(403);
     expect((await call(env, "POST", R, { as: keeper, body: { name: "Admins 2", tier: 1 } })).status).toBe(403);
     expect((await putRights(ROLE_ID.user, ["tokens.use"], keeper)).status).toBe(200);
@@ -221,21 +248,30 @@ describe("a later release's default rights reach an existing instance's built-in
     const next = makeEnv({ dir });
     env = { ...next, close: () => (next.close(), rmSync(dir, { recursive: true, force: true })) };
   };
-  const adminRights = () => JSON.parse(env.core.sqlite.query<{ permissions: string }, [string]>("SELECT permissions FROM roles WHERE id = ?").get(ROLE_ID.admin)!.permissions) as string[];
+  const adminRights = () =>
+    JSON.parse(
+      env.core.sqlite.query<{ permissions: string }, [string]>("SELECT permissions FROM roles WHERE id = ?").get(ROLE_ID.admin)!
+        .permissions,
+    ) as string[];
 
   test("an Administrator row from before (no dashboard.view, no record of offers) gets it at start-up, audited", async () => {
     const older = BUILT_IN_ROLES[1].permissions.filter((r) => r !== "dashboard.view");
     env.core.sqlite.query("UPDATE roles SET permissions = ?, offered = NULL WHERE id = ?").run(JSON.stringify(older), ROLE_ID.admin);
     reopen();
     expect(adminRights()).toContain("dashboard.view");
-    expect(auditOf(env, "role.permissions_changed").map((e) => [e.actorId, e.details.name, e.details.added])).toEqual([[null, "Administrator", ["dashboard.view"]]]);
+    expect(auditOf(env, "role.permissions_changed").map((e) => [e.actorId, e.details.name, e.details.added])).toEqual([
+      [null, "Administrator", ["dashboard.view"]],
+    ]);
     // Reopened again: nothing new, nothing written.
     reopen();
     expect(auditOf(env, "role.permissions_changed")).toHaveLength(1);
   });
 
   test("a right the administrator removed stays removed, and so does an older one removed before offers were recorded", async () => {
-    await putRights(ROLE_ID.admin, BUILT_IN_ROLES[1].permissions.filter((r) => r !== "dashboard.view" && r !== "audit.view"));
+    await putRights(
+      ROLE_ID.admin,
+      BUILT_IN_ROLES[1].permissions.filter((r) => r !== "dashboard.view" && r !== "audit.view"),
+    );
     reopen();
     expect(adminRights()).not.toContain("dashboard.view");
     env.core.sqlite.query("UPDATE roles SET offered = NULL WHERE id = ?").run(ROLE_ID.admin);

@@ -8,14 +8,18 @@ import { createRole, deleteRole, listRoles, resetRole, reviewRoles, setPermissio
 const detail = (summary: string, description?: string) => ({ tags: ["Admin"], summary, ...(description ? { description } : {}) });
 const params = t.Object({ roleId: Id });
 const GUARDS =
-  "Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 `forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them).";
+  "Needs roles.manage. Only the owner changes the Owner role; nobody changes a role above their own tier (403 " +
+  "`forbidden`); nobody but the owner grants a right they do not hold (403 `forbidden`, listing them).";
 
 /** /api/admin/roles: roles and the rights matrix (right roles.manage). */
 export function roleRoutes(core: Core) {
   return new Elysia({ prefix: "/api/admin/roles" })
     .get("/", ({ request }) => listRoles(core, callerOf(request)), {
       response: { 200: RolesAnswer, ...problems(401, 403) },
-      detail: detail("Every role with its rights and how many accounts hold it, the rights catalogue (each right with its area and description) and the last review (right roles.manage)"),
+      detail: detail(
+        "Every role with its rights and how many accounts hold it, the rights catalogue (each right " +
+          "with its area and description) and the last review (right roles.manage)",
+      ),
     })
     .post(
       "/",
@@ -27,7 +31,10 @@ export function roleRoutes(core: Core) {
       {
         body: NewRoleBody,
         response: { 201: RoleOut, ...problems(400, 401, 403, 409) },
-        detail: detail("Create a custom role (Member or Admin tier), empty or copying another role's rights", `${GUARDS} A name already taken (any case) is 409.`),
+        detail: detail(
+          "Create a custom role (Member or Admin tier), empty or copying another role's rights",
+          `${GUARDS} A name already taken (any case) is 409.`,
+        ),
       },
     )
     .post("/review", ({ request }) => reviewRoles(core, callerOf(request)), {
@@ -51,7 +58,8 @@ export function roleRoutes(core: Core) {
         response: { 204: NoContent, ...problems(401, 403, 404, 409) },
         detail: detail(
           "Delete a custom role",
-          `${GUARDS} Built-in roles cannot be deleted (409). While accounts hold the role, or pending invites would give it, 409 says how many (\`accounts\` / \`invites\`). Used and expired invites naming it are deleted with it.`,
+          `${GUARDS} Built-in roles cannot be deleted (409). While accounts hold the role, or pending invites would give it, 409 ` +
+            `says how many (\`accounts\` / \`invites\`). Used and expired invites naming it are deleted with it.`,
         ),
       },
     )
@@ -61,7 +69,8 @@ export function roleRoutes(core: Core) {
       response: { 200: RoleOut, ...problems(400, 401, 403, 404) },
       detail: detail(
         "Set the whole list of rights a role holds (re-authentication)",
-        `${GUARDS} The Owner role's reserved rights can never be removed (400). Takes effect on each holder's next request, tokens included. Audited as role.permissions_changed with the rights added and removed.`,
+        `${GUARDS} The Owner role's reserved rights can never be removed (400). Takes effect on each holder's next ` +
+          `request, tokens included. Audited as role.permissions_changed with the rights added and removed.`,
       ),
     })
     .post("/:roleId/reset", ({ params, request }) => resetRole(core, callerOf(request), params.roleId), {

@@ -13,13 +13,33 @@ import { requireReauth } from "../auth/service";
 import type { Core } from "../core";
 import { recordEvent } from "../events/outbox";
 import { requireUser, type Caller, type RoleRow, type UserCaller } from "../identity/caller";
-import { ALL_RIGHTS, BUILT_IN_ROLES, isRight, OWNER_RESERVED_RIGHTS, RIGHT_AREAS, RIGHT_CATALOGUE, ROLE_ID, TIER, requireRight, type Right } from "../identity/rights";
+import {
+  ALL_RIGHTS,
+  BUILT_IN_ROLES,
+  isRight,
+  OWNER_RESERVED_RIGHTS,
+  RIGHT_AREAS,
+  RIGHT_CATALOGUE,
+  ROLE_ID,
+  TIER,
+  requireRight,
+  type Right,
+} from "../identity/rights";
 import { iso } from "../platform/clock";
 import { newId } from "../platform/crypto";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { singleLine } from "../platform/text";
 import { countPendingInvitesOfRole, deleteInvitesOfRole } from "../users/store/invites";
-import { accountsHoldingRole, accountsPerRole, allRoles, countRoles, deleteRole as deleteRoleRow, insertRoles, roleById, updateRole as updateRoleRow } from "../users/store/roles";
+import {
+  accountsHoldingRole,
+  accountsPerRole,
+  allRoles,
+  countRoles,
+  deleteRole as deleteRoleRow,
+  insertRoles,
+  roleById,
+  updateRole as updateRoleRow,
+} from "../users/store/roles";
 import { insertRoleReview, latestRoleReview, roleNameTaken } from "./store";
 import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX } from "../common/limits";
 
@@ -67,7 +87,8 @@ function findRole(core: Core, id: string): RoleRow {
 
 /** Only the owner changes the Owner role; nobody changes a role above their own tier. */
 function requireMayChange(user: UserCaller, role: RoleRow): void {
-  if (role.id === ROLE_ID.owner && user.role.tier !== TIER.Owner) throw new AppError("forbidden", { detail: "Only the owner changes the Owner role." });
+  if (role.id === ROLE_ID.owner && user.role.tier !== TIER.Owner)
+    throw new AppError("forbidden", { detail: "Only the owner changes the Owner role." });
   if (role.tier > user.role.tier) throw new AppError("forbidden", { detail: `The ${role.name} role is above your own role's tier.` });
 }
 
@@ -75,7 +96,11 @@ function requireMayChange(user: UserCaller, role: RoleRow): void {
 function requireMayGrant(user: UserCaller, rights: readonly string[]): void {
   if (user.role.tier === TIER.Owner) return;
   const missing = rights.filter((r) => !user.permissions.has(r));
-  if (missing.length) throw new AppError("forbidden", { detail: `You can only grant rights you hold yourself; you do not hold ${missing.join(", ")}.`, extra: { rights: missing } });
+  if (missing.length)
+    throw new AppError("forbidden", {
+      detail: `You can only grant rights you hold yourself; you do not hold ${missing.join(", ")}.`,
+      extra: { rights: missing },
+    });
 }
 
 function cleanName(name: string): string {
@@ -92,18 +117,41 @@ function cleanDescription(description: string): string {
 }
 
 function requireFreeName(core: Core, name: string, exceptId: string | null): void {
-  if (roleNameTaken(core, name, exceptId)) throw new AppError("conflict", { field: "name", detail: `A role named "${name}" already exists.` });
+  if (roleNameTaken(core, name, exceptId))
+    throw new AppError("conflict", { field: "name", detail: `A role named "${name}" already exists.` });
 }
 
-const audit = (core: Core, user: UserCaller, type: "role.created" | "role.updated" | "role.deleted" | "role.permissions_changed" | "role.reset", role: RoleRow, data: Record<string, unknown>) =>
-  recordEvent(core, { type, targetType: "role", targetId: role.id, spaceId: null, actorId: user.user.id, ip: user.ip, data: { name: role.name, ...data } });
+const audit = (
+  core: Core,
+  user: UserCaller,
+  type: "role.created" | "role.updated" | "role.deleted" | "role.permissions_changed" | "role.reset",
+  role: RoleRow,
+  data: Record<string, unknown>,
+) =>
+  recordEvent(core, {
+    type,
+    targetType: "role",
+    targetId: role.id,
+    spaceId: null,
+    actorId: user.user.id,
+    ip: user.ip,
+    data: { name: role.name, ...data },
+  });
 
 /** GET /api/admin/roles: every role (built-in first, then custom by name), the rights catalogue and the last review. */
 export function listRoles(core: Core, caller: Caller) {
   manager(caller);
   const counts = accountsPerRole(core);
   const builtInOrder = BUILT_IN_ROLES.map((r) => r.id as string);
-  const all = allRoles(core).sort((a, b) => (a.builtIn === b.builtIn ? (a.builtIn ? builtInOrder.indexOf(a.id) - builtInOrder.indexOf(b.id) : a.name.localeCompare(b.name)) : a.builtIn ? -1 : 1));
+  const all = allRoles(core).sort((a, b) =>
+    a.builtIn === b.builtIn
+      ? a.builtIn
+        ? builtInOrder.indexOf(a.id) - builtInOrder.indexOf(b.id)
+        : a.name.localeCompare(b.name)
+      : a.builtIn
+        ? -1
+        : 1,
+  );
   const review = latestRoleReview(core);
   return {
     roles: all.map((r) => toView(r, counts.get(r.id) ?? 0)),
@@ -126,8 +174,10 @@ export function createRole(core: Core, caller: Caller, input: NewRole): RoleView
   const user = manager(caller);
   const name = cleanName(input.name);
   const description = cleanDescription(input.description ?? "");
-  if (input.tier !== TIER.Member && input.tier !== TIER.Admin) throw invalid("tier", "must be 0 (Member) or 1 (Admin): a custom role cannot be of the Owner tier");
-  if (input.tier > user.role.tier) throw new AppError("forbidden", { field: "tier", detail: "You cannot create a role above your own role's tier." });
+  if (input.tier !== TIER.Member && input.tier !== TIER.Admin)
+    throw invalid("tier", "must be 0 (Member) or 1 (Admin): a custom role cannot be of the Owner tier");
+  if (input.tier > user.role.tier)
+    throw new AppError("forbidden", { field: "tier", detail: "You cannot create a role above your own role's tier." });
   let permissions: string[] = [];
   if (input.copyFrom !== undefined) {
     const source = roleById(core, input.copyFrom);
@@ -137,7 +187,16 @@ export function createRole(core: Core, caller: Caller, input: NewRole): RoleView
   }
   return core.tx(() => {
     requireFreeName(core, name, null);
-    const row: RoleRow = { id: newId(), name, description, tier: input.tier, builtIn: false, permissions, offered: null, createdAt: iso(core.clock.now()) };
+    const row: RoleRow = {
+      id: newId(),
+      name,
+      description,
+      tier: input.tier,
+      builtIn: false,
+      permissions,
+      offered: null,
+      createdAt: iso(core.clock.now()),
+    };
     insertRoles(core, [row]);
     audit(core, user, "role.created", row, { tier: row.tier, permissions, copyFrom: input.copyFrom ?? null });
     return toView(row, 0);
@@ -149,7 +208,8 @@ export function updateRole(core: Core, caller: Caller, id: string, input: { name
   const user = manager(caller);
   const role = findRole(core, id);
   requireMayChange(user, role);
-  if (input.name === undefined && input.description === undefined) throw new AppError("validation_failed", { detail: "Send name, description or both." });
+  if (input.name === undefined && input.description === undefined)
+    throw new AppError("validation_failed", { detail: "Send name, description or both." });
   const name = input.name === undefined ? role.name : cleanName(input.name);
   const description = input.description === undefined ? role.description : cleanDescription(input.description);
   if (role.builtIn && name !== role.name) throw invalid("name", `a built-in role keeps its name (${role.name})`);
@@ -175,17 +235,35 @@ export function deleteRole(core: Core, caller: Caller, id: string): void {
   if (role.builtIn) throw new AppError("conflict", { detail: `${role.name} is a built-in role: it cannot be deleted.` });
   core.tx(() => {
     const held = accountsOf(core, id);
-    if (held > 0) throw new AppError("conflict", { detail: `${held} account${held === 1 ? "" : "s"} hold${held === 1 ? "s" : ""} the role ${role.name}: give ${held === 1 ? "it" : "them"} another role first.`, extra: { accounts: held } });
+    if (held > 0)
+      throw new AppError("conflict", {
+        detail:
+          `${held} account${held === 1 ? "" : "s"} hold${held === 1 ? "s" : ""} the role ` +
+          `${role.name}: give ${held === 1 ? "it" : "them"} another role first.`,
+        extra: { accounts: held },
+      });
     const now = iso(core.clock.now());
     const pending = countPendingInvitesOfRole(core, id, now);
-    if (pending > 0) throw new AppError("conflict", { detail: `${pending} pending invite${pending === 1 ? "" : "s"} would give the role ${role.name}: withdraw ${pending === 1 ? "it" : "them"} first.`, extra: { invites: pending } });
+    if (pending > 0)
+      throw new AppError("conflict", {
+        detail:
+          `${pending} pending invite${pending === 1 ? "" : "s"} would give the role ` +
+          `${role.name}: withdraw ${pending === 1 ? "it" : "them"} first.`,
+        extra: { invites: pending },
+      });
     deleteInvitesOfRole(core, id);
     deleteRoleRow(core, id);
     audit(core, user, "role.deleted", role, { tier: role.tier, permissions: role.permissions });
   });
 }
 
-function writePermissions(core: Core, user: UserCaller, role: RoleRow, next: string[], type: "role.permissions_changed" | "role.reset"): RoleView {
+function writePermissions(
+  core: Core,
+  user: UserCaller,
+  role: RoleRow,
+  next: string[],
+  type: "role.permissions_changed" | "role.reset",
+): RoleView {
   const added = next.filter((r) => !role.permissions.includes(r));
   const removed = role.permissions.filter((r) => !next.includes(r));
   requireMayGrant(user, added);
@@ -205,7 +283,8 @@ export function setPermissions(core: Core, caller: Caller, id: string, permissio
   requireMayChange(user, role);
   requireReauth(core, user);
   const unknown = permissions.filter((p) => !isRight(p));
-  if (unknown.length) throw invalid("permissions", `name rights that do not exist: ${unknown.join(", ")} (GET /api/admin/roles lists them)`);
+  if (unknown.length)
+    throw invalid("permissions", `name rights that do not exist: ${unknown.join(", ")} (GET /api/admin/roles lists them)`);
   const next = inCatalogueOrder(permissions);
   if (role.id === ROLE_ID.owner) {
     const lost = OWNER_RESERVED_RIGHTS.filter((r) => !next.includes(r));
@@ -231,7 +310,15 @@ export function reviewRoles(core: Core, caller: Caller): { reviewedAt: string; r
   return core.tx(() => {
     const row = { id: newId(), reviewedAt: iso(core.clock.now()), reviewedById: user.user.id };
     insertRoleReview(core, row);
-    recordEvent(core, { type: "roles.reviewed", targetType: "role", targetId: row.id, spaceId: null, actorId: user.user.id, ip: user.ip, data: { roles: countRoles(core) } });
+    recordEvent(core, {
+      type: "roles.reviewed",
+      targetType: "role",
+      targetId: row.id,
+      spaceId: null,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { roles: countRoles(core) },
+    });
     return { reviewedAt: row.reviewedAt, reviewedBy: { id: user.user.id, displayName: user.user.displayName } };
   });
 }

@@ -33,24 +33,42 @@ async function wiki(): Promise<{ env: TestEnv; owner: Who & { id: string }; spac
 /** `count` pages in one transaction (committed), none indexed yet. */
 async function pages(env: TestEnv, ownerId: string, spaceId: string, count: number): Promise<void> {
   const found = findUserWithRoleById(env.core, ownerId)!;
-  const caller: UserCaller = { kind: "user", ip: "local", user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: null, token: null };
+  const caller: UserCaller = {
+    kind: "user",
+    ip: "local",
+    user: found.user,
+    role: found.role,
+    permissions: new Set(found.role.permissions),
+    session: null,
+    token: null,
+  };
   env.core.tx(() => {
     for (let i = 0; i < count; i++) {
       const words = [0, 1, 2].map((k) => WORDS[(i * (k + 2) + k) % WORDS.length]);
-      createPage(env.core, caller, { spaceId, title: `Runbook ${i} ${words[0]}`, contentJson: docWith(`restart the ${words.join(" ")} ${i % 3 ? "nightly" : "weekly"}`) });
+      createPage(env.core, caller, {
+        spaceId,
+        title: `Runbook ${i} ${words[0]}`,
+        contentJson: docWith(`restart the ${words.join(" ")} ${i % 3 ? "nightly" : "weekly"}`),
+      });
     }
   });
   await env.core.commits.durable();
 }
 
-const setting = (env: TestEnv, index: string, k: string) => env.core.sqlite.query<{ v: number }, []>(`SELECT v FROM ${index}_config WHERE k = '${k}'`).get()?.v ?? null;
+const setting = (env: TestEnv, index: string, k: string) =>
+  env.core.sqlite.query<{ v: number }, []>(`SELECT v FROM ${index}_config WHERE k = '${k}'`).get()?.v ?? null;
 /** FTS5's merge settings as it uses them (absent from _config: its defaults, 4 and 16). */
 const merging = (env: TestEnv, index: string) => [setting(env, index, "automerge") ?? 4, setting(env, index, "crisismerge") ?? 16];
 
 async function answers(env: TestEnv, owner: Who): Promise<string[][]> {
   const queries = [...WORDS, "gateway nightly", "orchard -compost", "unbook 1", "weekly"];
   const out: string[][] = [];
-  for (const q of queries) out.push((await call(env, "GET", `/api/search?q=${encodeURIComponent(q)}&limit=50`, { as: owner })).body.map((h: { title: string }) => h.title));
+  for (const q of queries)
+    out.push(
+      (await call(env, "GET", `/api/search?q=${encodeURIComponent(q)}&limit=50`, { as: owner })).body.map(
+        (h: { title: string }) => h.title,
+      ),
+    );
   return out;
 }
 

@@ -22,7 +22,7 @@ describe("wordsNear", () => {
   /** A vocabulary dense with neighbours: short words over five letters. */
   function words(seed: number, count: number): string[] {
     let s = seed;
-    const next = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const next = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
     const out = new Set<string>();
     while (out.size < count) out.add(Array.from({ length: 2 + Math.floor(next() * 6) }, () => "abcde"[Math.floor(next() * 5)]).join(""));
     return [...out].sort();
@@ -30,7 +30,13 @@ describe("wordsNear", () => {
 
   test("finds exactly the words a full comparison finds, with their distances", () => {
     const vocabulary = words(1, 3000);
-    for (const [query, max] of [["abcab", 1], ["ddeab", 1], ["abcdeab", 2], ["eeeeeee", 2], ["ab", 1]] as const) {
+    for (const [query, max] of [
+      ["abcab", 1],
+      ["ddeab", 1],
+      ["abcdeab", 2],
+      ["eeeeeee", 2],
+      ["ab", 1],
+    ] as const) {
       const expected = new Map(vocabulary.map((w) => [w, editDistance(w, query)] as const).filter(([, d]) => d <= max));
       expect(wordsNear(vocabulary, query, max, (j) => j === query.length)).toEqual(expected);
     }

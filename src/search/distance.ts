@@ -49,7 +49,8 @@ export function wordsNear(sorted: readonly string[], query: string, max: number,
       let best = k;
       for (let j = 1; j <= n; j++) {
         let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (c === query.charCodeAt(j - 1) ? 0 : 1));
-        if (k > 1 && j > 1 && c === query.charCodeAt(j - 2) && word.charCodeAt(k - 2) === query.charCodeAt(j - 1)) d = Math.min(d, rows[k - 2][j - 2] + 1);
+        if (k > 1 && j > 1 && c === query.charCodeAt(j - 2) && word.charCodeAt(k - 2) === query.charCodeAt(j - 1))
+          d = Math.min(d, rows[k - 2][j - 2] + 1);
         row[j] = d;
         if (d < best) best = d;
       }

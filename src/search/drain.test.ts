@@ -35,6 +35,8 @@ test("a backlog of large pages is indexed in turns sized by their cost, and whol
   // ~20 KB of text a page costs far more than the turn's 10 ms allows for 100 pages.
   expect(asked.length).toBeGreaterThan(2);
   expect(Math.max(...asked)).toBeLessThanOrEqual(25);
-  const hits = env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words WHERE search_words MATCH 'snapshot'").get()!.n;
+  const hits = env.core.sqlite
+    .query<{ n: number }, []>("SELECT count(*) AS n FROM search_words WHERE search_words MATCH 'snapshot'")
+    .get()!.n;
   expect(hits).toBe(150);
 }, 60_000);

@@ -13,7 +13,8 @@ beforeEach(async () => {
 });
 afterEach(() => env.close());
 
-const page = async (title: string, body: string, space = spaceId) => (await newPage(env, owner, space, title, { contentJson: doc(body) })).id;
+const page = async (title: string, body: string, space = spaceId) =>
+  (await newPage(env, owner, space, title, { contentJson: doc(body) })).id;
 const find = async (q: string, who: Who = owner) => {
   const res = await call(env, "GET", `/api/search?q=${encodeURIComponent(q)}`, { as: who });
   expect(res.status).toBe(200);
@@ -26,9 +27,13 @@ describe("GET /api/search with mistyped words", () => {
     const billing = await page("Billing FAQ", "Questions about billing and refunds.");
     const invoices = await page("Accounts", "Send the invoices monthly.");
     const postgres = await page("Database", "We run Postgres 16 in production.");
-    expect(await find("biling")).toEqual([expect.objectContaining({ pageId: billing, snippet: "Questions about **billing** and refunds." })]);
+    expect(await find("biling")).toEqual([
+      expect.objectContaining({ pageId: billing, snippet: "Questions about **billing** and refunds." }),
+    ]);
     expect(await find("invoces")).toEqual([expect.objectContaining({ pageId: invoices, snippet: "Send the **invoices** monthly." })]);
-    expect(await find("postgress")).toEqual([expect.objectContaining({ pageId: postgres, snippet: "We run **Postgres** 16 in production." })]);
+    expect(await find("postgress")).toEqual([
+      expect.objectContaining({ pageId: postgres, snippet: "We run **Postgres** 16 in production." }),
+    ]);
   });
 
   test("a near-spelling hit says what it matched instead (spelledAs); a match as typed says nothing", async () => {
@@ -81,11 +86,16 @@ describe("GET /api/search with mistyped words", () => {
   test("never find a page the caller cannot read", async () => {
     const open = await page("Open", "postgres for everyone");
     const hidden = await page("Hidden", "postgres secrets");
-    const restricted = await call(env, "POST", `/api/pages/${hidden}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } });
+    const restricted = await call(env, "POST", `/api/pages/${hidden}/restrictions`, {
+      as: owner,
+      body: { principalType: 0, principalId: owner.id, operation: 0 },
+    });
     expect(restricted.status).toBe(201);
     const closedSpace = (await newSpace(env, owner, "HR")).id;
     const closed = await page("Closed", "postgres salaries", closedSpace);
-    expect((await call(env, "DELETE", "/api/spaces/HR/permissions", { as: owner, body: { password: "correct horse battery staple" } })).status).toBeLessThan(300);
+    expect(
+      (await call(env, "DELETE", "/api/spaces/HR/permissions", { as: owner, body: { password: "correct horse battery staple" } })).status,
+    ).toBeLessThan(300);
     expect(await ids("postgress", member)).toEqual([open]);
     expect(await ids("postgress secrets", member)).toEqual([]);
     expect((await ids("postgress")).sort()).toEqual([open, hidden, closed].sort());
@@ -95,7 +105,10 @@ describe("GET /api/search with mistyped words", () => {
     expect(await ids("kubernetis")).toEqual([]); // reads the vocabulary
     const id = await page("Cluster", "kubernetes upgrade notes");
     expect(await ids("kubernetis")).toEqual([id]);
-    expect((await call(env, "PUT", `/api/pages/${id}`, { as: owner, body: { title: "Cluster", contentJson: doc("nomad upgrade notes") } })).status).toBe(200);
+    expect(
+      (await call(env, "PUT", `/api/pages/${id}`, { as: owner, body: { title: "Cluster", contentJson: doc("nomad upgrade notes") } }))
+        .status,
+    ).toBe(200);
     expect(await ids("kubernetis")).toEqual([]);
     expect(await ids("nomda")).toEqual([id]);
   });

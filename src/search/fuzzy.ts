@@ -27,7 +27,36 @@ const TWO_EDITS_FROM = 8;
 /** Alternatives per word at most: the closest, then the most common. */
 const MAX_ALTERNATIVES = 12;
 /** Endings that stems lack, for way 2; what is left of the word must still be this long. */
-const ENDINGS = new Set(["s", "es", "ed", "ing", "ings", "e", "er", "ers", "ly", "y", "ies", "ied", "ion", "ions", "ation", "ations", "al", "ally", "ment", "ments", "ness", "ity", "ive", "ize", "ized", "able", "ous", "ful"]);
+const ENDINGS = new Set([
+  "s",
+  "es",
+  "ed",
+  "ing",
+  "ings",
+  "e",
+  "er",
+  "ers",
+  "ly",
+  "y",
+  "ies",
+  "ied",
+  "ion",
+  "ions",
+  "ation",
+  "ations",
+  "al",
+  "ally",
+  "ment",
+  "ments",
+  "ness",
+  "ity",
+  "ive",
+  "ize",
+  "ized",
+  "able",
+  "ous",
+  "ful",
+]);
 const MIN_KEPT = 5;
 const LATIN = "abcdefghijklmnopqrstuvwxyz";
 
@@ -66,7 +95,12 @@ export function fuzzyQuery(core: Core, q: ParsedQuery): { query: ParsedQuery; st
  * of the page's text that stands for one of its near stems ("kubernets" → "kubernetes"), for
  * the palette's "Showing results for …". `stemOf` holds the stems of the words found.
  */
-export function spelledAs(q: ParsedQuery, stemsByTerm: ReadonlyArray<ReadonlySet<string>>, text: string, stemOf: ReadonlyMap<string, string>): string {
+export function spelledAs(
+  q: ParsedQuery,
+  stemsByTerm: ReadonlyArray<ReadonlySet<string>>,
+  text: string,
+  stemOf: ReadonlyMap<string, string>,
+): string {
   const words = [...fold(text).matchAll(/\p{L}+/gu)].map(([w]) => w).filter((w) => stemOf.has(w));
   return q.must
     .map((term, i) => {
@@ -109,7 +143,9 @@ function nearWords(index: SearchIndex, vocabularyNow: () => Vocabulary, typed: s
     });
   }
   const docs = (c: Candidate) => vocab.docs.get(c.stem) ?? 0;
-  return [...found.values()].sort((a, b) => a.edits - b.edits || docs(b) - docs(a) || (a.stem < b.stem ? -1 : 1)).slice(0, MAX_ALTERNATIVES);
+  return [...found.values()]
+    .sort((a, b) => a.edits - b.edits || docs(b) - docs(a) || (a.stem < b.stem ? -1 : 1))
+    .slice(0, MAX_ALTERNATIVES);
 }
 
 /** Latin letters, and the letters of a word in another script (a typo is made with the same keyboard). */

@@ -26,7 +26,14 @@ export const searchIndex = perInstance(
  * is drained in the background, in turns of about STEP_MS, so no request waits seconds behind
  * it; until it is drained, a search may miss pages not yet re-indexed.
  */
-const timers = perInstance((_core: Core) => ({ timer: null as ReturnType<typeof setTimeout> | null, draining: false, closed: false, step: FIRST_STEP, drained: 0, tidyPages: TIDY_FIRST_PAGES }));
+const timers = perInstance((_core: Core) => ({
+  timer: null as ReturnType<typeof setTimeout> | null,
+  draining: false,
+  closed: false,
+  step: FIRST_STEP,
+  drained: 0,
+  tidyPages: TIDY_FIRST_PAGES,
+}));
 
 /** Pages a search indexes before it answers; more are left to the drain. */
 const SEARCH_CATCH_UP_PAGES = 500;

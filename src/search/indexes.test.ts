@@ -27,7 +27,15 @@ const docWith = (text: string) => JSON.stringify({ type: "doc", content: [{ type
 /** Pages written through the service in one transaction (fast); answers their ids in order. */
 function manyPages(count: number, title: (i: number) => string, body: (i: number) => string): string[] {
   const found = findUserWithRoleById(env.core, owner.id)!;
-  const caller: UserCaller = { kind: "user", ip: "local", user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: null, token: null };
+  const caller: UserCaller = {
+    kind: "user",
+    ip: "local",
+    user: found.user,
+    role: found.role,
+    permissions: new Set(found.role.permissions),
+    session: null,
+    token: null,
+  };
   const ids: string[] = [];
   env.core.tx(() => {
     for (let i = 0; i < count; i++) ids.push(createPage(env.core, caller, { spaceId, title: title(i), contentJson: docWith(body(i)) }).id);
@@ -36,15 +44,21 @@ function manyPages(count: number, title: (i: number) => string, body: (i: number
   return ids;
 }
 
-const ids = async (q: string) => (await call(env, "GET", `/api/search?q=${encodeURIComponent(q)}`, { as: owner })).body.map((h: any) => h.pageId);
-const docIds = (sqlText: string) => env.core.sqlite.query<{ id: number }, []>(sqlText).all().map((r) => r.id);
+const ids = async (q: string) =>
+  (await call(env, "GET", `/api/search?q=${encodeURIComponent(q)}`, { as: owner })).body.map((h: any) => h.pageId);
+const docIds = (sqlText: string) =>
+  env.core.sqlite
+    .query<{ id: number }, []>(sqlText)
+    .all()
+    .map((r) => r.id);
 const floor = () => env.core.sqlite.query<{ floor: number }, []>("SELECT floor FROM search_recent_floor").get()!.floor;
 
 /** bm25's order over the whole word index (what search answered before these indexes), as page ids. */
 function bm25Order(match: string): string[] {
   return env.core.sqlite
     .query<{ id: string }, [string]>(
-      `SELECT p.id AS id FROM (SELECT rowid AS doc, bm25(search_words, 10, 1) AS score FROM search_words WHERE search_words MATCH ? ORDER BY rowid DESC LIMIT 1000)
+      `SELECT p.id AS id FROM (SELECT rowid AS doc, bm25(search_words, 10, 1) AS score FROM search_words WHERE search_words ` +
+        `MATCH ? ORDER BY rowid DESC LIMIT 1000)
        JOIN pages p ON p.doc_id = doc ORDER BY score, doc`,
     )
     .all(match)
@@ -52,37 +66,59 @@ function bm25Order(match: string): string[] {
 }
 
 describe("the recent index", () => {
-  test("holds the newest pages only (and every one of them); its floor never moves down, so a purged newest page leaves no gap", async () => {
-    await start(5);
-    manyPages(8, (i) => `Note ${i}`, () => "x");
-    const all = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
-    expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(all.slice(-5));
-    expect(floor()).toBe(all.at(-1)! - 5);
+  test(
+    "holds the newest pages only (and every one of them); its floor never " + "moves down, so a purged newest page leaves no gap",
+    async () => {
+      await start(5);
+      manyPages(
+        8,
+        (i) => `Note ${i}`,
+        () => "x",
+      );
+      const all = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
+      expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(all.slice(-5));
+      expect(floor()).toBe(all.at(-1)! - 5);
 
-    const newest = env.core.sqlite.query<{ id: string }, []>("SELECT id FROM pages ORDER BY doc_id DESC LIMIT 1").get()!.id;
-    await call(env, "DELETE", `/api/pages/${newest}`, { as: owner });
-    expect((await call(env, "DELETE", `/api/pages/${newest}/purge`, { as: owner })).status).toBe(204);
-    catchUpSearchIndex(env.core);
-    expect(floor()).toBe(all.at(-1)! - 5);
-    expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(all.slice(-5, -1));
+      const newest = env.core.sqlite.query<{ id: string }, []>("SELECT id FROM pages ORDER BY doc_id DESC LIMIT 1").get()!.id;
+      await call(env, "DELETE", `/api/pages/${newest}`, { as: owner });
+      expect((await call(env, "DELETE", `/api/pages/${newest}/purge`, { as: owner })).status).toBe(204);
+      catchUpSearchIndex(env.core);
+      expect(floor()).toBe(all.at(-1)! - 5);
+      expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(all.slice(-5, -1));
 
-    // The floor moves half a window at a time at least (fewer, larger removals): two pages
-    // more leave it where it was (the purge made room for one), four move it to the newest five.
-    manyPages(2, (i) => `Later ${i}`, () => "x");
-    let now = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
-    expect(floor()).toBe(all.at(-1)! - 5);
-    expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(now.filter((id) => id > floor()));
-    manyPages(2, (i) => `Latest ${i}`, () => "x");
-    now = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
-    expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(now.slice(-5));
-  });
+      // The floor moves half a window at a time at least (fewer, larger removals): two pages
+      // more leave it where it was (the purge made room for one), four move it to the newest five.
+      manyPages(
+        2,
+        (i) => `Later ${i}`,
+        () => "x",
+      );
+      let now = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
+      expect(floor()).toBe(all.at(-1)! - 5);
+      expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(now.filter((id) => id > floor()));
+      manyPages(
+        2,
+        (i) => `Latest ${i}`,
+        () => "x",
+      );
+      now = docIds("SELECT doc_id AS id FROM pages ORDER BY doc_id");
+      expect(docIds("SELECT id FROM search_recent_docsize ORDER BY id")).toEqual(now.slice(-5));
+    },
+  );
 
   test("a page edited below the floor stays out of it; one edited above is written again", async () => {
     await start(3);
-    const pages = manyPages(5, (i) => `Note ${i}`, () => "plain");
+    const pages = manyPages(
+      5,
+      (i) => `Note ${i}`,
+      () => "plain",
+    );
     const edit = async (id: string, text: string) => {
       const version = (await call(env, "GET", `/api/pages/${id}`, { as: owner })).body.version;
-      const res = await call(env, "PUT", `/api/pages/${id}`, { as: owner, body: { title: "Edited", contentJson: docWith(text), baseVersion: version } });
+      const res = await call(env, "PUT", `/api/pages/${id}`, {
+        as: owner,
+        body: { title: "Edited", contentJson: docWith(text), baseVersion: version },
+      });
       expect(res.status).toBe(200);
     };
     await edit(pages[0], "heron");
@@ -114,36 +150,52 @@ describe("body matches ranked with the recent index give bm25's order over every
     // once, is no longer first.
     const best = env.core.sqlite.query<{ doc: number }, [string]>("SELECT doc_id AS doc FROM pages WHERE id = ?").get(found[0])!.doc;
     env.core.sqlite.run("DELETE FROM search_recent WHERE rowid = ?", [best]);
-    env.core.sqlite.run("INSERT INTO search_recent (rowid, title, body) VALUES (?, 'Note x', 'alpha filler filler filler filler filler filler filler')", [best]);
+    env.core.sqlite.run(
+      "INSERT INTO search_recent (rowid, title, body) VALUES (?, 'Note x', 'alpha filler filler filler filler filler filler filler')",
+      [best],
+    );
     expect((await ids("alpha ")).slice(0, 49)).toEqual(found.slice(1));
   });
 
-  test("newest matches older than the recent index: a word on half its pages or more is left out of the ranking, with the same answer", async () => {
-    // "osprey" is on one page in ten (110 pages), "alpha" on every page: the newest 1,000
-    // matches reach below the recent index, whose pages say alpha weighs nothing.
-    const found = await ids("alpha osprey");
-    expect(found).toHaveLength(50);
-    expect(found).toEqual(bm25Order('"alpha" AND "osprey"').slice(0, 50));
-  });
+  test(
+    "newest matches older than the recent index: a word on half its pages or " + "more is left out of the ranking, with the same answer",
+    async () => {
+      // "osprey" is on one page in ten (110 pages), "alpha" on every page: the newest 1,000
+      // matches reach below the recent index, whose pages say alpha weighs nothing.
+      const found = await ids("alpha osprey");
+      expect(found).toHaveLength(50);
+      expect(found).toEqual(bm25Order('"alpha" AND "osprey"').slice(0, 50));
+    },
+  );
 
-  test("a word on fewer recent pages than the candidates: the recent index's matches are never walked to find that out, and the answer is the same", async () => {
-    // "osprey" is on about 100 of the recent index's 1,000 pages: its newest 1,000 matches with
-    // "alpha" cannot all be there, which a count (stopped at 1,000) tells.
-    const counter = startCountingStatements({ keepText: true });
-    let found: string[];
-    try {
-      found = await ids("osprey alpha");
-    } finally {
-      counter.stop();
-    }
-    expect(found).toEqual(bm25Order('"osprey" AND "alpha"').slice(0, 50));
-    expect(counter.texts.filter((text) => /FROM search_recent WHERE search_recent MATCH '[^']*' ORDER BY rowid DESC/.test(text))).toEqual([]);
-    expect(counter.texts.filter((text) => text.includes("count(*) FROM (SELECT 1 FROM search_recent")).length).toBeGreaterThan(0);
-  });
+  test(
+    "a word on fewer recent pages than the candidates: the recent index's matches are " +
+      "never walked to find that out, and the answer is the same",
+    async () => {
+      // "osprey" is on about 100 of the recent index's 1,000 pages: its newest 1,000 matches with
+      // "alpha" cannot all be there, which a count (stopped at 1,000) tells.
+      const counter = startCountingStatements({ keepText: true });
+      let found: string[];
+      try {
+        found = await ids("osprey alpha");
+      } finally {
+        counter.stop();
+      }
+      expect(found).toEqual(bm25Order('"osprey" AND "alpha"').slice(0, 50));
+      expect(counter.texts.filter((text) => /FROM search_recent WHERE search_recent MATCH '[^']*' ORDER BY rowid DESC/.test(text))).toEqual(
+        [],
+      );
+      expect(counter.texts.filter((text) => text.includes("count(*) FROM (SELECT 1 FROM search_recent")).length).toBeGreaterThan(0);
+    },
+  );
 
   test("the terms' counts are kept only until a write: once a word is on enough recent pages, the recent index ranks it", async () => {
     expect(await ids("osprey alpha")).toEqual(bm25Order('"osprey" AND "alpha"').slice(0, 50));
-    manyPages(1000, (i) => `Bird ${i}`, () => "alpha osprey filler filler filler filler filler filler");
+    manyPages(
+      1000,
+      (i) => `Bird ${i}`,
+      () => "alpha osprey filler filler filler filler filler filler",
+    );
     const counter = startCountingStatements({ keepText: true });
     try {
       expect(await ids("alpha osprey")).toHaveLength(50);
@@ -151,7 +203,9 @@ describe("body matches ranked with the recent index give bm25's order over every
       counter.stop();
     }
     // A count kept from before the write (about 100) would have skipped it.
-    expect(counter.texts.filter((text) => /FROM search_recent WHERE search_recent MATCH '[^']*' ORDER BY rowid DESC/.test(text))).toHaveLength(1);
+    expect(
+      counter.texts.filter((text) => /FROM search_recent WHERE search_recent MATCH '[^']*' ORDER BY rowid DESC/.test(text)),
+    ).toHaveLength(1);
   });
 });
 
@@ -169,29 +223,42 @@ describe("title words", () => {
     expect(await ids("server")).toContain(lookalike); // a title fragment, after the word matches
   });
 
-  test("pages indexed before the added indexes existed are written into them from search_backfill, newest first, and nothing else is re-indexed", async () => {
-    await start(10_000);
-    const pages = manyPages(3, (i) => `Gazebo ${i}`, () => "plain");
-    await env.core.commits.durable(); // the word index's segment is written at the commit
-    const wordsBefore = env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words_data").get()!.n;
-    // As the migration leaves a wiki: the two indexes empty, every page noted.
-    for (const t of ["search_title_words", "search_recent"]) env.core.sqlite.run(`INSERT INTO ${t} (${t}) VALUES ('delete-all')`);
-    env.core.sqlite.run("INSERT INTO search_backfill (doc_id) SELECT doc_id FROM pages");
-    expect(await ids("gazebo")).toEqual(pages); // the search caught up first (equal titles: the older first, as bm25 ties go)
-    expect(env.core.sqlite.query("SELECT * FROM search_backfill").all()).toEqual([]);
-    expect(docIds("SELECT id FROM search_title_words_docsize ORDER BY id")).toHaveLength(3);
-    expect(env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words_data").get()!.n).toBe(wordsBefore);
-  });
+  test(
+    "pages indexed before the added indexes existed are written into them from " +
+      "search_backfill, newest first, and nothing else is re-indexed",
+    async () => {
+      await start(10_000);
+      const pages = manyPages(
+        3,
+        (i) => `Gazebo ${i}`,
+        () => "plain",
+      );
+      await env.core.commits.durable(); // the word index's segment is written at the commit
+      const wordsBefore = env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words_data").get()!.n;
+      // As the migration leaves a wiki: the two indexes empty, every page noted.
+      for (const t of ["search_title_words", "search_recent"]) env.core.sqlite.run(`INSERT INTO ${t} (${t}) VALUES ('delete-all')`);
+      env.core.sqlite.run("INSERT INTO search_backfill (doc_id) SELECT doc_id FROM pages");
+      expect(await ids("gazebo")).toEqual(pages); // the search caught up first (equal titles: the older first, as bm25 ties go)
+      expect(env.core.sqlite.query("SELECT * FROM search_backfill").all()).toEqual([]);
+      expect(docIds("SELECT id FROM search_title_words_docsize ORDER BY id")).toHaveLength(3);
+      expect(env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words_data").get()!.n).toBe(wordsBefore);
+    },
+  );
 });
 
-describe("the body indexes' word buffer (docs/decisions.md, \"The body indexes buffer 4 MB\")", () => {
-  const hashsize = (index: string) => env.core.sqlite.query<{ v: number }, []>(`SELECT v FROM ${index}_config WHERE k = 'hashsize'`).get()?.v ?? null;
+describe('the body indexes\' word buffer (docs/decisions.md, "The body indexes buffer 4 MB")', () => {
+  const hashsize = (index: string) =>
+    env.core.sqlite.query<{ v: number }, []>(`SELECT v FROM ${index}_config WHERE k = 'hashsize'`).get()?.v ?? null;
 
   test("is set by the first indexing batch, not at start, and a batch of pages is found as before", async () => {
     await start(10_000);
     catchUpSearchIndex(env.core);
     const before = [hashsize("search_words"), hashsize("search_recent")];
-    const made = manyPages(600, (i) => `Runbook ${i}`, (i) => `restart the ${i % 2 ? "gateway" : "scheduler"} nightly`);
+    const made = manyPages(
+      600,
+      (i) => `Runbook ${i}`,
+      (i) => `restart the ${i % 2 ? "gateway" : "scheduler"} nightly`,
+    );
     expect(before).toEqual([null, null]);
     expect([hashsize("search_words"), hashsize("search_recent")]).toEqual([4 << 20, 4 << 20]);
     const found = await ids("gateway");

@@ -17,11 +17,22 @@ afterEach(() => env.close());
 
 const filler = Array.from({ length: 60 }, (_, i) => `Filler sentence number ${i} about nothing in particular.`);
 const longDoc = (special: string) =>
-  JSON.stringify({ type: "doc", content: [...filler, special, ...filler].map((text) => ({ type: "paragraph", content: [{ type: "text", text }] })) });
-const find = async (q: string) => (await call(env, "GET", `/api/search?q=${encodeURIComponent(q)}`, { as: owner })).body as Array<{ pageId: string; title: string; snippet: string }>;
+  JSON.stringify({
+    type: "doc",
+    content: [...filler, special, ...filler].map((text) => ({ type: "paragraph", content: [{ type: "text", text }] })),
+  });
+const find = async (q: string) =>
+  (await call(env, "GET", `/api/search?q=${encodeURIComponent(q)}`, { as: owner })).body as Array<{
+    pageId: string;
+    title: string;
+    snippet: string;
+  }>;
 
 test("a long page is found by a word of its body, with its snippet, by a title fragment, and by a mistyped word", async () => {
-  const res = await call(env, "POST", "/api/pages", { as: owner, body: { spaceId, title: "Kubernetes upgrades", contentJson: longDoc("We drain the kestrel nodes first.") } });
+  const res = await call(env, "POST", "/api/pages", {
+    as: owner,
+    body: { spaceId, title: "Kubernetes upgrades", contentJson: longDoc("We drain the kestrel nodes first.") },
+  });
   expect(res.status).toBe(201);
   expect(env.core.sqlite.query("SELECT typeof(plain_text) AS kind FROM pages WHERE id = ?").get(res.body.id)).toEqual({ kind: "text" });
   expect(env.core.sqlite.query("SELECT typeof(content_json) AS kind FROM pages WHERE id = ?").get(res.body.id)).toEqual({ kind: "blob" });
@@ -31,7 +42,10 @@ test("a long page is found by a word of its body, with its snippet, by a title f
   expect((await find("bernet")).map((h) => h.pageId)).toEqual([res.body.id]);
   expect((await find("kestral")).map((h) => h.pageId)).toEqual([res.body.id]);
   // An edit is indexed again from its packed text: the old word is gone, the new one found.
-  await call(env, "PUT", `/api/pages/${res.body.id}`, { as: owner, body: { title: "Kubernetes upgrades", contentJson: longDoc("We cordon the osprey nodes first."), baseVersion: 1 } });
+  await call(env, "PUT", `/api/pages/${res.body.id}`, {
+    as: owner,
+    body: { title: "Kubernetes upgrades", contentJson: longDoc("We cordon the osprey nodes first."), baseVersion: 1 },
+  });
   expect(await find("kestrel")).toEqual([]);
   expect((await find("osprey"))[0].snippet).toContain("**osprey**");
 });

@@ -25,12 +25,21 @@ async function page(title: string, body: string, space = spaceId) {
   return res.body.id as string;
 }
 
-const ids = async (q: string, who: Who = owner) => (await call(env, "GET", `/api/search?q=${encodeURIComponent(q)}`, { as: who })).body.map((h: any) => h.pageId);
+const ids = async (q: string, who: Who = owner) =>
+  (await call(env, "GET", `/api/search?q=${encodeURIComponent(q)}`, { as: who })).body.map((h: any) => h.pageId);
 
 /** `count` pages written through the service in one transaction (fast). */
 function manyPages(space: string, count: number, title: (i: number) => string, body: string) {
   const found = findUserWithRoleById(env.core, owner.id)!;
-  const caller: UserCaller = { kind: "user", ip: "local", user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: null, token: null };
+  const caller: UserCaller = {
+    kind: "user",
+    ip: "local",
+    user: found.user,
+    role: found.role,
+    permissions: new Set(found.role.permissions),
+    session: null,
+    token: null,
+  };
   env.core.tx(() => {
     for (let i = 0; i < count; i++) createPage(env.core, caller, { spaceId: space, title: title(i), contentJson: docWith(body) });
   });
@@ -39,7 +48,8 @@ function manyPages(space: string, count: number, title: (i: number) => string, b
 async function memberAndClosedSpace() {
   const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
   const member = await signUp(env, "member@example.com", { inviteToken: invite.body.token });
-  const closed = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "HR", name: "HR", description: "" } })).body.id as string;
+  const closed = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "HR", name: "HR", description: "" } })).body
+    .id as string;
   await call(env, "DELETE", "/api/spaces/HR/permissions", { as: owner, body: { password: PASSWORD } });
   return { member, closed };
 }
@@ -110,7 +120,12 @@ describe("the caller's scope applies before the limit", () => {
     manyPages(closed, 40, (i) => `Memo ${i}`, "kestrel kestrel kestrel"); // newer, and ranked above every readable one
     const found = await ids("kestrel", member);
     expect(found).toHaveLength(50);
-    const readable = new Set(env.core.sqlite.query<{ id: string }, [string]>("SELECT id FROM pages WHERE space_id = ?").all(spaceId).map((r) => r.id));
+    const readable = new Set(
+      env.core.sqlite
+        .query<{ id: string }, [string]>("SELECT id FROM pages WHERE space_id = ?")
+        .all(spaceId)
+        .map((r) => r.id),
+    );
     expect(found.every((id: string) => readable.has(id))).toBe(true);
     expect((await ids("kestrel")).slice(0, 40).every((id: string) => !readable.has(id))).toBe(true); // the owner sees them first
   });
@@ -121,7 +136,9 @@ describe("the caller's scope applies before the limit", () => {
     await call(env, "DELETE", `/api/pages/${trashed}`, { as: owner });
     const draft = (await call(env, "POST", "/api/pages/draft", { as: owner, body: { spaceId } })).body.id;
     await call(env, "PUT", `/api/pages/${draft}`, { as: owner, body: { title: "Lantern", contentJson: docWith("x") } });
-    const member = await signUp(env, "m2@example.com", { inviteToken: (await call(env, "POST", "/api/admin/invites", { as: owner, body: {} })).body.token });
+    const member = await signUp(env, "m2@example.com", {
+      inviteToken: (await call(env, "POST", "/api/admin/invites", { as: owner, body: {} })).body.token,
+    });
     expect(await ids("lantern", member)).toEqual([live]);
   });
 });

@@ -21,12 +21,16 @@ const docWith = (...paragraphs: string[]) =>
   JSON.stringify({ type: "doc", content: paragraphs.map((text) => ({ type: "paragraph", content: [{ type: "text", text }] })) });
 
 async function page(title: string, body: string, opts: { space?: string; parent?: string } = {}) {
-  const res = await call(env, "POST", "/api/pages", { as: owner, body: { spaceId: opts.space ?? spaceId, parentPageId: opts.parent, title, contentJson: docWith(body) } });
+  const res = await call(env, "POST", "/api/pages", {
+    as: owner,
+    body: { spaceId: opts.space ?? spaceId, parentPageId: opts.parent, title, contentJson: docWith(body) },
+  });
   if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
   return res.body.id as string;
 }
 
-const find = async (q: string, who: Who = owner, extra = "") => call(env, "GET", `/api/search?q=${encodeURIComponent(q)}${extra}`, { as: who });
+const find = async (q: string, who: Who = owner, extra = "") =>
+  call(env, "GET", `/api/search?q=${encodeURIComponent(q)}${extra}`, { as: who });
 
 describe("GET /api/search", () => {
   test("finds words, ranks titles above bodies, and returns the documented fields", async () => {
@@ -35,7 +39,14 @@ describe("GET /api/search", () => {
     const res = await find("backup");
     expect(res.status).toBe(200);
     expect(res.body.map((h: any) => h.pageId)).toEqual([inTitle, inBody]);
-    expect(res.body[1]).toEqual({ pageId: inBody, spaceId, spaceKey: "ENG", space: "Engineering", title: "Weekly notes", snippet: "We rotate the **backup** keys every month." });
+    expect(res.body[1]).toEqual({
+      pageId: inBody,
+      spaceId,
+      spaceKey: "ENG",
+      space: "Engineering",
+      title: "Weekly notes",
+      snippet: "We rotate the **backup** keys every month.",
+    });
   });
 
   test("stemming, diacritics, phrases, prefixes and exclusions", async () => {
@@ -65,15 +76,24 @@ describe("GET /api/search", () => {
     expect((await find("onfigur")).body.map((h: any) => h.pageId)).toEqual([id]);
   });
 
-  test.each(['"unterminated', "NEAR(", "a AND", "OR OR", "*", "-", "((()))", "'; DROP TABLE pages; --", "x".repeat(500), "\u0000", "^title:foo"])(
-    "hostile query %j never causes a 500",
-    async (q) => {
-      await page("Something", "Text.");
-      const res = await find(q);
-      expect([200, 400]).toContain(res.status);
-      if (res.status === 200) expect(Array.isArray(res.body)).toBe(true);
-    },
-  );
+  test.each([
+    '"unterminated',
+    "NEAR(",
+    "a AND",
+    "OR OR",
+    "*",
+    "-",
+    "((()))",
+    "'; DROP TABLE pages; --",
+    "x".repeat(500),
+    "\u0000",
+    "^title:foo",
+  ])("hostile query %j never causes a 500", async (q) => {
+    await page("Something", "Text.");
+    const res = await find(q);
+    expect([200, 400]).toContain(res.status);
+    if (res.status === 200) expect(Array.isArray(res.body)).toBe(true);
+  });
 
   test.each([
     ["", "q"],
@@ -123,7 +143,8 @@ describe("GET /api/search", () => {
   });
 
   test("the index catches up on its own shortly after a write, and every search sees every committed change at once", async () => {
-    const indexed = () => env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words WHERE search_words MATCH 'narwhal'").get()!.n;
+    const indexed = () =>
+      env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_words WHERE search_words MATCH 'narwhal'").get()!.n;
     const id = await page("Narwhal notes", "the narwhal tusk");
     expect(indexed()).toBe(0); // noted in search_dirty with the change, indexed a moment later
     await Bun.sleep(150);
@@ -154,7 +175,10 @@ describe("GET /api/search", () => {
 
   test("a failed write leaves the index untouched", async () => {
     const id = await page("Stable title", "stable body");
-    const bad = await call(env, "PUT", `/api/pages/${id}`, { as: owner, body: { title: "Changed title", contentJson: '{"type":"doc","content":[{"type":"blink"}]}' } });
+    const bad = await call(env, "PUT", `/api/pages/${id}`, {
+      as: owner,
+      body: { title: "Changed title", contentJson: '{"type":"doc","content":[{"type":"blink"}]}' },
+    });
     expect(bad.status).toBe(400);
     expect((await find("stable")).body).toHaveLength(1);
     expect((await find("changed")).body).toEqual([]);
@@ -165,7 +189,8 @@ describe("GET /api/search", () => {
 async function memberAndClosedSpace() {
   const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
   const member = await signUp(env, "member@example.com", { inviteToken: invite.body.token });
-  const closed = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "HR", name: "HR", description: "" } })).body.id as string;
+  const closed = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "HR", name: "HR", description: "" } })).body
+    .id as string;
   await call(env, "DELETE", "/api/spaces/HR/permissions", { as: owner, body: { password: PASSWORD } });
   const grants = (await call(env, "GET", "/api/spaces/HR/permissions", { as: owner })).body;
   expect(grants.some((g: any) => g.principalType === 1)).toBe(false);
@@ -176,7 +201,15 @@ describe("GET /api/search over more matches than are ranked", () => {
   /** `count` pages with these title and body, written through the service in one transaction (fast). */
   function manyPages(space: string, count: number, title: (i: number) => string, body: string) {
     const found = findUserWithRoleById(env.core, owner.id)!;
-    const caller: UserCaller = { kind: "user", ip: "local", user: found.user, role: found.role, permissions: new Set(found.role.permissions), session: null, token: null };
+    const caller: UserCaller = {
+      kind: "user",
+      ip: "local",
+      user: found.user,
+      role: found.role,
+      permissions: new Set(found.role.permissions),
+      session: null,
+      token: null,
+    };
     env.core.tx(() => {
       for (let i = 0; i < count; i++) createPage(env.core, caller, { spaceId: space, title: title(i), contentJson: docWith(body) });
     });
@@ -215,19 +248,23 @@ describe("GET /api/search over more matches than are ranked", () => {
     expect(mine.slice(0, 50).every((h: any) => h.title.startsWith("Log") && h.snippet.includes("**turbine**"))).toBe(true);
   });
 
-  test("a backlog larger than a search indexes (every page marked, as after a restore) drains in the background; searches answer meanwhile", async () => {
-    manyPages(spaceId, 1_200, (i) => `Runbook ${i}`, "steps to follow");
-    await call(env, "GET", "/api/search?q=runbook", { as: owner }); // indexed as usual
-    const dirty = () => env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_dirty").get()!.n;
-    env.core.sqlite.exec(MARK_EVERY_PAGE); // outside tx(): no write hook arms the catch-up
-    expect(dirty()).toBe(1_200);
-    const during = await find("runbook");
-    expect(during.status).toBe(200);
-    expect(dirty()).toBeGreaterThan(0); // the search indexed a part and left the rest to the drain
-    for (let i = 0; i < 200 && dirty() > 0; i++) await Bun.sleep(10);
-    expect(dirty()).toBe(0);
-    expect((await find("\"Runbook 7\"")).body[0].title).toBe("Runbook 7");
-  });
+  test(
+    "a backlog larger than a search indexes (every page marked, as after a " +
+      "restore) drains in the background; searches answer meanwhile",
+    async () => {
+      manyPages(spaceId, 1_200, (i) => `Runbook ${i}`, "steps to follow");
+      await call(env, "GET", "/api/search?q=runbook", { as: owner }); // indexed as usual
+      const dirty = () => env.core.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM search_dirty").get()!.n;
+      env.core.sqlite.exec(MARK_EVERY_PAGE); // outside tx(): no write hook arms the catch-up
+      expect(dirty()).toBe(1_200);
+      const during = await find("runbook");
+      expect(during.status).toBe(200);
+      expect(dirty()).toBeGreaterThan(0); // the search indexed a part and left the rest to the drain
+      for (let i = 0; i < 200 && dirty() > 0; i++) await Bun.sleep(10);
+      expect(dirty()).toBe(0);
+      expect((await find('"Runbook 7"')).body[0].title).toBe("Runbook 7");
+    },
+  );
 });
 
 describe("GET /api/search answers kept between requests", () => {

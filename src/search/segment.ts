@@ -5,7 +5,8 @@
  * characters, which matches them side by side, at any length (docs/decisions.md, "CJK by
  * character").
  */
-const CJK = /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{2fa1f}]/gu;
+const CJK =
+  /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{2fa1f}]/gu;
 
 /** A space either side of every character CJK matches; a loop costs half the regex's CPU. */
 export function segmentCjk(text: string): string {

@@ -62,9 +62,14 @@ export function search(core: Core, caller: Caller, input: { q: string; spaceId?:
   const fuzzy = exact < FUZZY_BELOW ? fuzzyQuery(core, parsed) : null;
   if (fuzzy) {
     const seen = new Set(hits.map((h) => h.pageId));
-    for (const row of index.words(fuzzy.query, scope, SEARCH_LIMIT)) if (hits.length < SEARCH_LIMIT && !seen.has(row.pageId)) hits.push(row);
+    for (const row of index.words(fuzzy.query, scope, SEARCH_LIMIT))
+      if (hits.length < SEARCH_LIMIT && !seen.has(row.pageId)) hits.push(row);
     // Titles too: a page may have the word only in its title (spelledAs, the palette's mark).
-    fuzzyWords = wordsWithStems(index, hits.slice(exact).map((h) => `${h.title} ${h.text}`), fuzzy.stems);
+    fuzzyWords = wordsWithStems(
+      index,
+      hits.slice(exact).map((h) => `${h.title} ${h.text}`),
+      fuzzy.stems,
+    );
     const found = [...fuzzyWords];
     const theirStems = index.termsOf(found);
     stemOf = new Map(found.map((w, i) => [w, theirStems[i] ?? ""]));

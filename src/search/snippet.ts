@@ -34,7 +34,8 @@ function foldInPlace(text: string): string {
 
 /** Letters and digits of scripts written with spaces: a cut between two of them would split a word. */
 const WORDY = /[\p{L}\p{N}\p{M}_]/u;
-const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const NO_SPACES =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const JOINS_PREVIOUS = /[\p{M}\u200d\ufe00-\ufe0f\u{1f3fb}-\u{1f3ff}]/u;
 
 /** May the text be cut before index p (a word boundary, not inside a character or a word)? */

@@ -12,8 +12,10 @@ beforeEach(() => (env = makeEnv()));
 afterEach(() => env.close());
 
 const INDEXES = ["search_words", "search_recent", "search_titles", "search_title_words"];
-const segments = (index: string) => env.core.sqlite.query<{ n: number }, []>(`SELECT count(DISTINCT segid) AS n FROM ${index}_idx`).get()!.n;
-const doc = (word: string) => JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: `A page about ${word} and gardens` }] }] });
+const segments = (index: string) =>
+  env.core.sqlite.query<{ n: number }, []>(`SELECT count(DISTINCT segid) AS n FROM ${index}_idx`).get()!.n;
+const doc = (word: string) =>
+  JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: `A page about ${word} and gardens` }] }] });
 
 test("tidying merges each index into one segment; searches answer the same and the stamp stays", async () => {
   const owner = await signUp(env, "owner@example.com");
@@ -24,7 +26,8 @@ test("tidying merges each index into one segment; searches answer the same and t
     searchIndex(env.core).catchUp();
   }
   for (const index of INDEXES) expect(segments(index)).toBeGreaterThan(4);
-  const search = async (q: string) => (await call(env, "GET", `/api/search?q=${encodeURIComponent(q)}`, { as: owner })).body.map((r: { pageId: string }) => r.pageId).sort();
+  const search = async (q: string) =>
+    (await call(env, "GET", `/api/search?q=${encodeURIComponent(q)}`, { as: owner })).body.map((r: { pageId: string }) => r.pageId).sort();
   const before = { compost: await search("compost"), orchard: await search("orchard"), fragment: await search("idy pa") };
   expect(before.compost).toHaveLength(6);
   const stamp = env.core.stamp.current();

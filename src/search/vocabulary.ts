@@ -39,7 +39,9 @@ interface State {
   sorted: string[];
 }
 
-const state = perInstance((_core: Core): State => ({ loaded: false, version: 0, noted: new Set(), seen: new Set(), docs: new Map(), sorted: [] }));
+const state = perInstance(
+  (_core: Core): State => ({ loaded: false, version: 0, noted: new Set(), seen: new Set(), docs: new Map(), sorted: [] }),
+);
 
 /** Called by the indexer for every page it (re)wrote; free until the vocabulary was first read. */
 export function noteIndexed(core: Core, docId: number): void {

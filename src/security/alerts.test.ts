@@ -38,7 +38,9 @@ async function spray(ip: string, emails: string[], n: number) {
 
 describe("brute force", () => {
   test("many wrong passwords for several accounts from one address raise one critical alert, bumped not repeated", async () => {
-    const third = await signUp(env, "third@example.com", { inviteToken: (await call(env, "POST", "/api/admin/invites", { as: owner, body: {} })).body.token });
+    const third = await signUp(env, "third@example.com", {
+      inviteToken: (await call(env, "POST", "/api/admin/invites", { as: owner, body: {} })).body.token,
+    });
     const emails = ["owner@example.com", "member@example.com", "third@example.com"];
     await spray("203.0.113.9", emails, 9);
     expect(await alerts()).toEqual([]);
@@ -154,7 +156,14 @@ describe("other detectors", () => {
     const everyone = grants.find((g: { principalId: string }) => g.principalId === GROUP_ID.everyone);
     expect((await call(env, "DELETE", `/api/spaces/OPEN/permissions/${everyone.id}`, { as: owner })).status).toBe(204);
     expect(await alerts()).toEqual([]);
-    expect((await call(env, "POST", "/api/spaces/OPEN/permissions", { as: owner, body: { principalType: 1, principalId: GROUP_ID.everyone, operation: 0 } })).status).toBe(201);
+    expect(
+      (
+        await call(env, "POST", "/api/spaces/OPEN/permissions", {
+          as: owner,
+          body: { principalType: 1, principalId: GROUP_ID.everyone, operation: 0 },
+        })
+      ).status,
+    ).toBe(201);
     const [alert] = await alerts();
     expect(alert).toMatchObject({ detector: "permission_expansion", subject: `space:${space.id}`, severity: 1 });
     expect(alert.summary).toBe("owner@example.com opened space OPEN to Everyone");
@@ -163,17 +172,31 @@ describe("other detectors", () => {
   test("permission expansion: many grants by one account", async () => {
     await newSpace(env, owner, "TEAM");
     const people = [];
-    for (let i = 0; i < 10; i++) people.push(await signUp(env, `p${i}@example.com`, { inviteToken: (await call(env, "POST", "/api/admin/invites", { as: owner, body: {} })).body.token }));
-    for (const p of people.slice(0, 9)) await call(env, "POST", "/api/spaces/TEAM/permissions", { as: owner, body: { principalType: 0, principalId: p.id, operation: 2 } });
+    for (let i = 0; i < 10; i++)
+      people.push(
+        await signUp(env, `p${i}@example.com`, {
+          inviteToken: (await call(env, "POST", "/api/admin/invites", { as: owner, body: {} })).body.token,
+        }),
+      );
+    for (const p of people.slice(0, 9))
+      await call(env, "POST", "/api/spaces/TEAM/permissions", { as: owner, body: { principalType: 0, principalId: p.id, operation: 2 } });
     expect(await alerts()).toEqual([]);
-    await call(env, "POST", "/api/spaces/TEAM/permissions", { as: owner, body: { principalType: 0, principalId: people[9].id, operation: 2 } });
+    await call(env, "POST", "/api/spaces/TEAM/permissions", {
+      as: owner,
+      body: { principalType: 0, principalId: people[9].id, operation: 2 },
+    });
     const [alert] = await alerts();
     expect(alert).toMatchObject({ detector: "permission_expansion", subject: `user:${owner.id}`, severity: 1 });
   });
 
   test("permission expansion: role promotions count, demotions do not", async () => {
     const people = [];
-    for (let i = 0; i < 10; i++) people.push(await signUp(env, `p${i}@example.com`, { inviteToken: (await call(env, "POST", "/api/admin/invites", { as: owner, body: {} })).body.token }));
+    for (let i = 0; i < 10; i++)
+      people.push(
+        await signUp(env, `p${i}@example.com`, {
+          inviteToken: (await call(env, "POST", "/api/admin/invites", { as: owner, body: {} })).body.token,
+        }),
+      );
     const role = (id: string, tier: number) => call(env, "PUT", `/api/admin/users/${id}/role`, { as: owner, body: { role: tier } });
     for (const p of people.slice(0, 5)) expect((await role(p.id, 1)).status).toBe(200);
     for (const p of people.slice(0, 5)) expect((await role(p.id, 0)).status).toBe(200);

@@ -13,7 +13,15 @@ import { newId } from "../platform/crypto";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { ALERT_STATUS } from "./kinds";
 import { displayNamesOf } from "../users/store/accounts";
-import { alertById, insertAlert, lastAlertResolvedAt, latestAlerts, unresolvedAlert, unresolvedAlertLevels, updateAlert } from "./store/alerts";
+import {
+  alertById,
+  insertAlert,
+  lastAlertResolvedAt,
+  latestAlerts,
+  unresolvedAlert,
+  unresolvedAlertLevels,
+  updateAlert,
+} from "./store/alerts";
 import type { SecurityAlertRow } from "./tables";
 import { ALERT_NOTE_MAX } from "../common/limits";
 
@@ -24,11 +32,25 @@ export const ALERTS_TAKE_MAX = 200;
  * Raises an alert about a subject, or bumps the one not yet resolved (in its own transaction,
  * or the caller's). A new alert records security.alert_raised (no actor: Cairn raised it).
  */
-export function raiseAlert(core: Core, detector: string, subject: string, severity: number, summary: string, details: Record<string, unknown>): void {
+export function raiseAlert(
+  core: Core,
+  detector: string,
+  subject: string,
+  severity: number,
+  summary: string,
+  details: Record<string, unknown>,
+): void {
   core.tx(() => upsertAlert(core, detector, subject, severity, summary, details));
 }
 
-function upsertAlert(core: Core, detector: string, subject: string, severity: number, summary: string, details: Record<string, unknown>): void {
+function upsertAlert(
+  core: Core,
+  detector: string,
+  subject: string,
+  severity: number,
+  summary: string,
+  details: Record<string, unknown>,
+): void {
   const now = iso(core.clock.now());
   const open = unresolvedAlert(core, detector, subject);
   if (open) {
@@ -36,8 +58,26 @@ function upsertAlert(core: Core, detector: string, subject: string, severity: nu
     return;
   }
   const id = newId();
-  insertAlert(core, { id, detector, subject, severity, status: ALERT_STATUS.Open, summary, details, hits: 1, createdAt: now, lastSeenAt: now });
-  recordEvent(core, { type: "security.alert_raised", targetType: "security_alert", targetId: id, spaceId: null, actorId: null, data: { detector, subject, severity, summary } });
+  insertAlert(core, {
+    id,
+    detector,
+    subject,
+    severity,
+    status: ALERT_STATUS.Open,
+    summary,
+    details,
+    hits: 1,
+    createdAt: now,
+    lastSeenAt: now,
+  });
+  recordEvent(core, {
+    type: "security.alert_raised",
+    targetType: "security_alert",
+    targetId: id,
+    spaceId: null,
+    actorId: null,
+    data: { detector, subject, severity, summary },
+  });
   core.log.warn("security alert", { detector, subject, summary });
 }
 
@@ -77,9 +117,11 @@ function withNames(core: Core, rows: SecurityAlertRow[]): Alert[] {
 /** GET /api/admin/security/alerts: newest activity first, optionally of one status. */
 export function listAlerts(core: Core, caller: Caller, query: { status?: number; take?: number }): Alert[] {
   requireRight(requireUser(caller), "security.manage");
-  if (query.status !== undefined && ![0, 1, 2].includes(query.status)) throw invalid("status", "must be 0 (open), 1 (acknowledged) or 2 (resolved)");
+  if (query.status !== undefined && ![0, 1, 2].includes(query.status))
+    throw invalid("status", "must be 0 (open), 1 (acknowledged) or 2 (resolved)");
   const take = query.take ?? 100;
-  if (!Number.isInteger(take) || take < 1 || take > ALERTS_TAKE_MAX) throw invalid("take", `must be a whole number from 1 to ${ALERTS_TAKE_MAX}`);
+  if (!Number.isInteger(take) || take < 1 || take > ALERTS_TAKE_MAX)
+    throw invalid("take", `must be a whole number from 1 to ${ALERTS_TAKE_MAX}`);
   const rows = latestAlerts(core, query.status, take);
   return withNames(core, rows);
 }
@@ -103,10 +145,14 @@ export function moveAlert(core: Core, caller: Caller, id: string, to: "acknowled
     const row = alertById(core, id);
     if (!row) throw notFound("Alert not found");
     const status = to === "acknowledged" ? ALERT_STATUS.Acknowledged : ALERT_STATUS.Resolved;
-    if (row.status === ALERT_STATUS.Resolved && status === ALERT_STATUS.Acknowledged) throw new AppError("conflict", { detail: "This alert is already resolved; a new one opens if the detector sees more." });
+    if (row.status === ALERT_STATUS.Resolved && status === ALERT_STATUS.Acknowledged)
+      throw new AppError("conflict", { detail: "This alert is already resolved; a new one opens if the detector sees more." });
     if (row.status === status) return withNames(core, [row])[0];
     const now = iso(core.clock.now());
-    const change = status === ALERT_STATUS.Acknowledged ? { acknowledgedAt: now, acknowledgedById: user.user.id } : { resolvedAt: now, resolvedById: user.user.id };
+    const change =
+      status === ALERT_STATUS.Acknowledged
+        ? { acknowledgedAt: now, acknowledgedById: user.user.id }
+        : { resolvedAt: now, resolvedById: user.user.id };
     updateAlert(core, id, { status, ...change, note: note ?? row.note });
     recordEvent(core, {
       type: to === "acknowledged" ? "security.alert_acknowledged" : "security.alert_resolved",

@@ -49,7 +49,13 @@ describe("adding a block", () => {
   test("a range is normalised and answered with who made it; the list shows the caller's address", async () => {
     const res = await block({ cidr: "198.51.100.77/24", reason: "scraper", expiresInHours: 2 });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ cidr: "198.51.100.0/24", reason: "scraper", createdById: owner.id, createdByName: "owner", active: true });
+    expect(res.body).toMatchObject({
+      cidr: "198.51.100.0/24",
+      reason: "scraper",
+      createdById: owner.id,
+      createdByName: "owner",
+      active: true,
+    });
     expect(Date.parse(res.body.expiresAt) - env.clock.now()).toBe(2 * 3_600_000);
     const list = await callFrom(env, ADMIN_IP, "GET", BLOCKS, { as: owner });
     expect(list.body).toMatchObject({ yourAddress: ADMIN_IP, blocks: [{ id: res.body.id, cidr: "198.51.100.0/24" }] });
@@ -76,7 +82,9 @@ describe("adding a block", () => {
   test("only security.manage may list, add or remove blocks", async () => {
     expect((await call(env, "GET", BLOCKS)).status).toBe(401);
     expect((await call(env, "GET", BLOCKS, { as: member })).status).toBe(403);
-    expect((await callFrom(env, ADMIN_IP, "POST", BLOCKS, { as: member, body: { cidr: "198.51.100.0/24", reason: "x" } })).body).toMatchObject({ status: 403, code: "permission_required" });
+    expect(
+      (await callFrom(env, ADMIN_IP, "POST", BLOCKS, { as: member, body: { cidr: "198.51.100.0/24", reason: "x" } })).body,
+    ).toMatchObject({ status: 403, code: "permission_required" });
     const made = await block({ cidr: "198.51.100.0/24", reason: "x" });
     expect((await call(env, "DELETE", `${BLOCKS}/${made.body.id}`, { as: member })).status).toBe(403);
   });
@@ -96,7 +104,13 @@ describe("a blocked address", () => {
     expectBlocked(await callFrom(env, BAD, "GET", "/"));
     expectBlocked(await callFrom(env, BAD, "GET", "/login"));
     expectBlocked(await callFrom(env, BAD, "POST", "/api/auth/login", { body: "{not json" }));
-    expectBlocked(await callFrom(env, BAD, "POST", "/api/pages", { as: owner, body: "x".repeat(10), headers: { "content-length": String(900 * 1024 * 1024) } }));
+    expectBlocked(
+      await callFrom(env, BAD, "POST", "/api/pages", {
+        as: owner,
+        body: "x".repeat(10),
+        headers: { "content-length": String(900 * 1024 * 1024) },
+      }),
+    );
     // The mapped IPv6 form of the same address, and the answer carries the security headers.
     const mapped = await callFrom(env, `::ffff:${BAD}`, "GET", "/api/health");
     expectBlocked(mapped);
@@ -113,7 +127,9 @@ describe("a blocked address", () => {
     expect((await callFrom(env, "2001:db8::99", "GET", "/api/health")).status).toBe(403);
     env.clock.advance(3_600_000 + 1000);
     expect((await callFrom(env, BAD, "GET", "/api/health")).status).toBe(200);
-    expect((await callFrom(env, ADMIN_IP, "GET", BLOCKS, { as: owner })).body.blocks.find((b: { id: string }) => b.id === timed.body.id).active).toBe(false);
+    expect(
+      (await callFrom(env, ADMIN_IP, "GET", BLOCKS, { as: owner })).body.blocks.find((b: { id: string }) => b.id === timed.body.id).active,
+    ).toBe(false);
     expect((await callFrom(env, ADMIN_IP, "DELETE", `${BLOCKS}/${lasting.body.id}`, { as: owner })).status).toBe(204);
     expect((await callFrom(env, "2001:db8::99", "GET", "/api/health")).status).toBe(200);
     expect(auditOf(env, "security.block_removed")).toHaveLength(1);
@@ -128,10 +144,22 @@ describe("behind a trusted proxy", () => {
       const admin = await signUp(proxied, "owner@example.com");
       const via = (client: string) => ({ "x-forwarded-for": client });
       // The proxy's own address is not the caller's: blocking the client's range is refused…
-      const own = await callFrom(proxied, "10.0.0.1", "POST", BLOCKS, { as: admin, headers: via("203.0.113.5"), body: { cidr: "203.0.113.0/24", reason: "x" } });
+      const own = await callFrom(proxied, "10.0.0.1", "POST", BLOCKS, {
+        as: admin,
+        headers: via("203.0.113.5"),
+        body: { cidr: "203.0.113.0/24", reason: "x" },
+      });
       expect(own.status).toBe(409);
       // …and blocking another client's range blocks that client only, though every request comes from the proxy.
-      expect((await callFrom(proxied, "10.0.0.1", "POST", BLOCKS, { as: admin, headers: via("203.0.113.5"), body: { cidr: "198.51.100.0/24", reason: "x" } })).status).toBe(201);
+      expect(
+        (
+          await callFrom(proxied, "10.0.0.1", "POST", BLOCKS, {
+            as: admin,
+            headers: via("203.0.113.5"),
+            body: { cidr: "198.51.100.0/24", reason: "x" },
+          })
+        ).status,
+      ).toBe(201);
       expect((await callFrom(proxied, "10.0.0.1", "GET", "/api/health", { headers: via("198.51.100.4") })).status).toBe(403);
       expect((await callFrom(proxied, "10.0.0.1", "GET", "/api/health", { headers: via("203.0.113.5") })).status).toBe(200);
       // An untrusted sender cannot claim a clean address to get round a block.

@@ -26,7 +26,9 @@ import { BLOCK_REASON_MAX } from "../common/limits";
 export const MIN_PREFIX = { v4: 8, v6: 16 } as const;
 export { BLOCK_REASON_MAX };
 export const BLOCK_MAX_HOURS = 24 * 365;
-export const BLOCK_CIDR_RULE = `must be an IPv4 or IPv6 address or CIDR range (203.0.113.0/24, 2001:db8::/48), no wider than /${MIN_PREFIX.v4} for IPv4 or /${MIN_PREFIX.v6} for IPv6`;
+export const BLOCK_CIDR_RULE =
+  `must be an IPv4 or IPv6 address or CIDR range (203.0.113.0/24, 2001:db8::/48), no ` +
+  `wider than /${MIN_PREFIX.v4} for IPv4 or /${MIN_PREFIX.v6} for IPv6`;
 
 interface ActiveBlock {
   net: Cidr;
@@ -40,9 +42,9 @@ const keptBlocks = keptUntilWrite<ActiveBlock[]>("security blocks", 4, undefined
 function activeBlocks(core: Core): ActiveBlock[] {
   return keptBlocks(core.stamp, "blocks", () =>
     blockRanges(core).flatMap((row) => {
-        const net = parseCidr(row.cidr);
-        return net ? [{ net, until: row.expiresAt ? Date.parse(row.expiresAt) : Infinity }] : [];
-      }),
+      const net = parseCidr(row.cidr);
+      return net ? [{ net, until: row.expiresAt ? Date.parse(row.expiresAt) : Infinity }] : [];
+    }),
   );
 }
 
@@ -66,7 +68,11 @@ export function blockCovering(core: Core, ip: string | { readonly ip: string }):
 /** The first thing every request meets (http/app.ts): 403 address_blocked for a blocked address. */
 export function refuseBlockedAddress(core: Core, ip: string | { readonly ip: string }): void {
   if (blockCovering(core, ip)) {
-    throw new AppError("address_blocked", { detail: "An administrator of this Cairn has blocked requests from your network address. If you think this is a mistake, contact them another way." });
+    throw new AppError("address_blocked", {
+      detail:
+        "An administrator of this Cairn has blocked requests from your network address. " +
+        "If you think this is a mistake, contact them another way.",
+    });
   }
 }
 
@@ -129,16 +135,33 @@ export function addBlock(core: Core, caller: Caller, input: NewBlock): Block {
   if (own && covers(net, own)) {
     throw new AppError("conflict", {
       field: "cidr",
-      detail: `${cidrText(net)} includes your own address (${user.ip}): you would be locked out at once. Block a range that leaves your address out.`,
+      detail:
+        `${cidrText(net)} includes your own address (${user.ip}): you would be locked ` +
+        `out at once. Block a range that leaves your address out.`,
       extra: { yourAddress: user.ip },
     });
   }
   const now = core.clock.now();
   const hours = input.expiresInHours ?? null;
-  const row: SecurityBlockRow = { id: newId(), cidr: cidrText(net), reason, createdById: user.user.id, createdAt: iso(now), expiresAt: hours === null ? null : iso(now + hours * 3_600_000) };
+  const row: SecurityBlockRow = {
+    id: newId(),
+    cidr: cidrText(net),
+    reason,
+    createdById: user.user.id,
+    createdAt: iso(now),
+    expiresAt: hours === null ? null : iso(now + hours * 3_600_000),
+  };
   core.tx(() => {
     insertBlock(core, row);
-    recordEvent(core, { type: "security.block_added", targetType: "security_block", targetId: row.id, spaceId: null, actorId: user.user.id, ip: user.ip, data: { cidr: row.cidr, reason, expiresAt: row.expiresAt } });
+    recordEvent(core, {
+      type: "security.block_added",
+      targetType: "security_block",
+      targetId: row.id,
+      spaceId: null,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { cidr: row.cidr, reason, expiresAt: row.expiresAt },
+    });
   });
   return toBlock({ ...row, createdByName: user.user.displayName }, now);
 }
@@ -151,7 +174,15 @@ export function removeBlock(core: Core, caller: Caller, id: string): void {
     const row = blockById(core, id);
     if (!row) throw notFound("Block not found");
     deleteBlock(core, id);
-    recordEvent(core, { type: "security.block_removed", targetType: "security_block", targetId: row.id, spaceId: null, actorId: user.user.id, ip: user.ip, data: { cidr: row.cidr, reason: row.reason } });
+    recordEvent(core, {
+      type: "security.block_removed",
+      targetType: "security_block",
+      targetId: row.id,
+      spaceId: null,
+      actorId: user.user.id,
+      ip: user.ip,
+      data: { cidr: row.cidr, reason: row.reason },
+    });
   });
 }
 

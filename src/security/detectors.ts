@@ -25,10 +25,33 @@ import { entriesSince, firstSequenceSince } from "./store/events";
 
 /** Thresholds and windows (GET /api/admin/security/limits shows them). */
 export const DETECTORS = {
-  brute_force_address: { windowMinutes: 15, failures: 10, accounts: 3, severity: 2, description: "Many wrong passwords for several accounts from one address" },
-  brute_force_account: { windowMinutes: 15, failures: 10, addresses: 3, severity: 2, description: "Many wrong passwords for one account from several addresses" },
-  mass_deletion: { windowMinutes: 10, pages: 25, spaces: 3, severity: 2, description: "One account moving many pages to the trash, purging them, or deleting spaces" },
-  permission_expansion: { windowMinutes: 10, changes: 10, severity: 1, description: "One account giving many grants or role promotions, or a space opened to Everyone or made public" },
+  brute_force_address: {
+    windowMinutes: 15,
+    failures: 10,
+    accounts: 3,
+    severity: 2,
+    description: "Many wrong passwords for several accounts from one address",
+  },
+  brute_force_account: {
+    windowMinutes: 15,
+    failures: 10,
+    addresses: 3,
+    severity: 2,
+    description: "Many wrong passwords for one account from several addresses",
+  },
+  mass_deletion: {
+    windowMinutes: 10,
+    pages: 25,
+    spaces: 3,
+    severity: 2,
+    description: "One account moving many pages to the trash, purging them, or deleting spaces",
+  },
+  permission_expansion: {
+    windowMinutes: 10,
+    changes: 10,
+    severity: 1,
+    description: "One account giving many grants or role promotions, or a space opened to Everyone or made public",
+  },
   token_burst: { windowMinutes: 10, tokens: 10, severity: 1, description: "One account creating many API tokens" },
 } as const;
 
@@ -119,13 +142,20 @@ function bruteForceFromAddress(core: Core, w: Windows, ip: string): void {
   const accounts = [...new Set(rows.map((r) => r.targetId))];
   if (rows.length < d.failures || accounts.length < d.accounts) return;
   const emails = [...emailsOf(core, accounts.slice(0, 20)).values()];
-  raiseAlert(core, "brute_force_address", subject, d.severity, `${rows.length} wrong passwords for ${accounts.length} accounts from ${ip} within ${d.windowMinutes} minutes`, {
-    address: ip,
-    failures: rows.length,
-    accounts: accounts.length,
-    accountEmails: emails,
-    windowMinutes: d.windowMinutes,
-  });
+  raiseAlert(
+    core,
+    "brute_force_address",
+    subject,
+    d.severity,
+    `${rows.length} wrong passwords for ${accounts.length} accounts from ${ip} within ${d.windowMinutes} minutes`,
+    {
+      address: ip,
+      failures: rows.length,
+      accounts: accounts.length,
+      accountEmails: emails,
+      windowMinutes: d.windowMinutes,
+    },
+  );
 }
 
 function bruteForceOnAccount(core: Core, w: Windows, userId: string): void {
@@ -134,13 +164,20 @@ function bruteForceOnAccount(core: Core, w: Windows, userId: string): void {
   const rows = entriesSince(core, ["user.login_failed"], w.from("brute_force_account", subject), { targetId: userId });
   const addresses = [...new Set(rows.flatMap((r) => (r.ip ? [r.ip] : [])))];
   if (rows.length < d.failures || addresses.length < d.addresses) return;
-  raiseAlert(core, "brute_force_account", subject, d.severity, `${rows.length} wrong passwords for ${nameOf(core, userId)} from ${addresses.length} addresses within ${d.windowMinutes} minutes`, {
-    userId,
-    failures: rows.length,
-    addresses: addresses.slice(0, 20),
-    addressCount: addresses.length,
-    windowMinutes: d.windowMinutes,
-  });
+  raiseAlert(
+    core,
+    "brute_force_account",
+    subject,
+    d.severity,
+    `${rows.length} wrong passwords for ${nameOf(core, userId)} from ${addresses.length} addresses within ${d.windowMinutes} minutes`,
+    {
+      userId,
+      failures: rows.length,
+      addresses: addresses.slice(0, 20),
+      addressCount: addresses.length,
+      windowMinutes: d.windowMinutes,
+    },
+  );
 }
 
 function massDeletion(core: Core, w: Windows, actorId: string): void {
@@ -157,8 +194,15 @@ function massDeletion(core: Core, w: Windows, actorId: string): void {
     }
   }
   if (pages.size < d.pages && spaces < d.spaces) return;
-  const what = [pages.size ? `${pages.size} pages trashed or purged` : "", spaces ? `${spaces} spaces deleted` : ""].filter(Boolean).join(" and ");
-  raiseAlert(core, "mass_deletion", subject, d.severity, `${nameOf(core, actorId)}: ${what} within ${d.windowMinutes} minutes`, { actorId, pages: pages.size, spaces, windowMinutes: d.windowMinutes });
+  const what = [pages.size ? `${pages.size} pages trashed or purged` : "", spaces ? `${spaces} spaces deleted` : ""]
+    .filter(Boolean)
+    .join(" and ");
+  raiseAlert(core, "mass_deletion", subject, d.severity, `${nameOf(core, actorId)}: ${what} within ${d.windowMinutes} minutes`, {
+    actorId,
+    pages: pages.size,
+    spaces,
+    windowMinutes: d.windowMinutes,
+  });
 }
 
 /**
@@ -187,13 +231,22 @@ function expands(action: string, details: Record<string, unknown>): boolean {
 function permissionExpansion(core: Core, w: Windows, actorId: string): void {
   const d = DETECTORS.permission_expansion;
   const subject = `user:${actorId}`;
-  const rows = entriesSince(core, EXPANSIONS, w.from("permission_expansion", subject), { actorId }).filter((r) => expands(r.action, parse(r.details)));
+  const rows = entriesSince(core, EXPANSIONS, w.from("permission_expansion", subject), { actorId }).filter((r) =>
+    expands(r.action, parse(r.details)),
+  );
   if (rows.length < d.changes) return;
-  raiseAlert(core, "permission_expansion", subject, d.severity, `${nameOf(core, actorId)} widened access ${rows.length} times within ${d.windowMinutes} minutes (grants, role changes)`, {
-    actorId,
-    changes: rows.length,
-    windowMinutes: d.windowMinutes,
-  });
+  raiseAlert(
+    core,
+    "permission_expansion",
+    subject,
+    d.severity,
+    `${nameOf(core, actorId)} widened access ${rows.length} times within ${d.windowMinutes} minutes (grants, role changes)`,
+    {
+      actorId,
+      changes: rows.length,
+      windowMinutes: d.windowMinutes,
+    },
+  );
 }
 
 /** A space opened to the built-in Everyone group, or made public: raised at once, one alert per space. */
@@ -205,8 +258,16 @@ function spaceOpened(core: Core, e: Seen): void {
   if (!toEveryone && !madePublic) return;
   const key = String(data.key ?? e.targetId);
   const who = e.actorId ? nameOf(core, e.actorId) : "Someone";
-  const summary = madePublic ? `${who} made space ${key} public: anyone can read it without signing in` : `${who} opened space ${key} to Everyone`;
-  raiseAlert(core, "permission_expansion", `space:${e.targetId}`, DETECTORS.permission_expansion.severity, summary, { spaceId: e.targetId, key, actorId: e.actorId, madePublic, toEveryone });
+  const summary = madePublic
+    ? `${who} made space ${key} public: anyone can read it without signing in`
+    : `${who} opened space ${key} to Everyone`;
+  raiseAlert(core, "permission_expansion", `space:${e.targetId}`, DETECTORS.permission_expansion.severity, summary, {
+    spaceId: e.targetId,
+    key,
+    actorId: e.actorId,
+    madePublic,
+    toEveryone,
+  });
 }
 
 function tokenBurst(core: Core, w: Windows, actorId: string): void {
@@ -214,5 +275,12 @@ function tokenBurst(core: Core, w: Windows, actorId: string): void {
   const subject = `user:${actorId}`;
   const rows = entriesSince(core, ["token.created"], w.from("token_burst", subject), { actorId });
   if (rows.length < d.tokens) return;
-  raiseAlert(core, "token_burst", subject, d.severity, `${nameOf(core, actorId)} created ${rows.length} API tokens within ${d.windowMinutes} minutes`, { actorId, tokens: rows.length, windowMinutes: d.windowMinutes });
+  raiseAlert(
+    core,
+    "token_burst",
+    subject,
+    d.severity,
+    `${nameOf(core, actorId)} created ${rows.length} API tokens within ${d.windowMinutes} minutes`,
+    { actorId, tokens: rows.length, windowMinutes: d.windowMinutes },
+  );
 }

@@ -27,7 +27,12 @@ describe("events", () => {
     await mintToken(env, member, { name: "ci" });
     await newSpace(env, owner, "OPS");
     const grants = (await call(env, "GET", "/api/spaces/OPS/permissions", { as: owner })).body;
-    await call(env, "DELETE", `/api/spaces/OPS/permissions/${grants.find((g: { principalId: string }) => g.principalId === GROUP_ID.everyone).id}`, { as: owner });
+    await call(
+      env,
+      "DELETE",
+      `/api/spaces/OPS/permissions/${grants.find((g: { principalId: string }) => g.principalId === GROUP_ID.everyone).id}`,
+      { as: owner },
+    );
     await call(env, "GET", "/api/spaces", { as: owner }); // reads are no events
 
     const all = (await get("/events")).body;
@@ -89,8 +94,23 @@ describe("limits and overview", () => {
     for (let i = 0; i < 5; i++) await wrongPassword(env, "198.51.100.7", "member@example.com");
     const limits = (await get("/limits")).body;
     expect(limits.settings).toMatchObject({ loginRateLimitPerMinute: 10, lockoutThreshold: 5, lockoutBaseSeconds: 60 });
-    expect(limits.detectors.map((d: { name: string }) => d.name)).toEqual(["brute_force_address", "brute_force_account", "mass_deletion", "permission_expansion", "token_burst"]);
-    expect(limits.lockouts).toEqual([{ userId: member.id, email: "member@example.com", displayName: "member", address: "198.51.100.7", scope: "address", until: new Date(env.clock.now() + 60_000).toISOString() }]);
+    expect(limits.detectors.map((d: { name: string }) => d.name)).toEqual([
+      "brute_force_address",
+      "brute_force_account",
+      "mass_deletion",
+      "permission_expansion",
+      "token_burst",
+    ]);
+    expect(limits.lockouts).toEqual([
+      {
+        userId: member.id,
+        email: "member@example.com",
+        displayName: "member",
+        address: "198.51.100.7",
+        scope: "address",
+        until: new Date(env.clock.now() + 60_000).toISOString(),
+      },
+    ]);
     env.clock.advance(61_000);
     expect((await get("/limits")).body.lockouts).toEqual([]);
   });
@@ -100,7 +120,12 @@ describe("limits and overview", () => {
     for (let i = 0; i < 10; i++) await wrongPassword(env, `198.51.100.${i < 5 ? 1 : 2 + (i % 2)}`, "member@example.com");
     await callFrom(env, "192.0.2.1", "POST", `${S}/blocks`, { as: owner, body: { cidr: "203.0.113.0/24", reason: "x" } });
     const o = (await get("/overview")).body;
-    expect(o).toMatchObject({ openAlerts: { info: 0, warning: 0, critical: 1, acknowledged: 0 }, failedSignIns24h: 10, activeBlocks: 1, twoFactor: { available: false, adminsWithout: 1 } });
+    expect(o).toMatchObject({
+      openAlerts: { info: 0, warning: 0, critical: 1, acknowledged: 0 },
+      failedSignIns24h: 10,
+      activeBlocks: 1,
+      twoFactor: { available: false, adminsWithout: 1 },
+    });
     expect(o.activeLockouts).toBe(1);
     expect(o.lastEvents[0].action).toBe("security.block_added");
     env.clock.advance(86_400_000 + 1000);

@@ -31,7 +31,11 @@ export const PERMISSION_ACTIONS: string[] = [
 /** Restores, and where backups are copied to: a target receives every page and password hash. */
 export const RESTORE_ACTIONS: string[] = named(/^backup\.(restor|target_changed)/);
 
-export const ACCOUNT_ACTIONS: string[] = ["user.password_changed", "user.password_reset", ...named(/^user\.(status|suspend|reactivat|unlock|two_factor|sessions_revoked|tokens_revoked|password_reset_link)/)];
+export const ACCOUNT_ACTIONS: string[] = [
+  "user.password_changed",
+  "user.password_reset",
+  ...named(/^user\.(status|suspend|reactivat|unlock|two_factor|sessions_revoked|tokens_revoked|password_reset_link)/),
+];
 
 export const SECURITY_KINDS = {
   sign_in_failure: { actions: ["user.login_failed"], label: "Failed sign-ins" },

@@ -58,7 +58,13 @@ export const SecurityAlert = t.Object(
 );
 
 export const AlertNote = t.Object({
-  note: t.Optional(t.String({ maxLength: ALERT_NOTE_MAX, description: `What was done or found (at most ${ALERT_NOTE_MAX} characters)`, error: `must be text of at most ${ALERT_NOTE_MAX} characters` })),
+  note: t.Optional(
+    t.String({
+      maxLength: ALERT_NOTE_MAX,
+      description: `What was done or found (at most ${ALERT_NOTE_MAX} characters)`,
+      error: `must be text of at most ${ALERT_NOTE_MAX} characters`,
+    }),
+  ),
 });
 
 export const SecurityBlock = t.Object(
@@ -78,7 +84,9 @@ export const SecurityBlock = t.Object(
 export const SecurityBlockList = t.Object(
   {
     blocks: t.Array(SecurityBlock),
-    yourAddress: t.String({ description: "The caller's address as this server sees it (trustedProxies applied): a block covering it is refused" }),
+    yourAddress: t.String({
+      description: "The caller's address as this server sees it (trustedProxies applied): a block covering it is refused",
+    }),
   },
   { title: "SecurityBlockList" },
 );
@@ -87,7 +95,14 @@ export const NewSecurityBlock = t.Object({
   cidr: t.String({ minLength: 1, maxLength: BLOCK_CIDR_MAX, description: BLOCK_CIDR_RULE, error: BLOCK_CIDR_RULE }),
   reason: t.String({ minLength: 1, maxLength: BLOCK_REASON_MAX, error: `must say why, in at most ${BLOCK_REASON_MAX} characters` }),
   expiresInHours: t.Optional(
-    Nullable(Int({ minimum: 1, maximum: BLOCK_MAX_HOURS, description: `Hours until the block ends, 1 to ${BLOCK_MAX_HOURS}; left out or null: until removed`, error: `must be a whole number of hours from 1 to ${BLOCK_MAX_HOURS}, or null` })),
+    Nullable(
+      Int({
+        minimum: 1,
+        maximum: BLOCK_MAX_HOURS,
+        description: `Hours until the block ends, 1 to ${BLOCK_MAX_HOURS}; left out or null: until removed`,
+        error: `must be a whole number of hours from 1 to ${BLOCK_MAX_HOURS}, or null`,
+      }),
+    ),
   ),
 });
 
@@ -113,7 +128,12 @@ export const SecurityLimits = t.Object(
       lockoutAccountAddresses: t.Integer(),
       lockoutAccountWindowSeconds: t.Integer(),
     }),
-    detectors: t.Array(t.Object({ name: t.String(), windowMinutes: t.Integer(), severity: t.Integer(), description: t.String() }, { additionalProperties: true })),
+    detectors: t.Array(
+      t.Object(
+        { name: t.String(), windowMinutes: t.Integer(), severity: t.Integer(), description: t.String() },
+        { additionalProperties: true },
+      ),
+    ),
     lockouts: t.Array(Lockout),
   },
   { title: "SecurityLimits" },
@@ -121,7 +141,12 @@ export const SecurityLimits = t.Object(
 
 export const SecurityOverview = t.Object(
   {
-    openAlerts: t.Object({ info: t.Integer(), warning: t.Integer(), critical: t.Integer(), acknowledged: t.Integer({ description: "Acknowledged, not yet resolved" }) }),
+    openAlerts: t.Object({
+      info: t.Integer(),
+      warning: t.Integer(),
+      critical: t.Integer(),
+      acknowledged: t.Integer({ description: "Acknowledged, not yet resolved" }),
+    }),
     failedSignIns24h: t.Integer(),
     activeLockouts: t.Integer(),
     activeBlocks: t.Integer(),

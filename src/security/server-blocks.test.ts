@@ -22,9 +22,26 @@ afterAll(async () => {
 test("a block on the loopback range refuses the API, the UI and the collaboration socket; removing it lets them in", async () => {
   expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
   // Written directly: through the API, a block covering the caller's own address is refused.
-  server.core.tx(() => server.core.db.insert(securityBlocks).values({ id: "b1", cidr: "127.0.0.0/8", reason: "test", createdById: null, createdAt: new Date().toISOString(), expiresAt: null }).run());
+  server.core.tx(() =>
+    server.core.db
+      .insert(securityBlocks)
+      .values({ id: "b1", cidr: "127.0.0.0/8", reason: "test", createdById: null, createdAt: new Date().toISOString(), expiresAt: null })
+      .run(),
+  );
   for (const path of ["/api/health", "/", "/login", "/api/collab/some-page?token=x"]) {
-    const res = await fetch(`${server.url}${path}`, path.startsWith("/api/collab") ? { headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" } } : {});
+    const res = await fetch(
+      `${server.url}${path}`,
+      path.startsWith("/api/collab")
+        ? {
+            headers: {
+              upgrade: "websocket",
+              connection: "Upgrade",
+              "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+              "sec-websocket-version": "13",
+            },
+          }
+        : {},
+    );
     expect([path, res.status, ((await res.json()) as { code: string }).code]).toEqual([path, 403, "address_blocked"]);
   }
   server.core.tx(() => server.core.db.delete(securityBlocks).run());

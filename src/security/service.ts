@@ -42,12 +42,21 @@ function parseDetails(text: string): Record<string, unknown> {
  */
 export function listSecurityEvents(core: Core, caller: Caller, query: EventsQuery) {
   requireRight(requireUser(caller), "security.manage");
-  if (query.kind !== undefined && !(KIND_NAMES as string[]).includes(query.kind)) throw invalid("kind", `must be one of ${KIND_NAMES.join(", ")}`);
+  if (query.kind !== undefined && !(KIND_NAMES as string[]).includes(query.kind))
+    throw invalid("kind", `must be one of ${KIND_NAMES.join(", ")}`);
   const take = query.take ?? EVENTS_TAKE_DEFAULT;
-  if (!Number.isInteger(take) || take < 1 || take > EVENTS_TAKE_MAX) throw invalid("take", `must be a whole number from 1 to ${EVENTS_TAKE_MAX}`);
-  if (query.severity !== undefined && ![0, 1, 2].includes(query.severity)) throw invalid("severity", "must be 0 (info), 1 (warning) or 2 (critical)");
-  if (query.before !== undefined && !(Number.isSafeInteger(query.before) && query.before >= 1)) throw invalid("before", "must be a whole number of at least 1: the nextBefore of the previous page");
-  const rows = selectSecurityEvents(core, { kind: query.kind as SecurityKind | undefined, minSeverity: query.severity, before: query.before, take: take + 1 });
+  if (!Number.isInteger(take) || take < 1 || take > EVENTS_TAKE_MAX)
+    throw invalid("take", `must be a whole number from 1 to ${EVENTS_TAKE_MAX}`);
+  if (query.severity !== undefined && ![0, 1, 2].includes(query.severity))
+    throw invalid("severity", "must be 0 (info), 1 (warning) or 2 (critical)");
+  if (query.before !== undefined && !(Number.isSafeInteger(query.before) && query.before >= 1))
+    throw invalid("before", "must be a whole number of at least 1: the nextBefore of the previous page");
+  const rows = selectSecurityEvents(core, {
+    kind: query.kind as SecurityKind | undefined,
+    minSeverity: query.severity,
+    before: query.before,
+    take: take + 1,
+  });
   const events = rows.slice(0, take).map((r) => ({ ...r, details: parseDetails(r.details) }));
   return { events, nextBefore: rows.length > take ? events[events.length - 1].sequence : null };
 }
@@ -60,7 +69,9 @@ function activeLockouts(core: Core) {
   const locks = locksInForce(core, now);
   const byAddress = locks.byAddress;
   const everyAddress = locks.everyAddress.map((u) => ({ ...u, address: null as string | null }));
-  return [...everyAddress, ...byAddress].map((l) => ({ ...l, until: l.until!, scope: l.address === null ? ("account" as const) : ("address" as const) })).sort((a, b) => b.until.localeCompare(a.until));
+  return [...everyAddress, ...byAddress]
+    .map((l) => ({ ...l, until: l.until!, scope: l.address === null ? ("account" as const) : ("address" as const) }))
+    .sort((a, b) => b.until.localeCompare(a.until));
 }
 
 /** GET /api/admin/security/limits: the rate-limit and lockout settings, the detectors' thresholds and the locks in force. */

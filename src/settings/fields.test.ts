@@ -107,13 +107,17 @@ describe("values", () => {
 });
 
 describe("secrets", () => {
-  test("never answered: GET says whether each is set; the audit log records only that it changed; \"\" or null clears", async () => {
+  test('never answered: GET says whether each is set; the audit log records only that it changed; "" or null clears', async () => {
     const res = await put({ smtpPassword: "hunter2-smtp", microsoftClientSecret: "ms-secret-value", googleClientSecret: "g-secret-value" });
     expect(res.body).toMatchObject({ smtpPasswordSet: true, microsoftClientSecretSet: true, googleClientSecretSet: true });
     const text = JSON.stringify(await get());
     for (const secret of ["hunter2-smtp", "ms-secret-value", "g-secret-value"]) expect(text).not.toContain(secret);
     expect(text).not.toContain('"smtpPassword"');
-    expect((await put({ smtpPassword: "", microsoftClientSecret: null })).body).toMatchObject({ smtpPasswordSet: false, microsoftClientSecretSet: false, googleClientSecretSet: true });
+    expect((await put({ smtpPassword: "", microsoftClientSecret: null })).body).toMatchObject({
+      smtpPasswordSet: false,
+      microsoftClientSecretSet: false,
+      googleClientSecretSet: true,
+    });
     const entries = auditOf(env, "settings.updated");
     expect(JSON.stringify(entries)).not.toContain("hunter2");
     expect(entries.map((e) => e.details)).toEqual([
@@ -127,20 +131,29 @@ describe("secrets", () => {
 });
 
 describe("each setting its own right", () => {
-  test("security.manage changes the limits and sign-in policy; settings.manage the rest; a request touching one the caller may not change is refused whole", async () => {
-    const security = await holderOf(["security.manage"], "sec@example.com");
-    const settings = await holderOf(["settings.manage"], "set@example.com");
-    expect((await put({ lockoutThreshold: 7, requireTotpForAdmins: true }, security)).status).toBe(200);
-    const mixed = await put({ lockoutThreshold: 8, instanceName: "Theirs" }, security);
-    expect([mixed.status, mixed.body.code, mixed.body.setting, mixed.body.permission]).toEqual([403, "permission_required", "instanceName", "settings.manage"]);
-    const wrong = await put({ instanceName: "Ours", trustedProxies: [] }, settings);
-    expect([wrong.status, wrong.body.setting, wrong.body.permission]).toEqual([403, "trustedProxies", "security.manage"]);
-    expect(await get()).toMatchObject({ lockoutThreshold: 7, instanceName: SETTING_DEFAULTS.instanceName, requireTotpForAdmins: true });
-    expect((await put({ instanceName: "Ours", smtpPort: 2525 }, settings)).status).toBe(200);
-    // Reading every setting needs settings.manage.
-    expect((await call(env, "GET", "/api/admin/settings", { as: security })).status).toBe(403);
-    expect((await call(env, "GET", "/api/admin/settings", { as: settings })).status).toBe(200);
-  });
+  test(
+    "security.manage changes the limits and sign-in policy; settings.manage the rest; a " +
+      "request touching one the caller may not change is refused whole",
+    async () => {
+      const security = await holderOf(["security.manage"], "sec@example.com");
+      const settings = await holderOf(["settings.manage"], "set@example.com");
+      expect((await put({ lockoutThreshold: 7, requireTotpForAdmins: true }, security)).status).toBe(200);
+      const mixed = await put({ lockoutThreshold: 8, instanceName: "Theirs" }, security);
+      expect([mixed.status, mixed.body.code, mixed.body.setting, mixed.body.permission]).toEqual([
+        403,
+        "permission_required",
+        "instanceName",
+        "settings.manage",
+      ]);
+      const wrong = await put({ instanceName: "Ours", trustedProxies: [] }, settings);
+      expect([wrong.status, wrong.body.setting, wrong.body.permission]).toEqual([403, "trustedProxies", "security.manage"]);
+      expect(await get()).toMatchObject({ lockoutThreshold: 7, instanceName: SETTING_DEFAULTS.instanceName, requireTotpForAdmins: true });
+      expect((await put({ instanceName: "Ours", smtpPort: 2525 }, settings)).status).toBe(200);
+      // Reading every setting needs settings.manage.
+      expect((await call(env, "GET", "/api/admin/settings", { as: security })).status).toBe(403);
+      expect((await call(env, "GET", "/api/admin/settings", { as: settings })).status).toBe(200);
+    },
+  );
 });
 
 describe("settings that widen access need a recent re-authentication", () => {
@@ -165,7 +178,14 @@ describe("settings that widen access need a recent re-authentication", () => {
 
   test("narrowing needs none: registration off, an entry removed, a secret changed, the name", async () => {
     await put({ trustedProxies: ["10.0.0.1", "10.0.0.2"], embedAllowlist: ["a.example.com"] });
-    for (const body of [{ allowPublicRegistration: false }, { requireTotpForAdmins: true }, { trustedProxies: ["10.0.0.1"] }, { embedAllowlist: [] }, { smtpPassword: "x" }, { instanceName: "Stale" }]) {
+    for (const body of [
+      { allowPublicRegistration: false },
+      { requireTotpForAdmins: true },
+      { trustedProxies: ["10.0.0.1"] },
+      { embedAllowlist: [] },
+      { smtpPassword: "x" },
+      { instanceName: "Stale" },
+    ]) {
       expect((await put(body, stale)).status).toBe(200);
     }
   });
@@ -176,7 +196,12 @@ test("trustedProxies: a listed proxy's X-Forwarded-For is believed on the next r
     env.handle(
       new Request(`${BASE}/api/admin/settings`, {
         method: "PUT",
-        headers: { cookie: `cairn_session=${owner.cookie}`, "x-requested-with": "Cairn", "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
+        headers: {
+          cookie: `cairn_session=${owner.cookie}`,
+          "x-requested-with": "Cairn",
+          "content-type": "application/json",
+          "x-forwarded-for": "203.0.113.9",
+        },
         body: JSON.stringify({ instanceName: name }),
       }),
       "10.1.2.3",
@@ -184,5 +209,9 @@ test("trustedProxies: a listed proxy's X-Forwarded-For is believed on the next r
   expect((await viaProxy("Before")).status).toBe(200);
   await put({ trustedProxies: ["10.1.0.0/16"] });
   expect((await viaProxy("After")).status).toBe(200);
-  expect(auditOf(env, "settings.updated").filter((e) => e.details.key === "instanceName").map((e) => e.ip)).toEqual(["10.1.2.3", "203.0.113.9"]);
+  expect(
+    auditOf(env, "settings.updated")
+      .filter((e) => e.details.key === "instanceName")
+      .map((e) => e.ip),
+  ).toEqual(["10.1.2.3", "203.0.113.9"]);
 });

@@ -13,7 +13,11 @@ export const PUBLIC_SPACES_OFF_WARNING =
 export const ARCHIVED_PUBLIC_WARNING = "This space is archived: anonymous visitors cannot read it until it is unarchived.";
 
 export const PublicWarning = t.Optional(
-  t.String({ description: "Present when the space is marked public but anonymous visitors still cannot read it, saying why (the instance setting allowPublicSpaces is off, or the space is archived)" }),
+  t.String({
+    description:
+      "Present when the space is marked public but anonymous visitors still cannot read it, saying why " +
+      "(the instance setting allowPublicSpaces is off, or the space is archived)",
+  }),
 );
 
 /** The space's answer, with `warning` when it is public in name only. */

@@ -15,7 +15,9 @@ export { SETTING_KEYS, SETTING_RULES, type EntryKind, type SettingRight, type Se
 export const SECRET_KEYS = SETTING_KEYS.filter((k) => SETTING_RULES[k].kind === "secret");
 export const isSecret = (key: SettingKey) => SETTING_RULES[key].kind === "secret";
 
-const describe = (rule: SettingRule, key: SettingKey) => (rule.kind === "secret" ? rule.description : `${rule.description} (default ${JSON.stringify(SETTING_DEFAULTS[key])})`) + `. Right: ${rule.right}`;
+const describe = (rule: SettingRule, key: SettingKey) =>
+  (rule.kind === "secret" ? rule.description : `${rule.description} (default ${JSON.stringify(SETTING_DEFAULTS[key])})`) +
+  `. Right: ${rule.right}`;
 
 /** The description of a setting, with its default and right, for the OpenAPI document. */
 export const settingDescription = (key: SettingKey) => describe(SETTING_RULES[key], key);
@@ -41,9 +43,12 @@ const FORMATS = {
     return null;
   },
   host: (v: string) => (isHost(v.toLowerCase()) ? null : "must be a host name such as smtp.example.com or an IP address"),
-  email: (v: string) => (v.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? null : "must be an e-mail address such as wiki@example.com"),
-  "client-id": (v: string) => (/^[A-Za-z0-9._~-]+$/.test(v) ? null : "must be a client id: letters, digits, dots, dashes and underscores only"),
-  tenant: (v: string) => (/^[A-Za-z0-9.-]+$/.test(v) ? null : 'must be "common", "organizations", "consumers", a tenant id or a domain name'),
+  email: (v: string) =>
+    v.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? null : "must be an e-mail address such as wiki@example.com",
+  "client-id": (v: string) =>
+    /^[A-Za-z0-9._~-]+$/.test(v) ? null : "must be a client id: letters, digits, dots, dashes and underscores only",
+  tenant: (v: string) =>
+    /^[A-Za-z0-9.-]+$/.test(v) ? null : 'must be "common", "organizations", "consumers", a tenant id or a domain name',
 };
 
 function checkEntry(key: SettingKey, kind: EntryKind, raw: unknown, i: number): string {
@@ -69,11 +74,12 @@ function checkValue(key: SettingKey, value: unknown): unknown {
       if (value < rule.minimum || value > rule.maximum) throw invalid(key, `must be from ${rule.minimum} to ${rule.maximum}`);
       return value;
     case "choice":
-      if (typeof value !== "string" || !rule.values.includes(value)) throw invalid(key, `must be one of ${rule.values.map((v) => `"${v}"`).join(", ")}`);
+      if (typeof value !== "string" || !rule.values.includes(value))
+        throw invalid(key, `must be one of ${rule.values.map((v) => `"${v}"`).join(", ")}`);
       return value;
     case "secret":
       if (value === null) return "";
-      if (typeof value !== "string") throw invalid(key, "must be a string (or null or \"\" to clear it)");
+      if (typeof value !== "string") throw invalid(key, 'must be a string (or null or "" to clear it)');
       if (value.length > rule.maxLength) throw invalid(key, `must be at most ${rule.maxLength} characters`);
       return singleLine(key, value);
     case "list": {

@@ -19,7 +19,10 @@ function schemaOf(key: SettingKey): TSchema {
     case "integer":
       return Int({ minimum: rule.minimum, maximum: rule.maximum, description });
     case "choice":
-      return t.Union(rule.values.map((v) => t.Literal(v)), { description });
+      return t.Union(
+        rule.values.map((v) => t.Literal(v)),
+        { description },
+      );
     case "list":
       return t.Array(t.String({ maxLength: 300 }), { maxItems: rule.maxItems, description });
     case "secret":
@@ -31,11 +34,14 @@ function schemaOf(key: SettingKey): TSchema {
 
 /** How GET answers a setting: a secret as `<key>Set`. */
 function answerOf(key: SettingKey): [string, TSchema] {
-  if (SETTING_RULES[key].kind === "secret") return [`${key}Set`, t.Boolean({ description: `Whether ${key} is stored (its value is never answered)` })];
+  if (SETTING_RULES[key].kind === "secret")
+    return [`${key}Set`, t.Boolean({ description: `Whether ${key} is stored (its value is never answered)` })];
   return [key, schemaOf(key)];
 }
 
 export const InstanceSettings = t.Object(Object.fromEntries(SETTING_KEYS.map(answerOf)), { title: "InstanceSettings" });
 
 /** The settings to change: any of them, at least one. */
-export const SettingsChange = t.Object(Object.fromEntries(SETTING_KEYS.map((k) => [k, t.Optional(schemaOf(k))])), { title: "SettingsChange" });
+export const SettingsChange = t.Object(Object.fromEntries(SETTING_KEYS.map((k) => [k, t.Optional(schemaOf(k))])), {
+  title: "SettingsChange",
+});

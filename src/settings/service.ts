@@ -24,7 +24,8 @@ export function getSettings(core: Core): Settings {
     const current: Settings = { ...SETTING_DEFAULTS };
     for (const row of storedSettings(core)) {
       // A value that breaks its rule (edited by hand) is not used: the default stands.
-      if (Object.hasOwn(SETTING_DEFAULTS, row.key) && keepsRule(row.key as SettingKey, row.value)) (current as Record<string, unknown>)[row.key] = row.value;
+      if (Object.hasOwn(SETTING_DEFAULTS, row.key) && keepsRule(row.key as SettingKey, row.value))
+        (current as Record<string, unknown>)[row.key] = row.value;
     }
     return current;
   });
@@ -48,7 +49,15 @@ const SYSTEM: SettingActor = { actorId: null, ip: null };
  */
 function settingChanged(core: Core, by: SettingActor, key: SettingKey, from: unknown, to: unknown): void {
   const data = isSecret(key) ? { key, change: to === "" ? "cleared" : "set" } : { key, from, to };
-  recordEvent(core, { type: "settings.updated", targetType: "setting", targetId: key, spaceId: null, actorId: by.actorId, ip: by.ip, data });
+  recordEvent(core, {
+    type: "settings.updated",
+    targetType: "setting",
+    targetId: key,
+    spaceId: null,
+    actorId: by.actorId,
+    ip: by.ip,
+    data,
+  });
 }
 
 export function setSetting<K extends SettingKey>(core: Core, key: K, value: Settings[K], by: SettingActor = SYSTEM): void {
@@ -96,7 +105,11 @@ function requireSettingRights(user: UserCaller, keys: SettingKey[]): void {
   for (const key of keys) {
     const right = SETTING_RULES[key].right;
     if (!hasRight(user, right)) {
-      throw new AppError("permission_required", { field: key, extra: { permission: right, setting: key }, detail: `Changing ${key} needs the right "${right}"; nothing was changed.` });
+      throw new AppError("permission_required", {
+        field: key,
+        extra: { permission: right, setting: key },
+        detail: `Changing ${key} needs the right "${right}"; nothing was changed.`,
+      });
     }
   }
 }
@@ -112,11 +125,17 @@ function requireSettingRights(user: UserCaller, keys: SettingKey[]): void {
  * 4. in ONE transaction, each value that differs is stored with its settings.updated entry
  *    (who, from, to; for a secret only that it changed); a value sent as it already is records nothing.
  */
-export function updateSettings(core: Core, caller: Caller, input: Record<string, unknown>, reauth: (user: UserCaller) => void): SettingsView {
+export function updateSettings(
+  core: Core,
+  caller: Caller,
+  input: Record<string, unknown>,
+  reauth: (user: UserCaller) => void,
+): SettingsView {
   const user = requireUser(caller);
   // 1.
   if (!hasRight(user, "settings.manage") && !hasRight(user, "security.manage")) requireRight(user, "settings.manage");
-  if (Object.keys(input).length === 0) throw new AppError("validation_failed", { detail: `Send at least one setting: ${SETTING_KEYS.join(", ")}.` });
+  if (Object.keys(input).length === 0)
+    throw new AppError("validation_failed", { detail: `Send at least one setting: ${SETTING_KEYS.join(", ")}.` });
   const unknown = Object.keys(input).find((k) => !Object.hasOwn(SETTING_RULES, k));
   if (unknown) throw invalid(unknown, "is not a setting");
   requireSettingRights(user, Object.keys(input) as SettingKey[]);
@@ -129,7 +148,8 @@ export function updateSettings(core: Core, caller: Caller, input: Record<string,
   core.tx(() => {
     // In the settings' own order, whatever the body's: the audit log reads the same each time.
     for (const key of SETTING_KEYS) {
-      if (Object.hasOwn(input, key) && JSON.stringify(next[key]) !== JSON.stringify(current[key])) setSetting(core, key, next[key], { actorId: user.user.id, ip: user.ip });
+      if (Object.hasOwn(input, key) && JSON.stringify(next[key]) !== JSON.stringify(current[key]))
+        setSetting(core, key, next[key], { actorId: user.user.id, ip: user.ip });
     }
   });
   return settingsView(getSettings(core));

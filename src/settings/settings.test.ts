@@ -29,9 +29,16 @@ describe("reading and changing", () => {
   });
 
   test("PUT changes what is sent, answers them all, and audits each change with who, from and to", async () => {
-    const res = await put({ allowPublicSpaces: true, lockoutThreshold: 8, instanceName: "  Team wiki  ", loginRateLimitPerMinute: SETTING_DEFAULTS.loginRateLimitPerMinute });
+    const res = await put({
+      allowPublicSpaces: true,
+      lockoutThreshold: 8,
+      instanceName: "  Team wiki  ",
+      loginRateLimitPerMinute: SETTING_DEFAULTS.loginRateLimitPerMinute,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(settingsView({ ...SETTING_DEFAULTS, allowPublicSpaces: true, lockoutThreshold: 8, instanceName: "Team wiki" }));
+    expect(res.body).toEqual(
+      settingsView({ ...SETTING_DEFAULTS, allowPublicSpaces: true, lockoutThreshold: 8, instanceName: "Team wiki" }),
+    );
     expect((await call(env, "GET", "/api/admin/settings", { as: owner })).body).toEqual(res.body);
     expect((await call(env, "GET", "/api/instance")).body.name).toBe("Team wiki");
     // A value sent as it already was records nothing.
@@ -118,7 +125,12 @@ describe("who may", () => {
 });
 
 test("a stored value that breaks its rule (the database edited by hand) is not used: the default stands", async () => {
-  env.core.sqlite.query("INSERT INTO settings (key, value, updated_at) VALUES ('lockoutThreshold', '0', '2026-01-01T00:00:00.000Z'), ('allowPublicSpaces', '\"yes\"', '2026-01-01T00:00:00.000Z')").run();
+  env.core.sqlite
+    .query(
+      "INSERT INTO settings (key, value, updated_at) VALUES ('lockoutThreshold', '0', " +
+        "'2026-01-01T00:00:00.000Z'), ('allowPublicSpaces', '\"yes\"', '2026-01-01T00:00:00.000Z')",
+    )
+    .run();
   const res = await call(env, "GET", "/api/admin/settings", { as: owner });
   expect(res.status).toBe(200);
   expect(res.body).toMatchObject({ lockoutThreshold: SETTING_DEFAULTS.lockoutThreshold, allowPublicSpaces: false });

@@ -13,11 +13,7 @@ export function storedSettings(core: Core): Array<typeof settings.$inferSelect> 
 }
 
 export function upsertSetting(core: Core, key: string, value: unknown, updatedAt: string): void {
-  core.db
-    .insert(settings)
-    .values({ key, value, updatedAt })
-    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt } })
-    .run();
+  core.db.insert(settings).values({ key, value, updatedAt }).onConflictDoUpdate({ target: settings.key, set: { value, updatedAt } }).run();
 }
 
 /** Deletes a stored setting; answers whether one was stored. */

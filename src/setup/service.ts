@@ -41,7 +41,10 @@ export interface SetupState {
 function requireOwner(caller: Caller): UserCaller {
   const user = requireUser(caller);
   if (user.role.tier !== TIER.Owner) {
-    throw new AppError("permission_required", { extra: { permission: "owner" }, detail: "Only the owner runs the first-run wizard; administrators change the same settings in the admin area." });
+    throw new AppError("permission_required", {
+      extra: { permission: "owner" },
+      detail: "Only the owner runs the first-run wizard; administrators change the same settings in the admin area.",
+    });
   }
   return user;
 }
@@ -71,7 +74,12 @@ function stateOf(core: Core, owner: UserCaller): SetupState {
       updatedAt: row?.updatedAt ?? null,
     };
   });
-  return { completed: completion !== null, completedAt: completion?.completedAt ?? null, currentStep: steps.find((s) => s.state === "pending")?.key ?? null, steps };
+  return {
+    completed: completion !== null,
+    completedAt: completion?.completedAt ?? null,
+    currentStep: steps.find((s) => s.state === "pending")?.key ?? null,
+    steps,
+  };
 }
 
 /** GET /api/setup (the owner). */
@@ -81,12 +89,25 @@ export function readSetup(core: Core, caller: Caller): SetupState {
 
 function refuseAfterCompletion(core: Core): void {
   const completion = completionOf(core);
-  if (completion) throw new AppError("conflict", { detail: `The setup wizard was completed on ${completion.completedAt}; its steps can no longer be changed. Change settings in the admin area.` }, "The setup wizard is already completed");
+  if (completion)
+    throw new AppError(
+      "conflict",
+      {
+        detail:
+          `The setup wizard was completed on ${completion.completedAt}; its steps can no ` +
+          `longer be changed. Change settings in the admin area.`,
+      },
+      "The setup wizard is already completed",
+    );
 }
 
 /** The 409 for a step whose evidence is missing, naming it. */
 const evidenceMissing = (key: StepKey, evidence: Evidence) =>
-  new AppError("conflict", { detail: `Step "${key}" is not finished: ${evidence.detail}`, extra: { step: key } }, `The "${key}" step is not finished`);
+  new AppError(
+    "conflict",
+    { detail: `Step "${key}" is not finished: ${evidence.detail}`, extra: { step: key } },
+    `The "${key}" step is not finished`,
+  );
 
 /**
  * POST /api/setup/steps/{key} (the owner):
@@ -116,7 +137,15 @@ export function recordStep(core: Core, caller: Caller, key: string, skipped: boo
     if (!before || before.state !== state || JSON.stringify(before.choice ?? null) !== JSON.stringify(choice)) {
       const now = iso(core.clock.now());
       upsertSetupStep(core, { key, state, choice, updatedById: owner.user.id, updatedAt: now });
-      recordEvent(core, { type: "setup.step_recorded", targetType: "setup", targetId: key, spaceId: null, actorId: owner.user.id, ip: owner.ip, data: { key, state: skipped ? "skipped" : "done", choice } });
+      recordEvent(core, {
+        type: "setup.step_recorded",
+        targetType: "setup",
+        targetId: key,
+        spaceId: null,
+        actorId: owner.user.id,
+        ip: owner.ip,
+        data: { key, state: skipped ? "skipped" : "done", choice },
+      });
     }
     return stateOf(core, owner);
   });
@@ -141,11 +170,21 @@ export function completeSetup(core: Core, caller: Caller): SetupState {
     // 3.
     const now = iso(core.clock.now());
     for (const step of current.steps.filter((s) => s.state === "pending")) {
-      insertSetupSteps(core, [{ key: step.key, state: STATE.done, choice: stepOf(step.key).choice?.(core) ?? null, updatedById: owner.user.id, updatedAt: now }]);
+      insertSetupSteps(core, [
+        { key: step.key, state: STATE.done, choice: stepOf(step.key).choice?.(core) ?? null, updatedById: owner.user.id, updatedAt: now },
+      ]);
     }
     insertSetupCompletion(core, owner.user.id, now);
     const skipped = current.steps.filter((s) => s.state === "skipped").map((s) => s.key);
-    recordEvent(core, { type: "setup.completed", targetType: "setup", targetId: "wizard", spaceId: null, actorId: owner.user.id, ip: owner.ip, data: { skipped } });
+    recordEvent(core, {
+      type: "setup.completed",
+      targetType: "setup",
+      targetId: "wizard",
+      spaceId: null,
+      actorId: owner.user.id,
+      ip: owner.ip,
+      data: { skipped },
+    });
     return stateOf(core, owner);
   });
 }

@@ -35,13 +35,25 @@ describe("GET /api/setup", () => {
     expect(res.body.steps.every((s: any) => s.state === "pending")).toBe(true);
     expect(res.body.steps.filter((s: any) => !s.skippable).map((s: any) => s.key)).toEqual(["welcome", "account", "done"]);
     // Only steps for what exists: no e-mail, single sign-on or two-factor step until those do.
-    expect(res.body.steps.map((s: any) => s.key)).toEqual(["welcome", "account", "instance", "registration", "permissions", "backups", "first-space", "done"]);
+    expect(res.body.steps.map((s: any) => s.key)).toEqual([
+      "welcome",
+      "account",
+      "instance",
+      "registration",
+      "permissions",
+      "backups",
+      "first-space",
+      "done",
+    ]);
     expect(res.body.steps.filter((s: any) => !s.available)).toEqual([]);
     expect(stepOf(res.body, "account").evidence).toEqual({ present: true, detail: expect.stringContaining('"owner"') });
     expect(stepOf(res.body, "instance").evidence.present).toBe(false);
     expect(stepOf(res.body, "first-space").evidence.present).toBe(false);
     // Backups are on from the first start: the step says when.
-    expect(stepOf(res.body, "backups").evidence).toEqual({ present: true, detail: expect.stringMatching(/^Backups are scheduled \("0 3 \* \* \*", server time\); the next runs at /) });
+    expect(stepOf(res.body, "backups").evidence).toEqual({
+      present: true,
+      detail: expect.stringMatching(/^Backups are scheduled \("0 3 \* \* \*", server time\); the next runs at /),
+    });
   });
 
   test("backups: done while a schedule is set, missing when the schedule is turned off", async () => {
@@ -49,7 +61,10 @@ describe("GET /api/setup", () => {
     const policy = await call(env, "GET", "/api/admin/backups", { as: owner });
     const off = await call(env, "PUT", "/api/admin/backups/policy", { as: owner, body: { ...policy.body.policy, schedule: null } });
     expect(off.status).toBe(200);
-    expect(stepOf((await setup()).body, "backups").evidence).toEqual({ present: false, detail: expect.stringContaining("No backups are scheduled") });
+    expect(stepOf((await setup()).body, "backups").evidence).toEqual({
+      present: false,
+      detail: expect.stringContaining("No backups are scheduled"),
+    });
   });
 
   test("the evidence follows what the other APIs changed", async () => {
@@ -221,7 +236,9 @@ describe("POST /api/setup/complete", () => {
 
 test("an instance upgraded with spaces already counts as set up (migration 0020)", async () => {
   await call(env, "POST", "/api/spaces", { as: owner, body: { key: "OLD", name: "Old" } });
-  env.core.sqlite.exec("DROP TABLE setup_steps; DROP TABLE setup_completion; DELETE FROM __cairn_migrations WHERE tag = '0020_setup_wizard'");
+  env.core.sqlite.exec(
+    "DROP TABLE setup_steps; DROP TABLE setup_completion; DELETE FROM __cairn_migrations WHERE tag = '0020_setup_wizard'",
+  );
   env.core.close();
   const reopened = makeEnv({ dir: env.dir });
   try {

@@ -50,7 +50,13 @@ const present = (detail: string): Evidence => ({ present: true, detail });
 const missing = (detail: string): Evidence => ({ present: false, detail });
 
 export const STEPS: StepDef[] = [
-  { key: "welcome", title: "Welcome", skippable: false, available: true, evidence: () => present("Nothing to check: the welcome screen only explains what follows.") },
+  {
+    key: "welcome",
+    title: "Welcome",
+    skippable: false,
+    available: true,
+    evidence: () => present("Nothing to check: the welcome screen only explains what follows."),
+  },
   {
     key: "account",
     title: "Your account",
@@ -72,7 +78,10 @@ export const STEPS: StepDef[] = [
       const name = getSettings(core).instanceName;
       return stored || name !== SETTING_DEFAULTS.instanceName
         ? present(`The instance is named "${name}".`)
-        : missing(`The instance name is still the default ("${SETTING_DEFAULTS.instanceName}"): set instanceName with PUT /api/admin/settings, or skip the step to keep it.`);
+        : missing(
+            `The instance name is still the default ("${SETTING_DEFAULTS.instanceName}"): set ` +
+              `instanceName with PUT /api/admin/settings, or skip the step to keep it.`,
+          );
     },
   },
   {
@@ -97,7 +106,10 @@ export const STEPS: StepDef[] = [
       const open = getSettings(core).allowPublicSpaces;
       return recorded
         ? present(`Recorded: new spaces are open to everyone signed in; public spaces are ${open ? "allowed" : "not allowed"}.`)
-        : missing("No choice recorded: confirm the default access of new spaces and whether spaces may be public (allowPublicSpaces), then mark this step done.");
+        : missing(
+            "No choice recorded: confirm the default access of new spaces and whether spaces " +
+              "may be public (allowPublicSpaces), then mark this step done.",
+          );
     },
     choice: (core) => ({ allowPublicSpaces: getSettings(core).allowPublicSpaces }),
   },
@@ -112,8 +124,13 @@ export const STEPS: StepDef[] = [
       const policy = readPolicy(core);
       const next = nextScheduledRun(core);
       return policy.schedule && next
-        ? present(`Backups are scheduled ("${policy.schedule}", server time); the next runs at ${next}. Retention keeps the newest ${policy.keepCount} and those from the last ${policy.keepDays} days.`)
-        : missing("No backups are scheduled: set a schedule in Administration → Backups (PUT /api/admin/backups/policy), or skip this step.");
+        ? present(
+            `Backups are scheduled ("${policy.schedule}", server time); the next runs at ${next}. Retention keeps ` +
+              `the newest ${policy.keepCount} and those from the last ${policy.keepDays} days.`,
+          )
+        : missing(
+            "No backups are scheduled: set a schedule in Administration → Backups (PUT /api/admin/backups/policy), or skip this step.",
+          );
     },
   },
   {
@@ -123,10 +140,18 @@ export const STEPS: StepDef[] = [
     available: true,
     evidence: ({ core }) => {
       const space = firstLiveSpace(core);
-      return space ? present(`A space exists: "${space.name}" (${space.key}).`) : missing("No space exists yet: create one with POST /api/spaces, or skip this step.");
+      return space
+        ? present(`A space exists: "${space.name}" (${space.key}).`)
+        : missing("No space exists yet: create one with POST /api/spaces, or skip this step.");
     },
   },
-  { key: "done", title: "Done", skippable: false, available: true, evidence: () => present("Nothing to check: the last screen shows where to go next.") },
+  {
+    key: "done",
+    title: "Done",
+    skippable: false,
+    available: true,
+    evidence: () => present("Nothing to check: the last screen shows where to go next."),
+  },
 ];
 
 export const stepOf = (key: StepKey): StepDef => STEPS.find((s) => s.key === key)!;

@@ -21,7 +21,10 @@ async function capabilities(who: Who | undefined, key = "DOCS") {
 async function privateDocs() {
   const { owner, member } = await ownerAndMember(env);
   await newSpace(env, owner, "DOCS");
-  const grants = (await call(env, "GET", "/api/spaces/DOCS/permissions", { as: owner })).body as Array<{ id: string; principalType: number }>;
+  const grants = (await call(env, "GET", "/api/spaces/DOCS/permissions", { as: owner })).body as Array<{
+    id: string;
+    principalType: number;
+  }>;
   await call(env, "DELETE", `/api/spaces/DOCS/permissions/${grants.find((g) => g.principalType === 1)!.id}`, { as: owner });
   return { owner, member };
 }
@@ -64,7 +67,10 @@ describe("a space says what the caller may do in it", () => {
   test("anonymous readers of a public space may do neither", async () => {
     const { owner } = await ownerAndMember(env);
     await newSpace(env, owner, "DOCS");
-    expect((await call(env, "PUT", "/api/admin/spaces/DOCS/public", { as: owner, body: { isPublic: true } })).body).toMatchObject({ canEdit: true, canAdmin: true });
+    expect((await call(env, "PUT", "/api/admin/spaces/DOCS/public", { as: owner, body: { isPublic: true } })).body).toMatchObject({
+      canEdit: true,
+      canAdmin: true,
+    });
     setSetting(env.core, "allowPublicSpaces", true);
     expect(await capabilities(undefined)).toEqual({ canEdit: false, canAdmin: false });
   });

@@ -25,7 +25,10 @@ describe("POST /api/spaces says who can see the new space", () => {
   test("and it is true: the Everyone group holds Edit, so another member edits at once", async () => {
     const { owner, member } = await ownerAndMember(env);
     const space = (await call(env, "POST", "/api/spaces", { as: owner, body: { key: "ENG", name: "Engineering" } })).body;
-    const grants = (await call(env, "GET", "/api/spaces/ENG/permissions", { as: owner })).body as Array<{ principalType: number; operation: number }>;
+    const grants = (await call(env, "GET", "/api/spaces/ENG/permissions", { as: owner })).body as Array<{
+      principalType: number;
+      operation: number;
+    }>;
     expect(grants.filter((g) => g.principalType === 1).map((g) => g.operation)).toEqual([space.access.everyone]);
     expect((await call(env, "POST", "/api/pages", { as: member, body: { spaceId: space.id, title: "Hello" } })).status).toBe(201);
   });

@@ -13,7 +13,8 @@ const free = (key: string) => call(env, "GET", `/api/spaces/free-key?key=${encod
 
 test("a free key is answered as it is (upper case); a taken one gives the nearest free one", async () => {
   expect((await free("docs")).body).toEqual({ key: "DOCS", taken: false });
-  for (const key of ["DOCS", "DOCS2"]) expect((await call(env, "POST", "/api/spaces", { as: owner, body: { key, name: key } })).status).toBe(201);
+  for (const key of ["DOCS", "DOCS2"])
+    expect((await call(env, "POST", "/api/spaces", { as: owner, body: { key, name: key } })).status).toBe(201);
   expect((await free("docs")).body).toEqual({ key: "DOCS3", taken: true });
   // A key ending in digits counts on from its stem, not DOCS22.
   expect((await free("DOCS2")).body).toEqual({ key: "DOCS3", taken: true });

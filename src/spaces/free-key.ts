@@ -25,5 +25,8 @@ export function freeKey(core: Core, caller: Caller, wanted: string): { key: stri
     const candidate = `${stem.slice(0, KEY_MAX - String(n).length)}${n}`;
     if (!findSpaceByKey(core, candidate)) return { key: candidate, taken: true };
   }
-  throw new AppError("key_taken", { field: "key", detail: `The key ${key} and the next ${MAX_TRIES} like it are used by other spaces: choose another.` });
+  throw new AppError("key_taken", {
+    field: "key",
+    detail: `The key ${key} and the next ${MAX_TRIES} like it are used by other spaces: choose another.`,
+  });
 }

@@ -23,12 +23,21 @@ async function setup(opts: { publicComments?: boolean } = {}) {
   const guarded = await newPage(env, owner, pub.id, "Guarded", { contentJson: doc("welcome readers") });
   const inside = await newPage(env, owner, priv.id, "Inside", { contentJson: doc("welcome staff") });
   const draft = (await call(env, "POST", "/api/pages/draft", { as: owner, body: { spaceId: pub.id } })).body;
-  await call(env, "POST", `/api/pages/${secret.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 0 } });
-  await call(env, "POST", `/api/pages/${guarded.id}/restrictions`, { as: owner, body: { principalType: 0, principalId: owner.id, operation: 1 } });
+  await call(env, "POST", `/api/pages/${secret.id}/restrictions`, {
+    as: owner,
+    body: { principalType: 0, principalId: owner.id, operation: 0 },
+  });
+  await call(env, "POST", `/api/pages/${guarded.id}/restrictions`, {
+    as: owner,
+    body: { principalType: 0, principalId: owner.id, operation: 1 },
+  });
   await call(env, "POST", `/api/pages/${intro.id}/labels`, { as: owner, body: { name: "howto" } });
   const file = await uploaded(env, owner, intro.id, "hello", "hello.txt", "text/plain");
   await comment(env, owner, intro.id, { body: "first!" });
-  const made = await call(env, "PUT", "/api/admin/spaces/PUBLIC/public", { as: owner, body: { isPublic: true, publicComments: opts.publicComments ?? false } });
+  const made = await call(env, "PUT", "/api/admin/spaces/PUBLIC/public", {
+    as: owner,
+    body: { isPublic: true, publicComments: opts.publicComments ?? false },
+  });
   expect(made.status).toBe(200);
   return { owner, member, pub, priv, intro, secret, below, guarded, inside, draft, file };
 }
@@ -139,7 +148,10 @@ describe("PUT /api/admin/spaces/{key}/public", () => {
     const { owner, member } = await ownerAndMember(env);
     await newSpace(env, member, "MINE");
     const body = { isPublic: true };
-    expect((await call(env, "PUT", "/api/admin/spaces/MINE/public", { as: member, body })).body).toMatchObject({ status: 403, code: "permission_required" });
+    expect((await call(env, "PUT", "/api/admin/spaces/MINE/public", { as: member, body })).body).toMatchObject({
+      status: 403,
+      code: "permission_required",
+    });
     const token = await mintToken(env, owner);
     expect((await call(env, "PUT", "/api/admin/spaces/MINE/public", { as: { token }, body })).body.code).toBe("reauth_required");
     expect((await call(env, "PUT", "/api/admin/spaces/NOPE/public", { as: owner, body })).status).toBe(404);
@@ -162,7 +174,13 @@ describe("GET /api/admin/spaces and recover-access", () => {
     await call(env, "DELETE", `/api/spaces/MINE/permissions/${grants.find((g: any) => g.operation === 1).id}`, { as: member });
     expect((await call(env, "GET", "/api/admin/spaces", { as: member })).status).toBe(403);
     const list = await call(env, "GET", "/api/admin/spaces", { as: owner });
-    expect(list.body).toEqual([expect.objectContaining({ key: "MINE", pageCount: 1, administrators: [{ principalType: 0, principalId: member.id, principalName: "member" }] })]);
+    expect(list.body).toEqual([
+      expect.objectContaining({
+        key: "MINE",
+        pageCount: 1,
+        administrators: [{ principalType: 0, principalId: member.id, principalName: "member" }],
+      }),
+    ]);
     expect(list.text).not.toContain("Private notes");
     expect((await call(env, "GET", "/api/spaces/MINE", { as: owner })).status).toBe(404);
 

@@ -38,15 +38,51 @@ async function world(): Promise<World> {
 type Endpoint = [name: string, send: (w: World, who: Who, ref: string) => Promise<Answer>, worked: (w: World, a: Answer) => void];
 
 const ENDPOINTS: Endpoint[] = [
-  ["POST /api/pages", (_w, who, ref) => call(env, "POST", "/api/pages", { as: who, body: { spaceId: ref, title: "New" } }), (w, a) => expect(a.body.spaceId).toBe(w.eng.id)],
-  ["POST /api/pages/draft", (_w, who, ref) => call(env, "POST", "/api/pages/draft", { as: who, body: { spaceId: ref } }), (w, a) => expect(a.body.spaceId).toBe(w.eng.id)],
-  ["GET /api/pages/tree", (_w, who, ref) => call(env, "GET", `/api/pages/tree?spaceId=${ref}`, { as: who }), (_w, a) => expect(a.body.map((n: { title: string }) => n.title)).toEqual(["Runbook"])],
-  ["GET /api/pages/trash", (_w, who, ref) => call(env, "GET", `/api/pages/trash?spaceId=${ref}`, { as: who }), (_w, a) => expect(a.body.map((e: { title: string }) => e.title)).toEqual(["Old"])],
-  ["PUT /api/pages/{id}/move", (w, who, ref) => call(env, "PUT", `/api/pages/${w.guide.id}/move`, { as: who, body: { spaceId: ref } }), (w, a) => expect(a.body.spaceId).toBe(w.eng.id)],
-  ["POST /api/pages/{id}/copy", (w, who, ref) => call(env, "POST", `/api/pages/${w.guide.id}/copy`, { as: who, body: { spaceId: ref } }), (w, a) => expect(a.body.spaceId).toBe(w.eng.id)],
-  ["GET /api/templates", (_w, who, ref) => call(env, "GET", `/api/templates?spaceId=${ref}`, { as: who }), (_w, a) => expect(a.body.map((t: { name: string }) => t.name)).toEqual(["Postmortem"])],
-  ["POST /api/templates", (_w, who, ref) => call(env, "POST", "/api/templates", { as: who, body: { spaceId: ref, name: "Retro" } }), (w, a) => expect(a.body.spaceId).toBe(w.eng.id)],
-  ["GET /api/search", (_w, who, ref) => call(env, "GET", `/api/search?q=runbook&spaceId=${ref}`, { as: who }), (_w, a) => expect(a.body.map((h: { title: string }) => h.title)).toEqual(["Runbook"])],
+  [
+    "POST /api/pages",
+    (_w, who, ref) => call(env, "POST", "/api/pages", { as: who, body: { spaceId: ref, title: "New" } }),
+    (w, a) => expect(a.body.spaceId).toBe(w.eng.id),
+  ],
+  [
+    "POST /api/pages/draft",
+    (_w, who, ref) => call(env, "POST", "/api/pages/draft", { as: who, body: { spaceId: ref } }),
+    (w, a) => expect(a.body.spaceId).toBe(w.eng.id),
+  ],
+  [
+    "GET /api/pages/tree",
+    (_w, who, ref) => call(env, "GET", `/api/pages/tree?spaceId=${ref}`, { as: who }),
+    (_w, a) => expect(a.body.map((n: { title: string }) => n.title)).toEqual(["Runbook"]),
+  ],
+  [
+    "GET /api/pages/trash",
+    (_w, who, ref) => call(env, "GET", `/api/pages/trash?spaceId=${ref}`, { as: who }),
+    (_w, a) => expect(a.body.map((e: { title: string }) => e.title)).toEqual(["Old"]),
+  ],
+  [
+    "PUT /api/pages/{id}/move",
+    (w, who, ref) => call(env, "PUT", `/api/pages/${w.guide.id}/move`, { as: who, body: { spaceId: ref } }),
+    (w, a) => expect(a.body.spaceId).toBe(w.eng.id),
+  ],
+  [
+    "POST /api/pages/{id}/copy",
+    (w, who, ref) => call(env, "POST", `/api/pages/${w.guide.id}/copy`, { as: who, body: { spaceId: ref } }),
+    (w, a) => expect(a.body.spaceId).toBe(w.eng.id),
+  ],
+  [
+    "GET /api/templates",
+    (_w, who, ref) => call(env, "GET", `/api/templates?spaceId=${ref}`, { as: who }),
+    (_w, a) => expect(a.body.map((t: { name: string }) => t.name)).toEqual(["Postmortem"]),
+  ],
+  [
+    "POST /api/templates",
+    (_w, who, ref) => call(env, "POST", "/api/templates", { as: who, body: { spaceId: ref, name: "Retro" } }),
+    (w, a) => expect(a.body.spaceId).toBe(w.eng.id),
+  ],
+  [
+    "GET /api/search",
+    (_w, who, ref) => call(env, "GET", `/api/search?q=runbook&spaceId=${ref}`, { as: who }),
+    (_w, a) => expect(a.body.map((h: { title: string }) => h.title)).toEqual(["Runbook"]),
+  ],
 ];
 
 const CASES = ENDPOINTS.flatMap((e) => (["id", "ENG", "eng", "Eng"] as const).map((ref) => [e[0], ref, e] as const));
@@ -68,5 +104,4 @@ describe("a space named by id or key", () => {
     expect((await send(w, w.member, "secret")).text).toBe(byId.text);
     expect((await send(w, w.member, "NOPE")).text).toBe(byId.text);
   });
-
 });

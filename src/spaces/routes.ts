@@ -4,7 +4,17 @@ import { callerOf } from "../http/request-state";
 import { NoContent, noContent, problems } from "../http/schemas";
 import { deleteSpace, deletionPreview } from "../commands/delete-space";
 import { freeKey } from "./free-key";
-import { CreatedSpace, CreateSpaceBody, DeleteSpaceBody, DeletionPreview, ExportsBody, FreeKey, KeyParams, Space, UpdateSpaceBody } from "./schemas";
+import {
+  CreatedSpace,
+  CreateSpaceBody,
+  DeleteSpaceBody,
+  DeletionPreview,
+  ExportsBody,
+  FreeKey,
+  KeyParams,
+  Space,
+  UpdateSpaceBody,
+} from "./schemas";
 import { createSpaceFromRequest } from "../commands/welcome-page";
 import { getSpace, listSpaces, setArchived, setExports, updateSpace } from "./service";
 
@@ -30,9 +40,12 @@ export function spaceRoutes(core: Core) {
         detail: {
           ...detail("Create a space (needs the right spaces.create); a key already in use is 409 key_taken"),
           description:
-            "A new space is open to everyone signed in: you get Admin and the built-in Everyone group gets Edit, so every account can view and edit it. " +
-            "The answer says so in `access` (`everyone`: 1, with a `summary`). To make it private, remove the Everyone grant (`GET /api/spaces/{key}/permissions`, then `DELETE /api/spaces/{key}/permissions/{id}`). " +
-            "`welcomePage: true` also makes a page explaining the basics (editing, links, comments, search, access) as the space's home page, in the same transaction; the web UI asks for it, scripts get an empty space unless they do.",
+            "A new space is open to everyone signed in: you get Admin and the built-in " +
+            "Everyone group gets Edit, so every account can view and edit it. " +
+            "The answer says so in `access` (`everyone`: 1, with a `summary`). To make it private, remove the Everyone grant " +
+            "(`GET /api/spaces/{key}/permissions`, then `DELETE /api/spaces/{key}/permissions/{id}`). " +
+            "`welcomePage: true` also makes a page explaining the basics (editing, links, comments, search, access) as the space's " +
+            "home page, in the same transaction; the web UI asks for it, scripts get an empty space unless they do.",
         },
       },
     )
@@ -41,7 +54,9 @@ export function spaceRoutes(core: Core) {
       response: { 200: FreeKey, ...problems(400, 401, 403) },
       detail: {
         ...detail("A free space key: the one wanted, or the nearest free one (DOCS2, DOCS3…); needs the right spaces.create"),
-        description: "For a form that proposes a key before a space is created or imported. The key is taken whether or not you can see the space holding it. 400 when the key is not one (2 to 50 letters and digits, starting with a letter).",
+        description:
+          "For a form that proposes a key before a space is created or imported. The key is taken whether or not you can see the " +
+          "space holding it. 400 when the key is not one (2 to 50 letters and digits, starting with a letter).",
       },
     })
     .get("/:key", ({ params, request }) => getSpace(core, callerOf(request), params.key), {

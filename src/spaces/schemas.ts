@@ -36,7 +36,9 @@ export const SpaceMetadata = t.Object(
 export const Space = t.Object(
   {
     ...SpaceMetadata.properties,
-    canEdit: t.Boolean({ description: "You may create and edit pages in this space now (false while it is archived, and for anonymous readers)" }),
+    canEdit: t.Boolean({
+      description: "You may create and edit pages in this space now (false while it is archived, and for anonymous readers)",
+    }),
     canAdmin: t.Boolean({ description: "You administer this space: its settings, permissions, webhooks and templates" }),
   },
   { title: "Space" },
@@ -48,7 +50,12 @@ export const CreatedSpace = t.Object(
     ...Space.properties,
     access: t.Object(
       {
-        everyone: t.Nullable(t.Integer({ description: "What the built-in Everyone group (every signed-in account) may do: 0 View, 1 Edit, 2 Admin; null: nothing (a private space)" })),
+        everyone: t.Nullable(
+          t.Integer({
+            description:
+              "What the built-in Everyone group (every signed-in account) may do: 0 View, 1 Edit, 2 Admin; null: nothing (a private space)",
+          }),
+        ),
         summary: t.String({ description: "Who can see and change the space, in a sentence, and where to change it" }),
       },
       { description: "Who can see the new space: Everyone gets Edit by default" },
@@ -89,14 +96,19 @@ export const SpaceRef = t.String({ minLength: 1, maxLength: 100, description: "T
 
 // Limits are the service's constants (one number per rule), counted as sent; the service
 // then refuses what the schema cannot see (a blank value, control characters).
-const Name = (required: string) => t.String({ maxLength: NAME_MAX, description: `${required}one line, trimmed, at most ${NAME_MAX} characters` });
+const Name = (required: string) =>
+  t.String({ maxLength: NAME_MAX, description: `${required}one line, trimmed, at most ${NAME_MAX} characters` });
 const Description = t.String({ maxLength: DESCRIPTION_MAX, description: `Several lines, trimmed, at most ${DESCRIPTION_MAX} characters` });
 
 export const CreateSpaceBody = t.Object({
   key: t.String({ maxLength: KEY_MAX, description: `${SPACE_KEY_RULE}; stored upper-case` }),
   name: Name("Required: "),
   description: t.Optional(Description),
-  welcomePage: t.Optional(t.Boolean({ description: "Also make a welcome page explaining the basics, as the space's home page (the web UI sends true); default false" })),
+  welcomePage: t.Optional(
+    t.Boolean({
+      description: "Also make a welcome page explaining the basics, as the space's home page (the web UI sends true); default false",
+    }),
+  ),
 });
 
 export const UpdateSpaceBody = t.Object({

@@ -94,7 +94,10 @@ export function findSpaceByIdOrKey(core: Core, idOrKey: string): SpaceRow | unde
 
 /** GET /api/spaces: visible spaces by name (one query); archived ones only when asked for. */
 export function listSpaces(core: Core, caller: Caller, includeArchived: boolean): Space[] {
-  return spaceRowsWhere(core, and(includeArchived ? undefined : isNull(spaces.archivedAt), readableSpaceFilter(core, caller, spaces.id))).map((row) => spaceFor(core, caller, row));
+  return spaceRowsWhere(
+    core,
+    and(includeArchived ? undefined : isNull(spaces.archivedAt), readableSpaceFilter(core, caller, spaces.id)),
+  ).map((row) => spaceFor(core, caller, row));
 }
 
 export function getSpace(core: Core, caller: Caller, key: string): Space {
@@ -131,7 +134,8 @@ export function newSpaceAccess(key: string) {
     everyone: OPERATION.Edit as number | null,
     summary:
       `Everyone signed in can view and edit ${key}: the built-in Everyone group has Edit, and you have Admin. ` +
-      `To choose who can see it, change the space's permissions (GET /api/spaces/${key}/permissions); removing the Everyone grant makes it private.`,
+      `To choose who can see it, change the space's permissions (GET ` +
+      `/api/spaces/${key}/permissions); removing the Everyone grant makes it private.`,
   };
 }
 
@@ -151,9 +155,11 @@ export function updateSpace(core: Core, caller: Caller, key: string, input: Upda
   if (input.name !== undefined) changes.name = cleanName(input.name);
   if (input.description !== undefined) changes.description = cleanDescription(input.description);
   if (input.iconKind !== undefined) changes.iconKind = input.iconKind;
-  if (input.iconValue !== undefined) changes.iconValue = input.iconValue === null || input.iconValue.trim() === "" ? null : input.iconValue.trim();
+  if (input.iconValue !== undefined)
+    changes.iconValue = input.iconValue === null || input.iconValue.trim() === "" ? null : input.iconValue.trim();
   if (input.iconColor !== undefined) {
-    if (input.iconColor !== null && !/^#[0-9a-fA-F]{6}$/.test(input.iconColor)) throw invalid("iconColor", "must be a colour such as #3366ff, or null");
+    if (input.iconColor !== null && !/^#[0-9a-fA-F]{6}$/.test(input.iconColor))
+      throw invalid("iconColor", "must be a colour such as #3366ff, or null");
     changes.iconColor = input.iconColor?.toLowerCase() ?? null;
   }
   if (input.treeStyle !== undefined) changes.treeStyle = input.treeStyle;
@@ -181,12 +187,26 @@ export function setExports(core: Core, caller: Caller, key: string, input: Expor
 }
 
 /** Settings changes share this: admin only, refused while archived, one space.updated event. */
-function changeSpace(core: Core, caller: Caller & { kind: "user" }, key: string, changes: Partial<SpaceRow>, data: Record<string, unknown>): Space {
+function changeSpace(
+  core: Core,
+  caller: Caller & { kind: "user" },
+  key: string,
+  changes: Partial<SpaceRow>,
+  data: Record<string, unknown>,
+): Space {
   return core.tx(() => {
     const space = requireAdminSpace(core, caller, findSpaceByKey(core, key));
     if (space.archivedAt) throw spaceArchived();
     updateSpaceRow(core, space.id, { ...changes, updatedAt: iso(core.clock.now()) });
-    recordEvent(core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: caller.user.id, ip: caller.ip, data });
+    recordEvent(core, {
+      type: "space.updated",
+      targetType: "space",
+      targetId: space.id,
+      spaceId: space.id,
+      actorId: caller.user.id,
+      ip: caller.ip,
+      data,
+    });
     return spaceFor(core, caller, findSpaceById(core, space.id)!);
   });
 }
@@ -199,7 +219,14 @@ export function setArchived(core: Core, caller: Caller, key: string, archived: b
     if ((space.archivedAt !== null) === archived) return spaceFor(core, user, space);
     const now = iso(core.clock.now());
     updateSpaceRow(core, space.id, { archivedAt: archived ? now : null, updatedAt: now });
-    recordEvent(core, { type: archived ? "space.archived" : "space.unarchived", targetType: "space", targetId: space.id, spaceId: space.id, actorId: user.user.id, ip: user.ip });
+    recordEvent(core, {
+      type: archived ? "space.archived" : "space.unarchived",
+      targetType: "space",
+      targetId: space.id,
+      spaceId: space.id,
+      actorId: user.user.id,
+      ip: user.ip,
+    });
     return spaceFor(core, user, findSpaceById(core, space.id)!);
   });
 }

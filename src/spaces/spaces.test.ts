@@ -9,7 +9,10 @@ afterEach(() => env.close());
 describe("POST /api/spaces", () => {
   test("creates a space with its key upper-cased, defaults filled in", async () => {
     const owner = await signUp(env, "owner@example.com");
-    const res = await call(env, "POST", "/api/spaces", { as: owner, body: { key: "docs", name: "  Team   docs ", description: "Where things live" } });
+    const res = await call(env, "POST", "/api/spaces", {
+      as: owner,
+      body: { key: "docs", name: "  Team   docs ", description: "Where things live" },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       key: "DOCS",
@@ -71,7 +74,9 @@ describe("POST /api/spaces", () => {
     expect(refused).toMatchObject({ status: 403, body: { code: "permission_required", permission: "spaces.create" } });
     expect((await call(env, "POST", "/api/spaces", { body: { key: "ANON", name: "X" } })).status).toBe(401);
     const ro = await mintToken(env, owner, { name: "ro", readOnly: true });
-    expect((await call(env, "POST", "/api/spaces", { as: { token: ro }, body: { key: "RO", name: "X" } })).body.code).toBe("read_only_token");
+    expect((await call(env, "POST", "/api/spaces", { as: { token: ro }, body: { key: "RO", name: "X" } })).body.code).toBe(
+      "read_only_token",
+    );
     const full = await mintToken(env, owner);
     expect((await call(env, "POST", "/api/spaces", { as: { token: full }, body: { key: "TOK", name: "X" } })).status).toBe(201);
   });
@@ -162,7 +167,9 @@ describe("PUT /api/spaces/{key}", () => {
   test("a description keeps its lines and tabs (CR LF becomes LF)", async () => {
     const owner = await signUp(env, "owner@example.com");
     await newSpace(env, owner, "DOCS");
-    expect((await call(env, "PUT", "/api/spaces/DOCS", { as: owner, body: { description: "One\r\n\tTwo" } })).body.description).toBe("One\n\tTwo");
+    expect((await call(env, "PUT", "/api/spaces/DOCS", { as: owner, body: { description: "One\r\n\tTwo" } })).body.description).toBe(
+      "One\n\tTwo",
+    );
   });
 
   test("only a space admin administers the space: the creator, not the instance owner until recover-access", async () => {
@@ -188,7 +195,11 @@ describe("archive and exports", () => {
     const back = await call(env, "POST", "/api/spaces/DOCS/unarchive", { as: owner });
     expect(back.body).toMatchObject({ archived: false, archivedAt: null });
     expect((await call(env, "PUT", "/api/spaces/DOCS", { as: owner, body: { name: "X" } })).status).toBe(200);
-    expect(eventsOf(env).filter((e) => e.targetType === "space").map((e) => e.type)).toEqual(["space.created", "space.archived", "space.unarchived", "space.updated"]);
+    expect(
+      eventsOf(env)
+        .filter((e) => e.targetType === "space")
+        .map((e) => e.type),
+    ).toEqual(["space.created", "space.archived", "space.unarchived", "space.updated"]);
   });
 
   test("archiving twice changes nothing the second time", async () => {

@@ -11,8 +11,16 @@ import { spaces, type SpaceRow } from "./tables";
 // Every page request reads its space: these two lookups are prepared once per database
 // (drizzle builds the SQL of an unprepared query on every call, ~5x slower).
 const spaceLookups = perInstance((core: Core) => ({
-  byId: core.db.select().from(spaces).where(eq(spaces.id, sql.placeholder("id"))).prepare(),
-  byKey: core.db.select().from(spaces).where(eq(spaces.key, sql.placeholder("key"))).prepare(),
+  byId: core.db
+    .select()
+    .from(spaces)
+    .where(eq(spaces.id, sql.placeholder("id")))
+    .prepare(),
+  byKey: core.db
+    .select()
+    .from(spaces)
+    .where(eq(spaces.key, sql.placeholder("key")))
+    .prepare(),
 }));
 
 export const spaceRowById = (core: Core, id: string): SpaceRow | undefined => spaceLookups(core).byId.get({ id });
@@ -48,7 +56,13 @@ export function deleteSpaceRow(core: Core, spaceId: string): void {
 
 /** Whether the space is still staged (an import is writing it, or left it behind). */
 export function isStaged(core: Core, spaceId: string): boolean {
-  return core.db.select({ id: spaces.id }).from(spaces).where(and(eq(spaces.id, spaceId), isNotNull(spaces.stagedAt))).get() !== undefined;
+  return (
+    core.db
+      .select({ id: spaces.id })
+      .from(spaces)
+      .where(and(eq(spaces.id, spaceId), isNotNull(spaces.stagedAt)))
+      .get() !== undefined
+  );
 }
 
 /** Every staged space. */

@@ -96,7 +96,9 @@ export function describePackages(dirs: string[]): { dependencies: Dependency[]; 
       return `${"=".repeat(78)}\n${head}\n${"-".repeat(78)}\n${body}\n`;
     })
     .join("\n");
-  const header = `Third-party software in Cairn\n\nCairn includes the following ${entries.length} packages. Each is distributed under its own licence, reproduced below.\n\n`;
+  const header =
+    `Third-party software in Cairn\n\nCairn includes the following ${entries.length} ` +
+    `packages. Each is distributed under its own licence, reproduced below.\n\n`;
   return { dependencies: entries.map((e) => e.dep), notices: header + notices };
 }
 
@@ -109,7 +111,13 @@ function licenseOf(pkg: Record<string, any>): string {
 
 function urlOf(pkg: Record<string, any>): string | null {
   const raw = typeof pkg.repository === "string" ? pkg.repository : pkg.repository?.url;
-  const repo = typeof raw === "string" ? raw.replace(/^git\+/, "").replace(/\.git$/, "").replace(/^git:\/\//, "https://") : null;
+  const repo =
+    typeof raw === "string"
+      ? raw
+          .replace(/^git\+/, "")
+          .replace(/\.git$/, "")
+          .replace(/^git:\/\//, "https://")
+      : null;
   if (repo && /^https?:\/\//.test(repo)) return repo;
   if (repo && /^github:/.test(repo)) return `https://github.com/${repo.slice(7)}`;
   if (repo && /^[\w.-]+\/[\w.-]+$/.test(repo)) return `https://github.com/${repo}`;

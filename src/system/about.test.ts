@@ -24,12 +24,16 @@ beforeAll(() => {
 });
 afterAll(() => feedServer.stop(true));
 
+const entry = (v: string, i: number) =>
+  `<entry><id>tag:example,2008:Repository/1/v${v}</id><updated>2026-0${(i % 9) + 1}-01T10:00:00Z</updated>` +
+  `<link rel="alternate" type="text/html" href="https://example.test/cairn/releases/tag/v${v}"/>` +
+  `<title>v${v}</title><content type="html">&lt;p&gt;Notes&lt;/p&gt;</content></entry>`;
 const atom = (...versions: string[]) =>
-  `<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>Release notes from cairn</title>${versions
-    .map((v, i) => `<entry><id>tag:example,2008:Repository/1/v${v}</id><updated>2026-0${(i % 9) + 1}-01T10:00:00Z</updated><link rel="alternate" type="text/html" href="https://example.test/cairn/releases/tag/v${v}"/><title>v${v}</title><content type="html">&lt;p&gt;Notes&lt;/p&gt;</content></entry>`)
-    .join("")}</feed>`;
+  `<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>Release notes from cairn</title>` +
+  `${versions.map(entry).join("")}</feed>`;
 
-const feedEnv = (path: string, allow = "127.0.0.1") => makeEnv({ env: { CAIRN_RELEASE_FEED: `http://127.0.0.1:${feedServer.port}${path}`, CAIRN_OUTBOUND_ALLOW: allow } });
+const feedEnv = (path: string, allow = "127.0.0.1") =>
+  makeEnv({ env: { CAIRN_RELEASE_FEED: `http://127.0.0.1:${feedServer.port}${path}`, CAIRN_OUTBOUND_ALLOW: allow } });
 
 describe("GET /api/admin/about", () => {
   test("version, runtime and the packages with their licences (from node_modules when run from source)", async () => {
@@ -37,11 +41,21 @@ describe("GET /api/admin/about", () => {
     const { owner, member } = await ownerAndMember(env);
     const res = await call(env, "GET", "/api/admin/about", { as: owner });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: "Cairn", version: VERSION, builtAt: null, dependenciesFrom: "node_modules", runtime: { bun: Bun.version, platform: process.platform, arch: process.arch }, releaseFeed: null });
+    expect(res.body).toMatchObject({
+      name: "Cairn",
+      version: VERSION,
+      builtAt: null,
+      dependenciesFrom: "node_modules",
+      runtime: { bun: Bun.version, platform: process.platform, arch: process.arch },
+      releaseFeed: null,
+    });
     const names = (res.body.dependencies as { name: string; license: string }[]).map((d) => d.name);
     for (const shipped of ["elysia", "drizzle-orm", "react", "@jsquash/webp"]) expect(names).toContain(shipped);
     expect(names).not.toContain("typescript"); // a dev dependency ships nothing
-    expect(res.body.dependencies.find((d: { name: string }) => d.name === "@jsquash/webp")).toMatchObject({ license: "Apache-2.0", version: "1.5.0" });
+    expect(res.body.dependencies.find((d: { name: string }) => d.name === "@jsquash/webp")).toMatchObject({
+      license: "Apache-2.0",
+      version: "1.5.0",
+    });
     expect((await call(env, "GET", "/api/admin/about", { as: member })).status).toBe(403);
     expect((await call(env, "GET", "/api/admin/about")).status).toBe(401);
   });
@@ -51,7 +65,13 @@ describe("GET /api/admin/about", () => {
     const { owner } = await ownerAndMember(env);
     const background = (await call(env, "GET", "/api/admin/about", { as: owner })).body.background as Array<Record<string, unknown>>;
     // The webhooks' retries are armed in every instance, the in-process runs listed even when none runs.
-    expect(background.find((t) => t.name === "webhooks.retries")).toMatchObject({ kind: "every", when: "every 5 s", stopOrder: 1, running: false, lastError: null });
+    expect(background.find((t) => t.name === "webhooks.retries")).toMatchObject({
+      kind: "every",
+      when: "every 5 s",
+      stopOrder: 1,
+      running: false,
+      lastError: null,
+    });
     expect(background.find((t) => t.name === "runs")).toMatchObject({ kind: "runs", stopOrder: 2, nextRunAt: null });
     expect(background.map((t) => t.stopOrder)).toEqual([...background.map((t) => t.stopOrder as number)].sort());
   });
@@ -76,7 +96,11 @@ describe("POST /api/admin/about/check", () => {
     const { owner } = await ownerAndMember(env);
     const res = await call(env, "POST", "/api/admin/about/check", { as: owner });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: "update_available", current: VERSION, latest: { version: "99.1.0", url: "https://example.test/cairn/releases/tag/v99.1.0", publishedAt: "2026-02-01T10:00:00.000Z" } });
+    expect(res.body).toMatchObject({
+      status: "update_available",
+      current: VERSION,
+      latest: { version: "99.1.0", url: "https://example.test/cairn/releases/tag/v99.1.0", publishedAt: "2026-02-01T10:00:00.000Z" },
+    });
     expect(res.body.message).toBe(`Cairn 99.1.0 is available; this server runs ${VERSION}.`);
   });
 
@@ -84,7 +108,10 @@ describe("POST /api/admin/about/check", () => {
     feedBody = atom(VERSION, "0.0.1");
     env = feedEnv("/releases.atom");
     const { owner } = await ownerAndMember(env);
-    expect((await call(env, "POST", "/api/admin/about/check", { as: owner })).body).toMatchObject({ status: "up_to_date", latest: { version: VERSION } });
+    expect((await call(env, "POST", "/api/admin/about/check", { as: owner })).body).toMatchObject({
+      status: "up_to_date",
+      latest: { version: VERSION },
+    });
   });
 
   test("an unreachable feed is a 200 saying offline, never a 500", async () => {
@@ -113,7 +140,10 @@ describe("POST /api/admin/about/check", () => {
   test("an error status, an unreadable feed and a refused address are 200 unavailable; no feed is not_configured", async () => {
     env = feedEnv("/missing");
     const { owner } = await ownerAndMember(env);
-    expect((await call(env, "POST", "/api/admin/about/check", { as: owner })).body).toMatchObject({ status: "unavailable", message: "The release feed answered 500; try again later." });
+    expect((await call(env, "POST", "/api/admin/about/check", { as: owner })).body).toMatchObject({
+      status: "unavailable",
+      message: "The release feed answered 500; try again later.",
+    });
     env.close();
     feedBody = "<html>not a feed</html>";
     env = feedEnv("/releases.atom");
@@ -134,7 +164,10 @@ describe("POST /api/admin/about/check", () => {
 
 describe("feed and version helpers", () => {
   test("RSS items, CDATA titles and tags in links", () => {
-    const rss = `<rss><channel><item><title><![CDATA[Cairn 2.0.1]]></title><link>https://example.test/r/2.0.1</link><pubDate>Tue, 10 Nov 2026 10:00:00 GMT</pubDate></item><item><title>Notes</title><link>https://example.test/releases/tag/v2.1.0</link></item></channel></rss>`;
+    const rss =
+      `<rss><channel><item><title><![CDATA[Cairn 2.0.1]]></title><link>https://example.test/r/2.0.1</link><pubDate>Tue, 10 Nov 2026 ` +
+      `10:00:00 GMT</pubDate></item><item><title>Notes</title><link>https://example.test/releases/tag/v2.1.0</link></item></channel><` +
+      `/rss>`;
     expect(latestRelease(rss)).toEqual({ version: "2.1.0", url: "https://example.test/releases/tag/v2.1.0", publishedAt: null });
     expect(latestRelease("<feed></feed>")).toBeNull();
   });
@@ -146,7 +179,19 @@ describe("feed and version helpers", () => {
   });
 
   test("a metafile's inputs name their packages (scoped, nested, absolute)", () => {
-    const dirs = packagesOfMetafiles([{ inputs: { "node_modules/elysia/dist/index.mjs": {}, "node_modules/@jsquash/webp/encode.js": {}, "/abs/node_modules/a/node_modules/b/x.js": {}, "src/main.ts": {} } }], "/root");
+    const dirs = packagesOfMetafiles(
+      [
+        {
+          inputs: {
+            "node_modules/elysia/dist/index.mjs": {},
+            "node_modules/@jsquash/webp/encode.js": {},
+            "/abs/node_modules/a/node_modules/b/x.js": {},
+            "src/main.ts": {},
+          },
+        },
+      ],
+      "/root",
+    );
     expect(dirs.sort()).toEqual(["/abs/node_modules/a/node_modules/b", "/root/node_modules/@jsquash/webp", "/root/node_modules/elysia"]);
   });
 });

@@ -74,7 +74,16 @@ export async function checkForUpdates(core: Core, caller: Caller): Promise<Updat
   }
   let text: string;
   try {
-    const res = await guardedFetch(feedUrl, { headers: { accept: "application/atom+xml, application/rss+xml, application/xml;q=0.9, */*;q=0.5", "user-agent": `Cairn/${VERSION}` } }, { allow: core.config.outboundAllow, timeoutMs: CHECK_TIMEOUT_MS, maxBytes: FEED_MAX_BYTES });
+    const res = await guardedFetch(
+      feedUrl,
+      {
+        headers: {
+          accept: "application/atom+xml, application/rss+xml, application/xml;q=0.9, */*;q=0.5",
+          "user-agent": `Cairn/${VERSION}`,
+        },
+      },
+      { allow: core.config.outboundAllow, timeoutMs: CHECK_TIMEOUT_MS, maxBytes: FEED_MAX_BYTES },
+    );
     if (res.status < 200 || res.status >= 300) {
       return { ...base, status: "unavailable", message: `The release feed answered ${res.status}; try again later.` };
     }
@@ -84,12 +93,19 @@ export async function checkForUpdates(core: Core, caller: Caller): Promise<Updat
       if (err.kind === "refused" || err.kind === "bad_url") {
         return { ...base, status: "unavailable", message: `The release feed's address cannot be used: ${err.message}.` };
       }
-      return { ...base, status: "offline", message: `Could not reach the release feed (${err.kind === "timeout" ? "no answer in time" : "no connection"}). This server may be offline; nothing else is affected.` };
+      return {
+        ...base,
+        status: "offline",
+        message:
+          `Could not reach the release feed (${err.kind === "timeout" ? "no answer in time" : "no connection"}). ` +
+          `This server may be offline; nothing else is affected.`,
+      };
     }
     throw err;
   }
   const latest = latestRelease(text);
-  if (!latest) return { ...base, status: "unavailable", message: "The release feed could not be read (no release with a version number in it)." };
+  if (!latest)
+    return { ...base, status: "unavailable", message: "The release feed could not be read (no release with a version number in it)." };
   const newer = compareVersions(latest.version, VERSION) > 0;
   return {
     ...base,
@@ -112,7 +128,8 @@ export function latestRelease(xml: string): { version: string; url: string | nul
     if (!version || version.includes("-")) continue; // pre-releases are not offered
     const when = /<(updated|published|pubDate)>([\s\S]*?)<\/\1>/.exec(block)?.[2]?.trim() ?? null;
     const publishedAt = when && !Number.isNaN(Date.parse(when)) ? new Date(when).toISOString() : null;
-    if (!best || compareVersions(version, best.version) > 0) best = { version, url: link && /^https?:\/\//.test(link) ? decode(link) : null, publishedAt };
+    if (!best || compareVersions(version, best.version) > 0)
+      best = { version, url: link && /^https?:\/\//.test(link) ? decode(link) : null, publishedAt };
   }
   return best;
 }

@@ -11,7 +11,11 @@ import { databaseProbe } from "../platform/db/open";
 import { readyJson } from "../platform/security-headers";
 
 const Health = t.Object(
-  { status: t.String({ description: '"ok", or "unavailable" with 503' }), database: t.String(), version: t.Optional(t.String({ description: "Only for a signed-in caller" })) },
+  {
+    status: t.String({ description: '"ok", or "unavailable" with 503' }),
+    database: t.String(),
+    version: t.Optional(t.String({ description: "Only for a signed-in caller" })),
+  },
   { title: "Health" },
 );
 
@@ -20,7 +24,11 @@ const Instance = t.Object(
     name: t.String(),
     version: t.String(),
     needsOwner: t.Boolean({ description: "True until the first account (the Owner) is created" }),
-    setupCodeRequired: t.Boolean({ description: "True while the owner is still to be created on a server listening beyond loopback: registering it needs the setup code from the server's log (`cairn setup-code`)" }),
+    setupCodeRequired: t.Boolean({
+      description:
+        "True while the owner is still to be created on a server listening beyond loopback: " +
+        "registering it needs the setup code from the server's log (`cairn setup-code`)",
+    }),
     allowPublicRegistration: t.Boolean(),
     branding: PublicBranding,
     imageHosts: t.Object(
@@ -28,7 +36,11 @@ const Instance = t.Object(
         restricted: t.Boolean({ description: "True: images from other sites are shown only from the hosts listed" }),
         hosts: t.Array(t.String(), { description: 'Host names ("*.example.com" also allows its subdomains)' }),
       },
-      { description: "Cairn's own field: which images of other sites pages show (over https only); the web UI's Content-Security-Policy follows it, and the reading view draws any other as a link" },
+      {
+        description:
+          "Cairn's own field: which images of other sites pages show (over https only); the web UI's " +
+          "Content-Security-Policy follows it, and the reading view draws any other as a link",
+      },
     ),
   },
   { title: "Instance" },
@@ -37,7 +49,10 @@ const Instance = t.Object(
 export function systemRoutes(core: Core) {
   const databaseAnswers = databaseProbe(core);
   // The answers while the database answers, ready (a health check is the most frequent request).
-  const healthy = { anonymous: JSON.stringify({ status: "ok", database: "ok" }), signedIn: JSON.stringify({ status: "ok", database: "ok", version: core.version }) };
+  const healthy = {
+    anonymous: JSON.stringify({ status: "ok", database: "ok" }),
+    signedIn: JSON.stringify({ status: "ok", database: "ok", version: core.version }),
+  };
   return new Elysia({ prefix: "/api" })
     .get(
       "/health",
@@ -53,7 +68,10 @@ export function systemRoutes(core: Core) {
         set.status = 503;
         return { status: "unavailable", database, ...(signedIn ? { version: core.version } : {}) };
       },
-      { response: { 200: Health, 503: Health, ...problems(401, 429) }, detail: { tags: ["System"], summary: "Liveness; probes the database", security: [] } },
+      {
+        response: { 200: Health, 503: Health, ...problems(401, 429) },
+        detail: { tags: ["System"], summary: "Liveness; probes the database", security: [] },
+      },
     )
     .get(
       "/instance",
@@ -70,6 +88,9 @@ export function systemRoutes(core: Core) {
           imageHosts: { restricted: s.restrictImageHosts, hosts: s.restrictImageHosts ? s.imageAllowlist : [] },
         };
       },
-      { response: { 200: Instance, ...problems(401, 429) }, detail: { tags: ["System"], summary: "Public facts about this instance", security: [] } },
+      {
+        response: { 200: Instance, ...problems(401, 429) },
+        detail: { tags: ["System"], summary: "Public facts about this instance", security: [] },
+      },
     );
 }

@@ -107,13 +107,32 @@ describe("GET /api/admin/tailscale", () => {
   });
 
   test("installed but not logged in: configured false, with the reason", async () => {
-    fakeTailscale(printJson({ ...RUNNING, BackendState: "NeedsLogin", AuthURL: "https://login.example.test/a/abc", TailscaleIPs: null, Self: { ...RUNNING.Self, TailscaleIPs: null, Online: false, KeyExpiry: undefined } }));
-    expect(await status()).toMatchObject({ configured: false, online: false, address: null, backendState: "NeedsLogin", reason: expect.stringContaining("not logged in") });
+    fakeTailscale(
+      printJson({
+        ...RUNNING,
+        BackendState: "NeedsLogin",
+        AuthURL: "https://login.example.test/a/abc",
+        TailscaleIPs: null,
+        Self: { ...RUNNING.Self, TailscaleIPs: null, Online: false, KeyExpiry: undefined },
+      }),
+    );
+    expect(await status()).toMatchObject({
+      configured: false,
+      online: false,
+      address: null,
+      backendState: "NeedsLogin",
+      reason: expect.stringContaining("not logged in"),
+    });
   });
 
   test("stopped: configured (logged in) but offline", async () => {
     fakeTailscale(printJson({ ...RUNNING, BackendState: "Stopped", Self: { ...RUNNING.Self, Online: false } }));
-    expect(await status()).toMatchObject({ configured: true, online: false, address: "100.101.102.103", reason: expect.stringContaining("stopped") });
+    expect(await status()).toMatchObject({
+      configured: true,
+      online: false,
+      address: "100.101.102.103",
+      reason: expect.stringContaining("stopped"),
+    });
   });
 
   test("no CLI on PATH: configured false, not an error", async () => {
@@ -124,7 +143,9 @@ describe("GET /api/admin/tailscale", () => {
   });
 
   test("the daemon is not running (the CLI fails with a message): configured false with it", async () => {
-    fakeTailscale(`echo 'failed to connect to local tailscaled; it doesn'"'"'t appear to be running (sudo systemctl start tailscaled ?)' >&2\nexit 1`);
+    fakeTailscale(
+      `echo 'failed to connect to local tailscaled; it doesn'"'"'t appear to be running (sudo systemctl start tailscaled ?)' >&2\nexit 1`,
+    );
     expect(await status()).toMatchObject({ configured: false, reason: expect.stringContaining("failed to connect to local tailscaled") });
   });
 

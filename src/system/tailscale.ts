@@ -126,7 +126,8 @@ export function interpret(stdout: string, stderr: string, exitCode: number, chec
   const state: string = status.BackendState;
   const configured = !["NoState", "NeedsLogin"].includes(state);
   const online = state === "Running" && self.Online !== false;
-  const keyExpiry = typeof self.KeyExpiry === "string" && !Number.isNaN(Date.parse(self.KeyExpiry)) ? new Date(self.KeyExpiry).toISOString() : null;
+  const keyExpiry =
+    typeof self.KeyExpiry === "string" && !Number.isNaN(Date.parse(self.KeyExpiry)) ? new Date(self.KeyExpiry).toISOString() : null;
   const reason = REASONS[state] ?? (online ? null : `Tailscale reports "${state}".`);
   return {
     configured,

@@ -32,7 +32,10 @@ export function templateRoutes(core: Core) {
       params: TemplateParams,
       body: UpdateTemplateBody,
       response: { 200: Template, ...problems(400, 401, 403, 404) },
-      detail: { ...detail("Change a template's name, description or content (space templates: Edit on the space; wiki-wide: administrators only)"), ...DOCUMENT_BODY },
+      detail: {
+        ...detail("Change a template's name, description or content (space templates: Edit on the space; wiki-wide: administrators only)"),
+        ...DOCUMENT_BODY,
+      },
     })
     .delete(
       "/:id",
@@ -40,6 +43,10 @@ export function templateRoutes(core: Core) {
         deleteTemplate(core, callerOf(request), params.id);
         return noContent();
       },
-      { params: TemplateParams, response: { 204: NoContent, ...problems(401, 403, 404) }, detail: detail("Delete a template (the same rights as changing it)") },
+      {
+        params: TemplateParams,
+        response: { 204: NoContent, ...problems(401, 403, 404) },
+        detail: detail("Delete a template (the same rights as changing it)"),
+      },
     );
 }

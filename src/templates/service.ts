@@ -79,7 +79,16 @@ export function createTemplate(core: Core, caller: Caller, input: NewTemplate): 
     if (input.spaceId) spaceId = requireEditableSpace(core, user, findSpaceByIdOrKey(core, input.spaceId)).id;
     else requireWikiTemplateManager(user);
     const now = iso(core.clock.now());
-    const row = insertTemplate(core, { id: newId(), spaceId, name, description, contentJson, createdById: user.user.id, createdAt: now, updatedAt: now });
+    const row = insertTemplate(core, {
+      id: newId(),
+      spaceId,
+      name,
+      description,
+      contentJson,
+      createdById: user.user.id,
+      createdAt: now,
+      updatedAt: now,
+    });
     return toTemplate(row);
   });
 }
@@ -102,7 +111,8 @@ export interface TemplateChange {
 /** PUT /api/templates/{id}: name, description and (Cairn's addition) contentJson; what is left out stays. */
 export function updateTemplate(core: Core, caller: Caller, id: string, input: TemplateChange): Template {
   const user = requireUser(caller);
-  if (input.name === undefined && input.description === undefined && input.contentJson === undefined) throw invalid("name", "send a name, a description or a contentJson");
+  if (input.name === undefined && input.description === undefined && input.contentJson === undefined)
+    throw invalid("name", "send a name, a description or a contentJson");
   const set: Partial<TemplateRow> = {};
   if (input.name !== undefined) set.name = checkName(input.name);
   if (input.description !== undefined) set.description = checkDescription(input.description);

@@ -18,13 +18,17 @@ const BATCH = 200;
 
 /** Templates written in bulk (an import), in batches. */
 export function insertTemplates(core: Core, rows: (typeof templates.$inferInsert)[]): void {
-  for (let i = 0; i < rows.length; i += BATCH) driverOf(core).db.insert(templates).values(rows.slice(i, i + BATCH)).run();
+  for (let i = 0; i < rows.length; i += BATCH)
+    driverOf(core)
+      .db.insert(templates)
+      .values(rows.slice(i, i + BATCH))
+      .run();
 }
 
 /** The wiki-wide templates, and the space's own when `spaceId` is given; by name. */
 export function templatesFor(core: Core, spaceId: string | undefined): TemplateRow[] {
-  return driverOf(core).db
-    .select()
+  return driverOf(core)
+    .db.select()
     .from(templates)
     .where(spaceId === undefined ? isNull(templates.spaceId) : or(isNull(templates.spaceId), eq(templates.spaceId, spaceId)))
     .orderBy(byName(), asc(templates.id))

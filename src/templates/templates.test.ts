@@ -15,39 +15,47 @@ async function setup() {
 }
 
 const create = (who: Who, body: unknown) => call(env, "POST", "/api/templates", { as: who, body });
-const names = async (who: Who, spaceId?: string) => (await call(env, "GET", `/api/templates${spaceId ? `?spaceId=${spaceId}` : ""}`, { as: who })).body.map((t: { name: string }) => t.name);
+const names = async (who: Who, spaceId?: string) =>
+  (await call(env, "GET", `/api/templates${spaceId ? `?spaceId=${spaceId}` : ""}`, { as: who })).body.map((t: { name: string }) => t.name);
 const rows = () => (env.core.sqlite.query("SELECT count(*) AS n FROM templates").get() as { n: number }).n;
 
 describe("POST /api/templates and GET /api/templates", () => {
-  test("a wiki-wide template (no spaceId) and a space template; the list without spaceId shows the wiki-wide ones, with it both", async () => {
-    const { owner, member, space } = await setup();
-    const wide = await create(owner, { name: "  Meeting notes ", description: "Agenda and actions" });
-    expect(wide.status).toBe(201);
-    expect(wide.body).toEqual({
-      id: expect.any(String),
-      spaceId: null,
-      name: "Meeting notes",
-      description: "Agenda and actions",
-      contentJson: EMPTY_DOCUMENT_JSON,
-      createdById: owner.id,
-      createdAt: expect.any(String),
-      updatedAt: wide.body.createdAt,
-    });
-    const own = await create(member, { spaceId: space.id, name: "how-to", contentJson: doc("Steps") });
-    expect(own.body).toMatchObject({ spaceId: space.id, contentJson: doc("Steps"), description: "" });
-    const other = await newSpace(env, owner, "OTHER");
-    await create(owner, { spaceId: other.id, name: "Other's" });
-    expect(await names(member)).toEqual(["Meeting notes"]);
-    expect(await names(member, space.id)).toEqual(["how-to", "Meeting notes"]);
-    expect(await names(member, other.id)).toEqual(["Meeting notes", "Other's"]);
-  });
+  test(
+    "a wiki-wide template (no spaceId) and a space template; the list " + "without spaceId shows the wiki-wide ones, with it both",
+    async () => {
+      const { owner, member, space } = await setup();
+      const wide = await create(owner, { name: "  Meeting notes ", description: "Agenda and actions" });
+      expect(wide.status).toBe(201);
+      expect(wide.body).toEqual({
+        id: expect.any(String),
+        spaceId: null,
+        name: "Meeting notes",
+        description: "Agenda and actions",
+        contentJson: EMPTY_DOCUMENT_JSON,
+        createdById: owner.id,
+        createdAt: expect.any(String),
+        updatedAt: wide.body.createdAt,
+      });
+      const own = await create(member, { spaceId: space.id, name: "how-to", contentJson: doc("Steps") });
+      expect(own.body).toMatchObject({ spaceId: space.id, contentJson: doc("Steps"), description: "" });
+      const other = await newSpace(env, owner, "OTHER");
+      await create(owner, { spaceId: other.id, name: "Other's" });
+      expect(await names(member)).toEqual(["Meeting notes"]);
+      expect(await names(member, space.id)).toEqual(["how-to", "Meeting notes"]);
+      expect(await names(member, other.id)).toEqual(["Meeting notes", "Other's"]);
+    },
+  );
 
   test.each([
     ["a blank name", { name: "  " }, "name"],
     ["a 101-character name", { name: "n".repeat(101) }, "name"],
     ["a 1,001-character description", { name: "T", description: "d".repeat(1001) }, "description"],
     ["contentJson that is not JSON", { name: "T", contentJson: "{nope" }, "contentJson"],
-    ["contentJson with an unknown node", { name: "T", contentJson: JSON.stringify({ type: "doc", content: [{ type: "marquee" }] }) }, "contentJson"],
+    [
+      "contentJson with an unknown node",
+      { name: "T", contentJson: JSON.stringify({ type: "doc", content: [{ type: "marquee" }] }) },
+      "contentJson",
+    ],
     ["contentJson that is an object, not text", { name: "T", contentJson: { type: "doc" } }, "contentJson"],
     ["no name", { description: "x" }, "name"],
     ["a name with a line feed", { name: "Two\nlines" }, "name"],
@@ -92,17 +100,20 @@ describe("POST /api/templates and GET /api/templates", () => {
     expect(rows()).toBe(1);
   });
 
-  test("wiki-wide templates are made by administrators only (spaces.create is not enough); space templates need Edit on the space", async () => {
-    const { owner, member, space } = await setup();
-    // The member's role holds spaces.create by default: still refused.
-    const refused = await create(member, { name: "Wide" });
-    expect(refused).toMatchObject({ status: 403, body: { code: "forbidden" } });
-    expect((await create(member, { spaceId: space.id, name: "Local" })).status).toBe(201);
-    expect((await create(owner, { name: "By the owner" })).status).toBe(201);
-    env.core.sqlite.query("UPDATE users SET role_id = ? WHERE id = ?").run(ROLE_ID.admin, member.id);
-    expect((await create(member, { name: "By an administrator" })).status).toBe(201);
-    expect(rows()).toBe(3);
-  });
+  test(
+    "wiki-wide templates are made by administrators only (spaces.create is " + "not enough); space templates need Edit on the space",
+    async () => {
+      const { owner, member, space } = await setup();
+      // The member's role holds spaces.create by default: still refused.
+      const refused = await create(member, { name: "Wide" });
+      expect(refused).toMatchObject({ status: 403, body: { code: "forbidden" } });
+      expect((await create(member, { spaceId: space.id, name: "Local" })).status).toBe(201);
+      expect((await create(owner, { name: "By the owner" })).status).toBe(201);
+      env.core.sqlite.query("UPDATE users SET role_id = ? WHERE id = ?").run(ROLE_ID.admin, member.id);
+      expect((await create(member, { name: "By an administrator" })).status).toBe(201);
+      expect(rows()).toBe(3);
+    },
+  );
 });
 
 describe("PUT and DELETE /api/templates/{id}", () => {
@@ -120,15 +131,19 @@ describe("PUT and DELETE /api/templates/{id}", () => {
     expect(rows()).toBe(0);
   });
 
-  test("its author gains nothing by it: a member's wiki-wide template (made before the rule, or by an administrator since demoted) is the administrators' to change", async () => {
-    const { owner, member } = await setup();
-    env.core.sqlite.query("UPDATE users SET role_id = ? WHERE id = ?").run(ROLE_ID.admin, member.id);
-    const wide = (await create(member, { name: "Wide" })).body;
-    env.core.sqlite.query("UPDATE users SET role_id = ? WHERE id = ?").run(ROLE_ID.user, member.id);
-    expect((await call(env, "PUT", `/api/templates/${wide.id}`, { as: member, body: { name: "Still mine?" } })).status).toBe(403);
-    expect((await call(env, "DELETE", `/api/templates/${wide.id}`, { as: member })).status).toBe(403);
-    expect((await call(env, "PUT", `/api/templates/${wide.id}`, { as: owner, body: { name: "Kept" } })).body.name).toBe("Kept");
-  });
+  test(
+    "its author gains nothing by it: a member's wiki-wide template (made before the rule, or " +
+      "by an administrator since demoted) is the administrators' to change",
+    async () => {
+      const { owner, member } = await setup();
+      env.core.sqlite.query("UPDATE users SET role_id = ? WHERE id = ?").run(ROLE_ID.admin, member.id);
+      const wide = (await create(member, { name: "Wide" })).body;
+      env.core.sqlite.query("UPDATE users SET role_id = ? WHERE id = ?").run(ROLE_ID.user, member.id);
+      expect((await call(env, "PUT", `/api/templates/${wide.id}`, { as: member, body: { name: "Still mine?" } })).status).toBe(403);
+      expect((await call(env, "DELETE", `/api/templates/${wide.id}`, { as: member })).status).toBe(403);
+      expect((await call(env, "PUT", `/api/templates/${wide.id}`, { as: owner, body: { name: "Kept" } })).body.name).toBe("Kept");
+    },
+  );
 
   test("an administrator-tier role may change others' wiki-wide templates", async () => {
     const { owner, member } = await setup();
@@ -174,7 +189,9 @@ describe("PUT and DELETE /api/templates/{id}", () => {
     const { owner, space } = await setup();
     await create(owner, { spaceId: space.id, name: "Local" });
     await create(owner, { name: "Wide" });
-    expect((await call(env, "DELETE", "/api/spaces/DOCS", { as: owner, body: { confirmKey: "DOCS", password: PASSWORD } })).status).toBe(204);
+    expect((await call(env, "DELETE", "/api/spaces/DOCS", { as: owner, body: { confirmKey: "DOCS", password: PASSWORD } })).status).toBe(
+      204,
+    );
     expect(env.core.sqlite.query("SELECT name FROM templates").all()).toEqual([{ name: "Wide" }]);
   });
 });

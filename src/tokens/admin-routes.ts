@@ -17,7 +17,9 @@ export function adminTokenRoutes(core: Core) {
     .get("/activity", ({ query, request }) => tokenActivityOf(core, callerOf(request), query.tokenId, query.take), {
       query: ActivityQuery,
       response: { 200: TokenActivity, ...problems(400, 401, 403, 404) },
-      detail: detail("One token's requests per day and the address of its last use (right tokens.manage; counted per day, up to a minute behind)"),
+      detail: detail(
+        "One token's requests per day and the address of its last use (right tokens.manage; counted per day, up to a minute behind)",
+      ),
     })
     .get("/summary", ({ query, request }) => tokenSummary(core, callerOf(request), query.days), {
       query: SummaryQuery,
@@ -33,7 +35,10 @@ export function adminTokenRoutes(core: Core) {
       {
         params: TokenIdParams,
         response: { 204: NoContent, ...problems(400, 401, 403, 404) },
-        detail: detail("Revoke anyone's token at once (right tokens.manage; the owner's tokens only by the owner: 403 owner_protected); recorded in the audit log"),
+        detail: detail(
+          "Revoke anyone's token at once (right tokens.manage; the owner's tokens only by " +
+            "the owner: 403 owner_protected); recorded in the audit log",
+        ),
       },
     );
 }

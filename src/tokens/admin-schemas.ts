@@ -35,7 +35,9 @@ export const SummaryQuery = t.Object({
 export const TokenActivity = t.Object(
   {
     token: AdminToken,
-    lastUsedAt: t.Nullable(t.String({ format: "date-time", description: "The last request counted per day (null: never used since counting began)" })),
+    lastUsedAt: t.Nullable(
+      t.String({ format: "date-time", description: "The last request counted per day (null: never used since counting began)" }),
+    ),
     lastIp: t.Nullable(t.String({ description: "The address that last request came from" })),
     days: t.Array(t.Object({ day: Day, requests: t.Integer() }), { description: "Every day of the range, oldest first" }),
     totalRequests: t.Integer(),
@@ -45,7 +47,15 @@ export const TokenActivity = t.Object(
 
 export const TokenSummary = t.Object(
   {
-    days: t.Array(t.Object({ day: Day, created: t.Integer(), revoked: t.Integer(), requests: t.Integer({ description: "Requests made with any token" }) }), { description: "Every day of the range, oldest first" }),
+    days: t.Array(
+      t.Object({
+        day: Day,
+        created: t.Integer(),
+        revoked: t.Integer(),
+        requests: t.Integer({ description: "Requests made with any token" }),
+      }),
+      { description: "Every day of the range, oldest first" },
+    ),
     totals: t.Object({ created: t.Integer(), revoked: t.Integer(), requests: t.Integer() }),
   },
   { title: "AdminApiTokenSummary" },

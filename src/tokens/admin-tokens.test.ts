@@ -172,7 +172,12 @@ describe("GET /api/admin/api-tokens/summary", () => {
     const res = await get(owner, "/summary?days=7");
     expect(res.status).toBe(200);
     expect(res.body.days).toHaveLength(7);
-    expect(res.body.days.at(-1)).toEqual({ day: new Date(env.clock.now()).toISOString().slice(0, 10), created: 2, revoked: 1, requests: 1 });
+    expect(res.body.days.at(-1)).toEqual({
+      day: new Date(env.clock.now()).toISOString().slice(0, 10),
+      created: 2,
+      revoked: 1,
+      requests: 1,
+    });
     expect(res.body.totals).toEqual({ created: 2, revoked: 1, requests: 1 });
     expect((await get(owner, "/summary")).body.days).toHaveLength(30);
   });

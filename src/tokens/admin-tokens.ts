@@ -11,7 +11,15 @@ import { iso } from "../platform/clock";
 import { AppError, invalid, notFound } from "../platform/errors";
 import { targetOf } from "../users/admin-users";
 import { tokenActivity } from "./admin-activity";
-import { allTokensWithOwner, latestTokenDay, revokeToken, revokeTokensOf, tokenDaySummary, tokenDaysSince, tokenWithOwnerTier } from "./store/admin";
+import {
+  allTokensWithOwner,
+  latestTokenDay,
+  revokeToken,
+  revokeTokensOf,
+  tokenDaySummary,
+  tokenDaysSince,
+  tokenWithOwnerTier,
+} from "./store/admin";
 import { usageTracker } from "./usage";
 
 const DAY = 86_400_000;
@@ -25,7 +33,8 @@ const lastDays = (now: number, n: number) => Array.from({ length: n }, (_, i) =>
 
 function checkDays(field: string, value: number | undefined): number {
   const n = value ?? ADMIN_DAYS_DEFAULT;
-  if (!Number.isInteger(n) || n < 1 || n > ADMIN_DAYS_MAX) throw invalid(field, `must be a whole number of days from 1 to ${ADMIN_DAYS_MAX}`);
+  if (!Number.isInteger(n) || n < 1 || n > ADMIN_DAYS_MAX)
+    throw invalid(field, `must be a whole number of days from 1 to ${ADMIN_DAYS_MAX}`);
   return n;
 }
 
@@ -90,7 +99,9 @@ export function adminRevokeToken(core: Core, caller: Caller, tokenId: string): v
   core.tx(() => {
     const found = findToken(core, tokenId);
     if (found.ownerTier >= TIER.Owner && found.ownerId !== admin.user.id) {
-      throw new AppError("owner_protected", { detail: `"${found.name}" belongs to ${found.ownerName}, the owner: only the owner can revoke it.` });
+      throw new AppError("owner_protected", {
+        detail: `"${found.name}" belongs to ${found.ownerName}, the owner: only the owner can revoke it.`,
+      });
     }
     if (found.revokedAt !== null) return;
     revokeToken(core, tokenId, iso(core.clock.now()));
@@ -153,7 +164,15 @@ export function revokeAllTokens(core: Core, caller: UserCaller, userId: string):
   return core.tx(() => {
     targetOf(core, caller, userId);
     const gone = revokeTokensOf(core, userId, iso(core.clock.now()));
-    recordEvent(core, { type: "user.tokens_revoked", targetType: "user", targetId: userId, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { count: gone.length, tokenIds: gone } });
+    recordEvent(core, {
+      type: "user.tokens_revoked",
+      targetType: "user",
+      targetId: userId,
+      spaceId: null,
+      actorId: caller.user.id,
+      ip: caller.ip,
+      data: { count: gone.length, tokenIds: gone },
+    });
     return gone.length;
   });
 }

@@ -38,9 +38,18 @@ export function tokenRoutes(core: Core) {
         body: t.Object({
           name: t.String({ maxLength: TOKEN_NAME_MAX }),
           readOnly: t.Optional(t.Boolean()),
-          expiresInDays: t.Optional(t.Union([Int({ minimum: 1, maximum: TOKEN_MAX_DAYS }), t.Null()], { description: `Days until the token expires, 1 to ${TOKEN_MAX_DAYS}. Left out or null: the token never expires (revoke it when no longer needed).` })),
+          expiresInDays: t.Optional(
+            t.Union([Int({ minimum: 1, maximum: TOKEN_MAX_DAYS }), t.Null()], {
+              description:
+                `Days until the token expires, 1 to ${TOKEN_MAX_DAYS}. Left out or null: the ` +
+                `token never expires (revoke it when no longer needed).`,
+            }),
+          ),
         }),
-        response: { 201: t.Composite([ApiToken, t.Object({ token: t.String({ description: "The value, shown once" })})]), ...problems(400, 401, 403, 429) },
+        response: {
+          201: t.Composite([ApiToken, t.Object({ token: t.String({ description: "The value, shown once" }) })]),
+          ...problems(400, 401, 403, 429),
+        },
         detail: detail("Create an API token; the value is answered once"),
       },
     )
@@ -50,6 +59,10 @@ export function tokenRoutes(core: Core) {
         revokeToken(core, requireSession(callerOf(request)), params.id);
         return noContent();
       },
-      { params: t.Object({ id: Id }), response: { 204: NoContent, ...problems(401, 403, 404) }, detail: detail("Revoke an API token (cannot be undone)") },
+      {
+        params: t.Object({ id: Id }),
+        response: { 204: NoContent, ...problems(401, 403, 404) },
+        detail: detail("Revoke an API token (cannot be undone)"),
+      },
     );
 }

@@ -10,7 +10,15 @@ import { AppError, invalid, notFound } from "../platform/errors";
 import { getSettings } from "../settings/service";
 import { USER_STATUS } from "../users/service";
 import { roles, users } from "../users/tables";
-import { insertToken, liveTokensOf, oldestTokenMadeSince, revokeOwnToken, tokensMadeSince, tokenWithOwner, type TokenRow } from "./store/tokens";
+import {
+  insertToken,
+  liveTokensOf,
+  oldestTokenMadeSince,
+  revokeOwnToken,
+  tokensMadeSince,
+  tokenWithOwner,
+  type TokenRow,
+} from "./store/tokens";
 import { apiTokens } from "./tables";
 import { usageTracker } from "./usage";
 import { TOKEN_NAME_MAX } from "../common/limits";
@@ -53,7 +61,8 @@ export function createToken(core: Core, caller: UserCaller, input: CreateTokenIn
   if (!name) throw invalid("name", "must not be blank");
   if (name.length > TOKEN_NAME_MAX) throw invalid("name", `must be at most ${TOKEN_NAME_MAX} characters`);
   const days = input.expiresInDays ?? null;
-  if (days !== null && (!Number.isInteger(days) || days < 1 || days > TOKEN_MAX_DAYS)) throw invalid("expiresInDays", `must be a whole number of days from 1 to ${TOKEN_MAX_DAYS}, or null for no expiry`);
+  if (days !== null && (!Number.isInteger(days) || days < 1 || days > TOKEN_MAX_DAYS))
+    throw invalid("expiresInDays", `must be a whole number of days from 1 to ${TOKEN_MAX_DAYS}, or null for no expiry`);
 
   return core.tx(() => {
     const now = core.clock.now();
@@ -62,7 +71,11 @@ export function createToken(core: Core, caller: UserCaller, input: CreateTokenIn
     if (recent >= limit) {
       const oldest = oldestTokenMadeSince(core, caller.user.id, iso(now - HOUR));
       const retry = Math.max(1, Math.ceil((Date.parse(oldest) + HOUR - now) / 1000));
-      throw new AppError("rate_limited", { detail: `At most ${limit} tokens an hour may be created.`, headers: { "Retry-After": String(retry) }, extra: { retryAfter: retry } });
+      throw new AppError("rate_limited", {
+        detail: `At most ${limit} tokens an hour may be created.`,
+        headers: { "Retry-After": String(retry) },
+        extra: { retryAfter: retry },
+      });
     }
     const value = TOKEN_PREFIX + randomToken(32);
     const row = {
@@ -79,7 +92,15 @@ export function createToken(core: Core, caller: UserCaller, input: CreateTokenIn
       revokedAt: null,
     };
     insertToken(core, row);
-    recordEvent(core, { type: "token.created", targetType: "token", targetId: row.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { name, prefix: row.prefix, readOnly: row.readOnly, expiresAt: row.expiresAt } });
+    recordEvent(core, {
+      type: "token.created",
+      targetType: "token",
+      targetId: row.id,
+      spaceId: null,
+      actorId: caller.user.id,
+      ip: caller.ip,
+      data: { name, prefix: row.prefix, readOnly: row.readOnly, expiresAt: row.expiresAt },
+    });
     return { ...toToken(row), token: value };
   });
 }
@@ -94,7 +115,15 @@ export function revokeToken(core: Core, caller: UserCaller, id: string): void {
   core.tx(() => {
     const revoked = revokeOwnToken(core, caller.user.id, id, iso(core.clock.now()));
     if (!revoked) throw notFound();
-    recordEvent(core, { type: "token.revoked", targetType: "token", targetId: id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { name: revoked.name, prefix: revoked.prefix } });
+    recordEvent(core, {
+      type: "token.revoked",
+      targetType: "token",
+      targetId: id,
+      spaceId: null,
+      actorId: caller.user.id,
+      ip: caller.ip,
+      data: { name: revoked.name, prefix: revoked.prefix },
+    });
   });
 }
 
@@ -106,7 +135,11 @@ export function revokeToken(core: Core, caller: UserCaller, id: string): void {
  * clock. The use count and last use are bookkeeping, which no look-up reads.
  */
 const keptTokens = keptUntilWrite<TokenLookup | null>("tokens", 10_000, undefined, {
-  tables: [{ table: getTableName(apiTokens), ignore: ["use_count", "last_used_at"] }, { table: getTableName(users) }, { table: getTableName(roles) }],
+  tables: [
+    { table: getTableName(apiTokens), ignore: ["use_count", "last_used_at"] },
+    { table: getTableName(users) },
+    { table: getTableName(roles) },
+  ],
 });
 
 type TokenLookup = { token: TokenRow; user: UserRow; role: RoleRow; permissions: Set<string> };
@@ -118,8 +151,7 @@ function cachedTokenLookup(core: Core, hash: string): TokenLookup | null {
   });
 }
 
-const invalidToken = () =>
-  new AppError("invalid_token", { headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' } });
+const invalidToken = () => new AppError("invalid_token", { headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' } });
 
 /**
  * Resolves a bearer token to its owner (docs/permissions.md, "Tokens"). Wrong, revoked, expired, a

@@ -5,7 +5,9 @@ export const apiTokens = sqliteTable(
   "api_tokens",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** SHA-256 of the whole token value; the value is shown once and never stored. */
     tokenHash: text("token_hash").notNull().unique(),
@@ -29,7 +31,9 @@ export const apiTokens = sqliteTable(
 export const apiTokenDays = sqliteTable(
   "api_token_days",
   {
-    tokenId: text("token_id").notNull().references(() => apiTokens.id, { onDelete: "cascade" }),
+    tokenId: text("token_id")
+      .notNull()
+      .references(() => apiTokens.id, { onDelete: "cascade" }),
     /** YYYY-MM-DD, UTC. */
     day: text("day").notNull(),
     requests: integer("requests").notNull(),

@@ -34,8 +34,20 @@ describe("API tokens", () => {
   test("token management refuses tokens", async () => {
     const owner = await signUp(env, "owner@example.com");
     const token = await mintToken(env, owner);
-    const bodies: Record<string, object> = { "/api/api-tokens": { name: "x" }, "/api/auth/me/password": { currentPassword: "x", newPassword: "y" }, "/api/auth/reauth": { password: "z" } };
-    for (const [method, path] of [["GET", "/api/api-tokens"], ["POST", "/api/api-tokens"], ["DELETE", "/api/api-tokens/x"], ["GET", "/api/auth/me/sessions"], ["PUT", "/api/auth/me/password"], ["POST", "/api/auth/logout"], ["POST", "/api/auth/reauth"]]) {
+    const bodies: Record<string, object> = {
+      "/api/api-tokens": { name: "x" },
+      "/api/auth/me/password": { currentPassword: "x", newPassword: "y" },
+      "/api/auth/reauth": { password: "z" },
+    };
+    for (const [method, path] of [
+      ["GET", "/api/api-tokens"],
+      ["POST", "/api/api-tokens"],
+      ["DELETE", "/api/api-tokens/x"],
+      ["GET", "/api/auth/me/sessions"],
+      ["PUT", "/api/auth/me/password"],
+      ["POST", "/api/auth/logout"],
+      ["POST", "/api/auth/reauth"],
+    ]) {
       const res = await call(env, method, path, { as: { token }, body: method === "GET" ? undefined : (bodies[path] ?? {}) });
       expect([method, path, res.status, res.body.code]).toEqual([method, path, 403, "token_not_allowed"]);
     }
@@ -45,7 +57,11 @@ describe("API tokens", () => {
     const owner = await signUp(env, "owner@example.com");
     const token = await mintToken(env, owner, { name: "ro", readOnly: true });
     expect((await call(env, "GET", "/api/auth/me", { as: { token } })).status).toBe(200);
-    for (const [method, path] of [["POST", "/api/admin/invites"], ["PUT", "/api/admin/settings"], ["DELETE", "/api/admin/invites/0190b7c2-0000-7000-8000-000000000000"]] as const) {
+    for (const [method, path] of [
+      ["POST", "/api/admin/invites"],
+      ["PUT", "/api/admin/settings"],
+      ["DELETE", "/api/admin/invites/0190b7c2-0000-7000-8000-000000000000"],
+    ] as const) {
       const res = await call(env, method, path, { as: { token }, body: {} });
       expect([method, res.status, res.body.code]).toEqual([method, 403, "read_only_token"]);
     }
@@ -111,7 +127,8 @@ describe("API tokens", () => {
   test("losing the right tokens.use stops tokens until the right returns", async () => {
     const { member } = await ownerAndMember(env);
     const token = await mintToken(env, member);
-    const setRights = (rights: string[]) => env.core.sqlite.query("UPDATE roles SET permissions = ? WHERE name = 'User'").run(JSON.stringify(rights));
+    const setRights = (rights: string[]) =>
+      env.core.sqlite.query("UPDATE roles SET permissions = ? WHERE name = 'User'").run(JSON.stringify(rights));
     setRights(["spaces.create"]);
     expect((await call(env, "GET", "/api/auth/me", { as: { token } })).body.code).toBe("invalid_token");
     const mint = await call(env, "POST", "/api/api-tokens", { as: member, body: { name: "no" } });

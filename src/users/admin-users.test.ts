@@ -36,7 +36,9 @@ async function team() {
 
 function customRole(name: string, tier: number, permissions: string[]): string {
   const id = newId();
-  env.core.sqlite.query("INSERT INTO roles (id, name, description, tier, built_in, permissions, created_at) VALUES (?, ?, '', ?, 0, ?, ?)").run(id, name, tier, JSON.stringify(permissions), new Date(env.clock.now()).toISOString());
+  env.core.sqlite
+    .query("INSERT INTO roles (id, name, description, tier, built_in, permissions, created_at) VALUES (?, ?, '', ?, 0, ?, ?)")
+    .run(id, name, tier, JSON.stringify(permissions), new Date(env.clock.now()).toISOString());
   return id;
 }
 
@@ -52,12 +54,42 @@ describe("GET /api/admin/users", () => {
     expect(res.status).toBe(200);
     expect(res.body.map((u: any) => u.displayName)).toEqual(["Olive Owner", "Ada", "Max"]);
     const [o, a, m] = res.body;
-    expect(o).toMatchObject({ id: owner.id, role: 2, roleId: ROLE_ID.owner, roleName: "Owner", isOwner: true, status: 0, twoFactorEnabled: false, recoveryCodesLeft: null, failedSignIns: 0, lockedUntil: null, lockScope: null });
+    expect(o).toMatchObject({
+      id: owner.id,
+      role: 2,
+      roleId: ROLE_ID.owner,
+      roleName: "Owner",
+      isOwner: true,
+      status: 0,
+      twoFactorEnabled: false,
+      recoveryCodesLeft: null,
+      failedSignIns: 0,
+      lockedUntil: null,
+      lockScope: null,
+    });
     expect(a).toMatchObject({ id: admin.id, role: 1, roleName: "Administrator", isOwner: false, failedSignIns: 1 });
     expect(m).toMatchObject({ id: member.id, role: 0, roleName: "User", status: 1 });
     expect(typeof o.lastSeenAt).toBe("string");
     expect(Object.keys(o).sort()).toEqual(
-      ["avatarUrl", "avatarVariant", "createdAt", "displayName", "email", "failedSignIns", "id", "isOwner", "lastSeenAt", "lockScope", "lockedUntil", "recoveryCodesLeft", "role", "roleId", "roleName", "status", "twoFactorEnabled"].sort(),
+      [
+        "avatarUrl",
+        "avatarVariant",
+        "createdAt",
+        "displayName",
+        "email",
+        "failedSignIns",
+        "id",
+        "isOwner",
+        "lastSeenAt",
+        "lockScope",
+        "lockedUntil",
+        "recoveryCodesLeft",
+        "role",
+        "roleId",
+        "roleName",
+        "status",
+        "twoFactorEnabled",
+      ].sort(),
     );
   });
 
@@ -65,7 +97,8 @@ describe("GET /api/admin/users", () => {
     const { owner, member } = await team();
     const token = await mintToken(env, member);
     env.core.sqlite.query("DELETE FROM sessions WHERE user_id = ?").run(member.id);
-    const seen = async () => (await call(env, "GET", "/api/admin/users", { as: owner })).body.find((u: any) => u.id === member.id).lastSeenAt;
+    const seen = async () =>
+      (await call(env, "GET", "/api/admin/users", { as: owner })).body.find((u: any) => u.id === member.id).lastSeenAt;
     expect(await seen()).toBeNull();
     env.clock.advance(60_000);
     await call(env, "GET", "/api/auth/me", { as: { token } });
@@ -75,7 +108,12 @@ describe("GET /api/admin/users", () => {
   test("a lock shows until when, and whether for every address", async () => {
     const { owner, member } = await team();
     const until = new Date(env.clock.now() + 600_000).toISOString();
-    env.core.sqlite.query("INSERT INTO sign_in_failures (user_id, address, failures, lockouts, locked_until, recent, recent_since, last_failure_at) VALUES (?, '203.0.113.9', 0, 1, ?, 5, ?, ?)").run(member.id, until, until, until);
+    env.core.sqlite
+      .query(
+        "INSERT INTO sign_in_failures (user_id, address, failures, lockouts, locked_until, recent, " +
+          "recent_since, last_failure_at) VALUES (?, '203.0.113.9', 0, 1, ?, 5, ?, ?)",
+      )
+      .run(member.id, until, until, until);
     const row = async () => (await call(env, "GET", "/api/admin/users", { as: owner })).body.find((u: any) => u.id === member.id);
     expect(await row()).toMatchObject({ lockedUntil: until, lockScope: "address" });
     env.core.sqlite.query("UPDATE users SET locked_until = ? WHERE id = ?").run(until, member.id);
@@ -86,7 +124,11 @@ describe("GET /api/admin/users", () => {
 
   test("needs users.manage: a member gets 403 permission_required, nobody signed in 401", async () => {
     const { member } = await team();
-    expect((await call(env, "GET", "/api/admin/users", { as: member })).body).toMatchObject({ status: 403, code: "permission_required", permission: "users.manage" });
+    expect((await call(env, "GET", "/api/admin/users", { as: member })).body).toMatchObject({
+      status: 403,
+      code: "permission_required",
+      permission: "users.manage",
+    });
     expect((await call(env, "GET", "/api/admin/users")).status).toBe(401);
   });
 });
@@ -100,8 +142,15 @@ describe("PUT /api/admin/users/{id}/role", () => {
     expect(promoted.body).toMatchObject({ id: member.id, role: 1, roleId: ROLE_ID.admin, roleName: "Administrator" });
     expect((await call(env, "GET", "/api/admin/users", { as: member })).status).toBe(200);
     const editors = customRole("Editors", 0, ["spaces.create"]);
-    expect((await put(owner, `/api/admin/users/${member.id}/role`, { roleId: editors })).body).toMatchObject({ role: 0, roleId: editors, roleName: "Editors" });
-    expect((await call(env, "GET", "/api/auth/me", { as: member })).body).toMatchObject({ roleName: "Editors", permissions: ["spaces.create"] });
+    expect((await put(owner, `/api/admin/users/${member.id}/role`, { roleId: editors })).body).toMatchObject({
+      role: 0,
+      roleId: editors,
+      roleName: "Editors",
+    });
+    expect((await call(env, "GET", "/api/auth/me", { as: member })).body).toMatchObject({
+      roleName: "Editors",
+      permissions: ["spaces.create"],
+    });
     expect(auditOf(env, "user.role_changed").map((e) => [e.actorId, e.targetId, e.details.from.roleName, e.details.to.roleName])).toEqual([
       [owner.id, member.id, "User", "Administrator"],
       [owner.id, member.id, "Administrator", "Editors"],
@@ -119,11 +168,20 @@ describe("PUT /api/admin/users/{id}/role", () => {
   test("needs a recent password confirmation; a token never can", async () => {
     const { owner, member } = await team();
     const stale = createSession(env.core, owner.id, { ip: "local", userAgent: null, reauthAt: null }).value;
-    expect((await put({ cookie: stale }, `/api/admin/users/${member.id}/role`, { role: 1 })).body).toMatchObject({ status: 403, code: "reauth_required" });
+    expect((await put({ cookie: stale }, `/api/admin/users/${member.id}/role`, { role: 1 })).body).toMatchObject({
+      status: 403,
+      code: "reauth_required",
+    });
     const token = await mintToken(env, owner);
-    expect((await put({ token }, `/api/admin/users/${member.id}/role`, { role: 1 })).body).toMatchObject({ status: 403, code: "reauth_required" });
+    expect((await put({ token }, `/api/admin/users/${member.id}/role`, { role: 1 })).body).toMatchObject({
+      status: 403,
+      code: "reauth_required",
+    });
     env.clock.advance(5 * 60_000 + 1);
-    expect((await put(owner, `/api/admin/users/${member.id}/role`, { role: 1 })).body).toMatchObject({ status: 403, code: "reauth_required" });
+    expect((await put(owner, `/api/admin/users/${member.id}/role`, { role: 1 })).body).toMatchObject({
+      status: 403,
+      code: "reauth_required",
+    });
     expect((await post(owner, "/api/auth/reauth", { password: PASSWORD })).status).toBe(204);
     expect(auditOf(env, "user.role_changed")).toEqual([]);
   });
@@ -135,7 +193,10 @@ describe("PUT /api/admin/users/{id}/role", () => {
     expect((await put(clerk, `/api/admin/users/${member.id}/role`, { role: 1 })).body).toMatchObject({ status: 403, code: "higher_tier" });
     expect((await put(clerk, `/api/admin/users/${clerk.id}/role`, { role: 1 })).body).toMatchObject({ status: 403, code: "higher_tier" });
     expect((await put(clerk, `/api/admin/users/${admin.id}/role`, { role: 0 })).body).toMatchObject({ status: 403, code: "higher_tier" });
-    expect((await put(clerk, `/api/admin/users/${admin.id}/status`, { status: 1 })).body).toMatchObject({ status: 403, code: "higher_tier" });
+    expect((await put(clerk, `/api/admin/users/${admin.id}/status`, { status: 1 })).body).toMatchObject({
+      status: 403,
+      code: "higher_tier",
+    });
     expect((await post(clerk, `/api/admin/users/${admin.id}/reset-password`)).body).toMatchObject({ status: 403, code: "higher_tier" });
   });
 
@@ -148,11 +209,17 @@ describe("PUT /api/admin/users/{id}/role", () => {
     for (const target of [admin.id, keeper.id]) {
       const res = await post(helpdesk, `/api/admin/users/${target}/reset-password`);
       expect(res.body).toMatchObject({ status: 403, code: "higher_rights" });
-      expect((await put(helpdesk, `/api/admin/users/${target}/status`, { status: 1 })).body).toMatchObject({ status: 403, code: "higher_rights" });
+      expect((await put(helpdesk, `/api/admin/users/${target}/status`, { status: 1 })).body).toMatchObject({
+        status: 403,
+        code: "higher_rights",
+      });
     }
     expect((await post(helpdesk, `/api/admin/users/${keeper.id}/reset-password`)).body.rights).toEqual(["backups.restore"]);
     // Nor may it hand a member the Administrator role, which holds rights it lacks.
-    expect((await put(helpdesk, `/api/admin/users/${member.id}/role`, { role: 1 })).body).toMatchObject({ status: 403, code: "higher_rights" });
+    expect((await put(helpdesk, `/api/admin/users/${member.id}/role`, { role: 1 })).body).toMatchObject({
+      status: 403,
+      code: "higher_rights",
+    });
     // The owner reaches everyone below the owner.
     expect((await post(owner, `/api/admin/users/${keeper.id}/reset-password`)).status).toBe(201);
   });
@@ -179,22 +246,25 @@ describe("nobody acts on the owner", () => {
 });
 
 describe("PUT /api/admin/users/{id}/status", () => {
-  test("suspending ends the account's sessions and stops its tokens on the very next request; reactivating lets it sign in again", async () => {
-    const { owner, member } = await team();
-    const token = await mintToken(env, member);
-    expect((await call(env, "GET", "/api/auth/me", { as: { token } })).status).toBe(200);
-    const res = await put(owner, `/api/admin/users/${member.id}/status`, { status: 1 });
-    expect(res.body).toMatchObject({ id: member.id, status: 1 });
-    expect((await call(env, "GET", "/api/auth/me", { as: member })).status).toBe(401);
-    expect((await call(env, "GET", "/api/auth/me", { as: { token } })).body).toMatchObject({ status: 401, code: "invalid_token" });
-    expect(env.core.sqlite.query("SELECT count(*) AS n FROM sessions WHERE user_id = ?").get(member.id)).toEqual({ n: 0 });
-    expect((await call(env, "POST", "/api/auth/login", { body: { email: "max@example.com", password: PASSWORD } })).status).toBe(403);
-    expect((await put(owner, `/api/admin/users/${member.id}/status`, { status: 0 })).body).toMatchObject({ status: 0 });
-    expect((await call(env, "POST", "/api/auth/login", { body: { email: "max@example.com", password: PASSWORD } })).status).toBe(200);
-    expect((await call(env, "GET", "/api/auth/me", { as: { token } })).status).toBe(200);
-    expect(auditOf(env, "user.suspended")).toMatchObject([{ actorId: owner.id, targetId: member.id, details: { sessionsEnded: 1 } }]);
-    expect(auditOf(env, "user.reactivated")).toMatchObject([{ actorId: owner.id, targetId: member.id }]);
-  });
+  test(
+    "suspending ends the account's sessions and stops its tokens on the very " + "next request; reactivating lets it sign in again",
+    async () => {
+      const { owner, member } = await team();
+      const token = await mintToken(env, member);
+      expect((await call(env, "GET", "/api/auth/me", { as: { token } })).status).toBe(200);
+      const res = await put(owner, `/api/admin/users/${member.id}/status`, { status: 1 });
+      expect(res.body).toMatchObject({ id: member.id, status: 1 });
+      expect((await call(env, "GET", "/api/auth/me", { as: member })).status).toBe(401);
+      expect((await call(env, "GET", "/api/auth/me", { as: { token } })).body).toMatchObject({ status: 401, code: "invalid_token" });
+      expect(env.core.sqlite.query("SELECT count(*) AS n FROM sessions WHERE user_id = ?").get(member.id)).toEqual({ n: 0 });
+      expect((await call(env, "POST", "/api/auth/login", { body: { email: "max@example.com", password: PASSWORD } })).status).toBe(403);
+      expect((await put(owner, `/api/admin/users/${member.id}/status`, { status: 0 })).body).toMatchObject({ status: 0 });
+      expect((await call(env, "POST", "/api/auth/login", { body: { email: "max@example.com", password: PASSWORD } })).status).toBe(200);
+      expect((await call(env, "GET", "/api/auth/me", { as: { token } })).status).toBe(200);
+      expect(auditOf(env, "user.suspended")).toMatchObject([{ actorId: owner.id, targetId: member.id, details: { sessionsEnded: 1 } }]);
+      expect(auditOf(env, "user.reactivated")).toMatchObject([{ actorId: owner.id, targetId: member.id }]);
+    },
+  );
 
   test("a suspended account's session and token are refused even if they were left behind", async () => {
     const { owner, member } = await team();
@@ -210,7 +280,10 @@ describe("PUT /api/admin/users/{id}/status", () => {
 
   test("you cannot suspend yourself", async () => {
     const { admin } = await team();
-    expect((await put(admin, `/api/admin/users/${admin.id}/status`, { status: 1 })).body).toMatchObject({ status: 403, code: "own_account" });
+    expect((await put(admin, `/api/admin/users/${admin.id}/status`, { status: 1 })).body).toMatchObject({
+      status: 403,
+      code: "own_account",
+    });
     expect((await call(env, "GET", "/api/auth/me", { as: admin })).body.status).toBe(0);
   });
 
@@ -227,7 +300,9 @@ describe("PUT /api/admin/users/{id}/status", () => {
       expect(res.body.detail).toContain("Ada is the last active administrator");
     }
     // Another Admin-tier role keeps them an administrator: allowed.
-    expect((await put(admin, `/api/admin/users/${admin.id}/role`, { roleId: customRole("Admins too", 1, ["users.manage"]) })).status).toBe(200);
+    expect((await put(admin, `/api/admin/users/${admin.id}/role`, { roleId: customRole("Admins too", 1, ["users.manage"]) })).status).toBe(
+      200,
+    );
     expect(auditOf(env, "user.role_changed")).toHaveLength(2);
   });
 
@@ -235,7 +310,15 @@ describe("PUT /api/admin/users/{id}/status", () => {
     const { owner, admin, member } = await team();
     env.core.sqlite.query("UPDATE users SET status = 1 WHERE id = ?").run(owner.id);
     const o = findUserWithRoleById(env.core, owner.id)!;
-    const caller: UserCaller = { kind: "user", ip: "local", user: o.user, role: o.role, permissions: new Set(o.role.permissions), session: null, token: null };
+    const caller: UserCaller = {
+      kind: "user",
+      ip: "local",
+      user: o.user,
+      role: o.role,
+      permissions: new Set(o.role.permissions),
+      session: null,
+      token: null,
+    };
     expect(() => setStatus(env.core, caller, admin.id, 1)).toThrow(expect.objectContaining({ problemCode: "last_administrator" }));
     env.core.sqlite.query("UPDATE users SET role_id = ? WHERE id = ?").run(ROLE_ID.admin, member.id);
     expect(setStatus(env.core, caller, admin.id, 1)).toMatchObject({ status: 1 });
@@ -254,20 +337,31 @@ describe("POST /api/admin/users/{id}/transfer-ownership", () => {
     // The former owner is now an ordinary administrator: the new owner is protected from them.
     expect((await put(owner, `/api/admin/users/${member.id}/status`, { status: 1 })).body.code).toBe("owner_protected");
     expect((await post(admin, `/api/admin/users/${admin.id}/transfer-ownership`)).body).toMatchObject({ status: 403, code: "owner_only" });
-    expect(auditOf(env, "user.ownership_transferred")).toMatchObject([{ actorId: owner.id, targetId: member.id, details: { from: owner.id, to: member.id } }]);
+    expect(auditOf(env, "user.ownership_transferred")).toMatchObject([
+      { actorId: owner.id, targetId: member.id, details: { from: owner.id, to: member.id } },
+    ]);
   });
 
   test("only the owner, with a recent password confirmation; never to a suspended account or to yourself", async () => {
     const { owner, admin, member } = await team();
     expect((await post(admin, `/api/admin/users/${member.id}/transfer-ownership`)).body).toMatchObject({ status: 403, code: "owner_only" });
     const token = await mintToken(env, owner);
-    expect((await post({ token }, `/api/admin/users/${member.id}/transfer-ownership`)).body).toMatchObject({ status: 403, code: "reauth_required" });
+    expect((await post({ token }, `/api/admin/users/${member.id}/transfer-ownership`)).body).toMatchObject({
+      status: 403,
+      code: "reauth_required",
+    });
     expect((await post(owner, `/api/admin/users/${owner.id}/transfer-ownership`)).body).toMatchObject({ status: 403, code: "own_account" });
     await put(owner, `/api/admin/users/${member.id}/status`, { status: 1 });
-    expect((await post(owner, `/api/admin/users/${member.id}/transfer-ownership`)).body).toMatchObject({ status: 409, code: "account_suspended" });
+    expect((await post(owner, `/api/admin/users/${member.id}/transfer-ownership`)).body).toMatchObject({
+      status: 409,
+      code: "account_suspended",
+    });
     expect((await post(owner, `/api/admin/users/${newId()}/transfer-ownership`)).status).toBe(404);
     env.clock.advance(5 * 60_000 + 1);
-    expect((await post(owner, `/api/admin/users/${admin.id}/transfer-ownership`)).body).toMatchObject({ status: 403, code: "reauth_required" });
+    expect((await post(owner, `/api/admin/users/${admin.id}/transfer-ownership`)).body).toMatchObject({
+      status: 403,
+      code: "reauth_required",
+    });
     expect(env.core.sqlite.query("SELECT count(*) AS n FROM users WHERE role_id = ?").get(ROLE_ID.owner)).toEqual({ n: 1 });
     expect(auditOf(env, "user.ownership_transferred")).toEqual([]);
   });

@@ -39,10 +39,16 @@ export function targetOf(core: Core, caller: UserCaller, userId: string): Target
   const found = findUserWithRoleById(core, userId);
   if (!found) throw notFound("No such account");
   if (found.role.tier >= TIER.Owner) {
-    throw new AppError("owner_protected", { detail: `${found.user.displayName} is the owner: nobody can change the owner's account from here. The owner can hand ownership to someone else (transfer-ownership).` });
+    throw new AppError("owner_protected", {
+      detail:
+        `${found.user.displayName} is the owner: nobody can change the owner's account from here. ` +
+        `The owner can hand ownership to someone else (transfer-ownership).`,
+    });
   }
   if (found.role.tier > caller.role.tier) {
-    throw new AppError("higher_tier", { detail: `${found.user.displayName}'s role (${found.role.name}) is of a higher tier than yours (${caller.role.name}).` });
+    throw new AppError("higher_tier", {
+      detail: `${found.user.displayName}'s role (${found.role.name}) is of a higher tier than yours (${caller.role.name}).`,
+    });
   }
   refuseWiderRights(caller, found.role, `${found.user.displayName}'s role (${found.role.name})`);
   return found;
@@ -51,7 +57,11 @@ export function targetOf(core: Core, caller: UserCaller, userId: string): Target
 /** Rule 3: a role holding rights the caller lacks (beyond every User's) is out of their reach. */
 function refuseWiderRights(caller: UserCaller, role: RoleRow, what: string): void {
   const beyond = rightsBeyond(caller, role);
-  if (beyond.length) throw new AppError("higher_rights", { detail: `${what} holds rights yours does not: ${beyond.join(", ")}.`, extra: { rights: beyond } });
+  if (beyond.length)
+    throw new AppError("higher_rights", {
+      detail: `${what} holds rights yours does not: ${beyond.join(", ")}.`,
+      extra: { rights: beyond },
+    });
 }
 
 /** GET /api/admin/users: every account, owner first, then by name. */
@@ -93,8 +103,14 @@ export function accountOf(core: Core, userId: string): AdminAccount {
 }
 
 export function refuseLastAdministrator(core: Core, target: Target, doing: string): void {
-  if (target.user.status === USER_STATUS.Active && target.role.tier >= TIER.Admin && countOtherActiveAdministrators(core, target.user.id) === 0) {
-    throw new AppError("last_administrator", { detail: `${target.user.displayName} is the last active administrator: ${doing} would leave nobody to run the instance.` });
+  if (
+    target.user.status === USER_STATUS.Active &&
+    target.role.tier >= TIER.Admin &&
+    countOtherActiveAdministrators(core, target.user.id) === 0
+  ) {
+    throw new AppError("last_administrator", {
+      detail: `${target.user.displayName} is the last active administrator: ${doing} would leave nobody to run the instance.`,
+    });
   }
 }
 
@@ -105,15 +121,18 @@ export interface RoleChangeInput {
 
 /** The role a change names: a tier (built-in User or Administrator) or a role id. */
 function roleNamed(core: Core, input: RoleChangeInput): RoleRow {
-  if ((input.role === undefined) === (input.roleId === undefined)) throw invalid("role", "send either role (a tier: 0 User, 1 Administrator) or roleId, not both and not neither");
+  if ((input.role === undefined) === (input.roleId === undefined))
+    throw invalid("role", "send either role (a tier: 0 User, 1 Administrator) or roleId, not both and not neither");
   if (input.role !== undefined) {
-    if (input.role >= TIER.Owner) throw invalid("role", "the Owner tier is given only by transferring ownership (POST /api/admin/users/{userId}/transfer-ownership)");
+    if (input.role >= TIER.Owner)
+      throw invalid("role", "the Owner tier is given only by transferring ownership (POST /api/admin/users/{userId}/transfer-ownership)");
     const id = input.role === TIER.Admin ? ROLE_ID.admin : ROLE_ID.user;
     return roleById(core, id)!;
   }
   const found = roleById(core, input.roleId!);
   if (!found) throw invalid("roleId", "is not a role on this instance (GET /api/admin/roles lists them)");
-  if (found.tier >= TIER.Owner) throw invalid("roleId", "the Owner role is given only by transferring ownership (POST /api/admin/users/{userId}/transfer-ownership)");
+  if (found.tier >= TIER.Owner)
+    throw invalid("roleId", "the Owner role is given only by transferring ownership (POST /api/admin/users/{userId}/transfer-ownership)");
   return found;
 }
 
@@ -122,7 +141,8 @@ export function changeRole(core: Core, caller: UserCaller, userId: string, input
   core.tx(() => {
     const target = targetOf(core, caller, userId);
     const next = roleNamed(core, input);
-    if (next.tier > caller.role.tier) throw new AppError("higher_tier", { detail: `The role ${next.name} is of a higher tier than yours (${caller.role.name}).` });
+    if (next.tier > caller.role.tier)
+      throw new AppError("higher_tier", { detail: `The role ${next.name} is of a higher tier than yours (${caller.role.name}).` });
     refuseWiderRights(caller, next, `The role ${next.name}`);
     if (next.id === target.role.id) return;
     if (next.tier < TIER.Admin) refuseLastAdministrator(core, target, "demoting them");
@@ -134,7 +154,10 @@ export function changeRole(core: Core, caller: UserCaller, userId: string, input
       spaceId: null,
       actorId: caller.user.id,
       ip: caller.ip,
-      data: { from: { roleId: target.role.id, roleName: target.role.name, tier: target.role.tier }, to: { roleId: next.id, roleName: next.name, tier: next.tier } },
+      data: {
+        from: { roleId: target.role.id, roleName: target.role.name, tier: target.role.tier },
+        to: { roleId: next.id, roleName: next.name, tier: next.tier },
+      },
     });
   });
   return accountOf(core, userId);
@@ -155,7 +178,10 @@ export function transferOwnership(core: Core, caller: UserCaller, userId: string
     if (userId === caller.user.id) throw new AppError("own_account", { detail: "You are already the owner; choose someone else." });
     const target = findUserWithRoleById(core, userId);
     if (!target) throw notFound("No such account");
-    if (target.user.status !== USER_STATUS.Active) throw new AppError("account_suspended", { detail: `${target.user.displayName} is suspended: reactivate them before giving them ownership.` });
+    if (target.user.status !== USER_STATUS.Active)
+      throw new AppError("account_suspended", {
+        detail: `${target.user.displayName} is suspended: reactivate them before giving them ownership.`,
+      });
     const now = iso(core.clock.now());
     updateAccount(core, caller.user.id, { roleId: ROLE_ID.admin }, now);
     updateAccount(core, userId, { roleId: ROLE_ID.owner }, now);
@@ -166,7 +192,12 @@ export function transferOwnership(core: Core, caller: UserCaller, userId: string
       spaceId: null,
       actorId: caller.user.id,
       ip: caller.ip,
-      data: { from: caller.user.id, to: userId, previousRoleOfNewOwner: { roleId: target.role.id, roleName: target.role.name }, formerOwnerNowRoleId: ROLE_ID.admin },
+      data: {
+        from: caller.user.id,
+        to: userId,
+        previousRoleOfNewOwner: { roleId: target.role.id, roleName: target.role.name },
+        formerOwnerNowRoleId: ROLE_ID.admin,
+      },
     });
   });
   return accountOf(core, userId);

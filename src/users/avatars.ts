@@ -16,6 +16,9 @@ export function avatarUrl(user: { id: string; avatarSha256: string | null }): st
 }
 
 /** A row with the avatar's blob → the same row with its avatarUrl instead (DirectoryEntry's shape). */
-export function withAvatarUrl<T extends { id: string; avatarSha256: string | null }>({ avatarSha256, ...rest }: T): Omit<T, "avatarSha256"> & { avatarUrl: string | null } {
+export function withAvatarUrl<T extends { id: string; avatarSha256: string | null }>({
+  avatarSha256,
+  ...rest
+}: T): Omit<T, "avatarSha256"> & { avatarUrl: string | null } {
   return { ...rest, avatarUrl: avatarUrl({ id: rest.id, avatarSha256 }) };
 }

@@ -22,7 +22,8 @@ const BAD: Array<[string, string]> = [
   ["a lone surrogate", "Ada \uD83D"],
 ];
 
-const users = () => (env.core.sqlite.query("SELECT display_name AS name FROM users ORDER BY created_at").all() as Array<{ name: string }>).map((u) => u.name);
+const users = () =>
+  (env.core.sqlite.query("SELECT display_name AS name FROM users ORDER BY created_at").all() as Array<{ name: string }>).map((u) => u.name);
 
 describe("display names refuse control characters", () => {
   test.each(BAD)("registering the first account with %s is 400 on displayName", async (_what, displayName) => {
@@ -35,7 +36,9 @@ describe("display names refuse control characters", () => {
   test.each(BAD)("accepting an invite with %s is 400 on displayName; the invite stays usable", async (_what, displayName) => {
     const owner = await signUp(env, "owner@example.com", { displayName: "Owner" });
     const invite = (await call(env, "POST", "/api/admin/invites", { as: owner, body: {} })).body;
-    const res = await call(env, "POST", "/api/auth/register", { body: { email: "ada@example.com", displayName, password: PASSWORD, inviteToken: invite.token } });
+    const res = await call(env, "POST", "/api/auth/register", {
+      body: { email: "ada@example.com", displayName, password: PASSWORD, inviteToken: invite.token },
+    });
     expect(res).toMatchObject({ status: 400, body: { field: "displayName" } });
     await signUp(env, "ada@example.com", { inviteToken: invite.token, displayName: "Ada" });
     expect(users()).toEqual(["Owner", "Ada"]);
@@ -50,7 +53,11 @@ describe("display names refuse control characters", () => {
 
   test("names in other scripts, with right-to-left marks and emoji, are kept; runs of spaces still collapse", async () => {
     const owner = await signUp(env, "owner@example.com", { displayName: "Owner" });
-    for (const [sent, kept] of [["أحمد\u200F", "أحمد\u200F"], ["李 小龙 🐉", "李 小龙 🐉"], ["  Ada   Lovelace ", "Ada Lovelace"]]) {
+    for (const [sent, kept] of [
+      ["أحمد\u200F", "أحمد\u200F"],
+      ["李 小龙 🐉", "李 小龙 🐉"],
+      ["  Ada   Lovelace ", "Ada Lovelace"],
+    ]) {
       expect((await call(env, "PUT", "/api/auth/me", { as: owner, body: { displayName: sent } })).body.displayName).toBe(kept);
     }
   });

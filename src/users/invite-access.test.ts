@@ -22,7 +22,8 @@ const privateSpace = async (who: Who, key: string) => {
   return made;
 };
 
-const register = (email: string, inviteToken: string) => call(env, "POST", "/api/auth/register", { body: { email, displayName: "Nia", password: PASSWORD, inviteToken } });
+const register = (email: string, inviteToken: string) =>
+  call(env, "POST", "/api/auth/register", { body: { email, displayName: "Nia", password: PASSWORD, inviteToken } });
 
 describe("an invite gives a role and spaces", () => {
   test("accepting applies the role and the space grants with the account, and the audit names the inviter", async () => {
@@ -32,11 +33,21 @@ describe("an invite gives a role and spaces", () => {
     await privateSpace(owner, "HR");
     const made = await call(env, "POST", "/api/admin/invites", {
       as: owner,
-      body: { email: "nia@example.com", roleId: ROLE_ID.admin, spaces: [{ spaceId: eng.id, operation: 1 }, { spaceId: ops.id, operation: 0 }] },
+      body: {
+        email: "nia@example.com",
+        roleId: ROLE_ID.admin,
+        spaces: [
+          { spaceId: eng.id, operation: 1 },
+          { spaceId: ops.id, operation: 0 },
+        ],
+      },
     });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ roleId: ROLE_ID.admin, roleName: "Administrator" });
-    expect(made.body.spaces.map((s: { spaceKey: string; operation: number }) => [s.spaceKey, s.operation])).toEqual([["ENG", 1], ["OPS", 0]]);
+    expect(made.body.spaces.map((s: { spaceKey: string; operation: number }) => [s.spaceKey, s.operation])).toEqual([
+      ["ENG", 1],
+      ["OPS", 0],
+    ]);
     const listed = await call(env, "GET", "/api/admin/invites", { as: owner });
     expect(listed.body[0]).toMatchObject({ roleName: "Administrator", spaces: [{ spaceKey: "ENG" }, { spaceKey: "OPS" }] });
 
@@ -45,8 +56,13 @@ describe("an invite gives a role and spaces", () => {
     expect(joined.body).toMatchObject({ roleName: "Administrator", role: 1 });
     const nia = { cookie: /cairn_session=([^;]*)/.exec(joined.headers.get("set-cookie")!)![1] };
     const spaces = await call(env, "GET", "/api/spaces", { as: nia });
-    expect(spaces.body.map((s: { key: string; canEdit: boolean }) => [s.key, s.canEdit])).toEqual([["ENG", true], ["OPS", false]]);
-    const audit = env.core.sqlite.query("SELECT type, actor_id AS actor FROM events WHERE type IN ('user.registered', 'space.permission_granted') ORDER BY seq").all() as { type: string; actor: string }[];
+    expect(spaces.body.map((s: { key: string; canEdit: boolean }) => [s.key, s.canEdit])).toEqual([
+      ["ENG", true],
+      ["OPS", false],
+    ]);
+    const audit = env.core.sqlite
+      .query("SELECT type, actor_id AS actor FROM events WHERE type IN ('user.registered', 'space.permission_granted') ORDER BY seq")
+      .all() as { type: string; actor: string }[];
     expect(audit.slice(-3)).toEqual([
       { type: "user.registered", actor: joined.body.id },
       { type: "space.permission_granted", actor: owner.id },
@@ -62,7 +78,9 @@ describe("an invite gives a role and spaces", () => {
     expect(taken.status).toBe(409);
     expect(env.core.sqlite.query("SELECT count(*) AS n FROM space_grants WHERE space_id = ?").get(eng.id)).toEqual({ n: 1 });
     expect((await register("new@example.com", made.body.token)).status).toBe(201);
-    expect(env.core.sqlite.query("SELECT count(*) AS n FROM space_grants WHERE space_id = ? AND operation = 2").get(eng.id)).toEqual({ n: 2 });
+    expect(env.core.sqlite.query("SELECT count(*) AS n FROM space_grants WHERE space_id = ? AND operation = 2").get(eng.id)).toEqual({
+      n: 2,
+    });
   });
 
   test("an inviter gives only roles and spaces they may: every id is checked, and out of reach reads as unknown", async () => {
@@ -90,10 +108,17 @@ describe("an invite gives a role and spaces", () => {
       expect(refused.body.field).toBe("roleId");
     }
     // A space they cannot see, one they can see but do not administer, and none at all: one answer.
-    const answers = await Promise.all([hidden.id, ownerOnly.id, "00000000-0000-7000-8000-0000000000ff"].map((spaceId) => invite({ spaces: [{ spaceId, operation: 0 }] })));
+    const answers = await Promise.all(
+      [hidden.id, ownerOnly.id, "00000000-0000-7000-8000-0000000000ff"].map((spaceId) => invite({ spaces: [{ spaceId, operation: 0 }] })),
+    );
     for (const a of answers) expect(a.body).toMatchObject({ status: 400, field: "spaces.0.spaceId", detail: answers[0].body.detail });
     expect(answers[0].body.detail).not.toContain("HR");
-    const twice = await invite({ spaces: [{ spaceId: theirs.id, operation: 1 }, { spaceId: theirs.id, operation: 0 }] });
+    const twice = await invite({
+      spaces: [
+        { spaceId: theirs.id, operation: 1 },
+        { spaceId: theirs.id, operation: 0 },
+      ],
+    });
     expect(twice.body.field).toBe("spaces.1.spaceId");
     const badOperation = await invite({ spaces: [{ spaceId: theirs.id, operation: 3 }] });
     expect(badOperation.status).toBe(400);
@@ -109,10 +134,19 @@ describe("GET /api/auth/invite: what the register form shows", () => {
   test("a valid link shows its address, role, spaces and inviter; any other token is one 404", async () => {
     const owner = await signUp(env, "owner@example.com", { displayName: "Olive" });
     const eng = await space(owner, "ENG");
-    const made = await call(env, "POST", "/api/admin/invites", { as: owner, body: { email: "Nia@Example.com", spaces: [{ spaceId: eng.id, operation: 1 }] } });
+    const made = await call(env, "POST", "/api/admin/invites", {
+      as: owner,
+      body: { email: "Nia@Example.com", spaces: [{ spaceId: eng.id, operation: 1 }] },
+    });
     const shown = await call(env, "GET", `/api/auth/invite?token=${made.body.token}`);
     expect(shown.status).toBe(200);
-    expect(shown.body).toEqual({ email: "nia@example.com", roleName: "User", invitedBy: "Olive", spaces: [{ name: "Space ENG", operation: 1 }], expiresAt: made.body.expiresAt });
+    expect(shown.body).toEqual({
+      email: "nia@example.com",
+      roleName: "User",
+      invitedBy: "Olive",
+      spaces: [{ name: "Space ENG", operation: 1 }],
+      expiresAt: made.body.expiresAt,
+    });
 
     const unknown = await call(env, "GET", "/api/auth/invite?token=not-a-token");
     expect(unknown.status).toBe(404);

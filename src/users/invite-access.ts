@@ -70,9 +70,14 @@ export function checkInviteGrants(core: Core, caller: UserCaller, wanted: Invite
   const seen = new Set<string>();
   return wanted.map((g, i) => {
     const space = allowed.get(g.spaceId);
-    if (!space) throw invalid(`spaces.${i}.spaceId`, "is not a space you administer (GET /api/admin/invites/options lists those you may give access to)");
+    if (!space)
+      throw invalid(
+        `spaces.${i}.spaceId`,
+        "is not a space you administer (GET /api/admin/invites/options lists those you may give access to)",
+      );
     if (seen.has(g.spaceId)) throw invalid(`spaces.${i}.spaceId`, "names a space already named earlier in the list");
-    if (![OPERATION.View, OPERATION.Edit, OPERATION.Admin].includes(g.operation as 0)) throw invalid(`spaces.${i}.operation`, "must be 0 (View), 1 (Edit) or 2 (Admin)");
+    if (![OPERATION.View, OPERATION.Edit, OPERATION.Admin].includes(g.operation as 0))
+      throw invalid(`spaces.${i}.operation`, "must be 0 (View), 1 (Edit) or 2 (Admin)");
     seen.add(g.spaceId);
     return { spaceId: space.id, spaceKey: space.key, spaceName: space.name, operation: g.operation };
   });
@@ -97,11 +102,25 @@ export function grantsOfInvites(core: Core, inviteIds: string[]): Map<string, In
  * registration's transaction), each recorded as the inviter's space.permission_granted. A space
  * archived since still gets its grant (archival is reversible; the inviter chose it).
  */
-export function applyInviteGrants(core: Core, invite: { id: string; createdById: string | null }, user: { id: string; displayName: string }): void {
+export function applyInviteGrants(
+  core: Core,
+  invite: { id: string; createdById: string | null },
+  user: { id: string; displayName: string },
+): void {
   const grants = grantsOfInvites(core, [invite.id]).get(invite.id) ?? [];
   const now = iso(core.clock.now());
   for (const g of grants) {
-    insertSpaceGrants(core, [{ id: newId(), spaceId: g.spaceId, principalType: PRINCIPAL.User, principalId: user.id, operation: g.operation, createdById: invite.createdById, createdAt: now }]);
+    insertSpaceGrants(core, [
+      {
+        id: newId(),
+        spaceId: g.spaceId,
+        principalType: PRINCIPAL.User,
+        principalId: user.id,
+        operation: g.operation,
+        createdById: invite.createdById,
+        createdAt: now,
+      },
+    ]);
     recordEvent(core, {
       type: "space.permission_granted",
       targetType: "space",
@@ -109,7 +128,15 @@ export function applyInviteGrants(core: Core, invite: { id: string; createdById:
       spaceId: g.spaceId,
       actorId: invite.createdById,
       ip: null,
-      data: { key: g.spaceKey, principalType: PRINCIPAL.User, principalId: user.id, principalName: user.displayName, operation: g.operation, from: null, inviteId: invite.id },
+      data: {
+        key: g.spaceKey,
+        principalType: PRINCIPAL.User,
+        principalId: user.id,
+        principalName: user.displayName,
+        operation: g.operation,
+        from: null,
+        inviteId: invite.id,
+      },
     });
   }
 }

@@ -4,8 +4,23 @@ import { recordEvent } from "../events/outbox";
 import { iso } from "../platform/clock";
 import { newId, randomToken, sha256Hex } from "../platform/crypto";
 import { invalid, notFound } from "../platform/errors";
-import { checkInviteGrants, checkInviteRole, grantsOfInvites, storeInviteGrants, type InviteGrant, type InviteGrantInput } from "./invite-access";
-import { deleteUnusedInvite, insertInvite, inviteByTokenHash, inviteRoleAndInviter, markInviteUsed, pendingInvitesWithRole, type InviteRow } from "./store/invites";
+import {
+  checkInviteGrants,
+  checkInviteRole,
+  grantsOfInvites,
+  storeInviteGrants,
+  type InviteGrant,
+  type InviteGrantInput,
+} from "./invite-access";
+import {
+  deleteUnusedInvite,
+  insertInvite,
+  inviteByTokenHash,
+  inviteRoleAndInviter,
+  markInviteUsed,
+  pendingInvitesWithRole,
+  type InviteRow,
+} from "./store/invites";
 
 export { markInviteUsedBy } from "./store/invites";
 import { INVITE_MESSAGE_MAX } from "../common/limits";
@@ -29,14 +44,25 @@ export interface CreateInviteInput {
 }
 
 function toInvite(row: InviteRow, roleName: string, grants: InviteGrant[]) {
-  return { id: row.id, email: row.email, roleId: row.roleId, roleName, spaces: grants, expiresAt: row.expiresAt, createdAt: row.createdAt, createdById: row.createdById };
+  return {
+    id: row.id,
+    email: row.email,
+    roleId: row.roleId,
+    roleName,
+    spaces: grants,
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+    createdById: row.createdById,
+  };
 }
 
 export function createInvite(core: Core, caller: UserCaller, input: CreateInviteInput, normaliseEmail: (e: string) => string) {
   const days = input.expiresInDays ?? INVITE_DEFAULT_DAYS;
-  if (!Number.isInteger(days) || days < 1 || days > INVITE_MAX_DAYS) throw invalid("expiresInDays", `must be a whole number of days from 1 to ${INVITE_MAX_DAYS}`);
+  if (!Number.isInteger(days) || days < 1 || days > INVITE_MAX_DAYS)
+    throw invalid("expiresInDays", `must be a whole number of days from 1 to ${INVITE_MAX_DAYS}`);
   const email = input.email ? normaliseEmail(input.email) : null;
-  if (input.message && input.message.length > INVITE_MESSAGE_MAX) throw invalid("message", `must be at most ${INVITE_MESSAGE_MAX} characters`);
+  if (input.message && input.message.length > INVITE_MESSAGE_MAX)
+    throw invalid("message", `must be at most ${INVITE_MESSAGE_MAX} characters`);
   const role = checkInviteRole(core, caller, input.roleId);
   const grants = checkInviteGrants(core, caller, input.spaces);
   const token = randomToken(32);
@@ -54,7 +80,15 @@ export function createInvite(core: Core, caller: UserCaller, input: CreateInvite
     insertInvite(core, row);
     storeInviteGrants(core, row.id, grants);
     const spaces = grants.map((g) => ({ spaceId: g.spaceId, key: g.spaceKey, operation: g.operation }));
-    recordEvent(core, { type: "invite.created", targetType: "invite", targetId: row.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { email, roleId: row.roleId, roleName: role.name, spaces, expiresAt: row.expiresAt } });
+    recordEvent(core, {
+      type: "invite.created",
+      targetType: "invite",
+      targetId: row.id,
+      spaceId: null,
+      actorId: caller.user.id,
+      ip: caller.ip,
+      data: { email, roleId: row.roleId, roleName: role.name, spaces, expiresAt: row.expiresAt },
+    });
   });
   return {
     ...toInvite({ ...row, usedAt: null, usedById: null }, role.name, grants),
@@ -69,7 +103,10 @@ export function createInvite(core: Core, caller: UserCaller, input: CreateInvite
 /** Pending invites: not used and not expired, each with its role and spaces. */
 export function listInvites(core: Core) {
   const rows = pendingInvitesWithRole(core, iso(core.clock.now()));
-  const grants = grantsOfInvites(core, rows.map((r) => r.invite.id));
+  const grants = grantsOfInvites(
+    core,
+    rows.map((r) => r.invite.id),
+  );
   return rows.map((r) => toInvite(r.invite, r.roleName, grants.get(r.invite.id) ?? []));
 }
 
@@ -102,7 +139,15 @@ export function deleteInvite(core: Core, caller: UserCaller, id: string): void {
   core.tx(() => {
     const gone = deleteUnusedInvite(core, id);
     if (!gone) throw notFound();
-    recordEvent(core, { type: "invite.deleted", targetType: "invite", targetId: id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { email: gone.email } });
+    recordEvent(core, {
+      type: "invite.deleted",
+      targetType: "invite",
+      targetId: id,
+      spaceId: null,
+      actorId: caller.user.id,
+      ip: caller.ip,
+      data: { email: gone.email },
+    });
   });
 }
 

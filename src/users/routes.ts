@@ -23,7 +23,10 @@ export function userRoutes(core: Core) {
         requireUser(callerOf(request));
         return listDirectory(core);
       },
-      { response: { 200: t.Array(DirectoryEntry), ...problems(401) }, detail: { tags: ["Users"], summary: "The directory of active accounts" } },
+      {
+        response: { 200: t.Array(DirectoryEntry), ...problems(401) },
+        detail: { tags: ["Users"], summary: "The directory of active accounts" },
+      },
     )
     .get("/admin/invites", ({ request }) => (inviter(request), listInvites(core)), {
       response: { 200: t.Array(Invite), ...problems(401, 403) },
@@ -43,14 +46,22 @@ export function userRoutes(core: Core) {
       {
         body: t.Object({
           email: t.Optional(t.Union([t.String({ maxLength: 320 }), t.Null()])),
-          expiresInDays: t.Optional(Int({ minimum: 1, maximum: INVITE_MAX_DAYS, description: `Days until the invite expires, 1 to ${INVITE_MAX_DAYS}; ${INVITE_DEFAULT_DAYS} when left out` })),
+          expiresInDays: t.Optional(
+            Int({
+              minimum: 1,
+              maximum: INVITE_MAX_DAYS,
+              description: `Days until the invite expires, 1 to ${INVITE_MAX_DAYS}; ${INVITE_DEFAULT_DAYS} when left out`,
+            }),
+          ),
           sendEmail: t.Optional(t.Boolean()),
           message: t.Optional(t.String({ maxLength: INVITE_MESSAGE_MAX })),
           roleId: t.Optional(Id),
           spaces: t.Optional(
             t.Array(t.Object({ spaceId: Id, operation: t.Integer({ minimum: 0, maximum: 2, description: "0 View, 1 Edit, 2 Admin" }) }), {
               maxItems: INVITE_SPACES_MAX,
-              description: "Spaces the new account gets access to (user grants, applied when the invite is accepted); only spaces the caller administers",
+              description:
+                "Spaces the new account gets access to (user grants, applied when the " +
+                "invite is accepted); only spaces the caller administers",
             }),
           ),
         }),
@@ -59,7 +70,9 @@ export function userRoutes(core: Core) {
           tags: ["Admin"],
           summary: "Invite someone; answers the single-use register link",
           description:
-            "roleId: the role the account gets (the built-in User when left out); spaces: access to spaces it gets. Only a role and spaces the caller may give (GET /api/admin/invites/options): any other id, existing or not, is 400 naming the field.",
+            "roleId: the role the account gets (the built-in User when left out); spaces: access to spaces it gets. Only a role " +
+            "and spaces the caller may give (GET /api/admin/invites/options): any other id, existing or not, is 400 naming the " +
+            "field.",
         },
       },
     )
@@ -69,6 +82,10 @@ export function userRoutes(core: Core) {
         deleteInvite(core, inviter(request), params.id);
         return noContent();
       },
-      { params: t.Object({ id: Id }), response: { 204: NoContent, ...problems(401, 403, 404) }, detail: { tags: ["Admin"], summary: "Withdraw an invite" } },
+      {
+        params: t.Object({ id: Id }),
+        response: { 204: NoContent, ...problems(401, 403, 404) },
+        detail: { tags: ["Admin"], summary: "Withdraw an invite" },
+      },
     );
 }

@@ -1,15 +1,23 @@
 import { t } from "elysia";
 
 /** The uploaded avatar's address (users/avatars.ts), or null: draw the generated one. */
-const AvatarUrl = t.Union([t.String(), t.Null()], { description: "The uploaded avatar, /api/media/avatars/{id}?v=<hash> (a new address for each new picture); null: none uploaded, show the initials on colour avatarVariant" });
-const AvatarVariant = t.Integer({ description: "The generated avatar's colour: 0 automatic (from the account id), 1–7 a chosen colour (PUT /api/media/avatars/me/variant)" });
+const AvatarUrl = t.Union([t.String(), t.Null()], {
+  description:
+    "The uploaded avatar, /api/media/avatars/{id}?v=<hash> (a new address for each new " +
+    "picture); null: none uploaded, show the initials on colour avatarVariant",
+});
+const AvatarVariant = t.Integer({
+  description: "The generated avatar's colour: 0 automatic (from the account id), 1–7 a chosen colour (PUT /api/media/avatars/me/variant)",
+});
 
 export const Account = t.Object(
   {
     id: t.String(),
     email: t.String(),
     displayName: t.String(),
-    role: t.Integer({ description: "Role tier: 0 Member (the built-in role \"User\"), 1 Admin (\"Administrator\"), 2 Owner; roleName is the role's own name" }),
+    role: t.Integer({
+      description: 'Role tier: 0 Member (the built-in role "User"), 1 Admin ("Administrator"), 2 Owner; roleName is the role\'s own name',
+    }),
     roleName: t.String(),
     permissions: t.Array(t.String()),
     status: t.Integer({ description: "0 Active, 1 Suspended" }),
@@ -21,7 +29,10 @@ export const Account = t.Object(
   { title: "Account" },
 );
 
-export const DirectoryEntry = t.Object({ id: t.String(), displayName: t.String(), email: t.String(), avatarUrl: AvatarUrl, avatarVariant: AvatarVariant }, { title: "DirectoryEntry" });
+export const DirectoryEntry = t.Object(
+  { id: t.String(), displayName: t.String(), email: t.String(), avatarUrl: AvatarUrl, avatarVariant: AvatarVariant },
+  { title: "DirectoryEntry" },
+);
 
 const Operation = t.Integer({ minimum: 0, maximum: 2, description: "0 View, 1 Edit, 2 Admin" });
 
@@ -32,8 +43,14 @@ export const InviteSpace = t.Object(
 
 export const InviteOptions = t.Object(
   {
-    roles: t.Array(t.Object({ id: t.String(), name: t.String(), description: t.String(), tier: t.Integer() }), { description: "Roles the caller may give: none of a higher tier than theirs or holding a right theirs lacks, never Owner; the built-in User first" }),
-    spaces: t.Array(t.Object({ id: t.String(), key: t.String(), name: t.String() }), { description: "Spaces the caller administers (not archived): the only ones an invite of theirs may give access to" }),
+    roles: t.Array(t.Object({ id: t.String(), name: t.String(), description: t.String(), tier: t.Integer() }), {
+      description:
+        "Roles the caller may give: none of a higher tier than theirs or holding a " +
+        "right theirs lacks, never Owner; the built-in User first",
+    }),
+    spaces: t.Array(t.Object({ id: t.String(), key: t.String(), name: t.String() }), {
+      description: "Spaces the caller administers (not archived): the only ones an invite of theirs may give access to",
+    }),
   },
   { title: "InviteOptions" },
 );

@@ -12,7 +12,16 @@ import { avatarUrl, withAvatarUrl } from "./avatars";
 import { consumeInvite, markInviteUsedBy } from "./invites";
 import { applyInviteGrants } from "./invite-access";
 import { forgetSetupCode, requireSetupCode } from "./setup-code";
-import { accountIdByEmail, activeDirectory, anyAccount, countAccounts, findUserWithRoleById, insertAccount, updateAccount, accountColumns } from "./store/accounts";
+import {
+  accountIdByEmail,
+  activeDirectory,
+  anyAccount,
+  countAccounts,
+  findUserWithRoleById,
+  insertAccount,
+  updateAccount,
+  accountColumns,
+} from "./store/accounts";
 import { insertRoles } from "./store/roles";
 import { DISPLAY_NAME_MAX } from "../common/limits";
 
@@ -22,7 +31,16 @@ export { findUserWithRoleByEmail, findUserWithRoleById, USER_STATUS } from "./st
 export function ensureBuiltInRoles(core: Core): void {
   core.tx(() => {
     const now = iso(core.clock.now());
-    const rows = BUILT_IN_ROLES.map((r) => ({ id: r.id, name: r.name, description: r.description, tier: r.tier, builtIn: true, permissions: [...r.permissions], offered: [...r.permissions], createdAt: now }));
+    const rows = BUILT_IN_ROLES.map((r) => ({
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      tier: r.tier,
+      builtIn: true,
+      permissions: [...r.permissions],
+      offered: [...r.permissions],
+      createdAt: now,
+    }));
     insertRoles(core, rows, true);
   });
 }
@@ -126,7 +144,15 @@ export async function register(core: Core, input: RegisterInput): Promise<{ user
     }
     insertAccount(core, { id, email, displayName, passwordHash, roleId, createdAt: now, updatedAt: now });
     const created = findUserWithRoleById(core, id)!;
-    recordEvent(core, { type: "user.registered", targetType: "user", targetId: id, spaceId: null, actorId: id, ip: input.ip ?? null, data: { email, displayName, roleId, roleName: created.role.name, inviteId: invite?.inviteId ?? null } });
+    recordEvent(core, {
+      type: "user.registered",
+      targetType: "user",
+      targetId: id,
+      spaceId: null,
+      actorId: id,
+      ip: input.ip ?? null,
+      data: { email, displayName, roleId, roleName: created.role.name, inviteId: invite?.inviteId ?? null },
+    });
     if (invite) {
       markInviteUsedBy(core, invite.inviteId, id);
       // The spaces the invite gives, in this same transaction: the account never exists without them.
@@ -144,7 +170,15 @@ export function updateDisplayName(core: Core, caller: UserCaller, displayName: s
   core.tx(() => {
     const before = accountColumns(core, caller.user.id, ["displayName"]);
     updateAccount(core, caller.user.id, { displayName: name }, iso(core.clock.now()));
-    recordEvent(core, { type: "user.updated", targetType: "user", targetId: caller.user.id, spaceId: null, actorId: caller.user.id, ip: caller.ip, data: { displayName: { from: before?.displayName ?? null, to: name } } });
+    recordEvent(core, {
+      type: "user.updated",
+      targetType: "user",
+      targetId: caller.user.id,
+      spaceId: null,
+      actorId: caller.user.id,
+      ip: caller.ip,
+      data: { displayName: { from: before?.displayName ?? null, to: name } },
+    });
   });
 }
 

@@ -45,7 +45,12 @@ describe("in-process, listening on 0.0.0.0", () => {
     const missing = await call(env, "POST", "/api/auth/register", { body: owner() });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ code: "validation_failed", field: "setupCode" });
-    expect(missing.body.detail).toMatch(/^The setup code is required: this server can be reached from other machines.*printed it in its log.*the command "cairn setup-code --data DIR" on the server prints it again\.$/);
+    expect(missing.body.detail).toMatch(
+      new RegExp(
+        "^The setup code is required: this server can be reached from other machines.*printed it in its log.*" +
+          String.raw`the command "cairn setup-code --data DIR" on the server prints it again\.$`,
+      ),
+    );
     expect(missing.body.errors.setupCode).toHaveLength(1);
 
     const code = readSetupCode(env.dir)!;
@@ -101,7 +106,12 @@ describe("the real server on 0.0.0.0, and cairn setup-code", () => {
     const server = await startServerProcess(dir, ["--host", "0.0.0.0"]);
     let code = "";
     try {
-      const post = (body: unknown) => fetch(`http://127.0.0.1:${server.port}/api/auth/register`, { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn" }, body: JSON.stringify(body) });
+      const post = (body: unknown) =>
+        fetch(`http://127.0.0.1:${server.port}/api/auth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+          body: JSON.stringify(body),
+        });
       const printed = await setupCode(dir);
       expect(printed.code).toBe(0);
       code = /^Setup code: ([A-Z0-9-]{14}) \(/.exec(printed.out)![1];
@@ -114,7 +124,10 @@ describe("the real server on 0.0.0.0, and cairn setup-code", () => {
 
       const after = await setupCode(dir);
       expect(after).toMatchObject({ code: 2, out: "" });
-      expect(after.err).toBe("cairn: The owner account exists already (owner@example.com): no setup code is needed any more. Sign in, or run `cairn reset-password EMAIL` if the password is lost.");
+      expect(after.err).toBe(
+        "cairn: The owner account exists already (owner@example.com): no setup code is needed any " +
+          "more. Sign in, or run `cairn reset-password EMAIL` if the password is lost.",
+      );
     } finally {
       server.proc.kill("SIGTERM");
       await server.proc.exited;

@@ -20,11 +20,15 @@ const FILE = "setup-code";
 /** No 0/O, 1/I/L: read off a terminal and typed by hand. 12 of 31 symbols: ~59 bits. */
 const ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 
-export const SETUP_CODE_WHERE = "Cairn printed it in its log when it started; the command \"cairn setup-code --data DIR\" on the server prints it again.";
+export const SETUP_CODE_WHERE =
+  'Cairn printed it in its log when it started; the command "cairn setup-code --data DIR" on the server prints it again.';
 
 /** Whether the server's listening address lets other machines reach it. */
 export function listensBeyondLoopback(host: string): boolean {
-  const name = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1");
   if (name === "localhost" || name.endsWith(".localhost")) return false;
   const ip = parseIp(name);
   // A host name other than localhost resolves to who knows what: treated as reachable.
@@ -82,7 +86,12 @@ export const setupCodeNeeded = (core: Core) => listensBeyondLoopback(core.config
 
 /** Logs the code (creating it when missing). */
 function logCode(core: Core, code: string): void {
-  core.log.warn("first run: the owner account needs this setup code", { setupCode: code, host: core.config.host, why: "this server can be reached from other machines: only someone who can read this log may create the owner account", again: `cairn setup-code --data ${core.data.root}` });
+  core.log.warn("first run: the owner account needs this setup code", {
+    setupCode: code,
+    host: core.config.host,
+    why: "this server can be reached from other machines: only someone who can read this log may create the owner account",
+    again: `cairn setup-code --data ${core.data.root}`,
+  });
 }
 
 /**
@@ -104,7 +113,8 @@ export function requireSetupCode(core: Core, given: string | undefined): void {
   const { code, created } = ensureSetupCode(core.data.root);
   if (created) logCode(core, code);
   if (!given?.trim()) {
-    const reason = `The setup code is required: this server can be reached from other machines, so the owner account needs it. ${SETUP_CODE_WHERE}`;
+    const reason =
+      `The setup code is required: this server can be reached from other ` + `machines, so the owner account needs it. ${SETUP_CODE_WHERE}`;
     throw new AppError("validation_failed", { field: "setupCode", detail: reason, errors: { setupCode: [reason] } });
   }
   if (!sameCode(given, code)) {

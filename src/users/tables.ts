@@ -26,7 +26,9 @@ export const users = sqliteTable(
     email: text("email").notNull().unique(),
     displayName: text("display_name").notNull(),
     passwordHash: text("password_hash").notNull(),
-    roleId: text("role_id").notNull().references(() => roles.id),
+    roleId: text("role_id")
+      .notNull()
+      .references(() => roles.id),
     /** 0 Active, 1 Suspended. */
     status: integer("status").notNull().default(0),
     totpEnabled: integer("totp_enabled", { mode: "boolean" }).notNull().default(false),
@@ -53,7 +55,9 @@ export const invites = sqliteTable("invites", {
   tokenHash: text("token_hash").notNull().unique(),
   /** When set, only this address may use the invite. */
   email: text("email"),
-  roleId: text("role_id").notNull().references(() => roles.id),
+  roleId: text("role_id")
+    .notNull()
+    .references(() => roles.id),
   createdById: text("created_by_id").references(() => users.id, { onDelete: "set null" }),
   expiresAt: text("expires_at").notNull(),
   usedAt: text("used_at"),

@@ -22,7 +22,10 @@ describe("GET /api/users", () => {
 describe("/api/admin/invites", () => {
   test("create, list pending, withdraw", async () => {
     const owner = await signUp(env, "owner@example.com");
-    const created = await call(env, "POST", "/api/admin/invites", { as: owner, body: { email: "new@example.com", expiresInDays: 3, sendEmail: true, message: "Welcome" } });
+    const created = await call(env, "POST", "/api/admin/invites", {
+      as: owner,
+      body: { email: "new@example.com", expiresInDays: 3, sendEmail: true, message: "Welcome" },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ email: "new@example.com", emailSent: false });
     expect(created.body.emailStatus).toContain("share the link");
@@ -32,7 +35,9 @@ describe("/api/admin/invites", () => {
     expect((await call(env, "DELETE", `/api/admin/invites/${created.body.id}`, { as: owner })).status).toBe(204);
     expect((await call(env, "GET", "/api/admin/invites", { as: owner })).body).toEqual([]);
     expect((await call(env, "DELETE", `/api/admin/invites/${created.body.id}`, { as: owner })).status).toBe(404);
-    const use = await call(env, "POST", "/api/auth/register", { body: { email: "new@example.com", displayName: "N", password: "correct horse battery staple", inviteToken: created.body.token } });
+    const use = await call(env, "POST", "/api/auth/register", {
+      body: { email: "new@example.com", displayName: "N", password: "correct horse battery staple", inviteToken: created.body.token },
+    });
     expect(use.status).toBe(400);
   });
 
@@ -47,7 +52,11 @@ describe("/api/admin/invites", () => {
 
   test("needs the right users.invite", async () => {
     const { member } = await ownerAndMember(env);
-    for (const [method, path] of [["GET", "/api/admin/invites"], ["POST", "/api/admin/invites"], ["DELETE", "/api/admin/invites/x"]]) {
+    for (const [method, path] of [
+      ["GET", "/api/admin/invites"],
+      ["POST", "/api/admin/invites"],
+      ["DELETE", "/api/admin/invites/x"],
+    ]) {
       const res = await call(env, method, path, { as: member, body: method === "POST" ? {} : undefined });
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ code: "permission_required", permission: "users.invite" });

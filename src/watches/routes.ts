@@ -14,7 +14,9 @@ export const PageWatchState = t.Object(
     watching: t.Boolean({ description: "Whether you now watch it" }),
     watcherCount: t.Integer({
       minimum: 0,
-      description: "How many accounts watch this page directly (you included, if you do). People who watch only its space are not counted: they hear of new pages, not of this page's edits and comments",
+      description:
+        "How many accounts watch this page directly (you included, if you do). People who watch only its space " +
+        "are not counted: they hear of new pages, not of this page's edits and comments",
     }),
   },
   { title: "PageWatchState" },

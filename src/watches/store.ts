@@ -40,22 +40,35 @@ export function writePageWatch(core: Core, pageId: string, userId: string, watch
   core.db
     .insert(pageWatches)
     .values({ pageId, userId, createdAt: now, unwatchedAt: watch ? null : now })
-    .onConflictDoUpdate({ target: [pageWatches.pageId, pageWatches.userId], set: { unwatchedAt: watch ? null : sql`coalesce(${pageWatches.unwatchedAt}, ${now})` } })
+    .onConflictDoUpdate({
+      target: [pageWatches.pageId, pageWatches.userId],
+      set: { unwatchedAt: watch ? null : sql`coalesce(${pageWatches.unwatchedAt}, ${now})` },
+    })
     .run();
 }
 
 /** Watches the space (`watch`) or stops watching it. */
 export function writeSpaceWatch(core: Core, spaceId: string, userId: string, watch: boolean, now: string): void {
   if (watch) core.db.insert(spaceWatches).values({ spaceId, userId, createdAt: now }).onConflictDoNothing().run();
-  else core.db.delete(spaceWatches).where(and(eq(spaceWatches.spaceId, spaceId), eq(spaceWatches.userId, userId))).run();
+  else
+    core.db
+      .delete(spaceWatches)
+      .where(and(eq(spaceWatches.spaceId, spaceId), eq(spaceWatches.userId, userId)))
+      .run();
 }
 
 // Run inside every page create and update: prepared once per instance.
 const statements = perInstance((sqlite: Core["sqlite"]) => ({
-  autoWatch: sqlite.query<never, [string, string, string]>("INSERT INTO page_watches (page_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
-  pageWatchers: sqlite.query<{ userId: string }, [string]>("SELECT user_id AS userId FROM page_watches WHERE page_id = ? AND unwatched_at IS NULL"),
+  autoWatch: sqlite.query<never, [string, string, string]>(
+    "INSERT INTO page_watches (page_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+  ),
+  pageWatchers: sqlite.query<{ userId: string }, [string]>(
+    "SELECT user_id AS userId FROM page_watches WHERE page_id = ? AND unwatched_at IS NULL",
+  ),
   // Every row of the page, unwatched ones too: whether its editor has ever had one.
-  pageWatchRows: sqlite.query<{ userId: string; unwatched: number }, [string]>("SELECT user_id AS userId, unwatched_at IS NOT NULL AS unwatched FROM page_watches WHERE page_id = ?"),
+  pageWatchRows: sqlite.query<{ userId: string; unwatched: number }, [string]>(
+    "SELECT user_id AS userId, unwatched_at IS NOT NULL AS unwatched FROM page_watches WHERE page_id = ?",
+  ),
   spaceWatchers: sqlite.query<{ userId: string }, [string]>("SELECT user_id AS userId FROM space_watches WHERE space_id = ?"),
 }));
 
@@ -90,10 +103,14 @@ export function watchersAfterEdit(core: Core, editorId: string | null, pageId: s
 
 /** The ids of the users watching a page (before any access check). */
 export function pageWatcherIds(core: Core, pageId: string): string[] {
-  return statements(core.sqlite).pageWatchers.all(pageId).map((r) => r.userId);
+  return statements(core.sqlite)
+    .pageWatchers.all(pageId)
+    .map((r) => r.userId);
 }
 
 /** The ids of the users watching a space (before any access check). */
 export function spaceWatcherIds(core: Core, spaceId: string): string[] {
-  return statements(core.sqlite).spaceWatchers.all(spaceId).map((r) => r.userId);
+  return statements(core.sqlite)
+    .spaceWatchers.all(spaceId)
+    .map((r) => r.userId);
 }

@@ -14,7 +14,9 @@ const state = async (who: object, path: string) => {
   expect(res.status).toBe(200);
   return res.body.watching as boolean;
 };
-const watchRows = () => (env.core.sqlite.query("SELECT count(*) AS n FROM page_watches").get() as { n: number }).n + (env.core.sqlite.query("SELECT count(*) AS n FROM space_watches").get() as { n: number }).n;
+const watchRows = () =>
+  (env.core.sqlite.query("SELECT count(*) AS n FROM page_watches").get() as { n: number }).n +
+  (env.core.sqlite.query("SELECT count(*) AS n FROM space_watches").get() as { n: number }).n;
 
 describe("space watches", () => {
   test("GET, POST and DELETE answer {watching}; POST and DELETE are idempotent; the key may be any case", async () => {
@@ -40,7 +42,10 @@ describe("space watches", () => {
     await watch(env, member, "/api/spaces/DOCS");
     await watch(env, member, `/api/pages/${page.id}`, "DELETE");
     expect(watchRows()).toBe(3);
-    const res = await call(env, "DELETE", "/api/spaces/DOCS", { as: owner, body: { confirmKey: "DOCS", password: "correct horse battery staple" } });
+    const res = await call(env, "DELETE", "/api/spaces/DOCS", {
+      as: owner,
+      body: { confirmKey: "DOCS", password: "correct horse battery staple" },
+    });
     expect(res.status).toBe(204);
     expect(watchRows()).toBe(0);
   });
@@ -58,7 +63,8 @@ describe("page watches", () => {
 
   test("editing a page watches it; unwatching is remembered, so a later edit does not watch it again", async () => {
     const { member, page } = await setup();
-    const edit = (text: string) => call(env, "PUT", `/api/pages/${page.id}`, { as: member, body: { title: "Guide", contentJson: doc(text) } });
+    const edit = (text: string) =>
+      call(env, "PUT", `/api/pages/${page.id}`, { as: member, body: { title: "Guide", contentJson: doc(text) } });
     expect((await edit("one")).status).toBe(200);
     expect(await state(member, `/api/pages/${page.id}`)).toBe(true);
     expect(await watch(env, member, `/api/pages/${page.id}`, "DELETE")).toEqual({ watching: false });

@@ -39,7 +39,11 @@ describe("the outbound guard at delivery", () => {
     // ticks every 5 s, so an arrival well within that came from the commit).
     await Promise.race([r.until(1), Bun.sleep(2_500).then(() => Promise.reject(new Error("no delivery right after the commit")))]);
     const [got] = r.received;
-    const payload = new Webhook(hook.secret).verify(got.body, got.headers) as { type: string; timestamp: string; data: Record<string, unknown> };
+    const payload = new Webhook(hook.secret).verify(got.body, got.headers) as {
+      type: string;
+      timestamp: string;
+      data: Record<string, unknown>;
+    };
     const event = eventsOf(e, "space.updated")[0];
     expect(payload).toEqual({
       type: "space.updated",
@@ -70,7 +74,10 @@ describe("the outbound guard at delivery", () => {
     const page = await newPage(e, owner, space.id, "Hello");
     await runDueDeliveries(e.core);
     expect(r.received.length).toBe(1);
-    const payload = new Webhook(hook.secret).verify(r.received[0].body, r.received[0].headers) as { type: string; data: Record<string, unknown> };
+    const payload = new Webhook(hook.secret).verify(r.received[0].body, r.received[0].headers) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
     expect(payload.type).toBe("page.created");
     expect(payload.data).toMatchObject({ pageId: page.id, spaceId: space.id, spaceKey: "DOCS", actorId: owner.id, title: "Hello" });
   });
@@ -134,7 +141,14 @@ describe("what is queued", () => {
     const hook = await newWebhook(e, owner, "DOCS", "https://hooks.example.com/", "space.updated");
     e.core.tx(() => {
       for (let i = 0; i < 205; i++) {
-        recordEvent(e.core, { type: "space.updated", targetType: "space", targetId: space.id, spaceId: space.id, actorId: owner.id, data: { n: i } });
+        recordEvent(e.core, {
+          type: "space.updated",
+          targetType: "space",
+          targetId: space.id,
+          spaceId: space.id,
+          actorId: owner.id,
+          data: { n: i },
+        });
         e.clock.advance(1);
       }
     });
@@ -155,7 +169,13 @@ describe("retries", () => {
     await runDueDeliveries(e.core);
     expect(r.received.length).toBe(1);
     let [d] = await deliveriesOf(e, owner, "DOCS", hook.id);
-    expect(d).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: 503, lastError: "answered HTTP 503", lastResponseSnippet: "busy" });
+    expect(d).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      lastStatusCode: 503,
+      lastError: "answered HTTP 503",
+      lastResponseSnippet: "busy",
+    });
 
     e.clock.advance(RETRY_DELAYS_MS[0] - 1);
     await runDueDeliveries(e.core);
@@ -195,30 +215,33 @@ describe("retries", () => {
     expect(e.core.db.select().from(webhookAttempts).all().length).toBe(MAX_ATTEMPTS);
   });
 
-  test(`${DISABLE_AFTER_FAILURES} failed attempts in a row switch the hook off, abandon what waits and record webhook.disabled`, async () => {
-    const e = env();
-    const { owner, space } = await ownerWithSpace(e);
-    const hook = await newWebhook(e, owner, "DOCS", "http://127.0.0.1:9/", "space.updated");
-    for (let i = 0; i < 5; i++) await rename(e, owner, `Name ${i}`);
-    // 5 deliveries failing together: the 4th round brings the 20th failure.
-    for (let round = 0; round < 4; round++) {
+  test(
+    `${DISABLE_AFTER_FAILURES} failed attempts in a row switch the hook ` + `off, abandon what waits and record webhook.disabled`,
+    async () => {
+      const e = env();
+      const { owner, space } = await ownerWithSpace(e);
+      const hook = await newWebhook(e, owner, "DOCS", "http://127.0.0.1:9/", "space.updated");
+      for (let i = 0; i < 5; i++) await rename(e, owner, `Name ${i}`);
+      // 5 deliveries failing together: the 4th round brings the 20th failure.
+      for (let round = 0; round < 4; round++) {
+        await runDueDeliveries(e.core);
+        e.clock.advance(3_600_000);
+      }
+      const [listed] = (await call(e, "GET", "/api/spaces/DOCS/webhooks", { as: owner })).body;
+      expect(listed).toMatchObject({ enabled: false, consecutiveFailures: DISABLE_AFTER_FAILURES });
+      expect(listed.disabledAt).not.toBeNull();
+      const deliveries = await deliveriesOf(e, owner, "DOCS", hook.id);
+      expect(deliveries.map((d) => d.status)).toEqual(Array(5).fill("abandoned"));
+      const disabled = eventsOf(e, "webhook.disabled");
+      expect(disabled).toEqual([expect.objectContaining({ targetType: "webhook", targetId: hook.id, spaceId: space.id, actorId: null })]);
+      expect(disabled[0].data).toMatchObject({ url: hook.url, consecutiveFailures: DISABLE_AFTER_FAILURES });
+      // Switched off: new changes queue nothing, nothing more is tried.
+      await rename(e, owner, "Later");
       await runDueDeliveries(e.core);
-      e.clock.advance(3_600_000);
-    }
-    const [listed] = (await call(e, "GET", "/api/spaces/DOCS/webhooks", { as: owner })).body;
-    expect(listed).toMatchObject({ enabled: false, consecutiveFailures: DISABLE_AFTER_FAILURES });
-    expect(listed.disabledAt).not.toBeNull();
-    const deliveries = await deliveriesOf(e, owner, "DOCS", hook.id);
-    expect(deliveries.map((d) => d.status)).toEqual(Array(5).fill("abandoned"));
-    const disabled = eventsOf(e, "webhook.disabled");
-    expect(disabled).toEqual([expect.objectContaining({ targetType: "webhook", targetId: hook.id, spaceId: space.id, actorId: null })]);
-    expect(disabled[0].data).toMatchObject({ url: hook.url, consecutiveFailures: DISABLE_AFTER_FAILURES });
-    // Switched off: new changes queue nothing, nothing more is tried.
-    await rename(e, owner, "Later");
-    await runDueDeliveries(e.core);
-    expect((await deliveriesOf(e, owner, "DOCS", hook.id)).length).toBe(5);
-    expect(e.core.db.select().from(webhookAttempts).all().length).toBe(DISABLE_AFTER_FAILURES);
-  });
+      expect((await deliveriesOf(e, owner, "DOCS", hook.id)).length).toBe(5);
+      expect(e.core.db.select().from(webhookAttempts).all().length).toBe(DISABLE_AFTER_FAILURES);
+    },
+  );
 
   test("a success resets the failure count", async () => {
     const e = env({ env: ALLOW_LOOPBACK });
@@ -233,36 +256,56 @@ describe("retries", () => {
     expect((await call(e, "GET", "/api/spaces/DOCS/webhooks", { as: owner })).body[0].consecutiveFailures).toBe(0);
   });
 
-  test("attempts that finish together are recorded together: each delivery its own numbered line and state, successes end the failure run", async () => {
-    const e = env({ env: ALLOW_LOOPBACK });
-    // The first two attempts fail, every later one succeeds.
-    const r = receiver((n) => (n < 2 ? new Response("no", { status: 500 }) : new Response("yes")));
-    const { owner } = await ownerWithSpace(e);
-    const hook = await newWebhook(e, owner, "DOCS", r.url, "space.updated");
-    for (let i = 0; i < 5; i++) await rename(e, owner, `Name ${i}`);
-    await runDueDeliveries(e.core);
-    expect(r.received.length).toBe(5);
-    let deliveries = await deliveriesOf(e, owner, "DOCS", hook.id);
-    expect(deliveries.map((d) => d.status).sort()).toEqual(["failed", "failed", "succeeded", "succeeded", "succeeded"]);
-    for (const d of deliveries) {
-      expect(d.attempts).toBe(1);
-      expect(d.log).toEqual([expect.objectContaining({ attempt: 1, statusCode: d.status === "succeeded" ? 200 : 500, responseSnippet: d.status === "succeeded" ? "yes" : "no" })]);
-      expect(d.nextAttemptAt).toBe(d.status === "succeeded" ? null : new Date(e.clock.now() + RETRY_DELAYS_MS[0]).toISOString());
-    }
-    e.clock.advance(RETRY_DELAYS_MS[0]);
-    await runDueDeliveries(e.core);
-    deliveries = await deliveriesOf(e, owner, "DOCS", hook.id);
-    expect(deliveries.map((d) => d.status)).toEqual(Array(5).fill("succeeded"));
-    expect(deliveries.map((d) => d.log.map((a) => [a.attempt, a.statusCode]).sort((a, b) => Number(a[0]) - Number(b[0]))).sort((a, b) => b.length - a.length)).toEqual([
-      [[1, 500], [2, 200]],
-      [[1, 500], [2, 200]],
-      [[1, 200]],
-      [[1, 200]],
-      [[1, 200]],
-    ]);
-    expect((await call(e, "GET", "/api/spaces/DOCS/webhooks", { as: owner })).body[0].consecutiveFailures).toBe(0);
-    expect(e.core.db.select().from(webhookAttempts).all().length).toBe(7);
-  });
+  test(
+    "attempts that finish together are recorded together: each delivery its own " +
+      "numbered line and state, successes end the failure run",
+    async () => {
+      const e = env({ env: ALLOW_LOOPBACK });
+      // The first two attempts fail, every later one succeeds.
+      const r = receiver((n) => (n < 2 ? new Response("no", { status: 500 }) : new Response("yes")));
+      const { owner } = await ownerWithSpace(e);
+      const hook = await newWebhook(e, owner, "DOCS", r.url, "space.updated");
+      for (let i = 0; i < 5; i++) await rename(e, owner, `Name ${i}`);
+      await runDueDeliveries(e.core);
+      expect(r.received.length).toBe(5);
+      let deliveries = await deliveriesOf(e, owner, "DOCS", hook.id);
+      expect(deliveries.map((d) => d.status).sort()).toEqual(["failed", "failed", "succeeded", "succeeded", "succeeded"]);
+      for (const d of deliveries) {
+        expect(d.attempts).toBe(1);
+        expect(d.log).toEqual([
+          expect.objectContaining({
+            attempt: 1,
+            statusCode: d.status === "succeeded" ? 200 : 500,
+            responseSnippet: d.status === "succeeded" ? "yes" : "no",
+          }),
+        ]);
+        expect(d.nextAttemptAt).toBe(d.status === "succeeded" ? null : new Date(e.clock.now() + RETRY_DELAYS_MS[0]).toISOString());
+      }
+      e.clock.advance(RETRY_DELAYS_MS[0]);
+      await runDueDeliveries(e.core);
+      deliveries = await deliveriesOf(e, owner, "DOCS", hook.id);
+      expect(deliveries.map((d) => d.status)).toEqual(Array(5).fill("succeeded"));
+      expect(
+        deliveries
+          .map((d) => d.log.map((a) => [a.attempt, a.statusCode]).sort((a, b) => Number(a[0]) - Number(b[0])))
+          .sort((a, b) => b.length - a.length),
+      ).toEqual([
+        [
+          [1, 500],
+          [2, 200],
+        ],
+        [
+          [1, 500],
+          [2, 200],
+        ],
+        [[1, 200]],
+        [[1, 200]],
+        [[1, 200]],
+      ]);
+      expect((await call(e, "GET", "/api/spaces/DOCS/webhooks", { as: owner })).body[0].consecutiveFailures).toBe(0);
+      expect(e.core.db.select().from(webhookAttempts).all().length).toBe(7);
+    },
+  );
 
   test("deliveries left waiting survive a restart and go out once allowed", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cairn-webhooks-"));

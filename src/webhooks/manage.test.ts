@@ -37,7 +37,9 @@ describe("PUT /api/spaces/{key}/webhooks/{id}", () => {
     expect((await deliveriesOf(e, owner, "DOCS", hook.id)).map((d) => [d.status, d.nextAttemptAt])).toEqual([["abandoned", null]]);
     await rename(e, owner, "While off");
     expect((await deliveriesOf(e, owner, "DOCS", hook.id)).length).toBe(1);
-    expect(eventsOf(e, "webhook.updated")).toEqual([expect.objectContaining({ targetId: hook.id, spaceId: space.id, actorId: owner.id, data: { url: hook.url, enabled: false } })]);
+    expect(eventsOf(e, "webhook.updated")).toEqual([
+      expect.objectContaining({ targetId: hook.id, spaceId: space.id, actorId: owner.id, data: { url: hook.url, enabled: false } }),
+    ]);
 
     // The same state again changes nothing and records nothing.
     const again = await call(e, "PUT", `/api/spaces/DOCS/webhooks/${hook.id}`, { as: owner, body: { enabled: false } });
@@ -121,7 +123,14 @@ describe("POST /api/spaces/{key}/webhooks/{id}/deliveries/{deliveryId}/redeliver
 
     const res = await call(e, "POST", `/api/spaces/docs/webhooks/${hook.id}/deliveries/${first.id}/redeliver`, { as: owner });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ eventId: first.eventId, eventType: "space.updated", status: "pending", attempts: 0, log: [], payload: first.payload });
+    expect(res.body).toMatchObject({
+      eventId: first.eventId,
+      eventType: "space.updated",
+      status: "pending",
+      attempts: 0,
+      log: [],
+      payload: first.payload,
+    });
     expect(res.body.id).not.toBe(first.id);
     // No runDueDeliveries: the commit starts the attempt, like a first one.
     await within(r.until(2), 2_500, "no redelivery right after the commit");
@@ -196,7 +205,9 @@ describe("POST /api/spaces/{key}/webhooks/{id}/deliveries/{deliveryId}/redeliver
       const res = await call(e, "POST", path, { as: owner });
       if (res.status !== 404) throw new Error(`${why}: ${res.status} ${res.text}`);
     }
-    expect((await call(e, "POST", `/api/spaces/DOCS/webhooks/${hook.id}/deliveries/${mine.id}/redeliver`, { as: member })).status).toBe(403);
+    expect((await call(e, "POST", `/api/spaces/DOCS/webhooks/${hook.id}/deliveries/${mine.id}/redeliver`, { as: member })).status).toBe(
+      403,
+    );
     expect((await call(e, "POST", `/api/spaces/DOCS/webhooks/${hook.id}/deliveries/${mine.id}/redeliver`)).status).toBe(401);
     expect(eventsOf(e, "webhook.redelivered")).toEqual([]);
   });

@@ -27,7 +27,11 @@ function spacesOf(event: EventRow): string[] {
 export function payloadOf(core: Core, event: EventRow, input?: NewEvent): string {
   // A page event hands its space as the change left it: its key is not read again.
   const handed = input?.page?.space as { id?: unknown; key?: unknown } | undefined;
-  const space = !event.spaceId ? null : handed?.id === event.spaceId && typeof handed.key === "string" ? { key: handed.key } : statements(core).spaceKey.get(event.spaceId);
+  const space = !event.spaceId
+    ? null
+    : handed?.id === event.spaceId && typeof handed.key === "string"
+      ? { key: handed.key }
+      : statements(core).spaceKey.get(event.spaceId);
   const data = {
     eventId: event.id,
     [`${event.targetType}Id`]: event.targetId,

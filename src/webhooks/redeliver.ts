@@ -32,7 +32,17 @@ export function redeliver(core: Core, caller: Caller, key: string, hookId: strin
     if (!hook.enabled) throw new AppError("conflict", { detail: "The webhook is switched off: switch it on to send deliveries again." });
     const id = newId();
     const now = iso(core.clock.now());
-    insertDelivery(core, { id, webhookId: hook.id, eventId: original.eventId, eventType: original.eventType, payload: original.payload, status: "pending", nextAttemptAt: now, createdAt: now, updatedAt: now });
+    insertDelivery(core, {
+      id,
+      webhookId: hook.id,
+      eventId: original.eventId,
+      eventType: original.eventType,
+      payload: original.payload,
+      status: "pending",
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
     recordEvent(core, {
       type: "webhook.redelivered",
       targetType: "webhook",

@@ -31,24 +31,27 @@ async function ownerWithSpace(): Promise<{ e: TestEnv; owner: { cookie: string }
 const rename = (e: TestEnv, who: { cookie: string }, name: string) => call(e, "PUT", "/api/spaces/DOCS", { as: who, body: { name } });
 
 describe("webhook deliveries and redirects", () => {
-  test.each([301, 302, 303, 307, 308])("a %i is a failed attempt with its status and Location; the target is never called", async (status) => {
-    const { e, owner } = await ownerWithSpace();
-    const target = receiver();
-    const first = receiver(() => new Response("moved", { status, headers: { location: target.url } }));
-    const hook = await newWebhook(e, owner, "DOCS", first.url, "space.updated");
-    await rename(e, owner, "Renamed");
-    await runDueDeliveries(e.core);
+  test.each([301, 302, 303, 307, 308])(
+    "a %i is a failed attempt with its status and Location; the target is never called",
+    async (status) => {
+      const { e, owner } = await ownerWithSpace();
+      const target = receiver();
+      const first = receiver(() => new Response("moved", { status, headers: { location: target.url } }));
+      const hook = await newWebhook(e, owner, "DOCS", first.url, "space.updated");
+      await rename(e, owner, "Renamed");
+      await runDueDeliveries(e.core);
 
-    const [d] = await deliveriesOf(e, owner, "DOCS", hook.id);
-    expect(d).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: status });
-    expect(d.lastError).toContain(`HTTP ${status}`);
-    expect(d.lastError).toContain(target.url);
-    expect(d.log).toEqual([expect.objectContaining({ attempt: 1, statusCode: status, error: d.lastError })]);
-    // The normal backoff applies: the next attempt waits the first retry delay.
-    expect(d.nextAttemptAt).toBe(new Date(e.clock.now() + RETRY_DELAYS_MS[0]).toISOString());
-    expect(first.received).toHaveLength(1);
-    expect(target.received).toEqual([]);
-  });
+      const [d] = await deliveriesOf(e, owner, "DOCS", hook.id);
+      expect(d).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: status });
+      expect(d.lastError).toContain(`HTTP ${status}`);
+      expect(d.lastError).toContain(target.url);
+      expect(d.log).toEqual([expect.objectContaining({ attempt: 1, statusCode: status, error: d.lastError })]);
+      // The normal backoff applies: the next attempt waits the first retry delay.
+      expect(d.nextAttemptAt).toBe(new Date(e.clock.now() + RETRY_DELAYS_MS[0]).toISOString());
+      expect(first.received).toHaveLength(1);
+      expect(target.received).toEqual([]);
+    },
+  );
 
   test("the retry is sent to the webhook's own URL again, and succeeds once it answers 2xx", async () => {
     const { e, owner } = await ownerWithSpace();

@@ -4,7 +4,16 @@ import { callerOf } from "../http/request-state";
 import { NoContent, noContent, problems } from "../http/schemas";
 import { KeyParams } from "../spaces/schemas";
 import { redeliver } from "./redeliver";
-import { CreatedWebhook, CreateWebhookBody, Delivery, DeliveryParams, UpdateWebhookBody, Webhook, WebhookEvent, WebhookParams } from "./schemas";
+import {
+  CreatedWebhook,
+  CreateWebhookBody,
+  Delivery,
+  DeliveryParams,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookEvent,
+  WebhookParams,
+} from "./schemas";
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, setWebhookEnabled, WEBHOOK_EVENTS } from "./service";
 
 const detail = (summary: string) => ({ tags: ["Webhooks"], summary });
@@ -35,12 +44,16 @@ export function webhookRoutes(core: Core) {
         detail: detail("Register a webhook; the answer carries its whsec_ signing secret, shown this once"),
       },
     )
-    .put("/spaces/:key/webhooks/:id", ({ params, body, request }) => setWebhookEnabled(core, callerOf(request), params.key, params.id, body), {
-      params: WebhookParams,
-      body: UpdateWebhookBody,
-      response: { 200: Webhook, ...problems(400, 401, 403, 404) },
-      detail: detail("Switch a webhook off or on again (switching on resets its failure count)"),
-    })
+    .put(
+      "/spaces/:key/webhooks/:id",
+      ({ params, body, request }) => setWebhookEnabled(core, callerOf(request), params.key, params.id, body),
+      {
+        params: WebhookParams,
+        body: UpdateWebhookBody,
+        response: { 200: Webhook, ...problems(400, 401, 403, 404) },
+        detail: detail("Switch a webhook off or on again (switching on resets its failure count)"),
+      },
+    )
     .delete(
       "/spaces/:key/webhooks/:id",
       ({ params, request }) => {
@@ -68,7 +81,9 @@ export function webhookRoutes(core: Core) {
       {
         params: DeliveryParams,
         response: { 201: Delivery, ...problems(401, 403, 404, 409) },
-        detail: detail("Send a delivery again: a new delivery of the same event and payload, sent at once (409 while the webhook is switched off)"),
+        detail: detail(
+          "Send a delivery again: a new delivery of the same event and payload, sent at once (409 while the webhook is switched off)",
+        ),
       },
     );
 }

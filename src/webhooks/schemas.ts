@@ -23,7 +23,10 @@ export const CreatedWebhook = t.Composite(
 );
 
 export const CreateWebhookBody = t.Object({
-  url: t.String({ maxLength: MAX_URL_LENGTH, description: "http or https; private and loopback addresses are refused at delivery unless allowed by CAIRN_OUTBOUND_ALLOW" }),
+  url: t.String({
+    maxLength: MAX_URL_LENGTH,
+    description: "http or https; private and loopback addresses are refused at delivery unless allowed by CAIRN_OUTBOUND_ALLOW",
+  }),
   events: t.Union([t.Array(t.String({ maxLength: 100 }), { maxItems: 50 }), t.String({ maxLength: 2000 })], {
     description: `Event types as an array or a comma-separated string; "*" for all. Known: ${WEBHOOK_EVENT_TYPES.join(", ")}`,
     error: "must be a list of event types or a comma-separated string",
@@ -43,7 +46,8 @@ export const DeliveryParams = t.Object({
 
 export const UpdateWebhookBody = t.Object({
   enabled: t.Boolean({
-    description: "false switches the webhook off (its waiting deliveries are abandoned); true switches it on again and resets its failure count",
+    description:
+      "false switches the webhook off (its waiting deliveries are abandoned); true switches it on again and resets its failure count",
     error: "must be true or false",
   }),
 });
@@ -74,7 +78,9 @@ export const Delivery = t.Object(
     eventId: t.String(),
     eventType: t.String(),
     status: t.Union([t.Literal("pending"), t.Literal("failed"), t.Literal("succeeded"), t.Literal("abandoned")], {
-      description: "pending: not tried yet; failed: will be retried at nextAttemptAt; succeeded; abandoned: out of attempts or the webhook was switched off",
+      description:
+        "pending: not tried yet; failed: will be retried at nextAttemptAt; succeeded; " +
+        "abandoned: out of attempts or the webhook was switched off",
     }),
     attempts: t.Integer(),
     nextAttemptAt: t.Nullable(Timestamp),

@@ -23,7 +23,16 @@ import { iso } from "../platform/clock";
 import { perInstance } from "../platform/memo";
 import { newId } from "../platform/crypto";
 import { guardedFetch } from "../platform/outbound";
-import { abandonWaiting, dropFinishedBefore, hasFinishedBefore, outcomeStatements, setHookEnabled, webhookById, type DueDelivery, type SucceededRow } from "./store";
+import {
+  abandonWaiting,
+  dropFinishedBefore,
+  hasFinishedBefore,
+  outcomeStatements,
+  setHookEnabled,
+  webhookById,
+  type DueDelivery,
+  type SucceededRow,
+} from "./store";
 import { queueDeliveries } from "./queue";
 import { deliveryHeaders } from "./signer";
 import type { WebhookRow } from "./tables";
@@ -55,7 +64,15 @@ interface SenderState {
 }
 
 const stateOf = perInstance(
-  (_core: Core): SenderState => ({ current: Promise.resolve(), next: null, kickQueued: false, closed: false, lastPruneAt: -Infinity, outcomes: [], flushQueued: false }),
+  (_core: Core): SenderState => ({
+    current: Promise.resolve(),
+    next: null,
+    kickQueued: false,
+    closed: false,
+    lastPruneAt: -Infinity,
+    outcomes: [],
+    flushQueued: false,
+  }),
 );
 
 /**
@@ -237,7 +254,8 @@ function recordOutcomes(core: Core, state: SenderState): void {
 function recordSucceeded(core: Core, rows: SucceededRow[]): void {
   if (rows.length === 0) return;
   if (new Set(rows.map((r) => r[1])).size !== rows.length) {
-    for (const [, deliveryId, startedAt, statusCode, durationMs, snippet] of rows) recordOutcome(core, deliveryId, { ok: true, statusCode, error: null, snippet, durationMs, startedAt });
+    for (const [, deliveryId, startedAt, statusCode, durationMs, snippet] of rows)
+      recordOutcome(core, deliveryId, { ok: true, statusCode, error: null, snippet, durationMs, startedAt });
     return;
   }
   const q = outcomeStatements(core);
@@ -269,7 +287,8 @@ function recordOutcome(core: Core, deliveryId: string, o: Outcome): void {
   }
   // 4. Count the failure against the webhook; the 20th in a row switches it off.
   const hook = q.failed.get(delivery.webhookId);
-  if (hook && hook.enabled && hook.consecutiveFailures >= DISABLE_AFTER_FAILURES) disableWebhook(core, webhookById(core, delivery.webhookId)!, o.error);
+  if (hook && hook.enabled && hook.consecutiveFailures >= DISABLE_AFTER_FAILURES)
+    disableWebhook(core, webhookById(core, delivery.webhookId)!, o.error);
 }
 
 /**

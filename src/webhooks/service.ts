@@ -8,7 +8,17 @@ import { invalid, notFound } from "../platform/errors";
 import { checkOutboundUrl } from "../platform/outbound";
 import { findSpaceByKey } from "../spaces/service";
 import { newWebhookSecret } from "./signer";
-import { abandonWaiting, attemptsOf, deleteWebhookRow, hooksOfSpace, insertWebhook, recentDeliveries, setHookEnabled, webhookById, webhookInSpace } from "./store";
+import {
+  abandonWaiting,
+  attemptsOf,
+  deleteWebhookRow,
+  hooksOfSpace,
+  insertWebhook,
+  recentDeliveries,
+  setHookEnabled,
+  webhookById,
+  webhookInSpace,
+} from "./store";
 import type { AttemptRow, DeliveryRow, WebhookRow } from "./tables";
 
 /**
@@ -67,7 +77,10 @@ export function cleanUrl(raw: string): string {
     url = checkOutboundUrl(text);
   } catch (err) {
     const reason = (err as Error).message.replace(/^bad URL: /, "");
-    throw invalid("url", reason === "not an absolute URL" ? "must be an absolute http or https URL, such as https://example.com/hooks" : reason);
+    throw invalid(
+      "url",
+      reason === "not an absolute URL" ? "must be an absolute http or https URL, such as https://example.com/hooks" : reason,
+    );
   }
   if (url.href.length > MAX_URL_LENGTH) throw invalid("url", `must be at most ${MAX_URL_LENGTH} characters`);
   return url.href;
@@ -79,7 +92,11 @@ export function cleanEvents(input: string[] | string): string[] {
   if (names.length === 0) throw invalid("events", `must name at least one event type, or "*" for all`);
   const known = new Set<string>(WEBHOOK_EVENT_TYPES);
   const unknown = names.filter((n) => n !== "*" && !known.has(n));
-  if (unknown.length) throw invalid("events", `name an unknown event type: ${unknown.map((n) => JSON.stringify(n)).join(", ")}; known: ${WEBHOOK_EVENT_TYPES.join(", ")} or "*"`);
+  if (unknown.length)
+    throw invalid(
+      "events",
+      `name an unknown event type: ${unknown.map((n) => JSON.stringify(n)).join(", ")}; known: ${WEBHOOK_EVENT_TYPES.join(", ")} or "*"`,
+    );
   if (names.includes("*")) return ["*"];
   return [...new Set(names)];
 }
@@ -105,7 +122,15 @@ export function createWebhook(core: Core, caller: Caller, key: string, input: Cr
     const id = newId();
     const secret = newWebhookSecret();
     insertWebhook(core, { id, spaceId: space.id, url, events, secret, createdById: user.user.id, createdAt: iso(core.clock.now()) });
-    recordEvent(core, { type: "webhook.created", targetType: "webhook", targetId: id, spaceId: space.id, actorId: user.user.id, data: { url, events }, ip: user.ip });
+    recordEvent(core, {
+      type: "webhook.created",
+      targetType: "webhook",
+      targetId: id,
+      spaceId: space.id,
+      actorId: user.user.id,
+      data: { url, events },
+      ip: user.ip,
+    });
     const row = webhookById(core, id)!;
     return { ...toWebhook(row), secret };
   });
@@ -125,7 +150,15 @@ export function deleteWebhook(core: Core, caller: Caller, key: string, id: strin
     const space = requireAdminSpace(core, user, findSpaceByKey(core, key));
     const hook = requireWebhook(core, space.id, id);
     deleteWebhookRow(core, hook.id);
-    recordEvent(core, { type: "webhook.deleted", targetType: "webhook", targetId: hook.id, spaceId: space.id, actorId: user.user.id, data: { url: hook.url }, ip: user.ip });
+    recordEvent(core, {
+      type: "webhook.deleted",
+      targetType: "webhook",
+      targetId: hook.id,
+      spaceId: space.id,
+      actorId: user.user.id,
+      data: { url: hook.url },
+      ip: user.ip,
+    });
   });
 }
 
@@ -146,13 +179,28 @@ export function setWebhookEnabled(core: Core, caller: Caller, key: string, id: s
     const now = iso(core.clock.now());
     setHookEnabled(core, hook.id, enabled, now);
     if (!enabled) abandonWaiting(core, hook.id, now);
-    recordEvent(core, { type: "webhook.updated", targetType: "webhook", targetId: hook.id, spaceId: space.id, actorId: user.user.id, data: { url: hook.url, enabled }, ip: user.ip });
+    recordEvent(core, {
+      type: "webhook.updated",
+      targetType: "webhook",
+      targetId: hook.id,
+      spaceId: space.id,
+      actorId: user.user.id,
+      data: { url: hook.url, enabled },
+      ip: user.ip,
+    });
     return toWebhook(webhookById(core, hook.id)!);
   });
 }
 
 function toAttempt(row: AttemptRow) {
-  return { attempt: row.attempt, startedAt: row.startedAt, statusCode: row.statusCode, error: row.error, durationMs: row.durationMs, responseSnippet: row.responseSnippet };
+  return {
+    attempt: row.attempt,
+    startedAt: row.startedAt,
+    statusCode: row.statusCode,
+    error: row.error,
+    durationMs: row.durationMs,
+    responseSnippet: row.responseSnippet,
+  };
 }
 
 export function toDelivery(row: DeliveryRow, attempts: AttemptRow[]) {

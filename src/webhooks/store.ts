@@ -10,7 +10,9 @@ import { listParam, rowsParam } from "../platform/db/lists";
 
 /** Queuing (queue.ts): run for every page and space event (and per webhook), so prepared once per instance. */
 export const queueStatements = perInstance(({ sqlite }: Core) => ({
-  enabledHooksOf: sqlite.query<{ id: string; events: string }, [string]>("SELECT id, events FROM webhooks WHERE space_id = ? AND enabled = 1"),
+  enabledHooksOf: sqlite.query<{ id: string; events: string }, [string]>(
+    "SELECT id, events FROM webhooks WHERE space_id = ? AND enabled = 1",
+  ),
   spaceKey: sqlite.query<{ key: string }, [string]>("SELECT key FROM spaces WHERE id = ?"),
   // One row per [id, webhookId] of the JSON array ?5.
   insert: sqlite.query<never, [string, string, string, string, string]>(
@@ -61,22 +63,29 @@ export const outcomeStatements = perInstance(({ sqlite }: Core) => ({
       WHERE webhook_deliveries.id = x.id
       RETURNING webhook_id AS webhookId`,
   ),
-  succeededHooks: sqlite.query<never, [string]>(`UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (${listParam("?")}) AND consecutive_failures <> 0`),
-  delivery: sqlite.query<{ attempts: number; webhookId: string }, [string]>("SELECT attempts, webhook_id AS webhookId FROM webhook_deliveries WHERE id = ?"),
+  succeededHooks: sqlite.query<never, [string]>(
+    `UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (${listParam("?")}) AND consecutive_failures <> 0`,
+  ),
+  delivery: sqlite.query<{ attempts: number; webhookId: string }, [string]>(
+    "SELECT attempts, webhook_id AS webhookId FROM webhook_deliveries WHERE id = ?",
+  ),
   attempt: sqlite.query<never, Record<string, string | number | null>>(
-    "INSERT INTO webhook_attempts (id, delivery_id, attempt, started_at, status_code, error, duration_ms, response_snippet) VALUES ($id, $deliveryId, $attempt, $startedAt, $statusCode, $error, $durationMs, $snippet)",
+    "INSERT INTO webhook_attempts (id, delivery_id, attempt, started_at, status_code, error, duration_ms, " +
+      "response_snippet) VALUES ($id, $deliveryId, $attempt, $startedAt, $statusCode, $error, $durationMs, $snippet)",
   ),
   // A failure moves on only a delivery still waiting (one abandoned meanwhile stays abandoned);
   // a success is recorded whatever happened meanwhile: the receiver has it.
   settle: sqlite.query<never, Record<string, string | number | null>>(
-    "UPDATE webhook_deliveries SET attempts = $attempts, last_status_code = $statusCode, last_error = $error, last_duration_ms = $durationMs, last_response_snippet = $snippet, updated_at = $updatedAt, status = $status, next_attempt_at = $nextAttemptAt WHERE id = $id AND ($status = 'succeeded' OR status IN ('pending', 'failed'))",
+    "UPDATE webhook_deliveries SET attempts = $attempts, last_status_code = $statusCode, last_error = $error, " +
+      "last_duration_ms = $durationMs, last_response_snippet = $snippet, updated_at = $updatedAt, status = $status, " +
+      "next_attempt_at = $nextAttemptAt WHERE id = $id AND ($status = 'succeeded' OR status IN ('pending', 'failed'))",
   ),
   succeeded: sqlite.query<never, [string]>("UPDATE webhooks SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0"),
   failed: sqlite.query<{ consecutiveFailures: number; enabled: number }, [string]>(
-    "UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ? RETURNING consecutive_failures AS consecutiveFailures, enabled",
+    "UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ? " +
+      "RETURNING consecutive_failures AS consecutiveFailures, enabled",
   ),
 }));
-
 
 // The drizzle reads and writes of webhooks, deliveries and attempts (service.ts, redeliver.ts, sender.ts).
 
@@ -91,7 +100,11 @@ export function webhookById(core: Pick<Core, "db">, id: string): WebhookRow | un
 
 /** The space's webhook with that id (another space's is none). */
 export function webhookInSpace(core: Pick<Core, "db">, spaceId: string, id: string): WebhookRow | undefined {
-  return core.db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.spaceId, spaceId))).get();
+  return core.db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.id, id), eq(webhooks.spaceId, spaceId)))
+    .get();
 }
 
 export function insertWebhook(core: Pick<Core, "db">, row: typeof webhooks.$inferInsert): void {
@@ -124,7 +137,11 @@ export function deliveryById(core: Pick<Core, "db">, id: string): DeliveryRow | 
 
 /** The hook's delivery with that id (another hook's is none). */
 export function deliveryOfHook(core: Pick<Core, "db">, hookId: string, id: string): DeliveryRow | undefined {
-  return core.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.webhookId, hookId))).get();
+  return core.db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.webhookId, hookId)))
+    .get();
 }
 
 export function insertDelivery(core: Pick<Core, "db">, row: typeof webhookDeliveries.$inferInsert): void {
@@ -133,15 +150,27 @@ export function insertDelivery(core: Pick<Core, "db">, row: typeof webhookDelive
 
 /** A hook's newest deliveries, newest first. */
 export function recentDeliveries(core: Pick<Core, "db">, hookId: string, limit: number): DeliveryRow[] {
-  return core.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hookId)).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit).all();
+  return core.db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.webhookId, hookId))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit)
+    .all();
 }
 
 /** The attempts of these deliveries (at most a few hundred ids), in attempt order. */
 export function attemptsOf(core: Pick<Core, "db">, deliveryIds: string[]): AttemptRow[] {
-  return core.db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveryIds)).orderBy(webhookAttempts.attempt).all();
+  return core.db
+    .select()
+    .from(webhookAttempts)
+    .where(inArray(webhookAttempts.deliveryId, deliveryIds))
+    .orderBy(webhookAttempts.attempt)
+    .all();
 }
 
-const finishedBefore = (before: string) => and(inArray(webhookDeliveries.status, ["succeeded", "abandoned"]), lt(webhookDeliveries.updatedAt, before));
+const finishedBefore = (before: string) =>
+  and(inArray(webhookDeliveries.status, ["succeeded", "abandoned"]), lt(webhookDeliveries.updatedAt, before));
 
 /** Whether any delivery finished (succeeded or abandoned) was last touched before `before`. */
 export function hasFinishedBefore(core: Pick<Core, "db">, before: string): boolean {

@@ -13,9 +13,19 @@ describe("POST /api/spaces/{key}/webhooks", () => {
   test("creates a webhook and shows its whsec_ secret once", async () => {
     const owner = await signUp(env, "owner@example.com");
     await newSpace(env, owner, "DOCS");
-    const res = await call(env, "POST", "/api/spaces/docs/webhooks", { as: owner, body: { url: HOOK, events: ["page.created", "page.updated"] } });
+    const res = await call(env, "POST", "/api/spaces/docs/webhooks", {
+      as: owner,
+      body: { url: HOOK, events: ["page.created", "page.updated"] },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ url: HOOK, events: ["page.created", "page.updated"], enabled: true, consecutiveFailures: 0, disabledAt: null, createdById: owner.id });
+    expect(res.body).toMatchObject({
+      url: HOOK,
+      events: ["page.created", "page.updated"],
+      enabled: true,
+      consecutiveFailures: 0,
+      disabledAt: null,
+      createdById: owner.id,
+    });
     expect(res.body.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(res.body.secret.slice(6), "base64").length).toBe(32);
@@ -32,7 +42,11 @@ describe("POST /api/spaces/{key}/webhooks", () => {
     ["a comma-separated string", "page.created, page.moved,page.created", ["page.created", "page.moved"]],
     ["* alone", ["*"], ["*"]],
     ["* among others", "page.created,*", ["*"]],
-    ["every named type", "comment.created,comment.resolved,attachment.created,label.added,label.removed,space.updated", ["comment.created", "comment.resolved", "attachment.created", "label.added", "label.removed", "space.updated"]],
+    [
+      "every named type",
+      "comment.created,comment.resolved,attachment.created,label.added,label.removed,space.updated",
+      ["comment.created", "comment.resolved", "attachment.created", "label.added", "label.removed", "space.updated"],
+    ],
   ])("accepts events as %s", async (_why, events, stored) => {
     const owner = await signUp(env, "owner@example.com");
     await newSpace(env, owner, "DOCS");
@@ -121,7 +135,9 @@ describe("who may manage webhooks", () => {
     const deleted = await call(env, "DELETE", `/api/spaces/DOCS/webhooks/${hookId}`, { as: { token: ro } });
     expect(deleted).toMatchObject({ status: 403, body: { code: "read_only_token" } });
     const full = await mintToken(env, owner);
-    expect((await call(env, "POST", "/api/spaces/DOCS/webhooks", { as: { token: full }, body: { url: HOOK, events: "*" } })).status).toBe(201);
+    expect((await call(env, "POST", "/api/spaces/DOCS/webhooks", { as: { token: full }, body: { url: HOOK, events: "*" } })).status).toBe(
+      201,
+    );
   });
 });
 
@@ -129,7 +145,10 @@ describe("DELETE /api/spaces/{key}/webhooks/{id}", () => {
   test("deletes the webhook with its waiting deliveries; a second delete is 404", async () => {
     const owner = await signUp(env, "owner@example.com");
     await newSpace(env, owner, "DOCS");
-    const hook = await call(env, "POST", "/api/spaces/DOCS/webhooks", { as: owner, body: { url: "http://127.0.0.1:9/", events: "space.updated" } });
+    const hook = await call(env, "POST", "/api/spaces/DOCS/webhooks", {
+      as: owner,
+      body: { url: "http://127.0.0.1:9/", events: "space.updated" },
+    });
     await call(env, "PUT", "/api/spaces/DOCS", { as: owner, body: { name: "Renamed" } });
     expect(env.core.db.select().from(webhookDeliveries).all().length).toBe(1);
     const res = await call(env, "DELETE", `/api/spaces/DOCS/webhooks/${hook.body.id}`, { as: owner });

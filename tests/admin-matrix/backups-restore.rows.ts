@@ -32,8 +32,18 @@ const confirm = (word: string) => () => ({ confirmLabel: word, password: PASSWOR
 let lastLabel = "";
 
 export const rows: AdminRow[] = [
-  { route: `GET ${PATH}/:label/restore-preview`, need: "backups.manage", ok: 200, path: async (c) => `${PATH}/${await backupLabel(c.env.core)}/restore-preview` },
-  { route: `POST ${PATH}/:label/restore-test`, need: "backups.manage", ok: 202, path: async (c) => `${PATH}/${await backupLabel(c.env.core)}/restore-test` },
+  {
+    route: `GET ${PATH}/:label/restore-preview`,
+    need: "backups.manage",
+    ok: 200,
+    path: async (c) => `${PATH}/${await backupLabel(c.env.core)}/restore-preview`,
+  },
+  {
+    route: `POST ${PATH}/:label/restore-test`,
+    need: "backups.manage",
+    ok: 202,
+    path: async (c) => `${PATH}/${await backupLabel(c.env.core)}/restore-test`,
+  },
   {
     route: `POST ${PATH}/:label/restore`,
     need: "backups.restore",
@@ -68,6 +78,8 @@ export const rows: AdminRow[] = [
     ok: 200,
     breaksWorld: true,
     // A restore just started (its safety backup under way) is what cancel stops.
-    path: async (c) => (startRestore(c.env.core, await backupLabel(c.env.core), null, { actorId: null, ip: null }), `${PATH}/restore/cancel`),
+    path: async (c) => (
+      startRestore(c.env.core, await backupLabel(c.env.core), null, { actorId: null, ip: null }), `${PATH}/restore/cancel`
+    ),
   },
 ];

@@ -34,9 +34,28 @@ async function folderSlot(c: MatrixCtx, path: string, approved = true): Promise<
 
 export const rows: AdminRow[] = [
   { route: `GET ${PATH}`, need: "backups.manage", ok: 200, path: () => PATH },
-  { route: `PUT ${PATH}/:slot`, need: "backups.restore", reauth: true, ok: 200, path: () => `${PATH}/directory`, body: () => ({ path: folder }) },
+  {
+    route: `PUT ${PATH}/:slot`,
+    need: "backups.restore",
+    reauth: true,
+    ok: 200,
+    path: () => `${PATH}/directory`,
+    body: () => ({ path: folder }),
+  },
   { route: `DELETE ${PATH}/:slot`, need: "backups.manage", ok: 204, path: (c) => folderSlot(c, `${PATH}/directory`) },
   { route: `POST ${PATH}/:slot/test`, need: "backups.manage", ok: 200, path: (c) => folderSlot(c, `${PATH}/directory/test`) },
-  { route: `POST ${PATH}/:slot/copy`, need: "backups.manage", ok: 202, path: (c) => folderSlot(c, `${PATH}/directory/copy`), note: "a slot the owner set" },
-  { route: `POST ${PATH}/:slot/copy`, need: "backups.restore", ok: 202, path: (c) => folderSlot(c, `${PATH}/directory/copy`, false), note: "a slot nobody holding backups.restore set" },
+  {
+    route: `POST ${PATH}/:slot/copy`,
+    need: "backups.manage",
+    ok: 202,
+    path: (c) => folderSlot(c, `${PATH}/directory/copy`),
+    note: "a slot the owner set",
+  },
+  {
+    route: `POST ${PATH}/:slot/copy`,
+    need: "backups.restore",
+    ok: 202,
+    path: (c) => folderSlot(c, `${PATH}/directory/copy`, false),
+    note: "a slot nobody holding backups.restore set",
+  },
 ];

@@ -22,7 +22,13 @@ const slotRows = (slot: "logo" | "logo-dark" | "favicon"): AdminRow[] => [
 export const rows: AdminRow[] = [
   { route: `GET ${PATH}`, need: "branding.manage", ok: 200, path: () => PATH },
   { route: `PUT ${PATH}`, need: "branding.manage", reauth: true, ok: 200, path: () => PATH, body: () => ({ display: "name" }) },
-  { route: `POST ${PATH}/accent-preview`, need: "branding.manage", ok: 200, path: () => `${PATH}/accent-preview`, body: () => ({ light: "#2f6f5e", dark: "#7fc8b0" }) },
+  {
+    route: `POST ${PATH}/accent-preview`,
+    need: "branding.manage",
+    ok: 200,
+    path: () => `${PATH}/accent-preview`,
+    body: () => ({ light: "#2f6f5e", dark: "#7fc8b0" }),
+  },
   { route: `POST ${PATH}/reset`, need: "branding.manage", reauth: true, ok: 200, path: () => `${PATH}/reset` },
   ...slotRows("logo"),
   ...slotRows("logo-dark"),

@@ -34,5 +34,12 @@ export const rows: AdminRow[] = [
   },
   { route: "PUT /api/media/avatars/me", need: "signedIn", sessionOnly: true, ok: 200, path: () => "/api/media/avatars/me", body: picture },
   { route: "DELETE /api/media/avatars/me", need: "signedIn", sessionOnly: true, ok: 204, path: () => "/api/media/avatars/me" },
-  { route: "PUT /api/media/avatars/me/variant", need: "signedIn", sessionOnly: true, ok: 200, path: () => "/api/media/avatars/me/variant", body: () => ({ variant: 3 }) },
+  {
+    route: "PUT /api/media/avatars/me/variant",
+    need: "signedIn",
+    sessionOnly: true,
+    ok: 200,
+    path: () => "/api/media/avatars/me/variant",
+    body: () => ({ variant: 3 }),
+  },
 ];

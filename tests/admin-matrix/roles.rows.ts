@@ -15,7 +15,13 @@ export const rows: AdminRow[] = [
   { route: `GET ${BASE}`, need: "roles.manage", ok: 200, path: () => BASE },
   { route: `POST ${BASE}`, need: "roles.manage", ok: 201, path: () => BASE, body: () => ({ name: `Matrix new ${++made}`, tier: 0 }) },
   { route: `POST ${BASE}/review`, need: "roles.manage", ok: 200, path: () => `${BASE}/review` },
-  { route: `PUT ${BASE}/:roleId`, need: "roles.manage", ok: 200, path: (c) => `${BASE}/${freshRole(c)}`, body: () => ({ name: `Matrix renamed ${++made}`, description: "Renamed by the matrix" }) },
+  {
+    route: `PUT ${BASE}/:roleId`,
+    need: "roles.manage",
+    ok: 200,
+    path: (c) => `${BASE}/${freshRole(c)}`,
+    body: () => ({ name: `Matrix renamed ${++made}`, description: "Renamed by the matrix" }),
+  },
   { route: `DELETE ${BASE}/:roleId`, need: "roles.manage", ok: 204, path: (c) => `${BASE}/${freshRole(c)}` },
   {
     route: `PUT ${BASE}/:roleId/permissions`,

@@ -15,7 +15,21 @@ async function readyToComplete(c: MatrixCtx): Promise<string> {
 
 export const rows: AdminRow[] = [
   { route: "GET /api/setup", need: "owner", ok: 200, path: () => "/api/setup" },
-  { route: "POST /api/setup/steps/:key", need: "owner", ok: 200, path: () => "/api/setup/steps/welcome", body: () => ({ skipped: false }), note: "done" },
-  { route: "POST /api/setup/steps/:key", need: "owner", ok: 200, path: () => "/api/setup/steps/backups", body: () => ({ skipped: true }), note: "skipped" },
+  {
+    route: "POST /api/setup/steps/:key",
+    need: "owner",
+    ok: 200,
+    path: () => "/api/setup/steps/welcome",
+    body: () => ({ skipped: false }),
+    note: "done",
+  },
+  {
+    route: "POST /api/setup/steps/:key",
+    need: "owner",
+    ok: 200,
+    path: () => "/api/setup/steps/backups",
+    body: () => ({ skipped: true }),
+    note: "skipped",
+  },
   { route: "POST /api/setup/complete", need: "owner", ok: 200, breaksWorld: true, path: readyToComplete },
 ];

@@ -13,7 +13,17 @@ import { newId } from "../../src/platform/crypto";
 import { call, makeEnv, mintToken, signUp, type TestEnv, type Who } from "../harness";
 import type { AdminRow, MatrixCtx } from "./types";
 
-export const CALLERS = ["anonymous", "member", "holder", "otherAdmin", "admin", "owner", "ownerToken", "readOnlyToken", "staleOwner"] as const;
+export const CALLERS = [
+  "anonymous",
+  "member",
+  "holder",
+  "otherAdmin",
+  "admin",
+  "owner",
+  "ownerToken",
+  "readOnlyToken",
+  "staleOwner",
+] as const;
 export type CallerName = (typeof CALLERS)[number];
 
 export interface MatrixWorld {
@@ -38,7 +48,10 @@ export async function buildWorld(): Promise<MatrixWorld> {
   const join = async (name: string, roleId?: string) => {
     const invite = await call(env, "POST", "/api/admin/invites", { as: owner, body: {} });
     if (invite.status !== 201) throw new Error(`invite: ${invite.status} ${invite.text}`);
-    const who = await signUp(env, `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${++people}@example.com`, { inviteToken: invite.body.token, displayName: name });
+    const who = await signUp(env, `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${++people}@example.com`, {
+      inviteToken: invite.body.token,
+      displayName: name,
+    });
     if (roleId) env.core.sqlite.query("UPDATE users SET role_id = ? WHERE id = ?").run(roleId, who.id);
     return who;
   };
@@ -70,7 +83,18 @@ export async function buildWorld(): Promise<MatrixWorld> {
       return holders.get(right)!;
     },
     otherAdminOf(right) {
-      if (!others.has(right)) others.set(right, join(`Other ${right}`, role(`All but ${right}`, 1, ALL_RIGHTS.filter((r) => r !== right))));
+      if (!others.has(right))
+        others.set(
+          right,
+          join(
+            `Other ${right}`,
+            role(
+              `All but ${right}`,
+              1,
+              ALL_RIGHTS.filter((r) => r !== right),
+            ),
+          ),
+        );
       return others.get(right)!;
     },
     ctx(caller) {
@@ -81,7 +105,9 @@ export async function buildWorld(): Promise<MatrixWorld> {
         owner,
         freshUser: async () => (await join("Fresh")).id,
         freshSpace: async () => {
-          const key = `M${(++people).toString(36).toUpperCase()}${Math.random().toString(36).slice(2, 6).toUpperCase()}`.replace(/[^A-Z0-9]/g, "").slice(0, 10);
+          const key = `M${(++people).toString(36).toUpperCase()}${Math.random().toString(36).slice(2, 6).toUpperCase()}`
+            .replace(/[^A-Z0-9]/g, "")
+            .slice(0, 10);
           const res = await call(env, "POST", "/api/spaces", { as: owner, body: { key, name: `Space ${key}` } });
           if (res.status !== 201) throw new Error(`space: ${res.status} ${res.text}`);
           return res.body.key as string;

@@ -5,7 +5,18 @@
  * in the audit screen. Every screen in the four looks, with axe.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { axeViolations, checkLooks, createOwner, PASSWORD, screenshot, signIn, startCairn, visit, type RunningCairn, type Visit } from "./harness";
+import {
+  axeViolations,
+  checkLooks,
+  createOwner,
+  PASSWORD,
+  screenshot,
+  signIn,
+  startCairn,
+  visit,
+  type RunningCairn,
+  type Visit,
+} from "./harness";
 import { api, newPage, newSpace } from "./fixtures";
 
 let cairn: RunningCairn;
@@ -78,7 +89,11 @@ describe("account", () => {
     expect(me.status).toBe(200);
     expect(((await me.json()) as { email: string }).email).toBe("owner@example.com");
     // Read-only (the default): a change is refused.
-    const change = await fetch(`${cairn.url}/api/spaces`, { method: "POST", headers: { authorization: `Bearer ${value}`, "content-type": "application/json" }, body: JSON.stringify({ key: "TOK", name: "By token" }) });
+    const change = await fetch(`${cairn.url}/api/spaces`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${value}`, "content-type": "application/json" },
+      body: JSON.stringify({ key: "TOK", name: "By token" }),
+    });
     expect(change.status).toBe(403);
 
     await page.getByRole("button", { name: "Done" }).click();

@@ -70,14 +70,26 @@ describe("avatars and icons", () => {
     const variantSaved = page.waitForResponse((r) => r.url().endsWith("/api/media/avatars/me/variant"));
     await page.getByRole("radio", { name: "Colour 3" }).click();
     expect((await variantSaved).status()).toBe(200);
-    await page.waitForFunction(() => (document.querySelector('input[name="avatar-variant"][value="3"]') as HTMLInputElement | null)?.checked === true);
+    await page.waitForFunction(
+      () => (document.querySelector('input[name="avatar-variant"][value="3"]') as HTMLInputElement | null)?.checked === true,
+    );
     await page.getByRole("button", { name: "Remove picture" }).click();
     await page.getByRole("group", { name: "Remove your picture" }).getByRole("button", { name: "Remove picture" }).click();
     await page.getByText("Picture removed; your initials show instead").waitFor();
     expect(await api(page, "GET", "/api/auth/me")).toMatchObject({ avatarUrl: null, avatarVariant: 3 });
-    expect(await page.getByRole("button", { name: /^Account/ }).locator("img").count()).toBe(0);
+    expect(
+      await page
+        .getByRole("button", { name: /^Account/ })
+        .locator("img")
+        .count(),
+    ).toBe(0);
     // The initials in the account menu take the chosen colour (colour 3: #1d6b3a).
-    expect(await page.getByRole("button", { name: /^Account/ }).locator(".avatar").evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(29, 107, 58)");
+    expect(
+      await page
+        .getByRole("button", { name: /^Account/ })
+        .locator(".avatar")
+        .evaluate((el) => getComputedStyle(el).backgroundColor),
+    ).toBe("rgb(29, 107, 58)");
     expect(await axeViolations(page)).toEqual([]);
     expect(owner.errors).toEqual([]);
     expect(owner.foreign).toEqual([]);
@@ -87,14 +99,18 @@ describe("avatars and icons", () => {
     const { page } = owner;
     await page.goto("/s/ENG/settings");
     await page.getByRole("heading", { name: "Name and look" }).waitFor();
-    await page.locator("input[type=file]").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from(await pngPicture(300, 200)) });
+    await page
+      .locator("input[type=file]")
+      .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: Buffer.from(await pngPicture(300, 200)) });
     await page.getByText("Icon saved").waitFor();
     await page.getByText("Your uploaded image").waitFor();
     const space = await api(page, "GET", "/api/spaces/ENG");
     const iconUrl: string = space.iconValue;
     expect(space.iconKind).toBe(2);
     expect(iconUrl).toMatch(/^\/api\/media\/space-icons\/ENG\?v=[0-9a-f]{16}$/);
-    const shown = await page.locator("img.space-icon-image").evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).getAttribute("src")));
+    const shown = await page
+      .locator("img.space-icon-image")
+      .evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).getAttribute("src")));
     expect(shown).toContain(iconUrl);
     expect(await axeViolations(page)).toEqual([]);
   }, 30_000);
@@ -119,7 +135,11 @@ describe("about", () => {
     await page.getByPlaceholder("Find a package").fill("jsquash/webp");
     await page.getByRole("cell", { name: "@jsquash/webp" }).waitFor();
     await page.getByRole("button", { name: "Show the licence texts" }).click();
-    await page.getByLabel("Third-party notices").getByText(/Apache License/).first().waitFor();
+    await page
+      .getByLabel("Third-party notices")
+      .getByText(/Apache License/)
+      .first()
+      .waitFor();
     const about = await api(page, "GET", "/api/admin/about");
     expect(about.dependenciesFrom).toBe("build");
     expect(Date.parse(about.builtAt)).not.toBeNaN();
@@ -131,7 +151,9 @@ describe("looks", () => {
   beforeAll(async () => {
     // The screens as they look with a picture uploaded.
     await owner.page.goto("/settings/profile");
-    await owner.page.locator("input[type=file]").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: Buffer.from(await pngPicture(400, 400)) });
+    await owner.page
+      .locator("input[type=file]")
+      .setInputFiles({ name: "me.png", mimeType: "image/png", buffer: Buffer.from(await pngPicture(400, 400)) });
     await owner.page.getByText("Picture saved").waitFor();
   }, 30_000);
   test("account picture and About, each in the four looks", async () => {
@@ -139,7 +161,10 @@ describe("looks", () => {
     try {
       const { page } = v;
       await page.goto("/settings/profile");
-      await page.getByRole("img", { name: /^Your picture/ }).locator("img").waitFor();
+      await page
+        .getByRole("img", { name: /^Your picture/ })
+        .locator("img")
+        .waitFor();
       const colours = page.locator(".avatar-colours");
       expect(await checkLooks(page, "account-picture", () => colours.scrollIntoViewIfNeeded())).toEqual({});
       await page.goto("/admin/about");

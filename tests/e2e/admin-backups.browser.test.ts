@@ -42,7 +42,14 @@ describe("backups", () => {
     await openBackups(page);
     await page.getByText("No backup yet").waitFor();
     // The log archive's size and limit, and what happens once a backup is taken.
-    await page.getByText(/^The log archive takes [\d.]+ (B|KB|MB), kept under 64(\.0)? MB \(twice the database or 64 MB, whichever is more\).*Once a backup is taken, you can restore to any second after it\.$/).waitFor();
+    await page
+      .getByText(
+        new RegExp(
+          String.raw`^The log archive takes [\d.]+ (B|KB|MB), kept under 64(\.0)? MB \(twice the database or 64 MB, whichever is more\)` +
+            String.raw`.*Once a backup is taken, you can restore to any second after it\.$`,
+        ),
+      )
+      .waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Back up now" }).click();
     await page.getByText("Backup taken").waitFor();
@@ -104,7 +111,10 @@ describe("backups", () => {
     });
     await dialog.getByRole("button", { name: "Restore this backup" }).click();
     // For review only (the restore may have ended already).
-    await page.getByRole("region", { name: "Restoring" }).screenshot({ path: join(SCREENSHOTS, "admin-backups-restoring-light-1280.png"), animations: "disabled", timeout: 1000 }).catch(() => undefined);
+    await page
+      .getByRole("region", { name: "Restoring" })
+      .screenshot({ path: join(SCREENSHOTS, "admin-backups-restoring-light-1280.png"), animations: "disabled", timeout: 1000 })
+      .catch(() => undefined);
     await page.getByText("Backup restored").waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => (window as unknown as { sawReadOnly?: boolean }).sawReadOnly)).toBe(true);
     expect(await status(page, `/api/pages/${later.id}`)).toBe(404);
@@ -144,7 +154,11 @@ describe("backups", () => {
     const second = await newPage(page, spaceId, "Camera passwords", { text: "Written after the moment." });
 
     await openBackups(page);
-    await backupList(page).getByRole("listitem").filter({ hasText: "Taken by hand" }).getByRole("button", { name: /^Restore…/ }).click();
+    await backupList(page)
+      .getByRole("listitem")
+      .filter({ hasText: "Taken by hand" })
+      .getByRole("button", { name: /^Restore…/ })
+      .click();
     const dialog = page.getByRole("dialog", { name: /Restore the backup of/ });
     await dialog.getByLabel("A later moment, to the second").check();
     const local = await page.evaluate((ms) => {
@@ -192,15 +206,30 @@ describe("backups", () => {
       // In each look, for review: the whole page, and the cards below the fold; then back to the top
       // for the look's own screenshot.
       const photographed = async () => {
-        const look = `${(await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) ? "dark" : "light"}-${page.viewportSize()?.width}`;
+        const look =
+          `${(await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) ? "dark" : "light"}` +
+          `-${page.viewportSize()?.width}`;
         await page.screenshot({ path: join(SCREENSHOTS, `admin-backups-full-${look}.png`), fullPage: true, animations: "disabled" });
-        for (const [name, region] of [["policy", "Schedule and retention"], ["targets", "Copies off this machine"]] as const) await page.getByRole("region", { name: region }).screenshot({ path: join(SCREENSHOTS, `admin-backups-${name}-${look}.png`), animations: "disabled" });
+        for (const [name, region] of [
+          ["policy", "Schedule and retention"],
+          ["targets", "Copies off this machine"],
+        ] as const)
+          await page
+            .getByRole("region", { name: region })
+            .screenshot({ path: join(SCREENSHOTS, `admin-backups-${name}-${look}.png`), animations: "disabled" });
         await page.evaluate(() => window.scrollTo(0, 0));
       };
       expect(await checkLooks(page, "admin-backups", photographed)).toEqual({});
       // The restore dialog, with what would be lost worked out.
-      await backupList(page).getByRole("listitem").filter({ hasText: "Taken by hand" }).getByRole("button", { name: /^Restore…/ }).click();
-      await page.getByRole("dialog").getByText(/free disk space/).waitFor({ timeout: 20_000 });
+      await backupList(page)
+        .getByRole("listitem")
+        .filter({ hasText: "Taken by hand" })
+        .getByRole("button", { name: /^Restore…/ })
+        .click();
+      await page
+        .getByRole("dialog")
+        .getByText(/free disk space/)
+        .waitFor({ timeout: 20_000 });
       expect(await checkLooks(page, "admin-backups-restore-dialog")).toEqual({});
       expect(v.errors).toEqual([]);
       expect(v.foreign).toEqual([]);

@@ -19,7 +19,9 @@ afterAll(async () => {
   await world?.close();
 });
 
-const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40"><rect width="40" height="40" rx="8" fill="#1d4ed8"/><path d="M8 32 L20 8 L32 32 Z" fill="#ffffff"/><script>alert("nope")</script></svg>`;
+const LOGO =
+  `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40"><rect width="40" height="40" rx="8" ` +
+  `fill="#1d4ed8"/><path d="M8 32 L20 8 L32 32 Z" fill="#ffffff"/><script>alert("nope")</script></svg>`;
 
 async function openBranding(page: Page): Promise<void> {
   await page.goto("/admin/branding");
@@ -27,7 +29,11 @@ async function openBranding(page: Page): Promise<void> {
 }
 
 /** The computed background of an element, as rgb(). */
-const background = (page: Page, selector: string) => page.locator(selector).first().evaluate((el) => getComputedStyle(el).backgroundColor);
+const background = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join(", ")})`;
 
 describe("branding", () => {
@@ -55,7 +61,10 @@ describe("branding", () => {
     expect(await axeViolations(page)).toEqual([]);
 
     // The logo applies as soon as it is uploaded; the SVG's script is taken out, and we are told.
-    await page.locator('input[type="file"]').first().setInputFiles({ name: "acme.svg", mimeType: "image/svg+xml", buffer: Buffer.from(LOGO) });
+    await page
+      .locator('input[type="file"]')
+      .first()
+      .setInputFiles({ name: "acme.svg", mimeType: "image/svg+xml", buffer: Buffer.from(LOGO) });
     await page.getByText("Logo updated").waitFor();
     await page.getByText("Removed from the SVG for safety: script element.").waitFor();
     await page.getByRole("img", { name: "Current logo" }).waitFor();
@@ -71,7 +80,13 @@ describe("branding", () => {
     expect(await page.evaluate(() => document.documentElement.style.getPropertyValue("--accent-light"))).toBe(light);
     expect(await background(page, ".bf-save .btn-primary")).toBe(rgb(light));
     const stored = await api(page, "GET", "/api/admin/branding");
-    expect(stored).toMatchObject({ brandName: "Acme Wiki", display: "logo-and-name", accentPolicy: "custom", accentLight: light, accentDark: "#93c5fd" });
+    expect(stored).toMatchObject({
+      brandName: "Acme Wiki",
+      display: "logo-and-name",
+      accentPolicy: "custom",
+      accentLight: light,
+      accentDark: "#93c5fd",
+    });
   }, 60_000);
 
   test("a visitor who is not signed in sees the name, the logo and the accent on the sign-in screen", async () => {
@@ -98,7 +113,8 @@ describe("branding", () => {
       await owner.page.getByRole("img", { name: "Current logo" }).waitFor();
       expect(await checkLooks(owner.page, "admin-branding")).toEqual({});
       // The accent section in the middle of the screen in each look (the heights change with the width).
-      const accentInView = () => owner.page.getByRole("heading", { name: "Accent colour" }).evaluate((h) => h.scrollIntoView({ block: "center" }));
+      const accentInView = () =>
+        owner.page.getByRole("heading", { name: "Accent colour" }).evaluate((h) => h.scrollIntoView({ block: "center" }));
       await accentInView();
       expect(await checkLooks(owner.page, "admin-branding-accent", accentInView)).toEqual({});
     } finally {
@@ -134,6 +150,11 @@ describe("branding", () => {
     await page.getByRole("link", { name: "Cairn: your spaces" }).waitFor();
     expect(await page.getByLabel("Brand name").inputValue()).toBe("");
     expect(await background(page, ".bf-save .btn-primary")).toBe(rgb("#2f6f5e"));
-    expect(await api(page, "GET", "/api/admin/branding")).toMatchObject({ brandName: null, logo: null, accentPolicy: "default", signInArrangement: "centered" });
+    expect(await api(page, "GET", "/api/admin/branding")).toMatchObject({
+      brandName: null,
+      logo: null,
+      accentPolicy: "default",
+      signInArrangement: "centered",
+    });
   }, 30_000);
 });

@@ -84,14 +84,19 @@ describe("everyone's API tokens", () => {
     await confirm.getByText(/Bea Builder's token \(cct_/).waitFor();
     expect(await checkLooks(owner, "admin-tokens-confirm")).toEqual({});
     await confirm.getByRole("button", { name: "Revoke token" }).click();
-    await owner.getByText("\"Bea's backup script\" is revoked").waitFor();
+    await owner.getByText('"Bea\'s backup script" is revoked').waitFor();
     const refused = await withToken(beaToken);
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { code: string }).code).toBe("invalid_token");
     // Gone from the active list; there with its state once the revoked are shown.
     await owner.getByRole("button", { name: "Revoke Bea's backup script (Bea Builder)" }).waitFor({ state: "detached" });
     await owner.getByLabel("Show revoked and expired").check();
-    await owner.getByRole("list", { name: "API tokens" }).getByRole("listitem").filter({ hasText: "Bea's backup script" }).getByText("Revoked", { exact: true }).waitFor();
+    await owner
+      .getByRole("list", { name: "API tokens" })
+      .getByRole("listitem")
+      .filter({ hasText: "Bea's backup script" })
+      .getByText("Revoked", { exact: true })
+      .waitFor();
   }, 30_000);
 });
 

@@ -108,7 +108,10 @@ describe("administering people", () => {
     await page.getByRole("row").filter({ hasText: "cy@example.com" }).getByText("Suspended").waitFor();
 
     // Cy's next action in the open page (following a link in the app) lands on the sign-in screen.
-    await cy.page.getByRole("link", { name: /^Notifications/ }).first().click();
+    await cy.page
+      .getByRole("link", { name: /^Notifications/ })
+      .first()
+      .click();
     await cy.page.getByRole("heading", { name: "Sign in", level: 1 }).waitFor();
     expect(new URL(cy.page.url()).pathname).toBe("/login");
     await cy.page.goto("/");
@@ -141,7 +144,9 @@ describe("administering people", () => {
       await stranger.page.getByLabel("The same password again").fill("a fresh reset passphrase");
       await stranger.page.getByRole("button", { name: "Set password" }).click();
       await stranger.page.getByRole("heading", { name: "Sign in", level: 1 }).waitFor();
-      expect((await apiCall(stranger.page, "POST", "/api/auth/login", { email: "cy@example.com", password: "a fresh reset passphrase" })).status).toBe(200);
+      expect(
+        (await apiCall(stranger.page, "POST", "/api/auth/login", { email: "cy@example.com", password: "a fresh reset passphrase" })).status,
+      ).toBe(200);
       // The link worked once.
       await stranger.page.goto(link);
       await stranger.page.getByLabel("New password").fill("another passphrase here");
@@ -160,7 +165,16 @@ describe("administering people", () => {
       for (const name of ["Dana Diaz", "Eli Evans", "Fay Fox", "Gus Gray", "Hal Hunt", "Ivy Ito"]) {
         const email = `${name.split(" ")[0]!.toLowerCase()}@example.com`;
         const invite = await apiCall(world.owner.page, "POST", "/api/admin/invites", { email, expiresInDays: 7 });
-        expect((await apiCall(joiner.page, "POST", "/api/auth/register", { email, displayName: name, password: PASSWORD, inviteToken: invite.body.token })).status).toBe(201);
+        expect(
+          (
+            await apiCall(joiner.page, "POST", "/api/auth/register", {
+              email,
+              displayName: name,
+              password: PASSWORD,
+              inviteToken: invite.body.token,
+            })
+          ).status,
+        ).toBe(201);
       }
     } finally {
       await joiner.close();
@@ -184,7 +198,8 @@ describe("administering people", () => {
     const { page } = world.owner;
     await page.goto("/api/health");
     // Someone locked out, to show the sign-in column.
-    for (let i = 0; i < 5; i++) await apiCall(page, "POST", "/api/auth/login", { email: "bea@example.com", password: "not bea's password" });
+    for (let i = 0; i < 5; i++)
+      await apiCall(page, "POST", "/api/auth/login", { email: "bea@example.com", password: "not bea's password" });
     await openPeople(page);
     expect(await checkLooks(page, "admin-people")).toEqual({});
     const actions = page.getByRole("button", { name: "Actions for Bea Builder" });

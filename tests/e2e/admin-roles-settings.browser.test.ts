@@ -55,10 +55,16 @@ describe("roles", () => {
     await page.getByRole("heading", { name: "Rights", level: 2 }).waitFor();
     expect(await page.getByRole("checkbox", { name: "Reviewers: Read the audit log" }).isChecked()).toBe(true);
     // The owner's reserved rights are locked, and say why.
-    const reserved = page.getByRole("checkbox", { name: "Owner: Manage roles and the rights they hold (locked: The owner always keeps this right)" });
+    const reserved = page.getByRole("checkbox", {
+      name: "Owner: Manage roles and the rights they hold (locked: The owner always keeps this right)",
+    });
     expect(await reserved.isDisabled()).toBe(true);
     const stored = await api(page, "GET", "/api/admin/roles");
-    expect(stored.roles.find((r: { name: string }) => r.name === "Reviewers").permissions).toEqual(["tokens.use", "spaces.create", "audit.view"]);
+    expect(stored.roles.find((r: { name: string }) => r.name === "Reviewers").permissions).toEqual([
+      "tokens.use",
+      "spaces.create",
+      "audit.view",
+    ]);
   }, 40_000);
 
   test("Discard puts the matrix back; Mark reviewed records who and when", async () => {
@@ -127,13 +133,20 @@ describe("settings", () => {
 });
 
 test("roles and settings in the four looks, with axe", async () => {
-  await api(world.owner.page, "POST", "/api/admin/roles", { name: "Editors in chief", description: "Run the content spaces", tier: 1, copyFrom: "00000000-0000-7000-8000-000000000001" });
+  await api(world.owner.page, "POST", "/api/admin/roles", {
+    name: "Editors in chief",
+    description: "Run the content spaces",
+    tier: 1,
+    copyFrom: "00000000-0000-7000-8000-000000000001",
+  });
   const v = await visit(world.cairn, { storageState: world.storage });
   const { page } = v;
   try {
     // In each look, the whole page too, for review.
     const wholePage = (name: string) => async () => {
-      const look = `${(await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) ? "dark" : "light"}-${page.viewportSize()?.width}`;
+      const look =
+        `${(await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) ? "dark" : "light"}` +
+        `-${page.viewportSize()?.width}`;
       await page.screenshot({ path: join(SCREENSHOTS, `${name}-full-${look}.png`), fullPage: true, animations: "disabled" });
     };
     await openRoles(page);

@@ -42,8 +42,13 @@ describe("security", () => {
     // Someone, from this same machine, tries passwords: five for Bea, five for Cal, two for the owner.
     const attacker = await visit(world.cairn);
     await attacker.page.goto("/api/health");
-    for (const [email, n] of [["bea@example.com", 5], ["cal@example.com", 5], ["owner@example.com", 2]] as const) {
-      for (let i = 0; i < n; i++) expect((await apiCall(attacker.page, "POST", "/api/auth/login", { email, password: `guess ${i}` })).status).toBe(401);
+    for (const [email, n] of [
+      ["bea@example.com", 5],
+      ["cal@example.com", 5],
+      ["owner@example.com", 2],
+    ] as const) {
+      for (let i = 0; i < n; i++)
+        expect((await apiCall(attacker.page, "POST", "/api/auth/login", { email, password: `guess ${i}` })).status).toBe(401);
     }
     await attacker.close();
 
@@ -85,7 +90,9 @@ describe("security", () => {
     await page.getByText("bea@example.com can sign in again").waitFor();
     await locked.getByText("bea@example.com").waitFor({ state: "detached" });
     expect(await locked.textContent()).toContain("cal@example.com");
-    expect(await page.getByRole("region", { name: "Limits and lockouts" }).getByRole("link", { name: "Settings" }).getAttribute("href")).toBe("/admin/settings");
+    expect(
+      await page.getByRole("region", { name: "Limits and lockouts" }).getByRole("link", { name: "Settings" }).getAttribute("href"),
+    ).toBe("/admin/settings");
   }, 40_000);
 
   test("an address range is blocked and unblocked; blocking your own address is refused in plain words", async () => {
@@ -122,7 +129,11 @@ describe("security", () => {
   }, 40_000);
 
   test("the section in the four looks, with axe", async () => {
-    await api(world.owner.page, "POST", "/api/admin/security/blocks", { cidr: "198.51.100.0/24", reason: "Password spraying from a hosting range", expiresInHours: 24 });
+    await api(world.owner.page, "POST", "/api/admin/security/blocks", {
+      cidr: "198.51.100.0/24",
+      reason: "Password spraying from a hosting range",
+      expiresInHours: 24,
+    });
     // Ten new API tokens in a few minutes: a warning alert, open while the looks are taken.
     for (let i = 0; i < 10; i++) await api(world.owner.page, "POST", "/api/api-tokens", { name: `deploy ${i}` });
     const v = await visit(world.cairn, { storageState: world.storage });
@@ -133,9 +144,13 @@ describe("security", () => {
       await v.page.getByRole("region", { name: "Security events" }).waitFor();
       // In each look, the whole section too (for reviewing what lies below the fold) and the events.
       const moreShots = async () => {
-        const look = `${(await v.page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) ? "dark" : "light"}-${v.page.viewportSize()!.width}`;
+        const look =
+          `${(await v.page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) ? "dark" : "light"}` +
+          `-${v.page.viewportSize()!.width}`;
         await v.page.screenshot({ path: join(SCREENSHOTS, `admin-security-full-${look}.png`), fullPage: true, animations: "disabled" });
-        await v.page.getByRole("region", { name: "Events", exact: true }).screenshot({ path: join(SCREENSHOTS, `admin-security-events-${look}.png`), animations: "disabled" });
+        await v.page
+          .getByRole("region", { name: "Events", exact: true })
+          .screenshot({ path: join(SCREENSHOTS, `admin-security-events-${look}.png`), animations: "disabled" });
       };
       expect(await checkLooks(v.page, "admin-security", moreShots)).toEqual({});
       expect(v.errors).toEqual([]);

@@ -16,7 +16,8 @@ beforeAll(async () => {
   const space = await newSpace(bea.page, "SECRET", "Bea's notebook");
   // Only Bea: the Everyone grant a new space gets is taken away.
   const grants = await api(bea.page, "GET", "/api/spaces/SECRET/permissions");
-  for (const g of grants.filter((g: { principalType: number }) => g.principalType === 1)) await api(bea.page, "DELETE", `/api/spaces/SECRET/permissions/${g.id}`);
+  for (const g of grants.filter((g: { principalType: number }) => g.principalType === 1))
+    await api(bea.page, "DELETE", `/api/spaces/SECRET/permissions/${g.id}`);
   await newPage(bea.page, space.id, "Private plans", { text: "Nobody else reads this." });
 }, 60_000);
 afterAll(async () => {
@@ -33,16 +34,19 @@ describe("every space", () => {
     await row.getByText("administered by Bea Builder").waitFor();
     expect(await page.getByText("Nobody else reads this.").count()).toBe(0);
     // Not readable before: the space is a 404 to him.
-    expect((await page.evaluate(async () => (await fetch("/api/spaces/SECRET")).status))).toBe(404);
+    expect(await page.evaluate(async () => (await fetch("/api/spaces/SECRET")).status)).toBe(404);
 
     await row.getByRole("button", { name: "Give me Admin on Bea's notebook" }).click();
-    await page.getByRole("dialog", { name: /Give yourself Admin on Bea's notebook/ }).getByText(/audit log records/).waitFor();
+    await page
+      .getByRole("dialog", { name: /Give yourself Admin on Bea's notebook/ })
+      .getByText(/audit log records/)
+      .waitFor();
     await page.getByRole("button", { name: "Give me Admin", exact: true }).click();
     await page.getByText("You administer Bea's notebook now").waitFor();
     await row.getByText(/administered by .*Olive Owner/).waitFor();
     await row.getByRole("link", { name: "Space settings: Bea's notebook" }).click();
     await page.waitForURL(/\/s\/SECRET\/settings/);
-    expect((await page.evaluate(async () => (await fetch("/api/spaces/SECRET")).status))).toBe(200);
+    expect(await page.evaluate(async () => (await fetch("/api/spaces/SECRET")).status)).toBe(200);
     const audit = await api(page, "GET", "/api/audit?targetType=space&take=20");
     expect(audit.some((e: { action: string }) => e.action === "space.access_recovered")).toBe(true);
   }, 40_000);

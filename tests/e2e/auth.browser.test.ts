@@ -76,7 +76,13 @@ describe("a new instance in the browser", () => {
     await page.waitForURL(/\/s\/ENG(\/|$)/);
     await page.getByRole("heading", { name: "Welcome to Engineering Handbook" }).waitFor();
     const space = await apiCall(page, "GET", "/api/spaces/ENG");
-    expect(space.body).toMatchObject({ key: "ENG", name: "Engineering Handbook", description: "How we build, ship and run things.", iconKind: 1, iconValue: "🛠️" });
+    expect(space.body).toMatchObject({
+      key: "ENG",
+      name: "Engineering Handbook",
+      description: "How we build, ship and run things.",
+      iconKind: 1,
+      iconValue: "🛠️",
+    });
     // A taken key is refused in the dialog, next to the key.
     await page.goto("/");
     await page.getByRole("link", { name: "Engineering Handbook", exact: true }).waitFor();
@@ -136,7 +142,11 @@ describe("a new instance in the browser", () => {
   }, 30_000);
 
   test("an invite link lets a new person create an account and land on the spaces", async () => {
-    const invite = await apiCall(owner.page, "POST", "/api/admin/invites", { email: "nia@example.com", expiresInDays: 7, sendEmail: false });
+    const invite = await apiCall(owner.page, "POST", "/api/admin/invites", {
+      email: "nia@example.com",
+      expiresInDays: 7,
+      sendEmail: false,
+    });
     expect(invite.status).toBe(201);
     const guest = await visit(cairn, { width: 375 });
     try {
@@ -184,7 +194,10 @@ describe("a new instance in the browser", () => {
       await looksClean(page, "invite-form");
       await page.getByLabel("Engineering Handbook").selectOption({ label: "No access given" });
       const lonely = await apiCall(page, "POST", "/api/admin/invites", { email: "lou@example.com" });
-      const withSpace = await apiCall(page, "POST", "/api/admin/invites", { email: "sam@example.com", spaces: [{ spaceId: (await apiCall(page, "GET", "/api/spaces/ENG")).body.id, operation: 1 }] });
+      const withSpace = await apiCall(page, "POST", "/api/admin/invites", {
+        email: "sam@example.com",
+        spaces: [{ spaceId: (await apiCall(page, "GET", "/api/spaces/ENG")).body.id, operation: 1 }],
+      });
 
       const sam = await visit(cairn);
       await sam.page.goto(`/register?invite=${encodeURIComponent(withSpace.body.token)}`);
@@ -212,7 +225,11 @@ describe("a new instance in the browser", () => {
       expect(await used.page.getByLabel("E-mail").count()).toBe(0);
       await used.close();
     } finally {
-      await apiCall(page, "POST", "/api/spaces/ENG/permissions", { principalType: 1, principalId: everyone.principalId, operation: everyone.operation });
+      await apiCall(page, "POST", "/api/spaces/ENG/permissions", {
+        principalType: 1,
+        principalId: everyone.principalId,
+        operation: everyone.operation,
+      });
     }
   }, 90_000);
 
@@ -220,7 +237,8 @@ describe("a new instance in the browser", () => {
     const { page } = owner;
     await page.goto("/");
     // Read a frame later: with reduced motion every change still "transitions" for 0.01 ms.
-    const bg = () => page.evaluate(() => new Promise<string>((r) => setTimeout(() => r(getComputedStyle(document.body).backgroundColor), 50)));
+    const bg = () =>
+      page.evaluate(() => new Promise<string>((r) => setTimeout(() => r(getComputedStyle(document.body).backgroundColor), 50)));
     const light = await bg();
     await page.getByRole("button", { name: /^Account/ }).click();
     await page.getByRole("menuitem", { name: "Dark theme" }).click();
@@ -245,7 +263,10 @@ describe("a new instance in the browser", () => {
       await page.getByLabel("E-mail").fill("owner@example.com");
       await page.getByLabel("Password").fill(PASSWORD);
       await page.getByRole("button", { name: "Sign in" }).click();
-      await page.getByRole("alert").getByText(/locked/i).waitFor();
+      await page
+        .getByRole("alert")
+        .getByText(/locked/i)
+        .waitFor();
       const alert = await page.getByRole("alert").textContent();
       expect(alert).toMatch(/locked/i);
       expect(alert).toMatch(/try again in \d+ (seconds|minutes?)/i);

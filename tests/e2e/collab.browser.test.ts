@@ -16,14 +16,19 @@ let pageId: string;
 let editPath: string;
 
 /** The editor's text, as the editor itself has it. */
-const text = (page: Page) => page.evaluate(() => (document.querySelector(".ProseMirror") as unknown as { editor: { getText(): string } }).editor.getText());
+const text = (page: Page) =>
+  page.evaluate(() => (document.querySelector(".ProseMirror") as unknown as { editor: { getText(): string } }).editor.getText());
 
 /** Puts the caret at the start or the end of the first paragraph, through the editor. */
 async function caretInFirstParagraph(page: Page, where: "start" | "end"): Promise<void> {
   await page.evaluate((where) => {
     const editor = (document.querySelector(".ProseMirror") as unknown as { editor: any }).editor;
     const first = editor.state.doc.firstChild;
-    editor.chain().focus().setTextSelection(where === "start" ? 1 : first.nodeSize - 1).run();
+    editor
+      .chain()
+      .focus()
+      .setTextSelection(where === "start" ? 1 : first.nodeSize - 1)
+      .run();
   }, where);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
@@ -39,7 +44,8 @@ async function converged(a: Page, b: Page, timeoutMs = 10_000): Promise<string> 
   }
 }
 
-const seeStatus = (page: Page, words: string, timeout = 10_000) => page.locator(".collab-connection", { hasText: words }).waitFor({ timeout });
+const seeStatus = (page: Page, words: string, timeout = 10_000) =>
+  page.locator(".collab-connection", { hasText: words }).waitFor({ timeout });
 
 async function openEditor(v: Visit): Promise<void> {
   await v.page.goto(editPath);
@@ -71,7 +77,10 @@ describe("editing a page together", () => {
     await seeStatus(bea.page, "version 1");
     await caretInFirstParagraph(olive.page, "start");
     await caretInFirstParagraph(bea.page, "end");
-    await Promise.all([olive.page.keyboard.type("Olive writes first. ", { delay: 15 }), bea.page.keyboard.type(" Bea adds more.", { delay: 15 })]);
+    await Promise.all([
+      olive.page.keyboard.type("Olive writes first. ", { delay: 15 }),
+      bea.page.keyboard.type(" Bea adds more.", { delay: 15 }),
+    ]);
     const both = await converged(olive.page, bea.page);
     expect(both).toContain("Olive writes first. We meet on Tuesdays. Bea adds more.");
     // Each sees the other's caret with their name.
@@ -138,7 +147,10 @@ describe("editing a page together", () => {
     await olive.page.getByLabel("What changed (optional)").fill("Notes from both");
     await olive.page.getByRole("button", { name: "Update" }).click();
     // Bea's words go out too: Update names her first.
-    await olive.page.getByRole("dialog", { name: "Publish changes by Bea Builder and you?" }).getByRole("button", { name: "Publish all" }).click();
+    await olive.page
+      .getByRole("dialog", { name: "Publish changes by Bea Builder and you?" })
+      .getByRole("button", { name: "Publish all" })
+      .click();
     await olive.page.waitForURL((u) => !u.pathname.endsWith("/edit"));
     await seeStatus(bea.page, "version 2");
     const stored = await storedDoc(olive.page, pageId);
@@ -149,7 +161,10 @@ describe("editing a page together", () => {
 
   test("a change through the API arrives as tracked changes, and Accept all takes it in", async () => {
     const current = await storedDoc(olive.page, pageId);
-    await api(olive.page, "PUT", `/api/pages/${pageId}`, { contentJson: docJson(para("We meet on Thursdays."), para("A line from a script.")), baseVersion: current.version });
+    await api(olive.page, "PUT", `/api/pages/${pageId}`, {
+      contentJson: docJson(para("We meet on Thursdays."), para("A line from a script.")),
+      baseVersion: current.version,
+    });
     const bar = bea.page.getByRole("region", { name: "Changes from outside" });
     await bar.waitFor();
     await bar.getByText("from outside").waitFor();
@@ -192,7 +207,10 @@ describe("without the live connection", () => {
 describe("the looks", () => {
   test("two people editing with changes from outside pending, in four looks", async () => {
     const current = await storedDoc(olive.page, pageId);
-    await api(olive.page, "PUT", `/api/pages/${pageId}`, { contentJson: docJson(para("We meet on Thursdays at ten."), para("Bring your own questions.")), baseVersion: current.version });
+    await api(olive.page, "PUT", `/api/pages/${pageId}`, {
+      contentJson: docJson(para("We meet on Thursdays at ten."), para("Bring your own questions.")),
+      baseVersion: current.version,
+    });
     await bea.page.getByRole("region", { name: "Changes from outside" }).waitFor();
     const v = await visit(world.cairn, { storageState: world.storage });
     try {
@@ -203,7 +221,10 @@ describe("the looks", () => {
       expect(await checkLooks(v.page, "collab-editing")).toEqual({});
       // The list of changes, to settle one at a time from the keyboard.
       await v.page.getByRole("button", { name: "Review" }).click();
-      await v.page.getByRole("button", { name: /^Accept: / }).first().waitFor();
+      await v.page
+        .getByRole("button", { name: /^Accept: / })
+        .first()
+        .waitFor();
       expect(await checkLooks(v.page, "collab-review")).toEqual({});
     } finally {
       await v.close();

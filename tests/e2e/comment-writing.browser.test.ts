@@ -22,7 +22,11 @@ beforeAll(async () => {
   space = await api(owner, "POST", "/api/spaces", { key: "OPS", name: "Operations" });
   // A long page whose commented passage is far below the first screen.
   const filler = Array.from({ length: 60 }, (_, i) => para(`Step ${i + 1} of the release checklist, written out in full.`));
-  const page = await api(owner, "POST", "/api/pages", { spaceId: space.id, title: "Release checklist", contentJson: docJson(...filler, para(`Finally, ${PASSAGE} by the on-call team.`)) });
+  const page = await api(owner, "POST", "/api/pages", {
+    spaceId: space.id,
+    title: "Release checklist",
+    contentJson: docJson(...filler, para(`Finally, ${PASSAGE} by the on-call team.`)),
+  });
   pageId = page.id;
   bea = await invitedPerson(world.cairn, owner);
   beaId = (await api(bea.page, "GET", "/api/auth/me")).id;
@@ -107,7 +111,10 @@ describe("a mention's notification", () => {
     const owner = world.owner.page;
     const anchor = JSON.stringify({ quote: PASSAGE, prefix: "Finally, ", suffix: " by the on-call team." });
     const thread = await api(owner, "POST", `/api/pages/${pageId}/comments`, { body: "Is this still true?", anchorJson: anchor });
-    await api(owner, "POST", `/api/pages/${pageId}/comments`, { body: `@[Bea Builder](${beaId}) can you confirm?`, parentCommentId: thread.id });
+    await api(owner, "POST", `/api/pages/${pageId}/comments`, {
+      body: `@[Bea Builder](${beaId}) can you confirm?`,
+      parentCommentId: thread.id,
+    });
     const { page } = bea;
     await page.goto("/notifications");
     await page.getByRole("link", { name: "Release checklist" }).first().waitFor();
@@ -117,7 +124,12 @@ describe("a mention's notification", () => {
     const opened = page.locator(`#thread-${thread.id}.active`);
     await opened.waitFor();
     await opened.getByText("can you confirm?").waitFor();
-    expect(await opened.evaluate((el) => { const b = el.getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight; })).toBe(true);
+    expect(
+      await opened.evaluate((el) => {
+        const b = el.getBoundingClientRect();
+        return b.top >= 0 && b.bottom <= innerHeight;
+      }),
+    ).toBe(true);
     // The passage is highlighted as the open one, and scrolled into view.
     await page.waitForFunction(() => ((CSS as any).highlights.get("cairn-comment-active")?.size ?? 0) === 1);
     await page.waitForFunction((quote) => {

@@ -16,7 +16,8 @@ let pageId: string;
 
 const cell = (type: "tableHeader" | "tableCell", text: string) => ({ type, content: [para(text)] });
 const row = (type: "tableHeader" | "tableCell", ...texts: string[]) => ({ type: "tableRow", content: texts.map((t) => cell(type, t)) });
-const filler = (from: number, n: number) => Array.from({ length: n }, (_, i) => para(`Paragraph ${from + i}: a line of ordinary text, long enough to wrap on a phone.`));
+const filler = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => para(`Paragraph ${from + i}: a line of ordinary text, long enough to wrap on a phone.`));
 const CODE = "#!/bin/sh\necho first line\nbun run build\nexit 0";
 
 beforeAll(async () => {
@@ -24,7 +25,14 @@ beforeAll(async () => {
   const space = await newSpace(world.owner.page, "MENU", "Menus");
   const doc = docJson(
     ...filler(1, 25),
-    { type: "table", content: [row("tableHeader", "Service", "Owner", "State"), row("tableCell", "Search", "Ada", "Up"), row("tableCell", "Backups", "Grace", "Up")] },
+    {
+      type: "table",
+      content: [
+        row("tableHeader", "Service", "Owner", "State"),
+        row("tableCell", "Search", "Ada", "Up"),
+        row("tableCell", "Backups", "Grace", "Up"),
+      ],
+    },
     ...filler(26, 6),
     { type: "codeBlock", attrs: { language: "bash" }, content: [{ type: "text", text: CODE }] },
     ...filler(32, 30),
@@ -40,8 +48,14 @@ interface Box {
   width: number;
   height: number;
 }
-const overlap = (a: Box, b: Box) => Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
-const box = (page: Page, selector: string) => page.locator(selector).first().evaluate((el) => el.getBoundingClientRect().toJSON() as Box);
+const overlap = (a: Box, b: Box) =>
+  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) *
+  Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+const box = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => el.getBoundingClientRect().toJSON() as Box);
 
 /** The window's part that shows the page: below the top bar, right of the sidebar when shown, inside the window. */
 async function expectInPageArea(page: Page, b: Box) {
@@ -72,7 +86,10 @@ async function settled(page: Page, selector: string) {
 
 /** Scrolls the window so that `selector`'s box ends `fromBottom` pixels above the window's bottom. */
 async function scrollToBottomEdge(page: Page, selector: string, fromBottom: number) {
-  await page.locator(selector).last().evaluate((el, gap) => window.scrollBy(0, el.getBoundingClientRect().bottom - (innerHeight - gap)), fromBottom);
+  await page
+    .locator(selector)
+    .last()
+    .evaluate((el, gap) => window.scrollBy(0, el.getBoundingClientRect().bottom - (innerHeight - gap)), fromBottom);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
@@ -179,7 +196,9 @@ describe("floating menus, each in the four looks", () => {
       const bubble = page.getByRole("toolbar", { name: "Text formatting" });
       const bubblePlaced = async () => {
         // The first paragraph right under the top bar: no room above the selection.
-        await first.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - document.querySelector(".topbar")!.getBoundingClientRect().bottom - 2));
+        await first.evaluate((el) =>
+          window.scrollBy(0, el.getBoundingClientRect().top - document.querySelector(".topbar")!.getBoundingClientRect().bottom - 2),
+        );
         await first.dblclick({ position: { x: 30, y: 8 } });
         await bubble.waitFor();
         await page.waitForTimeout(100);

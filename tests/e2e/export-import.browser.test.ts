@@ -63,7 +63,12 @@ async function uploadRandom(page: Page, pageId: string, name: string, size: numb
 async function throttle(page: Page, kbPerSecond: { down?: number; up?: number }) {
   const cdp = await page.context().newCDPSession(page);
   const rate = (kb?: number) => (kb ? kb * 1024 : -1);
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: rate(kbPerSecond.down), uploadThroughput: rate(kbPerSecond.up) });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: rate(kbPerSecond.down),
+    uploadThroughput: rate(kbPerSecond.up),
+  });
   return () => cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 }
 
@@ -77,7 +82,10 @@ describe("export and import", () => {
     await page.getByRole("menuitem", { name: "Export as Markdown" }).waitFor();
     expect(await items.allTextContents()).toEqual(["Export as Markdown", "Export as HTML", "Export as PDF"]);
     expect(await axeViolations(page)).toEqual([]);
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Export as Markdown" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("menuitem", { name: "Export as Markdown" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe("Welcome.md");
     const markdown = readFileSync((await download.path())!, "utf8");
     expect(markdown).toContain("# Welcome");
@@ -106,7 +114,9 @@ describe("export and import", () => {
       let downloads = 0;
       b.page.on("download", () => downloads++);
       await b.page.getByRole("menuitem", { name: "Export as PDF" }).click();
-      await b.page.getByText(/^The PDF file was not made\. PDF files are printed by Chromium on the server, and this server has none installed\./).waitFor();
+      await b.page
+        .getByText(/^The PDF file was not made\. PDF files are printed by Chromium on the server, and this server has none installed\./)
+        .waitFor();
       expect(downloads).toBe(0);
       expect(b.errors).toEqual([]);
     } finally {
@@ -125,10 +135,16 @@ describe("export and import", () => {
     expect(await page.getByRole("radio", { name: /What I can see/ }).isChecked()).toBe(true);
 
     const restore = await throttle(page, { down: 2048 });
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the wiki pack" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download the wiki pack" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe("DOCS-pack.zip");
     await page.getByRole("progressbar", { name: "Building the wiki pack" }).waitFor();
-    await page.getByRole("status").filter({ hasText: /Building the wiki pack: .* \(\d+%\)/ }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /Building the wiki pack: .* \(\d+%\)/ })
+      .waitFor();
     expect(await checkLooks(page, "export-import-pack-running")).toEqual({});
     // Saved under its own name, as a browser does (the file chooser later suggests the key from it).
     packPath = join(mkdtempSync(join(tmpdir(), "cairn-pack-")), download.suggestedFilename());
@@ -144,19 +160,33 @@ describe("export and import", () => {
     expect(v.errors).toEqual([]);
   }, 60_000);
 
-  test("the static site downloads too; an export switched off meanwhile is refused in words; one switched off is explained with the way to switch it on", async () => {
+  test("the static site downloads too; an export switched off meanwhile is refused in " +
+    "words; one switched off is explained with the way to switch it on", async () => {
     const { page } = v;
     await page.goto("/s/DOCS/settings/export");
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the static site" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download the static site" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe("DOCS-site.zip");
-    expect(readFileSync((await download.path())!).subarray(0, 2).toString("latin1")).toBe("PK");
+    expect(
+      readFileSync((await download.path())!)
+        .subarray(0, 2)
+        .toString("latin1"),
+    ).toBe("PK");
     await page.getByText("The static site is ready: your browser has saved it in its downloads.").waitFor({ timeout: 20_000 });
 
     // Switched off by someone else while this screen was open: the refusal comes back in words.
     await api(page, "PUT", "/api/spaces/DOCS/exports", { site: false });
     await page.getByRole("button", { name: "Dismiss" }).click();
     await page.getByRole("button", { name: "Download the static site" }).click();
-    await page.getByRole("alert").filter({ hasText: "The static site was not made. This export is switched off for the space. Switch it on under General › Exports, then try again." }).waitFor({ timeout: 15_000 });
+    await page
+      .getByRole("alert")
+      .filter({
+        hasText:
+          "The static site was not made. This export is switched off for the space. Switch it on under General › Exports, then try again.",
+      })
+      .waitFor({ timeout: 15_000 });
     await page.reload();
     await page.getByText("The static site export is switched off for this space.").waitFor();
     expect(await page.getByRole("button", { name: "Download the static site" }).count()).toBe(0);
@@ -175,10 +205,15 @@ describe("export and import", () => {
     await dialog.waitFor();
     expect(await axeViolations(page)).toEqual([]);
     // Not a zip at all: refused, said next to the file, nothing made.
-    await dialog.getByLabel(/^File/).setInputFiles({ name: "notes.zip", mimeType: "application/zip", buffer: Buffer.from("just some text, not an archive") });
+    await dialog
+      .getByLabel(/^File/)
+      .setInputFiles({ name: "notes.zip", mimeType: "application/zip", buffer: Buffer.from("just some text, not an archive") });
     expect(await dialog.getByLabel("Key").inputValue()).toBe("NOTES");
     await dialog.getByRole("button", { name: "Import" }).click();
-    await dialog.getByRole("alert").filter({ hasText: /^This file cannot be imported: / }).waitFor();
+    await dialog
+      .getByRole("alert")
+      .filter({ hasText: /^This file cannot be imported: / })
+      .waitFor();
     expect(await dialog.getByLabel(/^File/).getAttribute("aria-invalid")).toBe("true");
     expect(await checkLooks(page, "export-import-refused")).toEqual({});
     expect((await api(page, "GET", "/api/spaces")).map((x: { key: string }) => x.key)).toEqual(["DOCS"]);
@@ -190,7 +225,10 @@ describe("export and import", () => {
     // A taken key typed anyway is refused next to the field.
     await dialog.getByLabel("Key").fill("docs");
     await dialog.getByRole("button", { name: "Import" }).click();
-    await dialog.getByRole("alert").filter({ hasText: "Another space already has this key. Choose another one." }).waitFor({ timeout: 20_000 });
+    await dialog
+      .getByRole("alert")
+      .filter({ hasText: "Another space already has this key. Choose another one." })
+      .waitFor({ timeout: 20_000 });
     expect(await dialog.getByLabel("Key").getAttribute("aria-invalid")).toBe("true");
     expect(await checkLooks(page, "export-import-key-taken")).toEqual({});
 
@@ -220,7 +258,10 @@ describe("export and import", () => {
 
     await summary.getByRole("button", { name: "Open Documentation" }).click();
     await page.waitForURL(/\/s\/COPY/);
-    await page.getByRole("treeitem", { name: /Welcome/ }).first().waitFor();
+    await page
+      .getByRole("treeitem", { name: /Welcome/ })
+      .first()
+      .waitFor();
     const imported = await api(page, "GET", "/api/spaces/COPY");
     expect(imported.name).toBe("Documentation");
     expect(imported.isPublic).toBe(false);
@@ -238,9 +279,16 @@ describe("export and import", () => {
       await page.getByRole("heading", { name: "Export Documentation", level: 1 }).waitFor();
       // The switches are for administrators: no link to them here.
       expect(await page.getByRole("link", { name: /General › Exports/ }).count()).toBe(0);
-      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the wiki pack" }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Download the wiki pack" }).click(),
+      ]);
       expect(download.suggestedFilename()).toBe("DOCS-pack.zip");
-      expect(readFileSync((await download.path())!).subarray(0, 2).toString("latin1")).toBe("PK");
+      expect(
+        readFileSync((await download.path())!)
+          .subarray(0, 2)
+          .toString("latin1"),
+      ).toBe("PK");
       await page.getByText("The wiki pack is ready: your browser has saved it in its downloads.").waitFor({ timeout: 20_000 });
       expect(bea.errors).toEqual([]);
       expect(bea.foreign).toEqual([]);
@@ -261,15 +309,18 @@ describe("export and import", () => {
     }
   }, 90_000);
 
-  test("a zip of a repository's docs: its folder's name proposed, a short report with its notes folded, pages that say where they came from", async () => {
+  test("a zip of a repository's docs: its folder's name proposed, a short report with " +
+    "its notes folded, pages that say where they came from", async () => {
     const zip = await zipBytes(async (z) => {
       await z.add(
         "handbook/README.md",
         [
           '<p align="center"><img src="images/logo.png" width="96" alt="Handbook logo"></p>',
           "# Team handbook",
-          "[![build](https://img.shields.io/badge/build-passing-green.svg)](https://ci.example.com) [![npm](https://img.shields.io/npm/v/x.svg)](https://www.npmjs.com/package/x)",
-          "Start with [the setup](docs/setup.md), then read [@team/conventions](https://example.com/conventions). See also [the old wiki](docs/gone.md).",
+          "[![build](https://img.shields.io/badge/build-passing-green.svg)](https://ci.example.com) " +
+            "[![npm](https://img.shields.io/npm/v/x.svg)](https://www.npmjs.com/package/x)",
+          "Start with [the setup](docs/setup.md), then read " +
+            "[@team/conventions](https://example.com/conventions). See also [the old wiki](docs/gone.md).",
           "<details>\n<summary>Why a handbook?</summary>\n\nSo nobody asks twice.\n\n</details>",
         ].join("\n\n"),
       );
@@ -282,7 +333,9 @@ describe("export and import", () => {
     const dialog = page.getByRole("dialog", { name: "Import a space" });
     await dialog.getByLabel(/^File/).setInputFiles({ name: "handbook-main.zip", mimeType: "application/zip", buffer: Buffer.from(zip) });
     // The folder wrapping the zip names the space; its key is made from that name and free.
-    await page.waitForFunction(() => (document.querySelector("[role=dialog] input[maxlength='100']") as HTMLInputElement | null)?.value === "handbook");
+    await page.waitForFunction(
+      () => (document.querySelector("[role=dialog] input[maxlength='100']") as HTMLInputElement | null)?.value === "handbook",
+    );
     await dialog.getByText(/^(In links: \/s\/KEY|HANDBOOK is used by another space: HANDBOOK\d+ is free\.)$/).waitFor();
     // The key follows the name once the free-key answer is back (the file's own name came first).
     const keyField = dialog.getByLabel("Key");
@@ -311,7 +364,9 @@ describe("export and import", () => {
     // Badges are links with their words; the logo is an attachment that loads.
     await page.getByRole("link", { name: "build" }).waitFor();
     await page.getByRole("img", { name: "Handbook logo" }).waitFor();
-    expect(await page.getByRole("img", { name: "Handbook logo" }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(
+      await page.getByRole("img", { name: "Handbook logo" }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+    ).toBe(true);
     expect(await checkLooks(page, "export-import-imported-page")).toEqual({});
     expect(v.errors).toEqual([]);
     expect(v.foreign).toEqual([]);
@@ -326,7 +381,10 @@ describe("export and import", () => {
     await page.getByRole("button", { name: "Import" }).click();
     await page.getByRole("dialog", { name: "Import a space" }).waitFor();
     await page.getByRole("dialog").getByLabel(/^File/).setInputFiles(packPath);
-    await page.getByRole("dialog").getByText(/is used by another space: DOCS\d is free\./).waitFor();
+    await page
+      .getByRole("dialog")
+      .getByText(/is used by another space: DOCS\d is free\./)
+      .waitFor();
     expect(await checkLooks(page, "export-import-dialog")).toEqual({});
     expect(v.errors).toEqual([]);
     expect(v.foreign).toEqual([]);

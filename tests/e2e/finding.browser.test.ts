@@ -17,7 +17,14 @@ let eng: { id: string; key: string };
 const ids: Record<string, string> = {};
 
 const task = (text: string, checked = false) => ({ type: "taskItem", attrs: { checked }, content: [para(text)] });
-const taskDoc = () => JSON.stringify({ type: "doc", content: [para("Before the release:"), { type: "taskList", content: [task("Write the notes"), task("Tag the build"), task("Tell the team")] }] });
+const taskDoc = () =>
+  JSON.stringify({
+    type: "doc",
+    content: [
+      para("Before the release:"),
+      { type: "taskList", content: [task("Write the notes"), task("Tag the build"), task("Tell the team")] },
+    ],
+  });
 
 beforeAll(async () => {
   world = await ownerWorld();
@@ -59,7 +66,10 @@ describe("the palette", () => {
     const other = await visit(world.cairn, { storageState: world.storage });
     try {
       await other.page.goto("/");
-      await other.page.getByRole("button", { name: /Search/ }).first().click();
+      await other.page
+        .getByRole("button", { name: /Search/ })
+        .first()
+        .click();
       const list = palette(other.page);
       await list.getByText("Recently viewed").waitFor();
       const options = await list.getByRole("option").allTextContents();
@@ -75,10 +85,15 @@ describe("the palette", () => {
   test("a mistyped word says what was searched instead and highlights the word found", async () => {
     const { page } = v;
     await page.goto("/");
-    await page.getByRole("button", { name: /Search/ }).first().waitFor();
+    await page
+      .getByRole("button", { name: /Search/ })
+      .first()
+      .waitFor();
     await page.keyboard.press("Control+k");
     await palette(page).getByRole("combobox").fill("kubernetis");
-    await palette(page).getByText(/Showing results for “kubernetes”/).waitFor();
+    await palette(page)
+      .getByText(/Showing results for “kubernetes”/)
+      .waitFor();
     expect(await palette(page).locator(".palette-snippet mark").first().textContent()).toBe("kubernetes");
     // Titles matched through the near spelling are marked too.
     expect(await palette(page).locator(".palette-title mark").first().textContent()).toBe("Kubernetes");
@@ -99,7 +114,8 @@ describe("starting a page", () => {
     expect(await page.getByRole("textbox", { name: "Title" }).inputValue()).toBe("Weekly sync");
     const offer = page.getByRole("region", { name: "Start from a template" });
     await offer.waitFor();
-    for (const name of ["Meeting notes", "How-to", "Decision record", "Runbook"]) await offer.getByRole("button", { name: new RegExp(name) }).waitFor();
+    for (const name of ["Meeting notes", "How-to", "Decision record", "Runbook"])
+      await offer.getByRole("button", { name: new RegExp(name) }).waitFor();
     await offer.getByRole("button", { name: /Meeting notes/ }).click();
     await page.locator(".ProseMirror h2", { hasText: "Attendees" }).waitFor();
     // Once the page has words, the offer goes.
@@ -122,7 +138,11 @@ describe("starting a page", () => {
     expect(made.parentPageId).toBe(ids.coffee);
     await api(page, "DELETE", `/api/pages/${id}/draft`);
     // The space's own template: now "+" asks which start.
-    await api(page, "POST", "/api/templates", { spaceId: eng.id, name: "Incident review", contentJson: JSON.stringify({ type: "doc", content: [para("What happened")] }) });
+    await api(page, "POST", "/api/templates", {
+      spaceId: eng.id,
+      name: "Incident review",
+      contentJson: JSON.stringify({ type: "doc", content: [para("What happened")] }),
+    });
     await page.goto(`/s/ENG/p/${ids.coffee}`);
     await page.getByRole("button", { name: "New page in Engineering" }).click();
     await page.getByRole("heading", { level: 1, name: "New page" }).waitFor();
@@ -136,7 +156,11 @@ describe("starting a page", () => {
       const me = await api(bea.page, "GET", "/api/auth/me");
       const groups = (await api(v.page, "GET", "/api/groups")) as Array<{ id: string; name: string; builtIn: boolean }>;
       const everyone = groups.find((g) => g.builtIn && g.name === "Everyone")!;
-      const grants = (await api(v.page, "GET", "/api/spaces/ENG/permissions")) as Array<{ id: string; principalType: number; principalId: string }>;
+      const grants = (await api(v.page, "GET", "/api/spaces/ENG/permissions")) as Array<{
+        id: string;
+        principalType: number;
+        principalId: string;
+      }>;
       const grant = grants.find((g) => g.principalType === 1 && g.principalId === everyone.id);
       if (grant) await api(v.page, "DELETE", `/api/spaces/ENG/permissions/${grant.id}`);
       await api(v.page, "POST", "/api/spaces/ENG/permissions", { principalType: 0, principalId: (me.user ?? me).id, operation: 0 });
@@ -195,7 +219,9 @@ describe("tasks in the reading view", () => {
       const { page } = v;
       await page.goto(`/s/ENG/p/${ids.release}`);
       await page.getByRole("checkbox", { name: /Tag the build/ }).click();
-      await page.waitForFunction(() => (document.querySelectorAll("li[data-type=taskItem] input")[1] as HTMLInputElement | undefined)?.checked === true);
+      await page.waitForFunction(
+        () => (document.querySelectorAll("li[data-type=taskItem] input")[1] as HTMLInputElement | undefined)?.checked === true,
+      );
       // The editor gets the tick, untracked; the words typed there are still there, unmarked.
       await writer.page.waitForFunction(() => document.querySelectorAll(".ProseMirror li[data-checked=true]").length === 2);
       expect(await writer.page.locator(".ProseMirror", { hasText: "Unpublished words." }).count()).toBe(1);
@@ -221,13 +247,15 @@ describe("tasks in the reading view", () => {
 });
 
 describe("screens", () => {
-  test("the palette (recent, typo), the tree with “+”, a new page in the editor with the template offer, a ticked task: four looks", async () => {
+  test("the palette (recent, typo), the tree with “+”, a new page in the editor " +
+    "with the template offer, a ticked task: four looks", async () => {
     // One context, each screen loaded once and its looks gone through in place (checkLooks).
     const s = await visit(world.cairn, { storageState: world.storage });
     try {
       const { page } = s;
       const tag = `finding`;
-      const looksClean = async (name: string, ready?: () => Promise<void>) => expect({ name, violations: await checkLooks(page, name, ready) }).toEqual({ name, violations: {} });
+      const looksClean = async (name: string, ready?: () => Promise<void>) =>
+        expect({ name, violations: await checkLooks(page, name, ready) }).toEqual({ name, violations: {} });
       await page.goto(`/s/ENG/p/${ids.release}`);
       await page.getByRole("heading", { level: 1, name: "Release checklist" }).waitFor();
       await looksClean(`${tag}-task-ticked`);
@@ -254,7 +282,9 @@ describe("screens", () => {
       await palette(page).getByText("Recently viewed").waitFor();
       await looksClean(`${tag}-palette-recent`);
       await palette(page).getByRole("combobox").fill("kubernetis");
-      await palette(page).getByText(/Showing results for/).waitFor();
+      await palette(page)
+        .getByText(/Showing results for/)
+        .waitFor();
       await looksClean(`${tag}-palette-typo`);
       await page.keyboard.press("Escape");
       const draft = await api(page, "POST", "/api/pages/draft", { spaceId: eng.id });

@@ -41,7 +41,8 @@ describe("a page opened cold", () => {
       // A preload the app did not take would be fetched again, or warned about 3 s after the load.
       await v.page.waitForTimeout(3_500);
       const count = (path: string) => v.requests.filter((p) => p === path).length;
-      for (const path of ["/api/auth/me", "/api/instance", "/api/spaces/COLD", `/api/pages/${pageId}`]) expect(`${path} ×${count(path)}`).toBe(`${path} ×1`);
+      for (const path of ["/api/auth/me", "/api/instance", "/api/spaces/COLD", `/api/pages/${pageId}`])
+        expect(`${path} ×${count(path)}`).toBe(`${path} ×1`);
       // The tree's code, fetched with the page (the Link header), is the one the sidebar imports.
       const tree = v.requests.filter((p) => /^\/assets\/PageTree-[\w-]+\.js$/.test(p));
       expect(tree.length).toBe(1);
@@ -57,7 +58,11 @@ describe("a page opened cold", () => {
 
   test("the page's title and text are painted by the page itself, before any script, where the app then draws them", async () => {
     const boxes = (v: Visit) =>
-      v.page.evaluate(() => Array.from(document.querySelectorAll("main h1, main .prose > *")).map((el) => `${el.tagName} ${el.textContent} ${JSON.stringify(el.getBoundingClientRect())}`));
+      v.page.evaluate(() =>
+        Array.from(document.querySelectorAll("main h1, main .prose > *")).map(
+          (el) => `${el.tagName} ${el.textContent} ${JSON.stringify(el.getBoundingClientRect())}`,
+        ),
+      );
     const theme = { name: "cairn_theme", value: "light", url: world.cairn.url };
     const bare = await coldVisit();
     const app = await coldVisit();

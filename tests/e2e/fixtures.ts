@@ -43,8 +43,18 @@ export async function newSpace(page: Page, key: string, name: string): Promise<{
   return api(page, "POST", "/api/spaces", { key, name });
 }
 
-export async function newPage(page: Page, spaceId: string, title: string, opts: { parentPageId?: string; text?: string } = {}): Promise<{ id: string; currentVersionNumber: number }> {
-  return api(page, "POST", "/api/pages", { spaceId, title, contentJson: docJson(para(opts.text ?? `${title} text.`)), ...(opts.parentPageId ? { parentPageId: opts.parentPageId } : {}) });
+export async function newPage(
+  page: Page,
+  spaceId: string,
+  title: string,
+  opts: { parentPageId?: string; text?: string } = {},
+): Promise<{ id: string; currentVersionNumber: number }> {
+  return api(page, "POST", "/api/pages", {
+    spaceId,
+    title,
+    contentJson: docJson(para(opts.text ?? `${title} text.`)),
+    ...(opts.parentPageId ? { parentPageId: opts.parentPageId } : {}),
+  });
 }
 
 /** The page's document as the server stores it. */
@@ -64,8 +74,14 @@ export function nodeTypes(doc: any, into = new Set<string>()): Set<string> {
 /** Types a "/" command and picks the block named `title` from the menu. */
 export async function slash(page: Page, query: string, title: string): Promise<void> {
   await page.keyboard.type(`/${query}`);
-  await page.getByRole("option", { name: new RegExp(`^${title}`) }).first().waitFor();
-  await page.getByRole("option", { name: new RegExp(`^${title}`) }).first().click();
+  await page
+    .getByRole("option", { name: new RegExp(`^${title}`) })
+    .first()
+    .waitFor();
+  await page
+    .getByRole("option", { name: new RegExp(`^${title}`) })
+    .first()
+    .click();
 }
 
 /**
@@ -73,16 +89,30 @@ export async function slash(page: Page, query: string, title: string): Promise<v
  * an insertion can reach ProseMirror before it has read the new DOM selection.
  */
 export async function caretToEnd(page: Page): Promise<void> {
-  await page.evaluate(() => (document.querySelector(".ProseMirror") as unknown as { editor: { commands: { focus(at: string): void } } }).editor.commands.focus("end"));
+  await page.evaluate(() =>
+    (document.querySelector(".ProseMirror") as unknown as { editor: { commands: { focus(at: string): void } } }).editor.commands.focus(
+      "end",
+    ),
+  );
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
 /** A second person, invited by the owner (through the API) and signed in in a context of their own. */
-export async function invitedPerson(cairn: RunningCairn, owner: Page, email = "bea@example.com", displayName = "Bea Builder"): Promise<Visit> {
+export async function invitedPerson(
+  cairn: RunningCairn,
+  owner: Page,
+  email = "bea@example.com",
+  displayName = "Bea Builder",
+): Promise<Visit> {
   const invite = await api(owner, "POST", "/api/admin/invites", { email, expiresInDays: 7, sendEmail: false });
   const person = await visit(cairn);
   await person.page.goto("/api/health");
-  const reg = await apiCall(person.page, "POST", "/api/auth/register", { email, displayName, password: PASSWORD, inviteToken: invite.token });
+  const reg = await apiCall(person.page, "POST", "/api/auth/register", {
+    email,
+    displayName,
+    password: PASSWORD,
+    inviteToken: invite.token,
+  });
   if (reg.status > 299) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`);
   return person;
 }

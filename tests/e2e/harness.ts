@@ -101,7 +101,11 @@ export interface RunningCairn {
 export async function startCairn(args: string[] = [], env?: Record<string, string>): Promise<RunningCairn> {
   const bin = await builtBinary();
   const dataDir = mkdtempSync(join(tmpdir(), "cairn-e2e-"));
-  const proc = Bun.spawn([bin, "serve", "--data", dataDir, "--port", "0", ...args], { stdout: "pipe", stderr: "ignore", env: env ? { ...process.env, ...env } : undefined });
+  const proc = Bun.spawn([bin, "serve", "--data", dataDir, "--port", "0", ...args], {
+    stdout: "pipe",
+    stderr: "ignore",
+    env: env ? { ...process.env, ...env } : undefined,
+  });
   running.add(proc);
   const reader = proc.stdout.getReader();
   let out = "";
@@ -175,7 +179,11 @@ export async function visit(cairn: RunningCairn, opts: ContextOptions = {}): Pro
 export async function apiCall(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   return page.evaluate(
     async ({ method, path, body }) => {
-      const res = await fetch(path, { method, headers: { "content-type": "application/json", "x-requested-with": "Cairn" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(path, {
+        method,
+        headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : null };
     },
@@ -216,7 +224,12 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   const result = await page.evaluate(async () => {
     const axe = (window as any).axe;
     const r = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n: any) => n.target.join(" ")) }));
+    return r.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n: any) => n.target.join(" ")),
+    }));
   });
   return (result as AxeViolation[]).filter((v) => v.impact === "serious" || v.impact === "critical");
 }
@@ -225,8 +238,16 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
-  const dark = await page.evaluate(() => document.documentElement.getAttribute("data-theme") === "dark" || (!document.documentElement.getAttribute("data-theme") && matchMedia("(prefers-color-scheme: dark)").matches));
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}-${dark ? "dark" : "light"}-${width}.png`), animations: "disabled", fullPage: false });
+  const dark = await page.evaluate(
+    () =>
+      document.documentElement.getAttribute("data-theme") === "dark" ||
+      (!document.documentElement.getAttribute("data-theme") && matchMedia("(prefers-color-scheme: dark)").matches),
+  );
+  await page.screenshot({
+    path: join(SCREENSHOTS, `${name}-${dark ? "dark" : "light"}-${width}.png`),
+    animations: "disabled",
+    fullPage: false,
+  });
 }
 
 /**

@@ -23,19 +23,33 @@ describe("history", () => {
   test("lists versions, shows one, compares two word by word and restores an old one", async () => {
     const { page } = v;
     const p = await newPage(page, space.id, "Deploy", { text: "Deploy on Friday afternoon." });
-    await api(page, "PUT", `/api/pages/${p.id}`, { contentJson: docJson(para("Deploy on Monday morning."), para("Tell the team.")), changeComment: "Safer day", baseVersion: 1 });
-    await api(page, "PUT", `/api/pages/${p.id}`, { contentJson: docJson(para("Deploy on Monday morning.")), changeComment: "Shorter", baseVersion: 2 });
+    await api(page, "PUT", `/api/pages/${p.id}`, {
+      contentJson: docJson(para("Deploy on Monday morning."), para("Tell the team.")),
+      changeComment: "Safer day",
+      baseVersion: 1,
+    });
+    await api(page, "PUT", `/api/pages/${p.id}`, {
+      contentJson: docJson(para("Deploy on Monday morning.")),
+      changeComment: "Shorter",
+      baseVersion: 2,
+    });
     await page.goto(`/s/DOC/p/${p.id}`);
     await page.getByRole("link", { name: "History" }).click();
     await page.getByRole("heading", { name: "History of “Deploy”" }).waitFor();
     const items = page.getByRole("navigation", { name: "Versions" }).getByRole("link");
-    expect(await items.allTextContents()).toEqual([expect.stringMatching(/^Version 3Current.*Shorter$/), expect.stringMatching(/^Version 2.*Safer day$/), expect.stringMatching(/^Version 1/)]);
+    expect(await items.allTextContents()).toEqual([
+      expect.stringMatching(/^Version 3Current.*Shorter$/),
+      expect.stringMatching(/^Version 2.*Safer day$/),
+      expect.stringMatching(/^Version 1/),
+    ]);
     // Version 2 against version 1: "Friday afternoon" out, "Monday morning" in, a paragraph added.
     await items.nth(1).click();
     const changes = page.locator(".comparison");
     await changes.waitFor();
     expect(await changes.locator("del").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining("Friday")]));
-    expect(await changes.locator("ins").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining("Monday"), "Tell the team."]));
+    expect(await changes.locator("ins").allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining("Monday"), "Tell the team."]),
+    );
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Whole version" }).click();
     await page.locator(".version-view").getByText("Tell the team.").waitFor();
@@ -52,7 +66,10 @@ describe("history", () => {
 });
 
 const cellOf = (type: string, text: string) => ({ type, content: [para(text)] });
-const tableOf = (...rows: string[][]) => ({ type: "table", content: rows.map((r, i) => ({ type: "tableRow", content: r.map((x) => cellOf(i ? "tableCell" : "tableHeader", x)) })) });
+const tableOf = (...rows: string[][]) => ({
+  type: "table",
+  content: rows.map((r, i) => ({ type: "tableRow", content: r.map((x) => cellOf(i ? "tableCell" : "tableHeader", x)) })),
+});
 const listOf = (...items: string[]) => ({ type: "bulletList", content: items.map((x) => ({ type: "listItem", content: [para(x)] })) });
 const codeOf = (text: string) => ({ type: "codeBlock", attrs: { language: "bash" }, content: [{ type: "text", text }] });
 
@@ -62,11 +79,23 @@ describe("comparing versions block by block", () => {
     const { page } = v;
     const p = await newPage(page, space.id, "Release");
     await api(page, "PUT", `/api/pages/${p.id}`, {
-      contentJson: docJson(para("Deploy on Friday afternoon."), tableOf(["Service", "Owner"], ["Search", "Ada"], ["Backups", "Grace"]), listOf("check the changelog", "tag the build", "tell the team"), codeOf("set -e\nbun run build\nexit 0"), para("Closing words.")),
+      contentJson: docJson(
+        para("Deploy on Friday afternoon."),
+        tableOf(["Service", "Owner"], ["Search", "Ada"], ["Backups", "Grace"]),
+        listOf("check the changelog", "tag the build", "tell the team"),
+        codeOf("set -e\nbun run build\nexit 0"),
+        para("Closing words."),
+      ),
       baseVersion: 1,
     });
     await api(page, "PUT", `/api/pages/${p.id}`, {
-      contentJson: docJson(para("Deploy on Monday morning."), tableOf(["Service", "Owner"], ["Search", "Ada"], ["Backups", "Linus"]), listOf("check the changelog", "tag the release build", "tell the team"), codeOf("set -e\nbun run build --minify\nexit 0"), para("Closing words.")),
+      contentJson: docJson(
+        para("Deploy on Monday morning."),
+        tableOf(["Service", "Owner"], ["Search", "Ada"], ["Backups", "Linus"]),
+        listOf("check the changelog", "tag the release build", "tell the team"),
+        codeOf("set -e\nbun run build --minify\nexit 0"),
+        para("Closing words."),
+      ),
       changeComment: "Monday, Linus, minified",
       baseVersion: 2,
     });
@@ -126,7 +155,9 @@ describe("the trash", () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Restore: Old plans" }).click();
     await page.getByRole("treeitem", { name: "Old plans" }).waitFor();
-    expect((await api(page, "GET", `/api/pages/trash?spaceId=${space.id}`)).map((t: { title: string }) => t.title)).toEqual(["Scratch pad"]);
+    expect((await api(page, "GET", `/api/pages/trash?spaceId=${space.id}`)).map((t: { title: string }) => t.title)).toEqual([
+      "Scratch pad",
+    ]);
 
     await page.getByRole("button", { name: "Delete for good: Scratch pad" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete for good?" });

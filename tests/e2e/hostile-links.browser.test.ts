@@ -14,10 +14,15 @@ const HOSTILE = ["/\\evil.example/a", "//evil.example/b", "\\\\evil.example\\c",
 
 test("hostile links in the reading view open the other host in a new tab; the wiki's tab stays where it was", async () => {
   const { page, context } = world.owner;
-  await context.route(/evil\.example/, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>elsewhere</title>elsewhere" }));
+  await context.route(/evil\.example/, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<title>elsewhere</title>elsewhere" }),
+  );
   await context.routeWebSocket(/\/api\/collab\//, (ws) => ws.close());
   const space = await newSpace(page, "LNK", "Links");
-  const paragraphs = HOSTILE.map((href, i) => ({ type: "paragraph", content: [{ type: "text", text: `link ${i}`, marks: [{ type: "link", attrs: { href } }] }] }));
+  const paragraphs = HOSTILE.map((href, i) => ({
+    type: "paragraph",
+    content: [{ type: "text", text: `link ${i}`, marks: [{ type: "link", attrs: { href } }] }],
+  }));
   const created = await api(page, "POST", "/api/pages", { spaceId: space.id, title: "Hostile links", contentJson: docJson(...paragraphs) });
   const reading = `/s/LNK/p/${created.id}`;
   await page.goto(reading);

@@ -16,7 +16,11 @@ beforeAll(async () => {
   const owner = world.owner.page;
   const space = await newSpace(owner, "IMG", "Images");
   const badge = { type: "image", attrs: { src: "https://img.shields.io/badge/build-passing-green.svg", alt: "Build passing" } };
-  const page = await api(owner, "POST", "/api/pages", { spaceId: space.id, title: "Release checklist", contentJson: docJson(para("The build must be green before a release."), badge, para("Then tag the commit.")) });
+  const page = await api(owner, "POST", "/api/pages", {
+    spaceId: space.id,
+    title: "Release checklist",
+    contentJson: docJson(para("The build must be green before a release."), badge, para("Then tag the commit.")),
+  });
   pageId = page.id;
   await api(owner, "PUT", "/api/admin/settings", { restrictImageHosts: true });
 }, 60_000);

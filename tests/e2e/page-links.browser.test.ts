@@ -32,7 +32,8 @@ const pageLinks = (doc: any, out: string[] = []): string[] => {
 };
 
 describe("links between pages", () => {
-  test("[[ links a page; the reading view shows its current title after a rename, and the link leads there; the backlink is listed", async () => {
+  test("[[ links a page; the reading view shows its current title after a " +
+    "rename, and the link leads there; the backlink is listed", async () => {
     const { page } = v;
     await page.goto(`/s/ENG/p/${runbook.id}`);
     await page.getByText("When things break.").waitFor();
@@ -88,7 +89,10 @@ describe("links between pages", () => {
     await page.keyboard.press("Enter");
     await slash(page, "link", "Link to page");
     await page.keyboard.type("Installing");
-    await page.getByRole("listbox", { name: "Link to a page" }).getByRole("option", { name: /Installing Cairn/ }).click();
+    await page
+      .getByRole("listbox", { name: "Link to a page" })
+      .getByRole("option", { name: /Installing Cairn/ })
+      .click();
     await page.keyboard.type("and @Instal");
     const menu = page.getByRole("listbox", { name: "Mention someone or link a page" });
     await menu.getByRole("option", { name: /Installing Cairn/ }).click();
@@ -108,12 +112,18 @@ describe("links between pages", () => {
       expect({ where: "read", violations: await checkLooks(s.page, "page-link-read") }).toEqual({ where: "read", violations: {} });
       await s.page.goto(`/s/ENG/p/${target.id}?panel=details`);
       await s.page.locator(".backlinks").getByRole("link", { name: "Runbook" }).waitFor();
-      expect({ where: "backlinks", violations: await checkLooks(s.page, "page-link-backlinks") }).toEqual({ where: "backlinks", violations: {} });
+      expect({ where: "backlinks", violations: await checkLooks(s.page, "page-link-backlinks") }).toEqual({
+        where: "backlinks",
+        violations: {},
+      });
       await s.page.goto(`/s/ENG/p/${runbook.id}/edit`);
       await s.page.locator(".ProseMirror").click();
       await s.page.keyboard.press("Control+End");
       await s.page.keyboard.type(" [[Inst");
-      await s.page.getByRole("listbox", { name: "Link to a page" }).getByRole("option", { name: /Installing Cairn/ }).waitFor();
+      await s.page
+        .getByRole("listbox", { name: "Link to a page" })
+        .getByRole("option", { name: /Installing Cairn/ })
+        .waitFor();
       expect({ where: "menu", violations: await checkLooks(s.page, "page-link-menu") }).toEqual({ where: "menu", violations: {} });
       expect(s.errors).toEqual([]);
     } finally {

@@ -118,7 +118,12 @@ describe("around a page", () => {
     await page.getByText("No files yet").waitFor();
     // A slow connection, so that the progress bar has time to be seen.
     const cdp = await v.context.newCDPSession(page);
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 1024 * 1024 });
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 1024 * 1024,
+    });
     const bytes = Buffer.alloc(3 * 1024 * 1024, "cairn ");
     await page.getByLabel("Files to upload").setInputFiles({ name: "minutes.txt", mimeType: "text/plain", buffer: bytes });
     await page.getByRole("progressbar", { name: "Uploading minutes.txt" }).waitFor();
@@ -160,15 +165,22 @@ describe("around a page", () => {
 
   test("each section in the four looks", async () => {
     // An open inline comment, so the comments section shows a live thread.
-    await api(v.page, "POST", `/api/pages/${doc.id}/comments`, { body: "Which board meeting?", anchorJson: JSON.stringify({ quote: "board meets", prefix: "before the ", suffix: "." }) });
+    await api(v.page, "POST", `/api/pages/${doc.id}/comments`, {
+      body: "Which board meeting?",
+      anchorJson: JSON.stringify({ quote: "board meets", prefix: "before the ", suffix: "." }),
+    });
     // And one whose passage is no longer in the page: listed, and said to be detached.
-    await api(v.page, "POST", `/api/pages/${doc.id}/comments`, { body: "Was this moved?", anchorJson: JSON.stringify({ quote: "the old forecast", prefix: "", suffix: "" }) });
+    await api(v.page, "POST", `/api/pages/${doc.id}/comments`, {
+      body: "Was this moved?",
+      anchorJson: JSON.stringify({ quote: "the old forecast", prefix: "", suffix: "" }),
+    });
     const { page } = v;
     for (const section of ["comments", "attachments", "details", "restrictions"]) {
       await page.goto(`/s/ENG/p/${doc.id}?panel=${section}`);
       await page.locator("#page-panel h2").waitFor();
       if (section === "comments") await page.getByText("Which board meeting?").waitFor();
-      if (section === "comments") await page.locator(".thread", { hasText: "Was this moved?" }).getByText("detached: this passage was edited away").waitFor();
+      if (section === "comments")
+        await page.locator(".thread", { hasText: "Was this moved?" }).getByText("detached: this passage was edited away").waitFor();
       if (section === "attachments") await page.getByRole("link", { name: "minutes.txt" }).waitFor();
       if (section === "details") await page.getByText("You watch this page").waitFor();
       if (section === "restrictions") await page.getByText(/^Only Olive Owner can see/).waitFor();
@@ -209,7 +221,11 @@ describe("around a page", () => {
     await page.locator(".comment-composer").getByRole("button", { name: "Comment" }).click();
     await page.getByText("Comment posted").waitFor();
     const [thread] = await api(page, "GET", `/api/pages/${minutes.id}/comments`);
-    expect(JSON.parse(thread.anchorJson)).toEqual({ quote: "the launch", prefix: "We agreed to move ", suffix: " to March after the revi" });
+    expect(JSON.parse(thread.anchorJson)).toEqual({
+      quote: "the launch",
+      prefix: "We agreed to move ",
+      suffix: " to March after the revi",
+    });
     expect(await page.locator(".thread", { hasText: "Which review?" }).getByText("detached").count()).toBe(0);
     expect({ violations: await axeViolations(page) }).toEqual({ violations: [] });
   }, 60_000);

@@ -1,8 +1,9 @@
 /**
- * Writing pages in the browser: a new page with every block of the editor schema (docs/decisions.md, "One editor schema") (through the "/" menu,
- * Markdown shortcuts, the toolbars, an uploaded image and a mention), publishing, editing again
- * with E and Ctrl-Enter, a conflict between two people resolved without losing either text, a
- * page from a template, and unsaved edits surviving a reload.
+ * Writing pages in the browser: a new page with every block of the editor schema
+ * (docs/decisions.md, "One editor schema") (through the "/" menu, Markdown shortcuts, the toolbars,
+ * an uploaded image and a mention), publishing, editing again with E and Ctrl-Enter, a conflict
+ * between two people resolved without losing either text, a page from a template, and unsaved edits
+ * surviving a reload.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { axeViolations, visit, type Visit } from "./harness";
@@ -99,7 +100,26 @@ describe("writing a page", () => {
     const id = /\/p\/([0-9a-f-]{36})/.exec(page.url())![1];
     const stored = await storedDoc(page, id);
     const types = nodeTypes(stored.doc);
-    for (const t of ["heading", "bulletList", "taskList", "taskItem", "blockquote", "orderedList", "codeBlock", "panel", "details", "detailsSummary", "horizontalRule", "table", "tableHeader", "tableCell", "image", "mention", "mark:link"]) expect([t, types.has(t)]).toEqual([t, true]);
+    for (const t of [
+      "heading",
+      "bulletList",
+      "taskList",
+      "taskItem",
+      "blockquote",
+      "orderedList",
+      "codeBlock",
+      "panel",
+      "details",
+      "detailsSummary",
+      "horizontalRule",
+      "table",
+      "tableHeader",
+      "tableCell",
+      "image",
+      "mention",
+      "mark:link",
+    ])
+      expect([t, types.has(t)]).toEqual([t, true]);
     expect(stored.text).toContain('"language":"bash"');
     // The table grew by a row and a column: 4 rows of 4 cells.
     const table = stored.doc.content.find((b: { type: string }) => b.type === "table");
@@ -107,7 +127,21 @@ describe("writing a page", () => {
     expect(table.content[0].content.length).toBe(4);
     // The reading view draws them.
     const main = page.locator("main");
-    for (const sel of ["h2", "ul[data-type=taskList]", "blockquote", "ol", "pre code.language-bash", "div[data-kind=warning]", "details", "hr", "table", "img[alt='diagram.png']", "a[href='https://example.com/wiki']", ".mention"]) expect([sel, await main.locator(sel).count()]).not.toEqual([sel, 0]);
+    for (const sel of [
+      "h2",
+      "ul[data-type=taskList]",
+      "blockquote",
+      "ol",
+      "pre code.language-bash",
+      "div[data-kind=warning]",
+      "details",
+      "hr",
+      "table",
+      "img[alt='diagram.png']",
+      "a[href='https://example.com/wiki']",
+      ".mention",
+    ])
+      expect([sel, await main.locator(sel).count()]).not.toEqual([sel, 0]);
     expect(v.errors).toEqual([]);
   }, 60_000);
 
@@ -136,7 +170,10 @@ describe("writing a page", () => {
     expect(versions[0]).toMatchObject({ versionNumber: 2, changeComment: "Where to ask" });
     // The save key saved; it did not also type a line break.
     expect((await storedDoc(page, p.id)).text).not.toContain("hardBreak");
-    await page.locator(".page-meta").getByText(/version 2/).waitFor();
+    await page
+      .locator(".page-meta")
+      .getByText(/version 2/)
+      .waitFor();
   }, 30_000);
 
   test("two people save the same version: the second sees both, keeps theirs on top, and nothing is lost", async () => {
@@ -178,7 +215,10 @@ describe("writing a page", () => {
     try {
       await other.page.goto(`/s/ENG/p/${p.id}/edit`);
       await other.page.locator(".ProseMirror").click();
-      await api(v.page, "PUT", `/api/pages/${p.id}`, { contentJson: docJson(para("Line one."), para("Their new paragraph.")), baseVersion: 1 });
+      await api(v.page, "PUT", `/api/pages/${p.id}`, {
+        contentJson: docJson(para("Line one."), para("Their new paragraph.")),
+        baseVersion: 1,
+      });
       await other.page.keyboard.press("Control+End");
       await other.page.keyboard.press("Enter");
       await other.page.keyboard.type("My new paragraph.");
@@ -197,7 +237,12 @@ describe("writing a page", () => {
 
   test("a template makes a new page, a draft until published", async () => {
     const { page } = v;
-    await api(page, "POST", "/api/templates", { spaceId: space.id, name: "Meeting notes", description: "Agenda, notes, actions", contentJson: docJson({ type: "heading", attrs: { level: 2 }, content: [{ type: "text", text: "Agenda" }] }, { type: "paragraph" }) });
+    await api(page, "POST", "/api/templates", {
+      spaceId: space.id,
+      name: "Meeting notes",
+      description: "Agenda, notes, actions",
+      contentJson: docJson({ type: "heading", attrs: { level: 2 }, content: [{ type: "text", text: "Agenda" }] }, { type: "paragraph" }),
+    });
     await page.goto("/s/ENG/new");
     await page.getByRole("button", { name: /Meeting notes/ }).click();
     await page.waitForURL(/\/edit$/);
@@ -219,9 +264,14 @@ describe("writing a page", () => {
     await page.keyboard.press("Control+End");
     await page.keyboard.type(" Unsaved words.");
     // The copy kept in the browser holds every word typed (it is written after a pause in typing).
-    await page.waitForFunction((id) => (localStorage.getItem(`cairn.unsaved.${id}`) ?? "").includes("Unsaved words."), p.id, { timeout: 45_000 });
+    await page.waitForFunction((id) => (localStorage.getItem(`cairn.unsaved.${id}`) ?? "").includes("Unsaved words."), p.id, {
+      timeout: 45_000,
+    });
     await page.reload();
-    await page.getByRole("status").getByText(/Restored your unsaved changes/).waitFor();
+    await page
+      .getByRole("status")
+      .getByText(/Restored your unsaved changes/)
+      .waitFor();
     await page.locator(".ProseMirror", { hasText: "Unsaved words." }).waitFor();
     await page.getByRole("button", { name: "Discard them" }).click();
     expect(await page.locator(".ProseMirror").textContent()).toBe("Saved text.");
@@ -237,8 +287,16 @@ describe("writing a page", () => {
     // The real clipboard, as another editor's copy fills it, then Ctrl+V.
     await v.context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.evaluate(async () => {
-      const html = '<h2>From the other wiki</h2><ul><li>one</li><li>two</li></ul><table><tr><th>Name</th><th>Role</th></tr><tr><td>Ana</td><td>Lead</td></tr></table><p>See <a href="https://example.com/x">the source</a> and <strong>bold</strong> text.</p>';
-      await navigator.clipboard.write([new ClipboardItem({ "text/html": new Blob([html], { type: "text/html" }), "text/plain": new Blob(["From the other wiki"], { type: "text/plain" }) })]);
+      const html =
+        "<h2>From the other " +
+        "wiki</h2><ul><li>one</li><li>two</li></ul><table><tr><th>Name</th><th>Role</th></tr><tr><td>Ana</td><td>Lead</td></tr></ta" +
+        'ble><p>See <a href="https://example.com/x">the source</a> and <strong>bold</strong> text.</p>';
+      await navigator.clipboard.write([
+        new ClipboardItem({
+          "text/html": new Blob([html], { type: "text/html" }),
+          "text/plain": new Blob(["From the other wiki"], { type: "text/plain" }),
+        }),
+      ]);
     });
     await page.keyboard.press("Control+v");
     await page.locator(".ProseMirror h2", { hasText: "From the other wiki" }).waitFor();
@@ -246,7 +304,8 @@ describe("writing a page", () => {
     await page.waitForURL((u) => !u.pathname.endsWith("/edit"));
     const stored = await storedDoc(page, p.id);
     const types = nodeTypes(stored.doc);
-    for (const t of ["heading", "bulletList", "table", "tableHeader", "mark:link", "mark:bold"]) expect([t, types.has(t)]).toEqual([t, true]);
+    for (const t of ["heading", "bulletList", "table", "tableHeader", "mark:link", "mark:bold"])
+      expect([t, types.has(t)]).toEqual([t, true]);
   }, 30_000);
 
   test("labels, emoji and full width from the page's header; an image pasted from the clipboard uploads", async () => {

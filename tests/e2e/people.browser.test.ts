@@ -22,7 +22,11 @@ let payroll: { id: string };
 async function makePrivate(page: Page, key: string): Promise<void> {
   const groups = (await api(page, "GET", "/api/groups")) as Array<{ id: string; name: string; builtIn: boolean }>;
   const everyone = groups.find((g) => g.builtIn && g.name === "Everyone")!;
-  const grants = (await api(page, "GET", `/api/spaces/${key}/permissions`)) as Array<{ id: string; principalType: number; principalId: string }>;
+  const grants = (await api(page, "GET", `/api/spaces/${key}/permissions`)) as Array<{
+    id: string;
+    principalType: number;
+    principalId: string;
+  }>;
   const grant = grants.find((g) => g.principalType === 1 && g.principalId === everyone.id);
   if (grant) await api(page, "DELETE", `/api/spaces/${key}/permissions/${grant.id}`);
 }
@@ -93,13 +97,17 @@ describe("people", () => {
     expect(await page.getByRole("treeitem", { name: "Payroll secrets" }).count()).toBe(0);
     // Search finds nothing of the hidden space.
     await page.goto("/search?q=salaries");
-    await page.getByRole("heading", { name: /No pages match|Nothing found|No results/ }).or(page.getByText(/No pages match|Nothing matches|No results/)).first().waitFor();
+    await page
+      .getByRole("heading", { name: /No pages match|Nothing found|No results/ })
+      .or(page.getByText(/No pages match|Nothing matches|No results/))
+      .first()
+      .waitFor();
     expect(await page.getByText("Payroll secrets").count()).toBe(0);
     // A link to the hidden page is a 404, and so is the hidden space.
     await page.goto(`/s/OPS/p/${payroll.id}`);
     await page.getByRole("heading", { name: /does not exist|not found/i }).waitFor();
     expect(await page.getByText("Salaries of everyone.").count()).toBe(0);
-    expect((await page.evaluate(async (id) => (await fetch(`/api/pages/${id}`)).status, payroll.id))).toBe(404);
+    expect(await page.evaluate(async (id) => (await fetch(`/api/pages/${id}`)).status, payroll.id)).toBe(404);
     // Without the rights: no People or Audit in the menu, and their screens say so.
     await page.goto("/");
     await page.getByRole("button", { name: /^Account/ }).click();
@@ -117,14 +125,22 @@ describe("people", () => {
     const { page } = bea;
     await page.goto(`/s/ENG/p/${roadmap.id}`);
     await page.getByRole("heading", { name: "Roadmap", level: 1 }).waitFor();
-    await page.getByRole("button", { name: "Notifications" }).or(page.getByRole("link", { name: "Notifications" })).first().waitFor();
+    await page
+      .getByRole("button", { name: "Notifications" })
+      .or(page.getByRole("link", { name: "Notifications" }))
+      .first()
+      .waitFor();
     await page.getByRole("button", { name: "Watch", exact: true }).click();
     await page.getByRole("button", { name: "Watching", exact: true }).waitFor();
     expect((await api(page, "GET", `/api/pages/${roadmap.id}/watch`)).watching).toBe(true);
 
     // The owner edits the page (and creates one in the hidden space, which Bea must not hear of).
     const current = await api(owner.page, "GET", `/api/pages/${roadmap.id}`);
-    await api(owner.page, "PUT", `/api/pages/${roadmap.id}`, { title: "Roadmap", contentJson: docJson(para("What we build next, and when.")), baseVersion: current.currentVersionNumber });
+    await api(owner.page, "PUT", `/api/pages/${roadmap.id}`, {
+      title: "Roadmap",
+      contentJson: docJson(para("What we build next, and when.")),
+      baseVersion: current.currentVersionNumber,
+    });
     await newPage(owner.page, ops.id, "Budget");
 
     // The bell follows while the app stays open (on focus here, rather than waiting 30 s).

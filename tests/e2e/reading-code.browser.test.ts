@@ -13,7 +13,8 @@ import { api, docJson, newSpace, ownerWorld, para, type World } from "./fixtures
 let world: World;
 let withCode: string;
 let withoutCode: string;
-const SCRIPT = "#!/bin/sh\n# Build and ship\nset -e\nif [ -n \"$CI\" ]; then\n  echo \"building on CI\"\nfi\nbun run build --target=bun-linux-arm64\nexit 0";
+const SCRIPT =
+  '#!/bin/sh\n# Build and ship\nset -e\nif [ -n "$CI" ]; then\n  echo "building on CI"\nfi\nbun run build --target=bun-linux-arm64\nexit 0';
 const TS = "export function greet(name: string): string {\n  return `Hello, ${name}`; // a comment\n}\nconst answer = 42;";
 
 beforeAll(async () => {
@@ -33,7 +34,9 @@ beforeAll(async () => {
       ),
     })
   ).id;
-  withoutCode = (await api(page, "POST", "/api/pages", { spaceId: space.id, title: "Prose only", contentJson: docJson(para("Only words here.")) })).id;
+  withoutCode = (
+    await api(page, "POST", "/api/pages", { spaceId: space.id, title: "Prose only", contentJson: docJson(para("Only words here.")) })
+  ).id;
 }, 60_000);
 afterAll(async () => world?.close());
 
@@ -44,10 +47,14 @@ async function coldScripts(page: Page, path: string, title: string) {
   await page.waitForLoadState("networkidle");
   // What every view loads after its first paint (menus and dialogs, the toaster, the page's
   // panel when the browser is idle) is in both lists, whichever view it came late in.
-  await page.waitForFunction(() => ["/overlays-radix-", "/Toaster-", "/PagePanel-"].every((n) => performance.getEntriesByType("resource").some((r) => r.name.includes(n))));
+  await page.waitForFunction(() =>
+    ["/overlays-radix-", "/Toaster-", "/PagePanel-"].every((n) => performance.getEntriesByType("resource").some((r) => r.name.includes(n))),
+  );
   await page.waitForLoadState("networkidle");
   return page.evaluate(() =>
-    (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((r) => new URL(r.name).pathname.endsWith(".js")).map((r) => ({ name: new URL(r.name).pathname, bytes: r.encodedBodySize })),
+    (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+      .filter((r) => new URL(r.name).pathname.endsWith(".js"))
+      .map((r) => ({ name: new URL(r.name).pathname, bytes: r.encodedBodySize })),
   );
 }
 
@@ -69,7 +76,10 @@ describe("code in the reading view", () => {
       for (const files of [without, withIt]) expect(files.some((f) => /EditSession/.test(f.name))).toBe(false);
       const kb = withIt.reduce((n, f) => n + f.bytes, 0) / 1024;
       expect(kb).toBeLessThanOrEqual(READING_JS_TARGET_KB);
-      console.log(`reading view JS: ${(without.reduce((n, f) => n + f.bytes, 0) / 1024).toFixed(1)} KB without code, ${kb.toFixed(1)} KB with code (highlighter ${extraKb.toFixed(1)} KB)`);
+      console.log(
+        `reading view JS: ${(without.reduce((n, f) => n + f.bytes, 0) / 1024).toFixed(1)} KB without ` +
+          `code, ${kb.toFixed(1)} KB with code (highlighter ${extraKb.toFixed(1)} KB)`,
+      );
     } finally {
       await plain.close();
       await coded.close();
@@ -86,11 +96,15 @@ describe("code in the reading view", () => {
       // The same text as stored, coloured.
       expect(await bash.locator("code").textContent()).toBe(SCRIPT);
       const ts = page.locator("main pre[data-language=typescript]");
-      for (const cls of ["hljs-keyword", "hljs-string", "hljs-comment", "hljs-number"]) expect(await ts.locator(`.${cls}`).count()).toBeGreaterThan(0);
+      for (const cls of ["hljs-keyword", "hljs-string", "hljs-comment", "hljs-number"])
+        expect(await ts.locator(`.${cls}`).count()).toBeGreaterThan(0);
       expect(await page.locator("main pre:not([data-language]) span").count()).toBe(0);
       // In each look (the colours are the theme's), keywords differ from the block's own colour.
       const keywordsStandOut = async () => {
-        const colours = await bash.evaluate((pre) => ({ text: getComputedStyle(pre.querySelector("code")!).color, keyword: getComputedStyle(pre.querySelector(".hljs-keyword")!).color }));
+        const colours = await bash.evaluate((pre) => ({
+          text: getComputedStyle(pre.querySelector("code")!).color,
+          keyword: getComputedStyle(pre.querySelector(".hljs-keyword")!).color,
+        }));
         expect(colours.keyword).not.toBe(colours.text);
         await bash.scrollIntoViewIfNeeded();
       };

@@ -25,7 +25,10 @@ beforeAll(async () => {
   const owner = world.owner.page;
   const groups = (await api(owner, "GET", "/api/groups")) as Array<{ id: string; name: string; builtIn: boolean }>;
   const everyone = groups.find((g) => g.builtIn && g.name === "Everyone")!.id;
-  for (const [key, name, viewOnly] of [["READ", "Handbook", true], ["EDIT", "Workshop", false]] as const) {
+  for (const [key, name, viewOnly] of [
+    ["READ", "Handbook", true],
+    ["EDIT", "Workshop", false],
+  ] as const) {
     const space = viewOnly ? await viewOnlySpace(owner, key, name, everyone) : await newSpace(owner, key, name);
     ids[key] = (await newPage(owner, space.id, `${name} guide`)).id;
     await newPage(owner, space.id, "Onboarding", { parentPageId: ids[key] });
@@ -71,7 +74,12 @@ async function walk(page: Page, key: string, offered: boolean) {
     await row.focus();
     await page.keyboard.press("Alt+Shift+ArrowUp");
     await pause(page);
-    expect(await page.getByRole("status").filter({ hasText: /moved|could not/i }).count()).toBe(0);
+    expect(
+      await page
+        .getByRole("status")
+        .filter({ hasText: /moved|could not/i })
+        .count(),
+    ).toBe(0);
   }
 
   // A page: Edit, the "e" key, the page menu.

@@ -23,11 +23,20 @@ beforeAll(async () => {
   const guides = await newPage(page, space.id, "Guides");
   for (const t of ["Onboarding", "Code review", "Incident response"]) await newPage(page, space.id, t, { parentPageId: guides.id });
   await newPage(page, space.id, "Team rituals");
-  const everything = await api(page, "POST", "/api/pages", { spaceId: space.id, parentPageId: guides.id, title: "Release process", contentJson: JSON.stringify(everythingDocument()) });
+  const everything = await api(page, "POST", "/api/pages", {
+    spaceId: space.id,
+    parentPageId: guides.id,
+    title: "Release process",
+    contentJson: JSON.stringify(everythingDocument()),
+  });
   pageId = everything.id;
   await api(page, "POST", `/api/pages/${pageId}/labels`, { name: "process" });
   historyId = (await newPage(page, space.id, "Deploy checklist", { text: "Deploy on Friday afternoon after lunch." })).id;
-  await api(page, "PUT", `/api/pages/${historyId}`, { contentJson: docJson(para("Deploy on Monday morning after standup."), para("Tell the on-call person.")), changeComment: "Safer day", baseVersion: 1 });
+  await api(page, "PUT", `/api/pages/${historyId}`, {
+    contentJson: docJson(para("Deploy on Monday morning after standup."), para("Tell the on-call person.")),
+    changeComment: "Safer day",
+    baseVersion: 1,
+  });
   const h = (level: number, text: string) => ({ type: "heading", attrs: { level }, content: [{ type: "text", text }] });
   const item = (text: string, checked?: boolean) =>
     checked === undefined ? { type: "listItem", content: [para(text)] } : { type: "taskItem", attrs: { checked }, content: [para(text)] };
@@ -36,12 +45,31 @@ beforeAll(async () => {
       spaceId: space.id,
       title: "Welcome to the team",
       contentJson: docJson(
-        para("This handbook is where we write down how we work: how to ship, how to review and how to help each other. Anyone can edit it; every change is kept in its history."),
+        para(
+          "This handbook is where we write down how we work: how to ship, how to review and how to help " +
+            "each other. Anyone can edit it; every change is kept in its history.",
+        ),
         h(2, "Your first week"),
-        { type: "taskList", content: [item("Get your laptop and accounts", true), item("Read the release process", true), item("Pair on a small change", false), item("Ship it", false)] },
-        { type: "panel", attrs: { kind: "info" }, content: [para("Stuck? Ask in the team chat. There are no silly questions in your first month.")] },
+        {
+          type: "taskList",
+          content: [
+            item("Get your laptop and accounts", true),
+            item("Read the release process", true),
+            item("Pair on a small change", false),
+            item("Ship it", false),
+          ],
+        },
+        {
+          type: "panel",
+          attrs: { kind: "info" },
+          content: [para("Stuck? Ask in the team chat. There are no silly questions in your first month.")],
+        },
         h(2, "How we ship"),
-        { type: "orderedList", attrs: { start: 1 }, content: [item("Open a small pull request"), item("Get one review"), item("Merge and deploy before 16:00")] },
+        {
+          type: "orderedList",
+          attrs: { start: 1 },
+          content: [item("Open a small pull request"), item("Get one review"), item("Merge and deploy before 16:00")],
+        },
         { type: "codeBlock", attrs: { language: "bash" }, content: [{ type: "text", text: "bun run test && bun run build" }] },
       ),
     })
@@ -104,13 +132,19 @@ describe("every screen in four looks", () => {
       await page.locator(".ProseMirror").click();
       await page.keyboard.press("Control+End");
       await page.keyboard.type(" My addition.");
-      await api(page, "PUT", `/api/pages/${historyId}`, { contentJson: docJson(para("Deploy on Monday morning after standup."), para("Their addition.")), baseVersion: now.currentVersionNumber });
+      await api(page, "PUT", `/api/pages/${historyId}`, {
+        contentJson: docJson(para("Deploy on Monday morning after standup."), para("Their addition.")),
+        baseVersion: now.currentVersionNumber,
+      });
       await page.getByRole("button", { name: "Update" }).click();
       await page.getByRole("dialog", { name: /Someone else saved/ }).waitFor();
       await check("20-conflict");
       await page.getByRole("button", { name: "Take theirs" }).click();
       await page.getByRole("button", { name: "Cancel" }).click();
-      await page.getByRole("button", { name: "Discard changes" }).click().catch(() => {});
+      await page
+        .getByRole("button", { name: "Discard changes" })
+        .click()
+        .catch(() => {});
       // The tree's row menu, from the sidebar when wide; when narrow the sidebar is a drawer,
       // opened and the menu opened again from its row (the menu of a hidden row is no screen).
       await page.goto(`/s/HB/p/${pageId}`);
@@ -154,7 +188,10 @@ describe("every screen in four looks", () => {
       await page.getByRole("heading", { name: "Handbook" }).first().waitFor();
       await page.keyboard.press("Control+k");
       await page.getByRole("dialog").getByRole("combobox").fill("deploy");
-      await page.getByRole("dialog").getByRole("option", { name: /Deploy checklist/ }).waitFor();
+      await page
+        .getByRole("dialog")
+        .getByRole("option", { name: /Deploy checklist/ })
+        .waitFor();
       await check("16-search-palette");
       await page.keyboard.press("Escape");
       await page.goto("/search?q=deploy");

@@ -49,7 +49,7 @@ describe("search", () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
   }, 30_000);
 
-  test("\"/\" opens it too; no hit says what to try; \"See all results\" opens the results page", async () => {
+  test('"/" opens it too; no hit says what to try; "See all results" opens the results page', async () => {
     const { page } = v;
     await page.goto("/");
     await page.getByRole("link", { name: "Engineering" }).first().waitFor();

@@ -36,7 +36,11 @@ async function actionsFit(page: Page, where: string): Promise<void> {
     const c = card.getBoundingClientRect();
     return Array.from(card.querySelectorAll(".setup-actions .btn")).map((b) => {
       const r = b.getBoundingClientRect();
-      return { text: b.textContent, inside: r.left >= c.left - 0.5 && r.right <= c.right + 0.5 && r.right <= window.innerWidth, wide: b.scrollWidth <= b.clientWidth + 1 };
+      return {
+        text: b.textContent,
+        inside: r.left >= c.left - 0.5 && r.right <= c.right + 0.5 && r.right <= window.innerWidth,
+        wide: b.scrollWidth <= b.clientWidth + 1,
+      };
     });
   });
   for (const b of boxes) expect({ where, ...b }).toEqual({ where, text: b.text, inside: true, wide: true });

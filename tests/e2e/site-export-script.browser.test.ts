@@ -46,10 +46,23 @@ beforeAll(async () => {
       }
       const file = Bun.file(join(dir, normalize(path.endsWith("/") ? `${path}index.html` : path)));
       // As a static host does: the body with the type its extension maps to, nothing else.
-      return (await file.exists()) ? new Response(file, { headers: { "content-type": file.type } }) : new Response("not found", { status: 404 });
+      return (await file.exists())
+        ? new Response(file, { headers: { "content-type": file.type } })
+        : new Response("not found", { status: 404 });
     },
   });
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -112,7 +125,9 @@ describe("the static site on a static host", () => {
 
   test("each file opened on its own, by the page's links: the SVG is the sanitised image, the rest plain text; none runs", async () => {
     const { context, page } = await open("getting-started/files/index.html");
-    const links = await page.locator('main [data-type="attachment"] a').evaluateAll((as) => as.map((a) => [a.textContent!, (a as HTMLAnchorElement).href]));
+    const links = await page
+      .locator('main [data-type="attachment"] a')
+      .evaluateAll((as) => as.map((a) => [a.textContent!, (a as HTMLAnchorElement).href]));
     expect(links.map(([name]) => name).sort()).toEqual(["broken.svg", "feed.xml", "logo.svg", "report.html", "table.csv", "tool.js"]);
     for (const [name, href] of links) {
       const res = await page.goto(href!);

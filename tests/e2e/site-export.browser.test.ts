@@ -34,7 +34,18 @@ beforeAll(async () => {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), bytes);
   }
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -44,7 +55,10 @@ afterAll(async () => {
 
 const url = (path: string) => pathToFileURL(join(dir, path)).href;
 
-async function open(path: string, opts: { width?: number; theme?: "light" | "dark" } = {}): Promise<{ context: BrowserContext; page: Page }> {
+async function open(
+  path: string,
+  opts: { width?: number; theme?: "light" | "dark" } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 800 }, colorScheme: opts.theme ?? "light" });
   const page = await context.newPage();
   page.on("request", (r) => {
@@ -116,7 +130,10 @@ describe("the static site, opened from disk", () => {
     // Enter opens the first result; words of titles are found too.
     const again = page.getByRole("searchbox", { name: "Search this space" });
     await again.fill("welcome");
-    await page.locator(".site-search-results").getByRole("link", { name: /Getting started/ }).waitFor();
+    await page
+      .locator(".site-search-results")
+      .getByRole("link", { name: /Getting started/ })
+      .waitFor();
     await again.press("Enter");
     await page.getByRole("heading", { level: 1, name: "Getting started" }).waitFor();
     await context.close();

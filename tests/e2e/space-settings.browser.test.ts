@@ -179,7 +179,9 @@ describe("space settings", () => {
     await page.evaluate(() => {
       const files = new DataTransfer();
       files.items.add(new File(["png"], "diagram.png", { type: "image/png" }));
-      document.querySelector(".ProseMirror")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: files, bubbles: true, cancelable: true }));
+      document
+        .querySelector(".ProseMirror")!
+        .dispatchEvent(new ClipboardEvent("paste", { clipboardData: files, bubbles: true, cancelable: true }));
     });
     await page.getByText("Files cannot be added to a template: it has no page to attach them to.", { exact: false }).waitFor();
     // A heading by its Markdown shortcut, a task list from the "/" menu.
@@ -202,7 +204,9 @@ describe("space settings", () => {
     await page.getByText("The template “Meeting notes” was saved").waitFor();
     await page.waitForURL((u) => u.pathname === "/s/ENG/settings/templates");
     await page.getByText("For the weekly meeting · changed").waitFor();
-    const stored = ((await api(page, "GET", `/api/templates?spaceId=${space.id}`)) as Array<{ id: string; contentJson: string }>).find((t) => t.id === templateId)!;
+    const stored = ((await api(page, "GET", `/api/templates?spaceId=${space.id}`)) as Array<{ id: string; contentJson: string }>).find(
+      (t) => t.id === templateId,
+    )!;
     const doc = JSON.parse(stored.contentJson);
     expect(doc.content[0]).toMatchObject({ type: "heading", attrs: { level: 2 }, content: [{ text: "Decisions" }] });
     expect(JSON.stringify(doc.content[1])).toMatch(/"taskList".*"Write the minutes".*"Send them round"/);
@@ -241,7 +245,9 @@ describe("space settings", () => {
     expect(await checkLooks(page, "space-settings-template-from-page")).toEqual({});
     await dialog.getByRole("button", { name: "Create the template" }).click();
     await page.getByText("The template “Agenda copy” was created").waitFor();
-    const copy = ((await api(page, "GET", `/api/templates?spaceId=${space.id}`)) as Array<{ name: string; contentJson: string }>).find((t) => t.name === "Agenda copy")!;
+    const copy = ((await api(page, "GET", `/api/templates?spaceId=${space.id}`)) as Array<{ name: string; contentJson: string }>).find(
+      (t) => t.name === "Agenda copy",
+    )!;
     expect(copy.contentJson).toContain("Decisions, then actions, then questions.");
 
     // The list and the template editor in the four looks, with the "/" menu open, axe clean (a

@@ -13,7 +13,8 @@ let world: World;
 let v: Visit;
 let space: { id: string; key: string };
 const ids: Record<string, string> = {};
-const titlesOf = (nodes: Array<{ title: string; children: any[] }>): unknown[] => nodes.flatMap((n) => (n.children.length ? [n.title, titlesOf(n.children)] : [n.title]));
+const titlesOf = (nodes: Array<{ title: string; children: any[] }>): unknown[] =>
+  nodes.flatMap((n) => (n.children.length ? [n.title, titlesOf(n.children)] : [n.title]));
 const tree = async (spaceId = space.id) => titlesOf(await api(v.page, "GET", `/api/pages/tree?spaceId=${spaceId}`));
 const item = (name: string) => v.page.getByRole("treeitem", { name: new RegExp(`^${name}$`) });
 
@@ -89,7 +90,9 @@ describe("the page tree", () => {
     await page.waitForFunction(async (spaceId) => {
       const res = await fetch(`/api/pages/tree?spaceId=${spaceId}`);
       const nodes = await res.json();
-      return nodes.some((n: { title: string; children: Array<{ title: string }> }) => n.title === "Runbooks" && n.children.some((c) => c.title === "Notes"));
+      return nodes.some(
+        (n: { title: string; children: Array<{ title: string }> }) => n.title === "Runbooks" && n.children.some((c) => c.title === "Notes"),
+      );
     }, space.id);
     expect(await tree()).toEqual(["Guides", ["Install", "Upgrade"], "Runbooks", ["Notes"]]);
   }, 30_000);
@@ -132,7 +135,10 @@ describe("the page tree", () => {
     await page.goto("/s/OPS");
     await item("Runbooks").focus();
     await page.keyboard.press("Alt+Shift+ArrowUp");
-    await page.waitForFunction(async (id) => (await fetch(`/api/pages/tree?spaceId=${id}`).then((r) => r.json()))[0].title === "Runbooks", space.id);
+    await page.waitForFunction(
+      async (id) => (await fetch(`/api/pages/tree?spaceId=${id}`).then((r) => r.json()))[0].title === "Runbooks",
+      space.id,
+    );
     expect((await tree())[0]).toBe("Runbooks");
   }, 30_000);
 
@@ -158,7 +164,11 @@ describe("the page tree", () => {
       for (let i = 0; i < 1500; i += 50) {
         await Promise.all(
           Array.from({ length: 50 }, (_, k) =>
-            fetch("/api/pages", { method: "POST", headers: { "content-type": "application/json", "x-requested-with": "Cairn" }, body: JSON.stringify({ spaceId, title: `Page ${String(i + k).padStart(4, "0")}` }) }),
+            fetch("/api/pages", {
+              method: "POST",
+              headers: { "content-type": "application/json", "x-requested-with": "Cairn" },
+              body: JSON.stringify({ spaceId, title: `Page ${String(i + k).padStart(4, "0")}` }),
+            }),
           ),
         );
       }

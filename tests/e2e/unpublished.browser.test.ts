@@ -17,7 +17,8 @@ let grace: Visit;
 let pageId: string;
 let readPath: string;
 
-const text = (page: Page) => page.evaluate(() => (document.querySelector(".ProseMirror") as unknown as { editor: { getText(): string } }).editor.getText());
+const text = (page: Page) =>
+  page.evaluate(() => (document.querySelector(".ProseMirror") as unknown as { editor: { getText(): string } }).editor.getText());
 const seeConnected = (page: Page) => page.locator(".collab-connection", { hasText: "Connected" }).waitFor({ timeout: 15_000 });
 
 async function typeAtEnd(page: Page, words: string): Promise<void> {
@@ -32,7 +33,11 @@ beforeAll(async () => {
   const space = await newSpace(world.owner.page, "TEAM", "Team");
   // Long enough that Ada's words, typed at the end, are out of sight from the top.
   const details = Array.from({ length: 30 }, (_, i) => para(`Detail ${i + 1} of the plan.`));
-  const page = await api(world.owner.page, "POST", "/api/pages", { spaceId: space.id, title: "Launch plan", contentJson: docJson(para("We launch in spring."), ...details) });
+  const page = await api(world.owner.page, "POST", "/api/pages", {
+    spaceId: space.id,
+    title: "Launch plan",
+    contentJson: docJson(para("We launch in spring."), ...details),
+  });
   pageId = page.id;
   readPath = `/s/TEAM/p/${pageId}`;
   ada = await invitedPerson(world.cairn, world.owner.page, "ada@example.com", "Ada Lovelace");
@@ -73,7 +78,8 @@ describe("publishing is never silent", () => {
     await changed.waitFor();
     await grace.page.waitForFunction(() => {
       const sel = window.getSelection();
-      const p = sel?.anchorNode && (sel.anchorNode.nodeType === 1 ? (sel.anchorNode as Element) : sel.anchorNode.parentElement)?.closest("p");
+      const p =
+        sel?.anchorNode && (sel.anchorNode.nodeType === 1 ? (sel.anchorNode as Element) : sel.anchorNode.parentElement)?.closest("p");
       return !!p?.textContent?.includes("Ada's idea");
     });
     await expect(changed.isVisible()).resolves.toBe(true);
@@ -88,8 +94,13 @@ describe("publishing is never silent", () => {
       // Ada and Grace keep Edit of their own before the everyone grant goes (Grace is editing).
       const people = (await api(world.owner.page, "GET", "/api/users")) as Array<{ id: string; email: string }>;
       const idOf = (email: string) => people.find((u) => u.email === email)!.id;
-      for (const email of ["ada@example.com", "grace@example.com"]) await api(world.owner.page, "POST", "/api/spaces/TEAM/permissions", { principalType: 0, principalId: idOf(email), operation: 1 });
-      await api(world.owner.page, "POST", "/api/spaces/TEAM/permissions", { principalType: 0, principalId: idOf("vic@example.com"), operation: 0 });
+      for (const email of ["ada@example.com", "grace@example.com"])
+        await api(world.owner.page, "POST", "/api/spaces/TEAM/permissions", { principalType: 0, principalId: idOf(email), operation: 1 });
+      await api(world.owner.page, "POST", "/api/spaces/TEAM/permissions", {
+        principalType: 0,
+        principalId: idOf("vic@example.com"),
+        operation: 0,
+      });
       const grants = (await api(world.owner.page, "GET", "/api/spaces/TEAM/permissions")) as Array<{ id: string; principalType: number }>;
       for (const g of grants) if (g.principalType === 1) await api(world.owner.page, "DELETE", `/api/spaces/TEAM/permissions/${g.id}`);
       await viewer.page.goto(readPath);

@@ -43,7 +43,14 @@ export function baseBody(op: Operation, fx: Fixtures): Record<string, unknown> {
     if (field in byName) body[field] = byName[field];
     else {
       const kind = primaryType(schema);
-      body[field] = kind === "integer" ? (schema.minimum ?? 0) : kind === "boolean" ? false : /UUID/.test(schema.description ?? "") ? fx.pageId : "fuzz";
+      body[field] =
+        kind === "integer"
+          ? (schema.minimum ?? 0)
+          : kind === "boolean"
+            ? false
+            : /UUID/.test(schema.description ?? "")
+              ? fx.pageId
+              : "fuzz";
     }
   }
   return body;

@@ -86,7 +86,8 @@ export function send(port: number, payload: Buffer, opts: SendOptions): Promise<
 
 /** What follows any interim answers (100 Continue), which come before the real one. */
 function withoutInterim(bytes: Buffer): Buffer {
-  while (/^HTTP\/1\.[01] 1\d\d /.test(bytes.subarray(0, 13).toString("latin1")) && bytes.includes("\r\n\r\n")) bytes = bytes.subarray(bytes.indexOf("\r\n\r\n") + 4);
+  while (/^HTTP\/1\.[01] 1\d\d /.test(bytes.subarray(0, 13).toString("latin1")) && bytes.includes("\r\n\r\n"))
+    bytes = bytes.subarray(bytes.indexOf("\r\n\r\n") + 4);
   return bytes;
 }
 

@@ -109,7 +109,12 @@ export interface HeaderJunk {
   /** Only meaningful for reads (Range, conditional requests). */
   getOnly?: boolean;
 }
-const hj = (label: string, headers: Array<[string, string]>, must = false, getOnly = false): HeaderJunk => ({ label, headers, must, getOnly });
+const hj = (label: string, headers: Array<[string, string]>, must = false, getOnly = false): HeaderJunk => ({
+  label,
+  headers,
+  must,
+  getOnly,
+});
 
 export const HEADER_JUNK: HeaderJunk[] = [
   hj("cookie cairn_session=%", [["Cookie", "cairn_session=%"]], true),
@@ -130,9 +135,19 @@ export const HEADER_JUNK: HeaderJunk[] = [
   hj("Bearer latin1", [["Authorization", "Bearer cct_\xff\xfe"]]),
   hj("Bearer %", [["Authorization", "Bearer %E0%A4%A"]]),
   hj("X-Requested-With lower-case", [["X-Requested-With", "cairn"]]),
-  hj("junk X-Forwarded-For", [["X-Forwarded-For", "999.1.1.1, ::ffff:zz, , %"], ["X-Forwarded-Proto", "https, http"]]),
-  hj("junk Accept", [["Accept", "application/problem+json;q=abc, */*;q=-1"], ["Accept-Encoding", "gzip;q=2, br, *;q=x"], ["Accept-Language", "\xff"]]),
-  hj("Origin null", [["Origin", "null"], ["Referer", "javascript:alert(1)"]]),
+  hj("junk X-Forwarded-For", [
+    ["X-Forwarded-For", "999.1.1.1, ::ffff:zz, , %"],
+    ["X-Forwarded-Proto", "https, http"],
+  ]),
+  hj("junk Accept", [
+    ["Accept", "application/problem+json;q=abc, */*;q=-1"],
+    ["Accept-Encoding", "gzip;q=2, br, *;q=x"],
+    ["Accept-Language", "\xff"],
+  ]),
+  hj("Origin null", [
+    ["Origin", "null"],
+    ["Referer", "javascript:alert(1)"],
+  ]),
   hj("Range bytes=0-0", [["Range", "bytes=0-0"]], false, true),
   hj("Range bytes=-1", [["Range", "bytes=-1"]], false, true),
   hj("Range past the end", [["Range", "bytes=99999999999-"]], false, true),

@@ -22,7 +22,8 @@ const raw = (label: string, make: () => string | Buffer, must = false): Value =>
     return typeof made === "string" ? Buffer.from(made) : made;
   },
 });
-const bytesInString = (label: string, bytes: number[], must = false): Value => raw(label, () => Buffer.concat([Buffer.from('"a'), Buffer.from(bytes), Buffer.from('b"')]), must);
+const bytesInString = (label: string, bytes: number[], must = false): Value =>
+  raw(label, () => Buffer.concat([Buffer.from('"a'), Buffer.from(bytes), Buffer.from('b"')]), must);
 
 export const deepArray = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
 export const deepObject = (levels: number) => '{"a":'.repeat(levels) + "1" + "}".repeat(levels);
@@ -42,7 +43,17 @@ export const STRUCTURES: Value[] = [
 ];
 
 export const WRONG_TYPES: Record<"string" | "integer" | "boolean", Value[]> = {
-  string: [json("0", 0), json("-1", -1), json("1.5", 1.5), json("true", true, true), json("null", null), json("[]", []), json("{}", {}, true), json('["fuzz"]', ["fuzz"]), json('{"a":"b"}', { a: "b" })],
+  string: [
+    json("0", 0),
+    json("-1", -1),
+    json("1.5", 1.5),
+    json("true", true, true),
+    json("null", null),
+    json("[]", []),
+    json("{}", {}, true),
+    json('["fuzz"]', ["fuzz"]),
+    json('{"a":"b"}', { a: "b" }),
+  ],
   integer: [
     json('"fuzz"', "fuzz", true),
     json("1.5", 1.5),
@@ -62,7 +73,19 @@ export const WRONG_TYPES: Record<"string" | "integer" | "boolean", Value[]> = {
 };
 
 /** Digit strings where a number belongs: once coerced past an enum check into a CHECK failure. */
-export const NUMERIC_STRINGS: Value[] = [json('"3"', "3", true), json('"-4"', "-4", true), json('"9"', "9", true), json('"0"', "0"), json('"1"', "1"), json('"2"', "2"), json('"1e3"', "1e3"), json('" 2"', " 2"), json('"0x1"', "0x1"), json('"2.0"', "2.0"), json('""', "")];
+export const NUMERIC_STRINGS: Value[] = [
+  json('"3"', "3", true),
+  json('"-4"', "-4", true),
+  json('"9"', "9", true),
+  json('"0"', "0"),
+  json('"1"', "1"),
+  json('"2"', "2"),
+  json('"1e3"', "1e3"),
+  json('" 2"', " 2"),
+  json('"0x1"', "0x1"),
+  json('"2.0"', "2.0"),
+  json('""', ""),
+];
 
 export const STRINGS: Value[] = [
   json('""', ""),
@@ -83,7 +106,7 @@ export const STRINGS: Value[] = [
   json("case-changing letters", "ßİﬃŉǰ"),
   json("percent junk", "%00%ff%E0%A4%A%"),
   json("path traversal", "../../../../etc/passwd"),
-  json("markup", '<script>alert(1)</script><img src=x onerror=alert(1)>'),
+  json("markup", "<script>alert(1)</script><img src=x onerror=alert(1)>"),
   json("SQL", "' OR '1'='1' --; DROP TABLE users; --"),
   json("quote and backslash", '"\\'),
   json("template syntax", "${7*7}{{7*7}}<%= 7*7 %>"),
@@ -129,11 +152,41 @@ const document = (label: string, make: () => string, must = false): Value => raw
 export const DOCUMENTS: Value[] = [
   document("document nested 5,000 deep", () => nestedQuotes(5_000), true),
   document("document of nested arrays", () => "[".repeat(DEEP_LEVELS) + "]".repeat(DEEP_LEVELS)),
-  document("table of 200 rows of 1000×1000 cells", () => doc({ type: "table", content: Array.from({ length: 200 }, () => ({ type: "tableRow", content: [{ type: "tableCell", attrs: { colspan: 1000, rowspan: 1000, colwidth: [10_000] }, content: [para(txt("x"))] }] })) })),
+  document("table of 200 rows of 1000×1000 cells", () =>
+    doc({
+      type: "table",
+      content: Array.from({ length: 200 }, () => ({
+        type: "tableRow",
+        content: [{ type: "tableCell", attrs: { colspan: 1000, rowspan: 1000, colwidth: [10_000] }, content: [para(txt("x"))] }],
+      })),
+    }),
+  ),
   document("10,000 paragraphs", () => doc(...Array.from({ length: 10_000 }, () => para(txt("p"))))),
-  document("text with 1,000 marks", () => doc(para(txt("m", Array.from({ length: 1_000 }, (_, i) => ({ type: i % 2 ? "bold" : "link", attrs: { href: `https://x/${i}` } })))))),
-  document("unknown nodes and attributes", () => doc({ type: "script", attrs: { src: "x" } }, { type: "paragraph", attrs: { ["__proto__"]: { polluted: true }, constructor: 1 }, content: [{ type: "text" }] })),
-  document("hostile links, images and mentions", () => doc(para(txt("a", [{ type: "link", attrs: { href: "javascript:alert(1)" } }]), { type: "mention", attrs: { id: "../../x", label: "\u202e" } }), { type: "image", attrs: { src: "data:text/html,<script>alert(1)</script>", width: -1 } })),
+  document("text with 1,000 marks", () =>
+    doc(
+      para(
+        txt(
+          "m",
+          Array.from({ length: 1_000 }, (_, i) => ({ type: i % 2 ? "bold" : "link", attrs: { href: `https://x/${i}` } })),
+        ),
+      ),
+    ),
+  ),
+  document("unknown nodes and attributes", () =>
+    doc(
+      { type: "script", attrs: { src: "x" } },
+      { type: "paragraph", attrs: { ["__proto__"]: { polluted: true }, constructor: 1 }, content: [{ type: "text" }] },
+    ),
+  ),
+  document("hostile links, images and mentions", () =>
+    doc(
+      para(txt("a", [{ type: "link", attrs: { href: "javascript:alert(1)" } }]), {
+        type: "mention",
+        attrs: { id: "../../x", label: "\u202e" },
+      }),
+      { type: "image", attrs: { src: "data:text/html,<script>alert(1)</script>", width: -1 } },
+    ),
+  ),
   document("NUL and lone surrogates in text", () => doc(para(txt("a\u0000b\ud800")))),
   document("a document that is null", () => "null"),
   document("a document that is 1e999", () => "1e999"),
@@ -146,7 +199,11 @@ export interface BodyText {
   must?: boolean;
   bytes: () => Buffer;
 }
-const text = (label: string, body: string | (() => string), must = false): BodyText => ({ label, must, bytes: () => Buffer.from(typeof body === "string" ? body : body()) });
+const text = (label: string, body: string | (() => string), must = false): BodyText => ({
+  label,
+  must,
+  bytes: () => Buffer.from(typeof body === "string" ? body : body()),
+});
 const bytes = (label: string, body: () => Buffer, must = false): BodyText => ({ label, must, bytes: body });
 
 export const WHOLE_BODIES: BodyText[] = [
@@ -189,7 +246,11 @@ export const CONTENT_TYPES: ContentType[] = [
   { label: "no content type", value: null, must: true },
   { label: "empty content type", value: "" },
   { label: "text/plain", value: "text/plain", must: true },
-  { label: "form-urlencoded", value: "application/x-www-form-urlencoded", body: () => Buffer.from("a=1&__proto__[polluted]=1&constructor[prototype][x]=1") },
+  {
+    label: "form-urlencoded",
+    value: "application/x-www-form-urlencoded",
+    body: () => Buffer.from("a=1&__proto__[polluted]=1&constructor[prototype][x]=1"),
+  },
   { label: "multipart without boundary", value: "multipart/form-data", must: true },
   { label: "multipart with a JSON body", value: "multipart/form-data; boundary=zz" },
   { label: "JSON in UTF-16", value: "application/json; charset=utf-16", body: () => Buffer.from('{"a":1}', "utf16le") },
@@ -199,7 +260,11 @@ export const CONTENT_TYPES: ContentType[] = [
   { label: "upper-case JSON", value: "APPLICATION/JSON" },
   { label: "application/jsonx", value: "application/jsonx" },
   { label: "two types", value: "application/json, text/plain" },
-  { label: "XML", value: "application/xml", body: () => Buffer.from('<?xml version="1.0"?><!DOCTYPE a [<!ENTITY e SYSTEM "file:///etc/passwd">]><a>&e;</a>') },
+  {
+    label: "XML",
+    value: "application/xml",
+    body: () => Buffer.from('<?xml version="1.0"?><!DOCTYPE a [<!ENTITY e SYSTEM "file:///etc/passwd">]><a>&e;</a>'),
+  },
   { label: "octet-stream bytes", value: "application/octet-stream", body: () => Buffer.from([0, 1, 2, 0xff, 0xfe]) },
   { label: "8 KB content type", value: `application/json; x=${"a".repeat(8 * KB)}` },
 ];
@@ -213,28 +278,79 @@ export interface Multipart {
   body: () => Buffer;
 }
 const B = "fuzzboundary";
-const part = (headers: string, content: string | Buffer) => Buffer.concat([Buffer.from(`--${B}\r\n${headers}\r\n\r\n`), Buffer.from(content), Buffer.from("\r\n")]);
+const part = (headers: string, content: string | Buffer) =>
+  Buffer.concat([Buffer.from(`--${B}\r\n${headers}\r\n\r\n`), Buffer.from(content), Buffer.from("\r\n")]);
 const end = Buffer.from(`--${B}--\r\n`);
-const mp = (label: string, body: () => Buffer, contentType: string | null = `multipart/form-data; boundary=${B}`, must = false): Multipart => ({ label, contentType, body, must });
+const mp = (
+  label: string,
+  body: () => Buffer,
+  contentType: string | null = `multipart/form-data; boundary=${B}`,
+  must = false,
+): Multipart => ({ label, contentType, body, must });
 
 export const MULTIPARTS: Multipart[] = [
-  mp("a small file", () => Buffer.concat([part('Content-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain', "hello"), end]), undefined, true),
-  mp("no boundary parameter", () => Buffer.concat([part('Content-Disposition: form-data; name="file"; filename="a.txt"', "x"), end]), "multipart/form-data", true),
+  mp(
+    "a small file",
+    () => Buffer.concat([part('Content-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain', "hello"), end]),
+    undefined,
+    true,
+  ),
+  mp(
+    "no boundary parameter",
+    () => Buffer.concat([part('Content-Disposition: form-data; name="file"; filename="a.txt"', "x"), end]),
+    "multipart/form-data",
+    true,
+  ),
   mp("boundary not in the body", () => Buffer.from("no parts here at all"), "multipart/form-data; boundary=elsewhere", true),
   mp("never terminated", () => part('Content-Disposition: form-data; name="file"; filename="a.txt"', "x")),
   mp("no file field", () => Buffer.concat([part('Content-Disposition: form-data; name="other"', "x"), end])),
   mp("file without a filename", () => Buffer.concat([part('Content-Disposition: form-data; name="file"', "x"), end])),
-  mp("traversal filename", () => Buffer.concat([part('Content-Disposition: form-data; name="file"; filename="../../../etc/passwd"', "x"), end])),
-  mp("NUL and bidi in filename", () => Buffer.concat([part('Content-Disposition: form-data; name="file"; filename="a\u0000b\u202etxt.exe"', "x"), end])),
-  mp("invalid UTF-8 filename", () => Buffer.concat([part(`Content-Disposition: form-data; name="file"; filename="${Buffer.from([0xff, 0xfe]).toString("latin1")}.txt"`, "x"), end])),
-  mp("RFC 5987 filename junk", () => Buffer.concat([part("Content-Disposition: form-data; name=\"file\"; filename*=UTF-8''%FF%E0%A4%A", "x"), end])),
-  mp("2,000-character filename", () => Buffer.concat([part(`Content-Disposition: form-data; name="file"; filename="${"a".repeat(2_000)}.txt"`, "x"), end])),
-  mp("empty filename and type", () => Buffer.concat([part('Content-Disposition: form-data; name="file"; filename=""\r\nContent-Type: ', ""), end])),
-  mp("SVG with script", () => Buffer.concat([part('Content-Disposition: form-data; name="file"; filename="a.svg"\r\nContent-Type: image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), end])),
-  mp("1,000 parts", () => Buffer.concat([...Array.from({ length: 1_000 }, (_, i) => part(`Content-Disposition: form-data; name="f${i}"`, "x")), end])),
-  mp("two file fields", () => Buffer.concat([part('Content-Disposition: form-data; name="file"; filename="a.txt"', "a"), part('Content-Disposition: form-data; name="file"; filename="b.txt"', "b"), end])),
-  mp("part headers of 64 KB", () => Buffer.concat([part(`Content-Disposition: form-data; name="file"; filename="a.txt"\r\nX-Junk: ${"a".repeat(64 * KB)}`, "x"), end])),
-  mp("part headers never end", () => Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n${"X: y\r\n".repeat(1_000)}`)),
+  mp("traversal filename", () =>
+    Buffer.concat([part('Content-Disposition: form-data; name="file"; filename="../../../etc/passwd"', "x"), end]),
+  ),
+  mp("NUL and bidi in filename", () =>
+    Buffer.concat([part('Content-Disposition: form-data; name="file"; filename="a\u0000b\u202etxt.exe"', "x"), end]),
+  ),
+  mp("invalid UTF-8 filename", () =>
+    Buffer.concat([
+      part(`Content-Disposition: form-data; name="file"; filename="${Buffer.from([0xff, 0xfe]).toString("latin1")}.txt"`, "x"),
+      end,
+    ]),
+  ),
+  mp("RFC 5987 filename junk", () =>
+    Buffer.concat([part("Content-Disposition: form-data; name=\"file\"; filename*=UTF-8''%FF%E0%A4%A", "x"), end]),
+  ),
+  mp("2,000-character filename", () =>
+    Buffer.concat([part(`Content-Disposition: form-data; name="file"; filename="${"a".repeat(2_000)}.txt"`, "x"), end]),
+  ),
+  mp("empty filename and type", () =>
+    Buffer.concat([part('Content-Disposition: form-data; name="file"; filename=""\r\nContent-Type: ', ""), end]),
+  ),
+  mp("SVG with script", () =>
+    Buffer.concat([
+      part(
+        'Content-Disposition: form-data; name="file"; filename="a.svg"\r\nContent-Type: image/svg+xml',
+        '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      ),
+      end,
+    ]),
+  ),
+  mp("1,000 parts", () =>
+    Buffer.concat([...Array.from({ length: 1_000 }, (_, i) => part(`Content-Disposition: form-data; name="f${i}"`, "x")), end]),
+  ),
+  mp("two file fields", () =>
+    Buffer.concat([
+      part('Content-Disposition: form-data; name="file"; filename="a.txt"', "a"),
+      part('Content-Disposition: form-data; name="file"; filename="b.txt"', "b"),
+      end,
+    ]),
+  ),
+  mp("part headers of 64 KB", () =>
+    Buffer.concat([part(`Content-Disposition: form-data; name="file"; filename="a.txt"\r\nX-Junk: ${"a".repeat(64 * KB)}`, "x"), end]),
+  ),
+  mp("part headers never end", () =>
+    Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n${"X: y\r\n".repeat(1_000)}`),
+  ),
   mp("JSON instead", () => Buffer.from('{"file":"x"}'), "application/json"),
   mp("no content type", () => Buffer.concat([part('Content-Disposition: form-data; name="file"; filename="a.txt"', "x"), end]), null),
 ];

@@ -43,7 +43,10 @@ interface Sent {
 const TIMEOUT_MS = 15_000;
 /** Before asking whether the process lives: an exit right after an answer shows by then. */
 const SETTLE_MS = 25;
-/** How far back a crash's cause is looked for, and how long a replay is watched for one (Bun took 0.4-0.7 s to exit after an uncaught error in a request's logging). */
+/**
+ * How far back a crash's cause is looked for, and how long a replay is watched for one (Bun took
+ * 0.4-0.7 s to exit after an uncaught error in a request's logging).
+ */
 const CRASH_WINDOW_MS = 2_000;
 const WATCH_MS = 1_000;
 /** Finding each crash's request costs ~5-15 s; past this much in all, crashes are listed unsearched. */
@@ -111,7 +114,10 @@ export class Engine {
 
   /** GET /api/health from an address of its own (the fuzz may have set the anonymous limit to 1 a minute). */
   health(): Promise<Answer> {
-    return send(this.target.port, encode({ method: "GET", target: "/api/health", headers: [] }), { from: this.nextAddress(), timeoutMs: 5_000 });
+    return send(this.target.port, encode({ method: "GET", target: "/api/health", headers: [] }), {
+      from: this.nextAddress(),
+      timeoutMs: 5_000,
+    });
   }
 
   /** Whether the target lives a moment after the last answer (a refused health check waits for the exit). */
@@ -150,14 +156,25 @@ export class Engine {
       while (suspects.length && searching() && (killed = await this.kills(suspects))) {
         const culprit = suspects.length === 1 ? { sent: suspects[0], ...killed } : await this.narrow(suspects);
         if (!culprit) {
-          found.push(`the process died (${how}) after these ${suspects.length} requests together, and after none of them alone: ${suspects.map((s) => `${s.label.op} (${s.label.variant})`).join("; ")}`);
+          found.push(
+            `the process died (${how}) after these ${suspects.length} requests together, and after none of them ` +
+              `alone: ${suspects.map((s) => `${s.label.op} (${s.label.variant})`).join("; ")}`,
+          );
           break;
         }
         found.push(`${describe(culprit.sent.label, culprit.answer)}, then the process died (${culprit.how})`);
         suspects = suspects.filter((s) => s !== culprit.sent);
       }
-      if (!found.length && searching()) found.push(`the process died (${how}); none of the ${suspects.length} requests sent in the ${CRASH_WINDOW_MS / 1000} s before kills it again`);
-      if (!found.length) found.push(`the process died (${how}) within ${CRASH_WINDOW_MS / 1000} s of one of these ${suspects.length} (no time left to find which): ${suspects.map((s) => `${s.label.op} (${s.label.auth}; ${s.label.variant})`).join("; ")}`);
+      if (!found.length && searching())
+        found.push(
+          `the process died (${how}); none of the ${suspects.length} requests sent in ` +
+            `the ${CRASH_WINDOW_MS / 1000} s before kills it again`,
+        );
+      if (!found.length)
+        found.push(
+          `the process died (${how}) within ${CRASH_WINDOW_MS / 1000} s of one of these ${suspects.length} (no time left to find ` +
+            `which): ${suspects.map((s) => `${s.label.op} (${s.label.auth}; ${s.label.variant})`).join("; ")}`,
+        );
       this.searchSpentMs += performance.now() - started;
       this.findings.crashes.push(...found);
       this.findings.failures.push(...found.map((line) => `CRASH ${line}`));
@@ -211,7 +228,11 @@ function wireOf(request: FuzzRequest): Wire {
 }
 
 export function describe(label: Label, answer: Answer): string {
-  const outcome = answer.status ? `${answer.status} ${oneLine(answer.body).slice(0, 160)}` : answer.timedOut ? `no answer within the time allowed` : `no answer (${answer.error ?? "connection closed"})`;
+  const outcome = answer.status
+    ? `${answer.status} ${oneLine(answer.body).slice(0, 160)}`
+    : answer.timedOut
+      ? `no answer within the time allowed`
+      : `no answer (${answer.error ?? "connection closed"})`;
   return `${label.op} (${label.auth}; ${label.variant}) -> ${outcome}`;
 }
 

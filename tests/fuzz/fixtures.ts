@@ -77,28 +77,52 @@ export async function makeFixtures(url: string): Promise<{ fixtures: Fixtures; p
 
   const memberId = await optional(async () => {
     const invite = (await call("POST", "/api/admin/invites", {})).json;
-    return (await call("POST", "/api/auth/register", { email: "member@fuzz.test", displayName: "Member", password: PASSWORD, inviteToken: invite.token }, "anonymous")).json.id as string;
+    return (
+      await call(
+        "POST",
+        "/api/auth/register",
+        { email: "member@fuzz.test", displayName: "Member", password: PASSWORD, inviteToken: invite.token },
+        "anonymous",
+      )
+    ).json.id as string;
   });
   const inviteId = await optional(async () => (await call("POST", "/api/admin/invites", { email: "later@fuzz.test" })).json.id as string);
 
-  const spaceId = await optional(async () => (await call("POST", "/api/spaces", { key: "FUZZ", name: "Fuzz", description: "A space to aim at" })).json.id as string);
+  const spaceId = await optional(
+    async () => (await call("POST", "/api/spaces", { key: "FUZZ", name: "Fuzz", description: "A space to aim at" })).json.id as string,
+  );
   const contentJson = JSON.stringify({ type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Fuzz me" }] }] });
-  const pageId = await optional(async () => (await call("POST", "/api/pages", { spaceId, title: "Target", contentJson })).json.id as string);
+  const pageId = await optional(
+    async () => (await call("POST", "/api/pages", { spaceId, title: "Target", contentJson })).json.id as string,
+  );
   await optional(() => call("PUT", `/api/pages/${pageId}`, { title: "Target, edited", contentJson, baseVersion: 1 }));
-  const commentId = await optional(async () => (await call("POST", `/api/pages/${pageId}/comments`, { body: `Hello @[Member](${memberId})` })).json.id as string);
+  const commentId = await optional(
+    async () => (await call("POST", `/api/pages/${pageId}/comments`, { body: `Hello @[Member](${memberId})` })).json.id as string,
+  );
   await optional(() => call("POST", `/api/pages/${pageId}/labels`, { name: "fuzz" }));
   const attachmentId = await optional(async () => {
     const form = new FormData();
     form.append("file", new File(["plain text to aim at\n"], "notes.txt", { type: "text/plain" }));
     return (await call("POST", `/api/pages/${pageId}/attachments`, form)).json.id as string;
   });
-  const groupId = await optional(async () => (await call("POST", "/api/groups", { name: "Fuzzers", description: "Aim here" })).json.id as string);
+  const groupId = await optional(
+    async () => (await call("POST", "/api/groups", { name: "Fuzzers", description: "Aim here" })).json.id as string,
+  );
   await optional(() => call("POST", `/api/groups/${groupId}/members`, { userId: memberId }));
   // Port 9 (discard) on loopback: nothing listens, and loopback is refused at delivery anyway.
-  const webhookId = await optional(async () => (await call("POST", "/api/spaces/FUZZ/webhooks", { url: "http://127.0.0.1:9/fuzz", events: ["page.updated"] })).json.id as string);
-  const templateId = await optional(async () => (await call("POST", "/api/templates", { spaceId, name: "Fuzz template" })).json.id as string);
-  const grantId = await optional(async () => idOf((await call("POST", "/api/spaces/FUZZ/permissions", { principalType: 0, principalId: memberId, operation: 1 })).json));
-  const restrictionId = await optional(async () => idOf((await call("POST", `/api/pages/${pageId}/restrictions`, { principalType: 1, principalId: groupId, operation: 1 })).json));
+  const webhookId = await optional(
+    async () =>
+      (await call("POST", "/api/spaces/FUZZ/webhooks", { url: "http://127.0.0.1:9/fuzz", events: ["page.updated"] })).json.id as string,
+  );
+  const templateId = await optional(
+    async () => (await call("POST", "/api/templates", { spaceId, name: "Fuzz template" })).json.id as string,
+  );
+  const grantId = await optional(async () =>
+    idOf((await call("POST", "/api/spaces/FUZZ/permissions", { principalType: 0, principalId: memberId, operation: 1 })).json),
+  );
+  const restrictionId = await optional(async () =>
+    idOf((await call("POST", `/api/pages/${pageId}/restrictions`, { principalType: 1, principalId: groupId, operation: 1 })).json),
+  );
 
   const fixtures: Fixtures = {
     cookie,

@@ -11,8 +11,14 @@ function signatures(lines: Array<{ msg: string; error?: string; path?: string }>
   const counts = new Map<string, number>();
   for (const line of lines) {
     const stack = (line.error ?? "").split("\n");
-    const frame = stack.find((l) => /\/src\//.test(l))?.trim().replace(/^at .*?\(?(?=\/)/, "at ").replace(/\)$/, "");
-    const key = `${line.msg}: ${stack[0].slice(0, 200)}${frame ? ` ${frame.replace(/^.*\/src\//, "at src/")}` : ""}${line.path && line.msg !== "unhandled error" ? ` (${line.path})` : ""}`;
+    const frame = stack
+      .find((l) => /\/src\//.test(l))
+      ?.trim()
+      .replace(/^at .*?\(?(?=\/)/, "at ")
+      .replace(/\)$/, "");
+    const key =
+      `${line.msg}: ${stack[0].slice(0, 200)}${frame ? ` ${frame.replace(/^.*\/src\//, "at src/")}` : ""}` +
+      `${line.path && line.msg !== "unhandled error" ? ` (${line.path})` : ""}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return [...counts].map(([key, n]) => `${n}× ${key}`);

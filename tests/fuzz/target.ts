@@ -162,11 +162,15 @@ export class Target {
   private async waitForHealth(): Promise<void> {
     const deadline = performance.now() + START_TIMEOUT_MS;
     while (performance.now() < deadline) {
-      if (!this.alive()) throw new Error(`the server exited (${this.exitDescription()}) before answering /api/health; see ${this.opts.logPath}`);
+      if (!this.alive())
+        throw new Error(`the server exited (${this.exitDescription()}) before answering /api/health; see ${this.opts.logPath}`);
       // From an address of its own: after a restart the fuzz may have left the anonymous rate
       // limit at 1 a minute. Not listening yet is no answer.
       const n = this.probes++ % 60_000;
-      const health = await send(this.port, encode({ method: "GET", target: "/api/health", headers: [] }), { from: `127.2.${Math.floor(n / 240) + 1}.${(n % 240) + 2}`, timeoutMs: 2_000 });
+      const health = await send(this.port, encode({ method: "GET", target: "/api/health", headers: [] }), {
+        from: `127.2.${Math.floor(n / 240) + 1}.${(n % 240) + 2}`,
+        timeoutMs: 2_000,
+      });
       if (health.status === 200) return;
       await Bun.sleep(20);
     }

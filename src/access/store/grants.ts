@@ -30,11 +30,19 @@ export function grantOf(core: Core, spaceId: string, principalType: number, prin
 
 /** A grant by id, only when it is the space's. */
 export function grantOfSpaceById(core: Core, spaceId: string, id: string): GrantRow | undefined {
-  return core.db.select().from(spaceGrants).where(and(eq(spaceGrants.id, id), eq(spaceGrants.spaceId, spaceId))).get();
+  return core.db
+    .select()
+    .from(spaceGrants)
+    .where(and(eq(spaceGrants.id, id), eq(spaceGrants.spaceId, spaceId)))
+    .get();
 }
 
 export function countAdminGrants(core: Core, spaceId: string): number {
-  return core.db.select({ n: count() }).from(spaceGrants).where(and(eq(spaceGrants.spaceId, spaceId), eq(spaceGrants.operation, OPERATION.Admin))).get()!.n;
+  return core.db
+    .select({ n: count() })
+    .from(spaceGrants)
+    .where(and(eq(spaceGrants.spaceId, spaceId), eq(spaceGrants.operation, OPERATION.Admin)))
+    .get()!.n;
 }
 
 export function setGrantOperation(core: Core, id: string, operation: number): void {
@@ -61,13 +69,23 @@ export function adminGrants(core: Core) {
 
 /** Stores an invite's grants (one statement for the list). */
 export function insertInviteGrants(core: Core, inviteId: string, grants: Array<{ spaceId: string; operation: number }>): void {
-  if (grants.length) core.db.insert(inviteGrants).values(grants.map((g) => ({ inviteId, spaceId: g.spaceId, operation: g.operation }))).run();
+  if (grants.length)
+    core.db
+      .insert(inviteGrants)
+      .values(grants.map((g) => ({ inviteId, spaceId: g.spaceId, operation: g.operation })))
+      .run();
 }
 
 /** The grants of these invites with their spaces' keys and names, by space name (spaces deleted since have dropped out). */
 export function inviteGrantsWithSpaces(core: Core, inviteIds: string[]) {
   return core.db
-    .select({ inviteId: inviteGrants.inviteId, spaceId: inviteGrants.spaceId, operation: inviteGrants.operation, spaceKey: spaces.key, spaceName: spaces.name })
+    .select({
+      inviteId: inviteGrants.inviteId,
+      spaceId: inviteGrants.spaceId,
+      operation: inviteGrants.operation,
+      spaceKey: spaces.key,
+      spaceName: spaces.name,
+    })
     .from(inviteGrants)
     .innerJoin(spaces, eq(spaces.id, inviteGrants.spaceId))
     .where(inArray(inviteGrants.inviteId, inviteIds))

@@ -23,13 +23,18 @@ import { principalParams, type PrincipalParams } from "../principals";
  * `alias` is a table alias written by this module, never input.
  */
 export function namesCallerRaw(alias: string): string {
-  return `((${alias}.principal_type = 0 AND ${alias}.principal_id = $uid) OR (${alias}.principal_type = 1 AND (${alias}.principal_id IN (${listParam("$builtins")}) OR ${alias}.principal_id IN (SELECT group_id FROM group_members WHERE user_id = $uid))))`;
+  return (
+    `((${alias}.principal_type = 0 AND ${alias}.principal_id = $uid) OR (${alias}.principal_type = 1 AND (${alias}.principal_id IN ` +
+    `(${listParam("$builtins")}) OR ${alias}.principal_id IN (SELECT group_id FROM group_members WHERE user_id = $uid))))`
+  );
 }
 
 /** The same test as a drizzle fragment with the caller's values bound. */
 export function namesCaller(alias: string, p: PrincipalParams): SQL {
   const a = sql.raw(alias);
-  return sql`((${a}.principal_type = 0 AND ${a}.principal_id = ${p.uid}) OR (${a}.principal_type = 1 AND (${a}.principal_id IN (${listOfJson(p.builtins)}) OR ${a}.principal_id IN (SELECT group_id FROM group_members WHERE user_id = ${p.uid}))))`;
+  return sql`((${a}.principal_type = 0 AND ${a}.principal_id = ${p.uid})
+    OR (${a}.principal_type = 1 AND (${a}.principal_id IN (${listOfJson(p.builtins)})
+      OR ${a}.principal_id IN (SELECT group_id FROM group_members WHERE user_id = ${p.uid}))))`;
 }
 
 // ---- Spaces ----
@@ -51,7 +56,8 @@ export function highestGrant(core: Core, spaceId: string, params: PrincipalParam
  */
 export function readableSpaceIds(core: Core, caller: Caller): SQL {
   const p = principalParams(caller);
-  const granted = caller.kind === "user" ? sql`SELECT g.space_id FROM space_grants g WHERE ${namesCaller("g", p)}` : sql`SELECT NULL WHERE 0`;
+  const granted =
+    caller.kind === "user" ? sql`SELECT g.space_id FROM space_grants g WHERE ${namesCaller("g", p)}` : sql`SELECT NULL WHERE 0`;
   if (!getSettings(core).allowPublicSpaces) return granted;
   return sql`${granted} UNION SELECT s.id FROM spaces s WHERE s.is_public = 1 AND s.archived_at IS NULL`;
 }
@@ -121,7 +127,10 @@ export function failedRestrictions(core: Core, spaceId: string, p: PrincipalPara
  * down from the restricted pages the caller fails; space admins fail none in their spaces.
  */
 export function hiddenPageIds(core: Core, caller: Caller, spaceScope?: string): SQL {
-  return hiddenUnder(caller, spaceScope === undefined ? sql`rp.space_id IN (${readableSpaceIds(core, caller)})` : sql`rp.space_id = ${spaceScope}`);
+  return hiddenUnder(
+    caller,
+    spaceScope === undefined ? sql`rp.space_id IN (${readableSpaceIds(core, caller)})` : sql`rp.space_id = ${spaceScope}`,
+  );
 }
 
 function hiddenUnder(caller: Caller, spaces: SQL): SQL {
@@ -154,10 +163,13 @@ export function notAmong(pageId: SQL | { getSQL(): SQL }, ids: readonly string[]
  */
 export function visiblePagesWhere(core: Core, caller: Caller, notHidden: SQL): SQL {
   const own = caller.kind === "user" ? sql` OR ${pages.createdById} = ${caller.user.id}` : sql``;
-  return sql`(${pages.spaceId} IN (${readableSpaceIds(core, caller)}) AND (${pages.status} = ${PAGE_STATUS.Published}${own}) AND ${notHidden})`;
+  return sql`(${pages.spaceId} IN (${readableSpaceIds(core, caller)})
+    AND (${pages.status} = ${PAGE_STATUS.Published}${own}) AND ${notHidden})`;
 }
 
 /** Which of `ids` are pages meeting `filter` (visiblePagesWhere): one statement for the lot. */
 export function pageIdsWhere(core: Core, ids: string[], filter: SQL): string[] {
-  return core.db.all<{ id: string }>(sql`SELECT ${pages.id} AS id FROM ${pages} WHERE ${pages.id} IN (${listOf(ids)}) AND ${filter}`).map((r) => r.id);
+  return core.db
+    .all<{ id: string }>(sql`SELECT ${pages.id} AS id FROM ${pages} WHERE ${pages.id} IN (${listOf(ids)}) AND ${filter}`)
+    .map((r) => r.id);
 }

@@ -11,17 +11,34 @@ export function insertRestrictions(core: Core, rows: RestrictionRow[]): void {
 }
 
 /** The row restricting (page, operation) to this principal, if any. */
-export function restrictionOf(core: Core, pageId: string, operation: number, principalType: number, principalId: string): RestrictionRow | undefined {
+export function restrictionOf(
+  core: Core,
+  pageId: string,
+  operation: number,
+  principalType: number,
+  principalId: string,
+): RestrictionRow | undefined {
   return core.db
     .select()
     .from(pageRestrictions)
-    .where(and(eq(pageRestrictions.pageId, pageId), eq(pageRestrictions.operation, operation), eq(pageRestrictions.principalType, principalType), eq(pageRestrictions.principalId, principalId)))
+    .where(
+      and(
+        eq(pageRestrictions.pageId, pageId),
+        eq(pageRestrictions.operation, operation),
+        eq(pageRestrictions.principalType, principalType),
+        eq(pageRestrictions.principalId, principalId),
+      ),
+    )
     .get();
 }
 
 /** A restriction by id, only when it is on the page. */
 export function restrictionOfPageById(core: Core, pageId: string, id: string): RestrictionRow | undefined {
-  return core.db.select().from(pageRestrictions).where(and(eq(pageRestrictions.id, id), eq(pageRestrictions.pageId, pageId))).get();
+  return core.db
+    .select()
+    .from(pageRestrictions)
+    .where(and(eq(pageRestrictions.id, id), eq(pageRestrictions.pageId, pageId)))
+    .get();
 }
 
 export function deleteRestriction(core: Core, id: string): void {
@@ -58,7 +75,8 @@ export function restrictionsUpFrom(core: Core, pageId: string): (RestrictionRow 
 /** How many rows restrict (page, operation), and whether one names these principals (1) or none does (0; null: no rows). */
 export function restrictionTally(core: Core, pageId: string, operation: number, p: PrincipalParams): { n: number; named: number | null } {
   const [row] = core.db.all<{ n: number; named: number | null }>(
-    sql`SELECT count(*) AS n, max(${namesCaller("r", p)}) AS named FROM page_restrictions r WHERE r.page_id = ${pageId} AND r.operation = ${operation}`,
+    sql`SELECT count(*) AS n, max(${namesCaller("r", p)}) AS named FROM page_restrictions r
+      WHERE r.page_id = ${pageId} AND r.operation = ${operation}`,
   );
   return row;
 }

@@ -11,11 +11,19 @@ export type FailurePairRow = typeof signInFailures.$inferSelect;
 export type FailurePairCounts = Omit<FailurePairRow, "userId" | "address">;
 
 export function failurePair(core: Core, userId: string, address: string): FailurePairRow | undefined {
-  return core.db.select().from(signInFailures).where(and(eq(signInFailures.userId, userId), eq(signInFailures.address, address))).get();
+  return core.db
+    .select()
+    .from(signInFailures)
+    .where(and(eq(signInFailures.userId, userId), eq(signInFailures.address, address)))
+    .get();
 }
 
 export function upsertFailurePair(core: Core, userId: string, address: string, row: FailurePairCounts): void {
-  core.db.insert(signInFailures).values({ userId, address, ...row }).onConflictDoUpdate({ target: [signInFailures.userId, signInFailures.address], set: row }).run();
+  core.db
+    .insert(signInFailures)
+    .values({ userId, address, ...row })
+    .onConflictDoUpdate({ target: [signInFailures.userId, signInFailures.address], set: row })
+    .run();
 }
 
 /** Wrong passwords counted since `since` over the account's addresses, and how many addresses. */
@@ -36,17 +44,27 @@ export function restartRecentFailures(core: Core, userId: string): void {
 export function forgetOldFailures(core: Core, userId: string, before: string, now: string): void {
   core.db
     .delete(signInFailures)
-    .where(and(eq(signInFailures.userId, userId), lt(signInFailures.lastFailureAt, before), or(isNull(signInFailures.lockedUntil), lt(signInFailures.lockedUntil, now))))
+    .where(
+      and(
+        eq(signInFailures.userId, userId),
+        lt(signInFailures.lastFailureAt, before),
+        or(isNull(signInFailures.lockedUntil), lt(signInFailures.lockedUntil, now)),
+      ),
+    )
     .run();
 }
 
 export function deleteFailurePair(core: Core, userId: string, address: string): void {
-  core.db.delete(signInFailures).where(and(eq(signInFailures.userId, userId), eq(signInFailures.address, address))).run();
+  core.db
+    .delete(signInFailures)
+    .where(and(eq(signInFailures.userId, userId), eq(signInFailures.address, address)))
+    .run();
 }
 
 /** Deletes every pair of the account; answers how many went. */
 export function deleteFailuresOf(core: Core, userId: string): number {
-  return core.db.delete(signInFailures).where(eq(signInFailures.userId, userId)).returning({ address: signInFailures.address }).all().length;
+  return core.db.delete(signInFailures).where(eq(signInFailures.userId, userId)).returning({ address: signInFailures.address }).all()
+    .length;
 }
 
 export type NoticeRow = typeof signInNotices.$inferSelect;
@@ -69,7 +87,13 @@ export function takeNoticeRow(core: Core, userId: string): NoticeRow | undefined
 /** Locks in force at `now`: per account and address, and account-wide (security's overview). */
 export function locksInForce(core: Core, now: string) {
   const byAddress = core.db
-    .select({ userId: signInFailures.userId, email: users.email, displayName: users.displayName, address: signInFailures.address, until: signInFailures.lockedUntil })
+    .select({
+      userId: signInFailures.userId,
+      email: users.email,
+      displayName: users.displayName,
+      address: signInFailures.address,
+      until: signInFailures.lockedUntil,
+    })
     .from(signInFailures)
     .innerJoin(users, eq(users.id, signInFailures.userId))
     .where(gt(signInFailures.lockedUntil, now))

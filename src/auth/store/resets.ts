@@ -7,7 +7,11 @@ export type ResetLinkRow = typeof passwordResets.$inferSelect;
 
 /** Deletes the account's unused links; answers how many went. */
 export function deleteUnusedResetLinks(core: Core, userId: string): number {
-  return core.db.delete(passwordResets).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt))).returning({ id: passwordResets.id }).all().length;
+  return core.db
+    .delete(passwordResets)
+    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
+    .returning({ id: passwordResets.id })
+    .all().length;
 }
 
 export function insertResetLink(core: Core, row: ResetLinkRow): void {

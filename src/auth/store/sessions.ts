@@ -43,7 +43,13 @@ export function deleteSessionsOf(core: Core, userId: string, keepId: string | nu
 
 /** Deletes one of the account's sessions by its handle; answers whether there was one. */
 export function deleteSessionByHandle(core: Core, userId: string, handle: string): boolean {
-  return core.db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.handle, handle))).returning({ id: sessions.id }).all().length > 0;
+  return (
+    core.db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), eq(sessions.handle, handle)))
+      .returning({ id: sessions.id })
+      .all().length > 0
+  );
 }
 
 /** The account's sessions still live at `now`, last used first. */

@@ -21,20 +21,42 @@ const KEPT_SECRET = "Never shown again once saved.";
 
 const FORM: { [K in SettingKey]: FormEntry } = {
   instanceName: { label: "Instance name", help: "Shown in the header and on the sign-in screen. {range}." },
-  baseUrl: { label: "Base URL", help: "The address people open, such as https://wiki.example.com; used for links in e-mails. Leave empty to use the server's --base-url." },
+  baseUrl: {
+    label: "Base URL",
+    help:
+      "The address people open, such as https://wiki.example.com; used for links in " +
+      "e-mails. Leave empty to use the server's --base-url.",
+  },
   allowPublicRegistration: { label: "Anyone may create an account without an invite", help: "Off: people join only through an invite." },
-  allowPublicSpaces: { label: "Public spaces can be read without signing in", help: "Spaces are made public one by one; while this is off they stay readable only to the people they are shared with." },
+  allowPublicSpaces: {
+    label: "Public spaces can be read without signing in",
+    help: "Spaces are made public one by one; while this is off they stay readable only to the people they are shared with.",
+  },
   anonymousRateLimitPerMinute: { label: "Requests a minute without signing in", help: "Per address. {range}." },
   loginRateLimitPerMinute: { label: "Wrong passwords a minute", help: "Per address, before any password is checked. {range}." },
   tokenMintLimitPerHour: { label: "New API tokens an hour", help: "Per account. {range}." },
   lockoutThreshold: { label: "Wrong passwords before a lock", help: "From one address; the account is locked for that address. {range}." },
   lockoutBaseSeconds: { label: "First lock lasts (seconds)", help: "Each further lock doubles it. {range}." },
   lockoutMaxSeconds: { label: "Longest lock (seconds)", help: "At least the first lock. {range} (a week)." },
-  lockoutAccountFailures: { label: "Wrong passwords that lock for every address", help: "Within the window below, from several addresses. {range}." },
-  lockoutAccountAddresses: { label: "…coming from at least this many addresses", help: "At least 2, so one address only ever locks itself out. {range}." },
+  lockoutAccountFailures: {
+    label: "Wrong passwords that lock for every address",
+    help: "Within the window below, from several addresses. {range}.",
+  },
+  lockoutAccountAddresses: {
+    label: "…coming from at least this many addresses",
+    help: "At least 2, so one address only ever locks itself out. {range}.",
+  },
   lockoutAccountWindowSeconds: { label: "…within (seconds)", help: "{range}." },
-  requireTotpForAdmins: { label: "Administrators must use two-factor sign-in", help: "Enforced once two-factor sign-in arrives. Turning it off asks for your password." },
-  trustedProxies: { label: "Trusted proxies", help: "One IP address or CIDR a line (such as 10.0.0.0/8), at most {items}: their X-Forwarded-For is believed. Adding one asks for your password." },
+  requireTotpForAdmins: {
+    label: "Administrators must use two-factor sign-in",
+    help: "Enforced once two-factor sign-in arrives. Turning it off asks for your password.",
+  },
+  trustedProxies: {
+    label: "Trusted proxies",
+    help:
+      "One IP address or CIDR a line (such as 10.0.0.0/8), at most {items}: their " +
+      "X-Forwarded-For is believed. Adding one asks for your password.",
+  },
   emailEnabled: { label: "Send e-mail", help: "Off: links are shown to administrators to pass on by hand." },
   smtpProvider: {
     label: "Provider",
@@ -46,19 +68,32 @@ const FORM: { [K in SettingKey]: FormEntry } = {
   smtpTls: {
     label: "Encryption",
     help: "How the connection to the server is protected.",
-    choices: { starttls: "STARTTLS (usually port 587)", tls: "TLS from the start (usually port 465)", none: "None: only on a network you trust" },
+    choices: {
+      starttls: "STARTTLS (usually port 587)",
+      tls: "TLS from the start (usually port 465)",
+      none: "None: only on a network you trust",
+    },
   },
   smtpUsername: { label: "User name", help: "Leave empty if the server needs none." },
   smtpPassword: { label: "Password", help: KEPT_SECRET },
   smtpFromAddress: { label: "Send from", help: "The sender's address, such as wiki@example.com." },
   microsoftClientId: { label: "Microsoft application (client) id", help: "From the app registration in Microsoft Entra." },
   microsoftClientSecret: { label: "Microsoft client secret", help: KEPT_SECRET },
-  microsoftTenant: { label: "Microsoft tenant", help: "common, organizations, consumers, a tenant id or a domain such as example.onmicrosoft.com." },
+  microsoftTenant: {
+    label: "Microsoft tenant",
+    help: "common, organizations, consumers, a tenant id or a domain such as example.onmicrosoft.com.",
+  },
   googleClientId: { label: "Google client id", help: "Ends in .apps.googleusercontent.com." },
   googleClientSecret: { label: "Google client secret", help: KEPT_SECRET },
   restrictImageHosts: { label: "Show images from other sites only when their host is listed", help: "Attachments are always shown." },
-  imageAllowlist: { label: "Image hosts", help: "One host name a line, such as images.example.com; *.example.com allows its subdomains. At most {items}." },
-  embedAllowlist: { label: "Embeddable hosts", help: "Sites whose videos, maps or documents may be embedded, one host a line. At most {items}." },
+  imageAllowlist: {
+    label: "Image hosts",
+    help: "One host name a line, such as images.example.com; *.example.com allows its subdomains. At most {items}.",
+  },
+  embedAllowlist: {
+    label: "Embeddable hosts",
+    help: "Sites whose videos, maps or documents may be embedded, one host a line. At most {items}.",
+  },
 };
 
 export interface SettingsCardDef {
@@ -80,7 +115,9 @@ export const SETTING_CARDS: SettingsCardDef[] = [
   {
     id: "limits",
     title: "Sign-in limits and lockout",
-    intro: "How much one address or account may try before Cairn slows it down, and which proxies are believed about the client's address. Changing these needs the Security right.",
+    intro:
+      "How much one address or account may try before Cairn slows it down, and which proxies are " +
+      "believed about the client's address. Changing these needs the Security right.",
     keys: [
       "anonymousRateLimitPerMinute",
       "loginRateLimitPerMinute",
@@ -141,7 +178,13 @@ export function settingField(key: SettingKey): SettingField {
     case "boolean":
       return { ...field, kind: "check" };
     case "integer":
-      return { ...field, kind: "number", min: rule.minimum, max: rule.maximum, help: help.replace("{range}", `${count(rule.minimum)} to ${count(rule.maximum)}`) };
+      return {
+        ...field,
+        kind: "number",
+        min: rule.minimum,
+        max: rule.maximum,
+        help: help.replace("{range}", `${count(rule.minimum)} to ${count(rule.maximum)}`),
+      };
     case "choice":
       return { ...field, kind: "choice", choices: rule.values.map((v) => [v, choices?.[v] ?? v]) };
     case "list":

@@ -74,31 +74,58 @@ const LATER = "Stored and checked now; e-mail is sent from the account security 
 const SSO_LATER = "Stored and checked now; single sign-on arrives with the account security release.";
 
 export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
-  instanceName: { kind: "text", right: S, maxLength: 100, description: "The wiki's name, shown by GET /api/instance and in the page title: one line, 1 to 100 characters, surrounding spaces dropped" },
+  instanceName: {
+    kind: "text",
+    right: S,
+    maxLength: 100,
+    description:
+      "The wiki's name, shown by GET /api/instance and in the page title: one line, 1 to 100 characters, surrounding spaces dropped",
+  },
   baseUrl: {
     kind: "text",
     right: S,
     maxLength: 2000,
     optional: true,
     format: "url",
-    description: "The address people reach the wiki at (http:// or https://, no query or fragment; a trailing / dropped), for links in e-mails; \"\" for none (then --base-url, if given)",
+    description:
+      "The address people reach the wiki at (http:// or https://, no query or fragment; a trailing / " +
+      'dropped), for links in e-mails; "" for none (then --base-url, if given)',
   },
-  allowPublicRegistration: { kind: "boolean", right: S, description: "Anyone may create an account without an invite. Turning it on needs a recent re-authentication" },
+  allowPublicRegistration: {
+    kind: "boolean",
+    right: S,
+    description: "Anyone may create an account without an invite. Turning it on needs a recent re-authentication",
+  },
   allowPublicSpaces: {
     kind: "boolean",
     right: S,
     description:
-      "Spaces marked public (PUT /api/admin/spaces/{key}/public) can be read by anyone, signed in or not. While off, a space marked public is read only through its grants. Turning it on needs a recent re-authentication",
+      "Spaces marked public (PUT /api/admin/spaces/{key}/public) can be read by anyone, signed in or not. While off, a space " +
+      "marked public is read only through its grants. Turning it on needs a recent re-authentication",
   },
-  anonymousRateLimitPerMinute: { kind: "integer", right: SEC, minimum: 1, maximum: 100_000, description: "Requests a minute from one client address with no session or token; more answer 429" },
+  anonymousRateLimitPerMinute: {
+    kind: "integer",
+    right: SEC,
+    minimum: 1,
+    maximum: 100_000,
+    description: "Requests a minute from one client address with no session or token; more answer 429",
+  },
   loginRateLimitPerMinute: {
     kind: "integer",
     right: SEC,
     minimum: 1,
     maximum: 1_000,
-    description: "Wrong passwords a minute from one client address (sign-in, re-authentication and password changes together); more answer 429 before any password is checked",
+    description:
+      "Wrong passwords a minute from one client address (sign-in, re-authentication and password " +
+      "changes together); more answer 429 before any password is checked",
   },
-  tokenMintLimitPerHour: { kind: "integer", right: SEC, minimum: 1, maximum: 1_000, description: "API tokens one account may create an hour" },
+  tokenMintLimitPerHour: {
+    kind: "integer",
+    right: SEC,
+    minimum: 1,
+    maximum: 1_000,
+    description: "API tokens one account may create an hour",
+  },
   lockoutThreshold: {
     kind: "integer",
     right: SEC,
@@ -106,55 +133,120 @@ export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
     maximum: 100,
     description: "Wrong passwords from one client address that lock the account for that address (and how many more a lock still checks)",
   },
-  lockoutBaseSeconds: { kind: "integer", right: SEC, minimum: 1, maximum: DAY, description: "How long the first lock lasts, in seconds; each further lock doubles it, up to lockoutMaxSeconds" },
-  lockoutMaxSeconds: { kind: "integer", right: SEC, minimum: 1, maximum: 7 * DAY, description: "The longest a lock lasts, in seconds; at least lockoutBaseSeconds" },
+  lockoutBaseSeconds: {
+    kind: "integer",
+    right: SEC,
+    minimum: 1,
+    maximum: DAY,
+    description: "How long the first lock lasts, in seconds; each further lock doubles it, up to lockoutMaxSeconds",
+  },
+  lockoutMaxSeconds: {
+    kind: "integer",
+    right: SEC,
+    minimum: 1,
+    maximum: 7 * DAY,
+    description: "The longest a lock lasts, in seconds; at least lockoutBaseSeconds",
+  },
   lockoutAccountFailures: {
     kind: "integer",
     right: SEC,
     minimum: 1,
     maximum: 100_000,
-    description: "Wrong passwords within lockoutAccountWindowSeconds, from at least lockoutAccountAddresses addresses, that lock the account for every address",
+    description:
+      "Wrong passwords within lockoutAccountWindowSeconds, from at least " +
+      "lockoutAccountAddresses addresses, that lock the account for every address",
   },
   lockoutAccountAddresses: {
     kind: "integer",
     right: SEC,
     minimum: 2,
     maximum: 1_000,
-    description: "How many client addresses the wrong passwords must come from to lock the account for every address; at least 2, so one address only ever locks itself out",
+    description:
+      "How many client addresses the wrong passwords must come from to lock the account for " +
+      "every address; at least 2, so one address only ever locks itself out",
   },
-  lockoutAccountWindowSeconds: { kind: "integer", right: SEC, minimum: 60, maximum: 7 * DAY, description: "The window, in seconds, in which lockoutAccountFailures are counted" },
+  lockoutAccountWindowSeconds: {
+    kind: "integer",
+    right: SEC,
+    minimum: 60,
+    maximum: 7 * DAY,
+    description: "The window, in seconds, in which lockoutAccountFailures are counted",
+  },
   trustedProxies: {
     kind: "list",
     right: SEC,
     entry: "cidr",
     maxItems: 50,
     description:
-      "Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (IP addresses or CIDRs such as 10.0.0.0/8), beside those given with --trusted-proxies; at most 50. Adding one needs a recent re-authentication",
+      "Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (IP addresses or CIDRs such as 10.0.0.0/8), " +
+      "beside those given with --trusted-proxies; at most 50. Adding one needs a recent re-authentication",
   },
   requireTotpForAdmins: {
     kind: "boolean",
     right: SEC,
-    description: "Accounts of the Admin and Owner tiers must use two-factor sign-in (enforced once two-factor sign-in exists). Turning it off needs a recent re-authentication",
+    description:
+      "Accounts of the Admin and Owner tiers must use two-factor sign-in (enforced once " +
+      "two-factor sign-in exists). Turning it off needs a recent re-authentication",
   },
-  emailEnabled: { kind: "boolean", right: S, description: `Send e-mail (invites, password resets, notifications) through the server below. ${LATER}` },
+  emailEnabled: {
+    kind: "boolean",
+    right: S,
+    description: `Send e-mail (invites, password resets, notifications) through the server below. ${LATER}`,
+  },
   smtpProvider: {
     kind: "choice",
     right: S,
     values: ["smtp", "microsoft", "google"],
-    description: `How mail is sent: "smtp" (a server with a user name and password), "microsoft" or "google" (their mail service, signed in with OAuth). ${LATER}`,
+    description:
+      `How mail is sent: "smtp" (a server with a user name and password), "microsoft" or ` +
+      `"google" (their mail service, signed in with OAuth). ${LATER}`,
   },
-  smtpHost: { kind: "text", right: S, maxLength: 253, optional: true, format: "host", description: `The SMTP server: a host name or IP address; "" for none. ${LATER}` },
-  smtpPort: { kind: "integer", right: S, minimum: 1, maximum: 65_535, description: `The SMTP server's port, 1 to 65535 (587 for STARTTLS, 465 for TLS). ${LATER}` },
+  smtpHost: {
+    kind: "text",
+    right: S,
+    maxLength: 253,
+    optional: true,
+    format: "host",
+    description: `The SMTP server: a host name or IP address; "" for none. ${LATER}`,
+  },
+  smtpPort: {
+    kind: "integer",
+    right: S,
+    minimum: 1,
+    maximum: 65_535,
+    description: `The SMTP server's port, 1 to 65535 (587 for STARTTLS, 465 for TLS). ${LATER}`,
+  },
   smtpTls: {
     kind: "choice",
     right: S,
     values: ["starttls", "tls", "none"],
-    description: `"starttls" (upgrade the connection, usually port 587), "tls" (encrypted from the start, usually 465) or "none" (unencrypted: only on a trusted network). ${LATER}`,
+    description:
+      `"starttls" (upgrade the connection, usually port 587), "tls" (encrypted from the start, ` +
+      `usually 465) or "none" (unencrypted: only on a trusted network). ${LATER}`,
   },
   smtpUsername: { kind: "text", right: S, maxLength: 254, optional: true, description: `The SMTP user name; "" for none. ${LATER}` },
-  smtpPassword: { kind: "secret", right: S, maxLength: 1000, description: `The SMTP password: never answered (smtpPasswordSet says whether one is stored); "" or null clears it. ${LATER}` },
-  smtpFromAddress: { kind: "text", right: S, maxLength: 254, optional: true, format: "email", description: `The address mail is sent from, such as wiki@example.com; "" for none. ${LATER}` },
-  microsoftClientId: { kind: "text", right: S, maxLength: 200, optional: true, format: "client-id", description: `The Microsoft Entra application (client) id; "" for none. ${SSO_LATER}` },
+  smtpPassword: {
+    kind: "secret",
+    right: S,
+    maxLength: 1000,
+    description: `The SMTP password: never answered (smtpPasswordSet says whether one is stored); "" or null clears it. ${LATER}`,
+  },
+  smtpFromAddress: {
+    kind: "text",
+    right: S,
+    maxLength: 254,
+    optional: true,
+    format: "email",
+    description: `The address mail is sent from, such as wiki@example.com; "" for none. ${LATER}`,
+  },
+  microsoftClientId: {
+    kind: "text",
+    right: S,
+    maxLength: 200,
+    optional: true,
+    format: "client-id",
+    description: `The Microsoft Entra application (client) id; "" for none. ${SSO_LATER}`,
+  },
   microsoftClientSecret: {
     kind: "secret",
     right: S,
@@ -166,28 +258,48 @@ export const SETTING_RULES: { [K in SettingKey]: SettingRule } = {
     right: S,
     maxLength: 100,
     format: "tenant",
-    description: `The Microsoft tenant: "common", "organizations", "consumers", a tenant id or a domain such as example.onmicrosoft.com. ${SSO_LATER}`,
+    description:
+      `The Microsoft tenant: "common", "organizations", "consumers", a tenant id or ` +
+      `a domain such as example.onmicrosoft.com. ${SSO_LATER}`,
   },
-  googleClientId: { kind: "text", right: S, maxLength: 200, optional: true, format: "client-id", description: `The Google OAuth client id (…apps.googleusercontent.com); "" for none. ${SSO_LATER}` },
-  googleClientSecret: { kind: "secret", right: S, maxLength: 1000, description: `The Google OAuth client secret: never answered (googleClientSecretSet); "" or null clears it. ${SSO_LATER}` },
+  googleClientId: {
+    kind: "text",
+    right: S,
+    maxLength: 200,
+    optional: true,
+    format: "client-id",
+    description: `The Google OAuth client id (…apps.googleusercontent.com); "" for none. ${SSO_LATER}`,
+  },
+  googleClientSecret: {
+    kind: "secret",
+    right: S,
+    maxLength: 1000,
+    description: `The Google OAuth client secret: never answered (googleClientSecretSet); "" or null clears it. ${SSO_LATER}`,
+  },
   restrictImageHosts: {
     kind: "boolean",
     right: S,
-    description: "Pages show images from other sites only when their host is in imageAllowlist (attachments are always shown). Turning it off needs a recent re-authentication",
+    description:
+      "Pages show images from other sites only when their host is in imageAllowlist (attachments " +
+      "are always shown). Turning it off needs a recent re-authentication",
   },
   imageAllowlist: {
     kind: "list",
     right: S,
     entry: "host",
     maxItems: 200,
-    description: "Host names pages may show images from while restrictImageHosts is on; \"*.example.com\" also allows its subdomains; at most 200. Adding one needs a recent re-authentication",
+    description:
+      'Host names pages may show images from while restrictImageHosts is on; "*.example.com" also ' +
+      "allows its subdomains; at most 200. Adding one needs a recent re-authentication",
   },
   embedAllowlist: {
     kind: "list",
     right: S,
     entry: "host",
     maxItems: 200,
-    description: "Host names whose pages may be embedded in pages (video, maps…); \"*.example.com\" also allows its subdomains; at most 200. Adding one needs a recent re-authentication",
+    description:
+      'Host names whose pages may be embedded in pages (video, maps…); "*.example.com" also allows ' +
+      "its subdomains; at most 200. Adding one needs a recent re-authentication",
   },
 };
 

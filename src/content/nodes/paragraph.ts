@@ -9,14 +9,17 @@ import Paragraph from "@tiptap/extension-paragraph";
  * in CommonMark, so escaping costs nothing on the way back. White space that would make the
  * paragraph a code block (a tab, or four spaces) cannot be written at all, so it is dropped.
  */
-const BLOCK_START = /(^|\n)([ \t]{0,3})(?:([#]{1,6}(?=[ \t\n]|$)|[-+](?=[ \t\n]|$)|[=-]+(?=[ \t]*(?:\n|$))|:(?=::))|(\d{1,9})([.)])(?=[ \t\n]|$))/g;
+const BLOCK_START =
+  /(^|\n)([ \t]{0,3})(?:([#]{1,6}(?=[ \t\n]|$)|[-+](?=[ \t\n]|$)|[=-]+(?=[ \t]*(?:\n|$))|:(?=::))|(\d{1,9})([.)])(?=[ \t\n]|$))/g;
 
 export function escapeBlockStarts(markdown: string): string {
-  return markdown.replace(/^(?: {0,3}\t| {4})[ \t]*/, "").replace(BLOCK_START, (_, line: string, indent: string, mark?: string, digits?: string, dot?: string) => {
-    if (digits !== undefined) return `${line}${indent}${digits}\\${dot}`;
-    // ":\::", not "\:::": @tiptap/markdown cuts a paragraph before any line starting ":::".
-    return mark === ":" ? `${line}${indent}:\\` : `${line}${indent}\\${mark}`;
-  });
+  return markdown
+    .replace(/^(?: {0,3}\t| {4})[ \t]*/, "")
+    .replace(BLOCK_START, (_, line: string, indent: string, mark?: string, digits?: string, dot?: string) => {
+      if (digits !== undefined) return `${line}${indent}${digits}\\${dot}`;
+      // ":\::", not "\:::": @tiptap/markdown cuts a paragraph before any line starting ":::".
+      return mark === ":" ? `${line}${indent}:\\` : `${line}${indent}\\${mark}`;
+    });
 }
 
 type Render = (node: unknown, helpers: MarkdownRendererHelpers, context: RenderContext) => string;

@@ -83,8 +83,10 @@ export function reviewCommand(how: Resolution, filter: ChangeFilter = null): Com
   };
 }
 
-const reviewing = (how: Resolution, filter: ChangeFilter) => ({ tr, dispatch }: { tr: Transaction; dispatch: unknown }) =>
-  review(tr, dispatch !== undefined, how, filter);
+const reviewing =
+  (how: Resolution, filter: ChangeFilter) =>
+  ({ tr, dispatch }: { tr: Transaction; dispatch: unknown }) =>
+    review(tr, dispatch !== undefined, how, filter);
 
 export const Insertion = trackedChange("insertion", "ins").extend({
   // The commands act on both marks; they are registered once, here.

@@ -110,7 +110,12 @@ function labelRows(core: Core, ids: string[]) {
 
 /** How many versions each page of `ids` has (to size the batches: a version can be large). */
 export function versionCounts(core: Core, ids: string[]): Map<string, number> {
-  const rows = core.db.select({ pageId: pageVersions.pageId, n: count() }).from(pageVersions).where(inArray(pageVersions.pageId, ids)).groupBy(pageVersions.pageId).all();
+  const rows = core.db
+    .select({ pageId: pageVersions.pageId, n: count() })
+    .from(pageVersions)
+    .where(inArray(pageVersions.pageId, ids))
+    .groupBy(pageVersions.pageId)
+    .all();
   return new Map(rows.map((r) => [r.pageId, r.n]));
 }
 
@@ -135,7 +140,16 @@ export function pagesForPack(core: Core, ids: string[]) {
   const notes = byPage(commentRows(core, ids));
   const files = byPage(attachmentRows(core, ids));
   const names = byPage(labelRows(core, ids));
-  const out = new Map<string, { page: ReturnType<typeof pageRows>[number]; versions: ReturnType<typeof versionRows>; comments: ReturnType<typeof commentRows>; attachments: ReturnType<typeof attachmentRows>; labels: string[] }>();
+  const out = new Map<
+    string,
+    {
+      page: ReturnType<typeof pageRows>[number];
+      versions: ReturnType<typeof versionRows>;
+      comments: ReturnType<typeof commentRows>;
+      attachments: ReturnType<typeof attachmentRows>;
+      labels: string[];
+    }
+  >();
   for (const page of pageRows(core, ids)) {
     out.set(page.id, {
       page,

@@ -26,7 +26,13 @@ export function pageForSite(core: Core, id: string) {
 /** Every attachment of the space's published, live pages, oldest first (so a shared file's name is its first upload's). */
 export function attachmentsOfSpace(core: Core, spaceId: string) {
   return core.db
-    .select({ id: attachments.id, pageId: attachments.pageId, filename: attachments.filename, contentType: attachments.contentType, sha256: attachments.sha256 })
+    .select({
+      id: attachments.id,
+      pageId: attachments.pageId,
+      filename: attachments.filename,
+      contentType: attachments.contentType,
+      sha256: attachments.sha256,
+    })
     .from(attachments)
     .innerJoin(pages, eq(pages.id, attachments.pageId))
     .where(and(eq(pages.spaceId, spaceId), eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt)))

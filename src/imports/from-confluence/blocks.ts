@@ -71,10 +71,20 @@ export function containerContent(nodes: JSONContent[]): JSONContent[] {
   return out;
 }
 
-export const bold = (nodes: JSONContent[]) => nodes.map((n) => (n.type === "text" ? { ...n, marks: [...(n.marks ?? []), { type: "bold" }] } : n));
+export const bold = (nodes: JSONContent[]) =>
+  nodes.map((n) => (n.type === "text" ? { ...n, marks: [...(n.marks ?? []), { type: "bold" }] } : n));
 
 /** Confluence's brush names that differ from the usual language names. */
-const BRUSHES: Record<string, string> = { js: "javascript", py: "python", ps: "powershell", shell: "bash", sh: "bash", text: "", none: "", plain: "" };
+const BRUSHES: Record<string, string> = {
+  js: "javascript",
+  py: "python",
+  ps: "powershell",
+  shell: "bash",
+  sh: "bash",
+  text: "",
+  none: "",
+  plain: "",
+};
 
 export function codeBlock(code: string, params: string | null): JSONContent {
   const brush = /(?:^|;)\s*brush:\s*([\w#+.-]+)/i.exec(params ?? "")?.[1]?.toLowerCase() ?? "";

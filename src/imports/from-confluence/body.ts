@@ -32,20 +32,66 @@ export interface BodyContext {
   tick?(): void;
 }
 
-
 const PANEL_KINDS: Record<string, string> = { information: "info", info: "info", note: "warning", warning: "error", tip: "success" };
 const EMOTICONS: Record<string, string> = {
-  tick: "✅", cross: "❌", warning: "⚠️", information: "ℹ️", plus: "➕", minus: "➖", question: "❓", smile: "🙂", sad: "🙁",
-  cheeky: "😛", laugh: "😃", wink: "😉", "thumbs-up": "👍", "thumbs-down": "👎", "light-on": "💡", "light-off": "💡",
-  "yellow-star": "⭐", "red-star": "⭐", "green-star": "⭐", "blue-star": "⭐", heart: "❤️", "broken-heart": "💔",
+  tick: "✅",
+  cross: "❌",
+  warning: "⚠️",
+  information: "ℹ️",
+  plus: "➕",
+  minus: "➖",
+  question: "❓",
+  smile: "🙂",
+  sad: "🙁",
+  cheeky: "😛",
+  laugh: "😃",
+  wink: "😉",
+  "thumbs-up": "👍",
+  "thumbs-down": "👎",
+  "light-on": "💡",
+  "light-off": "💡",
+  "yellow-star": "⭐",
+  "red-star": "⭐",
+  "green-star": "⭐",
+  "blue-star": "⭐",
+  heart: "❤️",
+  "broken-heart": "💔",
 };
 const INLINE_MARKS: Record<string, Mark> = {
-  strong: { type: "bold" }, b: { type: "bold" }, em: { type: "italic" }, i: { type: "italic" }, cite: { type: "italic" },
-  u: { type: "underline" }, ins: { type: "underline" }, s: { type: "strike" }, del: { type: "strike" }, strike: { type: "strike" },
-  code: { type: "code" }, tt: { type: "code" }, kbd: { type: "code" }, samp: { type: "code" },
-  sub: { type: "subscript" }, sup: { type: "superscript" }, mark: { type: "highlight" },
+  strong: { type: "bold" },
+  b: { type: "bold" },
+  em: { type: "italic" },
+  i: { type: "italic" },
+  cite: { type: "italic" },
+  u: { type: "underline" },
+  ins: { type: "underline" },
+  s: { type: "strike" },
+  del: { type: "strike" },
+  strike: { type: "strike" },
+  code: { type: "code" },
+  tt: { type: "code" },
+  kbd: { type: "code" },
+  samp: { type: "code" },
+  sub: { type: "subscript" },
+  sup: { type: "superscript" },
+  mark: { type: "highlight" },
 };
-const DROPPED = new Set(["script", "style", "noscript", "template", "head", "title", "meta", "link", "colgroup", "col", "button", "input", "select", "form"]);
+const DROPPED = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "head",
+  "title",
+  "meta",
+  "link",
+  "colgroup",
+  "col",
+  "button",
+  "input",
+  "select",
+  "form",
+]);
 const LAYOUT_CLASSES = ["columnLayout", "contentLayout2", "sectionColumnWrapper", "sectionMacro", "sectionMacroRow"];
 
 /**
@@ -124,12 +170,18 @@ function convertElement(el: HtmlElement, marks: Mark[], ctx: BodyContext): JSONC
     return [textNode(textContent(el), [...marks, { type: "bold" }])];
   }
   if (LAYOUT_CLASSES.some((c) => cls.includes(c))) {
-    if (cls.includes("columnLayout") && childElements(el).length > 1) ctx.mapped("page layouts with columns", "the columns are laid out one after another");
+    if (cls.includes("columnLayout") && childElements(el).length > 1)
+      ctx.mapped("page layouts with columns", "the columns are laid out one after another");
   }
   const markOf = INLINE_MARKS[tag];
   if (markOf) return children(el, withMark(marks, markOf), ctx);
   switch (tag) {
-    case "h1": case "h2": case "h3": case "h4": case "h5": case "h6":
+    case "h1":
+    case "h2":
+    case "h3":
+    case "h4":
+    case "h5":
+    case "h6":
       return textBlock({ type: "heading", attrs: { level: Number(tag[1]) } }, children(el, marks, ctx));
     case "p":
       return textBlock({ type: "paragraph" }, children(el, marks, ctx));
@@ -154,7 +206,8 @@ function convertElement(el: HtmlElement, marks: Mark[], ctx: BodyContext): JSONC
       return anchor(el, marks, ctx);
     case "span":
       if (/line-through/.test(attr(el, "style") ?? "")) return children(el, withMark(marks, { type: "strike" }), ctx);
-      if (cls.includes("confluence-embedded-file-wrapper") || cls.includes("aui-icon")) return cls.includes("aui-icon") ? [] : children(el, marks, ctx);
+      if (cls.includes("confluence-embedded-file-wrapper") || cls.includes("aui-icon"))
+        return cls.includes("aui-icon") ? [] : children(el, marks, ctx);
       return children(el, marks, ctx);
     case "iframe":
     case "object":
@@ -186,11 +239,16 @@ function withMark(marks: Mark[], mark: Mark): Mark[] {
 }
 
 function informationMacro(el: HtmlElement, ctx: BodyContext): JSONContent {
-  const kindClass = classes(el).map((c) => /^confluence-information-macro-(information|note|warning|tip)$/.exec(c)?.[1]).find(Boolean);
+  const kindClass = classes(el)
+    .map((c) => /^confluence-information-macro-(information|note|warning|tip)$/.exec(c)?.[1])
+    .find(Boolean);
   const kind = PANEL_KINDS[kindClass ?? attr(el, "data-macro-name") ?? "information"] ?? "info";
   const title = childElements(el).find((c) => hasClass(c, "title"));
   const body = find(el, (e) => hasClass(e, "confluence-information-macro-body")) ?? el;
-  const content = [...(title ? textBlock({ type: "paragraph" }, bold(children(title, [], ctx))) : []), ...containerContent(children(body, [], ctx))];
+  const content = [
+    ...(title ? textBlock({ type: "paragraph" }, bold(children(title, [], ctx))) : []),
+    ...containerContent(children(body, [], ctx)),
+  ];
   return { type: "panel", attrs: { kind }, content };
 }
 
@@ -198,7 +256,10 @@ function panelMacro(el: HtmlElement, ctx: BodyContext): JSONContent {
   ctx.mapped("panel macros", "became info panels (their own colours and borders are lost)");
   const header = find(el, (e) => hasClass(e, "panelHeader"));
   const body = find(el, (e) => hasClass(e, "panelContent"))!;
-  const content = [...(header ? textBlock({ type: "paragraph" }, bold(children(header, [], ctx))) : []), ...containerContent(children(body, [], ctx))];
+  const content = [
+    ...(header ? textBlock({ type: "paragraph" }, bold(children(header, [], ctx))) : []),
+    ...containerContent(children(body, [], ctx)),
+  ];
   return { type: "panel", attrs: { kind: "info" }, content };
 }
 
@@ -243,7 +304,11 @@ function list(el: HtmlElement, ctx: BodyContext): JSONContent {
   if (tasks) {
     return {
       type: "taskList",
-      content: items.map((li) => ({ type: "taskItem", attrs: { checked: hasClass(li, "checked") }, content: containerContent(children(li, [], ctx)) })),
+      content: items.map((li) => ({
+        type: "taskItem",
+        attrs: { checked: hasClass(li, "checked") },
+        content: containerContent(children(li, [], ctx)),
+      })),
     };
   }
   const content = items.map((li) => ({ type: "listItem", content: containerContent(children(li, [], ctx)) }));
@@ -301,7 +366,12 @@ function image(el: HtmlElement, marks: Mark[], ctx: BodyContext): JSONContent[] 
     const v = attr(el, name);
     return v && /^\d{1,6}$/.test(v) ? Number(v) : null;
   };
-  return [{ type: "image", attrs: { src: newSrc, alt: alt || null, title: attr(el, "title"), width: dimension("width"), height: dimension("height") } }];
+  return [
+    {
+      type: "image",
+      attrs: { src: newSrc, alt: alt || null, title: attr(el, "title"), width: dimension("width"), height: dimension("height") },
+    },
+  ];
 }
 
 function anchor(el: HtmlElement, marks: Mark[], ctx: BodyContext): JSONContent[] {

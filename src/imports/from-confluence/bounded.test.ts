@@ -50,7 +50,11 @@ async function importArchive(bytes: Uint8Array) {
   const form = new FormData();
   form.append("key", "FLOOD");
   form.append("file", new File([bytes as BlobPart], "flood.zip", { type: "application/zip" }));
-  const res = await fetch(`${server.url}/api/spaces/import`, { method: "POST", headers: { cookie: `cairn_session=${cookie}`, "x-requested-with": "Cairn" }, body: form });
+  const res = await fetch(`${server.url}/api/spaces/import`, {
+    method: "POST",
+    headers: { cookie: `cairn_session=${cookie}`, "x-requested-with": "Cairn" },
+    body: form,
+  });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 

@@ -31,14 +31,17 @@ export function htmlBudget(maxNodes: number, milliseconds: number): HtmlBudget {
 /** One more node made; the clock is read every 256 steps. */
 function count(budget: HtmlBudget): void {
   if (++budget.nodes > budget.maxNodes) {
-    throw new HtmlOverBudget(`has more than ${budget.maxNodes.toLocaleString("en")} elements and pieces of text (at most ${budget.maxNodes.toLocaleString("en")})`);
+    throw new HtmlOverBudget(
+      `has more than ${budget.maxNodes.toLocaleString("en")} elements and pieces of text (at most ${budget.maxNodes.toLocaleString("en")})`,
+    );
   }
   clock(budget);
 }
 
 let steps = 0;
 function clock(budget: HtmlBudget): void {
-  if ((++steps & 255) === 0 && performance.now() > budget.deadline) throw new HtmlOverBudget("took too long to read (the time allowed for a page of its size ran out)");
+  if ((++steps & 255) === 0 && performance.now() > budget.deadline)
+    throw new HtmlOverBudget("took too long to read (the time allowed for a page of its size ran out)");
 }
 
 /**

@@ -15,17 +15,35 @@ const PAGES: FixturePage[] = [
     file: HOME,
     title: "Engineering Home",
     ancestors: [],
-    body: `<div class="contentLayout2"><div class="columnLayout two-equal" data-layout="two-equal">
-      <div class="cell normal" data-type="normal"><div class="innerCell">
-        <div class="toc-macro rbtoc1592231715066"><ul class="toc-indentation"><li><a href="#EngineeringHome-Welcome">Welcome</a></li></ul></div>
-        <h1 id="EngineeringHome-Welcome">Welcome</h1>
-        <p>Start with the <a href="${SETUP}">setup guide</a> and read <a href="${GUIDES}#Guides-Style">the style section</a>. Ask <a class="confluence-userlink user-mention" data-username="ada" href="https://wiki.example.com/display/~ada" data-linked-resource-id="12" data-base-url="https://wiki.example.com">Ada Lovelace</a>&nbsp;&mdash; she knows.</p>
+    body:
+      `<div class="contentLayout2"><div class="columnLayout two-equal" data-layout="two-equal">
+      <div class="cell normal" ` +
+      `data-type="normal"><div class="innerCell">
+        <div class="toc-macro rbtoc1592231715066"><ul ` +
+      `class="toc-indentation"><li><a href="#EngineeringHome-Welcome">Welcome</a></li></ul></div>
+        <h1 ` +
+      `id="EngineeringHome-Welcome">Welcome</h1>
+        <p>Start with the <a href="${SETUP}">setup guide</a> and read <a ` +
+      `href="${GUIDES}#Guides-Style">the style section</a>. Ask <a class="confluence-userlink user-mention" data-username="ada" ` +
+      `href="https://wiki.example.com/display/~ada" data-linked-resource-id="12" data-base-url="https://wiki.example.com">Ada ` +
+      `Lovelace</a>&nbsp;&mdash; she knows.</p>
       </div></div>
-      <div class="cell normal" data-type="normal"><div class="innerCell">
-        <div class="confluence-information-macro confluence-information-macro-information conf-macro output-block" data-hasbody="true" data-macro-name="info"><p class="title">Heads up</p><span class="aui-icon aui-icon-small aui-iconfont-info confluence-information-macro-icon"></span><div class="confluence-information-macro-body"><p>The wiki moved.</p></div></div>
-        <div class="confluence-information-macro confluence-information-macro-note" data-macro-name="note"><span class="aui-icon aui-icon-small aui-iconfont-warning confluence-information-macro-icon"></span><div class="confluence-information-macro-body"><p>Mind the gap.</p></div></div>
-        <div class="confluence-information-macro confluence-information-macro-warning" data-macro-name="warning"><div class="confluence-information-macro-body"><p>Do not delete production.</p></div></div>
-        <div class="confluence-information-macro confluence-information-macro-tip" data-macro-name="tip"><div class="confluence-information-macro-body"><p>Use <code>make</code>.</p></div></div>
+      <div class="cell normal" data-type="normal"><div ` +
+      `class="innerCell">
+        <div class="confluence-information-macro confluence-information-macro-information conf-macro ` +
+      `output-block" data-hasbody="true" data-macro-name="info"><p class="title">Heads up</p><span class="aui-icon ` +
+      `aui-icon-small aui-iconfont-info confluence-information-macro-icon"></span><div ` +
+      `class="confluence-information-macro-body"><p>The wiki moved.</p></div></div>
+        <div ` +
+      `class="confluence-information-macro confluence-information-macro-note" data-macro-name="note"><span class="aui-icon ` +
+      `aui-icon-small aui-iconfont-warning confluence-information-macro-icon"></span><div ` +
+      `class="confluence-information-macro-body"><p>Mind the gap.</p></div></div>
+        <div ` +
+      `class="confluence-information-macro confluence-information-macro-warning" data-macro-name="warning"><div ` +
+      `class="confluence-information-macro-body"><p>Do not delete production.</p></div></div>
+        <div ` +
+      `class="confluence-information-macro confluence-information-macro-tip" data-macro-name="tip"><div ` +
+      `class="confluence-information-macro-body"><p>Use <code>make</code>.</p></div></div>
       </div></div>
     </div></div>`,
   },
@@ -33,41 +51,79 @@ const PAGES: FixturePage[] = [
     file: GUIDES,
     title: "Guides",
     ancestors: [HOME],
-    body: `<h2 id="Guides-Style">Style</h2>
-      <p>Status: <span class="status-macro aui-lozenge aui-lozenge-success conf-macro output-inline" data-macro-name="status">DONE</span> <img class="emoticon emoticon-tick" data-emoticon-name="tick" src="images/icons/emoticons/check.svg" alt="(tick)"/></p>
-      <ul><li>First <strong>bold</strong> and <em>italic</em> and <u>under</u> and <s>gone</s><ul><li>Nested</li></ul></li><li>Second</li></ul>
-      <ol start="3"><li>Three</li><li>Four</li></ol>
-      <ul class="inline-task-list" data-inline-tasks-content-id="98310"><li class="checked" data-inline-task-id="1"><span>Write the guide</span></li><li data-inline-task-id="2"><span>Review it</span></li></ul>
-      <div class="table-wrap"><table class="wrapped confluenceTable"><colgroup><col/><col/></colgroup><tbody>
-        <tr><th class="confluenceTh">Tool</th><th class="confluenceTh">Version</th></tr>
-        <tr><td class="confluenceTd">node</td><td class="confluenceTd"><p>20</p></td></tr>
+    body:
+      `<h2 id="Guides-Style">Style</h2>
+      <p>Status: <span class="status-macro aui-lozenge aui-lozenge-success conf-macro ` +
+      `output-inline" data-macro-name="status">DONE</span> <img class="emoticon emoticon-tick" data-emoticon-name="tick" ` +
+      `src="images/icons/emoticons/check.svg" alt="(tick)"/></p>
+      <ul><li>First <strong>bold</strong> and <em>italic</em> and ` +
+      `<u>under</u> and <s>gone</s><ul><li>Nested</li></ul></li><li>Second</li></ul>
+      <ol ` +
+      `start="3"><li>Three</li><li>Four</li></ol>
+      <ul class="inline-task-list" data-inline-tasks-content-id="98310"><li ` +
+      `class="checked" data-inline-task-id="1"><span>Write the guide</span></li><li data-inline-task-id="2"><span>Review ` +
+      `it</span></li></ul>
+      <div class="table-wrap"><table class="wrapped ` +
+      `confluenceTable"><colgroup><col/><col/></colgroup><tbody>
+        <tr><th class="confluenceTh">Tool</th><th ` +
+      `class="confluenceTh">Version</th></tr>
+        <tr><td class="confluenceTd">node</td><td ` +
+      `class="confluenceTd"><p>20</p></td></tr>
         <tr><td class="confluenceTd" colspan="2">Both columns</td></tr>
-      </tbody></table></div>
-      <div class="code panel pdl conf-macro output-block" style="border-width: 1px;" data-hasbody="true" data-macro-name="code"><div class="codeHeader panelHeader pdl" style="border-bottom-width: 1px;"><b>install.sh</b></div><div class="codeContent panelContent pdl">
-<pre class="syntaxhighlighter-pre" data-syntaxhighlighter-params="brush: bash; gutter: false; theme: Confluence" data-theme="Confluence">npm install &amp;&amp; npm test
+      ` +
+      `</tbody></table></div>
+      <div class="code panel pdl conf-macro output-block" style="border-width: 1px;" ` +
+      `data-hasbody="true" data-macro-name="code"><div class="codeHeader panelHeader pdl" style="border-bottom-width: ` +
+      `1px;"><b>install.sh</b></div><div class="codeContent panelContent pdl">
+<pre class="syntaxhighlighter-pre" ` +
+      `data-syntaxhighlighter-params="brush: bash; gutter: false; theme: Confluence" data-theme="Confluence">npm install ` +
+      `&amp;&amp; npm test
 echo "&lt;done&gt;"</pre>
 </div></div>
-      <div id="expander-1" class="expand-container conf-macro output-block" data-hasbody="true" data-macro-name="expand"><div id="expander-control-1" class="expand-control"><span class="expand-control-icon icon">&nbsp;</span><span class="expand-control-text">Click to see the details</span></div><div id="expander-content-1" class="expand-content"><p>Hidden text.</p></div></div>
-      <div class="panel conf-macro output-block" style="border-width: 1px;" data-macro-name="panel"><div class="panelHeader" style="border-bottom-width: 1px;"><b>Panel title</b></div><div class="panelContent"><p>Panel body.</p></div></div>
-      <p><span class="jira-issue conf-macro output-block" data-jira-key="ENG-1" data-macro-name="jira"><a href="https://jira.example.com/browse/ENG-1" class="jira-issue-key">ENG-1</a> - Fix it</span></p>
+      <div id="expander-1" class="expand-container conf-macro ` +
+      `output-block" data-hasbody="true" data-macro-name="expand"><div id="expander-control-1" class="expand-control"><span ` +
+      `class="expand-control-icon icon">&nbsp;</span><span class="expand-control-text">Click to see the details</span></div><div ` +
+      `id="expander-content-1" class="expand-content"><p>Hidden text.</p></div></div>
+      <div class="panel conf-macro ` +
+      `output-block" style="border-width: 1px;" data-macro-name="panel"><div class="panelHeader" style="border-bottom-width: ` +
+      `1px;"><b>Panel title</b></div><div class="panelContent"><p>Panel body.</p></div></div>
+      <p><span class="jira-issue ` +
+      `conf-macro output-block" data-jira-key="ENG-1" data-macro-name="jira"><a href="https://jira.example.com/browse/ENG-1" ` +
+      `class="jira-issue-key">ENG-1</a> - Fix it</span></p>
       <blockquote><p>A quote.</p></blockquote><hr/>`,
   },
   {
     file: SETUP,
     title: "Setting up your machine",
     ancestors: [HOME, GUIDES],
-    body: `<p>Here is the screen:</p>
-      <p><span class="confluence-embedded-file-wrapper confluence-embedded-manual-size"><img class="confluence-embedded-image" height="250" src="attachments/98321/98322.png" data-image-src="attachments/98321/98322.png" data-linked-resource-id="98322" data-linked-resource-type="attachment" data-linked-resource-default-alias="screen shot.png" data-base-url="https://wiki.example.com" data-linked-resource-container-id="98321"></span></p>
-      <p><a href="attachments/98321/98323.pdf" data-linked-resource-id="98323" data-linked-resource-type="attachment" data-linked-resource-default-alias="checklist.pdf">checklist.pdf</a></p>
-      <p>Back to <a href="index.html">the space</a>, on to <a href="${DEPLOY}">deploying</a>, and <a href="Missing_1.html">nowhere</a>. A logo: <img src="https://example.com/logo.png" alt="logo"/></p>
-      <div class="confluence-information-macro confluence-information-macro-note"><div class="confluence-information-macro-body"><p>See <a href="/pages/viewpage.action?pageId=98330">the deploy page</a>.</p></div></div>`,
+    body:
+      `<p>Here is the screen:</p>
+      <p><span class="confluence-embedded-file-wrapper confluence-embedded-manual-size"><img ` +
+      `class="confluence-embedded-image" height="250" src="attachments/98321/98322.png" ` +
+      `data-image-src="attachments/98321/98322.png" data-linked-resource-id="98322" data-linked-resource-type="attachment" ` +
+      `data-linked-resource-default-alias="screen shot.png" data-base-url="https://wiki.example.com" ` +
+      `data-linked-resource-container-id="98321"></span></p>
+      <p><a href="attachments/98321/98323.pdf" ` +
+      `data-linked-resource-id="98323" data-linked-resource-type="attachment" ` +
+      `data-linked-resource-default-alias="checklist.pdf">checklist.pdf</a></p>
+      <p>Back to <a href="index.html">the ` +
+      `space</a>, on to <a href="${DEPLOY}">deploying</a>, and <a href="Missing_1.html">nowhere</a>. A logo: <img ` +
+      `src="https://example.com/logo.png" alt="logo"/></p>
+      <div class="confluence-information-macro ` +
+      `confluence-information-macro-note"><div class="confluence-information-macro-body"><p>See <a ` +
+      `href="/pages/viewpage.action?pageId=98330">the deploy page</a>.</p></div></div>`,
     attachments: [
       { path: "attachments/98321/98322.png", name: "screen shot.png", type: "image/png" },
       { path: "attachments/98321/98323.pdf", name: "checklist.pdf", type: "application/pdf" },
       { path: "attachments/98321/98324.txt", name: "notes.txt", type: "text/plain" },
     ],
   },
-  { file: DEPLOY, title: "Deploy", ancestors: [HOME], body: `<p>Deploy with care.</p><script>alert(1)</script><div class="unknown-plugin" data-macro-name="gliffy"><p>Diagram text</p></div>` },
+  {
+    file: DEPLOY,
+    title: "Deploy",
+    ancestors: [HOME],
+    body: `<p>Deploy with care.</p><script>alert(1)</script><div class="unknown-plugin" data-macro-name="gliffy"><p>Diagram text</p></div>`,
+  },
 ];
 
 const FILES = {
@@ -117,18 +173,43 @@ describe("a Confluence space export", () => {
 
     const doc = content(guides);
     const types = doc.content!.map((n) => n.type);
-    expect(types).toEqual(["heading", "paragraph", "bulletList", "orderedList", "taskList", "table", "paragraph", "codeBlock", "details", "panel", "paragraph", "blockquote", "horizontalRule"]);
+    expect(types).toEqual([
+      "heading",
+      "paragraph",
+      "bulletList",
+      "orderedList",
+      "taskList",
+      "table",
+      "paragraph",
+      "codeBlock",
+      "details",
+      "panel",
+      "paragraph",
+      "blockquote",
+      "horizontalRule",
+    ]);
     expect(textOf(doc.content![1])).toBe("Status: DONE ✅");
     const bullets = doc.content![2];
     expect(nodes(bullets).filter((n) => n.type === "listItem")).toHaveLength(3);
     expect(nodes(bullets).flatMap((n) => n.marks?.map((m) => m.type) ?? [])).toEqual(["bold", "italic", "underline", "strike"]);
     expect(doc.content![3].attrs!.start).toBe(3);
-    expect(doc.content![4].content!.map((t) => [t.attrs!.checked, textOf(t)])).toEqual([[true, "Write the guide"], [false, "Review it"]]);
+    expect(doc.content![4].content!.map((t) => [t.attrs!.checked, textOf(t)])).toEqual([
+      [true, "Write the guide"],
+      [false, "Review it"],
+    ]);
     const rows = doc.content![5].content!;
-    expect(rows.map((r) => r.content!.map((c) => c.type))).toEqual([["tableHeader", "tableHeader"], ["tableCell", "tableCell"], ["tableCell"]]);
+    expect(rows.map((r) => r.content!.map((c) => c.type))).toEqual([
+      ["tableHeader", "tableHeader"],
+      ["tableCell", "tableCell"],
+      ["tableCell"],
+    ]);
     expect(rows[2].content![0].attrs).toMatchObject({ colspan: 2 });
     expect(textOf(doc.content![6])).toBe("install.sh");
-    expect(doc.content![7]).toEqual({ type: "codeBlock", attrs: { language: "bash" }, content: [{ type: "text", text: 'npm install && npm test\necho "<done>"' }] });
+    expect(doc.content![7]).toEqual({
+      type: "codeBlock",
+      attrs: { language: "bash" },
+      content: [{ type: "text", text: 'npm install && npm test\necho "<done>"' }],
+    });
     expect(doc.content![8].content!.map(textOf)).toEqual(["Click to see the details", "Hidden text."]);
     expect(doc.content![9]).toMatchObject({ type: "panel", attrs: { kind: "info" } });
     expect(textOf(doc.content![9])).toBe("Panel titlePanel body.");
@@ -137,7 +218,15 @@ describe("a Confluence space export", () => {
     const deploy = content(pageTitled(space, "Deploy"));
     expect(textOf(deploy)).toBe("Deploy with care.\nDiagram text");
     const mapped = Object.fromEntries(space.mapped.map((m) => [m.what, m.count]));
-    expect(mapped).toMatchObject({ "tables of contents": 1, "page layouts with columns": 1, "user mentions": 1, "status lozenges": 1, emoticons: 1, "panel macros": 1, 'macro "gliffy"': 1 });
+    expect(mapped).toMatchObject({
+      "tables of contents": 1,
+      "page layouts with columns": 1,
+      "user mentions": 1,
+      "status lozenges": 1,
+      emoticons: 1,
+      "panel macros": 1,
+      'macro "gliffy"': 1,
+    });
   });
 
   test("attachments come with their names and bytes; images and file links point at them; links resolve between pages", async () => {
@@ -184,7 +273,10 @@ describe("a Confluence space export", () => {
 
   test("markup nested too deeply to walk keeps its text, counted in mapped", async () => {
     const deep = `${"<div>".repeat(30_000)}<p>deep</p>${"</div>".repeat(30_000)}`;
-    const pages: FixturePage[] = [{ file: "Deep_1.html", title: "Deep", ancestors: [], body: deep }, { file: "Fine_2.html", title: "Fine", ancestors: [], body: "<p>fine</p>" }];
+    const pages: FixturePage[] = [
+      { file: "Deep_1.html", title: "Deep", ancestors: [], body: deep },
+      { file: "Fine_2.html", title: "Fine", ancestors: [], body: "<p>fine</p>" },
+    ];
     const space = await fromConfluenceZip(await openTestZip(confluenceExport("Nest", "NEST", pages)));
     expect(space.pages.map((p) => p.title)).toEqual(["Deep", "Fine"]);
     expect(textOf(content(pageTitled(space, "Fine")))).toBe("fine");
@@ -194,9 +286,13 @@ describe("a Confluence space export", () => {
   });
 
   test("a page that converts to more than a page could hold is refused as it is converted, naming it and the limit", async () => {
-    const pages: FixturePage[] = [{ file: "Wall_1.html", title: "Wall", ancestors: [], body: `<p>${Array.from({ length: 700_000 }, (_, i) => `w${i}`).join(" ")}</p>` }];
+    const pages: FixturePage[] = [
+      { file: "Wall_1.html", title: "Wall", ancestors: [], body: `<p>${Array.from({ length: 700_000 }, (_, i) => `w${i}`).join(" ")}</p>` },
+    ];
     const refused = fromConfluenceZip(await openTestZip(confluenceExport("Text", "TEXT", pages)));
     await expect(refused).rejects.toMatchObject({ problemCode: "import_refused" });
-    await expect(refused).rejects.toThrow(/^TEXT\/Wall_1\.html: the page is too large to import: it converts to a document of \d\.\d MB \(a page holds at most 2 MB\)$/);
+    await expect(refused).rejects.toThrow(
+      /^TEXT\/Wall_1\.html: the page is too large to import: it converts to a document of \d\.\d MB \(a page holds at most 2 MB\)$/,
+    );
   });
 });

@@ -22,10 +22,35 @@ import { KEY_MAX } from "../../spaces/service";
 import { ATTACHMENT_REF, PAGE_REF, type ImportedAttachment, type ImportedAuthor, type ImportedPage, type ImportedSpace } from "../model";
 import { importRefused } from "../refused";
 import { AppError } from "../../platform/errors";
-import { baseName, contentTypeOf, decodePath, folderOf, isHiddenPath, isRelativeAddress, MappedTally, refCounter, resolvePath, splitAddress, type OpenedZip, type ZipFile } from "../from-markdown/files";
+import {
+  baseName,
+  contentTypeOf,
+  decodePath,
+  folderOf,
+  isHiddenPath,
+  isRelativeAddress,
+  MappedTally,
+  refCounter,
+  resolvePath,
+  splitAddress,
+  type OpenedZip,
+  type ZipFile,
+} from "../from-markdown/files";
 import { bodyDocument, type BodyContext } from "./body";
 import { placePages } from "./tree";
-import { attr, byId, find, findAll, hasClass, htmlBudget, HtmlOverBudget, parseHtml, textContent, type HtmlBudget, type HtmlElement } from "./dom";
+import {
+  attr,
+  byId,
+  find,
+  findAll,
+  hasClass,
+  htmlBudget,
+  HtmlOverBudget,
+  parseHtml,
+  textContent,
+  type HtmlBudget,
+  type HtmlElement,
+} from "./dom";
 import { CONFLUENCE_PAGE_MAX_BYTES, CONFLUENCE_PAGE_MAX_NODES, confluencePageTimeBudget } from "../limits";
 import { MAX_NODES } from "../../content/structure";
 import { MAX_CONTENT_BYTES } from "../../common/limits";
@@ -58,7 +83,11 @@ const MAX_CONVERTED_BYTES = 2 * MAX_CONTENT_BYTES;
 
 /** 400 import_refused naming the file: one page past a limit refuses the import (it could not be stored anyway). */
 function pageTooLarge(file: ZipFile, reason: string) {
-  return importRefused(`the page is too large to import: its HTML ${reason}; a page holds at most ${MAX_NODES.toLocaleString("en")} blocks and pieces of text and 2 MB`, file.path);
+  return importRefused(
+    `the page is too large to import: its HTML ${reason}; a page holds at most ` +
+      `${MAX_NODES.toLocaleString("en")} blocks and pieces of text and 2 MB`,
+    file.path,
+  );
 }
 
 /**
@@ -66,7 +95,8 @@ function pageTooLarge(file: ZipFile, reason: string) {
  * of it is read: a page of a million paragraphs stops at the limit instead of costing gigabytes.
  */
 async function readPage(file: ZipFile): Promise<{ html: HtmlElement; budget: HtmlBudget }> {
-  if (file.size > CONFLUENCE_PAGE_MAX_BYTES) throw pageTooLarge(file, `is ${(file.size / MB).toFixed(1)} MB (at most ${CONFLUENCE_PAGE_MAX_BYTES / MB} MB)`);
+  if (file.size > CONFLUENCE_PAGE_MAX_BYTES)
+    throw pageTooLarge(file, `is ${(file.size / MB).toFixed(1)} MB (at most ${CONFLUENCE_PAGE_MAX_BYTES / MB} MB)`);
   const budget = htmlBudget(CONFLUENCE_PAGE_MAX_NODES, confluencePageTimeBudget(file.size));
   try {
     return { html: parseHtml(await file.text(), budget), budget };
@@ -142,7 +172,8 @@ export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () 
       ...bylineDates(bylineText),
     });
   }
-  spaceName ??= textContent(find(overview, (el) => el.tagName === "title") ?? overview).replace(/\s*:.*$/, "") || baseName(base) || "Confluence";
+  spaceName ??=
+    textContent(find(overview, (el) => el.tagName === "title") ?? overview).replace(/\s*:.*$/, "") || baseName(base) || "Confluence";
   for (const meta of metas) {
     const prefix = `${spaceName} : `;
     meta.title = (meta.title.startsWith(prefix) ? meta.title.slice(prefix.length) : meta.title).trim() || titleFromFileName(meta.name);
@@ -167,7 +198,8 @@ export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () 
     }
     return ref;
   };
-  if (metas.some((m) => m.author || m.editor)) tally.add("authors", "kept as names: an HTML export has no e-mail addresses to match accounts by");
+  if (metas.some((m) => m.author || m.editor))
+    tally.add("authors", "kept as names: an HTML export has no e-mail addresses to match accounts by");
 
   // Files: attachments by path under the base.
   const files = new Map<string, ZipFile>();
@@ -179,7 +211,8 @@ export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () 
     if (pageId) (ownFiles.get(pageId) ?? ownFiles.set(pageId, []).get(pageId)!).push(path);
   }
   const attachmentNames = new Map<string, string>();
-  for (const meta of metas) for (const [path, name] of meta.attachmentNames) if (!attachmentNames.has(path)) attachmentNames.set(path, name);
+  for (const meta of metas)
+    for (const [path, name] of meta.attachmentNames) if (!attachmentNames.has(path)) attachmentNames.set(path, name);
   const blobs = new Map<string, ZipFile>();
   const used = new Set<string>();
   const attachmentRef = refCounter("f");
@@ -229,7 +262,9 @@ export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () 
       },
       attachmentBlock: (ref) => {
         const a = attachments.find((x) => x.ref === ref);
-        return a ? { type: "attachment", attrs: { attachmentId: a.ref, filename: a.filename, size: files.get(a.blob)!.size, contentType: null } } : null;
+        return a
+          ? { type: "attachment", attrs: { attachmentId: a.ref, filename: a.filename, size: files.get(a.blob)!.size, contentType: null } }
+          : null;
       },
       mapped: (what, reason) => tally.add(what, reason),
     };
@@ -238,7 +273,8 @@ export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () 
     // The walk has what is left of the page's time (its nodes were counted as they were parsed).
     let walked = 0;
     ctx.tick = () => {
-      if ((++walked & 255) === 0 && performance.now() > budget.deadline) throw pageTooLarge(meta.file, "took too long to convert (the time allowed for a page of its size ran out)");
+      if ((++walked & 255) === 0 && performance.now() > budget.deadline)
+        throw pageTooLarge(meta.file, "took too long to convert (the time allowed for a page of its size ran out)");
     };
     try {
       const main = find(html, byId("main-content"));
@@ -255,7 +291,11 @@ export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () 
     // large space are held until the import is written, and objects take several times their JSON.
     const bytes = UTF8.encode(JSON.stringify(content));
     if (bytes.byteLength > MAX_CONVERTED_BYTES) {
-      throw importRefused(`the page is too large to import: it converts to a document of ${(bytes.byteLength / MB).toFixed(1)} MB (a page holds at most ${MAX_CONTENT_BYTES / MB} MB)`, meta.file.path);
+      throw importRefused(
+        `the page is too large to import: it converts to a document of ${(bytes.byteLength / MB).toFixed(1)} ` +
+          `MB (a page holds at most ${MAX_CONTENT_BYTES / MB} MB)`,
+        meta.file.path,
+      );
     }
     // The page's own files, whether its body shows them or not.
     for (const path of meta.confluenceId ? (ownFiles.get(meta.confluenceId) ?? []) : []) attach(path);
@@ -291,17 +331,27 @@ export async function fromConfluenceZip(zip: OpenedZip, onPage: () => void = () 
 
   for (const [path, file] of files) {
     if (used.has(path) || file === index || byName.has(path)) continue;
-    if (/^(images|styles)\//.test(path)) skip(`${base ? `${base}/` : ""}${path.split("/")[0]}`, "Confluence's own icons and styles", path.split("/")[0]);
-    else skip(file.path, /^attachments\//.test(path) ? "an attachment of a page that is not in the export" : "not a page or an attachment of the export", "file");
+    if (/^(images|styles)\//.test(path))
+      skip(`${base ? `${base}/` : ""}${path.split("/")[0]}`, "Confluence's own icons and styles", path.split("/")[0]);
+    else
+      skip(
+        file.path,
+        /^attachments\//.test(path) ? "an attachment of a page that is not in the export" : "not a page or an attachment of the export",
+        "file",
+      );
   }
   for (const [kind, n] of skipCount) {
-    if (n > MAX_SKIPPED_PER_REASON && kind !== "images" && kind !== "styles") skipped.push({ path: "", reason: `${n - MAX_SKIPPED_PER_REASON} more like these (${kind})` });
+    if (n > MAX_SKIPPED_PER_REASON && kind !== "images" && kind !== "styles")
+      skipped.push({ path: "", reason: `${n - MAX_SKIPPED_PER_REASON} more like these (${kind})` });
   }
 
   const key = baseName(base);
   return {
     format: "confluence",
-    space: { name: spaceName.slice(0, 200), ...(new RegExp(`^[A-Za-z][A-Za-z0-9]{1,${KEY_MAX - 1}}$`).test(key) ? { key: key.toUpperCase() } : {}) },
+    space: {
+      name: spaceName.slice(0, 200),
+      ...(new RegExp(`^[A-Za-z][A-Za-z0-9]{1,${KEY_MAX - 1}}$`).test(key) ? { key: key.toUpperCase() } : {}),
+    },
     authors,
     pages,
     templates: [],
@@ -319,7 +369,13 @@ function confluenceLink(href: string, byId: Map<string, PageMeta>): PageMeta | u
 }
 
 function titleFromFileName(name: string): string {
-  return name.replace(/\.html?$/i, "").replace(/_\d+$/, "").replace(/-/g, " ").trim() || name;
+  return (
+    name
+      .replace(/\.html?$/i, "")
+      .replace(/_\d+$/, "")
+      .replace(/-/g, " ")
+      .trim() || name
+  );
 }
 
 /** "Created by A, last modified by B on Jun 29, 2019" (English exports only). */

@@ -16,12 +16,20 @@ export interface FixturePage {
 }
 
 export function pageHtml(space: string, page: FixturePage, titles: Map<string, string>): string {
-  const crumbs = [`<li class="first"><span><a href="index.html">${space}</a></span></li>`, ...page.ancestors.map((f) => `<li><span><a href="${f}">${titles.get(f)}</a></span></li>`)];
+  const crumbs = [
+    `<li class="first"><span><a href="index.html">${space}</a></span></li>`,
+    ...page.ancestors.map((f) => `<li><span><a href="${f}">${titles.get(f)}</a></span></li>`),
+  ];
+  const items = (page.attachments ?? [])
+    .map(
+      (a) => `<img src="images/icons/bullet_blue.gif" height="8" width="8" alt=""/>\n<a href="${a.path}">${a.name}</a> (${a.type})\n<br/>`,
+    )
+    .join("\n");
   const attachments = page.attachments?.length
     ? `<div class="pageSection group">
         <div class="pageSectionHeader"><h2 id="attachments" class="pageSectionTitle">Attachments:</h2></div>
         <div class="greybox" align="left">
-          ${page.attachments.map((a) => `<img src="images/icons/bullet_blue.gif" height="8" width="8" alt=""/>\n<a href="${a.path}">${a.name}</a> (${a.type})\n<br/>`).join("\n")}
+          ${items}
         </div>
       </div>`
     : "";
@@ -113,7 +121,12 @@ export function indexHtml(space: string, key: string, pages: FixturePage[]): str
 }
 
 /** The files of an export of `pages` in the folder `key`, with `files` (paths under it). */
-export function confluenceExport(space: string, key: string, pages: FixturePage[], files: Record<string, string | Uint8Array> = {}): Record<string, string | Uint8Array> {
+export function confluenceExport(
+  space: string,
+  key: string,
+  pages: FixturePage[],
+  files: Record<string, string | Uint8Array> = {},
+): Record<string, string | Uint8Array> {
   const titles = new Map(pages.map((p) => [p.file, p.title]));
   const out: Record<string, string | Uint8Array> = {
     [`${key}/index.html`]: indexHtml(space, key, pages),

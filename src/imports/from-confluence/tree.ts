@@ -15,11 +15,19 @@ export interface TreeItem {
 }
 
 /** Pages in tree order (parents before children) with their parent and position. */
-export function placePages<T extends TreeItem>(items: T[], order: Map<string, number>, onLoop: () => void): { item: T; parent: T | null; position: number }[] {
+export function placePages<T extends TreeItem>(
+  items: T[],
+  order: Map<string, number>,
+  onLoop: () => void,
+): { item: T; parent: T | null; position: number }[] {
   const byName = new Map(items.map((item) => [item.name, item]));
   const parentOf = new Map<T, T | null>();
   for (const item of items) {
-    const parent = [...item.ancestors].reverse().map((name) => byName.get(name)).find((p) => p && p !== item) ?? null;
+    const parent =
+      [...item.ancestors]
+        .reverse()
+        .map((name) => byName.get(name))
+        .find((p) => p && p !== item) ?? null;
     parentOf.set(item, parent);
   }
   for (const item of items) {
@@ -42,11 +50,17 @@ export function placePages<T extends TreeItem>(items: T[], order: Map<string, nu
   const sorted = (parent: T | null) => (childrenOf.get(parent) ?? []).sort((a, b) => rank(a) - rank(b) || naturalOrder(a.title, b.title));
   // Depth first without recursion: a deep chain of pages must not exhaust the stack.
   const out: { item: T; parent: T | null; position: number }[] = [];
-  const stack = sorted(null).map((item, position) => ({ item, parent: null as T | null, position })).reverse();
+  const stack = sorted(null)
+    .map((item, position) => ({ item, parent: null as T | null, position }))
+    .reverse();
   while (stack.length) {
     const next = stack.pop()!;
     out.push(next);
-    stack.push(...sorted(next.item).map((item, position) => ({ item, parent: next.item, position })).reverse());
+    stack.push(
+      ...sorted(next.item)
+        .map((item, position) => ({ item, parent: next.item, position }))
+        .reverse(),
+    );
   }
   return out;
 }

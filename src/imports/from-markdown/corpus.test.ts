@@ -23,7 +23,21 @@ import { folderOf, resolvePath } from "./files";
 import { checkAsWritten, content, hrefs, nodes, openTestZip, PNG, removeTestZips } from "./testing";
 
 const ROOT = join(import.meta.dir, "../../../node_modules");
-const READMES = ["y-websocket", "yjs", "elysia", "drizzle-orm", "marked", "@tiptap/core", "@tiptap/markdown", "parse5", "lib0", "cmdk", "diff", "zod", "wouter"];
+const READMES = [
+  "y-websocket",
+  "yjs",
+  "elysia",
+  "drizzle-orm",
+  "marked",
+  "@tiptap/core",
+  "@tiptap/markdown",
+  "parse5",
+  "lib0",
+  "cmdk",
+  "diff",
+  "zod",
+  "wouter",
+];
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>';
 
 /** The corpus, by path in the zip (wrapped in one folder, as a repository's zip is). */
@@ -116,13 +130,16 @@ describe("a corpus of real Markdown documentation", () => {
 
   test("no HTML is left as the tags typed (outside code)", () => {
     for (const page of space.pages) {
-      expect(textWithoutCode(content(page)), page.sourcePath).not.toMatch(/<\/?(img|p|div|details|summary|table|tr|td|th|br|a|sup|sub|picture|source|h[1-6]|b|strong|em|kbd|code)\b[^>]*>|<!--/i);
+      expect(textWithoutCode(content(page)), page.sourcePath).not.toMatch(
+        /<\/?(img|p|div|details|summary|table|tr|td|th|br|a|sup|sub|picture|source|h[1-6]|b|strong|em|kbd|code)\b[^>]*>|<!--/i,
+      );
     }
   });
 
   test("the report is short and names only what it should", () => {
     // Each reason names what was not brought in as it was; none says a page lost its body.
-    for (const s of space.skipped) expect(s.reason).toMatch(/^(a link to|the image|a construct the converter cannot read|the (embed|wikilink))/);
+    for (const s of space.skipped)
+      expect(s.reason).toMatch(/^(a link to|the image|a construct the converter cannot read|the (embed|wikilink))/);
     expect(space.skipped.length).toBeLessThan(40);
     // Said once per page, however often the page says it.
     expect(new Set(space.skipped.map((s) => `${s.path} ${s.reason}`)).size).toBe(space.skipped.length);

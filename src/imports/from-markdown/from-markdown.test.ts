@@ -12,64 +12,72 @@ function noise(length: number): string {
 }
 
 describe("a Markdown zip", () => {
-  test("folders become the tree, ordered by name with numbers compared as numbers; titles from front matter, a first heading or the name", async () => {
-    let converted = 0;
-    const space = await fromMarkdownZip(
-      await openTestZip({
-        "handbook/README.md": "# Welcome\n\nStart here.\n",
-        "handbook/10 Deploy.md": "Deploying.\n",
-        "handbook/2 Setup.md": "---\ntitle: Setting up\ntags: [onboarding, \"#ops\"]\ncreated: 2024-03-01\n---\n# Setting up\n\nInstall it.\n",
-        "handbook/Guides.md": "The guides.\n",
-        "handbook/Guides/Writing.md": "# Writing well\n\nShort sentences.\n",
-        "handbook/Guides/Style/index.md": "# Style\n\nThe house style.\n",
-        "handbook/Guides/Style/Tone.md": "Friendly.\n",
-        "handbook/Reference/API.md": "Endpoints.\n",
-        "handbook/Meeting notes 0123456789abcdef0123456789abcdef.md": "Notes.\n",
-      }),
-      () => converted++,
-    );
-    // Progress: one step per page.
-    expect(converted).toBe(space.pages.length);
-    expect(space.format).toBe("markdown");
-    // The one folder around everything is the archive's wrapper: its name is the space's.
-    expect(space.space.name).toBe("handbook");
-    const tree = space.pages.map((p) => [p.title, p.parent && space.pages.find((q) => q.ref === p.parent)!.title, p.position]);
-    expect(tree).toEqual([
-      ["Setting up", null, 0],
-      ["Deploy", null, 1],
-      ["Guides", null, 2],
-      ["Style", "Guides", 0],
-      ["Tone", "Style", 0],
-      ["Writing well", "Guides", 1],
-      ["Meeting notes", null, 3],
-      ["Welcome", null, 4],
-      ["Reference", null, 5],
-      ["API", "Reference", 0],
-    ].map(([title, parent, position]) => [title === "Deploy" ? "10 Deploy" : title, parent, position]));
-    // README is the home page; its first heading became the title and left the body.
-    expect(space.homepage).toBe(pageTitled(space, "Welcome").ref);
-    expect(textOf(content(pageTitled(space, "Welcome")))).toBe("Start here.");
-    const setup = pageTitled(space, "Setting up");
-    expect(setup.labels).toEqual(["onboarding", "ops"]);
-    expect(setup.createdAt).toBe("2024-03-01T00:00:00.000Z");
-    expect(textOf(content(setup))).toBe("Install it.");
-    // A folder with no page of its own is an empty page holding its children.
-    expect(content(pageTitled(space, "Reference")).content).toEqual([{ type: "paragraph" }]);
-    expect(space.mapped).toContainEqual(expect.objectContaining({ what: "folders without a page of their own", count: 1 }));
-    // Parents come before their children.
-    const seen = new Set<string>();
-    for (const page of space.pages) {
-      if (page.parent) expect(seen.has(page.parent)).toBe(true);
-      seen.add(page.ref);
-    }
-    // Every body is a document the editor can open.
-    for (const page of space.pages) expect(() => checkAsWritten(space, page)).not.toThrow();
-  });
+  test(
+    "folders become the tree, ordered by name with numbers compared as numbers; " + "titles from front matter, a first heading or the name",
+    async () => {
+      let converted = 0;
+      const space = await fromMarkdownZip(
+        await openTestZip({
+          "handbook/README.md": "# Welcome\n\nStart here.\n",
+          "handbook/10 Deploy.md": "Deploying.\n",
+          "handbook/2 Setup.md":
+            '---\ntitle: Setting up\ntags: [onboarding, "#ops"]\ncreated: 2024-03-01\n---\n# Setting up\n\nInstall it.\n',
+          "handbook/Guides.md": "The guides.\n",
+          "handbook/Guides/Writing.md": "# Writing well\n\nShort sentences.\n",
+          "handbook/Guides/Style/index.md": "# Style\n\nThe house style.\n",
+          "handbook/Guides/Style/Tone.md": "Friendly.\n",
+          "handbook/Reference/API.md": "Endpoints.\n",
+          "handbook/Meeting notes 0123456789abcdef0123456789abcdef.md": "Notes.\n",
+        }),
+        () => converted++,
+      );
+      // Progress: one step per page.
+      expect(converted).toBe(space.pages.length);
+      expect(space.format).toBe("markdown");
+      // The one folder around everything is the archive's wrapper: its name is the space's.
+      expect(space.space.name).toBe("handbook");
+      const tree = space.pages.map((p) => [p.title, p.parent && space.pages.find((q) => q.ref === p.parent)!.title, p.position]);
+      expect(tree).toEqual(
+        [
+          ["Setting up", null, 0],
+          ["Deploy", null, 1],
+          ["Guides", null, 2],
+          ["Style", "Guides", 0],
+          ["Tone", "Style", 0],
+          ["Writing well", "Guides", 1],
+          ["Meeting notes", null, 3],
+          ["Welcome", null, 4],
+          ["Reference", null, 5],
+          ["API", "Reference", 0],
+        ].map(([title, parent, position]) => [title === "Deploy" ? "10 Deploy" : title, parent, position]),
+      );
+      // README is the home page; its first heading became the title and left the body.
+      expect(space.homepage).toBe(pageTitled(space, "Welcome").ref);
+      expect(textOf(content(pageTitled(space, "Welcome")))).toBe("Start here.");
+      const setup = pageTitled(space, "Setting up");
+      expect(setup.labels).toEqual(["onboarding", "ops"]);
+      expect(setup.createdAt).toBe("2024-03-01T00:00:00.000Z");
+      expect(textOf(content(setup))).toBe("Install it.");
+      // A folder with no page of its own is an empty page holding its children.
+      expect(content(pageTitled(space, "Reference")).content).toEqual([{ type: "paragraph" }]);
+      expect(space.mapped).toContainEqual(expect.objectContaining({ what: "folders without a page of their own", count: 1 }));
+      // Parents come before their children.
+      const seen = new Set<string>();
+      for (const page of space.pages) {
+        if (page.parent) expect(seen.has(page.parent)).toBe(true);
+        seen.add(page.ref);
+      }
+      // Every body is a document the editor can open.
+      for (const page of space.pages) expect(() => checkAsWritten(space, page)).not.toThrow();
+    },
+  );
 
   test("relative links (URL-encoded, with anchors and ../, with or without .md) and [[wikilinks]] point at the pages", async () => {
     const space = await fromMarkdownZip(
       await openTestZip({
-        "Home.md": "See [the setup](Guides/Set%20up.md#install), [deploy](Guides/Deploy) and [[Set up|setting up]], [[Guides/Deploy#Rollback]] and [[Nowhere]]. Also [out](https://example.com/x) and [top](#top).\n",
+        "Home.md":
+          "See [the setup](Guides/Set%20up.md#install), [deploy](Guides/Deploy) and [[Set up|setting up]], " +
+          "[[Guides/Deploy#Rollback]] and [[Nowhere]]. Also [out](https://example.com/x) and [top](#top).\n",
         "Guides/Set up.md": "Back [home](../Home.md). Missing [gone](../gone.md).\n",
         "Guides/Deploy.md": "`[[not a link]]` stays code. ![[Set up]]\n",
       }),
@@ -77,7 +85,14 @@ describe("a Markdown zip", () => {
     const home = pageTitled(space, "Home");
     const setUp = pageTitled(space, "Set up");
     const deploy = pageTitled(space, "Deploy");
-    expect(hrefs(content(home))).toEqual([`cairn-page:${setUp.ref}#install`, `cairn-page:${deploy.ref}`, `cairn-page:${setUp.ref}`, `cairn-page:${deploy.ref}`, "https://example.com/x", "#top"]);
+    expect(hrefs(content(home))).toEqual([
+      `cairn-page:${setUp.ref}#install`,
+      `cairn-page:${deploy.ref}`,
+      `cairn-page:${setUp.ref}`,
+      `cairn-page:${deploy.ref}`,
+      "https://example.com/x",
+      "#top",
+    ]);
     expect(textOf(content(home))).toContain("setting up");
     expect(textOf(content(home))).toContain("Nowhere");
     expect(hrefs(content(setUp))).toEqual([`cairn-page:${home.ref}`]);
@@ -94,7 +109,9 @@ describe("a Markdown zip", () => {
   test("images and files become attachments with their bytes; a paragraph that is only a file link is an attachment block", async () => {
     const pdf = new TextEncoder().encode("%PDF-1.4 test");
     const zip = await openTestZip({
-      "Notes/Trip.md": "![The view](../images/view%201.png)\n\n[report.pdf](files/report.pdf)\n\nRead [the report](files/report.pdf) first. ![[view 1.png]]\n\n![gone](missing.png)\n",
+      "Notes/Trip.md":
+        "![The view](../images/view%201.png)\n\n[report.pdf](files/report.pdf)\n\nRead [the " +
+        "report](files/report.pdf) first. ![[view 1.png]]\n\n![gone](missing.png)\n",
       "Notes/files/report.pdf": pdf,
       "Notes/loose.txt": "nobody links here",
       "images/view 1.png": PNG,
@@ -180,33 +197,40 @@ describe("a Markdown zip", () => {
     expect(nodes(notion).some((n) => n.text?.includes("<aside>"))).toBe(false);
   });
 
-  test("one construct the converter cannot read never empties the page: the rest comes in, the construct is kept as text and named", async () => {
-    const space = await fromMarkdownZip(
-      await openTestZip({
-        "Guide.md": [
-          "# Guide",
-          "Install [@y/websocket-server](https://github.com/yjs/y-websocket-server) first.",
-          "A [bad link](javascript:alert(1)) in a sentence.",
-          "Intro to the long part.",
-          "word ".repeat(4000),
-          "The end, with **bold**.",
-        ].join("\n\n"),
-      }),
-    );
-    const doc = content(pageTitled(space, "Guide"));
-    // The mention-looking link is an ordinary link; the unsafe one is its words.
-    expect(hrefs(doc)).toEqual(["https://github.com/yjs/y-websocket-server"]);
-    const text = textOf(doc);
-    expect(text).toContain("Install @y/websocket-server first.");
-    expect(text).toContain("A bad link in a sentence.");
-    // The paragraph too long to read as Markdown is its text; what follows it is still Markdown.
-    expect(text).toContain("word word word");
-    expect(nodes(doc).some((n) => n.text === "bold" && n.marks?.[0]?.type === "bold")).toBe(true);
-    const reasons = space.skipped.filter((s) => s.path === "Guide.md").map((s) => s.reason);
-    expect(reasons).toContainEqual(expect.stringMatching(/^a construct the converter cannot read is kept as text: "bad link" .*javascript:/));
-    expect(reasons).toContainEqual(expect.stringMatching(/^a construct the converter cannot read is kept as text: "word word .*has a paragraph/));
-    expect(() => checkAsWritten(space, space.pages[0])).not.toThrow();
-  });
+  test(
+    "one construct the converter cannot read never empties the page: the rest " + "comes in, the construct is kept as text and named",
+    async () => {
+      const space = await fromMarkdownZip(
+        await openTestZip({
+          "Guide.md": [
+            "# Guide",
+            "Install [@y/websocket-server](https://github.com/yjs/y-websocket-server) first.",
+            "A [bad link](javascript:alert(1)) in a sentence.",
+            "Intro to the long part.",
+            "word ".repeat(4000),
+            "The end, with **bold**.",
+          ].join("\n\n"),
+        }),
+      );
+      const doc = content(pageTitled(space, "Guide"));
+      // The mention-looking link is an ordinary link; the unsafe one is its words.
+      expect(hrefs(doc)).toEqual(["https://github.com/yjs/y-websocket-server"]);
+      const text = textOf(doc);
+      expect(text).toContain("Install @y/websocket-server first.");
+      expect(text).toContain("A bad link in a sentence.");
+      // The paragraph too long to read as Markdown is its text; what follows it is still Markdown.
+      expect(text).toContain("word word word");
+      expect(nodes(doc).some((n) => n.text === "bold" && n.marks?.[0]?.type === "bold")).toBe(true);
+      const reasons = space.skipped.filter((s) => s.path === "Guide.md").map((s) => s.reason);
+      expect(reasons).toContainEqual(
+        expect.stringMatching(/^a construct the converter cannot read is kept as text: "bad link" .*javascript:/),
+      );
+      expect(reasons).toContainEqual(
+        expect.stringMatching(/^a construct the converter cannot read is kept as text: "word word .*has a paragraph/),
+      );
+      expect(() => checkAsWritten(space, space.pages[0])).not.toThrow();
+    },
+  );
 
   test("HTML inside Markdown is read as what it means; relative images are attachments, images from other sites links", async () => {
     const space = await fromMarkdownZip(
@@ -214,10 +238,11 @@ describe("a Markdown zip", () => {
         "README.md": [
           '<p align="center">\n  <img src="images/logo.png" width="120" alt="Logo">\n</p>',
           "# My library",
-          "[![npm](https://img.shields.io/npm/v/x.svg)](https://www.npmjs.com/package/x) <img src=\"https://badgen.net/x\" alt=\"size\">",
-          'Line one<br>line two, H<sub>2</sub>O, x<sup>2</sup>, <a href="docs/api.md">the API</a>, <kbd>Ctrl</kbd>, <b>bold</b>, Map<K, V>.',
+          '[![npm](https://img.shields.io/npm/v/x.svg)](https://www.npmjs.com/package/x) <img src="https://badgen.net/x" alt="size">',
+          "Line one<br>line two, H<sub>2</sub>O, x<sup>2</sup>, <a " +
+            'href="docs/api.md">the API</a>, <kbd>Ctrl</kbd>, <b>bold</b>, Map<K, V>.',
           "<details>\n<summary>More</summary>\n\nHidden **words**.\n\n</details>",
-          "<table>\n<tr><th>Name</th><th>Shot</th></tr>\n<tr><td>One</td><td><img src=\"images/shot.png\"></td></tr>\n</table>",
+          '<table>\n<tr><th>Name</th><th>Shot</th></tr>\n<tr><td>One</td><td><img src="images/shot.png"></td></tr>\n</table>',
           "<!-- a comment nobody sees -->",
           "The end.",
         ].join("\n\n"),
@@ -229,14 +254,24 @@ describe("a Markdown zip", () => {
     const readme = pageTitled(space, "My library");
     const doc = content(readme);
     expect(readme.attachments.map((a) => a.filename)).toEqual(["logo.png", "shot.png"]);
-    expect(doc.content![0]).toMatchObject({ type: "image", attrs: { src: `cairn-attachment:${readme.attachments[0].ref}`, alt: "Logo", width: 120 } });
+    expect(doc.content![0]).toMatchObject({
+      type: "image",
+      attrs: { src: `cairn-attachment:${readme.attachments[0].ref}`, alt: "Logo", width: 120 },
+    });
     // Badges: their words, linked where the badge linked (or to the image).
     const api = pageTitled(space, "API");
     expect(hrefs(doc)).toEqual(["https://www.npmjs.com/package/x", "https://badgen.net/x", `cairn-page:${api.ref}`]);
     expect(space.mapped).toContainEqual(expect.objectContaining({ what: "images from other sites", count: 2 }));
-    const marks = (word: string) => nodes(doc).find((n) => n.text === word)?.marks?.map((m) => m.type);
+    const marks = (word: string) =>
+      nodes(doc)
+        .find((n) => n.text === word)
+        ?.marks?.map((m) => m.type);
     expect(marks("2")).toEqual(["subscript"]);
-    expect(nodes(doc).filter((n) => n.text === "2").map((n) => n.marks![0].type)).toEqual(["subscript", "superscript"]);
+    expect(
+      nodes(doc)
+        .filter((n) => n.text === "2")
+        .map((n) => n.marks![0].type),
+    ).toEqual(["subscript", "superscript"]);
     expect(marks("Ctrl")).toEqual(["code"]);
     expect(marks("bold")).toEqual(["bold"]);
     expect(nodes(doc).some((n) => n.type === "hardBreak")).toBe(true);
@@ -245,7 +280,10 @@ describe("a Markdown zip", () => {
     expect(textOf(details.content![0])).toBe("More");
     expect(textOf(details.content![1])).toBe("Hidden words.");
     const table = doc.content!.find((n) => n.type === "table")!;
-    expect(table.content!.map((row) => row.content!.map((c) => c.type))).toEqual([["tableHeader", "tableHeader"], ["tableCell", "tableCell"]]);
+    expect(table.content!.map((row) => row.content!.map((c) => c.type))).toEqual([
+      ["tableHeader", "tableHeader"],
+      ["tableCell", "tableCell"],
+    ]);
     expect(nodes(table).find((n) => n.type === "image")!.attrs!.src).toBe(`cairn-attachment:${readme.attachments[1].ref}`);
     // Nothing is left as the tags typed.
     expect(textOf(doc)).not.toMatch(/<\/?(p|img|details|summary|table|sub|sup|a|b|kbd|br)\b|<!--/);

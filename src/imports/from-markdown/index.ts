@@ -46,7 +46,8 @@ export async function fromMarkdownZip(zip: OpenedZip, onPage: () => void = () =>
     if (isHiddenPath(entry.path)) {
       const top = entry.path.split("/").find((s) => s.startsWith(".") || s === "__MACOSX") ?? entry.path;
       const at = entry.path.slice(0, entry.path.indexOf(top) + top.length);
-      if (!hiddenTops.has(at)) skipped.push({ path: at, reason: "hidden files and folders (app settings such as .obsidian, .git, __MACOSX) are not content" });
+      if (!hiddenTops.has(at))
+        skipped.push({ path: at, reason: "hidden files and folders (app settings such as .obsidian, .git, __MACOSX) are not content" });
       hiddenTops.add(at);
       continue;
     }
@@ -88,7 +89,13 @@ export async function fromMarkdownZip(zip: OpenedZip, onPage: () => void = () =>
     const direct = name.replace(/^\//, "");
     if (findPage(direct) || assets.has(direct)) return direct;
     // Obsidian resolves a bare name anywhere in the vault; the shortest path wins a tie.
-    const candidates = byName.get(baseName(direct).toLowerCase()) ?? byName.get(baseName(direct).replace(/\.(md|markdown)$/i, "").toLowerCase());
+    const candidates =
+      byName.get(baseName(direct).toLowerCase()) ??
+      byName.get(
+        baseName(direct)
+          .replace(/\.(md|markdown)$/i, "")
+          .toLowerCase(),
+      );
     return candidates?.slice().sort((a, b) => a.length - b.length)[0] ?? null;
   };
 
@@ -150,13 +157,25 @@ export async function fromMarkdownZip(zip: OpenedZip, onPage: () => void = () =>
       continue;
     }
     blobs.set(path, file);
-    pageByRef.get(owner)!.attachments.push({ ref: attachmentRef(), filename: baseName(path), contentType: contentTypeOf(path), blob: path, uploadedBy: null });
+    pageByRef
+      .get(owner)!
+      .attachments.push({ ref: attachmentRef(), filename: baseName(path), contentType: contentTypeOf(path), blob: path, uploadedBy: null });
     tally.add("files no page links to", "attached to the page of their folder");
   }
   const emptyFolders = plan.filter((p) => !p.file).length;
-  if (emptyFolders) tally.add("folders without a page of their own", "became pages with an empty body holding their files and pages", emptyFolders);
+  if (emptyFolders)
+    tally.add("folders without a page of their own", "became pages with an empty body holding their files and pages", emptyFolders);
 
-  const home = plan.find((p) => p.parent === null && p.file && HOME_FILES.includes(baseName(logical(p.file)).replace(/\.[^.]+$/, "").toLowerCase()));
+  const home = plan.find(
+    (p) =>
+      p.parent === null &&
+      p.file &&
+      HOME_FILES.includes(
+        baseName(logical(p.file))
+          .replace(/\.[^.]+$/, "")
+          .toLowerCase(),
+      ),
+  );
   return {
     format: "markdown",
     space: { name: wrapper ? titleFromName(wrapper) : "Imported pages" },
@@ -177,7 +196,10 @@ async function convertPage(planned: PlannedPage, ctx: RewriteContext, attachment
   let updatedAt: string | undefined;
   let content = JSON.parse(EMPTY_DOCUMENT_JSON) as JSONContent;
   if (planned.file && planned.file.size > MAX_FILE_BYTES) {
-    ctx.skip(`the file is ${(planned.file.size / 1024 / 1024).toFixed(1)} MB, more than a page holds (${MAX_MARKDOWN_BYTES / 1024 / 1024} MB of Markdown); the page is empty`);
+    ctx.skip(
+      `the file is ${(planned.file.size / 1024 / 1024).toFixed(1)} MB, more than a page holds ` +
+        `(${MAX_MARKDOWN_BYTES / 1024 / 1024} MB of Markdown); the page is empty`,
+    );
   } else if (planned.file) {
     const { body, meta } = splitFrontMatter(await planned.file.text());
     labels = meta.labels;
@@ -223,7 +245,9 @@ async function convertPage(planned: PlannedPage, ctx: RewriteContext, attachment
 function isDecoration(block: JSONContent): boolean {
   if (block.type === "image") return true;
   if (block.type !== "paragraph") return false;
-  return (block.content ?? []).every((n) => n.type === "hardBreak" || (n.type === "text" && (!n.text!.trim() || n.marks?.some((m) => m.type === "link"))));
+  return (block.content ?? []).every(
+    (n) => n.type === "hardBreak" || (n.type === "text" && (!n.text!.trim() || n.marks?.some((m) => m.type === "link"))),
+  );
 }
 
 function textOf(node: JSONContent): string {
@@ -232,5 +256,8 @@ function textOf(node: JSONContent): string {
 
 /** Notion writes its callouts as `<aside>` HTML around Markdown: a panel's fenced form. */
 function notionAsides(markdown: string): string {
-  return markdown.replace(/^<aside>[ \t]*\r?\n([\s\S]*?)\r?\n<\/aside>[ \t]*$/gm, (_, inner: string) => `:::panel {kind="info"}\n${inner.trim()}\n:::`);
+  return markdown.replace(
+    /^<aside>[ \t]*\r?\n([\s\S]*?)\r?\n<\/aside>[ \t]*$/gm,
+    (_, inner: string) => `:::panel {kind="info"}\n${inner.trim()}\n:::`,
+  );
 }

@@ -24,7 +24,14 @@ const isRemote = (src: string) => /^(https?:)?\/\//i.test(src.trim());
 
 function remoteImage(attrs: ImageAttrs, href: string | null): JSONContent[] {
   tally?.add("images from other sites", "became links with their description: pages show images stored here only");
-  const file = decodeURIComponent(attrs.src.replace(/[?#].*$/, "").split("/").filter(Boolean).at(-1) ?? "") || "image";
+  const file =
+    decodeURIComponent(
+      attrs.src
+        .replace(/[?#].*$/, "")
+        .split("/")
+        .filter(Boolean)
+        .at(-1) ?? "",
+    ) || "image";
   const text = attrs.alt?.trim() || attrs.title?.trim() || file;
   return [{ type: "text", text, marks: [{ type: "link", attrs: { href: href ?? attrs.src } }] }];
 }

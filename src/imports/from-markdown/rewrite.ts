@@ -170,7 +170,9 @@ function attachmentParagraph(node: JSONContent, ctx: RewriteContext): JSONConten
   const href = String(link.attrs?.href ?? "");
   let file: ZipFile | undefined;
   if (API_ATTACHMENT.test(href)) {
-    file = ctx.fileAt(resolvePath(ctx.folder, only.text ?? "") ?? "") ?? ctx.fileAt(resolvePath(ctx.folder, `attachments/${only.text ?? ""}`) ?? "");
+    file =
+      ctx.fileAt(resolvePath(ctx.folder, only.text ?? "") ?? "") ??
+      ctx.fileAt(resolvePath(ctx.folder, `attachments/${only.text ?? ""}`) ?? "");
     if (!file) {
       ctx.tally.add("links to Cairn attachments", "the file is not in the zip, so the link is kept");
       return null;
@@ -212,9 +214,17 @@ function wikilinks(node: JSONContent, ctx: RewriteContext, allowBlocks: boolean)
       if (embed) ctx.tally.add("embedded notes", "an embedded note (![[Note]]) becomes a link to its page");
       out.push({ ...node, text: label, marks: [...(node.marks ?? []), { type: "link", attrs: { href: PAGE_REF + page, target: null } }] });
     } else if (file && embed && allowBlocks) {
-      out.push(isImagePath(file.path) ? { type: "image", attrs: { src: ATTACHMENT_REF + ctx.attach(file), alt: alias && !/^\d+(x\d+)?$/.test(alias) ? alias : null } } : attachmentNode(file, ctx));
+      out.push(
+        isImagePath(file.path)
+          ? { type: "image", attrs: { src: ATTACHMENT_REF + ctx.attach(file), alt: alias && !/^\d+(x\d+)?$/.test(alias) ? alias : null } }
+          : attachmentNode(file, ctx),
+      );
     } else if (file) {
-      out.push({ ...node, text: label, marks: [...(node.marks ?? []), { type: "link", attrs: { href: ATTACHMENT_REF + ctx.attach(file), target: null } }] });
+      out.push({
+        ...node,
+        text: label,
+        marks: [...(node.marks ?? []), { type: "link", attrs: { href: ATTACHMENT_REF + ctx.attach(file), target: null } }],
+      });
     } else {
       ctx.skip(`the ${embed ? "embed" : "wikilink"} [[${match[2]}]] names nothing in the zip and is kept as text`);
       plain(label);
@@ -239,7 +249,9 @@ function callout(node: JSONContent, ctx: RewriteContext): JSONContent | null {
   if (!first || !head || !match) return null;
   const type = match[1].toLowerCase();
   // The first paragraph, without the marker: its first line is the title, the rest the body.
-  const firstInline = [{ ...head, text: head.text!.slice(match[0].length) }, ...(first.content ?? []).slice(1)].filter((n) => n.type !== "text" || n.text);
+  const firstInline = [{ ...head, text: head.text!.slice(match[0].length) }, ...(first.content ?? []).slice(1)].filter(
+    (n) => n.type !== "text" || n.text,
+  );
   const title: JSONContent[] = [];
   const body: JSONContent[] = [];
   let inTitle = true;
@@ -253,7 +265,8 @@ function callout(node: JSONContent, ctx: RewriteContext): JSONContent | null {
       inTitle = false;
     } else title.push(n);
   }
-  const bold = (n: JSONContent) => (n.type === "text" && !n.marks?.some((m) => m.type === "code") ? { ...n, marks: [...(n.marks ?? []), { type: "bold" }] } : n);
+  const bold = (n: JSONContent) =>
+    n.type === "text" && !n.marks?.some((m) => m.type === "code") ? { ...n, marks: [...(n.marks ?? []), { type: "bold" }] } : n;
   const content = [
     ...(title.length ? [{ type: "paragraph", content: title.map(bold) }] : []),
     ...(body.length ? [{ type: "paragraph", content: body }] : []),

@@ -19,7 +19,9 @@ let made = 0;
 export async function openTestZip(files: Record<string, string | Uint8Array>): Promise<OpenedZip> {
   dir ??= mkdtempSync(join(tmpdir(), "cairn-import-"));
   const path = join(dir, `test-${++made}.zip`);
-  const data = Object.fromEntries(Object.entries(files).map(([name, body]) => [name, typeof body === "string" ? new TextEncoder().encode(body) : body]));
+  const data = Object.fromEntries(
+    Object.entries(files).map(([name, body]) => [name, typeof body === "string" ? new TextEncoder().encode(body) : body]),
+  );
   writeFileSync(path, zipSync(data));
   return openZip(path);
 }

@@ -68,7 +68,8 @@ export function planTree(files: ZipFile[], logical: (file: ZipFile) => string, n
     const name = baseName(dir).toLowerCase();
     const beside = folder(folderOf(dir)).files.find((f) => stem(f) === name);
     const inside = folder(dir).files;
-    const body = beside ?? FOLDER_BODY_NAMES.map((n) => inside.find((f) => stem(f) === n)).find(Boolean) ?? inside.find((f) => stem(f) === name);
+    const body =
+      beside ?? FOLDER_BODY_NAMES.map((n) => inside.find((f) => stem(f) === n)).find(Boolean) ?? inside.find((f) => stem(f) === name);
     if (body) {
       bodyOf.set(dir, body);
       usedAsBody.add(body);
@@ -112,5 +113,7 @@ export function planTree(files: ZipFile[], logical: (file: ZipFile) => string, n
 }
 
 function stem(path: string): string {
-  return baseName(path).replace(/\.[^.]+$/, "").toLowerCase();
+  return baseName(path)
+    .replace(/\.[^.]+$/, "")
+    .toLowerCase();
 }

@@ -15,8 +15,11 @@ export type ImportedAuthor = { pageId: string; versionNumber: number; name: stri
 
 const statements = perInstance((sqlite: Core["sqlite"]) => ({
   page: sqlite.prepare(
-    `INSERT INTO pages (id, space_id, parent_id, title, current_version, position, status, emoji, full_width, created_by_id, updated_by_id, created_at, updated_at, content_json, plain_text)
-     VALUES ($id, $spaceId, $parentId, $title, $currentVersion, $position, $status, $emoji, $fullWidth, $createdById, $updatedById, $createdAt, $updatedAt, $contentJson, $plainText)`,
+    `INSERT INTO pages (id, space_id, parent_id, title, current_version, position, status, emoji, full_width, created_by_id, ` +
+      `updated_by_id, created_at, updated_at, content_json, plain_text)
+     VALUES ($id, $spaceId, $parentId, $title, ` +
+      `$currentVersion, $position, $status, $emoji, $fullWidth, $createdById, $updatedById, $createdAt, $updatedAt, $contentJson, ` +
+      `$plainText)`,
   ),
   version: sqlite.prepare(
     `INSERT INTO page_versions (page_id, version_number, title, change_comment, author_id, created_at, content_json)
@@ -64,6 +67,10 @@ export function insertMany(core: Core, pages: NewPage[], versions: NewPageVersio
       contentJson: v.contentJson,
     });
   }
-  for (let i = 0; i < importedAuthors.length; i += BATCH) core.db.insert(pageVersionImportedAuthors).values(importedAuthors.slice(i, i + BATCH)).run();
+  for (let i = 0; i < importedAuthors.length; i += BATCH)
+    core.db
+      .insert(pageVersionImportedAuthors)
+      .values(importedAuthors.slice(i, i + BATCH))
+      .run();
   for (const page of pages) writePageLinks(core, page.id!, page.contentJson, null);
 }

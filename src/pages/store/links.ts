@@ -25,7 +25,14 @@ export function writePageLinks(core: Core, pageId: string, contentJson: string, 
   replacePageLinks(core, pageId, now, before.length > 0);
 }
 
-const summary = { id: pages.id, title: pages.title, emoji: pages.emoji, spaceId: pages.spaceId, spaceKey: spaces.key, spaceName: spaces.name };
+const summary = {
+  id: pages.id,
+  title: pages.title,
+  emoji: pages.emoji,
+  spaceId: pages.spaceId,
+  spaceKey: spaces.key,
+  spaceName: spaces.name,
+};
 
 /** Published, live pages within `visible` that link to `targetId`, by title, at most `limit`. */
 export function backlinkRows(core: Core, targetId: string, visible: SQL, limit: number) {

@@ -21,7 +21,12 @@ function siblingsWhere(spaceId: string, parentId: string | null): SQL {
 }
 
 /** The published, live children of (space, parent) in their order, but `except`. */
-export function siblingPositions(core: Core, spaceId: string, parentId: string | null, except?: string): { id: string; position: number }[] {
+export function siblingPositions(
+  core: Core,
+  spaceId: string,
+  parentId: string | null,
+  except?: string,
+): { id: string; position: number }[] {
   return core.db
     .select({ id: pages.id, position: pages.position })
     .from(pages)
@@ -59,7 +64,15 @@ export function trashRoots(core: Core, spaceId: string | undefined, visible: SQL
 /** A space's published, live pages, most recently updated first, with who changed each last. */
 export function recentPages(core: Core, spaceId: string, visible: SQL | undefined, limit: number) {
   return core.db
-    .select({ id: pages.id, title: pages.title, emoji: pages.emoji, parentPageId: pages.parentId, updatedAt: pages.updatedAt, updatedById: pages.updatedById, updatedByName: users.displayName })
+    .select({
+      id: pages.id,
+      title: pages.title,
+      emoji: pages.emoji,
+      parentPageId: pages.parentId,
+      updatedAt: pages.updatedAt,
+      updatedById: pages.updatedById,
+      updatedByName: users.displayName,
+    })
     .from(pages)
     .leftJoin(users, eq(pages.updatedById, users.id))
     .where(and(eq(pages.spaceId, spaceId), eq(pages.status, PAGE_STATUS.Published), isNull(pages.deletedAt), visible))
@@ -77,7 +90,14 @@ export function pagesByIds(core: Core, ids: string[]): Map<string, PageRow> {
 
 /** Up to `limit` ids of a space's pages, newest rows first (children before the parents written before them). */
 export function newestPageIdsOfSpace(core: Core, spaceId: string, limit: number): string[] {
-  return core.db.select({ id: pages.id }).from(pages).where(eq(pages.spaceId, spaceId)).orderBy(desc(pages.docId)).limit(limit).all().map((p) => p.id);
+  return core.db
+    .select({ id: pages.id })
+    .from(pages)
+    .where(eq(pages.spaceId, spaceId))
+    .orderBy(desc(pages.docId))
+    .limit(limit)
+    .all()
+    .map((p) => p.id);
 }
 
 /** What a space holds in pages (all, drafts, trashed) and versions, in two statements (the deletion preview). */
@@ -102,5 +122,12 @@ export function pageCountsOfSpace(core: Core, spaceId: string) {
 
 /** Pages per space, trashed and drafts included (the administrators' list of spaces). */
 export function pageCountPerSpace(core: Core): Map<string, number> {
-  return new Map(core.db.select({ spaceId: pages.spaceId, n: sql<number>`count(*)` }).from(pages).groupBy(pages.spaceId).all().map((r) => [r.spaceId, r.n]));
+  return new Map(
+    core.db
+      .select({ spaceId: pages.spaceId, n: sql<number>`count(*)` })
+      .from(pages)
+      .groupBy(pages.spaceId)
+      .all()
+      .map((r) => [r.spaceId, r.n]),
+  );
 }

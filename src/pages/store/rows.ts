@@ -15,10 +15,20 @@ import type { SpaceRow } from "../../spaces/tables";
 import { pageVersionContributors, pages, pageVersions, type PageMeta, type PageRow } from "../tables";
 
 // Page look-ups are the hottest reads: prepared once per database.
-const pageLookup = perInstance((core: Core) => core.db.select().from(pages).where(eq(pages.id, sql.placeholder("id"))).prepare());
+const pageLookup = perInstance((core: Core) =>
+  core.db
+    .select()
+    .from(pages)
+    .where(eq(pages.id, sql.placeholder("id")))
+    .prepare(),
+);
 const metaLookup = perInstance((core: Core) => {
   const { contentJson: _document, plainText: _text, ...meta } = getTableColumns(pages);
-  return core.db.select(meta).from(pages).where(eq(pages.id, sql.placeholder("id"))).prepare();
+  return core.db
+    .select(meta)
+    .from(pages)
+    .where(eq(pages.id, sql.placeholder("id")))
+    .prepare();
 });
 
 /** A page with its space (two prepared lookups: cheaper than drizzle's mapping of a join). */
@@ -79,8 +89,14 @@ export function insertPage(core: Core, caller: UserCaller, row: NewPageRow): Pag
     contentJson: row.content.json,
     plainText: row.content.text,
   };
-  const { lastInsertRowid } = insertRow(core).run({ ...page, fullWidth: page.fullWidth ? 1 : 0 }) as unknown as { lastInsertRowid: number | bigint };
-  writeVersion(core, { pageId: page.id, versionNumber: 1, title: row.title, contentJson: row.content.json, comment: row.comment, authorId: caller.user.id }, null);
+  const { lastInsertRowid } = insertRow(core).run({ ...page, fullWidth: page.fullWidth ? 1 : 0 }) as unknown as {
+    lastInsertRowid: number | bigint;
+  };
+  writeVersion(
+    core,
+    { pageId: page.id, versionNumber: 1, title: row.title, contentJson: row.content.json, comment: row.comment, authorId: caller.user.id },
+    null,
+  );
   return { ...page, docId: Number(lastInsertRowid) };
 }
 
@@ -130,7 +146,11 @@ export function writeContributors(core: Core, pageId: string, versionNumber: num
  * Version N+1 of a page: its row and its version row (inside the caller's transaction, with
  * prepared statements: this is every edit's path). Answers the row as it now is.
  */
-export function writeNextVersion(core: Core, page: PageRow, change: { title: string; content: CheckedContent | null; comment: string | null; authorId: string }): PageRow {
+export function writeNextVersion(
+  core: Core,
+  page: PageRow,
+  change: { title: string; content: CheckedContent | null; comment: string | null; authorId: string },
+): PageRow {
   const updated: PageRow = {
     ...page,
     title: change.title,
@@ -142,7 +162,17 @@ export function writeNextVersion(core: Core, page: PageRow, change: { title: str
   };
   // Its placeholders are wrapped as raw SQL (queries.ts), which skips the column's packing: packed here.
   updateContent(core).run({ ...updated, contentJson: packText(updated.contentJson) });
-  writeVersion(core, { pageId: page.id, versionNumber: updated.currentVersion, title: updated.title, contentJson: updated.contentJson, comment: change.comment, authorId: change.authorId }, page.contentJson);
+  writeVersion(
+    core,
+    {
+      pageId: page.id,
+      versionNumber: updated.currentVersion,
+      title: updated.title,
+      contentJson: updated.contentJson,
+      comment: change.comment,
+      authorId: change.authorId,
+    },
+    page.contentJson,
+  );
   return updated;
 }
-

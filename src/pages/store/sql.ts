@@ -18,7 +18,8 @@ export function byTitle(): SQL {
 // sibling: max(position) read every sibling's row to check its state (seeding: ~10 a page).
 const lastPosition = perInstance((db: Core["sqlite"]) =>
   db.query<{ max: number | null }, { space: string; parent: string | null }>(
-    `SELECT position AS max FROM pages WHERE space_id = $space AND parent_id IS $parent AND status = ${PAGE_STATUS.Published} AND deleted_at IS NULL ORDER BY position DESC LIMIT 1`,
+    `SELECT position AS max FROM pages WHERE space_id = $space AND parent_id IS $parent AND status = ` +
+      `${PAGE_STATUS.Published} AND deleted_at IS NULL ORDER BY position DESC LIMIT 1`,
   ),
 );
 
@@ -82,9 +83,13 @@ export const updateContent = perInstance((core: Core) =>
 );
 
 // Every version write with links runs these: prepared once per database.
-const clearLinks = perInstance((db: Core["sqlite"]) => db.query<never, { source: string }>("DELETE FROM page_links WHERE source_page_id = $source"));
+const clearLinks = perInstance((db: Core["sqlite"]) =>
+  db.query<never, { source: string }>("DELETE FROM page_links WHERE source_page_id = $source"),
+);
 const insertLinks = perInstance((db: Core["sqlite"]) =>
-  db.query<never, { source: string; targets: string }>(`INSERT OR IGNORE INTO page_links (source_page_id, target_page_id) SELECT $source, value FROM (${listParam("$targets")})`),
+  db.query<never, { source: string; targets: string }>(
+    `INSERT OR IGNORE INTO page_links (source_page_id, target_page_id) SELECT $source, value FROM (${listParam("$targets")})`,
+  ),
 );
 
 /** The page's outgoing links become exactly `targets` (inside the caller's transaction). */

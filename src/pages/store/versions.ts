@@ -14,7 +14,10 @@ const versionColumns = {
   importedAuthor: pageVersionImportedAuthors.name,
 };
 
-const importedAuthorOf = and(eq(pageVersionImportedAuthors.pageId, pageVersions.pageId), eq(pageVersionImportedAuthors.versionNumber, pageVersions.versionNumber));
+const importedAuthorOf = and(
+  eq(pageVersionImportedAuthors.pageId, pageVersions.pageId),
+  eq(pageVersionImportedAuthors.versionNumber, pageVersions.versionNumber),
+);
 
 /** A page's versions, newest first, without their documents. */
 export function versionRows(core: Core, pageId: string) {
@@ -45,7 +48,11 @@ export function contributorRows(core: Core, pageId: string, versionNumber?: numb
     .select({ versionNumber: pageVersionContributors.versionNumber, id: pageVersionContributors.userId, name: users.displayName })
     .from(pageVersionContributors)
     .innerJoin(users, eq(pageVersionContributors.userId, users.id))
-    .where(versionNumber === undefined ? eq(pageVersionContributors.pageId, pageId) : and(eq(pageVersionContributors.pageId, pageId), eq(pageVersionContributors.versionNumber, versionNumber)))
+    .where(
+      versionNumber === undefined
+        ? eq(pageVersionContributors.pageId, pageId)
+        : and(eq(pageVersionContributors.pageId, pageId), eq(pageVersionContributors.versionNumber, versionNumber)),
+    )
     .orderBy(asc(pageVersionContributors.versionNumber), asc(pageVersionContributors.position))
     .all();
 }

@@ -21,7 +21,16 @@ export function chunks<T>(items: T[], size = SLICE): T[][] {
 export function markPublished(
   core: Core,
   pageId: string,
-  row: { title: string; content: CheckedContent | null; status: number; parentId: string | null; position: number; currentVersion: number; updatedById: string; updatedAt: string },
+  row: {
+    title: string;
+    content: CheckedContent | null;
+    status: number;
+    parentId: string | null;
+    position: number;
+    currentVersion: number;
+    updatedById: string;
+    updatedAt: string;
+  },
 ): void {
   const { content, ...rest } = row;
   core.db
@@ -32,7 +41,12 @@ export function markPublished(
 }
 
 /** Emoji and width: presentation only, no new version. */
-export function updatePresentation(core: Core, pageId: string, set: Partial<Pick<PageRow, "emoji" | "fullWidth">>, by: { userId: string; at: string }): void {
+export function updatePresentation(
+  core: Core,
+  pageId: string,
+  set: Partial<Pick<PageRow, "emoji" | "fullWidth">>,
+  by: { userId: string; at: string },
+): void {
   core.db
     .update(pages)
     .set({ ...set, updatedById: by.userId, updatedAt: by.at })
@@ -46,7 +60,13 @@ export function moveToSpace(core: Core, ids: string[], spaceId: string, at: stri
 }
 
 /** A page under a new parent (null: the top level); `position` too when given. */
-export function setParent(core: Core, pageId: string, parentId: string | null, by: { userId: string; at: string }, position?: number): void {
+export function setParent(
+  core: Core,
+  pageId: string,
+  parentId: string | null,
+  by: { userId: string; at: string },
+  position?: number,
+): void {
   core.db
     .update(pages)
     .set({ parentId, ...(position === undefined ? {} : { position }), updatedById: by.userId, updatedAt: by.at })
@@ -60,12 +80,14 @@ export function setPosition(core: Core, pageId: string, position: number): void 
 
 /** The pages in `ids` go to the trash as one batch, rooted at `rootId`. */
 export function markTrashed(core: Core, ids: string[], rootId: string, by: { userId: string; at: string }): void {
-  for (const part of chunks(ids)) core.db.update(pages).set({ deletedAt: by.at, deletedById: by.userId, trashRootId: rootId }).where(inArray(pages.id, part)).run();
+  for (const part of chunks(ids))
+    core.db.update(pages).set({ deletedAt: by.at, deletedById: by.userId, trashRootId: rootId }).where(inArray(pages.id, part)).run();
 }
 
 /** The pages in `ids` leave the trash. */
 export function clearTrashed(core: Core, ids: string[]): void {
-  for (const part of chunks(ids)) core.db.update(pages).set({ deletedAt: null, deletedById: null, trashRootId: null }).where(inArray(pages.id, part)).run();
+  for (const part of chunks(ids))
+    core.db.update(pages).set({ deletedAt: null, deletedById: null, trashRootId: null }).where(inArray(pages.id, part)).run();
 }
 
 /**
@@ -90,6 +112,9 @@ export function deleteDraft(core: Core, pageId: string): void {
  * before parents is not needed: parent_id is ON DELETE SET NULL within one statement.
  */
 export function deletePagesOfSpace(core: Core, spaceId: string): void {
-  core.db.delete(pageVersions).where(sql`${pageVersions.pageId} in (select ${pages.id} from ${pages} where ${pages.spaceId} = ${spaceId})`).run();
+  core.db
+    .delete(pageVersions)
+    .where(sql`${pageVersions.pageId} in (select ${pages.id} from ${pages} where ${pages.spaceId} = ${spaceId})`)
+    .run();
   core.db.delete(pages).where(eq(pages.spaceId, spaceId)).run();
 }

@@ -57,7 +57,11 @@ self.onmessage = (event) => {
 `;
 
 /** Null when no Worker can be started here (the caller then checkpoints on its own connection). */
-export function startCheckpointer(dbPath: string, onResult: (r: CheckpointResult) => void, onError: (err: unknown) => void): Checkpointer | null {
+export function startCheckpointer(
+  dbPath: string,
+  onResult: (r: CheckpointResult) => void,
+  onError: (err: unknown) => void,
+): Checkpointer | null {
   let worker: Worker;
   let url: string;
   try {

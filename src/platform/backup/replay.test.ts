@@ -20,7 +20,8 @@ function randomWrite(db: ArchivedDb, i: number): void {
     const n = 1 + (i % 4);
     for (let k = 0; k < n; k++) {
       const r = Math.random();
-      if (r < 0.55) s.query("INSERT INTO t (v) VALUES (?)").run(`${i}:${k}:` + "w".repeat(Math.floor(Math.random() * (r < 0.05 ? 9000 : 400))));
+      if (r < 0.55)
+        s.query("INSERT INTO t (v) VALUES (?)").run(`${i}:${k}:` + "w".repeat(Math.floor(Math.random() * (r < 0.05 ? 9000 : 400))));
       else if (r < 0.85) s.query("UPDATE t SET v = ? WHERE id = (SELECT id FROM t ORDER BY random() LIMIT 1)").run(`upd ${i}`);
       else s.query("DELETE FROM t WHERE id = (SELECT id FROM t ORDER BY random() LIMIT 1)").run();
     }
@@ -39,7 +40,8 @@ async function restoredDigest(archiveDir: string, base: string, basePosition: Wa
 }
 
 describe("point-in-time restore", () => {
-  test("restoring to the recorded commits of a write-heavy run (checkpoints, epochs, a restart) gives the data as it was then", async () => {
+  test("restoring to the recorded commits of a write-heavy run (checkpoints, " +
+    "epochs, a restart) gives the data as it was then", async () => {
     const dir = scratchDir("pitr");
     dirs.push(dir);
     const clock = { now: Date.now() - 86_400_000 };
@@ -50,7 +52,9 @@ describe("point-in-time restore", () => {
     const snap = await snapshotDatabase({ sqlite: db.sqlite, dbPath: db.dbPath, archive: db.archive, dest: join(dir, "base.db") });
     const base = snap.position!;
     const baseDigest = digestOf(db.sqlite);
-    const recorded: Array<{ at: number; digest: string; epoch: number }> = [{ at: base.committedAt, digest: baseDigest, epoch: base.epoch }];
+    const recorded: Array<{ at: number; digest: string; epoch: number }> = [
+      { at: base.committedAt, digest: baseDigest, epoch: base.epoch },
+    ];
     let checkpoints = 0;
     for (let i = 0; i < 900; i++) {
       clock.now += 1 + (i % 3) * 3;
@@ -92,17 +96,25 @@ describe("point-in-time restore", () => {
     check.close();
 
     // Before the base: not covered. Past the end of the current generation: covered up to now.
-    await expect(restoreToTime({ archiveDir: db.archiveDir, base: join(dir, "base.db"), basePosition: base, at: base.committedAt - 1, out })).rejects.toBeInstanceOf(NotCoveredError);
+    await expect(
+      restoreToTime({ archiveDir: db.archiveDir, base: join(dir, "base.db"), basePosition: base, at: base.committedAt - 1, out }),
+    ).rejects.toBeInstanceOf(NotCoveredError);
     const later = await restoredDigest(db.archiveDir, join(dir, "base.db"), base, recorded.at(-1)!.at + 60_000, out);
     expect(later.digest).toBe(recorded.at(-1)!.digest);
-    await expect(restoreToTime({ archiveDir: db.archiveDir, base: join(dir, "base.db"), basePosition: base, at: Date.now() + 60_000, out })).rejects.toBeInstanceOf(NotCoveredError);
+    await expect(
+      restoreToTime({ archiveDir: db.archiveDir, base: join(dir, "base.db"), basePosition: base, at: Date.now() + 60_000, out }),
+    ).rejects.toBeInstanceOf(NotCoveredError);
     expect(coverage(db.archiveDir)).toEqual([{ generation: base.generation, from: expect.any(Number), to: expect.any(Number) }]);
 
     // Once the generation has ended (an unclean stop), past its last commit is not covered.
     db.crash();
     const next = openArchivedDb(dir, clock, 60);
-    await expect(restoreToTime({ archiveDir: db.archiveDir, base: join(dir, "base.db"), basePosition: base, at: recorded.at(-1)!.at + 60_000, out })).rejects.toBeInstanceOf(NotCoveredError);
-    expect((await restoredDigest(db.archiveDir, join(dir, "base.db"), base, recorded.at(-1)!.at, out)).digest).toBe(recorded.at(-1)!.digest);
+    await expect(
+      restoreToTime({ archiveDir: db.archiveDir, base: join(dir, "base.db"), basePosition: base, at: recorded.at(-1)!.at + 60_000, out }),
+    ).rejects.toBeInstanceOf(NotCoveredError);
+    expect((await restoredDigest(db.archiveDir, join(dir, "base.db"), base, recorded.at(-1)!.at, out)).digest).toBe(
+      recorded.at(-1)!.digest,
+    );
     const cov = coverage(db.archiveDir);
     expect(cov.map((c) => c.generation)).toEqual([base.generation, next.archive.position().generation]);
     expect(cov[0].to).toBe(recorded.at(-1)!.at);
@@ -130,7 +142,15 @@ describe("point-in-time restore", () => {
     const bytes = new Uint8Array(await Bun.file(file).arrayBuffer());
     bytes[100] ^= 0xff;
     await Bun.write(file, bytes);
-    await expect(restoreToTime({ archiveDir: db.archiveDir, base: join(dir, "base.db"), basePosition: snap.position, at: clock.now, out: join(dir, "r.db") })).rejects.toBeInstanceOf(NotCoveredError);
+    await expect(
+      restoreToTime({
+        archiveDir: db.archiveDir,
+        base: join(dir, "base.db"),
+        basePosition: snap.position,
+        at: clock.now,
+        out: join(dir, "r.db"),
+      }),
+    ).rejects.toBeInstanceOf(NotCoveredError);
     db.close();
   });
 });

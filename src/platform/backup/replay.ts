@@ -89,7 +89,8 @@ export function planReplay(archiveDir: string, base: WalPosition | null, at: num
   let lastAt = base.committedAt;
   let gap = false;
   for (const seg of segments) {
-    if (seg.epoch === base.epoch && base.frame > 0 && base.salt && seg.salt !== base.salt) throw new NotCoveredError("The archive does not match this backup's position (another epoch under the same number).");
+    if (seg.epoch === base.epoch && base.frame > 0 && base.salt && seg.salt !== base.salt)
+      throw new NotCoveredError("The archive does not match this backup's position (another epoch under the same number).");
     // Continuous: the next frame of this epoch, or the start of the next epoch. The archive
     // writes every epoch it starts with its frames, so a later one means frames in between were
     // pruned (the archive's bound drops what only older backups needed): never replayed across.
@@ -112,7 +113,11 @@ export function planReplay(archiveDir: string, base: WalPosition | null, at: num
     }
     next = segmentLast(seg) + 1;
   }
-  if (gap && !reached && at > lastAt) throw new NotCoveredError("The archived log after this backup has a gap (pruned to keep the archive within its limit): restore the backup itself, or choose a later backup.");
+  if (gap && !reached && at > lastAt)
+    throw new NotCoveredError(
+      "The archived log after this backup has a gap (pruned to keep the archive within its " +
+        "limit): restore the backup itself, or choose a later backup.",
+    );
   if (!reached && at > lastAt) {
     // Past everything archived: only the current generation is known to stand still since its last commit.
     const current = readArchiveState(archiveDir)?.generation === base.generation;
@@ -129,7 +134,9 @@ async function readStep(genDir: string, step: Step): Promise<Map<number, Uint8Ar
   // A segment pruned between the plan and this read (a new base's retention, while a preview
   // copy is made outside maintenance) is not covered any more, never a failure of the server.
   const fh = await open(join(genDir, `${seg.name}.frames`), "r").catch((err: NodeJS.ErrnoException) => {
-    throw err.code === "ENOENT" ? new NotCoveredError(`WAL segment ${seg.name} was pruned while the restore read it: choose a later backup.`) : err;
+    throw err.code === "ENOENT"
+      ? new NotCoveredError(`WAL segment ${seg.name} was pruned while the restore read it: choose a later backup.`)
+      : err;
   });
   let bytes: Uint8Array;
   try {
@@ -146,7 +153,8 @@ async function readStep(genDir: string, step: Step): Promise<Map<number, Uint8Ar
   }
   const upTo = bytes.subarray(0, (step.to - seg.first + 1) * size);
   const run = scanFrames(upTo, seg, seg.start);
-  if (run.frames !== step.to - seg.first + 1) throw new NotCoveredError(`WAL segment ${seg.name} fails its checksums: the archive is damaged.`);
+  if (run.frames !== step.to - seg.first + 1)
+    throw new NotCoveredError(`WAL segment ${seg.name} fails its checksums: the archive is damaged.`);
   const pages = new Map<number, Uint8Array>();
   for (let f = step.from; f <= step.to; f++) {
     const frame = upTo.subarray((f - seg.first) * size, (f - seg.first + 1) * size);
@@ -155,7 +163,12 @@ async function readStep(genDir: string, step: Step): Promise<Map<number, Uint8Ar
   return pages;
 }
 
-async function copyFile(from: string, to: string, onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<number> {
+async function copyFile(
+  from: string,
+  to: string,
+  onProgress?: (done: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<number> {
   const src = await open(from, "r");
   const dst = await open(to, "w", 0o600);
   try {

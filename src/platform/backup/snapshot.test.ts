@@ -121,7 +121,10 @@ describe("snapshotDatabase", () => {
       result = await snapshotDatabase({ sqlite, dbPath: join(dir, "cairn.db"), archive: null, dest: join(dir, "copy.db") });
       const took = performance.now() - started;
       const { longest, writes } = await writer.stop();
-      console.log(`snapshot of ${(result.bytes / 1e6).toFixed(1)} MB in ${took.toFixed(0)} ms; ${writes} writes beside it, the longest waited ${longest.toFixed(1)} ms`);
+      console.log(
+        `snapshot of ${(result.bytes / 1e6).toFixed(1)} MB in ${took.toFixed(0)} ms; ${writes} ` +
+          `writes beside it, the longest waited ${longest.toFixed(1)} ms`,
+      );
       shortest = Math.min(shortest, longest);
     }
     expect(result.bytes).toBeGreaterThan(50e6);
@@ -132,43 +135,49 @@ describe("snapshotDatabase", () => {
     sqlite.close();
   }, 60_000);
 
-  test("with the archive: the copy is exactly the data at the position it reports, while a writer runs and the archive checkpoints", async () => {
-    const dir = scratch();
-    const clock = { now: Date.now() };
-    const db = openArchivedDb(dir, clock, 40);
-    db.write((s) => s.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)"));
-    const states = new Map<string, string>();
-    const note = () => {
-      const p = db.archive.position();
-      states.set(`${p.epoch}/${p.frame}`, digestOf(db.sqlite));
-    };
-    let stop = false;
-    const writer = (async () => {
-      for (let i = 0; !stop; i++) {
-        clock.now += 1;
-        db.write((s) => s.query("INSERT INTO t (v) VALUES (?)").run(`${i} ${"v".repeat(i % 3 === 0 ? 5000 : 100)}`));
-        note();
-        await Bun.sleep(i % 5 === 0 ? 1 : 0);
+  test(
+    "with the archive: the copy is exactly the data at the position it " + "reports, while a writer runs and the archive checkpoints",
+    async () => {
+      const dir = scratch();
+      const clock = { now: Date.now() };
+      const db = openArchivedDb(dir, clock, 40);
+      db.write((s) => s.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)"));
+      const states = new Map<string, string>();
+      const note = () => {
+        const p = db.archive.position();
+        states.set(`${p.epoch}/${p.frame}`, digestOf(db.sqlite));
+      };
+      let stop = false;
+      const writer = (async () => {
+        for (let i = 0; !stop; i++) {
+          clock.now += 1;
+          db.write((s) => s.query("INSERT INTO t (v) VALUES (?)").run(`${i} ${"v".repeat(i % 3 === 0 ? 5000 : 100)}`));
+          note();
+          await Bun.sleep(i % 5 === 0 ? 1 : 0);
+        }
+      })();
+      const results = [];
+      for (let k = 0; k < 4; k++) {
+        await Bun.sleep(40);
+        // The last copy is taken after the archive has checkpointed at least once: on a loaded
+        // machine the writer may not have written 40 frames within the sleeps alone.
+        for (const deadline = Date.now() + 10_000; k === 3 && db.archive.position().epoch === 0 && Date.now() < deadline; )
+          await Bun.sleep(5);
+        results.push(
+          await snapshotDatabase({ sqlite: db.sqlite, dbPath: db.dbPath, archive: db.archive, dest: join(dir, `copy-${k}.db`) }),
+        );
       }
-    })();
-    const results = [];
-    for (let k = 0; k < 4; k++) {
-      await Bun.sleep(40);
-      // The last copy is taken after the archive has checkpointed at least once: on a loaded
-      // machine the writer may not have written 40 frames within the sleeps alone.
-      for (const deadline = Date.now() + 10_000; k === 3 && db.archive.position().epoch === 0 && Date.now() < deadline; ) await Bun.sleep(5);
-      results.push(await snapshotDatabase({ sqlite: db.sqlite, dbPath: db.dbPath, archive: db.archive, dest: join(dir, `copy-${k}.db`) }));
-    }
-    stop = true;
-    await writer;
-    for (const [k, result] of results.entries()) {
-      const p = result.position!;
-      const copy = new Database(join(dir, `copy-${k}.db`), { readonly: true });
-      expect(copy.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check).toBe("ok");
-      expect(digestOf(copy)).toBe(states.get(`${p.epoch}/${p.frame}`)!);
-      copy.close();
-    }
-    expect(results.at(-1)!.position!.epoch).toBeGreaterThan(0);
-    db.close();
-  });
+      stop = true;
+      await writer;
+      for (const [k, result] of results.entries()) {
+        const p = result.position!;
+        const copy = new Database(join(dir, `copy-${k}.db`), { readonly: true });
+        expect(copy.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check).toBe("ok");
+        expect(digestOf(copy)).toBe(states.get(`${p.epoch}/${p.frame}`)!);
+        copy.close();
+      }
+      expect(results.at(-1)!.position!.epoch).toBeGreaterThan(0);
+      db.close();
+    },
+  );
 });

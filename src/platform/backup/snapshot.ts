@@ -22,7 +22,18 @@ import { Database } from "bun:sqlite";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import type { WalArchive, WalPosition } from "./types";
-import { checkFrame, dbPageSize, FRAME_HEADER_SIZE, frameSize, parseWalHeader, saltHex, scanFrames, WAL_HEADER_SIZE, type Checksum, type WalHeader } from "./wal-format";
+import {
+  checkFrame,
+  dbPageSize,
+  FRAME_HEADER_SIZE,
+  frameSize,
+  parseWalHeader,
+  saltHex,
+  scanFrames,
+  WAL_HEADER_SIZE,
+  type Checksum,
+  type WalHeader,
+} from "./wal-format";
 
 export interface SnapshotOptions {
   sqlite: Database;
@@ -51,7 +62,10 @@ interface Pin {
 }
 
 /** snapshotDatabase of an open instance: its connection, its file and its WAL archive (the driver stays in the platform). */
-export function snapshotInstance(instance: { sqlite: Database; data: { dbPath: string }; wal: WalArchive | null }, opts: Omit<SnapshotOptions, "sqlite" | "dbPath" | "archive">): Promise<SnapshotResult> {
+export function snapshotInstance(
+  instance: { sqlite: Database; data: { dbPath: string }; wal: WalArchive | null },
+  opts: Omit<SnapshotOptions, "sqlite" | "dbPath" | "archive">,
+): Promise<SnapshotResult> {
   return snapshotDatabase({ sqlite: instance.sqlite, dbPath: instance.data.dbPath, archive: instance.wal, ...opts });
 }
 
@@ -89,7 +103,13 @@ function foldLogIfAlone(sqlite: Database): void {
   }
 }
 
-async function pinReader(dbPath: string, reader: Database, archive: WalArchive | null, walPath: string, signal?: AbortSignal): Promise<Pin> {
+async function pinReader(
+  dbPath: string,
+  reader: Database,
+  archive: WalArchive | null,
+  walPath: string,
+  signal?: AbortSignal,
+): Promise<Pin> {
   const locker = new Database(dbPath, { strict: true });
   try {
     locker.exec("PRAGMA busy_timeout = 0");
@@ -134,7 +154,8 @@ function readWholeWalSync(walPath: string, withBody: boolean): { header: WalHead
   try {
     const size = fstatSync(fd).size;
     const head = new Uint8Array(WAL_HEADER_SIZE);
-    if (size < WAL_HEADER_SIZE || readSync(fd, head, 0, WAL_HEADER_SIZE, 0) < WAL_HEADER_SIZE) return { header: null, body: new Uint8Array(0) };
+    if (size < WAL_HEADER_SIZE || readSync(fd, head, 0, WAL_HEADER_SIZE, 0) < WAL_HEADER_SIZE)
+      return { header: null, body: new Uint8Array(0) };
     const header = parseWalHeader(head);
     if (!header || !withBody) return { header, body: new Uint8Array(0) };
     const body = new Uint8Array(size - WAL_HEADER_SIZE);
@@ -198,7 +219,12 @@ async function readOverlay(walPath: string, pin: Pin): Promise<Overlay> {
   return lastIsCommit ? { pages, dbPages, pageSize: hdr.pageSize } : none;
 }
 
-async function copyWithOverlay(dbPath: string, dest: string, overlay: Overlay, opts: SnapshotOptions): Promise<{ bytes: number; sha256: string }> {
+async function copyWithOverlay(
+  dbPath: string,
+  dest: string,
+  overlay: Overlay,
+  opts: SnapshotOptions,
+): Promise<{ bytes: number; sha256: string }> {
   const src = await open(dbPath, "r");
   // The destination may fail to open (its folder removed under an aborted backup): src is closed then too.
   const out = await open(dest, "wx", 0o600).catch(async (err) => {

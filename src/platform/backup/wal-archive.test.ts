@@ -169,56 +169,69 @@ describe("the WAL archive", () => {
     db.close();
   });
 
-  test("looking at the log between our writes follows another process's restarts one at a time (Litestream's checkpoints on an idle server)", async () => {
-    const dir = scratchDir("wal-poll");
-    dirs.push(dir);
-    const db = openArchivedDb(dir, { now: Date.now() }, 1000, 20);
-    db.write((s) => s.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"));
-    for (let i = 0; i < 10; i++) db.write((s) => s.query("INSERT INTO t (v) VALUES (?)").run("x".repeat(3000)));
-    const generation = db.archive.position().generation;
-    const other = new Database(db.dbPath);
-    other.exec("PRAGMA wal_autocheckpoint = 0");
-    for (let round = 0; round < 4; round++) {
-      // Their writes, seen by a look; then their checkpoint and the small write that restarts the log.
-      for (let i = 0; i < 4; i++) other.query("INSERT INTO t (v) VALUES (?)").run("y".repeat(3000));
-      await Bun.sleep(80);
-      other.exec("PRAGMA wal_checkpoint(PASSIVE)");
-      other.query("INSERT INTO t (v) VALUES ('theirs')").run();
-      await Bun.sleep(80);
-    }
-    db.write((s) => s.query("INSERT INTO t (v) VALUES ('ours')").run());
-    expect(db.archive.position()).toMatchObject({ generation, epoch: 4 });
-    other.close();
-    db.close();
-  });
-  test("under steady grouped writers the log is checkpointed (on its thread, then a small tail between our writes) and restarts, staying small; every commit archived", async () => {
-    const dir = scratchDir("wal-steady");
-    dirs.push(dir);
-    const db = openArchivedDb(dir, { now: Date.now() }, 100);
-    // The server's group commit: a transaction open across most of each turn of the event loop.
-    const txs = createTransactions(db.sqlite, { grouped: true, beforeCommit: [], onError: (what, err) => console.error(what, err), observe: (m) => db.archive.observe(m) });
-    txs.tx(() => db.sqlite.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"));
-    await txs.durable();
-    const generation = db.archive.position().generation;
-    let largestLog = 0;
-    const writes = 600;
-    for (let i = 0; i < writes; i++) {
-      txs.tx(() => db.sqlite.query("INSERT INTO t (v) VALUES (?)").run("x".repeat(3000)));
+  test(
+    "looking at the log between our writes follows another process's restarts one " +
+      "at a time (Litestream's checkpoints on an idle server)",
+    async () => {
+      const dir = scratchDir("wal-poll");
+      dirs.push(dir);
+      const db = openArchivedDb(dir, { now: Date.now() }, 1000, 20);
+      db.write((s) => s.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"));
+      for (let i = 0; i < 10; i++) db.write((s) => s.query("INSERT INTO t (v) VALUES (?)").run("x".repeat(3000)));
+      const generation = db.archive.position().generation;
+      const other = new Database(db.dbPath);
+      other.exec("PRAGMA wal_autocheckpoint = 0");
+      for (let round = 0; round < 4; round++) {
+        // Their writes, seen by a look; then their checkpoint and the small write that restarts the log.
+        for (let i = 0; i < 4; i++) other.query("INSERT INTO t (v) VALUES (?)").run("y".repeat(3000));
+        await Bun.sleep(80);
+        other.exec("PRAGMA wal_checkpoint(PASSIVE)");
+        other.query("INSERT INTO t (v) VALUES ('theirs')").run();
+        await Bun.sleep(80);
+      }
+      db.write((s) => s.query("INSERT INTO t (v) VALUES ('ours')").run());
+      expect(db.archive.position()).toMatchObject({ generation, epoch: 4 });
+      other.close();
+      db.close();
+    },
+  );
+  test(
+    "under steady grouped writers the log is checkpointed (on its thread, then a small tail " +
+      "between our writes) and restarts, staying small; every commit archived",
+    async () => {
+      const dir = scratchDir("wal-steady");
+      dirs.push(dir);
+      const db = openArchivedDb(dir, { now: Date.now() }, 100);
+      // The server's group commit: a transaction open across most of each turn of the event loop.
+      const txs = createTransactions(db.sqlite, {
+        grouped: true,
+        beforeCommit: [],
+        onError: (what, err) => console.error(what, err),
+        observe: (m) => db.archive.observe(m),
+      });
+      txs.tx(() => db.sqlite.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"));
       await txs.durable();
-      largestLog = Math.max(largestLog, statSync(`${db.dbPath}-wal`).size);
-    }
-    const pos = db.archive.position();
-    expect(pos.generation).toBe(generation);
-    // Without restarts the log would hold ~600 frames (2.4 MB) by now.
-    expect(pos.epoch).toBeGreaterThanOrEqual(3);
-    expect(largestLog).toBeLessThan(400 * 4120);
-    expect(commitsOf(db.archiveDir, generation)).toHaveLength(writes + 1);
-    // One more round and close at once, the thread's checkpoint likely still running: the
-    // TRUNCATE at close waits for it rather than finding the log busy.
-    for (let i = 0; i < 150; i++) txs.tx(() => db.sqlite.query("INSERT INTO t (v) VALUES (?)").run("y".repeat(3000)));
-    txs.flush();
-    expect(db.archive.checkpoint("truncate")).toBe(true);
-    expect(statSync(`${db.dbPath}-wal`).size).toBe(0);
-    db.close();
-  });
+      const generation = db.archive.position().generation;
+      let largestLog = 0;
+      const writes = 600;
+      for (let i = 0; i < writes; i++) {
+        txs.tx(() => db.sqlite.query("INSERT INTO t (v) VALUES (?)").run("x".repeat(3000)));
+        await txs.durable();
+        largestLog = Math.max(largestLog, statSync(`${db.dbPath}-wal`).size);
+      }
+      const pos = db.archive.position();
+      expect(pos.generation).toBe(generation);
+      // Without restarts the log would hold ~600 frames (2.4 MB) by now.
+      expect(pos.epoch).toBeGreaterThanOrEqual(3);
+      expect(largestLog).toBeLessThan(400 * 4120);
+      expect(commitsOf(db.archiveDir, generation)).toHaveLength(writes + 1);
+      // One more round and close at once, the thread's checkpoint likely still running: the
+      // TRUNCATE at close waits for it rather than finding the log busy.
+      for (let i = 0; i < 150; i++) txs.tx(() => db.sqlite.query("INSERT INTO t (v) VALUES (?)").run("y".repeat(3000)));
+      txs.flush();
+      expect(db.archive.checkpoint("truncate")).toBe(true);
+      expect(statSync(`${db.dbPath}-wal`).size).toBe(0);
+      db.close();
+    },
+  );
 });

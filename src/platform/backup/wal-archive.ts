@@ -175,12 +175,22 @@ class Archive implements WalArchive {
     if (!existsSync(genDir)) return "the generation's folder is missing";
     const c = state.clean;
     const db = dbIdentity(this.opts.dbPath);
-    if (!db || db.size !== c.db.size || db.mtimeNs !== c.db.mtimeNs || db.ino !== c.db.ino) return "the database file changed while Cairn was stopped";
-    Object.assign(this, { generation: state.generation, genDir, epoch: c.epoch, hdr: c.header, frame: c.frame, checksum: c.checksum, committedAt: c.committedAt });
+    if (!db || db.size !== c.db.size || db.mtimeNs !== c.db.mtimeNs || db.ino !== c.db.ino)
+      return "the database file changed while Cairn was stopped";
+    Object.assign(this, {
+      generation: state.generation,
+      genDir,
+      epoch: c.epoch,
+      hdr: c.header,
+      frame: c.frame,
+      checksum: c.checksum,
+      committedAt: c.committedAt,
+    });
     const st = this.wal.stat();
     const now = st.size >= WAL_HEADER_SIZE ? parseWalHeader(this.wal.readAt(0, WAL_HEADER_SIZE)) : null;
-    if (!now) return (this.pending = "any"), null;
-    if (c.header && saltHex(now) === saltHex(c.header) && (c.frame === 0 || this.lastFrameIntact(Number(st.size)))) return (this.pending = null), null;
+    if (!now) return ((this.pending = "any"), null);
+    if (c.header && saltHex(now) === saltHex(c.header) && (c.frame === 0 || this.lastFrameIntact(Number(st.size))))
+      return ((this.pending = null), null);
     return "the log changed while Cairn was stopped";
   }
 
@@ -189,10 +199,16 @@ class Archive implements WalArchive {
     this.seg = null;
     const at = this.now();
     const previous = this.generation || null;
-    this.generation = `${new Date(at).toISOString().replace(/[-:.]/g, "")}-${Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString("hex")}`;
+    this.generation =
+      `${new Date(at).toISOString().replace(/[-:.]/g, "")}-` + `${Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString("hex")}`;
     this.genDir = join(this.dir, this.generation);
     mkdirSync(this.genDir, { recursive: true, mode: 0o700 });
-    writeJsonDurably(join(this.genDir, "generation.json"), { generation: this.generation, startedAt: new Date(at).toISOString(), reason, previous });
+    writeJsonDurably(join(this.genDir, "generation.json"), {
+      generation: this.generation,
+      startedAt: new Date(at).toISOString(),
+      reason,
+      previous,
+    });
     writeJsonDurably(join(this.dir, "state.json"), { generation: this.generation, clean: null } satisfies ArchiveState);
     Object.assign(this, { hdr: null, epoch: -1, frame: 0, checksum: [0, 0], committedAt: at, pending: "any", seen: null, broken: null });
     this.opts.onNewGeneration?.(this.generation, reason);
@@ -234,7 +250,13 @@ class Archive implements WalArchive {
       return;
     }
     if (this.hdr && !this.pending && saltHex(now) === saltHex(this.hdr)) return this.readFrames(size);
-    if (this.pending && this.pending !== "any" && this.hdr && now.checkpointSeq !== 0 && !restartsBetween(this.hdr, now, this.pending.truncates)) {
+    if (
+      this.pending &&
+      this.pending !== "any" &&
+      this.hdr &&
+      now.checkpointSeq !== 0 &&
+      !restartsBetween(this.hdr, now, this.pending.truncates)
+    ) {
       this.newGeneration("the log was restarted again after our TRUNCATE before its frames were archived");
     } else if (!this.pending && !this.locked && this.hdr) {
       // Someone else restarted the log. Nothing is lost if it was one restart and our last frame
@@ -267,9 +289,21 @@ class Archive implements WalArchive {
     if (!this.seg || this.seg.header.epoch !== this.epoch) {
       this.seg?.close();
       const { salt1, salt2, pageSize, bigEndian } = hdr;
-      this.seg = new SegmentWriter(this.genDir, { epoch: this.epoch, salt: saltHex(hdr), salt1, salt2, pageSize, bigEndian, first: this.frame + 1, start: this.checksum });
+      this.seg = new SegmentWriter(this.genDir, {
+        epoch: this.epoch,
+        salt: saltHex(hdr),
+        salt1,
+        salt2,
+        pageSize,
+        bigEndian,
+        first: this.frame + 1,
+        start: this.checksum,
+      });
     }
-    this.seg.append(run.parts, run.commits.map((c) => ({ frame: this.frame + c.index, at, dbSize: c.dbSize })));
+    this.seg.append(
+      run.parts,
+      run.commits.map((c) => ({ frame: this.frame + c.index, at, dbSize: c.dbSize })),
+    );
     Object.assign(this, { frame: this.frame + run.frames, checksum: run.checksum, committedAt: at });
     // Not under our write lock (and not what the log held at start): another process's commits.
     this.checkpoints.noteFrames(run.frames, !this.locked && this.started);
@@ -296,7 +330,13 @@ class Archive implements WalArchive {
 
   position(): WalPosition {
     this.begin();
-    return { generation: this.generation, epoch: Math.max(0, this.epoch), salt: this.hdr ? saltHex(this.hdr) : "", frame: this.frame, committedAt: this.committedAt };
+    return {
+      generation: this.generation,
+      epoch: Math.max(0, this.epoch),
+      salt: this.hdr ? saltHex(this.hdr) : "",
+      frame: this.frame,
+      committedAt: this.committedAt,
+    };
   }
 
   /**
@@ -319,7 +359,11 @@ class Archive implements WalArchive {
     sqlite.exec("PRAGMA busy_timeout = 0");
     let row: { busy: number; log: number; checkpointed: number } | null;
     try {
-      row = sqlite.query<{ busy: number; log: number; checkpointed: number }, []>(`PRAGMA wal_checkpoint(${mode === "truncate" ? "TRUNCATE" : "PASSIVE"})`).get();
+      row = sqlite
+        .query<{ busy: number; log: number; checkpointed: number }, []>(
+          `PRAGMA wal_checkpoint(${mode === "truncate" ? "TRUNCATE" : "PASSIVE"})`,
+        )
+        .get();
     } catch (err) {
       if (/busy|locked/i.test((err as Error).message)) return false;
       throw err;
@@ -372,7 +416,10 @@ class Archive implements WalArchive {
     this.checkpoints.close();
     this.flush();
     const db = dbIdentity(this.opts.dbPath);
-    const clean = this.broken || !db ? null : { db, epoch: this.epoch, header: this.hdr, frame: this.frame, checksum: this.checksum, committedAt: this.committedAt };
+    const clean =
+      this.broken || !db
+        ? null
+        : { db, epoch: this.epoch, header: this.hdr, frame: this.frame, checksum: this.checksum, committedAt: this.committedAt };
     writeJsonDurably(join(this.dir, "state.json"), { generation: this.generation, clean } satisfies ArchiveState);
     this.wal.close();
   }

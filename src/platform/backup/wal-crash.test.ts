@@ -37,7 +37,8 @@ for (let i = 0; ; i++) {
 }
 `;
 
-test("kill -9 mid-write: the next start seals the segment and begins a new generation; the old one restores to the commits it reported archived (every fourth, and the last)", async () => {
+test("kill -9 mid-write: the next start seals the segment and begins a new generation; the old one " +
+  "restores to the commits it reported archived (every fourth, and the last)", async () => {
   const dir = scratchDir("wal-crash");
   dirs.push(dir);
   writeFileSync(join(dir, "writer.ts"), WRITER);

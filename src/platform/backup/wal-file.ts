@@ -41,7 +41,9 @@ export class WalFile {
     const off = frameOffset(hdr.pageSize, frame);
     if (off + frameSize(hdr.pageSize) > size) return false;
     const h = new DataView(this.readAt(off, FRAME_HEADER_SIZE).buffer);
-    return h.getUint32(8) === hdr.salt1 && h.getUint32(12) === hdr.salt2 && h.getUint32(16) === checksum[0] && h.getUint32(20) === checksum[1];
+    return (
+      h.getUint32(8) === hdr.salt1 && h.getUint32(12) === hdr.salt2 && h.getUint32(16) === checksum[0] && h.getUint32(20) === checksum[1]
+    );
   }
 
   /**

@@ -131,7 +131,11 @@ export interface ScannedRun {
  * that does not follow, and leaves out the frames after the last commit (a transaction not
  * committed yet, or rolled back).
  */
-export function scanFrames(buf: Uint8Array, header: Pick<WalHeader, "bigEndian" | "salt1" | "salt2" | "pageSize">, start: Checksum): ScannedRun {
+export function scanFrames(
+  buf: Uint8Array,
+  header: Pick<WalHeader, "bigEndian" | "salt1" | "salt2" | "pageSize">,
+  start: Checksum,
+): ScannedRun {
   const size = frameSize(header.pageSize);
   const commits: Array<{ index: number; dbSize: number }> = [];
   let prev: Checksum = start;

@@ -13,7 +13,19 @@
  * with no commit line: they are cut off when the segment is closed at the next start.
  */
 import { fsyncPath, writeFileDurably } from "../durable-file";
-import { closeSync, fdatasync, fsync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, truncateSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fdatasync,
+  fsync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { frameSize, scanFrames, type Checksum } from "./wal-format";
 
@@ -147,7 +159,9 @@ export const writeJsonDurably = (path: string, value: unknown): void => writeFil
 
 /** A generation's segments in order (epoch, first frame); an index whose header is torn is skipped. */
 export function listSegments(genDir: string): SegmentInfo[] {
-  const names = readdirSync(genDir).filter((n) => n.endsWith(".idx")).sort();
+  const names = readdirSync(genDir)
+    .filter((n) => n.endsWith(".idx"))
+    .sort();
   const out: SegmentInfo[] = [];
   for (const file of names) {
     const lines = readFileSync(join(genDir, file), "utf8").split("\n");
@@ -194,7 +208,11 @@ export function sealSegment(genDir: string, seg: SegmentInfo): void {
   truncateSync(framesPath, keep);
   const sha256 = new Bun.CryptoHasher("sha256").update(bytes.subarray(0, keep)).digest("hex");
   // Rewrite the index whole: the commit lines past the cut (or torn) must not stay.
-  const lines = [JSON.stringify(headerOf(seg)), ...commits.map((c) => JSON.stringify({ f: c.frame, t: c.at, n: c.dbSize })), JSON.stringify({ closed: true, last, bytes: keep, sha256 })];
+  const lines = [
+    JSON.stringify(headerOf(seg)),
+    ...commits.map((c) => JSON.stringify({ f: c.frame, t: c.at, n: c.dbSize })),
+    JSON.stringify({ closed: true, last, bytes: keep, sha256 }),
+  ];
   const idxPath = join(genDir, `${seg.name}.idx`);
   const tmp = `${idxPath}.tmp`;
   writeFileSync(tmp, lines.join("\n") + "\n", { mode: 0o600 });

@@ -80,4 +80,5 @@ export function positionsWithin(segs: readonly SegmentFile[], positions: readonl
   return cost.filter((c) => c === cheapest || c.bytes <= budget).map((c) => c.p);
 }
 
-const newer = (a: WalPosition, b: WalPosition) => a.generation > b.generation || (a.generation === b.generation && (a.epoch > b.epoch || (a.epoch === b.epoch && a.frame > b.frame)));
+const newer = (a: WalPosition, b: WalPosition) =>
+  a.generation > b.generation || (a.generation === b.generation && (a.epoch > b.epoch || (a.epoch === b.epoch && a.frame > b.frame)));

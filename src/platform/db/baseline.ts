@@ -14,7 +14,11 @@ export interface Baseline {
 const BREAK = "\n--> statement-breakpoint\n";
 
 /** The statements of a baseline script. */
-export const baselineStatements = (sql: string) => sql.split("--> statement-breakpoint").map((s) => s.trim()).filter(Boolean);
+export const baselineStatements = (sql: string) =>
+  sql
+    .split("--> statement-breakpoint")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -32,9 +36,16 @@ function literal(value: unknown): string {
  * the rows the migrations wrote. `skip`: tables left out (the migrations' own record).
  */
 export function schemaScript(sqlite: Database, skip: ReadonlySet<string>): string {
-  const shadow = new Set(sqlite.query<{ name: string }, []>("SELECT name FROM pragma_table_list WHERE type = 'shadow'").all().map((r) => r.name));
+  const shadow = new Set(
+    sqlite
+      .query<{ name: string }, []>("SELECT name FROM pragma_table_list WHERE type = 'shadow'")
+      .all()
+      .map((r) => r.name),
+  );
   const objects = sqlite
-    .query<{ type: string; name: string; sql: string | null }, []>("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+    .query<{ type: string; name: string; sql: string | null }, []>(
+      "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
+    )
     .all()
     .filter((o) => !skip.has(o.name) && !shadow.has(o.name));
   const order = ["table", "index", "view", "trigger"];

@@ -36,10 +36,14 @@ test("a write moves the stamp; bookkeeping leaves it, nested or not; a rollback 
   stamp.bookkeeping(() => txs.tx(() => db.run("INSERT INTO bookkeeping VALUES ('x'), ('y')")));
   stamp.bookkeeping(() => stamp.bookkeeping(() => txs.tx(() => db.run("UPDATE bookkeeping SET v = 'z'"))));
   expect(stamp.current()).toBe(s1);
-  expect(() => stamp.bookkeeping(() => txs.tx(() => {
-    db.run("INSERT INTO bookkeeping VALUES ('w')");
-    throw new Error("no");
-  }))).toThrow("no");
+  expect(() =>
+    stamp.bookkeeping(() =>
+      txs.tx(() => {
+        db.run("INSERT INTO bookkeeping VALUES ('w')");
+        throw new Error("no");
+      }),
+    ),
+  ).toThrow("no");
   const s2 = stamp.current();
   expect(s2).not.toBe(s1); // a rollback moves it, whoever wrote
   other.run("INSERT INTO data VALUES ('b')");

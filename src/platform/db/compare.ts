@@ -24,10 +24,18 @@ export function withAttached<T>(live: string, other: string, fn: (db: Database) 
 
 /** How many rows of `table` (main) have no row of the same key in other.table; 0 when either lacks the table. */
 export function rowsOnlyInMain(db: Database, table: string, keys: string[], where = "1"): number {
-  const has = (schema: string) => db.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${schema}.sqlite_master WHERE type = 'table' AND name = ?`).get(table)?.n === 1;
+  const has = (schema: string) =>
+    db.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${schema}.sqlite_master WHERE type = 'table' AND name = ?`).get(table)
+      ?.n === 1;
   if (!has("main")) return 0;
   const t = quote(table);
   if (!has("other")) return db.query<{ n: number }, []>(`SELECT count(*) AS n FROM main.${t} AS l WHERE ${where}`).get()?.n ?? 0;
   const match = keys.map((k) => `r.${quote(k)} = l.${quote(k)}`).join(" AND ");
-  return db.query<{ n: number }, []>(`SELECT count(*) AS n FROM main.${t} AS l WHERE ${where} AND NOT EXISTS (SELECT 1 FROM other.${t} AS r WHERE ${match})`).get()?.n ?? 0;
+  return (
+    db
+      .query<{ n: number }, []>(
+        `SELECT count(*) AS n FROM main.${t} AS l WHERE ${where} AND NOT EXISTS (SELECT 1 FROM other.${t} AS r WHERE ${match})`,
+      )
+      .get()?.n ?? 0
+  );
 }

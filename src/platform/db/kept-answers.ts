@@ -38,7 +38,12 @@ export interface KeptOptions {
  * e.g. a text's length). Trusted inside transactions too: their own writes move the stamp, and
  * so does a rollback.
  */
-export function keptUntilWrite<V>(name: string, limit: number, weigh: (value: V) => number = () => 1, opts: KeptOptions = {}): (stamp: ChangeStamp, key: string, compute: () => V) => V {
+export function keptUntilWrite<V>(
+  name: string,
+  limit: number,
+  weigh: (value: V) => number = () => 1,
+  opts: KeptOptions = {},
+): (stamp: ChangeStamp, key: string, compute: () => V) => V {
   const counts: KeptStats = { hits: 0, misses: 0, dropped: 0 };
   stats.set(name, counts);
   for (const watch of opts.tables ?? []) declareWatchedTable(watch);
@@ -117,7 +122,8 @@ function gzippedBody(kept: KeptBody): Blob | null {
   return (kept.gzip = bytes.length < kept.body.size ? new Blob([bytes]) : null);
 }
 
-export const keptBodiesUntilWrite = (name: string, maxBytes: number) => keptUntilWrite<KeptBody>(name, maxBytes, (kept) => kept.body.size + kept.text.length);
+export const keptBodiesUntilWrite = (name: string, maxBytes: number) =>
+  keptUntilWrite<KeptBody>(name, maxBytes, (kept) => kept.body.size + kept.text.length);
 
 /** "gzip" in Accept-Encoding, unless refused with a zero weight ("gzip;q=0"). */
 const TAKES_GZIP = /\bgzip\b(?!\s*;\s*q\s*=\s*0(?:\.0*)?\s*(?:,|$))/i;

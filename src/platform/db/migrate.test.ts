@@ -76,8 +76,19 @@ test("a database written by a newer Cairn is refused with a clear message", () =
 
 test("a table rebuilt by a migration keeps the rows that refer to it (foreign keys off meanwhile, on again after)", () => {
   const db = openSqlite(join(dir, "x.db"));
-  const parent = { tag: "0000_p", sql: "CREATE TABLE p (id INTEGER PRIMARY KEY, big TEXT, small TEXT);--> statement-breakpoint\nCREATE TABLE c (id INTEGER PRIMARY KEY, p_id INTEGER REFERENCES p(id) ON DELETE CASCADE);--> statement-breakpoint\nINSERT INTO p VALUES (1, 'x', 'y');--> statement-breakpoint\nINSERT INTO c VALUES (10, 1);" };
-  const rebuild = { tag: "0001_rebuild", sql: "CREATE TABLE p_new (id INTEGER PRIMARY KEY, small TEXT, big TEXT);--> statement-breakpoint\nINSERT INTO p_new SELECT id, small, big FROM p;--> statement-breakpoint\nDROP TABLE p;--> statement-breakpoint\nALTER TABLE p_new RENAME TO p;" };
+  const parent = {
+    tag: "0000_p",
+    sql:
+      "CREATE TABLE p (id INTEGER PRIMARY KEY, big TEXT, small TEXT);--> statement-breakpoint\nCREATE TABLE c (id " +
+      "INTEGER PRIMARY KEY, p_id INTEGER REFERENCES p(id) ON DELETE CASCADE);--> statement-breakpoint\nINSERT INTO p " +
+      "VALUES (1, 'x', 'y');--> statement-breakpoint\nINSERT INTO c VALUES (10, 1);",
+  };
+  const rebuild = {
+    tag: "0001_rebuild",
+    sql:
+      "CREATE TABLE p_new (id INTEGER PRIMARY KEY, small TEXT, big TEXT);--> statement-breakpoint\nINSERT INTO p_new SELECT id, " +
+      "small, big FROM p;--> statement-breakpoint\nDROP TABLE p;--> statement-breakpoint\nALTER TABLE p_new RENAME TO p;",
+  };
   migrate(db, [parent, rebuild], null, 0);
   expect(db.query("SELECT id, p_id FROM c").all()).toEqual([{ id: 10, p_id: 1 }]);
   expect(db.query("SELECT * FROM p").get()).toEqual({ id: 1, small: "y", big: "x" });
@@ -87,7 +98,12 @@ test("a table rebuilt by a migration keeps the rows that refer to it (foreign ke
 
 test("a migration that leaves a dangling reference is rolled back whole", () => {
   const db = openSqlite(join(dir, "x.db"));
-  const parent = { tag: "0000_p", sql: "CREATE TABLE p (id INTEGER PRIMARY KEY);--> statement-breakpoint\nCREATE TABLE c (id INTEGER PRIMARY KEY, p_id INTEGER REFERENCES p(id));--> statement-breakpoint\nINSERT INTO p VALUES (1);--> statement-breakpoint\nINSERT INTO c VALUES (10, 1);" };
+  const parent = {
+    tag: "0000_p",
+    sql:
+      "CREATE TABLE p (id INTEGER PRIMARY KEY);--> statement-breakpoint\nCREATE TABLE c (id INTEGER PRIMARY KEY, p_id INTEGER " +
+      "REFERENCES p(id));--> statement-breakpoint\nINSERT INTO p VALUES (1);--> statement-breakpoint\nINSERT INTO c VALUES (10, 1);",
+  };
   migrate(db, [parent], null, 0);
   const loses = { tag: "0001_loses", sql: "CREATE TABLE d (id INTEGER);--> statement-breakpoint\nDELETE FROM p;" };
   expect(() => migrate(db, [parent, loses], null, 0)).toThrow(/dangling reference/);

@@ -24,15 +24,27 @@ export class SchemaTooNewError extends Error {}
  * 4. A new database (nothing in it yet) given a `baseline` gets it in that transaction, in place
  *    of the migrations it stands for (recorded as applied), then any migration after it.
  */
-export function migrate(sqlite: Database, migrations: Migration[], backUp: (() => string) | null, now: number, baseline?: Baseline): { applied: string[]; snapshot: string | null } {
+export function migrate(
+  sqlite: Database,
+  migrations: Migration[],
+  backUp: (() => string) | null,
+  now: number,
+  baseline?: Baseline,
+): { applied: string[]; snapshot: string | null } {
   sqlite.exec("CREATE TABLE IF NOT EXISTS __cairn_migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
-  const done = new Set(sqlite.query<{ tag: string }, []>("SELECT tag FROM __cairn_migrations").all().map((r) => r.tag));
+  const done = new Set(
+    sqlite
+      .query<{ tag: string }, []>("SELECT tag FROM __cairn_migrations")
+      .all()
+      .map((r) => r.tag),
+  );
   const known = new Set(migrations.map((m) => m.tag));
 
   const unknown = [...done].filter((t) => !known.has(t));
   if (unknown.length > 0) {
     throw new SchemaTooNewError(
-      `This database was written by a newer version of Cairn (it has migration ${unknown.sort().at(-1)}, which this binary does not know). ` +
+      `This database was written by a newer version of Cairn (it has migration ` +
+        `${unknown.sort().at(-1)}, which this binary does not know). ` +
         `Run the newer cairn binary, or restore a backup made by this version.`,
     );
   }
@@ -65,7 +77,8 @@ export function migrate(sqlite: Database, migrations: Migration[], backUp: (() =
       sqlite.query("INSERT INTO __cairn_migrations (tag, applied_at) VALUES (?, ?)").run(m.tag, new Date(now).toISOString());
     }
     const dangling = sqlite.query<{ table: string; parent: string }, []>("PRAGMA foreign_key_check").all();
-    if (dangling.length > 0) throw new Error(`migration left ${dangling.length} dangling reference(s), first: ${dangling[0].table} → ${dangling[0].parent}`);
+    if (dangling.length > 0)
+      throw new Error(`migration left ${dangling.length} dangling reference(s), first: ${dangling[0].table} → ${dangling[0].parent}`);
     sqlite.exec("COMMIT");
   } catch (err) {
     // SQLite has already rolled back after some failures (a full disk): the cause is what matters.

@@ -63,7 +63,13 @@ function tablesOf(db: Database, schema: string): Map<string, TableInfo> {
   const out = new Map<string, TableInfo>();
   for (const t of db.query<{ name: string; type: string; wr: number }, []>(`PRAGMA ${schema}.table_list`).all()) {
     if (!["table", "shadow", "virtual"].includes(t.type) || t.name.startsWith("sqlite_schema") || t.name === "sqlite_temp_schema") continue;
-    const columns = t.type === "virtual" ? [] : db.query<{ name: string }, []>(`PRAGMA ${schema}.table_info(${quote(t.name)})`).all().map((c) => c.name);
+    const columns =
+      t.type === "virtual"
+        ? []
+        : db
+            .query<{ name: string }, []>(`PRAGMA ${schema}.table_info(${quote(t.name)})`)
+            .all()
+            .map((c) => c.name);
     out.set(t.name, { name: t.name, type: t.type, columns, withoutRowid: t.wr === 1 });
   }
   return out;
@@ -71,7 +77,8 @@ function tablesOf(db: Database, schema: string): Map<string, TableInfo> {
 
 /** Whether a marker row with this id was committed (start-up recovery after a crash). */
 export function markerCommitted({ sqlite }: { sqlite: Database }, table: string, id: string): boolean {
-  const exists = sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)?.n === 1;
+  const exists =
+    sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)?.n === 1;
   if (!exists) return false;
   return sqlite.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${quote(table)} WHERE id = ?`).get(id)?.n === 1;
 }
@@ -94,7 +101,11 @@ export async function replaceData(dbPath: string, opts: ReplaceOptions): Promise
     const skip = new Set([opts.marker.table, "sqlite_sequence", ...(opts.keep ?? [])]);
     const tables = [...live.values()].filter((t) => t.type === "table" && !skip.has(t.name));
     const virtual = [...live.values()].filter((t) => t.type === "virtual").map((t) => t.name);
-    const modules = db.query<{ name: string; sql: string }, []>("SELECT name, sql FROM main.sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'").all();
+    const modules = db
+      .query<{ name: string; sql: string }, []>(
+        "SELECT name, sql FROM main.sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'",
+      )
+      .all();
     const notFts = modules.filter((m) => virtual.includes(m.name) && !/\bUSING\s+fts5\b/i.test(m.sql));
     if (notFts.length) throw new Error(`cannot replace the rows of virtual table ${notFts[0].name}`);
     const triggers = db.query<{ name: string; sql: string }, []>("SELECT name, sql FROM main.sqlite_master WHERE type = 'trigger'").all();
@@ -114,7 +125,8 @@ export async function replaceData(dbPath: string, opts: ReplaceOptions): Promise
     // Inserting rows moved the AUTOINCREMENT counters: the copy's own are put back last.
     if (live.has("sqlite_sequence")) {
       db.exec("DELETE FROM main.sqlite_sequence");
-      if (copy.has("sqlite_sequence")) db.exec("INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM restored.sqlite_sequence");
+      if (copy.has("sqlite_sequence"))
+        db.exec("INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM restored.sqlite_sequence");
     }
     for (const statement of opts.alsoRun ?? []) db.exec(statement);
     for (const t of triggers) db.exec(t.sql);
@@ -165,20 +177,29 @@ async function syncFile(path: string): Promise<void> {
 async function emptyTable(db: Database, t: TableInfo, slice: Slicer, pause: () => Promise<void>): Promise<void> {
   const name = quote(t.name);
   if (t.withoutRowid) return void db.exec(`DELETE FROM main.${name}`);
-  const remove = db.query<never, [number]>(`DELETE FROM main.${name} WHERE rowid IN (SELECT rowid FROM main.${name} ORDER BY rowid LIMIT ?)`);
+  const remove = db.query<never, [number]>(
+    `DELETE FROM main.${name} WHERE rowid IN (SELECT rowid FROM main.${name} ORDER BY rowid LIMIT ?)`,
+  );
   while (slice.run((rows) => remove.run(rows).changes) > 0) await pause();
 }
 
 /** One table's rows, in rowid ranges sized by the slicer (WITHOUT ROWID tables, small FTS5 ones here, at once). */
 async function copyTable(db: Database, live: TableInfo, from: TableInfo, slice: Slicer, pause: () => Promise<void>): Promise<number> {
-  const columns = live.columns.filter((c) => from.columns.includes(c)).map(quote).join(", ");
+  const columns = live.columns
+    .filter((c) => from.columns.includes(c))
+    .map(quote)
+    .join(", ");
   const name = quote(live.name);
   if (live.withoutRowid) {
     return db.query(`INSERT INTO main.${name} (${columns}) SELECT ${columns} FROM restored.${name}`).run().changes;
   }
   // The rowid is copied too: an FTS5 index or a page's doc id names rows by it.
-  const insert = db.query(`INSERT INTO main.${name} (rowid, ${columns}) SELECT rowid, ${columns} FROM restored.${name} WHERE rowid > ?1 AND rowid <= ?2`);
-  const chunkEnd = db.query<{ r: number }, [number, number]>(`SELECT rowid AS r FROM restored.${name} WHERE rowid > ?1 ORDER BY rowid LIMIT 1 OFFSET ?2`);
+  const insert = db.query(
+    `INSERT INTO main.${name} (rowid, ${columns}) SELECT rowid, ${columns} FROM restored.${name} WHERE rowid > ?1 AND rowid <= ?2`,
+  );
+  const chunkEnd = db.query<{ r: number }, [number, number]>(
+    `SELECT rowid AS r FROM restored.${name} WHERE rowid > ?1 ORDER BY rowid LIMIT 1 OFFSET ?2`,
+  );
   const last = db.query<{ r: number | null }, []>(`SELECT max(rowid) AS r FROM restored.${name}`).get()?.r ?? null;
   if (last === null) return 0;
   let after = Number.MIN_SAFE_INTEGER;

@@ -24,9 +24,22 @@ function setup(grouped = false) {
   opened.push(db, other);
   const txs = createTransactions(db, { grouped, beforeCommit: [], onError: () => {} });
   const stamp = sqliteChangeStamp(db);
-  const kept = keptUntilWrite<string[]>(`table-stamp-test-${Math.random()}`, 10, undefined, { tables: [{ table: "watched_rules", ignore: ["used"] }] });
+  const kept = keptUntilWrite<string[]>(`table-stamp-test-${Math.random()}`, 10, undefined, {
+    tables: [{ table: "watched_rules", ignore: ["used"] }],
+  });
   let computed = 0;
-  const rules = () => kept(stamp, "rules", () => (computed++, db.query<{ v: string }, []>("SELECT v FROM watched_rules ORDER BY id").all().map((r) => r.v)));
+  const rules = () =>
+    kept(
+      stamp,
+      "rules",
+      () => (
+        computed++,
+        db
+          .query<{ v: string }, []>("SELECT v FROM watched_rules ORDER BY id")
+          .all()
+          .map((r) => r.v)
+      ),
+    );
   return { db, other, txs, stamp, rules, computed: () => computed };
 }
 

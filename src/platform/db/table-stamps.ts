@@ -27,7 +27,8 @@ const NAME = /^[a-z_][a-z0-9_]*$/;
 const declared = new Map<string, WatchedTable>();
 
 export function declareWatchedTable(watch: WatchedTable): void {
-  if (!NAME.test(watch.table) || !(watch.ignore ?? []).every((c) => NAME.test(c))) throw new Error(`not a plain table or column name: ${watch.table}`);
+  if (!NAME.test(watch.table) || !(watch.ignore ?? []).every((c) => NAME.test(c)))
+    throw new Error(`not a plain table or column name: ${watch.table}`);
   declared.set(watch.table, watch);
 }
 
@@ -50,7 +51,9 @@ interface Counters {
   answered: WeakMap<readonly string[], { at: string; text: string | null }>;
 }
 
-const counters = perInstance((_db: Database): Counters => ({ installed: new Set(), text: null, counts: new Map(), answered: new WeakMap() }));
+const counters = perInstance(
+  (_db: Database): Counters => ({ installed: new Set(), text: null, counts: new Map(), answered: new WeakMap() }),
+);
 
 /** Some declared table has no triggers yet on this connection (watchDeclaredTables makes them). */
 export function tablesUnwatched(db: Database): boolean {
@@ -70,7 +73,10 @@ export function watchDeclaredTables(db: Database): boolean {
   for (const watch of declared.values()) {
     if (c.installed.has(watch.table)) continue;
     c.installed.add(watch.table);
-    const columns = db.query<{ name: string }, []>(`SELECT name FROM pragma_table_info('${watch.table}')`).all().map((r) => r.name);
+    const columns = db
+      .query<{ name: string }, []>(`SELECT name FROM pragma_table_info('${watch.table}')`)
+      .all()
+      .map((r) => r.name);
     // Not a table of this database (declared by a module it does not use): never counted, so
     // an answer reading it keeps to the general stamp.
     if (columns.length === 0) continue;
@@ -79,7 +85,10 @@ export function watchDeclaredTables(db: Database): boolean {
     db.exec(`INSERT OR IGNORE INTO temp.${COUNTS_TABLE} (name, n) VALUES ('${watch.table}', 0)`);
     db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS cairn_watch_${watch.table}_i AFTER INSERT ON main.${watch.table} BEGIN ${bump} END`);
     db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS cairn_watch_${watch.table}_d AFTER DELETE ON main.${watch.table} BEGIN ${bump} END`);
-    db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS cairn_watch_${watch.table}_u AFTER UPDATE OF ${counted.join(", ")} ON main.${watch.table} BEGIN ${bump} END`);
+    db.exec(
+      `CREATE TEMP TRIGGER IF NOT EXISTS cairn_watch_${watch.table}_u AFTER UPDATE OF ` +
+        `${counted.join(", ")} ON main.${watch.table} BEGIN ${bump} END`,
+    );
   }
   return true;
 }
@@ -96,7 +105,12 @@ export function tablesStamp(db: Database, tables: readonly string[], general: st
   const last = c.answered.get(tables);
   if (last?.at === general) return last.text;
   if (countsText !== c.text) {
-    c.counts = new Map((countsText ?? "").split(",").filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf("=")), Number(pair.slice(pair.indexOf("=") + 1))]));
+    c.counts = new Map(
+      (countsText ?? "")
+        .split(",")
+        .filter(Boolean)
+        .map((pair) => [pair.slice(0, pair.indexOf("=")), Number(pair.slice(pair.indexOf("=") + 1))]),
+    );
     c.text = countsText;
   }
   let text: string | null = "";

@@ -27,7 +27,11 @@ function setup(grouped: boolean) {
   const hooks: string[] = [];
   const txs = createTransactions(db, { grouped, beforeCommit: [() => hooks.push("hook")], onError: (what) => errors.push(what) });
   const insert = (v: string, p: string | null = null) => db.run("INSERT INTO t (v, p) VALUES (?, ?)", [v, p]);
-  const seen = () => other.query<{ v: string }, []>("SELECT v FROM t ORDER BY rowid").all().map((r) => r.v);
+  const seen = () =>
+    other
+      .query<{ v: string }, []>("SELECT v FROM t ORDER BY rowid")
+      .all()
+      .map((r) => r.v);
   return { db, txs, insert, seen, errors, hooks };
 }
 
@@ -172,7 +176,12 @@ describe("the WAL archive's observer", () => {
     db.run("CREATE TABLE t (v TEXT NOT NULL)");
     opened.push(db);
     const moments: string[] = [];
-    const txs = createTransactions(db, { grouped, beforeCommit: [], onError: () => {}, observe: (m) => moments.push(`${m}${db.inTransaction ? " in tx" : ""}`) });
+    const txs = createTransactions(db, {
+      grouped,
+      beforeCommit: [],
+      onError: () => {},
+      observe: (m) => moments.push(`${m}${db.inTransaction ? " in tx" : ""}`),
+    });
     return { db, txs, moments };
   }
 
@@ -208,7 +217,18 @@ describe("unsynced transactions (committed without an fsync of their own)", () =
     txs.tx(() => (insert("a"), during.push(level(db))), { unsynced: true });
     expect(seen()).toEqual(["a"]);
     expect(level(db)).toBe(2);
-    expect(() => txs.tx(() => (insert("b"), during.push(level(db)), (() => { throw new Error("no"); })()), { unsynced: true })).toThrow("no");
+    expect(() =>
+      txs.tx(
+        () => (
+          insert("b"),
+          during.push(level(db)),
+          (() => {
+            throw new Error("no");
+          })()
+        ),
+        { unsynced: true },
+      ),
+    ).toThrow("no");
     expect(level(db)).toBe(2);
     txs.tx(() => (insert("c"), during.push(level(db))));
     expect(during).toEqual([1, 1, 2]);
@@ -248,7 +268,17 @@ describe("unsynced transactions (committed without an fsync of their own)", () =
 
   test("grouped: a failing unsynced member leaves the level FULL once its group ends", async () => {
     const { db, txs, insert, seen } = setup(true);
-    expect(() => txs.tx(() => (insert("x"), (() => { throw new Error("no"); })()), { unsynced: true })).toThrow("no");
+    expect(() =>
+      txs.tx(
+        () => (
+          insert("x"),
+          (() => {
+            throw new Error("no");
+          })()
+        ),
+        { unsynced: true },
+      ),
+    ).toThrow("no");
     await txs.durable();
     expect(seen()).toEqual([]);
     expect(level(db)).toBe(2);

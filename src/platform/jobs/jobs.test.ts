@@ -65,7 +65,15 @@ test("a failing job is tried again after its backoff, then gives up with its err
   const clock = new ManualClock(Date.parse("2026-11-24T10:00:00Z"));
   const core = instance(clock);
   let tries = 0;
-  core.jobs.define("flaky", { maxAttempts: 3, backoffMs: (n) => n * 60_000, run: () => void (tries++, (() => { throw new Error(`no luck ${tries}`); })()) });
+  core.jobs.define("flaky", {
+    maxAttempts: 3,
+    backoffMs: (n) => n * 60_000,
+    run: () =>
+      void (tries++,
+      (() => {
+        throw new Error(`no luck ${tries}`);
+      })()),
+  });
   const id = core.jobs.enqueue("flaky", null);
   await core.jobs.runDue();
   expect(core.jobs.get(id)).toMatchObject({ state: "queued", attempts: 1, error: "no luck 1" });

@@ -87,7 +87,10 @@ export interface Jobs {
 export function createJobs(host: JobHost): Jobs {
   const kinds = new Map<string, JobKind<unknown>>();
   // `next` null: not yet worked out, from `from` (the moment the schedule was declared).
-  const schedules = new Map<string, { cron: string; kind: string; payload: unknown; from: number; next: number | null; last: number | null }>();
+  const schedules = new Map<
+    string,
+    { cron: string; kind: string; payload: unknown; from: number; next: number | null; last: number | null }
+  >();
   const running = new Map<string, Promise<void>>();
   const controller = new AbortController();
   let poll: Task | null = null;
@@ -111,11 +114,24 @@ export function createJobs(host: JobHost): Jobs {
     const handler = kinds.get(kind)!;
     const id = host.tx(() => {
       if (opts.key) {
-        const existing = host.db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.key, opts.key), inArray(jobs.state, ["queued", "running"]))).get();
+        const existing = host.db
+          .select({ id: jobs.id })
+          .from(jobs)
+          .where(and(eq(jobs.key, opts.key), inArray(jobs.state, ["queued", "running"])))
+          .get();
         if (existing) return existing.id;
       }
       const now = host.clock.now();
-      const row = { id: newId(), kind, key: opts.key ?? null, payload: JSON.stringify(payload ?? null), state: "queued", maxAttempts: handler.maxAttempts ?? 5, runAt: iso(opts.runAt ?? now), createdAt: iso(now) };
+      const row = {
+        id: newId(),
+        kind,
+        key: opts.key ?? null,
+        payload: JSON.stringify(payload ?? null),
+        state: "queued",
+        maxAttempts: handler.maxAttempts ?? 5,
+        runAt: iso(opts.runAt ?? now),
+        createdAt: iso(now),
+      };
       host.db.insert(jobs).values(row).run();
       return row.id;
     });
@@ -139,10 +155,23 @@ export function createJobs(host: JobHost): Jobs {
     return next;
   }
 
-  const dueAt = (now: number) => host.db.select().from(jobs).where(and(eq(jobs.state, "queued"), lte(jobs.runAt, iso(now)))).orderBy(asc(jobs.runAt)).limit(8).all();
+  const dueAt = (now: number) =>
+    host.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.state, "queued"), lte(jobs.runAt, iso(now))))
+      .orderBy(asc(jobs.runAt))
+      .limit(8)
+      .all();
   // The poll's question, built once (at its first asking: the table exists by then): it is
   // asked every second for the life of the server.
-  const prepareAnyDue = () => host.db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.state, "queued"), lte(jobs.runAt, sql.placeholder("now")))).limit(1).prepare();
+  const prepareAnyDue = () =>
+    host.db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.state, "queued"), lte(jobs.runAt, sql.placeholder("now"))))
+      .limit(1)
+      .prepare();
   let anyDue: ReturnType<typeof prepareAnyDue> | null = null;
 
   function claimDue(now: number): JobRow[] {
@@ -151,7 +180,11 @@ export function createJobs(host: JobHost): Jobs {
     return host.bookkeeping(() => {
       const due = dueAt(now);
       for (const row of due) {
-        host.db.update(jobs).set({ state: "running", attempts: sql`${jobs.attempts} + 1`, startedAt: iso(now), error: null }).where(eq(jobs.id, row.id)).run();
+        host.db
+          .update(jobs)
+          .set({ state: "running", attempts: sql`${jobs.attempts} + 1`, startedAt: iso(now), error: null })
+          .where(eq(jobs.id, row.id))
+          .run();
         row.attempts++;
       }
       return due;
@@ -218,7 +251,17 @@ export function createJobs(host: JobHost): Jobs {
       const at = (ms: number | null) => (ms === null ? null : iso(ms));
       host.scheduler.track(
         name,
-        () => ({ name, kind: "cron", when: `${cron} (a durable job)`, stopOrder: STOP.work, running: false, runs: 0, lastRunAt: at(s.last), lastError: null, nextRunAt: at(s.next ?? nextCronRun(cron, s.from)) }),
+        () => ({
+          name,
+          kind: "cron",
+          when: `${cron} (a durable job)`,
+          stopOrder: STOP.work,
+          running: false,
+          runs: 0,
+          lastRunAt: at(s.last),
+          lastError: null,
+          nextRunAt: at(s.next ?? nextCronRun(cron, s.from)),
+        }),
         () => {},
       );
     },
@@ -232,7 +275,9 @@ export function createJobs(host: JobHost): Jobs {
       // Left running by a crash or a stop: their try is over, so they count as failed once.
       // (Read first: a clean start has none and writes nothing.)
       if (host.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.state, "running")).limit(1).get()) {
-        host.bookkeeping(() => host.db.update(jobs).set({ state: "queued", error: "interrupted by a restart" }).where(eq(jobs.state, "running")).run());
+        host.bookkeeping(() =>
+          host.db.update(jobs).set({ state: "queued", error: "interrupted by a restart" }).where(eq(jobs.state, "running")).run(),
+        );
       }
       const halt = () => {
         stopped = true;

@@ -120,8 +120,10 @@ export async function openZip(file: string, limits: ZipLimits = IMPORT_LIMITS): 
       if (size !== 0) throw new ZipRefused("a folder entry holds data", path);
       continue;
     }
-    if (method !== 0 && method !== 8) throw new ZipRefused(`compression method ${method} is not supported (only stored and deflated)`, path);
-    if (size > limits.maxEntryBytes) throw new ZipRefused(`an entry is too large (${mb(size)} uncompressed, at most ${mb(limits.maxEntryBytes)})`, path);
+    if (method !== 0 && method !== 8)
+      throw new ZipRefused(`compression method ${method} is not supported (only stored and deflated)`, path);
+    if (size > limits.maxEntryBytes)
+      throw new ZipRefused(`an entry is too large (${mb(size)} uncompressed, at most ${mb(limits.maxEntryBytes)})`, path);
     total += size;
     if (total > limits.maxTotalBytes) throw new ZipRefused(`the archive is too large uncompressed (over ${mb(limits.maxTotalBytes)})`);
     if (size > RATIO_FLOOR && size > compressed * limits.maxRatio)
@@ -148,7 +150,8 @@ async function locateDirectory(blob: Blob, fileSize: number, limits: ZipLimits) 
     }
   }
   if (at < 0) throw notZip();
-  if (tail.getUint16(at + 4, true) !== 0 || tail.getUint16(at + 6, true) !== 0) throw new ZipRefused("split (multi-part) zips are not accepted");
+  if (tail.getUint16(at + 4, true) !== 0 || tail.getUint16(at + 6, true) !== 0)
+    throw new ZipRefused("split (multi-part) zips are not accepted");
   let count = tail.getUint16(at + 10, true);
   let length = tail.getUint32(at + 12, true);
   let offset = tail.getUint32(at + 16, true);
@@ -217,7 +220,10 @@ export function checkPath(name: string): string {
   if (name.includes("\\")) throw new ZipRefused("a path holds a backslash", name);
   if (name.startsWith("/")) throw new ZipRefused("an absolute path", name);
   if (/^[A-Za-z]:/.test(name)) throw new ZipRefused("a path starts with a drive letter", name);
-  const segments = name.normalize("NFC").split("/").filter((s) => s !== "" && s !== ".");
+  const segments = name
+    .normalize("NFC")
+    .split("/")
+    .filter((s) => s !== "" && s !== ".");
   if (segments.includes("..")) throw new ZipRefused("a path leaves the archive (..)", name);
   if (segments.length === 0) throw new ZipRefused("an entry has an empty path", shown);
   return segments.join("/");

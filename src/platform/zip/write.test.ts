@@ -33,7 +33,14 @@ describe("zipStream", () => {
     const b = await zipBytes(sample);
     expect(Bun.hash(a)).toBe(Bun.hash(b));
     const zip = await openZip(await saved(a));
-    expect(zip.entries.map((e) => e.path)).toEqual(["manifest.json", "pages/00001.json", "blobs/stored", "blobs/from-file", "blobs/from-file-stored", "empty.txt"]);
+    expect(zip.entries.map((e) => e.path)).toEqual([
+      "manifest.json",
+      "pages/00001.json",
+      "blobs/stored",
+      "blobs/from-file",
+      "blobs/from-file-stored",
+      "empty.txt",
+    ]);
     expect(JSON.parse(await zip.get("pages/00001.json")!.text()).title).toBe("Ünïcode ✓");
     expect(await zip.get("blobs/stored")!.read()).toEqual(noisy(200_000));
     expect(await zip.get("blobs/from-file")!.read()).toEqual(noisy(150_000));
@@ -43,7 +50,14 @@ describe("zipStream", () => {
 
   test("another reader (fflate's unzip) reads the archive the same", async () => {
     const files = unzipSync(await zipBytes(sample));
-    expect(Object.keys(files)).toEqual(["manifest.json", "pages/00001.json", "blobs/stored", "blobs/from-file", "blobs/from-file-stored", "empty.txt"]);
+    expect(Object.keys(files)).toEqual([
+      "manifest.json",
+      "pages/00001.json",
+      "blobs/stored",
+      "blobs/from-file",
+      "blobs/from-file-stored",
+      "empty.txt",
+    ]);
     expect(files["blobs/from-file"]).toEqual(noisy(150_000));
     expect(new TextDecoder().decode(files["manifest.json"])).toBe('{"format":"cairn-pack"}\n');
   });

@@ -101,7 +101,15 @@ export function zipStream(fill: (zip: ZipSink) => Promise<void>): ReadableStream
       const bytes = typeof data === "string" ? encoder.encode(data) : data;
       if (bytes.byteLength > MAX_ENTRY_BYTES) throw new Error(`zip entry too large (4 GB or more): ${path}`);
       const body = method === 0 ? bytes : deflateSync(bytes, { level: LEVEL, mem: memLevel(bytes.byteLength) });
-      const rec = { name, method, crc: crc32(bytes), compressed: body.byteLength, size: bytes.byteLength, offset: start, descriptor: false };
+      const rec = {
+        name,
+        method,
+        crc: crc32(bytes),
+        compressed: body.byteLength,
+        size: bytes.byteLength,
+        offset: start,
+        descriptor: false,
+      };
       await emit(localHeader(rec));
       for (let at = 0; at < body.byteLength; at += QUEUE_BYTES) await emit(body.subarray(at, at + QUEUE_BYTES));
       records.push(rec);

@@ -31,7 +31,15 @@ const MIN_SAMPLE = 1000;
  * matches in the caller's scope: ranked without the scope, then checked (fts5-scope.ts); when
  * too few of them are in scope, the newest in scope are ranked instead.
  */
-export function bodyMatches(core: Core, query: ParsedQuery, all: string, scope: SQL, wanted: number, skip: ReadonlySet<number>, read: HitsRead): number[] {
+export function bodyMatches(
+  core: Core,
+  query: ParsedQuery,
+  all: string,
+  scope: SQL,
+  wanted: number,
+  skip: ReadonlySet<number>,
+  read: HitsRead,
+): number[] {
   const ranked = newestRanked(core, query, all).filter((id) => !skip.has(id));
   const found = firstInScope(core, ranked, scope, wanted, read);
   if (found.ids.length >= wanted || !found.outOfScope) return found.ids;
@@ -150,7 +158,9 @@ function onAtMost(core: Core, queries: string[], atMost: number): number[] {
   });
   const missing = queries.filter((_, i) => known[i] === null);
   if (missing.length === 0) return known as number[];
-  const columns = missing.map((_, i) => `(SELECT count(*) FROM (SELECT 1 FROM search_recent WHERE search_recent MATCH ?${i + 2} LIMIT ?1)) AS n${i}`);
+  const columns = missing.map(
+    (_, i) => `(SELECT count(*) FROM (SELECT 1 FROM search_recent WHERE search_recent MATCH ?${i + 2} LIMIT ?1)) AS n${i}`,
+  );
   const row = core.sqlite.query<Record<string, number>, Array<string | number>>(`SELECT ${columns.join(", ")}`).get(atMost, ...missing)!;
   if (kept.size + missing.length > MAX_KEPT_COUNTS) kept.clear();
   missing.forEach((q, i) => kept.set(q, { count: row[`n${i}`], cap: atMost }));

@@ -38,7 +38,9 @@ export const recentIndex = perInstance((core: Core): RecentIndex => {
   const window = core.config.searchRecentPages ?? DEFAULT_WINDOW;
   const stored = s.query<{ floor: number }, []>("SELECT floor FROM search_recent_floor WHERE id = 1");
   const newest = s.query<{ id: number }, []>("SELECT coalesce(max(doc_id), 0) AS id FROM pages");
-  const setFloor = s.query<never, [number]>("INSERT INTO search_recent_floor (id, floor) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET floor = excluded.floor");
+  const setFloor = s.query<never, [number]>(
+    "INSERT INTO search_recent_floor (id, floor) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET floor = excluded.floor",
+  );
   const passed = s.query<{ id: number }, [number]>("SELECT id FROM search_recent_docsize WHERE id <= ?");
   const add = s.query<never, [number, string, string]>("INSERT INTO search_recent (rowid, title, body) VALUES (?, ?, ?)");
   const drop = s.query<never, [number]>("DELETE FROM search_recent WHERE rowid = ?");

@@ -34,7 +34,8 @@ function scopeText(scope: SQL): ScopeText {
 
 /** What a hit shows, as the columns of a statement over `pages` joined with `spaces`. */
 export const HIT_COLUMNS_TEXT =
-  "pages.id AS pageId, pages.space_id AS spaceId, spaces.key AS spaceKey, spaces.name AS spaceName, pages.title AS title, pages.plain_text AS text";
+  "pages.id AS pageId, pages.space_id AS spaceId, spaces.key AS spaceKey, spaces.name " +
+  "AS spaceName, pages.title AS title, pages.plain_text AS text";
 
 /** Hits already read, by doc id: the first round of a scope check reads them (hitsInOrder in fts5.ts reads the others). */
 export type HitsRead = Map<number, SearchRow>;
@@ -53,7 +54,13 @@ export type HitsRead = Map<number, SearchRow>;
  * about as much as the check. SQLite reads a row's text only for the rows the condition keeps.
  * Later rounds only check (their pages are hits only when earlier ones were not in scope).
  */
-export function firstInScope(core: Core, ranked: readonly number[], scope: SQL, wanted: number, read: HitsRead): { ids: number[]; outOfScope: boolean } {
+export function firstInScope(
+  core: Core,
+  ranked: readonly number[],
+  scope: SQL,
+  wanted: number,
+  read: HitsRead,
+): { ids: number[]; outOfScope: boolean } {
   const ids: number[] = [];
   let outOfScope = false;
   const { text, params } = scopeText(scope);
@@ -63,7 +70,9 @@ export function firstInScope(core: Core, ranked: readonly number[], scope: SQL, 
     const round = ranked.slice(from, to);
     let inScope: Set<number>;
     if (from === 0) {
-      const rows = core.sqlite.query<SearchRow & { docId: number }, SQLQueryBindings[]>(`SELECT pages.doc_id AS docId, ${HIT_COLUMNS_TEXT} ${where}`).all(JSON.stringify(round), ...params);
+      const rows = core.sqlite
+        .query<SearchRow & { docId: number }, SQLQueryBindings[]>(`SELECT pages.doc_id AS docId, ${HIT_COLUMNS_TEXT} ${where}`)
+        .all(JSON.stringify(round), ...params);
       for (const { docId, ...row } of rows) read.set(docId, row);
       inScope = new Set(rows.map((r) => r.docId));
     } else {

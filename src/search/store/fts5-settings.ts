@@ -29,7 +29,10 @@ export interface IndexSettings {
 export function indexSettings(core: Core): IndexSettings {
   const s = core.sqlite;
   const read = Object.fromEntries(
-    INDEXES.map((index) => [index, s.query<{ k: string; v: number }, []>(`SELECT k, v FROM ${index}_config WHERE k IN ('hashsize', 'automerge', 'crisismerge')`)]),
+    INDEXES.map((index) => [
+      index,
+      s.query<{ k: string; v: number }, []>(`SELECT k, v FROM ${index}_config WHERE k IN ('hashsize', 'automerge', 'crisismerge')`),
+    ]),
   );
   let current: IndexMode | null = null;
   const use = (mode: IndexMode) => {

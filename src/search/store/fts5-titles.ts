@@ -30,16 +30,29 @@ export interface TitleMatches {
  * checked in the word index. Ranked without the scope, then checked (fts5-scope.ts); when too
  * few of them are in scope, the newest in scope are ranked instead.
  */
-export function titleMatches(core: Core, words: string, exclusion: string | null, scope: SQL, max: number, wanted: number, read: HitsRead): TitleMatches {
-  const excluded = exclusion ? sql`AND search_title_words.rowid NOT IN (SELECT rowid FROM search_words WHERE search_words MATCH ${exclusion})` : sql``;
+export function titleMatches(
+  core: Core,
+  words: string,
+  exclusion: string | null,
+  scope: SQL,
+  max: number,
+  wanted: number,
+  read: HitsRead,
+): TitleMatches {
+  const excluded = exclusion
+    ? sql`AND search_title_words.rowid NOT IN (SELECT rowid FROM search_words WHERE search_words MATCH ${exclusion})`
+    : sql``;
   // Written as text, not through drizzle: turning the query into text each time cost a tenth
   // of the ranking.
   const ranked = core.sqlite
     .query<{ id: number }, Array<string | number>>(
       `SELECT id FROM (
         SELECT rowid AS id, bm25(search_title_words) AS score FROM search_title_words
-        WHERE search_title_words MATCH ?1 ${exclusion ? "AND rowid NOT IN (SELECT rowid FROM search_words WHERE search_words MATCH ?3)" : ""}
-        ORDER BY rowid DESC LIMIT ?2)
+        WHERE ` +
+        `search_title_words MATCH ?1 ` +
+        `${exclusion ? "AND rowid NOT IN (SELECT rowid FROM search_words WHERE search_words MATCH ?3)" : ""}
+        ORDER BY ` +
+        `rowid DESC LIMIT ?2)
       ORDER BY score, id`,
     )
     .all(...(exclusion ? [words, max, exclusion] : [words, max]))

@@ -46,7 +46,8 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
   );
   // Newest first; the text only where the recent index takes it.
   const backfill = s.query<Noted, [number, number]>(
-    "SELECT d.doc_id AS docId, p.title AS title, CASE WHEN d.doc_id > ?1 THEN p.plain_text END AS text FROM search_backfill d LEFT JOIN pages p ON p.doc_id = d.doc_id ORDER BY d.doc_id DESC LIMIT ?2",
+    "SELECT d.doc_id AS docId, p.title AS title, CASE WHEN d.doc_id > ?1 THEN p.plain_text END AS text FROM " +
+      "search_backfill d LEFT JOIN pages p ON p.doc_id = d.doc_id ORDER BY d.doc_id DESC LIMIT ?2",
   );
   const mark = s.query<never, [string]>(`INSERT OR IGNORE INTO search_dirty (doc_id) ${listParam("?")}`);
   const dropWords = s.query("DELETE FROM search_words WHERE rowid = ?");
@@ -132,7 +133,9 @@ export function createFts5Index(core: Core, hooks: SearchIndexHooks): SearchInde
       if (!fragment) return [];
       // Excluded words apply to the whole page, so they are checked in the word index.
       const exclusion = toExclusionQuery(query);
-      const where = exclusion ? sql`${scope} AND pages.doc_id NOT IN (SELECT rowid FROM search_words WHERE search_words MATCH ${exclusion})` : scope;
+      const where = exclusion
+        ? sql`${scope} AND pages.doc_id NOT IN (SELECT rowid FROM search_words WHERE search_words MATCH ${exclusion})`
+        : scope;
       return guarded(core, () =>
         core.db.all<SearchRow>(sql`
           SELECT ${HIT_COLUMNS} FROM search_titles
@@ -167,7 +170,9 @@ function vocabularyStatements(core: Core) {
   return {
     all: core.sqlite.query<{ term: string; doc: number }, []>("SELECT term, doc FROM temp.search_vocab"),
     version: core.sqlite.query<{ data_version: number }, []>("PRAGMA data_version"),
-    pages: core.sqlite.query<{ title: string; text: string }, [string]>(`SELECT title, coalesce(plain_text, '') AS text FROM pages WHERE doc_id IN (${listParam("?")})`),
+    pages: core.sqlite.query<{ title: string; text: string }, [string]>(
+      `SELECT title, coalesce(plain_text, '') AS text FROM pages WHERE doc_id IN (${listParam("?")})`,
+    ),
   };
 }
 
@@ -207,7 +212,8 @@ function hitsInOrder(core: Core, ids: number[], read: HitsRead): SearchRow[] {
     // Text, not a drizzle query: one statement, never turned into text again.
     const rows = core.sqlite
       .query<SearchRow & { docId: number }, [string]>(
-        `SELECT pages.doc_id AS docId, ${HIT_COLUMNS_TEXT} FROM pages JOIN spaces ON spaces.id = pages.space_id WHERE pages.doc_id IN (${listParam("?")})`,
+        `SELECT pages.doc_id AS docId, ${HIT_COLUMNS_TEXT} FROM pages JOIN spaces ON ` +
+          `spaces.id = pages.space_id WHERE pages.doc_id IN (${listParam("?")})`,
       )
       .all(JSON.stringify(missing));
     for (const { docId, ...row } of rows) read.set(docId, row);

@@ -9,7 +9,9 @@ export function unresolvedAlert(core: Core, detector: string, subject: string): 
   return core.db
     .select()
     .from(securityAlerts)
-    .where(and(eq(securityAlerts.detector, detector), eq(securityAlerts.subject, subject), ne(securityAlerts.status, ALERT_STATUS.Resolved)))
+    .where(
+      and(eq(securityAlerts.detector, detector), eq(securityAlerts.subject, subject), ne(securityAlerts.status, ALERT_STATUS.Resolved)),
+    )
     .get();
 }
 
@@ -51,5 +53,9 @@ export function latestAlerts(core: Core, status: number | undefined, take: numbe
 
 /** Severity and status of every alert not resolved. */
 export function unresolvedAlertLevels(core: Core) {
-  return core.db.select({ severity: securityAlerts.severity, status: securityAlerts.status }).from(securityAlerts).where(ne(securityAlerts.status, ALERT_STATUS.Resolved)).all();
+  return core.db
+    .select({ severity: securityAlerts.severity, status: securityAlerts.status })
+    .from(securityAlerts)
+    .where(ne(securityAlerts.status, ALERT_STATUS.Resolved))
+    .all();
 }

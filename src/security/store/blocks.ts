@@ -6,7 +6,9 @@ import { users } from "../../users/tables";
 import { securityBlocks, type SecurityBlockRow } from "../tables";
 
 // Prepared once per database: read again after every write of the blocks.
-const allBlocks = perInstance((core: Core) => core.db.select({ cidr: securityBlocks.cidr, expiresAt: securityBlocks.expiresAt }).from(securityBlocks).prepare());
+const allBlocks = perInstance((core: Core) =>
+  core.db.select({ cidr: securityBlocks.cidr, expiresAt: securityBlocks.expiresAt }).from(securityBlocks).prepare(),
+);
 
 /** Every block's range and end (the per-request check's list). */
 export function blockRanges(core: Core): Array<{ cidr: string; expiresAt: string | null }> {
@@ -15,7 +17,12 @@ export function blockRanges(core: Core): Array<{ cidr: string; expiresAt: string
 
 /** Every block with its author's name, oldest first. */
 export function blocksWithAuthor(core: Core) {
-  return core.db.select({ row: securityBlocks, createdByName: users.displayName }).from(securityBlocks).leftJoin(users, eq(users.id, securityBlocks.createdById)).orderBy(asc(securityBlocks.createdAt)).all();
+  return core.db
+    .select({ row: securityBlocks, createdByName: users.displayName })
+    .from(securityBlocks)
+    .leftJoin(users, eq(users.id, securityBlocks.createdById))
+    .orderBy(asc(securityBlocks.createdAt))
+    .all();
 }
 
 export function insertBlock(core: Core, row: SecurityBlockRow): void {

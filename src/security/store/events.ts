@@ -15,7 +15,8 @@ const detail = (path: string) => sql`json_extract(${auditLog.details}, ${path})`
 const among = (actions: readonly string[]) => (actions.length ? sql`${auditLog.action} IN (${listOf(actions)})` : sql`0`);
 
 /** The failure that started a lock (not one checked during it, nor the right password refused by it). */
-const LOCKOUT = sql`(${auditLog.action} = 'user.login_failed' AND ${detail("$.locked")} = 1 AND ${detail("$.duringLock")} IS NULL AND ${detail("$.reason")} = 'wrong_password')`;
+const LOCKOUT = sql`(${auditLog.action} = 'user.login_failed' AND ${detail("$.locked")} = 1
+  AND ${detail("$.duringLock")} IS NULL AND ${detail("$.reason")} = 'wrong_password')`;
 
 const KIND = sql<SecurityKind>`CASE
   WHEN ${LOCKOUT} THEN 'lockout'
@@ -66,7 +67,9 @@ export function selectSecurityEvents(core: Core, f: EventFilter) {
       severity: SEVERITY,
       targetType: auditLog.targetType,
       targetId: auditLog.targetId,
-      targetName: sql<string | null>`CASE WHEN ${auditLog.targetType} = 'user' THEN (SELECT ${users.email} FROM ${users} WHERE ${users.id} = ${auditLog.targetId}) END`,
+      targetName: sql<
+        string | null
+      >`CASE WHEN ${auditLog.targetType} = 'user' THEN (SELECT ${users.email} FROM ${users} WHERE ${users.id} = ${auditLog.targetId}) END`,
       spaceId: auditLog.spaceId,
       actorId: auditLog.actorId,
       actorName: auditLog.actorName,
@@ -88,13 +91,24 @@ export function selectSecurityEvents(core: Core, f: EventFilter) {
  * (action, sequence) rather than a scan of every entry's time.
  */
 export function firstSequenceSince(core: Core, since: string): number {
-  const last = core.db.select({ sequence: auditLog.sequence, createdAt: auditLog.createdAt }).from(auditLog).orderBy(desc(auditLog.sequence)).limit(1).get();
+  const last = core.db
+    .select({ sequence: auditLog.sequence, createdAt: auditLog.createdAt })
+    .from(auditLog)
+    .orderBy(desc(auditLog.sequence))
+    .limit(1)
+    .get();
   if (!last || last.createdAt < since) return (last?.sequence ?? 0) + 1;
   let lo = 1;
   let hi = last.sequence;
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
-    const at = core.db.select({ createdAt: auditLog.createdAt }).from(auditLog).where(gte(auditLog.sequence, mid)).orderBy(asc(auditLog.sequence)).limit(1).get();
+    const at = core.db
+      .select({ createdAt: auditLog.createdAt })
+      .from(auditLog)
+      .where(gte(auditLog.sequence, mid))
+      .orderBy(asc(auditLog.sequence))
+      .limit(1)
+      .get();
     if (at && at.createdAt >= since) hi = mid;
     else lo = mid + 1;
   }
@@ -102,7 +116,12 @@ export function firstSequenceSince(core: Core, since: string): number {
 }
 
 /** Entries of these actions from sequence `from` on, optionally by one actor, one address or about one target. */
-export function entriesSince(core: Core, actions: readonly string[], from: number, by: { actorId?: string; ip?: string; targetId?: string } = {}) {
+export function entriesSince(
+  core: Core,
+  actions: readonly string[],
+  from: number,
+  by: { actorId?: string; ip?: string; targetId?: string } = {},
+) {
   const where: SQL[] = [among(actions), gte(auditLog.sequence, from)];
   if (by.actorId !== undefined) where.push(eq(auditLog.actorId, by.actorId));
   if (by.ip !== undefined) where.push(eq(auditLog.ip, by.ip));
@@ -116,5 +135,7 @@ export function entriesSince(core: Core, actions: readonly string[], from: numbe
 
 /** How many entries of an action were written from sequence `from` on. */
 export function countSince(core: Core, action: string, from: number): number {
-  return core.db.get<[number]>(sql`SELECT count(*) FROM ${auditLog} WHERE ${auditLog.action} = ${action} AND ${auditLog.sequence} >= ${from}`)[0];
+  return core.db.get<[number]>(
+    sql`SELECT count(*) FROM ${auditLog} WHERE ${auditLog.action} = ${action} AND ${auditLog.sequence} >= ${from}`,
+  )[0];
 }

@@ -18,7 +18,11 @@ export function tokenDaySummary(core: Core, since: string): Array<{ day: string;
 
 /** Revokes a live token whoever holds it (an administrator's revocation). */
 export function revokeToken(core: Core, id: string, at: string): void {
-  core.db.update(apiTokens).set({ revokedAt: at }).where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt))).run();
+  core.db
+    .update(apiTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt)))
+    .run();
 }
 
 /** Revokes every live token of the account; answers their ids. */
@@ -50,7 +54,12 @@ export const adminTokenSelection = {
 
 /** Every token with its owner, newest first. */
 export function allTokensWithOwner(core: Core) {
-  return core.db.select(adminTokenSelection).from(apiTokens).innerJoin(users, eq(apiTokens.userId, users.id)).orderBy(desc(apiTokens.createdAt), apiTokens.id).all();
+  return core.db
+    .select(adminTokenSelection)
+    .from(apiTokens)
+    .innerJoin(users, eq(apiTokens.userId, users.id))
+    .orderBy(desc(apiTokens.createdAt), apiTokens.id)
+    .all();
 }
 
 /** One token with its owner and the owner's role tier. */
@@ -75,5 +84,11 @@ export function tokenDaysSince(core: Core, tokenId: string, since: string) {
 
 /** A token's last recorded use and the address it came from. */
 export function latestTokenDay(core: Core, tokenId: string) {
-  return core.db.select({ lastUsedAt: apiTokenDays.lastUsedAt, lastIp: apiTokenDays.lastIp }).from(apiTokenDays).where(eq(apiTokenDays.tokenId, tokenId)).orderBy(desc(apiTokenDays.day)).limit(1).get();
+  return core.db
+    .select({ lastUsedAt: apiTokenDays.lastUsedAt, lastIp: apiTokenDays.lastIp })
+    .from(apiTokenDays)
+    .where(eq(apiTokenDays.tokenId, tokenId))
+    .orderBy(desc(apiTokenDays.day))
+    .limit(1)
+    .get();
 }

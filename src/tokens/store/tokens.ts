@@ -23,7 +23,10 @@ export function addTokenUses(core: Pick<Core, "db">, tokenId: string, count: num
  * Adds a minute's requests to the token's row of the day (tokens/admin-activity.ts); the last
  * use and address are the later of the stored and the new.
  */
-export function addTokenDay({ db }: Pick<Core, "db">, row: { tokenId: string; day: string; requests: number; lastUsedAt: string; lastIp: string }): void {
+export function addTokenDay(
+  { db }: Pick<Core, "db">,
+  row: { tokenId: string; day: string; requests: number; lastUsedAt: string; lastIp: string },
+): void {
   db.insert(apiTokenDays)
     .values(row)
     .onConflictDoUpdate({
@@ -94,4 +97,3 @@ const tokenLookup = perInstance((core: Core) =>
 export function tokenWithOwner(core: Core, hash: string) {
   return tokenLookup(core).get({ hash });
 }
-

@@ -66,5 +66,14 @@ export function countAdministratorsWithoutTwoFactor(core: Core): number {
 
 /** Display names of accounts, by id (one statement). */
 export function accountNamesOf(core: Core, ids: string[]): Map<string, string> {
-  return new Map(ids.length ? core.db.select({ id: users.id, name: users.displayName }).from(users).where(inArray(users.id, ids)).all().map((u) => [u.id, u.name]) : []);
+  return new Map(
+    ids.length
+      ? core.db
+          .select({ id: users.id, name: users.displayName })
+          .from(users)
+          .where(inArray(users.id, ids))
+          .all()
+          .map((u) => [u.id, u.name])
+      : [],
+  );
 }

@@ -12,13 +12,22 @@ export const USER_STATUS = { Active: 0, Suspended: 1 } as const;
 
 export type NewAccount = typeof users.$inferInsert;
 /** The columns of an account a change may set (updatedAt is always set with them). */
-export type AccountChange = Partial<Pick<NewAccount, "displayName" | "passwordHash" | "roleId" | "status" | "totpEnabled" | "avatarSha256" | "avatarVariant" | "failedLogins" | "lockedUntil">>;
+export type AccountChange = Partial<
+  Pick<
+    NewAccount,
+    "displayName" | "passwordHash" | "roleId" | "status" | "totpEnabled" | "avatarSha256" | "avatarVariant" | "failedLogins" | "lockedUntil"
+  >
+>;
 
 const userLookups = perInstance((core: Core) => {
   const base = () => core.db.select({ user: users, role: roles }).from(users).innerJoin(roles, eq(users.roleId, roles.id));
   return {
-    byId: base().where(eq(users.id, sql.placeholder("id"))).prepare(),
-    byEmail: base().where(eq(users.email, sql.placeholder("email"))).prepare(),
+    byId: base()
+      .where(eq(users.id, sql.placeholder("id")))
+      .prepare(),
+    byEmail: base()
+      .where(eq(users.email, sql.placeholder("email")))
+      .prepare(),
   };
 });
 
@@ -45,7 +54,11 @@ export function anyAccount(core: Core): boolean {
 }
 
 /** The columns of one account that a caller names (undefined: no such account). */
-export function accountColumns<K extends keyof typeof users.$inferSelect>(core: Core, id: string, keys: K[]): Pick<typeof users.$inferSelect, K> | undefined {
+export function accountColumns<K extends keyof typeof users.$inferSelect>(
+  core: Core,
+  id: string,
+  keys: K[],
+): Pick<typeof users.$inferSelect, K> | undefined {
   const pick = Object.fromEntries(keys.map((k) => [k, users[k]])) as Record<string, (typeof users)[K]>;
   return core.db.select(pick).from(users).where(eq(users.id, id)).get() as Pick<typeof users.$inferSelect, K> | undefined;
 }
@@ -56,13 +69,23 @@ export function insertAccount(core: Core, row: NewAccount): void {
 
 /** Sets columns of one account, with its updatedAt. */
 export function updateAccount(core: Core, id: string, change: AccountChange, updatedAt: string): void {
-  core.db.update(users).set({ ...change, updatedAt }).where(eq(users.id, id)).run();
+  core.db
+    .update(users)
+    .set({ ...change, updatedAt })
+    .where(eq(users.id, id))
+    .run();
 }
 
 /** The directory of active accounts, by name. */
 export function activeDirectory(core: Core) {
   return core.db
-    .select({ id: users.id, displayName: users.displayName, email: users.email, avatarSha256: users.avatarSha256, avatarVariant: users.avatarVariant })
+    .select({
+      id: users.id,
+      displayName: users.displayName,
+      email: users.email,
+      avatarSha256: users.avatarSha256,
+      avatarVariant: users.avatarVariant,
+    })
     .from(users)
     .where(and(eq(users.status, USER_STATUS.Active)))
     .orderBy(asc(users.displayName), asc(users.email))
@@ -77,14 +100,24 @@ export function accountById(core: Core, id: string): typeof users.$inferSelect |
  * The sign-in lock's counters on an account (auth/lockout.ts). Not a change of the account
  * itself, so its updatedAt stays.
  */
-export function updateLockCounters(core: Core, id: string, change: Partial<Pick<NewAccount, "failedLogins" | "lockouts" | "lockedUntil">>): void {
+export function updateLockCounters(
+  core: Core,
+  id: string,
+  change: Partial<Pick<NewAccount, "failedLogins" | "lockouts" | "lockedUntil">>,
+): void {
   core.db.update(users).set(change).where(eq(users.id, id)).run();
 }
 
 /** Active accounts whose role is of `minTier` or above, by name (the built-in groups' members). */
 export function activeAccountsFromTier(core: Core, minTier: number) {
   return core.db
-    .select({ id: users.id, displayName: users.displayName, email: users.email, avatarSha256: users.avatarSha256, avatarVariant: users.avatarVariant })
+    .select({
+      id: users.id,
+      displayName: users.displayName,
+      email: users.email,
+      avatarSha256: users.avatarSha256,
+      avatarVariant: users.avatarVariant,
+    })
     .from(users)
     .innerJoin(roles, eq(users.roleId, roles.id))
     .where(and(eq(users.status, USER_STATUS.Active), gte(roles.tier, minTier)))
@@ -96,7 +129,12 @@ export function activeAccountsFromTier(core: Core, minTier: number) {
 export function displayNamesOf(core: Core, ids: string[]): Map<string, string> {
   const names = new Map<string, string>();
   for (let i = 0; i < ids.length; i += 500) {
-    for (const u of core.db.select({ id: users.id, name: users.displayName }).from(users).where(inArray(users.id, ids.slice(i, i + 500))).all()) names.set(u.id, u.name);
+    for (const u of core.db
+      .select({ id: users.id, name: users.displayName })
+      .from(users)
+      .where(inArray(users.id, ids.slice(i, i + 500)))
+      .all())
+      names.set(u.id, u.name);
   }
   return names;
 }
@@ -105,13 +143,26 @@ export function displayNamesOf(core: Core, ids: string[]): Map<string, string> {
 export function accountIdsByEmail(core: Core, emails: string[]): Map<string, string> {
   const byEmail = new Map<string, string>();
   for (let i = 0; i < emails.length; i += 500) {
-    for (const u of core.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails.slice(i, i + 500))).all()) byEmail.set(u.email, u.id);
+    for (const u of core.db
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(inArray(users.email, emails.slice(i, i + 500)))
+      .all())
+      byEmail.set(u.email, u.id);
   }
   return byEmail;
 }
 
 /** E-mail addresses of accounts, by id (one statement). */
 export function emailsOf(core: Core, ids: string[]): Map<string, string> {
-  return new Map(ids.length ? core.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ids)).all().map((u) => [u.id, u.email]) : []);
+  return new Map(
+    ids.length
+      ? core.db
+          .select({ id: users.id, email: users.email })
+          .from(users)
+          .where(inArray(users.id, ids))
+          .all()
+          .map((u) => [u.id, u.email])
+      : [],
+  );
 }
-

@@ -27,13 +27,19 @@ export function inviteByTokenHash(core: Core, tokenHash: string): InviteRow | un
 /** What the register form shows about an invite: its role's name and the inviter's. */
 export function inviteRoleAndInviter(core: Core, row: InviteRow) {
   const role = core.db.select({ name: roles.name }).from(roles).where(eq(roles.id, row.roleId)).get();
-  const inviter = row.createdById ? core.db.select({ displayName: users.displayName }).from(users).where(eq(users.id, row.createdById)).get() : undefined;
+  const inviter = row.createdById
+    ? core.db.select({ displayName: users.displayName }).from(users).where(eq(users.id, row.createdById)).get()
+    : undefined;
   return { roleName: role?.name, inviterName: inviter?.displayName };
 }
 
 /** Deletes an unused invite; answers its address, or undefined when there was none to delete. */
 export function deleteUnusedInvite(core: Core, id: string): { email: string | null } | undefined {
-  return core.db.delete(invites).where(and(eq(invites.id, id), isNull(invites.usedAt))).returning({ email: invites.email }).get();
+  return core.db
+    .delete(invites)
+    .where(and(eq(invites.id, id), isNull(invites.usedAt)))
+    .returning({ email: invites.email })
+    .get();
 }
 
 export function markInviteUsed(core: Core, id: string, usedAt: string): void {

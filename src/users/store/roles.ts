@@ -44,7 +44,11 @@ export function insertRoles(core: Core, rows: RoleRow[], ifAbsent = false): void
   }
 }
 
-export function updateRole(core: Core, id: string, change: Partial<Pick<RoleRow, "name" | "description" | "permissions" | "offered">>): void {
+export function updateRole(
+  core: Core,
+  id: string,
+  change: Partial<Pick<RoleRow, "name" | "description" | "permissions" | "offered">>,
+): void {
   core.db.update(roles).set(change).where(eq(roles.id, id)).run();
 }
 

@@ -32,7 +32,8 @@ export function onUnauthorized(listener: (error: ApiError) => void): () => void 
 }
 
 /** What a write answered 503 `maintenance` (a backup being restored) tells the person. */
-export const MAINTENANCE = "The wiki is read-only for a few minutes while an administrator restores a backup. Nothing was saved: try again in a moment.";
+export const MAINTENANCE =
+  "The wiki is read-only for a few minutes while an administrator restores a backup. Nothing was saved: try again in a moment.";
 
 /** The CSRF header on every change, and every problem answer turned into an ApiError (exported for its test). */
 export const csrf: Middleware = {
@@ -42,7 +43,10 @@ export const csrf: Middleware = {
   },
   async onResponse({ response, request }) {
     if (response.ok) return response;
-    const body = (await response.clone().json().catch(() => ({}))) as Record<string, unknown>;
+    const body = (await response
+      .clone()
+      .json()
+      .catch(() => ({}))) as Record<string, unknown>;
     throw problem(response.status, body, new URL(request.url).pathname, response.statusText);
   },
 };

@@ -53,7 +53,11 @@ export function Shell({ children, sidebar, breadcrumbs, spaceId }: ShellProps) {
       <div className="shell-body">
         <header className="topbar">
           {sidebar ? (
-            <IconButton label="Open navigation" className="drawer-button" onClick={() => (setDrawer(true), void loadOverlays().catch(() => {}))}>
+            <IconButton
+              label="Open navigation"
+              className="drawer-button"
+              onClick={() => (setDrawer(true), void loadOverlays().catch(() => {}))}
+            >
               <MenuIcon />
             </IconButton>
           ) : null}

@@ -33,7 +33,10 @@ export function firstViewOf(path: string): { spaceKey: string | null; pageId: st
 /** Resolves once the first view's answers are in the cache (or failed: the screens say so), or after AT_MOST_MS. */
 export function prefetchFirstView(path: string): Promise<void> {
   const { spaceKey, pageId } = firstViewOf(path);
-  const asked = [queryClient.prefetchQuery({ queryKey: keys.me, queryFn: fetchMe, staleTime: SESSION_STALE_MS }), queryClient.prefetchQuery({ queryKey: keys.instance, queryFn: fetchInstance, staleTime: SESSION_STALE_MS })];
+  const asked = [
+    queryClient.prefetchQuery({ queryKey: keys.me, queryFn: fetchMe, staleTime: SESSION_STALE_MS }),
+    queryClient.prefetchQuery({ queryKey: keys.instance, queryFn: fetchInstance, staleTime: SESSION_STALE_MS }),
+  ];
   if (spaceKey) asked.push(queryClient.prefetchQuery(spaceQuery(spaceKey)));
   // The tree's code is not imported here: the server's Link header has the browser fetch it
   // meanwhile, and the sidebar imports it after the first paint, so that evaluating it never

@@ -2,7 +2,11 @@
 export function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el || typeof el.tagName !== "string") return false;
-  return el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) || !!el.closest?.("[contenteditable]:not([contenteditable=false]), [role=textbox], [role=combobox], [role=searchbox]");
+  return (
+    el.isContentEditable ||
+    /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) ||
+    !!el.closest?.("[contenteditable]:not([contenteditable=false]), [role=textbox], [role=combobox], [role=searchbox]")
+  );
 }
 
 /** Regions where the page's single-key shortcuts stay off (the page's side panel). */
@@ -16,5 +20,15 @@ const NO_SHORTCUTS = "[data-no-shortcuts]";
  * while someone writes.
  */
 export function isBareShortcut(e: KeyboardEvent, key: string): boolean {
-  return e.key === key && !e.ctrlKey && !e.metaKey && !e.altKey && !e.isComposing && !e.defaultPrevented && !isTyping(e.target) && !(e.target as Element | null)?.closest?.(NO_SHORTCUTS) && !document.querySelector("[role=dialog], [role=menu]");
+  return (
+    e.key === key &&
+    !e.ctrlKey &&
+    !e.metaKey &&
+    !e.altKey &&
+    !e.isComposing &&
+    !e.defaultPrevented &&
+    !isTyping(e.target) &&
+    !(e.target as Element | null)?.closest?.(NO_SHORTCUTS) &&
+    !document.querySelector("[role=dialog], [role=menu]")
+  );
 }

@@ -44,7 +44,10 @@ export function errorText(err: unknown): string {
   return (err as Error)?.message ?? String(err);
 }
 
-export function useAction<TData, TVars, TContext>(mutation: UseMutationResult<TData, Error, TVars, TContext>, words: ActionWords<TData, TVars> = {}) {
+export function useAction<TData, TVars, TContext>(
+  mutation: UseMutationResult<TData, Error, TVars, TContext>,
+  words: ActionWords<TData, TVars> = {},
+) {
   const [failed, setFailed] = useState<{ problem: ApiError | null; field: string | undefined; text: string; vars?: TVars } | null>(null);
   // Set at once, where the mutation's own pending state reaches the screen a render later.
   const running = useRef(false);

@@ -21,10 +21,21 @@ export function idFromSegment(segment: string): string {
 
 /** A space key suggested from its name: letters and digits, upper case, at most 10. */
 export function keyFromName(name: string): string {
-  const words = name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toUpperCase().match(/[A-Z0-9]+/g) ?? [];
+  const words =
+    name
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toUpperCase()
+      .match(/[A-Z0-9]+/g) ?? [];
   if (words.length === 0) return "";
   // Keys start with a letter and have 2 or more characters (the server's rule).
   const key = (words.length > 1 ? words.map((w) => w[0]).join("") : (words[0] ?? "")).replace(/^[0-9]+/, "");
-  const longer = key.length >= 2 ? key : (words.join("").replace(/^[0-9]+/, "").slice(0, 4));
+  const longer =
+    key.length >= 2
+      ? key
+      : words
+          .join("")
+          .replace(/^[0-9]+/, "")
+          .slice(0, 4);
   return longer.length >= 2 ? longer.slice(0, 10) : "";
 }

@@ -16,7 +16,19 @@ interface QueryState<T> {
 }
 
 /** `empty` is shown for an empty list; an answer that is not a list (a summary) goes to `children` as it is. */
-export function AsyncList<T>({ query, what, empty, loadingLabel, children }: { query: QueryState<T>; what: string; empty?: ReactNode; loadingLabel?: string; children(data: T): ReactNode }) {
+export function AsyncList<T>({
+  query,
+  what,
+  empty,
+  loadingLabel,
+  children,
+}: {
+  query: QueryState<T>;
+  what: string;
+  empty?: ReactNode;
+  loadingLabel?: string;
+  children(data: T): ReactNode;
+}) {
   if (query.isPending) return <Loading label={loadingLabel} />;
   if (query.error) return <LoadError what={what} error={query.error} retry={() => void query.refetch()} />;
   const data = query.data as T;

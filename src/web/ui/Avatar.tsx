@@ -32,12 +32,34 @@ export function initials(name: string): string {
  * `label`: what the circle says to a screen reader and in its tooltip (the name by default);
  * `src`: the uploaded picture, or null for the initials (also shown if the picture fails to load).
  */
-export function Avatar({ name, color, label = name, size = 28, src }: { name: string; color: string; label?: string; size?: number; src?: string | null }) {
+export function Avatar({
+  name,
+  color,
+  label = name,
+  size = 28,
+  src,
+}: {
+  name: string;
+  color: string;
+  label?: string;
+  size?: number;
+  src?: string | null;
+}) {
   const [failed, setFailed] = useState<string | null>(null);
   const picture = src && failed !== src ? src : null;
   return (
-    <span className={`person-avatar${picture ? " has-picture" : ""}`} role="img" aria-label={label} title={label} style={{ background: color, width: size, height: size, fontSize: size * 0.4 }}>
-      {picture ? <img src={picture} alt="" width={size} height={size} draggable={false} onError={() => setFailed(picture)} /> : <span aria-hidden="true">{initials(name)}</span>}
+    <span
+      className={`person-avatar${picture ? " has-picture" : ""}`}
+      role="img"
+      aria-label={label}
+      title={label}
+      style={{ background: color, width: size, height: size, fontSize: size * 0.4 }}
+    >
+      {picture ? (
+        <img src={picture} alt="" width={size} height={size} draggable={false} onError={() => setFailed(picture)} />
+      ) : (
+        <span aria-hidden="true">{initials(name)}</span>
+      )}
     </span>
   );
 }

@@ -9,9 +9,19 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   busy?: boolean;
 }
 
-export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button({ variant = "secondary", size = "md", busy, className, disabled, children, ...rest }, ref) {
+export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
+  { variant = "secondary", size = "md", busy, className, disabled, children, ...rest },
+  ref,
+) {
   return (
-    <button ref={ref} type="button" className={`btn btn-${variant} btn-${size}${className ? ` ${className}` : ""}`} disabled={disabled || busy} aria-busy={busy || undefined} {...rest}>
+    <button
+      ref={ref}
+      type="button"
+      className={`btn btn-${variant} btn-${size}${className ? ` ${className}` : ""}`}
+      disabled={disabled || busy}
+      aria-busy={busy || undefined}
+      {...rest}
+    >
       {busy ? <span className="btn-spinner" aria-hidden="true" /> : null}
       {children}
     </button>
@@ -19,7 +29,10 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
 });
 
 /** A square button holding one icon; `label` is what a screen reader says and the tooltip. */
-export const IconButton = forwardRef<HTMLButtonElement, ButtonProps & { label: string }>(function IconButton({ label, className, children, ...rest }, ref) {
+export const IconButton = forwardRef<HTMLButtonElement, ButtonProps & { label: string }>(function IconButton(
+  { label, className, children, ...rest },
+  ref,
+) {
   return (
     <Button ref={ref} variant="ghost" aria-label={label} title={label} className={`btn-icon${className ? ` ${className}` : ""}`} {...rest}>
       {children}

@@ -16,7 +16,9 @@ export function DayBars({ days, label, unit }: { days: ReadonlyArray<{ day: stri
   const gap = days.length > 40 ? 1 : 2;
   const total = days.reduce((sum, d) => sum + d.value, 0);
   const busiest = days.reduce((best, d) => (d.value > best.value ? d : best), days[0]!);
-  const summary = `${label}: ${plural(total, unit)} in ${days.length} days${total ? `, most on ${shortDay(busiest.day)} (${busiest.value.toLocaleString("en")})` : ""}.`;
+  const summary =
+    `${label}: ${plural(total, unit)} in ${days.length} days` +
+    `${total ? `, most on ${shortDay(busiest.day)} (${busiest.value.toLocaleString("en")})` : ""}.`;
   const ticks = [days[0]!, days[Math.floor((days.length - 1) / 2)]!, days[days.length - 1]!];
   return (
     <figure className="dash-chart">

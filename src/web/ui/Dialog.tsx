@@ -48,7 +48,11 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
         }}
       >
         {children}
-        {error ? <p className="form-error" role="alert">{error}</p> : null}
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
         <DialogActions>
           <Button onClick={() => onOpenChange(false)}>Cancel</Button>
           <Button type="submit" variant="danger" busy={busy}>

@@ -6,7 +6,19 @@ import type { ReactNode } from "react";
 import { Link } from "wouter";
 import "./panes.css";
 
-export function SectionsFrame({ title, base, sections, current, children }: { title: string; base: string; sections: ReadonlyArray<{ id: string; label: string }>; current: string; children: ReactNode }) {
+export function SectionsFrame({
+  title,
+  base,
+  sections,
+  current,
+  children,
+}: {
+  title: string;
+  base: string;
+  sections: ReadonlyArray<{ id: string; label: string }>;
+  current: string;
+  children: ReactNode;
+}) {
   return (
     <main id="main" className="main-column full-width panes">
       <h1 className="panes-title">{title}</h1>
@@ -25,7 +37,21 @@ export function SectionsFrame({ title, base, sections, current, children }: { ti
 }
 
 /** One card of a section: a heading, a sentence saying what it is for, then its content. */
-export function Card({ id, title, intro, action, children, danger }: { id: string; title: string; intro?: ReactNode; action?: ReactNode; children?: ReactNode; danger?: boolean }) {
+export function Card({
+  id,
+  title,
+  intro,
+  action,
+  children,
+  danger,
+}: {
+  id: string;
+  title: string;
+  intro?: ReactNode;
+  action?: ReactNode;
+  children?: ReactNode;
+  danger?: boolean;
+}) {
   return (
     <section className={`pane-card${danger ? " pane-danger" : ""}`} aria-labelledby={id}>
       <div className="pane-card-head">

@@ -9,7 +9,19 @@ import * as Radix from "@radix-ui/react-dropdown-menu";
 import type { ReactNode } from "react";
 import { X } from "./icons";
 
-export function Menu({ trigger, children, align = "end", label, defaultOpen }: { trigger: ReactNode; children: ReactNode; align?: "start" | "end"; label?: string; defaultOpen?: boolean }) {
+export function Menu({
+  trigger,
+  children,
+  align = "end",
+  label,
+  defaultOpen,
+}: {
+  trigger: ReactNode;
+  children: ReactNode;
+  align?: "start" | "end";
+  label?: string;
+  defaultOpen?: boolean;
+}) {
   return (
     <Radix.Root modal={false} defaultOpen={defaultOpen}>
       <Radix.Trigger asChild>{trigger}</Radix.Trigger>
@@ -22,10 +34,24 @@ export function Menu({ trigger, children, align = "end", label, defaultOpen }: {
   );
 }
 
-export function MenuItem({ children, onSelect, danger, icon }: { children: ReactNode; onSelect(): void; danger?: boolean; icon?: ReactNode }) {
+export function MenuItem({
+  children,
+  onSelect,
+  danger,
+  icon,
+}: {
+  children: ReactNode;
+  onSelect(): void;
+  danger?: boolean;
+  icon?: ReactNode;
+}) {
   return (
     <Radix.Item className={`menu-item${danger ? " menu-item-danger" : ""}`} onSelect={onSelect}>
-      {icon ? <span className="menu-icon" aria-hidden="true">{icon}</span> : null}
+      {icon ? (
+        <span className="menu-icon" aria-hidden="true">
+          {icon}
+        </span>
+      ) : null}
       {children}
     </Radix.Item>
   );
@@ -63,7 +89,11 @@ export function Dialog({ open, onOpenChange, title, description, children, wide 
               </button>
             </RadixDialog.Close>
           </div>
-          {description ? <RadixDialog.Description className="dialog-description">{description}</RadixDialog.Description> : <RadixDialog.Description className="visually-hidden">{title}</RadixDialog.Description>}
+          {description ? (
+            <RadixDialog.Description className="dialog-description">{description}</RadixDialog.Description>
+          ) : (
+            <RadixDialog.Description className="visually-hidden">{title}</RadixDialog.Description>
+          )}
           {children}
         </RadixDialog.Content>
       </RadixDialog.Portal>

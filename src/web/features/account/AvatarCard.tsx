@@ -17,7 +17,8 @@ import { AVATAR_MAX_BYTES, MB } from "../../../common/limits";
 const MAX_MB = AVATAR_MAX_BYTES / MB;
 
 export function AvatarCard({ me }: { me: Me }) {
-  const saved = (account: Partial<Me>) => queryClient.setQueryData(keys.me, (old: Me | null | undefined) => (old ? { ...old, ...account } : old));
+  const saved = (account: Partial<Me>) =>
+    queryClient.setQueryData(keys.me, (old: Me | null | undefined) => (old ? { ...old, ...account } : old));
   const { input, busy, error, setError, confirming, setConfirming, upload, remove } = useImageSlot<Me>({
     path: "/api/media/avatars/me",
     maxMb: MAX_MB,
@@ -47,11 +48,29 @@ export function AvatarCard({ me }: { me: Me }) {
   };
 
   return (
-    <Card id="profile-picture" title="Picture" intro="Shown beside your name wherever people appear. Without a picture, your initials show on the colour you choose.">
+    <Card
+      id="profile-picture"
+      title="Picture"
+      intro="Shown beside your name wherever people appear. Without a picture, your initials show on the colour you choose."
+    >
       <div className="avatar-card">
-        <Avatar name={me.displayName} label={`Your picture: ${me.displayName}`} color={avatarColor(me.id, me.avatarVariant)} src={me.avatarUrl} size={88} />
+        <Avatar
+          name={me.displayName}
+          label={`Your picture: ${me.displayName}`}
+          color={avatarColor(me.id, me.avatarVariant)}
+          src={me.avatarUrl}
+          size={88}
+        />
         <div className="avatar-card-actions">
-          <input ref={input} type="file" accept={IMAGE_ACCEPT} className="visually-hidden" tabIndex={-1} aria-hidden="true" onChange={(e) => e.target.files?.[0] && void upload(e.target.files[0])} />
+          <input
+            ref={input}
+            type="file"
+            accept={IMAGE_ACCEPT}
+            className="visually-hidden"
+            tabIndex={-1}
+            aria-hidden="true"
+            onChange={(e) => e.target.files?.[0] && void upload(e.target.files[0])}
+          />
           <div className="avatar-card-buttons">
             <Button variant="primary" busy={busy === "upload"} onClick={() => input.current?.click()}>
               {busy === "upload" ? "Uploading…" : me.avatarUrl ? "Upload a new picture" : "Upload a picture"}
@@ -62,7 +81,9 @@ export function AvatarCard({ me }: { me: Me }) {
               </Button>
             ) : null}
           </div>
-          <p className="muted avatar-card-hint">PNG, JPEG or WebP, up to {MAX_MB} MB. It is cropped to a square; its location and other details are removed.</p>
+          <p className="muted avatar-card-hint">
+            PNG, JPEG or WebP, up to {MAX_MB} MB. It is cropped to a square; its location and other details are removed.
+          </p>
           {confirming ? (
             <div className="avatar-card-confirm" role="group" aria-label="Remove your picture">
               <p>Remove your picture? Your initials will show instead.</p>
@@ -87,7 +108,13 @@ export function AvatarCard({ me }: { me: Me }) {
           const name = variant === 0 ? "Automatic" : `Colour ${variant}`;
           return (
             <label key={variant} className="avatar-colour" title={name}>
-              <input type="radio" name="avatar-variant" value={variant} checked={me.avatarVariant === variant} onChange={() => void choose(variant)} />
+              <input
+                type="radio"
+                name="avatar-variant"
+                value={variant}
+                checked={me.avatarVariant === variant}
+                onChange={() => void choose(variant)}
+              />
               <span className="avatar-colour-swatch" style={{ background: colour }} aria-hidden="true">
                 {initials(me.displayName)}
               </span>

@@ -12,7 +12,11 @@ export function ProfileSection({ me }: { me: Me }) {
   const [name, setName] = useState(me.displayName);
   const save = useAction(useDisplayNameMutation(), { success: "Display name saved" });
   return (
-    <Card id="profile-name" title="Profile" intro="How you appear to others: beside your edits and comments, and when someone mentions you.">
+    <Card
+      id="profile-name"
+      title="Profile"
+      intro="How you appear to others: beside your edits and comments, and when someone mentions you."
+    >
       <form
         className="pane-form"
         onSubmit={(e) => {
@@ -20,7 +24,15 @@ export function ProfileSection({ me }: { me: Me }) {
           void save.run(name);
         }}
       >
-        <TextField label="Display name" value={name} onChange={(e) => setName(e.target.value)} error={save.error} autoComplete="name" required maxLength={DISPLAY_NAME_MAX} />
+        <TextField
+          label="Display name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={save.error}
+          autoComplete="name"
+          required
+          maxLength={DISPLAY_NAME_MAX}
+        />
         <TextField label="E-mail" value={me.email} readOnly hint="Your e-mail is how you sign in; an administrator can change it." />
         <p className="muted" style={{ margin: 0, fontSize: "0.875rem" }}>
           Role: {me.roleName}
@@ -64,7 +76,11 @@ export function PasswordSection() {
     void change.run({ currentPassword: current, newPassword: next });
   };
   return (
-    <Card id="password-title" title="Change your password" intro="Your other sessions are signed out when it changes; this one stays signed in.">
+    <Card
+      id="password-title"
+      title="Change your password"
+      intro="Your other sessions are signed out when it changes; this one stays signed in."
+    >
       <form
         className="pane-form"
         onSubmit={(e) => {
@@ -72,9 +88,34 @@ export function PasswordSection() {
           save();
         }}
       >
-        <TextField label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={errors.current} required />
-        <TextField label="New password" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} error={errors.next} hint={`At least ${PASSWORD_MIN} characters, not a common one; a few words are easy to remember.`} required />
-        <TextField label="New password again" type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} error={errors.again} required />
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          error={errors.current}
+          required
+        />
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+          error={errors.next}
+          hint={`At least ${PASSWORD_MIN} characters, not a common one; a few words are easy to remember.`}
+          required
+        />
+        <TextField
+          label="New password again"
+          type="password"
+          autoComplete="new-password"
+          value={again}
+          onChange={(e) => setAgain(e.target.value)}
+          error={errors.again}
+          required
+        />
         <FormError error={errors.form} />
         <div className="form-actions">
           <Button type="submit" variant="primary" busy={change.busy}>

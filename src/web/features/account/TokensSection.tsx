@@ -24,18 +24,37 @@ const EXPIRIES = [
 export function TokensSection({ canUse }: { canUse: boolean }) {
   const tokens = useTokens(canUse);
   const [revoking, setRevoking] = useState<Token | null>(null);
-  const revocation = useAction(useRevokeTokenMutation(), { success: (_answer, token) => `“${token.name}” was revoked`, done: () => setRevoking(null) });
+  const revocation = useAction(useRevokeTokenMutation(), {
+    success: (_answer, token) => `“${token.name}” was revoked`,
+    done: () => setRevoking(null),
+  });
   if (!canUse) {
     return (
-      <Card id="tokens-title" title="API tokens" intro="Your role does not allow API tokens. Ask an administrator if a script of yours needs one." />
+      <Card
+        id="tokens-title"
+        title="API tokens"
+        intro="Your role does not allow API tokens. Ask an administrator if a script of yours needs one."
+      />
     );
   }
   const revoke = () => revoking && revocation.run(revoking);
   return (
     <>
       <CreateToken />
-      <Card id="token-list-title" title="Your tokens" intro="A script sends one as “Authorization: Bearer <token>” and acts as you, within what you may do.">
-        <AsyncList query={tokens} what="The tokens" empty={<p className="muted" style={{ margin: 0 }}>No tokens yet. Create one above for a script or another tool that reads or changes the wiki through its API.</p>}>
+      <Card
+        id="token-list-title"
+        title="Your tokens"
+        intro="A script sends one as “Authorization: Bearer <token>” and acts as you, within what you may do."
+      >
+        <AsyncList
+          query={tokens}
+          what="The tokens"
+          empty={
+            <p className="muted" style={{ margin: 0 }}>
+              No tokens yet. Create one above for a script or another tool that reads or changes the wiki through its API.
+            </p>
+          }
+        >
           {(items) => (
             <ul className="pane-list" aria-label="API tokens">
               {items.map((t) => (
@@ -46,8 +65,26 @@ export function TokensSection({ canUse }: { canUse: boolean }) {
                       {t.readOnly ? <span className="pane-tag">Read-only</span> : null}
                     </span>
                     <span className="pane-list-meta">
-                      <code>{t.prefix}…</code> · {t.lastUsedAt ? <>last used <time dateTime={t.lastUsedAt} title={fullDate(t.lastUsedAt)}>{timeAgo(t.lastUsedAt)}</time> ({t.useCount} {t.useCount === 1 ? "use" : "uses"})</> : "never used"} ·{" "}
-                      {t.expiresAt ? <>expires <time dateTime={t.expiresAt}>{fullDate(t.expiresAt)}</time></> : "never expires"}
+                      <code>{t.prefix}…</code> ·{" "}
+                      {t.lastUsedAt ? (
+                        <>
+                          last used{" "}
+                          <time dateTime={t.lastUsedAt} title={fullDate(t.lastUsedAt)}>
+                            {timeAgo(t.lastUsedAt)}
+                          </time>{" "}
+                          ({t.useCount} {t.useCount === 1 ? "use" : "uses"})
+                        </>
+                      ) : (
+                        "never used"
+                      )}{" "}
+                      ·{" "}
+                      {t.expiresAt ? (
+                        <>
+                          expires <time dateTime={t.expiresAt}>{fullDate(t.expiresAt)}</time>
+                        </>
+                      ) : (
+                        "never expires"
+                      )}
                     </span>
                   </div>
                   <Button size="sm" onClick={() => setRevoking(t)} aria-label={`Revoke ${t.name}`}>
@@ -66,7 +103,9 @@ export function TokensSection({ canUse }: { canUse: boolean }) {
           revocation.setError(null);
         }}
         title={`Revoke “${revoking?.name ?? ""}”?`}
-        description="Anything still using this token is refused from now on. This cannot be undone; create a new token if you need one again."
+        description={
+          "Anything still using this token is refused from now on. This cannot be " + "undone; create a new token if you need one again."
+        }
         confirmLabel="Revoke token"
         busy={revocation.busy}
         error={revocation.error}
@@ -90,7 +129,11 @@ function CreateToken() {
   });
   const create = () => creation.run({ name, readOnly, expiresInDays: expiry ? Number(expiry) : null });
   return (
-    <Card id="token-new-title" title="Create an API token" intro="Give it a name that says where it is used, so you know what breaks when you revoke it.">
+    <Card
+      id="token-new-title"
+      title="Create an API token"
+      intro="Give it a name that says where it is used, so you know what breaks when you revoke it."
+    >
       {created ? (
         <div className="pane-secret" role="status">
           <p>
@@ -112,9 +155,18 @@ function CreateToken() {
           void create();
         }}
       >
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={creation.fieldError("name")} placeholder="e.g. Nightly backup script" required maxLength={TOKEN_NAME_MAX} />
+        <TextField
+          label="Name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={creation.fieldError("name")}
+          placeholder="e.g. Nightly backup script"
+          required
+          maxLength={TOKEN_NAME_MAX}
+        />
         <label className="pane-check">
-          <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} /> Read-only (can read but never change anything)
+          <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} /> Read-only (can read but never change
+          anything)
         </label>
         <div className="field">
           <label htmlFor="token-expiry">Expires</label>

@@ -15,7 +15,8 @@ export const accountKeys = {
 
 export const useSessions = () => useQuery({ queryKey: accountKeys.sessions, queryFn: () => data(api.GET("/api/auth/me/sessions")) });
 
-export const useTokens = (enabled: boolean) => useQuery({ queryKey: accountKeys.tokens, queryFn: () => data(api.GET("/api/api-tokens")), enabled });
+export const useTokens = (enabled: boolean) =>
+  useQuery({ queryKey: accountKeys.tokens, queryFn: () => data(api.GET("/api/api-tokens")), enabled });
 
 /** The display name; the signed-in account's cached answer takes the new one at once. */
 export const useDisplayNameMutation = () =>
@@ -31,7 +32,9 @@ export const usePasswordMutation = () =>
 export const useEndSessionMutation = () =>
   useMutation({
     mutationFn: (ending: Session | "others") =>
-      ending === "others" ? api.DELETE("/api/auth/me/sessions/others") : api.DELETE("/api/auth/me/sessions/{id}", { params: { path: { id: ending.id } } }),
+      ending === "others"
+        ? api.DELETE("/api/auth/me/sessions/others")
+        : api.DELETE("/api/auth/me/sessions/{id}", { params: { path: { id: ending.id } } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.sessions }),
   });
 

@@ -8,7 +8,7 @@ import { upload } from "../../api/upload";
 import { useAction } from "../../lib/mutation";
 import { MB } from "../../../common/limits";
 
-export const putImage = <T,>(path: string, file: File): Promise<T> => upload<T>({ method: "PUT", url: path, file });
+export const putImage = <T>(path: string, file: File): Promise<T> => upload<T>({ method: "PUT", url: path, file });
 
 /** What the file picker offers: the formats the server decodes. */
 export const IMAGE_ACCEPT = "image/png,image/jpeg,image/webp";
@@ -25,14 +25,27 @@ export interface ImageSlotWords {
  * busy, the error to show beside it, the in-page removal confirmation, and the two actions.
  * Files over `maxMb` are refused before anything is sent.
  */
-export function useImageSlot<T>(opts: { path: string; maxMb: number; words: ImageSlotWords; onSaved(answer: T): void; remove(): Promise<void>; errorText?(err: unknown): string }) {
+export function useImageSlot<T>(opts: {
+  path: string;
+  maxMb: number;
+  words: ImageSlotWords;
+  onSaved(answer: T): void;
+  remove(): Promise<void>;
+  errorText?(err: unknown): string;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const [confirming, setConfirming] = useState(false);
-  const slot = useAction(useMutation({ mutationFn: async (work: SlotWork) => (work.kind === "upload" ? opts.onSaved(await putImage<T>(opts.path, work.file)) : opts.remove()) }), {
-    failure: opts.errorText ?? ((err: unknown) => (err as Error).message),
-    done: (_answer, work) => work.kind === "remove" && setConfirming(false),
-    success: (_answer, work) => (work.kind === "upload" ? opts.words.saved : opts.words.removed),
-  });
+  const slot = useAction(
+    useMutation({
+      mutationFn: async (work: SlotWork) =>
+        work.kind === "upload" ? opts.onSaved(await putImage<T>(opts.path, work.file)) : opts.remove(),
+    }),
+    {
+      failure: opts.errorText ?? ((err: unknown) => (err as Error).message),
+      done: (_answer, work) => work.kind === "remove" && setConfirming(false),
+      success: (_answer, work) => (work.kind === "upload" ? opts.words.saved : opts.words.removed),
+    },
+  );
 
   const upload = async (file: File) => {
     slot.setError(null);

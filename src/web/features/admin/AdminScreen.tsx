@@ -29,7 +29,9 @@ export default function AdminScreen({ section }: { section?: string }) {
   if (sections.length === 0) {
     return (
       <main id="main" className="main-column">
-        <EmptyState title="Only administrators open the admin area">Your role holds none of its rights. Ask an administrator if something about this wiki needs changing.</EmptyState>
+        <EmptyState title="Only administrators open the admin area">
+          Your role holds none of its rights. Ask an administrator if something about this wiki needs changing.
+        </EmptyState>
       </main>
     );
   }

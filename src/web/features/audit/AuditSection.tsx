@@ -24,7 +24,8 @@ const TARGETS = ["page", "space", "user", "session", "token", "invite", "group",
 const PAGE_SIZE = 50;
 
 /** A date picked in the browser, as the instant its local day starts or ends (the API takes instants). */
-const dayEdge = (date: string, edge: "start" | "end") => new Date(`${date}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}`).toISOString();
+const dayEdge = (date: string, edge: "start" | "end") =>
+  new Date(`${date}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}`).toISOString();
 
 export function AuditSection() {
   const me = useMe();
@@ -47,7 +48,9 @@ export function AuditSection() {
     enabled: allowed,
     initialPageParam: undefined as number | undefined,
     queryFn: async ({ pageParam }) => {
-      const { data, error, response } = await api.GET("/api/audit", { params: { query: { take: PAGE_SIZE, ...filters, ...(pageParam ? { before: pageParam } : {}) } } });
+      const { data, error, response } = await api.GET("/api/audit", {
+        params: { query: { take: PAGE_SIZE, ...filters, ...(pageParam ? { before: pageParam } : {}) } },
+      });
       if (error) throw new Error((error as { detail?: string }).detail ?? `HTTP ${response.status}`);
       const next = response.headers.get("X-Next-Before");
       return { entries: data ?? [], next: next ? Number(next) : undefined };
@@ -56,7 +59,11 @@ export function AuditSection() {
   });
   if (!me.data) return null;
   if (!allowed) {
-    return <EmptyState title="Only those allowed read the audit log">Your role does not include reading the audit log. Ask an administrator if you need to know who changed something.</EmptyState>;
+    return (
+      <EmptyState title="Only those allowed read the audit log">
+        Your role does not include reading the audit log. Ask an administrator if you need to know who changed something.
+      </EmptyState>
+    );
   }
   const shown = log.data?.pages.flatMap((p) => p.entries) ?? [];
   const filtered = Object.keys(filters).length > 0;
@@ -64,7 +71,14 @@ export function AuditSection() {
   return (
     <div className="audit-body panes-body">
       <VerifyChain />
-      <Card id="audit-entries" title="Entries" intro="Everything done on this wiki that matters for security, newest first. Entries about spaces and pages you cannot see are left out.">
+      <Card
+        id="audit-entries"
+        title="Entries"
+        intro={
+          "Everything done on this wiki that matters for security, newest first. " +
+          "Entries about spaces and pages you cannot see are left out."
+        }
+      >
         <form className="pane-row audit-filters" role="search" aria-label="Filter the entries" onSubmit={(e) => e.preventDefault()}>
           <div className="field">
             <label htmlFor="audit-target">About</label>
@@ -149,7 +163,16 @@ export function AuditSection() {
 }
 
 function Row({ e }: { e: Entry }) {
-  const name = typeof e.details.name === "string" ? e.details.name : typeof e.details.title === "string" ? e.details.title : typeof e.details.pageTitle === "string" ? e.details.pageTitle : typeof e.details.email === "string" ? e.details.email : null;
+  const name =
+    typeof e.details.name === "string"
+      ? e.details.name
+      : typeof e.details.title === "string"
+        ? e.details.title
+        : typeof e.details.pageTitle === "string"
+          ? e.details.pageTitle
+          : typeof e.details.email === "string"
+            ? e.details.email
+            : null;
   return (
     <tr>
       <td className="nowrap">{e.sequence}</td>

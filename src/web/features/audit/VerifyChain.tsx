@@ -27,11 +27,14 @@ export function VerifyChain() {
         {result && !busy ? (
           result.ok ? (
             <p>
-              <span className="pane-ok">The chain is intact.</span> All {result.checked} entries check out. Keep the last link outside Cairn to notice a rewritten tail later: entry {result.lastSequence}, hash <code style={{ overflowWrap: "anywhere" }}>{result.lastHash}</code>.
+              <span className="pane-ok">The chain is intact.</span> All {result.checked} entries check out. Keep the last link outside Cairn
+              to notice a rewritten tail later: entry {result.lastSequence}, hash{" "}
+              <code style={{ overflowWrap: "anywhere" }}>{result.lastHash}</code>.
             </p>
           ) : (
             <p>
-              <span className="pane-bad">The chain is broken at entry {result.brokenAtSequence}.</span> {result.problem} {result.checked} entries before it check out.
+              <span className="pane-bad">The chain is broken at entry {result.brokenAtSequence}.</span>{" "}
+              {`${result.problem} ${result.checked} entries before it check out.`}
             </p>
           )
         ) : null}

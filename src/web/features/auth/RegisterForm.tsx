@@ -13,7 +13,19 @@ import { PASSWORD_MIN } from "../../../common/limits";
  * setup code when asked). An invite for one address fills it in and keeps it (the server takes
  * no other for that invite).
  */
-export function RegisterForm({ inviteToken, invitedEmail, submitLabel, then = "/", askSetupCode = false }: { inviteToken?: string; invitedEmail?: string | null; submitLabel: string; then?: string; askSetupCode?: boolean }) {
+export function RegisterForm({
+  inviteToken,
+  invitedEmail,
+  submitLabel,
+  then = "/",
+  askSetupCode = false,
+}: {
+  inviteToken?: string;
+  invitedEmail?: string | null;
+  submitLabel: string;
+  then?: string;
+  askSetupCode?: boolean;
+}) {
   const [, navigate] = useLocation();
   const [displayName, setName] = useState("");
   const [email, setEmail] = useState(invitedEmail ?? "");
@@ -23,14 +35,26 @@ export function RegisterForm({ inviteToken, invitedEmail, submitLabel, then = "/
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     void form.run(async () => {
-      await data(api.POST("/api/auth/register", { body: { email, displayName, password, ...(inviteToken ? { inviteToken } : {}), ...(askSetupCode ? { setupCode } : {}) } }));
+      await data(
+        api.POST("/api/auth/register", {
+          body: { email, displayName, password, ...(inviteToken ? { inviteToken } : {}), ...(askSetupCode ? { setupCode } : {}) },
+        }),
+      );
       await refreshSession(queryClient);
       navigate(then, { replace: true });
     });
   };
   return (
     <form onSubmit={submit} noValidate>
-      <TextField label="Your name" autoComplete="name" required value={displayName} onChange={(e) => setName(e.target.value)} error={form.fieldError("displayName")} autoFocus />
+      <TextField
+        label="Your name"
+        autoComplete="name"
+        required
+        value={displayName}
+        onChange={(e) => setName(e.target.value)}
+        error={form.fieldError("displayName")}
+        autoFocus
+      />
       <TextField
         label="E-mail"
         type="email"
@@ -61,7 +85,10 @@ export function RegisterForm({ inviteToken, invitedEmail, submitLabel, then = "/
           value={setupCode}
           onChange={(e) => setSetupCode(e.target.value)}
           error={form.fieldError("setupCode")}
-          hint="This server can be reached from other machines, so the owner account needs the code Cairn printed in its log when it started. To see it again, run cairn setup-code on the server."
+          hint={
+            "This server can be reached from other machines, so the owner account needs the code Cairn printed in " +
+            "its log when it started. To see it again, run cairn setup-code on the server."
+          }
         />
       )}
       <FormError error={form.formError} />

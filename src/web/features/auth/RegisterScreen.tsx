@@ -16,7 +16,13 @@ export function RegisterScreen() {
   const instance = useInstance();
   const open = instance.data?.allowPublicRegistration;
   // What the link gives, and the address it is for (only a valid token answers).
-  const details = useQuery({ queryKey: ["invite", invite], queryFn: () => readInvite(invite!), enabled: !!invite, retry: false, staleTime: Infinity });
+  const details = useQuery({
+    queryKey: ["invite", invite],
+    queryFn: () => readInvite(invite!),
+    enabled: !!invite,
+    retry: false,
+    staleTime: Infinity,
+  });
   const signIn = (
     <p className="auth-foot">
       Already have an account? <Link href="/login">Sign in</Link>
@@ -35,7 +41,11 @@ export function RegisterScreen() {
     return (
       <AuthLayout
         title={gone ? "This invite link does not work" : "The invite could not be read"}
-        intro={gone ? "It may have expired, been used already or been withdrawn. Ask the person who invited you for a new link." : `${details.error.message} Reload the page to try again.`}
+        intro={
+          gone
+            ? "It may have expired, been used already or been withdrawn. Ask the person who invited you for a new link."
+            : `${details.error.message} Reload the page to try again.`
+        }
       >
         {signIn}
       </AuthLayout>

@@ -43,7 +43,10 @@ export function ResetPasswordScreen() {
   };
   const linkError = form.fieldError("token");
   return (
-    <AuthLayout title="Choose a new password" intro="Set the password you will sign in with from now on. Any device still signed in to your account is signed out.">
+    <AuthLayout
+      title="Choose a new password"
+      intro="Set the password you will sign in with from now on. Any device still signed in to your account is signed out."
+    >
       {linkError ? (
         <p className="form-error" role="alert">
           This link does not work any more: it may have expired or been used already. Ask an administrator for a new one.
@@ -61,7 +64,15 @@ export function ResetPasswordScreen() {
           hint={`At least ${PASSWORD_MIN} characters. A few unrelated words are easy to remember and hard to guess.`}
           autoFocus
         />
-        <TextField label="The same password again" type="password" autoComplete="new-password" required value={again} onChange={(e) => setAgain(e.target.value)} error={mismatch} />
+        <TextField
+          label="The same password again"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={again}
+          onChange={(e) => setAgain(e.target.value)}
+          error={mismatch}
+        />
         <FormError error={form.formError} />
         <Button type="submit" variant="primary" busy={form.busy}>
           Set password

@@ -7,7 +7,10 @@ export function SetupScreen() {
   // Reachable from other machines: the owner form asks for the code from the server's log.
   const askSetupCode = useInstance().data?.setupCodeRequired ?? false;
   return (
-    <AuthLayout title="Welcome to Cairn" intro="Create the owner account. The owner can invite people, create spaces and change every setting.">
+    <AuthLayout
+      title="Welcome to Cairn"
+      intro="Create the owner account. The owner can invite people, create spaces and change every setting."
+    >
       <RegisterForm submitLabel="Create the owner account" then="/welcome" askSetupCode={askSetupCode} />
     </AuthLayout>
   );

@@ -33,8 +33,25 @@ export function SignInScreen() {
   return (
     <AuthLayout title="Sign in" intro={params.get("ended") ? "Your session ended. Sign in to go back to where you were." : undefined}>
       <form onSubmit={submit} noValidate>
-        <TextField label="E-mail" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} error={form.fieldError("email")} autoFocus />
-        <TextField label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={form.fieldError("password")} />
+        <TextField
+          label="E-mail"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={form.fieldError("email")}
+          autoFocus
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={form.fieldError("password")}
+        />
         <FormError error={form.formError} />
         <Button type="submit" variant="primary" busy={form.busy}>
           Sign in

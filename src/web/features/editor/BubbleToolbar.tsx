@@ -35,16 +35,25 @@ function anchorOfEditorSelection(editor: Editor): TextAnchor | null {
   const doc = editor.state.doc;
   const quote = doc.textBetween(from, to);
   if (!quote.trim()) return null;
-  return { quote: quote.slice(0, 2000), prefix: doc.textBetween(0, from).slice(-CONTEXT), suffix: doc.textBetween(to, doc.content.size).slice(0, CONTEXT) };
+  return {
+    quote: quote.slice(0, 2000),
+    prefix: doc.textBetween(0, from).slice(-CONTEXT),
+    suffix: doc.textBetween(to, doc.content.size).slice(0, CONTEXT),
+  };
 }
 
 /** Above the selection, below it when there is no room (floating.ts). */
 const OPTIONS = menuOptions("top", ["bottom"]);
-const onText = ({ editor, from, to }: { editor: Editor; from: number; to: number }) => from !== to && !editor.isActive("codeBlock") && !editor.isActive("image");
+const onText = ({ editor, from, to }: { editor: Editor; from: number; to: number }) =>
+  from !== to && !editor.isActive("codeBlock") && !editor.isActive("image");
 
 export function BubbleToolbar({ editor }: { editor: Editor }) {
   const commentOn = useContext(CommentOnSelection);
-  const active = useEditorState({ editor, selector: ({ editor: e }) => Object.fromEntries([...MARKS.map(([m]) => [m, e.isActive(m)]), ["link", e.isActive("link")]]) as Record<string, boolean> });
+  const active = useEditorState({
+    editor,
+    selector: ({ editor: e }) =>
+      Object.fromEntries([...MARKS.map(([m]) => [m, e.isActive(m)]), ["link", e.isActive("link")]]) as Record<string, boolean>,
+  });
   const [linking, setLinking] = useState(false);
   const [href, setHref] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -73,7 +82,15 @@ export function BubbleToolbar({ editor }: { editor: Editor }) {
               applyLink();
             }}
           >
-            <input className="input" aria-label="Link address or page title" placeholder="https://… or a page title" value={href} autoFocus onChange={(e) => setHref(e.target.value)} onKeyDown={(e) => e.key === "Escape" && setLinking(false)} />
+            <input
+              className="input"
+              aria-label="Link address or page title"
+              placeholder="https://… or a page title"
+              value={href}
+              autoFocus
+              onChange={(e) => setHref(e.target.value)}
+              onKeyDown={(e) => e.key === "Escape" && setLinking(false)}
+            />
             <button type="submit" className="tb-button">
               Apply
             </button>
@@ -81,7 +98,12 @@ export function BubbleToolbar({ editor }: { editor: Editor }) {
               query={href}
               first={firstPage}
               onPick={(hit) => {
-                editor.chain().focus().extendMarkRange("link").setLink({ href: pageHref(hit.pageId) }).run();
+                editor
+                  .chain()
+                  .focus()
+                  .extendMarkRange("link")
+                  .setLink({ href: pageHref(hit.pageId) })
+                  .run();
                 setLinking(false);
                 setError(null);
               }}
@@ -95,7 +117,15 @@ export function BubbleToolbar({ editor }: { editor: Editor }) {
         ) : (
           <>
             {MARKS.map(([mark, glyph, label]) => (
-              <button key={mark} type="button" className={`tb-button tb-${mark}`} aria-label={label} title={label} aria-pressed={active[mark]} onClick={() => editor.chain().focus().toggleMark(mark).run()}>
+              <button
+                key={mark}
+                type="button"
+                className={`tb-button tb-${mark}`}
+                aria-label={label}
+                title={label}
+                aria-pressed={active[mark]}
+                onClick={() => editor.chain().focus().toggleMark(mark).run()}
+              >
                 {glyph}
               </button>
             ))}

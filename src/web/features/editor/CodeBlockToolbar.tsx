@@ -14,12 +14,26 @@ const OPTIONS = menuOptions("top-end", ["bottom-end"], 4);
 const inCode = ({ editor }: { editor: Editor }) => editor.isActive("codeBlock");
 
 export function CodeBlockToolbar({ editor }: { editor: Editor }) {
-  const language = useEditorState({ editor, selector: ({ editor: e }) => (e.isActive("codeBlock") ? ((e.getAttributes("codeBlock").language as string | null) ?? "") : null) });
+  const language = useEditorState({
+    editor,
+    selector: ({ editor: e }) => (e.isActive("codeBlock") ? ((e.getAttributes("codeBlock").language as string | null) ?? "") : null),
+  });
   const block = useMemo(() => blockAroundCaret(editor, "pre"), [editor]);
   return (
     <BubbleMenu editor={editor} pluginKey="codeBlockToolbar" shouldShow={inCode} getReferencedVirtualElement={block} options={OPTIONS}>
       <div className="bubble-toolbar" role="toolbar" aria-label="Code block">
-        <select className="code-language" aria-label="Code language" value={language ?? ""} onChange={(e) => editor.chain().focus().updateAttributes("codeBlock", { language: e.target.value || null }).run()}>
+        <select
+          className="code-language"
+          aria-label="Code language"
+          value={language ?? ""}
+          onChange={(e) =>
+            editor
+              .chain()
+              .focus()
+              .updateAttributes("codeBlock", { language: e.target.value || null })
+              .run()
+          }
+        >
           {LANGUAGES.map(([value, label]) => (
             <option key={value} value={value}>
               {label}

@@ -49,7 +49,14 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
   const base = state.version ?? page.currentVersionNumber;
 
   const editor = useEditor({
-    extensions: editorExtensions({ onFiles: (e, files, pos) => uploads.start(e, files, pos), pickImage: () => fileInput.current?.click(), save: () => primaryRef.current() }, room),
+    extensions: editorExtensions(
+      {
+        onFiles: (e, files, pos) => uploads.start(e, files, pos),
+        pickImage: () => fileInput.current?.click(),
+        save: () => primaryRef.current(),
+      },
+      room,
+    ),
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
     editorProps: { attributes: { class: "prose page-editor" } },
@@ -101,7 +108,10 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
     failure: (err) => {
       if (!(err instanceof ApiError && err.code === "version_conflict")) return errorText(err);
       const current = (err.body.current as Page | undefined)?.currentVersionNumber ?? err.body.currentVersionNumber;
-      return `Version ${String(current ?? "")} was published meanwhile; its changes reach this page as tracked changes. Review them, then Update again.`;
+      return (
+        `Version ${String(current ?? "")} was published meanwhile; its changes reach this ` +
+        `page as tracked changes. Review them, then Update again.`
+      );
     },
     // A refused link: the person is taken to it (selected, scrolled to) and told there too,
     // whatever part of a long page they were looking at; the words stay under the header.
@@ -115,7 +125,12 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
         setAsking("whose");
       } else navigate(pagePath(space.key, published.saved.id, published.saved.title));
     },
-    success: (published) => ("ask" in published ? null : published.seen.length ? `Published version ${published.saved.currentVersionNumber}: changes by ${peopleList(authors, me)}` : `Saved: version ${published.saved.currentVersionNumber}`),
+    success: (published) =>
+      "ask" in published
+        ? null
+        : published.seen.length
+          ? `Published version ${published.saved.currentVersionNumber}: changes by ${peopleList(authors, me)}`
+          : `Saved: version ${published.saved.currentVersionNumber}`,
   });
   /**
    * `seen`: the others whose changes this person was shown and agreed to publish. Without it,
@@ -123,8 +138,16 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
    */
   const publish = (seen?: string[]) => {
     // Update publishes the room's state, which lacks what this device has not delivered yet.
-    if (state.connection !== "connected") return publishing.setError("Update needs the connection: what you typed has not reached the others yet. It is kept on this device; try again when the connection is back.");
-    const body: PageBody = { ...(titleTouched && title.trim() ? { title } : {}), baseVersion: base, ...(comment.trim() ? { changeComment: comment.trim() } : {}) };
+    if (state.connection !== "connected")
+      return publishing.setError(
+        "Update needs the connection: what you typed has not reached the others yet. It is " +
+          "kept on this device; try again when the connection is back.",
+      );
+    const body: PageBody = {
+      ...(titleTouched && title.trim() ? { title } : {}),
+      baseVersion: base,
+      ...(comment.trim() ? { changeComment: comment.trim() } : {}),
+    };
     void publishing.run({ seen, body, doc: () => editor.getJSON() as DocJson });
   };
   const primary = () => (changes.length > 0 ? setAsking("publish") : void publish());
@@ -157,7 +180,10 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
     done: (result) => {
       if (!result.authors.some((a) => a.id === me)) return leave();
       setAuthors(result.authors);
-      discarding.setError("Some of your changes were made before the server last opened this page for editing (it was closed a while, or the server restarted), so they cannot be taken back one by one: they stay in the shared copy. Remove them by hand, or publish them.");
+      discarding.setError(
+        "Some of your changes were made before the server last opened this page for editing (it was closed a while, or the server " +
+          "restarted), so they cannot be taken back one by one: they stay in the shared copy. Remove them by hand, or publish them.",
+      );
     },
     success: (result) => (result.authors.some((a) => a.id === me) ? null : "Your changes were discarded"),
   });
@@ -235,7 +261,15 @@ export function CollabSession({ page, space, room }: { page: Page; space: Space;
           void publish(authors.filter((a) => a.id !== me).map((a) => a.id));
         }}
       />
-      <Dialog open={asking === "publish"} onOpenChange={(open) => setAsking(open ? "publish" : null)} title="Changes from outside are waiting" description={`${changes.length} change${changes.length === 1 ? " has" : "s have"} not been accepted or rejected yet. Publishing accepts them.`}>
+      <Dialog
+        open={asking === "publish"}
+        onOpenChange={(open) => setAsking(open ? "publish" : null)}
+        title="Changes from outside are waiting"
+        description={
+          `${changes.length} change${changes.length === 1 ? " has" : "s have"} not ` +
+          `been accepted or rejected yet. Publishing accepts them.`
+        }
+      >
         <DialogActions>
           <Button onClick={() => setAsking(null)}>Review</Button>
           <Button

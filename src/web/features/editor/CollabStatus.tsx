@@ -20,7 +20,13 @@ export function PresenceAvatars({ me, peers }: { me: { name: string; color: stri
         </li>
       ))}
       {more > 0 ? (
-        <li className="presence-more" title={peers.slice(4).map((p) => p.name).join(", ")}>
+        <li
+          className="presence-more"
+          title={peers
+            .slice(4)
+            .map((p) => p.name)
+            .join(", ")}
+        >
           +{more}
         </li>
       ) : null}

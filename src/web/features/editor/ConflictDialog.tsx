@@ -19,7 +19,19 @@ export interface ConflictChoice {
   takeTheirs(): void;
 }
 
-export function ConflictDialog({ editor, theirs, busy, onClose, choice }: { editor: Editor; theirs: Page; busy: boolean; onClose(): void; choice: ConflictChoice }) {
+export function ConflictDialog({
+  editor,
+  theirs,
+  busy,
+  onClose,
+  choice,
+}: {
+  editor: Editor;
+  theirs: Page;
+  busy: boolean;
+  onClose(): void;
+  choice: ConflictChoice;
+}) {
   const [, setCopies] = useState(0);
   const aligned = alignBlocks(editor.getJSON() as DocJson, parseDoc(theirs.contentJson));
   const copyIn = (block: DocJson, index: number) => {
@@ -36,7 +48,10 @@ export function ConflictDialog({ editor, theirs, busy, onClose, choice }: { edit
       wide
       onOpenChange={(open) => !open && onClose()}
       title="Someone else saved this page while you were editing"
-      description={`Version ${theirs.currentVersionNumber} was saved ${timeAgo(theirs.updatedAt)}. ${changed} block${changed === 1 ? " differs" : "s differ"} from yours. Your text is safe: choose how to go on.`}
+      description={
+        `Version ${theirs.currentVersionNumber} was saved ${timeAgo(theirs.updatedAt)}. ${changed} ` +
+        `block${changed === 1 ? " differs" : "s differ"} from yours. Your text is safe: choose how to go on.`
+      }
     >
       <div className="conflict-columns">
         <section aria-label="Their version">

@@ -28,7 +28,9 @@ export interface DocumentEditorProps {
   autoFocus?: boolean;
 }
 
-export const NO_UPLOADS = "Files cannot be added to a template: it has no page to attach them to. Put the file on a page made from the template, or link to a picture on the web.";
+export const NO_UPLOADS =
+  "Files cannot be added to a template: it has no page to attach them to. Put the file on " +
+  "a page made from the template, or link to a picture on the web.";
 
 const noUploads = { uploads: [], start: () => void toast.error(NO_UPLOADS), dismiss: () => {} };
 

@@ -61,7 +61,14 @@ export function EditHeader(p: EditHeaderProps) {
             <Button size="sm" onClick={p.onSaveDraft} busy={p.saving}>
               Save draft
             </Button>
-            <Button size="sm" variant="primary" onClick={p.onPrimary} busy={p.saving} aria-keyshortcuts="Control+Enter" title="Publish (Ctrl+Enter)">
+            <Button
+              size="sm"
+              variant="primary"
+              onClick={p.onPrimary}
+              busy={p.saving}
+              aria-keyshortcuts="Control+Enter"
+              title="Publish (Ctrl+Enter)"
+            >
               Publish
             </Button>
           </>
@@ -69,11 +76,25 @@ export function EditHeader(p: EditHeaderProps) {
           <>
             {p.status}
             {addEmoji}
-            <input className="input comment-input" aria-label="What changed (optional)" placeholder="What changed? (optional)" value={p.comment} onChange={(e) => p.onComment(e.target.value)} maxLength={VERSION_COMMENT_MAX} />
+            <input
+              className="input comment-input"
+              aria-label="What changed (optional)"
+              placeholder="What changed? (optional)"
+              value={p.comment}
+              onChange={(e) => p.onComment(e.target.value)}
+              maxLength={VERSION_COMMENT_MAX}
+            />
             <Button size="sm" onClick={p.onCancel}>
               {p.cancelLabel ?? "Cancel"}
             </Button>
-            <Button size="sm" variant="primary" onClick={p.onPrimary} busy={p.saving} aria-keyshortcuts="Control+Enter" title="Update (Ctrl+Enter)">
+            <Button
+              size="sm"
+              variant="primary"
+              onClick={p.onPrimary}
+              busy={p.saving}
+              aria-keyshortcuts="Control+Enter"
+              title="Update (Ctrl+Enter)"
+            >
               Update
             </Button>
           </>

@@ -32,7 +32,11 @@ function useSessionMode(page: Page): Mode {
     void (async () => {
       const token = await fetchCollabToken(page.id).catch(() => null);
       if (cancelled) return;
-      if (!token?.enabled) return setMode({ kind: "solo", why: token ? null : "Live editing is out of reach: you are editing alone, and Update saves as usual." });
+      if (!token?.enabled)
+        return setMode({
+          kind: "solo",
+          why: token ? null : "Live editing is out of reach: you are editing alone, and Update saves as usual.",
+        });
       room = new CollabRoom(page.id, token, { id: me.id, name: me.displayName, color: colorFor(me.id) });
       await room.open();
       const ready = await room.ready(FIRST_SYNC_MS);

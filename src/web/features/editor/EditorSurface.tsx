@@ -11,7 +11,17 @@ import { TableToolbar } from "./TableToolbar";
 import { UploadList } from "./UploadList";
 import type { useUploads } from "./useUploads";
 
-export function EditorSurface({ editor, label, uploads, fileInput }: { editor: Editor; label: string; uploads: ReturnType<typeof useUploads>; fileInput: RefObject<HTMLInputElement | null> }) {
+export function EditorSurface({
+  editor,
+  label,
+  uploads,
+  fileInput,
+}: {
+  editor: Editor;
+  label: string;
+  uploads: ReturnType<typeof useUploads>;
+  fileInput: RefObject<HTMLInputElement | null>;
+}) {
   useFocusOnOpen(editor);
   return (
     <>

@@ -33,7 +33,9 @@ export function LabelsEditor({ pageId }: { pageId: string }) {
     await api.DELETE("/api/pages/{id}/labels/{name}", { params: { path: { id: pageId, name: label } } });
     refresh();
   };
-  const suggestions = ((all.data ?? []) as Array<{ name: string }>).map((l) => l.name).filter((n) => !(labels.data ?? []).some((l) => l.name === n));
+  const suggestions = ((all.data ?? []) as Array<{ name: string }>)
+    .map((l) => l.name)
+    .filter((n) => !(labels.data ?? []).some((l) => l.name === n));
   return (
     <div className="labels-editor">
       <ul className="page-labels" aria-label="Labels">
@@ -52,7 +54,15 @@ export function LabelsEditor({ pageId }: { pageId: string }) {
               void add();
             }}
           >
-            <input className="label-input" aria-label="Add a label" placeholder="+ Label" list={listId} value={name} onChange={(e) => setName(e.target.value)} aria-invalid={error ? true : undefined} />
+            <input
+              className="label-input"
+              aria-label="Add a label"
+              placeholder="+ Label"
+              list={listId}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              aria-invalid={error ? true : undefined}
+            />
             <datalist id={listId}>
               {suggestions.map((s) => (
                 <option key={s} value={s} />

@@ -53,7 +53,10 @@ export function CloseDialog(p: {
         <dt>Keep as draft</dt>
         <dd>Your changes stay in the shared copy. People who may edit see “Unpublished changes by you” until someone publishes.</dd>
         <dt>Discard mine</dt>
-        <dd>Takes back what you changed since the page was last published{others.length ? `; the changes of ${peopleList(others, p.meId)} stay` : ""}.</dd>
+        <dd>
+          Takes back what you changed since the page was last published
+          {others.length ? `; the changes of ${peopleList(others, p.meId)} stay` : ""}.
+        </dd>
       </dl>
       {p.error ? (
         <p className="form-error" role="alert">
@@ -73,13 +76,22 @@ export function CloseDialog(p: {
   );
 }
 
-export function WhoseChangesDialog(p: { open: boolean; onOpenChange(open: boolean): void; authors: UnpublishedAuthor[]; meId: string; busy: boolean; onPublish(): void }) {
+export function WhoseChangesDialog(p: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  authors: UnpublishedAuthor[];
+  meId: string;
+  busy: boolean;
+  onPublish(): void;
+}) {
   return (
     <Dialog
       open={p.open}
       onOpenChange={p.onOpenChange}
       title={`Publish changes by ${peopleList(p.authors, p.meId)}?`}
-      description="Update publishes everything in the page's shared copy, not only your own changes. The new version credits everyone listed."
+      description={
+        "Update publishes everything in the page's shared copy, not only your own " + "changes. The new version credits everyone listed."
+      }
     >
       <PeopleList authors={p.authors} meId={p.meId} />
       <DialogActions>

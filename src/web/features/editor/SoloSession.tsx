@@ -45,7 +45,11 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
   state.current = { title, base };
 
   const editor = useEditor({
-    extensions: editorExtensions({ onFiles: (e, files, pos) => uploads.start(e, files, pos), pickImage: () => fileInput.current?.click(), save: () => primaryRef.current() }),
+    extensions: editorExtensions({
+      onFiles: (e, files, pos) => uploads.start(e, files, pos),
+      pickImage: () => fileInput.current?.click(),
+      save: () => primaryRef.current(),
+    }),
     content: (restored?.doc ?? parseDoc(page.contentJson)) as object,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
@@ -56,7 +60,16 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
   // Kept in the browser a moment after each change, so a reload or a crash loses nothing.
   useEffect(() => {
     if (!dirty) return;
-    const timer = setTimeout(() => writeLocalCopy(page.id, { title: state.current.title, doc: editor.getJSON() as DocJson, base: state.current.base, savedAt: new Date().toISOString() }), 300);
+    const timer = setTimeout(
+      () =>
+        writeLocalCopy(page.id, {
+          title: state.current.title,
+          doc: editor.getJSON() as DocJson,
+          base: state.current.base,
+          savedAt: new Date().toISOString(),
+        }),
+      300,
+    );
     return () => clearTimeout(timer);
   });
 
@@ -75,14 +88,26 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
       if (isDraft && !("publish" in save)) setBase(saved.currentVersionNumber);
       else navigate(pagePath(space.key, saved.id, saved.title));
     },
-    success: (saved, save) => (isDraft && !("publish" in save) ? "Draft saved. Only you can see it until you publish it." : isDraft ? "Published" : `Saved: version ${saved.currentVersionNumber}`),
+    success: (saved, save) =>
+      isDraft && !("publish" in save)
+        ? "Draft saved. Only you can see it until you publish it."
+        : isDraft
+          ? "Published"
+          : `Saved: version ${saved.currentVersionNumber}`,
   });
   const save = (opts: { publish?: boolean; base?: number } = {}) => {
     const contentJson = JSON.stringify(editor.getJSON());
     void saving.run(
       isDraft && opts.publish
         ? { publish: { title: title.trim(), contentJson } }
-        : { put: { ...(title.trim() || isDraft ? { title } : {}), contentJson, ...(comment.trim() ? { changeComment: comment.trim() } : {}), baseVersion: opts.base ?? base } },
+        : {
+            put: {
+              ...(title.trim() || isDraft ? { title } : {}),
+              contentJson,
+              ...(comment.trim() ? { changeComment: comment.trim() } : {}),
+              baseVersion: opts.base ?? base,
+            },
+          },
     );
   };
 
@@ -175,7 +200,14 @@ export function SoloSession({ page, space, why }: { page: Page; space: Space; wh
           }}
         />
       ) : null}
-      <ConfirmDialog open={leaving} onOpenChange={setLeaving} title="Discard your changes?" description="The changes you made since the last save will be lost." confirmLabel="Discard changes" onConfirm={leave} />
+      <ConfirmDialog
+        open={leaving}
+        onOpenChange={setLeaving}
+        title="Discard your changes?"
+        description="The changes you made since the last save will be lost."
+        confirmLabel="Discard changes"
+        onConfirm={leave}
+      />
     </div>
   );
 }

@@ -36,7 +36,14 @@ function SuggestionListInner<T>({ items, label, empty, render, pick }: Suggestio
   }));
   return (
     // Reachable by Tab too (it scrolls), though the editor keeps the focus while one types.
-    <div className="suggestions" role="listbox" tabIndex={0} aria-label={label} id={`${id}-list`} aria-activedescendant={items.length ? `${id}-${active}` : undefined}>
+    <div
+      className="suggestions"
+      role="listbox"
+      tabIndex={0}
+      aria-label={label}
+      id={`${id}-list`}
+      aria-activedescendant={items.length ? `${id}-${active}` : undefined}
+    >
       {items.length === 0 ? <div className="suggestion-empty">{empty}</div> : null}
       {items.map((item, i) => (
         <div
@@ -58,4 +65,6 @@ function SuggestionListInner<T>({ items, label, empty, render, pick }: Suggestio
   );
 }
 
-export const SuggestionList = forwardRef(SuggestionListInner) as <T>(p: SuggestionListProps<T> & { ref?: React.Ref<SuggestionListHandle> }) => ReactNode;
+export const SuggestionList = forwardRef(SuggestionListInner) as <T>(
+  p: SuggestionListProps<T> & { ref?: React.Ref<SuggestionListHandle> },
+) => ReactNode;

@@ -41,8 +41,14 @@ export function TrackedChangesBar({ editor, changes }: { editor: Editor; changes
   const name = useNames();
   if (changes.length === 0) return null;
   const authors = [...new Set(changes.map((c) => name(c.authorId)))];
-  const latest = changes.map((c) => c.createdAt).filter((d): d is string => !!d).sort().pop();
-  const who = `by ${authors.slice(0, 2).join(", ")}${authors.length > 2 ? ` and ${authors.length - 2} more` : ""}${latest ? `, ${timeAgo(latest)}` : ""}`;
+  const latest = changes
+    .map((c) => c.createdAt)
+    .filter((d): d is string => !!d)
+    .sort()
+    .pop();
+  const who =
+    `by ${authors.slice(0, 2).join(", ")}${authors.length > 2 ? ` and ${authors.length - 2} more` : ""}` +
+    `${latest ? `, ${timeAgo(latest)}` : ""}`;
   return (
     <section className="tracked-bar" aria-label="Changes from outside">
       <div className="tracked-bar-row">
@@ -68,7 +74,11 @@ export function TrackedChangesBar({ editor, changes }: { editor: Editor; changes
         <ul className="tracked-list">
           {changes.map((c) => (
             <li key={c.id}>
-              <button type="button" className="link-button tracked-goto" onClick={() => editor.chain().focus().setTextSelection(c.ranges[0]!.from).scrollIntoView().run()}>
+              <button
+                type="button"
+                className="link-button tracked-goto"
+                onClick={() => editor.chain().focus().setTextSelection(c.ranges[0]!.from).scrollIntoView().run()}
+              >
                 {describe(c)}
               </button>
               <span className="tracked-list-actions">
@@ -90,9 +100,18 @@ export function TrackedChangesBar({ editor, changes }: { editor: Editor; changes
 /** Accept / Reject next to the change the caret is in. */
 export function ChangePopover({ editor }: { editor: Editor }) {
   const name = useNames();
-  const current = useEditorState({ editor, selector: ({ editor: e }) => (e.state.selection.empty ? changeAt(listChanges(e.state.doc), e.state.selection.from) : null), equalityFn: (a, b) => a?.id === b?.id && a?.ranges.length === b?.ranges.length });
+  const current = useEditorState({
+    editor,
+    selector: ({ editor: e }) => (e.state.selection.empty ? changeAt(listChanges(e.state.doc), e.state.selection.from) : null),
+    equalityFn: (a, b) => a?.id === b?.id && a?.ranges.length === b?.ranges.length,
+  });
   return (
-    <BubbleMenu editor={editor} pluginKey="trackedChange" shouldShow={({ editor: e, from, to }) => from === to && !!changeAt(listChanges(e.state.doc), from)} options={{ placement: "bottom-start" }}>
+    <BubbleMenu
+      editor={editor}
+      pluginKey="trackedChange"
+      shouldShow={({ editor: e, from, to }) => from === to && !!changeAt(listChanges(e.state.doc), from)}
+      options={{ placement: "bottom-start" }}
+    >
       {current ? (
         <div className="bubble-toolbar" role="toolbar" aria-label={`Change by ${name(current.authorId)}`}>
           <span className="tb-label">{name(current.authorId)}</span>

@@ -64,7 +64,11 @@ export class CollabRoom {
     readonly user: { id: string; name: string; color: string },
   ) {
     this.store = new IndexeddbPersistence(`cairn.page.${pageId}`, this.doc);
-    this.provider = new WebsocketProvider(wsUrl(token.url), token.documentName, this.doc, { connect: false, params: { token: token.token }, disableBc: true });
+    this.provider = new WebsocketProvider(wsUrl(token.url), token.documentName, this.doc, {
+      connect: false,
+      params: { token: token.token },
+      disableBc: true,
+    });
     this.provider.awareness.setLocalStateField("user", user);
     this.provider.on("status", () => this.onConnection());
     this.provider.on("sync", (synced: boolean) => {
@@ -202,7 +206,10 @@ export class CollabRoom {
       this.set({ connection: "connecting" });
     } else if (this.state.connection === "connected") {
       this.set({ connection: "reconnecting" });
-      this.graceTimer = setTimeout(() => this.state.connection === "reconnecting" && this.set({ connection: "offline" }), RECONNECTING_GRACE_MS);
+      this.graceTimer = setTimeout(
+        () => this.state.connection === "reconnecting" && this.set({ connection: "offline" }),
+        RECONNECTING_GRACE_MS,
+      );
     }
   }
 

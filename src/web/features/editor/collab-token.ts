@@ -23,7 +23,10 @@ export function closeSentence(code: number): string {
     case 4409:
       return "The editor sent a change built on content the server does not have: it was not kept. Reload the page to keep editing.";
     case 4413:
-      return "This page is too large to keep editing together: your last change was not kept. Copy what you need, reload the page, and move part of it to a new page.";
+      return (
+        "This page is too large to keep editing together: your last change was not kept. Copy " +
+        "what you need, reload the page, and move part of it to a new page."
+      );
     case 4415:
       return "The editor sent a change outside the page's text, which the server does not keep. Reload the page to keep editing.";
     case 4423:

@@ -49,7 +49,12 @@ function saveShortcut(hooks: SessionHooks) {
 }
 
 const blockRow = (item: BlockItem) =>
-  createElement("span", { className: "suggestion-row" }, createElement("span", { className: "suggestion-title" }, item.title), createElement("span", { className: "suggestion-hint" }, item.hint));
+  createElement(
+    "span",
+    { className: "suggestion-row" },
+    createElement("span", { className: "suggestion-title" }, item.title),
+    createElement("span", { className: "suggestion-hint" }, item.hint),
+  );
 
 function slashCommand(hooks: SessionHooks) {
   return Extension.create({
@@ -89,8 +94,13 @@ function withMentions(ext: AnyExtension): AnyExtension {
       items: async ({ query }: { query: string }): Promise<MentionItem[]> => {
         const q = query.toLowerCase();
         const [people, pages] = await Promise.all([users(), q.length >= 2 ? searchPages(query) : Promise.resolve([])]);
-        const found = (people as User[]).filter((u) => u.displayName.toLowerCase().includes(q) || u.email.toLowerCase().startsWith(q)).slice(0, 6);
-        return [...found.map((user) => ({ kind: "person" as const, user })), ...pages.slice(0, 5).map((hit) => ({ kind: "page" as const, hit }))];
+        const found = (people as User[])
+          .filter((u) => u.displayName.toLowerCase().includes(q) || u.email.toLowerCase().startsWith(q))
+          .slice(0, 6);
+        return [
+          ...found.map((user) => ({ kind: "person" as const, user })),
+          ...pages.slice(0, 5).map((hit) => ({ kind: "page" as const, hit })),
+        ];
       },
       render: suggestionPopup(SuggestionList as never, (p) => ({
         items: p.items,
@@ -99,8 +109,16 @@ function withMentions(ext: AnyExtension): AnyExtension {
         render: (item: MentionItem) =>
           item.kind === "page"
             ? pageRow(item.hit)
-            : createElement("span", { className: "suggestion-row" }, createElement("span", { className: "suggestion-title" }, item.user.displayName), createElement("span", { className: "suggestion-hint" }, item.user.email)),
-        pick: (item: MentionItem) => (item.kind === "page" ? insertPageLink(p.editor, p.range, item.hit) : p.command({ id: item.user.id, label: item.user.displayName })),
+            : createElement(
+                "span",
+                { className: "suggestion-row" },
+                createElement("span", { className: "suggestion-title" }, item.user.displayName),
+                createElement("span", { className: "suggestion-hint" }, item.user.email),
+              ),
+        pick: (item: MentionItem) =>
+          item.kind === "page"
+            ? insertPageLink(p.editor, p.range, item.hit)
+            : p.command({ id: item.user.id, label: item.user.displayName }),
       })),
     },
   });
@@ -116,7 +134,8 @@ const LocalTrailingNode = TrailingNode.extend({
       (plugin) =>
         new Plugin({
           ...plugin.spec,
-          appendTransaction: (trs, oldState, newState) => (trs.some((tr) => isChangeOrigin(tr)) ? null : plugin.spec.appendTransaction?.(trs, oldState, newState)),
+          appendTransaction: (trs, oldState, newState) =>
+            trs.some((tr) => isChangeOrigin(tr)) ? null : plugin.spec.appendTransaction?.(trs, oldState, newState),
         }),
     );
   },
@@ -136,7 +155,9 @@ function historyAndSync(room: CollabRoom | undefined): AnyExtension[] {
 }
 
 export function editorExtensions(hooks: SessionHooks, room?: CollabRoom): AnyExtension[] {
-  const schema = contentExtensions.map((ext) => (ext.name === "starterKit" ? ext.configure({ codeBlock: false }) : withPageLinkView(withMentions(ext))));
+  const schema = contentExtensions.map((ext) =>
+    ext.name === "starterKit" ? ext.configure({ codeBlock: false }) : withPageLinkView(withMentions(ext)),
+  );
   return [
     ...schema,
     CodeBlockLowlight.configure({ lowlight, defaultLanguage: null }),

@@ -21,7 +21,11 @@ export async function searchPages(query: string): Promise<SearchHit[]> {
   const q = query.trim();
   if (!q) return [];
   try {
-    const hits = await queryClient.fetchQuery({ queryKey: ["pageSearch", q], queryFn: () => data(api.GET("/api/search", { params: { query: { q } } })), staleTime: 10_000 });
+    const hits = await queryClient.fetchQuery({
+      queryKey: ["pageSearch", q],
+      queryFn: () => data(api.GET("/api/search", { params: { query: { q } } })),
+      staleTime: 10_000,
+    });
     return (hits as SearchHit[]).slice(0, 8);
   } catch {
     return [];
@@ -32,13 +36,33 @@ export async function searchPages(query: string): Promise<SearchHit[]> {
 export function insertPageLink(editor: Editor, range: Range, hit: Pick<SearchHit, "pageId" | "title" | "spaceKey" | "spaceId" | "space">) {
   const id = hit.pageId.toLowerCase();
   if (!queryClient.getQueryData(linkKeys.title(id))) {
-    queryClient.setQueryData(linkKeys.title(id), { id, title: hit.title, emoji: null, spaceId: hit.spaceId, spaceKey: hit.spaceKey, spaceName: hit.space });
+    queryClient.setQueryData(linkKeys.title(id), {
+      id,
+      title: hit.title,
+      emoji: null,
+      spaceId: hit.spaceId,
+      spaceKey: hit.spaceKey,
+      spaceName: hit.space,
+    });
   }
-  editor.chain().focus().deleteRange(range).insertContent([{ type: "pageLink", attrs: { pageId: id } }, { type: "text", text: " " }]).run();
+  editor
+    .chain()
+    .focus()
+    .deleteRange(range)
+    .insertContent([
+      { type: "pageLink", attrs: { pageId: id } },
+      { type: "text", text: " " },
+    ])
+    .run();
 }
 
 export const pageRow = (hit: SearchHit) =>
-  createElement("span", { className: "suggestion-row" }, createElement("span", { className: "suggestion-title" }, hit.title.trim() || "Untitled"), createElement("span", { className: "suggestion-hint" }, `Page in ${hit.space}`));
+  createElement(
+    "span",
+    { className: "suggestion-row" },
+    createElement("span", { className: "suggestion-title" }, hit.title.trim() || "Untitled"),
+    createElement("span", { className: "suggestion-hint" }, `Page in ${hit.space}`),
+  );
 
 /** `[[`: a page search under the caret; Enter links the page. */
 function pageSuggestion() {
@@ -82,9 +106,21 @@ function pastedPageAddress() {
               const page = pageOfPastedUrl(text);
               if (!page || editor.isActive("codeBlock") || editor.isActive("code")) return false;
               const { from, to, empty } = editor.state.selection;
-              if (!empty) return editor.chain().focus().setLink({ href: pageHref(page.pageId, page.fragment) }).run();
+              if (!empty)
+                return editor
+                  .chain()
+                  .focus()
+                  .setLink({ href: pageHref(page.pageId, page.fragment) })
+                  .run();
               void linkTarget(page.pageId);
-              return editor.chain().focus().insertContentAt({ from, to }, [{ type: "pageLink", attrs: { pageId: page.pageId } }, { type: "text", text: " " }]).run();
+              return editor
+                .chain()
+                .focus()
+                .insertContentAt({ from, to }, [
+                  { type: "pageLink", attrs: { pageId: page.pageId } },
+                  { type: "text", text: " " },
+                ])
+                .run();
             },
           },
         }),
@@ -106,14 +142,17 @@ export function withPageLinkView(ext: AnyExtension): AnyExtension {
         dom.textContent = "…";
         const id = String(node.attrs.pageId ?? "").toLowerCase();
         dom.dataset.pageId = id;
-        void linkTarget(id).then((page) => {
-          dom.className = page ? "page-link" : "page-link page-link-unseen";
-          dom.textContent = page ? page.title.trim() || "Untitled" : UNSEEN_PAGE;
-          if (page) dom.title = `${page.title} (${page.spaceName})`;
-        }, () => {
-          dom.className = "page-link page-link-unseen";
-          dom.textContent = UNSEEN_PAGE;
-        });
+        void linkTarget(id).then(
+          (page) => {
+            dom.className = page ? "page-link" : "page-link page-link-unseen";
+            dom.textContent = page ? page.title.trim() || "Untitled" : UNSEEN_PAGE;
+            if (page) dom.title = `${page.title} (${page.spaceName})`;
+          },
+          () => {
+            dom.className = "page-link page-link-unseen";
+            dom.textContent = UNSEEN_PAGE;
+          },
+        );
         return { dom };
       };
     },

@@ -24,7 +24,9 @@ export const useSavePageMutation = (pageId: string) =>
   useMutation({
     mutationFn: (save: PageSave) => {
       const params = { path: { id: pageId } };
-      return "publish" in save ? data(api.POST("/api/pages/{id}/publish", { params, body: save.publish })) : data(api.PUT("/api/pages/{id}", { params, body: save.put }));
+      return "publish" in save
+        ? data(api.POST("/api/pages/{id}/publish", { params, body: save.publish }))
+        : data(api.PUT("/api/pages/{id}", { params, body: save.put }));
     },
     onSuccess: (saved) => pageChanged(saved),
   });

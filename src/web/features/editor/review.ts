@@ -19,7 +19,12 @@ export function caretAtFirstChange(editor: Editor, publishedJson: string): boole
     const block = doc.child(i);
     if (i >= published.childCount || !block.eq(published.child(i))) {
       // Inside the block when it holds text, else just before it.
-      editor.chain().focus().setTextSelection(block.isTextblock ? pos + block.nodeSize - 1 : pos).scrollIntoView().run();
+      editor
+        .chain()
+        .focus()
+        .setTextSelection(block.isTextblock ? pos + block.nodeSize - 1 : pos)
+        .scrollIntoView()
+        .run();
       return true;
     }
     pos += block.nodeSize;

@@ -27,7 +27,18 @@ export function listChanges(doc: PmNode): TrackedChange[] {
       if (kind !== "insertion" && kind !== "deletion") continue;
       const id = String(mark.attrs.id ?? `${kind}@${pos}`);
       let change = byId.get(id);
-      if (!change) byId.set(id, (change = { id, authorId: mark.attrs.authorId ?? null, createdAt: mark.attrs.createdAt ?? null, ranges: [], inserted: "", deleted: "" }));
+      if (!change)
+        byId.set(
+          id,
+          (change = {
+            id,
+            authorId: mark.attrs.authorId ?? null,
+            createdAt: mark.attrs.createdAt ?? null,
+            ranges: [],
+            inserted: "",
+            deleted: "",
+          }),
+        );
       const last = change.ranges[change.ranges.length - 1];
       if (last && last.kind === kind && last.to === pos) last.to = pos + node.nodeSize;
       else change.ranges.push({ from: pos, to: pos + node.nodeSize, kind });

@@ -29,7 +29,10 @@ export function useUploads(pageId: string) {
           (att) => {
             const node = att.contentType.startsWith("image/")
               ? { type: "image", attrs: { src: `/api/attachments/${att.id}/view`, alt: att.filename } }
-              : { type: "attachment", attrs: { attachmentId: att.id, filename: att.filename, size: att.size, contentType: att.contentType } };
+              : {
+                  type: "attachment",
+                  attrs: { attachmentId: att.id, filename: att.filename, size: att.size, contentType: att.contentType },
+                };
             editor.chain().focus().insertContentAt(Math.min(at, editor.state.doc.content.size), node).run();
             setUploads((all) => all.filter((u) => u.id !== id));
           },

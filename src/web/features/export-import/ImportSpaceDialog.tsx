@@ -107,7 +107,15 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
 
   if (answer) {
     return (
-      <Dialog open={open} onOpenChange={close} title={`“${answer.space.name}” is imported`} description={`From ${FORMATS[answer.format] ?? "the file"}, as the private space ${answer.space.key}: only you can see it until you share it in its settings.`}>
+      <Dialog
+        open={open}
+        onOpenChange={close}
+        title={`“${answer.space.name}” is imported`}
+        description={
+          `From ${FORMATS[answer.format] ?? "the file"}, as the private space ` +
+          `${answer.space.key}: only you can see it until you share it in its settings.`
+        }
+      >
         <Summary answer={answer} />
         <DialogActions>
           <Button onClick={() => close(false)}>Close</Button>
@@ -129,7 +137,12 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
   const fieldError = (field: string) => (error && fieldOf(error) === field ? messageOf(error) : null);
   const formError = error && !fieldOf(error) ? messageOf(error) : null;
   return (
-    <Dialog open={open} onOpenChange={close} title="Import a space" description="A .zip file becomes a new private space, owned by you. It can be:">
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title="Import a space"
+      description="A .zip file becomes a new private space, owned by you. It can be:"
+    >
       <form onSubmit={(e) => void submit(e)} noValidate>
         <ul className="import-kinds">
           <li>a Cairn wiki pack (Export › Wiki pack in another Cairn's space settings)</li>
@@ -181,9 +194,23 @@ export default function ImportSpaceDialog({ open, onOpenChange }: { open: boolea
   );
 }
 
-const FORMATS: Record<string, string> = { "cairn-pack": "a Cairn wiki pack", markdown: "a zip of Markdown files", confluence: "a Confluence HTML export" };
+const FORMATS: Record<string, string> = {
+  "cairn-pack": "a Cairn wiki pack",
+  markdown: "a zip of Markdown files",
+  confluence: "a Confluence HTML export",
+};
 
-function FileField({ file, onChoose, error, disabled }: { file: File | null; onChoose(file: File | null): void; error: string | null; disabled: boolean }) {
+function FileField({
+  file,
+  onChoose,
+  error,
+  disabled,
+}: {
+  file: File | null;
+  onChoose(file: File | null): void;
+  error: string | null;
+  disabled: boolean;
+}) {
   const note = "import-file-note";
   return (
     <div className="import-file">

@@ -11,7 +11,15 @@ const FORMATS = [
 ] as const;
 
 /** `separatorAfter`: more entries follow, so the export group is closed off from them. */
-export function PageExportItems({ page, space, separatorAfter }: { page: { id: string; title: string }; space: Pick<Space, "exports">; separatorAfter?: boolean }) {
+export function PageExportItems({
+  page,
+  space,
+  separatorAfter,
+}: {
+  page: { id: string; title: string };
+  space: Pick<Space, "exports">;
+  separatorAfter?: boolean;
+}) {
   const offered = FORMATS.filter((f) => space.exports[f.id]);
   if (!offered.length) return null;
   // The download code is fetched when first used: nothing of it weighs on the reading view.

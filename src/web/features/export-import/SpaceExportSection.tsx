@@ -22,18 +22,23 @@ export default function SpaceExportSection({ space }: { space: Space }) {
       <section className="settings-card" aria-labelledby="export-site">
         <h2 id="export-site">Static site</h2>
         <p className="muted">
-          Every page as a web page, in one .zip file. Unzip it and open <code>index.html</code> in any browser, from disk or on any web server: the sidebar tree, images,
-          attachments and a search box come with it.
+          Every page as a web page, in one .zip file. Unzip it and open <code>index.html</code> in any browser, from disk or on any web
+          server: the sidebar tree, images, attachments and a search box come with it.
         </p>
         {space.exports.site ? <SiteExport space={space} /> : <SwitchedOff what="The static site" general={general} />}
       </section>
       <section className="settings-card" aria-labelledby="export-pack">
         <h2 id="export-pack">Wiki pack</h2>
         <p className="muted">
-          The whole space in one .zip file to move or copy it to another Cairn (Import, on its home screen): every page with all its versions, comments, labels, attachments and templates,
-          and authors by name and e-mail. Accounts, passwords and permissions stay here.
+          The whole space in one .zip file to move or copy it to another Cairn (Import, on its home screen): every page with all its
+          versions, comments, labels, attachments and templates, and authors by name and e-mail. Accounts, passwords and permissions stay
+          here.
         </p>
-        {space.exports.pack ? <Runner space={space} kind="pack" audience="me" label="Download the wiki pack" /> : <SwitchedOff what="The wiki pack" general={general} />}
+        {space.exports.pack ? (
+          <Runner space={space} kind="pack" audience="me" label="Download the wiki pack" />
+        ) : (
+          <SwitchedOff what="The wiki pack" general={general} />
+        )}
       </section>
       <p className="muted export-note">
         A single page can be downloaded as Markdown, HTML or PDF from its ⋯ menu.
@@ -54,7 +59,9 @@ function SiteExport({ space }: { space: Space }) {
     {
       value: "anonymous" as const,
       label: "What anyone may see",
-      hint: space.isPublic ? "Only what a visitor who is not signed in reads: right for publishing." : "Only for public spaces: this space is private, so a visitor sees nothing.",
+      hint: space.isPublic
+        ? "Only what a visitor who is not signed in reads: right for publishing."
+        : "Only for public spaces: this space is private, so a visitor sees nothing.",
       disabled: !space.isPublic,
     },
     { value: "me" as const, label: "What I can see", hint: "Every page you can read, restricted ones included: keep the file private." },
@@ -66,7 +73,14 @@ function SiteExport({ space }: { space: Space }) {
         <div className="choice-row export-choices">
           {choices.map((c) => (
             <label key={c.value} className={`choice${c.disabled ? " choice-disabled" : ""}`}>
-              <input type="radio" name={`site-audience-${space.key}`} value={c.value} checked={audience === c.value} disabled={c.disabled} onChange={() => setAudience(c.value)} />
+              <input
+                type="radio"
+                name={`site-audience-${space.key}`}
+                value={c.value}
+                checked={audience === c.value}
+                disabled={c.disabled}
+                onChange={() => setAudience(c.value)}
+              />
               <span>
                 <span className="choice-label">{c.label}</span>
                 <span className="choice-hint">{c.hint}</span>
@@ -106,7 +120,8 @@ function Runner({ space, kind, audience, label }: { space: Space; kind: ExportKi
       {running ? (
         <div className="export-progress" role="status" aria-live="polite">
           <span>
-            Building the {name}: {phaseText(run.phase)} ({run.percent}%). Your browser saves the file as it comes; you can leave this screen.
+            Building the {name}: {phaseText(run.phase)} ({run.percent}%). Your browser saves the file as it comes; you can leave this
+            screen.
           </span>
           <progress max={100} value={run.percent} aria-label={`Building the ${name}`} />
         </div>

@@ -19,7 +19,10 @@ export interface ImportRequest {
   onStage(stage: ImportStage): void;
 }
 
-/** Answers the import's result, or throws an ApiError (the server's problem document, or status 0 for the network). Abort with the signal while uploading. */
+/**
+ * Answers the import's result, or throws an ApiError (the server's problem document, or status 0
+ * for the network). Abort with the signal while uploading.
+ */
 export function importSpace({ file, key, name, onStage }: ImportRequest, signal: AbortSignal): Promise<ImportAnswer> {
   const progress = newProgressId();
   const query = new URLSearchParams({ progress, key });

@@ -33,7 +33,10 @@ async function refusal(response: Response, name: string): Promise<string> {
   const body = (await response.json().catch(() => ({}))) as { code?: string; detail?: string; title?: string };
   switch (body.code) {
     case "export_unavailable":
-      return "PDF files are printed by Chromium on the server, and this server has none installed. Ask your administrator to install Chromium (the README says how), or export as HTML and print that from your browser.";
+      return (
+        "PDF files are printed by Chromium on the server, and this server has none installed. Ask your administrator to " +
+        "install Chromium (the README says how), or export as HTML and print that from your browser."
+      );
     case "export_disabled":
       return `${name} export is switched off for this space. A space administrator can switch it on in the space's settings.`;
     case "not_found":

@@ -80,14 +80,21 @@ export async function startExport(spaceKey: string, kind: ExportKind, audience: 
       if (seen) return set(spaceKey, { kind, state: "unfollowed", phase: "", percent: 0, error: null });
       if (Date.now() - started < START_WAIT_MS) continue;
       const why = await askWhy(exportUrl(spaceKey, kind, audience));
-      return set(spaceKey, why ? { kind, state: "failed", phase: "", percent: 0, error: why } : { kind, state: "unfollowed", phase: "", percent: 0, error: null });
+      return set(
+        spaceKey,
+        why
+          ? { kind, state: "failed", phase: "", percent: 0, error: why }
+          : { kind, state: "unfollowed", phase: "", percent: 0, error: null },
+      );
     }
     seen = true;
     const now = `${view.phase}/${view.percent}`;
     if (now !== last) (last = now), (lastChange = Date.now());
-    if (view.error) return set(spaceKey, { kind, state: "failed", phase: view.phase, percent: view.percent, error: failureText(view.error) });
+    if (view.error)
+      return set(spaceKey, { kind, state: "failed", phase: view.phase, percent: view.percent, error: failureText(view.error) });
     if (view.done) return set(spaceKey, { kind, state: "done", phase: view.phase, percent: 100, error: null });
-    if (Date.now() - lastChange > SILENT_MS) return set(spaceKey, { kind, state: "unfollowed", phase: view.phase, percent: view.percent, error: null });
+    if (Date.now() - lastChange > SILENT_MS)
+      return set(spaceKey, { kind, state: "unfollowed", phase: view.phase, percent: view.percent, error: null });
     set(spaceKey, { kind, state: "running", phase: view.phase, percent: view.percent, error: null });
   }
 }

@@ -77,9 +77,14 @@ export async function peekZip(file: File): Promise<ZipPeek> {
     const spaceJson = entries.find((e) => e.name === "space.json");
     if (spaceJson && entries.some((e) => e.name === "manifest.json")) {
       const space = JSON.parse((await read(file, spaceJson)) ?? "{}") as { key?: unknown; name?: unknown };
-      return { key: typeof space.key === "string" ? space.key : null, name: typeof space.name === "string" ? space.name.trim() || null : null };
+      return {
+        key: typeof space.key === "string" ? space.key : null,
+        name: typeof space.name === "string" ? space.name.trim() || null : null,
+      };
     }
-    const tops = new Set(entries.filter((e) => !hidden(e.name)).map((e) => (e.name.includes("/") ? e.name.slice(0, e.name.indexOf("/")) : "")));
+    const tops = new Set(
+      entries.filter((e) => !hidden(e.name)).map((e) => (e.name.includes("/") ? e.name.slice(0, e.name.indexOf("/")) : "")),
+    );
     const [top] = tops;
     if (tops.size !== 1 || !top) return NOTHING;
     // Notion's folders end with the page's id; the server drops it too.

@@ -45,7 +45,12 @@ function Credits({ version: v }: { version: Version }) {
 }
 
 const useVersion = (id: string, n: number | undefined) =>
-  useQuery({ queryKey: keys.version(id, n ?? 0), queryFn: () => data(api.GET("/api/pages/{id}/versions/{number}", { params: { path: { id, number: n! } } })), enabled: !!n, staleTime: Infinity });
+  useQuery({
+    queryKey: keys.version(id, n ?? 0),
+    queryFn: () => data(api.GET("/api/pages/{id}/versions/{number}", { params: { path: { id, number: n! } } })),
+    enabled: !!n,
+    staleTime: Infinity,
+  });
 
 export default function HistoryScreen({ space, pageId, versionNumber }: { space: Space; pageId: string; versionNumber?: number }) {
   const page = usePage(pageId);
@@ -58,7 +63,9 @@ export default function HistoryScreen({ space, pageId, versionNumber }: { space:
   const base = against ?? (shown && shown > 1 ? shown - 1 : undefined);
   const [mode, setMode] = useState<"read" | "compare">("compare");
   const [restoring, setRestoring] = useState(false);
-  const restoration = useAction(useRestoreVersionMutation(pageId), { success: (restored, number) => `Version ${number} restored as version ${restored.currentVersionNumber}` });
+  const restoration = useAction(useRestoreVersionMutation(pageId), {
+    success: (restored, number) => `Version ${number} restored as version ${restored.currentVersionNumber}`,
+  });
   const { error, setError } = restoration;
   const viewed = useVersion(pageId, shown);
   const other = useVersion(pageId, mode === "compare" ? base : undefined);
@@ -81,7 +88,11 @@ export default function HistoryScreen({ space, pageId, versionNumber }: { space:
           <ol className="version-list">
             {versions.data.map((v) => (
               <li key={v.versionNumber}>
-                <Link href={`${path}/history/${v.versionNumber}`} className="version-item" aria-current={v.versionNumber === shown ? "page" : undefined}>
+                <Link
+                  href={`${path}/history/${v.versionNumber}`}
+                  className="version-item"
+                  aria-current={v.versionNumber === shown ? "page" : undefined}
+                >
                   <span className="version-head">
                     Version {v.versionNumber}
                     {v.versionNumber === newest ? <span className="badge">Current</span> : null}
@@ -98,7 +109,12 @@ export default function HistoryScreen({ space, pageId, versionNumber }: { space:
         <section className="version-view" aria-label={`Version ${shown}`}>
           <div className="version-tools">
             <div className="scope" role="group" aria-label="Show">
-              <button type="button" aria-pressed={mode === "compare"} onClick={() => setMode("compare")} disabled={(versions.data?.length ?? 0) < 2}>
+              <button
+                type="button"
+                aria-pressed={mode === "compare"}
+                onClick={() => setMode("compare")}
+                disabled={(versions.data?.length ?? 0) < 2}
+              >
                 Changes
               </button>
               <button type="button" aria-pressed={mode === "read"} onClick={() => setMode("read")}>
@@ -143,7 +159,10 @@ export default function HistoryScreen({ space, pageId, versionNumber }: { space:
         open={restoring}
         onOpenChange={setRestoring}
         title={`Restore version ${shown}?`}
-        description={`Version ${shown} becomes the page's content again, saved as a new version ${(newest ?? 0) + 1}. Nothing is lost: every version stays in the history.`}
+        description={
+          `Version ${shown} becomes the page's content again, saved as a new version ` +
+          `${(newest ?? 0) + 1}. Nothing is lost: every version stays in the history.`
+        }
         confirmLabel="Restore"
         error={error}
         onConfirm={() => void restore()}

@@ -6,7 +6,10 @@ const t = (text: string): DocJson => ({ type: "text", text });
 const p = (text: string): DocJson => ({ type: "paragraph", content: [t(text)] });
 const doc = (...content: DocJson[]): DocJson => ({ type: "doc", content });
 const cell = (type: string, text: string): DocJson => ({ type, content: [p(text)] });
-const table = (...rows: string[][]): DocJson => ({ type: "table", content: rows.map((r, i) => ({ type: "tableRow", content: r.map((x) => cell(i ? "tableCell" : "tableHeader", x)) })) });
+const table = (...rows: string[][]): DocJson => ({
+  type: "table",
+  content: rows.map((r, i) => ({ type: "tableRow", content: r.map((x) => cell(i ? "tableCell" : "tableHeader", x)) })),
+});
 const list = (...items: string[]): DocJson => ({ type: "bulletList", content: items.map((x) => ({ type: "listItem", content: [p(x)] })) });
 const code = (text: string): DocJson => ({ type: "codeBlock", attrs: { language: "bash" }, content: [t(text)] });
 
@@ -93,7 +96,10 @@ describe("comparing two versions block by block", () => {
   });
 
   test("whole blocks added and removed are marked as such; a block that changed kind is both", () => {
-    const { doc: d } = compareVersions(doc(p("One"), p("Two"), p("Three")), doc(p("One"), p("Three"), { type: "heading", attrs: { level: 2 }, content: [t("Four")] }));
+    const { doc: d } = compareVersions(
+      doc(p("One"), p("Two"), p("Three")),
+      doc(p("One"), p("Three"), { type: "heading", attrs: { level: 2 }, content: [t("Four")] }),
+    );
     expect(d.content!.map((b) => [b.type, diffOf(b) ?? "same", textOf(b)])).toEqual([
       ["paragraph", "same", "One"],
       ["paragraph", "removed", "Two"],
@@ -105,7 +111,10 @@ describe("comparing two versions block by block", () => {
   });
 
   test("in a rewritten run, blocks are paired with the ones they resemble, not by position", () => {
-    const { doc: d } = compareVersions(doc(p("alpha beta gamma"), p("delta epsilon zeta")), doc(p("a new paragraph entirely"), p("alpha beta gamma!"), p("delta epsilon zeta!")));
+    const { doc: d } = compareVersions(
+      doc(p("alpha beta gamma"), p("delta epsilon zeta")),
+      doc(p("a new paragraph entirely"), p("alpha beta gamma!"), p("delta epsilon zeta!")),
+    );
     expect(d.content!.map((b) => diffOf(b))).toEqual(["added", "before", "after", "before", "after"]);
   });
 

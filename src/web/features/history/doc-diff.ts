@@ -19,7 +19,21 @@ import type { DocJson } from "../../api/client";
 export type DiffKind = "added" | "removed" | "before" | "after";
 type Range = [number, number];
 
-const CONTAINERS = new Set(["bulletList", "orderedList", "taskList", "listItem", "taskItem", "blockquote", "table", "tableRow", "tableCell", "tableHeader", "panel", "details", "detailsContent"]);
+const CONTAINERS = new Set([
+  "bulletList",
+  "orderedList",
+  "taskList",
+  "listItem",
+  "taskItem",
+  "blockquote",
+  "table",
+  "tableRow",
+  "tableCell",
+  "tableHeader",
+  "panel",
+  "details",
+  "detailsContent",
+]);
 const INLINE = new Set(["text", "hardBreak", "mention", "image"]);
 const MARK: Record<"added" | "removed", string> = { added: "insertion", removed: "deletion" };
 
@@ -27,7 +41,8 @@ const key = (node: DocJson) => JSON.stringify(node);
 const sameAttrs = (a: DocJson, b: DocJson) => JSON.stringify(a.attrs ?? {}) === JSON.stringify(b.attrs ?? {});
 const tagged = (node: DocJson, diff: DiffKind): DocJson => ({ ...node, attrs: { ...node.attrs, diff } });
 const withMark = (node: DocJson, type: string): DocJson => ({ ...node, marks: [...(node.marks ?? []), { type }] });
-const isTextblock = (node: DocJson) => node.type !== "codeBlock" && !!node.content?.length && node.content.every((c) => INLINE.has(c.type ?? ""));
+const isTextblock = (node: DocJson) =>
+  node.type !== "codeBlock" && !!node.content?.length && node.content.every((c) => INLINE.has(c.type ?? ""));
 
 /** What an inline node counts for in a block's text (as the reading view shows it). */
 function inlineText(node: DocJson): string {
@@ -39,7 +54,12 @@ function inlineText(node: DocJson): string {
 
 /** Every text in `node` marked inserted or deleted, the node tagged: a block only one version has. */
 function whole(node: DocJson, kind: "added" | "removed"): DocJson {
-  const mark = (n: DocJson): DocJson => (n.type === "text" || n.type === "mention" || n.type === "hardBreak" ? withMark(n, MARK[kind]) : n.content ? { ...n, content: n.content.map(mark) } : n);
+  const mark = (n: DocJson): DocJson =>
+    n.type === "text" || n.type === "mention" || n.type === "hardBreak"
+      ? withMark(n, MARK[kind])
+      : n.content
+        ? { ...n, content: n.content.map(mark) }
+        : n;
   return tagged(mark(node), kind);
 }
 
@@ -120,7 +140,8 @@ function changedPair(before: DocJson, after: DocJson): DocJson[] {
   if (CONTAINERS.has(after.type ?? "") && before.content && after.content) {
     const inner = diffContent(before.content, after.content);
     // The same content with other attributes (a ticked task, a panel of another kind): both shown.
-    if (inner.every((n, i) => n === after.content![i]) && inner.length === after.content.length && !sameAttrs(before, after)) return [tagged(before, "before"), tagged(after, "after")];
+    if (inner.every((n, i) => n === after.content![i]) && inner.length === after.content.length && !sameAttrs(before, after))
+      return [tagged(before, "before"), tagged(after, "after")];
     return [{ ...after, content: inner }];
   }
   return [whole(before, "removed"), whole(after, "added")];
@@ -160,11 +181,13 @@ function pairUp(before: DocJson[], after: DocJson[]): Array<[DocJson | undefined
   const cells = [...before, ...after].every((b) => b.type === "tableCell" || b.type === "tableHeader");
   // One block in place of one of its kind: that block, changed.
   const one = n === 1 && m === 1 && before[0].type === after[0].type;
-  if ((cells && n === m) || one || n > ALIGN_LIMIT || m > ALIGN_LIMIT) return Array.from({ length: Math.max(n, m) }, (_, k) => [before[k], after[k]]);
+  if ((cells && n === m) || one || n > ALIGN_LIMIT || m > ALIGN_LIMIT)
+    return Array.from({ length: Math.max(n, m) }, (_, k) => [before[k], after[k]]);
   const like = before.map((a) => after.map((b) => likeness(a, b)));
   const best = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--) best[i][j] = Math.max(best[i + 1][j], best[i][j + 1], like[i][j] >= ALIKE ? best[i + 1][j + 1] + like[i][j] : 0);
+    for (let j = m - 1; j >= 0; j--)
+      best[i][j] = Math.max(best[i + 1][j], best[i][j + 1], like[i][j] >= ALIKE ? best[i + 1][j + 1] + like[i][j] : 0);
   const out: Array<[DocJson | undefined, DocJson | undefined]> = [];
   const added: DocJson[] = [];
   let i = 0;
@@ -205,7 +228,7 @@ export function diffContent(older: DocJson[], newer: DocJson[]): DocJson[] {
     } else if (part.added) {
       for (let k = 0; k < n; k++) out.push(whole(newer[ib++], "added"));
     } else {
-      for (let k = 0; k < n; k++) (out.push(newer[ib++]), ia++);
+      for (let k = 0; k < n; k++) out.push(newer[ib++]), ia++;
     }
   }
   return out;

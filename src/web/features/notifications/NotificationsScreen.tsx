@@ -31,7 +31,12 @@ export default function NotificationsScreen() {
           size="sm"
           disabled={!unread}
           busy={markAll.isPending}
-          onClick={() => markAll.mutate(undefined, { onSuccess: () => toast.success("All notifications marked read"), onError: (e) => toast.error((e as Error).message) })}
+          onClick={() =>
+            markAll.mutate(undefined, {
+              onSuccess: () => toast.success("All notifications marked read"),
+              onError: (e) => toast.error((e as Error).message),
+            })
+          }
         >
           <CheckCheck size={15} aria-hidden="true" /> Mark all read
         </Button>
@@ -40,15 +45,26 @@ export default function NotificationsScreen() {
         {() =>
           !all.length ? (
             <EmptyState title="Nothing to tell you yet">
-              You are told here when someone edits or comments on a page you watch, mentions you, or creates a page in a space you watch. Pages you create or edit are watched for you; use Watch at the top of a page or a space for others.
+              You are told here when someone edits or comments on a page you watch, mentions you, or creates a page in a space you watch.
+              Pages you create or edit are watched for you; use Watch at the top of a page or a space for others.
             </EmptyState>
           ) : (
             <>
               <div className="notif-filter" role="group" aria-label="Show">
-                <Button size="sm" variant={unreadOnly ? "ghost" : "secondary"} aria-pressed={!unreadOnly} onClick={() => setUnreadOnly(false)}>
+                <Button
+                  size="sm"
+                  variant={unreadOnly ? "ghost" : "secondary"}
+                  aria-pressed={!unreadOnly}
+                  onClick={() => setUnreadOnly(false)}
+                >
                   All ({all.length})
                 </Button>
-                <Button size="sm" variant={unreadOnly ? "secondary" : "ghost"} aria-pressed={unreadOnly} onClick={() => setUnreadOnly(true)}>
+                <Button
+                  size="sm"
+                  variant={unreadOnly ? "secondary" : "ghost"}
+                  aria-pressed={unreadOnly}
+                  onClick={() => setUnreadOnly(true)}
+                >
                   Unread ({unread})
                 </Button>
               </div>
@@ -82,7 +98,15 @@ function Entry({ n }: { n: Notification }) {
         <p>
           {n.readAt ? null : <span className="visually-hidden">Unread: </span>}
           {d.who} {d.what}{" "}
-          {d.where ? d.href ? <Link href={d.href} onClick={read}>{d.where}</Link> : <strong>{d.where}</strong> : null}
+          {d.where ? (
+            d.href ? (
+              <Link href={d.href} onClick={read}>
+                {d.where}
+              </Link>
+            ) : (
+              <strong>{d.where}</strong>
+            )
+          ) : null}
           {d.space ? <span className="muted"> in {d.space}</span> : null}
         </p>
         {d.excerpt ? <p className="notif-excerpt">“{d.excerpt}”</p> : null}
@@ -91,7 +115,13 @@ function Entry({ n }: { n: Notification }) {
         </time>
       </div>
       {n.readAt ? null : (
-        <Button size="sm" variant="ghost" onClick={read} busy={markRead.isPending} aria-label={`Mark read: ${d.who} ${d.what} ${d.where ?? ""}`.trim()}>
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={read}
+          busy={markRead.isPending}
+          aria-label={`Mark read: ${d.who} ${d.what} ${d.where ?? ""}`.trim()}
+        >
           Mark read
         </Button>
       )}

@@ -9,7 +9,17 @@ import { useWatch, useWatchMutation } from "./queries";
  * `look="link"` is the quiet form of the space sidebar's footer links ("Watch space"): the space
  * home may show a page instead of its own Watch button, so the sidebar carries one too.
  */
-export function WatchButton({ kind, id, name, look = "button" }: { kind: "page" | "space"; id: string; name: string; look?: "button" | "link" }) {
+export function WatchButton({
+  kind,
+  id,
+  name,
+  look = "button",
+}: {
+  kind: "page" | "space";
+  id: string;
+  name: string;
+  look?: "button" | "link";
+}) {
   const watch = useWatch(kind, id, true);
   const change = useAction(useWatchMutation(kind, id), {
     success: (now) => (now ? `You will be told of changes to “${name}”` : `You no longer watch “${name}”`),
@@ -23,13 +33,28 @@ export function WatchButton({ kind, id, name, look = "button" }: { kind: "page" 
   const hint = kind === "page" ? "Be told when this page is edited or commented on" : "Be told when a page is created in this space";
   if (look === "link") {
     return (
-      <button type="button" className="sidebar-link watch-link" onClick={() => void toggle()} disabled={busy} aria-pressed={watching} title={watching ? "Stop watching" : hint}>
+      <button
+        type="button"
+        className="sidebar-link watch-link"
+        onClick={() => void toggle()}
+        disabled={busy}
+        aria-pressed={watching}
+        title={watching ? "Stop watching" : hint}
+      >
         <Eye aria-hidden="true" /> {watching ? `Watching ${kind}` : `Watch ${kind}`}
       </button>
     );
   }
   return (
-    <Button size="sm" variant="ghost" className="watch-button" onClick={() => void toggle()} busy={busy} aria-pressed={watching} title={watching ? "Stop watching" : hint}>
+    <Button
+      size="sm"
+      variant="ghost"
+      className="watch-button"
+      onClick={() => void toggle()}
+      busy={busy}
+      aria-pressed={watching}
+      title={watching ? "Stop watching" : hint}
+    >
       <Eye size={15} aria-hidden="true" /> <span className="watch-label">{watching ? "Watching" : "Watch"}</span>
     </Button>
   );

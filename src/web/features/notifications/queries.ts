@@ -40,7 +40,10 @@ export function useNotifications() {
 const refresh = () => queryClient.invalidateQueries({ queryKey: notificationKeys.all });
 
 export function useMarkRead() {
-  return useMutation({ mutationFn: (id: string) => api.POST("/api/notifications/{id}/read", { params: { path: { id } } }), onSettled: refresh });
+  return useMutation({
+    mutationFn: (id: string) => api.POST("/api/notifications/{id}/read", { params: { path: { id } } }),
+    onSettled: refresh,
+  });
 }
 
 export function useMarkAllRead() {
@@ -63,8 +66,16 @@ export function useWatch(kind: "page" | "space", id: string, enabled: boolean) {
 export async function setWatch(kind: "page" | "space", id: string, watching: boolean): Promise<boolean> {
   const answer =
     kind === "page"
-      ? await data(watching ? api.POST("/api/pages/{id}/watch", { params: { path: { id } } }) : api.DELETE("/api/pages/{id}/watch", { params: { path: { id } } }))
-      : await data(watching ? api.POST("/api/spaces/{key}/watch", { params: { path: { key: id } } }) : api.DELETE("/api/spaces/{key}/watch", { params: { path: { key: id } } }));
+      ? await data(
+          watching
+            ? api.POST("/api/pages/{id}/watch", { params: { path: { id } } })
+            : api.DELETE("/api/pages/{id}/watch", { params: { path: { id } } }),
+        )
+      : await data(
+          watching
+            ? api.POST("/api/spaces/{key}/watch", { params: { path: { key: id } } })
+            : api.DELETE("/api/spaces/{key}/watch", { params: { path: { key: id } } }),
+        );
   queryClient.setQueryData(notificationKeys.watch(kind, id), answer.watching);
   // The page panel's details read the same state with its watcher count: fetch it afresh.
   if (kind === "page") void queryClient.invalidateQueries({ queryKey: ["page", id, "watch"], exact: true });
@@ -72,4 +83,5 @@ export async function setWatch(kind: "page" | "space", id: string, watching: boo
 }
 
 /** Watching a page or a space switched on or off; answers whether it is watched now. */
-export const useWatchMutation = (kind: "page" | "space", id: string) => useMutation({ mutationFn: (on: boolean) => setWatch(kind, id, on) });
+export const useWatchMutation = (kind: "page" | "space", id: string) =>
+  useMutation({ mutationFn: (on: boolean) => setWatch(kind, id, on) });

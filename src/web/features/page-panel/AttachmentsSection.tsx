@@ -45,7 +45,15 @@ export function AttachmentsSection({ page }: { page: Page }) {
       const key = nextKey++;
       const patch = (p: Partial<Upload>) => setUploads((all) => all.map((u) => (u.key === key ? { ...u, ...p } : u)));
       if (file.size > MAX_UPLOAD_BYTES) {
-        setUploads((all) => [...all, { key, name: file.name, fraction: 0, error: `${file.name} is ${formatSize(file.size)}; files can be at most ${megabytes(MAX_UPLOAD_BYTES)}.` }]);
+        setUploads((all) => [
+          ...all,
+          {
+            key,
+            name: file.name,
+            fraction: 0,
+            error: `${file.name} is ${formatSize(file.size)}; files can be at most ${megabytes(MAX_UPLOAD_BYTES)}.`,
+          },
+        ]);
         continue;
       }
       setUploads((all) => [...all, { key, name: file.name, fraction: 0 }]);
@@ -82,7 +90,14 @@ export function AttachmentsSection({ page }: { page: Page }) {
             <Upload size={15} aria-hidden="true" /> Choose files
           </Button>
           <p className="muted small">Up to {megabytes(MAX_UPLOAD_BYTES)} each.</p>
-          <input ref={picker} type="file" multiple hidden aria-label="Files to upload" onChange={(e) => e.target.files && (send(e.target.files), (e.target.value = ""))} />
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            hidden
+            aria-label="Files to upload"
+            onChange={(e) => e.target.files && (send(e.target.files), (e.target.value = ""))}
+          />
         </div>
       ) : null}
       {uploads.length ? (
@@ -110,7 +125,11 @@ export function AttachmentsSection({ page }: { page: Page }) {
       {files.isPending ? <p className="muted">Loading files…</p> : null}
       {files.error ? <FormError error={files.error.message} /> : null}
       {files.data && files.data.length === 0 ? (
-        <EmptyState title="No files yet">{page.canEdit ? "Drop a file above to attach it to this page: everyone who can read the page can download it." : "Files attached to this page will be listed here."}</EmptyState>
+        <EmptyState title="No files yet">
+          {page.canEdit
+            ? "Drop a file above to attach it to this page: everyone who can read the page can download it."
+            : "Files attached to this page will be listed here."}
+        </EmptyState>
       ) : null}
       {files.data?.length ? (
         <ul className="file-list" aria-label="Files">
@@ -137,7 +156,10 @@ function FileRow({ file, page, uploader }: { file: Attachment; page: Page; uploa
           <Download size={14} aria-hidden="true" /> {file.filename}
         </a>
         <span className="muted small">
-          {file.contentType} · {formatSize(file.size)} · {uploader} · <time dateTime={file.createdAt} title={fullDate(file.createdAt)}>{timeAgo(file.createdAt)}</time>
+          {file.contentType} · {formatSize(file.size)} · {uploader} ·{" "}
+          <time dateTime={file.createdAt} title={fullDate(file.createdAt)}>
+            {timeAgo(file.createdAt)}
+          </time>
         </span>
         {confirming ? (
           <div className="inline-confirm" role="group" aria-label="Confirm deletion">
@@ -150,7 +172,13 @@ function FileRow({ file, page, uploader }: { file: Attachment; page: Page; uploa
             </Button>
           </div>
         ) : page.canEdit ? (
-          <Button size="sm" variant="ghost" className="file-delete" onClick={() => setConfirming(true)} aria-label={`Delete ${file.filename}`}>
+          <Button
+            size="sm"
+            variant="ghost"
+            className="file-delete"
+            onClick={() => setConfirming(true)}
+            aria-label={`Delete ${file.filename}`}
+          >
             Delete
           </Button>
         ) : null}

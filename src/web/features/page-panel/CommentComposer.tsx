@@ -45,7 +45,18 @@ export function CommentComposer({ id, label, submitLabel, initial = "", quote, a
       }}
     >
       {quote ? <blockquote className="comment-quote">{quote}</blockquote> : null}
-      <MentionInput id={id} label={label} placeholder={`${label}… (@ to mention someone)`} value={body} onChange={setBody} mentioned={mentioned} onMention={(m) => setMentioned((all) => [...all, m])} onSubmit={() => void submit()} rows={3} autoFocus={autoFocus} />
+      <MentionInput
+        id={id}
+        label={label}
+        placeholder={`${label}… (@ to mention someone)`}
+        value={body}
+        onChange={setBody}
+        mentioned={mentioned}
+        onMention={(m) => setMentioned((all) => [...all, m])}
+        onSubmit={() => void submit()}
+        rows={3}
+        autoFocus={autoFocus}
+      />
       <FormError error={error} />
       <div className="comment-composer-actions">
         {onCancel ? (

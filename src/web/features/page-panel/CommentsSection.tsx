@@ -66,18 +66,32 @@ export function CommentsSection({ page, state, draftAnchor, onDraftDone, found }
       ) : (
         <>
           <div className="comment-filter" role="group" aria-label="Which threads">
-            <Button size="sm" variant={showResolved ? "ghost" : "secondary"} aria-pressed={!showResolved} onClick={() => setShowResolved(false)}>
+            <Button
+              size="sm"
+              variant={showResolved ? "ghost" : "secondary"}
+              aria-pressed={!showResolved}
+              onClick={() => setShowResolved(false)}
+            >
               Open ({open.length})
             </Button>
-            <Button size="sm" variant={showResolved ? "secondary" : "ghost"} aria-pressed={showResolved} onClick={() => setShowResolved(true)}>
+            <Button
+              size="sm"
+              variant={showResolved ? "secondary" : "ghost"}
+              aria-pressed={showResolved}
+              onClick={() => setShowResolved(true)}
+            >
               Resolved ({resolved.length})
             </Button>
           </div>
           {shown.length === 0 ? (
             showResolved ? (
-              <EmptyState title="No resolved threads">When a discussion is settled, “Resolve” files it here; it can be reopened.</EmptyState>
+              <EmptyState title="No resolved threads">
+                When a discussion is settled, “Resolve” files it here; it can be reopened.
+              </EmptyState>
             ) : (
-              <EmptyState title="No comments yet">Write one above, or select a few words of the page and choose “Comment” to discuss just that passage.</EmptyState>
+              <EmptyState title="No comments yet">
+                Write one above, or select a few words of the page and choose “Comment” to discuss just that passage.
+              </EmptyState>
             )
           ) : (
             <ol className="thread-list">

@@ -56,7 +56,13 @@ export function DetailsSection({ page, space }: { page: Page; space: Space }) {
           <Backlinks pageId={page.id} spaceId={space.id} />
         </dd>
         <dt>Labels</dt>
-        <dd>{labels.data?.length ? labels.data.map((l) => l.name).join(", ") : <span className="muted">None{page.canEdit ? " — add them while editing" : ""}</span>}</dd>
+        <dd>
+          {labels.data?.length ? (
+            labels.data.map((l) => l.name).join(", ")
+          ) : (
+            <span className="muted">None{page.canEdit ? " — add them while editing" : ""}</span>
+          )}
+        </dd>
         {me.data ? (
           <>
             <dt>Watching</dt>

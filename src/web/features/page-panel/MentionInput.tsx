@@ -10,7 +10,14 @@ import { useUsers } from "./queries";
 
 const MENTION_AT_CARET = /(^|\s)@([^\s@[\]()]{0,30})$/;
 
-type Props = { value: string; onChange(v: string): void; mentioned: Mentioned[]; onMention(m: Mentioned): void; label: string; onSubmit(): void } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "value" | "onChange" | "onSubmit">;
+type Props = {
+  value: string;
+  onChange(v: string): void;
+  mentioned: Mentioned[];
+  onMention(m: Mentioned): void;
+  label: string;
+  onSubmit(): void;
+} & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "value" | "onChange" | "onSubmit">;
 
 export function MentionInput({ value, onChange, mentioned, onMention, label, onSubmit, ...rest }: Props) {
   const users = useUsers();
@@ -85,7 +92,14 @@ export function MentionInput({ value, onChange, mentioned, onMention, label, onS
       />
       <ul id={listId} role="listbox" aria-label="People to mention" className="mention-list" hidden={!matches.length}>
         {matches.map((u, i) => (
-          <li key={u.id} id={`${listId}-${i}`} role="option" aria-selected={i === active} onMouseDown={(e) => e.preventDefault()} onClick={() => pick(u)}>
+          <li
+            key={u.id}
+            id={`${listId}-${i}`}
+            role="option"
+            aria-selected={i === active}
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={() => pick(u)}
+          >
             {u.displayName}
           </li>
         ))}
@@ -98,7 +112,10 @@ export function MentionInput({ value, onChange, mentioned, onMention, label, onS
 function tinted(text: string, mentioned: Mentioned[]): React.ReactNode[] {
   // A trailing newline needs a character after it, or the layer is one line short of the box.
   const all = `${text}\u200b`;
-  const pattern = mentionPattern(mentioned.map((m) => m.name), "u");
+  const pattern = mentionPattern(
+    mentioned.map((m) => m.name),
+    "u",
+  );
   if (!pattern) return [all];
   // split() keeps the pattern's one group: the odd parts are the names (their "@" consumed).
   const parts = all.split(pattern);

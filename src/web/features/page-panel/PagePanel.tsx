@@ -16,7 +16,6 @@ import "./panel.css";
 
 const TITLES = PANEL_TITLES;
 
-
 export default function PagePanel(props: PagePanelProps) {
   const { state } = props;
   const ref = useRef<HTMLElement>(null);

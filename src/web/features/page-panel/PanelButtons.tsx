@@ -19,7 +19,17 @@ export function PanelButtons({ signedIn }: { signedIn: boolean }) {
   return (
     <>
       {BUTTONS.filter((b) => signedIn || b.kind === "comments" || b.kind === "details").map(({ kind, label, icon: Icon }) => (
-        <IconButton key={kind} className={kind === "details" || kind === "restrictions" ? "panel-button-extra" : undefined} label={label} title={label} aria-pressed={panel === kind} aria-controls={panel === kind ? "page-panel" : undefined} onClick={() => open(panel === kind ? null : kind)} onPointerEnter={preloadPanel} onFocus={preloadPanel}>
+        <IconButton
+          key={kind}
+          className={kind === "details" || kind === "restrictions" ? "panel-button-extra" : undefined}
+          label={label}
+          title={label}
+          aria-pressed={panel === kind}
+          aria-controls={panel === kind ? "page-panel" : undefined}
+          onClick={() => open(panel === kind ? null : kind)}
+          onPointerEnter={preloadPanel}
+          onFocus={preloadPanel}
+        >
           <Icon size={16} aria-hidden="true" />
         </IconButton>
       ))}

@@ -28,7 +28,9 @@ export function Thread({ page, first, replies, active, detached, onSelect }: Thr
   const anchor = parseAnchor(first.anchorJson);
   const comments = useCommentMutation(page.id);
   const mayKeep = !!me.data && (page.canEdit || first.authorId === me.data.id);
-  const resolving = useAction(comments, { success: (_answer, change) => (change.kind === "resolve" ? "Thread resolved" : "Thread reopened") });
+  const resolving = useAction(comments, {
+    success: (_answer, change) => (change.kind === "resolve" ? "Thread resolved" : "Thread reopened"),
+  });
   const error = resolving.error;
   const setResolved = (resolve: boolean) => resolving.run({ kind: resolve ? "resolve" : "reopen", id: first.id });
   return (

@@ -17,7 +17,9 @@ export function parseAnchor(json: string | null): TextAnchor | null {
   if (!json) return null;
   try {
     const a = JSON.parse(json) as Partial<TextAnchor>;
-    return typeof a.quote === "string" && a.quote ? { quote: a.quote, prefix: typeof a.prefix === "string" ? a.prefix : "", suffix: typeof a.suffix === "string" ? a.suffix : "" } : null;
+    return typeof a.quote === "string" && a.quote
+      ? { quote: a.quote, prefix: typeof a.prefix === "string" ? a.prefix : "", suffix: typeof a.suffix === "string" ? a.suffix : "" }
+      : null;
   } catch {
     return null;
   }

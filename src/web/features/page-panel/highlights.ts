@@ -13,7 +13,13 @@ const registry = () => CSS.highlights as unknown as Map<string, Highlight>;
 const supported = () => typeof CSS !== "undefined" && "highlights" in CSS && typeof Highlight !== "undefined";
 
 /** Comment ids whose passage was found in the page as drawn now. */
-export function useCommentHighlights(pageId: string, root: HTMLElement | null, activeId: string | null, onOpen: (id: string) => void, enabled: boolean): Set<string> | null {
+export function useCommentHighlights(
+  pageId: string,
+  root: HTMLElement | null,
+  activeId: string | null,
+  onOpen: (id: string) => void,
+  enabled: boolean,
+): Set<string> | null {
   const comments = useComments(pageId, enabled);
   const [found, setFound] = useState<Set<string> | null>(null);
   // The thread a link opened (a notification's) shows its passage once, if it is off screen.
@@ -30,7 +36,9 @@ export function useCommentHighlights(pageId: string, root: HTMLElement | null, a
         const range = anchor && locate(root, anchor, c.id);
         if (range) ranges.set(c.id, range);
       }
-      setFound((before) => (before && before.size === ranges.size && [...ranges.keys()].every((id) => before.has(id)) ? before : new Set(ranges.keys())));
+      setFound((before) =>
+        before && before.size === ranges.size && [...ranges.keys()].every((id) => before.has(id)) ? before : new Set(ranges.keys()),
+      );
       open = [...ranges].filter(([id]) => !all.find((c) => c.id === id)?.resolvedAt);
       if (!supported()) return;
       registry().set("cairn-comment", new Highlight(...open.filter(([id]) => id !== activeId).map(([, r]) => r)));

@@ -6,10 +6,14 @@ const grace = { id: "u-grace", name: "Grace" };
 
 describe("mentions written as names, stored as ids", () => {
   test("a picked name becomes its mention; the rest of the text is left as it is", () => {
-    expect(toStored("@Ada Lovelace and @Grace, please look.", [ada, grace])).toBe("@[Ada Lovelace](u-ada) and @[Grace](u-grace), please look.");
+    expect(toStored("@Ada Lovelace and @Grace, please look.", [ada, grace])).toBe(
+      "@[Ada Lovelace](u-ada) and @[Grace](u-grace), please look.",
+    );
   });
   test("a name typed without picking, or inside another word, stays text", () => {
-    expect(toStored("@Grace and @Ada and mail@Grace.org and @Gracey", [grace])).toBe("@[Grace](u-grace) and @Ada and mail@Grace.org and @Gracey");
+    expect(toStored("@Grace and @Ada and mail@Grace.org and @Gracey", [grace])).toBe(
+      "@[Grace](u-grace) and @Ada and mail@Grace.org and @Gracey",
+    );
   });
   test("the longer name wins where one name begins another", () => {
     expect(toStored("@Ada Lovelace, @Ada", [{ id: "u-a", name: "Ada" }, ada])).toBe("@[Ada Lovelace](u-ada), @[Ada](u-a)");
@@ -18,7 +22,12 @@ describe("mentions written as names, stored as ids", () => {
     expect(toStored("hi @J. (Jo) Smith+", [{ id: "u-j", name: "J. (Jo) Smith+" }])).toBe("hi @[J. (Jo) Smith+](u-j)");
   });
   test("two people of one name are told apart by the order they were picked", () => {
-    expect(toStored("@Sam and @Sam", [{ id: "u-1", name: "Sam" }, { id: "u-2", name: "Sam" }])).toBe("@[Sam](u-1) and @[Sam](u-2)");
+    expect(
+      toStored("@Sam and @Sam", [
+        { id: "u-1", name: "Sam" },
+        { id: "u-2", name: "Sam" },
+      ]),
+    ).toBe("@[Sam](u-1) and @[Sam](u-2)");
   });
   test("a stored body reads back as names and comes back the same", () => {
     const stored = "Thanks @[Ada Lovelace](u-ada)! cc @[Grace](u-grace)";

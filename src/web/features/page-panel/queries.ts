@@ -19,19 +19,32 @@ export const panelKeys = {
 };
 
 export function useComments(pageId: string, enabled = true) {
-  return useQuery({ queryKey: panelKeys.comments(pageId), queryFn: () => data(api.GET("/api/pages/{id}/comments", { params: { path: { id: pageId } } })), enabled });
+  return useQuery({
+    queryKey: panelKeys.comments(pageId),
+    queryFn: () => data(api.GET("/api/pages/{id}/comments", { params: { path: { id: pageId } } })),
+    enabled,
+  });
 }
 
 export function useAttachments(pageId: string) {
-  return useQuery({ queryKey: panelKeys.attachments(pageId), queryFn: () => data(api.GET("/api/pages/{id}/attachments", { params: { path: { id: pageId } } })) });
+  return useQuery({
+    queryKey: panelKeys.attachments(pageId),
+    queryFn: () => data(api.GET("/api/pages/{id}/attachments", { params: { path: { id: pageId } } })),
+  });
 }
 
 export function useRestrictions(pageId: string) {
-  return useQuery({ queryKey: panelKeys.restrictions(pageId), queryFn: () => data(api.GET("/api/pages/{id}/restrictions", { params: { path: { id: pageId } } })) });
+  return useQuery({
+    queryKey: panelKeys.restrictions(pageId),
+    queryFn: () => data(api.GET("/api/pages/{id}/restrictions", { params: { path: { id: pageId } } })),
+  });
 }
 
 export function useWatch(pageId: string) {
-  return useQuery({ queryKey: panelKeys.watch(pageId), queryFn: () => data(api.GET("/api/pages/{id}/watch", { params: { path: { id: pageId } } })) });
+  return useQuery({
+    queryKey: panelKeys.watch(pageId),
+    queryFn: () => data(api.GET("/api/pages/{id}/watch", { params: { path: { id: pageId } } })),
+  });
 }
 
 export function useUsers() {
@@ -53,7 +66,10 @@ export const useCommentMutation = (pageId: string) =>
   useMutation({
     mutationFn: (change: CommentChange): Promise<Comment | unknown> => {
       if (change.kind === "post") {
-        const body = { body: change.body, ...(change.parentCommentId ? { parentCommentId: change.parentCommentId } : { anchorJson: change.anchorJson ?? null }) };
+        const body = {
+          body: change.body,
+          ...(change.parentCommentId ? { parentCommentId: change.parentCommentId } : { anchorJson: change.anchorJson ?? null }),
+        };
         return data(api.POST("/api/pages/{id}/comments", { params: { path: { id: pageId } }, body }));
       }
       const path = { id: change.id };
@@ -68,13 +84,25 @@ export const useCommentMutation = (pageId: string) =>
     },
   });
 
-/** A restriction added (who, and view or edit) or removed, with the words said once done; the tree shows restricted pages, so it is read again too. */
+/**
+ * A restriction added (who, and view or edit) or removed, with the words said once done; the tree
+ * shows restricted pages, so it is read again too.
+ */
 export const useRestrictionMutation = (page: { id: string; spaceId: string }) =>
   useMutation({
-    mutationFn: (change: ({ principalType: 0 | 1; principalId: string; operation: 0 | 1 } | { remove: string }) & { said: string }): Promise<unknown> =>
+    mutationFn: (
+      change: ({ principalType: 0 | 1; principalId: string; operation: 0 | 1 } | { remove: string }) & { said: string },
+    ): Promise<unknown> =>
       "remove" in change
-        ? data(api.DELETE("/api/pages/{id}/restrictions/{restrictionId}", { params: { path: { id: page.id, restrictionId: change.remove } } }))
-        : data(api.POST("/api/pages/{id}/restrictions", { params: { path: { id: page.id } }, body: { principalType: change.principalType, principalId: change.principalId, operation: change.operation } })),
+        ? data(
+            api.DELETE("/api/pages/{id}/restrictions/{restrictionId}", { params: { path: { id: page.id, restrictionId: change.remove } } }),
+          )
+        : data(
+            api.POST("/api/pages/{id}/restrictions", {
+              params: { path: { id: page.id } },
+              body: { principalType: change.principalType, principalId: change.principalId, operation: change.operation },
+            }),
+          ),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: panelKeys.restrictions(page.id) });
       void queryClient.invalidateQueries({ queryKey: keys.tree(page.spaceId) });

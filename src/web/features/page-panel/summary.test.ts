@@ -19,10 +19,16 @@ describe("restrictions in plain words", () => {
     expect(summary([], 1, "Engineering")).toBe("Everyone who can edit in Engineering can edit this page.");
   });
   test("people and groups named, joined as a sentence", () => {
-    expect(summary([r("Ana", 0), r("Editors", 0, true), r("Bo", 1)], 0, "E")).toBe("Only Ana and the Editors group can see this page. Space administrators always can.");
-    expect(summary([r("Ana", 0), r("Bo", 0), r("Cy", 0)], 0, "E")).toBe("Only Ana, Bo and Cy can see this page. Space administrators always can.");
+    expect(summary([r("Ana", 0), r("Editors", 0, true), r("Bo", 1)], 0, "E")).toBe(
+      "Only Ana and the Editors group can see this page. Space administrators always can.",
+    );
+    expect(summary([r("Ana", 0), r("Bo", 0), r("Cy", 0)], 0, "E")).toBe(
+      "Only Ana, Bo and Cy can see this page. Space administrators always can.",
+    );
   });
   test("inherited from a parent page is said apart", () => {
-    expect(summary([r("Ana", 1, false, true)], 1, "E")).toBe("A parent page limits it: only Ana can edit it. Space administrators always can.");
+    expect(summary([r("Ana", 1, false, true)], 1, "E")).toBe(
+      "A parent page limits it: only Ana can edit it. Space administrators always can.",
+    );
   });
 });

@@ -7,7 +7,12 @@ import { useLocation, useSearch } from "wouter";
 
 export const PANELS = ["comments", "attachments", "details", "restrictions"] as const;
 export type PanelKind = (typeof PANELS)[number];
-export const PANEL_TITLES: Record<PanelKind, string> = { comments: "Comments", attachments: "Attachments", details: "Page details", restrictions: "Restrictions" };
+export const PANEL_TITLES: Record<PanelKind, string> = {
+  comments: "Comments",
+  attachments: "Attachments",
+  details: "Page details",
+  restrictions: "Restrictions",
+};
 
 export interface PanelState {
   panel: PanelKind | null;

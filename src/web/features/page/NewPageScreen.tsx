@@ -20,7 +20,11 @@ export function NewPageScreen({ space }: { space: Space }) {
   const parent = new URLSearchParams(useSearch()).get("parent") ?? undefined;
   const [, navigate] = useLocation();
   useTitle("New page", space.name);
-  const templates = useQuery({ queryKey: keys.templates(space.id), queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })), enabled: space.canEdit });
+  const templates = useQuery({
+    queryKey: keys.templates(space.id),
+    queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })),
+    enabled: space.canEdit,
+  });
   const tree = useTree(space.id);
   const parentTitle = parent ? ancestorsOf(tree.data, parent).at(-1)?.title : undefined;
   const creation = useAction(useNewDraftMutation(space.id), {
@@ -32,7 +36,11 @@ export function NewPageScreen({ space }: { space: Space }) {
   const error = creation.error;
 
   // The built-in templates (a module of their own: the chooser is rarely opened).
-  const builtins = useQuery({ queryKey: ["builtin-templates"], queryFn: () => import("./builtin-templates").then((m) => m.BUILTIN_TEMPLATES), staleTime: Infinity });
+  const builtins = useQuery({
+    queryKey: ["builtin-templates"],
+    queryFn: () => import("./builtin-templates").then((m) => m.BUILTIN_TEMPLATES),
+    staleTime: Infinity,
+  });
 
   // A template of the space or the wiki with a built-in one's name takes its place.
   const ownNames = new Set((templates.data ?? []).map((t) => t.name.toLowerCase()));
@@ -45,7 +53,10 @@ export function NewPageScreen({ space }: { space: Space }) {
       <main id="main" className="main-column new-page">
         <h1>New page</h1>
         <p>
-          {space.archived ? `${space.name} is archived: its pages can be read, not added to.` : `You can read ${space.name}, but not add pages to it.`} {space.archived ? "An administrator of the space can unarchive it." : "Ask an administrator of the space for Edit access."}
+          {space.archived
+            ? `${space.name} is archived: its pages can be read, not added to.`
+            : `You can read ${space.name}, but not add pages to it.`}{" "}
+          {space.archived ? "An administrator of the space can unarchive it." : "Ask an administrator of the space for Edit access."}
         </p>
         <p>
           <Link href={`/s/${space.key}`}>Back to {space.name}</Link>
@@ -67,7 +78,13 @@ export function NewPageScreen({ space }: { space: Space }) {
       ) : null}
       <ul className="template-grid">
         <li>
-          <button type="button" className="template-card" onClick={() => void start(null)} disabled={!!busy} aria-busy={busy === "blank" || undefined}>
+          <button
+            type="button"
+            className="template-card"
+            onClick={() => void start(null)}
+            disabled={!!busy}
+            aria-busy={busy === "blank" || undefined}
+          >
             <FileText aria-hidden="true" />
             <span className="template-name">Blank page</span>
             <span className="template-desc">Start writing; type / for blocks.</span>
@@ -75,22 +92,38 @@ export function NewPageScreen({ space }: { space: Space }) {
         </li>
         {(templates.data ?? []).map((t) => (
           <li key={t.id}>
-            <button type="button" className="template-card" onClick={() => void start(t)} disabled={!!busy} aria-busy={busy === t.id || undefined}>
+            <button
+              type="button"
+              className="template-card"
+              onClick={() => void start(t)}
+              disabled={!!busy}
+              aria-busy={busy === t.id || undefined}
+            >
               <LayoutTemplate aria-hidden="true" />
               <span className="template-name">{t.name}</span>
-              <span className="template-desc">{t.description || (t.spaceId ? `A template of ${space.name}` : "A template for every space")}</span>
+              <span className="template-desc">
+                {t.description || (t.spaceId ? `A template of ${space.name}` : "A template for every space")}
+              </span>
             </button>
           </li>
         ))}
-        {(builtins.data ?? []).filter((t) => !ownNames.has(t.name.toLowerCase())).map((t) => (
-          <li key={t.id}>
-            <button type="button" className="template-card" onClick={() => void start({ id: t.id, contentJson: JSON.stringify(t.doc) })} disabled={!!busy} aria-busy={busy === t.id || undefined}>
-              <LayoutTemplate aria-hidden="true" />
-              <span className="template-name">{t.name}</span>
-              <span className="template-desc">{t.description}</span>
-            </button>
-          </li>
-        ))}
+        {(builtins.data ?? [])
+          .filter((t) => !ownNames.has(t.name.toLowerCase()))
+          .map((t) => (
+            <li key={t.id}>
+              <button
+                type="button"
+                className="template-card"
+                onClick={() => void start({ id: t.id, contentJson: JSON.stringify(t.doc) })}
+                disabled={!!busy}
+                aria-busy={busy === t.id || undefined}
+              >
+                <LayoutTemplate aria-hidden="true" />
+                <span className="template-name">{t.name}</span>
+                <span className="template-desc">{t.description}</span>
+              </button>
+            </li>
+          ))}
       </ul>
     </main>
   );

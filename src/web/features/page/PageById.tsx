@@ -14,9 +14,18 @@ import { fetchLinkTargets, linkKeys } from "./links";
 export function PageById({ pageId, rest = "" }: { pageId: string; rest?: string }) {
   const id = pageId.toLowerCase();
   // Its own fetch: linkTarget asks the cache under this very key, which would wait on itself.
-  const target = useQuery({ queryKey: linkKeys.title(id), queryFn: async () => (await fetchLinkTargets([id])).get(id) ?? null, enabled: /^[0-9a-f-]{36}$/.test(id) });
+  const target = useQuery({
+    queryKey: linkKeys.title(id),
+    queryFn: async () => (await fetchLinkTargets([id])).get(id) ?? null,
+    enabled: /^[0-9a-f-]{36}$/.test(id),
+  });
   if (!/^[0-9a-f-]{36}$/.test(id)) return <NotFound />;
   if (target.isPending) return <Loading />;
   if (!target.data) return <NotFound />;
-  return <Redirect to={pagePath(target.data.spaceKey, target.data.id, target.data.title) + rest + window.location.search + window.location.hash} replace />;
+  return (
+    <Redirect
+      to={pagePath(target.data.spaceKey, target.data.id, target.data.title) + rest + window.location.search + window.location.hash}
+      replace
+    />
+  );
 }

@@ -24,7 +24,11 @@ import { peopleList } from "../../lib/people";
  * version says of where it came from, "Imported by Ada from README.md". A version without a
  * known author shows no name at all (never "someone").
  */
-function bylineOf(version: { authorName: string | null; changeComment: string | null; contributors: { id: string; name: string }[] }): string {
+function bylineOf(version: {
+  authorName: string | null;
+  changeComment: string | null;
+  contributors: { id: string; name: string }[];
+}): string {
   const imported = /^Imported from (.+)$/.exec(version.changeComment ?? "");
   if (imported) return `Imported by ${version.authorName} from ${imported[1]}`;
   return `Updated by ${version.contributors.length ? peopleList(version.contributors, undefined) : version.authorName}`;
@@ -56,14 +60,26 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
 
   const width = usePageWidthMutation(page);
   const toggleWidth = () => width.mutateAsync();
-  const trashPage = useAction(useTrashPageMutation(page), { success: `“${page.title}” moved to the trash`, done: () => navigate(`/s/${space.key}`) });
+  const trashPage = useAction(useTrashPageMutation(page), {
+    success: `“${page.title}” moved to the trash`,
+    done: () => navigate(`/s/${space.key}`),
+  });
   const trash = () => trashPage.run();
   const latest = versions.data?.[0];
   return (
     <header className="page-head">
       <div className="page-actions">
         {page.canEdit ? (
-          <Button size="sm" variant="secondary" onClick={edit} onPointerEnter={preloadEditor} onFocus={preloadEditor} busy={busy} aria-keyshortcuts="E" title="Edit (E)">
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={edit}
+            onPointerEnter={preloadEditor}
+            onFocus={preloadEditor}
+            busy={busy}
+            aria-keyshortcuts="E"
+            title="Edit (E)"
+          >
             <Pencil size={15} aria-hidden="true" /> Edit
           </Button>
         ) : null}
@@ -75,7 +91,10 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
         {me.data ? <WatchButton kind="page" id={page.id} name={page.title || "Untitled"} /> : null}
         <PanelButtons signedIn={!!me.data} />
         <Menu trigger={<IconButton label="More actions">{<Ellipsis />}</IconButton>} label="Page actions">
-          <MenuItem icon={<Copy />} onSelect={() => void navigator.clipboard?.writeText(window.location.origin + path).then(() => toast.success("Link copied"))}>
+          <MenuItem
+            icon={<Copy />}
+            onSelect={() => void navigator.clipboard?.writeText(window.location.origin + path).then(() => toast.success("Link copied"))}
+          >
             Copy link
           </MenuItem>
           <MenuItem icon={<Info />} onSelect={() => openPanel("details")}>
@@ -107,11 +126,17 @@ export function PageHeader({ page, space, busy }: { page: Page; space: Space; bu
       <p className="page-meta">
         {latest?.authorName ? (
           <>
-            {bylineOf(latest)} · version {page.currentVersionNumber} · <time dateTime={page.updatedAt} title={fullDate(page.updatedAt)}>{timeAgo(page.updatedAt)}</time>
+            {bylineOf(latest)} · version {page.currentVersionNumber} ·{" "}
+            <time dateTime={page.updatedAt} title={fullDate(page.updatedAt)}>
+              {timeAgo(page.updatedAt)}
+            </time>
           </>
         ) : (
           <>
-            Version {page.currentVersionNumber} · updated <time dateTime={page.updatedAt} title={fullDate(page.updatedAt)}>{timeAgo(page.updatedAt)}</time>
+            Version {page.currentVersionNumber} · updated{" "}
+            <time dateTime={page.updatedAt} title={fullDate(page.updatedAt)}>
+              {timeAgo(page.updatedAt)}
+            </time>
           </>
         )}
       </p>

@@ -23,7 +23,6 @@ import { PagePanel, PanelPlaceholder, preloadPanel, SelectionComment, useComment
 import type { TextAnchor } from "../page-panel/anchors";
 import { CommentOnSelection } from "../page-panel/comment-on-selection";
 
-
 export function PageScreen({ space, pageId, mode }: { space: Space; pageId: string; mode: "read" | "edit" }) {
   const page = usePage(pageId);
   useTitle(page.data?.title || (page.data ? "Untitled" : null), space.name);
@@ -71,7 +70,12 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
   }, [canonical, mode, mayEdit, location, navigate, page.data?.spaceId, space.id]);
 
   if (page.isPending) return <Loading />;
-  if (page.error) return page.error instanceof ApiError && page.error.status === 404 ? <NotFound /> : <p className="form-error main-column">{page.error.message}</p>;
+  if (page.error)
+    return page.error instanceof ApiError && page.error.status === 404 ? (
+      <NotFound />
+    ) : (
+      <p className="form-error main-column">{page.error.message}</p>
+    );
   const p = page.data;
   // An address from before the page moved to another space: the page by its id, where it is now.
   if (p.spaceId !== space.id) return <PageById pageId={p.id} rest={mode === "edit" ? "/edit" : ""} />;
@@ -87,7 +91,14 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
           {/* The panel stays beside the editor; the toolbar's Comment opens it with the passage as the draft. */}
           {panel.panel ? (
             <Suspense fallback={<PanelPlaceholder panel={panel.panel} />}>
-              <PagePanel page={p} space={space} state={panel} draftAnchor={draftAnchor} onDraftDone={() => setDraftAnchor(null)} found={null} />
+              <PagePanel
+                page={p}
+                space={space}
+                state={panel}
+                draftAnchor={draftAnchor}
+                onDraftDone={() => setDraftAnchor(null)}
+                found={null}
+              />
             </Suspense>
           ) : null}
         </CommentOnSelection.Provider>
@@ -107,7 +118,14 @@ export function PageScreen({ space, pageId, mode }: { space: Space; pageId: stri
           />
           {panel.panel ? (
             <Suspense fallback={<PanelPlaceholder panel={panel.panel} />}>
-              <PagePanel page={p} space={space} state={panel} draftAnchor={draftAnchor} onDraftDone={() => setDraftAnchor(null)} found={found} />
+              <PagePanel
+                page={p}
+                space={space}
+                state={panel}
+                draftAnchor={draftAnchor}
+                onDraftDone={() => setDraftAnchor(null)}
+                found={found}
+              />
             </Suspense>
           ) : null}
         </>

@@ -28,7 +28,12 @@ export function UnpublishedBanner({ page, space }: { page: Page; space: Space })
           {timeAgo(latest)}
         </time>
       </span>
-      <Link href={`${pagePath(space.key, page.id, page.title)}/edit?review`} className="unpublished-review" onPointerEnter={preloadEditor} onFocus={preloadEditor}>
+      <Link
+        href={`${pagePath(space.key, page.id, page.title)}/edit?review`}
+        className="unpublished-review"
+        onPointerEnter={preloadEditor}
+        onFocus={preloadEditor}
+      >
         Review
       </Link>
     </p>

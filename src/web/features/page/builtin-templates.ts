@@ -12,9 +12,20 @@ const text = (t: string) => ({ type: "text", text: t });
 const p = (t = "") => (t ? { type: "paragraph", content: [text(t)] } : { type: "paragraph" });
 const h = (t: string, level = 2) => ({ type: "heading", attrs: { level }, content: [text(t)] });
 const bullets = (...items: string[]) => ({ type: "bulletList", content: items.map((i) => ({ type: "listItem", content: [p(i)] })) });
-const steps = (...items: string[]) => ({ type: "orderedList", attrs: { start: 1, type: null }, content: items.map((i) => ({ type: "listItem", content: [p(i)] })) });
-const tasks = (...items: string[]) => ({ type: "taskList", content: items.map((i) => ({ type: "taskItem", attrs: { checked: false }, content: [p(i)] })) });
-const panel = (kind: "info" | "note" | "success" | "warning" | "danger", t: string) => ({ type: "panel", attrs: { kind }, content: [p(t)] });
+const steps = (...items: string[]) => ({
+  type: "orderedList",
+  attrs: { start: 1, type: null },
+  content: items.map((i) => ({ type: "listItem", content: [p(i)] })),
+});
+const tasks = (...items: string[]) => ({
+  type: "taskList",
+  content: items.map((i) => ({ type: "taskItem", attrs: { checked: false }, content: [p(i)] })),
+});
+const panel = (kind: "info" | "note" | "success" | "warning" | "danger", t: string) => ({
+  type: "panel",
+  attrs: { kind },
+  content: [p(t)],
+});
 const doc = (...content: Block[]): DocJson => ({ type: "doc", content }) as unknown as DocJson;
 
 export interface BuiltinTemplate {

@@ -35,7 +35,12 @@ export async function fetchLinkTargets(ids: readonly string[]): Promise<Map<stri
 /** The targets of a document's page link nodes (undefined while loading; none asked when there are none). */
 export function useLinkTargets(doc: unknown): LinkTargets | undefined {
   const ids = useMemo(() => pageLinkIds(doc), [doc]);
-  const query = useQuery({ queryKey: ["pageTitles", ids], queryFn: () => fetchLinkTargets(ids), enabled: ids.length > 0, staleTime: 30_000 });
+  const query = useQuery({
+    queryKey: ["pageTitles", ids],
+    queryFn: () => fetchLinkTargets(ids),
+    enabled: ids.length > 0,
+    staleTime: 30_000,
+  });
   return ids.length === 0 ? EMPTY : query.data;
 }
 
@@ -55,11 +60,18 @@ function pageLinkIds(doc: unknown): string[] {
 
 /** One page's title for the editor's link view: from the cache, else asked (null: not readable). */
 export function linkTarget(id: string): Promise<LinkedPage | null> {
-  return queryClient.fetchQuery({ queryKey: linkKeys.title(id), queryFn: async () => (await fetchLinkTargets([id])).get(id) ?? null, staleTime: 30_000 });
+  return queryClient.fetchQuery({
+    queryKey: linkKeys.title(id),
+    queryFn: async () => (await fetchLinkTargets([id])).get(id) ?? null,
+    staleTime: 30_000,
+  });
 }
 
 export function useBacklinks(pageId: string) {
-  return useQuery({ queryKey: linkKeys.backlinks(pageId), queryFn: () => data(api.GET("/api/pages/{id}/backlinks", { params: { path: { id: pageId } } })) });
+  return useQuery({
+    queryKey: linkKeys.backlinks(pageId),
+    queryFn: () => data(api.GET("/api/pages/{id}/backlinks", { params: { path: { id: pageId } } })),
+  });
 }
 
 export { linkedPageIds };

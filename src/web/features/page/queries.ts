@@ -5,19 +5,30 @@ import { queryClient } from "../../api/query-client";
 import type { Page } from "../../api/types";
 
 /** A page by its id (the key and fetch usePage uses; the first view prefetches it too). */
-export const pageQuery = (id: string) => ({ queryKey: keys.page(id), queryFn: () => data(api.GET("/api/pages/{id}", { params: { path: { id } } })) });
+export const pageQuery = (id: string) => ({
+  queryKey: keys.page(id),
+  queryFn: () => data(api.GET("/api/pages/{id}", { params: { path: { id } } })),
+});
 
 export function usePage(id: string) {
   return useQuery(pageQuery(id));
 }
 
 export function useVersions(id: string, enabled = true) {
-  return useQuery({ queryKey: keys.versions(id), queryFn: () => data(api.GET("/api/pages/{id}/versions", { params: { path: { id } } })), enabled });
+  return useQuery({
+    queryKey: keys.versions(id),
+    queryFn: () => data(api.GET("/api/pages/{id}/versions", { params: { path: { id } } })),
+    enabled,
+  });
 }
 
 /** Only for people who may edit (the server answers 403 to readers). */
 export function useUnpublished(id: string, enabled: boolean) {
-  return useQuery({ queryKey: keys.unpublished(id), queryFn: () => data(api.GET("/api/pages/{id}/unpublished", { params: { path: { id } } })), enabled });
+  return useQuery({
+    queryKey: keys.unpublished(id),
+    queryFn: () => data(api.GET("/api/pages/{id}/unpublished", { params: { path: { id } } })),
+    enabled,
+  });
 }
 
 export function usePageLabels(id: string) {
@@ -38,9 +49,21 @@ export function pageChanged(page: Page): void {
  */
 export const useNewDraftMutation = (spaceId: string) =>
   useMutation({
-    mutationFn: async ({ parentPageId, template }: { parentPageId?: string | null; template?: { id: string; contentJson: string } | null }) => {
+    mutationFn: async ({
+      parentPageId,
+      template,
+    }: {
+      parentPageId?: string | null;
+      template?: { id: string; contentJson: string } | null;
+    }) => {
       let page = await data(api.POST("/api/pages/draft", { body: { spaceId, ...(parentPageId ? { parentPageId } : {}) } }));
-      if (template) page = await data(api.PUT("/api/pages/{id}", { params: { path: { id: page.id } }, body: { contentJson: template.contentJson, baseVersion: page.currentVersionNumber } }));
+      if (template)
+        page = await data(
+          api.PUT("/api/pages/{id}", {
+            params: { path: { id: page.id } },
+            body: { contentJson: template.contentJson, baseVersion: page.currentVersionNumber },
+          }),
+        );
       return page;
     },
     onSuccess: (page) => queryClient.setQueryData(keys.page(page.id), page),
@@ -66,6 +89,7 @@ export const useTrashPageMutation = (page: Page) =>
 /** An older version made the current one (as a new version). */
 export const useRestoreVersionMutation = (pageId: string) =>
   useMutation({
-    mutationFn: (number: number) => data(api.POST("/api/pages/{id}/versions/{number}/restore", { params: { path: { id: pageId, number } } })),
+    mutationFn: (number: number) =>
+      data(api.POST("/api/pages/{id}/versions/{number}/restore", { params: { path: { id: pageId, number } } })),
     onSuccess: pageChanged,
   });

@@ -18,7 +18,10 @@ export function useStartPage(space: Pick<Space, "id" | "key">) {
   const draft = useNewDraftMutation(space.id);
   const starting = useTask({
     // Where the person acted is a tree row or a small button: nowhere to write a sentence.
-    failure: (err) => (err instanceof ApiError ? `The page was not created: ${err.message}` : "The page was not created. Check your connection and try again."),
+    failure: (err) =>
+      err instanceof ApiError
+        ? `The page was not created: ${err.message}`
+        : "The page was not created. Check your connection and try again.",
     toastFailure: true,
   });
   const busy = starting.busy;

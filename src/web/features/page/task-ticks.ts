@@ -38,7 +38,8 @@ export function useTaskTicks(pageId: string) {
   return useCallback(
     (index: number, checked: boolean) => {
       const current = () => queryClient.getQueryData<Page>(keys.page(pageId));
-      const show = (page: Page) => queryClient.setQueryData<Page>(keys.page(pageId), { ...page, contentJson: withTicks(page.contentJson, pending.current) });
+      const show = (page: Page) =>
+        queryClient.setQueryData<Page>(keys.page(pageId), { ...page, contentJson: withTicks(page.contentJson, pending.current) });
       const before = current();
       if (!before) return;
       pending.current.set(index, checked);
@@ -46,7 +47,9 @@ export function useTaskTicks(pageId: string) {
       queue.current = queue.current.then(async () => {
         const base = current()?.currentVersionNumber ?? before.currentVersionNumber;
         try {
-          const saved = await data(api.PUT("/api/pages/{id}/tasks", { params: { path: { id: pageId } }, body: { index, checked, baseVersion: base } }));
+          const saved = await data(
+            api.PUT("/api/pages/{id}/tasks", { params: { path: { id: pageId } }, body: { index, checked, baseVersion: base } }),
+          );
           if (pending.current.get(index) === checked) pending.current.delete(index);
           pageChanged(saved);
           show(saved);

@@ -25,7 +25,10 @@ export function GroupDetail({ group, canManage, onDeleted }: { group: Group; can
   const memberIds = new Set((members.data ?? []).map((m) => m.id));
   const candidates = (people.data ?? []).filter((p) => !memberIds.has(p.id));
   return (
-    <div className="group-detail" style={{ padding: "var(--space-3) 0 var(--space-2)", display: "flex", flexDirection: "column", gap: "var(--space-3)" }}>
+    <div
+      className="group-detail"
+      style={{ padding: "var(--space-3) 0 var(--space-2)", display: "flex", flexDirection: "column", gap: "var(--space-3)" }}
+    >
       {canManage ? (
         <form
           className="pane-row"
@@ -92,7 +95,9 @@ export function GroupDetail({ group, canManage, onDeleted }: { group: Group; can
           ))}
         </ul>
       ) : (
-        <p className="muted" style={{ margin: 0 }}>No members yet.{canManage ? " Add the people of this group above." : ""}</p>
+        <p className="muted" style={{ margin: 0 }}>
+          No members yet.{canManage ? " Add the people of this group above." : ""}
+        </p>
       )}
       {canManage ? (
         <div>
@@ -105,7 +110,10 @@ export function GroupDetail({ group, canManage, onDeleted }: { group: Group; can
         open={deleting}
         onOpenChange={setDeleting}
         title={`Delete “${group.name}”?`}
-        description={`Its ${group.memberCount} ${group.memberCount === 1 ? "member loses" : "members lose"} the access given to the group in every space; their accounts stay. This cannot be undone.`}
+        description={
+          `Its ${group.memberCount} ${group.memberCount === 1 ? "member loses" : "members lose"} the access ` +
+          `given to the group in every space; their accounts stay. This cannot be undone.`
+        }
         confirmLabel="Delete group"
         busy={busy === "delete"}
         error={error}

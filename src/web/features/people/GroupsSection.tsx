@@ -14,14 +14,17 @@ import { errorText, useAction } from "../../lib/mutation";
 import { useCreateGroupMutation, useGroups } from "./queries";
 import { GROUP_NAME_MAX } from "../../../common/limits";
 
-
 export function GroupsSection({ canManage }: { canManage: boolean }) {
   const groups = useGroups();
   const [open, setOpen] = useState<string | null>(null);
   return (
     <>
       {canManage ? <NewGroup onCreated={setOpen} /> : null}
-      <Card id="groups-title" title="Groups" intro="Give a group access to a space once, instead of each person. Everyone holds every account.">
+      <Card
+        id="groups-title"
+        title="Groups"
+        intro="Give a group access to a space once, instead of each person. Everyone holds every account."
+      >
         <AsyncList query={groups} what="The groups">
           {(items) => (
             <ul className="pane-list" aria-label="Groups">
@@ -39,7 +42,12 @@ export function GroupsSection({ canManage }: { canManage: boolean }) {
                       </span>
                     </div>
                     {g.builtIn ? null : (
-                      <Button size="sm" aria-expanded={open === g.id} onClick={() => setOpen(open === g.id ? null : g.id)} aria-label={`${open === g.id ? "Close" : canManage ? "Manage" : "Members of"} ${g.name}`}>
+                      <Button
+                        size="sm"
+                        aria-expanded={open === g.id}
+                        onClick={() => setOpen(open === g.id ? null : g.id)}
+                        aria-label={`${open === g.id ? "Close" : canManage ? "Manage" : "Members of"} ${g.name}`}
+                      >
                         {open === g.id ? "Close" : canManage ? "Manage" : "Members"}
                       </Button>
                     )}
@@ -50,7 +58,11 @@ export function GroupsSection({ canManage }: { canManage: boolean }) {
             </ul>
           )}
         </AsyncList>
-        {groups.data && !groups.data.some((g) => !g.builtIn) ? <p className="muted" style={{ marginBottom: 0 }}>No groups of your own yet. Make one for a team, then give it access in a space's settings.</p> : null}
+        {groups.data && !groups.data.some((g) => !g.builtIn) ? (
+          <p className="muted" style={{ marginBottom: 0 }}>
+            No groups of your own yet. Make one for a team, then give it access in a space's settings.
+          </p>
+        ) : null}
       </Card>
     </>
   );
@@ -76,7 +88,15 @@ function NewGroup({ onCreated }: { onCreated(id: string): void }) {
           void creation.run(name);
         }}
       >
-        <TextField label="Group name" value={name} onChange={(e) => setName(e.target.value)} error={creation.fieldError("name")} placeholder="e.g. Support team" required maxLength={GROUP_NAME_MAX} />
+        <TextField
+          label="Group name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={creation.fieldError("name")}
+          placeholder="e.g. Support team"
+          required
+          maxLength={GROUP_NAME_MAX}
+        />
         <Button type="submit" variant="primary" busy={creation.busy}>
           Create group
         </Button>

@@ -18,9 +18,24 @@ const OPERATIONS = [
 
 const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
-export function InviteAccessFields({ roleId, onRole, spaces, onSpaces }: { roleId: string; onRole(id: string): void; spaces: SpaceChoice; onSpaces(next: SpaceChoice): void }) {
+export function InviteAccessFields({
+  roleId,
+  onRole,
+  spaces,
+  onSpaces,
+}: {
+  roleId: string;
+  onRole(id: string): void;
+  spaces: SpaceChoice;
+  onSpaces(next: SpaceChoice): void;
+}) {
   const options = useInviteOptions();
-  if (!options.data) return options.isError ? <p className="form-error" role="alert">The roles and spaces you may give could not be loaded: {options.error.message}</p> : null;
+  if (!options.data)
+    return options.isError ? (
+      <p className="form-error" role="alert">
+        The roles and spaces you may give could not be loaded: {options.error.message}
+      </p>
+    ) : null;
   const { roles, spaces: offered } = options.data;
   const role = roles.find((r) => r.id === roleId) ?? roles[0];
   return (
@@ -28,7 +43,13 @@ export function InviteAccessFields({ roleId, onRole, spaces, onSpaces }: { roleI
       {roles.length > 1 ? (
         <div className="field">
           <label htmlFor="invite-role">Role</label>
-          <select id="invite-role" className="input pane-select" value={role?.id ?? ""} onChange={(e) => onRole(e.target.value)} aria-describedby="invite-role-hint">
+          <select
+            id="invite-role"
+            className="input pane-select"
+            value={role?.id ?? ""}
+            onChange={(e) => onRole(e.target.value)}
+            aria-describedby="invite-role-hint"
+          >
             {roles.map((r) => (
               <option key={r.id} value={r.id}>
                 {r.name}

@@ -24,7 +24,15 @@ export function InvitesSection() {
     <>
       <NewInvite />
       <Card id="pending-title" title="Pending invites" intro="Links sent but not used yet. A link works once, until it expires.">
-        <AsyncList query={invites} what="The invites" empty={<p className="muted" style={{ margin: 0 }}>No invites are waiting. New ones appear here until they are used.</p>}>
+        <AsyncList
+          query={invites}
+          what="The invites"
+          empty={
+            <p className="muted" style={{ margin: 0 }}>
+              No invites are waiting. New ones appear here until they are used.
+            </p>
+          }
+        >
           {(items) => (
             <ul className="pane-list" aria-label="Pending invites">
               {items.map((i) => (
@@ -33,10 +41,18 @@ export function InvitesSection() {
                     <span className="pane-list-name">{i.email ?? "Anyone with the link"}</span>
                     <span className="pane-list-meta">{whatItGives(i)}</span>
                     <span className="pane-list-meta">
-                      sent <time dateTime={i.createdAt} title={fullDate(i.createdAt)}>{timeAgo(i.createdAt)}</time> · expires <time dateTime={i.expiresAt}>{fullDate(i.expiresAt)}</time>
+                      sent{" "}
+                      <time dateTime={i.createdAt} title={fullDate(i.createdAt)}>
+                        {timeAgo(i.createdAt)}
+                      </time>{" "}
+                      · expires <time dateTime={i.expiresAt}>{fullDate(i.expiresAt)}</time>
                     </span>
                   </div>
-                  <Button size="sm" onClick={() => setWithdrawing(i)} aria-label={`Withdraw the invite for ${i.email ?? "anyone with the link"}`}>
+                  <Button
+                    size="sm"
+                    onClick={() => setWithdrawing(i)}
+                    aria-label={`Withdraw the invite for ${i.email ?? "anyone with the link"}`}
+                  >
                     Withdraw
                   </Button>
                 </li>
@@ -52,7 +68,10 @@ export function InvitesSection() {
           withdrawal.setError(null);
         }}
         title="Withdraw this invite?"
-        description={`The link sent${withdrawing?.email ? ` to ${withdrawing.email}` : ""} stops working at once. You can invite them again later.`}
+        description={
+          `The link sent${withdrawing?.email ? ` to ${withdrawing.email}` : ""} ` +
+          `stops working at once. You can invite them again later.`
+        }
         confirmLabel="Withdraw invite"
         busy={withdrawal.busy}
         error={withdrawal.error}
@@ -86,17 +105,29 @@ function NewInvite() {
   });
   // Whether invites can be e-mailed (not until e-mail sending exists), so the card can say so.
   const emailStatus = useInviteEmailStatus();
+  const notMailed = emailStatus.data && !emailStatus.data.enabled;
+  const mailed = notMailed
+    ? ` ${emailStatus.data?.reason ?? "Invites cannot be e-mailed yet: give each link to the person yourself."}`
+    : "";
   const invite = () => {
     const grants = Object.entries(spaces).map(([spaceId, operation]) => ({ spaceId, operation }));
-    return creation.run({ email: email.trim() || null, expiresInDays: Number(days), sendEmail: !!email.trim(), ...(roleId ? { roleId } : {}), ...(grants.length ? { spaces: grants } : {}) });
+    return creation.run({
+      email: email.trim() || null,
+      expiresInDays: Number(days),
+      sendEmail: !!email.trim(),
+      ...(roleId ? { roleId } : {}),
+      ...(grants.length ? { spaces: grants } : {}),
+    });
   };
   return (
-    <Card id="invite-title" title="Invite someone" intro={`They get a link to register; it works once.${emailStatus.data && !emailStatus.data.enabled ? ` ${emailStatus.data.reason ?? "Invites cannot be e-mailed yet: give each link to the person yourself."}` : ""}`}>
+    <Card id="invite-title" title="Invite someone" intro={`They get a link to register; it works once.${mailed}`}>
       {link ? (
         <div className="pane-secret" role="status">
           <p>
             <strong>The invite link{link.email ? ` for ${link.email}` : ""}</strong>
-            {link.emailSent ? " was e-mailed to them. You can also pass it on yourself:" : ": copy it now and send it to them; it is shown only this once."}
+            {link.emailSent
+              ? " was e-mailed to them. You can also pass it on yourself:"
+              : ": copy it now and send it to them; it is shown only this once."}
           </p>
           <code aria-label="Invite link">{link.url}</code>
           <Button size="sm" variant="primary" onClick={() => void copyText(link.url, "Invite link")}>
@@ -114,7 +145,16 @@ function NewInvite() {
           void invite();
         }}
       >
-        <TextField label="E-mail" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={creation.fieldError("email")} placeholder="name@example.com" hint="Leave empty for a link anyone can use once." autoComplete="off" />
+        <TextField
+          label="E-mail"
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={creation.fieldError("email")}
+          placeholder="name@example.com"
+          hint="Leave empty for a link anyone can use once."
+          autoComplete="off"
+        />
         <div className="field">
           <label htmlFor="invite-days">The link works for</label>
           <select id="invite-days" className="input pane-select" value={days} onChange={(e) => setDays(e.target.value)}>

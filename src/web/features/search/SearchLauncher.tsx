@@ -23,7 +23,13 @@ export function SearchLauncher({ spaceId }: { spaceId?: string }) {
   if (!me.data) return null;
   return (
     <>
-      <button type="button" className="search-launcher" onClick={() => setOpen(true)} aria-keyshortcuts="Control+K /" title="Search (Ctrl+K or /)">
+      <button
+        type="button"
+        className="search-launcher"
+        onClick={() => setOpen(true)}
+        aria-keyshortcuts="Control+K /"
+        title="Search (Ctrl+K or /)"
+      >
         <Search size={16} aria-hidden="true" />
         <span className="search-launcher-text">Search…</span>
         <kbd aria-hidden="true">Ctrl K</kbd>

@@ -85,7 +85,14 @@ export function SearchPalette({ open, onOpenChange, spaceId }: { open: boolean; 
     >
       <div className="palette-input">
         <Search size={18} aria-hidden="true" />
-        <Command.Input value={q} onValueChange={onQuery} onKeyDown={onKeyDown} placeholder="Search pages…" aria-label="Search pages" aria-busy={waiting || undefined} />
+        <Command.Input
+          value={q}
+          onValueChange={onQuery}
+          onKeyDown={onKeyDown}
+          placeholder="Search pages…"
+          aria-label="Search pages"
+          aria-busy={waiting || undefined}
+        />
         {spaceId ? (
           <div className="scope" role="group" aria-label="Where to search">
             <button type="button" aria-pressed={scope === "space"} onClick={() => setScope("space")}>
@@ -103,17 +110,38 @@ export function SearchPalette({ open, onOpenChange, spaceId }: { open: boolean; 
           No pages have “{typed}”. Showing results for “<strong>{correction}</strong>”.
         </div>
       ) : null}
-      <Command.List className="palette-list" aria-label={typed ? "Results" : "Recently viewed"} onPointerMove={() => (moved.current = true)}>
+      <Command.List
+        className="palette-list"
+        aria-label={typed ? "Results" : "Recently viewed"}
+        onPointerMove={() => (moved.current = true)}
+      >
         {!typed && viewed.data && recent.length === 0 ? <div className="palette-note">Type to search every page you can read.</div> : null}
-        {hits.error ? <div className="palette-note error-text" role="alert">{hits.error.message}</div> : null}
+        {hits.error ? (
+          <div className="palette-note error-text" role="alert">
+            {hits.error.message}
+          </div>
+        ) : null}
         {typed && hits.data && hits.data.length === 0 && !hits.isFetching ? (
-          <div className="palette-note">No pages match “{typed}”. Try fewer or different words{within ? ", or search all spaces" : ""}.</div>
+          <div className="palette-note">
+            No pages match “{typed}”. Try fewer or different words{within ? ", or search all spaces" : ""}.
+          </div>
         ) : null}
         {recent.length ? (
           <Command.Group heading="Recently viewed" className="palette-group">
             {recent.map((p) => (
-              <Command.Item key={p.id} value={p.id} onSelect={() => go(pagePath(p.spaceKey, p.id, p.title))} className="palette-item palette-recent">
-                {p.emoji ? <span className="palette-icon palette-emoji" aria-hidden="true">{p.emoji}</span> : <FileText size={16} aria-hidden="true" className="palette-icon" />}
+              <Command.Item
+                key={p.id}
+                value={p.id}
+                onSelect={() => go(pagePath(p.spaceKey, p.id, p.title))}
+                className="palette-item palette-recent"
+              >
+                {p.emoji ? (
+                  <span className="palette-icon palette-emoji" aria-hidden="true">
+                    {p.emoji}
+                  </span>
+                ) : (
+                  <FileText size={16} aria-hidden="true" className="palette-icon" />
+                )}
                 <div className="palette-text">
                   <div className="palette-title">
                     {p.title || "Untitled"} <span className="palette-space">· {p.space}</span>
@@ -124,7 +152,12 @@ export function SearchPalette({ open, onOpenChange, spaceId }: { open: boolean; 
           </Command.Group>
         ) : null}
         {shown.map((hit) => (
-          <Command.Item key={hit.pageId} value={hit.pageId} onSelect={() => go(pagePath(hit.spaceKey, hit.pageId, hit.title))} className="palette-item">
+          <Command.Item
+            key={hit.pageId}
+            value={hit.pageId}
+            onSelect={() => go(pagePath(hit.spaceKey, hit.pageId, hit.title))}
+            className="palette-item"
+          >
             <FileText size={16} aria-hidden="true" className="palette-icon" />
             <div className="palette-text">
               <div className="palette-title">

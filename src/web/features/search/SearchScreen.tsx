@@ -24,7 +24,15 @@ export function SearchScreen() {
     <main id="main" className="main-column search-screen">
       <h1>Search</h1>
       <form className="search-form" role="search" onSubmit={(e) => e.preventDefault()}>
-        <input className="input" type="search" aria-label="Search pages" placeholder="Search pages…" value={q} onChange={(e) => update({ q: e.target.value })} autoFocus />
+        <input
+          className="input"
+          type="search"
+          aria-label="Search pages"
+          placeholder="Search pages…"
+          value={q}
+          onChange={(e) => update({ q: e.target.value })}
+          autoFocus
+        />
         <select className="input" aria-label="Space" value={space} onChange={(e) => update({ space: e.target.value })}>
           <option value="">All spaces</option>
           {(spaces.data ?? []).map((s) => (

@@ -1,11 +1,7 @@
 /** A search snippet: the server wraps matched words in **…**; they become <mark>, never markup. */
 export function Snippet({ text }: { text: string }) {
   const parts = text.split("**");
-  return (
-    <>
-      {parts.map((part, i) => (i % 2 === 1 ? <mark key={i}>{part}</mark> : <span key={i}>{part}</span>))}
-    </>
-  );
+  return <>{parts.map((part, i) => (i % 2 === 1 ? <mark key={i}>{part}</mark> : <span key={i}>{part}</span>))}</>;
 }
 
 /** A title with the words a near-spelling match found (hit.spelledAs) marked, as the snippet marks them. */
@@ -14,7 +10,9 @@ export function MarkedTitle({ title, words }: { title: string; words?: string })
   if (wanted.size === 0) return <>{title}</>;
   return (
     <>
-      {title.split(/(\p{L}+)/u).map((part, i) => (wanted.has(part.toLowerCase()) ? <mark key={i}>{part}</mark> : <span key={i}>{part}</span>))}
+      {title
+        .split(/(\p{L}+)/u)
+        .map((part, i) => (wanted.has(part.toLowerCase()) ? <mark key={i}>{part}</mark> : <span key={i}>{part}</span>))}
     </>
   );
 }

@@ -20,7 +20,12 @@ import { StepForm, useWizard } from "./wizard";
 function WithSettings({ children }: { children(settings: LooseSettings): ReactNode }) {
   const settings = useSettings();
   if (settings.isPending) return <Loading />;
-  if (settings.isError) return <p className="form-error" role="alert">The settings could not be loaded: {settings.error.message}. Reload the page to try again.</p>;
+  if (settings.isError)
+    return (
+      <p className="form-error" role="alert">
+        The settings could not be loaded: {settings.error.message}. Reload the page to try again.
+      </p>
+    );
   return <>{children(settings.data)}</>;
 }
 
@@ -35,7 +40,21 @@ function useSaveThenAdvance(settings: LooseSettings) {
   return { save, dialog: reauth.dialog };
 }
 
-function Choice({ name, value, checked, onChange, title, children }: { name: string; value: string; checked: boolean; onChange(): void; title: string; children: ReactNode }) {
+function Choice({
+  name,
+  value,
+  checked,
+  onChange,
+  title,
+  children,
+}: {
+  name: string;
+  value: string;
+  checked: boolean;
+  onChange(): void;
+  title: string;
+  children: ReactNode;
+}) {
   return (
     <label className={`setup-choice${checked ? " is-checked" : ""}`}>
       <input type="radio" name={name} value={value} checked={checked} onChange={onChange} />
@@ -56,7 +75,12 @@ function RegistrationForm({ settings }: { settings: LooseSettings }) {
   const [open, setOpen] = useState(settings.allowPublicRegistration);
   const { save, dialog } = useSaveThenAdvance(settings);
   return (
-    <StepForm form={form} outside={dialog} onContinue={() => save({ allowPublicRegistration: open })} intro={<p>Decide how people get an account. You can change this later in Administration → Settings.</p>}>
+    <StepForm
+      form={form}
+      outside={dialog}
+      onContinue={() => save({ allowPublicRegistration: open })}
+      intro={<p>Decide how people get an account. You can change this later in Administration → Settings.</p>}
+    >
       <fieldset className="setup-choices">
         <legend>Who can create an account</legend>
         <Choice name="registration" value="invite" checked={!open} onChange={() => setOpen(false)} title="Invite only (recommended)">
@@ -140,17 +164,25 @@ function PermissionsForm({ settings }: { settings: LooseSettings }) {
       intro={
         <>
           <p>
-            <strong>A new space is open to everyone signed in</strong>: they can read and edit it, and its creator administers it. This suits most small teams.
+            <strong>A new space is open to everyone signed in</strong>: they can read and edit it, and its creator administers it. This
+            suits most small teams.
           </p>
           <p>
-            To keep a space to a few people, open the space's <em>Settings → Permissions</em> and remove the “Everyone” group; then add the people or groups who should see it.
+            To keep a space to a few people, open the space's <em>Settings → Permissions</em> and remove the “Everyone” group; then add the
+            people or groups who should see it.
           </p>
         </>
       }
     >
       <fieldset className="setup-choices">
         <legend>Reading without an account</legend>
-        <Choice name="public" value="off" checked={!publicSpaces} onChange={() => setPublicSpaces(false)} title="Only people signed in (recommended)">
+        <Choice
+          name="public"
+          value="off"
+          checked={!publicSpaces}
+          onChange={() => setPublicSpaces(false)}
+          title="Only people signed in (recommended)"
+        >
           Every page needs an account.
         </Choice>
         <Choice name="public" value="on" checked={publicSpaces} onChange={() => setPublicSpaces(true)} title="Allow public spaces">

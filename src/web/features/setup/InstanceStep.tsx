@@ -15,7 +15,12 @@ const INSTANCE_NAME_MAX = settingField("instanceName").maxLength;
 export function InstanceStep() {
   const settings = useSettings();
   if (settings.isPending) return <Loading />;
-  if (settings.isError) return <p className="form-error" role="alert">The settings could not be loaded: {settings.error.message}. Reload the page to try again.</p>;
+  if (settings.isError)
+    return (
+      <p className="form-error" role="alert">
+        The settings could not be loaded: {settings.error.message}. Reload the page to try again.
+      </p>
+    );
   return <InstanceForm settings={settings.data} />;
 }
 
@@ -37,8 +42,21 @@ function InstanceForm({ settings }: { settings: LooseSettings }) {
     }
   };
   return (
-    <StepForm form={form} onContinue={onContinue} intro={<p>The name appears in the browser tab, on the sign-in screen and in e-mails. Most teams use their organisation's name.</p>}>
-      <TextField label="Wiki name" value={name} onChange={(e) => setName(e.target.value)} error={form.fieldError("instanceName")} required maxLength={INSTANCE_NAME_MAX} autoFocus placeholder="Acme Wiki" />
+    <StepForm
+      form={form}
+      onContinue={onContinue}
+      intro={<p>The name appears in the browser tab, on the sign-in screen and in e-mails. Most teams use their organisation's name.</p>}
+    >
+      <TextField
+        label="Wiki name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={form.fieldError("instanceName")}
+        required
+        maxLength={INSTANCE_NAME_MAX}
+        autoFocus
+        placeholder="Acme Wiki"
+      />
       {hasBaseUrl ? (
         <TextField
           label="Public address"

@@ -11,7 +11,10 @@ export function WelcomeStep() {
       form={form}
       intro={
         <>
-          <p>Your account is ready and you own this wiki. A few short steps set it up for your team: its name, who may join, how open new spaces are, backups, and your first space.</p>
+          <p>
+            Your account is ready and you own this wiki. A few short steps set it up for your team: its name, who may join, how open new
+            spaces are, backups, and your first space.
+          </p>
           <p>Each choice can be changed later in Administration, and a step you are not ready for can be skipped.</p>
         </>
       }
@@ -28,7 +31,8 @@ export function AccountStep() {
       form={form}
       intro={
         <p>
-          You are the <strong>owner</strong>: you hold every right, including restoring backups and handing ownership to someone else. There is always exactly one owner.
+          You are the <strong>owner</strong>: you hold every right, including restoring backups and handing ownership to someone else. There
+          is always exactly one owner.
         </p>
       }
     >

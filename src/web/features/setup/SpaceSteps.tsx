@@ -27,19 +27,26 @@ export function FirstSpaceStep() {
   const spaces = useSpaces();
   const draft = useSpaceDraft();
   const existing = spaces.data?.find((s) => s.key === madeHere) ?? spaces.data?.[0];
-  const intro = <p>A space holds the pages of one team, project or topic, with its own page tree and permissions. Start with one; add more whenever you like.</p>;
+  const intro = (
+    <p>
+      A space holds the pages of one team, project or topic, with its own page tree and permissions. Start with one; add more whenever you
+      like.
+    </p>
+  );
   if (existing) {
     return (
       <StepForm form={form} intro={intro}>
         <p className="setup-note">
-          {existing.key === madeHere ? "Your space is ready" : "You already have a space"}: <strong>{existing.name}</strong> ({existing.key}). Continue to finish; create more from the home screen
-          whenever you like.
+          {existing.key === madeHere ? "Your space is ready" : "You already have a space"}: <strong>{existing.name}</strong> ({existing.key}
+          ). Continue to finish; create more from the home screen whenever you like.
         </p>
       </StepForm>
     );
   }
   const onContinue = async () => {
-    const space = await data(api.POST("/api/spaces", { body: { key: draft.key, name: draft.name, description: draft.description, welcomePage: true } }));
+    const space = await data(
+      api.POST("/api/spaces", { body: { key: draft.key, name: draft.name, description: draft.description, welcomePage: true } }),
+    );
     madeHere = space.key;
     try {
       await wizard.advance(false);
@@ -75,7 +82,11 @@ export function DoneStep() {
             <Link href={`/s/${space.key}`} className="btn btn-primary btn-md" autoFocus>
               Open {space.name}
             </Link>
-            <span className="muted">{space.homepageId ? "Its welcome page explains the basics: editing, links, comments and search." : "Write the first page: press E to edit, / for blocks."}</span>
+            <span className="muted">
+              {space.homepageId
+                ? "Its welcome page explains the basics: editing, links, comments and search."
+                : "Write the first page: press E to edit, / for blocks."}
+            </span>
           </li>
         ) : (
           <li>
@@ -100,7 +111,8 @@ export function DoneStep() {
       </ul>
       {skipped.length ? (
         <p className="muted setup-note">
-          You skipped: {skipped.map((s) => LATER[s.key] ?? s.title).join(", ")}. You can set {skipped.length === 1 ? "it" : "them"} up later in Administration.
+          You skipped: {skipped.map((s) => LATER[s.key] ?? s.title).join(", ")}. You can set {skipped.length === 1 ? "it" : "them"} up later
+          in Administration.
         </p>
       ) : null}
     </section>

@@ -31,10 +31,17 @@ export async function completeSetup(): Promise<SetupState> {
  * The instance settings as the settings API answers them, read as a record: the wizard saves
  * a handful of keys by name (saveSettings sends only those that changed).
  */
-export type LooseSettings = Record<string, unknown> & { instanceName: string; allowPublicRegistration: boolean; allowPublicSpaces: boolean };
+export type LooseSettings = Record<string, unknown> & {
+  instanceName: string;
+  allowPublicRegistration: boolean;
+  allowPublicSpaces: boolean;
+};
 
 export function useSettings() {
-  return useQuery({ queryKey: setupKeys.settings, queryFn: async () => (await data(api.GET("/api/admin/settings"))) as unknown as LooseSettings });
+  return useQuery({
+    queryKey: setupKeys.settings,
+    queryFn: async () => (await data(api.GET("/api/admin/settings"))) as unknown as LooseSettings,
+  });
 }
 
 /** PUT /api/admin/settings with only what changed (nothing sent when nothing did). */

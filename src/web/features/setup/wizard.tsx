@@ -45,7 +45,14 @@ export function useWizardValue(state: SetupState, index: number): Wizard {
 /** A 409 from completing names the unfinished step: say which, in the wizard's words. */
 function explainUnfinished(err: unknown): never {
   if (err instanceof ApiError && err.code === "conflict" && typeof err.body.step === "string") {
-    throw new ApiError(409, "conflict", err.title, `Setup cannot finish yet. ${err.message} Go back to that step with the list above.`, undefined, err.body);
+    throw new ApiError(
+      409,
+      "conflict",
+      err.title,
+      `Setup cannot finish yet. ${err.message} Go back to that step with the list above.`,
+      undefined,
+      err.body,
+    );
   }
   throw err;
 }

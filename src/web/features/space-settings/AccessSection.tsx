@@ -32,13 +32,25 @@ export function AccessSection({ space, grants }: { space: Space; grants: Grant[]
   const everyone = grants.find((g) => g.principalType === 1 && g.principalId === everyoneGroup?.id);
   const others = grants.filter((g) => g !== everyone);
   const grant = (p: { principalType: number; principalId: string }, operation: number, name: string) =>
-    change.run({ principalType: p.principalType, principalId: p.principalId, operation, said: `${name} can ${OPERATIONS[operation]!.toLowerCase()} the space` });
+    change.run({
+      principalType: p.principalType,
+      principalId: p.principalId,
+      operation,
+      said: `${name} can ${OPERATIONS[operation]!.toLowerCase()} the space`,
+    });
   const revoke = (g: Grant, said: string) => change.run({ principalId: g.principalId, revoke: g.id, said });
 
   const candidates = useMemo<Principal[]>(() => {
     const granted = new Set(grants.map((g) => `${g.principalType}:${g.principalId}`));
     const people = (users.data ?? []).map((u) => ({ type: 0 as const, id: u.id, name: u.displayName, detail: u.email }));
-    const teams = (groups.data ?? []).filter((g) => g.id !== everyoneGroup?.id).map((g) => ({ type: 1 as const, id: g.id, name: g.name, detail: `Group · ${g.memberCount} member${g.memberCount === 1 ? "" : "s"}` }));
+    const teams = (groups.data ?? [])
+      .filter((g) => g.id !== everyoneGroup?.id)
+      .map((g) => ({
+        type: 1 as const,
+        id: g.id,
+        name: g.name,
+        detail: `Group · ${g.memberCount} member${g.memberCount === 1 ? "" : "s"}`,
+      }));
     return [...people, ...teams].filter((p) => !granted.has(`${p.type}:${p.id}`));
   }, [grants, users.data, groups.data, everyoneGroup?.id]);
 
@@ -83,12 +95,18 @@ export function AccessSection({ space, grants }: { space: Space; grants: Grant[]
             ) : null}
           </div>
         ) : null}
-        {space.isPublic ? <p className="field-hint">Public reading is on: visitors without an account can still read it (General › Public reading).</p> : null}
+        {space.isPublic ? (
+          <p className="field-hint">Public reading is on: visitors without an account can still read it (General › Public reading).</p>
+        ) : null}
       </section>
       <section className="settings-card" aria-labelledby="access-people">
         <h2 id="access-people">People and groups</h2>
         <p className="muted">View reads pages; Edit also writes them; Admin also changes these settings.</p>
-        <AddPrincipal candidates={candidates} onAdd={(p, op) => void grant({ principalType: p.type, principalId: p.id }, op, p.name)} busy={busy !== null} />
+        <AddPrincipal
+          candidates={candidates}
+          onAdd={(p, op) => void grant({ principalType: p.type, principalId: p.id }, op, p.name)}
+          busy={busy !== null}
+        />
         <FormError error={error} />
         {others.length === 0 ? (
           <p className="muted">Nobody has been given access by name yet.</p>
@@ -105,14 +123,28 @@ export function AccessSection({ space, grants }: { space: Space; grants: Grant[]
                     </span>
                     <span className="access-kind muted">{g.principalType === 1 ? "Group" : "Person"}</span>
                   </span>
-                  <select className="input access-select" aria-label={`What ${name} may do`} value={g.operation} disabled={busy !== null} onChange={(e) => void grant(g, Number(e.target.value), name)}>
+                  <select
+                    className="input access-select"
+                    aria-label={`What ${name} may do`}
+                    value={g.operation}
+                    disabled={busy !== null}
+                    onChange={(e) => void grant(g, Number(e.target.value), name)}
+                  >
                     {OPERATIONS.map((op, i) => (
                       <option key={op} value={i}>
                         {op}
                       </option>
                     ))}
                   </select>
-                  <Button variant="ghost" size="sm" className="btn-icon" aria-label={`Remove ${name}`} title={`Remove ${name}`} onClick={() => void revoke(g, `${name} no longer has access`)} busy={busy === g.principalId}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    className="btn-icon"
+                    aria-label={`Remove ${name}`}
+                    title={`Remove ${name}`}
+                    onClick={() => void revoke(g, `${name} no longer has access`)}
+                    busy={busy === g.principalId}
+                  >
                     <X size={16} aria-hidden="true" />
                   </Button>
                 </li>
@@ -126,7 +158,15 @@ export function AccessSection({ space, grants }: { space: Space; grants: Grant[]
   );
 }
 
-function AddPrincipal({ candidates, onAdd, busy }: { candidates: Principal[]; onAdd(p: Principal, operation: number): void; busy: boolean }) {
+function AddPrincipal({
+  candidates,
+  onAdd,
+  busy,
+}: {
+  candidates: Principal[];
+  onAdd(p: Principal, operation: number): void;
+  busy: boolean;
+}) {
   const [q, setQ] = useState("");
   const [operation, setOperation] = useState(0);
   const hits = q.trim() ? candidates.filter((c) => `${c.name} ${c.detail}`.toLowerCase().includes(q.trim().toLowerCase())).slice(0, 8) : [];
@@ -135,7 +175,13 @@ function AddPrincipal({ candidates, onAdd, busy }: { candidates: Principal[]; on
       <div className="access-add-row">
         <label className="access-search">
           <span className="visually-hidden">Find a person or group</span>
-          <input className="input" type="search" placeholder="Find a person or group to add" value={q} onChange={(e) => setQ(e.target.value)} />
+          <input
+            className="input"
+            type="search"
+            placeholder="Find a person or group to add"
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+          />
         </label>
         <label>
           <span className="visually-hidden">Access to give</span>

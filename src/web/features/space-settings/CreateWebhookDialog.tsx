@@ -15,10 +15,15 @@ export function CreateWebhookDialog({ space, onClose }: { space: Space; onClose(
   const [events, setEvents] = useState<Set<string>>(new Set(["page.created", "page.updated"]));
   const [secret, setSecret] = useState<string | null>(null);
   const catalogue = useWebhookEvents();
-  const creation = useAction(useCreateWebhookMutation(space.key), { failure: (err) => problemText(err), success: "The webhook was added", done: (hook) => setSecret(hook.secret) });
+  const creation = useAction(useCreateWebhookMutation(space.key), {
+    failure: (err) => problemText(err),
+    success: "The webhook was added",
+    done: (hook) => setSecret(hook.secret),
+  });
   const create = (e: FormEvent) => {
     e.preventDefault();
-    if (!/^https?:\/\/\S+$/i.test(url.trim())) return creation.setError("Give the full address, starting with https:// (or http://).", "url");
+    if (!/^https?:\/\/\S+$/i.test(url.trim()))
+      return creation.setError("Give the full address, starting with https:// (or http://).", "url");
     if (!all && events.size === 0) return creation.setError("Pick at least one event, or send every event.", "events");
     void creation.run({ url: url.trim(), events: all ? ["*"] : [...events] });
   };
@@ -33,7 +38,14 @@ export function CreateWebhookDialog({ space, onClose }: { space: Space; onClose(
   };
   if (secret) {
     return (
-      <Dialog open onOpenChange={(o) => !o && onClose()} title="Keep the signing secret" description="It is shown only now. The receiver uses it to check that each request came from this wiki (Standard Webhooks signatures).">
+      <Dialog
+        open
+        onOpenChange={(o) => !o && onClose()}
+        title="Keep the signing secret"
+        description={
+          "It is shown only now. The receiver uses it to check that each request " + "came from this wiki (Standard Webhooks signatures)."
+        }
+      >
         <div className="secret-row">
           <input className="input secret" readOnly value={secret} aria-label="Signing secret" onFocus={(e) => e.target.select()} />
           <Button onClick={() => void copy()}>
@@ -50,9 +62,24 @@ export function CreateWebhookDialog({ space, onClose }: { space: Space; onClose(
   }
   const toggle = (id: string, on: boolean) => setEvents((s) => (on ? new Set([...s, id]) : new Set([...s].filter((x) => x !== id))));
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title="New webhook" description={`Cairn will POST a JSON event to this address when something happens in ${space.name}.`} wide>
+    <Dialog
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title="New webhook"
+      description={`Cairn will POST a JSON event to this address when something happens in ${space.name}.`}
+      wide
+    >
       <form onSubmit={create}>
-        <TextField label="Address (URL)" type="url" inputMode="url" placeholder="https://example.com/hooks/cairn" value={url} onChange={(e) => setUrl(e.target.value)} autoFocus error={creation.fieldError("url")} />
+        <TextField
+          label="Address (URL)"
+          type="url"
+          inputMode="url"
+          placeholder="https://example.com/hooks/cairn"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          autoFocus
+          error={creation.fieldError("url")}
+        />
         <fieldset className="settings-fieldset">
           <legend>Events</legend>
           <label className="check">
@@ -76,7 +103,11 @@ export function CreateWebhookDialog({ space, onClose }: { space: Space; onClose(
               </div>
             )
           ) : null}
-          {creation.fieldError("events") ? <p className="field-error" role="alert">{creation.fieldError("events")}</p> : null}
+          {creation.fieldError("events") ? (
+            <p className="field-error" role="alert">
+              {creation.fieldError("events")}
+            </p>
+          ) : null}
         </fieldset>
         <FormError error={creation.fieldError("url") || creation.fieldError("events") ? null : creation.error} />
         <DialogActions>

@@ -21,10 +21,17 @@ export function DeleteSpace({ space }: { space: Space }) {
   const [typed, setTyped] = useState("");
   const [password, setPassword] = useState("");
   const [, navigate] = useLocation();
-  const preview = useQuery({ queryKey: ["space", space.key, "deletion-preview"], queryFn: () => data(api.GET("/api/spaces/{key}/deletion-preview", { params: { path: { key: space.key } } })), enabled: open });
+  const preview = useQuery({
+    queryKey: ["space", space.key, "deletion-preview"],
+    queryFn: () => data(api.GET("/api/spaces/{key}/deletion-preview", { params: { path: { key: space.key } } })),
+    enabled: open,
+  });
   const p = preview.data;
   const deletion = useAction(useDeleteSpaceMutation(space.key), {
-    failure: (err) => (err instanceof ApiError && (err.code === "invalid_credentials" || err.field === "password") ? "That password is not right. Type your account's password." : (err as Error).message),
+    failure: (err) =>
+      err instanceof ApiError && (err.code === "invalid_credentials" || err.field === "password")
+        ? "That password is not right. Type your account's password."
+        : (err as Error).message,
     success: `${space.name} was deleted`,
     done: () => navigate("/", { replace: true }),
   });
@@ -36,7 +43,10 @@ export function DeleteSpace({ space }: { space: Space }) {
   return (
     <section className="settings-card settings-danger" aria-labelledby="general-delete">
       <h2 id="general-delete">Delete the space</h2>
-      <p className="muted">Every page, version, comment and attachment of {space.name} is deleted for good. This cannot be undone; archive the space instead to keep it.</p>
+      <p className="muted">
+        Every page, version, comment and attachment of {space.name} is deleted for good. This cannot be undone; archive the space instead to
+        keep it.
+      </p>
       <Button variant="danger" onClick={() => (setTyped(""), setPassword(""), deletion.setError(null), setOpen(true))}>
         Delete {space.name}…
       </Button>
@@ -46,7 +56,9 @@ export function DeleteSpace({ space }: { space: Space }) {
         title={`Delete ${space.name}?`}
         description={
           p
-            ? `${plural(p.pages, "page")} (${p.drafts} draft${p.drafts === 1 ? "" : "s"}, ${p.trashed} in the trash), ${plural(p.versions, "version")} and ${plural(p.attachments, "attachment")} (${size(p.bytes)}) will be deleted for good. This cannot be undone.`
+            ? `${plural(p.pages, "page")} (${p.drafts} draft${p.drafts === 1 ? "" : "s"}, ${p.trashed} in ` +
+              `the trash), ${plural(p.versions, "version")} and ${plural(p.attachments, "attachment")} ` +
+              `(${size(p.bytes)}) will be deleted for good. This cannot be undone.`
             : "Everything in the space will be deleted for good. This cannot be undone."
         }
         confirmLabel="Delete the space for good"
@@ -54,8 +66,20 @@ export function DeleteSpace({ space }: { space: Space }) {
         error={deletion.error}
         onConfirm={confirm}
       >
-        <TextField label={`Type the key, ${space.key}, to confirm`} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" autoFocus />
-        <TextField label="Your password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+        <TextField
+          label={`Type the key, ${space.key}, to confirm`}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          autoComplete="off"
+          autoFocus
+        />
+        <TextField
+          label="Your password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </ConfirmDialog>
     </section>
   );

@@ -11,15 +11,26 @@ import { Button } from "../../ui/Button";
 import { FormError } from "../../ui/Field";
 import { problemText, settingsKeys, useRedeliverMutation, type Delivery, type Webhook } from "./queries";
 
-const STATUS: Record<Delivery["status"], string> = { pending: "Waiting", failed: "Failed, will retry", succeeded: "Delivered", abandoned: "Given up" };
-const PILL: Record<Delivery["status"], string> = { pending: "status-off", failed: "status-warn", succeeded: "status-ok", abandoned: "status-bad" };
+const STATUS: Record<Delivery["status"], string> = {
+  pending: "Waiting",
+  failed: "Failed, will retry",
+  succeeded: "Delivered",
+  abandoned: "Given up",
+};
+const PILL: Record<Delivery["status"], string> = {
+  pending: "status-off",
+  failed: "status-warn",
+  succeeded: "status-ok",
+  abandoned: "status-bad",
+};
 
 export function DeliveryLog({ space, hook }: { space: Space; hook: Webhook }) {
   const log = useQuery({
     queryKey: settingsKeys.deliveries(space.key, hook.id),
     queryFn: () => data(api.GET("/api/spaces/{key}/webhooks/{id}/deliveries", { params: { path: { key: space.key, id: hook.id } } })),
     // While nothing has been sent yet or something is on its way, look again every few seconds.
-    refetchInterval: (q) => (!q.state.data?.length || q.state.data.some((d) => d.status === "pending" || d.status === "failed") ? 3000 : false),
+    refetchInterval: (q) =>
+      !q.state.data?.length || q.state.data.some((d) => d.status === "pending" || d.status === "failed") ? 3000 : false,
   });
   const rows = log.data ?? [];
   const redelivery = useAction(useRedeliverMutation(space.key, hook.id), {
@@ -66,13 +77,22 @@ export function DeliveryLog({ space, hook }: { space: Space; hook: Webhook }) {
                     <span className={`status-pill ${PILL[d.status]}`}>{STATUS[d.status]}</span>
                     {d.attempts > 1 ? <span className="muted"> · {d.attempts} attempts</span> : null}
                   </td>
-                  <td className="delivery-answer" title={d.lastResponseSnippet ?? undefined}>{d.lastStatusCode ?? (d.lastError ? <span className="delivery-error">{d.lastError}</span> : "—")}</td>
+                  <td className="delivery-answer" title={d.lastResponseSnippet ?? undefined}>
+                    {d.lastStatusCode ?? (d.lastError ? <span className="delivery-error">{d.lastError}</span> : "—")}
+                  </td>
                   <td>{d.lastDurationMs === null ? "—" : `${d.lastDurationMs} ms`}</td>
                   <td>
                     <time title={fullDate(d.createdAt)}>{timeAgo(d.createdAt)}</time>
                   </td>
                   <td className="delivery-action">
-                    <Button size="sm" variant="ghost" disabled={!hook.enabled} busy={sending === d.id} onClick={() => void redeliver(d)} aria-label={`Redeliver the ${d.eventType} event of ${fullDate(d.createdAt)}`}>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      disabled={!hook.enabled}
+                      busy={sending === d.id}
+                      onClick={() => void redeliver(d)}
+                      aria-label={`Redeliver the ${d.eventType} event of ${fullDate(d.createdAt)}`}
+                    >
                       Redeliver
                     </Button>
                   </td>

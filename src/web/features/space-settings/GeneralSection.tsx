@@ -53,19 +53,42 @@ function Identity({ space }: { space: Space }) {
   const save = (e: FormEvent) => {
     e.preventDefault();
     if (!name.trim()) return saving.setError("A space needs a name.", "name");
-    void saving.run({ name, description, treeStyle, ...(emoji ? { iconKind: 1, iconValue: emoji } : image ? { iconKind: 2, iconValue: image } : { iconKind: 0, iconValue: null }) });
+    void saving.run({
+      name,
+      description,
+      treeStyle,
+      ...(emoji ? { iconKind: 1, iconValue: emoji } : image ? { iconKind: 2, iconValue: image } : { iconKind: 0, iconValue: null }),
+    });
   };
   return (
     <section className="settings-card" aria-labelledby="general-identity">
       <h2 id="general-identity">Name and look</h2>
       <form onSubmit={save}>
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={SPACE_NAME_MAX} error={saving.fieldError("name")} />
-        <TextAreaField label="Description" hint="A sentence or two on what this space is for; shown on the home screen." value={description} onChange={(e) => setDescription(e.target.value)} rows={3} error={saving.fieldError("description")} />
+        <TextField
+          label="Name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={SPACE_NAME_MAX}
+          error={saving.fieldError("name")}
+        />
+        <TextAreaField
+          label="Description"
+          hint="A sentence or two on what this space is for; shown on the home screen."
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          rows={3}
+          error={saving.fieldError("description")}
+        />
         <fieldset className="settings-fieldset">
           <legend>Icon</legend>
           <div className="icon-row">
-            <SpaceIcon space={{ key: space.key, name: name || space.name, iconKind: emoji ? 1 : image ? 2 : 0, iconValue: emoji ?? image }} size={40} />
-            <span className="muted">{emoji ? `The emoji ${emoji}` : image ? "Your uploaded image" : "The first letter of the name, on a colour of its own"}</span>
+            <SpaceIcon
+              space={{ key: space.key, name: name || space.name, iconKind: emoji ? 1 : image ? 2 : 0, iconValue: emoji ?? image }}
+              size={40}
+            />
+            <span className="muted">
+              {emoji ? `The emoji ${emoji}` : image ? "Your uploaded image" : "The first letter of the name, on a colour of its own"}
+            </span>
             {emoji || image ? (
               <Button size="sm" variant="ghost" onClick={() => (setEmoji(null), setImage(null))}>
                 Use the letter
@@ -83,7 +106,13 @@ function Identity({ space }: { space: Space }) {
           <div className="choice-row">
             {TREE_STYLES.map((s) => (
               <label key={s.value} className="choice">
-                <input type="radio" name="treeStyle" value={s.value} checked={treeStyle === s.value} onChange={() => setTreeStyle(s.value)} />
+                <input
+                  type="radio"
+                  name="treeStyle"
+                  value={s.value}
+                  checked={treeStyle === s.value}
+                  onChange={() => setTreeStyle(s.value)}
+                />
                 <span>
                   <span className="choice-label">{s.label}</span>
                   <span className="choice-hint">{s.hint}</span>
@@ -104,15 +133,28 @@ function Identity({ space }: { space: Space }) {
 function Visibility({ space }: { space: Space }) {
   const me = useMe().data;
   const { guarded, dialog } = useReauth();
-  const publicReading = useAction(usePublicReadingMutation(space.key, guarded), { failure: (err) => problemText(err), success: (_answer, change) => change.said });
+  const publicReading = useAction(usePublicReadingMutation(space.key, guarded), {
+    failure: (err) => problemText(err),
+    success: (_answer, change) => change.said,
+  });
   const error = publicReading.error;
   const canPublish = !!me?.permissions.includes("spaces.publish");
   const set = (body: { isPublic?: boolean; publicComments?: boolean }, said: string) => publicReading.run({ ...body, said });
   return (
     <section className="settings-card" aria-labelledby="general-public">
       <h2 id="general-public">Public reading</h2>
-      <p className="muted">{canPublish ? "A public space can be read by anyone with its address, without an account." : "Only the wiki's administrators can make a space public."}</p>
-      <Switch label="Anyone can read this space" hint="Visitors read pages; they cannot edit." checked={space.isPublic} disabled={!canPublish} onChange={(v) => void set({ isPublic: v }, v ? "The space is public" : "The space is no longer public")} />
+      <p className="muted">
+        {canPublish
+          ? "A public space can be read by anyone with its address, without an account."
+          : "Only the wiki's administrators can make a space public."}
+      </p>
+      <Switch
+        label="Anyone can read this space"
+        hint="Visitors read pages; they cannot edit."
+        checked={space.isPublic}
+        disabled={!canPublish}
+        onChange={(v) => void set({ isPublic: v }, v ? "The space is public" : "The space is no longer public")}
+      />
       <Switch
         label="Visitors see the comments"
         hint="Comments are shown to visitors of a public space."
@@ -127,14 +169,18 @@ function Visibility({ space }: { space: Space }) {
 }
 
 function Exports({ space }: { space: Space }) {
-  const exports = useAction(useExportsMutation(space.key), { failure: (err) => problemText(err), success: (_answer, body) => EXPORTS.filter((x) => x.id in body).map((x) => `${x.label} export ${body[x.id] ? "on" : "off"}`)[0] });
+  const exports = useAction(useExportsMutation(space.key), {
+    failure: (err) => problemText(err),
+    success: (_answer, body) => EXPORTS.filter((x) => x.id in body).map((x) => `${x.label} export ${body[x.id] ? "on" : "off"}`)[0],
+  });
   const error = exports.error;
   const set = (id: (typeof EXPORTS)[number]["id"], on: boolean) => exports.run({ [id]: on });
   return (
     <section className="settings-card" aria-labelledby="general-exports">
       <h2 id="general-exports">Exports</h2>
       <p className="muted">
-        The formats people may download this space's pages in. To download the whole space now, go to <Link href={`/s/${space.key}/settings/export`}>Export</Link>.
+        The formats people may download this space's pages in. To download the whole space now, go to{" "}
+        <Link href={`/s/${space.key}/settings/export`}>Export</Link>.
       </p>
       {EXPORTS.map((x) => (
         <Switch key={x.id} label={x.label} hint={x.hint} checked={space.exports[x.id]} onChange={(v) => void set(x.id, v)} />

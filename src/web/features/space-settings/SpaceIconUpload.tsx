@@ -33,7 +33,15 @@ export function SpaceIconUpload({ space, onUploaded, onRemoved }: { space: Space
 
   return (
     <div className="icon-upload">
-      <input ref={input} type="file" accept={IMAGE_ACCEPT} className="visually-hidden" tabIndex={-1} aria-hidden="true" onChange={(e) => e.target.files?.[0] && void upload(e.target.files[0])} />
+      <input
+        ref={input}
+        type="file"
+        accept={IMAGE_ACCEPT}
+        className="visually-hidden"
+        tabIndex={-1}
+        aria-hidden="true"
+        onChange={(e) => e.target.files?.[0] && void upload(e.target.files[0])}
+      />
       <div className="icon-row">
         <Button size="sm" busy={busy === "upload"} onClick={() => input.current?.click()}>
           {busy === "upload" ? "Uploading…" : hasImage ? "Upload another image" : "Upload an image"}

@@ -37,7 +37,9 @@ export default function SpaceSettingsScreen({ space, section, templateId }: { sp
   if (!space.canAdmin || !grants.data) {
     return (
       <main id="main" className="main-column">
-        <EmptyState title="Only the space's administrators can change its settings">Ask someone who administers {space.name} to give you Admin on it, or to make the change for you.</EmptyState>
+        <EmptyState title="Only the space's administrators can change its settings">
+          Ask someone who administers {space.name} to give you Admin on it, or to make the change for you.
+        </EmptyState>
       </main>
     );
   }
@@ -48,7 +50,12 @@ export default function SpaceSettingsScreen({ space, section, templateId }: { sp
       <div className="settings-layout">
         <nav className="settings-nav" aria-label="Settings sections">
           {SECTIONS.map((s) => (
-            <Link key={s.id} href={`/s/${space.key}/settings/${s.id}`} className="settings-nav-link" aria-current={s.id === current ? "page" : undefined}>
+            <Link
+              key={s.id}
+              href={`/s/${space.key}/settings/${s.id}`}
+              className="settings-nav-link"
+              aria-current={s.id === current ? "page" : undefined}
+            >
               {s.label}
             </Link>
           ))}

@@ -20,7 +20,10 @@ import { DocumentEditor } from "./editor-chunk";
 import { problemText, useTemplateContentMutation } from "./queries";
 
 export function TemplateEditorScreen({ space, templateId }: { space: Space; templateId: string }) {
-  const templates = useQuery({ queryKey: keys.templates(space.id), queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })) });
+  const templates = useQuery({
+    queryKey: keys.templates(space.id),
+    queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })),
+  });
   const template = templates.data?.find((t) => t.id === templateId && t.spaceId === space.id);
   useTitle(template ? `${template.name} · Templates` : "Templates", space.name);
   const back = `/s/${space.key}/settings/templates`;
@@ -95,7 +98,9 @@ function TemplateEditor({ space, template, back }: { space: Space; template: Tem
           </Button>
         </div>
       </header>
-      <p className="muted template-editor-hint">New pages made from this template start with what you write here. Type / for blocks: headings, task lists, tables, panels, code.</p>
+      <p className="muted template-editor-hint">
+        New pages made from this template start with what you write here. Type / for blocks: headings, task lists, tables, panels, code.
+      </p>
       {saving.error ? (
         <p className="form-error" role="alert">
           The template was not saved: {saving.error} Your changes are still here.

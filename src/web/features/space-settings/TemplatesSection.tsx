@@ -25,10 +25,17 @@ import { TEMPLATE_NAME_MAX } from "../../../common/limits";
 type Editing = { template: Template | null };
 
 export function TemplatesSection({ space }: { space: Space }) {
-  const templates = useQuery({ queryKey: keys.templates(space.id), queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })) });
+  const templates = useQuery({
+    queryKey: keys.templates(space.id),
+    queryFn: () => data(api.GET("/api/templates", { params: { query: { spaceId: space.id } } })),
+  });
   const [editing, setEditing] = useState<Editing | null>(null);
   const [deleting, setDeleting] = useState<Template | null>(null);
-  const deletion = useAction(useDeleteTemplateMutation(space.id), { failure: (err) => problemText(err), success: (_answer, t) => `The template “${t.name}” was deleted`, done: () => setDeleting(null) });
+  const deletion = useAction(useDeleteTemplateMutation(space.id), {
+    failure: (err) => problemText(err),
+    success: (_answer, t) => `The template “${t.name}” was deleted`,
+    done: () => setDeleting(null),
+  });
   const own = (templates.data ?? []).filter((t) => t.spaceId === space.id);
   const wide = (templates.data ?? []).filter((t) => t.spaceId === null);
   const remove = () => deleting && deletion.run(deleting);
@@ -44,7 +51,10 @@ export function TemplatesSection({ space }: { space: Space }) {
         A new page in {space.name} can start from one of these (<Link href={`/s/${space.key}/new`}>New page</Link>).
       </p>
       {templates.isPending ? null : own.length === 0 ? (
-        <EmptyState title="No templates in this space yet">Make one for what your team writes again and again (meeting notes, a how-to, a decision record), from scratch or from a page that already has the right shape.</EmptyState>
+        <EmptyState title="No templates in this space yet">
+          Make one for what your team writes again and again (meeting notes, a how-to, a decision record), from scratch or from a page that
+          already has the right shape.
+        </EmptyState>
       ) : (
         <ul className="settings-list">
           {own.map((t) => (
@@ -57,13 +67,23 @@ export function TemplatesSection({ space }: { space: Space }) {
                 </span>
               </span>
               <span className="settings-list-actions">
-                <Link className="btn btn-secondary btn-sm" href={`/s/${space.key}/settings/templates/${t.id}`} aria-label={`Edit content of ${t.name}`}>
+                <Link
+                  className="btn btn-secondary btn-sm"
+                  href={`/s/${space.key}/settings/templates/${t.id}`}
+                  aria-label={`Edit content of ${t.name}`}
+                >
                   Edit content
                 </Link>
                 <Button size="sm" onClick={() => setEditing({ template: t })} aria-label={`Edit details of ${t.name}`}>
                   Edit details
                 </Button>
-                <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (deletion.setError(null), setDeleting(t))} aria-label={`Delete the template ${t.name}`}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  className="danger-ghost"
+                  onClick={() => (deletion.setError(null), setDeleting(t))}
+                  aria-label={`Delete the template ${t.name}`}
+                >
                   Delete
                 </Button>
               </span>
@@ -81,7 +101,9 @@ export function TemplatesSection({ space }: { space: Space }) {
         open={!!deleting}
         onOpenChange={(o) => !o && setDeleting(null)}
         title="Delete the template?"
-        description={deleting ? `“${deleting.name}” will no longer be offered for new pages. Pages already made from it keep their content.` : ""}
+        description={
+          deleting ? `“${deleting.name}” will no longer be offered for new pages. Pages already made from it keep their content.` : ""
+        }
         confirmLabel="Delete the template"
         busy={deletion.busy}
         error={deletion.error}
@@ -117,7 +139,12 @@ function TemplateDialog({ space, template, onClose }: { space: Space; template: 
         navigate(`/s/${space.key}/settings/templates/${created.id}`);
       }
     },
-    success: ({ copied }) => (template ? `The template “${name.trim()}” was saved` : copied ? `The template “${name.trim()}” was created` : `The template “${name.trim()}” was created: now write what new pages start with`),
+    success: ({ copied }) =>
+      template
+        ? `The template “${name.trim()}” was saved`
+        : copied
+          ? `The template “${name.trim()}” was created`
+          : `The template “${name.trim()}” was created: now write what new pages start with`,
   });
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -125,13 +152,37 @@ function TemplateDialog({ space, template, onClose }: { space: Space; template: 
     if (await saving.run({ template, name, description, fromPage })) onClose();
   };
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title={template ? `Details of the template ${template.name}` : "New template"} description="People pick a template by its name and description when they start a page.">
+    <Dialog
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title={template ? `Details of the template ${template.name}` : "New template"}
+      description="People pick a template by its name and description when they start a page."
+    >
       <form onSubmit={(e) => void save(e)}>
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={TEMPLATE_NAME_MAX} autoFocus error={saving.fieldError("name")} />
-        <TextAreaField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} rows={2} error={saving.fieldError("description")} />
+        <TextField
+          label="Name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={TEMPLATE_NAME_MAX}
+          autoFocus
+          error={saving.fieldError("name")}
+        />
+        <TextAreaField
+          label="Description"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          rows={2}
+          error={saving.fieldError("description")}
+        />
         <div className="field">
           <label htmlFor="template-from-page">{template ? "Content" : "Start from"}</label>
-          <select id="template-from-page" className="input" value={fromPage} onChange={(e) => setFromPage(e.target.value)} aria-describedby="template-from-page-hint">
+          <select
+            id="template-from-page"
+            className="input"
+            value={fromPage}
+            onChange={(e) => setFromPage(e.target.value)}
+            aria-describedby="template-from-page-hint"
+          >
             <option value="">{template ? "Keep the template's content" : "A blank page (from scratch)"}</option>
             {pages.map(({ node, depth }) => (
               <option key={node.id} value={node.id}>
@@ -140,7 +191,11 @@ function TemplateDialog({ space, template, onClose }: { space: Space; template: 
             ))}
           </select>
           <p id="template-from-page-hint" className="field-hint">
-            {fromPage ? "The page's current content is copied; later changes to the page do not reach the template." : template ? "To write the content itself, use Edit content in the list." : "The editor opens next, to write what new pages start with."}
+            {fromPage
+              ? "The page's current content is copied; later changes to the page do not reach the template."
+              : template
+                ? "To write the content itself, use Edit content in the list."
+                : "The editor opens next, to write what new pages start with."}
           </p>
         </div>
         <FormError error={saving.fieldError("name") || saving.fieldError("description") ? null : saving.error} />

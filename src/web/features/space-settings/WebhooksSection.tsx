@@ -20,23 +20,32 @@ import { problemText, settingsKeys, useDeleteWebhookMutation, useWebhookSwitchMu
 function offHint(h: Webhook): string {
   const byCairn = h.consecutiveFailures >= 20;
   return byCairn
-    ? `Switched off by Cairn after ${h.consecutiveFailures} failed attempts in a row. Switch it on again once the receiver answers; events in the meantime were not kept.`
+    ? `Switched off by Cairn after ${h.consecutiveFailures} failed attempts in a row. Switch it on ` +
+        `again once the receiver answers; events in the meantime were not kept.`
     : "Switched off: nothing is sent, and events in the meantime are not kept. Switch it on to send new events again.";
 }
 
 export function WebhooksSection({ space }: { space: Space }) {
-  const hooks = useQuery({ queryKey: settingsKeys.webhooks(space.key), queryFn: () => data(api.GET("/api/spaces/{key}/webhooks", { params: { path: { key: space.key } } })) });
+  const hooks = useQuery({
+    queryKey: settingsKeys.webhooks(space.key),
+    queryFn: () => data(api.GET("/api/spaces/{key}/webhooks", { params: { path: { key: space.key } } })),
+  });
   const [creating, setCreating] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
   const switchHook = useAction(useWebhookSwitchMutation(space.key), {
     failure: (err) => problemText(err),
-    success: (_answer, { enabled }) => (enabled ? "The webhook is on: new events are sent again" : "The webhook is off: nothing is sent until it is switched on"),
+    success: (_answer, { enabled }) =>
+      enabled ? "The webhook is on: new events are sent again" : "The webhook is off: nothing is sent until it is switched on",
   });
   const switching = switchHook.pending?.hook.id ?? null;
   const switchError = switchHook.error && switchHook.failedWith ? { id: switchHook.failedWith.hook.id, text: switchHook.error } : null;
   const setEnabled = (hook: Webhook, enabled: boolean) => switchHook.run({ hook, enabled });
-  const deletion = useAction(useDeleteWebhookMutation(space.key), { failure: (err) => problemText(err), success: "The webhook was deleted", done: () => setDeleting(null) });
+  const deletion = useAction(useDeleteWebhookMutation(space.key), {
+    failure: (err) => problemText(err),
+    success: "The webhook was deleted",
+    done: () => setDeleting(null),
+  });
   const remove = () => deleting && deletion.run(deleting);
   const list = hooks.data ?? [];
   return (
@@ -47,15 +56,26 @@ export function WebhooksSection({ space }: { space: Space }) {
           <Plus size={16} aria-hidden="true" /> New webhook
         </Button>
       </div>
-      <p className="muted">Cairn tells another service when something happens in {space.name}: it sends a signed POST to the address you give, and retries when it fails.</p>
+      <p className="muted">
+        Cairn tells another service when something happens in {space.name}: it sends a signed POST to the address you give, and retries when
+        it fails.
+      </p>
       {hooks.isPending ? null : list.length === 0 ? (
-        <EmptyState title="No webhooks yet">Add one to post new and changed pages to a chat room, a build or your own service. Each request is signed with the webhook's secret so the receiver can check it came from here.</EmptyState>
+        <EmptyState title="No webhooks yet">
+          Add one to post new and changed pages to a chat room, a build or your own service. Each request is signed with the webhook's
+          secret so the receiver can check it came from here.
+        </EmptyState>
       ) : (
         <ul className="settings-list webhook-list">
           {list.map((h) => (
             <li key={h.id} className="webhook">
               <div className="webhook-row">
-                <button type="button" className="webhook-toggle" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
+                <button
+                  type="button"
+                  className="webhook-toggle"
+                  aria-expanded={open === h.id}
+                  onClick={() => setOpen(open === h.id ? null : h.id)}
+                >
                   {open === h.id ? <ChevronDown size={16} aria-hidden="true" /> : <ChevronRight size={16} aria-hidden="true" />}
                   <span className="settings-list-text">
                     <span className="settings-list-name webhook-url">{h.url}</span>
@@ -80,7 +100,13 @@ export function WebhooksSection({ space }: { space: Space }) {
                   />
                   <span aria-hidden="true">{h.enabled ? "On" : "Off"}</span>
                 </label>
-                <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (deletion.setError(null), setDeleting(h))} aria-label={`Delete the webhook to ${h.url}`}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  className="danger-ghost"
+                  onClick={() => (deletion.setError(null), setDeleting(h))}
+                  aria-label={`Delete the webhook to ${h.url}`}
+                >
                   Delete
                 </Button>
               </div>

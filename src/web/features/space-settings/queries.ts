@@ -66,34 +66,40 @@ const unguarded: Guard = (action) => action();
 /** The space's name, description, icon and tree style, saved together. */
 export const useSpaceMutation = (spaceKey: string) =>
   useMutation({
-    mutationFn: (body: BodyOf<"/api/spaces/{key}", "put">) => data(api.PUT("/api/spaces/{key}", { params: { path: { key: spaceKey } }, body })),
+    mutationFn: (body: BodyOf<"/api/spaces/{key}", "put">) =>
+      data(api.PUT("/api/spaces/{key}", { params: { path: { key: spaceKey } }, body })),
     onSuccess: spaceChanged,
   });
 
 export const usePublicReadingMutation = (spaceKey: string, guarded: Guard) =>
   useMutation({
     mutationFn: ({ isPublic, publicComments }: { isPublic?: boolean; publicComments?: boolean; said: string }) =>
-      guarded(() => data(api.PUT("/api/admin/spaces/{key}/public", { params: { path: { key: spaceKey } }, body: { isPublic, publicComments } }))),
+      guarded(() =>
+        data(api.PUT("/api/admin/spaces/{key}/public", { params: { path: { key: spaceKey } }, body: { isPublic, publicComments } })),
+      ),
     onSuccess: (answer) => spaceChanged(answer as Space),
   });
 
 export const useExportsMutation = (spaceKey: string) =>
   useMutation({
-    mutationFn: (body: BodyOf<"/api/spaces/{key}/exports", "put">) => data(api.PUT("/api/spaces/{key}/exports", { params: { path: { key: spaceKey } }, body })),
+    mutationFn: (body: BodyOf<"/api/spaces/{key}/exports", "put">) =>
+      data(api.PUT("/api/spaces/{key}/exports", { params: { path: { key: spaceKey } }, body })),
     onSuccess: spaceChanged,
   });
 
 /** Archives the space, or (`false`) brings it back. */
 export const useArchiveMutation = (spaceKey: string) =>
   useMutation({
-    mutationFn: (archive: boolean) => data(api.POST(archive ? "/api/spaces/{key}/archive" : "/api/spaces/{key}/unarchive", { params: { path: { key: spaceKey } } })),
+    mutationFn: (archive: boolean) =>
+      data(api.POST(archive ? "/api/spaces/{key}/archive" : "/api/spaces/{key}/unarchive", { params: { path: { key: spaceKey } } })),
     onSuccess: spaceChanged,
   });
 
 /** Deletes the space for good; its cached answer goes and the space list is read again. */
 export const useDeleteSpaceMutation = (spaceKey: string) =>
   useMutation({
-    mutationFn: (body: { confirmKey: string; password: string }) => api.DELETE("/api/spaces/{key}", { params: { path: { key: spaceKey } }, body }),
+    mutationFn: (body: { confirmKey: string; password: string }) =>
+      api.DELETE("/api/spaces/{key}", { params: { path: { key: spaceKey } }, body }),
     onSuccess: () => {
       queryClient.removeQueries({ queryKey: keys.space(spaceKey) });
       return queryClient.invalidateQueries({ queryKey: keys.spaces });
@@ -101,7 +107,9 @@ export const useDeleteSpaceMutation = (spaceKey: string) =>
   });
 
 /** A grant given or changed (`operation`), or taken away (`revoke`: the grant's id), with what the screen says once it is done. */
-export type GrantChange = ({ principalType: number; principalId: string; operation: number } | { principalId: string; revoke: string }) & { said: string };
+export type GrantChange = ({ principalType: number; principalId: string; operation: number } | { principalId: string; revoke: string }) & {
+  said: string;
+};
 
 export const useGrantMutation = (spaceKey: string, guarded: Guard = unguarded) =>
   useMutation({
@@ -109,15 +117,25 @@ export const useGrantMutation = (spaceKey: string, guarded: Guard = unguarded) =
       guarded<unknown>(() =>
         "revoke" in change
           ? api.DELETE("/api/spaces/{key}/permissions/{id}", { params: { path: { key: spaceKey, id: change.revoke } } })
-          : data(api.POST("/api/spaces/{key}/permissions", { params: { path: { key: spaceKey } }, body: { principalType: change.principalType, principalId: change.principalId, operation: change.operation } })),
+          : data(
+              api.POST("/api/spaces/{key}/permissions", {
+                params: { path: { key: spaceKey } },
+                body: { principalType: change.principalType, principalId: change.principalId, operation: change.operation },
+              }),
+            ),
       ),
     // The space (its key prefixes the grants') is asked again too: its canEdit and canAdmin follow the grants.
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.space(spaceKey) }), queryClient.invalidateQueries({ queryKey: keys.spaces })]),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: keys.space(spaceKey) }),
+        queryClient.invalidateQueries({ queryKey: keys.spaces }),
+      ]),
   });
 
 export const useCreateWebhookMutation = (spaceKey: string) =>
   useMutation({
-    mutationFn: (body: BodyOf<"/api/spaces/{key}/webhooks", "post">) => data(api.POST("/api/spaces/{key}/webhooks", { params: { path: { key: spaceKey } }, body })),
+    mutationFn: (body: BodyOf<"/api/spaces/{key}/webhooks", "post">) =>
+      data(api.POST("/api/spaces/{key}/webhooks", { params: { path: { key: spaceKey } }, body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.webhooks(spaceKey) }),
   });
 
@@ -126,13 +144,32 @@ const EMPTY_DOC = JSON.stringify({ type: "doc", content: [{ type: "paragraph" }]
 /** A template's details saved (`template` given) or a new one made; `fromPage` copies that page's content into it. */
 export const useSaveTemplateMutation = (space: Space) =>
   useMutation({
-    mutationFn: async ({ template, name, description, fromPage }: { template: Template | null; name: string; description: string; fromPage: string }) => {
-      const contentJson = fromPage ? (await data(api.GET("/api/pages/{id}", { params: { path: { id: fromPage } } }))).contentJson : undefined;
+    mutationFn: async ({
+      template,
+      name,
+      description,
+      fromPage,
+    }: {
+      template: Template | null;
+      name: string;
+      description: string;
+      fromPage: string;
+    }) => {
+      const contentJson = fromPage
+        ? (await data(api.GET("/api/pages/{id}", { params: { path: { id: fromPage } } }))).contentJson
+        : undefined;
       if (template) {
-        await data(api.PUT("/api/templates/{id}", { params: { path: { id: template.id } }, body: { name, description, ...(contentJson ? { contentJson } : {}) } }));
+        await data(
+          api.PUT("/api/templates/{id}", {
+            params: { path: { id: template.id } },
+            body: { name, description, ...(contentJson ? { contentJson } : {}) },
+          }),
+        );
         return { created: null, copied: !!contentJson };
       }
-      const created = await data(api.POST("/api/templates", { body: { spaceId: space.id, name, description, contentJson: contentJson ?? EMPTY_DOC } }));
+      const created = await data(
+        api.POST("/api/templates", { body: { spaceId: space.id, name, description, contentJson: contentJson ?? EMPTY_DOC } }),
+      );
       return { created, copied: !!contentJson };
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.templates(space.id) }),
@@ -140,7 +177,8 @@ export const useSaveTemplateMutation = (space: Space) =>
 
 export const useTemplateContentMutation = (spaceId: string, templateId: string) =>
   useMutation({
-    mutationFn: (contentJson: string) => data(api.PUT("/api/templates/{id}", { params: { path: { id: templateId } }, body: { contentJson } })),
+    mutationFn: (contentJson: string) =>
+      data(api.PUT("/api/templates/{id}", { params: { path: { id: templateId } }, body: { contentJson } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.templates(spaceId) }),
   });
 
@@ -152,18 +190,26 @@ export const useDeleteTemplateMutation = (spaceId: string) =>
 
 export const useWebhookSwitchMutation = (spaceKey: string) =>
   useMutation({
-    mutationFn: ({ hook, enabled }: { hook: Webhook; enabled: boolean }) => data(api.PUT("/api/spaces/{key}/webhooks/{id}", { params: { path: { key: spaceKey, id: hook.id } }, body: { enabled } })),
-    onSuccess: (updated) => queryClient.setQueryData<Webhook[]>(settingsKeys.webhooks(spaceKey), (list) => list?.map((h) => (h.id === updated.id ? updated : h))),
+    mutationFn: ({ hook, enabled }: { hook: Webhook; enabled: boolean }) =>
+      data(api.PUT("/api/spaces/{key}/webhooks/{id}", { params: { path: { key: spaceKey, id: hook.id } }, body: { enabled } })),
+    onSuccess: (updated) =>
+      queryClient.setQueryData<Webhook[]>(settingsKeys.webhooks(spaceKey), (list) => list?.map((h) => (h.id === updated.id ? updated : h))),
   });
 
 export const useDeleteWebhookMutation = (spaceKey: string) =>
   useMutation({
-    mutationFn: (hook: Webhook) => data(api.DELETE("/api/spaces/{key}/webhooks/{id}", { params: { path: { key: spaceKey, id: hook.id } } })),
+    mutationFn: (hook: Webhook) =>
+      data(api.DELETE("/api/spaces/{key}/webhooks/{id}", { params: { path: { key: spaceKey, id: hook.id } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.webhooks(spaceKey) }),
   });
 
 export const useRedeliverMutation = (spaceKey: string, hookId: string) =>
   useMutation({
-    mutationFn: (d: Delivery) => data(api.POST("/api/spaces/{key}/webhooks/{id}/deliveries/{deliveryId}/redeliver", { params: { path: { key: spaceKey, id: hookId, deliveryId: d.id } } })),
+    mutationFn: (d: Delivery) =>
+      data(
+        api.POST("/api/spaces/{key}/webhooks/{id}/deliveries/{deliveryId}/redeliver", {
+          params: { path: { key: spaceKey, id: hookId, deliveryId: d.id } },
+        }),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.deliveries(spaceKey, hookId) }),
   });

@@ -26,8 +26,11 @@ export function CreateSpaceDialog({ open, onOpenChange }: { open: boolean; onOpe
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     void form.run(async () => {
-      const space = await data(api.POST("/api/spaces", { body: { key: draft.key, name: draft.name, description: draft.description, welcomePage: true } }));
-      if (emoji) await data(api.PUT("/api/spaces/{key}", { params: { path: { key: space.key } }, body: { iconKind: 1, iconValue: emoji } }));
+      const space = await data(
+        api.POST("/api/spaces", { body: { key: draft.key, name: draft.name, description: draft.description, welcomePage: true } }),
+      );
+      if (emoji)
+        await data(api.PUT("/api/spaces/{key}", { params: { path: { key: space.key } }, body: { iconKind: 1, iconValue: emoji } }));
       await queryClient.invalidateQueries({ queryKey: keys.spaces });
       toast.success(`Space “${space.name}” created`);
       onOpenChange(false);
@@ -36,13 +39,25 @@ export function CreateSpaceDialog({ open, onOpenChange }: { open: boolean; onOpe
     });
   };
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title="Create a space" description="Everyone signed in can read and edit a new space; you can make it private in its permissions.">
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Create a space"
+      description="Everyone signed in can read and edit a new space; you can make it private in its permissions."
+    >
       <form onSubmit={submit} noValidate>
         <SpaceFields draft={draft} fieldError={form.fieldError} rowClassName="key-row" />
         <fieldset className="emoji-row">
           <legend>Icon</legend>
           {EMOJI.map((e) => (
-            <button key={e} type="button" className="emoji-choice" aria-pressed={emoji === e} aria-label={`Icon ${e}`} onClick={() => setEmoji(emoji === e ? null : e)}>
+            <button
+              key={e}
+              type="button"
+              className="emoji-choice"
+              aria-pressed={emoji === e}
+              aria-label={`Icon ${e}`}
+              onClick={() => setEmoji(emoji === e ? null : e)}
+            >
               {e}
             </button>
           ))}

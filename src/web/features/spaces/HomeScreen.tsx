@@ -78,13 +78,15 @@ function NoSpaces({ canCreate, administers, onCreate }: { canCreate: boolean; ad
   if (canCreate && administers) {
     return (
       <EmptyState title="Create your first space" action={actions}>
-        A space holds the pages of one team, project or topic. Start with one, or import one from another Cairn, Markdown files or Confluence; you can add more at any time.
+        A space holds the pages of one team, project or topic. Start with one, or import one from another Cairn, Markdown files or
+        Confluence; you can add more at any time.
       </EmptyState>
     );
   }
   return (
     <EmptyState title="Ask an administrator for access" action={canCreate ? actions : undefined}>
-      You are not in any space yet. Spaces hold a team's pages, and an administrator gives people access to them: ask one to add you, and the spaces appear here.
+      You are not in any space yet. Spaces hold a team's pages, and an administrator gives people access to them: ask one to add you, and
+      the spaces appear here.
       {canCreate ? " You may also start a space of your own." : ""}
     </EmptyState>
   );

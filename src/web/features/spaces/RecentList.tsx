@@ -6,7 +6,19 @@ import { timeAgo } from "../../lib/time";
 type RecentPage = AnswerOf<"/api/pages/recent", "get">[number];
 
 /** Recently updated pages: a link each, and when (with who, when `withAuthor`). */
-export function RecentList({ spaceKey, pages, label, withAuthor, large }: { spaceKey: string; pages: RecentPage[]; label: string; withAuthor?: boolean; large?: boolean }) {
+export function RecentList({
+  spaceKey,
+  pages,
+  label,
+  withAuthor,
+  large,
+}: {
+  spaceKey: string;
+  pages: RecentPage[];
+  label: string;
+  withAuthor?: boolean;
+  large?: boolean;
+}) {
   return (
     <ul className={`recent-list${large ? " recent-list-large" : ""}`} aria-label={label}>
       {pages.map((p) => (

@@ -33,14 +33,47 @@ export function useSpaceDraft() {
 
 export type SpaceDraft = ReturnType<typeof useSpaceDraft>;
 
-export function SpaceFields({ draft, fieldError, nameLabel = "Name", rowClassName }: { draft: SpaceDraft; fieldError(field: string): string | null; nameLabel?: string; rowClassName: string }) {
+export function SpaceFields({
+  draft,
+  fieldError,
+  nameLabel = "Name",
+  rowClassName,
+}: {
+  draft: SpaceDraft;
+  fieldError(field: string): string | null;
+  nameLabel?: string;
+  rowClassName: string;
+}) {
   return (
     <>
       <div className={rowClassName}>
-        <TextField label={nameLabel} required value={draft.name} onChange={(e) => draft.setName(e.target.value)} error={fieldError("name")} autoFocus placeholder="Engineering" />
-        <TextField label="Key" required value={draft.key} onChange={(e) => draft.editKey(e.target.value)} error={fieldError("key")} hint="In links: /s/KEY" spellCheck={false} />
+        <TextField
+          label={nameLabel}
+          required
+          value={draft.name}
+          onChange={(e) => draft.setName(e.target.value)}
+          error={fieldError("name")}
+          autoFocus
+          placeholder="Engineering"
+        />
+        <TextField
+          label="Key"
+          required
+          value={draft.key}
+          onChange={(e) => draft.editKey(e.target.value)}
+          error={fieldError("key")}
+          hint="In links: /s/KEY"
+          spellCheck={false}
+        />
       </div>
-      <TextAreaField label="Description" value={draft.description} onChange={(e) => draft.setDescription(e.target.value)} error={fieldError("description")} placeholder="What this space is for (optional)" rows={2} />
+      <TextAreaField
+        label="Description"
+        value={draft.description}
+        onChange={(e) => draft.setDescription(e.target.value)}
+        error={fieldError("description")}
+        placeholder="What this space is for (optional)"
+        rows={2}
+      />
     </>
   );
 }

@@ -38,11 +38,16 @@ export function SpaceHome({ space }: { space: Space }) {
       ) : (
         <section>
           {space.canEdit ? (
-            <EmptyState title="This space has no pages yet" action={<NewPageButton space={space} variant="primary" label="Create the first page" />}>
+            <EmptyState
+              title="This space has no pages yet"
+              action={<NewPageButton space={space} variant="primary" label="Create the first page" />}
+            >
               Start from a blank page or one of the templates.
             </EmptyState>
           ) : (
-            <EmptyState title="This space has no pages yet">Nobody has written here yet. Pages appear here as people who may edit {space.name} add them.</EmptyState>
+            <EmptyState title="This space has no pages yet">
+              Nobody has written here yet. Pages appear here as people who may edit {space.name} add them.
+            </EmptyState>
           )}
         </section>
       )}

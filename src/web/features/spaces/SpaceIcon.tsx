@@ -4,7 +4,17 @@ import type { SpaceSummary } from "../../api/types";
 export function SpaceIcon({ space, size = 28 }: { space: Pick<SpaceSummary, "key" | "name" | "iconKind" | "iconValue">; size?: number }) {
   // An image only from Cairn's own media address (never another host: the UI loads nothing from elsewhere).
   if (space.iconKind === 2 && space.iconValue?.startsWith("/api/media/space-icons/")) {
-    return <img className="space-icon space-icon-image" src={space.iconValue} alt="" width={size} height={size} style={{ width: size, height: size, objectFit: "cover" }} aria-hidden="true" />;
+    return (
+      <img
+        className="space-icon space-icon-image"
+        src={space.iconValue}
+        alt=""
+        width={size}
+        height={size}
+        style={{ width: size, height: size, objectFit: "cover" }}
+        aria-hidden="true"
+      />
+    );
   }
   if (space.iconKind === 1 && space.iconValue) {
     return (

@@ -46,7 +46,11 @@ function SpaceFrame({ space }: { space: Space }) {
   const [location] = useLocation();
   const pageId = /^\/s\/[^/]+\/p\/([^/]+)/.exec(location)?.[1];
   return (
-    <Shell sidebar={<SpaceSidebar space={space} currentPageId={pageId ? idFromSegment(pageId) : undefined} />} breadcrumbs={<Breadcrumbs space={space} pageId={pageId ? idFromSegment(pageId) : undefined} />} spaceId={space.id}>
+    <Shell
+      sidebar={<SpaceSidebar space={space} currentPageId={pageId ? idFromSegment(pageId) : undefined} />}
+      breadcrumbs={<Breadcrumbs space={space} pageId={pageId ? idFromSegment(pageId) : undefined} />}
+      spaceId={space.id}
+    >
       <Suspense fallback={<Loading />}>
         <Switch>
           <Route path="/s/:key">
@@ -61,11 +65,19 @@ function SpaceFrame({ space }: { space: Space }) {
           <Route path="/s/:key/export">
             <SpaceExportScreen space={space} />
           </Route>
-          <Route path="/s/:key/settings/templates/:templateId">{(p) => <SpaceSettingsScreen space={space} section="templates" templateId={p.templateId} />}</Route>
+          <Route path="/s/:key/settings/templates/:templateId">
+            {(p) => <SpaceSettingsScreen space={space} section="templates" templateId={p.templateId} />}
+          </Route>
           <Route path="/s/:key/settings/:section?">{(p) => <SpaceSettingsScreen space={space} section={p.section} />}</Route>
-          <Route path="/s/:key/p/:seg/history/:n?">{(p) => <HistoryScreen space={space} pageId={idFromSegment(p.seg)} versionNumber={p.n ? Number(p.n) : undefined} />}</Route>
-          <Route path="/s/:key/p/:seg/edit">{(p) => <PageScreen key={idFromSegment(p.seg)} space={space} pageId={idFromSegment(p.seg)} mode="edit" />}</Route>
-          <Route path="/s/:key/p/:seg">{(p) => <PageScreen key={idFromSegment(p.seg)} space={space} pageId={idFromSegment(p.seg)} mode="read" />}</Route>
+          <Route path="/s/:key/p/:seg/history/:n?">
+            {(p) => <HistoryScreen space={space} pageId={idFromSegment(p.seg)} versionNumber={p.n ? Number(p.n) : undefined} />}
+          </Route>
+          <Route path="/s/:key/p/:seg/edit">
+            {(p) => <PageScreen key={idFromSegment(p.seg)} space={space} pageId={idFromSegment(p.seg)} mode="edit" />}
+          </Route>
+          <Route path="/s/:key/p/:seg">
+            {(p) => <PageScreen key={idFromSegment(p.seg)} space={space} pageId={idFromSegment(p.seg)} mode="read" />}
+          </Route>
           <Route>
             <NotFound />
           </Route>

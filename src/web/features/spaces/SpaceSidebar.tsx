@@ -53,7 +53,13 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
           </div>
         )}
         {me.data && space.canEdit ? (
-          <IconButton label={`New page in ${space.name}`} className="sidebar-new-page" size="sm" busy={newPage.busy} onClick={() => void newPage.start()}>
+          <IconButton
+            label={`New page in ${space.name}`}
+            className="sidebar-new-page"
+            size="sm"
+            busy={newPage.busy}
+            onClick={() => void newPage.start()}
+          >
             <Plus size={16} aria-hidden="true" />
           </IconButton>
         ) : null}
@@ -72,18 +78,30 @@ export function SpaceSidebar({ space, currentPageId }: { space: Space; currentPa
           <WatchButton kind="space" id={space.key} name={space.name} look="link" />
           {/* Restoring and deleting for good need Edit: a reader is not offered the trash. */}
           {space.canEdit ? (
-            <Link href={`/s/${space.key}/trash`} className="sidebar-link" aria-current={location === `/s/${space.key}/trash` ? "page" : undefined}>
+            <Link
+              href={`/s/${space.key}/trash`}
+              className="sidebar-link"
+              aria-current={location === `/s/${space.key}/trash` ? "page" : undefined}
+            >
               <Trash2 aria-hidden="true" /> Trash
             </Link>
           ) : null}
           {/* Administrators find the exports in Settings › Export. */}
           {!administers && (space.exports.site || space.exports.pack) ? (
-            <Link href={`/s/${space.key}/export`} className="sidebar-link" aria-current={location === `/s/${space.key}/export` ? "page" : undefined}>
+            <Link
+              href={`/s/${space.key}/export`}
+              className="sidebar-link"
+              aria-current={location === `/s/${space.key}/export` ? "page" : undefined}
+            >
               <Download aria-hidden="true" /> Export
             </Link>
           ) : null}
           {administers ? (
-            <Link href={`/s/${space.key}/settings`} className="sidebar-link" aria-current={location.startsWith(`/s/${space.key}/settings`) ? "page" : undefined}>
+            <Link
+              href={`/s/${space.key}/settings`}
+              className="sidebar-link"
+              aria-current={location.startsWith(`/s/${space.key}/settings`) ? "page" : undefined}
+            >
               <Settings aria-hidden="true" /> Settings
             </Link>
           ) : null}

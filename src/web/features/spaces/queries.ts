@@ -7,7 +7,10 @@ export function useSpaces(enabled = true) {
 }
 
 /** A space by its key (the key and fetch useSpace uses; the first view prefetches it too). */
-export const spaceQuery = (key: string) => ({ queryKey: keys.space(key.toUpperCase()), queryFn: () => data(api.GET("/api/spaces/{key}", { params: { path: { key } } })) });
+export const spaceQuery = (key: string) => ({
+  queryKey: keys.space(key.toUpperCase()),
+  queryFn: () => data(api.GET("/api/spaces/{key}", { params: { path: { key } } })),
+});
 
 export function useSpace(key: string) {
   return useQuery(spaceQuery(key));

@@ -27,13 +27,19 @@ export function TrashScreen({ space }: { space: Space }) {
   const [, navigate] = useLocation();
   const restoring = useAction(useRestorePageMutation(space.id), {
     // The toast carries a way to the page: said here rather than as plain words.
-    done: (page) => toast.success(`“${page.title}” is back`, { action: { label: "Open", onClick: () => navigate(pagePath(space.key, page.id, page.title)) } }),
+    done: (page) =>
+      toast.success(`“${page.title}” is back`, {
+        action: { label: "Open", onClick: () => navigate(pagePath(space.key, page.id, page.title)) },
+      }),
     failure: (err, entry) => `“${entry.title}” could not be restored: ${(err as Error).message}`,
     toastFailure: true,
   });
   const restore = (entry: TrashEntry) => restoring.run(entry);
   const deletion = useAction(usePurgePageMutation(space.id), {
-    failure: (err) => (err instanceof ApiError && (err.code === "invalid_credentials" || err.field === "password") ? "That password is not right. Type your account's password to confirm." : (err as Error).message),
+    failure: (err) =>
+      err instanceof ApiError && (err.code === "invalid_credentials" || err.field === "password")
+        ? "That password is not right. Type your account's password to confirm."
+        : (err as Error).message,
     success: (_answer, { entry }) => `“${entry.title}” was deleted for good`,
     done: () => {
       setPurging(null);
@@ -48,12 +54,16 @@ export function TrashScreen({ space }: { space: Space }) {
       <h1>Trash</h1>
       <p className="muted">
         Pages deleted from {space.name}.{" "}
-        {space.canEdit ? "Restore one to put it back where it was, with the pages deleted with it." : "People who may edit the space can restore them."}
+        {space.canEdit
+          ? "Restore one to put it back where it was, with the pages deleted with it."
+          : "People who may edit the space can restore them."}
       </p>
       {trash.isPending ? (
         <Loading />
       ) : entries.length === 0 ? (
-        <EmptyState title="The trash is empty">When a page is moved to the trash it waits here, with its history, until someone restores it or deletes it for good.</EmptyState>
+        <EmptyState title="The trash is empty">
+          When a page is moved to the trash it waits here, with its history, until someone restores it or deletes it for good.
+        </EmptyState>
       ) : (
         <ul className="trash-list">
           {entries.map((e) => (
@@ -73,7 +83,13 @@ export function TrashScreen({ space }: { space: Space }) {
                   <Button size="sm" onClick={() => void restore(e)} aria-label={`Restore: ${e.title || "Untitled"}`}>
                     Restore
                   </Button>
-                  <Button size="sm" variant="ghost" className="danger-ghost" onClick={() => (setError(null), setPurging(e))} aria-label={`Delete for good: ${e.title || "Untitled"}`}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    className="danger-ghost"
+                    onClick={() => (setError(null), setPurging(e))}
+                    aria-label={`Delete for good: ${e.title || "Untitled"}`}
+                  >
                     Delete for good
                   </Button>
                 </div>
@@ -88,7 +104,9 @@ export function TrashScreen({ space }: { space: Space }) {
         title="Delete for good?"
         description={
           purging
-            ? `“${purging.title || "Untitled"}”${purging.pageCount > 1 ? ` and the ${purging.pageCount - 1} page${purging.pageCount === 2 ? "" : "s"} below it` : ""} will be deleted for good, with their history and attachments. This cannot be undone.`
+            ? `“${purging.title || "Untitled"}”` +
+              `${purging.pageCount > 1 ? ` and the ${purging.pageCount - 1} page${purging.pageCount === 2 ? "" : "s"} below it` : ""}` +
+              ` will be deleted for good, with their history and attachments. This cannot be undone.`
             : ""
         }
         confirmLabel="Delete for good"
@@ -96,7 +114,14 @@ export function TrashScreen({ space }: { space: Space }) {
         error={error}
         onConfirm={() => void purge()}
       >
-        <TextField label="Your password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus />
+        <TextField
+          label="Your password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          autoFocus
+        />
       </ConfirmDialog>
       <p className="trash-foot">
         <Link href={`/s/${space.key}`}>Back to {space.name}</Link>

@@ -5,7 +5,8 @@ import { keys } from "../../api/keys";
 import { queryClient } from "../../api/query-client";
 import type { TrashEntry } from "../../api/types";
 
-export const useTrash = (spaceId: string) => useQuery({ queryKey: keys.trash(spaceId), queryFn: () => data(api.GET("/api/pages/trash", { params: { query: { spaceId } } })) });
+export const useTrash = (spaceId: string) =>
+  useQuery({ queryKey: keys.trash(spaceId), queryFn: () => data(api.GET("/api/pages/trash", { params: { query: { spaceId } } })) });
 
 /** The trash, the tree and the recent pages all change when a page comes back or goes for good. */
 function refresh(spaceId: string): void {
@@ -15,7 +16,10 @@ function refresh(spaceId: string): void {
 }
 
 export const useRestorePageMutation = (spaceId: string) =>
-  useMutation({ mutationFn: (entry: TrashEntry) => data(api.POST("/api/pages/{id}/restore", { params: { path: { id: entry.id } } })), onSuccess: () => refresh(spaceId) });
+  useMutation({
+    mutationFn: (entry: TrashEntry) => data(api.POST("/api/pages/{id}/restore", { params: { path: { id: entry.id } } })),
+    onSuccess: () => refresh(spaceId),
+  });
 
 /** Deleting for good asks for the password each time (a recent confirmation), then purges. */
 export const usePurgePageMutation = (spaceId: string) =>

@@ -27,11 +27,24 @@ export function MoveDialog({ space, node, onClose }: { space: Space; node: TreeN
     const parent = parentId || null;
     const siblings = parent ? (locate(tree.data ?? [], parent)?.node.children ?? []) : (tree.data ?? []);
     const parentTitle = parent ? locate(tree.data ?? [], parent)?.node.title : null;
-    move.mutate({ id: node.id, title: node.title, fromSpaceId: space.id, toSpaceId: spaceId, parentId: parent, index: siblings.filter((s) => s.id !== node.id).length, announce: `Moved ${node.title} ${parentTitle ? `under ${parentTitle}` : `to the top of ${target?.name ?? "the space"}`}` });
+    move.mutate({
+      id: node.id,
+      title: node.title,
+      fromSpaceId: space.id,
+      toSpaceId: spaceId,
+      parentId: parent,
+      index: siblings.filter((s) => s.id !== node.id).length,
+      announce: `Moved ${node.title} ${parentTitle ? `under ${parentTitle}` : `to the top of ${target?.name ?? "the space"}`}`,
+    });
     onClose();
   };
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title={`Move “${node.title || "Untitled"}”`} description="Its pages below move with it.">
+    <Dialog
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title={`Move “${node.title || "Untitled"}”`}
+      description="Its pages below move with it."
+    >
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -41,11 +54,13 @@ export function MoveDialog({ space, node, onClose }: { space: Space; node: TreeN
         <div className="field">
           <label htmlFor="move-space">Space</label>
           <select id="move-space" className="input" value={spaceId} onChange={(e) => (setSpaceId(e.target.value), setParentId(""))}>
-            {(spaces.data ?? []).filter((s) => !s.archived).map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
+            {(spaces.data ?? [])
+              .filter((s) => !s.archived)
+              .map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
           </select>
         </div>
         <div className="field">

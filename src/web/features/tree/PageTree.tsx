@@ -30,7 +30,13 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
   const editable = space.canEdit;
   const newPage = useStartPage(space);
   const [, navigate] = useLocation();
-  const above = useMemo(() => ancestorsOf(tree.data, currentPageId ?? "").slice(0, -1).map((n) => n.id), [tree.data, currentPageId]);
+  const above = useMemo(
+    () =>
+      ancestorsOf(tree.data, currentPageId ?? "")
+        .slice(0, -1)
+        .map((n) => n.id),
+    [tree.data, currentPageId],
+  );
   const { open, toggle } = useOpenBranches(space.id, above);
   const rows = useMemo(() => flatten(tree.data ?? [], open), [tree.data, open]);
   const [focusedId, setFocusedId] = useState<string | null>(null);
@@ -39,13 +45,20 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
   const scrollRef = useRef<HTMLDivElement>(null);
   const typed = useRef({ text: "", at: 0 });
   const { mutate: movePage } = useMovePage();
-  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtual = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
 
   useEffect(() => {
     setAnnouncer(setAnnouncement);
     return () => setAnnouncer(null);
   }, []);
-  const tabbable = rows.some((r) => r.node.id === focusedId) ? focusedId : (rows.find((r) => r.node.id === currentPageId) ?? rows[0])?.node.id;
+  const tabbable = rows.some((r) => r.node.id === focusedId)
+    ? focusedId
+    : (rows.find((r) => r.node.id === currentPageId) ?? rows[0])?.node.id;
 
   const focusRow = useCallback(
     (index: number) => {
@@ -63,7 +76,15 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
     if (!place) return;
     const index = place.index + delta;
     if (index < 0 || index >= place.siblings.length) return;
-    movePage({ id: row.node.id, title: row.node.title, fromSpaceId: space.id, toSpaceId: space.id, parentId: place.parentId, index, announce: `${row.node.title} moved ${delta < 0 ? "up" : "down"}, now ${index + 1} of ${place.siblings.length}` });
+    movePage({
+      id: row.node.id,
+      title: row.node.title,
+      fromSpaceId: space.id,
+      toSpaceId: space.id,
+      parentId: place.parentId,
+      index,
+      announce: `${row.node.title} moved ${delta < 0 ? "up" : "down"}, now ${index + 1} of ${place.siblings.length}`,
+    });
     focusWhenDrawn(scrollRef, row.node.id);
   };
 
@@ -73,7 +94,8 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
     if (!row) return;
     const key = e.key;
     const rowEditable = editable && !row.node.readOnly;
-    if (e.altKey && e.shiftKey && (key === "ArrowUp" || key === "ArrowDown")) rowEditable && moveAmongSiblings(row, key === "ArrowUp" ? -1 : 1);
+    if (e.altKey && e.shiftKey && (key === "ArrowUp" || key === "ArrowDown"))
+      rowEditable && moveAmongSiblings(row, key === "ArrowUp" ? -1 : 1);
     else if ((e.shiftKey && key === "F10") || key === "ContextMenu") rowEditable && setMenuFor(row.node.id);
     else if (key === "ArrowDown") focusRow(i + 1);
     else if (key === "ArrowUp") focusRow(i - 1);
@@ -116,12 +138,28 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
           const targetNode: TreeNode = at.node;
           if (instruction.type === "make-child") {
             const index = targetNode.children.filter((c) => c.id !== id).length;
-            movePage({ id, title, fromSpaceId: space.id, toSpaceId: space.id, parentId: targetId, index, announce: `Moved ${title} under ${targetNode.title}` });
+            movePage({
+              id,
+              title,
+              fromSpaceId: space.id,
+              toSpaceId: space.id,
+              parentId: targetId,
+              index,
+              announce: `Moved ${title} under ${targetNode.title}`,
+            });
             toggle(targetId, true);
           } else {
             const siblings = at.siblings.filter((s) => s.id !== id);
             const index = siblings.findIndex((s) => s.id === targetId) + (instruction.type === "reorder-below" ? 1 : 0);
-            movePage({ id, title, fromSpaceId: space.id, toSpaceId: space.id, parentId: at.parentId, index, announce: `Moved ${title} ${instruction.type === "reorder-below" ? "below" : "above"} ${targetNode.title}` });
+            movePage({
+              id,
+              title,
+              fromSpaceId: space.id,
+              toSpaceId: space.id,
+              parentId: at.parentId,
+              index,
+              announce: `Moved ${title} ${instruction.type === "reorder-below" ? "below" : "above"} ${targetNode.title}`,
+            });
           }
         },
       }),
@@ -140,11 +178,22 @@ export function PageTree({ space, currentPageId }: { space: Space; currentPageId
   }
   return (
     <div className="tree-scroll" ref={scrollRef}>
-      <div role="tree" aria-label={`Pages of ${space.name}`} className="tree" style={{ height: virtual.getTotalSize() }} onKeyDown={onKeyDown}>
+      <div
+        role="tree"
+        aria-label={`Pages of ${space.name}`}
+        className="tree"
+        style={{ height: virtual.getTotalSize() }}
+        onKeyDown={onKeyDown}
+      >
         {virtual.getVirtualItems().map((item) => {
           const row = rows[item.index];
           return (
-            <div key={row.node.id} role="none" className="tree-slot" style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}>
+            <div
+              key={row.node.id}
+              role="none"
+              className="tree-slot"
+              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+            >
               <TreeRow
                 row={row}
                 space={space}

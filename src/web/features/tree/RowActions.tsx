@@ -20,7 +20,17 @@ import { useRowChangeMutation } from "./mutations";
 
 type Open = null | "move" | "copy" | "trash" | "emoji";
 
-export function RowActions({ space, node, menuOpen, onMenuOpen }: { space: Space; node: TreeNode; menuOpen: boolean; onMenuOpen(open: boolean): void }) {
+export function RowActions({
+  space,
+  node,
+  menuOpen,
+  onMenuOpen,
+}: {
+  space: Space;
+  node: TreeNode;
+  menuOpen: boolean;
+  onMenuOpen(open: boolean): void;
+}) {
   const [, navigate] = useLocation();
   const [dialog, setDialog] = useState<Open>(null);
   const [withChildren, setWithChildren] = useState(true);
@@ -51,34 +61,63 @@ export function RowActions({ space, node, menuOpen, onMenuOpen }: { space: Space
         <Radix.Portal>
           <Radix.Content className="menu" align="start" sideOffset={4} aria-label={`Actions for ${title}`}>
             <Radix.Item className="menu-item" onSelect={() => void newPage.start(node.id)}>
-              <span className="menu-icon"><FilePlus /></span>New page inside
+              <span className="menu-icon">
+                <FilePlus />
+              </span>
+              New page inside
             </Radix.Item>
             <Radix.Item className="menu-item" onSelect={() => (setError(null), setDialog("copy"))}>
-              <span className="menu-icon"><Copy /></span>Copy…
+              <span className="menu-icon">
+                <Copy />
+              </span>
+              Copy…
             </Radix.Item>
             <Radix.Item className="menu-item" onSelect={() => setDialog("move")}>
-              <span className="menu-icon"><FolderInput /></span>Move to…
+              <span className="menu-icon">
+                <FolderInput />
+              </span>
+              Move to…
             </Radix.Item>
             <Radix.Item className="menu-item" onSelect={() => setDialog("emoji")}>
-              <span className="menu-icon"><Smile /></span>Emoji…
+              <span className="menu-icon">
+                <Smile />
+              </span>
+              Emoji…
             </Radix.Item>
             <Radix.Separator className="menu-separator" />
             <Radix.Item className="menu-item menu-item-danger" onSelect={() => (setError(null), setDialog("trash"))}>
-              <span className="menu-icon"><Trash2 /></span>Move to trash
+              <span className="menu-icon">
+                <Trash2 />
+              </span>
+              Move to trash
             </Radix.Item>
           </Radix.Content>
         </Radix.Portal>
       </Radix.Root>
       {dialog === "move" ? <MoveDialog space={space} node={node} onClose={() => setDialog(null)} /> : null}
-      <Dialog open={dialog === "emoji"} onOpenChange={(o) => !o && setDialog(null)} title={`Emoji for “${title}”`} description="Shown before its title in the tree and on the page.">
+      <Dialog
+        open={dialog === "emoji"}
+        onOpenChange={(o) => !o && setDialog(null)}
+        title={`Emoji for “${title}”`}
+        description="Shown before its title in the tree and on the page."
+      >
         <EmojiGrid onPick={(e) => void setEmoji(e)} />
-        {error ? <p className="form-error" role="alert">{error}</p> : null}
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
         <DialogActions>
           {node.emoji ? <Button onClick={() => void setEmoji(null)}>Remove emoji</Button> : null}
           <Button onClick={() => setDialog(null)}>Cancel</Button>
         </DialogActions>
       </Dialog>
-      <Dialog open={dialog === "copy"} onOpenChange={(o) => !o && setDialog(null)} title={`Copy “${title}”`} description="The copy starts a fresh history, next to the original.">
+      <Dialog
+        open={dialog === "copy"}
+        onOpenChange={(o) => !o && setDialog(null)}
+        title={`Copy “${title}”`}
+        description="The copy starts a fresh history, next to the original."
+      >
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -87,10 +126,15 @@ export function RowActions({ space, node, menuOpen, onMenuOpen }: { space: Space
         >
           {below ? (
             <label className="check-row">
-              <input type="checkbox" checked={withChildren} onChange={(e) => setWithChildren(e.target.checked)} /> Also copy the {below} page{below === 1 ? "" : "s"} below it
+              <input type="checkbox" checked={withChildren} onChange={(e) => setWithChildren(e.target.checked)} />{" "}
+              {`Also copy the ${below} page${below === 1 ? "" : "s"} below it`}
             </label>
           ) : null}
-          {error ? <p className="form-error" role="alert">{error}</p> : null}
+          {error ? (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          ) : null}
           <DialogActions>
             <Button onClick={() => setDialog(null)}>Cancel</Button>
             <Button type="submit" variant="primary">
@@ -103,7 +147,10 @@ export function RowActions({ space, node, menuOpen, onMenuOpen }: { space: Space
         open={dialog === "trash"}
         onOpenChange={(o) => !o && setDialog(null)}
         title="Move to the trash?"
-        description={`“${title}”${below ? ` and the ${below} page${below === 1 ? "" : "s"} below it` : ""} will go to the space's trash. You can restore ${below ? "them" : "it"} from there.`}
+        description={
+          `“${title}”${below ? ` and the ${below} page${below === 1 ? "" : "s"} below it` : ""} will go to ` +
+          `the space's trash. You can restore ${below ? "them" : "it"} from there.`
+        }
         confirmLabel="Move to trash"
         error={error}
         onConfirm={() => void trash()}

@@ -28,7 +28,19 @@ export interface TreeRowProps {
   onNewChild(row: Row): void;
 }
 
-export const TreeRow = memo(function TreeRow({ row, space, current, focused, editable: spaceEditable, menuOpen, onMenuOpen, onOpen, onToggle, onFocusRow, onNewChild }: TreeRowProps) {
+export const TreeRow = memo(function TreeRow({
+  row,
+  space,
+  current,
+  focused,
+  editable: spaceEditable,
+  menuOpen,
+  onMenuOpen,
+  onOpen,
+  onToggle,
+  onFocusRow,
+  onNewChild,
+}: TreeRowProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [instruction, setInstruction] = useState<Instruction | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -40,13 +52,28 @@ export const TreeRow = memo(function TreeRow({ row, space, current, focused, edi
     const element = ref.current;
     if (!element || !editable) return;
     return combine(
-      draggable({ element, getInitialData: () => ({ kind: "cairn-page", id: node.id, title: node.title }), onDragStart: () => setDragging(true), onDrop: () => setDragging(false) }),
+      draggable({
+        element,
+        getInitialData: () => ({ kind: "cairn-page", id: node.id, title: node.title }),
+        onDragStart: () => setDragging(true),
+        onDrop: () => setDragging(false),
+      }),
       dropTargetForElements({
         element,
         // A page cannot go inside itself; what is below it can still be dropped around it.
         canDrop: ({ source }) => source.data.kind === "cairn-page" && source.data.id !== node.id,
         getData: ({ input, element: el }) =>
-          attachInstruction({ id: node.id }, { input, element: el, currentLevel: level, indentPerLevel: INDENT, mode: row.expanded ? "expanded" : row.posInSet === row.setSize ? "last-in-group" : "standard", block: ["reparent"] }),
+          attachInstruction(
+            { id: node.id },
+            {
+              input,
+              element: el,
+              currentLevel: level,
+              indentPerLevel: INDENT,
+              mode: row.expanded ? "expanded" : row.posInSet === row.setSize ? "last-in-group" : "standard",
+              block: ["reparent"],
+            },
+          ),
         onDrag: ({ self, source }) => setInstruction(source.data.id === node.id ? null : extractInstruction(self.data)),
         onDragLeave: () => setInstruction(null),
         onDrop: () => setInstruction(null),
@@ -57,7 +84,10 @@ export const TreeRow = memo(function TreeRow({ row, space, current, focused, edi
   const hasChildren = node.children.length > 0;
   const drop = instruction?.type === "instruction-blocked" ? null : instruction?.type;
   return (
-    <div className={`tree-row${current ? " is-current" : ""}${dragging ? " is-dragging" : ""}${drop === "make-child" ? " drop-inside" : ""}`} style={{ paddingLeft: (level - 1) * INDENT + 4 }}>
+    <div
+      className={`tree-row${current ? " is-current" : ""}${dragging ? " is-dragging" : ""}${drop === "make-child" ? " drop-inside" : ""}`}
+      style={{ paddingLeft: (level - 1) * INDENT + 4 }}
+    >
       <div
         ref={ref}
         role="treeitem"
@@ -91,13 +121,22 @@ export const TreeRow = memo(function TreeRow({ row, space, current, focused, edi
       </div>
       {editable ? (
         <span className="tree-actions">
-          <button type="button" className="tree-action" tabIndex={-1} aria-hidden="true" title={`New page inside ${node.title}`} onClick={() => onNewChild(row)}>
+          <button
+            type="button"
+            className="tree-action"
+            tabIndex={-1}
+            aria-hidden="true"
+            title={`New page inside ${node.title}`}
+            onClick={() => onNewChild(row)}
+          >
             <Plus size={15} />
           </button>
           <RowActions space={space} node={node} menuOpen={menuOpen} onMenuOpen={(o) => onMenuOpen(o ? node.id : null)} />
         </span>
       ) : null}
-      {drop === "reorder-above" || drop === "reorder-below" ? <span className={`drop-line drop-${drop}`} style={{ left: (level - 1) * INDENT + 8 }} aria-hidden="true" /> : null}
+      {drop === "reorder-above" || drop === "reorder-below" ? (
+        <span className={`drop-line drop-${drop}`} style={{ left: (level - 1) * INDENT + 8 }} aria-hidden="true" />
+      ) : null}
     </div>
   );
 });

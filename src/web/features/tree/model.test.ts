@@ -20,7 +20,10 @@ describe("the sidebar's tree model", () => {
   });
 
   test("moves a page with its subtree under another parent, at an index", () => {
-    expect(shape(moveInTree(tree(), "A1", "B", 0))).toEqual([["A", ["A2"]], ["B", [["A1", ["A1a"]]]]]);
+    expect(shape(moveInTree(tree(), "A1", "B", 0))).toEqual([
+      ["A", ["A2"]],
+      ["B", [["A1", ["A1a"]]]],
+    ]);
     expect(shape(moveInTree(tree(), "B", null, 0))).toEqual(["B", ["A", [["A1", ["A1a"]], "A2"]]]);
     expect(shape(moveInTree(tree(), "A2", "A", 0))).toEqual([["A", ["A2", ["A1", ["A1a"]]]], "B"]);
   });

@@ -29,7 +29,11 @@ export function flatten(tree: TreeNode[], open: ReadonlySet<string>): Row[] {
 }
 
 /** The node and its parent's id, or undefined. */
-export function locate(tree: TreeNode[], id: string, parentId: string | null = null): { node: TreeNode; parentId: string | null; siblings: TreeNode[]; index: number } | undefined {
+export function locate(
+  tree: TreeNode[],
+  id: string,
+  parentId: string | null = null,
+): { node: TreeNode; parentId: string | null; siblings: TreeNode[]; index: number } | undefined {
   for (let i = 0; i < tree.length; i++) {
     if (tree[i].id === id) return { node: tree[i], parentId, siblings: tree, index: i };
     const found = locate(tree[i].children, id, tree[i].id);
@@ -43,7 +47,8 @@ export function descendantIds(node: TreeNode): string[] {
   return node.children.flatMap((c) => [c.id, ...descendantIds(c)]);
 }
 
-const without = (nodes: TreeNode[], id: string): TreeNode[] => nodes.filter((n) => n.id !== id).map((n) => ({ ...n, children: without(n.children, id) }));
+const without = (nodes: TreeNode[], id: string): TreeNode[] =>
+  nodes.filter((n) => n.id !== id).map((n) => ({ ...n, children: without(n.children, id) }));
 
 /** The tree with `id` moved under `parentId` (null: the top) at `index` among its new siblings. */
 export function moveInTree(tree: TreeNode[], id: string, parentId: string | null, index: number): TreeNode[] {
@@ -56,7 +61,8 @@ export function moveInTree(tree: TreeNode[], id: string, parentId: string | null
     return copy.map((n, i) => ({ ...n, position: i }));
   };
   if (parentId === null) return insert(rest);
-  const place = (nodes: TreeNode[]): TreeNode[] => nodes.map((n) => (n.id === parentId ? { ...n, children: insert(n.children) } : { ...n, children: place(n.children) }));
+  const place = (nodes: TreeNode[]): TreeNode[] =>
+    nodes.map((n) => (n.id === parentId ? { ...n, children: insert(n.children) } : { ...n, children: place(n.children) }));
   return place(rest);
 }
 

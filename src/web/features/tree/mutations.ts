@@ -30,12 +30,21 @@ export function setAnnouncer(fn: ((text: string) => void) | null): void {
 export function useMovePage() {
   return useMutation({
     mutationFn: (m: MoveRequest) =>
-      data(api.PUT("/api/pages/{id}/move", { params: { path: { id: m.id } }, body: { parentPageId: m.parentId, index: m.index, ...(m.toSpaceId !== m.fromSpaceId ? { spaceId: m.toSpaceId } : {}) } })),
+      data(
+        api.PUT("/api/pages/{id}/move", {
+          params: { path: { id: m.id } },
+          body: { parentPageId: m.parentId, index: m.index, ...(m.toSpaceId !== m.fromSpaceId ? { spaceId: m.toSpaceId } : {}) },
+        }),
+      ),
     onMutate: async (m) => {
       const key = keys.tree(m.fromSpaceId);
       await queryClient.cancelQueries({ queryKey: key });
       const before = queryClient.getQueryData<TreeNode[]>(key);
-      if (before) queryClient.setQueryData(key, m.toSpaceId === m.fromSpaceId ? moveInTree(before, m.id, m.parentId, m.index) : removeFromTree(before, m.id));
+      if (before)
+        queryClient.setQueryData(
+          key,
+          m.toSpaceId === m.fromSpaceId ? moveInTree(before, m.id, m.parentId, m.index) : removeFromTree(before, m.id),
+        );
       return { before };
     },
     onError: (err, m, ctx) => {
@@ -59,7 +68,8 @@ export function useRowChangeMutation(spaceId: string, pageId: string) {
     mutationFn: async (change: RowChange) => {
       const path = { id: pageId };
       if (change.kind === "trash") return void (await data(api.DELETE("/api/pages/{id}", { params: { path } })));
-      if (change.kind === "emoji") return void (await data(api.PUT("/api/pages/{id}/emoji", { params: { path }, body: { emoji: change.emoji } })));
+      if (change.kind === "emoji")
+        return void (await data(api.PUT("/api/pages/{id}/emoji", { params: { path }, body: { emoji: change.emoji } })));
       return data(api.POST("/api/pages/{id}/copy", { params: { path }, body: { includeChildren: change.includeChildren } }));
     },
     onSuccess: (_answer, change) => {

@@ -5,7 +5,11 @@ import type { TreeNode } from "../../api/types";
 
 /** A space's page tree (GET /api/pages/tree), whole: the sidebar renders it lazily. */
 export function useTree(spaceId: string | undefined) {
-  return useQuery({ queryKey: keys.tree(spaceId ?? ""), queryFn: () => data(api.GET("/api/pages/tree", { params: { query: { spaceId: spaceId! } } })), enabled: !!spaceId });
+  return useQuery({
+    queryKey: keys.tree(spaceId ?? ""),
+    queryFn: () => data(api.GET("/api/pages/tree", { params: { query: { spaceId: spaceId! } } })),
+    enabled: !!spaceId,
+  });
 }
 
 /** The chain of pages from the top of the tree down to `id` (itself included), or [] if absent. */

@@ -49,7 +49,11 @@ function VersionCard({ about }: { about: About }) {
     ["Running for", duration(about.uptimeSeconds)],
   ];
   return (
-    <Card id="about-version" title={`Cairn ${about.version}`} intro="The version of Cairn this server runs, and whether a newer one is out.">
+    <Card
+      id="about-version"
+      title={`Cairn ${about.version}`}
+      intro="The version of Cairn this server runs, and whether a newer one is out."
+    >
       <dl className="about-facts">
         {rows.map(([term, value]) => (
           <div key={term}>
@@ -63,7 +67,13 @@ function VersionCard({ about }: { about: About }) {
           {busy ? "Checking…" : "Check for updates"}
         </Button>
         <p className={`about-check-result${check ? ` is-${check.status}` : ""}`} role="status">
-          {check ? <CheckResult check={check} /> : about.releaseFeed ? "Asks the release feed once; nothing is sent about this server." : "No release feed is set for this server (CAIRN_RELEASE_FEED), so there is nothing to check against."}
+          {check ? (
+            <CheckResult check={check} />
+          ) : about.releaseFeed ? (
+            "Asks the release feed once; nothing is sent about this server."
+          ) : (
+            "No release feed is set for this server (CAIRN_RELEASE_FEED), so there is nothing to check against."
+          )}
         </p>
       </div>
       <FormError error={error} />
@@ -89,9 +99,20 @@ function CheckResult({ check }: { check: UpdateCheck }) {
 
 /** The scheduler's tasks, in the order they stop at shutdown. */
 function BackgroundCard({ about }: { about: About }) {
-  const at = (iso: string | null, none: string) => (iso ? <time dateTime={iso} title={fullDate(iso)}>{timeAgo(iso)}</time> : none);
+  const at = (iso: string | null, none: string) =>
+    iso ? (
+      <time dateTime={iso} title={fullDate(iso)}>
+        {timeAgo(iso)}
+      </time>
+    ) : (
+      none
+    );
   return (
-    <Card id="about-background" title="Background work" intro="What the server does on its own, when it last did it and when it does it next; listed in the order it stops at shutdown.">
+    <Card
+      id="about-background"
+      title="Background work"
+      intro="What the server does on its own, when it last did it and when it does it next; listed in the order it stops at shutdown."
+    >
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Background tasks">
         <table className="pane-table about-background">
           <thead>
@@ -111,9 +132,15 @@ function BackgroundCard({ about }: { about: About }) {
                   {taskWords(t.name) ? <code className="about-task-id">{t.name}</code> : null}
                 </td>
                 <td data-label="When">{t.running ? `${t.when} (running)` : t.when}</td>
-                <td data-label="Last run" className="nowrap">{at(t.lastRunAt, "Not yet")}</td>
-                <td data-label="Next run" className="nowrap">{at(t.nextRunAt, "—")}</td>
-                <td data-label="Last error">{t.lastError ? <span title={fullDate(t.lastError.at)}>{t.lastError.message}</span> : "None"}</td>
+                <td data-label="Last run" className="nowrap">
+                  {at(t.lastRunAt, "Not yet")}
+                </td>
+                <td data-label="Next run" className="nowrap">
+                  {at(t.nextRunAt, "—")}
+                </td>
+                <td data-label="Last error">
+                  {t.lastError ? <span title={fullDate(t.lastError.at)}>{t.lastError.message}</span> : "None"}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -129,13 +156,17 @@ function DependenciesCard({ about }: { about: About }) {
   const notices = useNotices(showNotices);
   const byLicence = new Map<string, number>();
   for (const d of about.dependencies) byLicence.set(d.license, (byLicence.get(d.license) ?? 0) + 1);
-  const summary = [...byLicence].sort((a, b) => b[1] - a[1]).map(([licence, n]) => `${n} ${licence}`).join(", ");
+  const summary = [...byLicence]
+    .sort((a, b) => b[1] - a[1])
+    .map(([licence, n]) => `${n} ${licence}`)
+    .join(", ");
   const shown = about.dependencies.filter((d) => d.name.toLowerCase().includes(filter.trim().toLowerCase()));
+  const which = about.dependenciesFrom === "node_modules" ? " (from source: every production dependency)" : ", the ones in this binary";
   return (
     <Card
       id="about-software"
       title="Third-party software"
-      intro={`Cairn is built on ${about.dependencies.length} open-source packages${about.dependenciesFrom === "node_modules" ? " (from source: every production dependency)" : ", the ones in this binary"}: ${summary}.`}
+      intro={`Cairn is built on ${about.dependencies.length} open-source packages${which}: ${summary}.`}
     >
       <div className="about-software-tools">
         <label className="about-filter">
@@ -151,7 +182,15 @@ function DependenciesCard({ about }: { about: About }) {
       </div>
       {showNotices ? (
         <div id="about-notices">
-          {notices.isPending ? <Loading /> : notices.isError ? <FormError error={(notices.error as Error).message} /> : <pre className="about-notices" tabIndex={0} aria-label="Third-party notices">{notices.data}</pre>}
+          {notices.isPending ? (
+            <Loading />
+          ) : notices.isError ? (
+            <FormError error={(notices.error as Error).message} />
+          ) : (
+            <pre className="about-notices" tabIndex={0} aria-label="Third-party notices">
+              {notices.data}
+            </pre>
+          )}
         </div>
       ) : null}
       <div className="table-wrap about-table" tabIndex={0} role="region" aria-label="Packages and their licences">

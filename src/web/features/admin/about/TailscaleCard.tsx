@@ -16,8 +16,19 @@ export function TailscaleCard() {
     </Button>
   );
   return (
-    <Card id="about-tailscale" title="Tailscale" action={again} intro="Tailscale lets your team reach this server privately, without opening it to the internet.">
-      {status.isPending ? <Loading /> : status.isError ? <FormError error={(status.error as Error).message} /> : <TailscaleFacts s={status.data} />}
+    <Card
+      id="about-tailscale"
+      title="Tailscale"
+      action={again}
+      intro="Tailscale lets your team reach this server privately, without opening it to the internet."
+    >
+      {status.isPending ? (
+        <Loading />
+      ) : status.isError ? (
+        <FormError error={(status.error as Error).message} />
+      ) : (
+        <TailscaleFacts s={status.data} />
+      )}
     </Card>
   );
 }

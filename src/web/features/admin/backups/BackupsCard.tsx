@@ -19,9 +19,25 @@ import { JobProgress } from "./JobProgress";
 import { refreshBackups, removeBackup, useRunBackupMutation, type Backup, type BackupList, type Job } from "./queries";
 import { ARCHIVE_FLOOR_BYTES, megabytes } from "../../../../common/limits";
 
-const REMOVED: Record<string, string> = { retention: "Removed by the retention policy", by_hand: "Removed by hand", discarded: "Removed as a restore's kept copy" };
+const REMOVED: Record<string, string> = {
+  retention: "Removed by the retention policy",
+  by_hand: "Removed by hand",
+  discarded: "Removed as a restore's kept copy",
+};
 
-export function BackupsCard({ list, includeRemoved, onIncludeRemoved, readOnly, onRestore }: { list: { isPending: boolean; isError: boolean; error: Error | null; data?: BackupList }; includeRemoved: boolean; onIncludeRemoved(on: boolean): void; readOnly: boolean; onRestore(b: Backup): void }) {
+export function BackupsCard({
+  list,
+  includeRemoved,
+  onIncludeRemoved,
+  readOnly,
+  onRestore,
+}: {
+  list: { isPending: boolean; isError: boolean; error: Error | null; data?: BackupList };
+  includeRemoved: boolean;
+  onIncludeRemoved(on: boolean): void;
+  readOnly: boolean;
+  onRestore(b: Backup): void;
+}) {
   const [jobId, setJobId] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Backup | null>(null);
   const removal = useAuthForm();
@@ -45,7 +61,10 @@ export function BackupsCard({ list, includeRemoved, onIncludeRemoved, readOnly, 
     setJobId(null);
     void refreshBackups();
     const removed = (job.result as { removed?: string[] } | null)?.removed ?? [];
-    if (job.state === "succeeded") toast.success(removed.length ? `Backup taken; ${plural(removed.length, "old backup")} removed by the retention policy` : "Backup taken");
+    if (job.state === "succeeded")
+      toast.success(
+        removed.length ? `Backup taken; ${plural(removed.length, "old backup")} removed by the retention policy` : "Backup taken",
+      );
     else setError(job.error?.message ?? `The backup ${job.state === "cancelled" ? "was cancelled" : "failed"}.`);
   }, []);
   const backups = list.data?.backups ?? [];
@@ -53,19 +72,29 @@ export function BackupsCard({ list, includeRemoved, onIncludeRemoved, readOnly, 
     <Card
       id="backups-list"
       title="Backups"
-      intro="Copies of the whole wiki: pages, versions, comments, people and settings. Files are kept once and shared between backups. Restore one to go back to the moment it was taken, or to any second since that the log archive still covers."
+      intro={
+        "Copies of the whole wiki: pages, versions, comments, people and settings. Files are kept once and shared between backups. " +
+        "Restore one to go back to the moment it was taken, or to any second since that the log archive still covers."
+      }
       action={
-        <Button variant="primary" busy={starting || jobId !== null || !!list.data?.running} disabled={readOnly} onClick={() => void start()}>
+        <Button
+          variant="primary"
+          busy={starting || jobId !== null || !!list.data?.running}
+          disabled={readOnly}
+          onClick={() => void start()}
+        >
           Back up now
         </Button>
       }
     >
-      {jobId ?? list.data?.running?.id ? <JobProgress id={(jobId ?? list.data?.running?.id)!} label="Backing up" onEnd={ended} /> : null}
+      {(jobId ?? list.data?.running?.id) ? <JobProgress id={(jobId ?? list.data?.running?.id)!} label="Backing up" onEnd={ended} /> : null}
       <FormError error={error} />
       {list.isPending ? (
         <Loading />
       ) : list.isError ? (
-        <p className="form-error" role="alert">The backups could not be loaded: {list.error?.message}</p>
+        <p className="form-error" role="alert">
+          The backups could not be loaded: {list.error?.message}
+        </p>
       ) : (
         <>
           <Coverage list={list.data!} />
@@ -74,11 +103,20 @@ export function BackupsCard({ list, includeRemoved, onIncludeRemoved, readOnly, 
             Show removed backups
           </label>
           {backups.length === 0 ? (
-            <EmptyState title="No backup yet">Take the first one with “Back up now”. After that, Cairn backs itself up on the schedule below, and keeps what the retention policy says.</EmptyState>
+            <EmptyState title="No backup yet">
+              Take the first one with “Back up now”. After that, Cairn backs itself up on the schedule below, and keeps what the retention
+              policy says.
+            </EmptyState>
           ) : (
             <ul className="pane-list" aria-label="Backups">
               {backups.map((b) => (
-                <BackupRow key={b.label} backup={b} readOnly={readOnly} onRestore={() => onRestore(b)} onRemove={() => (removal.clear(), setRemoving(b))} />
+                <BackupRow
+                  key={b.label}
+                  backup={b}
+                  readOnly={readOnly}
+                  onRestore={() => onRestore(b)}
+                  onRemove={() => (removal.clear(), setRemoving(b))}
+                />
               ))}
             </ul>
           )}
@@ -88,7 +126,12 @@ export function BackupsCard({ list, includeRemoved, onIncludeRemoved, readOnly, 
         open={removing !== null}
         onOpenChange={(o) => !o && setRemoving(null)}
         title={removing ? `Remove the backup of ${backupTime(removing.createdAt)}?` : "Remove the backup?"}
-        description={removing ? `Its copy of the database (${formatBytes(removing.bytes)}) is deleted for good: you can no longer restore it, nor a moment that only it reaches. Files no other backup needs go too. It stays listed as removed.` : ""}
+        description={
+          removing
+            ? `Its copy of the database (${formatBytes(removing.bytes)}) is deleted for good: you can no longer restore it, nor a ` +
+              `moment that only it reaches. Files no other backup needs go too. It stays listed as removed.`
+            : ""
+        }
         confirmLabel="Remove the backup"
         busy={removal.busy}
         error={removal.error?.message ?? null}
@@ -113,19 +156,32 @@ function Coverage({ list }: { list: BackupList }) {
     <div className="bk-coverage">
       {from !== null && to !== null ? (
         <p>
-          You can restore to any second from <time dateTime={new Date(from).toISOString()}>{backupTime(from)}</time> to <time dateTime={new Date(to).toISOString()}>{backupTime(to)}</time>
+          You can restore to any second from <time dateTime={new Date(from).toISOString()}>{backupTime(from)}</time> to{" "}
+          <time dateTime={new Date(to).toISOString()}>{backupTime(to)}</time>
           {gaps > 0 ? ` (with ${gaps} ${gaps === 1 ? "gap" : "gaps"})` : ""}.
         </p>
       ) : null}
       <p className="bk-archive">
-        {from !== null ? "The log archive that makes this possible" : "The log archive"} takes {formatBytes(archive.bytes)}, kept under {formatBytes(archive.limitBytes)} (twice the database or {megabytes(ARCHIVE_FLOOR_BYTES)}, whichever is more): past that, Cairn takes a backup automatically and lets the oldest moments go; each backup itself stays restorable.
+        {from !== null ? "The log archive that makes this possible" : "The log archive"} takes {formatBytes(archive.bytes)}, kept under{" "}
+        {formatBytes(archive.limitBytes)} (twice the database or {megabytes(ARCHIVE_FLOOR_BYTES)}, whichever is more): past that, Cairn
+        takes a backup automatically and lets the oldest moments go; each backup itself stays restorable.
         {from === null ? " Once a backup is taken, you can restore to any second after it." : ""}
       </p>
     </div>
   );
 }
 
-function BackupRow({ backup: b, readOnly, onRestore, onRemove }: { backup: Backup; readOnly: boolean; onRestore(): void; onRemove(): void }) {
+function BackupRow({
+  backup: b,
+  readOnly,
+  onRestore,
+  onRemove,
+}: {
+  backup: Backup;
+  readOnly: boolean;
+  onRestore(): void;
+  onRemove(): void;
+}) {
   const when = backupTime(b.createdAt);
   return (
     <li className={b.removedAt ? "bk-removed" : undefined}>
@@ -136,7 +192,9 @@ function BackupRow({ backup: b, readOnly, onRestore, onRemove }: { backup: Backu
           {b.removedAt ? <span className="pane-tag bk-tag-removed">Removed</span> : null}
         </span>
         <span className="pane-list-meta">
-          {b.removedAt ? `${REMOVED[b.removedReason ?? ""] ?? "Removed"} on ${backupTime(b.removedAt)} · held ` : `${formatBytes(b.bytes)} · `}
+          {b.removedAt
+            ? `${REMOVED[b.removedReason ?? ""] ?? "Removed"} on ${backupTime(b.removedAt)} · held `
+            : `${formatBytes(b.bytes)} · `}
           {countsText(b.counts)}
         </span>
         <span className="pane-list-meta bk-label">{b.label}</span>

@@ -25,16 +25,30 @@ export default function BackupsSection() {
   // While a restore runs the wiki is read-only: nothing here may start new work.
   const readOnly = restoreJob !== null || !!restore?.running;
   const coveredTo = (b: Backup) => {
-    const span = (list.data?.pointInTime ?? []).find((s) => s.from <= new Date(b.createdAt).getTime() + 1000 && s.to > new Date(b.createdAt).getTime());
+    const span = (list.data?.pointInTime ?? []).find(
+      (s) => s.from <= new Date(b.createdAt).getTime() + 1000 && s.to > new Date(b.createdAt).getTime(),
+    );
     return span ? span.to : null;
   };
   return (
     <>
       <RestoreStatus restore={restore} jobId={restoreJob} canRestore={canRestore} onJob={setRestoreJob} />
-      <BackupsCard list={list} includeRemoved={includeRemoved} onIncludeRemoved={setIncludeRemoved} readOnly={readOnly} onRestore={setRestoring} />
+      <BackupsCard
+        list={list}
+        includeRemoved={includeRemoved}
+        onIncludeRemoved={setIncludeRemoved}
+        readOnly={readOnly}
+        onRestore={setRestoring}
+      />
       {list.data ? <PolicyCard policy={list.data.policy} schedule={list.data.schedule} readOnly={readOnly} /> : null}
       <TargetsCard readOnly={readOnly} canChoose={canRestore} />
-      <RestoreDialog backup={restoring} coveredTo={restoring ? coveredTo(restoring) : null} canRestore={canRestore} onClose={() => setRestoring(null)} onStarted={(job) => setRestoreJob(job.id)} />
+      <RestoreDialog
+        backup={restoring}
+        coveredTo={restoring ? coveredTo(restoring) : null}
+        canRestore={canRestore}
+        onClose={() => setRestoring(null)}
+        onStarted={(job) => setRestoreJob(job.id)}
+      />
     </>
   );
 }

@@ -29,7 +29,12 @@ export function JobProgress({ id, label, onEnd }: { id: string; label: string; o
       onEnd(j);
     }
   }, [j, onEnd]);
-  if (job.isError) return <p className="form-error" role="alert">Its progress could not be read: {job.error.message}</p>;
+  if (job.isError)
+    return (
+      <p className="form-error" role="alert">
+        Its progress could not be read: {job.error.message}
+      </p>
+    );
   const p = j?.progress ?? null;
   const percent = p && p.total > 0 ? Math.min(100, Math.round((p.done / p.total) * 100)) : null;
   return (

@@ -28,7 +28,13 @@ const toCron = (time: string) => {
   return `${m ?? 0} ${h ?? 3} * * *`;
 };
 
-const fromPolicy = (p: Policy): Draft => ({ enabled: p.enabled, scheduled: p.schedule !== null, time: toTime(p.schedule), keepCount: String(p.keepCount), keepDays: String(p.keepDays) });
+const fromPolicy = (p: Policy): Draft => ({
+  enabled: p.enabled,
+  scheduled: p.schedule !== null,
+  time: toTime(p.schedule),
+  keepCount: String(p.keepCount),
+  keepDays: String(p.keepDays),
+});
 /** A schedule set elsewhere (another cron line) is kept as it is unless the time is changed here. */
 const toPolicy = (d: Draft, stored: Policy): Policy => ({
   enabled: d.enabled,
@@ -36,21 +42,31 @@ const toPolicy = (d: Draft, stored: Policy): Policy => ({
   keepCount: Number(d.keepCount),
   keepDays: Number(d.keepDays),
 });
-const same = (a: Draft, b: Draft) => a.enabled === b.enabled && a.scheduled === b.scheduled && a.time === b.time && a.keepCount === b.keepCount && a.keepDays === b.keepDays;
+const same = (a: Draft, b: Draft) =>
+  a.enabled === b.enabled && a.scheduled === b.scheduled && a.time === b.time && a.keepCount === b.keepCount && a.keepDays === b.keepDays;
 const whole = (s: string) => /^\d+$/.test(s.trim());
 
 export function PolicyCard({ policy, schedule, readOnly }: { policy: Policy; schedule: BackupList["schedule"]; readOnly: boolean }) {
   const reauth = useReauth();
   const saved = fromPolicy(policy);
   const [draft, setDraft] = useState<Draft>(saved);
-  const saving = useAction(useSavePolicyMutation(reauth.guarded), { quiet: (err) => err instanceof ApiError && err.code === "reauth_cancelled", success: "Policy saved" });
+  const saving = useAction(useSavePolicyMutation(reauth.guarded), {
+    quiet: (err) => err instanceof ApiError && err.code === "reauth_cancelled",
+    success: "Policy saved",
+  });
   const busy = saving.busy;
   // A new saved policy (after Save, or from elsewhere) replaces an untouched draft.
   const savedKey = JSON.stringify(saved);
   useEffect(() => setDraft(JSON.parse(savedKey) as Draft), [savedKey]);
   const changed = !same(draft, saved);
   const valid = whole(draft.keepCount) && whole(draft.keepDays);
-  const preview = useQuery({ queryKey: ["admin", "backups", "policy-preview", draft], queryFn: () => previewPolicy(toPolicy(draft, policy)), enabled: changed && valid, staleTime: 0, retry: false });
+  const preview = useQuery({
+    queryKey: ["admin", "backups", "policy-preview", draft],
+    queryFn: () => previewPolicy(toPolicy(draft, policy)),
+    enabled: changed && valid,
+    staleTime: 0,
+    retry: false,
+  });
   const removes = preview.data?.remove ?? [];
 
   const save = () => {
@@ -62,7 +78,14 @@ export function PolicyCard({ policy, schedule, readOnly }: { policy: Policy; sch
   const fieldError = saving.fieldError;
 
   return (
-    <Card id="backups-policy" title="Schedule and retention" intro="When Cairn backs itself up, and how many scheduled backups it keeps. A backup goes only when it is outside both limits. Backups taken by hand, before an update, or as a safety copy stay until you remove them.">
+    <Card
+      id="backups-policy"
+      title="Schedule and retention"
+      intro={
+        "When Cairn backs itself up, and how many scheduled backups it keeps. A backup goes only when it is outside both " +
+        "limits. Backups taken by hand, before an update, or as a safety copy stay until you remove them."
+      }
+    >
       <form
         className="pane-form bk-policy"
         noValidate
@@ -75,14 +98,44 @@ export function PolicyCard({ policy, schedule, readOnly }: { policy: Policy; sch
           <input type="checkbox" checked={draft.scheduled} disabled={readOnly} onChange={(e) => set({ scheduled: e.target.checked })} />
           Back up every day
         </label>
-        {draft.scheduled ? <TextField label="At" type="time" value={draft.time} disabled={readOnly} onChange={(e) => set({ time: e.target.value })} hint={policy.schedule && !DAILY.test(policy.schedule) && toTime(policy.schedule) === draft.time ? `Now on a schedule set elsewhere (${policy.schedule}); choose a time to replace it` : `In this server's time zone (${schedule.timeZone})`} error={fieldError("schedule")} /> : null}
+        {draft.scheduled ? (
+          <TextField
+            label="At"
+            type="time"
+            value={draft.time}
+            disabled={readOnly}
+            onChange={(e) => set({ time: e.target.value })}
+            hint={
+              policy.schedule && !DAILY.test(policy.schedule) && toTime(policy.schedule) === draft.time
+                ? `Now on a schedule set elsewhere (${policy.schedule}); choose a time to replace it`
+                : `In this server's time zone (${schedule.timeZone})`
+            }
+            error={fieldError("schedule")}
+          />
+        ) : null}
         <label className="pane-check">
           <input type="checkbox" checked={draft.enabled} disabled={readOnly} onChange={(e) => set({ enabled: e.target.checked })} />
           Remove old scheduled backups by these limits
         </label>
         <div className="pane-row">
-          <TextField label="Keep this many" inputMode="numeric" value={draft.keepCount} disabled={readOnly || !draft.enabled} onChange={(e) => set({ keepCount: e.target.value })} hint="The newest scheduled ones; at least 1" error={fieldError("keepCount")} />
-          <TextField label="And all from the last" inputMode="numeric" value={draft.keepDays} disabled={readOnly || !draft.enabled} onChange={(e) => set({ keepDays: e.target.value })} hint="Days; 0 keeps only the count" error={fieldError("keepDays")} />
+          <TextField
+            label="Keep this many"
+            inputMode="numeric"
+            value={draft.keepCount}
+            disabled={readOnly || !draft.enabled}
+            onChange={(e) => set({ keepCount: e.target.value })}
+            hint="The newest scheduled ones; at least 1"
+            error={fieldError("keepCount")}
+          />
+          <TextField
+            label="And all from the last"
+            inputMode="numeric"
+            value={draft.keepDays}
+            disabled={readOnly || !draft.enabled}
+            onChange={(e) => set({ keepDays: e.target.value })}
+            hint="Days; 0 keeps only the count"
+            error={fieldError("keepDays")}
+          />
         </div>
         {changed && valid ? (
           <div className="bk-preview" role="status" aria-live="polite">
@@ -118,7 +171,11 @@ export function PolicyCard({ policy, schedule, readOnly }: { policy: Policy; sch
           </Button>
         </div>
       </form>
-      <p className="muted bk-note">{schedule.nextRunAt ? `Next scheduled backup: ${backupTime(schedule.nextRunAt)}.` : "No backup is scheduled: only backups taken by hand and before updates are made."}</p>
+      <p className="muted bk-note">
+        {schedule.nextRunAt
+          ? `Next scheduled backup: ${backupTime(schedule.nextRunAt)}.`
+          : "No backup is scheduled: only backups taken by hand and before updates are made."}
+      </p>
       {reauth.dialog}
     </Card>
   );

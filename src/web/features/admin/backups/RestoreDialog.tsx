@@ -25,8 +25,23 @@ interface Props {
 
 export function RestoreDialog({ backup, coveredTo, canRestore, onClose, onStarted }: Props) {
   return (
-    <Dialog open={backup !== null} onOpenChange={(o) => !o && onClose()} title={backup ? `Restore the backup of ${backupTime(backup.createdAt)}?` : "Restore"} description="Nothing changes until you confirm the restore at the end. The data it replaces is kept, so the restore can be undone." wide>
-      {backup ? <RestoreSteps key={backup.label} backup={backup} coveredTo={coveredTo} canRestore={canRestore} onClose={onClose} onStarted={onStarted} /> : null}
+    <Dialog
+      open={backup !== null}
+      onOpenChange={(o) => !o && onClose()}
+      title={backup ? `Restore the backup of ${backupTime(backup.createdAt)}?` : "Restore"}
+      description="Nothing changes until you confirm the restore at the end. The data it replaces is kept, so the restore can be undone."
+      wide
+    >
+      {backup ? (
+        <RestoreSteps
+          key={backup.label}
+          backup={backup}
+          coveredTo={coveredTo}
+          canRestore={canRestore}
+          onClose={onClose}
+          onStarted={onStarted}
+        />
+      ) : null}
     </Dialog>
   );
 }
@@ -89,7 +104,13 @@ function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omi
           The moment it was taken, {backupTime(backup.createdAt)}
         </label>
         <label className="pane-check">
-          <input type="radio" name="restore-when" checked={mode === "at"} disabled={!later} onChange={() => (setMode("at"), setReport(null))} />
+          <input
+            type="radio"
+            name="restore-when"
+            checked={mode === "at"}
+            disabled={!later}
+            onChange={() => (setMode("at"), setReport(null))}
+          />
           {later ? "A later moment, to the second" : "A later moment (nothing was recorded after this backup yet)"}
         </label>
         {mode === "at" && later ? (
@@ -108,10 +129,21 @@ function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omi
       </fieldset>
 
       <h3 className="bk-subhead">What would be lost</h3>
-      {preview.isPending ? <p className="muted">Working out what would change…</p> : preview.isError ? (mode === "at" ? null : <FormError error={preview.error.message} />) : <LossSummary preview={preview.data} />}
+      {preview.isPending ? (
+        <p className="muted">Working out what would change…</p>
+      ) : preview.isError ? (
+        mode === "at" ? null : (
+          <FormError error={preview.error.message} />
+        )
+      ) : (
+        <LossSummary preview={preview.data} />
+      )}
 
       <h3 className="bk-subhead">Test it first</h3>
-      <p className="muted bk-note">Restores it{chosen ? " to the moment chosen" : ""} into a scratch copy and checks it: the database, its upgrade to this version, the audit log, every file it needs. Nothing on the wiki changes.</p>
+      <p className="muted bk-note">
+        Restores it{chosen ? " to the moment chosen" : ""} into a scratch copy and checks it: the database, its upgrade to this version, the
+        audit log, every file it needs. Nothing on the wiki changes.
+      </p>
       {testJob ? <JobProgress id={testJob} label="Testing the backup" onEnd={tested} /> : null}
       <FormError error={testError} />
       {report ? <TestReport job={report} /> : null}
@@ -125,10 +157,26 @@ function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omi
           }}
         >
           <p className="bk-warning">
-            While the restore runs, the wiki is read-only for everyone. A safety backup of the current data is taken first, and the data it replaces is kept so you can undo the restore.
+            While the restore runs, the wiki is read-only for everyone. A safety backup of the current data is taken first, and the data it
+            replaces is kept so you can undo the restore.
           </p>
-          <TextField label={`Type the label, ${backup.label}, to confirm`} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} autoFocus error={restoring.fieldError("confirmLabel")} />
-          <TextField label="Your password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={restoring.fieldError("password")} />
+          <TextField
+            label={`Type the label, ${backup.label}, to confirm`}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+            autoFocus
+            error={restoring.fieldError("confirmLabel")}
+          />
+          <TextField
+            label="Your password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={restoring.fieldError("password")}
+          />
           <FormError error={restoring.fieldError("confirmLabel") || restoring.fieldError("password") ? null : restoring.error} />
           <DialogActions>
             <Button onClick={() => setConfirming(false)}>Back</Button>
@@ -144,13 +192,21 @@ function RestoreSteps({ backup, coveredTo, canRestore, onClose, onStarted }: Omi
             Test this backup
           </Button>
           {canRestore ? (
-            <Button variant="danger" disabled={preview.isError || at !== chosen} onClick={() => (restoring.setError(null), setConfirming(true))}>
+            <Button
+              variant="danger"
+              disabled={preview.isError || at !== chosen}
+              onClick={() => (restoring.setError(null), setConfirming(true))}
+            >
               Restore…
             </Button>
           ) : null}
         </DialogActions>
       )}
-      {canRestore ? null : <p className="muted bk-note">Restoring needs the right to restore backups, which only the owner holds unless a role was given it.</p>}
+      {canRestore ? null : (
+        <p className="muted bk-note">
+          Restoring needs the right to restore backups, which only the owner holds unless a role was given it.
+        </p>
+      )}
     </div>
   );
 }

@@ -30,7 +30,11 @@ export function LossSummary({ preview }: { preview: RestorePreview }) {
       )}
       <p className={disk.enough === false ? "pane-bad bk-note" : "muted bk-note"}>
         The restore needs {formatBytes(disk.neededBytes)} of free disk space (a safety backup of the current data, and the restored copy)
-        {disk.freeBytes === null ? "." : disk.enough ? `; ${formatBytes(disk.freeBytes)} is free.` : `, but only ${formatBytes(disk.freeBytes)} is free: make room first.`}
+        {disk.freeBytes === null
+          ? "."
+          : disk.enough
+            ? `; ${formatBytes(disk.freeBytes)} is free.`
+            : `, but only ${formatBytes(disk.freeBytes)} is free: make room first.`}
       </p>
     </div>
   );
@@ -53,12 +57,20 @@ export function TestReport({ job }: { job: Job }) {
   if (!report?.checks) return null;
   return (
     <div className="bk-report" role="status">
-      <p className={report.ok ? "pane-ok" : "pane-bad"}>{report.ok ? "This backup restores correctly." : "This backup has problems: restoring it is not advised."}</p>
+      <p className={report.ok ? "pane-ok" : "pane-bad"}>
+        {report.ok ? "This backup restores correctly." : "This backup has problems: restoring it is not advised."}
+      </p>
       <ul aria-label="Test results">
         {report.checks.map((c) => (
           <li key={c.name}>
             <strong className={c.ok ? "pane-ok" : "pane-bad"}>{c.ok ? "Passed:" : "Failed:"}</strong> {CHECK[c.name] ?? c.name}
-            {c.ok ? null : <span className="muted"> — {c.detail}{c.problems.length ? ` (${c.problems.slice(0, 3).join("; ")})` : ""}</span>}
+            {c.ok ? null : (
+              <span className="muted">
+                {" "}
+                — {c.detail}
+                {c.problems.length ? ` (${c.problems.slice(0, 3).join("; ")})` : ""}
+              </span>
+            )}
           </li>
         ))}
       </ul>

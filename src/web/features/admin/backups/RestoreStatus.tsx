@@ -17,12 +17,25 @@ import { cancelRestore, discardKept, undoRestore, type BackupList, type Job } fr
 
 type Ask = "undo" | "remove" | null;
 
-export function RestoreStatus({ restore, jobId, canRestore, onJob }: { restore: BackupList["restore"] | null; jobId: string | null; canRestore: boolean; onJob(id: string | null): void }) {
+export function RestoreStatus({
+  restore,
+  jobId,
+  canRestore,
+  onJob,
+}: {
+  restore: BackupList["restore"] | null;
+  jobId: string | null;
+  canRestore: boolean;
+  onJob(id: string | null): void;
+}) {
   const [ask, setAsk] = useState<Ask>(null);
   const [typed, setTyped] = useState("");
   const [password, setPassword] = useState("");
   const keptCopy = useTask<"undo" | "remove">({
-    failure: (err) => (err instanceof ApiError && (err.code === "invalid_credentials" || err.field === "password") ? "That password is not right. Type your account's password." : (err as Error).message),
+    failure: (err) =>
+      err instanceof ApiError && (err.code === "invalid_credentials" || err.field === "password")
+        ? "That password is not right. Type your account's password."
+        : (err as Error).message,
     success: (_answer, task) => (task.what === "remove" ? "The kept copy was removed" : null),
     done: () => setAsk(null),
   });
@@ -40,7 +53,10 @@ export function RestoreStatus({ restore, jobId, canRestore, onJob }: { restore: 
       void queryClient.invalidateQueries();
       if (job.state === "succeeded") toast.success(job.kind === "undo" ? "The restore was undone" : "Backup restored");
       else if (job.state === "cancelled") toast.success(`The ${job.kind === "undo" ? "undo" : "restore"} was cancelled: nothing changed`);
-      else setError(`The ${job.kind === "undo" ? "undo" : "restore"} failed, and nothing was changed: ${job.error?.message ?? "no reason was given"}`);
+      else
+        setError(
+          `The ${job.kind === "undo" ? "undo" : "restore"} failed, and nothing was changed: ${job.error?.message ?? "no reason was given"}`,
+        );
     },
     [onJob],
   );
@@ -78,17 +94,17 @@ export function RestoreStatus({ restore, jobId, canRestore, onJob }: { restore: 
       {running ? (
         <>
           <p className="bk-warning" role="status">
-            The wiki is read-only while the backup is restored: everyone can read, nobody can change anything. It takes a few minutes at most.
+            The wiki is read-only while the backup is restored: everyone can read, nobody can change anything. It takes a few minutes at
+            most.
           </p>
           <JobProgress id={running} label={isUndo ? "Undoing the restore" : "Restoring"} onEnd={ended} />
-          {canRestore ? (
-            <Button onClick={() => void cancel()}>Cancel the restore</Button>
-          ) : null}
+          {canRestore ? <Button onClick={() => void cancel()}>Cancel the restore</Button> : null}
         </>
       ) : kept ? (
         <>
           <p className="pane-intro">
-            The backup of {backupTime(labelTime(kept.restoredLabel))} was restored on {backupTime(kept.restoredAt)}. The data it replaced is kept as a safety backup: undo the restore to put that data back, or remove it once you are sure.
+            The backup of {backupTime(labelTime(kept.restoredLabel))} was restored on {backupTime(kept.restoredAt)}. The data it replaced is
+            kept as a safety backup: undo the restore to put that data back, or remove it once you are sure.
           </p>
           {canRestore ? (
             <div className="pane-list-actions">
@@ -111,7 +127,8 @@ export function RestoreStatus({ restore, jobId, canRestore, onJob }: { restore: 
         title={ask === "undo" ? "Undo the restore?" : "Remove the kept copy?"}
         description={
           ask === "undo"
-            ? "The data from just before the restore comes back, and everything changed since the restore is lost. The wiki is read-only while it runs."
+            ? "The data from just before the restore comes back, and everything changed since " +
+              "the restore is lost. The wiki is read-only while it runs."
             : "The data the restore replaced is deleted for good: the restore can no longer be undone."
         }
         confirmLabel={ask === "undo" ? "Undo the restore" : "Remove it for good"}
@@ -119,8 +136,21 @@ export function RestoreStatus({ restore, jobId, canRestore, onJob }: { restore: 
         error={error}
         onConfirm={() => void confirm()}
       >
-        <TextField label={`Type ${word} to confirm`} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} autoFocus />
-        <TextField label="Your password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+        <TextField
+          label={`Type ${word} to confirm`}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+          autoFocus
+        />
+        <TextField
+          label="Your password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </ConfirmDialog>
     </Card>
   );

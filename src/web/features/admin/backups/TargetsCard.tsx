@@ -16,18 +16,47 @@ import { useTask } from "../../../lib/mutation";
 import { useReauth } from "../../../lib/reauth";
 import { backupTime, formatBytes, plural } from "./format";
 import { JobProgress } from "./JobProgress";
-import { copyToTarget, refreshTargets, removeTarget, saveTarget, testTarget, useTargets, type Job, type ProbeReport, type TargetBody, type Targets, type TargetSlot } from "./queries";
+import {
+  copyToTarget,
+  refreshTargets,
+  removeTarget,
+  saveTarget,
+  testTarget,
+  useTargets,
+  type Job,
+  type ProbeReport,
+  type TargetBody,
+  type Targets,
+  type TargetSlot,
+} from "./queries";
 
 export function TargetsCard({ readOnly, canChoose }: { readOnly: boolean; canChoose: boolean }) {
   const targets = useTargets();
   return (
-    <Card id="backups-targets" title="Copies off this machine" intro="A backup on the same disk as the wiki does not survive that disk. Copy backups, and the files they need, to another disk or to S3-compatible storage; only what the target lacks is sent.">
+    <Card
+      id="backups-targets"
+      title="Copies off this machine"
+      intro={
+        "A backup on the same disk as the wiki does not survive that disk. Copy backups, and the files they need, " +
+        "to another disk or to S3-compatible storage; only what the target lacks is sent."
+      }
+    >
       <AsyncList query={targets} what="The targets">
         {(answer) => (
           <>
-            {canChoose ? null : <p className="muted bk-note">Only the owner (or someone whose role may restore backups) chooses where copies go: a copy holds every page, private ones too. You can test the targets they set and copy to them.</p>}
+            {canChoose ? null : (
+              <p className="muted bk-note">
+                Only the owner (or someone whose role may restore backups) chooses where copies go: a copy holds every page, private ones
+                too. You can test the targets they set and copy to them.
+              </p>
+            )}
             <div className="bk-targets">
-              <DirectoryTarget target={answer.directory} copying={copyingIn(answer, "directory")} readOnly={readOnly} canChoose={canChoose} />
+              <DirectoryTarget
+                target={answer.directory}
+                copying={copyingIn(answer, "directory")}
+                readOnly={readOnly}
+                canChoose={canChoose}
+              />
               <S3Target target={answer.s3} copying={copyingIn(answer, "s3")} readOnly={readOnly} canChoose={canChoose} />
             </div>
           </>
@@ -38,38 +67,147 @@ export function TargetsCard({ readOnly, canChoose }: { readOnly: boolean; canCho
 }
 
 /** The copy job running now for a slot (the answer says only that each is a job). */
-const copyingIn = (t: Targets, slot: TargetSlot) => ((t.copying[slot] as Job | undefined)?.state === "running" ? (t.copying[slot] as Job).id : null);
+const copyingIn = (t: Targets, slot: TargetSlot) =>
+  (t.copying[slot] as Job | undefined)?.state === "running" ? (t.copying[slot] as Job).id : null;
 
 type Dir = Targets["directory"];
 type S3 = Targets["s3"];
 
-function DirectoryTarget({ target, copying, readOnly, canChoose }: { target: Dir; copying: string | null; readOnly: boolean; canChoose: boolean }) {
+function DirectoryTarget({
+  target,
+  copying,
+  readOnly,
+  canChoose,
+}: {
+  target: Dir;
+  copying: string | null;
+  readOnly: boolean;
+  canChoose: boolean;
+}) {
   const [path, setPath] = useState(target?.path ?? "");
   return (
-    <TargetShell slot="directory" title="A directory" configured={!!target} approved={!!target?.approved} canChoose={canChoose} last={target} copying={copying} readOnly={readOnly} body={() => ({ path: path.trim() })} dirty={path.trim() !== (target?.path ?? "")}>
-      {(fieldError, disabled) => <TextField label="Folder on this server" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/mnt/backup-disk/cairn" disabled={disabled} spellCheck={false} hint="An absolute path the server can write to: an external disk or a network mount." error={fieldError("path")} />}
+    <TargetShell
+      slot="directory"
+      title="A directory"
+      configured={!!target}
+      approved={!!target?.approved}
+      canChoose={canChoose}
+      last={target}
+      copying={copying}
+      readOnly={readOnly}
+      body={() => ({ path: path.trim() })}
+      dirty={path.trim() !== (target?.path ?? "")}
+    >
+      {(fieldError, disabled) => (
+        <TextField
+          label="Folder on this server"
+          value={path}
+          onChange={(e) => setPath(e.target.value)}
+          placeholder="/mnt/backup-disk/cairn"
+          disabled={disabled}
+          spellCheck={false}
+          hint="An absolute path the server can write to: an external disk or a network mount."
+          error={fieldError("path")}
+        />
+      )}
     </TargetShell>
   );
 }
 
 function S3Target({ target, copying, readOnly, canChoose }: { target: S3; copying: string | null; readOnly: boolean; canChoose: boolean }) {
-  const [f, setF] = useState({ endpoint: target?.endpoint ?? "", region: target?.region ?? "", bucket: target?.bucket ?? "", prefix: target?.prefix ?? "", accessKeyId: target?.accessKeyId ?? "", secretAccessKey: "" });
+  const [f, setF] = useState({
+    endpoint: target?.endpoint ?? "",
+    region: target?.region ?? "",
+    bucket: target?.bucket ?? "",
+    prefix: target?.prefix ?? "",
+    accessKeyId: target?.accessKeyId ?? "",
+    secretAccessKey: "",
+  });
   const [pathStyle, setPathStyle] = useState(target?.pathStyle ?? true);
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF((d) => ({ ...d, [k]: e.target.value }));
-  const dirty = f.secretAccessKey !== "" || pathStyle !== (target?.pathStyle ?? true) || (["endpoint", "region", "bucket", "prefix", "accessKeyId"] as const).some((k) => f[k] !== (target?.[k] ?? ""));
+  const dirty =
+    f.secretAccessKey !== "" ||
+    pathStyle !== (target?.pathStyle ?? true) ||
+    (["endpoint", "region", "bucket", "prefix", "accessKeyId"] as const).some((k) => f[k] !== (target?.[k] ?? ""));
   return (
-    <TargetShell slot="s3" title="S3-compatible storage" configured={!!target} approved={!!target?.approved} canChoose={canChoose} last={target} copying={copying} readOnly={readOnly} dirty={dirty} body={() => ({ ...f, pathStyle, secretAccessKey: f.secretAccessKey || undefined })}>
+    <TargetShell
+      slot="s3"
+      title="S3-compatible storage"
+      configured={!!target}
+      approved={!!target?.approved}
+      canChoose={canChoose}
+      last={target}
+      copying={copying}
+      readOnly={readOnly}
+      dirty={dirty}
+      body={() => ({ ...f, pathStyle, secretAccessKey: f.secretAccessKey || undefined })}
+    >
       {(fieldError, disabled) => (
         <>
-          <TextField label="Endpoint" value={f.endpoint} onChange={set("endpoint")} placeholder="https://s3.eu-central-1.amazonaws.com" disabled={disabled} spellCheck={false} error={fieldError("endpoint")} />
+          <TextField
+            label="Endpoint"
+            value={f.endpoint}
+            onChange={set("endpoint")}
+            placeholder="https://s3.eu-central-1.amazonaws.com"
+            disabled={disabled}
+            spellCheck={false}
+            error={fieldError("endpoint")}
+          />
           <div className="pane-row">
-            <TextField label="Bucket" value={f.bucket} onChange={set("bucket")} disabled={disabled} spellCheck={false} error={fieldError("bucket")} />
-            <TextField label="Region" value={f.region} onChange={set("region")} placeholder="us-east-1" disabled={disabled} spellCheck={false} error={fieldError("region")} />
+            <TextField
+              label="Bucket"
+              value={f.bucket}
+              onChange={set("bucket")}
+              disabled={disabled}
+              spellCheck={false}
+              error={fieldError("bucket")}
+            />
+            <TextField
+              label="Region"
+              value={f.region}
+              onChange={set("region")}
+              placeholder="us-east-1"
+              disabled={disabled}
+              spellCheck={false}
+              error={fieldError("region")}
+            />
           </div>
-          <TextField label="Folder in the bucket (optional)" value={f.prefix} onChange={set("prefix")} placeholder="cairn/" disabled={disabled} spellCheck={false} error={fieldError("prefix")} />
+          <TextField
+            label="Folder in the bucket (optional)"
+            value={f.prefix}
+            onChange={set("prefix")}
+            placeholder="cairn/"
+            disabled={disabled}
+            spellCheck={false}
+            error={fieldError("prefix")}
+          />
           <div className="pane-row">
-            <TextField label="Access key ID" value={f.accessKeyId} onChange={set("accessKeyId")} autoComplete="off" disabled={disabled} spellCheck={false} error={fieldError("accessKeyId")} />
-            <TextField label="Secret access key" type="password" value={f.secretAccessKey} onChange={set("secretAccessKey")} autoComplete="new-password" disabled={disabled} placeholder={target?.secretAccessKeySet ? "Stored: type to replace" : ""} hint={target?.secretAccessKeySet ? "Stored encrypted, never shown again" : target ? "The stored one no longer opens with this server's key: type it again" : "Stored encrypted with this wiki's key"} error={fieldError("secretAccessKey")} />
+            <TextField
+              label="Access key ID"
+              value={f.accessKeyId}
+              onChange={set("accessKeyId")}
+              autoComplete="off"
+              disabled={disabled}
+              spellCheck={false}
+              error={fieldError("accessKeyId")}
+            />
+            <TextField
+              label="Secret access key"
+              type="password"
+              value={f.secretAccessKey}
+              onChange={set("secretAccessKey")}
+              autoComplete="new-password"
+              disabled={disabled}
+              placeholder={target?.secretAccessKeySet ? "Stored: type to replace" : ""}
+              hint={
+                target?.secretAccessKeySet
+                  ? "Stored encrypted, never shown again"
+                  : target
+                    ? "The stored one no longer opens with this server's key: type it again"
+                    : "Stored encrypted with this wiki's key"
+              }
+              error={fieldError("secretAccessKey")}
+            />
           </div>
           <label className="pane-check">
             <input type="checkbox" checked={pathStyle} disabled={disabled} onChange={(e) => setPathStyle(e.target.checked)} />
@@ -143,18 +281,35 @@ function TargetShell({ slot, title, configured, approved, canChoose, last, copyi
           ) : null}
           {configured ? (
             <>
-              <Button busy={busy === "test"} disabled={dirty} onClick={() => void act("test", async () => setProbe(await testTarget(slot)))} aria-label={`Test ${title.toLowerCase()}`}>
+              <Button
+                busy={busy === "test"}
+                disabled={dirty}
+                onClick={() => void act("test", async () => setProbe(await testTarget(slot)))}
+                aria-label={`Test ${title.toLowerCase()}`}
+              >
                 Test
               </Button>
-              <Button busy={copyJob !== null} disabled={dirty || readOnly || (!approved && !canChoose)} aria-describedby={!approved && !canChoose ? `${heading}-unapproved` : undefined} onClick={() => void act("copy", async () => (setCopied(null), setCopyJob((await copyToTarget(slot)).id)))} aria-label={`Copy now to ${title.toLowerCase()}`}>
+              <Button
+                busy={copyJob !== null}
+                disabled={dirty || readOnly || (!approved && !canChoose)}
+                aria-describedby={!approved && !canChoose ? `${heading}-unapproved` : undefined}
+                onClick={() => void act("copy", async () => (setCopied(null), setCopyJob((await copyToTarget(slot)).id)))}
+                aria-label={`Copy now to ${title.toLowerCase()}`}
+              >
                 Copy now
               </Button>
-              <Button variant="ghost" busy={busy === "remove"} disabled={readOnly} onClick={() =>
+              <Button
+                variant="ghost"
+                busy={busy === "remove"}
+                disabled={readOnly}
+                onClick={() =>
                   void act("remove", async () => {
                     await reauth.guarded(() => removeTarget(slot));
                     toast.success(`${title} removed; what was copied there stays`);
                   })
-                } aria-label={`Remove ${title.toLowerCase()}`}>
+                }
+                aria-label={`Remove ${title.toLowerCase()}`}
+              >
                 Remove
               </Button>
             </>
@@ -166,7 +321,13 @@ function TargetShell({ slot, title, configured, approved, canChoose, last, copyi
           The owner has not confirmed this target yet: they must save it again or copy to it once before copies to it can be started here.
         </p>
       ) : null}
-      {last?.lastCopy && !copyJob && !copied ? <p className="muted bk-note">{last.lastCopy.ok ? `Last copied ${backupTime(last.lastCopy.at)}.` : `The last copy, ${backupTime(last.lastCopy.at)}, stopped: ${last.lastCopy.error ?? "unknown error"}`}</p> : null}
+      {last?.lastCopy && !copyJob && !copied ? (
+        <p className="muted bk-note">
+          {last.lastCopy.ok
+            ? `Last copied ${backupTime(last.lastCopy.at)}.`
+            : `The last copy, ${backupTime(last.lastCopy.at)}, stopped: ${last.lastCopy.error ?? "unknown error"}`}
+        </p>
+      ) : null}
       {probe ? <Probe report={probe} /> : null}
       {copyJob ? <JobProgress id={copyJob} label="Copying" onEnd={copyEnded} /> : null}
       {copied ? <CopyResult job={copied} /> : null}
@@ -175,12 +336,22 @@ function TargetShell({ slot, title, configured, approved, canChoose, last, copyi
   );
 }
 
-const STEP: Record<string, string> = { connect: "Reach the target", write: "Write a test file", list: "Find it in a listing", "read back": "Read it back", delete: "Delete it" };
+const STEP: Record<string, string> = {
+  connect: "Reach the target",
+  write: "Write a test file",
+  list: "Find it in a listing",
+  "read back": "Read it back",
+  delete: "Delete it",
+};
 
 function Probe({ report }: { report: ProbeReport }) {
   return (
     <div className="bk-report" role="status">
-      <p className={report.ok ? "pane-ok" : "pane-bad"}>{report.ok ? "The target works: Cairn can write, read back and delete there." : `The target does not work yet: ${report.error ?? "a step failed"}`}</p>
+      <p className={report.ok ? "pane-ok" : "pane-bad"}>
+        {report.ok
+          ? "The target works: Cairn can write, read back and delete there."
+          : `The target does not work yet: ${report.error ?? "a step failed"}`}
+      </p>
       <ol aria-label="Test steps">
         {report.steps.map((s) => (
           <li key={s.step}>
@@ -194,13 +365,18 @@ function Probe({ report }: { report: ProbeReport }) {
 }
 
 function CopyResult({ job }: { job: Job }) {
-  if (job.state !== "succeeded") return <FormError error={`The copy stopped: ${job.error?.message ?? job.state}. Copy again to resume where it stopped.`} />;
+  if (job.state !== "succeeded")
+    return <FormError error={`The copy stopped: ${job.error?.message ?? job.state}. Copy again to resume where it stopped.`} />;
   const r = job.result as { backups: number; copied: number; skipped: number; bytes: number; missingFiles: string[] } | null;
   if (!r) return null;
   return (
     <p className="bk-note">
-      {plural(r.backups, "backup")} {r.backups === 1 ? "is" : "are"} on the target. Sent {plural(r.copied, "item")} ({formatBytes(r.bytes)}); {plural(r.skipped, "item was", "answer were")} there already.
-      {r.missingFiles.length ? ` ${plural(r.missingFiles.length, "file")} the backups name ${r.missingFiles.length === 1 ? "is" : "are"} missing from this server's file store and could not be sent.` : ""}
+      {plural(r.backups, "backup")} {r.backups === 1 ? "is" : "are"} on the target. Sent {plural(r.copied, "item")} ({formatBytes(r.bytes)}
+      ); {plural(r.skipped, "item was", "answer were")} there already.
+      {r.missingFiles.length
+        ? ` ${plural(r.missingFiles.length, "file")} the backups name ${r.missingFiles.length === 1 ? "is" : "are"} ` +
+          `missing from this server's file store and could not be sent.`
+        : ""}
     </p>
   );
 }

@@ -17,7 +17,13 @@ export const backupTime = (iso: string | number) => when.format(new Date(iso));
 
 /** "12 pages · 40 versions · 3 files · 2 comments · 4 people". */
 export function countsText(c: { pages: number; versions: number; attachments: number; comments: number; users: number }): string {
-  return [plural(c.pages, "page"), plural(c.versions, "version"), plural(c.attachments, "file"), plural(c.comments, "comment"), plural(c.users, "person", "people")].join(" · ");
+  return [
+    plural(c.pages, "page"),
+    plural(c.versions, "version"),
+    plural(c.attachments, "file"),
+    plural(c.comments, "comment"),
+    plural(c.users, "person", "people"),
+  ].join(" · ");
 }
 
 /** A date-time as an <input type="datetime-local"> value, in local time, to the second. */

@@ -65,20 +65,23 @@ export async function savePolicy(policy: Policy): Promise<void> {
   await refreshBackups();
 }
 
-export const previewPolicy = (policy: Policy): Promise<PolicyPreview> => data(api.POST("/api/admin/backups/policy/preview", { body: policy }));
+export const previewPolicy = (policy: Policy): Promise<PolicyPreview> =>
+  data(api.POST("/api/admin/backups/policy/preview", { body: policy }));
 
 /** What restoring `label` (at a point in time, or as it was) would lose. */
 export const useRestorePreview = (label: string | null, at: string | null) =>
   useQuery({
     queryKey: [...key, "restore-preview", label, at],
-    queryFn: () => data(api.GET("/api/admin/backups/{label}/restore-preview", { params: { path: { label: label! }, query: at ? { at } : {} } })),
+    queryFn: () =>
+      data(api.GET("/api/admin/backups/{label}/restore-preview", { params: { path: { label: label! }, query: at ? { at } : {} } })),
     enabled: label !== null,
     staleTime: 0,
     retry: false,
   });
 
 /** Restores into a scratch copy (as taken, or at a moment) and checks it; swaps nothing. */
-export const testRestore = (label: string, at: string | null) => jobOf(api.POST("/api/admin/backups/{label}/restore-test", { params: { path: { label }, query: at ? { at } : {} } }));
+export const testRestore = (label: string, at: string | null) =>
+  jobOf(api.POST("/api/admin/backups/{label}/restore-test", { params: { path: { label }, query: at ? { at } : {} } }));
 
 export const startRestore = (label: string, body: { confirmLabel: string; password: string; at?: string }) =>
   jobOf(api.POST("/api/admin/backups/{label}/restore", { params: { path: { label } }, body }));
@@ -109,7 +112,8 @@ export async function removeTarget(slot: TargetSlot): Promise<void> {
   await queryClient.invalidateQueries({ queryKey: targetsKey });
 }
 
-export const testTarget = (slot: TargetSlot): Promise<ProbeReport> => data(api.POST("/api/admin/backups/targets/{slot}/test", { params: { path: { slot } } }));
+export const testTarget = (slot: TargetSlot): Promise<ProbeReport> =>
+  data(api.POST("/api/admin/backups/targets/{slot}/test", { params: { path: { slot } } }));
 
 export const copyToTarget = (slot: TargetSlot) => jobOf(api.POST("/api/admin/backups/targets/{slot}/copy", { params: { path: { slot } } }));
 
@@ -120,4 +124,5 @@ export const useRunBackupMutation = () => useMutation({ mutationFn: () => runBac
 
 export const useSavePolicyMutation = (guarded: Guard) => useMutation({ mutationFn: (policy: Policy) => guarded(() => savePolicy(policy)) });
 
-export const useStartRestoreMutation = (label: string) => useMutation({ mutationFn: (body: { confirmLabel: string; password: string; at?: string }) => startRestore(label, body) });
+export const useStartRestoreMutation = (label: string) =>
+  useMutation({ mutationFn: (body: { confirmLabel: string; password: string; at?: string }) => startRestore(label, body) });

@@ -11,7 +11,19 @@ import { HEX_COLOUR_LENGTH } from "../../../../common/limits";
 
 const HEX = /^#[0-9a-f]{6}$/i;
 
-export function AccentField({ theme, value, onChange, verdict, error }: { theme: "light" | "dark"; value: string; onChange(value: string): void; verdict: Verdict | null | undefined; error?: string | null }) {
+export function AccentField({
+  theme,
+  value,
+  onChange,
+  verdict,
+  error,
+}: {
+  theme: "light" | "dark";
+  value: string;
+  onChange(value: string): void;
+  verdict: Verdict | null | undefined;
+  error?: string | null;
+}) {
   const id = useId();
   const label = theme === "light" ? "Accent in the light theme" : "Accent in the dark theme";
   const whole = HEX.test(value);
@@ -21,7 +33,13 @@ export function AccentField({ theme, value, onChange, verdict, error }: { theme:
     <div className="bf-accent">
       <label htmlFor={id}>{label}</label>
       <div className="bf-accent-row">
-        <input type="color" className="bf-swatch" aria-label={`${label}: colour picker`} value={whole ? value.toLowerCase() : "#000000"} onChange={(e) => onChange(e.target.value)} />
+        <input
+          type="color"
+          className="bf-swatch"
+          aria-label={`${label}: colour picker`}
+          value={whole ? value.toLowerCase() : "#000000"}
+          onChange={(e) => onChange(e.target.value)}
+        />
         <input
           id={id}
           className="input bf-hex"
@@ -60,7 +78,8 @@ function Failing({ verdict, onUse }: { verdict: Verdict; onUse(): void }) {
   return (
     <div className="bf-fail">
       <p className="field-error">
-        <TriangleAlert size={16} aria-hidden="true" /> Too little contrast for WCAG AA: {worst.ratio.toFixed(1)}:1 against the {worst.against} (at least 4.5:1 is needed), so text in this colour would be hard to read.
+        <TriangleAlert size={16} aria-hidden="true" /> Too little contrast for WCAG AA: {worst.ratio.toFixed(1)}:1 against the{" "}
+        {worst.against} (at least 4.5:1 is needed), so text in this colour would be hard to read.
       </p>
       <div className="bf-suggest">
         <span className="bf-chip" style={{ background: verdict.suggestion }} aria-hidden="true" />

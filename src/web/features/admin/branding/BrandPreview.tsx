@@ -18,11 +18,20 @@ export function BrandPreview({ draft, images, instanceName }: { draft: Draft; im
   return (
     <figure className="bp">
       <figcaption className="bp-caption">
-        Preview of the top bar, a page and the sign-in screen with these choices{draft.themePolicy === "user" ? "" : `; everyone sees the ${draft.themePolicy} theme`}.
+        Preview of the top bar, a page and the sign-in screen with these choices
+        {draft.themePolicy === "user" ? "" : `; everyone sees the ${draft.themePolicy} theme`}.
       </figcaption>
       <div className="bp-panes" aria-hidden="true">
         {(["light", "dark"] as const).map((theme) => (
-          <Pane key={theme} theme={theme} unused={draft.themePolicy !== "user" && draft.themePolicy !== theme} accent={accent[theme]} name={name} logo={theme === "dark" ? (images.logoDarkUrl ?? images.logoUrl) : images.logoUrl} draft={draft} />
+          <Pane
+            key={theme}
+            theme={theme}
+            unused={draft.themePolicy !== "user" && draft.themePolicy !== theme}
+            accent={accent[theme]}
+            name={name}
+            logo={theme === "dark" ? (images.logoDarkUrl ?? images.logoUrl) : images.logoUrl}
+            draft={draft}
+          />
         ))}
       </div>
     </figure>
@@ -34,7 +43,10 @@ export const CAIRN_ACCENT = { light: "#2f6f5e", dark: "#7fc8b0" };
 
 function effectiveAccent(d: Draft): { light: string; dark: string } {
   if (d.accentPolicy !== "custom") return CAIRN_ACCENT;
-  return { light: HEX.test(d.accentLight) ? d.accentLight : CAIRN_ACCENT.light, dark: HEX.test(d.accentDark) ? d.accentDark : CAIRN_ACCENT.dark };
+  return {
+    light: HEX.test(d.accentLight) ? d.accentLight : CAIRN_ACCENT.light,
+    dark: HEX.test(d.accentDark) ? d.accentDark : CAIRN_ACCENT.dark,
+  };
 }
 
 function Lockup({ name, logo, display }: { name: string; logo: string | null; display: Draft["display"] }) {
@@ -47,7 +59,21 @@ function Lockup({ name, logo, display }: { name: string; logo: string | null; di
   );
 }
 
-function Pane({ theme, unused, accent, name, logo, draft }: { theme: "light" | "dark"; unused: boolean; accent: string; name: string; logo: string | null; draft: Draft }) {
+function Pane({
+  theme,
+  unused,
+  accent,
+  name,
+  logo,
+  draft,
+}: {
+  theme: "light" | "dark";
+  unused: boolean;
+  accent: string;
+  name: string;
+  logo: string | null;
+  draft: Draft;
+}) {
   return (
     <div className={`bp-pane bp-${theme}${unused ? " bp-unused" : ""}`} style={{ "--bp-accent": accent } as CSSProperties}>
       <div className="bp-label">

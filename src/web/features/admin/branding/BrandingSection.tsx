@@ -55,7 +55,11 @@ function BrandingForm({ branding }: { branding: Branding }) {
   const verdicts = useAccentPreview(draft.accentLight, draft.accentDark, custom);
   const change = changeOf(draft, branding);
   const dirty = Object.keys(change).length > 0;
-  const failing = custom && [verdicts.data?.light, verdicts.data?.dark].some((v) => v && !v.passesAA && (v.colour === draft.accentLight.toLowerCase() || v.colour === draft.accentDark.toLowerCase()));
+  const failing =
+    custom &&
+    [verdicts.data?.light, verdicts.data?.dark].some(
+      (v) => v && !v.passesAA && (v.colour === draft.accentLight.toLowerCase() || v.colour === draft.accentDark.toLowerCase()),
+    );
 
   const save = () => saving.run({ what: "save", work: () => guarded(() => saveBranding(change)) });
 
@@ -64,7 +68,11 @@ function BrandingForm({ branding }: { branding: Branding }) {
       {dialog}
       <div className="bf-columns">
         <div className="bf-form">
-          <Card id="brand-name" title="Name and logo" intro="How the wiki introduces itself: in the top bar, on the sign-in screen and in the browser tab.">
+          <Card
+            id="brand-name"
+            title="Name and logo"
+            intro="How the wiki introduces itself: in the top bar, on the sign-in screen and in the browser tab."
+          >
             <TextField
               label="Brand name"
               value={draft.brandName}
@@ -93,7 +101,14 @@ function BrandingForm({ branding }: { branding: Branding }) {
             </div>
           </Card>
 
-          <Card id="brand-colour" title="Accent colour" intro="The colour of links, primary buttons and highlights. Each theme has its own, and each must be readable: WCAG AA asks for a contrast of at least 4.5:1.">
+          <Card
+            id="brand-colour"
+            title="Accent colour"
+            intro={
+              "The colour of links, primary buttons and highlights. Each theme has its own, and each " +
+              "must be readable: WCAG AA asks for a contrast of at least 4.5:1."
+            }
+          >
             <Choices
               legend="Accent"
               name="accentPolicy"
@@ -107,10 +122,30 @@ function BrandingForm({ branding }: { branding: Branding }) {
             {custom ? (
               <>
                 <div className="bf-accents">
-                  <AccentField theme="light" value={draft.accentLight} onChange={(v) => set("accentLight", v)} verdict={verdicts.data?.light} error={saving.fieldError("accentLight")} />
-                  <AccentField theme="dark" value={draft.accentDark} onChange={(v) => set("accentDark", v)} verdict={verdicts.data?.dark} error={saving.fieldError("accentDark")} />
+                  <AccentField
+                    theme="light"
+                    value={draft.accentLight}
+                    onChange={(v) => set("accentLight", v)}
+                    verdict={verdicts.data?.light}
+                    error={saving.fieldError("accentLight")}
+                  />
+                  <AccentField
+                    theme="dark"
+                    value={draft.accentDark}
+                    onChange={(v) => set("accentDark", v)}
+                    verdict={verdicts.data?.dark}
+                    error={saving.fieldError("accentDark")}
+                  />
                 </div>
-                <TextField label="Colour name (optional)" value={draft.accentName} maxLength={ACCENT_NAME_MAX} placeholder="e.g. Acme blue" onChange={(e) => set("accentName", e.target.value)} hint="For the people who manage branding; nobody else sees it." error={saving.fieldError("accentName")} />
+                <TextField
+                  label="Colour name (optional)"
+                  value={draft.accentName}
+                  maxLength={ACCENT_NAME_MAX}
+                  placeholder="e.g. Acme blue"
+                  onChange={(e) => set("accentName", e.target.value)}
+                  hint="For the people who manage branding; nobody else sees it."
+                  error={saving.fieldError("accentName")}
+                />
               </>
             ) : null}
           </Card>
@@ -141,7 +176,9 @@ function BrandingForm({ branding }: { branding: Branding }) {
 
           <div className="bf-save" role="group" aria-label="Save branding">
             <FormError error={formError} />
-            {failing ? <p className="field-error">Choose accent colours that pass WCAG AA (or use the suggested ones) before saving.</p> : null}
+            {failing ? (
+              <p className="field-error">Choose accent colours that pass WCAG AA (or use the suggested ones) before saving.</p>
+            ) : null}
             <div className="bf-save-row">
               <Button variant="primary" busy={saving.busy} disabled={!dirty || failing} onClick={() => void save()}>
                 Save branding
@@ -157,7 +194,11 @@ function BrandingForm({ branding }: { branding: Branding }) {
         </div>
 
         <div className="bf-side">
-          <BrandPreview draft={draft} images={{ logoUrl: branding.logo?.url ?? null, logoDarkUrl: branding.logoDark?.url ?? null }} instanceName={branding.instanceName} />
+          <BrandPreview
+            draft={draft}
+            images={{ logoUrl: branding.logo?.url ?? null, logoDarkUrl: branding.logoDark?.url ?? null }}
+            instanceName={branding.instanceName}
+          />
         </div>
       </div>
 
@@ -173,11 +214,20 @@ function ResetCard({ branding, guarded }: { branding: Branding; guarded<T>(actio
   const customised = branding.updatedAt !== null;
   const reset = () => resetting.run({ what: "reset", work: () => guarded(resetBranding) });
   return (
-    <Card id="brand-reset" title="Reset branding" danger intro={customised ? "Go back to Cairn's own name, colours and look." : "Nothing has been changed yet: Cairn's own look is in use."}>
+    <Card
+      id="brand-reset"
+      title="Reset branding"
+      danger
+      intro={customised ? "Go back to Cairn's own name, colours and look." : "Nothing has been changed yet: Cairn's own look is in use."}
+    >
       {confirming ? (
         <div className="bf-confirm" role="group" aria-label="Confirm the reset">
           <p>
-            This removes the brand name, the custom colours, {[branding.logo && "the logo", branding.logoDark && "the dark logo", branding.favicon && "the favicon"].filter(Boolean).join(", ") || "the theme and sign-in choices"}, and puts back Cairn's own look for everyone. It cannot be undone.
+            This removes the brand name, the custom colours,{" "}
+            {[branding.logo && "the logo", branding.logoDark && "the dark logo", branding.favicon && "the favicon"]
+              .filter(Boolean)
+              .join(", ") || "the theme and sign-in choices"}
+            , and puts back Cairn's own look for everyone. It cannot be undone.
           </p>
           <FormError error={error} />
           <div className="bf-save-row">

@@ -1,5 +1,17 @@
 /** A set of radio cards under a legend: one choice, each with a short line saying what it does. */
-export function Choices<T extends string>({ legend, name, value, onChange, options }: { legend: string; name: string; value: T; onChange(value: T): void; options: Array<[T, string, string]> }) {
+export function Choices<T extends string>({
+  legend,
+  name,
+  value,
+  onChange,
+  options,
+}: {
+  legend: string;
+  name: string;
+  value: T;
+  onChange(value: T): void;
+  options: Array<[T, string, string]>;
+}) {
   return (
     <fieldset className="bf-choices">
       <legend>{legend}</legend>

@@ -12,14 +12,32 @@ import { removeImage, uploadImage, type Branding, type Slot } from "./queries";
 import { BRANDING_FILE_MAX_BYTES, megabytes } from "../../../../common/limits";
 
 const ABOUT: Record<Slot, { title: string; hint: string; tile: "light" | "dark" }> = {
-  logo: { title: "Logo", hint: `Shown in the top bar and on the sign-in screen. A wide image about 3:1 works best; at most ${megabytes(BRANDING_FILE_MAX_BYTES)}.`, tile: "light" },
-  "logo-dark": { title: "Logo for the dark theme", hint: "Optional: a version that reads on dark backgrounds. Without it, the logo above is used.", tile: "dark" },
+  logo: {
+    title: "Logo",
+    hint:
+      `Shown in the top bar and on the sign-in screen. A wide image about 3:1 works ` +
+      `best; at most ${megabytes(BRANDING_FILE_MAX_BYTES)}.`,
+    tile: "light",
+  },
+  "logo-dark": {
+    title: "Logo for the dark theme",
+    hint: "Optional: a version that reads on dark backgrounds. Without it, the logo above is used.",
+    tile: "dark",
+  },
   favicon: { title: "Favicon", hint: "The small icon in the browser tab. A square image, at least 64 × 64.", tile: "light" },
 };
 
 const fileOf = (b: Branding, slot: Slot) => (slot === "logo" ? b.logo : slot === "logo-dark" ? b.logoDark : b.favicon);
 
-export function ImageSlot({ slot, branding, guarded }: { slot: Slot; branding: Branding; guarded<T>(action: () => Promise<T>): Promise<T> }) {
+export function ImageSlot({
+  slot,
+  branding,
+  guarded,
+}: {
+  slot: Slot;
+  branding: Branding;
+  guarded<T>(action: () => Promise<T>): Promise<T>;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const task = useTask<"upload" | "remove">();
   const busy = task.pending?.what ?? null;
@@ -77,7 +95,12 @@ export function ImageSlot({ slot, branding, guarded }: { slot: Slot; branding: B
             <span className="visually-hidden"> ({about.title.toLowerCase()})</span>
           </Button>
           {file ? (
-            <Button size="sm" variant="ghost" busy={busy === "remove"} onClick={() => void run("remove", () => removeImage(slot).then(() => void toast.success(`${about.title} removed`)))}>
+            <Button
+              size="sm"
+              variant="ghost"
+              busy={busy === "remove"}
+              onClick={() => void run("remove", () => removeImage(slot).then(() => void toast.success(`${about.title} removed`)))}
+            >
               <Trash2 size={16} aria-hidden="true" /> Remove<span className="visually-hidden"> ({about.title.toLowerCase()})</span>
             </Button>
           ) : null}

@@ -58,7 +58,15 @@ export async function removeImage(slot: Slot): Promise<void> {
 export async function uploadImage(slot: Slot, file: File): Promise<UploadedFile> {
   const body = await upload<UploadedFile>({ method: "PUT", url: `/api/admin/branding/${slot}`, file }).catch((err: unknown) => {
     // A body refused by the size guard before the route says nothing of which limit: say it.
-    if (err instanceof ApiError && err.status === 413 && !err.detail) throw new ApiError(413, err.code, err.title, `The file is too large: logos and favicons may be at most ${megabytes(BRANDING_FILE_MAX_BYTES)}.`, err.field, err.body);
+    if (err instanceof ApiError && err.status === 413 && !err.detail)
+      throw new ApiError(
+        413,
+        err.code,
+        err.title,
+        `The file is too large: logos and favicons may be at most ${megabytes(BRANDING_FILE_MAX_BYTES)}.`,
+        err.field,
+        err.body,
+      );
     throw err;
   });
   await changed();

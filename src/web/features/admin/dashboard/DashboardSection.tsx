@@ -18,7 +18,12 @@ export default function DashboardSection() {
   const [range, setRange] = useState<Range>(30);
   const dashboard = useDashboard(range);
   if (dashboard.isPending) return <Loading label="Loading the dashboard…" />;
-  if (dashboard.isError) return <p className="form-error" role="alert">The dashboard could not be loaded: {dashboard.error.message}</p>;
+  if (dashboard.isError)
+    return (
+      <p className="form-error" role="alert">
+        The dashboard could not be loaded: {dashboard.error.message}
+      </p>
+    );
   const d = dashboard.data;
   return (
     <>
@@ -26,14 +31,22 @@ export default function DashboardSection() {
       <Card
         id="dashboard-usage"
         title="Page views"
-        intro="A view is a signed-in person or a visitor of a public space opening a page; reading it again within ten minutes, API tokens and crawlers do not count."
+        intro={
+          "A view is a signed-in person or a visitor of a public space opening a page; reading it " +
+          "again within ten minutes, API tokens and crawlers do not count."
+        }
         action={<RangeSwitch value={range} onChange={setRange} busy={dashboard.isFetching} />}
       >
         {d.usage.totalViews ? (
-          <DayBars days={d.usage.viewsPerDay.map((v) => ({ day: v.day, value: v.views }))} label={`Page views, last ${d.rangeDays} days`} unit="view" />
+          <DayBars
+            days={d.usage.viewsPerDay.map((v) => ({ day: v.day, value: v.views }))}
+            label={`Page views, last ${d.rangeDays} days`}
+            unit="view"
+          />
         ) : (
           <p className="dash-empty">
-            No page has been read in the last {d.rangeDays} days yet. Views are counted from now on as people open pages; share a space with your team to get them reading.
+            No page has been read in the last {d.rangeDays} days yet. Views are counted from now on as people open pages; share a space with
+            your team to get them reading.
           </p>
         )}
       </Card>
@@ -79,8 +92,16 @@ function Glance({ d }: { d: Dashboard }) {
         <Row k="Files" v={formatBytes(storage.filesBytes)} />
         <Row k="Backups" v={formatBytes(storage.backupsBytes)} />
       </Stat>
-      <Stat title="Health" value={health.diskFreeBytes === null ? "Unknown" : formatBytes(health.diskFreeBytes)} caption={diskLow ? "free on disk: running low" : "free on disk"} bad={diskLow}>
-        <Row k="Last backup" v={health.lastBackupAt ? <time dateTime={health.lastBackupAt}>{fullDate(health.lastBackupAt)}</time> : "Not yet"} />
+      <Stat
+        title="Health"
+        value={health.diskFreeBytes === null ? "Unknown" : formatBytes(health.diskFreeBytes)}
+        caption={diskLow ? "free on disk: running low" : "free on disk"}
+        bad={diskLow}
+      >
+        <Row
+          k="Last backup"
+          v={health.lastBackupAt ? <time dateTime={health.lastBackupAt}>{fullDate(health.lastBackupAt)}</time> : "Not yet"}
+        />
         <Row k="Version" v={health.version} />
         <Row k="Up for" v={formatUptime(health.uptimeSeconds)} />
       </Stat>
@@ -88,7 +109,19 @@ function Glance({ d }: { d: Dashboard }) {
   );
 }
 
-function Stat({ title, value, caption, bad, children }: { title: string; value: string; caption: string; bad?: boolean; children: React.ReactNode }) {
+function Stat({
+  title,
+  value,
+  caption,
+  bad,
+  children,
+}: {
+  title: string;
+  value: string;
+  caption: string;
+  bad?: boolean;
+  children: React.ReactNode;
+}) {
   const id = `dash-${title.toLowerCase()}`;
   return (
     <section className={`dash-stat${bad ? " dash-stat-bad" : ""}`} aria-labelledby={id}>
@@ -145,7 +178,9 @@ function TopEditors({ d }: { d: Dashboard }) {
           ))}
         </ol>
       ) : (
-        <p className="dash-empty">Nobody saved a page in the last {d.rangeDays} days. Create a space and write its first page, or invite people to write with you.</p>
+        <p className="dash-empty">
+          Nobody saved a page in the last {d.rangeDays} days. Create a space and write its first page, or invite people to write with you.
+        </p>
       )}
     </Card>
   );

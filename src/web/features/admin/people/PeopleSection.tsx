@@ -22,7 +22,10 @@ const TIER_NAMES = ["Member", "Admin", "Owner"];
 function shortWhen(iso: string): string {
   const d = new Date(iso);
   const today = d.toDateString() === new Date().toDateString();
-  return d.toLocaleString(undefined, today ? { hour: "numeric", minute: "2-digit" } : { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
+  return d.toLocaleString(
+    undefined,
+    today ? { hour: "numeric", minute: "2-digit" } : { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" },
+  );
 }
 
 export default function PeopleSection() {
@@ -34,13 +37,22 @@ export default function PeopleSection() {
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
     const all = people.data ?? [];
-    return q ? all.filter((p) => `${p.displayName} ${p.email} ${p.roleName} ${p.status === 1 ? "suspended" : "active"}`.toLowerCase().includes(q)) : all;
+    return q
+      ? all.filter((p) => `${p.displayName} ${p.email} ${p.roleName} ${p.status === 1 ? "suspended" : "active"}`.toLowerCase().includes(q))
+      : all;
   }, [people.data, query]);
 
   if (!me.data) return null;
   const myTier = me.data.role;
   return (
-    <Card id="people-title" title="People" intro="Everyone with an account. Open a person's actions to change their role, suspend them, or help them back in when they are locked out or forgot their password.">
+    <Card
+      id="people-title"
+      title="People"
+      intro={
+        "Everyone with an account. Open a person's actions to change their role, suspend them, or " +
+        "help them back in when they are locked out or forgot their password."
+      }
+    >
       {notice ? (
         <p className="form-error people-notice" role="alert">
           {notice}
@@ -52,7 +64,15 @@ export default function PeopleSection() {
             {items.length > SEARCH_FROM ? (
               <div className="field people-search">
                 <label htmlFor="people-search">Find a person</label>
-                <input id="people-search" className="input" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name, e-mail, role or status" autoComplete="off" />
+                <input
+                  id="people-search"
+                  className="input"
+                  type="search"
+                  value={query}
+                  onChange={(e) => setQuery(e.target.value)}
+                  placeholder="Name, e-mail, role or status"
+                  autoComplete="off"
+                />
               </div>
             ) : null}
             {shown.length === 0 ? (
@@ -78,7 +98,15 @@ export default function PeopleSection() {
                   </thead>
                   <tbody>
                     {shown.map((p) => (
-                      <PersonRow key={p.id} person={p} isMe={p.id === me.data!.id} myTier={myTier} iAmOwner={myTier >= 2} onAction={(kind) => setAction({ kind, person: p })} onNotice={setNotice} />
+                      <PersonRow
+                        key={p.id}
+                        person={p}
+                        isMe={p.id === me.data!.id}
+                        myTier={myTier}
+                        iAmOwner={myTier >= 2}
+                        onAction={(kind) => setAction({ kind, person: p })}
+                        onNotice={setNotice}
+                      />
                     ))}
                   </tbody>
                 </table>
@@ -86,7 +114,8 @@ export default function PeopleSection() {
             )}
             <p id="people-owner-note" className="muted people-owner-note">
               {myTier >= 2
-                ? "You are the owner: nobody can change your account here. To hand ownership to someone, choose Make owner in their actions; you then become an Administrator."
+                ? "You are the owner: nobody can change your account here. To hand ownership to someone, " +
+                  "choose Make owner in their actions; you then become an Administrator."
                 : "Nobody can change the owner's account here; only the owner can hand ownership on."}
             </p>
           </>
@@ -97,7 +126,21 @@ export default function PeopleSection() {
   );
 }
 
-function PersonRow({ person: p, isMe, myTier, iAmOwner, onAction, onNotice }: { person: Person; isMe: boolean; myTier: number; iAmOwner: boolean; onAction(kind: PersonAction["kind"]): void; onNotice(n: string | null): void }) {
+function PersonRow({
+  person: p,
+  isMe,
+  myTier,
+  iAmOwner,
+  onAction,
+  onNotice,
+}: {
+  person: Person;
+  isMe: boolean;
+  myTier: number;
+  iAmOwner: boolean;
+  onAction(kind: PersonAction["kind"]): void;
+  onNotice(n: string | null): void;
+}) {
   const locked = p.lockedUntil !== null;
   return (
     <tr className={p.status === 1 ? "people-suspended" : undefined}>

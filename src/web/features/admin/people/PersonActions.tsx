@@ -23,7 +23,19 @@ export type PersonAction = { kind: "role" | "suspend" | "reset" | "sessions" | "
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-export function PersonMenu({ person: p, isMe, iAmOwner, onAction, onNotice }: { person: Person; isMe: boolean; iAmOwner: boolean; onAction(kind: PersonAction["kind"]): void; onNotice(n: string | null): void }) {
+export function PersonMenu({
+  person: p,
+  isMe,
+  iAmOwner,
+  onAction,
+  onNotice,
+}: {
+  person: Person;
+  isMe: boolean;
+  iAmOwner: boolean;
+  onAction(kind: PersonAction["kind"]): void;
+  onNotice(n: string | null): void;
+}) {
   const direct = async (work: () => Promise<unknown>, done: string) => {
     onNotice(null);
     try {
@@ -38,7 +50,13 @@ export function PersonMenu({ person: p, isMe, iAmOwner, onAction, onNotice }: { 
     <Menu
       label={`Actions for ${p.displayName}`}
       trigger={
-        <Button size="sm" variant="ghost" className="people-actions-button" aria-label={`Actions for ${p.displayName}`} title={`Actions for ${p.displayName}`}>
+        <Button
+          size="sm"
+          variant="ghost"
+          className="people-actions-button"
+          aria-label={`Actions for ${p.displayName}`}
+          title={`Actions for ${p.displayName}`}
+        >
           <Ellipsis aria-hidden="true" />
           <span className="people-actions-text">Actions</span>
         </Button>
@@ -47,13 +65,17 @@ export function PersonMenu({ person: p, isMe, iAmOwner, onAction, onNotice }: { 
       <MenuItem onSelect={() => onAction("role")}>Change role…</MenuItem>
       <MenuItem onSelect={() => onAction("reset")}>Make a password reset link…</MenuItem>
       {p.lockedUntil !== null || p.failedSignIns > 0 ? (
-        <MenuItem onSelect={() => void direct(() => peopleApi.unlock(p.id), `${p.displayName} can sign in again from every address`)}>Unlock sign-in</MenuItem>
+        <MenuItem onSelect={() => void direct(() => peopleApi.unlock(p.id), `${p.displayName} can sign in again from every address`)}>
+          Unlock sign-in
+        </MenuItem>
       ) : null}
       <MenuItem onSelect={() => onAction("sessions")}>Sign out everywhere…</MenuItem>
       <MenuItem onSelect={() => onAction("tokens")}>Revoke API tokens…</MenuItem>
       {p.twoFactorEnabled ? <MenuItem onSelect={() => onAction("twoFactor")}>Turn off two-factor…</MenuItem> : null}
       {p.status === 1 ? (
-        <MenuItem onSelect={() => void direct(() => peopleApi.setStatus(p.id, 0), `${p.displayName} is active again and can sign in`)}>Reactivate</MenuItem>
+        <MenuItem onSelect={() => void direct(() => peopleApi.setStatus(p.id, 0), `${p.displayName} is active again and can sign in`)}>
+          Reactivate
+        </MenuItem>
       ) : !isMe ? (
         <MenuItem danger onSelect={() => onAction("suspend")}>
           Suspend…
@@ -72,7 +94,17 @@ export function PersonMenu({ person: p, isMe, iAmOwner, onAction, onNotice }: { 
 }
 
 /** The dialog of the action chosen in a row's menu (one at a time). */
-export function PersonActionDialog({ action, onClose, myPermissions, myTier }: { action: PersonAction | null; onClose(): void; myPermissions: readonly string[]; myTier: number }) {
+export function PersonActionDialog({
+  action,
+  onClose,
+  myPermissions,
+  myTier,
+}: {
+  action: PersonAction | null;
+  onClose(): void;
+  myPermissions: readonly string[];
+  myTier: number;
+}) {
   const { guarded, dialog } = useReauth();
   // Each action is named by its toast, said once it is done.
   const task = useTask({ quiet: reauthCancelled, failure: message, done: onClose, success: (_answer, t) => t.what });
@@ -90,34 +122,95 @@ export function PersonActionDialog({ action, onClose, myPermissions, myTier }: {
         await after?.();
       },
     });
-  const confirm = (title: string, description: string, label: string, work: () => Promise<unknown>, done: string, after?: () => Promise<unknown>) => (
-    <ConfirmDialog open onOpenChange={close} title={title} description={description} confirmLabel={label} busy={busy} error={error} onConfirm={() => void run(work, done, after)} />
+  const confirm = (
+    title: string,
+    description: string,
+    label: string,
+    work: () => Promise<unknown>,
+    done: string,
+    after?: () => Promise<unknown>,
+  ) => (
+    <ConfirmDialog
+      open
+      onOpenChange={close}
+      title={title}
+      description={description}
+      confirmLabel={label}
+      busy={busy}
+      error={error}
+      onConfirm={() => void run(work, done, after)}
+    />
   );
   const name = p.displayName;
   let body;
   switch (action.kind) {
     case "role":
-      body = <RoleDialog person={p} myPermissions={myPermissions} myTier={myTier} busy={busy} error={error} onClose={close} onSave={(roleId, roleName) => void run(() => peopleApi.setRole(p.id, roleId), `${name} is now ${roleName}`, () => queryClient.invalidateQueries({ queryKey: ["me"] }))} />;
+      body = (
+        <RoleDialog
+          person={p}
+          myPermissions={myPermissions}
+          myTier={myTier}
+          busy={busy}
+          error={error}
+          onClose={close}
+          onSave={(roleId, roleName) =>
+            void run(
+              () => peopleApi.setRole(p.id, roleId),
+              `${name} is now ${roleName}`,
+              () => queryClient.invalidateQueries({ queryKey: ["me"] }),
+            )
+          }
+        />
+      );
       break;
     case "reset":
       body = <ResetDialog person={p} guarded={guarded} onClose={onClose} />;
       break;
     case "suspend":
-      body = confirm(`Suspend ${name}?`, `${name} is signed out of every device at once, their API tokens stop working, and they cannot sign in until someone reactivates them. Their pages and comments stay.`, `Suspend ${name}`, () => peopleApi.setStatus(p.id, 1), `${name} is suspended and signed out`);
+      body = confirm(
+        `Suspend ${name}?`,
+        `${name} is signed out of every device at once, their API tokens stop working, and they cannot ` +
+          `sign in until someone reactivates them. Their pages and comments stay.`,
+        `Suspend ${name}`,
+        () => peopleApi.setStatus(p.id, 1),
+        `${name} is suspended and signed out`,
+      );
       break;
     case "sessions":
-      body = confirm(`Sign ${name} out everywhere?`, `Every browser where ${name} is signed in is signed out at once. They can sign in again with their password; their API tokens keep working.`, "Sign out everywhere", () => peopleApi.revokeSessions(p.id), `${name} is signed out everywhere`);
+      body = confirm(
+        `Sign ${name} out everywhere?`,
+        `Every browser where ${name} is signed in is signed out at once. They can sign in ` +
+          `again with their password; their API tokens keep working.`,
+        "Sign out everywhere",
+        () => peopleApi.revokeSessions(p.id),
+        `${name} is signed out everywhere`,
+      );
       break;
     case "tokens":
-      body = confirm(`Revoke ${name}'s API tokens?`, `Every API token ${name} made stops working for good, so scripts that use them fail until ${name} makes new ones. This cannot be undone.`, "Revoke every token", () => peopleApi.revokeTokens(p.id), `${name}'s API tokens are revoked`);
+      body = confirm(
+        `Revoke ${name}'s API tokens?`,
+        `Every API token ${name} made stops working for good, so scripts that use them ` +
+          `fail until ${name} makes new ones. This cannot be undone.`,
+        "Revoke every token",
+        () => peopleApi.revokeTokens(p.id),
+        `${name}'s API tokens are revoked`,
+      );
       break;
     case "twoFactor":
-      body = confirm(`Turn off ${name}'s two-factor sign-in?`, `${name} signs in with their password alone until they set up two-factor again. Do this only when you know it is really them who lost their authenticator.`, "Turn off two-factor", () => peopleApi.disableTwoFactor(p.id), `${name}'s two-factor sign-in is off`);
+      body = confirm(
+        `Turn off ${name}'s two-factor sign-in?`,
+        `${name} signs in with their password alone until they set up two-factor again. Do this ` +
+          `only when you know it is really them who lost their authenticator.`,
+        "Turn off two-factor",
+        () => peopleApi.disableTwoFactor(p.id),
+        `${name}'s two-factor sign-in is off`,
+      );
       break;
     case "transfer":
       body = confirm(
         `Make ${name} the owner?`,
-        `${name} becomes the owner of this wiki, with every right. You become an Administrator, and only ${name} can hand ownership back. There is only ever one owner.`,
+        `${name} becomes the owner of this wiki, with every right. You become an Administrator, and ` +
+          `only ${name} can hand ownership back. There is only ever one owner.`,
         `Make ${name} the owner`,
         () => peopleApi.transferOwnership(p.id),
         `${name} is now the owner; you are an Administrator`,
@@ -133,13 +226,34 @@ export function PersonActionDialog({ action, onClose, myPermissions, myTier }: {
   );
 }
 
-function RoleDialog({ person: p, myPermissions, myTier, busy, error, onClose, onSave }: { person: Person; myPermissions: readonly string[]; myTier: number; busy: boolean; error: string | null; onClose(open: boolean): void; onSave(roleId: string, roleName: string): void }) {
+function RoleDialog({
+  person: p,
+  myPermissions,
+  myTier,
+  busy,
+  error,
+  onClose,
+  onSave,
+}: {
+  person: Person;
+  myPermissions: readonly string[];
+  myTier: number;
+  busy: boolean;
+  error: string | null;
+  onClose(open: boolean): void;
+  onSave(roleId: string, roleName: string): void;
+}) {
   const choices = useRoleChoices(myPermissions.includes("roles.manage"));
   const [roleId, setRoleId] = useState(p.roleId);
   const allowed = (choices.data ?? []).filter((r) => r.tier <= myTier);
   const chosen = allowed.find((r) => r.id === roleId);
   return (
-    <Dialog open onOpenChange={onClose} title={`Change ${p.displayName}'s role`} description="The new role's rights apply from their very next click. You may be asked for your password first.">
+    <Dialog
+      open
+      onOpenChange={onClose}
+      title={`Change ${p.displayName}'s role`}
+      description="The new role's rights apply from their very next click. You may be asked for your password first."
+    >
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -148,7 +262,14 @@ function RoleDialog({ person: p, myPermissions, myTier, busy, error, onClose, on
       >
         <div className="field">
           <label htmlFor="person-role">Role</label>
-          <select id="person-role" className="input" value={roleId} onChange={(e) => setRoleId(e.target.value)} disabled={choices.isPending} aria-describedby="person-role-note">
+          <select
+            id="person-role"
+            className="input"
+            value={roleId}
+            onChange={(e) => setRoleId(e.target.value)}
+            disabled={choices.isPending}
+            aria-describedby="person-role-note"
+          >
             {allowed.some((r) => r.id === p.roleId) ? null : <option value={p.roleId}>{p.roleName} (current)</option>}
             {allowed.map((r) => (
               <option key={r.id} value={r.id}>
@@ -158,7 +279,10 @@ function RoleDialog({ person: p, myPermissions, myTier, busy, error, onClose, on
             ))}
           </select>
           <p id="person-role-note" className="field-hint">
-            {chosen?.description || (choices.isError ? "The roles could not be loaded; the built-in ones are offered." : "Ownership is not a role you give here: the owner hands it on with Make owner.")}
+            {chosen?.description ||
+              (choices.isError
+                ? "The roles could not be loaded; the built-in ones are offered."
+                : "Ownership is not a role you give here: the owner hands it on with Make owner.")}
           </p>
         </div>
         <FormError error={error} />
@@ -174,7 +298,15 @@ function RoleDialog({ person: p, myPermissions, myTier, busy, error, onClose, on
 }
 
 /** Makes the one-time link when asked (after the password, when it was not confirmed lately), then shows it (once) with a copy button. */
-function ResetDialog({ person: p, guarded, onClose }: { person: Person; guarded<T>(action: () => Promise<T>): Promise<T>; onClose(): void }) {
+function ResetDialog({
+  person: p,
+  guarded,
+  onClose,
+}: {
+  person: Person;
+  guarded<T>(action: () => Promise<T>): Promise<T>;
+  onClose(): void;
+}) {
   const [link, setLink] = useState<ResetLink | null>(null);
   const making = useTask({ quiet: reauthCancelled, failure: message, success: `Reset link for ${p.displayName} made` });
   const { busy, error } = making;
@@ -185,7 +317,12 @@ function ResetDialog({ person: p, guarded, onClose }: { person: Person; guarded<
       open
       onOpenChange={(o) => !o && onClose()}
       title={`Password reset link for ${p.displayName}`}
-      description={link ? "Copy the link now and give it to them: it is shown only this once." : "A link that lets them choose a new password. It works once, for 24 hours; their current password keeps working until they use it. You may be asked for your password first."}
+      description={
+        link
+          ? "Copy the link now and give it to them: it is shown only this once."
+          : "A link that lets them choose a new password. It works once, for 24 hours; their current password " +
+            "keeps working until they use it. You may be asked for your password first."
+      }
     >
       {link ? (
         <div className="people-link" role="status">

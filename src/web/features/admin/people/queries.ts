@@ -48,7 +48,8 @@ const userPath = (userId: string) => ({ params: { path: { userId } } });
 
 export const peopleApi = {
   setRole: (userId: string, roleId: string) => data(api.PUT("/api/admin/users/{userId}/role", { ...userPath(userId), body: { roleId } })),
-  setStatus: (userId: string, status: number) => data(api.PUT("/api/admin/users/{userId}/status", { ...userPath(userId), body: { status } })),
+  setStatus: (userId: string, status: number) =>
+    data(api.PUT("/api/admin/users/{userId}/status", { ...userPath(userId), body: { status } })),
   resetLink: (userId: string) => data(api.POST("/api/admin/users/{userId}/reset-password", userPath(userId))),
   revokeSessions: (userId: string) => data(api.POST("/api/admin/users/{userId}/revoke-sessions", userPath(userId))),
   revokeTokens: (userId: string) => data(api.POST("/api/admin/users/{userId}/revoke-tokens", userPath(userId))),

@@ -33,7 +33,10 @@ export function RightsMatrix({ answer, viewer }: { answer: RolesAnswer; viewer: 
   const [draft, setDraft] = useState<Record<string, string[]>>({});
   const { guarded, dialog } = useReauth();
   const roles = answer.roles;
-  const rowsByArea = useMemo(() => answer.areas.map((area) => ({ area, rights: answer.rights.filter((r) => r.area === area) })).filter((g) => g.rights.length), [answer]);
+  const rowsByArea = useMemo(
+    () => answer.areas.map((area) => ({ area, rights: answer.rights.filter((r) => r.area === area) })).filter((g) => g.rights.length),
+    [answer],
+  );
 
   const rightsOf = (role: Role) => draft[role.id] ?? role.permissions;
   const dirty = roles.filter((r) => draft[r.id] && !sameSet(draft[r.id]!, r.permissions));
@@ -45,7 +48,10 @@ export function RightsMatrix({ answer, viewer }: { answer: RolesAnswer; viewer: 
   };
 
   const task = useTask({
-    failure: (err) => (err instanceof ApiError && err.code === "reauth_cancelled" ? "Nothing more was saved: the password was not confirmed." : (err as Error).message),
+    failure: (err) =>
+      err instanceof ApiError && err.code === "reauth_cancelled"
+        ? "Nothing more was saved: the password was not confirmed."
+        : (err as Error).message,
     success: () => (dirty.length === 1 ? `Rights of ${dirty[0]!.name} saved` : `Rights of ${dirty.length} roles saved`),
     done: () => setDraft({}),
   });
@@ -58,7 +64,14 @@ export function RightsMatrix({ answer, viewer }: { answer: RolesAnswer; viewer: 
       work: async () => {
         try {
           for (const role of dirty) {
-            await guarded(() => data(api.PUT("/api/admin/roles/{roleId}/permissions", { params: { path: { roleId: role.id } }, body: { permissions: draft[role.id]! } })));
+            await guarded(() =>
+              data(
+                api.PUT("/api/admin/roles/{roleId}/permissions", {
+                  params: { path: { roleId: role.id } },
+                  body: { permissions: draft[role.id]! },
+                }),
+              ),
+            );
             done.push(role.id);
           }
         } catch (err) {
@@ -74,7 +87,12 @@ export function RightsMatrix({ answer, viewer }: { answer: RolesAnswer; viewer: 
 
   return (
     <>
-      <div className="table-wrap roles-matrix-wrap" tabIndex={0} role="region" aria-label="Rights matrix: rights by role; scrolls sideways on a narrow screen">
+      <div
+        className="table-wrap roles-matrix-wrap"
+        tabIndex={0}
+        role="region"
+        aria-label="Rights matrix: rights by role; scrolls sideways on a narrow screen"
+      >
         <table className="pane-table roles-matrix">
           <caption className="visually-hidden">Which rights each role holds</caption>
           <thead>
@@ -87,7 +105,9 @@ export function RightsMatrix({ answer, viewer }: { answer: RolesAnswer; viewer: 
                   <span className="roles-matrix-name">{role.name}</span>
                   <span className="roles-matrix-meta">{TIER_NAMES[role.tier]}</span>
                   <span className="roles-matrix-meta">{plural(role.accounts, "person", "people")}</span>
-                  {draft[role.id] && !sameSet(draft[role.id]!, role.permissions) ? <span className="roles-matrix-changed">changed</span> : null}
+                  {draft[role.id] && !sameSet(draft[role.id]!, role.permissions) ? (
+                    <span className="roles-matrix-changed">changed</span>
+                  ) : null}
                 </th>
               ))}
             </tr>
@@ -136,11 +156,16 @@ export function RightsMatrix({ answer, viewer }: { answer: RolesAnswer; viewer: 
         </table>
       </div>
       <p className="muted roles-matrix-note">
-        “Reserved” rights stay with the owner whatever else changes, so the instance can always be put right. A greyed box is one you cannot change: hover or focus it to see why.
+        “Reserved” rights stay with the owner whatever else changes, so the instance can always be put right. A greyed box is one you cannot
+        change: hover or focus it to see why.
       </p>
       <FormError error={error} />
       <div className="roles-matrix-actions" aria-live="polite">
-        {dirty.length ? <span className="roles-matrix-dirty">{plural(dirty.length, "role")} changed, not saved yet.</span> : <span className="muted">No unsaved changes.</span>}
+        {dirty.length ? (
+          <span className="roles-matrix-dirty">{plural(dirty.length, "role")} changed, not saved yet.</span>
+        ) : (
+          <span className="muted">No unsaved changes.</span>
+        )}
         <Button onClick={() => setDraft({})} disabled={!dirty.length || saving}>
           Discard
         </Button>

@@ -11,10 +11,23 @@ import { useReauth } from "../../../lib/reauth";
 import { plural, refreshRoles, TIER_NAMES, useCreateRoleMutation, useRenameRoleMutation, type Role } from "./queries";
 import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX } from "../../../../common/limits";
 
-export type RoleAction = { kind: "create" } | { kind: "rename"; role: Role } | { kind: "delete"; role: Role } | { kind: "reset"; role: Role };
+export type RoleAction =
+  | { kind: "create" }
+  | { kind: "rename"; role: Role }
+  | { kind: "delete"; role: Role }
+  | { kind: "reset"; role: Role };
 
-
-export function RoleActionDialog({ action, roles, viewerTier, onClose }: { action: RoleAction | null; roles: Role[]; viewerTier: number; onClose(): void }) {
+export function RoleActionDialog({
+  action,
+  roles,
+  viewerTier,
+  onClose,
+}: {
+  action: RoleAction | null;
+  roles: Role[];
+  viewerTier: number;
+  onClose(): void;
+}) {
   if (!action) return null;
   if (action.kind === "create") return <CreateRole roles={roles} viewerTier={viewerTier} onClose={onClose} />;
   if (action.kind === "rename") return <RenameRole role={action.role} onClose={onClose} />;
@@ -32,15 +45,35 @@ function CreateRole({ roles, viewerTier, onClose }: { roles: Role[]; viewerTier:
   const submit = () => creation.run({ name, description, tier, ...(copyFrom ? { copyFrom } : {}) });
   const at = creation.fieldError;
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title="New role" description="A role is a set of instance rights. Give it to people in People; tick its rights in the matrix.">
+    <Dialog
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title="New role"
+      description="A role is a set of instance rights. Give it to people in People; tick its rights in the matrix."
+    >
       <form
         onSubmit={(e) => {
           e.preventDefault();
           void submit();
         }}
       >
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={ROLE_NAME_MAX} required autoFocus error={at("name")} hint={`Up to ${ROLE_NAME_MAX} characters; not the name of another role.`} />
-        <TextField label="Description (optional)" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={ROLE_DESCRIPTION_MAX} error={at("description")} />
+        <TextField
+          label="Name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={ROLE_NAME_MAX}
+          required
+          autoFocus
+          error={at("name")}
+          hint={`Up to ${ROLE_NAME_MAX} characters; not the name of another role.`}
+        />
+        <TextField
+          label="Description (optional)"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          maxLength={ROLE_DESCRIPTION_MAX}
+          error={at("description")}
+        />
         <div className="field">
           <label htmlFor="role-tier">Tier</label>
           <select id="role-tier" className="input" value={tier} onChange={(e) => setTier(Number(e.target.value))}>
@@ -61,7 +94,11 @@ function CreateRole({ roles, viewerTier, onClose }: { roles: Role[]; viewerTier:
               </option>
             ))}
           </select>
-          {at("copyFrom") ? <p className="field-error" role="alert">{at("copyFrom")}</p> : null}
+          {at("copyFrom") ? (
+            <p className="field-error" role="alert">
+              {at("copyFrom")}
+            </p>
+          ) : null}
         </div>
         <FormError error={["name", "description", "tier", "copyFrom"].some((f) => at(f)) ? null : creation.error} />
         <DialogActions>
@@ -82,15 +119,37 @@ function RenameRole({ role, onClose }: { role: Role; onClose(): void }) {
   const { busy } = saving;
   const submit = () => saving.run(role.builtIn ? { description } : { name, description });
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title={role.builtIn ? `Describe ${role.name}` : `Rename ${role.name}`} description={role.builtIn ? "Built-in roles keep their names; their description can change." : undefined}>
+    <Dialog
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title={role.builtIn ? `Describe ${role.name}` : `Rename ${role.name}`}
+      description={role.builtIn ? "Built-in roles keep their names; their description can change." : undefined}
+    >
       <form
         onSubmit={(e) => {
           e.preventDefault();
           void submit();
         }}
       >
-        {role.builtIn ? null : <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={ROLE_NAME_MAX} required autoFocus error={saving.fieldError("name")} />}
-        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={ROLE_DESCRIPTION_MAX} autoFocus={role.builtIn} error={saving.fieldError("description")} />
+        {role.builtIn ? null : (
+          <TextField
+            label="Name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={ROLE_NAME_MAX}
+            required
+            autoFocus
+            error={saving.fieldError("name")}
+          />
+        )}
+        <TextField
+          label="Description"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          maxLength={ROLE_DESCRIPTION_MAX}
+          autoFocus={role.builtIn}
+          error={saving.fieldError("description")}
+        />
         <FormError error={saving.fieldError("name") || saving.fieldError("description") ? null : saving.error} />
         <DialogActions>
           <Button onClick={onClose}>Cancel</Button>
@@ -117,7 +176,10 @@ function DeleteRole({ role, onClose }: { role: Role; onClose(): void }) {
       open
       onOpenChange={(o) => !o && onClose()}
       title={`Delete the role ${role.name}?`}
-      description={`The role “${role.name}” and its ${plural(role.permissions.length, "right")} go for good. Nobody holds it now; used or expired invites that named it are removed with it.`}
+      description={
+        `The role “${role.name}” and its ${plural(role.permissions.length, "right")} go for good. Nobody ` +
+        `holds it now; used or expired invites that named it are removed with it.`
+      }
       confirmLabel={`Delete ${role.name}`}
       busy={action.busy}
       error={action.error?.message ?? null}
@@ -146,7 +208,9 @@ function ResetRole({ role, onClose }: { role: Role; onClose(): void }) {
         title={`Reset ${role.name} to its defaults?`}
         description={
           added.length || removed.length
-            ? `${role.name} (${TIER_NAMES[role.tier]}) goes back to Cairn's default rights: ${removed.length ? `it loses ${removed.join(", ")}` : ""}${removed.length && added.length ? "; " : ""}${added.length ? `it gets ${added.join(", ")}` : ""}. ${plural(role.accounts, "person", "people")} hold it.`
+            ? `${role.name} (${TIER_NAMES[role.tier]}) goes back to Cairn's default rights: ` +
+              `${removed.length ? `it loses ${removed.join(", ")}` : ""}${removed.length && added.length ? "; " : ""}` +
+              `${added.length ? `it gets ${added.join(", ")}` : ""}. ${plural(role.accounts, "person", "people")} hold it.`
             : `${role.name} already holds exactly its default rights; resetting changes nothing.`
         }
         confirmLabel={`Reset ${role.name}`}

@@ -39,7 +39,10 @@ export default function RolesSection() {
       <Card
         id="roles-matrix-title"
         title="Rights"
-        intro="Which instance rights each role holds. Tick or clear boxes, then save; people holding a role get its new rights on their next click, API tokens included. Space access is given per space, not here."
+        intro={
+          "Which instance rights each role holds. Tick or clear boxes, then save; people holding a role get its new " +
+          "rights on their next click, API tokens included. Space access is given per space, not here."
+        }
       >
         <RightsMatrix answer={answer} viewer={viewer} />
         <div className="roles-review">
@@ -61,7 +64,10 @@ export default function RolesSection() {
       <Card
         id="roles-list-title"
         title="Roles"
-        intro="User, Administrator and Owner are built in: they can be reset to Cairn's defaults but not deleted. Custom roles sit in the Member or Admin tier."
+        intro={
+          "User, Administrator and Owner are built in: they can be reset to Cairn's defaults " +
+          "but not deleted. Custom roles sit in the Member or Admin tier."
+        }
         action={
           <Button variant="primary" onClick={() => setAction({ kind: "create" })}>
             New role
@@ -84,7 +90,11 @@ export default function RolesSection() {
               </div>
               {mayChange(role) ? (
                 <div className="pane-list-actions">
-                  <Button size="sm" onClick={() => setAction({ kind: "rename", role })} aria-label={role.builtIn ? `Describe ${role.name}` : `Rename ${role.name}`}>
+                  <Button
+                    size="sm"
+                    onClick={() => setAction({ kind: "rename", role })}
+                    aria-label={role.builtIn ? `Describe ${role.name}` : `Rename ${role.name}`}
+                  >
                     {role.builtIn ? "Describe" : "Rename"}
                   </Button>
                   {role.builtIn ? (
@@ -94,7 +104,12 @@ export default function RolesSection() {
                   ) : role.accounts > 0 ? (
                     <span className="muted roles-why">Give its {plural(role.accounts, "holder")} another role to delete it</span>
                   ) : (
-                    <Button size="sm" variant="danger" onClick={() => setAction({ kind: "delete", role })} aria-label={`Delete ${role.name}`}>
+                    <Button
+                      size="sm"
+                      variant="danger"
+                      onClick={() => setAction({ kind: "delete", role })}
+                      aria-label={`Delete ${role.name}`}
+                    >
                       Delete
                     </Button>
                   )}

@@ -13,7 +13,12 @@ export const rolesKey = ["admin", "roles"] as const;
 export const useRoles = () => useQuery({ queryKey: rolesKey, queryFn: () => data(api.GET("/api/admin/roles")) });
 
 /** After a change: the matrix, and the people section's role names and counts. */
-export const refreshRoles = () => Promise.all([queryClient.invalidateQueries({ queryKey: rolesKey }), queryClient.invalidateQueries({ queryKey: ["admin", "people"] }), queryClient.invalidateQueries({ queryKey: ["me"] })]);
+export const refreshRoles = () =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: rolesKey }),
+    queryClient.invalidateQueries({ queryKey: ["admin", "people"] }),
+    queryClient.invalidateQueries({ queryKey: ["me"] }),
+  ]);
 
 export const TIER_NAMES = ["Member", "Admin", "Owner"] as const;
 
@@ -35,13 +40,18 @@ export const AREA_LABELS: Record<string, string> = {
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export const useCreateRoleMutation = () =>
-  useMutation({ mutationFn: (body: BodyOf<"/api/admin/roles", "post">) => data(api.POST("/api/admin/roles", { body })), onSuccess: () => refreshRoles() });
+  useMutation({
+    mutationFn: (body: BodyOf<"/api/admin/roles", "post">) => data(api.POST("/api/admin/roles", { body })),
+    onSuccess: () => refreshRoles(),
+  });
 
 export const useRenameRoleMutation = (roleId: string) =>
   useMutation({
-    mutationFn: (body: BodyOf<"/api/admin/roles/{roleId}", "put">) => data(api.PUT("/api/admin/roles/{roleId}", { params: { path: { roleId } }, body })),
+    mutationFn: (body: BodyOf<"/api/admin/roles/{roleId}", "put">) =>
+      data(api.PUT("/api/admin/roles/{roleId}", { params: { path: { roleId } }, body })),
     onSuccess: () => refreshRoles(),
   });
 
 /** The roles marked as reviewed (the dashboard stops asking for a while). */
-export const useReviewRolesMutation = () => useMutation({ mutationFn: () => data(api.POST("/api/admin/roles/review")), onSuccess: () => refreshRoles() });
+export const useReviewRolesMutation = () =>
+  useMutation({ mutationFn: () => data(api.POST("/api/admin/roles/review")), onSuccess: () => refreshRoles() });

@@ -22,7 +22,10 @@ export function AlertsCard() {
     <Card
       id="security-alerts"
       title="Alerts"
-      intro="Raised when Cairn sees a pattern worth a look: many wrong passwords, many deletions, access widened in a hurry, a burst of new API tokens. Acknowledge one while you look into it; resolve it when done."
+      intro={
+        "Raised when Cairn sees a pattern worth a look: many wrong passwords, many deletions, access widened in a hurry, " +
+        "a burst of new API tokens. Acknowledge one while you look into it; resolve it when done."
+      }
       action={
         <div className="field" style={{ margin: 0 }}>
           <label htmlFor="sec-alert-show" className="visually-hidden">
@@ -57,18 +60,31 @@ export function AlertsCard() {
                           · seen {plural(a.hits, "time")}, last <When at={a.lastSeenAt} />
                         </>
                       ) : null}
-                      {a.resolvedByName ? ` · resolved by ${a.resolvedByName}` : a.acknowledgedByName ? ` · acknowledged by ${a.acknowledgedByName}` : ""}
+                      {a.resolvedByName
+                        ? ` · resolved by ${a.resolvedByName}`
+                        : a.acknowledgedByName
+                          ? ` · acknowledged by ${a.acknowledgedByName}`
+                          : ""}
                     </span>
                     {a.note ? <p className="sec-alert-note">Note: {a.note}</p> : null}
                   </div>
                   {a.status !== 2 ? (
                     <div className="pane-list-actions">
                       {a.status === 0 ? (
-                        <Button size="sm" onClick={() => setActing({ alert: a, to: "acknowledge" })} aria-label={`Acknowledge: ${a.summary}`}>
+                        <Button
+                          size="sm"
+                          onClick={() => setActing({ alert: a, to: "acknowledge" })}
+                          aria-label={`Acknowledge: ${a.summary}`}
+                        >
                           Acknowledge
                         </Button>
                       ) : null}
-                      <Button size="sm" variant="primary" onClick={() => setActing({ alert: a, to: "resolve" })} aria-label={`Resolve: ${a.summary}`}>
+                      <Button
+                        size="sm"
+                        variant="primary"
+                        onClick={() => setActing({ alert: a, to: "resolve" })}
+                        aria-label={`Resolve: ${a.summary}`}
+                      >
                         Resolve
                       </Button>
                     </div>
@@ -78,7 +94,9 @@ export function AlertsCard() {
             </ul>
           ) : (
             <p className="muted" style={{ margin: 0 }}>
-              {show === "unresolved" || show === "0" ? "No alert needs you. When a detector sees something, it appears here and in the figures above." : "No alert of this kind."}
+              {show === "unresolved" || show === "0"
+                ? "No alert needs you. When a detector sees something, it appears here and in the figures above."
+                : "No alert of this kind."}
             </p>
           )
         }
@@ -90,7 +108,10 @@ export function AlertsCard() {
 
 function MoveDialog({ acting, onClose }: { acting: { alert: SecurityAlert; to: "acknowledge" | "resolve" } | null; onClose(): void }) {
   const [note, setNote] = useState("");
-  const moving = useAction(useMoveAlertMutation(), { success: (_answer, { to }) => (to === "acknowledge" ? "Alert acknowledged" : "Alert resolved"), done: () => close() });
+  const moving = useAction(useMoveAlertMutation(), {
+    success: (_answer, { to }) => (to === "acknowledge" ? "Alert acknowledged" : "Alert resolved"),
+    done: () => close(),
+  });
   const { busy, error } = moving;
   const close = () => {
     setNote("");
@@ -99,12 +120,14 @@ function MoveDialog({ acting, onClose }: { acting: { alert: SecurityAlert; to: "
   };
   const submit = () => acting && moving.run({ alert: acting.alert, to: acting.to, note: note.trim() });
   const verb = acting?.to === "acknowledge" ? "Acknowledge" : "Resolve";
+  const RESOLVED = "It closes; a new alert opens only for what the detector sees from now on.";
+  const ACKNOWLEDGED = "It stays listed until resolved, so others know someone is on it.";
   return (
     <Dialog
       open={acting !== null}
       onOpenChange={(o) => (o ? undefined : close())}
       title={`${verb} this alert?`}
-      description={acting ? `${acting.alert.summary}. ${acting.to === "resolve" ? "It closes; a new alert opens only for what the detector sees from now on." : "It stays listed until resolved, so others know someone is on it."}` : ""}
+      description={acting ? `${acting.alert.summary}. ${acting.to === "resolve" ? RESOLVED : ACKNOWLEDGED}` : ""}
     >
       <form
         onSubmit={(e) => {

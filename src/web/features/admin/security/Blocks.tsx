@@ -23,14 +23,22 @@ const EXPIRY = [
 export function BlocksCard() {
   const blocks = useBlocks();
   const [removing, setRemoving] = useState<Block | null>(null);
-  const removal = useAction(useRemoveBlockMutation(), { success: (_answer, block) => `${block.cidr} is no longer blocked`, done: () => setRemoving(null) });
+  const removal = useAction(useRemoveBlockMutation(), {
+    success: (_answer, block) => `${block.cidr} is no longer blocked`,
+    done: () => setRemoving(null),
+  });
   const { busy, error, setError } = removal;
   const remove = () => removing && removal.run(removing);
   return (
-    <Card id="security-blocks" title="Blocked addresses" intro="Requests from a blocked address or range are refused before anything else, sign-in and public pages included.">
+    <Card
+      id="security-blocks"
+      title="Blocked addresses"
+      intro="Requests from a blocked address or range are refused before anything else, sign-in and public pages included."
+    >
       {blocks.data ? (
         <p className="sec-you">
-          Your address, as this server sees it: <code>{blocks.data.yourAddress}</code>. A block that covers it is refused, so you cannot lock yourself out.
+          Your address, as this server sees it: <code>{blocks.data.yourAddress}</code>. A block that covers it is refused, so you cannot
+          lock yourself out.
         </p>
       ) : null}
       <NewBlock />
@@ -43,12 +51,23 @@ export function BlocksCard() {
                   <div className="pane-list-text">
                     <span className="pane-list-name">
                       <code>{b.cidr}</code>
-                      {b.active ? null : <span className="sec-badge sec-status" style={{ marginLeft: "var(--space-2)" }}>Expired</span>}
+                      {b.active ? null : (
+                        <span className="sec-badge sec-status" style={{ marginLeft: "var(--space-2)" }}>
+                          Expired
+                        </span>
+                      )}
                     </span>
                     <span>{b.reason}</span>
                     <span className="pane-list-meta">
                       added <When at={b.createdAt} />
-                      {b.createdByName ? ` by ${b.createdByName}` : ""} · {b.expiresAt ? <>{b.active ? "ends" : "ended"} <time dateTime={b.expiresAt}>{fullDate(b.expiresAt)}</time></> : "until removed"}
+                      {b.createdByName ? ` by ${b.createdByName}` : ""} ·{" "}
+                      {b.expiresAt ? (
+                        <>
+                          {b.active ? "ends" : "ended"} <time dateTime={b.expiresAt}>{fullDate(b.expiresAt)}</time>
+                        </>
+                      ) : (
+                        "until removed"
+                      )}
                     </span>
                   </div>
                   <Button size="sm" onClick={() => setRemoving(b)} aria-label={`Remove the block on ${b.cidr}`}>
@@ -58,7 +77,9 @@ export function BlocksCard() {
               ))}
             </ul>
           ) : (
-            <p className="muted" style={{ margin: "var(--space-3) 0 0" }}>No address is blocked. Block one when the alerts or events show an address that keeps trying passwords.</p>
+            <p className="muted" style={{ margin: "var(--space-3) 0 0" }}>
+              No address is blocked. Block one when the alerts or events show an address that keeps trying passwords.
+            </p>
           )
         }
       </AsyncList>
@@ -69,7 +90,10 @@ export function BlocksCard() {
           setError(null);
         }}
         title="Remove this block?"
-        description={`Requests from ${removing?.cidr ?? ""} are served again at once${removing ? ` (it was blocked for: ${removing.reason})` : ""}.`}
+        description={
+          `Requests from ${removing?.cidr ?? ""} are served again at ` +
+          `once${removing ? ` (it was blocked for: ${removing.reason})` : ""}.`
+        }
         confirmLabel="Remove block"
         busy={busy}
         error={error}
@@ -85,7 +109,10 @@ function NewBlock() {
   const [hours, setHours] = useState(0);
   const adding = useAction(useAddBlockMutation(), {
     // The server names the field; its sentence says what is wrong (a refusal to block your own address included).
-    failure: (err) => (err instanceof ApiError && err.field && err.message.startsWith(`${err.field}: `) ? err.message.slice(err.field.length + 2) : (err as Error).message),
+    failure: (err) =>
+      err instanceof ApiError && err.field && err.message.startsWith(`${err.field}: `)
+        ? err.message.slice(err.field.length + 2)
+        : (err as Error).message,
     fieldOf: (err) => (err.field === "cidr" || err.field === "reason" ? err.field : undefined),
     success: (block) => `${block.cidr} is blocked`,
     done: () => {
@@ -106,8 +133,26 @@ function NewBlock() {
       }}
     >
       <div className="sec-form-row">
-        <TextField label="Address or range" hint="203.0.113.7, 203.0.113.0/24 or 2001:db8::/48" value={cidr} onChange={(e) => setCidr(e.target.value)} error={errors.cidr} required maxLength={BLOCK_CIDR_MAX} autoComplete="off" spellCheck={false} />
-        <TextField label="Reason" hint="Shown to the other administrators" value={reason} onChange={(e) => setReason(e.target.value)} error={errors.reason} required maxLength={BLOCK_REASON_MAX} />
+        <TextField
+          label="Address or range"
+          hint="203.0.113.7, 203.0.113.0/24 or 2001:db8::/48"
+          value={cidr}
+          onChange={(e) => setCidr(e.target.value)}
+          error={errors.cidr}
+          required
+          maxLength={BLOCK_CIDR_MAX}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <TextField
+          label="Reason"
+          hint="Shown to the other administrators"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          error={errors.reason}
+          required
+          maxLength={BLOCK_REASON_MAX}
+        />
         <div className="field">
           <label htmlFor="sec-block-expiry">Ends</label>
           <select id="sec-block-expiry" className="input sec-select" value={hours} onChange={(e) => setHours(Number(e.target.value))}>

@@ -6,7 +6,11 @@ import { Card } from "../../../ui/SectionsFrame";
 import { Severity, When } from "./parts";
 import { useEvents, type SecurityEvent } from "./queries";
 
-const ALERT_VERB: Record<string, string> = { "security.alert_raised": "Alert", "security.alert_acknowledged": "Alert acknowledged", "security.alert_resolved": "Alert resolved" };
+const ALERT_VERB: Record<string, string> = {
+  "security.alert_raised": "Alert",
+  "security.alert_acknowledged": "Alert acknowledged",
+  "security.alert_resolved": "Alert resolved",
+};
 
 /** What happened, in words; the action's code stays beside it for whoever searches the audit log. */
 function describe(e: SecurityEvent): string {
@@ -15,11 +19,16 @@ function describe(e: SecurityEvent): string {
     case "lockout":
       return d.everyAddress ? "Account locked for every address" : "Locked out after wrong passwords";
     case "sign_in_failure":
-      return d.reason === "locked" ? "Right password refused: account locked" : d.via === "reauth" ? "Wrong password confirming identity" : "Wrong password";
+      return d.reason === "locked"
+        ? "Right password refused: account locked"
+        : d.via === "reauth"
+          ? "Wrong password confirming identity"
+          : "Wrong password";
     case "token_minted":
       return `API token created${d.readOnly ? " (read-only)" : ""}`;
     default:
-      if (e.action.startsWith("security.alert_") && typeof d.summary === "string") return `${ALERT_VERB[e.action] ?? "Alert"}: ${d.summary}`;
+      if (e.action.startsWith("security.alert_") && typeof d.summary === "string")
+        return `${ALERT_VERB[e.action] ?? "Alert"}: ${d.summary}`;
       return e.action.replace(/[._]/g, " ").replace(/^./, (c) => c.toUpperCase());
   }
 }
@@ -43,7 +52,14 @@ export function EventsCard() {
   const kinds = events.data?.pages[0]?.kinds ?? [];
   const filtered = kind !== "" || severity > 0;
   return (
-    <Card id="security-events" title="Events" intro="Failed sign-ins, lockouts, new API tokens, permission and role changes, blocks and alerts, newest first. Every one is also in the audit log.">
+    <Card
+      id="security-events"
+      title="Events"
+      intro={
+        "Failed sign-ins, lockouts, new API tokens, permission and role changes, blocks " +
+        "and alerts, newest first. Every one is also in the audit log."
+      }
+    >
       <form className="pane-row sec-filters" role="search" aria-label="Filter the events" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor="sec-event-kind">Kind</label>
@@ -93,7 +109,9 @@ export function EventsCard() {
                         <When at={e.createdAt} />
                       </td>
                       <td>{about(e)}</td>
-                      <td>{e.actorName ?? (e.actorId ? "—" : e.kind === "sign_in_failure" || e.kind === "lockout" ? "Anonymous" : "Cairn")}</td>
+                      <td>
+                        {e.actorName ?? (e.actorId ? "—" : e.kind === "sign_in_failure" || e.kind === "lockout" ? "Anonymous" : "Cairn")}
+                      </td>
                       <td className="nowrap">{e.ip ?? "—"}</td>
                     </tr>
                   ))}
@@ -102,7 +120,9 @@ export function EventsCard() {
             </div>
           ) : (
             <p className="muted" style={{ margin: 0 }}>
-              {filtered ? "No event matches these filters." : "Nothing has happened yet that concerns security: wrong passwords, new tokens and permission changes will show here."}
+              {filtered
+                ? "No event matches these filters."
+                : "Nothing has happened yet that concerns security: wrong passwords, new tokens and permission changes will show here."}
             </p>
           )
         }

@@ -18,7 +18,11 @@ function figures(s: Limits["settings"]): Array<[string, string]> {
     ["Wrong passwords before a lockout", String(s.lockoutThreshold)],
     ["First lockout lasts", seconds(s.lockoutBaseSeconds)],
     ["Longest lockout", seconds(s.lockoutMaxSeconds)],
-    ["Locked for every address after", `${s.lockoutAccountFailures} wrong passwords from ${s.lockoutAccountAddresses} addresses in ${seconds(s.lockoutAccountWindowSeconds)}`],
+    [
+      "Locked for every address after",
+      `${s.lockoutAccountFailures} wrong passwords from ${s.lockoutAccountAddresses} ` +
+        `addresses in ${seconds(s.lockoutAccountWindowSeconds)}`,
+    ],
   ];
 }
 
@@ -76,7 +80,12 @@ export function LimitsCard() {
                       ) : null}
                     </div>
                     {canUnlock ? (
-                      <Button size="sm" busy={busy === l.userId} onClick={() => void unlock(l.userId, l.email)} aria-label={`Unlock ${l.email}`}>
+                      <Button
+                        size="sm"
+                        busy={busy === l.userId}
+                        onClick={() => void unlock(l.userId, l.email)}
+                        aria-label={`Unlock ${l.email}`}
+                      >
                         Unlock
                       </Button>
                     ) : null}
@@ -84,7 +93,10 @@ export function LimitsCard() {
                 ))}
               </ul>
             ) : (
-              <p className="muted" style={{ margin: 0 }}>No account is locked. After {answer.settings.lockoutThreshold} wrong passwords from one address, the account is locked for that address for a while and listed here.</p>
+              <p className="muted" style={{ margin: 0 }}>
+                No account is locked. After {answer.settings.lockoutThreshold} wrong passwords from one address, the account is locked for
+                that address for a while and listed here.
+              </p>
             )}
             <h3 className="sec-subhead">What raises an alert</h3>
             <ul className="sec-detectors muted" style={{ margin: 0, paddingLeft: "1.2em" }}>

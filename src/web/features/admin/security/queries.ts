@@ -19,10 +19,14 @@ export const securityKeys = {
   limits: ["admin", "security", "limits"] as const,
 };
 
-export const useOverview = () => useQuery({ queryKey: securityKeys.overview, queryFn: () => data(api.GET("/api/admin/security/overview")) });
+export const useOverview = () =>
+  useQuery({ queryKey: securityKeys.overview, queryFn: () => data(api.GET("/api/admin/security/overview")) });
 
 export const useAlerts = (status: number | null) =>
-  useQuery({ queryKey: securityKeys.alerts(status), queryFn: () => data(api.GET("/api/admin/security/alerts", { params: { query: status === null ? {} : { status } } })) });
+  useQuery({
+    queryKey: securityKeys.alerts(status),
+    queryFn: () => data(api.GET("/api/admin/security/alerts", { params: { query: status === null ? {} : { status } } })),
+  });
 
 const EVENTS_PAGE = 25;
 
@@ -31,7 +35,18 @@ export const useEvents = (kind: string, severity: number) =>
     queryKey: securityKeys.events(kind, severity),
     initialPageParam: undefined as number | undefined,
     queryFn: ({ pageParam }) =>
-      data(api.GET("/api/admin/security/events", { params: { query: { take: EVENTS_PAGE, ...(kind ? { kind } : {}), ...(severity ? { severity } : {}), ...(pageParam ? { before: pageParam } : {}) } } })),
+      data(
+        api.GET("/api/admin/security/events", {
+          params: {
+            query: {
+              take: EVENTS_PAGE,
+              ...(kind ? { kind } : {}),
+              ...(severity ? { severity } : {}),
+              ...(pageParam ? { before: pageParam } : {}),
+            },
+          },
+        }),
+      ),
     getNextPageParam: (last) => last.nextBefore ?? undefined,
   });
 
@@ -49,15 +64,30 @@ export const STATUS_LABEL = ["Open", "Acknowledged", "Resolved"] as const;
 export const useMoveAlertMutation = () =>
   useMutation({
     mutationFn: ({ alert, to, note }: { alert: SecurityAlert; to: "acknowledge" | "resolve"; note: string }) =>
-      data(api.POST(to === "acknowledge" ? "/api/admin/security/alerts/{id}/acknowledge" : "/api/admin/security/alerts/{id}/resolve", { params: { path: { id: alert.id } }, body: note ? { note } : {} })),
+      data(
+        api.POST(to === "acknowledge" ? "/api/admin/security/alerts/{id}/acknowledge" : "/api/admin/security/alerts/{id}/resolve", {
+          params: { path: { id: alert.id } },
+          body: note ? { note } : {},
+        }),
+      ),
     onSuccess: () => refreshSecurity(),
   });
 
 export const useAddBlockMutation = () =>
-  useMutation({ mutationFn: (body: BodyOf<"/api/admin/security/blocks", "post">) => data(api.POST("/api/admin/security/blocks", { body })), onSuccess: () => refreshSecurity() });
+  useMutation({
+    mutationFn: (body: BodyOf<"/api/admin/security/blocks", "post">) => data(api.POST("/api/admin/security/blocks", { body })),
+    onSuccess: () => refreshSecurity(),
+  });
 
 export const useRemoveBlockMutation = () =>
-  useMutation({ mutationFn: (block: Block) => api.DELETE("/api/admin/security/blocks/{id}", { params: { path: { id: block.id } } }), onSuccess: () => refreshSecurity() });
+  useMutation({
+    mutationFn: (block: Block) => api.DELETE("/api/admin/security/blocks/{id}", { params: { path: { id: block.id } } }),
+    onSuccess: () => refreshSecurity(),
+  });
 
 export const useUnlockMutation = () =>
-  useMutation({ mutationFn: ({ userId }: { userId: string; email: string }) => api.POST("/api/admin/users/{userId}/unlock", { params: { path: { userId } } }), onSuccess: () => refreshSecurity() });
+  useMutation({
+    mutationFn: ({ userId }: { userId: string; email: string }) =>
+      api.POST("/api/admin/users/{userId}/unlock", { params: { path: { userId } } }),
+    onSuccess: () => refreshSecurity(),
+  });

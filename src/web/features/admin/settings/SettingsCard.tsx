@@ -43,22 +43,34 @@ export function SettingsCard({ card, settings, rights }: { card: CardDef; settin
   const { guarded, dialog } = useReauth();
   const saving = useAction(useSaveSettingsMutation(guarded), {
     // A 400 names the field (`limits.x` is the field `limits`), or lists its errors, or names the setting.
-    fieldOf: (err) => (err.field ?? Object.keys((err.body.errors as object | undefined) ?? {})[0] ?? (err.body.setting as string | undefined))?.split(".")[0],
-    failure: (err) => (err instanceof ApiError && err.code === "reauth_cancelled" ? "Nothing was saved: the password was not confirmed." : (err as Error).message.replace(/^\w+: /, "")),
+    fieldOf: (err) =>
+      (err.field ?? Object.keys((err.body.errors as object | undefined) ?? {})[0] ?? (err.body.setting as string | undefined))?.split(
+        ".",
+      )[0],
+    failure: (err) =>
+      err instanceof ApiError && err.code === "reauth_cancelled"
+        ? "Nothing was saved: the password was not confirmed."
+        : (err as Error).message.replace(/^\w+: /, ""),
     done: () => setDraft({}),
     success: `${card.title} saved`,
   });
   const busy = saving.busy;
   const may = (f: FieldDef) => rights.includes(f.right);
   // A secret counts once there is something to store or it is to be cleared (an empty box changes nothing).
-  const changed = card.fields.filter((f) => draft[f.key] !== undefined && (f.kind === "secret" ? draft[f.key] !== "" : draft[f.key] !== shown(f, settings)));
+  const changed = card.fields.filter(
+    (f) => draft[f.key] !== undefined && (f.kind === "secret" ? draft[f.key] !== "" : draft[f.key] !== shown(f, settings)),
+  );
   const locked = card.fields.some((f) => !may(f));
 
   const save = () => {
     const body: Values = {};
     for (const f of changed) body[f.key] = toValue(f, draft[f.key] as string | boolean | null);
     const bad = changed.find((f) => f.kind === "number" && !Number.isInteger(body[f.key]));
-    if (bad) return saving.setError(`Type a whole number${bad.min !== undefined ? ` from ${bad.min.toLocaleString()} to ${bad.max!.toLocaleString()}` : ""}.`, bad.key);
+    if (bad)
+      return saving.setError(
+        `Type a whole number${bad.min !== undefined ? ` from ${bad.min.toLocaleString()} to ${bad.max!.toLocaleString()}` : ""}.`,
+        bad.key,
+      );
     void saving.run(body);
   };
 
@@ -78,9 +90,22 @@ export function SettingsCard({ card, settings, rights }: { card: CardDef; settin
         }}
         aria-labelledby={`settings-${card.id}`}
       >
-        {locked ? <p className="settings-locked">Changing these needs the Security right, which your role does not hold; they are shown as they are.</p> : null}
+        {locked ? (
+          <p className="settings-locked">
+            Changing these needs the Security right, which your role does not hold; they are shown as they are.
+          </p>
+        ) : null}
         {card.fields.map((f) => (
-          <SettingField key={f.key} field={f} value={draft[f.key] !== undefined ? draft[f.key]! : shown(f, settings)} isSet={settings[`${f.key}Set`] === true} draft={draft[f.key]} disabled={!may(f) || busy} error={saving.fieldError(f.key)} onChange={(v) => set(f.key, v)} />
+          <SettingField
+            key={f.key}
+            field={f}
+            value={draft[f.key] !== undefined ? draft[f.key]! : shown(f, settings)}
+            isSet={settings[`${f.key}Set`] === true}
+            draft={draft[f.key]}
+            disabled={!may(f) || busy}
+            error={saving.fieldError(f.key)}
+            onChange={(v) => set(f.key, v)}
+          />
         ))}
         <FormError error={formError} />
         <div className="settings-actions">
@@ -99,7 +124,23 @@ export function SettingsCard({ card, settings, rights }: { card: CardDef; settin
   );
 }
 
-function SettingField({ field, value, isSet, draft, disabled, error, onChange }: { field: FieldDef; value: string | boolean | null; isSet: boolean; draft: string | boolean | null | undefined; disabled: boolean; error: string | null; onChange(v: string | boolean | null | undefined): void }) {
+function SettingField({
+  field,
+  value,
+  isSet,
+  draft,
+  disabled,
+  error,
+  onChange,
+}: {
+  field: FieldDef;
+  value: string | boolean | null;
+  isSet: boolean;
+  draft: string | boolean | null | undefined;
+  disabled: boolean;
+  error: string | null;
+  onChange(v: string | boolean | null | undefined): void;
+}) {
   const id = `setting-${field.key}`;
   const note = `${id}-note`;
   const describe = { "aria-describedby": note, "aria-invalid": error ? (true as const) : undefined };
@@ -116,7 +157,14 @@ function SettingField({ field, value, isSet, draft, disabled, error, onChange }:
     return (
       <div className="field settings-check">
         <label className="pane-check" htmlFor={id}>
-          <input id={id} type="checkbox" checked={value === true} disabled={disabled} onChange={(e) => onChange(e.target.checked)} {...describe} />
+          <input
+            id={id}
+            type="checkbox"
+            checked={value === true}
+            disabled={disabled}
+            onChange={(e) => onChange(e.target.checked)}
+            {...describe}
+          />
           {field.label}
         </label>
         {help}
@@ -132,14 +180,27 @@ function SettingField({ field, value, isSet, draft, disabled, error, onChange }:
         </label>
         {replacing ? (
           <div className="settings-secret-edit">
-            <input id={id} className="input" type="password" autoComplete="new-password" value={String(draft)} disabled={disabled} onChange={(e) => onChange(e.target.value)} maxLength={field.maxLength} {...describe} autoFocus />
+            <input
+              id={id}
+              className="input"
+              type="password"
+              autoComplete="new-password"
+              value={String(draft)}
+              disabled={disabled}
+              onChange={(e) => onChange(e.target.value)}
+              maxLength={field.maxLength}
+              {...describe}
+              autoFocus
+            />
             <Button size="sm" onClick={() => onChange(undefined)} disabled={disabled}>
               Keep {isSet ? "the stored one" : "it empty"}
             </Button>
           </div>
         ) : (
           <div className="settings-secret" aria-labelledby={`${id}-label`} role="group">
-            <span className={draft === null ? "settings-secret-state pane-bad" : "settings-secret-state"}>{draft === null ? "Will be cleared when you save" : isSet ? "Set" : "Not set"}</span>
+            <span className={draft === null ? "settings-secret-state pane-bad" : "settings-secret-state"}>
+              {draft === null ? "Will be cleared when you save" : isSet ? "Set" : "Not set"}
+            </span>
             <Button size="sm" onClick={() => onChange("")} disabled={disabled}>
               {isSet ? "Replace" : "Set"}
             </Button>
@@ -163,7 +224,14 @@ function SettingField({ field, value, isSet, draft, disabled, error, onChange }:
     <div className="field">
       <label htmlFor={id}>{field.label}</label>
       {field.kind === "choice" ? (
-        <select id={id} className="input" value={String(value)} disabled={disabled} onChange={(e) => onChange(e.target.value)} {...describe}>
+        <select
+          id={id}
+          className="input"
+          value={String(value)}
+          disabled={disabled}
+          onChange={(e) => onChange(e.target.value)}
+          {...describe}
+        >
           {field.choices!.map(([v, label]) => (
             <option key={v} value={v}>
               {label}
@@ -171,7 +239,16 @@ function SettingField({ field, value, isSet, draft, disabled, error, onChange }:
           ))}
         </select>
       ) : field.kind === "list" ? (
-        <textarea id={id} className="input settings-list" rows={3} value={String(value)} disabled={disabled} onChange={(e) => onChange(e.target.value)} spellCheck={false} {...describe} />
+        <textarea
+          id={id}
+          className="input settings-list"
+          rows={3}
+          value={String(value)}
+          disabled={disabled}
+          onChange={(e) => onChange(e.target.value)}
+          spellCheck={false}
+          {...describe}
+        />
       ) : (
         <input
           id={id}

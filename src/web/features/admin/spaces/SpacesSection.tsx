@@ -48,7 +48,10 @@ export default function SpacesSection() {
     <Card
       id="admin-spaces"
       title="Spaces"
-      intro="Every space on this wiki, archived ones too, with who administers it. You see names and sizes here, never content: to read or fix a space nobody administers any more, give yourself Admin on it (the audit log records it)."
+      intro={
+        "Every space on this wiki, archived ones too, with who administers it. You see names and sizes here, never content: to " +
+        "read or fix a space nobody administers any more, give yourself Admin on it (the audit log records it)."
+      }
     >
       {spaces.isPending ? (
         <Loading />
@@ -78,7 +81,10 @@ export default function SpacesSection() {
         open={recovering !== null}
         onOpenChange={(open) => !open && (setRecovering(null), action.clear())}
         title={`Give yourself Admin on ${recovering?.name ?? ""}?`}
-        description="You get an explicit Admin grant on the space: you can then read it and change its settings and access. The audit log records that you did."
+        description={
+          "You get an explicit Admin grant on the space: you can then read it and change " +
+          "its settings and access. The audit log records that you did."
+        }
         confirmLabel="Give me Admin"
         busy={action.busy}
         error={action.error?.message ?? null}
@@ -117,12 +123,20 @@ function SpaceRow({ space, canPublish, administersIt, onTogglePublic, onRecover 
       </div>
       <div className="pane-list-actions">
         {canPublish ? (
-          <Button size="sm" onClick={() => onTogglePublic(space)} aria-label={`${space.isPublic ? "Make private" : "Make public"}: ${space.name}`}>
+          <Button
+            size="sm"
+            onClick={() => onTogglePublic(space)}
+            aria-label={`${space.isPublic ? "Make private" : "Make public"}: ${space.name}`}
+          >
             {space.isPublic ? "Make private" : "Make public"}
           </Button>
         ) : null}
         {administersIt ? (
-          <Link className="btn btn-secondary btn-sm" href={`/s/${encodeURIComponent(space.key)}/settings`} aria-label={`Space settings: ${space.name}`}>
+          <Link
+            className="btn btn-secondary btn-sm"
+            href={`/s/${encodeURIComponent(space.key)}/settings`}
+            aria-label={`Space settings: ${space.name}`}
+          >
             Space settings
           </Link>
         ) : (

@@ -11,7 +11,8 @@ const key = ["admin", "spaces"] as const;
 
 export const useAllSpaces = () => useQuery({ queryKey: key, queryFn: () => data(api.GET("/api/admin/spaces")) });
 
-const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: key }), queryClient.invalidateQueries({ queryKey: appKeys.spaces })]);
+const refresh = () =>
+  Promise.all([queryClient.invalidateQueries({ queryKey: key }), queryClient.invalidateQueries({ queryKey: appKeys.spaces })]);
 
 /** Gives the caller an explicit Admin grant on the space (audited). */
 export async function recoverAccess(spaceKey: string): Promise<void> {

@@ -9,7 +9,13 @@ import { useTokenActivity, type AdminToken } from "./queries";
 export function TokenActivityDialog({ token, onClose }: { token: AdminToken | null; onClose: () => void }) {
   const activity = useTokenActivity(token?.id ?? null);
   return (
-    <Dialog open={token !== null} onOpenChange={(o) => (o ? null : onClose())} title={token ? `Activity of “${token.name}”` : "Activity"} description={token ? `${token.owner.displayName}'s token ${token.prefix}…, the last 30 days.` : undefined} wide>
+    <Dialog
+      open={token !== null}
+      onOpenChange={(o) => (o ? null : onClose())}
+      title={token ? `Activity of “${token.name}”` : "Activity"}
+      description={token ? `${token.owner.displayName}'s token ${token.prefix}…, the last 30 days.` : undefined}
+      wide
+    >
       <AsyncList query={activity} what="The activity">
         {(items) => (
           <>
@@ -32,7 +38,11 @@ export function TokenActivityDialog({ token, onClose }: { token: AdminToken | nu
               </div>
             </dl>
             {items.totalRequests ? (
-              <DayBars days={items.days.map((d) => ({ day: d.day, value: d.requests }))} label={`Requests with ${items.token.name}, last 30 days`} unit="request" />
+              <DayBars
+                days={items.days.map((d) => ({ day: d.day, value: d.requests }))}
+                label={`Requests with ${items.token.name}, last 30 days`}
+                unit="request"
+              />
             ) : (
               <p className="dash-empty">This token made no request in the last 30 days. If nobody needs it any more, revoke it.</p>
             )}

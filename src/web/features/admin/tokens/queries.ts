@@ -24,7 +24,11 @@ export const useTokenActivity = (tokenId: string | null) =>
     enabled: tokenId !== null,
   });
 
-export const useTokenSummary = (days: number) => useQuery({ queryKey: keys.summary(days), queryFn: () => data(api.GET("/api/admin/api-tokens/summary", { params: { query: { days } } })) });
+export const useTokenSummary = (days: number) =>
+  useQuery({
+    queryKey: keys.summary(days),
+    queryFn: () => data(api.GET("/api/admin/api-tokens/summary", { params: { query: { days } } })),
+  });
 
 export async function revokeToken(id: string): Promise<void> {
   await data(api.DELETE("/api/admin/api-tokens/{id}", { params: { path: { id } } }));

@@ -54,13 +54,26 @@ function highlighted(lowlight: Lowlight, language: string, text: string): ReactN
  * `text`: the block's plain text, or null when it holds more than plain text (the lines of a
  * version comparison): then its children are drawn as they are. `diff`: how a comparison marks it.
  */
-export function CodeBlock({ language, text, diff, children }: { language: string; text: string | null; diff?: string; children?: ReactNode }) {
+export function CodeBlock({
+  language,
+  text,
+  diff,
+  children,
+}: {
+  language: string;
+  text: string | null;
+  diff?: string;
+  children?: ReactNode;
+}) {
   const wanted = !!language && text !== null;
   const [lowlight, setLowlight] = useState<Lowlight | null>(loaded);
   useEffect(() => {
     if (!wanted || lowlight) return;
     let live = true;
-    void loadHighlighter().then((l) => live && setLowlight(() => l), () => {});
+    void loadHighlighter().then(
+      (l) => live && setLowlight(() => l),
+      () => {},
+    );
     return () => {
       live = false;
     };

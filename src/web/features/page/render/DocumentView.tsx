@@ -38,7 +38,19 @@ const keyOf = (doc: DocJson) => drawnDocs.get(doc) ?? (drawnDocs.set(doc, ++last
  * app's query client). Without it they show as pages the reader cannot see, as the server's
  * HTML does by default.
  */
-export const DocumentView = memo(function DocumentView({ doc, className, onTick, links, firstScreen }: { doc: DocJson; className?: string; onTick?: (index: number, checked: boolean) => void; links?: boolean; firstScreen?: boolean }) {
+export const DocumentView = memo(function DocumentView({
+  doc,
+  className,
+  onTick,
+  links,
+  firstScreen,
+}: {
+  doc: DocJson;
+  className?: string;
+  onTick?: (index: number, checked: boolean) => void;
+  links?: boolean;
+  firstScreen?: boolean;
+}) {
   const ticks = useMemo(() => (onTick ? { indexOf: taskIndex(doc), tick: onTick } : null), [doc, onTick]);
   const shown = useMemo(() => (firstScreen ? firstScreenOf(doc) : doc), [doc, firstScreen]);
   // The document's blocks, each drawn as the document's node mapping draws them (`doc` is a fragment).

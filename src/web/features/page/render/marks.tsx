@@ -14,7 +14,9 @@ export interface MarkProps {
 }
 
 export const markMapping: Record<string, (p: MarkProps) => ReactNode> = {
-  ...Object.fromEntries(Object.entries(MARK_ELEMENTS).map(([type, spec]) => [type, (p: MarkProps) => drawElement(spec(p.mark.attrs ?? {}), p.children)])),
+  ...Object.fromEntries(
+    Object.entries(MARK_ELEMENTS).map(([type, spec]) => [type, (p: MarkProps) => drawElement(spec(p.mark.attrs ?? {}), p.children)]),
+  ),
   link: (p) => {
     const href = safeHref(p.mark.attrs?.href);
     // A refused URL keeps its text, not its link.

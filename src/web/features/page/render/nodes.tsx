@@ -5,7 +5,16 @@
  * stylesheet (src/content/reading.css) gives both the same look: switching to Edit moves nothing.
  */
 import { createElement, type ReactNode } from "react";
-import { codeLanguage, mentionText, NODE_ELEMENTS, PANEL_BODY, panelKind, TABLE, type ElementAttrs, type ElementSpec } from "../../../../content/elements";
+import {
+  codeLanguage,
+  mentionText,
+  NODE_ELEMENTS,
+  PANEL_BODY,
+  panelKind,
+  TABLE,
+  type ElementAttrs,
+  type ElementSpec,
+} from "../../../../content/elements";
 import { CircleAlert, FileText, Info, Lightbulb, CircleCheck, TriangleAlert } from "../../../ui/icons";
 import { CodeBlock } from "./CodeBlock";
 import { PageImage } from "./page-image";
@@ -25,7 +34,8 @@ const PANEL_ICONS = { info: Info, note: Lightbulb, warning: TriangleAlert, succe
 
 /** HTML's attribute names as React spells them. */
 const REACT_NAMES: Record<string, string> = { class: "className", tabindex: "tabIndex", colspan: "colSpan", rowspan: "rowSpan" };
-export const reactProps = (attrs: ElementAttrs = {}) => Object.fromEntries(Object.entries(attrs).map(([k, v]) => [REACT_NAMES[k] ?? k, v === false ? undefined : v]));
+export const reactProps = (attrs: ElementAttrs = {}) =>
+  Object.fromEntries(Object.entries(attrs).map(([k, v]) => [REACT_NAMES[k] ?? k, v === false ? undefined : v]));
 
 /** An element of the table around its children; `first`: props React writes before the table's (a comparison's class). */
 export const drawElement = (spec: ElementSpec, children?: ReactNode, first?: Record<string, unknown>) =>
@@ -63,7 +73,9 @@ function plainText(node: NodeProps["node"]): string | null {
 }
 
 /** The plain elements of the table: the element around the node's children. */
-const plainElements = Object.fromEntries(Object.entries(NODE_ELEMENTS).map(([type, spec]) => [type, (p: NodeProps) => drawElement(spec(a(p)), p.children)]));
+const plainElements = Object.fromEntries(
+  Object.entries(NODE_ELEMENTS).map(([type, spec]) => [type, (p: NodeProps) => drawElement(spec(a(p)), p.children)]),
+);
 
 export const nodeMapping: Record<string, (p: NodeProps) => ReactNode> = {
   ...plainElements,

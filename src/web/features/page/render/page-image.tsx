@@ -10,11 +10,29 @@ import { imageShown, type ImageHostPolicy } from "../../../../content/image-host
 
 export const ImagePolicyContext = createContext<ImageHostPolicy | null>(null);
 
-export function PageImage({ src, alt, title, width, height }: { src: string; alt: string; title?: string; width?: number; height?: number }) {
+export function PageImage({
+  src,
+  alt,
+  title,
+  width,
+  height,
+}: {
+  src: string;
+  alt: string;
+  title?: string;
+  width?: number;
+  height?: number;
+}) {
   const policy = useContext(ImagePolicyContext);
   if (policy && !imageShown(src, policy)) {
     return (
-      <a className="image-elsewhere" href={src} target="_blank" rel="noopener noreferrer nofollow" title="An image from another site, not shown here: opens it">
+      <a
+        className="image-elsewhere"
+        href={src}
+        target="_blank"
+        rel="noopener noreferrer nofollow"
+        title="An image from another site, not shown here: opens it"
+      >
         {alt || title || fileName(src)}
       </a>
     );

@@ -31,9 +31,17 @@ describe("the reading renderer", () => {
     // Compared without whitespace: blocks are separated differently, the words are the same.
     const bare = (s: string) => s.replace(/\s+/g, "");
     // An image's words are its alt text, as in the server's plain text.
-    const rendered = out.replace(/<img[^>]*alt="([^"]*)"[^>]*>/g, "$1").replace(/<[^>]+>/g, "").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#x27;/g, "'");
+    const rendered = out
+      .replace(/<img[^>]*alt="([^"]*)"[^>]*>/g, "$1")
+      .replace(/<[^>]+>/g, "")
+      .replace(/&amp;/g, "&")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'");
     expect(bare(rendered)).toBe(bare(plainText(schema.nodeFromJSON(doc))));
-    for (const tag of ["<table", "<blockquote", "<pre", 'data-type="panel"', "<details", 'data-type="taskList"', "<hr", "<mark", "<code"]) expect(out).toContain(tag);
+    for (const tag of ["<table", "<blockquote", "<pre", 'data-type="panel"', "<details", 'data-type="taskList"', "<hr", "<mark", "<code"])
+      expect(out).toContain(tag);
   });
 
   test("keeps the text of a link or image whose URL has a forbidden scheme, never the URL", () => {
@@ -41,7 +49,9 @@ describe("the reading renderer", () => {
     expect(html(link("javascript:alert(1)"))).not.toContain("<a");
     expect(html(link(" JaVaScRiPt:alert(1)"))).not.toContain("<a");
     expect(html(link("data:text/html,x"))).not.toContain("<a");
-    expect(html(link("https://example.com/"))).toContain('<a href="https://example.com/" target="_blank" rel="noopener noreferrer nofollow">click</a>');
+    expect(html(link("https://example.com/"))).toContain(
+      '<a href="https://example.com/" target="_blank" rel="noopener noreferrer nofollow">click</a>',
+    );
     expect(html(link("/s/ENG/p/1"))).toContain('<a href="/s/ENG/p/1">click</a>');
     const image = (src: string) => ({ type: "doc", content: [{ type: "image", attrs: { src, alt: "x" } }] });
     expect(html(image("javascript:alert(1)"))).not.toContain("<img");
@@ -49,13 +59,23 @@ describe("the reading renderer", () => {
   });
 
   test("an unknown node or mark shows its content instead of failing", () => {
-    const out = html({ type: "doc", content: [{ type: "futureBlock", content: [{ type: "text", text: "still here", marks: [{ type: "futureMark" }] }] }] });
+    const out = html({
+      type: "doc",
+      content: [{ type: "futureBlock", content: [{ type: "text", text: "still here", marks: [{ type: "futureMark" }] }] }],
+    });
     expect(out).toContain("still here");
   });
 
   test("task boxes tick only where the reading view is given onTick (people who may edit), each named by its words", () => {
-    const item = (words: string, checked: boolean) => ({ type: "taskItem", attrs: { checked }, content: [{ type: "paragraph", content: [{ type: "text", text: words }] }] });
-    const doc = { type: "doc", content: [{ type: "taskList", content: [item("Write the notes", true), item("Tag the build", false)] }] } as unknown as DocJson;
+    const item = (words: string, checked: boolean) => ({
+      type: "taskItem",
+      attrs: { checked },
+      content: [{ type: "paragraph", content: [{ type: "text", text: words }] }],
+    });
+    const doc = {
+      type: "doc",
+      content: [{ type: "taskList", content: [item("Write the notes", true), item("Tag the build", false)] }],
+    } as unknown as DocJson;
     const reader = renderToStaticMarkup(<DocumentView doc={doc} />);
     expect(reader.match(/disabled/g)).toHaveLength(2);
     expect(reader).toContain('aria-label="Write the notes"');

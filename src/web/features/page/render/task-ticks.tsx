@@ -32,5 +32,12 @@ export function TaskBox({ node, checked }: { node: object; checked: boolean }) {
   const index = ticks?.indexOf.get(node);
   const name = taskName(node, checked);
   if (!ticks || index === undefined) return <input type="checkbox" checked={checked} disabled aria-label={name} readOnly />;
-  return <input type="checkbox" checked={checked} aria-label={name} onChange={(e: ChangeEvent<HTMLInputElement>) => ticks.tick(index, e.target.checked)} />;
+  return (
+    <input
+      type="checkbox"
+      checked={checked}
+      aria-label={name}
+      onChange={(e: ChangeEvent<HTMLInputElement>) => ticks.tick(index, e.target.checked)}
+    />
+  );
 }
