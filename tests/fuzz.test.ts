@@ -28,7 +28,9 @@ let setupProblems: string[];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "cairn-fuzz-"));
-  target = new Target({ dataDir: join(dir, "data"), logPath: join(dir, "server.log") });
+  // From source, passwords hashed at the least cost (tests/fuzz/cheap-hashing.ts says why).
+  const command = ["bun", "--preload", join(import.meta.dir, "fuzz", "cheap-hashing.ts"), "src/main.ts"];
+  target = new Target({ dataDir: join(dir, "data"), logPath: join(dir, "server.log"), command });
   await target.start();
   engine = new Engine(target, 8);
   ({ fixtures, problems: setupProblems } = await makeFixtures(target.url));

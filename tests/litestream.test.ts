@@ -9,7 +9,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openCore } from "../src/core";
@@ -37,6 +37,17 @@ async function readAll(stream: ReadableStream<Uint8Array>, into: string[]): Prom
   }
 }
 
+/** Waits until the file replica holds a snapshot (generations/<id>/snapshots/<index>.snapshot.lz4). */
+async function firstSnapshot(replica: string, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  const glob = new Bun.Glob("generations/*/snapshots/*.snapshot.lz4");
+  while (performance.now() < deadline) {
+    if (existsSync(replica)) for await (const _ of glob.scan({ cwd: replica })) return;
+    await Bun.sleep(20);
+  }
+  throw new Error(`Litestream wrote no snapshot into ${replica} within ${timeoutMs / 1000} s`);
+}
+
 describe("Litestream beside Cairn's WAL archive", () => {
   test("writes across our PASSIVE and TRUNCATE checkpoints: Litestream's restore and ours both equal the live data", async () => {
     const data = join(dir, "data");
@@ -53,7 +64,8 @@ describe("Litestream beside Cairn's WAL archive", () => {
     const logs: string[] = [];
     const reading = Promise.all([readAll(proc.stdout, logs), readAll(proc.stderr, logs)]);
     try {
-      await Bun.sleep(1500); // Litestream takes its first snapshot
+      // Litestream takes its first snapshot: waited for (its file in the replica), not slept on.
+      await firstSnapshot(join(dir, "replica"), 15_000);
       const base = await snapshotDatabase({ sqlite: core.sqlite, dbPath: core.data.dbPath, archive: wal, dest: join(dir, "base.db") });
       const insert = core.sqlite.query("INSERT INTO lt (v) VALUES (?)");
       const times: Array<{ at: number; digest: string }> = [];

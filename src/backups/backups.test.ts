@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { call, cookieFrom, makeEnv, ownerAndMember, PASSWORD, type TestEnv } from "../../tests/harness";
@@ -15,10 +15,12 @@ import { listManifests, readManifest } from "./store";
 import { runBackupNow, sha256File } from "./testing";
 
 let env: TestEnv;
-beforeEach(() => {
-  env = makeEnv();
-});
-afterEach(() => env.close());
+
+/** Each test of the block starts from an instance of its own. */
+function freshInstanceEach() {
+  beforeEach(() => (env = makeEnv()));
+  afterEach(() => env.close());
+}
 
 const DAY = 86_400_000;
 const list = (who: { cookie?: string }, query = "") => call(env, "GET", `/api/admin/backups${query}`, { as: who });
@@ -31,6 +33,8 @@ async function scheduled(): Promise<BackupManifest> {
 }
 
 describe("run → job → listed", () => {
+  freshInstanceEach();
+
   test("a backup run by hand answers 202 with a job, which ends with the backup listed and its manifest matching the copy", async () => {
     const { owner } = await ownerAndMember(env);
     const space = await newSpace(env, owner, "DOCS");
@@ -121,6 +125,8 @@ describe("run → job → listed", () => {
 });
 
 describe("half-written backups", () => {
+  freshInstanceEach();
+
   test("a .partial- folder is never listed and is removed at start", async () => {
     const { owner } = await ownerAndMember(env);
     const done = await scheduled();
@@ -135,33 +141,13 @@ describe("half-written backups", () => {
   });
 });
 
-describe("the policy", () => {
-  const put = (who: { cookie?: string }, body: unknown) => call(env, "PUT", "/api/admin/backups/policy", { as: who, body });
-  const ok = { enabled: true, keepCount: 3, keepDays: 10 };
+/** A policy every check accepts; the refused cases below change one thing of it. */
+const ok = { enabled: true, keepCount: 3, keepDays: 10 };
 
-  test.each([
-    ["keepCount", { ...ok, keepCount: 0 }],
-    ["keepCount", { ...ok, keepCount: 1001 }],
-    ["keepCount", { ...ok, keepCount: 2.5 }],
-    ["keepCount", { ...ok, keepCount: null }],
-    ["keepDays", { ...ok, keepDays: -1 }],
-    ["keepDays", { ...ok, keepDays: 3651 }],
-    ["enabled", { ...ok, enabled: "yes" }],
-    ["schedule", { ...ok, schedule: "every night" }],
-    ["schedule", { ...ok, schedule: "0 25 * * *" }],
-    ["schedule", { ...ok, schedule: "0 3 31 2 *" }],
-    ["schedule", { ...ok, schedule: "x".repeat(101) }],
-    ["schedule", { ...ok, schedule: 3 }],
-    ["keepCount", { enabled: true, keepDays: 10 }],
-    ["retain", { ...ok, retain: 4 }],
-  ])("%s: 400 naming it (%j)", async (field, body) => {
-    const { owner } = await ownerAndMember(env);
-    for (const path of ["/api/admin/backups/policy", "/api/admin/backups/policy/preview"]) {
-      const res = await call(env, path.endsWith("preview") ? "POST" : "PUT", path, { as: owner, body });
-      expect(res.status).toBe(400);
-      expect(JSON.stringify([res.body.field, res.body.errors])).toContain(field);
-    }
-  });
+describe("the policy", () => {
+  freshInstanceEach();
+
+  const put = (who: { cookie?: string }, body: unknown) => call(env, "PUT", "/api/admin/backups/policy", { as: who, body });
 
   test("a good policy is stored (schedule left out: unchanged; null: none), audited, and needs a recent password", async () => {
     const { owner } = await ownerAndMember(env);
@@ -185,7 +171,42 @@ describe("the policy", () => {
   });
 });
 
+describe("the policy refused", () => {
+  // A refused policy changes nothing, so the 14 cases share one instance and owner.
+  let owner: Awaited<ReturnType<typeof ownerAndMember>>["owner"];
+  beforeAll(async () => {
+    env = makeEnv();
+    ({ owner } = await ownerAndMember(env));
+  });
+  afterAll(() => env.close());
+
+  test.each([
+    ["keepCount", { ...ok, keepCount: 0 }],
+    ["keepCount", { ...ok, keepCount: 1001 }],
+    ["keepCount", { ...ok, keepCount: 2.5 }],
+    ["keepCount", { ...ok, keepCount: null }],
+    ["keepDays", { ...ok, keepDays: -1 }],
+    ["keepDays", { ...ok, keepDays: 3651 }],
+    ["enabled", { ...ok, enabled: "yes" }],
+    ["schedule", { ...ok, schedule: "every night" }],
+    ["schedule", { ...ok, schedule: "0 25 * * *" }],
+    ["schedule", { ...ok, schedule: "0 3 31 2 *" }],
+    ["schedule", { ...ok, schedule: "x".repeat(101) }],
+    ["schedule", { ...ok, schedule: 3 }],
+    ["keepCount", { enabled: true, keepDays: 10 }],
+    ["retain", { ...ok, retain: 4 }],
+  ])("%s: 400 naming it (%j)", async (field, body) => {
+    for (const path of ["/api/admin/backups/policy", "/api/admin/backups/policy/preview"]) {
+      const res = await call(env, path.endsWith("preview") ? "POST" : "PUT", path, { as: owner, body });
+      expect(res.status).toBe(400);
+      expect(JSON.stringify([res.body.field, res.body.errors])).toContain(field);
+    }
+  });
+});
+
 describe("retention", () => {
+  freshInstanceEach();
+
   test("removes exactly what the preview said, and nothing else: outside both limits, never manual", async () => {
     const { owner } = await ownerAndMember(env);
     // Six scheduled backups a day apart, and a manual one among them.
@@ -238,6 +259,8 @@ describe("retention", () => {
 });
 
 describe("removing by hand", () => {
+  freshInstanceEach();
+
   test("DELETE /{label} removes any kind (its copy; the manifest stays, listed with includeRemoved); a second time is 404", async () => {
     const { owner } = await ownerAndMember(env);
     const label = (await runBackupNow(env, owner)).result.backup.label;
@@ -252,6 +275,8 @@ describe("removing by hand", () => {
 });
 
 describe("files a backup needs", () => {
+  freshInstanceEach();
+
   test(
     "a blob named by a retained backup survives the attachment's deletion and the " +
       "start-up sweep, and goes once that backup is removed",

@@ -3,7 +3,7 @@
  * nothing, audited), the accent's contrast rule, the right and re-authentication, and what GET
  * /api/instance tells a visitor who has not signed in.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { call, cookieFrom, makeEnv, mintToken, ownerAndMember, PASSWORD, type TestEnv, type Who } from "../../tests/harness";
 import { auditOf } from "../audit/testing";
 import { BRANDING_DEFAULTS } from "./rules";
@@ -11,17 +11,24 @@ import { BRANDING_DEFAULTS } from "./rules";
 let env: TestEnv;
 let owner: Who & { id: string };
 let member: Who;
-beforeEach(async () => {
+const start = async () => {
   env = makeEnv();
   ({ owner, member } = await ownerAndMember(env));
-});
-afterEach(() => env.close());
+};
+
+/** Each test of the block starts from an instance of its own, with an owner and a member. */
+function freshInstanceEach() {
+  beforeEach(start);
+  afterEach(() => env.close());
+}
 
 const get = (as: Who = owner) => call(env, "GET", "/api/admin/branding", { as });
 const put = (body: unknown, as: Who = owner) => call(env, "PUT", "/api/admin/branding", { as, body });
 const instance = async () => (await call(env, "GET", "/api/instance")).body.branding;
 
 describe("reading and changing", () => {
+  freshInstanceEach();
+
   test("GET answers the defaults: Cairn's accent, the instance name, no images", async () => {
     const res = await get();
     expect(res.status).toBe(200);
@@ -114,6 +121,11 @@ describe("reading and changing", () => {
 });
 
 describe("every value is checked; one refused value changes nothing", () => {
+  // A refused change stores and audits nothing (each case checks both after it), so the 20 cases
+  // share one instance: making one for each was most of their time.
+  beforeAll(start);
+  afterAll(() => env.close());
+
   test.each([
     ["an unknown display", { display: "banner" }, "display"],
     ["an unknown arrangement", { signInArrangement: "left" }, "signInArrangement"],
@@ -143,6 +155,10 @@ describe("every value is checked; one refused value changes nothing", () => {
     expect((await get()).body.updatedAt).toBeNull();
     expect(auditOf(env, "branding.updated")).toEqual([]);
   });
+});
+
+describe("an empty change, a refused accent", () => {
+  freshInstanceEach();
 
   test("an empty change is 400; a refused accent carries the nearest passing colour", async () => {
     expect((await put({})).status).toBe(400);
@@ -154,6 +170,8 @@ describe("every value is checked; one refused value changes nothing", () => {
 });
 
 describe("accent-preview", () => {
+  freshInstanceEach();
+
   test("answers each colour's ratios, the verdicts and a suggestion; changes nothing", async () => {
     const res = await call(env, "POST", "/api/admin/branding/accent-preview", { as: owner, body: { light: "#FFCC00", dark: "#7fc8b0" } });
     expect(res.status).toBe(200);
@@ -181,6 +199,8 @@ describe("accent-preview", () => {
 });
 
 describe("who may", () => {
+  freshInstanceEach();
+
   test("anonymous 401, a member 403 permission_required, for reading and changing", async () => {
     expect((await call(env, "GET", "/api/admin/branding")).status).toBe(401);
     const asMember = await get(member);

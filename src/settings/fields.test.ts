@@ -4,7 +4,7 @@
  * and format; secrets never answered; each setting its own right (refused whole); settings that
  * widen access need re-authentication; trustedProxies believed on the next request.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { BASE, call, makeEnv, ownerAndMember, signUp, type TestEnv, type Who } from "../../tests/harness";
 import { auditOf } from "../audit/testing";
 import { createSession } from "../auth/sessions";
@@ -13,11 +13,16 @@ import { SETTING_DEFAULTS } from "./service";
 
 let env: TestEnv;
 let owner: Who & { id: string };
-beforeEach(async () => {
+const start = async () => {
   env = makeEnv();
   ({ owner } = await ownerAndMember(env));
-});
-afterEach(() => env.close());
+};
+
+/** Each test of the block starts from an instance of its own, with an owner and a member. */
+function freshInstanceEach() {
+  beforeEach(start);
+  afterEach(() => env.close());
+}
 
 const put = (body: unknown, as: Who = owner) => call(env, "PUT", "/api/admin/settings", { as, body });
 const get = async () => (await call(env, "GET", "/api/admin/settings", { as: owner })).body;
@@ -30,6 +35,8 @@ async function holderOf(rights: string[], email: string) {
 }
 
 describe("values", () => {
+  freshInstanceEach();
+
   test("each new setting is stored as sent, normalised", async () => {
     const res = await put({
       baseUrl: "https://wiki.example.com/",
@@ -64,6 +71,13 @@ describe("values", () => {
     // Optional text goes back to not set with "".
     expect((await put({ baseUrl: "", smtpHost: " " })).body).toMatchObject({ baseUrl: "", smtpHost: "" });
   });
+});
+
+describe("values refused", () => {
+  // A refused request changes nothing (each case checks the instance's name after it), so the
+  // 31 cases share one instance: making one for each was most of their time.
+  beforeAll(start);
+  afterAll(() => env.close());
 
   test.each([
     ["baseUrl", "wiki.example.com"],
@@ -107,6 +121,8 @@ describe("values", () => {
 });
 
 describe("secrets", () => {
+  freshInstanceEach();
+
   test('never answered: GET says whether each is set; the audit log records only that it changed; "" or null clears', async () => {
     const res = await put({ smtpPassword: "hunter2-smtp", microsoftClientSecret: "ms-secret-value", googleClientSecret: "g-secret-value" });
     expect(res.body).toMatchObject({ smtpPasswordSet: true, microsoftClientSecretSet: true, googleClientSecretSet: true });
@@ -131,6 +147,8 @@ describe("secrets", () => {
 });
 
 describe("each setting its own right", () => {
+  freshInstanceEach();
+
   test(
     "security.manage changes the limits and sign-in policy; settings.manage the rest; a " +
       "request touching one the caller may not change is refused whole",
@@ -157,6 +175,8 @@ describe("each setting its own right", () => {
 });
 
 describe("settings that widen access need a recent re-authentication", () => {
+  freshInstanceEach();
+
   let stale: Who;
   beforeEach(() => {
     stale = { cookie: createSession(env.core, owner.id, { ip: "127.0.0.1", userAgent: null, reauthAt: null }).value };
@@ -191,27 +211,31 @@ describe("settings that widen access need a recent re-authentication", () => {
   });
 });
 
-test("trustedProxies: a listed proxy's X-Forwarded-For is believed on the next request", async () => {
-  const viaProxy = (name: string) =>
-    env.handle(
-      new Request(`${BASE}/api/admin/settings`, {
-        method: "PUT",
-        headers: {
-          cookie: `cairn_session=${owner.cookie}`,
-          "x-requested-with": "Cairn",
-          "content-type": "application/json",
-          "x-forwarded-for": "203.0.113.9",
-        },
-        body: JSON.stringify({ instanceName: name }),
-      }),
-      "10.1.2.3",
-    );
-  expect((await viaProxy("Before")).status).toBe(200);
-  await put({ trustedProxies: ["10.1.0.0/16"] });
-  expect((await viaProxy("After")).status).toBe(200);
-  expect(
-    auditOf(env, "settings.updated")
-      .filter((e) => e.details.key === "instanceName")
-      .map((e) => e.ip),
-  ).toEqual(["10.1.2.3", "203.0.113.9"]);
+describe("trusted proxies", () => {
+  freshInstanceEach();
+
+  test("trustedProxies: a listed proxy's X-Forwarded-For is believed on the next request", async () => {
+    const viaProxy = (name: string) =>
+      env.handle(
+        new Request(`${BASE}/api/admin/settings`, {
+          method: "PUT",
+          headers: {
+            cookie: `cairn_session=${owner.cookie}`,
+            "x-requested-with": "Cairn",
+            "content-type": "application/json",
+            "x-forwarded-for": "203.0.113.9",
+          },
+          body: JSON.stringify({ instanceName: name }),
+        }),
+        "10.1.2.3",
+      );
+    expect((await viaProxy("Before")).status).toBe(200);
+    await put({ trustedProxies: ["10.1.0.0/16"] });
+    expect((await viaProxy("After")).status).toBe(200);
+    expect(
+      auditOf(env, "settings.updated")
+        .filter((e) => e.details.key === "instanceName")
+        .map((e) => e.ip),
+    ).toEqual(["10.1.2.3", "203.0.113.9"]);
+  });
 });

@@ -3,7 +3,7 @@
  * depend on each other), all or nothing, audited; the right settings.manage; tokens as for
  * other admin endpoints (a read-only one only reads).
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, mintToken, ownerAndMember, type TestEnv, type Who } from "../../tests/harness";
 import { auditOf } from "../audit/testing";
 import { openExistingDataDir } from "../cli/open-data-dir";
@@ -13,15 +13,22 @@ import { getSettings, SETTING_DEFAULTS, setSetting, settingsView } from "./servi
 let env: TestEnv;
 let owner: Who & { id: string };
 let member: Who;
-beforeEach(async () => {
+const start = async () => {
   env = makeEnv();
   ({ owner, member } = await ownerAndMember(env));
-});
-afterEach(() => env.close());
+};
+
+/** Each test of the block starts from an instance of its own, with an owner and a member. */
+function freshInstanceEach() {
+  beforeEach(start);
+  afterEach(() => env.close());
+}
 
 const put = (body: unknown, as: Who = owner) => call(env, "PUT", "/api/admin/settings", { as, body });
 
 describe("reading and changing", () => {
+  freshInstanceEach();
+
   test("GET answers every setting, defaults included", async () => {
     const res = await call(env, "GET", "/api/admin/settings", { as: owner });
     expect(res.status).toBe(200);
@@ -69,6 +76,11 @@ describe("reading and changing", () => {
 });
 
 describe("every value is checked; one refused value changes nothing", () => {
+  // A refused change stores and audits nothing (each case checks both after it), so the 15 cases
+  // share one instance: making one for each was most of their time.
+  beforeAll(start);
+  afterAll(() => env.close());
+
   test.each([
     ["a boolean as a string", { allowPublicSpaces: "true" }, "allowPublicSpaces"],
     ["a boolean as a number", { allowPublicRegistration: 1 }, "allowPublicRegistration"],
@@ -93,6 +105,10 @@ describe("every value is checked; one refused value changes nothing", () => {
     expect((await call(env, "GET", "/api/admin/settings", { as: owner })).body).toEqual(settingsView(SETTING_DEFAULTS));
     expect(auditOf(env, "settings.updated")).toEqual([]);
   });
+});
+
+describe("an empty change", () => {
+  freshInstanceEach();
 
   test("an empty change is a 400 listing the settings", async () => {
     const res = await put({});
@@ -102,6 +118,8 @@ describe("every value is checked; one refused value changes nothing", () => {
 });
 
 describe("who may", () => {
+  freshInstanceEach();
+
   test("the right settings.manage: a member gets 403, nobody signed in 401", async () => {
     const denied = await put({ allowPublicSpaces: true }, member);
     expect(denied.status).toBe(403);
@@ -124,14 +142,18 @@ describe("who may", () => {
   });
 });
 
-test("a stored value that breaks its rule (the database edited by hand) is not used: the default stands", async () => {
-  env.core.sqlite
-    .query(
-      "INSERT INTO settings (key, value, updated_at) VALUES ('lockoutThreshold', '0', " +
-        "'2026-01-01T00:00:00.000Z'), ('allowPublicSpaces', '\"yes\"', '2026-01-01T00:00:00.000Z')",
-    )
-    .run();
-  const res = await call(env, "GET", "/api/admin/settings", { as: owner });
-  expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ lockoutThreshold: SETTING_DEFAULTS.lockoutThreshold, allowPublicSpaces: false });
+describe("a value edited by hand", () => {
+  freshInstanceEach();
+
+  test("a stored value that breaks its rule (the database edited by hand) is not used: the default stands", async () => {
+    env.core.sqlite
+      .query(
+        "INSERT INTO settings (key, value, updated_at) VALUES ('lockoutThreshold', '0', " +
+          "'2026-01-01T00:00:00.000Z'), ('allowPublicSpaces', '\"yes\"', '2026-01-01T00:00:00.000Z')",
+      )
+      .run();
+    const res = await call(env, "GET", "/api/admin/settings", { as: owner });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ lockoutThreshold: SETTING_DEFAULTS.lockoutThreshold, allowPublicSpaces: false });
+  });
 });

@@ -1,12 +1,16 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { call, makeEnv, mintToken, ownerAndMember, PASSWORD, type TestEnv, type Who } from "../../tests/harness";
 import { ROLE_ID } from "../identity/rights";
 import { EMPTY_DOCUMENT_JSON } from "../content/schema";
 import { doc, newSpace } from "../pages/testing";
 
 let env: TestEnv;
-beforeEach(() => (env = makeEnv()));
-afterEach(() => env.close());
+
+/** Each test of the block starts from an instance of its own. */
+function freshInstanceEach() {
+  beforeEach(() => (env = makeEnv()));
+  afterEach(() => env.close());
+}
 
 async function setup() {
   const { owner, member } = await ownerAndMember(env);
@@ -20,6 +24,8 @@ const names = async (who: Who, spaceId?: string) =>
 const rows = () => (env.core.sqlite.query("SELECT count(*) AS n FROM templates").get() as { n: number }).n;
 
 describe("POST /api/templates and GET /api/templates", () => {
+  freshInstanceEach();
+
   test(
     "a wiki-wide template (no spaceId) and a space template; the list " + "without spaceId shows the wiki-wide ones, with it both",
     async () => {
@@ -45,35 +51,6 @@ describe("POST /api/templates and GET /api/templates", () => {
       expect(await names(member, other.id)).toEqual(["Meeting notes", "Other's"]);
     },
   );
-
-  test.each([
-    ["a blank name", { name: "  " }, "name"],
-    ["a 101-character name", { name: "n".repeat(101) }, "name"],
-    ["a 1,001-character description", { name: "T", description: "d".repeat(1001) }, "description"],
-    ["contentJson that is not JSON", { name: "T", contentJson: "{nope" }, "contentJson"],
-    [
-      "contentJson with an unknown node",
-      { name: "T", contentJson: JSON.stringify({ type: "doc", content: [{ type: "marquee" }] }) },
-      "contentJson",
-    ],
-    ["contentJson that is an object, not text", { name: "T", contentJson: { type: "doc" } }, "contentJson"],
-    ["no name", { description: "x" }, "name"],
-    ["a name with a line feed", { name: "Two\nlines" }, "name"],
-    ["a name with ESC", { name: "\u001B[31mRed" }, "name"],
-    ["a name with a right-to-left override", { name: "gnp.\u202Eexe" }, "name"],
-    ["a name with a lone surrogate", { name: "Half \uD83D" }, "name"],
-    ["a description with NUL", { name: "T", description: "a\u0000b" }, "description"],
-    ["a description with a C1 control", { name: "T", description: "a\u0085b" }, "description"],
-    ["a description with a left-to-right isolate", { name: "T", description: "a\u2066b" }, "description"],
-  ])("refuses %s: 400 on the field, nothing stored", async (_why, body, field) => {
-    const { owner, space } = await setup();
-    for (const spaceId of [undefined, space.id]) {
-      const res = await create(owner, { spaceId, ...body });
-      expect(res.status).toBe(400);
-      expect(res.body.field).toBe(field);
-    }
-    expect(rows()).toBe(0);
-  });
 
   test("100 characters of name and 1,000 of description are fine", async () => {
     const { owner } = await setup();
@@ -116,7 +93,49 @@ describe("POST /api/templates and GET /api/templates", () => {
   );
 });
 
+describe("POST /api/templates refuses", () => {
+  // A refusal stores nothing (each case checks the templates table after it), so the 14 cases
+  // share one instance and space: making them for each was most of their time.
+  let world: Awaited<ReturnType<typeof setup>>;
+  beforeAll(async () => {
+    env = makeEnv();
+    world = await setup();
+  });
+  afterAll(() => env.close());
+
+  test.each([
+    ["a blank name", { name: "  " }, "name"],
+    ["a 101-character name", { name: "n".repeat(101) }, "name"],
+    ["a 1,001-character description", { name: "T", description: "d".repeat(1001) }, "description"],
+    ["contentJson that is not JSON", { name: "T", contentJson: "{nope" }, "contentJson"],
+    [
+      "contentJson with an unknown node",
+      { name: "T", contentJson: JSON.stringify({ type: "doc", content: [{ type: "marquee" }] }) },
+      "contentJson",
+    ],
+    ["contentJson that is an object, not text", { name: "T", contentJson: { type: "doc" } }, "contentJson"],
+    ["no name", { description: "x" }, "name"],
+    ["a name with a line feed", { name: "Two\nlines" }, "name"],
+    ["a name with ESC", { name: "\u001B[31mRed" }, "name"],
+    ["a name with a right-to-left override", { name: "gnp.\u202Eexe" }, "name"],
+    ["a name with a lone surrogate", { name: "Half \uD83D" }, "name"],
+    ["a description with NUL", { name: "T", description: "a\u0000b" }, "description"],
+    ["a description with a C1 control", { name: "T", description: "a\u0085b" }, "description"],
+    ["a description with a left-to-right isolate", { name: "T", description: "a\u2066b" }, "description"],
+  ])("refuses %s: 400 on the field, nothing stored", async (_why, body, field) => {
+    const { owner, space } = world;
+    for (const spaceId of [undefined, space.id]) {
+      const res = await create(owner, { spaceId, ...body });
+      expect(res.status).toBe(400);
+      expect(res.body.field).toBe(field);
+    }
+    expect(rows()).toBe(0);
+  });
+});
+
 describe("PUT and DELETE /api/templates/{id}", () => {
+  freshInstanceEach();
+
   test("a wiki-wide template is changed and deleted by administrators only, not by members", async () => {
     const { owner, member } = await setup();
     const wide = (await create(owner, { name: "Wide" })).body;

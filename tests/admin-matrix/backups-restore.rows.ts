@@ -2,7 +2,8 @@
  * Restores (src/backups/restore-routes.ts): preview and test need backups.manage; restore, undo,
  * discard-kept and cancel need backups.restore from a session, with the password (and the
  * confirmation word) in the body instead of a recent re-authentication. A row whose success
- * replaces the data or leaves a job running over it gets a world of its own per caller.
+ * replaces the data or leaves a job running over it gets a world of its own per caller it lets
+ * through.
  */
 import type { Core } from "../../src/core";
 import { runningJob, settled } from "../../src/backups/jobs";

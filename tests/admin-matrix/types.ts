@@ -55,7 +55,8 @@ export interface AdminRow {
   note?: string;
   /**
    * Its success changes the world for every later row (transfer-ownership, completing the
-   * wizard): the runner gives each caller of this row a world of its own.
+   * wizard): the runner gives each caller this row lets through a world of its own (the callers it
+   * refuses share one, their call changing nothing).
    */
   breaksWorld?: boolean;
 }
