@@ -191,6 +191,15 @@ export async function apiCall(page: Page, method: string, path: string, body?: u
   );
 }
 
+/**
+ * Waits until the app has replaced the frame the server painted (src/http/ui-frame.ts): a page
+ * view arrives with its text, so text on screen does not mean the app's keyboard shortcuts are
+ * listening yet.
+ */
+export async function appStarted(page: Page): Promise<void> {
+  await page.locator("#root > .boot-frame").waitFor({ state: "detached" });
+}
+
 /** Registers the owner through the API (first account) and leaves the page signed in. */
 export async function createOwner(page: Page, email = "owner@example.com", displayName = "Olive Owner"): Promise<void> {
   await page.goto("/api/health");

@@ -5,7 +5,7 @@
  * linking here. Screenshots of the `[[` menu, a page link read, and the backlinks, in four looks.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { checkLooks, visit, type Visit } from "./harness";
+import { appStarted, checkLooks, visit, type Visit } from "./harness";
 import { api, newPage, newSpace, ownerWorld, slash, storedDoc, type World } from "./fixtures";
 
 let world: World;
@@ -37,6 +37,7 @@ describe("links between pages", () => {
     const { page } = v;
     await page.goto(`/s/ENG/p/${runbook.id}`);
     await page.getByText("When things break.").waitFor();
+    await appStarted(page);
     await page.locator("body").press("e");
     await page.waitForURL(/\/edit$/);
     await page.locator(".ProseMirror").click();

@@ -6,7 +6,7 @@
  * surviving a reload.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { axeViolations, visit, type Visit } from "./harness";
+import { appStarted, axeViolations, visit, type Visit } from "./harness";
 import { api, caretToEnd, docJson, newPage, newSpace, nodeTypes, ownerWorld, para, slash, storedDoc, type World } from "./fixtures";
 
 // A 1×1 PNG.
@@ -150,6 +150,7 @@ describe("writing a page", () => {
     const p = await newPage(page, space.id, "Onboarding", { text: "Welcome aboard." });
     await page.goto(`/s/ENG/p/${p.id}`);
     await page.getByText("Welcome aboard.").waitFor();
+    await appStarted(page);
     await page.locator("body").press("e");
     await page.waitForURL(/\/edit$/);
     // Cancel with nothing changed leaves at once.
