@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { load, type LoadResult } from "./load";
-import { freePort, HOST, rssMb, spawnLogged, stop, threadsCpuNanos, waitFor200 } from "./procs";
+import { cpuMicros, freePort, HOST, rssMb, spawnLogged, stop, threadsCpuNanos, waitFor200 } from "./procs";
 import type { BenchReport, FigureRow, ScenarioRow } from "./report";
 import { contentFigures, type SeededPre } from "./content-run";
 import { SCENARIOS, type BenchContext, type ExtraFigures, type Scenario } from "./scenarios";
@@ -215,11 +215,29 @@ async function startBaseline(logPath: string, plan: RunPlan) {
   return { child, url, load: () => load(url, child.pid, [{ method: "GET", path: "/" }], plan.durationSec, plan.warmupSec) };
 }
 
+/**
+ * Waits until the server has finished what the last load left it (the search index catching up
+ * on a PUT load's versions, deliveries draining): a scenario's server CPU is read from before
+ * its load to after it, so that work was billed to whichever scenario came next (the first
+ * search after the PUTs once looked 42 % dearer than the same search run second). Quiet: under
+ * 10 ms of CPU in 300 ms (the clock ticks in 10 ms); at most 10 s.
+ */
+async function quietServer(pid: number): Promise<void> {
+  const until = performance.now() + 10_000;
+  for (let before = cpuMicros(pid); performance.now() < until; ) {
+    await Bun.sleep(300);
+    const now = cpuMicros(pid);
+    if (now - before < 10_000) return;
+    before = now;
+  }
+}
+
 /** Loads each scenario in turn against one seeded server; any non-2xx answer fails the run. */
 async function runScenarios(url: string, pid: number, ctx: BenchContext, plan: RunPlan, log: (line: string) => void) {
   const loads: Array<{ scenario: Scenario; r: LoadResult; extra: ExtraFigures }> = [];
   for (const scenario of SCENARIOS) {
     await scenario.setup?.(ctx);
+    await quietServer(pid);
     const r = await load(url, pid, scenario.requests(ctx), plan.durationSec, plan.warmupSec, {
       timeoutsAreMisses: scenario.timeoutsAreMisses,
     });
