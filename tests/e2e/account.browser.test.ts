@@ -167,36 +167,55 @@ describe("account", () => {
     expect(verified.ok).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
   }, 30_000);
+});
 
-  test("the screens, each in the four looks", async () => {
-    const v = await visit(cairn, { storageState: await owner.context.storageState() });
-    try {
+// One browser context for every screen below, each screen loaded once and taken through the
+// four looks in place; a test per screen, so a failure names it.
+describe("the account screens, each in the four looks", () => {
+  let v: Visit;
+  beforeAll(async () => {
+    v = await visit(cairn, { storageState: await owner.context.storageState() });
+    await v.page.goto("/api/health");
+    await api(v.page, "POST", "/api/api-tokens", { name: "Backup", readOnly: true, expiresInDays: 90 });
+  }, 30_000);
+  afterAll(async () => v?.close());
+  /** No request left the server and the page threw nothing while this screen was shown. */
+  const nothingAmiss = () => {
+    expect(v.foreign.splice(0)).toEqual([]);
+    expect(v.errors.splice(0)).toEqual([]);
+  };
+
+  for (const [screen, path, name, ready] of [
+    ["the profile", "/settings/profile", "account-profile", "main input[autocomplete='name']"],
+    ["the password form", "/settings/password", "account-password", "main input[autocomplete='current-password']"],
+    ["the sessions", "/settings/sessions", "account-sessions", "main ul[aria-label='Sessions'] li"],
+    ["the API tokens, one made", "/settings/tokens", "account-tokens", "main ul[aria-label='API tokens'] li"],
+  ] as const) {
+    test(`${screen} (${name})`, async () => {
       const { page } = v;
-      await page.goto("/api/health");
-      await api(page, "POST", "/api/api-tokens", { name: "Backup", readOnly: true, expiresInDays: 90 });
-      for (const [path, name, ready] of [
-        ["/settings/profile", "account-profile", "main input[autocomplete='name']"],
-        ["/settings/password", "account-password", "main input[autocomplete='current-password']"],
-        ["/settings/sessions", "account-sessions", "main ul[aria-label='Sessions'] li"],
-        ["/settings/tokens", "account-tokens", "main ul[aria-label='API tokens'] li"],
-      ] as const) {
-        await page.goto(path);
-        await page.locator(ready).first().waitFor();
-        expect({ name, violations: await checkLooks(page, name) }).toEqual({ name, violations: {} });
-      }
-      await page.goto("/admin/audit");
-      await page.getByRole("region", { name: "Audit entries" }).waitFor();
-      await page.getByRole("button", { name: "Verify the chain" }).click();
-      await page.getByText("The chain is intact.").waitFor();
-      expect(await checkLooks(page, "audit-log")).toEqual({});
-      await page.goto("/");
-      await page.getByRole("button", { name: /^Account/ }).click();
-      await page.getByRole("menuitem", { name: "Your account" }).waitFor();
-      expect(await checkLooks(page, "account-menu")).toEqual({});
-      expect(v.foreign).toEqual([]);
-      expect(v.errors).toEqual([]);
-    } finally {
-      await v.close();
-    }
-  }, 60_000);
+      await page.goto(path);
+      await page.locator(ready).first().waitFor();
+      expect(await checkLooks(page, name)).toEqual({});
+      nothingAmiss();
+    }, 30_000);
+  }
+
+  test("the audit log, the chain verified (audit-log)", async () => {
+    const { page } = v;
+    await page.goto("/admin/audit");
+    await page.getByRole("region", { name: "Audit entries" }).waitFor();
+    await page.getByRole("button", { name: "Verify the chain" }).click();
+    await page.getByText("The chain is intact.").waitFor();
+    expect(await checkLooks(page, "audit-log")).toEqual({});
+    nothingAmiss();
+  }, 30_000);
+
+  test("the account menu, open (account-menu)", async () => {
+    const { page } = v;
+    await page.goto("/");
+    await page.getByRole("button", { name: /^Account/ }).click();
+    await page.getByRole("menuitem", { name: "Your account" }).waitFor();
+    expect(await checkLooks(page, "account-menu")).toEqual({});
+    nothingAmiss();
+  }, 30_000);
 });

@@ -116,22 +116,34 @@ describe("avatars and icons", () => {
   }, 30_000);
 });
 
+// About's claims, in order on the owner's one page (loaded by the first): each a test, so a
+// failure names it.
 describe("about", () => {
-  test("version and packages; checking for updates while offline says so plainly; Tailscale is not set up", async () => {
+  test("version and build; the background work lists the jobs worker among its tasks", async () => {
     const { page } = owner;
     await page.goto("/admin/about");
     await page.getByRole("heading", { name: /^Cairn \d+\.\d+\.\d+/ }).waitFor();
     await page.getByText("Built", { exact: true }).waitFor();
+    const about = await api(page, "GET", "/api/admin/about");
+    expect(about.dependenciesFrom).toBe("build");
+    expect(Date.parse(about.builtAt)).not.toBeNaN();
+    // The background work: the server's scheduler lists the jobs worker among its tasks.
+    const background = page.getByRole("region", { name: "Background tasks" });
+    await background.getByRole("row", { name: /Run queued jobs\s*jobs/ }).waitFor();
+    await background.getByRole("row", { name: /Send and retry webhook deliveries\s*webhooks.retries/ }).waitFor();
+  }, 30_000);
+
+  test("checking for updates while offline says so plainly; Tailscale is not set up", async () => {
+    const { page } = owner;
     await page.getByRole("button", { name: "Check for updates" }).click();
     const status = page.locator(".about-check-result");
     await status.getByText(/Could not reach the release feed \(no connection\)/).waitFor();
     expect(await status.textContent()).toContain("This server may be offline");
     await page.getByText("Not set up").waitFor();
-    // The background work: the server's scheduler lists the jobs worker among its tasks.
-    const background = page.getByRole("region", { name: "Background tasks" });
-    await background.getByRole("row", { name: /Run queued jobs\s*jobs/ }).waitFor();
-    await background.getByRole("row", { name: /Send and retry webhook deliveries\s*webhooks.retries/ }).waitFor();
-    // The packages the binary carries, found by name.
+  }, 30_000);
+
+  test("the packages the binary carries, found by name, with their licence texts", async () => {
+    const { page } = owner;
     await page.getByPlaceholder("Find a package").fill("jsquash/webp");
     await page.getByRole("cell", { name: "@jsquash/webp" }).waitFor();
     await page.getByRole("button", { name: "Show the licence texts" }).click();
@@ -140,14 +152,14 @@ describe("about", () => {
       .getByText(/Apache License/)
       .first()
       .waitFor();
-    const about = await api(page, "GET", "/api/admin/about");
-    expect(about.dependenciesFrom).toBe("build");
-    expect(Date.parse(about.builtAt)).not.toBeNaN();
     expect(await axeViolations(page)).toEqual([]);
   }, 30_000);
 });
 
+// One browser context for both screens, each loaded once and taken through the four looks in
+// place; a test per screen, so a failure names it.
 describe("looks", () => {
+  let v: Visit;
   beforeAll(async () => {
     // The screens as they look with a picture uploaded.
     await owner.page.goto("/settings/profile");
@@ -155,34 +167,41 @@ describe("looks", () => {
       .locator("input[type=file]")
       .setInputFiles({ name: "me.png", mimeType: "image/png", buffer: Buffer.from(await pngPicture(400, 400)) });
     await owner.page.getByText("Picture saved").waitFor();
+    v = await visit(cairn, { storageState: await owner.context.storageState() });
   }, 30_000);
-  test("account picture and About, each in the four looks", async () => {
-    const v = await visit(cairn, { storageState: await owner.context.storageState() });
-    try {
-      const { page } = v;
-      await page.goto("/settings/profile");
-      await page
-        .getByRole("img", { name: /^Your picture/ })
-        .locator("img")
-        .waitFor();
-      const colours = page.locator(".avatar-colours");
-      expect(await checkLooks(page, "account-picture", () => colours.scrollIntoViewIfNeeded())).toEqual({});
-      await page.goto("/admin/about");
-      await page.getByRole("button", { name: "Check for updates" }).click();
-      await page.getByText(/Could not reach the release feed/).waitFor();
-      // In each look, the sections further down too; then back to the top for the look's own screenshot.
-      const lowerSections = async () => {
-        await page.getByRole("region", { name: "Background tasks" }).scrollIntoViewIfNeeded();
-        await screenshot(page, "admin-about-background");
-        await page.getByRole("heading", { name: "Third-party software" }).scrollIntoViewIfNeeded();
-        await screenshot(page, "admin-about-software");
-        await page.evaluate(() => window.scrollTo(0, 0));
-      };
-      expect(await checkLooks(page, "admin-about", lowerSections)).toEqual({});
-      expect(v.errors).toEqual([]);
-      expect(v.foreign).toEqual([]);
-    } finally {
-      await v.close();
-    }
-  }, 60_000);
+  afterAll(async () => v?.close());
+  /** No request left the server and the page threw nothing while this screen was shown. */
+  const nothingAmiss = () => {
+    expect(v.errors.splice(0)).toEqual([]);
+    expect(v.foreign.splice(0)).toEqual([]);
+  };
+
+  test("the account picture, its colours in view (account-picture)", async () => {
+    const { page } = v;
+    await page.goto("/settings/profile");
+    await page
+      .getByRole("img", { name: /^Your picture/ })
+      .locator("img")
+      .waitFor();
+    const colours = page.locator(".avatar-colours");
+    expect(await checkLooks(page, "account-picture", () => colours.scrollIntoViewIfNeeded())).toEqual({});
+    nothingAmiss();
+  }, 30_000);
+
+  test("About, offline, with its lower sections (admin-about, admin-about-background, admin-about-software)", async () => {
+    const { page } = v;
+    await page.goto("/admin/about");
+    await page.getByRole("button", { name: "Check for updates" }).click();
+    await page.getByText(/Could not reach the release feed/).waitFor();
+    // In each look, the sections further down too; then back to the top for the look's own screenshot.
+    const lowerSections = async () => {
+      await page.getByRole("region", { name: "Background tasks" }).scrollIntoViewIfNeeded();
+      await screenshot(page, "admin-about-background");
+      await page.getByRole("heading", { name: "Third-party software" }).scrollIntoViewIfNeeded();
+      await screenshot(page, "admin-about-software");
+      await page.evaluate(() => window.scrollTo(0, 0));
+    };
+    expect(await checkLooks(page, "admin-about", lowerSections)).toEqual({});
+    nothingAmiss();
+  }, 40_000);
 });

@@ -39,14 +39,18 @@ async function openTokens(p: Page): Promise<void> {
   await p.getByRole("list", { name: "API tokens" }).waitFor();
 }
 
+// Each screen a test of its own (the steps in order on the owner's one page), so a failure names it.
 describe("the dashboard", () => {
-  test("a new instance teaches; a page Bea reads shows as a view and among the most read", async () => {
+  test("a new instance teaches: the empty dashboard, in the four looks (admin-dashboard-empty)", async () => {
     const { page: owner } = world.owner;
     await openDashboard(owner);
     await owner.getByText(/No page has been read in the last 30 days yet/).waitFor();
     await owner.getByText(/When people read pages, the most read appear here/).waitFor();
     expect(await checkLooks(owner, "admin-dashboard-empty")).toEqual({});
+  }, 30_000);
 
+  test("a page Bea reads shows as a view and among the most read; the range switch keeps the figures in place", async () => {
+    const { page: owner } = world.owner;
     await bea.page.goto(`/s/TEAM/p/${page.id}`);
     await bea.page.getByRole("heading", { name: "Onboarding checklist" }).first().waitFor();
 
@@ -65,21 +69,25 @@ describe("the dashboard", () => {
 });
 
 describe("everyone's API tokens", () => {
-  test("the owner sees Bea's token and its use, revokes it naming it and her, and her script is refused", async () => {
+  const row = () => world.owner.page.getByRole("listitem").filter({ hasText: "Bea's backup script" });
+
+  test("the owner sees Bea's token and its use: the activity dialog, in the four looks (admin-tokens-activity)", async () => {
     expect((await withToken(beaToken)).status).toBe(200);
     const { page: owner } = world.owner;
     await openTokens(owner);
-    const row = owner.getByRole("listitem").filter({ hasText: "Bea's backup script" });
-    await row.getByText("bea@example.com").waitFor();
-    await row.getByRole("button", { name: "Activity of Bea's backup script (Bea Builder)" }).click();
+    await row().getByText("bea@example.com").waitFor();
+    await row().getByRole("button", { name: "Activity of Bea's backup script (Bea Builder)" }).click();
     const activity = owner.getByRole("dialog", { name: "Activity of “Bea's backup script”" });
     await activity.getByText("Requests in 30 days").waitFor();
     expect(await activity.locator("dd").first().textContent()).toBe("1");
     await activity.getByRole("img", { name: /Requests with Bea's backup script/ }).waitFor();
     expect(await checkLooks(owner, "admin-tokens-activity")).toEqual({});
     await owner.keyboard.press("Escape");
+  }, 30_000);
 
-    await row.getByRole("button", { name: "Revoke Bea's backup script (Bea Builder)" }).click();
+  test("revoking it names it and her (admin-tokens-confirm), and her script is refused at its next request", async () => {
+    const { page: owner } = world.owner;
+    await row().getByRole("button", { name: "Revoke Bea's backup script (Bea Builder)" }).click();
     const confirm = owner.getByRole("dialog", { name: "Revoke “Bea's backup script”?" });
     await confirm.getByText(/Bea Builder's token \(cct_/).waitFor();
     expect(await checkLooks(owner, "admin-tokens-confirm")).toEqual({});
@@ -100,7 +108,10 @@ describe("everyone's API tokens", () => {
   }, 30_000);
 });
 
+// One browser context for both sections, each loaded once and taken through the four looks in
+// place; a test per section, so a failure names it.
 describe("the four looks", () => {
+  let v: Visit;
   beforeAll(async () => {
     // Something to show: a token in use, a second page read.
     const token = (await api(world.owner.page, "POST", "/api/api-tokens", { name: "Deploy bot", readOnly: true })).token as string;
@@ -109,28 +120,33 @@ describe("the four looks", () => {
     const second = await newPage(world.owner.page, space.id, "Where to find things");
     await bea.page.goto(`/s/TEAM/p/${second.id}`);
     await bea.page.getByRole("heading", { name: "Where to find things" }).first().waitFor();
+    v = await visit(world.cairn, { storageState: await world.owner.context.storageState() });
+  }, 30_000);
+  afterAll(async () => v?.close());
+  /** No request left the server and the page threw nothing while this screen was shown. */
+  const nothingAmiss = () => {
+    expect(v.errors.splice(0)).toEqual([]);
+    expect(v.foreign.splice(0)).toEqual([]);
+  };
+
+  test("the dashboard with views, and its lists further down (admin-dashboard, admin-dashboard-lists)", async () => {
+    const { page } = v;
+    await openDashboard(page);
+    const mostRead = page.getByRole("region", { name: "Most read pages" });
+    await mostRead.getByRole("link").first().waitFor();
+    // In each look, the lists further down too; then back to the top for the look's own screenshot.
+    const lists = async () => {
+      await mostRead.scrollIntoViewIfNeeded();
+      await screenshot(page, "admin-dashboard-lists");
+      await page.evaluate(() => window.scrollTo(0, 0));
+    };
+    expect(await checkLooks(page, "admin-dashboard", lists)).toEqual({});
+    nothingAmiss();
   }, 30_000);
 
-  test("dashboard and tokens, each in the four looks", async () => {
-    const v = await visit(world.cairn, { storageState: await world.owner.context.storageState() });
-    const { page } = v;
-    try {
-      await openDashboard(page);
-      const mostRead = page.getByRole("region", { name: "Most read pages" });
-      await mostRead.getByRole("link").first().waitFor();
-      // In each look, the lists further down too; then back to the top for the look's own screenshot.
-      const lists = async () => {
-        await mostRead.scrollIntoViewIfNeeded();
-        await screenshot(page, "admin-dashboard-lists");
-        await page.evaluate(() => window.scrollTo(0, 0));
-      };
-      expect(await checkLooks(page, "admin-dashboard", lists)).toEqual({});
-      await openTokens(page);
-      expect(await checkLooks(page, "admin-tokens")).toEqual({});
-      expect(v.errors).toEqual([]);
-      expect(v.foreign).toEqual([]);
-    } finally {
-      await v.close();
-    }
-  }, 60_000);
+  test("everyone's tokens, one in use (admin-tokens)", async () => {
+    await openTokens(v.page);
+    expect(await checkLooks(v.page, "admin-tokens")).toEqual({});
+    nothingAmiss();
+  }, 30_000);
 });

@@ -25,31 +25,44 @@ afterAll(async () => {
   await world?.close();
 });
 
+// The owner's steps, in order on his one page: each a test, so a failure names the step.
 describe("every space", () => {
-  test("the owner sees Bea's private space with its administrator, and gives himself Admin on it", async () => {
+  const row = () => world.owner.page.getByRole("list", { name: "Spaces" }).getByRole("listitem").filter({ hasText: "Bea's notebook" });
+
+  test("the owner sees Bea's private space and who administers it, never its content; it is a 404 to him", async () => {
     const { page } = world.owner;
     await page.goto("/admin/spaces");
-    const list = page.getByRole("list", { name: "Spaces" });
-    const row = list.getByRole("listitem").filter({ hasText: "Bea's notebook" });
-    await row.getByText("administered by Bea Builder").waitFor();
+    await row().getByText("administered by Bea Builder").waitFor();
     expect(await page.getByText("Nobody else reads this.").count()).toBe(0);
     // Not readable before: the space is a 404 to him.
     expect(await page.evaluate(async () => (await fetch("/api/spaces/SECRET")).status)).toBe(404);
+  }, 30_000);
 
-    await row.getByRole("button", { name: "Give me Admin on Bea's notebook" }).click();
+  test("giving himself Admin on it asks first, saying the audit log records it", async () => {
+    const { page } = world.owner;
+    await row().getByRole("button", { name: "Give me Admin on Bea's notebook" }).click();
     await page
       .getByRole("dialog", { name: /Give yourself Admin on Bea's notebook/ })
       .getByText(/audit log records/)
       .waitFor();
+  }, 30_000);
+
+  test("confirmed, he administers it beside Bea and its settings open", async () => {
+    const { page } = world.owner;
     await page.getByRole("button", { name: "Give me Admin", exact: true }).click();
     await page.getByText("You administer Bea's notebook now").waitFor();
-    await row.getByText(/administered by .*Olive Owner/).waitFor();
-    await row.getByRole("link", { name: "Space settings: Bea's notebook" }).click();
+    await row()
+      .getByText(/administered by .*Olive Owner/)
+      .waitFor();
+    await row().getByRole("link", { name: "Space settings: Bea's notebook" }).click();
     await page.waitForURL(/\/s\/SECRET\/settings/);
     expect(await page.evaluate(async () => (await fetch("/api/spaces/SECRET")).status)).toBe(200);
-    const audit = await api(page, "GET", "/api/audit?targetType=space&take=20");
+  }, 30_000);
+
+  test("the audit log records that he took Admin", async () => {
+    const audit = await api(world.owner.page, "GET", "/api/audit?targetType=space&take=20");
     expect(audit.some((e: { action: string }) => e.action === "space.access_recovered")).toBe(true);
-  }, 40_000);
+  }, 30_000);
 
   test("the spaces section in the four looks", async () => {
     const v = await visit(world.cairn, { storageState: await world.owner.context.storageState() });

@@ -5,6 +5,7 @@
  * from the trash, and one deleted for good after the person's password.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Locator } from "playwright-core";
 import { axeViolations, checkLooks, PASSWORD, visit, type Visit } from "./harness";
 import { api, docJson, newPage, newSpace, ownerWorld, para, storedDoc, type World } from "./fixtures";
 
@@ -102,41 +103,56 @@ describe("comparing versions block by block", () => {
     pageId = p.id;
   }, 30_000);
 
-  test("a paragraph, a table cell, a list item and code, each shown as what it is (in the four looks)", async () => {
-    const w = await visit(world.cairn, { storageState: world.storage });
-    try {
-      const { page } = w;
-      await page.goto(`/s/DOC/p/${pageId}/history/3`);
-      const cmp = page.locator(".comparison");
-      await cmp.waitFor();
-      // The paragraph: before (its words out struck through), then after (its words in marked); never in one line.
-      expect(await cmp.locator("> p.cmp-before").textContent()).toBe("Deploy on Friday afternoon.");
-      expect(await cmp.locator("> p.cmp-before del").allTextContents()).toEqual(["Friday afternoon"]);
-      expect(await cmp.locator("> p.cmp-after").textContent()).toBe("Deploy on Monday morning.");
-      expect(await cmp.locator("> p.cmp-after ins").allTextContents()).toEqual(["Monday morning"]);
-      // The table: one table of three rows and two columns; the changed cell holds both names.
-      expect(await cmp.locator("table").count()).toBe(1);
-      expect(await cmp.locator("table tr").count()).toBe(3);
-      expect(await cmp.locator("table tr").evaluateAll((rows) => rows.map((r) => r.children.length))).toEqual([2, 2, 2]);
-      const owner = cmp.locator("table tr").nth(2).locator("td").nth(1);
-      expect(await owner.locator("del").allTextContents()).toEqual(["Grace"]);
-      expect(await owner.locator("ins").allTextContents()).toEqual(["Linus"]);
-      // The list: one list of three items, the middle one before and after.
-      expect(await cmp.locator("ul > li").count()).toBe(3);
-      expect(await cmp.locator("ul > li").nth(1).locator("ins").allTextContents()).toEqual(["release "]);
-      expect(await cmp.locator("ul > li").nth(0).locator("ins, del").count()).toBe(0);
-      // The code: one code block, line by line.
-      expect(await cmp.locator("pre").count()).toBe(1);
-      expect(await cmp.locator("pre .cmp-line-removed").allTextContents()).toEqual(["−bun run build"]);
-      expect(await cmp.locator("pre .cmp-line-added").allTextContents()).toEqual(["+bun run build --minify"]);
-      expect(await cmp.locator("pre .code-line").count()).toBe(4);
-      // What did not change reads as it is.
-      expect(await cmp.locator("> p", { hasText: "Closing words." }).getAttribute("class")).toBeNull();
-      expect(await checkLooks(page, "history-diff")).toEqual({});
-      expect(w.errors).toEqual([]);
-    } finally {
-      await w.close();
-    }
+  // The comparison is loaded once; each kind of block is a test of its own on it, so a failure
+  // names the block, and the last takes the screen through the four looks.
+  let w: Visit;
+  let cmp: Locator;
+  beforeAll(async () => {
+    w = await visit(world.cairn, { storageState: world.storage });
+    await w.page.goto(`/s/DOC/p/${pageId}/history/3`);
+    cmp = w.page.locator(".comparison");
+    await cmp.waitFor();
+  }, 30_000);
+  afterAll(async () => w?.close());
+
+  test("a changed paragraph: before, then after, never in one line; an unchanged one reads as it is", async () => {
+    // The paragraph: before (its words out struck through), then after (its words in marked).
+    expect(await cmp.locator("> p.cmp-before").textContent()).toBe("Deploy on Friday afternoon.");
+    expect(await cmp.locator("> p.cmp-before del").allTextContents()).toEqual(["Friday afternoon"]);
+    expect(await cmp.locator("> p.cmp-after").textContent()).toBe("Deploy on Monday morning.");
+    expect(await cmp.locator("> p.cmp-after ins").allTextContents()).toEqual(["Monday morning"]);
+    // What did not change reads as it is.
+    expect(await cmp.locator("> p", { hasText: "Closing words." }).getAttribute("class")).toBeNull();
+  }, 30_000);
+
+  test("a changed table cell, in its table", async () => {
+    // One table of three rows and two columns; the changed cell holds both names.
+    expect(await cmp.locator("table").count()).toBe(1);
+    expect(await cmp.locator("table tr").count()).toBe(3);
+    expect(await cmp.locator("table tr").evaluateAll((rows) => rows.map((r) => r.children.length))).toEqual([2, 2, 2]);
+    const owner = cmp.locator("table tr").nth(2).locator("td").nth(1);
+    expect(await owner.locator("del").allTextContents()).toEqual(["Grace"]);
+    expect(await owner.locator("ins").allTextContents()).toEqual(["Linus"]);
+  }, 30_000);
+
+  test("a changed list item, in its list", async () => {
+    // One list of three items, the middle one before and after.
+    expect(await cmp.locator("ul > li").count()).toBe(3);
+    expect(await cmp.locator("ul > li").nth(1).locator("ins").allTextContents()).toEqual(["release "]);
+    expect(await cmp.locator("ul > li").nth(0).locator("ins, del").count()).toBe(0);
+  }, 30_000);
+
+  test("changed code, line by line", async () => {
+    // One code block, line by line.
+    expect(await cmp.locator("pre").count()).toBe(1);
+    expect(await cmp.locator("pre .cmp-line-removed").allTextContents()).toEqual(["−bun run build"]);
+    expect(await cmp.locator("pre .cmp-line-added").allTextContents()).toEqual(["+bun run build --minify"]);
+    expect(await cmp.locator("pre .code-line").count()).toBe(4);
+  }, 30_000);
+
+  test("the comparison in the four looks (history-diff)", async () => {
+    expect(await checkLooks(w.page, "history-diff")).toEqual({});
+    expect(w.errors).toEqual([]);
   }, 30_000);
 });
 

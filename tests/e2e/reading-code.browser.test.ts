@@ -5,9 +5,9 @@
  * READING_JS_TARGET_KB, scripts/bench/web.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { READING_JS_TARGET_KB } from "../../scripts/bench/web";
-import { checkLooks, visit } from "./harness";
+import { checkLooks, visit, type Visit } from "./harness";
 import { api, docJson, newSpace, ownerWorld, para, type World } from "./fixtures";
 
 let world: World;
@@ -85,33 +85,46 @@ describe("code in the reading view", () => {
       await coded.close();
     }
   }, 60_000);
+});
 
-  test("colours keywords, strings and comments, in the four looks", async () => {
-    const v = await visit(world.cairn, { storageState: world.storage });
-    try {
-      const { page } = v;
-      await page.goto(`/s/CODE/p/${withCode}`);
-      const bash = page.locator("main pre[data-language=bash]");
-      await bash.locator(".hljs-keyword").first().waitFor();
-      // The same text as stored, coloured.
-      expect(await bash.locator("code").textContent()).toBe(SCRIPT);
-      const ts = page.locator("main pre[data-language=typescript]");
-      for (const cls of ["hljs-keyword", "hljs-string", "hljs-comment", "hljs-number"])
-        expect(await ts.locator(`.${cls}`).count()).toBeGreaterThan(0);
-      expect(await page.locator("main pre:not([data-language]) span").count()).toBe(0);
-      // In each look (the colours are the theme's), keywords differ from the block's own colour.
-      const keywordsStandOut = async () => {
-        const colours = await bash.evaluate((pre) => ({
-          text: getComputedStyle(pre.querySelector("code")!).color,
-          keyword: getComputedStyle(pre.querySelector(".hljs-keyword")!).color,
-        }));
-        expect(colours.keyword).not.toBe(colours.text);
-        await bash.scrollIntoViewIfNeeded();
-      };
-      expect(await checkLooks(page, "reading-code", keywordsStandOut)).toEqual({});
-      expect(v.errors).toEqual([]);
-    } finally {
-      await v.close();
-    }
+// The page with code is loaded once; each claim is a test of its own on it, so a failure names it,
+// and the last takes the screen through the four looks.
+describe("code colours in the reading view", () => {
+  let v: Visit;
+  let bash: Locator;
+  beforeAll(async () => {
+    v = await visit(world.cairn, { storageState: world.storage });
+    await v.page.goto(`/s/CODE/p/${withCode}`);
+    bash = v.page.locator("main pre[data-language=bash]");
+    await bash.locator(".hljs-keyword").first().waitFor();
+  }, 30_000);
+  afterAll(async () => v?.close());
+
+  test("a bash block shows the same text as stored, coloured", async () => {
+    expect(await bash.locator("code").textContent()).toBe(SCRIPT);
+  }, 30_000);
+
+  test("a TypeScript block colours keywords, strings, comments and numbers", async () => {
+    const ts = v.page.locator("main pre[data-language=typescript]");
+    for (const cls of ["hljs-keyword", "hljs-string", "hljs-comment", "hljs-number"])
+      expect(await ts.locator(`.${cls}`).count()).toBeGreaterThan(0);
+  }, 30_000);
+
+  test("a block without a language has no colours", async () => {
+    expect(await v.page.locator("main pre:not([data-language]) span").count()).toBe(0);
+  }, 30_000);
+
+  test("in the four looks, keywords differ from the block's own colour (reading-code)", async () => {
+    // In each look (the colours are the theme's), keywords differ from the block's own colour.
+    const keywordsStandOut = async () => {
+      const colours = await bash.evaluate((pre) => ({
+        text: getComputedStyle(pre.querySelector("code")!).color,
+        keyword: getComputedStyle(pre.querySelector(".hljs-keyword")!).color,
+      }));
+      expect(colours.keyword).not.toBe(colours.text);
+      await bash.scrollIntoViewIfNeeded();
+    };
+    expect(await checkLooks(v.page, "reading-code", keywordsStandOut)).toEqual({});
+    expect(v.errors).toEqual([]);
   }, 60_000);
 });

@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { everythingDocument } from "../../src/content/testing";
-import { checkLooks, LOOKS, screenshot, visit } from "./harness";
+import type { Page } from "playwright-core";
+import { checkLooks, LOOKS, screenshot, visit, type Visit } from "./harness";
 import { api, caretToEnd, docJson, newPage, newSpace, ownerWorld, para, type World } from "./fixtures";
 
 let world: World;
@@ -80,136 +81,184 @@ beforeAll(async () => {
 });
 afterAll(async () => world?.close());
 
+// One browser context for every screen, each loaded once and taken through the four looks in
+// place; a test per screen (or per screens that follow from each other), so a failure names it.
 describe("every screen in four looks", () => {
-  test("each screen loaded once, in the four looks", async () => {
-    const v = await visit(world.cairn, { storageState: world.storage });
-    const { page } = v;
-    const narrow = () => page.viewportSize()!.width < 900;
-    const check = async (name: string, ready?: () => Promise<void>) => {
-      expect({ name, violations: await checkLooks(page, name, ready) }).toEqual({ name, violations: {} });
-    };
-    try {
-      // The picture for the README: one look is enough.
-      await page.goto(`/s/HB/p/${welcomeId}`);
-      await page.getByRole("heading", { level: 1, name: "Welcome to the team" }).waitFor();
-      await page.locator("aside .tree-row").first().waitFor();
-      await screenshot(page, "00-readme");
-      // A page view is photographed once its sidebar tree is drawn, not its skeleton (the
-      // sidebar is a closed drawer at 375 px).
-      await page.goto(`/s/HB/p/${pageId}`);
-      await page.getByRole("heading", { level: 1, name: "Release process" }).waitFor();
-      await page.locator("aside .tree-row").first().waitFor();
-      await check("10-page-reading");
-      // Scrolled down to the blocks, photographed in each look as before but not given to axe:
-      // at 375 px the scroll leaves a task's checkbox under the sticky top bar, and axe counts
-      // what the bar covers against its target size. The page itself passed just above.
-      await page.evaluate(() => window.scrollTo(0, 900));
-      for (const look of LOOKS) {
-        await page.setViewportSize({ width: look.width, height: 900 });
-        await page.emulateMedia({ colorScheme: look.theme });
-        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-        await screenshot(page, "11-page-reading-blocks");
-      }
-      await page.setViewportSize({ width: 1280, height: 900 });
-      await page.emulateMedia({ colorScheme: "light" });
-      await page.goto(`/s/HB/p/${pageId}/edit`);
-      await page.locator(".ProseMirror").waitFor();
-      await caretToEnd(page);
-      await page.keyboard.press("Enter");
-      await page.keyboard.type("/");
-      await page.getByRole("listbox", { name: "Insert a block" }).waitFor();
-      // The caret is the document's last line: kept in view as the width changes, the menu beside it.
-      await check("12-editor-slash-menu", async () => {
-        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      });
+  let v: Visit;
+  let page: Page;
+  beforeAll(async () => {
+    v = await visit(world.cairn, { storageState: world.storage });
+    page = v.page;
+  }, 30_000);
+  afterAll(async () => v?.close());
+  const narrow = () => page.viewportSize()!.width < 900;
+  const check = async (name: string, ready?: () => Promise<void>) => {
+    expect({ name, violations: await checkLooks(page, name, ready) }).toEqual({ name, violations: {} });
+  };
+  /** No request left the server and the page threw nothing while this screen was shown. */
+  const nothingAmiss = () => {
+    expect(v.foreign.splice(0)).toEqual([]);
+    expect(v.errors.splice(0)).toEqual([]);
+  };
+
+  test("a page read: the README's picture, then in the four looks and scrolled to its blocks (10, 11)", async () => {
+    // The picture for the README: one look is enough.
+    await page.goto(`/s/HB/p/${welcomeId}`);
+    await page.getByRole("heading", { level: 1, name: "Welcome to the team" }).waitFor();
+    await page.locator("aside .tree-row").first().waitFor();
+    await screenshot(page, "00-readme");
+    // A page view is photographed once its sidebar tree is drawn, not its skeleton (the
+    // sidebar is a closed drawer at 375 px).
+    await page.goto(`/s/HB/p/${pageId}`);
+    await page.getByRole("heading", { level: 1, name: "Release process" }).waitFor();
+    await page.locator("aside .tree-row").first().waitFor();
+    await check("10-page-reading");
+    // Scrolled down to the blocks, photographed in each look as before but not given to axe:
+    // at 375 px the scroll leaves a task's checkbox under the sticky top bar, and axe counts
+    // what the bar covers against its target size. The page itself passed just above.
+    await page.evaluate(() => window.scrollTo(0, 900));
+    for (const look of LOOKS) {
+      await page.setViewportSize({ width: look.width, height: 900 });
+      await page.emulateMedia({ colorScheme: look.theme });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await screenshot(page, "11-page-reading-blocks");
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.emulateMedia({ colorScheme: "light" });
+    nothingAmiss();
+  }, 40_000);
+
+  test("the editor with the / menu open on the last line (12)", async () => {
+    await page.goto(`/s/HB/p/${pageId}/edit`);
+    await page.locator(".ProseMirror").waitFor();
+    await caretToEnd(page);
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("/");
+    await page.getByRole("listbox", { name: "Insert a block" }).waitFor();
+    // The caret is the document's last line: kept in view as the width changes, the menu beside it.
+    await check("12-editor-slash-menu", async () => {
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    });
+    await page.keyboard.press("Escape");
+    nothingAmiss();
+  }, 30_000);
+
+  test("the conflict view, someone else having saved meanwhile (20)", async () => {
+    // Met when editing alone, without the live room (together, the change arrives as tracked
+    // changes: collab.browser.test.ts). The live room stays refused for the screens after this.
+    await v.context.routeWebSocket(/\/api\/collab\//, (ws) => ws.close());
+    const now = await api(page, "GET", `/api/pages/${historyId}`);
+    await page.goto(`/s/HB/p/${historyId}/edit`);
+    await page.locator(".ProseMirror").click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type(" My addition.");
+    await api(page, "PUT", `/api/pages/${historyId}`, {
+      contentJson: docJson(para("Deploy on Monday morning after standup."), para("Their addition.")),
+      baseVersion: now.currentVersionNumber,
+    });
+    await page.getByRole("button", { name: "Update" }).click();
+    await page.getByRole("dialog", { name: /Someone else saved/ }).waitFor();
+    await check("20-conflict");
+    await page.getByRole("button", { name: "Take theirs" }).click();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page
+      .getByRole("button", { name: "Discard changes" })
+      .click()
+      .catch(() => {});
+    nothingAmiss();
+  }, 30_000);
+
+  test("the tree's row menu, then its Move dialog (21, 22)", async () => {
+    // The tree's row menu, from the sidebar when wide; when narrow the sidebar is a drawer,
+    // opened and the menu opened again from its row (the menu of a hidden row is no screen).
+    await page.goto(`/s/HB/p/${pageId}`);
+    await page.getByRole("treeitem", { name: "Team rituals" }).focus();
+    await page.keyboard.press("Shift+F10");
+    await page.getByRole("menuitem", { name: "Move to…" }).waitFor();
+    const drawer = page.getByRole("dialog", { name: "Space navigation" });
+    await check("21-tree-menu", async () => {
+      if (!narrow() || (await drawer.isVisible())) return;
       await page.keyboard.press("Escape");
-      // Someone else saves meanwhile: the conflict view (met when editing alone, without the
-      // live room; together, the change arrives as tracked changes: collab.browser.test.ts).
-      await v.context.routeWebSocket(/\/api\/collab\//, (ws) => ws.close());
-      const now = await api(page, "GET", `/api/pages/${historyId}`);
-      await page.goto(`/s/HB/p/${historyId}/edit`);
-      await page.locator(".ProseMirror").click();
-      await page.keyboard.press("Control+End");
-      await page.keyboard.type(" My addition.");
-      await api(page, "PUT", `/api/pages/${historyId}`, {
-        contentJson: docJson(para("Deploy on Monday morning after standup."), para("Their addition.")),
-        baseVersion: now.currentVersionNumber,
-      });
-      await page.getByRole("button", { name: "Update" }).click();
-      await page.getByRole("dialog", { name: /Someone else saved/ }).waitFor();
-      await check("20-conflict");
-      await page.getByRole("button", { name: "Take theirs" }).click();
-      await page.getByRole("button", { name: "Cancel" }).click();
-      await page
-        .getByRole("button", { name: "Discard changes" })
-        .click()
-        .catch(() => {});
-      // The tree's row menu, from the sidebar when wide; when narrow the sidebar is a drawer,
-      // opened and the menu opened again from its row (the menu of a hidden row is no screen).
-      await page.goto(`/s/HB/p/${pageId}`);
-      await page.getByRole("treeitem", { name: "Team rituals" }).focus();
+      await page.getByRole("menuitem", { name: "Move to…" }).waitFor({ state: "detached" });
+      await page.getByRole("button", { name: "Open navigation" }).click();
+      await drawer.getByRole("treeitem", { name: "Team rituals" }).focus();
       await page.keyboard.press("Shift+F10");
       await page.getByRole("menuitem", { name: "Move to…" }).waitFor();
-      const drawer = page.getByRole("dialog", { name: "Space navigation" });
-      await check("21-tree-menu", async () => {
-        if (!narrow() || (await drawer.isVisible())) return;
-        await page.keyboard.press("Escape");
-        await page.getByRole("menuitem", { name: "Move to…" }).waitFor({ state: "detached" });
-        await page.getByRole("button", { name: "Open navigation" }).click();
-        await drawer.getByRole("treeitem", { name: "Team rituals" }).focus();
-        await page.keyboard.press("Shift+F10");
-        await page.getByRole("menuitem", { name: "Move to…" }).waitFor();
-      });
-      await page.getByRole("menuitem", { name: "Move to…" }).click();
-      const moveDialog = page.getByRole("dialog", { name: "Move “Team rituals”" });
-      await moveDialog.waitFor();
-      // The dialog belongs to its tree row, which the hidden sidebar unmounts when narrow: there
-      // it is opened again from the drawer's row, as on a phone.
-      await check("22-move-dialog", async () => {
-        if (!narrow() || (await moveDialog.isVisible())) return;
-        await page.getByRole("button", { name: "Open navigation" }).click();
-        await drawer.getByRole("treeitem", { name: "Team rituals" }).focus();
-        await page.keyboard.press("Shift+F10");
-        await page.getByRole("menuitem", { name: "Move to…" }).click();
-        await moveDialog.waitFor();
-      });
-      await page.keyboard.press("Escape");
-      await page.goto("/s/HB/new");
-      await page.getByRole("button", { name: /Blank page/ }).waitFor();
-      await check("13-new-page");
-      await page.goto(`/s/HB/p/${historyId}/history`);
-      await page.locator(".comparison").waitFor();
-      await check("14-history-compare");
-      await page.goto("/s/HB/trash");
-      await page.getByText("Old roadmap").waitFor();
-      await check("15-trash");
-      await page.goto("/s/HB");
-      await page.getByRole("heading", { name: "Handbook" }).first().waitFor();
-      await page.keyboard.press("Control+k");
-      await page.getByRole("dialog").getByRole("combobox").fill("deploy");
-      await page
-        .getByRole("dialog")
-        .getByRole("option", { name: /Deploy checklist/ })
-        .waitFor();
-      await check("16-search-palette");
-      await page.keyboard.press("Escape");
-      await page.goto("/search?q=deploy");
-      await page.locator(".search-results li").first().waitFor();
-      await check("17-search-results");
-      await page.goto("/");
-      await page.getByRole("link", { name: "Handbook" }).waitFor();
-      await check("18-home");
-      // The drawer is opened at 375 px (its button shows only there); it stays open when wide.
-      await page.setViewportSize({ width: 375, height: 900 });
-      await page.goto(`/s/HB/p/${pageId}`);
+    });
+    await page.getByRole("menuitem", { name: "Move to…" }).click();
+    const moveDialog = page.getByRole("dialog", { name: "Move “Team rituals”" });
+    await moveDialog.waitFor();
+    // The dialog belongs to its tree row, which the hidden sidebar unmounts when narrow: there
+    // it is opened again from the drawer's row, as on a phone.
+    await check("22-move-dialog", async () => {
+      if (!narrow() || (await moveDialog.isVisible())) return;
       await page.getByRole("button", { name: "Open navigation" }).click();
-      await page.getByRole("treeitem", { name: "Release process" }).waitFor();
-      await check("19-drawer");
-      expect(v.foreign).toEqual([]);
-      expect(v.errors).toEqual([]);
-    } finally {
-      await v.close();
-    }
-  }, 90_000);
+      await drawer.getByRole("treeitem", { name: "Team rituals" }).focus();
+      await page.keyboard.press("Shift+F10");
+      await page.getByRole("menuitem", { name: "Move to…" }).click();
+      await moveDialog.waitFor();
+    });
+    await page.keyboard.press("Escape");
+    nothingAmiss();
+  }, 40_000);
+
+  test("a new page's chooser (13)", async () => {
+    await page.goto("/s/HB/new");
+    await page.getByRole("button", { name: /Blank page/ }).waitFor();
+    await check("13-new-page");
+    nothingAmiss();
+  }, 30_000);
+
+  test("history, two versions compared (14)", async () => {
+    await page.goto(`/s/HB/p/${historyId}/history`);
+    await page.locator(".comparison").waitFor();
+    await check("14-history-compare");
+    nothingAmiss();
+  }, 30_000);
+
+  test("the trash (15)", async () => {
+    await page.goto("/s/HB/trash");
+    await page.getByText("Old roadmap").waitFor();
+    await check("15-trash");
+    nothingAmiss();
+  }, 30_000);
+
+  test("the search palette, a match listed (16)", async () => {
+    await page.goto("/s/HB");
+    await page.getByRole("heading", { name: "Handbook" }).first().waitFor();
+    await page.keyboard.press("Control+k");
+    await page.getByRole("dialog").getByRole("combobox").fill("deploy");
+    await page
+      .getByRole("dialog")
+      .getByRole("option", { name: /Deploy checklist/ })
+      .waitFor();
+    await check("16-search-palette");
+    await page.keyboard.press("Escape");
+    nothingAmiss();
+  }, 30_000);
+
+  test("the search results (17)", async () => {
+    await page.goto("/search?q=deploy");
+    await page.locator(".search-results li").first().waitFor();
+    await check("17-search-results");
+    nothingAmiss();
+  }, 30_000);
+
+  test("home (18)", async () => {
+    await page.goto("/");
+    await page.getByRole("link", { name: "Handbook" }).waitFor();
+    await check("18-home");
+    nothingAmiss();
+  }, 30_000);
+
+  test("the sidebar as a drawer (19)", async () => {
+    // The drawer is opened at 375 px (its button shows only there); it stays open when wide.
+    await page.setViewportSize({ width: 375, height: 900 });
+    await page.goto(`/s/HB/p/${pageId}`);
+    await page.getByRole("button", { name: "Open navigation" }).click();
+    await page.getByRole("treeitem", { name: "Release process" }).waitFor();
+    await check("19-drawer");
+    nothingAmiss();
+  }, 30_000);
 });
