@@ -272,9 +272,14 @@ export async function checkLooks(page: Page, name: string, ready?: () => Promise
   const before = page.viewportSize() ?? { width: 1280, height: 900 };
   const beforeDark = await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches);
   const found: Record<string, AxeViolation[]> = {};
+  let width = before.width;
   for (const look of LOOKS) {
     await page.setViewportSize({ width: look.width, height: before.height });
     await page.emulateMedia({ colorScheme: look.theme });
+    // After a change of width, what re-places itself on a debounced resize has its turn first
+    // (the editor's selection toolbar, TipTap's BubbleMenu, 60 ms after the last resize).
+    if (look.width !== width) await Bun.sleep(RESIZE_SETTLES_MS);
+    width = look.width;
     // Two frames: the resize's layout, then the paint in the new scheme.
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     if (ready) await ready();
@@ -286,6 +291,9 @@ export async function checkLooks(page: Page, name: string, ready?: () => Promise
   await page.emulateMedia({ colorScheme: beforeDark ? "dark" : "light" });
   return found;
 }
+
+/** Longer than the longest resize debounce in the app (TipTap's BubbleMenu: 60 ms). */
+const RESIZE_SETTLES_MS = 120;
 
 /** The four looks every screen is checked in. */
 export const LOOKS: Array<{ width: 375 | 1280; theme: "light" | "dark" }> = [
