@@ -98,7 +98,7 @@ export const START_UP: Record<"modules" | "sourceBytes" | "statements", Budget> 
       "sessions.ts; users/store/accounts.ts, invites.ts and roles.ts; security/store/alerts.ts, blocks.ts and events.ts; " +
       "tokens/store/tokens.ts; the settings, spaces, groups, events, watches, webhooks, notifications, audit and attachments stores; " +
       "pages/store/rows.ts, links.ts and sql.ts), the one scheduler (platform/scheduler.ts, scheduler-runs.ts) and the rules shared " +
-      "with the web (shared/events.ts, limits.ts, rights.ts, settings/rules.ts); no library was added; before that raised 3 at the " +
+      "with the web (common/events.ts, limits.ts, rights.ts, settings/rules.ts); no library was added; before that raised 3 at the " +
       "merge of the fifth round (331 measured): search/fts5-settings.ts (the bulk catch-up's merge settings beside the word " +
       "buffer's), platform/jit-policy.ts and http/quick-reads.ts, each loaded with what uses it at start; before that lowered: the " +
       "server listens before it evaluates Elysia and TypeBox (the health check is answered by http/early-health.ts, the first " +
